@@ -1,0 +1,142 @@
+package permission
+
+// Call describes the call whose answers [Combine] resolves, as far as the
+// mode needs to know it.
+type Call struct {
+	// Tool is the tool's name, for reasons.
+	Tool string
+	// Kind is what the tool does.
+	Kind Kind
+	// InsideRoots reports that every path the call touches lies inside the
+	// allowed roots (acceptEdits only allows such edits).
+	InsideRoots bool
+}
+
+// Combine resolves the answers of several sources by the original design's
+// precedence and then applies the mode:
+//
+//   - a Deny from P0–P3 wins, the highest-priority one first; no mode
+//     changes it (a Deny labelled with an Ask source, P4–P6, denies too:
+//     mislabelled answers fail closed);
+//   - otherwise the base is the explicit Allow (P7) if there is one, else
+//     the default (P8); Ask answers (P4–P6, and Ask rules) raise an Allow
+//     base to Ask and never lower a Deny base;
+//   - then the mode: plan denies all but read-only calls; dontAsk turns Ask
+//     into Deny; bypassPermissions turns Ask into Allow; acceptEdits allows
+//     an edit inside the roots that would Ask. Firm Asks (protected paths)
+//     stay Ask under bypassPermissions and acceptEdits.
+//
+// Every answer that did not win is recorded in the result's conflict log,
+// with the conflicts each answer carried. An empty list of answers is a
+// Deny: nothing allowed the call.
+func Combine(mode Mode, call Call, answers ...Result) Result {
+	if len(answers) == 0 {
+		return Result{Decision: Deny, Layer: LayerRules, Source: SourceConfigDeny, Rule: "combine:no-answer", Reason: "no source answered for this call"}
+	}
+	win := -1
+	// 1. The strongest Deny from a source that can deny (P0–P3), or an
+	// invalid answer, which counts as a P0 Deny.
+	for i := range answers {
+		a := &answers[i]
+		if !a.Decision.Valid() {
+			return Result{Decision: Deny, Layer: a.Layer, Source: SourceConfigDeny, Rule: "combine:invalid", Reason: "an answer had an invalid decision"}
+		}
+		if a.Decision == Deny && a.Source < SourceAllow && (win < 0 || a.Source < answers[win].Source) {
+			win = i
+		}
+	}
+	if win < 0 {
+		// 2. The base: the strongest Allow-rule answer, else the default.
+		base := -1
+		for i := range answers {
+			a := &answers[i]
+			if a.Source >= SourceAllow && (base < 0 || a.Source < answers[base].Source) {
+				base = i
+			}
+		}
+		// 3. Asks raise an Allow base (and replace an Ask base: the more
+		// specific reason wins); they never lower a Deny base.
+		ask := -1
+		for i := range answers {
+			a := &answers[i]
+			if a.Decision == Ask && a.Source <= SourceToolAsk && (ask < 0 || a.Source < answers[ask].Source) {
+				ask = i
+			}
+		}
+		switch {
+		case base < 0 && ask >= 0:
+			win = ask
+		case base < 0:
+			return Result{Decision: Deny, Layer: LayerRules, Source: SourceConfigDeny, Rule: "combine:no-base", Reason: "no rule or default answered for this call"}
+		case ask >= 0 && answers[base].Decision != Deny:
+			win = ask
+		default:
+			win = base
+		}
+	}
+	res := answers[win]
+	res.Conflicts = Conflicts{}
+	res.Conflicts.addAll(&answers[win].Conflicts)
+	firm := res.Firm
+	for i := range answers {
+		if i == win {
+			continue
+		}
+		a := &answers[i]
+		if a.Decision == Ask && a.Firm {
+			firm = true
+		}
+		res.Conflicts.Add(a.asConflict())
+		res.Conflicts.addAll(&a.Conflicts)
+	}
+	if res.Decision == Ask {
+		res.Firm = firm
+	}
+	return applyMode(mode, call, res)
+}
+
+// applyMode applies the permission mode to a combined result.
+func applyMode(mode Mode, call Call, r Result) Result {
+	if r.Decision == Deny {
+		return r
+	}
+	switch mode {
+	case ModeDefault:
+		return r
+	case ModePlan:
+		if call.Kind == KindRead {
+			return r
+		}
+		return modeResult(r, Deny, SourceConfigDeny, mode,
+			"plan mode: only read-only tools run, and "+name(call.Tool)+" is a "+call.Kind.String()+" tool")
+	case ModeDontAsk:
+		if r.Decision == Ask {
+			return modeResult(r, Deny, SourceConfigDeny, mode, "dontAsk mode: would ask ("+r.Reason+"), so denied")
+		}
+	case ModeBypassPermissions:
+		if r.Decision == Ask && !r.Firm {
+			return modeResult(r, Allow, r.Source, mode, "bypassPermissions mode: allowed what would ask ("+r.Reason+")")
+		}
+	case ModeAcceptEdits:
+		if r.Decision == Ask && !r.Firm && call.Kind == KindEdit && call.InsideRoots {
+			return modeResult(r, Allow, r.Source, mode, "acceptEdits mode: allowed an edit inside the allowed roots that would ask ("+r.Reason+")")
+		}
+	default:
+		return modeResult(r, Deny, SourceConfigDeny, mode, "unknown permission mode: denied")
+	}
+	return r
+}
+
+func modeResult(r Result, d Decision, src Source, mode Mode, reason string) Result {
+	out := Result{Decision: d, Layer: LayerRules, Source: src, Rule: "mode:" + mode.String(), Reason: reason}
+	out.Conflicts.Add(r.asConflict())
+	out.Conflicts.addAll(&r.Conflicts)
+	return out
+}
+
+func name(tool string) string {
+	if tool == "" {
+		return "this tool"
+	}
+	return tool
+}

@@ -1,0 +1,198 @@
+package permission
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// RuleSpec is a rule together with its decision and where it came from.
+type RuleSpec struct {
+	// Rule is the rule text in Claude Code syntax.
+	Rule string
+	// Decision is the list the rule is in: Allow, Ask or Deny.
+	Decision Decision
+	// Origin names where the rule came from ("project settings
+	// /p/.claude/settings.json", "AGENT_PERMISSIONS_DENY", "session"); it
+	// appears in reasons.
+	Origin string
+	// Dir is the folder that "/path" specifiers are relative to: the
+	// settings file's project folder. Empty for rules without one.
+	Dir string
+}
+
+type specKind uint8
+
+const (
+	specNone specKind = iota
+	specShell
+	specPath
+	specDomain
+	specContent
+)
+
+// compiledRule is a rule ready to match: its patterns are compiled once and
+// its reason is written once, so matching allocates nothing.
+type compiledRule struct {
+	text     string
+	decision Decision
+	source   Source
+	index    int
+	tool     string
+	toolGlob bool
+	kind     specKind
+	shell    shellPattern
+	path     pathPattern
+	domain   domainPattern
+	content  string
+	reason   string
+}
+
+// toolRules holds the rules of one tool name, with shell rules indexed by
+// their literal first word.
+type toolRules struct {
+	general []*compiledRule
+	byFirst map[string][]*compiledRule
+}
+
+func (t *toolRules) add(r *compiledRule) {
+	if r.kind == specShell && r.shell.first != "" {
+		if t.byFirst == nil {
+			t.byFirst = make(map[string][]*compiledRule)
+		}
+		t.byFirst[r.shell.first] = append(t.byFirst[r.shell.first], r)
+		return
+	}
+	t.general = append(t.general, r)
+}
+
+// ruleSet is an immutable, indexed set of compiled rules.
+type ruleSet struct {
+	rules []*compiledRule
+	exact map[string]*toolRules
+	globs toolRules
+}
+
+// compileOptions are what rule compilation needs besides the rule.
+type compileOptions struct {
+	home, workDir string
+	shellTools    []string
+	pathTools     []string
+}
+
+// defaultShellTools are the tools whose specifiers are shell commands.
+var defaultShellTools = []string{"Bash", "run_bash"}
+
+// defaultPathTools are the tools whose specifiers are paths.
+var defaultPathTools = []string{
+	"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS",
+	"read_file", "file_write", "file_edit", "glob_files", "grep_files",
+}
+
+func (o *compileOptions) specKindFor(tool, spec string) specKind {
+	switch {
+	case spec == "":
+		return specNone
+	case strings.HasPrefix(spec, "domain:"):
+		return specDomain
+	case slices.Contains(o.shellTools, tool):
+		return specShell
+	case slices.Contains(o.pathTools, tool):
+		return specPath
+	}
+	return specContent
+}
+
+// compileRule parses and compiles one rule. The error, if any, is an *Error
+// naming the origin, the rule's index in its list and the offset.
+func compileRule(spec RuleSpec, index int, src Source, o *compileOptions) (*compiledRule, error) {
+	r, err := ParseRule(spec.Rule)
+	if err != nil {
+		e := err.(*Error)
+		e.Source, e.Index = spec.Origin, index
+		return nil, e
+	}
+	fail := func(off int, reason string) (*compiledRule, error) {
+		if off < 0 {
+			off = 0
+		}
+		lead := len(spec.Rule) - len(strings.TrimLeft(spec.Rule, " \t\r\n"))
+		return nil, &Error{Source: spec.Origin, Index: index, Offset: lead + len(r.Tool) + 1 + off, Input: spec.Rule, Reason: reason}
+	}
+	if !spec.Decision.Valid() {
+		return fail(-1, "invalid decision")
+	}
+	c := &compiledRule{
+		text:     r.String(),
+		decision: spec.Decision,
+		source:   src,
+		index:    index,
+		tool:     r.Tool,
+		toolGlob: hasStar(r.Tool),
+		kind:     o.specKindFor(r.Tool, r.Specifier),
+	}
+	switch c.kind {
+	case specShell:
+		p, off, why := compileShellPattern(r.Specifier)
+		if why != "" {
+			return fail(off, why)
+		}
+		c.shell = p
+	case specPath:
+		dir := spec.Dir
+		if dir != "" && path.Base(dir) == ".claude" {
+			// Claude Code's project settings live in <project>/.claude;
+			// their "/path" rules mean <project>/path.
+			dir = path.Dir(dir)
+		}
+		p, why := compilePathPattern(r.Specifier, pathBases{home: o.home, workDir: o.workDir, ruleDir: dir})
+		if why != "" {
+			return fail(0, why)
+		}
+		c.path = p
+	case specDomain:
+		p, why := compileDomainPattern(strings.TrimPrefix(r.Specifier, "domain:"))
+		if why != "" {
+			return fail(len("domain:"), why)
+		}
+		c.domain = p
+	case specContent:
+		c.content = r.Specifier
+	}
+	c.reason = ruleReason(c.decision, c.text, spec.Origin)
+	return c, nil
+}
+
+func ruleReason(d Decision, text, origin string) string {
+	var verb string
+	switch d {
+	case Deny:
+		verb = "denied by deny rule "
+	case Ask:
+		verb = "needs confirmation by ask rule "
+	default:
+		verb = "allowed by allow rule "
+	}
+	s := verb + text
+	if origin != "" {
+		s += " (" + origin + ")"
+	}
+	return s
+}
+
+func newRuleSet(rules []*compiledRule) *ruleSet {
+	s := &ruleSet{rules: rules, exact: make(map[string]*toolRules)}
+	for _, r := range rules {
+		if r.toolGlob {
+			s.globs.add(r)
+			continue
+		}
+		t := s.exact[r.tool]
+		if t == nil {
+			t = &toolRules{}
+			s.exact[r.tool] = t
+		}
+		t.add(r)
+	}
+	return s
+}

@@ -1,0 +1,110 @@
+package permission
+
+import "strings"
+
+// matches reports whether the compiled rule applies to req. It does not
+// allocate. name is the command name to match shell rules with (argv[0] or,
+// for deny and ask rules, its base name).
+func (r *compiledRule) matches(req *Request, name string) bool {
+	if r.toolGlob && !matchStar(r.tool, req.Tool) && (req.Group == "" || !matchStar(r.tool, req.Group)) {
+		return false
+	}
+	switch r.kind {
+	case specNone:
+		return true
+	case specShell:
+		if len(req.Command) == 0 {
+			return false
+		}
+		return r.shell.matchArgv(name, req.Command[1:])
+	case specPath:
+		return req.Path != "" && r.path.match(req.Path)
+	case specDomain:
+		return req.Domain != "" && r.domain.match(req.Domain)
+	case specContent:
+		return req.Content != "" && matchStar(r.content, req.Content)
+	}
+	return false
+}
+
+// firstMatches holds, per decision, the first rule (in rule order) that
+// matched.
+type firstMatches [3]*compiledRule
+
+func (f *firstMatches) consider(r *compiledRule) {
+	if cur := f[r.decision]; cur == nil || r.index < cur.index {
+		f[r.decision] = r
+	}
+}
+
+// scan finds the first matching rule of each decision in s.
+func (s *ruleSet) scan(req *Request, f *firstMatches) {
+	if s == nil || len(s.rules) == 0 {
+		return
+	}
+	if t := s.exact[req.Tool]; t != nil {
+		t.scan(req, f)
+	}
+	if req.Group != "" && req.Group != req.Tool {
+		if t := s.exact[req.Group]; t != nil {
+			t.scan(req, f)
+		}
+	}
+	s.globs.scan(req, f)
+}
+
+func (t *toolRules) scan(req *Request, f *firstMatches) {
+	var name string
+	if len(req.Command) > 0 {
+		name = req.Command[0]
+	}
+	for _, r := range t.general {
+		if !f.done(r) && (r.matches(req, name) || r.matchesBase(req)) {
+			f.consider(r)
+		}
+	}
+	if len(req.Command) == 0 || t.byFirst == nil {
+		return
+	}
+	scanList(t.byFirst[name], req, name, f)
+	if base := baseName(name); base != name {
+		// A deny or ask rule for "rm" also covers "/bin/rm". An allow rule
+		// for "rm" does not cover "/tmp/x/rm": only deny and ask widen.
+		for _, r := range t.byFirst[base] {
+			if r.decision != Allow && !f.done(r) && r.matches(req, base) {
+				f.consider(r)
+			}
+		}
+	}
+}
+
+func scanList(list []*compiledRule, req *Request, name string, f *firstMatches) {
+	for _, r := range list {
+		if !f.done(r) && r.matches(req, name) {
+			f.consider(r)
+		}
+	}
+}
+
+// done reports that a rule earlier than r already matched for r's decision.
+func (f *firstMatches) done(r *compiledRule) bool {
+	cur := f[r.decision]
+	return cur != nil && cur.index < r.index
+}
+
+// matchesBase tries a deny or ask shell rule against the base name of a
+// command given by path.
+func (r *compiledRule) matchesBase(req *Request) bool {
+	if r.kind != specShell || r.decision == Allow || len(req.Command) == 0 {
+		return false
+	}
+	base := baseName(req.Command[0])
+	return base != req.Command[0] && r.matches(req, base)
+}
+
+func baseName(s string) string {
+	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 {
+		return s[i+1:]
+	}
+	return s
+}

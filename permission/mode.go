@@ -1,0 +1,59 @@
+package permission
+
+// Mode is a permission mode, as in Claude Code. It changes what happens to
+// an answer after the rules and every other source have been combined; it
+// never turns a Deny into anything else.
+type Mode uint8
+
+const (
+	// ModeDefault applies the rules as they are.
+	ModeDefault Mode = iota
+	// ModeAcceptEdits allows edit-kind calls inside the allowed roots that
+	// would otherwise Ask.
+	ModeAcceptEdits
+	// ModePlan denies every call that is not read-only.
+	ModePlan
+	// ModeDontAsk turns every Ask into a Deny.
+	ModeDontAsk
+	// ModeBypassPermissions turns every Ask into an Allow, except the firm
+	// Asks of protected paths. Every Deny stays.
+	ModeBypassPermissions
+)
+
+var modeNames = [...]string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"}
+
+// String returns the mode's name as Claude Code spells it.
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return "unknown"
+}
+
+// ParseMode parses a mode name as Claude Code spells it ("default",
+// "acceptEdits", "plan", "dontAsk", "bypassPermissions"). The empty string
+// is ModeDefault. Anything else is an error.
+func ParseMode(s string) (Mode, error) {
+	if s == "" {
+		return ModeDefault, nil
+	}
+	for i, n := range modeNames {
+		if n == s {
+			return Mode(i), nil
+		}
+	}
+	return ModeDefault, &Error{Index: -1, Input: s, Reason: "unknown permission mode (want default, acceptEdits, plan, dontAsk or bypassPermissions)"}
+}
+
+// permissiveness orders modes from strict to permissive, for callers that
+// must refuse to widen (subagents).
+var permissiveness = [...]int{ModePlan: 0, ModeDontAsk: 1, ModeDefault: 2, ModeAcceptEdits: 3, ModeBypassPermissions: 4}
+
+// AtMostAsPermissive reports whether m grants nothing that parent does
+// not: plan < dontAsk < default < acceptEdits < bypassPermissions.
+func (m Mode) AtMostAsPermissive(parent Mode) bool {
+	if int(m) >= len(permissiveness) || int(parent) >= len(permissiveness) {
+		return false
+	}
+	return permissiveness[m] <= permissiveness[parent]
+}
