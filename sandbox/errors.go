@@ -1,0 +1,60 @@
+package sandbox
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Sentinel errors. Every error returned by [Sandbox.Resolve] and by the
+// methods of [FS] that refuse a path is a [*PathError] whose Kind is one of
+// these, so callers test the kind with [errors.Is].
+var (
+	// ErrOutsideRoots means the path leads outside every root, or the
+	// sandbox has no roots at all.
+	ErrOutsideRoots = errors.New("sandbox: path is outside every root")
+	// ErrInvalidPath means the path cannot name a file: it is empty,
+	// contains a NUL byte, is too long, walks through something that is not
+	// a directory, or is a magic link to an object that is not a file.
+	ErrInvalidPath = errors.New("sandbox: invalid path")
+	// ErrSymlinkLoop means resolving the path followed more symbolic links
+	// than the kernel would (a loop of links, or an over-long chain).
+	ErrSymlinkLoop = errors.New("sandbox: too many levels of symbolic links")
+	// ErrHomeRef means the path begins with a "~" or "~user" component,
+	// which only a shell can expand.
+	ErrHomeRef = errors.New("sandbox: path refers to a home directory")
+	// ErrUnresolvable means the file system refused to tell where the
+	// path leads (for example, a directory on the way cannot be searched).
+	ErrUnresolvable = errors.New("sandbox: path cannot be resolved")
+)
+
+// PathError reports a path that the sandbox refused and why.
+type PathError struct {
+	// Path is the path as it was given.
+	Path string
+	// Resolved is where resolution led, as far as it got; it may be empty.
+	Resolved string
+	// Reason says, in words, why the path was refused.
+	Reason string
+	// Kind is one of the package's sentinel errors (ErrOutsideRoots, ...).
+	Kind error
+	// Err is the underlying operating-system error, if any.
+	Err error
+}
+
+// Error returns "sandbox: " followed by the quoted path and the reason.
+func (e *PathError) Error() string {
+	return "sandbox: " + strconv.Quote(e.Path) + ": " + e.Reason
+}
+
+// Unwrap returns Kind and, when present, Err, so that [errors.Is] matches
+// both the sentinel and the operating-system error.
+func (e *PathError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{e.Kind, e.Err}
+	}
+	return []error{e.Kind}
+}
+
+func pathErr(kind error, path, resolved, reason string, err error) *PathError {
+	return &PathError{Path: path, Resolved: resolved, Reason: reason, Kind: kind, Err: err}
+}

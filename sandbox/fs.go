@@ -1,0 +1,276 @@
+package sandbox
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// FS does file I/O confined to a sandbox's roots, through one [os.Root]
+// per root, opened once by [Sandbox.OpenFS].
+//
+// Every method resolves its path with the sandbox (refusing paths outside
+// the roots with a [*PathError]), then does the I/O relative to the
+// matching os.Root. The kernel walk that os.Root performs refuses to leave
+// the root, so swapping a directory for a symbolic link between the check
+// and the I/O cannot lead outside. A path that a concurrent swap has
+// turned into an escape fails with an error instead. Symbolic links inside
+// a root that are absolute cannot be followed by os.Root and fail too.
+//
+// FS enforces containment only; whether a protected or secret path may be
+// touched is decided beforehand, by [Sandbox.CheckPath].
+//
+// Paths may be absolute or relative to the sandbox's working directory.
+// An FS is safe for concurrent use; after [FS.Close] every method fails.
+type FS struct {
+	sb    *Sandbox
+	roots []*os.Root // parallel to sb.roots
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// OpenFS opens one [os.Root] for each of the sandbox's roots. The caller
+// must call [FS.Close] when done.
+func (s *Sandbox) OpenFS() (*FS, error) {
+	f := &FS{sb: s, roots: make([]*os.Root, 0, len(s.roots))}
+	for _, r := range s.roots {
+		root, err := os.OpenRoot(r)
+		if err != nil {
+			_ = f.Close()
+			return nil, err
+		}
+		f.roots = append(f.roots, root)
+	}
+	return f, nil
+}
+
+// Close closes every root. It is safe to call more than once.
+func (f *FS) Close() error {
+	f.closeOnce.Do(func() {
+		var errs []error
+		for _, r := range f.roots {
+			errs = append(errs, r.Close())
+		}
+		f.closeErr = errors.Join(errs...)
+	})
+	return f.closeErr
+}
+
+// Sandbox returns the sandbox the FS confines to.
+func (f *FS) Sandbox() *Sandbox { return f.sb }
+
+// locate resolves name and returns the root it lies in and its path
+// relative to that root. With follow unset, the final component is not
+// followed if it is a symbolic link.
+func (f *FS) locate(name string, follow bool) (*os.Root, string, string, error) {
+	var w walker
+	var r string
+	var err error
+	if follow {
+		r, err = f.sb.resolve(&w, name)
+	} else {
+		r, err = f.sb.resolveParent(&w, name)
+	}
+	if err != nil {
+		return nil, "", "", err
+	}
+	i := f.sb.rootOf(r)
+	if i < 0 || i >= len(f.roots) {
+		// resolve checked containment; this guards against misuse only.
+		return nil, "", "", f.sb.outside(&w, name, r)
+	}
+	return f.roots[i], rel(r, f.sb.roots[i]), r, nil
+}
+
+// fixErr names the caller's path, rather than the root-relative one, in
+// the errors os.Root returns.
+func fixErr(err error, name string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		pe.Path = name
+	}
+	return err
+}
+
+// Open opens the named file for reading.
+func (f *FS) Open(name string) (*os.File, error) {
+	return f.OpenFile(name, os.O_RDONLY, 0)
+}
+
+// OpenFile opens the named file with the given flags and permissions, like
+// [os.OpenFile]. With os.O_CREATE|os.O_EXCL a final symbolic link is not
+// followed (the open fails because the name exists), as the kernel does.
+func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	follow := flag&(os.O_CREATE|os.O_EXCL) != os.O_CREATE|os.O_EXCL
+	root, rp, _, err := f.locate(name, follow)
+	if err != nil {
+		return nil, err
+	}
+	file, err := root.OpenFile(rp, flag, perm)
+	return file, fixErr(err, name)
+}
+
+// Create creates or truncates the named file, like [os.Create].
+func (f *FS) Create(name string) (*os.File, error) {
+	return f.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
+}
+
+// ReadFile reads the whole named file.
+func (f *FS) ReadFile(name string) ([]byte, error) {
+	root, rp, _, err := f.locate(name, true)
+	if err != nil {
+		return nil, err
+	}
+	b, err := root.ReadFile(rp)
+	return b, fixErr(err, name)
+}
+
+// WriteFile writes data to the named file, creating it with perm (before
+// umask) if needed and truncating it otherwise.
+func (f *FS) WriteFile(name string, data []byte, perm os.FileMode) error {
+	root, rp, _, err := f.locate(name, true)
+	if err != nil {
+		return err
+	}
+	return fixErr(root.WriteFile(rp, data, perm), name)
+}
+
+// MkdirAll creates the named directory and any missing parents.
+func (f *FS) MkdirAll(name string, perm os.FileMode) error {
+	root, rp, _, err := f.locate(name, true)
+	if err != nil {
+		return err
+	}
+	if rp == "." {
+		return nil
+	}
+	return fixErr(root.MkdirAll(rp, perm), name)
+}
+
+// Stat describes the named file, following a final symbolic link.
+func (f *FS) Stat(name string) (os.FileInfo, error) {
+	root, rp, _, err := f.locate(name, true)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := root.Stat(rp)
+	return fi, fixErr(err, name)
+}
+
+// Lstat describes the named file without following a final symbolic link.
+func (f *FS) Lstat(name string) (os.FileInfo, error) {
+	root, rp, _, err := f.locate(name, false)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := root.Lstat(rp)
+	return fi, fixErr(err, name)
+}
+
+// Remove removes the named file or empty directory; a final symbolic link
+// is removed itself, not its target.
+func (f *FS) Remove(name string) error {
+	root, rp, _, err := f.locate(name, false)
+	if err != nil {
+		return err
+	}
+	return fixErr(root.Remove(rp), name)
+}
+
+// ReadDir reads the named directory and returns its entries sorted by
+// name.
+func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
+	root, rp, _, err := f.locate(name, true)
+	if err != nil {
+		return nil, err
+	}
+	d, err := root.Open(rp)
+	if err != nil {
+		return nil, fixErr(err, name)
+	}
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int {
+		switch {
+		case a.Name() < b.Name():
+			return -1
+		case a.Name() > b.Name():
+			return 1
+		}
+		return 0
+	})
+	return ents, fixErr(err, name)
+}
+
+// WalkDir walks the file tree at the named directory like
+// [filepath.WalkDir]: in lexical order, not following symbolic links. The
+// paths passed to fn are absolute: the resolved starting directory joined
+// with the path beneath it.
+func (f *FS) WalkDir(name string, fn fs.WalkDirFunc) error {
+	root, rp, abs, err := f.locate(name, true)
+	if err != nil {
+		return err
+	}
+	return fs.WalkDir(root.FS(), rp, func(p string, d fs.DirEntry, err error) error {
+		return fn(joinRel(abs, rp, p), d, err)
+	})
+}
+
+// Glob returns the paths matching a doublestar pattern ("**" included),
+// absolute and sorted. The pattern's base directory must resolve inside a
+// root (see [Sandbox.GlobBase]); the walk runs through the root's os.Root,
+// and every match is resolved again, matches that lead outside the roots
+// being left out.
+func (f *FS) Glob(pattern string) ([]string, error) {
+	base, rest, err := f.sb.GlobBase(pattern)
+	if err != nil {
+		return nil, err
+	}
+	i := f.sb.rootOf(base)
+	if i < 0 || i >= len(f.roots) {
+		var w walker
+		return nil, f.sb.outside(&w, pattern, base)
+	}
+	rb := rel(base, f.sb.roots[i])
+	fsys, err := fs.Sub(f.roots[i].FS(), rb)
+	if err != nil {
+		return nil, fixErr(err, pattern)
+	}
+	var out []string
+	err = doublestar.GlobWalk(fsys, rest, func(p string, _ fs.DirEntry) error {
+		m := joinRel(base, ".", p)
+		if _, err := f.sb.Resolve(m); err == nil {
+			out = append(out, m)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// joinRel maps p, a path beneath the root-relative directory rp, back to an
+// absolute path beneath abs (which rp names).
+func joinRel(abs, rp, p string) string {
+	if rp != "." {
+		if p == rp {
+			p = "."
+		} else {
+			p = p[len(rp)+1:]
+		}
+	}
+	switch {
+	case p == ".":
+		return abs
+	case abs == "/":
+		return "/" + p
+	}
+	return abs + "/" + p
+}

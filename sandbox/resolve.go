@@ -1,0 +1,173 @@
+package sandbox
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Limits the kernel applies (Linux values; other systems are no laxer).
+const (
+	maxPath     = 4096 // PATH_MAX
+	maxName     = 255  // NAME_MAX
+	maxSymlinks = 40   // MAXSYMLINKS
+)
+
+// validate refuses the paths that cannot name a file before any system
+// call is made.
+func validate(path string) error {
+	switch {
+	case path == "":
+		return pathErr(ErrInvalidPath, path, "", "empty path", nil)
+	case strings.IndexByte(path, 0) >= 0:
+		return pathErr(ErrInvalidPath, path, "", "path contains a NUL byte", nil)
+	case len(path) > maxPath:
+		return pathErr(ErrInvalidPath, path, "", "path is longer than "+strconv.Itoa(maxPath)+" bytes", nil)
+	case path[0] == '~':
+		first, _, _ := strings.Cut(path, "/")
+		return pathErr(ErrHomeRef, path, "", "leading "+strconv.Quote(first)+" refers to a home directory, which only a shell expands", nil)
+	}
+	return nil
+}
+
+// fileKind is what lstat found at a path.
+type fileKind uint8
+
+const (
+	kindOther fileKind = iota
+	kindDir
+	kindLink
+)
+
+// walker resolves a path the way the kernel's path walk does: one
+// component at a time, following each symbolic link where it is met. Its
+// buffer is reused across the components of one walk so that a path
+// without links costs one allocation, the result.
+type walker struct {
+	via     string   // the last magic link (under /proc or /dev) followed
+	collect bool     // record the location of every link followed
+	links   []string // those locations, when collect is set
+	buf     [256]byte
+}
+
+// walk resolves path (which validate accepted), taking a relative path
+// against wd, which must be resolved already. orig is the path as the
+// caller gave it, for error messages. The result is clean and absolute,
+// free of symbolic links up to its deepest existing component; components
+// beyond that are kept as written, with "." and ".." applied.
+func (w *walker) walk(orig, path, wd string) (string, error) {
+	buf := w.buf[:0]
+	rest := path
+	if path[0] == '/' {
+		buf = append(buf, '/')
+	} else {
+		if wd == "" {
+			return "", pathErr(ErrInvalidPath, orig, "", "relative path and no working directory configured", nil)
+		}
+		buf = append(buf, wd...)
+	}
+	var st statBuf
+	links := 0
+	isDir := true // buf names a directory, or something that does not exist yet
+	for {
+		for len(rest) > 0 && rest[0] == '/' {
+			rest = rest[1:]
+		}
+		if rest == "" {
+			break
+		}
+		name := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			name, rest = rest[:i], rest[i:]
+		} else {
+			rest = ""
+		}
+		if !isDir {
+			return "", pathErr(ErrInvalidPath, orig, string(buf), string(buf)+" is not a directory", nil)
+		}
+		if name == "." {
+			continue
+		}
+		if name == ".." {
+			// buf holds no links, so its lexical parent is its real parent.
+			if i := bytes.LastIndexByte(buf, '/'); i > 0 {
+				buf = buf[:i]
+			} else {
+				buf = buf[:1]
+			}
+			continue
+		}
+		if len(name) > maxName {
+			return "", pathErr(ErrInvalidPath, orig, string(buf), "a component is longer than "+strconv.Itoa(maxName)+" bytes", nil)
+		}
+		mark := len(buf)
+		if mark > 1 {
+			buf = append(buf, '/')
+		}
+		buf = append(buf, name...)
+		if len(buf) > maxPath {
+			return "", pathErr(ErrInvalidPath, orig, "", "resolved path is longer than "+strconv.Itoa(maxPath)+" bytes", nil)
+		}
+		kind, err := lstatKind(buf, &st)
+		if err != nil {
+			switch {
+			case isNotExist(err):
+				// Not there (yet): the rest is judged by name, as a write
+				// would create it.
+				continue
+			case isNotDir(err):
+				return "", pathErr(ErrInvalidPath, orig, string(buf), "a component of "+string(buf)+" is not a directory", err)
+			case isNameTooLong(err):
+				return "", pathErr(ErrInvalidPath, orig, string(buf), "name too long", err)
+			}
+			return "", pathErr(ErrUnresolvable, orig, string(buf), "cannot examine "+string(buf)+": "+err.Error(), err)
+		}
+		switch kind {
+		case kindDir:
+		case kindLink:
+			links++
+			if links > maxSymlinks {
+				return "", pathErr(ErrSymlinkLoop, orig, string(buf), "more than "+strconv.Itoa(maxSymlinks)+" symbolic links followed (a loop?) at "+string(buf), nil)
+			}
+			target, err := readlink(buf)
+			if err != nil {
+				return "", pathErr(ErrUnresolvable, orig, string(buf), "cannot read link "+string(buf)+": "+err.Error(), err)
+			}
+			if target == "" {
+				return "", pathErr(ErrInvalidPath, orig, string(buf), "symbolic link "+string(buf)+" is empty", nil)
+			}
+			if bytes.HasPrefix(buf, []byte("/proc/")) || bytes.HasPrefix(buf, []byte("/dev/")) {
+				// A magic link: judged by where it leads. Links to pipes,
+				// sockets, namespaces and anonymous inodes lead to no path.
+				if target[0] != '/' && strings.IndexByte(target, ':') >= 0 {
+					return "", pathErr(ErrInvalidPath, orig, string(buf), "magic link "+string(buf)+" leads to "+target+", which is not a file", nil)
+				}
+				w.via = string(buf)
+			}
+			if w.collect {
+				w.links = append(w.links, string(buf))
+			}
+			if target[0] == '/' {
+				buf = buf[:1]
+			} else {
+				buf = buf[:mark]
+			}
+			rest = target + rest
+		default:
+			isDir = false
+		}
+	}
+	if len(buf) > 1 && buf[len(buf)-1] == '/' {
+		buf = buf[:len(buf)-1]
+	}
+	return string(buf), nil
+}
+
+func statMode(p string) (os.FileMode, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0, err
+	}
+	return fi.Mode(), nil
+}

@@ -1,0 +1,211 @@
+package sandbox
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Sandbox confines paths to a set of root directories and classifies the
+// protected and secret paths inside them.
+//
+// A Sandbox is immutable once built and safe for concurrent use by many
+// goroutines. The zero value has no roots: every path is outside.
+type Sandbox struct {
+	roots     []string // resolved, deduplicated, shortest first
+	workDir   string   // resolved, or empty
+	protected patternSet
+	secret    patternSet
+}
+
+// New builds a sandbox from cfg. Every root and the working directory are
+// resolved once, here; a root that does not exist or is not a directory, a
+// relative working directory and a malformed pattern are errors.
+func New(cfg Config) (*Sandbox, error) {
+	if !supported {
+		return nil, pathErr(ErrUnresolvable, "", "", "path resolution is not supported on this platform", nil)
+	}
+	s := &Sandbox{}
+	if cfg.WorkDir != "" {
+		if !filepath.IsAbs(cfg.WorkDir) {
+			return nil, pathErr(ErrInvalidPath, cfg.WorkDir, "", "working directory must be absolute", nil)
+		}
+		wd, err := resolveDir(cfg.WorkDir)
+		if err != nil {
+			return nil, err
+		}
+		s.workDir = wd
+	}
+	for _, r := range cfg.Roots {
+		if r == "" {
+			return nil, pathErr(ErrInvalidPath, r, "", "empty root", nil)
+		}
+		if !filepath.IsAbs(r) {
+			if s.workDir == "" {
+				return nil, pathErr(ErrInvalidPath, r, "", "relative root and no working directory", nil)
+			}
+			r = s.workDir + "/" + r
+		}
+		rr, err := resolveDir(r)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(s.roots, rr) {
+			s.roots = append(s.roots, rr)
+		}
+	}
+	// Shortest first, so that the first root containing a path is the
+	// outermost one.
+	slices.SortStableFunc(s.roots, func(a, b string) int { return len(a) - len(b) })
+
+	prot, sec := cfg.Protected, cfg.Secret
+	if prot == nil {
+		prot = DefaultProtected()
+	}
+	if sec == nil {
+		sec = DefaultSecret()
+	}
+	var err error
+	if s.protected, err = compilePatterns(prot); err != nil {
+		return nil, err
+	}
+	if s.secret, err = compilePatterns(sec); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// resolveDir resolves an existing directory for the configuration.
+func resolveDir(p string) (string, error) {
+	if err := validate(p); err != nil {
+		return "", err
+	}
+	var w walker
+	r, err := w.walk(p, p, "")
+	if err != nil {
+		return "", err
+	}
+	mode, serr := statMode(r)
+	if serr != nil {
+		return "", pathErr(ErrInvalidPath, p, r, "does not exist or cannot be read: "+serr.Error(), serr)
+	}
+	if !mode.IsDir() {
+		return "", pathErr(ErrInvalidPath, p, r, "is not a directory", nil)
+	}
+	return r, nil
+}
+
+// Roots returns the resolved roots, outermost first.
+func (s *Sandbox) Roots() []string { return slices.Clone(s.roots) }
+
+// WorkDir returns the resolved working directory, or "" if none was set.
+func (s *Sandbox) WorkDir() string { return s.workDir }
+
+// Resolve returns the real absolute location of path, which lies inside a
+// root, or a [*PathError] saying why not.
+//
+// Relative paths are taken against the configured working directory. ".."
+// and symbolic links are resolved one component at a time, the way the
+// kernel does, so "link/.." is the parent of the link's target. A path
+// that does not exist yet resolves through its deepest existing ancestor,
+// and a dangling link is judged by where its target would be. The final
+// component is followed if it is a link.
+//
+// The answer describes the file system at the moment of the call; to act
+// on it without a race, do the I/O through an [FS].
+func (s *Sandbox) Resolve(path string) (string, error) {
+	var w walker
+	return s.resolve(&w, path)
+}
+
+func (s *Sandbox) resolve(w *walker, path string) (string, error) {
+	if err := validate(path); err != nil {
+		return "", err
+	}
+	r, err := w.walk(path, path, s.workDir)
+	if err != nil {
+		return "", err
+	}
+	if s.rootOf(r) < 0 {
+		return "", s.outside(w, path, r)
+	}
+	return r, nil
+}
+
+// resolveParent resolves every component of path but the last, which is
+// kept as it is (not followed if it is a link). Paths ending in ".", ".."
+// or "/" are resolved completely.
+func (s *Sandbox) resolveParent(w *walker, path string) (string, error) {
+	if err := validate(path); err != nil {
+		return "", err
+	}
+	i := strings.LastIndexByte(path, '/')
+	base := path[i+1:]
+	if base == "" || base == "." || base == ".." {
+		return s.resolve(w, path)
+	}
+	dir := path[:i+1]
+	if i < 0 {
+		dir = "."
+	}
+	d, err := w.walk(path, dir, s.workDir)
+	if err != nil {
+		return "", err
+	}
+	r := d + "/" + base
+	if d == "/" {
+		r = "/" + base
+	}
+	if s.rootOf(r) < 0 {
+		return "", s.outside(w, path, r)
+	}
+	return r, nil
+}
+
+func (s *Sandbox) outside(w *walker, path, r string) error {
+	reason := "resolves to " + r
+	if w.via != "" {
+		reason += " through magic link " + w.via
+	}
+	if len(s.roots) == 0 {
+		reason += ", and no roots are configured"
+	} else {
+		reason += ", outside every root (" + strings.Join(s.roots, ", ") + ")"
+	}
+	return pathErr(ErrOutsideRoots, path, r, reason, nil)
+}
+
+// rootOf returns the index of the outermost root containing the resolved
+// path r, or -1.
+func (s *Sandbox) rootOf(r string) int {
+	for i, root := range s.roots {
+		if within(r, root) {
+			return i
+		}
+	}
+	return -1
+}
+
+// within reports whether the clean absolute path p is root or lies beneath
+// it. It compares whole components: "/a/bc" is not within "/a/b".
+func within(p, root string) bool {
+	if root == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	if !strings.HasPrefix(p, root) {
+		return false
+	}
+	return len(p) == len(root) || p[len(root)] == '/'
+}
+
+// rel returns p relative to root, both clean and absolute with p within
+// root, in the form [os.Root] expects.
+func rel(p, root string) string {
+	if len(p) == len(root) {
+		return "."
+	}
+	if root == "/" {
+		return p[1:]
+	}
+	return p[len(root)+1:]
+}
