@@ -223,9 +223,10 @@ func (f *FS) WalkDir(name string, fn fs.WalkDirFunc) error {
 
 // Glob returns the paths matching a doublestar pattern ("**" included),
 // absolute and sorted. The pattern's base directory must resolve inside a
-// root (see [Sandbox.GlobBase]); the walk runs through the root's os.Root,
-// and every match is resolved again, matches that lead outside the roots
-// being left out.
+// root (see [Sandbox.GlobBase]); the walk runs through the root's os.Root
+// and, like find, does not descend into symbolic links met on the way
+// (links in the fixed base are followed). Every match is resolved again,
+// and matches that lead outside the roots are left out.
 func (f *FS) Glob(pattern string) ([]string, error) {
 	base, rest, err := f.sb.GlobBase(pattern)
 	if err != nil {
@@ -248,7 +249,7 @@ func (f *FS) Glob(pattern string) ([]string, error) {
 			out = append(out, m)
 		}
 		return nil
-	})
+	}, doublestar.WithNoFollow())
 	if err != nil {
 		return nil, err
 	}

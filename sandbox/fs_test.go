@@ -1,0 +1,257 @@
+package sandbox_test
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+func openFS(t testing.TB, sb *sandbox.Sandbox) *sandbox.FS {
+	t.Helper()
+	fsys, err := sb.OpenFS()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = fsys.Close() })
+	return fsys
+}
+
+func TestFSReadWrite(t *testing.T) {
+	tr := newTree(t)
+	fsys := openFS(t, tr.sb)
+
+	b, err := fsys.ReadFile("link_in/b.txt")
+	require.NoError(t, err)
+	assert.Equal(t, "inside b", string(b))
+
+	require.NoError(t, fsys.MkdirAll("sub/n1/n2", 0o755))
+	require.NoError(t, fsys.WriteFile("link_in/n1/n2/w.txt", []byte("written"), 0o644))
+	b, err = os.ReadFile(tr.r("sub/n1/n2/w.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "written", string(b))
+
+	f, err := fsys.Create(tr.r("created.txt"))
+	require.NoError(t, err)
+	_, err = io.WriteString(f, "c")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	f, err = fsys.Open("created.txt")
+	require.NoError(t, err)
+	b, err = io.ReadAll(f)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	assert.Equal(t, "c", string(b))
+
+	_, err = fsys.OpenFile("link_in", os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	require.ErrorIs(t, err, fs.ErrExist, "O_EXCL does not follow a final link")
+
+	fi, err := fsys.Stat("link_in")
+	require.NoError(t, err)
+	assert.True(t, fi.IsDir())
+	fi, err = fsys.Lstat("link_in")
+	require.NoError(t, err)
+	assert.Equal(t, fs.ModeSymlink, fi.Mode().Type())
+
+	// Remove removes the link, not its target; even a link leading out.
+	require.NoError(t, fsys.Remove("link_out"))
+	_, err = os.Lstat(tr.r("link_out"))
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	_, err = os.Stat(tr.outside)
+	assert.NoError(t, err)
+	require.NoError(t, fsys.Remove("created.txt"))
+
+	ents, err := fsys.ReadDir("chain1")
+	require.NoError(t, err)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"b.txt", "deep", "n1", "up", "upout"}, names)
+
+	var walked []string
+	err = fsys.WalkDir("jump", func(p string, d fs.DirEntry, err error) error {
+		require.NoError(t, err)
+		walked = append(walked, p)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		tr.r("sub/deep"), tr.r("sub/deep/d4"), tr.r("sub/deep/d4/d5"), tr.r("sub/deep/d4/d5/d6"),
+		tr.r("sub/deep/d4/d5/d6/f.txt"), tr.r("sub/deep/escape"),
+	}, walked)
+}
+
+func TestFSRefusesOutside(t *testing.T) {
+	tr := newTree(t)
+	fsys := openFS(t, tr.sb)
+	for _, p := range []string{"../outside/secret.txt", "link_out_abs/secret.txt", "sub/deep/escape", "toout/../secret.txt", tr.evil + "/x", "/proc/self/root" + tr.o("secret.txt")} {
+		_, err := fsys.ReadFile(p)
+		require.ErrorIs(t, err, sandbox.ErrOutsideRoots, p)
+		assert.Contains(t, err.Error(), "outside every root", p)
+	}
+	err := fsys.WriteFile("dangling_out", []byte("x"), 0o644)
+	require.ErrorIs(t, err, sandbox.ErrOutsideRoots)
+	assert.Contains(t, err.Error(), "resolves to "+tr.o("newfile"))
+	_, err = os.Stat(tr.o("newfile"))
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+
+	err = fsys.MkdirAll("link_out/newdir", 0o755)
+	require.ErrorIs(t, err, sandbox.ErrOutsideRoots)
+	assert.Contains(t, err.Error(), "resolves to "+tr.o("newdir"))
+
+	err = fsys.Remove("../outside/secret.txt")
+	require.ErrorIs(t, err, sandbox.ErrOutsideRoots)
+	assert.Contains(t, err.Error(), "resolves to "+tr.o("secret.txt"))
+
+	_, err = fsys.ReadFile("~/.ssh/id_rsa")
+	require.ErrorIs(t, err, sandbox.ErrHomeRef)
+	assert.Contains(t, err.Error(), "refers to a home directory")
+
+	require.NoError(t, fsys.Close())
+	require.NoError(t, fsys.Close(), "Close is idempotent")
+	_, err = fsys.ReadFile("a.txt")
+	require.ErrorIs(t, err, os.ErrClosed)
+	assert.Contains(t, err.Error(), "a.txt")
+}
+
+func TestFSGlob(t *testing.T) {
+	tr := newTree(t)
+	fsys := openFS(t, tr.sb)
+
+	got, err := fsys.Glob("sub/**/*.txt")
+	require.NoError(t, err)
+	assert.Equal(t, []string{tr.r("sub/b.txt"), tr.r("sub/deep/d4/d5/d6/f.txt")}, got)
+
+	// A ** walk over the whole root: links leading out are left out.
+	got, err = fsys.Glob(tr.root + "/**/secret.txt")
+	require.NoError(t, err)
+	assert.Empty(t, got)
+	got, err = fsys.Glob("**/escape")
+	require.NoError(t, err)
+	assert.Empty(t, got, "a match leading outside is left out")
+	got, err = fsys.Glob("link_in/*.txt")
+	require.NoError(t, err)
+	assert.Equal(t, []string{tr.r("sub/b.txt")}, got)
+
+	for _, c := range []struct {
+		pattern string
+		kind    error
+		reason  string
+	}{
+		{"../outside/*", sandbox.ErrOutsideRoots, "base directory resolves to " + tr.outside + ", outside every root"},
+		{"link_out/**", sandbox.ErrOutsideRoots, "base directory resolves to " + tr.outside},
+		{tr.evil + "/*", sandbox.ErrOutsideRoots, "base directory resolves to " + tr.evil + ","},
+		{"sub/*/../../../outside/*", sandbox.ErrInvalidPath, `wildcard part of a pattern may not contain "." or ".."`},
+		{"~/*", sandbox.ErrHomeRef, "refers to a home directory"},
+		{"sub/[", sandbox.ErrInvalidPath, "malformed pattern"},
+	} {
+		_, err := fsys.Glob(c.pattern)
+		require.ErrorIs(t, err, c.kind, c.pattern)
+		assert.Contains(t, err.Error(), c.reason, c.pattern)
+	}
+
+	base, rest, err := tr.sb.GlobBase("chain1/deep/**/*.go")
+	require.NoError(t, err)
+	assert.Equal(t, tr.r("sub/deep"), base)
+	assert.Equal(t, "**/*.go", rest)
+}
+
+// TestRaceSwap swaps a directory inside the root for a symbolic link to an
+// outside directory, over and over, while reading a file beneath it. Reads
+// through FS never see the outside file; the same check followed by a plain
+// os.ReadFile does, which shows the test can fail.
+func TestRaceSwap(t *testing.T) {
+	tr := newTree(t)
+	fsys := openFS(t, tr.sb)
+	const secret = "OUTSIDE-SECRET"
+	dir := tr.r("swap")
+	real := tr.r("swap.real")
+	link := tr.r("swap.link")
+	require.NoError(t, os.Mkdir(real, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(real, "file"), []byte("inside"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(tr.outside, "dir"), link))
+	// Also a relative link, which os.Root would follow if it stayed inside.
+	relLink := tr.r("swap.rel")
+	require.NoError(t, os.Symlink("../outside/dir", relLink))
+
+	var stop atomic.Bool
+	var swaps atomic.Int64
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := 0; !stop.Load(); i++ {
+			l := link
+			if i%2 == 1 {
+				l = relLink
+			}
+			_ = os.Rename(real, dir) // dir is the real directory
+			_ = os.Rename(dir, real)
+			_ = os.Rename(l, dir) // dir is a link to outside
+			_ = os.Rename(dir, l)
+			swaps.Add(1)
+		}
+	})
+
+	target := filepath.Join(dir, "file")
+	var fsReads, fsInside, fsRefusedLate, naiveReads, naiveLeaks atomic.Int64
+	start := time.Now()
+	wg.Go(func() {
+		for time.Since(start) < 1500*time.Millisecond {
+			b, err := fsys.ReadFile(target)
+			var pe *sandbox.PathError
+			if err != nil && !errors.As(err, &pe) && !errors.Is(err, fs.ErrNotExist) {
+				// The check passed, then os.Root refused the swapped path.
+				fsRefusedLate.Add(1)
+			}
+			if err == nil {
+				fsReads.Add(1)
+				assert.NotContains(t, string(b), secret, "read through FS escaped the root")
+				if string(b) == "inside" {
+					fsInside.Add(1)
+				}
+			}
+		}
+	})
+	wg.Go(func() {
+		// The control: check, then open by name. Keep going past the
+		// second until the swap has been won at least once.
+		for time.Since(start) < 1500*time.Millisecond || naiveLeaks.Load() == 0 && time.Since(start) < 60*time.Second {
+			if _, err := tr.sb.Resolve(target); err != nil {
+				continue
+			}
+			naiveReads.Add(1)
+			if b, err := os.ReadFile(target); err == nil && string(b) == secret {
+				naiveLeaks.Add(1)
+			}
+		}
+	})
+	// Wait for the readers, then stop the swapper.
+	for time.Since(start) < 1500*time.Millisecond || naiveLeaks.Load() == 0 && time.Since(start) < 60*time.Second {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond)
+	stop.Store(true)
+	wg.Wait()
+	t.Logf("swaps %d; FS reads %d (%d inside), refused by os.Root after a passed check %d; naive reads after a passed check %d, leaks %d",
+		swaps.Load(), fsReads.Load(), fsInside.Load(), fsRefusedLate.Load(), naiveReads.Load(), naiveLeaks.Load())
+	assert.Positive(t, fsInside.Load(), "FS never managed a read; the test proves nothing")
+	assert.Positive(t, naiveLeaks.Load(), "the naive check-then-read control never leaked; the test cannot fail")
+	assert.GreaterOrEqual(t, time.Since(start), time.Second)
+}
+
+func TestFSErrorsNameThePath(t *testing.T) {
+	tr := newTree(t)
+	fsys := openFS(t, tr.sb)
+	_, err := fsys.ReadFile("sub/missing.txt")
+	require.ErrorIs(t, err, fs.ErrNotExist)
+	var pe *fs.PathError
+	require.True(t, errors.As(err, &pe))
+	assert.Equal(t, "sub/missing.txt", pe.Path)
+}
