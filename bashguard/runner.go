@@ -1,0 +1,418 @@
+package bashguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Limits and defaults of a [Runner], from the original design's execution
+// constraints (timeout 60 s by default and 120 s at most, output cut to
+// 4,000 characters, working directory inside the sandbox).
+const (
+	// RunDefaultTimeout is the time a command may run when
+	// [Runner.Timeout] is zero.
+	RunDefaultTimeout = 60 * time.Second
+	// RunMaxTimeout is the longest time any command may run; a longer
+	// [Runner.Timeout] or AGENT_TOOL_TIMEOUT_SECS is cut down to it.
+	RunMaxTimeout = 120 * time.Second
+	// RunDefaultMaxOutput is the output cap, in characters (runes), when
+	// [Runner.MaxOutput] is zero.
+	RunDefaultMaxOutput = 4000
+	// RunMinOutput is the smallest output cap a [Runner] accepts: room for
+	// the cut marker and a little of the head and tail.
+	RunMinOutput = 64
+	// RunDefaultMaxProcs is the process-count bound (RLIMIT_NPROC) when
+	// [Runner.MaxProcs] is zero.
+	RunDefaultMaxProcs = 1024
+	// RunDefaultBash is the bash executable used when [Runner.Bash] is
+	// empty. Bash is never looked up in PATH.
+	RunDefaultBash = "/bin/bash"
+	// RunDefaultPath is the PATH a command sees unless [Runner.Env] sets
+	// another.
+	RunDefaultPath = "/usr/local/bin:/usr/bin:/bin"
+	// RunTimeoutEnv is the environment variable [RunnerFromEnv] reads the
+	// timeout from, in whole seconds.
+	RunTimeoutEnv = "AGENT_TOOL_TIMEOUT_SECS"
+)
+
+// runMarkerEnv names the variable that carries a random per-run token into
+// the command's environment, so that processes which left the command's
+// process group can still be found and killed.
+const runMarkerEnv = "TOOLGATE_RUN_ID"
+
+var (
+	// ErrRunDirRefused is the error a [RunDirError] wraps: the working
+	// directory is not one the command may run in.
+	ErrRunDirRefused = errors.New("bashguard: working directory refused")
+	// ErrRunConfig is wrapped by every error about an invalid [Runner]
+	// field (a negative timeout, a relative bash path, a malformed
+	// environment entry, ...).
+	ErrRunConfig = errors.New("bashguard: invalid runner configuration")
+	// ErrRunUnsupported is returned by [Runner.Run] on systems where the
+	// runner cannot give its guarantees (every system but Linux).
+	ErrRunUnsupported = errors.New("bashguard: running commands is only supported on Linux")
+)
+
+// RunDirError says why [Runner.Run] refused a working directory. It wraps
+// [ErrRunDirRefused]; the command did not start.
+type RunDirError struct {
+	// Dir is the working directory as configured.
+	Dir string
+	// Decision is the checker's answer (Deny when no checker was asked).
+	Decision permission.Decision
+	// Reason says why the directory was refused.
+	Reason string
+}
+
+func (e *RunDirError) Error() string {
+	return "bashguard: working directory " + strconv.Quote(e.Dir) + " refused (" + e.Decision.String() + "): " + e.Reason
+}
+
+// Unwrap returns [ErrRunDirRefused].
+func (e *RunDirError) Unwrap() error { return ErrRunDirRefused }
+
+// RunCredential is the user and groups a command runs as. The host process
+// needs the privilege to switch to them (normally: it runs as root).
+type RunCredential struct {
+	// UID is the real and effective user ID of the command.
+	UID uint32
+	// GID is the real and effective group ID of the command.
+	GID uint32
+	// Groups are the supplementary groups; nil means none.
+	Groups []uint32
+}
+
+// RunResult is what a command did. Output is the combined standard output
+// and standard error, in the order the command wrote them, made valid UTF-8
+// (each invalid byte becomes U+FFFD) and capped: when the command wrote more
+// than the cap, Output holds its first and last characters with the line
+//
+//	[... N characters cut ...]
+//
+// between them (on a line of its own), and the whole of Output, marker
+// included, is no longer than the cap.
+type RunResult struct {
+	// Output is the command's capped output.
+	Output string
+	// Truncated reports whether characters were cut from the output.
+	Truncated bool
+	// CutChars is how many characters (runes) were cut; 0 when not
+	// Truncated.
+	CutChars int
+	// ExitCode is bash's exit status, or 128+N when it was killed by
+	// signal N (137 after a timeout or cancellation), as bash reports it.
+	ExitCode int
+	// TimedOut reports that the runner's timeout ended the command.
+	TimedOut bool
+	// Cancelled reports that the context ended the command (including the
+	// context's own deadline).
+	Cancelled bool
+	// Elapsed is the time from start to the end of the command and of
+	// every process it left behind.
+	Elapsed time.Duration
+}
+
+// Runner runs shell commands with bash under fixed limits. Its fields are
+// configuration; the zero value is usable and refuses every command until
+// Dir and Checker are set, because a command never runs in a directory
+// that has not been checked.
+//
+// A Runner is safe for concurrent use as long as its fields are not
+// changed while a Run is in progress.
+//
+// # What a run guarantees (Linux)
+//
+//   - bash is started from an explicit path (never looked up in PATH), as
+//     "bash -c command", in its own process group, with standard input
+//     connected to /dev/null, and with exactly the environment described
+//     at [Runner.Env]: nothing of the host's environment is inherited.
+//   - The working directory is Dir with its symbolic links resolved, and
+//     only if Checker Allows it.
+//   - The process count of the command's user is bounded by RLIMIT_NPROC
+//     (set with bash's ulimit before the command's own bash starts, so the
+//     host process's limits do not change). The kernel does not enforce
+//     this limit for root: to bound a command started by root, set
+//     Credential to an unprivileged user.
+//   - When the command ends, times out or is cancelled, every process in
+//     its process group is killed with SIGKILL, so background jobs
+//     ("sleep 100 &") do not outlive the command. The kernel delivers a
+//     group kill to every member atomically with respect to fork, so a
+//     process that is in the group then cannot leave a child behind.
+//     Run then scans /proc and kills any process still in the group and
+//     any process whose environment still carries the run's token (a
+//     variable named TOOLGATE_RUN_ID): this also catches processes that
+//     left the group with setsid or setpgid. Run returns only when no such
+//     process is left alive (zombies waiting for their parent to reap
+//     them are not counted).
+//   - Not guaranteed: a process that both leaves the process group and
+//     clears its environment escapes the scan; containing it needs a
+//     cgroup or a PID namespace, which the runner does not create.
+type Runner struct {
+	// Dir is the working directory. It must be absolute; its symbolic
+	// links are resolved and the result must be Allowed by Checker as a
+	// read (Checker.CheckPath(dir, false)). Empty: every Run is refused.
+	Dir string
+	// Checker judges Dir; *sandbox.Sandbox satisfies it. Nil: every Run
+	// is refused.
+	Checker PathChecker
+	// Bash is the absolute path of the bash executable. Empty:
+	// [RunDefaultBash].
+	Bash string
+	// Timeout is how long a command may run. Zero: [RunDefaultTimeout];
+	// above [RunMaxTimeout]: RunMaxTimeout; negative: an error.
+	Timeout time.Duration
+	// MaxOutput caps the output, in characters (runes). Zero:
+	// [RunDefaultMaxOutput]; below [RunMinOutput] or negative: an error.
+	// The output is read through buffers of bounded size whatever the
+	// command prints.
+	MaxOutput int
+	// MaxProcs bounds the processes of the command's user (RLIMIT_NPROC,
+	// soft and hard). Zero: [RunDefaultMaxProcs]; negative: an error.
+	// When it is above the host's own hard limit, the host's limit is
+	// used. RLIMIT_NPROC counts every process of the real user ID, not
+	// only the command's.
+	MaxProcs int
+	// Home is the command's HOME. Empty: the resolved working directory.
+	Home string
+	// PassEnv names variables of the host process's environment that the
+	// command receives, when they are set there. By default none is
+	// passed.
+	PassEnv []string
+	// Env is the command's environment, as "NAME=value" entries, on top
+	// of the defaults PATH=[RunDefaultPath], HOME=Home and LANG=C.UTF-8
+	// and of the variables of PassEnv; a later entry for the same name
+	// wins. The runner adds TOOLGATE_RUN_ID, see above.
+	Env []string
+	// Credential, when not nil, is the user and groups the command runs
+	// as. Nil: the host process's user.
+	Credential *RunCredential
+}
+
+// RunnerFromEnv returns a Runner whose Timeout comes from
+// AGENT_TOOL_TIMEOUT_SECS as read through getenv (a whole number of
+// seconds, at most [RunMaxTimeout]; larger values are cut down to it).
+// An unset or empty variable, or a nil getenv, leaves the default. Set the
+// other fields on the result. A malformed value is a *permission.Error
+// naming the variable.
+//
+// The runner never reads the process environment on its own: pass
+// os.Getenv to use it.
+func RunnerFromEnv(getenv func(string) string) (Runner, error) {
+	var r Runner
+	if getenv == nil {
+		return r, nil
+	}
+	v := getenv(RunTimeoutEnv)
+	if v == "" {
+		return r, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n <= 0 {
+		return Runner{}, &permission.Error{Source: RunTimeoutEnv, Index: -1, Offset: -1, Input: v,
+			Reason: "want a positive whole number of seconds"}
+	}
+	if n > int64(RunMaxTimeout/time.Second) {
+		n = int64(RunMaxTimeout / time.Second)
+	}
+	r.Timeout = time.Duration(n) * time.Second
+	return r, nil
+}
+
+// Run runs command with bash -c in the working directory, under the limits
+// of r, and returns its capped output and how it ended. A nil *Runner
+// behaves as the zero Runner.
+//
+// A command that runs and fails, times out or is killed is not an error:
+// see the result's ExitCode, TimedOut and Cancelled. Run returns an error
+// when the command was not started (a refused working directory, a
+// *RunDirError wrapping [ErrRunDirRefused]; an invalid configuration,
+// wrapping [ErrRunConfig]; bash could not be started), and ctx.Err() when
+// ctx ended the command, together with the result so far.
+//
+// Cancelling ctx kills the command and everything it started, as a
+// timeout does; Run returns once they are gone.
+func (r *Runner) Run(ctx context.Context, command string) (RunResult, error) {
+	if r == nil {
+		r = &Runner{}
+	}
+	cfg, err := r.config()
+	if err != nil {
+		return RunResult{}, err
+	}
+	if strings.IndexByte(command, 0) >= 0 {
+		return RunResult{}, errors.New("bashguard: command contains a NUL byte")
+	}
+	if err := ctx.Err(); err != nil {
+		return RunResult{ExitCode: -1, Cancelled: true}, err
+	}
+	return runCommand(ctx, cfg, command)
+}
+
+// runConfig is a Runner's configuration, checked and with defaults filled
+// in.
+type runConfig struct {
+	bash       string
+	dir        string
+	timeout    time.Duration
+	maxOutput  int
+	maxProcs   int
+	env        []string
+	credential *RunCredential
+}
+
+func runConfigError(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrRunConfig}, args...)...)
+}
+
+// config checks r and fills in defaults; the working directory is checked
+// last, so that a malformed configuration is reported as such.
+func (r *Runner) config() (runConfig, error) {
+	c := runConfig{
+		bash:       r.Bash,
+		timeout:    r.Timeout,
+		maxOutput:  r.MaxOutput,
+		maxProcs:   r.MaxProcs,
+		credential: r.Credential,
+	}
+	if c.bash == "" {
+		c.bash = RunDefaultBash
+	}
+	if !filepath.IsAbs(c.bash) {
+		return c, runConfigError("Bash %q is not an absolute path", c.bash)
+	}
+	switch {
+	case c.timeout < 0:
+		return c, runConfigError("Timeout %v is negative", c.timeout)
+	case c.timeout == 0:
+		c.timeout = RunDefaultTimeout
+	case c.timeout > RunMaxTimeout:
+		c.timeout = RunMaxTimeout
+	}
+	switch {
+	case c.maxOutput == 0:
+		c.maxOutput = RunDefaultMaxOutput
+	case c.maxOutput < RunMinOutput:
+		return c, runConfigError("MaxOutput %d is below the minimum %d", c.maxOutput, RunMinOutput)
+	}
+	switch {
+	case c.maxProcs == 0:
+		c.maxProcs = RunDefaultMaxProcs
+	case c.maxProcs < 0:
+		return c, runConfigError("MaxProcs %d is negative", c.maxProcs)
+	}
+	if r.Home != "" && !filepath.IsAbs(r.Home) {
+		return c, runConfigError("Home %q is not an absolute path", r.Home)
+	}
+	dir, err := r.checkDir()
+	if err != nil {
+		return c, err
+	}
+	c.dir = dir
+	home := r.Home
+	if home == "" {
+		home = dir
+	}
+	c.env, err = runEnv(home, r.PassEnv, r.Env)
+	if err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// checkDir resolves the working directory and asks the checker about it.
+func (r *Runner) checkDir() (dir string, err error) {
+	refuse := func(d permission.Decision, reason string) (string, error) {
+		return "", &RunDirError{Dir: r.Dir, Decision: d, Reason: reason}
+	}
+	switch {
+	case r.Dir == "":
+		return refuse(permission.Deny, "no working directory configured")
+	case r.Checker == nil:
+		return refuse(permission.Deny, "no directory checker configured")
+	case !filepath.IsAbs(r.Dir):
+		return refuse(permission.Deny, "not an absolute path")
+	}
+	resolved, err := filepath.EvalSymlinks(filepath.Clean(r.Dir))
+	if err != nil {
+		return refuse(permission.Deny, "cannot resolve: "+err.Error())
+	}
+	fi, err := os.Stat(resolved)
+	if err != nil {
+		return refuse(permission.Deny, err.Error())
+	}
+	if !fi.IsDir() {
+		return refuse(permission.Deny, "not a directory")
+	}
+	d, reason := runCheckPath(r.Checker, resolved)
+	if d != permission.Allow {
+		return refuse(d, reason)
+	}
+	return resolved, nil
+}
+
+// runCheckPath calls the checker, turning a panic into a Deny.
+func runCheckPath(c PathChecker, path string) (d permission.Decision, reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			d, reason = permission.Deny, fmt.Sprintf("directory checker panicked: %v", p)
+		}
+	}()
+	d, reason = c.CheckPath(path, false)
+	if !d.Valid() {
+		return permission.Deny, "directory checker returned an invalid decision " + d.String()
+	}
+	return d, reason
+}
+
+// runEnv builds the command's environment: the defaults, then the passed
+// through host variables, then the explicit entries.
+func runEnv(home string, pass, extra []string) ([]string, error) {
+	var names []string
+	values := map[string]string{}
+	set := func(name, value string) {
+		if _, ok := values[name]; !ok {
+			names = append(names, name)
+		}
+		values[name] = value
+	}
+	set("PATH", RunDefaultPath)
+	set("HOME", home)
+	set("LANG", "C.UTF-8")
+	for _, name := range pass {
+		if !runValidEnvName(name) {
+			return nil, runConfigError("PassEnv name %q is not a variable name", name)
+		}
+		if v, ok := os.LookupEnv(name); ok {
+			if strings.IndexByte(v, 0) >= 0 {
+				return nil, runConfigError("host variable %s contains a NUL byte", name)
+			}
+			set(name, v)
+		}
+	}
+	for _, kv := range extra {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !runValidEnvName(name) || strings.IndexByte(value, 0) >= 0 {
+			return nil, runConfigError("Env entry %q is not NAME=value", kv)
+		}
+		set(name, value)
+	}
+	env := make([]string, 0, len(names)+1)
+	for _, n := range names {
+		env = append(env, n+"="+values[n])
+	}
+	return env, nil
+}
+
+// runValidEnvName reports whether name can be passed in an environment
+// (non-empty, no "=" and no NUL byte).
+func runValidEnvName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "=\x00")
+}
