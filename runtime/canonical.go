@@ -1,0 +1,193 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ErrDuplicateKey is returned by [Canonical] for an object that holds the
+// same key twice. Such input means different things to different parsers
+// (first wins or last wins), so it is refused rather than guessed.
+var ErrDuplicateKey = errors.New("runtime: duplicate object key")
+
+// Canonical returns a canonical form of the JSON value in data: object keys
+// sorted by their bytes, no white space, strings re-escaped in one way, and
+// numbers written in one form per value (1, 1.0 and 10e-1 all become 1, 0.0012e3 becomes 1.2;
+// -0 becomes 0). Two inputs that mean the same JSON value have the same
+// canonical form, and Canonical(Canonical(x)) equals Canonical(x).
+//
+// Invalid JSON, trailing data, an object with a duplicate key
+// ([ErrDuplicateKey]) or a number whose exponent exceeds 10⁹ in size is
+// an error. Invalid UTF-8 in strings is replaced by U+FFFD, as
+// encoding/json does.
+func Canonical(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var buf bytes.Buffer
+	buf.Grow(len(data))
+	if err := canonValue(dec, &buf); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("runtime: canonical JSON: trailing data after the value")
+	}
+	return buf.Bytes(), nil
+}
+
+func canonValue(dec *json.Decoder, buf *bytes.Buffer) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("runtime: canonical JSON: %w", err)
+	}
+	return canonToken(dec, tok, buf)
+}
+
+type member struct {
+	key string
+	val []byte
+}
+
+func canonToken(dec *json.Decoder, tok json.Token, buf *bytes.Buffer) error {
+	switch v := tok.(type) {
+	case json.Delim:
+		switch v {
+		case '[':
+			buf.WriteByte('[')
+			for i := 0; dec.More(); i++ {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				if err := canonValue(dec, buf); err != nil {
+					return err
+				}
+			}
+			if _, err := dec.Token(); err != nil { // ']'
+				return fmt.Errorf("runtime: canonical JSON: %w", err)
+			}
+			buf.WriteByte(']')
+		case '{':
+			var members []member
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return fmt.Errorf("runtime: canonical JSON: %w", err)
+				}
+				key, ok := kt.(string)
+				if !ok {
+					return errors.New("runtime: canonical JSON: object key is not a string")
+				}
+				var vb bytes.Buffer
+				if err := canonValue(dec, &vb); err != nil {
+					return err
+				}
+				members = append(members, member{key, vb.Bytes()})
+			}
+			if _, err := dec.Token(); err != nil { // '}'
+				return fmt.Errorf("runtime: canonical JSON: %w", err)
+			}
+			slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+			buf.WriteByte('{')
+			for i, m := range members {
+				if i > 0 {
+					if members[i-1].key == m.key {
+						return fmt.Errorf("%w %q", ErrDuplicateKey, m.key)
+					}
+					buf.WriteByte(',')
+				}
+				writeString(buf, m.key)
+				buf.WriteByte(':')
+				buf.Write(m.val)
+			}
+			buf.WriteByte('}')
+		default:
+			return fmt.Errorf("runtime: canonical JSON: unexpected %q", v)
+		}
+	case string:
+		writeString(buf, v)
+	case json.Number:
+		n, err := canonNumber(string(v))
+		if err != nil {
+			return err
+		}
+		buf.WriteString(n)
+	case bool:
+		buf.WriteString(strconv.FormatBool(v))
+	case nil:
+		buf.WriteString("null")
+	default:
+		return fmt.Errorf("runtime: canonical JSON: unexpected token %T", tok)
+	}
+	return nil
+}
+
+func writeString(buf *bytes.Buffer, s string) {
+	b, _ := json.Marshal(s) // a string always marshals
+	buf.Write(b)
+}
+
+// canonNumber rewrites a JSON number in one form per value, as JavaScript
+// prints numbers but exactly: the significant digits, with a decimal point
+// where the magnitude is between 1e-6 and 1e21 and an exponent otherwise.
+func canonNumber(s string) (string, error) {
+	orig := s
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	mant, exps, hasExp := strings.Cut(strings.ToLower(s), "e")
+	exp := int64(0)
+	if hasExp {
+		var err error
+		exp, err = strconv.ParseInt(strings.TrimPrefix(exps, "+"), 10, 64)
+		if err != nil || exp > maxExp || exp < -maxExp {
+			return "", fmt.Errorf("runtime: canonical JSON: number %q: exponent out of range", orig)
+		}
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := strings.TrimLeft(intPart+frac, "0")
+	exp -= int64(len(frac))
+	if digits == "" {
+		return "0", nil
+	}
+	trimmed := strings.TrimRight(digits, "0")
+	exp += int64(len(digits) - len(trimmed))
+	digits = trimmed
+	k := int64(len(digits))
+	n := k + exp // the decimal point's position relative to the digits
+	if n > maxExp || n < -maxExp {
+		return "", fmt.Errorf("runtime: canonical JSON: number %q: exponent out of range", orig)
+	}
+	var out strings.Builder
+	if neg {
+		out.WriteByte('-')
+	}
+	switch {
+	case exp >= 0 && n <= 21:
+		out.WriteString(digits)
+		out.WriteString(strings.Repeat("0", int(exp)))
+	case n > 0 && n <= 21:
+		out.WriteString(digits[:n])
+		out.WriteByte('.')
+		out.WriteString(digits[n:])
+	case n > -6 && n <= 0:
+		out.WriteString("0.")
+		out.WriteString(strings.Repeat("0", int(-n)))
+		out.WriteString(digits)
+	default:
+		out.WriteString(digits[:1])
+		if k > 1 {
+			out.WriteByte('.')
+			out.WriteString(digits[1:])
+		}
+		out.WriteByte('e')
+		out.WriteString(strconv.FormatInt(n-1, 10))
+	}
+	return out.String(), nil
+}
+
+// maxExp bounds exponents so that every canonical form parses again.
+const maxExp = 1_000_000_000

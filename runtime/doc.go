@@ -1,0 +1,58 @@
+// Package runtime holds layer 1 (tool traits) and layer 7 (runtime limits)
+// of toolgate, and the machinery around a tool call: approval, batch
+// execution, output shaping and background tasks.
+//
+// The package's name shadows the standard library's runtime package; code
+// needing both imports the standard one under another name, such as
+// goruntime.
+//
+// # Tool traits
+//
+// A [Tool] tells, for one call's input, its [Traits]: whether it may run in
+// parallel, what happens when its session is cancelled ([InterruptCancel] or
+// [InterruptBlock]), whether its failure aborts its siblings, its
+// [permission.Kind], which input fields are paths, globs, shell commands,
+// URLs, domains or a working directory, and the tool's own Deny or Ask
+// rules ([ToolRule]). A [Descriptor] describes a tool by data. A [Registry]
+// holds tools by name; [Registry.Restrict] returns a copy with fewer tools,
+// for a subagent. [GenericTools] and [ClaudeCodeTools] return registries of
+// ready descriptors.
+//
+// # Runtime limits
+//
+// [Sessions] creates, finds and ends [Session] values, each with its own
+// context (cancelled at once by [Session.Cancel]), step count, recent calls,
+// token budget and compaction breaker. [Session.Gate] is layer 7's check of
+// a call: cancelled session, step limit, the third identical call in a row
+// (inputs compared as [Canonical] JSON), a short cycle of calls come round
+// three times. [Session.BeginStep] and [Session.AddTokens] return a
+// [Status] whose [Signal] set tells the loop to nudge, ask for the final
+// answer, force compaction, or stop.
+//
+//	sessions, _ := runtime.NewSessions(runtime.Limits{})
+//	s, _ := sessions.Start(ctx, "conversation-1")
+//	defer sessions.End("conversation-1")
+//	for {
+//		st := s.BeginStep()
+//		if st.Signals.Has(runtime.SignalFinalAnswer) { /* ask without tools */ }
+//		// … model call; for each tool call: s.Gate(tool, input) …
+//	}
+//
+// # Approval
+//
+// An [Asker] asks a person; [AskWithTimeout] bounds the wait and turns every
+// failure into a Deny with its reason. [ChanAsker] parks requests by id for
+// an HTTP or SSE front end. [AllowAlwaysRules] gives the exact per-command
+// rules an "allow always" answer to a shell call records, and refuses broad
+// wrappers such as bash -c, env, sudo or python.
+//
+// # Execution and output
+//
+// An [Executor] checks and runs a batch of calls: consecutive
+// concurrency-safe calls in parallel, others one at a time, results in call
+// order, with sibling abort and interrupt behaviour. Its Check, Run and
+// After steps are functions, so the pipeline plugs in its own. [Output]
+// truncates long results and persists very long ones through a [ResultFS]
+// such as *os.Root. [Background] runs slow work and queues its results for
+// the next model call.
+package runtime

@@ -1,0 +1,262 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Defaults of an [Executor].
+const (
+	DefaultMaxParallel = 10
+	DefaultGrace       = 50 * time.Millisecond
+)
+
+// ErrSiblingFailed is wrapped by the cancellation cause of a batch whose
+// call with [Traits.AbortsSiblings] failed.
+var ErrSiblingFailed = errors.New("runtime: a sibling call failed")
+
+// Call is one tool call the model asked for.
+type Call struct {
+	// ID is the model's id for the call.
+	ID string
+	// Tool is the tool's name.
+	Tool string
+	// Input is the call's JSON input.
+	Input json.RawMessage
+}
+
+// Admission is the check's answer for one call, as an [Executor] needs it.
+// Only a call admitted with permission.Allow runs; the zero value is a
+// Deny.
+type Admission struct {
+	// Decision is the final decision; Ask counts as not admitted (the check
+	// is where a person is asked).
+	Decision permission.Decision
+	// Layer, Rule and Reason explain the decision.
+	Layer  permission.Layer
+	Rule   string
+	Reason string
+	// Input, if not nil, replaces the call's input (hooks may rewrite it).
+	Input json.RawMessage
+	// Detail carries the check's full verdict to the [Result] untouched.
+	Detail any
+}
+
+// Result is the outcome of one call of a batch.
+type Result struct {
+	// Call is the call as run, with the admitted input.
+	Call Call
+	// Admission is what the check answered.
+	Admission Admission
+	// Ran reports whether the tool was started.
+	Ran bool
+	// Output is what the tool returned.
+	Output string
+	// Err is the tool's error; for a call that was admitted but not started
+	// (batch cancelled, sibling failed) it is the reason it was skipped.
+	Err error
+	// Interrupted reports that the call's session or batch was cancelled
+	// while a Cancel tool ran: the result is incomplete or absent.
+	Interrupted bool
+}
+
+// Executor runs a batch of calls the model made in one turn. Calls are
+// checked one by one in order; admitted calls then run in segments:
+// consecutive concurrency-safe calls in parallel (at most MaxParallel at
+// once), every other call alone; results come back in call order.
+//
+// Interrupts: when ctx is cancelled, a running tool with [InterruptCancel]
+// sees its context cancelled and the executor waits at most Grace for it
+// before reporting it interrupted (a function that ignores its context keeps
+// running unobserved); a tool with [InterruptBlock] runs under a context
+// that cancellation does not reach, to completion, and its result is kept.
+// Calls not yet started are skipped. A failing call whose tool has
+// [Traits.AbortsSiblings] cancels the rest of the batch the same way.
+//
+// The fields are read, never written, by Execute, so one Executor may serve
+// many goroutines if its functions are safe for concurrent use.
+type Executor struct {
+	// Tools gives each call's traits. A call of a tool it lacks is denied.
+	Tools *Registry
+	// Check decides each call before it runs (the pipeline's Check). Nil
+	// denies every call. A panic is a Deny.
+	Check func(ctx context.Context, call Call) Admission
+	// Run runs one admitted call. Nil fails every admitted call. A panic is
+	// the call's error.
+	Run func(ctx context.Context, call Call) (string, error)
+	// After, if set, post-processes the result of every started call (the
+	// pipeline's After: hooks, truncation, accounting). It runs under a
+	// context detached from the batch's cancellation, concurrently for
+	// parallel calls. A panic keeps the unprocessed result and records it in
+	// Err.
+	After func(ctx context.Context, res Result) Result
+	// MaxParallel bounds parallel calls; 0 means DefaultMaxParallel.
+	MaxParallel int
+	// Grace is how long an interrupted Cancel tool may take to return; 0
+	// means DefaultGrace.
+	Grace time.Duration
+}
+
+// Execute checks and runs calls under ctx (the session's context) and
+// returns one result per call, in call order.
+func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
+	results := make([]Result, len(calls))
+	traits := make([]Traits, len(calls))
+	admitted := make([]int, 0, len(calls))
+	for i, c := range calls {
+		results[i].Call = c
+		adm := e.check(ctx, c)
+		if adm.Input != nil {
+			results[i].Call.Input = adm.Input
+		}
+		results[i].Admission = adm
+		if adm.Decision != permission.Allow {
+			continue
+		}
+		tool, ok := e.Tools.Lookup(c.Tool)
+		if !ok {
+			results[i].Admission = Admission{Layer: permission.LayerTraits, Rule: "unknown-tool",
+				Reason: fmt.Sprintf("unknown tool %q", c.Tool), Detail: adm.Detail}
+			continue
+		}
+		traits[i] = tool.Traits(results[i].Call.Input)
+		admitted = append(admitted, i)
+	}
+	if len(admitted) == 0 {
+		return results
+	}
+
+	bctx, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
+	limit := e.MaxParallel
+	if limit <= 0 {
+		limit = DefaultMaxParallel
+	}
+	for s := 0; s < len(admitted); {
+		i := admitted[s]
+		if !traits[i].ConcurrencySafe {
+			e.runOne(bctx, abort, &results[i], traits[i])
+			s++
+			continue
+		}
+		end := s + 1
+		for end < len(admitted) && traits[admitted[end]].ConcurrencySafe {
+			end++
+		}
+		if end-s == 1 {
+			e.runOne(bctx, abort, &results[i], traits[i])
+		} else {
+			var g errgroup.Group
+			g.SetLimit(limit)
+			for _, j := range admitted[s:end] {
+				g.Go(func() error {
+					e.runOne(bctx, abort, &results[j], traits[j])
+					return nil
+				})
+			}
+			_ = g.Wait() // the functions never fail
+		}
+		s = end
+	}
+	return results
+}
+
+func (e *Executor) check(ctx context.Context, c Call) (adm Admission) {
+	if err := ctx.Err(); err != nil {
+		return Admission{Layer: permission.LayerRuntime, Rule: "runtime:cancelled",
+			Reason: "session is cancelled: " + context.Cause(ctx).Error()}
+	}
+	if e.Check == nil {
+		return Admission{Rule: "executor:no-check", Reason: "the executor has no check: every call is denied"}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			adm = Admission{Rule: "executor:check-panic", Reason: fmt.Sprintf("the check panicked: %v", p)}
+		}
+	}()
+	return e.Check(ctx, c)
+}
+
+// runOne runs one admitted call and stores its result in res.
+func (e *Executor) runOne(bctx context.Context, abort context.CancelCauseFunc, res *Result, t Traits) {
+	if bctx.Err() != nil {
+		res.Err = fmt.Errorf("not started: %w", context.Cause(bctx))
+		return
+	}
+	res.Ran = true
+	if e.Run == nil {
+		res.Err = errors.New("runtime: the executor has no run function")
+	} else if t.Interrupt == InterruptBlock {
+		res.Output, res.Err = e.call(context.WithoutCancel(bctx), res.Call)
+	} else if bctx.Done() == nil {
+		res.Output, res.Err = e.call(bctx, res.Call)
+	} else {
+		e.runCancellable(bctx, res)
+	}
+	if res.Err != nil && t.AbortsSiblings {
+		abort(fmt.Errorf("%w: call %s (%s): %v", ErrSiblingFailed, res.Call.ID, res.Call.Tool, res.Err))
+	}
+	if e.After != nil {
+		e.after(context.WithoutCancel(bctx), res)
+	}
+}
+
+// runCancellable runs a Cancel tool and stops waiting for it Grace after
+// bctx is cancelled.
+func (e *Executor) runCancellable(bctx context.Context, res *Result) {
+	var out string
+	var err error
+	done := make(chan struct{})
+	call := res.Call
+	go func() {
+		defer close(done)
+		out, err = e.call(bctx, call)
+	}()
+	select {
+	case <-done:
+	case <-bctx.Done():
+		grace := e.Grace
+		if grace <= 0 {
+			grace = DefaultGrace
+		}
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+			res.Interrupted = true
+			res.Err = fmt.Errorf("interrupted (the tool did not stop within %s): %w", grace, context.Cause(bctx))
+			return
+		}
+	}
+	res.Output, res.Err = out, err
+	if err != nil && bctx.Err() != nil {
+		res.Interrupted = true
+		res.Err = fmt.Errorf("interrupted: %w (tool: %w)", context.Cause(bctx), err)
+	}
+}
+
+func (e *Executor) call(ctx context.Context, c Call) (out string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = "", fmt.Errorf("runtime: tool %s panicked: %v", c.Tool, p)
+		}
+	}()
+	return e.Run(ctx, c)
+}
+
+func (e *Executor) after(ctx context.Context, res *Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res.Err = errors.Join(res.Err, fmt.Errorf("runtime: after step panicked: %v", p))
+		}
+	}()
+	*res = e.After(ctx, *res)
+}

@@ -1,0 +1,171 @@
+package runtime
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+func TestDescriptorZeroValueIsConservative(t *testing.T) {
+	d := &Descriptor{ToolName: "mystery"}
+	tr := d.Traits(json.RawMessage(`{}`))
+	assert.False(t, tr.ConcurrencySafe, "not concurrency-safe by default")
+	assert.Equal(t, InterruptCancel, tr.Interrupt)
+	assert.False(t, tr.AbortsSiblings)
+	assert.Equal(t, permission.KindOther, tr.Kind)
+	assert.True(t, tr.WritesPaths(), "an undeclared kind is treated as a writer")
+	assert.Empty(t, tr.Rules)
+}
+
+func TestDescriptorRules(t *testing.T) {
+	d := &Descriptor{
+		ToolName: "read_file",
+		Base:     Traits{Kind: permission.KindRead, Rules: []ToolRule{{Decision: permission.Ask, Rule: "base", Reason: "always ask"}}},
+		RulesFunc: func(in json.RawMessage) []ToolRule {
+			var v struct{ FilePath string `json:"file_path"` }
+			if json.Unmarshal(in, &v) != nil {
+				return []ToolRule{{Decision: permission.Deny, Rule: "read_file:input", Reason: "input is not an object"}}
+			}
+			if v.FilePath == "big.bin" {
+				return []ToolRule{{Decision: permission.Allow, Rule: "read_file:bin", Reason: "sneaky allow"}}
+			}
+			return nil
+		},
+	}
+	tr := d.Traits(json.RawMessage(`{"file_path":"a.txt"}`))
+	require.Len(t, tr.Rules, 1)
+	assert.Equal(t, ToolRule{Decision: permission.Ask, Rule: "base", Reason: "always ask"}, tr.Rules[0])
+
+	tr = d.Traits(json.RawMessage(`[1]`))
+	require.Len(t, tr.Rules, 2)
+	assert.Equal(t, permission.Deny, tr.Rules[1].Decision)
+	assert.Equal(t, "input is not an object", tr.Rules[1].Reason)
+
+	tr = d.Traits(json.RawMessage(`{"file_path":"big.bin"}`))
+	require.Len(t, tr.Rules, 2)
+	assert.Equal(t, permission.Deny, tr.Rules[1].Decision, "an Allow from a tool becomes a Deny")
+	assert.Equal(t, "read_file:bin", tr.Rules[1].Rule)
+	assert.Contains(t, tr.Rules[1].Reason, "a tool may only deny or ask")
+	assert.Len(t, d.Base.Rules, 1, "the base rules are never modified")
+}
+
+func TestDescriptorPanicFailsClosed(t *testing.T) {
+	d := &Descriptor{ToolName: "boom", Base: Traits{ConcurrencySafe: true, Kind: permission.KindRead},
+		TraitsFunc: func(json.RawMessage) Traits { panic("bad input") }}
+	tr := d.Traits(nil)
+	assert.False(t, tr.ConcurrencySafe)
+	assert.Equal(t, permission.KindOther, tr.Kind)
+	require.Len(t, tr.Rules, 1)
+	assert.Equal(t, permission.Deny, tr.Rules[0].Decision)
+	assert.Equal(t, "boom:traits-panic", tr.Rules[0].Rule)
+	assert.Contains(t, tr.Rules[0].Reason, "panic: bad input")
+}
+
+func TestRegistry(t *testing.T) {
+	a, b := &Descriptor{ToolName: "a"}, &Descriptor{ToolName: "b"}
+	r, err := NewRegistry(a, b)
+	require.NoError(t, err)
+	got, ok := r.Lookup("b")
+	assert.True(t, ok)
+	assert.Same(t, b, got)
+	_, ok = r.Lookup("c")
+	assert.False(t, ok)
+	assert.Equal(t, []string{"a", "b"}, r.Names())
+	assert.Equal(t, 2, r.Len())
+
+	_, err = NewRegistry(a, &Descriptor{ToolName: "a"})
+	assert.ErrorContains(t, err, `duplicate tool name "a"`)
+	_, err = NewRegistry(&Descriptor{ToolName: "bad name"})
+	assert.ErrorContains(t, err, `invalid tool name "bad name"`)
+	_, err = NewRegistry(nil)
+	assert.ErrorContains(t, err, "tool 0 is nil")
+
+	var nilReg *Registry
+	_, ok = nilReg.Lookup("a")
+	assert.False(t, ok, "a nil registry holds nothing")
+	assert.Zero(t, nilReg.Len())
+
+	w, err := r.With(&Descriptor{ToolName: "c"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b", "c"}, w.Names())
+	assert.Equal(t, 2, r.Len(), "With does not change the original")
+}
+
+func TestRegistryRestrict(t *testing.T) {
+	r := ClaudeCodeTools()
+	sub, err := r.Restrict("Grep", "Read", "Read")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Read", "Grep"}, sub.Names(), "registration order, duplicates once")
+	_, ok := sub.Lookup("Bash")
+	assert.False(t, ok, "a restricted registry drops the other tools")
+	_, ok = r.Lookup("Bash")
+	assert.True(t, ok, "the original keeps them")
+
+	_, err = r.Restrict("Read", "Bsh", "Wirte")
+	assert.EqualError(t, err, `runtime: restrict: unknown tool(s) "Bsh", "Wirte"`)
+
+	empty, err := r.Restrict()
+	require.NoError(t, err)
+	assert.Zero(t, empty.Len(), "restricting to nothing leaves nothing")
+}
+
+func TestReadyDescriptors(t *testing.T) {
+	type want struct {
+		safe   bool
+		intr   Interrupt
+		kind   permission.Kind
+		paths  []string
+		globs  []string
+		cmds   []string
+		urls   []string
+		wd     string
+		aborts bool
+	}
+	k := permission.KindRead
+	cases := map[string]map[string]want{
+		"generic": {
+			"read_file":   {safe: true, kind: k, paths: []string{"file_path"}},
+			"glob_files":  {safe: true, kind: k, paths: []string{"path"}, globs: []string{"pattern"}},
+			"grep_files":  {safe: true, kind: k, paths: []string{"path"}},
+			"file_write":  {kind: permission.KindEdit, paths: []string{"file_path"}},
+			"file_edit":   {kind: permission.KindEdit, paths: []string{"file_path"}},
+			"run_bash":    {intr: InterruptBlock, kind: permission.KindExec, cmds: []string{"command"}, wd: "working_dir"},
+			"ask_user":    {intr: InterruptBlock, kind: permission.KindInteraction},
+			"todo_write":  {kind: permission.KindOther},
+			"save_memory": {intr: InterruptBlock, kind: permission.KindEdit},
+			"subagent":    {intr: InterruptBlock, kind: permission.KindSubagent},
+		},
+		"claude": {
+			"Read":         {safe: true, kind: k, paths: []string{"file_path"}},
+			"Glob":         {safe: true, kind: k, paths: []string{"path"}, globs: []string{"pattern"}},
+			"Grep":         {safe: true, kind: k, paths: []string{"path"}},
+			"WebFetch":     {safe: true, kind: permission.KindNetwork, urls: []string{"url"}},
+			"WebSearch":    {safe: true, kind: permission.KindNetwork},
+			"Write":        {kind: permission.KindEdit, paths: []string{"file_path"}},
+			"Edit":         {kind: permission.KindEdit, paths: []string{"file_path"}},
+			"MultiEdit":    {kind: permission.KindEdit, paths: []string{"file_path"}},
+			"NotebookEdit": {kind: permission.KindEdit, paths: []string{"notebook_path"}},
+			"Bash":         {intr: InterruptBlock, kind: permission.KindExec, cmds: []string{"command"}, aborts: true},
+			"Task":         {intr: InterruptBlock, kind: permission.KindSubagent},
+			"Agent":        {intr: InterruptBlock, kind: permission.KindSubagent},
+			"TodoWrite":    {kind: permission.KindOther},
+		},
+	}
+	regs := map[string]*Registry{"generic": GenericTools(), "claude": ClaudeCodeTools()}
+	for set, tools := range cases {
+		assert.Equal(t, len(tools), regs[set].Len(), set)
+		for name, w := range tools {
+			tool, ok := regs[set].Lookup(name)
+			require.True(t, ok, name)
+			tr := tool.Traits(json.RawMessage(`{}`))
+			got := want{tr.ConcurrencySafe, tr.Interrupt, tr.Kind, tr.PathFields, tr.GlobFields,
+				tr.CommandFields, tr.URLFields, tr.WorkdirField, tr.AbortsSiblings}
+			assert.Equal(t, w, got, "%s/%s", set, name)
+		}
+	}
+	assert.NotSame(t, GenericTools(), GenericTools(), "each call returns a fresh registry")
+}

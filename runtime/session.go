@@ -1,0 +1,367 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+var (
+	// ErrCancelled is the cause of a session context cancelled by
+	// [Session.Cancel].
+	ErrCancelled = errors.New("runtime: session cancelled")
+	// ErrSessionEnded is the cause of a session context cancelled by
+	// [Sessions.End].
+	ErrSessionEnded = errors.New("runtime: session ended")
+	// ErrSessionExists is returned by [Sessions.Start] for an id in use.
+	ErrSessionExists = errors.New("runtime: session already exists")
+)
+
+// Sessions creates, finds and ends per-session layer-7 state. It is safe for
+// concurrent use. The zero value is ready to use with default [Limits].
+type Sessions struct {
+	limits Limits // with defaults applied; zero until set by NewSessions
+	mu     sync.Mutex
+	m      map[string]*Session
+}
+
+// NewSessions returns a store whose sessions use limits (zero fields take
+// their defaults). An invalid limit is an error.
+func NewSessions(limits Limits) (*Sessions, error) {
+	if err := limits.Validate(); err != nil {
+		return nil, err
+	}
+	return &Sessions{limits: limits.withDefaults(), m: make(map[string]*Session)}, nil
+}
+
+// Start creates the session id. Its context derives from ctx: cancelling ctx
+// cancels the session too. The id must be 1 to 256 bytes and not in use
+// ([ErrSessionExists]).
+func (s *Sessions) Start(ctx context.Context, id string) (*Session, error) {
+	if id == "" || len(id) > 256 {
+		return nil, fmt.Errorf("runtime: session id must be 1 to 256 bytes, got %d", len(id))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[id]; ok {
+		return nil, fmt.Errorf("%w: %q", ErrSessionExists, id)
+	}
+	if s.m == nil {
+		s.m = make(map[string]*Session)
+	}
+	sess := newSession(ctx, id, s.limits.withDefaults())
+	s.m[id] = sess
+	return sess, nil
+}
+
+// Get returns the live session id.
+func (s *Sessions) Get(id string) (*Session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.m[id]
+	return sess, ok
+}
+
+// End cancels the session id with cause [ErrSessionEnded] and forgets it,
+// so its state is freed once the caller drops its own references. Later
+// calls through a kept *Session are denied. End reports whether the session
+// was live.
+func (s *Sessions) End(id string) bool {
+	s.mu.Lock()
+	sess, ok := s.m[id]
+	delete(s.m, id)
+	s.mu.Unlock()
+	if ok {
+		sess.cancel(ErrSessionEnded)
+	}
+	return ok
+}
+
+// Len returns the number of live sessions.
+func (s *Sessions) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.m)
+}
+
+// Session is one conversation's layer-7 state: its cancellation context,
+// step count, recent calls, token budget and compaction breaker. It is safe
+// for concurrent use.
+type Session struct {
+	id     string
+	limits Limits
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	bg     *Background
+
+	mu           sync.Mutex
+	step         int
+	recent       []callKey // oldest first, at most limits.history()
+	tokens       int
+	stepTokens   int
+	lowRun       int
+	compactFails int
+	compactErr   error
+}
+
+type callKey struct {
+	tool string
+	sum  [sha256.Size]byte
+}
+
+func newSession(ctx context.Context, id string, l Limits) *Session {
+	sctx, cancel := context.WithCancelCause(ctx)
+	return &Session{id: id, limits: l, ctx: sctx, cancel: cancel, bg: NewBackground(sctx),
+		recent: make([]callKey, 0, l.history())}
+}
+
+// ID returns the session's id.
+func (s *Session) ID() string { return s.id }
+
+// Limits returns the limits in force, defaults applied.
+func (s *Session) Limits() Limits { return s.limits }
+
+// Context returns the session's context. It is cancelled, at once, by
+// [Session.Cancel], by [Sessions.End], or by the context the session was
+// started with; [context.Cause] says which.
+func (s *Session) Context() context.Context { return s.ctx }
+
+// Background returns the session's background task queue. Its tasks run
+// under the session's context.
+func (s *Session) Background() *Background { return s.bg }
+
+// Cancel cancels the session's context with a cause wrapping [ErrCancelled]
+// and reason. Running tools with [InterruptCancel] see their context
+// cancelled; later calls are denied. Cancelling twice keeps the first cause.
+func (s *Session) Cancel(reason string) {
+	if reason == "" {
+		reason = "cancelled by the user"
+	}
+	s.cancel(fmt.Errorf("%w: %s", ErrCancelled, reason))
+}
+
+// Err returns nil while the session is live, and the cause of its
+// cancellation afterwards.
+func (s *Session) Err() error {
+	if s.ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(s.ctx)
+}
+
+// BeginStep starts the next step (model turn) and returns the status the
+// loop should act on. It closes the previous step's token gain for the
+// diminishing-returns check.
+func (s *Session) BeginStep() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.step > 0 {
+		if s.stepTokens < s.limits.MinStepTokens {
+			s.lowRun++
+		} else {
+			s.lowRun = 0
+		}
+	}
+	s.stepTokens = 0
+	s.step++
+	return s.statusLocked()
+}
+
+// Status returns the current status without changing it.
+func (s *Session) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.statusLocked()
+}
+
+// AddTokens records n tokens added to the context in the current step (a
+// tool result, a model reply) and returns the status. Negative n is
+// ignored.
+func (s *Session) AddTokens(n int) Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > 0 {
+		s.tokens += n
+		s.stepTokens += n
+	}
+	return s.statusLocked()
+}
+
+func (s *Session) statusLocked() Status {
+	st := Status{Step: s.step, Tokens: s.tokens}
+	var reasons []string
+	raise := func(sig Signal, reason string) {
+		st.Signals |= sig
+		reasons = append(reasons, reason)
+	}
+	if err := s.Err(); err != nil {
+		raise(SignalCancelled, err.Error())
+	}
+	if s.step > s.limits.MaxSteps {
+		raise(SignalFinalAnswer, fmt.Sprintf("step %d is past the limit of %d steps: stop offering tools and ask for the final answer",
+			s.step, s.limits.MaxSteps))
+	}
+	switch {
+	case s.tokens >= s.limits.TokenHardLimit:
+		raise(SignalForceAction, fmt.Sprintf("%d tokens reach the hard limit of %d: compact the context or end the run",
+			s.tokens, s.limits.TokenHardLimit))
+	case s.tokens >= s.limits.TokenSoftLimit:
+		raise(SignalNudge, fmt.Sprintf("%d tokens reach the soft limit of %d: summarise and answer soon",
+			s.tokens, s.limits.TokenSoftLimit))
+	}
+	if s.lowRun >= s.limits.DiminishingSteps {
+		raise(SignalStop, fmt.Sprintf("%d steps in a row added fewer than %d tokens each: answer from what was gathered",
+			s.lowRun, s.limits.MinStepTokens))
+	}
+	st.Reason = strings.Join(reasons, "; ")
+	return st
+}
+
+// RecordCompaction records the outcome of a context compaction: err nil for
+// success, in which case tokensAfter (if not negative) becomes the token
+// count. After [Limits.MaxCompactionFailures] failures in a row,
+// [Session.CompactionAllowed] refuses automatic compaction.
+func (s *Session) RecordCompaction(err error, tokensAfter int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.compactFails++
+		s.compactErr = err
+		return
+	}
+	s.compactFails, s.compactErr = 0, nil
+	if tokensAfter >= 0 {
+		s.tokens = tokensAfter
+	}
+}
+
+// CompactionAllowed reports whether automatic compaction may run; if not,
+// the reason says why (the circuit breaker is open).
+func (s *Session) CompactionAllowed() (bool, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.compactFails >= s.limits.MaxCompactionFailures {
+		return false, fmt.Sprintf("automatic compaction skipped: %d compactions in a row failed (last: %v)",
+			s.compactFails, s.compactErr)
+	}
+	return true, ""
+}
+
+// Gate is layer 7's check of one call, made before every other layer: a
+// cancelled or ended session, a step past the limit, the RepeatLimit-th
+// identical call in a row (same tool, same input as canonical JSON), or a
+// short cycle of calls come round CycleRepeats times is a Deny with the
+// reason. Every call is remembered, including denied ones, so repeating a
+// denied call stays denied. Input that is not valid JSON is compared by its
+// bytes (input validation denies it later).
+func (s *Session) Gate(tool string, input json.RawMessage) GateResult {
+	if err := s.Err(); err != nil {
+		return GateResult{Rule: "runtime:cancelled", Reason: "session is cancelled: " + err.Error()}
+	}
+	key := callKey{tool: tool, sum: callSum(tool, input)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.step > s.limits.MaxSteps {
+		return GateResult{Rule: "runtime:step-limit", Reason: fmt.Sprintf(
+			"step %d is past the limit of %d steps: no more tool calls, give the final answer", s.step, s.limits.MaxSteps)}
+	}
+	if len(s.recent) == cap(s.recent) {
+		copy(s.recent, s.recent[1:])
+		s.recent = s.recent[:len(s.recent)-1]
+	}
+	s.recent = append(s.recent, key)
+	h := s.recent
+	if n := s.limits.RepeatLimit; len(h) >= n && allEqual(h[len(h)-n:]) {
+		return GateResult{Rule: "runtime:repeat", Reason: fmt.Sprintf(
+			"the same %s call with the same input %d times in a row: try something else", tool, n)}
+	}
+	for p := 2; p <= s.limits.MaxCyclePeriod; p++ {
+		w := p * s.limits.CycleRepeats
+		if len(h) < w {
+			break
+		}
+		if win := h[len(h)-w:]; isCycle(win, p) {
+			names := make([]string, p)
+			for i := range p {
+				names[i] = win[i].tool
+			}
+			return GateResult{Rule: "runtime:cycle", Reason: fmt.Sprintf(
+				"the calls repeat a cycle of %d (%s) for the %d%s time: try something else",
+				p, strings.Join(names, ", "), s.limits.CycleRepeats, ordinal(s.limits.CycleRepeats))}
+		}
+	}
+	return GateResult{Decision: permission.Allow}
+}
+
+func callSum(tool string, input json.RawMessage) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(tool))
+	h.Write([]byte{0})
+	if c, err := Canonical(input); err == nil {
+		h.Write([]byte{'c'})
+		h.Write(c)
+	} else {
+		h.Write([]byte{'r'})
+		h.Write(input)
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+func allEqual(h []callKey) bool {
+	for _, k := range h[1:] {
+		if k != h[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// isCycle reports whether win repeats its first p entries throughout and
+// those p entries have no shorter period (a shorter cycle is reported by a
+// shorter p, a run of one call by the repeat check).
+func isCycle(win []callKey, p int) bool {
+	for i := p; i < len(win); i++ {
+		if win[i] != win[i-p] {
+			return false
+		}
+	}
+	for d := 1; d < p; d++ {
+		if p%d != 0 {
+			continue
+		}
+		shorter := true
+		for i := d; i < p; i++ {
+			if win[i] != win[i-d] {
+				shorter = false
+				break
+			}
+		}
+		if shorter {
+			return false
+		}
+	}
+	return true
+}
+
+func ordinal(n int) string {
+	if n%100 >= 11 && n%100 <= 13 {
+		return "th"
+	}
+	switch n % 10 {
+	case 1:
+		return "st"
+	case 2:
+		return "nd"
+	case 3:
+		return "rd"
+	}
+	return "th"
+}

@@ -1,0 +1,115 @@
+package runtime
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Interrupt says what a tool does when its session is cancelled while it
+// runs. The zero value, InterruptCancel, stops the tool at once.
+type Interrupt uint8
+
+const (
+	// InterruptCancel stops the tool as soon as its session is cancelled:
+	// the context it runs under is cancelled and its result is dropped.
+	// It suits tools without side effects, such as reads and searches.
+	InterruptCancel Interrupt = iota
+	// InterruptBlock lets the tool run to completion under a context that
+	// cancellation does not reach, and keeps its result. It suits tools
+	// whose side effects must not be left half done: shell commands,
+	// memory writes, questions to the person, subagents.
+	InterruptBlock
+)
+
+// String returns "cancel" or "block".
+func (i Interrupt) String() string {
+	if i == InterruptBlock {
+		return "block"
+	}
+	return "cancel"
+}
+
+// Traits is what a tool declares about one call: how it may be scheduled
+// and interrupted, what kind of effect it has, which input fields the
+// content guards must inspect, and its own permission rules.
+//
+// The zero value is the most conservative: not concurrency-safe, cancelled
+// on interrupt, kind [permission.KindOther], no fields declared (so a host
+// that forgets to declare a path field gets no sandbox check for it: declare
+// every field that names a file, command or address).
+type Traits struct {
+	// ConcurrencySafe allows the call to run in parallel with neighbouring
+	// concurrency-safe calls of the same batch.
+	ConcurrencySafe bool
+	// Interrupt is the call's behaviour when its session is cancelled.
+	Interrupt Interrupt
+	// AbortsSiblings makes a failure of this call cancel the other calls of
+	// its batch that are still running or not yet started.
+	AbortsSiblings bool
+	// Kind says what the tool does.
+	Kind permission.Kind
+	// PathFields name top-level input fields holding a file system path.
+	// They are read paths when Kind is [permission.KindRead] and write paths
+	// otherwise (see [Traits.WritesPaths]).
+	PathFields []string
+	// GlobFields name top-level input fields holding a glob pattern whose
+	// literal leading directories are a path (Glob's pattern). The pattern
+	// is resolved against the first path field when that is set.
+	GlobFields []string
+	// CommandFields name top-level input fields holding a shell script.
+	CommandFields []string
+	// URLFields name top-level input fields holding a URL.
+	URLFields []string
+	// DomainFields name top-level input fields holding a host name, or an
+	// array of host names.
+	DomainFields []string
+	// WorkdirField names the top-level input field holding the working
+	// directory of a command, or is empty.
+	WorkdirField string
+	// Rules are the tool's own answers for this input (the tool-level
+	// permission rules): each is a Deny or an Ask with its reason.
+	Rules []ToolRule
+}
+
+// WritesPaths reports whether the call's path fields are written. Only a
+// tool of kind [permission.KindRead] is taken to read them; every other kind,
+// including an undeclared one, is treated as a writer.
+func (t Traits) WritesPaths() bool { return t.Kind != permission.KindRead }
+
+// ToolRule is one answer a tool gives about its own input, as the original
+// design's check_permissions: Deny or Ask, never Allow, with a reason.
+type ToolRule struct {
+	// Decision is permission.Deny or permission.Ask. Any other value is
+	// taken as Deny by [Descriptor.Traits].
+	Decision permission.Decision
+	// Reason is the human-readable explanation.
+	Reason string
+	// Rule names the check, such as "read_file:binary".
+	Rule string
+}
+
+// Tool is what the pipeline needs to know about a tool: its name and, for a
+// given input, its [Traits]. Implementations must be safe for concurrent
+// use and must not modify input.
+type Tool interface {
+	// Name returns the tool's name as the model calls it.
+	Name() string
+	// Traits returns the tool's traits for one call's input. The input may
+	// be anything the model sent, including invalid JSON; a tool that cannot
+	// judge its input should return a Deny rule saying why.
+	Traits(input json.RawMessage) Traits
+}
+
+// validToolName reports whether s may be a tool name: 1 to 128 bytes of
+// letters, digits, '_', '-', '.' and ':'.
+func validToolName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+			r == '_' || r == '-' || r == '.' || r == ':')
+	}) < 0
+}
