@@ -26,7 +26,9 @@ func TestDescriptorRules(t *testing.T) {
 		ToolName: "read_file",
 		Base:     Traits{Kind: permission.KindRead, Rules: []ToolRule{{Decision: permission.Ask, Rule: "base", Reason: "always ask"}}},
 		RulesFunc: func(in json.RawMessage) []ToolRule {
-			var v struct{ FilePath string `json:"file_path"` }
+			var v struct {
+				FilePath string `json:"file_path"`
+			}
 			if json.Unmarshal(in, &v) != nil {
 				return []ToolRule{{Decision: permission.Deny, Rule: "read_file:input", Reason: "input is not an object"}}
 			}
