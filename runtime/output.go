@@ -109,7 +109,7 @@ func (o *Output) Shape(tool, callID, out string) (Shaped, error) {
 			if preview == 0 {
 				preview = DefaultPreviewChars
 			}
-			head, _ := Truncate(out, min(preview, limit))
+			head := out[:byteOffset(out, min(preview, limit))]
 			s.Text = fmt.Sprintf("[output of %d characters saved to %s; read that file for the rest]\n%s", s.Chars, name, head)
 			s.Text, _ = Truncate(s.Text, max(limit, 200))
 			s.Truncated, s.Path = true, name

@@ -1,0 +1,141 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAskWithTimeout(t *testing.T) {
+	ctx := context.Background()
+	req := Request{Tool: "Bash", Reason: "not on the safe list"}
+	cases := []struct {
+		name  string
+		asker Asker
+		want  Answer
+	}{
+		{"no asker", nil, Answer{Reason: "approval needed but no one can be asked"}},
+		{"allow once", AskerFunc(func(context.Context, Request) (Answer, error) { return Answer{Choice: AllowOnce}, nil }),
+			Answer{Choice: AllowOnce}},
+		{"deny without reason", AskerFunc(func(context.Context, Request) (Answer, error) { return Answer{}, nil }),
+			Answer{Reason: "denied by the user"}},
+		{"deny with reason", AskerFunc(func(context.Context, Request) (Answer, error) {
+			return Answer{Reason: "not in prod"}, nil
+		}), Answer{Reason: "not in prod"}},
+		{"error", AskerFunc(func(context.Context, Request) (Answer, error) {
+			return Answer{Choice: AllowAlways}, errors.New("front end gone")
+		}), Answer{Reason: "approval failed: front end gone"}},
+		{"panic", AskerFunc(func(context.Context, Request) (Answer, error) { panic("oops") }),
+			Answer{Reason: "approval failed: the asker panicked: oops"}},
+		{"unknown choice", AskerFunc(func(context.Context, Request) (Answer, error) { return Answer{Choice: 9}, nil }),
+			Answer{Reason: "approval returned an unknown choice deny(9): denied"}},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, AskWithTimeout(ctx, c.asker, req, 0), c.name)
+	}
+}
+
+func TestAskTimeoutIsDeny(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var ca ChanAsker
+		start := time.Now()
+		ans := AskWithTimeout(t.Context(), &ca, Request{Tool: "Bash"}, 0)
+		assert.Equal(t, Answer{Reason: "no answer within 2m0s: denied"}, ans)
+		assert.Equal(t, DefaultAskTimeout, time.Since(start), "the default timeout is 120 s")
+		assert.Empty(t, ca.Pending(), "an expired request is withdrawn")
+	})
+}
+
+func TestChanAsker(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var seen []string
+		var mu sync.Mutex
+		ca := &ChanAsker{OnRequest: func(r Request) { mu.Lock(); seen = append(seen, r.ID); mu.Unlock() }}
+		answers := make([]Answer, 3)
+		var wg sync.WaitGroup
+		for i, tool := range []string{"Bash", "Write", "Edit"} {
+			wg.Go(func() {
+				answers[i] = AskWithTimeout(t.Context(), ca, Request{ID: tool, Tool: tool}, time.Minute)
+			})
+			synctest.Wait() // park them in a known order
+		}
+		pend := ca.Pending()
+		require.Len(t, pend, 3)
+		assert.Equal(t, []string{"Bash", "Write", "Edit"}, []string{pend[0].ID, pend[1].ID, pend[2].ID})
+		assert.Equal(t, []string{"Bash", "Write", "Edit"}, seen)
+
+		require.NoError(t, ca.Resolve("Write", Answer{Choice: AllowAlways}))
+		require.NoError(t, ca.Resolve("Bash", Answer{Choice: Deny, Reason: "no"}))
+		err := ca.Resolve("Bash", Answer{Choice: AllowOnce})
+		assert.ErrorIs(t, err, ErrUnknownRequest, "an answered request cannot be answered again")
+		assert.EqualError(t, err, `runtime: no pending request with that id: "Bash"`)
+		wg.Wait() // Edit times out after a minute
+		assert.Equal(t, Answer{Reason: "no"}, answers[0])
+		assert.Equal(t, Answer{Choice: AllowAlways}, answers[1])
+		assert.Equal(t, Answer{Reason: "no answer within 1m0s: denied"}, answers[2])
+		assert.Empty(t, ca.Pending())
+
+		// An empty id is assigned; a duplicate pending id is refused.
+		done := make(chan Answer)
+		go func() { a, _ := ca.Ask(t.Context(), Request{}); done <- a }()
+		synctest.Wait()
+		id := ca.Pending()[0].ID
+		assert.Equal(t, "ask-4", id)
+		a, err := ca.Ask(t.Context(), Request{ID: id})
+		assert.EqualError(t, err, `runtime: request "ask-4" is already pending`)
+		assert.Equal(t, Deny, a.Choice)
+		require.NoError(t, ca.Resolve(id, Answer{Choice: AllowOnce}))
+		assert.Equal(t, Answer{Choice: AllowOnce}, <-done)
+	})
+}
+
+func TestAllowAlwaysRules(t *testing.T) {
+	rules, err := AllowAlwaysRules("Bash", [][]string{
+		{"git", "status"}, {"grep", "-n", "foo bar", "x.go"}, {"echo", "it's"}, {"git", "status"}, {"ls", ""},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"Bash(git status)", `Bash(grep -n 'foo bar' x.go)`, `Bash(echo 'it'\''s')`, "Bash(ls '')",
+	}, rules, "one exact rule per distinct command, quoted for the shell")
+
+	refused := []struct {
+		cmd    []string
+		reason string
+	}{
+		{[]string{"python", "-c", "print(1)"}, "python runs arbitrary code or commands: allow it once instead"},
+		{[]string{"python3.12", "x.py"}, "python3.12 runs arbitrary code or commands: allow it once instead"},
+		{[]string{"bash", "-c", "ls"}, "bash runs arbitrary code or commands: allow it once instead"},
+		{[]string{"/bin/sh", "-c", "ls"}, "sh runs arbitrary code or commands: allow it once instead"},
+		{[]string{"env", "FOO=1", "ls"}, "env runs arbitrary code or commands: allow it once instead"},
+		{[]string{"sudo", "ls"}, "sudo runs arbitrary code or commands: allow it once instead"},
+		{[]string{"xargs", "rm"}, "xargs runs arbitrary code or commands: allow it once instead"},
+		{[]string{"ls", "*.go"}, "word 1 holds '*', which a rule would read as a wildcard"},
+		{[]string{"npm", "run", "test:*"}, "word 2 holds '*', which a rule would read as a wildcard"},
+		{[]string{"echo", "a\nb"}, "word 1 holds a control character"},
+		{[]string{}, "empty command"},
+	}
+	for _, r := range refused {
+		rules, err := AllowAlwaysRules("Bash", [][]string{{"git", "status"}, r.cmd})
+		assert.Nil(t, rules, "no partial rules for %q", r.cmd)
+		var are *AlwaysRuleError
+		require.ErrorAs(t, err, &are, "%q", r.cmd)
+		assert.Equal(t, 1, are.Index)
+		assert.Equal(t, r.reason, are.Reason, "%q", r.cmd)
+	}
+	_, err = AllowAlwaysRules("Bash", nil)
+	assert.EqualError(t, err, "runtime: no commands to allow")
+	_, err = AllowAlwaysRules("B(", [][]string{{"ls"}})
+	assert.EqualError(t, err, `runtime: invalid tool name "B("`)
+}
+
+func TestChoiceString(t *testing.T) {
+	assert.Equal(t, "deny", Choice(0).String())
+	assert.Equal(t, "allow-once", AllowOnce.String())
+	assert.Equal(t, "allow-always", AllowAlways.String())
+}
