@@ -108,7 +108,7 @@ func applyMode(mode Mode, call Call, r Result) Result {
 			return r
 		}
 		return modeResult(r, Deny, SourceConfigDeny, mode,
-			"plan mode: only read-only tools run, and "+name(call.Tool)+" is a "+call.Kind.String()+" tool")
+			"plan mode: only read-only tools run, and "+name(call.Tool)+" is "+article(call.Kind)+" tool")
 	case ModeDontAsk:
 		if r.Decision == Ask {
 			return modeResult(r, Deny, SourceConfigDeny, mode, "dontAsk mode: would ask ("+r.Reason+"), so denied")
@@ -139,4 +139,12 @@ func name(tool string) string {
 		return "this tool"
 	}
 	return tool
+}
+
+func article(k Kind) string {
+	s := k.String()
+	if s[0] == 'a' || s[0] == 'e' || s[0] == 'i' || s[0] == 'o' || s[0] == 'u' {
+		return "an " + s
+	}
+	return "a " + s
 }

@@ -52,25 +52,48 @@ type compiledRule struct {
 // their literal first word.
 type toolRules struct {
 	general []*compiledRule
+	// byFirst holds shell rules by their literal command name.
 	byFirst map[string][]*compiledRule
+	// byDir holds path rules by the literal directory their pattern
+	// starts with: only rules filed under an ancestor of a path can match it.
+	byDir map[string][]*compiledRule
+	// byHost holds domain rules by their host ("example.com") or, for
+	// wildcards, their suffix (".example.com").
+	byHost map[string][]*compiledRule
 }
 
 func (t *toolRules) add(r *compiledRule) {
-	if r.kind == specShell && r.shell.first != "" {
+	switch {
+	case r.kind == specShell && r.shell.first != "":
 		if t.byFirst == nil {
 			t.byFirst = make(map[string][]*compiledRule)
 		}
 		t.byFirst[r.shell.first] = append(t.byFirst[r.shell.first], r)
-		return
+	case r.kind == specPath:
+		if t.byDir == nil {
+			t.byDir = make(map[string][]*compiledRule)
+		}
+		d := r.path.dir
+		t.byDir[d] = append(t.byDir[d], r)
+	case r.kind == specDomain:
+		if t.byHost == nil {
+			t.byHost = make(map[string][]*compiledRule)
+		}
+		k := r.domain.host + r.domain.suffix
+		t.byHost[k] = append(t.byHost[k], r)
+	default:
+		t.general = append(t.general, r)
 	}
-	t.general = append(t.general, r)
 }
 
 // ruleSet is an immutable, indexed set of compiled rules.
 type ruleSet struct {
 	rules []*compiledRule
 	exact map[string]*toolRules
-	globs toolRules
+	// globs holds rules whose tool is a name pattern, by the pattern's
+	// literal prefix cut after its last "__" ("mcp__github__" for
+	// "mcp__github__*", "" for "*").
+	globs map[string]*toolRules
 }
 
 // compileOptions are what rule compilation needs besides the rule.
@@ -181,18 +204,27 @@ func ruleReason(d Decision, text, origin string) string {
 }
 
 func newRuleSet(rules []*compiledRule) *ruleSet {
-	s := &ruleSet{rules: rules, exact: make(map[string]*toolRules)}
+	s := &ruleSet{rules: rules, exact: make(map[string]*toolRules), globs: make(map[string]*toolRules)}
 	for _, r := range rules {
+		m, key := s.exact, r.tool
 		if r.toolGlob {
-			s.globs.add(r)
-			continue
+			m, key = s.globs, globKey(r.tool)
 		}
-		t := s.exact[r.tool]
+		t := m[key]
 		if t == nil {
 			t = &toolRules{}
-			s.exact[r.tool] = t
+			m[key] = t
 		}
 		t.add(r)
 	}
 	return s
+}
+
+// globKey cuts a tool-name pattern's literal prefix after its last "__".
+func globKey(pattern string) string {
+	lit := pattern[:strings.IndexByte(pattern, '*')]
+	if i := strings.LastIndex(lit, "__"); i >= 0 {
+		return lit[:i+2]
+	}
+	return ""
 }

@@ -50,7 +50,28 @@ func (s *ruleSet) scan(req *Request, f *firstMatches) {
 			t.scan(req, f)
 		}
 	}
-	s.globs.scan(req, f)
+	if len(s.globs) > 0 {
+		s.scanGlobs(req.Tool, req, f)
+		if req.Group != "" && req.Group != req.Tool {
+			s.scanGlobs(req.Group, req, f)
+		}
+	}
+}
+
+// scanGlobs scans the name-pattern rules that can match name: those filed
+// under "" and under each prefix of name that ends in "__".
+func (s *ruleSet) scanGlobs(name string, req *Request, f *firstMatches) {
+	if t := s.globs[""]; t != nil {
+		t.scan(req, f)
+	}
+	for i := 0; i+2 <= len(name); i++ {
+		if name[i] == '_' && name[i+1] == '_' {
+			if t := s.globs[name[:i+2]]; t != nil {
+				t.scan(req, f)
+			}
+			i++
+		}
+	}
 }
 
 func (t *toolRules) scan(req *Request, f *firstMatches) {
@@ -62,6 +83,26 @@ func (t *toolRules) scan(req *Request, f *firstMatches) {
 		if !f.done(r) && (r.matches(req, name) || r.matchesBase(req)) {
 			f.consider(r)
 		}
+	}
+	if req.Path != "" && t.byDir != nil {
+		// Look up the path and each of its ancestors: substrings of
+		// req.Path, so nothing is allocated.
+		p := req.Path
+		for {
+			scanList(t.byDir[p], req, name, f)
+			if p == "/" || p == "" {
+				break
+			}
+			i := strings.LastIndexByte(p, '/')
+			if i <= 0 {
+				p = "/"
+			} else {
+				p = p[:i]
+			}
+		}
+	}
+	if req.Domain != "" && t.byHost != nil {
+		t.scanHost(req, name, f)
 	}
 	if len(req.Command) == 0 || t.byFirst == nil {
 		return
@@ -107,4 +148,26 @@ func baseName(s string) string {
 		return s[i+1:]
 	}
 	return s
+}
+
+// scanHost scans the domain rules filed under the host and under each of
+// its dot suffixes. A host with upper-case letters cannot be looked up by
+// key, so every domain rule is scanned: a lookup miss must never skip a
+// Deny.
+func (t *toolRules) scanHost(req *Request, name string, f *firstMatches) {
+	h := strings.TrimSuffix(req.Domain, ".")
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; c >= 'A' && c <= 'Z' {
+			for _, list := range t.byHost {
+				scanList(list, req, name, f)
+			}
+			return
+		}
+	}
+	scanList(t.byHost[h], req, name, f)
+	for i := 0; i < len(h); i++ {
+		if h[i] == '.' {
+			scanList(t.byHost[h[i:]], req, name, f)
+		}
+	}
 }

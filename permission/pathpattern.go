@@ -22,6 +22,7 @@ import (
 type pathPattern struct {
 	glob  string // absolute doublestar pattern
 	below string // glob + "/**"
+	dir   string // the longest literal directory the pattern starts with
 }
 
 // pathBases are the directories that relative path patterns resolve
@@ -73,7 +74,7 @@ func compilePathPattern(spec string, b pathBases) (pathPattern, string) {
 	if !doublestar.ValidatePattern(g) {
 		return pathPattern{}, "invalid glob pattern"
 	}
-	p := pathPattern{glob: g, below: strings.TrimSuffix(g, "/") + "/**"}
+	p := pathPattern{glob: g, below: strings.TrimSuffix(g, "/") + "/**", dir: literalDir(g)}
 	if dirOnly {
 		p.glob = p.below
 	}
@@ -136,4 +137,29 @@ func (p *domainPattern) match(host string) bool {
 		return len(host) > len(p.suffix) && strings.EqualFold(host[len(host)-len(p.suffix):], p.suffix)
 	}
 	return strings.EqualFold(host, p.host)
+}
+
+// literalDir returns the longest directory prefix of an absolute pattern
+// that holds no glob syntax: "/home/u/src" for "/home/u/src/**/*.go".
+func literalDir(g string) string {
+	end := len(g)
+	if i := strings.IndexAny(g, `*?[]{}\`); i >= 0 {
+		end = i
+	}
+	d := g[:end]
+	if end < len(g) || !strings.HasSuffix(d, "/") {
+		// The last component is partial (or the whole pattern is a
+		// literal path, which also covers what lies below it: its own
+		// directory is filed too, so use the path itself).
+		if end == len(g) {
+			return path.Clean(d)
+		}
+		if i := strings.LastIndexByte(d, '/'); i >= 0 {
+			d = d[:i+1]
+		}
+	}
+	if d == "" {
+		return "/"
+	}
+	return path.Clean(d)
 }

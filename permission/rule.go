@@ -41,7 +41,7 @@ func ParseRule(s string) (Rule, error) {
 		return Rule{}, &Error{Index: -1, Offset: lead + off, Input: s, Reason: reason}
 	}
 	if t == "" {
-		return fail(0, "empty rule")
+		return Rule{}, &Error{Index: -1, Input: s, Reason: "empty rule"}
 	}
 	if len(s) > maxRuleLen {
 		return fail(0, "rule longer than 4096 bytes")
