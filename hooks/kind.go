@@ -1,0 +1,51 @@
+package hooks
+
+// Event names a lifecycle event. Its String form is the event's name in
+// Claude Code's hook protocol (hook_event_name), such as "PreToolUse".
+type Event uint8
+
+const (
+	EventSessionStart Event = iota + 1
+	EventPreToolUse
+	EventPostToolUse
+	EventStepComplete
+	EventSessionStop
+	EventSubagentStart
+	EventSubagentStop
+	EventPreCompact
+	EventPostCompact
+)
+
+var eventNames = [...]string{"", "SessionStart", "PreToolUse", "PostToolUse", "StepComplete", "SessionEnd", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact"}
+
+// String returns the event's name as Claude Code spells it. SessionStop is
+// Claude Code's "SessionEnd" and StepComplete, which Claude Code lacks, is
+// "StepComplete".
+func (e Event) String() string {
+	if e > 0 && int(e) < len(eventNames) {
+		return eventNames[e]
+	}
+	return "Event(" + itoa(int(e)) + ")"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
