@@ -69,6 +69,12 @@ func runCommand(ctx context.Context, c runConfig, command string) (RunResult, er
 	}
 	pw.Close()
 	pid := cmd.Process.Pid
+	// bash cannot be reaped before cmd.Wait, so its stat is readable.
+	var statBuf [512]byte
+	st, ok := runParseStat(runReadProc("/proc/"+strconv.Itoa(pid)+"/stat", statBuf[:0]))
+	if !ok {
+		st.start = 0 // unknown: look at every process's environment
+	}
 
 	out := newRunOutput(c.maxOutput)
 	read := make(chan struct{})
@@ -96,7 +102,7 @@ func runCommand(ctx context.Context, c runConfig, command string) (RunResult, er
 	// process ID still names the process group and cannot be reused.
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	<-exited
-	runSweep(pid, token)
+	runSweep(pid, st.start, token)
 	waitErr := cmd.Wait()
 	res.ExitCode = runExitCode(cmd.ProcessState, waitErr)
 
@@ -155,14 +161,15 @@ func runExitCode(ps *os.ProcessState, err error) int {
 }
 
 // runSweep kills, with SIGKILL, every live process that is in process
-// group pgid or whose environment carries token, and scans /proc again
-// until a scan finds none. A process that was killed but has not yet
-// finished dying is found again and killed again, which is harmless.
-func runSweep(pgid int, token string) {
+// group pgid, or that started no earlier than the command (start, in clock
+// ticks after boot) and whose environment carries token. It scans /proc
+// again until a scan finds none. A process that was killed but has not
+// yet finished dying is found again and killed again, which is harmless.
+func runSweep(pgid int, start uint64, token string) {
 	needle := []byte("\x00" + runMarkerEnv + "=" + token + "\x00")
 	self := os.Getpid()
 	for round := range 200 {
-		if runSweepOnce(pgid, needle, self) == 0 {
+		if runSweepOnce(pgid, start, needle, self) == 0 {
 			return
 		}
 		time.Sleep(time.Duration(min(round+1, 20)) * time.Millisecond)
@@ -170,7 +177,7 @@ func runSweep(pgid int, token string) {
 }
 
 // runSweepOnce kills the processes it finds and returns how many.
-func runSweepOnce(pgid int, needle []byte, self int) int {
+func runSweepOnce(pgid int, start uint64, needle []byte, self int) int {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return 0
@@ -178,24 +185,28 @@ func runSweepOnce(pgid int, needle []byte, self int) int {
 	names, _ := d.Readdirnames(-1)
 	d.Close()
 	found := 0
-	env := make([]byte, 0, 4096)
+	var stat [512]byte
+	env := make([]byte, 0, 8192)
 	for _, name := range names {
 		pid, err := strconv.Atoi(name)
 		if err != nil || pid <= 1 || pid == self {
 			continue
 		}
-		state, group, ok := runProcStat(pid)
-		if !ok || state == 'Z' || state == 'X' || state == 'x' {
+		st, ok := runParseStat(runReadProc("/proc/"+name+"/stat", stat[:0]))
+		if !ok || st.state == 'Z' || st.state == 'X' || st.state == 'x' || st.flags&runKernelThread != 0 {
 			continue
 		}
-		if group == pgid {
+		if st.pgid == pgid {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			found++
 			continue
 		}
+		if st.start < start {
+			continue // older than the command: not one of its processes
+		}
 		// Every entry of environ ends in a NUL; a leading NUL makes the
 		// first entry match like the others.
-		env = runReadFile("/proc/"+name+"/environ", append(env[:0], 0))
+		env = runReadProc("/proc/"+name+"/environ", append(env[:0], 0))
 		if bytes.Contains(env, needle) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			found++
@@ -208,39 +219,69 @@ func runSweepOnce(pgid int, needle []byte, self int) int {
 // /proc/pid/stat.
 func runProcStat(pid int) (state byte, pgid int, ok bool) {
 	var buf [512]byte
-	b := runReadFile("/proc/"+strconv.Itoa(pid)+"/stat", buf[:0])
-	// "pid (comm) state ppid pgrp ...": comm may hold spaces and ")".
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 || i+2 >= len(b) {
-		return 0, 0, false
-	}
-	fields := bytes.Fields(b[i+2:])
-	if len(fields) < 3 || len(fields[0]) != 1 {
-		return 0, 0, false
-	}
-	g, err := strconv.Atoi(string(fields[2]))
-	if err != nil {
-		return 0, 0, false
-	}
-	return fields[0][0], g, true
+	st, ok := runParseStat(runReadProc("/proc/"+strconv.Itoa(pid)+"/stat", buf[:0]))
+	return st.state, st.pgid, ok
 }
 
-// runReadFile appends the contents of a /proc file to buf; errors give
-// what was read so far (nothing, for a process that is gone).
-func runReadFile(path string, buf []byte) []byte {
-	f, err := os.Open(path)
+// runStat is what the sweep needs of /proc/pid/stat.
+type runStat struct {
+	state byte
+	pgid  int
+	flags uint64
+	start uint64 // start time, in clock ticks after boot
+}
+
+// runKernelThread is PF_KTHREAD in the flags of /proc/pid/stat.
+const runKernelThread = 0x00200000
+
+// runParseStat parses the text of /proc/pid/stat: "pid (comm) state ppid
+// pgrp session tty tpgid flags ... starttime ...", where comm may hold
+// spaces and ")".
+func runParseStat(b []byte) (st runStat, ok bool) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 >= len(b) {
+		return st, false
+	}
+	var fields [20][]byte
+	n := 0
+	for f := range bytes.FieldsSeq(b[i+2:]) {
+		fields[n] = f
+		if n++; n == len(fields) {
+			break
+		}
+	}
+	if n < len(fields) || len(fields[0]) != 1 {
+		return st, false
+	}
+	g, err1 := strconv.Atoi(string(fields[2]))
+	fl, err2 := strconv.ParseUint(string(fields[6]), 10, 64)
+	start, err3 := strconv.ParseUint(string(fields[19]), 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil {
+		return st, false
+	}
+	return runStat{state: fields[0][0], pgid: g, flags: fl, start: start}, true
+}
+
+// runReadProc appends the contents of a /proc file to buf, growing it as
+// needed; an error gives what was read so far (nothing, for a process
+// that is gone).
+func runReadProc(path string, buf []byte) []byte {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return buf
 	}
-	defer f.Close()
+	defer unix.Close(fd)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err != nil || n == 0 {
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
 			return buf
 		}
+		buf = buf[:len(buf)+n]
 	}
 }

@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"encoding/binary"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -40,6 +41,38 @@ func (o *runOutput) add(r rune) {
 	}
 }
 
+// addASCII adds a run of ASCII characters once the head is full: only
+// the last of them can stay in the tail.
+func (o *runOutput) addASCII(s []byte) {
+	o.total += len(s)
+	for len(s) > 0 && len(o.tail) < cap(o.tail) {
+		o.tail = append(o.tail, rune(s[0]))
+		s = s[1:]
+	}
+	if len(s) > len(o.tail) {
+		s = s[len(s)-len(o.tail):]
+	}
+	for _, b := range s {
+		o.tail[o.next] = rune(b)
+		o.next++
+		if o.next == len(o.tail) {
+			o.next = 0
+		}
+	}
+}
+
+// runASCIIEnd returns the end of the run of ASCII bytes at p[i:], eight
+// bytes at a time where it can.
+func runASCIIEnd(p []byte, i int) int {
+	for i+8 <= len(p) && binary.LittleEndian.Uint64(p[i:])&0x8080808080808080 == 0 {
+		i += 8
+	}
+	for i < len(p) && p[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
+}
+
 // consume decodes p and returns how many bytes it used: all of them when
 // final, else all but an incomplete encoding at the end, which the caller
 // passes again with the bytes that follow.
@@ -47,8 +80,14 @@ func (o *runOutput) consume(p []byte, final bool) int {
 	i := 0
 	for i < len(p) {
 		if b := p[i]; b < utf8.RuneSelf {
-			o.add(rune(b))
-			i++
+			if len(o.head) < cap(o.head) {
+				o.add(rune(b))
+				i++
+				continue
+			}
+			j := runASCIIEnd(p, i)
+			o.addASCII(p[i:j])
+			i = j
 			continue
 		}
 		if !final && !utf8.FullRune(p[i:]) {

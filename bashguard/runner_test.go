@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -568,5 +569,51 @@ func TestRunnerConcurrentRuns(t *testing.T) {
 	}
 	for range 8 {
 		assert.NoError(t, <-errs)
+	}
+}
+
+// BenchmarkRunnerRun sets the runner's cost (directory check, the limit
+// prologue's extra exec, the group kill and the /proc sweep) beside a bare
+// exec of bash -c with the same command.
+func BenchmarkRunnerRun(b *testing.B) {
+	dir, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	r := &Runner{Dir: dir, Checker: runTestRoot{root: dir}}
+	const command = "echo hello"
+	b.Run("runner", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := r.Run(context.Background(), command)
+			if err != nil || res.Output != "hello\n" {
+				b.Fatalf("%q %v", res.Output, err)
+			}
+		}
+	})
+	b.Run("bare-exec", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			cmd := exec.Command(RunDefaultBash, "-c", command)
+			cmd.Dir = dir
+			cmd.Env = []string{"PATH=" + RunDefaultPath}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			out, err := cmd.CombinedOutput()
+			if err != nil || string(out) != "hello\n" {
+				b.Fatalf("%q %v", out, err)
+			}
+		}
+	})
+	// A sweep that finds nothing: as after most commands (only processes
+	// started after the command have their environment read), and with
+	// every process's environment read.
+	for _, tc := range []struct {
+		name  string
+		start uint64
+	}{{"sweep", 1 << 62}, {"sweep-all-environs", 0}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				runSweep(1<<30, tc.start, "0123456789abcdef0123456789abcdef")
+			}
+		})
 	}
 }
