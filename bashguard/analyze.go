@@ -1,0 +1,459 @@
+package bashguard
+
+import (
+	"strconv"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// analyzer holds the state of one Judge call. It is not shared.
+type analyzer struct {
+	g      *Guard
+	src    string // text of the script being walked (changes for nested code)
+	depth  int    // nesting of literal shell code
+	outer  *Pos   // position of the command that holds nested code
+	ncmds  int
+	curPos syntax.Pos // position of the simple command being judged
+
+	abort, abortRule string
+
+	out   []Command
+	names []string // literal command name of out[i] when called directly, for function lookup
+
+	funcs   map[string]syntax.Pos // declared shell functions
+	curFunc string                // function whose body is being walked
+	edges   []funcEdge
+}
+
+// funcEdge records that function from calls name; fork is set when the
+// call runs in the background or in a pipeline.
+type funcEdge struct {
+	from, to string
+	fork     bool
+}
+
+// verdictAcc accumulates the factors that decide one command.
+type verdictAcc struct {
+	dec       permission.Decision
+	rule      string
+	reason    string
+	nonOver   bool // some factor forbids an allow rule from lifting the Ask
+	decided   bool // a non-Allow factor was recorded
+	allowRule string
+	allowWhy  string
+}
+
+func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
+
+// add records one factor. The first factor of the strictest decision wins
+// the reason and rule.
+func (c *verdictAcc) add(d permission.Decision, rule, reason string, overridable bool) {
+	if d == permission.Allow {
+		return
+	}
+	// The first factor of the strictest decision gives the reason, except
+	// that a factor no allow rule can lift outranks one that it can.
+	if !c.decided || d < c.dec || d == c.dec && !overridable && !c.nonOver {
+		c.dec, c.rule, c.reason, c.decided = d, rule, reason, true
+	}
+	if !overridable {
+		c.nonOver = true
+	}
+}
+
+// allow names the rule that allows the command when no other factor objects.
+func (c *verdictAcc) allow(rule, why string) {
+	if c.allowRule == "" {
+		c.allowRule, c.allowWhy = rule, why
+	}
+}
+
+// execCtx says how a command is started.
+type execCtx struct {
+	fork  bool // in the background or a pipeline: runs in its own process
+	piped bool // stdin comes from a pipe
+}
+
+func (a *analyzer) pos(p syntax.Pos) Pos {
+	if a.outer != nil {
+		return *a.outer
+	}
+	return Pos{Offset: int(p.Offset()), Line: int(p.Line()), Col: int(p.Col())}
+}
+
+func (a *analyzer) count() bool {
+	a.ncmds++
+	if a.ncmds > a.g.pol.MaxCommands {
+		if a.abort == "" {
+			a.abort = "more than " + strconv.Itoa(a.g.pol.MaxCommands) + " simple commands"
+			a.abortRule = "limit:commands"
+		}
+		return false
+	}
+	return true
+}
+
+func (a *analyzer) stmts(list []*syntax.Stmt, fork, piped bool) {
+	for _, s := range list {
+		if a.abort != "" {
+			return
+		}
+		a.stmt(s, execCtx{fork: fork, piped: piped})
+	}
+}
+
+// nested walks commands inside a substitution: they run in their own
+// process with their own stdin.
+func (a *analyzer) nested(list []*syntax.Stmt) {
+	a.stmts(list, true, false)
+}
+
+func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
+	if s == nil {
+		return
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		x.fork = true
+	}
+	switch cmd := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		a.call(cmd, s.Redirs, x)
+		return
+	case nil:
+		if len(s.Redirs) > 0 {
+			a.bareRedirects(s, x)
+		}
+		return
+	case *syntax.BinaryCmd:
+		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
+			a.stmt(cmd.X, execCtx{fork: true, piped: x.piped})
+			a.stmt(cmd.Y, execCtx{fork: true, piped: true})
+		} else {
+			a.stmt(cmd.X, x)
+			a.stmt(cmd.Y, x)
+		}
+	case *syntax.Subshell:
+		a.stmts(cmd.Stmts, x.fork, x.piped)
+	case *syntax.Block:
+		a.stmts(cmd.Stmts, x.fork, x.piped)
+	case *syntax.IfClause:
+		for c := cmd; c != nil; c = c.Else {
+			a.stmts(c.Cond, x.fork, x.piped)
+			a.stmts(c.Then, x.fork, x.piped)
+		}
+	case *syntax.WhileClause:
+		a.stmts(cmd.Cond, x.fork, x.piped)
+		a.stmts(cmd.Do, x.fork, x.piped)
+	case *syntax.ForClause:
+		switch l := cmd.Loop.(type) {
+		case *syntax.WordIter:
+			a.compoundWords(l.Pos(), "for", l.Items)
+		case *syntax.CStyleLoop:
+			a.arithCommand(cmd.Pos(), "for ((", l.Init, l.Cond, l.Post)
+		}
+		a.stmts(cmd.Do, x.fork, x.piped)
+	case *syntax.CaseClause:
+		words := []*syntax.Word{cmd.Word}
+		for _, it := range cmd.Items {
+			words = append(words, it.Patterns...)
+		}
+		a.compoundWords(cmd.Pos(), "case", words)
+		for _, it := range cmd.Items {
+			a.stmts(it.Stmts, x.fork, x.piped)
+		}
+	case *syntax.FuncDecl:
+		a.funcDecl(cmd)
+	case *syntax.ArithmCmd:
+		a.arithCommand(cmd.Pos(), "((", cmd.X)
+	case *syntax.LetClause:
+		a.arithCommand(cmd.Pos(), "let", cmd.Exprs...)
+	case *syntax.TestClause:
+		a.testClause(cmd)
+	case *syntax.DeclClause:
+		a.declClause(cmd, s.Redirs, x)
+		return
+	case *syntax.TimeClause:
+		a.stmt(cmd.Stmt, x)
+	case *syntax.CoprocClause:
+		if a.count() {
+			c := newAcc()
+			c.add(permission.Ask, "unlisted", "starts a background coprocess", true)
+			a.emit([]string{"coproc"}, cmd.Pos(), &c, true, "")
+		}
+		a.stmt(cmd.Stmt, execCtx{fork: true})
+	case *syntax.TestDecl:
+		a.stmt(cmd.Body, x)
+	default:
+		if a.count() {
+			c := newAcc()
+			c.add(permission.Ask, "unknown-syntax", "unrecognised shell construct", false)
+			a.emit([]string{a.source(cmd)}, cmd.Pos(), &c, false, "")
+		}
+	}
+	if len(s.Redirs) > 0 {
+		a.bareRedirects(s, x)
+	}
+}
+
+// emit appends the judgement of one command.
+func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal bool, name string) {
+	cmd := Command{Args: args, Pos: a.pos(p)}
+	label := "assignment"
+	if c.rule == "write:redirect" || c.allowWhy == "redirection only" {
+		label = "redirect"
+	}
+	if len(args) > 0 {
+		label = args[0]
+	}
+	if c.decided {
+		cmd.Decision, cmd.Rule, cmd.Reason = c.dec, c.rule, label+": "+c.reason
+		cmd.Overridable = c.dec == permission.Ask && literal && !c.nonOver
+	} else {
+		cmd.Decision, cmd.Rule = permission.Allow, c.allowRule
+		if cmd.Rule == "" {
+			cmd.Rule = "safe"
+		}
+		why := c.allowWhy
+		if why == "" {
+			why = "read-only use of a safe command"
+		}
+		cmd.Reason = label + ": " + why
+	}
+	a.out = append(a.out, cmd)
+	a.names = append(a.names, name)
+}
+
+// compoundWords judges the words of a for list or case clause. They run
+// no command themselves; only side effects need a person.
+func (a *analyzer) compoundWords(p syntax.Pos, kw string, words []*syntax.Word) {
+	c := newAcc()
+	for _, w := range words {
+		r := a.word(w, false)
+		if r.flags&wEffect != 0 {
+			c.add(permission.Ask, "dynamic:expansion", r.effect, false)
+		}
+	}
+	if c.decided && a.count() {
+		a.emit([]string{kw}, p, &c, false, "")
+	}
+}
+
+func (a *analyzer) arithCommand(p syntax.Pos, kw string, xs ...syntax.ArithmExpr) {
+	var r wordRes
+	for _, x := range xs {
+		a.arith(x, &r)
+	}
+	if !a.count() {
+		return
+	}
+	c := newAcc()
+	why := r.effect
+	if why == "" {
+		why = "arithmetic evaluation can run commands through variable values"
+	}
+	c.add(permission.Ask, "dynamic:arithmetic", why, false)
+	a.emit([]string{kw}, p, &c, false, "")
+}
+
+func (a *analyzer) testClause(t *syntax.TestClause) {
+	var words []string
+	lit := true
+	c := newAcc()
+	var walk func(x syntax.TestExpr)
+	walk = func(x syntax.TestExpr) {
+		switch x := x.(type) {
+		case *syntax.Word:
+			r := a.word(x, false)
+			if r.flags&wDynamic != 0 {
+				lit = false
+				why := r.effect
+				if why == "" {
+					why = "operand " + r.val + " is only known at run time (and may be evaluated as arithmetic)"
+				}
+				c.add(permission.Ask, "dynamic:arg", why, false)
+			}
+			words = append(words, r.val)
+		case *syntax.BinaryTest:
+			walk(x.X)
+			words = append(words, x.Op.String())
+			walk(x.Y)
+		case *syntax.UnaryTest:
+			words = append(words, x.Op.String())
+			walk(x.X)
+		case *syntax.ParenTest:
+			walk(x.X)
+		}
+	}
+	walk(t.X)
+	if !a.count() {
+		return
+	}
+	c.allow("safe", "test expression on literal operands")
+	a.emit(append(append([]string{"[["}, words...), "]]"), t.Pos(), &c, lit, "")
+}
+
+func (a *analyzer) funcDecl(f *syntax.FuncDecl) {
+	if a.funcs == nil {
+		a.funcs = make(map[string]syntax.Pos)
+	}
+	name := ""
+	if f.Name != nil {
+		name = f.Name.Value
+		a.funcs[name] = f.Pos()
+	}
+	saved := a.curFunc
+	a.curFunc = name
+	a.stmt(f.Body, execCtx{})
+	a.curFunc = saved
+}
+
+// assignment judges NAME=value: a risky name or a dynamic value needs a
+// person.
+func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (string, bool) {
+	lit := true
+	text := ""
+	if as.Name != nil {
+		text = as.Name.Value
+	}
+	if as.Index != nil {
+		var r wordRes
+		a.arith(as.Index, &r)
+		c.add(permission.Ask, "dynamic:expansion", "array subscript in an assignment is evaluated as arithmetic", false)
+		lit = false
+	}
+	if as.Value != nil {
+		r := a.word(as.Value, true)
+		if r.flags&wDynamic != 0 {
+			lit = false
+			why := r.effect
+			rule := "dynamic:expansion"
+			if why == "" {
+				why = "value of " + text + " is only known at run time"
+				rule = "dynamic:arg"
+			}
+			c.add(permission.Ask, rule, why, false)
+		}
+		if as.Name != nil {
+			text += "=" + r.val
+		} else {
+			text = r.val
+		}
+	} else if !as.Naked {
+		text += "="
+	}
+	if as.Array != nil {
+		lit = false
+		for _, e := range as.Array.Elems {
+			var r wordRes
+			if e.Index != nil {
+				a.arith(e.Index, &r)
+			}
+			if e.Value != nil {
+				r2 := a.word(e.Value, false)
+				r.flags |= r2.flags
+			}
+		}
+		c.add(permission.Ask, "dynamic:arg", "array assignment to "+text+" is not analysed", false)
+	}
+	if as.Name != nil && !as.Naked {
+		if why := riskyVar(as.Name.Value, prefix); why != "" {
+			c.add(permission.Ask, "env:assign", "assignment to "+as.Name.Value+" "+why, false)
+		}
+	}
+	return text, lit
+}
+
+func (a *analyzer) declClause(d *syntax.DeclClause, redirs []*syntax.Redirect, x execCtx) {
+	c := newAcc()
+	args := []string{d.Variant.Value}
+	lit := true
+	for _, as := range d.Args {
+		t, l := a.assignment(as, &c, false)
+		lit = lit && l
+		args = append(args, t)
+	}
+	a.redirects(&c, redirs, d.Variant.Value)
+	if !a.count() {
+		return
+	}
+	c.allow("assign", "sets shell variables")
+	a.emit(args, d.Pos(), &c, lit, "")
+}
+
+// bareRedirects judges the redirections of a statement that is not a
+// simple command, such as "{ ls; } > out" or "> file".
+func (a *analyzer) bareRedirects(s *syntax.Stmt, x execCtx) {
+	if !a.count() {
+		return
+	}
+	c := newAcc()
+	a.redirects(&c, s.Redirs, "redirect")
+	c.allow("safe", "redirection only")
+	a.emit([]string{}, s.Pos(), &c, true, "")
+}
+
+// finish applies what is only known after the whole script was walked:
+// calls of shell functions and fork bombs.
+func (a *analyzer) finish() {
+	if len(a.funcs) == 0 {
+		return
+	}
+	bombs := a.forkBombs()
+	for i, n := range a.names {
+		if n == "" {
+			continue
+		}
+		if _, ok := a.funcs[n]; !ok {
+			continue
+		}
+		c := &a.out[i]
+		if bombs[n] {
+			c.Decision, c.Rule, c.Overridable = permission.Deny, "dangerous:fork-bomb",
+				false
+			c.Reason = n + ": fork bomb: function " + strconv.Quote(n) + " runs itself in the background or through a pipe"
+			continue
+		}
+		if c.Decision == permission.Allow || c.Decision == permission.Ask && c.Rule != "dangerous:fork-bomb" {
+			c.Decision, c.Rule, c.Overridable = permission.Ask, "function", false
+			c.Reason = n + ": calls shell function " + strconv.Quote(n) + " (its body is judged where it is defined)"
+		}
+	}
+}
+
+// forkBombs returns the functions that can reach themselves through a call
+// made in the background or in a pipeline.
+func (a *analyzer) forkBombs() map[string]bool {
+	bombs := map[string]bool{}
+	for f := range a.funcs {
+		type state struct {
+			n    string
+			fork bool
+		}
+		seen := map[state]bool{}
+		stack := []state{{f, false}}
+		for len(stack) > 0 && !bombs[f] {
+			s := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, e := range a.edges {
+				if e.from != s.n {
+					continue
+				}
+				if _, ok := a.funcs[e.to]; !ok {
+					continue
+				}
+				ns := state{e.to, s.fork || e.fork}
+				if ns.n == f && ns.fork {
+					bombs[f] = true
+					break
+				}
+				if !seen[ns] {
+					seen[ns] = true
+					stack = append(stack, ns)
+				}
+			}
+		}
+	}
+	return bombs
+}

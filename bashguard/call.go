@@ -1,0 +1,130 @@
+package bashguard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// argv is a command line after quote removal, with what each word holds.
+type argv struct {
+	vals  []string
+	flags []wordFlags
+}
+
+func (v argv) from(i int) argv { return argv{v.vals[i:], v.flags[i:]} }
+func (v argv) len() int        { return len(v.vals) }
+
+// literal reports whether word i is known before run time.
+func (v argv) literal(i int) bool { return v.flags[i]&wDynamic == 0 }
+
+// call judges one simple command.
+func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCtx) {
+	c := newAcc()
+	lit := true
+	var assigns []string
+	for _, as := range ce.Assigns {
+		t, l := a.assignment(as, &c, len(ce.Args) > 0)
+		lit = lit && l
+		assigns = append(assigns, t)
+	}
+	var fb [8]wordFlags
+	v := argv{vals: make([]string, len(ce.Args)), flags: fb[:0]}
+	if len(ce.Args) > len(fb) {
+		v.flags = make([]wordFlags, 0, len(ce.Args))
+	}
+	for i, w := range ce.Args {
+		r := a.word(w, false)
+		v.vals[i] = r.val
+		v.flags = append(v.flags, r.flags)
+		if r.flags&wEffect != 0 {
+			c.add(permission.Ask, "dynamic:expansion", r.effect, false)
+		}
+		if r.flags&wDynamic != 0 {
+			lit = false
+		}
+	}
+	label := "assignment"
+	if len(v.vals) > 0 {
+		label = v.vals[0]
+	}
+	a.redirects(&c, redirs, label)
+	if !a.count() {
+		return
+	}
+	if len(v.vals) == 0 {
+		c.allow("assign", "sets shell variables ("+strings.Join(assigns, " ")+")")
+		a.emit([]string{}, ce.Pos(), &c, lit, "")
+		return
+	}
+	name := ""
+	if v.literal(0) {
+		name = v.vals[0]
+		if a.curFunc != "" {
+			a.edges = append(a.edges, funcEdge{from: a.curFunc, to: name, fork: x.fork})
+		}
+	}
+	a.curPos = ce.Pos()
+	a.judge(&c, v, x)
+	a.emit(v.vals, ce.Pos(), &c, lit, name)
+}
+
+// redirects judges the redirections of one statement.
+func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label string) {
+	for _, r := range redirs {
+		if r.Hdoc != nil {
+			var hr wordRes
+			a.walkParts(r.Hdoc.Parts, &hr, true)
+			if hr.flags&wEffect != 0 {
+				c.add(permission.Ask, "dynamic:expansion", hr.effect, false)
+			}
+		}
+		if r.Word == nil {
+			continue
+		}
+		w := a.word(r.Word, false)
+		if w.flags&wEffect != 0 {
+			c.add(permission.Ask, "dynamic:expansion", w.effect, false)
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			if w.flags&wDynamic != 0 && r.Op == syntax.WordHdoc {
+				c.add(permission.Ask, "dynamic:arg", "here-string "+w.val+" is only known at run time", false)
+			}
+			continue
+		case syntax.DplIn, syntax.DplOut:
+			if w.flags&wDynamic == 0 && isFdWord(w.val) {
+				continue
+			}
+			if r.Op == syntax.DplIn {
+				a.readPath(c, w.val, w.flags, "redirect")
+				continue
+			}
+			a.writePath(c, w.val, w.flags, "redirect")
+		case syntax.RdrIn:
+			a.readPath(c, w.val, w.flags, "redirect")
+		default: // > >> >| &> &>> <> and the zsh forms
+			a.writePath(c, w.val, w.flags, "redirect")
+		}
+	}
+}
+
+// isFdWord reports whether s names a file descriptor for >& and <&: a
+// number, "-", or a number followed by "-".
+func isFdWord(s string) bool {
+	if s == "-" {
+		return true
+	}
+	s = strings.TrimSuffix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,77 @@
+// Package bashguard is layer 5 of toolgate: it judges a shell command
+// before it runs, command by command, and runs it within limits.
+//
+// # Judging a script
+//
+// A [Guard] parses the script as bash with mvdan.cc/sh/v3/syntax and
+// visits every simple command wherever it stands: after && || ; & | and
+// |&, in subshells, brace groups, if/while/for/case bodies and function
+// bodies, inside $(...) and backticks in any position (arguments,
+// assignments, redirect targets, double quotes, here-documents, parameter
+// expansion defaults such as ${x:-$(cmd)}), and inside process
+// substitutions. Each one gets its own [Command] in the [Verdict]:
+//
+//	g := bashguard.New(bashguard.Policy{Home: home, WorkDir: dir, Paths: sb})
+//	v := g.Judge(ctx, "git status && go test ./... | tee out.txt")
+//	// v.Decision == permission.Ask, v.Rule == "unlisted"
+//	// v.Commands: git (allow), go (ask), tee (ask: writes out.txt)
+//
+// The combined decision is Deny if any command is denied, Allow only if
+// every command is allowed, and Ask otherwise. A script that cannot be
+// parsed, is larger than [Policy.MaxScriptBytes] or holds more than
+// [Policy.MaxCommands] simple commands is denied as "cannot be analysed".
+//
+// # What is allowed
+//
+// A command is auto-allowed only when every word of it is literal (known
+// before run time, after quote removal: 'r''m', r\m and "rm" are rm; /bin/rm
+// is rm) and it is on the safe list with read-only arguments: the original
+// design's safe commands (ls, cat, grep, head, ...), with argument checks
+// for the ones whose safety depends on flags (find, sed, sort, uniq, date,
+// git, rg, base64, awk), plus harmless readers such as nl, tac and seq.
+// Files that readers name go through the [PathChecker]; a read outside the
+// roots is not auto-allowed. [SafeCommands] lists the names.
+//
+// Wrappers (env, nice, nohup, timeout, time, stdbuf, command, builtin,
+// exec, setsid, flock, watch, xargs, find -exec) are judged by the command
+// they run. Literal code given to bash -c, sh -c or eval is parsed and
+// judged recursively, to [Policy.MaxDepth] levels. Inline programs
+// (python -c, perl -e, node -e, ...), eval or source of anything not
+// literal, awk programs with system(), pipes or redirection, and a pipe
+// into a shell are never auto-allowed.
+//
+// # What is denied
+//
+// Some commands are denied and no allow rule can change that: privilege
+// escalation (sudo, doas, su, pkexec), rm -r or -f of a critical path (/,
+// a top-level directory, home, the working directory or a parent, * in the
+// working directory), mkfs, dd to a device, fdisk, parted, shred of a
+// device, shutdown and friends, kill -9 -1, mount, interactive programs
+// that would hang (vim, less, top, a bare python), and fork bombs: a
+// function that runs itself in the background or through a pipe, under
+// any name. Network commands (curl, wget, nc, ssh, /dev/tcp, ...) are
+// denied unless [Policy.AllowNetwork] is set.
+//
+// # Writes and paths
+//
+// Redirect targets (> >> >| &> <> and >&file), tee arguments and the
+// targets of rm, mv, cp, touch, mkdir, ln, chmod, truncate, dd of= and the
+// like go through [Policy.Paths]. A write is never auto-allowed: inside the
+// roots it is an Ask that an explicit allow rule may lift (see
+// [Command.Overridable]); outside the roots it is denied. /dev/null,
+// /dev/stdout and /dev/stderr are fine. Without a PathChecker every write
+// and every read of an absolute path is Ask.
+//
+// # Everything else
+//
+// Any other command is Ask. Dynamic command names ($cmd, $(...), brace or
+// ANSI-C tricks), dynamic arguments, and expansions with side effects
+// (${x@P}, ${!x}, arithmetic with subscripts or assignments) are never
+// auto-allowed, and an allow rule cannot lift them.
+//
+// # Concurrency
+//
+// A Guard is safe for concurrent use; it keeps a pool of parsers and no
+// other mutable state. Judge is deterministic for a given Policy and
+// PathChecker.
+package bashguard

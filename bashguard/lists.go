@@ -1,0 +1,177 @@
+package bashguard
+
+import (
+	"slices"
+	"strings"
+)
+
+// The command lists of the default policy. They are read-only after
+// package initialisation (plain composite literals, no init code).
+
+// safeNoPaths are auto-allowed with any literal arguments: they read no
+// files named by their arguments and change nothing.
+var safeNoPaths = map[string]bool{
+	"echo": true, "pwd": true, "true": true, "false": true, "sleep": true,
+	"basename": true, "dirname": true, "realpath": true, "readlink": true,
+	"printenv": true, "which": true, "df": true, "seq": true, "id": true,
+	"uname": true, "whoami": true, "expr": true, "tr": true, ":": true,
+	"test": true, "[": true,
+}
+
+// readerSpec describes the options of a command that reads the files named
+// by its arguments.
+type readerSpec struct {
+	valShort  string   // short options that take a value
+	valLong   []string // long options that take a value (when not given with "=")
+	fileShort string   // short options whose value is a file that is read
+	fileLong  []string // long options whose value is a file that is read
+	pattern   bool     // first operand is a pattern unless -e/-f gave one
+	patShort  string   // short options that supply the pattern
+	patLong   []string // long options that supply the pattern
+	noFiles   bool     // operands are not files
+}
+
+// readers are auto-allowed when every file they read is inside the roots.
+var readers = map[string]*readerSpec{
+	"cat":  {},
+	"head": {valShort: "nc", valLong: []string{"--lines", "--bytes"}},
+	"tail": {valShort: "ncs", valLong: []string{"--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats"}},
+	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
+	"wc":     {fileLong: []string{"--files0-from"}},
+	"cut":    {valShort: "bcdf", valLong: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}},
+	"jq":     {valShort: "", valLong: []string{"--indent", "--tab"}, fileShort: "fL", fileLong: []string{"--from-file"}, pattern: true, patShort: "f", patLong: []string{"--from-file"}},
+	"diff":   {valShort: "CUDFILSXxW", valLong: []string{"--label", "--ignore-matching-lines", "--show-function-line", "--width", "--tabsize", "--exclude", "--horizon-lines", "--line-format", "--color", "--palette"}, fileShort: "X", fileLong: []string{"--exclude-from", "--from-file", "--to-file"}},
+	"file":   {valShort: "mFPe", valLong: []string{"--magic-file", "--separator", "--parameter", "--exclude", "--exclude-quiet"}, fileShort: "mf", fileLong: []string{"--magic-file", "--files-from"}},
+	"stat":   {valShort: "c", valLong: []string{"--format", "--printf", "--cached"}},
+	"du":     {valShort: "dBtX", valLong: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--time-style", "--time"}, fileShort: "X", fileLong: []string{"--exclude-from", "--files0-from"}},
+	"ls":     {valShort: "ITw", valLong: []string{"--hide", "--ignore", "--width", "--tabsize", "--format", "--sort", "--time", "--time-style", "--color", "--indicator-style", "--quoting-style", "--block-size"}},
+	"nl":     {valShort: "bdfhilnsvw"},
+	"tac":    {valShort: "s", valLong: []string{"--separator"}},
+	"paste":  {valShort: "d", valLong: []string{"--delimiters"}},
+	"rev":    {},
+	"base64": {valShort: "w", valLong: []string{"--wrap"}},
+	"sort":   {valShort: "kStT", valLong: []string{"--key", "--buffer-size", "--field-separator", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}, fileLong: []string{"--files0-from", "--random-source"}},
+	"uniq":   {valShort: "fsw", valLong: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}},
+	"rg": {valShort: "eEfgjmMtTABCrd", valLong: []string{"--regexp", "--file", "--glob", "--iglob", "--threads", "--max-count", "--max-columns", "--type", "--type-not", "--type-add", "--type-clear", "--after-context", "--before-context", "--context", "--replace", "--encoding", "--max-depth", "--max-filesize", "--colors", "--color", "--sort", "--sortr", "--path-separator", "--ignore-file", "--engine", "--dfa-size-limit", "--regex-size-limit", "--context-separator", "--field-match-separator", "--field-context-separator", "--pre-glob"},
+		fileShort: "f", fileLong: []string{"--file", "--ignore-file"}, pattern: true, patShort: "ef", patLong: []string{"--regexp", "--file"}},
+	"date": {valShort: "dIf", valLong: []string{"--date", "--iso-8601", "--rfc-3339", "--resolution"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
+}
+
+var grepSpec = &readerSpec{
+	valShort: "efmABCdD", valLong: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-dir", "--label", "--color", "--colour", "--binary-files", "--devices", "--directories", "--group-separator"},
+	fileShort: "f", fileLong: []string{"--file", "--exclude-from"}, pattern: true, patShort: "ef", patLong: []string{"--regexp", "--file"},
+}
+
+// privileged commands run something as another user: always denied.
+var privileged = map[string]bool{
+	"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "sudoedit": true,
+}
+
+// network commands reach other machines.
+var networkCmds = map[string]bool{
+	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+	"ssh": true, "scp": true, "sftp": true, "ftp": true, "telnet": true,
+}
+
+// interactive commands would wait for a person and hang an agent.
+var interactive = map[string]bool{
+	"vim": true, "vi": true, "nvim": true, "nano": true, "emacs": true, "pico": true,
+	"less": true, "more": true, "most": true, "top": true, "htop": true, "btop": true,
+}
+
+// bareInteractive start an interactive prompt when given no arguments.
+var bareInteractive = map[string]bool{
+	"python": true, "python3": true, "python2": true, "node": true, "nodejs": true,
+	"ipython": true, "irb": true,
+}
+
+// disk commands destroy file systems or partition tables.
+var diskCmds = map[string]bool{
+	"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true,
+	"parted": true, "mke2fs": true, "mkswap": true, "wipefs": true,
+}
+
+var powerCmds = map[string]bool{
+	"shutdown": true, "reboot": true, "halt": true, "poweroff": true,
+}
+
+var shells = map[string]bool{
+	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+	"ash": true, "fish": true, "csh": true, "tcsh": true,
+}
+
+// inlineFlags maps interpreters to the flags that take program text.
+var inlineFlags = map[string]string{
+	"python": "c", "python2": "c", "python3": "c", "perl": "eE", "ruby": "e",
+	"node": "ep", "nodejs": "ep", "php": "r", "lua": "e", "Rscript": "e", "deno": "",
+}
+
+// writers change the files named by their arguments.
+var writers = map[string]bool{
+	"rm": true, "rmdir": true, "unlink": true, "mv": true, "cp": true, "install": true,
+	"touch": true, "mkdir": true, "ln": true, "chmod": true, "chown": true, "chgrp": true,
+	"truncate": true, "shred": true, "tee": true,
+}
+
+// stateBuiltins change how later commands in the script behave; an allow
+// rule cannot lift their Ask.
+var stateBuiltins = map[string]string{
+	"cd":      "changes the working directory, so later relative paths cannot be checked",
+	"pushd":   "changes the working directory, so later relative paths cannot be checked",
+	"popd":    "changes the working directory, so later relative paths cannot be checked",
+	"alias":   "defines an alias that changes what later commands run",
+	"trap":    "installs code that runs on a signal",
+	"enable":  "enables or disables shell builtins",
+	"hash":    "changes where later commands are found",
+	"shopt":   "changes shell options",
+	"unalias": "changes what later commands run",
+}
+
+// harmlessVars may be set for a command without changing what it runs.
+var harmlessVars = map[string]bool{
+	"LANG": true, "LANGUAGE": true, "TZ": true, "NO_COLOR": true, "COLUMNS": true,
+	"LINES": true, "TERM": true, "CLICOLOR": true, "FORCE_COLOR": true, "GREP_COLORS": true,
+}
+
+// riskyVar explains why assigning name could change what commands run, or
+// returns "".
+func riskyVar(name string, prefix bool) string {
+	if harmlessVars[name] || strings.HasPrefix(name, "LC_") {
+		return ""
+	}
+	if !prefix {
+		// A shell variable changes the environment only if it is already
+		// exported; lower-case names rarely are.
+		if strings.ToLower(name) == name && !strings.HasSuffix(name, "_proxy") {
+			return ""
+		}
+	}
+	return "can change what a command runs or where it finds programs"
+}
+
+// stdDirs are the directories where "/bin/rm" still means rm.
+func stdDir(dir string) bool {
+	switch dir {
+	case "/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin":
+		return true
+	}
+	return false
+}
+
+// SafeCommands returns the names the default policy may auto-allow, given
+// read-only arguments: the plain safe commands, the file readers with
+// their argument checks, and the wrappers that are judged by what they
+// run. The result is a fresh slice.
+func SafeCommands() []string {
+	var out []string
+	for n := range safeNoPaths {
+		out = append(out, n)
+	}
+	for n := range readers {
+		out = append(out, n)
+	}
+	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
+		"time", "nice", "timeout", "stdbuf", "command", "builtin", "exec")
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,74 @@
+package bashguard
+
+import (
+	"slices"
+	"strings"
+)
+
+// opt is one option of a command line, as GNU getopt would see it.
+type opt struct {
+	name   string // "-x" or "--long"
+	val    string
+	vf     wordFlags
+	hasVal bool
+}
+
+// scanOpts splits v.vals[1:] into options, reported to fn, and operands,
+// whose indexes it returns. Short options listed in valShort and long
+// options listed in valLong take a value (attached or as the next word).
+// Options may follow operands, as with GNU tools, until "--".
+func scanOpts(v argv, valShort string, valLong []string, fn func(o opt)) []int {
+	var operands []int
+	end := false
+	for i := 1; i < v.len(); i++ {
+		arg := v.vals[i]
+		if end || arg == "-" || !strings.HasPrefix(arg, "-") || !v.literal(i) {
+			operands = append(operands, i)
+			continue
+		}
+		if arg == "--" {
+			end = true
+			continue
+		}
+		if strings.HasPrefix(arg, "--") {
+			name, val, has := strings.Cut(arg, "=")
+			o := opt{name: name, val: val, hasVal: has, vf: v.flags[i]}
+			if !has && slices.Contains(valLong, name) && i+1 < v.len() {
+				i++
+				o.val, o.vf, o.hasVal = v.vals[i], v.flags[i], true
+			}
+			fn(o)
+			continue
+		}
+		for j := 1; j < len(arg); j++ {
+			ch := arg[j]
+			o := opt{name: arg[:1] + string(ch)}
+			if strings.IndexByte(valShort, ch) >= 0 {
+				o.hasVal = true
+				if j+1 < len(arg) {
+					o.val, o.vf = arg[j+1:], v.flags[i]
+				} else if i+1 < v.len() {
+					i++
+					o.val, o.vf = v.vals[i], v.flags[i]
+				} else {
+					o.hasVal = false
+				}
+				fn(o)
+				break
+			}
+			fn(o)
+		}
+	}
+	return operands
+}
+
+// longIs reports whether name is one of the long options, allowing GNU's
+// abbreviations of at least one character after "--" (GNU accepts any unambiguous prefix).
+func longIs(name string, full ...string) bool {
+	for _, f := range full {
+		if name == f || len(name) >= 3 && strings.HasPrefix(f, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,151 @@
+package bashguard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// harmlessDevice reports paths that read or write nothing of value.
+func harmlessDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/fd/0", "/dev/fd/1", "/dev/fd/2", "/dev/tty":
+		return true
+	}
+	return false
+}
+
+func isNetDevice(p string) bool {
+	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
+}
+
+func (a *analyzer) network(c *verdictAcc, rule, what string) {
+	if a.g.pol.AllowNetwork {
+		c.add(permission.Ask, rule, what+" (network access is allowed by the policy)", true)
+		return
+	}
+	c.add(permission.Deny, rule, what+"; network access is denied by the policy", false)
+}
+
+// readPath judges a path that a command reads. who names the command for
+// the reason.
+func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
+	if fl&wDynamic != 0 {
+		c.add(permission.Ask, "dynamic:arg", "reads "+p+", which is only known at run time", false)
+		return
+	}
+	if p == "" || p == "-" || harmlessDevice(p) {
+		return
+	}
+	if isNetDevice(p) {
+		a.network(c, "network:dev-tcp", "connects to "+p)
+		return
+	}
+	pc := a.g.pol.Paths
+	if pc == nil {
+		if path.IsAbs(p) || hasDotDot(p) {
+			c.add(permission.Ask, "path:read", "reads "+p+" and no path checker is configured", false)
+		}
+		return
+	}
+	d, why := pc.CheckPath(p, false)
+	switch d {
+	case permission.Allow:
+	case permission.Ask:
+		c.add(permission.Ask, "path:read", "reads "+p+": "+why, false)
+	default:
+		c.add(permission.Ask, "path:read", "reads "+p+" outside the allowed roots: "+why, false)
+	}
+}
+
+// writePath judges a path that a command creates, changes or removes. A
+// write is never auto-allowed.
+func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) {
+	rule := "write:" + who
+	if fl&wDynamic != 0 {
+		c.add(permission.Ask, "dynamic:arg", "writes "+p+", which is only known at run time", false)
+		return
+	}
+	if p == "-" && who != "redirect" || harmlessDevice(p) {
+		return
+	}
+	if isNetDevice(p) {
+		a.network(c, "network:dev-tcp", "connects to "+p)
+		return
+	}
+	if strings.HasPrefix(path.Clean(p), "/dev/") {
+		c.add(permission.Deny, "dangerous:device", "writes the device "+p, false)
+		return
+	}
+	pc := a.g.pol.Paths
+	if pc == nil {
+		c.add(permission.Ask, rule, "writes "+p+" and no path checker is configured", false)
+		return
+	}
+	d, why := pc.CheckPath(p, true)
+	switch d {
+	case permission.Allow:
+		c.add(permission.Ask, rule, "writes "+p+" (inside the allowed roots)", true)
+	case permission.Ask:
+		c.add(permission.Ask, "write:protected", "writes "+p+": "+why, false)
+	default:
+		c.add(permission.Deny, "write:outside", "writes "+p+" outside the allowed roots: "+why, false)
+	}
+}
+
+func hasDotDot(p string) bool {
+	for _, e := range strings.Split(p, "/") {
+		if e == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// critical reports whether removing p recursively would destroy the system,
+// the home directory, the working directory or one of its parents.
+func (a *analyzer) critical(p string) bool {
+	switch p {
+	case "*", ".*", "./*", "./.*", ".", "./", "..", "../", "~", "~/", "~/*", "/*":
+		return true
+	}
+	q := p
+	for _, suf := range []string{"/*", "/.*", "/."} {
+		q = strings.TrimSuffix(q, suf)
+	}
+	if q == "" {
+		q = "/"
+	}
+	if strings.HasPrefix(q, "~") && a.g.pol.Home != "" && (q == "~" || strings.HasPrefix(q, "~/")) {
+		q = a.g.pol.Home + q[1:]
+	}
+	rel := !path.IsAbs(q)
+	if rel && a.g.pol.WorkDir != "" {
+		q = path.Join(a.g.pol.WorkDir, q)
+		rel = false
+	}
+	q = path.Clean(q)
+	if rel {
+		// Without a working directory: ".", "..", "../.." are critical.
+		for _, e := range strings.Split(q, "/") {
+			if e != ".." && e != "." {
+				return false
+			}
+		}
+		return true
+	}
+	if q == "/" || strings.Count(q, "/") == 1 {
+		return true // "/" or a top-level directory such as /usr or /home
+	}
+	for _, base := range []string{a.g.pol.Home, a.g.pol.WorkDir} {
+		if base == "" {
+			continue
+		}
+		base = path.Clean(base)
+		if q == base || strings.HasPrefix(base, q+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,75 @@
+package bashguard
+
+// Default limits used when the corresponding [Policy] field is zero.
+const (
+	// DefaultMaxScriptBytes bounds the size of a script that is analysed.
+	DefaultMaxScriptBytes = 64 << 10
+	// DefaultMaxCommands bounds the number of simple commands analysed.
+	DefaultMaxCommands = 1000
+	// DefaultMaxDepth bounds how deeply literal "bash -c" and "eval" text
+	// is parsed again.
+	DefaultMaxDepth = 4
+)
+
+// Policy configures a [Guard]. Its zero value is usable: limits take their
+// defaults, network commands are denied, and with no [PathChecker] every
+// write and every read of an absolute path is Ask.
+//
+// A Policy is copied by [New]; changing it afterwards does not affect the
+// Guard.
+type Policy struct {
+	// MaxScriptBytes bounds the script size; 0 means DefaultMaxScriptBytes.
+	MaxScriptBytes int
+	// MaxCommands bounds the number of simple commands; 0 means
+	// DefaultMaxCommands.
+	MaxCommands int
+	// MaxDepth bounds nested parsing of literal shell code; 0 means
+	// DefaultMaxDepth.
+	MaxDepth int
+
+	// AllowNetwork lets network commands (curl, ssh, /dev/tcp, ...) through
+	// to an Ask instead of a Deny. It is the original design's
+	// AGENT_BLOCK_NETWORK=false.
+	AllowNetwork bool
+
+	// Home is the home directory used to expand "~" and "~/x" and to
+	// recognise "rm -rf ~". Empty means unknown: a word that needs it is
+	// never auto-allowed.
+	Home string
+	// WorkDir is the working directory the script runs in. It is used to
+	// recognise removal of the working directory or its parents. Relative
+	// paths are passed to Paths unchanged.
+	WorkDir string
+
+	// Paths judges every path a command reads or writes. Nil fails closed:
+	// every write is Ask and every read of an absolute path is Ask.
+	Paths PathChecker
+
+	// ExtraSafe names further commands that are auto-allowed with any
+	// literal arguments (for example "make" in a trusted project). Names on
+	// the dangerous or network lists are ignored here: they stay denied.
+	ExtraSafe []string
+}
+
+// DefaultPolicy returns a fresh Policy with every limit set to its default
+// and network access denied. Callers usually set Home, WorkDir and Paths on
+// the result.
+func DefaultPolicy() Policy {
+	return Policy{
+		MaxScriptBytes: DefaultMaxScriptBytes,
+		MaxCommands:    DefaultMaxCommands,
+		MaxDepth:       DefaultMaxDepth,
+	}
+}
+
+func (p *Policy) fill() {
+	if p.MaxScriptBytes <= 0 {
+		p.MaxScriptBytes = DefaultMaxScriptBytes
+	}
+	if p.MaxCommands <= 0 {
+		p.MaxCommands = DefaultMaxCommands
+	}
+	if p.MaxDepth <= 0 {
+		p.MaxDepth = DefaultMaxDepth
+	}
+}

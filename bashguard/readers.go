@@ -1,0 +1,236 @@
+package bashguard
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// reader judges the commands that read the files named by their operands,
+// with the argument checks of the commands whose safety depends on flags.
+func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
+	valShort, valLong := s.valShort+s.fileShort, append(slices.Clip(s.valLong), s.fileLong...)
+	switch name {
+	case "sort", "base64":
+		valShort += "o"
+		valLong = append(valLong, "--output", "--compress-program")
+	case "date":
+		valShort += "s"
+		valLong = append(valLong, "--set")
+	case "rg":
+		valLong = append(valLong, "--pre", "--hostname-bin")
+	}
+	patDone := false
+	ops := scanOpts(v, valShort, valLong, func(o opt) {
+		isShort := len(o.name) == 2
+		ch := byte(0)
+		if isShort {
+			ch = o.name[1]
+		}
+		if isShort && strings.IndexByte(s.patShort, ch) >= 0 || !isShort && longIs(o.name, s.patLong...) {
+			patDone = true
+		}
+		if isShort && strings.IndexByte(s.fileShort, ch) >= 0 || !isShort && slices.Contains(s.fileLong, o.name) {
+			a.readPath(c, o.val, o.vf, name)
+		}
+		switch name {
+		case "sort", "base64":
+			if o.name == "-o" || longIs(o.name, "--output") {
+				a.writePath(c, o.val, o.vf, name)
+				c.add(permission.Ask, "args:"+name, "writes its output to a file (-o)", true)
+			}
+			if longIs(o.name, "--compress-program") {
+				c.add(permission.Ask, "args:sort", "runs a compression program", false)
+			}
+			if o.name == "-T" || longIs(o.name, "--temporary-directory") {
+				a.writePath(c, o.val, o.vf, name)
+			}
+		case "date":
+			if o.name == "-s" || longIs(o.name, "--set") {
+				c.add(permission.Ask, "args:date", "sets the system clock", false)
+			}
+		case "rg":
+			switch {
+			case longIs(o.name, "--pre"):
+				c.add(permission.Ask, "args:rg", "runs a preprocessor program (--pre)", false)
+			case longIs(o.name, "--hostname-bin"):
+				c.add(permission.Ask, "args:rg", "runs a program (--hostname-bin)", false)
+			case o.name == "-z" || longIs(o.name, "--search-zip"):
+				c.add(permission.Ask, "args:rg", "runs decompression programs (-z)", false)
+			}
+		case "tail":
+			if o.name == "-f" || o.name == "-F" || longIs(o.name, "--follow") {
+				c.add(permission.Ask, "args:tail", "follows a file forever (-f)", true)
+			}
+		}
+	})
+	if name == "date" {
+		for _, i := range ops {
+			if !strings.HasPrefix(v.vals[i], "+") {
+				c.add(permission.Ask, "args:date", "sets the system clock from "+v.vals[i], false)
+			}
+		}
+	}
+	if s.noFiles {
+		c.allow("safe", "on the safe list")
+		return
+	}
+	if name == "uniq" && len(ops) > 1 {
+		out := ops[1]
+		a.writePath(c, v.vals[out], v.flags[out], "uniq")
+		c.add(permission.Ask, "args:uniq", "writes its output to a file", true)
+		ops = ops[:1]
+	}
+	for k, i := range ops {
+		if k == 0 && s.pattern && !patDone {
+			continue
+		}
+		a.readPath(c, v.vals[i], v.flags[i], name)
+	}
+	c.allow("safe", "reads only inside the allowed roots")
+}
+
+// find allows searches that neither run commands nor write; -exec and
+// friends have their command judged.
+func (a *analyzer) find(c *verdictAcc, v argv, x execCtx) {
+	i := 1
+	for i < v.len() {
+		s := v.vals[i]
+		if s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") {
+			i++
+		} else if s == "-D" {
+			i += 2
+		} else {
+			break
+		}
+	}
+	var starts []int
+	for ; i < v.len(); i++ {
+		s := v.vals[i]
+		if v.literal(i) && (len(s) > 1 && s[0] == '-' || s == "(" || s == "!" || s == ")" || s == ",") {
+			break
+		}
+		starts = append(starts, i)
+	}
+	del := false
+	for ; i < v.len(); i++ {
+		switch s := v.vals[i]; s {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			k := i + 1
+			for k < v.len() && v.vals[k] != ";" && !(v.vals[k] == "+" && v.vals[k-1] == "{}") {
+				k++
+			}
+			if k == i+1 {
+				c.add(permission.Ask, "args:find", s+" without a command", false)
+				i = k
+				continue
+			}
+			sub := a.wrapped(c, s+" ", argv{v.vals[i+1 : k], v.flags[i+1 : k]}, execCtx{fork: x.fork})
+			if s == "-ok" || s == "-okdir" {
+				c.add(permission.Ask, "args:find", s+" asks on the terminal for every file and would hang", false)
+			}
+			c.add(permission.Ask, "wrapper:find", "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)
+			i = k
+		case "-delete":
+			del = true
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			if i+1 < v.len() {
+				a.writePath(c, v.vals[i+1], v.flags[i+1], "find")
+				c.add(permission.Ask, "args:find", s+" writes to a file", true)
+			}
+			i++
+			if s == "-fprintf" {
+				i++
+			}
+		}
+	}
+	if len(starts) == 0 && del {
+		a.writePath(c, ".", 0, "find")
+	}
+	for _, k := range starts {
+		if del {
+			if v.literal(k) && (path.IsAbs(v.vals[k]) || strings.HasPrefix(v.vals[k], "~")) && a.critical(v.vals[k]) {
+				c.add(permission.Deny, "dangerous:rm-critical", "deletes everything under the critical path "+v.vals[k], false)
+			}
+			a.writePath(c, v.vals[k], v.flags[k], "find")
+		} else {
+			a.readPath(c, v.vals[k], v.flags[k], "find")
+		}
+	}
+	if del {
+		c.add(permission.Ask, "args:find", "-delete removes the files found", true)
+	}
+	c.allow("safe", "find without actions that run commands or write")
+}
+
+// gitReadOnly are the read-only subcommands.
+var gitReadOnly = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "branch": true, "blame": true, "rev-parse": true,
+}
+
+// git allows read-only subcommands and refuses every flag that can run a
+// program or write a file.
+func (a *analyzer) git(c *verdictAcc, v argv) {
+	i := 1
+	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-"); i++ {
+		s := v.vals[i]
+		name, val, has := strings.Cut(s, "=")
+		switch {
+		case s == "-C":
+			if i+1 < v.len() {
+				i++
+				a.readPath(c, v.vals[i], v.flags[i], "git")
+			}
+		case s == "-c" || strings.HasPrefix(s, "-c") || longIs(name, "--config-env"):
+			c.add(permission.Ask, "args:git", "sets configuration on the command line (-c), which can run programs", false)
+			if s == "-c" || !has && name == "--config-env" {
+				i++
+			}
+		case s == "-p" || longIs(name, "--paginate"):
+			c.add(permission.Ask, "args:git", "runs a pager", false)
+		case longIs(name, "--git-dir", "--work-tree"):
+			if !has && i+1 < v.len() {
+				i++
+				val = v.vals[i]
+			}
+			a.readPath(c, val, v.flags[i], "git")
+		case longIs(name, "--exec-path") && has:
+			c.add(permission.Ask, "args:git", "changes where git finds its programs", false)
+		case slices.Contains([]string{"--no-pager", "--no-replace-objects", "--literal-pathspecs", "--no-optional-locks",
+			"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-advice", "--version", "--help", "--bare", "--exec-path", "--html-path", "--man-path", "--info-path"}, name):
+		default:
+			c.add(permission.Ask, "args:git", "uses the git option "+s+", which is not known to be harmless", false)
+		}
+	}
+	if i >= v.len() {
+		c.allow("safe", "git without a subcommand prints help")
+		return
+	}
+	sub := v.vals[i]
+	if !gitReadOnly[sub] {
+		c.add(permission.Ask, "unlisted", "git "+sub+" is not a read-only git subcommand", true)
+		return
+	}
+	listing := false
+	var names []string
+	for _, s := range v.vals[i+1:] {
+		name, _, _ := strings.Cut(s, "=")
+		switch {
+		case longIs(name, "--output", "--ext-diff", "--textconv", "--exec", "--upload-pack", "--paginate", "--open-files-in-pager", "--no-index", "--output-directory", "--receive-pack"):
+			c.add(permission.Ask, "args:git", "uses "+name+", which can run a program, write a file or read outside the repository", false)
+		case sub == "branch" && (s == "-l" || longIs(name, "--list") || longIs(name, "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")):
+			listing = true
+		case sub == "branch" && (slices.Contains([]string{"-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "-t"}, s) ||
+			longIs(name, "--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--no-track", "--create-reflog")):
+			c.add(permission.Ask, "args:git", "git branch "+s+" changes branches", true)
+		case sub == "branch" && !strings.HasPrefix(s, "-"):
+			names = append(names, s)
+		}
+	}
+	if len(names) > 0 && !listing {
+		c.add(permission.Ask, "args:git", "git branch "+names[0]+" creates a branch", true)
+	}
+	c.allow("safe", "read-only git "+sub)
+}

@@ -1,0 +1,60 @@
+package bashguard
+
+import (
+	"strconv"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Verdict is the judgement of a whole shell script.
+//
+// Decision is Deny if any command is denied (or the script cannot be
+// analysed), Allow only if every command is allowed, and Ask otherwise.
+// Reason and Rule come from the first command that has the combined
+// decision. The zero Verdict is a Deny.
+type Verdict struct {
+	Decision permission.Decision
+	// Reason is a human-readable explanation of Decision.
+	Reason string
+	// Rule names the check that decided, e.g. "safe", "parse",
+	// "dangerous:rm-critical", "network:curl".
+	Rule string
+	// Commands lists every simple command found anywhere in the script, in
+	// the order bash would start them, including those inside command and
+	// process substitutions, function bodies and literal "bash -c" or
+	// "eval" text.
+	Commands []Command
+}
+
+// Command is the judgement of one simple command.
+type Command struct {
+	// Args is the argv as bash would see it after quote removal. A word
+	// that is only known at run time (an expansion or substitution) is
+	// given as its source text.
+	Args []string
+	// Decision is this command's own decision.
+	Decision permission.Decision
+	// Reason explains Decision; it starts with the command name.
+	Reason string
+	// Rule names the check that decided.
+	Rule string
+	// Pos is where the command starts in the script.
+	Pos Pos
+	// Overridable is true only when the command is fully literal and its
+	// Ask is the plain kind (not on the safe list, or a write that the path
+	// checker placed inside the roots) that an explicit allow rule for this
+	// exact command may lift. It is never true for a Deny.
+	Overridable bool
+}
+
+// Pos is a position in a script. Line and Col count from 1; Offset counts
+// bytes from 0. A command found inside literal "bash -c" or "eval" text
+// carries the position of that outer command.
+type Pos struct {
+	Offset, Line, Col int
+}
+
+// String returns "line:col".
+func (p Pos) String() string {
+	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
+}

@@ -1,0 +1,301 @@
+package bashguard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// wordFlags describe what a word holds beyond plain text.
+type wordFlags uint8
+
+const (
+	// wDynamic: the value is only known at run time (an expansion, a
+	// substitution, brace expansion, ANSI-C or locale quoting, an unknown
+	// "~").
+	wDynamic wordFlags = 1 << iota
+	// wGlob: unquoted glob characters; bash may replace the word with
+	// file names.
+	wGlob
+	// wEffect: an expansion with side effects (prompt expansion,
+	// indirection, arithmetic with subscripts or assignments, assigning
+	// defaults).
+	wEffect
+)
+
+// wordRes is the result of evaluating one word.
+type wordRes struct {
+	val    string
+	flags  wordFlags
+	effect string // why wEffect is set
+}
+
+// word evaluates w after quote removal and walks every command hidden in
+// it (command and process substitutions, parameter expansion words,
+// arithmetic), which are judged as commands of their own.
+func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
+	var r wordRes
+	if w == nil || len(w.Parts) == 0 {
+		return r
+	}
+	src := ""
+	// Brace expansion only happens in unquoted literal text.
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
+			src = a.source(w)
+			if hasBraceExp(w) {
+				r.flags |= wDynamic
+			}
+			break
+		}
+	}
+	a.walkParts(w.Parts, &r, false)
+	if r.flags&wDynamic != 0 {
+		if src == "" {
+			src = a.source(w)
+		}
+		r.val = src
+		return r
+	}
+	// Fast path: one literal part without escapes or tilde.
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if strings.IndexByte(p.Value, '\\') < 0 && !strings.HasPrefix(p.Value, "~") && !(assign && strings.Contains(p.Value, ":~")) && !strings.Contains(p.Value, "=~") {
+				r.val = p.Value
+				if strings.ContainsAny(p.Value, "*?[") {
+					r.flags |= wGlob
+				}
+				return r
+			}
+		case *syntax.SglQuoted:
+			r.val = p.Value
+			return r
+		}
+	}
+	var b strings.Builder
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if i == 0 && strings.HasPrefix(v, "~") {
+				end := strings.IndexByte(v, '/')
+				if end < 0 {
+					end = len(v)
+					if len(w.Parts) > 1 {
+						// "~"'x' or ~"$y": not a plain tilde prefix.
+						if v != "~" {
+							r.flags |= wDynamic
+						}
+					}
+				}
+				if v[:end] != "~" || a.g.pol.Home == "" {
+					r.flags |= wDynamic
+					r.val = a.source(w)
+					return r
+				}
+				b.WriteString(a.g.pol.Home)
+				v = v[end:]
+			}
+			if strings.Contains(v, "=~") || (assign && strings.Contains(v, ":~")) {
+				// bash expands a tilde after "=" in words that look like
+				// assignments.
+				r.flags |= wDynamic
+				r.val = a.source(w)
+				return r
+			}
+			if strings.ContainsAny(v, "*?[") {
+				r.flags |= wGlob
+			}
+			unescape(&b, v, false)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if l, ok := q.(*syntax.Lit); ok {
+					unescape(&b, l.Value, true)
+				}
+			}
+		}
+	}
+	r.val = b.String()
+	return r
+}
+
+// unescape appends v to b with backslash quoting removed. Inside double
+// quotes only \$ \` \" \\ and \newline are escapes.
+func unescape(b *strings.Builder, v string, dq bool) {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c != '\\' || i+1 == len(v) {
+			b.WriteByte(c)
+			continue
+		}
+		n := v[i+1]
+		if n == '\n' {
+			i++
+			continue
+		}
+		if dq && !strings.ContainsRune("$`\"\\", rune(n)) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte(n)
+		i++
+	}
+}
+
+// source returns the text of n in the script being analysed.
+func (a *analyzer) source(n syntax.Node) string {
+	s, e := int(n.Pos().Offset()), int(n.End().Offset())
+	if s < 0 || e > len(a.src) || s > e {
+		return "?"
+	}
+	return a.src[s:e]
+}
+
+func (r *wordRes) setEffect(why string) {
+	r.flags |= wEffect | wDynamic
+	if r.effect == "" {
+		r.effect = why
+	}
+}
+
+// walkParts marks r for every part that is not plain text and walks the
+// commands hidden inside.
+func (a *analyzer) walkParts(parts []syntax.WordPart, r *wordRes, inDQ bool) {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				r.flags |= wDynamic // ANSI-C quoting: decoded only at run time here
+			}
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				r.flags |= wDynamic
+			}
+			a.walkParts(p.Parts, r, true)
+		case *syntax.CmdSubst:
+			r.flags |= wDynamic
+			a.nested(p.Stmts)
+		case *syntax.ProcSubst:
+			r.flags |= wDynamic
+			a.nested(p.Stmts)
+		case *syntax.ArithmExp:
+			r.flags |= wDynamic
+			a.arith(p.X, r)
+		case *syntax.ParamExp:
+			r.flags |= wDynamic
+			a.param(p, r)
+		case *syntax.ExtGlob:
+			r.flags |= wDynamic | wGlob
+		case *syntax.BraceExp:
+			r.flags |= wDynamic
+			for _, e := range p.Elems {
+				a.walkParts(e.Parts, r, inDQ)
+			}
+		default:
+			r.flags |= wDynamic
+		}
+	}
+}
+
+func (a *analyzer) param(p *syntax.ParamExp, r *wordRes) {
+	if p.Excl {
+		r.setEffect("indirect expansion ${!...} can run commands through the named variable")
+	}
+	if p.Index != nil {
+		r.setEffect("array subscript is evaluated as arithmetic, which can run commands")
+		a.arith(p.Index, r)
+	}
+	if p.Slice != nil {
+		r.setEffect("substring offsets are evaluated as arithmetic, which can run commands")
+		a.arith(p.Slice.Offset, r)
+		a.arith(p.Slice.Length, r)
+	}
+	if p.Repl != nil {
+		if p.Repl.Orig != nil {
+			a.walkParts(p.Repl.Orig.Parts, r, false)
+		}
+		if p.Repl.With != nil {
+			a.walkParts(p.Repl.With.Parts, r, false)
+		}
+	}
+	if p.NestedParam != nil {
+		a.walkParts([]syntax.WordPart{p.NestedParam}, r, false)
+	}
+	if e := p.Exp; e != nil {
+		switch e.Op {
+		case syntax.OtherParamOps:
+			if e.Word != nil && strings.Contains(e.Word.Lit(), "P") {
+				r.setEffect("prompt expansion ${...@P} can run commands")
+			} else if e.Word == nil || e.Word.Lit() != "Q" {
+				r.setEffect("parameter transformation ${...@op} is not analysed")
+			}
+		case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+			r.setEffect("expansion assigns a default value to a variable")
+		}
+		if e.Word != nil {
+			a.walkParts(e.Word.Parts, r, false)
+		}
+	}
+}
+
+// arith walks an arithmetic expression: subscripts and assignments have
+// side effects, and words inside may hide command substitutions.
+func (a *analyzer) arith(x syntax.ArithmExpr, r *wordRes) {
+	switch x := x.(type) {
+	case nil:
+	case *syntax.Word:
+		for _, p := range x.Parts {
+			if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '[') >= 0 {
+				r.setEffect("arithmetic with an array subscript can run commands")
+			}
+		}
+		a.walkParts(x.Parts, r, false)
+	case *syntax.BinaryArithm:
+		if isAssignOp(x.Op) {
+			r.setEffect("arithmetic assignment changes a variable")
+		}
+		a.arith(x.X, r)
+		a.arith(x.Y, r)
+	case *syntax.UnaryArithm:
+		if x.Op == syntax.Inc || x.Op == syntax.Dec {
+			r.setEffect("arithmetic increment changes a variable")
+		}
+		a.arith(x.X, r)
+	case *syntax.ParenArithm:
+		a.arith(x.X, r)
+	case *syntax.FlagsArithm:
+		r.setEffect("arithmetic flags are not analysed")
+		a.arith(x.X, r)
+	default:
+		r.setEffect("arithmetic is not analysed")
+	}
+}
+
+func isAssignOp(op syntax.BinAritOperator) bool {
+	switch op {
+	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
+		syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn,
+		syntax.ShrAssgn, syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
+		return true
+	}
+	return false
+}
+
+// hasBraceExp reports whether bash would brace-expand w. It works on a
+// copy, since syntax.SplitBraces rewrites the word it is given.
+func hasBraceExp(w *syntax.Word) bool {
+	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	if !syntax.SplitBraces(cp) {
+		return false
+	}
+	for _, p := range cp.Parts {
+		if _, ok := p.(*syntax.BraceExp); ok {
+			return true
+		}
+	}
+	return false
+}

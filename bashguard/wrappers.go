@@ -1,0 +1,236 @@
+package bashguard
+
+import (
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// xargs runs a command with arguments read from its input; with no command
+// it runs echo.
+func (a *analyzer) xargs(c *verdictAcc, v argv, x execCtx) {
+	i := 1
+	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-") && v.vals[i] != "-"; i++ {
+		s := v.vals[i]
+		if s == "--" {
+			i++
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			name, val, has := strings.Cut(s, "=")
+			switch {
+			case longIs(name, "--interactive", "--open-tty"):
+				c.add(permission.Ask, "args:xargs", "prompts on the terminal and would hang", false)
+			case longIs(name, "--arg-file"):
+				if !has && i+1 < v.len() {
+					i++
+					val = v.vals[i]
+				}
+				a.readPath(c, val, v.flags[i], "xargs")
+			case longIs(name, "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"):
+				if !has && name != "--replace" && name != "--eof" {
+					i++
+				}
+			}
+			continue
+		}
+	cluster:
+		for j := 1; j < len(s); j++ {
+			switch s[j] {
+			case 'p', 'o':
+				c.add(permission.Ask, "args:xargs", "prompts on the terminal and would hang", false)
+			case 'a', 'd', 'E', 'I', 'L', 'n', 'P', 's':
+				if j+1 == len(s) {
+					i++
+					if s[j] == 'a' && i < v.len() {
+						a.readPath(c, v.vals[i], v.flags[i], "xargs")
+					}
+				} else if s[j] == 'a' {
+					a.readPath(c, s[j+1:], v.flags[i], "xargs")
+				}
+				break cluster
+			case 'e', 'i', 'l':
+				break cluster // optional attached value
+			}
+		}
+	}
+	if i >= v.len() {
+		c.allow("safe", "xargs without a command runs echo")
+		return
+	}
+	sub := a.wrapped(c, "", v.from(i), x)
+	c.add(permission.Ask, "wrapper:xargs", "runs "+v.vals[i]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
+}
+
+// env judges its assignments and flags and the command it runs.
+func (a *analyzer) env(c *verdictAcc, v argv, x execCtx) {
+	i := 1
+loop:
+	for ; i < v.len(); i++ {
+		s := v.vals[i]
+		name, _, has := strings.Cut(s, "=")
+		switch {
+		case s == "--":
+			i++
+			break loop
+		case s == "-" || s == "-i" || s == "-0" || s == "-v" || longIs(name, "--ignore-environment", "--null", "--debug"):
+		case s == "-u" || longIs(name, "--unset"):
+			if !has && strings.HasPrefix(s, "-u") && len(s) == 2 || !has && strings.HasPrefix(s, "--") {
+				i++
+			}
+		case strings.HasPrefix(s, "-u"):
+		case s == "-C" || strings.HasPrefix(s, "-C") || longIs(name, "--chdir"):
+			c.add(permission.Ask, "args:env", "runs the command in another directory (-C), so its relative paths cannot be checked", false)
+			if s == "-C" || !has && strings.HasPrefix(s, "--") {
+				i++
+			}
+		case strings.HasPrefix(s, "-S") || longIs(name, "--split-string") || strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.ContainsRune(s, 'S'):
+			c.add(permission.Ask, "code:env-split", "splits a string into a command line (-S), which is not analysed", false)
+			return
+		case strings.HasPrefix(s, "-"):
+			c.add(permission.Ask, "args:env", "uses the env option "+s+", which is not known to be harmless", false)
+		case isAssignWord(s):
+			if why := riskyVar(name, true); why != "" {
+				c.add(permission.Ask, "env:assign", "assignment to "+name+" "+why, false)
+			}
+		default:
+			break loop
+		}
+	}
+	if i >= v.len() {
+		c.allow("safe", "env without a command prints the environment")
+		return
+	}
+	sub := a.wrapped(c, "", v.from(i), x)
+	if !sub.decided {
+		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
+	}
+}
+
+// wrapper judges nice, nohup, timeout, time, stdbuf, command, builtin,
+// exec, setsid, flock and watch by the command they run.
+func (a *analyzer) wrapper(c *verdictAcc, name string, v argv, x execCtx) {
+	i := 1
+	lookup := false
+	needDuration := name == "timeout"
+	atBest := ""
+	flockFile := name == "flock"
+	for ; i < v.len(); i++ {
+		s := v.vals[i]
+		if s == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(s, "-") || s == "-" {
+			if needDuration {
+				needDuration = false
+				continue
+			}
+			if flockFile {
+				flockFile = false
+				if !isFdWord(s) {
+					a.writePath(c, s, v.flags[i], "flock")
+				}
+				continue
+			}
+			break
+		}
+		if name == "nice" && len(s) > 1 && s[1] >= '0' && s[1] <= '9' {
+			continue // nice -10
+		}
+		lname, _, has := strings.Cut(s, "=")
+		takes := false
+		switch name {
+		case "nice":
+			takes = s == "-n" || lname == "--adjustment" && !has
+		case "timeout":
+			takes = s == "-s" || s == "-k" || (lname == "--signal" || lname == "--kill-after") && !has
+		case "time":
+			if s == "-o" || lname == "--output" {
+				val := ""
+				if has {
+					_, val, _ = strings.Cut(s, "=")
+				} else if i+1 < v.len() {
+					val = v.vals[i+1]
+				}
+				a.writePath(c, val, v.flags[i], "time")
+			}
+			takes = (s == "-o" || s == "-f" || lname == "--output" || lname == "--format") && !has
+		case "stdbuf":
+			takes = s == "-i" || s == "-o" || s == "-e" || (lname == "--input" || lname == "--output" || lname == "--error") && !has
+		case "command":
+			if strings.ContainsAny(s, "vV") {
+				lookup = true
+			}
+		case "exec":
+			takes = s == "-a"
+		case "flock":
+			if s == "-c" || lname == "--command" {
+				code := ""
+				if has {
+					_, code, _ = strings.Cut(s, "=")
+				} else if i+1 < v.len() {
+					i++
+					code = v.vals[i]
+				}
+				if !v.literal(i) {
+					c.add(permission.Ask, "code:shell", "flock -c runs shell code that is only known at run time", false)
+				} else {
+					a.code(c, code, "wrapper:flock", "flock -c")
+				}
+				c.add(permission.Ask, "wrapper:flock", "takes a file lock", true)
+				return
+			}
+			takes = s == "-E" || s == "-w" || (lname == "--conflict-exit-code" || lname == "--timeout" || lname == "--wait") && !has
+		case "watch":
+			takes = s == "-n" || s == "-q" || (lname == "--interval" || lname == "--equexit") && !has
+			if s == "-x" || lname == "--exec" {
+				atBest = "exec"
+			}
+		}
+		if takes {
+			i++
+		}
+	}
+	switch name {
+	case "setsid":
+		atBest = "starts a new session that escapes the process-group limits"
+	case "flock":
+		atBest = "takes a file lock"
+	case "watch":
+		if atBest != "exec" && i < v.len() {
+			// watch hands its arguments, joined, to sh -c.
+			for k := i; k < v.len(); k++ {
+				if !v.literal(k) {
+					c.add(permission.Ask, "code:shell", "watch runs shell code that is only known at run time", false)
+					return
+				}
+			}
+			a.code(c, strings.Join(v.vals[i:], " "), "wrapper:watch", "watch")
+			c.add(permission.Ask, "wrapper:watch", "runs a command repeatedly until stopped", true)
+			return
+		}
+		atBest = "runs a command repeatedly until stopped"
+	}
+	if i >= v.len() {
+		switch name {
+		case "nice", "exec", "time":
+			c.allow("safe", name+" without a command changes nothing")
+		default:
+			c.add(permission.Ask, "args:"+name, "no command given", true)
+		}
+		return
+	}
+	if lookup {
+		c.allow("safe", "command -v only looks up a name")
+		return
+	}
+	sub := a.wrapped(c, "", v.from(i), x)
+	if atBest != "" {
+		c.add(permission.Ask, "wrapper:"+name, atBest, !sub.nonOver && name != "setsid")
+		return
+	}
+	if !sub.decided {
+		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
+	}
+}
