@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -92,10 +90,10 @@ type Executor struct {
 	// the call's error.
 	Run func(ctx context.Context, call Call) (string, error)
 	// After, if set, post-processes the result of every started call (the
-	// pipeline's After: hooks, truncation, accounting). It runs under a
-	// context detached from the batch's cancellation, concurrently for
-	// parallel calls. A panic keeps the unprocessed result and records it in
-	// Err.
+	// pipeline's After: hooks, truncation, accounting), as each finishes. It
+	// runs on the goroutine that called Execute, one call at a time, under a
+	// context detached from the batch's cancellation. A panic keeps the
+	// unprocessed result and records it in Err.
 	After func(ctx context.Context, res Result) Result
 	// MaxParallel bounds parallel calls; 0 means DefaultMaxParallel.
 	MaxParallel int
@@ -140,32 +138,137 @@ func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 		limit = DefaultMaxParallel
 	}
 	for s := 0; s < len(admitted); {
-		i := admitted[s]
-		if !traits[i].ConcurrencySafe {
-			e.runOne(bctx, abort, &results[i], traits[i])
-			s++
-			continue
-		}
 		end := s + 1
-		for end < len(admitted) && traits[admitted[end]].ConcurrencySafe {
-			end++
-		}
-		if end-s == 1 {
-			e.runOne(bctx, abort, &results[i], traits[i])
-		} else {
-			var g errgroup.Group
-			g.SetLimit(limit)
-			for _, j := range admitted[s:end] {
-				g.Go(func() error {
-					e.runOne(bctx, abort, &results[j], traits[j])
-					return nil
-				})
+		if traits[admitted[s]].ConcurrencySafe {
+			for end < len(admitted) && traits[admitted[end]].ConcurrencySafe {
+				end++
 			}
-			_ = g.Wait() // the functions never fail
 		}
+		e.runSegment(bctx, abort, results, traits, admitted[s:end], limit)
 		s = end
 	}
 	return results
+}
+
+// finished is a tool function's return, sent back by its goroutine.
+type finished struct {
+	i   int
+	out string
+	err error
+}
+
+// runSegment runs the calls idx (one call, or neighbouring
+// concurrency-safe calls) at most limit at a time, and waits for them: for
+// every call when bctx stays live; after bctx is cancelled, for Block tools
+// to complete and for Cancel tools at most Grace.
+func (e *Executor) runSegment(bctx context.Context, abort context.CancelCauseFunc,
+	results []Result, traits []Traits, idx []int, limit int) {
+	if len(idx) == 1 && (traits[idx[0]].Interrupt == InterruptBlock || bctx.Done() == nil) {
+		i := idx[0] // nothing to interrupt: run on this goroutine
+		if e.start(bctx, &results[i]) {
+			ctx := bctx
+			if traits[i].Interrupt == InterruptBlock {
+				ctx = context.WithoutCancel(bctx)
+			}
+			out, err := e.call(ctx, results[i].Call)
+			e.finish(bctx, abort, &results[i], traits[i], out, err)
+		}
+		return
+	}
+	ch := make(chan finished, len(idx)) // buffered: an abandoned call never blocks
+	running := make(map[int]bool, min(limit, len(idx)))
+	next := 0
+	launch := func() {
+		for ; next < len(idx) && len(running) < limit; next++ {
+			i := idx[next]
+			if !e.start(bctx, &results[i]) {
+				continue
+			}
+			running[i] = true
+			ctx := bctx
+			if traits[i].Interrupt == InterruptBlock {
+				ctx = context.WithoutCancel(bctx)
+			}
+			go func(c Call) {
+				out, err := e.call(ctx, c)
+				ch <- finished{i, out, err}
+			}(results[i].Call)
+		}
+	}
+	launch()
+	done := bctx.Done()
+	var graceC <-chan time.Time
+	for len(running) > 0 {
+		select {
+		case f := <-ch:
+			delete(running, f.i)
+			e.finish(bctx, abort, &results[f.i], traits[f.i], f.out, f.err)
+			launch()
+		case <-done:
+			done = nil
+			for ; next < len(idx); next++ {
+				e.start(bctx, &results[idx[next]]) // records why it did not start
+			}
+			grace := e.Grace
+			if grace <= 0 {
+				grace = DefaultGrace
+			}
+			t := time.NewTimer(grace)
+			defer t.Stop()
+			graceC = t.C
+		case <-graceC:
+			graceC = nil
+			for i := range running {
+				if traits[i].Interrupt == InterruptBlock {
+					continue // runs to completion
+				}
+				delete(running, i)
+				res := &results[i]
+				res.Interrupted = true
+				res.Err = fmt.Errorf("interrupted (the tool did not stop within %s): %w",
+					e.graceOrDefault(), context.Cause(bctx))
+				e.afterStep(bctx, res)
+			}
+		}
+	}
+}
+
+func (e *Executor) graceOrDefault() time.Duration {
+	if e.Grace <= 0 {
+		return DefaultGrace
+	}
+	return e.Grace
+}
+
+// start reports whether the call may start, recording why not if it may
+// not.
+func (e *Executor) start(bctx context.Context, res *Result) bool {
+	if bctx.Err() != nil {
+		res.Err = fmt.Errorf("not started: %w", context.Cause(bctx))
+		return false
+	}
+	res.Ran = true
+	return true
+}
+
+// finish records a tool's return, aborts the batch if the tool's failure
+// must, and runs the after step.
+func (e *Executor) finish(bctx context.Context, abort context.CancelCauseFunc, res *Result, t Traits, out string, err error) {
+	res.Output, res.Err = out, err
+	if err != nil && t.Interrupt == InterruptCancel && bctx.Err() != nil {
+		res.Interrupted = true
+		res.Err = fmt.Errorf("interrupted: %w (tool: %w)", context.Cause(bctx), err)
+	}
+	if err != nil && t.AbortsSiblings {
+		abort(fmt.Errorf("%w: call %s (%s): %v", ErrSiblingFailed, res.Call.ID, res.Call.Tool, err))
+	}
+	e.afterStep(bctx, res)
+}
+
+func (e *Executor) afterStep(bctx context.Context, res *Result) {
+	if e.After != nil {
+		e.after(context.WithoutCancel(bctx), res)
+	}
 }
 
 func (e *Executor) check(ctx context.Context, c Call) (adm Admission) {
@@ -182,65 +285,6 @@ func (e *Executor) check(ctx context.Context, c Call) (adm Admission) {
 		}
 	}()
 	return e.Check(ctx, c)
-}
-
-// runOne runs one admitted call and stores its result in res.
-func (e *Executor) runOne(bctx context.Context, abort context.CancelCauseFunc, res *Result, t Traits) {
-	if bctx.Err() != nil {
-		res.Err = fmt.Errorf("not started: %w", context.Cause(bctx))
-		return
-	}
-	res.Ran = true
-	if e.Run == nil {
-		res.Err = errors.New("runtime: the executor has no run function")
-	} else if t.Interrupt == InterruptBlock {
-		res.Output, res.Err = e.call(context.WithoutCancel(bctx), res.Call)
-	} else if bctx.Done() == nil {
-		res.Output, res.Err = e.call(bctx, res.Call)
-	} else {
-		e.runCancellable(bctx, res)
-	}
-	if res.Err != nil && t.AbortsSiblings {
-		abort(fmt.Errorf("%w: call %s (%s): %v", ErrSiblingFailed, res.Call.ID, res.Call.Tool, res.Err))
-	}
-	if e.After != nil {
-		e.after(context.WithoutCancel(bctx), res)
-	}
-}
-
-// runCancellable runs a Cancel tool and stops waiting for it Grace after
-// bctx is cancelled.
-func (e *Executor) runCancellable(bctx context.Context, res *Result) {
-	var out string
-	var err error
-	done := make(chan struct{})
-	call := res.Call
-	go func() {
-		defer close(done)
-		out, err = e.call(bctx, call)
-	}()
-	select {
-	case <-done:
-	case <-bctx.Done():
-		grace := e.Grace
-		if grace <= 0 {
-			grace = DefaultGrace
-		}
-		t := time.NewTimer(grace)
-		defer t.Stop()
-		select {
-		case <-done:
-		case <-t.C:
-			res.Interrupted = true
-			res.Err = fmt.Errorf("interrupted (the tool did not stop within %s): %w", grace, context.Cause(bctx))
-			return
-		}
-	}
-	res.Output, res.Err = out, err
-	if err != nil && bctx.Err() != nil {
-		res.Interrupted = true
-		res.Err = fmt.Errorf("interrupted: %w (tool: %w)", context.Cause(bctx), err)
-	}
 }
 
 func (e *Executor) call(ctx context.Context, c Call) (out string, err error) {
