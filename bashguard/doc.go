@@ -24,7 +24,7 @@
 // # What is allowed
 //
 // A command is auto-allowed only when every word of it is literal (known
-// before run time, after quote removal: 'r''m', r\m and "rm" are rm; /bin/rm
+// before run time, after quote removal: "r"m, r\m and 'rm' are rm; /bin/rm
 // is rm) and it is on the safe list with read-only arguments: the original
 // design's safe commands (ls, cat, grep, head, ...), with argument checks
 // for the ones whose safety depends on flags (find, sed, sort, uniq, date,

@@ -1,0 +1,170 @@
+package bashguard
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// notProcesses are reported commands that bash runs without a process of
+// their own and that cannot be routed through PATH.
+var notProcesses = map[string]bool{
+	"command": true, "builtin": true, "exec": true, "eval": true, "source": true, ".": true,
+}
+
+// declBuiltins are parsed as declarations; they start no process.
+var declBuiltins = map[string]bool{
+	"export": true, "declare": true, "local": true, "readonly": true, "typeset": true, "nameref": true,
+}
+
+// disabled are the builtins the differential run turns off with enable -n,
+// so that bash looks them up in PATH and the logging wrappers see them.
+const disabled = "echo pwd true false test [ printf kill :"
+
+// TestDifferentialBash runs every benign case that the guard allows under
+// real bash, with PATH holding only logging wrappers, and checks that the
+// commands bash ran are exactly the ones the guard reported, with the argv
+// it reported.
+func TestDifferentialBash(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	require.NoError(t, err, "the differential test needs bash")
+	work := t.TempDir()
+	bin := t.TempDir()
+	for _, f := range []string{"README.md", "input.txt", "win.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(work, f), []byte("x\n"), 0o644))
+	}
+	g := New(Policy{Home: work, WorkDir: work, Paths: rootChecker{dir: work, roots: []string{work}}})
+
+	ran, exact := 0, 0
+	for _, c := range loadCases(t) {
+		if c.Decision != "allow" || c.Opts != "" {
+			continue
+		}
+		v := g.Judge(context.Background(), c.Script)
+		if v.Decision != permission.Allow {
+			continue // a case about paths of the case policy, not of this workspace
+		}
+		var want [][]string
+		skip := false
+		for _, cmd := range v.Commands {
+			if len(cmd.Args) == 0 || cmd.Args[0] == "[[" || declBuiltins[cmd.Args[0]] {
+				continue // assignments, declarations, redirections and [[ ]] start no process
+			}
+			if notProcesses[cmd.Args[0]] || strings.Contains(cmd.Args[0], "/") {
+				skip = true
+			}
+			want = append(want, cmd.Args)
+		}
+		if skip {
+			continue
+		}
+		for _, w := range want {
+			writeLogger(t, bin, w[0])
+		}
+		got := runLogged(t, bash, work, bin, c.Script)
+		ran++
+		if branches(t, c.Script) {
+			// Only one branch of an if, ||, case or loop runs, perhaps
+			// several times: every command that ran must have been
+			// reported.
+			for _, argv := range got {
+				assert.Contains(t, want, argv, "script %q ran a command the guard did not report", c.Script)
+			}
+			continue
+		}
+		exact++
+		assert.ElementsMatch(t, want, got, "script %q: reported commands differ from what bash ran", c.Script)
+	}
+	t.Logf("ran %d allowed cases under bash, %d compared exactly", ran, exact)
+	assert.GreaterOrEqual(t, ran, 120, "too few allowed cases reached bash")
+}
+
+// writeLogger creates bin/name: it appends its argv to $LOG as one record
+// (unit separators between words, a record separator at the end) in a
+// single write, then exits 0 (1 for false).
+func writeLogger(t *testing.T, bin, name string) {
+	p := filepath.Join(bin, name)
+	if _, err := os.Stat(p); err == nil {
+		return
+	}
+	code := "0"
+	if name == "false" {
+		code = "1"
+	}
+	script := "#!" + mustLook(t, "bash") + "\n" +
+		"rec=\"${0##*/}\"; for a in \"$@\"; do rec+=$'\\037'\"$a\"; done\n" +
+		"printf '%s\\036' \"$rec\" >> \"$LOG\"\nexit " + code + "\n"
+	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
+}
+
+func mustLook(t *testing.T, name string) string {
+	p, err := exec.LookPath(name)
+	require.NoError(t, err)
+	return p
+}
+
+func runLogged(t *testing.T, bash, work, bin, script string) [][]string {
+	log := filepath.Join(t.TempDir(), "log")
+	require.NoError(t, os.WriteFile(log, nil, 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bash, "--noprofile", "--norc", "-c",
+		"enable -n "+disabled+"\n"+script+"\nwait")
+	cmd.Dir = work
+	cmd.Env = []string{"PATH=" + bin, "LOG=" + log, "HOME=" + work, "LANG=C"}
+	out, _ := cmd.CombinedOutput() // commands may fail; the log is what counts
+	require.NoError(t, ctx.Err(), "script %q timed out: %s", script, out)
+	data, err := os.ReadFile(log)
+	require.NoError(t, err)
+	var got [][]string
+	for _, rec := range strings.Split(string(data), "\036") {
+		if rec != "" {
+			got = append(got, strings.Split(rec, "\037"))
+		}
+	}
+	return got
+}
+
+// branches reports scripts where not every reported command runs exactly
+// once: conditionals, || lists, case and loops. It walks the syntax tree
+// itself.
+func branches(t *testing.T, script string) bool {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+	require.NoError(t, err)
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+			found = true
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.OrStmt || n.Op == syntax.AndStmt {
+				found = found || slices.ContainsFunc([]*syntax.Stmt{n.X}, isTest)
+			}
+			found = found || n.Op == syntax.OrStmt
+		}
+		return !found
+	})
+	return found
+}
+
+// isTest reports a statement whose status depends on the workspace.
+func isTest(s *syntax.Stmt) bool {
+	switch c := s.Cmd.(type) {
+	case *syntax.TestClause:
+		return true
+	case *syntax.CallExpr:
+		return len(c.Args) > 0 && (c.Args[0].Lit() == "test" || c.Args[0].Lit() == "[" || c.Args[0].Lit() == "false")
+	}
+	return false
+}
