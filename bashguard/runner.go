@@ -72,6 +72,7 @@ type RunDirError struct {
 	Reason string
 }
 
+// Error names the directory, the decision and the reason.
 func (e *RunDirError) Error() string {
 	return "bashguard: working directory " + strconv.Quote(e.Dir) + " refused (" + e.Decision.String() + "): " + e.Reason
 }
@@ -108,7 +109,8 @@ type RunResult struct {
 	// Truncated.
 	CutChars int
 	// ExitCode is bash's exit status, or 128+N when it was killed by
-	// signal N (137 after a timeout or cancellation), as bash reports it.
+	// signal N (137 after a timeout or cancellation), as bash reports it;
+	// -1 when bash did not run.
 	ExitCode int
 	// TimedOut reports that the runner's timeout ended the command.
 	TimedOut bool
@@ -151,7 +153,8 @@ type RunResult struct {
 //     variable named TOOLGATE_RUN_ID): this also catches processes that
 //     left the group with setsid or setpgid. Run returns only when no such
 //     process is left alive (zombies waiting for their parent to reap
-//     them are not counted).
+//     them are not counted; the killed processes whose parent died first
+//     are reaped by init, or by the nearest subreaper, not by Run).
 //   - Not guaranteed: a process that both leaves the process group and
 //     clears its environment escapes the scan; containing it needs a
 //     cgroup or a PID namespace, which the runner does not create.
@@ -160,8 +163,9 @@ type Runner struct {
 	// links are resolved and the result must be Allowed by Checker as a
 	// read (Checker.CheckPath(dir, false)). Empty: every Run is refused.
 	Dir string
-	// Checker judges Dir; *sandbox.Sandbox satisfies it. Nil: every Run
-	// is refused.
+	// Checker judges Dir; *sandbox.Sandbox satisfies it. Only an Allow
+	// lets the command run (an Ask is refused too). Nil: every Run is
+	// refused. A checker that panics refuses.
 	Checker PathChecker
 	// Bash is the absolute path of the bash executable. Empty:
 	// [RunDefaultBash].

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolgate/toolgate/permission"
+	"go.uber.org/goleak"
 )
 
 // runTestRoot is a real directory checker: it Allows a path whose symbolic
@@ -417,7 +418,7 @@ func TestRunnerOutputCapCountsCharacters(t *testing.T) {
 
 func TestRunnerOutputMemoryIsBounded(t *testing.T) {
 	r, _ := runTestRunner(t)
-	const n = 16 << 20
+	const n = 64 << 20
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -426,13 +427,13 @@ func TestRunnerOutputMemoryIsBounded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, res.ExitCode)
 	assert.True(t, res.Truncated)
-	total := n + len("\nend\n")
-	marker := runCutMarker(total - (RunDefaultMaxOutput - 35))
-	require.Len(t, marker, 35)
-	assert.Equal(t, total-(RunDefaultMaxOutput-35), res.CutChars)
-	assert.True(t, strings.HasSuffix(res.Output, marker+strings.Repeat("\x00", 1978)+"\nend\n"), "tail kept")
+	// 67108869 characters; the 35-character marker leaves 3965 of them:
+	// 1982 of head and 1983 of tail.
+	const marker = "\n[... 67104904 characters cut ...]\n"
+	assert.Equal(t, 67104904, res.CutChars)
+	assert.Equal(t, strings.Repeat("\x00", 1982)+marker+strings.Repeat("\x00", 1978)+"\nend\n", res.Output)
 	assert.Len(t, res.Output, RunDefaultMaxOutput)
-	// 16 MiB went through; far less than that was allocated.
+	// 64 MiB went through; far less than that was allocated.
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20))
 }
 
@@ -556,6 +557,7 @@ func TestRunnerForkBombIsBounded(t *testing.T) {
 }
 
 func TestRunnerConcurrentRuns(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	r, _ := runTestRunner(t)
 	errs := make(chan error, 8)
 	for i := range 8 {
