@@ -147,10 +147,14 @@ func callsOf(h hooks.Hook) []call {
 		cs = append(cs, call{name: "StepComplete", run: func(ctx context.Context, _ []byte) (any, error) { return nil, f(ctx, StepComplete(3)) }})
 	}
 	if f := h.SubagentStart; f != nil {
-		cs = append(cs, call{name: "SubagentStart", run: func(ctx context.Context, _ []byte) (any, error) { return nil, f(ctx, SubagentStart("explorer", "find the tests")) }})
+		cs = append(cs, call{name: "SubagentStart", run: func(ctx context.Context, _ []byte) (any, error) {
+			return nil, f(ctx, SubagentStart("explorer", "find the tests"))
+		}})
 	}
 	if f := h.SubagentStop; f != nil {
-		cs = append(cs, call{name: "SubagentStop", run: func(ctx context.Context, _ []byte) (any, error) { return nil, f(ctx, SubagentStop("explorer", "found 3 tests")) }})
+		cs = append(cs, call{name: "SubagentStop", run: func(ctx context.Context, _ []byte) (any, error) {
+			return nil, f(ctx, SubagentStop("explorer", "found 3 tests"))
+		}})
 	}
 	if f := h.PreCompact; f != nil {
 		cs = append(cs, call{name: "PreCompact", run: func(ctx context.Context, _ []byte) (any, error) { return nil, f(ctx, PreCompact("auto")) }})
