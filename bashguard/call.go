@@ -79,6 +79,8 @@ func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label str
 			a.walkParts(r.Hdoc.Parts, &hr, true)
 			if hr.flags&wEffect != 0 {
 				c.add(permission.Ask, "dynamic:expansion", hr.effect, false)
+			} else if hr.flags&wDynamic != 0 {
+				c.add(permission.Ask, "dynamic:arg", "here-document body is only known at run time", false)
 			}
 		}
 		if r.Word == nil {

@@ -171,7 +171,7 @@ func SafeCommands() []string {
 		out = append(out, n)
 	}
 	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
-		"time", "nice", "timeout", "stdbuf", "command", "builtin", "exec")
+		"time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "exec")
 	slices.Sort(out)
 	return out
 }

@@ -1,0 +1,138 @@
+package bashguard
+
+import (
+	"context"
+	"path"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// FuzzJudge checks that Judge never panics, always explains itself, and
+// that whenever it allows a script, an independent walk of the syntax tree
+// finds only literal simple commands whose names are on the safe list and
+// no shell function calls.
+func FuzzJudge(f *testing.F) {
+	for _, s := range []string{
+		"ls -la && pwd", "cat README.md | head -n 5", `grep "ssh_config" *.rs`,
+		":(){ :|:& };:", "echo x > >(tee f)", `echo "${var1=aa\140 env| ls -l\140}${var1@P}"`,
+		"git -c core.pager=x log", "xargs sudo rm -rf /", "sed 'w ~/.zshenv'", "find . -exec rm {} \\;",
+		"true && rm important_file.txt", "echo $((a[$(id)]))", "ls() { rm -rf /; }; ls",
+		"bash -c 'ls; echo hi'", "eval 'ls'", "env -i ls", "timeout 5 cat a", "'l's", "l\\s", "$'\\x6c's",
+		"{ls,-la}", "echo {a,b}", "cat <<EOF\n$(id)\nEOF\n", "a=1 ls", "LANG=C ls", "echo ~", "ls ~root",
+		"awk '{print $1}' f", "sed -n 1p f", "for x in a; do echo $x; done", "[[ -f x ]] && cat x", "eval", "nohup ls",
+	} {
+		f.Add(s)
+	}
+	for _, c := range loadCases(f) {
+		f.Add(c.Script)
+	}
+	g := New(casePolicy(""))
+	safe := map[string]bool{}
+	for _, n := range SafeCommands() {
+		safe[n] = true
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		v := g.Judge(context.Background(), script)
+		if !v.Decision.Valid() || v.Reason == "" || v.Rule == "" {
+			t.Fatalf("verdict without explanation for %q: %+v", script, v)
+		}
+		for _, c := range v.Commands {
+			if c.Reason == "" || c.Rule == "" || !c.Decision.Valid() {
+				t.Fatalf("command without explanation in %q: %+v", script, c)
+			}
+			if c.Overridable && c.Decision != permission.Ask {
+				t.Fatalf("overridable %v in %q: %+v", c.Decision, script, c)
+			}
+			if c.Decision < v.Decision {
+				t.Fatalf("combined %v is laxer than command %+v in %q", v.Decision, c, script)
+			}
+		}
+		if v.Decision != permission.Allow {
+			return
+		}
+		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
+		if err != nil {
+			t.Fatalf("allowed a script that does not parse: %q: %v", script, err)
+		}
+		if why := notLiteralSafe(file, safe); why != "" {
+			t.Fatalf("allowed %q, but %s", script, why)
+		}
+	})
+}
+
+// notLiteralSafe walks the tree on its own and explains the first node
+// that an allowed script must not contain, or returns "".
+func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
+	funcs := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
+			funcs[fd.Name.Value] = true
+		}
+		return true
+	})
+	why := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if why != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ArithmCmd,
+			*syntax.LetClause, *syntax.ExtGlob, *syntax.CoprocClause:
+			why = "it holds a run-time expansion or command"
+		case *syntax.SglQuoted:
+			if n.Dollar {
+				why = "it holds ANSI-C quoting"
+			}
+		case *syntax.DblQuoted:
+			if n.Dollar {
+				why = "it holds locale quoting"
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				return true
+			}
+			name, ok := plainWord(n.Args[0])
+			if !ok {
+				why = "its command name is not literal"
+				return false
+			}
+			if funcs[name] {
+				why = "it calls the shell function " + name
+				return false
+			}
+			if !safe[path.Base(name)] {
+				why = "it runs " + name + ", which is not on the safe list"
+			}
+		}
+		return why == ""
+	})
+	return why
+}
+
+// plainWord removes quotes from a word made only of literal parts.
+func plainWord(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(strings.ReplaceAll(p.Value, `\`, ""))
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
