@@ -27,6 +27,16 @@ var ErrDuplicateKey = errors.New("runtime: duplicate object key")
 // an error. Invalid UTF-8 in strings is replaced by U+FFFD, as
 // encoding/json does.
 func Canonical(data []byte) ([]byte, error) {
+	if json.Valid(data) {
+		c := canonScanner{data: data}
+		var buf bytes.Buffer
+		buf.Grow(len(data))
+		if err := c.value(&buf); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	// Invalid: let the decoder say why.
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var buf bytes.Buffer
@@ -126,7 +136,144 @@ func canonToken(dec *json.Decoder, tok json.Token, buf *bytes.Buffer) error {
 	return nil
 }
 
+// canonScanner canonicalises input already known to be valid JSON (so
+// nesting is bounded by encoding/json's limit), without the decoder's
+// per-token allocations.
+type canonScanner struct {
+	data []byte
+	pos  int
+}
+
+func (c *canonScanner) ws() {
+	for c.pos < len(c.data) {
+		switch c.data[c.pos] {
+		case ' ', '\t', '\n', '\r':
+			c.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (c *canonScanner) value(buf *bytes.Buffer) error {
+	c.ws()
+	switch b := c.data[c.pos]; {
+	case b == '{':
+		c.pos++
+		var members []member
+		c.ws()
+		for c.data[c.pos] != '}' {
+			c.ws()
+			key := c.str()
+			c.ws()
+			c.pos++ // ':'
+			var vb bytes.Buffer
+			if err := c.value(&vb); err != nil {
+				return err
+			}
+			members = append(members, member{key, vb.Bytes()})
+			c.ws()
+			if c.data[c.pos] == ',' {
+				c.pos++
+			}
+		}
+		c.pos++
+		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+		buf.WriteByte('{')
+		for i, m := range members {
+			if i > 0 {
+				if members[i-1].key == m.key {
+					return fmt.Errorf("%w %q", ErrDuplicateKey, m.key)
+				}
+				buf.WriteByte(',')
+			}
+			writeString(buf, m.key)
+			buf.WriteByte(':')
+			buf.Write(m.val)
+		}
+		buf.WriteByte('}')
+	case b == '[':
+		c.pos++
+		buf.WriteByte('[')
+		c.ws()
+		for i := 0; c.data[c.pos] != ']'; i++ {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := c.value(buf); err != nil {
+				return err
+			}
+			c.ws()
+			if c.data[c.pos] == ',' {
+				c.pos++
+				c.ws()
+			}
+		}
+		c.pos++
+		buf.WriteByte(']')
+	case b == '"':
+		writeString(buf, c.str())
+	case b == 't':
+		c.pos += 4
+		buf.WriteString("true")
+	case b == 'f':
+		c.pos += 5
+		buf.WriteString("false")
+	case b == 'n':
+		c.pos += 4
+		buf.WriteString("null")
+	default:
+		start := c.pos
+		for c.pos < len(c.data) && strings.IndexByte("+-0123456789.eE", c.data[c.pos]) >= 0 {
+			c.pos++
+		}
+		n, err := canonNumber(string(c.data[start:c.pos]))
+		if err != nil {
+			return err
+		}
+		buf.WriteString(n)
+	}
+	return nil
+}
+
+// str reads the string at c.pos and returns its decoded value.
+func (c *canonScanner) str() string {
+	start := c.pos
+	plain := true
+	c.pos++
+	for c.data[c.pos] != '"' {
+		if b := c.data[c.pos]; b == '\\' {
+			plain = false
+			c.pos++
+		} else if b >= 0x80 {
+			plain = false
+		}
+		c.pos++
+	}
+	c.pos++
+	raw := c.data[start:c.pos]
+	if plain {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s) // valid JSON: cannot fail
+	return s
+}
+
 func writeString(buf *bytes.Buffer, s string) {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain { // what json.Marshal would write, without its allocations
+		buf.WriteByte('"')
+		buf.WriteString(s)
+		buf.WriteByte('"')
+		return
+	}
 	b, _ := json.Marshal(s) // a string always marshals
 	buf.Write(b)
 }

@@ -270,3 +270,27 @@ func TestGateUnparsableInput(t *testing.T) {
 	assert.Equal(t, "runtime:repeat", g.Rule, "unparsable inputs are compared by bytes")
 	assert.True(t, errors.Is(s.Err(), nil))
 }
+
+// BenchmarkGate measures layer 7's check of a typical Read call: the
+// canonical form of its input, a hash, and the repeat and cycle scans.
+func BenchmarkGate(b *testing.B) {
+	ss, err := NewSessions(Limits{})
+	require.NoError(b, err)
+	s, err := ss.Start(context.Background(), "bench")
+	require.NoError(b, err)
+	defer ss.End("bench")
+	ins := []json.RawMessage{
+		json.RawMessage(`{"file_path":"/work/main/runtime/session.go","offset":10,"limit":200}`),
+		json.RawMessage(`{"file_path":"/work/main/runtime/executor.go","offset":10,"limit":200}`),
+		json.RawMessage(`{"file_path":"/work/main/runtime/output.go","offset":10,"limit":200}`),
+		json.RawMessage(`{"file_path":"/work/main/runtime/asker.go","offset":10,"limit":200}`),
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if g := s.Gate("Read", ins[i%len(ins)]); g.Decision != permission.Allow {
+			b.Fatal(g.Reason)
+		}
+		i++
+	}
+}
