@@ -22,6 +22,8 @@ var ErrSiblingFailed = errors.New("runtime: a sibling call failed")
 
 // Call is one tool call the model asked for.
 type Call struct {
+	// Session is the id of the session making the call.
+	Session string
 	// ID is the model's id for the call.
 	ID string
 	// Tool is the tool's name.

@@ -1,0 +1,261 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// DefaultMaxInputBytes bounds a call's input.
+const DefaultMaxInputBytes = 1 << 20
+
+// Config configures a [Pipeline]. Tools and Checker are required; a nil
+// Sandbox or Guard is not an error, but then every path or shell command
+// a tool declares is denied (fail closed).
+type Config struct {
+	// Tools are the tools sessions may call.
+	Tools *Registry
+	// Checker holds the permission rules (layer 2).
+	Checker *permission.Checker
+	// Hooks are the lifecycle hooks (layer 3); nil means none.
+	Hooks *hooks.Set
+	// Sandbox confines paths (layer 4).
+	Sandbox *sandbox.Sandbox
+	// Guard judges shell commands (layer 5).
+	Guard *bashguard.Guard
+	// Limits are layer 7's limits for every session.
+	Limits Limits
+	// Asker asks a person; nil means Check returns Ask to the caller.
+	Asker Asker
+	// AskTimeout bounds a question; 0 means DefaultAskTimeout.
+	AskTimeout time.Duration
+	// Output shapes tool outputs in After.
+	Output Output
+	// MaxInputBytes bounds a call's input; 0 means DefaultMaxInputBytes.
+	MaxInputBytes int
+	// AgentName names the top-level agent in hook events and audit rows;
+	// empty means "lead".
+	AgentName string
+}
+
+// Pipeline runs every layer, in the order of the design, around each tool
+// call of each session: [Pipeline.Check] before the call, [Pipeline.After]
+// after it. It is safe for concurrent use by many sessions and goroutines.
+type Pipeline struct {
+	cfg      Config
+	sessions *Sessions
+	mu       sync.Mutex
+	agents   map[string]*agent
+}
+
+// New checks cfg and builds a Pipeline. A bad configuration is an error
+// here, never a panic later.
+func New(cfg Config) (*Pipeline, error) {
+	var errs []error
+	if cfg.Tools == nil || cfg.Tools.Len() == 0 {
+		errs = append(errs, errors.New("runtime: Config.Tools is empty"))
+	}
+	if cfg.Checker == nil {
+		errs = append(errs, errors.New("runtime: Config.Checker is nil"))
+	}
+	if cfg.AskTimeout < 0 || cfg.MaxInputBytes < 0 {
+		errs = append(errs, errors.New("runtime: negative AskTimeout or MaxInputBytes"))
+	}
+	if err := cfg.Limits.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := cfg.Output.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if cfg.AskTimeout == 0 {
+		cfg.AskTimeout = DefaultAskTimeout
+	}
+	if cfg.MaxInputBytes == 0 {
+		cfg.MaxInputBytes = DefaultMaxInputBytes
+	}
+	if cfg.AgentName == "" {
+		cfg.AgentName = "lead"
+	}
+	if cfg.Hooks == nil {
+		cfg.Hooks = hooks.NewSet()
+	}
+	p := &Pipeline{cfg: cfg, agents: make(map[string]*agent)}
+	s, err := NewSessions(cfg.Limits)
+	if err != nil {
+		return nil, err
+	}
+	p.sessions = s
+	return p, nil
+}
+
+// SessionOptions describe a session at its start.
+type SessionOptions struct {
+	// ID identifies the session: 1 to 256 bytes, unique among live ones.
+	ID string
+	// Mode is the session's permission mode; ModeDefault unless set.
+	// A mode the configuration disables is an error.
+	Mode permission.Mode
+	// Cwd is the session's working directory, passed to hooks.
+	Cwd string
+}
+
+// agent is the pipeline's per-session state around layer 7's Session.
+type agent struct {
+	p      *Pipeline
+	l7     *Session
+	rules  *permission.SessionRules
+	mode   permission.Mode
+	name   string
+	cwd    string
+	silent bool
+	tools  *Registry
+	start  time.Time
+	// children counts running subagents.
+	children int
+	depth    int
+	parent   *agent
+}
+
+// StartSession starts a session: its layer-7 state, its session rules,
+// and the SessionStart hooks. Cancelling ctx cancels the session.
+func (p *Pipeline) StartSession(ctx context.Context, o SessionOptions) (*Session, error) {
+	return p.startAgent(ctx, o, nil, "", nil)
+}
+
+func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *agent, name string, tools *Registry) (*Session, error) {
+	if !o.Mode.Valid() {
+		return nil, fmt.Errorf("runtime: invalid permission mode %d", o.Mode)
+	}
+	if o.Mode == permission.ModeBypassPermissions && p.cfg.Checker.Config().DisableBypass {
+		return nil, errors.New("runtime: bypassPermissions mode is disabled by configuration")
+	}
+	l7, err := p.sessions.Start(ctx, o.ID)
+	if err != nil {
+		return nil, err
+	}
+	a := &agent{p: p, l7: l7, mode: o.Mode, name: p.cfg.AgentName, cwd: o.Cwd, tools: p.cfg.Tools, start: time.Now()}
+	if parent != nil {
+		a.parent, a.silent, a.name, a.depth = parent, true, name, parent.depth+1
+		a.rules = parent.rules.Child()
+	} else {
+		a.rules = p.cfg.Checker.NewSession()
+	}
+	if tools != nil {
+		a.tools = tools
+	}
+	p.mu.Lock()
+	p.agents[o.ID] = a
+	p.mu.Unlock()
+	_ = p.cfg.Hooks.SessionStart(l7.Context(), hooks.SessionStartEvent{
+		SessionID: o.ID, AgentName: a.name, Cwd: o.Cwd, PermissionMode: o.Mode.String(),
+	})
+	return l7, nil
+}
+
+// EndSession ends a session: it is cancelled, its SessionStop hooks run
+// with reason, and its state is freed. It reports whether it was live.
+func (p *Pipeline) EndSession(id, reason string) bool {
+	p.mu.Lock()
+	a, ok := p.agents[id]
+	delete(p.agents, id)
+	p.mu.Unlock()
+	if !ok {
+		return false
+	}
+	st := a.l7.Status()
+	// SessionStop runs with a context that outlives the session's own.
+	ctx := context.WithoutCancel(a.l7.Context())
+	p.sessions.End(id)
+	_ = p.cfg.Hooks.SessionStop(ctx, hooks.SessionStopEvent{
+		SessionID: id, AgentName: a.name, Step: st.Step, Reason: reason, Elapsed: time.Since(a.start),
+	})
+	return true
+}
+
+// Session returns the layer-7 state of a live session.
+func (p *Pipeline) Session(id string) (*Session, bool) {
+	a := p.agent(id)
+	if a == nil {
+		return nil, false
+	}
+	return a.l7, true
+}
+
+// SessionRules returns a live session's rules, to add "allow always"
+// answers or Deny rules at run time.
+func (p *Pipeline) SessionRules(id string) (*permission.SessionRules, bool) {
+	a := p.agent(id)
+	if a == nil {
+		return nil, false
+	}
+	return a.rules, true
+}
+
+func (p *Pipeline) agent(id string) *agent {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.agents[id]
+}
+
+// Hooks returns the pipeline's hook set.
+func (p *Pipeline) Hooks() *hooks.Set { return p.cfg.Hooks }
+
+// Tools returns the pipeline's tool registry.
+func (p *Pipeline) Tools() *Registry { return p.cfg.Tools }
+
+// Checker returns the pipeline's permission checker.
+func (p *Pipeline) Checker() *permission.Checker { return p.cfg.Checker }
+
+// isObject reports whether input is a JSON object.
+func isObject(input json.RawMessage) bool {
+	for _, c := range input {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return json.Valid(input)
+		}
+		return false
+	}
+	return false
+}
+
+func errUnknownSession(id string) error { return fmt.Errorf("runtime: no live session %q", id) }
+
+func joinErr(a, b error) error {
+	if a == nil {
+		return b
+	}
+	return errors.Join(a, b)
+}
+
+// Executor returns an Executor whose calls go through the Pipeline: Check
+// before each call and After once it ran (or was refused). run runs an
+// admitted call with its final input.
+func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, error)) *Executor {
+	return &Executor{
+		Tools: p.cfg.Tools,
+		Check: func(ctx context.Context, call Call) Admission {
+			v := p.Check(ctx, call)
+			return Admission{Decision: v.Decision, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason, Input: v.Input, Detail: v}
+		},
+		Run: run,
+		After: func(ctx context.Context, res Result) Result {
+			v, _ := res.Admission.Detail.(Verdict)
+			o := p.After(ctx, res.Call, v, res.Output, res.Err, 0)
+			res.Output = o.Output
+			return res
+		},
+	}
+}

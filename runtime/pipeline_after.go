@@ -1,0 +1,68 @@
+package runtime
+
+import (
+	"context"
+	"time"
+
+	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Outcome is a call's result as it goes back to the model.
+type Outcome struct {
+	// Output is what the model sees: after the PostToolUse hooks, and
+	// truncated or replaced by a stub when large.
+	Output string
+	// Context joins the hooks' additional contexts.
+	Context string
+	// Truncated reports that Output is not the whole output; Path names
+	// the persisted full output, if any.
+	Truncated bool
+	Path      string
+	// Err joins failures of the hooks or of persistence; the output is
+	// still usable.
+	Err error
+	// Status is the session's layer-7 state after the call's output was
+	// counted against the token budget.
+	Status Status
+}
+
+// After finishes one call: the PostToolUse hooks (which see the verdict and
+// may rewrite the output, to redact it for instance; metrics and audit are
+// hooks too), output truncation and persistence, and token accounting
+// (about four characters a token). Call it for every call Check answered,
+// denied ones included, with the tool's output and error.
+func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, output string, runErr error, elapsed time.Duration) Outcome {
+	a := p.agent(call.Session)
+	if a == nil {
+		return Outcome{Output: output, Err: errUnknownSession(call.Session)}
+	}
+	input := v.Input
+	if input == nil {
+		input = call.Input
+	}
+	hctx := context.WithoutCancel(a.l7.Context()) // the call happened: record it even if cancelled since
+	out := p.cfg.Hooks.PostToolUse(hctx, hooks.PostToolUseEvent{
+		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.Status().Step, ToolName: call.Tool, CallID: call.ID,
+		Kind: kindOf(a, call), Input: input, Output: output, Elapsed: elapsed, Err: runErr,
+		Decision: v.Decision, Reason: v.Reason, Cwd: a.cwd, PermissionMode: a.mode.String(),
+	})
+	o := Outcome{Output: out.Output, Context: out.Context, Err: out.Err}
+	if v.Decision != permission.Allow {
+		o.Output = "denied (" + v.Layer.String() + "): " + v.Reason
+	}
+	shaped, err := p.cfg.Output.Shape(call.Tool, call.ID, o.Output)
+	if err != nil {
+		o.Err = joinErr(o.Err, err)
+	}
+	o.Output, o.Truncated, o.Path = shaped.Text, shaped.Truncated, shaped.Path
+	o.Status = a.l7.AddTokens((len(o.Output) + len(o.Context) + 3) / 4)
+	return o
+}
+
+func kindOf(a *agent, call Call) permission.Kind {
+	if t, ok := a.tools.Lookup(call.Tool); ok {
+		return t.Traits(call.Input).Kind
+	}
+	return permission.KindOther
+}

@@ -1,0 +1,170 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Check runs the layers of the design, in order, on one call of a live
+// session and returns the verdict:
+//
+//  1. layer 7: session cancelled, step limit, repeated calls;
+//  2. input: unknown tool, input that is not a JSON object or is too big;
+//  3. layer 3: PreToolUse hooks (Block, MutateInput, PermissionRequired);
+//  4. layer 2: the rules, on the input as the hooks left it;
+//  5. layers 4 and 5: every declared path through the sandbox, every shell
+//     command through the guard, each simple command against the rules;
+//  6. layer 6: a subagent session cannot ask, and cannot use interaction
+//     tools;
+//  7. with an Asker, Ask goes to a person.
+//
+// Every error, panic or timeout on the way is a Deny with its reason.
+func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
+	defer func() {
+		if r := recover(); r != nil {
+			v = Verdict{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:panic",
+				Reason: fmt.Sprintf("the check panicked: %v", r)}
+		}
+	}()
+	a := p.agent(call.Session)
+	if a == nil {
+		return Verdict{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:unknown-session",
+			Reason: fmt.Sprintf("no live session %q", call.Session)}
+	}
+	v = a.check(ctx, call)
+	v.Status = a.l7.Status()
+	if v.Input == nil {
+		v.Input = call.Input
+	}
+	return v
+}
+
+func deny(layer permission.Layer, rule, reason string) Verdict {
+	return Verdict{Decision: permission.Deny, Layer: layer, Rule: rule, Reason: reason}
+}
+
+func (a *agent) check(ctx context.Context, call Call) Verdict {
+	p := a.p
+	// 1. Layer 7.
+	if g := a.l7.Gate(call.Tool, call.Input); g.Decision != permission.Allow {
+		return deny(permission.LayerRuntime, g.Rule, g.Reason)
+	}
+	// 2. Input.
+	if call.Tool == "" {
+		return deny(permission.LayerTraits, "input:no-tool", "the call names no tool")
+	}
+	tool, ok := a.tools.Lookup(call.Tool)
+	if !ok {
+		return deny(permission.LayerTraits, "input:unknown-tool", fmt.Sprintf("unknown tool %q: not in this session's tool set", call.Tool))
+	}
+	if len(call.Input) > p.cfg.MaxInputBytes {
+		return deny(permission.LayerTraits, "input:too-big", fmt.Sprintf("input of %d bytes is over the limit of %d", len(call.Input), p.cfg.MaxInputBytes))
+	}
+	if !isObject(call.Input) {
+		return deny(permission.LayerTraits, "input:not-object", "input is not a JSON object")
+	}
+	kind := tool.Traits(call.Input).Kind
+
+	// 3. Layer 3: PreToolUse hooks.
+	// Hooks run under the session's context: cancelled with the session.
+	out := p.cfg.Hooks.PreToolUse(a.l7.Context(), hooks.PreToolUseEvent{
+		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.Status().Step, ToolName: call.Tool,
+		CallID: call.ID, Kind: kind, Input: call.Input, Cwd: a.cwd, PermissionMode: a.mode.String(),
+	})
+	var answers []permission.Result
+	switch out.Decision {
+	case permission.Allow:
+	case permission.Ask:
+		answers = append(answers, permission.Result{Decision: permission.Ask, Layer: permission.LayerHooks,
+			Source: permission.SourceHookAsk, Rule: "hook:" + out.Hook, Reason: out.Reason})
+	default:
+		reason := out.Reason
+		if reason == "" {
+			reason = "a PreToolUse hook blocked the call"
+		}
+		v := deny(permission.LayerHooks, "hook:"+out.Hook, reason)
+		v.Context = out.Context
+		return v
+	}
+	input := call.Input
+	if out.Input != nil {
+		input = out.Input
+	}
+	if !isObject(input) {
+		return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object")
+	}
+	if len(input) > p.cfg.MaxInputBytes {
+		return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook made the input bigger than the limit")
+	}
+	traits := tool.Traits(input)
+
+	// 4 and 5. Rules, content guards, and each simple command.
+	c := content{a: a, tool: call.Tool, traits: traits, input: input}
+	c.inspect(ctx)
+	answers = append(answers, c.answers...)
+	res := permission.Combine(a.mode, permission.Call{Tool: call.Tool, Kind: traits.Kind, InsideRoots: c.insideRoots}, answers...)
+	v := verdictOf(res)
+	v.Input, v.Context, v.Commands = input, out.Context, c.commands
+
+	// 6. Layer 6: a silent (subagent) session cannot ask a person.
+	if a.silent {
+		if traits.Kind == permission.KindInteraction && v.Decision != permission.Deny {
+			return a.silentDeny(v, fmt.Sprintf("subagent %q cannot talk to the person: %s is an interaction tool", a.name, call.Tool))
+		}
+		if v.Decision == permission.Ask {
+			return a.silentDeny(v, fmt.Sprintf("subagent %q cannot ask the person, and this call would ask: %s", a.name, v.Reason))
+		}
+	}
+
+	// 7. Ask a person.
+	if v.Decision == permission.Ask && p.cfg.Asker != nil {
+		v = a.ask(ctx, call, v, c)
+	}
+	return v
+}
+
+func (a *agent) silentDeny(v Verdict, reason string) Verdict {
+	conf := append([]permission.Conflict{{Decision: v.Decision, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}}, v.Conflicts...)
+	v.Decision, v.Layer, v.Rule, v.Reason, v.Conflicts = permission.Deny, permission.LayerSubagent, "subagent:silent", reason, conf
+	return v
+}
+
+// ask puts an Ask verdict to the person and records an "allow always".
+func (a *agent) ask(ctx context.Context, call Call, v Verdict, c content) Verdict {
+	req := Request{ID: call.ID, Session: a.l7.ID(), Tool: call.Tool, Input: v.Input, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}
+	for _, cmd := range c.commands {
+		req.Commands = append(req.Commands, cmd.Args)
+	}
+	req.AlwaysRules = c.alwaysRules()
+	if ctx == nil {
+		ctx = a.l7.Context()
+	}
+	ans := AskWithTimeout(ctx, a.p.cfg.Asker, req, a.p.cfg.AskTimeout)
+	v.Asked, v.Answer = true, ans.Choice
+	prev := permission.Conflict{Decision: v.Decision, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}
+	v.Conflicts = append([]permission.Conflict{prev}, v.Conflicts...)
+	switch ans.Choice {
+	case AllowOnce, AllowAlways:
+		v.Decision, v.Rule = permission.Allow, "person:"+ans.Choice.String()
+		v.Reason = "the person allowed it (" + ans.Choice.String() + ") after: " + prev.Reason
+		if ans.Choice == AllowAlways && len(req.AlwaysRules) > 0 {
+			if err := a.rules.Add(permission.Allow, req.AlwaysRules...); err != nil {
+				v.Reason += "; the session rule could not be added: " + err.Error()
+			} else {
+				v.Reason += "; added session rules " + strings.Join(req.AlwaysRules, ", ")
+			}
+		}
+	default:
+		v.Decision, v.Rule = permission.Deny, "person:deny"
+		v.Reason = "the person denied it"
+		if ans.Reason != "" {
+			v.Reason += ": " + ans.Reason
+		}
+	}
+	return v
+}
+

@@ -1,0 +1,299 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// content runs layers 2, 4 and 5 on a call's final input: it reads the
+// fields the tool declares, resolves paths through the sandbox, judges
+// shell commands with the guard, and checks the rules for each path,
+// domain and simple command. It collects one answer per source for
+// permission.Combine.
+type content struct {
+	a      *agent
+	tool   string
+	traits Traits
+	input  json.RawMessage
+
+	answers     []permission.Result
+	commands    []CommandVerdict
+	insideRoots bool
+	// paths are the real paths the call touches, for "allow always".
+	paths   []string
+	domains []string
+}
+
+func (c *content) add(r permission.Result) { c.answers = append(c.answers, r) }
+
+func (c *content) guardDeny(layer permission.Layer, rule, reason string) {
+	c.add(permission.Result{Decision: permission.Deny, Layer: layer, Source: permission.SourceToolDeny, Rule: rule, Reason: reason})
+}
+
+func (c *content) guardAsk(layer permission.Layer, rule, reason string, firm bool) {
+	c.add(permission.Result{Decision: permission.Ask, Layer: layer, Source: permission.SourceToolAsk, Rule: rule, Reason: reason, Firm: firm})
+}
+
+// group is the Claude Code rule family a tool's paths also answer to.
+func (c *content) group() string {
+	switch c.traits.Kind {
+	case permission.KindRead:
+		return "Read"
+	case permission.KindEdit:
+		return "Edit"
+	}
+	return ""
+}
+
+func (c *content) inspect(ctx context.Context) {
+	t := &c.traits
+	// The tool's own rules (P1 Deny, P6 Ask).
+	for _, r := range t.Rules {
+		rule := r.Rule
+		if rule == "" {
+			rule = "tool:" + c.tool
+		}
+		if r.Decision == permission.Ask {
+			c.guardAsk(permission.LayerTraits, rule, r.Reason, false)
+		} else {
+			c.guardDeny(permission.LayerTraits, rule, r.Reason)
+		}
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(c.input, &fields); err != nil {
+		c.guardDeny(permission.LayerTraits, "input:not-object", "input is not a JSON object: "+err.Error())
+		return
+	}
+	c.insideRoots = true
+	write := t.WritesPaths()
+	base := ""
+	for _, f := range t.PathFields {
+		s, ok := c.stringField(fields, f)
+		if !ok || s == "" {
+			continue
+		}
+		if real := c.checkPath(f, s, write); real != "" && base == "" {
+			base = real
+		}
+	}
+	for _, f := range t.GlobFields {
+		s, ok := c.stringField(fields, f)
+		if !ok || s == "" {
+			continue
+		}
+		pattern := s
+		if base != "" && !filepath.IsAbs(s) {
+			pattern = filepath.Join(base, s)
+		}
+		c.checkGlob(f, pattern)
+	}
+	if f := t.WorkdirField; f != "" {
+		if s, ok := c.stringField(fields, f); ok && s != "" {
+			c.checkPath(f, s, false)
+		}
+	}
+	for _, f := range t.URLFields {
+		if s, ok := c.stringField(fields, f); ok && s != "" {
+			c.checkURL(f, s)
+		}
+	}
+	for _, f := range t.DomainFields {
+		c.checkDomains(fields, f)
+	}
+	shell := false
+	for _, f := range t.CommandFields {
+		if s, ok := c.stringField(fields, f); ok {
+			shell = true
+			c.checkShell(ctx, f, s)
+		}
+	}
+	if !shell && len(c.paths) == 0 && len(c.domains) == 0 {
+		// A call with nothing to look at: the rules for the tool itself.
+		c.add(c.a.rulesFor(&permission.Request{Tool: c.tool, Group: c.group(), Kind: t.Kind, Content: contentOf(fields)}))
+	}
+}
+
+// contentOf is what "Tool(specifier)" rules of other tools match: a
+// subagent's type, or nothing.
+func contentOf(fields map[string]json.RawMessage) string {
+	for _, k := range []string{"subagent_type", "agent", "name"} {
+		var s string
+		if json.Unmarshal(fields[k], &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// stringField reads a declared field. A declared field that is present but
+// not a string is a Deny: the guards cannot see inside it.
+func (c *content) stringField(fields map[string]json.RawMessage, f string) (string, bool) {
+	raw, ok := fields[f]
+	if !ok || string(raw) == "null" {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		c.guardDeny(permission.LayerTraits, "input:field-type", fmt.Sprintf("input field %q must be a string", f))
+		return "", false
+	}
+	return s, true
+}
+
+// checkPath resolves one path through the sandbox and checks the rules
+// against it. It returns the real path, or "" when refused.
+func (c *content) checkPath(field, p string, write bool) string {
+	sb := c.a.p.cfg.Sandbox
+	if sb == nil {
+		c.insideRoots = false
+		c.guardDeny(permission.LayerSandbox, "sandbox:none", fmt.Sprintf("%s %q: no sandbox is configured, so no path is allowed", field, p))
+		return ""
+	}
+	real, err := sb.Resolve(p)
+	if err != nil {
+		c.insideRoots = false
+		c.guardDeny(permission.LayerSandbox, "sandbox:"+sandboxRule(err), err.Error())
+		return ""
+	}
+	if d, why := sb.CheckPath(real, write); d != permission.Allow {
+		if d == permission.Deny {
+			c.insideRoots = false
+			c.guardDeny(permission.LayerSandbox, "sandbox:refused", why)
+			return ""
+		}
+		c.guardAsk(permission.LayerSandbox, map[bool]string{true: "sandbox:protected", false: "sandbox:secret"}[write], why, write)
+	}
+	c.paths = append(c.paths, real)
+	// Rules see the real path and the path as written (made absolute),
+	// so that a link cannot slip a path past a deny rule.
+	req := permission.Request{Tool: c.tool, Group: c.group(), Kind: c.traits.Kind, Path: real}
+	r := c.a.rulesFor(&req)
+	lexical := p
+	if !filepath.IsAbs(lexical) {
+		lexical = filepath.Join(sb.WorkDir(), lexical)
+	}
+	if lexical = filepath.Clean(lexical); lexical != real {
+		req.Path = lexical
+		if r2 := c.a.rulesFor(&req); r2.Decision < r.Decision {
+			r2.Conflicts.Add(permission.Conflict{Decision: r.Decision, Layer: r.Layer, Source: r.Source, Rule: r.Rule, Reason: r.Reason})
+			r = r2
+		}
+	}
+	c.add(r)
+	return real
+}
+
+func sandboxRule(err error) string {
+	s := err.Error()
+	for _, k := range []string{"outside", "invalid", "loop", "home", "unresolvable"} {
+		if strings.Contains(s, k) {
+			return k
+		}
+	}
+	return "refused"
+}
+
+func (c *content) checkGlob(field, pattern string) {
+	sb := c.a.p.cfg.Sandbox
+	if sb == nil {
+		c.insideRoots = false
+		c.guardDeny(permission.LayerSandbox, "sandbox:none", fmt.Sprintf("%s %q: no sandbox is configured", field, pattern))
+		return
+	}
+	base, _, err := sb.GlobBase(pattern)
+	if err != nil {
+		c.insideRoots = false
+		c.guardDeny(permission.LayerSandbox, "sandbox:"+sandboxRule(err), err.Error())
+		return
+	}
+	c.checkPath(field, base, false)
+}
+
+func (c *content) checkURL(field, raw string) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		c.guardDeny(permission.LayerTraits, "input:url", fmt.Sprintf("%s %q is not a URL", field, raw))
+		return
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		c.guardDeny(permission.LayerTraits, "input:url-scheme", fmt.Sprintf("%s %q: only http and https URLs are allowed", field, raw))
+		return
+	}
+	if u.Hostname() == "" {
+		c.guardDeny(permission.LayerTraits, "input:url", fmt.Sprintf("%s %q has no host", field, raw))
+		return
+	}
+	c.checkDomain(strings.ToLower(u.Hostname()))
+}
+
+func (c *content) checkDomains(fields map[string]json.RawMessage, f string) {
+	raw, ok := fields[f]
+	if !ok || string(raw) == "null" {
+		return
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		if one != "" {
+			c.checkDomain(strings.ToLower(one))
+		}
+		return
+	}
+	var many []string
+	if err := json.Unmarshal(raw, &many); err != nil {
+		c.guardDeny(permission.LayerTraits, "input:field-type", fmt.Sprintf("input field %q must be a host name or a list of them", f))
+		return
+	}
+	for _, d := range many {
+		c.checkDomain(strings.ToLower(d))
+	}
+}
+
+func (c *content) checkDomain(host string) {
+	c.domains = append(c.domains, host)
+	c.add(c.a.rulesFor(&permission.Request{Tool: c.tool, Kind: c.traits.Kind, Domain: host}))
+}
+
+// rulesFor checks the rules with the session's rules.
+func (a *agent) rulesFor(req *permission.Request) permission.Result {
+	return a.p.cfg.Checker.Check(req, a.rules)
+}
+
+// alwaysRules are the session rules an "allow always" answer records: for
+// a shell call one exact rule per simple command (never a broad prefix),
+// for a file tool one rule per real path, for a network tool one per
+// domain.
+func (c *content) alwaysRules() []string {
+	if len(c.commands) > 0 {
+		args := make([][]string, 0, len(c.commands))
+		for _, cmd := range c.commands {
+			if cmd.Decision != permission.Allow {
+				args = append(args, cmd.Args)
+			}
+		}
+		rules, err := AllowAlwaysRules(c.tool, args)
+		if err != nil {
+			return nil
+		}
+		return rules
+	}
+	var rules []string
+	for _, p := range c.paths {
+		if strings.ContainsAny(p, "*?[]{}\\()") {
+			return nil // a rule for this path would be a pattern: offer none
+		}
+		rules = append(rules, c.tool+"(/"+p+")")
+	}
+	for _, d := range c.domains {
+		rules = append(rules, c.tool+"(domain:"+d+")")
+	}
+	if len(rules) == 0 && !strings.ContainsAny(c.tool, "*()") {
+		rules = append(rules, c.tool)
+	}
+	return rules
+}

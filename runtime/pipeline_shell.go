@@ -1,0 +1,88 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// checkShell judges a shell script: the guard splits it into simple
+// commands and judges each; each is also checked against the rules on its
+// own. A command is allowed only when the guard allows it (safe list) or
+// an explicit Allow rule matches it and the guard's Ask is one a rule may
+// lift; a Deny rule matching any command, or a guard Deny, denies the call.
+func (c *content) checkShell(ctx context.Context, field, script string) {
+	g := c.a.p.cfg.Guard
+	if g == nil {
+		c.guardDeny(permission.LayerShell, "shell:none", fmt.Sprintf("%s: no shell guard is configured, so no command is allowed", field))
+		return
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	v := g.Judge(ctx, script)
+	if len(v.Commands) == 0 {
+		// Nothing to judge one by one (a parse error, an empty script):
+		// the guard's answer is the call's.
+		c.addGuard(v.Decision, v.Rule, v.Reason, false)
+		if v.Decision == permission.Allow {
+			c.add(permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Source: permission.SourceAllow, Rule: v.Rule, Reason: v.Reason})
+		}
+		return
+	}
+	if v.Decision == permission.Deny {
+		// A Deny of the whole script that no single command carries (a
+		// limit, a fork bomb) must still deny.
+		denied := false
+		for _, cmd := range v.Commands {
+			denied = denied || cmd.Decision == permission.Deny
+		}
+		if !denied {
+			c.addGuard(permission.Deny, v.Rule, v.Reason, false)
+		}
+	}
+	var worst *permission.Result
+	for _, cmd := range v.Commands {
+		req := permission.Request{Tool: c.tool, Kind: c.traits.Kind, Command: cmd.Args}
+		rules := c.a.rulesFor(&req)
+		answers := []permission.Result{rules}
+		switch cmd.Decision {
+		case permission.Allow:
+			answers = append(answers, permission.Result{Decision: permission.Allow, Layer: permission.LayerShell,
+				Source: permission.SourceAllow, Rule: cmd.Rule, Reason: cmd.Reason})
+		case permission.Ask:
+			if !(rules.Decision == permission.Allow && rules.Source == permission.SourceAllow && cmd.Overridable) {
+				answers = append(answers, permission.Result{Decision: permission.Ask, Layer: permission.LayerShell,
+					Source: permission.SourceToolAsk, Rule: cmd.Rule, Reason: cmd.Reason})
+			}
+		default:
+			answers = append(answers, permission.Result{Decision: permission.Deny, Layer: permission.LayerShell,
+				Source: permission.SourceToolDeny, Rule: cmd.Rule, Reason: cmd.Reason})
+		}
+		if rules.Source == permission.SourceDefault && rules.Decision == permission.Ask {
+			// A default Ask does not speak for a shell command: the guard
+			// does (its safe list allows, its Ask asks). A default Deny
+			// still denies.
+			answers[0].Decision = permission.Allow
+		}
+		r := permission.Combine(permission.ModeDefault, permission.Call{Tool: c.tool, Kind: c.traits.Kind}, answers...)
+		c.commands = append(c.commands, CommandVerdict{Args: cmd.Args, Decision: r.Decision, Layer: r.Layer,
+			Rule: r.Rule, Reason: r.Reason, Pos: cmd.Pos.String()})
+		if worst == nil || r.Decision < worst.Decision {
+			rc := r
+			worst = &rc
+		}
+	}
+	c.add(*worst)
+}
+
+func (c *content) addGuard(d permission.Decision, rule, reason string, firm bool) {
+	switch d {
+	case permission.Allow:
+	case permission.Ask:
+		c.guardAsk(permission.LayerShell, rule, reason, firm)
+	default:
+		c.guardDeny(permission.LayerShell, rule, reason)
+	}
+}

@@ -1,0 +1,149 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// world is a real workspace on disk with a pipeline over it.
+type world struct {
+	dir, outside string
+	p            *Pipeline
+	hooks        *hooks.Set
+}
+
+func newWorld(t *testing.T, cfg permission.Config, asker Asker, extra ...hooks.Hook) *world {
+	t.Helper()
+	tmp := t.TempDir()
+	tmp, err := filepath.EvalSymlinks(tmp)
+	require.NoError(t, err)
+	w := &world{dir: filepath.Join(tmp, "proj"), outside: filepath.Join(tmp, "outside")}
+	for _, d := range []string{w.dir, w.outside, filepath.Join(w.dir, "src"), filepath.Join(w.dir, ".git", "hooks")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	for name, body := range map[string]string{
+		"src/main.go": "package main\n", ".env": "TOKEN=x\n", "README.md": "# hi\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(w.dir, name), []byte(body), 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(w.outside, "secret.txt"), []byte("outside"), 0o644))
+	require.NoError(t, os.Symlink(w.outside, filepath.Join(w.dir, "escape")))
+
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{w.dir}, WorkDir: w.dir})
+	require.NoError(t, err)
+	pol := bashguard.DefaultPolicy()
+	pol.Paths, pol.WorkDir, pol.Home = sb, w.dir, filepath.Join(tmp, "home")
+	cfg.WorkDir = w.dir
+	checker, err := permission.New(cfg)
+	require.NoError(t, err)
+	w.hooks = hooks.NewSet(append([]hooks.Hook{{
+		Name: "no-pastebin",
+		PreToolUse: func(_ context.Context, e hooks.PreToolUseEvent) (hooks.PreToolUseResult, error) {
+			if strings.Contains(string(e.Input), "pastebin") {
+				return hooks.Block("uploads to pastebin are not allowed"), nil
+			}
+			return hooks.PreToolUseResult{}, nil
+		},
+	}}, extra...)...)
+	t.Cleanup(w.hooks.Close)
+	w.p, err = New(Config{Tools: ClaudeCodeTools(), Checker: checker, Hooks: w.hooks, Sandbox: sb, Guard: bashguard.New(pol), Asker: asker})
+	require.NoError(t, err)
+	return w
+}
+
+func (w *world) start(t *testing.T, id string, mode permission.Mode) {
+	t.Helper()
+	_, err := w.p.StartSession(context.Background(), SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
+	require.NoError(t, err)
+	t.Cleanup(func() { w.p.EndSession(id, "test done") })
+}
+
+func in(kv ...string) json.RawMessage {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+type pcase struct {
+	name   string
+	tool   string
+	input  json.RawMessage
+	want   permission.Decision
+	layer  permission.Layer
+	rule   string // exact, or "" to skip
+	reason string // substring
+}
+
+func runCases(t *testing.T, w *world, sess string, cases []pcase) {
+	t.Helper()
+	for i, tc := range cases {
+		v := w.p.Check(context.Background(), Call{Session: sess, ID: "c" + string(rune('a'+i%26)), Tool: tc.tool, Input: tc.input})
+		assert.Equal(t, tc.want, v.Decision, "%s: %s", tc.name, v.Reason)
+		assert.Equal(t, tc.layer, v.Layer, "%s: layer (%s)", tc.name, v.Reason)
+		if tc.rule != "" {
+			assert.Equal(t, tc.rule, v.Rule, "%s: rule", tc.name)
+		}
+		assert.Contains(t, v.Reason, tc.reason, "%s: reason", tc.name)
+	}
+}
+
+func TestPipelineLayers(t *testing.T) {
+	w := newWorld(t, permission.Config{
+		Default: permission.Allow,
+		Deny:    []string{"Bash(git push:*)", "Read(./src/secret/**)"},
+		Allow:   []string{"Bash(go test:*)"},
+		Ask:     []string{"WebFetch"},
+	}, nil)
+	w.start(t, "s1", permission.ModeDefault)
+	cases := []pcase{
+		{"read inside the roots", "Read", in("file_path", "src/main.go"), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
+		{"traversal out of the roots", "Read", in("file_path", "../outside/secret.txt"), permission.Deny, permission.LayerSandbox, "", "outside"},
+		{"symlink out of the roots", "Read", in("file_path", "escape/secret.txt"), permission.Deny, permission.LayerSandbox, "", "outside"},
+		{"absolute path outside", "Read", in("file_path", "/etc/passwd"), permission.Deny, permission.LayerSandbox, "", "outside"},
+		{"secret file asks", "Read", in("file_path", ".env"), permission.Ask, permission.LayerSandbox, "sandbox:secret", ".env"},
+		{"protected write asks", "Write", in("file_path", ".git/hooks/pre-commit", "content", "x"), permission.Ask, permission.LayerSandbox, "sandbox:protected", ".git"},
+		{"deny rule on a path", "Read", in("file_path", "src/secret/k"), permission.Deny, permission.LayerRules, "Read(./src/secret/**)", "denied by deny rule Read(./src/secret/**)"},
+		{"deny rule on a command", "Bash", in("command", "git push origin main"), permission.Deny, permission.LayerRules, "Bash(git push:*)", "denied by deny rule Bash(git push:*)"},
+		{"deny rule inside a compound command", "Bash", in("command", "ls && git push -f"), permission.Deny, permission.LayerRules, "Bash(git push:*)", "denied by deny rule"},
+		{"hard deny in the shell", "Bash", in("command", "rm -rf /"), permission.Deny, permission.LayerShell, "", "rm"},
+		{"network command", "Bash", in("command", "curl https://example.com"), permission.Deny, permission.LayerShell, "", "network"},
+		{"safe compound command", "Bash", in("command", "ls -la && pwd"), permission.Allow, permission.LayerShell, "", ""},
+		{"allow rule per subcommand", "Bash", in("command", "git status && go test ./..."), permission.Allow, permission.LayerShell, "", ""},
+		{"unknown command asks", "Bash", in("command", "make build"), permission.Ask, permission.LayerShell, "", ""},
+		{"write through tee asks", "Bash", in("command", "go test ./... | tee out.txt"), permission.Ask, permission.LayerShell, "", ""},
+		{"hook blocks", "WebFetch", in("url", "https://pastebin.com/x"), permission.Deny, permission.LayerHooks, "hook:no-pastebin", "uploads to pastebin are not allowed"},
+		{"ask rule", "WebFetch", in("url", "https://go.dev/doc"), permission.Ask, permission.LayerRules, "WebFetch", "needs confirmation by ask rule WebFetch"},
+		{"bad URL scheme", "WebFetch", in("url", "file:///etc/passwd"), permission.Deny, permission.LayerTraits, "input:url-scheme", "only http and https"},
+		{"unknown tool", "Nope", in(), permission.Deny, permission.LayerTraits, "input:unknown-tool", `unknown tool "Nope"`},
+		{"input not an object", "Read", json.RawMessage(`["x"]`), permission.Deny, permission.LayerTraits, "input:not-object", "not a JSON object"},
+		{"path field not a string", "Read", json.RawMessage(`{"file_path": 3}`), permission.Deny, permission.LayerTraits, "input:field-type", `"file_path" must be a string`},
+	}
+	runCases(t, w, "s1", cases)
+
+	v := w.p.Check(context.Background(), Call{Session: "s1", Tool: "Bash", Input: in("command", "git status && make")})
+	require.Len(t, v.Commands, 2, "each simple command has its own verdict")
+	assert.Equal(t, []string{"git", "status"}, v.Commands[0].Args)
+	assert.Equal(t, permission.Allow, v.Commands[0].Decision)
+	assert.Equal(t, []string{"make"}, v.Commands[1].Args)
+	assert.Equal(t, permission.Ask, v.Commands[1].Decision)
+	assert.Equal(t, v.Commands[1].Reason, v.Reason, "the call's reason is its strictest command's")
+
+	v = w.p.Check(context.Background(), Call{Session: "nope", Tool: "Read", Input: in("file_path", "x")})
+	assert.Equal(t, permission.Deny, v.Decision)
+	assert.Equal(t, `no live session "nope"`, v.Reason)
+}
