@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -87,6 +88,31 @@ func (f *FS) locate(name string, follow bool) (*os.Root, string, string, error) 
 	return f.roots[i], rel(r, f.sb.roots[i]), r, nil
 }
 
+// lexical maps name to a root and a root-relative path by its spelling
+// alone, for read-only operations: it succeeds only for a clean path (no
+// "." or ".." components) that lies, as written, inside a root. The
+// operation then runs through that root's os.Root, which itself refuses
+// to leave the root, so this skips the resolution without weakening
+// containment. Any failure of the operation is retried on the resolved
+// path, which gives a path that leads outside its typed error, and follows
+// the absolute links inside a root that os.Root will not.
+func (f *FS) lexical(name string) (*os.Root, string, bool) {
+	if name == "" || name[0] != '/' {
+		if name == "" || name[0] == '~' || f.sb.workDir == "" {
+			return nil, "", false
+		}
+		name = f.sb.workDir + "/" + name
+	}
+	if len(name) > maxPath || filepath.Clean(name) != name {
+		return nil, "", false
+	}
+	i := f.sb.rootOf(name)
+	if i < 0 || i >= len(f.roots) {
+		return nil, "", false
+	}
+	return f.roots[i], rel(name, f.sb.roots[i]), true
+}
+
 // fixErr names the caller's path, rather than the root-relative one, in
 // the errors os.Root returns.
 func fixErr(err error, name string) error {
@@ -106,6 +132,13 @@ func (f *FS) Open(name string) (*os.File, error) {
 // [os.OpenFile]. With os.O_CREATE|os.O_EXCL a final symbolic link is not
 // followed (the open fails because the name exists), as the kernel does.
 func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
+	if flag == os.O_RDONLY {
+		if root, rp, ok := f.lexical(name); ok {
+			if file, err := root.OpenFile(rp, flag, perm); err == nil {
+				return file, nil
+			}
+		}
+	}
 	follow := flag&(os.O_CREATE|os.O_EXCL) != os.O_CREATE|os.O_EXCL
 	root, rp, _, err := f.locate(name, follow)
 	if err != nil {
@@ -122,6 +155,11 @@ func (f *FS) Create(name string) (*os.File, error) {
 
 // ReadFile reads the whole named file.
 func (f *FS) ReadFile(name string) ([]byte, error) {
+	if root, rp, ok := f.lexical(name); ok {
+		if b, err := root.ReadFile(rp); err == nil {
+			return b, nil
+		}
+	}
 	root, rp, _, err := f.locate(name, true)
 	if err != nil {
 		return nil, err
@@ -154,6 +192,11 @@ func (f *FS) MkdirAll(name string, perm os.FileMode) error {
 
 // Stat describes the named file, following a final symbolic link.
 func (f *FS) Stat(name string) (os.FileInfo, error) {
+	if root, rp, ok := f.lexical(name); ok {
+		if fi, err := root.Stat(rp); err == nil {
+			return fi, nil
+		}
+	}
 	root, rp, _, err := f.locate(name, true)
 	if err != nil {
 		return nil, err
@@ -164,6 +207,11 @@ func (f *FS) Stat(name string) (os.FileInfo, error) {
 
 // Lstat describes the named file without following a final symbolic link.
 func (f *FS) Lstat(name string) (os.FileInfo, error) {
+	if root, rp, ok := f.lexical(name); ok {
+		if fi, err := root.Lstat(rp); err == nil {
+			return fi, nil
+		}
+	}
 	root, rp, _, err := f.locate(name, false)
 	if err != nil {
 		return nil, err

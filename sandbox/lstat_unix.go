@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !(linux && (amd64 || arm64))
 
 package sandbox
 
@@ -6,10 +6,6 @@ import (
 	"syscall"
 	"unsafe"
 )
-
-const supported = true
-
-type statBuf = syscall.Stat_t
 
 // lstatKind lstats the path held in p without copying it into a string.
 func lstatKind(p []byte, st *syscall.Stat_t) (fileKind, error) {
@@ -24,34 +20,5 @@ func lstatKind(p []byte, st *syscall.Stat_t) (fileKind, error) {
 	if err != nil {
 		return kindOther, err
 	}
-	switch uint32(st.Mode) & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		return kindDir, nil
-	case syscall.S_IFLNK:
-		return kindLink, nil
-	}
-	return kindOther, nil
+	return kindOf(uint32(st.Mode)), nil
 }
-
-// readlink returns the target of the link at p.
-func readlink(p []byte) (string, error) {
-	s := unsafe.String(unsafe.SliceData(p), len(p))
-	for size := 128; ; size *= 2 {
-		b := make([]byte, size)
-		n, err := syscall.Readlink(s, b)
-		if err == syscall.EINTR {
-			size /= 2
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if n < size || size > maxPath {
-			return string(b[:n]), nil
-		}
-	}
-}
-
-func isNotExist(err error) bool    { return err == syscall.ENOENT }
-func isNotDir(err error) bool      { return err == syscall.ENOTDIR }
-func isNameTooLong(err error) bool { return err == syscall.ENAMETOOLONG }

@@ -19,6 +19,7 @@ type pattern struct {
 	src      string
 	anchored bool
 	dir      bool
+	double   bool // has a "**" component
 	elems    []string
 }
 
@@ -43,6 +44,7 @@ func compilePattern(s string) (pattern, error) {
 		if _, err := path.Match(e, ""); err != nil {
 			return p, pathErr(ErrInvalidPath, s, "", "malformed pattern component "+e, err)
 		}
+		p.double = p.double || e == "**"
 		p.elems = append(p.elems, e)
 	}
 	return p, nil
@@ -53,6 +55,11 @@ func compilePattern(s string) (pattern, error) {
 func (p *pattern) match(comps []string) bool {
 	if p.anchored {
 		return matchElems(p.elems, comps, p.dir)
+	}
+	if !p.double && !p.dir {
+		// Without "**" a file pattern can only match the last components.
+		i := len(comps) - len(p.elems)
+		return i >= 0 && matchElems(p.elems, comps[i:], false)
 	}
 	for i := range comps {
 		if matchElems(p.elems, comps[i:], p.dir) {

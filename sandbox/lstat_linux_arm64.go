@@ -1,0 +1,5 @@
+package sandbox
+
+import "syscall"
+
+const sysFstatat = syscall.SYS_FSTATAT
