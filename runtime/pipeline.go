@@ -125,6 +125,8 @@ type agent struct {
 	children int
 	depth    int
 	parent   *agent
+	// release frees what a child holds of its parent; nil for others.
+	release func()
 }
 
 // StartSession starts a session: its layer-7 state, its session rules,
@@ -180,6 +182,15 @@ func (p *Pipeline) EndSession(id, reason string) bool {
 	_ = p.cfg.Hooks.SessionStop(ctx, hooks.SessionStopEvent{
 		SessionID: id, AgentName: a.name, Step: st.Step, Reason: reason, Elapsed: time.Since(a.start),
 	})
+	if a.parent != nil {
+		_ = p.cfg.Hooks.SubagentStop(context.WithoutCancel(a.parent.l7.Context()), hooks.SubagentStopEvent{
+			SessionID: a.parent.l7.ID(), AgentName: a.parent.name, Step: a.parent.l7.Status().Step,
+			Subagent: a.name, ChildSessionID: id, Elapsed: time.Since(a.start),
+		})
+	}
+	if a.release != nil {
+		a.release()
+	}
 	return true
 }
 
@@ -217,14 +228,17 @@ func (p *Pipeline) Tools() *Registry { return p.cfg.Tools }
 // Checker returns the pipeline's permission checker.
 func (p *Pipeline) Checker() *permission.Checker { return p.cfg.Checker }
 
-// isObject reports whether input is a JSON object.
+// isObject reports whether input is a JSON object with no duplicate keys
+// (parsers disagree on which of two values wins, so a guard and a tool could
+// see different paths).
 func isObject(input json.RawMessage) bool {
 	for _, c := range input {
 		switch c {
 		case ' ', '\t', '\r', '\n':
 			continue
 		case '{':
-			return json.Valid(input)
+			_, err := Canonical(input)
+			return err == nil
 		}
 		return false
 	}
@@ -258,4 +272,20 @@ func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, er
 			return res
 		},
 	}
+}
+
+// BeginStep starts the next step (model turn) of a live session: it fires
+// the StepComplete hooks for the step that ended and returns layer 7's
+// status, whose signals tell the host to nudge the model, stop offering
+// tools (past the step limit) or stop. Hosts call it once per turn; without
+// it there is no step limit.
+func (p *Pipeline) BeginStep(id string) (Status, error) {
+	a := p.agent(id)
+	if a == nil {
+		return Status{}, errUnknownSession(id)
+	}
+	if prev := a.l7.Status().Step; prev > 0 {
+		_ = p.cfg.Hooks.StepComplete(a.l7.Context(), hooks.StepCompleteEvent{SessionID: id, AgentName: a.name, Step: prev})
+	}
+	return a.l7.BeginStep(), nil
 }

@@ -167,4 +167,3 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, c content) Verdic
 	}
 	return v
 }
-

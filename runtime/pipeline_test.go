@@ -147,3 +147,45 @@ func TestPipelineLayers(t *testing.T) {
 	assert.Equal(t, permission.Deny, v.Decision)
 	assert.Equal(t, `no live session "nope"`, v.Reason)
 }
+
+func TestPipelineDuplicateKeysDenied(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
+	w.start(t, "s", permission.ModeDefault)
+	v := w.p.Check(context.Background(), Call{Session: "s", Tool: "Read", Input: json.RawMessage(`{"file_path":"README.md","file_path":"/etc/passwd"}`)})
+	assert.Equal(t, permission.Deny, v.Decision)
+	assert.Equal(t, "input:not-object", v.Rule)
+	assert.Equal(t, "input is not a JSON object", v.Reason)
+}
+
+func TestStartChildRefusesToWiden(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
+	w.start(t, "parent", permission.ModeDefault)
+	bypass, plan := permission.ModeBypassPermissions, permission.ModePlan
+	for _, tc := range []struct {
+		name   string
+		o      ChildOptions
+		reason string
+	}{
+		{"tool outside the parent's set", ChildOptions{ID: "c1", Name: "x", Tools: []string{"Read", "Launch"}}, `tool "Launch" is not in the parent's tool set`},
+		{"more permissive mode", ChildOptions{ID: "c2", Name: "x", Mode: &bypass}, "mode bypassPermissions is more permissive than the parent's default"},
+	} {
+		_, err := w.p.StartChild(context.Background(), "parent", tc.o)
+		require.ErrorIs(t, err, ErrWiden, tc.name)
+		assert.ErrorContains(t, err, tc.reason, tc.name)
+	}
+	_, err := w.p.StartChild(context.Background(), "parent", ChildOptions{ID: "c3", Name: "reader", Tools: []string{"Read"}, Mode: &plan, Deny: []string{"Read(./src/**)"}})
+	require.NoError(t, err)
+	defer w.p.EndSession("c3", "done")
+	_, err = w.p.StartChild(context.Background(), "c3", ChildOptions{ID: "c4", Name: "grandchild"})
+	require.ErrorIs(t, err, ErrWiden)
+	assert.ErrorContains(t, err, "nesting depth 2 is past the bound of 1")
+	rules, _ := w.p.SessionRules("c3")
+	require.ErrorIs(t, rules.Add(permission.Allow, "Bash"), permission.ErrNarrowOnly)
+
+	runCases(t, w, "c3", []pcase{
+		{"restricted tool set", "Bash", in("command", "ls"), permission.Deny, permission.LayerTraits, "input:unknown-tool", `unknown tool "Bash"`},
+		{"child deny rule", "Read", in("file_path", "src/main.go"), permission.Deny, permission.LayerRules, "Read(./src/**)", "denied by deny rule Read(./src/**) (session)"},
+		{"silent: an ask is a deny", "Read", in("file_path", ".env"), permission.Deny, permission.LayerSubagent, "subagent:silent", `subagent "reader" cannot ask the person`},
+		{"read allowed", "Read", in("file_path", "README.md"), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
+	})
+}

@@ -1,0 +1,137 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/permission"
+)
+
+// ChildOptions describe a child (subagent) session. A child can only ever
+// hold fewer rights than its parent: see [Pipeline.StartChild].
+type ChildOptions struct {
+	// ID identifies the child session.
+	ID string
+	// Name is the subagent's name: its events and audit rows carry it.
+	Name string
+	// Tools names the tools the child may call; each must be in the
+	// parent's tool set. Empty means the parent's set.
+	Tools []string
+	// Deny and Ask are rules added to the child's session rules.
+	Deny, Ask []string
+	// Mode is the child's mode; it must not be more permissive than the
+	// parent's (bypassPermissions only under a bypassing parent). The zero
+	// value is the parent's mode.
+	Mode *permission.Mode
+	// MaxDepth bounds nesting: the child's depth (1 for a child of a
+	// top-level session) must not exceed it. Zero means 1: a subagent does
+	// not start subagents.
+	MaxDepth int
+	// MaxChildren bounds the running children of the parent. Zero means 4.
+	MaxChildren int
+	// CallID is the parent's tool call that starts the child, and Task the
+	// prompt it is given, for the SubagentStart hooks.
+	CallID, Task string
+}
+
+// ErrWiden is wrapped by every refusal of [Pipeline.StartChild] to give a
+// child more than its parent has.
+var ErrWiden = errors.New("runtime: a child session cannot hold more rights than its parent")
+
+// StartChild starts a child session of the live session parentID. The child
+// is silent (an Ask becomes a Deny, interaction tools are denied), has its
+// own layer-7 state, is cancelled with its parent, sees its parent's
+// session rules (also those granted later) while its own never reach the
+// parent, and is checked by the parent's checker and hooks. The options may
+// only narrow: a tool outside the parent's set, a more permissive mode, an
+// Allow rule, a nesting depth or a number of running children past the
+// bound are errors wrapping ErrWiden, with the reason.
+//
+// SubagentStart fires on the parent's hooks. End the child with
+// [Pipeline.EndSession]; SubagentStop then fires too.
+func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptions) (*Session, error) {
+	parent := p.agent(parentID)
+	if parent == nil {
+		return nil, errUnknownSession(parentID)
+	}
+	if o.Name == "" {
+		return nil, errors.New("runtime: a child session needs a name")
+	}
+	maxDepth, maxChildren := o.MaxDepth, o.MaxChildren
+	if maxDepth == 0 {
+		maxDepth = 1
+	}
+	if maxChildren == 0 {
+		maxChildren = 4
+	}
+	if maxDepth < 0 || maxChildren < 0 {
+		return nil, errors.New("runtime: negative MaxDepth or MaxChildren")
+	}
+	if parent.depth+1 > maxDepth {
+		return nil, fmt.Errorf("%w: nesting depth %d is past the bound of %d", ErrWiden, parent.depth+1, maxDepth)
+	}
+	mode := parent.mode
+	if o.Mode != nil {
+		if !o.Mode.Valid() {
+			return nil, fmt.Errorf("runtime: invalid mode %d", *o.Mode)
+		}
+		if !o.Mode.AtMostAsPermissive(parent.mode) {
+			return nil, fmt.Errorf("%w: mode %s is more permissive than the parent's %s", ErrWiden, *o.Mode, parent.mode)
+		}
+		mode = *o.Mode
+	}
+	tools := parent.tools
+	if len(o.Tools) > 0 {
+		for _, n := range o.Tools {
+			if _, ok := parent.tools.Lookup(n); !ok {
+				return nil, fmt.Errorf("%w: tool %q is not in the parent's tool set", ErrWiden, n)
+			}
+		}
+		var err error
+		if tools, err = parent.tools.Restrict(slices.Clone(o.Tools)...); err != nil {
+			return nil, err
+		}
+	}
+	p.mu.Lock()
+	if parent.children >= maxChildren {
+		p.mu.Unlock()
+		return nil, fmt.Errorf("%w: the parent already runs %d children, the bound", ErrWiden, parent.children)
+	}
+	parent.children++
+	p.mu.Unlock()
+	release := func() {
+		p.mu.Lock()
+		parent.children--
+		p.mu.Unlock()
+	}
+	// The child is cancelled with its parent, and with ctx.
+	cctx, cancel := context.WithCancelCause(parent.l7.Context())
+	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
+	l7, err := p.startAgent(cctx, SessionOptions{ID: o.ID, Mode: mode, Cwd: parent.cwd}, parent, o.Name, tools)
+	if err != nil {
+		stop()
+		cancel(nil)
+		release()
+		return nil, err
+	}
+	a := p.agent(o.ID)
+	a.release = func() { stop(); cancel(nil); release() }
+	if len(o.Deny) > 0 {
+		err = a.rules.Add(permission.Deny, o.Deny...)
+	}
+	if err == nil && len(o.Ask) > 0 {
+		err = a.rules.Add(permission.Ask, o.Ask...)
+	}
+	if err != nil {
+		p.EndSession(o.ID, "bad rules")
+		return nil, err
+	}
+	_ = p.cfg.Hooks.SubagentStart(parent.l7.Context(), hooks.SubagentStartEvent{
+		SessionID: parentID, AgentName: parent.name, Step: parent.l7.Status().Step,
+		CallID: o.CallID, Subagent: o.Name, ChildSessionID: o.ID, Task: o.Task,
+	})
+	return l7, nil
+}
