@@ -104,6 +104,11 @@ func (st *jobState) applyPre(e *entry, p PreToolUseResult) {
 		}
 		o.Context = joinContext(o.Context, p.Context)
 	case PrePermissionRequired:
+		if p.Input != nil {
+			st.pre.Input = p.Input
+			o.Input = p.Input
+		}
+		o.Context = joinContext(o.Context, p.Context)
 		if o.Decision == permission.Allow {
 			reason := p.Reason
 			if reason == "" {
