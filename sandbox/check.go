@@ -24,8 +24,12 @@ import (
 // file nor a protected link to an ordinary file slips through.
 //
 // CheckPath only judges; a write it allows is still the caller's to
-// confirm. It is safe for concurrent use.
+// confirm. It is safe for concurrent use. A nil *Sandbox denies every
+// path.
 func (s *Sandbox) CheckPath(path string, write bool) (permission.Decision, string) {
+	if s == nil {
+		s = none
+	}
 	op := "read"
 	if write {
 		op = "write"

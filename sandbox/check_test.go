@@ -93,3 +93,27 @@ func TestCheckPathConfigurableLists(t *testing.T) {
 	assert.Equal(t, permission.Deny, d)
 	assert.Contains(t, reason, "no roots are configured")
 }
+
+func TestNilAndZeroFailClosed(t *testing.T) {
+	tr := newTree(t)
+	var nilSB *sandbox.Sandbox
+	d, reason := nilSB.CheckPath(tr.r("a.txt"), false)
+	assert.Equal(t, permission.Deny, d)
+	assert.Contains(t, reason, "no roots are configured")
+	_, err := nilSB.Resolve(tr.r("a.txt"))
+	assert.ErrorIs(t, err, sandbox.ErrOutsideRoots)
+	assert.Contains(t, err.Error(), "no roots are configured")
+	assert.Empty(t, nilSB.Roots())
+
+	var zero sandbox.FS
+	_, err = zero.ReadFile(tr.r("a.txt"))
+	assert.ErrorIs(t, err, sandbox.ErrOutsideRoots)
+	assert.Contains(t, err.Error(), "no roots are configured")
+	err = zero.WriteFile(tr.r("new.txt"), nil, 0o644)
+	assert.ErrorIs(t, err, sandbox.ErrOutsideRoots)
+	assert.Contains(t, err.Error(), "no roots are configured")
+	_, err = zero.Glob(tr.r("*"))
+	assert.ErrorIs(t, err, sandbox.ErrOutsideRoots)
+	assert.Contains(t, err.Error(), "no roots are configured")
+	assert.NoError(t, zero.Close())
+}

@@ -38,7 +38,7 @@
 // settings, shell start-up files, .npmrc, ...) and secret paths for reads
 // ([DefaultSecret]: .env, private keys, .ssh/, credential files, ...).
 // [Sandbox.CheckPath] combines containment and these classes into a
-// [permission.Decision] with a reason: Deny outside the roots, Ask on a
+// [github.com/toolgate/toolgate/permission.Decision] with a reason: Deny outside the roots, Ask on a
 // protected or secret path, Allow otherwise.
 //
 // # Pattern syntax

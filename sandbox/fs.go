@@ -27,6 +27,7 @@ import (
 //
 // Paths may be absolute or relative to the sandbox's working directory.
 // An FS is safe for concurrent use; after [FS.Close] every method fails.
+// The zero FS has no roots and refuses every path.
 type FS struct {
 	sb    *Sandbox
 	roots []*os.Root // parallel to sb.roots
@@ -38,6 +39,9 @@ type FS struct {
 // OpenFS opens one [os.Root] for each of the sandbox's roots. The caller
 // must call [FS.Close] when done.
 func (s *Sandbox) OpenFS() (*FS, error) {
+	if s == nil {
+		s = none
+	}
 	f := &FS{sb: s, roots: make([]*os.Root, 0, len(s.roots))}
 	for _, r := range s.roots {
 		root, err := os.OpenRoot(r)
@@ -63,7 +67,12 @@ func (f *FS) Close() error {
 }
 
 // Sandbox returns the sandbox the FS confines to.
-func (f *FS) Sandbox() *Sandbox { return f.sb }
+func (f *FS) Sandbox() *Sandbox {
+	if f.sb == nil {
+		return none
+	}
+	return f.sb
+}
 
 // locate resolves name and returns the root it lies in and its path
 // relative to that root. With follow unset, the final component is not
@@ -72,20 +81,21 @@ func (f *FS) locate(name string, follow bool) (*os.Root, string, string, error) 
 	var w walker
 	var r string
 	var err error
+	sb := f.Sandbox()
 	if follow {
-		r, err = f.sb.resolve(&w, name)
+		r, err = sb.resolve(&w, name)
 	} else {
-		r, err = f.sb.resolveParent(&w, name)
+		r, err = sb.resolveParent(&w, name)
 	}
 	if err != nil {
 		return nil, "", "", err
 	}
-	i := f.sb.rootOf(r)
+	i := sb.rootOf(r)
 	if i < 0 || i >= len(f.roots) {
 		// resolve checked containment; this guards against misuse only.
-		return nil, "", "", f.sb.outside(&w, name, r)
+		return nil, "", "", sb.outside(&w, name, r)
 	}
-	return f.roots[i], rel(r, f.sb.roots[i]), r, nil
+	return f.roots[i], rel(r, sb.roots[i]), r, nil
 }
 
 // lexical maps name to a root and a root-relative path by its spelling
@@ -97,6 +107,9 @@ func (f *FS) locate(name string, follow bool) (*os.Root, string, string, error) 
 // path, which gives a path that leads outside its typed error, and follows
 // the absolute links inside a root that os.Root will not.
 func (f *FS) lexical(name string) (*os.Root, string, bool) {
+	if f.sb == nil {
+		return nil, "", false
+	}
 	if name == "" || name[0] != '/' {
 		if name == "" || name[0] == '~' || f.sb.workDir == "" {
 			return nil, "", false
@@ -276,16 +289,17 @@ func (f *FS) WalkDir(name string, fn fs.WalkDirFunc) error {
 // (links in the fixed base are followed). Every match is resolved again,
 // and matches that lead outside the roots are left out.
 func (f *FS) Glob(pattern string) ([]string, error) {
-	base, rest, err := f.sb.GlobBase(pattern)
+	sb := f.Sandbox()
+	base, rest, err := sb.GlobBase(pattern)
 	if err != nil {
 		return nil, err
 	}
-	i := f.sb.rootOf(base)
+	i := sb.rootOf(base)
 	if i < 0 || i >= len(f.roots) {
 		var w walker
-		return nil, f.sb.outside(&w, pattern, base)
+		return nil, sb.outside(&w, pattern, base)
 	}
-	rb := rel(base, f.sb.roots[i])
+	rb := rel(base, sb.roots[i])
 	fsys, err := fs.Sub(f.roots[i].FS(), rb)
 	if err != nil {
 		return nil, fixErr(err, pattern)
@@ -293,7 +307,7 @@ func (f *FS) Glob(pattern string) ([]string, error) {
 	var out []string
 	err = doublestar.GlobWalk(fsys, rest, func(p string, _ fs.DirEntry) error {
 		m := joinRel(base, ".", p)
-		if _, err := f.sb.Resolve(m); err == nil {
+		if _, err := sb.Resolve(m); err == nil {
 			out = append(out, m)
 		}
 		return nil

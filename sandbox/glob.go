@@ -15,6 +15,9 @@ import (
 //
 // A relative pattern is taken against the configured working directory.
 func (s *Sandbox) GlobBase(pattern string) (base, rest string, err error) {
+	if s == nil {
+		s = none
+	}
 	if err := validate(pattern); err != nil {
 		return "", "", err
 	}

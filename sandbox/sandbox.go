@@ -96,13 +96,26 @@ func resolveDir(p string) (string, error) {
 }
 
 // Roots returns the resolved roots, outermost first.
-func (s *Sandbox) Roots() []string { return slices.Clone(s.roots) }
+func (s *Sandbox) Roots() []string {
+	if s == nil {
+		return nil
+	}
+	return slices.Clone(s.roots)
+}
 
 // WorkDir returns the resolved working directory, or "" if none was set.
-func (s *Sandbox) WorkDir() string { return s.workDir }
+func (s *Sandbox) WorkDir() string {
+	if s == nil {
+		return ""
+	}
+	return s.workDir
+}
+
+// none is the sandbox a nil *Sandbox behaves as: no roots.
+var none = &Sandbox{}
 
 // Resolve returns the real absolute location of path, which lies inside a
-// root, or a [*PathError] saying why not.
+// root, or a [*PathError] saying why not. A nil *Sandbox has no roots.
 //
 // Relative paths are taken against the configured working directory. ".."
 // and symbolic links are resolved one component at a time, the way the
@@ -119,6 +132,9 @@ func (s *Sandbox) Resolve(path string) (string, error) {
 }
 
 func (s *Sandbox) resolve(w *walker, path string) (string, error) {
+	if s == nil {
+		s = none
+	}
 	if err := validate(path); err != nil {
 		return "", err
 	}
@@ -136,6 +152,9 @@ func (s *Sandbox) resolve(w *walker, path string) (string, error) {
 // kept as it is (not followed if it is a link). Paths ending in ".", ".."
 // or "/" are resolved completely.
 func (s *Sandbox) resolveParent(w *walker, path string) (string, error) {
+	if s == nil {
+		s = none
+	}
 	if err := validate(path); err != nil {
 		return "", err
 	}
