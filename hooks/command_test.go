@@ -213,7 +213,7 @@ func TestCommandOtherEvents(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "events.log")
 	s := commandSet(t, hooks.Command{
-		Events: []hooks.Event{hooks.EventSessionStart, hooks.EventSessionStop, hooks.EventPreCompact},
+		Events:  []hooks.Event{hooks.EventSessionStart, hooks.EventSessionStop, hooks.EventPreCompact},
 		Matcher: "manual",
 		Shell:   `cat >> "` + log + `"; echo >> "` + log + `"`,
 	})
