@@ -215,11 +215,10 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal bool
 		if cmd.Rule == "" {
 			cmd.Rule = "safe"
 		}
-		why := c.allowWhy
-		if why == "" {
-			why = "read-only use of a safe command"
+		cmd.Reason = c.allowWhy
+		if cmd.Reason == "" {
+			cmd.Reason = "read-only use of a safe command"
 		}
-		cmd.Reason = label + ": " + why
 	}
 	a.out = append(a.out, cmd)
 	a.names = append(a.names, name)

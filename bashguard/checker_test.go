@@ -33,7 +33,7 @@ func (r rootChecker) CheckPath(p string, write bool) (permission.Decision, strin
 			case write && (strings.Contains(p+"/", "/.git/") || base == ".bashrc" || base == ".zshenv"):
 				return permission.Ask, "protected path " + p
 			}
-			return permission.Allow, "inside the root " + root + " as " + p
+			return permission.Allow, "inside the roots"
 		}
 	}
 	return permission.Deny, p + " is outside every root"

@@ -77,6 +77,8 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 		return Verdict{Decision: permission.Deny, Rule: "parse", Reason: "cannot be analysed: " + err.Error()}
 	}
 	a := analyzer{g: g, src: script}
+	n := 1 + strings.Count(script, "\n") + strings.Count(script, ";") + strings.Count(script, "|") + strings.Count(script, "&")
+	a.out, a.names = make([]Command, 0, n), make([]string, 0, n)
 	a.stmts(f.Stmts, false, false)
 	if a.abort != "" {
 		return Verdict{Decision: permission.Deny, Rule: a.abortRule, Reason: "cannot be analysed: " + a.abort,

@@ -27,14 +27,16 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v argv, x execCtx) {
 	if i := strings.LastIndexByte(raw, '/'); i >= 0 {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
-	defer func() {
-		for i := 1; i < v.len(); i++ {
-			if !v.literal(i) {
-				c.add(permission.Ask, "dynamic:arg", "argument "+v.vals[i]+" is only known at run time", false)
-				break
-			}
+	a.dispatch(c, raw, name, std, v, x)
+	for i := 1; i < v.len(); i++ {
+		if !v.literal(i) {
+			c.add(permission.Ask, "dynamic:arg", "argument "+v.vals[i]+" is only known at run time", false)
+			break
 		}
-	}()
+	}
+}
+
+func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v argv, x execCtx) {
 	switch {
 	case privileged[name]:
 		c.add(permission.Deny, "dangerous:privilege", "runs a command with other privileges", false)

@@ -32,7 +32,7 @@ type readerSpec struct {
 }
 
 // readers are auto-allowed when every file they read is inside the roots.
-var readers = map[string]*readerSpec{
+var readers = mergeFileOpts(map[string]*readerSpec{
 	"cat":  {},
 	"head": {valShort: "nc", valLong: []string{"--lines", "--bytes"}},
 	"tail": {valShort: "ncs", valLong: []string{"--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats"}},
@@ -49,12 +49,30 @@ var readers = map[string]*readerSpec{
 	"tac":    {valShort: "s", valLong: []string{"--separator"}},
 	"paste":  {valShort: "d", valLong: []string{"--delimiters"}},
 	"rev":    {},
-	"base64": {valShort: "w", valLong: []string{"--wrap"}},
-	"sort":   {valShort: "kStT", valLong: []string{"--key", "--buffer-size", "--field-separator", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}, fileLong: []string{"--files0-from", "--random-source"}},
+	"base64": {valShort: "wo", valLong: []string{"--wrap", "--output"}},
+	"sort":   {valShort: "kStTo", valLong: []string{"--output", "--compress-program", "--key", "--buffer-size", "--field-separator", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}, fileLong: []string{"--files0-from", "--random-source"}},
 	"uniq":   {valShort: "fsw", valLong: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}},
-	"rg": {valShort: "eEfgjmMtTABCrd", valLong: []string{"--regexp", "--file", "--glob", "--iglob", "--threads", "--max-count", "--max-columns", "--type", "--type-not", "--type-add", "--type-clear", "--after-context", "--before-context", "--context", "--replace", "--encoding", "--max-depth", "--max-filesize", "--colors", "--color", "--sort", "--sortr", "--path-separator", "--ignore-file", "--engine", "--dfa-size-limit", "--regex-size-limit", "--context-separator", "--field-match-separator", "--field-context-separator", "--pre-glob"},
+	"rg": {valShort: "eEfgjmMtTABCrd", valLong: []string{"--regexp", "--file", "--glob", "--iglob", "--threads", "--max-count", "--max-columns", "--type", "--type-not", "--type-add", "--type-clear", "--after-context", "--before-context", "--context", "--replace", "--encoding", "--max-depth", "--max-filesize", "--colors", "--color", "--sort", "--sortr", "--path-separator", "--ignore-file", "--engine", "--dfa-size-limit", "--regex-size-limit", "--context-separator", "--field-match-separator", "--field-context-separator", "--pre-glob", "--pre", "--hostname-bin"},
 		fileShort: "f", fileLong: []string{"--file", "--ignore-file"}, pattern: true, patShort: "ef", patLong: []string{"--regexp", "--file"}},
-	"date": {valShort: "dIf", valLong: []string{"--date", "--iso-8601", "--rfc-3339", "--resolution"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
+	"date": {valShort: "dIfs", valLong: []string{"--date", "--iso-8601", "--rfc-3339", "--resolution", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
+})
+
+// mergeFileOpts adds the file-valued options to the value-taking ones, so
+// that scanning needs no per-call work.
+func mergeFileOpts(m map[string]*readerSpec) map[string]*readerSpec {
+	for _, s := range m {
+		for i := 0; i < len(s.fileShort); i++ {
+			if strings.IndexByte(s.valShort, s.fileShort[i]) < 0 {
+				s.valShort += s.fileShort[i : i+1]
+			}
+		}
+		for _, l := range s.fileLong {
+			if !slices.Contains(s.valLong, l) {
+				s.valLong = append(s.valLong, l)
+			}
+		}
+	}
+	return m
 }
 
 var grepSpec = &readerSpec{

@@ -42,7 +42,7 @@ func scanOpts(v argv, valShort string, valLong []string, fn func(o opt)) []int {
 		}
 		for j := 1; j < len(arg); j++ {
 			ch := arg[j]
-			o := opt{name: arg[:1] + string(ch)}
+			o := opt{name: shortName(arg[0], ch)}
 			if strings.IndexByte(valShort, ch) >= 0 {
 				o.hasVal = true
 				if j+1 < len(arg) {
@@ -71,4 +71,16 @@ func longIs(name string, full ...string) bool {
 		}
 	}
 	return false
+}
+
+// shortOpts holds "-!" to "-~" so that short option names need no
+// allocation.
+const shortOpts = "-!-\"-#-$-%-&-'-(-)-*-+-,---.-/-0-1-2-3-4-5-6-7-8-9-:-;-<-=->-?-@-A-B-C-D-E-F-G-H-I-J-K-L-M-N-O-P-Q-R-S-T-U-V-W-X-Y-Z-[-\\-]-^-_-`-a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y-z-{-|-}-~"
+
+func shortName(dash, ch byte) string {
+	if dash != '-' || ch < 33 || ch > 126 {
+		return string([]byte{dash, ch})
+	}
+	i := int(ch-33) * 2
+	return shortOpts[i : i+2]
 }

@@ -11,17 +11,7 @@ import (
 // reader judges the commands that read the files named by their operands,
 // with the argument checks of the commands whose safety depends on flags.
 func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
-	valShort, valLong := s.valShort+s.fileShort, append(slices.Clip(s.valLong), s.fileLong...)
-	switch name {
-	case "sort", "base64":
-		valShort += "o"
-		valLong = append(valLong, "--output", "--compress-program")
-	case "date":
-		valShort += "s"
-		valLong = append(valLong, "--set")
-	case "rg":
-		valLong = append(valLong, "--pre", "--hostname-bin")
-	}
+	valShort, valLong := s.valShort, s.valLong
 	patDone := false
 	ops := scanOpts(v, valShort, valLong, func(o opt) {
 		isShort := len(o.name) == 2

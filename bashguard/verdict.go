@@ -34,7 +34,9 @@ type Command struct {
 	Args []string
 	// Decision is this command's own decision.
 	Decision permission.Decision
-	// Reason explains Decision; it starts with the command name.
+	// Reason explains Decision. Unless the command is allowed, it starts
+	// with the command name, so that it reads well as the reason of the
+	// whole Verdict.
 	Reason string
 	// Rule names the check that decided.
 	Rule string

@@ -1,0 +1,53 @@
+package bashguard_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/permission"
+)
+
+// projectRoot is a tiny PathChecker for the example: everything under
+// /srv/project is inside the roots, everything else outside.
+type projectRoot struct{}
+
+func (projectRoot) CheckPath(p string, write bool) (permission.Decision, string) {
+	if len(p) > 0 && p[0] != '/' || len(p) >= 13 && p[:13] == "/srv/project/" {
+		return permission.Allow, "inside /srv/project"
+	}
+	return permission.Deny, p + " is outside /srv/project"
+}
+
+func ExampleGuard_Judge() {
+	p := bashguard.DefaultPolicy()
+	p.Home, p.WorkDir, p.Paths = "/home/dev", "/srv/project", projectRoot{}
+	g := bashguard.New(p)
+
+	for _, script := range []string{
+		"ls -la && git log --oneline -5",
+		"git status && go test ./... | tee out.txt",
+		"xargs sudo rm -rf /",
+		":(){ :|:& };:",
+	} {
+		v := g.Judge(context.Background(), script)
+		fmt.Printf("%s [%s] %s\n", v.Decision, v.Rule, v.Reason)
+		for _, c := range v.Commands {
+			fmt.Printf("  %v %s overridable=%v\n", c.Args, c.Decision, c.Overridable)
+		}
+	}
+	// Output:
+	// allow [safe] every command is read-only and on the safe list
+	//   [ls -la] allow overridable=false
+	//   [git log --oneline -5] allow overridable=false
+	// ask [unlisted] go: not on the safe list
+	//   [git status] allow overridable=false
+	//   [go test ./...] ask overridable=true
+	//   [tee out.txt] ask overridable=true
+	// deny [dangerous:privilege] xargs: runs sudo: runs a command with other privileges
+	//   [xargs sudo rm -rf /] deny overridable=false
+	// deny [dangerous:fork-bomb] :: fork bomb: function ":" runs itself in the background or through a pipe
+	//   [:] deny overridable=false
+	//   [:] deny overridable=false
+	//   [:] deny overridable=false
+}
