@@ -220,6 +220,54 @@ func TestAuditPostgresConcurrentAndRetriedBatchIsIdempotent(t *testing.T) {
 	assert.Equal(t, len(rows), auditCount(t, db, table), "rows with known keys are not written twice")
 }
 
+func TestAuditPostgresOutageExhaustsRetries(t *testing.T) {
+	dsn := auditPostgresDSN(t)
+	checkDB, schema := auditPostgres(t, dsn)
+	table := schema + ".agent_audit_log"
+	p := startAuditProxy(t, dsn)
+	p.refuse = true
+	logDB, err := sql.Open("pgx", p.dsn)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = logDB.Close() })
+	fb := filepath.Join(t.TempDir(), "fallback.jsonl")
+	l, err := hooks.NewAuditLog(logDB, hooks.AuditOptions{
+		Table: table, BatchSize: 4, MaxAttempts: 3, RetryBackoff: time.Millisecond, FallbackPath: fb, Logger: auditQuiet(),
+	})
+	require.NoError(t, err)
+	require.NoError(t, l.EnsureTable(context.Background()))
+	h := l.Hook()
+
+	// The server refuses every connection: each batch uses its attempts
+	// (then one, while the database counts as down) and goes to the file.
+	p.down(t)
+	for i := range 8 {
+		auditPost(t, h, auditEvent("refused", i, "Read", "x"))
+	}
+	require.Eventually(t, func() bool { return l.Stats().Fallback == 8 }, time.Minute, time.Millisecond)
+	st := l.Stats()
+	assert.GreaterOrEqual(t, st.Retried, int64(2), "the first batch was retried")
+	assert.Zero(t, st.Written)
+	got := auditFallbackFile(t, fb)
+	require.Len(t, got, 8)
+	for _, r := range got {
+		assert.Equal(t, "refused", r.SessionID)
+		assert.Contains(t, r.Cause, "rows to "+table+": failed to connect")
+	}
+
+	p.up(t)
+	for i := range 5 {
+		auditPost(t, h, auditEvent("back", i, "Read", "x"))
+	}
+	require.NoError(t, l.Close(context.Background()))
+	st = l.Stats()
+	assert.Equal(t, hooks.AuditStats{Recorded: 13, Written: 5, Retried: st.Retried, Fallback: 8}, st)
+	rows := auditRows(t, checkDB, table)
+	require.Len(t, rows, 5)
+	for _, r := range rows {
+		assert.Equal(t, "back", r.SessionID)
+	}
+}
+
 func TestAuditFaultPostgres(t *testing.T) {
 	dsn := auditPostgresDSN(t)
 	checkDB, schema := auditPostgres(t, dsn)
@@ -242,6 +290,7 @@ type auditProxy struct {
 
 	mu      sync.Mutex
 	isDown  bool
+	refuse  bool // while down, close new connections at once instead of holding them
 	open    map[net.Conn]struct{}
 	held    []net.Conn
 	ncut    int
@@ -276,7 +325,11 @@ func (p *auditProxy) accept() {
 			return
 		}
 		if p.isDown {
-			p.held = append(p.held, c)
+			if p.refuse {
+				c.Close()
+			} else {
+				p.held = append(p.held, c)
+			}
 			p.mu.Unlock()
 			continue
 		}
