@@ -106,11 +106,12 @@ func (c *content) inspect(ctx context.Context) {
 	for _, f := range t.DomainFields {
 		c.checkDomains(fields, f)
 	}
-	shell := false
+	shell := len(t.CommandFields) > 0
 	for _, f := range t.CommandFields {
 		if s, ok := c.stringField(fields, f); ok {
-			shell = true
 			c.checkShell(ctx, f, s)
+		} else if _, present := fields[f]; !present || string(fields[f]) == "null" {
+			c.guardDeny(permission.LayerTraits, "input:missing-field", fmt.Sprintf("input field %q (a shell command) is missing", f))
 		}
 	}
 	if !shell && len(c.paths) == 0 && len(c.domains) == 0 {

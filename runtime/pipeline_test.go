@@ -189,3 +189,12 @@ func TestStartChildRefusesToWiden(t *testing.T) {
 		{"read allowed", "Read", in("file_path", "README.md"), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
 	})
 }
+
+func TestPipelineMissingCommandDenied(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
+	w.start(t, "s", permission.ModeDefault)
+	runCases(t, w, "s", []pcase{
+		{"no command", "Bash", in("description", "x"), permission.Deny, permission.LayerTraits, "input:missing-field", `input field "command" (a shell command) is missing`},
+		{"null command", "Bash", json.RawMessage(`{"command": null}`), permission.Deny, permission.LayerTraits, "input:missing-field", `input field "command" (a shell command) is missing`},
+	})
+}
