@@ -19,8 +19,10 @@ import (
 // matching os.Root. The kernel walk that os.Root performs refuses to leave
 // the root, so swapping a directory for a symbolic link between the check
 // and the I/O cannot lead outside. A path that a concurrent swap has
-// turned into an escape fails with an error instead. Symbolic links inside
-// a root that are absolute cannot be followed by os.Root and fail too.
+// turned into an escape fails with an error instead. (os.Root follows no
+// absolute symbolic link; FS hands it the resolved path, in which the
+// sandbox has already followed such links, so they work unless swapped in
+// concurrently.)
 //
 // FS enforces containment only; whether a protected or secret path may be
 // touched is decided beforehand, by [Sandbox.CheckPath].
