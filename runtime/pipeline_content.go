@@ -3,12 +3,14 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
 )
 
 // content runs layers 2, 4 and 5 on a call's final input: it reads the
@@ -156,19 +158,24 @@ func (c *content) checkPath(field, p string, write bool) string {
 		c.guardDeny(permission.LayerSandbox, "sandbox:none", fmt.Sprintf("%s %q: no sandbox is configured, so no path is allowed", field, p))
 		return ""
 	}
-	real, err := sb.Resolve(p)
-	if err != nil {
+	// One walk resolves the path and judges it: protected and secret
+	// classes are matched against the real path, the path as written and
+	// every link followed on the way.
+	real, d, why, err := sb.Judge(p, write)
+	switch {
+	case d == permission.Deny || real == "":
 		c.insideRoots = false
-		c.guardDeny(permission.LayerSandbox, "sandbox:"+sandboxRule(err), err.Error())
-		return ""
-	}
-	if d, why := sb.CheckPath(real, write); d != permission.Allow {
-		if d == permission.Deny {
-			c.insideRoots = false
-			c.guardDeny(permission.LayerSandbox, "sandbox:refused", why)
-			return ""
+		if err == nil {
+			err = fmt.Errorf("%s", why)
 		}
-		c.guardAsk(permission.LayerSandbox, map[bool]string{true: "sandbox:protected", false: "sandbox:secret"}[write], why, write)
+		c.guardDeny(permission.LayerSandbox, "sandbox:"+sandboxRule(err), why)
+		return ""
+	case d == permission.Ask:
+		rule := "sandbox:secret"
+		if strings.Contains(why, "protected path") {
+			rule = "sandbox:protected"
+		}
+		c.guardAsk(permission.LayerSandbox, rule, why, rule == "sandbox:protected")
 	}
 	c.paths = append(c.paths, real)
 	// Rules see the real path and the path as written (made absolute),
@@ -191,10 +198,15 @@ func (c *content) checkPath(field, p string, write bool) string {
 }
 
 func sandboxRule(err error) string {
-	s := err.Error()
-	for _, k := range []string{"outside", "invalid", "loop", "home", "unresolvable"} {
-		if strings.Contains(s, k) {
-			return k
+	for _, k := range []struct {
+		err  error
+		name string
+	}{
+		{sandbox.ErrOutsideRoots, "outside-roots"}, {sandbox.ErrInvalidPath, "invalid-path"},
+		{sandbox.ErrSymlinkLoop, "symlink-loop"}, {sandbox.ErrHomeRef, "home-ref"}, {sandbox.ErrUnresolvable, "unresolvable"},
+	} {
+		if errors.Is(err, k.err) {
+			return k.name
 		}
 	}
 	return "refused"

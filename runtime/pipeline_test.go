@@ -198,3 +198,19 @@ func TestPipelineMissingCommandDenied(t *testing.T) {
 		{"null command", "Bash", json.RawMessage(`{"command": null}`), permission.Deny, permission.LayerTraits, "input:missing-field", `input field "command" (a shell command) is missing`},
 	})
 }
+
+// TestPipelineProtectedLink: a protected name that is a link to an
+// ordinary file is still protected, and a link to a protected file too.
+func TestPipelineProtectedLink(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
+	w.start(t, "s", permission.ModeDefault)
+	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "plain.txt"), []byte("x"), 0o644))
+	require.NoError(t, os.Symlink("plain.txt", filepath.Join(w.dir, ".bashrc")))
+	require.NoError(t, os.Symlink(".git/hooks/pre-commit", filepath.Join(w.dir, "innocent")))
+	require.NoError(t, os.Symlink("loop", filepath.Join(w.dir, "loop")))
+	runCases(t, w, "s", []pcase{
+		{"protected link to a plain file", "Write", in("file_path", ".bashrc", "content", "x"), permission.Ask, permission.LayerSandbox, "sandbox:protected", "protected path"},
+		{"plain link to a protected file", "Write", in("file_path", "innocent", "content", "x"), permission.Ask, permission.LayerSandbox, "sandbox:protected", "protected path"},
+		{"loop", "Read", in("file_path", "loop/x"), permission.Deny, permission.LayerSandbox, "sandbox:symlink-loop", "refused"},
+	})
+}

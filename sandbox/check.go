@@ -27,6 +27,15 @@ import (
 // confirm. It is safe for concurrent use. A nil *Sandbox denies every
 // path.
 func (s *Sandbox) CheckPath(path string, write bool) (permission.Decision, string) {
+	_, d, reason, _ := s.Judge(path, write)
+	return d, reason
+}
+
+// Judge is [Sandbox.CheckPath] that also returns the resolved path, and the
+// *PathError when the path is refused, from one walk of the path. Callers
+// that go on to use the path (and to match rules against it) resolve it
+// once this way rather than twice.
+func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Decision, reason string, err error) {
 	if s == nil {
 		s = none
 	}
@@ -39,9 +48,9 @@ func (s *Sandbox) CheckPath(path string, write bool) (permission.Decision, strin
 	if err != nil {
 		var pe *PathError
 		if errors.As(err, &pe) {
-			return permission.Deny, op + " " + strconv.Quote(path) + " refused: " + pe.Reason
+			return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + pe.Reason, err
 		}
-		return permission.Deny, op + " " + strconv.Quote(path) + " refused: " + err.Error()
+		return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + err.Error(), err
 	}
 	lexical := path
 	if !filepath.IsAbs(lexical) {
@@ -52,11 +61,11 @@ func (s *Sandbox) CheckPath(path string, write bool) (permission.Decision, strin
 	cands = append(cands, w.links...)
 	if write {
 		if pat, ok := s.protected.first(cands...); ok {
-			return permission.Ask, "write " + r + ": protected path (matches " + strconv.Quote(pat) + ")"
+			return r, permission.Ask, "write " + r + ": protected path (matches " + strconv.Quote(pat) + ")", nil
 		}
 	}
 	if pat, ok := s.secret.first(cands...); ok {
-		return permission.Ask, op + " " + r + ": secret path (matches " + strconv.Quote(pat) + ")"
+		return r, permission.Ask, op + " " + r + ": secret path (matches " + strconv.Quote(pat) + ")", nil
 	}
-	return permission.Allow, op + " " + r + ": inside root " + s.roots[s.rootOf(r)]
+	return r, permission.Allow, op + " " + r + ": inside root " + s.roots[s.rootOf(r)], nil
 }
