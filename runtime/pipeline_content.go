@@ -30,9 +30,34 @@ type content struct {
 	// paths are the real paths the call touches, for "allow always".
 	paths   []string
 	domains []string
+	// workdir is the real working directory a shell command runs in, when
+	// the call names one; workdirRefused that it named one the sandbox
+	// refused.
+	workdir        string
+	workdirRefused bool
+	// rules is the strictest rules' answer over the call's objects.
+	rules    permission.Result
+	hasRules bool
 }
 
 func (c *content) add(r permission.Result) { c.answers = append(c.answers, r) }
+
+// addRules merges the rules' answer for one object of the call (a path, a
+// domain) into one answer for the call: the strictest wins, since the call
+// is allowed only if every object it touches is. (Given to Combine one by
+// one, an Allow rule for one path would outrank a default Deny for
+// another.)
+func (c *content) addRules(r permission.Result) {
+	if !c.hasRules {
+		c.rules, c.hasRules = r, true
+		return
+	}
+	lose := r
+	if r.Decision < c.rules.Decision {
+		lose, c.rules = c.rules, r
+	}
+	c.rules.Conflicts.Add(permission.Conflict{Decision: lose.Decision, Layer: lose.Layer, Source: lose.Source, Rule: lose.Rule, Reason: lose.Reason})
+}
 
 func (c *content) guardDeny(layer permission.Layer, rule, reason string) {
 	c.add(permission.Result{Decision: permission.Deny, Layer: layer, Source: permission.SourceToolDeny, Rule: rule, Reason: reason})
@@ -97,7 +122,10 @@ func (c *content) inspect(ctx context.Context) {
 	}
 	if f := t.WorkdirField; f != "" {
 		if s, ok := c.stringField(fields, f); ok && s != "" {
-			c.checkPath(f, s, false)
+			c.workdir = c.checkPathRules(f, s, false, false)
+			if c.workdir == "" {
+				c.workdirRefused = true
+			}
 		}
 	}
 	for _, f := range t.URLFields {
@@ -116,9 +144,12 @@ func (c *content) inspect(ctx context.Context) {
 			c.guardDeny(permission.LayerTraits, "input:missing-field", fmt.Sprintf("input field %q (a shell command) is missing", f))
 		}
 	}
-	if !shell && len(c.paths) == 0 && len(c.domains) == 0 {
+	if !shell && !c.hasRules {
 		// A call with nothing to look at: the rules for the tool itself.
-		c.add(c.a.rulesFor(&permission.Request{Tool: c.tool, Group: c.group(), Kind: t.Kind, Content: contentOf(fields)}))
+		c.addRules(c.a.rulesFor(&permission.Request{Tool: c.tool, Group: c.group(), Kind: t.Kind, Content: contentOf(fields)}))
+	}
+	if c.hasRules {
+		c.add(c.rules)
 	}
 }
 
@@ -152,6 +183,12 @@ func (c *content) stringField(fields map[string]json.RawMessage, f string) (stri
 // checkPath resolves one path through the sandbox and checks the rules
 // against it. It returns the real path, or "" when refused.
 func (c *content) checkPath(field, p string, write bool) string {
+	return c.checkPathRules(field, p, write, true)
+}
+
+// checkPathRules is checkPath; rules says whether path rules apply (not to
+// a shell command's working directory: its commands are checked instead).
+func (c *content) checkPathRules(field, p string, write, rules bool) string {
 	sb := c.a.p.cfg.Sandbox
 	if sb == nil {
 		c.insideRoots = false
@@ -177,6 +214,9 @@ func (c *content) checkPath(field, p string, write bool) string {
 		}
 		c.guardAsk(permission.LayerSandbox, rule, why, rule == "sandbox:protected")
 	}
+	if !rules {
+		return real
+	}
 	c.paths = append(c.paths, real)
 	// Rules see the real path and the path as written (made absolute),
 	// so that a link cannot slip a path past a deny rule.
@@ -193,7 +233,7 @@ func (c *content) checkPath(field, p string, write bool) string {
 			r = r2
 		}
 	}
-	c.add(r)
+	c.addRules(r)
 	return real
 }
 
@@ -269,7 +309,7 @@ func (c *content) checkDomains(fields map[string]json.RawMessage, f string) {
 
 func (c *content) checkDomain(host string) {
 	c.domains = append(c.domains, host)
-	c.add(c.a.rulesFor(&permission.Request{Tool: c.tool, Kind: c.traits.Kind, Domain: host}))
+	c.addRules(c.a.rulesFor(&permission.Request{Tool: c.tool, Kind: c.traits.Kind, Domain: host}))
 }
 
 // rulesFor checks the rules with the session's rules.

@@ -3,6 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgate/toolgate/bashguard"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -20,6 +24,15 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 	}
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if c.workdirRefused {
+		return // already denied: the command would run outside the roots
+	}
+	if sb := c.a.p.cfg.Sandbox; c.workdir != "" && sb != nil && c.workdir != sb.WorkDir() {
+		// The command runs elsewhere: judge its relative paths from there.
+		pol := g.Policy()
+		pol.WorkDir, pol.Paths = c.workdir, relativeTo{dir: c.workdir, paths: pol.Paths}
+		g = bashguard.New(pol)
 	}
 	v := g.Judge(ctx, script)
 	if len(v.Commands) == 0 {
@@ -85,4 +98,21 @@ func (c *content) addGuard(d permission.Decision, rule, reason string, firm bool
 	default:
 		c.guardDeny(permission.LayerShell, rule, reason)
 	}
+}
+
+// relativeTo makes relative paths absolute against dir before the inner
+// checker (which resolves them against its own working directory) sees them.
+type relativeTo struct {
+	dir   string
+	paths bashguard.PathChecker
+}
+
+func (r relativeTo) CheckPath(p string, write bool) (permission.Decision, string) {
+	if r.paths == nil {
+		return permission.Deny, "no path checker is configured"
+	}
+	if p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
+		p = filepath.Join(r.dir, p)
+	}
+	return r.paths.CheckPath(p, write)
 }

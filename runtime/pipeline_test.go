@@ -214,3 +214,39 @@ func TestPipelineProtectedLink(t *testing.T) {
 		{"loop", "Read", in("file_path", "loop/x"), permission.Deny, permission.LayerSandbox, "sandbox:symlink-loop", "refused"},
 	})
 }
+
+// TestPipelineShellWorkdir: a generic run_bash call names its working
+// directory; relative paths are judged from there, and a working directory
+// outside the roots denies the call.
+func TestPipelineShellWorkdir(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
+	reg := GenericTools()
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{w.dir}, WorkDir: w.dir})
+	require.NoError(t, err)
+	pol := bashguard.DefaultPolicy()
+	pol.Paths, pol.WorkDir = sb, w.dir
+	checker, err := permission.New(permission.Config{Default: permission.Allow, WorkDir: w.dir})
+	require.NoError(t, err)
+	p, err := New(Config{Tools: reg, Checker: checker, Sandbox: sb, Guard: bashguard.New(pol)})
+	require.NoError(t, err)
+	_, err = p.StartSession(context.Background(), SessionOptions{ID: "g"})
+	require.NoError(t, err)
+	defer p.EndSession("g", "done")
+	w.p = p
+	runCases(t, w, "g", []pcase{
+		{"relative read from the named dir stays inside", "run_bash", in("command", "cat main.go", "working_dir", "src"), permission.Allow, permission.LayerShell, "", ""},
+		{"relative read escaping from the named dir", "run_bash", in("command", "cat ../../outside/secret.txt", "working_dir", "src"), permission.Ask, permission.LayerShell, "", "outside"},
+		{"working dir outside the roots", "run_bash", in("command", "ls", "working_dir", "../outside"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside"},
+	})
+}
+
+// TestPipelineEveryObjectMustBeAllowed: an Allow rule for one path of a
+// call does not allow another path that the default denies.
+func TestPipelineEveryObjectMustBeAllowed(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Deny, Allow: []string{"Glob(./src/**)", "Grep(./src/**)"}}, nil)
+	w.start(t, "s", permission.ModeDefault)
+	runCases(t, w, "s", []pcase{
+		{"both inside the allowed folder", "Glob", in("path", "src", "pattern", "*.go"), permission.Allow, permission.LayerRules, "Glob(./src/**)", "allowed by allow rule Glob(./src/**)"},
+		{"pattern climbs out of the allowed folder", "Glob", in("path", "src", "pattern", "../*.md"), permission.Deny, permission.LayerRules, "default", "the default for read tools is deny"},
+	})
+}
