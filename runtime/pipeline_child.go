@@ -32,6 +32,9 @@ type ChildOptions struct {
 	MaxDepth int
 	// MaxChildren bounds the running children of the parent. Zero means 4.
 	MaxChildren int
+	// MaxSteps is the child's own step limit, in place of the pipeline's
+	// Limits.MaxSteps; zero means the pipeline's.
+	MaxSteps int
 	// CallID is the parent's tool call that starts the child, and Task the
 	// prompt it is given, for the SubagentStart hooks.
 	CallID, Task string
@@ -67,8 +70,8 @@ func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptio
 	if maxChildren == 0 {
 		maxChildren = 4
 	}
-	if maxDepth < 0 || maxChildren < 0 {
-		return nil, errors.New("runtime: negative MaxDepth or MaxChildren")
+	if maxDepth < 0 || maxChildren < 0 || o.MaxSteps < 0 {
+		return nil, errors.New("runtime: negative MaxDepth, MaxChildren or MaxSteps")
 	}
 	if parent.depth+1 > maxDepth {
 		return nil, fmt.Errorf("%w: nesting depth %d is past the bound of %d", ErrWiden, parent.depth+1, maxDepth)
@@ -117,6 +120,9 @@ func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptio
 		release()
 		return nil, err
 	}
+	if o.MaxSteps > 0 {
+		l7.setMaxSteps(o.MaxSteps)
+	}
 	a := p.agent(o.ID)
 	a.release = func() { stop(); cancel(nil); release() }
 	if len(o.Deny) > 0 {
@@ -134,4 +140,11 @@ func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptio
 		CallID: o.CallID, Subagent: o.Name, ChildSessionID: o.ID, Task: o.Task,
 	})
 	return l7, nil
+}
+
+// setMaxSteps gives a child session its own step limit.
+func (s *Session) setMaxSteps(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.limits.MaxSteps = n
 }
