@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
+)
+
+// env is what a command reads from its process: standard streams and
+// environment, passed in so that tests run commands in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+// runCheck is "toolgate check": one Claude Code hook event on stdin, one
+// JSON answer on stdout, exit status 0 in every case. Every failure of a
+// PreToolUse check is a deny with its reason.
+func runCheck(args []string, e env) (code int) {
+	// The answer's shape: a PreToolUse deny until the event says
+	// otherwise.
+	post := false
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("internal error: %v", r)
+			if post {
+				_ = writeJSON(e.stdout, postFailure(msg))
+			} else {
+				_ = writeJSON(e.stdout, denyAnswer(msg))
+			}
+			code = 0
+		}
+	}()
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var settings multiFlag
+	fs.Var(&settings, "settings", "a further settings `file`, in command-line scope (repeatable)")
+	managed := fs.String("managed", defaultManagedSettings(), "the managed settings `file`")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if err == nil {
+			err = fmt.Errorf("unexpected arguments %q", fs.Args())
+		}
+		_ = writeJSON(e.stdout, denyAnswer("bad command line: "+err.Error()))
+		return 0
+	}
+	data, err := io.ReadAll(io.LimitReader(e.stdin, maxEventBytes+1))
+	if err != nil {
+		_ = writeJSON(e.stdout, denyAnswer("cannot read the hook event: "+err.Error()))
+		return 0
+	}
+	ev, err := parseEvent(data)
+	post = ev.HookEventName == eventPost
+	if err != nil {
+		if post {
+			_ = writeJSON(e.stdout, postFailure(err.Error()))
+		} else {
+			_ = writeJSON(e.stdout, denyAnswer(err.Error()))
+		}
+		return 0
+	}
+	src := source{cwd: ev.Cwd, home: e.getenv("HOME"), managed: *managed, extra: settings, getenv: e.getenv}
+	if post {
+		_ = writeJSON(e.stdout, checkPost(ev, src))
+	} else {
+		_ = writeJSON(e.stdout, checkPre(ev, src))
+	}
+	return 0
+}
+
+// checkPre answers a PreToolUse event.
+func checkPre(ev event, src source) preAnswer {
+	v, err := decide(ev, src)
+	if err != nil {
+		return denyAnswer(err.Error())
+	}
+	out := preOutput{
+		HookEventName:            eventPre,
+		PermissionDecision:       v.Decision.String(),
+		PermissionDecisionReason: reasonOf(v),
+		AdditionalContext:        v.Context,
+	}
+	if v.Decision != permission.Deny && inputChanged(ev.ToolInput, v.Input) {
+		out.UpdatedInput = v.Input
+	}
+	return preAnswer{out}
+}
+
+// decide runs one call through the Pipeline built from src's settings.
+func decide(ev event, src source) (runtime.Verdict, error) {
+	pol, err := loadPolicy(src)
+	if err != nil {
+		return runtime.Verdict{}, err
+	}
+	mode, err := modeOf(ev.PermissionMode, pol.cfg.Mode)
+	if err != nil {
+		return runtime.Verdict{}, err
+	}
+	pl, set, err := pol.pipeline(ev.ToolName)
+	if err != nil {
+		return runtime.Verdict{}, err
+	}
+	defer set.Close()
+	ctx := context.Background()
+	if _, err := pl.StartSession(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd}); err != nil {
+		return runtime.Verdict{}, fmt.Errorf("cannot start the session: %v", err)
+	}
+	defer pl.EndSession(ev.SessionID, "check done")
+	return pl.Check(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput}), nil
+}
+
+// modeOf is the event's permission mode, or the settings' default mode
+// when the event names none.
+func modeOf(name string, fallback permission.Mode) (permission.Mode, error) {
+	if name == "" {
+		return fallback, nil
+	}
+	m, err := permission.ParseMode(name)
+	if err != nil {
+		return 0, fmt.Errorf("unknown permission_mode %q: toolgate knows default, acceptEdits, plan, dontAsk and bypassPermissions", name)
+	}
+	return m, nil
+}
+
+// reasonOf is the reason Claude Code shows: toolgate's reason with the
+// layer and the rule or check that decided.
+func reasonOf(v runtime.Verdict) string {
+	return fmt.Sprintf("toolgate: %s [%s: %s]", v.Reason, v.Layer, v.Rule)
+}
+
+// inputChanged reports whether a hook changed the input, comparing
+// canonical forms so that reformatting alone is no change.
+func inputChanged(before, after json.RawMessage) bool {
+	if after == nil {
+		return false
+	}
+	a, err1 := runtime.Canonical(before)
+	b, err2 := runtime.Canonical(after)
+	if err1 != nil || err2 != nil {
+		return string(before) != string(after)
+	}
+	return string(a) != string(b)
+}
+
+// checkPost answers a PostToolUse event: the post hooks run through the
+// Pipeline's After, and a rewritten output goes back as updatedToolOutput.
+func checkPost(ev event, src source) postAnswer {
+	pol, err := loadPolicy(src)
+	if err != nil {
+		return postFailure("post hooks not run: " + err.Error())
+	}
+	mode, err := modeOf(ev.PermissionMode, pol.cfg.Mode)
+	if err != nil {
+		return postFailure("post hooks not run: " + err.Error())
+	}
+	pl, set, err := pol.pipeline(ev.ToolName)
+	if err != nil {
+		return postFailure("post hooks not run: " + err.Error())
+	}
+	defer set.Close()
+	ctx := context.Background()
+	if _, err := pl.StartSession(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd}); err != nil {
+		return postFailure("post hooks not run: cannot start the session: " + err.Error())
+	}
+	defer pl.EndSession(ev.SessionID, "check done")
+	output := responseText(ev.ToolResponse)
+	// The call ran: Claude Code allowed it, by this hook's answer or by
+	// the person's.
+	v := runtime.Verdict{Decision: permission.Allow, Layer: permission.LayerNone, Rule: "claude-code:ran",
+		Reason: "Claude Code ran the call", Input: ev.ToolInput}
+	o := pl.After(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput}, v, output, nil, 0)
+	ans := postAnswer{HookSpecificOutput: postOutput{HookEventName: eventPost, AdditionalContext: o.Context}}
+	if o.Output != output {
+		text := o.Output
+		ans.HookSpecificOutput.UpdatedToolOutput = &text
+		if isMCPName(ev.ToolName) {
+			ans.HookSpecificOutput.UpdatedMCPToolOutput = &text
+		}
+	}
+	if o.Err != nil {
+		ans.SystemMessage = "toolgate: a PostToolUse hook failed: " + o.Err.Error()
+	}
+	return ans
+}
+
+// responseText is the tool's response as text: a JSON string's value, or
+// the JSON text of anything else.
+func responseText(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}

@@ -1,0 +1,97 @@
+// Command toolgate puts toolgate's Pipeline in front of an agent you
+// already run, and explains and checks its policies.
+//
+// # toolgate check
+//
+// A drop-in Claude Code hook. Install it for PreToolUse and PostToolUse with
+// the matcher "*" (see examples/claudecode). It reads one hook event from
+// stdin and writes Claude Code's JSON answer on stdout, with exit status 0,
+// always. A PreToolUse answer is always explicit:
+//
+//	{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+//	  "permissionDecision": "allow" | "ask" | "deny",
+//	  "permissionDecisionReason": "toolgate: <reason> [<layer>: <rule or check>]",
+//	  "updatedInput": {...}}}          // only when a hook changed the input
+//
+// A PostToolUse event runs the post hooks; their rewritten output comes back
+// as hookSpecificOutput.updatedToolOutput (and updatedMCPToolOutput for MCP
+// tools), their added context as additionalContext, and their failures as
+// systemMessage.
+//
+// Anything wrong — stdin that is not JSON, a missing field (session_id, cwd,
+// tool_name, tool_input), an unknown hook event or permission mode, a settings
+// file that cannot be read or parsed, a panic — is a deny with the reason
+// (for a PostToolUse event, a systemMessage).
+//
+// The workspace is the event's cwd, never the process's working directory:
+// the sandbox's roots are cwd and the settings' additionalDirectories
+// (directories that do not exist are left out). Claude Code's tools come from
+// runtime.ClaudeCodeTools, with a few more of Claude Code's tools (LS,
+// NotebookRead, BashOutput, KillShell, ExitPlanMode, AskUserQuestion,
+// SlashCommand, Skill) at the defaults of their kind; a tool named
+// mcp__server__tool is checked as a generic tool of kind other. Any other
+// tool is denied.
+//
+// # Policy
+//
+// The settings files are Claude Code's, in its precedence: managed
+// (/etc/claude-code/managed-settings.json, or --managed FILE), files named
+// with --settings (command line), <cwd>/.claude/settings.local.json,
+// <cwd>/.claude/settings.json and $HOME/.claude/settings.json; the
+// AGENT_PERMISSIONS_* variables count as command line. A deny anywhere wins.
+// The event's permission_mode sets the mode; without one, the settings'
+// defaultMode does.
+//
+// With no settings at all the defaults are never more permissive than
+// Claude Code's own:
+//
+//	read tools      allow inside the roots (secret files such as .env ask; outside the roots deny)
+//	edit tools      ask (allow in acceptEdits mode, inside the roots)
+//	Bash            the shell guard's read-only safe list allows; unknown commands ask;
+//	                the hard-deny list, writes outside the roots and network commands deny
+//	WebFetch        ask, unless a domain rule allows it
+//	WebSearch       ask
+//	Task, Agent     allow (each call a subagent makes comes through the hook again)
+//	TodoWrite       allow (a built-in allow rule; a deny rule still wins)
+//	MCP and others  ask
+//
+// toolgate's own options live under the "toolgate" key of the same files:
+//
+//	"toolgate": {
+//	  "network": false,               // true: network commands in the shell ask instead of deny
+//	  "safeCommands": ["make"],       // further commands allowed with literal arguments
+//	  "hookTimeout": 30,              // seconds, for command hooks without their own timeout
+//	  "hooks": {                      // command hooks, in Claude Code's hook settings shape
+//	    "PreToolUse":  [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./fix.sh", "timeout": 5}]}],
+//	    "PostToolUse": [{"matcher": "*",    "hooks": [{"type": "command", "command": "./redact.sh"}]}]
+//	  }
+//	}
+//
+// The highest-precedence file that sets "network" decides it; safe commands
+// and hooks of every file add up (managed first). Unknown keys are errors.
+// Claude Code's own "hooks" key is left to Claude Code.
+//
+// # toolgate explain
+//
+//	toolgate explain [--settings F]... [--cwd D] [--mode M] [--json] TOOL 'JSON input'
+//
+// prints how a call would be decided: the decision, the layer and the rule
+// or check; the policy that was loaded; each layer in the order it runs,
+// what it saw and every answer it gave (the deciding one and those it
+// overrode); for shell commands each simple command with its argv and
+// verdict; and every rule naming the tool, with what it matched and what
+// it did not.
+//
+// # toolgate lint
+//
+//	toolgate lint [--settings F]... [--cwd D]
+//
+// checks the settings files a check in the project would read. Errors (exit
+// status 1): files that cannot be read or parsed, malformed rules (with line
+// and column), rules naming tools that do not exist. Warnings: allow rules
+// that never take effect because a deny or ask rule covers them (the same
+// rule, the bare tool, a wider command prefix or folder), allow rules too
+// broad to be safe (Bash, Bash(*), Bash(python:*), Bash(sh -c:*),
+// Bash(env:*), Bash(sudo:*), Bash(xargs:*), Read(//**), WebFetch, ...), and
+// unknown keys.
+package main

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+)
+
+// maxEventBytes bounds the hook event read from stdin. PostToolUse events
+// carry the tool's output, so the bound is generous.
+const maxEventBytes = 16 << 20
+
+// event is one Claude Code hook event, as Claude Code writes it on a
+// command hook's stdin.
+type event struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	PermissionMode string          `json:"permission_mode"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolUseID      string          `json:"tool_use_id"`
+	ToolResponse   json.RawMessage `json:"tool_response"`
+}
+
+// Hook event names toolgate check answers.
+const (
+	eventPre  = "PreToolUse"
+	eventPost = "PostToolUse"
+)
+
+// parseEvent decodes an event. It returns what it could read even on error,
+// so that the answer can take the event's shape.
+func parseEvent(data []byte) (event, error) {
+	var e event
+	if len(bytes.TrimSpace(data)) == 0 {
+		return e, errors.New("no hook event on stdin")
+	}
+	if len(data) > maxEventBytes {
+		return e, fmt.Errorf("the hook event is larger than %d bytes", maxEventBytes)
+	}
+	if err := json.Unmarshal(data, &e); err != nil {
+		// A wrongly typed field still leaves the event name readable.
+		var name struct {
+			HookEventName string `json:"hook_event_name"`
+		}
+		_ = json.Unmarshal(data, &name)
+		return event{HookEventName: name.HookEventName}, fmt.Errorf("the hook event is not valid JSON of the expected shape: %v", err)
+	}
+	switch e.HookEventName {
+	case eventPre, eventPost:
+	case "":
+		return e, errors.New("the hook event has no hook_event_name")
+	default:
+		return e, fmt.Errorf("unknown hook event %q: toolgate check answers PreToolUse and PostToolUse", e.HookEventName)
+	}
+	var missing []string
+	if e.SessionID == "" {
+		missing = append(missing, "session_id")
+	}
+	if e.Cwd == "" {
+		missing = append(missing, "cwd")
+	}
+	if e.ToolName == "" {
+		missing = append(missing, "tool_name")
+	}
+	if len(e.ToolInput) == 0 || string(e.ToolInput) == "null" {
+		missing = append(missing, "tool_input")
+	}
+	if len(missing) > 0 {
+		return e, fmt.Errorf("the hook event lacks %v", missing)
+	}
+	if !filepath.IsAbs(e.Cwd) {
+		return e, fmt.Errorf("the hook event's cwd %q is not an absolute path", e.Cwd)
+	}
+	return e, nil
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}))
+}
+
+const usage = `usage:
+  toolgate check [--settings FILE]... [--managed FILE] < event.json
+  toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] TOOL 'JSON input'
+  toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
+`
+
+// run dispatches a command line and returns the exit status.
+func run(args []string, e env) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "check":
+		return runCheck(args[1:], e)
+	case "explain":
+		return runExplain(args[1:], e)
+	case "lint":
+		return runLint(args[1:], e)
+	case "help", "-h", "--help":
+		fmt.Fprint(e.stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(e.stderr, "toolgate: unknown command %q\n%s", args[0], usage)
+	return 2
+}
