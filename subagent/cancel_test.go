@@ -1,0 +1,133 @@
+package subagent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/subagent"
+)
+
+// tools of the cancellation tests: Read honours its context (a Cancel
+// tool), Bash takes ten seconds whatever happens (a Block tool).
+func slowTools(ctx context.Context, call runtime.Call) (string, error) {
+	switch call.Tool {
+	case "Read":
+		<-ctx.Done()
+		return "", ctx.Err()
+	case "Bash":
+		time.Sleep(10 * time.Second)
+		return "listing", nil
+	}
+	return "", errors.New("no such tool")
+}
+
+// TestCancelParentCancelsChildren: cancelling the parent cancels both of
+// its running children at once; the child in a Cancel tool stops at once,
+// the child in a Block tool finishes its call first; neither makes another.
+func TestCancelParentCancelsChildren(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld(t, permission.Config{Default: permission.Allow})
+		lead := w.start(t, "lead", permission.ModeDefault)
+		ctx := context.Background()
+		type ended struct {
+			res subagent.Result
+			at  time.Time
+		}
+		run := func(spec subagent.Spec, call runtime.Call) (*subagent.Child, chan ended) {
+			c, err := subagent.Spawn(ctx, w.p, "lead", spec, subagent.Task{Prompt: "work"})
+			require.NoError(t, err)
+			done := make(chan ended, 1)
+			go func() {
+				res := c.Run(ctx, script("never reached", []runtime.Call{call}, []runtime.Call{call}), slowTools)
+				done <- ended{res, time.Now()}
+			}()
+			return c, done
+		}
+		reader, readerDone := run(subagent.Spec{Name: "reader", Tools: []string{"Read"}},
+			runtime.Call{ID: "r1", Tool: "Read", Input: in("file_path", "README.md")})
+		builder, builderDone := run(subagent.Spec{Name: "builder", Tools: []string{"Bash"}},
+			runtime.Call{ID: "b1", Tool: "Bash", Input: in("command", "ls")})
+		synctest.Wait() // both children are inside their tools
+
+		start := time.Now()
+		lead.Cancel("user pressed stop")
+		synctest.Wait()
+		for _, c := range []*subagent.Child{reader, builder} {
+			require.ErrorIs(t, c.Session().Err(), runtime.ErrCancelled, c.Name())
+			assert.EqualError(t, c.Session().Err(), "runtime: session cancelled: user pressed stop", c.Name())
+		}
+
+		var r ended
+		select {
+		case r = <-readerDone:
+		default:
+			t.Fatal("the child in a Cancel tool did not stop at once")
+		}
+		assert.Equal(t, start, r.at, "no time passed")
+		assert.Equal(t, subagent.StopCancelled, r.res.Stop)
+		assert.Equal(t, "runtime: session cancelled: user pressed stop", r.res.Reason)
+		require.Len(t, r.res.Calls, 1, "no call after the cancellation")
+		rc := r.res.Calls[0]
+		assert.True(t, rc.Interrupted)
+		assert.EqualError(t, rc.Err, "interrupted: runtime: session cancelled: user pressed stop (tool: context canceled)")
+
+		select {
+		case <-builderDone:
+			t.Fatal("the child in a Block tool did not finish its call")
+		default:
+		}
+		b := <-builderDone
+		assert.Equal(t, 10*time.Second, b.at.Sub(start), "the Block tool ran to its end")
+		assert.Equal(t, subagent.StopCancelled, b.res.Stop)
+		assert.Equal(t, "runtime: session cancelled: user pressed stop", b.res.Reason)
+		require.Len(t, b.res.Calls, 1, "no call after the cancellation")
+		bc := b.res.Calls[0]
+		assert.True(t, bc.Ran)
+		assert.False(t, bc.Interrupted)
+		assert.NoError(t, bc.Err)
+		assert.Equal(t, "listing", bc.Output, "the Block tool's result is kept")
+
+		for _, c := range []*subagent.Child{reader, builder} {
+			_, live := w.p.Session(c.ID())
+			assert.False(t, live, "%s ended", c.Name())
+		}
+		v := w.check("lead", "Read", in("file_path", "README.md"))
+		assert.Equal(t, verdict{permission.Deny, permission.LayerRuntime, "runtime:cancelled",
+			"session is cancelled: runtime: session cancelled: user pressed stop"}, vOf(v))
+	})
+}
+
+// TestParentWaitsForChild: the subagent tool is a Block tool: a parent
+// cancelled while its subagent runs waits for the subagent to end, and gets
+// its result.
+func TestParentWaitsForChild(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := newWorld(t, permission.Config{Default: permission.Allow})
+		lead := w.start(t, "lead", permission.ModeDefault)
+		runner := &subagent.Runner{Pipeline: w.p, Specs: []subagent.Spec{{Name: "builder", Tools: []string{"Bash"}}},
+			Model: script("built", []runtime.Call{{ID: "b1", Tool: "Bash", Input: in("command", "ls")}}),
+			Run:   slowTools}
+		task, _ := json.Marshal(subagent.Input{Type: "builder", Prompt: "build it"})
+		start := time.Now()
+		time.AfterFunc(time.Second, func() { lead.Cancel("user pressed stop") })
+		res := w.p.Executor(runner.RunCall).Execute(lead.Context(), []runtime.Call{{Session: "lead", ID: "t1", Tool: "Task", Input: task}})
+
+		assert.Equal(t, 10*time.Second, time.Since(start), "the parent waited for the child's Block tool")
+		require.Len(t, res, 1)
+		assert.True(t, res[0].Ran)
+		assert.False(t, res[0].Interrupted)
+		assert.Equal(t, permission.Allow, res[0].Admission.Decision)
+		assert.EqualError(t, res[0].Err, `subagent "builder" stopped (cancelled) after 2 step(s): runtime: session cancelled: user pressed stop`)
+		_, live := w.p.Session("lead/t1")
+		assert.False(t, live)
+	})
+}
