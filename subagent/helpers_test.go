@@ -28,7 +28,7 @@ type world struct {
 	p   *runtime.Pipeline
 }
 
-func newWorld(t *testing.T, cfg permission.Config, extra ...hooks.Hook) *world {
+func newWorld(t testing.TB, cfg permission.Config, extra ...hooks.Hook) *world {
 	t.Helper()
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -58,7 +58,7 @@ func newWorld(t *testing.T, cfg permission.Config, extra ...hooks.Hook) *world {
 }
 
 // start starts a top-level session.
-func (w *world) start(t *testing.T, id string, mode permission.Mode) *runtime.Session {
+func (w *world) start(t testing.TB, id string, mode permission.Mode) *runtime.Session {
 	t.Helper()
 	s, err := w.p.StartSession(context.Background(), runtime.SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
 	require.NoError(t, err)
