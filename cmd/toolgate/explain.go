@@ -172,7 +172,7 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 		ex.Policy.Files = append(ex.Policy.Files, fileReport{Scope: f.Scope.String(), Path: f.Path, Allow: len(f.Allow), Ask: len(f.Ask), Deny: len(f.Deny)})
 	}
 	for _, h := range pol.hooks {
-		ex.Policy.Hooks = append(ex.Policy.Hooks, fmt.Sprintf("%v %q: %s", h.Events, h.Matcher, h.Shell))
+		ex.Policy.Hooks = append(ex.Policy.Hooks, fmt.Sprintf("%s (matcher %q): %s", h.Name, h.Matcher, h.Shell))
 	}
 	for _, c := range v.Commands {
 		ex.Commands = append(ex.Commands, commandReport{Pos: c.Pos, Args: c.Args, Decision: c.Decision.String(),
@@ -190,7 +190,7 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 		traits = t.Traits(final)
 	}
 	saw := map[permission.Layer]string{
-		permission.LayerRuntime: "one call of a fresh session: no step, repeat or budget limit applies",
+		permission.LayerRuntime:  "one call of a fresh session: no step, repeat or budget limit applies",
 		permission.LayerSubagent: "a top-level session: it may ask the person",
 		permission.LayerRules: fmt.Sprintf("%d rules (settings and toolgate defaults), mode %s, defaults by kind: read allow, edit ask, exec ask, network ask, subagent allow, other ask",
 			len(pol.cfg.Rules), mode),

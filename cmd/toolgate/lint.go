@@ -45,7 +45,9 @@ type lintRule struct {
 	ok        bool
 }
 
-func (r lintRule) where() string { return fmt.Sprintf("permissions.%s[%d] %q", r.list, r.index, r.text) }
+func (r lintRule) where() string {
+	return fmt.Sprintf("permissions.%s[%d] %q", r.list, r.index, r.text)
+}
 
 // runLint is "toolgate lint": it checks the settings files a check in the
 // project would read. Exit status 1 when there are errors.

@@ -239,8 +239,8 @@ func (p *policy) loadOptions() error {
 			default:
 				return fmt.Errorf("cannot use settings: %s %s: toolgate.hooks: event %q is not PreToolUse or PostToolUse", f.Scope, f.Path, event)
 			}
-			for _, m := range matchers {
-				for _, h := range m.Hooks {
+			for i, m := range matchers {
+				for j, h := range m.Hooks {
 					if h.Type != "command" || strings.TrimSpace(h.Command) == "" || h.Timeout < 0 {
 						return fmt.Errorf("cannot use settings: %s %s: toolgate.hooks.%s: each hook needs \"type\": \"command\", a command and a timeout that is not negative", f.Scope, f.Path, event)
 					}
@@ -252,7 +252,7 @@ func (p *policy) loadOptions() error {
 						timeout = defaultHookTimeout
 					}
 					p.hooks = append(p.hooks, hooks.Command{
-						Name:    h.Command,
+						Name:    fmt.Sprintf("%s toolgate.hooks.%s[%d].hooks[%d]", f.Scope, event, i, j),
 						Shell:   h.Command,
 						Matcher: m.Matcher,
 						Events:  []hooks.Event{ev},

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the want fields of testdata/*.json with the answers the binary gives")
+
+// checkCase is one recorded event in testdata: the settings files to lay
+// out, the command line, the event (or raw stdin) and the answer wanted.
+// "$TMP" stands for the test's directory and "$CWD" for the project in it.
+type checkCase struct {
+	About string                     `json:"about"`
+	Args  []string                   `json:"args,omitempty"`
+	Files map[string]json.RawMessage `json:"files,omitempty"`
+	Event json.RawMessage            `json:"event,omitempty"`
+	Stdin *string                    `json:"stdin,omitempty"`
+	Want  json.RawMessage            `json:"want,omitempty"`
+}
+
+// workspace lays out a project with a source file, a secret, a protected
+// folder, a link leading out, and an outside folder; it returns the
+// test's directory.
+func workspace(t testing.TB) string {
+	t.Helper()
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	for _, d := range []string{"proj/src", "proj/.git/hooks", "outside", "home/.claude"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(tmp, d), 0o755))
+	}
+	for name, body := range map[string]string{
+		"proj/src/main.go": "package main\n", "proj/README.md": "# proj\n", "proj/.env": "TOKEN=x\n",
+		"proj/analysis.ipynb": "{}\n", "outside/secret.txt": "outside\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(tmp, name), []byte(body), 0o644))
+	}
+	require.NoError(t, os.Symlink(filepath.Join(tmp, "outside"), filepath.Join(tmp, "proj", "escape")))
+	return tmp
+}
+
+func expand(s, tmp string) string {
+	return strings.NewReplacer("$CWD", filepath.Join(tmp, "proj"), "$TMP", tmp).Replace(s)
+}
+
+func unexpand(s, tmp string) string {
+	return strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", tmp, "$TMP").Replace(s)
+}
+
+// runBinary runs "toolgate check" as Claude Code does: from another
+// directory than the project, with HOME set, the event on stdin.
+func runBinary(t testing.TB, tmp string, args []string, stdin string) (stdout, stderr string, code int) {
+	t.Helper()
+	argv := append([]string{"check", "--managed", filepath.Join(tmp, "managed.json")}, args...)
+	cmd := exec.Command(bin, argv...)
+	cmd.Dir = "/"
+	cmd.Env = []string{"HOME=" + filepath.Join(tmp, "home"), "PATH=" + os.Getenv("PATH")}
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func (c *checkCase) setUp(t *testing.T, tmp string) (args []string, stdin string) {
+	t.Helper()
+	for name, body := range c.Files {
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		if strings.HasSuffix(name, "/") {
+			require.NoError(t, os.MkdirAll(p, 0o755))
+			continue
+		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		data := []byte(body)
+		var raw string
+		if json.Unmarshal(body, &raw) == nil {
+			data = []byte(raw) // a string is the file's text, for malformed files
+		}
+		require.NoError(t, os.WriteFile(p, []byte(expand(string(data), tmp)), 0o644))
+	}
+	for _, a := range c.Args {
+		args = append(args, expand(a, tmp))
+	}
+	if c.Stdin != nil {
+		stdin = *c.Stdin
+	} else {
+		stdin = string(c.Event)
+	}
+	return args, expand(stdin, tmp)
+}
+
+// TestCheckRecordedEvents runs the binary on every recorded event and
+// compares the whole JSON answer: decision, reason, updatedInput, and
+// the PostToolUse fields.
+func TestCheckRecordedEvents(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.json")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			var c checkCase
+			require.NoError(t, json.Unmarshal(data, &c))
+			tmp := workspace(t)
+			args, stdin := c.setUp(t, tmp)
+			out, stderr, code := runBinary(t, tmp, args, stdin)
+			assert.Equal(t, 0, code, "exit status (stderr %q)", stderr)
+			require.True(t, json.Valid([]byte(out)), "stdout is not JSON: %q", out)
+			if *update {
+				c.Want = json.RawMessage(unexpand(strings.TrimSpace(out), tmp))
+				b, err := json.MarshalIndent(c, "", "  ")
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(file, append(b, '\n'), 0o644))
+				return
+			}
+			require.NotEmpty(t, c.Want, "%s has no want: run go test -run TestCheckRecordedEvents -update and review", file)
+			assert.JSONEq(t, expand(string(c.Want), tmp), out, c.About)
+		})
+	}
+}
+
+// TestCheckCoverage asserts that the recorded events cover every tool,
+// every mode, every decision, hook mutation and malformed input.
+func TestCheckCoverage(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.json")
+	require.NoError(t, err)
+	tools, modes, decisions := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	mutated, post, malformed := false, false, 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		require.NoError(t, err)
+		var c checkCase
+		require.NoError(t, json.Unmarshal(data, &c))
+		var ev event
+		if c.Event != nil && json.Unmarshal(c.Event, &ev) == nil {
+			tools[ev.ToolName] = true
+			modes[ev.PermissionMode] = true
+		} else {
+			malformed++
+		}
+		var pre preAnswer
+		require.NoError(t, json.Unmarshal(c.Want, &pre), file)
+		decisions[pre.HookSpecificOutput.PermissionDecision] = true
+		mutated = mutated || pre.HookSpecificOutput.UpdatedInput != nil
+		var pa postAnswer
+		require.NoError(t, json.Unmarshal(c.Want, &pa), file)
+		post = post || pa.HookSpecificOutput.HookEventName == eventPost
+	}
+	for _, tool := range []string{"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep",
+		"WebFetch", "WebSearch", "Task", "Agent", "TodoWrite", "mcp__github__create_issue"} {
+		assert.True(t, tools[tool], "no recorded event for %s", tool)
+	}
+	for _, m := range []string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"} {
+		assert.True(t, modes[m], "no recorded event in mode %s", m)
+	}
+	for _, d := range []string{"allow", "ask", "deny"} {
+		assert.True(t, decisions[d], "no recorded answer %s", d)
+	}
+	assert.True(t, mutated, "no recorded hook mutation")
+	assert.True(t, post, "no recorded PostToolUse answer")
+	assert.GreaterOrEqual(t, malformed, 3, "recorded malformed inputs")
+	names := make([]string, 0, len(tools))
+	for n := range tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	t.Logf("tools covered: %s", strings.Join(names, " "))
+}

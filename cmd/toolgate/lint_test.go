@@ -1,0 +1,67 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLintFindsEveryKindOfProblem(t *testing.T) {
+	tmp := workspace(t)
+	cwd := filepath.Join(tmp, "proj")
+	project := filepath.Join(cwd, ".claude", "settings.json")
+	writeSettings(t, project, `{
+  "permissions": {
+    "allow": ["Bash(git status)", "Bash(python:*)", "Bash(sh -c:*)", "Read(//**)", "bash(ls)", "Bash", "Bash(git push:*)"],
+    "deny": ["Bash(git:*)", "Bash(rm -rf:*"]
+  }
+}`)
+	user := filepath.Join(tmp, "home", ".claude", "settings.json")
+	writeSettings(t, user, `{"permissions": {"allow": ["Bash(env:*)", "Bash(sudo:*)", "Bash(xargs:*)", "Bash(bash:*)", "Bash(*)", "mcp__github__create_issue"]}}`)
+
+	out, _, code := runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd)
+	assert.Equal(t, 1, code, out)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	want := []string{
+		project + `:4:42: error: permissions.deny[1] "Bash(rm -rf:*" is malformed: specifier not closed: a rule with '(' must end with ')'`,
+		user + `:1:28: warning: permissions.allow[0] "Bash(env:*)" is too broad to be safe: env runs whatever its arguments say, so this allows any command`,
+		user + `:1:43: warning: permissions.allow[1] "Bash(sudo:*)" is too broad to be safe: sudo runs whatever its arguments say, so this allows any command`,
+		user + `:1:59: warning: permissions.allow[2] "Bash(xargs:*)" is too broad to be safe: xargs runs whatever its arguments say, so this allows any command`,
+		user + `:1:76: warning: permissions.allow[3] "Bash(bash:*)" is too broad to be safe: bash runs whatever its arguments say, so this allows any command`,
+		user + `:1:92: warning: permissions.allow[4] "Bash(*)" is too broad to be safe: it allows every shell command`,
+		project + `:3:15: warning: permissions.allow[0] "Bash(git status)" never takes effect: every call it matches is denied by deny rule "Bash(git:*)" (` + project + `:4:14)`,
+		project + `:3:35: warning: permissions.allow[1] "Bash(python:*)" is too broad to be safe: python runs whatever its arguments say, so this allows any command`,
+		project + `:3:53: warning: permissions.allow[2] "Bash(sh -c:*)" is too broad to be safe: sh runs whatever its arguments say, so this allows any command`,
+		project + `:3:70: warning: permissions.allow[3] "Read(//**)" is too broad to be safe: it names the whole file system or the whole home directory (with its keys and credentials)`,
+		project + `:3:84: error: permissions.allow[4] "bash(ls)" names tool "bash", which does not exist (Claude Code's tools, and MCP tools named mcp__server__tool)`,
+		project + `:3:96: warning: permissions.allow[5] "Bash" is too broad to be safe: it allows every shell command`,
+		project + `:3:104: warning: permissions.allow[6] "Bash(git push:*)" never takes effect: every call it matches is denied by deny rule "Bash(git:*)" (` + project + `:4:14)`,
+		"2 settings file(s) checked: 2 error(s), 11 warning(s)",
+	}
+	require.Equal(t, want, lines)
+}
+
+func TestLintCleanSettings(t *testing.T) {
+	tmp := workspace(t)
+	cwd := filepath.Join(tmp, "proj")
+	writeSettings(t, filepath.Join(cwd, ".claude", "settings.json"),
+		`{"permissions": {"allow": ["Bash(go test:*)", "Read(./src/**)", "WebFetch(domain:go.dev)", "mcp__github__*"], "deny": ["Bash(git push:*)", "Read(./.env)"]}}`)
+	out, _, code := runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "1 settings file(s) checked: 0 error(s), 0 warning(s)\n", out)
+}
+
+func TestLintUnreadableAndInvalid(t *testing.T) {
+	tmp := workspace(t)
+	cwd := filepath.Join(tmp, "proj")
+	bad := filepath.Join(tmp, "bad.json")
+	writeSettings(t, bad, `{"permissions": {"allow": "Bash"}}`)
+	out, _, code := runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd, "--settings", bad, "--settings", filepath.Join(tmp, "missing.json"))
+	assert.Equal(t, 1, code)
+	assert.Equal(t, bad+": error: permissions.allow is not an array\n"+
+		filepath.Join(tmp, "missing.json")+": error: cannot read: open "+filepath.Join(tmp, "missing.json")+": no such file or directory\n"+
+		"1 settings file(s) checked: 2 error(s), 0 warning(s)\n", out)
+}
