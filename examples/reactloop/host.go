@@ -17,10 +17,11 @@ import (
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 	"github.com/toolgate/toolgate/sandbox"
+	"github.com/toolgate/toolgate/subagent"
 )
 
-// maxSteps is the step limit: the eighth turn is past it.
-const maxSteps = 7
+// maxSteps is the step limit: the ninth turn is past it.
+const maxSteps = 8
 
 // host is the agent program around the model: it owns the pipeline, runs
 // the tools the pipeline admits, and plays the person who answers
@@ -42,6 +43,8 @@ type host struct {
 	asked   chan runtime.Request
 	done    chan struct{}
 	person  *runtime.ChanAsker
+	// subagents runs the Task tool's calls: subagents in child sessions.
+	subagents *subagent.Runner
 }
 
 // toolFunc runs one admitted call with its final input.
@@ -63,7 +66,7 @@ func newHost(ws *workspace, db *sql.DB, out io.Writer) (*host, error) {
 	// Layer 2: the project's rules.
 	checker, err := permission.New(permission.Config{
 		Deny:       []string{"Bash(git push:*)", "Read(./.env)"},
-		Allow:      []string{"Bash(touch build/stamp)"},
+		Allow:      []string{"Bash(touch build/stamp)", "Task"},
 		Default:    permission.Ask,
 		DefaultFor: map[permission.Kind]permission.Decision{permission.KindRead: permission.Allow},
 		WorkDir:    ws.dir,
@@ -99,6 +102,10 @@ func newHost(ws *workspace, db *sql.DB, out io.Writer) (*host, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Layer 6: a read-only reviewer the model may start with the Task tool.
+	h.subagents = &subagent.Runner{Pipeline: h.p, Model: h.reviewer, Run: h.run, Specs: []subagent.Spec{
+		{Name: "reviewer", Tools: []string{"Read", "Write"}, MaxSteps: 3},
+	}}
 	h.tools = map[string]toolFunc{
 		"Read":  h.read,
 		"Glob":  h.glob,
@@ -197,7 +204,7 @@ func (h *host) report(r runtime.Result) {
 func (h *host) summary(c runtime.Call) string {
 	var in map[string]any
 	_ = json.Unmarshal(c.Input, &in)
-	for _, k := range []string{"command", "file_path", "pattern", "url"} {
+	for _, k := range []string{"command", "file_path", "pattern", "url", "prompt"} {
 		if s, ok := in[k].(string); ok {
 			return h.ws.rel.Replace(s)
 		}
@@ -207,6 +214,9 @@ func (h *host) summary(c runtime.Call) string {
 
 // run runs an admitted call with its final input through the tool map.
 func (h *host) run(ctx context.Context, c runtime.Call) (string, error) {
+	if c.Tool == "Task" {
+		return h.subagents.RunCall(ctx, c)
+	}
 	f, ok := h.tools[c.Tool]
 	if !ok {
 		return "", fmt.Errorf("no implementation of %s in this example", c.Tool)

@@ -8,7 +8,8 @@
 // shell command that is always denied, a compound command allowed command
 // by command, a question to a person answered "allow always" and the same
 // command allowed without asking afterwards, a call repeated until it is
-// denied, the step limit, and a cancelled session. The program prints one
+// denied, a subagent whose write is denied because it cannot ask the person,
+// the step limit, and a cancelled session. The program prints one
 // line per call: the tool, what it was asked to do, the decision, the
 // layer that decided and the reason. Paths are printed relative to the
 // workspace, so the output is the same on every run.

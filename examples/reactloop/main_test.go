@@ -15,7 +15,8 @@ import (
 // TestReactLoop plays the whole script and checks every printed line: for
 // each call its tool, decision, layer and reason; the person's answer; the
 // host's step-limit and cancel lines; and what the metrics hook and the
-// SQLite audit log counted (one row per call, denied ones included).
+// SQLite audit log counted (one row per call, denied ones and the
+// subagent's included).
 func TestReactLoop(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "reactloop-*"))
@@ -44,20 +45,26 @@ func TestReactLoop(t *testing.T) {
 		`  Bash     ls build && touch build/stamp      allow L5 shell   reads only inside the allowed roots`,
 		`      ls build                                allow L5 shell   reads only inside the allowed roots`,
 		`      touch build/stamp                       allow L2 rules   allowed by allow rule Bash(touch build/stamp) (config)`,
-		`step 7: read the same file again and again`,
+		`step 7: delegate a review to a subagent`,
+		`  subagent reviewer: review the build`,
+		`  Read     README.md                          allow L2 rules   no rule matched; the default for read tools is allow`,
+		`  Write    build/review.txt                   deny  L6 subagent subagent "reviewer" cannot ask the person, and this call would ask: no rule matched; the default for edit tools is ask`,
+		`  subagent reviewer: done`,
+		`  Task     review the build                   allow L2 rules   allowed by allow rule Task (config)`,
+		`step 8: read the same file again and again`,
 		`  Read     src/main.go                        allow L2 rules   no rule matched; the default for read tools is allow`,
 		`  Read     src/main.go                        allow L2 rules   no rule matched; the default for read tools is allow`,
 		`  Read     src/main.go                        deny  L7 runtime the same Read call with the same input 3 times in a row: try something else`,
-		`step 8: keep working past the step limit`,
-		`  host: step 8 is past the limit of 7 steps: stop offering tools and ask for the final answer`,
-		`  Read     README.md                          deny  L7 runtime step 8 is past the limit of 7 steps: no more tool calls, give the final answer`,
-		`step 9: keep going; the user cancels`,
-		`  host: step 9 is past the limit of 7 steps: stop offering tools and ask for the final answer`,
+		`step 9: keep working past the step limit`,
+		`  host: step 9 is past the limit of 8 steps: stop offering tools and ask for the final answer`,
+		`  Read     README.md                          deny  L7 runtime step 9 is past the limit of 8 steps: no more tool calls, give the final answer`,
+		`step 10: keep going; the user cancels`,
+		`  host: step 10 is past the limit of 8 steps: stop offering tools and ask for the final answer`,
 		`  Bash     ls                                 deny  L7 runtime session is cancelled: runtime: session cancelled: the user pressed Esc`,
 		`  host: the session is cancelled: the loop stops`,
 		`the commands ran for real: build/stamp exists: true`,
-		`metrics: 17 calls, 9 denied, 0 failed`,
-		`audit log (SQLite): 17 rows, 9 of them denied`,
+		`metrics: 20 calls, 10 denied, 0 failed`,
+		`audit log (SQLite): 20 rows, 10 of them denied`,
 	}
 	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	assert.Equal(t, want, got)

@@ -1,6 +1,12 @@
 package main
 
-import "github.com/toolgate/toolgate/runtime"
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/subagent"
+)
 
 // turn is one turn of the scripted model: what it says, the batch of tool
 // calls it makes, and what the host or the person does before the calls
@@ -52,6 +58,9 @@ func script() []turn {
 			bash("mkdir -p build"),                // allowed by the recorded session rule
 			bash("ls build && touch build/stamp"), // safe list and an allow rule
 		}},
+		{says: "delegate a review to a subagent", calls: []toolCall{
+			{"Task", map[string]any{"subagent_type": "reviewer", "prompt": "review the build"}},
+		}},
 		{says: "read the same file again and again", calls: []toolCall{
 			read("src/main.go"), read("src/main.go"), read("src/main.go"), // the third is a loop
 		}},
@@ -63,4 +72,22 @@ func script() []turn {
 			calls: []toolCall{bash("ls")},
 		},
 	}
+}
+
+// reviewer is the scripted model of the reviewer subagent: it reads, then
+// tries to write its review, which would ask the person; a subagent cannot
+// ask, so that call is denied. It prints its calls as the host does.
+func (h *host) reviewer(_ context.Context, t subagent.Turn) ([]runtime.Call, string, error) {
+	if t.Step == 1 {
+		fmt.Fprintf(h.out, "  subagent %s: %s\n", t.Agent, t.Task)
+		return []runtime.Call{
+			{ID: "review-1", Tool: "Read", Input: []byte(`{"file_path":"README.md"}`)},
+			{ID: "review-2", Tool: "Write", Input: []byte(`{"file_path":"build/review.txt","content":"looks fine"}`)},
+		}, "", nil
+	}
+	for _, r := range t.Results {
+		h.report(r)
+	}
+	fmt.Fprintf(h.out, "  subagent %s: done\n", t.Agent)
+	return nil, "the README reads well; the review could not be written", nil
 }
