@@ -731,53 +731,83 @@ func (b *auditLogBuffer) String() string {
 	return b.buf.String()
 }
 
-// BenchmarkAuditRecord measures what a tool call pays for the audit log:
-// Record (queue) next to a synchronous INSERT of the same row, on SQLite.
+// BenchmarkAuditRecord measures what a tool call pays for the audit log,
+// side by side: the hook's Record when the queue has room (the normal
+// case), when the queue is full (the row is appended to the fallback file
+// on the caller's goroutine), and a synchronous INSERT of the same row, on
+// SQLite.
 func BenchmarkAuditRecord(b *testing.B) {
 	e := auditEvent("bench", 1, "Read", strings.Repeat("output ", 100))
-	b.Run("Record", func(b *testing.B) {
-		db := auditSQLite(b, "audit.db")
-		l, err := hooks.NewAuditLog(db, hooks.AuditOptions{QueueSize: 1 << 16, FallbackPath: filepath.Join(b.TempDir(), "fb.jsonl"), Logger: auditQuiet()})
+	ctx := context.Background()
+	b.Run("Queued", func(b *testing.B) {
+		// Fast SQLite settings, so that the writer keeps up and Close is
+		// quick; the queue holds every row, so none finds it full.
+		db := auditSQLite(b, "audit.db", "synchronous(OFF)", "journal_mode(MEMORY)")
+		l, err := hooks.NewAuditLog(db, hooks.AuditOptions{QueueSize: b.N + 1, BatchSize: 512, Logger: auditQuiet()})
 		require.NoError(b, err)
-		require.NoError(b, l.EnsureTable(context.Background()))
+		require.NoError(b, l.EnsureTable(ctx))
 		h := l.Hook()
-		ctx := context.Background()
 		b.ReportAllocs()
 		b.ResetTimer()
-		for b.Loop() {
+		for range b.N {
 			_, _ = h.PostToolUse(ctx, e)
 		}
 		b.StopTimer()
-		require.NoError(b, l.Close(context.Background()))
+		require.NoError(b, l.Close(ctx))
 		st := l.Stats()
-		b.ReportMetric(float64(st.QueueFull)/float64(st.Recorded), "queuefull/op")
+		require.Zero(b, st.QueueFull)
+		require.Equal(b, int64(b.N), st.Written)
 	})
-	b.Run("RecordParallel", func(b *testing.B) {
-		db := auditSQLite(b, "audit.db")
-		l, err := hooks.NewAuditLog(db, hooks.AuditOptions{QueueSize: 1 << 16, FallbackPath: filepath.Join(b.TempDir(), "fb.jsonl"), Logger: auditQuiet()})
+	b.Run("QueuedParallel", func(b *testing.B) {
+		db := auditSQLite(b, "audit.db", "synchronous(OFF)", "journal_mode(MEMORY)")
+		l, err := hooks.NewAuditLog(db, hooks.AuditOptions{QueueSize: b.N + 1, BatchSize: 512, Logger: auditQuiet()})
 		require.NoError(b, err)
-		require.NoError(b, l.EnsureTable(context.Background()))
+		require.NoError(b, l.EnsureTable(ctx))
 		h := l.Hook()
 		b.ReportAllocs()
 		b.ResetTimer()
 		b.RunParallel(func(pb *testing.PB) {
-			ctx := context.Background()
 			for pb.Next() {
 				_, _ = h.PostToolUse(ctx, e)
 			}
 		})
 		b.StopTimer()
-		require.NoError(b, l.Close(context.Background()))
-		st := l.Stats()
-		b.ReportMetric(float64(st.QueueFull)/float64(st.Recorded), "queuefull/op")
+		require.NoError(b, l.Close(ctx))
+		require.Zero(b, l.Stats().QueueFull)
+	})
+	b.Run("QueueFull", func(b *testing.B) {
+		// The writer is held on a locked database and the queue holds one
+		// row: every call goes to the fallback file.
+		path := filepath.Join(b.TempDir(), "audit.db")
+		db := auditSQLitePath(b, path, "busy_timeout(600000)")
+		lock := newAuditLock(b, path)
+		l, err := hooks.NewAuditLog(db, hooks.AuditOptions{
+			QueueSize: 1, FallbackPath: filepath.Join(b.TempDir(), "fb.jsonl"), WriteTimeout: time.Hour, Logger: auditQuiet(),
+		})
+		require.NoError(b, err)
+		require.NoError(b, l.EnsureTable(ctx))
+		lock.down(b)
+		h := l.Hook()
+		_, _ = h.PostToolUse(ctx, e)
+		require.Eventually(b, func() bool { return db.Stats().InUse > 0 && l.Stats().Queued == 0 }, time.Minute, time.Millisecond)
+		_, _ = h.PostToolUse(ctx, e) // fills the queue
+		before := l.Stats().QueueFull
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			_, _ = h.PostToolUse(ctx, e)
+		}
+		b.StopTimer()
+		require.Equal(b, int64(b.N), l.Stats().QueueFull-before)
+		lock.up(b)
+		require.NoError(b, l.Close(ctx))
 	})
 	b.Run("SyncInsert", func(b *testing.B) {
 		db := auditSQLite(b, "audit.db")
 		l, err := hooks.NewAuditLog(db, hooks.AuditOptions{})
 		require.NoError(b, err)
-		require.NoError(b, l.EnsureTable(context.Background()))
-		require.NoError(b, l.Close(context.Background()))
-		ctx := context.Background()
+		require.NoError(b, l.EnsureTable(ctx))
+		require.NoError(b, l.Close(ctx))
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
@@ -790,3 +820,4 @@ func BenchmarkAuditRecord(b *testing.B) {
 		}
 	})
 }
+
