@@ -820,4 +820,3 @@ func BenchmarkAuditRecord(b *testing.B) {
 		}
 	})
 }
-
