@@ -71,6 +71,13 @@
 // and hooks of every file add up (managed first). Unknown keys are errors.
 // Claude Code's own "hooks" key is left to Claude Code.
 //
+// # Limits
+//
+// Plan mode is package permission's: only read-only kinds run, so in plan
+// mode toolgate denies ExitPlanMode, TodoWrite, Task and Agent, which Claude
+// Code lets through (ExitPlanMode is how a plan is put to the person).
+// Claude Code's "auto" permission mode is unknown to toolgate and denied.
+//
 // # toolgate explain
 //
 //	toolgate explain [--settings F]... [--cwd D] [--mode M] [--json] TOOL 'JSON input'
