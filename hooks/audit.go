@@ -366,6 +366,8 @@ func (l *AuditLog) Hook() Hook {
 // Close stops accepting rows into the queue, writes what is queued, and
 // stops the writer. Writing goes on, retries included, until the queue is
 // empty or ctx ends; the rows not written by then go to the fallback.
+// While the database does not answer, each batch may take up to
+// WriteTimeout, so give ctx a deadline.
 // Close returns an error wrapping [ErrAuditLost] if any row was lost over
 // the log's life, nil otherwise. Rows recorded after Close go straight to
 // the fallback. Close may be called more than once.
