@@ -120,6 +120,10 @@ type RunResult struct {
 	// Elapsed is the time from start to the end of the command and of
 	// every process it left behind.
 	Elapsed time.Duration
+	// Confined is the kernel confinement the command ran under, or why
+	// it had none (see [Runner.Confinement]); set whenever the runner
+	// got as far as deciding it, including when it refused to run.
+	Confined ConfineLevel
 }
 
 // Runner runs shell commands with bash under fixed limits. Its fields are
@@ -158,6 +162,13 @@ type RunResult struct {
 //   - Not guaranteed: a process that both leaves the process group and
 //     clears its environment escapes the scan; containing it needs a
 //     cgroup or a PID namespace, which the runner does not create.
+//   - The kernel confines what the command can reach (Linux Landlock):
+//     the file system beyond the roots, the system locations and a
+//     private temporary directory, and TCP unless the network is on; see
+//     [Confinement]. The program must call [ConfineMain] first thing in
+//     main. Where the kernel cannot confine it, the command is refused
+//     unless [Confinement.Fallback] says to run it unconfined; every
+//     result says which ([RunResult.Confined]).
 type Runner struct {
 	// Dir is the working directory. It must be absolute; its symbolic
 	// links are resolved and the result must be Allowed by Checker as a
@@ -198,6 +209,13 @@ type Runner struct {
 	// Credential, when not nil, is the user and groups the command runs
 	// as. Nil: the host process's user.
 	Credential *RunCredential
+	// Confinement configures the kernel confinement of the command. The
+	// zero value confines it to Dir and refuses to run it where the
+	// kernel cannot.
+	Confinement Confinement
+
+	// probe, when not nil, replaces the kernel's Landlock probe (tests).
+	probe func() confineSupport
 }
 
 // RunnerFromEnv returns a Runner whose Timeout comes from
@@ -270,6 +288,11 @@ type runConfig struct {
 	maxProcs   int
 	env        []string
 	credential *RunCredential
+
+	confine Confinement
+	roots   []string // resolved confinement roots
+	checker PathChecker
+	probe   func() confineSupport
 }
 
 func runConfigError(format string, args ...any) error {
@@ -285,6 +308,9 @@ func (r *Runner) config() (runConfig, error) {
 		maxOutput:  r.MaxOutput,
 		maxProcs:   r.MaxProcs,
 		credential: r.Credential,
+		confine:    r.Confinement,
+		checker:    r.Checker,
+		probe:      r.probe,
 	}
 	if c.bash == "" {
 		c.bash = RunDefaultBash
@@ -315,11 +341,17 @@ func (r *Runner) config() (runConfig, error) {
 	if r.Home != "" && !filepath.IsAbs(r.Home) {
 		return c, runConfigError("Home %q is not an absolute path", r.Home)
 	}
+	if err := checkConfinement(&r.Confinement); err != nil {
+		return c, err
+	}
 	dir, err := r.checkDir()
 	if err != nil {
 		return c, err
 	}
 	c.dir = dir
+	if c.roots, err = confineRoots(r.Confinement.Roots, dir); err != nil {
+		return c, err
+	}
 	home := r.Home
 	if home == "" {
 		home = dir
@@ -419,4 +451,52 @@ func runEnv(home string, pass, extra []string) ([]string, error) {
 // (non-empty, no "=" and no NUL byte).
 func runValidEnvName(name string) bool {
 	return name != "" && !strings.ContainsAny(name, "=\x00")
+}
+
+// checkConfinement checks the fields of a Confinement that need no file
+// system.
+func checkConfinement(k *Confinement) error {
+	if k.Fallback > ConfineRunUnconfined {
+		return runConfigError("Confinement.Fallback %v is not a known fallback", k.Fallback)
+	}
+	if k.MaxWalk < 0 {
+		return runConfigError("Confinement.MaxWalk %d is negative", k.MaxWalk)
+	}
+	if k.Launcher != "" && !filepath.IsAbs(k.Launcher) {
+		return runConfigError("Confinement.Launcher %q is not an absolute path", k.Launcher)
+	}
+	for _, list := range []struct {
+		name  string
+		paths []string
+	}{{"ReadOnly", k.ReadOnly}, {"Devices", k.Devices}} {
+		for _, p := range list.paths {
+			if !filepath.IsAbs(p) || strings.IndexByte(p, 0) >= 0 {
+				return runConfigError("Confinement.%s entry %q is not an absolute path", list.name, p)
+			}
+		}
+	}
+	return nil
+}
+
+// confineRoots resolves the confinement roots; none means the working
+// directory alone.
+func confineRoots(roots []string, dir string) ([]string, error) {
+	if len(roots) == 0 {
+		return []string{dir}, nil
+	}
+	out := make([]string, 0, len(roots))
+	for _, root := range roots {
+		if !filepath.IsAbs(root) {
+			return nil, runConfigError("Confinement.Roots entry %q is not an absolute path", root)
+		}
+		resolved, err := filepath.EvalSymlinks(filepath.Clean(root))
+		if err != nil {
+			return nil, runConfigError("Confinement.Roots entry %q: %v", root, err)
+		}
+		if fi, err := os.Stat(resolved); err != nil || !fi.IsDir() {
+			return nil, runConfigError("Confinement.Roots entry %q is not a directory", root)
+		}
+		out = append(out, resolved)
+	}
+	return out, nil
 }

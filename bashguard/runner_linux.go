@@ -9,9 +9,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,9 +33,63 @@ const runDrainGrace = 2 * time.Second
 // path and $1 the command; neither is ever part of the script text.
 const runLimitScript = `ulimit -u %d || exit 126; exec "$0" -c "$1"`
 
-// runCommand starts bash, waits for the command, a timeout or ctx, and
-// then kills whatever is left.
+// runCommand decides the command's confinement, starts it, waits for the
+// command, a timeout or ctx, and then kills whatever is left.
 func runCommand(ctx context.Context, c runConfig, command string) (RunResult, error) {
+	if _, err := os.Stat(c.bash); err != nil {
+		return RunResult{}, fmt.Errorf("bashguard: run: start %s: %w", c.bash, err)
+	}
+	support := confineAvailable(c)
+	if support.abi == 0 {
+		lvl := ConfineLevel{Reason: support.reason}
+		if c.confine.Fallback != ConfineRunUnconfined {
+			lvl.Reason += "; the command was refused"
+			return RunResult{ExitCode: -1, Confined: lvl},
+				fmt.Errorf("%w: %s (Confinement.Fallback is %v)", ErrConfineUnavailable, support.reason, c.confine.Fallback)
+		}
+		lvl.Reason += "; the command ran unconfined"
+		if l := c.confine.Logger; l != nil {
+			l.LogAttrs(ctx, slog.LevelWarn, "bashguard: running a command without kernel confinement",
+				slog.String("reason", support.reason), slog.String("dir", c.dir))
+		}
+		res, err := runStart(ctx, c, command, nil)
+		res.Confined = lvl
+		return res, err
+	}
+
+	tmp, err := os.MkdirTemp("", "toolgate-run-")
+	if err != nil {
+		return RunResult{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
+	}
+	defer os.RemoveAll(tmp)
+	if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
+		return RunResult{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
+	}
+	if cr := c.credential; cr != nil {
+		if err := os.Chown(tmp, int(cr.UID), int(cr.GID)); err != nil {
+			return RunResult{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
+		}
+	}
+	plan, lvl, err := confinePrepare(c, support.abi, tmp)
+	if err != nil {
+		return RunResult{ExitCode: -1, Confined: ConfineLevel{Reason: err.Error() + "; the command was refused"}}, err
+	}
+	if !slices.ContainsFunc(c.env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
+		c.env = append(c.env[:len(c.env):len(c.env)], "TMPDIR="+tmp)
+	}
+	res, err := runStart(ctx, c, command, &plan)
+	if errors.Is(err, ErrConfineFailed) {
+		res.Confined = ConfineLevel{Reason: err.Error()}
+	} else {
+		res.Confined = lvl
+	}
+	return res, err
+}
+
+// runStart starts bash, directly or, with a plan, through the confining
+// launcher; waits for the command, a timeout or ctx; and then kills
+// whatever is left.
+func runStart(ctx context.Context, c runConfig, command string, plan *confinePlan) (RunResult, error) {
 	token, err := runToken()
 	if err != nil {
 		return RunResult{}, err
@@ -61,13 +119,23 @@ func runCommand(ctx context.Context, c runConfig, command string) (RunResult, er
 		Stderr:      pw,
 		SysProcAttr: attr,
 	}
+	var launch *confineLaunchPipes
+	if plan != nil {
+		if launch, err = confineCommand(cmd, c, command); err != nil {
+			pr.Close()
+			pw.Close()
+			return RunResult{}, err
+		}
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
-		return RunResult{}, fmt.Errorf("bashguard: run: start %s: %w", c.bash, err)
+		launch.close()
+		return RunResult{}, fmt.Errorf("bashguard: run: start %s: %w", cmd.Path, err)
 	}
 	pw.Close()
+	launch.started(plan)
 	pid := cmd.Process.Pid
 	// bash cannot be reaped before cmd.Wait, so its stat is readable.
 	var statBuf [512]byte
@@ -111,6 +179,11 @@ func runCommand(ctx context.Context, c runConfig, command string) (RunResult, er
 	pr.Close()
 	res.Elapsed = time.Since(start)
 	res.Output, res.Truncated, res.CutChars = out.result()
+	if launch != nil {
+		if err := launch.finish(cmd.Path); err != nil {
+			return res, err
+		}
+	}
 	if res.Cancelled {
 		return res, ctx.Err()
 	}

@@ -453,9 +453,11 @@ func TestRunnerEnvironmentIsExplicit(t *testing.T) {
 		vars[name] = value
 	}
 	slices.Sort(names)
-	// HOME, LANG, PATH and the run token from the runner; PWD, SHLVL and _
-	// from bash itself.
-	assert.Equal(t, []string{"HOME", "LANG", "PATH", "PWD", "SHLVL", runMarkerEnv, "_"}, names)
+	// HOME, LANG, PATH, the private TMPDIR and the run token from the
+	// runner; PWD, SHLVL and _ from bash itself.
+	assert.Equal(t, []string{"HOME", "LANG", "PATH", "PWD", "SHLVL", "TMPDIR", runMarkerEnv, "_"}, names)
+	assert.True(t, strings.HasPrefix(filepath.Base(vars["TMPDIR"]), "toolgate-run-"), "TMPDIR %q", vars["TMPDIR"])
+	assert.NoDirExists(t, vars["TMPDIR"], "the private temporary directory is removed after the run")
 	assert.Equal(t, dir, vars["HOME"])
 	assert.Equal(t, "C.UTF-8", vars["LANG"])
 	assert.Equal(t, RunDefaultPath, vars["PATH"])

@@ -10,7 +10,16 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/toolgate/toolgate/bashguard"
 )
+
+// TestMain lets the test binary confine the shell commands it runs: a
+// Runner starts it again as its launcher.
+func TestMain(m *testing.M) {
+	bashguard.ConfineMain()
+	os.Exit(m.Run())
+}
 
 // TestReactLoop plays the whole script and checks every printed line: for
 // each call its tool, decision, layer and reason; the person's answer; the

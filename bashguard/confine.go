@@ -1,0 +1,269 @@
+package bashguard
+
+import (
+	"errors"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+)
+
+// Errors of kernel confinement; see [Confinement].
+var (
+	// ErrConfineUnavailable is wrapped by the error [Runner.Run] returns
+	// when the kernel cannot confine the command as configured (no
+	// Landlock, a Landlock too old for the network rule, or a program
+	// that does not call [ConfineMain]) and the runner's
+	// [Confinement.Fallback] is [ConfineRefuse]. The command did not
+	// start; the result's Confined field says why.
+	ErrConfineUnavailable = errors.New("bashguard: kernel confinement unavailable")
+	// ErrConfineFailed is wrapped by the error [Runner.Run] returns when
+	// the confinement could not be set up or applied (a root that cannot
+	// be walked, a launcher that did not report, a ruleset the kernel
+	// refused). The command did not start.
+	ErrConfineFailed = errors.New("bashguard: kernel confinement failed")
+)
+
+// ConfineFallback is what a [Runner] does when the kernel cannot confine a
+// command. The zero value refuses.
+type ConfineFallback uint8
+
+const (
+	// ConfineRefuse refuses to run the command: Run returns an error
+	// wrapping [ErrConfineUnavailable]. The default: fail closed.
+	ConfineRefuse ConfineFallback = iota
+	// ConfineRunUnconfined runs the command without kernel confinement,
+	// under the runner's other limits. The result's Confined field says
+	// so, and [Confinement.Logger], when set, receives a warning for
+	// every such run. An explicit opt-in.
+	ConfineRunUnconfined
+)
+
+// String returns "refuse" or "run-unconfined".
+func (f ConfineFallback) String() string {
+	switch f {
+	case ConfineRefuse:
+		return "refuse"
+	case ConfineRunUnconfined:
+		return "run-unconfined"
+	}
+	return "invalid(" + strconv.Itoa(int(f)) + ")"
+}
+
+// ConfineMaxWalk is how many directory entries a [Runner] visits by default
+// under its roots, per run, to find the secret paths it must leave
+// unreadable; see [Confinement.MaxWalk].
+const ConfineMaxWalk = 100_000
+
+// DefaultConfineReadOnly returns the system locations a confined command
+// may read and execute but not write, by default: the programs, libraries
+// and configuration a shell and common tools need, and /proc (programs
+// read /proc/self and /proc/cpuinfo; Landlock keeps the command from
+// reading the memory, environment or open files of processes outside its
+// confinement). A location that does not exist is skipped. Each call
+// returns a new slice, which the caller may extend.
+func DefaultConfineReadOnly() []string {
+	return []string{
+		"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+		"/etc", "/opt", "/proc",
+	}
+}
+
+// DefaultConfineDevices returns the device files a confined command may
+// read and write by default. Each call returns a new slice, which the
+// caller may extend.
+func DefaultConfineDevices() []string {
+	return []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
+}
+
+// Confinement configures the kernel confinement of a [Runner]'s commands
+// with Linux Landlock. The zero value confines every command to the
+// runner's working directory, the default system locations and a private
+// temporary directory, with no TCP, and refuses to run a command where
+// that cannot be enforced.
+//
+// # What a confined command may do
+//
+//   - Read and write beneath Roots (the runner's Dir when Roots is empty),
+//     except the secret paths there, see ReadSecrets.
+//   - Read and execute, not write, beneath ReadOnly.
+//   - Read and write the device files of Devices.
+//   - Read and write a private temporary directory that the runner
+//     creates for the run, names in TMPDIR, and removes afterwards.
+//   - Connect or bind TCP sockets only when Network is set (Landlock ABI
+//     4 and later enforce this; UDP only from ABI 10).
+//   - Not send signals to processes outside its confinement, nor connect
+//     to abstract UNIX sockets created outside it (Landlock ABI 6 and
+//     later).
+//
+// Everything else on the file system is refused by the kernel with a
+// permission error (EACCES), whatever the command is and whoever approved
+// it. Not covered by Landlock: reading file metadata (stat) and following
+// paths, connecting to UNIX sockets by path before ABI 9, and UDP before
+// ABI 10.
+//
+// # Secret paths
+//
+// Landlock only grants; it cannot take back part of a granted tree. So
+// that the secret paths inside the roots stay unreadable, the runner walks
+// the roots before each run and asks [Runner.Checker] about each entry as
+// a read: a directory with no entry that the checker refuses (Ask or Deny)
+// is granted whole; a refused entry is not granted at all; and a directory
+// that holds refused entries somewhere below gets every right except
+// reading and executing files, while its other entries are granted one by
+// one. Symbolic links inside the roots are never granted: the kernel
+// judges what they lead to. Consequences, all of them failing closed:
+//
+//   - A secret file or directory cannot be read, listed below, or
+//     executed. It can be written, created, renamed or removed like the
+//     rest of its directory (the static guard asks about such writes).
+//   - A file that the command creates during the run in a directory
+//     that holds a secret (the root itself, when the root has a .env), or
+//     anywhere below a directory it creates there, can be written but not
+//     read back or executed in the same run; the next run grants it.
+//   - The walk costs time on large trees and stops after MaxWalk entries;
+//     a larger tree is refused with [ErrConfineFailed] (set ReadSecrets,
+//     narrower Roots, or a higher MaxWalk).
+//
+// With ReadSecrets set there is no walk and the roots are granted whole.
+//
+// # The launcher
+//
+// Landlock confines the process that asks and everything it starts, and a
+// Go program cannot run code between fork and exec; so the runner does not
+// confine itself. It starts a program, the launcher, that applies the
+// confinement and the process-count limit to itself and then executes
+// bash. By default the launcher is the running program itself, which must
+// call [ConfineMain] first thing in main (and in TestMain of a test binary
+// that runs confined commands); a program that does not is treated as
+// lacking confinement.
+type Confinement struct {
+	// Roots are the directory trees a command may read and write. Each
+	// must be an absolute path to an existing directory; its symbolic
+	// links are resolved. Empty: the runner's resolved Dir.
+	Roots []string
+	// ReadOnly are the locations (directories or files) a command may
+	// read and execute beneath. Nil: [DefaultConfineReadOnly]; an empty,
+	// non-nil slice grants none.
+	ReadOnly []string
+	// Devices are the files a command may read and write besides the
+	// roots, such as /dev/null. Nil: [DefaultConfineDevices].
+	Devices []string
+	// Network lets a command connect and bind TCP sockets. False: the
+	// kernel refuses both (which needs Landlock ABI 4).
+	Network bool
+	// ReadSecrets grants the roots whole, secret paths included: the
+	// checker is not consulted and nothing is walked.
+	ReadSecrets bool
+	// MaxWalk bounds the directory entries visited under the roots to
+	// find secret paths. Zero: [ConfineMaxWalk]; negative: an error.
+	MaxWalk int
+	// Fallback decides what happens where the kernel cannot confine a
+	// command. Zero: [ConfineRefuse].
+	Fallback ConfineFallback
+	// Launcher is the absolute path of the program that runs
+	// [ConfineMain] and executes bash. Empty: the running program, which
+	// then must have called ConfineMain. Another program is trusted to
+	// call it: if it does not report back, the run fails with
+	// [ErrConfineFailed]. With [Runner.Credential] set, the launcher
+	// must be executable by that user.
+	Launcher string
+	// Logger, when not nil, receives a warning for every command run
+	// without confinement under [ConfineRunUnconfined].
+	Logger *slog.Logger
+}
+
+// ConfineLevel is the kernel confinement a command ran under, or the
+// reason it had none. It is part of every [RunResult].
+type ConfineLevel struct {
+	// Enforced reports that the kernel confined the command.
+	Enforced bool
+	// ABI is the Landlock ABI version the confinement used; 0 when none.
+	ABI int
+	// Restricted names what the kernel restricted, in this order, when
+	// enforced: "fs" (file system access to the granted locations),
+	// "tcp" (connect and bind), "udp" (connect, send and bind), "signal"
+	// (signals to processes outside) and "abstract-unix" (abstract UNIX
+	// sockets outside).
+	Restricted []string
+	// Secrets is how many secret paths inside the roots were left out
+	// of the grant (the entries refused by the checker, each counted
+	// once, directories as one).
+	Secrets int
+	// Reason says why the command had no confinement (and that it ran
+	// without it, or was refused); empty when Enforced.
+	Reason string
+}
+
+// String describes the level in one line, as the audit log stores it:
+// "landlock v7: fs, tcp, signal, abstract-unix; 1 secret path hidden" or
+// "none: " and the reason.
+func (l ConfineLevel) String() string {
+	if !l.Enforced {
+		if l.Reason == "" {
+			return "none"
+		}
+		return "none: " + l.Reason
+	}
+	var b strings.Builder
+	b.WriteString("landlock v")
+	b.WriteString(strconv.Itoa(l.ABI))
+	b.WriteString(": ")
+	b.WriteString(strings.Join(l.Restricted, ", "))
+	switch {
+	case l.Secrets == 1:
+		b.WriteString("; 1 secret path hidden")
+	case l.Secrets > 1:
+		b.WriteString("; " + strconv.Itoa(l.Secrets) + " secret paths hidden")
+	}
+	return b.String()
+}
+
+// confineSupport is what the kernel offers: the Landlock ABI version, or
+// why there is none.
+type confineSupport struct {
+	abi    int
+	reason string
+}
+
+// confineMainCalled records that the running program called ConfineMain,
+// and so can serve as its own launcher. It is the only state the package
+// keeps outside its values, set once and never cleared.
+var confineMainCalled atomic.Bool
+
+// The marks of a process started as a launcher: its argv[0] and a variable
+// in its environment, which it removes before executing bash.
+const (
+	confineArg0     = "toolgate-confine"
+	confineEnv      = "TOOLGATE_CONFINE"
+	confineEnvValue = "1"
+)
+
+// ConfineMain makes the running program able to launch confined commands
+// for a [Runner]. Call it first thing in main, before anything else runs:
+//
+//	func main() {
+//		bashguard.ConfineMain()
+//		...
+//	}
+//
+// and in TestMain of a test binary that runs confined commands:
+//
+//	func TestMain(m *testing.M) {
+//		bashguard.ConfineMain()
+//		os.Exit(m.Run())
+//	}
+//
+// In a process that a Runner started as its launcher (marked by its
+// argv[0] and environment), ConfineMain applies the confinement and the
+// limits the runner sent, executes bash, and never returns; if it cannot,
+// it reports why to the runner and exits with status 126. In any other
+// process it only records that it was called and returns at once.
+func ConfineMain() {
+	confineMainCalled.Store(true)
+	if len(os.Args) < 2 || os.Args[0] != confineArg0 || os.Getenv(confineEnv) != confineEnvValue {
+		return
+	}
+	os.Exit(confineLaunch())
+}

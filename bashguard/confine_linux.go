@@ -1,0 +1,503 @@
+//go:build linux
+
+package bashguard
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Landlock access rights, grouped as the confinement grants them.
+const (
+	// confineRead reads and executes files and lists directories.
+	confineRead = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	// confineWrite is every right to change a tree except making device
+	// nodes.
+	confineWrite = ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
+		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
+		ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate | ll.AccessFSIoctlDev |
+		ll.AccessFSResolveUnix
+	// confineAll is what the roots and the private temporary directory
+	// get.
+	confineAll = confineRead | confineWrite
+	// confineFileRights are the rights that apply to a file that is not a
+	// directory; a rule on such a file may hold no others.
+	confineFileRights = ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile |
+		ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	// confineDevice is what the device files get.
+	confineDevice = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	// confineNoRead is what a directory that holds a secret gets: all but
+	// reading and executing files.
+	confineNoRead = confineAll &^ (ll.AccessFSReadFile | ll.AccessFSExecute)
+)
+
+// The file descriptors of the pipes between the runner and its launcher.
+const (
+	confinePlanFD   = 3 // the launcher reads its plan here
+	confineStatusFD = 4 // and reports on this one
+)
+
+// confineABIs are the Landlock configurations go-landlock knows, by ABI
+// version; each handles every right of its version.
+var confineABIs = [...]landlock.Config{
+	{}, landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5, landlock.V6,
+	landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11,
+}
+
+// confineProbe asks the kernel for its Landlock ABI version with
+// landlock_create_ruleset's version query, as go-landlock does (including
+// its downgrade of ABI 6 and later to 5 on kernels without the fix for
+// signal scoping). Versions newer than go-landlock knows count as the
+// newest it knows.
+func confineProbe() confineSupport {
+	v, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return confineSupport{reason: "the kernel has no Landlock (landlock_create_ruleset: " + err.Error() + ")"}
+	}
+	if v < 1 {
+		return confineSupport{reason: "the kernel reports Landlock ABI version " + strconv.Itoa(v)}
+	}
+	if v >= 6 {
+		if errata, err := ll.LandlockGetErrata(); err != nil || errata&0x2 == 0 {
+			v = 5
+		}
+	}
+	return confineSupport{abi: min(v, len(confineABIs)-1)}
+}
+
+// confinePlan is what the runner sends its launcher: the ruleset, the
+// limits and the bash to execute. The rest of bash's argv is the
+// launcher's own argv after argv[0].
+type confinePlan struct {
+	ABI      int
+	FS       uint64
+	Net      uint64
+	Scoped   uint64
+	Rules    []confineRule
+	MaxProcs int
+	Bash     string
+	Dir      string
+}
+
+// confineRule grants Access beneath Path. Follow lets the path's symbolic
+// links be followed (system locations); without it a path that holds a
+// symbolic link is refused, so that a path inside a root cannot be turned
+// into a link to somewhere else between the walk and the launch.
+type confineRule struct {
+	Path   string
+	Access uint64
+	Follow bool
+}
+
+// confineStatus is the launcher's report, one JSON line; the last line
+// counts.
+type confineStatus struct {
+	Applied bool
+	Error   string `json:",omitempty"`
+}
+
+// confineAvailable decides whether the command can be confined as c
+// asks: it needs a launcher, Landlock, and Landlock ABI 4 when the network
+// is to be off.
+func confineAvailable(c runConfig) confineSupport {
+	if c.confine.Launcher == "" && !confineMainCalled.Load() {
+		return confineSupport{reason: "the program does not call bashguard.ConfineMain at the start of main, and no Confinement.Launcher is set"}
+	}
+	probe := c.probe
+	if probe == nil {
+		probe = confineProbe
+	}
+	s := probe()
+	if s.abi < 1 {
+		if s.reason == "" {
+			s.reason = "Landlock is not available"
+		}
+		return confineSupport{reason: s.reason}
+	}
+	if !c.confine.Network && s.abi < 4 {
+		return confineSupport{reason: "Landlock ABI version " + strconv.Itoa(s.abi) + " cannot refuse TCP connections (version 4 can), and the network is off"}
+	}
+	return s
+}
+
+// confinePrepare builds the plan for one run: the handled rights for the
+// ABI, and the rules for the roots (with the secret entries left out), the
+// read-only locations, the devices and the private temporary directory.
+func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel, error) {
+	base := confineABIs[abi]
+	p := confinePlan{
+		ABI:      abi,
+		FS:       uint64(base.HandledAccessFS),
+		Scoped:   uint64(base.Scoped),
+		MaxProcs: runProcLimit(c.maxProcs),
+		Bash:     c.bash,
+		Dir:      c.dir,
+	}
+	if !c.confine.Network {
+		p.Net = uint64(base.HandledAccessNet)
+	}
+	lvl := ConfineLevel{Enforced: true, ABI: abi, Restricted: []string{"fs"}}
+	if p.Net&(ll.AccessNetBindTCP|ll.AccessNetConnectTCP) != 0 {
+		lvl.Restricted = append(lvl.Restricted, "tcp")
+	}
+	if p.Net&(ll.AccessNetBindUDP|ll.AccessNetConnectSendUDP) != 0 {
+		lvl.Restricted = append(lvl.Restricted, "udp")
+	}
+	if p.Scoped&ll.ScopeSignal != 0 {
+		lvl.Restricted = append(lvl.Restricted, "signal")
+	}
+	if p.Scoped&ll.ScopeAbstractUnixSocket != 0 {
+		lvl.Restricted = append(lvl.Restricted, "abstract-unix")
+	}
+
+	readOnly := c.confine.ReadOnly
+	if readOnly == nil {
+		readOnly = DefaultConfineReadOnly()
+	}
+	devices := c.confine.Devices
+	if devices == nil {
+		devices = DefaultConfineDevices()
+	}
+	for _, path := range readOnly {
+		p.Rules = append(p.Rules, confineRule{Path: path, Access: confineRead, Follow: true})
+	}
+	for _, path := range devices {
+		p.Rules = append(p.Rules, confineRule{Path: path, Access: confineDevice, Follow: true})
+	}
+	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
+
+	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules}
+	if w.limit == 0 {
+		w.limit = ConfineMaxWalk
+	}
+	for _, root := range c.roots {
+		if c.confine.ReadSecrets {
+			w.rules = append(w.rules, confineRule{Path: root, Access: confineAll})
+			continue
+		}
+		if err := w.root(root); err != nil {
+			return p, lvl, err
+		}
+	}
+	p.Rules = w.rules
+	lvl.Secrets = w.secrets
+	return p, lvl, nil
+}
+
+// confineWalk finds the entries of the roots that the checker does not
+// let a command read, and grants the rest.
+type confineWalk struct {
+	checker PathChecker
+	limit   int // entries the walk may visit
+	visited int
+	rules   []confineRule
+	secrets int
+}
+
+// errConfineWalkBudget stops a walk that visited too many entries.
+var errConfineWalkBudget = errors.New("too many entries")
+
+func (w *confineWalk) root(root string) error {
+	below, err := w.walk(root)
+	if errors.Is(err, errConfineWalkBudget) {
+		return fmt.Errorf("%w: the roots hold more than %d entries, too many to find their secret paths (see Confinement.MaxWalk and ReadSecrets)", ErrConfineFailed, w.limit)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrConfineFailed, err)
+	}
+	if !below {
+		w.rules = append(w.rules, confineRule{Path: root, Access: confineAll})
+	}
+	return nil
+}
+
+// walk adds the rules for the entries of dir and reports whether dir
+// holds an entry, at any depth, that must not be granted. When it does
+// not, walk adds nothing: the caller grants dir whole. When it does, dir
+// gets every right but reading and executing files, and each entry that
+// may be granted is granted by its own rule.
+func (w *confineWalk) walk(dir string) (secretBelow bool, err error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		// A directory that cannot be listed cannot be searched for
+		// secrets: it is not granted.
+		return true, nil
+	}
+	start := len(w.rules)
+	for _, e := range entries {
+		if w.visited++; w.visited > w.limit {
+			return false, errConfineWalkBudget
+		}
+		path := dir + "/" + e.Name()
+		if dir == "/" {
+			path = "/" + e.Name()
+		}
+		t := e.Type()
+		if t&fs.ModeSymlink != 0 {
+			continue // never granted: the kernel judges the target
+		}
+		if d, _ := runCheckPath(w.checker, path); d != permission.Allow {
+			w.secrets++
+			secretBelow = true
+			continue
+		}
+		if t.IsDir() {
+			below, err := w.walk(path)
+			if err != nil {
+				return false, err
+			}
+			if below {
+				secretBelow = true
+				continue
+			}
+			w.rules = append(w.rules, confineRule{Path: path, Access: confineAll})
+			continue
+		}
+		w.rules = append(w.rules, confineRule{Path: path, Access: confineAll & confineFileRights})
+	}
+	if !secretBelow {
+		w.rules = w.rules[:start]
+		return false, nil
+	}
+	w.rules = append(w.rules, confineRule{Path: dir, Access: confineNoRead})
+	return true, nil
+}
+
+// confineLaunch runs in the launcher: it reads the plan, applies the
+// limits and the Landlock ruleset to itself, and executes bash. It
+// returns only on failure, with the exit status.
+func confineLaunch() int {
+	status := os.NewFile(confineStatusFD, "status")
+	planFile := os.NewFile(confinePlanFD, "plan")
+	if status == nil || planFile == nil {
+		return 126
+	}
+	// Neither pipe may reach bash.
+	unix.CloseOnExec(confinePlanFD)
+	unix.CloseOnExec(confineStatusFD)
+	report := func(s confineStatus) {
+		b, _ := json.Marshal(s)
+		_, _ = status.Write(append(b, '\n'))
+	}
+	fail := func(format string, args ...any) int {
+		report(confineStatus{Error: fmt.Sprintf(format, args...)})
+		return 126
+	}
+
+	var p confinePlan
+	if err := json.NewDecoder(io.LimitReader(planFile, 64<<20)).Decode(&p); err != nil {
+		return fail("reading the plan: %v", err)
+	}
+	planFile.Close()
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, confineEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	argv := os.Args[1:]
+
+	if p.MaxProcs > 0 {
+		lim := unix.Rlimit{Cur: uint64(p.MaxProcs), Max: uint64(p.MaxProcs)}
+		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
+			return fail("setting RLIMIT_NPROC to %d: %v", p.MaxProcs, err)
+		}
+	}
+	if p.ABI < 1 || p.ABI >= len(confineABIs) {
+		return fail("invalid Landlock ABI version %d", p.ABI)
+	}
+	cfg := landlock.Config{
+		HandledAccessFS:  landlock.AccessFSSet(p.FS),
+		HandledAccessNet: landlock.AccessNetSet(p.Net),
+		Scoped:           landlock.ScopedSet(p.Scoped),
+	}
+	fd, flags, err := cfg.NewRulesetFD()
+	if err != nil {
+		return fail("creating the Landlock ruleset: %v", err)
+	}
+	if fd < 0 {
+		return fail("the Landlock ruleset restricts nothing")
+	}
+	for _, r := range p.Rules {
+		if err := confineAddRule(fd, r, p.FS); err != nil {
+			unix.Close(fd)
+			return fail("%v", err)
+		}
+	}
+	// The ruleset applies to this thread only, which then executes bash:
+	// the thread must stay the one this goroutine runs on.
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fail("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return fail("landlock_restrict_self: %v", err)
+	}
+	unix.Close(fd)
+	report(confineStatus{Applied: true})
+	err = syscall.Exec(p.Bash, argv, env)
+	return fail("executing %s: %v", p.Bash, err)
+}
+
+// confineAddRule opens the rule's path and adds it to the ruleset, with
+// the rights that apply to what it is. A path that does not exist is
+// skipped.
+func confineAddRule(rulesetFD int, r confineRule, handled uint64) error {
+	var fd int
+	var err error
+	if r.Follow {
+		fd, err = unix.Open(r.Path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	} else {
+		fd, err = unix.Openat2(unix.AT_FDCWD, r.Path, &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+			Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+	}
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", r.Path, err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("stat %s: %w", r.Path, err)
+	}
+	access := r.Access & handled
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+	case unix.S_IFLNK:
+		return nil // a link that appeared since the walk: not granted
+	default:
+		access &= confineFileRights
+	}
+	if access == 0 {
+		return nil
+	}
+	attr := ll.PathBeneathAttr{ParentFd: fd, AllowedAccess: access}
+	if err := ll.LandlockAddPathBeneathRule(rulesetFD, &attr, 0); err != nil {
+		return fmt.Errorf("adding the Landlock rule for %s: %w", r.Path, err)
+	}
+	return nil
+}
+
+// confineReadStatus reads the launcher's report to its end and returns
+// the last line, or ok false when there was none.
+func confineReadStatus(r io.Reader) (s confineStatus, ok bool) {
+	sc := bufio.NewScanner(io.LimitReader(r, 1<<20))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		var line confineStatus
+		if json.Unmarshal(sc.Bytes(), &line) == nil {
+			s, ok = line, true
+		}
+	}
+	return s, ok
+}
+
+// confineLaunchPipes are the runner's ends of the pipes to a launcher, and
+// the goroutines that write the plan and read the report.
+type confineLaunchPipes struct {
+	planR, planW     *os.File
+	statusR, statusW *os.File
+	wrote            chan struct{}
+	reported         chan struct{}
+	status           confineStatus
+	statusOK         bool
+}
+
+// confineCommand turns cmd, which would start bash, into one that starts
+// the launcher: argv[0] and a variable mark it, the plan pipe is its file
+// descriptor 3 and the report pipe its 4, and the rest of its argv is
+// bash's.
+func confineCommand(cmd *exec.Cmd, c runConfig, command string) (*confineLaunchPipes, error) {
+	launcher := c.confine.Launcher
+	if launcher == "" {
+		launcher = "/proc/self/exe"
+	}
+	p := &confineLaunchPipes{wrote: make(chan struct{}), reported: make(chan struct{})}
+	var err error
+	if p.planR, p.planW, err = os.Pipe(); err != nil {
+		return nil, fmt.Errorf("bashguard: run: %w", err)
+	}
+	if p.statusR, p.statusW, err = os.Pipe(); err != nil {
+		p.planR.Close()
+		p.planW.Close()
+		return nil, fmt.Errorf("bashguard: run: %w", err)
+	}
+	cmd.Path = launcher
+	cmd.Args = []string{confineArg0, c.bash, "-c", command}
+	cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], confineEnv+"="+confineEnvValue)
+	cmd.ExtraFiles = []*os.File{p.planR, p.statusW} // descriptors 3 and 4
+	return p, nil
+}
+
+// close closes every end, when the launcher did not start.
+func (p *confineLaunchPipes) close() {
+	if p == nil {
+		return
+	}
+	p.planR.Close()
+	p.planW.Close()
+	p.statusR.Close()
+	p.statusW.Close()
+}
+
+// started closes the ends the launcher now holds and starts writing the
+// plan and reading the report.
+func (p *confineLaunchPipes) started(plan *confinePlan) {
+	if p == nil {
+		return
+	}
+	p.planR.Close()
+	p.statusW.Close()
+	go func() {
+		defer close(p.wrote)
+		_ = json.NewEncoder(p.planW).Encode(plan)
+		p.planW.Close()
+	}()
+	go func() {
+		defer close(p.reported)
+		p.status, p.statusOK = confineReadStatus(p.statusR)
+	}()
+}
+
+// finish waits for the plan writer and the report, once the launcher and
+// everything it started are gone, and says whether the launcher confined
+// and executed bash.
+func (p *confineLaunchPipes) finish(launcher string) error {
+	// A launcher that never read its plan leaves the writer blocked;
+	// closing the file releases it.
+	p.planW.Close()
+	<-p.wrote
+	_ = p.statusR.SetReadDeadline(time.Now().Add(runDrainGrace))
+	<-p.reported
+	p.statusR.Close()
+	switch {
+	case !p.statusOK:
+		return fmt.Errorf("%w: the launcher %s did not report (does it call bashguard.ConfineMain first thing in main?); the command did not run", ErrConfineFailed, launcher)
+	case p.status.Error != "":
+		return fmt.Errorf("%w: %s; the command did not run", ErrConfineFailed, p.status.Error)
+	case !p.status.Applied:
+		return fmt.Errorf("%w: the launcher %s reported no confinement; the command did not run", ErrConfineFailed, launcher)
+	}
+	return nil
+}

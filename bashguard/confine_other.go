@@ -1,0 +1,7 @@
+//go:build !linux
+
+package bashguard
+
+// confineLaunch fails: Landlock exists on Linux only, and a runner on
+// another system never starts a launcher.
+func confineLaunch() int { return 126 }

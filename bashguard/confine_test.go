@@ -1,0 +1,422 @@
+//go:build linux
+
+package bashguard
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/toolgate/toolgate/permission"
+)
+
+// confineTestSecretRoot is runTestRoot that also refuses to let commands
+// read the files and directories with a secret name: Ask, as the sandbox
+// answers for its secret paths.
+type confineTestSecretRoot struct {
+	runTestRoot
+	secret map[string]bool
+}
+
+func (c confineTestSecretRoot) CheckPath(path string, write bool) (permission.Decision, string) {
+	d, reason := c.runTestRoot.CheckPath(path, write)
+	if d == permission.Allow && !write && c.secret[filepath.Base(path)] {
+		return permission.Ask, path + " is a secret path"
+	}
+	return d, reason
+}
+
+// confineTestABI is the Landlock ABI version of this machine's kernel; the
+// tests need Landlock with network rules, and fail (not skip) without it.
+func confineTestABI(t testing.TB) int {
+	t.Helper()
+	s := confineProbe()
+	require.GreaterOrEqual(t, s.abi, 4, "this machine's kernel must offer Landlock ABI 4 or later: %s", s.reason)
+	return s.abi
+}
+
+// confineTestEnforced asserts that res ran under the full confinement.
+func confineTestEnforced(t *testing.T, res RunResult, network bool) {
+	t.Helper()
+	abi := confineTestABI(t)
+	assert.True(t, res.Confined.Enforced, "confined: %v", res.Confined)
+	assert.Equal(t, abi, res.Confined.ABI)
+	assert.Empty(t, res.Confined.Reason)
+	want := []string{"fs"}
+	if !network {
+		want = append(want, "tcp")
+		if abi >= 10 {
+			want = append(want, "udp")
+		}
+	}
+	if abi >= 6 {
+		want = append(want, "signal", "abstract-unix")
+	}
+	assert.Equal(t, want, res.Confined.Restricted)
+}
+
+func TestConfinedCommandCannotWriteOutsideRoots(t *testing.T) {
+	r, root := runTestRunner(t)
+	outside := runTestDir(t)
+	// As if a person had approved these commands: the runner runs what it
+	// is given; only the kernel stands in the way.
+	res, err := r.Run(context.Background(), `
+sh -c 'echo x > "$1/by-sh"' sh `+outside+`; echo "sh=$?"
+python3 -c 'import sys; open(sys.argv[1] + "/by-python", "w").write("x")' `+outside+` 2>&1 | tail -n 1; echo "python=${PIPESTATUS[0]}"
+mkdir `+outside+`/by-mkdir; echo "mkdir=$?"
+echo inside > inside.txt && cat inside.txt
+echo tmp > "$TMPDIR/t" && cat "$TMPDIR/t"`)
+	require.NoError(t, err)
+	assert.Equal(t, "sh: 1: cannot create "+outside+"/by-sh: Permission denied\nsh=2\n"+
+		"PermissionError: [Errno 13] Permission denied: '"+outside+"/by-python'\npython=1\n"+
+		"mkdir: cannot create directory ‘"+outside+"/by-mkdir’: Permission denied\nmkdir=1\n"+
+		"inside\ntmp\n", res.Output)
+	assert.Equal(t, 0, res.ExitCode)
+	confineTestEnforced(t, res, false)
+	entries, err := os.ReadDir(outside)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing was written outside the roots")
+	assert.FileExists(t, filepath.Join(root, "inside.txt"))
+}
+
+func TestConfinedCommandCannotReadOutsideRootsAndSystem(t *testing.T) {
+	r, _ := runTestRunner(t)
+	outside := runTestDir(t)
+	secret := filepath.Join(outside, "secret.txt")
+	require.NoError(t, os.WriteFile(secret, []byte("outside secret\n"), 0o644))
+	res, err := r.Run(context.Background(), `
+cat `+secret+`; echo "cat=$?"
+ls `+outside+` >/dev/null; echo "ls=$?"
+python3 -c 'import sys; print(open(sys.argv[1]).read())' `+secret+` 2>&1 | tail -n 1
+head -c 4 /etc/passwd; echo
+test -x /usr/bin/env && echo usr-ok
+head -c 1 /dev/urandom | wc -c`)
+	require.NoError(t, err)
+	assert.Equal(t, "cat: "+secret+": Permission denied\ncat=1\n"+
+		"ls: cannot open directory '"+outside+"': Permission denied\nls=2\n"+
+		"PermissionError: [Errno 13] Permission denied: '"+secret+"'\n"+
+		"root\nusr-ok\n1\n", res.Output)
+	assert.NotContains(t, res.Output, "outside secret")
+	confineTestEnforced(t, res, false)
+}
+
+// confineTestListener accepts connections on 127.0.0.1 and counts them.
+func confineTestListener(t *testing.T) (port string, accepted <-chan struct{}) {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	ch := make(chan struct{}, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = io.WriteString(c, "hello from the listener\n")
+			c.Close()
+			ch <- struct{}{}
+		}
+	}()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port), ch
+}
+
+const confineTestConnect = `python3 -c '
+import socket, sys
+try:
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+    print("connected:", s.recv(100).decode().strip())
+except OSError as e:
+    print("refused:", e)
+' `
+
+func TestConfinedNetworkOffRefusesTCP(t *testing.T) {
+	port, accepted := confineTestListener(t)
+	r, _ := runTestRunner(t)
+	res, err := r.Run(context.Background(), confineTestConnect+port+`
+(exec 3<>/dev/tcp/127.0.0.1/`+port+`) 2>&1; echo "devtcp=$?"
+python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))' 2>&1 | tail -n 1`)
+	require.NoError(t, err)
+	assert.Equal(t, "refused: [Errno 13] Permission denied\n"+
+		RunDefaultBash+": connect: Permission denied\n"+RunDefaultBash+": line 9: /dev/tcp/127.0.0.1/"+port+": Permission denied\ndevtcp=1\n"+
+		"PermissionError: [Errno 13] Permission denied\n", res.Output)
+	confineTestEnforced(t, res, false)
+	select {
+	case <-accepted:
+		t.Fatal("the listener accepted a connection from a command with the network off")
+	default:
+	}
+}
+
+func TestConfinedNetworkOnAllowsTCP(t *testing.T) {
+	port, accepted := confineTestListener(t)
+	r, _ := runTestRunner(t)
+	r.Confinement.Network = true
+	res, err := r.Run(context.Background(), confineTestConnect+port)
+	require.NoError(t, err)
+	assert.Equal(t, "connected: hello from the listener\n", res.Output)
+	confineTestEnforced(t, res, true)
+	select {
+	case <-accepted:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the listener saw no connection")
+	}
+}
+
+func TestConfinedCommandCannotSignalTheHost(t *testing.T) {
+	if confineTestABI(t) < 6 {
+		t.Fatal("signal scoping needs Landlock ABI 6")
+	}
+	r, _ := runTestRunner(t)
+	res, err := r.Run(context.Background(), "kill -0 "+strconv.Itoa(os.Getpid())+"; echo \"kill=$?\"; sleep 0 & kill -0 $! && echo own-child-ok")
+	require.NoError(t, err)
+	assert.Equal(t, RunDefaultBash+": line 1: kill: ("+strconv.Itoa(os.Getpid())+") - Operation not permitted\nkill=1\nown-child-ok\n", res.Output)
+	confineTestEnforced(t, res, false)
+}
+
+func TestConfinedRunLeavesTheHostUnrestricted(t *testing.T) {
+	r, _ := runTestRunner(t)
+	outside := runTestDir(t)
+	for i := range 3 {
+		res, err := r.Run(context.Background(), "echo x > "+outside+"/f"+strconv.Itoa(i)+"; echo $?")
+		require.NoError(t, err)
+		assert.Equal(t, RunDefaultBash+": line 1: "+outside+"/f"+strconv.Itoa(i)+": Permission denied\n1\n", res.Output)
+		confineTestEnforced(t, res, false)
+	}
+	// The host, and new threads of it, still write, read and connect
+	// anywhere.
+	done := make(chan error, 1)
+	go func() {
+		done <- os.WriteFile(filepath.Join(outside, "by-host"), []byte("host\n"), 0o600)
+	}()
+	require.NoError(t, <-done)
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "by-host-2"), []byte("host\n"), 0o600))
+	b, err := os.ReadFile(filepath.Join(outside, "by-host"))
+	require.NoError(t, err)
+	assert.Equal(t, "host\n", string(b))
+	port, accepted := confineTestListener(t)
+	c, err := net.Dial("tcp4", "127.0.0.1:"+port)
+	require.NoError(t, err)
+	line, err := io.ReadAll(c)
+	c.Close()
+	require.NoError(t, err)
+	assert.Equal(t, "hello from the listener\n", string(line))
+	<-accepted
+	// A child the host starts itself, outside the runner, is not
+	// confined either.
+	out, err := exec.Command("/bin/sh", "-c", "echo child > "+outside+"/by-child && cat "+outside+"/by-child").CombinedOutput()
+	require.NoError(t, err)
+	assert.Equal(t, "child\n", string(out))
+}
+
+func TestConfinedSecretsInsideRootsAreNotReadable(t *testing.T) {
+	root := runTestDir(t)
+	for name, body := range map[string]string{
+		".env":                "TOKEN=top-secret\n",
+		"README.md":           "readme\n",
+		"src/main.go":         "package main\n",
+		"src/keys/id_rsa":     "PRIVATE KEY\n",
+		"src/keys/public.txt": "public\n",
+		"docs/guide.md":       "guide\n",
+	} {
+		p := filepath.Join(root, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	checker := confineTestSecretRoot{runTestRoot{root: root}, map[string]bool{".env": true, "id_rsa": true}}
+	r := &Runner{Dir: root, Checker: checker}
+	script := `cat .env; cat src/keys/id_rsa; cat README.md src/main.go src/keys/public.txt docs/guide.md
+ls -A | tr '\n' ' '; echo
+echo new > docs/new.md && cat docs/new.md
+echo top > top.txt; echo "write=$?"; cat top.txt; echo "read=$?"`
+	res, err := r.Run(context.Background(), script)
+	require.NoError(t, err)
+	assert.Equal(t, "cat: .env: Permission denied\ncat: src/keys/id_rsa: Permission denied\n"+
+		"readme\npackage main\npublic\nguide\n"+
+		".env README.md docs src \n"+
+		"new\n"+
+		// Documented: a file created during the run in a directory that
+		// holds a secret is written but cannot be read back in that run.
+		"write=0\ncat: top.txt: Permission denied\nread=1\n", res.Output)
+	confineTestEnforced(t, res, false)
+	assert.Equal(t, 2, res.Confined.Secrets)
+	assert.Contains(t, res.Confined.String(), "; 2 secret paths hidden")
+
+	// The next run grants the file the last one created.
+	res, err = r.Run(context.Background(), "cat top.txt")
+	require.NoError(t, err)
+	assert.Equal(t, "top\n", res.Output)
+
+	// A policy that allows secrets grants the roots whole.
+	r.Confinement.ReadSecrets = true
+	res, err = r.Run(context.Background(), "cat .env src/keys/id_rsa")
+	require.NoError(t, err)
+	assert.Equal(t, "TOKEN=top-secret\nPRIVATE KEY\n", res.Output)
+	assert.Zero(t, res.Confined.Secrets)
+	assert.True(t, res.Confined.Enforced)
+}
+
+func TestConfinedRootsAndReadOnlyAreConfigurable(t *testing.T) {
+	work := runTestDir(t)
+	other := runTestDir(t)
+	shared := runTestDir(t)
+	require.NoError(t, os.WriteFile(filepath.Join(shared, "lib.txt"), []byte("shared\n"), 0o644))
+	r := &Runner{Dir: work, Checker: runTestRoot{root: filepath.Dir(work)}, Confinement: Confinement{
+		Roots:    []string{work, other},
+		ReadOnly: append(DefaultConfineReadOnly(), shared),
+	}}
+	res, err := r.Run(context.Background(), "echo o > "+other+"/o && cat "+other+"/o "+shared+"/lib.txt; echo no > "+shared+"/w; echo $?")
+	require.NoError(t, err)
+	assert.Equal(t, "o\nshared\n"+RunDefaultBash+": line 1: "+shared+"/w: Permission denied\n1\n", res.Output)
+	confineTestEnforced(t, res, false)
+
+	// Without the system locations, not even bash can be executed.
+	r.Confinement.ReadOnly = []string{}
+	res, err = r.Run(context.Background(), "true")
+	require.ErrorIs(t, err, ErrConfineFailed)
+	assert.EqualError(t, err, "bashguard: kernel confinement failed: executing "+RunDefaultBash+": permission denied; the command did not run")
+	assert.Equal(t, 126, res.ExitCode)
+	assert.False(t, res.Confined.Enforced)
+}
+
+func TestConfineFallbackWhenUnavailable(t *testing.T) {
+	unavailable := func() confineSupport {
+		return confineSupport{reason: "Landlock is not available (forced by the test)"}
+	}
+	outside := runTestDir(t)
+	target := filepath.Join(outside, "written")
+
+	// The default refuses, and says so in the error and the result.
+	r, _ := runTestRunner(t)
+	r.probe = unavailable
+	res, err := r.Run(context.Background(), "echo x > "+target)
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+	assert.EqualError(t, err, "bashguard: kernel confinement unavailable: Landlock is not available (forced by the test) (Confinement.Fallback is refuse)")
+	assert.Equal(t, ConfineLevel{Reason: "Landlock is not available (forced by the test); the command was refused"}, res.Confined)
+	assert.Equal(t, "none: Landlock is not available (forced by the test); the command was refused", res.Confined.String())
+	assert.Equal(t, -1, res.ExitCode)
+	assert.NoFileExists(t, target, "the command did not run")
+
+	// The opt-in runs it unconfined, says so, and logs it.
+	var logged bytes.Buffer
+	r.Confinement.Fallback = ConfineRunUnconfined
+	r.Confinement.Logger = slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	res, err = r.Run(context.Background(), "echo x > "+target+"; echo $?")
+	require.NoError(t, err)
+	assert.Equal(t, "0\n", res.Output)
+	assert.FileExists(t, target, "unconfined: the write outside the roots succeeded")
+	assert.Equal(t, ConfineLevel{Reason: "Landlock is not available (forced by the test); the command ran unconfined"}, res.Confined)
+	assert.False(t, res.Confined.Enforced)
+	assert.Equal(t, `level=WARN msg="bashguard: running a command without kernel confinement" reason="Landlock is not available (forced by the test)" dir=`+r.Dir+"\n", logged.String())
+
+	// Landlock without network rules cannot keep the network off.
+	r.Confinement.Fallback = ConfineRefuse
+	r.probe = func() confineSupport { return confineSupport{abi: 3} }
+	res, err = r.Run(context.Background(), "true")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+	assert.Contains(t, res.Confined.Reason, "Landlock ABI version 3 cannot refuse TCP connections (version 4 can), and the network is off")
+	// With the network on, ABI 3 is enough.
+	r.Confinement.Network = true
+	res, err = r.Run(context.Background(), "echo ok")
+	require.NoError(t, err)
+	assert.Equal(t, "ok\n", res.Output)
+	assert.Equal(t, ConfineLevel{Enforced: true, ABI: 3, Restricted: []string{"fs"}}, res.Confined)
+	assert.Equal(t, "landlock v3: fs", res.Confined.String())
+}
+
+func TestConfineLauncherThatDoesNotReport(t *testing.T) {
+	r, root := runTestRunner(t)
+	r.Confinement.Launcher = "/bin/true"
+	res, err := r.Run(context.Background(), "touch ran")
+	require.ErrorIs(t, err, ErrConfineFailed)
+	assert.EqualError(t, err, "bashguard: kernel confinement failed: the launcher /bin/true did not report (does it call bashguard.ConfineMain first thing in main?); the command did not run")
+	assert.False(t, res.Confined.Enforced)
+	assert.Equal(t, err.Error(), res.Confined.Reason)
+	assert.NoFileExists(t, filepath.Join(root, "ran"))
+}
+
+func TestConfineWalkBound(t *testing.T) {
+	r, root := runTestRunner(t)
+	for i := range 5 {
+		require.NoError(t, os.WriteFile(filepath.Join(root, "f"+strconv.Itoa(i)), nil, 0o644))
+	}
+	r.Confinement.MaxWalk = 4
+	res, err := r.Run(context.Background(), "touch ran")
+	require.ErrorIs(t, err, ErrConfineFailed)
+	assert.EqualError(t, err, "bashguard: kernel confinement failed: the roots hold more than 4 entries, too many to find their secret paths (see Confinement.MaxWalk and ReadSecrets)")
+	assert.Contains(t, res.Confined.Reason, "the command was refused")
+	assert.NoFileExists(t, filepath.Join(root, "ran"))
+
+	r.Confinement.MaxWalk = 5
+	res, err = r.Run(context.Background(), "touch ran")
+	require.NoError(t, err)
+	assert.True(t, res.Confined.Enforced)
+	assert.FileExists(t, filepath.Join(root, "ran"))
+}
+
+func TestConfineInvalidConfiguration(t *testing.T) {
+	dir := runTestDir(t)
+	ok := runTestRoot{root: dir}
+	for _, tc := range []struct {
+		c    Confinement
+		want string
+	}{
+		{Confinement{Fallback: 7}, "Confinement.Fallback invalid(7) is not a known fallback"},
+		{Confinement{MaxWalk: -1}, "Confinement.MaxWalk -1 is negative"},
+		{Confinement{Launcher: "toolgate"}, `Confinement.Launcher "toolgate" is not an absolute path`},
+		{Confinement{ReadOnly: []string{"usr"}}, `Confinement.ReadOnly entry "usr" is not an absolute path`},
+		{Confinement{Devices: []string{"null"}}, `Confinement.Devices entry "null" is not an absolute path`},
+		{Confinement{Roots: []string{"work"}}, `Confinement.Roots entry "work" is not an absolute path`},
+		{Confinement{Roots: []string{filepath.Join(dir, "missing")}}, `Confinement.Roots entry "` + filepath.Join(dir, "missing") + `": lstat ` + filepath.Join(dir, "missing") + `: no such file or directory`},
+	} {
+		r := Runner{Dir: dir, Checker: ok, Confinement: tc.c}
+		_, err := r.Run(context.Background(), "true")
+		require.ErrorIs(t, err, ErrRunConfig, tc.want)
+		assert.EqualError(t, err, ErrRunConfig.Error()+": "+tc.want)
+	}
+}
+
+// BenchmarkRunnerConfinedStart sets the start of a confined "true" (the
+// launcher's own start, the plan, the Landlock ruleset, then bash) beside
+// the same runner running it unconfined.
+func BenchmarkRunnerConfinedStart(b *testing.B) {
+	confineTestABI(b)
+	dir, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	for _, tc := range []struct {
+		name  string
+		probe func() confineSupport
+	}{
+		{"confined", nil},
+		{"unconfined", func() confineSupport { return confineSupport{reason: "benchmark"} }},
+	} {
+		r := &Runner{Dir: dir, Checker: runTestRoot{root: dir}, probe: tc.probe,
+			Confinement: Confinement{Fallback: ConfineRunUnconfined}}
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := r.Run(context.Background(), "true")
+				if err != nil || res.ExitCode != 0 || res.Confined.Enforced != (tc.probe == nil) {
+					b.Fatalf("%+v %v", res, err)
+				}
+			}
+		})
+	}
+}
