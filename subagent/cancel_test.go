@@ -42,18 +42,19 @@ func TestCancelParentCancelsChildren(t *testing.T) {
 			res subagent.Result
 			at  time.Time
 		}
-		run := func(spec subagent.Spec, call runtime.Call) (*subagent.Child, chan ended) {
+		run := func(spec subagent.Spec, calls ...runtime.Call) (*subagent.Child, chan ended) {
 			c, err := subagent.Spawn(ctx, w.p, "lead", spec, subagent.Task{Prompt: "work"})
 			require.NoError(t, err)
 			done := make(chan ended, 1)
 			go func() {
-				res := c.Run(ctx, script("never reached", []runtime.Call{call}, []runtime.Call{call}), slowTools)
+				res := c.Run(ctx, script("never reached", calls, calls), slowTools)
 				done <- ended{res, time.Now()}
 			}()
 			return c, done
 		}
-		reader, readerDone := run(subagent.Spec{Name: "reader", Tools: []string{"Read"}},
-			runtime.Call{ID: "r1", Tool: "Read", Input: in("file_path", "README.md")})
+		reader, readerDone := run(subagent.Spec{Name: "reader", Tools: []string{"Read", "Write"}},
+			runtime.Call{ID: "r1", Tool: "Read", Input: in("file_path", "README.md")},
+			runtime.Call{ID: "r2", Tool: "Write", Input: in("file_path", "notes.txt", "content", "x")})
 		builder, builderDone := run(subagent.Spec{Name: "builder", Tools: []string{"Bash"}},
 			runtime.Call{ID: "b1", Tool: "Bash", Input: in("command", "ls")})
 		synctest.Wait() // both children are inside their tools
@@ -75,10 +76,16 @@ func TestCancelParentCancelsChildren(t *testing.T) {
 		assert.Equal(t, start, r.at, "no time passed")
 		assert.Equal(t, subagent.StopCancelled, r.res.Stop)
 		assert.Equal(t, "runtime: session cancelled: user pressed stop", r.res.Reason)
-		require.Len(t, r.res.Calls, 1, "no call after the cancellation")
+		require.Len(t, r.res.Calls, 2, "no call after the cancellation")
 		rc := r.res.Calls[0]
 		assert.True(t, rc.Interrupted)
 		assert.EqualError(t, rc.Err, "interrupted: runtime: session cancelled: user pressed stop (tool: context canceled)")
+		wc := r.res.Calls[1]
+		assert.False(t, wc.Ran, "the write after the interrupted read never started")
+		assert.Equal(t, permission.Allow, wc.Admission.Decision, "it was admitted before the cancellation")
+		assert.EqualError(t, wc.Err, "not started: runtime: session cancelled: user pressed stop")
+		assert.Equal(t, "denied (L7 runtime): not started: runtime: session cancelled: user pressed stop", wc.Output,
+			"what the model is told, and what After's hooks record")
 
 		select {
 		case <-builderDone:

@@ -101,4 +101,5 @@ func (c *Child) End(reason string) bool {
 	return ended
 }
 
+// String describes the child for logs: its name and session id.
 func (c *Child) String() string { return fmt.Sprintf("subagent %q (session %s)", c.spec.Name, c.id) }

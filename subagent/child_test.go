@@ -96,7 +96,8 @@ func TestParentGrantReachesChild(t *testing.T) {
 func TestChildRulesStayInChild(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Allow})
 	w.start(t, "lead", permission.ModeDefault)
-	a := spawn(t, w, "lead", subagent.Spec{Name: "explorer", Deny: []string{"Read(./src/**)"}, Ask: []string{"Glob"}})
+	a := spawn(t, w, "lead", subagent.Spec{Name: "explorer", Deny: []string{"Read(./src/**)"}, Ask: []string{"Glob"},
+		Rules: []permission.RuleSpec{{Rule: "Read(./README.md)", Decision: permission.Deny}, {Rule: "Read(./docs/**)", Decision: permission.Ask}}})
 	b := spawn(t, w, "lead", subagent.Spec{Name: "sibling"})
 	require.NoError(t, a.Rules().Add(permission.Deny, "Grep"))
 
@@ -111,6 +112,10 @@ func TestChildRulesStayInChild(t *testing.T) {
 			verdict{permission.Deny, permission.LayerRules, "Read(./src/**)", "denied by deny rule Read(./src/**) (session)"}},
 		{"spec ask", "Glob", []string{"pattern", "*.go"},
 			verdict{permission.Deny, permission.LayerSubagent, "subagent:silent", silent + "needs confirmation by ask rule Glob (session)"}},
+		{"spec generic deny", "Read", []string{"file_path", "README.md"},
+			verdict{permission.Deny, permission.LayerRules, "Read(./README.md)", "denied by deny rule Read(./README.md) (session)"}},
+		{"spec generic ask", "Read", []string{"file_path", "docs/a.md"},
+			verdict{permission.Deny, permission.LayerSubagent, "subagent:silent", silent + "needs confirmation by ask rule Read(./docs/**) (session)"}},
 		{"deny added at run time", "Grep", []string{"pattern", "x"},
 			verdict{permission.Deny, permission.LayerRules, "Grep", "denied by deny rule Grep (session)"}},
 	} {
@@ -215,4 +220,32 @@ func TestChildCallCannotNameAnotherSession(t *testing.T) {
 	assert.False(t, r.Ran)
 	assert.Equal(t, permission.Deny, r.Admission.Decision)
 	assert.Equal(t, silent+"make: not on the safe list", r.Admission.Reason)
+}
+
+func TestToolDescriptor(t *testing.T) {
+	d := subagent.Tool("Task")
+	assert.Equal(t, "Task", d.Name())
+	tr := d.Traits(in("subagent_type", "explorer", "prompt", "x"))
+	assert.Equal(t, permission.KindSubagent, tr.Kind)
+	assert.Equal(t, runtime.InterruptBlock, tr.Interrupt, "the parent waits for its subagent")
+	assert.False(t, tr.ConcurrencySafe)
+
+	tools, err := runtime.NewRegistry(subagent.Tool("Task"), &runtime.Descriptor{ToolName: "Read", Base: runtime.Traits{Kind: permission.KindRead}})
+	require.NoError(t, err)
+	checker, err := permission.New(permission.Config{Default: permission.Ask, Allow: []string{"Read"}})
+	require.NoError(t, err)
+	p, err := runtime.New(runtime.Config{Tools: tools, Checker: checker})
+	require.NoError(t, err)
+	_, err = p.StartSession(context.Background(), runtime.SessionOptions{ID: "lead"})
+	require.NoError(t, err)
+	defer p.EndSession("lead", "done")
+	c, err := subagent.Spawn(context.Background(), p, "lead", subagent.Spec{Name: "nested", MaxDepth: 2}, subagent.Task{ID: "lead/n", CallID: "t1", Prompt: "go"})
+	require.NoError(t, err)
+	defer c.End("done")
+	assert.Equal(t, subagent.Task{ID: "lead/n", CallID: "t1", Prompt: "go"}, c.Task())
+	assert.Equal(t, `subagent "nested" (session lead/n)`, c.String())
+	assert.Equal(t, verdict{permission.Deny, permission.LayerSubagent, "subagent:silent",
+		`subagent "nested" cannot ask the person, and this call would ask: no rule matched; the default for subagent tools is ask`},
+		vOf(c.Check(context.Background(), "c", "Task", in("subagent_type", "nested", "prompt", "x"))),
+		"starting a subagent that would ask is denied in a subagent")
 }
