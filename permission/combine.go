@@ -21,7 +21,8 @@ type Call struct {
 //   - otherwise the base is the explicit Allow (P7) if there is one, else
 //     the default (P8); Ask answers (P4–P6, and Ask rules) raise an Allow
 //     base to Ask and never lower a Deny base;
-//   - then the mode: plan denies all but read-only calls; dontAsk turns Ask
+//   - then the mode: plan denies all but read-only, interaction and
+//     subagent calls; dontAsk turns Ask
 //     into Deny; bypassPermissions turns Ask into Allow; acceptEdits allows
 //     an edit inside the roots that would Ask. Firm Asks (protected paths)
 //     stay Ask under bypassPermissions and acceptEdits.
@@ -104,11 +105,14 @@ func applyMode(mode Mode, call Call, r Result) Result {
 	case ModeDefault:
 		return r
 	case ModePlan:
-		if call.Kind == KindRead {
+		// Planning reads, talks to the person and may start subagents
+		// (which inherit plan mode: a child's mode is never more
+		// permissive than its parent's); it changes nothing.
+		if call.Kind == KindRead || call.Kind == KindInteraction || call.Kind == KindSubagent {
 			return r
 		}
 		return modeResult(r, Deny, SourceConfigDeny, mode,
-			"plan mode: only read-only tools run, and "+name(call.Tool)+" is "+article(call.Kind)+" tool")
+			"plan mode: only read-only, interaction and subagent tools run, and "+name(call.Tool)+" is "+article(call.Kind)+" tool")
 	case ModeDontAsk:
 		if r.Decision == Ask {
 			return modeResult(r, Deny, SourceConfigDeny, mode, "dontAsk mode: would ask ("+r.Reason+"), so denied")

@@ -11,7 +11,8 @@ const (
 	// ModeAcceptEdits allows edit-kind calls inside the allowed roots that
 	// would otherwise Ask.
 	ModeAcceptEdits
-	// ModePlan denies every call that is not read-only.
+	// ModePlan denies every call that is not read-only, except talking to
+	// the person and starting subagents (which inherit plan mode).
 	ModePlan
 	// ModeDontAsk turns every Ask into a Deny.
 	ModeDontAsk
