@@ -22,7 +22,9 @@
 //   - a nesting depth past the bound (default 1: a subagent does not start
 //     subagents) or more running children than the bound (default 4).
 //
-// Such refusals wrap [ErrWiden]; a malformed spec wraps [ErrInvalid].
+// Such refusals wrap [ErrWiden]; a malformed spec wraps [ErrInvalid]. Through
+// a [Runner], nesting narrows too: a subagent starts subagents no deeper than
+// its own spec's MaxDepth allows.
 //
 // Inside the child, session rules may only narrow: adding an Allow fails
 // with [permission.ErrNarrowOnly]. A rule granted to the parent later (an

@@ -162,3 +162,44 @@ func TestRunnerRefusals(t *testing.T) {
 		Input: json.RawMessage(`{"subagent_type":"explorer","prompt":"x"}`)})
 	assert.EqualError(t, err, `subagent "explorer": runtime: no live session "gone"`)
 }
+
+// TestRunnerNestingNarrows: through a Runner, a subagent starts subagents
+// no deeper than its own spec allows, whatever the nested spec says.
+func TestRunnerNestingNarrows(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		explorerDepth int
+		want          string
+	}{
+		{"the explorer may not nest", 0, `nested: subagent "deep": runtime: a child session cannot hold more rights than its parent: nesting depth 2 is past the bound of 1`},
+		{"the explorer may nest one level", 2, "nested: deep done"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, permission.Config{Default: permission.Allow})
+			w.start(t, "lead", permission.ModeDefault)
+			runner := &subagent.Runner{Pipeline: w.p, Specs: []subagent.Spec{
+				{Name: "explorer", Tools: []string{"Read", "Task"}, MaxDepth: tc.explorerDepth},
+				{Name: "deep", Tools: []string{"Read"}, MaxDepth: 5},
+			}}
+			runner.Model = func(_ context.Context, turn subagent.Turn) ([]runtime.Call, string, error) {
+				switch {
+				case turn.Agent == "explorer" && turn.Step == 1:
+					task, _ := json.Marshal(subagent.Input{Type: "deep", Prompt: "dig"})
+					return []runtime.Call{{ID: "n1", Tool: "Task", Input: task}}, "", nil
+				case turn.Agent == "explorer":
+					r := turn.Results[0]
+					if r.Err != nil {
+						return nil, "nested: " + r.Err.Error(), nil
+					}
+					return nil, "nested: " + r.Output, nil
+				}
+				return nil, "deep done", nil
+			}
+			runner.Run = runner.RunCall
+			task, _ := json.Marshal(subagent.Input{Type: "explorer", Prompt: "explore"})
+			out, err := runner.RunCall(context.Background(), runtime.Call{Session: "lead", ID: "t1", Tool: "Task", Input: task})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, out)
+		})
+	}
+}

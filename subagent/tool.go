@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
@@ -35,8 +36,13 @@ type Input struct {
 // as a child of the calling session and runs its loop to the end. Host
 // tool functions hand the subagent tool's calls to [Runner.RunCall].
 //
-// A Runner's fields are read, never written, by RunCall, so one Runner
-// serves every session and goroutine once set up.
+// Nesting through a Runner can only narrow too: a subagent it started may
+// start subagents no deeper than its own spec's MaxDepth allows, whatever
+// the nested spec says.
+//
+// RunCall reads the fields and never writes them, so one Runner serves
+// every session and goroutine once set up. A Runner must not be copied
+// after first use.
 type Runner struct {
 	// Pipeline is the pipeline of the parent sessions.
 	Pipeline *runtime.Pipeline
@@ -48,6 +54,10 @@ type Runner struct {
 	// subagents (within the depth bound), pass its subagent tool calls to
 	// RunCall from here too.
 	Run RunFunc
+
+	mu sync.Mutex
+	// depth holds the depth bound of each live child started by RunCall.
+	depth map[string]int
 }
 
 // RunCall runs one subagent tool call of call.Session: it reads the
@@ -73,12 +83,30 @@ func (r *Runner) RunCall(ctx context.Context, call runtime.Call) (string, error)
 	if r.Pipeline == nil {
 		return "", errors.New("subagent: the runner has no pipeline")
 	}
+	bound := max(spec.MaxDepth, 1)
+	r.mu.Lock()
+	if b, ok := r.depth[call.Session]; ok && b < bound {
+		bound = b // the caller is a subagent: no deeper than its own bound
+	}
+	r.mu.Unlock()
+	spec.MaxDepth = bound
 	c, err := Spawn(ctx, r.Pipeline, call.Session, spec, Task{
 		ID: call.Session + "/" + call.ID, CallID: call.ID, Prompt: in.Prompt,
 	})
 	if err != nil {
 		return "", err
 	}
+	r.mu.Lock()
+	if r.depth == nil {
+		r.depth = make(map[string]int)
+	}
+	r.depth[c.ID()] = bound
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.depth, c.ID())
+		r.mu.Unlock()
+	}()
 	res := c.Run(ctx, r.Model, r.Run)
 	if res.Stop != StopCompleted {
 		return res.Final, fmt.Errorf("subagent %q stopped (%s) after %d step(s): %s", res.Agent, res.Stop, res.Steps, res.Reason)
