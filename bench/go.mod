@@ -10,10 +10,12 @@ require (
 	github.com/open-policy-agent/opa v1.22.3
 	github.com/stretchr/testify v1.12.1
 	github.com/toolgate/toolgate v0.0.0-00010101000000-000000000000
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 	github.com/casbin/govaluate v1.3.0 // indirect
@@ -46,3 +48,5 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
+
+tool golang.org/x/perf/cmd/benchstat

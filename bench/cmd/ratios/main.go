@@ -1,0 +1,177 @@
+// Command ratios reads the output of the bench module's benchmarks (go test
+// -bench, several counts) and prints, from the median of each benchmark,
+// how many times faster toolgate decides than each other engine at each
+// policy size, the side-by-side ratios of the layer benchmarks, and whether
+// the targets are met:
+//
+//   - per decision with 50 rules, toolgate at least 20 times faster than
+//     cedar-go and at least 100 times faster than casbin and OPA, with no
+//     allocation;
+//   - at 10,000 rules, toolgate within twice its time at 50 rules.
+//
+// Usage:
+//
+//	go run ./cmd/ratios results.txt
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// procs is the "-N" GOMAXPROCS suffix of a benchmark name.
+var procs = regexp.MustCompile(`-\d+$`)
+
+type samples struct{ sec, allocs []float64 }
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func read(r io.Reader, name string) (map[string]*samples, error) {
+	out := map[string]*samples{}
+	br := benchfmt.NewReader(r, name)
+	for br.Scan() {
+		res, ok := br.Result().(*benchfmt.Result)
+		if !ok {
+			if e, bad := br.Result().(*benchfmt.SyntaxError); bad {
+				return nil, e
+			}
+			continue
+		}
+		n := procs.ReplaceAllString(string(bytes.TrimPrefix(res.Name.Full(), []byte("Benchmark"))), "")
+		s := out[n]
+		if s == nil {
+			s = &samples{}
+			out[n] = s
+		}
+		if v, ok := res.Value("sec/op"); ok {
+			s.sec = append(s.sec, v)
+		}
+		if v, ok := res.Value("allocs/op"); ok {
+			s.allocs = append(s.allocs, v)
+		}
+	}
+	return out, br.Err()
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: ratios results.txt")
+		os.Exit(2)
+	}
+	f, err := os.Open(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer f.Close()
+	res, err := read(f, os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	sec := func(name string) float64 {
+		if s := res[name]; s != nil {
+			return median(s.sec)
+		}
+		return 0
+	}
+	allocs := func(name string) float64 {
+		if s := res[name]; s != nil {
+			return median(s.allocs)
+		}
+		return -1
+	}
+	ratio := func(a, b float64) string {
+		if a == 0 || b == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.0f×", a/b)
+	}
+
+	engines := []string{"cedar", "casbin", "opa"}
+	fmt.Println("Per decision: engine time / toolgate time (medians)")
+	fmt.Println()
+	fmt.Printf("| rules | toolgate | allocs | %s |\n", strings.Join(engines, " | "))
+	fmt.Printf("|---:|---:|---:|%s\n", strings.Repeat("---:|", len(engines)))
+	for _, n := range []int{10, 50, 100, 1000, 10000} {
+		tg := fmt.Sprintf("Decision/rules=%d/engine=toolgate", n)
+		if res[tg] == nil {
+			continue
+		}
+		fmt.Printf("| %d | %s | %.0f |", n, duration(sec(tg)), allocs(tg))
+		for _, e := range engines {
+			fmt.Printf(" %s |", ratio(sec(fmt.Sprintf("Decision/rules=%d/engine=%s", n, e)), sec(tg)))
+		}
+		fmt.Println()
+	}
+
+	fmt.Println()
+	fmt.Println("Layers: toolgate's time / the bare standard way")
+	fmt.Println()
+	for _, p := range [][2]string{
+		{"Shell/script=pipeline/impl=bashguard.Judge", "Shell/script=pipeline/impl=syntax.Parse"},
+		{"Shell/script=1KiB/impl=bashguard.Judge", "Shell/script=1KiB/impl=syntax.Parse"},
+		{"Resolve/impl=sandbox.Resolve", "Resolve/impl=EvalSymlinks+Lstat"},
+	} {
+		if a, b := sec(p[0]), sec(p[1]); a != 0 && b != 0 {
+			fmt.Printf("- %s / %s = %.2f\n", p[0], p[1], a/b)
+		}
+	}
+
+	fmt.Println()
+	fmt.Println("Targets")
+	fmt.Println()
+	missed := 0
+	check := func(ok bool, format string, args ...any) {
+		mark := "met"
+		if !ok {
+			mark = "MISSED"
+			missed++
+		}
+		fmt.Printf("- %s: %s\n", mark, fmt.Sprintf(format, args...))
+	}
+	tg50, tg10k := sec("Decision/rules=50/engine=toolgate"), sec("Decision/rules=10000/engine=toolgate")
+	for _, t := range []struct {
+		engine string
+		want   float64
+	}{{"cedar", 20}, {"casbin", 100}, {"opa", 100}} {
+		got := sec("Decision/rules=50/engine="+t.engine) / tg50
+		check(tg50 > 0 && got >= t.want, "50 rules: toolgate %.0f× faster than %s (target %.0f×)", got, t.engine, t.want)
+	}
+	a := allocs("Decision/rules=50/engine=toolgate")
+	check(a == 0, "50 rules: toolgate allocates %.0f times per decision (target 0)", a)
+	check(tg50 > 0 && tg10k/tg50 <= 2, "10,000 rules: toolgate takes %.2f× its 50-rule time (target at most 2×)", tg10k/tg50)
+	if missed > 0 {
+		os.Exit(1)
+	}
+}
+
+// duration prints seconds the way benchstat does.
+func duration(s float64) string {
+	switch {
+	case s < 1e-6:
+		return fmt.Sprintf("%.1fns", s*1e9)
+	case s < 1e-3:
+		return fmt.Sprintf("%.2fµs", s*1e6)
+	case s < 1:
+		return fmt.Sprintf("%.2fms", s*1e3)
+	}
+	return fmt.Sprintf("%.2fs", s)
+}
