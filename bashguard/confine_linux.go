@@ -93,7 +93,6 @@ type confinePlan struct {
 	Rules    []confineRule
 	MaxProcs int
 	Bash     string
-	Dir      string
 }
 
 // confineRule grants Access beneath Path. Follow lets the path's symbolic
@@ -148,7 +147,6 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		Scoped:   uint64(base.Scoped),
 		MaxProcs: runProcLimit(c.maxProcs),
 		Bash:     c.bash,
-		Dir:      c.dir,
 	}
 	if !c.confine.Network {
 		p.Net = uint64(base.HandledAccessNet)

@@ -143,8 +143,9 @@ type RunResult struct {
 //   - The working directory is Dir with its symbolic links resolved, and
 //     only if Checker Allows it.
 //   - The process count of the command's user is bounded by RLIMIT_NPROC
-//     (set with bash's ulimit before the command's own bash starts, so the
-//     host process's limits do not change). The kernel does not enforce
+//     (set by the confining launcher, or, unconfined, with bash's ulimit,
+//     before the command's own bash starts, so the host process's limits
+//     do not change). The kernel does not enforce
 //     this limit for root: to bound a command started by root, set
 //     Credential to an unprivileged user.
 //   - When the command ends, times out or is cancelled, every process in

@@ -576,9 +576,9 @@ func TestRunnerConcurrentRuns(t *testing.T) {
 	}
 }
 
-// BenchmarkRunnerRun sets the runner's cost (directory check, the limit
-// prologue's extra exec, the group kill and the /proc sweep) beside a bare
-// exec of bash -c with the same command.
+// BenchmarkRunnerRun sets the runner's cost (directory check, the
+// confining launcher's extra exec, the group kill and the /proc sweep)
+// beside a bare exec of bash -c with the same command.
 func BenchmarkRunnerRun(b *testing.B) {
 	dir, err := filepath.EvalSymlinks(b.TempDir())
 	require.NoError(b, err)
