@@ -1,0 +1,194 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// benchPipeline is a pipeline over a real workspace with 50 rules and 3
+// hooks that run inline (metrics, cancellation, and a pattern check), plus
+// a no-op tool for the executor benchmark.
+type benchPipeline struct {
+	p     *Pipeline
+	sb    *sandbox.Sandbox
+	guard *bashguard.Guard
+	dir   string
+}
+
+func newBenchPipeline(b *testing.B) *benchPipeline {
+	b.Helper()
+	dir, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	require.NoError(b, os.MkdirAll(filepath.Join(dir, "src", "pkg"), 0o755))
+	require.NoError(b, os.WriteFile(filepath.Join(dir, "src", "pkg", "main.go"), []byte("package main\n"), 0o644))
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{dir}, WorkDir: dir})
+	require.NoError(b, err)
+	pol := bashguard.DefaultPolicy()
+	pol.Paths, pol.WorkDir, pol.Home = sb, dir, filepath.Join(dir, "home")
+	guard := bashguard.New(pol)
+
+	var allow, ask, deny []string
+	for i := range 50 {
+		switch i % 5 {
+		case 0:
+			deny = append(deny, fmt.Sprintf("Read(./secret%d/**)", i))
+		case 1:
+			deny = append(deny, fmt.Sprintf("Bash(tool%d:*)", i))
+		case 2:
+			ask = append(ask, fmt.Sprintf("WebFetch(domain:site%d.example)", i))
+		case 3:
+			allow = append(allow, fmt.Sprintf("Bash(make target%d)", i))
+		case 4:
+			allow = append(allow, fmt.Sprintf("Edit(./gen%d/**)", i))
+		}
+	}
+	checker, err := permission.New(permission.Config{Allow: allow, Ask: ask, Deny: deny, Default: permission.Allow, WorkDir: dir})
+	require.NoError(b, err)
+
+	metrics := &hooks.Metrics{SummaryEvery: -1}
+	var cancel hooks.Cancellation
+	set := hooks.NewSet(metrics.Hook(), cancel.Hook(), hooks.Hook{
+		Name: "no-pastebin", Timeout: hooks.NoTimeout,
+		PreToolUse: func(_ context.Context, e hooks.PreToolUseEvent) (hooks.PreToolUseResult, error) {
+			if strings.Contains(string(e.Input), "pastebin") {
+				return hooks.Block("no pastebin"), nil
+			}
+			return hooks.PreToolUseResult{}, nil
+		},
+	})
+	b.Cleanup(set.Close)
+	tools, err := ClaudeCodeTools().With(&Descriptor{ToolName: "noop", Base: Traits{ConcurrencySafe: true, Kind: permission.KindOther}})
+	require.NoError(b, err)
+	p, err := New(Config{Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: guard})
+	require.NoError(b, err)
+	_, err = p.StartSession(context.Background(), SessionOptions{ID: "bench", Cwd: dir})
+	require.NoError(b, err)
+	b.Cleanup(func() { p.EndSession("bench", "done") })
+	return &benchPipeline{p: p, sb: sb, guard: guard, dir: dir}
+}
+
+// rotating returns n inputs that differ only in a field the tool does not
+// declare, so that layer 7's repeat and cycle checks (periods up to 3) do
+// not deny them while the layers' work stays the same.
+func rotating(b *testing.B, field, value string, n int) []json.RawMessage {
+	out := make([]json.RawMessage, n)
+	for i := range out {
+		m := map[string]any{field: value, "description": fmt.Sprintf("call %d", i)}
+		var err error
+		out[i], err = json.Marshal(m)
+		require.NoError(b, err)
+	}
+	return out
+}
+
+// BenchmarkPipelineRead compares Check of a Read call (50 rules, 3 hooks)
+// with the sandbox's resolution of the same path alone, and with
+// Sandbox.Judge (resolution and classification, what Check asks of the
+// sandbox). Target: Check at most 1.5 times the resolution.
+func BenchmarkPipelineRead(b *testing.B) {
+	const path = "src/pkg/main.go"
+	w := newBenchPipeline(b)
+	b.Run("sandbox-resolve", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			real, err := w.sb.Resolve(path)
+			if err != nil || real == "" {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("sandbox-judge", func(b *testing.B) {
+		// Resolution and the protected/secret classification, in one walk:
+		// the sandbox's whole share of a Read check.
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, d, why, err := w.sb.Judge(path, false); err != nil || d != permission.Allow {
+				b.Fatal(why, err)
+			}
+		}
+	})
+	inputs := rotating(b, "file_path", path, 4)
+	b.Run("pipeline-check", func(b *testing.B) {
+		b.ReportAllocs()
+		ctx := context.Background()
+		i := 0
+		for b.Loop() {
+			v := w.p.Check(ctx, Call{Session: "bench", ID: "c", Tool: "Read", Input: inputs[i%4]})
+			if v.Decision != permission.Allow {
+				b.Fatal(v.Reason)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkPipelineBash compares Check of a Bash call with the guard's
+// judgement of the same command alone. Target: Check at most 1.5 times the
+// judgement.
+func BenchmarkPipelineBash(b *testing.B) {
+	const command = "git status && ls -la src | grep main"
+	w := newBenchPipeline(b)
+	ctx := context.Background()
+	b.Run("guard-judge", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if v := w.guard.Judge(ctx, command); v.Decision != permission.Allow {
+				b.Fatal(v.Reason)
+			}
+		}
+	})
+	inputs := rotating(b, "command", command, 4)
+	b.Run("pipeline-check", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			v := w.p.Check(ctx, Call{Session: "bench", ID: "c", Tool: "Bash", Input: inputs[i%4]})
+			if v.Decision != permission.Allow {
+				b.Fatal(v.Reason)
+			}
+			i++
+		}
+	})
+}
+
+// BenchmarkPipelineExecutor runs batches of 100 no-op calls through
+// Pipeline.Executor (Check, the run, After) and reports the cost per call
+// (ns/call). Target: under 5 µs a call. The bare executor (a Check that
+// allows everything, no After) runs beside it.
+func BenchmarkPipelineExecutor(b *testing.B) {
+	w := newBenchPipeline(b)
+	calls := make([]Call, 100)
+	for i := range calls {
+		calls[i] = Call{Session: "bench", ID: fmt.Sprintf("c%d", i), Tool: "noop", Input: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i))}
+	}
+	noop := func(context.Context, Call) (string, error) { return "ok", nil }
+	ctx := context.Background()
+	run := func(b *testing.B, e *Executor) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res := e.Execute(ctx, calls)
+			if !res[99].Ran {
+				b.Fatal(res[99].Admission.Reason)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(calls)), "ns/call")
+	}
+	b.Run("bare-executor", func(b *testing.B) {
+		run(b, &Executor{Tools: w.p.Tools(), Check: allowAll, Run: noop})
+	})
+	b.Run("pipeline-executor", func(b *testing.B) {
+		run(b, w.p.Executor(noop))
+	})
+}
