@@ -2,6 +2,7 @@ package permission
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Rule is one permission rule in Claude Code's syntax: a tool name or
@@ -45,6 +46,9 @@ func ParseRule(s string) (Rule, error) {
 	}
 	if len(s) > maxRuleLen {
 		return fail(0, "rule longer than 4096 bytes")
+	}
+	if !utf8.ValidString(t) {
+		return fail(0, "rule is not valid UTF-8")
 	}
 	name, spec, hasSpec := t, "", false
 	if i := strings.IndexByte(t, '('); i >= 0 {
