@@ -68,6 +68,11 @@ type AuditRecord struct {
 	// Time is when the row was recorded; Record sets it when zero. It is
 	// stored in UTC.
 	Time time.Time `json:"created_at"`
+	// Confinement is the kernel confinement a shell command ran under,
+	// as bashguard's RunResult.Confined.String() describes it ("landlock
+	// v7: fs, tcp, signal, abstract-unix", or "none: " and why); empty
+	// for other calls and when the recorder does not know it.
+	Confinement string `json:"confinement"`
 }
 
 // AuditOptions configures an [AuditLog]. The zero value is usable: SQLite
@@ -446,6 +451,7 @@ func (l *AuditLog) normalise(r *AuditRecord) {
 	r.AgentName = cleanText(r.AgentName)
 	r.Decision = cleanText(r.Decision)
 	r.Reason = cleanText(r.Reason)
+	r.Confinement = cleanText(r.Confinement)
 }
 
 // truncateRunes returns the first n runes of s (an invalid byte counts as

@@ -49,6 +49,7 @@ const DefaultAuditTable = "agent_audit_log"
 var auditColumns = [...]string{
 	"row_key", "session_id", "step", "tool_name", "status", "elapsed_ms",
 	"output_preview", "agent_name", "decision", "reason", "created_at",
+	"confinement",
 }
 
 // detectDialect names the dialect of db's driver from the driver's Go
@@ -107,6 +108,9 @@ type auditSQL struct {
 	dialect AuditDialect
 	table   string // as written in SQL, schema-qualified if configured
 	create  []string
+	// addConfinement adds the confinement column to a table created
+	// before it existed; an error saying the column exists is success.
+	addConfinement string
 	// insertHead is "INSERT INTO t (cols) VALUES " and insertTail the
 	// conflict clause that makes a retried batch idempotent.
 	insertHead, insertTail string
@@ -141,8 +145,13 @@ func newAuditSQL(d AuditDialect, name string) (*auditSQL, error) {
 			"\tagent_name TEXT NOT NULL,\n" +
 			"\tdecision TEXT NOT NULL,\n" +
 			"\treason TEXT NOT NULL,\n" +
-			"\tcreated_at " + tsType + " NOT NULL\n)",
+			"\tcreated_at " + tsType + " NOT NULL,\n" +
+			"\tconfinement TEXT NOT NULL DEFAULT ''\n)",
 		index,
+	}
+	q.addConfinement = "ALTER TABLE " + name + " ADD COLUMN confinement TEXT NOT NULL DEFAULT ''"
+	if d == AuditPostgres {
+		q.addConfinement = "ALTER TABLE " + name + " ADD COLUMN IF NOT EXISTS confinement TEXT NOT NULL DEFAULT ''"
 	}
 	q.insertHead = "INSERT INTO " + name + " (" + strings.Join(auditColumns[:], ", ") + ") VALUES "
 	q.insertTail = " ON CONFLICT (row_key) DO NOTHING"
@@ -155,6 +164,9 @@ func (q *auditSQL) createTable(ctx context.Context, db *sql.DB) error {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("hooks: audit log: creating table %s: %w", q.table, err)
 		}
+	}
+	if _, err := db.ExecContext(ctx, q.addConfinement); err != nil && !strings.Contains(err.Error(), "duplicate column name") {
+		return fmt.Errorf("hooks: audit log: adding the confinement column to table %s: %w", q.table, err)
 	}
 	return nil
 }
@@ -190,7 +202,7 @@ func (q *auditSQL) insert(ctx context.Context, db *sql.DB, rows []AuditRecord) e
 		}
 		b.WriteByte(')')
 		args = append(args, r.Key, r.SessionID, int64(r.Step), r.ToolName, r.Status, r.ElapsedMS,
-			r.OutputPreview, r.AgentName, r.Decision, r.Reason, r.Time.UTC())
+			r.OutputPreview, r.AgentName, r.Decision, r.Reason, r.Time.UTC(), r.Confinement)
 	}
 	b.WriteString(q.insertTail)
 	_, err := db.ExecContext(ctx, b.String(), args...)
