@@ -124,7 +124,13 @@ type agent struct {
 	// children counts running subagents.
 	children int
 	depth    int
-	parent   *agent
+	// maxDepth is the nesting bound a child was started under; its own
+	// children can be started under no looser bound. Zero for top-level
+	// sessions.
+	maxDepth int
+	// callID is the parent's tool call that started a child.
+	callID string
+	parent *agent
 	// release frees what a child holds of its parent; nil for others.
 	release func()
 }
@@ -132,10 +138,13 @@ type agent struct {
 // StartSession starts a session: its layer-7 state, its session rules,
 // and the SessionStart hooks. Cancelling ctx cancels the session.
 func (p *Pipeline) StartSession(ctx context.Context, o SessionOptions) (*Session, error) {
-	return p.startAgent(ctx, o, nil, "", nil)
+	return p.startAgent(ctx, o, nil, "", nil, nil)
 }
 
-func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *agent, name string, tools *Registry) (*Session, error) {
+// startAgent starts a session; setup, if not nil, finishes the agent (its
+// rules and limits) before it is published, so no check ever sees it half
+// built. A setup error ends the session again.
+func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *agent, name string, tools *Registry, setup func(*agent) error) (*Session, error) {
 	if !o.Mode.Valid() {
 		return nil, fmt.Errorf("runtime: invalid permission mode %d", o.Mode)
 	}
@@ -156,6 +165,12 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	if tools != nil {
 		a.tools = tools
 	}
+	if setup != nil {
+		if err := setup(a); err != nil {
+			p.sessions.End(o.ID)
+			return nil, err
+		}
+	}
 	p.mu.Lock()
 	p.agents[o.ID] = a
 	p.mu.Unlock()
@@ -166,8 +181,20 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 }
 
 // EndSession ends a session: it is cancelled, its SessionStop hooks run
-// with reason, and its state is freed. It reports whether it was live.
+// with reason, and its state is freed. It reports whether it was live. For
+// a child session the parent's SubagentStop hooks run too; use
+// [Pipeline.EndChild] to pass them the child's answer.
 func (p *Pipeline) EndSession(id, reason string) bool {
+	return p.endSession(id, reason, "", nil)
+}
+
+// EndChild ends a child session like [Pipeline.EndSession] and gives the
+// parent's SubagentStop hooks the child's final output and error.
+func (p *Pipeline) EndChild(id, reason, output string, err error) bool {
+	return p.endSession(id, reason, output, err)
+}
+
+func (p *Pipeline) endSession(id, reason, output string, runErr error) bool {
 	p.mu.Lock()
 	a, ok := p.agents[id]
 	delete(p.agents, id)
@@ -180,12 +207,12 @@ func (p *Pipeline) EndSession(id, reason string) bool {
 	ctx := context.WithoutCancel(a.l7.Context())
 	p.sessions.End(id)
 	_ = p.cfg.Hooks.SessionStop(ctx, hooks.SessionStopEvent{
-		SessionID: id, AgentName: a.name, Step: st.Step, Reason: reason, Elapsed: time.Since(a.start),
+		SessionID: id, AgentName: a.name, Step: st.Step, Reason: reason, Elapsed: time.Since(a.start), Err: runErr,
 	})
 	if a.parent != nil {
 		_ = p.cfg.Hooks.SubagentStop(context.WithoutCancel(a.parent.l7.Context()), hooks.SubagentStopEvent{
-			SessionID: a.parent.l7.ID(), AgentName: a.parent.name, Step: a.parent.l7.Status().Step,
-			Subagent: a.name, ChildSessionID: id, Elapsed: time.Since(a.start),
+			SessionID: a.parent.l7.ID(), AgentName: a.parent.name, Step: a.parent.l7.Status().Step, CallID: a.callID,
+			Subagent: a.name, ChildSessionID: id, Output: output, Elapsed: time.Since(a.start), Err: runErr,
 		})
 	}
 	if a.release != nil {

@@ -73,6 +73,11 @@ func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptio
 	if maxDepth < 0 || maxChildren < 0 || o.MaxSteps < 0 {
 		return nil, errors.New("runtime: negative MaxDepth, MaxChildren or MaxSteps")
 	}
+	if parent.maxDepth > 0 && maxDepth > parent.maxDepth {
+		// A child cannot give its own children a looser bound than the
+		// one it was started under.
+		maxDepth = parent.maxDepth
+	}
 	if parent.depth+1 > maxDepth {
 		return nil, fmt.Errorf("%w: nesting depth %d is past the bound of %d", ErrWiden, parent.depth+1, maxDepth)
 	}
@@ -113,26 +118,25 @@ func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptio
 	// The child is cancelled with its parent, and with ctx.
 	cctx, cancel := context.WithCancelCause(parent.l7.Context())
 	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
-	l7, err := p.startAgent(cctx, SessionOptions{ID: o.ID, Mode: mode, Cwd: parent.cwd}, parent, o.Name, tools)
+	l7, err := p.startAgent(cctx, SessionOptions{ID: o.ID, Mode: mode, Cwd: parent.cwd}, parent, o.Name, tools, func(a *agent) error {
+		a.maxDepth, a.callID = maxDepth, o.CallID
+		if o.MaxSteps > 0 {
+			a.l7.setMaxSteps(o.MaxSteps)
+		}
+		var err error
+		if len(o.Deny) > 0 {
+			err = a.rules.Add(permission.Deny, o.Deny...)
+		}
+		if err == nil && len(o.Ask) > 0 {
+			err = a.rules.Add(permission.Ask, o.Ask...)
+		}
+		a.release = func() { stop(); cancel(nil); release() }
+		return err
+	})
 	if err != nil {
 		stop()
 		cancel(nil)
 		release()
-		return nil, err
-	}
-	if o.MaxSteps > 0 {
-		l7.setMaxSteps(o.MaxSteps)
-	}
-	a := p.agent(o.ID)
-	a.release = func() { stop(); cancel(nil); release() }
-	if len(o.Deny) > 0 {
-		err = a.rules.Add(permission.Deny, o.Deny...)
-	}
-	if err == nil && len(o.Ask) > 0 {
-		err = a.rules.Add(permission.Ask, o.Ask...)
-	}
-	if err != nil {
-		p.EndSession(o.ID, "bad rules")
 		return nil, err
 	}
 	_ = p.cfg.Hooks.SubagentStart(parent.l7.Context(), hooks.SubagentStartEvent{

@@ -250,3 +250,20 @@ func TestPipelineEveryObjectMustBeAllowed(t *testing.T) {
 		{"pattern climbs out of the allowed folder", "Glob", in("path", "src", "pattern", "../*.md"), permission.Deny, permission.LayerRules, "default", "the default for read tools is deny"},
 	})
 }
+
+// TestStartChildDepthIsInherited: a child cannot give its own children a
+// looser nesting bound than the one it was started under.
+func TestStartChildDepthIsInherited(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
+	w.start(t, "top", permission.ModeDefault)
+	ctx := context.Background()
+	_, err := w.p.StartChild(ctx, "top", ChildOptions{ID: "d1", Name: "one", MaxDepth: 2})
+	require.NoError(t, err)
+	defer w.p.EndSession("d1", "done")
+	_, err = w.p.StartChild(ctx, "d1", ChildOptions{ID: "d2", Name: "two", MaxDepth: 5})
+	require.NoError(t, err, "depth 2 is within the inherited bound of 2")
+	defer w.p.EndSession("d2", "done")
+	_, err = w.p.StartChild(ctx, "d2", ChildOptions{ID: "d3", Name: "three", MaxDepth: 5})
+	require.ErrorIs(t, err, ErrWiden)
+	assert.EqualError(t, err, "runtime: a child session cannot hold more rights than its parent: nesting depth 3 is past the bound of 2")
+}

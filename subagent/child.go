@@ -96,8 +96,14 @@ func (c *Child) Check(ctx context.Context, id, tool string, input json.RawMessag
 // SubagentStop fire, and the parent's count of running children drops. It
 // reports whether this call ended it.
 func (c *Child) End(reason string) bool {
+	return c.end(reason, "", nil)
+}
+
+// end ends the child, giving the parent's SubagentStop hooks its final
+// output and error.
+func (c *Child) end(reason, output string, err error) bool {
 	ended := false
-	c.endOnce.Do(func() { ended = c.p.EndSession(c.id, reason) })
+	c.endOnce.Do(func() { ended = c.p.EndChild(c.id, reason, output, err) })
 	return ended
 }
 

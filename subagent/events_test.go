@@ -85,7 +85,7 @@ func TestHooksSeeTheChild(t *testing.T) {
 		case hooks.SessionStopEvent:
 			got = append(got, fmt.Sprintf("SessionStop %s %s: %s", e.AgentName, e.SessionID, e.Reason))
 		case hooks.SubagentStopEvent:
-			got = append(got, fmt.Sprintf("SubagentStop %s %s: %s %s", e.AgentName, e.SessionID, e.Subagent, e.ChildSessionID))
+			got = append(got, fmt.Sprintf("SubagentStop %s %s: %s %s call=%s output=%q err=%v", e.AgentName, e.SessionID, e.Subagent, e.ChildSessionID, e.CallID, e.Output, e.Err))
 		default:
 			got = append(got, rc.Event.String())
 		}
@@ -101,7 +101,7 @@ func TestHooksSeeTheChild(t *testing.T) {
 		`PostToolUse explorer lead/t1: Bash deny "subagent \"explorer\" cannot ask the person, and this call would ask: make: not on the safe list"`,
 		"StepComplete explorer lead/t1: 1",
 		"SessionStop explorer lead/t1: completed: final answer",
-		"SubagentStop lead lead: explorer lead/t1",
+		`SubagentStop lead lead: explorer lead/t1 call=t1 output="README says \"# hi\\n\"; building was denied" err=<nil>`,
 		`PostToolUse lead lead: Task allow "no rule matched; the default for subagent tools is allow"`,
 	}, got)
 }

@@ -2,6 +2,7 @@ package subagent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/toolgate/toolgate/permission"
@@ -121,7 +122,11 @@ func (c *Child) Run(ctx context.Context, model Model, run RunFunc) (res Result) 
 		if r := recover(); r != nil {
 			res.Stop, res.Reason = StopFailed, fmt.Sprintf("the model panicked: %v", r)
 		}
-		c.End(res.Stop.String() + ": " + res.Reason)
+		var err error
+		if res.Stop == StopFailed {
+			err = errors.New(res.Reason)
+		}
+		c.end(res.Stop.String()+": "+res.Reason, res.Final, err)
 	}()
 	if model == nil {
 		res.Reason = "no model"
