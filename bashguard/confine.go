@@ -58,15 +58,22 @@ const ConfineMaxWalk = 100_000
 
 // DefaultConfineReadOnly returns the system locations a confined command
 // may read and execute but not write, by default: the programs, libraries
-// and configuration a shell and common tools need, and /proc (programs
-// read /proc/self and /proc/cpuinfo; Landlock keeps the command from
-// reading the memory, environment or open files of processes outside its
-// confinement). A location that does not exist is skipped. Each call
-// returns a new slice, which the caller may extend.
+// and configuration a shell and common tools need. A location that does
+// not exist is skipped. Each call returns a new slice, which the caller
+// may extend.
+//
+// /proc is not in the list: with it, a confined command could read the
+// environment (/proc/PID/environ) of the host and of the user's other
+// processes, which often holds credentials. Without it, paths under /proc
+// still resolve (readlink /proc/self/fd/0 works, and so do /dev/stdout
+// and <(...)), but its files cannot be opened: tools such as ps fail. Add
+// "/proc" knowingly. /etc is granted whole: a command that runs as root
+// can read /etc/shadow; run commands as an unprivileged user
+// ([Runner.Credential]) or list only the /etc entries they need.
 func DefaultConfineReadOnly() []string {
 	return []string{
 		"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-		"/etc", "/opt", "/proc",
+		"/etc", "/opt",
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
 )
 
 // confineTestSecretRoot is runTestRoot that also refuses to let commands
@@ -100,12 +101,19 @@ ls `+outside+` >/dev/null; echo "ls=$?"
 python3 -c 'import sys; print(open(sys.argv[1]).read())' `+secret+` 2>&1 | tail -n 1
 head -c 4 /etc/passwd; echo
 test -x /usr/bin/env && echo usr-ok
-head -c 1 /dev/urandom | wc -c`)
+head -c 1 /dev/urandom | wc -c
+tr '\0' '\n' < /proc/`+strconv.Itoa(os.Getpid())+`/environ | head -n 1; echo "host-environ=${PIPESTATUS[0]}"
+readlink /proc/self/fd/0; echo to-stderr > /dev/stderr; cat <(echo substituted)`)
 	require.NoError(t, err)
 	assert.Equal(t, "cat: "+secret+": Permission denied\ncat=1\n"+
 		"ls: cannot open directory '"+outside+"': Permission denied\nls=2\n"+
 		"PermissionError: [Errno 13] Permission denied: '"+secret+"'\n"+
-		"root\nusr-ok\n1\n", res.Output)
+		"root\nusr-ok\n1\n"+
+		// The host's environment, which may hold credentials, is out of
+		// reach: /proc is not granted by default.
+		RunDefaultBash+": line 8: /proc/"+strconv.Itoa(os.Getpid())+"/environ: Permission denied\nhost-environ=1\n"+
+		// Paths through /proc still resolve.
+		"/dev/null\nto-stderr\nsubstituted\n", res.Output)
 	assert.NotContains(t, res.Output, "outside secret")
 	confineTestEnforced(t, res, false)
 }
@@ -415,6 +423,41 @@ func BenchmarkRunnerConfinedStart(b *testing.B) {
 				res, err := r.Run(context.Background(), "true")
 				if err != nil || res.ExitCode != 0 || res.Confined.Enforced != (tc.probe == nil) {
 					b.Fatalf("%+v %v", res, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkConfineWalk is the per-run cost of finding the secret paths of
+// a root of 2,000 files in 100 directories, with one secret, through the
+// sandbox's checker, beside granting the root whole (ReadSecrets).
+func BenchmarkConfineWalk(b *testing.B) {
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	for d := range 100 {
+		dir := filepath.Join(root, "pkg"+strconv.Itoa(d))
+		require.NoError(b, os.Mkdir(dir, 0o755))
+		for f := range 20 {
+			require.NoError(b, os.WriteFile(filepath.Join(dir, "f"+strconv.Itoa(f)+".go"), nil, 0o644))
+		}
+	}
+	require.NoError(b, os.WriteFile(filepath.Join(root, "pkg7", ".env"), nil, 0o600))
+	checker, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(b, err)
+	for _, secrets := range []bool{false, true} {
+		name := "walk"
+		if secrets {
+			name = "read-secrets"
+		}
+		c := runConfig{bash: RunDefaultBash, dir: root, roots: []string{root}, checker: checker,
+			confine: Confinement{ReadSecrets: secrets}, maxProcs: RunDefaultMaxProcs}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p, lvl, err := confinePrepare(c, 7, "/tmp")
+				if err != nil || (lvl.Secrets == 1) == secrets || len(p.Rules) < 10 {
+					b.Fatalf("%d rules, %+v, %v", len(p.Rules), lvl, err)
 				}
 			}
 		})

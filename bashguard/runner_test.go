@@ -556,6 +556,7 @@ func TestRunnerForkBombIsBounded(t *testing.T) {
 	res, err = r.Run(context.Background(), "echo alive")
 	require.NoError(t, err)
 	assert.Equal(t, "alive\n", res.Output)
+	assert.True(t, res.Confined.Enforced, "the launcher confined the command as uid %d: %v", uid, res.Confined)
 }
 
 func TestRunnerConcurrentRuns(t *testing.T) {

@@ -1,0 +1,21 @@
+package bashguard_test
+
+import (
+	"fmt"
+
+	"github.com/toolgate/toolgate/bashguard"
+)
+
+// The level of confinement a command ran under, as a RunResult and the
+// audit log report it.
+func ExampleConfineLevel_String() {
+	enforced := bashguard.ConfineLevel{Enforced: true, ABI: 7,
+		Restricted: []string{"fs", "tcp", "signal", "abstract-unix"}, Secrets: 2}
+	fmt.Println(enforced)
+
+	unconfined := bashguard.ConfineLevel{Reason: "the kernel has no Landlock; the command ran unconfined"}
+	fmt.Println(unconfined)
+	// Output:
+	// landlock v7: fs, tcp, signal, abstract-unix; 2 secret paths hidden
+	// none: the kernel has no Landlock; the command ran unconfined
+}
