@@ -174,7 +174,11 @@ type Confinement struct {
 	// then must have called ConfineMain. Another program is trusted to
 	// call it: if it does not report back, the run fails with
 	// [ErrConfineFailed]. With [Runner.Credential] set, the launcher
-	// must be executable by that user.
+	// must be executable by that user. The launcher's package
+	// initialisation runs before ConfineMain, unconfined, on every
+	// command: a program whose packages do much at init can name a
+	// small program of its own here that calls ConfineMain and nothing
+	// else.
 	Launcher string
 	// Logger, when not nil, receives a warning for every command run
 	// without confinement under [ConfineRunUnconfined].
