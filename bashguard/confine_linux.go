@@ -480,8 +480,9 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 
 // finish waits for the plan writer and the report, once the launcher and
 // everything it started are gone, and says whether the launcher confined
-// and executed bash.
-func (p *confineLaunchPipes) finish(launcher string) error {
+// and executed bash. A launcher that a timeout or cancellation killed
+// before it reported is not an error: nothing ran.
+func (p *confineLaunchPipes) finish(launcher string, killed bool) error {
 	// A launcher that never read its plan leaves the writer blocked;
 	// closing the file releases it.
 	p.planW.Close()
@@ -490,6 +491,8 @@ func (p *confineLaunchPipes) finish(launcher string) error {
 	<-p.reported
 	p.statusR.Close()
 	switch {
+	case !p.statusOK && killed:
+		return nil
 	case !p.statusOK:
 		return fmt.Errorf("%w: the launcher %s did not report (does it call bashguard.ConfineMain first thing in main?); the command did not run", ErrConfineFailed, launcher)
 	case p.status.Error != "":

@@ -463,3 +463,16 @@ func BenchmarkConfineWalk(b *testing.B) {
 		})
 	}
 }
+
+func TestConfineLauncherKilledBeforeItReports(t *testing.T) {
+	r, _ := runTestRunner(t)
+	bin := filepath.Join(runTestDir(t), "hangs")
+	require.NoError(t, os.WriteFile(bin, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755))
+	r.Confinement.Launcher = bin
+	r.Timeout = 500 * time.Millisecond
+	res, err := r.Run(context.Background(), "true")
+	require.NoError(t, err, "a timeout is not an error, even before the launcher reported")
+	assert.True(t, res.TimedOut)
+	assert.Equal(t, 128+9, res.ExitCode)
+	assert.Empty(t, res.Output)
+}

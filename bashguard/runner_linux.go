@@ -180,7 +180,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	res.Elapsed = time.Since(start)
 	res.Output, res.Truncated, res.CutChars = out.result()
 	if launch != nil {
-		if err := launch.finish(cmd.Path); err != nil {
+		if err := launch.finish(cmd.Path, res.TimedOut || res.Cancelled); err != nil {
 			return res, err
 		}
 	}
