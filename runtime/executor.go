@@ -91,8 +91,10 @@ type Executor struct {
 	// Run runs one admitted call. Nil fails every admitted call. A panic is
 	// the call's error.
 	Run func(ctx context.Context, call Call) (string, error)
-	// After, if set, post-processes the result of every started call (the
-	// pipeline's After: hooks, truncation, accounting), as each finishes. It
+	// After, if set, post-processes the result of every call (the
+	// pipeline's After: hooks, truncation, accounting): of a started call
+	// as it finishes, of a refused or skipped one once the batch is done
+	// (Result.Ran tells them apart). It
 	// runs on the goroutine that called Execute, one call at a time, under a
 	// context detached from the batch's cancellation. A panic keeps the
 	// unprocessed result and records it in Err.
@@ -130,6 +132,7 @@ func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 		admitted = append(admitted, i)
 	}
 	if len(admitted) == 0 {
+		e.afterUnstarted(ctx, results)
 		return results
 	}
 
@@ -149,7 +152,22 @@ func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 		e.runSegment(bctx, abort, results, traits, admitted[s:end], limit)
 		s = end
 	}
+	e.afterUnstarted(ctx, results)
 	return results
+}
+
+// afterUnstarted runs the after step for the calls that did not run
+// (refused by the check, or skipped once the batch was cancelled), after
+// the batch, in call order: hooks, metrics and the audit log see every call.
+func (e *Executor) afterUnstarted(ctx context.Context, results []Result) {
+	if e.After == nil {
+		return
+	}
+	for i := range results {
+		if !results[i].Ran {
+			e.after(context.WithoutCancel(ctx), &results[i])
+		}
+	}
 }
 
 // finished is a tool function's return, sent back by its goroutine.

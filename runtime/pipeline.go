@@ -282,7 +282,8 @@ func joinErr(a, b error) error {
 }
 
 // Executor returns an Executor whose calls go through the Pipeline: Check
-// before each call and After once it ran (or was refused). run runs an
+// before each call and After for each, whether it ran, was refused or was
+// skipped. run runs an
 // admitted call with its final input.
 func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, error)) *Executor {
 	return &Executor{
@@ -293,7 +294,19 @@ func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, er
 		},
 		Run: run,
 		After: func(ctx context.Context, res Result) Result {
-			v, _ := res.Admission.Detail.(Verdict)
+			v, ok := res.Admission.Detail.(Verdict)
+			if !ok {
+				a := res.Admission
+				v = Verdict{Decision: a.Decision, Layer: a.Layer, Rule: a.Rule, Reason: a.Reason}
+			}
+			if !res.Ran && v.Decision == permission.Allow {
+				// Admitted but never started: the batch was cancelled.
+				reason := "the call was not started"
+				if res.Err != nil {
+					reason = res.Err.Error()
+				}
+				v.Decision, v.Layer, v.Rule, v.Reason = permission.Deny, permission.LayerRuntime, "runtime:not-started", reason
+			}
 			o := p.After(ctx, res.Call, v, res.Output, res.Err, 0)
 			res.Output = o.Output
 			return res

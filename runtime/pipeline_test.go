@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -266,4 +267,33 @@ func TestStartChildDepthIsInherited(t *testing.T) {
 	_, err = w.p.StartChild(ctx, "d2", ChildOptions{ID: "d3", Name: "three", MaxDepth: 5})
 	require.ErrorIs(t, err, ErrWiden)
 	assert.EqualError(t, err, "runtime: a child session cannot hold more rights than its parent: nesting depth 3 is past the bound of 2")
+}
+
+// TestPipelineExecutorAfterEveryCall: refused calls go through After too,
+// so PostToolUse hooks (metrics, audit) see every call with its verdict.
+func TestPipelineExecutorAfterEveryCall(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	rec := hooks.Hook{Name: "rec", Timeout: hooks.NoTimeout,
+		PostToolUse: func(_ context.Context, e hooks.PostToolUseEvent) (hooks.PostToolUseResult, error) {
+			mu.Lock()
+			seen = append(seen, e.ToolName+" "+e.Decision.String()+": "+e.Reason)
+			mu.Unlock()
+			return hooks.PostToolUseResult{}, nil
+		}}
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil, rec)
+	w.start(t, "s", permission.ModeDefault)
+	exec := w.p.Executor(func(context.Context, Call) (string, error) { return "ok", nil })
+	res := exec.Execute(context.Background(), []Call{
+		{Session: "s", ID: "1", Tool: "Read", Input: in("file_path", "README.md")},
+		{Session: "s", ID: "2", Tool: "Read", Input: in("file_path", "/etc/passwd")},
+	})
+	require.Len(t, res, 2)
+	assert.True(t, res[0].Ran)
+	assert.False(t, res[1].Ran)
+	assert.Contains(t, res[1].Output, "denied (L4 sandbox): read \"/etc/passwd\" refused")
+	assert.Equal(t, []string{
+		"Read allow: no rule matched; the default for read tools is allow",
+		`Read deny: read "/etc/passwd" refused: ` + res[1].Admission.Reason[len(`read "/etc/passwd" refused: `):],
+	}, seen)
 }

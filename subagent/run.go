@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 )
 
@@ -82,23 +81,6 @@ type Result struct {
 	Calls []runtime.Result
 }
 
-// after finishes a call the executor did not start (refused, or skipped
-// after a cancellation) through the pipeline's After, which the executor
-// runs only for started calls, so that hooks and the audit log see every
-// call; it returns what the model is told.
-func (c *Child) after(r runtime.Result) string {
-	v, ok := r.Admission.Detail.(runtime.Verdict)
-	if !ok {
-		a := r.Admission
-		v = runtime.Verdict{Decision: a.Decision, Layer: a.Layer, Rule: a.Rule, Reason: a.Reason}
-	}
-	if v.Decision == permission.Allow && r.Err != nil {
-		// Admitted but never started: it did not run.
-		v.Decision, v.Layer, v.Rule, v.Reason = permission.Deny, permission.LayerRuntime, "runtime:cancelled", r.Err.Error()
-	}
-	return c.p.After(context.WithoutCancel(c.session.Context()), r.Call, v, "", r.Err, 0).Output
-}
-
 // Run runs the child's ReAct loop to its end: each step begins through the
 // pipeline ([runtime.Pipeline.BeginStep]), the model answers, its calls are
 // checked and run by the pipeline's [runtime.Executor] with run, and their
@@ -172,11 +154,6 @@ func (c *Child) Run(ctx context.Context, model Model, run RunFunc) (res Result) 
 			calls[i].Session = c.id
 		}
 		last = exec.Execute(sctx, calls)
-		for i, r := range last {
-			if !r.Ran {
-				last[i].Output = c.after(r)
-			}
-		}
 		res.Calls = append(res.Calls, last...)
 	}
 }

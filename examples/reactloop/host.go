@@ -163,16 +163,6 @@ func (h *host) converse(ctx context.Context, id string, turns []turn) error {
 			calls[i] = runtime.Call{Session: id, ID: fmt.Sprintf("call-%d-%d", n+1, i+1), Tool: c.tool, Input: in}
 		}
 		for _, r := range exec.Execute(sess.Context(), calls) {
-			if !r.Ran {
-				// The executor runs After for the calls it started; the
-				// refused ones are reported here, so that the metrics and
-				// the audit log count every call.
-				v, _ := r.Admission.Detail.(runtime.Verdict)
-				if v.Reason == "" {
-					v = runtime.Verdict{Decision: r.Admission.Decision, Layer: r.Admission.Layer, Rule: r.Admission.Rule, Reason: r.Admission.Reason}
-				}
-				h.p.After(context.WithoutCancel(ctx), r.Call, v, "", r.Err, 0)
-			}
 			h.report(r)
 		}
 		if st := sess.Status(); st.Signals.Has(runtime.SignalCancelled) {
