@@ -95,6 +95,11 @@ func New(cfg Config) (*Checker, error) {
 	}
 	specs = append(specs, cfg.Rules...)
 	compiled := make([]*compiledRule, 0, len(specs))
+	type listKey struct {
+		origin string
+		d      Decision
+	}
+	inList := make(map[listKey]int) // position of each rule within its list, for errors
 	for i, s := range specs {
 		src := SourceAllow
 		switch s.Decision {
@@ -103,7 +108,9 @@ func New(cfg Config) (*Checker, error) {
 		case Ask:
 			src = SourceRuleAsk
 		}
-		r, err := compileRule(s, indexIn(specs, i), src, &c.opts)
+		k := listKey{s.Origin, s.Decision}
+		r, err := compileRule(s, inList[k], src, &c.opts)
+		inList[k]++
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -129,17 +136,6 @@ func New(cfg Config) (*Checker, error) {
 	return c, nil
 }
 
-// indexIn returns the position of specs[i] within the list of its origin
-// and decision, for error messages that point at "rule 3 of deny".
-func indexIn(specs []RuleSpec, i int) int {
-	n := 0
-	for j := 0; j < i; j++ {
-		if specs[j].Origin == specs[i].Origin && specs[j].Decision == specs[i].Decision {
-			n++
-		}
-	}
-	return n
-}
 
 // Config returns the configuration the Checker was built from.
 func (c *Checker) Config() Config { return c.cfg }

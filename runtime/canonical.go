@@ -159,39 +159,8 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 	c.ws()
 	switch b := c.data[c.pos]; {
 	case b == '{':
-		c.pos++
-		var members []member
-		c.ws()
-		for c.data[c.pos] != '}' {
-			c.ws()
-			key := c.str()
-			c.ws()
-			c.pos++ // ':'
-			var vb bytes.Buffer
-			if err := c.value(&vb); err != nil {
-				return err
-			}
-			members = append(members, member{key, vb.Bytes()})
-			c.ws()
-			if c.data[c.pos] == ',' {
-				c.pos++
-			}
-		}
-		c.pos++
-		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
-		buf.WriteByte('{')
-		for i, m := range members {
-			if i > 0 {
-				if members[i-1].key == m.key {
-					return fmt.Errorf("%w %q", ErrDuplicateKey, m.key)
-				}
-				buf.WriteByte(',')
-			}
-			writeString(buf, m.key)
-			buf.WriteByte(':')
-			buf.Write(m.val)
-		}
-		buf.WriteByte('}')
+		_, err := c.object(buf)
+		return err
 	case b == '[':
 		c.pos++
 		buf.WriteByte('[')
@@ -234,6 +203,54 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 		buf.WriteString(n)
 	}
 	return nil
+}
+
+// object writes the canonical form of the object at c.pos and returns its
+// members, sorted by key, each with its canonical value.
+func (c *canonScanner) object(buf *bytes.Buffer) ([]member, error) {
+	c.pos++
+	var members []member
+	var ends []int
+	// All member values go to one buffer; each member's value is sliced
+	// out of it once the object is read (the buffer may move as it grows).
+	var vb bytes.Buffer
+	c.ws()
+	for c.data[c.pos] != '}' {
+		c.ws()
+		key := c.str()
+		c.ws()
+		c.pos++ // ':'
+		if err := c.value(&vb); err != nil {
+			return nil, err
+		}
+		members = append(members, member{key: key})
+		ends = append(ends, vb.Len())
+		c.ws()
+		if c.data[c.pos] == ',' {
+			c.pos++
+		}
+	}
+	c.pos++
+	all, start := vb.Bytes(), 0
+	for i := range members {
+		members[i].val = all[start:ends[i]:ends[i]]
+		start = ends[i]
+	}
+	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	buf.WriteByte('{')
+	for i, m := range members {
+		if i > 0 {
+			if members[i-1].key == m.key {
+				return nil, fmt.Errorf("%w %q", ErrDuplicateKey, m.key)
+			}
+			buf.WriteByte(',')
+		}
+		writeString(buf, m.key)
+		buf.WriteByte(':')
+		buf.Write(m.val)
+	}
+	buf.WriteByte('}')
+	return members, nil
 }
 
 // str reads the string at c.pos and returns its decoded value.
@@ -338,3 +355,39 @@ func canonNumber(s string) (string, error) {
 
 // maxExp bounds exponents so that every canonical form parses again.
 const maxExp = 1_000_000_000
+
+// canonicalObject is [Canonical] for a JSON object, returning also its
+// top-level members (sorted by key, values in canonical form) so that
+// callers read fields without decoding the input a second time. Input that
+// is not a JSON object is an error.
+func canonicalObject(data []byte) ([]byte, []member, error) {
+	if !json.Valid(data) {
+		_, err := Canonical(data)
+		if err == nil {
+			err = errors.New("runtime: canonical JSON: invalid")
+		}
+		return nil, nil, err
+	}
+	c := canonScanner{data: data}
+	c.ws()
+	if c.pos >= len(data) || data[c.pos] != '{' {
+		return nil, nil, errors.New("runtime: not a JSON object")
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(data))
+	members, err := c.object(&buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return buf.Bytes(), members, nil
+}
+
+// field returns the canonical value of the member key, or false.
+func field(members []member, key string) (json.RawMessage, bool) {
+	for _, m := range members {
+		if m.key == key {
+			return m.val, true
+		}
+	}
+	return nil, false
+}

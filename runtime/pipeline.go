@@ -2,9 +2,9 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -211,7 +211,7 @@ func (p *Pipeline) endSession(id, reason, output string, runErr error) bool {
 	})
 	if a.parent != nil {
 		_ = p.cfg.Hooks.SubagentStop(context.WithoutCancel(a.parent.l7.Context()), hooks.SubagentStopEvent{
-			SessionID: a.parent.l7.ID(), AgentName: a.parent.name, Step: a.parent.l7.Status().Step, CallID: a.callID,
+			SessionID: a.parent.l7.ID(), AgentName: a.parent.name, Step: a.parent.l7.currentStep(), CallID: a.callID,
 			Subagent: a.name, ChildSessionID: id, Output: output, Elapsed: time.Since(a.start), Err: runErr,
 		})
 	}
@@ -255,21 +255,14 @@ func (p *Pipeline) Tools() *Registry { return p.cfg.Tools }
 // Checker returns the pipeline's permission checker.
 func (p *Pipeline) Checker() *permission.Checker { return p.cfg.Checker }
 
-// isObject reports whether input is a JSON object with no duplicate keys
-// (parsers disagree on which of two values wins, so a guard and a tool could
-// see different paths).
-func isObject(input json.RawMessage) bool {
-	for _, c := range input {
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			continue
-		case '{':
-			_, err := Canonical(input)
-			return err == nil
-		}
-		return false
+// inputError says why an input was refused: not a JSON object, or an
+// object with a duplicate key (parsers disagree on which value wins, so a
+// guard and a tool could see different paths).
+func inputError(err error) string {
+	if errors.Is(err, ErrDuplicateKey) {
+		return "input is not a JSON object: " + strings.TrimPrefix(err.Error(), "runtime: ")
 	}
-	return false
+	return "input is not a JSON object"
 }
 
 func errUnknownSession(id string) error { return fmt.Errorf("runtime: no live session %q", id) }
@@ -324,7 +317,7 @@ func (p *Pipeline) BeginStep(id string) (Status, error) {
 	if a == nil {
 		return Status{}, errUnknownSession(id)
 	}
-	if prev := a.l7.Status().Step; prev > 0 {
+	if prev := a.l7.currentStep(); prev > 0 {
 		_ = p.cfg.Hooks.StepComplete(a.l7.Context(), hooks.StepCompleteEvent{SessionID: id, AgentName: a.name, Step: prev})
 	}
 	return a.l7.BeginStep(), nil

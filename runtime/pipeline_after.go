@@ -43,7 +43,7 @@ func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, output strin
 	}
 	hctx := context.WithoutCancel(a.l7.Context()) // the call happened: record it even if cancelled since
 	out := p.cfg.Hooks.PostToolUse(hctx, hooks.PostToolUseEvent{
-		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.Status().Step, ToolName: call.Tool, CallID: call.ID,
+		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.currentStep(), ToolName: call.Tool, CallID: call.ID,
 		Kind: kindOf(a, call), Input: input, Output: output, Elapsed: elapsed, Err: runErr,
 		Decision: v.Decision, Reason: v.Reason, Cwd: a.cwd, PermissionMode: a.mode.String(),
 	})

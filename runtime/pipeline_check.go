@@ -50,7 +50,10 @@ func deny(layer permission.Layer, rule, reason string) Verdict {
 func (a *agent) check(ctx context.Context, call Call) Verdict {
 	p := a.p
 	// 1. Layer 7.
-	if g := a.l7.Gate(call.Tool, call.Input); g.Decision != permission.Allow {
+	// The input is canonicalised once: layer 7 compares calls by it, and
+	// the guards read the declared fields from it.
+	canon, members, cerr := canonicalObject(call.Input)
+	if g := a.l7.gate(call.Tool, call.Input, canon); g.Decision != permission.Allow {
 		return deny(permission.LayerRuntime, g.Rule, g.Reason)
 	}
 	// 2. Input.
@@ -64,15 +67,15 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	if len(call.Input) > p.cfg.MaxInputBytes {
 		return deny(permission.LayerTraits, "input:too-big", fmt.Sprintf("input of %d bytes is over the limit of %d", len(call.Input), p.cfg.MaxInputBytes))
 	}
-	if !isObject(call.Input) {
-		return deny(permission.LayerTraits, "input:not-object", "input is not a JSON object")
+	if cerr != nil {
+		return deny(permission.LayerTraits, "input:not-object", inputError(cerr))
 	}
 	kind := tool.Traits(call.Input).Kind
 
 	// 3. Layer 3: PreToolUse hooks.
 	// Hooks run under the session's context: cancelled with the session.
 	out := p.cfg.Hooks.PreToolUse(a.l7.Context(), hooks.PreToolUseEvent{
-		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.Status().Step, ToolName: call.Tool,
+		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.currentStep(), ToolName: call.Tool,
 		CallID: call.ID, Kind: kind, Input: call.Input, Cwd: a.cwd, PermissionMode: a.mode.String(),
 	})
 	var answers []permission.Result
@@ -93,9 +96,9 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	input := call.Input
 	if out.Input != nil {
 		input = out.Input
-	}
-	if !isObject(input) {
-		return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object")
+		if _, members, cerr = canonicalObject(input); cerr != nil {
+			return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
+		}
 	}
 	if len(input) > p.cfg.MaxInputBytes {
 		return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook made the input bigger than the limit")
@@ -103,7 +106,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	traits := tool.Traits(input)
 
 	// 4 and 5. Rules, content guards, and each simple command.
-	c := content{a: a, tool: call.Tool, traits: traits, input: input}
+	c := content{a: a, tool: call.Tool, traits: traits, input: input, fields: members}
 	c.inspect(ctx)
 	answers = append(answers, c.answers...)
 	res := permission.Combine(a.mode, permission.Call{Tool: call.Tool, Kind: traits.Kind, InsideRoots: c.insideRoots}, answers...)

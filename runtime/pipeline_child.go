@@ -140,7 +140,7 @@ func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptio
 		return nil, err
 	}
 	_ = p.cfg.Hooks.SubagentStart(parent.l7.Context(), hooks.SubagentStartEvent{
-		SessionID: parentID, AgentName: parent.name, Step: parent.l7.Status().Step,
+		SessionID: parentID, AgentName: parent.name, Step: parent.l7.currentStep(),
 		CallID: o.CallID, Subagent: o.Name, ChildSessionID: o.ID, Task: o.Task,
 	})
 	return l7, nil

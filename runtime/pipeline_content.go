@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +24,8 @@ type content struct {
 	tool   string
 	traits Traits
 	input  json.RawMessage
+	// fields are the input's top-level members, values in canonical form.
+	fields []member
 
 	answers     []permission.Result
 	commands    []CommandVerdict
@@ -92,11 +95,7 @@ func (c *content) inspect(ctx context.Context) {
 			c.guardDeny(permission.LayerTraits, rule, r.Reason)
 		}
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(c.input, &fields); err != nil {
-		c.guardDeny(permission.LayerTraits, "input:not-object", "input is not a JSON object: "+err.Error())
-		return
-	}
+	fields := c.fields
 	c.insideRoots = true
 	write := t.WritesPaths()
 	base := ""
@@ -140,7 +139,7 @@ func (c *content) inspect(ctx context.Context) {
 	for _, f := range t.CommandFields {
 		if s, ok := c.stringField(fields, f); ok {
 			c.checkShell(ctx, f, s)
-		} else if _, present := fields[f]; !present || string(fields[f]) == "null" {
+		} else if v, present := field(fields, f); !present || string(v) == "null" {
 			c.guardDeny(permission.LayerTraits, "input:missing-field", fmt.Sprintf("input field %q (a shell command) is missing", f))
 		}
 	}
@@ -155,10 +154,10 @@ func (c *content) inspect(ctx context.Context) {
 
 // contentOf is what "Tool(specifier)" rules of other tools match: a
 // subagent's type, or nothing.
-func contentOf(fields map[string]json.RawMessage) string {
+func contentOf(fields []member) string {
 	for _, k := range []string{"subagent_type", "agent", "name"} {
 		var s string
-		if json.Unmarshal(fields[k], &s) == nil && s != "" {
+		if v, ok := field(fields, k); ok && json.Unmarshal(v, &s) == nil && s != "" {
 			return s
 		}
 	}
@@ -167,10 +166,14 @@ func contentOf(fields map[string]json.RawMessage) string {
 
 // stringField reads a declared field. A declared field that is present but
 // not a string is a Deny: the guards cannot see inside it.
-func (c *content) stringField(fields map[string]json.RawMessage, f string) (string, bool) {
-	raw, ok := fields[f]
+func (c *content) stringField(fields []member, f string) (string, bool) {
+	raw, ok := field(fields, f)
 	if !ok || string(raw) == "null" {
 		return "", false
+	}
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		// A canonical string without escapes is its own text.
+		return string(raw[1 : n-1]), true
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -285,8 +288,8 @@ func (c *content) checkURL(field, raw string) {
 	c.checkDomain(strings.ToLower(u.Hostname()))
 }
 
-func (c *content) checkDomains(fields map[string]json.RawMessage, f string) {
-	raw, ok := fields[f]
+func (c *content) checkDomains(fields []member, f string) {
+	raw, ok := field(fields, f)
 	if !ok || string(raw) == "null" {
 		return
 	}

@@ -155,7 +155,7 @@ func TestPipelineDuplicateKeysDenied(t *testing.T) {
 	v := w.p.Check(context.Background(), Call{Session: "s", Tool: "Read", Input: json.RawMessage(`{"file_path":"README.md","file_path":"/etc/passwd"}`)})
 	assert.Equal(t, permission.Deny, v.Decision)
 	assert.Equal(t, "input:not-object", v.Rule)
-	assert.Equal(t, "input is not a JSON object", v.Reason)
+	assert.Equal(t, `input is not a JSON object: duplicate object key "file_path"`, v.Reason)
 }
 
 func TestStartChildRefusesToWiden(t *testing.T) {

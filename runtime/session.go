@@ -108,6 +108,10 @@ type Session struct {
 	lowRun       int
 	compactFails int
 	compactErr   error
+	// lastStatus caches the Status built for lastStatusKey.
+	lastStatus    Status
+	lastStatusKey statusKey
+	lastStatusOK  bool
 }
 
 type callKey struct {
@@ -194,6 +198,25 @@ func (s *Session) AddTokens(n int) Status {
 }
 
 func (s *Session) statusLocked() Status {
+	// The status is a function of these fields (the cancellation cause
+	// does not change once set); reuse the last one while they hold.
+	key := statusKey{step: s.step, tokens: s.tokens, lowRun: s.lowRun, cancelled: s.Err() != nil, limits: s.limits}
+	if s.lastStatusOK && s.lastStatusKey == key {
+		return s.lastStatus
+	}
+	st := s.buildStatus()
+	s.lastStatus, s.lastStatusKey, s.lastStatusOK = st, key, true
+	return st
+}
+
+// statusKey is what a Status is built from.
+type statusKey struct {
+	step, tokens, lowRun int
+	cancelled            bool
+	limits               Limits
+}
+
+func (s *Session) buildStatus() Status {
 	st := Status{Step: s.step, Tokens: s.tokens}
 	var reasons []string
 	raise := func(sig Signal, reason string) {
@@ -261,10 +284,20 @@ func (s *Session) CompactionAllowed() (bool, string) {
 // denied call stays denied. Input that is not valid JSON is compared by its
 // bytes (input validation denies it later).
 func (s *Session) Gate(tool string, input json.RawMessage) GateResult {
+	c, err := Canonical(input)
+	if err != nil {
+		c = nil
+	}
+	return s.gate(tool, input, c)
+}
+
+// gate is Gate with the input's canonical form already computed (nil when
+// the input is not valid JSON).
+func (s *Session) gate(tool string, input, canon []byte) GateResult {
 	if err := s.Err(); err != nil {
 		return GateResult{Rule: "runtime:cancelled", Reason: "session is cancelled: " + err.Error()}
 	}
-	key := callKey{tool: tool, sum: callSum(tool, input)}
+	key := callKey{tool: tool, sum: callSum(tool, input, canon)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.step > s.limits.MaxSteps {
@@ -299,13 +332,13 @@ func (s *Session) Gate(tool string, input json.RawMessage) GateResult {
 	return GateResult{Decision: permission.Allow}
 }
 
-func callSum(tool string, input json.RawMessage) [sha256.Size]byte {
+func callSum(tool string, input, canon []byte) [sha256.Size]byte {
 	h := sha256.New()
 	h.Write([]byte(tool))
 	h.Write([]byte{0})
-	if c, err := Canonical(input); err == nil {
+	if canon != nil {
 		h.Write([]byte{'c'})
-		h.Write(c)
+		h.Write(canon)
 	} else {
 		h.Write([]byte{'r'})
 		h.Write(input)
@@ -364,4 +397,11 @@ func ordinal(n int) string {
 		return "rd"
 	}
 	return "th"
+}
+
+// currentStep returns the step count without building a Status.
+func (s *Session) currentStep() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.step
 }
