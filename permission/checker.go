@@ -136,7 +136,6 @@ func New(cfg Config) (*Checker, error) {
 	return c, nil
 }
 
-
 // Config returns the configuration the Checker was built from.
 func (c *Checker) Config() Config { return c.cfg }
 
