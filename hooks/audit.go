@@ -345,6 +345,7 @@ func (l *AuditLog) Hook() Hook {
 				AgentName:     e.AgentName,
 				Decision:      e.Decision.String(),
 				Reason:        e.Reason,
+				Confinement:   e.Confinement,
 			})
 			return PostToolUseResult{}, nil
 		},

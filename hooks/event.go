@@ -71,6 +71,10 @@ type PostToolUseEvent struct {
 	// Decision and Reason are the pipeline's verdict for the call.
 	Decision permission.Decision
 	Reason   string
+	// Confinement is the kernel confinement the tool's command ran under,
+	// as the tool reported it (bashguard's RunResult.Confined.String()),
+	// or empty.
+	Confinement string
 	// Cwd and PermissionMode are as in [SessionStartEvent].
 	Cwd            string
 	PermissionMode string

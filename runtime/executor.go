@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/toolgate/toolgate/permission"
@@ -65,6 +66,45 @@ type Result struct {
 	// Interrupted reports that the call's session or batch was cancelled
 	// while a Cancel tool ran: the result is incomplete or absent.
 	Interrupted bool
+	// Confinement is the kernel confinement the tool reported with
+	// [ReportConfinement], or empty.
+	Confinement string
+
+	rep *callReport
+}
+
+func (r *Result) report() *callReport {
+	if r.rep == nil {
+		r.rep = &callReport{}
+	}
+	return r.rep
+}
+
+// callReport is where a running tool reports facts about its run.
+type callReport struct {
+	mu   sync.Mutex
+	conf string
+}
+
+func (c *callReport) confinement() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.conf
+}
+
+type reportKey struct{}
+
+// ReportConfinement records, from inside a tool that an [Executor] runs,
+// the kernel confinement its command ran under (bashguard's
+// RunResult.Confined.String()). The result carries it, and the pipeline's
+// After hands it to the PostToolUse hooks, so the audit log records it.
+// Outside an Executor it does nothing.
+func ReportConfinement(ctx context.Context, level string) {
+	if c, ok := ctx.Value(reportKey{}).(*callReport); ok && c != nil {
+		c.mu.Lock()
+		c.conf = level
+		c.mu.Unlock()
+	}
 }
 
 // Executor runs a batch of calls the model made in one turn. Calls are
@@ -190,7 +230,7 @@ func (e *Executor) runSegment(bctx context.Context, abort context.CancelCauseFun
 			if traits[i].Interrupt == InterruptBlock {
 				ctx = context.WithoutCancel(bctx)
 			}
-			out, err := e.call(ctx, results[i].Call)
+			out, err := e.call(ctx, results[i].Call, results[i].report())
 			e.finish(bctx, abort, &results[i], traits[i], out, err)
 		}
 		return
@@ -209,10 +249,10 @@ func (e *Executor) runSegment(bctx context.Context, abort context.CancelCauseFun
 			if traits[i].Interrupt == InterruptBlock {
 				ctx = context.WithoutCancel(bctx)
 			}
-			go func(c Call) {
-				out, err := e.call(ctx, c)
+			go func(c Call, rep *callReport) {
+				out, err := e.call(ctx, c, rep)
 				ch <- finished{i, out, err}
-			}(results[i].Call)
+			}(results[i].Call, results[i].report())
 		}
 	}
 	launch()
@@ -275,6 +315,7 @@ func (e *Executor) start(bctx context.Context, res *Result) bool {
 // must, and runs the after step.
 func (e *Executor) finish(bctx context.Context, abort context.CancelCauseFunc, res *Result, t Traits, out string, err error) {
 	res.Output, res.Err = out, err
+	res.Confinement = res.report().confinement()
 	if err != nil && t.Interrupt == InterruptCancel && bctx.Err() != nil {
 		res.Interrupted = true
 		res.Err = fmt.Errorf("interrupted: %w (tool: %w)", context.Cause(bctx), err)
@@ -307,7 +348,8 @@ func (e *Executor) check(ctx context.Context, c Call) (adm Admission) {
 	return e.Check(ctx, c)
 }
 
-func (e *Executor) call(ctx context.Context, c Call) (out string, err error) {
+func (e *Executor) call(ctx context.Context, c Call, rep *callReport) (out string, err error) {
+	ctx = context.WithValue(ctx, reportKey{}, rep)
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = "", fmt.Errorf("runtime: tool %s panicked: %v", c.Tool, p)

@@ -300,7 +300,7 @@ func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, er
 				}
 				v.Decision, v.Layer, v.Rule, v.Reason = permission.Deny, permission.LayerRuntime, "runtime:not-started", reason
 			}
-			o := p.After(ctx, res.Call, v, res.Output, res.Err, 0)
+			o := p.AfterRun(ctx, res.Call, v, Run{Output: res.Output, Err: res.Err, Confinement: res.Confinement})
 			res.Output = o.Output
 			return res
 		},

@@ -33,6 +33,22 @@ type Outcome struct {
 // (about four characters a token). Call it for every call Check answered,
 // denied ones included, with the tool's output and error.
 func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, output string, runErr error, elapsed time.Duration) Outcome {
+	return p.AfterRun(ctx, call, v, Run{Output: output, Err: runErr, Elapsed: elapsed})
+}
+
+// Run is what a tool's run gave: its output, its error, how long it took,
+// and the kernel confinement its command ran under.
+type Run struct {
+	Output      string
+	Err         error
+	Elapsed     time.Duration
+	Confinement string
+}
+
+// AfterRun is [Pipeline.After] with everything the run reported; the
+// confinement reaches the PostToolUse hooks and the audit log.
+func (p *Pipeline) AfterRun(ctx context.Context, call Call, v Verdict, run Run) Outcome {
+	output, runErr, elapsed := run.Output, run.Err, run.Elapsed
 	a := p.agent(call.Session)
 	if a == nil {
 		return Outcome{Output: output, Err: errUnknownSession(call.Session)}
@@ -45,7 +61,7 @@ func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, output strin
 	out := p.cfg.Hooks.PostToolUse(hctx, hooks.PostToolUseEvent{
 		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.currentStep(), ToolName: call.Tool, CallID: call.ID,
 		Kind: kindOf(a, call), Input: input, Output: output, Elapsed: elapsed, Err: runErr,
-		Decision: v.Decision, Reason: v.Reason, Cwd: a.cwd, PermissionMode: a.mode.String(),
+		Decision: v.Decision, Reason: v.Reason, Confinement: run.Confinement, Cwd: a.cwd, PermissionMode: a.mode.String(),
 	})
 	o := Outcome{Output: out.Output, Context: out.Context, Err: out.Err}
 	if v.Decision != permission.Allow {

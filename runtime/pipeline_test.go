@@ -297,3 +297,33 @@ func TestPipelineExecutorAfterEveryCall(t *testing.T) {
 		`Read deny: read "/etc/passwd" refused: ` + res[1].Admission.Reason[len(`read "/etc/passwd" refused: `):],
 	}, seen)
 }
+
+// TestPipelineConfinementReachesHooks: what a tool reports with
+// ReportConfinement reaches the PostToolUse hooks through the executor.
+func TestPipelineConfinementReachesHooks(t *testing.T) {
+	var got []string
+	var mu sync.Mutex
+	rec := hooks.Hook{Name: "rec", Timeout: hooks.NoTimeout,
+		PostToolUse: func(_ context.Context, e hooks.PostToolUseEvent) (hooks.PostToolUseResult, error) {
+			mu.Lock()
+			got = append(got, e.ToolName+": "+e.Confinement)
+			mu.Unlock()
+			return hooks.PostToolUseResult{}, nil
+		}}
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil, rec)
+	w.start(t, "s", permission.ModeDefault)
+	exec := w.p.Executor(func(ctx context.Context, c Call) (string, error) {
+		if c.Tool == "Bash" {
+			ReportConfinement(ctx, "landlock v7: fs, tcp")
+		}
+		return "ok", nil
+	})
+	res := exec.Execute(context.Background(), []Call{
+		{Session: "s", ID: "1", Tool: "Bash", Input: in("command", "ls")},
+		{Session: "s", ID: "2", Tool: "Read", Input: in("file_path", "README.md")},
+	})
+	require.True(t, res[0].Ran && res[1].Ran, "%s / %s", res[0].Admission.Reason, res[1].Admission.Reason)
+	assert.Equal(t, "landlock v7: fs, tcp", res[0].Confinement)
+	assert.Equal(t, []string{"Bash: landlock v7: fs, tcp", "Read: "}, got)
+	ReportConfinement(context.Background(), "ignored") // outside an executor: nothing happens
+}

@@ -247,9 +247,11 @@ func (h *host) glob(_ context.Context, in map[string]any) (string, error) {
 }
 
 // bash runs a command with the bounded runner: its own process group, a
-// clean environment, a timeout, an output cap.
+// clean environment, a timeout, an output cap, and Landlock confinement.
 func (h *host) bash(ctx context.Context, in map[string]any) (string, error) {
 	res, err := h.runner.Run(ctx, str(in, "command"))
+	// The audit row records the kernel confinement the command ran under.
+	runtime.ReportConfinement(ctx, res.Confined.String())
 	if err != nil {
 		return res.Output, err
 	}
@@ -270,13 +272,14 @@ func (h *host) close(ctx context.Context, loopErr error) error {
 	if err := h.audit.Close(ctx); err != nil {
 		errs = append(errs, err)
 	}
-	var rows, denied int
+	var rows, denied, confined int
 	err = h.db.QueryRowContext(ctx,
-		`SELECT COUNT(*), COALESCE(SUM(CASE WHEN decision = 'deny' THEN 1 ELSE 0 END), 0) FROM `+hooks.DefaultAuditTable+
-			` WHERE status <> ?`, hooks.AuditSessionStop).Scan(&rows, &denied)
+		`SELECT COUNT(*), COALESCE(SUM(CASE WHEN decision = 'deny' THEN 1 ELSE 0 END), 0),
+		COALESCE(SUM(CASE WHEN confinement LIKE 'landlock%' THEN 1 ELSE 0 END), 0) FROM `+hooks.DefaultAuditTable+
+			` WHERE status <> ?`, hooks.AuditSessionStop).Scan(&rows, &denied, &confined)
 	errs = append(errs, err)
 	total := h.metrics.Snapshot().Total
 	fmt.Fprintf(h.out, "metrics: %d calls, %d denied, %d failed\n", total.Calls, total.Denials, total.Errors)
-	fmt.Fprintf(h.out, "audit log (SQLite): %d rows, %d of them denied\n", rows, denied)
+	fmt.Fprintf(h.out, "audit log (SQLite): %d rows, %d of them denied, %d shell commands confined by Landlock\n", rows, denied, confined)
 	return errors.Join(errs...)
 }

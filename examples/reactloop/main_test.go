@@ -73,7 +73,7 @@ func TestReactLoop(t *testing.T) {
 		`  host: the session is cancelled: the loop stops`,
 		`the commands ran for real: build/stamp exists: true`,
 		`metrics: 20 calls, 10 denied, 0 failed`,
-		`audit log (SQLite): 20 rows, 10 of them denied`,
+		`audit log (SQLite): 20 rows, 10 of them denied, 4 shell commands confined by Landlock`,
 	}
 	got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	assert.Equal(t, want, got)
