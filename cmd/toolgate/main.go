@@ -3,9 +3,15 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/toolgate/toolgate/bashguard"
 )
 
 func main() {
+	// The toolgate binary doubles as the Runner's confinement launcher
+	// (bashguard.Confinement.Launcher): started as one, it confines itself
+	// and executes the command here, and never returns.
+	bashguard.ConfineMain()
 	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}))
 }
 
