@@ -20,8 +20,8 @@ import (
 
 // SessionStartEvent is passed to [Hook.SessionStart] when a session begins.
 type SessionStartEvent struct {
-	SessionID string
-	AgentName string
+	SessionID string // the session the event belongs to
+	AgentName string // "lead", or the subagent's name
 	// Cwd is the session's working directory, if the host knows one.
 	Cwd string
 	// PermissionMode is the name of the session's permission mode
@@ -33,19 +33,19 @@ type SessionStartEvent struct {
 // judged by the rules. Input is the call's input as a JSON object; a hook
 // earlier in the chain may have replaced it with [MutateInput].
 type PreToolUseEvent struct {
-	SessionID string
-	AgentName string
-	Step      int
-	ToolName  string
+	SessionID string // the session the event belongs to
+	AgentName string // "lead", or the subagent's name
+	Step      int    // the step (model turn) the event happened in
+	ToolName  string // the tool called
 	// CallID identifies the call (the model's tool_use id).
 	CallID string
 	// Kind is what the tool declares it does.
 	Kind  permission.Kind
-	Input json.RawMessage
+	Input json.RawMessage // the call's input, a JSON object
 	// Cwd and PermissionMode are as in [SessionStartEvent]; command hooks
 	// pass them on to the command.
 	Cwd            string
-	PermissionMode string
+	PermissionMode string // the session's permission mode
 }
 
 // PostToolUseEvent is passed to [Hook.PostToolUse] after a tool call was
@@ -53,12 +53,12 @@ type PreToolUseEvent struct {
 // verdict for the call; when Decision is not [permission.Allow] the tool
 // did not run and Output is empty.
 type PostToolUseEvent struct {
-	SessionID string
-	AgentName string
-	Step      int
-	ToolName  string
-	CallID    string
-	Kind      permission.Kind
+	SessionID string          // the session the event belongs to
+	AgentName string          // "lead", or the subagent's name
+	Step      int             // the step (model turn) the event happened in
+	ToolName  string          // the tool called
+	CallID    string          // the model's id for the call
+	Kind      permission.Kind // what the tool declares it does
 	// Input is the input the tool ran with (after PreToolUse mutations).
 	Input json.RawMessage
 	// Output is the tool's output; a hook earlier in the chain may have
@@ -70,22 +70,22 @@ type PostToolUseEvent struct {
 	Err error
 	// Decision and Reason are the pipeline's verdict for the call.
 	Decision permission.Decision
-	Reason   string
+	Reason   string // why the pipeline decided as it did
 	// Confinement is the kernel confinement the tool's command ran under,
 	// as the tool reported it (bashguard's RunResult.Confined.String()),
 	// or empty.
 	Confinement string
 	// Cwd and PermissionMode are as in [SessionStartEvent].
 	Cwd            string
-	PermissionMode string
+	PermissionMode string // the session's permission mode
 }
 
 // StepCompleteEvent is passed to [Hook.StepComplete] when one step of the
 // agent's loop (a model turn and its tool calls) is done.
 type StepCompleteEvent struct {
-	SessionID string
-	AgentName string
-	Step      int
+	SessionID string // the session the event belongs to
+	AgentName string // "lead", or the subagent's name
+	Step      int    // the step (model turn) the event happened in
 	// Calls is the number of tool calls made in the step.
 	Calls int
 	// Elapsed is how long the step took.
@@ -95,8 +95,8 @@ type StepCompleteEvent struct {
 // SessionStopEvent is passed to [Hook.SessionStop] when a session ends, for
 // whatever reason. Per-session state kept by a hook should be freed here.
 type SessionStopEvent struct {
-	SessionID string
-	AgentName string
+	SessionID string // the session the event belongs to
+	AgentName string // "lead", or the subagent's name
 	// Step is the number of steps the session took.
 	Step int
 	// Reason says why the session stopped, for example "completed",
@@ -115,24 +115,24 @@ type SubagentStartEvent struct {
 	SessionID string
 	// AgentName is the parent agent.
 	AgentName string
-	Step      int
+	Step      int // the step (model turn) the event happened in
 	// CallID is the tool call that started the subagent.
 	CallID string
 	// Subagent is the subagent's name and ChildSessionID its session.
 	Subagent       string
-	ChildSessionID string
+	ChildSessionID string // the subagent's own session
 	// Task is the prompt given to the subagent.
 	Task string
 }
 
 // SubagentStopEvent is passed to [Hook.SubagentStop] when a subagent ends.
 type SubagentStopEvent struct {
-	SessionID      string
-	AgentName      string
-	Step           int
-	CallID         string
-	Subagent       string
-	ChildSessionID string
+	SessionID      string // the session the event belongs to
+	AgentName      string // "lead", or the subagent's name
+	Step           int    // the step (model turn) the event happened in
+	CallID         string // the model's id for the call
+	Subagent       string // the subagent's name
+	ChildSessionID string // the subagent's own session
 	// Output is the subagent's final answer.
 	Output string
 	// Elapsed is how long the subagent ran.
@@ -144,9 +144,9 @@ type SubagentStopEvent struct {
 // PreCompactEvent is passed to [Hook.PreCompact] before the conversation
 // history is compacted.
 type PreCompactEvent struct {
-	SessionID string
-	AgentName string
-	Step      int
+	SessionID string // the session the event belongs to
+	AgentName string // "lead", or the subagent's name
+	Step      int    // the step (model turn) the event happened in
 	// Trigger is "auto" (token budget) or "manual".
 	Trigger string
 	// Tokens is the history's size before compaction.
@@ -156,14 +156,14 @@ type PreCompactEvent struct {
 // PostCompactEvent is passed to [Hook.PostCompact] after the history was
 // compacted (or compaction failed).
 type PostCompactEvent struct {
-	SessionID string
-	AgentName string
-	Step      int
-	Trigger   string
+	SessionID string // the session the event belongs to
+	AgentName string // "lead", or the subagent's name
+	Step      int    // the step (model turn) the event happened in
+	Trigger   string // "auto" or "manual"
 	// TokensBefore and TokensAfter are the history's size around
 	// compaction.
 	TokensBefore int
-	TokensAfter  int
+	TokensAfter  int // the context's size after compaction
 	// Err is the compaction's error, if any.
 	Err error
 }

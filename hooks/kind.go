@@ -4,16 +4,18 @@ package hooks
 // Claude Code's hook protocol (hook_event_name), such as "PreToolUse".
 type Event uint8
 
+// The lifecycle events, one per [Hook] field. The zero Event is none of
+// them.
 const (
-	EventSessionStart Event = iota + 1
-	EventPreToolUse
-	EventPostToolUse
-	EventStepComplete
-	EventSessionStop
-	EventSubagentStart
-	EventSubagentStop
-	EventPreCompact
-	EventPostCompact
+	EventSessionStart  Event = iota + 1 // a session begins
+	EventPreToolUse                     // before a tool call is judged
+	EventPostToolUse                    // after a tool call was judged and, if allowed, ran
+	EventStepComplete                   // a step (model turn) ended
+	EventSessionStop                    // a session ends
+	EventSubagentStart                  // the session starts a subagent
+	EventSubagentStop                   // a subagent of the session ends
+	EventPreCompact                     // before the history is compacted
+	EventPostCompact                    // after the history was compacted
 )
 
 var eventNames = [...]string{"", "SessionStart", "PreToolUse", "PostToolUse", "StepComplete", "SessionEnd", "SubagentStart", "SubagentStop", "PreCompact", "PostCompact"}

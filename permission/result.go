@@ -28,11 +28,11 @@ type Result struct {
 
 // Conflict is an answer that another answer overrode.
 type Conflict struct {
-	Decision Decision
-	Layer    Layer
-	Source   Source
-	Rule     string
-	Reason   string
+	Decision Decision // what the overridden answer said
+	Layer    Layer    // the layer that gave it
+	Source   Source   // its place in the precedence P0–P8
+	Rule     string   // the rule or check that gave it
+	Reason   string   // its reason
 }
 
 // asConflict drops r's own conflict log.

@@ -39,10 +39,10 @@ func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, output strin
 // Run is what a tool's run gave: its output, its error, how long it took,
 // and the kernel confinement its command ran under.
 type Run struct {
-	Output      string
-	Err         error
-	Elapsed     time.Duration
-	Confinement string
+	Output      string        // what the tool returned
+	Err         error         // the tool's error, or nil
+	Elapsed     time.Duration // how long it ran
+	Confinement string        // bashguard's RunResult.Confined.String(), or empty
 }
 
 // AfterRun is [Pipeline.After] with everything the run reported; the
