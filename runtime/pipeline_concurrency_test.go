@@ -17,9 +17,9 @@ import (
 )
 
 // TestPipelineConcurrentSessions runs 64 goroutines over 16 sessions of one
-// Pipeline (4 goroutines a session), 40,000 checks in total (625 a
-// goroutine, 2,500 a session; under -race a check costs some 100 to 300 microseconds on a
-// small 2-core machine, so this takes seconds, not minutes), while one more goroutine a session adds session rules once its
+// Pipeline (4 goroutines a session), 10,000 checks a session, 160,000 in
+// all (2,500 a goroutine; under -race this takes tens of seconds on a small
+// 2-core machine), while one more goroutine a session adds session rules once its
 // session's first goroutine is halfway: an Allow for a command that asked,
 // then a Deny for a file that was allowed. Each check's decision and reason must be one of the
 // two the rule changes allow, must never go back once a rule was seen, and a
@@ -29,7 +29,7 @@ func TestPipelineConcurrentSessions(t *testing.T) {
 	const (
 		sessions   = 16
 		perSession = 4
-		perG       = 625 // checks a goroutine
+		perG       = 2500 // checks a goroutine: 10,000 a session
 	)
 	t.Cleanup(func() { goleak.VerifyNone(t) }) // registered first, so it runs after the world's own cleanups
 	w := newWorld(t, exampleRules, nil)
