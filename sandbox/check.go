@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -52,12 +53,15 @@ func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Deci
 		}
 		return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + err.Error(), err
 	}
-	lexical := path
-	if !filepath.IsAbs(lexical) {
-		lexical = s.workDir + "/" + lexical
+	var buf [8]string
+	cands := append(buf[:0], r)
+	if !sameLexical(r, s.workDir, path) {
+		lexical := path
+		if !filepath.IsAbs(lexical) {
+			lexical = s.workDir + "/" + lexical
+		}
+		cands = append(cands, filepath.Clean(lexical))
 	}
-	cands := make([]string, 0, 2+len(w.links))
-	cands = append(cands, r, filepath.Clean(lexical))
 	cands = append(cands, w.links...)
 	if write {
 		if pat, ok := s.protected.first(cands...); ok {
@@ -68,4 +72,15 @@ func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Deci
 		return r, permission.Ask, op + " " + r + ": secret path (matches " + strconv.Quote(pat) + ")", nil
 	}
 	return r, permission.Allow, op + " " + r + ": inside root " + s.roots[s.rootOf(r)], nil
+}
+
+// sameLexical reports, without building it, whether path made absolute
+// against wd and cleaned is r, which is clean: the common case of a path
+// with no links, "." or "..", whose classification would only repeat.
+func sameLexical(r, wd, path string) bool {
+	if filepath.IsAbs(path) {
+		return path == r
+	}
+	return len(r) == len(wd)+1+len(path) && r[len(wd)] == '/' &&
+		strings.HasPrefix(r, wd) && strings.HasSuffix(r, path)
 }

@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"math/bits"
 	"path"
 	"strings"
+	"unsafe"
 )
 
 // pattern is one compiled protected or secret pattern.
@@ -20,7 +22,56 @@ type pattern struct {
 	anchored bool
 	dir      bool
 	double   bool // has a "**" component
-	elems    []string
+	elems    []elem
+	// key is a literal component that every path the pattern matches has
+	// among its components, or "" when the pattern has none.
+	key string
+}
+
+// elemKind says how one pattern component is matched.
+type elemKind uint8
+
+const (
+	elemLiteral elemKind = iota // a name without wildcards: equality
+	elemStar                    // "pre*suf" with one "*": prefix and suffix
+	elemGlob                    // anything else: path.Match
+	elemAny                     // "**": any number of components
+)
+
+// elem is one compiled pattern component, lower-cased. Each kind matches
+// exactly the names [path.Match] would match with the component's text.
+type elem struct {
+	kind elemKind
+	text string // the component as written (lower-cased)
+	pre  string // elemStar: the part before the "*"
+	suf  string // elemStar: the part after it
+}
+
+func compileElem(e string) elem {
+	switch {
+	case e == "**":
+		return elem{kind: elemAny, text: e}
+	case !strings.ContainsAny(e, `*?[\`):
+		return elem{kind: elemLiteral, text: e}
+	case strings.Count(e, "*") == 1 && !strings.ContainsAny(e, `?[\`):
+		pre, suf, _ := strings.Cut(e, "*")
+		return elem{kind: elemStar, text: e, pre: pre, suf: suf}
+	}
+	return elem{kind: elemGlob, text: e}
+}
+
+// match reports whether one lower-cased path component matches.
+func (e *elem) match(name string) bool {
+	switch e.kind {
+	case elemLiteral:
+		return name == e.text
+	case elemStar:
+		// "*" matches any run of bytes other than "/", and a component
+		// holds no "/": only the two ends are fixed.
+		return len(name) >= len(e.pre)+len(e.suf) && strings.HasPrefix(name, e.pre) && strings.HasSuffix(name, e.suf)
+	}
+	ok, _ := path.Match(e.text, name)
+	return ok
 }
 
 func compilePattern(s string) (pattern, error) {
@@ -44,8 +95,15 @@ func compilePattern(s string) (pattern, error) {
 		if _, err := path.Match(e, ""); err != nil {
 			return p, pathErr(ErrInvalidPath, s, "", "malformed pattern component "+e, err)
 		}
-		p.double = p.double || e == "**"
-		p.elems = append(p.elems, e)
+		ce := compileElem(e)
+		p.double = p.double || ce.kind == elemAny
+		if ce.kind == elemLiteral {
+			// Every component of the pattern but "**" matches one path
+			// component, and a literal one only a component equal to it.
+			// The last is kept: the most particular name, as a rule.
+			p.key = e
+		}
+		p.elems = append(p.elems, ce)
 	}
 	return p, nil
 }
@@ -71,9 +129,9 @@ func (p *pattern) match(comps []string) bool {
 
 // matchElems matches elems against the start of comps. Unless prefix is
 // set, the match must use up every component.
-func matchElems(elems, comps []string, prefix bool) bool {
+func matchElems(elems []elem, comps []string, prefix bool) bool {
 	for len(elems) > 0 {
-		if elems[0] == "**" {
+		if elems[0].kind == elemAny {
 			for k := 0; k <= len(comps); k++ {
 				if matchElems(elems[1:], comps[k:], prefix) {
 					return true
@@ -81,10 +139,7 @@ func matchElems(elems, comps []string, prefix bool) bool {
 			}
 			return false
 		}
-		if len(comps) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(elems[0], comps[0]); !ok {
+		if len(comps) == 0 || !elems[0].match(comps[0]) {
 			return false
 		}
 		elems, comps = elems[1:], comps[1:]
@@ -92,36 +147,133 @@ func matchElems(elems, comps []string, prefix bool) bool {
 	return prefix || len(comps) == 0
 }
 
-// patternSet is an ordered list of compiled patterns.
-type patternSet []pattern
+// patternSet is an ordered list of compiled patterns with an index: a
+// pattern with a literal component is tried only on paths that have that
+// component, so that a path is matched against few patterns rather than
+// all of them.
+type patternSet struct {
+	pats []pattern
+	// byKey maps a pattern key to the set of patterns (a bit per index)
+	// that have it; always is the set of patterns without a key.
+	byKey  map[string][]uint64
+	always []uint64
+	// keyLens has bit n set when some key is n bytes long (n < 64; longer
+	// keys set bit 63), so most components skip the map lookup.
+	keyLens uint64
+}
 
 func compilePatterns(src []string) (patternSet, error) {
-	set := make(patternSet, 0, len(src))
+	set := patternSet{pats: make([]pattern, 0, len(src))}
 	for _, s := range src {
 		p, err := compilePattern(s)
 		if err != nil {
-			return nil, err
+			return patternSet{}, err
 		}
-		set = append(set, p)
+		set.pats = append(set.pats, p)
+	}
+	words := (len(set.pats) + 63) / 64
+	set.always = make([]uint64, words)
+	set.byKey = make(map[string][]uint64)
+	for i, p := range set.pats {
+		if p.key == "" {
+			set.always[i/64] |= 1 << (i % 64)
+			continue
+		}
+		b := set.byKey[p.key]
+		if b == nil {
+			b = make([]uint64, words)
+			set.byKey[p.key] = b
+			set.keyLens |= lenBit(len(p.key))
+		}
+		b[i/64] |= 1 << (i % 64)
 	}
 	return set, nil
 }
 
-// first returns the first pattern matching any of the absolute paths.
-func (set patternSet) first(paths ...string) (string, bool) {
-	if len(set) == 0 {
+func lenBit(n int) uint64 { return 1 << min(n, 63) }
+
+// first returns the first pattern matching any of the absolute paths: for
+// the first path that any pattern matches, the first such pattern in the
+// set's order.
+func (set *patternSet) first(paths ...string) (string, bool) {
+	if len(set.pats) == 0 {
 		return "", false
 	}
+	var (
+		lowBuf  [512]byte
+		compBuf [32]string
+	)
 	for _, p := range paths {
 		if p == "" {
 			continue
 		}
-		comps := strings.Split(strings.Trim(strings.ToLower(p), "/"), "/")
-		for i := range set {
-			if set[i].match(comps) {
-				return set[i].src, true
+		// The components, as strings.Split(strings.Trim(
+		// strings.ToLower(p), "/"), "/") gives them; for the common path
+		// (ASCII, not too deep) in buffers of this frame.
+		var i int
+		if b, ok := lower(lowBuf[:0], p); ok && strings.Count(p, "/") < len(compBuf) {
+			low := strings.Trim(unsafe.String(unsafe.SliceData(b), len(b)), "/")
+			n := 0
+			for {
+				k := strings.IndexByte(low, '/')
+				if k < 0 {
+					break
+				}
+				compBuf[n], low = low[:k], low[k+1:]
+				n++
 			}
+			compBuf[n] = low
+			i = set.index(compBuf[:n+1])
+		} else {
+			i = set.index(strings.Split(strings.Trim(strings.ToLower(p), "/"), "/"))
+		}
+		if i >= 0 {
+			return set.pats[i].src, true
 		}
 	}
 	return "", false
+}
+
+// index returns the index of the first pattern matching the lower-cased
+// components of a path, or -1. Only the patterns without a key and those
+// whose key is among the components are tried.
+func (set *patternSet) index(comps []string) int {
+	var maskBuf [2]uint64
+	mask := append(maskBuf[:0], set.always...)
+	for _, c := range comps {
+		if set.keyLens&lenBit(len(c)) == 0 {
+			continue
+		}
+		if b, ok := set.byKey[c]; ok {
+			for w := range mask {
+				mask[w] |= b[w]
+			}
+		}
+	}
+	for w, word := range mask {
+		for word != 0 {
+			i := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if set.pats[i].match(comps) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// lower returns p lower-cased as strings.ToLower would, appended to buf
+// when p is ASCII, and false otherwise.
+func lower(buf []byte, p string) ([]byte, bool) {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c >= 0x80 {
+			return buf, false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf, true
 }

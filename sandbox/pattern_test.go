@@ -1,0 +1,237 @@
+package sandbox
+
+import (
+	"math/rand/v2"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// refPattern is the straightforward classifier the indexed one must agree
+// with: every pattern tried in order, every component with path.Match.
+type refPattern struct {
+	src      string
+	anchored bool
+	dir      bool
+	double   bool
+	elems    []string
+}
+
+func refCompile(src []string) ([]refPattern, error) {
+	var set []refPattern
+	for _, s := range src {
+		p := refPattern{src: s}
+		t := strings.ToLower(s)
+		if strings.HasPrefix(t, "/") {
+			p.anchored = true
+			t = strings.TrimLeft(t, "/")
+		}
+		if strings.HasSuffix(t, "/") {
+			p.dir = true
+			t = strings.TrimRight(t, "/")
+		}
+		if t == "" || strings.IndexByte(t, 0) >= 0 {
+			return nil, pathErr(ErrInvalidPath, s, "", "empty or malformed pattern", nil)
+		}
+		for e := range strings.SplitSeq(t, "/") {
+			if e == "" || e == "." || e == ".." {
+				return nil, pathErr(ErrInvalidPath, s, "", "bad component", nil)
+			}
+			if _, err := path.Match(e, ""); err != nil {
+				return nil, pathErr(ErrInvalidPath, s, "", "malformed pattern component "+e, err)
+			}
+			p.double = p.double || e == "**"
+			p.elems = append(p.elems, e)
+		}
+		set = append(set, p)
+	}
+	return set, nil
+}
+
+func (p *refPattern) match(comps []string) bool {
+	if p.anchored {
+		return refMatchElems(p.elems, comps, p.dir)
+	}
+	if !p.double && !p.dir {
+		i := len(comps) - len(p.elems)
+		return i >= 0 && refMatchElems(p.elems, comps[i:], false)
+	}
+	for i := range comps {
+		if refMatchElems(p.elems, comps[i:], p.dir) {
+			return true
+		}
+	}
+	return false
+}
+
+func refMatchElems(elems, comps []string, prefix bool) bool {
+	for len(elems) > 0 {
+		if elems[0] == "**" {
+			for k := 0; k <= len(comps); k++ {
+				if refMatchElems(elems[1:], comps[k:], prefix) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(comps) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(elems[0], comps[0]); !ok {
+			return false
+		}
+		elems, comps = elems[1:], comps[1:]
+	}
+	return prefix || len(comps) == 0
+}
+
+func refFirst(set []refPattern, paths ...string) (string, bool) {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		comps := strings.Split(strings.Trim(strings.ToLower(p), "/"), "/")
+		for i := range set {
+			if set[i].match(comps) {
+				return set[i].src, true
+			}
+		}
+	}
+	return "", false
+}
+
+// agree compiles src both ways and checks that both refuse it, or that
+// both classify every path list alike.
+func agree(t *testing.T, src []string, paths ...[]string) {
+	t.Helper()
+	ref, rerr := refCompile(src)
+	set, err := compilePatterns(src)
+	if rerr != nil || err != nil {
+		require.Equal(t, rerr != nil, err != nil, "patterns %q: reference error %v, indexed error %v", src, rerr, err)
+		return
+	}
+	for _, ps := range paths {
+		wantPat, want := refFirst(ref, ps...)
+		gotPat, got := set.first(ps...)
+		require.Equal(t, want, got, "patterns %q, paths %q", src, ps)
+		require.Equal(t, wantPat, gotPat, "patterns %q, paths %q", src, ps)
+	}
+}
+
+// names are path components chosen to meet the default patterns and the
+// edges of the syntax: case, globs' ends, non-ASCII letters whose lower
+// case differs in length.
+var names = []string{
+	"", "a", "B", "src", "pkg", "main.go", ".git", ".GIT", "Git", "config", "CONFIG", "hooks", "pre-commit",
+	".env", ".ENV", ".env.local", ".Env.Prod", ".envrc", "environment", "x.pem", "X.PEM", ".pem", "pem",
+	"tls.key", "key", "id_rsa", "ID_RSA.pub", "id_rsa.pub", "id_dsa", "id_ecdsa", "id_ed25519.pub", "id_",
+	".ssh", ".SSH", "known_hosts", ".aws", "credentials", ".netrc", ".git-credentials", ".npmrc", ".pypirc",
+	".claude", "settings.json", ".toolgate", "toolgate.json", "toolgate.local.json", ".bashrc", ".zshrc",
+	".config", "fish", "config.fish", "pip", "pip.conf", ".pip", "*", "?", "[a]", "a*b", "ab", "aXb",
+	"Straße", "STRASSE", "İstanbul", "\u212a", "k", "é.PEM", "\xff", "a\\b", "..", ".", "x", "deep",
+}
+
+func randomPath(r *rand.Rand) string {
+	var b strings.Builder
+	if r.IntN(5) > 0 {
+		b.WriteByte('/')
+	}
+	for n := r.IntN(9); n >= 0; n-- {
+		b.WriteString(names[r.IntN(len(names))])
+		if n > 0 || r.IntN(6) == 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
+}
+
+// patElems are pattern components: literal names, each kind of glob, "**",
+// escapes and bad classes.
+var patElems = []string{
+	"a", "b", "src", ".git", ".GIT", "config", ".env", ".env.*", "*.pem", "*.PEM", "id_rsa*", "*", "**", "?",
+	"a*", "*a", "a*b", "a**b", "*a*", "[ab]", "[!a]", "[a-c]*", "\\*", "a\\b", "x?y", "deep", ".ssh", "pip.conf",
+	"straße", "İstanbul", "\u212a", "k", "[", "é*", "*.go", "main.go",
+}
+
+func randomPattern(r *rand.Rand) string {
+	var b strings.Builder
+	if r.IntN(4) == 0 {
+		b.WriteByte('/')
+	}
+	for n := r.IntN(4); n >= 0; n-- {
+		b.WriteString(patElems[r.IntN(len(patElems))])
+		if n > 0 || r.IntN(3) == 0 {
+			b.WriteByte('/')
+		}
+	}
+	return b.String()
+}
+
+// TestPatternIndexAgrees checks the indexed classifier against the
+// straightforward one on random paths, with the default lists and with
+// random lists.
+func TestPatternIndexAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var lists [][]string
+	for range 20000 {
+		n := 1 + r.IntN(3)
+		ps := make([]string, n)
+		for i := range ps {
+			ps[i] = randomPath(r)
+		}
+		lists = append(lists, ps)
+	}
+	agree(t, DefaultProtected(), lists...)
+	agree(t, DefaultSecret(), lists...)
+	for range 300 {
+		src := make([]string, r.IntN(6))
+		for i := range src {
+			src[i] = randomPattern(r)
+		}
+		agree(t, src, lists[:500]...)
+	}
+	// More than 64 patterns: the set spans several words.
+	var many []string
+	for i := range 150 {
+		many = append(many, randomPattern(r), "name"+string(rune('a'+i%26))+"/")
+	}
+	agree(t, append(many, DefaultSecret()...), lists[:2000]...)
+	// Paths deeper than the frame's buffers, and longer.
+	deep := strings.Repeat("/a", 40) + "/.git/config"
+	long := "/" + strings.Repeat("B", 600) + "/x.PEM"
+	agree(t, append(DefaultProtected(), DefaultSecret()...), []string{deep}, []string{long}, []string{"/"}, []string{"", deep})
+}
+
+// FuzzPatternIndex checks that the indexed classifier agrees with the
+// straightforward one on any path and any pattern, alone and added to the
+// default lists.
+func FuzzPatternIndex(f *testing.F) {
+	for _, s := range [][2]string{
+		{"/r/.git/config", ".git/"}, {"/r/a/B.PEM", "*.pem"}, {"/r/.env.local", ".env.*"}, {"/r/id_rsa.pub", "id_rsa*"},
+		{"/r/sub/deep/x.txt", "/r/sub/**/*.txt"}, {"/R/.Aws/Credentials", ".aws/credentials"}, {"/", "**"},
+		{"/a/b/c", "a/**/c/"}, {"/a/\u212a", "k"}, {"/İ/x", "i̇/"}, {"/x/a*b", "a\\*b"}, {"//a//b", "a/b"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, p, pat string) {
+		agree(t, []string{pat}, []string{p})
+		agree(t, append(DefaultSecret(), pat), []string{p}, []string{"/r/x", p})
+		agree(t, append([]string{pat}, DefaultProtected()...), []string{p})
+	})
+}
+
+// TestJudgeClassifiesWithoutAllocating guards the hot path: the
+// classification allocates nothing for an ASCII path.
+func TestJudgeClassifiesWithoutAllocating(t *testing.T) {
+	set, err := compilePatterns(append(DefaultProtected(), DefaultSecret()...))
+	require.NoError(t, err)
+	p, q := "/Home/User/Projects/src/pkg/main.go", "/Home/User/Projects/src/Pkg/../pkg/main.go"
+	allocs := testing.AllocsPerRun(100, func() {
+		if pat, ok := set.first(p, q); ok {
+			t.Fatal(pat)
+		}
+	})
+	require.Zero(t, allocs, "classifying an ASCII path allocates")
+}
