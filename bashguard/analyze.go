@@ -22,6 +22,9 @@ type analyzer struct {
 	out   []Command
 	names []string // literal command name of out[i] when called directly, for function lookup
 
+	strs  []string    // arena for the words of command lines (see newArgv)
+	flags []wordFlags // arena for what those words hold
+
 	funcs   map[string]syntax.Pos // declared shell functions
 	curFunc string                // function whose body is being walked
 	edges   []funcEdge
@@ -35,12 +38,16 @@ type funcEdge struct {
 }
 
 // verdictAcc accumulates the factors that decide one command.
+//
+// The reason of the deciding factor is kept in up to three parts that are
+// joined only when the command is emitted, so that factors that lose to a
+// stricter one cost no string building.
 type verdictAcc struct {
 	dec       permission.Decision
 	rule      string
-	reason    string
-	nonOver   bool // some factor forbids an allow rule from lifting the Ask
-	decided   bool // a non-Allow factor was recorded
+	why       [3]string // the reason, in parts
+	nonOver   bool      // some factor forbids an allow rule from lifting the Ask
+	decided   bool      // a non-Allow factor was recorded
 	allowRule string
 	allowWhy  string
 }
@@ -50,17 +57,30 @@ func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
 // add records one factor. The first factor of the strictest decision wins
 // the reason and rule.
 func (c *verdictAcc) add(d permission.Decision, rule, reason string, overridable bool) {
+	c.addf(d, rule, reason, "", "", overridable)
+}
+
+// addf is add with a reason given in parts: r0+r1+r2.
+func (c *verdictAcc) addf(d permission.Decision, rule, r0, r1, r2 string, overridable bool) {
 	if d == permission.Allow {
 		return
 	}
 	// The first factor of the strictest decision gives the reason, except
 	// that a factor no allow rule can lift outranks one that it can.
 	if !c.decided || d < c.dec || d == c.dec && !overridable && !c.nonOver {
-		c.dec, c.rule, c.reason, c.decided = d, rule, reason, true
+		c.dec, c.rule, c.why, c.decided = d, rule, [3]string{r0, r1, r2}, true
 	}
 	if !overridable {
 		c.nonOver = true
 	}
+}
+
+// reason returns the reason of the deciding factor.
+func (c *verdictAcc) reason() string {
+	if c.why[1] == "" && c.why[2] == "" {
+		return c.why[0]
+	}
+	return c.why[0] + c.why[1] + c.why[2]
 }
 
 // allow names the rule that allows the command when no other factor objects.
@@ -208,7 +228,7 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal bool
 		label = args[0]
 	}
 	if c.decided {
-		cmd.Decision, cmd.Rule, cmd.Reason = c.dec, c.rule, label+": "+c.reason
+		cmd.Decision, cmd.Rule, cmd.Reason = c.dec, c.rule, label+": "+c.why[0]+c.why[1]+c.why[2]
 		cmd.Overridable = c.dec == permission.Ask && literal && !c.nonOver
 	} else {
 		cmd.Decision, cmd.Rule = permission.Allow, c.allowRule

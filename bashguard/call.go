@@ -20,6 +20,21 @@ func (v argv) len() int        { return len(v.vals) }
 // literal reports whether word i is known before run time.
 func (v argv) literal(i int) bool { return v.flags[i]&wDynamic == 0 }
 
+// newArgv returns an argv of n words, cut from the analyzer's arenas so
+// that a command line costs no allocation of its own. The words become the
+// Args of an emitted command and are never reused.
+func (a *analyzer) newArgv(n int) argv {
+	if cap(a.strs)-len(a.strs) < n {
+		a.strs = make([]string, 0, max(n, 2*cap(a.strs), 16))
+	}
+	if cap(a.flags)-len(a.flags) < n {
+		a.flags = make([]wordFlags, 0, max(n, 2*cap(a.flags), 64))
+	}
+	s, f := len(a.strs), len(a.flags)
+	a.strs, a.flags = a.strs[:s+n], a.flags[:f+n]
+	return argv{vals: a.strs[s : s+n : s+n], flags: a.flags[f : f+n : f+n]}
+}
+
 // call judges one simple command.
 func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCtx) {
 	c := newAcc()
@@ -30,15 +45,10 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 		lit = lit && l
 		assigns = append(assigns, t)
 	}
-	var fb [8]wordFlags
-	v := argv{vals: make([]string, len(ce.Args)), flags: fb[:0]}
-	if len(ce.Args) > len(fb) {
-		v.flags = make([]wordFlags, 0, len(ce.Args))
-	}
+	v := a.newArgv(len(ce.Args))
 	for i, w := range ce.Args {
 		r := a.word(w, false)
-		v.vals[i] = r.val
-		v.flags = append(v.flags, r.flags)
+		v.vals[i], v.flags[i] = r.val, r.flags
 		if r.flags&wEffect != 0 {
 			c.add(permission.Ask, "dynamic:expansion", r.effect, false)
 		}

@@ -166,7 +166,8 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v argv, x execCtx) {
 // awk allows programs that only read their input and print.
 func (a *analyzer) awk(c *verdictAcc, v argv) {
 	progFile := false
-	ops := scanOpts(v, "Fvf", []string{"--field-separator", "--assign", "--file", "--include", "--load", "--exec", "--source"}, func(o opt) {
+	var opsBuf [8]int
+	ops := scanOpts(v, "Fvf", []string{"--field-separator", "--assign", "--file", "--include", "--load", "--exec", "--source"}, opsBuf[:0], func(o opt) {
 		switch {
 		case o.name == "-f" || longIs(o.name, "--file", "--exec"):
 			progFile = true

@@ -77,8 +77,21 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 		return Verdict{Decision: permission.Deny, Rule: "parse", Reason: "cannot be analysed: " + err.Error()}
 	}
 	a := analyzer{g: g, src: script}
-	n := 1 + strings.Count(script, "\n") + strings.Count(script, ";") + strings.Count(script, "|") + strings.Count(script, "&")
+	// Size the buffers from a guess at the number of commands and words;
+	// they grow if the guess is short.
+	n, words := 1, 1
+	for i := 0; i < len(script); i++ {
+		switch script[i] {
+		case '\n', ';', '|', '&':
+			n++
+			words++
+		case ' ', '\t':
+			words++
+		}
+	}
+	words = min(words, 1024)
 	a.out, a.names = make([]Command, 0, n), make([]string, 0, n)
+	a.strs, a.flags = make([]string, 0, words), make([]wordFlags, 0, words)
 	a.stmts(f.Stmts, false, false)
 	if a.abort != "" {
 		return Verdict{Decision: permission.Deny, Rule: a.abortRule, Reason: "cannot be analysed: " + a.abort,

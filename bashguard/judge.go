@@ -19,7 +19,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v argv, x execCtx) {
 		return
 	}
 	if !v.literal(0) {
-		c.add(permission.Ask, "dynamic:name", "command name "+v.vals[0]+" is only known at run time", false)
+		c.addf(permission.Ask, "dynamic:name", "command name ", v.vals[0], " is only known at run time", false)
 		return
 	}
 	raw := v.vals[0]
@@ -30,85 +30,88 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v argv, x execCtx) {
 	a.dispatch(c, raw, name, std, v, x)
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) {
-			c.add(permission.Ask, "dynamic:arg", "argument "+v.vals[i]+" is only known at run time", false)
+			c.addf(permission.Ask, "dynamic:arg", "argument ", v.vals[i], " is only known at run time", false)
 			break
 		}
 	}
 }
 
 func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v argv, x execCtx) {
-	switch {
-	case privileged[name]:
+	e := lookupCmd(name)
+	switch e.class {
+	case clsPrivileged:
 		c.add(permission.Deny, "dangerous:privilege", "runs a command with other privileges", false)
-	case name == "rm":
+	case clsRm:
 		a.rm(c, v)
-	case strings.HasPrefix(name, "mkfs") || diskCmds[name]:
+	case clsDisk:
 		c.add(permission.Deny, "dangerous:disk", "changes disks or file systems", false)
-	case name == "dd":
+	case clsDd:
 		a.dd(c, v)
-	case name == "shred":
+	case clsShred:
 		a.shred(c, v)
-	case powerCmds[name]:
+	case clsPower:
 		c.add(permission.Deny, "dangerous:power", "shuts down or restarts the machine", false)
-	case name == "init" || name == "telinit":
+	case clsInit:
 		if v.len() > 1 && (v.vals[1] == "0" || v.vals[1] == "6") {
 			c.add(permission.Deny, "dangerous:power", "shuts down or restarts the machine", false)
 		} else {
 			c.add(permission.Ask, "unlisted", "not on the safe list", true)
 		}
-	case name == "systemctl":
+	case clsSystemctl:
 		a.systemctl(c, v)
-	case name == "kill":
+	case clsKill:
 		a.kill(c, v)
-	case name == "mount" || name == "umount":
+	case clsMount:
 		c.add(permission.Deny, "dangerous:mount", "mounts or unmounts file systems", false)
-	case interactive[name]:
+	case clsInteractive:
 		c.add(permission.Deny, "dangerous:interactive", "is interactive and would hang waiting for a person", false)
-	case networkCmds[name]:
+	case clsNetwork:
 		a.network(c, "network:"+name, "reaches the network")
-	case name == "rsync":
+	case clsRsync:
 		a.rsync(c, v)
-	case shells[name]:
+	case clsShell:
 		a.shell(c, v, x)
-	case name == "eval":
+	case clsEval:
 		a.eval(c, v)
-	case name == "source" || name == ".":
+	case clsSource:
 		what := "a file"
 		if v.len() > 1 {
 			what = v.vals[1]
 		}
 		c.add(permission.Ask, "code:source", "runs the shell code in "+what+", which is not analysed", false)
-	case isInterpreter(name):
+	case clsInterpreter:
 		a.interpreter(c, name, v, x)
-	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
+	case clsAwk:
 		a.awk(c, v)
-	case name == "sed":
+	case clsSed:
 		a.sed(c, v)
-	case name == "find":
+	case clsFind:
 		a.find(c, v, x)
-	case name == "git":
+	case clsGit:
 		a.git(c, v)
-	case name == "xargs":
+	case clsXargs:
 		a.xargs(c, v, x)
-	case name == "env":
+	case clsEnv:
 		a.env(c, v, x)
-	case name == "nice" || name == "nohup" || name == "timeout" || name == "time" || name == "stdbuf" ||
-		name == "command" || name == "builtin" || name == "exec" || name == "setsid" || name == "flock" || name == "watch":
+	case clsWrapper:
 		a.wrapper(c, name, v, x)
-	case writers[name]:
+	case clsWriter:
 		a.writer(c, name, v)
-	case stateBuiltins[name] != "":
-		c.add(permission.Ask, "state", stateBuiltins[name], false)
-	case !std:
-		c.add(permission.Ask, "unlisted", "runs "+raw+", which is not a standard command", true)
-	case safeNoPaths[name]:
-		c.allow("safe", "on the safe list")
-	case readers[name] != nil:
-		a.reader(c, name, readers[name], v)
-	case a.g.extra[name]:
-		c.allow("safe:extra", "on the policy's extra safe list")
+	case clsState:
+		c.add(permission.Ask, "state", e.state, false)
 	default:
-		c.add(permission.Ask, "unlisted", "not on the safe list", true)
+		switch {
+		case !std:
+			c.addf(permission.Ask, "unlisted", "runs ", raw, ", which is not a standard command", true)
+		case e.class == clsSafe:
+			c.allow("safe", "on the safe list")
+		case e.class == clsReader:
+			a.reader(c, name, e.reader, v)
+		case a.g.extra[name]:
+			c.allow("safe:extra", "on the policy's extra safe list")
+		default:
+			c.add(permission.Ask, "unlisted", "not on the safe list", true)
+		}
 	}
 }
 
@@ -117,7 +120,7 @@ func (a *analyzer) wrapped(c *verdictAcc, via string, v argv, x execCtx) verdict
 	sub := newAcc()
 	a.judgeArgv(&sub, v, x)
 	if sub.decided {
-		c.add(sub.dec, sub.rule, via+"runs "+v.vals[0]+": "+sub.reason, !sub.nonOver)
+		c.add(sub.dec, sub.rule, via+"runs "+v.vals[0]+": "+sub.why[0]+sub.why[1]+sub.why[2], !sub.nonOver)
 	}
 	return sub
 }

@@ -14,11 +14,11 @@ type opt struct {
 }
 
 // scanOpts splits v.vals[1:] into options, reported to fn, and operands,
-// whose indexes it returns. Short options listed in valShort and long
+// whose indexes it appends to operands (a buffer the caller may give, so
+// that short command lines need no allocation) and returns. Short options listed in valShort and long
 // options listed in valLong take a value (attached or as the next word).
 // Options may follow operands, as with GNU tools, until "--".
-func scanOpts(v argv, valShort string, valLong []string, fn func(o opt)) []int {
-	var operands []int
+func scanOpts(v argv, valShort string, valLong []string, operands []int, fn func(o opt)) []int {
 	end := false
 	for i := 1; i < v.len(); i++ {
 		arg := v.vals[i]

@@ -22,17 +22,17 @@ func isNetDevice(p string) bool {
 
 func (a *analyzer) network(c *verdictAcc, rule, what string) {
 	if a.g.pol.AllowNetwork {
-		c.add(permission.Ask, rule, what+" (network access is allowed by the policy)", true)
+		c.addf(permission.Ask, rule, what, " (network access is allowed by the policy)", "", true)
 		return
 	}
-	c.add(permission.Deny, rule, what+"; network access is denied by the policy", false)
+	c.addf(permission.Deny, rule, what, "; network access is denied by the policy", "", false)
 }
 
 // readPath judges a path that a command reads. who names the command for
 // the reason.
 func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
 	if fl&wDynamic != 0 {
-		c.add(permission.Ask, "dynamic:arg", "reads "+p+", which is only known at run time", false)
+		c.addf(permission.Ask, "dynamic:arg", "reads ", p, ", which is only known at run time", false)
 		return
 	}
 	if p == "" || p == "-" || harmlessDevice(p) {
@@ -45,7 +45,7 @@ func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
 	pc := a.g.pol.Paths
 	if pc == nil {
 		if path.IsAbs(p) || hasDotDot(p) {
-			c.add(permission.Ask, "path:read", "reads "+p+" and no path checker is configured", false)
+			c.addf(permission.Ask, "path:read", "reads ", p, " and no path checker is configured", false)
 		}
 		return
 	}
@@ -53,18 +53,18 @@ func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
 	switch d {
 	case permission.Allow:
 	case permission.Ask:
-		c.add(permission.Ask, "path:read", "reads "+p+": "+why, false)
+		c.addf(permission.Ask, "path:read", "reads ", p, ": "+why, false)
 	default:
-		c.add(permission.Ask, "path:read", "reads "+p+" outside the allowed roots: "+why, false)
+		c.addf(permission.Ask, "path:read", "reads ", p, " outside the allowed roots: "+why, false)
 	}
 }
 
 // writePath judges a path that a command creates, changes or removes. A
 // write is never auto-allowed.
 func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) {
-	rule := "write:" + who
+	rule := writeRule(who)
 	if fl&wDynamic != 0 {
-		c.add(permission.Ask, "dynamic:arg", "writes "+p+", which is only known at run time", false)
+		c.addf(permission.Ask, "dynamic:arg", "writes ", p, ", which is only known at run time", false)
 		return
 	}
 	if p == "-" && who != "redirect" || harmlessDevice(p) {
@@ -75,30 +75,82 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 		return
 	}
 	if strings.HasPrefix(path.Clean(p), "/dev/") {
-		c.add(permission.Deny, "dangerous:device", "writes the device "+p, false)
+		c.addf(permission.Deny, "dangerous:device", "writes the device ", p, "", false)
 		return
 	}
 	pc := a.g.pol.Paths
 	if pc == nil {
-		c.add(permission.Ask, rule, "writes "+p+" and no path checker is configured", false)
+		c.addf(permission.Ask, rule, "writes ", p, " and no path checker is configured", false)
 		return
 	}
 	d, why := pc.CheckPath(p, true)
 	switch d {
 	case permission.Allow:
-		c.add(permission.Ask, rule, "writes "+p+" (inside the allowed roots)", true)
+		c.addf(permission.Ask, rule, "writes ", p, " (inside the allowed roots)", true)
 	case permission.Ask:
-		c.add(permission.Ask, "write:protected", "writes "+p+": "+why, false)
+		c.addf(permission.Ask, "write:protected", "writes ", p, ": "+why, false)
 	default:
-		c.add(permission.Deny, "write:outside", "writes "+p+" outside the allowed roots: "+why, false)
+		c.addf(permission.Deny, "write:outside", "writes ", p, " outside the allowed roots: "+why, false)
 	}
 }
 
+// writeRule returns "write:"+who, without building the string for the
+// commands that write paths.
+func writeRule(who string) string {
+	switch who {
+	case "redirect":
+		return "write:redirect"
+	case "tee":
+		return "write:tee"
+	case "rm":
+		return "write:rm"
+	case "rmdir":
+		return "write:rmdir"
+	case "unlink":
+		return "write:unlink"
+	case "mv":
+		return "write:mv"
+	case "cp":
+		return "write:cp"
+	case "install":
+		return "write:install"
+	case "touch":
+		return "write:touch"
+	case "mkdir":
+		return "write:mkdir"
+	case "ln":
+		return "write:ln"
+	case "chmod":
+		return "write:chmod"
+	case "chown":
+		return "write:chown"
+	case "chgrp":
+		return "write:chgrp"
+	case "truncate":
+		return "write:truncate"
+	case "shred":
+		return "write:shred"
+	case "dd":
+		return "write:dd"
+	case "find":
+		return "write:find"
+	case "sed":
+		return "write:sed"
+	case "sort":
+		return "write:sort"
+	case "uniq":
+		return "write:uniq"
+	}
+	return "write:" + who
+}
+
 func hasDotDot(p string) bool {
-	for _, e := range strings.Split(p, "/") {
+	for p != "" {
+		e, rest, _ := strings.Cut(p, "/")
 		if e == ".." {
 			return true
 		}
+		p = rest
 	}
 	return false
 }

@@ -13,7 +13,8 @@ import (
 func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
 	valShort, valLong := s.valShort, s.valLong
 	patDone := false
-	ops := scanOpts(v, valShort, valLong, func(o opt) {
+	var opsBuf [8]int
+	ops := scanOpts(v, valShort, valLong, opsBuf[:0], func(o opt) {
 		isShort := len(o.name) == 2
 		ch := byte(0)
 		if isShort {
@@ -96,7 +97,8 @@ func (a *analyzer) find(c *verdictAcc, v argv, x execCtx) {
 			break
 		}
 	}
-	var starts []int
+	var startsBuf [4]int
+	starts := startsBuf[:0]
 	for ; i < v.len(); i++ {
 		s := v.vals[i]
 		if v.literal(i) && (len(s) > 1 && s[0] == '-' || s == "(" || s == "!" || s == ")" || s == ",") {
@@ -155,9 +157,12 @@ func (a *analyzer) find(c *verdictAcc, v argv, x execCtx) {
 	c.allow("safe", "find without actions that run commands or write")
 }
 
-// gitReadOnly are the read-only subcommands.
-var gitReadOnly = map[string]bool{
-	"status": true, "log": true, "diff": true, "show": true, "branch": true, "blame": true, "rev-parse": true,
+// gitReadOnly maps the read-only subcommands to the reason they are
+// allowed.
+var gitReadOnly = map[string]string{
+	"status": "read-only git status", "log": "read-only git log", "diff": "read-only git diff",
+	"show": "read-only git show", "branch": "read-only git branch", "blame": "read-only git blame",
+	"rev-parse": "read-only git rev-parse",
 }
 
 // git allows read-only subcommands and refuses every flag that can run a
@@ -191,7 +196,7 @@ func (a *analyzer) git(c *verdictAcc, v argv) {
 		case slices.Contains([]string{"--no-pager", "--no-replace-objects", "--literal-pathspecs", "--no-optional-locks",
 			"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-advice", "--version", "--help", "--bare", "--exec-path", "--html-path", "--man-path", "--info-path"}, name):
 		default:
-			c.add(permission.Ask, "args:git", "uses the git option "+s+", which is not known to be harmless", false)
+			c.addf(permission.Ask, "args:git", "uses the git option ", s, ", which is not known to be harmless", false)
 		}
 	}
 	if i >= v.len() {
@@ -199,8 +204,9 @@ func (a *analyzer) git(c *verdictAcc, v argv) {
 		return
 	}
 	sub := v.vals[i]
-	if !gitReadOnly[sub] {
-		c.add(permission.Ask, "unlisted", "git "+sub+" is not a read-only git subcommand", true)
+	allowWhy, ok := gitReadOnly[sub]
+	if !ok {
+		c.addf(permission.Ask, "unlisted", "git ", sub, " is not a read-only git subcommand", true)
 		return
 	}
 	listing := false
@@ -222,5 +228,5 @@ func (a *analyzer) git(c *verdictAcc, v argv) {
 	if len(names) > 0 && !listing {
 		c.add(permission.Ask, "args:git", "git branch "+names[0]+" creates a branch", true)
 	}
-	c.allow("safe", "read-only git "+sub)
+	c.allow("safe", allowWhy)
 }

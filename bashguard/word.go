@@ -38,6 +38,12 @@ func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
 	if w == nil || len(w.Parts) == 0 {
 		return r
 	}
+	if len(w.Parts) == 1 {
+		if v, fl, ok := a.plainWord(w, assign); ok {
+			r.val, r.flags = v, fl
+			return r
+		}
+	}
 	src := ""
 	// Brace expansion only happens in unquoted literal text.
 	for _, p := range w.Parts {
@@ -120,6 +126,53 @@ func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
 	}
 	r.val = b.String()
 	return r
+}
+
+// plainWord evaluates the most common words without building a string:
+// one literal part without escapes, tilde or braces, one single-quoted
+// part, or one double-quoted part holding one such literal. Its value is
+// then a substring of the script. ok is false for any other word, which
+// word evaluates in full.
+func (a *analyzer) plainWord(w *syntax.Word, assign bool) (val string, fl wordFlags, ok bool) {
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		v := p.Value
+		if v == "" || v[0] == '~' {
+			return "", 0, false
+		}
+		for i := 0; i < len(v); i++ {
+			switch v[i] {
+			case '\\', '{':
+				return "", 0, false
+			case '~':
+				// "=~" and, in assignments, ":~" are expanded by bash.
+				if v[i-1] == '=' || assign && v[i-1] == ':' {
+					return "", 0, false
+				}
+			case '*', '?', '[':
+				fl = wGlob
+			}
+		}
+		return v, fl, true
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			return "", 0, false
+		}
+		return p.Value, 0, true
+	case *syntax.DblQuoted:
+		if p.Dollar || len(p.Parts) > 1 {
+			return "", 0, false
+		}
+		if len(p.Parts) == 0 {
+			return "", 0, true
+		}
+		l, isLit := p.Parts[0].(*syntax.Lit)
+		if !isLit || strings.IndexByte(l.Value, '\\') >= 0 {
+			return "", 0, false
+		}
+		return l.Value, 0, true
+	}
+	return "", 0, false
 }
 
 // unescape appends v to b with backslash quoting removed. Inside double

@@ -18,7 +18,8 @@ func homeWord(src string) bool {
 
 func (a *analyzer) rm(c *verdictAcc, v argv) {
 	recursive, force := false, false
-	ops := scanOpts(v, "", nil, func(o opt) {
+	var opsBuf [8]int
+	ops := scanOpts(v, "", nil, opsBuf[:0], func(o opt) {
 		switch {
 		case o.name == "-r" || o.name == "-R" || longIs(o.name, "--recursive"):
 			recursive = true
@@ -62,7 +63,8 @@ func (a *analyzer) dd(c *verdictAcc, v argv) {
 }
 
 func (a *analyzer) shred(c *verdictAcc, v argv) {
-	ops := scanOpts(v, "ns", []string{"--iterations", "--size", "--random-source"}, func(opt) {})
+	var opsBuf [8]int
+	ops := scanOpts(v, "ns", []string{"--iterations", "--size", "--random-source"}, opsBuf[:0], func(opt) {})
 	for _, i := range ops {
 		if strings.HasPrefix(path.Clean(v.vals[i]), "/dev/") {
 			c.add(permission.Deny, "dangerous:disk", "shreds the device "+v.vals[i], false)
@@ -102,7 +104,8 @@ func (a *analyzer) kill(c *verdictAcc, v argv) {
 }
 
 func (a *analyzer) rsync(c *verdictAcc, v argv) {
-	ops := scanOpts(v, "e", []string{"--rsh", "--rsync-path"}, func(o opt) {
+	var opsBuf [8]int
+	ops := scanOpts(v, "e", []string{"--rsh", "--rsync-path"}, opsBuf[:0], func(o opt) {
 		if o.name == "-e" || longIs(o.name, "--rsh") {
 			c.add(permission.Ask, "code:inline", "runs the remote shell "+o.val, false)
 		}
@@ -151,7 +154,8 @@ func (a *analyzer) writer(c *verdictAcc, name string, v argv) {
 	targetDir, reference, recursive := -1, false, false
 	var tdVal string
 	var tdFlags wordFlags
-	ops := scanOpts(v, spec.short, spec.long, func(o opt) {
+	var opsBuf [8]int
+	ops := scanOpts(v, spec.short, spec.long, opsBuf[:0], func(o opt) {
 		switch {
 		case o.name == "-t" || longIs(o.name, "--target-directory"):
 			targetDir, tdVal, tdFlags = 1, o.val, o.vf
@@ -204,7 +208,7 @@ func (a *analyzer) writer(c *verdictAcc, name string, v argv) {
 	for _, i := range ops {
 		a.writePath(c, v.vals[i], v.flags[i], name)
 	}
-	c.add(permission.Ask, "write:"+name, "changes files", true)
+	c.add(permission.Ask, writeRule(name), "changes files", true)
 }
 
 // dashMode reports "chmod -x file": a mode that looks like an option.
