@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrDuplicateKey is returned by [Canonical] for an object that holds the
@@ -159,7 +160,7 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 	c.ws()
 	switch b := c.data[c.pos]; {
 	case b == '{':
-		_, err := c.object(buf)
+		_, err := c.object(buf, false)
 		return err
 	case b == '[':
 		c.pos++
@@ -181,7 +182,13 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 		c.pos++
 		buf.WriteByte(']')
 	case b == '"':
-		writeString(buf, c.str())
+		start := c.pos
+		if c.skipStr() && plainString(c.data[start+1:c.pos-1]) {
+			// Written as it stands: what writeString would write.
+			buf.Write(c.data[start:c.pos])
+		} else {
+			writeString(buf, decodeStr(c.data[start:c.pos]))
+		}
 	case b == 't':
 		c.pos += 4
 		buf.WriteString("true")
@@ -205,57 +212,91 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 	return nil
 }
 
-// object writes the canonical form of the object at c.pos and returns its
-// members, sorted by key, each with its canonical value.
-func (c *canonScanner) object(buf *bytes.Buffer) ([]member, error) {
+// rawMember is a member of an object being read: its decoded key and
+// where its canonical value lies in the object's value buffer.
+type rawMember struct {
+	key        []byte
+	start, end int
+}
+
+// object writes the canonical form of the object at c.pos and, when keep
+// is set, returns its members, sorted by key, each with its canonical
+// value.
+func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 	c.pos++
-	var members []member
-	var ends []int
+	var small [8]rawMember
+	raw := small[:0]
 	// All member values go to one buffer; each member's value is sliced
 	// out of it once the object is read (the buffer may move as it grows).
 	var vb bytes.Buffer
 	c.ws()
 	for c.data[c.pos] != '}' {
 		c.ws()
-		key := c.str()
+		start := c.pos
+		var key []byte
+		if c.skipStr() {
+			key = c.data[start+1 : c.pos-1]
+		} else {
+			key = []byte(decodeStr(c.data[start:c.pos]))
+		}
 		c.ws()
 		c.pos++ // ':'
+		vstart := vb.Len()
 		if err := c.value(&vb); err != nil {
 			return nil, err
 		}
-		members = append(members, member{key: key})
-		ends = append(ends, vb.Len())
+		raw = append(raw, rawMember{key: key, start: vstart, end: vb.Len()})
 		c.ws()
 		if c.data[c.pos] == ',' {
 			c.pos++
 		}
 	}
 	c.pos++
-	all, start := vb.Bytes(), 0
-	for i := range members {
-		members[i].val = all[start:ends[i]:ends[i]]
-		start = ends[i]
-	}
-	slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	slices.SortFunc(raw, func(a, b rawMember) int { return bytes.Compare(a.key, b.key) })
+	all := vb.Bytes()
 	buf.WriteByte('{')
-	for i, m := range members {
+	keyLen := 0
+	for i, m := range raw {
 		if i > 0 {
-			if members[i-1].key == m.key {
+			if bytes.Equal(raw[i-1].key, m.key) {
 				return nil, fmt.Errorf("%w %q", ErrDuplicateKey, m.key)
 			}
 			buf.WriteByte(',')
 		}
-		writeString(buf, m.key)
+		if plainString(m.key) {
+			buf.WriteByte('"')
+			buf.Write(m.key)
+			buf.WriteByte('"')
+		} else {
+			writeString(buf, string(m.key))
+		}
 		buf.WriteByte(':')
-		buf.Write(m.val)
+		buf.Write(all[m.start:m.end])
+		keyLen += len(m.key)
 	}
 	buf.WriteByte('}')
+	if !keep {
+		return nil, nil
+	}
+	// The keys as strings, cut from one.
+	var kb strings.Builder
+	kb.Grow(keyLen)
+	for _, m := range raw {
+		kb.Write(m.key)
+	}
+	keys, off := kb.String(), 0
+	members := make([]member, len(raw))
+	for i, m := range raw {
+		members[i] = member{key: keys[off : off+len(m.key)], val: all[m.start:m.end:m.end]}
+		off += len(m.key)
+	}
 	return members, nil
 }
 
-// str reads the string at c.pos and returns its decoded value.
-func (c *canonScanner) str() string {
-	start := c.pos
+// skipStr moves past the string at c.pos and reports whether its text is
+// plain: free of escapes and of bytes outside ASCII, so that the bytes
+// between the quotes are its value.
+func (c *canonScanner) skipStr() bool {
 	plain := true
 	c.pos++
 	for c.data[c.pos] != '"' {
@@ -268,31 +309,141 @@ func (c *canonScanner) str() string {
 		c.pos++
 	}
 	c.pos++
-	raw := c.data[start:c.pos]
-	if plain {
-		return string(raw[1 : len(raw)-1])
+	return plain
+}
+
+// decodeStr decodes a valid JSON string, quotes included.
+func decodeStr(raw []byte) string {
+	if s, ok := unquoteASCII(raw); ok {
+		return s
 	}
 	var s string
 	_ = json.Unmarshal(raw, &s) // valid JSON: cannot fail
 	return s
 }
 
-func writeString(buf *bytes.Buffer, s string) {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if b := s[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
-			plain = false
-			break
+// unquoteASCII decodes a valid JSON string, quotes included, whose text
+// and escapes are all ASCII, as json.Unmarshal would; it reports false for
+// any other string, which is left to json.Unmarshal.
+func unquoteASCII(raw []byte) (string, bool) {
+	raw = raw[1 : len(raw)-1]
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c >= 0x80:
+			return "", false
+		case c != '\\':
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch raw[i] {
+		case '"', '\\', '/':
+			b.WriteByte(raw[i])
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			if i+4 >= len(raw) {
+				return "", false
+			}
+			n := 0
+			for _, h := range raw[i+1 : i+5] {
+				switch {
+				case '0' <= h && h <= '9':
+					n = n<<4 | int(h-'0')
+				case 'a' <= h && h <= 'f':
+					n = n<<4 | int(h-'a'+10)
+				case 'A' <= h && h <= 'F':
+					n = n<<4 | int(h-'A'+10)
+				default:
+					return "", false
+				}
+			}
+			if n >= 0x80 {
+				return "", false
+			}
+			b.WriteByte(byte(n))
+			i += 4
+		default:
+			return "", false
 		}
 	}
-	if plain { // what json.Marshal would write, without its allocations
-		buf.WriteByte('"')
-		buf.WriteString(s)
-		buf.WriteByte('"')
-		return
+	return b.String(), true
+}
+
+// plainString reports whether json.Marshal writes s between quotes as it
+// stands.
+func plainString[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b >= 0x7f || b == '"' || b == '\\' || b == '<' || b == '>' || b == '&' {
+			return false
+		}
 	}
-	b, _ := json.Marshal(s) // a string always marshals
-	buf.Write(b)
+	return true
+}
+
+// writeString writes s quoted exactly as json.Marshal writes a string
+// (HTML characters escaped, invalid UTF-8 replaced by U+FFFD, U+2028 and
+// U+2029 escaped), without its reflection and allocations.
+func writeString(buf *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	buf.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != '<' && b != '>' && b != '&' {
+				i++
+				continue
+			}
+			buf.WriteString(s[start:i])
+			switch b {
+			case '\\', '"':
+				buf.WriteByte('\\')
+				buf.WriteByte(b)
+			case '\b':
+				buf.WriteString(`\b`)
+			case '\f':
+				buf.WriteString(`\f`)
+			case '\n':
+				buf.WriteString(`\n`)
+			case '\r':
+				buf.WriteString(`\r`)
+			case '\t':
+				buf.WriteString(`\t`)
+			default:
+				buf.Write([]byte{'\\', 'u', '0', '0', hex[b>>4], hex[b&0xF]})
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == utf8.RuneError && size == 1:
+			buf.WriteString(s[start:i])
+			buf.WriteString(`\ufffd`)
+		case c == '\u2028' || c == '\u2029':
+			buf.WriteString(s[start:i])
+			buf.Write([]byte{'\\', 'u', '2', '0', '2', hex[c&0xF]})
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	buf.WriteString(s[start:])
+	buf.WriteByte('"')
 }
 
 // canonNumber rewrites a JSON number in one form per value, as JavaScript
@@ -375,7 +526,7 @@ func canonicalObject(data []byte) ([]byte, []member, error) {
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(data))
-	members, err := c.object(&buf)
+	members, err := c.object(&buf, true)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,5 +94,97 @@ func FuzzCanonical(f *testing.F) {
 		if c4, err := Canonical(re); err != nil || !bytes.Equal(c1, c4) {
 			t.Fatalf("re-encoded input %q canonicalises to %q, want %q (%v)", re, c4, c1, err)
 		}
+	})
+}
+
+// FuzzCanonicalObject checks the members canonicalObject returns against
+// encoding/json: the object's keys, decoded, in sorted order, each with
+// the canonical form of its value; and the canonical form of the whole
+// as Canonical gives it.
+func FuzzCanonicalObject(f *testing.F) {
+	for _, s := range []string{
+		`{"b":1,"a":2}`, `{"file_path":"src/a.go","description":"call 1"}`, `{"k\u00e9y":"v\n","<":{"z":[1,{"y":2,"x":3}]}}`,
+		`{"a":"\ud800","b":"\u007f","c":"&"}`, `{"a":1,"a":2}`, `{"\u0061":1,"a":2}`, `{}`, ` { "x" : [ ] } `,
+		`{"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		canon, members, err := canonicalObject(data)
+		want, werr := Canonical(data)
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(data, &obj) != nil {
+			if err == nil {
+				t.Fatalf("canonicalObject accepted %q, which is not a JSON object", data)
+			}
+			return
+		}
+		if werr != nil {
+			if err == nil || err.Error() != werr.Error() {
+				t.Fatalf("canonicalObject(%q) error %v, Canonical error %v", data, err, werr)
+			}
+			return
+		}
+		if err != nil || !bytes.Equal(canon, want) {
+			t.Fatalf("canonicalObject(%q) = %q, %v; Canonical gives %q", data, canon, err, want)
+		}
+		if len(members) != len(obj) {
+			t.Fatalf("canonicalObject(%q): %d members, the object has %d", data, len(members), len(obj))
+		}
+		for i, m := range members {
+			if i > 0 && members[i-1].key >= m.key {
+				t.Fatalf("canonicalObject(%q): members not sorted: %q before %q", data, members[i-1].key, m.key)
+			}
+			raw, ok := obj[m.key]
+			if !ok {
+				t.Fatalf("canonicalObject(%q): member %q is not a key of the object", data, m.key)
+			}
+			if v, err := Canonical(raw); err != nil || !bytes.Equal(v, m.val) {
+				t.Fatalf("canonicalObject(%q): member %q = %q, want %q (%v)", data, m.key, m.val, v, err)
+			}
+		}
+	})
+}
+
+// FuzzStringCodec checks the string writer and reader the canonical form
+// uses against encoding/json: writeString writes what json.Marshal
+// writes, and decodeStr reads back what json.Unmarshal reads.
+func FuzzStringCodec(f *testing.F) {
+	for _, s := range []string{
+		"", "plain", "git status && ls -la src | grep main", `say "hi" \ bye`, "tab\there\nnew\r\b\f\x00\x1f\x7f",
+		"<a href='x'>&amp;</a>", "caf\u00e9 \u2028 \u2029 \U0001F600", "bad \xff\xfe utf8 \xed\xa0\x80", "\\u0041",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		writeString(&buf, s)
+		require.Equal(t, string(want), buf.String(), "writeString(%q)", s)
+		var back string
+		require.NoError(t, json.Unmarshal(want, &back))
+		require.Equal(t, back, decodeStr(want), "decodeStr(%q)", want)
+		// Escapes json.Marshal does not write: \/, \u in either case, and
+		// escaped printable characters.
+		var alt strings.Builder
+		alt.WriteByte('"')
+		for _, r := range back {
+			switch {
+			case r == '/':
+				alt.WriteString(`\/`)
+			case r < 0x80 && r%3 == 0:
+				fmt.Fprintf(&alt, `\u%04X`, r)
+			case r < 0x80 && r%3 == 1:
+				fmt.Fprintf(&alt, `\u%04x`, r)
+			default:
+				b, _ := json.Marshal(string(r))
+				alt.Write(b[1 : len(b)-1])
+			}
+		}
+		alt.WriteByte('"')
+		var back2 string
+		require.NoError(t, json.Unmarshal([]byte(alt.String()), &back2), "%s", alt.String())
+		require.Equal(t, back2, decodeStr([]byte(alt.String())), "decodeStr(%s)", alt.String())
 	})
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -70,7 +71,8 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	if cerr != nil {
 		return deny(permission.LayerTraits, "input:not-object", inputError(cerr))
 	}
-	kind := tool.Traits(call.Input).Kind
+	traits := tool.Traits(call.Input)
+	kind := traits.Kind
 
 	// 3. Layer 3: PreToolUse hooks.
 	// Hooks run under the session's context: cancelled with the session.
@@ -78,12 +80,12 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.currentStep(), ToolName: call.Tool,
 		CallID: call.ID, Kind: kind, Input: call.Input, Cwd: a.cwd, PermissionMode: a.mode.String(),
 	})
-	var answers []permission.Result
+	var hookAsk *permission.Result
 	switch out.Decision {
 	case permission.Allow:
 	case permission.Ask:
-		answers = append(answers, permission.Result{Decision: permission.Ask, Layer: permission.LayerHooks,
-			Source: permission.SourceHookAsk, Rule: "hook:" + out.Hook, Reason: out.Reason})
+		hookAsk = &permission.Result{Decision: permission.Ask, Layer: permission.LayerHooks,
+			Source: permission.SourceHookAsk, Rule: "hook:" + out.Hook, Reason: out.Reason}
 	default:
 		reason := out.Reason
 		if reason == "" {
@@ -96,19 +98,26 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	input := call.Input
 	if out.Input != nil {
 		input = out.Input
-		if _, members, cerr = canonicalObject(input); cerr != nil {
-			return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
+		// An input the hooks left as it was (the chain hands it back
+		// whole) has the members and traits already read.
+		if !bytes.Equal(input, call.Input) {
+			if _, members, cerr = canonicalObject(input); cerr != nil {
+				return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
+			}
+			traits = tool.Traits(input)
 		}
 	}
 	if len(input) > p.cfg.MaxInputBytes {
 		return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook made the input bigger than the limit")
 	}
-	traits := tool.Traits(input)
 
 	// 4 and 5. Rules, content guards, and each simple command.
 	c := content{a: a, tool: call.Tool, traits: traits, input: input, fields: members}
 	c.inspect(ctx)
-	answers = append(answers, c.answers...)
+	answers := c.answers
+	if hookAsk != nil {
+		answers = append([]permission.Result{*hookAsk}, answers...)
+	}
 	res := permission.Combine(a.mode, permission.Call{Tool: call.Tool, Kind: traits.Kind, InsideRoots: c.insideRoots}, answers...)
 	v := verdictOf(res)
 	v.Input, v.Context, v.Commands = input, out.Context, c.commands

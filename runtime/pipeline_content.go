@@ -171,9 +171,14 @@ func (c *content) stringField(fields []member, f string) (string, bool) {
 	if !ok || string(raw) == "null" {
 		return "", false
 	}
-	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
-		// A canonical string without escapes is its own text.
-		return string(raw[1 : n-1]), true
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		if bytes.IndexByte(raw, '\\') < 0 {
+			// A canonical string without escapes is its own text.
+			return string(raw[1 : n-1]), true
+		}
+		if s, ok := unquoteASCII(raw); ok {
+			return s, true
+		}
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -225,11 +230,7 @@ func (c *content) checkPathRules(field, p string, write, rules bool) string {
 	// so that a link cannot slip a path past a deny rule.
 	req := permission.Request{Tool: c.tool, Group: c.group(), Kind: c.traits.Kind, Path: real}
 	r := c.a.rulesFor(&req)
-	lexical := p
-	if !filepath.IsAbs(lexical) {
-		lexical = filepath.Join(sb.WorkDir(), lexical)
-	}
-	if lexical = filepath.Clean(lexical); lexical != real {
+	if lexical := lexicalPath(sb.WorkDir(), p, real); lexical != real {
 		req.Path = lexical
 		if r2 := c.a.rulesFor(&req); r2.Decision < r.Decision {
 			r2.Conflicts.Add(permission.Conflict{Decision: r.Decision, Layer: r.Layer, Source: r.Source, Rule: r.Rule, Reason: r.Reason})
@@ -238,6 +239,23 @@ func (c *content) checkPathRules(field, p string, write, rules bool) string {
 	}
 	c.addRules(r)
 	return real
+}
+
+// lexicalPath returns p made absolute against wd and cleaned. When that is
+// real, clean and absolute, as for most paths, it is found without
+// building it.
+func lexicalPath(wd, p, real string) string {
+	if filepath.IsAbs(p) {
+		if p == real {
+			return real
+		}
+	} else if wd != "" && len(real) == len(wd)+1+len(p) && real[len(wd)] == '/' &&
+		strings.HasPrefix(real, wd) && strings.HasSuffix(real, p) {
+		return real
+	} else {
+		p = filepath.Join(wd, p)
+	}
+	return filepath.Clean(p)
 }
 
 func sandboxRule(err error) string {
