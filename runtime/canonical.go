@@ -183,10 +183,14 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 		buf.WriteByte(']')
 	case b == '"':
 		start := c.pos
-		if c.skipStr() && plainString(c.data[start+1:c.pos-1]) {
+		switch plain := c.skipStr(); {
+		case plain && plainString(c.data[start+1:c.pos-1]):
 			// Written as it stands: what writeString would write.
 			buf.Write(c.data[start:c.pos])
-		} else {
+		case plain:
+			// Its value is the text between the quotes.
+			writeString(buf, c.data[start+1:c.pos-1])
+		default:
 			writeString(buf, decodeStr(c.data[start:c.pos]))
 		}
 	case b == 't':
@@ -229,6 +233,9 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 	// All member values go to one buffer; each member's value is sliced
 	// out of it once the object is read (the buffer may move as it grows).
 	var vb bytes.Buffer
+	if keep {
+		vb.Grow(len(c.data) - c.pos + 32) // the values, and a few escapes
+	}
 	c.ws()
 	for c.data[c.pos] != '}' {
 		c.ws()
@@ -268,7 +275,7 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 			buf.Write(m.key)
 			buf.WriteByte('"')
 		} else {
-			writeString(buf, string(m.key))
+			writeString(buf, m.key)
 		}
 		buf.WriteByte(':')
 		buf.Write(all[m.start:m.end])
@@ -395,9 +402,14 @@ func plainString[T string | []byte](s T) bool {
 // writeString writes s quoted exactly as json.Marshal writes a string
 // (HTML characters escaped, invalid UTF-8 replaced by U+FFFD, U+2028 and
 // U+2029 escaped), without its reflection and allocations.
-func writeString(buf *bytes.Buffer, s string) {
+func writeString[T string | []byte](buf *bytes.Buffer, s T) {
+	buf.Grow(len(s) + 2 + 16) // room for the quotes and a few escapes
+	buf.Write(appendString(buf.AvailableBuffer(), s))
+}
+
+func appendString[T string | []byte](dst []byte, s T) []byte {
 	const hex = "0123456789abcdef"
-	buf.WriteByte('"')
+	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if b := s[i]; b < utf8.RuneSelf {
@@ -405,36 +417,35 @@ func writeString(buf *bytes.Buffer, s string) {
 				i++
 				continue
 			}
-			buf.WriteString(s[start:i])
+			dst = append(dst, s[start:i]...)
 			switch b {
 			case '\\', '"':
-				buf.WriteByte('\\')
-				buf.WriteByte(b)
+				dst = append(dst, '\\', b)
 			case '\b':
-				buf.WriteString(`\b`)
+				dst = append(dst, '\\', 'b')
 			case '\f':
-				buf.WriteString(`\f`)
+				dst = append(dst, '\\', 'f')
 			case '\n':
-				buf.WriteString(`\n`)
+				dst = append(dst, '\\', 'n')
 			case '\r':
-				buf.WriteString(`\r`)
+				dst = append(dst, '\\', 'r')
 			case '\t':
-				buf.WriteString(`\t`)
+				dst = append(dst, '\\', 't')
 			default:
-				buf.Write([]byte{'\\', 'u', '0', '0', hex[b>>4], hex[b&0xF]})
+				dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
 			}
 			i++
 			start = i
 			continue
 		}
-		c, size := utf8.DecodeRuneInString(s[i:])
+		c, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		switch {
 		case c == utf8.RuneError && size == 1:
-			buf.WriteString(s[start:i])
-			buf.WriteString(`\ufffd`)
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
 		case c == '\u2028' || c == '\u2029':
-			buf.WriteString(s[start:i])
-			buf.Write([]byte{'\\', 'u', '2', '0', '2', hex[c&0xF]})
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[c&0xF])
 		default:
 			i += size
 			continue
@@ -442,8 +453,8 @@ func writeString(buf *bytes.Buffer, s string) {
 		i += size
 		start = i
 	}
-	buf.WriteString(s[start:])
-	buf.WriteByte('"')
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 // canonNumber rewrites a JSON number in one form per value, as JavaScript

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/bashguard"
@@ -55,11 +56,15 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 			c.addGuard(permission.Deny, v.Rule, v.Reason, false)
 		}
 	}
-	var worst *permission.Result
-	for _, cmd := range v.Commands {
+	var worst permission.Result
+	c.commands = slices.Grow(c.commands, len(v.Commands))
+	for i, cmd := range v.Commands {
 		req := permission.Request{Tool: c.tool, Kind: c.traits.Kind, Command: cmd.Args}
-		rules := c.a.rulesFor(&req)
-		answers := []permission.Result{rules}
+		// The rules' answer and the guard's, in a buffer of the frame.
+		var buf [2]permission.Result
+		buf[0] = c.a.rulesFor(&req)
+		rules := &buf[0]
+		answers := buf[:1]
 		switch cmd.Decision {
 		case permission.Allow:
 			answers = append(answers, permission.Result{Decision: permission.Allow, Layer: permission.LayerShell,
@@ -77,17 +82,16 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 			// A default Ask does not speak for a shell command: the guard
 			// does (its safe list allows, its Ask asks). A default Deny
 			// still denies.
-			answers[0].Decision = permission.Allow
+			rules.Decision = permission.Allow
 		}
 		r := permission.Combine(permission.ModeDefault, permission.Call{Tool: c.tool, Kind: c.traits.Kind}, answers...)
 		c.commands = append(c.commands, CommandVerdict{Args: cmd.Args, Decision: r.Decision, Layer: r.Layer,
 			Rule: r.Rule, Reason: r.Reason, Pos: cmd.Pos.String()})
-		if worst == nil || r.Decision < worst.Decision {
-			rc := r
-			worst = &rc
+		if i == 0 || r.Decision < worst.Decision {
+			worst = r
 		}
 	}
-	c.add(*worst)
+	c.add(worst)
 }
 
 func (c *content) addGuard(d permission.Decision, rule, reason string, firm bool) {
