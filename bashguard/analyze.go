@@ -11,9 +11,10 @@ import (
 // analyzer holds the state of one Judge call. It is not shared.
 type analyzer struct {
 	g      *Guard
-	src    string // text of the script being walked (changes for nested code)
-	depth  int    // nesting of literal shell code
-	outer  *Pos   // position of the command that holds nested code
+	sc     *scratch // borrowed from the Guard for this call
+	src    string   // text of the script being walked (changes for nested code)
+	depth  int      // nesting of literal shell code
+	outer  *Pos     // position of the command that holds nested code
 	ncmds  int
 	curPos syntax.Pos // position of the simple command being judged
 

@@ -21,16 +21,17 @@ func (r rootChecker) CheckPath(p string, write bool) (permission.Decision, strin
 		return permission.Deny, "a leading ~ is refused"
 	}
 	if !filepath.IsAbs(p) {
-		p = filepath.Join(r.dir, p)
+		p = filepath.Join(r.dir, p) // Join cleans
+	} else {
+		p = filepath.Clean(p)
 	}
-	p = filepath.Clean(p)
 	for _, root := range r.roots {
-		if p == root || strings.HasPrefix(p, root+"/") {
+		if p == root || strings.HasPrefix(p, root) && p[len(root)] == '/' {
 			base := filepath.Base(p)
 			switch {
 			case !write && (base == ".env" || strings.Contains(p, "/.ssh/") || strings.HasSuffix(base, ".pem")):
 				return permission.Ask, "secret file " + p
-			case write && (strings.Contains(p+"/", "/.git/") || base == ".bashrc" || base == ".zshenv"):
+			case write && (strings.Contains(p, "/.git/") || strings.HasSuffix(p, "/.git") || base == ".bashrc" || base == ".zshenv"):
 				return permission.Ask, "protected path " + p
 			}
 			return permission.Allow, "inside the roots"

@@ -20,7 +20,7 @@ func (a *analyzer) code(c *verdictAcc, text, rule, what string) {
 		c.add(permission.Deny, "limit:size", "cannot be analysed: shell code over the size limit", false)
 		return
 	}
-	f, err := a.g.parse(text)
+	f, err := a.sc.parse(text)
 	if err != nil {
 		c.add(permission.Deny, "parse", "cannot be analysed: "+err.Error(), false)
 		return

@@ -94,7 +94,7 @@
 //
 // # Concurrency
 //
-// A Guard is safe for concurrent use; it keeps a pool of parsers and no
-// other mutable state. Judge is deterministic for a given Policy and
+// A Guard is safe for concurrent use; it keeps a pool of parsers and
+// scratch buffers and no other mutable state. Judge is deterministic for a given Policy and
 // PathChecker.
 package bashguard

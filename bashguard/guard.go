@@ -18,14 +18,27 @@ import (
 type Guard struct {
 	pol     Policy
 	extra   map[string]bool
-	parsers *sync.Pool
+	scratch *sync.Pool // of *scratch
 }
+
+// scratch is what one Judge call borrows and gives back: a parser (which
+// is not safe for concurrent use) and buffers that do not outlive the call.
+type scratch struct {
+	parser *syntax.Parser
+	reader strings.Reader
+	names  []string
+	flags  []wordFlags
+}
+
+// maxScratch bounds the buffers a scratch keeps between calls, so that one
+// huge script does not pin its memory in the pool.
+const maxScratch = 4096
 
 // New returns a Guard for a copy of p. Zero limits in p take their defaults.
 func New(p Policy) *Guard {
 	p.fill()
-	g := &Guard{pol: p, parsers: &sync.Pool{New: func() any {
-		return syntax.NewParser(syntax.Variant(syntax.LangBash))
+	g := &Guard{pol: p, scratch: &sync.Pool{New: func() any {
+		return &scratch{parser: syntax.NewParser(syntax.Variant(syntax.LangBash))}
 	}}}
 	if len(p.ExtraSafe) > 0 {
 		g.extra = make(map[string]bool, len(p.ExtraSafe))
@@ -59,7 +72,7 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 				Reason: "cannot be analysed: internal error: " + panicText(r)}
 		}
 	}()
-	if g == nil || g.parsers == nil {
+	if g == nil || g.scratch == nil {
 		return Verdict{Decision: permission.Deny, Rule: "internal", Reason: "no guard configured"}
 	}
 	if ctx != nil {
@@ -72,39 +85,63 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 			Reason: "cannot be analysed: script is " + strconv.Itoa(len(script)) +
 				" bytes, over the limit of " + strconv.Itoa(g.pol.MaxScriptBytes)}
 	}
-	f, err := g.parse(script)
+	sc := g.scratch.Get().(*scratch)
+	f, err := sc.parse(script)
 	if err != nil {
+		g.scratch.Put(sc)
 		return Verdict{Decision: permission.Deny, Rule: "parse", Reason: "cannot be analysed: " + err.Error()}
 	}
-	a := analyzer{g: g, src: script}
+	a := analyzer{g: g, sc: sc, src: script}
 	// Size the buffers from a guess at the number of commands and words;
 	// they grow if the guess is short.
-	n, words := 1, 1
+	n, words := 1, 0
+	inWord := false
 	for i := 0; i < len(script); i++ {
 		switch script[i] {
 		case '\n', ';', '|', '&':
-			n++
-			words++
+			if i == 0 || script[i-1] != script[i] { // "&&" and "||" end one command
+				n++
+			}
+			inWord = false
 		case ' ', '\t':
-			words++
+			inWord = false
+		default:
+			if !inWord {
+				words++
+				inWord = true
+			}
 		}
 	}
 	words = min(words, 1024)
-	a.out, a.names = make([]Command, 0, n), make([]string, 0, n)
-	a.strs, a.flags = make([]string, 0, words), make([]wordFlags, 0, words)
+	a.out = make([]Command, 0, n)
+	a.strs = make([]string, 0, words)
+	a.names, a.flags = sc.names[:0], sc.flags[:0]
 	a.stmts(f.Stmts, false, false)
+	if a.abort == "" {
+		a.finish()
+	}
+	// Give the buffers back without the strings they point to. After a
+	// panic nothing is given back.
+	clear(a.names)
+	if cap(a.names) <= maxScratch {
+		sc.names = a.names[:0]
+	}
+	if cap(a.flags) <= maxScratch {
+		sc.flags = a.flags[:0]
+	}
+	g.scratch.Put(sc)
 	if a.abort != "" {
 		return Verdict{Decision: permission.Deny, Rule: a.abortRule, Reason: "cannot be analysed: " + a.abort,
 			Commands: a.out}
 	}
-	a.finish()
 	return combine(a.out)
 }
 
-func (g *Guard) parse(script string) (*syntax.File, error) {
-	p := g.parsers.Get().(*syntax.Parser)
-	f, err := p.Parse(strings.NewReader(script), "")
-	g.parsers.Put(p)
+// parse parses script with the scratch's parser.
+func (sc *scratch) parse(script string) (*syntax.File, error) {
+	sc.reader.Reset(script)
+	f, err := sc.parser.Parse(&sc.reader, "")
+	sc.reader.Reset("")
 	return f, err
 }
 
