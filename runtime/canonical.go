@@ -143,6 +143,8 @@ func canonToken(dec *json.Decoder, tok json.Token, buf *bytes.Buffer) error {
 type canonScanner struct {
 	data []byte
 	pos  int
+	// values, when not nil, is room for the top-level object's values.
+	values []byte
 }
 
 func (c *canonScanner) ws() {
@@ -207,6 +209,10 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 		for c.pos < len(c.data) && strings.IndexByte("+-0123456789.eE", c.data[c.pos]) >= 0 {
 			c.pos++
 		}
+		if num := c.data[start:c.pos]; canonicalInt(num) {
+			buf.Write(num)
+			return nil
+		}
 		n, err := canonNumber(string(c.data[start:c.pos]))
 		if err != nil {
 			return err
@@ -233,8 +239,8 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 	// All member values go to one buffer; each member's value is sliced
 	// out of it once the object is read (the buffer may move as it grows).
 	var vb bytes.Buffer
-	if keep {
-		vb.Grow(len(c.data) - c.pos + 32) // the values, and a few escapes
+	if keep && c.values != nil {
+		vb = *bytes.NewBuffer(c.values)
 	}
 	c.ws()
 	for c.data[c.pos] != '}' {
@@ -515,6 +521,26 @@ func canonNumber(s string) (string, error) {
 	return out.String(), nil
 }
 
+// canonicalInt reports whether num is an integer canonNumber leaves as it
+// is: "0", or up to 21 digits without a leading zero, negative or not.
+func canonicalInt(num []byte) bool {
+	if len(num) == 1 && num[0] == '0' {
+		return true
+	}
+	if len(num) > 0 && num[0] == '-' {
+		num = num[1:]
+	}
+	if len(num) == 0 || len(num) > 21 || num[0] == '0' {
+		return false
+	}
+	for _, b := range num {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // maxExp bounds exponents so that every canonical form parses again.
 const maxExp = 1_000_000_000
 
@@ -535,9 +561,14 @@ func canonicalObject(data []byte) ([]byte, []member, error) {
 	if c.pos >= len(data) || data[c.pos] != '{' {
 		return nil, nil, errors.New("runtime: not a JSON object")
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(data))
-	members, err := c.object(&buf, true)
+	// One allocation for the canonical form and, beside it, the values:
+	// neither is longer than the input unless strings gain escapes (each
+	// buffer then grows on its own).
+	n := len(data) + 32
+	room := make([]byte, 2*n)
+	buf := bytes.NewBuffer(room[:0:n])
+	c.values = room[n : n : 2*n]
+	members, err := c.object(buf, true)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -121,6 +121,9 @@ type agent struct {
 	silent bool
 	tools  *Registry
 	start  time.Time
+	// record is the session's context without its cancellation: a call
+	// that happened is recorded even if the session was cancelled since.
+	record context.Context
 	// children counts running subagents.
 	children int
 	depth    int
@@ -155,7 +158,8 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{p: p, l7: l7, mode: o.Mode, name: p.cfg.AgentName, cwd: o.Cwd, tools: p.cfg.Tools, start: time.Now()}
+	a := &agent{p: p, l7: l7, mode: o.Mode, name: p.cfg.AgentName, cwd: o.Cwd, tools: p.cfg.Tools, start: time.Now(),
+		record: context.WithoutCancel(l7.Context())}
 	if parent != nil {
 		a.parent, a.silent, a.name, a.depth = parent, true, name, parent.depth+1
 		a.rules = parent.rules.Child()

@@ -57,8 +57,7 @@ func (p *Pipeline) AfterRun(ctx context.Context, call Call, v Verdict, run Run) 
 	if input == nil {
 		input = call.Input
 	}
-	hctx := context.WithoutCancel(a.l7.Context()) // the call happened: record it even if cancelled since
-	out := p.cfg.Hooks.PostToolUse(hctx, hooks.PostToolUseEvent{
+	out := p.cfg.Hooks.PostToolUse(a.record, hooks.PostToolUseEvent{
 		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.currentStep(), ToolName: call.Tool, CallID: call.ID,
 		Kind: kindOf(a, call), Input: input, Output: output, Elapsed: elapsed, Err: runErr,
 		Decision: v.Decision, Reason: v.Reason, Confinement: run.Confinement, Cwd: a.cwd, PermissionMode: a.mode.String(),

@@ -155,10 +155,12 @@ func (c *content) inspect(ctx context.Context) {
 // contentOf is what "Tool(specifier)" rules of other tools match: a
 // subagent's type, or nothing.
 func contentOf(fields []member) string {
-	for _, k := range []string{"subagent_type", "agent", "name"} {
-		var s string
-		if v, ok := field(fields, k); ok && json.Unmarshal(v, &s) == nil && s != "" {
-			return s
+	for _, k := range [...]string{"subagent_type", "agent", "name"} {
+		// A canonical value is valid JSON: a string when it is quoted.
+		if v, ok := field(fields, k); ok && len(v) > 0 && v[0] == '"' {
+			if s := decodeStr(v); s != "" {
+				return s
+			}
 		}
 	}
 	return ""

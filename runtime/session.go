@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -218,29 +219,31 @@ type statusKey struct {
 
 func (s *Session) buildStatus() Status {
 	st := Status{Step: s.step, Tokens: s.tokens}
-	var reasons []string
-	raise := func(sig Signal, reason string) {
-		st.Signals |= sig
-		reasons = append(reasons, reason)
-	}
+	var buf [4]string
+	reasons := buf[:0]
 	if err := s.Err(); err != nil {
-		raise(SignalCancelled, err.Error())
+		st.Signals |= SignalCancelled
+		reasons = append(reasons, err.Error())
 	}
 	if s.step > s.limits.MaxSteps {
-		raise(SignalFinalAnswer, fmt.Sprintf("step %d is past the limit of %d steps: stop offering tools and ask for the final answer",
-			s.step, s.limits.MaxSteps))
+		st.Signals |= SignalFinalAnswer
+		reasons = append(reasons, "step "+strconv.Itoa(s.step)+" is past the limit of "+strconv.Itoa(s.limits.MaxSteps)+
+			" steps: stop offering tools and ask for the final answer")
 	}
 	switch {
 	case s.tokens >= s.limits.TokenHardLimit:
-		raise(SignalForceAction, fmt.Sprintf("%d tokens reach the hard limit of %d: compact the context or end the run",
-			s.tokens, s.limits.TokenHardLimit))
+		st.Signals |= SignalForceAction
+		reasons = append(reasons, strconv.Itoa(s.tokens)+" tokens reach the hard limit of "+strconv.Itoa(s.limits.TokenHardLimit)+
+			": compact the context or end the run")
 	case s.tokens >= s.limits.TokenSoftLimit:
-		raise(SignalNudge, fmt.Sprintf("%d tokens reach the soft limit of %d: summarise and answer soon",
-			s.tokens, s.limits.TokenSoftLimit))
+		st.Signals |= SignalNudge
+		reasons = append(reasons, strconv.Itoa(s.tokens)+" tokens reach the soft limit of "+strconv.Itoa(s.limits.TokenSoftLimit)+
+			": summarise and answer soon")
 	}
 	if s.lowRun >= s.limits.DiminishingSteps {
-		raise(SignalStop, fmt.Sprintf("%d steps in a row added fewer than %d tokens each: answer from what was gathered",
-			s.lowRun, s.limits.MinStepTokens))
+		st.Signals |= SignalStop
+		reasons = append(reasons, strconv.Itoa(s.lowRun)+" steps in a row added fewer than "+strconv.Itoa(s.limits.MinStepTokens)+
+			" tokens each: answer from what was gathered")
 	}
 	st.Reason = strings.Join(reasons, "; ")
 	return st
