@@ -115,9 +115,34 @@ type Session struct {
 	lastStatusOK  bool
 }
 
+// callKey identifies a call for the repeat and cycle checks: its tool and
+// its input (canonical, or raw when it is not valid JSON), kept whole when
+// short and as a SHA-256 sum otherwise, so that the history stays small.
 type callKey struct {
-	tool string
-	sum  [sha256.Size]byte
+	tool  string
+	short string // the input tagged 'c' (canonical) or 'r' (raw), if short; else ""
+	sum   [sha256.Size]byte
+}
+
+// maxShortKey is the longest input a callKey holds whole.
+const maxShortKey = 256
+
+func keyOf(tool string, input, canon []byte) callKey {
+	k := callKey{tool: tool}
+	tag, body := byte('c'), canon
+	if canon == nil {
+		tag, body = 'r', input
+	}
+	if len(body) > maxShortKey {
+		k.sum = callSum(tool, input, canon)
+		return k
+	}
+	var b strings.Builder
+	b.Grow(1 + len(body))
+	b.WriteByte(tag)
+	b.Write(body)
+	k.short = b.String()
+	return k
 }
 
 func newSession(ctx context.Context, id string, l Limits) *Session {
@@ -300,7 +325,7 @@ func (s *Session) gate(tool string, input, canon []byte) GateResult {
 	if err := s.Err(); err != nil {
 		return GateResult{Rule: "runtime:cancelled", Reason: "session is cancelled: " + err.Error()}
 	}
-	key := callKey{tool: tool, sum: callSum(tool, input, canon)}
+	key := keyOf(tool, input, canon)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.step > s.limits.MaxSteps {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -293,4 +294,25 @@ func BenchmarkGate(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// TestGateRepeatLongInput checks the repeat check on inputs too long to be
+// kept whole in the history: they are compared by a hash of their
+// canonical form, so another spelling still repeats and a change in the
+// last byte does not.
+func TestGateRepeatLongInput(t *testing.T) {
+	s := newTestSession(t, Limits{})
+	s.BeginStep()
+	long := strings.Repeat("x", maxShortKey)
+	in1 := json.RawMessage(`{"content":"` + long + `","file_path":"a.go"}`)
+	in2 := json.RawMessage(` { "file_path" : "a.go", "content" : "` + long + `" } `)
+	other := json.RawMessage(`{"content":"` + long + `","file_path":"a.gp"}`)
+	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", in1))
+	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", in2))
+	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", other), "the last byte differs")
+	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", in1))
+	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", in2))
+	g := s.Gate("Write", in1)
+	assert.Equal(t, GateResult{Rule: "runtime:repeat",
+		Reason: "the same Write call with the same input 3 times in a row: try something else"}, g)
 }
