@@ -76,13 +76,6 @@ func (c *verdictAcc) addf(d permission.Decision, rule, r0, r1, r2 string, overri
 	}
 }
 
-// reason returns the reason of the deciding factor.
-func (c *verdictAcc) reason() string {
-	if c.why[1] == "" && c.why[2] == "" {
-		return c.why[0]
-	}
-	return c.why[0] + c.why[1] + c.why[2]
-}
 
 // allow names the rule that allows the command when no other factor objects.
 func (c *verdictAcc) allow(rule, why string) {
@@ -220,7 +213,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 
 // emit appends the judgement of one command.
 func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal bool, name string) {
-	cmd := Command{Args: args, Pos: a.pos(p)}
+	a.out = append(a.out, Command{})
+	cmd := &a.out[len(a.out)-1]
+	cmd.Args, cmd.Pos = args, a.pos(p)
 	label := "assignment"
 	if c.rule == "write:redirect" || c.allowWhy == "redirection only" {
 		label = "redirect"
@@ -241,7 +236,6 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal bool
 			cmd.Reason = "read-only use of a safe command"
 		}
 	}
-	a.out = append(a.out, cmd)
 	a.names = append(a.names, name)
 }
 

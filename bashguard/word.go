@@ -128,6 +128,9 @@ func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
 	return r
 }
 
+// litSpecial marks the bytes that plainWord looks at.
+var litSpecial = [256]bool{'\\': true, '{': true, '~': true, '*': true, '?': true, '[': true}
+
 // plainWord evaluates the most common words without building a string:
 // one literal part without escapes, tilde or braces, one single-quoted
 // part, or one double-quoted part holding one such literal. Its value is
@@ -141,6 +144,9 @@ func (a *analyzer) plainWord(w *syntax.Word, assign bool) (val string, fl wordFl
 			return "", 0, false
 		}
 		for i := 0; i < len(v); i++ {
+			if !litSpecial[v[i]] {
+				continue
+			}
 			switch v[i] {
 			case '\\', '{':
 				return "", 0, false
