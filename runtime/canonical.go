@@ -28,7 +28,7 @@ var ErrDuplicateKey = errors.New("runtime: duplicate object key")
 // an error. Invalid UTF-8 in strings is replaced by U+FFFD, as
 // encoding/json does.
 func Canonical(data []byte) ([]byte, error) {
-	if json.Valid(data) {
+	if validJSON(data) {
 		c := canonScanner{data: data}
 		var buf bytes.Buffer
 		buf.Grow(len(data))
@@ -549,7 +549,7 @@ const maxExp = 1_000_000_000
 // callers read fields without decoding the input a second time. Input that
 // is not a JSON object is an error.
 func canonicalObject(data []byte) ([]byte, []member, error) {
-	if !json.Valid(data) {
+	if !validJSON(data) {
 		_, err := Canonical(data)
 		if err == nil {
 			err = errors.New("runtime: canonical JSON: invalid")
