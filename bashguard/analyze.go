@@ -76,7 +76,6 @@ func (c *verdictAcc) addf(d permission.Decision, rule, r0, r1, r2 string, overri
 	}
 }
 
-
 // allow names the rule that allows the command when no other factor objects.
 func (c *verdictAcc) allow(rule, why string) {
 	if c.allowRule == "" {

@@ -47,6 +47,12 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	}
 	v := a.newArgv(len(ce.Args))
 	for i, w := range ce.Args {
+		if len(w.Parts) == 1 {
+			if val, fl, ok := a.plainWord(w, false); ok {
+				v.vals[i], v.flags[i] = val, fl
+				continue
+			}
+		}
 		r := a.word(w, false)
 		v.vals[i], v.flags[i] = r.val, r.flags
 		if r.flags&wEffect != 0 {

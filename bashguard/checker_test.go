@@ -20,10 +20,16 @@ func (r rootChecker) CheckPath(p string, write bool) (permission.Decision, strin
 	if strings.HasPrefix(p, "~") {
 		return permission.Deny, "a leading ~ is refused"
 	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(r.dir, p) // Join cleans
-	} else {
+	switch {
+	case filepath.IsAbs(p):
 		p = filepath.Clean(p)
+	case cleanRel(p) && filepath.IsAbs(r.dir) && filepath.Clean(r.dir) == r.dir && r.dir != "/":
+		// What Join gives, built in a buffer that does not escape, so that
+		// benchmarks of Judge do not mostly measure this checker.
+		var buf [64]byte
+		p = string(append(append(append(buf[:0], r.dir...), '/'), p...))
+	default:
+		p = filepath.Join(r.dir, p) // Join cleans
 	}
 	for _, root := range r.roots {
 		if p == root || strings.HasPrefix(p, root) && p[len(root)] == '/' {
@@ -38,4 +44,20 @@ func (r rootChecker) CheckPath(p string, write bool) (permission.Decision, strin
 		}
 	}
 	return permission.Deny, p + " is outside every root"
+}
+
+// cleanRel reports a relative path that Clean leaves unchanged: no empty,
+// "." or ".." element.
+func cleanRel(p string) bool {
+	if p == "" || p[0] == '/' {
+		return false
+	}
+	for p != "" {
+		e, rest, found := strings.Cut(p, "/")
+		if e == "" || e == "." || e == ".." || found && rest == "" {
+			return false
+		}
+		p = rest
+	}
+	return true
 }
