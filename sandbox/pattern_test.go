@@ -235,3 +235,29 @@ func TestJudgeClassifiesWithoutAllocating(t *testing.T) {
 	})
 	require.Zero(t, allocs, "classifying an ASCII path allocates")
 }
+
+// BenchmarkClassify compares the indexed classifier with the
+// straightforward one on a path that matches no default pattern (the
+// common case: every pattern is ruled out) and on one that matches late in
+// the list.
+func BenchmarkClassify(b *testing.B) {
+	src := append(DefaultProtected(), DefaultSecret()...)
+	set, err := compilePatterns(src)
+	require.NoError(b, err)
+	ref, err := refCompile(src)
+	require.NoError(b, err)
+	for _, p := range []string{"/Home/User/Projects/src/pkg/main.go", "/Home/User/Projects/deploy/tls.key"} {
+		b.Run("indexed"+p, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				set.first(p)
+			}
+		})
+		b.Run("straightforward"+p, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				refFirst(ref, p)
+			}
+		})
+	}
+}
