@@ -1,5 +1,7 @@
 package hooks
 
+import "strconv"
+
 // Event names a lifecycle event. Its String form is the event's name in
 // Claude Code's hook protocol (hook_event_name), such as "PreToolUse".
 type Event uint8
@@ -27,27 +29,5 @@ func (e Event) String() string {
 	if e > 0 && int(e) < len(eventNames) {
 		return eventNames[e]
 	}
-	return "Event(" + itoa(int(e)) + ")"
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
+	return "Event(" + strconv.Itoa(int(e)) + ")"
 }

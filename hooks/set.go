@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,7 +68,7 @@ func (s *Set) Add(hooks ...Hook) {
 	for _, h := range hooks {
 		name := h.Name
 		if name == "" {
-			name = "hook #" + itoa(len(n)+1)
+			name = "hook #" + strconv.Itoa(len(n)+1)
 		}
 		n = append(n, entry{h: h, name: name})
 	}

@@ -1,5 +1,7 @@
 package permission
 
+import "strconv"
+
 // Decision is the answer for one tool call: Deny, Ask or Allow.
 //
 // The zero value is Deny, so a Decision that was never set fails closed.
@@ -26,7 +28,7 @@ func (d Decision) String() string {
 	case Allow:
 		return "allow"
 	}
-	return "deny(" + itoa(int(d)) + ")"
+	return "deny(" + strconv.Itoa(int(d)) + ")"
 }
 
 // Valid reports whether d is one of Deny, Ask and Allow.
@@ -55,26 +57,4 @@ func ParseDecision(s string) (Decision, error) {
 		return Deny, nil
 	}
 	return Deny, &Error{Input: s, Reason: "unknown decision (want allow, ask or deny)"}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }
