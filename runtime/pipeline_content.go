@@ -97,6 +97,7 @@ func (c *content) inspect(ctx context.Context) {
 	}
 	fields := c.fields
 	c.insideRoots = true
+	c.checkFieldCase()
 	write := t.WritesPaths()
 	base := ""
 	for _, f := range t.PathFields {
@@ -152,10 +153,49 @@ func (c *content) inspect(ctx context.Context) {
 	}
 }
 
+// contentKeys are the members contentOf reads.
+var contentKeys = [...]string{"subagent_type", "agent", "name"}
+
+// checkFieldCase denies a member whose name differs from a field the checks
+// read only in letter case ("FILE_PATH", "ſubagent_type"): encoding/json
+// matches struct fields without regard to case, so a tool written in Go
+// would read the member as that field while the checks would not see it.
+func (c *content) checkFieldCase() {
+	t := &c.traits
+	declared := [...][]string{t.PathFields, t.GlobFields, t.URLFields, t.DomainFields, t.CommandFields, {t.WorkdirField}}
+	// The members contentOf reads matter only to a tool without declared
+	// fields.
+	matchContent := len(t.PathFields)+len(t.GlobFields)+len(t.URLFields)+len(t.DomainFields)+len(t.CommandFields) == 0
+	for _, m := range c.fields {
+		for _, list := range declared {
+			for _, f := range list {
+				if f != "" && m.key != f && strings.EqualFold(m.key, f) {
+					c.fieldCaseDeny(m.key, "the declared field", f)
+					return
+				}
+			}
+		}
+		if !matchContent {
+			continue
+		}
+		for _, f := range contentKeys {
+			if m.key != f && strings.EqualFold(m.key, f) {
+				c.fieldCaseDeny(m.key, "the field", f)
+				return
+			}
+		}
+	}
+}
+
+func (c *content) fieldCaseDeny(key, what, f string) {
+	c.guardDeny(permission.LayerTraits, "input:field-case", fmt.Sprintf(
+		"input field %q differs from %s %q only in letter case; a tool decoding the input with encoding/json would read it as %q", key, what, f, f))
+}
+
 // contentOf is what "Tool(specifier)" rules of other tools match: a
 // subagent's type, or nothing.
 func contentOf(fields []member) string {
-	for _, k := range [...]string{"subagent_type", "agent", "name"} {
+	for _, k := range contentKeys {
 		// A canonical value is valid JSON: a string when it is quoted.
 		if v, ok := field(fields, k); ok && len(v) > 0 && v[0] == '"' {
 			if s := decodeStr(v); s != "" {
