@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -254,4 +255,40 @@ func TestFSErrorsNameThePath(t *testing.T) {
 	var pe *fs.PathError
 	require.True(t, errors.As(err, &pe))
 	assert.Equal(t, "sub/missing.txt", pe.Path)
+}
+
+// TestGlobBaseAlternatives shows that a brace alternative in the wildcard
+// part of a pattern can name "..": a glob that expands braces before it
+// walks (bash here, and the glob libraries of Node and Python) then lists
+// the outside directory.
+func TestGlobBaseAlternatives(t *testing.T) {
+	tr := newTree(t)
+	script := "shopt -s nullglob; cd \"$1\" && printf '%s\\n' {..,sub}/outside/*.txt"
+	leak, err := exec.Command("bash", "-c", script, "bash", tr.root).Output()
+	require.NoError(t, err)
+	require.Equal(t, "../outside/secret.txt\n", string(leak), "the pattern reaches outside the root")
+
+	for _, c := range []struct{ pattern, reason string }{
+		{"{..,sub}/outside/*.txt", `a brace group of the wildcard part holds ".."`},
+		{"sub/{a,{b,..}}/x", `a brace group of the wildcard part holds ".."`},
+		{"{.,x}{.,y}/outside/*", `an alternative of the wildcard part names "." or ".." ("../outside/*")`},
+		{"{x,.}/{.,y}./outside/*", `("x/../outside/*")`},
+		{"*/{a,.}", `("*/.")`},
+		{"{-../}{-../}/outside/*", `a brace group of the wildcard part holds ".." (a range in some glob dialects)`},
+		{"{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}", "the wildcard part has more than 1024 alternatives"},
+	} {
+		_, _, err := tr.sb.GlobBase(c.pattern)
+		require.ErrorIs(t, err, sandbox.ErrInvalidPath, c.pattern)
+		assert.Contains(t, err.Error(), c.reason, c.pattern)
+	}
+	for _, c := range []struct{ pattern, rest string }{
+		{"sub/*.{txt,md}", "*.{txt,md}"},
+		{"{*.txt,*.md}", "{*.txt,*.md}"},
+		{"sub/{a,b}/[{]x", "{a,b}/[{]x"},
+		{"**/.{env,git}", "**/.{env,git}"},
+	} {
+		_, rest, err := tr.sb.GlobBase(c.pattern)
+		require.NoError(t, err, c.pattern)
+		assert.Equal(t, c.rest, rest, c.pattern)
+	}
 }

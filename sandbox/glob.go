@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -38,6 +39,9 @@ func (s *Sandbox) GlobBase(pattern string) (base, rest string, err error) {
 			return "", "", pathErr(ErrInvalidPath, pattern, "", "the wildcard part of a pattern may not contain \".\" or \"..\"", nil)
 		}
 	}
+	if why := checkAlternatives(rest); why != "" {
+		return "", "", pathErr(ErrInvalidPath, pattern, "", why, nil)
+	}
 	if !doublestar.ValidatePattern(rest) {
 		return "", "", pathErr(ErrInvalidPath, pattern, "", "malformed pattern", doublestar.ErrBadPattern)
 	}
@@ -55,4 +59,132 @@ func (s *Sandbox) GlobBase(pattern string) (base, rest string, err error) {
 		return "", "", err
 	}
 	return r, rest, nil
+}
+
+// maxAlternatives bounds the brace expansion of a pattern's wildcard part.
+const maxAlternatives = 1024
+
+// checkAlternatives expands the brace alternatives of a pattern's wildcard
+// part ("{..,src}/*" is "../*" or "src/*" to a glob that expands braces
+// before it walks, as bash and the glob libraries of other languages do)
+// and says why the part is refused: an alternative with a "." or ".."
+// component, a brace group holding ".." (a range such as "{-../}" in some
+// dialects), or too many alternatives to check. It returns "" when none
+// applies.
+func checkAlternatives(rest string) string {
+	if !strings.Contains(rest, "{") {
+		return ""
+	}
+	var alts []string
+	why := expandAlternatives(rest, &alts)
+	if why != "" {
+		return why
+	}
+	for _, a := range alts {
+		for e := range strings.SplitSeq(a, "/") {
+			if e == ".." || e == "." {
+				return "an alternative of the wildcard part names \".\" or \"..\" (" + strconv.Quote(a) + ")"
+			}
+		}
+	}
+	return ""
+}
+
+// expandAlternatives appends to out every expansion of the first brace
+// group of p, each expanded in turn, as doublestar reads braces (a
+// backslash escapes, a character class is skipped, groups nest).
+func expandAlternatives(p string, out *[]string) string {
+	open := -1
+scan:
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			for i++; i < len(p) && p[i] != ']'; i++ {
+				if p[i] == '\\' {
+					i++
+				}
+			}
+		case '{':
+			open = i
+			break scan
+		}
+	}
+	if open < 0 {
+		if len(*out) >= maxAlternatives {
+			return "the wildcard part has more than " + strconv.Itoa(maxAlternatives) + " alternatives"
+		}
+		*out = append(*out, p)
+		return ""
+	}
+	inner := p[open+1:]
+	end := closingBrace(inner)
+	if end < 0 {
+		return "malformed pattern: a \"{\" without its \"}\""
+	}
+	inner = inner[:end]
+	if strings.Contains(inner, "..") {
+		return "a brace group of the wildcard part holds \"..\" (a range in some glob dialects)"
+	}
+	prefix, suffix := p[:open], p[open+1+end+1:]
+	depth, start := 0, 0
+	for i := 0; i <= len(inner); i++ {
+		if i < len(inner) {
+			switch inner[i] {
+			case '\\':
+				i++
+				continue
+			case '[':
+				for i++; i < len(inner) && inner[i] != ']'; i++ {
+					if inner[i] == '\\' {
+						i++
+					}
+				}
+				continue
+			case '{':
+				depth++
+				continue
+			case '}':
+				depth--
+				continue
+			case ',':
+				if depth > 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		if why := expandAlternatives(prefix+inner[start:min(i, len(inner))]+suffix, out); why != "" {
+			return why
+		}
+		start = i + 1
+	}
+	return ""
+}
+
+// closingBrace returns the index in s of the "}" closing a group opened
+// just before s, or -1.
+func closingBrace(s string) int {
+	depth := 1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			for i++; i < len(s) && s[i] != ']'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
