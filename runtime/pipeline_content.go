@@ -345,7 +345,12 @@ func (c *content) checkURL(field, raw string) {
 		c.guardDeny(permission.LayerTraits, "input:url", fmt.Sprintf("%s %q has no host", field, raw))
 		return
 	}
-	c.checkDomain(strings.ToLower(u.Hostname()))
+	host, err := canonicalHost(u.Hostname())
+	if err != nil {
+		c.guardDeny(permission.LayerTraits, "input:url-host", fmt.Sprintf("%s %q: %v", field, raw, err))
+		return
+	}
+	c.checkDomain(host)
 }
 
 func (c *content) checkDomains(fields []member, f string) {

@@ -37,3 +37,34 @@ func TestPipelineFieldNameCase(t *testing.T) {
 			"differs from the field \"subagent_type\" only in letter case"},
 	})
 }
+
+// A URL's host is matched in the form the fetch reaches: an IPv4 address
+// however the WHATWG parser reads it, an IPv4-mapped IPv6 address as the
+// IPv4 one; a host that is not ASCII (IDNA would map it) is refused.
+func TestPipelineURLHost(t *testing.T) {
+	w := newWorld(t, permission.Config{
+		Default: permission.Allow,
+		Deny:    []string{"WebFetch(domain:evil.com)", "WebFetch(domain:169.254.169.254)", "Glob(/etc/**)"},
+		Allow:   []string{"WebFetch"},
+	}, nil)
+	w.start(t, "s1", permission.ModeDefault)
+	const denied = "denied by deny rule WebFetch(domain:169.254.169.254)"
+	var cases []pcase
+	for _, u := range []string{
+		"http://169.254.169.254/latest", "http://2852039166/latest", "http://0xA9FEA9FE/latest", "http://0251.0376.0251.0376/",
+		"http://169.254.43518/", "http://169.16689662/", "http://[::ffff:169.254.169.254]/", "http://[::FFFF:a9fe:a9fe]/", "http://169.254.169.254./",
+	} {
+		cases = append(cases, pcase{"IPv4 written as " + u, "WebFetch", in("url", u), permission.Deny, permission.LayerRules, "WebFetch(domain:169.254.169.254)", denied})
+	}
+	cases = append(cases,
+		pcase{"full-width letter in the host", "WebFetch", in("url", "https://ｅvil.com/x"), permission.Deny, permission.LayerTraits, "input:url-host", `host "ｅvil.com" is not ASCII: write it in its punycode (xn--) form`},
+		pcase{"number-like host that is no address", "WebFetch", in("url", "http://1.2.3.999/"), permission.Deny, permission.LayerTraits, "input:url-host", `part "999" is too big`},
+		pcase{"five parts", "WebFetch", in("url", "http://1.2.3.4.5/"), permission.Deny, permission.LayerTraits, "input:url-host", "more than four parts"},
+		pcase{"another address", "WebFetch", in("url", "http://169.254.169.253/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		pcase{"a name ending in a letter", "WebFetch", in("url", "https://Example.COM/x"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		pcase{"punycode", "WebFetch", in("url", "https://xn--mnchen-3ya.de/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		pcase{"brace alternative naming ..", "Glob", in("pattern", "{..,src}/*"), permission.Deny, permission.LayerSandbox, "sandbox:invalid-path", `a brace group of the wildcard part holds ".."`},
+		pcase{"composed alternative naming ..", "Glob", in("pattern", "{.,x}{.,y}/outside/*"), permission.Deny, permission.LayerSandbox, "sandbox:invalid-path", `names "." or ".." ("../outside/*")`},
+	)
+	runCases(t, w, "s1", cases)
+}
