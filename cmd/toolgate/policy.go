@@ -150,6 +150,10 @@ func loadPolicy(src source) (*policy, error) {
 	if src.cwd == "" || !filepath.IsAbs(src.cwd) {
 		return nil, fmt.Errorf("the working directory %q is not an absolute path", src.cwd)
 	}
+	if isFilesystemRoot(src.cwd) {
+		// As a root, / would make every path part of the workspace.
+		return nil, fmt.Errorf("the working directory %q is the file system's root: every path would be inside the workspace; start in a project directory", src.cwd)
+	}
 	p := &policy{src: src}
 	for _, f := range src.settingsFiles() {
 		if f.required {
@@ -190,8 +194,8 @@ func loadPolicy(src source) (*policy, error) {
 		case !filepath.IsAbs(d):
 			d = filepath.Join(src.cwd, d)
 		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-			p.skipped = append(p.skipped, d)
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() || isFilesystemRoot(d) {
+			p.skipped = append(p.skipped, d) // missing, not a directory, or / (which would admit every path)
 			continue
 		}
 		p.roots = append(p.roots, d)
@@ -305,4 +309,13 @@ func (p *policy) pipeline(tool string) (*runtime.Pipeline, *hooks.Set, error) {
 		return nil, nil, err
 	}
 	return pl, set, nil
+}
+
+// isFilesystemRoot reports whether dir is /, written so or through links.
+func isFilesystemRoot(dir string) bool {
+	if filepath.Clean(dir) == "/" {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	return err == nil && real == "/"
 }
