@@ -163,9 +163,13 @@ var contentKeys = [...]string{"subagent_type", "agent", "name"}
 func (c *content) checkFieldCase() {
 	t := &c.traits
 	declared := [...][]string{t.PathFields, t.GlobFields, t.URLFields, t.DomainFields, t.CommandFields, {t.WorkdirField}}
-	// The members contentOf reads matter only to a tool without declared
-	// fields.
-	matchContent := len(t.PathFields)+len(t.GlobFields)+len(t.URLFields)+len(t.DomainFields)+len(t.CommandFields) == 0
+	// The members contentOf reads matter to a subagent tool without
+	// declared fields (its type is what Task(type) rules match, and the
+	// subagent runner decodes it with encoding/json). Other tools' inputs
+	// (MCP tools, say) may well have a "Name" beside nothing else: not
+	// refused.
+	matchContent := t.Kind == permission.KindSubagent &&
+		len(t.PathFields)+len(t.GlobFields)+len(t.URLFields)+len(t.DomainFields)+len(t.CommandFields) == 0
 	for _, m := range c.fields {
 		for _, list := range declared {
 			for _, f := range list {

@@ -327,3 +327,18 @@ func TestPipelineConfinementReachesHooks(t *testing.T) {
 	assert.Equal(t, []string{"Bash: landlock v7: fs, tcp", "Read: "}, got)
 	ReportConfinement(context.Background(), "ignored") // outside an executor: nothing happens
 }
+
+// TestPipelineFieldCaseOnlyWhereItMatters: a generic tool whose input has
+// a "Name" key (and no declared fields) is not refused for it.
+func TestPipelineFieldCaseOnlyWhereItMatters(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
+	mcp := &Descriptor{ToolName: "mcp__db__query", Base: Traits{Kind: permission.KindOther}}
+	reg, err := w.p.Tools().With(mcp)
+	require.NoError(t, err)
+	w.p.cfg.Tools = reg
+	w.start(t, "s", permission.ModeDefault)
+	runCases(t, w, "s", []pcase{
+		{"an MCP tool's own Name field", "mcp__db__query", in("Name", "users"), permission.Allow, permission.LayerRules, "default", "the default for other tools is allow"},
+		{"a Task type in other letter case", "Task", in("Subagent_type", "danger", "prompt", "x"), permission.Deny, permission.LayerTraits, "input:field-case", `input field "Subagent_type" differs from the field "subagent_type" only in letter case`},
+	})
+}
