@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"strconv"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -292,9 +293,23 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 			walk(x.X)
 			words = append(words, x.Op.String())
 			walk(x.Y)
+			switch x.Op {
+			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+				// Operands are arithmetic: a name is replaced by its value,
+				// which is evaluated again, and a subscript runs commands.
+				for _, o := range []syntax.TestExpr{x.X, x.Y} {
+					if w, ok := o.(*syntax.Word); ok && !isDecimal(w.Lit()) {
+						c.add(permission.Ask, "dynamic:arithmetic", "operand "+a.source(w)+" of "+x.Op.String()+
+							" is evaluated as arithmetic, which can run commands through variable values", false)
+					}
+				}
+			}
 		case *syntax.UnaryTest:
 			words = append(words, x.Op.String())
 			walk(x.X)
+			if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.TsVarSet && strings.ContainsRune(a.source(w), '[') {
+				c.add(permission.Ask, "dynamic:arithmetic", "-v "+a.source(w)+" evaluates an array subscript, which can run commands", false)
+			}
 		case *syntax.ParenTest:
 			walk(x.X)
 		}
@@ -386,6 +401,9 @@ func (a *analyzer) declClause(d *syntax.DeclClause, redirs []*syntax.Redirect, x
 		t, l := a.assignment(as, &c, false)
 		lit = lit && l
 		args = append(args, t)
+		if as.Naked && as.Name == nil && l {
+			declWord(&c, d.Variant.Value, t)
+		}
 	}
 	a.redirects(&c, redirs, d.Variant.Value)
 	if !a.count() {
@@ -469,4 +487,68 @@ func (a *analyzer) forkBombs() map[string]bool {
 		}
 	}
 	return bombs
+}
+
+// declWord judges a word of declare, export, local, readonly or typeset
+// that the parser did not take as an assignment: an option, or quoted
+// text such as 'PATH=/x' or 'a[$(cmd)]=1', which bash parses as an
+// assignment only at run time.
+func declWord(c *verdictAcc, variant, w string) {
+	if strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+") {
+		if variant == "export" || variant == "readonly" {
+			return // their options (-f -n -p, -a -A -f -p) change no later evaluation
+		}
+		switch {
+		case strings.ContainsRune(w[1:], 'n'):
+			c.add(permission.Ask, "dynamic:expansion", "declares a name reference (-n), through which later assignments reach another variable", false)
+		case strings.ContainsRune(w[1:], 'i'):
+			c.add(permission.Ask, "dynamic:expansion", "declares an integer variable (-i), whose values are evaluated as arithmetic, which can run commands", false)
+		}
+		return
+	}
+	name, val, has := strings.Cut(w, "=")
+	name = strings.TrimSuffix(name, "+")
+	if !isIdent(name) {
+		c.add(permission.Ask, "dynamic:expansion", "declares "+w+", which bash parses at run time (a subscript is evaluated as arithmetic, which can run commands)", false)
+		return
+	}
+	if !has {
+		return
+	}
+	if strings.HasPrefix(val, "(") {
+		c.add(permission.Ask, "dynamic:expansion", "declares "+w+", an array assignment that bash parses at run time", false)
+		return
+	}
+	if why := riskyVar(name, false); why != "" {
+		c.add(permission.Ask, "env:assign", "assignment to "+name+" "+why, false)
+	}
+}
+
+// isIdent reports whether s is a shell variable name.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || i > 0 && ch >= '0' && ch <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isDecimal reports a plain decimal integer, optionally signed: the only
+// arithmetic operand whose evaluation cannot run anything.
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

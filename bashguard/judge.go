@@ -104,6 +104,13 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v argv, x
 		case !std:
 			c.addf(permission.Ask, "unlisted", "runs ", raw, ", which is not a standard command", true)
 		case e.class == clsSafe:
+			if name == "test" || name == "[" {
+				for i := 1; i+1 < v.len(); i++ {
+					if v.vals[i] == "-v" && strings.ContainsRune(v.vals[i+1], '[') {
+						c.add(permission.Ask, "dynamic:arithmetic", "-v "+v.vals[i+1]+" evaluates an array subscript, which can run commands", false)
+					}
+				}
+			}
 			c.allow("safe", "on the safe list")
 		case e.class == clsReader:
 			a.reader(c, name, e.reader, v)

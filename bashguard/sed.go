@@ -167,7 +167,10 @@ func sedUnsafe(s string) string {
 				i++
 			}
 		case ':', 'b', 't', 'T':
-			for i < n && s[i] != '\n' && s[i] != ';' && (cmd == ':' || s[i] != '}') {
+			// GNU sed ends a label at blanks too, and reads what follows
+			// as the next command.
+			skip()
+			for i < n && s[i] != '\n' && s[i] != ';' && s[i] != ' ' && s[i] != '\t' && (cmd == ':' || s[i] != '}') {
 				i++
 			}
 		case 'a', 'i', 'c':
