@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -163,17 +164,30 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v argv, x execCtx) {
 	c.add(permission.Ask, "unlisted", "not on the safe list", true)
 }
 
+// awkSafeOpts are the awk options that neither run, load nor write
+// anything. Long options must be spelled out: an abbreviation may name
+// another option (--p is --posix, --profile or --pretty-print).
+var awkSafeOpts = []string{"-F", "-v", "-b", "-c", "-P", "-r", "-S", "-N", "-V",
+	"--field-separator", "--assign", "--characters-as-bytes", "--traditional", "--posix", "--re-interval",
+	"--sandbox", "--use-lc-numeric", "--version", "--help"}
+
 // awk allows programs that only read their input and print.
 func (a *analyzer) awk(c *verdictAcc, v argv) {
 	progFile := false
 	var opsBuf [8]int
-	ops := scanOpts(v, "Fvf", []string{"--field-separator", "--assign", "--file", "--include", "--load", "--exec", "--source"}, opsBuf[:0], func(o opt) {
+	ops := scanOpts(v, "FvfW", []string{"--field-separator", "--assign", "--file", "--include", "--load", "--exec", "--source"}, opsBuf[:0], func(o opt) {
+		name, _, _ := strings.Cut(o.name, "=")
 		switch {
 		case o.name == "-f" || longIs(o.name, "--file", "--exec"):
 			progFile = true
-		case o.name == "-v" || o.name == "-F" || longIs(o.name, "--field-separator", "--assign"):
 		case longIs(o.name, "--include", "--load", "--source") || o.name == "-i" || o.name == "-l" || o.name == "-E" || o.name == "-e":
 			progFile = true
+		case o.name == "-W":
+			// mawk's -W exec file runs a program file; gawk's -W is any
+			// long option.
+			c.add(permission.Ask, "code:awk", "uses -W "+o.val+", which can run a program from a file or write files", false)
+		case !slices.Contains(awkSafeOpts, name):
+			c.add(permission.Ask, "args:awk", "uses the awk option "+o.name+", which can write files (--dump-variables, --profile, --pretty-print) or wait for a person (--debug)", false)
 		}
 	})
 	if progFile {
@@ -213,63 +227,241 @@ func isAssignWord(s string) bool {
 	return true
 }
 
-// awkUnsafe explains why an awk program may run commands or write files,
-// or returns "". It is conservative: "|" and ">" inside an action are
-// taken as pipes and redirections.
+// awkUnsafe explains why an awk program may run commands, read other
+// files or write files, or returns "". It is conservative: "|" and ">"
+// inside an action are taken as pipes and redirections, and "<" as
+// getline from a file when the program uses getline.
 func awkUnsafe(p string) string {
-	brace, paren := 0, 0
-	getline := strings.Contains(p, "getline")
+	// Checks on the raw text: a string that holds these words is rare,
+	// and nothing can hide them.
 	for i := 0; i < len(p); i++ {
+		if i > 0 && isWordByte(p[i-1]) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(p[i:], "system"):
+			rest := strings.TrimLeft(p[i+len("system"):], " \t\\\n")
+			if strings.HasPrefix(rest, "(") {
+				return "calls system()"
+			}
+		case strings.HasPrefix(p[i:], "ARGV") || strings.HasPrefix(p[i:], "ARGC"):
+			if i+4 == len(p) || !isWordByte(p[i+4]) {
+				return "uses ARGV or ARGC, which can make it read other files"
+			}
+		}
+	}
+	budget := awkBranches
+	return awkScan(p, 0, awkState{}, strings.Contains(p, "getline"), &budget)
+}
+
+// awkBranches bounds how many readings of an ambiguous "/" (division or
+// the start of a regular expression) awkScan tries.
+const awkBranches = 64
+
+type awkState struct {
+	brace, paren int
+	operand      bool // the last token ends an operand: "/" is division
+	ambiguous    bool // the last token may or may not end an operand
+}
+
+// awkScan tokenises p from i in state st and explains the first pipe,
+// redirection, getline from a file or extension it finds. Where "/" may be
+// division or start a regular expression, both readings are scanned, and
+// a regular expression is read both with and without bracket expressions
+// protecting "/", so that text inside a regular expression (a quote, a #)
+// cannot hide code from the scan.
+func awkScan(p string, i int, st awkState, getline bool, budget *int) string {
+	n := len(p)
+	for i < n {
 		ch := p[i]
-		switch ch {
-		case '"':
-			for i++; i < len(p) && p[i] != '"'; i++ {
+		switch {
+		case ch == ' ' || ch == '\t':
+			i++
+			continue
+		case ch == '\\' && i+1 < n && (p[i+1] == '\n' || p[i+1] == '\r'):
+			i += 2
+			continue
+		case ch == '"':
+			for i++; i < n && p[i] != '"'; i++ {
 				if p[i] == '\\' {
 					i++
 				}
 			}
-		case '#':
-			for i < len(p) && p[i] != '\n' {
+			if i >= n {
+				return "has an unterminated string"
+			}
+			i++
+			st.operand, st.ambiguous = true, false
+			continue
+		case ch == '#':
+			for i < n && p[i] != '\n' {
 				i++
 			}
-		case '{':
-			brace++
-		case '}':
-			brace--
-		case '(':
-			paren++
-		case ')':
-			paren--
-		case '|':
-			if i+1 < len(p) && p[i+1] == '|' {
-				i++
+			continue
+		case ch == '/':
+			regex := !st.operand || st.ambiguous
+			division := st.operand || st.ambiguous
+			if regex {
+				ends := awkRegexEnds(p, i+1)
+				if len(ends) == 0 {
+					if !division {
+						return "has a regular expression that cannot be parsed"
+					}
+				}
+				for k, e := range ends {
+					if division || k > 0 {
+						*budget--
+						if *budget < 0 {
+							return "is too complex to analyse"
+						}
+					}
+					if division || k < len(ends)-1 {
+						ns := st
+						ns.operand, ns.ambiguous = true, false
+						if why := awkScan(p, e, ns, getline, budget); why != "" {
+							return why
+						}
+						continue
+					}
+					i = e
+					st.operand, st.ambiguous = true, false
+				}
+				if !division {
+					continue
+				}
+			}
+			i++
+			st.operand, st.ambiguous = false, false
+			continue
+		case isWordByte(ch) || ch == '.' && i+1 < n && p[i+1] >= '0' && p[i+1] <= '9':
+			j := i
+			for j < n && (isWordByte(p[j]) || p[j] == '.') {
+				j++
+			}
+			word := p[i:j]
+			i = j
+			st.operand, st.ambiguous = true, false
+			if word[0] < '0' || word[0] > '9' {
+				if awkKeywords[word] {
+					st.operand, st.ambiguous = false, true
+				}
+			}
+			continue
+		case ch == '+' || ch == '-':
+			if i+1 < n && p[i+1] == ch { // ++ and --: postfix or prefix
+				i += 2
+				st.operand, st.ambiguous = false, true
+				continue
+			}
+		case ch == ')' || ch == ']':
+			if ch == ')' {
+				st.paren--
+			}
+			i++
+			st.operand, st.ambiguous = true, false
+			continue
+		case ch == '(':
+			st.paren++
+		case ch == '{':
+			st.brace++
+		case ch == '}':
+			st.brace--
+		case ch == '|':
+			if i+1 < n && p[i+1] == '|' {
+				i += 2
+				st.operand, st.ambiguous = false, false
 				continue
 			}
 			return "uses a pipe to or from a command"
-		case '>':
-			if i+1 < len(p) && p[i+1] == '=' {
-				i++
+		case ch == '>':
+			if i+1 < n && p[i+1] == '=' {
+				i += 2
+				st.operand, st.ambiguous = false, false
 				continue
 			}
-			if brace > 0 && paren <= 0 {
+			if st.brace > 0 && st.paren <= 0 {
 				return "redirects output to a file or command"
 			}
-		case '<':
-			if getline && brace > 0 {
+		case ch == '<':
+			if getline {
 				return "reads a file with getline"
 			}
-		case '@':
+		case ch == '@':
 			return "loads an extension or include file"
-		case 's':
-			if strings.HasPrefix(p[i:], "system") && (i == 0 || !isWordByte(p[i-1])) {
-				rest := strings.TrimLeft(p[i+len("system"):], " \t")
-				if strings.HasPrefix(rest, "(") {
-					return "calls system()"
-				}
-			}
+		case ch == '$':
+			st.operand, st.ambiguous = false, true
+			i++
+			continue
 		}
+		i++
+		st.operand, st.ambiguous = false, false
 	}
 	return ""
+}
+
+// awkKeywords are the words after which "/" may start a regular
+// expression although they look like operands: keywords, and built-in
+// functions that may be called without parentheses.
+var awkKeywords = map[string]bool{
+	"print": true, "printf": true, "return": true, "in": true, "getline": true, "if": true,
+	"while": true, "for": true, "do": true, "else": true, "delete": true, "exit": true,
+	"case": true, "length": true, "next": true, "nextfile": true, "BEGIN": true, "END": true,
+	"BEGINFILE": true, "ENDFILE": true, "func": true, "function": true, "switch": true, "default": true,
+}
+
+// awkRegexEnds returns the indexes just after the "/" that ends a regular
+// expression starting at p[i:], read with and without bracket expressions
+// protecting "/" (awk implementations differ). A regular expression ends
+// at the line's end at the latest; none is returned if it is unterminated.
+func awkRegexEnds(p string, i int) []int {
+	var ends []int
+	for _, brackets := range []bool{true, false} {
+		if e := awkRegexEnd(p, i, brackets); e >= 0 && !slices.Contains(ends, e) {
+			ends = append(ends, e)
+		}
+	}
+	return ends
+}
+
+func awkRegexEnd(p string, i int, brackets bool) int {
+	n := len(p)
+	for i < n {
+		switch ch := p[i]; {
+		case ch == '\n':
+			return -1
+		case ch == '\\':
+			i += 2
+			continue
+		case ch == '/':
+			return i + 1
+		case ch == '[' && brackets:
+			j := i + 1
+			if j < n && p[j] == '^' {
+				j++
+			}
+			if j < n && p[j] == ']' {
+				j++
+			}
+			for j < n && p[j] != ']' && p[j] != '\n' {
+				if p[j] == '[' && j+1 < n && (p[j+1] == ':' || p[j+1] == '.' || p[j+1] == '=') {
+					k := strings.Index(p[j+2:], string(p[j+1])+"]")
+					if k < 0 {
+						return -1
+					}
+					j += k + 4
+					continue
+				}
+				j++
+			}
+			if j >= n || p[j] == '\n' {
+				return -1
+			}
+			i = j + 1
+			continue
+		}
+		i++
+	}
+	return -1
 }
 
 func isWordByte(b byte) bool {
