@@ -57,6 +57,20 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
 			}
 		}
 	})
+	if name == "jq" && patDone {
+		c.add(permission.Ask, "args:jq", "runs a jq program from a file, which is not analysed (it may import files outside the roots)", false)
+	}
+	if name == "jq" {
+		// Options such as --arg name value move the program to a later
+		// operand: look at every one.
+		for _, i := range ops {
+			f := v.vals[i]
+			if jqWord(f, "import") || jqWord(f, "include") || jqWord(f, "modulemeta") {
+				c.add(permission.Ask, "args:jq", "loads modules or data files (import, include), which can read files outside the roots", false)
+				break
+			}
+		}
+	}
 	if name == "date" {
 		for _, i := range ops {
 			if !strings.HasPrefix(v.vals[i], "+") {
@@ -108,6 +122,12 @@ func (a *analyzer) find(c *verdictAcc, v argv, x execCtx) {
 	}
 	del := false
 	for ; i < v.len(); i++ {
+		if s := v.vals[i]; len(s) == 8 && strings.HasPrefix(s, "-newer") && s[7] != 't' && i+1 < v.len() {
+			// -newerXY compares with a reference file unless Y is t.
+			a.readPath(c, v.vals[i+1], v.flags[i+1], "find")
+			i++
+			continue
+		}
 		switch s := v.vals[i]; s {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			k := i + 1
@@ -127,6 +147,13 @@ func (a *analyzer) find(c *verdictAcc, v argv, x execCtx) {
 			i = k
 		case "-delete":
 			del = true
+		case "-newer", "-anewer", "-cnewer", "-samefile", "-files0-from":
+			// A reference file is read (-files0-from prints the names it
+			// holds, and quotes them in errors).
+			if i+1 < v.len() {
+				a.readPath(c, v.vals[i+1], v.flags[i+1], "find")
+			}
+			i++
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < v.len() {
 				a.writePath(c, v.vals[i+1], v.flags[i+1], "find")
@@ -211,8 +238,46 @@ func (a *analyzer) git(c *verdictAcc, v argv) {
 	}
 	listing := false
 	var names []string
-	for _, s := range v.vals[i+1:] {
-		name, _, _ := strings.Cut(s, "=")
+	dashes := false
+	for k := i + 1; k < v.len(); k++ {
+		s := v.vals[k]
+		if dashes || s == "-" || !strings.HasPrefix(s, "-") {
+			// git diff compares two files without an index when one of
+			// them is outside the working tree, and any subcommand may
+			// name a path: one that looks like a path outside the roots,
+			// and every path after "--", goes through the checker.
+			if dashes || path.IsAbs(s) || strings.HasPrefix(s, "~") || hasDotDot(s) && !strings.Contains(s, ":") {
+				a.readPath(c, s, v.flags[k], "git")
+			}
+			if sub == "branch" {
+				names = append(names, s)
+			}
+			continue
+		}
+		if s == "--" {
+			dashes = true
+			continue
+		}
+		name, val, has := strings.Cut(s, "=")
+		// Options whose value is a file that git reads: blame's
+		// --contents (shown line by line), -S and --ignore-revs-file
+		// (quoted in errors), the diff order file -O, and
+		// --pathspec-from-file.
+		fileOpt := sub == "blame" && (s == "-S" || longIs(name, "--contents", "--ignore-revs-file")) ||
+			longIs(name, "--pathspec-from-file") || sub == "rev-parse" && longIs(name, "--resolve-git-dir") ||
+			strings.HasPrefix(s, "-O") && sub != "branch"
+		if fileOpt {
+			if strings.HasPrefix(s, "-O") && len(s) > 2 {
+				val, has = s[2:], true
+			}
+			fl := v.flags[k]
+			if !has && k+1 < v.len() {
+				k++
+				val, fl = v.vals[k], v.flags[k]
+			}
+			a.readPath(c, val, fl, "git")
+			continue
+		}
 		switch {
 		case longIs(name, "--output", "--ext-diff", "--textconv", "--exec", "--upload-pack", "--paginate", "--open-files-in-pager", "--no-index", "--output-directory", "--receive-pack"):
 			c.add(permission.Ask, "args:git", "uses "+name+", which can run a program, write a file or read outside the repository", false)
@@ -221,12 +286,28 @@ func (a *analyzer) git(c *verdictAcc, v argv) {
 		case sub == "branch" && (slices.Contains([]string{"-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "-t"}, s) ||
 			longIs(name, "--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--no-track", "--create-reflog")):
 			c.add(permission.Ask, "args:git", "git branch "+s+" changes branches", true)
-		case sub == "branch" && !strings.HasPrefix(s, "-"):
-			names = append(names, s)
 		}
 	}
 	if len(names) > 0 && !listing {
 		c.add(permission.Ask, "args:git", "git branch "+names[0]+" creates a branch", true)
 	}
 	c.allow("safe", allowWhy)
+}
+
+// jqWord reports whether the jq program f uses the keyword or function w:
+// an occurrence that is not part of a longer name, a field (.w) or a
+// variable ($w).
+func jqWord(f, w string) bool {
+	for i := 0; ; {
+		k := strings.Index(f[i:], w)
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len(w)
+		if (k == 0 || !isWordByte(f[k-1]) && f[k-1] != '.' && f[k-1] != '$') && (end == len(f) || !isWordByte(f[end])) {
+			return true
+		}
+		i = end
+	}
 }
