@@ -64,8 +64,19 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v argv, x
 	case clsMount:
 		c.add(permission.Deny, "dangerous:mount", "mounts or unmounts file systems", false)
 	case clsInteractive:
-		c.add(permission.Deny, "dangerous:interactive", "is interactive and would hang waiting for a person", false)
+		switch {
+		case onlyVersion(v):
+			c.add(permission.Ask, "unlisted", "only prints its version or help; not on the safe list", true)
+		case (name == "top" || name == "btop") && batchTop(v):
+			c.add(permission.Ask, "unlisted", "runs in batch mode; not on the safe list", true)
+		default:
+			c.add(permission.Deny, "dangerous:interactive", "is interactive and would hang waiting for a person", false)
+		}
 	case clsNetwork:
+		if onlyVersion(v) {
+			c.add(permission.Ask, "unlisted", "only prints its version or help; not on the safe list", true)
+			break
+		}
 		a.network(c, "network:"+name, "reaches the network")
 	case clsRsync:
 		a.rsync(c, v)
@@ -144,4 +155,31 @@ func inlineFor(name string) string {
 		return f
 	}
 	return "c"
+}
+
+// onlyVersion reports a command line whose every argument asks for the
+// version or the help text: it neither connects nor waits for a person.
+func onlyVersion(v argv) bool {
+	if v.len() < 2 {
+		return false
+	}
+	for i := 1; i < v.len(); i++ {
+		switch v.vals[i] {
+		case "--version", "--help", "-V", "-h", "-version":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// batchTop reports top -b: it prints and exits instead of waiting.
+func batchTop(v argv) bool {
+	for i := 1; i < v.len(); i++ {
+		s := v.vals[i]
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s, 'b') > 0 {
+			return true
+		}
+	}
+	return false
 }

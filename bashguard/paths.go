@@ -10,10 +10,12 @@ import (
 // harmlessDevice reports paths that read or write nothing of value.
 func harmlessDevice(p string) bool {
 	switch p {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/fd/0", "/dev/fd/1", "/dev/fd/2", "/dev/tty":
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/fd/0", "/dev/fd/1", "/dev/fd/2", "/dev/tty",
+		"/dev/zero", "/dev/random", "/dev/urandom":
 		return true
 	}
-	return false
+	// /dev/fd/N is the descriptor N, as in >&N: it opens nothing new.
+	return strings.HasPrefix(p, "/dev/fd/") && isFdWord(p[len("/dev/fd/"):]) && !strings.HasSuffix(p, "-")
 }
 
 func isNetDevice(p string) bool {
