@@ -23,7 +23,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
 		if isShort && strings.IndexByte(s.patShort, ch) >= 0 || !isShort && longIs(o.name, s.patLong...) {
 			patDone = true
 		}
-		if isShort && strings.IndexByte(s.fileShort, ch) >= 0 || !isShort && slices.Contains(s.fileLong, o.name) {
+		if isShort && strings.IndexByte(s.fileShort, ch) >= 0 || !isShort && longIs(o.name, s.fileLong...) {
 			a.readPath(c, o.val, o.vf, name)
 		}
 		switch name {
