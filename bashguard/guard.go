@@ -94,24 +94,7 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 	a := analyzer{g: g, sc: sc, src: script}
 	// Size the buffers from a guess at the number of commands and words;
 	// they grow if the guess is short.
-	n, words := 1, 0
-	inWord := false
-	for i := 0; i < len(script); i++ {
-		switch script[i] {
-		case '\n', ';', '|', '&':
-			if i == 0 || script[i-1] != script[i] { // "&&" and "||" end one command
-				n++
-			}
-			inWord = false
-		case ' ', '\t':
-			inWord = false
-		default:
-			if !inWord {
-				words++
-				inWord = true
-			}
-		}
-	}
+	n, words := sizeGuess(script)
 	words = min(words, 1024)
 	a.out = make([]Command, 0, n)
 	a.strs = make([]string, 0, words)
@@ -135,6 +118,36 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 			Commands: a.out}
 	}
 	return combine(a.out)
+}
+
+// sepClass marks the bytes sizeGuess treats as command separators (2) and
+// blanks (1); every other byte is part of a word (0).
+var sepClass = [256]uint8{'\n': 2, ';': 2, '|': 2, '&': 2, ' ': 1, '\t': 1}
+
+// sizeGuess estimates the number of simple commands and words in script:
+// one command per separator ("&&" and "||" count once) and one word per run
+// of bytes between blanks and separators.
+func sizeGuess(script string) (n, words int) {
+	n = 1
+	inWord := 0
+	var prev byte
+	for i := 0; i < len(script); i++ {
+		ch := script[i]
+		switch sepClass[ch] {
+		case 0:
+			words += 1 - inWord
+			inWord = 1
+		case 2:
+			if i == 0 || prev != ch { // "&&" and "||" end one command
+				n++
+			}
+			inWord = 0
+		default:
+			inWord = 0
+		}
+		prev = ch
+	}
+	return n, words
 }
 
 // parse parses script with the scratch's parser.
