@@ -75,9 +75,9 @@ func Combine(mode Mode, call Call, answers ...Result) Result {
 			win = base
 		}
 	}
+	// The winner keeps its own conflicts (Add copies on append, so the
+	// copy never writes to the answer's backing array).
 	res := answers[win]
-	res.Conflicts = Conflicts{}
-	res.Conflicts.addAll(&answers[win].Conflicts)
 	firm := res.Firm
 	for i := range answers {
 		if i == win {

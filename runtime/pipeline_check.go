@@ -114,9 +114,11 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	// 4 and 5. Rules, content guards, and each simple command.
 	c := content{a: a, tool: call.Tool, traits: traits, input: input, fields: members}
 	c.inspect(ctx)
-	answers := c.answers
+	var answers []permission.Result
 	if hookAsk != nil {
-		answers = append([]permission.Result{*hookAsk}, answers...)
+		answers = c.answers(*hookAsk)
+	} else {
+		answers = c.answers()
 	}
 	res := permission.Combine(a.mode, permission.Call{Tool: call.Tool, Kind: traits.Kind, InsideRoots: c.insideRoots}, answers...)
 	v := verdictOf(res)

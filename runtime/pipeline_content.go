@@ -27,7 +27,11 @@ type content struct {
 	// fields are the input's top-level members, values in canonical form.
 	fields []member
 
-	answers     []permission.Result
+	// The answers: the first ones held inline (a slice into the struct
+	// would move it to the heap), the rest in more.
+	ans         [2]permission.Result
+	nAns        int
+	more        []permission.Result
 	commands    []CommandVerdict
 	insideRoots bool
 	// paths are the real paths the call touches, for "allow always".
@@ -43,7 +47,25 @@ type content struct {
 	hasRules bool
 }
 
-func (c *content) add(r permission.Result) { c.answers = append(c.answers, r) }
+func (c *content) add(r permission.Result) {
+	if c.nAns < len(c.ans) {
+		c.ans[c.nAns] = r
+		c.nAns++
+		return
+	}
+	c.more = append(c.more, r)
+}
+
+// answers returns the answers collected, with extra ones first.
+func (c *content) answers(extra ...permission.Result) []permission.Result {
+	if len(extra) == 0 && c.more == nil {
+		return c.ans[:c.nAns]
+	}
+	out := make([]permission.Result, 0, len(extra)+c.nAns+len(c.more))
+	out = append(out, extra...)
+	out = append(out, c.ans[:c.nAns]...)
+	return append(out, c.more...)
+}
 
 // addRules merges the rules' answer for one object of the call (a path, a
 // domain) into one answer for the call: the strictest wins, since the call

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/bashguard"
@@ -58,6 +59,17 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 	}
 	var worst permission.Result
 	c.commands = slices.Grow(c.commands, len(v.Commands))
+	// Every command's "line:col", in one string cut into pieces.
+	var posArr [64]byte
+	var endArr [8]int
+	posBuf, posEnd := posArr[:0], endArr[:0]
+	for _, cmd := range v.Commands {
+		posBuf = strconv.AppendInt(posBuf, int64(cmd.Pos.Line), 10)
+		posBuf = append(posBuf, ':')
+		posBuf = strconv.AppendInt(posBuf, int64(cmd.Pos.Col), 10)
+		posEnd = append(posEnd, len(posBuf))
+	}
+	positions := string(posBuf)
 	for i, cmd := range v.Commands {
 		req := permission.Request{Tool: c.tool, Kind: c.traits.Kind, Command: cmd.Args}
 		// The rules' answer and the guard's, in a buffer of the frame.
@@ -86,12 +98,20 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 		}
 		r := permission.Combine(permission.ModeDefault, permission.Call{Tool: c.tool, Kind: c.traits.Kind}, answers...)
 		c.commands = append(c.commands, CommandVerdict{Args: cmd.Args, Decision: r.Decision, Layer: r.Layer,
-			Rule: r.Rule, Reason: r.Reason, Pos: cmd.Pos.String()})
+			Rule: r.Rule, Reason: r.Reason, Pos: positions[posStart(posEnd, i):posEnd[i]]})
 		if i == 0 || r.Decision < worst.Decision {
 			worst = r
 		}
 	}
 	c.add(worst)
+}
+
+// posStart is where the i'th position starts in the joined positions.
+func posStart(ends []int, i int) int {
+	if i == 0 {
+		return 0
+	}
+	return ends[i-1]
 }
 
 func (c *content) addGuard(d permission.Decision, rule, reason string, firm bool) {

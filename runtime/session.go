@@ -244,33 +244,54 @@ type statusKey struct {
 
 func (s *Session) buildStatus() Status {
 	st := Status{Step: s.step, Tokens: s.tokens}
-	var buf [4]string
-	reasons := buf[:0]
+	// The reasons, joined by "; ", built in one buffer.
+	var arr [320]byte
+	b, n := arr[:0], 0
+	sep := func() {
+		if n > 0 {
+			b = append(b, "; "...)
+		}
+		n++
+	}
 	if err := s.Err(); err != nil {
 		st.Signals |= SignalCancelled
-		reasons = append(reasons, err.Error())
+		sep()
+		b = append(b, err.Error()...)
 	}
 	if s.step > s.limits.MaxSteps {
 		st.Signals |= SignalFinalAnswer
-		reasons = append(reasons, "step "+strconv.Itoa(s.step)+" is past the limit of "+strconv.Itoa(s.limits.MaxSteps)+
-			" steps: stop offering tools and ask for the final answer")
+		sep()
+		b = append(b, "step "...)
+		b = strconv.AppendInt(b, int64(s.step), 10)
+		b = append(b, " is past the limit of "...)
+		b = strconv.AppendInt(b, int64(s.limits.MaxSteps), 10)
+		b = append(b, " steps: stop offering tools and ask for the final answer"...)
 	}
 	switch {
 	case s.tokens >= s.limits.TokenHardLimit:
 		st.Signals |= SignalForceAction
-		reasons = append(reasons, strconv.Itoa(s.tokens)+" tokens reach the hard limit of "+strconv.Itoa(s.limits.TokenHardLimit)+
-			": compact the context or end the run")
+		sep()
+		b = strconv.AppendInt(b, int64(s.tokens), 10)
+		b = append(b, " tokens reach the hard limit of "...)
+		b = strconv.AppendInt(b, int64(s.limits.TokenHardLimit), 10)
+		b = append(b, ": compact the context or end the run"...)
 	case s.tokens >= s.limits.TokenSoftLimit:
 		st.Signals |= SignalNudge
-		reasons = append(reasons, strconv.Itoa(s.tokens)+" tokens reach the soft limit of "+strconv.Itoa(s.limits.TokenSoftLimit)+
-			": summarise and answer soon")
+		sep()
+		b = strconv.AppendInt(b, int64(s.tokens), 10)
+		b = append(b, " tokens reach the soft limit of "...)
+		b = strconv.AppendInt(b, int64(s.limits.TokenSoftLimit), 10)
+		b = append(b, ": summarise and answer soon"...)
 	}
 	if s.lowRun >= s.limits.DiminishingSteps {
 		st.Signals |= SignalStop
-		reasons = append(reasons, strconv.Itoa(s.lowRun)+" steps in a row added fewer than "+strconv.Itoa(s.limits.MinStepTokens)+
-			" tokens each: answer from what was gathered")
+		sep()
+		b = strconv.AppendInt(b, int64(s.lowRun), 10)
+		b = append(b, " steps in a row added fewer than "...)
+		b = strconv.AppendInt(b, int64(s.limits.MinStepTokens), 10)
+		b = append(b, " tokens each: answer from what was gathered"...)
 	}
-	st.Reason = strings.Join(reasons, "; ")
+	st.Reason = string(b)
 	return st
 }
 
