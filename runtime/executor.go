@@ -178,6 +178,13 @@ func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 
 	bctx, abort := context.WithCancelCause(ctx)
 	defer abort(nil)
+	// One allocation for the admitted calls' reports, and one detached
+	// context for every after step.
+	reps := make([]callReport, len(admitted))
+	for k, i := range admitted {
+		results[i].rep = &reps[k]
+	}
+	actx := context.WithoutCancel(bctx)
 	limit := e.MaxParallel
 	if limit <= 0 {
 		limit = DefaultMaxParallel
@@ -189,7 +196,7 @@ func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 				end++
 			}
 		}
-		e.runSegment(bctx, abort, results, traits, admitted[s:end], limit)
+		e.runSegment(bctx, actx, abort, results, traits, admitted[s:end], limit)
 		s = end
 	}
 	e.afterUnstarted(ctx, results)
@@ -203,9 +210,13 @@ func (e *Executor) afterUnstarted(ctx context.Context, results []Result) {
 	if e.After == nil {
 		return
 	}
+	var actx context.Context
 	for i := range results {
 		if !results[i].Ran {
-			e.after(context.WithoutCancel(ctx), &results[i])
+			if actx == nil {
+				actx = context.WithoutCancel(ctx)
+			}
+			e.after(actx, &results[i])
 		}
 	}
 }
@@ -221,7 +232,7 @@ type finished struct {
 // concurrency-safe calls) at most limit at a time, and waits for them: for
 // every call when bctx stays live; after bctx is cancelled, for Block tools
 // to complete and for Cancel tools at most Grace.
-func (e *Executor) runSegment(bctx context.Context, abort context.CancelCauseFunc,
+func (e *Executor) runSegment(bctx, actx context.Context, abort context.CancelCauseFunc,
 	results []Result, traits []Traits, idx []int, limit int) {
 	if len(idx) == 1 && (traits[idx[0]].Interrupt == InterruptBlock || bctx.Done() == nil) {
 		i := idx[0] // nothing to interrupt: run on this goroutine
@@ -231,7 +242,7 @@ func (e *Executor) runSegment(bctx context.Context, abort context.CancelCauseFun
 				ctx = context.WithoutCancel(bctx)
 			}
 			out, err := e.call(ctx, results[i].Call, results[i].report())
-			e.finish(bctx, abort, &results[i], traits[i], out, err)
+			e.finish(bctx, actx, abort, &results[i], traits[i], out, err)
 		}
 		return
 	}
@@ -262,7 +273,7 @@ func (e *Executor) runSegment(bctx context.Context, abort context.CancelCauseFun
 		select {
 		case f := <-ch:
 			delete(running, f.i)
-			e.finish(bctx, abort, &results[f.i], traits[f.i], f.out, f.err)
+			e.finish(bctx, actx, abort, &results[f.i], traits[f.i], f.out, f.err)
 			launch()
 		case <-done:
 			done = nil
@@ -287,7 +298,7 @@ func (e *Executor) runSegment(bctx context.Context, abort context.CancelCauseFun
 				res.Interrupted = true
 				res.Err = fmt.Errorf("interrupted (the tool did not stop within %s): %w",
 					e.graceOrDefault(), context.Cause(bctx))
-				e.afterStep(bctx, res)
+				e.afterStep(actx, res)
 			}
 		}
 	}
@@ -313,7 +324,7 @@ func (e *Executor) start(bctx context.Context, res *Result) bool {
 
 // finish records a tool's return, aborts the batch if the tool's failure
 // must, and runs the after step.
-func (e *Executor) finish(bctx context.Context, abort context.CancelCauseFunc, res *Result, t Traits, out string, err error) {
+func (e *Executor) finish(bctx, actx context.Context, abort context.CancelCauseFunc, res *Result, t Traits, out string, err error) {
 	res.Output, res.Err = out, err
 	res.Confinement = res.report().confinement()
 	if err != nil && t.Interrupt == InterruptCancel && bctx.Err() != nil {
@@ -323,12 +334,14 @@ func (e *Executor) finish(bctx context.Context, abort context.CancelCauseFunc, r
 	if err != nil && t.AbortsSiblings {
 		abort(fmt.Errorf("%w: call %s (%s): %v", ErrSiblingFailed, res.Call.ID, res.Call.Tool, err))
 	}
-	e.afterStep(bctx, res)
+	e.afterStep(actx, res)
 }
 
-func (e *Executor) afterStep(bctx context.Context, res *Result) {
+// afterStep runs the after step under actx, the batch's context detached
+// from its cancellation.
+func (e *Executor) afterStep(actx context.Context, res *Result) {
 	if e.After != nil {
-		e.after(context.WithoutCancel(bctx), res)
+		e.after(actx, res)
 	}
 }
 

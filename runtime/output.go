@@ -94,6 +94,11 @@ func (o *Output) Shape(tool, callID, out string) (Shaped, error) {
 		s.Text, s.Truncated = Truncate(out, DefaultMaxOutputChars)
 		return s, err
 	}
+	return o.shape(tool, callID, out)
+}
+
+// shape is Shape for an Output already validated.
+func (o *Output) shape(tool, callID, out string) (Shaped, error) {
 	limit := o.MaxChars
 	if n, ok := o.PerTool[tool]; ok {
 		limit = n
@@ -116,6 +121,11 @@ func (o *Output) Shape(tool, callID, out string) (Shaped, error) {
 			return s, nil
 		}
 		perr = fmt.Errorf("runtime: output: persisting %s: %w", name, perr)
+	}
+	if len(out) <= limit {
+		// No more characters than bytes: nothing to cut.
+		s.Text = out
+		return s, perr
 	}
 	s.Text, s.Truncated = Truncate(out, limit)
 	return s, perr

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -78,6 +79,9 @@ func New(cfg Config) (*Pipeline, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	// The pipeline keeps its own copy of the per-tool limits, validated
+	// once here: After shapes outputs without validating them again.
+	cfg.Output.PerTool = maps.Clone(cfg.Output.PerTool)
 	if cfg.AskTimeout == 0 {
 		cfg.AskTimeout = DefaultAskTimeout
 	}

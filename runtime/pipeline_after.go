@@ -66,7 +66,7 @@ func (p *Pipeline) AfterRun(ctx context.Context, call Call, v Verdict, run Run) 
 	if v.Decision != permission.Allow {
 		o.Output = "denied (" + v.Layer.String() + "): " + v.Reason
 	}
-	shaped, err := p.cfg.Output.Shape(call.Tool, call.ID, o.Output)
+	shaped, err := p.cfg.Output.shape(call.Tool, call.ID, o.Output) // validated by New
 	if err != nil {
 		o.Err = joinErr(o.Err, err)
 	}
