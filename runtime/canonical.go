@@ -62,6 +62,10 @@ func canonValue(dec *json.Decoder, buf *bytes.Buffer) error {
 type member struct {
 	key string
 	val []byte
+	// str is the value's text when it is a string the scan had to decode
+	// (escapes or non-ASCII bytes); decoded tells it is set.
+	str     string
+	decoded bool
 }
 
 func canonToken(dec *json.Decoder, tok json.Token, buf *bytes.Buffer) error {
@@ -97,7 +101,7 @@ func canonToken(dec *json.Decoder, tok json.Token, buf *bytes.Buffer) error {
 				if err := canonValue(dec, &vb); err != nil {
 					return err
 				}
-				members = append(members, member{key, vb.Bytes()})
+				members = append(members, member{key: key, val: vb.Bytes()})
 			}
 			if _, err := dec.Token(); err != nil { // '}'
 				return fmt.Errorf("runtime: canonical JSON: %w", err)
@@ -145,6 +149,10 @@ type canonScanner struct {
 	pos  int
 	// values, when not nil, is room for the top-level object's values.
 	values []byte
+	// str is the text of the last string value decoded, and decoded that
+	// it is set: the top-level members keep it.
+	str     string
+	decoded bool
 }
 
 func (c *canonScanner) ws() {
@@ -193,7 +201,8 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 			// Its value is the text between the quotes.
 			writeString(buf, c.data[start+1:c.pos-1])
 		default:
-			writeString(buf, decodeStr(c.data[start:c.pos]))
+			c.str, c.decoded = decodeStr(c.data[start:c.pos]), true
+			writeString(buf, c.str)
 		}
 	case b == 't':
 		c.pos += 4
@@ -227,6 +236,8 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 type rawMember struct {
 	key        []byte
 	start, end int
+	str        string
+	decoded    bool
 }
 
 // object writes the canonical form of the object at c.pos and, when keep
@@ -255,10 +266,17 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 		c.ws()
 		c.pos++ // ':'
 		vstart := vb.Len()
+		c.str, c.decoded = "", false
 		if err := c.value(&vb); err != nil {
 			return nil, err
 		}
-		raw = append(raw, rawMember{key: key, start: vstart, end: vb.Len()})
+		// A string value's decoded text, if the scan decoded it and the
+		// value was that string (not an array or object holding it).
+		str, decoded := "", false
+		if keep && c.decoded && vb.Len() > vstart && vb.Bytes()[vstart] == '"' {
+			str, decoded = c.str, true
+		}
+		raw = append(raw, rawMember{key: key, start: vstart, end: vb.Len(), str: str, decoded: decoded})
 		c.ws()
 		if c.data[c.pos] == ',' {
 			c.pos++
@@ -300,7 +318,7 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 	keys, off := kb.String(), 0
 	members := make([]member, len(raw))
 	for i, m := range raw {
-		members[i] = member{key: keys[off : off+len(m.key)], val: all[m.start:m.end:m.end]}
+		members[i] = member{key: keys[off : off+len(m.key)], val: all[m.start:m.end:m.end], str: m.str, decoded: m.decoded}
 		off += len(m.key)
 	}
 	return members, nil
@@ -573,6 +591,16 @@ func canonicalObject(data []byte) ([]byte, []member, error) {
 		return nil, nil, err
 	}
 	return buf.Bytes(), members, nil
+}
+
+// memberOf returns the member key, or nil.
+func memberOf(members []member, key string) *member {
+	for i := range members {
+		if members[i].key == key {
+			return &members[i]
+		}
+	}
+	return nil
 }
 
 // field returns the canonical value of the member key, or false.

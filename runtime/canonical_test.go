@@ -106,6 +106,7 @@ func FuzzCanonicalObject(f *testing.F) {
 		`{"b":1,"a":2}`, `{"file_path":"src/a.go","description":"call 1"}`, `{"k\u00e9y":"v\n","<":{"z":[1,{"y":2,"x":3}]}}`,
 		`{"a":"\ud800","b":"\u007f","c":"&"}`, `{"a":1,"a":2}`, `{"\u0061":1,"a":2}`, `{}`, ` { "x" : [ ] } `,
 		`{"1":1,"2":2,"3":3,"4":4,"5":5,"6":6,"7":7,"8":8,"9":9,"10":10}`,
+		`{"command":"a \u0026\u0026 b","x":["\u00e9"],"y":{"z":"\n"},"w":"\u00e9\ud800"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -141,6 +142,13 @@ func FuzzCanonicalObject(f *testing.F) {
 			}
 			if v, err := Canonical(raw); err != nil || !bytes.Equal(v, m.val) {
 				t.Fatalf("canonicalObject(%q): member %q = %q, want %q (%v)", data, m.key, m.val, v, err)
+			}
+			if m.decoded {
+				// The text kept from the scan is the string's value.
+				var s string
+				if err := json.Unmarshal(raw, &s); err != nil || s != m.str {
+					t.Fatalf("canonicalObject(%q): member %q decoded as %q, json.Unmarshal gives %q (%v)", data, m.key, m.str, s, err)
+				}
 			}
 		}
 	})
@@ -187,4 +195,14 @@ func FuzzStringCodec(f *testing.F) {
 		require.NoError(t, json.Unmarshal([]byte(alt.String()), &back2), "%s", alt.String())
 		require.Equal(t, back2, decodeStr([]byte(alt.String())), "decodeStr(%s)", alt.String())
 	})
+}
+
+func TestCanonicalObjectKeepsDecodedStrings(t *testing.T) {
+	_, members, err := canonicalObject([]byte(`{"command":"git status \u0026\u0026 ls","list":["\u0026"],"plain":"ls"}`))
+	require.NoError(t, err)
+	require.Len(t, members, 3)
+	assert.True(t, members[0].decoded)
+	assert.Equal(t, "git status && ls", members[0].str)
+	assert.False(t, members[1].decoded, "an array is not a string")
+	assert.False(t, members[2].decoded, "a plain string is read from its canonical form")
 }

@@ -235,10 +235,14 @@ func contentOf(fields []member) string {
 // stringField reads a declared field. A declared field that is present but
 // not a string is a Deny: the guards cannot see inside it.
 func (c *content) stringField(fields []member, f string) (string, bool) {
-	raw, ok := field(fields, f)
-	if !ok || string(raw) == "null" {
+	m := memberOf(fields, f)
+	if m == nil || string(m.val) == "null" {
 		return "", false
 	}
+	if m.decoded {
+		return m.str, true // decoded once, by the canonical scan
+	}
+	raw := m.val
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
 		if bytes.IndexByte(raw, '\\') < 0 {
 			// A canonical string without escapes is its own text.
