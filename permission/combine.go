@@ -93,6 +93,9 @@ func Combine(mode Mode, call Call, answers ...Result) Result {
 	if res.Decision == Ask {
 		res.Firm = firm
 	}
+	if res.Decision == Deny || mode == ModeDefault {
+		return res // no mode changes a Deny, and the default mode nothing
+	}
 	return applyMode(mode, call, res)
 }
 
