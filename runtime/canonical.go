@@ -153,6 +153,9 @@ type canonScanner struct {
 	// it is set: the top-level members keep it.
 	str     string
 	decoded bool
+	// tagged is, once the top-level object is read, its canonical form
+	// behind the tag byte 'c', as one string (layer 7's key for the call).
+	tagged string
 }
 
 func (c *canonScanner) ws() {
@@ -286,7 +289,9 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 	slices.SortFunc(raw, func(a, b rawMember) int { return bytes.Compare(a.key, b.key) })
 	all := vb.Bytes()
 	buf.WriteByte('{')
-	keyLen := 0
+	// keyAt is where each key written plain starts in buf, or -1.
+	var keyAtArr [8]int
+	keyAt := keyAtArr[:0]
 	for i, m := range raw {
 		if i > 0 {
 			if bytes.Equal(raw[i-1].key, m.key) {
@@ -296,30 +301,36 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 		}
 		if plainString(m.key) {
 			buf.WriteByte('"')
+			keyAt = append(keyAt, buf.Len())
 			buf.Write(m.key)
 			buf.WriteByte('"')
 		} else {
+			keyAt = append(keyAt, -1)
 			writeString(buf, m.key)
 		}
 		buf.WriteByte(':')
 		buf.Write(all[m.start:m.end])
-		keyLen += len(m.key)
 	}
 	buf.WriteByte('}')
 	if !keep {
 		return nil, nil
 	}
-	// The keys as strings, cut from one.
-	var kb strings.Builder
-	kb.Grow(keyLen)
-	for _, m := range raw {
-		kb.Write(m.key)
-	}
-	keys, off := kb.String(), 0
+	// The canonical form as one tagged string (buf holds just this
+	// object), and the keys written plain cut from it.
+	var tb strings.Builder
+	tb.Grow(1 + buf.Len())
+	tb.WriteByte('c')
+	tb.Write(buf.Bytes())
+	c.tagged = tb.String()
 	members := make([]member, len(raw))
 	for i, m := range raw {
-		members[i] = member{key: keys[off : off+len(m.key)], val: all[m.start:m.end:m.end], str: m.str, decoded: m.decoded}
-		off += len(m.key)
+		key := ""
+		if at := keyAt[i]; at >= 0 {
+			key = c.tagged[1+at : 1+at+len(m.key)]
+		} else {
+			key = string(m.key)
+		}
+		members[i] = member{key: key, val: all[m.start:m.end:m.end], str: m.str, decoded: m.decoded}
 	}
 	return members, nil
 }
@@ -567,17 +578,24 @@ const maxExp = 1_000_000_000
 // callers read fields without decoding the input a second time. Input that
 // is not a JSON object is an error.
 func canonicalObject(data []byte) ([]byte, []member, error) {
+	canon, _, members, err := canonicalObjectTagged(data)
+	return canon, members, err
+}
+
+// canonicalObjectTagged is canonicalObject that also returns the canonical
+// form as a string behind the tag byte 'c': layer 7's key for the call.
+func canonicalObjectTagged(data []byte) ([]byte, string, []member, error) {
 	if !validJSON(data) {
 		_, err := Canonical(data)
 		if err == nil {
 			err = errors.New("runtime: canonical JSON: invalid")
 		}
-		return nil, nil, err
+		return nil, "", nil, err
 	}
 	c := canonScanner{data: data}
 	c.ws()
 	if c.pos >= len(data) || data[c.pos] != '{' {
-		return nil, nil, errors.New("runtime: not a JSON object")
+		return nil, "", nil, errors.New("runtime: not a JSON object")
 	}
 	// One allocation for the canonical form and, beside it, the values:
 	// neither is longer than the input unless strings gain escapes (each
@@ -588,9 +606,9 @@ func canonicalObject(data []byte) ([]byte, []member, error) {
 	c.values = room[n : n : 2*n]
 	members, err := c.object(buf, true)
 	if err != nil {
-		return nil, nil, err
+		return nil, "", nil, err
 	}
-	return buf.Bytes(), members, nil
+	return buf.Bytes(), c.tagged, members, nil
 }
 
 // memberOf returns the member key, or nil.

@@ -129,6 +129,9 @@ func FuzzCanonicalObject(f *testing.F) {
 		if err != nil || !bytes.Equal(canon, want) {
 			t.Fatalf("canonicalObject(%q) = %q, %v; Canonical gives %q", data, canon, err, want)
 		}
+		if _, tagged, _, _ := canonicalObjectTagged(data); tagged != "c"+string(want) {
+			t.Fatalf("canonicalObjectTagged(%q) = %q, want %q", data, tagged, "c"+string(want))
+		}
 		if len(members) != len(obj) {
 			t.Fatalf("canonicalObject(%q): %d members, the object has %d", data, len(members), len(obj))
 		}

@@ -53,8 +53,8 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	// 1. Layer 7.
 	// The input is canonicalised once: layer 7 compares calls by it, and
 	// the guards read the declared fields from it.
-	canon, members, cerr := canonicalObject(call.Input)
-	if g := a.l7.gate(call.Tool, call.Input, canon); g.Decision != permission.Allow {
+	canon, tagged, members, cerr := canonicalObjectTagged(call.Input)
+	if g := a.l7.gate(call.Tool, call.Input, canon, tagged); g.Decision != permission.Allow {
 		return deny(permission.LayerRuntime, g.Rule, g.Reason)
 	}
 	// 2. Input.

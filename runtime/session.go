@@ -337,16 +337,22 @@ func (s *Session) Gate(tool string, input json.RawMessage) GateResult {
 	if err != nil {
 		c = nil
 	}
-	return s.gate(tool, input, c)
+	return s.gate(tool, input, c, "")
 }
 
 // gate is Gate with the input's canonical form already computed (nil when
-// the input is not valid JSON).
-func (s *Session) gate(tool string, input, canon []byte) GateResult {
+// the input is not valid JSON); tagged, if not empty, is that form behind
+// the tag byte 'c', as one string.
+func (s *Session) gate(tool string, input, canon []byte, tagged string) GateResult {
 	if err := s.Err(); err != nil {
 		return GateResult{Rule: "runtime:cancelled", Reason: "session is cancelled: " + err.Error()}
 	}
-	key := keyOf(tool, input, canon)
+	var key callKey
+	if canon != nil && tagged != "" && len(canon) <= maxShortKey {
+		key = callKey{tool: tool, short: tagged} // what keyOf would build
+	} else {
+		key = keyOf(tool, input, canon)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.step > s.limits.MaxSteps {

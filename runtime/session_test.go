@@ -316,3 +316,11 @@ func TestGateRepeatLongInput(t *testing.T) {
 	assert.Equal(t, GateResult{Rule: "runtime:repeat",
 		Reason: "the same Write call with the same input 3 times in a row: try something else"}, g)
 }
+
+func TestGateKeyFromTaggedForm(t *testing.T) {
+	in := []byte(`{"b":1,"a":"x"}`)
+	canon, tagged, _, err := canonicalObjectTagged(in)
+	require.NoError(t, err)
+	assert.Equal(t, keyOf("Read", in, canon), callKey{tool: "Read", short: tagged},
+		"the tagged canonical form is the key keyOf builds")
+}
