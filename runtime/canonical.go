@@ -62,8 +62,9 @@ func canonValue(dec *json.Decoder, buf *bytes.Buffer) error {
 type member struct {
 	key string
 	val []byte
-	// str is the value's text when it is a string the scan had to decode
-	// (escapes or non-ASCII bytes); decoded tells it is set.
+	// str is the value's text when it is a string the scan decoded
+	// (escapes or non-ASCII bytes) or whose canonical form has no escapes
+	// (cut from the canonical form); decoded tells it is set.
 	str     string
 	decoded bool
 }
@@ -290,8 +291,8 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 	all := vb.Bytes()
 	buf.WriteByte('{')
 	// keyAt is where each key written plain starts in buf, or -1.
-	var keyAtArr [8]int
-	keyAt := keyAtArr[:0]
+	var keyAtArr, valAtArr [8]int
+	keyAt, valAt := keyAtArr[:0], valAtArr[:0]
 	for i, m := range raw {
 		if i > 0 {
 			if bytes.Equal(raw[i-1].key, m.key) {
@@ -309,6 +310,7 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 			writeString(buf, m.key)
 		}
 		buf.WriteByte(':')
+		valAt = append(valAt, buf.Len())
 		buf.Write(all[m.start:m.end])
 	}
 	buf.WriteByte('}')
@@ -330,7 +332,12 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 		} else {
 			key = string(m.key)
 		}
-		members[i] = member{key: key, val: all[m.start:m.end:m.end], str: m.str, decoded: m.decoded}
+		str, decoded := m.str, m.decoded
+		if v := all[m.start:m.end]; !decoded && len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
+			// A canonical string without escapes is its own text.
+			str, decoded = c.tagged[1+valAt[i]+1:1+valAt[i]+len(v)-1], true
+		}
+		members[i] = member{key: key, val: all[m.start:m.end:m.end], str: str, decoded: decoded}
 	}
 	return members, nil
 }

@@ -207,5 +207,6 @@ func TestCanonicalObjectKeepsDecodedStrings(t *testing.T) {
 	assert.True(t, members[0].decoded)
 	assert.Equal(t, "git status && ls", members[0].str)
 	assert.False(t, members[1].decoded, "an array is not a string")
-	assert.False(t, members[2].decoded, "a plain string is read from its canonical form")
+	assert.True(t, members[2].decoded, "a plain string is cut from the canonical form")
+	assert.Equal(t, "ls", members[2].str)
 }
