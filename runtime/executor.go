@@ -260,10 +260,12 @@ func (e *Executor) runSegment(bctx, actx context.Context, abort context.CancelCa
 			if traits[i].Interrupt == InterruptBlock {
 				ctx = context.WithoutCancel(bctx)
 			}
-			go func(c Call, rep *callReport) {
+			// One closure, capturing its values, and no argument wrapper.
+			c, rep := results[i].Call, results[i].report()
+			go func() {
 				out, err := e.call(ctx, c, rep)
 				ch <- finished{i, out, err}
-			}(results[i].Call, results[i].report())
+			}()
 		}
 	}
 	launch()
