@@ -35,7 +35,10 @@ type content struct {
 	commands    []CommandVerdict
 	insideRoots bool
 	// paths are the real paths the call touches, for "allow always".
+	// The first is held inline: most calls touch one path.
+	path0   string
 	paths   []string
+	nPaths  int
 	domains []string
 	// workdir is the real working directory a shell command runs in, when
 	// the call names one; workdirRefused that it named one the sandbox
@@ -297,7 +300,12 @@ func (c *content) checkPathRules(field, p string, write, rules bool) string {
 	if !rules {
 		return real
 	}
-	c.paths = append(c.paths, real)
+	if c.nPaths == 0 {
+		c.path0 = real
+	} else {
+		c.paths = append(c.paths, real)
+	}
+	c.nPaths++
 	// Rules see the real path and the path as written (made absolute),
 	// so that a link cannot slip a path past a deny rule.
 	req := permission.Request{Tool: c.tool, Group: c.group(), Kind: c.traits.Kind, Path: real}
@@ -434,7 +442,11 @@ func (c *content) alwaysRules() []string {
 		return rules
 	}
 	var rules []string
-	for _, p := range c.paths {
+	all := c.paths
+	if c.nPaths > 0 {
+		all = append([]string{c.path0}, c.paths...)
+	}
+	for _, p := range all {
 		if strings.ContainsAny(p, "*?[]{}\\()") {
 			return nil // a rule for this path would be a pattern: offer none
 		}
