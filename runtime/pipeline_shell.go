@@ -46,16 +46,15 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 		}
 		return
 	}
-	if v.Decision == permission.Deny {
-		// A Deny of the whole script that no single command carries (a
-		// limit, a fork bomb) must still deny.
-		denied := false
-		for _, cmd := range v.Commands {
-			denied = denied || cmd.Decision == permission.Deny
-		}
-		if !denied {
-			c.addGuard(permission.Deny, v.Rule, v.Reason, false)
-		}
+	// The script's verdict may be stricter than every one of its commands'
+	// (a limit, a fork bomb): it then speaks for the call too, so that no
+	// part of the guard's judgement is lost in the split.
+	strictest := permission.Allow
+	for _, cmd := range v.Commands {
+		strictest = strictest.Stricter(cmd.Decision)
+	}
+	if v.Decision.Stricter(strictest) != strictest {
+		c.addGuard(v.Decision, v.Rule, v.Reason, false)
 	}
 	var worst permission.Result
 	c.commands = slices.Grow(c.commands, len(v.Commands))

@@ -342,3 +342,15 @@ func TestPipelineFieldCaseOnlyWhereItMatters(t *testing.T) {
 		{"a Task type in other letter case", "Task", in("Subagent_type", "danger", "prompt", "x"), permission.Deny, permission.LayerTraits, "input:field-case", `input field "Subagent_type" differs from the field "subagent_type" only in letter case`},
 	})
 }
+
+// TestPipelineScriptVerdictKept: what the guard says of the script as a
+// whole reaches the call, however it is split into commands.
+func TestPipelineScriptVerdictKept(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow, Allow: []string{"Bash"}}, nil)
+	w.start(t, "s", permission.ModeDefault)
+	runCases(t, w, "s", []pcase{
+		{"fork bomb under a bare Bash allow", "Bash", in("command", ":(){ :|:& };:"), permission.Deny, permission.LayerShell, "dangerous:fork-bomb", "fork bomb"},
+		{"unparsable script", "Bash", in("command", "echo 'unterminated"), permission.Deny, permission.LayerShell, "parse", "cannot be analysed"},
+		{"script over the size bound", "Bash", in("command", strings.Repeat("a", 70<<10)), permission.Deny, permission.LayerShell, "limit:size", "cannot be analysed"},
+	})
+}
