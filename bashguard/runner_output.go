@@ -3,8 +3,9 @@ package bashguard
 import (
 	"encoding/binary"
 	"io"
-	"strconv"
 	"unicode/utf8"
+
+	"github.com/toolgate/toolgate/internal/truncate"
 )
 
 // runOutput keeps the head and tail of a stream of characters in memory
@@ -117,9 +118,7 @@ func (o *runOutput) readFrom(r io.Reader) {
 }
 
 // runCutMarker is the line that stands for cut characters.
-func runCutMarker(cut int) string {
-	return "\n[... " + strconv.Itoa(cut) + " characters cut ...]\n"
-}
+func runCutMarker(cut int) string { return truncate.Marker(cut) }
 
 // result returns the capped text, whether it was cut and how many
 // characters were cut. The text keeps the first keep/2 and the last

@@ -103,5 +103,5 @@ func ExampleTruncate() {
 	s, cut := runtime.Truncate("abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz", 45)
 	fmt.Printf("%v %q\n", cut, s)
 	// Output:
-	// true "abcdefghijk\n[… 46 characters omitted …]\nvwxyz"
+	// true "abcdefghijk\n[... 46 characters cut ...]\nvwxyz"
 }

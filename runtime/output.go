@@ -9,6 +9,8 @@ import (
 	"path"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolgate/toolgate/internal/truncate"
 )
 
 // Output defaults.
@@ -160,7 +162,7 @@ func Truncate(s string, limit int) (string, bool) {
 	return s[:byteOffset(s, head)] + marker + s[byteOffset(s, n-tail):], true
 }
 
-func omitted(n int) string { return fmt.Sprintf("\n[… %d characters omitted …]\n", n) }
+func omitted(n int) string { return truncate.Marker(n) }
 
 // byteOffset returns the byte offset of the n-th character of s.
 func byteOffset(s string, n int) int {

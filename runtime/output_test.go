@@ -27,10 +27,10 @@ func TestTruncate(t *testing.T) {
 	assert.True(t, utf8.ValidString(s), "never splits a character")
 	assert.True(t, strings.HasPrefix(s, strings.Repeat("a", 2600)), "keeps the head")
 	assert.True(t, strings.HasSuffix(s, strings.Repeat("z", 1300)), "keeps the tail")
-	head, rest, ok := strings.Cut(s, "\n[… ")
+	head, rest, ok := strings.Cut(s, "\n[... ")
 	require.True(t, ok, "has a marker")
-	omitted, _, _ := strings.Cut(rest, " characters omitted …]\n")
-	tail := s[len(head)+len("\n[… ")+len(omitted)+len(" characters omitted …]\n"):]
+	omitted, _, _ := strings.Cut(rest, " characters cut ...]\n")
+	tail := s[len(head)+len("\n[... ")+len(omitted)+len(" characters cut ...]\n"):]
 	assert.Equal(t, omitted, strconv.Itoa(9000-utf8.RuneCountInString(head)-utf8.RuneCountInString(tail)),
 		"the marker counts exactly what was left out")
 
@@ -79,7 +79,7 @@ func TestOutputPersist(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, sh.Path, "under PersistOver: truncated, not persisted")
 	assert.True(t, sh.Truncated)
-	assert.Contains(t, sh.Text, "characters omitted")
+	assert.Contains(t, sh.Text, "characters cut")
 
 	o.PerTool = map[string]int{"Read": 1000}
 	sh, err = o.Shape("Read", "c3", mid)

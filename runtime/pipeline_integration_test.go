@@ -404,7 +404,7 @@ func TestPipelineAfterShapesOutput(t *testing.T) {
 	assert.Empty(t, o.Path)
 	assert.LessOrEqual(t, len([]rune(o.Output)), 300)
 	assert.True(t, strings.HasPrefix(o.Output, "TOKEN=***"), "the hook ran before truncation: %q", o.Output[:20])
-	assert.Contains(t, o.Output, "characters omitted")
+	assert.Contains(t, o.Output, "characters cut")
 	assert.Positive(t, o.Status.Tokens, "the output is counted against the budget")
 
 	c, v = check("Grep", in("pattern", "x", "path", "src"))
