@@ -42,11 +42,17 @@ func BenchmarkPreToolUseNoop3Inline(b *testing.B) {
 }
 
 // BenchmarkPreToolUseNoop3Timed: three no-op hooks under the default 60 s
-// timeout, run on a pooled worker goroutine with a timer.
+// timeout, run on a pooled worker goroutine.
 func BenchmarkPreToolUseNoop3Timed(b *testing.B) {
 	benchChain(b, hooks.NewSet(noopHook("a", 0), noopHook("b", 0), noopHook("c", 0)))
 }
 
 func BenchmarkPreToolUseEmpty(b *testing.B) {
 	benchChain(b, hooks.NewSet())
+}
+
+// BenchmarkPreToolUseNoop1Timed: one no-op hook under the default timeout;
+// the difference to Noop3Timed is the cost of a hook on the worker.
+func BenchmarkPreToolUseNoop1Timed(b *testing.B) {
+	benchChain(b, hooks.NewSet(noopHook("a", 0)))
 }

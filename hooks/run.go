@@ -148,9 +148,9 @@ func joinContext(a, b string) string {
 
 // run runs the chain of st.event over the registered hooks. Hooks whose
 // timeout is NoTimeout run inline; if any hook in the chain has a timeout,
-// the chain runs on a worker goroutine and the caller waits for it with a
-// timer, so that an overrunning callback is abandoned (its result is
-// dropped) and never holds the caller past its deadline.
+// the chain runs on a worker goroutine while the caller waits, so that an
+// overrunning callback is abandoned (its result is dropped) and never
+// holds the caller past its deadline.
 func (s *Set) run(ctx context.Context, st *jobState) {
 	l := s.list.Load()
 	if l == nil {
@@ -182,86 +182,70 @@ func (s *Set) run(ctx context.Context, st *jobState) {
 	}
 	for st.from < len(l.entries) && !st.stop {
 		w := s.acquire()
+		// An idle worker has idx -1 and is not abandoned, and expire
+		// reads nothing else until the worker, having received start,
+		// sets idx under w.mu. The token on done orders the last writes
+		// of the worker (or of expire) before the reads below, and after
+		// it nobody writes w's chain fields: a finished worker waits for
+		// start, and an abandoned one drops the answer of the hook it is
+		// stuck in.
 		w.ctx, w.list, w.st = ctx, l, *st
-		w.idx, w.began, w.abandoned, w.finished = -1, time.Time{}, false, false
 		w.start <- struct{}{}
-		if s.wait(w, l) {
-			*st = w.st
+		<-w.done
+		*st = w.st
+		if !w.abandoned {
 			w.st, w.ctx, w.list = jobState{}, nil, nil
 			s.release(w)
 			return
 		}
-		// The worker was abandoned with its hook w.idx still running;
-		// wait copied the state as it was before that hook.
-		idx := w.idx
-		*st = w.st
-		e := &l.entries[idx]
+		e := &l.entries[w.idx]
 		st.fail(e, timeoutError{after: s.timeout(e).String()})
-		st.from = idx + 1
-	}
-}
-
-// wait waits for w to finish its chain. It reports false if the hook
-// running on w overran its timeout; w is then abandoned, and w.st and
-// w.idx hold the state before that hook.
-func (s *Set) wait(w *worker, l *list) bool {
-	poll := time.Duration(0)
-	for i := range l.entries {
-		if d := s.timeout(&l.entries[i]); d > 0 && (poll == 0 || d < poll) {
-			poll = d
-		}
-	}
-	w.timer.Reset(poll)
-	for {
-		select {
-		case <-w.done:
-			w.timer.Stop()
-			return true
-		case now := <-w.timer.C:
-			w.mu.Lock()
-			if w.finished {
-				w.mu.Unlock()
-				<-w.done
-				return true
-			}
-			next := poll
-			if w.idx >= 0 {
-				if d := s.timeout(&l.entries[w.idx]); d > 0 {
-					left := d - now.Sub(w.began)
-					if left <= 0 {
-						w.abandoned = true
-						w.mu.Unlock()
-						return false
-					}
-					next = left
-				}
-			}
-			w.mu.Unlock()
-			w.timer.Reset(next)
-		}
+		st.from = w.idx + 1
 	}
 }
 
 // A worker is a goroutine that runs chains handed to it by run. Idle
-// workers are kept by the Set so that a timed chain costs two goroutine
+// workers are kept by the Set, so that a timed chain costs two goroutine
 // switches and no allocation.
+//
+// Deadlines are kept without reading the clock on every hook: while a
+// worker is in use its timer ticks every tickDiv-th of the shortest
+// timeout it has run, and a tick that finds the same callback running
+// that an earlier tick found, a full timeout ago, abandons it. A callback
+// is thus abandoned after its timeout and at most two ticks (an eighth of
+// the timeout) later. A worker that ran no chain since the last tick stops
+// ticking until its next chain.
 type worker struct {
+	s     *Set
 	start chan struct{}
-	done  chan struct{}
-	timer *time.Timer
+	done  chan struct{} // one token per chain: finished or abandoned
+	timer *time.Timer   // runs tick
 
 	ctx  context.Context
 	list *list
+	st   jobState
 
 	mu        sync.Mutex // guards the fields below while a chain runs
-	st        jobState
-	idx       int // hook running, or -1
-	began     time.Time
+	idx       int        // hook running, or -1
+	seq       uint64     // counts callbacks started, so that ticks tell them apart
+	used      bool       // a chain ran since the last tick
+	period    time.Duration
+	ticking   bool
+	seenSeq   uint64    // the callback the ticks are watching
+	seenAt    time.Time // when a tick first saw it running
 	abandoned bool
-	finished  bool
 }
 
+// tickDiv divides a timeout into the period of a worker's ticks.
+const tickDiv = 16
+
+// minTick bounds how often a worker's timer fires.
+const minTick = time.Millisecond
+
 func (s *Set) acquire() *worker {
+	if w := s.hot.Swap(nil); w != nil {
+		return w
+	}
 	s.mu.Lock()
 	if n := len(s.idle); n > 0 {
 		w := s.idle[n-1]
@@ -272,10 +256,12 @@ func (s *Set) acquire() *worker {
 	}
 	s.mu.Unlock()
 	w := &worker{
+		s:     s,
 		start: make(chan struct{}),
 		done:  make(chan struct{}, 1),
-		timer: time.NewTimer(time.Hour),
+		idx:   -1,
 	}
+	w.timer = time.AfterFunc(time.Hour, w.tick)
 	w.timer.Stop()
 	go w.loop()
 	return w
@@ -284,6 +270,12 @@ func (s *Set) acquire() *worker {
 const maxIdle = 64
 
 func (s *Set) release(w *worker) {
+	if s.hot.CompareAndSwap(nil, w) {
+		if s.isClosed.Load() && s.hot.CompareAndSwap(w, nil) {
+			close(w.start)
+		}
+		return
+	}
 	s.mu.Lock()
 	if !s.closed && len(s.idle) < maxIdle {
 		s.idle = append(s.idle, w)
@@ -295,6 +287,7 @@ func (s *Set) release(w *worker) {
 }
 
 func (w *worker) loop() {
+	defer w.timer.Stop()
 	for range w.start {
 		if !w.runChain() {
 			return // abandoned: the Set has forgotten this worker
@@ -306,15 +299,22 @@ func (w *worker) loop() {
 // runChain runs w.st's chain from w.st.from. It reports false if the
 // worker was abandoned.
 func (w *worker) runChain() bool {
-	l := w.list
+	l, st := w.list, &w.st
 	w.mu.Lock()
-	st := &w.st
+	w.used = true
 	for i := st.from; i < len(l.entries) && !st.stop; i++ {
 		e := &l.entries[i]
 		if !st.has(&e.h) {
 			continue
 		}
-		w.idx, w.began = i, time.Now()
+		w.idx = i
+		w.seq++
+		if d := w.s.timeout(e); d > 0 {
+			if p := max(d/tickDiv, minTick); !w.ticking || p < w.period {
+				w.period, w.ticking = p, true
+				w.timer.Reset(p)
+			}
+		}
 		w.mu.Unlock()
 		r, called, err := st.invoke(w.ctx, &e.h)
 		w.mu.Lock()
@@ -328,7 +328,37 @@ func (w *worker) runChain() bool {
 		}
 		st.from = i + 1
 	}
-	w.finished = true
 	w.mu.Unlock()
 	return true
+}
+
+// tick runs when w's timer fires. It abandons the callback running on w
+// if ticks have seen it running for its whole timeout, and otherwise
+// keeps ticking while w is in use.
+func (w *worker) tick() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.abandoned {
+		w.ticking = false
+		return
+	}
+	if w.idx < 0 {
+		if !w.used {
+			w.ticking = false // idle since the last tick
+			return
+		}
+		w.used = false
+		w.timer.Reset(w.period)
+		return
+	}
+	w.used = false
+	now := time.Now()
+	if w.seq != w.seenSeq {
+		w.seenSeq, w.seenAt = w.seq, now
+	} else if d := w.s.timeout(&w.list.entries[w.idx]); d > 0 && now.Sub(w.seenAt) >= d {
+		w.abandoned, w.ticking = true, false
+		w.done <- struct{}{}
+		return
+	}
+	w.timer.Reset(w.period)
 }

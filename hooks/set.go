@@ -33,10 +33,12 @@ type Set struct {
 	// Logger, if set, receives a warning for every failed callback.
 	Logger *slog.Logger
 
-	mu     sync.Mutex
-	list   atomic.Pointer[list]
-	idle   []*worker
-	closed bool
+	mu       sync.Mutex
+	list     atomic.Pointer[list]
+	hot      atomic.Pointer[worker] // the idle worker taken first
+	idle     []*worker              // more idle workers, guarded by mu
+	closed   bool                   // guarded by mu
+	isClosed atomic.Bool
 }
 
 // list is an immutable snapshot of the registered hooks.
@@ -91,7 +93,11 @@ func (s *Set) Close() {
 	idle := s.idle
 	s.idle = nil
 	s.closed = true
+	s.isClosed.Store(true)
 	s.mu.Unlock()
+	if w := s.hot.Swap(nil); w != nil {
+		idle = append(idle, w)
+	}
 	for _, w := range idle {
 		close(w.start)
 	}
