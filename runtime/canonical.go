@@ -580,29 +580,31 @@ func canonicalInt(num []byte) bool {
 // maxExp bounds exponents so that every canonical form parses again.
 const maxExp = 1_000_000_000
 
-// canonicalObject is [Canonical] for a JSON object, returning also its
-// top-level members (sorted by key, values in canonical form) so that
-// callers read fields without decoding the input a second time. Input that
-// is not a JSON object is an error.
-func canonicalObject(data []byte) ([]byte, []member, error) {
-	canon, _, members, err := canonicalObjectTagged(data)
-	return canon, members, err
-}
-
-// canonicalObjectTagged is canonicalObject that also returns the canonical
-// form as a string behind the tag byte 'c': layer 7's key for the call.
-func canonicalObjectTagged(data []byte) ([]byte, string, []member, error) {
+// canonicalObjectTagged is [Canonical] for a JSON object, returning its
+// canonical form as a string behind the tag byte 'c' (layer 7's key for
+// the call) and its top-level members (sorted by key, values in canonical
+// form), so that callers read fields without decoding the input a second
+// time. Input that is not a JSON object is an error.
+func canonicalObjectTagged(data []byte) (string, []member, error) {
 	if !validJSON(data) {
 		_, err := Canonical(data)
 		if err == nil {
 			err = errors.New("runtime: canonical JSON: invalid")
 		}
-		return nil, "", nil, err
+		return "", nil, err
 	}
+	if tagged, members, ok := flatObject(data); ok {
+		return tagged, members, nil
+	}
+	return scanObject(data)
+}
+
+// scanObject is canonicalObjectTagged for any valid JSON.
+func scanObject(data []byte) (string, []member, error) {
 	c := canonScanner{data: data}
 	c.ws()
 	if c.pos >= len(data) || data[c.pos] != '{' {
-		return nil, "", nil, errors.New("runtime: not a JSON object")
+		return "", nil, errors.New("runtime: not a JSON object")
 	}
 	// One allocation for the canonical form and, beside it, the values:
 	// neither is longer than the input unless strings gain escapes (each
@@ -613,9 +615,117 @@ func canonicalObjectTagged(data []byte) ([]byte, string, []member, error) {
 	c.values = room[n : n : 2*n]
 	members, err := c.object(buf, true)
 	if err != nil {
-		return nil, "", nil, err
+		return "", nil, err
 	}
-	return buf.Bytes(), c.tagged, members, nil
+	return c.tagged, members, nil
+}
+
+// flatObject is canonicalObjectTagged for the usual shape of a tool's
+// input, given valid JSON: an object of at most 8 members whose keys are
+// plain and whose values are plain strings, canonical integers, true,
+// false or null. Such values are their own canonical form, so the work
+// is sorting the members and writing them out once; the members' values
+// alias data. It reports false for any other input (nested values,
+// escapes, numbers to rewrite, duplicate keys, not an object), which the
+// general scanner handles.
+func flatObject(data []byte) (string, []member, bool) {
+	type span struct{ k0, k1, v0, v1 int } // key and value, quotes excluded from the key
+	var arr [8]span
+	sp := arr[:0]
+	i := skipWS(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return "", nil, false
+	}
+	i = skipWS(data, i+1)
+	for data[i] != '}' {
+		if len(sp) == len(arr) || data[i] != '"' {
+			return "", nil, false
+		}
+		k1 := plainEnd(data, i+1)
+		if k1 < 0 {
+			return "", nil, false
+		}
+		k0 := i + 1
+		i = skipWS(data, skipWS(data, k1+1)+1) // past ':'
+		v0 := i
+		switch data[i] {
+		case '"':
+			e := plainEnd(data, i+1)
+			if e < 0 {
+				return "", nil, false
+			}
+			i = e + 1
+		case 't', 'n':
+			i += 4
+		case 'f':
+			i += 5
+		default:
+			for i < len(data) && (data[i] == '-' || '0' <= data[i] && data[i] <= '9') {
+				i++
+			}
+			if !canonicalInt(data[v0:i]) {
+				return "", nil, false
+			}
+		}
+		sp = append(sp, span{k0, k1, v0, i})
+		if i = skipWS(data, i); data[i] == ',' {
+			i = skipWS(data, i+1)
+		}
+	}
+	key := func(s span) []byte { return data[s.k0:s.k1] }
+	for a := 1; a < len(sp); a++ {
+		for b := a; b > 0 && bytes.Compare(key(sp[b-1]), key(sp[b])) > 0; b-- {
+			sp[b-1], sp[b] = sp[b], sp[b-1]
+		}
+	}
+	n := 3 // the tag and the braces
+	for j, s := range sp {
+		if j > 0 && bytes.Equal(key(sp[j-1]), key(s)) {
+			return "", nil, false
+		}
+		n += s.k1 - s.k0 + 4 + s.v1 - s.v0 // quotes, colon and comma
+	}
+	var tb strings.Builder
+	tb.Grow(n)
+	tb.WriteString("c{")
+	var at [8]int // where each member's key starts in the tagged form
+	for j, s := range sp {
+		if j > 0 {
+			tb.WriteByte(',')
+		}
+		tb.WriteByte('"')
+		at[j] = tb.Len()
+		tb.Write(data[s.k0:s.k1])
+		tb.WriteString(`":`)
+		tb.Write(data[s.v0:s.v1])
+	}
+	tb.WriteByte('}')
+	tagged := tb.String()
+	members := make([]member, len(sp))
+	for j, s := range sp {
+		k := at[j]
+		m := member{key: tagged[k : k+s.k1-s.k0], val: data[s.v0:s.v1:s.v1]}
+		if data[s.v0] == '"' {
+			v := k + s.k1 - s.k0 + 2 // past the key's closing quote and the colon
+			m.str, m.decoded = tagged[v+1:v+s.v1-s.v0-1], true
+		}
+		members[j] = m
+	}
+	return tagged, members, true
+}
+
+// plainEnd returns the index of the quote that closes the string whose
+// text starts at data[i], if that text is plain (see plainString), or -1.
+func plainEnd(data []byte, i int) int {
+	for ; i < len(data); i++ {
+		switch b := data[i]; {
+		case b == '"':
+			return i
+		case b < 0x20 || b >= 0x7f || b == '\\' || b == '<' || b == '>' || b == '&':
+			return -1
+		}
+	}
+	return -1
 }
 
 // memberOf returns the member key, or nil.

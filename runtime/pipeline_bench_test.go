@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -96,7 +97,8 @@ func rotating(b *testing.B, field, value string, n int) []json.RawMessage {
 // BenchmarkPipelineRead compares Check of a Read call (50 rules, 3 hooks)
 // with the sandbox's resolution of the same path alone, and with
 // Sandbox.Judge (resolution and classification, what Check asks of the
-// sandbox). Target: Check at most 1.5 times the resolution.
+// sandbox). Target: Check at most 1.5 times the resolution; the
+// check-vs-resolve run alternates the two and reports the ratio.
 func BenchmarkPipelineRead(b *testing.B) {
 	const path = "src/pkg/main.go"
 	w := newBenchPipeline(b)
@@ -120,23 +122,64 @@ func BenchmarkPipelineRead(b *testing.B) {
 		}
 	})
 	inputs := rotating(b, "file_path", path, 4)
+	ctx := context.Background()
+	i := 0
+	check := func() {
+		v := w.p.Check(ctx, Call{Session: "bench", ID: "c", Tool: "Read", Input: inputs[i%4]})
+		if v.Decision != permission.Allow {
+			b.Fatal(v.Reason)
+		}
+		i++
+	}
 	b.Run("pipeline-check", func(b *testing.B) {
 		b.ReportAllocs()
-		ctx := context.Background()
-		i := 0
 		for b.Loop() {
-			v := w.p.Check(ctx, Call{Session: "bench", ID: "c", Tool: "Read", Input: inputs[i%4]})
-			if v.Decision != permission.Allow {
-				b.Fatal(v.Reason)
-			}
-			i++
+			check()
 		}
 	})
+	b.Run("check-vs-resolve", func(b *testing.B) {
+		alternate(b, "resolve", func() {
+			if real, err := w.sb.Resolve(path); err != nil || real == "" {
+				b.Fatal(err)
+			}
+		}, "check", check)
+	})
+}
+
+// alternate runs base and subject alternately within one loop, so that
+// both see the same load on the machine, and reports each one's time per
+// call and their ratio (subject/base). ns/op and allocs/op count one call
+// of each.
+func alternate(b *testing.B, baseName string, base func(), subjectName string, subject func()) {
+	var tb, ts time.Duration
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		// Alternate which side goes first.
+		if n%2 == 0 {
+			t0 := time.Now()
+			base()
+			t1 := time.Now()
+			subject()
+			tb, ts = tb+t1.Sub(t0), ts+time.Since(t1)
+		} else {
+			t0 := time.Now()
+			subject()
+			t1 := time.Now()
+			base()
+			ts, tb = ts+t1.Sub(t0), tb+time.Since(t1)
+		}
+		n++
+	}
+	b.ReportMetric(float64(tb.Nanoseconds())/float64(n), baseName+"-ns")
+	b.ReportMetric(float64(ts.Nanoseconds())/float64(n), subjectName+"-ns")
+	b.ReportMetric(float64(ts)/float64(tb), subjectName+"/"+baseName)
 }
 
 // BenchmarkPipelineBash compares Check of a Bash call with the guard's
 // judgement of the same command alone. Target: Check at most 1.5 times the
-// judgement.
+// judgement; the check-vs-judge run alternates the two and reports the
+// ratio.
 func BenchmarkPipelineBash(b *testing.B) {
 	const command = "git status && ls -la src | grep main"
 	w := newBenchPipeline(b)
@@ -150,16 +193,26 @@ func BenchmarkPipelineBash(b *testing.B) {
 		}
 	})
 	inputs := rotating(b, "command", command, 4)
+	i := 0
+	check := func() {
+		v := w.p.Check(ctx, Call{Session: "bench", ID: "c", Tool: "Bash", Input: inputs[i%4]})
+		if v.Decision != permission.Allow {
+			b.Fatal(v.Reason)
+		}
+		i++
+	}
 	b.Run("pipeline-check", func(b *testing.B) {
 		b.ReportAllocs()
-		i := 0
 		for b.Loop() {
-			v := w.p.Check(ctx, Call{Session: "bench", ID: "c", Tool: "Bash", Input: inputs[i%4]})
-			if v.Decision != permission.Allow {
+			check()
+		}
+	})
+	b.Run("check-vs-judge", func(b *testing.B) {
+		alternate(b, "judge", func() {
+			if v := w.guard.Judge(ctx, command); v.Decision != permission.Allow {
 				b.Fatal(v.Reason)
 			}
-			i++
-		}
+		}, "check", check)
 	})
 }
 

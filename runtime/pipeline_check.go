@@ -53,8 +53,8 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	// 1. Layer 7.
 	// The input is canonicalised once: layer 7 compares calls by it, and
 	// the guards read the declared fields from it.
-	canon, tagged, members, cerr := canonicalObjectTagged(call.Input)
-	if g := a.l7.gate(call.Tool, call.Input, canon, tagged); g.Decision != permission.Allow {
+	tagged, members, cerr := canonicalObjectTagged(call.Input)
+	if g := a.l7.gate(call.Tool, call.Input, tagged); g.Decision != permission.Allow {
 		return deny(permission.LayerRuntime, g.Rule, g.Reason)
 	}
 	// 2. Input.
@@ -101,7 +101,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 		// An input the hooks left as it was (the chain hands it back
 		// whole) has the members and traits already read.
 		if !bytes.Equal(input, call.Input) {
-			if _, members, cerr = canonicalObject(input); cerr != nil {
+			if _, members, cerr = canonicalObjectTagged(input); cerr != nil {
 				return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
 			}
 			traits = tool.Traits(input)

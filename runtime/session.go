@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -127,21 +128,21 @@ type callKey struct {
 // maxShortKey is the longest input a callKey holds whole.
 const maxShortKey = 256
 
-func keyOf(tool string, input, canon []byte) callKey {
+// keyOf returns the key of a call of tool with input, whose canonical
+// form behind the tag byte 'c' is tagged (empty if input is not valid
+// JSON).
+func keyOf(tool string, input []byte, tagged string) callKey {
 	k := callKey{tool: tool}
-	tag, body := byte('c'), canon
-	if canon == nil {
-		tag, body = 'r', input
+	switch {
+	case tagged != "" && len(tagged)-1 <= maxShortKey:
+		k.short = tagged
+	case tagged != "":
+		k.sum = callSum(tool, 'c', tagged[1:])
+	case len(input) <= maxShortKey:
+		k.short = "r" + string(input)
+	default:
+		k.sum = callSum(tool, 'r', string(input))
 	}
-	if len(body) > maxShortKey {
-		k.sum = callSum(tool, input, canon)
-		return k
-	}
-	var b strings.Builder
-	b.Grow(1 + len(body))
-	b.WriteByte(tag)
-	b.Write(body)
-	k.short = b.String()
 	return k
 }
 
@@ -333,26 +334,21 @@ func (s *Session) CompactionAllowed() (bool, string) {
 // denied call stays denied. Input that is not valid JSON is compared by its
 // bytes (input validation denies it later).
 func (s *Session) Gate(tool string, input json.RawMessage) GateResult {
-	c, err := Canonical(input)
-	if err != nil {
-		c = nil
+	tagged := ""
+	if c, err := Canonical(input); err == nil {
+		tagged = "c" + string(c)
 	}
-	return s.gate(tool, input, c, "")
+	return s.gate(tool, input, tagged)
 }
 
-// gate is Gate with the input's canonical form already computed (nil when
-// the input is not valid JSON); tagged, if not empty, is that form behind
-// the tag byte 'c', as one string.
-func (s *Session) gate(tool string, input, canon []byte, tagged string) GateResult {
+// gate is Gate with the input's canonical form already computed: tagged
+// is that form behind the tag byte 'c', as one string, or empty when the
+// input is not valid JSON.
+func (s *Session) gate(tool string, input []byte, tagged string) GateResult {
 	if err := s.Err(); err != nil {
 		return GateResult{Rule: "runtime:cancelled", Reason: "session is cancelled: " + err.Error()}
 	}
-	var key callKey
-	if canon != nil && tagged != "" && len(canon) <= maxShortKey {
-		key = callKey{tool: tool, short: tagged} // what keyOf would build
-	} else {
-		key = keyOf(tool, input, canon)
-	}
+	key := keyOf(tool, input, tagged)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.step > s.limits.MaxSteps {
@@ -387,17 +383,11 @@ func (s *Session) gate(tool string, input, canon []byte, tagged string) GateResu
 	return GateResult{Decision: permission.Allow}
 }
 
-func callSum(tool string, input, canon []byte) [sha256.Size]byte {
+func callSum(tool string, tag byte, body string) [sha256.Size]byte {
 	h := sha256.New()
-	h.Write([]byte(tool))
-	h.Write([]byte{0})
-	if canon != nil {
-		h.Write([]byte{'c'})
-		h.Write(canon)
-	} else {
-		h.Write([]byte{'r'})
-		h.Write(input)
-	}
+	io.WriteString(h, tool)
+	h.Write([]byte{0, tag})
+	io.WriteString(h, body)
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	return sum

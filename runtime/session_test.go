@@ -319,8 +319,11 @@ func TestGateRepeatLongInput(t *testing.T) {
 
 func TestGateKeyFromTaggedForm(t *testing.T) {
 	in := []byte(`{"b":1,"a":"x"}`)
-	canon, tagged, _, err := canonicalObjectTagged(in)
+	tagged, _, err := canonicalObjectTagged(in)
 	require.NoError(t, err)
-	assert.Equal(t, keyOf("Read", in, canon), callKey{tool: "Read", short: tagged},
-		"the tagged canonical form is the key keyOf builds")
+	c, err := Canonical(in)
+	require.NoError(t, err)
+	assert.Equal(t, `c{"a":"x","b":1}`, tagged)
+	assert.Equal(t, callKey{tool: "Read", short: "c" + string(c)}, keyOf("Read", in, tagged),
+		"the tagged canonical form is the key")
 }

@@ -28,14 +28,22 @@ import (
 // confirm. It is safe for concurrent use. A nil *Sandbox denies every
 // path.
 func (s *Sandbox) CheckPath(path string, write bool) (permission.Decision, string) {
-	_, d, reason, _ := s.Judge(path, write)
+	real, d, reason, _ := s.Judge(path, write)
+	if d == permission.Allow {
+		op := "read "
+		if write {
+			op = "write "
+		}
+		reason = op + real + ": inside root " + s.roots[s.rootOf(real)]
+	}
 	return d, reason
 }
 
 // Judge is [Sandbox.CheckPath] that also returns the resolved path, and the
 // *PathError when the path is refused, from one walk of the path. Callers
 // that go on to use the path (and to match rules against it) resolve it
-// once this way rather than twice.
+// once this way rather than twice. The reason is empty for Allow: the
+// resolved path says where the path leads, and Judge spares the string.
 func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Decision, reason string, err error) {
 	if s == nil {
 		s = none
@@ -71,7 +79,7 @@ func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Deci
 	if pat, ok := s.secret.first(cands...); ok {
 		return r, permission.Ask, op + " " + r + ": secret path (matches " + strconv.Quote(pat) + ")", nil
 	}
-	return r, permission.Allow, op + " " + r + ": inside root " + s.roots[s.rootOf(r)], nil
+	return r, permission.Allow, "", nil
 }
 
 // sameLexical reports, without building it, whether path made absolute
