@@ -60,11 +60,11 @@ func canonValue(dec *json.Decoder, buf *bytes.Buffer) error {
 }
 
 type member struct {
-	key string
+	key []byte
 	val []byte
 	// str is the value's text when it is a string the scan decoded
-	// (escapes or non-ASCII bytes) or whose canonical form has no escapes
-	// (cut from the canonical form); decoded tells it is set.
+	// (escapes or non-ASCII bytes); decoded tells it is set. Other
+	// strings are read from val when needed.
 	str     string
 	decoded bool
 }
@@ -102,16 +102,16 @@ func canonToken(dec *json.Decoder, tok json.Token, buf *bytes.Buffer) error {
 				if err := canonValue(dec, &vb); err != nil {
 					return err
 				}
-				members = append(members, member{key: key, val: vb.Bytes()})
+				members = append(members, member{key: []byte(key), val: vb.Bytes()})
 			}
 			if _, err := dec.Token(); err != nil { // '}'
 				return fmt.Errorf("runtime: canonical JSON: %w", err)
 			}
-			slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+			slices.SortFunc(members, func(a, b member) int { return bytes.Compare(a.key, b.key) })
 			buf.WriteByte('{')
 			for i, m := range members {
 				if i > 0 {
-					if members[i-1].key == m.key {
+					if bytes.Equal(members[i-1].key, m.key) {
 						return fmt.Errorf("%w %q", ErrDuplicateKey, m.key)
 					}
 					buf.WriteByte(',')
@@ -154,9 +154,6 @@ type canonScanner struct {
 	// it is set: the top-level members keep it.
 	str     string
 	decoded bool
-	// tagged is, once the top-level object is read, its canonical form
-	// behind the tag byte 'c', as one string (layer 7's key for the call).
-	tagged string
 }
 
 func (c *canonScanner) ws() {
@@ -290,9 +287,6 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 	slices.SortFunc(raw, func(a, b rawMember) int { return bytes.Compare(a.key, b.key) })
 	all := vb.Bytes()
 	buf.WriteByte('{')
-	// keyAt is where each key written plain starts in buf, or -1.
-	var keyAtArr, valAtArr [8]int
-	keyAt, valAt := keyAtArr[:0], valAtArr[:0]
 	for i, m := range raw {
 		if i > 0 {
 			if bytes.Equal(raw[i-1].key, m.key) {
@@ -302,42 +296,21 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 		}
 		if plainString(m.key) {
 			buf.WriteByte('"')
-			keyAt = append(keyAt, buf.Len())
 			buf.Write(m.key)
 			buf.WriteByte('"')
 		} else {
-			keyAt = append(keyAt, -1)
 			writeString(buf, m.key)
 		}
 		buf.WriteByte(':')
-		valAt = append(valAt, buf.Len())
 		buf.Write(all[m.start:m.end])
 	}
 	buf.WriteByte('}')
 	if !keep {
 		return nil, nil
 	}
-	// The canonical form as one tagged string (buf holds just this
-	// object), and the keys written plain cut from it.
-	var tb strings.Builder
-	tb.Grow(1 + buf.Len())
-	tb.WriteByte('c')
-	tb.Write(buf.Bytes())
-	c.tagged = tb.String()
-	members := make([]member, len(raw))
-	for i, m := range raw {
-		key := ""
-		if at := keyAt[i]; at >= 0 {
-			key = c.tagged[1+at : 1+at+len(m.key)]
-		} else {
-			key = string(m.key)
-		}
-		str, decoded := m.str, m.decoded
-		if v := all[m.start:m.end]; !decoded && len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0 {
-			// A canonical string without escapes is its own text.
-			str, decoded = c.tagged[1+valAt[i]+1:1+valAt[i]+len(v)-1], true
-		}
-		members[i] = member{key: key, val: all[m.start:m.end:m.end], str: str, decoded: decoded}
+	members := make([]member, 0, len(raw))
+	for _, m := range raw {
+		members = append(members, member{key: m.key, val: all[m.start:m.end:m.end], str: m.str, decoded: m.decoded})
 	}
 	return members, nil
 }
@@ -580,70 +553,68 @@ func canonicalInt(num []byte) bool {
 // maxExp bounds exponents so that every canonical form parses again.
 const maxExp = 1_000_000_000
 
-// canonicalObjectTagged is [Canonical] for a JSON object, returning its
-// canonical form as a string behind the tag byte 'c' (layer 7's key for
-// the call) and its top-level members (sorted by key, values in canonical
-// form), so that callers read fields without decoding the input a second
-// time. Input that is not a JSON object is an error.
-func canonicalObjectTagged(data []byte) (string, []member, error) {
+// canonicalObject is [Canonical] for a JSON object: it appends the
+// canonical form of data to canon and its top-level members (sorted by
+// key, values in canonical form) to members, so that callers read fields
+// without decoding the input a second time. With room enough in both,
+// the usual tool input (see flatObject) costs no allocation. Input that
+// is not a JSON object is an error.
+func canonicalObject(data, canon []byte, members []member) ([]byte, []member, error) {
 	if !validJSON(data) {
 		_, err := Canonical(data)
 		if err == nil {
 			err = errors.New("runtime: canonical JSON: invalid")
 		}
-		return "", nil, err
+		return nil, nil, err
 	}
-	if tagged, members, ok := flatObject(data); ok {
-		return tagged, members, nil
+	if c, m, ok := flatObject(data, canon, members); ok {
+		return c, m, nil
 	}
-	return scanObject(data)
+	return scanObject(data, canon, members)
 }
 
-// scanObject is canonicalObjectTagged for any valid JSON.
-func scanObject(data []byte) (string, []member, error) {
+// scanObject is canonicalObject for any valid JSON.
+func scanObject(data, canon []byte, members []member) ([]byte, []member, error) {
 	c := canonScanner{data: data}
 	c.ws()
 	if c.pos >= len(data) || data[c.pos] != '{' {
-		return "", nil, errors.New("runtime: not a JSON object")
+		return nil, nil, errors.New("runtime: not a JSON object")
 	}
-	// One allocation for the canonical form and, beside it, the values:
-	// neither is longer than the input unless strings gain escapes (each
-	// buffer then grows on its own).
-	n := len(data) + 32
-	room := make([]byte, 2*n)
-	buf := bytes.NewBuffer(room[:0:n])
-	c.values = room[n : n : 2*n]
-	members, err := c.object(buf, true)
+	// One allocation for the values: they are no longer than the input
+	// unless strings gain escapes (the buffer then grows on its own).
+	c.values = make([]byte, 0, len(data)+32)
+	buf := bytes.NewBuffer(canon)
+	got, err := c.object(buf, true)
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
-	return c.tagged, members, nil
+	return buf.Bytes(), append(members, got...), nil
 }
 
-// flatObject is canonicalObjectTagged for the usual shape of a tool's
-// input, given valid JSON: an object of at most 8 members whose keys are
-// plain and whose values are plain strings, canonical integers, true,
-// false or null. Such values are their own canonical form, so the work
-// is sorting the members and writing them out once; the members' values
+// flatObject is canonicalObject for the usual shape of a tool's input,
+// given valid JSON: an object of at most 8 members whose keys are plain
+// and whose values are plain strings, canonical integers, true, false or
+// null. Such values are their own canonical form, so the work is sorting
+// the members and writing them out once; the members' keys and values
 // alias data. It reports false for any other input (nested values,
 // escapes, numbers to rewrite, duplicate keys, not an object), which the
 // general scanner handles.
-func flatObject(data []byte) (string, []member, bool) {
+func flatObject(data, canon []byte, members []member) ([]byte, []member, bool) {
 	type span struct{ k0, k1, v0, v1 int } // key and value, quotes excluded from the key
 	var arr [8]span
 	sp := arr[:0]
 	i := skipWS(data, 0)
 	if i >= len(data) || data[i] != '{' {
-		return "", nil, false
+		return nil, nil, false
 	}
 	i = skipWS(data, i+1)
 	for data[i] != '}' {
 		if len(sp) == len(arr) || data[i] != '"' {
-			return "", nil, false
+			return nil, nil, false
 		}
 		k1 := plainEnd(data, i+1)
 		if k1 < 0 {
-			return "", nil, false
+			return nil, nil, false
 		}
 		k0 := i + 1
 		i = skipWS(data, skipWS(data, k1+1)+1) // past ':'
@@ -652,7 +623,7 @@ func flatObject(data []byte) (string, []member, bool) {
 		case '"':
 			e := plainEnd(data, i+1)
 			if e < 0 {
-				return "", nil, false
+				return nil, nil, false
 			}
 			i = e + 1
 		case 't', 'n':
@@ -664,7 +635,7 @@ func flatObject(data []byte) (string, []member, bool) {
 				i++
 			}
 			if !canonicalInt(data[v0:i]) {
-				return "", nil, false
+				return nil, nil, false
 			}
 		}
 		sp = append(sp, span{k0, k1, v0, i})
@@ -678,40 +649,24 @@ func flatObject(data []byte) (string, []member, bool) {
 			sp[b-1], sp[b] = sp[b], sp[b-1]
 		}
 	}
-	n := 3 // the tag and the braces
-	for j, s := range sp {
-		if j > 0 && bytes.Equal(key(sp[j-1]), key(s)) {
-			return "", nil, false
+	for j := 1; j < len(sp); j++ {
+		if bytes.Equal(key(sp[j-1]), key(sp[j])) {
+			return nil, nil, false
 		}
-		n += s.k1 - s.k0 + 4 + s.v1 - s.v0 // quotes, colon and comma
 	}
-	var tb strings.Builder
-	tb.Grow(n)
-	tb.WriteString("c{")
-	var at [8]int // where each member's key starts in the tagged form
+	canon = append(canon, '{')
 	for j, s := range sp {
 		if j > 0 {
-			tb.WriteByte(',')
+			canon = append(canon, ',')
 		}
-		tb.WriteByte('"')
-		at[j] = tb.Len()
-		tb.Write(data[s.k0:s.k1])
-		tb.WriteString(`":`)
-		tb.Write(data[s.v0:s.v1])
+		canon = append(canon, '"')
+		canon = append(canon, data[s.k0:s.k1]...)
+		canon = append(canon, '"', ':')
+		canon = append(canon, data[s.v0:s.v1]...)
+		members = append(members, member{key: data[s.k0:s.k1:s.k1], val: data[s.v0:s.v1:s.v1]})
 	}
-	tb.WriteByte('}')
-	tagged := tb.String()
-	members := make([]member, len(sp))
-	for j, s := range sp {
-		k := at[j]
-		m := member{key: tagged[k : k+s.k1-s.k0], val: data[s.v0:s.v1:s.v1]}
-		if data[s.v0] == '"' {
-			v := k + s.k1 - s.k0 + 2 // past the key's closing quote and the colon
-			m.str, m.decoded = tagged[v+1:v+s.v1-s.v0-1], true
-		}
-		members[j] = m
-	}
-	return tagged, members, true
+	canon = append(canon, '}')
+	return canon, members, true
 }
 
 // plainEnd returns the index of the quote that closes the string whose
@@ -731,7 +686,7 @@ func plainEnd(data []byte, i int) int {
 // memberOf returns the member key, or nil.
 func memberOf(members []member, key string) *member {
 	for i := range members {
-		if members[i].key == key {
+		if string(members[i].key) == key {
 			return &members[i]
 		}
 	}
@@ -741,7 +696,7 @@ func memberOf(members []member, key string) *member {
 // field returns the canonical value of the member key, or false.
 func field(members []member, key string) (json.RawMessage, bool) {
 	for _, m := range members {
-		if m.key == key {
+		if string(m.key) == key {
 			return m.val, true
 		}
 	}

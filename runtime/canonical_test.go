@@ -97,7 +97,7 @@ func FuzzCanonical(f *testing.F) {
 	})
 }
 
-// FuzzCanonicalObject checks the members canonicalObjectTagged returns against
+// FuzzCanonicalObject checks the members canonicalObject returns against
 // encoding/json: the object's keys, decoded, in sorted order, each with
 // the canonical form of its value; and the canonical form of the whole
 // as Canonical gives it.
@@ -113,22 +113,19 @@ func FuzzCanonicalObject(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tagged, members, err := canonicalObjectTagged(data)
-		var canon []byte
-		if err == nil {
-			canon = []byte(strings.TrimPrefix(tagged, "c"))
-		}
+		// Room for a few members: the results must not depend on it.
+		canon, members, err := canonicalObject(data, make([]byte, 0, 8), make([]member, 0, 2))
 		want, werr := Canonical(data)
 		if validJSON(data) {
 			// The fast path for flat objects, when it answers, answers
 			// exactly as the general scanner.
-			if ft, fm, ok := flatObject(data); ok {
-				st, sm, serr := scanObject(data)
-				if serr != nil || ft != st || len(fm) != len(sm) {
+			if ft, fm, ok := flatObject(data, nil, nil); ok {
+				st, sm, serr := scanObject(data, nil, nil)
+				if serr != nil || !bytes.Equal(ft, st) || len(fm) != len(sm) {
 					t.Fatalf("flatObject(%q) = %q, %d members; scanObject gives %q, %d members, %v", data, ft, len(fm), st, len(sm), serr)
 				}
 				for i := range fm {
-					if fm[i].key != sm[i].key || !bytes.Equal(fm[i].val, sm[i].val) || fm[i].str != sm[i].str || fm[i].decoded != sm[i].decoded {
+					if !bytes.Equal(fm[i].key, sm[i].key) || !bytes.Equal(fm[i].val, sm[i].val) || fm[i].str != sm[i].str || fm[i].decoded != sm[i].decoded {
 						t.Fatalf("flatObject(%q) member %d = %+v; scanObject gives %+v", data, i, fm[i], sm[i])
 					}
 				}
@@ -137,41 +134,38 @@ func FuzzCanonicalObject(f *testing.F) {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(data, &obj) != nil {
 			if err == nil {
-				t.Fatalf("canonicalObjectTagged accepted %q, which is not a JSON object", data)
+				t.Fatalf("canonicalObject accepted %q, which is not a JSON object", data)
 			}
 			return
 		}
 		if werr != nil {
 			if err == nil || err.Error() != werr.Error() {
-				t.Fatalf("canonicalObjectTagged(%q) error %v, Canonical error %v", data, err, werr)
+				t.Fatalf("canonicalObject(%q) error %v, Canonical error %v", data, err, werr)
 			}
 			return
 		}
 		if err != nil || !bytes.Equal(canon, want) {
-			t.Fatalf("canonicalObjectTagged(%q) = %q, %v; Canonical gives %q", data, canon, err, want)
-		}
-		if tagged != "c"+string(want) {
-			t.Fatalf("canonicalObjectTagged(%q) = %q, want %q", data, tagged, "c"+string(want))
+			t.Fatalf("canonicalObject(%q) = %q, %v; Canonical gives %q", data, canon, err, want)
 		}
 		if len(members) != len(obj) {
-			t.Fatalf("canonicalObjectTagged(%q): %d members, the object has %d", data, len(members), len(obj))
+			t.Fatalf("canonicalObject(%q): %d members, the object has %d", data, len(members), len(obj))
 		}
 		for i, m := range members {
-			if i > 0 && members[i-1].key >= m.key {
-				t.Fatalf("canonicalObjectTagged(%q): members not sorted: %q before %q", data, members[i-1].key, m.key)
+			if i > 0 && string(members[i-1].key) >= string(m.key) {
+				t.Fatalf("canonicalObject(%q): members not sorted: %q before %q", data, members[i-1].key, m.key)
 			}
-			raw, ok := obj[m.key]
+			raw, ok := obj[string(m.key)]
 			if !ok {
-				t.Fatalf("canonicalObjectTagged(%q): member %q is not a key of the object", data, m.key)
+				t.Fatalf("canonicalObject(%q): member %q is not a key of the object", data, m.key)
 			}
 			if v, err := Canonical(raw); err != nil || !bytes.Equal(v, m.val) {
-				t.Fatalf("canonicalObjectTagged(%q): member %q = %q, want %q (%v)", data, m.key, m.val, v, err)
+				t.Fatalf("canonicalObject(%q): member %q = %q, want %q (%v)", data, m.key, m.val, v, err)
 			}
 			if m.decoded {
 				// The text kept from the scan is the string's value.
 				var s string
 				if err := json.Unmarshal(raw, &s); err != nil || s != m.str {
-					t.Fatalf("canonicalObjectTagged(%q): member %q decoded as %q, json.Unmarshal gives %q (%v)", data, m.key, m.str, s, err)
+					t.Fatalf("canonicalObject(%q): member %q decoded as %q, json.Unmarshal gives %q (%v)", data, m.key, m.str, s, err)
 				}
 			}
 		}
@@ -222,12 +216,27 @@ func FuzzStringCodec(f *testing.F) {
 }
 
 func TestCanonicalObjectKeepsDecodedStrings(t *testing.T) {
-	_, members, err := canonicalObjectTagged([]byte(`{"command":"git status \u0026\u0026 ls","list":["\u0026"],"plain":"ls"}`))
+	_, members, err := canonicalObject([]byte(`{"command":"git status \u0026\u0026 ls","list":["\u0026"],"plain":"ls"}`), nil, nil)
 	require.NoError(t, err)
 	require.Len(t, members, 3)
 	assert.True(t, members[0].decoded)
 	assert.Equal(t, "git status && ls", members[0].str)
 	assert.False(t, members[1].decoded, "an array is not a string")
-	assert.True(t, members[2].decoded, "a plain string is cut from the canonical form")
-	assert.Equal(t, "ls", members[2].str)
+	assert.False(t, members[2].decoded, "a plain string is read from its value when needed")
+	assert.Equal(t, `"ls"`, string(members[2].val))
+}
+
+// TestCanonicalObjectFlatNoAlloc: the usual tool input, with room given
+// for its canonical form and members, costs no allocation.
+func TestCanonicalObjectFlatNoAlloc(t *testing.T) {
+	in := []byte(`{"file_path":"src/main.go","limit":20,"offset":null}`)
+	var canonBuf [256]byte
+	var memberBuf [8]member
+	allocs := testing.AllocsPerRun(100, func() {
+		canon, members, err := canonicalObject(in, canonBuf[:0], memberBuf[:0])
+		if err != nil || len(members) != 3 || len(canon) != len(in) {
+			t.Fatalf("canonicalObject(%s) = %s, %d members, %v", in, canon, len(members), err)
+		}
+	})
+	assert.Zero(t, allocs)
 }

@@ -1,12 +1,12 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -63,7 +63,7 @@ func newBenchPipeline(b *testing.B) *benchPipeline {
 	set := hooks.NewSet(metrics.Hook(), cancel.Hook(), hooks.Hook{
 		Name: "no-pastebin", Timeout: hooks.NoTimeout,
 		PreToolUse: func(_ context.Context, e hooks.PreToolUseEvent) (hooks.PreToolUseResult, error) {
-			if strings.Contains(string(e.Input), "pastebin") {
+			if bytes.Contains(e.Input, []byte("pastebin")) {
 				return hooks.Block("no pastebin"), nil
 			}
 			return hooks.PreToolUseResult{}, nil

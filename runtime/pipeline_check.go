@@ -53,8 +53,10 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	// 1. Layer 7.
 	// The input is canonicalised once: layer 7 compares calls by it, and
 	// the guards read the declared fields from it.
-	tagged, members, cerr := canonicalObjectTagged(call.Input)
-	if g := a.l7.gate(call.Tool, call.Input, tagged); g.Decision != permission.Allow {
+	var canonBuf [256]byte
+	var memberBuf [8]member
+	canon, members, cerr := canonicalObject(call.Input, canonBuf[:0], memberBuf[:0])
+	if g := a.l7.gate(call.Tool, call.Input, canon); g.Decision != permission.Allow {
 		return deny(permission.LayerRuntime, g.Rule, g.Reason)
 	}
 	// 2. Input.
@@ -101,7 +103,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 		// An input the hooks left as it was (the chain hands it back
 		// whole) has the members and traits already read.
 		if !bytes.Equal(input, call.Input) {
-			if _, members, cerr = canonicalObjectTagged(input); cerr != nil {
+			if _, members, cerr = canonicalObject(input, canonBuf[:0], memberBuf[:0]); cerr != nil {
 				return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
 			}
 			traits = tool.Traits(input)
@@ -112,8 +114,8 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	}
 
 	// 4 and 5. Rules, content guards, and each simple command.
-	c := content{a: a, tool: call.Tool, traits: traits, input: input, fields: members}
-	c.inspect(ctx)
+	c := content{a: a, tool: call.Tool, traits: traits, input: input}
+	c.inspect(ctx, members)
 	var answers []permission.Result
 	if hookAsk != nil {
 		answers = c.answers(*hookAsk)
@@ -136,7 +138,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 
 	// 7. Ask a person.
 	if v.Decision == permission.Ask && p.cfg.Asker != nil {
-		v = a.ask(ctx, call, v, c)
+		v = a.ask(ctx, call, v, c.alwaysRules())
 	}
 	return v
 }
@@ -148,12 +150,13 @@ func (a *agent) silentDeny(v Verdict, reason string) Verdict {
 }
 
 // ask puts an Ask verdict to the person and records an "allow always".
-func (a *agent) ask(ctx context.Context, call Call, v Verdict, c content) Verdict {
+// always are the session rules an "allow always" adds.
+func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) Verdict {
 	req := Request{ID: call.ID, Session: a.l7.ID(), Tool: call.Tool, Input: v.Input, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}
-	for _, cmd := range c.commands {
+	for _, cmd := range v.Commands {
 		req.Commands = append(req.Commands, cmd.Args)
 	}
-	req.AlwaysRules = c.alwaysRules()
+	req.AlwaysRules = always
 	if ctx == nil {
 		ctx = a.l7.Context()
 	}

@@ -24,8 +24,6 @@ type content struct {
 	tool   string
 	traits Traits
 	input  json.RawMessage
-	// fields are the input's top-level members, values in canonical form.
-	fields []member
 
 	// The answers: the first ones held inline (a slice into the struct
 	// would move it to the heap), the rest in more.
@@ -106,7 +104,9 @@ func (c *content) group() string {
 	return ""
 }
 
-func (c *content) inspect(ctx context.Context) {
+// inspect checks the input, whose top-level members are fields, against
+// the rules and the guards of layers 4 and 5.
+func (c *content) inspect(ctx context.Context, fields []member) {
 	t := &c.traits
 	// The tool's own rules (P1 Deny, P6 Ask).
 	for _, r := range t.Rules {
@@ -120,9 +120,8 @@ func (c *content) inspect(ctx context.Context) {
 			c.guardDeny(permission.LayerTraits, rule, r.Reason)
 		}
 	}
-	fields := c.fields
 	c.insideRoots = true
-	c.checkFieldCase()
+	c.checkFieldCase(fields)
 	write := t.WritesPaths()
 	base := ""
 	for _, f := range t.PathFields {
@@ -185,7 +184,7 @@ var contentKeys = [...]string{"subagent_type", "agent", "name"}
 // read only in letter case ("FILE_PATH", "ſubagent_type"): encoding/json
 // matches struct fields without regard to case, so a tool written in Go
 // would read the member as that field while the checks would not see it.
-func (c *content) checkFieldCase() {
+func (c *content) checkFieldCase(fields []member) {
 	t := &c.traits
 	declared := [...][]string{t.PathFields, t.GlobFields, t.URLFields, t.DomainFields, t.CommandFields, {t.WorkdirField}}
 	// The members contentOf reads matter to a subagent tool without
@@ -195,11 +194,11 @@ func (c *content) checkFieldCase() {
 	// refused.
 	matchContent := t.Kind == permission.KindSubagent &&
 		len(t.PathFields)+len(t.GlobFields)+len(t.URLFields)+len(t.DomainFields)+len(t.CommandFields) == 0
-	for _, m := range c.fields {
+	for _, m := range fields {
 		for _, list := range declared {
 			for _, f := range list {
-				if f != "" && m.key != f && strings.EqualFold(m.key, f) {
-					c.fieldCaseDeny(m.key, "the declared field", f)
+				if f != "" && string(m.key) != f && strings.EqualFold(string(m.key), f) {
+					c.fieldCaseDeny(string(m.key), "the declared field", f)
 					return
 				}
 			}
@@ -208,8 +207,8 @@ func (c *content) checkFieldCase() {
 			continue
 		}
 		for _, f := range contentKeys {
-			if m.key != f && strings.EqualFold(m.key, f) {
-				c.fieldCaseDeny(m.key, "the field", f)
+			if string(m.key) != f && strings.EqualFold(string(m.key), f) {
+				c.fieldCaseDeny(string(m.key), "the field", f)
 				return
 			}
 		}
@@ -245,6 +244,7 @@ func (c *content) stringField(fields []member, f string) (string, bool) {
 	if m.decoded {
 		return m.str, true // decoded once, by the canonical scan
 	}
+	// A canonical string without escapes is its own text.
 	raw := m.val
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
 		if bytes.IndexByte(raw, '\\') < 0 {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -119,31 +120,44 @@ type Session struct {
 // callKey identifies a call for the repeat and cycle checks: its tool and
 // its input (canonical, or raw when it is not valid JSON), kept whole when
 // short and as a SHA-256 sum otherwise, so that the history stays small.
+// The history reuses each key's buffer, so a call's key costs no
+// allocation once the history is full.
 type callKey struct {
-	tool  string
-	short string // the input tagged 'c' (canonical) or 'r' (raw), if short; else ""
-	sum   [sha256.Size]byte
+	tool string
+	raw  bool   // the input is not valid JSON: body holds its bytes
+	long bool   // the input is longer than maxShortKey: sum holds its hash
+	body []byte // the input when short
+	sum  [sha256.Size]byte
 }
 
 // maxShortKey is the longest input a callKey holds whole.
 const maxShortKey = 256
 
-// keyOf returns the key of a call of tool with input, whose canonical
-// form behind the tag byte 'c' is tagged (empty if input is not valid
-// JSON).
-func keyOf(tool string, input []byte, tagged string) callKey {
-	k := callKey{tool: tool}
-	switch {
-	case tagged != "" && len(tagged)-1 <= maxShortKey:
-		k.short = tagged
-	case tagged != "":
-		k.sum = callSum(tool, 'c', tagged[1:])
-	case len(input) <= maxShortKey:
-		k.short = "r" + string(input)
-	default:
-		k.sum = callSum(tool, 'r', string(input))
+// set makes k the key of a call of tool with input, whose canonical form
+// is canon (nil if input is not valid JSON), reusing k's buffer.
+func (k *callKey) set(tool string, input, canon []byte) {
+	body := canon
+	k.tool, k.raw = tool, canon == nil
+	if k.raw {
+		body = input
 	}
-	return k
+	k.long = len(body) > maxShortKey
+	if k.long {
+		k.body, k.sum = k.body[:0], callSum(tool, k.raw, body)
+		return
+	}
+	k.body = append(k.body[:0], body...)
+}
+
+// same reports whether k and o identify the same call.
+func (k *callKey) same(o *callKey) bool {
+	if k.tool != o.tool || k.raw != o.raw || k.long != o.long {
+		return false
+	}
+	if k.long {
+		return k.sum == o.sum
+	}
+	return bytes.Equal(k.body, o.body)
 }
 
 func newSession(ctx context.Context, id string, l Limits) *Session {
@@ -334,21 +348,19 @@ func (s *Session) CompactionAllowed() (bool, string) {
 // denied call stays denied. Input that is not valid JSON is compared by its
 // bytes (input validation denies it later).
 func (s *Session) Gate(tool string, input json.RawMessage) GateResult {
-	tagged := ""
-	if c, err := Canonical(input); err == nil {
-		tagged = "c" + string(c)
+	c, err := Canonical(input)
+	if err != nil {
+		c = nil
 	}
-	return s.gate(tool, input, tagged)
+	return s.gate(tool, input, c)
 }
 
-// gate is Gate with the input's canonical form already computed: tagged
-// is that form behind the tag byte 'c', as one string, or empty when the
-// input is not valid JSON.
-func (s *Session) gate(tool string, input []byte, tagged string) GateResult {
+// gate is Gate with the input's canonical form already computed (nil when
+// the input is not valid JSON).
+func (s *Session) gate(tool string, input, canon []byte) GateResult {
 	if err := s.Err(); err != nil {
 		return GateResult{Rule: "runtime:cancelled", Reason: "session is cancelled: " + err.Error()}
 	}
-	key := keyOf(tool, input, tagged)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.step > s.limits.MaxSteps {
@@ -356,10 +368,14 @@ func (s *Session) gate(tool string, input []byte, tagged string) GateResult {
 			"step %d is past the limit of %d steps: no more tool calls, give the final answer", s.step, s.limits.MaxSteps)}
 	}
 	if len(s.recent) == cap(s.recent) {
+		// The oldest key's buffer becomes the newest key's.
+		oldest := s.recent[0]
 		copy(s.recent, s.recent[1:])
-		s.recent = s.recent[:len(s.recent)-1]
+		s.recent[len(s.recent)-1] = oldest
+	} else {
+		s.recent = append(s.recent, callKey{})
 	}
-	s.recent = append(s.recent, key)
+	s.recent[len(s.recent)-1].set(tool, input, canon)
 	h := s.recent
 	if n := s.limits.RepeatLimit; len(h) >= n && allEqual(h[len(h)-n:]) {
 		return GateResult{Rule: "runtime:repeat", Reason: fmt.Sprintf(
@@ -383,19 +399,23 @@ func (s *Session) gate(tool string, input []byte, tagged string) GateResult {
 	return GateResult{Decision: permission.Allow}
 }
 
-func callSum(tool string, tag byte, body string) [sha256.Size]byte {
+func callSum(tool string, raw bool, body []byte) [sha256.Size]byte {
+	tag := byte('c')
+	if raw {
+		tag = 'r'
+	}
 	h := sha256.New()
 	io.WriteString(h, tool)
 	h.Write([]byte{0, tag})
-	io.WriteString(h, body)
+	h.Write(body)
 	var sum [sha256.Size]byte
 	h.Sum(sum[:0])
 	return sum
 }
 
 func allEqual(h []callKey) bool {
-	for _, k := range h[1:] {
-		if k != h[0] {
+	for i := range h[1:] {
+		if !h[i+1].same(&h[0]) {
 			return false
 		}
 	}
@@ -407,7 +427,7 @@ func allEqual(h []callKey) bool {
 // shorter p, a run of one call by the repeat check).
 func isCycle(win []callKey, p int) bool {
 	for i := p; i < len(win); i++ {
-		if win[i] != win[i-p] {
+		if !win[i].same(&win[i-p]) {
 			return false
 		}
 	}
@@ -417,7 +437,7 @@ func isCycle(win []callKey, p int) bool {
 		}
 		shorter := true
 		for i := d; i < p; i++ {
-			if win[i] != win[i-d] {
+			if !win[i].same(&win[i-d]) {
 				shorter = false
 				break
 			}

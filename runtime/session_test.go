@@ -317,13 +317,24 @@ func TestGateRepeatLongInput(t *testing.T) {
 		Reason: "the same Write call with the same input 3 times in a row: try something else"}, g)
 }
 
-func TestGateKeyFromTaggedForm(t *testing.T) {
-	in := []byte(`{"b":1,"a":"x"}`)
-	tagged, _, err := canonicalObjectTagged(in)
-	require.NoError(t, err)
-	c, err := Canonical(in)
-	require.NoError(t, err)
-	assert.Equal(t, `c{"a":"x","b":1}`, tagged)
-	assert.Equal(t, callKey{tool: "Read", short: "c" + string(c)}, keyOf("Read", in, tagged),
-		"the tagged canonical form is the key")
+// TestGateKeyReusesBuffers: once the history is full, a call's key
+// reuses the buffer of the key it pushes out: no allocation per call.
+func TestGateKeyReusesBuffers(t *testing.T) {
+	s := newTestSession(t, Limits{MaxSteps: 1 << 30})
+	s.BeginStep()
+	inputs := make([][]byte, 4)
+	for i := range inputs {
+		inputs[i] = []byte(fmt.Sprintf(`{"file_path":"src/f%d.go"}`, i))
+	}
+	for i := range 32 {
+		require.Equal(t, GateResult{Decision: permission.Allow}, s.gate("Read", inputs[i%4], inputs[i%4]))
+	}
+	i := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		if g := s.gate("Read", inputs[i%4], inputs[i%4]); g.Decision != permission.Allow {
+			t.Fatal(g.Reason)
+		}
+		i++
+	})
+	assert.Zero(t, allocs)
 }
