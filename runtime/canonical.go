@@ -593,8 +593,8 @@ func scanObject(data, canon []byte, members []member) ([]byte, []member, error) 
 
 // flatObject is canonicalObject for the usual shape of a tool's input,
 // given valid JSON: an object of at most 8 members whose keys are plain
-// and whose values are plain strings, canonical integers, true, false or
-// null. Such values are their own canonical form, so the work is sorting
+// and whose values are strings written as the canonical form writes them
+// (see canonStrEnd), canonical integers, true, false or null. Such values are their own canonical form, so the work is sorting
 // the members and writing them out once; the members' keys and values
 // alias data. It reports false for any other input (nested values,
 // escapes, numbers to rewrite, duplicate keys, not an object), which the
@@ -621,7 +621,7 @@ func flatObject(data, canon []byte, members []member) ([]byte, []member, bool) {
 		v0 := i
 		switch data[i] {
 		case '"':
-			e := plainEnd(data, i+1)
+			e := canonStrEnd(data, i+1)
 			if e < 0 {
 				return nil, nil, false
 			}
@@ -667,6 +667,61 @@ func flatObject(data, canon []byte, members []member) ([]byte, []member, bool) {
 	}
 	canon = append(canon, '}')
 	return canon, members, true
+}
+
+// canonStrEnd returns the index of the quote that closes the string whose
+// text starts at data[i], if that text is written exactly as writeString
+// writes its value (so that the string is its own canonical form), or -1.
+// json.Marshal writes strings this way, so inputs a Go program encodes
+// take the fast path, escapes and all.
+func canonStrEnd(data []byte, i int) int {
+	for i < len(data) {
+		switch b := data[i]; {
+		case b == '"':
+			return i
+		case b == '\\':
+			if i+1 >= len(data) {
+				return -1
+			}
+			switch data[i+1] {
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+				i += 2
+				continue
+			case 'u':
+			default:
+				return -1
+			}
+			if i+6 > len(data) {
+				return -1
+			}
+			var r rune
+			for _, h := range data[i+2 : i+6] {
+				k := strings.IndexByte("0123456789abcdef", h)
+				if k < 0 {
+					return -1
+				}
+				r = r<<4 | rune(k)
+			}
+			switch {
+			case r < 0x20 && r != '\b' && r != '\f' && r != '\n' && r != '\r' && r != '\t':
+			case r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029':
+			default:
+				return -1 // writeString writes this one otherwise
+			}
+			i += 6
+		case b < 0x20 || b == '<' || b == '>' || b == '&':
+			return -1
+		case b < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				return -1
+			}
+			i += size
+		}
+	}
+	return -1
 }
 
 // plainEnd returns the index of the quote that closes the string whose
