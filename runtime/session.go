@@ -241,24 +241,36 @@ func (s *Session) AddTokens(n int) Status {
 func (s *Session) statusLocked() Status {
 	// The status is a function of these fields (the cancellation cause
 	// does not change once set); reuse the last one while they hold.
-	key := statusKey{step: s.step, tokens: s.tokens, lowRun: s.lowRun, cancelled: s.Err() != nil, limits: s.limits}
-	if s.lastStatusOK && s.lastStatusKey == key {
-		return s.lastStatus
+	key := statusKey{step: s.step, tokenLevel: s.tokenLevel(), lowRun: s.lowRun, cancelled: s.Err() != nil, limits: s.limits}
+	if !s.lastStatusOK || s.lastStatusKey != key {
+		s.lastStatus, s.lastStatusKey, s.lastStatusOK = s.buildStatus(), key, true
 	}
-	st := s.buildStatus()
-	s.lastStatus, s.lastStatusKey, s.lastStatusOK = st, key, true
+	st := s.lastStatus
+	st.Tokens = s.tokens
 	return st
 }
 
-// statusKey is what a Status is built from.
+// statusKey is what a Status is built from, apart from its token count.
 type statusKey struct {
-	step, tokens, lowRun int
-	cancelled            bool
-	limits               Limits
+	step, tokenLevel, lowRun int
+	cancelled                bool
+	limits                   Limits
+}
+
+// tokenLevel is 2 at or past the hard token limit, 1 at or past the soft
+// one, 0 below both.
+func (s *Session) tokenLevel() int {
+	switch {
+	case s.tokens >= s.limits.TokenHardLimit:
+		return 2
+	case s.tokens >= s.limits.TokenSoftLimit:
+		return 1
+	}
+	return 0
 }
 
 func (s *Session) buildStatus() Status {
-	st := Status{Step: s.step, Tokens: s.tokens}
+	st := Status{Step: s.step}
 	// The reasons, joined by "; ", built in one buffer.
 	var arr [320]byte
 	b, n := arr[:0], 0
@@ -282,19 +294,19 @@ func (s *Session) buildStatus() Status {
 		b = strconv.AppendInt(b, int64(s.limits.MaxSteps), 10)
 		b = append(b, " steps: stop offering tools and ask for the final answer"...)
 	}
-	switch {
-	case s.tokens >= s.limits.TokenHardLimit:
+	// The count itself is in Status.Tokens: the reason names the limit
+	// only, so that it stays the same while the count grows.
+	switch s.tokenLevel() {
+	case 2:
 		st.Signals |= SignalForceAction
 		sep()
-		b = strconv.AppendInt(b, int64(s.tokens), 10)
-		b = append(b, " tokens reach the hard limit of "...)
+		b = append(b, "the token count reaches the hard limit of "...)
 		b = strconv.AppendInt(b, int64(s.limits.TokenHardLimit), 10)
 		b = append(b, ": compact the context or end the run"...)
-	case s.tokens >= s.limits.TokenSoftLimit:
+	case 1:
 		st.Signals |= SignalNudge
 		sep()
-		b = strconv.AppendInt(b, int64(s.tokens), 10)
-		b = append(b, " tokens reach the soft limit of "...)
+		b = append(b, "the token count reaches the soft limit of "...)
 		b = strconv.AppendInt(b, int64(s.limits.TokenSoftLimit), 10)
 		b = append(b, ": summarise and answer soon"...)
 	}

@@ -111,10 +111,14 @@ func TestTokenBudget(t *testing.T) {
 	assert.Equal(t, Signal(0), s.AddTokens(99).Signals)
 	st := s.AddTokens(1)
 	assert.Equal(t, SignalNudge, st.Signals)
-	assert.Equal(t, "100 tokens reach the soft limit of 100: summarise and answer soon", st.Reason)
+	assert.Equal(t, "the token count reaches the soft limit of 100: summarise and answer soon", st.Reason)
 	st = s.AddTokens(100)
 	assert.Equal(t, SignalForceAction, st.Signals, "the hard limit replaces the nudge")
-	assert.Equal(t, "200 tokens reach the hard limit of 200: compact the context or end the run", st.Reason)
+	assert.Equal(t, "the token count reaches the hard limit of 200: compact the context or end the run", st.Reason)
+	st = s.AddTokens(7)
+	assert.Equal(t, Status{Step: 1, Tokens: 207, Signals: SignalForceAction,
+		Reason: "the token count reaches the hard limit of 200: compact the context or end the run"}, st,
+		"the count is current while the reason stays")
 
 	s.RecordCompaction(nil, 50)
 	assert.Equal(t, Status{Step: 1, Tokens: 50}, s.Status(), "a successful compaction resets the count")
