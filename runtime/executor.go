@@ -120,6 +120,11 @@ func ReportConfinement(ctx context.Context, level string) {
 // Calls not yet started are skipped. A failing call whose tool has
 // [Traits.AbortsSiblings] cancels the rest of the batch the same way.
 //
+// The executor keeps its own goroutines rather than an errgroup.Group:
+// a group's Wait waits for every function, so one Cancel tool that ignores
+// its context would hold the whole batch, where the executor must give up
+// on it after Grace, report it, and hand the rest of the batch back.
+//
 // The fields are read, never written, by Execute, so one Executor may serve
 // many goroutines if its functions are safe for concurrent use.
 type Executor struct {
