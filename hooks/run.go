@@ -26,6 +26,31 @@ type jobState struct {
 	errs    []*Error
 }
 
+// load copies src into st: the fields every chain uses and the half of
+// the event payloads that src's event uses (a PreToolUse chain never
+// reads the PostToolUse fields, and the copy is a good part of a timed
+// chain's cost).
+func (st *jobState) load(src *jobState) {
+	st.event, st.from, st.stop, st.notify, st.errs = src.event, src.from, src.stop, src.notify, src.errs
+	switch src.event {
+	case EventPreToolUse:
+		st.pre, st.preOut = src.pre, src.preOut
+	case EventPostToolUse:
+		st.post, st.postOut = src.post, src.postOut
+	}
+}
+
+// reset drops what st holds, as load left it.
+func (st *jobState) reset() {
+	switch st.event {
+	case EventPreToolUse:
+		st.pre, st.preOut = PreToolUseEvent{}, PreToolUseOutcome{}
+	case EventPostToolUse:
+		st.post, st.postOut = PostToolUseEvent{}, PostToolUseOutcome{}
+	}
+	st.notify, st.errs = nil, nil
+}
+
 type result struct {
 	pre  PreToolUseResult
 	post PostToolUseResult
@@ -189,12 +214,14 @@ func (s *Set) run(ctx context.Context, st *jobState) {
 		// it nobody writes w's chain fields: a finished worker waits for
 		// start, and an abandoned one drops the answer of the hook it is
 		// stuck in.
-		w.ctx, w.list, w.st = ctx, l, *st
+		w.ctx, w.list = ctx, l
+		w.st.load(st)
 		w.start <- struct{}{}
 		<-w.done
-		*st = w.st
+		st.load(&w.st)
 		if !w.abandoned {
-			w.st, w.ctx, w.list = jobState{}, nil, nil
+			w.st.reset()
+			w.ctx, w.list = nil, nil
 			s.release(w)
 			return
 		}
