@@ -21,8 +21,8 @@ type analyzer struct {
 
 	abort, abortRule string
 
-	out   []Command
-	names []string // literal command name of out[i] when called directly, for function lookup
+	out    []Command
+	direct []bool // out[i] is called directly by its literal name out[i].Args[0], for function lookup
 
 	strs  []string    // arena for the words of command lines (see newArgv)
 	flags []wordFlags // arena for what those words hold
@@ -194,7 +194,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		if a.count() {
 			c := newAcc()
 			c.add(permission.Ask, "unlisted", "starts a background coprocess", true)
-			a.emit([]string{"coproc"}, cmd.Pos(), &c, true, "")
+			a.emit([]string{"coproc"}, cmd.Pos(), &c, true, false)
 		}
 		a.stmt(cmd.Stmt, execCtx{fork: true})
 	case *syntax.TestDecl:
@@ -203,7 +203,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		if a.count() {
 			c := newAcc()
 			c.add(permission.Ask, "unknown-syntax", "unrecognised shell construct", false)
-			a.emit([]string{a.source(cmd)}, cmd.Pos(), &c, false, "")
+			a.emit([]string{a.source(cmd)}, cmd.Pos(), &c, false, false)
 		}
 	}
 	if len(s.Redirs) > 0 {
@@ -212,31 +212,31 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 }
 
 // emit appends the judgement of one command.
-func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal bool, name string) {
-	a.out = append(a.out, Command{})
-	cmd := &a.out[len(a.out)-1]
-	cmd.Args, cmd.Pos = args, a.pos(p)
-	label := "assignment"
-	if c.rule == "write:redirect" || c.allowWhy == "redirection only" {
-		label = "redirect"
-	}
-	if len(args) > 0 {
-		label = args[0]
-	}
+//
+// direct says that args[0] is the literal name the command is called by,
+// which finish looks up among the shell functions.
+func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, direct bool) {
+	cmd := Command{Args: args, Pos: a.pos(p), Decision: permission.Allow, Rule: c.allowRule, Reason: c.allowWhy}
 	if c.decided {
+		label := "assignment"
+		switch {
+		case len(args) > 0:
+			label = args[0]
+		case c.rule == "write:redirect" || c.allowWhy == "redirection only":
+			label = "redirect"
+		}
 		cmd.Decision, cmd.Rule, cmd.Reason = c.dec, c.rule, label+": "+c.why[0]+c.why[1]+c.why[2]
 		cmd.Overridable = c.dec == permission.Ask && literal && !c.nonOver
 	} else {
-		cmd.Decision, cmd.Rule = permission.Allow, c.allowRule
 		if cmd.Rule == "" {
 			cmd.Rule = "safe"
 		}
-		cmd.Reason = c.allowWhy
 		if cmd.Reason == "" {
 			cmd.Reason = "read-only use of a safe command"
 		}
 	}
-	a.names = append(a.names, name)
+	a.out = append(a.out, cmd)
+	a.direct = append(a.direct, direct)
 }
 
 // compoundWords judges the words of a for list or case clause. They run
@@ -250,7 +250,7 @@ func (a *analyzer) compoundWords(p syntax.Pos, kw string, words []*syntax.Word) 
 		}
 	}
 	if c.decided && a.count() {
-		a.emit([]string{kw}, p, &c, false, "")
+		a.emit([]string{kw}, p, &c, false, false)
 	}
 }
 
@@ -268,7 +268,7 @@ func (a *analyzer) arithCommand(p syntax.Pos, kw string, xs ...syntax.ArithmExpr
 		why = "arithmetic evaluation can run commands through variable values"
 	}
 	c.add(permission.Ask, "dynamic:arithmetic", why, false)
-	a.emit([]string{kw}, p, &c, false, "")
+	a.emit([]string{kw}, p, &c, false, false)
 }
 
 func (a *analyzer) testClause(t *syntax.TestClause) {
@@ -319,7 +319,7 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 		return
 	}
 	c.allow("safe", "test expression on literal operands")
-	a.emit(append(append([]string{"[["}, words...), "]]"), t.Pos(), &c, lit, "")
+	a.emit(append(append([]string{"[["}, words...), "]]"), t.Pos(), &c, lit, false)
 }
 
 func (a *analyzer) funcDecl(f *syntax.FuncDecl) {
@@ -410,7 +410,7 @@ func (a *analyzer) declClause(d *syntax.DeclClause, redirs []*syntax.Redirect, x
 		return
 	}
 	c.allow("assign", "sets shell variables")
-	a.emit(args, d.Pos(), &c, lit, "")
+	a.emit(args, d.Pos(), &c, lit, false)
 }
 
 // bareRedirects judges the redirections of a statement that is not a
@@ -422,7 +422,7 @@ func (a *analyzer) bareRedirects(s *syntax.Stmt, x execCtx) {
 	c := newAcc()
 	a.redirects(&c, s.Redirs, "redirect")
 	c.allow("safe", "redirection only")
-	a.emit([]string{}, s.Pos(), &c, true, "")
+	a.emit([]string{}, s.Pos(), &c, true, false)
 }
 
 // finish applies what is only known after the whole script was walked:
@@ -432,10 +432,11 @@ func (a *analyzer) finish() {
 		return
 	}
 	bombs := a.forkBombs()
-	for i, n := range a.names {
-		if n == "" {
+	for i, direct := range a.direct {
+		if !direct {
 			continue
 		}
+		n := a.out[i].Args[0]
 		if _, ok := a.funcs[n]; !ok {
 			continue
 		}

@@ -72,19 +72,28 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	}
 	if len(v.vals) == 0 {
 		c.allow("assign", "sets shell variables ("+strings.Join(assigns, " ")+")")
-		a.emit([]string{}, ce.Pos(), &c, lit, "")
+		a.emit([]string{}, ce.Pos(), &c, lit, false)
 		return
 	}
-	name := ""
-	if v.literal(0) {
-		name = v.vals[0]
-		if a.curFunc != "" {
-			a.edges = append(a.edges, funcEdge{from: a.curFunc, to: name, fork: x.fork})
+	direct := v.literal(0)
+	if direct && a.curFunc != "" {
+		a.edges = append(a.edges, funcEdge{from: a.curFunc, to: v.vals[0], fork: x.fork})
+	}
+	p := callPos(ce)
+	a.curPos = p
+	a.judge(&c, v, x)
+	a.emit(v.vals, p, &c, lit, direct)
+}
+
+// callPos is ce.Pos(), answered without an interface call for the usual
+// command line that starts with a literal word.
+func callPos(ce *syntax.CallExpr) syntax.Pos {
+	if len(ce.Assigns) == 0 && len(ce.Args) > 0 && len(ce.Args[0].Parts) > 0 {
+		if l, ok := ce.Args[0].Parts[0].(*syntax.Lit); ok {
+			return l.ValuePos
 		}
 	}
-	a.curPos = ce.Pos()
-	a.judge(&c, v, x)
-	a.emit(v.vals, ce.Pos(), &c, lit, name)
+	return ce.Pos()
 }
 
 // redirects judges the redirections of one statement.

@@ -26,7 +26,7 @@ type Guard struct {
 type scratch struct {
 	parser *syntax.Parser
 	reader strings.Reader
-	names  []string
+	direct []bool
 	flags  []wordFlags
 }
 
@@ -98,16 +98,14 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 	words = min(words, 1024)
 	a.out = make([]Command, 0, n)
 	a.strs = make([]string, 0, words)
-	a.names, a.flags = sc.names[:0], sc.flags[:0]
+	a.direct, a.flags = sc.direct[:0], sc.flags[:0]
 	a.stmts(f.Stmts, false, false)
 	if a.abort == "" {
 		a.finish()
 	}
-	// Give the buffers back without the strings they point to. After a
-	// panic nothing is given back.
-	clear(a.names)
-	if cap(a.names) <= maxScratch {
-		sc.names = a.names[:0]
+	// Give the buffers back. After a panic nothing is given back.
+	if cap(a.direct) <= maxScratch {
+		sc.direct = a.direct[:0]
 	}
 	if cap(a.flags) <= maxScratch {
 		sc.flags = a.flags[:0]

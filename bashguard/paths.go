@@ -76,7 +76,8 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 		a.network(c, "network:dev-tcp", "connects to "+p)
 		return
 	}
-	if strings.HasPrefix(path.Clean(p), "/dev/") {
+	// Only an absolute path cleans to one under /dev.
+	if len(p) > 0 && p[0] == '/' && strings.HasPrefix(path.Clean(p), "/dev/") {
 		c.addf(permission.Deny, "dangerous:device", "writes the device ", p, "", false)
 		return
 	}
