@@ -20,30 +20,66 @@ func (r rootChecker) CheckPath(p string, write bool) (permission.Decision, strin
 	if strings.HasPrefix(p, "~") {
 		return permission.Deny, "a leading ~ is refused"
 	}
-	switch {
-	case filepath.IsAbs(p):
+	if p == "." && r.isRoot(r.dir) {
+		return permission.Allow, "inside the roots"
+	}
+	if cleanRel(p) && r.isRoot(r.dir) {
+		// The common case, decided on the relative path without building
+		// the joined one, so that benchmarks of Judge do not mostly
+		// measure this checker: dir/p lies under the root dir, and its
+		// classes show in p alone ("/" + p stands for the part after dir).
+		if d, ok := rootClass(p, true, write, func() string { return filepath.Join(r.dir, p) }); ok {
+			return d.dec, d.why
+		}
+		return permission.Allow, "inside the roots"
+	}
+	if filepath.IsAbs(p) {
 		p = filepath.Clean(p)
-	case cleanRel(p) && len(r.dir) > 1 && r.dir[0] == '/' && cleanRel(r.dir[1:]):
-		// What Join gives, built in a buffer that does not escape, so that
-		// benchmarks of Judge do not mostly measure this checker.
-		var buf [64]byte
-		p = string(append(append(append(buf[:0], r.dir...), '/'), p...))
-	default:
+	} else {
 		p = filepath.Join(r.dir, p) // Join cleans
 	}
 	for _, root := range r.roots {
 		if p == root || strings.HasPrefix(p, root) && p[len(root)] == '/' {
-			base := filepath.Base(p)
-			switch {
-			case !write && (base == ".env" || strings.Contains(p, "/.ssh/") || strings.HasSuffix(base, ".pem")):
-				return permission.Ask, "secret file " + p
-			case write && (strings.Contains(p, "/.git/") || strings.HasSuffix(p, "/.git") || base == ".bashrc" || base == ".zshenv"):
-				return permission.Ask, "protected path " + p
+			if d, ok := rootClass(p, false, write, func() string { return p }); ok {
+				return d.dec, d.why
 			}
 			return permission.Allow, "inside the roots"
 		}
 	}
 	return permission.Deny, p + " is outside every root"
+}
+
+func (r rootChecker) isRoot(dir string) bool {
+	for _, root := range r.roots {
+		if dir == root {
+			return true
+		}
+	}
+	return false
+}
+
+type classed struct {
+	dec permission.Decision
+	why string
+}
+
+// rootClass finds the secret (read) and protected (write) paths. p is
+// the path, or when rel is set its part after the root it lies under;
+// full builds the whole path for the reason.
+func rootClass(p string, rel, write bool, full func() string) (classed, bool) {
+	base := filepath.Base(p)
+	// has reports whether the whole path holds "/"+elem, given as elem
+	// and "/"+elem (elem ends in "/").
+	has := func(elem, slashElem string) bool {
+		return rel && strings.HasPrefix(p, elem) || strings.Contains(p, slashElem)
+	}
+	switch {
+	case !write && (base == ".env" || has(".ssh/", "/.ssh/") || strings.HasSuffix(base, ".pem")):
+		return classed{permission.Ask, "secret file " + full()}, true
+	case write && (has(".git/", "/.git/") || rel && p == ".git" || strings.HasSuffix(p, "/.git") || base == ".bashrc" || base == ".zshenv"):
+		return classed{permission.Ask, "protected path " + full()}, true
+	}
+	return classed{}, false
 }
 
 // cleanRel reports a relative path that Clean leaves unchanged: no empty,
