@@ -560,15 +560,15 @@ const maxExp = 1_000_000_000
 // the usual tool input (see flatObject) costs no allocation. Input that
 // is not a JSON object is an error.
 func canonicalObject(data, canon []byte, members []member) ([]byte, []member, error) {
+	if c, m, ok := flatObject(data, canon, members); ok {
+		return c, m, nil // valid, as flatObject checked
+	}
 	if !validJSON(data) {
 		_, err := Canonical(data)
 		if err == nil {
 			err = errors.New("runtime: canonical JSON: invalid")
 		}
 		return nil, nil, err
-	}
-	if c, m, ok := flatObject(data, canon, members); ok {
-		return c, m, nil
 	}
 	return scanObject(data, canon, members)
 }
@@ -592,7 +592,7 @@ func scanObject(data, canon []byte, members []member) ([]byte, []member, error) 
 }
 
 // flatObject is canonicalObject for the usual shape of a tool's input,
-// given valid JSON: an object of at most 8 members whose keys are plain
+// and checks as it goes that data is valid JSON: an object of at most 8 members whose keys are plain
 // and whose values are strings written as the canonical form writes them
 // (see canonStrEnd), canonical integers, true, false or null. Such values are their own canonical form, so the work is sorting
 // the members and writing them out once; the members' keys and values
@@ -608,7 +608,7 @@ func flatObject(data, canon []byte, members []member) ([]byte, []member, bool) {
 		return nil, nil, false
 	}
 	i = skipWS(data, i+1)
-	for data[i] != '}' {
+	for i < len(data) && data[i] != '}' {
 		if len(sp) == len(arr) || data[i] != '"' {
 			return nil, nil, false
 		}
@@ -617,18 +617,34 @@ func flatObject(data, canon []byte, members []member) ([]byte, []member, bool) {
 			return nil, nil, false
 		}
 		k0 := i + 1
-		i = skipWS(data, skipWS(data, k1+1)+1) // past ':'
+		if i = skipWS(data, k1+1); i >= len(data) || data[i] != ':' {
+			return nil, nil, false
+		}
+		if i = skipWS(data, i+1); i >= len(data) {
+			return nil, nil, false
+		}
 		v0 := i
-		switch data[i] {
+		switch rest := data[i:]; data[i] {
 		case '"':
 			e := canonStrEnd(data, i+1)
 			if e < 0 {
 				return nil, nil, false
 			}
 			i = e + 1
-		case 't', 'n':
+		case 't':
+			if !bytes.HasPrefix(rest, []byte("true")) {
+				return nil, nil, false
+			}
+			i += 4
+		case 'n':
+			if !bytes.HasPrefix(rest, []byte("null")) {
+				return nil, nil, false
+			}
 			i += 4
 		case 'f':
+			if !bytes.HasPrefix(rest, []byte("false")) {
+				return nil, nil, false
+			}
 			i += 5
 		default:
 			for i < len(data) && (data[i] == '-' || '0' <= data[i] && data[i] <= '9') {
@@ -639,9 +655,18 @@ func flatObject(data, canon []byte, members []member) ([]byte, []member, bool) {
 			}
 		}
 		sp = append(sp, span{k0, k1, v0, i})
-		if i = skipWS(data, i); data[i] == ',' {
-			i = skipWS(data, i+1)
+		switch i = skipWS(data, i); {
+		case i < len(data) && data[i] == ',':
+			// Another member must follow.
+			if i = skipWS(data, i+1); i >= len(data) || data[i] != '"' {
+				return nil, nil, false
+			}
+		case i >= len(data) || data[i] != '}':
+			return nil, nil, false
 		}
+	}
+	if i >= len(data) || skipWS(data, i+1) != len(data) {
+		return nil, nil, false // unclosed, or something after the object
 	}
 	key := func(s span) []byte { return data[s.k0:s.k1] }
 	for a := 1; a < len(sp); a++ {

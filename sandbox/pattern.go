@@ -211,8 +211,8 @@ func (set *patternSet) first(paths ...string) (string, bool) {
 		// strings.ToLower(p), "/"), "/") gives them; for the common path
 		// (ASCII, not too deep) in buffers of this frame.
 		var i int
-		if b, ok := lower(lowBuf[:0], p); ok && strings.Count(p, "/") < len(compBuf) {
-			low := strings.Trim(unsafe.String(unsafe.SliceData(b), len(b)), "/")
+		if low, ok := lower(lowBuf[:], p); ok && strings.Count(p, "/") < len(compBuf) {
+			low = strings.Trim(low, "/")
 			n := 0
 			for {
 				k := strings.IndexByte(low, '/')
@@ -262,18 +262,32 @@ func (set *patternSet) index(comps []string) int {
 	return -1
 }
 
-// lower returns p lower-cased as strings.ToLower would, appended to buf
-// when p is ASCII, and false otherwise.
-func lower(buf []byte, p string) ([]byte, bool) {
+// lower returns p lower-cased as strings.ToLower would, and true, when p
+// is ASCII: p itself when it has no upper-case letter, else a copy in buf
+// (which must be the caller's and outlive the result) if it fits. It
+// returns false for other paths.
+func lower(buf []byte, p string) (string, bool) {
+	upper := false
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		if c >= 0x80 {
-			return buf, false
+			return "", false
 		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return p, true
+	}
+	if len(p) > len(buf) {
+		return "", false
+	}
+	b := buf[:len(p)]
+	for i := range b {
+		c := p[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		buf = append(buf, c)
+		b[i] = c
 	}
-	return buf, true
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
 }
