@@ -146,6 +146,32 @@ func TestPathSpecifiers(t *testing.T) {
 
 func groupOf(rule string) string { return MustParseRule(rule).Tool }
 
+// TestPathRulesOfEveryDirLength: path rules are filed by their directory
+// and looked up with a filter on the directory's length; rules on
+// directories of 1 to 300 bytes (across the filter's words and past its
+// last bit) still match the paths under them, and only those.
+func TestPathRulesOfEveryDirLength(t *testing.T) {
+	for n := 1; n <= 300; n++ {
+		dir := "/" + strings.Repeat("d", n-1)
+		if n == 1 {
+			dir = "/"
+		}
+		rule := "Read(/" + dir + "/**)"
+		c, err := New(Config{Deny: []string{rule, "Read(//zz/other/**)"}, Default: Allow, WorkDir: "/w"})
+		require.NoError(t, err, rule)
+		in := strings.TrimSuffix(dir, "/") + "/sub/file"
+		r := c.Check(&Request{Tool: "Read", Kind: KindRead, Path: in}, nil)
+		assert.Equal(t, Deny, r.Decision, "%d bytes: %s", n, in)
+		assert.Equal(t, "denied by deny rule "+rule+" (config)", r.Reason, "%d bytes", n)
+		if n > 1 {
+			out := dir + "x/file" // a sibling whose name starts the same
+			r = c.Check(&Request{Tool: "Read", Kind: KindRead, Path: out}, nil)
+			assert.Equal(t, Allow, r.Decision, "%d bytes: %s", n, out)
+			assert.Equal(t, "no rule matched; the default for read tools is allow", r.Reason, "%d bytes", n)
+		}
+	}
+}
+
 func TestPathPatternEscapesBase(t *testing.T) {
 	c, err := New(Config{Deny: []string{"Read(./*.txt)"}, Default: Allow, WorkDir: "/w/a[1]"})
 	require.NoError(t, err)

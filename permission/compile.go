@@ -57,6 +57,10 @@ type toolRules struct {
 	// byDir holds path rules by the literal directory their pattern
 	// starts with: only rules filed under an ancestor of a path can match it.
 	byDir map[string][]*compiledRule
+	// dirLens has bit n set when byDir holds a key of n bytes (keys of
+	// 255 bytes or more set bit 255), so that most ancestors of a path
+	// skip the map lookup and the hashing of their text.
+	dirLens [4]uint64
 	// byHost holds domain rules by their host ("example.com") or, for
 	// wildcards, their suffix (".example.com").
 	byHost map[string][]*compiledRule
@@ -75,6 +79,8 @@ func (t *toolRules) add(r *compiledRule) {
 		}
 		d := r.path.dir
 		t.byDir[d] = append(t.byDir[d], r)
+		n := min(len(d), 255)
+		t.dirLens[n/64] |= 1 << (n % 64)
 	case r.kind == specDomain:
 		if t.byHost == nil {
 			t.byHost = make(map[string][]*compiledRule)

@@ -89,7 +89,9 @@ func (t *toolRules) scan(req *Request, f *firstMatches) {
 		// req.Path, so nothing is allocated.
 		p := req.Path
 		for {
-			scanList(t.byDir[p], req, name, f)
+			if n := min(len(p), 255); t.dirLens[n/64]&(1<<(n%64)) != 0 {
+				scanList(t.byDir[p], req, name, f)
+			}
 			if p == "/" || p == "" {
 				break
 			}
