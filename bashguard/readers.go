@@ -246,7 +246,13 @@ func (a *analyzer) git(c *verdictAcc, v argv) {
 			// them is outside the working tree, and any subcommand may
 			// name a path: one that looks like a path outside the roots,
 			// and every path after "--", goes through the checker.
-			if dashes || path.IsAbs(s) || strings.HasPrefix(s, "~") || hasDotDot(s) && !strings.Contains(s, ":") {
+			if p, ok := gitBlobPath(s); ok && !dashes {
+				// <rev>:<path> names a file in history or the index, which
+				// git show and git diff print: the path it names (taken
+				// from the working directory) goes through the checker,
+				// so that a secret file is not read from history.
+				a.readPath(c, p, v.flags[k], "git")
+			} else if dashes || path.IsAbs(s) || strings.HasPrefix(s, "~") || hasDotDot(s) {
 				a.readPath(c, s, v.flags[k], "git")
 			}
 			if sub == "branch" {
@@ -292,6 +298,26 @@ func (a *analyzer) git(c *verdictAcc, v argv) {
 		c.add(permission.Ask, "args:git", "git branch "+names[0]+" creates a branch", true)
 	}
 	c.allow("safe", allowWhy)
+}
+
+// gitBlobPath returns the path of a <rev>:<path> or :[<stage>:]<path>
+// operand, and false for operands without one (no colon, an empty path,
+// or ":/<text>", which searches commit messages).
+func gitBlobPath(s string) (string, bool) {
+	i := strings.IndexByte(s, ':')
+	if i < 0 {
+		return "", false
+	}
+	p := s[i+1:]
+	if i == 0 {
+		if strings.HasPrefix(p, "/") {
+			return "", false
+		}
+		if len(p) >= 2 && '0' <= p[0] && p[0] <= '3' && p[1] == ':' {
+			p = p[2:] // :<stage>:<path>
+		}
+	}
+	return p, p != ""
 }
 
 // jqWord reports whether the jq program f uses the keyword or function w:
