@@ -207,10 +207,10 @@ func (s *Set) run(ctx context.Context, st *jobState) {
 	}
 	for st.from < len(l.entries) && !st.stop {
 		w := s.acquire()
-		// An idle worker has idx -1 and is not abandoned, and expire
+		// An idle worker has idx -1 and is not abandoned, and tick
 		// reads nothing else until the worker, having received start,
 		// sets idx under w.mu. The token on done orders the last writes
-		// of the worker (or of expire) before the reads below, and after
+		// of the worker (or of tick) before the reads below, and after
 		// it nobody writes w's chain fields: a finished worker waits for
 		// start, and an abandoned one drops the answer of the hook it is
 		// stuck in.

@@ -244,7 +244,6 @@ func (c *content) stringField(fields []member, f string) (string, bool) {
 	if m.decoded {
 		return m.str, true // decoded once, by the canonical scan
 	}
-	// A canonical string without escapes is its own text.
 	raw := m.val
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
 		if bytes.IndexByte(raw, '\\') < 0 {
