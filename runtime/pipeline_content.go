@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
@@ -126,7 +128,7 @@ func (c *content) inspect(ctx context.Context, fields []member) {
 	base := ""
 	for _, f := range t.PathFields {
 		s, ok := c.stringField(fields, f)
-		if !ok || s == "" {
+		if !ok || s == "" || !c.pathText(f, s) {
 			continue
 		}
 		if real := c.checkPath(f, s, write); real != "" && base == "" {
@@ -135,7 +137,7 @@ func (c *content) inspect(ctx context.Context, fields []member) {
 	}
 	for _, f := range t.GlobFields {
 		s, ok := c.stringField(fields, f)
-		if !ok || s == "" {
+		if !ok || s == "" || !c.pathText(f, s) {
 			continue
 		}
 		pattern := s
@@ -146,7 +148,9 @@ func (c *content) inspect(ctx context.Context, fields []member) {
 	}
 	if f := t.WorkdirField; f != "" {
 		if s, ok := c.stringField(fields, f); ok && s != "" {
-			c.workdir = c.checkPathRules(f, s, false, false)
+			if c.pathText(f, s) {
+				c.workdir = c.checkPathRules(f, s, false, false)
+			}
 			if c.workdir == "" {
 				c.workdirRefused = true
 			}
@@ -260,6 +264,33 @@ func (c *content) stringField(fields []member, f string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// pathText denies a path or pattern with white space at its start or end
+// and reports whether it may be checked. The checks would resolve it as
+// written, while a tool may trim it first, as Claude Code's tools do
+// (JavaScript's trim) and Python's strip does: " /etc/passwd" would be a
+// name in the working directory to the checks and /etc/passwd to the tool.
+func (c *content) pathText(field, p string) bool {
+	first, _ := utf8.DecodeRuneInString(p)
+	last, _ := utf8.DecodeLastRuneInString(p)
+	if !trimmedSpace(first) && !trimmedSpace(last) {
+		return true
+	}
+	c.insideRoots = false
+	c.guardDeny(permission.LayerTraits, "input:path-space", fmt.Sprintf(
+		"%s %q has white space at its start or end, which a tool may trim: write the path without it", field, p))
+	return false
+}
+
+// trimmedSpace reports whether r is white space that a common trim
+// removes: Unicode white space (Go's unicode.IsSpace), the byte order mark
+// (JavaScript's trim) and the separators U+001C to U+001F (Python's strip).
+func trimmedSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == ' ' || '\t' <= r && r <= '\r' || 0x1c <= r && r <= 0x1f
+	}
+	return unicode.IsSpace(r) || r == '\ufeff'
 }
 
 // checkPath resolves one path through the sandbox and checks the rules

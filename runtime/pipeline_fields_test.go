@@ -68,3 +68,35 @@ func TestPipelineURLHost(t *testing.T) {
 	)
 	runCases(t, w, "s1", cases)
 }
+
+// A path with white space around it is one file to the checks and
+// another to a tool that trims it, as Claude Code's tools do before they
+// resolve a path (" /etc/passwd" is read as "/etc/passwd", ".env " as
+// ".env", " ~/x" as a file in the home directory): refused, not guessed.
+func TestPipelinePathSpace(t *testing.T) {
+	w := newWorld(t, permission.Config{
+		Default:    permission.Ask,
+		DefaultFor: map[permission.Kind]permission.Decision{permission.KindRead: permission.Allow},
+		Deny:       []string{"Read(./.env)", "Edit(./src/secret/**)"},
+		Allow:      []string{"Edit(./src/**)", "Bash(ls:*)"},
+	}, nil)
+	w.start(t, "s1", permission.ModeDefault)
+	const why = "has white space at its start or end, which a tool may trim"
+	runCases(t, w, "s1", []pcase{
+		{"leading space before an absolute path", "Read", in("file_path", " /etc/passwd"), permission.Deny, permission.LayerTraits, "input:path-space", `file_path " /etc/passwd" ` + why},
+		{"trailing space after a denied file", "Read", in("file_path", ".env "), permission.Deny, permission.LayerTraits, "input:path-space", `file_path ".env " ` + why},
+		{"leading tab before the home directory", "Read", in("file_path", "\t~/.ssh/id_rsa"), permission.Deny, permission.LayerTraits, "input:path-space", why},
+		{"trailing new line", "Edit", in("file_path", "src/secret/key\n"), permission.Deny, permission.LayerTraits, "input:path-space", why},
+		{"no-break space", "Read", in("file_path", "\u00a0/etc/passwd"), permission.Deny, permission.LayerTraits, "input:path-space", why},
+		{"byte order mark", "Read", in("file_path", "\ufeff/etc/passwd"), permission.Deny, permission.LayerTraits, "input:path-space", why},
+		{"ideographic space", "Read", in("file_path", ".env\u3000"), permission.Deny, permission.LayerTraits, "input:path-space", why},
+		{"line separator", "Read", in("file_path", ".env\u2028"), permission.Deny, permission.LayerTraits, "input:path-space", why},
+		{"glob pattern", "Glob", in("pattern", " /etc/*"), permission.Deny, permission.LayerTraits, "input:path-space", `pattern " /etc/*" ` + why},
+		{"glob path", "Glob", in("pattern", "*", "path", "/etc "), permission.Deny, permission.LayerTraits, "input:path-space", `path "/etc " ` + why},
+		{"notebook path", "NotebookEdit", in("notebook_path", " /etc/x.ipynb"), permission.Deny, permission.LayerTraits, "input:path-space", why},
+		// Benign look-alikes: space inside a name is part of it.
+		{"space inside a file name", "Read", in("file_path", "my notes.md"), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
+		{"space inside a directory name", "Edit", in("file_path", "src/new dir/a b.go"), permission.Allow, permission.LayerRules, "Edit(./src/**)", "allowed by allow rule Edit(./src/**)"},
+		{"a shell command keeps its spaces", "Bash", in("command", " ls src "), permission.Allow, permission.LayerRules, "Bash(ls:*)", "allowed by allow rule Bash(ls:*)"},
+	})
+}
