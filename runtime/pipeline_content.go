@@ -174,14 +174,14 @@ func (c *content) inspect(ctx context.Context, fields []member) {
 	}
 	if !shell && !c.hasRules {
 		// A call with nothing to look at: the rules for the tool itself.
-		c.addRules(c.a.rulesFor(&permission.Request{Tool: c.tool, Group: c.group(), Kind: t.Kind, Content: contentOf(fields)}))
+		c.checkContent(fields)
 	}
 	if c.hasRules {
 		c.add(c.rules)
 	}
 }
 
-// contentKeys are the members contentOf reads.
+// contentKeys are the members checkContent reads, the subagent type first.
 var contentKeys = [...]string{"subagent_type", "agent", "name"}
 
 // checkFieldCase denies a member whose name differs from a field the checks
@@ -191,7 +191,7 @@ var contentKeys = [...]string{"subagent_type", "agent", "name"}
 func (c *content) checkFieldCase(fields []member) {
 	t := &c.traits
 	declared := [...][]string{t.PathFields, t.GlobFields, t.URLFields, t.DomainFields, t.CommandFields, {t.WorkdirField}}
-	// The members contentOf reads matter to a subagent tool without
+	// The members checkContent reads matter to a subagent tool without
 	// declared fields (its type is what Task(type) rules match, and the
 	// subagent runner decodes it with encoding/json). Other tools' inputs
 	// (MCP tools, say) may well have a "Name" beside nothing else: not
@@ -224,18 +224,49 @@ func (c *content) fieldCaseDeny(key, what, f string) {
 		"input field %q differs from %s %q only in letter case; a tool decoding the input with encoding/json would read it as %q", key, what, f, f))
 }
 
-// contentOf is what "Tool(specifier)" rules of other tools match: a
-// subagent's type, or nothing.
-func contentOf(fields []member) string {
+// checkContent checks the rules for the call itself, with what
+// "Tool(specifier)" rules of a tool without declared fields match.
+//
+// A subagent tool runs the type its "subagent_type" names, so that member
+// alone decides when it is there: null or "" is the tool's default agent
+// (no specifier), any other value that is not a string is a Deny. Without
+// it, the tool runs its default agent (Claude Code's general-purpose one),
+// so the rules for the tool itself apply, and so do those for what "agent"
+// or "name" says, in case the tool reads that instead: the strictest
+// answer wins. (In Claude Code's Agent tool "name" names the spawned
+// agent, not its type: an allow rule for a type must not be lifted by it.)
+// For other tools, each of those members that is a string is matched,
+// strictest first.
+func (c *content) checkContent(fields []member) {
+	req := permission.Request{Tool: c.tool, Group: c.group(), Kind: c.traits.Kind}
+	subagent := c.traits.Kind == permission.KindSubagent
+	if subagent {
+		if m := memberOf(fields, contentKeys[0]); m != nil {
+			s, ok := c.stringField(fields, contentKeys[0])
+			if !ok && string(m.val) != "null" {
+				return // not a string: denied
+			}
+			req.Content = s
+			c.addRules(c.a.rulesFor(&req))
+			return
+		}
+		c.addRules(c.a.rulesFor(&req))
+	}
+	matched := false
 	for _, k := range contentKeys {
 		// A canonical value is valid JSON: a string when it is quoted.
 		if v, ok := field(fields, k); ok && len(v) > 0 && v[0] == '"' {
 			if s := decodeStr(v); s != "" {
-				return s
+				req.Content = s
+				c.addRules(c.a.rulesFor(&req))
+				matched = true
 			}
 		}
 	}
-	return ""
+	if !matched && !subagent {
+		req.Content = ""
+		c.addRules(c.a.rulesFor(&req))
+	}
 }
 
 // stringField reads a declared field. A declared field that is present but

@@ -100,3 +100,35 @@ func TestPipelinePathSpace(t *testing.T) {
 		{"a shell command keeps its spaces", "Bash", in("command", " ls src "), permission.Allow, permission.LayerRules, "Bash(ls:*)", "allowed by allow rule Bash(ls:*)"},
 	})
 }
+
+// A subagent tool runs the type its subagent_type names; without one,
+// Claude Code's runs its general-purpose agent and subagent.Runner none.
+// Another member ("name" is the spawned agent's name in Claude Code's
+// Agent tool) must not stand in for the type and lift the call with the
+// type's allow rule, and a type that is not a string is refused.
+func TestPipelineSubagentType(t *testing.T) {
+	w := newWorld(t, permission.Config{
+		Default: permission.Ask,
+		Deny:    []string{"Task(danger)"},
+		Allow:   []string{"Task(explorer)"},
+	}, nil)
+	w.start(t, "s1", permission.ModeDefault)
+	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
+	const ask = "no rule matched; the default for subagent tools is ask"
+	runCases(t, w, "s1", []pcase{
+		{"name in place of the type", "Task", raw(`{"name":"explorer","prompt":"x"}`), permission.Ask, permission.LayerRules, "default", ask},
+		{"agent in place of the type", "Task", raw(`{"agent":"explorer","prompt":"x"}`), permission.Ask, permission.LayerRules, "default", ask},
+		{"empty type beside a name", "Task", raw(`{"subagent_type":"","name":"explorer","prompt":"x"}`), permission.Ask, permission.LayerRules, "default", ask},
+		{"null type beside a name", "Task", raw(`{"subagent_type":null,"name":"explorer","prompt":"x"}`), permission.Ask, permission.LayerRules, "default", ask},
+		{"type in an array", "Task", raw(`{"subagent_type":["danger"],"name":"explorer","prompt":"x"}`), permission.Deny, permission.LayerTraits, "input:field-type",
+			`input field "subagent_type" must be a string`},
+		{"type as a number", "Task", raw(`{"subagent_type":1,"prompt":"x"}`), permission.Deny, permission.LayerTraits, "input:field-type",
+			`input field "subagent_type" must be a string`},
+		{"a denied name without a type", "Task", raw(`{"name":"danger","prompt":"x"}`), permission.Deny, permission.LayerRules, "Task(danger)", "denied by deny rule Task(danger)"},
+		{"a denied type behind an allowed name", "Task", raw(`{"subagent_type":"danger","name":"explorer","prompt":"x"}`), permission.Deny, permission.LayerRules, "Task(danger)", "denied by deny rule Task(danger)"},
+		// Benign: the type decides, and a name beside it is the agent's name.
+		{"the type alone", "Task", raw(`{"subagent_type":"explorer","prompt":"x"}`), permission.Allow, permission.LayerRules, "Task(explorer)", "allowed by allow rule Task(explorer)"},
+		{"the type with a name", "Task", raw(`{"subagent_type":"explorer","name":"scout-1","prompt":"x"}`), permission.Allow, permission.LayerRules, "Task(explorer)", "allowed by allow rule Task(explorer)"},
+		{"the type written with an escape", "Task", raw(`{"subagent_type":"expl\u006frer","prompt":"x"}`), permission.Allow, permission.LayerRules, "Task(explorer)", "allowed by allow rule Task(explorer)"},
+	})
+}
