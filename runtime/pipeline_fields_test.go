@@ -132,3 +132,22 @@ func TestPipelineSubagentType(t *testing.T) {
 		{"the type written with an escape", "Task", raw(`{"subagent_type":"expl\u006frer","prompt":"x"}`), permission.Allow, permission.LayerRules, "Task(explorer)", "allowed by allow rule Task(explorer)"},
 	})
 }
+
+// A Glob pattern is taken against its path field as the file system reads
+// it: ".." after a link leads to the link target's parent, so the pattern
+// must not be cleaned by its text first ("escape/../outside/*" is under
+// the workspace as text, and the outside directory to a glob that walks).
+func TestPipelineGlobPatternAgainstPath(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Ask,
+		DefaultFor: map[permission.Kind]permission.Decision{permission.KindRead: permission.Allow}}, nil)
+	w.start(t, "s1", permission.ModeDefault)
+	const allowed = "the default for read tools is allow"
+	runCases(t, w, "s1", []pcase{
+		{"dot-dot after a link, wildcard", "Glob", in("path", ".", "pattern", "escape/../outside/*"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
+		{"dot-dot after a link, no wildcard", "Glob", in("path", "src", "pattern", "../escape/../outside/secret.txt"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
+		// Benign: a pattern under its path, and ".." that stays inside.
+		{"pattern under its path", "Glob", in("path", "src", "pattern", "**/*.go"), permission.Allow, permission.LayerRules, "default", allowed},
+		{"dot-dot to the workspace", "Glob", in("path", "src", "pattern", "../*.md"), permission.Allow, permission.LayerRules, "default", allowed},
+		{"absolute pattern ignores the path", "Glob", in("path", "src", "pattern", w.dir+"/*.md"), permission.Allow, permission.LayerRules, "default", allowed},
+	})
+}
