@@ -21,8 +21,9 @@ var safeNoPaths = map[string]bool{
 // readerSpec describes the options of a command that reads the files named
 // by its arguments.
 type readerSpec struct {
-	valShort  string   // short options that take a value
-	valLong   []string // long options that take a value (when not given with "=")
+	valShort  string   // short options that take a required value
+	optShort  string   // short options that take an optional value (attached only)
+	valLong   []string // long options that take a required value (when not given with "="); never one whose value is optional
 	fileShort string   // short options whose value is a file that is read
 	fileLong  []string // long options whose value is a file that is read
 	pattern   bool     // first operand is a pattern unless -e/-f gave one
@@ -39,22 +40,22 @@ var readers = mergeFileOpts(map[string]*readerSpec{
 	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
 	"wc":     {fileLong: []string{"--files0-from"}},
 	"cut":    {valShort: "bcdf", valLong: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}},
-	"jq":     {valShort: "", valLong: []string{"--indent", "--tab"}, fileShort: "fL", fileLong: []string{"--from-file"}, pattern: true, patShort: "f", patLong: []string{"--from-file"}},
-	"diff":   {valShort: "CUDFILSXxW", valLong: []string{"--label", "--ignore-matching-lines", "--show-function-line", "--width", "--tabsize", "--exclude", "--horizon-lines", "--line-format", "--color", "--palette"}, fileShort: "X", fileLong: []string{"--exclude-from", "--from-file", "--to-file"}},
+	"jq":     {valShort: "", valLong: []string{"--indent"}, fileShort: "fL", fileLong: []string{"--from-file"}, pattern: true, patShort: "f", patLong: []string{"--from-file"}},
+	"diff":   {valShort: "CUDFILSXxW", valLong: []string{"--label", "--ignore-matching-lines", "--show-function-line", "--width", "--tabsize", "--exclude", "--horizon-lines", "--line-format", "--palette"}, fileShort: "X", fileLong: []string{"--exclude-from", "--from-file", "--to-file"}},
 	"file":   {valShort: "mFPe", valLong: []string{"--magic-file", "--separator", "--parameter", "--exclude", "--exclude-quiet"}, fileShort: "mf", fileLong: []string{"--magic-file", "--files-from"}},
 	"stat":   {valShort: "c", valLong: []string{"--format", "--printf", "--cached"}},
-	"du":     {valShort: "dBtX", valLong: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--time-style", "--time"}, fileShort: "X", fileLong: []string{"--exclude-from", "--files0-from"}},
-	"ls":     {valShort: "ITw", valLong: []string{"--hide", "--ignore", "--width", "--tabsize", "--format", "--sort", "--time", "--time-style", "--color", "--indicator-style", "--quoting-style", "--block-size"}},
+	"du":     {valShort: "dBtX", valLong: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--time-style"}, fileShort: "X", fileLong: []string{"--exclude-from", "--files0-from"}},
+	"ls":     {valShort: "ITw", valLong: []string{"--hide", "--ignore", "--width", "--tabsize", "--format", "--sort", "--time", "--time-style", "--indicator-style", "--quoting-style", "--block-size"}},
 	"nl":     {valShort: "bdfhilnsvw"},
 	"tac":    {valShort: "s", valLong: []string{"--separator"}},
 	"paste":  {valShort: "d", valLong: []string{"--delimiters"}},
 	"rev":    {},
 	"base64": {valShort: "wo", valLong: []string{"--wrap", "--output"}},
 	"sort":   {valShort: "kStTo", valLong: []string{"--output", "--compress-program", "--key", "--buffer-size", "--field-separator", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}, fileLong: []string{"--files0-from", "--random-source"}},
-	"uniq":   {valShort: "fsw", valLong: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}},
+	"uniq":   {valShort: "fsw", valLong: []string{"--skip-fields", "--skip-chars", "--check-chars"}},
 	"rg": {valShort: "eEfgjmMtTABCrd", valLong: []string{"--regexp", "--file", "--glob", "--iglob", "--threads", "--max-count", "--max-columns", "--type", "--type-not", "--type-add", "--type-clear", "--after-context", "--before-context", "--context", "--replace", "--encoding", "--max-depth", "--max-filesize", "--colors", "--color", "--sort", "--sortr", "--path-separator", "--ignore-file", "--engine", "--dfa-size-limit", "--regex-size-limit", "--context-separator", "--field-match-separator", "--field-context-separator", "--pre-glob", "--pre", "--hostname-bin"},
 		fileShort: "f", fileLong: []string{"--file", "--ignore-file"}, pattern: true, patShort: "ef", patLong: []string{"--regexp", "--file"}},
-	"date": {valShort: "dIfs", valLong: []string{"--date", "--iso-8601", "--rfc-3339", "--resolution", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
+	"date": {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
 })
 
 // mergeFileOpts adds the file-valued options to the value-taking ones, so
@@ -76,7 +77,7 @@ func mergeFileOpts(m map[string]*readerSpec) map[string]*readerSpec {
 }
 
 var grepSpec = &readerSpec{
-	valShort: "efmABCdD", valLong: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-dir", "--label", "--color", "--colour", "--binary-files", "--devices", "--directories", "--group-separator"},
+	valShort: "efmABCdD", valLong: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-dir", "--label", "--binary-files", "--devices", "--directories", "--group-separator"},
 	fileShort: "f", fileLong: []string{"--file", "--exclude-from"}, pattern: true, patShort: "ef", patLong: []string{"--regexp", "--file"},
 }
 

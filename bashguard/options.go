@@ -16,9 +16,18 @@ type opt struct {
 // scanOpts splits v.vals[1:] into options, reported to fn, and operands,
 // whose indexes it appends to operands (a buffer the caller may give, so
 // that short command lines need no allocation) and returns. Short options listed in valShort and long
-// options listed in valLong take a value (attached or as the next word).
+// options listed in valLong take a value (attached or as the next word):
+// they must name only options whose value is required, since GNU getopt
+// never gives an optional value ("--color[=WHEN]") the next word.
 // Options may follow operands, as with GNU tools, until "--".
 func scanOpts(v argv, valShort string, valLong []string, operands []int, fn func(o opt)) []int {
+	return scanOptsOpt(v, valShort, "", valLong, operands, fn)
+}
+
+// scanOptsOpt is scanOpts where the short options in optShort take an
+// optional value: the rest of their word, never the next word ("date
+// -Iseconds", "date -I 0101").
+func scanOptsOpt(v argv, valShort, optShort string, valLong []string, operands []int, fn func(o opt)) []int {
 	end := false
 	for i := 1; i < v.len(); i++ {
 		arg := v.vals[i]
@@ -43,6 +52,13 @@ func scanOpts(v argv, valShort string, valLong []string, operands []int, fn func
 		for j := 1; j < len(arg); j++ {
 			ch := arg[j]
 			o := opt{name: shortName(arg[0], ch)}
+			if strings.IndexByte(optShort, ch) >= 0 {
+				if j+1 < len(arg) {
+					o.val, o.vf, o.hasVal = arg[j+1:], v.flags[i], true
+				}
+				fn(o)
+				break
+			}
 			if strings.IndexByte(valShort, ch) >= 0 {
 				o.hasVal = true
 				if j+1 < len(arg) {

@@ -14,7 +14,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
 	valShort, valLong := s.valShort, s.valLong
 	patDone := false
 	var opsBuf [8]int
-	ops := scanOpts(v, valShort, valLong, opsBuf[:0], func(o opt) {
+	ops := scanOptsOpt(v, valShort, s.optShort, valLong, opsBuf[:0], func(o opt) {
 		isShort := len(o.name) == 2
 		ch := byte(0)
 		if isShort {
@@ -50,6 +50,17 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
 				c.add(permission.Ask, "args:rg", "runs a program (--hostname-bin)", false)
 			case o.name == "-z" || longIs(o.name, "--search-zip"):
 				c.add(permission.Ask, "args:rg", "runs decompression programs (-z)", false)
+			}
+		case "jq":
+			if o.name == "--run-tests" {
+				// jq --run-tests FILE runs the jq programs in FILE (the
+				// operand that otherwise holds the program), which may
+				// import modules.
+				c.add(permission.Ask, "args:jq", "runs the jq tests in a file (--run-tests), which are not analysed", false)
+			}
+		case "file":
+			if o.name == "-C" || longIs(o.name, "--compile") {
+				c.add(permission.Ask, "args:file", "writes a compiled magic file (-C)", true)
 			}
 		case "tail":
 			if o.name == "-f" || o.name == "-F" || longIs(o.name, "--follow") {
