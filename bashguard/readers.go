@@ -119,6 +119,9 @@ func (a *analyzer) find(c *verdictAcc, v argv, x execCtx) {
 		} else if s == "-D" {
 			i += 2
 		} else {
+			if s == "--" {
+				i++ // ends the leading options; starting points follow
+			}
 			break
 		}
 	}
