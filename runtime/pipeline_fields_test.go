@@ -151,3 +151,20 @@ func TestPipelineGlobPatternAgainstPath(t *testing.T) {
 		{"absolute pattern ignores the path", "Glob", in("path", "src", "pattern", w.dir+"/*.md"), permission.Allow, permission.LayerRules, "default", allowed},
 	})
 }
+
+// A shell command's relative paths are taken from its working directory
+// as the file system reads them: ".." after a link leads to the parent of
+// the link's target, so the joined path must not be cleaned by its text.
+func TestPipelineWorkdirRelativePath(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Ask, Allow: []string{"run_bash(cat:*)"}}, nil)
+	w.reconfigure(t, func(c *Config) { c.Tools = GenericTools() })
+	w.start(t, "s1", permission.ModeDefault)
+	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
+	runCases(t, w, "s1", []pcase{
+		{"dot-dot after a link", "run_bash", raw(`{"command":"cat ../escape/../outside/secret.txt","working_dir":"src"}`), permission.Ask, permission.LayerShell, "path:read",
+			"reads ../escape/../outside/secret.txt outside the allowed roots"},
+		// Benign: ".." that stays inside, a name in the working directory.
+		{"dot-dot to the workspace", "run_bash", raw(`{"command":"cat ../README.md","working_dir":"src"}`), permission.Allow, permission.LayerRules, "run_bash(cat:*)", "allowed by allow rule run_bash(cat:*)"},
+		{"a file in the working directory", "run_bash", raw(`{"command":"cat main.go","working_dir":"src"}`), permission.Allow, permission.LayerRules, "run_bash(cat:*)", "allowed by allow rule run_bash(cat:*)"},
+	})
+}

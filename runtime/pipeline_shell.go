@@ -135,7 +135,9 @@ func (r relativeTo) CheckPath(p string, write bool) (permission.Decision, string
 		return permission.Deny, "no path checker is configured"
 	}
 	if p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
-		p = filepath.Join(r.dir, p)
+		// Joined, not cleaned: ".." after a link leads where the file
+		// system takes it, which the inner checker resolves.
+		p = strings.TrimSuffix(r.dir, "/") + "/" + p
 	}
 	return r.paths.CheckPath(p, write)
 }
