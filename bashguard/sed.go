@@ -202,7 +202,9 @@ func sedUnsafe(s string) string {
 			if i = sedDelim(s, i, d, false); i < 0 {
 				return "has an incomplete s command"
 			}
-			for i < n && strings.IndexByte("gpiImM0123456789", s[i]) >= 0 {
+			// GNU sed skips blanks between the flags: "s/a/b/ i e" has
+			// the flags i and e.
+			for i < n && strings.IndexByte("gpiImM0123456789 \t", s[i]) >= 0 {
 				i++
 			}
 			if i < n && s[i] == 'e' {
