@@ -174,9 +174,13 @@ var awkSafeOpts = []string{"-F", "-v", "-b", "-c", "-P", "-r", "-S", "-N", "-V",
 // awk allows programs that only read their input and print.
 func (a *analyzer) awk(c *verdictAcc, v argv) {
 	progFile := false
-	var opsBuf [8]int
+	var opsBuf, valsBuf [4]int
+	vals := valsBuf[:0] // words taken as the values of -v and -F
 	ops := scanOpts(v, "FvfW", []string{"--field-separator", "--assign", "--file", "--include", "--load", "--exec", "--source"}, opsBuf[:0], func(o opt) {
 		name, _, _ := strings.Cut(o.name, "=")
+		if o.valAt > 0 {
+			vals = append(vals, o.valAt)
+		}
 		switch {
 		case o.name == "-f" || longIs(o.name, "--file", "--exec"):
 			progFile = true
@@ -202,6 +206,14 @@ func (a *analyzer) awk(c *verdictAcc, v argv) {
 			c.add(permission.Ask, "code:awk", "awk program is only known at run time", false)
 		} else if why := awkUnsafe(v.vals[p]); why != "" {
 			c.add(permission.Ask, "code:awk", "awk program "+why, false)
+		}
+		// awk takes no options after its program: "awk prog -v f" reads
+		// the files "-v" and f. The word scanned as the value of such an
+		// option is a file to check as well.
+		for _, i := range vals {
+			if i > p && !isAssignWord(v.vals[i]) {
+				a.readPath(c, v.vals[i], v.flags[i], "awk")
+			}
 		}
 	}
 	for _, i := range ops {

@@ -11,6 +11,7 @@ type opt struct {
 	val    string
 	vf     wordFlags
 	hasVal bool
+	valAt  int // index of the word holding the value when it is the next word, else 0
 }
 
 // scanOpts splits v.vals[1:] into options, reported to fn, and operands,
@@ -44,7 +45,7 @@ func scanOptsOpt(v argv, valShort, optShort string, valLong []string, operands [
 			o := opt{name: name, val: val, hasVal: has, vf: v.flags[i]}
 			if !has && slices.Contains(valLong, name) && i+1 < v.len() {
 				i++
-				o.val, o.vf, o.hasVal = v.vals[i], v.flags[i], true
+				o.val, o.vf, o.hasVal, o.valAt = v.vals[i], v.flags[i], true, i
 			}
 			fn(o)
 			continue
@@ -65,7 +66,7 @@ func scanOptsOpt(v argv, valShort, optShort string, valLong []string, operands [
 					o.val, o.vf = arg[j+1:], v.flags[i]
 				} else if i+1 < v.len() {
 					i++
-					o.val, o.vf = v.vals[i], v.flags[i]
+					o.val, o.vf, o.valAt = v.vals[i], v.flags[i], i
 				} else {
 					o.hasVal = false
 				}
