@@ -27,8 +27,10 @@ func (a *analyzer) xargs(c *verdictAcc, v argv, x execCtx) {
 					val = v.vals[i]
 				}
 				a.readPath(c, val, v.flags[i], "xargs")
-			case longIs(name, "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"):
-				if !has && name != "--replace" && name != "--eof" {
+			case longIs(name, "--eof", "--replace", "--max-lines"):
+				// Their value is optional: only an attached one counts.
+			case longIs(name, "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"):
+				if !has {
 					i++
 				}
 			}
