@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -299,21 +301,39 @@ func (c *content) stringField(fields []member, f string) (string, bool) {
 	return s, true
 }
 
-// pathText denies a path or pattern with white space at its start or end
-// and reports whether it may be checked. The checks would resolve it as
-// written, while a tool may trim it first, as Claude Code's tools do
-// (JavaScript's trim) and Python's strip does: " /etc/passwd" would be a
-// name in the working directory to the checks and /etc/passwd to the tool.
+// pathText denies a path or pattern that a tool may read as another one
+// and reports whether it may be checked. The checks resolve it as written,
+// while a tool may first trim white space from its ends, as Claude Code's
+// tools (JavaScript's trim) and Python's strip do, and bring it to Unicode
+// normalisation form C, as Claude Code's tools do: " /etc/passwd" would be
+// a name in the working directory to the checks and /etc/passwd to the
+// tool, and "\u212Aeys" (with the Kelvin sign) is "Keys" in NFC.
 func (c *content) pathText(field, p string) bool {
 	first, _ := utf8.DecodeRuneInString(p)
 	last, _ := utf8.DecodeLastRuneInString(p)
-	if !trimmedSpace(first) && !trimmedSpace(last) {
+	rule, why := "", ""
+	switch {
+	case trimmedSpace(first) || trimmedSpace(last):
+		rule, why = "input:path-space", "has white space at its start or end, which a tool may trim: write the path without it"
+	case !isASCII(p) && !norm.NFC.IsNormalString(p):
+		rule, why = "input:path-nfc", "is not in Unicode normalisation form C, to which a tool may bring it: write the path in NFC"
+	default:
 		return true
 	}
 	c.insideRoots = false
-	c.guardDeny(permission.LayerTraits, "input:path-space", fmt.Sprintf(
-		"%s %q has white space at its start or end, which a tool may trim: write the path without it", field, p))
+	// Written with escapes for what is not ASCII, so that a reader sees
+	// the characters that differ.
+	c.guardDeny(permission.LayerTraits, rule, fmt.Sprintf("%s %+q %s", field, p, why))
 	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // trimmedSpace reports whether r is white space that a common trim

@@ -168,3 +168,27 @@ func TestPipelineWorkdirRelativePath(t *testing.T) {
 		{"a file in the working directory", "run_bash", raw(`{"command":"cat main.go","working_dir":"src"}`), permission.Allow, permission.LayerRules, "run_bash(cat:*)", "allowed by allow rule run_bash(cat:*)"},
 	})
 }
+
+// Claude Code's tools bring a path to Unicode normalisation form C before
+// they use it: a path written otherwise names one file to the checks and
+// another to the tool ("\u212Aeys" with the Kelvin sign is "Keys" in NFC,
+// "donne\u0301es" is "données"), so it is refused, not guessed.
+func TestPipelinePathNFC(t *testing.T) {
+	w := newWorld(t, permission.Config{
+		Default:    permission.Ask,
+		DefaultFor: map[permission.Kind]permission.Decision{permission.KindRead: permission.Allow},
+		Deny:       []string{"Read(./Keys/**)", "Edit(./src/données/**)"},
+		Allow:      []string{"Edit(./src/**)"},
+	}, nil)
+	w.start(t, "s1", permission.ModeDefault)
+	const why = "is not in Unicode normalisation form C"
+	runCases(t, w, "s1", []pcase{
+		{"Kelvin sign for K", "Read", in("file_path", "\u212Aeys/id"), permission.Deny, permission.LayerTraits, "input:path-nfc", `file_path "\u212aeys/id" ` + why},
+		{"decomposed accent", "Edit", in("file_path", "src/donne\u0301es/a.txt"), permission.Deny, permission.LayerTraits, "input:path-nfc", why},
+		{"decomposed glob", "Glob", in("pattern", "Ke\u0301ys/*"), permission.Deny, permission.LayerTraits, "input:path-nfc", `pattern "Ke\u0301ys/*" ` + why},
+		// Benign: composed names, as NFC writes them.
+		{"composed accent", "Edit", in("file_path", "src/café.md"), permission.Allow, permission.LayerRules, "Edit(./src/**)", "allowed by allow rule Edit(./src/**)"},
+		{"the composed denied name", "Edit", in("file_path", "src/données/a.txt"), permission.Deny, permission.LayerRules, "Edit(./src/données/**)", "denied by deny rule"},
+		{"letters of other scripts", "Read", in("file_path", "文档/説明.md"), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
+	})
+}
