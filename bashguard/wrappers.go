@@ -140,53 +140,69 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v argv, x execCtx) {
 		if name == "nice" && len(s) > 1 && s[1] >= '0' && s[1] <= '9' {
 			continue // nice -10
 		}
-		lname, _, has := strings.Cut(s, "=")
+		if !strings.HasPrefix(s, "--") {
+			// A cluster of short options, as getopt reads it: the first
+			// one that takes a value takes the rest of the word, or the
+			// next word ("exec -ca name cmd", "time -ao file cmd").
+			for j := 1; j < len(s); j++ {
+				ch := s[j]
+				if strings.IndexByte(wrapperValShort[name], ch) < 0 {
+					switch {
+					case name == "command" && (ch == 'v' || ch == 'V'):
+						lookup = true
+					case name == "watch" && ch == 'x':
+						atBest = "exec"
+					}
+					continue
+				}
+				val, vf, at := s[j+1:], v.flags[i], i
+				if val == "" && i+1 < v.len() {
+					i++
+					val, vf, at = v.vals[i], v.flags[i], i
+				}
+				switch {
+				case name == "time" && ch == 'o':
+					a.writePath(c, val, vf, "time")
+				case name == "flock" && ch == 'c':
+					a.flockCode(c, val, v.literal(at))
+					return
+				}
+				break
+			}
+			continue
+		}
+		lname, lval, has := strings.Cut(s, "=")
 		takes := false
 		switch name {
 		case "nice":
-			takes = s == "-n" || lname == "--adjustment" && !has
+			takes = lname == "--adjustment" && !has
 		case "timeout":
-			takes = s == "-s" || s == "-k" || (lname == "--signal" || lname == "--kill-after") && !has
+			takes = (lname == "--signal" || lname == "--kill-after") && !has
 		case "time":
-			if s == "-o" || lname == "--output" {
-				val := ""
-				if has {
-					_, val, _ = strings.Cut(s, "=")
-				} else if i+1 < v.len() {
-					val = v.vals[i+1]
+			if lname == "--output" {
+				val, vf := lval, v.flags[i]
+				if !has && i+1 < v.len() {
+					val, vf = v.vals[i+1], v.flags[i+1]
 				}
-				a.writePath(c, val, v.flags[i], "time")
+				a.writePath(c, val, vf, "time")
 			}
-			takes = (s == "-o" || s == "-f" || lname == "--output" || lname == "--format") && !has
+			takes = (lname == "--output" || lname == "--format") && !has
 		case "stdbuf":
-			takes = s == "-i" || s == "-o" || s == "-e" || (lname == "--input" || lname == "--output" || lname == "--error") && !has
-		case "command":
-			if strings.ContainsAny(s, "vV") {
-				lookup = true
-			}
-		case "exec":
-			takes = s == "-a"
+			takes = (lname == "--input" || lname == "--output" || lname == "--error") && !has
 		case "flock":
-			if s == "-c" || lname == "--command" {
-				code := ""
-				if has {
-					_, code, _ = strings.Cut(s, "=")
-				} else if i+1 < v.len() {
+			if lname == "--command" {
+				code, at := lval, i
+				if !has && i+1 < v.len() {
 					i++
-					code = v.vals[i]
+					code, at = v.vals[i], i
 				}
-				if !v.literal(i) {
-					c.add(permission.Ask, "code:shell", "flock -c runs shell code that is only known at run time", false)
-				} else {
-					a.code(c, code, "wrapper:flock", "flock -c")
-				}
-				c.add(permission.Ask, "wrapper:flock", "takes a file lock", true)
+				a.flockCode(c, code, v.literal(at))
 				return
 			}
-			takes = s == "-E" || s == "-w" || (lname == "--conflict-exit-code" || lname == "--timeout" || lname == "--wait") && !has
+			takes = (lname == "--conflict-exit-code" || lname == "--timeout" || lname == "--wait") && !has
 		case "watch":
-			takes = s == "-n" || s == "-q" || (lname == "--interval" || lname == "--equexit") && !has
-			if s == "-x" || lname == "--exec" {
+			takes = (lname == "--interval" || lname == "--equexit") && !has
+			if lname == "--exec" {
 				atBest = "exec"
 			}
 		}
@@ -235,4 +251,21 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v argv, x execCtx) {
 	if !sub.decided {
 		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
 	}
+}
+
+// wrapperValShort gives the short options of each wrapper that take a
+// value.
+var wrapperValShort = map[string]string{
+	"nice": "n", "timeout": "ks", "time": "of", "stdbuf": "ioe", "exec": "a",
+	"flock": "cEw", "watch": "nq",
+}
+
+// flockCode judges the shell code of flock -c and the lock it takes.
+func (a *analyzer) flockCode(c *verdictAcc, code string, literal bool) {
+	if !literal {
+		c.add(permission.Ask, "code:shell", "flock -c runs shell code that is only known at run time", false)
+	} else {
+		a.code(c, code, "wrapper:flock", "flock -c")
+	}
+	c.add(permission.Ask, "wrapper:flock", "takes a file lock", true)
 }
