@@ -145,7 +145,12 @@ func TestPipelineGlobPatternAgainstPath(t *testing.T) {
 	runCases(t, w, "s1", []pcase{
 		{"dot-dot after a link, wildcard", "Glob", in("path", ".", "pattern", "escape/../outside/*"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
 		{"dot-dot after a link, no wildcard", "Glob", in("path", "src", "pattern", "../escape/../outside/secret.txt"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
+		{"absolute brace alternative", "Glob", in("pattern", "{/etc,src}/*"), permission.Deny, permission.LayerSandbox, "sandbox:invalid-path",
+			`an alternative of the wildcard part is an absolute path ("/etc/*")`},
+		{"home brace alternative", "Glob", in("path", "src", "pattern", "{~,x}/.ssh/*"), permission.Deny, permission.LayerSandbox, "sandbox:invalid-path",
+			`an alternative of the wildcard part starts with "~"`},
 		// Benign: a pattern under its path, and ".." that stays inside.
+		{"relative brace alternatives", "Glob", in("pattern", "{src,docs}/*.go"), permission.Allow, permission.LayerRules, "default", allowed},
 		{"pattern under its path", "Glob", in("path", "src", "pattern", "**/*.go"), permission.Allow, permission.LayerRules, "default", allowed},
 		{"dot-dot to the workspace", "Glob", in("path", "src", "pattern", "../*.md"), permission.Allow, permission.LayerRules, "default", allowed},
 		{"absolute pattern ignores the path", "Glob", in("path", "src", "pattern", w.dir+"/*.md"), permission.Allow, permission.LayerRules, "default", allowed},

@@ -292,3 +292,39 @@ func TestGlobBaseAlternatives(t *testing.T) {
 		assert.Equal(t, c.rest, rest, c.pattern)
 	}
 }
+
+// TestGlobBaseAbsoluteAlternative shows that a brace alternative of a
+// relative pattern can be an absolute path or start with "~": bash (and
+// Node's fast-glob for the absolute one) expands the braces first and then
+// lists that directory, wherever it is.
+func TestGlobBaseAbsoluteAlternative(t *testing.T) {
+	tr := newTree(t)
+	script := "shopt -s nullglob; cd \"$1\" && printf '%s\\n' {" + tr.outside + ",sub}/*.txt"
+	leak, err := exec.Command("bash", "-c", script, "bash", tr.root).Output()
+	require.NoError(t, err)
+	require.Equal(t, tr.outside+"/secret.txt\nsub/b.txt\n", string(leak), "the pattern reaches outside the root")
+	home, err := exec.Command("bash", "-c", "HOME=\"$1\"; cd \"$2\" && printf '%s\\n' {~,sub}/secret.txt", "bash", tr.outside, tr.root).Output()
+	require.NoError(t, err)
+	require.Equal(t, tr.outside+"/secret.txt\nsub/secret.txt\n", string(home), "the tilde alternative is the home directory")
+
+	for _, c := range []struct{ pattern, reason string }{
+		{"{" + tr.outside + ",sub}/*.txt", `an alternative of the wildcard part is an absolute path ("` + tr.outside + `/*.txt")`},
+		{"{sub,{x,/etc}}/*", `an alternative of the wildcard part is an absolute path ("/etc/*")`},
+		{"{~,sub}/*.txt", `an alternative of the wildcard part starts with "~" ("~/*.txt")`},
+		{"{~root,sub}/.ssh/*", `an alternative of the wildcard part starts with "~" ("~root/.ssh/*")`},
+	} {
+		_, _, err := tr.sb.GlobBase(c.pattern)
+		require.ErrorIs(t, err, sandbox.ErrInvalidPath, c.pattern)
+		assert.Contains(t, err.Error(), c.reason, c.pattern)
+	}
+	// Benign: "/" and "~" inside an alternative, not at its start.
+	for _, c := range []struct{ pattern, rest string }{
+		{"{sub/deep,sub}/*", "{sub/deep,sub}/*"},
+		{"{notes~,a.txt}", "{notes~,a.txt}"},
+		{"sub/{a,b}~", "{a,b}~"},
+	} {
+		_, rest, err := tr.sb.GlobBase(c.pattern)
+		require.NoError(t, err, c.pattern)
+		assert.Equal(t, c.rest, rest, c.pattern)
+	}
+}

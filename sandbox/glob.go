@@ -67,7 +67,9 @@ const maxAlternatives = 1024
 // checkAlternatives expands the brace alternatives of a pattern's wildcard
 // part ("{..,src}/*" is "../*" or "src/*" to a glob that expands braces
 // before it walks, as bash and the glob libraries of other languages do)
-// and says why the part is refused: an alternative with a "." or ".."
+// and says why the part is refused: an alternative that is an absolute
+// path or starts with "~" ("{/etc,src}/*" is "/etc/*" once expanded, and
+// "{~,src}/*" the home directory to bash), an alternative with a "." or ".."
 // component, a brace group holding ".." (a range such as "{-../}" in some
 // dialects), or too many alternatives to check. It returns "" when none
 // applies.
@@ -81,6 +83,14 @@ func checkAlternatives(rest string) string {
 		return why
 	}
 	for _, a := range alts {
+		// The part is relative to the base; an alternative that is not,
+		// once the braces are expanded, names a directory of its own.
+		switch {
+		case strings.HasPrefix(a, "/"):
+			return "an alternative of the wildcard part is an absolute path (" + strconv.Quote(a) + ")"
+		case strings.HasPrefix(a, "~"):
+			return "an alternative of the wildcard part starts with \"~\" (" + strconv.Quote(a) + "), which a shell expands to a home directory"
+		}
 		for e := range strings.SplitSeq(a, "/") {
 			if e == ".." || e == "." {
 				return "an alternative of the wildcard part names \".\" or \"..\" (" + strconv.Quote(a) + ")"
