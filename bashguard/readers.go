@@ -286,6 +286,20 @@ func (a *analyzer) git(c *verdictAcc, v argv) {
 		fileOpt := sub == "blame" && (s == "-S" || longIs(name, "--contents", "--ignore-revs-file")) ||
 			longIs(name, "--pathspec-from-file") || sub == "rev-parse" && longIs(name, "--resolve-git-dir") ||
 			strings.HasPrefix(s, "-O") && sub != "branch"
+		if sub == "log" && strings.HasPrefix(s, "-L") {
+			// -L<range>:<path> prints the history of lines of a file,
+			// like <rev>:<path>: the path goes through the checker.
+			val, fl := s[2:], v.flags[k]
+			if val == "" && k+1 < v.len() {
+				k++
+				val, fl = v.vals[k], v.flags[k]
+			}
+			if j := strings.LastIndexByte(val, ':'); j >= 0 {
+				val = val[j+1:]
+			}
+			a.readPath(c, val, fl, "git")
+			continue
+		}
 		if fileOpt {
 			if strings.HasPrefix(s, "-O") && len(s) > 2 {
 				val, has = s[2:], true
