@@ -382,6 +382,14 @@ func (p *auditProxy) up(t testing.TB) {
 	p.held = nil
 }
 
+// holding reports whether a connection made during the outage is held
+// silent: the writer dialled again and waits on it.
+func (p *auditProxy) holding() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.held) > 0
+}
+
 func (p *auditProxy) cuts() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
