@@ -51,6 +51,9 @@ func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
 		}
 		return
 	}
+	if fl&wGlob != 0 && !a.globPaths(c, p, false, who) {
+		return
+	}
 	d, why := pc.CheckPath(p, false)
 	switch d {
 	case permission.Allow:
@@ -84,6 +87,9 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 	pc := a.g.pol.Paths
 	if pc == nil {
 		c.addf(permission.Ask, rule, "writes ", p, " and no path checker is configured", false)
+		return
+	}
+	if fl&wGlob != 0 && !a.globPaths(c, p, true, who) {
 		return
 	}
 	d, why := pc.CheckPath(p, true)

@@ -1,0 +1,161 @@
+package bashguard
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// A path word with unquoted glob characters stands for the files bash
+// finds for it, not for itself: "cat .e*" reads .env, and "cat lin*/passwd"
+// goes through a link named link. Such a word is expanded here as bash
+// expands it with its default options, and every file it names is checked.
+// The options that change globbing (dotglob, nocaseglob, globstar,
+// extglob, GLOBIGNORE) are set only by commands that are never
+// auto-allowed (shopt, set, an assignment to GLOBIGNORE), and the Runner
+// starts bash with an explicit environment, so the defaults hold whenever
+// a call is allowed.
+
+const (
+	// maxGlobDirs bounds the directories listed for one word.
+	maxGlobDirs = 256
+	// maxGlobMatches bounds the files checked for one word.
+	maxGlobMatches = 1000
+)
+
+var (
+	errGlobTooMany = errors.New("it matches more files than can be checked")
+	errGlobClass   = errors.New("it uses a character class that is not checked")
+)
+
+// globPaths checks every file the glob word p names, for a read or a
+// write. It reports false when the files cannot be told, having recorded
+// an Ask; the caller then checks p itself too, as bash passes a word that
+// matches nothing as it is.
+func (a *analyzer) globPaths(c *verdictAcc, p string, write bool, who string) bool {
+	verb := "reads "
+	if write {
+		verb = "writes "
+	}
+	dir := a.g.pol.WorkDir
+	if dir == "" && !path.IsAbs(p) {
+		c.addf(permission.Ask, "path:glob", verb, p, ": no working directory is configured, so the files it names cannot be checked", false)
+		return false
+	}
+	matches, err := expandGlob(dir, p)
+	if err != nil {
+		c.addf(permission.Ask, "path:glob", verb, p, ": the files it names cannot be checked: "+err.Error(), false)
+		return false
+	}
+	for _, m := range matches {
+		if write {
+			a.writePath(c, m, 0, who)
+		} else {
+			a.readPath(c, m, 0, who)
+		}
+	}
+	return true
+}
+
+// expandGlob returns the paths bash's pathname expansion gives for the
+// word p, written as p is (a relative p gives paths relative to dir), or
+// none when nothing matches. Like bash without dotglob, "*", "?" and
+// bracket expressions do not match a leading "." unless the pattern
+// component starts with one; "**" is "*"; only paths that exist are
+// given.
+func expandGlob(dir, p string) ([]string, error) {
+	type cand struct{ fs, text string }
+	start := cand{fs: dir}
+	if path.IsAbs(p) {
+		start = cand{fs: "/", text: "/"}
+	}
+	cands := []cand{start}
+	listed := 0
+	for comp := range strings.SplitSeq(p, "/") {
+		if comp == "" {
+			continue
+		}
+		if !strings.ContainsAny(comp, "*?[") {
+			for i := range cands {
+				cands[i] = cand{fs: path.Join(cands[i].fs, comp), text: joinText(cands[i].text, comp)}
+			}
+			continue
+		}
+		pat, err := goPattern(comp)
+		if err != nil {
+			return nil, err
+		}
+		var next []cand
+		for _, cd := range cands {
+			if listed++; listed > maxGlobDirs {
+				return nil, errGlobTooMany
+			}
+			entries, err := os.ReadDir(cd.fs)
+			switch {
+			case errors.Is(err, fs.ErrNotExist) || isNotDir(err):
+				continue // nothing to match here
+			case err != nil:
+				return nil, err
+			}
+			for _, e := range entries {
+				name := e.Name()
+				if name[0] == '.' && comp[0] != '.' {
+					continue
+				}
+				if ok, err := path.Match(pat, name); err != nil {
+					return nil, nil // bash matches a malformed pattern as text
+				} else if !ok {
+					continue
+				}
+				if len(next) == maxGlobMatches {
+					return nil, errGlobTooMany
+				}
+				next = append(next, cand{fs: path.Join(cd.fs, name), text: joinText(cd.text, name)})
+			}
+		}
+		if cands = next; len(cands) == 0 {
+			return nil, nil
+		}
+	}
+	if len(cands) == 1 && cands[0] == start {
+		return nil, nil // no component: nothing to expand
+	}
+	// Like bash, give only paths that exist: "*/.env" names the .env files
+	// of the directories, not a path under each file.
+	out := make([]string, 0, len(cands))
+	for _, cd := range cands {
+		if _, err := os.Lstat(cd.fs); err == nil {
+			out = append(out, cd.text)
+		}
+	}
+	return out, nil
+}
+
+func joinText(prefix, comp string) string {
+	switch prefix {
+	case "":
+		return comp
+	case "/":
+		return "/" + comp
+	}
+	return prefix + "/" + comp
+}
+
+// goPattern turns one component of a bash glob into a path.Match pattern:
+// "[!...]" becomes "[^...]". POSIX classes ("[:alpha:]", "[=e=]",
+// "[.x.]") and backslashes, which the two read differently, are refused.
+func goPattern(comp string) (string, error) {
+	if strings.Contains(comp, "[:") || strings.Contains(comp, "[=") || strings.Contains(comp, "[.") ||
+		strings.IndexByte(comp, '\\') >= 0 {
+		return "", errGlobClass
+	}
+	return strings.ReplaceAll(comp, "[!", "[^"), nil
+}
+
+// isNotDir reports a listing that failed because a component is a file.
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
