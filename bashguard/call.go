@@ -14,11 +14,11 @@ type argv struct {
 	flags []wordFlags
 }
 
-func (v argv) from(i int) argv { return argv{v.vals[i:], v.flags[i:]} }
-func (v argv) len() int        { return len(v.vals) }
+func (v *argv) from(i int) argv { return argv{v.vals[i:], v.flags[i:]} }
+func (v *argv) len() int        { return len(v.vals) }
 
 // literal reports whether word i is known before run time.
-func (v argv) literal(i int) bool { return v.flags[i]&wDynamic == 0 }
+func (v *argv) literal(i int) bool { return v.flags[i]&wDynamic == 0 }
 
 // newArgv returns an argv of n words, cut from the analyzer's arenas so
 // that a command line costs no allocation of its own. The words become the
