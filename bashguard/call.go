@@ -81,7 +81,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	}
 	p := callPos(ce)
 	a.curPos = p
-	a.judge(&c, v, x)
+	a.judge(&c, &v, x)
 	a.emit(v.vals, p, &c, lit, direct)
 }
 

@@ -54,7 +54,7 @@ func (a *analyzer) code(c *verdictAcc, text, rule, what string) {
 }
 
 // shell judges bash, sh and the other shells.
-func (a *analyzer) shell(c *verdictAcc, v argv, x execCtx) {
+func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 	cmdFlag, stdin := false, false
 	operand := -1
 	for i := 1; i < v.len(); i++ {
@@ -106,7 +106,7 @@ func (a *analyzer) shell(c *verdictAcc, v argv, x execCtx) {
 	}
 }
 
-func (a *analyzer) eval(c *verdictAcc, v argv) {
+func (a *analyzer) eval(c *verdictAcc, v *argv) {
 	if v.len() < 2 {
 		c.add(permission.Ask, "code:eval", "eval without text", true)
 		return
@@ -122,7 +122,7 @@ func (a *analyzer) eval(c *verdictAcc, v argv) {
 
 // interpreter judges python, perl, node and the like: inline programs are
 // never auto-allowed, bare interactive ones are denied.
-func (a *analyzer) interpreter(c *verdictAcc, name string, v argv, x execCtx) {
+func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 	if v.len() == 1 {
 		switch {
 		case x.piped:
@@ -172,7 +172,7 @@ var awkSafeOpts = []string{"-F", "-v", "-b", "-c", "-P", "-r", "-S", "-N", "-V",
 	"--sandbox", "--use-lc-numeric", "--version", "--help"}
 
 // awk allows programs that only read their input and print.
-func (a *analyzer) awk(c *verdictAcc, v argv) {
+func (a *analyzer) awk(c *verdictAcc, v *argv) {
 	progFile := false
 	var opsBuf, valsBuf [4]int
 	vals := valsBuf[:0] // words taken as the values of -v and -F

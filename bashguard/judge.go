@@ -7,14 +7,14 @@ import (
 )
 
 // judge decides one command line, recording its factors in c.
-func (a *analyzer) judge(c *verdictAcc, v argv, x execCtx) {
+func (a *analyzer) judge(c *verdictAcc, v *argv, x execCtx) {
 	a.judgeArgv(c, v, x)
 }
 
 // judgeArgv is the dispatcher: dangerous commands first (no allow rule can
 // change them), then network, wrappers, code runners, writers, and the safe
 // list; everything else is Ask.
-func (a *analyzer) judgeArgv(c *verdictAcc, v argv, x execCtx) {
+func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	if v.len() == 0 {
 		return
 	}
@@ -36,7 +36,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v argv, x execCtx) {
 	}
 }
 
-func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v argv, x execCtx) {
+func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
 	e := lookupCmd(name)
 	switch e.class {
 	case clsPrivileged:
@@ -134,7 +134,7 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v argv, x
 }
 
 // wrapped judges the command a wrapper runs and merges its factors into c.
-func (a *analyzer) wrapped(c *verdictAcc, via string, v argv, x execCtx) verdictAcc {
+func (a *analyzer) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdictAcc {
 	sub := newAcc()
 	a.judgeArgv(&sub, v, x)
 	if sub.decided {
@@ -159,7 +159,7 @@ func inlineFor(name string) string {
 
 // onlyVersion reports a command line whose every argument asks for the
 // version or the help text: it neither connects nor waits for a person.
-func onlyVersion(v argv) bool {
+func onlyVersion(v *argv) bool {
 	if v.len() < 2 {
 		return false
 	}
@@ -174,7 +174,7 @@ func onlyVersion(v argv) bool {
 }
 
 // batchTop reports top -b: it prints and exits instead of waiting.
-func batchTop(v argv) bool {
+func batchTop(v *argv) bool {
 	for i := 1; i < v.len(); i++ {
 		s := v.vals[i]
 		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s, 'b') > 0 {

@@ -21,14 +21,14 @@ type opt struct {
 // they must name only options whose value is required, since GNU getopt
 // never gives an optional value ("--color[=WHEN]") the next word.
 // Options may follow operands, as with GNU tools, until "--".
-func scanOpts(v argv, valShort string, valLong []string, operands []int, fn func(o opt)) []int {
+func scanOpts(v *argv, valShort string, valLong []string, operands []int, fn func(o opt)) []int {
 	return scanOptsOpt(v, valShort, "", valLong, operands, fn)
 }
 
 // scanOptsOpt is scanOpts where the short options in optShort take an
 // optional value: the rest of their word, never the next word ("date
 // -Iseconds", "date -I 0101").
-func scanOptsOpt(v argv, valShort, optShort string, valLong []string, operands []int, fn func(o opt)) []int {
+func scanOptsOpt(v *argv, valShort, optShort string, valLong []string, operands []int, fn func(o opt)) []int {
 	end := false
 	for i := 1; i < v.len(); i++ {
 		arg := v.vals[i]

@@ -10,7 +10,7 @@ import (
 
 // reader judges the commands that read the files named by their operands,
 // with the argument checks of the commands whose safety depends on flags.
-func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
+func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 	valShort, valLong := s.valShort, s.valLong
 	patDone := false
 	var opsBuf [8]int
@@ -110,7 +110,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v argv) {
 
 // find allows searches that neither run commands nor write; -exec and
 // friends have their command judged.
-func (a *analyzer) find(c *verdictAcc, v argv, x execCtx) {
+func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 	i := 1
 	for i < v.len() {
 		s := v.vals[i]
@@ -153,7 +153,8 @@ func (a *analyzer) find(c *verdictAcc, v argv, x execCtx) {
 				i = k
 				continue
 			}
-			sub := a.wrapped(c, s+" ", argv{v.vals[i+1 : k], v.flags[i+1 : k]}, execCtx{fork: x.fork})
+			execArgs := argv{v.vals[i+1 : k], v.flags[i+1 : k]}
+			sub := a.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
 			if s == "-ok" || s == "-okdir" {
 				c.add(permission.Ask, "args:find", s+" asks on the terminal for every file and would hang", false)
 			}
@@ -208,7 +209,7 @@ var gitReadOnly = map[string]string{
 
 // git allows read-only subcommands and refuses every flag that can run a
 // program or write a file.
-func (a *analyzer) git(c *verdictAcc, v argv) {
+func (a *analyzer) git(c *verdictAcc, v *argv) {
 	i := 1
 	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-"); i++ {
 		s := v.vals[i]

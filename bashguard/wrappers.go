@@ -8,7 +8,7 @@ import (
 
 // xargs runs a command with arguments read from its input; with no command
 // it runs echo.
-func (a *analyzer) xargs(c *verdictAcc, v argv, x execCtx) {
+func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	i := 1
 	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-") && v.vals[i] != "-"; i++ {
 		s := v.vals[i]
@@ -60,12 +60,13 @@ func (a *analyzer) xargs(c *verdictAcc, v argv, x execCtx) {
 		c.allow("safe", "xargs without a command runs echo")
 		return
 	}
-	sub := a.wrapped(c, "", v.from(i), x)
+	rest := v.from(i)
+	sub := a.wrapped(c, "", &rest, x)
 	c.add(permission.Ask, "wrapper:xargs", "runs "+v.vals[i]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
 }
 
 // env judges its assignments and flags and the command it runs.
-func (a *analyzer) env(c *verdictAcc, v argv, x execCtx) {
+func (a *analyzer) env(c *verdictAcc, v *argv, x execCtx) {
 	i := 1
 loop:
 	for ; i < v.len(); i++ {
@@ -103,7 +104,8 @@ loop:
 		c.allow("safe", "env without a command prints the environment")
 		return
 	}
-	sub := a.wrapped(c, "", v.from(i), x)
+	rest := v.from(i)
+	sub := a.wrapped(c, "", &rest, x)
 	if !sub.decided {
 		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
 	}
@@ -111,7 +113,7 @@ loop:
 
 // wrapper judges nice, nohup, timeout, time, stdbuf, command, builtin,
 // exec, setsid, flock and watch by the command they run.
-func (a *analyzer) wrapper(c *verdictAcc, name string, v argv, x execCtx) {
+func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 	i := 1
 	lookup := false
 	needDuration := name == "timeout"
@@ -243,7 +245,8 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v argv, x execCtx) {
 		c.allow("safe", "command -v only looks up a name")
 		return
 	}
-	sub := a.wrapped(c, "", v.from(i), x)
+	rest := v.from(i)
+	sub := a.wrapped(c, "", &rest, x)
 	if atBest != "" {
 		c.add(permission.Ask, "wrapper:"+name, atBest, !sub.nonOver && name != "setsid")
 		return

@@ -16,7 +16,7 @@ func homeWord(src string) bool {
 	return s == "~" || s == "$HOME" || s == "${HOME}"
 }
 
-func (a *analyzer) rm(c *verdictAcc, v argv) {
+func (a *analyzer) rm(c *verdictAcc, v *argv) {
 	recursive, force := false, false
 	var opsBuf [8]int
 	ops := scanOpts(v, "", nil, opsBuf[:0], func(o opt) {
@@ -42,7 +42,7 @@ func (a *analyzer) rm(c *verdictAcc, v argv) {
 	c.add(permission.Ask, "write:rm", "removes files", true)
 }
 
-func (a *analyzer) dd(c *verdictAcc, v argv) {
+func (a *analyzer) dd(c *verdictAcc, v *argv) {
 	for i := 1; i < v.len(); i++ {
 		k, val, ok := strings.Cut(v.vals[i], "=")
 		if !ok {
@@ -62,7 +62,7 @@ func (a *analyzer) dd(c *verdictAcc, v argv) {
 	c.add(permission.Ask, "unlisted", "copies raw data; not on the safe list", true)
 }
 
-func (a *analyzer) shred(c *verdictAcc, v argv) {
+func (a *analyzer) shred(c *verdictAcc, v *argv) {
 	var opsBuf [8]int
 	ops := scanOpts(v, "ns", []string{"--iterations", "--size", "--random-source"}, opsBuf[:0], func(opt) {})
 	for _, i := range ops {
@@ -75,7 +75,7 @@ func (a *analyzer) shred(c *verdictAcc, v argv) {
 	c.add(permission.Ask, "write:shred", "destroys file contents", true)
 }
 
-func (a *analyzer) systemctl(c *verdictAcc, v argv) {
+func (a *analyzer) systemctl(c *verdictAcc, v *argv) {
 	for _, s := range v.vals[1:] {
 		switch s {
 		case "poweroff", "reboot", "halt", "kexec", "soft-reboot":
@@ -86,7 +86,7 @@ func (a *analyzer) systemctl(c *verdictAcc, v argv) {
 	c.add(permission.Ask, "unlisted", "not on the safe list", true)
 }
 
-func (a *analyzer) kill(c *verdictAcc, v argv) {
+func (a *analyzer) kill(c *verdictAcc, v *argv) {
 	args := v.vals[1:]
 	j := 0
 	if j < len(args) && (args[j] == "-s" || args[j] == "-n") {
@@ -103,7 +103,7 @@ func (a *analyzer) kill(c *verdictAcc, v argv) {
 	c.add(permission.Ask, "unlisted", "sends signals to processes; not on the safe list", true)
 }
 
-func (a *analyzer) rsync(c *verdictAcc, v argv) {
+func (a *analyzer) rsync(c *verdictAcc, v *argv) {
 	var opsBuf [8]int
 	ops := scanOpts(v, "e", []string{"--rsh", "--rsync-path"}, opsBuf[:0], func(o opt) {
 		if o.name == "-e" || longIs(o.name, "--rsh") {
@@ -149,7 +149,7 @@ var writerSpecs = map[string]struct {
 // writer judges cp, mv, touch and the other commands that change files:
 // every target goes through the path checker and the command is at best
 // Ask.
-func (a *analyzer) writer(c *verdictAcc, name string, v argv) {
+func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 	spec := writerSpecs[name]
 	targetDir, reference, recursive := -1, false, false
 	var tdVal string
@@ -212,7 +212,7 @@ func (a *analyzer) writer(c *verdictAcc, name string, v argv) {
 }
 
 // dashMode reports "chmod -x file": a mode that looks like an option.
-func dashMode(v argv) bool {
+func dashMode(v *argv) bool {
 	for _, s := range v.vals[1:] {
 		if len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "rwxXst") == "" {
 			return true
