@@ -216,7 +216,17 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 // direct says that args[0] is the literal name the command is called by,
 // which finish looks up among the shell functions.
 func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, direct bool) {
-	cmd := Command{Args: args, Pos: a.pos(p), Decision: permission.Allow, Rule: c.allowRule, Reason: c.allowWhy}
+	// The command is written in place: a Command built in a variable and
+	// appended is copied through memory in a way the processor cannot
+	// forward. Slots past len(a.out) are zero: a.out only grows.
+	n := len(a.out)
+	if n < cap(a.out) {
+		a.out = a.out[:n+1]
+	} else {
+		a.out = append(a.out, Command{})
+	}
+	cmd := &a.out[n]
+	cmd.Args, cmd.Pos = args, a.pos(p)
 	if c.decided {
 		label := "assignment"
 		switch {
@@ -228,6 +238,7 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 		cmd.Decision, cmd.Rule, cmd.Reason = c.dec, c.rule, label+": "+c.why[0]+c.why[1]+c.why[2]
 		cmd.Overridable = c.dec == permission.Ask && literal && !c.nonOver
 	} else {
+		cmd.Decision, cmd.Rule, cmd.Reason = permission.Allow, c.allowRule, c.allowWhy
 		if cmd.Rule == "" {
 			cmd.Rule = "safe"
 		}
@@ -235,7 +246,6 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 			cmd.Reason = "read-only use of a safe command"
 		}
 	}
-	a.out = append(a.out, cmd)
 	a.direct = append(a.direct, direct)
 }
 

@@ -20,10 +20,12 @@ func (v *argv) len() int        { return len(v.vals) }
 // literal reports whether word i is known before run time.
 func (v *argv) literal(i int) bool { return v.flags[i]&wDynamic == 0 }
 
-// newArgv returns an argv of n words, cut from the analyzer's arenas so
-// that a command line costs no allocation of its own. The words become the
-// Args of an emitted command and are never reused.
-func (a *analyzer) newArgv(n int) argv {
+// newArgv sets v to n words, cut from the analyzer's arenas so that a
+// command line costs no allocation of its own. The words become the Args
+// of an emitted command and are never reused. (v is set in place rather
+// than returned: a returned argv is copied through memory in a way the
+// processor cannot forward.)
+func (a *analyzer) newArgv(v *argv, n int) {
 	if cap(a.strs)-len(a.strs) < n {
 		a.strs = make([]string, 0, max(n, 2*cap(a.strs), 16))
 	}
@@ -32,7 +34,7 @@ func (a *analyzer) newArgv(n int) argv {
 	}
 	s, f := len(a.strs), len(a.flags)
 	a.strs, a.flags = a.strs[:s+n], a.flags[:f+n]
-	return argv{vals: a.strs[s : s+n : s+n], flags: a.flags[f : f+n : f+n]}
+	v.vals, v.flags = a.strs[s:s+n:s+n], a.flags[f:f+n:f+n]
 }
 
 // call judges one simple command.
@@ -45,7 +47,8 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 		lit = lit && l
 		assigns = append(assigns, t)
 	}
-	v := a.newArgv(len(ce.Args))
+	var v argv
+	a.newArgv(&v, len(ce.Args))
 	for i, w := range ce.Args {
 		if len(w.Parts) == 1 {
 			if val, fl, ok := a.plainWord(w, false); ok {
