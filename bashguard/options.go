@@ -53,14 +53,14 @@ func scanOptsOpt(v *argv, valShort, optShort string, valLong []string, operands 
 		for j := 1; j < len(arg); j++ {
 			ch := arg[j]
 			o := opt{name: shortName(arg[0], ch)}
-			if strings.IndexByte(optShort, ch) >= 0 {
+			if hasByte(optShort, ch) {
 				if j+1 < len(arg) {
 					o.val, o.vf, o.hasVal = arg[j+1:], v.flags[i], true
 				}
 				fn(o)
 				break
 			}
-			if strings.IndexByte(valShort, ch) >= 0 {
+			if hasByte(valShort, ch) {
 				o.hasVal = true
 				if j+1 < len(arg) {
 					o.val, o.vf = arg[j+1:], v.flags[i]
@@ -100,4 +100,15 @@ func shortName(dash, ch byte) string {
 	}
 	i := int(ch-33) * 2
 	return shortOpts[i : i+2]
+}
+
+// hasByte reports whether the short set s holds c: the option letters of
+// one command, which a loop checks faster than a call to IndexByte.
+func hasByte(s string, c byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return true
+		}
+	}
+	return false
 }

@@ -20,10 +20,10 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		if isShort {
 			ch = o.name[1]
 		}
-		if isShort && strings.IndexByte(s.patShort, ch) >= 0 || !isShort && longIs(o.name, s.patLong...) {
+		if isShort && hasByte(s.patShort, ch) || !isShort && longIs(o.name, s.patLong...) {
 			patDone = true
 		}
-		if isShort && strings.IndexByte(s.fileShort, ch) >= 0 || !isShort && longIs(o.name, s.fileLong...) {
+		if isShort && hasByte(s.fileShort, ch) || !isShort && longIs(o.name, s.fileLong...) {
 			a.readPath(c, o.val, o.vf, name)
 		}
 		switch name {
