@@ -83,7 +83,10 @@ func scanOptsOpt(v *argv, valShort, optShort string, valLong []string, operands 
 // abbreviations of at least one character after "--" (GNU accepts any unambiguous prefix).
 func longIs(name string, full ...string) bool {
 	for _, f := range full {
-		if name == f || len(name) >= 3 && strings.HasPrefix(f, name) {
+		// name is a prefix of f; the third byte, the first after "--",
+		// settles most candidates before the strings are compared.
+		if len(name) <= len(f) && (len(name) < 3 || name[2] == f[2]) &&
+			(name == f || len(name) >= 3 && f[:len(name)] == name) {
 			return true
 		}
 	}
