@@ -95,7 +95,7 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 			// still denies.
 			rules.Decision = permission.Allow
 		}
-		r := permission.Combine(permission.ModeDefault, permission.Call{Tool: c.tool, Kind: c.traits.Kind}, answers...)
+		r := combineCommand(permission.Call{Tool: c.tool, Kind: c.traits.Kind}, answers)
 		c.commands = append(c.commands, CommandVerdict{Args: cmd.Args, Decision: r.Decision, Layer: r.Layer,
 			Rule: r.Rule, Reason: r.Reason, Pos: positions[posStart(posEnd, i):posEnd[i]]})
 		if i == 0 || r.Decision < worst.Decision {
@@ -103,6 +103,26 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 		}
 	}
 	c.add(worst)
+}
+
+// combineCommand is permission.Combine in the default mode over one
+// simple command's answers: the rules' first, then the guard's if any.
+// The usual case, a command that no rule names and the guard allows, is
+// answered without Combine, as Combine answers it: the guard's Allow, with
+// the rules' default in its conflict log (TestCombineCommand holds the
+// two together).
+func combineCommand(call permission.Call, answers []permission.Result) permission.Result {
+	if len(answers) == 2 {
+		rules, guard := &answers[0], &answers[1]
+		if guard.Decision == permission.Allow && guard.Source == permission.SourceAllow && guard.Conflicts.Len() == 0 &&
+			rules.Decision == permission.Allow && rules.Source == permission.SourceDefault && rules.Conflicts.Len() == 0 {
+			r := *guard
+			r.Conflicts.Add(permission.Conflict{Decision: rules.Decision, Layer: rules.Layer, Source: rules.Source,
+				Rule: rules.Rule, Reason: rules.Reason})
+			return r
+		}
+	}
+	return permission.Combine(permission.ModeDefault, call, answers...)
 }
 
 // posStart is where the i'th position starts in the joined positions.
