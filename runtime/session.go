@@ -241,7 +241,7 @@ func (s *Session) AddTokens(n int) Status {
 func (s *Session) statusLocked() Status {
 	// The status is a function of these fields (the cancellation cause
 	// does not change once set); reuse the last one while they hold.
-	key := statusKey{step: s.step, tokenLevel: s.tokenLevel(), lowRun: s.lowRun, cancelled: s.Err() != nil, limits: s.limits}
+	key := statusKey{step: s.step, tokenLevel: s.tokenLevel(), lowRun: s.lowRun, cancelled: s.Err() != nil}
 	if !s.lastStatusOK || s.lastStatusKey != key {
 		s.lastStatus, s.lastStatusKey, s.lastStatusOK = s.buildStatus(), key, true
 	}
@@ -250,11 +250,11 @@ func (s *Session) statusLocked() Status {
 	return st
 }
 
-// statusKey is what a Status is built from, apart from its token count.
+// statusKey is what a Status is built from, apart from its token count
+// and the session's limits, which do not change.
 type statusKey struct {
 	step, tokenLevel, lowRun int
 	cancelled                bool
-	limits                   Limits
 }
 
 // tokenLevel is 2 at or past the hard token limit, 1 at or past the soft
