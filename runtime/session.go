@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"strconv"
 	"strings"
@@ -105,7 +106,8 @@ type Session struct {
 
 	mu           sync.Mutex
 	step         int
-	recent       []callKey // oldest first, at most limits.history()
+	recent       []callKey    // oldest first, at most limits.history()
+	seed         maphash.Seed // of the keys' quick hashes
 	tokens       int
 	stepTokens   int
 	lowRun       int
@@ -128,6 +130,10 @@ type callKey struct {
 	long bool   // the input is longer than maxShortKey: sum holds its hash
 	body []byte // the input when short
 	sum  [sha256.Size]byte
+	// quick hashes the tool and the input under the session's seed, so
+	// that keys that differ mostly differ at once; keys with the same
+	// quick hash are still compared whole.
+	quick uint64
 }
 
 // maxShortKey is the longest input a callKey holds whole.
@@ -135,12 +141,13 @@ const maxShortKey = 256
 
 // set makes k the key of a call of tool with input, whose canonical form
 // is canon (nil if input is not valid JSON), reusing k's buffer.
-func (k *callKey) set(tool string, input, canon []byte) {
+func (k *callKey) set(seed maphash.Seed, tool string, input, canon []byte) {
 	body := canon
 	k.tool, k.raw = tool, canon == nil
 	if k.raw {
 		body = input
 	}
+	k.quick = maphash.Bytes(seed, body) ^ maphash.String(seed, tool)
 	k.long = len(body) > maxShortKey
 	if k.long {
 		k.body, k.sum = k.body[:0], callSum(tool, k.raw, body)
@@ -151,7 +158,7 @@ func (k *callKey) set(tool string, input, canon []byte) {
 
 // same reports whether k and o identify the same call.
 func (k *callKey) same(o *callKey) bool {
-	if k.tool != o.tool || k.raw != o.raw || k.long != o.long {
+	if k.quick != o.quick || k.tool != o.tool || k.raw != o.raw || k.long != o.long {
 		return false
 	}
 	if k.long {
@@ -163,7 +170,7 @@ func (k *callKey) same(o *callKey) bool {
 func newSession(ctx context.Context, id string, l Limits) *Session {
 	sctx, cancel := context.WithCancelCause(ctx)
 	return &Session{id: id, limits: l, ctx: sctx, cancel: cancel, bg: NewBackground(sctx),
-		recent: make([]callKey, 0, l.history())}
+		recent: make([]callKey, 0, l.history()), seed: maphash.MakeSeed()}
 }
 
 // ID returns the session's id.
@@ -387,7 +394,7 @@ func (s *Session) gate(tool string, input, canon []byte) GateResult {
 	} else {
 		s.recent = append(s.recent, callKey{})
 	}
-	s.recent[len(s.recent)-1].set(tool, input, canon)
+	s.recent[len(s.recent)-1].set(s.seed, tool, input, canon)
 	h := s.recent
 	if n := s.limits.RepeatLimit; len(h) >= n && allEqual(h[len(h)-n:]) {
 		return GateResult{Rule: "runtime:repeat", Reason: fmt.Sprintf(
