@@ -351,15 +351,16 @@ func unquoteASCII(raw []byte) (string, bool) {
 	raw = raw[1 : len(raw)-1]
 	var b strings.Builder
 	b.Grow(len(raw))
+	start := 0 // of the run of plain bytes not yet written
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
 		switch {
 		case c >= 0x80:
 			return "", false
 		case c != '\\':
-			b.WriteByte(c)
 			continue
 		}
+		b.Write(raw[start:i])
 		i++
 		switch raw[i] {
 		case '"', '\\', '/':
@@ -399,7 +400,9 @@ func unquoteASCII(raw []byte) (string, bool) {
 		default:
 			return "", false
 		}
+		start = i + 1
 	}
+	b.Write(raw[start:])
 	return b.String(), true
 }
 
@@ -721,11 +724,14 @@ func canonStrEnd(data []byte, i int) int {
 			}
 			var r rune
 			for _, h := range data[i+2 : i+6] {
-				k := strings.IndexByte("0123456789abcdef", h)
-				if k < 0 {
-					return -1
+				switch {
+				case '0' <= h && h <= '9':
+					r = r<<4 | rune(h-'0')
+				case 'a' <= h && h <= 'f':
+					r = r<<4 | rune(h-'a'+10)
+				default:
+					return -1 // writeString writes lower-case hex digits
 				}
-				r = r<<4 | rune(k)
 			}
 			switch {
 			case r < 0x20 && r != '\b' && r != '\f' && r != '\n' && r != '\r' && r != '\t':
