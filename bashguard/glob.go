@@ -108,7 +108,9 @@ func expandGlob(dir, p string) ([]string, error) {
 					continue
 				}
 				if ok, err := path.Match(pat, name); err != nil {
-					return nil, nil // bash matches a malformed pattern as text
+					// bash reads some patterns path.Match refuses ("[]a]" is
+					// a class of "]" and "a"): the files cannot be told.
+					return nil, errGlobClass
 				} else if !ok {
 					continue
 				}
@@ -147,12 +149,14 @@ func joinText(prefix, comp string) string {
 }
 
 // goPattern turns one component of a bash glob into a path.Match pattern:
-// "[!...]" becomes "[^...]". POSIX classes ("[:alpha:]", "[=e=]",
-// "[.x.]") and backslashes, which the two read differently, are refused.
+// "[!...]" becomes "[^...]". What the two read differently is refused:
+// POSIX classes ("[:alpha:]", "[=e=]", "[.x.]"), a class that starts with
+// "]" ("[]a]", "[!]a]"), and backslashes.
 func goPattern(comp string) (string, error) {
-	if strings.Contains(comp, "[:") || strings.Contains(comp, "[=") || strings.Contains(comp, "[.") ||
-		strings.IndexByte(comp, '\\') >= 0 {
-		return "", errGlobClass
+	for _, odd := range [...]string{"[:", "[=", "[.", "[]", "[!]", "[^]", "\\"} {
+		if strings.Contains(comp, odd) {
+			return "", errGlobClass
+		}
 	}
 	return strings.ReplaceAll(comp, "[!", "[^"), nil
 }

@@ -73,6 +73,14 @@ func TestGlobNamesAreChecked(t *testing.T) {
 			"cat: reads many/f*: the files it names cannot be checked: it matches more files than can be checked"},
 		{"cat [[:alpha:]]env", permission.Ask, "path:glob",
 			"cat: reads [[:alpha:]]env: the files it names cannot be checked: it uses a character class that is not checked"},
+		// bash reads "[]a]" as the class of "]" and "a": id_rs[]a] names
+		// id_rsa, and a pattern read otherwise than bash reads it is asked.
+		{"cat id_rs[]a]", permission.Ask, "path:glob",
+			"cat: reads id_rs[]a]: the files it names cannot be checked: it uses a character class that is not checked"},
+		{"cat id_rs[!]b]", permission.Ask, "path:glob",
+			"cat: reads id_rs[!]b]: the files it names cannot be checked: it uses a character class that is not checked"},
+		{"cat id_rs[a", permission.Ask, "path:glob",
+			"cat: reads id_rs[a: the files it names cannot be checked: it uses a character class that is not checked"},
 		// bash's "?" and "*" do not match a leading dot: these name nothing
 		// secret.
 		{"cat ?env", permission.Allow, "safe", "every command is read-only and on the safe list"},
