@@ -73,6 +73,11 @@ type AuditRecord struct {
 	// v7: fs, tcp, signal, abstract-unix", or "none: " and why); empty
 	// for other calls and when the recorder does not know it.
 	Confinement string `json:"confinement"`
+	// Layer and Rule say which layer decided and by which rule or named
+	// check ("L2 rules", "Bash(git push:*)"); empty on the session-stop
+	// row.
+	Layer string `json:"layer"`
+	Rule  string `json:"rule"`
 }
 
 // AuditOptions configures an [AuditLog]. The zero value is usable: SQLite
@@ -346,6 +351,8 @@ func (l *AuditLog) Hook() Hook {
 				Decision:      e.Decision.String(),
 				Reason:        e.Reason,
 				Confinement:   e.Confinement,
+				Layer:         layerName(e.Layer),
+				Rule:          e.Rule,
 			})
 			return PostToolUseResult{}, nil
 		},
@@ -453,6 +460,8 @@ func (l *AuditLog) normalise(r *AuditRecord) {
 	r.Decision = cleanText(r.Decision)
 	r.Reason = cleanText(r.Reason)
 	r.Confinement = cleanText(r.Confinement)
+	r.Layer = cleanText(r.Layer)
+	r.Rule = cleanText(r.Rule)
 }
 
 // truncateRunes returns the first n runes of s (an invalid byte counts as
@@ -619,4 +628,12 @@ func (l *AuditLog) err() error {
 	l.errMu.Lock()
 	defer l.errMu.Unlock()
 	return fmt.Errorf("%w: %d rows, first because: %w", ErrAuditLost, n, l.lostErr)
+}
+
+// layerName is the audit row's layer: empty when no layer decided.
+func layerName(l permission.Layer) string {
+	if l == permission.LayerNone {
+		return ""
+	}
+	return l.String()
 }

@@ -49,7 +49,7 @@ const DefaultAuditTable = "agent_audit_log"
 var auditColumns = [...]string{
 	"row_key", "session_id", "step", "tool_name", "status", "elapsed_ms",
 	"output_preview", "agent_name", "decision", "reason", "created_at",
-	"confinement",
+	"confinement", "layer", "rule",
 }
 
 // detectDialect names the dialect of db's driver from the driver's Go
@@ -108,9 +108,10 @@ type auditSQL struct {
 	dialect AuditDialect
 	table   string // as written in SQL, schema-qualified if configured
 	create  []string
-	// addConfinement adds the confinement column to a table created
-	// before it existed; an error saying the column exists is success.
-	addConfinement string
+	// addColumns add the columns later versions added (confinement,
+	// layer, rule) to a table created before they existed; an error
+	// saying the column exists is success.
+	addColumns []string
 	// insertHead is "INSERT INTO t (cols) VALUES " and insertTail the
 	// conflict clause that makes a retried batch idempotent.
 	insertHead, insertTail string
@@ -146,12 +147,17 @@ func newAuditSQL(d AuditDialect, name string) (*auditSQL, error) {
 			"\tdecision TEXT NOT NULL,\n" +
 			"\treason TEXT NOT NULL,\n" +
 			"\tcreated_at " + tsType + " NOT NULL,\n" +
-			"\tconfinement TEXT NOT NULL DEFAULT ''\n)",
+			"\tconfinement TEXT NOT NULL DEFAULT '',\n" +
+			"\tlayer TEXT NOT NULL DEFAULT '',\n" +
+			"\trule TEXT NOT NULL DEFAULT ''\n)",
 		index,
 	}
-	q.addConfinement = "ALTER TABLE " + name + " ADD COLUMN confinement TEXT NOT NULL DEFAULT ''"
-	if d == AuditPostgres {
-		q.addConfinement = "ALTER TABLE " + name + " ADD COLUMN IF NOT EXISTS confinement TEXT NOT NULL DEFAULT ''"
+	for _, col := range []string{"confinement", "layer", "rule"} {
+		add := "ALTER TABLE " + name + " ADD COLUMN " + col + " TEXT NOT NULL DEFAULT ''"
+		if d == AuditPostgres {
+			add = "ALTER TABLE " + name + " ADD COLUMN IF NOT EXISTS " + col + " TEXT NOT NULL DEFAULT ''"
+		}
+		q.addColumns = append(q.addColumns, add)
 	}
 	q.insertHead = "INSERT INTO " + name + " (" + strings.Join(auditColumns[:], ", ") + ") VALUES "
 	q.insertTail = " ON CONFLICT (row_key) DO NOTHING"
@@ -165,8 +171,10 @@ func (q *auditSQL) createTable(ctx context.Context, db *sql.DB) error {
 			return fmt.Errorf("hooks: audit log: creating table %s: %w", q.table, err)
 		}
 	}
-	if _, err := db.ExecContext(ctx, q.addConfinement); err != nil && !strings.Contains(err.Error(), "duplicate column name") {
-		return fmt.Errorf("hooks: audit log: adding the confinement column to table %s: %w", q.table, err)
+	for _, add := range q.addColumns {
+		if _, err := db.ExecContext(ctx, add); err != nil && !strings.Contains(err.Error(), "duplicate column name") {
+			return fmt.Errorf("hooks: audit log: adding a column to table %s: %w", q.table, err)
+		}
 	}
 	return nil
 }
@@ -202,7 +210,7 @@ func (q *auditSQL) insert(ctx context.Context, db *sql.DB, rows []AuditRecord) e
 		}
 		b.WriteByte(')')
 		args = append(args, r.Key, r.SessionID, int64(r.Step), r.ToolName, r.Status, r.ElapsedMS,
-			r.OutputPreview, r.AgentName, r.Decision, r.Reason, r.Time.UTC(), r.Confinement)
+			r.OutputPreview, r.AgentName, r.Decision, r.Reason, r.Time.UTC(), r.Confinement, r.Layer, r.Rule)
 	}
 	b.WriteString(q.insertTail)
 	_, err := db.ExecContext(ctx, b.String(), args...)

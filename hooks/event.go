@@ -68,8 +68,12 @@ type PostToolUseEvent struct {
 	Elapsed time.Duration
 	// Err is the tool's error, or nil if it succeeded.
 	Err error
-	// Decision and Reason are the pipeline's verdict for the call.
+	// Decision, Layer, Rule and Reason are the pipeline's verdict for
+	// the call: what it decided, the layer and the rule or named check
+	// that decided, and why.
 	Decision permission.Decision
+	Layer    permission.Layer
+	Rule     string
 	Reason   string // why the pipeline decided as it did
 	// Confinement is the kernel confinement the tool's command ran under,
 	// as the tool reported it (bashguard's RunResult.Confined.String()),

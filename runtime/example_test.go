@@ -75,12 +75,12 @@ func ExampleCanonical() {
 func ExampleExecutor() {
 	e := &runtime.Executor{
 		Tools: runtime.GenericTools(),
-		Check: func(_ context.Context, c runtime.Call) runtime.Admission {
+		Check: func(_ context.Context, c runtime.Call) runtime.Verdict {
 			if c.Tool == "file_write" {
-				return runtime.Admission{Decision: permission.Deny, Layer: permission.LayerRules,
+				return runtime.Verdict{Decision: permission.Deny, Layer: permission.LayerRules,
 					Rule: "file_write", Reason: "writes are denied in this example"}
 			}
-			return runtime.Admission{Decision: permission.Allow}
+			return runtime.Verdict{Decision: permission.Allow}
 		},
 		Run: func(_ context.Context, c runtime.Call) (string, error) {
 			return "ran " + c.ID, nil
@@ -91,7 +91,7 @@ func ExampleExecutor() {
 		{ID: "2", Tool: "grep_files", Input: json.RawMessage(`{"pattern":"x"}`)},
 		{ID: "3", Tool: "file_write", Input: json.RawMessage(`{"file_path":"b"}`)},
 	}) {
-		fmt.Printf("%s ran=%v output=%q reason=%q\n", r.Call.ID, r.Ran, r.Output, r.Admission.Reason)
+		fmt.Printf("%s ran=%v output=%q reason=%q\n", r.Call.ID, r.Ran, r.Output, r.Verdict.Reason)
 	}
 	// Output:
 	// 1 ran=true output="ran 1" reason=""

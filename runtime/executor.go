@@ -33,32 +33,19 @@ type Call struct {
 	Input json.RawMessage
 }
 
-// Admission is the check's answer for one call, as an [Executor] needs it.
-// Only a call admitted with permission.Allow runs; the zero value is a
-// Deny.
-type Admission struct {
-	// Decision is the final decision; Ask counts as not admitted (the check
-	// is where a person is asked).
-	Decision permission.Decision
-	// Layer, Rule and Reason explain the decision.
-	Layer  permission.Layer
-	Rule   string
-	Reason string
-	// Input, if not nil, replaces the call's input (hooks may rewrite it).
-	Input json.RawMessage
-	// Detail carries the check's full verdict to the [Result] untouched.
-	Detail any
-}
-
 // Result is the outcome of one call of a batch.
 type Result struct {
 	// Call is the call as run, with the admitted input.
 	Call Call
-	// Admission is what the check answered.
-	Admission Admission
+	// Verdict is what the check answered: only an Allow runs.
+	Verdict Verdict
+	// Outcome is what the pipeline's After made of the call (set by
+	// [Pipeline.Executor]; zero for an Executor without it).
+	Outcome Outcome
 	// Ran reports whether the tool was started.
 	Ran bool
-	// Output is what the tool returned.
+	// Output is what the tool returned; [Pipeline.Executor] replaces it
+	// with Outcome.Output, what the model may see.
 	Output string
 	// Err is the tool's error; for a call that was admitted but not started
 	// (batch cancelled, sibling failed) it is the reason it was skipped.
@@ -132,7 +119,7 @@ type Executor struct {
 	Tools *Registry
 	// Check decides each call before it runs (the pipeline's Check). Nil
 	// denies every call. A panic is a Deny.
-	Check func(ctx context.Context, call Call) Admission
+	Check func(ctx context.Context, call Call) Verdict
 	// Run runs one admitted call. Nil fails every admitted call. A panic is
 	// the call's error.
 	Run func(ctx context.Context, call Call) (string, error)
@@ -159,18 +146,18 @@ func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 	admitted := make([]int, 0, len(calls))
 	for i, c := range calls {
 		results[i].Call = c
-		adm := e.check(ctx, c)
-		if adm.Input != nil {
-			results[i].Call.Input = adm.Input
+		v := e.check(ctx, c)
+		if v.Input != nil {
+			results[i].Call.Input = v.Input
 		}
-		results[i].Admission = adm
-		if adm.Decision != permission.Allow {
+		results[i].Verdict = v
+		if v.Decision != permission.Allow {
 			continue
 		}
 		tool, ok := e.Tools.Lookup(c.Tool)
 		if !ok {
-			results[i].Admission = Admission{Layer: permission.LayerTraits, Rule: "unknown-tool",
-				Reason: fmt.Sprintf("unknown tool %q", c.Tool), Detail: adm.Detail}
+			results[i].Verdict = Verdict{Layer: permission.LayerTraits, Rule: "unknown-tool",
+				Reason: fmt.Sprintf("unknown tool %q", c.Tool), Input: v.Input}
 			continue
 		}
 		traits[i] = tool.Traits(results[i].Call.Input)
@@ -352,17 +339,17 @@ func (e *Executor) afterStep(actx context.Context, res *Result) {
 	}
 }
 
-func (e *Executor) check(ctx context.Context, c Call) (adm Admission) {
+func (e *Executor) check(ctx context.Context, c Call) (v Verdict) {
 	if err := ctx.Err(); err != nil {
-		return Admission{Layer: permission.LayerRuntime, Rule: "runtime:cancelled",
+		return Verdict{Layer: permission.LayerRuntime, Rule: "runtime:cancelled",
 			Reason: "session is cancelled: " + context.Cause(ctx).Error()}
 	}
 	if e.Check == nil {
-		return Admission{Rule: "executor:no-check", Reason: "the executor has no check: every call is denied"}
+		return Verdict{Rule: "executor:no-check", Reason: "the executor has no check: every call is denied"}
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			adm = Admission{Rule: "executor:check-panic", Reason: fmt.Sprintf("the check panicked: %v", p)}
+			v = Verdict{Rule: "executor:check-panic", Reason: fmt.Sprintf("the check panicked: %v", p)}
 		}
 	}()
 	return e.Check(ctx, c)

@@ -55,6 +55,9 @@ type Pipeline struct {
 	sessions *Sessions
 	mu       sync.Mutex
 	agents   map[string]*agent
+	// dir is the workspace's directory when [Open] built the pipeline:
+	// the cwd of sessions that name none.
+	dir string
 }
 
 // New checks cfg and builds a Pipeline. A bad configuration is an error
@@ -110,7 +113,8 @@ type SessionOptions struct {
 	// Mode is the session's permission mode; ModeDefault unless set.
 	// A mode the configuration disables is an error.
 	Mode permission.Mode
-	// Cwd is the session's working directory, passed to hooks.
+	// Cwd is the session's working directory, passed to hooks; empty
+	// means the workspace's directory for a pipeline [Open] built.
 	Cwd string
 }
 
@@ -157,6 +161,9 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	}
 	if o.Mode == permission.ModeBypassPermissions && p.cfg.Checker.Config().DisableBypass {
 		return nil, errors.New("runtime: bypassPermissions mode is disabled by configuration")
+	}
+	if o.Cwd == "" {
+		o.Cwd = p.dir
 	}
 	l7, err := p.sessions.Start(ctx, o.ID)
 	if err != nil {
@@ -284,22 +291,17 @@ func joinErr(a, b error) error {
 
 // Executor returns an Executor whose calls go through the Pipeline: Check
 // before each call and After for each, whether it ran, was refused or was
-// skipped. run runs an
-// admitted call with its final input.
+// skipped. run runs an admitted call with its final input. Each
+// [Result] keeps the whole Verdict and the Outcome of After; a call that
+// was admitted but never started (the batch was cancelled) reaches the
+// PostToolUse hooks and the audit log as a Deny, rule runtime:not-started.
 func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, error)) *Executor {
 	return &Executor{
 		Tools: p.cfg.Tools,
-		Check: func(ctx context.Context, call Call) Admission {
-			v := p.Check(ctx, call)
-			return Admission{Decision: v.Decision, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason, Input: v.Input, Detail: v}
-		},
-		Run: run,
+		Check: p.Check,
+		Run:   run,
 		After: func(ctx context.Context, res Result) Result {
-			v, ok := res.Admission.Detail.(Verdict)
-			if !ok {
-				a := res.Admission
-				v = Verdict{Decision: a.Decision, Layer: a.Layer, Rule: a.Rule, Reason: a.Reason}
-			}
+			v := res.Verdict
 			if !res.Ran && v.Decision == permission.Allow {
 				// Admitted but never started: the batch was cancelled.
 				reason := "the call was not started"
@@ -308,8 +310,8 @@ func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, er
 				}
 				v.Decision, v.Layer, v.Rule, v.Reason = permission.Deny, permission.LayerRuntime, "runtime:not-started", reason
 			}
-			o := p.AfterRun(ctx, res.Call, v, Run{Output: res.Output, Err: res.Err, Confinement: res.Confinement})
-			res.Output = o.Output
+			res.Outcome = p.After(ctx, res.Call, v, Run{Output: res.Output, Err: res.Err, Confinement: res.Confinement})
+			res.Output = res.Outcome.Output
 			return res
 		},
 	}

@@ -27,15 +27,6 @@ type Outcome struct {
 	Status Status
 }
 
-// After finishes one call: the PostToolUse hooks (which see the verdict and
-// may rewrite the output, to redact it for instance; metrics and audit are
-// hooks too), output truncation and persistence, and token accounting
-// (about four characters a token). Call it for every call Check answered,
-// denied ones included, with the tool's output and error.
-func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, output string, runErr error, elapsed time.Duration) Outcome {
-	return p.AfterRun(ctx, call, v, Run{Output: output, Err: runErr, Elapsed: elapsed})
-}
-
 // Run is what a tool's run gave: its output, its error, how long it took,
 // and the kernel confinement its command ran under.
 type Run struct {
@@ -45,9 +36,14 @@ type Run struct {
 	Confinement string        // bashguard's RunResult.Confined.String(), or empty
 }
 
-// AfterRun is [Pipeline.After] with everything the run reported; the
+// After finishes one call: the PostToolUse hooks (which see the verdict,
+// with the layer and rule that decided, and may rewrite the output, to
+// redact it for instance; metrics and audit are hooks too), output
+// truncation and persistence, and token accounting (about four characters
+// a token). Call it for every call Check answered, denied ones included,
+// with what the run reported (nothing, for a call that did not run); the
 // confinement reaches the PostToolUse hooks and the audit log.
-func (p *Pipeline) AfterRun(ctx context.Context, call Call, v Verdict, run Run) Outcome {
+func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, run Run) Outcome {
 	output, runErr, elapsed := run.Output, run.Err, run.Elapsed
 	a := p.agent(call.Session)
 	if a == nil {
@@ -60,7 +56,7 @@ func (p *Pipeline) AfterRun(ctx context.Context, call Call, v Verdict, run Run) 
 	out := p.cfg.Hooks.PostToolUse(a.record, hooks.PostToolUseEvent{
 		SessionID: a.l7.ID(), AgentName: a.name, Step: a.l7.currentStep(), ToolName: call.Tool, CallID: call.ID,
 		Kind: kindOf(a, call), Input: input, Output: output, Elapsed: elapsed, Err: runErr,
-		Decision: v.Decision, Reason: v.Reason, Confinement: run.Confinement, Cwd: a.cwd, PermissionMode: a.mode.String(),
+		Decision: v.Decision, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason, Confinement: run.Confinement, Cwd: a.cwd, PermissionMode: a.mode.String(),
 	})
 	o := Outcome{Output: out.Output, Context: out.Context, Err: out.Err}
 	if v.Decision != permission.Allow {

@@ -224,7 +224,7 @@ func BenchmarkPipelineExecutor(b *testing.B) {
 		for b.Loop() {
 			res := e.Execute(ctx, calls)
 			if !res[99].Ran {
-				b.Fatal(res[99].Admission.Reason)
+				b.Fatal(res[99].Verdict.Reason)
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(calls)), "ns/call")

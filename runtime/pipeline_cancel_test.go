@@ -79,15 +79,15 @@ func TestPipelineCancelStopsCancelToolsAtOnce(t *testing.T) {
 			assert.True(t, r.Interrupted, r.Call.ID)
 			assert.ErrorIs(t, r.Err, ErrCancelled, r.Call.ID)
 			assert.ErrorContains(t, r.Err, "the user pressed Esc", r.Call.ID)
-			assert.Equal(t, permission.Allow, r.Admission.Decision)
+			assert.Equal(t, permission.Allow, r.Verdict.Decision)
 		}
 
 		res = exec.Execute(sess.Context(), []Call{{Session: "s", ID: "r3", Tool: "Read", Input: in("file_path", "README.md")}})
 		assert.False(t, res[0].Ran)
-		assert.Equal(t, permission.Deny, res[0].Admission.Decision)
-		assert.Equal(t, permission.LayerRuntime, res[0].Admission.Layer)
-		assert.Equal(t, "runtime:cancelled", res[0].Admission.Rule)
-		assert.Equal(t, "session is cancelled: runtime: session cancelled: the user pressed Esc", res[0].Admission.Reason)
+		assert.Equal(t, permission.Deny, res[0].Verdict.Decision)
+		assert.Equal(t, permission.LayerRuntime, res[0].Verdict.Layer)
+		assert.Equal(t, "runtime:cancelled", res[0].Verdict.Rule)
+		assert.Equal(t, "session is cancelled: runtime: session cancelled: the user pressed Esc", res[0].Verdict.Reason)
 
 		// Check itself denies too, whatever context the host passes.
 		v := w.p.Check(context.Background(), Call{Session: "s", Tool: "Read", Input: in("file_path", "src/main.go")})
@@ -165,7 +165,7 @@ func TestPipelineSiblingAbort(t *testing.T) {
 		assert.ErrorIs(t, res[1].Err, ErrSiblingFailed)
 		assert.ErrorContains(t, res[1].Err, "call b2 (Bash): exit status 2")
 		assert.False(t, res[2].Ran)
-		assert.Equal(t, permission.Deny, res[2].Admission.Decision, "checked before the batch ran")
-		assert.Equal(t, "denied by deny rule Bash(git push:*) (config)", res[2].Admission.Reason)
+		assert.Equal(t, permission.Deny, res[2].Verdict.Decision, "checked before the batch ran")
+		assert.Equal(t, "denied by deny rule Bash(git push:*) (config)", res[2].Verdict.Reason)
 	})
 }

@@ -399,7 +399,7 @@ func TestPipelineAfterShapesOutput(t *testing.T) {
 
 	c, v := check("Read", in("file_path", "README.md"))
 	require.Equal(t, permission.Allow, v.Decision)
-	o := w.p.After(context.Background(), c, v, "TOKEN=x\n"+strings.Repeat("a", 1000), nil, time.Millisecond)
+	o := w.p.After(context.Background(), c, v, Run{Output: "TOKEN=x\n" + strings.Repeat("a", 1000), Elapsed: time.Millisecond})
 	assert.True(t, o.Truncated)
 	assert.Empty(t, o.Path)
 	assert.LessOrEqual(t, len([]rune(o.Output)), 300)
@@ -408,13 +408,13 @@ func TestPipelineAfterShapesOutput(t *testing.T) {
 	assert.Positive(t, o.Status.Tokens, "the output is counted against the budget")
 
 	c, v = check("Grep", in("pattern", "x", "path", "src"))
-	o = w.p.After(context.Background(), c, v, strings.Repeat("g", 150), nil, 0)
+	o = w.p.After(context.Background(), c, v, Run{Output: strings.Repeat("g", 150)})
 	assert.True(t, o.Truncated, "Grep has its own limit")
 	assert.LessOrEqual(t, len([]rune(o.Output)), 100)
 
 	c, v = check("Read", in("file_path", "src/main.go"))
 	big := strings.Repeat("0123456789", 500)
-	o = w.p.After(context.Background(), c, v, big, nil, 0)
+	o = w.p.After(context.Background(), c, v, Run{Output: big})
 	want := ".toolgate/tool-results/" + SanitizeCallID("id/../1") + ".txt"
 	assert.Equal(t, want, o.Path)
 	assert.True(t, strings.HasPrefix(o.Output, "[output of 5000 characters saved to "+want+"; read that file for the rest]"), o.Output[:80])
@@ -424,6 +424,6 @@ func TestPipelineAfterShapesOutput(t *testing.T) {
 
 	c, v = check("Read", in("file_path", "../outside/secret.txt"))
 	require.Equal(t, permission.Deny, v.Decision)
-	o = w.p.After(context.Background(), c, v, "", nil, 0)
+	o = w.p.After(context.Background(), c, v, Run{Output: ""})
 	assert.Equal(t, "denied (L4 sandbox): "+v.Reason, o.Output)
 }

@@ -294,7 +294,7 @@ func TestPipelineExecutorAfterEveryCall(t *testing.T) {
 	assert.Contains(t, res[1].Output, "denied (L4 sandbox): read \"/etc/passwd\" refused")
 	assert.Equal(t, []string{
 		"Read allow: no rule matched; the default for read tools is allow",
-		`Read deny: read "/etc/passwd" refused: ` + res[1].Admission.Reason[len(`read "/etc/passwd" refused: `):],
+		`Read deny: read "/etc/passwd" refused: ` + res[1].Verdict.Reason[len(`read "/etc/passwd" refused: `):],
 	}, seen)
 }
 
@@ -322,7 +322,7 @@ func TestPipelineConfinementReachesHooks(t *testing.T) {
 		{Session: "s", ID: "1", Tool: "Bash", Input: in("command", "ls")},
 		{Session: "s", ID: "2", Tool: "Read", Input: in("file_path", "README.md")},
 	})
-	require.True(t, res[0].Ran && res[1].Ran, "%s / %s", res[0].Admission.Reason, res[1].Admission.Reason)
+	require.True(t, res[0].Ran && res[1].Ran, "%s / %s", res[0].Verdict.Reason, res[1].Verdict.Reason)
 	assert.Equal(t, "landlock v7: fs, tcp", res[0].Confinement)
 	assert.Equal(t, []string{"Bash: landlock v7: fs, tcp", "Read: "}, got)
 	ReportConfinement(context.Background(), "ignored") // outside an executor: nothing happens

@@ -82,7 +82,7 @@ func TestCancelParentCancelsChildren(t *testing.T) {
 		assert.EqualError(t, rc.Err, "interrupted: runtime: session cancelled: user pressed stop (tool: context canceled)")
 		wc := r.res.Calls[1]
 		assert.False(t, wc.Ran, "the write after the interrupted read never started")
-		assert.Equal(t, permission.Allow, wc.Admission.Decision, "it was admitted before the cancellation")
+		assert.Equal(t, permission.Allow, wc.Verdict.Decision, "it was admitted before the cancellation")
 		assert.EqualError(t, wc.Err, "not started: runtime: session cancelled: user pressed stop")
 		assert.Equal(t, "denied (L7 runtime): not started: runtime: session cancelled: user pressed stop", wc.Output,
 			"what the model is told, and what After's hooks record")
@@ -132,7 +132,7 @@ func TestParentWaitsForChild(t *testing.T) {
 		require.Len(t, res, 1)
 		assert.True(t, res[0].Ran)
 		assert.False(t, res[0].Interrupted)
-		assert.Equal(t, permission.Allow, res[0].Admission.Decision)
+		assert.Equal(t, permission.Allow, res[0].Verdict.Decision)
 		assert.EqualError(t, res[0].Err, `subagent "builder" stopped (cancelled) after 2 step(s): runtime: session cancelled: user pressed stop`)
 		_, live := w.p.Session("lead/t1")
 		assert.False(t, live)

@@ -157,8 +157,8 @@ func TestChildOwnLimits(t *testing.T) {
 	require.Len(t, res.Calls, 2)
 	for i, r := range res.Calls {
 		assert.True(t, r.Ran, "call %d", i)
-		assert.Equal(t, permission.Allow, r.Admission.Decision, "call %d: own detector (%s)", i, r.Admission.Reason)
-		assert.Equal(t, "no rule matched; the default for read tools is allow", r.Admission.Reason)
+		assert.Equal(t, permission.Allow, r.Verdict.Decision, "call %d: own detector (%s)", i, r.Verdict.Reason)
+		assert.Equal(t, "no rule matched; the default for read tools is allow", r.Verdict.Reason)
 		assert.Equal(t, "# hi", r.Output)
 	}
 	require.Len(t, turns, 3)
@@ -218,8 +218,8 @@ func TestChildCallCannotNameAnotherSession(t *testing.T) {
 	r := res.Calls[0]
 	assert.Equal(t, c.ID(), r.Call.Session)
 	assert.False(t, r.Ran)
-	assert.Equal(t, permission.Deny, r.Admission.Decision)
-	assert.Equal(t, silent+"make: not on the safe list", r.Admission.Reason)
+	assert.Equal(t, permission.Deny, r.Verdict.Decision)
+	assert.Equal(t, silent+"make: not on the safe list", r.Verdict.Reason)
 }
 
 func TestToolDescriptor(t *testing.T) {

@@ -64,8 +64,8 @@ func TestHooksSeeTheChild(t *testing.T) {
 	r := parentWithRunner(t, w, subagent.Spec{Name: "explorer", Tools: []string{"Read", "Bash"}})
 
 	require.True(t, r.Ran)
-	assert.Equal(t, permission.Allow, r.Admission.Decision)
-	assert.Equal(t, "no rule matched; the default for subagent tools is allow", r.Admission.Reason)
+	assert.Equal(t, permission.Allow, r.Verdict.Decision)
+	assert.Equal(t, "no rule matched; the default for subagent tools is allow", r.Verdict.Reason)
 	assert.NoError(t, r.Err)
 	assert.Equal(t, `README says "# hi\n"; building was denied`, r.Output)
 

@@ -51,7 +51,7 @@ func ExampleSpawn() {
 	read := func(_ context.Context, call runtime.Call) (string, error) { return "# demo", nil }
 	res := child.Run(ctx, model, read)
 	for _, c := range res.Calls {
-		fmt.Printf("%s %s (%s)\n", c.Call.ID, c.Admission.Decision, c.Admission.Layer)
+		fmt.Printf("%s %s (%s)\n", c.Call.ID, c.Verdict.Decision, c.Verdict.Layer)
 	}
 	fmt.Println(res.Stop, res.Final)
 

@@ -50,58 +50,46 @@ type host struct {
 // toolFunc runs one admitted call with its final input.
 type toolFunc func(ctx context.Context, in map[string]any) (string, error)
 
-func newHost(ws *workspace, db *sql.DB, out io.Writer) (*host, error) {
-	h := &host{ws: ws, out: out, db: db, answers: personAnswers()}
-	sb, err := sandbox.New(sandbox.Config{Roots: []string{ws.dir}, WorkDir: ws.dir})
-	if err != nil {
-		return nil, err
-	}
-	if h.fs, err = sb.OpenFS(); err != nil {
-		return nil, err
-	}
-	pol := bashguard.DefaultPolicy()
-	pol.Paths, pol.WorkDir, pol.Home = sb, ws.dir, ws.dir
-	h.runner = bashguard.Runner{Dir: ws.dir, Checker: sb, Home: ws.dir, Timeout: 10 * time.Second}
-
-	// Layer 2: the project's rules.
-	checker, err := permission.New(permission.Config{
-		Deny:       []string{"Bash(git push:*)", "Read(./.env)"},
-		Allow:      []string{"Bash(touch build/stamp)", "Task"},
-		Default:    permission.Ask,
-		DefaultFor: map[permission.Kind]permission.Decision{permission.KindRead: permission.Allow},
-		WorkDir:    ws.dir,
-	})
-	if err != nil {
-		return nil, err
-	}
-
+func newHost(ws *workspace, db *sql.DB, out io.Writer) (h *host, err error) {
+	h = &host{ws: ws, out: out, db: db, answers: personAnswers()}
 	// Layer 3: a hook of the project's own, the built-in metrics, and the
-	// audit log on SQLite.
+	// audit log on SQLite. The person answers through a ChanAsker, as an
+	// HTTP front end would.
 	h.metrics = &hooks.Metrics{Logger: slog.New(slog.DiscardHandler), SummaryEvery: -1}
 	if h.audit, err = hooks.NewAuditLog(db, hooks.AuditOptions{}); err != nil {
 		return nil, err
 	}
-	h.hooks = hooks.NewSet(noPastebin(), h.metrics.Hook(), h.audit.Hook())
-
-	// The person answers through a ChanAsker, as an HTTP front end would.
+	h.hooks = hooks.NewSet(noPastebin(), h.metrics.Hook())
 	h.asked, h.done = make(chan runtime.Request), make(chan struct{})
 	h.person = &runtime.ChanAsker{OnRequest: func(r runtime.Request) { h.asked <- r }}
 	go h.answer()
 
-	h.p, err = runtime.New(runtime.Config{
-		Tools:   runtime.ClaudeCodeTools(),
-		Checker: checker,
-		Hooks:   h.hooks,
-		Sandbox: sb,
-		Guard:   bashguard.New(pol),
+	// The front door: the workspace, named once, and its rules (layer 2).
+	h.p, err = runtime.Open(runtime.Workspace{
+		Dir:  ws.dir,
+		Home: ws.dir,
+		Rules: permission.Config{
+			Deny:       []string{"Bash(git push:*)", "Read(./.env)"},
+			Allow:      []string{"Bash(touch build/stamp)", "Task"},
+			Default:    permission.Ask,
+			DefaultFor: map[permission.Kind]permission.Decision{permission.KindRead: permission.Allow},
+		},
+		Hooks: h.hooks,
+		Audit: h.audit,
+		Asker: h.person,
 		// The script's steps are small: only a step that adds nothing
 		// counts as adding little.
 		Limits: runtime.Limits{MaxSteps: maxSteps, MinStepTokens: 1},
-		Asker:  h.person,
 	})
 	if err != nil {
 		return nil, err
 	}
+	// The file tools use the pipeline's own sandbox, the shell tool a
+	// runner confined to the same roots.
+	if h.fs, err = h.p.Sandbox().OpenFS(); err != nil {
+		return nil, err
+	}
+	h.runner = bashguard.Runner{Dir: ws.dir, Checker: h.p.Sandbox(), Home: ws.dir, Timeout: 10 * time.Second}
 	// Layer 6: a read-only reviewer the model may start with the Task tool.
 	h.subagents = &subagent.Runner{Pipeline: h.p, Model: h.reviewer, Run: h.run, Specs: []subagent.Spec{
 		{Name: "reviewer", Tools: []string{"Read", "Write"}, MaxSteps: 3},
@@ -134,7 +122,7 @@ func noPastebin() hooks.Hook {
 
 // converse plays turns in session id: the ReAct loop.
 func (h *host) converse(ctx context.Context, id string, turns []turn) error {
-	sess, err := h.p.StartSession(ctx, runtime.SessionOptions{ID: id, Cwd: h.ws.dir})
+	sess, err := h.p.StartSession(ctx, runtime.SessionOptions{ID: id})
 	if err != nil {
 		return err
 	}
@@ -176,14 +164,14 @@ func (h *host) converse(ctx context.Context, id string, turns []turn) error {
 // report prints one line for a call: tool, what it was asked, decision,
 // layer, reason.
 func (h *host) report(r runtime.Result) {
-	a := r.Admission
-	reason := a.Reason
+	v := r.Verdict
+	reason := v.Reason
 	if r.Ran && r.Err != nil {
 		reason += " (the tool failed: " + r.Err.Error() + ")"
 	}
-	fmt.Fprintf(h.out, "  %-8s %-34s %-5s %-10s %s\n", r.Call.Tool, h.summary(r.Call), a.Decision, a.Layer, h.ws.rel.Replace(reason))
+	fmt.Fprintf(h.out, "  %-8s %-34s %-5s %-10s %s\n", r.Call.Tool, h.summary(r.Call), v.Decision, v.Layer, h.ws.rel.Replace(reason))
 	// A compound shell command was judged command by command.
-	if v, ok := a.Detail.(runtime.Verdict); ok && len(v.Commands) > 1 {
+	if len(v.Commands) > 1 {
 		for _, c := range v.Commands {
 			fmt.Fprintf(h.out, "      %-39s %-5s %-10s %s\n", strings.Join(c.Args, " "), c.Decision, c.Layer, h.ws.rel.Replace(c.Reason))
 		}

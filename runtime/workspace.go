@@ -1,0 +1,135 @@
+package runtime
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// Workspace describes one workspace for [Open]: the directory an agent
+// works in, named once, and everything else a [Pipeline] needs. Only Dir
+// is required; every other field's zero value is a safe default.
+type Workspace struct {
+	// Dir is the absolute working directory. It is the first root, what
+	// relative paths in rules and calls are taken against, the shell
+	// guard's working directory and the sessions' cwd.
+	Dir string
+	// Roots are further directories tools may reach beside Dir (Claude
+	// Code's additionalDirectories); a relative one is taken against Dir.
+	Roots []string
+	// Home is the user's home directory, for "~" in rules, paths and
+	// shell words. Empty means "~" names nothing: such paths are never
+	// auto-allowed.
+	Home string
+
+	// Rules are the permission rules (layer 2). WorkDir and Home are
+	// filled in from Dir and Home; leave them empty. The zero value has no
+	// rules and a default of Deny.
+	Rules permission.Config
+	// Settings are Claude Code settings files (see
+	// [permission.LoadSettings]), merged over Rules by [permission.Merge]:
+	// their rules, their mode and their additionalDirectories.
+	Settings []*permission.Settings
+
+	// Shell is the shell guard's policy (layer 5); nil means
+	// [bashguard.DefaultPolicy]. Its paths, working directory and home are
+	// set from this Workspace.
+	Shell *bashguard.Policy
+	// Protected and Secret are the sandbox's patterns (layer 4); nil means
+	// [sandbox.DefaultProtected] and [sandbox.DefaultSecret].
+	Protected, Secret []string
+
+	// Tools are the tools sessions may call; nil means [ClaudeCodeTools].
+	Tools *Registry
+	// Hooks are the lifecycle hooks (layer 3); nil means none.
+	Hooks *hooks.Set
+	// Audit, when set, records every decision: its hook is added to Hooks
+	// (last, so that it sees what the other hooks decided).
+	Audit *hooks.AuditLog
+	// Asker asks a person; nil means Check returns Ask to the caller.
+	Asker Asker
+	// AskTimeout bounds a question; 0 means DefaultAskTimeout.
+	AskTimeout time.Duration
+	// Limits are layer 7's limits for every session.
+	Limits Limits
+	// Output shapes tool outputs in After.
+	Output Output
+	// AgentName names the top-level agent in hook events and audit rows;
+	// empty means "lead".
+	AgentName string
+}
+
+// Open wires a [Pipeline] for one workspace: the rules merged with the
+// settings, a sandbox over Dir and Roots, the shell guard over that
+// sandbox, the hooks and the audit log. Every problem is reported at once,
+// joined; nothing is half built.
+func Open(w Workspace) (*Pipeline, error) {
+	if w.Dir == "" || !filepath.IsAbs(w.Dir) {
+		return nil, fmt.Errorf("runtime: Workspace.Dir %q is not an absolute path", w.Dir)
+	}
+	cfg := w.Rules
+	cfg.WorkDir, cfg.Home = w.Dir, w.Home
+	cfg, _ = permission.Merge(cfg, w.Settings...)
+	checker, err := permission.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: rules: %w", err)
+	}
+	roots := append([]string{w.Dir}, w.Roots...)
+	for _, d := range cfg.AdditionalDirectories {
+		roots = append(roots, expandHome(d, w.Home))
+	}
+	sb, err := sandbox.New(sandbox.Config{Roots: roots, WorkDir: w.Dir, Protected: w.Protected, Secret: w.Secret})
+	if err != nil {
+		return nil, fmt.Errorf("runtime: roots: %w", err)
+	}
+	pol := bashguard.DefaultPolicy()
+	if w.Shell != nil {
+		pol = *w.Shell
+	}
+	pol.Paths, pol.WorkDir, pol.Home = sb, w.Dir, w.Home
+	tools := w.Tools
+	if tools == nil {
+		tools = ClaudeCodeTools()
+	}
+	set := w.Hooks
+	if w.Audit != nil {
+		if set == nil {
+			set = hooks.NewSet()
+		}
+		set.Add(w.Audit.Hook())
+	}
+	p, err := New(Config{
+		Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
+		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, Output: w.Output, AgentName: w.AgentName,
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.dir = w.Dir
+	return p, nil
+}
+
+// expandHome turns "~" and "~/x" into paths under home; with no home such
+// a directory stays as written, and the sandbox refuses it.
+func expandHome(d, home string) string {
+	if home == "" {
+		return d
+	}
+	if d == "~" {
+		return home
+	}
+	if len(d) > 1 && d[0] == '~' && d[1] == '/' {
+		return filepath.Join(home, d[2:])
+	}
+	return d
+}
+
+// Sandbox returns the pipeline's sandbox: the roots and the race-free file
+// access ([sandbox.Sandbox.OpenFS]) a host's file tools should use, so that
+// what a tool opens is what the pipeline judged.
+func (p *Pipeline) Sandbox() *sandbox.Sandbox { return p.cfg.Sandbox }
