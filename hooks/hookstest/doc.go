@@ -7,7 +7,12 @@
 //   - a [Recorder] is a hook that records every event it sees;
 //   - [Run] is a conformance suite any [hooks.Hook] should pass: it answers
 //     within its timeout, is safe for concurrent calls, does not change the
-//     input it was given, and honours a cancelled context.
+//     input it was given, honours a cancelled context, and keeps the
+//     contract of what its answers mean (a Block carries a reason,
+//     MutateInput gives a JSON object, answers are deterministic, a denied
+//     call gets no made-up output);
+//   - [TestHook] checks the same without a testing framework and returns
+//     the violations as an error, as testing/slogtest.TestHandler does.
 //
 // A typical test:
 //

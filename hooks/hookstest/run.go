@@ -31,7 +31,10 @@ const CancelLimit = 2 * time.Second
 //   - InputUnchanged: a callback does not write into the event's Input
 //     unless it returns that same input with MutateInput;
 //   - CancelledContext: with a cancelled context every callback returns
-//     within [CancelLimit].
+//     within [CancelLimit];
+//   - Contract: what the answers mean, as [TestHook] checks it (a Block
+//     carries a reason, MutateInput gives a JSON object, answers are
+//     deterministic, no hook makes a denied call look as if it ran).
 //
 // Run calls the callbacks directly, with events from this package's
 // builders, so a hook with side effects (files, processes) must tolerate
@@ -44,56 +47,70 @@ func Run(t *testing.T, h hooks.Hook) {
 		t.Errorf("hook %q has no callbacks", h.Name)
 		return
 	}
-	limit := h.Timeout
+	limit := limitOf(h)
+	t.Run("Timeout", func(t *testing.T) { checkTimeout(t, calls, limit) })
+	t.Run("Concurrent", func(t *testing.T) { checkConcurrent(t, calls, limit) })
+	t.Run("InputUnchanged", func(t *testing.T) { checkInputUnchanged(t, calls, limit) })
+	t.Run("CancelledContext", func(t *testing.T) { checkCancelled(t, calls, limit) })
+	t.Run("Contract", func(t *testing.T) { checkContract(t, h, limit) })
+}
+
+// limitOf is how long a callback of h may take.
+func limitOf(h hooks.Hook) time.Duration {
 	switch {
-	case limit == hooks.NoTimeout || limit < 0:
-		limit = InlineLimit
-	case limit == 0:
-		limit = hooks.DefaultTimeout
+	case h.Timeout == hooks.NoTimeout || h.Timeout < 0:
+		return InlineLimit
+	case h.Timeout == 0:
+		return hooks.DefaultTimeout
 	}
-	t.Run("Timeout", func(t *testing.T) {
+	return h.Timeout
+}
+
+func checkTimeout(t reporter, calls []call, limit time.Duration) {
+	for _, c := range calls {
+		answered(t, c, context.Background(), limit)
+	}
+}
+
+func checkConcurrent(t reporter, calls []call, limit time.Duration) {
+	var wg sync.WaitGroup
+	for range 8 {
 		for _, c := range calls {
-			answered(t, c, context.Background(), limit)
-		}
-	})
-	t.Run("Concurrent", func(t *testing.T) {
-		var wg sync.WaitGroup
-		for range 8 {
-			for _, c := range calls {
-				wg.Go(func() {
-					for range 4 {
-						if !answered(t, c, context.Background(), limit) {
-							return
-						}
+			wg.Go(func() {
+				for range 4 {
+					if !answered(t, c, context.Background(), limit) {
+						return
 					}
-				})
-			}
+				}
+			})
 		}
-		wg.Wait()
-	})
-	t.Run("InputUnchanged", func(t *testing.T) {
-		for _, c := range calls {
-			if c.input == "" {
-				continue
-			}
-			r, in, ok := answer(t, c, context.Background(), limit)
-			if !ok || string(in) == c.input {
-				continue
-			}
-			if pr, isPre := r.(hooks.PreToolUseResult); isPre && pr.Action == hooks.PreMutateInput && bytes.Equal(pr.Input, in) {
-				continue
-			}
-			t.Errorf("%s changed the event's input from %s to %s without returning it (return a new slice with hooks.MutateInput)", c.name, c.input, in)
+	}
+	wg.Wait()
+}
+
+func checkInputUnchanged(t reporter, calls []call, limit time.Duration) {
+	for _, c := range calls {
+		if c.input == "" {
+			continue
 		}
-	})
-	t.Run("CancelledContext", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancel()
-		l := min(limit, CancelLimit)
-		for _, c := range calls {
-			answered(t, c, ctx, l)
+		r, in, ok := answer(t, c, context.Background(), limit)
+		if !ok || string(in) == c.input {
+			continue
 		}
-	})
+		if pr, isPre := r.(hooks.PreToolUseResult); isPre && pr.Action == hooks.PreMutateInput && bytes.Equal(pr.Input, in) {
+			continue
+		}
+		t.Errorf("%s changed the event's input from %s to %s without returning it (return a new slice with hooks.MutateInput)", c.name, c.input, in)
+	}
+}
+
+func checkCancelled(t reporter, calls []call, limit time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	l := min(limit, CancelLimit)
+	for _, c := range calls {
+		answered(t, c, ctx, l)
+	}
 }
 
 type call struct {
@@ -171,16 +188,14 @@ func callsOf(h hooks.Hook) []call {
 // answered runs c and reports whether it returned within limit without
 // panicking. An error return is not a violation (hooks may fail; the Set
 // isolates them) unless it reports an invalid action.
-func answered(t *testing.T, c call, ctx context.Context, limit time.Duration) bool {
-	t.Helper()
+func answered(t reporter, c call, ctx context.Context, limit time.Duration) bool {
 	_, _, ok := answer(t, c, ctx, limit)
 	return ok
 }
 
 // answer is answered that also returns the callback's result and the
 // input slice it was given (fresh for every call).
-func answer(t *testing.T, c call, ctx context.Context, limit time.Duration) (any, []byte, bool) {
-	t.Helper()
+func answer(t reporter, c call, ctx context.Context, limit time.Duration) (any, []byte, bool) {
 	type outcome struct {
 		r        any
 		err      error
@@ -214,6 +229,12 @@ func answer(t *testing.T, c call, ctx context.Context, limit time.Duration) (any
 		t.Errorf("%s did not answer within %v (ctx done: %v)", c.name, limit, ctx.Err() != nil)
 		return nil, nil, false
 	}
+}
+
+// reporter is where a check reports a violation: a *testing.T in [Run],
+// a collector in [TestHook].
+type reporter interface {
+	Errorf(format string, args ...any)
 }
 
 type invalidAction uint8
