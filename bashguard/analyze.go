@@ -30,6 +30,9 @@ type analyzer struct {
 	funcs   map[string]syntax.Pos // declared shell functions
 	curFunc string                // function whose body is being walked
 	edges   []funcEdge
+
+	gitChecked bool   // gitWhy is known
+	gitWhy     string // why git would use another repository, or ""
 }
 
 // funcEdge records that function from calls name; fork is set when the
@@ -131,6 +134,14 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 	if s.Background || s.Coprocess || s.Disown {
 		x.fork = true
 	}
+	if s.Background && a.count() {
+		// A background job may outlive the call (or the approval of it)
+		// and keeps running while later commands are judged as if it
+		// had ended.
+		c := newAcc()
+		c.add(permission.Ask, "background", "runs a job in the background (&), which can outlive the call", false)
+		a.emit([]string{}, s.Pos(), &c, false, false)
+	}
 	switch cmd := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		a.call(cmd, s.Redirs, x)
@@ -163,7 +174,11 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 	case *syntax.ForClause:
 		switch l := cmd.Loop.(type) {
 		case *syntax.WordIter:
-			a.compoundWords(l.Pos(), "for", l.Items)
+			kw := "for"
+			if cmd.Select {
+				kw = "select"
+			}
+			a.compoundWords(l.Pos(), kw, l.Items, l.Name.Value)
 		case *syntax.CStyleLoop:
 			a.arithCommand(cmd.Pos(), "for ((", l.Init, l.Cond, l.Post)
 		}
@@ -173,7 +188,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		for _, it := range cmd.Items {
 			words = append(words, it.Patterns...)
 		}
-		a.compoundWords(cmd.Pos(), "case", words)
+		a.compoundWords(cmd.Pos(), "case", words, "")
 		for _, it := range cmd.Items {
 			a.stmts(it.Stmts, x.fork, x.piped)
 		}
@@ -232,6 +247,10 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 		switch {
 		case len(args) > 0:
 			label = args[0]
+		case c.rule == ruleAmbiguous:
+			label = "script"
+		case c.rule == "background":
+			label = "&"
 		case c.rule == "write:redirect" || c.allowWhy == "redirection only":
 			label = "redirect"
 		}
@@ -249,10 +268,16 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 	a.direct = append(a.direct, direct)
 }
 
-// compoundWords judges the words of a for list or case clause. They run
-// no command themselves; only side effects need a person.
-func (a *analyzer) compoundWords(p syntax.Pos, kw string, words []*syntax.Word) {
+// compoundWords judges the words of a for or select list or a case
+// clause, and the variable the loop assigns (name, or ""). They run no
+// command themselves; only side effects need a person.
+func (a *analyzer) compoundWords(p syntax.Pos, kw string, words []*syntax.Word, name string) {
 	c := newAcc()
+	if name != "" {
+		if why := riskyVar(name, false); why != "" {
+			c.add(permission.Ask, "env:assign", "assigns the loop variable "+name+", which "+why, false)
+		}
+	}
 	for _, w := range words {
 		r := a.word(w, false)
 		if r.flags&wEffect != 0 {
@@ -303,6 +328,10 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 			walk(x.X)
 			words = append(words, x.Op.String())
 			walk(x.Y)
+			if x.Op == syntax.TsNewer || x.Op == syntax.TsOlder || x.Op == syntax.TsDevIno {
+				a.testPath(&c, x.X)
+				a.testPath(&c, x.Y)
+			}
 			switch x.Op {
 			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
 				// Operands are arithmetic: a name is replaced by its value,
@@ -317,6 +346,11 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 		case *syntax.UnaryTest:
 			words = append(words, x.Op.String())
 			walk(x.X)
+			if x.Op >= syntax.TsExists && x.Op <= syntax.TsNoEmpty {
+				// A file test is a probe of that path: it tells whether
+				// a secret or a file outside the roots exists.
+				a.testPath(&c, x.X)
+			}
 			if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.TsVarSet && strings.ContainsRune(a.source(w), '[') {
 				c.add(permission.Ask, "dynamic:arithmetic", "-v "+a.source(w)+" evaluates an array subscript, which can run commands", false)
 			}
@@ -330,6 +364,40 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 	}
 	c.allow("safe", "test expression on literal operands")
 	a.emit(append(append([]string{"[["}, words...), "]]"), t.Pos(), &c, lit, false)
+}
+
+// testPath judges the operand of a file test of [[ ]] as a read.
+func (a *analyzer) testPath(c *verdictAcc, x syntax.TestExpr) {
+	if w, ok := x.(*syntax.Word); ok {
+		r := a.word(w, false)
+		a.readPath(c, r.val, r.flags, "[[")
+	}
+}
+
+// testFileOps are the operators of test and [ whose operand is a path.
+var testFileOps = map[string]bool{
+	"-e": true, "-f": true, "-d": true, "-r": true, "-w": true, "-x": true, "-s": true, "-L": true, "-h": true,
+	"-p": true, "-S": true, "-b": true, "-c": true, "-g": true, "-u": true, "-k": true, "-O": true, "-G": true,
+	"-N": true, "-a": true,
+}
+
+// testPaths judges the paths that test or [ probes: the operand of a file
+// test, and both operands of -nt, -ot and -ef.
+func (a *analyzer) testPaths(c *verdictAcc, v *argv) {
+	end := v.len()
+	if v.vals[0] == "[" && end > 1 && v.vals[end-1] == "]" {
+		end--
+	}
+	for i := 1; i < end; i++ {
+		s := v.vals[i]
+		switch {
+		case testFileOps[s] && i+1 < end:
+			a.readPath(c, v.vals[i+1], v.flags[i+1], "test")
+		case (s == "-nt" || s == "-ot" || s == "-ef") && i+1 < end:
+			a.readPath(c, v.vals[i-1], v.flags[i-1], "test")
+			a.readPath(c, v.vals[i+1], v.flags[i+1], "test")
+		}
+	}
 }
 
 func (a *analyzer) funcDecl(f *syntax.FuncDecl) {
@@ -395,7 +463,9 @@ func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (st
 		}
 		c.add(permission.Ask, "dynamic:arg", "array assignment to "+text+" is not analysed", false)
 	}
-	if as.Name != nil && !as.Naked {
+	if as.Name != nil {
+		// A bare name counts too: "export NAME" hands a value set
+		// earlier to every later command, and "local NAME" empties it.
 		if why := riskyVar(as.Name.Value, prefix); why != "" {
 			c.add(permission.Ask, "env:assign", "assignment to "+as.Name.Value+" "+why, false)
 		}
@@ -407,6 +477,7 @@ func (a *analyzer) declClause(d *syntax.DeclClause, redirs []*syntax.Redirect, x
 	c := newAcc()
 	args := []string{d.Variant.Value}
 	lit := true
+	names, printsFuncs := 0, false
 	for _, as := range d.Args {
 		t, l := a.assignment(as, &c, false)
 		lit = lit && l
@@ -414,6 +485,16 @@ func (a *analyzer) declClause(d *syntax.DeclClause, redirs []*syntax.Redirect, x
 		if as.Naked && as.Name == nil && l {
 			declWord(&c, d.Variant.Value, t)
 		}
+		if as.Naked && as.Name == nil && l && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) {
+			printsFuncs = printsFuncs || strings.ContainsAny(t, "fF")
+		} else {
+			names++
+		}
+	}
+	if names == 0 && !printsFuncs {
+		// "export", "declare -p", "typeset -x" and the like print the
+		// shell's variables, or the exported ones.
+		environ(&c, "prints the shell's variables")
 	}
 	a.redirects(&c, redirs, d.Variant.Value)
 	if !a.count() {

@@ -102,6 +102,13 @@ func callPos(ce *syntax.CallExpr) syntax.Pos {
 // redirects judges the redirections of one statement.
 func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label string) {
 	for _, r := range redirs {
+		if r.N != nil && strings.HasPrefix(r.N.Value, "{") {
+			// {NAME}>file assigns the number of the new descriptor.
+			name := strings.TrimSuffix(strings.TrimPrefix(r.N.Value, "{"), "}")
+			if why := riskyVar(name, false); why != "" {
+				c.add(permission.Ask, "env:assign", "redirection {"+name+"} assigns "+name+", which "+why, false)
+			}
+		}
 		if r.Hdoc != nil {
 			var hr wordRes
 			a.walkParts(r.Hdoc.Parts, &hr, true)
@@ -120,6 +127,11 @@ func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label str
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			if r.Op != syntax.WordHdoc {
+				if why := a.heredocAmbiguous(r); why != "" {
+					c.add(permission.Ask, ruleAmbiguous, why, false)
+				}
+			}
 			if w.flags&wDynamic != 0 && r.Op == syntax.WordHdoc {
 				c.add(permission.Ask, "dynamic:arg", "here-string "+w.val+" is only known at run time", false)
 			}

@@ -35,6 +35,8 @@ const (
 	clsWrapper
 	clsWriter
 	clsState
+	clsEnvPrint // printenv, set
+	clsAssigner // read, mapfile, printf, getopts, wait, unset
 	// The classes below apply only to a name given bare or from a
 	// standard directory.
 	clsSafe
@@ -124,6 +126,9 @@ func buildCmdTable() map[string]cmdEntry {
 		names = append(names, n)
 	}
 	names = append(names, fixedCmdNames...)
+	for n := range assignerValShort {
+		names = append(names, n)
+	}
 	t := make(map[string]cmdEntry, len(names))
 	for _, n := range names {
 		t[n] = classify(n)
@@ -136,6 +141,7 @@ var fixedCmdNames = []string{
 	"rm", "dd", "shred", "init", "telinit", "systemctl", "kill", "mount", "umount", "rsync", "eval",
 	"source", ".", "awk", "gawk", "mawk", "nawk", "sed", "find", "git", "xargs", "env",
 	"nice", "nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch",
+	"printenv", "set",
 }
 
 // classify gives the entry of name by trying the checks in the
@@ -194,6 +200,10 @@ func classify(name string) cmdEntry {
 		return cmdEntry{class: clsWrapper}
 	case writers[name]:
 		return cmdEntry{class: clsWriter}
+	case name == "printenv" || name == "set":
+		return cmdEntry{class: clsEnvPrint}
+	case assignerValShort[name] != struct{ val, names string }{} || name == "getopts" || name == "unset":
+		return cmdEntry{class: clsAssigner}
 	case stateBuiltins[name] != "":
 		return cmdEntry{class: clsState, state: stateBuiltins[name]}
 	case safeNoPaths[name]:

@@ -64,6 +64,11 @@ func switchOrderClass(name string, std bool, extra map[string]bool) string {
 		return "wrapper"
 	case writers[name]:
 		return "writer"
+	case name == "printenv" || name == "set":
+		return "envprint"
+	case name == "read" || name == "mapfile" || name == "readarray" || name == "printf" || name == "wait" ||
+		name == "getopts" || name == "unset":
+		return "assigner"
 	case stateBuiltins[name] != "":
 		return "state:" + stateBuiltins[name]
 	case !std:
@@ -87,7 +92,7 @@ func tableClass(name string, std bool, extra map[string]bool) string {
 		clsInteractive: "interactive", clsNetwork: "network", clsRsync: "rsync", clsShell: "shell",
 		clsEval: "eval", clsSource: "source", clsInterpreter: "interpreter", clsAwk: "awk", clsSed: "sed",
 		clsFind: "find", clsGit: "git", clsXargs: "xargs", clsEnv: "env", clsWrapper: "wrapper",
-		clsWriter: "writer",
+		clsWriter: "writer", clsEnvPrint: "envprint", clsAssigner: "assigner",
 	}
 	if n, ok := names[e.class]; ok {
 		return n
@@ -120,7 +125,8 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 	// fixedCmdNames so that a name missing from the table is caught.
 	names := []string{"rm", "dd", "shred", "init", "telinit", "systemctl", "kill", "mount", "umount", "rsync",
 		"eval", "source", ".", "awk", "gawk", "mawk", "nawk", "sed", "find", "git", "xargs", "env", "nice",
-		"nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch"}
+		"nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch",
+		"printenv", "set", "read", "mapfile", "readarray", "printf", "wait", "getopts", "unset"}
 	for _, m := range []map[string]bool{privileged, diskCmds, powerCmds, interactive, networkCmds, shells,
 		writers, safeNoPaths, bareInteractive, harmlessVars} {
 		for n := range m {

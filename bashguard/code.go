@@ -34,6 +34,7 @@ func (a *analyzer) code(c *verdictAcc, text, rule, what string) {
 	}
 	a.src, a.curFunc = text, ""
 	a.depth++
+	a.ambiguous(text, f)
 	a.stmts(f.Stmts, false, false)
 	a.depth--
 	a.src, a.outer, a.curFunc = src, outer, fn
@@ -206,6 +207,8 @@ func (a *analyzer) awk(c *verdictAcc, v *argv) {
 			c.add(permission.Ask, "code:awk", "awk program is only known at run time", false)
 		} else if why := awkUnsafe(v.vals[p]); why != "" {
 			c.add(permission.Ask, "code:awk", "awk program "+why, false)
+		} else if awkReadsEnv(v.vals[p]) {
+			environ(c, "awk program reads ENVIRON, the environment")
 		}
 		// awk takes no options after its program: "awk prog -v f" reads
 		// the files "-v" and f. The word scanned as the value of such an

@@ -47,6 +47,7 @@ func ExampleGuard_Judge() {
 	// deny [dangerous:privilege] xargs: runs sudo: runs a command with other privileges
 	//   [xargs sudo rm -rf /] deny overridable=false
 	// deny [dangerous:fork-bomb] :: fork bomb: function ":" runs itself in the background or through a pipe
+	//   [] ask overridable=false
 	//   [:] deny overridable=false
 	//   [:] deny overridable=false
 	//   [:] deny overridable=false

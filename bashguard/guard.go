@@ -38,7 +38,7 @@ const maxScratch = 4096
 func New(p Policy) *Guard {
 	p.fill()
 	g := &Guard{pol: p, scratch: &sync.Pool{New: func() any {
-		return &scratch{parser: syntax.NewParser(syntax.Variant(syntax.LangBash))}
+		return &scratch{parser: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))}
 	}}}
 	if len(p.ExtraSafe) > 0 {
 		g.extra = make(map[string]bool, len(p.ExtraSafe))
@@ -104,6 +104,7 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 		a.strs = make([]string, 0, min(words, 1024))
 	}
 	a.direct, a.flags = sc.direct[:0], sc.flags[:0]
+	a.ambiguous(script, f)
 	a.stmts(f.Stmts, false, false)
 	if a.abort == "" {
 		a.finish()

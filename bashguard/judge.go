@@ -110,12 +110,18 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		a.writer(c, name, v)
 	case clsState:
 		c.add(permission.Ask, "state", e.state, false)
+	case clsEnvPrint:
+		a.envPrinter(c, name, v)
+	case clsAssigner:
+		a.assigner(c, name, v)
+		c.add(permission.Ask, "unlisted", "not on the safe list", true)
 	default:
 		switch {
 		case !std:
 			c.addf(permission.Ask, "unlisted", "runs ", raw, ", which is not a standard command", true)
 		case e.class == clsSafe:
 			if name == "test" || name == "[" {
+				a.testPaths(c, v)
 				for i := 1; i+1 < v.len(); i++ {
 					if v.vals[i] == "-v" && strings.ContainsRune(v.vals[i+1], '[') {
 						c.add(permission.Ask, "dynamic:arithmetic", "-v "+v.vals[i+1]+" evaluates an array subscript, which can run commands", false)

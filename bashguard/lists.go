@@ -12,8 +12,8 @@ import (
 // files named by their arguments and change nothing.
 var safeNoPaths = map[string]bool{
 	"echo": true, "pwd": true, "true": true, "false": true, "sleep": true,
-	"basename": true, "dirname": true, "realpath": true, "readlink": true,
-	"printenv": true, "which": true, "df": true, "seq": true, "id": true,
+	"basename": true, "dirname": true,
+	"which": true, "df": true, "seq": true, "id": true,
 	"uname": true, "whoami": true, "expr": true, "tr": true, ":": true,
 	"test": true, "[": true,
 }
@@ -55,7 +55,11 @@ var readers = mergeFileOpts(map[string]*readerSpec{
 	"uniq":   {valShort: "fsw", valLong: []string{"--skip-fields", "--skip-chars", "--check-chars"}},
 	"rg": {valShort: "eEfgjmMtTABCrd", valLong: []string{"--regexp", "--file", "--glob", "--iglob", "--threads", "--max-count", "--max-columns", "--type", "--type-not", "--type-add", "--type-clear", "--after-context", "--before-context", "--context", "--replace", "--encoding", "--max-depth", "--max-filesize", "--colors", "--color", "--sort", "--sortr", "--path-separator", "--ignore-file", "--engine", "--dfa-size-limit", "--regex-size-limit", "--context-separator", "--field-match-separator", "--field-context-separator", "--pre-glob", "--pre", "--hostname-bin"},
 		fileShort: "f", fileLong: []string{"--file", "--ignore-file"}, pattern: true, patShort: "ef", patLong: []string{"--regexp", "--file"}},
-	"date": {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
+	// realpath and readlink resolve their operands: a probe of whether a
+	// secret or a file outside the roots exists, and where a link leads.
+	"realpath": {valLong: []string{"--relative-to", "--relative-base"}, fileLong: []string{"--relative-to", "--relative-base"}},
+	"readlink": {},
+	"date":     {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
 })
 
 // mergeFileOpts adds the file-valued options to the value-taking ones, so
@@ -152,16 +156,33 @@ var harmlessVars = map[string]bool{
 	"LINES": true, "TERM": true, "CLICOLOR": true, "FORCE_COLOR": true, "GREP_COLORS": true,
 }
 
+// tiedVars are the lower-case names that a shell ties to its environment
+// or its own behaviour: zsh's arrays tied to PATH and friends, bash's
+// history and job-control variables, and the proxy settings that
+// programs read in lower case.
+var tiedVars = map[string]bool{
+	"path": true, "cdpath": true, "fpath": true, "manpath": true, "module_path": true, "mailpath": true,
+	"psvar": true, "fignore": true, "watch": true, "histchars": true, "auto_resume": true,
+	"no_proxy": true,
+}
+
 // riskyVar explains why assigning name could change what commands run, or
-// returns "".
+// returns "". It is an allowlist: the harmless names, and (for a shell
+// variable, prefix false) lower-case names that no shell ties to its
+// environment. Every other name, and anything that is not a plain name,
+// needs a person. prefix says that the assignment is in the environment of
+// a command ("NAME=value cmd").
 func riskyVar(name string, prefix bool) string {
-	if harmlessVars[name] || strings.HasPrefix(name, "LC_") {
+	if harmlessVars[name] || strings.HasPrefix(name, "LC_") && isIdent(name) {
 		return ""
+	}
+	if !isIdent(name) {
+		return "is not a plain variable name (a subscript is evaluated as arithmetic, which can run commands)"
 	}
 	if !prefix {
 		// A shell variable changes the environment only if it is already
 		// exported; lower-case names rarely are.
-		if strings.ToLower(name) == name && !strings.HasSuffix(name, "_proxy") {
+		if strings.ToLower(name) == name && !tiedVars[name] && !strings.HasSuffix(name, "_proxy") {
 			return ""
 		}
 	}

@@ -18,6 +18,16 @@ func harmlessDevice(p string) bool {
 	return strings.HasPrefix(p, "/dev/fd/") && isFdWord(p[len("/dev/fd/"):]) && !strings.HasSuffix(p, "-")
 }
 
+// harmlessRead reports the devices a read may name: nothing, standard
+// input, and the descriptors already open.
+func harmlessRead(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdin", "/dev/fd/0":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") && isFdWord(p[len("/dev/fd/"):]) && !strings.HasSuffix(p, "-")
+}
+
 func isNetDevice(p string) bool {
 	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
 }
@@ -37,11 +47,21 @@ func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
 		c.addf(permission.Ask, "dynamic:arg", "reads ", p, ", which is only known at run time", false)
 		return
 	}
-	if p == "" || p == "-" || harmlessDevice(p) {
+	if p == "" || p == "-" || harmlessRead(p) {
 		return
 	}
 	if isNetDevice(p) {
 		a.network(c, "network:dev-tcp", "connects to "+p)
+		return
+	}
+	if len(p) > 0 && p[0] == '/' && strings.HasPrefix(path.Clean(p), "/dev/") {
+		// /dev/zero and /dev/urandom never end, /dev/tty waits for a
+		// person, a disk holds every file: a device is not a plain read.
+		c.addf(permission.Ask, "path:device", "reads the device file ", p, ", which is not a plain file (it may never end, wait for a person or hold every file of a disk)", false)
+		return
+	}
+	if isEnvironPath(p) {
+		environ(c, "reads "+p+", the environment of a process")
 		return
 	}
 	pc := a.g.pol.Paths

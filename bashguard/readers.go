@@ -80,6 +80,10 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 				c.add(permission.Ask, "args:jq", "loads modules or data files (import, include), which can read files outside the roots", false)
 				break
 			}
+			if jqReadsEnv(f) {
+				environ(c, "jq program "+f+" reads the environment (env, $ENV)")
+				break
+			}
 		}
 	}
 	if name == "date" {
@@ -215,10 +219,12 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		s := v.vals[i]
 		name, val, has := strings.Cut(s, "=")
 		switch {
-		case s == "-C":
-			if i+1 < v.len() {
+		case s == "-C" || strings.HasPrefix(s, "-C"):
+			// Another directory may be another repository, whose config
+			// (core.fsmonitor, diff.external, core.pager) runs programs.
+			c.add(permission.Ask, "git:repository", "git -C runs git in another directory, whose repository config can run programs", false)
+			if s == "-C" {
 				i++
-				a.readPath(c, v.vals[i], v.flags[i], "git")
 			}
 		case s == "-c" || strings.HasPrefix(s, "-c") || longIs(name, "--config-env"):
 			c.add(permission.Ask, "args:git", "sets configuration on the command line (-c), which can run programs", false)
@@ -227,16 +233,18 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 			}
 		case s == "-p" || longIs(name, "--paginate"):
 			c.add(permission.Ask, "args:git", "runs a pager", false)
-		case longIs(name, "--git-dir", "--work-tree"):
-			if !has && i+1 < v.len() {
+		case longIs(name, "--git-dir", "--work-tree", "--namespace", "--super-prefix"):
+			c.addf(permission.Ask, "git:repository", "uses ", name, ", so git works on another repository than the workspace's, whose config can run programs", false)
+			if !has {
 				i++
-				val = v.vals[i]
 			}
-			a.readPath(c, val, v.flags[i], "git")
+			_ = val
+		case longIs(name, "--bare"):
+			c.add(permission.Ask, "git:repository", "uses --bare, so git works on a bare repository, whose config can run programs", false)
 		case longIs(name, "--exec-path") && has:
 			c.add(permission.Ask, "args:git", "changes where git finds its programs", false)
 		case slices.Contains([]string{"--no-pager", "--no-replace-objects", "--literal-pathspecs", "--no-optional-locks",
-			"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-advice", "--version", "--help", "--bare", "--exec-path", "--html-path", "--man-path", "--info-path"}, name):
+			"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-advice", "--version", "--help", "--exec-path", "--html-path", "--man-path", "--info-path"}, name):
 		default:
 			c.addf(permission.Ask, "args:git", "uses the git option ", s, ", which is not known to be harmless", false)
 		}
@@ -246,6 +254,9 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		return
 	}
 	sub := v.vals[i]
+	if why := a.gitRepo(); why != "" {
+		c.add(permission.Ask, "git:repository", why, false)
+	}
 	allowWhy, ok := gitReadOnly[sub]
 	if !ok {
 		c.addf(permission.Ask, "unlisted", "git ", sub, " is not a read-only git subcommand", true)

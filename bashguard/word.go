@@ -313,6 +313,11 @@ func (a *analyzer) arith(x syntax.ArithmExpr, r *wordRes) {
 			}
 		}
 		a.walkParts(x.Parts, r, false)
+		if !isArithNumber(x) {
+			// A name or an expansion: bash evaluates its value as
+			// arithmetic again, and a value such as 'a[$(cmd)]' runs cmd.
+			r.setEffect("arithmetic evaluates " + a.source(x) + ", whose value can run commands (a[$(cmd)])")
+		}
 	case *syntax.BinaryArithm:
 		if isAssignOp(x.Op) {
 			r.setEffect("arithmetic assignment changes a variable")
@@ -332,6 +337,25 @@ func (a *analyzer) arith(x syntax.ArithmExpr, r *wordRes) {
 	default:
 		r.setEffect("arithmetic is not analysed")
 	}
+}
+
+// isArithNumber reports an arithmetic operand that is a literal number
+// ("10", "0x1f", "2#101"): the only operand whose evaluation reads no
+// variable.
+func isArithNumber(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || l.Value == "" || l.Value[0] < '0' || l.Value[0] > '9' {
+		return false
+	}
+	for i := 0; i < len(l.Value); i++ {
+		if ch := l.Value[i]; !isWordByte(ch) && ch != '#' && ch != '@' {
+			return false
+		}
+	}
+	return true
 }
 
 func isAssignOp(op syntax.BinAritOperator) bool {

@@ -1,0 +1,75 @@
+package bashguard
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// ruleEnviron is the rule of a command that prints the environment or the
+// shell's variables: they hold the host's secrets (tokens, keys), so
+// printing them is a read of a secret, never auto-allowed.
+const ruleEnviron = "secret:environment"
+
+// environ records that a command prints the environment.
+func environ(c *verdictAcc, what string) {
+	c.add(permission.Ask, ruleEnviron, what+": the environment holds secrets", false)
+}
+
+// isEnvironPath reports /proc/PID/environ and /proc/PID/task/TID/environ,
+// the environment of a process.
+func isEnvironPath(p string) bool {
+	p = path.Clean(p)
+	return strings.HasPrefix(p, "/proc/") && path.Base(p) == "environ"
+}
+
+// jqReadsEnv reports whether the jq program f reads the environment
+// (env, $ENV).
+func jqReadsEnv(f string) bool {
+	if jqWord(f, "env") {
+		return true
+	}
+	for i := 0; ; {
+		k := strings.Index(f[i:], "$ENV")
+		if k < 0 {
+			return false
+		}
+		end := i + k + 4
+		if end == len(f) || !isWordByte(f[end]) {
+			return true
+		}
+		i = end
+	}
+}
+
+// awkReadsEnv reports whether the awk program p names ENVIRON.
+func awkReadsEnv(p string) bool {
+	for i := 0; ; {
+		k := strings.Index(p[i:], "ENVIRON")
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len("ENVIRON")
+		if (k == 0 || !isWordByte(p[k-1])) && (end == len(p) || !isWordByte(p[end])) {
+			return true
+		}
+		i = end
+	}
+}
+
+// envPrinter judges printenv and set: printenv prints the environment or
+// one variable of it; set without arguments prints every shell variable,
+// and with arguments changes shell options or the positional parameters.
+func (a *analyzer) envPrinter(c *verdictAcc, name string, v *argv) {
+	if name == "set" && v.len() > 1 {
+		c.add(permission.Ask, "state", "changes shell options or the positional parameters", false)
+		return
+	}
+	if name == "set" {
+		environ(c, "prints every shell variable")
+		return
+	}
+	environ(c, "prints the environment")
+}

@@ -1,0 +1,70 @@
+package bashguard
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// git works on the repository it discovers from the working directory:
+// the first directory, going up, that holds .git, or that is itself a git
+// directory (a bare repository: HEAD, objects/ and refs/). A .git entry is
+// made by git itself and can never be committed, so a repository found
+// through one is the workspace's own (or its user's); a bare repository
+// can be committed as plain files, and its config (core.fsmonitor,
+// diff.external, core.pager) then runs what the repository's author
+// chose. gitRepo refuses that case.
+
+// maxGitUp bounds the directories gitRepo looks at.
+const maxGitUp = 64
+
+// gitRepo explains why git run in the policy's working directory would
+// use a repository that is not the workspace's own, or returns "". It
+// looks once per Judge call.
+func (a *analyzer) gitRepo() string {
+	if a.gitChecked {
+		return a.gitWhy
+	}
+	a.gitChecked = true
+	a.gitWhy = discoverGit(a.g.pol.WorkDir)
+	return a.gitWhy
+}
+
+// discoverGit walks up from dir as git does. A working directory that does
+// not exist runs nothing, so it has nothing to refuse.
+func discoverGit(dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return ""
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return ""
+	}
+	d := filepath.Clean(dir)
+	for range maxGitUp {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return ""
+		}
+		if isBareGitDir(d) {
+			return "git would use the bare repository " + d + ", whose config can run programs (it is not the workspace's own repository)"
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+	return "git would look for its repository more than " + "64 directories up"
+}
+
+// isBareGitDir reports a directory that git takes for a git directory:
+// HEAD, objects/ and refs/.
+func isBareGitDir(d string) bool {
+	if fi, err := os.Stat(filepath.Join(d, "HEAD")); err != nil || fi.IsDir() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
