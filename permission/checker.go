@@ -34,7 +34,7 @@ type Config struct {
 	// AdditionalDirectories are further allowed roots named by settings.
 	AdditionalDirectories []string
 	// ShellTools names the tools whose specifiers are shell commands
-	// (default: Bash, run_bash). PathTools names those whose specifiers
+	// (default: Bash, Monitor, run_bash). PathTools names those whose specifiers
 	// are paths (default: Claude Code's file tools and the generic ones).
 	ShellTools, PathTools []string
 }

@@ -110,7 +110,7 @@ type compileOptions struct {
 }
 
 // defaultShellTools are the tools whose specifiers are shell commands.
-var defaultShellTools = []string{"Bash", "run_bash"}
+var defaultShellTools = []string{"Bash", "Monitor", "run_bash"}
 
 // defaultPathTools are the tools whose specifiers are paths.
 var defaultPathTools = []string{

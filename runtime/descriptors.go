@@ -50,27 +50,47 @@ func GenericTools() *Registry {
 	)
 }
 
-// ClaudeCodeTools returns a new registry with Claude Code's built-in tools
-// and their input fields:
+// ClaudeCodeTools returns a new registry with every built-in tool of the
+// Claude Code CLI and their input fields:
 //
-//	tool          kind         parallel  interrupt  fields
-//	Read          read         yes       cancel     file_path (path)
-//	Glob          read         yes       cancel     pattern (glob), path (path)
-//	Grep          read         yes       cancel     path (path)
-//	WebSearch     network      yes       cancel     allowed_domains, blocked_domains (domains)
-//	WebFetch      network      yes       cancel     url (URL)
-//	Write         edit         no        cancel     file_path (path)
-//	Edit          edit         no        cancel     file_path (path)
-//	MultiEdit     edit         no        cancel     file_path (path; edits[] are not paths)
-//	NotebookEdit  edit         no        cancel     notebook_path (path)
-//	Bash          exec         no        block      command (shell); a failure aborts siblings
-//	Task, Agent   subagent     no        block
-//	TodoWrite     other        no        cancel
+//	tool             kind         parallel  interrupt  fields
+//	Read             read         yes       cancel     file_path (path)
+//	NotebookRead     read         yes       cancel     notebook_path (path)
+//	LS               read         yes       cancel     path (path)
+//	Glob             read         yes       cancel     pattern (glob), path (path)
+//	Grep             read         yes       cancel     path (path)
+//	LSP              read         yes       cancel     file_path (path)
+//	WebSearch        network      yes       cancel     allowed_domains, blocked_domains (domains)
+//	WebFetch         network      yes       cancel     url (URL)
+//	Write            edit         no        cancel     file_path (path)
+//	Edit             edit         no        cancel     file_path (path)
+//	MultiEdit        edit         no        cancel     file_path (path; edits[] are not paths)
+//	NotebookEdit     edit         no        cancel     notebook_path (path)
+//	Bash             exec         no        block      command (shell); a failure aborts siblings
+//	Monitor          exec         no        block      command (shell)
+//	Task, Agent      subagent     no        block
+//	AskUserQuestion  interaction  no        block
+//	ExitPlanMode     interaction  no        block
+//	session state    other        no        cancel     TodoWrite, TaskCreate, TaskGet, TaskList, TaskUpdate, TaskStop,
+//	                                                   BashOutput, KillShell, CronCreate, CronDelete, CronList,
+//	                                                   ScheduleWakeup, SendMessage, ListAgents, ReportFindings,
+//	                                                   EnterPlanMode, EnterWorktree, ExitWorktree, ToolSearch,
+//	                                                   ListMcpResourcesTool, ReadMcpResourceTool
+//	other            other        no        cancel     Skill, SlashCommand, Workflow
+//
+// The session-state tools change only the CLI's own state (its task list,
+// its schedule, its worktree, the tools it has loaded) or read it; Claude
+// Code runs them without asking, and a host that wants the same allows
+// them by name (toolgate check does). ToolSearch must be allowed for the
+// model to load deferred tools such as WebFetch.
 func ClaudeCodeTools() *Registry {
-	return mustRegistry(
+	tools := []Tool{
 		readTool("Read", []string{"file_path"}, nil),
+		readTool("NotebookRead", []string{"notebook_path"}, nil),
+		readTool("LS", []string{"path"}, nil),
 		readTool("Glob", []string{"path"}, []string{"pattern"}),
 		readTool("Grep", []string{"path"}, nil),
+		readTool("LSP", []string{"file_path"}, nil),
 		&Descriptor{ToolName: "WebSearch", Base: Traits{
 			ConcurrencySafe: true, Kind: permission.KindNetwork,
 			DomainFields: []string{"allowed_domains", "blocked_domains"},
@@ -86,8 +106,32 @@ func ClaudeCodeTools() *Registry {
 			Kind: permission.KindExec, Interrupt: InterruptBlock, AbortsSiblings: true,
 			CommandFields: []string{"command"},
 		}},
+		&Descriptor{ToolName: "Monitor", Base: Traits{
+			Kind: permission.KindExec, Interrupt: InterruptBlock, CommandFields: []string{"command"},
+		}},
 		&Descriptor{ToolName: "Task", Base: Traits{Kind: permission.KindSubagent, Interrupt: InterruptBlock}},
 		&Descriptor{ToolName: "Agent", Base: Traits{Kind: permission.KindSubagent, Interrupt: InterruptBlock}},
-		&Descriptor{ToolName: "TodoWrite", Base: Traits{Kind: permission.KindOther}},
-	)
+		&Descriptor{ToolName: "AskUserQuestion", Base: Traits{Kind: permission.KindInteraction, Interrupt: InterruptBlock}},
+		&Descriptor{ToolName: "ExitPlanMode", Base: Traits{Kind: permission.KindInteraction, Interrupt: InterruptBlock}},
+	}
+	for _, name := range ClaudeCodeSessionTools() {
+		tools = append(tools, &Descriptor{ToolName: name, Base: Traits{Kind: permission.KindOther}})
+	}
+	for _, name := range []string{"Skill", "SlashCommand", "Workflow"} {
+		tools = append(tools, &Descriptor{ToolName: name, Base: Traits{Kind: permission.KindOther}})
+	}
+	return mustRegistry(tools...)
+}
+
+// ClaudeCodeSessionTools returns the names of Claude Code's tools that
+// change or read only the CLI's own session state (see [ClaudeCodeTools]),
+// which the CLI runs without asking. Each call returns a new slice.
+func ClaudeCodeSessionTools() []string {
+	return []string{
+		"TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskStop",
+		"BashOutput", "KillShell", "CronCreate", "CronDelete", "CronList",
+		"ScheduleWakeup", "SendMessage", "ListAgents", "ReportFindings",
+		"EnterPlanMode", "EnterWorktree", "ExitWorktree", "ToolSearch",
+		"ListMcpResourcesTool", "ReadMcpResourceTool",
+	}
 }

@@ -184,6 +184,25 @@ func TestPipelineClaudeCodeToolsWalk(t *testing.T) {
 		{"Bash", false, nil, "Bash", in("command", "cat README.md | wc -l"), permission.Allow, permission.LayerShell, "safe", "reads only inside the allowed roots"},
 		{"Bash inline code", false, nil, "Bash", in("command", "python3 -c 'print(1)'"), permission.Ask, permission.LayerShell, "code:inline", "python3: runs inline program text, which is not analysed"},
 		{"Bash redirect out", false, nil, "Bash", in("command", "echo x > ../outside/y"), permission.Deny, permission.LayerShell, "write:outside", "echo: writes ../outside/y outside the allowed roots"},
+		{"LS", false, nil, "LS", in("path", "src"), permission.Allow, permission.LayerRules, "default", "no rule matched; the default for read tools is allow"},
+		{"LS outside", false, nil, "LS", in("path", "/etc"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
+		{"NotebookRead", false, nil, "NotebookRead", in("notebook_path", "nb.ipynb"), permission.Allow, permission.LayerRules, "default", "no rule matched; the default for read tools is allow"},
+		{"LSP outside", false, nil, "LSP", in("file_path", "/etc/passwd", "operation", "hover"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
+		{"Monitor safe command", false, nil, "Monitor", in("command", "cat README.md"), permission.Allow, permission.LayerShell, "safe", "reads only inside the allowed roots"},
+		{"Monitor pushes", false, nil, "Monitor", in("command", "git push origin main"), permission.Deny, permission.LayerRules, "Bash(git push:*)", "denied by deny rule Bash(git push:*) (config)"},
+		{"AskUserQuestion", false, nil, "AskUserQuestion", json.RawMessage(`{"questions":[]}`), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for interaction tools is ask"},
+		{"ExitPlanMode", false, nil, "ExitPlanMode", in("plan", "x"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for interaction tools is ask"},
+		{"Skill", false, nil, "Skill", in("skill", "pdf"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"},
+		{"SlashCommand", false, nil, "SlashCommand", in("command", "/deploy"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"},
+		{"Workflow", false, nil, "Workflow", in("name", "release"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"},
+	}
+	// The session-state tools have no fields and the kind other: without an
+	// allow rule for them (toolgate check has one), the default decides.
+	for _, name := range ClaudeCodeSessionTools() {
+		if name == "TodoWrite" {
+			continue
+		}
+		cases = append(cases, icase{name, false, nil, name, json.RawMessage(`{}`), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"})
 	}
 	var tools []string
 	for _, c := range cases {

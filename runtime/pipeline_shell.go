@@ -70,7 +70,9 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 	}
 	positions := string(posBuf)
 	for i, cmd := range v.Commands {
-		req := permission.Request{Tool: c.tool, Kind: c.traits.Kind, Command: cmd.Args}
+		// Bash rules speak for a command whichever tool runs it (Monitor,
+		// run_bash): a Bash deny is final.
+		req := permission.Request{Tool: c.tool, Group: "Bash", Kind: c.traits.Kind, Command: cmd.Args}
 		// The rules' answer and the guard's, in a buffer of the frame.
 		var buf [2]permission.Result
 		buf[0] = c.a.rulesFor(&req)

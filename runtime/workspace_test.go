@@ -132,3 +132,30 @@ func TestOpenNamesTheDirectoryOnce(t *testing.T) {
 		}
 	}
 }
+
+// A Bash deny rule is final for a shell command whichever tool runs it.
+func TestBashRulesReachEveryShellTool(t *testing.T) {
+	dir := workspaceDir(t)
+	generic, _ := runtime.GenericTools().Lookup("run_bash")
+	tools, err := runtime.ClaudeCodeTools().With(generic)
+	require.NoError(t, err)
+	p, err := runtime.Open(runtime.Workspace{
+		Dir:   dir,
+		Tools: tools,
+		Rules: permission.Config{Deny: []string{"Bash(git push:*)"}, Allow: []string{"Bash(make test)"}, Default: permission.Ask},
+	})
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, err = p.StartSession(ctx, runtime.SessionOptions{ID: "s"})
+	require.NoError(t, err)
+	defer p.EndSession("s", "done")
+	for _, tool := range []string{"Bash", "Monitor", "run_bash"} {
+		v := p.Check(ctx, runtime.Call{Session: "s", Tool: tool, Input: json.RawMessage(`{"command":"cd . && git push origin main"}`)})
+		assert.Equal(t, permission.Deny, v.Decision, tool)
+		assert.Equal(t, "Bash(git push:*)", v.Rule, tool)
+		assert.Contains(t, v.Reason, "denied by deny rule Bash(git push:*) (config)", tool)
+		v = p.Check(ctx, runtime.Call{Session: "s", Tool: tool, Input: json.RawMessage(`{"command":"make test"}`)})
+		assert.Equal(t, permission.Allow, v.Decision, "%s: %s", tool, v.Reason)
+		assert.Equal(t, "Bash(make test)", v.Rule, tool)
+	}
+}

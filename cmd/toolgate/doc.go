@@ -52,7 +52,10 @@
 //	WebFetch        ask, unless a domain rule allows it
 //	WebSearch       ask
 //	Task, Agent     allow (each call a subagent makes comes through the hook again)
-//	TodoWrite       allow (a built-in allow rule; a deny rule still wins)
+//	Monitor         as Bash: its command goes through the shell guard and the Bash rules
+//	session tools   allow: TodoWrite, the Task* and Cron* tools, ToolSearch, EnterWorktree and
+//	                the others that touch only Claude Code's own session state (built-in
+//	                allow rules; a deny rule still wins)
 //	MCP and others  ask
 //
 // toolgate's own options live under the "toolgate" key of the same files:

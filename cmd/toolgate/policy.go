@@ -125,7 +125,7 @@ const defaultsOrigin = "toolgate defaults"
 //	network      ask      WebFetch and WebSearch ask without a domain rule
 //	subagent     allow    Task and Agent run without asking in Claude Code; every call a subagent makes comes through this hook again
 //	interaction  ask
-//	other        ask      MCP tools and anything else ask, except TodoWrite, which Claude Code never asks about (a built-in allow rule)
+//	other        ask      MCP tools and anything else ask, except the tools that touch only Claude Code's own session state (TodoWrite, the Task* and Cron* tools, ToolSearch, EnterWorktree, …: runtime.ClaudeCodeSessionTools), which Claude Code never asks about (built-in allow rules)
 func baseConfig(cwd, home string) permission.Config {
 	return permission.Config{
 		Default: permission.Ask,
@@ -138,10 +138,20 @@ func baseConfig(cwd, home string) permission.Config {
 			permission.KindInteraction: permission.Ask,
 			permission.KindOther:       permission.Ask,
 		},
-		Rules:   []permission.RuleSpec{{Rule: "TodoWrite", Decision: permission.Allow, Origin: defaultsOrigin}},
+		Rules:   sessionToolRules(),
 		WorkDir: cwd,
 		Home:    home,
 	}
+}
+
+// sessionToolRules allow the tools that touch only Claude Code's own
+// session state, as Claude Code does without asking.
+func sessionToolRules() []permission.RuleSpec {
+	var rules []permission.RuleSpec
+	for _, name := range runtime.ClaudeCodeSessionTools() {
+		rules = append(rules, permission.RuleSpec{Rule: name, Decision: permission.Allow, Origin: defaultsOrigin})
+	}
+	return rules
 }
 
 // loadPolicy reads every settings file of src and merges them. Any file

@@ -7,26 +7,6 @@ import (
 	"github.com/toolgate/toolgate/runtime"
 )
 
-// moreClaudeCodeTools are Claude Code tools that runtime.ClaudeCodeTools
-// does not describe. Without them every call of these tools would be denied
-// as unknown; with them they get the conservative defaults of their kind
-// (Ask, except LS and NotebookRead, which read a path inside the roots).
-func moreClaudeCodeTools() []runtime.Tool {
-	other := func(name string, kind permission.Kind) runtime.Tool {
-		return &runtime.Descriptor{ToolName: name, Base: runtime.Traits{Kind: kind}}
-	}
-	return []runtime.Tool{
-		&runtime.Descriptor{ToolName: "LS", Base: runtime.Traits{ConcurrencySafe: true, Kind: permission.KindRead, PathFields: []string{"path"}}},
-		&runtime.Descriptor{ToolName: "NotebookRead", Base: runtime.Traits{ConcurrencySafe: true, Kind: permission.KindRead, PathFields: []string{"notebook_path"}}},
-		other("BashOutput", permission.KindOther),
-		other("KillShell", permission.KindOther),
-		other("ExitPlanMode", permission.KindInteraction),
-		other("AskUserQuestion", permission.KindInteraction),
-		other("SlashCommand", permission.KindOther),
-		other("Skill", permission.KindOther),
-	}
-}
-
 // isMCPName reports whether name has the shape of an MCP tool,
 // mcp__server__tool, with a non-empty server and tool.
 func isMCPName(name string) bool {
@@ -43,11 +23,10 @@ func isMCPName(name string) bool {
 // tool (kind other, no declared fields) when it is an MCP tool. A name
 // that is neither is left out, so that the pipeline denies it as unknown.
 func registryFor(tool string) (*runtime.Registry, error) {
-	tools := moreClaudeCodeTools()
 	if isMCPName(tool) {
-		tools = append(tools, &runtime.Descriptor{ToolName: tool, Base: runtime.Traits{Kind: permission.KindOther}})
+		return runtime.ClaudeCodeTools().With(&runtime.Descriptor{ToolName: tool, Base: runtime.Traits{Kind: permission.KindOther}})
 	}
-	return runtime.ClaudeCodeTools().With(tools...)
+	return runtime.ClaudeCodeTools(), nil
 }
 
 // knownTool reports whether lint should accept a rule's tool name: one of
