@@ -12,10 +12,12 @@ import (
 // analyzer holds the state of one Judge call. It is not shared.
 type analyzer struct {
 	g      *Guard
-	sc     *scratch // borrowed from the Guard for this call
-	src    string   // text of the script being walked (changes for nested code)
-	depth  int      // nesting of literal shell code
-	outer  *Pos     // position of the command that holds nested code
+	sc     *scratch  // borrowed from the Guard for this call
+	dir    string    // the working directory, or "" when unknown
+	paths  PathJudge // judges every path a command reaches
+	src    string    // text of the script being walked (changes for nested code)
+	depth  int       // nesting of literal shell code
+	outer  *Pos      // position of the command that holds nested code
 	ncmds  int
 	curPos syntax.Pos // position of the simple command being judged
 
@@ -49,6 +51,7 @@ type funcEdge struct {
 // stricter one cost no string building.
 type verdictAcc struct {
 	dec       permission.Decision
+	layer     permission.Layer // of the deciding factor; zero for the guard's own checks
 	rule      string
 	why       [3]string // the reason, in parts
 	nonOver   bool      // some factor forbids an allow rule from lifting the Ask
@@ -67,13 +70,19 @@ func (c *verdictAcc) add(d permission.Decision, rule, reason string, overridable
 
 // addf is add with a reason given in parts: r0+r1+r2.
 func (c *verdictAcc) addf(d permission.Decision, rule, r0, r1, r2 string, overridable bool) {
+	c.addl(d, 0, rule, r0, r1, r2, overridable)
+}
+
+// addl is addf for a factor that another layer decided (a path rule, the
+// sandbox), or the guard itself when layer is zero.
+func (c *verdictAcc) addl(d permission.Decision, layer permission.Layer, rule, r0, r1, r2 string, overridable bool) {
 	if d == permission.Allow {
 		return
 	}
 	// The first factor of the strictest decision gives the reason, except
 	// that a factor no allow rule can lift outranks one that it can.
 	if !c.decided || d < c.dec || d == c.dec && !overridable && !c.nonOver {
-		c.dec, c.rule, c.why, c.decided = d, rule, [3]string{r0, r1, r2}, true
+		c.dec, c.layer, c.rule, c.why, c.decided = d, layer, rule, [3]string{r0, r1, r2}, true
 	}
 	if !overridable {
 		c.nonOver = true
@@ -256,8 +265,13 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 		}
 		cmd.Decision, cmd.Rule, cmd.Reason = c.dec, c.rule, label+": "+c.why[0]+c.why[1]+c.why[2]
 		cmd.Overridable = c.dec == permission.Ask && literal && !c.nonOver
+		cmd.Layer = c.layer
+		if cmd.Layer == 0 {
+			cmd.Layer = permission.LayerShell
+		}
 	} else {
 		cmd.Decision, cmd.Rule, cmd.Reason = permission.Allow, c.allowRule, c.allowWhy
+		cmd.Layer = permission.LayerShell
 		if cmd.Rule == "" {
 			cmd.Rule = "safe"
 		}
@@ -533,13 +547,13 @@ func (a *analyzer) finish() {
 		}
 		c := &a.out[i]
 		if bombs[n] {
-			c.Decision, c.Rule, c.Overridable = permission.Deny, "dangerous:fork-bomb",
+			c.Decision, c.Layer, c.Rule, c.Overridable = permission.Deny, permission.LayerShell, "dangerous:fork-bomb",
 				false
 			c.Reason = n + ": fork bomb: function " + strconv.Quote(n) + " runs itself in the background or through a pipe"
 			continue
 		}
 		if c.Decision == permission.Allow || c.Decision == permission.Ask && c.Rule != "dangerous:fork-bomb" {
-			c.Decision, c.Rule, c.Overridable = permission.Ask, "function", false
+			c.Decision, c.Layer, c.Rule, c.Overridable = permission.Ask, permission.LayerShell, "function", false
 			c.Reason = n + ": calls shell function " + strconv.Quote(n) + " (its body is judged where it is defined)"
 		}
 	}

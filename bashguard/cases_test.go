@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
 )
 
 // testCase is one line of testdata/cases.jsonl.
@@ -26,23 +29,54 @@ const (
 	testWork = "/work/project"
 )
 
-// casePolicy is the policy the cases are written against: the project in
-// /work/project and a scratch directory are the roots; home is outside.
-func casePolicy(opts string) Policy {
+// casePolicy is the policy the cases are written against, with the path
+// judge they are judged with in testWork: the project in /work/project
+// and a scratch directory are the roots; home is outside.
+func casePolicy(opts string) (Policy, PathJudge) {
 	p := DefaultPolicy()
-	p.Home, p.WorkDir = testHome, testWork
-	p.Paths = rootChecker{dir: testWork, roots: []string{testWork, "/tmp/scratch"}}
+	p.Home = testHome
+	p.LookupHome = func(name string) (string, error) {
+		if name == "root" {
+			return "/root", nil
+		}
+		return "", errors.New("unknown user " + name)
+	}
+	var paths PathJudge = caseJudge{CheckerJudge(rootChecker{dir: testWork, roots: []string{testWork, "/tmp/scratch"}})}
 	for _, o := range strings.Fields(opts) {
 		switch o {
 		case "net":
 			p.AllowNetwork = true
 		case "nochk":
-			p.Paths = nil
+			paths = nil
 		case "nohome":
 			p.Home = ""
 		}
 	}
-	return p
+	return p, paths
+}
+
+// caseJudge adds to a sandbox judge the path rules the cases are written
+// against, as a host's path pipeline does: a Read deny rule for
+// private.txt, an Edit deny rule for locked.txt, a Read ask rule for
+// ask.txt and a Read allow rule for /opt/shared.
+type caseJudge struct{ sandbox PathJudge }
+
+func (j caseJudge) JudgePath(p string, access Access) permission.Result {
+	rule := func(d permission.Decision, rule string) permission.Result {
+		return permission.Result{Decision: d, Layer: permission.LayerRules, Rule: rule,
+			Reason: d.String() + " by rule " + rule}
+	}
+	switch {
+	case access == Read && p == testWork+"/private.txt":
+		return rule(permission.Deny, "Read(./private.txt)")
+	case access == Write && p == testWork+"/locked.txt":
+		return rule(permission.Deny, "Edit(./locked.txt)")
+	case access == Read && p == testWork+"/ask.txt":
+		return rule(permission.Ask, "Read(./ask.txt)")
+	case access == Read && strings.HasPrefix(p, "/opt/shared/"):
+		return rule(permission.Allow, "Read(//opt/shared/**)")
+	}
+	return j.sandbox.JudgePath(p, access)
 }
 
 func loadCases(t testing.TB) []testCase {
@@ -72,11 +106,12 @@ func TestCases(t *testing.T) {
 	guards := map[string]*Guard{}
 	for _, c := range cases {
 		g := guards[c.Opts]
+		pol, paths := casePolicy(c.Opts)
 		if g == nil {
-			g = New(casePolicy(c.Opts))
+			g = New(pol)
 			guards[c.Opts] = g
 		}
-		v := g.Judge(context.Background(), c.Script)
+		v := g.Judge(context.Background(), testWork, paths, c.Script)
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
 		assert.Equal(t, c.Rule, v.Rule, "rule for %q (%s)", c.Script, v.Reason)
 		assert.Contains(t, v.Reason, c.Reason, "reason for %q", c.Script)

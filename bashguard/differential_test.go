@@ -44,14 +44,15 @@ func TestDifferentialBash(t *testing.T) {
 	for _, f := range []string{"README.md", "input.txt", "win.txt"} {
 		require.NoError(t, os.WriteFile(filepath.Join(work, f), []byte("x\n"), 0o644))
 	}
-	g := New(Policy{Home: work, WorkDir: work, Paths: rootChecker{dir: work, roots: []string{work}}})
+	g := New(Policy{Home: work})
+	paths := CheckerJudge(rootChecker{dir: work, roots: []string{work}})
 
 	ran, exact := 0, 0
 	for _, c := range loadCases(t) {
 		if c.Decision != "allow" || c.Opts != "" {
 			continue
 		}
-		v := g.Judge(context.Background(), c.Script)
+		v := g.Judge(context.Background(), work, paths, c.Script)
 		if v.Decision != permission.Allow {
 			continue // a case about paths of the case policy, not of this workspace
 		}

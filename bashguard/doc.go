@@ -11,8 +11,8 @@
 // expansion defaults such as ${x:-$(cmd)}), and inside process
 // substitutions. Each one gets its own [Command] in the [Verdict]:
 //
-//	g := bashguard.New(bashguard.Policy{Home: home, WorkDir: dir, Paths: sb})
-//	v := g.Judge(ctx, "git status && go test ./... | tee out.txt")
+//	g := bashguard.New(bashguard.Policy{Home: home})
+//	v := g.Judge(ctx, dir, paths, "git status && go test ./... | tee out.txt")
 //	// v.Decision == permission.Ask, v.Rule == "unlisted"
 //	// v.Commands: git (allow), go (ask), tee (ask: writes out.txt)
 //
@@ -29,8 +29,11 @@
 // design's safe commands (ls, cat, grep, head, ...), with argument checks
 // for the ones whose safety depends on flags (find, sed, sort, uniq, date,
 // git, rg, base64, awk), plus harmless readers such as nl, tac and seq.
-// Files that readers name go through the [PathChecker]; a read outside the
-// roots is not auto-allowed. [SafeCommands] lists the names.
+// Every path a command reaches goes through the [PathJudge] given to
+// [Guard.Judge], the host's one path pipeline (package runtime gives it
+// the sandbox and the user's Read and Edit rules): a read outside the
+// roots is not auto-allowed, and a read of a secret path or of a path a
+// Deny rule names is denied. [SafeCommands] lists the names.
 //
 // Wrappers (env, nice, nohup, timeout, time, stdbuf, command, builtin,
 // exec, setsid, flock, watch, xargs, find -exec) are judged by the command
@@ -56,10 +59,10 @@
 //
 // Redirect targets (> >> >| &> <> and >&file), tee arguments and the
 // targets of rm, mv, cp, touch, mkdir, ln, chmod, truncate, dd of= and the
-// like go through [Policy.Paths]. A write is never auto-allowed: inside the
+// like go through the [PathJudge]. A write is never auto-allowed: inside the
 // roots it is an Ask that an explicit allow rule may lift (see
 // [Command.Overridable]); outside the roots it is denied. /dev/null,
-// /dev/stdout and /dev/stderr are fine. Without a PathChecker every write
+// /dev/stdout and /dev/stderr are fine. Without a PathJudge every write
 // and every read of an absolute path is Ask.
 //
 // # Everything else
@@ -95,6 +98,6 @@
 // # Concurrency
 //
 // A Guard is safe for concurrent use; it keeps a pool of parsers and
-// scratch buffers and no other mutable state. Judge is deterministic for a given Policy and
-// PathChecker.
+// scratch buffers and no other mutable state. Judge is deterministic for a given Policy,
+// directory, PathJudge and file system.
 package bashguard

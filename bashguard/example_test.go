@@ -8,20 +8,25 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// projectRoot is a tiny PathChecker for the example: everything under
-// /srv/project is inside the roots, everything else outside.
+// projectRoot is a tiny PathJudge for the example: everything under
+// /srv/project is inside the roots, everything else outside (a read
+// there is asked, a write denied).
 type projectRoot struct{}
 
-func (projectRoot) CheckPath(p string, write bool) (permission.Decision, string) {
-	if len(p) > 0 && p[0] != '/' || len(p) >= 13 && p[:13] == "/srv/project/" {
-		return permission.Allow, "inside /srv/project"
+func (projectRoot) JudgePath(p string, access bashguard.Access) permission.Result {
+	if len(p) >= 13 && p[:13] == "/srv/project/" {
+		return permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Reason: "inside /srv/project"}
 	}
-	return permission.Deny, p + " is outside /srv/project"
+	d := permission.Deny
+	if access == bashguard.Read {
+		d = permission.Ask
+	}
+	return permission.Result{Decision: d, Layer: permission.LayerSandbox, Reason: p + " is outside /srv/project"}
 }
 
 func ExampleGuard_Judge() {
 	p := bashguard.DefaultPolicy()
-	p.Home, p.WorkDir, p.Paths = "/home/dev", "/srv/project", projectRoot{}
+	p.Home = "/home/dev"
 	g := bashguard.New(p)
 
 	for _, script := range []string{
@@ -30,7 +35,7 @@ func ExampleGuard_Judge() {
 		"xargs sudo rm -rf /",
 		":(){ :|:& };:",
 	} {
-		v := g.Judge(context.Background(), script)
+		v := g.Judge(context.Background(), "/srv/project", projectRoot{}, script)
 		fmt.Printf("%s [%s] %s\n", v.Decision, v.Rule, v.Reason)
 		for _, c := range v.Commands {
 			fmt.Printf("  %v %s overridable=%v\n", c.Args, c.Decision, c.Overridable)

@@ -30,13 +30,14 @@ func FuzzJudge(f *testing.F) {
 	for _, c := range loadCases(f) {
 		f.Add(c.Script)
 	}
-	g := New(casePolicy(""))
+	pol, paths := casePolicy("")
+	g := New(pol)
 	safe := map[string]bool{}
 	for _, n := range SafeCommands() {
 		safe[n] = true
 	}
 	f.Fuzz(func(t *testing.T, script string) {
-		v := g.Judge(context.Background(), script)
+		v := g.Judge(context.Background(), testWork, paths, script)
 		if !v.Decision.Valid() || v.Reason == "" || v.Rule == "" {
 			t.Fatalf("verdict without explanation for %q: %+v", script, v)
 		}

@@ -25,7 +25,7 @@ func (a *analyzer) gitRepo() string {
 		return a.gitWhy
 	}
 	a.gitChecked = true
-	a.gitWhy = discoverGit(a.g.pol.WorkDir)
+	a.gitWhy = discoverGit(a.dir)
 	return a.gitWhy
 }
 

@@ -42,7 +42,7 @@ func (a *analyzer) globPaths(c *verdictAcc, p string, write bool, who string) bo
 	if write {
 		verb = "writes "
 	}
-	dir := a.g.pol.WorkDir
+	dir := a.dir
 	if dir == "" && !path.IsAbs(p) {
 		c.addf(permission.Ask, "path:glob", verb, p, ": no working directory is configured, so the files it names cannot be checked", false)
 		return false

@@ -18,7 +18,7 @@ import (
 // globWorkspace is a real workspace for glob tests: secret and protected
 // files, sources, a link to a directory outside the roots, and that
 // directory.
-func globWorkspace(t *testing.T) (ws, outside string, g *bashguard.Guard) {
+func globWorkspace(t *testing.T) (ws, outside string, judge func(script string) bashguard.Verdict) {
 	t.Helper()
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -37,8 +37,11 @@ func globWorkspace(t *testing.T) (ws, outside string, g *bashguard.Guard) {
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{ws}, WorkDir: ws})
 	require.NoError(t, err)
 	pol := bashguard.DefaultPolicy()
-	pol.Paths, pol.WorkDir, pol.Home = sb, ws, filepath.Join(base, "home")
-	return ws, outside, bashguard.New(pol)
+	pol.Home = filepath.Join(base, "home")
+	g := bashguard.New(pol)
+	return ws, outside, func(script string) bashguard.Verdict {
+		return g.Judge(context.Background(), ws, bashguard.CheckerJudge(sb), script)
+	}
 }
 
 // TestGlobNamesAreChecked: a path word with unquoted glob characters is
@@ -46,27 +49,27 @@ func globWorkspace(t *testing.T) (ws, outside string, g *bashguard.Guard) {
 // path checker: a glob cannot reach a secret file, a protected file or a
 // link out of the roots that its text does not name.
 func TestGlobNamesAreChecked(t *testing.T) {
-	ws, outside, g := globWorkspace(t)
+	ws, outside, judge := globWorkspace(t)
 	tests := []struct {
 		script   string
 		decision permission.Decision
 		rule     string
 		reason   string
 	}{
-		{"cat .e*", permission.Ask, "path:read",
+		{"cat .e*", permission.Deny, "path:secret",
 			`cat: reads .env: read ` + ws + `/.env: secret path (matches ".env")`},
-		{"cat */.env", permission.Ask, "path:read",
+		{"cat */.env", permission.Deny, "path:secret",
 			`cat: reads sub/.env: read ` + ws + `/sub/.env: secret path (matches ".env")`},
 		{"cat */passwd", permission.Ask, "path:read",
-			`cat: reads link/passwd outside the allowed roots: read "link/passwd" refused: resolves to ` + outside + `/passwd, outside every root (` + ws + `)`},
-		{"cat s*/.env", permission.Ask, "path:read",
+			`cat: reads link/passwd outside the allowed roots: read "` + ws + `/link/passwd" refused: resolves to ` + outside + `/passwd, outside every root (` + ws + `)`},
+		{"cat s*/.env", permission.Deny, "path:secret",
 			`cat: reads sub/.env: read ` + ws + `/sub/.env: secret path (matches ".env")`},
-		{"cat *.p?m", permission.Ask, "path:read",
+		{"cat *.p?m", permission.Deny, "path:secret",
 			`cat: reads key.pem: read ` + ws + `/key.pem: secret path (matches "*.pem")`},
-		{"head -n 1 id_*", permission.Ask, "path:read",
+		{"head -n 1 id_*", permission.Deny, "path:secret",
 			`head: reads id_rsa: read ` + ws + `/id_rsa: secret path (matches "id_rsa*")`},
 		{"cat lin*/passwd", permission.Ask, "path:read",
-			`cat: reads link/passwd outside the allowed roots: read "link/passwd" refused: resolves to ` + outside + `/passwd, outside every root (` + ws + `)`},
+			`cat: reads link/passwd outside the allowed roots: read "` + ws + `/link/passwd" refused: resolves to ` + outside + `/passwd, outside every root (` + ws + `)`},
 		{"echo x > .bashr?", permission.Ask, "write:protected",
 			`echo: writes .bashrc: write ` + ws + `/.bashrc: protected path (matches ".bashrc")`},
 		{"cat many/f*", permission.Ask, "path:glob",
@@ -92,7 +95,7 @@ func TestGlobNamesAreChecked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.script, func(t *testing.T) {
-			v := g.Judge(context.Background(), tt.script)
+			v := judge(tt.script)
 			assert.Equal(t, tt.decision, v.Decision, v.Reason)
 			assert.Equal(t, tt.rule, v.Rule)
 			assert.Equal(t, tt.reason, v.Reason)
@@ -106,9 +109,7 @@ func TestGlobNeedsWorkDir(t *testing.T) {
 	ws, _, _ := globWorkspace(t)
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{ws}, WorkDir: ws})
 	require.NoError(t, err)
-	pol := bashguard.DefaultPolicy()
-	pol.Paths = sb
-	v := bashguard.New(pol).Judge(context.Background(), "cat *.md")
+	v := bashguard.New(bashguard.DefaultPolicy()).Judge(context.Background(), "", bashguard.CheckerJudge(sb), "cat *.md")
 	assert.Equal(t, permission.Ask, v.Decision)
 	assert.Equal(t, "path:glob", v.Rule)
 	assert.Equal(t, "cat: reads *.md: no working directory is configured, so the files it names cannot be checked", v.Reason)

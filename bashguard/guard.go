@@ -58,14 +58,23 @@ func (g *Guard) Policy() Policy {
 	return p
 }
 
-// Judge parses script as bash and judges every simple command in it.
+// Judge parses script as bash, to be run in the directory dir, and judges
+// every simple command in it; every path a command reaches goes through
+// paths.
+//
+// dir is the absolute working directory the script runs in; relative
+// paths are joined to it before paths sees them, and it tells the
+// removal of the working directory or a parent. Empty means unknown:
+// relative paths go to paths as written, and globs in relative words are
+// not auto-allowed. A nil paths fails closed: every write and every read
+// of an absolute path is Ask.
 //
 // It never panics and never returns an error: a script that cannot be
 // parsed, is larger than the policy's bound or holds too many commands is
 // denied with the reason "cannot be analysed: ...". A cancelled ctx gives
-// a Deny. Judge does not run anything; it only calls the policy's
-// [PathChecker].
-func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
+// a Deny. Judge does not run anything; it only calls paths, and lists
+// directories to expand globs and walk the roots of recursive reads.
+func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script string) (v Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
 			v = Verdict{Decision: permission.Deny, Rule: "internal",
@@ -91,7 +100,7 @@ func (g *Guard) Judge(ctx context.Context, script string) (v Verdict) {
 		g.scratch.Put(sc)
 		return Verdict{Decision: permission.Deny, Rule: "parse", Reason: "cannot be analysed: " + err.Error()}
 	}
-	a := analyzer{g: g, sc: sc, src: script}
+	a := analyzer{g: g, sc: sc, src: script, dir: dir, paths: paths}
 	// Size the buffers from a guess at the number of commands and words;
 	// they grow if the guess is short. A short script gets both in one
 	// allocation.

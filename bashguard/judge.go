@@ -144,7 +144,7 @@ func (a *analyzer) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdic
 	sub := newAcc()
 	a.judgeArgv(&sub, v, x)
 	if sub.decided {
-		c.add(sub.dec, sub.rule, via+"runs "+v.vals[0]+": "+sub.why[0]+sub.why[1]+sub.why[2], !sub.nonOver)
+		c.addl(sub.dec, sub.layer, sub.rule, via+"runs "+v.vals[0]+": ", sub.why[0], sub.why[1]+sub.why[2], !sub.nonOver)
 	}
 	return sub
 }

@@ -25,7 +25,8 @@ var benchInputs = []struct{ name, script string }{
 // BenchmarkJudge compares judging a script with the bare parse of the same
 // input, side by side: Judge/x against Parse/x.
 func BenchmarkJudge(b *testing.B) {
-	g := New(casePolicy(""))
+	pol, paths := casePolicy("")
+	g := New(pol)
 	ctx := context.Background()
 	for _, in := range benchInputs {
 		b.Run("Parse/"+in.name, func(b *testing.B) {
@@ -42,7 +43,7 @@ func BenchmarkJudge(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(in.script)))
 			for b.Loop() {
-				if v := g.Judge(ctx, in.script); v.Rule == "" {
+				if v := g.Judge(ctx, testWork, paths, in.script); v.Rule == "" {
 					b.Fatal("verdict without rule")
 				}
 			}
@@ -57,7 +58,8 @@ func BenchmarkJudge(b *testing.B) {
 // Judge takes one from its Guard's pool. ns/op and allocs/op count one
 // parse plus one Judge.
 func BenchmarkJudgeVsParse(b *testing.B) {
-	g := New(casePolicy(""))
+	pol, paths := casePolicy("")
+	g := New(pol)
 	ctx := context.Background()
 	for _, in := range benchInputs {
 		b.Run(in.name, func(b *testing.B) {
@@ -68,7 +70,7 @@ func BenchmarkJudgeVsParse(b *testing.B) {
 				}
 			}
 			judge := func() {
-				if v := g.Judge(ctx, in.script); v.Rule == "" {
+				if v := g.Judge(ctx, testWork, paths, in.script); v.Rule == "" {
 					b.Fatal("verdict without rule")
 				}
 			}

@@ -64,8 +64,7 @@ func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
 		environ(c, "reads "+p+", the environment of a process")
 		return
 	}
-	pc := a.g.pol.Paths
-	if pc == nil {
+	if a.paths == nil {
 		if path.IsAbs(p) || hasDotDot(p) {
 			c.addf(permission.Ask, "path:read", "reads ", p, " and no path checker is configured", false)
 		}
@@ -74,13 +73,13 @@ func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
 	if fl&wGlob != 0 && !a.globPaths(c, p, false, who) {
 		return
 	}
-	d, why := pc.CheckPath(p, false)
-	switch d {
+	r := a.judgePath(p, Read)
+	switch r.Decision {
 	case permission.Allow:
 	case permission.Ask:
-		c.addf(permission.Ask, "path:read", "reads ", p, ": "+why, false)
+		c.addl(permission.Ask, r.Layer, ruleOr(r.Rule, "path:read"), "reads ", p, sep(r.Reason), false)
 	default:
-		c.addf(permission.Ask, "path:read", "reads ", p, " outside the allowed roots: "+why, false)
+		c.addl(permission.Deny, r.Layer, ruleOr(r.Rule, "path:read"), "reads ", p, sep(r.Reason), false)
 	}
 }
 
@@ -104,23 +103,61 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 		c.addf(permission.Deny, "dangerous:device", "writes the device ", p, "", false)
 		return
 	}
-	pc := a.g.pol.Paths
-	if pc == nil {
+	if a.paths == nil {
 		c.addf(permission.Ask, rule, "writes ", p, " and no path checker is configured", false)
 		return
 	}
 	if fl&wGlob != 0 && !a.globPaths(c, p, true, who) {
 		return
 	}
-	d, why := pc.CheckPath(p, true)
-	switch d {
+	r := a.judgePath(p, Write)
+	switch r.Decision {
 	case permission.Allow:
 		c.addf(permission.Ask, rule, "writes ", p, " (inside the allowed roots)", true)
 	case permission.Ask:
-		c.addf(permission.Ask, "write:protected", "writes ", p, ": "+why, false)
+		c.addl(permission.Ask, r.Layer, ruleOr(r.Rule, "write:protected"), "writes ", p, sep(r.Reason), false)
 	default:
-		c.addf(permission.Deny, "write:outside", "writes ", p, " outside the allowed roots: "+why, false)
+		c.addl(permission.Deny, r.Layer, ruleOr(r.Rule, "write:outside"), "writes ", p, sep(r.Reason), false)
 	}
+}
+
+// judgePath asks the path judge about p, joined to the working directory
+// when it is relative, and turns a panic or an invalid answer into a Deny.
+func (a *analyzer) judgePath(p string, access Access) (r permission.Result) {
+	defer func() {
+		if e := recover(); e != nil {
+			r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: "internal",
+				Reason: "the path judge failed: " + panicText(e)}
+		}
+	}()
+	if a.dir != "" && !path.IsAbs(p) && !strings.HasPrefix(p, "~") {
+		// Joined, not cleaned: ".." after a link leads where the file
+		// system takes it, which the judge resolves.
+		p = strings.TrimSuffix(a.dir, "/") + "/" + p
+	}
+	r = a.paths.JudgePath(p, access)
+	if !r.Decision.Valid() {
+		r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: "internal",
+			Reason: "the path judge gave an invalid decision"}
+	}
+	return r
+}
+
+// sep puts the judge's reason after the path: "reads x: reason", or
+// "reads /etc/x outside the allowed roots: ..." for a reason that starts
+// with "outside".
+func sep(reason string) string {
+	if strings.HasPrefix(reason, "outside ") {
+		return " " + reason
+	}
+	return ": " + reason
+}
+
+func ruleOr(rule, def string) string {
+	if rule == "" {
+		return def
+	}
+	return rule
 }
 
 // writeRule returns "write:"+who, without building the string for the
@@ -202,8 +239,8 @@ func (a *analyzer) critical(p string) bool {
 		q = a.g.pol.Home + q[1:]
 	}
 	rel := !path.IsAbs(q)
-	if rel && a.g.pol.WorkDir != "" {
-		q = path.Join(a.g.pol.WorkDir, q)
+	if rel && a.dir != "" {
+		q = path.Join(a.dir, q)
 		rel = false
 	}
 	q = path.Clean(q)
@@ -219,7 +256,7 @@ func (a *analyzer) critical(p string) bool {
 	if q == "/" || strings.Count(q, "/") == 1 {
 		return true // "/" or a top-level directory such as /usr or /home
 	}
-	for _, base := range []string{a.g.pol.Home, a.g.pol.WorkDir} {
+	for _, base := range []string{a.g.pol.Home, a.dir} {
 		if base == "" {
 			continue
 		}

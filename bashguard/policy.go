@@ -12,8 +12,8 @@ const (
 )
 
 // Policy configures a [Guard]. Its zero value is usable: limits take their
-// defaults, network commands are denied, and with no [PathChecker] every
-// write and every read of an absolute path is Ask.
+// defaults and network commands are denied. The working directory and the
+// [PathJudge] are given to each [Guard.Judge] call.
 //
 // A Policy is copied by [New]; changing it afterwards does not affect the
 // Guard.
@@ -36,14 +36,12 @@ type Policy struct {
 	// recognise "rm -rf ~". Empty means unknown: a word that needs it is
 	// never auto-allowed.
 	Home string
-	// WorkDir is the working directory the script runs in. It is used to
-	// recognise removal of the working directory or its parents. Relative
-	// paths are passed to Paths unchanged.
-	WorkDir string
 
-	// Paths judges every path a command reads or writes. Nil fails closed:
-	// every write is Ask and every read of an absolute path is Ask.
-	Paths PathChecker
+	// LookupHome returns the home directory of the named user, for
+	// "~user" words, as bash finds it in the user database. Nil means
+	// [os/user.Lookup]. A user it cannot find leaves the word unknown:
+	// it is never auto-allowed.
+	LookupHome func(user string) (string, error)
 
 	// ExtraSafe names further commands that are auto-allowed with any
 	// literal arguments (for example "make" in a trusted project). Names on
@@ -52,8 +50,7 @@ type Policy struct {
 }
 
 // DefaultPolicy returns a fresh Policy with every limit set to its default
-// and network access denied. Callers usually set Home, WorkDir and Paths on
-// the result.
+// and network access denied. Callers usually set Home on the result.
 func DefaultPolicy() Policy {
 	return Policy{
 		MaxScriptBytes: DefaultMaxScriptBytes,

@@ -38,8 +38,13 @@ type Command struct {
 	// with the command name, so that it reads well as the reason of the
 	// whole Verdict.
 	Reason string
-	// Rule names the check that decided.
+	// Rule names the check that decided: one of the guard's, or the rule
+	// or check the [PathJudge] named for a path the command reaches.
 	Rule string
+	// Layer is the layer that decided: [permission.LayerShell] for the
+	// guard's own checks, or the layer the PathJudge named (a Deny rule
+	// for a path is [permission.LayerRules]).
+	Layer permission.Layer
 	// Pos is where the command starts in the script.
 	Pos Pos
 	// Overridable is true only when the command is fully literal and its

@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"os/user"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -95,12 +96,13 @@ func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
 						}
 					}
 				}
-				if v[:end] != "~" || a.g.pol.Home == "" {
+				home, ok := a.tildeHome(v[1:end])
+				if !ok {
 					r.flags |= wDynamic
 					r.val = a.source(w)
 					return r
 				}
-				b.WriteString(a.g.pol.Home)
+				b.WriteString(home)
 				v = v[end:]
 			}
 			if strings.Contains(v, "=~") || (assign && strings.Contains(v, ":~")) {
@@ -381,4 +383,49 @@ func hasBraceExp(w *syntax.Word) bool {
 		}
 	}
 	return false
+}
+
+// tildeHome returns the directory bash puts for "~name" (name empty: the
+// home directory), and false when it is not known before run time: an
+// unknown home or user, or "~+" and "~-", which name $PWD and $OLDPWD.
+func (a *analyzer) tildeHome(name string) (string, bool) {
+	if name == "" {
+		return a.g.pol.Home, a.g.pol.Home != ""
+	}
+	if !userName(name) {
+		return "", false
+	}
+	lookup := a.g.pol.LookupHome
+	if lookup == nil {
+		lookup = lookupHome
+	}
+	home, err := lookup(name)
+	if err != nil || !strings.HasPrefix(home, "/") {
+		return "", false
+	}
+	return home, true
+}
+
+// userName reports a name that bash looks up as a user for "~name": the
+// characters of portable user names.
+func userName(s string) bool {
+	if len(s) > 32 || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch == '_' || ch == '-' || ch == '.' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupHome finds a user's home directory in the user database.
+func lookupHome(name string) (string, error) {
+	u, err := user.Lookup(name)
+	if err != nil {
+		return "", err
+	}
+	return u.HomeDir, nil
 }

@@ -39,7 +39,7 @@ func newWorkspace(tb testing.TB) *workspace {
 	w.sb, err = sandbox.New(sandbox.Config{Roots: []string{w.dir}, WorkDir: w.dir})
 	require.NoError(tb, err)
 	pol := bashguard.DefaultPolicy()
-	pol.Paths, pol.WorkDir, pol.Home = w.sb, w.dir, filepath.Join(tmp, "home")
+	pol.Home = filepath.Join(tmp, "home")
 	w.guard = bashguard.New(pol)
 	checker, err := permission.New(permission.Config{
 		Default: permission.Allow,
@@ -148,7 +148,7 @@ func TestShellScripts(t *testing.T) {
 	for _, s := range shellScripts {
 		_, err := p.Parse(strings.NewReader(s.script), "")
 		require.NoError(t, err, s.name)
-		v := w.guard.Judge(context.Background(), s.script)
+		v := w.guard.Judge(context.Background(), w.dir, bashguard.CheckerJudge(w.sb), s.script)
 		assert.NotEqual(t, permission.Deny, v.Decision, "%s: %s", s.name, v.Reason)
 		assert.NotEmpty(t, v.Rule, s.name)
 		assert.NotEmpty(t, v.Reason, s.name)
@@ -175,7 +175,7 @@ func BenchmarkShell(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(s.script)))
 			for b.Loop() {
-				if v := w.guard.Judge(ctx, s.script); v.Rule == "" {
+				if v := w.guard.Judge(ctx, w.dir, bashguard.CheckerJudge(w.sb), s.script); v.Rule == "" {
 					b.Fatal("verdict without rule")
 				}
 			}

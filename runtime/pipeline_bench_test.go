@@ -37,7 +37,7 @@ func newBenchPipeline(b *testing.B) *benchPipeline {
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{dir}, WorkDir: dir})
 	require.NoError(b, err)
 	pol := bashguard.DefaultPolicy()
-	pol.Paths, pol.WorkDir, pol.Home = sb, dir, filepath.Join(dir, "home")
+	pol.Home = filepath.Join(dir, "home")
 	guard := bashguard.New(pol)
 
 	var allow, ask, deny []string
@@ -195,13 +195,13 @@ func BenchmarkPipelineBash(b *testing.B) {
 	b.Run("guard-judge", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if v := w.guard.Judge(ctx, command); v.Decision != permission.Allow {
+			if v := w.guard.Judge(ctx, w.dir, bashguard.CheckerJudge(w.sb), command); v.Decision != permission.Allow {
 				b.Fatal(v.Reason)
 			}
 		}
 	})
 	checkVs(b, w, "Bash", "command", command, "judge", func() {
-		if v := w.guard.Judge(ctx, command); v.Decision != permission.Allow {
+		if v := w.guard.Judge(ctx, w.dir, bashguard.CheckerJudge(w.sb), command); v.Decision != permission.Allow {
 			b.Fatal(v.Reason)
 		}
 	})

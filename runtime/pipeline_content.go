@@ -361,47 +361,27 @@ func (c *content) checkPathRules(field, p string, write, rules bool) string {
 		c.guardDeny(permission.LayerSandbox, "sandbox:none", fmt.Sprintf("%s %q: no sandbox is configured, so no path is allowed", field, p))
 		return ""
 	}
-	// One walk resolves the path and judges it: protected and secret
-	// classes are matched against the real path, the path as written and
-	// every link followed on the way.
-	real, d, why, err := sb.Judge(p, write)
-	switch {
-	case d == permission.Deny || real == "":
+	req := permission.Request{Tool: c.tool, Group: c.group(), Kind: c.traits.Kind}
+	v := c.a.judgePath(sb, req, p, write, false)
+	switch v.sandbox.Decision {
+	case permission.Deny:
 		c.insideRoots = false
-		if err == nil {
-			err = fmt.Errorf("%s", why)
-		}
-		c.guardDeny(permission.LayerSandbox, "sandbox:"+sandboxRule(err), why)
+		c.add(v.sandbox)
 		return ""
-	case d == permission.Ask:
-		rule := "sandbox:secret"
-		if strings.Contains(why, "protected path") {
-			rule = "sandbox:protected"
-		}
-		c.guardAsk(permission.LayerSandbox, rule, why, rule == "sandbox:protected")
+	case permission.Ask:
+		c.add(v.sandbox)
 	}
 	if !rules {
-		return real
+		return v.real
 	}
 	if c.nPaths == 0 {
-		c.path0 = real
+		c.path0 = v.real
 	} else {
-		c.paths = append(c.paths, real)
+		c.paths = append(c.paths, v.real)
 	}
 	c.nPaths++
-	// Rules see the real path and the path as written (made absolute),
-	// so that a link cannot slip a path past a deny rule.
-	req := permission.Request{Tool: c.tool, Group: c.group(), Kind: c.traits.Kind, Path: real}
-	r := c.a.rulesFor(&req)
-	if lexical := lexicalPath(sb.WorkDir(), p, real); lexical != real {
-		req.Path = lexical
-		if r2 := c.a.rulesFor(&req); r2.Decision < r.Decision {
-			r2.Conflicts.Add(permission.Conflict{Decision: r.Decision, Layer: r.Layer, Source: r.Source, Rule: r.Rule, Reason: r.Reason})
-			r = r2
-		}
-	}
-	c.addRules(r)
-	return real
+	c.addRules(v.rules)
+	return v.real
 }
 
 // lexicalPath returns p made absolute against wd and cleaned. When that is

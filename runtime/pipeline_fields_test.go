@@ -166,7 +166,7 @@ func TestPipelineWorkdirRelativePath(t *testing.T) {
 	w.start(t, "s1", permission.ModeDefault)
 	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
 	runCases(t, w, "s1", []pcase{
-		{"dot-dot after a link", "run_bash", raw(`{"command":"cat ../escape/../outside/secret.txt","working_dir":"src"}`), permission.Ask, permission.LayerShell, "path:read",
+		{"dot-dot after a link", "run_bash", raw(`{"command":"cat ../escape/../outside/secret.txt","working_dir":"src"}`), permission.Ask, permission.LayerSandbox, "path:read",
 			"reads ../escape/../outside/secret.txt outside the allowed roots"},
 		// Benign: ".." that stays inside, a name in the working directory.
 		{"dot-dot to the workspace", "run_bash", raw(`{"command":"cat ../README.md","working_dir":"src"}`), permission.Allow, permission.LayerRules, "run_bash(cat:*)", "allowed by allow rule run_bash(cat:*)"},

@@ -183,7 +183,7 @@ func TestPipelineClaudeCodeToolsWalk(t *testing.T) {
 		{"TodoWrite", false, nil, "TodoWrite", json.RawMessage(`{"todos":[]}`), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"},
 		{"Bash", false, nil, "Bash", in("command", "cat README.md | wc -l"), permission.Allow, permission.LayerShell, "safe", "reads only inside the allowed roots"},
 		{"Bash inline code", false, nil, "Bash", in("command", "python3 -c 'print(1)'"), permission.Ask, permission.LayerShell, "code:inline", "python3: runs inline program text, which is not analysed"},
-		{"Bash redirect out", false, nil, "Bash", in("command", "echo x > ../outside/y"), permission.Deny, permission.LayerShell, "write:outside", "echo: writes ../outside/y outside the allowed roots"},
+		{"Bash redirect out", false, nil, "Bash", in("command", "echo x > ../outside/y"), permission.Deny, permission.LayerSandbox, "write:outside", "echo: writes ../outside/y outside the allowed roots"},
 		{"LS", false, nil, "LS", in("path", "src"), permission.Allow, permission.LayerRules, "default", "no rule matched; the default for read tools is allow"},
 		{"LS outside", false, nil, "LS", in("path", "/etc"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
 		{"NotebookRead", false, nil, "NotebookRead", in("notebook_path", "nb.ipynb"), permission.Allow, permission.LayerRules, "default", "no rule matched; the default for read tools is allow"},

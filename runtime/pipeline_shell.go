@@ -3,12 +3,8 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
-
-	"github.com/toolgate/toolgate/bashguard"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -30,13 +26,14 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 	if c.workdirRefused {
 		return // already denied: the command would run outside the roots
 	}
-	if sb := c.a.p.cfg.Sandbox; c.workdir != "" && sb != nil && c.workdir != sb.WorkDir() {
-		// The command runs elsewhere: judge its relative paths from there.
-		pol := g.Policy()
-		pol.WorkDir, pol.Paths = c.workdir, relativeTo{dir: c.workdir, paths: pol.Paths}
-		g = bashguard.New(pol)
+	sb := c.a.p.cfg.Sandbox
+	dir := c.workdir
+	if dir == "" {
+		dir = sb.WorkDir()
 	}
-	v := g.Judge(ctx, script)
+	// The command's paths go through the one path judge, relative ones
+	// taken from the directory it runs in.
+	v := g.Judge(ctx, dir, shellPaths{a: c.a, sb: sb}, script)
 	if len(v.Commands) == 0 {
 		// Nothing to judge one by one (a parse error, an empty script):
 		// the guard's answer is the call's.
@@ -84,11 +81,11 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 				Source: permission.SourceAllow, Rule: cmd.Rule, Reason: cmd.Reason})
 		case permission.Ask:
 			if !(rules.Decision == permission.Allow && rules.Source == permission.SourceAllow && cmd.Overridable) {
-				answers = append(answers, permission.Result{Decision: permission.Ask, Layer: permission.LayerShell,
+				answers = append(answers, permission.Result{Decision: permission.Ask, Layer: cmdLayer(cmd.Layer),
 					Source: permission.SourceToolAsk, Rule: cmd.Rule, Reason: cmd.Reason})
 			}
 		default:
-			answers = append(answers, permission.Result{Decision: permission.Deny, Layer: permission.LayerShell,
+			answers = append(answers, permission.Result{Decision: permission.Deny, Layer: cmdLayer(cmd.Layer),
 				Source: permission.SourceToolDeny, Rule: cmd.Rule, Reason: cmd.Reason})
 		}
 		if rules.Source == permission.SourceDefault && rules.Decision == permission.Ask {
@@ -145,21 +142,11 @@ func (c *content) addGuard(d permission.Decision, rule, reason string, firm bool
 	}
 }
 
-// relativeTo makes relative paths absolute against dir before the inner
-// checker (which resolves them against its own working directory) sees them.
-type relativeTo struct {
-	dir   string
-	paths bashguard.PathChecker
-}
-
-func (r relativeTo) CheckPath(p string, write bool) (permission.Decision, string) {
-	if r.paths == nil {
-		return permission.Deny, "no path checker is configured"
+// cmdLayer is the layer that decided a command: the guard's, or the one
+// its path judge named (a path rule, the sandbox).
+func cmdLayer(l permission.Layer) permission.Layer {
+	if l == permission.LayerNone {
+		return permission.LayerShell
 	}
-	if p != "" && !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
-		// Joined, not cleaned: ".." after a link leads where the file
-		// system takes it, which the inner checker resolves.
-		p = strings.TrimSuffix(r.dir, "/") + "/" + p
-	}
-	return r.paths.CheckPath(p, write)
+	return l
 }

@@ -45,7 +45,7 @@ func newWorld(t *testing.T, cfg permission.Config, asker Asker, extra ...hooks.H
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{w.dir}, WorkDir: w.dir})
 	require.NoError(t, err)
 	pol := bashguard.DefaultPolicy()
-	pol.Paths, pol.WorkDir, pol.Home = sb, w.dir, filepath.Join(tmp, "home")
+	pol.Home = filepath.Join(tmp, "home")
 	cfg.WorkDir = w.dir
 	checker, err := permission.New(cfg)
 	require.NoError(t, err)
@@ -225,7 +225,6 @@ func TestPipelineShellWorkdir(t *testing.T) {
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{w.dir}, WorkDir: w.dir})
 	require.NoError(t, err)
 	pol := bashguard.DefaultPolicy()
-	pol.Paths, pol.WorkDir = sb, w.dir
 	checker, err := permission.New(permission.Config{Default: permission.Allow, WorkDir: w.dir})
 	require.NoError(t, err)
 	p, err := New(Config{Tools: reg, Checker: checker, Sandbox: sb, Guard: bashguard.New(pol)})
@@ -236,7 +235,7 @@ func TestPipelineShellWorkdir(t *testing.T) {
 	w.p = p
 	runCases(t, w, "g", []pcase{
 		{"relative read from the named dir stays inside", "run_bash", in("command", "cat main.go", "working_dir", "src"), permission.Allow, permission.LayerShell, "", ""},
-		{"relative read escaping from the named dir", "run_bash", in("command", "cat ../../outside/secret.txt", "working_dir", "src"), permission.Ask, permission.LayerShell, "", "outside"},
+		{"relative read escaping from the named dir", "run_bash", in("command", "cat ../../outside/secret.txt", "working_dir", "src"), permission.Ask, permission.LayerSandbox, "", "outside"},
 		{"working dir outside the roots", "run_bash", in("command", "ls", "working_dir", "../outside"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside"},
 	})
 }

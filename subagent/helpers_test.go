@@ -42,7 +42,7 @@ func newWorld(t testing.TB, cfg permission.Config, extra ...hooks.Hook) *world {
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{w.dir}, WorkDir: w.dir})
 	require.NoError(t, err)
 	pol := bashguard.DefaultPolicy()
-	pol.Paths, pol.WorkDir, pol.Home = sb, w.dir, filepath.Join(tmp, "home")
+	pol.Home = filepath.Join(tmp, "home")
 	cfg.WorkDir = w.dir
 	checker, err := permission.New(cfg)
 	require.NoError(t, err)

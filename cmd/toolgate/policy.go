@@ -297,7 +297,7 @@ func (p *policy) pipeline(tool string) (*runtime.Pipeline, *hooks.Set, error) {
 		return nil, nil, fmt.Errorf("cannot confine paths to %s: %w", strings.Join(p.roots, ", "), err)
 	}
 	pol := bashguard.DefaultPolicy()
-	pol.Paths, pol.WorkDir, pol.Home = sb, p.src.cwd, p.src.home
+	pol.Home = p.src.home
 	pol.AllowNetwork, pol.ExtraSafe = p.network, p.safe
 	set := hooks.NewSet()
 	for _, c := range p.hooks {

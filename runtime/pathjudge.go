@@ -1,0 +1,162 @@
+package runtime
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// pathVerdict is what the path judge finds for one path a tool reaches.
+type pathVerdict struct {
+	// real is the resolved path, or "" when the sandbox refused the path.
+	real string
+	// sandbox is the sandbox's answer: a Deny (refused), an Ask (a secret
+	// path, or a write to a protected one), or an Allow with no reason.
+	sandbox permission.Result
+	// err is the sandbox's refusal, when it refused.
+	err error
+	// rules is the strictest answer of the rules of every source for the
+	// real path (or, for a path outside the roots, where it leads) and the
+	// path as written; unset (hasRules false) for a path refused for
+	// another reason when the caller asked for rules only on paths the
+	// sandbox takes.
+	rules    permission.Result
+	hasRules bool
+}
+
+// judgePath is the one path judge: the sandbox (containment, protected and
+// secret paths) and the rules of every source (configuration, session)
+// for req's tool, group and kind, on the real path and on the path as
+// written. File tools' path fields and every path a shell command reaches
+// go through it. refused says whether the rules are asked about a path
+// the sandbox refused, too (for a shell command, whose read outside the
+// roots is only asked).
+func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string, write, refused bool) pathVerdict {
+	var v pathVerdict
+	// One walk resolves the path and judges it: protected and secret
+	// classes are matched against the real path, the path as written and
+	// every link followed on the way.
+	real, d, why, err := sb.Judge(p, write)
+	switch {
+	case d == permission.Deny || real == "":
+		if err == nil {
+			err = errors.New(why)
+		}
+		v.err = err
+		v.sandbox = permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox,
+			Source: permission.SourceToolDeny, Rule: "sandbox:" + sandboxRule(err), Reason: why}
+		if !refused {
+			return v
+		}
+		var pe *sandbox.PathError
+		if errors.As(err, &pe) && errors.Is(err, sandbox.ErrOutsideRoots) {
+			real = pe.Resolved
+		}
+	case d == permission.Ask:
+		rule := "sandbox:secret"
+		if strings.Contains(why, "protected path") {
+			rule = "sandbox:protected"
+		}
+		v.real = real
+		v.sandbox = permission.Result{Decision: permission.Ask, Layer: permission.LayerSandbox,
+			Source: permission.SourceToolAsk, Rule: rule, Reason: why, Firm: rule == "sandbox:protected"}
+	default:
+		v.real = real
+		v.sandbox = permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Source: permission.SourceAllow}
+	}
+	// Rules see the real path and the path as written (made absolute),
+	// so that a link cannot slip a path past a deny rule.
+	if real != "" {
+		req.Path = real
+		v.rules, v.hasRules = a.rulesFor(&req), true
+	}
+	if strings.HasPrefix(p, "~") {
+		return v // not a path the rules can name: the sandbox refused it
+	}
+	if lexical := lexicalPath(sb.WorkDir(), p, real); lexical != real {
+		req.Path = lexical
+		r2 := a.rulesFor(&req)
+		if !v.hasRules {
+			v.rules, v.hasRules = r2, true
+		} else if r := v.rules; r2.Decision < r.Decision {
+			r2.Conflicts.Add(permission.Conflict{Decision: r.Decision, Layer: r.Layer, Source: r.Source, Rule: r.Rule, Reason: r.Reason})
+			v.rules = r2
+		}
+	}
+	return v
+}
+
+// shellPaths is the path judge a shell command's paths go through: the
+// one path judge, with the rules of Claude Code's Read family for what a
+// command reads and of its Edit family for what it writes, and the
+// answers a shell command gets:
+//
+//   - a path a Deny rule names is denied, whichever way it is reached;
+//   - a read of a secret path is denied, inside the roots or outside
+//     them: a command can send what it reads anywhere;
+//   - a read outside the roots is asked, unless an Allow rule for the
+//     path answers for the person;
+//   - a path an Ask rule names is asked;
+//   - a write outside the roots is denied, one to a protected or secret
+//     path asked; any other write is allowed here, and the guard still
+//     asks for it.
+//
+// Only rules that name a path speak for a path: a rule for a whole tool
+// ("Read", "Edit") and the per-kind defaults say what the file tools
+// may do, not what a shell command may read.
+type shellPaths struct {
+	a  *agent
+	sb *sandbox.Sandbox
+}
+
+// JudgePath implements bashguard.PathJudge.
+func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Result {
+	write := access == bashguard.Write
+	req := permission.Request{Tool: "Read", Group: "Read", Kind: permission.KindRead}
+	if write {
+		req = permission.Request{Tool: "Edit", Group: "Edit", Kind: permission.KindEdit}
+	}
+	if j.sb == nil {
+		return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
+			Rule: "sandbox:none", Reason: "no sandbox is configured, so no path is allowed"}
+	}
+	v := j.a.judgePath(j.sb, req, p, write, true)
+	rule, ruled := v.rules, v.hasRules && pathRule(&v.rules)
+	if ruled && rule.Decision == permission.Deny {
+		return rule
+	}
+	sb := v.sandbox
+	switch {
+	case sb.Decision == permission.Deny && write:
+		sb.Rule, sb.Reason = "", "outside the allowed roots: "+sb.Reason
+		return sb
+	case sb.Decision == permission.Deny:
+		if pat, ok := j.sb.Secret(p); ok {
+			return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
+				Rule: "path:secret", Reason: "a secret path outside the allowed roots (matches \"" + pat + "\"): " + sb.Reason}
+		}
+		if ruled && rule.Decision == permission.Allow && errors.Is(v.err, sandbox.ErrOutsideRoots) {
+			return rule
+		}
+		return permission.Result{Decision: permission.Ask, Layer: permission.LayerSandbox, Source: permission.SourceToolAsk,
+			Reason: "outside the allowed roots: " + sb.Reason}
+	case sb.Decision == permission.Ask && !write:
+		sb.Decision, sb.Source, sb.Rule, sb.Firm = permission.Deny, permission.SourceToolDeny, "path:secret", false
+		return sb
+	case sb.Decision == permission.Ask:
+		sb.Rule = ""
+		return sb
+	case ruled && rule.Decision == permission.Ask:
+		return rule
+	}
+	return sb
+}
+
+// pathRule reports whether r is the answer of a rule that names a path,
+// not a default or a rule for a whole tool.
+func pathRule(r *permission.Result) bool {
+	return r.Source != permission.SourceDefault && strings.HasSuffix(r.Rule, ")")
+}
