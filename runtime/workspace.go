@@ -37,8 +37,8 @@ type Workspace struct {
 	Settings []*permission.Settings
 
 	// Shell is the shell guard's policy (layer 5); nil means
-	// [bashguard.DefaultPolicy]. Its paths, working directory and home are
-	// set from this Workspace.
+	// [bashguard.DefaultPolicy]. Its home is set from this Workspace; the
+	// working directory and the path judge are given to each judgement.
 	Shell *bashguard.Policy
 	// Protected and Secret are the sandbox's patterns (layer 4); nil means
 	// [sandbox.DefaultProtected] and [sandbox.DefaultSecret].
@@ -91,7 +91,7 @@ func Open(w Workspace) (*Pipeline, error) {
 	if w.Shell != nil {
 		pol = *w.Shell
 	}
-	pol.Paths, pol.WorkDir, pol.Home = sb, w.Dir, w.Home
+	pol.Home = w.Home
 	tools := w.Tools
 	if tools == nil {
 		tools = ClaudeCodeTools()
