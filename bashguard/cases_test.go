@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -22,6 +23,26 @@ type testCase struct {
 	Decision string `json:"decision"`
 	Rule     string `json:"rule"`
 	Reason   string `json:"reason"` // a substring of the verdict's reason
+	// Files, when set, are made in a fresh workspace that is the working
+	// directory and the only root (a name ending in "/" is a directory),
+	// for cases about what globs and git find there.
+	Files []string `json:"files,omitempty"`
+}
+
+// workspace makes the files of c in a fresh directory and returns it with
+// a path judge whose only root it is.
+func workspace(t *testing.T, c testCase) (string, PathJudge) {
+	dir := t.TempDir()
+	for _, f := range c.Files {
+		p := filepath.Join(dir, f)
+		if strings.HasSuffix(f, "/") {
+			require.NoError(t, os.MkdirAll(p, 0o755))
+			continue
+		}
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("x\n"), 0o644))
+	}
+	return dir, CheckerJudge(rootChecker{dir: dir, roots: []string{dir}})
 }
 
 const (
@@ -111,7 +132,11 @@ func TestCases(t *testing.T) {
 			g = New(pol)
 			guards[c.Opts] = g
 		}
-		v := g.Judge(context.Background(), testWork, paths, c.Script)
+		dir := testWork
+		if len(c.Files) > 0 {
+			dir, paths = workspace(t, c)
+		}
+		v := g.Judge(context.Background(), dir, paths, c.Script)
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
 		assert.Equal(t, c.Rule, v.Rule, "rule for %q (%s)", c.Script, v.Reason)
 		assert.Contains(t, v.Reason, c.Reason, "reason for %q", c.Script)

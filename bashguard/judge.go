@@ -28,6 +28,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
 	a.dispatch(c, raw, name, std, v, x)
+	a.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) {
 			c.addf(permission.Ask, "dynamic:arg", "argument ", v.vals[i], " is only known at run time", false)
@@ -128,6 +129,7 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 					}
 				}
 			}
+			safeCmdOpts(c, name, v)
 			c.allow("safe", "on the safe list")
 		case e.class == clsReader:
 			a.reader(c, name, e.reader, v)

@@ -15,6 +15,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 	patDone := false
 	var opsBuf [8]int
 	ops := scanOptsOpt(v, valShort, s.optShort, valLong, opsBuf[:0], func(o opt) {
+		defer checkOpt(c, name, o) // after the checks that explain an option better
 		isShort := len(o.name) == 2
 		ch := byte(0)
 		if isShort {
@@ -96,6 +97,13 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 	if s.noFiles {
 		c.allow("safe", "on the safe list")
 		return
+	}
+	if name == "uniq" && len(ops) == 1 && v.flags[ops[0]]&wGlob != 0 && v.literal(ops[0]) {
+		// uniq IN OUT writes OUT: a glob that names two files makes the
+		// second one the output.
+		if m, err := expandGlob(a.dir, v.vals[ops[0]]); err != nil || len(m) > 1 || a.dir == "" {
+			c.addf(permission.Ask, "args:uniq", "glob ", v.vals[ops[0]], " may name two files, and uniq writes its output to the second", true)
+		}
 	}
 	if name == "uniq" && len(ops) > 1 {
 		out := ops[1]
