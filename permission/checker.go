@@ -25,6 +25,8 @@ type Config struct {
 	Mode Mode
 	// DisableBypass refuses ModeBypassPermissions.
 	DisableBypass bool
+	// DisableAuto refuses ModeAuto.
+	DisableAuto bool
 	// WorkDir is the absolute working directory that relative path rules
 	// resolve against.
 	WorkDir string
@@ -80,6 +82,9 @@ func New(cfg Config) (*Checker, error) {
 	}
 	if cfg.DisableBypass && cfg.Mode == ModeBypassPermissions {
 		errs = append(errs, &Error{Index: -1, Input: cfg.Mode.String(), Reason: "bypassPermissions mode is disabled by configuration"})
+	}
+	if cfg.DisableAuto && cfg.Mode == ModeAuto {
+		errs = append(errs, &Error{Index: -1, Input: cfg.Mode.String(), Reason: "auto mode is disabled by configuration"})
 	}
 	if !cfg.Default.Valid() {
 		errs = append(errs, &Error{Index: -1, Input: cfg.Default.String(), Reason: "invalid default decision"})

@@ -21,11 +21,12 @@ type Call struct {
 //   - otherwise the base is the explicit Allow (P7) if there is one, else
 //     the default (P8); Ask answers (P4–P6, and Ask rules) raise an Allow
 //     base to Ask and never lower a Deny base;
-//   - then the mode: plan denies all but read-only, interaction and
-//     subagent calls; dontAsk turns Ask
-//     into Deny; bypassPermissions turns Ask into Allow; acceptEdits allows
-//     an edit inside the roots that would Ask. Firm Asks (protected paths)
-//     stay Ask under bypassPermissions and acceptEdits.
+//   - then the mode: plan denies all but read-only, web, interaction and
+//     subagent calls; dontAsk turns Ask into Deny; bypassPermissions
+//     turns Ask into Allow; acceptEdits and auto allow an edit inside the
+//     roots that would Ask (auto leaves every other Ask to the host's
+//     classifier). Firm Asks (protected paths) stay Ask under
+//     bypassPermissions, acceptEdits and auto.
 //
 // Every answer that did not win is recorded in the result's conflict log,
 // with the conflicts each answer carried. An empty list of answers is a
@@ -108,14 +109,16 @@ func applyMode(mode Mode, call Call, r Result) Result {
 	case ModeDefault:
 		return r
 	case ModePlan:
-		// Planning reads, talks to the person and may start subagents
-		// (which inherit plan mode: a child's mode is never more
-		// permissive than its parent's); it changes nothing.
-		if call.Kind == KindRead || call.Kind == KindInteraction || call.Kind == KindSubagent {
+		// Planning reads (files and the web), talks to the person — its
+		// ExitPlanMode asks the person to approve the plan — and may
+		// start subagents (which inherit plan mode: a child's mode is
+		// never more permissive than its parent's); it changes nothing.
+		// Each keeps its own answer: an Ask stays an Ask.
+		if call.Kind == KindRead || call.Kind == KindNetwork || call.Kind == KindInteraction || call.Kind == KindSubagent {
 			return r
 		}
 		return modeResult(r, Deny, SourceConfigDeny, mode,
-			"plan mode: only read-only, interaction and subagent tools run, and "+name(call.Tool)+" is "+article(call.Kind)+" tool")
+			"plan mode: only read-only, web, interaction and subagent tools run, and "+name(call.Tool)+" is "+article(call.Kind)+" tool")
 	case ModeDontAsk:
 		if r.Decision == Ask {
 			return modeResult(r, Deny, SourceConfigDeny, mode, "dontAsk mode: would ask ("+r.Reason+"), so denied")
@@ -124,10 +127,12 @@ func applyMode(mode Mode, call Call, r Result) Result {
 		if r.Decision == Ask && !r.Firm {
 			return modeResult(r, Allow, r.Source, mode, "bypassPermissions mode: allowed what would ask ("+r.Reason+")")
 		}
-	case ModeAcceptEdits:
+	case ModeAcceptEdits, ModeAuto:
 		if r.Decision == Ask && !r.Firm && call.Kind == KindEdit && call.InsideRoots {
-			return modeResult(r, Allow, r.Source, mode, "acceptEdits mode: allowed an edit inside the allowed roots that would ask ("+r.Reason+")")
+			return modeResult(r, Allow, r.Source, mode, mode.String()+" mode: allowed an edit inside the allowed roots that would ask ("+r.Reason+")")
 		}
+		// In auto mode every other Ask stays an Ask: the host's classifier
+		// (or the person) answers it.
 	default:
 		return modeResult(r, Deny, SourceConfigDeny, mode, "unknown permission mode: denied")
 	}

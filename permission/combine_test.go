@@ -136,12 +136,12 @@ func TestModes(t *testing.T) {
 		{"acceptEdits leaves a shell ask", ModeAcceptEdits, bash, []Result{p8, p6}, Ask, "P6", "P6 says ask"},
 		{"acceptEdits leaves a firm ask", ModeAcceptEdits, edit, []Result{p8, firm}, Ask, "P6", "P6 says ask"},
 		{"acceptEdits never lifts a deny", ModeAcceptEdits, edit, []Result{p8, p1}, Deny, "P1", "P1 says deny"},
-		{"plan denies an edit", ModePlan, edit, []Result{p7}, Deny, "mode:plan", "plan mode: only read-only, interaction and subagent tools run, and Edit is an edit tool"},
-		{"plan denies a shell call", ModePlan, bash, []Result{p8}, Deny, "mode:plan", "plan mode: only read-only, interaction and subagent tools run, and Bash is an exec tool"},
+		{"plan denies an edit", ModePlan, edit, []Result{p7}, Deny, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Edit is an edit tool"},
+		{"plan denies a shell call", ModePlan, bash, []Result{p8}, Deny, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Bash is an exec tool"},
 		{"plan lets a read run", ModePlan, read, []Result{p8}, Allow, "P8", "P8 says allow"},
 		{"plan lets the agent ask the person", ModePlan, Call{Tool: "ask_user", Kind: KindInteraction}, []Result{p8}, Allow, "P8", "P8 says allow"},
 		{"plan lets a subagent start", ModePlan, Call{Tool: "Task", Kind: KindSubagent}, []Result{p8}, Allow, "P8", "P8 says allow"},
-		{"plan denies an undeclared tool", ModePlan, Call{Tool: "T", Kind: KindOther}, []Result{p8}, Deny, "mode:plan", "plan mode: only read-only, interaction and subagent tools run, and T is an other tool"},
+		{"plan denies an undeclared tool", ModePlan, Call{Tool: "T", Kind: KindOther}, []Result{p8}, Deny, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and T is an other tool"},
 		{"plan lets a read ask", ModePlan, read, []Result{p8, p5}, Ask, "P5", "P5 says ask"},
 		{"dontAsk denies an ask", ModeDontAsk, bash, []Result{p8, p5}, Deny, "mode:dontAsk", "dontAsk mode: would ask (P5 says ask), so denied"},
 		{"dontAsk allows an allow", ModeDontAsk, bash, []Result{p7}, Allow, "P7", "P7 says allow"},
@@ -152,6 +152,15 @@ func TestModes(t *testing.T) {
 		{"bypass keeps every deny: P3", ModeBypassPermissions, bash, []Result{p7, p3}, Deny, "P3", "P3 says deny"},
 		{"bypass keeps a firm ask", ModeBypassPermissions, edit, []Result{p7, firm}, Ask, "P6", "P6 says ask"},
 		{"dontAsk denies a firm ask", ModeDontAsk, edit, []Result{p7, firm}, Deny, "mode:dontAsk", "dontAsk mode: would ask (P6 says ask), so denied"},
+		{"plan lets a web fetch ask", ModePlan, Call{Tool: "WebFetch", Kind: KindNetwork}, []Result{p8, p6}, Ask, "P6", "P6 says ask"},
+		{"plan lets ExitPlanMode ask the person", ModePlan, Call{Tool: "ExitPlanMode", Kind: KindInteraction}, []Result{p8, p6}, Ask, "P6", "P6 says ask"},
+		{"auto allows an edit inside the roots", ModeAuto, edit, []Result{p8, p6}, Allow, "mode:auto",
+			"auto mode: allowed an edit inside the allowed roots that would ask (P6 says ask)"},
+		{"auto leaves an edit outside the roots to the host", ModeAuto, editOut, []Result{p8, p6}, Ask, "P6", "P6 says ask"},
+		{"auto leaves a shell ask to the host", ModeAuto, bash, []Result{p8, p5}, Ask, "P5", "P5 says ask"},
+		{"auto keeps a firm ask", ModeAuto, edit, []Result{p8, firm}, Ask, "P6", "P6 says ask"},
+		{"auto never lifts a deny", ModeAuto, edit, []Result{p7, p1}, Deny, "P1", "P1 says deny"},
+		{"auto keeps an allow", ModeAuto, bash, []Result{p7}, Allow, "P7", "P7 says allow"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,4 +187,24 @@ func TestParseMode(t *testing.T) {
 	assert.True(t, ModePlan.AtMostAsPermissive(ModeDefault))
 	assert.False(t, ModeBypassPermissions.AtMostAsPermissive(ModeAcceptEdits))
 	assert.True(t, ModeBypassPermissions.AtMostAsPermissive(ModeBypassPermissions))
+}
+
+// TestAutoModeConfig: the allow rules Claude Code sets aside in auto mode,
+// and those it keeps.
+func TestAutoModeConfig(t *testing.T) {
+	drop := []string{"Bash", "Bash(*)", "*", "Bash(python:*)", "Bash(python3 *)", "Bash(python*)", "Bash(node:*)",
+		"Bash(npm run:*)", "Bash(yarn run *)", "Bash(sh -c:*)", "Bash(sudo:*)", "Bash(/usr/bin/env:*)", "Task", "Agent(Explore)", "Bash(bash)"}
+	keep := []string{"Bash(git status)", "Bash(npm test:*)", "Bash(python -m pytest)", "Read", "Edit(./src/**)", "WebFetch(domain:go.dev)", "mcp__github"}
+	cfg := Config{Allow: append(append([]string{}, drop...), keep...),
+		WorkDir: "/p", Rules: []RuleSpec{{Rule: "Bash(ruby:*)", Decision: Allow, Origin: "user settings /u.json"}, {Rule: "Bash", Decision: Deny, Origin: "x"}}}
+	out, dropped := AutoModeConfig(cfg)
+	assert.Equal(t, keep, out.Allow)
+	assert.Equal(t, append(append([]string{}, drop...), "Bash(ruby:*) (user settings /u.json)"), dropped)
+	require.Len(t, out.Rules, 1, "deny rules stay")
+	assert.Equal(t, Deny, out.Rules[0].Decision)
+	c, err := New(out)
+	require.NoError(t, err)
+	r := c.Check(sh("python", "x.py"), nil)
+	assert.Equal(t, Deny, r.Decision)
+	assert.Equal(t, "denied by deny rule Bash (x)", r.Reason)
 }

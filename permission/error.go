@@ -13,7 +13,9 @@ type Error struct {
 	Index int
 	// Offset is the byte offset within Input where the problem is, or -1.
 	Offset int
-	// Input is the text that was refused.
+	// Input is the text that was refused: a rule, a mode, a variable's
+	// value. It is empty for a settings file, whose content is never
+	// quoted.
 	Input string
 	// Reason says what is wrong.
 	Reason string
@@ -27,9 +29,17 @@ func (e *Error) Error() string {
 	if e.Index >= 0 && e.Source != "" {
 		s += "rule " + strconv.Itoa(e.Index) + ": "
 	}
-	s += strconv.Quote(e.Input)
-	if e.Offset > 0 {
-		s += " at offset " + strconv.Itoa(e.Offset)
+	switch {
+	case e.Input != "":
+		s += strconv.Quote(e.Input)
+		if e.Offset > 0 {
+			s += " at offset " + strconv.Itoa(e.Offset)
+		}
+		s += ": "
+	case e.Offset >= 0 && e.Source != "":
+		// A settings file: where, never what (the content may be a
+		// secret behind a link).
+		s += "at offset " + strconv.Itoa(e.Offset) + ": "
 	}
-	return s + ": " + e.Reason
+	return s + e.Reason
 }

@@ -19,9 +19,16 @@ const (
 	// ModeBypassPermissions turns every Ask into an Allow, except the firm
 	// Asks of protected paths. Every Deny stays.
 	ModeBypassPermissions
+	// ModeAuto is Claude Code's auto mode, in which a classifier of the
+	// host reviews what would ask. Here it allows what acceptEdits allows
+	// (edits inside the allowed roots), leaves every other Ask an Ask for
+	// the host's classifier or the person, and sets aside the broad allow
+	// rules Claude Code drops on entering auto mode (a whole shell tool,
+	// a script interpreter with any arguments): their calls ask too.
+	ModeAuto
 )
 
-var modeNames = [...]string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"}
+var modeNames = [...]string{"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto"}
 
 // String returns the mode's name as Claude Code spells it.
 func (m Mode) String() string {
@@ -32,10 +39,11 @@ func (m Mode) String() string {
 }
 
 // ParseMode parses a mode name as Claude Code spells it ("default",
-// "acceptEdits", "plan", "dontAsk", "bypassPermissions"). The empty string
-// is ModeDefault. Anything else is an error.
+// "acceptEdits", "plan", "dontAsk", "bypassPermissions", "auto"). The
+// empty string and "manual" (Claude Code's alias of default) are
+// ModeDefault. Anything else is an error.
 func ParseMode(s string) (Mode, error) {
-	if s == "" {
+	if s == "" || s == "manual" {
 		return ModeDefault, nil
 	}
 	for i, n := range modeNames {
@@ -43,15 +51,15 @@ func ParseMode(s string) (Mode, error) {
 			return Mode(i), nil
 		}
 	}
-	return ModeDefault, &Error{Index: -1, Input: s, Reason: "unknown permission mode (want default, acceptEdits, plan, dontAsk or bypassPermissions)"}
+	return ModeDefault, &Error{Index: -1, Input: s, Reason: "unknown permission mode (want default, acceptEdits, plan, dontAsk, bypassPermissions or auto)"}
 }
 
 // permissiveness orders modes from strict to permissive, for callers that
 // must refuse to widen (subagents).
-var permissiveness = [...]int{ModePlan: 0, ModeDontAsk: 1, ModeDefault: 2, ModeAcceptEdits: 3, ModeBypassPermissions: 4}
+var permissiveness = [...]int{ModePlan: 0, ModeDontAsk: 1, ModeDefault: 2, ModeAcceptEdits: 3, ModeAuto: 4, ModeBypassPermissions: 5}
 
 // AtMostAsPermissive reports whether m grants nothing that parent does
-// not: plan < dontAsk < default < acceptEdits < bypassPermissions.
+// not: plan < dontAsk < default < acceptEdits < auto < bypassPermissions.
 func (m Mode) AtMostAsPermissive(parent Mode) bool {
 	if int(m) >= len(permissiveness) || int(parent) >= len(permissiveness) {
 		return false

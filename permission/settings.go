@@ -6,12 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/toolgate/toolgate/internal/safefile"
 )
 
 // Scope is where a settings file sits in Claude Code's precedence, from
@@ -57,11 +58,34 @@ type Settings struct {
 	AdditionalDirectories []string
 	// DisableBypass reports "disableBypassPermissionsMode": "disable".
 	DisableBypass bool
+	// DisableAuto reports "disableAutoMode": "disable".
+	DisableAuto bool
+	// DisableAllHooks reports "disableAllHooks": true. Which hooks it
+	// turns off depends on the file's scope; see SECURITY.md.
+	DisableAllHooks bool
+	// AllowManagedHooksOnly and AllowManagedPermissionRulesOnly report
+	// the managed-only keys of those names. They count only in managed
+	// settings: elsewhere they are ignored with a warning.
+	AllowManagedHooksOnly, AllowManagedPermissionRulesOnly bool
+	// Trusted reports that the person trusted the workspace this file
+	// belongs to, as Claude Code records it. It matters for project and
+	// local scope only: without it, [Merge] keeps only what narrows
+	// (deny and ask rules, a stricter mode) from those files. The loader
+	// sets it; ParseSettings and LoadSettings leave it false.
+	Trusted bool
 	// Toolgate holds the raw "toolgate" object, for the command-line tool.
 	Toolgate json.RawMessage
 	// Warnings lists unknown keys and other things worth a look.
 	Warnings []string
 }
+
+// Workspace reports whether the file comes from the workspace (project or
+// local scope): what a cloned repository can ship.
+func (s *Settings) Workspace() bool { return s.Scope == ScopeProject || s.Scope == ScopeLocal }
+
+// MayWiden reports whether the file may grant rights: every scope but the
+// workspace's, and the workspace's once it is trusted.
+func (s *Settings) MayWiden() bool { return !s.Workspace() || s.Trusted }
 
 // origin names the file for reasons and errors.
 func (s *Settings) origin() string { return s.Scope.String() + " " + s.Path }
@@ -75,18 +99,42 @@ var knownTopKeys = []string{
 	"includeCoAuthoredBy", "model", "outputStyle", "permissions", "sandbox", "spinnerTipsEnabled",
 	"statusLine", "alwaysThinkingEnabled", "toolgate", "otelHeadersHelper", "allowedMcpServers",
 	"deniedMcpServers", "feedbackSurveyState", "theme", "enabledPlugins", "extraKnownMarketplaces",
+	"allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "allowManagedMcpServersOnly",
+	"strictKnownMarketplaces", "autoMode", "language", "plansDirectory", "respectGitignore",
+	"disableSkillShellExecution", "attribution",
 }
 
-var knownPermissionKeys = []string{"allow", "ask", "deny", "defaultMode", "additionalDirectories", "disableBypassPermissionsMode"}
+var knownPermissionKeys = []string{"allow", "ask", "deny", "defaultMode", "additionalDirectories",
+	"disableBypassPermissionsMode", "disableAutoMode"}
+
+// toolgateKeys are the members of the "toolgate" object.
+var toolgateKeys = []string{"network", "safeCommands", "hookTimeout", "hooks"}
+
+// managedOnlyKeys count only in managed settings, as in Claude Code.
+var managedOnlyKeys = []string{"allowManagedHooksOnly", "allowManagedPermissionRulesOnly", "allowManagedMcpServersOnly", "strictKnownMarketplaces"}
+
+// maxSettingsBytes bounds a settings file. Real settings files are a few
+// kilobytes.
+const maxSettingsBytes = 1 << 20
+
+// maxWarnings bounds the warnings of one file.
+const maxWarnings = 20
 
 // ParseSettings parses one settings file's content. path names it in
 // errors and reasons, and its folder anchors "/path" rules. Malformed JSON,
 // a wrongly typed field, a malformed rule or an unknown mode is an error
-// naming the file and the position; unknown keys are warnings.
+// naming the file and the position; so is a key that appears twice in one
+// object (the last would win and could erase a deny list) and nesting
+// deeper than 64 levels. Errors name the file and the offset and never
+// quote the content, which may be a secret behind a link. Unknown keys
+// are warnings.
 func ParseSettings(data []byte, path string, scope Scope) (*Settings, error) {
 	s := &Settings{Scope: scope, Path: path}
 	fail := func(off int64, reason string) error {
-		return &Error{Source: s.origin(), Index: -1, Offset: int(off), Input: excerpt(data, off), Reason: reason}
+		return &Error{Source: s.origin(), Index: -1, Offset: int(off), Reason: reason}
+	}
+	if len(data) > maxSettingsBytes {
+		return nil, fail(0, "settings file larger than 1 MiB")
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
@@ -95,12 +143,36 @@ func ParseSettings(data []byte, path string, scope Scope) (*Settings, error) {
 	if top == nil {
 		return nil, fail(0, "settings must be a JSON object")
 	}
+	if off, why := checkKeys(data); off >= 0 {
+		return nil, fail(off, why)
+	}
 	for _, k := range sortedKeys(top) {
 		if !slices.Contains(knownTopKeys, k) {
-			s.Warnings = append(s.Warnings, s.origin()+": unknown key "+strconv.Quote(k))
+			s.warn("unknown key " + describeKey("", k, true))
 		}
 	}
 	s.Toolgate = top["toolgate"]
+	for _, b := range []struct {
+		key string
+		dst *bool
+	}{{"disableAllHooks", &s.DisableAllHooks}, {"allowManagedHooksOnly", &s.AllowManagedHooksOnly},
+		{"allowManagedPermissionRulesOnly", &s.AllowManagedPermissionRulesOnly}} {
+		v, ok := top[b.key]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(v, b.dst); err != nil {
+			return nil, fail(offsetOf(data, v), b.key+" must be true or false")
+		}
+	}
+	for _, k := range managedOnlyKeys {
+		if _, ok := top[k]; ok && scope != ScopeManaged {
+			s.warn(k + " is read from managed settings only; ignored here")
+		}
+	}
+	if scope != ScopeManaged {
+		s.AllowManagedHooksOnly, s.AllowManagedPermissionRulesOnly = false, false
+	}
 	raw, ok := top["permissions"]
 	if !ok {
 		return s, nil
@@ -111,7 +183,7 @@ func ParseSettings(data []byte, path string, scope Scope) (*Settings, error) {
 	}
 	for _, k := range sortedKeys(perms) {
 		if !slices.Contains(knownPermissionKeys, k) {
-			s.Warnings = append(s.Warnings, s.origin()+": unknown key \"permissions."+k+"\"")
+			s.warn("unknown key " + describeKey("permissions", k, true))
 		}
 	}
 	lists := []struct {
@@ -141,31 +213,64 @@ func ParseSettings(data []byte, path string, scope Scope) (*Settings, error) {
 			return nil, fail(offsetOf(data, v), "permissions.defaultMode must be a string")
 		}
 		if _, err := ParseMode(s.DefaultMode); err != nil {
-			return nil, fail(offsetOf(data, v), "unknown permission mode "+strconv.Quote(s.DefaultMode))
+			// A mode of a later Claude Code: ignored, so the next source's
+			// mode (or the default mode) applies.
+			s.warn("permissions.defaultMode: unknown permission mode " + strconv.Quote(s.DefaultMode) + "; ignored")
+			s.DefaultMode = ""
 		}
 	}
-	if v, ok := perms["disableBypassPermissionsMode"]; ok {
-		var d string
-		if err := json.Unmarshal(v, &d); err != nil || (d != "disable" && d != "") {
-			return nil, fail(offsetOf(data, v), `permissions.disableBypassPermissionsMode must be "disable"`)
+	for _, d := range []struct {
+		key string
+		dst *bool
+	}{{"disableBypassPermissionsMode", &s.DisableBypass}, {"disableAutoMode", &s.DisableAuto}} {
+		v, ok := perms[d.key]
+		if !ok {
+			continue
 		}
-		s.DisableBypass = d == "disable"
+		var val string
+		if err := json.Unmarshal(v, &val); err != nil || (val != "disable" && val != "") {
+			return nil, fail(offsetOf(data, v), "permissions."+d.key+` must be "disable"`)
+		}
+		*d.dst = val == "disable"
 	}
 	return s, nil
 }
 
+// warn records a warning, up to maxWarnings per file.
+func (s *Settings) warn(w string) {
+	switch n := len(s.Warnings); {
+	case n < maxWarnings:
+		s.Warnings = append(s.Warnings, s.origin()+": "+w)
+	case n == maxWarnings:
+		s.Warnings = append(s.Warnings, s.origin()+": further warnings left out")
+	}
+}
+
 // LoadSettings reads and parses a settings file. A file that does not
 // exist gives (nil, nil): a missing settings file is not an error, an
-// unreadable one is.
+// unreadable one is. Only a regular file is read (links are followed to
+// one): a FIFO, a device or a directory is an error, and so is a file
+// larger than 1 MiB. The file is opened without blocking and checked on
+// the open descriptor, so nothing waits on it.
 func LoadSettings(path string, scope Scope) (*Settings, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, maxSettingsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Error{Source: scope.String() + " " + path, Index: -1, Input: path, Reason: "cannot read: " + err.Error()}
+		return nil, &Error{Source: scope.String() + " " + path, Index: -1, Offset: -1, Reason: "cannot read: " + readReason(err)}
 	}
 	return ParseSettings(data, path, scope)
+}
+
+// readReason says why a file could not be read without repeating the
+// path, which the error's source names.
+func readReason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // Environment variables read by [FromEnv].
@@ -242,9 +347,19 @@ func envRules(val string) ([]string, error) {
 // command line, local project, project, user. Rule lists are merged (a
 // Deny anywhere wins, since Deny outranks every Allow); the mode is the
 // one set by the highest-precedence source; "disableBypassPermissionsMode"
-// anywhere disables bypass, and a bypass mode that is disabled falls back
-// to the default mode with a warning. Nil entries are skipped. It returns
-// the warnings of every file.
+// and "disableAutoMode" anywhere disable those modes, and a disabled mode
+// falls back to the default mode with a warning. Nil entries are skipped.
+// It returns the warnings of every file.
+//
+// What the workspace ships only narrows unless the person trusted it
+// ([Settings.Trusted]): from project and local scope, Merge keeps deny and
+// ask rules and a mode no more permissive than default (plan, dontAsk),
+// and sets aside, with a warning, allow rules, additional directories and
+// laxer modes. A trusted workspace may also allow, add directories and
+// choose acceptEdits; auto and bypassPermissions are never taken from the
+// workspace (Claude Code ignores auto there too). With
+// "allowManagedPermissionRulesOnly" in managed settings, only the managed
+// files' rules apply, as in Claude Code.
 func Merge(base Config, files ...*Settings) (Config, []string) {
 	fs := make([]*Settings, 0, len(files))
 	for _, f := range files {
@@ -255,7 +370,14 @@ func Merge(base Config, files ...*Settings) (Config, []string) {
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Scope > fs[j].Scope })
 	cfg := base
 	cfg.Rules = slices.Clone(base.Rules)
+	cfg.AdditionalDirectories = slices.Clone(base.AdditionalDirectories)
 	var warnings []string
+	managedRulesOnly := false
+	for _, f := range fs {
+		if f.Scope == ScopeManaged && f.AllowManagedPermissionRulesOnly {
+			managedRulesOnly = true
+		}
+	}
 	modeSet := false
 	for _, f := range fs {
 		warnings = append(warnings, f.Warnings...)
@@ -265,32 +387,84 @@ func Merge(base Config, files ...*Settings) (Config, []string) {
 		} else {
 			dir = base.WorkDir
 		}
+		untrusted := ": this workspace has not been trusted"
+		rulesOK := !managedRulesOnly || f.Scope == ScopeManaged
+		if !rulesOK && len(f.Deny)+len(f.Ask)+len(f.Allow) > 0 {
+			warnings = append(warnings, fmt.Sprintf("ignoring the permission rules of %s: managed settings set allowManagedPermissionRulesOnly", f.origin()))
+		}
 		for _, l := range []struct {
+			key   string
 			rules []string
 			d     Decision
-		}{{f.Deny, Deny}, {f.Ask, Ask}, {f.Allow, Allow}} {
+		}{{"deny", f.Deny, Deny}, {"ask", f.Ask, Ask}, {"allow", f.Allow, Allow}} {
+			if !rulesOK {
+				break
+			}
+			if l.d == Allow && !f.MayWiden() && len(l.rules) > 0 {
+				warnings = append(warnings, fmt.Sprintf("ignoring %s from %s%s", count(len(l.rules), "permissions.allow entry", "permissions.allow entries"), f.origin(), untrusted))
+				continue
+			}
 			for _, r := range l.rules {
 				cfg.Rules = append(cfg.Rules, RuleSpec{Rule: r, Decision: l.d, Origin: f.origin(), Dir: dir})
 			}
 		}
-		for _, d := range f.AdditionalDirectories {
-			if !slices.Contains(cfg.AdditionalDirectories, d) {
-				cfg.AdditionalDirectories = append(cfg.AdditionalDirectories, d)
+		if len(f.AdditionalDirectories) > 0 && !f.MayWiden() {
+			warnings = append(warnings, fmt.Sprintf("ignoring %s from %s%s", count(len(f.AdditionalDirectories), "permissions.additionalDirectories entry", "permissions.additionalDirectories entries"), f.origin(), untrusted))
+		} else {
+			for _, d := range f.AdditionalDirectories {
+				if !slices.Contains(cfg.AdditionalDirectories, d) {
+					cfg.AdditionalDirectories = append(cfg.AdditionalDirectories, d)
+				}
 			}
 		}
 		if f.DisableBypass {
 			cfg.DisableBypass = true
 		}
+		if f.DisableAuto {
+			cfg.DisableAuto = true
+		}
 		if f.DefaultMode != "" && !modeSet {
-			m, _ := ParseMode(f.DefaultMode) // validated when parsed
-			cfg.Mode, modeSet = m, true
+			m, err := ParseMode(f.DefaultMode)
+			switch {
+			case err != nil:
+				// ParseSettings drops unknown modes; one set in Go is
+				// ignored too.
+			case f.Workspace() && !workspaceMode(m, f.Trusted):
+				why := untrusted
+				if f.Trusted || m == ModeAuto || m == ModeBypassPermissions {
+					why = ": the workspace may not choose a mode more permissive than acceptEdits"
+				}
+				warnings = append(warnings, fmt.Sprintf("ignoring permissions.defaultMode %q from %s%s", f.DefaultMode, f.origin(), why))
+			default:
+				cfg.Mode, modeSet = m, true
+			}
 		}
 	}
 	if cfg.DisableBypass && cfg.Mode == ModeBypassPermissions {
 		cfg.Mode = ModeDefault
 		warnings = append(warnings, "bypassPermissions mode is disabled by disableBypassPermissionsMode; using default mode")
 	}
+	if cfg.DisableAuto && cfg.Mode == ModeAuto {
+		cfg.Mode = ModeDefault
+		warnings = append(warnings, "auto mode is disabled by disableAutoMode; using default mode")
+	}
 	return cfg, warnings
+}
+
+// workspaceMode reports whether project or local settings may choose m:
+// one no more permissive than default, and acceptEdits once trusted.
+func workspaceMode(m Mode, trusted bool) bool {
+	if m == ModeAcceptEdits {
+		return trusted
+	}
+	return m.AtMostAsPermissive(ModeDefault)
+}
+
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func sortedKeys(m map[string]json.RawMessage) []string {
@@ -311,22 +485,16 @@ func offsetOf(data, sub []byte) int64 {
 	return 0
 }
 
-func excerpt(data []byte, off int64) string {
-	if off < 0 || off > int64(len(data)) {
-		off = 0
-	}
-	end := min(int(off)+40, len(data))
-	return string(data[off:end])
-}
-
+// jsonError reports a JSON error by its offset only: encoding/json's
+// messages quote characters of the input.
 func jsonError(err error, fail func(int64, string) error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return fail(se.Offset, "invalid JSON: "+se.Error())
+		return fail(se.Offset, "invalid JSON")
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fail(te.Offset, "wrong JSON type: "+te.Error())
+		return fail(te.Offset, "wrong JSON type: a "+te.Value+" where "+te.Type.String()+" belongs")
 	}
-	return fail(0, "invalid JSON: "+err.Error())
+	return fail(0, "invalid JSON")
 }

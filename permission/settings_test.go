@@ -2,8 +2,10 @@ package permission
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -35,6 +37,7 @@ func TestSettingsMergePrecedence(t *testing.T) {
 	}{{user, ScopeUser}, {project, ScopeProject}, {local, ScopeLocal}, {managed, ScopeManaged}} {
 		s, err := LoadSettings(f.p, f.s)
 		require.NoError(t, err)
+		s.Trusted = true // the person trusted the workspace: its files may widen
 		files = append(files, s)
 	}
 	missing, err := LoadSettings(filepath.Join(dir, "nope.json"), ScopeUser)
@@ -84,7 +87,12 @@ func TestSettingsErrors(t *testing.T) {
 	}{
 		{`{"permissions": {"allow": ["Bash(ls"]}}`, 6, "specifier not closed"},
 		{`{"permissions": {"allow": "Bash"}}`, 26, "permissions.allow must be an array of strings"},
-		{`{"permissions": {"defaultMode": "yolo"}}`, 32, `unknown permission mode "yolo"`},
+		{`{"permissions": {"deny": ["Bash"], "deny": []}}`, 35, `duplicate key "permissions.deny"`},
+		{`{"permissions": {"deny": ["Bash"]}, "permissions": {}}`, 36, `duplicate key "permissions"`},
+		{`{"permissions": {"deny": ["Bash"], "Deny": []}}`, 35, `key in "permissions" repeats another key of its object in another letter case`},
+		{`{"toolgate": {"network": false, "network": true}}`, 32, `duplicate key "toolgate.network"`},
+		{`{"hooks": {"PreToolUse": [{"matcher": "a", "matcher": "b"}]}}`, 43, `duplicate key in "hooks.PreToolUse[]"`},
+		{`{"a": ` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}`, 69, "nested more than 64 levels deep"},
 		{`{"permissions": {"disableBypassPermissionsMode": "maybe"}}`, 49, `must be "disable"`},
 		{`{"permissions": {`, 17, "invalid JSON"},
 		{`[1,2]`, 1, "wrong JSON type"},
@@ -138,7 +146,7 @@ func TestFromEnv(t *testing.T) {
 	for _, bad := range []map[string]string{
 		{EnvDeny: `["Bash(rm"]`},
 		{EnvAsk: `[1, 2]`},
-		{EnvMode: "auto"},
+		{EnvMode: "yolo"},
 	} {
 		_, err := FromEnv(func(k string) string { return bad[k] })
 		var e *Error
@@ -146,4 +154,150 @@ func TestFromEnv(t *testing.T) {
 		assert.NotEmpty(t, e.Reason)
 		assert.Contains(t, e.Source, "AGENT_PERMISSIONS_")
 	}
+}
+
+// TestSettingsEnvCaseVariants: names in "env" that differ only in case
+// are two variables, not a repeated key.
+func TestSettingsEnvCaseVariants(t *testing.T) {
+	_, err := ParseSettings([]byte(`{"env": {"PATH": "/bin", "path": "x"}}`), "/s.json", ScopeUser)
+	require.NoError(t, err)
+	_, err = ParseSettings([]byte(`{"env": {"PATH": "/bin", "PATH": "x"}}`), "/s.json", ScopeUser)
+	require.ErrorContains(t, err, "duplicate key")
+}
+
+// TestSettingsErrorsNeverQuoteContent: a settings file may be a link to a
+// secret; whatever is wrong with it, the error names the file and an
+// offset, never its bytes.
+func TestSettingsErrorsNeverQuoteContent(t *testing.T) {
+	const secret = "AKIAIOSFODNN7EXAMPLE"
+	for _, content := range []string{
+		"TOKEN=" + secret + "\n",
+		"[default]\naws_access_key_id = " + secret + "\n",
+		`{"key": "` + secret + `", "key": 1}`,
+		`{"permissions": {"allow": "` + secret + `"}}`,
+		`{"permissions": {"defaultMode": 7}, "x": "` + secret + `"}`,
+		`{"` + secret + `": 1, "` + secret + `": 2}`,
+		`{"toolgate": "` + secret + `"`,
+		secret,
+	} {
+		s, err := ParseSettings([]byte(content), "/p/.claude/settings.local.json", ScopeLocal)
+		var all []string
+		if err != nil {
+			all = append(all, err.Error())
+		} else {
+			all = append(all, s.Warnings...)
+		}
+		for _, m := range all {
+			assert.NotContains(t, m, secret, content)
+			assert.NotContains(t, m, "AKIA", content)
+		}
+		if err != nil {
+			assert.Contains(t, err.Error(), "/p/.claude/settings.local.json", content)
+		}
+	}
+}
+
+// TestLoadSettingsRefusesSpecialFiles: a FIFO, a device or an oversized
+// file is an error naming the file, at once.
+func TestLoadSettingsRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.json")
+	require.NoError(t, os.WriteFile(big, []byte(`{"x": "`+strings.Repeat("a", 1<<20)+`"}`), 0o600))
+	zero := filepath.Join(dir, "zero.json")
+	require.NoError(t, os.Symlink("/dev/zero", zero))
+	for _, c := range []struct{ path, why string }{
+		{big, "file too large"},
+		{zero, "not a regular file (a device)"},
+		{dir, "not a regular file (a directory)"},
+	} {
+		s, err := LoadSettings(c.path, ScopeLocal)
+		assert.Nil(t, s)
+		require.Error(t, err, c.path)
+		assert.Contains(t, err.Error(), "local project settings "+c.path+": cannot read: "+c.why)
+	}
+}
+
+// TestSettingsWorkspaceOnlyNarrows: what project and local settings may
+// set, trusted or not; what every other scope may set.
+func TestSettingsWorkspaceOnlyNarrows(t *testing.T) {
+	const file = `{"permissions": {"allow": ["Bash(curl:*)", "Read"], "ask": ["Bash(git push:*)"], "deny": ["Bash(rm:*)"],
+		"additionalDirectories": ["/srv/data"], "defaultMode": %q}}`
+	type want struct {
+		allow   bool
+		dirs    int
+		mode    Mode
+		warning string
+	}
+	for _, c := range []struct {
+		scope   Scope
+		trusted bool
+		mode    string
+		want    want
+	}{
+		{ScopeProject, false, "bypassPermissions", want{false, 0, ModeDefault, `ignoring permissions.defaultMode "bypassPermissions" from project settings /p/.claude/x.json: the workspace may not choose`}},
+		{ScopeProject, false, "acceptEdits", want{false, 0, ModeDefault, `ignoring permissions.defaultMode "acceptEdits" from project settings /p/.claude/x.json: this workspace has not been trusted`}},
+		{ScopeLocal, false, "auto", want{false, 0, ModeDefault, "the workspace may not choose a mode more permissive than acceptEdits"}},
+		{ScopeLocal, false, "plan", want{false, 0, ModePlan, "ignoring 2 permissions.allow entries from local project settings /p/.claude/x.json: this workspace has not been trusted"}},
+		{ScopeProject, false, "dontAsk", want{false, 0, ModeDontAsk, "ignoring 1 permissions.additionalDirectories entry from project settings /p/.claude/x.json: this workspace has not been trusted"}},
+		{ScopeProject, true, "acceptEdits", want{true, 1, ModeAcceptEdits, ""}},
+		{ScopeLocal, true, "bypassPermissions", want{true, 1, ModeDefault, "the workspace may not choose a mode more permissive than acceptEdits"}},
+		{ScopeUser, false, "bypassPermissions", want{true, 1, ModeBypassPermissions, ""}},
+		{ScopeCommandLine, false, "auto", want{true, 1, ModeAuto, ""}},
+		{ScopeManaged, false, "acceptEdits", want{true, 1, ModeAcceptEdits, ""}},
+	} {
+		name := c.scope.String() + " " + c.mode
+		s, err := ParseSettings([]byte(fmt.Sprintf(file, c.mode)), "/p/.claude/x.json", c.scope)
+		require.NoError(t, err, name)
+		s.Trusted = c.trusted
+		cfg, warnings := Merge(Config{Default: Ask, WorkDir: "/p"}, s)
+		assert.Equal(t, c.want.mode, cfg.Mode, name)
+		assert.Len(t, cfg.AdditionalDirectories, c.want.dirs, name)
+		if c.want.warning != "" {
+			assert.Contains(t, strings.Join(warnings, "\n"), c.want.warning, name)
+		} else {
+			assert.Empty(t, warnings, name)
+		}
+		chk, err := New(cfg)
+		require.NoError(t, err, name)
+		r := chk.Check(sh("curl", "x"), nil)
+		if c.want.allow {
+			assert.Equal(t, Allow, r.Decision, name)
+			assert.Contains(t, r.Reason, "allowed by allow rule Bash(curl:*)", name)
+		} else {
+			assert.Equal(t, Ask, r.Decision, name)
+			assert.Contains(t, r.Reason, "the default for exec tools is ask", name)
+		}
+		// Deny and ask rules hold from every scope, trusted or not.
+		r = chk.Check(sh("rm", "x"), nil)
+		assert.Equal(t, Deny, r.Decision, name)
+		assert.Contains(t, r.Reason, "denied by deny rule Bash(rm:*)", name)
+		r = chk.Check(sh("git", "push"), nil)
+		assert.Equal(t, Ask, r.Decision, name)
+		assert.Contains(t, r.Reason, "needs confirmation by ask rule Bash(git push:*)", name)
+	}
+}
+
+// TestSettingsManagedOnly: allowManagedPermissionRulesOnly in managed
+// settings leaves only the managed rules; elsewhere it is ignored with a
+// warning.
+func TestSettingsManagedOnly(t *testing.T) {
+	managed, err := ParseSettings([]byte(`{"allowManagedPermissionRulesOnly": true, "permissions": {"deny": ["Bash(rm:*)"]}}`), "/etc/m.json", ScopeManaged)
+	require.NoError(t, err)
+	user, err := ParseSettings([]byte(`{"allowManagedPermissionRulesOnly": true, "permissions": {"allow": ["Bash(curl:*)"]}}`), "/u.json", ScopeUser)
+	require.NoError(t, err)
+	assert.False(t, user.AllowManagedPermissionRulesOnly)
+	assert.Equal(t, []string{"user settings /u.json: allowManagedPermissionRulesOnly is read from managed settings only; ignored here"}, user.Warnings)
+	cfg, warnings := Merge(Config{Default: Ask}, managed, user)
+	assert.Contains(t, warnings, "ignoring the permission rules of user settings /u.json: managed settings set allowManagedPermissionRulesOnly")
+	chk, err := New(cfg)
+	require.NoError(t, err)
+	r := chk.Check(sh("curl", "x"), nil)
+	assert.Equal(t, Ask, r.Decision)
+	assert.Contains(t, r.Reason, "no rule matched")
+	cfg, _ = Merge(Config{Default: Ask}, user)
+	chk, err = New(cfg)
+	require.NoError(t, err)
+	r = chk.Check(sh("curl", "x"), nil)
+	assert.Equal(t, Allow, r.Decision, "without the managed key the user's rules apply")
+	assert.Contains(t, r.Reason, "allowed by allow rule Bash(curl:*) (user settings /u.json)")
 }

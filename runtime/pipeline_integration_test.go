@@ -256,11 +256,11 @@ func TestPipelineModesWalk(t *testing.T) {
 			{permission.Ask, permission.LayerRules, "default", "no rule matched; the default for network tools is ask"},
 		},
 		permission.ModePlan: {
-			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, interaction and subagent tools run, and Write is an edit tool"},
-			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, interaction and subagent tools run, and Write is an edit tool"},
+			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Write is an edit tool"},
+			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Write is an edit tool"},
 			sandboxOut, read, denyRule,
-			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, interaction and subagent tools run, and Bash is an exec tool"},
-			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, interaction and subagent tools run, and WebFetch is a network tool"},
+			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Bash is an exec tool"},
+			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and WebFetch is a network tool"},
 		},
 		permission.ModeDontAsk: {
 			{permission.Deny, permission.LayerRules, "mode:dontAsk", "dontAsk mode: would ask (no rule matched; the default for edit tools is ask), so denied"},

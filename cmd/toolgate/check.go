@@ -49,6 +49,7 @@ func runCheck(args []string, e env) (code int) {
 	var settings multiFlag
 	fs.Var(&settings, "settings", "a further settings `file`, in command-line scope (repeatable)")
 	managed := fs.String("managed", defaultManagedSettings(), "the managed settings `file`")
+	stateDir := fs.String("state-dir", "", "the `directory` for per-session hook snapshots (default $XDG_STATE_HOME/toolgate or ~/.local/state/toolgate)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		if err == nil {
 			err = fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -71,7 +72,17 @@ func runCheck(args []string, e env) (code int) {
 		}
 		return 0
 	}
-	src := source{cwd: ev.Cwd, home: e.getenv("HOME"), managed: *managed, extra: settings, getenv: e.getenv}
+	home := e.getenv("HOME")
+	project, warn := projectFrom(e.getenv)
+	state := *stateDir
+	if state == "" {
+		state = defaultStateDir(home, e.getenv)
+	}
+	src := source{cwd: ev.Cwd, project: project, home: home, managed: *managed, extra: settings, getenv: e.getenv,
+		session: ev.SessionID, stateDir: state}
+	if warn != "" {
+		src.notes = append(src.notes, warn)
+	}
 	if post {
 		_ = writeJSON(e.stdout, checkPost(ev, src))
 	} else {
@@ -104,11 +115,8 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 	if err != nil {
 		return runtime.Verdict{}, err
 	}
-	mode, err := modeOf(ev.PermissionMode, pol.cfg.Mode)
-	if err != nil {
-		return runtime.Verdict{}, err
-	}
-	pl, set, err := pol.pipeline(ev.ToolName)
+	mode, note := modeOf(ev.PermissionMode, pol.cfg)
+	pl, set, err := pol.pipeline(ev.ToolName, mode)
 	if err != nil {
 		return runtime.Verdict{}, err
 	}
@@ -118,20 +126,33 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 		return runtime.Verdict{}, fmt.Errorf("cannot start the session: %v", err)
 	}
 	defer pl.EndSession(ev.SessionID, "check done")
-	return pl.Check(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput}), nil
+	v := pl.Check(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput})
+	if note != "" {
+		v.Reason += " (" + note + ")"
+	}
+	if w := warningsNote(pol.warnings); w != "" {
+		v.Reason += " (" + w + ")"
+	}
+	return v, nil
 }
 
 // modeOf is the event's permission mode, or the settings' default mode
-// when the event names none.
-func modeOf(name string, fallback permission.Mode) (permission.Mode, error) {
+// when the event names none. A mode toolgate does not know (one a later
+// Claude Code adds) is judged as the default mode, never as allow-all or
+// deny-all, and the note says so for the reason; so is auto mode when the
+// settings disable it.
+func modeOf(name string, cfg permission.Config) (permission.Mode, string) {
 	if name == "" {
-		return fallback, nil
+		return cfg.Mode, ""
 	}
 	m, err := permission.ParseMode(name)
-	if err != nil {
-		return 0, fmt.Errorf("unknown permission_mode %q: toolgate knows default, acceptEdits, plan, dontAsk and bypassPermissions", name)
+	switch {
+	case err != nil:
+		return permission.ModeDefault, fmt.Sprintf("permission_mode %q is unknown to toolgate; judged as in default mode", name)
+	case m == permission.ModeAuto && cfg.DisableAuto:
+		return permission.ModeDefault, "auto mode is disabled by disableAutoMode; judged as in default mode"
 	}
-	return m, nil
+	return m, ""
 }
 
 // reasonOf is the reason Claude Code shows: toolgate's reason with the
@@ -161,11 +182,8 @@ func checkPost(ev event, src source) postAnswer {
 	if err != nil {
 		return postFailure("post hooks not run: " + err.Error())
 	}
-	mode, err := modeOf(ev.PermissionMode, pol.cfg.Mode)
-	if err != nil {
-		return postFailure("post hooks not run: " + err.Error())
-	}
-	pl, set, err := pol.pipeline(ev.ToolName)
+	mode, _ := modeOf(ev.PermissionMode, pol.cfg)
+	pl, set, err := pol.pipeline(ev.ToolName, mode)
 	if err != nil {
 		return postFailure("post hooks not run: " + err.Error())
 	}
@@ -206,4 +224,19 @@ func responseText(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
+}
+
+// warningsNote sums up the settings' warnings for a reason: the first
+// few, and how many more; "toolgate lint" lists them all.
+func warningsNote(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	const show = 3
+	n := min(len(ws), show)
+	s := "settings: " + strings.Join(ws[:n], "; ")
+	if len(ws) > show {
+		s += fmt.Sprintf("; and %d more (run toolgate lint)", len(ws)-show)
+	}
+	return s
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,9 +25,18 @@ type checkCase struct {
 	About string                     `json:"about"`
 	Args  []string                   `json:"args,omitempty"`
 	Files map[string]json.RawMessage `json:"files,omitempty"`
-	Event json.RawMessage            `json:"event,omitempty"`
-	Stdin *string                    `json:"stdin,omitempty"`
-	Want  json.RawMessage            `json:"want,omitempty"`
+	// Links are symbolic links to lay out, name to target; FIFOs are
+	// named pipes (no writer ever opens them).
+	Links map[string]string `json:"links,omitempty"`
+	FIFOs []string          `json:"fifos,omitempty"`
+	// Env are further environment variables of the run.
+	Env map[string]string `json:"env,omitempty"`
+	// Absent are files that must not exist after the run (a hook's
+	// canary).
+	Absent []string        `json:"absent,omitempty"`
+	Event  json.RawMessage `json:"event,omitempty"`
+	Stdin  *string         `json:"stdin,omitempty"`
+	Want   json.RawMessage `json:"want,omitempty"`
 }
 
 // workspace lays out a project with a source file, a secret, a protected
@@ -59,12 +69,12 @@ func unexpand(s, tmp string) string {
 
 // runBinary runs "toolgate check" as Claude Code does: from another
 // directory than the project, with HOME set, the event on stdin.
-func runBinary(t testing.TB, tmp string, args []string, stdin string) (stdout, stderr string, code int) {
+func runBinary(t testing.TB, tmp string, args []string, stdin string, env ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	argv := append([]string{"check", "--managed", filepath.Join(tmp, "managed.json")}, args...)
 	cmd := exec.Command(bin, argv...)
 	cmd.Dir = "/"
-	cmd.Env = []string{"HOME=" + filepath.Join(tmp, "home"), "PATH=" + os.Getenv("PATH")}
+	cmd.Env = append([]string{"HOME=" + filepath.Join(tmp, "home"), "PATH=" + os.Getenv("PATH")}, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -94,6 +104,16 @@ func (c *checkCase) setUp(t *testing.T, tmp string) (args []string, stdin string
 		}
 		require.NoError(t, os.WriteFile(p, []byte(expand(string(data), tmp)), 0o644))
 	}
+	for name, target := range c.Links {
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.Symlink(expand(target, tmp), p))
+	}
+	for _, name := range c.FIFOs {
+		p := filepath.Join(tmp, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, syscall.Mkfifo(p, 0o644))
+	}
 	for _, a := range c.Args {
 		args = append(args, expand(a, tmp))
 	}
@@ -120,7 +140,15 @@ func TestCheckRecordedEvents(t *testing.T) {
 			require.NoError(t, json.Unmarshal(data, &c))
 			tmp := workspace(t)
 			args, stdin := c.setUp(t, tmp)
-			out, stderr, code := runBinary(t, tmp, args, stdin)
+			var env []string
+			for k, v := range c.Env {
+				env = append(env, k+"="+expand(v, tmp))
+			}
+			out, stderr, code := runBinary(t, tmp, args, stdin, env...)
+			for _, name := range c.Absent {
+				_, err := os.Lstat(filepath.Join(tmp, filepath.FromSlash(name)))
+				assert.True(t, os.IsNotExist(err), "%s exists: a command ran that must not have (%s)", name, c.About)
+			}
 			assert.Equal(t, 0, code, "exit status (stderr %q)", stderr)
 			require.True(t, json.Valid([]byte(out)), "stdout is not JSON: %q", out)
 			if *update {

@@ -48,7 +48,7 @@ func TestCheckEveryExitPathPrintsJSON(t *testing.T) {
 		{"JSON null", nil, "null", "deny", "no hook_event_name"},
 		{"oversized", nil, `{"x":"` + strings.Repeat("a", maxEventBytes) + `"}`, "deny", "larger than 16777216 bytes"},
 		{"no such settings file", []string{"--settings", filepath.Join(tmp, "nope.json")}, good, "deny", "does not exist"},
-		{"settings is a directory", []string{"--settings", tmp}, good, "deny", "is a directory"},
+		{"settings is a directory", []string{"--settings", tmp}, good, "deny", "cannot read: not a regular file (a directory)"},
 		{"post with bad event", nil, `{"hook_event_name":"PostToolUse"}`, "", "lacks [session_id cwd tool_name tool_input]"},
 	}
 	for _, tc := range cases {

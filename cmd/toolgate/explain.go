@@ -144,11 +144,14 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 	if err != nil {
 		return nil, err
 	}
-	mode, err := modeOf(modeName, pol.cfg.Mode)
+	mode, note := modeOf(modeName, pol.cfg)
+	if note != "" {
+		pol.warnings = append(pol.warnings, note)
+	}
 	if err != nil {
 		return nil, err
 	}
-	pl, set, err := pol.pipeline(tool)
+	pl, set, err := pol.pipeline(tool, mode)
 	if err != nil {
 		return nil, err
 	}

@@ -40,6 +40,8 @@ func TestExplainShellCommand(t *testing.T) {
 	cwd := filepath.Join(tmp, "proj")
 	writeSettings(t, filepath.Join(cwd, ".claude", "settings.json"),
 		`{"permissions": {"allow": ["Bash(git status)", "Bash(make test)"], "deny": ["Bash(git push:*)"]}}`)
+	// The person trusted the workspace: its allow rules count.
+	writeSettings(t, filepath.Join(tmp, "home", ".claude.json"), `{"projects": {"`+cwd+`": {"hasTrustDialogAccepted": true}}}`)
 	out, stderr, code := runTool(t, tmp, "explain", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd, "--json",
 		"Bash", `{"command":"git status && make build && git push origin main"}`)
 	require.Equal(t, 0, code, stderr)
@@ -103,7 +105,13 @@ func TestExplainModeAndPath(t *testing.T) {
 	assert.Equal(t, "acceptEdits", ex.Policy.Mode)
 	assert.Equal(t, "paths file_path=src/new.go against roots "+cwd, ex.Layers[4].Saw)
 
-	_, stderr, code = runTool(t, tmp, "explain", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd, "--mode", "yolo", "Read", `{}`)
-	assert.Equal(t, 1, code)
-	assert.Equal(t, "toolgate explain: deny: unknown permission_mode \"yolo\": toolgate knows default, acceptEdits, plan, dontAsk and bypassPermissions\n", stderr)
+	// A mode of a later Claude Code is judged as the default mode, and
+	// the explanation says so.
+	out, stderr, code = runTool(t, tmp, "explain", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd, "--mode", "yolo", "--json",
+		"Read", `{"file_path":"README.md"}`)
+	require.Equal(t, 0, code, stderr)
+	ex = explanation{}
+	require.NoError(t, json.Unmarshal([]byte(out), &ex))
+	assert.Equal(t, "allow", ex.Decision)
+	assert.Contains(t, ex.Policy.Warnings, `permission_mode "yolo" is unknown to toolgate; judged as in default mode`)
 }

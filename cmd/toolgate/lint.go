@@ -11,8 +11,21 @@ import (
 	"path"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/safefile"
 	"github.com/toolgate/toolgate/permission"
 )
+
+// maxSettingsBytes bounds a settings file lint reads, as the check does.
+const maxSettingsBytes = 1 << 20
+
+// readError says why a file could not be read, without repeating its path.
+func readError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
+}
 
 // finding is one problem "toolgate lint" reports.
 type finding struct {
@@ -97,12 +110,12 @@ func lint(src source) ([]finding, int) {
 	var rules []lintRule
 	checked := 0
 	for _, f := range src.settingsFiles() {
-		data, err := os.ReadFile(f.path)
+		data, err := safefile.Read(f.path, maxSettingsBytes)
 		if errors.Is(err, fs.ErrNotExist) && !f.required {
 			continue
 		}
 		if err != nil {
-			found = append(found, finding{Error: true, File: f.path, Message: "cannot read: " + err.Error()})
+			found = append(found, finding{Error: true, File: f.path, Message: "cannot read: " + readError(err)})
 			continue
 		}
 		checked++
@@ -127,6 +140,14 @@ func lint(src source) ([]finding, int) {
 	}
 	for _, r := range rules {
 		if !r.ok {
+			continue
+		}
+		if why := neverMatches(r.text); why != "" {
+			// An error in every list: a deny or ask rule that never
+			// matches is a hole (the check refuses to run with one), an
+			// allow rule that never matches a mistake.
+			found = append(found, finding{Error: true, File: r.file, Line: r.line, Col: r.col,
+				Message: fmt.Sprintf("%s can never match: %s", r.where(), why)})
 			continue
 		}
 		if !knownTool(r.rule.Tool) {

@@ -36,7 +36,7 @@ func TestLintFindsEveryKindOfProblem(t *testing.T) {
 		project + `:3:35: warning: permissions.allow[1] "Bash(python:*)" is too broad to be safe: python runs whatever its arguments say, so this allows any command`,
 		project + `:3:53: warning: permissions.allow[2] "Bash(sh -c:*)" is too broad to be safe: sh runs whatever its arguments say, so this allows any command`,
 		project + `:3:70: warning: permissions.allow[3] "Read(//**)" is too broad to be safe: it names the whole file system or the whole home directory (with its keys and credentials)`,
-		project + `:3:84: error: permissions.allow[4] "bash(ls)" names tool "bash", which does not exist (Claude Code's tools, and MCP tools named mcp__server__tool)`,
+		project + `:3:84: error: permissions.allow[4] "bash(ls)" can never match: tool names are case-sensitive, and the tool is Bash`,
 		project + `:3:96: warning: permissions.allow[5] "Bash" is too broad to be safe: it allows every shell command`,
 		project + `:3:104: warning: permissions.allow[6] "Bash(git push:*)" never takes effect: every call it matches is denied by deny rule "Bash(git:*)" (` + project + `:4:14)`,
 		"2 settings file(s) checked: 2 error(s), 11 warning(s)",
@@ -62,6 +62,6 @@ func TestLintUnreadableAndInvalid(t *testing.T) {
 	out, _, code := runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd, "--settings", bad, "--settings", filepath.Join(tmp, "missing.json"))
 	assert.Equal(t, 1, code)
 	assert.Equal(t, bad+": error: permissions.allow is not an array\n"+
-		filepath.Join(tmp, "missing.json")+": error: cannot read: open "+filepath.Join(tmp, "missing.json")+": no such file or directory\n"+
+		filepath.Join(tmp, "missing.json")+": error: cannot read: open: no such file or directory\n"+
 		"1 settings file(s) checked: 2 error(s), 0 warning(s)\n", out)
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -32,8 +34,14 @@ const defaultHookTimeout = 30 * time.Second
 
 // source says where to look for settings.
 type source struct {
-	// cwd is the project directory: the event's cwd, or --cwd.
+	// cwd is the event's working directory (or --cwd): where relative
+	// paths of a call resolve and its commands run. After "cd src" it is
+	// a folder of the project.
 	cwd string
+	// project is the project directory: CLAUDE_PROJECT_DIR, which Claude
+	// Code gives its hooks, else cwd. Settings, roots and trust are the
+	// project's.
+	project string
 	// home is $HOME, or empty when unset.
 	home string
 	// managed is the managed settings file.
@@ -42,6 +50,39 @@ type source struct {
 	extra []string
 	// getenv reads the AGENT_PERMISSIONS_* variables.
 	getenv func(string) string
+	// session is the event's session_id, for the hook snapshot; stateDir
+	// is where snapshots are kept ("" keeps none).
+	session, stateDir string
+	// notes are warnings about the source itself.
+	notes []string
+}
+
+// projectDir is the project directory: src.project when set, else cwd.
+func (src source) projectDir() string {
+	if src.project != "" {
+		return src.project
+	}
+	return src.cwd
+}
+
+// projectFrom returns the project directory named by CLAUDE_PROJECT_DIR,
+// or "" with a warning when it is unset or unusable (then the event's cwd
+// serves).
+func projectFrom(getenv func(string) string) (string, string) {
+	if getenv == nil {
+		return "", ""
+	}
+	d := getenv("CLAUDE_PROJECT_DIR")
+	switch {
+	case d == "":
+		return "", ""
+	case !filepath.IsAbs(d):
+		return "", fmt.Sprintf("CLAUDE_PROJECT_DIR %q is not an absolute path; using the event's cwd as the project", d)
+	}
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		return "", fmt.Sprintf("CLAUDE_PROJECT_DIR %q is not a directory; using the event's cwd as the project", d)
+	}
+	return filepath.Clean(d), ""
 }
 
 // settingsFiles lists the settings files of src in Claude Code's order of
@@ -54,10 +95,10 @@ func (src source) settingsFiles() []fileRef {
 	if src.home != "" {
 		files = append(files, fileRef{filepath.Join(src.home, ".claude", "settings.json"), permission.ScopeUser, false})
 	}
-	if src.cwd != "" {
+	if dir := src.projectDir(); dir != "" {
 		files = append(files,
-			fileRef{filepath.Join(src.cwd, ".claude", "settings.json"), permission.ScopeProject, false},
-			fileRef{filepath.Join(src.cwd, ".claude", "settings.local.json"), permission.ScopeLocal, false})
+			fileRef{filepath.Join(dir, ".claude", "settings.json"), permission.ScopeProject, false},
+			fileRef{filepath.Join(dir, ".claude", "settings.local.json"), permission.ScopeLocal, false})
 	}
 	for _, f := range src.extra {
 		files = append(files, fileRef{f, permission.ScopeCommandLine, true})
@@ -108,8 +149,15 @@ type policy struct {
 	safe     []string
 	hooks    []hooks.Command
 	// roots are the sandbox roots; skipped are additional directories
-	// that do not exist (left out, which only narrows).
+	// that do not exist or may not be roots (left out, which only
+	// narrows).
 	roots, skipped []string
+	// trusted reports that the person trusted the workspace (see
+	// workspaceTrusted); project and local settings may then widen.
+	trusted bool
+	// refused are rules that can never match in a deny or ask list: the
+	// check denies while there are any (see neverMatches).
+	refused []string
 }
 
 // defaultsOrigin names toolgate's built-in defaults in reasons.
@@ -156,15 +204,24 @@ func sessionToolRules() []permission.RuleSpec {
 
 // loadPolicy reads every settings file of src and merges them. Any file
 // that cannot be read or parsed is an error: the caller denies.
+//
+// What the workspace ships (project and local settings) only narrows until
+// the person trusts the workspace as Claude Code records it: see
+// permission.Merge for rules, modes and directories, loadOptions for
+// toolgate's own options and hooks. Even trusted, no settings file makes a
+// root of /, the home directory as a whole, a system location or a
+// credential folder.
 func loadPolicy(src source) (*policy, error) {
 	if src.cwd == "" || !filepath.IsAbs(src.cwd) {
 		return nil, fmt.Errorf("the working directory %q is not an absolute path", src.cwd)
 	}
-	if isFilesystemRoot(src.cwd) {
+	project := src.projectDir()
+	if isFilesystemRoot(project) {
 		// As a root, / would make every path part of the workspace.
-		return nil, fmt.Errorf("the working directory %q is the file system's root: every path would be inside the workspace; start in a project directory", src.cwd)
+		return nil, fmt.Errorf("the working directory %q is the file system's root: every path would be inside the workspace; start in a project directory", project)
 	}
-	p := &policy{src: src}
+	p := &policy{src: src, warnings: slices.Clone(src.notes)}
+	p.trusted, _ = workspaceTrusted(claudeJSONPath(src.home, src.getenv), project)
 	for _, f := range src.settingsFiles() {
 		if f.required {
 			if _, err := os.Stat(f.path); errors.Is(err, fs.ErrNotExist) {
@@ -176,6 +233,7 @@ func loadPolicy(src source) (*policy, error) {
 			return nil, fmt.Errorf("cannot use settings: %w", err)
 		}
 		if s != nil {
+			s.Trusted = p.trusted
 			p.files = append(p.files, s)
 		}
 	}
@@ -188,11 +246,25 @@ func loadPolicy(src source) (*policy, error) {
 			p.files = append(p.files, s)
 		}
 	}
-	p.cfg, p.warnings = permission.Merge(baseConfig(src.cwd, src.home), p.files...)
+	var merged []string
+	p.cfg, merged = permission.Merge(baseConfig(project, src.home), p.files...)
+	p.warnings = append(p.warnings, merged...)
 	if err := p.loadOptions(); err != nil {
 		return nil, err
 	}
-	p.roots = []string{src.cwd}
+	for _, r := range p.cfg.Rules {
+		why := neverMatches(r.Rule)
+		if why == "" {
+			continue
+		}
+		msg := fmt.Sprintf("%s rule %q (%s) can never match: %s", r.Decision, r.Rule, r.Origin, why)
+		if r.Decision == permission.Allow {
+			p.warnings = append(p.warnings, msg)
+		} else {
+			p.refused = append(p.refused, msg)
+		}
+	}
+	p.roots = []string{project}
 	for _, d := range p.cfg.AdditionalDirectories {
 		switch {
 		case d == "~" || strings.HasPrefix(d, "~/"):
@@ -202,10 +274,21 @@ func loadPolicy(src source) (*policy, error) {
 			}
 			d = filepath.Join(src.home, strings.TrimPrefix(d, "~"))
 		case !filepath.IsAbs(d):
-			d = filepath.Join(src.cwd, d)
+			d = filepath.Join(project, d)
 		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() || isFilesystemRoot(d) {
-			p.skipped = append(p.skipped, d) // missing, not a directory, or / (which would admit every path)
+		d = filepath.Clean(d)
+		fi, err := os.Stat(d)
+		if err != nil || !fi.IsDir() {
+			p.skipped = append(p.skipped, d) // missing or not a directory
+			continue
+		}
+		why := forbiddenRoot(d, src.home)
+		if real, err := filepath.EvalSymlinks(d); why == "" && err == nil {
+			why = forbiddenRoot(real, src.home)
+		}
+		if why != "" {
+			p.skipped = append(p.skipped, d)
+			p.warnings = append(p.warnings, fmt.Sprintf("additional directory %s is not a root: %s", d, why))
 			continue
 		}
 		p.roots = append(p.roots, d)
@@ -217,6 +300,18 @@ func loadPolicy(src source) (*policy, error) {
 // first: the first file that sets network decides it; safe commands and
 // hooks add up. Unknown keys are errors, so that a misspelt hook is never
 // silently dropped.
+//
+// From the workspace (project and local settings) before it is trusted,
+// only what narrows counts: "network": false, and hook timeouts; safe
+// commands, "network": true and hooks are set aside with a warning (a
+// hook runs a command of the repository's choosing on every call).
+//
+// "disableAllHooks" turns hooks off as Claude Code documents it, within
+// what the workspace may narrow: in managed settings every hook; in user
+// or command-line settings every hook but the managed ones; in project or
+// local settings the workspace's own hooks only (the workspace never
+// switches off the person's hooks). "allowManagedHooksOnly" in managed
+// settings keeps only the managed hooks.
 func (p *policy) loadOptions() error {
 	files := append([]*permission.Settings(nil), p.files...)
 	// Highest precedence first; files of one scope keep their order.
@@ -225,7 +320,25 @@ func (p *policy) loadOptions() error {
 			files[j], files[j-1] = files[j-1], files[j]
 		}
 	}
+	off := map[permission.Scope]bool{} // scopes whose hooks are off
+	for _, f := range files {
+		switch {
+		case f.Scope == permission.ScopeManaged && f.DisableAllHooks:
+			for _, s := range []permission.Scope{permission.ScopeManaged, permission.ScopeCommandLine, permission.ScopeLocal, permission.ScopeProject, permission.ScopeUser} {
+				off[s] = true
+			}
+		case f.Scope == permission.ScopeManaged && f.AllowManagedHooksOnly,
+			(f.Scope == permission.ScopeUser || f.Scope == permission.ScopeCommandLine) && f.DisableAllHooks:
+			for _, s := range []permission.Scope{permission.ScopeCommandLine, permission.ScopeLocal, permission.ScopeProject, permission.ScopeUser} {
+				off[s] = true
+			}
+		case f.Workspace() && f.DisableAllHooks:
+			off[permission.ScopeProject], off[permission.ScopeLocal] = true, true
+		}
+	}
 	networkSet := false
+	untrusted := "this workspace has not been trusted"
+	project := p.src.projectDir()
 	for _, f := range files {
 		if len(f.Toolgate) == 0 || string(f.Toolgate) == "null" {
 			continue
@@ -237,13 +350,37 @@ func (p *policy) loadOptions() error {
 			return fmt.Errorf("cannot use settings: %s %s: \"toolgate\": %v", f.Scope, f.Path, err)
 		}
 		if o.Network != nil && !networkSet {
-			p.network, networkSet = *o.Network, true
+			if *o.Network && !f.MayWiden() {
+				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.network true from %s %s: %s", f.Scope, f.Path, untrusted))
+			} else {
+				p.network, networkSet = *o.Network, true
+			}
 		}
-		p.safe = append(p.safe, o.SafeCommands...)
+		if len(o.SafeCommands) > 0 && !f.MayWiden() {
+			p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.safeCommands from %s %s: %s", f.Scope, f.Path, untrusted))
+		} else {
+			p.safe = append(p.safe, o.SafeCommands...)
+		}
 		if o.HookTimeout < 0 {
 			return fmt.Errorf("cannot use settings: %s %s: toolgate.hookTimeout must not be negative", f.Scope, f.Path)
 		}
-		for event, matchers := range o.Hooks {
+		if len(o.Hooks) > 0 {
+			switch {
+			case !f.MayWiden():
+				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.hooks from %s %s: %s", f.Scope, f.Path, untrusted))
+				continue
+			case off[f.Scope]:
+				p.warnings = append(p.warnings, fmt.Sprintf("toolgate.hooks from %s %s are off (disableAllHooks or allowManagedHooksOnly)", f.Scope, f.Path))
+				continue
+			}
+		}
+		events := make([]string, 0, len(o.Hooks))
+		for event := range o.Hooks {
+			events = append(events, event)
+		}
+		sort.Strings(events)
+		for _, event := range events {
+			matchers := o.Hooks[event]
 			var ev hooks.Event
 			switch event {
 			case "PreToolUse":
@@ -270,27 +407,54 @@ func (p *policy) loadOptions() error {
 						Shell:   h.Command,
 						Matcher: m.Matcher,
 						Events:  []hooks.Event{ev},
-						Dir:     p.src.cwd,
-						Env:     append(os.Environ(), "CLAUDE_PROJECT_DIR="+p.src.cwd),
+						Dir:     project,
+						Env:     hookEnv(project),
 						Timeout: timeout,
 					})
 				}
 			}
 		}
 	}
+	if p.src.session != "" {
+		hs, _, warn, err := sessionHooks(p.src.stateDir, p.src.session, project, hookEnv(project), p.hooks)
+		if err != nil {
+			return err
+		}
+		if warn != "" {
+			p.warnings = append(p.warnings, warn)
+		}
+		p.hooks = hs
+	}
 	return nil
+}
+
+// hookEnv is a command hook's environment: toolgate's, with the project
+// directory as Claude Code gives it.
+func hookEnv(project string) []string {
+	return append(os.Environ(), "CLAUDE_PROJECT_DIR="+project)
 }
 
 // pipeline builds the Pipeline for calls of the named tool, and its hook
 // set (to be closed by the caller).
-func (p *policy) pipeline(tool string) (*runtime.Pipeline, *hooks.Set, error) {
+//
+// In auto mode the allow rules Claude Code sets aside on entering auto
+// mode are set aside here too (permission.AutoModeConfig), so that their
+// calls reach Claude Code's classifier as they would without toolgate.
+func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline, *hooks.Set, error) {
 	reg, err := registryFor(tool)
 	if err != nil {
 		return nil, nil, err
 	}
-	checker, err := permission.New(p.cfg)
+	cfg := p.cfg
+	if mode == permission.ModeAuto {
+		cfg, _ = permission.AutoModeConfig(cfg)
+	}
+	checker, err := permission.New(cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot use the rules: %w", err)
+	}
+	if len(p.refused) > 0 {
+		return nil, nil, fmt.Errorf("cannot use the rules: %s", strings.Join(p.refused, "; "))
 	}
 	sb, err := sandbox.New(sandbox.Config{Roots: p.roots, WorkDir: p.src.cwd})
 	if err != nil {

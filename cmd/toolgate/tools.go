@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -67,4 +69,67 @@ func globMatch(pattern, name string) bool {
 		name = name[j+len(p):]
 	}
 	return true
+}
+
+// neverMatches says why a rule can never match a call, or returns "": a
+// tool name in the wrong letter case, a specifier of a kind the tool does
+// not take (a URL where WebFetch takes domain:host, a domain for a file
+// tool, any specifier for a tool without one, such as an MCP tool).
+// Malformed rules are left to permission.New, unknown tools to lint.
+func neverMatches(text string) string {
+	r, err := permission.ParseRule(text)
+	if err != nil || strings.Contains(r.Tool, "*") {
+		return ""
+	}
+	reg, err := registryFor("")
+	if err != nil {
+		return ""
+	}
+	names := reg.Names()
+	if !slices.Contains(names, r.Tool) && !strings.HasPrefix(r.Tool, "mcp__") {
+		for _, n := range names {
+			if strings.EqualFold(n, r.Tool) {
+				return fmt.Sprintf("tool names are case-sensitive, and the tool is %s", n)
+			}
+		}
+		if strings.HasPrefix(strings.ToLower(r.Tool), "mcp__") {
+			return "MCP tool names start with mcp__ in lower case"
+		}
+		return ""
+	}
+	spec := r.Specifier
+	if spec == "" {
+		return ""
+	}
+	domain := strings.HasPrefix(spec, "domain:")
+	switch kind := specifierKind(r.Tool); {
+	case kind == "domain" && !domain:
+		return fmt.Sprintf("%s rules name a host as %s(domain:example.com); a URL or other text never matches", r.Tool, r.Tool)
+	case kind != "domain" && domain:
+		return fmt.Sprintf("domain: belongs to WebFetch and WebSearch rules; %s has no host to match", r.Tool)
+	case kind == "":
+		return fmt.Sprintf("%s takes no specifier: write the bare tool name", r.Tool)
+	}
+	return ""
+}
+
+// specifierKind is what a tool's rule specifier names: "command",
+// "path", "domain", "agent", "skill", "slash", or "" when the tool takes
+// none.
+func specifierKind(tool string) string {
+	switch tool {
+	case "Bash":
+		return "command"
+	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "NotebookRead", "Glob", "Grep", "LS":
+		return "path"
+	case "WebFetch", "WebSearch":
+		return "domain"
+	case "Task", "Agent":
+		return "agent"
+	case "Skill":
+		return "skill"
+	case "SlashCommand":
+		return "slash"
+	}
+	return ""
 }

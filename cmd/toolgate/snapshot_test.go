@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHooksAreReadOncePerSession: a hook written into the settings in the
+// middle of a session does not run until a new session starts, as Claude
+// Code snapshots its hooks; a hook removed mid-session keeps running.
+func TestHooksAreReadOncePerSession(t *testing.T) {
+	tmp := workspace(t)
+	cwd := filepath.Join(tmp, "proj")
+	user := filepath.Join(tmp, "home", ".claude", "settings.json")
+	event := func(session string) string {
+		b, err := json.Marshal(map[string]any{"session_id": session, "cwd": cwd, "permission_mode": "default",
+			"hook_event_name": "PreToolUse", "tool_name": "Read", "tool_input": map[string]string{"file_path": cwd + "/README.md"}})
+		require.NoError(t, err)
+		return string(b)
+	}
+	decide := func(session string) preOutput {
+		out, stderr, code := runBinary(t, tmp, nil, event(session))
+		require.Equal(t, 0, code, stderr)
+		var a preAnswer
+		require.NoError(t, json.Unmarshal([]byte(out), &a), out)
+		return a.HookSpecificOutput
+	}
+	canary := filepath.Join(tmp, "ran")
+	hook := `{"toolgate": {"hooks": {"PreToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": "touch ` + canary + `"}]}]}}}`
+
+	a := decide("session-a")
+	assert.Equal(t, "allow", a.PermissionDecision)
+	assert.Contains(t, a.PermissionDecisionReason, "no rule matched; the default for read tools is allow")
+
+	require.NoError(t, os.WriteFile(user, []byte(hook), 0o644))
+	a = decide("session-a")
+	assert.Equal(t, "allow", a.PermissionDecision)
+	_, err := os.Stat(canary)
+	assert.True(t, os.IsNotExist(err), "a hook written mid-session ran in that session")
+
+	b := decide("session-b")
+	assert.Equal(t, "allow", b.PermissionDecision)
+	_, err = os.Stat(canary)
+	assert.NoError(t, err, "a new session takes the hook")
+
+	require.NoError(t, os.Remove(canary))
+	require.NoError(t, os.WriteFile(user, []byte(`{}`), 0o644))
+	b = decide("session-b")
+	assert.Equal(t, "allow", b.PermissionDecision)
+	_, err = os.Stat(canary)
+	assert.NoError(t, err, "the session keeps the hooks it started with")
+
+	// A damaged snapshot is refused, with the file named.
+	state := filepath.Join(tmp, "home", ".local", "state", "toolgate")
+	require.NoError(t, os.WriteFile(snapshotPath(state, "session-b"), []byte("garbage"), 0o600))
+	b = decide("session-b")
+	assert.Equal(t, "deny", b.PermissionDecision)
+	assert.Contains(t, b.PermissionDecisionReason, "the session's hook snapshot "+snapshotPath(state, "session-b")+" is damaged")
+	// The session id names no path: it is hashed.
+	assert.Equal(t, filepath.Join(state, "sessions"), filepath.Dir(snapshotPath(state, "../../x")))
+}

@@ -1,0 +1,65 @@
+// Package safefile reads configuration files that a less trusted party may
+// have placed: only regular files, opened without blocking, read up to a
+// bound. Its errors name the file and never quote its content.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+)
+
+// ErrNotRegular is returned for a path that names a FIFO, a device, a
+// socket or a directory (itself or through links).
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is returned for a file larger than the bound.
+var ErrTooLarge = errors.New("file too large")
+
+// Read returns the content of the regular file at path, at most max bytes.
+// Links are followed, but what they lead to must be a regular file: the
+// file is opened without blocking (a FIFO does not wait for a writer) and
+// checked with fstat on the open descriptor, so that it cannot be swapped
+// between the check and the read. A file longer than max, or one that
+// grows past max while it is read (as /dev/zero or a /proc file would),
+// is ErrTooLarge. A missing file is an error wrapping fs.ErrNotExist.
+func Read(path string, max int64) ([]byte, error) {
+	f, err := openNonblock(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))
+	}
+	if fi.Size() > max {
+		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, fi.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max)
+	}
+	return data, nil
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a plain file"
+}
