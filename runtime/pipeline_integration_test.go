@@ -260,7 +260,15 @@ func TestPipelineModesWalk(t *testing.T) {
 			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Write is an edit tool"},
 			sandboxOut, read, denyRule,
 			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Bash is an exec tool"},
-			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and WebFetch is a network tool"},
+			// Planning may read the web: the fetch keeps its own Ask.
+			{permission.Ask, permission.LayerRules, "default", "no rule matched; the default for network tools is ask"},
+		},
+		permission.ModeAuto: {
+			{permission.Allow, permission.LayerRules, "mode:auto", "auto mode: allowed an edit inside the allowed roots that would ask"},
+			protected, sandboxOut, read, denyRule,
+			// What would ask stays an Ask: the host's classifier answers.
+			{permission.Ask, permission.LayerShell, "write:mkdir", "mkdir: writes build (inside the allowed roots)"},
+			{permission.Ask, permission.LayerRules, "default", "no rule matched; the default for network tools is ask"},
 		},
 		permission.ModeDontAsk: {
 			{permission.Deny, permission.LayerRules, "mode:dontAsk", "dontAsk mode: would ask (no rule matched; the default for edit tools is ask), so denied"},

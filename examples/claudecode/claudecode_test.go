@@ -52,6 +52,10 @@ func install(t *testing.T) (binDir, home, project string, hookCommand map[string
 		require.NoError(t, os.MkdirAll(d, 0o755))
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(project, ".claude", "settings.json"), data, 0o644))
+	// The person answered Claude Code's trust dialog for the project, so
+	// its allow rules count (an untrusted workspace only narrows).
+	trust := `{"projects": {"` + project + `": {"hasTrustDialogAccepted": true}}}`
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".claude.json"), []byte(trust), 0o600))
 	require.NoError(t, os.WriteFile(filepath.Join(project, "src", "main.go"), []byte("package main\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(project, ".env"), []byte("TOKEN=x\n"), 0o644))
 	return binDir, home, project, hookCommand
