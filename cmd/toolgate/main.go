@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/bashguard/runner"
 )
 
 func main() {
 	// The toolgate binary doubles as the Runner's confinement launcher
-	// (bashguard.Confinement.Launcher): started as one, it confines itself
+	// (runner.Confinement.Launcher): started as one, it confines itself
 	// and executes the command here, and never returns.
-	bashguard.ConfineMain()
+	runner.ConfineMain()
 	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}))
 }
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/bashguard/runner"
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
@@ -31,7 +31,7 @@ type host struct {
 	out     io.Writer
 	p       *runtime.Pipeline
 	fs      *sandbox.FS
-	runner  bashguard.Runner
+	runner  runner.Shell
 	tools   map[string]toolFunc
 	hooks   *hooks.Set
 	metrics *hooks.Metrics
@@ -89,7 +89,7 @@ func newHost(ws *workspace, db *sql.DB, out io.Writer) (h *host, err error) {
 	if h.fs, err = h.p.Sandbox().OpenFS(); err != nil {
 		return nil, err
 	}
-	h.runner = bashguard.Runner{Dir: ws.dir, Checker: h.p.Sandbox(), Home: ws.dir, Timeout: 10 * time.Second}
+	h.runner = runner.Shell{Dir: ws.dir, Checker: h.p.Sandbox(), Home: ws.dir, Timeout: 10 * time.Second}
 	// Layer 6: a read-only reviewer the model may start with the Task tool.
 	h.subagents = &subagent.Runner{Pipeline: h.p, Model: h.reviewer, Run: h.run, Specs: []subagent.Spec{
 		{Name: "reviewer", Tools: []string{"Read", "Write"}, MaxSteps: 3},

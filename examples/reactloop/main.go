@@ -30,13 +30,13 @@ import (
 	"io"
 	"os"
 
-	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/bashguard/runner"
 	_ "modernc.org/sqlite" // the audit log's database
 )
 
 func main() {
 	// A Runner starts this program again to confine each shell command.
-	bashguard.ConfineMain()
+	runner.ConfineMain()
 	if err := run(context.Background(), os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "reactloop:", err)
 		os.Exit(1)

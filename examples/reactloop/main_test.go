@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/bashguard/runner"
 )
 
 // TestMain lets the test binary confine the shell commands it runs: a
 // Runner starts it again as its launcher.
 func TestMain(m *testing.M) {
-	bashguard.ConfineMain()
+	runner.ConfineMain()
 	os.Exit(m.Run())
 }
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package bashguard_test
+package runner_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/bashguard/runner"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -27,12 +27,12 @@ func (c runExampleRoot) CheckPath(path string, write bool) (permission.Decision,
 	return permission.Allow, p + " is inside " + c.root
 }
 
-func ExampleRunner() {
+func ExampleShell() {
 	tmp, _ := os.MkdirTemp("", "runner-example")
 	defer os.RemoveAll(tmp)
 	root, _ := filepath.EvalSymlinks(tmp)
 
-	r := bashguard.Runner{
+	r := runner.Shell{
 		Dir:       root,
 		Checker:   runExampleRoot{root: root},
 		Timeout:   10 * time.Second,
@@ -48,7 +48,7 @@ func ExampleRunner() {
 
 	r.Dir = "/"
 	_, err = r.Run(ctx, `ls`)
-	fmt.Println(errors.Is(err, bashguard.ErrRunDirRefused))
+	fmt.Println(errors.Is(err, runner.ErrDirRefused))
 	// Output:
 	// "hello\noops\n" exit=3 err=<nil>
 	// truncated=true cut=242
@@ -77,13 +77,13 @@ func ExampleRunner() {
 	// true
 }
 
-func ExampleRunnerFromEnv() {
+func ExampleFromEnv() {
 	env := map[string]string{"AGENT_TOOL_TIMEOUT_SECS": "300"}
-	r, err := bashguard.RunnerFromEnv(func(name string) string { return env[name] })
+	r, err := runner.FromEnv(func(name string) string { return env[name] })
 	fmt.Println(r.Timeout, err)
 
 	env["AGENT_TOOL_TIMEOUT_SECS"] = "soon"
-	_, err = bashguard.RunnerFromEnv(func(name string) string { return env[name] })
+	_, err = runner.FromEnv(func(name string) string { return env[name] })
 	fmt.Println(err)
 	// Output:
 	// 2m0s <nil>

@@ -1,6 +1,6 @@
 //go:build linux
 
-package bashguard
+package runner
 
 import (
 	"bytes"
@@ -50,12 +50,12 @@ func runTestDir(t *testing.T) string {
 	return d
 }
 
-// runTestRunner returns a Runner confined to a fresh temporary root, and
+// runTestRunner returns a Shell confined to a fresh temporary root, and
 // the root.
-func runTestRunner(t *testing.T) (*Runner, string) {
+func runTestRunner(t *testing.T) (*Shell, string) {
 	t.Helper()
 	dir := runTestDir(t)
-	return &Runner{Dir: dir, Checker: runTestRoot{root: dir}}, dir
+	return &Shell{Dir: dir, Checker: runTestRoot{root: dir}}, dir
 }
 
 // runTestMarker returns a sleep duration that is unique to this test, so
@@ -138,7 +138,7 @@ func TestRunnerCommandIsBashC(t *testing.T) {
 	// prologue does not show.
 	res, err := r.Run(context.Background(), `echo "$0|$#|$LINENO"; shopt -q login_shell || echo nologin; ulimit -u`)
 	require.NoError(t, err)
-	assert.Equal(t, RunDefaultBash+"|0|1\nnologin\n"+strconv.Itoa(runProcLimit(RunDefaultMaxProcs))+"\n", res.Output)
+	assert.Equal(t, DefaultBash+"|0|1\nnologin\n"+strconv.Itoa(runProcLimit(DefaultMaxProcs))+"\n", res.Output)
 	assert.Equal(t, 0, res.ExitCode)
 }
 
@@ -147,42 +147,42 @@ func TestRunnerRefusesDirOutsideRoots(t *testing.T) {
 	outside := runTestDir(t)
 	require.NoError(t, os.Symlink(outside, filepath.Join(root, "link")))
 	for _, dir := range []string{outside, filepath.Join(root, "link"), filepath.Join(root, "..")} {
-		r := &Runner{Dir: dir, Checker: runTestRoot{root: root}}
+		r := &Shell{Dir: dir, Checker: runTestRoot{root: root}}
 		res, err := r.Run(context.Background(), "touch ran")
-		require.ErrorIs(t, err, ErrRunDirRefused, dir)
-		var de *RunDirError
+		require.ErrorIs(t, err, ErrDirRefused, dir)
+		var de *DirError
 		require.ErrorAs(t, err, &de)
 		assert.Equal(t, dir, de.Dir)
 		assert.Equal(t, permission.Deny, de.Decision)
 		assert.Contains(t, de.Reason, "is outside the root "+root)
 		assert.Contains(t, err.Error(), "refused (deny)")
-		assert.Equal(t, RunResult{}, res)
+		assert.Equal(t, Result{}, res)
 		assert.NoFileExists(t, filepath.Join(outside, "ran"), "the command must not run")
 	}
 }
 
 func TestRunnerRefusesWithoutDirOrChecker(t *testing.T) {
 	dir := runTestDir(t)
-	var nilRunner *Runner
+	var nilRunner *Shell
 	cases := []struct {
 		name   string
-		r      *Runner
+		r      *Shell
 		reason string
 	}{
-		{"zero value", &Runner{}, "no working directory configured"},
+		{"zero value", &Shell{}, "no working directory configured"},
 		{"nil runner", nilRunner, "no working directory configured"},
-		{"no checker", &Runner{Dir: dir}, "no directory checker configured"},
-		{"relative dir", &Runner{Dir: "sub", Checker: runTestRoot{root: dir}}, "not an absolute path"},
-		{"missing dir", &Runner{Dir: filepath.Join(dir, "nope"), Checker: runTestRoot{root: dir}}, "cannot resolve"},
-		{"ask is not allow", &Runner{Dir: dir, Checker: runTestDecide{permission.Ask, "protected directory"}}, "protected directory"},
-		{"invalid decision", &Runner{Dir: dir, Checker: runTestDecide{permission.Decision(9), "?"}}, "invalid decision deny(9)"},
-		{"panicking checker", &Runner{Dir: dir, Checker: runTestPanic{}}, "directory checker panicked: boom"},
+		{"no checker", &Shell{Dir: dir}, "no directory checker configured"},
+		{"relative dir", &Shell{Dir: "sub", Checker: runTestRoot{root: dir}}, "not an absolute path"},
+		{"missing dir", &Shell{Dir: filepath.Join(dir, "nope"), Checker: runTestRoot{root: dir}}, "cannot resolve"},
+		{"ask is not allow", &Shell{Dir: dir, Checker: runTestDecide{permission.Ask, "protected directory"}}, "protected directory"},
+		{"invalid decision", &Shell{Dir: dir, Checker: runTestDecide{permission.Decision(9), "?"}}, "invalid decision deny(9)"},
+		{"panicking checker", &Shell{Dir: dir, Checker: runTestPanic{}}, "directory checker panicked: boom"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := tc.r.Run(context.Background(), "touch ran")
-			require.ErrorIs(t, err, ErrRunDirRefused)
-			var de *RunDirError
+			require.ErrorIs(t, err, ErrDirRefused)
+			var de *DirError
 			require.ErrorAs(t, err, &de)
 			assert.Contains(t, de.Reason, tc.reason)
 			assert.NoFileExists(t, filepath.Join(dir, "ran"))
@@ -205,33 +205,33 @@ func TestRunnerRejectsInvalidConfiguration(t *testing.T) {
 	dir := runTestDir(t)
 	ok := runTestRoot{root: dir}
 	cases := []struct {
-		r    Runner
+		r    Shell
 		want string
 	}{
-		{Runner{Dir: dir, Checker: ok, Timeout: -time.Second}, "Timeout -1s is negative"},
-		{Runner{Dir: dir, Checker: ok, MaxOutput: 10}, "MaxOutput 10 is below the minimum 64"},
-		{Runner{Dir: dir, Checker: ok, MaxOutput: -1}, "MaxOutput -1 is below the minimum 64"},
-		{Runner{Dir: dir, Checker: ok, MaxProcs: -1}, "MaxProcs -1 is negative"},
-		{Runner{Dir: dir, Checker: ok, Bash: "bash"}, `Bash "bash" is not an absolute path`},
-		{Runner{Dir: dir, Checker: ok, Home: "home"}, `Home "home" is not an absolute path`},
-		{Runner{Dir: dir, Checker: ok, Env: []string{"NOVALUE"}}, `Env entry "NOVALUE" is not NAME=value`},
-		{Runner{Dir: dir, Checker: ok, Env: []string{"=x"}}, `Env entry "=x" is not NAME=value`},
-		{Runner{Dir: dir, Checker: ok, PassEnv: []string{"A=B"}}, `PassEnv name "A=B" is not a variable name`},
+		{Shell{Dir: dir, Checker: ok, Timeout: -time.Second}, "Timeout -1s is negative"},
+		{Shell{Dir: dir, Checker: ok, MaxOutput: 10}, "MaxOutput 10 is below the minimum 64"},
+		{Shell{Dir: dir, Checker: ok, MaxOutput: -1}, "MaxOutput -1 is below the minimum 64"},
+		{Shell{Dir: dir, Checker: ok, MaxProcs: -1}, "MaxProcs -1 is negative"},
+		{Shell{Dir: dir, Checker: ok, Bash: "bash"}, `Bash "bash" is not an absolute path`},
+		{Shell{Dir: dir, Checker: ok, Home: "home"}, `Home "home" is not an absolute path`},
+		{Shell{Dir: dir, Checker: ok, Env: []string{"NOVALUE"}}, `Env entry "NOVALUE" is not NAME=value`},
+		{Shell{Dir: dir, Checker: ok, Env: []string{"=x"}}, `Env entry "=x" is not NAME=value`},
+		{Shell{Dir: dir, Checker: ok, PassEnv: []string{"A=B"}}, `PassEnv name "A=B" is not a variable name`},
 	}
 	for _, tc := range cases {
 		_, err := tc.r.Run(context.Background(), "true")
-		require.ErrorIs(t, err, ErrRunConfig, tc.want)
-		assert.EqualError(t, err, ErrRunConfig.Error()+": "+tc.want)
+		require.ErrorIs(t, err, ErrConfig, tc.want)
+		assert.EqualError(t, err, ErrConfig.Error()+": "+tc.want)
 	}
 
 	r, _ := runTestRunner(t)
 	_, err := r.Run(context.Background(), "echo a\x00b")
-	assert.EqualError(t, err, "bashguard: command contains a NUL byte")
+	assert.EqualError(t, err, "runner: command contains a NUL byte")
 
 	r.Bash = filepath.Join(dir, "no-bash")
 	_, err = r.Run(context.Background(), "true")
 	require.ErrorIs(t, err, os.ErrNotExist)
-	assert.Contains(t, err.Error(), "bashguard: run: start "+r.Bash)
+	assert.Contains(t, err.Error(), "runner: run: start "+r.Bash)
 }
 
 func TestRunnerTimeoutDefaultsAndBounds(t *testing.T) {
@@ -242,20 +242,20 @@ func TestRunnerTimeoutDefaultsAndBounds(t *testing.T) {
 		{120 * time.Second, 120 * time.Second},
 		{10 * time.Minute, 120 * time.Second},
 	} {
-		r := Runner{Dir: dir, Checker: runTestRoot{root: dir}, Timeout: tc.set}
+		r := Shell{Dir: dir, Checker: runTestRoot{root: dir}, Timeout: tc.set}
 		c, err := r.config()
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, c.timeout, "Timeout %v", tc.set)
-		assert.Equal(t, RunDefaultMaxOutput, c.maxOutput)
-		assert.Equal(t, RunDefaultMaxProcs, c.maxProcs)
-		assert.Equal(t, RunDefaultBash, c.bash)
+		assert.Equal(t, DefaultMaxOutput, c.maxOutput)
+		assert.Equal(t, DefaultMaxProcs, c.maxProcs)
+		assert.Equal(t, DefaultBash, c.bash)
 	}
 }
 
 func TestRunnerFromEnv(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(name string) string {
-			if name == RunTimeoutEnv {
+			if name == TimeoutEnv {
 				return v
 			}
 			return "unexpected"
@@ -272,29 +272,29 @@ func TestRunnerFromEnv(t *testing.T) {
 		{"500", 120 * time.Second},
 		{"99999999999999999", 120 * time.Second},
 	} {
-		r, err := RunnerFromEnv(env(tc.value))
+		r, err := FromEnv(env(tc.value))
 		require.NoError(t, err, tc.value)
 		assert.Equal(t, tc.want, r.Timeout, tc.value)
 	}
-	r, err := RunnerFromEnv(nil)
+	r, err := FromEnv(nil)
 	require.NoError(t, err)
-	assert.Equal(t, Runner{}, r)
+	assert.Equal(t, Shell{}, r)
 
 	for _, bad := range []string{"0", "-5", "1.5", "ten", "99999999999999999999999"} {
-		_, err := RunnerFromEnv(env(bad))
+		_, err := FromEnv(env(bad))
 		var pe *permission.Error
 		require.ErrorAs(t, err, &pe, bad)
-		assert.Equal(t, RunTimeoutEnv, pe.Source)
+		assert.Equal(t, TimeoutEnv, pe.Source)
 		assert.Equal(t, bad, pe.Input)
 		assert.Equal(t, "want a positive whole number of seconds", pe.Reason)
 	}
 
 	// Run itself never reads the variable from the process environment.
-	t.Setenv(RunTimeoutEnv, "1")
+	t.Setenv(TimeoutEnv, "1")
 	rr, _ := runTestRunner(t)
 	c, err := rr.config()
 	require.NoError(t, err)
-	assert.Equal(t, RunDefaultTimeout, c.timeout)
+	assert.Equal(t, DefaultTimeout, c.timeout)
 }
 
 func TestRunnerTimeoutKillsProcessGroup(t *testing.T) {
@@ -380,13 +380,13 @@ func TestRunnerOutputCapKeepsHeadAndTail(t *testing.T) {
 	}
 	all := full.String() // 13893 characters
 	marker := "\n[... 9924 characters cut ...]\n"
-	keep := RunDefaultMaxOutput - len(marker) // 3966
+	keep := DefaultMaxOutput - len(marker) // 3966
 	want := all[:keep/2] + marker + all[len(all)-(keep-keep/2):]
 	assert.True(t, res.Truncated)
 	assert.Equal(t, 9924, res.CutChars)
 	assert.Equal(t, len(all)-keep, res.CutChars)
 	assert.Equal(t, want, res.Output)
-	assert.Len(t, res.Output, RunDefaultMaxOutput)
+	assert.Len(t, res.Output, DefaultMaxOutput)
 }
 
 func TestRunnerOutputCapCountsCharacters(t *testing.T) {
@@ -432,7 +432,7 @@ func TestRunnerOutputMemoryIsBounded(t *testing.T) {
 	const marker = "\n[... 67104904 characters cut ...]\n"
 	assert.Equal(t, 67104904, res.CutChars)
 	assert.Equal(t, strings.Repeat("\x00", 1982)+marker+strings.Repeat("\x00", 1978)+"\nend\n", res.Output)
-	assert.Len(t, res.Output, RunDefaultMaxOutput)
+	assert.Len(t, res.Output, DefaultMaxOutput)
 	// 64 MiB went through; far less than that was allocated.
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(4<<20))
 }
@@ -460,7 +460,7 @@ func TestRunnerEnvironmentIsExplicit(t *testing.T) {
 	assert.NoDirExists(t, vars["TMPDIR"], "the private temporary directory is removed after the run")
 	assert.Equal(t, dir, vars["HOME"])
 	assert.Equal(t, "C.UTF-8", vars["LANG"])
-	assert.Equal(t, RunDefaultPath, vars["PATH"])
+	assert.Equal(t, DefaultPath, vars["PATH"])
 	assert.Len(t, vars[runMarkerEnv], 32)
 
 	r.PassEnv = []string{"TOOLGATE_TEST_PASSED", "TOOLGATE_TEST_UNSET"}
@@ -491,13 +491,13 @@ func TestRunnerExitCodeOfSignal(t *testing.T) {
 func TestRunnerForkBombIsBounded(t *testing.T) {
 	dir := runTestDir(t)
 	const limit = 40
-	r := &Runner{Dir: dir, Checker: runTestRoot{root: dir}, Timeout: 3 * time.Second, MaxProcs: limit}
+	r := &Shell{Dir: dir, Checker: runTestRoot{root: dir}, Timeout: 3 * time.Second, MaxProcs: limit}
 	uid := os.Getuid()
 	if uid == 0 {
 		// The kernel does not apply RLIMIT_NPROC to root: run the bomb as
 		// nobody, which needs to enter the directory.
 		uid = 65534
-		r.Credential = &RunCredential{UID: 65534, GID: 65534}
+		r.Credential = &Credential{UID: 65534, GID: 65534}
 		for d := dir; d != filepath.Dir(d) && strings.HasPrefix(d, os.TempDir()+"/"); d = filepath.Dir(d) {
 			require.NoError(t, os.Chmod(d, 0o755))
 		}
@@ -583,7 +583,7 @@ func TestRunnerConcurrentRuns(t *testing.T) {
 func BenchmarkRunnerRun(b *testing.B) {
 	dir, err := filepath.EvalSymlinks(b.TempDir())
 	require.NoError(b, err)
-	r := &Runner{Dir: dir, Checker: runTestRoot{root: dir}}
+	r := &Shell{Dir: dir, Checker: runTestRoot{root: dir}}
 	const command = "echo hello"
 	b.Run("runner", func(b *testing.B) {
 		b.ReportAllocs()
@@ -597,9 +597,9 @@ func BenchmarkRunnerRun(b *testing.B) {
 	b.Run("bare-exec", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			cmd := exec.Command(RunDefaultBash, "-c", command)
+			cmd := exec.Command(DefaultBash, "-c", command)
 			cmd.Dir = dir
-			cmd.Env = []string{"PATH=" + RunDefaultPath}
+			cmd.Env = []string{"PATH=" + DefaultPath}
 			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			out, err := cmd.CombinedOutput()
 			if err != nil || string(out) != "hello\n" {

@@ -1,4 +1,4 @@
-package bashguard
+package runner
 
 import (
 	"errors"
@@ -11,21 +11,21 @@ import (
 
 // Errors of kernel confinement; see [Confinement].
 var (
-	// ErrConfineUnavailable is wrapped by the error [Runner.Run] returns
+	// ErrConfineUnavailable is wrapped by the error [Shell.Run] returns
 	// when the kernel cannot confine the command as configured (no
 	// Landlock, a Landlock too old for the network rule, or a program
 	// that does not call [ConfineMain]) and the runner's
 	// [Confinement.Fallback] is [ConfineRefuse]. The command did not
 	// start; the result's Confined field says why.
-	ErrConfineUnavailable = errors.New("bashguard: kernel confinement unavailable")
-	// ErrConfineFailed is wrapped by the error [Runner.Run] returns when
+	ErrConfineUnavailable = errors.New("runner: kernel confinement unavailable")
+	// ErrConfineFailed is wrapped by the error [Shell.Run] returns when
 	// the confinement could not be set up or applied (a root that cannot
 	// be walked, a launcher that did not report, a ruleset the kernel
 	// refused). The command did not start.
-	ErrConfineFailed = errors.New("bashguard: kernel confinement failed")
+	ErrConfineFailed = errors.New("runner: kernel confinement failed")
 )
 
-// ConfineFallback is what a [Runner] does when the kernel cannot confine a
+// ConfineFallback is what a [Shell] does when the kernel cannot confine a
 // command. The zero value refuses.
 type ConfineFallback uint8
 
@@ -51,7 +51,7 @@ func (f ConfineFallback) String() string {
 	return "invalid(" + strconv.Itoa(int(f)) + ")"
 }
 
-// ConfineMaxWalk is how many directory entries a [Runner] visits by default
+// ConfineMaxWalk is how many directory entries a [Shell] visits by default
 // under its roots, per run, to find the secret paths it must leave
 // unreadable; see [Confinement.MaxWalk].
 const ConfineMaxWalk = 100_000
@@ -69,7 +69,7 @@ const ConfineMaxWalk = 100_000
 // and <(...)), but its files cannot be opened: tools such as ps fail. Add
 // "/proc" knowingly. /etc is granted whole: a command that runs as root
 // can read /etc/shadow; run commands as an unprivileged user
-// ([Runner.Credential]) or list only the /etc entries they need.
+// ([Shell.Credential]) or list only the /etc entries they need.
 func DefaultConfineReadOnly() []string {
 	return []string{
 		"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
@@ -84,7 +84,7 @@ func DefaultConfineDevices() []string {
 	return []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 }
 
-// Confinement configures the kernel confinement of a [Runner]'s commands
+// Confinement configures the kernel confinement of a [Shell]'s commands
 // with Linux Landlock. The zero value confines every command to the
 // runner's working directory, the default system locations and a private
 // temporary directory, with no TCP, and refuses to run a command where
@@ -114,7 +114,7 @@ func DefaultConfineDevices() []string {
 //
 // Landlock only grants; it cannot take back part of a granted tree. So
 // that the secret paths inside the roots stay unreadable, the runner walks
-// the roots before each run and asks [Runner.Checker] about each entry as
+// the roots before each run and asks [Shell.Checker] about each entry as
 // a read: a directory with no entry that the checker refuses (Ask or Deny)
 // is granted whole; a refused entry is not granted at all; and a directory
 // that holds refused entries somewhere below gets every right except
@@ -173,7 +173,7 @@ type Confinement struct {
 	// [ConfineMain] and executes bash. Empty: the running program, which
 	// then must have called ConfineMain. Another program is trusted to
 	// call it: if it does not report back, the run fails with
-	// [ErrConfineFailed]. With [Runner.Credential] set, the launcher
+	// [ErrConfineFailed]. With [Shell.Credential] set, the launcher
 	// must be executable by that user. The launcher's package
 	// initialisation runs before ConfineMain, unconfined, on every
 	// command: a program whose packages do much at init can name a
@@ -186,7 +186,7 @@ type Confinement struct {
 }
 
 // ConfineLevel is the kernel confinement a command ran under, or the
-// reason it had none. It is part of every [RunResult].
+// reason it had none. It is part of every [Result].
 type ConfineLevel struct {
 	// Enforced reports that the kernel confined the command.
 	Enforced bool
@@ -252,21 +252,21 @@ const (
 )
 
 // ConfineMain makes the running program able to launch confined commands
-// for a [Runner]. Call it first thing in main, before anything else runs:
+// for a [Shell]. Call it first thing in main, before anything else runs:
 //
 //	func main() {
-//		bashguard.ConfineMain()
+//		runner.ConfineMain()
 //		...
 //	}
 //
 // and in TestMain of a test binary that runs confined commands:
 //
 //	func TestMain(m *testing.M) {
-//		bashguard.ConfineMain()
+//		runner.ConfineMain()
 //		os.Exit(m.Run())
 //	}
 //
-// In a process that a Runner started as its launcher (marked by its
+// In a process that a Shell started as its launcher (marked by its
 // argv[0] and environment), ConfineMain applies the confinement and the
 // limits the runner sent, executes bash, and never returns; if it cannot,
 // it reports why to the runner and exits with status 126. In any other

@@ -1,4 +1,4 @@
-package bashguard
+package runner
 
 import (
 	"context"
@@ -10,37 +10,38 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/permission"
 )
 
-// Limits and defaults of a [Runner], from the original design's execution
+// Limits and defaults of a [Shell], from the original design's execution
 // constraints (timeout 60 s by default and 120 s at most, output cut to
 // 4,000 characters, working directory inside the sandbox).
 const (
-	// RunDefaultTimeout is the time a command may run when
-	// [Runner.Timeout] is zero.
-	RunDefaultTimeout = 60 * time.Second
-	// RunMaxTimeout is the longest time any command may run; a longer
-	// [Runner.Timeout] or AGENT_TOOL_TIMEOUT_SECS is cut down to it.
-	RunMaxTimeout = 120 * time.Second
-	// RunDefaultMaxOutput is the output cap, in characters (runes), when
-	// [Runner.MaxOutput] is zero.
-	RunDefaultMaxOutput = 4000
-	// RunMinOutput is the smallest output cap a [Runner] accepts: room for
+	// DefaultTimeout is the time a command may run when
+	// [Shell.Timeout] is zero.
+	DefaultTimeout = 60 * time.Second
+	// MaxTimeout is the longest time any command may run; a longer
+	// [Shell.Timeout] or AGENT_TOOL_TIMEOUT_SECS is cut down to it.
+	MaxTimeout = 120 * time.Second
+	// DefaultMaxOutput is the output cap, in characters (runes), when
+	// [Shell.MaxOutput] is zero.
+	DefaultMaxOutput = 4000
+	// MinOutput is the smallest output cap a [Shell] accepts: room for
 	// the cut marker and a little of the head and tail.
-	RunMinOutput = 64
-	// RunDefaultMaxProcs is the process-count bound (RLIMIT_NPROC) when
-	// [Runner.MaxProcs] is zero.
-	RunDefaultMaxProcs = 1024
-	// RunDefaultBash is the bash executable used when [Runner.Bash] is
+	MinOutput = 64
+	// DefaultMaxProcs is the process-count bound (RLIMIT_NPROC) when
+	// [Shell.MaxProcs] is zero.
+	DefaultMaxProcs = 1024
+	// DefaultBash is the bash executable used when [Shell.Bash] is
 	// empty. Bash is never looked up in PATH.
-	RunDefaultBash = "/bin/bash"
-	// RunDefaultPath is the PATH a command sees unless [Runner.Env] sets
+	DefaultBash = "/bin/bash"
+	// DefaultPath is the PATH a command sees unless [Shell.Env] sets
 	// another.
-	RunDefaultPath = "/usr/local/bin:/usr/bin:/bin"
-	// RunTimeoutEnv is the environment variable [RunnerFromEnv] reads the
+	DefaultPath = "/usr/local/bin:/usr/bin:/bin"
+	// TimeoutEnv is the environment variable [FromEnv] reads the
 	// timeout from, in whole seconds.
-	RunTimeoutEnv = "AGENT_TOOL_TIMEOUT_SECS"
+	TimeoutEnv = "AGENT_TOOL_TIMEOUT_SECS"
 )
 
 // runMarkerEnv names the variable that carries a random per-run token into
@@ -49,21 +50,21 @@ const (
 const runMarkerEnv = "TOOLGATE_RUN_ID"
 
 var (
-	// ErrRunDirRefused is the error a [RunDirError] wraps: the working
+	// ErrDirRefused is the error a [DirError] wraps: the working
 	// directory is not one the command may run in.
-	ErrRunDirRefused = errors.New("bashguard: working directory refused")
-	// ErrRunConfig is wrapped by every error about an invalid [Runner]
+	ErrDirRefused = errors.New("runner: working directory refused")
+	// ErrConfig is wrapped by every error about an invalid [Shell]
 	// field (a negative timeout, a relative bash path, a malformed
 	// environment entry, ...).
-	ErrRunConfig = errors.New("bashguard: invalid runner configuration")
-	// ErrRunUnsupported is returned by [Runner.Run] on systems where the
+	ErrConfig = errors.New("runner: invalid runner configuration")
+	// ErrUnsupported is returned by [Shell.Run] on systems where the
 	// runner cannot give its guarantees (every system but Linux).
-	ErrRunUnsupported = errors.New("bashguard: running commands is only supported on Linux")
+	ErrUnsupported = errors.New("runner: running commands is only supported on Linux")
 )
 
-// RunDirError says why [Runner.Run] refused a working directory. It wraps
-// [ErrRunDirRefused]; the command did not start.
-type RunDirError struct {
+// DirError says why [Shell.Run] refused a working directory. It wraps
+// [ErrDirRefused]; the command did not start.
+type DirError struct {
 	// Dir is the working directory as configured.
 	Dir string
 	// Decision is the checker's answer (Deny when no checker was asked).
@@ -73,16 +74,16 @@ type RunDirError struct {
 }
 
 // Error names the directory, the decision and the reason.
-func (e *RunDirError) Error() string {
-	return "bashguard: working directory " + strconv.Quote(e.Dir) + " refused (" + e.Decision.String() + "): " + e.Reason
+func (e *DirError) Error() string {
+	return "runner: working directory " + strconv.Quote(e.Dir) + " refused (" + e.Decision.String() + "): " + e.Reason
 }
 
-// Unwrap returns [ErrRunDirRefused].
-func (e *RunDirError) Unwrap() error { return ErrRunDirRefused }
+// Unwrap returns [ErrDirRefused].
+func (e *DirError) Unwrap() error { return ErrDirRefused }
 
-// RunCredential is the user and groups a command runs as. The host process
+// Credential is the user and groups a command runs as. The host process
 // needs the privilege to switch to them (normally: it runs as root).
-type RunCredential struct {
+type Credential struct {
 	// UID is the real and effective user ID of the command.
 	UID uint32
 	// GID is the real and effective group ID of the command.
@@ -91,7 +92,7 @@ type RunCredential struct {
 	Groups []uint32
 }
 
-// RunResult is what a command did. Output is the combined standard output
+// Result is what a command did. Output is the combined standard output
 // and standard error, in the order the command wrote them, made valid UTF-8
 // (each invalid byte becomes U+FFFD) and capped: when the command wrote more
 // than the cap, Output holds its first and last characters with the line
@@ -100,7 +101,7 @@ type RunCredential struct {
 //
 // between them (on a line of its own), and the whole of Output, marker
 // included, is no longer than the cap.
-type RunResult struct {
+type Result struct {
 	// Output is the command's capped output.
 	Output string
 	// Truncated reports whether characters were cut from the output.
@@ -121,17 +122,17 @@ type RunResult struct {
 	// every process it left behind.
 	Elapsed time.Duration
 	// Confined is the kernel confinement the command ran under, or why
-	// it had none (see [Runner.Confinement]); set whenever the runner
+	// it had none (see [Shell.Confinement]); set whenever the runner
 	// got as far as deciding it, including when it refused to run.
 	Confined ConfineLevel
 }
 
-// Runner runs shell commands with bash under fixed limits. Its fields are
+// Shell runs shell commands with bash under fixed limits. Its fields are
 // configuration; the zero value is usable and refuses every command until
 // Dir and Checker are set, because a command never runs in a directory
 // that has not been checked.
 //
-// A Runner is safe for concurrent use as long as its fields are not
+// A Shell is safe for concurrent use as long as its fields are not
 // changed while a Run is in progress.
 //
 // # What a run guarantees (Linux)
@@ -139,7 +140,7 @@ type RunResult struct {
 //   - bash is started from an explicit path (never looked up in PATH), as
 //     "bash -c command", in its own process group, with standard input
 //     connected to /dev/null, and with exactly the environment described
-//     at [Runner.Env]: nothing of the host's environment is inherited.
+//     at [Shell.Env]: nothing of the host's environment is inherited.
 //   - The working directory is Dir with its symbolic links resolved, and
 //     only if Checker Allows it.
 //   - The process count of the command's user is bounded by RLIMIT_NPROC
@@ -169,8 +170,8 @@ type RunResult struct {
 //     [Confinement]. The program must call [ConfineMain] first thing in
 //     main. Where the kernel cannot confine it, the command is refused
 //     unless [Confinement.Fallback] says to run it unconfined; every
-//     result says which ([RunResult.Confined]).
-type Runner struct {
+//     result says which ([Result.Confined]).
+type Shell struct {
 	// Dir is the working directory. It must be absolute; its symbolic
 	// links are resolved and the result must be Allowed by Checker as a
 	// read (Checker.CheckPath(dir, false)). Empty: every Run is refused.
@@ -178,20 +179,20 @@ type Runner struct {
 	// Checker judges Dir; *sandbox.Sandbox satisfies it. Only an Allow
 	// lets the command run (an Ask is refused too). Nil: every Run is
 	// refused. A checker that panics refuses.
-	Checker PathChecker
+	Checker bashguard.PathChecker
 	// Bash is the absolute path of the bash executable. Empty:
-	// [RunDefaultBash].
+	// [DefaultBash].
 	Bash string
-	// Timeout is how long a command may run. Zero: [RunDefaultTimeout];
-	// above [RunMaxTimeout]: RunMaxTimeout; negative: an error.
+	// Timeout is how long a command may run. Zero: [DefaultTimeout];
+	// above [MaxTimeout]: MaxTimeout; negative: an error.
 	Timeout time.Duration
 	// MaxOutput caps the output, in characters (runes). Zero:
-	// [RunDefaultMaxOutput]; below [RunMinOutput] or negative: an error.
+	// [DefaultMaxOutput]; below [MinOutput] or negative: an error.
 	// The output is read through buffers of bounded size whatever the
 	// command prints.
 	MaxOutput int
 	// MaxProcs bounds the processes of the command's user (RLIMIT_NPROC,
-	// soft and hard). Zero: [RunDefaultMaxProcs]; negative: an error.
+	// soft and hard). Zero: [DefaultMaxProcs]; negative: an error.
 	// When it is above the host's own hard limit, the host's limit is
 	// used. RLIMIT_NPROC counts every process of the real user ID, not
 	// only the command's.
@@ -203,13 +204,13 @@ type Runner struct {
 	// passed.
 	PassEnv []string
 	// Env is the command's environment, as "NAME=value" entries, on top
-	// of the defaults PATH=[RunDefaultPath], HOME=Home and LANG=C.UTF-8
+	// of the defaults PATH=[DefaultPath], HOME=Home and LANG=C.UTF-8
 	// and of the variables of PassEnv; a later entry for the same name
 	// wins. The runner adds TOOLGATE_RUN_ID, see above.
 	Env []string
 	// Credential, when not nil, is the user and groups the command runs
 	// as. Nil: the host process's user.
-	Credential *RunCredential
+	Credential *Credential
 	// Confinement configures the kernel confinement of the command. The
 	// zero value confines it to Dir and refuses to run it where the
 	// kernel cannot.
@@ -219,67 +220,67 @@ type Runner struct {
 	probe func() confineSupport
 }
 
-// RunnerFromEnv returns a Runner whose Timeout comes from
+// FromEnv returns a Shell whose Timeout comes from
 // AGENT_TOOL_TIMEOUT_SECS as read through getenv (a whole number of
-// seconds, at most [RunMaxTimeout]; larger values are cut down to it).
+// seconds, at most [MaxTimeout]; larger values are cut down to it).
 // An unset or empty variable, or a nil getenv, leaves the default. Set the
 // other fields on the result. A malformed value is a *permission.Error
 // naming the variable.
 //
 // The runner never reads the process environment on its own: pass
 // os.Getenv to use it.
-func RunnerFromEnv(getenv func(string) string) (Runner, error) {
-	var r Runner
+func FromEnv(getenv func(string) string) (Shell, error) {
+	var r Shell
 	if getenv == nil {
 		return r, nil
 	}
-	v := getenv(RunTimeoutEnv)
+	v := getenv(TimeoutEnv)
 	if v == "" {
 		return r, nil
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	if err != nil || n <= 0 {
-		return Runner{}, &permission.Error{Source: RunTimeoutEnv, Index: -1, Offset: -1, Input: v,
+		return Shell{}, &permission.Error{Source: TimeoutEnv, Index: -1, Offset: -1, Input: v,
 			Reason: "want a positive whole number of seconds"}
 	}
-	if n > int64(RunMaxTimeout/time.Second) {
-		n = int64(RunMaxTimeout / time.Second)
+	if n > int64(MaxTimeout/time.Second) {
+		n = int64(MaxTimeout / time.Second)
 	}
 	r.Timeout = time.Duration(n) * time.Second
 	return r, nil
 }
 
 // Run runs command with bash -c in the working directory, under the limits
-// of r, and returns its capped output and how it ended. A nil *Runner
-// behaves as the zero Runner.
+// of r, and returns its capped output and how it ended. A nil *Shell
+// behaves as the zero Shell.
 //
 // A command that runs and fails, times out or is killed is not an error:
 // see the result's ExitCode, TimedOut and Cancelled. Run returns an error
 // when the command was not started (a refused working directory, a
-// *RunDirError wrapping [ErrRunDirRefused]; an invalid configuration,
-// wrapping [ErrRunConfig]; bash could not be started), and ctx.Err() when
+// *DirError wrapping [ErrDirRefused]; an invalid configuration,
+// wrapping [ErrConfig]; bash could not be started), and ctx.Err() when
 // ctx ended the command, together with the result so far.
 //
 // Cancelling ctx kills the command and everything it started, as a
 // timeout does; Run returns once they are gone.
-func (r *Runner) Run(ctx context.Context, command string) (RunResult, error) {
+func (r *Shell) Run(ctx context.Context, command string) (Result, error) {
 	if r == nil {
-		r = &Runner{}
+		r = &Shell{}
 	}
 	cfg, err := r.config()
 	if err != nil {
-		return RunResult{}, err
+		return Result{}, err
 	}
 	if strings.IndexByte(command, 0) >= 0 {
-		return RunResult{}, errors.New("bashguard: command contains a NUL byte")
+		return Result{}, errors.New("runner: command contains a NUL byte")
 	}
 	if err := ctx.Err(); err != nil {
-		return RunResult{ExitCode: -1, Cancelled: true}, err
+		return Result{ExitCode: -1, Cancelled: true}, err
 	}
 	return runCommand(ctx, cfg, command)
 }
 
-// runConfig is a Runner's configuration, checked and with defaults filled
+// runConfig is a Shell's configuration, checked and with defaults filled
 // in.
 type runConfig struct {
 	bash       string
@@ -288,21 +289,21 @@ type runConfig struct {
 	maxOutput  int
 	maxProcs   int
 	env        []string
-	credential *RunCredential
+	credential *Credential
 
 	confine Confinement
 	roots   []string // resolved confinement roots
-	checker PathChecker
+	checker bashguard.PathChecker
 	probe   func() confineSupport
 }
 
 func runConfigError(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrRunConfig}, args...)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrConfig}, args...)...)
 }
 
 // config checks r and fills in defaults; the working directory is checked
 // last, so that a malformed configuration is reported as such.
-func (r *Runner) config() (runConfig, error) {
+func (r *Shell) config() (runConfig, error) {
 	c := runConfig{
 		bash:       r.Bash,
 		timeout:    r.Timeout,
@@ -314,7 +315,7 @@ func (r *Runner) config() (runConfig, error) {
 		probe:      r.probe,
 	}
 	if c.bash == "" {
-		c.bash = RunDefaultBash
+		c.bash = DefaultBash
 	}
 	if !filepath.IsAbs(c.bash) {
 		return c, runConfigError("Bash %q is not an absolute path", c.bash)
@@ -323,19 +324,19 @@ func (r *Runner) config() (runConfig, error) {
 	case c.timeout < 0:
 		return c, runConfigError("Timeout %v is negative", c.timeout)
 	case c.timeout == 0:
-		c.timeout = RunDefaultTimeout
-	case c.timeout > RunMaxTimeout:
-		c.timeout = RunMaxTimeout
+		c.timeout = DefaultTimeout
+	case c.timeout > MaxTimeout:
+		c.timeout = MaxTimeout
 	}
 	switch {
 	case c.maxOutput == 0:
-		c.maxOutput = RunDefaultMaxOutput
-	case c.maxOutput < RunMinOutput:
-		return c, runConfigError("MaxOutput %d is below the minimum %d", c.maxOutput, RunMinOutput)
+		c.maxOutput = DefaultMaxOutput
+	case c.maxOutput < MinOutput:
+		return c, runConfigError("MaxOutput %d is below the minimum %d", c.maxOutput, MinOutput)
 	}
 	switch {
 	case c.maxProcs == 0:
-		c.maxProcs = RunDefaultMaxProcs
+		c.maxProcs = DefaultMaxProcs
 	case c.maxProcs < 0:
 		return c, runConfigError("MaxProcs %d is negative", c.maxProcs)
 	}
@@ -365,9 +366,9 @@ func (r *Runner) config() (runConfig, error) {
 }
 
 // checkDir resolves the working directory and asks the checker about it.
-func (r *Runner) checkDir() (dir string, err error) {
+func (r *Shell) checkDir() (dir string, err error) {
 	refuse := func(d permission.Decision, reason string) (string, error) {
-		return "", &RunDirError{Dir: r.Dir, Decision: d, Reason: reason}
+		return "", &DirError{Dir: r.Dir, Decision: d, Reason: reason}
 	}
 	switch {
 	case r.Dir == "":
@@ -396,7 +397,7 @@ func (r *Runner) checkDir() (dir string, err error) {
 }
 
 // runCheckPath calls the checker, turning a panic into a Deny.
-func runCheckPath(c PathChecker, path string) (d permission.Decision, reason string) {
+func runCheckPath(c bashguard.PathChecker, path string) (d permission.Decision, reason string) {
 	defer func() {
 		if p := recover(); p != nil {
 			d, reason = permission.Deny, fmt.Sprintf("directory checker panicked: %v", p)
@@ -420,7 +421,7 @@ func runEnv(home string, pass, extra []string) ([]string, error) {
 		}
 		values[name] = value
 	}
-	set("PATH", RunDefaultPath)
+	set("PATH", DefaultPath)
 	set("HOME", home)
 	set("LANG", "C.UTF-8")
 	for _, name := range pass {

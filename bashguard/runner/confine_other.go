@@ -1,6 +1,6 @@
 //go:build !linux
 
-package bashguard
+package runner
 
 // confineLaunch fails: Landlock exists on Linux only, and a runner on
 // another system never starts a launcher.

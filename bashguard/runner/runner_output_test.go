@@ -1,4 +1,4 @@
-package bashguard
+package runner
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func runOutputReference(data []byte, max int) (string, bool, int) {
 			return string(all[:h]) + marker + string(all[len(all)-(keep-h):]), true, len(all) - keep
 		}
 	}
-	panic("unreachable for max >= RunMinOutput")
+	panic("unreachable for max >= MinOutput")
 }
 
 // runOutputFeed passes data to a runOutput in chunks of the given sizes
@@ -104,7 +104,7 @@ func FuzzRunOutput(f *testing.F) {
 	f.Add([]byte(strings.Repeat("a\xe6\x97", 100)), uint16(36), uint8(5))
 	f.Add(bytes.Repeat([]byte{0xf0, 0x9f, 0x99}, 90), uint16(1), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, extra uint16, chunk uint8) {
-		max := RunMinOutput + int(extra%512)
+		max := MinOutput + int(extra%512)
 		want, wantTrunc, wantCut := runOutputReference(data, max)
 		got, trunc, cut := runOutputFeed(data, max, []int{int(chunk), int(chunk) / 2})
 		if got != want || trunc != wantTrunc || cut != wantCut {
@@ -128,7 +128,7 @@ func BenchmarkRunOutput(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(tc.data)))
 			for b.Loop() {
-				o := newRunOutput(RunDefaultMaxOutput)
+				o := newRunOutput(DefaultMaxOutput)
 				o.readFrom(bytes.NewReader(tc.data))
 				_, _, _ = o.result()
 			}

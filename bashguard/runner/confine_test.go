@@ -1,6 +1,6 @@
 //go:build linux
 
-package bashguard
+package runner
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func confineTestABI(t testing.TB) int {
 }
 
 // confineTestEnforced asserts that res ran under the full confinement.
-func confineTestEnforced(t *testing.T, res RunResult, network bool) {
+func confineTestEnforced(t *testing.T, res Result, network bool) {
 	t.Helper()
 	abi := confineTestABI(t)
 	assert.True(t, res.Confined.Enforced, "confined: %v", res.Confined)
@@ -111,7 +111,7 @@ readlink /proc/self/fd/0; echo to-stderr > /dev/stderr; cat <(echo substituted)`
 		"root\nusr-ok\n1\n"+
 		// The host's environment, which may hold credentials, is out of
 		// reach: /proc is not granted by default.
-		RunDefaultBash+": line 8: /proc/"+strconv.Itoa(os.Getpid())+"/environ: Permission denied\nhost-environ=1\n"+
+		DefaultBash+": line 8: /proc/"+strconv.Itoa(os.Getpid())+"/environ: Permission denied\nhost-environ=1\n"+
 		// Paths through /proc still resolve.
 		"/dev/null\nto-stderr\nsubstituted\n", res.Output)
 	assert.NotContains(t, res.Output, "outside secret")
@@ -156,7 +156,7 @@ func TestConfinedNetworkOffRefusesTCP(t *testing.T) {
 python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))' 2>&1 | tail -n 1`)
 	require.NoError(t, err)
 	assert.Equal(t, "refused: [Errno 13] Permission denied\n"+
-		RunDefaultBash+": connect: Permission denied\n"+RunDefaultBash+": line 9: /dev/tcp/127.0.0.1/"+port+": Permission denied\ndevtcp=1\n"+
+		DefaultBash+": connect: Permission denied\n"+DefaultBash+": line 9: /dev/tcp/127.0.0.1/"+port+": Permission denied\ndevtcp=1\n"+
 		"PermissionError: [Errno 13] Permission denied\n", res.Output)
 	confineTestEnforced(t, res, false)
 	select {
@@ -188,7 +188,7 @@ func TestConfinedCommandCannotSignalTheHost(t *testing.T) {
 	r, _ := runTestRunner(t)
 	res, err := r.Run(context.Background(), "kill -0 "+strconv.Itoa(os.Getpid())+"; echo \"kill=$?\"; sleep 0 & kill -0 $! && echo own-child-ok")
 	require.NoError(t, err)
-	assert.Equal(t, RunDefaultBash+": line 1: kill: ("+strconv.Itoa(os.Getpid())+") - Operation not permitted\nkill=1\nown-child-ok\n", res.Output)
+	assert.Equal(t, DefaultBash+": line 1: kill: ("+strconv.Itoa(os.Getpid())+") - Operation not permitted\nkill=1\nown-child-ok\n", res.Output)
 	confineTestEnforced(t, res, false)
 }
 
@@ -198,7 +198,7 @@ func TestConfinedRunLeavesTheHostUnrestricted(t *testing.T) {
 	for i := range 3 {
 		res, err := r.Run(context.Background(), "echo x > "+outside+"/f"+strconv.Itoa(i)+"; echo $?")
 		require.NoError(t, err)
-		assert.Equal(t, RunDefaultBash+": line 1: "+outside+"/f"+strconv.Itoa(i)+": Permission denied\n1\n", res.Output)
+		assert.Equal(t, DefaultBash+": line 1: "+outside+"/f"+strconv.Itoa(i)+": Permission denied\n1\n", res.Output)
 		confineTestEnforced(t, res, false)
 	}
 	// The host, and new threads of it, still write, read and connect
@@ -242,7 +242,7 @@ func TestConfinedSecretsInsideRootsAreNotReadable(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
 	}
 	checker := confineTestSecretRoot{runTestRoot{root: root}, map[string]bool{".env": true, "id_rsa": true}}
-	r := &Runner{Dir: root, Checker: checker}
+	r := &Shell{Dir: root, Checker: checker}
 	script := `cat .env; cat src/keys/id_rsa; cat README.md src/main.go src/keys/public.txt docs/guide.md
 ls -A | tr '\n' ' '; echo
 echo new > docs/new.md && cat docs/new.md
@@ -279,20 +279,20 @@ func TestConfinedRootsAndReadOnlyAreConfigurable(t *testing.T) {
 	other := runTestDir(t)
 	shared := runTestDir(t)
 	require.NoError(t, os.WriteFile(filepath.Join(shared, "lib.txt"), []byte("shared\n"), 0o644))
-	r := &Runner{Dir: work, Checker: runTestRoot{root: filepath.Dir(work)}, Confinement: Confinement{
+	r := &Shell{Dir: work, Checker: runTestRoot{root: filepath.Dir(work)}, Confinement: Confinement{
 		Roots:    []string{work, other},
 		ReadOnly: append(DefaultConfineReadOnly(), shared),
 	}}
 	res, err := r.Run(context.Background(), "echo o > "+other+"/o && cat "+other+"/o "+shared+"/lib.txt; echo no > "+shared+"/w; echo $?")
 	require.NoError(t, err)
-	assert.Equal(t, "o\nshared\n"+RunDefaultBash+": line 1: "+shared+"/w: Permission denied\n1\n", res.Output)
+	assert.Equal(t, "o\nshared\n"+DefaultBash+": line 1: "+shared+"/w: Permission denied\n1\n", res.Output)
 	confineTestEnforced(t, res, false)
 
 	// Without the system locations, not even bash can be executed.
 	r.Confinement.ReadOnly = []string{}
 	res, err = r.Run(context.Background(), "true")
 	require.ErrorIs(t, err, ErrConfineFailed)
-	assert.EqualError(t, err, "bashguard: kernel confinement failed: executing "+RunDefaultBash+": permission denied; the command did not run")
+	assert.EqualError(t, err, "runner: kernel confinement failed: executing "+DefaultBash+": permission denied; the command did not run")
 	assert.Equal(t, 126, res.ExitCode)
 	assert.False(t, res.Confined.Enforced)
 }
@@ -309,7 +309,7 @@ func TestConfineFallbackWhenUnavailable(t *testing.T) {
 	r.probe = unavailable
 	res, err := r.Run(context.Background(), "echo x > "+target)
 	require.ErrorIs(t, err, ErrConfineUnavailable)
-	assert.EqualError(t, err, "bashguard: kernel confinement unavailable: Landlock is not available (forced by the test) (Confinement.Fallback is refuse)")
+	assert.EqualError(t, err, "runner: kernel confinement unavailable: Landlock is not available (forced by the test) (Confinement.Fallback is refuse)")
 	assert.Equal(t, ConfineLevel{Reason: "Landlock is not available (forced by the test); the command was refused"}, res.Confined)
 	assert.Equal(t, "none: Landlock is not available (forced by the test); the command was refused", res.Confined.String())
 	assert.Equal(t, -1, res.ExitCode)
@@ -332,7 +332,7 @@ func TestConfineFallbackWhenUnavailable(t *testing.T) {
 	assert.FileExists(t, target, "unconfined: the write outside the roots succeeded")
 	assert.Equal(t, ConfineLevel{Reason: "Landlock is not available (forced by the test); the command ran unconfined"}, res.Confined)
 	assert.False(t, res.Confined.Enforced)
-	assert.Equal(t, `level=WARN msg="bashguard: running a command without kernel confinement" reason="Landlock is not available (forced by the test)" dir=`+r.Dir+"\n", logged.String())
+	assert.Equal(t, `level=WARN msg="runner: running a command without kernel confinement" reason="Landlock is not available (forced by the test)" dir=`+r.Dir+"\n", logged.String())
 
 	// Landlock without network rules cannot keep the network off.
 	r.Confinement.Fallback = ConfineRefuse
@@ -354,7 +354,7 @@ func TestConfineLauncherThatDoesNotReport(t *testing.T) {
 	r.Confinement.Launcher = "/bin/true"
 	res, err := r.Run(context.Background(), "touch ran")
 	require.ErrorIs(t, err, ErrConfineFailed)
-	assert.EqualError(t, err, "bashguard: kernel confinement failed: the launcher /bin/true did not report (does it call bashguard.ConfineMain first thing in main?); the command did not run")
+	assert.EqualError(t, err, "runner: kernel confinement failed: the launcher /bin/true did not report (does it call runner.ConfineMain first thing in main?); the command did not run")
 	assert.False(t, res.Confined.Enforced)
 	assert.Equal(t, err.Error(), res.Confined.Reason)
 	assert.NoFileExists(t, filepath.Join(root, "ran"))
@@ -368,7 +368,7 @@ func TestConfineWalkBound(t *testing.T) {
 	r.Confinement.MaxWalk = 4
 	res, err := r.Run(context.Background(), "touch ran")
 	require.ErrorIs(t, err, ErrConfineFailed)
-	assert.EqualError(t, err, "bashguard: kernel confinement failed: the roots hold more than 4 entries, too many to find their secret paths (see Confinement.MaxWalk and ReadSecrets)")
+	assert.EqualError(t, err, "runner: kernel confinement failed: the roots hold more than 4 entries, too many to find their secret paths (see Confinement.MaxWalk and ReadSecrets)")
 	assert.Contains(t, res.Confined.Reason, "the command was refused")
 	assert.NoFileExists(t, filepath.Join(root, "ran"))
 
@@ -394,10 +394,10 @@ func TestConfineInvalidConfiguration(t *testing.T) {
 		{Confinement{Roots: []string{"work"}}, `Confinement.Roots entry "work" is not an absolute path`},
 		{Confinement{Roots: []string{filepath.Join(dir, "missing")}}, `Confinement.Roots entry "` + filepath.Join(dir, "missing") + `": lstat ` + filepath.Join(dir, "missing") + `: no such file or directory`},
 	} {
-		r := Runner{Dir: dir, Checker: ok, Confinement: tc.c}
+		r := Shell{Dir: dir, Checker: ok, Confinement: tc.c}
 		_, err := r.Run(context.Background(), "true")
-		require.ErrorIs(t, err, ErrRunConfig, tc.want)
-		assert.EqualError(t, err, ErrRunConfig.Error()+": "+tc.want)
+		require.ErrorIs(t, err, ErrConfig, tc.want)
+		assert.EqualError(t, err, ErrConfig.Error()+": "+tc.want)
 	}
 }
 
@@ -415,7 +415,7 @@ func BenchmarkRunnerConfinedStart(b *testing.B) {
 		{"confined", nil},
 		{"unconfined", func() confineSupport { return confineSupport{reason: "benchmark"} }},
 	} {
-		r := &Runner{Dir: dir, Checker: runTestRoot{root: dir}, probe: tc.probe,
+		r := &Shell{Dir: dir, Checker: runTestRoot{root: dir}, probe: tc.probe,
 			Confinement: Confinement{Fallback: ConfineRunUnconfined}}
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -450,8 +450,8 @@ func BenchmarkConfineWalk(b *testing.B) {
 		if secrets {
 			name = "read-secrets"
 		}
-		c := runConfig{bash: RunDefaultBash, dir: root, roots: []string{root}, checker: checker,
-			confine: Confinement{ReadSecrets: secrets}, maxProcs: RunDefaultMaxProcs}
+		c := runConfig{bash: DefaultBash, dir: root, roots: []string{root}, checker: checker,
+			confine: Confinement{ReadSecrets: secrets}, maxProcs: DefaultMaxProcs}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -1,4 +1,4 @@
-package bashguard
+package runner
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 )
 
 // TestMain lets this test binary serve as the launcher of confined
-// commands: a Runner starts it again, and ConfineMain then confines itself
+// commands: a Shell starts it again, and ConfineMain then confines itself
 // and executes bash instead of running the tests.
 func TestMain(m *testing.M) {
 	ConfineMain()

@@ -1,6 +1,6 @@
 //go:build linux
 
-package bashguard
+package runner
 
 import (
 	"bytes"
@@ -35,21 +35,21 @@ const runLimitScript = `ulimit -u %d || exit 126; exec "$0" -c "$1"`
 
 // runCommand decides the command's confinement, starts it, waits for the
 // command, a timeout or ctx, and then kills whatever is left.
-func runCommand(ctx context.Context, c runConfig, command string) (RunResult, error) {
+func runCommand(ctx context.Context, c runConfig, command string) (Result, error) {
 	if _, err := os.Stat(c.bash); err != nil {
-		return RunResult{}, fmt.Errorf("bashguard: run: start %s: %w", c.bash, err)
+		return Result{}, fmt.Errorf("runner: run: start %s: %w", c.bash, err)
 	}
 	support := confineAvailable(c)
 	if support.abi == 0 {
 		lvl := ConfineLevel{Reason: support.reason}
 		if c.confine.Fallback != ConfineRunUnconfined {
 			lvl.Reason += "; the command was refused"
-			return RunResult{ExitCode: -1, Confined: lvl},
+			return Result{ExitCode: -1, Confined: lvl},
 				fmt.Errorf("%w: %s (Confinement.Fallback is %v)", ErrConfineUnavailable, support.reason, c.confine.Fallback)
 		}
 		lvl.Reason += "; the command ran unconfined"
 		if l := c.confine.Logger; l != nil {
-			l.LogAttrs(ctx, slog.LevelWarn, "bashguard: running a command without kernel confinement",
+			l.LogAttrs(ctx, slog.LevelWarn, "runner: running a command without kernel confinement",
 				slog.String("reason", support.reason), slog.String("dir", c.dir))
 		}
 		res, err := runStart(ctx, c, command, nil)
@@ -59,20 +59,20 @@ func runCommand(ctx context.Context, c runConfig, command string) (RunResult, er
 
 	tmp, err := os.MkdirTemp("", "toolgate-run-")
 	if err != nil {
-		return RunResult{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
+		return Result{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
 	}
 	defer os.RemoveAll(tmp)
 	if tmp, err = filepath.EvalSymlinks(tmp); err != nil {
-		return RunResult{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
+		return Result{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
 	}
 	if cr := c.credential; cr != nil {
 		if err := os.Chown(tmp, int(cr.UID), int(cr.GID)); err != nil {
-			return RunResult{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
+			return Result{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
 		}
 	}
 	plan, lvl, err := confinePrepare(c, support.abi, tmp)
 	if err != nil {
-		return RunResult{ExitCode: -1, Confined: ConfineLevel{Reason: err.Error() + "; the command was refused"}}, err
+		return Result{ExitCode: -1, Confined: ConfineLevel{Reason: err.Error() + "; the command was refused"}}, err
 	}
 	if !slices.ContainsFunc(c.env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
 		c.env = append(c.env[:len(c.env):len(c.env)], "TMPDIR="+tmp)
@@ -89,17 +89,17 @@ func runCommand(ctx context.Context, c runConfig, command string) (RunResult, er
 // runStart starts bash, directly or, with a plan, through the confining
 // launcher; waits for the command, a timeout or ctx; and then kills
 // whatever is left.
-func runStart(ctx context.Context, c runConfig, command string, plan *confinePlan) (RunResult, error) {
+func runStart(ctx context.Context, c runConfig, command string, plan *confinePlan) (Result, error) {
 	token, err := runToken()
 	if err != nil {
-		return RunResult{}, err
+		return Result{}, err
 	}
 	env := append(c.env[:len(c.env):len(c.env)], runMarkerEnv+"="+token)
 	procs := runProcLimit(c.maxProcs)
 
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return RunResult{}, fmt.Errorf("bashguard: run: %w", err)
+		return Result{}, fmt.Errorf("runner: run: %w", err)
 	}
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if cr := c.credential; cr != nil {
@@ -124,7 +124,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		if launch, err = confineCommand(cmd, c, command); err != nil {
 			pr.Close()
 			pw.Close()
-			return RunResult{}, err
+			return Result{}, err
 		}
 	}
 	start := time.Now()
@@ -132,7 +132,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		pr.Close()
 		pw.Close()
 		launch.close()
-		return RunResult{}, fmt.Errorf("bashguard: run: start %s: %w", cmd.Path, err)
+		return Result{}, fmt.Errorf("runner: run: start %s: %w", cmd.Path, err)
 	}
 	pw.Close()
 	launch.started(plan)
@@ -158,7 +158,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 
 	timer := time.NewTimer(c.timeout)
 	defer timer.Stop()
-	var res RunResult
+	var res Result
 	select {
 	case <-exited:
 	case <-timer.C:
@@ -194,7 +194,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 func runToken() (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("bashguard: run: %w", err)
+		return "", fmt.Errorf("runner: run: %w", err)
 	}
 	return hex.EncodeToString(b[:]), nil
 }

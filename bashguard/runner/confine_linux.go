@@ -1,6 +1,6 @@
 //go:build linux
 
-package bashguard
+package runner
 
 import (
 	"bufio"
@@ -21,6 +21,7 @@ import (
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 
+	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -117,7 +118,7 @@ type confineStatus struct {
 // is to be off.
 func confineAvailable(c runConfig) confineSupport {
 	if c.confine.Launcher == "" && !confineMainCalled.Load() {
-		return confineSupport{reason: "the program does not call bashguard.ConfineMain at the start of main, and no Confinement.Launcher is set"}
+		return confineSupport{reason: "the program does not call runner.ConfineMain at the start of main, and no Confinement.Launcher is set"}
 	}
 	probe := c.probe
 	if probe == nil {
@@ -202,7 +203,7 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 // confineWalk finds the entries of the roots that the checker does not
 // let a command read, and grants the rest.
 type confineWalk struct {
-	checker PathChecker
+	checker bashguard.PathChecker
 	limit   int // entries the walk may visit
 	visited int
 	rules   []confineRule
@@ -434,12 +435,12 @@ func confineCommand(cmd *exec.Cmd, c runConfig, command string) (*confineLaunchP
 	p := &confineLaunchPipes{wrote: make(chan struct{}), reported: make(chan struct{})}
 	var err error
 	if p.planR, p.planW, err = os.Pipe(); err != nil {
-		return nil, fmt.Errorf("bashguard: run: %w", err)
+		return nil, fmt.Errorf("runner: run: %w", err)
 	}
 	if p.statusR, p.statusW, err = os.Pipe(); err != nil {
 		p.planR.Close()
 		p.planW.Close()
-		return nil, fmt.Errorf("bashguard: run: %w", err)
+		return nil, fmt.Errorf("runner: run: %w", err)
 	}
 	cmd.Path = launcher
 	cmd.Args = []string{confineArg0, c.bash, "-c", command}
@@ -494,7 +495,7 @@ func (p *confineLaunchPipes) finish(launcher string, killed bool) error {
 	case !p.statusOK && killed:
 		return nil
 	case !p.statusOK:
-		return fmt.Errorf("%w: the launcher %s did not report (does it call bashguard.ConfineMain first thing in main?); the command did not run", ErrConfineFailed, launcher)
+		return fmt.Errorf("%w: the launcher %s did not report (does it call runner.ConfineMain first thing in main?); the command did not run", ErrConfineFailed, launcher)
 	case p.status.Error != "":
 		return fmt.Errorf("%w: %s; the command did not run", ErrConfineFailed, p.status.Error)
 	case !p.status.Applied:

@@ -1,4 +1,4 @@
-package bashguard
+package runner
 
 import (
 	"encoding/binary"
