@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +16,12 @@ import (
 // (first wins or last wins), so it is refused rather than guessed.
 var ErrDuplicateKey = errors.New("runtime: duplicate object key")
 
+// ErrTooDeep is returned by [Canonical] for a value that nests objects and
+// arrays more than 128 levels deep (the outermost value is the first
+// level). Tool inputs nest a few levels; the bound keeps the cost of
+// reading any input to one pass over its bytes.
+var ErrTooDeep = fmt.Errorf("runtime: JSON nested deeper than %d levels", maxInputDepth)
+
 // Canonical returns a canonical form of the JSON value in data: object keys
 // sorted by their bytes, no white space, strings re-escaped in one way, and
 // numbers written in one form per value (1, 1.0 and 10e-1 all become 1, 0.0012e3 becomes 1.2;
@@ -24,39 +29,43 @@ var ErrDuplicateKey = errors.New("runtime: duplicate object key")
 // canonical form, and Canonical(Canonical(x)) equals Canonical(x).
 //
 // Invalid JSON, trailing data, an object with a duplicate key
-// ([ErrDuplicateKey]) or a number whose exponent exceeds 10⁹ in size is
-// an error. Invalid UTF-8 in strings is replaced by U+FFFD, as
-// encoding/json does.
+// ([ErrDuplicateKey]), nesting deeper than 128 levels ([ErrTooDeep]) or a
+// number whose exponent exceeds 10⁹ in size is an error. Invalid UTF-8 in
+// strings is replaced by U+FFFD, as encoding/json does. The cost is one
+// pass over data to check it and one to write the result (plus sorting
+// each object's keys).
 func Canonical(data []byte) ([]byte, error) {
-	if validJSON(data) {
-		c := canonScanner{data: data}
-		var buf bytes.Buffer
-		buf.Grow(len(data))
-		if err := c.value(&buf); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	// Invalid: let the decoder say why.
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var buf bytes.Buffer
-	buf.Grow(len(data))
-	if err := canonValue(dec, &buf); err != nil {
+	tab, err := scanJSON(data)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("runtime: canonical JSON: trailing data after the value")
+	c := canonScanner{data: data, tab: tab}
+	var buf bytes.Buffer
+	buf.Grow(len(data))
+	if err := c.value(&buf); err != nil {
+		return nil, err
 	}
 	return buf.Bytes(), nil
 }
 
-func canonValue(dec *json.Decoder, buf *bytes.Buffer) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("runtime: canonical JSON: %w", err)
+// scanJSON checks data, nested at most maxInputDepth levels deep, and
+// returns where its nested containers open and close. Its error says why
+// data is refused: too deep, or what encoding/json says is wrong with it
+// (at that depth encoding/json's own check is linear too).
+func scanJSON(data []byte) (*jsonScan, error) {
+	tab := &jsonScan{max: maxInputDepth, record: true}
+	if tab.valid(data) {
+		return tab, nil
 	}
-	return canonToken(dec, tok, buf)
+	if tab.tooDeep {
+		return nil, ErrTooDeep
+	}
+	var raw json.RawMessage
+	err := json.Unmarshal(data, &raw)
+	if err == nil {
+		err = errors.New("invalid")
+	}
+	return nil, fmt.Errorf("runtime: canonical JSON: %w", err)
 }
 
 type member struct {
@@ -69,87 +78,16 @@ type member struct {
 	decoded bool
 }
 
-func canonToken(dec *json.Decoder, tok json.Token, buf *bytes.Buffer) error {
-	switch v := tok.(type) {
-	case json.Delim:
-		switch v {
-		case '[':
-			buf.WriteByte('[')
-			for i := 0; dec.More(); i++ {
-				if i > 0 {
-					buf.WriteByte(',')
-				}
-				if err := canonValue(dec, buf); err != nil {
-					return err
-				}
-			}
-			if _, err := dec.Token(); err != nil { // ']'
-				return fmt.Errorf("runtime: canonical JSON: %w", err)
-			}
-			buf.WriteByte(']')
-		case '{':
-			var members []member
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return fmt.Errorf("runtime: canonical JSON: %w", err)
-				}
-				key, ok := kt.(string)
-				if !ok {
-					return errors.New("runtime: canonical JSON: object key is not a string")
-				}
-				var vb bytes.Buffer
-				if err := canonValue(dec, &vb); err != nil {
-					return err
-				}
-				members = append(members, member{key: []byte(key), val: vb.Bytes()})
-			}
-			if _, err := dec.Token(); err != nil { // '}'
-				return fmt.Errorf("runtime: canonical JSON: %w", err)
-			}
-			slices.SortFunc(members, func(a, b member) int { return bytes.Compare(a.key, b.key) })
-			buf.WriteByte('{')
-			for i, m := range members {
-				if i > 0 {
-					if bytes.Equal(members[i-1].key, m.key) {
-						return fmt.Errorf("%w %q", ErrDuplicateKey, m.key)
-					}
-					buf.WriteByte(',')
-				}
-				writeString(buf, m.key)
-				buf.WriteByte(':')
-				buf.Write(m.val)
-			}
-			buf.WriteByte('}')
-		default:
-			return fmt.Errorf("runtime: canonical JSON: unexpected %q", v)
-		}
-	case string:
-		writeString(buf, v)
-	case json.Number:
-		n, err := canonNumber(string(v))
-		if err != nil {
-			return err
-		}
-		buf.WriteString(n)
-	case bool:
-		buf.WriteString(strconv.FormatBool(v))
-	case nil:
-		buf.WriteString("null")
-	default:
-		return fmt.Errorf("runtime: canonical JSON: unexpected token %T", tok)
-	}
-	return nil
-}
-
-// canonScanner canonicalises input already known to be valid JSON (so
-// nesting is bounded by encoding/json's limit), without the decoder's
-// per-token allocations.
+// canonScanner canonicalises input already checked by scanJSON (so
+// nesting is bounded by maxInputDepth), without the decoder's per-token
+// allocations. It writes every value once, in place in the output: an
+// object's members are found first (a nested object or array is stepped
+// over by its recorded end, not read), sorted, and then written each from
+// where it stands in the input.
 type canonScanner struct {
 	data []byte
 	pos  int
-	// values, when not nil, is room for the top-level object's values.
-	values []byte
+	tab  *jsonScan
 	// str is the text of the last string value decoded, and decoded that
 	// it is set: the top-level members keep it.
 	str     string
@@ -216,9 +154,7 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 		buf.WriteString("null")
 	default:
 		start := c.pos
-		for c.pos < len(c.data) && strings.IndexByte("+-0123456789.eE", c.data[c.pos]) >= 0 {
-			c.pos++
-		}
+		c.skipNumber()
 		if num := c.data[start:c.pos]; canonicalInt(num) {
 			buf.Write(num)
 			return nil
@@ -232,28 +168,42 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 	return nil
 }
 
+func (c *canonScanner) skipNumber() {
+	for c.pos < len(c.data) && strings.IndexByte("+-0123456789.eE", c.data[c.pos]) >= 0 {
+		c.pos++
+	}
+}
+
+// skip moves past the value at c.pos without writing it.
+func (c *canonScanner) skip() {
+	switch c.data[c.pos] {
+	case '{', '[':
+		c.pos = c.tab.closeOf(c.pos) + 1
+	case '"':
+		c.skipStr()
+	case 't', 'n':
+		c.pos += 4
+	case 'f':
+		c.pos += 5
+	default:
+		c.skipNumber()
+	}
+}
+
 // rawMember is a member of an object being read: its decoded key and
-// where its canonical value lies in the object's value buffer.
+// where its value starts in the input.
 type rawMember struct {
-	key        []byte
-	start, end int
-	str        string
-	decoded    bool
+	key []byte
+	at  int
 }
 
 // object writes the canonical form of the object at c.pos and, when keep
 // is set, returns its members, sorted by key, each with its canonical
-// value.
+// value (which aliases buf's bytes).
 func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 	c.pos++
 	var small [8]rawMember
 	raw := small[:0]
-	// All member values go to one buffer; each member's value is sliced
-	// out of it once the object is read (the buffer may move as it grows).
-	var vb bytes.Buffer
-	if keep && c.values != nil {
-		vb = *bytes.NewBuffer(c.values)
-	}
 	c.ws()
 	for c.data[c.pos] != '}' {
 		c.ws()
@@ -266,32 +216,34 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 		}
 		c.ws()
 		c.pos++ // ':'
-		vstart := vb.Len()
-		c.str, c.decoded = "", false
-		if err := c.value(&vb); err != nil {
-			return nil, err
-		}
-		// A string value's decoded text, if the scan decoded it and the
-		// value was that string (not an array or object holding it).
-		str, decoded := "", false
-		if keep && c.decoded && vb.Len() > vstart && vb.Bytes()[vstart] == '"' {
-			str, decoded = c.str, true
-		}
-		raw = append(raw, rawMember{key: key, start: vstart, end: vb.Len(), str: str, decoded: decoded})
+		c.ws()
+		raw = append(raw, rawMember{key: key, at: c.pos})
+		c.skip()
 		c.ws()
 		if c.data[c.pos] == ',' {
 			c.pos++
+			c.ws()
 		}
 	}
-	c.pos++
+	end := c.pos + 1
 	slices.SortFunc(raw, func(a, b rawMember) int { return bytes.Compare(a.key, b.key) })
-	all := vb.Bytes()
+	for i := 1; i < len(raw); i++ {
+		if bytes.Equal(raw[i-1].key, raw[i].key) {
+			return nil, fmt.Errorf("%w %q", ErrDuplicateKey, raw[i].key)
+		}
+	}
+	type span struct {
+		start, end int
+		str        string
+		decoded    bool
+	}
+	var spans []span
+	if keep {
+		spans = make([]span, 0, len(raw))
+	}
 	buf.WriteByte('{')
 	for i, m := range raw {
 		if i > 0 {
-			if bytes.Equal(raw[i-1].key, m.key) {
-				return nil, fmt.Errorf("%w %q", ErrDuplicateKey, m.key)
-			}
 			buf.WriteByte(',')
 		}
 		if plainString(m.key) {
@@ -302,15 +254,31 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 			writeString(buf, m.key)
 		}
 		buf.WriteByte(':')
-		buf.Write(all[m.start:m.end])
+		vstart := buf.Len()
+		c.pos, c.str, c.decoded = m.at, "", false
+		if err := c.value(buf); err != nil {
+			return nil, err
+		}
+		if keep {
+			// A string value's decoded text, if the scan decoded it and
+			// the value was that string (not an array or object holding it).
+			s := span{start: vstart, end: buf.Len()}
+			if c.decoded && c.data[m.at] == '"' {
+				s.str, s.decoded = c.str, true
+			}
+			spans = append(spans, s)
+		}
 	}
 	buf.WriteByte('}')
+	c.pos = end
 	if !keep {
 		return nil, nil
 	}
+	all := buf.Bytes()
 	members := make([]member, 0, len(raw))
-	for _, m := range raw {
-		members = append(members, member{key: m.key, val: all[m.start:m.end:m.end], str: m.str, decoded: m.decoded})
+	for i, m := range raw {
+		s := spans[i]
+		members = append(members, member{key: m.key, val: all[s.start:s.end:s.end], str: s.str, decoded: s.decoded})
 	}
 	return members, nil
 }
@@ -558,35 +526,31 @@ const maxExp = 1_000_000_000
 
 // canonicalObject is [Canonical] for a JSON object: it appends the
 // canonical form of data to canon and its top-level members (sorted by
-// key, values in canonical form) to members, so that callers read fields
-// without decoding the input a second time. With room enough in both,
-// the usual tool input (see flatObject) costs no allocation. Input that
-// is not a JSON object is an error.
+// key, values in canonical form, aliasing the returned canonical form) to
+// members, so that callers read fields without decoding the input a
+// second time. With room enough in both, the usual tool input (see
+// flatObject) costs no allocation. Input that is not a JSON object is an
+// error.
 func canonicalObject(data, canon []byte, members []member) ([]byte, []member, error) {
 	if c, m, ok := flatObject(data, canon, members); ok {
 		return c, m, nil // valid, as flatObject checked
 	}
-	if !validJSON(data) {
-		_, err := Canonical(data)
-		if err == nil {
-			err = errors.New("runtime: canonical JSON: invalid")
-		}
-		return nil, nil, err
-	}
 	return scanObject(data, canon, members)
 }
 
-// scanObject is canonicalObject for any valid JSON.
+// scanObject is canonicalObject for any input.
 func scanObject(data, canon []byte, members []member) ([]byte, []member, error) {
-	c := canonScanner{data: data}
+	tab, err := scanJSON(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := canonScanner{data: data, tab: tab}
 	c.ws()
 	if c.pos >= len(data) || data[c.pos] != '{' {
 		return nil, nil, errors.New("runtime: not a JSON object")
 	}
-	// One allocation for the values: they are no longer than the input
-	// unless strings gain escapes (the buffer then grows on its own).
-	c.values = make([]byte, 0, len(data)+32)
 	buf := bytes.NewBuffer(canon)
+	buf.Grow(len(data))
 	got, err := c.object(buf, true)
 	if err != nil {
 		return nil, nil, err

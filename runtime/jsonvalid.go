@@ -9,8 +9,59 @@ const maxJSONDepth = 10000
 // bytes at or above 0x20, invalid UTF-8 included; nesting is bounded as
 // encoding/json bounds it), in one pass without a state machine.
 func validJSON(data []byte) bool {
-	i, ok := validValue(data, skipWS(data, 0), 1)
+	s := jsonScan{max: maxJSONDepth}
+	return s.valid(data)
+}
+
+// jsonScan checks that data is valid JSON nested at most max levels deep,
+// in one pass whose recursion is bounded by max. With record set it also
+// notes where each nested object and array (below the top level) opens
+// and closes, so that the canonical scanner can step over a value without
+// reading it again.
+type jsonScan struct {
+	max     int
+	tooDeep bool // the scan stopped at a value nested deeper than max
+	record  bool
+	// opens holds the offsets of the nested containers' opening brackets,
+	// in increasing order; closes the offsets of their closing ones.
+	opens, closes []int
+}
+
+func (s *jsonScan) valid(data []byte) bool {
+	i, ok := s.value(data, skipWS(data, 0), 1)
 	return ok && skipWS(data, i) == len(data)
+}
+
+// closeOf returns the offset of the bracket that closes the nested
+// container opened at data[open].
+func (s *jsonScan) closeOf(open int) int {
+	lo, hi := 0, len(s.opens)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.opens[m] < open {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return s.closes[lo]
+}
+
+// open records a container opened at i, unless it is the top level, and
+// returns its slot (or -1).
+func (s *jsonScan) open(i, depth int) int {
+	if !s.record || depth == 1 {
+		return -1
+	}
+	s.opens = append(s.opens, i)
+	s.closes = append(s.closes, -1)
+	return len(s.opens) - 1
+}
+
+func (s *jsonScan) close(slot, i int) {
+	if slot >= 0 {
+		s.closes[slot] = i
+	}
 }
 
 func skipWS(d []byte, i int) int {
@@ -22,19 +73,22 @@ func skipWS(d []byte, i int) int {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// validValue checks the value at d[i], which would be the depth'th open
+// value checks the value at d[i], which would be the depth'th open
 // object or array if it is one, and returns the index after it.
-func validValue(d []byte, i, depth int) (int, bool) {
+func (s *jsonScan) value(d []byte, i, depth int) (int, bool) {
 	if i >= len(d) {
 		return i, false
 	}
 	switch c := d[i]; {
 	case c == '{':
-		if depth > maxJSONDepth {
+		if depth > s.max {
+			s.tooDeep = true
 			return i, false
 		}
+		slot := s.open(i, depth)
 		i = skipWS(d, i+1)
 		if i < len(d) && d[i] == '}' {
+			s.close(slot, i)
 			return i + 1, true
 		}
 		for {
@@ -48,13 +102,14 @@ func validValue(d []byte, i, depth int) (int, bool) {
 			if i = skipWS(d, i); i >= len(d) || d[i] != ':' {
 				return i, false
 			}
-			if i, ok = validValue(d, skipWS(d, i+1), depth+1); !ok {
+			if i, ok = s.value(d, skipWS(d, i+1), depth+1); !ok {
 				return i, false
 			}
 			switch i = skipWS(d, i); {
 			case i >= len(d):
 				return i, false
 			case d[i] == '}':
+				s.close(slot, i)
 				return i + 1, true
 			case d[i] != ',':
 				return i, false
@@ -62,22 +117,26 @@ func validValue(d []byte, i, depth int) (int, bool) {
 			i = skipWS(d, i+1)
 		}
 	case c == '[':
-		if depth > maxJSONDepth {
+		if depth > s.max {
+			s.tooDeep = true
 			return i, false
 		}
+		slot := s.open(i, depth)
 		i = skipWS(d, i+1)
 		if i < len(d) && d[i] == ']' {
+			s.close(slot, i)
 			return i + 1, true
 		}
 		for {
 			var ok bool
-			if i, ok = validValue(d, i, depth+1); !ok {
+			if i, ok = s.value(d, i, depth+1); !ok {
 				return i, false
 			}
 			switch i = skipWS(d, i); {
 			case i >= len(d):
 				return i, false
 			case d[i] == ']':
+				s.close(slot, i)
 				return i + 1, true
 			case d[i] != ',':
 				return i, false

@@ -51,11 +51,19 @@ func deny(layer permission.Layer, rule, reason string) Verdict {
 func (a *agent) check(ctx context.Context, call Call) Verdict {
 	p := a.p
 	// 1. Layer 7.
-	// The input is canonicalised once: layer 7 compares calls by it, and
-	// the guards read the declared fields from it.
+	// The input is canonicalised once, unless it is over the size bound
+	// (checked before anything parses it): layer 7 compares calls by the
+	// canonical form (an input too big to read is compared by its bytes),
+	// and the guards read the declared fields from it.
 	var canonBuf [256]byte
 	var memberBuf [8]member
-	canon, members, cerr := canonicalObject(call.Input, canonBuf[:0], memberBuf[:0])
+	var canon []byte
+	var members []member
+	var cerr error
+	tooBig := len(call.Input) > p.cfg.MaxInputBytes
+	if !tooBig {
+		canon, members, cerr = canonicalObject(call.Input, canonBuf[:0], memberBuf[:0])
+	}
 	if g := a.l7.gate(call.Tool, call.Input, canon); g.Decision != permission.Allow {
 		return deny(permission.LayerRuntime, g.Rule, g.Reason)
 	}
@@ -67,11 +75,11 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	if !ok {
 		return deny(permission.LayerTraits, "input:unknown-tool", fmt.Sprintf("unknown tool %q: not in this session's tool set", call.Tool))
 	}
-	if len(call.Input) > p.cfg.MaxInputBytes {
+	if tooBig {
 		return deny(permission.LayerTraits, "input:too-big", fmt.Sprintf("input of %d bytes is over the limit of %d", len(call.Input), p.cfg.MaxInputBytes))
 	}
 	if cerr != nil {
-		return deny(permission.LayerTraits, "input:not-object", inputError(cerr))
+		return deny(permission.LayerTraits, inputRule(cerr), inputError(cerr))
 	}
 	traits := tool.Traits(call.Input)
 	kind := traits.Kind
@@ -100,6 +108,9 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	input := call.Input
 	if out.Input != nil {
 		input = out.Input
+		if len(input) > p.cfg.MaxInputBytes {
+			return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook made the input bigger than the limit")
+		}
 		// An input the hooks left as it was (the chain hands it back
 		// whole) has the members and traits already read.
 		if !bytes.Equal(input, call.Input) {
@@ -108,9 +119,6 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 			}
 			traits = tool.Traits(input)
 		}
-	}
-	if len(input) > p.cfg.MaxInputBytes {
-		return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook made the input bigger than the limit")
 	}
 
 	// 4 and 5. Rules, content guards, and each simple command.
