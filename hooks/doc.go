@@ -46,13 +46,15 @@
 //
 // # Isolation
 //
-// A callback that panics, returns an error, or runs past its timeout
-// never takes the host down. In PreToolUse the call is blocked — the chain
+// A callback that panics, returns an error, runs past its timeout, or
+// ends its goroutine with runtime.Goexit (as t.Fatal does) never takes the
+// host down. In PreToolUse the call is blocked — the chain
 // fails closed — with a reason naming the hook ("hook "x" panicked: …;
 // call blocked"). In every other event the failed callback's answer is
 // dropped, the event goes on unchanged through the remaining hooks, and
 // the failure is reported: in the returned error or outcome (an [*Error]
-// wrapping a [*PanicError], [ErrTimeout] or the callback's error), to
+// wrapping a [*PanicError], [ErrTimeout], [ErrGoexit] or the callback's
+// error), to
 // [Set.OnFailure] and to [Set.Logger].
 //
 // Every callback gets the session's context, the ctx passed to the Set's
@@ -80,7 +82,9 @@
 // a chain made only of such hooks runs inline on the caller's goroutine,
 // with panics still recovered, and costs about 60 ns per hook. Choose
 // NoTimeout only for callbacks that do no I/O and take no locks held
-// across I/O: an inline callback that hangs hangs the agent.
+// across I/O: an inline callback that hangs hangs the agent, and one that
+// calls runtime.Goexit ends the caller's goroutine. On a worker, a Goexit
+// is seen at once and fails the callback like a timeout would.
 //
 // Call [Set.Close] to stop a Set's idle worker goroutines.
 //

@@ -10,9 +10,17 @@ import (
 // timeout.
 var ErrTimeout = errors.New("hooks: callback timed out")
 
-// Error reports a failed callback: it panicked, returned an error, or ran
-// past its timeout. Use [errors.Is] with [ErrTimeout] and [errors.As] with
-// *[PanicError] to tell them apart.
+// ErrGoexit is wrapped by the [Error] of a callback that ended its
+// goroutine with runtime.Goexit (as t.Fatal does) while running on a
+// worker. A callback declared [NoTimeout] runs on the caller's goroutine,
+// and a Goexit there ends the caller's goroutine, as it would in any
+// function the caller calls.
+var ErrGoexit = errors.New("hooks: callback called runtime.Goexit")
+
+// Error reports a failed callback: it panicked, returned an error, ran
+// past its timeout, or called runtime.Goexit. Use [errors.Is] with
+// [ErrTimeout] or [ErrGoexit] and [errors.As] with *[PanicError] to tell
+// them apart.
 type Error struct {
 	// Hook is the hook's name.
 	Hook string
@@ -33,6 +41,8 @@ func (e *Error) Unwrap() error { return e.Err }
 func (e *Error) reason() string {
 	var pe *PanicError
 	switch {
+	case errors.Is(e.Err, ErrGoexit):
+		return "hook " + strconv.Quote(e.Hook) + " called runtime.Goexit; call blocked (hooks fail closed)"
 	case errors.Is(e.Err, ErrTimeout):
 		return "hook " + strconv.Quote(e.Hook) + " " + e.Err.Error() + "; call blocked (hooks fail closed)"
 	case errors.As(e.Err, &pe):

@@ -226,7 +226,11 @@ func (s *Set) run(ctx context.Context, st *jobState) {
 			return
 		}
 		e := &l.entries[w.idx]
-		st.fail(e, timeoutError{after: s.timeout(e).String()})
+		if w.exited {
+			st.fail(e, ErrGoexit)
+		} else {
+			st.fail(e, timeoutError{after: s.timeout(e).String()})
+		}
 		st.from = w.idx + 1
 	}
 }
@@ -261,6 +265,7 @@ type worker struct {
 	seenSeq   uint64    // the callback the ticks are watching
 	seenAt    time.Time // when a tick first saw it running
 	abandoned bool
+	exited    bool // abandoned because a callback called runtime.Goexit
 }
 
 // tickDiv divides a timeout into the period of a worker's ticks.
@@ -315,12 +320,35 @@ func (s *Set) release(w *worker) {
 
 func (w *worker) loop() {
 	defer w.timer.Stop()
+	// A callback that calls runtime.Goexit ends this goroutine: the
+	// deferred calls still run, and this one hands the chain back at once
+	// (as a tick would after the timeout) rather than leave run waiting.
+	returned := false
+	defer func() {
+		if !returned {
+			w.goexit()
+		}
+	}()
 	for range w.start {
 		if !w.runChain() {
+			returned = true
 			return // abandoned: the Set has forgotten this worker
 		}
 		w.done <- struct{}{}
 	}
+	returned = true
+}
+
+// goexit abandons w, whose goroutine is ending inside a callback, unless a
+// tick abandoned it first.
+func (w *worker) goexit() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.abandoned {
+		return
+	}
+	w.abandoned, w.exited, w.ticking = true, true, false
+	w.done <- struct{}{}
 }
 
 // runChain runs w.st's chain from w.st.from. It reports false if the
