@@ -14,19 +14,26 @@ func readTool(name string, paths, globs []string) *Descriptor {
 	}}
 }
 
+// fileTool is a tool that works on the one file or directory its path
+// field names: the field is required.
+func fileTool(d *Descriptor) *Descriptor {
+	d.Base.RequiredFields = d.Base.PathFields
+	return d
+}
+
 func editTool(name string, paths ...string) *Descriptor {
-	return &Descriptor{ToolName: name, Base: Traits{Kind: permission.KindEdit, PathFields: paths}}
+	return fileTool(&Descriptor{ToolName: name, Base: Traits{Kind: permission.KindEdit, PathFields: paths}})
 }
 
 // GenericTools returns a new registry with the original design's generic
 // tools and their traits:
 //
 //	tool         kind         parallel  interrupt  fields
-//	read_file    read         yes       cancel     file_path (path)
+//	read_file    read         yes       cancel     file_path (path, required)
 //	glob_files   read         yes       cancel     pattern (glob), path (path)
 //	grep_files   read         yes       cancel     path (path)
-//	file_write   edit         no        cancel     file_path (path)
-//	file_edit    edit         no        cancel     file_path (path)
+//	file_write   edit         no        cancel     file_path (path, required)
+//	file_edit    edit         no        cancel     file_path (path, required)
 //	run_bash     exec         no        block      command (shell), working_dir (workdir)
 //	ask_user     interaction  no        block
 //	todo_write   other        no        cancel
@@ -34,7 +41,7 @@ func editTool(name string, paths ...string) *Descriptor {
 //	subagent     subagent     no        block
 func GenericTools() *Registry {
 	return mustRegistry(
-		readTool("read_file", []string{"file_path"}, nil),
+		fileTool(readTool("read_file", []string{"file_path"}, nil)),
 		readTool("glob_files", []string{"path"}, []string{"pattern"}),
 		readTool("grep_files", []string{"path"}, nil),
 		editTool("file_write", "file_path"),
@@ -54,18 +61,18 @@ func GenericTools() *Registry {
 // Claude Code CLI and their input fields:
 //
 //	tool             kind         parallel  interrupt  fields
-//	Read             read         yes       cancel     file_path (path)
-//	NotebookRead     read         yes       cancel     notebook_path (path)
-//	LS               read         yes       cancel     path (path)
+//	Read             read         yes       cancel     file_path (path, required)
+//	NotebookRead     read         yes       cancel     notebook_path (path, required)
+//	LS               read         yes       cancel     path (path, required)
 //	Glob             read         yes       cancel     pattern (glob), path (path)
 //	Grep             read         yes       cancel     path (path)
 //	LSP              read         yes       cancel     file_path (path)
 //	WebSearch        network      yes       cancel     allowed_domains, blocked_domains (domains)
 //	WebFetch         network      yes       cancel     url (URL)
-//	Write            edit         no        cancel     file_path (path)
-//	Edit             edit         no        cancel     file_path (path)
-//	MultiEdit        edit         no        cancel     file_path (path; edits[] are not paths)
-//	NotebookEdit     edit         no        cancel     notebook_path (path)
+//	Write            edit         no        cancel     file_path (path, required)
+//	Edit             edit         no        cancel     file_path (path, required)
+//	MultiEdit        edit         no        cancel     file_path (path, required; edits[] are not paths)
+//	NotebookEdit     edit         no        cancel     notebook_path (path, required)
 //	Bash             exec         no        block      command (shell); a failure aborts siblings
 //	Monitor          exec         no        block      command (shell)
 //	Task, Agent      subagent     no        block
@@ -85,9 +92,9 @@ func GenericTools() *Registry {
 // model to load deferred tools such as WebFetch.
 func ClaudeCodeTools() *Registry {
 	tools := []Tool{
-		readTool("Read", []string{"file_path"}, nil),
-		readTool("NotebookRead", []string{"notebook_path"}, nil),
-		readTool("LS", []string{"path"}, nil),
+		fileTool(readTool("Read", []string{"file_path"}, nil)),
+		fileTool(readTool("NotebookRead", []string{"notebook_path"}, nil)),
+		fileTool(readTool("LS", []string{"path"}, nil)),
 		readTool("Glob", []string{"path"}, []string{"pattern"}),
 		readTool("Grep", []string{"path"}, nil),
 		readTool("LSP", []string{"file_path"}, nil),

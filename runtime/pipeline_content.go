@@ -126,6 +126,7 @@ func (c *content) inspect(ctx context.Context, fields []member) {
 	}
 	c.insideRoots = true
 	c.checkFieldCase(fields)
+	c.checkRequired(fields)
 	write := t.WritesPaths()
 	base := ""
 	for _, f := range t.PathFields {
@@ -182,6 +183,20 @@ func (c *content) inspect(ctx context.Context, fields []member) {
 	}
 	if c.hasRules {
 		c.add(c.rules)
+	}
+}
+
+// checkRequired denies a call without one of the fields its tool
+// requires: missing, null or an empty string.
+func (c *content) checkRequired(fields []member) {
+	for _, f := range c.traits.RequiredFields {
+		v, present := field(fields, f)
+		switch {
+		case !present || string(v) == "null":
+			c.guardDeny(permission.LayerTraits, "input:missing-field", fmt.Sprintf("input field %q is missing: %s needs it", f, c.tool))
+		case string(v) == `""`:
+			c.guardDeny(permission.LayerTraits, "input:missing-field", fmt.Sprintf("input field %q is empty: %s needs it", f, c.tool))
+		}
 	}
 }
 

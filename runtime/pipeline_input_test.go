@@ -37,3 +37,23 @@ func TestPipelineInputBounds(t *testing.T) {
 	}
 	runCases(t, w, "s1", cases)
 }
+
+// TestPipelineRequiredFields: a file tool's path is required; a call
+// without it, with null or with an empty string is bad input, denied with
+// the reason, whatever the mode or the rules. A tool whose path is
+// optional (Glob, Grep: the working directory) is judged as before.
+func TestPipelineRequiredFields(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow, Allow: []string{"Read", "Write", "Edit"}}, nil)
+	w.start(t, "s1", permission.ModeBypassPermissions)
+	cases := []pcase{
+		{"Read without a path", "Read", json.RawMessage(`{}`), permission.Deny, permission.LayerTraits, "input:missing-field", `input field "file_path" is missing: Read needs it`},
+		{"Read with an empty path", "Read", json.RawMessage(`{"file_path":""}`), permission.Deny, permission.LayerTraits, "input:missing-field", `input field "file_path" is empty: Read needs it`},
+		{"Read with a null path", "Read", json.RawMessage(`{"file_path":null,"limit":3}`), permission.Deny, permission.LayerTraits, "input:missing-field", `"file_path" is missing`},
+		{"Write without a path", "Write", json.RawMessage(`{"content":"x"}`), permission.Deny, permission.LayerTraits, "input:missing-field", `"file_path" is missing: Write needs it`},
+		{"Edit with an empty path", "Edit", json.RawMessage(`{"file_path":"","old_string":"a","new_string":"b"}`), permission.Deny, permission.LayerTraits, "input:missing-field", `"file_path" is empty`},
+		{"NotebookEdit without a path", "NotebookEdit", json.RawMessage(`{"new_source":"x"}`), permission.Deny, permission.LayerTraits, "input:missing-field", `"notebook_path" is missing`},
+		{"Glob without a path", "Glob", json.RawMessage(`{"pattern":"src/*.go"}`), permission.Allow, permission.LayerRules, "Read", "allowed by allow rule Read"},
+		{"Read with a path", "Read", in("file_path", "src/main.go"), permission.Allow, permission.LayerRules, "Read", "allowed by allow rule Read"},
+	}
+	runCases(t, w, "s1", cases)
+}

@@ -68,6 +68,11 @@ type Traits struct {
 	// WorkdirField names the top-level input field holding the working
 	// directory of a command, or is empty.
 	WorkdirField string
+	// RequiredFields name top-level input fields a call must carry, with a
+	// value that is neither null nor an empty string (Read's file_path): a
+	// call without one is denied, since what the tool would reach is not
+	// known.
+	RequiredFields []string
 	// Rules are the tool's own answers for this input (the tool-level
 	// permission rules): each is a Deny or an Ask with its reason.
 	Rules []ToolRule
