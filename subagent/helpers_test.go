@@ -49,10 +49,7 @@ func newWorld(t testing.TB, cfg permission.Config, extra ...hooks.Hook) *world {
 	set := hooks.NewSet(extra...)
 	set.Timeout = hooks.NoTimeout // no worker goroutines: the tests run in synctest bubbles too
 	t.Cleanup(set.Close)
-	tools, err := runtime.ClaudeCodeTools().With(&runtime.Descriptor{ToolName: "AskUserQuestion",
-		Base: runtime.Traits{Kind: permission.KindInteraction, Interrupt: runtime.InterruptBlock}})
-	require.NoError(t, err)
-	w.p, err = runtime.New(runtime.Config{Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol)})
+	w.p, err = runtime.New(runtime.Config{Tools: runtime.ClaudeCodeTools(), Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol)})
 	require.NoError(t, err)
 	return w
 }

@@ -113,9 +113,7 @@ func TestWidenRefused(t *testing.T) {
 }
 
 func TestSpecValidate(t *testing.T) {
-	tools, err := runtime.ClaudeCodeTools().With(&runtime.Descriptor{ToolName: "AskUserQuestion",
-		Base: runtime.Traits{Kind: permission.KindInteraction}})
-	require.NoError(t, err)
+	tools := runtime.ClaudeCodeTools()
 
 	ok := subagent.Spec{Name: "explorer", Tools: []string{"Read", "Grep", "Glob"}, Deny: []string{"Read(./.env)"},
 		Ask: []string{"Grep"}, Rules: []permission.RuleSpec{{Rule: "Bash(git push:*)", Decision: permission.Deny}},
