@@ -25,8 +25,10 @@ type Call struct {
 //     subagent calls; dontAsk turns Ask into Deny; bypassPermissions
 //     turns Ask into Allow; acceptEdits and auto allow an edit inside the
 //     roots that would Ask (auto leaves every other Ask to the host's
-//     classifier). Firm Asks (protected paths) stay Ask under
-//     bypassPermissions, acceptEdits and auto.
+//     classifier). Firm Asks (protected paths) and a hook's Ask (P4: the
+//     user's own check asks for confirmation) stay Ask under
+//     bypassPermissions, acceptEdits and auto; only the rules' and the
+//     tools' Asks yield to the mode.
 //
 // Every answer that did not win is recorded in the result's conflict log,
 // with the conflicts each answer carried. An empty list of answers is a
@@ -79,13 +81,13 @@ func Combine(mode Mode, call Call, answers ...Result) Result {
 	// The winner keeps its own conflicts (Add copies on append, so the
 	// copy never writes to the answer's backing array).
 	res := answers[win]
-	firm := res.Firm
+	firm := res.firmAsk()
 	for i := range answers {
 		if i == win {
 			continue
 		}
 		a := &answers[i]
-		if a.Decision == Ask && a.Firm {
+		if a.firmAsk() {
 			firm = true
 		}
 		res.Conflicts.Add(a.asConflict())
@@ -98,6 +100,12 @@ func Combine(mode Mode, call Call, answers ...Result) Result {
 		return res // no mode changes a Deny, and the default mode nothing
 	}
 	return applyMode(mode, call, res)
+}
+
+// firmAsk reports whether r is an Ask no mode may lift: marked firm, or a
+// hook's.
+func (r *Result) firmAsk() bool {
+	return r.Decision == Ask && (r.Firm || r.Source == SourceHookAsk)
 }
 
 // applyMode applies the permission mode to a combined result.

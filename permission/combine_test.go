@@ -145,7 +145,15 @@ func TestModes(t *testing.T) {
 		{"plan lets a read ask", ModePlan, read, []Result{p8, p5}, Ask, "P5", "P5 says ask"},
 		{"dontAsk denies an ask", ModeDontAsk, bash, []Result{p8, p5}, Deny, "mode:dontAsk", "dontAsk mode: would ask (P5 says ask), so denied"},
 		{"dontAsk allows an allow", ModeDontAsk, bash, []Result{p7}, Allow, "P7", "P7 says allow"},
-		{"bypass allows an ask", ModeBypassPermissions, bash, []Result{p8, p4}, Allow, "mode:bypassPermissions", "bypassPermissions mode: allowed what would ask (P4 says ask)"},
+		{"bypass allows a rule's ask", ModeBypassPermissions, bash, []Result{p8, p5}, Allow, "mode:bypassPermissions", "bypassPermissions mode: allowed what would ask (P5 says ask)"},
+		{"bypass allows a tool's ask", ModeBypassPermissions, bash, []Result{p8, p6}, Allow, "mode:bypassPermissions", "bypassPermissions mode: allowed what would ask (P6 says ask)"},
+		// A hook that asks for confirmation is the user's own check: it
+		// stays an Ask in every mode that lifts Asks.
+		{"bypass keeps a hook's ask", ModeBypassPermissions, bash, []Result{p7, p4}, Ask, "P4", "P4 says ask"},
+		{"bypass keeps a hook's ask beside a rule's", ModeBypassPermissions, bash, []Result{p8, p5, p4}, Ask, "P4", "P4 says ask"},
+		{"acceptEdits keeps a hook's ask on an edit", ModeAcceptEdits, edit, []Result{p8, p4}, Ask, "P4", "P4 says ask"},
+		{"auto keeps a hook's ask on an edit", ModeAuto, edit, []Result{p8, p6, p4}, Ask, "P4", "P4 says ask"},
+		{"dontAsk denies a hook's ask", ModeDontAsk, bash, []Result{p8, p4}, Deny, "mode:dontAsk", "dontAsk mode: would ask (P4 says ask), so denied"},
 		{"bypass keeps every deny: P0", ModeBypassPermissions, bash, []Result{p7, p0}, Deny, "P0", "P0 says deny"},
 		{"bypass keeps every deny: P1", ModeBypassPermissions, bash, []Result{p7, p1}, Deny, "P1", "P1 says deny"},
 		{"bypass keeps every deny: P2", ModeBypassPermissions, bash, []Result{p7, p2}, Deny, "P2", "P2 says deny"},

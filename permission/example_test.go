@@ -66,10 +66,16 @@ func ExampleCombine() {
 	for c := range r.Conflicts.All() {
 		fmt.Println("  overrode:", c.Decision, c.Source, "-", c.Reason)
 	}
+	// A mode that lifts Asks lifts the rules' Asks, never a hook's.
 	r = permission.Combine(permission.ModeAcceptEdits, permission.Call{Tool: "Edit", Kind: permission.KindEdit, InsideRoots: true}, rules, hookAsk)
+	fmt.Println(r.Decision, r.Rule, "-", r.Reason)
+	ruleAsk := permission.Result{Decision: permission.Ask, Layer: permission.LayerRules, Source: permission.SourceRuleAsk,
+		Rule: "Edit(./a.go)", Reason: "needs confirmation by ask rule Edit(./a.go)"}
+	r = permission.Combine(permission.ModeAcceptEdits, permission.Call{Tool: "Edit", Kind: permission.KindEdit, InsideRoots: true}, rules, ruleAsk)
 	fmt.Println(r.Decision, r.Rule, "-", r.Reason)
 	// Output:
 	// ask P4 hook permission-required - hook review asks for confirmation
 	//   overrode: allow P7 allow rule - allowed by allow rule Edit (config)
-	// allow mode:acceptEdits - acceptEdits mode: allowed an edit inside the allowed roots that would ask (hook review asks for confirmation)
+	// ask hook:review - hook review asks for confirmation
+	// allow mode:acceptEdits - acceptEdits mode: allowed an edit inside the allowed roots that would ask (needs confirmation by ask rule Edit(./a.go))
 }

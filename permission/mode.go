@@ -17,7 +17,7 @@ const (
 	// ModeDontAsk turns every Ask into a Deny.
 	ModeDontAsk
 	// ModeBypassPermissions turns every Ask into an Allow, except the firm
-	// Asks of protected paths. Every Deny stays.
+	// Asks of protected paths and a hook's Ask. Every Deny stays.
 	ModeBypassPermissions
 	// ModeAuto is Claude Code's auto mode, in which a classifier of the
 	// host reviews what would ask. Here it allows what acceptEdits allows

@@ -15,7 +15,8 @@ type Result struct {
 	// Source is the answer's place in the precedence P0–P8.
 	Source Source
 	// Firm marks an Ask that no mode may lift (a write to a protected
-	// path): bypassPermissions and acceptEdits leave it an Ask.
+	// path): bypassPermissions, acceptEdits and auto leave it an Ask. A
+	// hook's Ask ([SourceHookAsk]) is firm whether marked or not.
 	Firm bool
 	// Rule is the rule (in Claude Code syntax) or the named check that
 	// decided, such as "Bash(rm:*)" or "sandbox:outside-roots".
