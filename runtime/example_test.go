@@ -77,10 +77,9 @@ func ExampleExecutor() {
 		Tools: runtime.GenericTools(),
 		Check: func(_ context.Context, c runtime.Call) runtime.Verdict {
 			if c.Tool == "file_write" {
-				return runtime.Verdict{Decision: permission.Deny, Layer: permission.LayerRules,
-					Rule: "file_write", Reason: "writes are denied in this example"}
+				return runtime.Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRules, Rule: "file_write", Reason: "writes are denied in this example"}}
 			}
-			return runtime.Verdict{Decision: permission.Allow}
+			return runtime.Verdict{Result: permission.Result{Decision: permission.Allow}}
 		},
 		Run: func(_ context.Context, c runtime.Call) (string, error) {
 			return "ran " + c.ID, nil

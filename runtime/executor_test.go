@@ -18,7 +18,7 @@ import (
 )
 
 func allowAll(_ context.Context, c Call) Verdict {
-	return Verdict{Decision: permission.Allow, Layer: permission.LayerRules, Rule: "allow-all", Reason: "test allows"}
+	return Verdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerRules, Rule: "allow-all", Reason: "test allows"}}
 }
 
 // testTools: "read" is concurrency-safe and cancellable, "write" serial and
@@ -117,15 +117,15 @@ func TestExecutorCheckDecides(t *testing.T) {
 		Check: func(_ context.Context, c Call) Verdict {
 			switch c.ID {
 			case "deny":
-				return Verdict{Decision: permission.Deny, Layer: permission.LayerRules, Rule: "Read(/etc/**)", Reason: "secrets"}
+				return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRules, Rule: "Read(/etc/**)", Reason: "secrets"}}
 			case "ask":
-				return Verdict{Decision: permission.Ask, Layer: permission.LayerShell, Rule: "not-safe", Reason: "needs a person"}
+				return Verdict{Result: permission.Result{Decision: permission.Ask, Layer: permission.LayerShell, Rule: "not-safe", Reason: "needs a person"}}
 			case "rewrite":
-				return Verdict{Decision: permission.Allow, Input: json.RawMessage(`{"ms":0,"fail":true}`), Reason: "hook rewrote"}
+				return Verdict{Result: permission.Result{Decision: permission.Allow, Reason: "hook rewrote"}, Input: json.RawMessage(`{"ms":0,"fail":true}`)}
 			case "panic":
 				panic("check broke")
 			}
-			return Verdict{Decision: permission.Allow, Reason: "ok"}
+			return Verdict{Result: permission.Result{Decision: permission.Allow, Reason: "ok"}}
 		},
 		Run: func(_ context.Context, c Call) (string, error) {
 			mu.Lock()
@@ -148,19 +148,19 @@ func TestExecutorCheckDecides(t *testing.T) {
 	assert.Equal(t, []string{"rewrite", "boom"}, ran, "only admitted calls of known tools run")
 
 	assert.False(t, res[0].Ran)
-	assert.Equal(t, Verdict{Decision: permission.Deny, Layer: permission.LayerRules, Rule: "Read(/etc/**)", Reason: "secrets"}, res[0].Verdict)
+	assert.Equal(t, Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRules, Rule: "Read(/etc/**)", Reason: "secrets"}}, res[0].Verdict)
 	assert.False(t, res[1].Ran, "Ask is not admission")
 	assert.Equal(t, "needs a person", res[1].Verdict.Reason)
 	assert.EqualError(t, res[2].Err, "rewritten input ran", "the admitted input is the one run")
 	assert.JSONEq(t, `{"ms":0,"fail":true}`, string(res[2].Call.Input))
-	assert.Equal(t, Verdict{Layer: permission.LayerTraits, Rule: "unknown-tool", Reason: `unknown tool "nope"`}, res[3].Verdict)
-	assert.Equal(t, Verdict{Rule: "executor:check-panic", Reason: "the check panicked: check broke"}, res[4].Verdict)
+	assert.Equal(t, Verdict{Result: permission.Result{Layer: permission.LayerTraits, Rule: "unknown-tool", Reason: `unknown tool "nope"`}}, res[3].Verdict)
+	assert.Equal(t, Verdict{Result: permission.Result{Rule: "executor:check-panic", Reason: "the check panicked: check broke"}}, res[4].Verdict)
 	assert.True(t, res[5].Ran)
 	assert.EqualError(t, res[5].Err, "runtime: tool read panicked: tool broke")
 
 	var zero Executor
 	res = zero.Execute(context.Background(), []Call{call("a", "read", input{})})
-	assert.Equal(t, Verdict{Rule: "executor:no-check", Reason: "the executor has no check: every call is denied"}, res[0].Verdict)
+	assert.Equal(t, Verdict{Result: permission.Result{Rule: "executor:no-check", Reason: "the executor has no check: every call is denied"}}, res[0].Verdict)
 	assert.False(t, res[0].Ran)
 }
 
@@ -196,8 +196,7 @@ func TestExecutorCancelVersusBlock(t *testing.T) {
 
 		// Check after cancellation: every call is denied by layer 7.
 		res = e.Execute(ctx, []Call{call("r", "read", input{})})
-		assert.Equal(t, Verdict{Layer: permission.LayerRuntime, Rule: "runtime:cancelled",
-			Reason: "session is cancelled: user pressed stop"}, res[0].Verdict)
+		assert.Equal(t, Verdict{Result: permission.Result{Layer: permission.LayerRuntime, Rule: "runtime:cancelled", Reason: "session is cancelled: user pressed stop"}}, res[0].Verdict)
 	})
 }
 

@@ -27,14 +27,12 @@ import (
 func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
-			v = Verdict{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:panic",
-				Reason: fmt.Sprintf("the check panicked: %v", r)}
+			v = Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:panic", Reason: fmt.Sprintf("the check panicked: %v", r)}}
 		}
 	}()
 	a := p.agent(call.Session)
 	if a == nil {
-		return Verdict{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:unknown-session",
-			Reason: fmt.Sprintf("no live session %q", call.Session)}
+		return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:unknown-session", Reason: fmt.Sprintf("no live session %q", call.Session)}}
 	}
 	v = a.check(ctx, call)
 	v.Status = a.l7.Status()
@@ -45,7 +43,7 @@ func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
 }
 
 func deny(layer permission.Layer, rule, reason string) Verdict {
-	return Verdict{Decision: permission.Deny, Layer: layer, Rule: rule, Reason: reason}
+	return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: layer, Rule: rule, Reason: reason}}
 }
 
 func (a *agent) check(ctx context.Context, call Call) Verdict {
@@ -152,8 +150,8 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 }
 
 func (a *agent) silentDeny(v Verdict, reason string) Verdict {
-	conf := append([]permission.Conflict{{Decision: v.Decision, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}}, v.Conflicts...)
-	v.Decision, v.Layer, v.Rule, v.Reason, v.Conflicts = permission.Deny, permission.LayerSubagent, "subagent:silent", reason, conf
+	v.overridden()
+	v.Decision, v.Layer, v.Source, v.Rule, v.Reason, v.Firm = permission.Deny, permission.LayerSubagent, permission.SourceToolDeny, "subagent:silent", reason, false
 	return v
 }
 
@@ -170,8 +168,7 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 	}
 	ans := AskWithTimeout(ctx, a.p.cfg.Asker, req, a.p.cfg.AskTimeout)
 	v.Asked, v.Answer = true, ans.Choice
-	prev := permission.Conflict{Decision: v.Decision, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}
-	v.Conflicts = append([]permission.Conflict{prev}, v.Conflicts...)
+	prev := v.overridden()
 	switch ans.Choice {
 	case AllowOnce, AllowAlways:
 		v.Decision, v.Rule = permission.Allow, "person:"+ans.Choice.String()

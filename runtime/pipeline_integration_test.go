@@ -144,8 +144,7 @@ func TestPipelineIntegrationExample(t *testing.T) {
 	w2.start(t, "c", permission.ModeDefault)
 	v := w2.p.Check(context.Background(), Call{Session: "c", Tool: "Bash", Input: in("command", "ls && touch build/stamp")})
 	require.Len(t, v.Commands, 2)
-	assert.Equal(t, CommandVerdict{Args: []string{"ls"}, Decision: permission.Allow, Layer: permission.LayerShell, Rule: "safe",
-		Reason: "reads only inside the allowed roots", Pos: v.Commands[0].Pos}, v.Commands[0])
+	assert.Equal(t, CommandVerdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Rule: "safe", Reason: "reads only inside the allowed roots"}, Args: []string{"ls"}, Pos: v.Commands[0].Pos}, v.Commands[0])
 	assert.Equal(t, permission.Allow, v.Commands[1].Decision)
 	assert.Equal(t, "Bash(touch build/stamp)", v.Commands[1].Rule)
 	assert.Equal(t, "allowed by allow rule Bash(touch build/stamp) (config)", v.Commands[1].Reason)

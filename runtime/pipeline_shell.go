@@ -95,8 +95,7 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 			rules.Decision = permission.Allow
 		}
 		r := combineCommand(permission.Call{Tool: c.tool, Kind: c.traits.Kind}, answers)
-		c.commands = append(c.commands, CommandVerdict{Args: cmd.Args, Decision: r.Decision, Layer: r.Layer,
-			Rule: r.Rule, Reason: r.Reason, Pos: positions[posStart(posEnd, i):posEnd[i]]})
+		c.commands = append(c.commands, CommandVerdict{Result: permission.Result{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason}, Args: cmd.Args, Pos: positions[posStart(posEnd, i):posEnd[i]]})
 		if i == 0 || r.Decision < worst.Decision {
 			worst = r
 		}

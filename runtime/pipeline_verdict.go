@@ -11,22 +11,16 @@ import (
 //
 // The zero Verdict is a Deny.
 type Verdict struct {
-	// Decision is the answer. Only Allow lets the call run.
-	Decision permission.Decision
-	// Layer is the layer that decided.
-	Layer permission.Layer
-	// Rule is the rule (Claude Code syntax) or the named check that
-	// decided.
-	Rule string
-	// Reason explains the decision to a person.
-	Reason string
+	// Result is the decision with its explanation: the layer and rule
+	// that decided, the reason, the answers it overrode and, where an
+	// error decided, its cause (errors.As reaches a sandbox.PathError or
+	// a shell syntax.ParseError). Only an Allow lets the call run.
+	permission.Result
 	// Input is the call's input after the PreToolUse hooks: run the tool
 	// with it.
 	Input json.RawMessage
 	// Context joins the hooks' additional contexts, for the model.
 	Context string
-	// Conflicts lists the answers this one overrode.
-	Conflicts []permission.Conflict
 	// Commands lists, for a shell call, each simple command with its own
 	// verdict.
 	Commands []CommandVerdict
@@ -42,16 +36,27 @@ type Verdict struct {
 type CommandVerdict struct {
 	// Args is the argv as bash would see it.
 	Args []string
-	// Decision, Layer, Rule and Reason are this command's own verdict:
-	// the shell guard's and the rules', combined.
-	Decision permission.Decision
-	Layer    permission.Layer
-	Rule     string
-	Reason   string
+	// Result is this command's own verdict: the shell guard's and the
+	// rules', combined.
+	permission.Result
 	// Pos is where the command stands in the script ("line:col").
 	Pos string
 }
 
 func verdictOf(r permission.Result) Verdict {
-	return Verdict{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason, Conflicts: r.Conflicts.Slice()}
+	return Verdict{Result: r}
+}
+
+// overridden records that v's own answer is about to be overridden: it
+// goes first in the conflict log, before the answers it overrode itself.
+// It returns that answer.
+func (v *Verdict) overridden() permission.Conflict {
+	prev := permission.Conflict{Decision: v.Decision, Layer: v.Layer, Source: v.Source, Rule: v.Rule, Reason: v.Reason}
+	var log permission.Conflicts
+	log.Add(prev)
+	for c := range v.Conflicts.All() {
+		log.Add(c)
+	}
+	v.Conflicts = log
+	return prev
 }

@@ -61,9 +61,9 @@ func TestSilentAskIsDeny(t *testing.T) {
 		v := c.Check(context.Background(), "c", tc.tool, in(tc.input...))
 		assert.Equal(t, tc.child, vOf(v), tc.name+": child")
 		if tc.child.Layer == permission.LayerSubagent && tc.parent.Decision == permission.Ask {
-			require.NotEmpty(t, v.Conflicts, tc.name)
-			assert.Equal(t, permission.Ask, v.Conflicts[0].Decision, "%s: the overridden Ask is in the conflict log", tc.name)
-			assert.Equal(t, tc.parent.Reason, v.Conflicts[0].Reason, tc.name)
+			require.NotZero(t, v.Conflicts.Len(), tc.name)
+			assert.Equal(t, permission.Ask, v.Conflicts.At(0).Decision, "%s: the overridden Ask is in the conflict log", tc.name)
+			assert.Equal(t, tc.parent.Reason, v.Conflicts.At(0).Reason, tc.name)
 		}
 	}
 }

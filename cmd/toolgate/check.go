@@ -196,8 +196,7 @@ func checkPost(ev event, src source) postAnswer {
 	output := responseText(ev.ToolResponse)
 	// The call ran: Claude Code allowed it, by this hook's answer or by
 	// the person's.
-	v := runtime.Verdict{Decision: permission.Allow, Layer: permission.LayerNone, Rule: "claude-code:ran",
-		Reason: "Claude Code ran the call", Input: ev.ToolInput}
+	v := runtime.Verdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerNone, Rule: "claude-code:ran", Reason: "Claude Code ran the call"}, Input: ev.ToolInput}
 	o := pl.After(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput}, v, runtime.Run{Output: output})
 	ans := postAnswer{HookSpecificOutput: postOutput{HookEventName: eventPost, AdditionalContext: o.Context}}
 	if o.Output != output {

@@ -224,7 +224,7 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 	}
 	answers := map[permission.Layer][]answerReport{}
 	answers[v.Layer] = append(answers[v.Layer], answerReport{Decision: v.Decision.String(), Decided: true, Rule: v.Rule, Reason: v.Reason})
-	for _, c := range v.Conflicts {
+	for c := range v.Conflicts.All() {
 		answers[c.Layer] = append(answers[c.Layer], answerReport{Decision: c.Decision.String(), Source: c.Source.String(), Rule: c.Rule, Reason: c.Reason})
 	}
 	order := []permission.Layer{permission.LayerRuntime, permission.LayerTraits, permission.LayerHooks, permission.LayerRules,
