@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
@@ -54,7 +55,9 @@ var ErrWiden = errors.New("runtime: a child session cannot hold more rights than
 // bound are errors wrapping ErrWiden, with the reason.
 //
 // SubagentStart fires on the parent's hooks. End the child with
-// [Pipeline.EndSession]; SubagentStop then fires too.
+// [Pipeline.EndSession]; SubagentStop then fires too. A child counts among
+// its parent's running children until it ends or is cancelled (through
+// ctx or its parent), whichever comes first.
 func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptions) (*Session, error) {
 	parent := p.agent(parentID)
 	if parent == nil {
@@ -104,20 +107,27 @@ func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptio
 		}
 	}
 	p.mu.Lock()
-	if parent.children >= maxChildren {
+	if n := parent.children; n >= maxChildren {
 		p.mu.Unlock()
-		return nil, fmt.Errorf("%w: the parent already runs %d children, the bound", ErrWiden, parent.children)
+		return nil, fmt.Errorf("%w: the parent already runs %d children, the bound", ErrWiden, n)
 	}
 	parent.children++
 	p.mu.Unlock()
+	// The slot is given back once: when the child ends, or as soon as it
+	// is cancelled (through ctx or its parent), since a cancelled child
+	// makes no more calls whether or not its End comes.
+	var once sync.Once
 	release := func() {
-		p.mu.Lock()
-		parent.children--
-		p.mu.Unlock()
+		once.Do(func() {
+			p.mu.Lock()
+			parent.children--
+			p.mu.Unlock()
+		})
 	}
 	// The child is cancelled with its parent, and with ctx.
 	cctx, cancel := context.WithCancelCause(parent.l7.Context())
 	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
+	context.AfterFunc(cctx, release)
 	l7, err := p.startAgent(cctx, SessionOptions{ID: o.ID, Mode: mode, Cwd: parent.cwd}, parent, o.Name, tools, func(a *agent) error {
 		a.maxDepth, a.callID = maxDepth, o.CallID
 		if o.MaxSteps > 0 {

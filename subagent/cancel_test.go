@@ -138,3 +138,44 @@ func TestParentWaitsForChild(t *testing.T) {
 		assert.False(t, live)
 	})
 }
+
+// TestCancelledChildFreesItsSlot: a child cancelled through its own
+// context (or its parent's) no longer counts among the parent's running
+// children, though nobody called End: the parent can start another in its
+// place, and the bound still holds for the ones that run.
+func TestCancelledChildFreesItsSlot(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow})
+	w.start(t, "lead", permission.ModeDefault)
+	spec := subagent.Spec{Name: "reader", Tools: []string{"Read"}, MaxChildren: 2}
+	spawn := func(ctx context.Context, id string) (*subagent.Child, error) {
+		return subagent.Spawn(ctx, w.p, "lead", spec, subagent.Task{ID: id, Prompt: "work"})
+	}
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	c1, err := spawn(ctx1, "c1")
+	require.NoError(t, err)
+	defer c1.End("test done")
+	c2, err := spawn(context.Background(), "c2")
+	require.NoError(t, err)
+	defer c2.End("test done")
+	_, err = spawn(context.Background(), "c3")
+	require.ErrorIs(t, err, subagent.ErrWiden)
+	assert.Contains(t, err.Error(), "the parent already runs 2 children, the bound")
+
+	cancel1()
+	// c1's slot is given back without End (as soon as its context is
+	// done: the release runs on its own goroutine).
+	var c3 *subagent.Child
+	require.Eventually(t, func() bool {
+		c3, err = spawn(context.Background(), "c3")
+		return err == nil
+	}, 10*time.Second, time.Millisecond, "the cancelled child's slot is free")
+	defer c3.End("test done")
+	v := c1.Check(context.Background(), "x", "Read", in("file_path", "README.md"))
+	assert.Equal(t, permission.Deny, v.Decision, "the cancelled child makes no more calls")
+	assert.Contains(t, v.Reason, "cancel")
+	_, err = spawn(context.Background(), "c4")
+	require.ErrorIs(t, err, subagent.ErrWiden, "two children run again: the bound holds")
+	assert.True(t, c1.End("test done"), "End still ends the cancelled child, once")
+	_, err = spawn(context.Background(), "c4")
+	require.ErrorIs(t, err, subagent.ErrWiden, "ending the cancelled child does not free a second slot")
+}

@@ -93,8 +93,9 @@ func (c *Child) Check(ctx context.Context, id, tool string, input json.RawMessag
 }
 
 // End ends the child session with reason: it is cancelled, SessionStop and
-// SubagentStop fire, and the parent's count of running children drops. It
-// reports whether this call ended it.
+// SubagentStop fire, and the parent's count of running children drops (if
+// the child's cancellation has not dropped it already). It reports whether
+// this call ended it.
 func (c *Child) End(reason string) bool {
 	return c.end(reason, "", nil)
 }
