@@ -14,6 +14,7 @@ type analyzer struct {
 	g      *Guard
 	sc     *scratch  // borrowed from the Guard for this call
 	dir    string    // the working directory, or "" when unknown
+	walked int       // entries looked at in the trees of recursive reads
 	paths  PathJudge // judges every path a command reaches
 	src    string    // text of the script being walked (changes for nested code)
 	depth  int       // nesting of literal shell code
@@ -384,7 +385,7 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 func (a *analyzer) testPath(c *verdictAcc, x syntax.TestExpr) {
 	if w, ok := x.(*syntax.Word); ok {
 		r := a.word(w, false)
-		a.readPath(c, r.val, r.flags, "[[")
+		a.probePath(c, r.val, r.flags, "[[")
 	}
 }
 
@@ -406,10 +407,10 @@ func (a *analyzer) testPaths(c *verdictAcc, v *argv) {
 		s := v.vals[i]
 		switch {
 		case testFileOps[s] && i+1 < end:
-			a.readPath(c, v.vals[i+1], v.flags[i+1], "test")
+			a.probePath(c, v.vals[i+1], v.flags[i+1], "test")
 		case (s == "-nt" || s == "-ot" || s == "-ef") && i+1 < end:
-			a.readPath(c, v.vals[i-1], v.flags[i-1], "test")
-			a.readPath(c, v.vals[i+1], v.flags[i+1], "test")
+			a.probePath(c, v.vals[i-1], v.flags[i-1], "test")
+			a.probePath(c, v.vals[i+1], v.flags[i+1], "test")
 		}
 	}
 }

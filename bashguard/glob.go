@@ -37,9 +37,9 @@ var (
 // write. It reports false when the files cannot be told, having recorded
 // an Ask; the caller then checks p itself too, as bash passes a word that
 // matches nothing as it is.
-func (a *analyzer) globPaths(c *verdictAcc, p string, write bool, who string) bool {
+func (a *analyzer) globPaths(c *verdictAcc, p string, access Access, who string) bool {
 	verb := "reads "
-	if write {
+	if access == Write {
 		verb = "writes "
 	}
 	dir := a.dir
@@ -53,10 +53,10 @@ func (a *analyzer) globPaths(c *verdictAcc, p string, write bool, who string) bo
 		return false
 	}
 	for _, m := range matches {
-		if write {
+		if access == Write {
 			a.writePath(c, m, 0, who)
 		} else {
-			a.readPath(c, m, 0, who)
+			a.reach(c, m, 0, who, access)
 		}
 	}
 	return true

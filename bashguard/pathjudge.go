@@ -11,12 +11,20 @@ const (
 	Read Access = iota
 	// Write creates, changes or removes the file.
 	Write
+	// Probe reads only what the file system says of the path: whether it
+	// exists, its type, size and times, where a link leads, the names in
+	// a directory (ls, stat, realpath, readlink, test -f, find's starting
+	// points).
+	Probe
 )
 
-// String returns "read" or "write".
+// String returns "read", "write" or "probe".
 func (a Access) String() string {
-	if a == Write {
+	switch a {
+	case Write:
 		return "write"
+	case Probe:
+		return "probe"
 	}
 	return "read"
 }
@@ -38,6 +46,8 @@ func (a Access) String() string {
 //
 //   - for a Read, Allow lets the command read it, Ask asks, Deny denies
 //     (as for a read of a secret path, or of a path a Deny rule names);
+//   - a Probe likewise (it is usually asked, not denied, for a secret
+//     path: the command does not print the secret);
 //   - for a Write, Allow means the path may be written, which a person
 //     still confirms (the Guard asks, and an allow rule for the exact
 //     command may lift that Ask: see [Command.Overridable]); Ask asks and
@@ -63,7 +73,7 @@ type PathJudge interface {
 //   - a read the checker allows is allowed; a read it asks about (for a
 //     sandbox, a secret path) is denied, since a shell command can send
 //     what it reads anywhere; a read it refuses (outside the roots) is
-//     asked;
+//     asked; a probe is a read, but asked where a read is denied;
 //   - a write keeps the checker's answer.
 //
 // A host with Read and Edit rules judges paths with them as well (package
@@ -79,11 +89,14 @@ func (j checkerJudge) JudgePath(p string, access Access) permission.Result {
 	}
 	d, why := j.c.CheckPath(p, access == Write)
 	r := permission.Result{Decision: d, Layer: permission.LayerSandbox, Reason: why}
-	if access == Read {
+	if access != Write {
 		switch d {
 		case permission.Allow:
 		case permission.Ask:
 			r.Decision, r.Rule = permission.Deny, "path:secret"
+			if access == Probe {
+				r.Decision = permission.Ask
+			}
 		default:
 			r.Decision, r.Reason = permission.Ask, "outside the allowed roots: "+why
 		}

@@ -41,46 +41,59 @@ func (a *analyzer) network(c *verdictAcc, rule, what string) {
 }
 
 // readPath judges a path that a command reads. who names the command for
-// the reason.
-func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) {
+// the reason. It reports whether the read is allowed.
+func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) bool {
+	return a.reach(c, p, fl, who, Read)
+}
+
+// probePath judges a path whose metadata alone a command reads.
+func (a *analyzer) probePath(c *verdictAcc, p string, fl wordFlags, who string) bool {
+	return a.reach(c, p, fl, who, Probe)
+}
+
+// reach is readPath and probePath.
+func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, access Access) bool {
 	if fl&wDynamic != 0 {
 		c.addf(permission.Ask, "dynamic:arg", "reads ", p, ", which is only known at run time", false)
-		return
+		return false
 	}
 	if p == "" || p == "-" || harmlessRead(p) {
-		return
+		return false
 	}
 	if isNetDevice(p) {
 		a.network(c, "network:dev-tcp", "connects to "+p)
-		return
+		return false
 	}
 	if len(p) > 0 && p[0] == '/' && strings.HasPrefix(path.Clean(p), "/dev/") {
 		// /dev/zero and /dev/urandom never end, /dev/tty waits for a
 		// person, a disk holds every file: a device is not a plain read.
 		c.addf(permission.Ask, "path:device", "reads the device file ", p, ", which is not a plain file (it may never end, wait for a person or hold every file of a disk)", false)
-		return
+		return false
 	}
 	if isEnvironPath(p) {
 		environ(c, "reads "+p+", the environment of a process")
-		return
+		return false
 	}
 	if a.paths == nil {
 		if path.IsAbs(p) || hasDotDot(p) {
 			c.addf(permission.Ask, "path:read", "reads ", p, " and no path checker is configured", false)
+			return false
 		}
-		return
+		return true
 	}
-	if fl&wGlob != 0 && !a.globPaths(c, p, false, who) {
-		return
+	if fl&wGlob != 0 && !a.globPaths(c, p, access, who) {
+		return false
 	}
-	r := a.judgePath(p, Read)
+	r := a.judgePath(p, access)
 	switch r.Decision {
 	case permission.Allow:
+		return true
 	case permission.Ask:
 		c.addl(permission.Ask, r.Layer, ruleOr(r.Rule, "path:read"), "reads ", p, sep(r.Reason), false)
 	default:
 		c.addl(permission.Deny, r.Layer, ruleOr(r.Rule, "path:read"), "reads ", p, sep(r.Reason), false)
 	}
+	return false
 }
 
 // writePath judges a path that a command creates, changes or removes. A
@@ -107,7 +120,7 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 		c.addf(permission.Ask, rule, "writes ", p, " and no path checker is configured", false)
 		return
 	}
-	if fl&wGlob != 0 && !a.globPaths(c, p, true, who) {
+	if fl&wGlob != 0 && !a.globPaths(c, p, Write, who) {
 		return
 	}
 	r := a.judgePath(p, Write)

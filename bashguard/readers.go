@@ -13,6 +13,10 @@ import (
 func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 	valShort, valLong := s.valShort, s.valLong
 	patDone := false
+	var tree walkOpts
+	tree.recursive = name == "rg"
+	tree.content, tree.hidden, tree.follow = true, name != "rg", name == "diff"
+	unrestricted := 0
 	var opsBuf [8]int
 	ops := scanOptsOpt(v, valShort, s.optShort, valLong, opsBuf[:0], func(o opt) {
 		defer checkOpt(c, name, o) // after the checks that explain an option better
@@ -21,11 +25,19 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		if isShort {
 			ch = o.name[1]
 		}
+		tree.option(name, o, &unrestricted)
 		if isShort && hasByte(s.patShort, ch) || !isShort && longIs(o.name, s.patLong...) {
 			patDone = true
 		}
 		if isShort && hasByte(s.fileShort, ch) || !isShort && longIs(o.name, s.fileLong...) {
-			a.readPath(c, o.val, o.vf, name)
+			switch {
+			case !isShort && longIs(o.name, "--files0-from"):
+				a.listFile(c, o.val, o.vf, name, 0)
+			case name == "file" && (o.name == "-f" || longIs(o.name, "--files-from")):
+				a.listFile(c, o.val, o.vf, name, '\n')
+			default:
+				a.readPath(c, o.val, o.vf, name)
+			}
 		}
 		switch name {
 		case "sort", "base64":
@@ -111,11 +123,21 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		c.add(permission.Ask, "args:uniq", "writes its output to a file", true)
 		ops = ops[:1]
 	}
+	roots := 0
 	for k, i := range ops {
 		if k == 0 && s.pattern && !patDone {
 			continue
 		}
-		a.readPath(c, v.vals[i], v.flags[i], name)
+		if name == "ls" || name == "stat" || name == "realpath" || name == "readlink" || name == "du" {
+			a.probePath(c, v.vals[i], v.flags[i], name)
+		} else if a.readPath(c, v.vals[i], v.flags[i], name) && tree.recursive {
+			a.walkRoot(c, v.vals[i], v.flags[i], name, tree)
+		}
+		roots++
+	}
+	if tree.recursive && roots == 0 {
+		// grep -r and rg without a file search the working directory.
+		a.walkRoot(c, ".", 0, name, tree)
 	}
 	c.allow("safe", "reads only inside the allowed roots")
 }
@@ -174,11 +196,16 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 			i = k
 		case "-delete":
 			del = true
-		case "-newer", "-anewer", "-cnewer", "-samefile", "-files0-from":
-			// A reference file is read (-files0-from prints the names it
-			// holds, and quotes them in errors).
+		case "-newer", "-anewer", "-cnewer", "-samefile":
+			// A reference file is read.
 			if i+1 < v.len() {
 				a.readPath(c, v.vals[i+1], v.flags[i+1], "find")
+			}
+			i++
+		case "-files0-from":
+			// The starting points are the names the file holds.
+			if i+1 < v.len() {
+				a.listFile(c, v.vals[i+1], v.flags[i+1], "find", 0)
 			}
 			i++
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
@@ -202,7 +229,7 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 			}
 			a.writePath(c, v.vals[k], v.flags[k], "find")
 		} else {
-			a.readPath(c, v.vals[k], v.flags[k], "find")
+			a.probePath(c, v.vals[k], v.flags[k], "find")
 		}
 	}
 	if del {
@@ -276,22 +303,34 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 	for k := i + 1; k < v.len(); k++ {
 		s := v.vals[k]
 		if dashes || s == "-" || !strings.HasPrefix(s, "-") {
-			// git diff compares two files without an index when one of
-			// them is outside the working tree, and any subcommand may
-			// name a path: one that looks like a path outside the roots,
-			// and every path after "--", goes through the checker.
+			if sub == "branch" {
+				names = append(names, s)
+				continue
+			}
+			// Any operand may be a pathspec: git log -p .env, git blame
+			// .env and git diff HEAD .env print the file, from history
+			// or the working tree, and git diff compares two files
+			// without an index when one is outside the working tree. So
+			// every operand goes through the path judge as a read (a
+			// revision names no file, and passes); a pattern git expands
+			// itself (a glob, which bash passes on as it is when it
+			// matches nothing, or pathspec magic) may name any file.
 			if p, ok := gitBlobPath(s); ok && !dashes {
 				// <rev>:<path> names a file in history or the index, which
 				// git show and git diff print: the path it names (taken
-				// from the working directory) goes through the checker,
+				// from the working directory) goes through the judge,
 				// so that a secret file is not read from history.
 				a.readPath(c, p, v.flags[k], "git")
-			} else if dashes || path.IsAbs(s) || strings.HasPrefix(s, "~") || hasDotDot(s) {
+			} else if v.literal(k) && (strings.ContainsAny(s, "*?[") || strings.HasPrefix(s, ":(") || strings.HasPrefix(s, ":!") || strings.HasPrefix(s, ":^")) {
+				c.addf(permission.Ask, "git:pathspec", "pathspec ", s, " is a pattern git matches itself, which can name secret files", false)
+			} else {
 				a.readPath(c, s, v.flags[k], "git")
 			}
-			if sub == "branch" {
-				names = append(names, s)
-			}
+			continue
+		}
+		if !strings.HasPrefix(s, "--") && len(s) == 2 && strings.IndexByte(gitValShort, s[1]) >= 0 && sub != "blame" ||
+			slices.Contains(gitValLong, s) {
+			k++ // the option's value is not a path
 			continue
 		}
 		if s == "--" {
@@ -347,6 +386,14 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 	}
 	c.allow("safe", allowWhy)
 }
+
+// gitValShort and gitValLong are the options of the read-only git
+// subcommands (blame's -S and -L aside) whose value may follow as the next
+// word and is not a path: -n 5, -S text, --author name.
+const gitValShort = "nSG"
+
+var gitValLong = []string{"--author", "--committer", "--grep", "--since", "--until", "--after", "--before",
+	"--skip", "--max-count", "--min-parents", "--max-parents", "--format", "--encoding"}
 
 // gitBlobPath returns the path of a <rev>:<path> or :[<stage>:]<path>
 // operand, and false for operands without one (no colon, an empty path,

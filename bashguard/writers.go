@@ -205,6 +205,18 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 			}
 		}
 	}
+	if name == "mv" && len(ops) > 0 {
+		// What mv moves is read as surely as what cp copies: its content
+		// is then found under the new name. (The last operand, the
+		// target, is only written, unless -t named the target.)
+		srcs := ops[:len(ops)-1]
+		if targetDir > 0 {
+			srcs = ops
+		}
+		for _, i := range srcs {
+			a.readPath(c, v.vals[i], v.flags[i], name)
+		}
+	}
 	for _, i := range ops {
 		a.writePath(c, v.vals[i], v.flags[i], name)
 	}

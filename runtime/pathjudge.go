@@ -96,7 +96,8 @@ func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string,
 //
 //   - a path a Deny rule names is denied, whichever way it is reached;
 //   - a read of a secret path is denied, inside the roots or outside
-//     them: a command can send what it reads anywhere;
+//     them: a command can send what it reads anywhere (a probe of one,
+//     which reads only its metadata, is asked);
 //   - a read outside the roots is asked, unless an Allow rule for the
 //     path answers for the person;
 //   - a path an Ask rule names is asked;
@@ -134,7 +135,7 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 		sb.Rule, sb.Reason = "", "outside the allowed roots: "+sb.Reason
 		return sb
 	case sb.Decision == permission.Deny:
-		if pat, ok := j.sb.Secret(p); ok {
+		if pat, ok := j.sb.Secret(p); ok && access == bashguard.Read {
 			return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
 				Rule: "path:secret", Reason: "a secret path outside the allowed roots (matches \"" + pat + "\"): " + sb.Reason}
 		}
@@ -143,6 +144,9 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 		}
 		return permission.Result{Decision: permission.Ask, Layer: permission.LayerSandbox, Source: permission.SourceToolAsk,
 			Reason: "outside the allowed roots: " + sb.Reason}
+	case sb.Decision == permission.Ask && access == bashguard.Probe:
+		sb.Rule = "path:secret"
+		return sb
 	case sb.Decision == permission.Ask && !write:
 		sb.Decision, sb.Source, sb.Rule, sb.Firm = permission.Deny, permission.SourceToolDeny, "path:secret", false
 		return sb

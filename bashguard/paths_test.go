@@ -1,0 +1,140 @@
+package bashguard_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// pathCase is one line of testdata/paths.jsonl: a script judged in a real
+// workspace ($WS, with $OUT outside it) through a path judge that adds
+// path rules to the sandbox.
+type pathCase struct {
+	Script   string `json:"script"`
+	Decision string `json:"decision"`
+	Rule     string `json:"rule"`
+	Layer    string `json:"layer,omitempty"` // of the deciding command, when set
+	Reason   string `json:"reason"`          // a substring of the verdict's reason
+}
+
+// pathsWorkspace lays out the workspace of testdata/paths.jsonl.
+func pathsWorkspace(t *testing.T) (ws, out string) {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	ws, out = filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	for _, d := range []string{"src", "clean", "tree/sub", "keys", "linked", "lists", "big", "hidden/.cache"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(ws, d), 0o755))
+	}
+	require.NoError(t, os.MkdirAll(out, 0o755))
+	files := map[string]string{
+		"notes.txt": "n\n", "locked.txt": "l\n", "a.txt": "a\n", ".env": "TOKEN=x\n", "src/main.go": "package main\n",
+		"clean/x.go": "x\n", "clean/y.go": "y\n", "tree/a.go": "a\n", "tree/sub/.env": "T=1\n", "keys/server.pem": "k\n",
+		"hidden/.cache/id_rsa": "k\n", "hidden/ok.txt": "ok\n",
+		"lists/ok.lst": "a.txt\x00src/main.go\x00", "lists/secret.lst": "a.txt\x00.env\x00",
+		"lists/denied.lst": "notes.txt\x00", "lists/out.lst": out + "/secret.txt\x00",
+		"lists/names.txt": "a.txt\nsrc/main.go\n", "lists/names-secret.txt": "a.txt\n.env\n",
+	}
+	for name, body := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, name), []byte(body), 0o644))
+	}
+	for i := range 2001 {
+		require.NoError(t, os.WriteFile(filepath.Join(ws, "big", fmt.Sprintf("f%04d", i)), nil, 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(out, "secret.txt"), []byte("s\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(out, "shared.txt"), []byte("s\n"), 0o644))
+	require.NoError(t, os.Symlink(out, filepath.Join(ws, "linked", "out")))
+	require.NoError(t, os.Symlink(filepath.Join(ws, "notes.txt"), filepath.Join(ws, "alias.txt")))
+	return ws, out
+}
+
+// rulesJudge puts path rules in front of a sandbox judge, as a host's path
+// pipeline does, matching them on the real path and on the path as
+// written: a Read deny rule for notes.txt, an Edit deny rule for
+// locked.txt, and a Read allow rule for shared.txt outside the roots.
+type rulesJudge struct {
+	ws, out string
+	sb      bashguard.PathJudge
+}
+
+func (j rulesJudge) JudgePath(p string, access bashguard.Access) permission.Result {
+	names := []string{filepath.Clean(p)}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		names = append(names, real)
+	}
+	rule := func(d permission.Decision, r string) permission.Result {
+		return permission.Result{Decision: d, Layer: permission.LayerRules, Source: permission.SourceConfigDeny, Rule: r,
+			Reason: "denied by deny rule " + r}
+	}
+	for _, n := range names {
+		switch {
+		case access != bashguard.Write && n == j.ws+"/notes.txt":
+			return rule(permission.Deny, "Read(./notes.txt)")
+		case access == bashguard.Write && n == j.ws+"/locked.txt":
+			return rule(permission.Deny, "Edit(./locked.txt)")
+		case access == bashguard.Read && n == j.out+"/shared.txt":
+			r := rule(permission.Allow, "Read(//"+strings.TrimPrefix(j.out, "/")+"/shared.txt)")
+			r.Reason = "allowed by allow rule " + r.Rule
+			return r
+		}
+	}
+	return j.sb.JudgePath(p, access)
+}
+
+// TestPathsReachTheJudge runs testdata/paths.jsonl: every path a command
+// reaches (operands, targets, redirects, list files and their entries,
+// the trees of recursive reads, git pathspecs) goes through the path
+// judge, and a path rule decides as it decides for a file tool.
+func TestPathsReachTheJudge(t *testing.T) {
+	ws, out := pathsWorkspace(t)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{ws}, WorkDir: ws})
+	require.NoError(t, err)
+	judge := rulesJudge{ws: ws, out: out, sb: bashguard.CheckerJudge(sb)}
+	pol := bashguard.DefaultPolicy()
+	pol.Home = filepath.Join(filepath.Dir(ws), "home")
+	g := bashguard.New(pol)
+	f, err := os.Open("testdata/paths.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n := 0
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c pathCase
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c), sc.Text())
+		require.NotEmpty(t, c.Reason, "case %q must name a reason", c.Script)
+		n++
+		script := strings.NewReplacer("$WS", ws, "$OUT", out).Replace(c.Script)
+		v := g.Judge(context.Background(), ws, judge, script)
+		reason := strings.NewReplacer(ws, "$WS", out, "$OUT").Replace(v.Reason)
+		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, reason)
+		assert.Equal(t, c.Rule, v.Rule, "rule for %q (%s)", c.Script, reason)
+		assert.Contains(t, reason, c.Reason, "reason for %q", c.Script)
+		if c.Layer != "" {
+			layer := ""
+			for _, cmd := range v.Commands {
+				if cmd.Decision == v.Decision && cmd.Rule == v.Rule {
+					layer = cmd.Layer.String()
+					break
+				}
+			}
+			assert.Equal(t, c.Layer, layer, "layer for %q", c.Script)
+		}
+	}
+	require.NoError(t, sc.Err())
+	require.GreaterOrEqual(t, n, 50)
+}

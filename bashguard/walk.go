@@ -1,0 +1,128 @@
+package bashguard
+
+import (
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// A recursive read (grep -r, rg, diff -r, find -L) reaches every file
+// below its roots, not only the roots the command names: a secret file in
+// the tree, or a link out of the roots that the command follows, is read
+// as surely as an operand. The roots go through the path judge as
+// operands do; then a bounded walk of each root sends what the command
+// would read there to the judge too, and asks when the judge would not
+// allow it, or when the tree is too big to walk.
+
+const (
+	// maxWalkEntries bounds the entries a Judge call looks at in the trees
+	// of recursive reads.
+	maxWalkEntries = 2000
+)
+
+// walkOpts says what a recursive read reaches.
+type walkOpts struct {
+	recursive bool // the command reads its roots' trees
+	content   bool // it reads the files' content, not only their names
+	hidden    bool // it reads names that start with "."
+	follow    bool // it follows links found in the trees
+}
+
+// option records what one option says of the walk of the reader name.
+func (w *walkOpts) option(name string, o opt, unrestricted *int) {
+	switch name {
+	case "grep", "egrep", "fgrep":
+		switch {
+		case o.name == "-r" || longIs(o.name, "--recursive"):
+			w.recursive = true
+		case o.name == "-R" || longIs(o.name, "--dereference-recursive"):
+			w.recursive, w.follow = true, true
+		case (o.name == "-d" || longIs(o.name, "--directories")) && o.val == "recurse":
+			w.recursive = true
+		}
+	case "rg":
+		switch {
+		case o.name == "-." || longIs(o.name, "--hidden"):
+			w.hidden = true
+		case o.name == "-u" || longIs(o.name, "--unrestricted"):
+			if *unrestricted++; *unrestricted >= 2 {
+				w.hidden = true
+			}
+		case o.name == "-L" || longIs(o.name, "--follow"):
+			w.follow = true
+		}
+	case "diff":
+		switch {
+		case o.name == "-r" || longIs(o.name, "--recursive"):
+			w.recursive = true
+		case longIs(o.name, "--no-dereference"):
+			w.follow = false
+		}
+	}
+}
+
+// walkRoot walks the tree below the root p that a recursive read reaches.
+func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w walkOpts) {
+	if fl&(wDynamic|wGlob) != 0 || a.paths == nil {
+		if fl&wGlob != 0 {
+			c.addf(permission.Ask, "path:walk", "searches the trees below ", p, ", a pattern whose files are not walked", false)
+		}
+		return
+	}
+	dir := p
+	if !strings.HasPrefix(p, "/") {
+		if a.dir == "" {
+			c.addf(permission.Ask, "path:walk", "searches the tree below ", p, ": no working directory is configured, so it cannot be walked", false)
+			return
+		}
+		dir = strings.TrimSuffix(a.dir, "/") + "/" + p
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return // a file, or nothing: the root's own judgement holds
+	}
+	queue := []string{dir}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			c.addf(permission.Ask, "path:walk", "searches the tree below ", p, ", part of which cannot be listed: "+err.Error(), false)
+			return
+		}
+		for _, e := range entries {
+			if a.walked++; a.walked > maxWalkEntries {
+				c.addf(permission.Ask, "path:walk", "searches the tree below ", p, ", which holds more than "+
+					strconv.Itoa(maxWalkEntries)+" entries, too many to check for secret files and links out of the allowed roots", false)
+				return
+			}
+			name := e.Name()
+			if name[0] == '.' && !w.hidden {
+				continue
+			}
+			full := d + "/" + name
+			t := e.Type()
+			link := t&fs.ModeSymlink != 0
+			if link && !w.follow {
+				continue // not followed: it reads nothing
+			}
+			if link || w.content {
+				if r := a.judgePath(full, Read); r.Decision != permission.Allow {
+					c.addl(permission.Ask, r.Layer, "path:walk", "searches the tree below ", p,
+						", which holds "+strings.TrimPrefix(full, dir+"/")+sep(r.Reason), false)
+					return
+				}
+			}
+			if t.IsDir() || link && isDir(full) {
+				queue = append(queue, full)
+			}
+		}
+	}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
