@@ -321,7 +321,7 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 				// from the working directory) goes through the judge,
 				// so that a secret file is not read from history.
 				a.readPath(c, p, v.flags[k], "git")
-			} else if v.literal(k) && (strings.ContainsAny(s, "*?[") || strings.HasPrefix(s, ":(") || strings.HasPrefix(s, ":!") || strings.HasPrefix(s, ":^")) {
+			} else if v.literal(k) && gitPattern(s, v.flags[k], a.dir) {
 				c.addf(permission.Ask, "git:pathspec", "pathspec ", s, " is a pattern git matches itself, which can name secret files", false)
 			} else {
 				a.readPath(c, s, v.flags[k], "git")
@@ -385,6 +385,24 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		c.add(permission.Ask, "args:git", "git branch "+names[0]+" creates a branch", true)
 	}
 	c.allow("safe", allowWhy)
+}
+
+// gitPattern reports an operand that reaches git as a pattern it matches
+// itself: pathspec magic, quoted glob characters, or an unquoted glob that
+// matches no file here (bash then passes it on as it is). A glob that
+// matches files names those files, which go through the judge.
+func gitPattern(s string, fl wordFlags, dir string) bool {
+	if strings.HasPrefix(s, ":(") || strings.HasPrefix(s, ":!") || strings.HasPrefix(s, ":^") {
+		return true
+	}
+	if !strings.ContainsAny(s, "*?[") {
+		return false
+	}
+	if fl&wGlob == 0 {
+		return true
+	}
+	matches, err := expandGlob(dir, s)
+	return err == nil && len(matches) == 0
 }
 
 // gitValShort and gitValLong are the options of the read-only git

@@ -66,9 +66,16 @@ func (w *walkOpts) option(name string, o opt, unrestricted *int) {
 
 // walkRoot walks the tree below the root p that a recursive read reaches.
 func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w walkOpts) {
-	if fl&(wDynamic|wGlob) != 0 || a.paths == nil {
-		if fl&wGlob != 0 {
-			c.addf(permission.Ask, "path:walk", "searches the trees below ", p, ", a pattern whose files are not walked", false)
+	if fl&wDynamic != 0 || a.paths == nil {
+		return // asked already, or nothing to judge with
+	}
+	if fl&wGlob != 0 {
+		// The roots are the files bash finds for the word (when it cannot
+		// tell them, the word was asked already).
+		if matches, err := expandGlob(a.dir, p); err == nil {
+			for _, m := range matches {
+				a.walkRoot(c, m, 0, who, w)
+			}
 		}
 		return
 	}
