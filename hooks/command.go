@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/ccwire"
 )
 
 // Command configures a hook that runs an external command, speaking Claude
@@ -127,7 +129,7 @@ func (c Command) Hook() (Hook, error) {
 		switch ev {
 		case EventSessionStart:
 			h.SessionStart = func(ctx context.Context, e SessionStartEvent) error {
-				return r.notify(ctx, ccInput{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode, AgentName: e.AgentName}, ev)
+				return r.notify(ctx, ccwire.Event{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode, AgentName: e.AgentName}, ev)
 			}
 		case EventPreToolUse:
 			h.PreToolUse = r.preToolUse
@@ -135,72 +137,39 @@ func (c Command) Hook() (Hook, error) {
 			h.PostToolUse = r.postToolUse
 		case EventStepComplete:
 			h.StepComplete = func(ctx context.Context, e StepCompleteEvent) error {
-				return r.notify(ctx, ccInput{SessionID: e.SessionID, AgentName: e.AgentName, Step: e.Step}, ev)
+				return r.notify(ctx, ccwire.Event{SessionID: e.SessionID, AgentName: e.AgentName, Step: e.Step}, ev)
 			}
 		case EventSessionStop:
 			h.SessionStop = func(ctx context.Context, e SessionStopEvent) error {
-				return r.notify(ctx, ccInput{SessionID: e.SessionID, AgentName: e.AgentName, Step: e.Step, Reason: e.Reason}, ev)
+				return r.notify(ctx, ccwire.Event{SessionID: e.SessionID, AgentName: e.AgentName, Step: e.Step, Reason: e.Reason}, ev)
 			}
 		case EventSubagentStart:
 			h.SubagentStart = func(ctx context.Context, e SubagentStartEvent) error {
-				return r.notify(ctx, ccInput{SessionID: e.SessionID, AgentName: e.Subagent, Step: e.Step, ToolUseID: e.CallID}, ev)
+				return r.notify(ctx, ccwire.Event{SessionID: e.SessionID, AgentName: e.Subagent, Step: e.Step, ToolUseID: e.CallID}, ev)
 			}
 		case EventSubagentStop:
 			h.SubagentStop = func(ctx context.Context, e SubagentStopEvent) error {
-				return r.notify(ctx, ccInput{SessionID: e.SessionID, AgentName: e.Subagent, Step: e.Step, ToolUseID: e.CallID}, ev)
+				return r.notify(ctx, ccwire.Event{SessionID: e.SessionID, AgentName: e.Subagent, Step: e.Step, ToolUseID: e.CallID}, ev)
 			}
 		case EventPreCompact:
 			h.PreCompact = func(ctx context.Context, e PreCompactEvent) error {
 				if !m.match(e.Trigger) {
 					return nil
 				}
-				return r.notify(ctx, ccInput{SessionID: e.SessionID, AgentName: e.AgentName, Step: e.Step, Trigger: e.Trigger}, ev)
+				return r.notify(ctx, ccwire.Event{SessionID: e.SessionID, AgentName: e.AgentName, Step: e.Step, Trigger: e.Trigger}, ev)
 			}
 		case EventPostCompact:
 			h.PostCompact = func(ctx context.Context, e PostCompactEvent) error {
 				if !m.match(e.Trigger) {
 					return nil
 				}
-				return r.notify(ctx, ccInput{SessionID: e.SessionID, AgentName: e.AgentName, Step: e.Step, Trigger: e.Trigger}, ev)
+				return r.notify(ctx, ccwire.Event{SessionID: e.SessionID, AgentName: e.AgentName, Step: e.Step, Trigger: e.Trigger}, ev)
 			}
 		default:
 			return Hook{}, fmt.Errorf("hooks: command hook: unknown event %v", ev)
 		}
 	}
 	return h, nil
-}
-
-// ccInput is the JSON written on the command's stdin.
-type ccInput struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path,omitempty"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode,omitempty"`
-	HookEventName  string          `json:"hook_event_name"`
-	ToolName       string          `json:"tool_name,omitempty"`
-	ToolInput      json.RawMessage `json:"tool_input,omitempty"`
-	ToolResponse   *string         `json:"tool_response,omitempty"`
-	ToolUseID      string          `json:"tool_use_id,omitempty"`
-	Reason         string          `json:"reason,omitempty"`
-	Trigger        string          `json:"trigger,omitempty"`
-	AgentName      string          `json:"agent_name,omitempty"`
-	Step           int             `json:"step,omitempty"`
-}
-
-// ccOutput is the JSON a command may print on stdout.
-type ccOutput struct {
-	Continue           *bool  `json:"continue"`
-	StopReason         string `json:"stopReason"`
-	Decision           string `json:"decision"`
-	Reason             string `json:"reason"`
-	HookSpecificOutput struct {
-		PermissionDecision       string          `json:"permissionDecision"`
-		PermissionDecisionReason string          `json:"permissionDecisionReason"`
-		UpdatedInput             json.RawMessage `json:"updatedInput"`
-		AdditionalContext        string          `json:"additionalContext"`
-		UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
-		UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
-	} `json:"hookSpecificOutput"`
 }
 
 type commandRunner struct {
@@ -229,7 +198,7 @@ type commandResult struct {
 	stderr string
 }
 
-func (r *commandRunner) run(ctx context.Context, in ccInput, ev Event) (commandResult, error) {
+func (r *commandRunner) run(ctx context.Context, in ccwire.Event, ev Event) (commandResult, error) {
 	in.HookEventName = ev.String()
 	in.TranscriptPath = r.c.TranscriptPath
 	if in.Cwd == "" {
@@ -275,8 +244,8 @@ func (r *commandRunner) run(ctx context.Context, in ccInput, ev Event) (commandR
 	return res, nil
 }
 
-func (r *commandRunner) answer(res commandResult) (ccOutput, bool, error) {
-	var out ccOutput
+func (r *commandRunner) answer(res commandResult) (ccwire.Answer, bool, error) {
+	var out ccwire.Answer
 	text := bytes.TrimSpace(res.stdout)
 	if len(text) == 0 {
 		return out, false, nil
@@ -301,7 +270,7 @@ func (r *commandRunner) preToolUse(ctx context.Context, e PreToolUseEvent) (PreT
 	if !r.m.match(e.ToolName) {
 		return PreToolUseResult{}, nil
 	}
-	res, err := r.run(ctx, ccInput{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
+	res, err := r.run(ctx, ccwire.Event{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
 		ToolName: e.ToolName, ToolInput: e.Input, ToolUseID: e.CallID, AgentName: e.AgentName, Step: e.Step}, EventPreToolUse)
 	if err != nil {
 		return PreToolUseResult{}, err
@@ -313,7 +282,7 @@ func (r *commandRunner) preToolUse(ctx context.Context, e PreToolUseEvent) (PreT
 	if err != nil || !ok {
 		return PreToolUseResult{}, err
 	}
-	hso := &out.HookSpecificOutput
+	hso := out.SpecificOrZero()
 	if out.Continue != nil && !*out.Continue {
 		reason := out.StopReason
 		if reason == "" {
@@ -368,9 +337,9 @@ func (r *commandRunner) postToolUse(ctx context.Context, e PostToolUseEvent) (Po
 	if !r.m.match(e.ToolName) {
 		return PostToolUseResult{}, nil
 	}
-	output := e.Output
-	res, err := r.run(ctx, ccInput{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
-		ToolName: e.ToolName, ToolInput: e.Input, ToolResponse: &output, ToolUseID: e.CallID, AgentName: e.AgentName, Step: e.Step}, EventPostToolUse)
+	output, _ := json.Marshal(e.Output) // a string always encodes
+	res, err := r.run(ctx, ccwire.Event{SessionID: e.SessionID, Cwd: e.Cwd, PermissionMode: e.PermissionMode,
+		ToolName: e.ToolName, ToolInput: e.Input, ToolResponse: output, ToolUseID: e.CallID, AgentName: e.AgentName, Step: e.Step}, EventPostToolUse)
 	if err != nil {
 		return PostToolUseResult{}, err
 	}
@@ -387,7 +356,7 @@ func (r *commandRunner) postToolUse(ctx context.Context, e PostToolUseEvent) (Po
 	if out.Decision == "block" {
 		return PostToolUseResult{}, errors.New("decision block: " + out.Reason)
 	}
-	hso := &out.HookSpecificOutput
+	hso := out.SpecificOrZero()
 	p := PostToolUseResult{Context: hso.AdditionalContext}
 	upd := hso.UpdatedToolOutput
 	if len(upd) == 0 {
@@ -405,7 +374,7 @@ func (r *commandRunner) postToolUse(ctx context.Context, e PostToolUseEvent) (Po
 	return p, nil
 }
 
-func (r *commandRunner) notify(ctx context.Context, in ccInput, ev Event) error {
+func (r *commandRunner) notify(ctx context.Context, in ccwire.Event, ev Event) error {
 	res, err := r.run(ctx, in, ev)
 	if err != nil {
 		return err

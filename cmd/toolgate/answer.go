@@ -3,45 +3,22 @@ package main
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/toolgate/toolgate/internal/ccwire"
 )
 
-// preAnswer is Claude Code's answer to a PreToolUse event.
-type preAnswer struct {
-	HookSpecificOutput preOutput `json:"hookSpecificOutput"`
+// The answers toolgate check prints are ccwire.Answer values: the one wire
+// format the hooks package also speaks to the command hooks it runs.
+
+// denyAnswer denies a PreToolUse call with reason.
+func denyAnswer(reason string) ccwire.Answer {
+	return ccwire.Answer{Specific: &ccwire.Specific{HookEventName: eventPre, PermissionDecision: "deny", PermissionDecisionReason: "toolgate: " + reason}}
 }
 
-type preOutput struct {
-	HookEventName            string          `json:"hookEventName"`
-	PermissionDecision       string          `json:"permissionDecision"`
-	PermissionDecisionReason string          `json:"permissionDecisionReason"`
-	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
-	AdditionalContext        string          `json:"additionalContext,omitempty"`
-}
-
-// postAnswer is Claude Code's answer to a PostToolUse event.
-type postAnswer struct {
-	// SystemMessage is shown to the person: toolgate reports failures
-	// here, since the call has already run.
-	SystemMessage      string     `json:"systemMessage,omitempty"`
-	HookSpecificOutput postOutput `json:"hookSpecificOutput"`
-}
-
-type postOutput struct {
-	HookEventName     string `json:"hookEventName"`
-	AdditionalContext string `json:"additionalContext,omitempty"`
-	// UpdatedToolOutput replaces the output the model sees (Claude Code
-	// 2.1.121 and later, every tool); UpdatedMCPToolOutput does the same
-	// for MCP tools in earlier versions.
-	UpdatedToolOutput    *string `json:"updatedToolOutput,omitempty"`
-	UpdatedMCPToolOutput *string `json:"updatedMCPToolOutput,omitempty"`
-}
-
-func denyAnswer(reason string) preAnswer {
-	return preAnswer{preOutput{HookEventName: eventPre, PermissionDecision: "deny", PermissionDecisionReason: "toolgate: " + reason}}
-}
-
-func postFailure(msg string) postAnswer {
-	return postAnswer{SystemMessage: "toolgate: " + msg, HookSpecificOutput: postOutput{HookEventName: eventPost}}
+// postFailure answers a PostToolUse event whose hooks could not run: the
+// call has run, so the person is told in a system message.
+func postFailure(msg string) ccwire.Answer {
+	return ccwire.Answer{SystemMessage: "toolgate: " + msg, Specific: &ccwire.Specific{HookEventName: eventPost}}
 }
 
 // writeJSON writes v as one line of JSON.

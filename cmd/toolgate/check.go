@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/ccwire"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 )
@@ -92,12 +93,12 @@ func runCheck(args []string, e env) (code int) {
 }
 
 // checkPre answers a PreToolUse event.
-func checkPre(ev event, src source) preAnswer {
+func checkPre(ev event, src source) ccwire.Answer {
 	v, err := decide(ev, src)
 	if err != nil {
 		return denyAnswer(err.Error())
 	}
-	out := preOutput{
+	out := &ccwire.Specific{
 		HookEventName:            eventPre,
 		PermissionDecision:       v.Decision.String(),
 		PermissionDecisionReason: reasonOf(v),
@@ -106,7 +107,7 @@ func checkPre(ev event, src source) preAnswer {
 	if v.Decision != permission.Deny && inputChanged(ev.ToolInput, v.Input) {
 		out.UpdatedInput = v.Input
 	}
-	return preAnswer{out}
+	return ccwire.Answer{Specific: out}
 }
 
 // decide runs one call through the Pipeline built from src's settings.
@@ -177,7 +178,7 @@ func inputChanged(before, after json.RawMessage) bool {
 
 // checkPost answers a PostToolUse event: the post hooks run through the
 // Pipeline's After, and a rewritten output goes back as updatedToolOutput.
-func checkPost(ev event, src source) postAnswer {
+func checkPost(ev event, src source) ccwire.Answer {
 	pol, err := loadPolicy(src)
 	if err != nil {
 		return postFailure("post hooks not run: " + err.Error())
@@ -198,12 +199,12 @@ func checkPost(ev event, src source) postAnswer {
 	// the person's.
 	v := runtime.Verdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerNone, Rule: "claude-code:ran", Reason: "Claude Code ran the call"}, Input: ev.ToolInput}
 	o := pl.After(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput}, v, runtime.Run{Output: output})
-	ans := postAnswer{HookSpecificOutput: postOutput{HookEventName: eventPost, AdditionalContext: o.Context}}
+	ans := ccwire.Answer{Specific: &ccwire.Specific{HookEventName: eventPost, AdditionalContext: o.Context}}
 	if o.Output != output {
-		text := o.Output
-		ans.HookSpecificOutput.UpdatedToolOutput = &text
+		text, _ := json.Marshal(o.Output) // a string always encodes
+		ans.Specific.UpdatedToolOutput = text
 		if isMCPName(ev.ToolName) {
-			ans.HookSpecificOutput.UpdatedMCPToolOutput = &text
+			ans.Specific.UpdatedMCPToolOutput = text
 		}
 	}
 	if o.Err != nil {

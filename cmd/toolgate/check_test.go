@@ -14,6 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/ccwire"
 )
 
 var update = flag.Bool("update", false, "rewrite the want fields of testdata/*.json with the answers the binary gives")
@@ -183,13 +185,13 @@ func TestCheckCoverage(t *testing.T) {
 		} else {
 			malformed++
 		}
-		var pre preAnswer
+		var pre ccwire.Answer
 		require.NoError(t, json.Unmarshal(c.Want, &pre), file)
-		decisions[pre.HookSpecificOutput.PermissionDecision] = true
-		mutated = mutated || pre.HookSpecificOutput.UpdatedInput != nil
-		var pa postAnswer
+		decisions[pre.SpecificOrZero().PermissionDecision] = true
+		mutated = mutated || pre.SpecificOrZero().UpdatedInput != nil
+		var pa ccwire.Answer
 		require.NoError(t, json.Unmarshal(c.Want, &pa), file)
-		post = post || pa.HookSpecificOutput.HookEventName == eventPost
+		post = post || pa.SpecificOrZero().HookEventName == eventPost
 	}
 	for _, tool := range []string{"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep",
 		"WebFetch", "WebSearch", "Task", "Agent", "TodoWrite", "mcp__github__create_issue"} {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+
+	"github.com/toolgate/toolgate/internal/ccwire"
 )
 
 // maxEventBytes bounds the hook event read from stdin. PostToolUse events
@@ -13,23 +15,13 @@ import (
 const maxEventBytes = 16 << 20
 
 // event is one Claude Code hook event, as Claude Code writes it on a
-// command hook's stdin.
-type event struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	PermissionMode string          `json:"permission_mode"`
-	HookEventName  string          `json:"hook_event_name"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolUseID      string          `json:"tool_use_id"`
-	ToolResponse   json.RawMessage `json:"tool_response"`
-}
+// command hook's stdin: the one wire format of internal/ccwire.
+type event = ccwire.Event
 
 // Hook event names toolgate check answers.
 const (
-	eventPre  = "PreToolUse"
-	eventPost = "PostToolUse"
+	eventPre  = ccwire.PreToolUse
+	eventPost = ccwire.PostToolUse
 )
 
 // parseEvent decodes an event. It returns what it could read even on error,

@@ -9,16 +9,18 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/ccwire"
 )
 
 // oneAnswer asserts that out is exactly one JSON object on one line and
 // returns it decoded as a PreToolUse answer.
-func oneAnswer(t *testing.T, out string) preAnswer {
+func oneAnswer(t *testing.T, out string) ccwire.Answer {
 	t.Helper()
 	require.True(t, strings.HasSuffix(out, "\n"), "answer ends with a newline: %q", out)
 	require.Equal(t, 1, strings.Count(out, "\n"), "one line: %q", out)
 	require.True(t, json.Valid([]byte(out)), "valid JSON: %q", out)
-	var a preAnswer
+	var a ccwire.Answer
 	require.NoError(t, json.Unmarshal([]byte(out), &a))
 	return a
 }
@@ -58,15 +60,15 @@ func TestCheckEveryExitPathPrintsJSON(t *testing.T) {
 			assert.Empty(t, stderr, "nothing on stderr")
 			a := oneAnswer(t, out)
 			if tc.want == "" { // a PostToolUse answer
-				var p postAnswer
+				var p ccwire.Answer
 				require.NoError(t, json.Unmarshal([]byte(out), &p))
-				assert.Equal(t, eventPost, p.HookSpecificOutput.HookEventName)
+				assert.Equal(t, eventPost, p.SpecificOrZero().HookEventName)
 				assert.Contains(t, p.SystemMessage, tc.reason)
 				return
 			}
-			assert.Equal(t, eventPre, a.HookSpecificOutput.HookEventName)
-			assert.Equal(t, tc.want, a.HookSpecificOutput.PermissionDecision)
-			assert.Contains(t, a.HookSpecificOutput.PermissionDecisionReason, tc.reason)
+			assert.Equal(t, eventPre, a.SpecificOrZero().HookEventName)
+			assert.Equal(t, tc.want, a.SpecificOrZero().PermissionDecision)
+			assert.Contains(t, a.SpecificOrZero().PermissionDecisionReason, tc.reason)
 		})
 	}
 }
@@ -82,6 +84,6 @@ func TestCheckPanicIsDeny(t *testing.T) {
 	code := run([]string{"check"}, env{stdin: panicReader{}, stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
 	assert.Equal(t, 0, code)
 	a := oneAnswer(t, out.String())
-	assert.Equal(t, "deny", a.HookSpecificOutput.PermissionDecision)
-	assert.Equal(t, "toolgate: internal error: stdin exploded", a.HookSpecificOutput.PermissionDecisionReason)
+	assert.Equal(t, "deny", a.SpecificOrZero().PermissionDecision)
+	assert.Equal(t, "toolgate: internal error: stdin exploded", a.SpecificOrZero().PermissionDecisionReason)
 }

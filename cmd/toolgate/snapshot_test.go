@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/ccwire"
 )
 
 // TestHooksAreReadOncePerSession: a hook written into the settings in the
@@ -23,12 +25,12 @@ func TestHooksAreReadOncePerSession(t *testing.T) {
 		require.NoError(t, err)
 		return string(b)
 	}
-	decide := func(session string) preOutput {
+	decide := func(session string) ccwire.Specific {
 		out, stderr, code := runBinary(t, tmp, nil, event(session))
 		require.Equal(t, 0, code, stderr)
-		var a preAnswer
+		var a ccwire.Answer
 		require.NoError(t, json.Unmarshal([]byte(out), &a), out)
-		return a.HookSpecificOutput
+		return a.SpecificOrZero()
 	}
 	canary := filepath.Join(tmp, "ran")
 	hook := `{"toolgate": {"hooks": {"PreToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": "touch ` + canary + `"}]}]}}}`
