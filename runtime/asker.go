@@ -92,7 +92,11 @@ func (f AskerFunc) Ask(ctx context.Context, req Request) (Answer, error) { retur
 // (DefaultAskTimeout when timeout <= 0) and fails closed: no asker, an
 // error, a panic, an expired wait or an unknown choice is a Deny whose
 // reason says so.
-func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Duration) (ans Answer) {
+//
+// The wait is bounded even for an Asker that ignores its context: it is
+// asked on a goroutine of its own, and once the context is done its answer
+// no longer counts (the goroutine ends when the Asker returns).
+func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Duration) Answer {
 	if a == nil {
 		return Answer{Reason: "approval needed but no one can be asked"}
 	}
@@ -101,25 +105,39 @@ func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Dura
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errAskTimeout)
 	defer cancel()
-	defer func() {
-		if p := recover(); p != nil {
-			ans = Answer{Reason: fmt.Sprintf("approval failed: the asker panicked: %v", p)}
-		}
+	type reply struct {
+		ans Answer
+		err error
+	}
+	done := make(chan reply, 1) // the asker never blocks on a late reply
+	go func() {
+		var r reply
+		defer func() {
+			if p := recover(); p != nil {
+				r = reply{err: fmt.Errorf("the asker panicked: %v", p)}
+			}
+			done <- r
+		}()
+		r.ans, r.err = a.Ask(ctx, req)
 	}()
-	ans, err := a.Ask(ctx, req)
+	var r reply
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+	}
 	switch {
-	case errors.Is(context.Cause(ctx), errAskTimeout) && (err != nil || ctx.Err() != nil):
+	case errors.Is(context.Cause(ctx), errAskTimeout) && (r.err != nil || ctx.Err() != nil):
 		return Answer{Reason: fmt.Sprintf("no answer within %s: denied", timeout)}
-	case err != nil:
-		return Answer{Reason: "approval failed: " + err.Error()}
+	case r.err != nil:
+		return Answer{Reason: "approval failed: " + r.err.Error()}
 	case ctx.Err() != nil:
 		return Answer{Reason: "approval abandoned: " + context.Cause(ctx).Error()}
-	case ans.Choice > AllowAlways:
-		return Answer{Reason: fmt.Sprintf("approval returned an unknown choice %s: denied", ans.Choice)}
-	case ans.Choice == Deny && ans.Reason == "":
-		ans.Reason = "denied by the user"
+	case r.ans.Choice > AllowAlways:
+		return Answer{Reason: fmt.Sprintf("approval returned an unknown choice %s: denied", r.ans.Choice)}
+	case r.ans.Choice == Deny && r.ans.Reason == "":
+		r.ans.Reason = "denied by the user"
 	}
-	return ans
+	return r.ans
 }
 
 var errAskTimeout = errors.New("runtime: approval timed out")

@@ -48,7 +48,43 @@ func TestAskTimeoutIsDeny(t *testing.T) {
 		ans := AskWithTimeout(t.Context(), &ca, Request{Tool: "Bash"}, 0)
 		assert.Equal(t, Answer{Reason: "no answer within 2m0s: denied"}, ans)
 		assert.Equal(t, DefaultAskTimeout, time.Since(start), "the default timeout is 120 s")
+		synctest.Wait() // the asker withdraws on its own goroutine, at once
 		assert.Empty(t, ca.Pending(), "an expired request is withdrawn")
+	})
+}
+
+// TestAskTimeoutBoundsADeafAsker: the timeout bounds the wait even for an
+// Asker that ignores its context, and so does the caller's cancellation;
+// what it answers later is dropped.
+func TestAskTimeoutBoundsADeafAsker(t *testing.T) {
+	deaf := func(d time.Duration) Asker {
+		return AskerFunc(func(context.Context, Request) (Answer, error) {
+			time.Sleep(d)
+			return Answer{Choice: AllowAlways}, nil
+		})
+	}
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		ans := AskWithTimeout(t.Context(), deaf(3*time.Second), Request{Tool: "Bash"}, 300*time.Millisecond)
+		assert.Equal(t, Answer{Reason: "no answer within 300ms: denied"}, ans)
+		assert.Equal(t, 300*time.Millisecond, time.Since(start), "the wait ends at the timeout")
+		time.Sleep(3 * time.Second) // let the deaf asker finish inside the bubble
+	})
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancelCause(t.Context())
+		time.AfterFunc(time.Second, func() { cancel(errors.New("session ended")) })
+		start := time.Now()
+		ans := AskWithTimeout(ctx, deaf(time.Hour), Request{Tool: "Bash"}, time.Minute)
+		assert.Equal(t, Answer{Reason: "approval abandoned: session ended"}, ans)
+		assert.Equal(t, time.Second, time.Since(start), "the wait ends with the caller's context")
+		time.Sleep(time.Hour)
+	})
+	synctest.Test(t, func(t *testing.T) {
+		ans := AskWithTimeout(t.Context(), AskerFunc(func(context.Context, Request) (Answer, error) {
+			time.Sleep(time.Second)
+			panic("late")
+		}), Request{Tool: "Bash"}, time.Minute)
+		assert.Equal(t, Answer{Reason: "approval failed: the asker panicked: late"}, ans, "a panic on the asking goroutine is a Deny too")
 	})
 }
 
