@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,17 +32,11 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 // JSON answer on stdout, exit status 0 in every case. Every failure of a
 // PreToolUse check is a deny with its reason.
 func runCheck(args []string, e env) (code int) {
-	// The answer's shape: a PreToolUse deny until the event says
-	// otherwise.
-	post := false
+	// The answer's shape: a PreToolUse deny until the event names itself.
+	name := ""
 	defer func() {
 		if r := recover(); r != nil {
-			msg := fmt.Sprintf("internal error: %v", r)
-			if post {
-				_ = writeJSON(e.stdout, postFailure(msg))
-			} else {
-				_ = writeJSON(e.stdout, denyAnswer(msg))
-			}
+			_ = writeJSON(e.stdout, failAnswer(name, fmt.Sprintf("internal error: %v", r)))
 			code = 0
 		}
 	}()
@@ -64,13 +59,9 @@ func runCheck(args []string, e env) (code int) {
 		return 0
 	}
 	ev, err := parseEvent(data)
-	post = ev.HookEventName == eventPost
+	name = ev.HookEventName
 	if err != nil {
-		if post {
-			_ = writeJSON(e.stdout, postFailure(err.Error()))
-		} else {
-			_ = writeJSON(e.stdout, denyAnswer(err.Error()))
-		}
+		_ = writeJSON(e.stdout, failAnswer(name, err.Error()))
 		return 0
 	}
 	home := e.getenv("HOME")
@@ -84,9 +75,12 @@ func runCheck(args []string, e env) (code int) {
 	if warn != "" {
 		src.notes = append(src.notes, warn)
 	}
-	if post {
+	switch name {
+	case eventPost:
 		_ = writeJSON(e.stdout, checkPost(ev, src))
-	} else {
+	case eventPostFailure:
+		_ = writeJSON(e.stdout, checkFailure(ev, src))
+	default:
 		_ = writeJSON(e.stdout, checkPre(ev, src))
 	}
 	return 0
@@ -177,40 +171,76 @@ func inputChanged(before, after json.RawMessage) bool {
 }
 
 // checkPost answers a PostToolUse event: the post hooks run through the
-// Pipeline's After, and a rewritten output goes back as updatedToolOutput.
+// Pipeline's After, and a rewritten output goes back as updatedToolOutput
+// in the tool's own output shape.
 func checkPost(ev event, src source) ccwire.Answer {
-	pol, err := loadPolicy(src)
+	output := responseText(ev.ToolResponse)
+	o, err := runAfter(ev, src, runtime.Run{Output: output})
 	if err != nil {
 		return postFailure("post hooks not run: " + err.Error())
+	}
+	ans := ccwire.Answer{Specific: &ccwire.Specific{HookEventName: eventPost, AdditionalContext: o.Context}}
+	var notes []string
+	if o.Output != output {
+		shaped, note := shapeOutput(ev.ToolName, ev.ToolResponse, o.Output)
+		ans.Specific.UpdatedToolOutput = shaped
+		if isMCPName(ev.ToolName) {
+			ans.Specific.UpdatedMCPToolOutput = shaped
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	if o.Err != nil {
+		notes = append(notes, "a PostToolUse hook failed: "+o.Err.Error())
+	}
+	if len(notes) > 0 {
+		ans.SystemMessage = "toolgate: " + strings.Join(notes, "; ")
+	}
+	return ans
+}
+
+// checkFailure answers a PostToolUseFailure event: the call failed (or
+// the person interrupted it), and the post hooks see it as a call whose
+// run returned the failure's text as its error. Claude Code takes no
+// replacement output for a failure; the hooks' context goes back.
+func checkFailure(ev event, src source) ccwire.Answer {
+	msg := ev.Error
+	if msg == "" {
+		msg = "the call failed"
+	}
+	o, err := runAfter(ev, src, runtime.Run{Output: ev.Error, Err: errors.New(msg)})
+	if err != nil {
+		return failureFailure("post hooks not run: " + err.Error())
+	}
+	ans := ccwire.Answer{Specific: &ccwire.Specific{HookEventName: eventPostFailure, AdditionalContext: o.Context}}
+	if o.Err != nil && o.Err.Error() != msg {
+		ans.SystemMessage = "toolgate: a PostToolUse hook failed: " + o.Err.Error()
+	}
+	return ans
+}
+
+// runAfter runs the post hooks of ev's tool through the Pipeline's After.
+func runAfter(ev event, src source, run runtime.Run) (runtime.Outcome, error) {
+	pol, err := loadPolicy(src)
+	if err != nil {
+		return runtime.Outcome{}, err
 	}
 	mode, _ := modeOf(ev.PermissionMode, pol.cfg)
 	pl, set, err := pol.pipeline(ev.ToolName, mode)
 	if err != nil {
-		return postFailure("post hooks not run: " + err.Error())
+		return runtime.Outcome{}, err
 	}
 	defer set.Close()
 	ctx := context.Background()
 	if _, err := pl.StartSession(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd}); err != nil {
-		return postFailure("post hooks not run: cannot start the session: " + err.Error())
+		return runtime.Outcome{}, fmt.Errorf("cannot start the session: %v", err)
 	}
 	defer pl.EndSession(ev.SessionID, "check done")
-	output := responseText(ev.ToolResponse)
 	// The call ran: Claude Code allowed it, by this hook's answer or by
 	// the person's.
 	v := runtime.Verdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerNone, Rule: "claude-code:ran", Reason: "Claude Code ran the call"}, Input: ev.ToolInput}
-	o := pl.After(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput}, v, runtime.Run{Output: output})
-	ans := ccwire.Answer{Specific: &ccwire.Specific{HookEventName: eventPost, AdditionalContext: o.Context}}
-	if o.Output != output {
-		text, _ := json.Marshal(o.Output) // a string always encodes
-		ans.Specific.UpdatedToolOutput = text
-		if isMCPName(ev.ToolName) {
-			ans.Specific.UpdatedMCPToolOutput = text
-		}
-	}
-	if o.Err != nil {
-		ans.SystemMessage = "toolgate: a PostToolUse hook failed: " + o.Err.Error()
-	}
-	return ans
+	return pl.After(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput}, v, run), nil
 }
 
 // responseText is the tool's response as text: a JSON string's value, or

@@ -14,14 +14,20 @@
 //	  "updatedInput": {...}}}          // only when a hook changed the input
 //
 // A PostToolUse event runs the post hooks; their rewritten output comes back
-// as hookSpecificOutput.updatedToolOutput (and updatedMCPToolOutput for MCP
-// tools), their added context as additionalContext, and their failures as
-// systemMessage.
+// as hookSpecificOutput.updatedToolOutput in the tool's own output shape (a
+// string for MCP tools, also sent as updatedMCPToolOutput; for Bash an object
+// with stdout, stderr, interrupted and isImage; for other built-in tools the
+// tool's object with the text in its text field and the rest emptied), their
+// added context as additionalContext, and their failures as systemMessage.
+// A PostToolUseFailure event (a call that failed) runs the post hooks too,
+// with the failure as the run's error, and is answered with that event's
+// name. Every other event (SessionStart, UserPromptSubmit, Stop, ...) gets
+// the empty answer {}, which changes nothing.
 //
 // Anything wrong — stdin that is not JSON, a missing field (session_id, cwd,
-// tool_name, tool_input), an unknown hook event or permission mode, a settings
-// file that cannot be read or parsed, a panic — is a deny with the reason
-// (for a PostToolUse event, a systemMessage).
+// tool_name, tool_input), an unknown permission mode, a settings file that
+// cannot be read or parsed, a panic — is a deny with the reason (for a post
+// event, a systemMessage).
 //
 // The workspace is the event's cwd, never the process's working directory:
 // the sandbox's roots are cwd and the settings' additionalDirectories

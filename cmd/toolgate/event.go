@@ -18,11 +18,19 @@ const maxEventBytes = 16 << 20
 // command hook's stdin: the one wire format of internal/ccwire.
 type event = ccwire.Event
 
-// Hook event names toolgate check answers.
+// Hook event names toolgate check judges: before a call, after it ran,
+// and after it failed. Every other event (SessionStart, UserPromptSubmit,
+// Stop, SubagentStop, Notification, PreCompact, PermissionRequest and any
+// that a later Claude Code adds) gets the empty answer.
 const (
-	eventPre  = ccwire.PreToolUse
-	eventPost = ccwire.PostToolUse
+	eventPre         = ccwire.PreToolUse
+	eventPost        = ccwire.PostToolUse
+	eventPostFailure = ccwire.PostToolUseFailure
 )
+
+// errNotJudged is parseEvent's error for an event toolgate check does not
+// judge.
+var errNotJudged = errors.New("an event toolgate check does not judge")
 
 // parseEvent decodes an event. It returns what it could read even on error,
 // so that the answer can take the event's shape.
@@ -43,11 +51,11 @@ func parseEvent(data []byte) (event, error) {
 		return event{HookEventName: name.HookEventName}, fmt.Errorf("the hook event is not valid JSON of the expected shape: %v", err)
 	}
 	switch e.HookEventName {
-	case eventPre, eventPost:
+	case eventPre, eventPost, eventPostFailure:
 	case "":
 		return e, errors.New("the hook event has no hook_event_name")
 	default:
-		return e, fmt.Errorf("unknown hook event %q: toolgate check answers PreToolUse and PostToolUse", e.HookEventName)
+		return e, errNotJudged
 	}
 	var missing []string
 	if e.SessionID == "" {
