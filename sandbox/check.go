@@ -76,10 +76,31 @@ func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Deci
 			return r, permission.Ask, "write " + r + ": protected path (matches " + strconv.Quote(pat) + ")", nil
 		}
 	}
-	if pat, ok := s.secret.first(cands...); ok {
+	if pat, ok := s.secret.first(cands...); ok && !(certName(pat) && certOnly(r)) {
 		return r, permission.Ask, op + " " + r + ": secret path (matches " + strconv.Quote(pat) + ")", nil
 	}
+	// By identity: the protected and secret locations wherever they
+	// resolve, and the final file itself.
+	ids := s.current()
+	if a, ok := ids.byIdentity(r, write); ok {
+		return r, permission.Ask, op + " " + r + ": " + kindWord(a.secret) + " path by identity: it is " +
+			a.loc + " (matches " + strconv.Quote(a.pat) + "), reached under another name", nil
+	}
+	if f, ok := s.inspect(r, write, ids); ok {
+		return r, permission.Ask, op + " " + r + ": " + finalWord(f) + ": it " + f.why, nil
+	}
 	return r, permission.Allow, "", nil
+}
+
+// certName reports whether a secret pattern is one that a file of
+// certificates or public keys only may match.
+func certName(pat string) bool { return pat == "*.pem" || pat == "*.key" }
+
+func finalWord(f finalAsk) string {
+	if f.secret {
+		return "secret path"
+	}
+	return "protected path"
 }
 
 // sameLexical reports, without building it, whether path made absolute

@@ -54,7 +54,8 @@ func TestCheckPath(t *testing.T) {
 		{"git credentials read", ".git-credentials", false, permission.Ask, `secret path (matches ".git-credentials")`},
 		{"link to secret", "vars", false, permission.Ask, "read " + tr.r(".env") + `: secret path (matches ".env")`},
 		{"env write", ".env", true, permission.Ask, `secret path (matches ".env")`},
-		{"envrc is not env", ".envrc", false, permission.Allow, "read " + tr.r(".envrc") + ": inside root"},
+		{"envrc is secret", ".envrc", false, permission.Ask, "read " + tr.r(".envrc") + `: secret path (matches ".envrc")`},
+		{"env template", ".env.example", false, permission.Allow, "read " + tr.r(".env.example") + ": inside root"},
 		{"environment is not env", "environment", false, permission.Allow, "inside root"},
 	}
 	for _, c := range cases {

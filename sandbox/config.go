@@ -20,70 +20,21 @@ type Config struct {
 	// Protected lists the patterns of paths inside the roots that a write
 	// never auto-allows (see [Pattern syntax] in the package
 	// documentation). Nil means [DefaultProtected]; an empty, non-nil slice
-	// protects nothing.
+	// protects nothing. An entry beginning with "!" is an exception: a
+	// path it matches is not protected by the list.
 	Protected []string
 
 	// Secret lists the patterns of paths inside the roots that a read does
 	// not auto-allow. Nil means [DefaultSecret]; an empty, non-nil slice
-	// marks nothing secret.
+	// marks nothing secret. An entry beginning with "!" is an exception,
+	// as in Protected.
 	Secret []string
-}
 
-// DefaultProtected returns the default protected patterns: version-control
-// internals (hooks and config above all), the agent's own policy and
-// settings files, shell start-up files and package-manager credentials
-// files. Each call returns a new slice, which the caller may extend.
-func DefaultProtected() []string {
-	return []string{
-		".git/",
-		".claude/",
-		".toolgate/",
-		"toolgate.json",
-		"toolgate.local.json",
-		".bashrc",
-		".bash_profile",
-		".bash_login",
-		".bash_logout",
-		".profile",
-		".zshrc",
-		".zshenv",
-		".zprofile",
-		".zlogin",
-		".zlogout",
-		".kshrc",
-		".cshrc",
-		".tcshrc",
-		".config/fish/config.fish",
-		".inputrc",
-		".npmrc",
-		".yarnrc",
-		".yarnrc.yml",
-		".pypirc",
-		".pip/pip.conf",
-		".config/pip/pip.conf",
-		".gitconfig",
-		".ssh/",
-	}
-}
-
-// DefaultSecret returns the default secret patterns: environment files,
-// private keys, SSH material and credential stores. Each call returns a new
-// slice, which the caller may extend.
-func DefaultSecret() []string {
-	return []string{
-		".env",
-		".env.*",
-		"*.pem",
-		"*.key",
-		"id_rsa*",
-		"id_dsa*",
-		"id_ecdsa*",
-		"id_ed25519*",
-		".ssh/",
-		".aws/credentials",
-		".netrc",
-		".git-credentials",
-		".npmrc",
-		".pypirc",
-	}
+	// Home is the user's home directory, or empty. Patterns beginning
+	// with "~/" are anchored to it, and the start-up and credential files
+	// beneath it are protected by identity: a file of the roots that one
+	// of them is (through a symbolic link, a second name or a hard link)
+	// is judged as that file, whether or not Home is among the roots.
+	// It must be absolute.
+	Home string
 }

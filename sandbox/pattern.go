@@ -153,6 +153,9 @@ func matchElems(elems []elem, comps []string, prefix bool) bool {
 // all of them.
 type patternSet struct {
 	pats []pattern
+	// except holds the exceptions (the entries written with a leading
+	// "!"): a path one of them matches is not matched by the set.
+	except *patternSet
 	// byKey maps a pattern key to the set of patterns (a bit per index)
 	// that have it; always is the set of patterns without a key.
 	byKey  map[string][]uint64
@@ -162,14 +165,41 @@ type patternSet struct {
 	keyLens uint64
 }
 
-func compilePatterns(src []string) (patternSet, error) {
+// compilePatterns compiles a list of patterns. An entry beginning with
+// "!" is an exception; one beginning with "~/" is anchored to home, and
+// left out when home is empty.
+func compilePatterns(src []string, home string) (patternSet, error) {
 	set := patternSet{pats: make([]pattern, 0, len(src))}
+	var except []string
 	for _, s := range src {
+		if e, ok := strings.CutPrefix(s, "!"); ok {
+			except = append(except, e)
+			continue
+		}
+		if rest, ok := strings.CutPrefix(s, "~/"); ok {
+			if home == "" {
+				continue
+			}
+			p, err := compilePattern(escapeGlob(home) + "/" + rest)
+			if err != nil {
+				return patternSet{}, pathErr(ErrInvalidPath, s, "", "malformed pattern", err)
+			}
+			p.src = s
+			set.pats = append(set.pats, p)
+			continue
+		}
 		p, err := compilePattern(s)
 		if err != nil {
 			return patternSet{}, err
 		}
 		set.pats = append(set.pats, p)
+	}
+	if len(except) > 0 {
+		ex, err := compilePatterns(except, home)
+		if err != nil {
+			return patternSet{}, err
+		}
+		set.except = &ex
 	}
 	words := (len(set.pats) + 63) / 64
 	set.always = make([]uint64, words)
@@ -223,9 +253,9 @@ func (set *patternSet) first(paths ...string) (string, bool) {
 				n++
 			}
 			compBuf[n] = low
-			i = set.index(compBuf[:n+1])
+			i = set.match(compBuf[:n+1])
 		} else {
-			i = set.index(strings.Split(strings.Trim(strings.ToLower(p), "/"), "/"))
+			i = set.match(strings.Split(strings.Trim(strings.ToLower(p), "/"), "/"))
 		}
 		if i >= 0 {
 			return set.pats[i].src, true
@@ -234,11 +264,36 @@ func (set *patternSet) first(paths ...string) (string, bool) {
 	return "", false
 }
 
+// match is index unless an exception matches the components.
+func (set *patternSet) match(comps []string) int {
+	i := set.index(comps)
+	if i >= 0 && set.except != nil && set.except.index(comps) >= 0 {
+		return -1
+	}
+	return i
+}
+
+// escapeGlob escapes the characters path.Match gives a meaning, so that a
+// literal path can be the start of a pattern.
+func escapeGlob(s string) string {
+	if !strings.ContainsAny(s, `*?[\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(`*?[\`, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // index returns the index of the first pattern matching the lower-cased
 // components of a path, or -1. Only the patterns without a key and those
 // whose key is among the components are tried.
 func (set *patternSet) index(comps []string) int {
-	var maskBuf [2]uint64
+	var maskBuf [4]uint64
 	mask := append(maskBuf[:0], set.always...)
 	for _, c := range comps {
 		if set.keyLens&lenBit(len(c)) == 0 {

@@ -107,7 +107,7 @@ func refFirst(set []refPattern, paths ...string) (string, bool) {
 func agree(t *testing.T, src []string, paths ...[]string) {
 	t.Helper()
 	ref, rerr := refCompile(src)
-	set, err := compilePatterns(src)
+	set, err := compilePatterns(src, "")
 	if rerr != nil || err != nil {
 		require.Equal(t, rerr != nil, err != nil, "patterns %q: reference error %v, indexed error %v", src, rerr, err)
 		return
@@ -225,7 +225,7 @@ func FuzzPatternIndex(f *testing.F) {
 // TestJudgeClassifiesWithoutAllocating guards the hot path: the
 // classification allocates nothing for an ASCII path.
 func TestJudgeClassifiesWithoutAllocating(t *testing.T) {
-	set, err := compilePatterns(append(DefaultProtected(), DefaultSecret()...))
+	set, err := compilePatterns(append(DefaultProtected(), DefaultSecret()...), "")
 	require.NoError(t, err)
 	p, q := "/Home/User/Projects/src/pkg/main.go", "/Home/User/Projects/src/Pkg/../pkg/main.go"
 	allocs := testing.AllocsPerRun(100, func() {
@@ -242,7 +242,7 @@ func TestJudgeClassifiesWithoutAllocating(t *testing.T) {
 // the list.
 func BenchmarkClassify(b *testing.B) {
 	src := append(DefaultProtected(), DefaultSecret()...)
-	set, err := compilePatterns(src)
+	set, err := compilePatterns(src, "")
 	require.NoError(b, err)
 	ref, err := refCompile(src)
 	require.NoError(b, err)

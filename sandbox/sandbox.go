@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Sandbox confines paths to a set of root directories and classifies the
@@ -14,8 +15,13 @@ import (
 type Sandbox struct {
 	roots     []string // resolved, deduplicated, shortest first
 	workDir   string   // resolved, or empty
+	home      string   // resolved, or empty
 	protected patternSet
 	secret    patternSet
+	// ids holds the protected and secret locations found by identity
+	// (see identity.go), refreshed when the directories that name them
+	// change; nil until first needed.
+	ids atomic.Pointer[identities]
 }
 
 // New builds a sandbox from cfg. Every root and the working directory are
@@ -65,13 +71,25 @@ func New(cfg Config) (*Sandbox, error) {
 	if sec == nil {
 		sec = DefaultSecret()
 	}
+	if cfg.Home != "" {
+		if !filepath.IsAbs(cfg.Home) {
+			return nil, pathErr(ErrInvalidPath, cfg.Home, "", "home directory must be absolute", nil)
+		}
+		// A home that does not exist protects nothing beneath it, but its
+		// patterns still apply to the path as written.
+		s.home = filepath.Clean(cfg.Home)
+		if h, err := resolveDir(cfg.Home); err == nil {
+			s.home = h
+		}
+	}
 	var err error
-	if s.protected, err = compilePatterns(prot); err != nil {
+	if s.protected, err = compilePatterns(prot, s.home); err != nil {
 		return nil, err
 	}
-	if s.secret, err = compilePatterns(sec); err != nil {
+	if s.secret, err = compilePatterns(sec, s.home); err != nil {
 		return nil, err
 	}
+	s.ids.Store(s.findIdentities())
 	return s, nil
 }
 

@@ -1,0 +1,7 @@
+//go:build darwin || freebsd || netbsd || dragonfly
+
+package sandbox
+
+import "syscall"
+
+func ctimeOf(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }

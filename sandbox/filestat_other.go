@@ -1,0 +1,16 @@
+//go:build !unix
+
+package sandbox
+
+type fileStat struct {
+	dev, ino, nlink uint64
+	mode            uint32
+	size, ctime     int64
+}
+
+func (f *fileStat) isDir() bool     { return false }
+func (f *fileStat) isRegular() bool { return false }
+
+func statPath(p string, follow bool) (fileStat, bool, error) {
+	return fileStat{}, false, errUnsupported
+}

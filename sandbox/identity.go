@@ -1,0 +1,576 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Protection by identity.
+//
+// The protected and secret patterns judge the names on a path. A file is
+// reached under other names too: ".claude -> conf" makes conf/settings.json
+// the agent's settings, a ".git" file's "gitdir:" line or core.hooksPath
+// names a directory whose files run as hooks, and in a dotfiles repository
+// ~/.bashrc is a link to the repository's "bashrc". So the sandbox also
+// resolves the protected and secret locations themselves — every pattern
+// of literal names under each root, the working directory and the home
+// directory, the git directory a ".git" file names (and its common
+// directory), and the core.hooksPath directories of the roots' and the
+// user's git configuration — and judges a path that resolves into one of
+// them as that location, whatever name reached it. Hard links are caught
+// by device and inode: a regular file with more than one link is compared
+// with the protected and secret files (and the files of the secret
+// directories) found here.
+//
+// When: the locations are found when the Sandbox is built, and found
+// again whenever a directory inside the roots that names one of them has
+// changed since. Outside the roots the agent can change nothing (every
+// path there is denied to it), so what was found there when the Sandbox
+// was built stands; inside, links can be planted at any time. Each call
+// stats the watched directories (a handful: the roots, and the few
+// directories beneath them that hold protected names or lead to a
+// protected location) and the git configuration files read inside the
+// roots, and compares their device, inode and change time with what was
+// recorded; creating, renaming or removing a
+// link or directory there changes the change time of the directory that
+// holds it, and the change time cannot be set back by its owner. A change
+// time within racyWindow of the search is not trusted (a file system's
+// clock may not tick between the search and a change that follows it), so
+// the search is then repeated on the next call, as git treats a "racily
+// clean" index. The cost per call is therefore a fixed number of stat
+// calls while nothing changes, and one bounded search after a change: the
+// number of locations is fixed by the lists, and each resolves in time
+// linear in its length.
+
+// racyWindow is how recent a change time may be before it is not trusted:
+// well above the tick of the coarse clock Linux file systems stamp times
+// with (at most 10ms).
+const racyWindow = 100 * time.Millisecond
+
+// Bounds of the search.
+const (
+	maxGitFile     = 4096    // bytes read of a ".git" file or "commondir"
+	maxGitConfig   = 1 << 20 // bytes read of a git config file
+	maxSecretFiles = 4096    // files recorded beneath the secret directories
+	maxSecretDepth = 3       // levels searched beneath a secret directory
+)
+
+// anchor is one protected or secret location.
+type anchor struct {
+	loc    string // where it is named: a root or home joined with the pattern
+	real   string // where it resolves
+	secret bool   // from the secret list; else protected
+	pat    string // the pattern, or what named the location
+}
+
+// fileID is a file's identity.
+type fileID struct{ dev, ino uint64 }
+
+// watch is one file or directory whose change would change the anchors.
+type watch struct {
+	path   string
+	exists bool
+	dev    uint64
+	ino    uint64
+	ctime  int64
+	size   int64
+}
+
+// identities is one search's result. It is never modified once published.
+type identities struct {
+	// moved are the anchors that resolve elsewhere than where they are
+	// named (through a link): the names already judge the others.
+	moved []anchor
+	// files maps the identity of each existing protected or secret file,
+	// and of the files beneath secret directories, to its anchor.
+	files map[fileID]anchor
+	// complete is false when the files beneath the secret directories
+	// were too many to record.
+	complete bool
+	watches  []watch
+	racy     bool
+}
+
+// current returns identities that describe the file system now: the
+// recorded ones if nothing they depend on has changed, else a new search.
+func (s *Sandbox) current() *identities {
+	ids := s.ids.Load()
+	if ids != nil && !ids.racy && ids.valid() {
+		return ids
+	}
+	ids = s.findIdentities()
+	s.ids.Store(ids)
+	return ids
+}
+
+// valid reports whether every watched file is as recorded.
+func (ids *identities) valid() bool {
+	for i := range ids.watches {
+		w := &ids.watches[i]
+		st, ok, err := statPath(w.path, true)
+		if err != nil || ok != w.exists {
+			return false
+		}
+		if ok && (st.dev != w.dev || st.ino != w.ino || st.ctime != w.ctime || st.size != w.size) {
+			return false
+		}
+	}
+	return true
+}
+
+// idSearch is the state of one search.
+type idSearch struct {
+	s       *Sandbox
+	start   int64
+	ids     *identities
+	seen    map[string]bool // anchors added, by location and list
+	watched map[string]bool // paths watched: whether each is a directory
+	nfiles  int
+}
+
+func (s *Sandbox) findIdentities() *identities {
+	if s == none || !supported {
+		return &identities{complete: true}
+	}
+	f := &idSearch{
+		s:       s,
+		start:   time.Now().UnixNano(),
+		ids:     &identities{files: map[fileID]anchor{}, complete: true},
+		seen:    map[string]bool{},
+		watched: map[string]bool{},
+	}
+	bases := slices2(s.roots, s.workDir)
+	for _, b := range bases {
+		f.patterns(b, false)
+	}
+	if s.home != "" {
+		f.patterns(s.home, true)
+	}
+	for _, b := range bases {
+		f.git(b)
+	}
+	if s.home != "" {
+		for _, c := range []string{s.home + "/.gitconfig", s.home + "/.config/git/config"} {
+			f.hooksPath(c, "")
+		}
+	}
+	return f.ids
+}
+
+// slices2 returns the roots and, when it is not one of them, dir.
+func slices2(roots []string, dir string) []string {
+	out := append([]string(nil), roots...)
+	if dir != "" {
+		for _, r := range roots {
+			if r == dir {
+				return out
+			}
+		}
+		out = append(out, dir)
+	}
+	return out
+}
+
+// patterns adds an anchor under base for every pattern of literal names;
+// home also takes the patterns anchored to it ("~/").
+func (f *idSearch) patterns(base string, home bool) {
+	for _, set := range []struct {
+		pats   *patternSet
+		secret bool
+	}{{&f.s.protected, false}, {&f.s.secret, true}} {
+		for i := range set.pats.pats {
+			p := &set.pats.pats[i]
+			rel := p.src
+			if r, ok := strings.CutPrefix(rel, "~/"); ok {
+				if !home {
+					continue
+				}
+				rel = r
+			} else if p.anchored {
+				continue
+			}
+			rel = strings.Trim(rel, "/")
+			if rel == "" || strings.ContainsAny(rel, `*?[\`) {
+				continue
+			}
+			f.add(base, rel, set.secret, p.src)
+		}
+	}
+}
+
+// add resolves base/rel and records it.
+func (f *idSearch) add(base, rel string, secret bool, pat string) {
+	loc := base + "/" + rel
+	if base == "/" {
+		loc = "/" + rel
+	}
+	key := loc
+	if secret {
+		key += "\x00s"
+	}
+	if f.seen[key] || len(loc) > maxPath {
+		return
+	}
+	f.seen[key] = true
+	// The directories in which the names of loc are looked up; when one
+	// does not exist, neither does loc, and the one above it tells when
+	// it appears.
+	for d, r := base, rel; ; {
+		if !f.watchDir(d) {
+			return
+		}
+		i := strings.IndexByte(r, '/')
+		if i < 0 {
+			break
+		}
+		d, r = strings.TrimSuffix(d, "/")+"/"+r[:i], r[i+1:]
+	}
+	w := walker{collect: true}
+	real, err := w.walk(loc, rel, base)
+	if err != nil {
+		return
+	}
+	if real != loc {
+		// Reached through links: the directories those links and their
+		// targets are named in matter too.
+		for _, l := range w.links {
+			f.watchDir(filepath.Dir(l))
+		}
+		f.watchAncestors(real)
+		f.ids.moved = append(f.ids.moved, anchor{loc: loc, real: real, secret: secret, pat: pat})
+	}
+	st, ok, err := statPath(real, false)
+	if err != nil || !ok {
+		return
+	}
+	a := anchor{loc: loc, real: real, secret: secret, pat: pat}
+	switch {
+	case st.isRegular():
+		f.file(st, a)
+	case st.isDir() && secret:
+		f.dirFiles(real, a, 0)
+	case st.isDir():
+		f.protectedFiles(real, a)
+	}
+}
+
+// file records a protected or secret file's identity; a secret wins over
+// a protected one, as it also asks for reads.
+func (f *idSearch) file(st fileStat, a anchor) {
+	id := fileID{st.dev, st.ino}
+	if old, ok := f.ids.files[id]; ok && (old.secret || !a.secret) {
+		return
+	}
+	f.ids.files[id] = a
+}
+
+// protectedFiles records the identities of the regular files of a
+// protected directory and of its subdirectories (a git directory's config
+// and hooks), at most maxProtectedFiles of each directory: what a hard
+// link of one of them reads is known to be no secret. (Writing any file
+// with more than one link asks whether it is known or not.)
+func (f *idSearch) protectedFiles(dir string, a anchor) {
+	f.listDir(dir, func(p string, st fileStat) {
+		switch {
+		case st.isRegular():
+			f.file(st, anchor{loc: a.loc + p[len(a.real):], real: p, pat: a.pat})
+		case st.isDir():
+			f.listDir(p, func(q string, st fileStat) {
+				if st.isRegular() {
+					f.file(st, anchor{loc: a.loc + q[len(a.real):], real: q, pat: a.pat})
+				}
+			})
+		}
+	})
+}
+
+// maxProtectedFiles bounds the entries of one directory protectedFiles
+// reads.
+const maxProtectedFiles = 256
+
+// listDir calls fn for each of the first maxProtectedFiles entries of dir.
+func (f *idSearch) listDir(dir string, fn func(string, fileStat)) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	names, _ := d.Readdirnames(maxProtectedFiles)
+	d.Close()
+	for _, n := range names {
+		p := dir + "/" + n
+		if st, ok, err := statPath(p, false); err == nil && ok {
+			fn(p, st)
+		}
+	}
+}
+
+// dirFiles records the identities of the regular files beneath a secret
+// directory, a few levels deep, within maxSecretFiles in all.
+func (f *idSearch) dirFiles(dir string, a anchor, depth int) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	names, err := d.Readdirnames(maxSecretFiles + 1)
+	if err != nil && err != io.EOF {
+		f.ids.complete = false
+		return
+	}
+	for _, n := range names {
+		if f.nfiles >= maxSecretFiles {
+			f.ids.complete = false
+			return
+		}
+		p := dir + "/" + n
+		st, ok, err := statPath(p, false)
+		if err != nil || !ok {
+			continue
+		}
+		switch {
+		case st.isRegular():
+			f.nfiles++
+			f.file(st, anchor{loc: a.loc + p[len(a.real):], real: p, secret: true, pat: a.pat})
+		case st.isDir() && depth+1 < maxSecretDepth:
+			f.dirFiles(p, anchor{loc: a.loc + p[len(a.real):], real: p, secret: true, pat: a.pat}, depth+1)
+		case st.isDir():
+			f.ids.complete = false
+		}
+	}
+}
+
+// watchDir records the directory d and reports whether it exists.
+func (f *idSearch) watchDir(d string) bool {
+	return f.watchFile(d, true)
+}
+
+// watchFile records the file or directory p, existing or not; it reports
+// whether p is a directory (when dir is set) or exists.
+func (f *idSearch) watchFile(p string, dir bool) bool {
+	if isDir, ok := f.watched[p]; ok {
+		return isDir || !dir
+	}
+	st, ok, err := statPath(p, true)
+	if err != nil {
+		// Cannot be watched: search again on every call.
+		f.ids.racy = true
+		return false
+	}
+	f.watched[p] = ok && st.isDir()
+	if !ok && dir || f.s.rootOf(p) < 0 {
+		// An absent directory: the one holding it is watched. Outside
+		// the roots nothing the agent does can change a file.
+		if dir {
+			return ok && st.isDir()
+		}
+		return ok
+	}
+	if ok && (st.ctime == 0 || st.ctime >= f.start-racyFor(st.ctime)) {
+		f.ids.racy = true
+	}
+	f.ids.watches = append(f.ids.watches, watch{path: p, exists: ok, dev: st.dev, ino: st.ino, ctime: st.ctime, size: st.size})
+	if dir {
+		return st.isDir()
+	}
+	return ok
+}
+
+// racyFor is how recent a change time may be before it is not trusted:
+// racyWindow, or two seconds for a time in whole seconds (a file system
+// whose clock ticks in seconds or slower).
+func racyFor(ctime int64) int64 {
+	if ctime%int64(time.Second) == 0 {
+		return int64(2 * time.Second)
+	}
+	return int64(racyWindow)
+}
+
+// watchAncestors records the directories on the way to p, below the
+// innermost root or home directory holding it (from "/" when none does).
+func (f *idSearch) watchAncestors(p string) {
+	top := "/"
+	for _, b := range append(slices2(f.s.roots, f.s.home), f.s.workDir) {
+		if b != "" && within(p, b) && len(b) > len(top) {
+			top = b
+		}
+	}
+	for d := filepath.Dir(p); within(d, top); d = filepath.Dir(d) {
+		f.watchDir(d)
+		if d == top || d == "/" {
+			break
+		}
+	}
+}
+
+// git adds the git directory a ".git" file under base names, its common
+// directory, and the core.hooksPath directories of the repository's
+// configuration.
+func (f *idSearch) git(base string) {
+	dotgit := base + "/.git"
+	st, ok, err := statPath(dotgit, true)
+	if err != nil || !ok {
+		return
+	}
+	if !st.isRegular() {
+		// A git directory: base, which is watched, says when it is
+		// replaced; its config may set core.hooksPath.
+		f.hooksPath(dotgit+"/config", base)
+		return
+	}
+	// A ".git" file (a worktree or a submodule): what it names, and the
+	// common directory a worktree's git directory names, are protected.
+	f.watchFile(dotgit, false)
+	target, ok := readGitLink(dotgit, "gitdir:")
+	if !ok {
+		return
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(base, target)
+	}
+	gitdir := f.dirAnchor(target, "gitdir: of "+dotgit)
+	if gitdir == "" {
+		return
+	}
+	common := gitdir
+	f.watchFile(gitdir+"/commondir", false)
+	if c, ok := readGitLink(gitdir+"/commondir", ""); ok {
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitdir, c)
+		}
+		if d := f.dirAnchor(c, "commondir of "+gitdir); d != "" {
+			common = d
+		}
+	}
+	f.hooksPath(common+"/config", base)
+	if gitdir != common {
+		f.hooksPath(gitdir+"/config.worktree", base)
+	}
+}
+
+// dirAnchor resolves a protected directory named by a git file and adds
+// it; it returns the resolved path, or "".
+func (f *idSearch) dirAnchor(p, what string) string {
+	if err := validate(p); err != nil {
+		return ""
+	}
+	var w walker
+	real, err := w.walk(p, p, "")
+	if err != nil {
+		return ""
+	}
+	f.watchAncestors(real)
+	f.ids.moved = append(f.ids.moved, anchor{loc: p, real: real, pat: what})
+	return real
+}
+
+// hooksPath adds the core.hooksPath directory a git config file sets. A
+// relative value is taken against base (where hooks run), or against each
+// root for the user's own configuration.
+func (f *idSearch) hooksPath(config, base string) {
+	f.watchFile(config, false)
+	v, ok := readHooksPath(config)
+	if !ok || v == "" {
+		return
+	}
+	var dirs []string
+	switch {
+	case v == "~" || strings.HasPrefix(v, "~/"):
+		if f.s.home == "" {
+			return
+		}
+		dirs = []string{f.s.home + v[1:]}
+	case filepath.IsAbs(v):
+		dirs = []string{v}
+	case base != "":
+		dirs = []string{filepath.Join(base, v)}
+	default:
+		for _, b := range slices2(f.s.roots, f.s.workDir) {
+			dirs = append(dirs, filepath.Join(b, v))
+		}
+	}
+	for _, d := range dirs {
+		f.dirAnchor(d, "core.hooksPath of "+config)
+	}
+}
+
+// readGitLink reads a ".git" file's "gitdir: <path>" line (prefix
+// "gitdir:") or a "commondir" file's path (prefix "").
+func readGitLink(p, prefix string) (string, bool) {
+	b, ok := readHead(p, maxGitFile)
+	if !ok {
+		return "", false
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	s := strings.TrimSpace(string(line))
+	s, ok = strings.CutPrefix(s, prefix)
+	s = strings.TrimSpace(s)
+	return s, ok && s != ""
+}
+
+// readHooksPath reads core.hooksPath from a git config file: the last
+// value set in a [core] section. Includes are not followed.
+func readHooksPath(p string) (string, bool) {
+	b, ok := readHead(p, maxGitConfig)
+	if !ok {
+		return "", false
+	}
+	var val string
+	found, core := false, false
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 4096), maxGitConfig)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			name, _, _ := strings.Cut(strings.Trim(line, "[]"), " ")
+			core = strings.EqualFold(strings.TrimSpace(strings.TrimRight(name, "]")), "core")
+			if i := strings.IndexByte(line, ']'); i >= 0 {
+				line = strings.TrimSpace(line[i+1:])
+			} else {
+				continue
+			}
+		}
+		if !core || line == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(line, "=")
+		if !strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if i := strings.IndexAny(v, "#;"); i >= 0 && !strings.HasPrefix(v, `"`) {
+			v = strings.TrimSpace(v[:i])
+		}
+		val, found = strings.Trim(v, `"`), true
+	}
+	return val, found
+}
+
+// readHead reads at most n bytes of the regular file p.
+func readHead(p string, n int64) ([]byte, bool) {
+	fh, err := os.Open(p)
+	if err != nil {
+		return nil, false
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	b, err := io.ReadAll(io.LimitReader(fh, n))
+	return b, err == nil
+}
+
+// byIdentity returns the anchor the resolved path r lies in or is, for a
+// write (protected or secret) or a read (secret only).
+func (ids *identities) byIdentity(r string, write bool) (anchor, bool) {
+	for _, a := range ids.moved {
+		if (write || a.secret) && within(r, a.real) {
+			return a, true
+		}
+	}
+	return anchor{}, false
+}
