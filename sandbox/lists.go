@@ -194,7 +194,7 @@ func DefaultSecret() []string {
 		"*.tfstate.*",
 		".terraformrc",
 		"terraform.rc",
-		"credentials.tfrc.json",
+		".terraform.d/credentials.tfrc.json",
 		".vault-token",
 		".databrickscfg",
 		".pulumi/credentials.json",

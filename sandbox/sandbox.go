@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -22,6 +23,10 @@ type Sandbox struct {
 	// (see identity.go), refreshed when the directories that name them
 	// change; nil until first needed.
 	ids atomic.Pointer[identities]
+	// witnessList stands for the secret names when a filter is judged
+	// (see select.go); made once, on first use.
+	witnessOnce sync.Once
+	witnessList []witness
 }
 
 // New builds a sandbox from cfg. Every root and the working directory are
