@@ -21,6 +21,15 @@ func fileTool(d *Descriptor) *Descriptor {
 	return d
 }
 
+// grepTool is Claude Code's Grep: a path, and a filter and a ripgrep type
+// that select the files read beneath it.
+func grepTool() *Descriptor {
+	d := readTool("Grep", []string{"path"}, nil)
+	d.Base.FilterFields = []string{"glob"}
+	d.Base.FileTypeFields = []string{"type"}
+	return d
+}
+
 func editTool(name string, paths ...string) *Descriptor {
 	return fileTool(&Descriptor{ToolName: name, Base: Traits{Kind: permission.KindEdit, PathFields: paths}})
 }
@@ -65,7 +74,7 @@ func GenericTools() *Registry {
 //	NotebookRead     read         yes       cancel     notebook_path (path, required)
 //	LS               read         yes       cancel     path (path, required)
 //	Glob             read         yes       cancel     pattern (glob), path (path)
-//	Grep             read         yes       cancel     path (path)
+//	Grep             read         yes       cancel     path (path), glob (filter), type (ripgrep type)
 //	LSP              read         yes       cancel     file_path (path)
 //	WebSearch        network      yes       cancel     allowed_domains, blocked_domains (domains)
 //	WebFetch         network      yes       cancel     url (URL)
@@ -96,7 +105,7 @@ func ClaudeCodeTools() *Registry {
 		fileTool(readTool("NotebookRead", []string{"notebook_path"}, nil)),
 		fileTool(readTool("LS", []string{"path"}, nil)),
 		readTool("Glob", []string{"path"}, []string{"pattern"}),
-		readTool("Grep", []string{"path"}, nil),
+		grepTool(),
 		readTool("LSP", []string{"file_path"}, nil),
 		&Descriptor{ToolName: "WebSearch", Base: Traits{
 			ConcurrencySafe: true, Kind: permission.KindNetwork,

@@ -138,6 +138,7 @@ func (c *content) inspect(ctx context.Context, fields []member) {
 			base = real
 		}
 	}
+	c.checkFilters(fields, base)
 	for _, f := range t.GlobFields {
 		s, ok := c.stringField(fields, f)
 		if !ok || s == "" || !c.pathText(f, s) {
@@ -209,7 +210,7 @@ var contentKeys = [...]string{"subagent_type", "agent", "name"}
 // would read the member as that field while the checks would not see it.
 func (c *content) checkFieldCase(fields []member) {
 	t := &c.traits
-	declared := [...][]string{t.PathFields, t.GlobFields, t.URLFields, t.DomainFields, t.CommandFields, {t.WorkdirField}}
+	declared := [...][]string{t.PathFields, t.GlobFields, t.FilterFields, t.FileTypeFields, t.URLFields, t.DomainFields, t.CommandFields, {t.WorkdirField}}
 	// The members checkContent reads matter to a subagent tool without
 	// declared fields (its type is what Task(type) rules match, and the
 	// subagent runner decodes it with encoding/json). Other tools' inputs

@@ -58,6 +58,16 @@ type Traits struct {
 	// literal leading directories are a path (Glob's pattern). The pattern
 	// is resolved against the first path field when that is set.
 	GlobFields []string
+	// FilterFields name top-level input fields holding a filter that
+	// selects by name which files beneath the call's path the tool reads
+	// (Grep's glob, ripgrep's --glob). A filter that could select a
+	// secret file is asked for, as reading the file would be: an explicit
+	// filter overrides .gitignore and the skipping of hidden files.
+	FilterFields []string
+	// FileTypeFields name top-level input fields holding a ripgrep file
+	// type (Grep's type, rg --type), judged as the filters the type
+	// stands for; a type ripgrep does not define by default is asked for.
+	FileTypeFields []string
 	// CommandFields name top-level input fields holding a shell script.
 	CommandFields []string
 	// URLFields name top-level input fields holding a URL.

@@ -270,4 +270,3 @@ func matchComp(pat, name string) bool {
 	ok, _ := path.Match(pat, name)
 	return ok
 }
-

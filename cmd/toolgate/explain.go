@@ -292,7 +292,7 @@ func ruleMatches(pol *policy, tool string, traits runtime.Traits, fields map[str
 	for _, c := range v.Commands {
 		targets = append(targets, target{strings.Join(c.Args, " "), permission.Request{Tool: tool, Kind: traits.Kind, Command: c.Args}})
 	}
-	sb, _ := sandbox.New(sandbox.Config{Roots: pol.roots, WorkDir: pol.src.cwd})
+	sb, _ := sandbox.New(sandbox.Config{Roots: pol.roots, WorkDir: pol.src.cwd, Home: pol.src.home})
 	for _, f := range traits.PathFields {
 		p := fields[f]
 		if p == "" {

@@ -456,7 +456,7 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	if len(p.refused) > 0 {
 		return nil, nil, fmt.Errorf("cannot use the rules: %s", strings.Join(p.refused, "; "))
 	}
-	sb, err := sandbox.New(sandbox.Config{Roots: p.roots, WorkDir: p.src.cwd})
+	sb, err := sandbox.New(sandbox.Config{Roots: p.roots, WorkDir: p.src.cwd, Home: p.src.home})
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot confine paths to %s: %w", strings.Join(p.roots, ", "), err)
 	}

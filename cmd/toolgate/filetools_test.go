@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fileToolCase is one line of testdata/filetools/*.jsonl: a file tool's
+// call in a workspace (the one workspace lays out, then
+// testdata/filetools/repo.json, then the case's own files and links), and
+// the decision wanted with a part of its reason. Remove lists what to take
+// away from the workspace before the case's files are laid out. "$TMP", "$CWD" and "$HOME"
+// are expanded in every string.
+type fileToolCase struct {
+	About     string            `json:"about"`
+	Files     map[string]string `json:"files,omitempty"`
+	Links     map[string]string `json:"links,omitempty"`
+	Hardlinks map[string]string `json:"hardlinks,omitempty"`
+	Remove    []string          `json:"remove,omitempty"`
+	Cwd       string            `json:"cwd,omitempty"`
+	Mode      string            `json:"mode,omitempty"`
+	Tool      string            `json:"tool"`
+	Input     json.RawMessage   `json:"input"`
+	Decision  string            `json:"decision"`
+	Reason    string            `json:"reason"`
+}
+
+// repoLayout is testdata/filetools/repo.json: an ordinary repository.
+type repoLayout struct {
+	Files map[string]string `json:"files"`
+	Links map[string]string `json:"links"`
+}
+
+func (c *fileToolCase) setUp(t *testing.T, tmp string, repo repoLayout) string {
+	t.Helper()
+	exp := func(s string) string {
+		return strings.NewReplacer("$CWD", filepath.Join(tmp, "proj"), "$HOME", filepath.Join(tmp, "home"), "$TMP", tmp).Replace(s)
+	}
+	write := func(files map[string]string) {
+		for name, body := range files {
+			p := filepath.Join(tmp, name)
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.WriteFile(p, []byte(exp(body)), 0o644))
+		}
+	}
+	link := func(links map[string]string) {
+		for name, target := range links {
+			p := filepath.Join(tmp, name)
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.Symlink(exp(target), p))
+		}
+	}
+	write(repo.Files)
+	link(repo.Links)
+	for _, r := range c.Remove {
+		require.NoError(t, os.RemoveAll(filepath.Join(tmp, r)))
+	}
+	write(c.Files)
+	link(c.Links)
+	for name, target := range c.Hardlinks {
+		p := filepath.Join(tmp, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.Link(filepath.Join(tmp, target), p))
+	}
+	cwd, mode := c.Cwd, c.Mode
+	if cwd == "" {
+		cwd = "$CWD"
+	}
+	if mode == "" {
+		mode = "default"
+	}
+	ev, err := json.Marshal(map[string]any{
+		"session_id": "8f2c1a4e-5b7d-4c1e-9a3f-2d6b8e0c4f1a", "transcript_path": "$TMP/home/.claude/projects/proj/8f2c1a4e.jsonl",
+		"cwd": cwd, "permission_mode": mode, "hook_event_name": "PreToolUse", "tool_name": c.Tool,
+		"tool_input": c.Input, "tool_use_id": "toolu_01ABCdefGHIjklMNOpqrSTU",
+	})
+	require.NoError(t, err)
+	return exp(string(ev))
+}
+
+// TestFileTools runs "toolgate check" on every case of
+// testdata/filetools: the attacks on the path layer (a protected file
+// under another name, files that run code, credential files, search
+// filters, hard links) and ordinary work in an ordinary repository, which
+// keeps its decisions.
+func TestFileTools(t *testing.T) {
+	data, err := os.ReadFile("testdata/filetools/repo.json")
+	require.NoError(t, err)
+	var repo repoLayout
+	require.NoError(t, json.Unmarshal(data, &repo))
+	files, err := filepath.Glob("testdata/filetools/*.jsonl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	counts := map[string]int{}
+	for _, file := range files {
+		f, err := os.Open(file)
+		require.NoError(t, err)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<20)
+		for line := 1; sc.Scan(); line++ {
+			var c fileToolCase
+			require.NoError(t, json.Unmarshal(sc.Bytes(), &c), "%s:%d", file, line)
+			name := strings.TrimSuffix(filepath.Base(file), ".jsonl")
+			counts[name]++
+			t.Run(name+"/"+c.About, func(t *testing.T) {
+				tmp := workspace(t)
+				stdin := c.setUp(t, tmp, repo)
+				out, stderr, code := runBinary(t, tmp, nil, stdin)
+				require.Equal(t, 0, code, "exit status (stderr %q)", stderr)
+				var ans preAnswer
+				require.NoError(t, json.Unmarshal([]byte(out), &ans), out)
+				got := ans.HookSpecificOutput
+				reason := strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP").Replace(got.PermissionDecisionReason)
+				assert.Equal(t, c.Decision, got.PermissionDecision, reason)
+				assert.Contains(t, reason, c.Reason)
+			})
+		}
+		require.NoError(t, sc.Err())
+		f.Close()
+	}
+	assert.GreaterOrEqual(t, counts["benign"], 40, "benign cases")
+	t.Logf("cases: %v", counts)
+}

@@ -1,0 +1,54 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// checkFilters judges the fields that select by name which files a search
+// reads (Traits.FilterFields, Traits.FileTypeFields): a filter or type
+// that could select a secret file beneath base (the call's resolved path,
+// or the working directory) is an Ask, as reading the file would be.
+func (c *content) checkFilters(fields []member, base string) {
+	t := &c.traits
+	if len(t.FilterFields)+len(t.FileTypeFields) == 0 {
+		return
+	}
+	sb := c.a.p.cfg.Sandbox
+	if sb == nil {
+		return // every path is denied without a sandbox
+	}
+	if base == "" {
+		base = sb.WorkDir()
+	}
+	for _, f := range t.FilterFields {
+		s, ok := c.stringField(fields, f)
+		if !ok || s == "" || !c.pathText(f, s) {
+			continue
+		}
+		if pat, ok := sb.SelectsSecret(base, s); ok {
+			c.guardAsk(permission.LayerSandbox, "sandbox:secret", fmt.Sprintf(
+				"%s %q could select a secret file (%s): an explicit filter reads files .gitignore and hidden-file skipping leave out", f, s, pat), false)
+		}
+	}
+	for _, f := range t.FileTypeFields {
+		s, ok := c.stringField(fields, f)
+		if !ok || s == "" {
+			continue
+		}
+		globs, known := ripgrepType(s)
+		if !known {
+			c.guardAsk(permission.LayerSandbox, "sandbox:secret", fmt.Sprintf(
+				"%s %q is not a file type ripgrep defines by default, so which files it selects is not known", f, s), false)
+			continue
+		}
+		for _, g := range globs {
+			if pat, ok := sb.SelectsSecret(base, g); ok {
+				c.guardAsk(permission.LayerSandbox, "sandbox:secret", fmt.Sprintf(
+					"%s %q selects %q, which could be a secret file (%s)", f, s, g, pat), false)
+				break
+			}
+		}
+	}
+}
