@@ -114,7 +114,12 @@ func TestFileTools(t *testing.T) {
 				stdin := c.setUp(t, tmp, repo)
 				out, stderr, code := runBinary(t, tmp, nil, stdin)
 				require.Equal(t, 0, code, "exit status (stderr %q)", stderr)
-				var ans preAnswer
+				var ans struct {
+					HookSpecificOutput struct {
+						PermissionDecision       string `json:"permissionDecision"`
+						PermissionDecisionReason string `json:"permissionDecisionReason"`
+					} `json:"hookSpecificOutput"`
+				}
 				require.NoError(t, json.Unmarshal([]byte(out), &ans), out)
 				got := ans.HookSpecificOutput
 				reason := strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP").Replace(got.PermissionDecisionReason)
