@@ -87,6 +87,7 @@ func (j caseJudge) JudgePath(p string, access Access) permission.Result {
 		return permission.Result{Decision: d, Layer: permission.LayerRules, Rule: rule,
 			Reason: d.String() + " by rule " + rule}
 	}
+	p = filepath.Clean(p)
 	switch {
 	case access == Read && p == testWork+"/private.txt":
 		return rule(permission.Deny, "Read(./private.txt)")
