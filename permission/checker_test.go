@@ -313,3 +313,64 @@ func TestGroupRules(t *testing.T) {
 	assert.Equal(t, Deny, r.Decision)
 	assert.Equal(t, "denied by deny rule Edit(./vendor/**) (config)", r.Reason)
 }
+
+// TestMCPServerRules: a rule naming a whole server applies to each of its
+// tools, with the names Claude Code writes for servers whose names held
+// characters a tool name may not (runs of three or more underscores).
+func TestMCPServerRules(t *testing.T) {
+	tests := []struct {
+		rules  Config
+		tool   string
+		want   Decision
+		reason string
+	}{
+		{Config{Deny: []string{"mcp__github"}, Default: Allow}, "mcp__github__create_issue", Deny, "denied by deny rule mcp__github (config)"},
+		{Config{Deny: []string{"mcp__github"}, Allow: []string{"mcp__*"}, Default: Allow}, "mcp__github__delete_repo", Deny, "denied by deny rule mcp__github (config)"},
+		{Config{Ask: []string{"mcp__github"}, Default: Allow}, "mcp__github__x", Ask, "needs confirmation by ask rule mcp__github (config)"},
+		{Config{Allow: []string{"mcp__github"}, Default: Ask}, "mcp__github__list_issues", Allow, "allowed by allow rule mcp__github (config)"},
+		{Config{Deny: []string{"mcp__github"}, Default: Allow}, "mcp__githubx__y", Allow, "no rule matched"},
+		{Config{Deny: []string{"mcp__github"}, Default: Allow}, "mcp__github", Deny, "denied by deny rule mcp__github (config)"},
+		{Config{Deny: []string{"mcp__my_srv"}, Default: Allow}, "mcp__my_srv__t", Deny, "denied by deny rule mcp__my_srv (config)"},
+		// "my srv!" becomes "my_srv_": its tools are mcp__my_srv___tool.
+		{Config{Deny: []string{"mcp__my_srv_"}, Default: Allow}, "mcp__my_srv___tool", Deny, "denied by deny rule mcp__my_srv_ (config)"},
+		{Config{Deny: []string{"mcp__my_srv"}, Default: Allow}, "mcp__my_srv___tool", Deny, "denied by deny rule mcp__my_srv (config)"},
+		{Config{Allow: []string{"mcp__my_srv"}, Default: Ask}, "mcp__my_srv___tool", Ask, "no rule matched"}, // the server may be my_srv_
+		{Config{Allow: []string{"mcp__my_srv_"}, Default: Ask}, "mcp__my_srv___tool", Ask, "no rule matched"},
+		{Config{Deny: []string{"mcp__foo___*"}, Default: Allow}, "mcp__foo___bar", Deny, "denied by deny rule mcp__foo___* (config)"},
+		{Config{Deny: []string{"mcp__foo____*"}, Default: Allow}, "mcp__foo____bar", Deny, "denied by deny rule mcp__foo____* (config)"},
+		{Config{Deny: []string{"mcp__a_*"}, Default: Allow}, "mcp__a___b", Deny, "denied by deny rule mcp__a_* (config)"},
+		{Config{Deny: []string{"mcp__github(x)"}, Default: Allow}, "mcp__github__y", Allow, "no rule matched"},
+	}
+	for _, tt := range tests {
+		c, err := New(tt.rules)
+		require.NoError(t, err)
+		r := c.Check(&Request{Tool: tt.tool, Kind: KindOther, Content: "x"}, nil)
+		assert.Equal(t, tt.want, r.Decision, "%v %s", tt.rules, tt.tool)
+		assert.Contains(t, r.Reason, tt.reason, "%v %s", tt.rules, tt.tool)
+		if len(tt.rules.Deny) == 0 {
+			continue
+		}
+		// A session's deny rules match the same way.
+		empty, err := New(Config{Default: Allow})
+		require.NoError(t, err)
+		s := empty.NewSession()
+		require.NoError(t, s.Add(Deny, tt.rules.Deny...))
+		r = empty.Check(&Request{Tool: tt.tool, Kind: KindOther, Content: "x"}, s)
+		assert.Equal(t, tt.want == Deny, r.Decision == Deny, "session %v %s: %s", tt.rules.Deny, tt.tool, r.Reason)
+	}
+}
+
+// TestDomainTrailingDots: a host written with trailing dots is the host
+// without them to a resolver, and so to the rules.
+func TestDomainTrailingDots(t *testing.T) {
+	c, err := New(Config{Deny: []string{"WebFetch(domain:evil.com)", "WebFetch(domain:*.bad.org.)"}, Allow: []string{"WebFetch"}, Default: Ask})
+	require.NoError(t, err)
+	for _, h := range []string{"evil.com", "evil.com.", "evil.com..", "evil.com...", "EVIL.com..", "x.bad.org..", "a.b.bad.org."} {
+		r := c.Check(&Request{Tool: "WebFetch", Kind: KindNetwork, Domain: h}, nil)
+		assert.Equal(t, Deny, r.Decision, h)
+		assert.Contains(t, r.Reason, "denied by deny rule WebFetch(domain:", h)
+	}
+	r := c.Check(&Request{Tool: "WebFetch", Kind: KindNetwork, Domain: "notevil.com.."}, nil)
+	assert.Equal(t, Allow, r.Decision)
+	assert.Equal(t, "allowed by allow rule WebFetch (config)", r.Reason)
+}

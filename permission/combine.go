@@ -10,6 +10,10 @@ type Call struct {
 	// InsideRoots reports that every path the call touches lies inside the
 	// allowed roots (acceptEdits only allows such edits).
 	InsideRoots bool
+	// SessionOnly reports a tool that changes only the agent's own
+	// session state (its task list, its loaded tools): plan mode lets it
+	// run, as Claude Code's does.
+	SessionOnly bool
 }
 
 // Combine resolves the answers of several sources by the original design's
@@ -21,8 +25,8 @@ type Call struct {
 //   - otherwise the base is the explicit Allow (P7) if there is one, else
 //     the default (P8); Ask answers (P4–P6, and Ask rules) raise an Allow
 //     base to Ask and never lower a Deny base;
-//   - then the mode: plan denies all but read-only, web, interaction and
-//     subagent calls; dontAsk turns Ask into Deny; bypassPermissions
+//   - then the mode: plan denies all but read-only, web, interaction,
+//     subagent and session-only calls; dontAsk turns Ask into Deny; bypassPermissions
 //     turns Ask into Allow; acceptEdits and auto allow an edit inside the
 //     roots that would Ask (auto leaves every other Ask to the host's
 //     classifier). Firm Asks (protected paths) and a hook's Ask (P4: the
@@ -122,11 +126,11 @@ func applyMode(mode Mode, call Call, r Result) Result {
 		// start subagents (which inherit plan mode: a child's mode is
 		// never more permissive than its parent's); it changes nothing.
 		// Each keeps its own answer: an Ask stays an Ask.
-		if call.Kind == KindRead || call.Kind == KindNetwork || call.Kind == KindInteraction || call.Kind == KindSubagent {
+		if call.Kind == KindRead || call.Kind == KindNetwork || call.Kind == KindInteraction || call.Kind == KindSubagent || call.SessionOnly {
 			return r
 		}
 		return modeResult(r, Deny, SourceConfigDeny, mode,
-			"plan mode: only read-only, web, interaction and subagent tools run, and "+name(call.Tool)+" is "+article(call.Kind)+" tool")
+			"plan mode: only read-only, web, interaction, subagent and session tools run, and "+name(call.Tool)+" is "+article(call.Kind)+" tool")
 	case ModeDontAsk:
 		if r.Decision == Ask {
 			return modeResult(r, Deny, SourceConfigDeny, mode, "dontAsk mode: would ask ("+r.Reason+"), so denied")

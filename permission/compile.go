@@ -114,7 +114,7 @@ var defaultShellTools = []string{"Bash", "Monitor", "run_bash"}
 
 // defaultPathTools are the tools whose specifiers are paths.
 var defaultPathTools = []string{
-	"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS",
+	"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "NotebookRead", "Glob", "Grep", "LS", "LSP",
 	"read_file", "file_write", "file_edit", "glob_files", "grep_files",
 }
 

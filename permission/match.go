@@ -11,7 +11,7 @@ func (r *compiledRule) matches(req *Request, name string) bool {
 	}
 	switch r.kind {
 	case specNone:
-		return true
+		return !req.Specific
 	case specShell:
 		if len(req.Command) == 0 {
 			return false
@@ -56,10 +56,43 @@ func (s *ruleSet) scan(req *Request, f *firstMatches) {
 			s.scanGlobs(req.Group, req, f)
 		}
 	}
+	if strings.HasPrefix(req.Tool, "mcp__") {
+		s.scanServer(req, f)
+	}
+}
+
+// scanServer applies rules that name a whole MCP server ("mcp__github")
+// to each of its tools ("mcp__github__create_issue"), as Claude Code does.
+// A server whose name Claude Code wrote with '_' for characters a name
+// may not hold can end or start in '_', so "mcp__a___b" may be server
+// "a" or "a_": deny and ask rules of either apply, while an allow rule
+// applies only where the split is certain (no '_' beside the "__"), so
+// that one server's allow never lifts another's tools.
+func (s *ruleSet) scanServer(req *Request, f *firstMatches) {
+	name := req.Tool
+	for i := len("mcp__") + 1; i+2 < len(name); i++ {
+		if name[i] != '_' || name[i+1] != '_' {
+			continue
+		}
+		t := s.exact[name[:i]]
+		if t == nil {
+			continue
+		}
+		certain := name[i-1] != '_' && name[i+2] != '_'
+		for _, r := range t.general {
+			if r.kind == specNone && (certain || r.decision != Allow) && !f.done(r) {
+				f.consider(r)
+			}
+		}
+	}
 }
 
 // scanGlobs scans the name-pattern rules that can match name: those filed
-// under "" and under each prefix of name that ends in "__".
+// under "" and under each prefix of name that ends in "__". In a run of
+// three or more underscores ("mcp__foo___bar", where Claude Code replaced
+// a character of the server's name) every prefix ending in two of them is
+// one ("mcp__foo__" and "mcp__foo___"), since a pattern's key may end at
+// either.
 func (s *ruleSet) scanGlobs(name string, req *Request, f *firstMatches) {
 	if t := s.globs[""]; t != nil {
 		t.scan(req, f)
@@ -69,7 +102,6 @@ func (s *ruleSet) scanGlobs(name string, req *Request, f *firstMatches) {
 			if t := s.globs[name[:i+2]]; t != nil {
 				t.scan(req, f)
 			}
-			i++
 		}
 	}
 }
@@ -157,7 +189,7 @@ func baseName(s string) string {
 // key, so every domain rule is scanned: a lookup miss must never skip a
 // Deny.
 func (t *toolRules) scanHost(req *Request, name string, f *firstMatches) {
-	h := strings.TrimSuffix(req.Domain, ".")
+	h := strings.TrimRight(req.Domain, ".")
 	for i := 0; i < len(h); i++ {
 		if c := h[i]; c >= 'A' && c <= 'Z' {
 			for _, list := range t.byHost {

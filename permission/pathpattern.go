@@ -114,7 +114,7 @@ type domainPattern struct {
 }
 
 func compileDomainPattern(d string) (domainPattern, string) {
-	d = strings.ToLower(strings.TrimSuffix(d, "."))
+	d = strings.ToLower(strings.TrimRight(d, "."))
 	if d == "" {
 		return domainPattern{}, "empty domain"
 	}
@@ -132,7 +132,7 @@ func compileDomainPattern(d string) (domainPattern, string) {
 }
 
 func (p *domainPattern) match(host string) bool {
-	host = strings.TrimSuffix(host, ".")
+	host = strings.TrimRight(host, ".") // "evil.com.." is evil.com to a resolver
 	if p.suffix != "" {
 		return len(host) > len(p.suffix) && strings.EqualFold(host[len(host)-len(p.suffix):], p.suffix)
 	}

@@ -22,4 +22,9 @@ type Request struct {
 	// Content is matched by specifiers of other tools (a subagent's type,
 	// for instance), with '*' as a wildcard.
 	Content string
+	// Specific limits the answer to rules with a specifier (domain:host,
+	// a path, a command): rules for the whole tool, or for every tool,
+	// are left out. A floor that only a rule naming the object may lift
+	// asks this way (WebFetch of an internal address).
+	Specific bool
 }

@@ -10,6 +10,7 @@ import (
 //
 //	Bash                    every Bash call
 //	*                       every tool
+//	mcp__github             every tool of the MCP server github
 //	mcp__github__*          every tool whose name matches the glob
 //	Bash(npm run test:*)    a shell command with the words "npm run test" as its prefix
 //	Bash(git * main)        a shell command; * matches any words

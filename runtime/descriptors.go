@@ -30,6 +30,12 @@ func grepTool() *Descriptor {
 	return d
 }
 
+// required marks further fields of d as ones a call must carry.
+func required(d *Descriptor, fields ...string) *Descriptor {
+	d.Base.RequiredFields = append(d.Base.RequiredFields, fields...)
+	return d
+}
+
 func editTool(name string, paths ...string) *Descriptor {
 	return fileTool(&Descriptor{ToolName: name, Base: Traits{Kind: permission.KindEdit, PathFields: paths}})
 }
@@ -76,7 +82,7 @@ func GenericTools() *Registry {
 //	Glob             read         yes       cancel     pattern (glob), path (path)
 //	Grep             read         yes       cancel     path (path), glob (filter), type (ripgrep type)
 //	LSP              read         yes       cancel     file_path (path)
-//	WebSearch        network      yes       cancel     allowed_domains, blocked_domains (domains)
+//	WebSearch        network      yes       cancel     allowed_domains (domains; blocked_domains only narrow)
 //	WebFetch         network      yes       cancel     url (URL)
 //	Write            edit         no        cancel     file_path (path, required)
 //	Edit             edit         no        cancel     file_path (path, required)
@@ -84,7 +90,7 @@ func GenericTools() *Registry {
 //	NotebookEdit     edit         no        cancel     notebook_path (path, required)
 //	Bash             exec         no        block      command (shell); a failure aborts siblings
 //	Monitor          exec         no        block      command (shell)
-//	Task, Agent      subagent     no        block
+//	Task, Agent      subagent     no        block      subagent_type (what Task(x) and Agent(x) match; each answers to both)
 //	AskUserQuestion  interaction  no        block
 //	ExitPlanMode     interaction  no        block
 //	session state    other        no        cancel     TodoWrite, TaskCreate, TaskGet, TaskList, TaskUpdate, TaskStop,
@@ -92,7 +98,7 @@ func GenericTools() *Registry {
 //	                                                   ScheduleWakeup, SendMessage, ListAgents, ReportFindings,
 //	                                                   EnterPlanMode, EnterWorktree, ExitWorktree, ToolSearch,
 //	                                                   ListMcpResourcesTool, ReadMcpResourceTool
-//	other            other        no        cancel     Skill, SlashCommand, Workflow
+//	other            other        no        cancel     Skill (skill), SlashCommand (command), Workflow
 //
 // The session-state tools change only the CLI's own state (its task list,
 // its schedule, its worktree, the tools it has loaded) or read it; Claude
@@ -104,15 +110,18 @@ func ClaudeCodeTools() *Registry {
 		fileTool(readTool("Read", []string{"file_path"}, nil)),
 		fileTool(readTool("NotebookRead", []string{"notebook_path"}, nil)),
 		fileTool(readTool("LS", []string{"path"}, nil)),
-		readTool("Glob", []string{"path"}, []string{"pattern"}),
+		required(readTool("Glob", []string{"path"}, []string{"pattern"}), "pattern"),
 		grepTool(),
 		readTool("LSP", []string{"file_path"}, nil),
+		// blocked_domains only narrow a search: they are never what a
+		// domain rule is held against (an allow for a blocked domain
+		// must not allow the search of everything else).
 		&Descriptor{ToolName: "WebSearch", Base: Traits{
 			ConcurrencySafe: true, Kind: permission.KindNetwork,
-			DomainFields: []string{"allowed_domains", "blocked_domains"},
+			DomainFields: []string{"allowed_domains"},
 		}},
 		&Descriptor{ToolName: "WebFetch", Base: Traits{
-			ConcurrencySafe: true, Kind: permission.KindNetwork, URLFields: []string{"url"},
+			ConcurrencySafe: true, Kind: permission.KindNetwork, URLFields: []string{"url"}, RequiredFields: []string{"url"},
 		}},
 		editTool("Write", "file_path"),
 		editTool("Edit", "file_path"),
@@ -125,17 +134,19 @@ func ClaudeCodeTools() *Registry {
 		&Descriptor{ToolName: "Monitor", Base: Traits{
 			Kind: permission.KindExec, Interrupt: InterruptBlock, CommandFields: []string{"command"},
 		}},
-		&Descriptor{ToolName: "Task", Base: Traits{Kind: permission.KindSubagent, Interrupt: InterruptBlock}},
-		&Descriptor{ToolName: "Agent", Base: Traits{Kind: permission.KindSubagent, Interrupt: InterruptBlock}},
+		&Descriptor{ToolName: "Task", Base: Traits{Kind: permission.KindSubagent, Interrupt: InterruptBlock, SpecifierField: "subagent_type"}},
+		&Descriptor{ToolName: "Agent", Base: Traits{Kind: permission.KindSubagent, Interrupt: InterruptBlock, SpecifierField: "subagent_type"}},
 		&Descriptor{ToolName: "AskUserQuestion", Base: Traits{Kind: permission.KindInteraction, Interrupt: InterruptBlock}},
 		&Descriptor{ToolName: "ExitPlanMode", Base: Traits{Kind: permission.KindInteraction, Interrupt: InterruptBlock}},
 	}
 	for _, name := range ClaudeCodeSessionTools() {
-		tools = append(tools, &Descriptor{ToolName: name, Base: Traits{Kind: permission.KindOther}})
+		tools = append(tools, &Descriptor{ToolName: name, Base: Traits{Kind: permission.KindOther, SessionOnly: true}})
 	}
-	for _, name := range []string{"Skill", "SlashCommand", "Workflow"} {
-		tools = append(tools, &Descriptor{ToolName: name, Base: Traits{Kind: permission.KindOther}})
-	}
+	tools = append(tools,
+		&Descriptor{ToolName: "Skill", Base: Traits{Kind: permission.KindOther, SpecifierField: "skill"}},
+		&Descriptor{ToolName: "SlashCommand", Base: Traits{Kind: permission.KindOther, SpecifierField: "command"}},
+		&Descriptor{ToolName: "Workflow", Base: Traits{Kind: permission.KindOther}},
+	)
 	return mustRegistry(tools...)
 }
 

@@ -128,7 +128,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	} else {
 		answers = c.answers()
 	}
-	res := permission.Combine(a.mode, permission.Call{Tool: call.Tool, Kind: traits.Kind, InsideRoots: c.insideRoots}, answers...)
+	res := permission.Combine(a.mode, permission.Call{Tool: call.Tool, Kind: traits.Kind, InsideRoots: c.insideRoots, SessionOnly: traits.SessionOnly}, answers...)
 	v := verdictOf(res)
 	v.Input, v.Context, v.Commands = input, out.Context, c.commands
 

@@ -97,8 +97,16 @@ func (c *content) guardAsk(layer permission.Layer, rule, reason string, firm boo
 	c.add(permission.Result{Decision: permission.Ask, Layer: layer, Source: permission.SourceToolAsk, Rule: rule, Reason: reason, Firm: firm})
 }
 
-// group is the Claude Code rule family a tool's paths also answer to.
+// group is the Claude Code rule family a tool's paths also answer to, or
+// for Task and Agent (one tool, renamed) the other name, so that a rule
+// for either holds for both.
 func (c *content) group() string {
+	switch c.tool {
+	case "Task":
+		return "Agent"
+	case "Agent":
+		return "Task"
+	}
 	switch c.traits.Kind {
 	case permission.KindRead:
 		return "Read"
@@ -259,6 +267,43 @@ func (c *content) fieldCaseDeny(key, what, f string) {
 // strictest first.
 func (c *content) checkContent(fields []member) {
 	req := permission.Request{Tool: c.tool, Group: c.group(), Kind: c.traits.Kind}
+	if f := c.traits.SpecifierField; f != "" {
+		// The member the tool really reads, and no other: Skill's skill,
+		// not a "name" beside it. Absent or null: the rules for the tool
+		// itself; not a string: denied by stringField.
+		s, ok := c.stringField(fields, f)
+		if !ok {
+			if v, present := field(fields, f); present && string(v) != "null" {
+				return
+			}
+		}
+		req.Content = s
+		c.addRules(c.a.rulesFor(&req))
+		// The legacy members may still narrow (a deny or ask rule for
+		// what "name" says), never widen: only a rule's Deny or Ask is
+		// taken from them.
+		for _, k := range contentKeys {
+			if k == f {
+				continue
+			}
+			if v, ok := field(fields, k); ok && len(v) > 0 && v[0] == '"' {
+				if s := decodeStr(v); s != "" {
+					req.Content = s
+					if r := c.a.rulesFor(&req); r.Decision != permission.Allow && r.Source != permission.SourceDefault {
+						c.addRules(r)
+					}
+				}
+			}
+		}
+		return
+	}
+	if len(c.traits.URLFields)+len(c.traits.DomainFields)+len(c.traits.PathFields)+len(c.traits.GlobFields) > 0 {
+		// A tool with declared fields matched none of them to a rule
+		// (WebSearch without allowed_domains): the rules for the tool
+		// itself, never a member it does not read.
+		c.addRules(c.a.rulesFor(&req))
+		return
+	}
 	subagent := c.traits.Kind == permission.KindSubagent
 	if subagent {
 		if m := memberOf(fields, contentKeys[0]); m != nil {
@@ -468,6 +513,11 @@ func (c *content) checkURL(field, raw string) {
 		return
 	}
 	c.checkDomain(host)
+	if why := internalHost(host); why != "" && !c.namesHost(host) {
+		// The floor: a fetch inside the machine or its network asks,
+		// firmly (no mode lifts it), unless a rule names the host.
+		c.guardAsk(permission.LayerTraits, "network:internal", fmt.Sprintf("%s %q reaches %s, %s; allow it with a rule naming the host (%s(domain:%s))", field, raw, host, why, c.tool, host), true)
+	}
 }
 
 func (c *content) checkDomains(fields []member, f string) {
@@ -478,7 +528,7 @@ func (c *content) checkDomains(fields []member, f string) {
 	var one string
 	if json.Unmarshal(raw, &one) == nil {
 		if one != "" {
-			c.checkDomain(strings.ToLower(one))
+			c.checkDomainEntry(f, one)
 		}
 		return
 	}
@@ -488,13 +538,33 @@ func (c *content) checkDomains(fields []member, f string) {
 		return
 	}
 	for _, d := range many {
-		c.checkDomain(strings.ToLower(d))
+		c.checkDomainEntry(f, d)
+	}
+}
+
+// checkDomainEntry brings one domain entry to the form domain rules are
+// held against, as a URL's host is (see domainEntry), and checks it.
+func (c *content) checkDomainEntry(f, entry string) {
+	host, err := domainEntry(entry)
+	if err != nil {
+		c.guardDeny(permission.LayerTraits, "input:domain", fmt.Sprintf("%s entry %+q: %v", f, entry, err))
+		return
+	}
+	if host != "" {
+		c.checkDomain(host)
 	}
 }
 
 func (c *content) checkDomain(host string) {
 	c.domains = append(c.domains, host)
 	c.addRules(c.a.rulesFor(&permission.Request{Tool: c.tool, Kind: c.traits.Kind, Domain: host}))
+}
+
+// namesHost reports whether an allow rule naming the host (domain:host,
+// or a wildcard over it), not only a rule for the whole tool, allows it.
+func (c *content) namesHost(host string) bool {
+	r := c.a.rulesFor(&permission.Request{Tool: c.tool, Kind: c.traits.Kind, Domain: host, Specific: true})
+	return r.Decision == permission.Allow && r.Source == permission.SourceAllow
 }
 
 // rulesFor checks the rules with the session's rules.

@@ -53,6 +53,7 @@ func TestPipelineURLHost(t *testing.T) {
 	for _, u := range []string{
 		"http://169.254.169.254/latest", "http://2852039166/latest", "http://0xA9FEA9FE/latest", "http://0251.0376.0251.0376/",
 		"http://169.254.43518/", "http://169.16689662/", "http://[::ffff:169.254.169.254]/", "http://[::FFFF:a9fe:a9fe]/", "http://169.254.169.254./",
+		"http://[::a9fe:a9fe]/", "http://[::169.254.169.254]/", "http://[64:ff9b::a9fe:a9fe]/", "http://[64:ff9b::169.254.169.254]/", "http://169.254.169.254../",
 	} {
 		cases = append(cases, pcase{"IPv4 written as " + u, "WebFetch", in("url", u), permission.Deny, permission.LayerRules, "WebFetch(domain:169.254.169.254)", denied})
 	}
@@ -60,13 +61,74 @@ func TestPipelineURLHost(t *testing.T) {
 		pcase{"full-width letter in the host", "WebFetch", in("url", "https://ｅvil.com/x"), permission.Deny, permission.LayerTraits, "input:url-host", `host "ｅvil.com" is not ASCII: write it in its punycode (xn--) form`},
 		pcase{"number-like host that is no address", "WebFetch", in("url", "http://1.2.3.999/"), permission.Deny, permission.LayerTraits, "input:url-host", `part "999" is too big`},
 		pcase{"five parts", "WebFetch", in("url", "http://1.2.3.4.5/"), permission.Deny, permission.LayerTraits, "input:url-host", "more than four parts"},
-		pcase{"another address", "WebFetch", in("url", "http://169.254.169.253/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		// A bare WebFetch allow does not reach inside the network.
+		pcase{"another link-local address", "WebFetch", in("url", "http://169.254.169.253/"), permission.Ask, permission.LayerTraits, "network:internal",
+			`url "http://169.254.169.253/" reaches 169.254.169.253, a link-local address; allow it with a rule naming the host (WebFetch(domain:169.254.169.253))`},
+		pcase{"a denied name with trailing dots", "WebFetch", in("url", "https://evil.com../x"), permission.Deny, permission.LayerRules, "WebFetch(domain:evil.com)", "denied by deny rule WebFetch(domain:evil.com)"},
 		pcase{"a name ending in a letter", "WebFetch", in("url", "https://Example.COM/x"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
 		pcase{"punycode", "WebFetch", in("url", "https://xn--mnchen-3ya.de/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
 		pcase{"brace alternative naming ..", "Glob", in("pattern", "{..,src}/*"), permission.Deny, permission.LayerSandbox, "sandbox:invalid-path", `a brace group of the wildcard part holds ".."`},
 		pcase{"composed alternative naming ..", "Glob", in("pattern", "{.,x}{.,y}/outside/*"), permission.Deny, permission.LayerSandbox, "sandbox:invalid-path", `names "." or ".." ("../outside/*")`},
 	)
 	runCases(t, w, "s1", cases)
+}
+
+// TestPipelineWebFetchFloor: loopback, link-local, metadata, private and
+// unspecified addresses, in every spelling, ask although a bare WebFetch
+// allow would allow them, in every mode; a rule naming the host allows it.
+func TestPipelineWebFetchFloor(t *testing.T) {
+	w := newWorld(t, permission.Config{
+		Default: permission.Allow,
+		Allow:   []string{"WebFetch", "WebFetch(domain:10.1.2.3)", "WebFetch(domain:*.corp.internal)", "WebFetch(domain:192.168.9.10)"},
+	}, nil)
+	var cases []pcase
+	for _, c := range []struct{ url, host, what string }{
+		{"http://localhost:8080/", "localhost", "the loopback host"},
+		{"http://api.localhost/", "api.localhost", "the loopback host"},
+		{"http://127.0.0.1/", "127.0.0.1", "a loopback address"},
+		{"http://2130706433/", "127.0.0.1", "a loopback address"},
+		{"http://0x7f.1/", "127.0.0.1", "a loopback address"},
+		{"http://127.1/", "127.0.0.1", "a loopback address"},
+		{"http://[::1]/", "::1", "a loopback address"},
+		{"http://[::ffff:127.0.0.1]/", "127.0.0.1", "a loopback address"},
+		{"http://0.0.0.0/", "0.0.0.0", "this machine (an unspecified address)"},
+		{"http://0/", "0.0.0.0", "this machine (an unspecified address)"},
+		{"http://[::]/", "::", "this machine (an unspecified address)"},
+		{"http://169.254.169.254/latest/meta-data/", "169.254.169.254", "a cloud metadata address"},
+		{"http://[::a9fe:a9fe]/", "169.254.169.254", "a cloud metadata address"},
+		{"http://[64:ff9b::a9fe:a9fe]/", "169.254.169.254", "a cloud metadata address"},
+		{"http://[2002:a9fe:a9fe::1]/", "2002:a9fe:a9fe::1", "a cloud metadata address"},
+		{"http://[fd00:ec2::254]/", "fd00:ec2::254", "a cloud metadata address"},
+		{"http://169.254.170.2/v2/credentials", "169.254.170.2", "a cloud metadata address"},
+		{"http://100.100.100.200/", "100.100.100.200", "a cloud metadata address"},
+		{"http://metadata.google.internal/computeMetadata/v1/", "metadata.google.internal", "a cloud metadata host"},
+		{"http://METADATA.google.internal./", "metadata.google.internal", "a cloud metadata host"},
+		{"http://[fe80::1%25eth0]/", "fe80::1", "a link-local address"},
+		{"http://10.0.0.7/", "10.0.0.7", "a private address"},
+		{"http://172.16.5.4/", "172.16.5.4", "a private address"},
+		{"http://192.168.1.1/", "192.168.1.1", "a private address"},
+		{"http://0xc0a80101/", "192.168.1.1", "a private address"},
+		{"http://[fc00::1]/", "fc00::1", "a private address"},
+		{"http://100.64.0.1/", "100.64.0.1", "a shared or private-use address"},
+	} {
+		cases = append(cases, pcase{"floor: " + c.url, "WebFetch", in("url", c.url), permission.Ask, permission.LayerTraits, "network:internal",
+			"reaches " + c.host + ", " + c.what + "; allow it with a rule naming the host (WebFetch(domain:" + c.host + "))"})
+	}
+	cases = append(cases,
+		// The first allow rule answers; the one naming the host lifts the floor.
+		pcase{"a rule naming the address", "WebFetch", in("url", "http://10.1.2.3/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		pcase{"a rule naming the host", "WebFetch", in("url", "http://10.1.2.3./"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		pcase{"a wildcard rule naming the host", "WebFetch", in("url", "https://wiki.corp.internal/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		pcase{"a wildcard naming another host", "WebFetch", in("url", "http://192.168.9.9/"), permission.Ask, permission.LayerTraits, "network:internal", "a private address"},
+		pcase{"a public address", "WebFetch", in("url", "http://8.8.8.8/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		pcase{"a public IPv6 address", "WebFetch", in("url", "http://[2001:4860:4860::8888]/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+		pcase{"a name like an internal one", "WebFetch", in("url", "https://localhost.example.com/"), permission.Allow, permission.LayerRules, "WebFetch", "allowed by allow rule WebFetch"},
+	)
+	for _, mode := range []permission.Mode{permission.ModeDefault, permission.ModeAcceptEdits, permission.ModeBypassPermissions, permission.ModeAuto} {
+		id := "s-" + mode.String()
+		w.start(t, id, mode)
+		runCases(t, w, id, cases)
+	}
 }
 
 // A path with white space around it is one file to the checks and

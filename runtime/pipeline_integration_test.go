@@ -255,10 +255,10 @@ func TestPipelineModesWalk(t *testing.T) {
 			{permission.Ask, permission.LayerRules, "default", "no rule matched; the default for network tools is ask"},
 		},
 		permission.ModePlan: {
-			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Write is an edit tool"},
-			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Write is an edit tool"},
+			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction, subagent and session tools run, and Write is an edit tool"},
+			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction, subagent and session tools run, and Write is an edit tool"},
 			sandboxOut, read, denyRule,
-			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction and subagent tools run, and Bash is an exec tool"},
+			{permission.Deny, permission.LayerRules, "mode:plan", "plan mode: only read-only, web, interaction, subagent and session tools run, and Bash is an exec tool"},
 			// Planning may read the web: the fetch keeps its own Ask.
 			{permission.Ask, permission.LayerRules, "default", "no rule matched; the default for network tools is ask"},
 		},

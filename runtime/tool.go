@@ -83,6 +83,16 @@ type Traits struct {
 	// call without one is denied, since what the tool would reach is not
 	// known.
 	RequiredFields []string
+	// SessionOnly marks a tool that changes or reads only the agent's own
+	// session state (Claude Code's task list, schedule, loaded tools):
+	// plan mode lets it run.
+	SessionOnly bool
+	// SpecifierField names the top-level member "Tool(specifier)" rules
+	// match for a tool without path, URL, domain or command fields:
+	// subagent_type for Task and Agent, skill for Skill, command for
+	// SlashCommand. Empty means the members subagent_type, agent and name
+	// (see the content check).
+	SpecifierField string
 	// Rules are the tool's own answers for this input (the tool-level
 	// permission rules): each is a Deny or an Ask with its reason.
 	Rules []ToolRule

@@ -27,10 +27,14 @@ func canonicalHost(host string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("host %q is not an IP address", host)
 		}
-		if a.Is4In6() {
-			a = a.Unmap()
+		return v4Of(a.WithZone("")).String(), nil
+	}
+	// Trailing dots name the same host to a resolver ("evil.com.." too).
+	if t := strings.TrimRight(host, "."); t != host {
+		if t == "" {
+			return "", fmt.Errorf("host %q has no name", host)
 		}
-		return a.WithZone("").String(), nil
+		host = t
 	}
 	if !endsInNumber(host) {
 		return host, nil
@@ -41,6 +45,35 @@ func canonicalHost(host string) (string, error) {
 	}
 	return a.String(), nil
 }
+
+// v4Of returns the IPv4 address an IPv6 address reaches when it is one in
+// another spelling: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible
+// (::a.b.c.d, but not :: or ::1) or the well-known NAT64 prefix
+// (64:ff9b::a.b.c.d), so that a rule for the IPv4 address holds for
+// them. Any other address is returned as it is.
+func v4Of(a netip.Addr) netip.Addr {
+	if a.Is4In6() {
+		return a.Unmap()
+	}
+	if !a.Is6() {
+		return a
+	}
+	b := a.As16()
+	v4 := netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]})
+	zero := true
+	for _, x := range b[:12] {
+		zero = zero && x == 0
+	}
+	switch {
+	case zero && (b[12] != 0 || b[13] != 0 || b[14] != 0 || b[15] > 1):
+		return v4 // IPv4-compatible
+	case wellKnownNAT64.Contains(a):
+		return v4
+	}
+	return a
+}
+
+var wellKnownNAT64 = netip.MustParsePrefix("64:ff9b::/96")
 
 // endsInNumber is the WHATWG URL standard's test for a host that must be
 // read as an IPv4 address: its last label (a trailing dot aside) is a

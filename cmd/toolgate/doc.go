@@ -25,13 +25,16 @@
 // the empty answer {}, which changes nothing.
 //
 // Anything wrong — stdin that is not JSON, a missing field (session_id, cwd,
-// tool_name, tool_input), an unknown permission mode, a settings file that
-// cannot be read or parsed, a panic — is a deny with the reason (for a post
-// event, a systemMessage).
+// tool_name, tool_input), a settings file that cannot be read or parsed, a
+// panic — is a deny with the reason (for a post event, a systemMessage).
 //
-// The workspace is the event's cwd, never the process's working directory:
-// the sandbox's roots are cwd and the settings' additionalDirectories
-// (directories that do not exist are left out). Claude Code's tools come from
+// The project is CLAUDE_PROJECT_DIR, which Claude Code gives its hooks, or
+// else the event's cwd, never the process's working directory: its
+// settings apply, and the sandbox's roots are the project and the
+// settings' additionalDirectories (directories that do not exist, and /,
+// the home directory as a whole, system locations and credential folders,
+// are left out). Relative paths and commands resolve against the event's
+// cwd, which after "cd src" is a folder of the project. Claude Code's tools come from
 // runtime.ClaudeCodeTools, with a few more of Claude Code's tools (LS,
 // NotebookRead, BashOutput, KillShell, ExitPlanMode, AskUserQuestion,
 // SlashCommand, Skill) at the defaults of their kind; a tool named
@@ -43,10 +46,34 @@
 // The settings files are Claude Code's, in its precedence: managed
 // (/etc/claude-code/managed-settings.json, or --managed FILE), files named
 // with --settings (command line), <cwd>/.claude/settings.local.json,
-// <cwd>/.claude/settings.json and $HOME/.claude/settings.json; the
+// <project>/.claude/settings.json and $HOME/.claude/settings.json; the
 // AGENT_PERMISSIONS_* variables count as command line. A deny anywhere wins.
 // The event's permission_mode sets the mode; without one, the settings'
-// defaultMode does.
+// defaultMode does. Settings files are read only when they are regular
+// files (links are followed to one) of at most 1 MiB; a FIFO, a device, a
+// repeated key or malformed JSON is a deny naming the file and the offset,
+// never its content.
+//
+// # Trust
+//
+// What the workspace ships only narrows until the person trusts it, as
+// Claude Code records that (projects[path].hasTrustDialogAccepted in
+// ~/.claude.json, for the project or a parent up to the repository's
+// root). Until then project and local settings give deny and ask rules,
+// a stricter defaultMode and "network": false; their allow rules,
+// additionalDirectories, laxer modes, safeCommands, "network": true and
+// hooks are set aside, and the reason says so. Trusted, they may also
+// allow, add roots (never /, the home directory, system or credential
+// locations), choose acceptEdits, and run hooks; never auto or
+// bypassPermissions. SECURITY.md has the table.
+//
+// Hooks are read once per session, as Claude Code snapshots its own: the
+// first event of a session_id records them under the state directory
+// ($XDG_STATE_HOME/toolgate or ~/.local/state/toolgate, or --state-dir),
+// later events of that session use the record. "disableAllHooks" in
+// managed settings turns off every hook, in user or command-line settings
+// every hook but the managed ones, in the workspace its own hooks only;
+// "allowManagedHooksOnly" (managed settings only) keeps the managed hooks.
 //
 // With no settings at all the defaults are never more permissive than
 // Claude Code's own:
@@ -82,10 +109,27 @@
 //
 // # Limits
 //
-// Plan mode is package permission's: only read-only kinds run, so in plan
-// mode toolgate denies ExitPlanMode, TodoWrite, Task and Agent, which Claude
-// Code lets through (ExitPlanMode is how a plan is put to the person).
-// Claude Code's "auto" permission mode is unknown to toolgate and denied.
+// Plan mode is Claude Code's: reads, web fetches and searches, talking to
+// the person, subagents (which inherit plan mode) and the session tools
+// run, each with its own answer — ExitPlanMode asks, since it puts the
+// plan to the person; AskUserQuestion asks; Task and Agent are allowed —
+// while edits, shell commands and MCP tools are denied. (Claude Code also
+// runs read-only shell commands in plan mode; toolgate denies them, which
+// is stricter.)
+//
+// Auto mode allows what acceptEdits allows (edits inside the roots),
+// leaves every other Ask to Claude Code's classifier, and sets aside the
+// broad allow rules Claude Code drops on entering auto mode (Bash,
+// Bash(*), interpreters and package-manager run commands with any
+// arguments, Task and Agent allows). A permission mode toolgate does not
+// know, from a later Claude Code, is judged as the default mode, and the
+// reason says so.
+//
+// A WebFetch of loopback, link-local, cloud metadata, private, shared or
+// unspecified addresses (in every IPv4 and IPv6 spelling) or of localhost
+// and the metadata host names asks, in every mode, unless an allow rule
+// names the host (WebFetch(domain:10.0.0.5)); a bare WebFetch allow does
+// not reach them.
 //
 // # toolgate explain
 //

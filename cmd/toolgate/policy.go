@@ -447,7 +447,11 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	}
 	cfg := p.cfg
 	if mode == permission.ModeAuto {
-		cfg, _ = permission.AutoModeConfig(cfg)
+		var dropped []string
+		cfg, dropped = permission.AutoModeConfig(cfg)
+		for _, d := range dropped {
+			p.warnings = append(p.warnings, "auto mode sets aside the broad allow rule "+d+", as Claude Code does")
+		}
 	}
 	checker, err := permission.New(cfg)
 	if err != nil {

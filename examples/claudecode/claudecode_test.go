@@ -121,7 +121,7 @@ func TestSnippetInstallsToolgate(t *testing.T) {
 		{"default", "Write", map[string]any{"file_path": "/etc/cron.d/x", "content": "x"}, "deny",
 			"toolgate: write \"/etc/cron.d/x\" refused: resolves to /etc/cron.d/x, outside every root (" + project + ") [L4 sandbox: sandbox:outside-roots]"},
 		{"plan", "Bash", map[string]any{"command": "go build ./..."}, "deny",
-			"toolgate: plan mode: only read-only, web, interaction and subagent tools run, and Bash is an exec tool [L2 rules: mode:plan]"},
+			"toolgate: plan mode: only read-only, web, interaction, subagent and session tools run, and Bash is an exec tool [L2 rules: mode:plan]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.mode+" "+tc.tool+" "+tc.decision, func(t *testing.T) {
