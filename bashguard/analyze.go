@@ -51,14 +51,15 @@ type funcEdge struct {
 // joined only when the command is emitted, so that factors that lose to a
 // stricter one cost no string building.
 type verdictAcc struct {
-	dec       permission.Decision
-	layer     permission.Layer // of the deciding factor; zero for the guard's own checks
-	rule      string
-	why       [3]string // the reason, in parts
-	nonOver   bool      // some factor forbids an allow rule from lifting the Ask
-	decided   bool      // a non-Allow factor was recorded
-	allowRule string
-	allowWhy  string
+	dec        permission.Decision
+	layer      permission.Layer // of the deciding factor; zero for the guard's own checks
+	rule       string
+	why        [3]string // the reason, in parts
+	nonOver    bool      // some factor forbids an allow rule from lifting the Ask
+	decided    bool      // a non-Allow factor was recorded
+	allowRule  string
+	allowWhy   string
+	allowLayer permission.Layer // of allowRule; zero for the guard's own
 }
 
 func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
@@ -94,6 +95,14 @@ func (c *verdictAcc) addl(d permission.Decision, layer permission.Layer, rule, r
 func (c *verdictAcc) allow(rule, why string) {
 	if c.allowRule == "" {
 		c.allowRule, c.allowWhy = rule, why
+	}
+}
+
+// allowBy is allow for a rule of another layer (an allow rule the path
+// judge named).
+func (c *verdictAcc) allowBy(layer permission.Layer, rule, why string) {
+	if c.allowRule == "" {
+		c.allowRule, c.allowWhy, c.allowLayer = rule, why, layer
 	}
 }
 
@@ -272,7 +281,10 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 		}
 	} else {
 		cmd.Decision, cmd.Rule, cmd.Reason = permission.Allow, c.allowRule, c.allowWhy
-		cmd.Layer = permission.LayerShell
+		cmd.Layer = c.allowLayer
+		if cmd.Layer == 0 {
+			cmd.Layer = permission.LayerShell
+		}
 		if cmd.Rule == "" {
 			cmd.Rule = "safe"
 		}

@@ -87,6 +87,11 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 	r := a.judgePath(p, access)
 	switch r.Decision {
 	case permission.Allow:
+		if r.Layer == permission.LayerRules && r.Rule != "" {
+			// An allow rule answered for the path (a read outside the
+			// roots): it names itself as the command's reason.
+			c.allowBy(r.Layer, r.Rule, "reads "+p+": "+r.Reason)
+		}
 		return true
 	case permission.Ask:
 		c.addl(permission.Ask, r.Layer, ruleOr(r.Rule, "path:read"), "reads ", p, sep(r.Reason), false)

@@ -85,7 +85,10 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 			c.addf(permission.Ask, "path:walk", "searches the tree below ", p, ": no working directory is configured, so it cannot be walked", false)
 			return
 		}
-		dir = strings.TrimSuffix(a.dir, "/") + "/" + p
+		dir = strings.TrimSuffix(a.dir, "/")
+		if p != "." && p != "./" {
+			dir += "/" + p
+		}
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return // a file, or nothing: the root's own judgement holds

@@ -77,7 +77,7 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 		answers := buf[:1]
 		switch cmd.Decision {
 		case permission.Allow:
-			answers = append(answers, permission.Result{Decision: permission.Allow, Layer: permission.LayerShell,
+			answers = append(answers, permission.Result{Decision: permission.Allow, Layer: cmdLayer(cmd.Layer),
 				Source: permission.SourceAllow, Rule: cmd.Rule, Reason: cmd.Reason})
 		case permission.Ask:
 			if !(rules.Decision == permission.Allow && rules.Source == permission.SourceAllow && cmd.Overridable) {
