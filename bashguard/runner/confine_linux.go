@@ -503,3 +503,15 @@ func (p *confineLaunchPipes) finish(launcher string, killed bool) error {
 	}
 	return nil
 }
+
+// CanConfine reports whether r's commands would run confined by the
+// kernel as r.Confinement asks, and when not, why: the program must call
+// [ConfineMain] (or name a Launcher), and the kernel must offer Landlock,
+// at ABI 4 or later when the network is off. It starts nothing.
+func (r *Shell) CanConfine() (bool, string) {
+	if r == nil {
+		r = &Shell{}
+	}
+	s := confineAvailable(runConfig{confine: r.Confinement, probe: r.probe})
+	return s.abi > 0, s.reason
+}

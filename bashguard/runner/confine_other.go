@@ -5,3 +5,9 @@ package runner
 // confineLaunch fails: Landlock exists on Linux only, and a runner on
 // another system never starts a launcher.
 func confineLaunch() int { return 126 }
+
+// CanConfine reports that commands cannot be confined: Landlock exists on
+// Linux only.
+func (r *Shell) CanConfine() (bool, string) {
+	return false, "kernel confinement (Landlock) exists on Linux only"
+}

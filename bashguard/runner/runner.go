@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -215,9 +216,23 @@ type Shell struct {
 	// zero value confines it to Dir and refuses to run it where the
 	// kernel cannot.
 	Confinement Confinement
+	// Stream, when not nil, connects the command to these standard
+	// streams instead of capturing its output, for a program that runs
+	// one command on behalf of another (toolgate's launcher for Claude
+	// Code): the result's Output stays empty and MaxOutput is not
+	// applied, and a zero Timeout means none (the caller bounds the run
+	// with its context). Every other guarantee holds.
+	Stream *Stream
 
 	// probe, when not nil, replaces the kernel's Landlock probe (tests).
 	probe func() confineSupport
+}
+
+// Stream is the standard streams of a command run with [Shell.Stream].
+// A nil Stdin reads /dev/null; a nil Stdout or Stderr discards.
+type Stream struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
 }
 
 // FromEnv returns a Shell whose Timeout comes from
@@ -290,6 +305,7 @@ type runConfig struct {
 	maxProcs   int
 	env        []string
 	credential *Credential
+	stream     *Stream
 
 	confine Confinement
 	roots   []string // resolved confinement roots
@@ -310,6 +326,7 @@ func (r *Shell) config() (runConfig, error) {
 		maxOutput:  r.MaxOutput,
 		maxProcs:   r.MaxProcs,
 		credential: r.Credential,
+		stream:     r.Stream,
 		confine:    r.Confinement,
 		checker:    r.Checker,
 		probe:      r.probe,
@@ -323,6 +340,8 @@ func (r *Shell) config() (runConfig, error) {
 	switch {
 	case c.timeout < 0:
 		return c, runConfigError("Timeout %v is negative", c.timeout)
+	case c.timeout == 0 && c.stream != nil:
+		// No timeout of its own: the caller's context bounds the run.
 	case c.timeout == 0:
 		c.timeout = DefaultTimeout
 	case c.timeout > MaxTimeout:

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -119,6 +120,14 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		Stderr:      pw,
 		SysProcAttr: attr,
 	}
+	if s := c.stream; s != nil {
+		// The command's own streams; the capture pipe only tells when
+		// every process that could write has gone.
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, orDiscard(s.Stdout), orDiscard(s.Stderr)
+		// Streams that are not files are copied by goroutines; one that a
+		// process escaping the kill holds open is given up after a grace.
+		cmd.WaitDelay = runDrainGrace
+	}
 	var launch *confineLaunchPipes
 	if plan != nil {
 		if launch, err = confineCommand(cmd, c, command); err != nil {
@@ -156,12 +165,16 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		runWaitExited(pid)
 	}()
 
-	timer := time.NewTimer(c.timeout)
-	defer timer.Stop()
+	var timeout <-chan time.Time
+	if c.timeout > 0 {
+		timer := time.NewTimer(c.timeout)
+		defer timer.Stop()
+		timeout = timer.C
+	}
 	var res Result
 	select {
 	case <-exited:
-	case <-timer.C:
+	case <-timeout:
 		res.TimedOut = true
 	case <-ctx.Done():
 		res.Cancelled = true
@@ -357,4 +370,12 @@ func runReadProc(path string, buf []byte) []byte {
 		}
 		buf = buf[:len(buf)+n]
 	}
+}
+
+// orDiscard is w, or io.Discard when w is nil.
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
