@@ -157,6 +157,12 @@ type Confinement struct {
 	// Devices are the files a command may read and write besides the
 	// roots, such as /dev/null. Nil: [DefaultConfineDevices].
 	Devices []string
+	// Writable are further locations a command may read and write
+	// whole, without the walk for secret paths that the roots get: the
+	// caches of toolchains (a Go build cache, an npm cache), which hold
+	// nothing of the user's own and are too large to walk per command.
+	// A location that does not exist is skipped.
+	Writable []string
 	// Network lets a command connect and bind TCP sockets. False: the
 	// kernel refuses both (which needs Landlock ABI 4).
 	Network bool

@@ -180,6 +180,9 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	for _, path := range devices {
 		p.Rules = append(p.Rules, confineRule{Path: path, Access: confineDevice, Follow: true})
 	}
+	for _, path := range c.confine.Writable {
+		p.Rules = append(p.Rules, confineRule{Path: path, Access: confineAll, Follow: true})
+	}
 	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
 
 	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules}

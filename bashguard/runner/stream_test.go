@@ -77,3 +77,18 @@ func TestCanConfine(t *testing.T) {
 	assert.Equal(t, "the kernel has no Landlock (test)", reason)
 	assert.Positive(t, abi)
 }
+
+// Writable locations are granted whole, without the walk for secrets; the
+// places beside them stay closed.
+func TestConfinedCommandWritesWritableLocations(t *testing.T) {
+	confineTestABI(t)
+	r, _ := runTestRunner(t)
+	cache, other := runTestDir(t), runTestDir(t)
+	r.Confinement.Writable = []string{cache, filepath.Join(cache, "missing")}
+	res, err := r.Run(context.Background(), `echo built > `+cache+`/obj && cat `+cache+`/obj
+{ echo x > `+other+`/obj; } 2>/dev/null || echo "other refused"`)
+	require.NoError(t, err)
+	assert.Equal(t, "built\nother refused\n", res.Output)
+	assert.FileExists(t, filepath.Join(cache, "obj"))
+	assert.NoFileExists(t, filepath.Join(other, "obj"))
+}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/ccwire"
@@ -125,6 +126,8 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 	if note != "" {
 		v.Reason += " (" + note + ")"
 	}
+	self, _ := os.Executable()
+	v = confineCall(v, ev.ToolName, pol, self)
 	if w := warningsNote(pol.warnings); w != "" {
 		v.Reason += " (" + w + ")"
 	}

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -134,6 +137,12 @@ func TestCheckRecordedEvents(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.json")
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
+	var confinedCases atomic.Int64
+	t.Cleanup(func() {
+		// Every allowed Bash call of the recorded events is confined
+		// (the default); the unwrapping above checked each script.
+		assert.Positive(t, confinedCases.Load(), "no recorded answer was confined")
+	})
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".json"), func(t *testing.T) {
 			data, err := os.ReadFile(file)
@@ -147,6 +156,11 @@ func TestCheckRecordedEvents(t *testing.T) {
 				env = append(env, k+"="+expand(v, tmp))
 			}
 			out, stderr, code := runBinary(t, tmp, args, stdin, env...)
+			var confined bool
+			out, confined = unwrapConfinement(t, out, json.RawMessage(stdin))
+			if confined {
+				confinedCases.Add(1)
+			}
 			for _, name := range c.Absent {
 				_, err := os.Lstat(filepath.Join(tmp, filepath.FromSlash(name)))
 				assert.True(t, os.IsNotExist(err), "%s exists: a command ran that must not have (%s)", name, c.About)
@@ -212,4 +226,58 @@ func TestCheckCoverage(t *testing.T) {
 	}
 	sort.Strings(names)
 	t.Logf("tools covered: %s", strings.Join(names, " "))
+}
+
+// unwrapConfinement checks and undoes the confinement of an allowed
+// command (see confine.go), so that recorded answers compare
+// independently of where the test binary lives: the wrapped script must
+// be, byte for byte, the command the call would otherwise run (the
+// event's, or the one the answer names in its own updatedInput); it
+// comes back as that command, or, when the wrapping was the only change,
+// as no updatedInput at all. It reports whether the answer was confined.
+func unwrapConfinement(t *testing.T, out string, event json.RawMessage) (string, bool) {
+	t.Helper()
+	var ans map[string]any
+	if json.Unmarshal([]byte(out), &ans) != nil {
+		return out, false
+	}
+	spec, _ := ans["hookSpecificOutput"].(map[string]any)
+	in, _ := spec["updatedInput"].(map[string]any)
+	cmd, _ := in["command"].(string)
+	pol, script, ok := parseWrapped(cmd)
+	if !ok {
+		return out, false
+	}
+	var p confinePolicy
+	require.NoError(t, json.Unmarshal([]byte(pol), &p), "the policy of a confined command")
+	require.NotEmpty(t, p.Roots, "a confined command names its roots")
+	in["command"] = script
+	var ev struct {
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	require.NoError(t, json.Unmarshal(event, &ev))
+	if reflect.DeepEqual(in, ev.ToolInput) {
+		delete(spec, "updatedInput")
+	}
+	b, err := json.Marshal(ans)
+	require.NoError(t, err)
+	return string(b), true
+}
+
+// parseWrapped undoes wrapCommand: the policy's JSON and the script.
+func parseWrapped(cmd string) (pol, script string, ok bool) {
+	_, rest, found := strings.Cut(cmd, "' exec --policy ")
+	if !found || !strings.HasPrefix(cmd, "'") {
+		return "", "", false
+	}
+	p64, s64, found := strings.Cut(rest, " --script ")
+	if !found {
+		return "", "", false
+	}
+	p, err1 := base64.StdEncoding.DecodeString(p64)
+	s, err2 := base64.StdEncoding.DecodeString(s64)
+	if err1 != nil || err2 != nil {
+		return "", "", false
+	}
+	return string(p), string(s), true
 }

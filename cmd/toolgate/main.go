@@ -19,6 +19,7 @@ const usage = `usage:
   toolgate check [--settings FILE]... [--managed FILE] < event.json
   toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] TOOL 'JSON input'
   toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
+  toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)
 `
 
 // run dispatches a command line and returns the exit status.
@@ -34,6 +35,8 @@ func run(args []string, e env) int {
 		return runExplain(args[1:], e)
 	case "lint":
 		return runLint(args[1:], e)
+	case "exec":
+		return runExec(args[1:], e)
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return 0

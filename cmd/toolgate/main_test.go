@@ -13,6 +13,17 @@ import (
 var bin, hello string
 
 func TestMain(m *testing.M) {
+	if os.Getenv("TOOLGATE_TEST_ECHO_EXEC") == "1" {
+		// Started by FuzzConfineWrap as "toolgate": print the script
+		// toolgate exec would run, byte for byte.
+		_, script, err := parseExecArgs(os.Args[2:])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(126)
+		}
+		os.Stdout.WriteString(script)
+		os.Exit(0)
+	}
 	os.Exit(testMain(m))
 }
 

@@ -121,6 +121,11 @@ type options struct {
 	// SafeCommands are further commands auto-allowed with literal
 	// arguments (bashguard.Policy.ExtraSafe).
 	SafeCommands []string `json:"safeCommands"`
+	// Confine runs every Bash command toolgate check allows under
+	// toolgate's own launcher, confined by the kernel (see confine.go).
+	// Unset: on. A workspace that is not trusted may turn it on, never
+	// off.
+	Confine *bool `json:"confine"`
 	// HookTimeout is the default timeout of a command hook, in seconds.
 	HookTimeout float64 `json:"hookTimeout"`
 	// Hooks are command hooks in Claude Code's hook settings shape,
@@ -146,8 +151,10 @@ type policy struct {
 	cfg      permission.Config
 	warnings []string
 	network  bool
-	safe     []string
-	hooks    []hooks.Command
+	// confine wraps allowed Bash commands in the confining launcher.
+	confine bool
+	safe    []string
+	hooks   []hooks.Command
 	// roots are the sandbox roots; skipped are additional directories
 	// that do not exist or may not be roots (left out, which only
 	// narrows).
@@ -336,7 +343,8 @@ func (p *policy) loadOptions() error {
 			off[permission.ScopeProject], off[permission.ScopeLocal] = true, true
 		}
 	}
-	networkSet := false
+	networkSet, confineSet := false, false
+	p.confine = true
 	untrusted := "this workspace has not been trusted"
 	project := p.src.projectDir()
 	for _, f := range files {
@@ -354,6 +362,13 @@ func (p *policy) loadOptions() error {
 				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.network true from %s %s: %s", f.Scope, f.Path, untrusted))
 			} else {
 				p.network, networkSet = *o.Network, true
+			}
+		}
+		if o.Confine != nil && !confineSet {
+			if !*o.Confine && !f.MayWiden() {
+				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.confine false from %s %s: %s", f.Scope, f.Path, untrusted))
+			} else {
+				p.confine, confineSet = *o.Confine, true
 			}
 		}
 		if len(o.SafeCommands) > 0 && !f.MayWiden() {

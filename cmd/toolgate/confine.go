@@ -1,0 +1,292 @@
+package main
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/toolgate/toolgate/bashguard/runner"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// Confinement of what toolgate check allows.
+//
+// Under "toolgate": {"confine": true} (the default), check answers an
+// allowed Bash or Monitor call with an updatedInput whose command runs the
+// original script through "toolgate exec", which confines it with the
+// kernel (runner.Shell's Landlock policy) and runs it on Claude Code's own
+// streams: the roots read-write with their secret paths hidden, the
+// system locations and the user's tool configuration read-only, the
+// toolchains' caches read-write, a private TMPDIR, no TCP unless
+// toolgate.network is on, and the environment without secret-looking
+// variables. The script travels in base64, so it reaches bash byte for
+// byte; the policy travels beside it, fixed when the call was judged.
+
+// confinedTools are the tools whose command check wraps.
+var confinedTools = map[string]bool{"Bash": true, "Monitor": true}
+
+// confineMaxWalk bounds the entries the launcher walks under the roots to
+// hide their secret paths: large enough for a monorepo with its
+// dependencies; a larger tree makes the command fail, never run
+// unconfined.
+const confineMaxWalk = 1_000_000
+
+// confinePolicy is what the launcher needs, carried in the wrapped
+// command.
+type confinePolicy struct {
+	Roots   []string `json:"roots"`
+	Network bool     `json:"network,omitempty"`
+}
+
+// confineShell is the runner that runs one confined command on the
+// launcher's own streams, in the current directory.
+func confineShell(pol confinePolicy, dir, home string, environ []string, stdin io.Reader, stdout, stderr io.Writer) (*runner.Shell, error) {
+	sb, err := sandbox.New(sandbox.Config{Roots: pol.Roots, WorkDir: dir})
+	if err != nil {
+		return nil, err
+	}
+	readOnly, writable := runner.DefaultConfineReadOnly(), []string(nil)
+	if home != "" {
+		for _, p := range []string{".gitconfig", ".config/git", ".local/bin", "bin"} {
+			readOnly = append(readOnly, filepath.Join(home, p))
+		}
+		for _, p := range []string{".cache", "go", ".npm", ".yarn", ".pnpm-store", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches"} {
+			writable = append(writable, filepath.Join(home, p))
+		}
+	}
+	readOnly = append(readOnly, pathGrants(lookup(environ, "PATH"), home)...)
+	for _, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "npm_config_cache"} {
+		if v := lookup(environ, name); filepath.IsAbs(v) {
+			writable = append(writable, v)
+		}
+	}
+	return &runner.Shell{
+		Dir:     dir,
+		Checker: sb,
+		Home:    home,
+		Env:     scrubEnv(environ),
+		Confinement: runner.Confinement{
+			Roots: pol.Roots, Network: pol.Network, ReadOnly: readOnly, Writable: writable, MaxWalk: confineMaxWalk,
+		},
+		Stream: &runner.Stream{Stdin: stdin, Stdout: stdout, Stderr: stderr},
+	}, nil
+}
+
+// toolHomes are the directories under HOME where version managers keep
+// the programs a PATH entry below them runs (a pyenv shim runs pyenv's
+// own libexec): a PATH entry beneath one grants the whole of it.
+var toolHomes = map[string]bool{".pyenv": true, ".nvm": true, ".rbenv": true, ".cargo": true, ".rustup": true, ".sdkman": true,
+	".volta": true, ".asdf": true, ".bun": true, ".deno": true, ".goenv": true, ".nodenv": true, "go": true, ".juliaup": true}
+
+// pathGrants are the locations the programs on PATH need, read-only: each
+// PATH entry, or for one beneath a tool home under HOME, that tool home.
+// Nothing else under HOME is granted because PATH names it.
+func pathGrants(path, home string) []string {
+	var out []string
+	for dir := range strings.SplitSeq(path, ":") {
+		if !filepath.IsAbs(dir) {
+			continue // a relative entry names the command's own directory, inside the roots or refused
+		}
+		dir = filepath.Clean(dir)
+		if home != "" {
+			if rel, err := filepath.Rel(home, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+				top, _, _ := strings.Cut(rel, string(filepath.Separator))
+				if toolHomes[top] {
+					dir = filepath.Join(home, top)
+				}
+			}
+		}
+		out = append(out, dir)
+	}
+	return out
+}
+
+// confineCall wraps the command of an allowed call of a confined tool, or
+// turns the Allow into an Ask when the kernel cannot confine it here. The
+// other decisions, and the other tools, pass unchanged.
+func confineCall(v runtime.Verdict, tool string, pol *policy, self string) runtime.Verdict {
+	if v.Decision != permission.Allow || !confinedTools[tool] || !pol.confine {
+		return v
+	}
+	sh := runner.Shell{Confinement: runner.Confinement{Network: pol.network}}
+	if ok, why := sh.CanConfine(); !ok || self == "" {
+		if self == "" {
+			why = "the toolgate binary cannot name its own path"
+		}
+		return askInstead(v, "confine:unavailable", "toolgate cannot confine this command here ("+why+"); confirm it runs with your full rights, or set \"toolgate\": {\"confine\": false}")
+	}
+	var in map[string]json.RawMessage
+	var script string
+	if err := json.Unmarshal(v.Input, &in); err != nil || json.Unmarshal(in["command"], &script) != nil {
+		return askInstead(v, "confine:input", "toolgate cannot read the command to confine it")
+	}
+	wrapped, err := json.Marshal(wrapCommand(self, confinePolicy{Roots: pol.roots, Network: pol.network}, script))
+	if err != nil {
+		return askInstead(v, "confine:input", "toolgate cannot wrap the command: "+err.Error())
+	}
+	in["command"] = wrapped
+	out, err := json.Marshal(in)
+	if err != nil {
+		return askInstead(v, "confine:input", "toolgate cannot wrap the command: "+err.Error())
+	}
+	v.Input = out
+	return v
+}
+
+// askInstead turns an Allow into an Ask of the shell layer, keeping the
+// Allow in the conflict log.
+func askInstead(v runtime.Verdict, rule, reason string) runtime.Verdict {
+	v.Conflicts.Add(permission.Conflict{Decision: v.Decision, Layer: v.Layer, Source: v.Source, Rule: v.Rule, Reason: v.Reason})
+	v.Decision, v.Layer, v.Source, v.Rule, v.Reason = permission.Ask, permission.LayerShell, permission.SourceToolAsk, rule, reason
+	return v
+}
+
+// wrapCommand is the command Claude Code runs in place of script: toolgate
+// exec with the policy and the script, each in base64 inside single
+// quotes, so that no byte of either means anything to the shell.
+func wrapCommand(self string, pol confinePolicy, script string) string {
+	p, _ := json.Marshal(pol) // strings and a bool always encode
+	return shellQuote(self) + " exec --policy " + base64.StdEncoding.EncodeToString(p) +
+		" --script " + base64.StdEncoding.EncodeToString([]byte(script))
+}
+
+// shellQuote quotes s for bash in single quotes.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// runExec is "toolgate exec --policy P --script S": the launcher that runs
+// one confined command on its own streams and exits with its status (126
+// when it could not run it, with the reason on stderr).
+func runExec(args []string, e env) int {
+	fail := func(err error) int {
+		fmt.Fprintf(e.stderr, "toolgate: the command did not run: %v\n", err)
+		return 126
+	}
+	pol, script, err := parseExecArgs(args)
+	if err != nil {
+		return fail(err)
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return fail(err)
+	}
+	sh, err := confineShell(pol, dir, e.getenv("HOME"), os.Environ(), e.stdin, e.stdout, e.stderr)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	res, err := sh.Run(ctx, script)
+	if err != nil && !errors.Is(err, ctx.Err()) {
+		return fail(err)
+	}
+	return res.ExitCode
+}
+
+// parseExecArgs reads the command line of toolgate exec: the policy and
+// the script, each in base64.
+func parseExecArgs(args []string) (confinePolicy, string, error) {
+	var pol confinePolicy
+	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	polArg := fs.String("policy", "", "the confinement policy, JSON in base64")
+	scriptArg := fs.String("script", "", "the script, in base64")
+	if err := fs.Parse(args); err != nil {
+		return pol, "", err
+	}
+	if fs.NArg() > 0 {
+		return pol, "", fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	p, err := base64.StdEncoding.DecodeString(*polArg)
+	if err == nil {
+		err = json.Unmarshal(p, &pol)
+	}
+	if err != nil {
+		return pol, "", fmt.Errorf("bad --policy: %v", err)
+	}
+	if len(pol.Roots) == 0 {
+		return pol, "", errors.New("bad --policy: no roots")
+	}
+	script, err := base64.StdEncoding.DecodeString(*scriptArg)
+	if err != nil {
+		return pol, "", fmt.Errorf("bad --script: %v", err)
+	}
+	return pol, string(script), nil
+}
+
+// secretEnvWords are the parts of a variable name, between underscores,
+// that mark its value as a secret (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY,
+// NPM_AUTH, PGPASSWORD is caught by its prefix below). Whole parts only:
+// GIT_AUTHOR_NAME and PWD stay.
+var secretEnvWords = map[string]bool{
+	"TOKEN": true, "TOKENS": true, "SECRET": true, "SECRETS": true, "PASSWORD": true, "PASSWD": true, "PASS": true,
+	"PASSPHRASE": true, "CREDENTIAL": true, "CREDENTIALS": true, "CREDS": true, "APIKEY": true, "KEY": true,
+	"COOKIE": true, "DSN": true, "AUTH": true, "PAT": true, "PRIVATE": true,
+}
+
+// secretEnvNames are further variables that hand a command the user's
+// credentials: agent sockets, credential files, passwords of clients.
+var secretEnvNames = map[string]bool{
+	"SSH_AUTH_SOCK": true, "GPG_AGENT_INFO": true, "GOOGLE_APPLICATION_CREDENTIALS": true, "KUBECONFIG": true,
+	"DOCKER_CONFIG": true, "PGPASSWORD": true, "PGPASSFILE": true, "MYSQL_PWD": true, "NETRC": true,
+	"DATABASE_URL": true,
+}
+
+// scrubEnv is environ without the variables whose names look secret, or
+// whose values carry a password in a URL.
+func scrubEnv(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || secretEnv(name, value) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+func secretEnv(name, value string) bool {
+	upper := strings.ToUpper(name)
+	if secretEnvNames[upper] {
+		return true
+	}
+	if strings.HasPrefix(upper, "AWS_") && upper != "AWS_REGION" && upper != "AWS_DEFAULT_REGION" && upper != "AWS_PROFILE" {
+		return true
+	}
+	for part := range strings.SplitSeq(upper, "_") {
+		if secretEnvWords[part] {
+			return true
+		}
+	}
+	// scheme://user:password@host/...
+	if i := strings.Index(value, "://"); i >= 0 {
+		authority, _, _ := strings.Cut(value[i+3:], "/")
+		if at := strings.LastIndexByte(authority, '@'); at >= 0 && strings.IndexByte(authority[:at], ':') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup is the value of name in environ.
+func lookup(environ []string, name string) string {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/bashguard/runner"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
+)
+
+// requireConfinement fails (or, where the kernel has no Landlock, skips
+// loudly) a test that runs confined commands.
+func requireConfinement(t *testing.T) {
+	t.Helper()
+	var sh runner.Shell
+	sh.Confinement.Launcher = bin // the toolgate binary calls ConfineMain
+	if ok, why := sh.CanConfine(); !ok {
+		if os.Getenv("TOOLGATE_REQUIRE_LANDLOCK") != "" {
+			t.Fatalf("TOOLGATE_REQUIRE_LANDLOCK is set but the kernel cannot confine: %s", why)
+		}
+		t.Skipf("SKIPPED: this kernel cannot confine commands (%s); the confinement of toolgate check is untested here", why)
+	}
+}
+
+// confinedWorld is a workspace as Claude Code would run a command in it,
+// with canaries outside it.
+type confinedWorld struct {
+	tmp, proj, home, outside string
+}
+
+func newConfinedWorld(t *testing.T) confinedWorld {
+	tmp := workspace(t)
+	w := confinedWorld{tmp: tmp, proj: filepath.Join(tmp, "proj"), home: filepath.Join(tmp, "home"), outside: filepath.Join(tmp, "outside")}
+	for _, d := range []string{w.outside, filepath.Join(w.home, ".ssh"), filepath.Join(w.proj, "src")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	for name, body := range map[string]string{
+		filepath.Join(w.home, ".ssh", "id_rsa"): "-----BEGIN OPENSSH PRIVATE KEY-----\ncanary\n",
+		filepath.Join(w.proj, ".env"):           "TOKEN=canary\n",
+		filepath.Join(w.proj, "src", "a.go"):    "package a\n",
+		filepath.Join(w.proj, "README.md"):      "# proj\n",
+		// probe.py does one thing the kernel must refuse, named by its
+		// first argument, and prints the error.
+		filepath.Join(w.proj, "probe.py"): `import os, socket, sys
+what, arg = sys.argv[1], sys.argv[2]
+try:
+    if what == "write":
+        open(arg, "w").write("x")
+    elif what == "read":
+        print(open(arg).read())
+    elif what == "connect":
+        socket.create_connection(("127.0.0.1", int(arg)), timeout=5)
+    elif what == "env":
+        print(sorted(k for k in os.environ if "TOKEN" in k or k == "SSH_AUTH_SOCK"))
+        sys.exit(0)
+    print("no error")
+except OSError as e:
+    print(type(e).__name__, e.errno)
+`,
+		filepath.Join(w.proj, "meaning.py"): `import os, sys
+print(os.getcwd())
+print("to-stderr", file=sys.stderr)
+sys.exit(3)
+`,
+	} {
+		require.NoError(t, os.WriteFile(name, []byte(body), 0o600))
+	}
+	git := exec.Command("git", "init", "-q", w.proj)
+	git.Env = []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}
+	require.NoError(t, git.Run())
+	settings := `{"permissions": {"allow": ["Bash(python3:*)"]}}`
+	require.NoError(t, os.MkdirAll(filepath.Join(w.home, ".claude"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(w.home, ".claude", "settings.json"), []byte(settings), 0o644))
+	return w
+}
+
+// check answers a PreToolUse Bash event for command.
+func (w confinedWorld) check(t *testing.T, command string) (decision, reason string, input map[string]any) {
+	t.Helper()
+	ev, err := json.Marshal(map[string]any{"session_id": "s-confine", "cwd": w.proj, "hook_event_name": "PreToolUse",
+		"permission_mode": "default", "tool_name": "Bash", "tool_use_id": "toolu_1",
+		"tool_input": map[string]any{"command": command, "timeout": 120000, "description": "x"}})
+	require.NoError(t, err)
+	out, stderr, code := runBinary(t, w.tmp, nil, string(ev), "CLAUDE_PROJECT_DIR="+w.proj)
+	require.Equal(t, 0, code, stderr)
+	var ans struct {
+		Specific struct {
+			PermissionDecision       string         `json:"permissionDecision"`
+			PermissionDecisionReason string         `json:"permissionDecisionReason"`
+			UpdatedInput             map[string]any `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &ans), out)
+	return ans.Specific.PermissionDecision, ans.Specific.PermissionDecisionReason, ans.Specific.UpdatedInput
+}
+
+// run runs a command line as Claude Code's Bash tool would: bash -c in
+// the project, with the user's environment.
+func (w confinedWorld) run(t *testing.T, command string, env ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command("/bin/bash", "-c", command)
+	cmd.Dir = w.proj
+	cmd.Env = append([]string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8"}, env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return out.String(), errb.String(), ee.ExitCode()
+	}
+	require.NoError(t, err)
+	return out.String(), errb.String(), 0
+}
+
+// confined checks command and returns the command line Claude Code would
+// run in its place.
+func (w confinedWorld) confined(t *testing.T, command string) string {
+	t.Helper()
+	d, reason, in := w.check(t, command)
+	require.Equal(t, "allow", d, reason)
+	wrapped, _ := in["command"].(string)
+	_, script, ok := parseWrapped(wrapped)
+	require.True(t, ok, "an allowed command is confined: %q", wrapped)
+	assert.Equal(t, command, script, "the script is wrapped byte for byte")
+	assert.Equal(t, float64(120000), in["timeout"], "the other fields stay")
+	assert.Equal(t, "x", in["description"])
+	return wrapped
+}
+
+// An allowed command that tries to leave the roots fails at the kernel,
+// and the canaries stay as they were; ordinary commands give the same
+// output confined as unconfined.
+func TestConfinedCheckStopsAtTheKernel(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	port := listen(t)
+	for _, tc := range []struct {
+		name, command, want string
+	}{
+		{"write outside", "python3 probe.py write " + w.outside + "/pwned", "PermissionError 13\n"},
+		{"read the ssh key", "python3 probe.py read " + w.home + "/.ssh/id_rsa", "PermissionError 13\n"},
+		{"read .env", "python3 probe.py read .env", "PermissionError 13\n"},
+		{"read .env by its full path", "python3 probe.py read " + w.proj + "/.env", "PermissionError 13\n"},
+		{"connect to loopback", "python3 probe.py connect " + port, "PermissionError 13\n"},
+		{"environment secrets", "python3 probe.py env -", "[]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _, _ := w.run(t, w.confined(t, tc.command), "GITHUB_TOKEN=ghp_canary", "SSH_AUTH_SOCK=/tmp/agent.sock")
+			assert.Equal(t, tc.want, out)
+		})
+	}
+	_, err := os.Stat(filepath.Join(w.outside, "pwned"))
+	assert.True(t, os.IsNotExist(err), "nothing was written outside the roots")
+	key, err := os.ReadFile(filepath.Join(w.home, ".ssh", "id_rsa"))
+	require.NoError(t, err)
+	assert.Equal(t, "-----BEGIN OPENSSH PRIVATE KEY-----\ncanary\n", string(key))
+
+	for _, command := range []string{"ls", "ls -la src", "git status", "cat README.md", "grep -rn package src", "wc -l src/a.go"} {
+		t.Run(command, func(t *testing.T) {
+			plainOut, plainErr, plainCode := w.run(t, command)
+			out, errOut, code := w.run(t, w.confined(t, command))
+			assert.Equal(t, plainCode, code)
+			assert.Equal(t, plainOut, out, "the same output, confined")
+			assert.Equal(t, plainErr, errOut)
+		})
+	}
+}
+
+// The wrapped call keeps the command's meaning: its exit status, its two
+// streams apart, the working directory; a cd does not carry over.
+func TestConfinedCheckKeepsTheCallsMeaning(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	out, errOut, code := w.run(t, "cd src; "+w.confined(t, "python3 ../meaning.py")+"; echo status=$? after=$PWD")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, w.proj+"/src\nstatus=3 after="+w.proj+"/src\n", out, "the working directory, the status and the caller's shell")
+	assert.Equal(t, "to-stderr\n", errOut, "stderr stays apart")
+}
+
+// Without a path of its own toolgate cannot wrap, and asks.
+func TestConfineCallAsksWhenItCannotConfine(t *testing.T) {
+	v := runtime.Verdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Rule: "safe", Reason: "reads only inside the allowed roots"},
+		Input: json.RawMessage(`{"command":"ls"}`)}
+	pol := &policy{confine: true, roots: []string{"/work"}}
+	got := confineCall(v, "Bash", pol, "")
+	assert.Equal(t, permission.Ask, got.Decision)
+	assert.Equal(t, "confine:unavailable", got.Rule)
+	assert.Contains(t, got.Reason, "toolgate cannot confine this command here (the toolgate binary cannot name its own path)")
+	assert.Equal(t, "safe", got.Conflicts.At(0).Rule, "the Allow is in the conflict log")
+
+	for _, tc := range []struct {
+		name    string
+		v       runtime.Verdict
+		tool    string
+		confine bool
+	}{
+		{"not allowed", runtime.Verdict{Result: permission.Result{Decision: permission.Ask, Reason: "asks"}}, "Bash", true},
+		{"another tool", v, "Read", true},
+		{"confinement off", v, "Bash", false},
+	} {
+		pol.confine = tc.confine
+		got := confineCall(tc.v, tc.tool, pol, "/usr/bin/toolgate")
+		assert.Equal(t, tc.v.Decision, got.Decision, tc.name)
+		assert.Equal(t, tc.v.Reason, got.Reason, tc.name)
+		assert.Equal(t, string(tc.v.Input), string(got.Input), tc.name)
+	}
+}
+
+func TestPathGrants(t *testing.T) {
+	assert.Equal(t, []string{"/usr/local/bin", "/home/u/.pyenv", "/home/u/.local/bin", "/home/u/.nvm", "/opt/x/bin", "/home/u/.config/tool/bin"},
+		pathGrants("/usr/local/bin:/home/u/.pyenv/shims:/home/u/.local/bin:relative:/home/u/.nvm/versions/node/v20/bin:/opt/x/bin/:/home/u/.config/tool/bin", "/home/u"))
+}
+
+func TestScrubEnv(t *testing.T) {
+	in := []string{"PATH=/usr/bin", "HOME=/home/u", "PWD=/work", "OLDPWD=/", "GIT_AUTHOR_NAME=A", "LANG=C.UTF-8",
+		"GITHUB_TOKEN=ghp_x", "AWS_SECRET_ACCESS_KEY=x", "AWS_ACCESS_KEY_ID=x", "AWS_REGION=eu-west-1", "ANTHROPIC_API_KEY=x",
+		"NPM_AUTH=x", "MY_PASSWORD=x", "PGPASSWORD=x", "SSH_AUTH_SOCK=/tmp/s", "DATABASE_URL=postgres://u:p@h/db",
+		"MIRROR=https://user:secret@example.com/x", "DOCS=https://example.com/a:b@c", "KEYMAP=us", "secret_thing=x", "XDG_SESSION_ID=3"}
+	assert.Equal(t, []string{"PATH=/usr/bin", "HOME=/home/u", "PWD=/work", "OLDPWD=/", "GIT_AUTHOR_NAME=A", "LANG=C.UTF-8",
+		"AWS_REGION=eu-west-1", "DOCS=https://example.com/a:b@c", "KEYMAP=us", "XDG_SESSION_ID=3"}, scrubEnv(in))
+}
+
+// The property of the wrapping: whatever the script, the launcher gets
+// exactly it, through a real bash parsing the wrapped command line.
+func FuzzConfineWrap(f *testing.F) {
+	for _, s := range []string{"ls", "echo 'a' \"b\" $HOME `x` $(y)", "a\r\nb\n", "é\u00a0\t\v\f", "'\\''", "x; exit 3", "#!", "\\", "$'\\x00'", strings.Repeat("a'", 500)} {
+		f.Add(s)
+	}
+	self, err := os.Executable()
+	require.NoError(f, err)
+	pol := confinePolicy{Roots: []string{"/work/it's here"}, Network: true}
+	f.Fuzz(func(t *testing.T, script string) {
+		if strings.IndexByte(script, 0) >= 0 {
+			t.Skip("a NUL byte cannot be in a JSON command Claude Code runs through bash") // the launcher refuses it anyway
+		}
+		cmd := exec.Command("/bin/bash", "-c", wrapCommand(self, pol, script))
+		cmd.Env = []string{"TOOLGATE_TEST_ECHO_EXEC=1"}
+		out, err := cmd.Output()
+		require.NoError(t, err)
+		assert.Equal(t, script, string(out))
+	})
+}
+
+// listen starts a TCP listener on loopback and returns its port.
+func listen(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	time.Sleep(0)
+	return port
+}
+
+// BenchmarkConfinedCommand measures what confinement adds to one command
+// as Claude Code runs it: bash -c "true" plain and through toolgate exec
+// (the launcher, the secrets walk of a small workspace, Landlock),
+// alternating in one loop so that both see the same load.
+func BenchmarkConfinedCommand(b *testing.B) {
+	var sh runner.Shell
+	sh.Confinement.Launcher = bin
+	if ok, why := sh.CanConfine(); !ok {
+		b.Skipf("SKIPPED: this kernel cannot confine commands: %s", why)
+	}
+	dir := b.TempDir()
+	for i := range 200 {
+		require.NoError(b, os.WriteFile(filepath.Join(dir, "f"+string(rune('a'+i%26))+strings.Repeat("x", i/26)), []byte("x"), 0o644))
+	}
+	wrapped := wrapCommand(bin, confinePolicy{Roots: []string{dir}}, "true")
+	run := func(command string) time.Duration {
+		cmd := exec.Command("/bin/bash", "-c", command)
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin"}
+		start := time.Now()
+		require.NoError(b, cmd.Run())
+		return time.Since(start)
+	}
+	var plain, confined time.Duration
+	for b.Loop() {
+		plain += run("true")
+		confined += run(wrapped)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(plain.Microseconds())/n, "plain-µs/cmd")
+	b.ReportMetric(float64(confined.Microseconds())/n, "confined-µs/cmd")
+	b.ReportMetric(float64((confined-plain).Microseconds())/n, "added-µs/cmd")
+}
