@@ -35,11 +35,24 @@
 //
 // Inside the roots some paths deserve a person's confirmation:
 // protected paths for writes ([DefaultProtected]: .git/, the agent's own
-// settings, shell start-up files, .npmrc, ...) and secret paths for reads
-// ([DefaultSecret]: .env, private keys, .ssh/, credential files, ...).
+// settings, editor tasks, CI workflows, shell start-up files, ...) and
+// secret paths for reads ([DefaultSecret]: .env but not its templates,
+// private keys, cloud and registry credentials, histories, ...).
 // [Sandbox.CheckPath] combines containment and these classes into a
 // [github.com/toolgate/toolgate/permission.Decision] with a reason: Deny outside the roots, Ask on a
 // protected or secret path, Allow otherwise.
+//
+// The classes hold by identity, not only by name: the protected and
+// secret locations under each root and [Config.Home] are resolved (with
+// the git directory a ".git" file names and the core.hooksPath
+// directories), so that a path reaching one of them through a symbolic
+// link or another name is judged as it, and a file with more than one
+// hard link is compared by device and inode with the files found. A
+// link planted after [New] is seen on the next call: the directories
+// inside the roots that name the locations are watched by their change
+// time. Where a name cannot tell, the first bytes of the file do (a
+// private-key block, a service-account key). [Sandbox.SelectsSecret]
+// judges a search's file filter by the secret files it could select.
 //
 // # Pattern syntax
 //
@@ -49,7 +62,9 @@
 // everything beneath it. A pattern without a leading "/" matches the
 // trailing components of a path at any depth (".git/" matches
 // /r/.git/config and /r/vendor/x/.git/HEAD; "*.pem" matches /r/a/b.pem); a
-// leading "/" anchors it to the whole absolute path.
+// leading "/" anchors it to the whole absolute path, and a leading "~/"
+// to [Config.Home]. An entry beginning with "!" is an exception: a path it
+// matches is not matched by the list (".env.*" with "!.env.example").
 //
 // # Race-free access
 //

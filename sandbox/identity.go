@@ -519,6 +519,11 @@ func readHooksPath(p string) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	return parseHooksPath(b)
+}
+
+// parseHooksPath reads core.hooksPath from a git config file's text.
+func parseHooksPath(b []byte) (string, bool) {
 	var val string
 	found, core := false, false
 	sc := bufio.NewScanner(bytes.NewReader(b))

@@ -110,3 +110,52 @@ func TestPathCases(t *testing.T) {
 	require.NoError(t, sc.Err())
 	require.GreaterOrEqual(t, n, 100)
 }
+
+// TestWriteThroughAnotherNameAsks plants, after the sandbox is built, a
+// link to a protected directory, a second name for one (renamed, with a
+// link where it was) and a hard link of a protected file, and writes
+// through each: every write is asked, and the reason names the protected
+// location.
+func TestWriteThroughAnotherNameAsks(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	proj := filepath.Join(base, "proj")
+	for _, d := range []string{"proj/.claude", "proj/.git/hooks", "proj/conf", "home"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(base, d), 0o755))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(proj, ".git/config"), []byte("[core]\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(base, "home/.bashrc"), []byte("alias x=y\n"), 0o644))
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{proj}, WorkDir: proj, Home: filepath.Join(base, "home")})
+	require.NoError(t, err)
+	for _, p := range []string{"conf/settings.json", "store/hooks/pre-commit", "notes.txt", "rc.txt"} {
+		d, reason := sb.CheckPath(p, true)
+		require.Equal(t, permission.Allow, d, "%s before the planting: %s", p, reason)
+	}
+
+	// A link: .claude now leads to conf.
+	require.NoError(t, os.RemoveAll(filepath.Join(proj, ".claude")))
+	require.NoError(t, os.Symlink("conf", filepath.Join(proj, ".claude")))
+	// A second name: the git directory renamed, a link where it was.
+	require.NoError(t, os.Rename(filepath.Join(proj, ".git"), filepath.Join(proj, "store")))
+	require.NoError(t, os.Symlink("store", filepath.Join(proj, ".git")))
+	// Hard links of the git config and of ~/.bashrc.
+	require.NoError(t, os.Link(filepath.Join(proj, "store/config"), filepath.Join(proj, "notes.txt")))
+	require.NoError(t, os.Link(filepath.Join(base, "home/.bashrc"), filepath.Join(proj, "rc.txt")))
+
+	for _, c := range []struct{ path, reason string }{
+		{"conf/settings.json", "protected path by identity: it is " + proj + "/.claude"},
+		{"store/hooks/pre-commit", "protected path by identity: it is " + proj + "/.git"},
+		{"store/config", "protected path by identity: it is " + proj + "/.git"},
+		{"notes.txt", "is a hard link of " + proj + "/.git/config (protected"},
+		{"rc.txt", "is a hard link of " + base + "/home/.bashrc (protected"},
+	} {
+		d, reason := sb.CheckPath(c.path, true)
+		assert.Equal(t, permission.Ask, d, "%s: %s", c.path, reason)
+		assert.Contains(t, reason, c.reason, c.path)
+	}
+	// Reading the hard link of a protected file that is no secret is
+	// allowed: its provenance is known.
+	d, reason := sb.CheckPath("notes.txt", false)
+	assert.Equal(t, permission.Allow, d, reason)
+	assert.Contains(t, reason, "inside root")
+}

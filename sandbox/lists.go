@@ -27,6 +27,7 @@ func DefaultProtected() []string {
 		".githooks/",
 		".hg/",
 		".svn/",
+		".gitmodules",
 		".pre-commit-config.yaml",
 		"lefthook.yml",
 		".lefthook.yml",
@@ -45,6 +46,7 @@ func DefaultProtected() []string {
 		".vscode/settings.json",
 		".vscode/launch.json",
 		"*.code-workspace",
+		".idea/",
 		".zed/tasks.json",
 		".zed/settings.json",
 		// Containers and CI that run with the user's or the project's
@@ -108,6 +110,7 @@ func DefaultProtected() []string {
 		".emacs",
 		".emacs.d/",
 		".tmux.conf",
+		".ripgreprc",
 		".config/gh/",
 		".ssh/",
 		".gnupg/",
