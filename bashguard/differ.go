@@ -20,6 +20,11 @@ const ruleAmbiguous = "syntax:ambiguous"
 //   - a carriage return is an ordinary character to bash and a blank to
 //     the parser ("LC_ALL=C\rrm -rf ~");
 //   - a NUL byte ends the text that bash is given;
+//   - "$" followed by a backslash-newline is an expansion to bash, which
+//     joins the lines first ("$\\\n#" is "$#", "$\\\n(id)" runs id), and a
+//     plain "$" to the parser;
+//   - a backslash that ends the script is dropped by bash and kept by the
+//     parser;
 //   - a comment that ends in a backslash ends at the newline in bash, while
 //     the parser continues it onto the next line, hiding that line;
 //   - a here-document delimiter with characters other than letters, digits
@@ -31,6 +36,12 @@ func (a *analyzer) ambiguous(text string, f *syntax.File) {
 	}
 	if i := strings.IndexByte(text, 0); i >= 0 {
 		a.refuse(text, i, "NUL byte: bash stops reading the script there")
+	}
+	if i := strings.Index(text, "$\\\n"); i >= 0 {
+		a.refuse(text, i, "$ followed by a backslash-newline: bash joins the lines first and reads an expansion ($#, $(...)), the parser a plain $")
+	}
+	if n := len(text) - len(strings.TrimRight(text, "\\")); n%2 == 1 {
+		a.refuse(text, len(text)-1, "backslash at the end of the script: bash drops it, the parser keeps it")
 	}
 	if f == nil || strings.IndexByte(text, '#') < 0 || !strings.Contains(text, "\\\n") {
 		return

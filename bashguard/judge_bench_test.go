@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,6 +98,43 @@ func BenchmarkJudgeVsParse(b *testing.B) {
 			b.ReportMetric(float64(tp.Nanoseconds())/float64(n), "parse-ns")
 			b.ReportMetric(float64(tj.Nanoseconds())/float64(n), "judge-ns")
 			b.ReportMetric(float64(tj)/float64(tp), "judge/parse")
+		})
+	}
+}
+
+// benchMixed is one block of the constructs the guard takes apart: here-
+// documents, comments, loops with arithmetic, globs in option positions,
+// assignments, tests of paths, git and environment prints.
+const benchMixed = `cat <<'END' | grep -n x # a note
+body line $x
+END
+for f in *.go; do wc -l "$f"; done
+case $((n+1)) in 1) echo one;; *) echo other;; esac
+[[ -e go.mod && $x -eq 1 ]] && realpath src
+export LANG=C; read -r line < README.md
+sort -u -k2 notes.txt | uniq -c | head -n 3
+git log --oneline -5 -- src
+`
+
+// BenchmarkJudgeLength judges scripts of growing length made of the same
+// mixed block, and reports the time per byte: it stays flat when Judge is
+// linear in the length of the script. The limits allow 64 KiB and 1000
+// commands; the longest input stays within both.
+func BenchmarkJudgeLength(b *testing.B) {
+	pol, paths := casePolicy("")
+	g := New(pol)
+	ctx := context.Background()
+	for _, n := range []int{1, 4, 16, 64} {
+		script := strings.Repeat(benchMixed, n)
+		b.Run(strconv.Itoa(len(script))+"B", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(script)))
+			for b.Loop() {
+				if v := g.Judge(ctx, testWork, paths, script); v.Rule == "" || strings.HasPrefix(v.Rule, "limit:") {
+					b.Fatal("verdict without rule, or over the limits: " + v.Reason)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(script)), "ns/byte")
 		})
 	}
 }

@@ -68,7 +68,7 @@ func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
 	if len(w.Parts) == 1 {
 		switch p := w.Parts[0].(type) {
 		case *syntax.Lit:
-			if strings.IndexByte(p.Value, '\\') < 0 && !strings.HasPrefix(p.Value, "~") && !(assign && strings.Contains(p.Value, ":~")) && !strings.Contains(p.Value, "=~") {
+			if strings.IndexByte(p.Value, '\\') < 0 && !strings.HasPrefix(p.Value, "~") && !strings.Contains(p.Value, ":~") && !strings.Contains(p.Value, "=~") {
 				r.val = p.Value
 				if strings.ContainsAny(p.Value, "*?[") {
 					r.flags |= wGlob
@@ -89,14 +89,15 @@ func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
 				end := strings.IndexByte(v, '/')
 				if end < 0 {
 					end = len(v)
-					if len(w.Parts) > 1 {
-						// "~"'x' or ~"$y": not a plain tilde prefix.
-						if v != "~" {
-							r.flags |= wDynamic
-						}
-					}
 				}
 				home, ok := a.tildeHome(v[1:end])
+				if end == len(v) && len(w.Parts) > 1 {
+					// ~"", ~'x', ~"/x", ~$y, or a tilde the parser split
+					// off at a backslash-newline: bash expands a tilde
+					// prefix only when no character of it is quoted, and
+					// the prefix runs to the first unquoted "/".
+					ok = false
+				}
 				if !ok {
 					r.flags |= wDynamic
 					r.val = a.source(w)
@@ -105,7 +106,7 @@ func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
 				b.WriteString(home)
 				v = v[end:]
 			}
-			if strings.Contains(v, "=~") || (assign && strings.Contains(v, ":~")) {
+			if strings.Contains(v, "=~") || strings.Contains(v, ":~") {
 				// bash expands a tilde after "=" in words that look like
 				// assignments.
 				r.flags |= wDynamic
@@ -153,8 +154,9 @@ func (a *analyzer) plainWord(w *syntax.Word, assign bool) (val string, fl wordFl
 			case '\\', '{':
 				return "", 0, false
 			case '~':
-				// "=~" and, in assignments, ":~" are expanded by bash.
-				if v[i-1] == '=' || assign && v[i-1] == ':' {
+				// "=~", and ":~" in a word that looks like an assignment
+				// (an argument too: "x=a:~"), are expanded by bash.
+				if v[i-1] == '=' || v[i-1] == ':' {
 					return "", 0, false
 				}
 			case '*', '?', '[':
