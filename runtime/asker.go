@@ -94,8 +94,11 @@ func (f AskerFunc) Ask(ctx context.Context, req Request) (Answer, error) { retur
 // reason says so.
 //
 // The wait is bounded even for an Asker that ignores its context: it is
-// asked on a goroutine of its own, and once the context is done its answer
-// no longer counts (the goroutine ends when the Asker returns).
+// asked on a goroutine of its own, and once the context is done it has
+// askGrace (50 ms) to return (an Asker that honours its context, such as
+// [ChanAsker], withdraws its request in that time, before AskWithTimeout
+// returns); after that its answer no longer counts, and its goroutine ends
+// when it returns.
 func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Duration) Answer {
 	if a == nil {
 		return Answer{Reason: "approval needed but no one can be asked"}
@@ -124,6 +127,12 @@ func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Dura
 	select {
 	case r = <-done:
 	case <-ctx.Done():
+		grace := time.NewTimer(askGrace)
+		select {
+		case r = <-done:
+		case <-grace.C:
+		}
+		grace.Stop()
 	}
 	switch {
 	case errors.Is(context.Cause(ctx), errAskTimeout) && (r.err != nil || ctx.Err() != nil):
@@ -139,6 +148,9 @@ func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Dura
 	}
 	return r.ans
 }
+
+// askGrace is how long an Asker has to return once its context is done.
+const askGrace = 50 * time.Millisecond
 
 var errAskTimeout = errors.New("runtime: approval timed out")
 
