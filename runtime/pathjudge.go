@@ -31,15 +31,20 @@ type pathVerdict struct {
 // secret paths) and the rules of every source (configuration, session)
 // for req's tool, group and kind, on the real path and on the path as
 // written. File tools' path fields and every path a shell command reaches
-// go through it. refused says whether the rules are asked about a path
-// the sandbox refused, too (for a shell command, whose read outside the
-// roots is only asked).
-func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string, write, refused bool) pathVerdict {
+// go through it. command says the path is a shell command's: another
+// process opens it (see sandbox.Commands), and the rules are asked about a
+// path the sandbox refused, too (a command's read outside the roots is
+// only asked).
+func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string, write, command bool) pathVerdict {
 	var v pathVerdict
 	// One walk resolves the path and judges it: protected and secret
 	// classes are matched against the real path, the path as written and
 	// every link followed on the way.
-	real, d, why, err := sb.Judge(p, write)
+	judge := sb.Judge
+	if command {
+		judge = sb.Commands().Judge
+	}
+	real, d, why, err := judge(p, write)
 	switch {
 	case d == permission.Deny || real == "":
 		if err == nil {
@@ -48,7 +53,7 @@ func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string,
 		v.err = err
 		v.sandbox = permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox,
 			Source: permission.SourceToolDeny, Rule: "sandbox:" + sandboxRule(err), Reason: why}
-		if !refused {
+		if !command {
 			return v
 		}
 		var pe *sandbox.PathError
@@ -95,6 +100,8 @@ func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string,
 // answers a shell command gets:
 //
 //   - a path a Deny rule names is denied, whichever way it is reached;
+//   - a path through another process's magic link (/proc/<pid>/root, and
+//     /proc/self, which in a command is the command) is denied;
 //   - a read of a secret path is denied, inside the roots or outside
 //     them: a command can send what it reads anywhere (a probe of one,
 //     which reads only its metadata, is asked);
@@ -131,6 +138,8 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 	}
 	sb := v.sandbox
 	switch {
+	case sb.Decision == permission.Deny && errors.Is(v.err, sandbox.ErrForeignProcess):
+		return sb // another process's view of the file system: not judged, not asked
 	case sb.Decision == permission.Deny && write:
 		sb.Rule, sb.Reason = "", "outside the allowed roots: "+sb.Reason
 		return sb

@@ -469,6 +469,7 @@ func sandboxRule(err error) string {
 	}{
 		{sandbox.ErrOutsideRoots, "outside-roots"}, {sandbox.ErrInvalidPath, "invalid-path"},
 		{sandbox.ErrSymlinkLoop, "symlink-loop"}, {sandbox.ErrHomeRef, "home-ref"}, {sandbox.ErrUnresolvable, "unresolvable"},
+		{sandbox.ErrForeignProcess, "foreign-process"},
 	} {
 		if errors.Is(err, k.err) {
 			return k.name

@@ -28,7 +28,11 @@ import (
 // confirm. It is safe for concurrent use. A nil *Sandbox denies every
 // path.
 func (s *Sandbox) CheckPath(path string, write bool) (permission.Decision, string) {
-	real, d, reason, _ := s.Judge(path, write)
+	return s.checkPath(path, write, false)
+}
+
+func (s *Sandbox) checkPath(path string, write, command bool) (permission.Decision, string) {
+	real, d, reason, _ := s.judge(path, write, command)
 	if d == permission.Allow {
 		op := "read "
 		if write {
@@ -45,6 +49,12 @@ func (s *Sandbox) CheckPath(path string, write bool) (permission.Decision, strin
 // once this way rather than twice. The reason is empty for Allow: the
 // resolved path says where the path leads, and Judge spares the string.
 func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Decision, reason string, err error) {
+	return s.judge(path, write, false)
+}
+
+// judge is Judge; command says the path is opened by another process (see
+// [Sandbox.Commands]).
+func (s *Sandbox) judge(path string, write, command bool) (real string, d permission.Decision, reason string, err error) {
 	if s == nil {
 		s = none
 	}
@@ -52,7 +62,7 @@ func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Deci
 	if write {
 		op = "write"
 	}
-	w := walker{collect: true}
+	w := walker{collect: true, command: command}
 	r, err := s.resolve(&w, path)
 	if err != nil {
 		var pe *PathError

@@ -25,6 +25,14 @@ var (
 	// ErrUnresolvable means the file system refused to tell where the
 	// path leads (for example, a directory on the way cannot be searched).
 	ErrUnresolvable = errors.New("sandbox: path cannot be resolved")
+	// ErrForeignProcess means the path goes through a magic link of
+	// another process (/proc/<pid>/root, /proc/<pid>/cwd, its fd/N, ...),
+	// which leads into that process's view of the file system (another
+	// mount namespace or root, its own working directory and descriptors)
+	// while its text reads as this process's; or, in the view for
+	// commands ([Sandbox.Commands]), through /proc/self or
+	// /proc/thread-self, which name the command, not this process.
+	ErrForeignProcess = errors.New("sandbox: path goes through another process's magic link")
 )
 
 // PathError reports a path that the sandbox refused and why.

@@ -46,6 +46,8 @@ const (
 // without links costs one allocation, the result.
 type walker struct {
 	via     string   // the last magic link (under /proc or /dev) followed
+	command bool     // the path is opened by another process: see Sandbox.Commands
+	self    string   // this process's directory name under /proc, once read
 	collect bool     // record the location of every link followed
 	links   []string // those locations, when collect is set
 	buf     [256]byte
@@ -126,6 +128,9 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 		switch kind {
 		case kindDir:
 		case kindLink:
+			if err := w.foreign(orig, buf); err != nil {
+				return "", err
+			}
 			links++
 			if links > maxSymlinks {
 				return "", pathErr(ErrSymlinkLoop, orig, string(buf), "more than "+strconv.Itoa(maxSymlinks)+" symbolic links followed (a loop?) at "+string(buf), nil)
@@ -162,6 +167,53 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 		buf = buf[:len(buf)-1]
 	}
 	return string(buf), nil
+}
+
+// foreign refuses the link at buf if it is a magic link of another
+// process: under /proc/<pid>/ for a pid other than this process's, or
+// /proc/self and /proc/thread-self themselves when the path is opened by
+// another process (w.command). Its text is where the link leads in that
+// process's view (its root may be another mount namespace's, its working
+// directory and descriptors are its own), not in this one's.
+func (w *walker) foreign(orig string, buf []byte) error {
+	const proc = "/proc/"
+	if !bytes.HasPrefix(buf, []byte(proc)) {
+		return nil
+	}
+	rest := buf[len(proc):]
+	name, inside := rest, false
+	if i := bytes.IndexByte(rest, '/'); i >= 0 {
+		name, inside = rest[:i], true
+	}
+	switch {
+	case !inside && (string(name) == "self" || string(name) == "thread-self"):
+		if w.command {
+			return pathErr(ErrForeignProcess, orig, string(buf), string(buf)+" in a command names the command's own process, not this one: a path through it cannot be judged here", nil)
+		}
+		return nil
+	case !inside || len(name) == 0 || !allDigits(name):
+		return nil
+	}
+	if w.self == "" {
+		self, err := readlink([]byte("/proc/self"))
+		if err != nil || self == "" {
+			return pathErr(ErrForeignProcess, orig, string(buf), "cannot tell this process's /proc entry, so magic link "+string(buf)+" cannot be judged", err)
+		}
+		w.self = self
+	}
+	if string(name) == w.self {
+		return nil
+	}
+	return pathErr(ErrForeignProcess, orig, string(buf), "magic link "+string(buf)+" belongs to process "+string(name)+", not this one: it leads into that process's view of the file system, which cannot be judged here", nil)
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func statMode(p string) (os.FileMode, error) {

@@ -22,7 +22,7 @@ type resolveCase struct {
 	reason string // substring expected in the error's reason
 }
 
-func runResolveCases(t *testing.T, sb *sandbox.Sandbox, cases []resolveCase) {
+func runResolveCases(t *testing.T, sb interface{ Resolve(string) (string, error) }, cases []resolveCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
