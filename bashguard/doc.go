@@ -35,6 +35,33 @@
 // roots is not auto-allowed, and a read of a secret path or of a path a
 // Deny rule names is denied. [SafeCommands] lists the names.
 //
+// The options of each safe command are an allowlist: an option not known
+// to be harmless for that command is Ask. A glob in an option position
+// that expands to a word starting with "-" (a planted file named
+// "--pre=sh") is Ask unless it follows "--" or starts with a literal such
+// as "./"; every glob reads the directory bash lists for it. File tests,
+// realpath, readlink, df, which and command -v on a path are reads of that
+// path; a device file is not a plain read.
+//
+// Names a script may assign (NAME=value, for and select variables,
+// {NAME}> redirections, read, mapfile, printf -v, getopts, wait -p, unset,
+// declare, export, local, readonly and typeset, also a bare "export NAME")
+// are an allowlist too: a few harmless names, LC_*, and lower-case names
+// that no shell ties to its environment. Printing the environment
+// (printenv, env without a command, set, declare -p, export, jq's env and
+// $ENV, awk's ENVIRON, /proc/PID/environ) is a read of secrets, and git is
+// allowed only on the repository it discovers from the working directory
+// when that is not a bare repository: -C, --git-dir, --work-tree and
+// --bare are Ask. A job left in the background (&) is Ask.
+//
+// The guard judges the parser's syntax tree, so what bash reads
+// differently is refused (rule "syntax:ambiguous"): a carriage return, a
+// NUL byte, "$" before a backslash-newline, a backslash that ends the
+// script, a comment that ends in a backslash, and here-documents whose
+// delimiter is not a plain name or whose unquoted body joins lines. A
+// differential test runs generated scripts under bash to find such
+// constructs.
+//
 // Wrappers (env, nice, nohup, timeout, time, stdbuf, command, builtin,
 // exec, setsid, flock, watch, xargs, find -exec) are judged by the command
 // they run. Literal code given to bash -c, sh -c or eval is parsed and
@@ -69,7 +96,8 @@
 //
 // Any other command is Ask. Dynamic command names ($cmd, $(...), brace or
 // ANSI-C tricks), dynamic arguments, and expansions with side effects
-// (${x@P}, ${!x}, arithmetic with subscripts or assignments) are never
+// (${x@P}, ${!x}, arithmetic on anything but literal numbers, which
+// evaluates a variable's value again, subscripts and assignments) are never
 // auto-allowed, and an allow rule cannot lift them.
 //
 // # Running commands

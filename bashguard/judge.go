@@ -130,6 +130,9 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 				}
 			}
 			safeCmdOpts(c, name, v)
+			if name == "which" {
+				probePaths(a, c, v, 1, "which")
+			}
 			c.allow("safe", "on the safe list")
 		case e.class == clsReader:
 			a.reader(c, name, e.reader, v)

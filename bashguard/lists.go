@@ -13,7 +13,7 @@ import (
 var safeNoPaths = map[string]bool{
 	"echo": true, "pwd": true, "true": true, "false": true, "sleep": true,
 	"basename": true, "dirname": true,
-	"which": true, "df": true, "seq": true, "id": true,
+	"which": true, "seq": true, "id": true,
 	"uname": true, "whoami": true, "expr": true, "tr": true, ":": true,
 	"test": true, "[": true,
 }
@@ -59,7 +59,9 @@ var readers = mergeFileOpts(map[string]*readerSpec{
 	// secret or a file outside the roots exists, and where a link leads.
 	"realpath": {valLong: []string{"--relative-to", "--relative-base"}, fileLong: []string{"--relative-to", "--relative-base"}},
 	"readlink": {},
-	"date":     {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
+	// df names the file system of each operand: a probe of the path.
+	"df":   {valShort: "Btx", valLong: []string{"--block-size", "--type", "--exclude-type"}},
+	"date": {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
 })
 
 // mergeFileOpts adds the file-valued options to the value-taking ones, so

@@ -127,7 +127,18 @@ func safeCmdOpts(c *verdictAcc, name string, v *argv) {
 
 // safeValShort gives the short options of the safe commands that take a
 // value.
-var safeValShort = map[string]string{"basename": "s", "df": "Btx", "seq": "fs"}
+var safeValShort = map[string]string{"basename": "s", "seq": "fs"}
+
+// probePaths judges the operands of v from i on that name a path (hold a
+// "/") as reads: which and command -v tell whether such a file exists and
+// is executable.
+func probePaths(a *analyzer, c *verdictAcc, v *argv, i int, who string) {
+	for ; i < v.len(); i++ {
+		if strings.IndexByte(v.vals[i], '/') >= 0 || !v.literal(i) {
+			a.readPath(c, v.vals[i], v.flags[i], who)
+		}
+	}
+}
 
 // optionWord reports whether the glob word s could expand to a word that
 // starts with "-": it starts with a glob character or a "-" (a literal
@@ -136,21 +147,40 @@ func optionWord(s string) bool {
 	return s != "" && strings.IndexByte("-*?[", s[0]) >= 0
 }
 
+// globDir is the directory bash lists first to expand the glob word s:
+// the part before the first component with a glob character.
+func globDir(s string) string {
+	k := strings.IndexAny(s, "*?[")
+	if k < 0 {
+		k = len(s)
+	}
+	j := strings.LastIndexByte(s[:k], '/')
+	switch {
+	case j < 0:
+		return "."
+	case j == 0:
+		return "/"
+	}
+	return s[:j]
+}
+
 // globOptions checks that no glob in an option position of v expands to
 // an option: with a file named "--pre=sh", "rg TODO *" runs every file
 // through sh. A glob after "--", or one that starts with a literal other
 // than "-", cannot. echo is left out: its options only change how it
-// prints.
+// prints. Every glob also reads the directory bash lists for it.
 func (a *analyzer) globOptions(c *verdictAcc, name string, v *argv) {
-	if name == "echo" {
-		return
-	}
+	dashes := name == "echo" // its options only change how it prints
 	for i := 1; i < v.len(); i++ {
 		s := v.vals[i]
-		if s == "--" && v.literal(i) {
-			return
+		if v.flags[i]&wGlob == 0 || !v.literal(i) {
+			dashes = dashes || s == "--" && v.literal(i)
+			continue
 		}
-		if v.flags[i]&wGlob == 0 || !v.literal(i) || !optionWord(s) {
+		// bash lists a directory to expand a glob: "echo ~/.ssh/*"
+		// prints the names of the files there, whatever the command.
+		a.readPath(c, globDir(s), 0, name)
+		if dashes || !optionWord(s) {
 			continue
 		}
 		dir := a.dir

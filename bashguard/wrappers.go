@@ -29,7 +29,18 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 				a.readPath(c, val, v.flags[i], "xargs")
 			case longIs(name, "--eof", "--replace", "--max-lines"):
 				// Their value is optional: only an attached one counts.
-			case longIs(name, "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"):
+			case longIs(name, "--process-slot-var"):
+				// It sets the variable in the environment of every
+				// command it runs: --process-slot-var=PATH changes where
+				// they are found.
+				if !has && i+1 < v.len() {
+					i++
+					val = v.vals[i]
+				}
+				if why := riskyVar(val, true); why != "" {
+					c.add(permission.Ask, "env:assign", "--process-slot-var assigns "+val+", which "+why, false)
+				}
+			case longIs(name, "--delimiter", "--max-args", "--max-procs", "--max-chars"):
 				if !has {
 					i++
 				}
@@ -242,6 +253,7 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 		return
 	}
 	if lookup {
+		probePaths(a, c, v, i, name)
 		c.allow("safe", "command -v only looks up a name")
 		return
 	}
