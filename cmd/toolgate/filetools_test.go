@@ -17,7 +17,8 @@ import (
 // testdata/filetools/repo.json, then the case's own files and links), and
 // the decision wanted with a part of its reason. Remove lists what to take
 // away from the workspace before the case's files are laid out. "$TMP", "$CWD" and "$HOME"
-// are expanded in every string.
+// are expanded in every string; env adds variables to the binary's
+// environment (CLAUDE_PROJECT_DIR, as Claude Code sets it).
 type fileToolCase struct {
 	About     string            `json:"about"`
 	Files     map[string]string `json:"files,omitempty"`
@@ -25,6 +26,7 @@ type fileToolCase struct {
 	Hardlinks map[string]string `json:"hardlinks,omitempty"`
 	Remove    []string          `json:"remove,omitempty"`
 	Cwd       string            `json:"cwd,omitempty"`
+	Env       []string          `json:"env,omitempty"`
 	Mode      string            `json:"mode,omitempty"`
 	Tool      string            `json:"tool"`
 	Input     json.RawMessage   `json:"input"`
@@ -112,7 +114,11 @@ func TestFileTools(t *testing.T) {
 			t.Run(name+"/"+c.About, func(t *testing.T) {
 				tmp := workspace(t)
 				stdin := c.setUp(t, tmp, repo)
-				out, stderr, code := runBinary(t, tmp, nil, stdin)
+				var env []string
+				for _, e := range c.Env {
+					env = append(env, expand(e, tmp))
+				}
+				out, stderr, code := runBinary(t, tmp, nil, stdin, env...)
 				require.Equal(t, 0, code, "exit status (stderr %q)", stderr)
 				var ans struct {
 					HookSpecificOutput struct {
