@@ -115,3 +115,19 @@ func quoteByte(c byte) string {
 	}
 	return "0x" + string([]byte{hex[c>>4], hex[c&15]})
 }
+
+// CoversTool reports whether r's tool part names the tool called name, as
+// a [Checker] matches it: the same name, a name pattern whose '*' matches
+// it, or a whole MCP server ("mcp__github") naming one of its tools
+// ("mcp__github__create_issue"). The specifier is not looked at.
+func (r Rule) CoversTool(name string) bool {
+	switch {
+	case r.Tool == name:
+		return true
+	case hasStar(r.Tool):
+		return matchStar(r.Tool, name)
+	case strings.HasPrefix(r.Tool, "mcp__") && !strings.Contains(r.Tool[len("mcp__"):], "__"):
+		return strings.HasPrefix(name, r.Tool+"__")
+	}
+	return false
+}

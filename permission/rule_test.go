@@ -122,3 +122,30 @@ func FuzzParseRule(f *testing.F) {
 		}
 	})
 }
+
+// CoversTool is the one tool-name matcher: the Checker's, for the tools
+// that explain and lint reason about.
+func TestRuleCoversTool(t *testing.T) {
+	for _, tc := range []struct {
+		rule, tool string
+		want       bool
+	}{
+		{"Bash", "Bash", true},
+		{"Bash(git push:*)", "Bash", true},
+		{"Bash", "bash", false},
+		{"*", "mcp__github__create_issue", true},
+		{"mcp__github__*", "mcp__github__create_issue", true},
+		{"mcp__github__*", "mcp__gitlab__create_issue", false},
+		{"mcp__github", "mcp__github__create_issue", true},
+		{"mcp__github", "mcp__github", true},
+		{"mcp__github", "mcp__githubx__create_issue", false},
+		{"mcp__foo_", "mcp__foo___bar", true},
+		{"mcp__foo", "mcp__foo___bar", true},
+		{"mcp__github__create_issue", "mcp__github__create_issue_x", false},
+		{"Web*", "WebFetch", true},
+		{"Web*", "Read", false},
+	} {
+		r := MustParseRule(tc.rule)
+		assert.Equal(t, tc.want, r.CoversTool(tc.tool), "%s covers %s", tc.rule, tc.tool)
+	}
+}

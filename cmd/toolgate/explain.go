@@ -315,7 +315,7 @@ func ruleMatches(pol *policy, tool string, traits runtime.Traits, fields map[str
 	var out []ruleReport
 	for _, spec := range pol.cfg.Rules {
 		r, err := permission.ParseRule(spec.Rule)
-		if err != nil || !(r.Tool == tool || r.Tool == group && group != "" || r.Tool == "*" || strings.Contains(r.Tool, "*") && globMatch(r.Tool, tool)) {
+		if err != nil || !(r.CoversTool(tool) || group != "" && r.CoversTool(group)) {
 			continue
 		}
 		one := pol.cfg

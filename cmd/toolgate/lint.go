@@ -326,7 +326,7 @@ func shadows(d, a lintRule) bool {
 	if dr.String() == ar.String() {
 		return true
 	}
-	toolCovers := dr.Tool == ar.Tool || dr.Tool == "*" || strings.Contains(dr.Tool, "*") && !strings.Contains(ar.Tool, "*") && globMatch(dr.Tool, ar.Tool)
+	toolCovers := dr.Tool == ar.Tool || !strings.Contains(ar.Tool, "*") && dr.CoversTool(ar.Tool)
 	if !toolCovers {
 		return false
 	}

@@ -43,32 +43,11 @@ func knownTool(name string) bool {
 		return false
 	}
 	for _, n := range reg.Names() {
-		if n == name || strings.Contains(name, "*") && globMatch(name, n) {
+		if (permission.Rule{Tool: name}).CoversTool(n) {
 			return true
 		}
 	}
 	return false
-}
-
-// globMatch matches name against a pattern in which * stands for any run
-// of characters.
-func globMatch(pattern, name string) bool {
-	parts := strings.Split(pattern, "*")
-	if !strings.HasPrefix(name, parts[0]) {
-		return false
-	}
-	name = name[len(parts[0]):]
-	for i, p := range parts[1:] {
-		if i == len(parts)-2 {
-			return strings.HasSuffix(name, p)
-		}
-		j := strings.Index(name, p)
-		if j < 0 {
-			return false
-		}
-		name = name[j+len(p):]
-	}
-	return true
 }
 
 // neverMatches says why a rule can never match a call, or returns "": a
