@@ -120,8 +120,11 @@ type AuditOptions struct {
 	// MemoryFallbackSize bounds the in-memory fallback (default 4096).
 	MemoryFallbackSize int
 
-	// Logger receives a warning when rows go to the fallback from the
-	// writer and an error when rows are lost; nil means [slog.Default].
+	// Logger hears of an outage once, not once per row: a warning when
+	// rows start going to the fallback, an error at the first row lost,
+	// and, when the database takes rows again after a quiet second (or the
+	// log closes), one line with the rows sent to the fallback and lost;
+	// nil means [slog.Default].
 	Logger *slog.Logger
 	// Now is the clock for rows recorded without a time; nil means
 	// [time.Now].
@@ -134,7 +137,9 @@ type AuditOptions struct {
 type AuditStats struct {
 	// Recorded is the rows passed to Record (by the hook or the host).
 	Recorded int64
-	// Written is the rows the database confirmed.
+	// Written is the rows the database confirmed and still holds. With
+	// SQLite, rows confirmed into a database file that is then deleted or
+	// replaced move from Written to Lost when the writer notices.
 	Written int64
 	// Retried is the attempts made again after a failed write (one per
 	// batch and attempt, not per row).
@@ -208,12 +213,15 @@ type AuditLog struct {
 	keyPrefix string
 	seq       atomic.Uint64
 
-	down bool // writer only: the last batch used up its attempts
+	down bool      // writer only: the last batch used up its attempts
+	file auditFile // writer only: the SQLite file written to
 
 	recorded, written, retried, fallback, queueFull, lost atomic.Int64
 
 	errMu   sync.Mutex
 	lostErr error // the first reason rows were lost
+
+	outage auditOutage
 }
 
 // NewAuditLog returns an audit log writing to db and starts its writer,
@@ -398,6 +406,7 @@ func (l *AuditLog) Close(ctx context.Context) error {
 	<-l.done
 	stop()
 	l.abort()
+	l.outage.close(l)
 	return l.err()
 }
 
@@ -495,6 +504,12 @@ func cleanText(s string) string {
 // closed and empty.
 func (l *AuditLog) run() {
 	defer close(l.done)
+	defer func() {
+		// The file may have gone since the last write.
+		if !l.file.check(l.base, l) {
+			l.file.settle(l)
+		}
+	}()
 	batch := make([]AuditRecord, 0, l.batchSize)
 	for r := range l.queue {
 		batch = append(batch[:0], r)
@@ -536,8 +551,17 @@ func (l *AuditLog) flush(batch []AuditRecord) {
 			l.retried.Add(1)
 		}
 		if err = l.write(batch); err == nil {
+			if !l.file.check(l.base, l) {
+				// Written to a file no longer at the database's path: gone.
+				l.file.settle(l)
+				l.down = true
+				l.toFallback(batch, "written to a database file that was then deleted or replaced", true)
+				return
+			}
 			l.written.Add(int64(len(batch)))
+			l.file.rows += int64(len(batch))
 			l.down = false
+			l.outage.wrote(l)
 			return
 		}
 	}
@@ -552,6 +576,9 @@ func (l *AuditLog) flush(batch []AuditRecord) {
 func (l *AuditLog) write(batch []AuditRecord) error {
 	ctx, cancel := context.WithTimeout(l.base, l.writeTimeout)
 	defer cancel()
+	if !l.file.check(ctx, l) {
+		l.file.settle(l) // the file went away between two writes
+	}
 	if err := l.EnsureTable(ctx); err != nil {
 		return err
 	}
@@ -596,8 +623,8 @@ func (l *AuditLog) toFallback(batch []AuditRecord, cause string, fromWriter bool
 	}
 	kept, err := l.fb.write(rows)
 	l.fallback.Add(int64(kept))
-	if fromWriter && kept > 0 {
-		l.logger.Warn("audit rows written to the fallback", "rows", kept, "table", l.q.table, "cause", cause)
+	if kept > 0 && l.q != nil {
+		l.outage.fellBack(l, kept, cause)
 	}
 	if n := len(rows) - kept; n > 0 {
 		if err == nil {
@@ -615,8 +642,8 @@ func (l *AuditLog) lose(n int, err error) {
 		l.lostErr = err
 	}
 	l.errMu.Unlock()
-	if l.logger != nil {
-		l.logger.Error("audit rows lost", "rows", n, "error", err)
+	if l.logger != nil && l.q != nil {
+		l.outage.lostRows(l, n, err)
 	}
 }
 
