@@ -93,8 +93,16 @@ type AuditOptions struct {
 	Table string
 
 	// QueueSize bounds the rows waiting for the writer (default 1024).
-	// A row that finds the queue full goes to the fallback at once.
+	// What happens to a row that finds the queue full is QueuePolicy's.
 	QueueSize int
+	// QueuePolicy is what the log does when the queue is full: send the
+	// row to the fallback at once ([AuditQueueFallback], the default),
+	// wait a bounded time for room ([AuditQueueWait]), or block the calls
+	// that could not be audited ([AuditQueueDeny]).
+	QueuePolicy AuditQueuePolicy
+	// QueueWait bounds the wait of [AuditQueueWait] (default
+	// [DefaultAuditQueueWait]).
+	QueueWait time.Duration
 	// BatchSize is the most rows written by one INSERT (default 64).
 	BatchSize int
 	// MaxAttempts bounds the attempts to write one batch (default 5).
@@ -152,6 +160,9 @@ type AuditStats struct {
 	// Lost is the rows that even the fallback could not keep. They are
 	// logged, and Close reports them with [ErrAuditLost].
 	Lost int64
+	// Denied is the calls the hook blocked because the queue was full
+	// ([AuditQueueDeny]).
+	Denied int64
 	// Queued is the rows waiting in the queue now.
 	Queued int
 }
@@ -216,7 +227,10 @@ type AuditLog struct {
 	down bool      // writer only: the last batch used up its attempts
 	file auditFile // writer only: the SQLite file written to
 
-	recorded, written, retried, fallback, queueFull, lost atomic.Int64
+	recorded, written, retried, fallback, queueFull, lost, denied atomic.Int64
+
+	policy    AuditQueuePolicy
+	queueWait time.Duration
 
 	errMu   sync.Mutex
 	lostErr error // the first reason rows were lost
@@ -238,10 +252,14 @@ func NewAuditLog(db *sql.DB, opts AuditOptions) (*AuditLog, error) {
 		{"QueueSize", int64(opts.QueueSize)}, {"BatchSize", int64(opts.BatchSize)},
 		{"MaxAttempts", int64(opts.MaxAttempts)}, {"RetryBackoff", int64(opts.RetryBackoff)},
 		{"WriteTimeout", int64(opts.WriteTimeout)}, {"MemoryFallbackSize", int64(opts.MemoryFallbackSize)},
+		{"QueueWait", int64(opts.QueueWait)},
 	} {
 		if o.v < 0 {
 			return nil, fmt.Errorf("hooks: audit log: negative %s %d", o.name, o.v)
 		}
+	}
+	if opts.QueuePolicy > AuditQueueDeny {
+		return nil, fmt.Errorf("hooks: audit log: unknown QueuePolicy %d", opts.QueuePolicy)
 	}
 	dialect := opts.Dialect
 	if dialect == AuditDetect {
@@ -269,6 +287,8 @@ func NewAuditLog(db *sql.DB, opts AuditOptions) (*AuditLog, error) {
 		writeTimeout: cmp.Or(opts.WriteTimeout, 5*time.Second),
 		queue:        make(chan AuditRecord, cmp.Or(opts.QueueSize, 1024)),
 		done:         make(chan struct{}),
+		policy:       opts.QueuePolicy,
+		queueWait:    cmp.Or(opts.QueueWait, DefaultAuditQueueWait),
 	}
 	if l.logger == nil {
 		l.logger = slog.Default()
@@ -296,7 +316,8 @@ func NewAuditLog(db *sql.DB, opts AuditOptions) (*AuditLog, error) {
 // NUL bytes (invalid bytes and NULs become U+FFFD), which PostgreSQL
 // requires. If the queue is full, or the log is closed, the row goes to
 // the fallback on the caller's goroutine (a local append, never the
-// database) and is counted.
+// database) and is counted; under [AuditQueueWait] it first waits, at most
+// [AuditOptions.QueueWait], for room.
 func (l *AuditLog) Record(r AuditRecord) {
 	l.recorded.Add(1)
 	if l.fb == nil {
@@ -311,6 +332,10 @@ func (l *AuditLog) Record(r AuditRecord) {
 			l.mu.RUnlock()
 			return
 		default:
+		}
+		if l.policy == AuditQueueWait && l.waitForRoom(r) {
+			l.mu.RUnlock()
+			return
 		}
 	}
 	closed := l.closed
@@ -327,7 +352,8 @@ func (l *AuditLog) Record(r AuditRecord) {
 // Hook returns a hook named "audit" that records a row for every
 // PostToolUse event and a [AuditSessionStop] row for every SessionStop
 // event. Its callbacks only queue a row, so it runs inline
-// ([NoTimeout]).
+// ([NoTimeout]). Under [AuditQueueDeny] it also has a PreToolUse callback
+// that blocks every call while the queue is full.
 //
 // A PostToolUse row has status [AuditOK] when the call was allowed and
 // returned no error, [AuditFail] otherwise; the agent name, step, elapsed
@@ -336,6 +362,14 @@ func (l *AuditLog) Record(r AuditRecord) {
 // duration, the stop reason in reason, and the stopping error, if any, in
 // output_preview.
 func (l *AuditLog) Hook() Hook {
+	h := l.hook()
+	if l.policy == AuditQueueDeny {
+		h.PreToolUse = l.denyHook
+	}
+	return h
+}
+
+func (l *AuditLog) hook() Hook {
 	return Hook{
 		Name:    "audit",
 		Timeout: NoTimeout,
@@ -419,6 +453,7 @@ func (l *AuditLog) Stats() AuditStats {
 		Fallback:  l.fallback.Load(),
 		QueueFull: l.queueFull.Load(),
 		Lost:      l.lost.Load(),
+		Denied:    l.denied.Load(),
 		Queued:    len(l.queue),
 	}
 }
