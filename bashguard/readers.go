@@ -146,9 +146,11 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 // friends have their command judged.
 func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 	i := 1
+	follow := false
 	for i < v.len() {
 		s := v.vals[i]
 		if s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") {
+			follow = s == "-L" || follow && s != "-P" && s != "-H"
 			i++
 		} else if s == "-D" {
 			i += 2
@@ -219,6 +221,9 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 			}
 		}
 	}
+	if len(starts) == 0 && follow && !del {
+		a.walkRoot(c, ".", 0, "find", walkOpts{recursive: true, hidden: true, follow: true})
+	}
 	if len(starts) == 0 && del {
 		a.writePath(c, ".", 0, "find")
 	}
@@ -228,8 +233,10 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 				c.add(permission.Deny, "dangerous:rm-critical", "deletes everything under the critical path "+v.vals[k], false)
 			}
 			a.writePath(c, v.vals[k], v.flags[k], "find")
-		} else {
-			a.probePath(c, v.vals[k], v.flags[k], "find")
+		} else if a.probePath(c, v.vals[k], v.flags[k], "find") && follow {
+			// find -L follows the links in the tree: one out of the roots
+			// lists (and -exec runs on) what lies outside.
+			a.walkRoot(c, v.vals[k], v.flags[k], "find", walkOpts{recursive: true, hidden: true, follow: true})
 		}
 	}
 	if del {

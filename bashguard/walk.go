@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -97,7 +98,7 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		entries, err := os.ReadDir(d)
+		entries, err := readDirAtMost(d, maxWalkEntries-a.walked+1)
 		if err != nil {
 			c.addf(permission.Ask, "path:walk", "searches the tree below ", p, ", part of which cannot be listed: "+err.Error(), false)
 			return
@@ -119,7 +120,13 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 				continue // not followed: it reads nothing
 			}
 			if link || w.content {
-				if r := a.judgePath(full, Read); r.Decision != permission.Allow {
+				access := Read
+				if !w.content {
+					access = Probe
+				}
+				if r := a.judgePath(full, access); r.Decision != permission.Allow && (w.content || r.Layer != permission.LayerRules) {
+					// (A command that lists names only is not held by a
+					// rule about a file's content.)
 					c.addl(permission.Ask, r.Layer, "path:walk", "searches the tree below ", p,
 						", which holds "+strings.TrimPrefix(full, dir+"/")+sep(r.Reason), false)
 					return
@@ -130,6 +137,29 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 			}
 		}
 	}
+}
+
+// readDirAtMost lists at most n entries of the directory d (in the order
+// the file system gives them), so that a huge directory costs no more
+// than the bound.
+func readDirAtMost(d string, n int) ([]fs.DirEntry, error) {
+	f, err := os.Open(d)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []fs.DirEntry
+	for len(out) < n {
+		batch, err := f.ReadDir(min(256, n-len(out)))
+		out = append(out, batch...)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func isDir(p string) bool {
