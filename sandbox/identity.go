@@ -48,9 +48,11 @@ import (
 // linear in its length.
 
 // racyWindow is how recent a change time may be before it is not trusted:
-// well above the tick of the coarse clock Linux file systems stamp times
-// with (at most 10ms).
-const racyWindow = 100 * time.Millisecond
+// twice the longest tick of the coarse clock Linux file systems stamp
+// times with (10ms at HZ=100). A change after the search is stamped with
+// that clock too, so once it has ticked past the recorded time, a change
+// shows as a different time.
+const racyWindow = 20 * time.Millisecond
 
 // Bounds of the search.
 const (
@@ -362,9 +364,11 @@ func (f *idSearch) watchFile(p string, dir bool) bool {
 		return false
 	}
 	f.watched[p] = ok && st.isDir()
-	if !ok && dir || f.s.rootOf(p) < 0 {
+	_, protectedDir := f.s.protected.first(p)
+	if !ok && dir || f.s.rootOf(p) < 0 || dir && protectedDir {
 		// An absent directory: the one holding it is watched. Outside
-		// the roots nothing the agent does can change a file.
+		// the roots nothing the agent does can change a file, and
+		// inside a protected directory nothing it does without asking.
 		if dir {
 			return ok && st.isDir()
 		}
