@@ -107,6 +107,22 @@ var knownTopKeys = []string{
 var knownPermissionKeys = []string{"allow", "ask", "deny", "defaultMode", "additionalDirectories",
 	"disableBypassPermissionsMode", "disableAutoMode"}
 
+// flagKeys are the top-level true-or-false keys ParseSettings reads.
+var flagKeys = [...]string{"disableAllHooks", "allowManagedHooksOnly", "allowManagedPermissionRulesOnly"}
+
+// SchemaKeys returns the keys of a settings file that ParseSettings reads,
+// as dotted paths ("permissions.allow", "disableAllHooks"), and
+// "toolgate", whose members the command-line tool reads. Each call returns
+// a new slice. It is the list a test of what each scope may set is
+// generated from.
+func SchemaKeys() []string {
+	keys := []string{"toolgate"}
+	for _, k := range knownPermissionKeys {
+		keys = append(keys, "permissions."+k)
+	}
+	return append(keys, flagKeys[:]...)
+}
+
 // toolgateKeys are the members of the "toolgate" object.
 var toolgateKeys = []string{"network", "safeCommands", "hookTimeout", "hooks"}
 
@@ -155,8 +171,8 @@ func ParseSettings(data []byte, path string, scope Scope) (*Settings, error) {
 	for _, b := range []struct {
 		key string
 		dst *bool
-	}{{"disableAllHooks", &s.DisableAllHooks}, {"allowManagedHooksOnly", &s.AllowManagedHooksOnly},
-		{"allowManagedPermissionRulesOnly", &s.AllowManagedPermissionRulesOnly}} {
+	}{{flagKeys[0], &s.DisableAllHooks}, {flagKeys[1], &s.AllowManagedHooksOnly},
+		{flagKeys[2], &s.AllowManagedPermissionRulesOnly}} {
 		v, ok := top[b.key]
 		if !ok {
 			continue
