@@ -37,6 +37,7 @@ func widest(tmp string) map[string][]any {
 		"allowManagedHooksOnly":                    {true},
 		"allowManagedPermissionRulesOnly":          {true},
 		"toolgate.network":                         {true},
+		"toolgate.confine":                         {false},
 		"toolgate.safeCommands":                    {[]string{"make", "curl", "rm", "python3", "git"}},
 		"toolgate.hookTimeout":                     {1e6},
 		"toolgate.hooks": {map[string]any{"PreToolUse": []any{map[string]any{"matcher": "", "hooks": []any{
@@ -186,6 +187,11 @@ func TestWorkspaceSettingsOnlyNarrow(t *testing.T) {
 					assert.LessOrEqual(t, rank(got.PermissionDecision), rank(base[i].PermissionDecision),
 						"%s %s=%s widened %s %v (mode %q): %s -> %s (%s)", file, key, b, p.tool, p.input, p.mode,
 						base[i].PermissionDecision, got.PermissionDecision, got.PermissionDecisionReason)
+					if base[i].UpdatedInput != nil && got.PermissionDecision == "allow" {
+						// The baseline confines what it allows (toolgate.confine):
+						// the workspace may not take that away.
+						assert.NotNil(t, got.UpdatedInput, "%s %s=%s dropped the confinement of %s %v", file, key, b, p.tool, p.input)
+					}
 					_, err := os.Stat(canary)
 					require.True(t, os.IsNotExist(err), "%s %s: a workspace hook ran", file, key)
 				}
