@@ -73,6 +73,9 @@ type Request struct {
 	// AlwaysRules are the session rules an AllowAlways answer would record;
 	// empty when AllowAlways is not offered (it then counts as AllowOnce).
 	AlwaysRules []string
+	// Explanation is the layer-by-layer account of the decision (see
+	// [Explain]).
+	Explanation string
 }
 
 // Asker asks a person to approve a call. The host supplies it. Ask blocks

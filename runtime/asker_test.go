@@ -110,7 +110,8 @@ func TestChanAsker(t *testing.T) {
 		err := ca.Resolve("Bash", Answer{Choice: AllowOnce})
 		assert.ErrorIs(t, err, ErrUnknownRequest, "an answered request cannot be answered again")
 		assert.EqualError(t, err, `runtime: no pending request with that id: "Bash"`)
-		wg.Wait() // Edit times out after a minute
+		wg.Wait()       // Edit times out after a minute
+		synctest.Wait() // and its asker, which outlives the wait, sees it
 		assert.Equal(t, Answer{Reason: "no"}, answers[0])
 		assert.Equal(t, Answer{Choice: AllowAlways}, answers[1])
 		assert.Equal(t, Answer{Reason: "no answer within 1m0s: denied"}, answers[2])

@@ -12,6 +12,7 @@ import (
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/store"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -51,6 +52,13 @@ type Config struct {
 	// AgentName names the top-level agent in hook events and audit rows;
 	// empty means "lead".
 	AgentName string
+	// Store keeps grants, pending approvals, cancellations and layer-7
+	// counters; nil means a [store.Memory] of the pipeline's own. Share a
+	// store between replicas to share that state.
+	Store store.Store
+	// Project and User are the keys of project- and user-scoped grants;
+	// empty offers no such scope.
+	Project, User string
 }
 
 // Pipeline runs every layer, in the order of the design, around each tool
@@ -64,6 +72,7 @@ type Pipeline struct {
 	// dir is the workspace's directory when [Open] built the pipeline:
 	// the cwd of sessions that name none.
 	dir string
+	st  *stores
 }
 
 // New checks cfg and builds a Pipeline. A bad configuration is an error
@@ -109,6 +118,7 @@ func New(cfg Config) (*Pipeline, error) {
 		return nil, err
 	}
 	p.sessions = s
+	p.openStore()
 	return p, nil
 }
 
@@ -150,6 +160,9 @@ type agent struct {
 	parent *agent
 	// release frees what a child holds of its parent; nil for others.
 	release func()
+	// granted are the store's grants already in rules.
+	grantMu sync.Mutex
+	granted map[string]bool
 }
 
 // StartSession starts a session: its layer-7 state, its session rules,
@@ -192,9 +205,21 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 			return nil, err
 		}
 	}
+	var epoch uint64
+	if parent == nil {
+		epoch = p.epoch()
+		if err := p.restore(ctx, a, true); err != nil {
+			p.sessions.End(o.ID)
+			return nil, err
+		}
+	}
 	p.mu.Lock()
 	p.agents[o.ID] = a
 	p.mu.Unlock()
+	if parent == nil && p.epoch() != epoch {
+		// A change arrived while the session was not yet live: take it.
+		_ = p.restore(ctx, a, false)
+	}
 	_ = p.cfg.Hooks.SessionStart(l7.Context(), hooks.SessionStartEvent{
 		SessionID: o.ID, AgentName: a.name, Cwd: o.Cwd, PermissionMode: o.Mode.String(),
 	})
@@ -347,5 +372,7 @@ func (p *Pipeline) BeginStep(id string) (Status, error) {
 	if prev := a.l7.currentStep(); prev > 0 {
 		_ = p.cfg.Hooks.StepComplete(a.l7.Context(), hooks.StepCompleteEvent{SessionID: id, AgentName: a.name, Step: prev})
 	}
-	return a.l7.BeginStep(), nil
+	st := a.l7.BeginStep()
+	p.saveCounters(a)
+	return st, nil
 }

@@ -143,8 +143,12 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	}
 
 	// 7. Ask a person.
-	if v.Decision == permission.Ask && p.cfg.Asker != nil {
-		v = a.ask(ctx, call, v, c.alwaysRules())
+	if v.Decision == permission.Ask {
+		if p.cfg.Asker != nil {
+			v = a.ask(ctx, call, v, c.alwaysRules())
+		} else {
+			v = a.park(ctx, call, v, c.alwaysRules())
+		}
 	}
 	return v
 }
@@ -163,6 +167,7 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 		req.Commands = append(req.Commands, cmd.Args)
 	}
 	req.AlwaysRules = always
+	req.Explanation = Explain(call.Tool, v)
 	if ctx == nil {
 		ctx = a.l7.Context()
 	}

@@ -30,6 +30,10 @@ type Verdict struct {
 	// Status is the session's layer-7 state after the check: its signals
 	// tell the host to nudge, stop offering tools, or stop.
 	Status Status
+	// Ticket, on an Ask that no Asker answered, names the approval the
+	// store keeps pending: park the call and pass the ticket to
+	// [Pipeline.Resume], here or on another replica.
+	Ticket string
 }
 
 // CommandVerdict is the verdict on one simple command of a shell call.

@@ -151,6 +151,7 @@ func (k *callKey) set(seed maphash.Seed, tool string, input, canon []byte) {
 	k.long = len(body) > maxShortKey
 	if k.long {
 		k.body, k.sum = k.body[:0], callSum(tool, k.raw, body)
+		k.quick = maphash.Bytes(seed, k.sum[:]) ^ maphash.String(seed, tool)
 		return
 	}
 	k.body = append(k.body[:0], body...)

@@ -8,6 +8,7 @@ import (
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/store"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -62,6 +63,11 @@ type Workspace struct {
 	// AgentName names the top-level agent in hook events and audit rows;
 	// empty means "lead".
 	AgentName string
+	// Store keeps grants, approvals, cancellations and counters; nil
+	// means in memory. Project-scoped grants are keyed by Dir.
+	Store store.Store
+	// User is the key of user-scoped grants; empty offers none.
+	User string
 }
 
 // Open wires a [Pipeline] for one workspace: the rules merged with the
@@ -106,6 +112,7 @@ func Open(w Workspace) (*Pipeline, error) {
 	p, err := New(Config{
 		Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
 		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, Output: w.Output, AgentName: w.AgentName,
+		Store: w.Store, Project: w.Dir, User: w.User,
 	})
 	if err != nil {
 		return nil, err

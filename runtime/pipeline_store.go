@@ -1,0 +1,385 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/store"
+)
+
+// stores is the pipeline's link to its [store.Store]: the watch that
+// keeps the live sessions' caches current, and the waiters of
+// [Pipeline.Resume].
+type stores struct {
+	st   store.Store
+	stop func()
+
+	mu      sync.Mutex
+	epoch   uint64 // events seen; a session start that saw it move restores again
+	waiters map[string][]chan struct{}
+}
+
+func (p *Pipeline) openStore() {
+	if p.cfg.Store == nil {
+		p.cfg.Store = store.NewMemory()
+	}
+	p.st = &stores{st: p.cfg.Store, waiters: make(map[string][]chan struct{})}
+	p.st.stop = p.cfg.Store.Watch(p.onEvent)
+}
+
+// Close stops following the store's changes. Sessions still live keep
+// what they have; later changes made elsewhere no longer reach them.
+func (p *Pipeline) Close() error {
+	p.st.stop()
+	return nil
+}
+
+// Cancel cancels session id wherever it runs: on this replica at once, on
+// the others sharing the store when they hear of it. A session that starts
+// later with that id starts cancelled.
+func (p *Pipeline) Cancel(ctx context.Context, id, reason string) error {
+	if reason == "" {
+		reason = "cancelled by the user"
+	}
+	if a := p.agent(id); a != nil {
+		a.l7.Cancel(reason)
+	}
+	return p.st.st.CancelSession(ctx, id, reason)
+}
+
+// Grant records an "allow always" rule in scope: for the session id, for
+// the project of this pipeline or for its user. Live sessions it applies to,
+// on every replica sharing the store, see it once they hear of it.
+func (p *Pipeline) Grant(ctx context.Context, scope store.Scope, id, rule string) error {
+	key := id
+	switch scope {
+	case store.ScopeProject:
+		key = p.cfg.Project
+	case store.ScopeUser:
+		key = p.cfg.User
+	}
+	if key == "" {
+		return fmt.Errorf("runtime: no %s to grant to", scope)
+	}
+	// The rule must parse before it is shared.
+	if err := p.cfg.Checker.NewSession().Add(permission.Allow, rule); err != nil {
+		return err
+	}
+	return p.st.st.AddGrant(ctx, store.Grant{Scope: scope, Key: key, Rule: rule})
+}
+
+// onEvent brings the live sessions' caches up to date with one change.
+func (p *Pipeline) onEvent(e store.Event) {
+	p.st.mu.Lock()
+	p.st.epoch++
+	var wake []chan struct{}
+	switch e.Kind {
+	case store.ApprovalAnswered:
+		wake = p.st.waiters[e.ID]
+		delete(p.st.waiters, e.ID)
+	case store.Resync:
+		for id, ws := range p.st.waiters {
+			wake = append(wake, ws...)
+			delete(p.st.waiters, id)
+		}
+	}
+	p.st.mu.Unlock()
+	for _, c := range wake {
+		close(c)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	switch e.Kind {
+	case store.GrantAdded:
+		var rules []string
+		for _, a := range p.liveAgents() {
+			if a.parent != nil || !a.grantedTo(p, e.Scope, e.Key) {
+				continue
+			}
+			if rules == nil {
+				var err error
+				if rules, err = p.st.st.Grants(ctx, e.Scope, e.Key); err != nil {
+					return
+				}
+			}
+			a.applyGrants(rules)
+		}
+	case store.SessionCancelled:
+		if a := p.agent(e.Key); a != nil {
+			if reason, ok, err := p.st.st.Cancelled(ctx, e.Key); err == nil && ok {
+				a.l7.Cancel(reason)
+			}
+		}
+	case store.Resync:
+		for _, a := range p.liveAgents() {
+			if a.parent == nil {
+				_ = p.restore(ctx, a, false)
+			}
+		}
+	}
+}
+
+func (p *Pipeline) liveAgents() []*agent {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]*agent, 0, len(p.agents))
+	for _, a := range p.agents {
+		out = append(out, a)
+	}
+	return out
+}
+
+// grantedTo reports whether grants of scope and key apply to a.
+func (a *agent) grantedTo(p *Pipeline, scope store.Scope, key string) bool {
+	switch scope {
+	case store.ScopeSession:
+		return key == a.l7.ID()
+	case store.ScopeProject:
+		return key != "" && key == p.cfg.Project
+	case store.ScopeUser:
+		return key != "" && key == p.cfg.User
+	}
+	return false
+}
+
+// applyGrants adds to a's session rules those of rules it does not have.
+// A rule that does not parse is skipped: a grant only ever adds an Allow.
+func (a *agent) applyGrants(rules []string) {
+	a.grantMu.Lock()
+	defer a.grantMu.Unlock()
+	if a.granted == nil {
+		a.granted = make(map[string]bool)
+	}
+	for _, r := range rules {
+		if a.granted[r] {
+			continue
+		}
+		a.granted[r] = true
+		_ = a.rules.Add(permission.Allow, r)
+	}
+}
+
+// restore loads what the store keeps for a top-level session: its grants,
+// its cancellation and, when counters is set, its layer-7 counters.
+func (p *Pipeline) restore(ctx context.Context, a *agent, counters bool) error {
+	st := p.st.st
+	for _, sk := range []struct {
+		scope store.Scope
+		key   string
+	}{{store.ScopeSession, a.l7.ID()}, {store.ScopeProject, p.cfg.Project}, {store.ScopeUser, p.cfg.User}} {
+		if sk.key == "" {
+			continue
+		}
+		rules, err := st.Grants(ctx, sk.scope, sk.key)
+		if err != nil {
+			return fmt.Errorf("runtime: loading %s grants: %w", sk.scope, err)
+		}
+		a.applyGrants(rules)
+	}
+	reason, cancelled, err := st.Cancelled(ctx, a.l7.ID())
+	if err != nil {
+		return fmt.Errorf("runtime: loading the cancellation: %w", err)
+	}
+	if cancelled {
+		a.l7.Cancel(reason)
+	}
+	if counters {
+		c, ok, err := st.Counters(ctx, a.l7.ID())
+		if err != nil {
+			return fmt.Errorf("runtime: loading the counters: %w", err)
+		}
+		if ok {
+			a.l7.restoreCounters(c)
+		}
+	}
+	return nil
+}
+
+func (p *Pipeline) epoch() uint64 {
+	p.st.mu.Lock()
+	defer p.st.mu.Unlock()
+	return p.st.epoch
+}
+
+// saveCounters keeps a session's counters in the store, for the worker that
+// carries it on. An error leaves the store's copy as it was: the session
+// here goes on with its own.
+func (p *Pipeline) saveCounters(a *agent) {
+	if a.parent != nil {
+		return
+	}
+	_ = p.st.st.SaveCounters(a.record, a.l7.ID(), a.l7.counters())
+}
+
+// newTicket returns an unguessable approval id.
+func newTicket() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "ask-" + hex.EncodeToString(b[:])
+}
+
+// park records an Ask in the store so that a person can answer it from
+// any replica; the verdict stays an Ask and carries the ticket for
+// [Pipeline.Resume]. If the store fails, the Ask goes back without a
+// ticket.
+func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string) Verdict {
+	p := a.p
+	now := time.Now()
+	ap := store.Approval{
+		ID: newTicket(), Session: a.l7.ID(), Project: p.cfg.Project, User: p.cfg.User,
+		Tool: call.Tool, Input: v.Input, Reason: v.Reason, Explanation: Explain(call.Tool, v),
+		AlwaysRules: always, Created: now, Expires: now.Add(p.cfg.AskTimeout),
+	}
+	if err := p.st.st.PutApproval(context.WithoutCancel(ctx), ap); err != nil {
+		v.Reason += "; the approval could not be recorded: " + err.Error()
+		return v
+	}
+	v.Ticket = ap.ID
+	return v
+}
+
+// ErrUnknownTicket is returned by [Pipeline.Resume] for a ticket the store
+// does not know.
+var ErrUnknownTicket = errors.New("runtime: unknown approval ticket")
+
+// Resume waits for the person's answer to the Ask whose verdict carried
+// ticket, on this replica or any other sharing the store, and returns the
+// verdict: Allow (run the tool with the verdict's Input, the input the
+// person saw) or Deny with the reason. An approval that expires
+// unanswered, or whose session was cancelled, is a Deny. If ctx ends
+// first, Resume returns ctx's error; the approval stays pending and can be
+// resumed again.
+func (p *Pipeline) Resume(ctx context.Context, ticket string) (Verdict, error) {
+	for {
+		wake := make(chan struct{})
+		p.st.mu.Lock()
+		p.st.waiters[ticket] = append(p.st.waiters[ticket], wake)
+		p.st.mu.Unlock()
+		ap, err := p.st.st.Approval(ctx, ticket)
+		if err != nil {
+			p.dropWaiter(ticket, wake)
+			if errors.Is(err, store.ErrNotFound) {
+				return Verdict{}, fmt.Errorf("%w: %q", ErrUnknownTicket, ticket)
+			}
+			return Verdict{}, err
+		}
+		if v, done := p.resumed(ctx, ap); done {
+			p.dropWaiter(ticket, wake)
+			return v, nil
+		}
+		timer := time.NewTimer(time.Until(ap.Expires))
+		select {
+		case <-wake:
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			p.dropWaiter(ticket, wake)
+			return Verdict{}, ctx.Err()
+		}
+		timer.Stop()
+	}
+}
+
+func (p *Pipeline) dropWaiter(ticket string, c chan struct{}) {
+	p.st.mu.Lock()
+	defer p.st.mu.Unlock()
+	ws := p.st.waiters[ticket]
+	for i, w := range ws {
+		if w == c {
+			ws = append(ws[:i], ws[i+1:]...)
+			break
+		}
+	}
+	if len(ws) == 0 {
+		delete(p.st.waiters, ticket)
+	} else {
+		p.st.waiters[ticket] = ws
+	}
+}
+
+// resumed returns the verdict of an approval that has its answer, expired
+// or lost its session; done is false while it is pending.
+func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, bool) {
+	v := Verdict{Input: ap.Input, Asked: true}
+	v.Layer, v.Source = permission.LayerRuntime, permission.SourceToolDeny
+	denied := func(rule, reason string) (Verdict, bool) {
+		v.Decision, v.Rule, v.Reason = permission.Deny, rule, reason
+		return v, true
+	}
+	if reason, ok, err := p.st.st.Cancelled(ctx, ap.Session); err != nil {
+		return denied("runtime:store", "the cancellation could not be read: "+err.Error())
+	} else if ok {
+		return denied("runtime:cancelled", "session is cancelled: "+reason)
+	}
+	if a := p.agent(ap.Session); a != nil && a.l7.Err() != nil {
+		return denied("runtime:cancelled", "session is cancelled: "+a.l7.Err().Error())
+	}
+	if !ap.Answered {
+		if !ap.Expires.IsZero() && !time.Now().Before(ap.Expires) {
+			return denied("person:timeout", fmt.Sprintf("no answer by %s: denied", ap.Expires.UTC().Format(time.RFC3339)))
+		}
+		return Verdict{}, false
+	}
+	v.Answer = Choice(ap.Answer.Choice)
+	switch v.Answer {
+	case AllowOnce, AllowAlways:
+		v.Decision, v.Source, v.Rule = permission.Allow, permission.SourceAllow, "person:"+v.Answer.String()
+		v.Reason = "the person allowed it (" + v.Answer.String() + ") after: " + ap.Reason
+		if v.Answer == AllowAlways {
+			if gs := store.AlwaysGrants(ap, ap.Answer.Scope); len(gs) > 0 {
+				rules := make([]string, len(gs))
+				for i, g := range gs {
+					rules[i] = g.Rule
+				}
+				v.Reason += "; added " + gs[0].Scope.String() + " rules " + strings.Join(rules, ", ")
+				if a := p.agent(ap.Session); a != nil && a.grantedTo(p, gs[0].Scope, gs[0].Key) {
+					a.applyGrants(rules) // now, not when the event arrives
+				}
+			}
+		}
+		return v, true
+	}
+	v.Decision, v.Rule, v.Reason = permission.Deny, "person:deny", "the person denied it"
+	if ap.Answer.Reason != "" {
+		v.Reason += ": " + ap.Answer.Reason
+	}
+	return v, true
+}
+
+// Explain returns the layer-by-layer account of verdict v on a call of
+// tool: the decision with its layer, rule and reason, each answer it
+// overrode, and each simple command's own verdict. It is what an approval
+// page shows beside the call.
+func Explain(tool string, v Verdict) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s by %s", v.Decision, tool, v.Reason, v.Layer)
+	if v.Rule != "" {
+		fmt.Fprintf(&b, " (rule %s)", v.Rule)
+	}
+	b.WriteByte('\n')
+	for c := range v.Conflicts.All() {
+		fmt.Fprintf(&b, "  overrode %s by %s", c.Decision, c.Layer)
+		if c.Rule != "" {
+			fmt.Fprintf(&b, " (rule %s)", c.Rule)
+		}
+		if c.Reason != "" {
+			fmt.Fprintf(&b, ": %s", c.Reason)
+		}
+		b.WriteByte('\n')
+	}
+	for _, c := range v.Commands {
+		fmt.Fprintf(&b, "  command %s at %s: %s by %s", strings.Join(c.Args, " "), c.Pos, c.Decision, c.Layer)
+		if c.Rule != "" {
+			fmt.Fprintf(&b, " (rule %s)", c.Rule)
+		}
+		fmt.Fprintf(&b, ": %s\n", c.Reason)
+	}
+	return b.String()
+}

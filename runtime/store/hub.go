@@ -1,0 +1,79 @@
+package store
+
+import "sync"
+
+// Hub hands events to watchers, each on a goroutine of its own and in the
+// order they were published; a slow watcher delays only itself. The zero
+// value is ready. Store implementations use it for [Store.Watch].
+type Hub struct {
+	mu       sync.Mutex
+	watchers map[*watcher]struct{}
+}
+
+type watcher struct {
+	fn      func(Event)
+	mu      sync.Mutex
+	queue   []Event
+	running bool
+	stopped bool
+}
+
+// Watch calls fn for each event published after it returns, until stop.
+func (h *Hub) Watch(fn func(Event)) (stop func()) {
+	w := &watcher{fn: fn}
+	h.mu.Lock()
+	if h.watchers == nil {
+		h.watchers = make(map[*watcher]struct{})
+	}
+	h.watchers[w] = struct{}{}
+	h.mu.Unlock()
+	return func() {
+		h.mu.Lock()
+		delete(h.watchers, w)
+		h.mu.Unlock()
+		w.mu.Lock()
+		w.stopped, w.queue = true, nil
+		w.mu.Unlock()
+	}
+}
+
+// Publish hands e to every watcher.
+func (h *Hub) Publish(e Event) {
+	h.mu.Lock()
+	ws := make([]*watcher, 0, len(h.watchers))
+	for w := range h.watchers {
+		ws = append(ws, w)
+	}
+	h.mu.Unlock()
+	for _, w := range ws {
+		w.push(e)
+	}
+}
+
+func (w *watcher) push(e Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	w.queue = append(w.queue, e)
+	if !w.running {
+		w.running = true
+		go w.drain()
+	}
+}
+
+func (w *watcher) drain() {
+	for {
+		w.mu.Lock()
+		if len(w.queue) == 0 || w.stopped {
+			w.running = false
+			w.mu.Unlock()
+			return
+		}
+		e := w.queue[0]
+		w.queue = w.queue[1:]
+		w.mu.Unlock()
+		w.fn(e)
+	}
+}
