@@ -16,3 +16,9 @@ func readlink(p []byte) (string, error)                 { return "", errUnsuppor
 func isNotExist(err error) bool                         { return false }
 func isNotDir(err error) bool                           { return false }
 func isNameTooLong(err error) bool                      { return false }
+
+const anchored = false
+
+func lstatAt(dir int, p []byte, st *statBuf) (fileKind, error) { return lstatKind(p, st) }
+func openDirAt(dir int, p []byte) (int, error)                 { return -1, errUnsupported }
+func closeFd(fd int)                                           {}

@@ -49,6 +49,10 @@ type walker struct {
 	command bool     // the path is opened by another process: see Sandbox.Commands
 	self    string   // this process's directory name under /proc, once read
 	collect bool     // record the location of every link followed
+	// anchor is a handle of the existing directory buf[:anchorLen] names,
+	// or atCwd (lookups then take the whole absolute path); since counts
+	// the directories entered since it was opened.
+	anchor, anchorLen, since int
 	links   []string // those locations, when collect is set
 	buf     [256]byte
 }
@@ -58,7 +62,14 @@ type walker struct {
 // caller gave it, for error messages. The result is clean and absolute,
 // free of symbolic links up to its deepest existing component; components
 // beyond that are kept as written, with "." and ".." applied.
+//
+// Lookups are anchored at a handle of a directory on the way, opened
+// afresh every anchorEvery directories (as os.Root walks by handles), so
+// that the kernel never looks up more than anchorEvery components for one
+// step: the walk costs time linear in the path's depth, not quadratic.
 func (w *walker) walk(orig, path, wd string) (string, error) {
+	w.anchor, w.anchorLen, w.since = atCwd, 0, 0
+	defer w.unanchor()
 	buf := w.buf[:0]
 	rest := path
 	if path[0] == '/' {
@@ -98,6 +109,9 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 			} else {
 				buf = buf[:1]
 			}
+			if len(buf) < w.anchorLen {
+				w.up(len(buf))
+			}
 			continue
 		}
 		if len(name) > maxName {
@@ -111,7 +125,7 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 		if len(buf) > maxPath {
 			return "", pathErr(ErrInvalidPath, orig, "", "resolved path is longer than "+strconv.Itoa(maxPath)+" bytes", nil)
 		}
-		kind, err := lstatKind(buf, &st)
+		kind, err := w.lstat(buf, &st)
 		if err != nil {
 			switch {
 			case isNotExist(err):
@@ -127,6 +141,9 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 		}
 		switch kind {
 		case kindDir:
+			if w.since++; anchored && w.since >= anchorEvery && rest != "" {
+				w.reanchor(buf)
+			}
 		case kindLink:
 			if err := w.foreign(orig, buf); err != nil {
 				return "", err
@@ -155,6 +172,7 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 			}
 			if target[0] == '/' {
 				buf = buf[:1]
+				w.unanchor()
 			} else {
 				buf = buf[:mark]
 			}
@@ -167,6 +185,60 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 		buf = buf[:len(buf)-1]
 	}
 	return string(buf), nil
+}
+
+// anchorEvery is how many directories a walk enters before it anchors
+// its lookups at a fresh directory handle.
+const anchorEvery = 8
+
+// atCwd stands for no anchor: lookups take the whole absolute path.
+const atCwd = -100
+
+// lstat looks up buf, relative to the anchor when there is one.
+func (w *walker) lstat(buf []byte, st *statBuf) (fileKind, error) {
+	if w.anchor == atCwd {
+		return lstatKind(buf, st)
+	}
+	return lstatAt(w.anchor, buf[w.anchorLen+1:], st)
+}
+
+// reanchor anchors lookups at the directory buf names (an existing one,
+// just looked up). If it cannot be opened the walk goes on unanchored.
+func (w *walker) reanchor(buf []byte) {
+	var fd int
+	var err error
+	if w.anchor == atCwd {
+		fd, err = openDirAt(atCwd, buf)
+	} else {
+		fd, err = openDirAt(w.anchor, buf[w.anchorLen+1:])
+	}
+	if err != nil {
+		return
+	}
+	w.unanchor()
+	w.anchor, w.anchorLen, w.since = fd, len(buf), 0
+}
+
+// up moves the anchor to its parent, whose path is n bytes long: the walk
+// went above it with "..". The anchor holds no links, so its parent
+// handle is the directory its lexical parent names.
+func (w *walker) up(n int) {
+	if n <= 1 {
+		w.unanchor()
+		return
+	}
+	fd, err := openDirAt(w.anchor, []byte(".."))
+	w.unanchor()
+	if err == nil {
+		w.anchor, w.anchorLen = fd, n
+	}
+}
+
+func (w *walker) unanchor() {
+	if w.anchor != atCwd {
+		closeFd(w.anchor)
+	}
+	w.anchor, w.anchorLen, w.since = atCwd, 0, 0
 }
 
 // foreign refuses the link at buf if it is a magic link of another
