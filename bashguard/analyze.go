@@ -108,8 +108,9 @@ func (c *verdictAcc) allowBy(layer permission.Layer, rule, why string) {
 
 // execCtx says how a command is started.
 type execCtx struct {
-	fork  bool // in the background or a pipeline: runs in its own process
-	piped bool // stdin comes from a pipe
+	fork      bool // in the background or a pipeline: runs in its own process
+	piped     bool // stdin comes from a pipe
+	afterPipe bool // not the first command of its pipeline
 }
 
 func (a *analyzer) pos(p syntax.Pos) Pos {
@@ -172,8 +173,8 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		return
 	case *syntax.BinaryCmd:
 		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
-			a.stmt(cmd.X, execCtx{fork: true, piped: x.piped})
-			a.stmt(cmd.Y, execCtx{fork: true, piped: true})
+			a.stmt(cmd.X, execCtx{fork: true, piped: x.piped, afterPipe: x.afterPipe})
+			a.stmt(cmd.Y, execCtx{fork: true, piped: true, afterPipe: true})
 		} else {
 			a.stmt(cmd.X, x)
 			a.stmt(cmd.Y, x)
@@ -223,6 +224,12 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		a.declClause(cmd, s.Redirs, x)
 		return
 	case *syntax.TimeClause:
+		if x.afterPipe {
+			// bash takes "time" as its keyword only at the start of a
+			// pipeline: after "|" it runs the time program, which takes
+			// options of its own (-o FILE writes).
+			a.refuse(a.src, int(cmd.Pos().Offset()), "time after a pipe: bash runs the time program there, the parser reads its keyword")
+		}
 		a.stmt(cmd.Stmt, x)
 	case *syntax.CoprocClause:
 		if a.count() {

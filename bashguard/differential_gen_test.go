@@ -300,7 +300,15 @@ func genScript(r *rand.Rand) string {
 }
 
 func genStmt(r *rand.Rand, b *strings.Builder) {
-	switch r.IntN(14) {
+	switch r.IntN(18) {
+	case 8:
+		fmt.Fprintf(b, "%s <<A <<'B'\n%s\nA\n%s\nB\n%s", genCmd(r), pick(r, genBodies), pick(r, genBodies), pick(r, genAfterDoc))
+	case 9:
+		fmt.Fprintf(b, "%s%s%s", pick(r, genPrefixes), pick(r, genBlanks), genCmd(r))
+	case 10:
+		fmt.Fprintf(b, "( (%s) )", genCmd(r))
+	case 11:
+		fmt.Fprintf(b, "%s <<<%s%s", genCmd(r), pick(r, genBlanks), genWord(r))
 	case 0:
 		fmt.Fprintf(b, "for %s in %s %s; do %s; done", pick(r, genVars), genWord(r), genWord(r), genCmd(r))
 	case 1:
@@ -384,6 +392,7 @@ var (
 	genRedirs = []string{" > /dev/null", " 2>&1", " < README.md", " <<< a", " >&2", " 2>/dev/null", " </dev/null",
 		" {fd}>/dev/null", " < /dev/zero", " >\\\n> /dev/null", " 2\\\n>/dev/null", " <\\\n< a", " <\\\n<< a",
 		" >\\\n&2", " 2>\\\n&1", " &\\\n> /dev/null"}
+	genPrefixes = []string{"!", "time", "time -p", "! !", "LANG=C", "x=1 LC_ALL=C", "command", "nice", "{", "exec"}
 	genDelims   = []string{"EOF", "E_1", "E\rF", "E F", "E\\F", "E'F", "$E", "E;F", "-", "é", "E\tF", "END"}
 	genBodies   = []string{"x", "$x", "a\\\nb", "'q'", "EOF ", " EOF", "\tEOF", "$(echo)", "a\rb", "#", "\\"}
 	genAfterDoc = []string{"", "echo after", "cat README.md", "ls"}
