@@ -147,11 +147,15 @@
 //	toolgate lint [--settings F]... [--cwd D]
 //
 // checks the settings files a check in the project would read. Errors (exit
-// status 1): files that cannot be read or parsed, malformed rules (with line
-// and column), rules naming tools that do not exist. Warnings: allow rules
-// that never take effect because a deny or ask rule covers them (the same
-// rule, the bare tool, a wider command prefix or folder), allow rules too
-// broad to be safe (Bash, Bash(*), Bash(python:*), Bash(sh -c:*),
-// Bash(env:*), Bash(sudo:*), Bash(xargs:*), Read(//**), WebFetch, ...), and
-// unknown keys.
+// status 1): files that cannot be read or parsed (a FIFO, a device, a
+// repeated key), malformed rules (with line and column), rules naming tools
+// that do not exist, rules that can never match (a tool name in the wrong
+// case, a URL where domain: belongs, a specifier on a tool that takes none;
+// the check refuses to run with such a deny or ask rule). Warnings: what
+// the check sets aside until the workspace is trusted, allow rules that
+// never take effect because a deny or ask rule covers them (the same rule,
+// the bare tool, a wider command prefix or folder), allow rules too broad
+// to be safe (Bash, Bash(*), Bash(python:*), Bash(sh -c:*), Bash(env:*),
+// Bash(sudo:*), Bash(xargs:*), Read(//**), WebFetch, ...), and unknown
+// keys.
 package main

@@ -109,6 +109,7 @@ func lint(src source) ([]finding, int) {
 	var found []finding
 	var rules []lintRule
 	checked := 0
+	trusted, _ := workspaceTrusted(claudeJSONPath(src.home, src.getenv), src.projectDir())
 	for _, f := range src.settingsFiles() {
 		data, err := safefile.Read(f.path, maxSettingsBytes)
 		if errors.Is(err, fs.ErrNotExist) && !f.required {
@@ -130,6 +131,16 @@ func lint(src source) ([]finding, int) {
 		var pe *permission.Error
 		if err != nil && !(errors.As(err, &pe) && pe.Index >= 0) {
 			found = append(found, finding{Error: true, File: f.path, Message: err.Error()})
+		}
+		if s != nil && s.Workspace() {
+			// What the check sets aside until the workspace is trusted.
+			s.Trusted = trusted
+			_, ws := permission.Merge(permission.Config{}, s)
+			for _, w := range ws {
+				if strings.HasPrefix(w, "ignoring ") {
+					found = append(found, finding{File: f.path, Message: w})
+				}
+			}
 		}
 		if s != nil {
 			for _, w := range s.Warnings {

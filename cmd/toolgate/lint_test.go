@@ -49,6 +49,8 @@ func TestLintCleanSettings(t *testing.T) {
 	cwd := filepath.Join(tmp, "proj")
 	writeSettings(t, filepath.Join(cwd, ".claude", "settings.json"),
 		`{"permissions": {"allow": ["Bash(go test:*)", "Read(./src/**)", "WebFetch(domain:go.dev)", "mcp__github__*"], "deny": ["Bash(git push:*)", "Read(./.env)"]}}`)
+	// The person trusted the workspace: its allow rules count.
+	writeSettings(t, filepath.Join(tmp, "home", ".claude.json"), `{"projects": {"`+cwd+`": {"hasTrustDialogAccepted": true}}}`)
 	out, _, code := runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd)
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "1 settings file(s) checked: 0 error(s), 0 warning(s)\n", out)
@@ -64,4 +66,26 @@ func TestLintUnreadableAndInvalid(t *testing.T) {
 	assert.Equal(t, bad+": error: permissions.allow is not an array\n"+
 		filepath.Join(tmp, "missing.json")+": error: cannot read: open: no such file or directory\n"+
 		"1 settings file(s) checked: 2 error(s), 0 warning(s)\n", out)
+}
+
+// TestLintWorkspaceTrust: lint says which workspace entries the check sets
+// aside until the person trusts the workspace, and that rules that can
+// never match are errors; once trusted, the entries count.
+func TestLintWorkspaceTrust(t *testing.T) {
+	tmp := workspace(t)
+	cwd := filepath.Join(tmp, "proj")
+	writeSettings(t, filepath.Join(cwd, ".claude", "settings.json"),
+		`{"permissions": {"allow": ["Bash(make:*)"], "deny": ["webfetch(domain:evil.com)", "WebFetch(https://evil.com)"], "defaultMode": "bypassPermissions"}}`)
+	out, _, code := runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd)
+	assert.Equal(t, 1, code)
+	settings := filepath.Join(cwd, ".claude", "settings.json")
+	assert.Contains(t, out, settings+": warning: ignoring 1 permissions.allow entry from project settings "+settings+": this workspace has not been trusted")
+	assert.Contains(t, out, `ignoring permissions.defaultMode "bypassPermissions" from project settings `+settings+": the workspace may not choose a mode more permissive than acceptEdits")
+	assert.Contains(t, out, `error: permissions.deny[0] "webfetch(domain:evil.com)" can never match: tool names are case-sensitive, and the tool is WebFetch`)
+	assert.Contains(t, out, `error: permissions.deny[1] "WebFetch(https://evil.com)" can never match: WebFetch rules name a host as WebFetch(domain:example.com)`)
+
+	writeSettings(t, filepath.Join(tmp, "home", ".claude.json"), `{"projects": {"`+cwd+`": {"hasTrustDialogAccepted": true}}}`)
+	out, _, _ = runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd)
+	assert.NotContains(t, out, "permissions.allow entry", "trusted: the allow rule counts")
+	assert.Contains(t, out, `ignoring permissions.defaultMode "bypassPermissions"`, "even trusted, no bypass from the workspace")
 }
