@@ -235,6 +235,13 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		if a.count() {
 			c := newAcc()
 			c.add(permission.Ask, "unlisted", "starts a background coprocess", true)
+			if cmd.Name != nil {
+				// coproc NAME assigns the array NAME and NAME_PID.
+				name := cmd.Name.Lit()
+				if why := riskyVar(name, false); why != "" {
+					c.add(permission.Ask, "env:assign", "coproc assigns "+name+", which "+why, false)
+				}
+			}
 			a.emit([]string{"coproc"}, cmd.Pos(), &c, true, false)
 		}
 		a.stmt(cmd.Stmt, execCtx{fork: true})

@@ -77,7 +77,7 @@ var safeOpts = map[string]*optAllow{
 	"sleep":    {long: gnuInfo},
 }
 
-var grepOpts = &optAllow{short: "EFGPefiywxcLlmoqsbHhnTZzABCaDdrRUVv", digits: true, long: withInfo(
+var grepOpts = &optAllow{short: "EFGPefiywxcLlmoqsbHhnTZzABCaDdrRUVvI", digits: true, long: withInfo(
 	"--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--regexp", "--file", "--ignore-case",
 	"--no-ignore-case", "--word-regexp", "--line-regexp", "--null-data", "--no-messages", "--invert-match", "--max-count",
 	"--byte-offset", "--line-number", "--no-line-number", "--line-buffered", "--with-filename", "--no-filename", "--label",
@@ -86,7 +86,7 @@ var grepOpts = &optAllow{short: "EFGPefiywxcLlmoqsbHhnTZzABCaDdrRUVv", digits: t
 	"--files-with-matches", "--count", "--initial-tab", "--null", "--before-context", "--after-context", "--context",
 	"--group-separator", "--no-group-separator", "--color", "--colour", "--binary")}
 
-var rgOpts = &optAllow{short: "eEfgjmMtTABCrdiIsSwxvnNlcoFHhuUPaqzLbp0V", digits: false, long: withInfo(
+var rgOpts = &optAllow{short: "eEfgjmMtTABCrdiIsSwxvnNlcoFHhuUPaqzLbp0V.", long: withInfo(
 	"--regexp", "--file", "--glob", "--iglob", "--glob-case-insensitive", "--threads", "--max-count", "--max-columns",
 	"--max-columns-preview", "--type", "--type-not", "--type-add", "--type-clear", "--type-list", "--after-context",
 	"--before-context", "--context", "--replace", "--encoding", "--max-depth", "--max-filesize", "--colors", "--color",
@@ -101,7 +101,8 @@ var rgOpts = &optAllow{short: "eEfgjmMtTABCrdiIsSwxvnNlcoFHhuUPaqzLbp0V", digits
 	"--null-data", "--multiline", "--multiline-dotall", "--pcre2", "--pcre2-version", "--text", "--quiet", "--trim",
 	"--passthru", "--no-messages", "--follow", "--unrestricted", "--one-file-system", "--byte-offset", "--crlf",
 	"--mmap", "--no-mmap", "--binary", "--no-binary", "--block-buffered", "--line-buffered", "--include-zero",
-	"--no-unicode", "--auto-hybrid-regex", "--debug", "--trace", "--pretty", "--no-config", "--max-columns-preview")}
+	"--no-unicode", "--auto-hybrid-regex", "--debug", "--trace", "--pretty", "--no-config", "--maxdepth", "--sort-files",
+	"--no-pcre2-unicode", "--no-fixed-strings", "--no-hidden", "--no-follow", "--no-text", "--no-search-zip", "--no-pre")}
 
 // checkOpt records an Ask for an option of name that is not known to be
 // harmless. Commands without an entry are not checked here.
