@@ -141,15 +141,28 @@ func (t *toolRules) scan(req *Request, f *firstMatches) {
 	if len(req.Command) == 0 || t.byFirst == nil {
 		return
 	}
-	scanList(t.byFirst[name], req, name, f)
+	scanWords(t.byFirst[name], req, name, false, f)
 	if base := baseName(name); base != name {
 		// A deny or ask rule for "rm" also covers "/bin/rm". An allow rule
 		// for "rm" does not cover "/tmp/x/rm": only deny and ask widen.
-		for _, r := range t.byFirst[base] {
-			if r.decision != Allow && !f.done(r) && r.matches(req, base) {
+		scanWords(t.byFirst[base], req, base, true, f)
+	}
+}
+
+// scanWords tries the rules filed under the command's literal words,
+// from its name down, skipping allow rules when widen is set.
+func scanWords(n *wordNode, req *Request, name string, widen bool, f *firstMatches) {
+	args := req.Command[1:]
+	for n != nil {
+		for _, r := range n.rules {
+			if (!widen || r.decision != Allow) && !f.done(r) && r.matches(req, name) {
 				f.consider(r)
 			}
 		}
+		if len(args) == 0 {
+			return
+		}
+		n, args = n.next[args[0]], args[1:]
 	}
 }
 
