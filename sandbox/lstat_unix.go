@@ -27,5 +27,5 @@ func lstatKind(p []byte, st *syscall.Stat_t) (fileKind, error) {
 const anchored = false
 
 func lstatAt(dir int, p []byte, st *syscall.Stat_t) (fileKind, error) { return lstatKind(p, st) }
-func openDirAt(dir int, p []byte) (int, error)                         { return -1, syscall.ENOSYS }
-func closeFd(fd int)                                                   {}
+func openDirAt(dir int, p []byte) (int, error)                        { return -1, syscall.ENOSYS }
+func closeFd(fd int)                                                  {}

@@ -45,16 +45,16 @@ const (
 // buffer is reused across the components of one walk so that a path
 // without links costs one allocation, the result.
 type walker struct {
-	via     string   // the last magic link (under /proc or /dev) followed
-	command bool     // the path is opened by another process: see Sandbox.Commands
-	self    string   // this process's directory name under /proc, once read
-	collect bool     // record the location of every link followed
+	via     string // the last magic link (under /proc or /dev) followed
+	command bool   // the path is opened by another process: see Sandbox.Commands
+	self    string // this process's directory name under /proc, once read
+	collect bool   // record the location of every link followed
 	// anchor is a handle of the existing directory buf[:anchorLen] names,
 	// or atCwd (lookups then take the whole absolute path); since counts
 	// the directories entered since it was opened.
 	anchor, anchorLen, since int
-	links   []string // those locations, when collect is set
-	buf     [256]byte
+	links                    []string // those locations, when collect is set
+	buf                      [256]byte
 }
 
 // walk resolves path (which validate accepted), taking a relative path
