@@ -1,0 +1,28 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver, pure Go
+)
+
+// OpenSQLite opens (creating it if needed) the SQLite database at path.
+// The state survives a restart; processes on one machine may share the
+// file, but only changes made through a Store reach its watchers.
+func OpenSQLite(ctx context.Context, path string) (*Store, error) {
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlstore: %w", err)
+	}
+	// One connection: transactions of this process never contend.
+	db.SetMaxOpenConns(1)
+	if err := execAll(ctx, db, schema("INTEGER PRIMARY KEY AUTOINCREMENT")); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &Store{db: db}, nil
+}
