@@ -374,3 +374,34 @@ func TestDomainTrailingDots(t *testing.T) {
 	assert.Equal(t, Allow, r.Decision)
 	assert.Equal(t, "allowed by allow rule WebFetch (config)", r.Reason)
 }
+
+// TestContentSpecifiers: a skill's or slash command's rule in Claude
+// Code's forms: exact, and "name:*" for the name with any arguments.
+func TestContentSpecifiers(t *testing.T) {
+	c, err := New(Config{Default: Ask,
+		Allow: []string{"SlashCommand(/review-pr:*)", "Skill(pdf)", "Skill(tools:*)"},
+		Deny:  []string{"SlashCommand(/nuke)", "Skill(rm:*)"}})
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		tool, content string
+		want          Decision
+		reason        string
+	}{
+		{"SlashCommand", "/review-pr", Allow, "allowed by allow rule SlashCommand(/review-pr:*)"},
+		{"SlashCommand", "/review-pr 123", Allow, "allowed by allow rule SlashCommand(/review-pr:*)"},
+		{"SlashCommand", "/review-pr:draft", Allow, "allowed by allow rule SlashCommand(/review-pr:*)"},
+		{"SlashCommand", "/review-prx", Ask, "no rule matched"},
+		{"SlashCommand", "/nuke", Deny, "denied by deny rule SlashCommand(/nuke)"},
+		{"SlashCommand", "/nuke now", Deny, "denied by deny rule SlashCommand(/nuke)"},
+		{"SlashCommand", "/nuker", Ask, "no rule matched"},
+		{"Skill", "pdf", Allow, "allowed by allow rule Skill(pdf)"},
+		{"Skill", "pdf extra", Ask, "no rule matched"},
+		{"Skill", "tools:fmt", Allow, "allowed by allow rule Skill(tools:*)"},
+		{"Skill", "rm", Deny, "denied by deny rule Skill(rm:*)"},
+		{"Skill", "rm:all", Deny, "denied by deny rule Skill(rm:*)"},
+	} {
+		r := c.Check(&Request{Tool: tt.tool, Kind: KindOther, Content: tt.content}, nil)
+		assert.Equal(t, tt.want, r.Decision, "%s %q", tt.tool, tt.content)
+		assert.Contains(t, r.Reason, tt.reason, "%s %q", tt.tool, tt.content)
+	}
+}

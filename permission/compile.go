@@ -45,7 +45,10 @@ type compiledRule struct {
 	path     pathPattern
 	domain   domainPattern
 	content  string
-	reason   string
+	// contentPrefix: content is a prefix, followed by nothing, a space or
+	// a ':' (the ":*" form).
+	contentPrefix bool
+	reason        string
 }
 
 // toolRules holds the rules of one tool name, with shell rules indexed by
@@ -222,6 +225,12 @@ func compileRule(spec RuleSpec, index int, src Source, o *compileOptions) (*comp
 		c.domain = p
 	case specContent:
 		c.content = r.Specifier
+		if p, ok := strings.CutSuffix(r.Specifier, ":*"); ok && p != "" && !strings.Contains(p, "*") {
+			// Claude Code's prefix form: "Skill(pdf:*)" is the skill pdf
+			// with any arguments, "SlashCommand(/deploy:*)" /deploy with
+			// any arguments or sub-command.
+			c.content, c.contentPrefix = p, true
+		}
 	}
 	c.reason = ruleReason(c.decision, c.text, spec.Origin)
 	return c, nil

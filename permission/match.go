@@ -22,7 +22,7 @@ func (r *compiledRule) matches(req *Request, name string) bool {
 	case specDomain:
 		return req.Domain != "" && r.domain.match(req.Domain)
 	case specContent:
-		return req.Content != "" && matchStar(r.content, req.Content)
+		return req.Content != "" && r.matchContent(req.Content)
 	}
 	return false
 }
@@ -217,4 +217,23 @@ func (t *toolRules) scanHost(req *Request, name string, f *firstMatches) {
 			scanList(t.byHost[h[i:]], req, name, f)
 		}
 	}
+}
+
+// matchContent matches a content specifier (a subagent type, a skill, a
+// slash command). "x:*" matches x alone or followed by a space or ':'
+// and anything. A deny or ask rule also holds for the same content
+// followed by arguments ("/nuke" for "/nuke now"): it only narrows.
+func (r *compiledRule) matchContent(c string) bool {
+	if r.contentPrefix {
+		return c == r.content || strings.HasPrefix(c, r.content) && (c[len(r.content)] == ' ' || c[len(r.content)] == ':')
+	}
+	if matchStar(r.content, c) {
+		return true
+	}
+	if r.decision != Allow {
+		if i := strings.IndexByte(c, ' '); i > 0 {
+			return matchStar(r.content, c[:i])
+		}
+	}
+	return false
 }
