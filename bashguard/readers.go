@@ -198,6 +198,10 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 			i = k
 		case "-delete":
 			del = true
+		case "-follow":
+			// The old spelling of -L, among the expressions: it applies
+			// to the whole search.
+			follow = true
 		case "-newer", "-anewer", "-cnewer", "-samefile":
 			// A reference file is read.
 			if i+1 < v.len() {
