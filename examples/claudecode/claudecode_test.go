@@ -2,6 +2,7 @@ package claudecode_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -131,7 +132,19 @@ func TestSnippetInstallsToolgate(t *testing.T) {
 			assert.Equal(t, "PreToolUse", hso["hookEventName"])
 			assert.Equal(t, tc.decision, hso["permissionDecision"])
 			assert.Equal(t, tc.reason, hso["permissionDecisionReason"])
-			assert.NotContains(t, hso, "updatedInput", "no hook changed the input")
+			in, changed := hso["updatedInput"].(map[string]any)
+			if tc.tool != "Bash" || tc.decision != "allow" {
+				assert.False(t, changed, "no hook changed the input: %v", hso["updatedInput"])
+				return
+			}
+			// An allowed command runs confined (the default): the same
+			// fields, the command wrapped in toolgate exec with the
+			// script, byte for byte, in base64.
+			require.True(t, changed, "an allowed Bash command is confined")
+			wrapped, _ := in["command"].(string)
+			assert.True(t, strings.HasPrefix(wrapped, "'"+filepath.Join(binDir, "toolgate")+"' exec --policy "), wrapped)
+			assert.True(t, strings.HasSuffix(wrapped, " --script "+base64.StdEncoding.EncodeToString([]byte(tc.input["command"].(string)))), wrapped)
+			assert.Equal(t, tc.input["description"], in["description"], "the other fields stay")
 		})
 	}
 }
