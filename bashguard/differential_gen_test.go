@@ -139,6 +139,9 @@ func TestDifferentialGenerated(t *testing.T) {
 			if err != nil {
 				why = err.Error()
 			}
+			if os.Getenv("TOOLGATE_REQUIRE_LANDLOCK") != "" {
+				t.Fatal("TOOLGATE_REQUIRE_LANDLOCK is set, but the generated differential cannot run confined: " + why)
+			}
 			t.Skip("SKIP: the generated differential needs the Runner's Landlock confinement, which is not available here: " + why)
 		}
 		require.False(t, res.TimedOut, "a batch of scripts timed out: %s", res.Output)
