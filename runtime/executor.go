@@ -136,6 +136,10 @@ type Executor struct {
 	// Grace is how long an interrupted Cancel tool may take to return; 0
 	// means DefaultGrace.
 	Grace time.Duration
+
+	// lookup, when set (by [Pipeline.Executor]), finds tools in place of
+	// Tools: the pipeline's live tool set.
+	lookup func(name string) (Tool, bool)
 }
 
 // Execute checks and runs calls under ctx (the session's context) and
@@ -155,6 +159,9 @@ func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 			continue
 		}
 		tool, ok := e.Tools.Lookup(c.Tool)
+		if e.lookup != nil {
+			tool, ok = e.lookup(c.Tool)
+		}
 		if !ok {
 			results[i].Verdict = Verdict{Result: permission.Result{Layer: permission.LayerTraits, Rule: "unknown-tool", Reason: fmt.Sprintf("unknown tool %q", c.Tool)}, Input: v.Input}
 			continue

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolgate/toolgate/bashguard"
@@ -73,6 +74,9 @@ type Pipeline struct {
 	// the cwd of sessions that name none.
 	dir string
 	st  *stores
+	// tools is the live tool set: cfg.Tools plus what [Pipeline.AddTools]
+	// added since.
+	tools atomic.Pointer[Registry]
 }
 
 // New checks cfg and builds a Pipeline. A bad configuration is an error
@@ -113,6 +117,7 @@ func New(cfg Config) (*Pipeline, error) {
 		cfg.Hooks = hooks.NewSet()
 	}
 	p := &Pipeline{cfg: cfg, agents: make(map[string]*agent)}
+	p.tools.Store(cfg.Tools)
 	s, err := NewSessions(cfg.Limits)
 	if err != nil {
 		return nil, err
@@ -132,6 +137,10 @@ type SessionOptions struct {
 	// Cwd is the session's working directory, passed to hooks; empty
 	// means the workspace's directory for a pipeline [Open] built.
 	Cwd string
+	// IdleTimeout, if positive, ends the session (reason "idle") once it
+	// has been that long since a Check, an After or an Acquire last named
+	// it; a call that runs longer than that may find its session ended.
+	IdleTimeout time.Duration
 }
 
 // agent is the pipeline's per-session state around layer 7's Session.
@@ -143,8 +152,12 @@ type agent struct {
 	name   string
 	cwd    string
 	silent bool
-	tools  *Registry
-	start  time.Time
+	// tools is a child's restricted tool set; nil means the pipeline's
+	// live one (see toolset).
+	tools *Registry
+	// idle ends the session after IdleTimeout without use; nil for none.
+	idle  *idleTimer
+	start time.Time
 	// record is the session's context without its cancellation: a call
 	// that happened is recorded even if the session was cancelled since.
 	record context.Context
@@ -188,7 +201,7 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{p: p, l7: l7, mode: o.Mode, name: p.cfg.AgentName, cwd: o.Cwd, tools: p.cfg.Tools, start: time.Now(),
+	a := &agent{p: p, l7: l7, mode: o.Mode, name: p.cfg.AgentName, cwd: o.Cwd, start: time.Now(),
 		record: context.WithoutCancel(l7.Context())}
 	if parent != nil {
 		a.parent, a.silent, a.name, a.depth = parent, true, name, parent.depth+1
@@ -215,6 +228,9 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	}
 	p.mu.Lock()
 	p.agents[o.ID] = a
+	if o.IdleTimeout > 0 {
+		p.watchIdle(o.ID, a, o.IdleTimeout)
+	}
 	p.mu.Unlock()
 	if parent == nil && p.epoch() != epoch {
 		// A change arrived while the session was not yet live: take it.
@@ -248,6 +264,15 @@ func (p *Pipeline) endSession(id, reason, output string, runErr error) bool {
 	if !ok {
 		return false
 	}
+	p.finish(id, a, reason, output, runErr)
+	return true
+}
+
+// finish ends the session of a, already taken out of the agents map.
+func (p *Pipeline) finish(id string, a *agent, reason, output string, runErr error) {
+	if a.idle != nil {
+		a.idle.t.Stop()
+	}
 	st := a.l7.Status()
 	// SessionStop runs with a context that outlives the session's own.
 	ctx := context.WithoutCancel(a.l7.Context())
@@ -264,7 +289,6 @@ func (p *Pipeline) endSession(id, reason, output string, runErr error) bool {
 	if a.release != nil {
 		a.release()
 	}
-	return true
 }
 
 // Session returns the layer-7 state of a live session.
@@ -289,14 +313,19 @@ func (p *Pipeline) SessionRules(id string) (*permission.SessionRules, bool) {
 func (p *Pipeline) agent(id string) *agent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.agents[id]
+	a := p.agents[id]
+	if a != nil && a.idle != nil {
+		a.idle.touch()
+	}
+	return a
 }
 
 // Hooks returns the pipeline's hook set.
 func (p *Pipeline) Hooks() *hooks.Set { return p.cfg.Hooks }
 
-// Tools returns the pipeline's tool registry.
-func (p *Pipeline) Tools() *Registry { return p.cfg.Tools }
+// Tools returns the pipeline's tool registry as it is now: the configured
+// tools and those [Pipeline.AddTools] added since.
+func (p *Pipeline) Tools() *Registry { return p.tools.Load() }
 
 // Checker returns the pipeline's permission checker.
 func (p *Pipeline) Checker() *permission.Checker { return p.cfg.Checker }
@@ -339,9 +368,10 @@ func joinErr(a, b error) error {
 // PostToolUse hooks and the audit log as a Deny, rule runtime:not-started.
 func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, error)) *Executor {
 	return &Executor{
-		Tools: p.cfg.Tools,
-		Check: p.Check,
-		Run:   run,
+		Tools:  p.Tools(),
+		lookup: func(name string) (Tool, bool) { return p.tools.Load().Lookup(name) },
+		Check:  p.Check,
+		Run:    run,
 		After: func(ctx context.Context, res Result) Result {
 			v := res.Verdict
 			if !res.Ran && v.Decision == permission.Allow {

@@ -25,12 +25,16 @@ type Outcome struct {
 	// Status is the session's layer-7 state after the call's output was
 	// counted against the token budget.
 	Status Status
+	// Content is the structured output the model sees when the run gave
+	// [Run.Content]; nil otherwise. Its text parts agree with Output.
+	Content []Content
 }
 
 // Run is what a tool's run gave: its output, its error, how long it took,
 // and the kernel confinement its command ran under.
 type Run struct {
-	Output      string        // what the tool returned
+	Output      string        // what the tool returned as text
+	Content     []Content     // its structured output, after Output if both are set
 	Err         error         // the tool's error, or nil
 	Elapsed     time.Duration // how long it ran
 	Confinement string        // bashguard's RunResult.Confined.String(), or empty
@@ -43,11 +47,26 @@ type Run struct {
 // a token). Call it for every call Check answered, denied ones included,
 // with what the run reported (nothing, for a call that did not run); the
 // confinement reaches the PostToolUse hooks and the audit log.
+//
+// With [Run.Content], the hooks and truncation see the text parts joined
+// (see [Content]), and [Outcome.Content] holds the parts as given while the
+// text is unchanged; a text a hook rewrote or truncation cut replaces
+// every text part.
 func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, run Run) Outcome {
 	output, runErr, elapsed := run.Output, run.Err, run.Elapsed
+	if run.Content != nil {
+		output = joinText(run.Output, run.Content)
+	}
+	if call.Session == "" {
+		call.Session, _ = SessionIDFrom(ctx)
+	}
 	a := p.agent(call.Session)
 	if a == nil {
-		return Outcome{Output: output, Err: errUnknownSession(call.Session)}
+		o := Outcome{Output: output, Err: errUnknownSession(call.Session)}
+		if run.Content != nil {
+			o.Content = reshape(run.Output, run.Content, output, output)
+		}
+		return o
 	}
 	input := v.Input
 	if input == nil {
@@ -67,12 +86,19 @@ func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, run Run) Out
 		o.Err = joinErr(o.Err, err)
 	}
 	o.Output, o.Truncated, o.Path = shaped.Text, shaped.Truncated, shaped.Path
+	switch {
+	case run.Content == nil:
+	case v.Decision != permission.Allow:
+		o.Content = []Content{{Type: "text", Text: o.Output}}
+	default:
+		o.Content = reshape(run.Output, run.Content, output, o.Output)
+	}
 	o.Status = a.l7.AddTokens((len(o.Output) + len(o.Context) + 3) / 4)
 	return o
 }
 
 func kindOf(a *agent, call Call) permission.Kind {
-	if t, ok := a.tools.Lookup(call.Tool); ok {
+	if t, ok := a.toolset().Lookup(call.Tool); ok {
 		return t.Traits(call.Input).Kind
 	}
 	return permission.KindOther

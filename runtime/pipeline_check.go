@@ -30,6 +30,9 @@ func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
 			v = Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:panic", Reason: fmt.Sprintf("the check panicked: %v", r)}}
 		}
 	}()
+	if call.Session == "" {
+		call.Session, _ = SessionIDFrom(ctx)
+	}
 	a := p.agent(call.Session)
 	if a == nil {
 		return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:unknown-session", Reason: fmt.Sprintf("no live session %q", call.Session)}}
@@ -69,7 +72,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	if call.Tool == "" {
 		return deny(permission.LayerTraits, "input:no-tool", "the call names no tool")
 	}
-	tool, ok := a.tools.Lookup(call.Tool)
+	tool, ok := a.toolset().Lookup(call.Tool)
 	if !ok {
 		return deny(permission.LayerTraits, "input:unknown-tool", fmt.Sprintf("unknown tool %q: not in this session's tool set", call.Tool))
 	}

@@ -97,12 +97,12 @@ func (p *Pipeline) StartChild(ctx context.Context, parentID string, o ChildOptio
 	tools := parent.tools
 	if len(o.Tools) > 0 {
 		for _, n := range o.Tools {
-			if _, ok := parent.tools.Lookup(n); !ok {
+			if _, ok := parent.toolset().Lookup(n); !ok {
 				return nil, fmt.Errorf("%w: tool %q is not in the parent's tool set", ErrWiden, n)
 			}
 		}
 		var err error
-		if tools, err = parent.tools.Restrict(slices.Clone(o.Tools)...); err != nil {
+		if tools, err = parent.toolset().Restrict(slices.Clone(o.Tools)...); err != nil {
 			return nil, err
 		}
 	}

@@ -332,9 +332,7 @@ func TestPipelineConfinementReachesHooks(t *testing.T) {
 func TestPipelineFieldCaseOnlyWhereItMatters(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
 	mcp := &Descriptor{ToolName: "mcp__db__query", Base: Traits{Kind: permission.KindOther}}
-	reg, err := w.p.Tools().With(mcp)
-	require.NoError(t, err)
-	w.p.cfg.Tools = reg
+	require.NoError(t, w.p.AddTools(mcp))
 	w.start(t, "s", permission.ModeDefault)
 	runCases(t, w, "s", []pcase{
 		{"an MCP tool's own Name field", "mcp__db__query", in("Name", "users"), permission.Allow, permission.LayerRules, "default", "the default for other tools is allow"},
