@@ -3,6 +3,8 @@ package bashguard
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/toolgate/toolgate/permission"
 )
 
 // git works on the repository it discovers from the working directory:
@@ -38,21 +40,65 @@ func discoverGit(dir string) string {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return ""
 	}
-	d := filepath.Clean(dir)
+	_, why := gitTop(dir)
+	return why
+}
+
+// gitTop returns the directory holding the .git that git finds from the
+// existing directory dir, with its links resolved ("" when there is
+// none), or why git would use another repository.
+func gitTop(dir string) (top, why string) {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", "cannot tell which repository git would use from " + dir + ": " + err.Error()
+	}
 	for range maxGitUp {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return ""
+			return d, ""
 		}
 		if isBareGitDir(d) {
-			return "git would use the bare repository " + d + ", whose config can run programs (it is not the workspace's own repository)"
+			return "", "git would use the bare repository " + d + ", whose config can run programs (it is not the workspace's own repository)"
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return ""
+			return "", ""
 		}
 		d = parent
 	}
-	return "git would look for its repository more than " + "64 directories up"
+	return "", "git would look for its repository more than 64 directories up"
+}
+
+// gitDirOption judges git -C DIR (each -C taken relative to the one
+// before, as git does): it is allowed only when git finds from DIR the
+// same repository as from the working directory.
+func (a *analyzer) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
+	const why = "git -C runs git in another directory, whose repository config can run programs"
+	if !literal || a.dir == "" || !filepath.IsAbs(a.dir) {
+		c.add(permission.Ask, "git:repository", why, false)
+		return
+	}
+	target := a.dir
+	for _, d := range dirs {
+		if filepath.IsAbs(d) {
+			target = d
+		} else {
+			target = filepath.Join(target, d)
+		}
+	}
+	defer a.readPath(c, target, 0, "git") // after the reason that explains more
+	fi, err := os.Stat(target)
+	if err != nil || !fi.IsDir() {
+		c.add(permission.Ask, "git:repository", why, false)
+		return
+	}
+	topT, whyT := gitTop(target)
+	topW, whyW := gitTop(a.dir)
+	switch {
+	case whyT != "":
+		c.add(permission.Ask, "git:repository", whyT, false)
+	case whyW != "" || topT == "" || topT != topW:
+		c.add(permission.Ask, "git:repository", why+" (git -C "+target+" finds another repository than the workspace's)", false)
+	}
 }
 
 // isBareGitDir reports a directory that git takes for a git directory:

@@ -260,6 +260,8 @@ var gitReadOnly = map[string]string{
 // git allows read-only subcommands and refuses every flag that can run a
 // program or write a file.
 func (a *analyzer) git(c *verdictAcc, v *argv) {
+	var dirs []string // the values of -C
+	dirLit := true
 	i := 1
 	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-"); i++ {
 		s := v.vals[i]
@@ -267,11 +269,17 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		switch {
 		case s == "-C" || strings.HasPrefix(s, "-C"):
 			// Another directory may be another repository, whose config
-			// (core.fsmonitor, diff.external, core.pager) runs programs.
-			c.add(permission.Ask, "git:repository", "git -C runs git in another directory, whose repository config can run programs", false)
+			// (core.fsmonitor, diff.external, core.pager) runs programs:
+			// judged after the options, against the workspace's own.
+			d := s[2:]
 			if s == "-C" {
 				i++
+				if i < v.len() {
+					d = v.vals[i]
+					dirLit = dirLit && v.literal(i)
+				}
 			}
+			dirs = append(dirs, d)
 		case s == "-c" || strings.HasPrefix(s, "-c") || longIs(name, "--config-env"):
 			c.add(permission.Ask, "args:git", "sets configuration on the command line (-c), which can run programs", false)
 			if s == "-c" || !has && name == "--config-env" {
@@ -298,6 +306,9 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 	if i >= v.len() {
 		c.allow("safe", "git without a subcommand prints help")
 		return
+	}
+	if len(dirs) > 0 {
+		a.gitDirOption(c, dirs, dirLit)
 	}
 	sub := v.vals[i]
 	if why := a.gitRepo(); why != "" {
