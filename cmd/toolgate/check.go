@@ -128,10 +128,34 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 	}
 	self, _ := os.Executable()
 	v = confineCall(v, ev.ToolName, pol, self)
+	if v.Decision != permission.Allow && outsideRoots(v) {
+		v.Reason += " (" + addDirNote + ")"
+	}
 	if w := warningsNote(pol.warnings); w != "" {
 		v.Reason += " (" + w + ")"
 	}
 	return v, nil
+}
+
+// addDirNote says how to widen the roots: Claude Code 2.1.332 tells a hook
+// nothing of its --add-dir directories (neither the event nor the
+// environment has them; only an attachment record of the session
+// transcript does, an undocumented format that also holds what tools
+// returned, which toolgate does not read to widen anything).
+const addDirNote = "claude --add-dir does not reach hooks: list such directories in permissions.additionalDirectories"
+
+// outsideRoots reports whether v refused a path for being outside every
+// root, and for nothing else: a secret or protected path stays refused
+// wherever it is, so the note would mislead there.
+func outsideRoots(v runtime.Verdict) bool {
+	if strings.Contains(v.Rule, "secret") || strings.Contains(v.Rule, "protected") {
+		return false
+	}
+	switch v.Rule {
+	case "sandbox:outside-roots", "write:outside":
+		return true
+	}
+	return strings.Contains(v.Reason, "outside every root")
 }
 
 // modeOf is the event's permission mode, or the settings' default mode

@@ -120,7 +120,8 @@ func TestSnippetInstallsToolgate(t *testing.T) {
 		{"default", "WebFetch", map[string]any{"url": "https://pkg.go.dev/net/http", "prompt": "Summarise"}, "allow",
 			"toolgate: allowed by allow rule WebFetch(domain:pkg.go.dev) (project settings " + settings + ") [L2 rules: WebFetch(domain:pkg.go.dev)]"},
 		{"default", "Write", map[string]any{"file_path": "/etc/cron.d/x", "content": "x"}, "deny",
-			"toolgate: write \"/etc/cron.d/x\" refused: resolves to /etc/cron.d/x, outside every root (" + project + ") [L4 sandbox: sandbox:outside-roots]"},
+			"toolgate: write \"/etc/cron.d/x\" refused: resolves to /etc/cron.d/x, outside every root (" + project + ") (" +
+				"claude --add-dir does not reach hooks: list such directories in permissions.additionalDirectories) [L4 sandbox: sandbox:outside-roots]"},
 		{"plan", "Bash", map[string]any{"command": "go build ./..."}, "deny",
 			"toolgate: plan mode: only read-only, web, interaction, subagent and session tools run, and Bash is an exec tool [L2 rules: mode:plan]"},
 	}
