@@ -428,15 +428,20 @@ func TestClaudeCode(t *testing.T) {
 			}},
 		// --- examples/claudecode/settings.json, verbatim
 		{name: "example_settings_verbatim", prompt: "E2E example", projectRaw: example, noHooks: true,
-			files: map[string]string{"go.mod": "module e2e\n\ngo 1.22\n"},
-			steps: []step{bash("git push origin main"), call("Read", map[string]any{"file_path": "$WS/.env"}), bash("go build -n -o app.bin ./src")},
+			steps: []step{bash("git push origin main"), call("Read", map[string]any{"file_path": "$WS/.env"}),
+				call("WebFetch", map[string]any{"url": "https://pkg.go.dev/fmt", "prompt": "summarise"}),
+				call("WebFetch", map[string]any{"url": "https://example.com/", "prompt": "summarise"})},
 			check: func(t *testing.T, r *result) {
 				r.refused(t, "Bash", 0, "Bash(git push:*)")
 				tr := r.refused(t, "Read", 0, "denied by your permission settings")
 				assert.NotContains(t, tr.Text, "ENV-SECRET-93")
-				// go build -n prints the build's commands without
-				// running them: fast, and the model sees them.
-				r.ran(t, "Bash", 1, "compile")
+				// The allowed domain is fetched (and fails: the
+				// sandbox has no network); the other one is refused.
+				allowed := r.call(t, "WebFetch", 0)
+				assert.NotContains(t, allowed.Text, "toolgate:", "WebFetch(domain:pkg.go.dev) is allowed")
+				r.refused(t, "WebFetch", 1, "toolgate:")
+				pre := strings.Join(r.hookOutputs("PreToolUse"), "\n")
+				assert.Contains(t, pre, "WebFetch(domain:pkg.go.dev)")
 			}},
 		// --- every other event gets an answer in its own shape
 		{name: "other_events_answered_in_shape", prompt: "E2E other_events",

@@ -296,7 +296,10 @@ func (s *suiteEnv) run(t *testing.T, sc scenario) *result {
 		Script: script{Conversations: append([]conversation{{Marker: sc.prompt, Steps: sc.steps}}, sc.sub...)},
 		Claude: s.claude, Args: args, Dir: ws, Out: out, Timeout: promptTimeout,
 		Env: []string{
-			"HOME=" + home, "PATH=" + s.toolgate + ":" + s.goDir + ":/usr/local/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off", "TMPDIR=/tmp", "LANG=C.UTF-8",
+			"HOME=" + home, "PATH=" + s.toolgate + ":" + s.goDir + ":/usr/local/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off",
+			// toolgate confines what it allows to the workspace: go's
+			// cache is there.
+			"GOCACHE=" + filepath.Join(ws, "gocache"), "TMPDIR=/tmp", "LANG=C.UTF-8",
 			"SHELL=/bin/bash", "USER=e2e", "TERM=dumb",
 			"ANTHROPIC_API_KEY=sk-ant-e2e-dummy", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
 			"DISABLE_ERROR_REPORTING=1", "DISABLE_BUG_COMMAND=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
