@@ -185,6 +185,7 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 			if err := a.rules.Add(permission.Allow, req.AlwaysRules...); err != nil {
 				v.Reason += "; the session rule could not be added: " + err.Error()
 			} else {
+				a.noteGranted(req.AlwaysRules)
 				v.Reason += "; added session rules " + strings.Join(req.AlwaysRules, ", ")
 			}
 		}

@@ -166,6 +166,19 @@ func (a *agent) applyGrants(rules []string) {
 	}
 }
 
+// noteGranted records rules the session's rules already hold, so that the
+// store's copy of them is not added again.
+func (a *agent) noteGranted(rules []string) {
+	a.grantMu.Lock()
+	defer a.grantMu.Unlock()
+	if a.granted == nil {
+		a.granted = make(map[string]bool)
+	}
+	for _, r := range rules {
+		a.granted[r] = true
+	}
+}
+
 // restore loads what the store keeps for a top-level session: its grants,
 // its cancellation and, when counters is set, its layer-7 counters.
 func (p *Pipeline) restore(ctx context.Context, a *agent, counters bool) error {

@@ -225,3 +225,36 @@ func TestStoreCountersMove(t *testing.T) {
 	assert.Equal(t, "runtime:repeat", v.Rule)
 	assert.Contains(t, v.Reason, "3 times in a row")
 }
+
+// The ApprovalAsker parks a Check until the person answers through the
+// store, from anywhere; the call then completes with that answer.
+func TestApprovalAsker(t *testing.T) {
+	dir := workspaceDir(t)
+	st := store.NewMemory()
+	asker := runtime.NewApprovalAsker(st, dir, "ann")
+	defer asker.Close()
+	p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Default: permission.Ask},
+		Store: st, Asker: asker, AskTimeout: time.Minute})
+	require.NoError(t, err)
+	defer p.Close()
+	start(t, p, "s1")
+	done := make(chan runtime.Verdict)
+	go func() { done <- p.Check(t.Context(), makeBuild("s1")) }()
+	var pend []store.Approval
+	require.Eventually(t, func() bool { pend, _ = st.Pending(t.Context()); return len(pend) == 1 },
+		5*time.Second, time.Millisecond, "the ask never reached the store")
+	assert.Equal(t, []string{"Bash(make build)"}, pend[0].AlwaysRules)
+	assert.Contains(t, pend[0].Explanation, "command make build")
+	require.NoError(t, st.AnswerApproval(t.Context(), pend[0].ID, store.Answer{Choice: store.ChoiceAllowOnce}))
+	v := <-done
+	assert.Equal(t, permission.Allow, v.Decision)
+	assert.Equal(t, "person:allow-once", v.Rule)
+	assert.True(t, v.Asked)
+
+	go func() { done <- p.Check(t.Context(), runtime.Call{Session: "s1", Tool: "Bash", Input: json.RawMessage(`{"command":"make test"}`)}) }()
+	require.Eventually(t, func() bool { pend, _ = st.Pending(t.Context()); return len(pend) == 1 }, 5*time.Second, time.Millisecond)
+	require.NoError(t, st.AnswerApproval(t.Context(), pend[0].ID, store.Answer{Choice: store.ChoiceDeny, Reason: "tests later"}))
+	v = <-done
+	assert.Equal(t, permission.Deny, v.Decision)
+	assert.Equal(t, "the person denied it: tests later", v.Reason)
+}

@@ -1,0 +1,317 @@
+// Package approvalpage serves the approval page: the calls waiting for a
+// person, live over server-sent events, each with its input and the
+// layer-by-layer explanation of why it asks, and buttons to allow it once,
+// allow it always (showing the exact rules that adds) or deny it with a
+// reason. Answers go to a [store.Approvals]; a pipeline on any replica
+// sharing the store sees them.
+//
+// Security: every request needs the page's token (an Authorization: Bearer
+// header, or ?token= once, which sets a SameSite=Strict, HttpOnly cookie);
+// by default only loopback clients are served; an answer is a POST with
+// a single-use answer token in a header of its own, which no other site
+// can send, from an Origin that is this page's if the browser names one.
+package approvalpage
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/toolgate/toolgate/runtime/store"
+)
+
+// Options configure a [Handler].
+type Options struct {
+	// Token is the secret every request must carry: at least 16 bytes.
+	Token string
+	// Name is who answers through this page, recorded with each answer
+	// and matched against an approval's Answerers.
+	Name string
+	// AllowRemote serves clients that are not on a loopback address.
+	// Put TLS in front before setting it.
+	AllowRemote bool
+}
+
+// Handler is the approval page, an [http.Handler] a host can mount (at the
+// root of its own path prefix, with [http.StripPrefix]).
+type Handler struct {
+	st   store.Store
+	opts Options
+	mux  *http.ServeMux
+
+	mu      sync.Mutex
+	byID    map[string]string // approval id -> its answer token
+	byToken map[string]string // answer token -> approval id
+}
+
+// New returns the page over st.
+func New(st store.Store, o Options) (*Handler, error) {
+	if len(o.Token) < 16 {
+		return nil, errors.New("approvalpage: the token must be at least 16 bytes")
+	}
+	h := &Handler{st: st, opts: o, mux: http.NewServeMux(), byID: map[string]string{}, byToken: map[string]string{}}
+	h.mux.HandleFunc("GET /{$}", h.page)
+	h.mux.HandleFunc("GET /pending", h.pending)
+	h.mux.HandleFunc("GET /events", h.events)
+	h.mux.HandleFunc("POST /answer", h.answer)
+	return h, nil
+}
+
+const cookieName = "toolgate_approval"
+
+// ServeHTTP implements [http.Handler].
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("Cache-Control", "no-store")
+	if !h.opts.AllowRemote && !loopback(r.RemoteAddr) {
+		http.Error(w, "the approval page serves loopback clients only", http.StatusForbidden)
+		return
+	}
+	if q := r.URL.Query().Get("token"); q != "" && r.Method == http.MethodGet && r.URL.Path == "/" {
+		if !h.tokenOK(q) {
+			http.Error(w, "wrong token", http.StatusUnauthorized)
+			return
+		}
+		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
+		u := *r.URL
+		u.RawQuery = ""
+		http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+		return
+	}
+	if !h.authenticated(r) {
+		http.Error(w, "a token is required", http.StatusUnauthorized)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (h *Handler) tokenOK(t string) bool {
+	return subtle.ConstantTimeCompare([]byte(t), []byte(h.opts.Token)) == 1
+}
+
+func (h *Handler) authenticated(r *http.Request) bool {
+	if a := r.Header.Get("Authorization"); len(a) > 7 && a[:7] == "Bearer " {
+		return h.tokenOK(a[7:])
+	}
+	if c, err := r.Cookie(cookieName); err == nil {
+		return h.tokenOK(c.Value)
+	}
+	return false
+}
+
+// Item is one pending approval as the page shows it.
+type Item struct {
+	ID          string          `json:"id"`
+	Session     string          `json:"session"`
+	Tool        string          `json:"tool"`
+	Input       json.RawMessage `json:"input"`
+	Reason      string          `json:"reason"`
+	Explanation string          `json:"explanation"`
+	// AlwaysRules are the exact rules allow always adds; empty when it is
+	// not offered. Scopes are the scopes it may add them to.
+	AlwaysRules []string  `json:"alwaysRules,omitempty"`
+	Scopes      []string  `json:"scopes,omitempty"`
+	Expires     time.Time `json:"expires"`
+	// AnswerToken is the single-use token the answer must carry.
+	AnswerToken string `json:"answerToken"`
+}
+
+// items lists what this page's person may answer, each with its answer
+// token.
+func (h *Handler) items(ctx context.Context) ([]Item, error) {
+	ps, err := h.st.Pending(ctx)
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	live := make(map[string]bool, len(ps))
+	out := make([]Item, 0, len(ps))
+	for _, p := range ps {
+		if len(p.Answerers) > 0 && !slices.Contains(p.Answerers, h.opts.Name) {
+			continue
+		}
+		live[p.ID] = true
+		tok, ok := h.byID[p.ID]
+		if !ok {
+			tok = newToken()
+			h.byID[p.ID], h.byToken[tok] = tok, p.ID
+		}
+		it := Item{ID: p.ID, Session: p.Session, Tool: p.Tool, Input: p.Input, Reason: p.Reason,
+			Explanation: p.Explanation, AlwaysRules: p.AlwaysRules, Expires: p.Expires, AnswerToken: tok}
+		if len(p.AlwaysRules) > 0 {
+			it.Scopes = []string{"session"}
+			if p.Project != "" {
+				it.Scopes = append(it.Scopes, "project")
+			}
+			if p.User != "" {
+				it.Scopes = append(it.Scopes, "user")
+			}
+		}
+		out = append(out, it)
+	}
+	for id, tok := range h.byID { // tokens of approvals no longer pending
+		if !live[id] {
+			delete(h.byID, id)
+			delete(h.byToken, tok)
+		}
+	}
+	return out, nil
+}
+
+func newToken() string {
+	var b [24]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func (h *Handler) pending(w http.ResponseWriter, r *http.Request) {
+	items, err := h.items(r.Context())
+	if err != nil {
+		http.Error(w, "the store failed: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(items)
+}
+
+// events streams the pending list: at once, then after every change.
+func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	changed := make(chan struct{}, 1)
+	stop := h.st.Watch(func(e store.Event) {
+		if e.Kind == store.ApprovalAdded || e.Kind == store.ApprovalAnswered || e.Kind == store.Resync {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer stop()
+	tick := time.NewTicker(15 * time.Second) // expiries, and keep-alive
+	defer tick.Stop()
+	for {
+		items, err := h.items(r.Context())
+		if err != nil {
+			fmt.Fprintf(w, "event: error\ndata: %q\n\n", err.Error())
+		} else {
+			b, _ := json.Marshal(items)
+			fmt.Fprintf(w, "event: pending\ndata: %s\n\n", b)
+		}
+		fl.Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-changed:
+		case <-tick.C:
+		}
+	}
+}
+
+// answerBody is the JSON an answer posts.
+type answerBody struct {
+	ID     string `json:"id"`
+	Choice string `json:"choice"` // "allow-once", "allow-always", "deny"
+	Scope  string `json:"scope,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// AnswerTokenHeader carries an answer's single-use token.
+const AnswerTokenHeader = "X-Toolgate-Answer-Token"
+
+func (h *Handler) answer(w http.ResponseWriter, r *http.Request) {
+	if o := r.Header.Get("Origin"); o != "" {
+		u, err := url.Parse(o)
+		if err != nil || u.Host != r.Host {
+			http.Error(w, "cross-origin answer refused", http.StatusForbidden)
+			return
+		}
+	}
+	var b answerBody
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 64<<10)).Decode(&b); err != nil {
+		http.Error(w, "bad answer: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	tok := r.Header.Get(AnswerTokenHeader)
+	h.mu.Lock()
+	id, ok := h.byToken[tok]
+	if ok && id == b.ID {
+		delete(h.byToken, tok) // single use, whatever follows
+		delete(h.byID, id)
+	}
+	h.mu.Unlock()
+	if !ok || id != b.ID {
+		http.Error(w, "the answer token is unknown, already used or not this approval's", http.StatusForbidden)
+		return
+	}
+	ans := store.Answer{Reason: b.Reason, By: h.opts.Name}
+	switch b.Choice {
+	case "allow-once":
+		ans.Choice = store.ChoiceAllowOnce
+	case "allow-always":
+		ans.Choice = store.ChoiceAllowAlways
+	case "deny":
+		ans.Choice = store.ChoiceDeny
+	default:
+		http.Error(w, "unknown choice "+b.Choice, http.StatusBadRequest)
+		return
+	}
+	switch b.Scope {
+	case "", "session":
+		ans.Scope = store.ScopeSession
+	case "project":
+		ans.Scope = store.ScopeProject
+	case "user":
+		ans.Scope = store.ScopeUser
+	default:
+		http.Error(w, "unknown scope "+b.Scope, http.StatusBadRequest)
+		return
+	}
+	err := h.st.AnswerApproval(r.Context(), b.ID, ans)
+	switch {
+	case errors.Is(err, store.ErrAnswered), errors.Is(err, store.ErrExpired), errors.Is(err, store.ErrNotFound):
+		http.Error(w, err.Error(), http.StatusConflict)
+		return
+	case err != nil:
+		http.Error(w, "the store failed: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write([]byte(`{"ok":true}` + "\n"))
+}
+
+//go:embed page.html
+var pageHTML []byte
+
+func (h *Handler) page(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'")
+	_, _ = w.Write(pageHTML)
+}

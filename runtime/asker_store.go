@@ -1,0 +1,101 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/toolgate/toolgate/runtime/store"
+)
+
+// ApprovalAsker is an [Asker] over an approval store: each request becomes
+// a pending approval that a person answers wherever the store reaches (an
+// approval page on any replica), and Ask returns that answer. Create it
+// with [NewApprovalAsker]; Close it when done.
+type ApprovalAsker struct {
+	st            store.Store
+	project, user string
+	stop          func()
+
+	mu      sync.Mutex
+	waiters map[string]chan struct{}
+}
+
+// NewApprovalAsker returns an Asker recording its requests in st; project
+// and user are the keys an allow-always answer may grant to (empty: that
+// scope is not offered).
+func NewApprovalAsker(st store.Store, project, user string) *ApprovalAsker {
+	a := &ApprovalAsker{st: st, project: project, user: user, waiters: make(map[string]chan struct{})}
+	a.stop = st.Watch(func(e store.Event) {
+		if e.Kind != store.ApprovalAnswered && e.Kind != store.Resync {
+			return
+		}
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		for id, c := range a.waiters {
+			if e.Kind == store.Resync || id == e.ID {
+				close(c)
+				delete(a.waiters, id)
+			}
+		}
+	})
+	return a
+}
+
+// Close stops following the store.
+func (a *ApprovalAsker) Close() error { a.stop(); return nil }
+
+// Ask records req and waits for its answer, ctx's end or the approval's
+// expiry (ctx's deadline). An empty ID is replaced by an unguessable one.
+func (a *ApprovalAsker) Ask(ctx context.Context, req Request) (Answer, error) {
+	if req.ID == "" {
+		req.ID = newTicket()
+	}
+	now := time.Now()
+	exp, ok := ctx.Deadline()
+	if !ok {
+		exp = now.Add(DefaultAskTimeout)
+	}
+	ap := store.Approval{ID: req.ID, Session: req.Session, Project: a.project, User: a.user, Tool: req.Tool,
+		Input: req.Input, Reason: req.Reason, Explanation: req.Explanation, AlwaysRules: req.AlwaysRules,
+		Created: now, Expires: exp}
+	wake := a.wait(req.ID)
+	if err := a.st.PutApproval(ctx, ap); err != nil {
+		a.drop(req.ID)
+		return Answer{}, err
+	}
+	for {
+		got, err := a.st.Approval(context.WithoutCancel(ctx), req.ID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			a.drop(req.ID)
+			return Answer{}, err
+		}
+		if err == nil && got.Answered {
+			a.drop(req.ID)
+			return Answer{Choice: Choice(got.Answer.Choice), Reason: got.Answer.Reason}, nil
+		}
+		select {
+		case <-wake:
+			wake = a.wait(req.ID)
+		case <-ctx.Done():
+			a.drop(req.ID)
+			return Answer{Reason: "approval abandoned: " + context.Cause(ctx).Error()}, fmt.Errorf("runtime: approval %s: %w", req.ID, ctx.Err())
+		}
+	}
+}
+
+func (a *ApprovalAsker) wait(id string) chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c := make(chan struct{})
+	a.waiters[id] = c
+	return c
+}
+
+func (a *ApprovalAsker) drop(id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.waiters, id)
+}
