@@ -251,7 +251,9 @@ func TestApprovalAsker(t *testing.T) {
 	assert.Equal(t, "person:allow-once", v.Rule)
 	assert.True(t, v.Asked)
 
-	go func() { done <- p.Check(t.Context(), runtime.Call{Session: "s1", Tool: "Bash", Input: json.RawMessage(`{"command":"make test"}`)}) }()
+	go func() {
+		done <- p.Check(t.Context(), runtime.Call{Session: "s1", Tool: "Bash", Input: json.RawMessage(`{"command":"make test"}`)})
+	}()
 	require.Eventually(t, func() bool { pend, _ = st.Pending(t.Context()); return len(pend) == 1 }, 5*time.Second, time.Millisecond)
 	require.NoError(t, st.AnswerApproval(t.Context(), pend[0].ID, store.Answer{Choice: store.ChoiceDeny, Reason: "tests later"}))
 	v = <-done
