@@ -82,7 +82,8 @@ func internalHost(host string) string {
 // white space around it trimmed, a whole URL cut to its host, a path cut
 // off, trailing dots dropped. An entry that is not ASCII is an error, as
 // for URLs: IDNA mapping makes "ｅvil.com" evil.com. It returns "" for an
-// entry with no host.
+// entry with no host. A wildcard or any other character a host name does
+// not hold is an error: a pattern could cover a denied host.
 func domainEntry(entry string) (string, error) {
 	e := strings.TrimSpace(entry)
 	if strings.Contains(e, "://") {
@@ -100,5 +101,15 @@ func domainEntry(entry string) (string, error) {
 	if e == "" {
 		return "", nil
 	}
-	return canonicalHost(e)
+	host, err := canonicalHost(e)
+	if err != nil {
+		return "", err
+	}
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_' || c == ':') {
+			return "", errors.New("not a host name")
+		}
+	}
+	return host, nil
 }
