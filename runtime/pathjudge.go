@@ -96,7 +96,8 @@ func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string,
 
 // shellPaths is the path judge a shell command's paths go through: the
 // one path judge, with the rules of Claude Code's Read family for what a
-// command reads and of its Edit family for what it writes, and the
+// command reads and of its Edit family (and the Write tool's) for what it
+// writes, and the
 // answers a shell command gets:
 //
 //   - a path a Deny rule names is denied, whichever way it is reached;
@@ -125,7 +126,8 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 	write := access == bashguard.Write
 	req := permission.Request{Tool: "Read", Group: "Read", Kind: permission.KindRead}
 	if write {
-		req = permission.Request{Tool: "Edit", Group: "Edit", Kind: permission.KindEdit}
+		// As the Write tool: its own rules and the Edit family's.
+		req = permission.Request{Tool: "Write", Group: "Edit", Kind: permission.KindEdit}
 	}
 	if j.sb == nil {
 		return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
