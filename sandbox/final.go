@@ -13,7 +13,9 @@ import (
 //     any file on its file system. One that is a protected or secret file
 //     found by identity (see identity.go) is judged as that file. Any
 //     protected file may be read under any name; any other is Ask for
-//     every write, and for a read unless it lies in a
+//     every write, and for a read unless it lies in a protected directory
+//     (git links the objects of a local clone; a link there can only be
+//     made by a write that asks) or in a
 //     package manager's tree (node_modules, site-packages, dist-packages),
 //     where pnpm and uv link every file from their stores and the secret
 //     files found by identity were all recorded.
@@ -64,7 +66,11 @@ func (s *Sandbox) inspect(r string, write bool, ids *identities) (finalAsk, bool
 		if write {
 			return finalAsk{why: "has " + n + " hard links: writing it writes every other name of the file, which may be a protected file"}, true
 		}
-		if !ids.complete || !inPackageTree(r) {
+		_, protected := s.protected.first(r)
+		if !protected {
+			_, protected = ids.byIdentity(r, true)
+		}
+		if !ids.complete || !inPackageTree(r) && !protected {
 			return finalAsk{secret: true, why: "has " + n + " hard links: another name of the file may be a secret"}, true
 		}
 	}

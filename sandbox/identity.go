@@ -281,7 +281,9 @@ func (f *idSearch) protectedFiles(dir string, a anchor) {
 		switch {
 		case st.isRegular():
 			f.file(st, anchor{loc: a.loc + p[len(a.real):], real: p, pat: a.pat})
-		case st.isDir():
+		case st.isDir() && n(p) != "objects" && n(p) != "lfs":
+			// Not a git directory's object store: content-addressed
+			// files, many, and never a target of their own.
 			f.listDir(p, func(q string, st fileStat) {
 				if st.isRegular() {
 					f.file(st, anchor{loc: a.loc + q[len(a.real):], real: q, pat: a.pat})
@@ -290,6 +292,9 @@ func (f *idSearch) protectedFiles(dir string, a anchor) {
 		}
 	})
 }
+
+// n returns the last component of p.
+func n(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
 
 // maxProtectedFiles bounds the entries of one directory protectedFiles
 // reads.
