@@ -39,8 +39,9 @@ type Policy struct {
 
 	// LookupHome returns the home directory of the named user, for
 	// "~user" words, as bash finds it in the user database. Nil means
-	// [os/user.Lookup]. A user it cannot find leaves the word unknown:
-	// it is never auto-allowed.
+	// reading /etc/passwd (never NSS, which may reach the network). A
+	// user it cannot find leaves the word unknown: it is never
+	// auto-allowed.
 	LookupHome func(user string) (string, error)
 
 	// ExtraSafe names further commands that are auto-allowed with any

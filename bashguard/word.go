@@ -1,7 +1,10 @@
 package bashguard
 
 import (
-	"os/user"
+	"errors"
+	"io"
+	"os"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -423,11 +426,32 @@ func userName(s string) bool {
 	return true
 }
 
-// lookupHome finds a user's home directory in the user database.
+// passwdFile is the user database lookupHome reads.
+const passwdFile = "/etc/passwd"
+
+// maxPasswdBytes bounds the part of the user database lookupHome reads.
+const maxPasswdBytes = 1 << 20
+
+// lookupHome finds a user's home directory in /etc/passwd, as os/user
+// does without cgo. It never asks NSS (which may reach the network): a
+// user that only NSS knows is not found, and a word naming one is never
+// auto-allowed.
 func lookupHome(name string) (string, error) {
-	u, err := user.Lookup(name)
+	f, err := os.Open(passwdFile)
 	if err != nil {
 		return "", err
 	}
-	return u.HomeDir, nil
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPasswdBytes))
+	if err != nil {
+		return "", err
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		// name:password:uid:gid:gecos:home:shell
+		fields := strings.Split(line, ":")
+		if len(fields) >= 7 && fields[0] == name {
+			return fields[5], nil
+		}
+	}
+	return "", errors.New("no user " + strconv.Quote(name) + " in " + passwdFile)
 }
