@@ -25,7 +25,7 @@ type world struct {
 	hooks        *hooks.Set
 }
 
-func newWorld(t *testing.T, cfg permission.Config, asker Asker, extra ...hooks.Hook) *world {
+func newWorld(t testing.TB, cfg permission.Config, asker Asker, extra ...hooks.Hook) *world {
 	t.Helper()
 	tmp := t.TempDir()
 	tmp, err := filepath.EvalSymlinks(tmp)
@@ -64,7 +64,7 @@ func newWorld(t *testing.T, cfg permission.Config, asker Asker, extra ...hooks.H
 	return w
 }
 
-func (w *world) start(t *testing.T, id string, mode permission.Mode) {
+func (w *world) start(t testing.TB, id string, mode permission.Mode) {
 	t.Helper()
 	_, err := w.p.StartSession(context.Background(), SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
 	require.NoError(t, err)
