@@ -3,19 +3,32 @@
 # machine, benchstat tables, and how many times faster toolgate decides
 # than casbin, cedar-go and OPA, with the targets met or missed.
 #
-#   bench/run.sh                 # results in bench/results.txt
-#   COUNT=1 BENCHTIME=0.1s bench/run.sh   # a quick look
+#   bench/run.sh                 # results in bench/results.txt and bench/packages.txt
+#   COUNT=1 PKGCOUNT=1 BENCHTIME=0.1s bench/run.sh   # a quick look
+#
+# It then writes README's performance section (between <!-- bench:begin -->
+# and <!-- bench:end -->) from these results, with the machine and the date;
+# README=none leaves README alone.
 set -euo pipefail
 cd "$(dirname "$0")"
 count=${COUNT:-6}
 benchtime=${BENCHTIME:-0.5s}
 out=${OUT:-results.txt}
+pkgcount=${PKGCOUNT:-10}
+pkgout=${PKGOUT:-packages.txt}
+readme=${README:-../README.md}
 
 echo "== equivalence: every engine gives the same decisions"
 go test -count=1 -run Equivalence .
 
 echo "== benchmarks (-count=$count -benchtime=$benchtime), raw results in $out"
 go test -run '^$' -bench . -benchmem -count="$count" -benchtime="$benchtime" -timeout 60m . >"$out"
+
+echo "== the library packages' side-by-side benchmarks (-count=$pkgcount), raw results in $pkgout"
+(cd .. && go test -run '^$' -benchmem -count="$pkgcount" -timeout 60m \
+	-bench '^(BenchmarkPipelineRead|BenchmarkPipelineBash|BenchmarkPipelineExecutor)$' ./runtime &&
+	go test -run '^$' -benchmem -count="$pkgcount" -bench '^BenchmarkPreToolUseNoop3(Timed|Inline)$' ./hooks &&
+	go test -run '^$' -benchmem -count="$pkgcount" -bench '^BenchmarkJudgeVsParse$' ./bashguard) >"$pkgout"
 
 echo
 echo "== machine"
@@ -36,4 +49,9 @@ echo "== sandbox.Resolve against EvalSymlinks+Lstat"
 go tool benchstat -filter '.name:Resolve' -col /impl "$out"
 echo
 echo "== ratios"
-go run ./cmd/ratios "$out"
+if [ "$readme" = none ]; then
+	go run ./cmd/ratios "$out"
+else
+	go run ./cmd/ratios -readme "$readme" -packages "$pkgout" "$out"
+	echo "README's performance section written to $readme"
+fi

@@ -9,13 +9,20 @@
 //     allocation;
 //   - at 10,000 rules, toolgate within twice its time at 50 rules.
 //
+// With -readme, it also writes README's performance section between the
+// markers <!-- bench:begin --> and <!-- bench:end -->: the machine and the
+// date, the per-decision table, the layers, and, with -packages, the table
+// of the library packages' own side-by-side benchmarks (min–max and median
+// of their runs).
+//
 // Usage:
 //
-//	go run ./cmd/ratios results.txt
+//	go run ./cmd/ratios [-readme ../README.md] [-packages packages.txt] results.txt
 package main
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,7 +36,10 @@ import (
 // procs is the "-N" GOMAXPROCS suffix of a benchmark name.
 var procs = regexp.MustCompile(`-\d+$`)
 
-type samples struct{ sec, allocs []float64 }
+type samples struct {
+	sec, allocs []float64
+	units       map[string][]float64 // every value, by unit
+}
 
 func median(v []float64) float64 {
 	if len(v) == 0 {
@@ -63,6 +73,12 @@ func read(r io.Reader, name string) (map[string]*samples, error) {
 		if v, ok := res.Value("sec/op"); ok {
 			s.sec = append(s.sec, v)
 		}
+		if s.units == nil {
+			s.units = map[string][]float64{}
+		}
+		for _, v := range res.Values {
+			s.units[v.Unit] = append(s.units[v.Unit], v.Value)
+		}
 		if v, ok := res.Value("allocs/op"); ok {
 			s.allocs = append(s.allocs, v)
 		}
@@ -70,21 +86,39 @@ func read(r io.Reader, name string) (map[string]*samples, error) {
 	return out, br.Err()
 }
 
-func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: ratios results.txt")
-		os.Exit(2)
-	}
-	f, err := os.Open(os.Args[1])
+func readFile(path string) map[string]*samples {
+	f, err := os.Open(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	defer f.Close()
-	res, err := read(f, os.Args[1])
+	res, err := read(f, path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+	return res
+}
+
+func main() {
+	readme := flag.String("readme", "", "write README's performance section into this `file`")
+	packages := flag.String("packages", "", "the library packages' benchmark `results`, for README's second table")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: ratios [-readme README.md] [-packages packages.txt] results.txt")
+		os.Exit(2)
+	}
+	res := readFile(flag.Arg(0))
+	if *readme != "" {
+		var pkg map[string]*samples
+		if *packages != "" {
+			pkg = readFile(*packages)
+		}
+		if err := writeReadme(*readme, res, pkg); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	}
 	sec := func(name string) float64 {
 		if s := res[name]; s != nil {
