@@ -1,0 +1,15 @@
+// Package mcpgateway fronts MCP servers with a toolgate pipeline: the
+// servers of a configuration in the shape of Claude Code's .mcp.json are
+// served to any MCP client, their tools listed as they are (minus those a
+// Deny rule covers entirely) and every call judged as mcp__SERVER__TOOL by
+// [runtime.Pipeline.Check] before it reaches the server, and its result
+// shaped by [runtime.Pipeline.After] on its way back.
+//
+// An Ask goes to the person through MCP elicitation when the client
+// supports it; otherwise it is a Deny with the reason. A refused call is a
+// tool error whose text is the reason, so the model sees why.
+//
+// It is a module of its own, so that the official MCP Go SDK never enters
+// the library's go.mod; the toolgate-mcp command in cmd/toolgate-mcp is
+// what "toolgate mcp" runs.
+package mcpgateway

@@ -1,0 +1,284 @@
+package mcpgateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
+)
+
+// Options tune a [Gateway]. The zero value is usable.
+type Options struct {
+	// IdleTimeout ends a client's session after that long without a call;
+	// 0 means 30 minutes.
+	IdleTimeout time.Duration
+	// AskTimeout bounds an elicitation; 0 means 2 minutes. No answer in
+	// time is a Deny.
+	AskTimeout time.Duration
+}
+
+// Gateway is an MCP server in front of the configured servers. It is safe
+// for concurrent use by many client sessions.
+type Gateway struct {
+	p        *runtime.Pipeline
+	opts     Options
+	server   *mcp.Server
+	upstream []*mcp.ClientSession
+	seq      atomic.Uint64
+	ids      sync.Map // *mcp.ServerSession → session id
+}
+
+// New connects to every server of cfg, lists their tools, registers them
+// on p ([runtime.Pipeline.AddTools]) as mcp__SERVER__TOOL with their roles,
+// and builds the MCP server that fronts them. A server that cannot be
+// reached is an error; what was connected is closed again.
+func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*Gateway, error) {
+	if opts.IdleTimeout == 0 {
+		opts.IdleTimeout = 30 * time.Minute
+	}
+	if opts.AskTimeout == 0 {
+		opts.AskTimeout = 2 * time.Minute
+	}
+	g := &Gateway{p: p, opts: opts,
+		server: mcp.NewServer(&mcp.Implementation{Name: "toolgate", Version: "v1"}, nil)}
+	deny := denyRules(p.Checker().Config().Deny)
+	for _, name := range slices.Sorted(mapKeys(cfg.Servers)) {
+		s := cfg.Servers[name]
+		cs, err := connect(ctx, s)
+		if err != nil {
+			g.Close()
+			return nil, fmt.Errorf("mcpgateway: server %q: %w", name, err)
+		}
+		g.upstream = append(g.upstream, cs)
+		var descs []runtime.Tool
+		for t, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				g.Close()
+				return nil, fmt.Errorf("mcpgateway: server %q: listing tools: %w", name, err)
+			}
+			full := "mcp__" + name + "__" + t.Name
+			var override *Roles
+			if r, ok := s.Roles[t.Name]; ok {
+				override = &r
+			}
+			descs = append(descs, descriptor(full, t, override))
+			if covered(deny, full) {
+				continue // a Deny rule covers every call: not listed
+			}
+			front := *t
+			front.Name = full
+			g.server.AddTool(&front, g.handler(cs, full, t.Name))
+		}
+		if err := p.AddTools(descs...); err != nil {
+			g.Close()
+			return nil, fmt.Errorf("mcpgateway: server %q: %w", name, err)
+		}
+	}
+	return g, nil
+}
+
+// Server returns the MCP server to run on a transport: [mcp.StdioTransport],
+// or behind [mcp.NewStreamableHTTPHandler].
+func (g *Gateway) Server() *mcp.Server { return g.server }
+
+// Close closes the connections to the upstream servers.
+func (g *Gateway) Close() error {
+	var errs []error
+	for _, cs := range g.upstream {
+		errs = append(errs, cs.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func connect(ctx context.Context, s Server) (*mcp.ClientSession, error) {
+	var t mcp.Transport
+	if s.Type == "http" {
+		t = &mcp.StreamableClientTransport{Endpoint: s.URL}
+	} else {
+		cmd := exec.Command(s.Command, s.Args...)
+		cmd.Env = os.Environ()
+		for _, k := range slices.Sorted(mapKeys(s.Env)) {
+			cmd.Env = append(cmd.Env, k+"="+s.Env[k])
+		}
+		cmd.Stderr = os.Stderr
+		t = &mcp.CommandTransport{Command: cmd}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "toolgate", Version: "v1"}, nil)
+	return c.Connect(ctx, t, nil)
+}
+
+func denyRules(rules []string) []permission.Rule {
+	var out []permission.Rule
+	for _, s := range rules {
+		if r, err := permission.ParseRule(s); err == nil && r.Specifier == "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func covered(deny []permission.Rule, tool string) bool {
+	return slices.ContainsFunc(deny, func(r permission.Rule) bool { return r.CoversTool(tool) })
+}
+
+// sessionID names the pipeline session of a client session: its MCP
+// session id, or one the gateway assigns (stdio has none).
+func (g *Gateway) sessionID(ss *mcp.ServerSession) string {
+	if ss == nil {
+		return "mcp"
+	}
+	if id := ss.ID(); id != "" {
+		return "mcp-" + id
+	}
+	if id, ok := g.ids.Load(ss); ok {
+		return id.(string)
+	}
+	id, _ := g.ids.LoadOrStore(ss, fmt.Sprintf("mcp-local-%d", g.seq.Add(1)))
+	return id.(string)
+}
+
+func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		sid := g.sessionID(req.Session)
+		if _, err := g.p.Acquire(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.opts.IdleTimeout}); err != nil {
+			return refused("denied: no session: " + err.Error()), nil
+		}
+		args := req.Params.Arguments
+		if len(args) == 0 {
+			args = json.RawMessage(`{}`)
+		}
+		call := runtime.Call{Session: sid, ID: fmt.Sprintf("call-%d", g.seq.Add(1)), Tool: full, Input: args}
+		v := g.p.Check(ctx, call)
+		if v.Decision == permission.Ask {
+			var ask *mcp.CallToolResult
+			if v, ask = g.ask(req, call, v); ask != nil {
+				return ask, nil
+			}
+		}
+		if v.Decision != permission.Allow {
+			o := g.p.After(ctx, call, v, runtime.Run{})
+			return refused(o.Output), nil
+		}
+		start := time.Now()
+		res, err := up.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(v.Input)})
+		run := runtime.Run{Err: err, Elapsed: time.Since(start)}
+		if err != nil {
+			run.Output = "the server failed: " + err.Error()
+		} else {
+			run.Content = toParts(res)
+		}
+		o := g.p.After(ctx, call, v, run)
+		out := fromParts(o.Content)
+		if o.Content == nil {
+			out = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: o.Output}}}
+		}
+		out.IsError = err != nil || (res != nil && res.IsError)
+		return out, nil
+	}
+}
+
+// approvalID names the gateway's question in a multi round-trip call.
+const approvalID = "toolgate-approval"
+
+// ask puts an Ask to the person through elicitation, as a multi
+// round-trip request (the SDK turns it into an elicitation/create request
+// for clients of older protocol versions, and calls the handler again with
+// the answer). It returns the question to send, or the verdict once
+// answered: accepted is an Allow, anything else (declined, cancelled, a
+// client without elicitation) a Deny with the reason.
+func (g *Gateway) ask(req *mcp.CallToolRequest, call runtime.Call, v runtime.Verdict) (runtime.Verdict, *mcp.CallToolResult) {
+	deny := func(rule, reason string) (runtime.Verdict, *mcp.CallToolResult) {
+		v.Decision, v.Rule, v.Reason = permission.Deny, rule, reason
+		return v, nil
+	}
+	if resp, ok := req.Params.InputResponses[approvalID]; ok {
+		er, _ := resp.(*mcp.ElicitResult)
+		switch {
+		case er == nil:
+			return deny("mcp:ask-failed", "the answer to the question is not an elicitation result: "+v.Reason)
+		case er.Action == "accept":
+			v.Decision, v.Reason = permission.Allow, "approved by the person: "+v.Reason
+			return v, nil
+		default:
+			return deny("mcp:ask-"+er.Action, "the person answered "+er.Action+": "+v.Reason)
+		}
+	}
+	ss := req.Session
+	if ss == nil || ss.InitializeParams() == nil || ss.InitializeParams().Capabilities == nil ||
+		ss.InitializeParams().Capabilities.Elicitation == nil {
+		return deny("mcp:no-elicitation", "needs the person's approval, and the client cannot ask (no elicitation): "+v.Reason)
+	}
+	return v, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{approvalID: &mcp.ElicitParams{
+		Message:         fmt.Sprintf("Allow %s %s? %s", call.Tool, string(call.Input), v.Reason),
+		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+	}}}
+}
+
+func refused(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// toParts turns an MCP result into the pipeline's content parts.
+func toParts(r *mcp.CallToolResult) []runtime.Content {
+	parts := make([]runtime.Content, 0, len(r.Content)+1)
+	for _, c := range r.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, runtime.Content{Type: "text", Text: c.Text})
+		case *mcp.ImageContent:
+			parts = append(parts, runtime.Content{Type: "image", Data: c.Data, MIMEType: c.MIMEType})
+		case *mcp.AudioContent:
+			parts = append(parts, runtime.Content{Type: "audio", Data: c.Data, MIMEType: c.MIMEType})
+		case *mcp.ResourceLink:
+			parts = append(parts, runtime.Content{Type: "resource_link", URI: c.URI, MIMEType: c.MIMEType})
+		case *mcp.EmbeddedResource:
+			if c.Resource != nil {
+				parts = append(parts, runtime.Content{Type: "resource", URI: c.Resource.URI, MIMEType: c.Resource.MIMEType,
+					Text: c.Resource.Text, Data: c.Resource.Blob})
+			}
+		default:
+			b, _ := json.Marshal(c)
+			parts = append(parts, runtime.Content{Type: "text", Text: string(b)})
+		}
+	}
+	if r.StructuredContent != nil {
+		if b, err := json.Marshal(r.StructuredContent); err == nil {
+			parts = append(parts, runtime.Content{Type: "json", JSON: b})
+		}
+	}
+	return parts
+}
+
+// fromParts turns content parts back into an MCP result.
+func fromParts(parts []runtime.Content) *mcp.CallToolResult {
+	r := &mcp.CallToolResult{Content: []mcp.Content{}}
+	for _, c := range parts {
+		switch c.Type {
+		case "image":
+			r.Content = append(r.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType})
+		case "audio":
+			r.Content = append(r.Content, &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType})
+		case "resource_link":
+			r.Content = append(r.Content, &mcp.ResourceLink{URI: c.URI, Name: c.URI, MIMEType: c.MIMEType})
+		case "resource":
+			r.Content = append(r.Content, &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
+				URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Data}})
+		case "json":
+			r.StructuredContent = c.JSON
+		default:
+			r.Content = append(r.Content, &mcp.TextContent{Text: c.Text})
+		}
+	}
+	return r
+}
