@@ -13,7 +13,7 @@ import (
 var safeNoPaths = map[string]bool{
 	"echo": true, "pwd": true, "true": true, "false": true, "sleep": true,
 	"basename": true, "dirname": true,
-	"which": true, "seq": true, "id": true,
+	"which": true, "seq": true, "id": true, "type": true,
 	"uname": true, "whoami": true, "expr": true, "tr": true, ":": true,
 	"test": true, "[": true,
 }
@@ -60,8 +60,19 @@ var readers = mergeFileOpts(map[string]*readerSpec{
 	"realpath": {valLong: []string{"--relative-to", "--relative-base"}, fileLong: []string{"--relative-to", "--relative-base"}},
 	"readlink": {},
 	// df names the file system of each operand: a probe of the path.
-	"df":   {valShort: "Btx", valLong: []string{"--block-size", "--type", "--exclude-type"}},
-	"date": {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
+	"df": {valShort: "Btx", valLong: []string{"--block-size", "--type", "--exclude-type"}},
+	// Checksums and byte dumps read their operands and print; -c
+	// (check a list of sums, which names files to read) is not among the
+	// safe options.
+	"md5sum": {}, "sha1sum": {}, "sha224sum": {}, "sha256sum": {}, "sha384sum": {}, "sha512sum": {},
+	"b2sum":   {valShort: "l", valLong: []string{"--length"}},
+	"cksum":   {valShort: "al", valLong: []string{"--algorithm", "--length"}},
+	"cmp":     {valShort: "in", valLong: []string{"--ignore-initial", "--bytes"}},
+	"comm":    {valLong: []string{"--output-delimiter"}},
+	"od":      {valShort: "AjNSt", optShort: "w", valLong: []string{"--address-radix", "--endian", "--skip-bytes", "--read-bytes", "--format"}},
+	"strings": {valShort: "nteTs", valLong: []string{"--bytes", "--radix", "--encoding", "--target", "--output-separator", "--unicode"}},
+	"column":  {valShort: "csoNRTWHOEnl", valLong: []string{"--columns", "--separator", "--output-separator", "--table-columns", "--table-right", "--table-truncate", "--table-wrap", "--table-hide", "--table-order", "--table-noextreme", "--table-name", "--table-columns-limit"}},
+	"date":    {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
 })
 
 // mergeFileOpts adds the file-valued options to the value-taking ones, so

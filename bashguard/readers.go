@@ -255,6 +255,79 @@ var gitReadOnly = map[string]string{
 	"status": "read-only git status", "log": "read-only git log", "diff": "read-only git diff",
 	"show": "read-only git show", "branch": "read-only git branch", "blame": "read-only git blame",
 	"rev-parse": "read-only git rev-parse",
+	"describe":  "read-only git describe", "shortlog": "read-only git shortlog", "reflog": "read-only git reflog",
+	"ls-files": "read-only git ls-files", "cat-file": "read-only git cat-file", "grep": "read-only git grep",
+	"remote": "read-only git remote", "tag": "read-only git tag", "stash": "read-only git stash",
+	"config": "read-only git config", "ls-tree": "read-only git ls-tree", "name-rev": "read-only git name-rev",
+	"merge-base": "read-only git merge-base", "rev-list": "read-only git rev-list", "show-ref": "read-only git show-ref",
+	"count-objects": "read-only git count-objects", "whatchanged": "read-only git whatchanged",
+}
+
+// gitNoPathspec are the read-only subcommands whose operands are names
+// (of remotes, tags, keys, revisions), never pathspecs: a glob among them
+// is a pattern of names ("git tag -l 'v*'").
+var gitNoPathspec = map[string]bool{"remote": true, "tag": true, "stash": true, "config": true, "reflog": true,
+	"describe": true, "name-rev": true, "merge-base": true, "show-ref": true, "count-objects": true}
+
+// gitListingOnly says why a call of one of the git subcommands that also
+// write (remote, tag, stash, config, reflog) is not one of their read-only
+// forms, and returns "" for a read-only one: git remote (-v), remote
+// get-url; tag with no name or a listing option; stash list and show;
+// config reading a key or listing; reflog (show). ops are the operands and
+// opts the options, in order.
+func gitListingOnly(sub string, ops, opts []string) string {
+	has := func(names ...string) bool {
+		for _, o := range opts {
+			n, _, _ := strings.Cut(o, "=")
+			if slices.Contains(names, n) {
+				return true
+			}
+		}
+		return false
+	}
+	switch sub {
+	case "remote":
+		if len(ops) == 0 || ops[0] == "get-url" && len(ops) == 2 {
+			return ""
+		}
+		return "git remote " + ops[0] + " changes the remotes or reaches the network"
+	case "tag":
+		if has("-d", "--delete", "-a", "--annotate", "-s", "--sign", "-u", "--local-user", "-f", "--force", "-m", "--message", "-F", "--file", "-v", "--verify", "-e", "--edit", "--cleanup", "--create-reflog") {
+			return "git tag with that option creates, deletes or verifies a tag"
+		}
+		if len(ops) > 0 && !has("-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at") {
+			return "git tag " + ops[0] + " creates a tag"
+		}
+		return ""
+	case "stash":
+		if len(ops) > 0 && (ops[0] == "list" || ops[0] == "show") {
+			return ""
+		}
+		return "git stash changes the working tree and the stash"
+	case "config":
+		if has("--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--set", "--unset") ||
+			len(ops) > 0 && slices.Contains([]string{"set", "unset", "rename-section", "remove-section", "edit"}, ops[0]) {
+			return "git config changes the configuration"
+		}
+		reading := has("--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list") || len(ops) > 0 && (ops[0] == "get" || ops[0] == "list")
+		if reading || len(ops) == 1 {
+			return ""
+		}
+		return "git config with a name and a value sets it"
+	case "reflog":
+		if len(ops) > 0 && slices.Contains([]string{"expire", "delete", "drop"}, ops[0]) {
+			return "git reflog " + ops[0] + " changes the reflog"
+		}
+	case "grep":
+		if has("-O", "--open-files-in-pager", "--textconv", "--ext-grep") {
+			return "git grep with that option runs a program"
+		}
+	case "cat-file":
+		if has("--textconv", "--filters") {
+			return "git cat-file with that option runs the repository's filter programs"
+		}
+	}
+	return ""
 }
 
 // git allows read-only subcommands and refuses every flag that can run a
@@ -319,6 +392,33 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		c.addf(permission.Ask, "unlisted", "git ", sub, " is not a read-only git subcommand", true)
 		return
 	}
+	var ops, opts []string
+	for k := i + 1; k < v.len(); k++ {
+		if s := v.vals[k]; strings.HasPrefix(s, "-") && s != "-" {
+			opts = append(opts, s)
+		} else {
+			ops = append(ops, s)
+		}
+	}
+	if why := gitListingOnly(sub, ops, opts); why != "" {
+		c.add(permission.Ask, "args:git", why, true)
+		return
+	}
+	if sub == "grep" {
+		// git grep prints matching lines of the files in the tree below
+		// each pathspec (the working directory without one): a
+		// recursive read.
+		roots := 0
+		for k := i + 1; k < v.len(); k++ {
+			if s := v.vals[k]; !strings.HasPrefix(s, "-") && k > i+1 && !strings.HasPrefix(v.vals[k-1], "-e") {
+				a.walkRoot(c, s, v.flags[k], "git grep", walkOpts{recursive: true, content: true, hidden: true})
+				roots++
+			}
+		}
+		if roots == 0 {
+			a.walkRoot(c, ".", 0, "git grep", walkOpts{recursive: true, content: true, hidden: true})
+		}
+	}
 	listing := false
 	var names []string
 	dashes := false
@@ -343,7 +443,7 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 				// from the working directory) goes through the judge,
 				// so that a secret file is not read from history.
 				a.readPath(c, p, v.flags[k], "git")
-			} else if v.literal(k) && gitPattern(s, v.flags[k], a.dir) {
+			} else if v.literal(k) && !gitNoPathspec[sub] && gitPattern(s, v.flags[k], a.dir) {
 				c.addf(permission.Ask, "git:pathspec", "pathspec ", s, " is a pattern git matches itself, which can name secret files", false)
 			} else {
 				a.readPath(c, s, v.flags[k], "git")
@@ -366,6 +466,7 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		// --pathspec-from-file.
 		fileOpt := sub == "blame" && (s == "-S" || longIs(name, "--contents", "--ignore-revs-file")) ||
 			longIs(name, "--pathspec-from-file") || sub == "rev-parse" && longIs(name, "--resolve-git-dir") ||
+			sub == "config" && (s == "-f" || longIs(name, "--file")) || sub == "ls-files" && (s == "-X" || longIs(name, "--exclude-from")) ||
 			strings.HasPrefix(s, "-O") && sub != "branch"
 		if sub == "log" && strings.HasPrefix(s, "-L") {
 			// -L<range>:<path> prints the history of lines of a file,
