@@ -169,6 +169,7 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 	if targetDir > 0 {
 		a.writePath(c, tdVal, tdFlags, name)
 	}
+	all := ops
 	switch name {
 	case "tee":
 		if len(ops) == 0 {
@@ -220,7 +221,65 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 	for _, i := range ops {
 		a.writePath(c, v.vals[i], v.flags[i], name)
 	}
+	if name == "cp" || name == "mv" || name == "install" || name == "ln" {
+		a.intoDir(c, name, v, all, targetDir > 0, tdVal, tdFlags)
+	}
 	c.add(permission.Ask, writeRule(name), "changes files", true)
+}
+
+// intoDir judges the files cp, mv, install and ln create in a target
+// directory: DIR/<name of each source>, which a rule may name although
+// the command names only DIR ("cp x/notes.txt ." writes ./notes.txt).
+// The target is a directory when -t names it, when there are several
+// sources, or when it is one now.
+func (a *analyzer) intoDir(c *verdictAcc, name string, v *argv, ops []int, hasT bool, td string, tdf wordFlags) {
+	target, tf, srcs := td, tdf, ops
+	if !hasT {
+		if len(ops) < 2 {
+			return
+		}
+		last := ops[len(ops)-1]
+		target, tf, srcs = v.vals[last], v.flags[last], ops[:len(ops)-1]
+	}
+	if tf&(wDynamic|wGlob) != 0 || a.paths == nil {
+		return // asked already
+	}
+	if !hasT && len(srcs) == 1 && !a.isDirPath(target) {
+		return
+	}
+	dir := strings.TrimSuffix(target, "/")
+	for _, i := range srcs {
+		if !v.literal(i) {
+			continue // asked already
+		}
+		names := []string{v.vals[i]}
+		if v.flags[i]&wGlob != 0 {
+			m, err := expandGlob(a.dir, v.vals[i])
+			if err != nil {
+				continue // asked already
+			}
+			names = m
+		}
+		for _, n := range names {
+			base := path.Base(n)
+			if base == "/" || base == "." || base == ".." {
+				continue
+			}
+			a.writePath(c, dir+"/"+base, 0, name)
+		}
+	}
+}
+
+// isDirPath reports whether p, taken from the working directory, is a
+// directory now.
+func (a *analyzer) isDirPath(p string) bool {
+	if !path.IsAbs(p) {
+		if a.dir == "" {
+			return false
+		}
+		p = strings.TrimSuffix(a.dir, "/") + "/" + p
+	}
+	return isDir(p)
 }
 
 // dashMode reports "chmod -x file": a mode that looks like an option.
