@@ -293,6 +293,27 @@ func (f *idSearch) protectedFiles(dir string, a anchor) {
 	})
 }
 
+// skipSecretDir reports whether a directory beneath a secret directory
+// holds a tool's cache or logs rather than credentials.
+func skipSecretDir(name string) bool {
+	switch name {
+	case "cache", "logs", "log", "tmp", "http-cache":
+		return true
+	}
+	return false
+}
+
+// secretName reports whether a secret pattern names the path p itself
+// (not only a directory above it).
+func (f *idSearch) secretName(p string) bool {
+	pat, ok := f.s.secret.first(p)
+	if !ok {
+		return false
+	}
+	parent, _ := f.s.secret.first(p[:strings.LastIndexByte(p, '/')])
+	return pat != parent
+}
+
 // n returns the last component of p.
 func n(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
 
@@ -343,6 +364,10 @@ func (f *idSearch) dirFiles(dir string, a anchor, depth int) {
 		case st.isRegular():
 			f.nfiles++
 			f.file(st, anchor{loc: a.loc + p[len(a.real):], real: p, secret: true, pat: a.pat})
+		case st.isDir() && skipSecretDir(n) && !f.secretName(p):
+			// Caches and logs of the tools (kubectl's discovery cache,
+			// gcloud's logs): many files, no credential. (The caches
+			// that hold tokens, like .aws/sso/cache, are secret by name.)
 		case st.isDir() && depth+1 < maxSecretDepth:
 			f.dirFiles(p, anchor{loc: a.loc + p[len(a.real):], real: p, secret: true, pat: a.pat}, depth+1)
 		case st.isDir():

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -158,4 +159,34 @@ func TestWriteThroughAnotherNameAsks(t *testing.T) {
 	d, reason := sb.CheckPath("notes.txt", false)
 	assert.Equal(t, permission.Allow, d, reason)
 	assert.Contains(t, reason, "inside root")
+}
+
+// TestLargeToolCacheKeepsPackageReads: a secret directory with a large
+// cache (kubectl's discovery cache) is searched without its cache, so the
+// search stays complete and a pnpm-linked dependency is still read.
+func TestLargeToolCacheKeepsPackageReads(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	cache := filepath.Join(base, "home/.kube/cache/discovery/x")
+	require.NoError(t, os.MkdirAll(cache, 0o755))
+	for i := range 4200 {
+		require.NoError(t, os.WriteFile(filepath.Join(cache, strconv.Itoa(i)+".json"), nil, 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(base, "home/.kube/config"), []byte("apiVersion: v1\n"), 0o644))
+	proj := filepath.Join(base, "proj")
+	store := filepath.Join(proj, "node_modules/.pnpm/a@1/node_modules/a/index.js")
+	require.NoError(t, os.MkdirAll(filepath.Dir(store), 0o755))
+	require.NoError(t, os.WriteFile(store, []byte("module.exports = 1\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(proj, "node_modules/a"), 0o755))
+	require.NoError(t, os.Link(store, filepath.Join(proj, "node_modules/a/index.js")))
+	require.NoError(t, os.Link(filepath.Join(base, "home/.kube/config"), filepath.Join(proj, "node_modules/a/kube.txt")))
+
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{proj}, WorkDir: proj, Home: filepath.Join(base, "home")})
+	require.NoError(t, err)
+	d, reason := sb.CheckPath("node_modules/a/index.js", false)
+	assert.Equal(t, permission.Allow, d, reason)
+	assert.Contains(t, reason, "inside root")
+	d, reason = sb.CheckPath("node_modules/a/kube.txt", false)
+	assert.Equal(t, permission.Ask, d, reason)
+	assert.Contains(t, reason, "is a hard link of "+base+"/home/.kube/config (secret")
 }
