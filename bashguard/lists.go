@@ -213,8 +213,9 @@ func stdDir(dir string) bool {
 
 // SafeCommands returns the names the default policy may auto-allow, given
 // read-only arguments: the plain safe commands, the file readers with
-// their argument checks, and the wrappers that are judged by what they
-// run. The result is a fresh slice.
+// their argument checks, the wrappers that are judged by what they run,
+// and the toolchains whose version or listings alone are allowed. The
+// result is a fresh slice.
 func SafeCommands() []string {
 	var out []string
 	for n := range safeNoPaths {
@@ -222,6 +223,9 @@ func SafeCommands() []string {
 	}
 	for n := range readers {
 		out = append(out, n)
+	}
+	for n := range versionTools {
+		out = append(out, n) // only to print their version, or go's and npm's listings
 	}
 	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
 		"time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "exec")
