@@ -12,6 +12,13 @@ import (
 // command by command; the result is merged into c. The command running it
 // is at best Ask.
 func (a *analyzer) code(c *verdictAcc, text, rule, what string) {
+	a.codeJudged(c, text, rule, what, false)
+}
+
+// codeJudged is code; with judged set, shell code whose every command is
+// allowed by the same judgement is allowed as they are (a literal bash -c
+// script), instead of asked.
+func (a *analyzer) codeJudged(c *verdictAcc, text, rule, what string, judged bool) {
 	if a.depth >= a.g.pol.MaxDepth {
 		c.add(permission.Deny, "limit:depth", "cannot be analysed: shell code nested more than "+
 			strconv.Itoa(a.g.pol.MaxDepth)+" levels deep", false)
@@ -41,6 +48,10 @@ func (a *analyzer) code(c *verdictAcc, text, rule, what string) {
 	inner := a.out[start:]
 	if len(inner) > 0 {
 		v := combine(inner)
+		if v.Decision == permission.Allow && judged {
+			c.allow("safe", what+" runs only commands that are allowed on their own")
+			return
+		}
 		if v.Decision != permission.Allow {
 			over := true
 			for _, ic := range inner {
@@ -97,7 +108,19 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 	case cmdFlag && !v.literal(operand):
 		c.add(permission.Ask, "code:shell", "runs shell code that is only known at run time", false)
 	case cmdFlag:
-		a.code(c, v.vals[operand], "code:shell", "-c")
+		// bash and sh read a literal -c script as the guard does, with the
+		// same checks; other shells (zsh's glob qualifiers, fish's
+		// syntax) do not.
+		name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
+		plain := name == "bash" || name == "sh" || name == "dash"
+		for i := 1; i < operand && plain; i++ {
+			// Only options that leave the parse as it is: -O extglob,
+			// -o posix and the like change how bash reads the script.
+			arg := v.vals[i]
+			plain = arg == "--login" || arg == "--norc" || arg == "--noprofile" ||
+				len(arg) > 1 && arg[0] == '-' && strings.Trim(arg[1:], "clexu") == ""
+		}
+		a.codeJudged(c, v.vals[operand], "code:shell", "-c", plain && !x.piped)
 	case operand >= 0 && !stdin:
 		c.add(permission.Ask, "code:script", "runs the script "+v.vals[operand]+", whose content is not analysed", true)
 	case x.piped || stdin:

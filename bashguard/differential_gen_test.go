@@ -122,10 +122,12 @@ func TestDifferentialGenerated(t *testing.T) {
 		if n != "" && !strings.ContainsAny(n, "/\x00") && n != "." && n != ".." {
 			writeShim(t, sh, bin, n)
 		}
+	require.NoError(t, os.WriteFile(filepath.Join(bin, ".bash_env"), []byte("enable -n "+DisabledBuiltins+"\nunset BASH_ENV\n"), 0o644))
 	}
 
 	r := &runner.Shell{Dir: root, Checker: RootChecker(root, root), Bash: bash,
-		Timeout: 5 * time.Minute, Home: ws, Env: []string{"PATH=" + bin, "LOG=" + filepath.Join(root, "log")}}
+		Timeout: 5 * time.Minute, Home: ws, Env: []string{"PATH=" + bin, "LOG=" + filepath.Join(root, "log"),
+			"DIFF_BASH=" + bash, "DIFF_BASH_ENV=" + filepath.Join(bin, ".bash_env")}}
 	bad := 0
 	for start := 0; start < len(run); start += genBatch {
 		batch := run[start:min(start+genBatch, len(run))]
@@ -199,7 +201,13 @@ func writeShim(t *testing.T, sh, bin, name string) {
 	if name == "false" {
 		code = "1"
 	}
-	text := "#!" + sh + "\nprintf '%s\\037' \"${0##*/}\" \"$@\" '\036' >>\"$LOG\"\nexit " + code + "\n"
+	end := "exit " + code + "\n"
+	if name == "bash" || name == "sh" || name == "dash" {
+		// A shell runs its -c script for real, with the same builtins
+		// off, so that the commands in it reach the shims too.
+		end = "BASH_ENV=\"$DIFF_BASH_ENV\" exec \"$DIFF_BASH\" --noprofile --norc \"$@\"\n"
+	}
+	text := "#!" + sh + "\nprintf '%s\\037' \"${0##*/}\" \"$@\" '\036' >>\"$LOG\"\n" + end
 	require.NoError(t, os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755))
 }
 

@@ -103,9 +103,16 @@ func writeLogger(t *testing.T, bin, name string) {
 	if name == "false" {
 		code = "1"
 	}
+	end := "exit " + code + "\n"
+	if name == "bash" || name == "sh" || name == "dash" {
+		// A shell runs its -c script for real, so that the commands in it
+		// reach the loggers too (BASH_ENV turns its builtins off as well;
+		// no profile is read).
+		end = "BASH_ENV=\"$DIFF_BASH_ENV\" exec " + mustLook(t, "bash") + " --noprofile --norc \"$@\"\n"
+	}
 	script := "#!" + mustLook(t, "bash") + "\n" +
 		"rec=\"${0##*/}\"; for a in \"$@\"; do rec+=$'\\037'\"$a\"; done\n" +
-		"printf '%s\\036' \"$rec\" >> \"$LOG\"\nexit " + code + "\n"
+		"printf '%s\\036' \"$rec\" >> \"$LOG\"\n" + end
 	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
 }
 
@@ -123,7 +130,11 @@ func runLogged(t *testing.T, bash, work, bin, script string) [][]string {
 	cmd := exec.CommandContext(ctx, bash, "--noprofile", "--norc", "-c",
 		"enable -n "+disabled+"\n"+script+"\nwait")
 	cmd.Dir = work
-	cmd.Env = []string{"PATH=" + bin, "LOG=" + log, "HOME=" + work, "LANG=C"}
+	benv := filepath.Join(t.TempDir(), "bash_env")
+	// Read by a shell that a logger starts for real (its builtins off
+	// too); it unsets itself so that the loggers it runs do not read it.
+	require.NoError(t, os.WriteFile(benv, []byte("enable -n "+disabled+"\nunset BASH_ENV\n"), 0o644))
+	cmd.Env = []string{"PATH=" + bin, "LOG=" + log, "HOME=" + work, "LANG=C", "DIFF_BASH_ENV=" + benv}
 	out, _ := cmd.CombinedOutput() // commands may fail; the log is what counts
 	require.NoError(t, ctx.Err(), "script %q timed out: %s", script, out)
 	data, err := os.ReadFile(log)

@@ -211,6 +211,10 @@ var versionTools = map[string]bool{
 	"terraform": true, "helm": true, "protoc": true, "elixir": true, "erl": true, "ghc": true, "stack": true, "zig": true,
 }
 
+// goEnvSecret are the go env variables whose values may hold credentials.
+var goEnvSecret = map[string]bool{"GOPROXY": true, "GOAUTH": true, "GONOPROXY": true, "GOPRIVATE": true, "GONOSUMDB": true,
+	"GOFLAGS": true, "GOINSECURE": true, "GOSUMDB": true}
+
 // toolInfo allows the command lines that only report on a toolchain:
 // "node --version" and the like, "go version", "go env" without -w or
 // -u, "go doc", "go list" without the flags that build, fetch or run, and
@@ -241,13 +245,20 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 				return true
 			}
 		case "env":
+			// Named variables only: the whole list includes GOPROXY and
+			// GOAUTH, whose values may carry credentials.
+			names := 0
 			for _, s := range rest {
-				if s == "-w" || s == "-u" || strings.HasPrefix(s, "-w=") || strings.HasPrefix(s, "-u=") {
+				switch {
+				case s == "-json":
+				case strings.HasPrefix(s, "-"), goEnvSecret[s]:
 					return false
+				default:
+					names++
 				}
-				if strings.HasPrefix(s, "-") && s != "-json" && s != "-changed" {
-					return false
-				}
+			}
+			if names == 0 {
+				return false
 			}
 			c.allow("safe", "go env prints the toolchain's settings")
 			return true
