@@ -428,9 +428,11 @@ func TestClaudeCode(t *testing.T) {
 			}},
 		// --- examples/claudecode/settings.json, verbatim
 		{name: "example_settings_verbatim", prompt: "E2E example", projectRaw: example, noHooks: true,
+			files: map[string]string{"go.mod": "module e2e\n\ngo 1.22\n"},
 			steps: []step{bash("git push origin main"), call("Read", map[string]any{"file_path": "$WS/.env"}),
 				call("WebFetch", map[string]any{"url": "https://pkg.go.dev/fmt", "prompt": "summarise"}),
-				call("WebFetch", map[string]any{"url": "https://example.com/", "prompt": "summarise"})},
+				call("WebFetch", map[string]any{"url": "https://example.com/", "prompt": "summarise"}),
+				bash("go build -n -o app.bin ./src")},
 			check: func(t *testing.T, r *result) {
 				r.refused(t, "Bash", 0, "Bash(git push:*)")
 				tr := r.refused(t, "Read", 0, "denied by your permission settings")
@@ -442,6 +444,9 @@ func TestClaudeCode(t *testing.T) {
 				r.refused(t, "WebFetch", 1, "toolgate:")
 				pre := strings.Join(r.hookOutputs("PreToolUse"), "\n")
 				assert.Contains(t, pre, "WebFetch(domain:pkg.go.dev)")
+				// go build -n, allowed by Bash(go build:*), prints
+				// the build's commands without running them.
+				r.ran(t, "Bash", 1, "$WORK")
 			}},
 		// --- every other event gets an answer in its own shape
 		{name: "other_events_answered_in_shape", prompt: "E2E other_events",

@@ -237,7 +237,9 @@ func (s *suiteEnv) run(t *testing.T, sc scenario) *result {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	ws, home, out := filepath.Join(root, "ws"), filepath.Join(root, "home"), filepath.Join(root, "out")
-	for _, d := range []string{filepath.Join(ws, ".claude"), filepath.Join(home, ".claude"), out, filepath.Join(root, "tmp")} {
+	// A home as a developer's: go's build cache is there already (toolgate
+	// confines what it allows to the roots and the caches that exist).
+	for _, d := range []string{filepath.Join(ws, ".claude"), filepath.Join(home, ".claude"), filepath.Join(home, ".cache", "go-build"), out, filepath.Join(root, "tmp")} {
 		require.NoError(t, os.MkdirAll(d, 0o755))
 	}
 	for name, body := range sc.files {
@@ -296,10 +298,7 @@ func (s *suiteEnv) run(t *testing.T, sc scenario) *result {
 		Script: script{Conversations: append([]conversation{{Marker: sc.prompt, Steps: sc.steps}}, sc.sub...)},
 		Claude: s.claude, Args: args, Dir: ws, Out: out, Timeout: promptTimeout,
 		Env: []string{
-			"HOME=" + home, "PATH=" + s.toolgate + ":" + s.goDir + ":/usr/local/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off",
-			// toolgate confines what it allows to the workspace: go's
-			// cache is there.
-			"GOCACHE=" + filepath.Join(ws, "gocache"), "TMPDIR=/tmp", "LANG=C.UTF-8",
+			"HOME=" + home, "PATH=" + s.toolgate + ":" + s.goDir + ":/usr/local/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off", "TMPDIR=/tmp", "LANG=C.UTF-8",
 			"SHELL=/bin/bash", "USER=e2e", "TERM=dumb",
 			"ANTHROPIC_API_KEY=sk-ant-e2e-dummy", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1",
 			"DISABLE_ERROR_REPORTING=1", "DISABLE_BUG_COMMAND=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
