@@ -122,7 +122,7 @@ func TestDifferentialGenerated(t *testing.T) {
 		if n != "" && !strings.ContainsAny(n, "/\x00") && n != "." && n != ".." {
 			writeShim(t, sh, bin, n)
 		}
-	require.NoError(t, os.WriteFile(filepath.Join(bin, ".bash_env"), []byte("enable -n "+DisabledBuiltins+"\nunset BASH_ENV\n"), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(bin, ".bash_env"), []byte("enable -n "+DisabledBuiltins+"\nunset BASH_ENV\n"), 0o644))
 	}
 
 	r := &runner.Shell{Dir: root, Checker: RootChecker(root, root), Bash: bash,
