@@ -119,6 +119,12 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		a.envPrinter(c, name, v)
 	case clsAssigner:
 		a.assigner(c, name, v)
+		if name == "printf" && !printfAssigns(v) {
+			// printf without -v only prints its format (bash's printf
+			// has no %n); its arguments are data.
+			c.allow("safe", "on the safe list")
+			break
+		}
 		c.add(permission.Ask, "unlisted", "not on the safe list", true)
 	default:
 		switch {
@@ -296,6 +302,24 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 		}
 		c.allow("safe", name+" ls lists the installed packages")
 		return true
+	}
+	return false
+}
+
+// printfAssigns reports a printf that assigns its output to a variable
+// (-v NAME, alone or among its options), or whose options cannot be read.
+func printfAssigns(v *argv) bool {
+	for i := 1; i < v.len(); i++ {
+		s := v.vals[i]
+		if !v.literal(i) {
+			return true
+		}
+		if s == "--" || len(s) < 2 || s[0] != '-' {
+			return false
+		}
+		if strings.ContainsRune(s[1:], 'v') {
+			return true
+		}
 	}
 	return false
 }

@@ -1,0 +1,106 @@
+package bashguard
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+var updateBenign = flag.Bool("update-benign", false, "rewrite testdata/benign.jsonl with the guard's answers (review the diff)")
+
+// benignFloor is the share of the benign table the guard must allow. The
+// goal is 97%; the floor is what holds today, so that it only rises.
+const benignFloor = 0.85
+
+// benignRepo makes an ordinary repository: sources, docs, a manifest, a
+// commit; no secrets.
+func benignRepo(t *testing.T) string {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"README.md": "# project\nhello\n", "go.mod": "module example.com/p\n\ngo 1.26\n",
+		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hi\") }\n",
+		"src/a.go": "package src\n\n// TODO: more\nfunc A() {}\n", "src/b_test.go": "package src\n",
+		"docs/guide.md": "# guide\n", "package.json": `{"name": "p", "scripts": {"test": "go test"}}` + "\n",
+		".gitignore": "bin/\n# build\n", "Makefile": "all:\n\tgo build\n",
+	} {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."}, {"-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-qm", "first"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
+	return dir
+}
+
+// TestBenignCommands judges a table of read-only commands coding agents
+// run every day, in an ordinary repository: each keeps its recorded
+// decision and reason, every asked one says why, and the share allowed
+// does not fall below benignFloor.
+func TestBenignCommands(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIP: the benign table needs git for its repository: " + err.Error())
+	}
+	dir := benignRepo(t)
+	pol := DefaultPolicy()
+	pol.Home = t.TempDir()
+	g := New(pol)
+	paths := CheckerJudge(rootChecker{dir: dir, roots: []string{dir}})
+
+	f, err := os.Open("testdata/benign.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	var cases []testCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c testCase
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c))
+		cases = append(cases, c)
+	}
+	require.NoError(t, sc.Err())
+	require.GreaterOrEqual(t, len(cases), 200, "the benign table has at least 200 commands")
+
+	allowed := 0
+	var out []byte
+	for _, c := range cases {
+		v := g.Judge(context.Background(), dir, paths, c.Script)
+		if v.Decision == permission.Allow {
+			allowed++
+		} else {
+			assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
+		}
+		if *updateBenign {
+			b, err := json.Marshal(testCase{Script: c.Script, Decision: v.Decision.String(), Rule: v.Rule, Reason: strings.ReplaceAll(v.Reason, dir, "$WORK")})
+			require.NoError(t, err)
+			out = append(append(out, b...), '\n')
+			continue
+		}
+		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
+		assert.Equal(t, c.Rule, v.Rule, "rule for %q", c.Script)
+		assert.Contains(t, strings.ReplaceAll(v.Reason, dir, "$WORK"), c.Reason, "reason for %q", c.Script)
+	}
+	if *updateBenign {
+		require.NoError(t, os.WriteFile("testdata/benign.jsonl", out, 0o644))
+	}
+	rate := float64(allowed) / float64(len(cases))
+	t.Logf("benign table: %d of %d allowed (%.1f%%)", allowed, len(cases), 100*rate)
+	assert.GreaterOrEqual(t, rate, benignFloor, "the share of everyday commands allowed fell")
+}
