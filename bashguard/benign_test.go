@@ -29,7 +29,7 @@ func benignRepo(t *testing.T) string {
 	dir := t.TempDir()
 	for name, body := range map[string]string{
 		"README.md": "# project\nhello\n", "go.mod": "module example.com/p\n\ngo 1.26\n",
-		"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hi\") }\n",
+		"main.go":  "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hi\") }\n",
 		"src/a.go": "package src\n\n// TODO: more\nfunc A() {}\n", "src/b_test.go": "package src\n",
 		"docs/guide.md": "# guide\n", "package.json": `{"name": "p", "scripts": {"test": "go test"}}` + "\n",
 		".gitignore": "bin/\n# build\n", "Makefile": "all:\n\tgo build\n",
