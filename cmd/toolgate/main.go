@@ -19,6 +19,7 @@ const usage = `usage:
   toolgate check [--settings FILE]... [--managed FILE] < event.json
   toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] TOOL 'JSON input'
   toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
+  toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote]
   toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)
 `
 
@@ -37,6 +38,8 @@ func run(args []string, e env) int {
 		return runLint(args[1:], e)
 	case "exec":
 		return runExec(args[1:], e)
+	case "serve":
+		return runServe(args[1:], e)
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return 0
