@@ -106,9 +106,11 @@ func TestApprovalPageInChromium(t *testing.T) {
 	assert.Equal(t, "Allow always: adds Bash(make build)", always)
 
 	// The answer token the page holds, read as the page's own script would.
-	tok, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("pending").then(r => r.json()).then(j => j[0].answerToken)`,
+	pend, err := chromedp.Run(ctx, chromedp.Evaluate[[]approvalpage.Item](`fetch("pending").then(r => r.json())`,
 		chromedp.EvalAwaitPromise))
 	require.NoError(t, err)
+	require.Len(t, pend, 1)
+	tok, id := pend[0].AnswerToken, pend[0].ID
 	require.NotEmpty(t, tok)
 
 	require.NoError(t, chromedp.Do(ctx,
@@ -129,7 +131,7 @@ func TestApprovalPageInChromium(t *testing.T) {
 	// The same answer token again, from the page: refused.
 	replay, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("answer", {method: "POST",
 		headers: {"Content-Type": "application/json", "X-Toolgate-Answer-Token": `+jsString(tok)+`},
-		body: JSON.stringify({id: "x", choice: "allow-once"})}).then(async r => r.status + " " + await r.text())`,
+		body: JSON.stringify({id: `+jsString(id)+`, choice: "allow-once"})}).then(async r => r.status + " " + await r.text())`,
 		chromedp.EvalAwaitPromise))
 	require.NoError(t, err)
 	assert.Contains(t, replay, "403 the answer token is unknown, already used")
