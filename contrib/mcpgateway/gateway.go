@@ -37,6 +37,7 @@ type Gateway struct {
 	upstream []*mcp.ClientSession
 	seq      atomic.Uint64
 	ids      sync.Map // *mcp.ServerSession → session id
+	skipped  []error
 }
 
 // New connects to every server of cfg, lists their tools, registers them
@@ -61,7 +62,6 @@ func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*
 			return nil, fmt.Errorf("mcpgateway: server %q: %w", name, err)
 		}
 		g.upstream = append(g.upstream, cs)
-		var descs []runtime.Tool
 		for t, err := range cs.Tools(ctx, nil) {
 			if err != nil {
 				g.Close()
@@ -72,17 +72,18 @@ func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*
 			if r, ok := s.Roles[t.Name]; ok {
 				override = &r
 			}
-			descs = append(descs, descriptor(full, t, override))
+			// A tool the pipeline cannot hold (a name it refuses, one
+			// already taken) is not served: nothing could judge its calls.
+			if err := p.AddTools(descriptor(full, t, override)); err != nil {
+				g.skipped = append(g.skipped, err)
+				continue
+			}
 			if covered(deny, full) {
 				continue // a Deny rule covers every call: not listed
 			}
 			front := *t
 			front.Name = full
 			g.server.AddTool(&front, g.handler(cs, full, t.Name))
-		}
-		if err := p.AddTools(descs...); err != nil {
-			g.Close()
-			return nil, fmt.Errorf("mcpgateway: server %q: %w", name, err)
 		}
 	}
 	return g, nil
@@ -91,6 +92,10 @@ func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*
 // Server returns the MCP server to run on a transport: [mcp.StdioTransport],
 // or behind [mcp.NewStreamableHTTPHandler].
 func (g *Gateway) Server() *mcp.Server { return g.server }
+
+// Skipped says which upstream tools are not served, and why: tools whose
+// names the pipeline refuses or already holds.
+func (g *Gateway) Skipped() error { return errors.Join(g.skipped...) }
 
 // Close closes the connections to the upstream servers.
 func (g *Gateway) Close() error {

@@ -67,6 +67,11 @@ func upstream() {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "dropped"}}}, nil, nil
 		})
+	// A name the MCP SDK takes, but too long once prefixed for the pipeline.
+	mcp.AddTool(s, &mcp.Tool{Name: strings.Repeat("x", 120)},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil, nil
+		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		os.Exit(1)
 	}
@@ -206,7 +211,10 @@ func TestGatewayGoSDKUpstream(t *testing.T) {
 				require.NoError(t, err)
 				names = append(names, tool.Name)
 			}
-			assert.ElementsMatch(t, []string{"mcp__up__read_file", "mcp__up__write_file"}, names, "drop_table is denied whole: hidden")
+			assert.ElementsMatch(t, []string{"mcp__up__read_file", "mcp__up__write_file"}, names,
+				"drop_table is denied whole: hidden; the long name cannot be judged: not served")
+			require.Error(t, w.g.Skipped())
+			assert.Contains(t, w.g.Skipped().Error(), "invalid tool name \"mcp__up__xxx")
 
 			r := call(t, cs, "mcp__up__read_file", map[string]any{"path": filepath.Join(w.dir, "notes.txt")})
 			assert.False(t, r.IsError, text(r))

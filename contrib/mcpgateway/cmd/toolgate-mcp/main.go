@@ -98,6 +98,9 @@ func run() error {
 		return err
 	}
 	defer g.Close()
+	if err := g.Skipped(); err != nil {
+		fmt.Fprintln(os.Stderr, "toolgate mcp: tools not served:", err)
+	}
 	if *listen == "" {
 		return g.Server().Run(ctx, &mcp.StdioTransport{})
 	}
