@@ -77,6 +77,8 @@ type Pipeline struct {
 	// tools is the live tool set: cfg.Tools plus what [Pipeline.AddTools]
 	// added since.
 	tools atomic.Pointer[Registry]
+	// starting serialises the start step of Acquire.
+	starting sync.Mutex
 }
 
 // New checks cfg and builds a Pipeline. A bad configuration is an error

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"sync/atomic"
 	"time"
 )
@@ -14,21 +13,21 @@ import (
 // is usually one request's: the session ends through [Pipeline.EndSession]
 // or, when o.IdleTimeout is set, once it has been idle that long. The
 // options of a session already live are not compared with o. Acquire is
-// safe for concurrent use: callers racing on one id get the same session.
+// safe for concurrent use: callers racing on one id get the same session
+// (starts are serialised; a session being ended is an [ErrSessionExists]
+// until it is gone).
 func (p *Pipeline) Acquire(ctx context.Context, o SessionOptions) (*Session, error) {
-	var err error
-	// A few rounds: another caller may start the session between the two
-	// steps (take theirs), or be ending it (then the error stands).
-	for range 3 {
-		if a := p.agent(o.ID); a != nil {
-			return a.l7, nil
-		}
-		var s *Session
-		if s, err = p.StartSession(context.WithoutCancel(ctx), o); !errors.Is(err, ErrSessionExists) {
-			return s, err
-		}
+	if a := p.agent(o.ID); a != nil {
+		return a.l7, nil
 	}
-	return nil, err
+	// Starts are serialised, so callers racing on one id wait for the
+	// first to publish the session rather than meet it half started.
+	p.starting.Lock()
+	defer p.starting.Unlock()
+	if a := p.agent(o.ID); a != nil {
+		return a.l7, nil
+	}
+	return p.StartSession(context.WithoutCancel(ctx), o)
 }
 
 // idleTimer ends a session once it has not been used for d.
