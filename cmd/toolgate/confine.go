@@ -64,6 +64,10 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 		for _, p := range []string{".cache", "go", ".npm", ".yarn", ".pnpm-store", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches"} {
 			writable = append(writable, filepath.Join(home, p))
 		}
+		// Landlock grants only what exists: without ~/.cache a first
+		// go build could not make its cache there. It is the user's own
+		// cache directory, made as XDG says it is.
+		_ = os.MkdirAll(filepath.Join(home, ".cache"), 0o700)
 	}
 	readOnly = append(readOnly, pathGrants(lookup(environ, "PATH"), home)...)
 	for _, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "npm_config_cache"} {
@@ -75,7 +79,7 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 		Dir:     dir,
 		Checker: sb,
 		Home:    home,
-		Env:     scrubEnv(environ),
+		Env:     withoutTemp(scrubEnv(environ)),
 		Confinement: runner.Confinement{
 			Roots: pol.Roots, Network: pol.Network, ReadOnly: readOnly, Writable: writable, MaxWalk: confineMaxWalk,
 		},
@@ -289,4 +293,20 @@ func lookup(environ []string, name string) string {
 		}
 	}
 	return ""
+}
+
+// withoutTemp is environ without the variables that name a temporary
+// directory: the runner's private TMPDIR takes their place (the caller's
+// /tmp is not granted), and TMP and TEMP follow it.
+func withoutTemp(environ []string) []string {
+	out := environ[:0:0]
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "TMPDIR", "TMP", "TEMP", "TEMPDIR":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }

@@ -216,6 +216,10 @@ func TestConfineCallAsksWhenItCannotConfine(t *testing.T) {
 	}
 }
 
+func TestWithoutTemp(t *testing.T) {
+	assert.Equal(t, []string{"PATH=/bin", "HOME=/h"}, withoutTemp([]string{"TMPDIR=/tmp", "PATH=/bin", "TMP=/tmp", "HOME=/h", "TEMP=/t"}))
+}
+
 func TestPathGrants(t *testing.T) {
 	assert.Equal(t, []string{"/usr/local/bin", "/home/u/.pyenv", "/home/u/.local/bin", "/home/u/.nvm", "/opt/x/bin", "/home/u/.config/tool/bin"},
 		pathGrants("/usr/local/bin:/home/u/.pyenv/shims:/home/u/.local/bin:relative:/home/u/.nvm/versions/node/v20/bin:/opt/x/bin/:/home/u/.config/tool/bin", "/home/u"))
