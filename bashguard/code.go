@@ -112,7 +112,9 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 		// same checks; other shells (zsh's glob qualifiers, fish's
 		// syntax) do not.
 		name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
-		plain := name == "bash" || name == "sh" || name == "dash"
+		// Only bash itself: sh is dash on Debian, which reads $'...',
+		// braces and [[ ]] otherwise than the guard's parser.
+		plain := name == "bash"
 		for i := 1; i < operand && plain; i++ {
 			// Only options that leave the parse as it is: -O extglob,
 			// -o posix and the like change how bash reads the script.

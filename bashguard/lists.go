@@ -65,14 +65,13 @@ var readers = mergeFileOpts(map[string]*readerSpec{
 	// (check a list of sums, which names files to read) is not among the
 	// safe options.
 	"md5sum": {}, "sha1sum": {}, "sha224sum": {}, "sha256sum": {}, "sha384sum": {}, "sha512sum": {},
-	"b2sum":   {valShort: "l", valLong: []string{"--length"}},
-	"cksum":   {valShort: "al", valLong: []string{"--algorithm", "--length"}},
-	"cmp":     {valShort: "in", valLong: []string{"--ignore-initial", "--bytes"}},
-	"comm":    {valLong: []string{"--output-delimiter"}},
-	"od":      {valShort: "AjNSt", optShort: "w", valLong: []string{"--address-radix", "--endian", "--skip-bytes", "--read-bytes", "--format"}},
-	"strings": {valShort: "nteTs", valLong: []string{"--bytes", "--radix", "--encoding", "--target", "--output-separator", "--unicode"}},
-	"column":  {valShort: "csoNRTWHOEnl", valLong: []string{"--columns", "--separator", "--output-separator", "--table-columns", "--table-right", "--table-truncate", "--table-wrap", "--table-hide", "--table-order", "--table-noextreme", "--table-name", "--table-columns-limit"}},
-	"date":    {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
+	"b2sum":  {valShort: "l", valLong: []string{"--length"}},
+	"cksum":  {valShort: "al", valLong: []string{"--algorithm", "--length"}},
+	"cmp":    {valShort: "in", valLong: []string{"--ignore-initial", "--bytes"}},
+	"comm":   {valLong: []string{"--output-delimiter"}},
+	"od":     {valShort: "AjNSt", optShort: "w", valLong: []string{"--address-radix", "--endian", "--skip-bytes", "--read-bytes", "--format"}},
+	"column": {valShort: "csoNRTWHOEnl", valLong: []string{"--columns", "--separator", "--output-separator", "--table-columns", "--table-right", "--table-truncate", "--table-wrap", "--table-hide", "--table-order", "--table-noextreme", "--table-name", "--table-columns-limit"}},
+	"date":   {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
 })
 
 // mergeFileOpts adds the file-valued options to the value-taking ones, so
@@ -229,9 +228,9 @@ func SafeCommands() []string {
 	}
 	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
 		"time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "exec",
-		// bash, sh and dash with a literal -c script whose every command is
-		// allowed on its own.
-		"bash", "sh", "dash",
+		// bash with a literal -c script whose every command is allowed on
+		// its own.
+		"bash",
 		// printf without -v prints; with it, it assigns, which is asked.
 		"printf")
 	slices.Sort(out)

@@ -406,17 +406,19 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 	}
 	if sub == "grep" {
 		// git grep prints matching lines of the files in the tree below
-		// each pathspec (the working directory without one): a
-		// recursive read.
-		roots := 0
-		for k := i + 1; k < v.len(); k++ {
-			if s := v.vals[k]; !strings.HasPrefix(s, "-") && k > i+1 && !strings.HasPrefix(v.vals[k-1], "-e") {
-				a.walkRoot(c, s, v.flags[k], "git grep", walkOpts{recursive: true, content: true, hidden: true})
-				roots++
-			}
+		// the working directory, or below the pathspecs after "--": a
+		// recursive read. Without "--" the operands may be the pattern,
+		// revisions or paths, which cannot be told apart here, so the
+		// whole working tree is walked (as well as each operand).
+		tree := walkOpts{recursive: true, content: true, hidden: true}
+		dashes := slices.Index(v.vals[i+1:], "--")
+		if dashes < 0 {
+			a.walkRoot(c, ".", 0, "git grep", tree)
 		}
-		if roots == 0 {
-			a.walkRoot(c, ".", 0, "git grep", walkOpts{recursive: true, content: true, hidden: true})
+		for k := i + 1; k < v.len(); k++ {
+			if s := v.vals[k]; !strings.HasPrefix(s, "-") && (dashes < 0 || k > i+1+dashes) {
+				a.walkRoot(c, s, v.flags[k], "git grep", tree)
+			}
 		}
 	}
 	listing := false
