@@ -2,6 +2,7 @@ package hooks_test
 
 import (
 	"context"
+	"database/sql"
 	"testing"
 	"time"
 
@@ -37,17 +38,7 @@ func TestAuditConfinementColumn(t *testing.T) {
 
 func TestAuditConfinementColumnAddedToOlderTable(t *testing.T) {
 	db := auditSQLite(t, "older.db")
-	// The table as it was before the confinement column.
-	_, err := db.Exec(`CREATE TABLE agent_audit_log (
-	id INTEGER PRIMARY KEY AUTOINCREMENT,
-	row_key TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, step INTEGER NOT NULL,
-	tool_name TEXT NOT NULL, status TEXT NOT NULL, elapsed_ms BIGINT NOT NULL,
-	output_preview TEXT NOT NULL, agent_name TEXT NOT NULL, decision TEXT NOT NULL,
-	reason TEXT NOT NULL, created_at TIMESTAMP NOT NULL)`)
-	require.NoError(t, err)
-	_, err = db.Exec(`INSERT INTO agent_audit_log (row_key, session_id, step, tool_name, status, elapsed_ms,
-	output_preview, agent_name, decision, reason, created_at) VALUES ('old', 's', 1, 'Bash', 'OK', 1, '', '', 'allow', 'r', ?)`, time.Now().UTC())
-	require.NoError(t, err)
+	olderAuditTable(t, db)
 
 	for range 2 { // a second log finds the column in place
 		l, err := hooks.NewAuditLog(db, hooks.AuditOptions{Logger: auditQuiet()})
@@ -65,4 +56,20 @@ func TestAuditConfinementColumnAddedToOlderTable(t *testing.T) {
 	assert.Equal(t, "", old, "rows from before the column read as empty")
 	assert.Equal(t, "none: no Landlock; the command ran unconfined", added)
 	assert.Equal(t, 3, auditCount(t, db, hooks.DefaultAuditTable))
+}
+
+// olderAuditTable creates the audit table as it was before the
+// confinement, layer and rule columns, with one row keyed "old".
+func olderAuditTable(t *testing.T, db *sql.DB) {
+	t.Helper()
+	_, err := db.Exec(`CREATE TABLE agent_audit_log (
+	id INTEGER PRIMARY KEY AUTOINCREMENT,
+	row_key TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, step INTEGER NOT NULL,
+	tool_name TEXT NOT NULL, status TEXT NOT NULL, elapsed_ms BIGINT NOT NULL,
+	output_preview TEXT NOT NULL, agent_name TEXT NOT NULL, decision TEXT NOT NULL,
+	reason TEXT NOT NULL, created_at TIMESTAMP NOT NULL)`)
+	require.NoError(t, err)
+	_, err = db.Exec(`INSERT INTO agent_audit_log (row_key, session_id, step, tool_name, status, elapsed_ms,
+	output_preview, agent_name, decision, reason, created_at) VALUES ('old', 's', 1, 'Bash', 'OK', 1, '', '', 'allow', 'r', ?)`, time.Now().UTC())
+	require.NoError(t, err)
 }

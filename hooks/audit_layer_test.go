@@ -3,7 +3,6 @@ package hooks_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,16 +15,7 @@ import (
 // before those columns gains them, its old rows reading as empty.
 func TestAuditLayerAndRuleColumns(t *testing.T) {
 	db := auditSQLite(t, "layer.db")
-	_, err := db.Exec(`CREATE TABLE agent_audit_log (
-	id INTEGER PRIMARY KEY AUTOINCREMENT,
-	row_key TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, step INTEGER NOT NULL,
-	tool_name TEXT NOT NULL, status TEXT NOT NULL, elapsed_ms BIGINT NOT NULL,
-	output_preview TEXT NOT NULL, agent_name TEXT NOT NULL, decision TEXT NOT NULL,
-	reason TEXT NOT NULL, created_at TIMESTAMP NOT NULL)`)
-	require.NoError(t, err)
-	_, err = db.Exec(`INSERT INTO agent_audit_log (row_key, session_id, step, tool_name, status, elapsed_ms,
-	output_preview, agent_name, decision, reason, created_at) VALUES ('old', 's', 1, 'Bash', 'OK', 1, '', '', 'allow', 'r', ?)`, time.Now().UTC())
-	require.NoError(t, err)
+	olderAuditTable(t, db)
 
 	l, err := hooks.NewAuditLog(db, hooks.AuditOptions{Logger: auditQuiet()})
 	require.NoError(t, err)
