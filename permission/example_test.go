@@ -79,3 +79,13 @@ func ExampleCombine() {
 	// ask hook:review - hook review asks for confirmation
 	// allow mode:acceptEdits - acceptEdits mode: allowed an edit inside the allowed roots that would ask (needs confirmation by ask rule Edit(./a.go))
 }
+
+func ExampleAllowAlwaysRules() {
+	rules, err := permission.AllowAlwaysRules("Bash", [][]string{{"git", "status"}, {"grep", "-n", "TODO list", "main.go"}})
+	fmt.Println(rules, err)
+	_, err = permission.AllowAlwaysRules("Bash", [][]string{{"sh", "-c", "git status"}})
+	fmt.Println(err)
+	// Output:
+	// [Bash(git status) Bash(grep -n 'TODO list' main.go)] <nil>
+	// permission: no allow-always rule for command 0 ["sh" "-c" "git status"]: sh runs arbitrary code or commands: allow it once instead
+}

@@ -42,7 +42,7 @@
 //
 // An [Asker] asks a person; [AskWithTimeout] bounds the wait and turns every
 // failure into a Deny with its reason. [ChanAsker] parks requests by id for
-// an HTTP or SSE front end. [AllowAlwaysRules] gives the exact per-command
+// an HTTP or SSE front end. [permission.AllowAlwaysRules] gives the exact per-command
 // rules an "allow always" answer to a shell call records, and refuses broad
 // wrappers such as bash -c, env, sudo or python.
 //

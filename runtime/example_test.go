@@ -55,16 +55,6 @@ func ExampleSession_BeginStep() {
 	// final-answer - step 2 is past the limit of 1 steps: stop offering tools and ask for the final answer
 }
 
-func ExampleAllowAlwaysRules() {
-	rules, err := runtime.AllowAlwaysRules("Bash", [][]string{{"git", "status"}, {"grep", "-n", "TODO list", "main.go"}})
-	fmt.Println(rules, err)
-	_, err = runtime.AllowAlwaysRules("Bash", [][]string{{"sh", "-c", "git status"}})
-	fmt.Println(err)
-	// Output:
-	// [Bash(git status) Bash(grep -n 'TODO list' main.go)] <nil>
-	// runtime: no allow-always rule for command 0 ["sh" "-c" "git status"]: sh runs arbitrary code or commands: allow it once instead
-}
-
 func ExampleCanonical() {
 	c, _ := runtime.Canonical([]byte(`{ "limit": 10.0, "file_path": "a.go" }`))
 	fmt.Println(string(c))

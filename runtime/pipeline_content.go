@@ -585,7 +585,7 @@ func (c *content) alwaysRules() []string {
 				args = append(args, cmd.Args)
 			}
 		}
-		rules, err := AllowAlwaysRules(c.tool, args)
+		rules, err := permission.AllowAlwaysRules(c.tool, args)
 		if err != nil {
 			return nil
 		}

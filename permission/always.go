@@ -1,0 +1,120 @@
+package permission
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// broadWrappers are commands that run other code given in their arguments
+// or change who or how a command runs. A rule allowing one of them would
+// allow arbitrary code, so [AllowAlwaysRules] refuses them whatever the
+// arguments.
+var broadWrappers = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "fish": true,
+	"csh": true, "tcsh": true, "busybox": true,
+	"env": true, "sudo": true, "doas": true, "su": true, "pkexec": true, "runuser": true,
+	"chroot": true, "nsenter": true, "unshare": true, "setsid": true, "nohup": true, "nice": true,
+	"ionice": true, "timeout": true, "time": true, "stdbuf": true, "xargs": true, "exec": true,
+	"eval": true, "command": true, "builtin": true, "source": true, ".": true, "watch": true,
+	"flock": true, "strace": true, "ltrace": true, "gdb": true, "script": true, "parallel": true,
+	"ssh": true, "docker": true, "podman": true, "kubectl": true,
+	"python": true, "python2": true, "python3": true, "pypy": true, "pypy3": true,
+	"node": true, "nodejs": true, "deno": true, "bun": true, "npx": true,
+	"ruby": true, "perl": true, "php": true, "lua": true, "tclsh": true, "Rscript": true,
+	"osascript": true, "pwsh": true, "powershell": true, "awk": true, "gawk": true, "mawk": true,
+}
+
+var versionedInterpreter = regexp.MustCompile(`^(python|pypy|ruby|perl|php|lua)[0-9.]+$`)
+
+// AlwaysRuleError says why [AllowAlwaysRules] refused a command.
+type AlwaysRuleError struct {
+	// Index is the command's position in the list.
+	Index int
+	// Command is the refused argv.
+	Command []string
+	// Reason says why.
+	Reason string
+}
+
+// Error says which command was refused and why.
+func (e *AlwaysRuleError) Error() string {
+	return fmt.Sprintf("permission: no allow-always rule for command %d %q: %s", e.Index, e.Command, e.Reason)
+}
+
+// AllowAlwaysRules returns the session rules to record when a person
+// answers AllowAlways to a shell call of tool whose simple commands are
+// commands (argv after quote removal): one rule per command, allowing
+// exactly that command, such as `Bash(git status)`; words are quoted for
+// the shell where needed. It never returns a prefix rule. It refuses, with
+// an [*AlwaysRuleError], an empty command, a broad wrapper or interpreter
+// (bash, sh, env, sudo, python, node, xargs, …, whatever the arguments), and
+// a word holding '*' (a wildcard in rule syntax) or a control character.
+// Identical commands give one rule.
+func AllowAlwaysRules(tool string, commands [][]string) ([]string, error) {
+	if !concreteToolName(tool) {
+		return nil, fmt.Errorf("permission: invalid tool name %q", tool)
+	}
+	if len(commands) == 0 {
+		return nil, errors.New("permission: no commands to allow")
+	}
+	rules := make([]string, 0, len(commands))
+	seen := make(map[string]bool, len(commands))
+	for i, argv := range commands {
+		fail := func(reason string) ([]string, error) {
+			return nil, &AlwaysRuleError{Index: i, Command: argv, Reason: reason}
+		}
+		if len(argv) == 0 || argv[0] == "" {
+			return fail("empty command")
+		}
+		name := path.Base(argv[0])
+		if broadWrappers[name] || versionedInterpreter.MatchString(name) {
+			return fail(name + " runs arbitrary code or commands: allow it once instead")
+		}
+		words := make([]string, len(argv))
+		for j, w := range argv {
+			if strings.ContainsRune(w, '*') {
+				return fail("word " + fmt.Sprint(j) + " holds '*', which a rule would read as a wildcard")
+			}
+			if strings.IndexFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+				return fail("word " + fmt.Sprint(j) + " holds a control character")
+			}
+			words[j] = quoteWord(w)
+		}
+		r := tool + "(" + strings.Join(words, " ") + ")"
+		if !seen[r] {
+			seen[r] = true
+			rules = append(rules, r)
+		}
+	}
+	return rules, nil
+}
+
+// quoteWord returns w unchanged when it has no shell-special characters,
+// and in single quotes otherwise.
+func quoteWord(w string) string {
+	if w == "" {
+		return "''"
+	}
+	if strings.IndexFunc(w, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+			strings.ContainsRune("-_./:=,+@%^", r))
+	}) < 0 {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// concreteToolName reports whether s may name one tool in an exact rule: 1
+// to 128 bytes of letters, digits, '_', '-', '.' and ':' (no pattern).
+func concreteToolName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+			r == '_' || r == '-' || r == '.' || r == ':')
+	}) < 0
+}
