@@ -21,6 +21,10 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// execve, when set, replaces the process with another program
+	// ("toolgate mcp" on unix); nil, or errors.ErrUnsupported, runs it as
+	// a child instead.
+	execve func(path string, argv, envv []string) error
 }
 
 // multiFlag is a repeatable string flag.

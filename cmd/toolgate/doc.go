@@ -131,6 +131,29 @@
 // names the host (WebFetch(domain:10.0.0.5)); a bare WebFetch allow does
 // not reach them.
 //
+// # toolgate mcp
+//
+//	toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE]
+//
+// runs the MCP gateway, the command toolgate-mcp of the module
+// github.com/toolgate/toolgate/contrib/mcpgateway (a module of its own, so
+// that the MCP SDK never enters the library's go.mod), with the same
+// arguments, standard streams and environment; its exit status is the
+// gateway's (on unix toolgate hands its process over to it). As git finds
+// its subcommands, toolgate runs the toolgate-mcp next to its own
+// executable, or else the one on PATH; one that PATH finds only through a
+// relative entry such as "." is not run. When there is none, the exit
+// status is 127 and the message gives the line that installs it:
+//
+//	go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@latest
+//
+// The gateway fronts the MCP servers of FILE (Claude Code's .mcp.json
+// shape) and serves them over stdio, or streamable HTTP on ADDR; every
+// tools/call is judged as mcp__SERVER__TOOL under the settings files of
+// DIR (default: the working directory) and the user's, an Ask goes to the
+// person through MCP elicitation, and --audit records every decision in a
+// SQLite file. The package documentation of contrib/mcpgateway has the rest.
+//
 // # toolgate explain
 //
 //	toolgate explain [--settings F]... [--cwd D] [--mode M] [--json] TOOL 'JSON input'

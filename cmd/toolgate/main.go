@@ -12,7 +12,7 @@ func main() {
 	// (runner.Confinement.Launcher): started as one, it confines itself
 	// and executes the command here, and never returns.
 	runner.ConfineMain()
-	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}))
+	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, execve: execve}))
 }
 
 const usage = `usage:
@@ -20,6 +20,8 @@ const usage = `usage:
   toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] TOOL 'JSON input'
   toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
   toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote]
+  toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE]
+                        (runs the gateway toolgate-mcp, installed apart: `+mcpInstall+`)
   toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)
 `
 
@@ -40,6 +42,8 @@ func run(args []string, e env) int {
 		return runExec(args[1:], e)
 	case "serve":
 		return runServe(args[1:], e)
+	case "mcp":
+		return runMCP(args[1:], e)
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return 0

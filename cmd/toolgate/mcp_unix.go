@@ -1,0 +1,9 @@
+//go:build unix
+
+package main
+
+import "syscall"
+
+// execve replaces the process with path: how "toolgate mcp" hands over to
+// the gateway on unix.
+func execve(path string, argv, envv []string) error { return syscall.Exec(path, argv, envv) }
