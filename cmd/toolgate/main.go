@@ -21,7 +21,8 @@ const usage = `usage:
   toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
   toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote]
   toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE]
-                        (runs the gateway toolgate-mcp, installed apart: `+mcpInstall+`)
+                        (runs the gateway toolgate-mcp; install it with
+                         go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@latest)
   toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)
 `
 
