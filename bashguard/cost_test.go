@@ -9,7 +9,8 @@ import (
 )
 
 // BenchmarkJudgeCost: Judge over adversarial scripts of 1 KiB, 64 KiB and
-// 1 MiB (many commands, a long word, many path arguments, a long pipeline,
+// 1 MiB (many commands, a long word, many path arguments, a long pipeline, long
+// && chains (with and without cd), a long loop body,
 // nested subshells and command substitutions, many assignments); ns/KiB
 // stays about the same as the script grows.
 func BenchmarkJudgeCost(b *testing.B) {
@@ -23,6 +24,9 @@ func BenchmarkJudgeCost(b *testing.B) {
 		{"long-word", func(n int) string { return costtest.Fill("echo ", "a", "", "", n) }},
 		{"many-paths", func(n int) string { return costtest.Fill("cat", " src/a.go", "", "", n) }},
 		{"pipeline", func(n int) string { return costtest.Fill("", "grep x", " | ", "", n) }},
+		{"and-chain", func(n int) string { return costtest.Fill("", "ls src", " && ", "", n) }},
+		{"cd-chain", func(n int) string { return costtest.Fill("", "cd src && ls", " && cd .. && ", "", n) }},
+		{"loop", func(n int) string { return costtest.Fill("for f in a b c; do ", "wc -l \"$f\"", "; ", "; done", n) }},
 		{"subshells", func(n int) string {
 			unit := strings.Repeat("(", 50) + "ls" + strings.Repeat(")", 50)
 			return costtest.Fill("", unit, "; ", "", n)
