@@ -40,11 +40,13 @@
 //
 // # Approval
 //
-// An [Asker] asks a person; [AskWithTimeout] bounds the wait and turns every
-// failure into a Deny with its reason. [ChanAsker] parks requests by id for
-// an HTTP or SSE front end. [permission.AllowAlwaysRules] gives the exact per-command
-// rules an "allow always" answer to a shell call records, and refuses broad
-// wrappers such as bash -c, env, sudo or python.
+// An Ask goes to a person through the [Config]'s approval.Asker (package
+// approval: a terminal, a channel for an HTTP or SSE front end, an approval
+// store), bounded by AskTimeout; every failure is a Deny with its reason.
+// "Allow always" records the exact per-command rules of
+// [permission.AllowAlwaysRules], which refuses broad wrappers such as
+// bash -c, env, sudo or python. Without an Asker, an Ask comes back with a
+// ticket the host answers later through [Pipeline.Resume], from any replica.
 //
 // # Execution and output
 //

@@ -13,6 +13,7 @@ import (
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/store"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -43,8 +44,8 @@ type Config struct {
 	// Limits are layer 7's limits for every session.
 	Limits Limits
 	// Asker asks a person; nil means Check returns Ask to the caller.
-	Asker Asker
-	// AskTimeout bounds a question; 0 means DefaultAskTimeout.
+	Asker approval.Asker
+	// AskTimeout bounds a question; 0 means approval.DefaultAskTimeout.
 	AskTimeout time.Duration
 	// Output shapes tool outputs in After.
 	Output Output
@@ -107,7 +108,7 @@ func New(cfg Config) (*Pipeline, error) {
 	// once here: After shapes outputs without validating them again.
 	cfg.Output.PerTool = maps.Clone(cfg.Output.PerTool)
 	if cfg.AskTimeout == 0 {
-		cfg.AskTimeout = DefaultAskTimeout
+		cfg.AskTimeout = approval.DefaultAskTimeout
 	}
 	if cfg.MaxInputBytes == 0 {
 		cfg.MaxInputBytes = DefaultMaxInputBytes

@@ -8,12 +8,13 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/approval"
 )
 
 // An "allow always" answer to a file tool records one rule for the real
 // path the call touched.
 func TestAllowAlwaysRecordsThePath(t *testing.T) {
-	person := &asked{answers: map[string]Choice{"Edit": AllowAlways}}
+	person := &asked{answers: map[string]approval.Choice{"Edit": approval.AllowAlways}}
 	w := newWorld(t, exampleRules, person)
 	w.start(t, "s", permission.ModeDefault)
 	real := filepath.Join(w.dir, "README.md")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/approval"
 )
 
 // Check runs the layers of the design, in order, on one call of a live
@@ -165,7 +166,7 @@ func (a *agent) silentDeny(v Verdict, reason string) Verdict {
 // ask puts an Ask verdict to the person and records an "allow always".
 // always are the session rules an "allow always" adds.
 func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) Verdict {
-	req := Request{ID: call.ID, Session: a.l7.ID(), Tool: call.Tool, Input: v.Input, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}
+	req := approval.Request{ID: call.ID, Session: a.l7.ID(), Tool: call.Tool, Input: v.Input, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}
 	for _, cmd := range v.Commands {
 		req.Commands = append(req.Commands, cmd.Args)
 	}
@@ -174,14 +175,14 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 	if ctx == nil {
 		ctx = a.l7.Context()
 	}
-	ans := AskWithTimeout(ctx, a.p.cfg.Asker, req, a.p.cfg.AskTimeout)
+	ans := approval.AskWithTimeout(ctx, a.p.cfg.Asker, req, a.p.cfg.AskTimeout)
 	v.Asked, v.Answer = true, ans.Choice
 	prev := v.overridden()
 	switch ans.Choice {
-	case AllowOnce, AllowAlways:
+	case approval.AllowOnce, approval.AllowAlways:
 		v.Decision, v.Rule = permission.Allow, "person:"+ans.Choice.String()
 		v.Reason = "the person allowed it (" + ans.Choice.String() + ") after: " + prev.Reason
-		if ans.Choice == AllowAlways && len(req.AlwaysRules) > 0 {
+		if ans.Choice == approval.AllowAlways && len(req.AlwaysRules) > 0 {
 			if err := a.rules.Add(permission.Allow, req.AlwaysRules...); err != nil {
 				v.Reason += "; the session rule could not be added: " + err.Error()
 			} else {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/approval"
 )
 
 // exampleRules are the rules of examples/reactloop, with a few more for
@@ -43,11 +44,11 @@ func (w *world) reconfigure(t *testing.T, change func(*Config)) {
 // the choice for its first command (or its tool), Deny when none is given.
 type asked struct {
 	mu      sync.Mutex
-	reqs    []Request
-	answers map[string]Choice
+	reqs    []approval.Request
+	answers map[string]approval.Choice
 }
 
-func (a *asked) Ask(_ context.Context, r Request) (Answer, error) {
+func (a *asked) Ask(_ context.Context, r approval.Request) (approval.Answer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.reqs = append(a.reqs, r)
@@ -55,7 +56,7 @@ func (a *asked) Ask(_ context.Context, r Request) (Answer, error) {
 	if len(r.Commands) > 0 {
 		key = strings.Join(r.Commands[0], " ")
 	}
-	return Answer{Choice: a.answers[key]}, nil
+	return approval.Answer{Choice: a.answers[key]}, nil
 }
 
 func (a *asked) count() int {
@@ -64,7 +65,7 @@ func (a *asked) count() int {
 	return len(a.reqs)
 }
 
-func (a *asked) last() Request {
+func (a *asked) last() approval.Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.reqs[len(a.reqs)-1]
@@ -106,7 +107,7 @@ func walk(t *testing.T, w *world, sess string, cases []icase) {
 // through one session, turn by turn, with a person who answers "allow
 // always" to mkdir: every layer decides once.
 func TestPipelineIntegrationExample(t *testing.T) {
-	person := &asked{answers: map[string]Choice{"mkdir -p build": AllowAlways}}
+	person := &asked{answers: map[string]approval.Choice{"mkdir -p build": approval.AllowAlways}}
 	w := newWorld(t, exampleRules, person)
 	w.reconfigure(t, func(c *Config) { c.Limits = Limits{MaxSteps: 7} })
 	require.NoError(t, os.Mkdir(filepath.Join(w.dir, "build"), 0o755))
@@ -342,8 +343,8 @@ func TestPipelineHooksMutateInputJudged(t *testing.T) {
 // exact rule per simple command that needed it, never a broad prefix; for
 // an inline program it records nothing, so the next call asks again.
 func TestPipelineAllowAlwaysRecordsExactRules(t *testing.T) {
-	person := &asked{answers: map[string]Choice{
-		"mkdir -p build": AllowAlways, "python3 -c print(1)": AllowAlways, "mkdir x": AllowAlways, "env FOO=1 mkdir y": AllowAlways,
+	person := &asked{answers: map[string]approval.Choice{
+		"mkdir -p build": approval.AllowAlways, "python3 -c print(1)": approval.AllowAlways, "mkdir x": approval.AllowAlways, "env FOO=1 mkdir y": approval.AllowAlways,
 	}}
 	w := newWorld(t, exampleRules, person)
 	w.start(t, "s", permission.ModeDefault)
@@ -388,9 +389,9 @@ func TestPipelineAllowAlwaysRecordsExactRules(t *testing.T) {
 // the default 120 s, measured on the bubble's clock.
 func TestPipelineAskTimeoutDenies(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		silent := AskerFunc(func(ctx context.Context, _ Request) (Answer, error) {
+		silent := approval.AskerFunc(func(ctx context.Context, _ approval.Request) (approval.Answer, error) {
 			<-ctx.Done()
-			return Answer{}, ctx.Err()
+			return approval.Answer{}, ctx.Err()
 		})
 		w := newWorld(t, exampleRules, silent)
 		w.start(t, "s", permission.ModeDefault)
@@ -398,7 +399,7 @@ func TestPipelineAskTimeoutDenies(t *testing.T) {
 		walk(t, w, "s", []icase{
 			{"no answer", false, nil, "Write", in("file_path", "notes.txt", "content", "x"), permission.Deny, permission.LayerRules, "person:deny", "the person denied it: no answer within 2m0s: denied"},
 		})
-		assert.Equal(t, DefaultAskTimeout, time.Since(start))
+		assert.Equal(t, approval.DefaultAskTimeout, time.Since(start))
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/store"
 )
 
@@ -340,12 +341,12 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 		}
 		return Verdict{}, false
 	}
-	v.Answer = Choice(ap.Answer.Choice)
+	v.Answer = approval.Choice(ap.Answer.Choice)
 	switch v.Answer {
-	case AllowOnce, AllowAlways:
+	case approval.AllowOnce, approval.AllowAlways:
 		v.Decision, v.Source, v.Rule = permission.Allow, permission.SourceAllow, "person:"+v.Answer.String()
 		v.Reason = "the person allowed it (" + v.Answer.String() + ") after: " + ap.Reason
-		if v.Answer == AllowAlways {
+		if v.Answer == approval.AllowAlways {
 			if gs := store.AlwaysGrants(ap, ap.Answer.Scope); len(gs) > 0 {
 				rules := make([]string, len(gs))
 				for i, g := range gs {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/store"
 )
 
@@ -126,7 +127,7 @@ func TestStoreResume(t *testing.T) {
 	rv2, err := a.Resume(t.Context(), v.Ticket)
 	require.NoError(t, err)
 	assert.Equal(t, rv.Decision, rv2.Decision)
-	assert.Equal(t, runtime.AllowAlways, rv2.Answer)
+	assert.Equal(t, approval.AllowAlways, rv2.Answer)
 
 	// The grant reached the session on a.
 	waitRule(t, a, "s1", "Bash(make build)")
@@ -226,12 +227,12 @@ func TestStoreCountersMove(t *testing.T) {
 	assert.Contains(t, v.Reason, "3 times in a row")
 }
 
-// The ApprovalAsker parks a Check until the person answers through the
+// The StoreAsker parks a Check until the person answers through the
 // store, from anywhere; the call then completes with that answer.
 func TestApprovalAsker(t *testing.T) {
 	dir := workspaceDir(t)
 	st := store.NewMemory()
-	asker := runtime.NewApprovalAsker(st, dir, "ann")
+	asker := approval.NewStoreAsker(st, dir, "ann")
 	defer asker.Close()
 	p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Default: permission.Ask},
 		Store: st, Asker: asker, AskTimeout: time.Minute})

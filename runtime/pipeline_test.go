@@ -15,6 +15,7 @@ import (
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -25,7 +26,7 @@ type world struct {
 	hooks        *hooks.Set
 }
 
-func newWorld(t testing.TB, cfg permission.Config, asker Asker, extra ...hooks.Hook) *world {
+func newWorld(t testing.TB, cfg permission.Config, asker approval.Asker, extra ...hooks.Hook) *world {
 	t.Helper()
 	tmp := t.TempDir()
 	tmp, err := filepath.EvalSymlinks(tmp)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/approval"
 )
 
 // Verdict is the Pipeline's answer for one call, with everything the
@@ -26,7 +27,7 @@ type Verdict struct {
 	Commands []CommandVerdict
 	// Asked reports that a person was asked; Answer is what they chose.
 	Asked  bool
-	Answer Choice
+	Answer approval.Choice
 	// Status is the session's layer-7 state after the check: its signals
 	// tell the host to nudge, stop offering tools, or stop.
 	Status Status

@@ -8,6 +8,7 @@ import (
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/store"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -53,8 +54,8 @@ type Workspace struct {
 	// (last, so that it sees what the other hooks decided).
 	Audit *hooks.AuditLog
 	// Asker asks a person; nil means Check returns Ask to the caller.
-	Asker Asker
-	// AskTimeout bounds a question; 0 means DefaultAskTimeout.
+	Asker approval.Asker
+	// AskTimeout bounds a question; 0 means approval.DefaultAskTimeout.
 	AskTimeout time.Duration
 	// Limits are layer 7's limits for every session.
 	Limits Limits

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/approvalpage"
 	"github.com/toolgate/toolgate/runtime/store"
 )
@@ -69,7 +70,7 @@ func TestApprovalPageInChromium(t *testing.T) {
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	st := store.NewMemory()
-	asker := runtime.NewApprovalAsker(st, dir, "ann")
+	asker := approval.NewStoreAsker(st, dir, "ann")
 	defer asker.Close()
 	p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Default: permission.Ask},
 		Store: st, Asker: asker, AskTimeout: time.Minute})

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/sandbox"
 	"github.com/toolgate/toolgate/subagent"
 )
@@ -39,10 +40,10 @@ type host struct {
 	db      *sql.DB
 	// answers are the person's scripted answers, by the request's summary
 	// (see person.go).
-	answers map[string]runtime.Choice
-	asked   chan runtime.Request
+	answers map[string]approval.Choice
+	asked   chan approval.Request
 	done    chan struct{}
-	person  *runtime.ChanAsker
+	person  *approval.ChanAsker
 	// subagents runs the Task tool's calls: subagents in child sessions.
 	subagents *subagent.Runner
 }
@@ -60,8 +61,8 @@ func newHost(ws *workspace, db *sql.DB, out io.Writer) (h *host, err error) {
 		return nil, err
 	}
 	h.hooks = hooks.NewSet(noPastebin(), h.metrics.Hook())
-	h.asked, h.done = make(chan runtime.Request), make(chan struct{})
-	h.person = &runtime.ChanAsker{OnRequest: func(r runtime.Request) { h.asked <- r }}
+	h.asked, h.done = make(chan approval.Request), make(chan struct{})
+	h.person = &approval.ChanAsker{OnRequest: func(r approval.Request) { h.asked <- r }}
 	go h.answer()
 
 	// The front door: the workspace, named once, and its rules (layer 2).

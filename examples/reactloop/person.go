@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/approval"
 )
 
 // personAnswers are the person's answers to the questions the script leads
 // to, by the request's summary ("Bash mkdir -p build"). A question not
 // listed is denied.
-func personAnswers() map[string]runtime.Choice {
-	return map[string]runtime.Choice{
-		"Bash mkdir -p build": runtime.AllowAlways,
+func personAnswers() map[string]approval.Choice {
+	return map[string]approval.Choice{
+		"Bash mkdir -p build": approval.AllowAlways,
 	}
 }
 
@@ -30,11 +30,11 @@ func (h *host) answer() {
 			}
 			choice := h.answers[key]
 			line := fmt.Sprintf("  ? asked about %s (%s: %s): %s", key, r.Layer, r.Reason, choice)
-			if choice == runtime.AllowAlways {
+			if choice == approval.AllowAlways {
 				line += ", recording " + strings.Join(r.AlwaysRules, ", ")
 			}
 			fmt.Fprintln(h.out, h.ws.rel.Replace(line))
-			if err := h.person.Resolve(r.ID, runtime.Answer{Choice: choice}); err != nil {
+			if err := h.person.Resolve(r.ID, approval.Answer{Choice: choice}); err != nil {
 				fmt.Fprintln(h.out, "  ? the answer was lost:", err)
 			}
 		}

@@ -74,7 +74,7 @@ type Grants interface {
 	Grants(ctx context.Context, scope Scope, key string) ([]string, error)
 }
 
-// Choice values of an [Answer]; they are runtime.Choice's.
+// Choice values of an [Answer]; they are approval.Choice's.
 const (
 	ChoiceDeny        = 0
 	ChoiceAllowOnce   = 1

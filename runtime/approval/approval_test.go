@@ -1,4 +1,4 @@
-package runtime
+package approval
 
 import (
 	"context"
@@ -109,7 +109,7 @@ func TestChanAsker(t *testing.T) {
 		require.NoError(t, ca.Resolve("Bash", Answer{Choice: Deny, Reason: "no"}))
 		err := ca.Resolve("Bash", Answer{Choice: AllowOnce})
 		assert.ErrorIs(t, err, ErrUnknownRequest, "an answered request cannot be answered again")
-		assert.EqualError(t, err, `runtime: no pending request with that id: "Bash"`)
+		assert.EqualError(t, err, `approval: no pending request with that id: "Bash"`)
 		wg.Wait()       // Edit times out after a minute
 		synctest.Wait() // and its asker, which outlives the wait, sees it
 		assert.Equal(t, Answer{Reason: "no"}, answers[0])
@@ -124,7 +124,7 @@ func TestChanAsker(t *testing.T) {
 		id := ca.Pending()[0].ID
 		assert.Equal(t, "ask-4", id)
 		a, err := ca.Ask(t.Context(), Request{ID: id})
-		assert.EqualError(t, err, `runtime: request "ask-4" is already pending`)
+		assert.EqualError(t, err, `approval: request "ask-4" is already pending`)
 		assert.Equal(t, Deny, a.Choice)
 		require.NoError(t, ca.Resolve(id, Answer{Choice: AllowOnce}))
 		assert.Equal(t, Answer{Choice: AllowOnce}, <-done)

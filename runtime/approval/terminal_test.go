@@ -1,4 +1,4 @@
-package runtime_test
+package approval_test
 
 import (
 	"context"
@@ -10,25 +10,25 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/approval"
 )
 
 func TestTerminalAsker(t *testing.T) {
-	req := runtime.Request{Session: "s1", Tool: "Bash", Input: []byte(`{"command":"make build"}`),
+	req := approval.Request{Session: "s1", Tool: "Bash", Input: []byte(`{"command":"make build"}`),
 		Reason: "make is not a known command", Explanation: "ask Bash: make is not a known command by L5 shell\n",
 		AlwaysRules: []string{"Bash(make build)"}}
 	for _, tc := range []struct {
 		in   string
-		want runtime.Answer
+		want approval.Answer
 		note string
 	}{
-		{"o\n", runtime.Answer{Choice: runtime.AllowOnce}, "o allows once"},
-		{"what\nalways\n", runtime.Answer{Choice: runtime.AllowAlways}, "an unknown word asks again"},
-		{"d not on Fridays\n", runtime.Answer{Reason: "not on Fridays"}, "d denies with the reason"},
-		{"", runtime.Answer{Reason: "the terminal closed without an answer"}, "the end of input denies"},
+		{"o\n", approval.Answer{Choice: approval.AllowOnce}, "o allows once"},
+		{"what\nalways\n", approval.Answer{Choice: approval.AllowAlways}, "an unknown word asks again"},
+		{"d not on Fridays\n", approval.Answer{Reason: "not on Fridays"}, "d denies with the reason"},
+		{"", approval.Answer{Reason: "the terminal closed without an answer"}, "the end of input denies"},
 	} {
 		var out strings.Builder
-		a := runtime.NewTerminalAsker(strings.NewReader(tc.in), &out)
+		a := approval.NewTerminalAsker(strings.NewReader(tc.in), &out)
 		got, err := a.Ask(t.Context(), req)
 		require.NoError(t, err, tc.note)
 		assert.Equal(t, tc.want, got, tc.note)
@@ -39,20 +39,20 @@ func TestTerminalAsker(t *testing.T) {
 
 	// No rules to add: "a" is not offered and asks again.
 	var out strings.Builder
-	a := runtime.NewTerminalAsker(strings.NewReader("a\nd\n"), &out)
-	got, err := a.Ask(t.Context(), runtime.Request{Tool: "Write", Reason: "writes outside"})
+	a := approval.NewTerminalAsker(strings.NewReader("a\nd\n"), &out)
+	got, err := a.Ask(t.Context(), approval.Request{Tool: "Write", Reason: "writes outside"})
 	require.NoError(t, err)
-	assert.Equal(t, runtime.Answer{}, got)
+	assert.Equal(t, approval.Answer{}, got)
 	assert.NotContains(t, out.String(), "[a] allow always")
 
 	// A question gives up when its context ends, whatever the terminal does.
 	r, w := io.Pipe()
 	defer w.Close()
-	a = runtime.NewTerminalAsker(r, &out)
+	a = approval.NewTerminalAsker(r, &out)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
 	defer cancel()
-	ans := runtime.AskWithTimeout(ctx, a, req, time.Minute)
-	assert.Equal(t, runtime.Deny, ans.Choice)
+	ans := approval.AskWithTimeout(ctx, a, req, time.Minute)
+	assert.Equal(t, approval.Deny, ans.Choice)
 	assert.Contains(t, ans.Reason, "context deadline exceeded")
 	w.Close()
 }

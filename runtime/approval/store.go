@@ -1,7 +1,9 @@
-package runtime
+package approval
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -10,11 +12,11 @@ import (
 	"github.com/toolgate/toolgate/runtime/store"
 )
 
-// ApprovalAsker is an [Asker] over an approval store: each request becomes
+// StoreAsker is an [Asker] over an approval store: each request becomes
 // a pending approval that a person answers wherever the store reaches (an
 // approval page on any replica), and Ask returns that answer. Create it
-// with [NewApprovalAsker]; Close it when done.
-type ApprovalAsker struct {
+// with [NewStoreAsker]; Close it when done.
+type StoreAsker struct {
 	st            store.Store
 	project, user string
 	stop          func()
@@ -23,11 +25,11 @@ type ApprovalAsker struct {
 	waiters map[string]chan struct{}
 }
 
-// NewApprovalAsker returns an Asker recording its requests in st; project
+// NewStoreAsker returns an Asker recording its requests in st; project
 // and user are the keys an allow-always answer may grant to (empty: that
 // scope is not offered).
-func NewApprovalAsker(st store.Store, project, user string) *ApprovalAsker {
-	a := &ApprovalAsker{st: st, project: project, user: user, waiters: make(map[string]chan struct{})}
+func NewStoreAsker(st store.Store, project, user string) *StoreAsker {
+	a := &StoreAsker{st: st, project: project, user: user, waiters: make(map[string]chan struct{})}
 	a.stop = st.Watch(func(e store.Event) {
 		if e.Kind != store.ApprovalAnswered && e.Kind != store.Resync {
 			return
@@ -45,11 +47,11 @@ func NewApprovalAsker(st store.Store, project, user string) *ApprovalAsker {
 }
 
 // Close stops following the store.
-func (a *ApprovalAsker) Close() error { a.stop(); return nil }
+func (a *StoreAsker) Close() error { a.stop(); return nil }
 
 // Ask records req and waits for its answer, ctx's end or the approval's
 // expiry (ctx's deadline). An empty ID is replaced by an unguessable one.
-func (a *ApprovalAsker) Ask(ctx context.Context, req Request) (Answer, error) {
+func (a *StoreAsker) Ask(ctx context.Context, req Request) (Answer, error) {
 	if req.ID == "" {
 		req.ID = newTicket()
 	}
@@ -81,12 +83,12 @@ func (a *ApprovalAsker) Ask(ctx context.Context, req Request) (Answer, error) {
 			wake = a.wait(req.ID)
 		case <-ctx.Done():
 			a.drop(req.ID)
-			return Answer{Reason: "approval abandoned: " + context.Cause(ctx).Error()}, fmt.Errorf("runtime: approval %s: %w", req.ID, ctx.Err())
+			return Answer{Reason: "approval abandoned: " + context.Cause(ctx).Error()}, fmt.Errorf("approval: %s: %w", req.ID, ctx.Err())
 		}
 	}
 }
 
-func (a *ApprovalAsker) wait(id string) chan struct{} {
+func (a *StoreAsker) wait(id string) chan struct{} {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	c := make(chan struct{})
@@ -94,8 +96,15 @@ func (a *ApprovalAsker) wait(id string) chan struct{} {
 	return c
 }
 
-func (a *ApprovalAsker) drop(id string) {
+func (a *StoreAsker) drop(id string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.waiters, id)
+}
+
+// newTicket returns an unguessable approval id.
+func newTicket() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return "ask-" + hex.EncodeToString(b[:])
 }
