@@ -16,6 +16,11 @@ var safeNoPaths = map[string]bool{
 	"which": true, "seq": true, "id": true, "type": true,
 	"uname": true, "whoami": true, "expr": true, "tr": true, ":": true,
 	"test": true, "[": true,
+	// numfmt's operands are numbers, not files, and none of its options
+	// (numfmt(1): --debug, -d, --field, --format, --from, --from-unit,
+	// --grouping, --header, --invalid, --padding, --round, --suffix,
+	// --to, --to-unit, -z) reads a file, writes or runs anything.
+	"numfmt": true,
 }
 
 // readerSpec describes the options of a command that reads the files named

@@ -1,0 +1,163 @@
+package bashguard
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+var updatePeers = flag.Bool("update-peers", false, "rewrite testdata/peers_*.jsonl with the guard's answers (review the diff)")
+
+// peerSafeFloor is the share of the cases a peer's suite calls safe that
+// the guard must allow. None of those it calls unsafe may be allowed.
+const peerSafeFloor = 0.90
+
+// peerFloorToday lowers the floor of a peer whose safe cases wait on a
+// class the guard does not judge yet: Gemini CLI's substitutions of
+// allowed commands ($(...), `...`, <(...)) are asked until the output of
+// an allowed script is taken as data. It only rises, to peerSafeFloor.
+var peerFloorToday = map[string]float64{"gemini": 0.50}
+
+// peerCase is one line of testdata/peers_*.jsonl: a case of another
+// agent's command-safety tests (Codex's is_safe_command.rs and
+// is_dangerous_command.rs; Gemini CLI's shell-permissions.test.ts and
+// shell-safety.test.ts), translated into this guard's terms.
+//
+// The peers' placeholder for a program their configuration lets run
+// ("goodCommand") is translated as a Policy.ExtraSafe entry; programs
+// their lists name that are on the safe list here already need nothing.
+// A case whose peer verdict rests on something the guard does not judge
+// (a wildcard allow of every command, a list of exact commands that an
+// allow rule of the host expresses here, another platform, a peer
+// parser's limit) says so in NotApplicable: it keeps its decision here
+// but does not count in the rates.
+type peerCase struct {
+	Script string `json:"script"`
+	// Peer is the peer's verdict: "safe" (runs without asking) or
+	// "unsafe" (asked or refused).
+	Peer string `json:"peer"`
+	// Source names the peer's test.
+	Source        string   `json:"source"`
+	ExtraSafe     []string `json:"extra_safe,omitempty"`
+	NotApplicable string   `json:"not_applicable,omitempty"`
+	Decision      string   `json:"decision"`
+	Rule          string   `json:"rule"`
+	Reason        string   `json:"reason"` // a substring of the verdict's reason
+}
+
+// peerRepo is benignRepo with the files the peers' cases name.
+func peerRepo(t *testing.T) string {
+	dir := benignRepo(t)
+	for name, body := range map[string]string{
+		"Cargo.toml": "[package]\nname = \"p\"\n", "file.txt": "one\ntwo\n", "files": "x\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+	}
+	return dir
+}
+
+// TestPeerSuites judges the peers' command-safety cases: each keeps its
+// recorded decision and reason; of the applicable cases a peer calls
+// safe at least peerSafeFloor are allowed, and of those it calls unsafe
+// none is.
+func TestPeerSuites(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIP: the peer tables need git for their repository: " + err.Error())
+	}
+	dir := peerRepo(t)
+	home := t.TempDir()
+	paths := CheckerJudge(rootChecker{dir: dir, roots: []string{dir}})
+	for _, peer := range []string{"codex", "gemini"} {
+		t.Run(peer, func(t *testing.T) {
+			file := "testdata/peers_" + peer + ".jsonl"
+			cases := loadPeerCases(t, file)
+			require.NotEmpty(t, cases)
+			var safe, safeAllowed, unsafe, unsafeAllowed, skipped int
+			var out []byte
+			for _, c := range cases {
+				require.Contains(t, []string{"safe", "unsafe"}, c.Peer, "peer verdict of %q", c.Script)
+				require.NotEmpty(t, c.Source, "source of %q", c.Script)
+				pol := DefaultPolicy()
+				pol.Home = home
+				pol.ExtraSafe = c.ExtraSafe
+				v := New(pol).Judge(context.Background(), dir, paths, c.Script)
+				if v.Decision != permission.Allow {
+					assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
+				}
+				switch {
+				case c.NotApplicable != "":
+					skipped++
+				case c.Peer == "safe":
+					safe++
+					if v.Decision == permission.Allow {
+						safeAllowed++
+					} else {
+						t.Logf("asked where %s allows: %q (%s)", peer, c.Script, v.Reason)
+					}
+				default:
+					unsafe++
+					if v.Decision == permission.Allow {
+						unsafeAllowed++
+						t.Errorf("allowed where %s does not: %q (%s)", peer, c.Script, c.Source)
+					}
+				}
+				if *updatePeers {
+					c.Decision, c.Rule = v.Decision.String(), v.Rule
+					c.Reason = strings.ReplaceAll(strings.ReplaceAll(v.Reason, dir, "$WORK"), home, "$HOME")
+					b, err := json.Marshal(c)
+					require.NoError(t, err)
+					out = append(append(out, b...), '\n')
+					continue
+				}
+				assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
+				assert.Equal(t, c.Rule, v.Rule, "rule for %q", c.Script)
+				reason := strings.ReplaceAll(strings.ReplaceAll(v.Reason, dir, "$WORK"), home, "$HOME")
+				assert.Contains(t, reason, c.Reason, "reason for %q", c.Script)
+			}
+			if *updatePeers {
+				require.NoError(t, os.WriteFile(file, out, 0o644))
+			}
+			require.Positive(t, safe, "%s has safe cases", peer)
+			require.Positive(t, unsafe, "%s has unsafe cases", peer)
+			rate := float64(safeAllowed) / float64(safe)
+			t.Logf("%s: safe cases allowed %d of %d (%.1f%%); unsafe cases allowed %d of %d; %d not applicable",
+				peer, safeAllowed, safe, 100*rate, unsafeAllowed, unsafe, skipped)
+			floor := peerSafeFloor
+			if f, ok := peerFloorToday[peer]; ok {
+				floor = f
+			}
+			assert.GreaterOrEqual(t, rate, floor, "%s: the share of its safe cases allowed is below the floor", peer)
+			assert.Zero(t, unsafeAllowed, "%s: a case it calls unsafe is allowed", peer)
+		})
+	}
+}
+
+func loadPeerCases(t *testing.T, file string) []peerCase {
+	f, err := os.Open(file)
+	require.NoError(t, err)
+	defer f.Close()
+	var cases []peerCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c peerCase
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c), "%s line %d", file, n)
+		cases = append(cases, c)
+	}
+	require.NoError(t, sc.Err())
+	return cases
+}
