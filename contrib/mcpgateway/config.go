@@ -13,10 +13,14 @@ import (
 
 // Config is a gateway configuration: Claude Code's .mcp.json shape, with
 // an optional "roles" member per server that says which arguments of its
-// tools are paths, commands or URLs.
+// tools are paths, commands or URLs, and an optional "hooks" member (see
+// [Config.HookCommands]).
 type Config struct {
 	// Servers are the upstream servers, by name.
 	Servers map[string]Server `json:"mcpServers"`
+	// Hooks are command hooks by event ("PreToolUse", "PostToolUse"),
+	// in Claude Code's hook settings shape.
+	Hooks map[string][]HookMatcher `json:"hooks,omitempty"`
 }
 
 // Server is one upstream MCP server: a command run over stdio, or an
@@ -61,6 +65,11 @@ func ParseConfig(data []byte) (*Config, error) {
 	var errs []error
 	if len(c.Servers) == 0 {
 		errs = append(errs, errors.New("mcpgateway: config: no mcpServers"))
+	}
+	if err := c.checkHooks(); err != nil {
+		errs = append(errs, err)
+	} else if _, err := c.HookCommands(""); err != nil {
+		errs = append(errs, err)
 	}
 	for _, name := range slices.Sorted(mapKeys(c.Servers)) {
 		s := c.Servers[name]

@@ -9,6 +9,14 @@
 // supports it; otherwise it is a Deny with the reason. A refused call is a
 // tool error whose text is the reason, so the model sees why.
 //
+// The command's rules are those of the person's settings
+// ($HOME/.claude/settings.json), of --settings files and of the
+// workspace's .claude/settings.json and settings.local.json; the
+// workspace's own files only narrow (their allow rules and added
+// directories are set aside, as for a workspace Claude Code has not been
+// told to trust). Its hooks are the configuration file's "hooks" member
+// ([Config.HookCommands]).
+//
 // It is a module of its own, so that the official MCP Go SDK never enters
 // the library's go.mod; the toolgate-mcp command in cmd/toolgate-mcp is
 // what "toolgate mcp" runs.

@@ -53,7 +53,7 @@ func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*
 	}
 	g := &Gateway{p: p, opts: opts,
 		server: mcp.NewServer(&mcp.Implementation{Name: "toolgate", Version: "v1"}, nil)}
-	deny := denyRules(p.Checker().Config().Deny)
+	deny := denyRules(p.Checker().Config())
 	for _, name := range slices.Sorted(mapKeys(cfg.Servers)) {
 		s := cfg.Servers[name]
 		cs, err := connect(ctx, s)
@@ -123,7 +123,15 @@ func connect(ctx context.Context, s Server) (*mcp.ClientSession, error) {
 	return c.Connect(ctx, t, nil)
 }
 
-func denyRules(rules []string) []permission.Rule {
+// denyRules returns the Deny rules of cfg that cover a tool whole (no
+// specifier): those given directly and those of the settings files.
+func denyRules(cfg permission.Config) []permission.Rule {
+	rules := slices.Clone(cfg.Deny)
+	for _, r := range cfg.Rules {
+		if r.Decision == permission.Deny {
+			rules = append(rules, r.Rule)
+		}
+	}
 	var out []permission.Rule
 	for _, s := range rules {
 		if r, err := permission.ParseRule(s); err == nil && r.Specifier == "" {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -25,13 +24,14 @@ import (
 )
 
 // TestMain makes the test binary an upstream go-sdk MCP server on stdio
-// when the gateway starts it with TOOLGATE_TEST_UPSTREAM set.
+// when the gateway starts it with TOOLGATE_TEST_UPSTREAM set; otherwise it
+// builds the commands the end-to-end tests run (see e2e_test.go).
 func TestMain(m *testing.M) {
 	if os.Getenv("TOOLGATE_TEST_UPSTREAM") == "1" {
 		upstream()
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(buildAndRun(m))
 }
 
 type pathArg struct {
@@ -254,11 +254,7 @@ func TestGatewayGoSDKUpstream(t *testing.T) {
 
 // The npm reference server: its read_text_file and write_file tools.
 func TestGatewayFilesystemServer(t *testing.T) {
-	npx, err := exec.LookPath("npx")
-	if err != nil {
-		t.Skip("SKIPPED: npx is not installed; the @modelcontextprotocol/server-filesystem end-to-end test needs Node.js")
-	}
-	cfg := `{"mcpServers": {"fs": {"command": "` + npx + `", "args": ["-y", "@modelcontextprotocol/server-filesystem", "$DIR"]}}}`
+	cfg := `{"mcpServers": {"fs": {"command": "` + filesystemServer(t) + `", "args": ["$DIR"]}}}`
 	for _, front := range []string{"stdio", "http"} {
 		t.Run(front, func(t *testing.T) {
 			w := newWorld(t, "fs", cfg)

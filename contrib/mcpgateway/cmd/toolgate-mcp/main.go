@@ -4,7 +4,15 @@
 // --listen, every tool call judged by toolgate's pipeline under the rules
 // of the usual Claude Code settings files.
 //
-//	toolgate-mcp --config .mcp.json [--listen 127.0.0.1:8080] [--audit audit.db]
+//	toolgate-mcp --config .mcp.json [--listen 127.0.0.1:8080] [--allow-remote] [--dir DIR] [--audit audit.db]
+//
+// The rules are those of $HOME/.claude/settings.json and of DIR's
+// .claude/settings.json and .claude/settings.local.json; the hooks are
+// those of the configuration file's "hooks" member. With --listen it
+// prints "toolgate mcp: serving http://ADDR/" on stderr once it listens
+// (ADDR may end in :0 for a free port), and it refuses an address that is
+// not loopback unless --allow-remote says so: the endpoint has no
+// authentication of its own.
 package main
 
 import (
@@ -13,10 +21,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	_ "modernc.org/sqlite"
@@ -39,7 +51,13 @@ func run() error {
 	listen := flag.String("listen", "", "serve streamable HTTP on this address instead of stdio")
 	dir := flag.String("dir", "", "the workspace directory (default: the current one)")
 	audit := flag.String("audit", "", "record every decision in this SQLite file")
+	var files multiFlag
+	flag.Var(&files, "settings", "a further settings file, of command-line precedence (repeatable)")
+	remote := flag.Bool("allow-remote", false, "listen on an address that is not loopback (put authentication and TLS in front)")
 	flag.Parse()
+	if flag.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
 	if *config == "" {
 		return errors.New("--config is required")
 	}
@@ -50,16 +68,26 @@ func run() error {
 		}
 		*dir = wd
 	}
+	abs, err := filepath.Abs(*dir)
+	if err != nil {
+		return err
+	}
+	*dir = abs
 	home, _ := os.UserHomeDir()
 	var settings []*permission.Settings
-	for _, f := range []struct {
+	type source struct {
 		path  string
 		scope permission.Scope
-	}{
+	}
+	sources := []source{
 		{filepath.Join(home, ".claude", "settings.json"), permission.ScopeUser},
 		{filepath.Join(*dir, ".claude", "settings.json"), permission.ScopeProject},
 		{filepath.Join(*dir, ".claude", "settings.local.json"), permission.ScopeLocal},
-	} {
+	}
+	for _, f := range files {
+		sources = append(sources, source{f, permission.ScopeCommandLine})
+	}
+	for _, f := range sources {
 		if home == "" && f.scope == permission.ScopeUser {
 			continue
 		}
@@ -71,7 +99,31 @@ func run() error {
 			settings = append(settings, s)
 		}
 	}
-	w := runtime.Workspace{Dir: *dir, Home: home, Settings: settings}
+	cfg, err := mcpgateway.LoadConfig(*config)
+	if err != nil {
+		return err
+	}
+	cmds, err := cfg.HookCommands(*dir)
+	if err != nil {
+		return err
+	}
+	set := hooks.NewSet()
+	defer set.Close()
+	for _, c := range cmds {
+		h, err := c.Hook()
+		if err != nil {
+			return err
+		}
+		set.Add(h)
+	}
+	// The workspace's own settings only narrow: their allow rules and
+	// added directories are set aside (the gateway does not read Claude
+	// Code's trust records), and the warnings say so.
+	_, warnings := permission.Merge(permission.Config{WorkDir: *dir, Home: home}, settings...)
+	for _, w := range warnings {
+		fmt.Fprintln(os.Stderr, "toolgate mcp: settings:", w)
+	}
+	w := runtime.Workspace{Dir: *dir, Home: home, Settings: settings, Hooks: set}
 	if *audit != "" {
 		db, err := sql.Open("sqlite", "file:"+*audit)
 		if err != nil {
@@ -87,11 +139,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	cfg, err := mcpgateway.LoadConfig(*config)
-	if err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	g, err := mcpgateway.New(ctx, p, cfg, mcpgateway.Options{})
 	if err != nil {
@@ -104,10 +152,26 @@ func run() error {
 	if *listen == "" {
 		return g.Server().Run(ctx, &mcp.StdioTransport{})
 	}
-	srv := &http.Server{Addr: *listen, Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.Server() }, nil)}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return err
+	}
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && !a.IP.IsLoopback() && !*remote {
+		ln.Close()
+		return fmt.Errorf("%s is not a loopback address: pass --allow-remote (and put authentication and TLS in front)", *listen)
+	}
+	srv := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.Server() }, nil),
+		ReadHeaderTimeout: 10 * time.Second}
 	go func() { <-ctx.Done(); srv.Close() }()
-	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+	fmt.Fprintf(os.Stderr, "toolgate mcp: serving http://%s/\n", ln.Addr())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
