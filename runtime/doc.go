@@ -55,6 +55,6 @@
 // order, with sibling abort and interrupt behaviour. Its Check, Run and
 // After steps are functions, so the pipeline plugs in its own. [Output]
 // truncates long results and persists very long ones through a [ResultFS]
-// such as *os.Root. [Background] runs slow work and queues its results for
-// the next model call.
+// such as *os.Root. [Session.Background] (package tasks) runs slow work
+// and queues its results for the next model call.
 package runtime

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/tasks"
 )
 
 var (
@@ -102,7 +103,7 @@ type Session struct {
 	limits Limits
 	ctx    context.Context
 	cancel context.CancelCauseFunc
-	bg     *Background
+	bg     *tasks.Queue
 
 	mu           sync.Mutex
 	step         int
@@ -170,7 +171,7 @@ func (k *callKey) same(o *callKey) bool {
 
 func newSession(ctx context.Context, id string, l Limits) *Session {
 	sctx, cancel := context.WithCancelCause(ctx)
-	return &Session{id: id, limits: l, ctx: sctx, cancel: cancel, bg: NewBackground(sctx),
+	return &Session{id: id, limits: l, ctx: sctx, cancel: cancel, bg: tasks.New(sctx),
 		recent: make([]callKey, 0, l.history()), seed: maphash.MakeSeed()}
 }
 
@@ -187,7 +188,7 @@ func (s *Session) Context() context.Context { return s.ctx }
 
 // Background returns the session's background task queue. Its tasks run
 // under the session's context.
-func (s *Session) Background() *Background { return s.bg }
+func (s *Session) Background() *tasks.Queue { return s.bg }
 
 // Cancel cancels the session's context with a cause wrapping [ErrCancelled]
 // and reason. Running tools with [InterruptCancel] see their context

@@ -1,4 +1,4 @@
-package runtime
+package tasks
 
 import (
 	"context"
@@ -18,12 +18,12 @@ type Notice struct {
 	Err error
 }
 
-// Background runs slow work (downloads, parsing) off the loop and queues
-// the results, which the host hands to the model before its next call
-// ([Background.Drain]). Tasks never touch the conversation themselves. It is
+// Queue runs slow work (downloads, parsing) off the loop and queues the
+// results, which the host hands to the model before its next call
+// ([Queue.Drain]). Tasks never touch the conversation themselves. It is
 // safe for concurrent use; the zero value runs tasks under
 // context.Background.
-type Background struct {
+type Queue struct {
 	ctx     context.Context
 	wg      sync.WaitGroup
 	mu      sync.Mutex
@@ -31,30 +31,30 @@ type Background struct {
 	running map[string]bool
 }
 
-// NewBackground returns a queue whose tasks run under ctx: cancelling ctx
-// cancels them and refuses new ones.
-func NewBackground(ctx context.Context) *Background {
-	return &Background{ctx: ctx}
+// New returns a queue whose tasks run under ctx: cancelling ctx cancels
+// them and refuses new ones.
+func New(ctx context.Context) *Queue {
+	return &Queue{ctx: ctx}
 }
 
 // Go starts fn as task id. An empty id, an id still running, or a cancelled
 // queue context is an error. A panic in fn is recovered into the notice's
 // Err.
-func (b *Background) Go(id string, fn func(ctx context.Context) (string, error)) error {
+func (b *Queue) Go(id string, fn func(ctx context.Context) (string, error)) error {
 	ctx := b.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if id == "" || fn == nil {
-		return errors.New("runtime: background task needs an id and a function")
+		return errors.New("tasks: a task needs an id and a function")
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("runtime: background task %q refused: %w", id, context.Cause(ctx))
+		return fmt.Errorf("tasks: task %q refused: %w", id, context.Cause(ctx))
 	}
 	b.mu.Lock()
 	if b.running[id] {
 		b.mu.Unlock()
-		return fmt.Errorf("runtime: background task %q is already running", id)
+		return fmt.Errorf("tasks: task %q is already running", id)
 	}
 	if b.running == nil {
 		b.running = make(map[string]bool)
@@ -68,7 +68,7 @@ func (b *Background) Go(id string, fn func(ctx context.Context) (string, error))
 		func() {
 			defer func() {
 				if p := recover(); p != nil {
-					n.Err = fmt.Errorf("runtime: background task %q panicked: %v", id, p)
+					n.Err = fmt.Errorf("tasks: task %q panicked: %v", id, p)
 				}
 			}()
 			n.Output, n.Err = fn(ctx)
@@ -83,7 +83,7 @@ func (b *Background) Go(id string, fn func(ctx context.Context) (string, error))
 
 // Drain returns the notices of tasks finished since the last Drain, in the
 // order they finished, and forgets them.
-func (b *Background) Drain() []Notice {
+func (b *Queue) Drain() []Notice {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := b.done
@@ -92,11 +92,11 @@ func (b *Background) Drain() []Notice {
 }
 
 // Running returns the number of tasks still running.
-func (b *Background) Running() int {
+func (b *Queue) Running() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.running)
 }
 
 // Wait blocks until every started task has finished.
-func (b *Background) Wait() { b.wg.Wait() }
+func (b *Queue) Wait() { b.wg.Wait() }
