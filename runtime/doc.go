@@ -53,8 +53,9 @@
 // An [Executor] checks and runs a batch of calls: consecutive
 // concurrency-safe calls in parallel, others one at a time, results in call
 // order, with sibling abort and interrupt behaviour. Its Check, Run and
-// After steps are functions, so the pipeline plugs in its own. [Output]
-// truncates long results and persists very long ones through a [ResultFS]
-// such as *os.Root. [Session.Background] (package tasks) runs slow work
-// and queues its results for the next model call.
+// After steps are functions, so the pipeline plugs in its own. After
+// shapes each result with [Config].Output (package output: truncation, and
+// persistence of very long results through an *os.Root).
+// [Session.Background] (package tasks) runs slow work and queues its
+// results for the next model call.
 package runtime

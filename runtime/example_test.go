@@ -87,10 +87,3 @@ func ExampleExecutor() {
 	// 2 ran=true output="ran 2" reason=""
 	// 3 ran=false output="" reason="writes are denied in this example"
 }
-
-func ExampleTruncate() {
-	s, cut := runtime.Truncate("abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz", 45)
-	fmt.Printf("%v %q\n", cut, s)
-	// Output:
-	// true "abcdefghijk\n[... 46 characters cut ...]\nvwxyz"
-}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
+	"github.com/toolgate/toolgate/runtime/output"
 	"github.com/toolgate/toolgate/runtime/store"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -48,7 +49,7 @@ type Config struct {
 	// AskTimeout bounds a question; 0 means approval.DefaultAskTimeout.
 	AskTimeout time.Duration
 	// Output shapes tool outputs in After.
-	Output Output
+	Output output.Shaper
 	// MaxInputBytes bounds a call's input; 0 means DefaultMaxInputBytes.
 	MaxInputBytes int
 	// AgentName names the top-level agent in hook events and audit rows;

@@ -81,7 +81,7 @@ func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, run Run) Out
 	if v.Decision != permission.Allow {
 		o.Output = "denied (" + v.Layer.String() + "): " + v.Reason
 	}
-	shaped, err := p.cfg.Output.shape(call.Tool, call.ID, o.Output) // validated by New
+	shaped, err := p.cfg.Output.Shape(call.Tool, call.ID, o.Output) // validated by New
 	if err != nil {
 		o.Err = joinErr(o.Err, err)
 	}

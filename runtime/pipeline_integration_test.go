@@ -18,6 +18,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
+	"github.com/toolgate/toolgate/runtime/output"
 )
 
 // exampleRules are the rules of examples/reactloop, with a few more for
@@ -416,7 +417,7 @@ func TestPipelineAfterShapesOutput(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { root.Close() })
 	w.reconfigure(t, func(c *Config) {
-		c.Output = Output{MaxChars: 300, PerTool: map[string]int{"Grep": 100}, PersistOver: 2000, FS: root, Dir: ".toolgate"}
+		c.Output = output.Shaper{MaxChars: 300, PerTool: map[string]int{"Grep": 100}, PersistOver: 2000, FS: root, Dir: ".toolgate"}
 	})
 	w.start(t, "s", permission.ModeDefault)
 	check := func(tool string, input json.RawMessage) (Call, Verdict) {
@@ -442,8 +443,8 @@ func TestPipelineAfterShapesOutput(t *testing.T) {
 	c, v = check("Read", in("file_path", "src/main.go"))
 	big := strings.Repeat("0123456789", 500)
 	o = w.p.After(context.Background(), c, v, Run{Output: big})
-	want := ".toolgate/tool-results/" + SanitizeCallID("id/../1") + ".txt"
-	assert.Equal(t, want, o.Path)
+	want := o.Path
+	assert.Regexp(t, `^\.toolgate/tool-results/id____1-[0-9a-f]{12}\.txt$`, want, "the call id is made a safe file name")
 	assert.True(t, strings.HasPrefix(o.Output, "[output of 5000 characters saved to "+want+"; read that file for the rest]"), o.Output[:80])
 	saved, err := os.ReadFile(filepath.Join(w.dir, filepath.FromSlash(want)))
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/output"
 )
 
 // liveWorkspace opens a pipeline over a real directory whose rules allow
@@ -286,7 +287,7 @@ func TestAfterStructuredOutput(t *testing.T) {
 	defer set.Close()
 	dir := workspaceDir(t)
 	p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Allow: []string{"Read"}}, Hooks: set,
-		Output: runtime.Output{PerTool: map[string]int{"Read": 300}}})
+		Output: output.Shaper{PerTool: map[string]int{"Read": 300}}})
 	require.NoError(t, err)
 	ctx := runtime.WithSessionID(context.Background(), "s")
 	_, err = p.StartSession(ctx, runtime.SessionOptions{ID: "s"})

@@ -9,6 +9,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
+	"github.com/toolgate/toolgate/runtime/output"
 	"github.com/toolgate/toolgate/runtime/store"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -60,7 +61,7 @@ type Workspace struct {
 	// Limits are layer 7's limits for every session.
 	Limits Limits
 	// Output shapes tool outputs in After.
-	Output Output
+	Output output.Shaper
 	// AgentName names the top-level agent in hook events and audit rows;
 	// empty means "lead".
 	AgentName string

@@ -18,6 +18,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/output"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -494,7 +495,7 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	pl, err := runtime.New(runtime.Config{
 		Tools: reg, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
 		// Claude Code shapes outputs itself: hand them back whole.
-		Output:    runtime.Output{MaxChars: int(^uint(0) >> 1)},
+		Output:    output.Shaper{MaxChars: int(^uint(0) >> 1)},
 		AgentName: "claude-code",
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package runtime
+package output
 
 import (
 	"crypto/sha256"
@@ -13,31 +13,31 @@ import (
 	"github.com/toolgate/toolgate/internal/truncate"
 )
 
-// Output defaults.
+// Shaper defaults.
 const (
-	DefaultMaxOutputChars = 4000
-	DefaultPreviewChars   = 1000
-	maxCallIDLen          = 64
+	DefaultMaxChars     = 4000
+	DefaultPreviewChars = 1000
+	maxCallIDLen        = 64
 )
 
-// ResultFS is where large results are written: a directory tree addressed
-// by slash-separated relative names. *os.Root satisfies it, so the
-// sandbox's root can be plugged in and no write escapes it.
-type ResultFS interface {
+// FS is where large results are written: a directory tree addressed by
+// slash-separated relative names. *os.Root satisfies it, so the sandbox's
+// root can be plugged in and no write escapes it.
+type FS interface {
 	MkdirAll(name string, perm fs.FileMode) error
 	WriteFile(name string, data []byte, perm fs.FileMode) error
 }
 
-// Output shapes a tool's output for the model: results longer than
+// Shaper shapes a tool's output for the model: results longer than
 // PersistOver characters are written in full to
 // <Dir>/tool-results/<call id>.txt in FS and replaced by a short stub;
 // others longer than the tool's limit keep their head and tail around a
 // marker. The zero value truncates to 4,000 characters and persists
 // nothing. Characters are Unicode code points; invalid UTF-8 counts byte by
-// byte. Output must not be changed while in use; it is then safe for
+// byte. A Shaper must not be changed while in use; it is then safe for
 // concurrent use.
-type Output struct {
-	// MaxChars is the default limit; 0 means DefaultMaxOutputChars.
+type Shaper struct {
+	// MaxChars is the default limit; 0 means DefaultMaxChars.
 	MaxChars int
 	// PerTool overrides MaxChars for the named tools.
 	PerTool map[string]int
@@ -45,7 +45,7 @@ type Output struct {
 	// disables persistence.
 	PersistOver int
 	// FS receives persisted results; required when PersistOver > 0.
-	FS ResultFS
+	FS FS
 	// Dir is the results directory inside FS: relative, slash-separated,
 	// without "..". Empty means the top of FS.
 	Dir string
@@ -55,21 +55,21 @@ type Output struct {
 }
 
 // Validate reports a bad configuration.
-func (o *Output) Validate() error {
+func (o *Shaper) Validate() error {
 	var errs []error
 	if o.MaxChars < 0 || o.PersistOver < 0 || o.PreviewChars < 0 {
-		errs = append(errs, errors.New("runtime: output: negative size"))
+		errs = append(errs, errors.New("output: negative size"))
 	}
 	for tool, n := range o.PerTool {
 		if n <= 0 {
-			errs = append(errs, fmt.Errorf("runtime: output: limit for %s must be positive, got %d", tool, n))
+			errs = append(errs, fmt.Errorf("output: limit for %s must be positive, got %d", tool, n))
 		}
 	}
 	if o.PersistOver > 0 && o.FS == nil {
-		errs = append(errs, errors.New("runtime: output: PersistOver set without an FS"))
+		errs = append(errs, errors.New("output: PersistOver set without an FS"))
 	}
 	if o.Dir != "" && (!fs.ValidPath(o.Dir) || strings.Contains(o.Dir, "\\")) {
-		errs = append(errs, fmt.Errorf("runtime: output: Dir %q must be a clean relative slash path without '..'", o.Dir))
+		errs = append(errs, fmt.Errorf("output: Dir %q must be a clean relative slash path without '..'", o.Dir))
 	}
 	return errors.Join(errs...)
 }
@@ -90,27 +90,27 @@ type Shaped struct {
 // it. If persisting fails, the output is truncated instead and the error
 // returned beside the result; a bad configuration is an error and the
 // output truncated to the default limit.
-func (o *Output) Shape(tool, callID, out string) (Shaped, error) {
+func (o *Shaper) Shape(tool, callID, out string) (Shaped, error) {
 	if err := o.Validate(); err != nil {
 		s := Shaped{Chars: utf8.RuneCountInString(out)}
-		s.Text, s.Truncated = Truncate(out, DefaultMaxOutputChars)
+		s.Text, s.Truncated = Truncate(out, DefaultMaxChars)
 		return s, err
 	}
 	return o.shape(tool, callID, out)
 }
 
-// shape is Shape for an Output already validated.
-func (o *Output) shape(tool, callID, out string) (Shaped, error) {
+// shape is Shape for a Shaper already validated.
+func (o *Shaper) shape(tool, callID, out string) (Shaped, error) {
 	limit := o.MaxChars
 	if n, ok := o.PerTool[tool]; ok {
 		limit = n
 	} else if limit == 0 {
-		limit = DefaultMaxOutputChars
+		limit = DefaultMaxChars
 	}
 	s := Shaped{Chars: utf8.RuneCountInString(out)}
 	var perr error
 	if o.PersistOver > 0 && s.Chars > o.PersistOver {
-		name := path.Join(o.Dir, "tool-results", SanitizeCallID(callID)+".txt")
+		name := path.Join(o.Dir, "tool-results", sanitizeCallID(callID)+".txt")
 		if perr = o.persist(name, out); perr == nil {
 			preview := o.PreviewChars
 			if preview == 0 {
@@ -122,7 +122,7 @@ func (o *Output) shape(tool, callID, out string) (Shaped, error) {
 			s.Truncated, s.Path = true, name
 			return s, nil
 		}
-		perr = fmt.Errorf("runtime: output: persisting %s: %w", name, perr)
+		perr = fmt.Errorf("output: persisting %s: %w", name, perr)
 	}
 	if len(out) <= limit {
 		// No more characters than bytes: nothing to cut.
@@ -133,7 +133,7 @@ func (o *Output) shape(tool, callID, out string) (Shaped, error) {
 	return s, perr
 }
 
-func (o *Output) persist(name, out string) error {
+func (o *Shaper) persist(name, out string) error {
 	if err := o.FS.MkdirAll(path.Dir(name), 0o700); err != nil {
 		return err
 	}
@@ -175,11 +175,11 @@ func byteOffset(s string, n int) int {
 	return len(s)
 }
 
-// SanitizeCallID turns a call id into a safe file name stem: characters
+// sanitizeCallID turns a call id into a safe file name stem: characters
 // other than A-Z, a-z, 0-9, '_' and '-' become '_', the length is bounded,
 // and an id that had to change gets a short hash of the original so that
 // different ids never share a file.
-func SanitizeCallID(id string) string {
+func sanitizeCallID(id string) string {
 	var b strings.Builder
 	changed := id == ""
 	for i := 0; i < len(id); i++ {

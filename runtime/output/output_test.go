@@ -1,4 +1,4 @@
-package runtime
+package output
 
 import (
 	"errors"
@@ -40,14 +40,14 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestSanitizeCallID(t *testing.T) {
-	assert.Equal(t, "toolu_01ABC-x", SanitizeCallID("toolu_01ABC-x"), "a clean id is kept")
-	a, b := SanitizeCallID("../../etc/passwd"), SanitizeCallID("__/__/etc/passwd")
+	assert.Equal(t, "toolu_01ABC-x", sanitizeCallID("toolu_01ABC-x"), "a clean id is kept")
+	a, b := sanitizeCallID("../../etc/passwd"), sanitizeCallID("__/__/etc/passwd")
 	assert.Regexp(t, `^______etc_passwd-[0-9a-f]{12}$`, a)
 	assert.NotEqual(t, a, b, "ids that sanitise alike still differ")
-	assert.Regexp(t, `^call-[0-9a-f]{12}$`, SanitizeCallID(""))
-	long := SanitizeCallID(strings.Repeat("x", 500))
+	assert.Regexp(t, `^call-[0-9a-f]{12}$`, sanitizeCallID(""))
+	long := sanitizeCallID(strings.Repeat("x", 500))
 	assert.Len(t, long, 64+1+12)
-	assert.Regexp(t, `^[A-Za-z0-9_-]+$`, SanitizeCallID("a/b\\c\x00d é"))
+	assert.Regexp(t, `^[A-Za-z0-9_-]+$`, sanitizeCallID("a/b\\c\x00d é"))
 }
 
 func TestOutputPersist(t *testing.T) {
@@ -55,7 +55,7 @@ func TestOutputPersist(t *testing.T) {
 	root, err := os.OpenRoot(dir)
 	require.NoError(t, err)
 	defer root.Close()
-	o := &Output{MaxChars: 300, PersistOver: 1000, FS: root, Dir: "results", PreviewChars: 50}
+	o := &Shaper{MaxChars: 300, PersistOver: 1000, FS: root, Dir: "results", PreviewChars: 50}
 	require.NoError(t, o.Validate())
 
 	big := strings.Repeat("0123456789", 200)
@@ -94,12 +94,12 @@ func (failFS) MkdirAll(string, fs.FileMode) error          { return errors.New("
 func (failFS) WriteFile(string, []byte, fs.FileMode) error { return errors.New("disk full") }
 
 func TestOutputPersistFailsToTruncation(t *testing.T) {
-	o := &Output{PersistOver: 10, FS: failFS{}}
+	o := &Shaper{PersistOver: 10, FS: failFS{}}
 	sh, err := o.Shape("Read", "x", strings.Repeat("a", 5000))
-	assert.EqualError(t, err, "runtime: output: persisting tool-results/x.txt: disk full")
+	assert.EqualError(t, err, "output: persisting tool-results/x.txt: disk full")
 	assert.True(t, sh.Truncated)
 	assert.Empty(t, sh.Path)
-	assert.LessOrEqual(t, utf8.RuneCountInString(sh.Text), DefaultMaxOutputChars)
+	assert.LessOrEqual(t, utf8.RuneCountInString(sh.Text), DefaultMaxChars)
 }
 
 func TestOutputEscapeRefused(t *testing.T) {
@@ -108,7 +108,7 @@ func TestOutputEscapeRefused(t *testing.T) {
 	require.NoError(t, err)
 	defer root.Close()
 	for _, d := range []string{"../out", "/abs", "a/../../b", `a\b`} {
-		o := &Output{PersistOver: 1, FS: root, Dir: d}
+		o := &Shaper{PersistOver: 1, FS: root, Dir: d}
 		err := o.Validate()
 		require.Error(t, err, d)
 		assert.Contains(t, err.Error(), "must be a clean relative slash path without '..'")
@@ -116,14 +116,14 @@ func TestOutputEscapeRefused(t *testing.T) {
 		assert.Error(t, err)
 		assert.Equal(t, "hello", sh.Text, "a bad configuration still returns bounded output")
 	}
-	o := &Output{PersistOver: 1}
-	assert.EqualError(t, o.Validate(), "runtime: output: PersistOver set without an FS")
-	o = &Output{PerTool: map[string]int{"Read": 0}}
-	assert.EqualError(t, o.Validate(), "runtime: output: limit for Read must be positive, got 0")
+	o := &Shaper{PersistOver: 1}
+	assert.EqualError(t, o.Validate(), "output: PersistOver set without an FS")
+	o = &Shaper{PerTool: map[string]int{"Read": 0}}
+	assert.EqualError(t, o.Validate(), "output: limit for Read must be positive, got 0")
 
-	var zero Output
+	var zero Shaper
 	sh, err := zero.Shape("Read", "x", strings.Repeat("b", 4001))
 	require.NoError(t, err)
-	assert.True(t, sh.Truncated, "the zero Output truncates at 4,000")
+	assert.True(t, sh.Truncated, "the zero Shaper truncates at 4,000")
 	assert.LessOrEqual(t, utf8.RuneCountInString(sh.Text), 4000)
 }
