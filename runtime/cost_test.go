@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/internal/costtest"
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -27,7 +28,7 @@ var costShapes = []struct {
 		return costtest.FillN(`{"file_path":"src/main.go",`, func(i int) string { return `"k` + itoa(i) + `":0` }, ",", `}`, n)
 	}},
 	{"deep-nesting", "Read", func(n int) string {
-		unit := strings.Repeat("[", maxInputDepth-2) + strings.Repeat("]", maxInputDepth-2)
+		unit := strings.Repeat("[", jsonin.MaxDepth-2) + strings.Repeat("]", jsonin.MaxDepth-2)
 		return costtest.Fill(`{"file_path":"src/main.go","x":[`, unit, ",", `]}`, n)
 	}},
 	{"nested-objects", "Read", func(n int) string {

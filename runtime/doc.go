@@ -24,7 +24,7 @@
 // context (cancelled at once by [Session.Cancel]), step count, recent calls,
 // token budget and compaction breaker. [Session.Gate] is layer 7's check of
 // a call: cancelled session, step limit, the third identical call in a row
-// (inputs compared as [Canonical] JSON), a short cycle of calls come round
+// (inputs compared in a canonical JSON form), a short cycle of calls come round
 // three times. [Session.BeginStep] and [Session.AddTokens] return a
 // [Status] whose [Signal] set tells the loop to nudge, ask for the final
 // answer, force compaction, or stop.

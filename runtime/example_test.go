@@ -55,13 +55,6 @@ func ExampleSession_BeginStep() {
 	// final-answer - step 2 is past the limit of 1 steps: stop offering tools and ask for the final answer
 }
 
-func ExampleCanonical() {
-	c, _ := runtime.Canonical([]byte(`{ "limit": 10.0, "file_path": "a.go" }`))
-	fmt.Println(string(c))
-	// Output:
-	// {"file_path":"a.go","limit":10}
-}
-
 func ExampleExecutor() {
 	e := &runtime.Executor{
 		Tools: runtime.GenericTools(),

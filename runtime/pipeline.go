@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/output"
@@ -21,12 +22,6 @@ import (
 
 // DefaultMaxInputBytes bounds a call's input.
 const DefaultMaxInputBytes = 1 << 20
-
-// maxInputDepth bounds how deep a call's input nests objects and arrays
-// (the top-level object is the first level). Tool inputs nest a few
-// levels; a deeper one is refused with its reason, so that no input costs
-// more than a pass over its bytes to judge.
-const maxInputDepth = 128
 
 // Config configures a [Pipeline]. Tools and Checker are required; a nil
 // Sandbox or Guard is not an error, but then every path or shell command
@@ -338,18 +333,18 @@ func (p *Pipeline) Checker() *permission.Checker { return p.cfg.Checker }
 // object with a duplicate key (parsers disagree on which value wins, so a
 // guard and a tool could see different paths).
 func inputError(err error) string {
-	if errors.Is(err, ErrTooDeep) {
-		return fmt.Sprintf("input is nested deeper than %d levels of objects and arrays", maxInputDepth)
+	if errors.Is(err, jsonin.ErrTooDeep) {
+		return fmt.Sprintf("input is nested deeper than %d levels of objects and arrays", jsonin.MaxDepth)
 	}
-	if errors.Is(err, ErrDuplicateKey) {
-		return "input is not a JSON object: " + strings.TrimPrefix(err.Error(), "runtime: ")
+	if errors.Is(err, jsonin.ErrDuplicateKey) {
+		return "input is not a JSON object: " + strings.TrimPrefix(err.Error(), "jsonin: ")
 	}
 	return "input is not a JSON object"
 }
 
 // inputRule names the check that refused an input.
 func inputRule(err error) string {
-	if errors.Is(err, ErrTooDeep) {
+	if errors.Is(err, jsonin.ErrTooDeep) {
 		return "input:too-deep"
 	}
 	return "input:not-object"

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
 )
@@ -58,13 +59,13 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	// canonical form (an input too big to read is compared by its bytes),
 	// and the guards read the declared fields from it.
 	var canonBuf [256]byte
-	var memberBuf [8]member
+	var memberBuf [8]jsonin.Member
 	var canon []byte
-	var members []member
+	var members []jsonin.Member
 	var cerr error
 	tooBig := len(call.Input) > p.cfg.MaxInputBytes
 	if !tooBig {
-		canon, members, cerr = canonicalObject(call.Input, canonBuf[:0], memberBuf[:0])
+		canon, members, cerr = jsonin.Object(call.Input, canonBuf[:0], memberBuf[:0])
 	}
 	if g := a.l7.gate(call.Tool, call.Input, canon); g.Decision != permission.Allow {
 		return deny(permission.LayerRuntime, g.Rule, g.Reason)
@@ -116,7 +117,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 		// An input the hooks left as it was (the chain hands it back
 		// whole) has the members and traits already read.
 		if !bytes.Equal(input, call.Input) {
-			if _, members, cerr = canonicalObject(input, canonBuf[:0], memberBuf[:0]); cerr != nil {
+			if _, members, cerr = jsonin.Object(input, canonBuf[:0], memberBuf[:0]); cerr != nil {
 				return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
 			}
 			traits = tool.Traits(input)
@@ -124,17 +125,16 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	}
 
 	// 4 and 5. Rules, content guards, and each simple command.
-	c := content{a: a, tool: call.Tool, traits: traits, input: input}
-	c.inspect(ctx, members)
+	c := a.inspect(ctx, call.Tool, &traits, members)
 	var answers []permission.Result
 	if hookAsk != nil {
-		answers = c.answers(*hookAsk)
+		answers = c.Answers(*hookAsk)
 	} else {
-		answers = c.answers()
+		answers = c.Answers()
 	}
-	res := permission.Combine(a.mode, permission.Call{Tool: call.Tool, Kind: traits.Kind, InsideRoots: c.insideRoots, SessionOnly: traits.SessionOnly}, answers...)
+	res := permission.Combine(a.mode, permission.Call{Tool: call.Tool, Kind: traits.Kind, InsideRoots: c.InsideRoots, SessionOnly: traits.SessionOnly}, answers...)
 	v := verdictOf(res)
-	v.Input, v.Context, v.Commands = input, out.Context, c.commands
+	v.Input, v.Context, v.Commands = input, out.Context, commandVerdicts(c.Commands)
 
 	// 6. Layer 6: a silent (subagent) session cannot ask a person.
 	if a.silent {
@@ -149,9 +149,9 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	// 7. Ask a person.
 	if v.Decision == permission.Ask {
 		if p.cfg.Asker != nil {
-			v = a.ask(ctx, call, v, c.alwaysRules())
+			v = a.ask(ctx, call, v, alwaysRules(call.Tool, &c))
 		} else {
-			v = a.park(ctx, call, v, c.alwaysRules())
+			v = a.park(ctx, call, v, alwaysRules(call.Tool, &c))
 		}
 	}
 	return v

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -26,8 +27,8 @@ func TestPipelineInputBounds(t *testing.T) {
 	tooBig := append(json.RawMessage(`{"file_path":"src/main.go","x":`), nest("[", "", "]", DefaultMaxInputBytes)...)
 	tooBig = append(tooBig, '}')
 	cases := []pcase{
-		{"nesting at the bound", "Read", deep(maxInputDepth - 1), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
-		{"objects one past the bound", "Read", deep(maxInputDepth), permission.Deny, permission.LayerTraits, "input:too-deep", "nested deeper than 128"},
+		{"nesting at the bound", "Read", deep(jsonin.MaxDepth - 1), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
+		{"objects one past the bound", "Read", deep(jsonin.MaxDepth), permission.Deny, permission.LayerTraits, "input:too-deep", "nested deeper than 128"},
 		{"objects far past the bound", "Read", deep(100_000), permission.Deny, permission.LayerTraits, "input:too-deep", "nested deeper than 128"},
 		{"arrays past encoding/json's bound", "Read", nest("[", "", "]", 200_000), permission.Deny, permission.LayerTraits, "input:too-deep", "nested deeper than 128"},
 		{"unclosed nesting", "Read", json.RawMessage(`{"x":` + strings.Repeat(`[{"a":`, 80_000)), permission.Deny, permission.LayerTraits, "input:too-deep", "nested deeper than 128"},

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/tasks"
 )
@@ -369,7 +370,7 @@ func (s *Session) CompactionAllowed() (bool, string) {
 // denied call stays denied. Input that is not valid JSON is compared by its
 // bytes (input validation denies it later).
 func (s *Session) Gate(tool string, input json.RawMessage) GateResult {
-	c, err := Canonical(input)
+	c, err := jsonin.Canonical(input)
 	if err != nil {
 		c = nil
 	}

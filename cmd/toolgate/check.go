@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/ccwire"
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 )
@@ -193,8 +194,8 @@ func inputChanged(before, after json.RawMessage) bool {
 	if after == nil {
 		return false
 	}
-	a, err1 := runtime.Canonical(before)
-	b, err2 := runtime.Canonical(after)
+	a, err1 := jsonin.Canonical(before)
+	b, err2 := jsonin.Canonical(after)
 	if err1 != nil || err2 != nil {
 		return string(before) != string(after)
 	}

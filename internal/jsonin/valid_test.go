@@ -1,4 +1,4 @@
-package runtime
+package jsonin
 
 import (
 	"encoding/json"

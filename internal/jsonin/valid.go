@@ -1,4 +1,4 @@
-package runtime
+package jsonin
 
 // maxJSONDepth is encoding/json's bound on nesting: more open objects and
 // arrays than this make the input invalid.

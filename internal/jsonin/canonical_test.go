@@ -1,4 +1,4 @@
-package runtime
+package jsonin
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ func TestCanonical(t *testing.T) {
 
 func TestCanonicalRefuses(t *testing.T) {
 	cases := []struct{ in, err string }{
-		{`{"a":1,"a":2}`, `runtime: duplicate object key "a"`},
+		{`{"a":1,"a":2}`, `jsonin: duplicate object key "a"`},
 		{`{"a":1}{}`, "after top-level value"},
 		{`{"a":`, "unexpected end of JSON input"},
 		{``, "unexpected end of JSON input"},
@@ -99,7 +99,7 @@ func FuzzCanonical(f *testing.F) {
 	})
 }
 
-// FuzzCanonicalObject checks the members canonicalObject returns against
+// FuzzCanonicalObject checks the members Object returns against
 // encoding/json: the object's keys, decoded, in sorted order, each with
 // the canonical form of its value; and the canonical form of the whole
 // as Canonical gives it.
@@ -119,7 +119,7 @@ func FuzzCanonicalObject(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// Room for a few members: the results must not depend on it.
-		canon, members, err := canonicalObject(data, make([]byte, 0, 8), make([]member, 0, 2))
+		canon, members, err := Object(data, make([]byte, 0, 8), make([]Member, 0, 2))
 		want, werr := Canonical(data)
 		// The fast path for flat objects, when it answers, was given
 		// valid JSON and answers exactly as the general scanner.
@@ -132,7 +132,7 @@ func FuzzCanonicalObject(f *testing.F) {
 				t.Fatalf("flatObject(%q) = %q, %d members; scanObject gives %q, %d members, %v", data, ft, len(fm), st, len(sm), serr)
 			}
 			for i := range fm {
-				if !bytes.Equal(fm[i].key, sm[i].key) || !bytes.Equal(fm[i].val, sm[i].val) || memberText(fm[i]) != memberText(sm[i]) {
+				if !bytes.Equal(fm[i].Key, sm[i].Key) || !bytes.Equal(fm[i].Val, sm[i].Val) || memberText(fm[i]) != memberText(sm[i]) {
 					t.Fatalf("flatObject(%q) member %d = %+v; scanObject gives %+v", data, i, fm[i], sm[i])
 				}
 			}
@@ -140,38 +140,38 @@ func FuzzCanonicalObject(f *testing.F) {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(data, &obj) != nil {
 			if err == nil {
-				t.Fatalf("canonicalObject accepted %q, which is not a JSON object", data)
+				t.Fatalf("Object accepted %q, which is not a JSON object", data)
 			}
 			return
 		}
 		if werr != nil {
 			if err == nil || err.Error() != werr.Error() {
-				t.Fatalf("canonicalObject(%q) error %v, Canonical error %v", data, err, werr)
+				t.Fatalf("Object(%q) error %v, Canonical error %v", data, err, werr)
 			}
 			return
 		}
 		if err != nil || !bytes.Equal(canon, want) {
-			t.Fatalf("canonicalObject(%q) = %q, %v; Canonical gives %q", data, canon, err, want)
+			t.Fatalf("Object(%q) = %q, %v; Canonical gives %q", data, canon, err, want)
 		}
 		if len(members) != len(obj) {
-			t.Fatalf("canonicalObject(%q): %d members, the object has %d", data, len(members), len(obj))
+			t.Fatalf("Object(%q): %d members, the object has %d", data, len(members), len(obj))
 		}
 		for i, m := range members {
-			if i > 0 && string(members[i-1].key) >= string(m.key) {
-				t.Fatalf("canonicalObject(%q): members not sorted: %q before %q", data, members[i-1].key, m.key)
+			if i > 0 && string(members[i-1].Key) >= string(m.Key) {
+				t.Fatalf("Object(%q): members not sorted: %q before %q", data, members[i-1].Key, m.Key)
 			}
-			raw, ok := obj[string(m.key)]
+			raw, ok := obj[string(m.Key)]
 			if !ok {
-				t.Fatalf("canonicalObject(%q): member %q is not a key of the object", data, m.key)
+				t.Fatalf("Object(%q): member %q is not a key of the object", data, m.Key)
 			}
-			if v, err := Canonical(raw); err != nil || !bytes.Equal(v, m.val) {
-				t.Fatalf("canonicalObject(%q): member %q = %q, want %q (%v)", data, m.key, m.val, v, err)
+			if v, err := Canonical(raw); err != nil || !bytes.Equal(v, m.Val) {
+				t.Fatalf("Object(%q): member %q = %q, want %q (%v)", data, m.Key, m.Val, v, err)
 			}
-			if m.decoded {
+			if m.Decoded {
 				// The text kept from the scan is the string's value.
 				var s string
-				if err := json.Unmarshal(raw, &s); err != nil || s != m.str {
-					t.Fatalf("canonicalObject(%q): member %q decoded as %q, json.Unmarshal gives %q (%v)", data, m.key, m.str, s, err)
+				if err := json.Unmarshal(raw, &s); err != nil || s != m.Str {
+					t.Fatalf("Object(%q): member %q decoded as %q, json.Unmarshal gives %q (%v)", data, m.Key, m.Str, s, err)
 				}
 			}
 		}
@@ -180,19 +180,19 @@ func FuzzCanonicalObject(f *testing.F) {
 
 // memberText is the text of a string member, decoded by the scan or read
 // from its canonical value.
-func memberText(m member) string {
-	if m.decoded {
-		return m.str
+func memberText(m Member) string {
+	if m.Decoded {
+		return m.Str
 	}
-	if len(m.val) > 0 && m.val[0] == '"' {
-		return decodeStr(m.val)
+	if len(m.Val) > 0 && m.Val[0] == '"' {
+		return DecodeString(m.Val)
 	}
 	return ""
 }
 
 // FuzzStringCodec checks the string writer and reader the canonical form
 // uses against encoding/json: writeString writes what json.Marshal
-// writes, and decodeStr reads back what json.Unmarshal reads.
+// writes, and DecodeString reads back what json.Unmarshal reads.
 func FuzzStringCodec(f *testing.F) {
 	for _, s := range []string{
 		"", "plain", "git status && ls -la src | grep main", `say "hi" \ bye`, "tab\there\nnew\r\b\f\x00\x1f\x7f",
@@ -208,7 +208,7 @@ func FuzzStringCodec(f *testing.F) {
 		require.Equal(t, string(want), buf.String(), "writeString(%q)", s)
 		var back string
 		require.NoError(t, json.Unmarshal(want, &back))
-		require.Equal(t, back, decodeStr(want), "decodeStr(%q)", want)
+		require.Equal(t, back, DecodeString(want), "DecodeString(%q)", want)
 		// Escapes json.Marshal does not write: \/, \u in either case, and
 		// escaped printable characters.
 		var alt strings.Builder
@@ -229,19 +229,19 @@ func FuzzStringCodec(f *testing.F) {
 		alt.WriteByte('"')
 		var back2 string
 		require.NoError(t, json.Unmarshal([]byte(alt.String()), &back2), "%s", alt.String())
-		require.Equal(t, back2, decodeStr([]byte(alt.String())), "decodeStr(%s)", alt.String())
+		require.Equal(t, back2, DecodeString([]byte(alt.String())), "DecodeString(%s)", alt.String())
 	})
 }
 
 func TestCanonicalObjectKeepsDecodedStrings(t *testing.T) {
-	_, members, err := canonicalObject([]byte(`{"command":"git status \u0026\u0026 ls","list":["\u0026"],"plain":"ls"}`), nil, nil)
+	_, members, err := Object([]byte(`{"command":"git status \u0026\u0026 ls","list":["\u0026"],"plain":"ls"}`), nil, nil)
 	require.NoError(t, err)
 	require.Len(t, members, 3)
-	assert.True(t, members[0].decoded)
-	assert.Equal(t, "git status && ls", members[0].str)
-	assert.False(t, members[1].decoded, "an array is not a string")
-	assert.False(t, members[2].decoded, "a plain string is read from its value when needed")
-	assert.Equal(t, `"ls"`, string(members[2].val))
+	assert.True(t, members[0].Decoded)
+	assert.Equal(t, "git status && ls", members[0].Str)
+	assert.False(t, members[1].Decoded, "an array is not a string")
+	assert.False(t, members[2].Decoded, "a plain string is read from its value when needed")
+	assert.Equal(t, `"ls"`, string(members[2].Val))
 }
 
 // TestCanonicalObjectFlatNoAlloc: the usual tool input, with room given
@@ -249,11 +249,11 @@ func TestCanonicalObjectKeepsDecodedStrings(t *testing.T) {
 func TestCanonicalObjectFlatNoAlloc(t *testing.T) {
 	in := []byte(`{"file_path":"src/main.go","limit":20,"offset":null}`)
 	var canonBuf [256]byte
-	var memberBuf [8]member
+	var memberBuf [8]Member
 	allocs := testing.AllocsPerRun(100, func() {
-		canon, members, err := canonicalObject(in, canonBuf[:0], memberBuf[:0])
+		canon, members, err := Object(in, canonBuf[:0], memberBuf[:0])
 		if err != nil || len(members) != 3 || len(canon) != len(in) {
-			t.Fatalf("canonicalObject(%s) = %s, %d members, %v", in, canon, len(members), err)
+			t.Fatalf("Object(%s) = %s, %d members, %v", in, canon, len(members), err)
 		}
 	})
 	assert.Zero(t, allocs)

@@ -1,21 +1,22 @@
-package runtime
+package content
 
 import (
 	"fmt"
 
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 )
 
 // checkFilters judges the fields that select by name which files a search
-// reads (Traits.FilterFields, Traits.FileTypeFields): a filter or type
+// reads (Call.FilterFields, Call.FileTypeFields): a filter or type
 // that could select a secret file beneath base (the call's resolved path,
 // or the working directory) is an Ask, as reading the file would be.
-func (c *content) checkFilters(fields []member, base string) {
-	t := &c.traits
+func (c *stage) checkFilters(fields []jsonin.Member, base string) {
+	t := &c.call
 	if len(t.FilterFields)+len(t.FileTypeFields) == 0 {
 		return
 	}
-	sb := c.a.p.cfg.Sandbox
+	sb := c.j.Sandbox
 	if sb == nil {
 		return // every path is denied without a sandbox
 	}

@@ -1,4 +1,4 @@
-package runtime
+package content
 
 import (
 	"errors"
@@ -35,7 +35,8 @@ type pathVerdict struct {
 // process opens it (see sandbox.Commands), and the rules are asked about a
 // path the sandbox refused, too (a command's read outside the roots is
 // only asked).
-func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string, write, command bool) pathVerdict {
+func (j *Judges) judgePath(req permission.Request, p string, write, command bool) pathVerdict {
+	sb := j.Sandbox
 	var v pathVerdict
 	// One walk resolves the path and judges it: protected and secret
 	// classes are matched against the real path, the path as written and
@@ -76,14 +77,14 @@ func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string,
 	// so that a link cannot slip a path past a deny rule.
 	if real != "" {
 		req.Path = real
-		v.rules, v.hasRules = a.rulesFor(&req), true
+		v.rules, v.hasRules = j.rulesFor(&req), true
 	}
 	if strings.HasPrefix(p, "~") {
 		return v // not a path the rules can name: the sandbox refused it
 	}
 	if lexical := lexicalPath(sb.WorkDir(), p, real); lexical != real {
 		req.Path = lexical
-		r2 := a.rulesFor(&req)
+		r2 := j.rulesFor(&req)
 		if !v.hasRules {
 			v.rules, v.hasRules = r2, true
 		} else if r := v.rules; r2.Decision < r.Decision {
@@ -117,8 +118,7 @@ func (a *agent) judgePath(sb *sandbox.Sandbox, req permission.Request, p string,
 // ("Read", "Edit") and the per-kind defaults say what the file tools
 // may do, not what a shell command may read.
 type shellPaths struct {
-	a  *agent
-	sb *sandbox.Sandbox
+	j Judges
 }
 
 // JudgePath implements bashguard.PathJudge.
@@ -129,11 +129,11 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 		// As the Write tool: its own rules and the Edit family's.
 		req = permission.Request{Tool: "Write", Group: "Edit", Kind: permission.KindEdit}
 	}
-	if j.sb == nil {
+	if j.j.Sandbox == nil {
 		return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
 			Rule: "sandbox:none", Reason: "no sandbox is configured, so no path is allowed"}
 	}
-	v := j.a.judgePath(j.sb, req, p, write, true)
+	v := j.j.judgePath(req, p, write, true)
 	rule, ruled := v.rules, v.hasRules && pathRule(&v.rules)
 	if ruled && rule.Decision == permission.Deny {
 		return rule
@@ -146,7 +146,7 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 		sb.Rule, sb.Reason = "", "outside the allowed roots: "+sb.Reason
 		return sb
 	case sb.Decision == permission.Deny:
-		if pat, ok := j.sb.Secret(p); ok && access == bashguard.Read {
+		if pat, ok := j.j.Sandbox.Secret(p); ok && access == bashguard.Read {
 			return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
 				Rule: "path:secret", Reason: "a secret path outside the allowed roots (matches \"" + pat + "\"): " + sb.Reason}
 		}

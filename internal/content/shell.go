@@ -1,4 +1,4 @@
-package runtime
+package content
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 // own. A command is allowed only when the guard allows it (safe list) or
 // an explicit Allow rule matches it and the guard's Ask is one a rule may
 // lift; a Deny rule matching any command, or a guard Deny, denies the call.
-func (c *content) checkShell(ctx context.Context, field, script string) {
-	g := c.a.p.cfg.Guard
+func (c *stage) checkShell(ctx context.Context, field, script string) {
+	g := c.j.Guard
 	if g == nil {
 		c.guardDeny(permission.LayerShell, "shell:none", fmt.Sprintf("%s: no shell guard is configured, so no command is allowed", field))
 		return
@@ -26,14 +26,14 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 	if c.workdirRefused {
 		return // already denied: the command would run outside the roots
 	}
-	sb := c.a.p.cfg.Sandbox
+	sb := c.j.Sandbox
 	dir := c.workdir
 	if dir == "" {
 		dir = sb.WorkDir()
 	}
 	// The command's paths go through the one path judge, relative ones
 	// taken from the directory it runs in.
-	v := g.Judge(ctx, dir, shellPaths{a: c.a, sb: sb}, script)
+	v := g.Judge(ctx, dir, shellPaths{j: c.j}, script)
 	if len(v.Commands) == 0 {
 		// Nothing to judge one by one (a parse error, an empty script):
 		// the guard's answer is the call's.
@@ -54,7 +54,7 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 		c.addGuard(v.Decision, v.Rule, v.Reason, false)
 	}
 	var worst permission.Result
-	c.commands = slices.Grow(c.commands, len(v.Commands))
+	c.Commands = slices.Grow(c.Commands, len(v.Commands))
 	// Every command's "line:col", in one string cut into pieces.
 	var posArr [64]byte
 	var endArr [8]int
@@ -69,10 +69,10 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 	for i, cmd := range v.Commands {
 		// Bash rules speak for a command whichever tool runs it (Monitor,
 		// run_bash): a Bash deny is final.
-		req := permission.Request{Tool: c.tool, Group: "Bash", Kind: c.traits.Kind, Command: cmd.Args}
+		req := permission.Request{Tool: c.call.Tool, Group: "Bash", Kind: c.call.Kind, Command: cmd.Args}
 		// The rules' answer and the guard's, in a buffer of the frame.
 		var buf [2]permission.Result
-		buf[0] = c.a.rulesFor(&req)
+		buf[0] = c.j.rulesFor(&req)
 		rules := &buf[0]
 		answers := buf[:1]
 		switch cmd.Decision {
@@ -94,8 +94,8 @@ func (c *content) checkShell(ctx context.Context, field, script string) {
 			// still denies.
 			rules.Decision = permission.Allow
 		}
-		r := combineCommand(permission.Call{Tool: c.tool, Kind: c.traits.Kind}, answers)
-		c.commands = append(c.commands, CommandVerdict{Result: permission.Result{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason}, Args: cmd.Args, Pos: positions[posStart(posEnd, i):posEnd[i]]})
+		r := combineCommand(permission.Call{Tool: c.call.Tool, Kind: c.call.Kind}, answers)
+		c.Commands = append(c.Commands, Command{Result: permission.Result{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason}, Args: cmd.Args, Pos: positions[posStart(posEnd, i):posEnd[i]]})
 		if i == 0 || r.Decision < worst.Decision {
 			worst = r
 		}
@@ -131,7 +131,7 @@ func posStart(ends []int, i int) int {
 	return ends[i-1]
 }
 
-func (c *content) addGuard(d permission.Decision, rule, reason string, firm bool) {
+func (c *stage) addGuard(d permission.Decision, rule, reason string, firm bool) {
 	switch d {
 	case permission.Allow:
 	case permission.Ask:

@@ -1,4 +1,13 @@
-package runtime
+// Package jsonin is the one parse of a tool call's input: its canonical
+// form (the form layer 7 compares calls by) and its top-level members (the
+// fields the content checks read), in one pass over the bytes, with the
+// nesting bounded so that any input costs a pass over its bytes.
+//
+// The canonical form is written by hand: RFC 8785's, from
+// github.com/go-json-experiment/json/jsontext, costs 1.5–2.2 µs a call,
+// 22–32% of a whole Check in runtime's BenchmarkPipelineRead, over the
+// 10% a library may cost (BenchmarkObject here measures this one).
+package jsonin
 
 import (
 	"bytes"
@@ -11,16 +20,22 @@ import (
 	"unicode/utf8"
 )
 
-// ErrDuplicateKey is returned by [Canonical] for an object that holds the
+// MaxDepth bounds how deep an input nests objects and arrays (the
+// outermost value is the first level). Tool inputs nest a few levels; a
+// deeper one is refused with its reason, so that no input costs more than
+// a pass over its bytes to judge.
+const MaxDepth = 128
+
+// ErrDuplicateKey is returned by [Canonical] and [Object] for an object that holds the
 // same key twice. Such input means different things to different parsers
 // (first wins or last wins), so it is refused rather than guessed.
-var ErrDuplicateKey = errors.New("runtime: duplicate object key")
+var ErrDuplicateKey = errors.New("jsonin: duplicate object key")
 
-// ErrTooDeep is returned by [Canonical] for a value that nests objects and
+// ErrTooDeep is returned by [Canonical] and [Object] for a value that nests objects and
 // arrays more than 128 levels deep (the outermost value is the first
 // level). Tool inputs nest a few levels; the bound keeps the cost of
 // reading any input to one pass over its bytes.
-var ErrTooDeep = fmt.Errorf("runtime: JSON nested deeper than %d levels", maxInputDepth)
+var ErrTooDeep = fmt.Errorf("jsonin: JSON nested deeper than %d levels", MaxDepth)
 
 // Canonical returns a canonical form of the JSON value in data: object keys
 // sorted by their bytes, no white space, strings re-escaped in one way, and
@@ -48,12 +63,12 @@ func Canonical(data []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// scanJSON checks data, nested at most maxInputDepth levels deep, and
+// scanJSON checks data, nested at most MaxDepth levels deep, and
 // returns where its nested containers open and close. Its error says why
 // data is refused: too deep, or what encoding/json says is wrong with it
 // (at that depth encoding/json's own check is linear too).
 func scanJSON(data []byte) (*jsonScan, error) {
-	tab := &jsonScan{max: maxInputDepth, record: true}
+	tab := &jsonScan{max: MaxDepth, record: true}
 	if tab.valid(data) {
 		return tab, nil
 	}
@@ -65,21 +80,23 @@ func scanJSON(data []byte) (*jsonScan, error) {
 	if err == nil {
 		err = errors.New("invalid")
 	}
-	return nil, fmt.Errorf("runtime: canonical JSON: %w", err)
+	return nil, fmt.Errorf("jsonin: canonical JSON: %w", err)
 }
 
-type member struct {
-	key []byte
-	val []byte
-	// str is the value's text when it is a string the scan decoded
-	// (escapes or non-ASCII bytes); decoded tells it is set. Other
-	// strings are read from val when needed.
-	str     string
-	decoded bool
+// Member is one top-level member of an object read by [Object].
+type Member struct {
+	// Key is the member's name, decoded; Val its value in canonical form.
+	Key []byte
+	Val []byte
+	// Str is the value's text when it is a string the scan decoded
+	// (escapes or non-ASCII bytes); Decoded tells it is set. Other
+	// strings are read from Val when needed.
+	Str     string
+	Decoded bool
 }
 
 // canonScanner canonicalises input already checked by scanJSON (so
-// nesting is bounded by maxInputDepth), without the decoder's per-token
+// nesting is bounded by MaxDepth), without the decoder's per-token
 // allocations. It writes every value once, in place in the output: an
 // object's members are found first (a nested object or array is stepped
 // over by its recorded end, not read), sorted, and then written each from
@@ -140,7 +157,7 @@ func (c *canonScanner) value(buf *bytes.Buffer) error {
 			// Its value is the text between the quotes.
 			writeString(buf, c.data[start+1:c.pos-1])
 		default:
-			c.str, c.decoded = decodeStr(c.data[start:c.pos]), true
+			c.str, c.decoded = DecodeString(c.data[start:c.pos]), true
 			writeString(buf, c.str)
 		}
 	case b == 't':
@@ -200,7 +217,7 @@ type rawMember struct {
 // object writes the canonical form of the object at c.pos and, when keep
 // is set, returns its members, sorted by key, each with its canonical
 // value (which aliases buf's bytes).
-func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
+func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]Member, error) {
 	c.pos++
 	var small [8]rawMember
 	raw := small[:0]
@@ -212,7 +229,7 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 		if c.skipStr() {
 			key = c.data[start+1 : c.pos-1]
 		} else {
-			key = []byte(decodeStr(c.data[start:c.pos]))
+			key = []byte(DecodeString(c.data[start:c.pos]))
 		}
 		c.ws()
 		c.pos++ // ':'
@@ -275,10 +292,10 @@ func (c *canonScanner) object(buf *bytes.Buffer, keep bool) ([]member, error) {
 		return nil, nil
 	}
 	all := buf.Bytes()
-	members := make([]member, 0, len(raw))
+	members := make([]Member, 0, len(raw))
 	for i, m := range raw {
 		s := spans[i]
-		members = append(members, member{key: m.key, val: all[s.start:s.end:s.end], str: s.str, decoded: s.decoded})
+		members = append(members, Member{Key: m.key, Val: all[s.start:s.end:s.end], Str: s.str, Decoded: s.decoded})
 	}
 	return members, nil
 }
@@ -302,9 +319,9 @@ func (c *canonScanner) skipStr() bool {
 	return plain
 }
 
-// decodeStr decodes a valid JSON string, quotes included.
-func decodeStr(raw []byte) string {
-	if s, ok := unquoteASCII(raw); ok {
+// DecodeString decodes a valid JSON string, quotes included.
+func DecodeString(raw []byte) string {
+	if s, ok := UnquoteASCII(raw); ok {
 		return s
 	}
 	var s string
@@ -312,10 +329,10 @@ func decodeStr(raw []byte) string {
 	return s
 }
 
-// unquoteASCII decodes a valid JSON string, quotes included, whose text
+// UnquoteASCII decodes a valid JSON string, quotes included, whose text
 // and escapes are all ASCII, as json.Unmarshal would; it reports false for
 // any other string, which is left to json.Unmarshal.
-func unquoteASCII(raw []byte) (string, bool) {
+func UnquoteASCII(raw []byte) (string, bool) {
 	raw = raw[1 : len(raw)-1]
 	var b strings.Builder
 	b.Grow(len(raw))
@@ -456,7 +473,7 @@ func canonNumber(s string) (string, error) {
 		var err error
 		exp, err = strconv.ParseInt(strings.TrimPrefix(exps, "+"), 10, 64)
 		if err != nil || exp > maxExp || exp < -maxExp {
-			return "", fmt.Errorf("runtime: canonical JSON: number %q: exponent out of range", orig)
+			return "", fmt.Errorf("jsonin: canonical JSON: number %q: exponent out of range", orig)
 		}
 	}
 	intPart, frac, _ := strings.Cut(mant, ".")
@@ -471,7 +488,7 @@ func canonNumber(s string) (string, error) {
 	k := int64(len(digits))
 	n := k + exp // the decimal point's position relative to the digits
 	if n > maxExp || n < -maxExp {
-		return "", fmt.Errorf("runtime: canonical JSON: number %q: exponent out of range", orig)
+		return "", fmt.Errorf("jsonin: canonical JSON: number %q: exponent out of range", orig)
 	}
 	var out strings.Builder
 	if neg {
@@ -524,22 +541,22 @@ func canonicalInt(num []byte) bool {
 // maxExp bounds exponents so that every canonical form parses again.
 const maxExp = 1_000_000_000
 
-// canonicalObject is [Canonical] for a JSON object: it appends the
+// Object is [Canonical] for a JSON object: it appends the
 // canonical form of data to canon and its top-level members (sorted by
 // key, values in canonical form, aliasing the returned canonical form) to
 // members, so that callers read fields without decoding the input a
 // second time. With room enough in both, the usual tool input (see
 // flatObject) costs no allocation. Input that is not a JSON object is an
 // error.
-func canonicalObject(data, canon []byte, members []member) ([]byte, []member, error) {
+func Object(data, canon []byte, members []Member) ([]byte, []Member, error) {
 	if c, m, ok := flatObject(data, canon, members); ok {
 		return c, m, nil // valid, as flatObject checked
 	}
 	return scanObject(data, canon, members)
 }
 
-// scanObject is canonicalObject for any input.
-func scanObject(data, canon []byte, members []member) ([]byte, []member, error) {
+// scanObject is Object for any input.
+func scanObject(data, canon []byte, members []Member) ([]byte, []Member, error) {
 	tab, err := scanJSON(data)
 	if err != nil {
 		return nil, nil, err
@@ -547,7 +564,7 @@ func scanObject(data, canon []byte, members []member) ([]byte, []member, error) 
 	c := canonScanner{data: data, tab: tab}
 	c.ws()
 	if c.pos >= len(data) || data[c.pos] != '{' {
-		return nil, nil, errors.New("runtime: not a JSON object")
+		return nil, nil, errors.New("jsonin: not a JSON object")
 	}
 	buf := bytes.NewBuffer(canon)
 	buf.Grow(len(data))
@@ -558,7 +575,7 @@ func scanObject(data, canon []byte, members []member) ([]byte, []member, error) 
 	return buf.Bytes(), append(members, got...), nil
 }
 
-// flatObject is canonicalObject for the usual shape of a tool's input,
+// flatObject is Object for the usual shape of a tool's input,
 // and checks as it goes that data is valid JSON: an object of at most 8 members whose keys are plain
 // and whose values are strings written as the canonical form writes them
 // (see canonStrEnd), canonical integers, true, false or null. Such values are their own canonical form, so the work is sorting
@@ -566,7 +583,7 @@ func scanObject(data, canon []byte, members []member) ([]byte, []member, error) 
 // alias data. It reports false for any other input (nested values,
 // escapes, numbers to rewrite, duplicate keys, not an object), which the
 // general scanner handles.
-func flatObject(data, canon []byte, members []member) ([]byte, []member, bool) {
+func flatObject(data, canon []byte, members []Member) ([]byte, []Member, bool) {
 	type span struct{ k0, k1, v0, v1 int } // key and value, quotes excluded from the key
 	var arr [8]span
 	sp := arr[:0]
@@ -655,7 +672,7 @@ func flatObject(data, canon []byte, members []member) ([]byte, []member, bool) {
 		canon = append(canon, data[s.k0:s.k1]...)
 		canon = append(canon, '"', ':')
 		canon = append(canon, data[s.v0:s.v1]...)
-		members = append(members, member{key: data[s.k0:s.k1:s.k1], val: data[s.v0:s.v1:s.v1]})
+		members = append(members, Member{Key: data[s.k0:s.k1:s.k1], Val: data[s.v0:s.v1:s.v1]})
 	}
 	canon = append(canon, '}')
 	return canon, members, true
@@ -733,21 +750,21 @@ func plainEnd(data []byte, i int) int {
 	return -1
 }
 
-// memberOf returns the member key, or nil.
-func memberOf(members []member, key string) *member {
+// MemberOf returns the member key, or nil.
+func MemberOf(members []Member, key string) *Member {
 	for i := range members {
-		if string(members[i].key) == key {
+		if string(members[i].Key) == key {
 			return &members[i]
 		}
 	}
 	return nil
 }
 
-// field returns the canonical value of the member key, or false.
-func field(members []member, key string) (json.RawMessage, bool) {
+// Field returns the canonical value of the member key, or false.
+func Field(members []Member, key string) (json.RawMessage, bool) {
 	for _, m := range members {
-		if string(m.key) == key {
-			return m.val, true
+		if string(m.Key) == key {
+			return m.Val, true
 		}
 	}
 	return nil, false
