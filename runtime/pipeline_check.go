@@ -171,7 +171,7 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 		req.Commands = append(req.Commands, cmd.Args)
 	}
 	req.AlwaysRules = always
-	req.Explanation = Explain(call.Tool, v)
+	req.Explanation = explain(call.Tool, v)
 	if ctx == nil {
 		ctx = a.l7.Context()
 	}

@@ -248,7 +248,7 @@ func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string)
 	now := time.Now()
 	ap := store.Approval{
 		ID: newTicket(), Session: a.l7.ID(), Project: p.cfg.Project, User: p.cfg.User,
-		Tool: call.Tool, Input: v.Input, Reason: v.Reason, Explanation: Explain(call.Tool, v),
+		Tool: call.Tool, Input: v.Input, Reason: v.Reason, Explanation: explain(call.Tool, v),
 		AlwaysRules: always, Created: now, Expires: now.Add(p.cfg.AskTimeout),
 	}
 	if err := p.st.st.PutApproval(context.WithoutCancel(ctx), ap); err != nil {
@@ -367,11 +367,11 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 	return v, true
 }
 
-// Explain returns the layer-by-layer account of verdict v on a call of
+// explain returns the layer-by-layer account of verdict v on a call of
 // tool: the decision with its layer, rule and reason, each answer it
 // overrode, and each simple command's own verdict. It is what an approval
 // page shows beside the call.
-func Explain(tool string, v Verdict) string {
+func explain(tool string, v Verdict) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %s by %s", v.Decision, tool, v.Reason, v.Layer)
 	if v.Rule != "" {
