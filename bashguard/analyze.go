@@ -36,6 +36,12 @@ type analyzer struct {
 
 	gitChecked bool   // gitWhy is known
 	gitWhy     string // why git would use another repository, or ""
+
+	// Following cd (see cdtrack.go).
+	cdOff  int    // > 0 where a cd's effect is not followed
+	cdWant bool   // the command being walked may be a followed cd
+	cdTo   string // where the followed cd just judged leads
+	cdDone bool   // cdTo is set
 }
 
 // funcEdge records that function from calls name; fork is set when the
@@ -133,18 +139,16 @@ func (a *analyzer) count() bool {
 }
 
 func (a *analyzer) stmts(list []*syntax.Stmt, fork, piped bool) {
-	for _, s := range list {
-		if a.abort != "" {
-			return
-		}
-		a.stmt(s, execCtx{fork: fork, piped: piped})
-	}
+	a.list(list, execCtx{fork: fork, piped: piped})
 }
 
 // nested walks commands inside a substitution: they run in their own
-// process with their own stdin.
+// process with their own stdin, and a cd there changes nothing outside.
 func (a *analyzer) nested(list []*syntax.Stmt) {
+	saved := a.cdOff
+	a.cdOff = 0
 	a.stmts(list, true, false)
+	a.cdOff = saved
 }
 
 func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {

@@ -39,6 +39,8 @@ func (a *analyzer) newArgv(v *argv, n int) {
 
 // call judges one simple command.
 func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCtx) {
+	followCd := a.cdWant
+	a.cdWant = false
 	c := newAcc()
 	lit := true
 	var assigns []string
@@ -84,6 +86,11 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	}
 	p := callPos(ce)
 	a.curPos = p
+	if followCd && len(ce.Assigns) == 0 && direct && v.vals[0] == "cd" {
+		a.cd(&c, &v)
+		a.emit(v.vals, p, &c, lit, direct)
+		return
+	}
 	a.judge(&c, &v, x)
 	a.emit(v.vals, p, &c, lit, direct)
 }

@@ -143,7 +143,10 @@ func (a *analyzer) eval(c *verdictAcc, v *argv) {
 			return
 		}
 	}
+	// eval runs in this shell: a cd in its text is not followed.
+	a.cdOff++
 	a.code(c, strings.Join(v.vals[1:], " "), "code:eval", "eval")
+	a.cdOff--
 }
 
 // interpreter judges python, perl, node and the like: inline programs are

@@ -54,6 +54,16 @@
 // when that is not a bare repository: -C, --git-dir, --work-tree and
 // --bare are Ask. A job left in the background (&) is Ask.
 //
+// A literal cd to an existing directory is followed: the commands after
+// it are judged in the directory it enters, through ; && || and brace
+// groups, and a subshell's, a pipeline's or a substitution's cd does not
+// leak out; a command after a cd that may fail is judged in every
+// directory it may run in. The directory entered goes through the
+// [PathJudge] as a probe. A cd the guard cannot follow (inside an if,
+// loop or function body, run by eval or a wrapper, cd -, a directory only
+// known at run time) is Ask. The guard assumes CDPATH is not set in the
+// environment the script runs in.
+//
 // The guard judges the parser's syntax tree, so what bash reads
 // differently is refused (rule "syntax:ambiguous"): a carriage return, a
 // NUL byte, "$" before a backslash-newline, a backslash that ends the

@@ -21,6 +21,9 @@ var safeNoPaths = map[string]bool{
 	// --grouping, --header, --invalid, --padding, --round, --suffix,
 	// --to, --to-unit, -z) reads a file, writes or runs anything.
 	"numfmt": true,
+	// exit ends the script; "cd DIR || exit" is how scripts stop when a
+	// directory is missing.
+	"exit": true,
 }
 
 // readerSpec describes the options of a command that reads the files named

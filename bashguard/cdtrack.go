@@ -1,0 +1,302 @@
+package bashguard
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// A literal "cd DIR" changes the working directory of the commands after
+// it, and they are judged there: in "cd src && cat a.go" the read is of
+// src/a.go. The guard follows the directory through the parts of a script
+// whose order of execution it knows: lists (; and newlines), && and ||,
+// brace groups, and the scopes that do not leak (subshells, the elements
+// of a pipeline, command and process substitutions, bash -c code). A
+// command after a cd that may fail is judged in every directory it may
+// run in: after "cd x; ls" both in x and where the script started, after
+// "cd x || exit" only in x.
+//
+// Where the guard does not follow the order (the bodies of if, while,
+// for, case and functions, eval, a background job, a cd run by a wrapper
+// such as "command cd"), a cd stays an Ask, as does a cd the guard cannot
+// resolve: "cd" alone, "cd -", an option other than -L, -P and -e, a
+// directory only known at run time, one that does not exist, or one whose
+// ".." after a link leads elsewhere than bash's logical reading of it.
+//
+// A relative directory is taken relative to the working directory: the
+// guard assumes that the script runs without CDPATH in its environment,
+// as the runner's clean environment is (an assignment to CDPATH in the
+// script is asked, as every upper-case name is).
+
+// maxDirs bounds the working directories a point of a script is judged
+// in; a script that may be in more asks.
+const maxDirs = 8
+
+// outcome is the working directories a statement may leave behind: ok
+// after it succeeded, fail after it failed. Both empty: the shell exits.
+type outcome struct{ ok, fail []string }
+
+// addDir adds d to the set s.
+func addDir(s []string, d ...string) []string {
+	for _, x := range d {
+		if !containsDir(s, x) {
+			s = append(s, x)
+		}
+	}
+	return s
+}
+
+func containsDir(s []string, d string) bool {
+	for _, x := range s {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+// setDir makes d the working directory the commands are judged in.
+func (a *analyzer) setDir(d string) {
+	if d != a.dir {
+		a.dir = d
+		a.gitChecked = false // the repository is found from the directory
+	}
+}
+
+// list walks a list of statements, each in every directory the ones
+// before may have left, and returns what the last one leaves. The working
+// directory is as before when it returns.
+func (a *analyzer) list(stmts []*syntax.Stmt, x execCtx) outcome {
+	cur := a.dir
+	dirs := []string{cur}
+	last := outcome{ok: dirs, fail: dirs}
+	x = execCtx{fork: x.fork, piped: x.piped}
+	for _, s := range stmts {
+		if a.abort != "" {
+			break
+		}
+		var next outcome
+		for _, d := range dirs {
+			a.setDir(d)
+			o := a.flow(s, x)
+			next.ok, next.fail = addDir(next.ok, o.ok...), addDir(next.fail, o.fail...)
+		}
+		last = next
+		dirs = addDir(append([]string(nil), next.ok...), next.fail...)
+		if len(dirs) == 0 {
+			// The shell has exited: what follows never runs; it is judged
+			// anyway, where the list started.
+			dirs = []string{cur}
+		}
+		dirs = a.boundDirs(dirs, s)
+	}
+	a.setDir(cur)
+	return last
+}
+
+// boundDirs keeps at most maxDirs directories, and records an Ask if it
+// had to drop some.
+func (a *analyzer) boundDirs(dirs []string, s *syntax.Stmt) []string {
+	if len(dirs) <= maxDirs {
+		return dirs
+	}
+	if a.count() {
+		c := newAcc()
+		c.add(permission.Ask, "state", "changes the working directory in more ways than can be followed, so later relative paths cannot be checked", false)
+		a.emit([]string{"cd"}, s.Pos(), &c, false, false)
+	}
+	return dirs[:maxDirs]
+}
+
+// flow walks one statement in the current directory and returns where it
+// may leave the shell.
+func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
+	cur := a.dir
+	here := outcome{ok: []string{cur}, fail: []string{cur}}
+	if s == nil {
+		return here
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		a.untracked(s, x)
+		return here
+	}
+	switch cmd := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		a.cdWant = a.cdOff == 0
+		a.stmt(s, x)
+		a.cdWant = false
+		if to, ok := a.cdTo, a.cdDone; ok {
+			a.cdTo, a.cdDone = "", false
+			return outcome{ok: []string{to}, fail: []string{cur}}
+		}
+		if len(cmd.Args) > 0 && cmd.Args[0].Lit() == "exit" && len(cmd.Assigns) == 0 {
+			return outcome{}
+		}
+		return here
+	case *syntax.BinaryCmd:
+		switch cmd.Op {
+		case syntax.AndStmt, syntax.OrStmt:
+			ox := a.flow(cmd.X, x)
+			var out outcome
+			run, pass := ox.ok, ox.fail // && runs Y after success
+			if cmd.Op == syntax.OrStmt {
+				run, pass = ox.fail, ox.ok
+			}
+			if cmd.Op == syntax.AndStmt {
+				out.fail = addDir(out.fail, pass...)
+			} else {
+				out.ok = addDir(out.ok, pass...)
+			}
+			for _, d := range run {
+				a.setDir(d)
+				oy := a.flow(cmd.Y, x)
+				out.ok, out.fail = addDir(out.ok, oy.ok...), addDir(out.fail, oy.fail...)
+			}
+			a.setDir(cur)
+			a.stmtRedirs(s, x)
+			return out
+		case syntax.Pipe, syntax.PipeAll:
+			// Every element runs in a subshell of its own: a cd there
+			// changes nothing after the pipeline.
+			a.scoped(cmd.X, execCtx{fork: true, piped: x.piped, afterPipe: x.afterPipe})
+			a.scoped(cmd.Y, execCtx{fork: true, piped: true, afterPipe: true})
+			a.stmtRedirs(s, x)
+			return here
+		}
+	case *syntax.Block:
+		o := a.list(cmd.Stmts, execCtx{fork: x.fork, piped: x.piped})
+		a.stmtRedirs(s, x)
+		return o
+	case *syntax.Subshell:
+		saved := a.cdOff
+		a.cdOff = 0
+		a.list(cmd.Stmts, execCtx{fork: x.fork, piped: x.piped})
+		a.cdOff = saved
+		a.stmtRedirs(s, x)
+		return here
+	}
+	a.untracked(s, x)
+	return here
+}
+
+// scoped walks a statement whose changes of directory do not outlive it.
+func (a *analyzer) scoped(s *syntax.Stmt, x execCtx) {
+	saved := a.cdOff
+	a.cdOff = 0
+	a.flow(s, x)
+	a.cdOff = saved
+}
+
+// untracked walks a statement whose order of execution the guard does not
+// follow: a cd inside it is asked.
+func (a *analyzer) untracked(s *syntax.Stmt, x execCtx) {
+	a.cdOff++
+	a.stmt(s, x)
+	a.cdOff--
+}
+
+// stmtRedirs judges the redirections of a statement flow walked itself.
+func (a *analyzer) stmtRedirs(s *syntax.Stmt, x execCtx) {
+	if len(s.Redirs) > 0 {
+		a.bareRedirects(s, x)
+	}
+}
+
+// cd judges a cd that flow follows: it records the directory the commands
+// after it run in, or asks when it cannot tell.
+func (a *analyzer) cd(c *verdictAcc, v *argv) {
+	physical := false
+	i := 1
+	for ; i < v.len() && v.literal(i); i++ {
+		s := v.vals[i]
+		if s == "--" {
+			i++
+			break
+		}
+		if len(s) < 2 || s[0] != '-' {
+			break
+		}
+		if strings.Trim(s[1:], "LPe") != "" {
+			c.addf(permission.Ask, "state", "changes the working directory with the option ", s, ", so later relative paths cannot be checked", false)
+			return
+		}
+		if p, l := strings.LastIndexByte(s, 'P'), strings.LastIndexByte(s, 'L'); p > l {
+			physical = true
+		} else if l > p {
+			physical = false
+		}
+	}
+	switch {
+	case i == v.len():
+		c.add(permission.Ask, "state", "changes the working directory to the home directory, so later relative paths cannot be checked", false)
+		return
+	case i+1 < v.len():
+		c.add(permission.Ask, "state", "changes the working directory with more than one operand, so later relative paths cannot be checked", false)
+		return
+	case !v.literal(i):
+		c.addf(permission.Ask, "state", "changes the working directory to ", v.vals[i], ", which is only known at run time, so later relative paths cannot be checked", false)
+		return
+	}
+	t := v.vals[i]
+	if t == "" || t == "-" {
+		c.add(permission.Ask, "state", "changes the working directory to the previous one, so later relative paths cannot be checked", false)
+		return
+	}
+	joined := t
+	if !path.IsAbs(t) {
+		if a.dir == "" {
+			c.add(permission.Ask, "state", "changes the working directory, so later relative paths cannot be checked (the starting directory is not known)", false)
+			return
+		}
+		joined = strings.TrimSuffix(a.dir, "/") + "/" + t
+	}
+	to, why := cdTarget(joined, physical)
+	if why != "" {
+		c.addf(permission.Ask, "state", "changes the working directory to ", t, ", which "+why+", so later relative paths cannot be checked", false)
+		return
+	}
+	r := a.judgePath(to, Probe)
+	switch r.Decision {
+	case permission.Allow:
+		c.allow("safe", "changes the working directory inside the allowed roots")
+	case permission.Ask:
+		c.addl(permission.Ask, r.Layer, ruleOr(r.Rule, "path:read"), "enters ", t, sep(r.Reason), false)
+	default:
+		c.addl(permission.Deny, r.Layer, ruleOr(r.Rule, "path:read"), "enters ", t, sep(r.Reason), false)
+	}
+	a.cdTo, a.cdDone = to, true
+}
+
+// cdTarget returns the directory "cd" enters for the absolute, uncleaned
+// path p, as bash finds it: by default logically (".." removes the name
+// before it, and the result must be a directory), with -P by resolving
+// links. It explains why it cannot tell otherwise.
+func cdTarget(p string, physical bool) (string, string) {
+	fi, err := os.Stat(p)
+	if err != nil || !fi.IsDir() {
+		return "", "is not an existing directory"
+	}
+	if physical {
+		r, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return "", "cannot be resolved"
+		}
+		return r, ""
+	}
+	logical := path.Clean(p)
+	if logical == p {
+		return logical, ""
+	}
+	// bash falls back to the physical directory when the logical one is
+	// not a directory: take the path only when both are the same.
+	li, err := os.Stat(logical)
+	if err != nil || !li.IsDir() || !os.SameFile(li, fi) {
+		return "", "leads elsewhere through a link than bash's logical reading of \"..\""
+	}
+	return logical, ""
+}
