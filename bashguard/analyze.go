@@ -42,6 +42,11 @@ type analyzer struct {
 	cdWant bool   // the command being walked may be a followed cd
 	cdTo   string // where the followed cd just judged leads
 	cdDone bool   // cdTo is set
+
+	hj         HostJudge        // judges the hosts network commands reach, or nil
+	gitCfgDone bool             // gitCfg is read
+	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
+	gitCfgWhy  string           // why gitCfg cannot be read, or ""
 }
 
 // funcEdge records that function from calls name; fork is set when the

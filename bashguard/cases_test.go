@@ -102,7 +102,12 @@ func (j caseJudge) JudgePath(p string, access Access) permission.Result {
 }
 
 func loadCases(t testing.TB) []testCase {
-	f, err := os.Open("testdata/cases.jsonl")
+	return loadCaseFile(t, "testdata/cases.jsonl")
+}
+
+// loadCaseFile reads a table of testCase lines.
+func loadCaseFile(t testing.TB, file string) []testCase {
+	f, err := os.Open(file)
 	require.NoError(t, err)
 	defer f.Close()
 	var cases []testCase

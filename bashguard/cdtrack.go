@@ -65,6 +65,7 @@ func (a *analyzer) setDir(d string) {
 	if d != a.dir {
 		a.dir = d
 		a.gitChecked = false // the repository is found from the directory
+		a.gitCfgDone = false // and so are its remotes
 	}
 }
 

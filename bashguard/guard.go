@@ -101,6 +101,7 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 		return Verdict{Decision: permission.Deny, Rule: "parse", Reason: "cannot be analysed: " + err.Error()}
 	}
 	a := analyzer{g: g, sc: sc, src: script, dir: dir, paths: paths}
+	a.hj, _ = paths.(HostJudge)
 	// Size the buffers from a guess at the number of commands and words;
 	// they grow if the guess is short. A short script gets both in one
 	// allocation.

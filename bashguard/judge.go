@@ -29,6 +29,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
 	a.dispatch(c, raw, name, std, v, x)
+	a.hosts(c, name, v)
 	a.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) {

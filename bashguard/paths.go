@@ -62,6 +62,7 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 	}
 	if isNetDevice(p) {
 		a.network(c, "network:dev-tcp", "connects to "+p)
+		a.devTCPHost(c, p, fl)
 		return false
 	}
 	if len(p) > 0 && p[0] == '/' && strings.HasPrefix(path.Clean(p), "/dev/") {
@@ -114,6 +115,7 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 	}
 	if isNetDevice(p) {
 		a.network(c, "network:dev-tcp", "connects to "+p)
+		a.devTCPHost(c, p, fl)
 		return
 	}
 	// Only an absolute path cleans to one under /dev.

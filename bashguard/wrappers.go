@@ -73,6 +73,7 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	}
 	rest := v.from(i)
 	sub := a.wrapped(c, "", &rest, x)
+	a.appendedHosts(c, &rest)
 	c.add(permission.Ask, "wrapper:xargs", "runs "+v.vals[i]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
 }
 
@@ -117,6 +118,7 @@ loop:
 	}
 	rest := v.from(i)
 	sub := a.wrapped(c, "", &rest, x)
+	a.appendedHosts(c, &rest)
 	if !sub.decided {
 		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
 	}
@@ -259,6 +261,7 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 	}
 	rest := v.from(i)
 	sub := a.wrapped(c, "", &rest, x)
+	a.appendedHosts(c, &rest)
 	if atBest != "" {
 		c.add(permission.Ask, "wrapper:"+name, atBest, !sub.nonOver && name != "setsid")
 		return

@@ -1,0 +1,120 @@
+package bashguard
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// hostRules is the HostJudge the host cases are written against: domain
+// rules that allow good.example, github.com and the package indexes, and
+// deny evil.example; without rules ("norules") every host is allowed, as
+// a host without domain rules answers.
+type hostRules struct {
+	PathJudge
+	none bool
+}
+
+func (h hostRules) JudgeHost(host string) permission.Result {
+	rule := func(d permission.Decision, r string) permission.Result {
+		return permission.Result{Decision: d, Layer: permission.LayerRules, Rule: r, Reason: d.String() + " by rule " + r}
+	}
+	switch {
+	case h.none:
+		return permission.Result{Decision: permission.Allow}
+	case host == "":
+		return permission.Result{Decision: permission.Ask, Rule: "network:host", Reason: "domain rules are set and cannot be held against it"}
+	case host == "evil.example":
+		return rule(permission.Deny, "WebFetch(domain:evil.example)")
+	case host == "good.example", host == "github.com", host == "pypi.org", host == "registry.npmjs.org", host == "golang.org":
+		return rule(permission.Allow, "WebFetch(domain:"+host+")")
+	}
+	return permission.Result{Decision: permission.Ask, Rule: "network:host", Reason: "no domain rule allows " + host}
+}
+
+// hostRepo is a repository whose config names remotes on allowed, denied
+// and other hosts.
+func hostRepo(t *testing.T) string {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	cfg := `[core]
+	bare = false
+[remote "origin"]
+	url = https://github.com/o/r.git
+	fetch = +refs/heads/*:refs/remotes/origin/*
+[remote "evil"]
+	url = git@evil.example:x/y.git
+[remote "other"]
+	url = ssh://git@other.example:2222/x.git
+[branch "main"]
+	remote = origin
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(cfg), 0o644))
+	return dir
+}
+
+var updateHosts = flag.Bool("update-hosts", false, "rewrite testdata/hosts.jsonl with the guard's answers (review the diff)")
+
+// TestHosts runs testdata/hosts.jsonl: the hosts of network commands
+// judged against domain rules, with network access allowed by the policy
+// (opts "net") or not, and with no domain rules ("norules").
+func TestHosts(t *testing.T) {
+	cases := loadCaseFile(t, "testdata/hosts.jsonl")
+	require.GreaterOrEqual(t, len(cases), 40)
+	dir := hostRepo(t)
+	var out []byte
+	for _, c := range cases {
+		pol, _ := casePolicy(strings.ReplaceAll(c.Opts, "norules", ""))
+		hj := hostRules{PathJudge: CheckerJudge(rootChecker{dir: dir, roots: []string{dir, "/tmp/scratch"}}), none: strings.Contains(c.Opts, "norules")}
+		v := New(pol).Judge(context.Background(), dir, hj, c.Script)
+		if *updateHosts {
+			c.Decision, c.Rule, c.Reason = v.Decision.String(), v.Rule, strings.ReplaceAll(v.Reason, dir, "$WORK")
+			b, err := json.Marshal(c)
+			require.NoError(t, err)
+			out = append(append(out, b...), '\n')
+			continue
+		}
+		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
+		assert.Equal(t, c.Rule, v.Rule, "rule for %q (%s)", c.Script, v.Reason)
+		assert.Contains(t, strings.ReplaceAll(v.Reason, dir, "$WORK"), c.Reason, "reason for %q", c.Script)
+		assert.NotEmpty(t, c.Reason, "case %q must name a reason", c.Script)
+	}
+	if *updateHosts {
+		require.NoError(t, os.WriteFile("testdata/hosts.jsonl", out, 0o644))
+	}
+}
+
+// FuzzParseURLHost holds the URL reader to Go's: a host it reads from a
+// URL with a scheme is the host net/url finds there, made of host bytes.
+func FuzzParseURLHost(f *testing.F) {
+	for _, s := range []string{"https://good.example/x", "http://a@evil.example#@good.example", "http://[::1]:80/",
+		"https://good.example@evil.example/", "git+ssh://git@github.com/o/r", "http://0x7f000001/", "file:///etc/passwd"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		host, local, ok := parseURLHost(s, false)
+		if !ok || local {
+			return
+		}
+		if !validHost(host, true) {
+			t.Fatalf("%q: host %q holds a byte no host holds", s, host)
+		}
+		u, err := url.Parse(s)
+		if err != nil {
+			return
+		}
+		if !strings.EqualFold(u.Hostname(), host) {
+			t.Fatalf("%q: read host %q, net/url finds %q", s, host, u.Hostname())
+		}
+	})
+}
