@@ -131,6 +131,12 @@ func (c *stage) checkFieldCase(fields []jsonin.Member) {
 				}
 			}
 		}
+		// The member "Tool(specifier)" rules match (Skill's skill): a
+		// variant of it would run what no rule was asked about.
+		if f := t.SpecifierField; f != "" && string(m.Key) != f && strings.EqualFold(string(m.Key), f) {
+			c.fieldCaseDeny(string(m.Key), "the field", f)
+			return
+		}
 		if !matchContent {
 			continue
 		}

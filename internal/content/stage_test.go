@@ -1,0 +1,144 @@
+package content_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/internal/content"
+	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// stageCase is one line of testdata/stage.jsonl: a call of one of the
+// tools of stageTools, in a workspace ($WS; $OUT is outside it, $HOME the
+// home directory), with session rules added before it and the tool's own
+// answers, and the answer wanted once the stage's answers are combined.
+type stageCase struct {
+	Name        string          `json:"name"`
+	Tool        string          `json:"tool"`
+	Input       json.RawMessage `json:"input"`
+	SessionDeny []string        `json:"session_deny,omitempty"`
+	SessionAsk  []string        `json:"session_ask,omitempty"`
+	ToolRules   []struct {
+		Decision string `json:"decision"`
+		Rule     string `json:"rule"`
+		Reason   string `json:"reason"`
+	} `json:"tool_rules,omitempty"`
+	Decision string `json:"decision"`
+	Layer    string `json:"layer"`
+	Rule     string `json:"rule"`
+	Reason   string `json:"reason"` // a substring of the answer's reason
+}
+
+// stageTools are the tools the cases call, declared as Claude Code's are
+// (runtime.ClaudeCodeTools), plus an MCP fetch tool.
+var stageTools = map[string]content.Call{
+	"Read":             {Kind: permission.KindRead, PathFields: []string{"file_path"}, RequiredFields: []string{"file_path"}},
+	"Glob":             {Kind: permission.KindRead, PathFields: []string{"path"}, GlobFields: []string{"pattern"}, RequiredFields: []string{"pattern"}},
+	"Grep":             {Kind: permission.KindRead, PathFields: []string{"path"}, FilterFields: []string{"glob"}, FileTypeFields: []string{"type"}},
+	"Write":            {Kind: permission.KindEdit, PathFields: []string{"file_path"}, RequiredFields: []string{"file_path"}},
+	"Edit":             {Kind: permission.KindEdit, PathFields: []string{"file_path"}, RequiredFields: []string{"file_path"}},
+	"Bash":             {Kind: permission.KindExec, CommandFields: []string{"command"}},
+	"run_bash":         {Kind: permission.KindExec, CommandFields: []string{"command"}, WorkdirField: "working_dir"},
+	"WebFetch":         {Kind: permission.KindNetwork, URLFields: []string{"url"}, RequiredFields: []string{"url"}},
+	"WebSearch":        {Kind: permission.KindNetwork, DomainFields: []string{"allowed_domains"}},
+	"Task":             {Kind: permission.KindSubagent, SpecifierField: "subagent_type"},
+	"Agent":            {Kind: permission.KindSubagent, SpecifierField: "subagent_type"},
+	"Skill":            {Kind: permission.KindOther, SpecifierField: "skill"},
+	"mcp__docs__fetch": {Kind: permission.KindNetwork, URLFields: []string{"uri"}},
+}
+
+// TestStage runs testdata/stage.jsonl through the content stage alone, no
+// Pipeline or session: real files in a temporary directory, the rules of
+// a configuration and of a session, the sandbox and the shell guard.
+func TestStage(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	ws, out, home := filepath.Join(base, "ws"), filepath.Join(base, "outside"), filepath.Join(base, "home")
+	for _, d := range []string{filepath.Join(ws, "sub"), filepath.Join(ws, ".git"), out, filepath.Join(home, ".ssh")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	for name, body := range map[string]string{
+		"ws/notes.txt": "n\n", "ws/locked.txt": "l\n", "ws/ask.txt": "a\n", "ws/a.txt": "a\n", "ws/.env": "T=1\n",
+		"ws/.env.example": "T=\n", "ws/list.txt": "sub/x.go\nnotes.txt\n", "ws/sub/x.go": "x\n", "ws/.git/config": "[core]\n", "ws/café.txt": "c\n",
+		"outside/shared.txt": "s\n", "outside/other.txt": "o\n", "home/.ssh/id_rsa": "k\n",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(base, name), []byte(body), 0o644))
+	}
+	require.NoError(t, os.Symlink(filepath.Join(ws, "notes.txt"), filepath.Join(ws, "alias.txt")))
+	require.NoError(t, os.Symlink(out, filepath.Join(ws, "out")))
+
+	checker, err := permission.New(permission.Config{
+		WorkDir: ws, Home: home,
+		Deny: []string{"Read(./notes.txt)", "Edit(./locked.txt)", "Bash(rm:*)", "WebFetch(domain:evil.example)",
+			"WebSearch(domain:evil.example)", "Task(danger)", "Skill(evil)"},
+		Ask:        []string{"Read(./ask.txt)", "Bash(git push:*)"},
+		Allow:      []string{"Read(/" + out + "/shared.txt)", "Bash(tee a.txt)", "WebFetch(domain:docs.example.com)", "WebFetch(domain:10.0.0.7)", "Task(explore)"},
+		Default:    permission.Ask,
+		DefaultFor: map[permission.Kind]permission.Decision{permission.KindRead: permission.Allow},
+	})
+	require.NoError(t, err)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{ws}, WorkDir: ws, Home: home})
+	require.NoError(t, err)
+	pol := bashguard.DefaultPolicy()
+	pol.Home = home
+	guard := bashguard.New(pol)
+
+	subst := strings.NewReplacer("$WS", ws, "$OUT", out, "$HOME", home)
+	back := strings.NewReplacer(ws, "$WS", out, "$OUT", home, "$HOME")
+	f, err := os.Open("testdata/stage.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c stageCase
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &c), sc.Text())
+		require.NotEmpty(t, c.Name, sc.Text())
+		require.NotEmpty(t, c.Reason, "case %q must name a reason", c.Name)
+		require.NotEmpty(t, c.Rule, "case %q must name a rule", c.Name)
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			call, ok := stageTools[c.Tool]
+			require.True(t, ok, "no tool %q", c.Tool)
+			call.Tool = c.Tool
+			for _, r := range c.ToolRules {
+				d, err := permission.ParseDecision(r.Decision)
+				require.NoError(t, err)
+				call.Rules = append(call.Rules, content.Rule{Decision: d, Rule: r.Rule, Reason: r.Reason})
+			}
+			session := checker.NewSession()
+			require.NoError(t, session.Add(permission.Deny, c.SessionDeny...))
+			require.NoError(t, session.Add(permission.Ask, c.SessionAsk...))
+			_, members, err := jsonin.Object([]byte(subst.Replace(string(c.Input))), nil, nil)
+			require.NoError(t, err)
+
+			got := content.Inspect(context.Background(),
+				content.Judges{Checker: checker, Session: session, Sandbox: sb, Guard: guard}, call, members)
+			r := permission.Combine(permission.ModeDefault,
+				permission.Call{Tool: c.Tool, Kind: call.Kind, InsideRoots: got.InsideRoots}, got.Answers()...)
+
+			reason := back.Replace(r.Reason)
+			assert.Equal(t, c.Decision, r.Decision.String(), "decision (%s: %s)", r.Rule, reason)
+			assert.Equal(t, c.Layer, r.Layer.String(), "layer (%s: %s)", r.Rule, reason)
+			assert.Equal(t, c.Rule, back.Replace(r.Rule), "rule (%s)", reason)
+			assert.Contains(t, reason, c.Reason, "reason")
+		})
+	}
+	require.NoError(t, sc.Err())
+	require.GreaterOrEqual(t, n, 40)
+}
