@@ -87,9 +87,9 @@ var pipelineCalls = []struct {
 
 func startSession(tb testing.TB, w *workspace, id string) {
 	tb.Helper()
-	_, err := w.p.StartSession(context.Background(), runtime.SessionOptions{ID: id, Cwd: w.dir})
+	s, err := w.p.Session(context.Background(), runtime.SessionOptions{ID: id, Cwd: w.dir})
 	require.NoError(tb, err)
-	tb.Cleanup(func() { w.p.EndSession(id, "done") })
+	tb.Cleanup(func() { s.End("done", "", nil) })
 }
 
 // TestPipelineCalls asserts the verdicts the pipeline benchmark times.

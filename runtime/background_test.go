@@ -11,14 +11,14 @@ import (
 
 func TestSessionBackgroundEndsWithSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var ss Sessions
-		s, err := ss.Start(t.Context(), "s")
+		ss := newSessions(Limits{})
+		s, err := ss.start(t.Context(), "s")
 		require.NoError(t, err)
 		require.NoError(t, s.Background().Go("t", func(ctx context.Context) (string, error) {
 			<-ctx.Done()
 			return "", context.Cause(ctx)
 		}))
-		ss.End("s")
+		ss.end("s")
 		s.Background().Wait()
 		n := s.Background().Drain()
 		require.Len(t, n, 1)

@@ -20,23 +20,26 @@
 //
 // # Runtime limits
 //
-// [Sessions] creates, finds and ends [Session] values, each with its own
-// context (cancelled at once by [Session.Cancel]), step count, recent calls,
-// token budget and compaction breaker. [Session.Gate] is layer 7's check of
-// a call: cancelled session, step limit, the third identical call in a row
-// (inputs compared in a canonical JSON form), a short cycle of calls come round
-// three times. [Session.BeginStep] and [Session.AddTokens] return a
-// [Status] whose [Signal] set tells the loop to nudge, ask for the final
-// answer, force compaction, or stop.
+// [Pipeline.Session] gets or starts a [Session], each with its own context
+// (cancelled at once by [Session.Cancel], or on every replica by
+// [Pipeline.Cancel]), step count, recent calls, token budget and
+// compaction breaker; [Session.End] ends it. Layer 7's check is the first
+// step of [Pipeline.Check]: cancelled session, step limit, the third
+// identical call in a row (inputs compared in a canonical JSON form), a short
+// cycle of calls come round three times. [Session.BeginStep] and
+// [Session.AddTokens] return a [Status] whose [Signal] set tells the loop
+// to nudge, ask for the final answer, force compaction, or stop.
 //
-//	sessions, _ := runtime.NewSessions(runtime.Limits{})
-//	s, _ := sessions.Start(ctx, "conversation-1")
-//	defer sessions.End("conversation-1")
+//	s, _ := p.Session(ctx, runtime.SessionOptions{ID: "conversation-1"})
+//	defer s.End("conversation over", "", nil)
 //	for {
 //		st := s.BeginStep()
 //		if st.Signals.Has(runtime.SignalFinalAnswer) { /* ask without tools */ }
-//		// … model call; for each tool call: s.Gate(tool, input) …
+//		// … model call; for each tool call: p.Check, run it, p.After …
 //	}
+//
+// A [Child] in [SessionOptions] starts a child (subagent) session that can
+// only narrow its parent; package subagent is the way to use it.
 //
 // # Approval
 //

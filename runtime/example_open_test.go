@@ -57,10 +57,11 @@ func ExamplePipeline_Check() {
 		panic(err)
 	}
 	ctx := context.Background()
-	if _, err := p.StartSession(ctx, runtime.SessionOptions{ID: "s1"}); err != nil {
+	s, err := p.Session(ctx, runtime.SessionOptions{ID: "s1"})
+	if err != nil {
 		panic(err)
 	}
-	defer p.EndSession("s1", "done")
+	defer s.End("done", "", nil)
 
 	for _, c := range []struct{ tool, input string }{
 		{"Read", `{"file_path":"main.go"}`},

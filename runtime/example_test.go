@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
@@ -24,29 +23,55 @@ func ExampleRegistry_Restrict() {
 	// runtime: restrict: unknown tool(s) "Bsh"
 }
 
-func ExampleSession_Gate() {
-	var sessions runtime.Sessions
-	s, _ := sessions.Start(context.Background(), "conversation-1")
-	defer sessions.End("conversation-1")
+// examplePipeline is a pipeline whose one tool, search, reads nothing
+// from the disk and is allowed by default.
+func examplePipeline(l runtime.Limits) *runtime.Pipeline {
+	checker, err := permission.New(permission.Config{Default: permission.Allow})
+	if err != nil {
+		panic(err)
+	}
+	tools, err := runtime.NewRegistry(&runtime.Descriptor{ToolName: "search", Base: runtime.Traits{Kind: permission.KindRead}})
+	if err != nil {
+		panic(err)
+	}
+	p, err := runtime.New(runtime.Config{Tools: tools, Checker: checker, Limits: l})
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func ExamplePipeline_Session() {
+	p := examplePipeline(runtime.Limits{})
+	ctx := context.Background()
+	s, err := p.Session(ctx, runtime.SessionOptions{ID: "conversation-1"})
+	if err != nil {
+		panic(err)
+	}
+	defer s.End("done", "", nil)
 	s.BeginStep()
-	for _, in := range []string{`{"file_path":"a.go"}`, `{ "file_path" : "a.go" }`, `{"file_path":"a.go"}`} {
-		g := s.Gate("Read", json.RawMessage(in))
-		fmt.Println(strings.TrimSpace(fmt.Sprint(g.Decision, " ", g.Rule, " ", g.Reason)))
+	// The same call three times, spelt two ways: layer 7 denies the third.
+	for _, in := range []string{`{"q":"a"}`, `{ "q" : "a" }`, `{"q":"a"}`} {
+		v := p.Check(ctx, runtime.Call{Session: s.ID(), Tool: "search", Input: json.RawMessage(in)})
+		fmt.Println(v.Decision, v.Layer, v.Rule)
 	}
 	s.Cancel("user pressed stop")
-	g := s.Gate("Read", json.RawMessage(`{"file_path":"b.go"}`))
-	fmt.Println(g.Decision, g.Rule, g.Reason)
+	v := p.Check(ctx, runtime.Call{Session: s.ID(), Tool: "search", Input: json.RawMessage(`{"q":"b"}`)})
+	fmt.Println(v.Decision, v.Rule, v.Reason)
 	// Output:
-	// allow
-	// allow
-	// deny runtime:repeat the same Read call with the same input 3 times in a row: try something else
+	// allow L2 rules default
+	// allow L2 rules default
+	// deny L7 runtime runtime:repeat
 	// deny runtime:cancelled session is cancelled: runtime: session cancelled: user pressed stop
 }
 
 func ExampleSession_BeginStep() {
-	sessions, _ := runtime.NewSessions(runtime.Limits{MaxSteps: 1})
-	s, _ := sessions.Start(context.Background(), "c")
-	defer sessions.End("c")
+	p := examplePipeline(runtime.Limits{MaxSteps: 1})
+	s, err := p.Session(context.Background(), runtime.SessionOptions{ID: "c"})
+	if err != nil {
+		panic(err)
+	}
+	defer s.End("done", "", nil)
 	fmt.Println(s.BeginStep().Signals)
 	st := s.BeginStep()
 	fmt.Println(st.Signals, "-", st.Reason)

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/toolgate/toolgate/permission"
 )
 
 // Default runtime limits, as in the original design.
@@ -21,13 +19,13 @@ const (
 	DefaultMaxCompactionFailures = 3
 )
 
-// Limits configures layer 7 for every session of a [Sessions] store. A zero
+// Limits configures layer 7 for every session of a [Pipeline]. A zero
 // field takes its default; a negative one is a configuration error, so no
 // limit can be switched off by accident.
 type Limits struct {
 	// MaxSteps is the number of steps (model turns) that may offer tools.
 	// Past it, [Session.BeginStep] signals SignalFinalAnswer and
-	// [Session.Gate] denies every call. Default 8.
+	// [Pipeline.Check] denies every call. Default 8.
 	MaxSteps int
 	// RepeatLimit is the number of identical consecutive calls (same tool,
 	// same canonical input) at which the last one is denied. Default 3: the
@@ -160,19 +158,5 @@ type Status struct {
 	// Signals are the instructions for the loop; zero means carry on.
 	Signals Signal
 	// Reason explains every signal raised, joined by "; ".
-	Reason string
-}
-
-// GateResult is layer 7's answer for one call. Decision is permission.Allow
-// when layer 7 has no objection (the other layers still decide) and
-// permission.Deny otherwise; the zero value is a Deny.
-type GateResult struct {
-	// Decision is Allow or Deny.
-	Decision permission.Decision
-	// Rule names the check that denied: "runtime:cancelled",
-	// "runtime:step-limit", "runtime:repeat" or "runtime:cycle"; empty on
-	// Allow.
-	Rule string
-	// Reason explains a Deny.
 	Reason string
 }

@@ -64,7 +64,7 @@ type Config struct {
 // after it. It is safe for concurrent use by many sessions and goroutines.
 type Pipeline struct {
 	cfg      Config
-	sessions *Sessions
+	sessions *sessions
 	mu       sync.Mutex
 	agents   map[string]*agent
 	// dir is the workspace's directory when [Open] built the pipeline:
@@ -74,7 +74,7 @@ type Pipeline struct {
 	// tools is the live tool set: cfg.Tools plus what [Pipeline.AddTools]
 	// added since.
 	tools atomic.Pointer[Registry]
-	// starting serialises the start step of Acquire.
+	// starting serialises the start step of Session.
 	starting sync.Mutex
 }
 
@@ -117,11 +117,7 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	p := &Pipeline{cfg: cfg, agents: make(map[string]*agent)}
 	p.tools.Store(cfg.Tools)
-	s, err := NewSessions(cfg.Limits)
-	if err != nil {
-		return nil, err
-	}
-	p.sessions = s
+	p.sessions = newSessions(cfg.Limits)
 	p.openStore()
 	return p, nil
 }
@@ -137,9 +133,14 @@ type SessionOptions struct {
 	// means the workspace's directory for a pipeline [Open] built.
 	Cwd string
 	// IdleTimeout, if positive, ends the session (reason "idle") once it
-	// has been that long since a Check, an After or an Acquire last named
-	// it; a call that runs longer than that may find its session ended.
+	// has been that long since a Check, an After or a [Pipeline.Session]
+	// last named it; a call that runs longer than that may find its
+	// session ended.
 	IdleTimeout time.Duration
+	// Child, if not nil, starts the session as a child (subagent) session
+	// of a live parent, which it can only narrow; Mode must then be left
+	// zero and Cwd empty or the parent's.
+	Child *Child
 }
 
 // agent is the pipeline's per-session state around layer 7's Session.
@@ -177,12 +178,6 @@ type agent struct {
 	granted map[string]bool
 }
 
-// StartSession starts a session: its layer-7 state, its session rules,
-// and the SessionStart hooks. Cancelling ctx cancels the session.
-func (p *Pipeline) StartSession(ctx context.Context, o SessionOptions) (*Session, error) {
-	return p.startAgent(ctx, o, nil, "", nil, nil)
-}
-
 // startAgent starts a session; setup, if not nil, finishes the agent (its
 // rules and limits) before it is published, so no check ever sees it half
 // built. A setup error ends the session again.
@@ -196,12 +191,13 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	if o.Cwd == "" {
 		o.Cwd = p.dir
 	}
-	l7, err := p.sessions.Start(ctx, o.ID)
+	l7, err := p.sessions.start(ctx, o.ID)
 	if err != nil {
 		return nil, err
 	}
 	a := &agent{p: p, l7: l7, mode: o.Mode, name: p.cfg.AgentName, cwd: o.Cwd, start: time.Now(),
 		record: context.WithoutCancel(l7.Context())}
+	l7.owner = a
 	if parent != nil {
 		a.parent, a.silent, a.name, a.depth = parent, true, name, parent.depth+1
 		a.rules = parent.rules.Child()
@@ -213,7 +209,7 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	}
 	if setup != nil {
 		if err := setup(a); err != nil {
-			p.sessions.End(o.ID)
+			p.sessions.end(o.ID)
 			return nil, err
 		}
 	}
@@ -221,7 +217,7 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	if parent == nil {
 		epoch = p.epoch()
 		if err := p.restore(ctx, a, true); err != nil {
-			p.sessions.End(o.ID)
+			p.sessions.end(o.ID)
 			return nil, err
 		}
 	}
@@ -241,26 +237,19 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	return l7, nil
 }
 
-// EndSession ends a session: it is cancelled, its SessionStop hooks run
-// with reason, and its state is freed. It reports whether it was live. For
-// a child session the parent's SubagentStop hooks run too; use
-// [Pipeline.EndChild] to pass them the child's answer.
-func (p *Pipeline) EndSession(id, reason string) bool {
-	return p.endSession(id, reason, "", nil)
-}
-
-// EndChild ends a child session like [Pipeline.EndSession] and gives the
-// parent's SubagentStop hooks the child's final output and error.
-func (p *Pipeline) EndChild(id, reason, output string, err error) bool {
-	return p.endSession(id, reason, output, err)
-}
-
-func (p *Pipeline) endSession(id, reason, output string, runErr error) bool {
+// end ends a's session if it is still live: it is cancelled, its
+// SessionStop hooks run with reason (and a child's parent's SubagentStop
+// hooks with output and runErr), and its state is freed. It reports
+// whether this call ended it.
+func (a *agent) end(reason, output string, runErr error) bool {
+	p, id := a.p, a.l7.ID()
 	p.mu.Lock()
-	a, ok := p.agents[id]
-	delete(p.agents, id)
+	live := p.agents[id] == a
+	if live {
+		delete(p.agents, id)
+	}
 	p.mu.Unlock()
-	if !ok {
+	if !live {
 		return false
 	}
 	p.finish(id, a, reason, output, runErr)
@@ -275,7 +264,7 @@ func (p *Pipeline) finish(id string, a *agent, reason, output string, runErr err
 	st := a.l7.Status()
 	// SessionStop runs with a context that outlives the session's own.
 	ctx := context.WithoutCancel(a.l7.Context())
-	p.sessions.End(id)
+	p.sessions.end(id)
 	_ = p.cfg.Hooks.SessionStop(ctx, hooks.SessionStopEvent{
 		SessionID: id, AgentName: a.name, Step: st.Step, Reason: reason, Elapsed: time.Since(a.start), Err: runErr,
 	})
@@ -288,25 +277,6 @@ func (p *Pipeline) finish(id string, a *agent, reason, output string, runErr err
 	if a.release != nil {
 		a.release()
 	}
-}
-
-// Session returns the layer-7 state of a live session.
-func (p *Pipeline) Session(id string) (*Session, bool) {
-	a := p.agent(id)
-	if a == nil {
-		return nil, false
-	}
-	return a.l7, true
-}
-
-// SessionRules returns a live session's rules, to add "allow always"
-// answers or Deny rules at run time.
-func (p *Pipeline) SessionRules(id string) (*permission.SessionRules, bool) {
-	a := p.agent(id)
-	if a == nil {
-		return nil, false
-	}
-	return a.rules, true
 }
 
 func (p *Pipeline) agent(id string) *agent {
@@ -386,22 +356,4 @@ func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, er
 			return res
 		},
 	}
-}
-
-// BeginStep starts the next step (model turn) of a live session: it fires
-// the StepComplete hooks for the step that ended and returns layer 7's
-// status, whose signals tell the host to nudge the model, stop offering
-// tools (past the step limit) or stop. Hosts call it once per turn; without
-// it there is no step limit.
-func (p *Pipeline) BeginStep(id string) (Status, error) {
-	a := p.agent(id)
-	if a == nil {
-		return Status{}, errUnknownSession(id)
-	}
-	if prev := a.l7.currentStep(); prev > 0 {
-		_ = p.cfg.Hooks.StepComplete(a.l7.Context(), hooks.StepCompleteEvent{SessionID: id, AgentName: a.name, Step: prev})
-	}
-	st := a.l7.BeginStep()
-	p.saveCounters(a)
-	return st, nil
 }

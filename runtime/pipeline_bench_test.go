@@ -74,9 +74,9 @@ func newBenchPipeline(b *testing.B) *benchPipeline {
 	require.NoError(b, err)
 	p, err := New(Config{Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: guard})
 	require.NoError(b, err)
-	_, err = p.StartSession(context.Background(), SessionOptions{ID: "bench", Cwd: dir})
+	sess, err := p.Session(context.Background(), SessionOptions{ID: "bench", Cwd: dir})
 	require.NoError(b, err)
-	b.Cleanup(func() { p.EndSession("bench", "done") })
+	b.Cleanup(func() { sess.End("done", "", nil) })
 	return &benchPipeline{p: p, sb: sb, guard: guard, dir: dir}
 }
 

@@ -64,7 +64,7 @@ func TestPipelineCancelStopsCancelToolsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := cancelWorld(t)
 		w.start(t, "s", permission.ModeDefault)
-		sess, _ := w.p.Session("s")
+		sess := liveSession(w.p, "s")
 		exec := w.p.Executor(fakeRun)
 		time.AfterFunc(time.Second, func() { sess.Cancel("the user pressed Esc") })
 		start := time.Now()
@@ -105,7 +105,7 @@ func TestPipelineCancelLetsBlockToolsFinish(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := cancelWorld(t)
 		w.start(t, "s", permission.ModeDefault)
-		sess, _ := w.p.Session("s")
+		sess := liveSession(w.p, "s")
 		exec := w.p.Executor(fakeRun)
 		time.AfterFunc(time.Second, func() { sess.Cancel("the user pressed Esc") })
 		start := time.Now()
@@ -132,7 +132,7 @@ func TestPipelineSiblingAbort(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := cancelWorld(t)
 		w.start(t, "s", permission.ModeDefault)
-		sess, _ := w.p.Session("s")
+		sess := liveSession(w.p, "s")
 		exec := w.p.Executor(fakeRun)
 		start := time.Now()
 		res := exec.Execute(sess.Context(), []Call{
@@ -151,7 +151,7 @@ func TestPipelineSiblingAbort(t *testing.T) {
 		}
 		assert.False(t, res[3].Ran, "the Bash call after the failure does not start")
 		assert.ErrorIs(t, res[3].Err, ErrSiblingFailed)
-		assert.NoError(t, sess.Err(), "a sibling abort ends the batch, not the session")
+		assert.NoError(t, sess.err(), "a sibling abort ends the batch, not the session")
 
 		start = time.Now()
 		res = exec.Execute(sess.Context(), []Call{

@@ -40,8 +40,8 @@ func TestPipelineConcurrentSessions(t *testing.T) {
 	var wg sync.WaitGroup
 	for s := range sessions {
 		id := fmt.Sprintf("s%d", s)
-		rules, ok := w.p.SessionRules(id)
-		require.True(t, ok)
+		rules := liveSession(w.p, id).Rules()
+		require.NotNil(t, rules)
 		halfway := make(chan struct{})
 		wg.Go(func() {
 			// Rules added while the checks run.

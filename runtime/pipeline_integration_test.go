@@ -90,8 +90,9 @@ func walk(t *testing.T, w *world, sess string, cases []icase) {
 	t.Helper()
 	for i, tc := range cases {
 		if tc.step {
-			_, err := w.p.BeginStep(sess)
-			require.NoError(t, err)
+			s := liveSession(w.p, sess)
+			require.NotNil(t, s, "session %s is live", sess)
+			s.BeginStep()
 		}
 		if tc.before != nil {
 			tc.before(t, w)
@@ -114,8 +115,8 @@ func TestPipelineIntegrationExample(t *testing.T) {
 	require.NoError(t, os.Mkdir(filepath.Join(w.dir, "build"), 0o755))
 	w.start(t, "s", permission.ModeDefault)
 	cancel := func(t *testing.T, w *world) {
-		s, ok := w.p.Session("s")
-		require.True(t, ok)
+		s := liveSession(w.p, "s")
+		require.NotNil(t, s)
 		s.Cancel("the user pressed Esc")
 	}
 	walk(t, w, "s", []icase{

@@ -55,7 +55,7 @@ func input(t *testing.T, v any) json.RawMessage {
 func TestAddToolsJudgesByNameAndRoles(t *testing.T) {
 	p, dir := liveWorkspace(t, nil)
 	ctx := context.Background()
-	_, err := p.StartSession(ctx, runtime.SessionOptions{ID: "s"})
+	_, err := p.Session(ctx, runtime.SessionOptions{ID: "s"})
 	require.NoError(t, err)
 	call := func(path string) runtime.Verdict {
 		return p.Check(ctx, runtime.Call{Session: "s", Tool: "mcp__fs__read_file", Input: input(t, map[string]string{"path": path})})
@@ -101,7 +101,7 @@ func TestAddToolsJudgesByNameAndRoles(t *testing.T) {
 func TestAddToolsConcurrentWithChecks(t *testing.T) {
 	p, dir := liveWorkspace(t, nil)
 	ctx := context.Background()
-	_, err := p.StartSession(ctx, runtime.SessionOptions{ID: "s"})
+	_, err := p.Session(ctx, runtime.SessionOptions{ID: "s"})
 	require.NoError(t, err)
 	const n = 20
 	var wg sync.WaitGroup
@@ -134,7 +134,7 @@ func TestAddToolsConcurrentWithChecks(t *testing.T) {
 func TestExecutorSeesAddedTools(t *testing.T) {
 	p, dir := liveWorkspace(t, nil)
 	ctx := context.Background()
-	_, err := p.StartSession(ctx, runtime.SessionOptions{ID: "s"})
+	_, err := p.Session(ctx, runtime.SessionOptions{ID: "s"})
 	require.NoError(t, err)
 	ex := p.Executor(func(context.Context, runtime.Call) (string, error) { return "package main", nil })
 	require.NoError(t, p.AddTools(mcpRead()))
@@ -160,7 +160,7 @@ func TestSessionIDInContext(t *testing.T) {
 	defer set.Close()
 	p, dir := liveWorkspace(t, set)
 	bg := context.Background()
-	_, err := p.StartSession(bg, runtime.SessionOptions{ID: "a"})
+	_, err := p.Session(bg, runtime.SessionOptions{ID: "a"})
 	require.NoError(t, err)
 	_, ok := runtime.SessionIDFrom(bg)
 	assert.False(t, ok)
@@ -192,9 +192,9 @@ func TestSessionIDInContext(t *testing.T) {
 	assert.Equal(t, []string{"a"}, posts)
 }
 
-// Acquire starts a session once, hands the same one to every caller, and
+// Session starts a session once, hands the same one to every caller, and
 // does not end it with the request context it was started under.
-func TestAcquireGetsOrStarts(t *testing.T) {
+func TestSessionGetsOrStarts(t *testing.T) {
 	p, dir := liveWorkspace(t, nil)
 	req, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -203,7 +203,7 @@ func TestAcquireGetsOrStarts(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s, err := p.Acquire(req, runtime.SessionOptions{ID: "mcp-1"})
+			s, err := p.Session(req, runtime.SessionOptions{ID: "mcp-1"})
 			assert.NoError(t, err)
 			got[i] = s
 		}()
@@ -213,17 +213,17 @@ func TestAcquireGetsOrStarts(t *testing.T) {
 		assert.Same(t, got[0], s)
 	}
 	cancel()
-	require.NoError(t, got[0].Err(), "the request's cancellation does not end the session")
+	require.NoError(t, context.Cause(got[0].Context()), "the request's cancellation does not end the session")
 	v := p.Check(context.Background(), runtime.Call{Session: "mcp-1", Tool: "Read", Input: input(t, map[string]string{"file_path": filepath.Join(dir, "main.go")})})
 	assert.Equal(t, permission.Allow, v.Decision, v.Reason)
 
-	_, err := p.Acquire(req, runtime.SessionOptions{ID: "x", Mode: permission.Mode(99)})
+	_, err := p.Session(req, runtime.SessionOptions{ID: "x", Mode: permission.Mode(99)})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "invalid permission mode")
 }
 
 // A session with an idle timeout ends once unused for that long, with
-// reason "idle" to the SessionStop hooks; use keeps it alive; Acquire then
+// reason "idle" to the SessionStop hooks; use keeps it alive; Session then
 // starts it afresh.
 func TestIdleSessionsExpire(t *testing.T) {
 	stops := make(chan hooks.SessionStopEvent, 4)
@@ -232,7 +232,7 @@ func TestIdleSessionsExpire(t *testing.T) {
 	defer set.Close()
 	p, dir := liveWorkspace(t, set)
 	const idle = 150 * time.Millisecond
-	s, err := p.Acquire(context.Background(), runtime.SessionOptions{ID: "i", IdleTimeout: idle})
+	s, err := p.Session(context.Background(), runtime.SessionOptions{ID: "i", IdleTimeout: idle})
 	require.NoError(t, err)
 	read := runtime.Call{Session: "i", Tool: "Read", Input: input(t, map[string]string{"file_path": filepath.Join(dir, "main.go")})}
 	// Used every third of the timeout for two timeouts: still live.
@@ -255,15 +255,15 @@ func TestIdleSessionsExpire(t *testing.T) {
 	}
 	assert.Equal(t, "i", e.SessionID)
 	assert.Equal(t, "idle", e.Reason)
-	assert.ErrorIs(t, s.Err(), runtime.ErrSessionEnded)
+	assert.ErrorIs(t, context.Cause(s.Context()), runtime.ErrSessionEnded)
 	v := p.Check(context.Background(), read)
 	assert.Equal(t, permission.Deny, v.Decision)
 	assert.Contains(t, v.Reason, `no live session "i"`)
 
-	s2, err := p.Acquire(context.Background(), runtime.SessionOptions{ID: "i"})
+	s2, err := p.Session(context.Background(), runtime.SessionOptions{ID: "i"})
 	require.NoError(t, err)
 	assert.NotSame(t, s, s2)
-	assert.True(t, p.EndSession("i", "done"))
+	assert.True(t, s2.End("done", "", nil))
 	assert.Equal(t, "done", (<-stops).Reason)
 }
 
@@ -290,7 +290,7 @@ func TestAfterStructuredOutput(t *testing.T) {
 		Output: output.Shaper{PerTool: map[string]int{"Read": 300}}})
 	require.NoError(t, err)
 	ctx := runtime.WithSessionID(context.Background(), "s")
-	_, err = p.StartSession(ctx, runtime.SessionOptions{ID: "s"})
+	_, err = p.Session(ctx, runtime.SessionOptions{ID: "s"})
 	require.NoError(t, err)
 	read := runtime.Call{ID: "c", Tool: "Read", Input: input(t, map[string]string{"file_path": filepath.Join(dir, "main.go")})}
 	allow := p.Check(ctx, read)

@@ -332,8 +332,8 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 	} else if ok {
 		return denied("runtime:cancelled", "session is cancelled: "+reason)
 	}
-	if a := p.agent(ap.Session); a != nil && a.l7.Err() != nil {
-		return denied("runtime:cancelled", "session is cancelled: "+a.l7.Err().Error())
+	if a := p.agent(ap.Session); a != nil && a.l7.err() != nil {
+		return denied("runtime:cancelled", "session is cancelled: "+a.l7.err().Error())
 	}
 	if !ap.Answered {
 		if !ap.Expires.IsZero() && !time.Now().Before(ap.Expires) {

@@ -28,8 +28,9 @@ func replica(t *testing.T, dir string, st store.Store, timeout time.Duration) *r
 // waitRule waits until session id on p has the Allow rule.
 func waitRule(t *testing.T, p *runtime.Pipeline, id, rule string) {
 	t.Helper()
-	rules, ok := p.SessionRules(id)
-	require.True(t, ok)
+	s, err := p.Session(t.Context(), runtime.SessionOptions{ID: id}) // live: a get
+	require.NoError(t, err)
+	rules := s.Rules()
 	require.Eventually(t, func() bool {
 		for _, r := range rules.Rules() {
 			if r.Decision == permission.Allow && r.Rule == rule {
@@ -46,9 +47,9 @@ func makeBuild(session string) runtime.Call {
 
 func start(t *testing.T, p *runtime.Pipeline, id string) *runtime.Session {
 	t.Helper()
-	s, err := p.StartSession(t.Context(), runtime.SessionOptions{ID: id})
+	s, err := p.Session(t.Context(), runtime.SessionOptions{ID: id})
 	require.NoError(t, err)
-	t.Cleanup(func() { p.EndSession(id, "test over") })
+	t.Cleanup(func() { s.End("test over", "", nil) })
 	return s
 }
 
@@ -179,8 +180,8 @@ func TestStoreCancelReachesReplicas(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the cancel never reached replica a")
 	}
-	assert.ErrorIs(t, s.Err(), runtime.ErrCancelled)
-	assert.Contains(t, s.Err().Error(), "user pressed stop")
+	assert.ErrorIs(t, context.Cause(s.Context()), runtime.ErrCancelled)
+	assert.Contains(t, context.Cause(s.Context()).Error(), "user pressed stop")
 	v2 := a.Check(t.Context(), makeBuild("s1"))
 	assert.Equal(t, permission.Deny, v2.Decision)
 	assert.Contains(t, v2.Reason, "session is cancelled")
@@ -193,7 +194,7 @@ func TestStoreCancelReachesReplicas(t *testing.T) {
 
 	c := replica(t, dir, st, time.Minute)
 	s3 := start(t, c, "s1")
-	assert.ErrorContains(t, s3.Err(), "user pressed stop", "a cancelled session starts cancelled elsewhere")
+	assert.ErrorContains(t, context.Cause(s3.Context()), "user pressed stop", "a cancelled session starts cancelled elsewhere")
 }
 
 // A session carried on by another worker keeps its step count, its tokens
@@ -205,14 +206,12 @@ func TestStoreCountersMove(t *testing.T) {
 	s := start(t, a, "s1")
 	read := runtime.Call{Session: "s1", Tool: "Read", Input: json.RawMessage(`{"file_path":"main.go"}`)}
 	for range 2 {
-		_, err := a.BeginStep("s1")
-		require.NoError(t, err)
+		s.BeginStep()
 		s.AddTokens(500)
 		a.Check(t.Context(), read)
 	}
-	_, err := a.BeginStep("s1")
-	require.NoError(t, err)
-	a.EndSession("s1", "worker moves")
+	s.BeginStep()
+	require.True(t, s.End("worker moves", "", nil))
 
 	b := replica(t, dir, st, time.Minute)
 	s2 := start(t, b, "s1")

@@ -65,11 +65,29 @@ func newWorld(t testing.TB, cfg permission.Config, asker approval.Asker, extra .
 	return w
 }
 
-func (w *world) start(t testing.TB, id string, mode permission.Mode) {
+func (w *world) start(t testing.TB, id string, mode permission.Mode) *Session {
 	t.Helper()
-	_, err := w.p.StartSession(context.Background(), SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
+	s, err := w.p.Session(context.Background(), SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
 	require.NoError(t, err)
-	t.Cleanup(func() { w.p.EndSession(id, "test done") })
+	t.Cleanup(func() { s.End("test done", "", nil) })
+	return s
+}
+
+// liveSession returns the live session id of p, nil if there is none.
+func liveSession(p *Pipeline, id string) *Session {
+	if a := p.agent(id); a != nil {
+		return a.l7
+	}
+	return nil
+}
+
+// endSession ends the live session id of p, as a host holding its
+// *Session would.
+func endSession(p *Pipeline, id, reason string) bool {
+	if a := p.agent(id); a != nil {
+		return a.l7.End(reason, "", nil)
+	}
+	return false
 }
 
 func in(kv ...string) json.RawMessage {
@@ -159,37 +177,48 @@ func TestPipelineDuplicateKeysDenied(t *testing.T) {
 	assert.Equal(t, `input is not a JSON object: duplicate object key "file_path"`, v.Reason)
 }
 
-func TestStartChildRefusesToWiden(t *testing.T) {
+func TestChildSessionRefusesToWiden(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
 	w.start(t, "parent", permission.ModeDefault)
 	bypass, plan := permission.ModeBypassPermissions, permission.ModePlan
+	ctx := context.Background()
 	for _, tc := range []struct {
 		name   string
-		o      ChildOptions
+		o      SessionOptions
 		reason string
 	}{
-		{"tool outside the parent's set", ChildOptions{ID: "c1", Name: "x", Tools: []string{"Read", "Launch"}}, `tool "Launch" is not in the parent's tool set`},
-		{"more permissive mode", ChildOptions{ID: "c2", Name: "x", Mode: &bypass}, "mode bypassPermissions is more permissive than the parent's default"},
+		{"tool outside the parent's set", SessionOptions{ID: "c1", Child: &Child{Parent: "parent", Name: "x", Tools: []string{"Read", "Launch"}}}, `tool "Launch" is not in the parent's tool set`},
+		{"more permissive mode", SessionOptions{ID: "c2", Child: &Child{Parent: "parent", Name: "x", Mode: &bypass}}, "mode bypassPermissions is more permissive than the parent's default"},
+		{"another working directory", SessionOptions{ID: "c5", Cwd: "/", Child: &Child{Parent: "parent", Name: "x"}}, `working directory "/" is not the parent's`},
 	} {
-		_, err := w.p.StartChild(context.Background(), "parent", tc.o)
+		_, err := w.p.Session(ctx, tc.o)
 		require.ErrorIs(t, err, ErrWiden, tc.name)
 		assert.ErrorContains(t, err, tc.reason, tc.name)
 	}
-	_, err := w.p.StartChild(context.Background(), "parent", ChildOptions{ID: "c3", Name: "reader", Tools: []string{"Read"}, Mode: &plan, Deny: []string{"Read(./src/**)"}})
+	for _, tc := range []struct {
+		name   string
+		o      SessionOptions
+		reason string
+	}{
+		{"no parent", SessionOptions{ID: "c6", Child: &Child{Parent: "gone", Name: "x"}}, `no live session "gone"`},
+		{"no name", SessionOptions{ID: "c7", Child: &Child{Parent: "parent"}}, "a child session needs a name"},
+		{"top-level mode", SessionOptions{ID: "c8", Mode: permission.ModeAcceptEdits, Child: &Child{Parent: "parent", Name: "x"}}, "a child session's mode is set by Child.Mode"},
+		{"id in use: a child is never got", SessionOptions{ID: "parent", Child: &Child{Parent: "parent", Name: "x"}}, "session already exists"},
+		{"a malformed rule", SessionOptions{ID: "c9", Child: &Child{Parent: "parent", Name: "x", Deny: []string{"Read("}}}, "Read("},
+	} {
+		_, err := w.p.Session(ctx, tc.o)
+		assert.ErrorContains(t, err, tc.reason, tc.name)
+		assert.NotErrorIs(t, err, ErrWiden, tc.name)
+	}
+	c3, err := w.p.Session(ctx, SessionOptions{ID: "c3", Child: &Child{Parent: "parent", Name: "reader", Tools: []string{"Read"}, Mode: &plan, Deny: []string{"Read(./src/**)"}}})
 	require.NoError(t, err)
-	defer w.p.EndSession("c3", "done")
-	_, err = w.p.StartChild(context.Background(), "c3", ChildOptions{ID: "c4", Name: "grandchild"})
+	defer c3.End("done", "", nil)
+	_, err = w.p.Session(ctx, SessionOptions{ID: "c4", Child: &Child{Parent: "c3", Name: "grandchild"}})
 	require.ErrorIs(t, err, ErrWiden)
 	assert.ErrorContains(t, err, "nesting depth 2 is past the bound of 1")
-	rules, _ := w.p.SessionRules("c3")
-	require.ErrorIs(t, rules.Add(permission.Allow, "Bash"), permission.ErrNarrowOnly)
-
-	runCases(t, w, "c3", []pcase{
-		{"restricted tool set", "Bash", in("command", "ls"), permission.Deny, permission.LayerTraits, "input:unknown-tool", `unknown tool "Bash"`},
-		{"child deny rule", "Read", in("file_path", "src/main.go"), permission.Deny, permission.LayerRules, "Read(./src/**)", "denied by deny rule Read(./src/**) (session)"},
-		{"silent: an ask is a deny", "Read", in("file_path", ".env"), permission.Deny, permission.LayerSubagent, "subagent:silent", `subagent "reader" cannot ask the person`},
-		{"read allowed", "Read", in("file_path", "README.md"), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
-	})
+	require.ErrorIs(t, c3.Rules().Add(permission.Allow, "Bash"), permission.ErrNarrowOnly)
+	v := w.p.Check(ctx, Call{Session: "c3", ID: "1", Tool: "Bash", Input: in("command", "ls")})
+	assert.Equal(t, "input:unknown-tool", v.Rule, "the restricted tool set holds: %s", v.Reason)
 }
 
 func TestPipelineMissingCommandDenied(t *testing.T) {
@@ -230,9 +259,9 @@ func TestPipelineShellWorkdir(t *testing.T) {
 	require.NoError(t, err)
 	p, err := New(Config{Tools: reg, Checker: checker, Sandbox: sb, Guard: bashguard.New(pol)})
 	require.NoError(t, err)
-	_, err = p.StartSession(context.Background(), SessionOptions{ID: "g"})
+	g, err := p.Session(context.Background(), SessionOptions{ID: "g"})
 	require.NoError(t, err)
-	defer p.EndSession("g", "done")
+	defer g.End("done", "", nil)
 	w.p = p
 	runCases(t, w, "g", []pcase{
 		{"relative read from the named dir stays inside", "run_bash", in("command", "cat main.go", "working_dir", "src"), permission.Allow, permission.LayerShell, "", ""},
@@ -252,24 +281,6 @@ func TestPipelineEveryObjectMustBeAllowed(t *testing.T) {
 	})
 }
 
-// TestStartChildDepthIsInherited: a child cannot give its own children a
-// looser nesting bound than the one it was started under.
-func TestStartChildDepthIsInherited(t *testing.T) {
-	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
-	w.start(t, "top", permission.ModeDefault)
-	ctx := context.Background()
-	_, err := w.p.StartChild(ctx, "top", ChildOptions{ID: "d1", Name: "one", MaxDepth: 2})
-	require.NoError(t, err)
-	defer w.p.EndSession("d1", "done")
-	_, err = w.p.StartChild(ctx, "d1", ChildOptions{ID: "d2", Name: "two", MaxDepth: 5})
-	require.NoError(t, err, "depth 2 is within the inherited bound of 2")
-	defer w.p.EndSession("d2", "done")
-	_, err = w.p.StartChild(ctx, "d2", ChildOptions{ID: "d3", Name: "three", MaxDepth: 5})
-	require.ErrorIs(t, err, ErrWiden)
-	assert.EqualError(t, err, "runtime: a child session cannot hold more rights than its parent: nesting depth 3 is past the bound of 2")
-}
-
-// TestPipelineExecutorAfterEveryCall: refused calls go through After too,
 // so PostToolUse hooks (metrics, audit) see every call with its verdict.
 func TestPipelineExecutorAfterEveryCall(t *testing.T) {
 	var mu sync.Mutex

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/tasks"
 )
@@ -23,33 +21,30 @@ var (
 	// [Session.Cancel].
 	ErrCancelled = errors.New("runtime: session cancelled")
 	// ErrSessionEnded is the cause of a session context cancelled by
-	// [Sessions.End].
+	// [Session.End].
 	ErrSessionEnded = errors.New("runtime: session ended")
-	// ErrSessionExists is returned by [Sessions.Start] for an id in use.
+	// ErrSessionExists is returned by [Pipeline.Session] for an id in
+	// use that it cannot hand out: a child's (a child is always new), or
+	// that of a session being ended.
 	ErrSessionExists = errors.New("runtime: session already exists")
 )
 
-// Sessions creates, finds and ends per-session layer-7 state. It is safe for
-// concurrent use. The zero value is ready to use with default [Limits].
-type Sessions struct {
-	limits Limits // with defaults applied; zero until set by NewSessions
+// sessions reserves session ids and holds each live session's layer-7
+// state. It is safe for concurrent use.
+type sessions struct {
+	limits Limits // with defaults applied
 	mu     sync.Mutex
 	m      map[string]*Session
 }
 
-// NewSessions returns a store whose sessions use limits (zero fields take
-// their defaults). An invalid limit is an error.
-func NewSessions(limits Limits) (*Sessions, error) {
-	if err := limits.Validate(); err != nil {
-		return nil, err
-	}
-	return &Sessions{limits: limits.withDefaults(), m: make(map[string]*Session)}, nil
+func newSessions(limits Limits) *sessions {
+	return &sessions{limits: limits.withDefaults(), m: make(map[string]*Session)}
 }
 
-// Start creates the session id. Its context derives from ctx: cancelling ctx
+// start creates the session id. Its context derives from ctx: cancelling ctx
 // cancels the session too. The id must be 1 to 256 bytes and not in use
 // ([ErrSessionExists]).
-func (s *Sessions) Start(ctx context.Context, id string) (*Session, error) {
+func (s *sessions) start(ctx context.Context, id string) (*Session, error) {
 	if id == "" || len(id) > 256 {
 		return nil, fmt.Errorf("runtime: session id must be 1 to 256 bytes, got %d", len(id))
 	}
@@ -58,27 +53,14 @@ func (s *Sessions) Start(ctx context.Context, id string) (*Session, error) {
 	if _, ok := s.m[id]; ok {
 		return nil, fmt.Errorf("%w: %q", ErrSessionExists, id)
 	}
-	if s.m == nil {
-		s.m = make(map[string]*Session)
-	}
-	sess := newSession(ctx, id, s.limits.withDefaults())
+	sess := newSession(ctx, id, s.limits)
 	s.m[id] = sess
 	return sess, nil
 }
 
-// Get returns the live session id.
-func (s *Sessions) Get(id string) (*Session, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sess, ok := s.m[id]
-	return sess, ok
-}
-
-// End cancels the session id with cause [ErrSessionEnded] and forgets it,
-// so its state is freed once the caller drops its own references. Later
-// calls through a kept *Session are denied. End reports whether the session
-// was live.
-func (s *Sessions) End(id string) bool {
+// end cancels the session id with cause [ErrSessionEnded] and forgets it.
+// It reports whether the session was live.
+func (s *sessions) end(id string) bool {
 	s.mu.Lock()
 	sess, ok := s.m[id]
 	delete(s.m, id)
@@ -89,8 +71,8 @@ func (s *Sessions) End(id string) bool {
 	return ok
 }
 
-// Len returns the number of live sessions.
-func (s *Sessions) Len() int {
+// len returns the number of live sessions.
+func (s *sessions) len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.m)
@@ -100,6 +82,9 @@ func (s *Sessions) Len() int {
 // step count, recent calls, token budget and compaction breaker. It is safe
 // for concurrent use.
 type Session struct {
+	// owner is the pipeline's state of the session; set before the
+	// session is published, never changed after.
+	owner  *agent
 	id     string
 	limits Limits
 	ctx    context.Context
@@ -179,12 +164,9 @@ func newSession(ctx context.Context, id string, l Limits) *Session {
 // ID returns the session's id.
 func (s *Session) ID() string { return s.id }
 
-// Limits returns the limits in force, defaults applied.
-func (s *Session) Limits() Limits { return s.limits }
-
 // Context returns the session's context. It is cancelled, at once, by
-// [Session.Cancel], by [Sessions.End], or by the context the session was
-// started with; [context.Cause] says which.
+// [Session.Cancel], [Pipeline.Cancel] or [Session.End], by idle expiry,
+// or with a child's parent; [context.Cause] says which.
 func (s *Session) Context() context.Context { return s.ctx }
 
 // Background returns the session's background task queue. Its tasks run
@@ -201,19 +183,19 @@ func (s *Session) Cancel(reason string) {
 	s.cancel(fmt.Errorf("%w: %s", ErrCancelled, reason))
 }
 
-// Err returns nil while the session is live, and the cause of its
-// cancellation afterwards.
-func (s *Session) Err() error {
+// err returns nil while the session is live, and the cause of its
+// cancellation afterwards: what context.Cause of its context returns.
+func (s *Session) err() error {
 	if s.ctx.Err() == nil {
 		return nil
 	}
 	return context.Cause(s.ctx)
 }
 
-// BeginStep starts the next step (model turn) and returns the status the
-// loop should act on. It closes the previous step's token gain for the
+// beginStep starts the next step (model turn) of layer 7's state and
+// returns the status. It closes the previous step's token gain for the
 // diminishing-returns check.
-func (s *Session) BeginStep() Status {
+func (s *Session) beginStep() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.step > 0 {
@@ -251,7 +233,7 @@ func (s *Session) AddTokens(n int) Status {
 func (s *Session) statusLocked() Status {
 	// The status is a function of these fields (the cancellation cause
 	// does not change once set); reuse the last one while they hold.
-	key := statusKey{step: s.step, tokenLevel: s.tokenLevel(), lowRun: s.lowRun, cancelled: s.Err() != nil}
+	key := statusKey{step: s.step, tokenLevel: s.tokenLevel(), lowRun: s.lowRun, cancelled: s.err() != nil}
 	if !s.lastStatusOK || s.lastStatusKey != key {
 		s.lastStatus, s.lastStatusKey, s.lastStatusOK = s.buildStatus(), key, true
 	}
@@ -290,7 +272,7 @@ func (s *Session) buildStatus() Status {
 		}
 		n++
 	}
-	if err := s.Err(); err != nil {
+	if err := s.err(); err != nil {
 		st.Signals |= SignalCancelled
 		sep()
 		b = append(b, err.Error()...)
@@ -362,32 +344,27 @@ func (s *Session) CompactionAllowed() (bool, string) {
 	return true, ""
 }
 
-// Gate is layer 7's check of one call, made before every other layer: a
+// gate is layer 7's check of one call, made before every other layer: a
 // cancelled or ended session, a step past the limit, the RepeatLimit-th
 // identical call in a row (same tool, same input as canonical JSON), or a
 // short cycle of calls come round CycleRepeats times is a Deny with the
-// reason. Every call is remembered, including denied ones, so repeating a
-// denied call stays denied. Input that is not valid JSON is compared by its
-// bytes (input validation denies it later).
-func (s *Session) Gate(tool string, input json.RawMessage) GateResult {
-	c, err := jsonin.Canonical(input)
-	if err != nil {
-		c = nil
+// reason; otherwise an Allow, which leaves the call to the other layers.
+// Every call is remembered, including denied ones, so repeating a denied
+// call stays denied. canon is the input's canonical form, nil when the
+// input is not valid JSON: it is then compared by its bytes (input
+// validation denies it later).
+func (s *Session) gate(tool string, input, canon []byte) permission.Result {
+	deny := func(rule, reason string) permission.Result {
+		return permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: rule, Reason: reason}
 	}
-	return s.gate(tool, input, c)
-}
-
-// gate is Gate with the input's canonical form already computed (nil when
-// the input is not valid JSON).
-func (s *Session) gate(tool string, input, canon []byte) GateResult {
-	if err := s.Err(); err != nil {
-		return GateResult{Rule: "runtime:cancelled", Reason: "session is cancelled: " + err.Error()}
+	if err := s.err(); err != nil {
+		return deny("runtime:cancelled", "session is cancelled: "+err.Error())
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.step > s.limits.MaxSteps {
-		return GateResult{Rule: "runtime:step-limit", Reason: fmt.Sprintf(
-			"step %d is past the limit of %d steps: no more tool calls, give the final answer", s.step, s.limits.MaxSteps)}
+		return deny("runtime:step-limit", fmt.Sprintf(
+			"step %d is past the limit of %d steps: no more tool calls, give the final answer", s.step, s.limits.MaxSteps))
 	}
 	if len(s.recent) == cap(s.recent) {
 		// The oldest key's buffer becomes the newest key's.
@@ -400,8 +377,8 @@ func (s *Session) gate(tool string, input, canon []byte) GateResult {
 	s.recent[len(s.recent)-1].set(s.seed, tool, input, canon)
 	h := s.recent
 	if n := s.limits.RepeatLimit; len(h) >= n && allEqual(h[len(h)-n:]) {
-		return GateResult{Rule: "runtime:repeat", Reason: fmt.Sprintf(
-			"the same %s call with the same input %d times in a row: try something else", tool, n)}
+		return deny("runtime:repeat", fmt.Sprintf(
+			"the same %s call with the same input %d times in a row: try something else", tool, n))
 	}
 	for p := 2; p <= s.limits.MaxCyclePeriod; p++ {
 		w := p * s.limits.CycleRepeats
@@ -413,12 +390,12 @@ func (s *Session) gate(tool string, input, canon []byte) GateResult {
 			for i := range p {
 				names[i] = win[i].tool
 			}
-			return GateResult{Rule: "runtime:cycle", Reason: fmt.Sprintf(
+			return deny("runtime:cycle", fmt.Sprintf(
 				"the calls repeat a cycle of %d (%s) for the %d%s time: try something else",
-				p, strings.Join(names, ", "), s.limits.CycleRepeats, ordinal(s.limits.CycleRepeats))}
+				p, strings.Join(names, ", "), s.limits.CycleRepeats, ordinal(s.limits.CycleRepeats)))
 		}
 	}
-	return GateResult{Decision: permission.Allow}
+	return permission.Result{Decision: permission.Allow, Layer: permission.LayerRuntime}
 }
 
 func callSum(tool string, raw bool, body []byte) [sha256.Size]byte {

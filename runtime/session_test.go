@@ -12,18 +12,40 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 )
 
 func newTestSession(t *testing.T, l Limits) *Session {
 	t.Helper()
-	ss, err := NewSessions(l)
+	require.NoError(t, l.Validate())
+	ss := newSessions(l)
+	s, err := ss.start(t.Context(), "s1")
 	require.NoError(t, err)
-	s, err := ss.Start(t.Context(), "s1")
-	require.NoError(t, err)
-	t.Cleanup(func() { ss.End("s1") })
+	t.Cleanup(func() { ss.end("s1") })
 	return s
 }
+
+// gateInput is layer 7's check on a raw input, canonicalised first as
+// Check does (nil when it is not valid JSON).
+func (s *Session) gateInput(tool string, input json.RawMessage) permission.Result {
+	c, err := jsonin.Canonical(input)
+	if err != nil {
+		c = nil
+	}
+	return s.gate(tool, input, c)
+}
+
+// get returns the live session id.
+func (s *sessions) get(id string) (*Session, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sess, ok := s.m[id]
+	return sess, ok
+}
+
+// gateAllow is layer 7's answer when it has no objection.
+var gateAllow = permission.Result{Decision: permission.Allow, Layer: permission.LayerRuntime}
 
 func TestLimitsValidate(t *testing.T) {
 	require.NoError(t, Limits{}.Validate())
@@ -31,7 +53,7 @@ func TestLimitsValidate(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "MaxSteps is negative (-1)")
 	assert.Contains(t, err.Error(), "TokenHardLimit 40000 is below TokenSoftLimit 50000")
-	_, err = NewSessions(Limits{RepeatLimit: 1})
+	err = Limits{RepeatLimit: 1}.Validate()
 	assert.ErrorContains(t, err, "RepeatLimit 1 out of range 2..100")
 	d := Limits{}.withDefaults()
 	assert.Equal(t, Limits{8, 3, 3, 3, 32000, 40000, 500, 3, 3}, d)
@@ -42,18 +64,18 @@ func TestGateRepeat(t *testing.T) {
 	s.BeginStep()
 	in1 := json.RawMessage(`{"file_path":"a.go","limit":10}`)
 	in2 := json.RawMessage(` { "limit" : 10.0, "file_path" : "a.go" } `) // same value, other spelling
-	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Read", in1))
-	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Read", in2))
-	g := s.Gate("Read", in1)
+	assert.Equal(t, gateAllow, s.gateInput("Read", in1))
+	assert.Equal(t, gateAllow, s.gateInput("Read", in2))
+	g := s.gateInput("Read", in1)
 	assert.Equal(t, permission.Deny, g.Decision)
 	assert.Equal(t, "runtime:repeat", g.Rule)
 	assert.Equal(t, "the same Read call with the same input 3 times in a row: try something else", g.Reason)
-	g = s.Gate("Read", in2)
+	g = s.gateInput("Read", in2)
 	assert.Equal(t, "runtime:repeat", g.Rule, "repeating a denied call stays denied")
 
-	assert.Equal(t, permission.Allow, s.Gate("Read", json.RawMessage(`{"file_path":"b.go"}`)).Decision,
+	assert.Equal(t, permission.Allow, s.gateInput("Read", json.RawMessage(`{"file_path":"b.go"}`)).Decision,
 		"another input breaks the run")
-	assert.Equal(t, permission.Allow, s.Gate("Grep", in1).Decision, "another tool is another call")
+	assert.Equal(t, permission.Allow, s.gateInput("Grep", in1).Decision, "another tool is another call")
 }
 
 func TestGateCycle(t *testing.T) {
@@ -65,26 +87,26 @@ func TestGateCycle(t *testing.T) {
 			if i%2 == 1 {
 				in, tool = b, "Grep"
 			}
-			require.Equal(t, permission.Allow, s.Gate(tool, in).Decision, "call %d", i)
+			require.Equal(t, permission.Allow, s.gateInput(tool, in).Decision, "call %d", i)
 		}
-		g := s.Gate("Grep", b)
-		assert.Equal(t, GateResult{Rule: "runtime:cycle",
+		g := s.gateInput("Grep", b)
+		assert.Equal(t, permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:cycle",
 			Reason: "the calls repeat a cycle of 2 (Read, Grep) for the 3rd time: try something else"}, g)
 	})
 	t.Run("period 3 with a repeated call", func(t *testing.T) {
 		s := newTestSession(t, Limits{})
 		seq := []json.RawMessage{a, a, c, a, a, c, a, a}
 		for i, in := range seq {
-			require.Equal(t, permission.Allow, s.Gate("Read", in).Decision, "call %d", i)
+			require.Equal(t, permission.Allow, s.gateInput("Read", in).Decision, "call %d", i)
 		}
-		g := s.Gate("Read", c)
+		g := s.gateInput("Read", c)
 		assert.Equal(t, "runtime:cycle", g.Rule)
 		assert.Contains(t, g.Reason, "a cycle of 3 (Read, Read, Read) for the 3rd time")
 	})
 	t.Run("two rounds are fine", func(t *testing.T) {
 		s := newTestSession(t, Limits{})
 		for i, in := range []json.RawMessage{a, b, c, a, b, c, b} {
-			g := s.Gate("Read", in)
+			g := s.gateInput("Read", in)
 			assert.Equal(t, permission.Allow, g.Decision, "call %d: %s", i, g.Reason)
 		}
 	})
@@ -93,15 +115,15 @@ func TestGateCycle(t *testing.T) {
 func TestStepLimit(t *testing.T) {
 	s := newTestSession(t, Limits{MaxSteps: 2})
 	assert.Equal(t, Status{Step: 1}, s.BeginStep())
-	assert.Equal(t, permission.Allow, s.Gate("Read", json.RawMessage(`{}`)).Decision)
+	assert.Equal(t, permission.Allow, s.gateInput("Read", json.RawMessage(`{}`)).Decision)
 	s.AddTokens(1000)
 	assert.Equal(t, Status{Step: 2, Tokens: 1000}, s.BeginStep())
 	s.AddTokens(1000)
 	st := s.BeginStep()
 	assert.Equal(t, SignalFinalAnswer, st.Signals)
 	assert.Equal(t, "step 3 is past the limit of 2 steps: stop offering tools and ask for the final answer", st.Reason)
-	g := s.Gate("Read", json.RawMessage(`{"x":1}`))
-	assert.Equal(t, GateResult{Rule: "runtime:step-limit",
+	g := s.gateInput("Read", json.RawMessage(`{"x":1}`))
+	assert.Equal(t, permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:step-limit",
 		Reason: "step 3 is past the limit of 2 steps: no more tool calls, give the final answer"}, g)
 }
 
@@ -154,54 +176,46 @@ func TestCompactionBreaker(t *testing.T) {
 }
 
 func TestCancelAndEnd(t *testing.T) {
-	ss, err := NewSessions(Limits{})
+	ss := newSessions(Limits{})
+	s, err := ss.start(context.Background(), "a")
 	require.NoError(t, err)
-	s, err := ss.Start(context.Background(), "a")
-	require.NoError(t, err)
-	_, err = ss.Start(context.Background(), "a")
+	_, err = ss.start(context.Background(), "a")
 	assert.ErrorIs(t, err, ErrSessionExists)
-	_, err = ss.Start(context.Background(), "")
+	_, err = ss.start(context.Background(), "")
 	assert.ErrorContains(t, err, "session id must be 1 to 256 bytes")
 
-	assert.NoError(t, s.Err())
+	assert.NoError(t, s.err())
 	s.Cancel("user pressed stop")
 	select {
 	case <-s.Context().Done():
 	default:
 		t.Fatal("Cancel must cancel the context at once")
 	}
-	assert.ErrorIs(t, s.Err(), ErrCancelled)
-	g := s.Gate("Read", json.RawMessage(`{}`))
-	assert.Equal(t, GateResult{Rule: "runtime:cancelled",
+	assert.ErrorIs(t, s.err(), ErrCancelled)
+	g := s.gateInput("Read", json.RawMessage(`{}`))
+	assert.Equal(t, permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:cancelled",
 		Reason: "session is cancelled: runtime: session cancelled: user pressed stop"}, g)
 	st := s.BeginStep()
 	assert.True(t, st.Signals.Has(SignalCancelled))
 	assert.Equal(t, "runtime: session cancelled: user pressed stop", st.Reason)
 
-	b, err := ss.Start(context.Background(), "b")
+	b, err := ss.start(context.Background(), "b")
 	require.NoError(t, err)
-	assert.True(t, ss.End("b"))
-	assert.False(t, ss.End("b"), "ending twice reports the session gone")
-	_, ok := ss.Get("b")
-	assert.False(t, ok)
-	assert.ErrorIs(t, b.Err(), ErrSessionEnded)
-	assert.Equal(t, "runtime:cancelled", b.Gate("Read", json.RawMessage(`{}`)).Rule)
+	assert.True(t, ss.end("b"))
+	assert.False(t, ss.end("b"), "ending twice reports the session gone")
+	assert.ErrorIs(t, b.err(), ErrSessionEnded)
+	assert.Equal(t, "runtime:cancelled", b.gateInput("Read", json.RawMessage(`{}`)).Rule)
 
 	parent, cancel := context.WithCancel(context.Background())
-	c, err := ss.Start(parent, "c")
+	c, err := ss.start(parent, "c")
 	require.NoError(t, err)
 	cancel()
-	assert.ErrorIs(t, c.Err(), context.Canceled, "the parent context reaches the session")
-	assert.Equal(t, 2, ss.Len())
-	ss.End("a")
-	ss.End("c")
-	assert.Zero(t, ss.Len())
-
-	var zero Sessions
-	z, err := zero.Start(context.Background(), "z")
-	require.NoError(t, err, "the zero Sessions is ready")
-	assert.Equal(t, DefaultMaxSteps, z.Limits().MaxSteps)
-	zero.End("z")
+	assert.ErrorIs(t, c.err(), context.Canceled, "the parent context reaches the session")
+	assert.Equal(t, 2, ss.len())
+	ss.end("a")
+	ss.end("c")
+	assert.Zero(t, ss.len())
+	assert.Equal(t, DefaultMaxSteps, c.limits.MaxSteps, "defaults apply")
 }
 
 func TestSignalString(t *testing.T) {
@@ -214,11 +228,10 @@ func TestSignalString(t *testing.T) {
 // TestSessionsConcurrent runs many goroutines over a shared store: each
 // session's state stays its own, and the race detector sees no race.
 func TestSessionsConcurrent(t *testing.T) {
-	ss, err := NewSessions(Limits{MaxSteps: 1 << 20})
-	require.NoError(t, err)
+	ss := newSessions(Limits{MaxSteps: 1 << 20})
 	const sessions, workers, calls = 16, 64, 500
 	for i := range sessions {
-		_, err := ss.Start(t.Context(), fmt.Sprintf("s%d", i))
+		_, err := ss.start(t.Context(), fmt.Sprintf("s%d", i))
 		require.NoError(t, err)
 	}
 	var wg sync.WaitGroup
@@ -228,7 +241,7 @@ func TestSessionsConcurrent(t *testing.T) {
 		wg.Go(func() {
 			id := fmt.Sprintf("s%d", w%sessions)
 			for i := range calls {
-				s, ok := ss.Get(id)
+				s, ok := ss.get(id)
 				if !ok {
 					mu.Lock()
 					failures = append(failures, fmt.Errorf("session %s missing", id))
@@ -237,7 +250,7 @@ func TestSessionsConcurrent(t *testing.T) {
 				}
 				// Distinct inputs per worker and call: never a repeat.
 				in := json.RawMessage(fmt.Sprintf(`{"w":%d,"i":%d}`, w, i))
-				if g := s.Gate("Read", in); g.Decision != permission.Allow {
+				if g := s.gateInput("Read", in); g.Decision != permission.Allow {
 					mu.Lock()
 					failures = append(failures, fmt.Errorf("worker %d call %d: %s", w, i, g.Reason))
 					mu.Unlock()
@@ -246,8 +259,8 @@ func TestSessionsConcurrent(t *testing.T) {
 				if i%100 == 0 {
 					s.BeginStep()
 					tmp := fmt.Sprintf("tmp-%d-%d", w, i)
-					if _, err := ss.Start(t.Context(), tmp); err == nil {
-						ss.End(tmp)
+					if _, err := ss.start(t.Context(), tmp); err == nil {
+						ss.end(tmp)
 					}
 				}
 			}
@@ -256,34 +269,33 @@ func TestSessionsConcurrent(t *testing.T) {
 	wg.Wait()
 	require.Empty(t, failures)
 	for i := range sessions {
-		s, ok := ss.Get(fmt.Sprintf("s%d", i))
+		s, ok := ss.get(fmt.Sprintf("s%d", i))
 		require.True(t, ok)
 		st := s.Status()
 		assert.Equal(t, workers/sessions*calls, st.Tokens, "tokens are counted per session")
 		assert.Equal(t, workers/sessions*calls/100, st.Step)
-		ss.End(s.ID())
+		ss.end(s.ID())
 	}
-	assert.Zero(t, ss.Len())
+	assert.Zero(t, ss.len())
 }
 
 func TestGateUnparsableInput(t *testing.T) {
 	s := newTestSession(t, Limits{})
 	bad := json.RawMessage(`{not json`)
-	assert.Equal(t, permission.Allow, s.Gate("Read", bad).Decision)
-	assert.Equal(t, permission.Allow, s.Gate("Read", bad).Decision)
-	g := s.Gate("Read", bad)
+	assert.Equal(t, permission.Allow, s.gateInput("Read", bad).Decision)
+	assert.Equal(t, permission.Allow, s.gateInput("Read", bad).Decision)
+	g := s.gateInput("Read", bad)
 	assert.Equal(t, "runtime:repeat", g.Rule, "unparsable inputs are compared by bytes")
-	assert.True(t, errors.Is(s.Err(), nil))
+	assert.True(t, errors.Is(s.err(), nil))
 }
 
 // BenchmarkGate measures layer 7's check of a typical Read call: the
 // canonical form of its input, a hash, and the repeat and cycle scans.
 func BenchmarkGate(b *testing.B) {
-	ss, err := NewSessions(Limits{})
+	ss := newSessions(Limits{})
+	s, err := ss.start(context.Background(), "bench")
 	require.NoError(b, err)
-	s, err := ss.Start(context.Background(), "bench")
-	require.NoError(b, err)
-	defer ss.End("bench")
+	defer ss.end("bench")
 	ins := []json.RawMessage{
 		json.RawMessage(`{"file_path":"/work/main/runtime/session.go","offset":10,"limit":200}`),
 		json.RawMessage(`{"file_path":"/work/main/runtime/executor.go","offset":10,"limit":200}`),
@@ -293,7 +305,7 @@ func BenchmarkGate(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if g := s.Gate("Read", ins[i%len(ins)]); g.Decision != permission.Allow {
+		if g := s.gateInput("Read", ins[i%len(ins)]); g.Decision != permission.Allow {
 			b.Fatal(g.Reason)
 		}
 		i++
@@ -311,13 +323,13 @@ func TestGateRepeatLongInput(t *testing.T) {
 	in1 := json.RawMessage(`{"content":"` + long + `","file_path":"a.go"}`)
 	in2 := json.RawMessage(` { "file_path" : "a.go", "content" : "` + long + `" } `)
 	other := json.RawMessage(`{"content":"` + long + `","file_path":"a.gp"}`)
-	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", in1))
-	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", in2))
-	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", other), "the last byte differs")
-	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", in1))
-	assert.Equal(t, GateResult{Decision: permission.Allow}, s.Gate("Write", in2))
-	g := s.Gate("Write", in1)
-	assert.Equal(t, GateResult{Rule: "runtime:repeat",
+	assert.Equal(t, gateAllow, s.gateInput("Write", in1))
+	assert.Equal(t, gateAllow, s.gateInput("Write", in2))
+	assert.Equal(t, gateAllow, s.gateInput("Write", other), "the last byte differs")
+	assert.Equal(t, gateAllow, s.gateInput("Write", in1))
+	assert.Equal(t, gateAllow, s.gateInput("Write", in2))
+	g := s.gateInput("Write", in1)
+	assert.Equal(t, permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:repeat",
 		Reason: "the same Write call with the same input 3 times in a row: try something else"}, g)
 }
 
@@ -331,7 +343,7 @@ func TestGateKeyReusesBuffers(t *testing.T) {
 		inputs[i] = []byte(fmt.Sprintf(`{"file_path":"src/f%d.go"}`, i))
 	}
 	for i := range 32 {
-		require.Equal(t, GateResult{Decision: permission.Allow}, s.gate("Read", inputs[i%4], inputs[i%4]))
+		require.Equal(t, gateAllow, s.gate("Read", inputs[i%4], inputs[i%4]))
 	}
 	i := 0
 	allocs := testing.AllocsPerRun(100, func() {

@@ -77,10 +77,9 @@ func TestShellPathsAreJudgedLikeFileTools(t *testing.T) {
 		require.NotEmpty(t, c.Reason, "case %s %s must name a reason", c.Tool, c.Input)
 		n++
 		id := "s" + strconv.Itoa(n)
-		_, err := p.StartSession(ctx, runtime.SessionOptions{ID: id})
+		sess, err := p.Session(ctx, runtime.SessionOptions{ID: id})
 		require.NoError(t, err)
-		rules, ok := p.SessionRules(id)
-		require.True(t, ok)
+		rules := sess.Rules()
 		require.NoError(t, rules.Add(permission.Deny, c.SessionDeny...))
 		require.NoError(t, rules.Add(permission.Ask, c.SessionAsk...))
 		fields := map[string]string{"command": subst.Replace(c.Input)}
@@ -99,7 +98,7 @@ func TestShellPathsAreJudgedLikeFileTools(t *testing.T) {
 		assert.Equal(t, c.Layer, v.Layer.String(), "layer for %s (%s)", what, reason)
 		assert.Equal(t, c.Rule, back.Replace(v.Rule), "rule for %s (%s)", what, reason)
 		assert.Contains(t, reason, c.Reason, "reason for %s", what)
-		p.EndSession(id, "done")
+		sess.End("done", "", nil)
 	}
 	require.NoError(t, sc.Err())
 	require.GreaterOrEqual(t, n, 20)

@@ -79,9 +79,9 @@ func TestOpenNamesTheDirectoryOnce(t *testing.T) {
 	})
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = p.StartSession(ctx, runtime.SessionOptions{ID: "s"})
+	sess, err := p.Session(ctx, runtime.SessionOptions{ID: "s"})
 	require.NoError(t, err)
-	defer p.EndSession("s", "done")
+	defer sess.End("done", "", nil)
 	assert.Equal(t, dir, cwd, "a session that names no cwd works in the workspace")
 
 	cases := []struct {
@@ -146,9 +146,9 @@ func TestBashRulesReachEveryShellTool(t *testing.T) {
 	})
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = p.StartSession(ctx, runtime.SessionOptions{ID: "s"})
+	sess, err := p.Session(ctx, runtime.SessionOptions{ID: "s"})
 	require.NoError(t, err)
-	defer p.EndSession("s", "done")
+	defer sess.End("done", "", nil)
 	for _, tool := range []string{"Bash", "Monitor", "run_bash"} {
 		v := p.Check(ctx, runtime.Call{Session: "s", Tool: tool, Input: json.RawMessage(`{"command":"cd . && git push origin main"}`)})
 		assert.Equal(t, permission.Deny, v.Decision, tool)

@@ -63,8 +63,8 @@ func TestCancelParentCancelsChildren(t *testing.T) {
 		lead.Cancel("user pressed stop")
 		synctest.Wait()
 		for _, c := range []*subagent.Child{reader, builder} {
-			require.ErrorIs(t, c.Session().Err(), runtime.ErrCancelled, c.Name())
-			assert.EqualError(t, c.Session().Err(), "runtime: session cancelled: user pressed stop", c.Name())
+			require.ErrorIs(t, context.Cause(c.Session().Context()), runtime.ErrCancelled, c.Name())
+			assert.EqualError(t, context.Cause(c.Session().Context()), "runtime: session cancelled: user pressed stop", c.Name())
 		}
 
 		var r ended
@@ -104,7 +104,7 @@ func TestCancelParentCancelsChildren(t *testing.T) {
 		assert.Equal(t, "listing", bc.Output, "the Block tool's result is kept")
 
 		for _, c := range []*subagent.Child{reader, builder} {
-			_, live := w.p.Session(c.ID())
+			live := w.live(c.ID())
 			assert.False(t, live, "%s ended", c.Name())
 		}
 		v := w.check("lead", "Read", in("file_path", "README.md"))
@@ -134,7 +134,7 @@ func TestParentWaitsForChild(t *testing.T) {
 		assert.False(t, res[0].Interrupted)
 		assert.Equal(t, permission.Allow, res[0].Verdict.Decision)
 		assert.EqualError(t, res[0].Err, `subagent "builder" stopped (cancelled) after 2 step(s): runtime: session cancelled: user pressed stop`)
-		_, live := w.p.Session("lead/t1")
+		live := w.live("lead/t1")
 		assert.False(t, live)
 	})
 }

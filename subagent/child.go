@@ -35,15 +35,17 @@ type Child struct {
 	task    Task
 	id      string
 	session *runtime.Session
+	// stop stops the cancellation of the child with Spawn's context.
+	stop    func() bool
 	endOnce sync.Once
 }
 
 // Spawn starts a subagent described by spec as a child of the live session
-// parent, for task. The spec is validated against the pipeline's tools;
-// the parent's tool set, mode, nesting depth and running children are then
-// checked by [runtime.Pipeline.StartChild]. Every refusal is an [*Error]
-// with the reason, wrapping [ErrWiden] when the spec would widen the
-// parent's rights.
+// parent, for task. The spec is validated ([Spec.Validate]) against the
+// pipeline's tools; the runtime then holds the child to its live parent's
+// tool set, mode, nesting depth and running children as it starts it.
+// Every refusal is an [*Error] with the reason, wrapping [ErrWiden] when
+// the spec would widen the parent's rights.
 //
 // The child is cancelled when the parent session is cancelled or ends, and
 // when ctx is cancelled. SubagentStart fires on the pipeline's hooks.
@@ -51,17 +53,22 @@ func Spawn(ctx context.Context, p *runtime.Pipeline, parent string, spec Spec, t
 	if p == nil {
 		return nil, &Error{Spec: spec.Name, Reason: "no pipeline", Err: ErrInvalid}
 	}
-	if err := spec.validate(p.Tools(), nil); err != nil {
+	// The parent's mode is compared by the runtime, against the live
+	// parent: here every mode passes.
+	if err := spec.Validate(p.Tools(), permission.ModeBypassPermissions); err != nil {
 		return nil, err
 	}
 	if task.ID == "" {
 		task.ID = parent + "/" + spec.Name
 	}
-	s, err := p.StartChild(ctx, parent, spec.options(task))
+	s, err := p.Session(ctx, runtime.SessionOptions{ID: task.ID, Child: spec.child(parent, task)})
 	if err != nil {
 		return nil, &Error{Spec: spec.Name, Reason: err.Error(), Err: err}
 	}
-	return &Child{p: p, spec: spec, task: task, id: task.ID, session: s}, nil
+	stop := context.AfterFunc(ctx, func() {
+		s.Cancel(fmt.Sprintf("the context of the spawn ended: %v", context.Cause(ctx)))
+	})
+	return &Child{p: p, spec: spec, task: task, id: task.ID, session: s, stop: stop}, nil
 }
 
 // ID returns the child's session id.
@@ -79,11 +86,8 @@ func (c *Child) Session() *runtime.Session { return c.session }
 
 // Rules returns the child's session rules. They see the parent's rules,
 // also those granted later; adding to them narrows the child only, and an
-// Allow fails with [permission.ErrNarrowOnly]. Nil once the child ended.
-func (c *Child) Rules() *permission.SessionRules {
-	r, _ := c.p.SessionRules(c.id)
-	return r
-}
+// Allow fails with [permission.ErrNarrowOnly].
+func (c *Child) Rules() *permission.SessionRules { return c.session.Rules() }
 
 // Check checks one call of the child through the pipeline: tool, its
 // name, and input, its JSON input. The call is always the child's,
@@ -104,7 +108,10 @@ func (c *Child) End(reason string) bool {
 // output and error.
 func (c *Child) end(reason, output string, err error) bool {
 	ended := false
-	c.endOnce.Do(func() { ended = c.p.EndChild(c.id, reason, output, err) })
+	c.endOnce.Do(func() {
+		c.stop()
+		ended = c.session.End(reason, output, err)
+	})
 	return ended
 }
 

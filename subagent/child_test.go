@@ -72,16 +72,14 @@ func TestSilentAskIsDeny(t *testing.T) {
 // child started applies to the child at its next check.
 func TestParentGrantReachesChild(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Allow})
-	w.start(t, "lead", permission.ModeDefault)
+	lead := w.start(t, "lead", permission.ModeDefault)
 	c := spawn(t, w, "lead", subagent.Spec{Name: "explorer"})
 	mk := in("command", "make build")
 
 	assert.Equal(t, verdict{permission.Deny, permission.LayerSubagent, "subagent:silent", silent + "make: not on the safe list"},
 		vOf(c.Check(context.Background(), "c1", "Bash", mk)))
 
-	rules, ok := w.p.SessionRules("lead")
-	require.True(t, ok)
-	require.NoError(t, rules.Add(permission.Allow, "Bash(make build)"), "the person said: allow always")
+	require.NoError(t, lead.Rules().Add(permission.Allow, "Bash(make build)"), "the person said: allow always")
 
 	granted := verdict{permission.Allow, permission.LayerRules, "Bash(make build)", "allowed by allow rule Bash(make build) (session)"}
 	assert.Equal(t, granted, vOf(w.check("lead", "Bash", mk)))
@@ -95,7 +93,7 @@ func TestParentGrantReachesChild(t *testing.T) {
 // see them.
 func TestChildRulesStayInChild(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Allow})
-	w.start(t, "lead", permission.ModeDefault)
+	leadSession := w.start(t, "lead", permission.ModeDefault)
 	a := spawn(t, w, "lead", subagent.Spec{Name: "explorer", Deny: []string{"Read(./src/**)"}, Ask: []string{"Glob"},
 		Rules: []permission.RuleSpec{{Rule: "Read(./README.md)", Decision: permission.Deny}, {Rule: "Read(./docs/**)", Decision: permission.Ask}}})
 	b := spawn(t, w, "lead", subagent.Spec{Name: "sibling"})
@@ -124,8 +122,7 @@ func TestChildRulesStayInChild(t *testing.T) {
 		assert.Equal(t, allowRead, vOf(b.Check(context.Background(), "c", tc.tool, in(tc.input...))), tc.name+": sibling")
 	}
 	assert.Equal(t, []permission.RuleSpec(nil), b.Rules().Rules(), "the sibling holds none of them")
-	lead, _ := w.p.SessionRules("lead")
-	assert.Empty(t, lead.Rules(), "the parent holds none of them")
+	assert.Empty(t, leadSession.Rules().Rules(), "the parent holds none of them")
 }
 
 // TestChildOwnLimits: the child has its own step limit and repeated-call
@@ -134,15 +131,13 @@ func TestChildOwnLimits(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Allow})
 	w.start(t, "lead", permission.ModeDefault)
 	readme := in("file_path", "README.md")
-	_, err := w.p.BeginStep("lead")
-	require.NoError(t, err)
+	w.step(t, "lead")
 	for range 2 {
 		require.Equal(t, permission.Allow, w.check("lead", "Read", readme).Decision)
 	}
 
 	c, err := subagent.Spawn(context.Background(), w.p, "lead", subagent.Spec{Name: "explorer", MaxSteps: 2}, subagent.Task{Prompt: "read it"})
 	require.NoError(t, err)
-	assert.Equal(t, 2, c.Session().Limits().MaxSteps)
 	read := []runtime.Call{{ID: "r", Tool: "Read", Input: readme}}
 	var turns []subagent.Turn
 	model := func(ctx context.Context, turn subagent.Turn) ([]runtime.Call, string, error) {
@@ -169,7 +164,7 @@ func TestChildOwnLimits(t *testing.T) {
 	assert.False(t, turns[2].ToolsOffered)
 	assert.True(t, turns[2].Status.Signals.Has(runtime.SignalFinalAnswer))
 
-	_, live := w.p.Session(c.ID())
+	live := w.live(c.ID())
 	assert.False(t, live, "Run ended the child")
 	assert.Equal(t, verdict{permission.Deny, permission.LayerRuntime, "runtime:repeat",
 		"the same Read call with the same input 3 times in a row: try something else"},
@@ -201,7 +196,7 @@ func TestRunEnds(t *testing.T) {
 		assert.Equal(t, tc.stop, res.Stop, tc.name)
 		assert.Equal(t, tc.reason, res.Reason, tc.name)
 		assert.Equal(t, tc.final, res.Final, tc.name)
-		_, live := w.p.Session(c.ID())
+		live := w.live(c.ID())
 		assert.False(t, live, tc.name)
 	}
 }
@@ -236,9 +231,9 @@ func TestToolDescriptor(t *testing.T) {
 	require.NoError(t, err)
 	p, err := runtime.New(runtime.Config{Tools: tools, Checker: checker})
 	require.NoError(t, err)
-	_, err = p.StartSession(context.Background(), runtime.SessionOptions{ID: "lead"})
+	lead, err := p.Session(context.Background(), runtime.SessionOptions{ID: "lead"})
 	require.NoError(t, err)
-	defer p.EndSession("lead", "done")
+	defer lead.End("done", "", nil)
 	c, err := subagent.Spawn(context.Background(), p, "lead", subagent.Spec{Name: "nested", MaxDepth: 2}, subagent.Task{ID: "lead/n", CallID: "t1", Prompt: "go"})
 	require.NoError(t, err)
 	defer c.End("done")

@@ -47,8 +47,7 @@ func parentWithRunner(t *testing.T, w *world, specs ...subagent.Spec) runtime.Re
 		return "", fmt.Errorf("no tool %s here", call.Tool)
 	}
 	sess := w.start(t, "lead", permission.ModeDefault)
-	_, err := w.p.BeginStep("lead")
-	require.NoError(t, err)
+	w.step(t, "lead")
 	task, _ := json.Marshal(subagent.Input{Type: "explorer", Prompt: "find the README"})
 	res := w.p.Executor(runner.Run).Execute(sess.Context(), []runtime.Call{{Session: "lead", ID: "t1", Tool: "Task", Input: task}})
 	require.Len(t, res, 1)
@@ -116,7 +115,9 @@ func TestAuditRowsNameTheAgent(t *testing.T) {
 	require.NoError(t, err)
 	w := newWorld(t, permission.Config{Default: permission.Allow}, audit.Hook())
 	parentWithRunner(t, w, subagent.Spec{Name: "explorer", Tools: []string{"Read", "Bash"}})
-	w.p.EndSession("lead", "done")
+	lead, err := w.p.Session(context.Background(), runtime.SessionOptions{ID: "lead"}) // live: a get
+	require.NoError(t, err)
+	require.True(t, lead.End("done", "", nil))
 	require.NoError(t, audit.Close(context.Background()))
 	st := audit.Stats()
 	require.Equal(t, int64(0), st.Lost+st.Fallback, "every row in the table")

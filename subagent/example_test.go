@@ -30,8 +30,12 @@ func ExampleSpawn() {
 		return
 	}
 	ctx := context.Background()
-	_, _ = p.StartSession(ctx, runtime.SessionOptions{ID: "lead", Cwd: dir})
-	defer p.EndSession("lead", "done")
+	lead, err := p.Session(ctx, runtime.SessionOptions{ID: "lead", Cwd: dir})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer lead.End("done", "", nil)
 
 	explorer := subagent.Spec{Name: "explorer", Tools: []string{"Read", "Grep", "Glob"}, MaxSteps: 3}
 	child, err := subagent.Spawn(ctx, p, "lead", explorer, subagent.Task{Prompt: "what is this project?"})

@@ -57,10 +57,24 @@ func newWorld(t testing.TB, cfg permission.Config, extra ...hooks.Hook) *world {
 // start starts a top-level session.
 func (w *world) start(t testing.TB, id string, mode permission.Mode) *runtime.Session {
 	t.Helper()
-	s, err := w.p.StartSession(context.Background(), runtime.SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
+	s, err := w.p.Session(context.Background(), runtime.SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
 	require.NoError(t, err)
-	t.Cleanup(func() { w.p.EndSession(id, "test done") })
+	t.Cleanup(func() { s.End("test done", "", nil) })
 	return s
+}
+
+// step begins the next step of the live session id.
+func (w *world) step(t testing.TB, id string) {
+	t.Helper()
+	s, err := w.p.Session(context.Background(), runtime.SessionOptions{ID: id}) // live: a get
+	require.NoError(t, err)
+	s.BeginStep()
+}
+
+// live reports whether the pipeline still knows session id: a call of it
+// is not refused as one of an unknown session.
+func (w *world) live(id string) bool {
+	return w.check(id, "Read", in("file_path", "README.md")).Rule != "runtime:unknown-session"
 }
 
 // check checks one call of session sess.

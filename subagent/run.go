@@ -82,7 +82,7 @@ type Result struct {
 }
 
 // Run runs the child's ReAct loop to its end: each step begins through the
-// pipeline ([runtime.Pipeline.BeginStep]), the model answers, its calls are
+// pipeline ([runtime.Session.BeginStep]), the model answers, its calls are
 // checked and run by the pipeline's [runtime.Executor] with run, and their
 // results go to the next turn. The loop ends when the model gives a final
 // answer, when it asks for tools past the step limit or after layer 7's
@@ -117,11 +117,7 @@ func (c *Child) Run(ctx context.Context, model Model, run RunFunc) (res Result) 
 	exec := c.p.Executor(run)
 	var last []runtime.Result
 	for {
-		st, err := c.p.BeginStep(c.id)
-		if err != nil {
-			res.Reason = err.Error()
-			return res
-		}
+		st := c.session.BeginStep()
 		res.Steps = st.Step
 		if st.Signals.Has(runtime.SignalCancelled) {
 			res.Stop, res.Reason = StopCancelled, st.Reason
@@ -130,7 +126,7 @@ func (c *Child) Run(ctx context.Context, model Model, run RunFunc) (res Result) 
 		final := st.Signals&(runtime.SignalFinalAnswer|runtime.SignalStop) != 0
 		calls, answer, err := model(sctx, Turn{Agent: c.spec.Name, Task: c.task.Prompt, Step: st.Step,
 			Status: st, ToolsOffered: !final, Results: last})
-		if cerr := c.session.Err(); cerr != nil {
+		if cerr := context.Cause(c.session.Context()); cerr != nil {
 			res.Stop, res.Reason = StopCancelled, "session is cancelled: "+cerr.Error()
 			return res
 		}

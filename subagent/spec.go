@@ -81,13 +81,10 @@ type Spec struct {
 // [*Error] wrapping [ErrWiden] (an Allow rule, a tool not in tools, an
 // interaction tool, a mode more permissive than mode) or [ErrInvalid] (no
 // name, a malformed rule, an invalid mode or decision, a negative limit).
+//
+// It is the one check of a spec: [Spawn] makes it too, and the runtime
+// then holds the child to its live parent's tool set, mode and bounds.
 func (s Spec) Validate(tools *runtime.Registry, mode permission.Mode) error {
-	return s.validate(tools, &mode)
-}
-
-// validate checks s; a nil mode skips the comparison with the parent's
-// mode ([runtime.Pipeline.StartChild] makes it against the live parent).
-func (s Spec) validate(tools *runtime.Registry, parent *permission.Mode) error {
 	var errs []error
 	add := func(class error, format string, args ...any) {
 		errs = append(errs, &Error{Spec: s.Name, Reason: fmt.Sprintf(format, args...), Err: class})
@@ -135,8 +132,8 @@ func (s Spec) validate(tools *runtime.Registry, parent *permission.Mode) error {
 		switch {
 		case !s.Mode.Valid():
 			add(ErrInvalid, "invalid mode %d", uint8(*s.Mode))
-		case parent != nil && !s.Mode.AtMostAsPermissive(*parent):
-			add(ErrWiden, "mode %s is more permissive than the parent's %s (bypassPermissions only under a bypassing parent)", *s.Mode, *parent)
+		case !s.Mode.AtMostAsPermissive(mode):
+			add(ErrWiden, "mode %s is more permissive than the parent's %s (bypassPermissions only under a bypassing parent)", *s.Mode, mode)
 		}
 	}
 	for _, l := range []struct {
@@ -150,20 +147,22 @@ func (s Spec) validate(tools *runtime.Registry, parent *permission.Mode) error {
 	return errors.Join(errs...)
 }
 
-// options turns a valid spec into the runtime's child options.
-func (s Spec) options(t Task) runtime.ChildOptions {
-	o := runtime.ChildOptions{
-		ID: t.ID, Name: s.Name, Tools: s.Tools, Mode: s.Mode,
+// child turns a valid spec into the runtime's start of a child session of
+// parent, for task t. A spec's generic rules are all Deny or Ask once
+// validated; the runtime adds them as such.
+func (s Spec) child(parent string, t Task) *runtime.Child {
+	c := &runtime.Child{
+		Parent: parent, Name: s.Name, Tools: s.Tools, Mode: s.Mode,
 		Deny: append([]string(nil), s.Deny...), Ask: append([]string(nil), s.Ask...),
 		MaxSteps: s.MaxSteps, MaxDepth: s.MaxDepth, MaxChildren: s.MaxChildren,
 		CallID: t.CallID, Task: t.Prompt,
 	}
 	for _, r := range s.Rules {
 		if r.Decision == permission.Deny {
-			o.Deny = append(o.Deny, r.Rule)
+			c.Deny = append(c.Deny, r.Rule)
 		} else {
-			o.Ask = append(o.Ask, r.Rule)
+			c.Ask = append(c.Ask, r.Rule)
 		}
 	}
-	return o
+	return c
 }

@@ -171,3 +171,46 @@ func TestSpecValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnedChildIsNarrowed: a child with a restricted tool set, a Deny
+// rule of its own and plan mode is held to each, cannot ask, and may still
+// do what its parent allows.
+func TestSpawnedChildIsNarrowed(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow})
+	w.start(t, "lead", permission.ModeDefault)
+	c := spawn(t, w, "lead", subagent.Spec{Name: "reader", Tools: []string{"Read"}, Mode: mode(permission.ModePlan), Deny: []string{"Read(./src/**)"}})
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		tool  string
+		input []string
+		want  verdict
+	}{
+		{"restricted tool set", "Bash", []string{"command", "ls"},
+			verdict{permission.Deny, permission.LayerTraits, "input:unknown-tool", `unknown tool "Bash": not in this session's tool set`}},
+		{"child deny rule", "Read", []string{"file_path", "src/main.go"},
+			verdict{permission.Deny, permission.LayerRules, "Read(./src/**)", "denied by deny rule Read(./src/**) (session)"}},
+		{"silent: an ask is a deny", "Read", []string{"file_path", ".env"},
+			verdict{permission.Deny, permission.LayerSubagent, "subagent:silent", `subagent "reader" cannot ask the person, and this call would ask: `}},
+		{"read allowed", "Read", []string{"file_path", "README.md"},
+			verdict{permission.Allow, permission.LayerRules, "default", "no rule matched; the default for read tools is allow"}},
+	} {
+		got := vOf(c.Check(ctx, "c", tc.tool, in(tc.input...)))
+		assert.Equal(t, tc.want.Decision, got.Decision, "%s: %s", tc.name, got.Reason)
+		assert.Equal(t, tc.want.Layer, got.Layer, tc.name)
+		assert.Equal(t, tc.want.Rule, got.Rule, tc.name)
+		assert.Contains(t, got.Reason, tc.want.Reason, tc.name)
+	}
+}
+
+// TestSpawnDepthIsInherited: a child cannot give its own children a looser
+// nesting bound than the one it was started under.
+func TestSpawnDepthIsInherited(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow})
+	w.start(t, "top", permission.ModeDefault)
+	d1 := spawn(t, w, "top", subagent.Spec{Name: "one", MaxDepth: 2})
+	d2 := spawn(t, w, d1.ID(), subagent.Spec{Name: "two", MaxDepth: 5})
+	_, err := subagent.Spawn(context.Background(), w.p, d2.ID(), subagent.Spec{Name: "three", MaxDepth: 5}, subagent.Task{})
+	require.ErrorIs(t, err, subagent.ErrWiden)
+	assert.EqualError(t, err, `subagent "three": runtime: a child session cannot hold more rights than its parent: nesting depth 3 is past the bound of 2`)
+}

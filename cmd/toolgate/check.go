@@ -123,10 +123,11 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 	}
 	defer set.Close()
 	ctx := context.Background()
-	if _, err := pl.StartSession(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd}); err != nil {
+	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd})
+	if err != nil {
 		return runtime.Verdict{}, fmt.Errorf("cannot start the session: %v", err)
 	}
-	defer pl.EndSession(ev.SessionID, "check done")
+	defer sess.End("check done", "", nil)
 	v := pl.Check(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput})
 	if note != "" {
 		v.Reason += " (" + note + ")"
@@ -265,10 +266,11 @@ func runAfter(ev event, src source, run runtime.Run) (runtime.Outcome, error) {
 	}
 	defer set.Close()
 	ctx := context.Background()
-	if _, err := pl.StartSession(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd}); err != nil {
+	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd})
+	if err != nil {
 		return runtime.Outcome{}, fmt.Errorf("cannot start the session: %v", err)
 	}
-	defer pl.EndSession(ev.SessionID, "check done")
+	defer sess.End("check done", "", nil)
 	// The call ran: Claude Code allowed it, by this hook's answer or by
 	// the person's.
 	v := runtime.Verdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerNone, Rule: "claude-code:ran", Reason: "Claude Code ran the call"}, Input: ev.ToolInput}

@@ -158,10 +158,11 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 	defer set.Close()
 	ctx := context.Background()
 	const id = "explain"
-	if _, err := pl.StartSession(ctx, runtime.SessionOptions{ID: id, Mode: mode, Cwd: src.cwd}); err != nil {
+	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: id, Mode: mode, Cwd: src.cwd})
+	if err != nil {
 		return nil, fmt.Errorf("cannot start the session: %v", err)
 	}
-	defer pl.EndSession(id, "explained")
+	defer sess.End("explained", "", nil)
 	v := pl.Check(ctx, runtime.Call{Session: id, ID: "call-1", Tool: tool, Input: input})
 
 	ex := &explanation{Tool: tool, Input: input, Decision: v.Decision.String(), Layer: v.Layer.String(),

@@ -100,7 +100,7 @@ func (g *gate) run(ctx context.Context, in *compose.ToolInput, next func(*compos
 	if !ok {
 		sid = g.o.Session
 	}
-	if _, err := g.p.Acquire(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.o.IdleTimeout}); err != nil {
+	if _, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.o.IdleTimeout}); err != nil {
 		return &compose.ToolOutput{Result: "denied: no session: " + err.Error()}, nil
 	}
 	args := in.Arguments

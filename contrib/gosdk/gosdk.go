@@ -35,7 +35,7 @@ type Options struct {
 	// Session names the pipeline session of a call; nil means the id in
 	// the context ([runtime.SessionIDFrom]), else the MCP session's id,
 	// else "mcp". The session is started on first use
-	// ([runtime.Pipeline.Acquire]) with IdleTimeout.
+	// ([runtime.Pipeline.Session]) with IdleTimeout.
 	Session func(ctx context.Context, mcpSession string) string
 	// IdleTimeout ends an unused session; 0 means 30 minutes.
 	IdleTimeout time.Duration
@@ -134,7 +134,7 @@ func (g *gate) call(ctx context.Context, mcpSession, tool string, args json.RawM
 	if idle == 0 {
 		idle = 30 * time.Minute
 	}
-	if _, err := g.p.Acquire(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: idle}); err != nil {
+	if _, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: idle}); err != nil {
 		return Refused("denied: no session: " + err.Error()), nil
 	}
 	if len(args) == 0 {

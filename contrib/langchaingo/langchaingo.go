@@ -69,7 +69,7 @@ func (g *gated) Call(ctx context.Context, input string) (string, error) {
 	if !ok {
 		sid = g.o.Session
 	}
-	if _, err := g.p.Acquire(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.o.IdleTimeout}); err != nil {
+	if _, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.o.IdleTimeout}); err != nil {
 		return "denied: no session: " + err.Error(), nil
 	}
 	raw, _ := json.Marshal(map[string]string{"input": input})

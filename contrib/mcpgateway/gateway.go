@@ -164,7 +164,7 @@ func (g *Gateway) sessionID(ss *mcp.ServerSession) string {
 func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		sid := g.sessionID(req.Session)
-		if _, err := g.p.Acquire(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.opts.IdleTimeout}); err != nil {
+		if _, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.opts.IdleTimeout}); err != nil {
 			return refused("denied: no session: " + err.Error()), nil
 		}
 		args := req.Params.Arguments

@@ -53,7 +53,7 @@ func Middleware(p *runtime.Pipeline, o Options) server.ToolHandlerMiddleware {
 					sid = "mcp-" + cs.SessionID()
 				}
 			}
-			if _, err := p.Acquire(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: o.IdleTimeout}); err != nil {
+			if _, err := p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: o.IdleTimeout}); err != nil {
 				return mcp.NewToolResultError("denied: no session: " + err.Error()), nil
 			}
 			args := req.Params.RawArguments

@@ -43,7 +43,7 @@ func TestHookSpansAndMetrics(t *testing.T) {
 	p, err := runtime.Open(runtime.Workspace{Dir: dir, Hooks: set, Rules: permission.Config{Allow: []string{"Read"}}})
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, err = p.StartSession(ctx, runtime.SessionOptions{ID: "conv-1"})
+	_, err = p.Session(ctx, runtime.SessionOptions{ID: "conv-1"})
 	require.NoError(t, err)
 	ex := p.Executor(func(context.Context, runtime.Call) (string, error) { return "contents", nil })
 	res := ex.Execute(ctx, []runtime.Call{

@@ -76,7 +76,7 @@ func TestApprovalPageInChromium(t *testing.T) {
 		Store: st, Asker: asker, AskTimeout: time.Minute})
 	require.NoError(t, err)
 	defer p.Close()
-	_, err = p.StartSession(context.Background(), runtime.SessionOptions{ID: "s1"})
+	_, err = p.Session(context.Background(), runtime.SessionOptions{ID: "s1"})
 	require.NoError(t, err)
 	h, err := approvalpage.New(st, approvalpage.Options{Token: token, Name: "ann"})
 	require.NoError(t, err)

@@ -123,17 +123,14 @@ func noPastebin() hooks.Hook {
 
 // converse plays turns in session id: the ReAct loop.
 func (h *host) converse(ctx context.Context, id string, turns []turn) error {
-	sess, err := h.p.StartSession(ctx, runtime.SessionOptions{ID: id})
+	sess, err := h.p.Session(ctx, runtime.SessionOptions{ID: id})
 	if err != nil {
 		return err
 	}
-	defer h.p.EndSession(id, "conversation over")
+	defer sess.End("conversation over", "", nil)
 	exec := h.p.Executor(h.run)
 	for n, t := range turns {
-		st, err := h.p.BeginStep(id)
-		if err != nil {
-			return err
-		}
+		st := sess.BeginStep()
 		fmt.Fprintf(h.out, "step %d: %s\n", st.Step, t.says)
 		if st.Signals.Has(runtime.SignalFinalAnswer) {
 			// Past the step limit a host offers no tools and asks for the

@@ -50,7 +50,7 @@ func TestSQLiteGrantsSurviveRestart(t *testing.T) {
 	st, err := sqlstore.OpenSQLite(t.Context(), path)
 	require.NoError(t, err)
 	p := open(t, dir, st)
-	_, err = p.StartSession(t.Context(), runtime.SessionOptions{ID: "s1"})
+	_, err = p.Session(t.Context(), runtime.SessionOptions{ID: "s1"})
 	require.NoError(t, err)
 	v := p.Check(t.Context(), bash("s1", "make build"))
 	require.Equal(t, permission.Ask, v.Decision, v.Reason)
@@ -69,7 +69,7 @@ func TestSQLiteGrantsSurviveRestart(t *testing.T) {
 	require.NoError(t, err)
 	defer st.Close()
 	p = open(t, dir, st)
-	_, err = p.StartSession(t.Context(), runtime.SessionOptions{ID: "s2"})
+	_, err = p.Session(t.Context(), runtime.SessionOptions{ID: "s2"})
 	require.NoError(t, err)
 	v = p.Check(t.Context(), bash("s2", "make build"))
 	assert.Equal(t, permission.Allow, v.Decision, "the project grant did not survive the restart: %s", v.Reason)
@@ -92,9 +92,9 @@ func TestPostgresReplicas(t *testing.T) {
 	sa, sb := openPG(t), openPG(t)
 	a, b := open(t, dir, sa), open(t, dir, sb)
 	id := fmt.Sprintf("pg-%d", time.Now().UnixNano())
-	sess, err := a.StartSession(t.Context(), runtime.SessionOptions{ID: id})
+	sess, err := a.Session(t.Context(), runtime.SessionOptions{ID: id})
 	require.NoError(t, err)
-	defer a.EndSession(id, "test over")
+	defer sess.End("test over", "", nil)
 
 	v := a.Check(t.Context(), bash(id, "make build"))
 	require.Equal(t, permission.Ask, v.Decision, v.Reason)
@@ -104,7 +104,7 @@ func TestPostgresReplicas(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, permission.Allow, rv.Decision, rv.Reason)
 
-	rules, _ := a.SessionRules(id)
+	rules := sess.Rules()
 	require.Eventually(t, func() bool {
 		for _, r := range rules.Rules() {
 			if r.Rule == "Bash(make build)" {
@@ -122,7 +122,7 @@ func TestPostgresReplicas(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the cancel never reached replica a")
 	}
-	assert.ErrorContains(t, sess.Err(), "stop from b")
+	assert.ErrorContains(t, context.Cause(sess.Context()), "stop from b")
 }
 
 // BenchmarkCheckStores: the same allowed call (granted by the store at the
@@ -152,9 +152,9 @@ func BenchmarkCheckStores(b *testing.B) {
 			p := open(b, dir, st)
 			id := fmt.Sprintf("bench-%s-%d", tc.name, time.Now().UnixNano())
 			require.NoError(b, st.AddGrant(context.Background(), store.Grant{Scope: store.ScopeSession, Key: id, Rule: "Bash(make build)"}))
-			_, err := p.StartSession(context.Background(), runtime.SessionOptions{ID: id})
+			sess, err := p.Session(context.Background(), runtime.SessionOptions{ID: id})
 			require.NoError(b, err)
-			defer p.EndSession(id, "bench over")
+			defer sess.End("bench over", "", nil)
 			ctx := context.Background()
 			call := runtime.Call{Session: id, Tool: "Bash"}
 			b.ReportAllocs()

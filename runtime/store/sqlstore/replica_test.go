@@ -96,6 +96,8 @@ func replicaMain() int {
 		}
 		return verdict(c.Tag, v)
 	}
+	// live holds the sessions "start" started, read by this loop only.
+	live := map[string]*runtime.Session{}
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		var c cmd
@@ -112,7 +114,10 @@ func replicaMain() int {
 		}
 		switch c.Op {
 		case "start":
-			_, err := p.StartSession(ctx, runtime.SessionOptions{ID: c.Session})
+			s, err := p.Session(ctx, runtime.SessionOptions{ID: c.Session})
+			if err == nil {
+				live[c.Session] = s
+			}
 			send(errReply(err))
 		case "check":
 			send(verdict(c.Tag, p.Check(ctx, bash(c.Session, c.Command))))
@@ -132,14 +137,14 @@ func replicaMain() int {
 		case "cancel":
 			send(errReply(p.Cancel(ctx, c.Session, c.Reason)))
 		case "waitrule":
-			rules, ok := p.SessionRules(c.Session)
+			s, ok := live[c.Session]
 			if !ok {
 				send(reply{Tag: c.Tag, Err: "no session"})
 				continue
 			}
 			go func() {
 				for {
-					for _, r := range rules.Rules() {
+					for _, r := range s.Rules().Rules() {
 						if r.Rule == c.Rule {
 							send(reply{Tag: c.Tag})
 							return
@@ -149,14 +154,14 @@ func replicaMain() int {
 				}
 			}()
 		case "waitcancel":
-			s, ok := p.Session(c.Session)
+			s, ok := live[c.Session]
 			if !ok {
 				send(reply{Tag: c.Tag, Err: "no session"})
 				continue
 			}
 			go func() {
 				<-s.Context().Done()
-				send(reply{Tag: c.Tag, Reason: s.Err().Error()})
+				send(reply{Tag: c.Tag, Reason: context.Cause(s.Context()).Error()})
 			}()
 		case "asks":
 			// N sessions each ask once, at the same time; the reply lists
@@ -167,7 +172,7 @@ func replicaMain() int {
 				for i := range c.N {
 					wg.Go(func() {
 						id := fmt.Sprintf("%s-%d", c.Session, i)
-						if _, err := p.StartSession(ctx, runtime.SessionOptions{ID: id}); err != nil {
+						if _, err := p.Session(ctx, runtime.SessionOptions{ID: id}); err != nil {
 							res[i] = "error: " + err.Error()
 							return
 						}
