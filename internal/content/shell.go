@@ -33,6 +33,8 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 	}
 	// The command's paths go through the one path judge, relative ones
 	// taken from the directory it runs in.
+	// The hosts its network commands reach go through the domain rules
+	// (shellPaths is a bashguard.HostJudge too).
 	v := g.Judge(ctx, dir, shellPaths{j: c.j}, script)
 	if len(v.Commands) == 0 {
 		// Nothing to judge one by one (a parse error, an empty script):
