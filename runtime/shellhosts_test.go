@@ -77,12 +77,12 @@ func TestShellHostsAreJudgedByDomainRules(t *testing.T) {
 		require.NotNil(t, p, "rules %q", c.Rules)
 		n++
 		id := "h" + strconv.Itoa(n)
-		_, err := p.StartSession(ctx, runtime.SessionOptions{ID: id})
+		s, err := p.Session(ctx, runtime.SessionOptions{ID: id})
 		require.NoError(t, err)
 		input, err := json.Marshal(map[string]string{"command": c.Command})
 		require.NoError(t, err)
 		v := p.Check(ctx, runtime.Call{Session: id, ID: id, Tool: "Bash", Input: input})
-		p.EndSession(id, "done")
+		s.End("done", "", nil)
 		reason := back.Replace(v.Reason)
 		if *updateShellHosts {
 			c.Decision, c.Layer, c.Rule, c.Reason = v.Decision.String(), v.Layer.String(), back.Replace(v.Rule), reason
