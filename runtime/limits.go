@@ -73,8 +73,9 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// Validate reports every invalid field of l (after defaults) as one error.
-func (l Limits) Validate() error {
+// validate reports every invalid field of l (after defaults) as one error;
+// [New] refuses a configuration with any.
+func (l Limits) validate() error {
 	var errs []error
 	for _, f := range []struct {
 		name string

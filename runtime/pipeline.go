@@ -91,7 +91,7 @@ func New(cfg Config) (*Pipeline, error) {
 	if cfg.AskTimeout < 0 || cfg.MaxInputBytes < 0 {
 		errs = append(errs, errors.New("runtime: negative AskTimeout or MaxInputBytes"))
 	}
-	if err := cfg.Limits.Validate(); err != nil {
+	if err := cfg.Limits.validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := cfg.Output.Validate(); err != nil {

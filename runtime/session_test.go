@@ -18,7 +18,7 @@ import (
 
 func newTestSession(t *testing.T, l Limits) *Session {
 	t.Helper()
-	require.NoError(t, l.Validate())
+	require.NoError(t, l.validate())
 	ss := newSessions(l)
 	s, err := ss.start(t.Context(), "s1")
 	require.NoError(t, err)
@@ -48,12 +48,12 @@ func (s *sessions) get(id string) (*Session, bool) {
 var gateAllow = permission.Result{Decision: permission.Allow, Layer: permission.LayerRuntime}
 
 func TestLimitsValidate(t *testing.T) {
-	require.NoError(t, Limits{}.Validate())
-	err := Limits{MaxSteps: -1, TokenSoftLimit: 50000}.Validate()
+	require.NoError(t, Limits{}.validate())
+	err := Limits{MaxSteps: -1, TokenSoftLimit: 50000}.validate()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "MaxSteps is negative (-1)")
 	assert.Contains(t, err.Error(), "TokenHardLimit 40000 is below TokenSoftLimit 50000")
-	err = Limits{RepeatLimit: 1}.Validate()
+	err = Limits{RepeatLimit: 1}.validate()
 	assert.ErrorContains(t, err, "RepeatLimit 1 out of range 2..100")
 	d := Limits{}.withDefaults()
 	assert.Equal(t, Limits{8, 3, 3, 3, 32000, 40000, 500, 3, 3}, d)
