@@ -244,3 +244,22 @@ func TestToolDescriptor(t *testing.T) {
 		vOf(c.Check(context.Background(), "c", "Task", in("subagent_type", "nested", "prompt", "x"))),
 		"starting a subagent that would ask is denied in a subagent")
 }
+
+// TestRunOfAnEndedChild: a child ended before its run is gone: the run
+// fails at once, with the reason, and the model is never asked.
+func TestRunOfAnEndedChild(t *testing.T) {
+	w := newWorld(t, permission.Config{Default: permission.Allow})
+	w.start(t, "lead", permission.ModeDefault)
+	c := spawn(t, w, "lead", subagent.Spec{Name: "explorer"})
+	require.True(t, c.Session().End("ended elsewhere", "", nil))
+	asked := false
+	res := c.Run(context.Background(), func(context.Context, subagent.Turn) ([]runtime.Call, string, error) {
+		asked = true
+		return nil, "done", nil
+	}, func(context.Context, runtime.Call) (string, error) { return "", nil })
+	assert.Equal(t, subagent.StopFailed, res.Stop)
+	assert.Equal(t, "the child session ended before its run did", res.Reason)
+	assert.Zero(t, res.Steps)
+	assert.False(t, asked, "the model is not asked")
+	assert.False(t, c.End("again"), "the child had already ended")
+}

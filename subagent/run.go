@@ -117,6 +117,11 @@ func (c *Child) Run(ctx context.Context, model Model, run RunFunc) (res Result) 
 	exec := c.p.Executor(run)
 	var last []runtime.Result
 	for {
+		if errors.Is(context.Cause(sctx), runtime.ErrSessionEnded) {
+			// Ended by another hand (End, idle expiry): the child is gone.
+			res.Reason = "the child session ended before its run did"
+			return res
+		}
 		st := c.session.BeginStep()
 		res.Steps = st.Step
 		if st.Signals.Has(runtime.SignalCancelled) {
