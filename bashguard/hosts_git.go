@@ -48,6 +48,14 @@ func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
 		return
 	}
 	sub := v.vals[i]
+	switch {
+	case sub == "remote" && i+1 < v.len() && v.vals[i+1] == "update":
+		a.gitConfigRemotes(c, nil, "remote update") // every remote, or the groups named
+		return
+	case sub == "submodule":
+		a.unknownHost(c, "the remotes of the submodules, which .gitmodules names and are not read here")
+		return
+	}
 	valLong, ok := gitNetValLong[sub]
 	if !ok {
 		return

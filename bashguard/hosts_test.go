@@ -118,3 +118,28 @@ func FuzzParseURLHost(f *testing.F) {
 		}
 	})
 }
+
+// TestHostsWorktreeConfig reads the remotes of a worktree from the config
+// of the repository it belongs to (its .git file and commondir).
+func TestHostsWorktreeConfig(t *testing.T) {
+	base := t.TempDir()
+	main, wt := filepath.Join(base, "main"), filepath.Join(base, "wt")
+	admin := filepath.Join(main, ".git", "worktrees", "wt")
+	require.NoError(t, os.MkdirAll(admin, 0o755))
+	require.NoError(t, os.MkdirAll(wt, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(main, ".git", "config"), []byte("[remote \"origin\"]\n\turl = git@evil.example:x/y.git\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(admin, "commondir"), []byte("../..\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+admin+"\n"), 0o644))
+	pol := DefaultPolicy()
+	pol.AllowNetwork = true
+	hj := hostRules{PathJudge: CheckerJudge(rootChecker{dir: wt, roots: []string{wt}})}
+	for _, script := range []string{"git fetch", "git pull origin main", "git push", "git remote update"} {
+		v := New(pol).Judge(context.Background(), wt, hj, script)
+		assert.Equal(t, permission.Deny, v.Decision, "%q (%s)", script, v.Reason)
+		assert.Equal(t, "WebFetch(domain:evil.example)", v.Rule, "%q", script)
+		assert.Contains(t, v.Reason, "git: reaches evil.example", "%q", script)
+	}
+	v := New(pol).Judge(context.Background(), wt, hj, "git submodule update --init")
+	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
+	assert.Contains(t, v.Reason, "submodules", v.Reason)
+}
