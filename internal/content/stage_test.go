@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,10 +59,18 @@ var stageTools = map[string]content.Call{
 	"mcp__docs__fetch": {Kind: permission.KindNetwork, URLFields: []string{"uri"}},
 }
 
-// TestStage runs testdata/stage.jsonl through the content stage alone, no
-// Pipeline or session: real files in a temporary directory, the rules of
-// a configuration and of a session, the sandbox and the shell guard.
-func TestStage(t *testing.T) {
+// stageFixture is a workspace ($WS) with files a rule names, a secret and
+// a protected one, links to a denied file and out of the roots, a
+// directory outside it ($OUT) and a home ($HOME) with a key; and the
+// judges over it: the rules of a configuration, the sandbox, the guard.
+type stageFixture struct {
+	ws, out, home string
+	checker       *permission.Checker
+	sandbox       *sandbox.Sandbox
+	guard         *bashguard.Guard
+}
+
+func newStageFixture(t testing.TB) *stageFixture {
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	ws, out, home := filepath.Join(base, "ws"), filepath.Join(base, "outside"), filepath.Join(base, "home")
@@ -92,8 +101,20 @@ func TestStage(t *testing.T) {
 	require.NoError(t, err)
 	pol := bashguard.DefaultPolicy()
 	pol.Home = home
-	guard := bashguard.New(pol)
 
+	return &stageFixture{ws: ws, out: out, home: home, checker: checker, sandbox: sb, guard: bashguard.New(pol)}
+}
+
+func (fx *stageFixture) judges(session *permission.SessionRules) content.Judges {
+	return content.Judges{Checker: fx.checker, Session: session, Sandbox: fx.sandbox, Guard: fx.guard}
+}
+
+// TestStage runs testdata/stage.jsonl through the content stage alone, no
+// Pipeline or session: real files in a temporary directory, the rules of
+// a configuration and of a session, the sandbox and the shell guard.
+func TestStage(t *testing.T) {
+	fx := newStageFixture(t)
+	ws, out, home := fx.ws, fx.out, fx.home
 	subst := strings.NewReplacer("$WS", ws, "$OUT", out, "$HOME", home)
 	back := strings.NewReplacer(ws, "$WS", out, "$OUT", home, "$HOME")
 	f, err := os.Open("testdata/stage.jsonl")
@@ -121,14 +142,13 @@ func TestStage(t *testing.T) {
 				require.NoError(t, err)
 				call.Rules = append(call.Rules, content.Rule{Decision: d, Rule: r.Rule, Reason: r.Reason})
 			}
-			session := checker.NewSession()
+			session := fx.checker.NewSession()
 			require.NoError(t, session.Add(permission.Deny, c.SessionDeny...))
 			require.NoError(t, session.Add(permission.Ask, c.SessionAsk...))
 			_, members, err := jsonin.Object([]byte(subst.Replace(string(c.Input))), nil, nil)
 			require.NoError(t, err)
 
-			got := content.Inspect(context.Background(),
-				content.Judges{Checker: checker, Session: session, Sandbox: sb, Guard: guard}, call, members)
+			got := content.Inspect(context.Background(), fx.judges(session), call, members)
 			r := permission.Combine(permission.ModeDefault,
 				permission.Call{Tool: c.Tool, Kind: call.Kind, InsideRoots: got.InsideRoots}, got.Answers()...)
 
@@ -141,4 +161,77 @@ func TestStage(t *testing.T) {
 	}
 	require.NoError(t, sc.Err())
 	require.GreaterOrEqual(t, n, 40)
+}
+
+// FuzzStage: whatever a call's input holds, for every tool of stageTools
+// the stage answers without panicking, and the combined answer explains
+// itself: a valid decision, the layer and the rule that decided, and a
+// reason for every answer but an Allow.
+func FuzzStage(f *testing.F) {
+	fx := newStageFixture(f)
+	data, err := os.ReadFile("testdata/stage.jsonl")
+	require.NoError(f, err)
+	for _, line := range strings.Split(string(data), "\n") {
+		var c stageCase
+		if json.Unmarshal([]byte(line), &c) == nil && c.Input != nil {
+			f.Add(c.Tool, strings.NewReplacer("$WS", fx.ws, "$OUT", fx.out, "$HOME", fx.home).Replace(string(c.Input)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, tool, input string) {
+		call, ok := stageTools[tool]
+		if !ok {
+			return
+		}
+		call.Tool = tool
+		_, members, err := jsonin.Object([]byte(input), nil, nil)
+		if err != nil {
+			return // refused before the stage
+		}
+		got := content.Inspect(context.Background(), fx.judges(fx.checker.NewSession()), call, members)
+		r := permission.Combine(permission.ModeDefault,
+			permission.Call{Tool: tool, Kind: call.Kind, InsideRoots: got.InsideRoots}, got.Answers()...)
+		if !r.Decision.Valid() || r.Layer == permission.LayerNone || r.Rule == "" || (r.Decision != permission.Allow && r.Reason == "") {
+			t.Fatalf("%s %s: %v, layer %v, rule %q, reason %q: not explained", tool, input, r.Decision, r.Layer, r.Rule, r.Reason)
+		}
+	})
+}
+
+// FuzzDenyHoldsForShell: a path the rules deny to a file tool is denied to
+// a shell command that reaches it, however the path is written: read by
+// cat when Read is denied, written by a redirect when Write is.
+func FuzzDenyHoldsForShell(f *testing.F) {
+	fx := newStageFixture(f)
+	for _, p := range []string{"notes.txt", "./notes.txt", "alias.txt", "sub/../notes.txt", fx.ws + "/notes.txt",
+		"out/../notes.txt", "locked.txt", "sub//../locked.txt", fx.ws + "/./locked.txt", "a.txt"} {
+		f.Add(p)
+	}
+	quote := func(p string) string { return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'" }
+	f.Fuzz(func(t *testing.T, p string) {
+		if p == "" || strings.ContainsAny(p, "\x00\n") || !utf8.ValidString(p) {
+			return // not a path a shell word can hold, or not one a JSON string keeps
+		}
+		for _, pair := range []struct{ tool, script string }{{"Read", "cat -- " + quote(p)}, {"Write", "echo x > " + quote(p)}} {
+			file := inspect(t, fx, pair.tool, map[string]string{"file_path": p, "content": "x"})
+			if file.Decision != permission.Deny || file.Layer != permission.LayerRules {
+				continue
+			}
+			shell := inspect(t, fx, "Bash", map[string]string{"command": pair.script})
+			if shell.Decision != permission.Deny {
+				t.Fatalf("%s %q is denied (%s), but %s is %v: %s [%s]", pair.tool, p, file.Rule, pair.script, shell.Decision, shell.Reason, shell.Rule)
+			}
+		}
+	})
+}
+
+// inspect runs the stage on one call of tool with input's members and
+// combines its answers.
+func inspect(t *testing.T, fx *stageFixture, tool string, input map[string]string) permission.Result {
+	call := stageTools[tool]
+	call.Tool = tool
+	raw, err := json.Marshal(input)
+	require.NoError(t, err)
+	_, members, err := jsonin.Object(raw, nil, nil)
+	require.NoError(t, err)
+	got := content.Inspect(context.Background(), fx.judges(fx.checker.NewSession()), call, members)
+	return permission.Combine(permission.ModeDefault, permission.Call{Tool: tool, Kind: call.Kind, InsideRoots: got.InsideRoots}, got.Answers()...)
 }
