@@ -502,6 +502,7 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		case sub == "branch" && (s == "-l" || longIs(name, "--list") || longIs(name, "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")):
 			listing = true
 		case sub == "branch" && (slices.Contains([]string{"-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "-t"}, s) ||
+			len(s) > 2 && s[1] != '-' && strings.ContainsAny(s[1:], "dDmMcCfut") ||
 			longIs(name, "--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--no-track", "--create-reflog")):
 			c.add(permission.Ask, "args:git", "git branch "+s+" changes branches", true)
 		}
