@@ -7,7 +7,14 @@
 //
 // An Ask goes to the person through MCP elicitation when the client
 // supports it; otherwise it is a Deny with the reason. A refused call is a
-// tool error whose text is the reason, so the model sees why.
+// tool error whose text is the reason, so the model sees why. A client of
+// the multi round-trip protocol (2026-07-28) gets the question as the
+// call's input requests and answers with the call again: the answer is
+// good once, for that session, tool and input only, and the call is not
+// judged a second time. An older client is sent an elicitation request.
+// Either way [Options.AskTimeout] bounds the wait, and no answer in time is
+// a Deny (recorded when the time is up). The step limit does not apply to
+// the gateway's sessions, which see no model turns; see [Options].
 //
 // The command's rules are those of the person's settings
 // ($HOME/.claude/settings.json), of --settings files and of the

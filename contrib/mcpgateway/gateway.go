@@ -19,12 +19,22 @@ import (
 )
 
 // Options tune a [Gateway]. The zero value is usable.
+//
+// Each client session is a pipeline session ([runtime.Pipeline.Acquire]),
+// which layer 7 bounds. An MCP server sees no model turns, so the gateway
+// never begins a step: the step limit (Limits.MaxSteps) never denies its
+// calls, and the token limits, which count what the model reads, do not
+// apply. What bounds a session is the repeat and cycle limits
+// (Limits.RepeatLimit identical calls in a row, a short cycle come round
+// Limits.CycleRepeats times), counted per tools/call (the question and
+// answer of an elicitation are one call, not two), and the idle timeout.
 type Options struct {
 	// IdleTimeout ends a client's session after that long without a call;
 	// 0 means 30 minutes.
 	IdleTimeout time.Duration
-	// AskTimeout bounds an elicitation; 0 means 2 minutes. No answer in
-	// time is a Deny.
+	// AskTimeout bounds an elicitation, from the question to the answer;
+	// 0 means 2 minutes. No answer in time is a Deny with the reason
+	// (rule "mcp:ask-timeout").
 	AskTimeout time.Duration
 }
 
@@ -38,6 +48,7 @@ type Gateway struct {
 	seq      atomic.Uint64
 	ids      sync.Map // *mcp.ServerSession → session id
 	skipped  []error
+	asks     questions
 }
 
 // New connects to every server of cfg, lists their tools, registers them
@@ -45,13 +56,16 @@ type Gateway struct {
 // and builds the MCP server that fronts them. A server that cannot be
 // reached is an error; what was connected is closed again.
 func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*Gateway, error) {
+	if opts.IdleTimeout < 0 || opts.AskTimeout < 0 {
+		return nil, errors.New("mcpgateway: negative IdleTimeout or AskTimeout")
+	}
 	if opts.IdleTimeout == 0 {
 		opts.IdleTimeout = 30 * time.Minute
 	}
 	if opts.AskTimeout == 0 {
 		opts.AskTimeout = 2 * time.Minute
 	}
-	g := &Gateway{p: p, opts: opts,
+	g := &Gateway{p: p, opts: opts, asks: questions{m: map[string]*pending{}},
 		server: mcp.NewServer(&mcp.Implementation{Name: "toolgate", Version: "v1"}, nil)}
 	deny := denyRules(p.Checker().Config())
 	for _, name := range slices.Sorted(mapKeys(cfg.Servers)) {
@@ -97,8 +111,15 @@ func (g *Gateway) Server() *mcp.Server { return g.server }
 // names the pipeline refuses or already holds.
 func (g *Gateway) Skipped() error { return errors.Join(g.skipped...) }
 
-// Close closes the connections to the upstream servers.
+// Close closes the connections to the upstream servers. Questions still
+// waiting for an answer are dropped.
 func (g *Gateway) Close() error {
+	g.asks.mu.Lock()
+	for state, q := range g.asks.m {
+		q.timer.Stop()
+		delete(g.asks.m, state)
+	}
+	g.asks.mu.Unlock()
 	var errs []error
 	for _, cs := range g.upstream {
 		errs = append(errs, cs.Close())
@@ -167,16 +188,24 @@ func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHand
 		if _, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.opts.IdleTimeout}); err != nil {
 			return refused("denied: no session: " + err.Error()), nil
 		}
-		args := req.Params.Arguments
-		if len(args) == 0 {
-			args = json.RawMessage(`{}`)
-		}
-		call := runtime.Call{Session: sid, ID: fmt.Sprintf("call-%d", g.seq.Add(1)), Tool: full, Input: args}
-		v := g.p.Check(ctx, call)
-		if v.Decision == permission.Ask {
-			var ask *mcp.CallToolResult
-			if v, ask = g.ask(req, call, v); ask != nil {
-				return ask, nil
+		var call runtime.Call
+		var v runtime.Verdict
+		if a, ok := g.answered(req, sid, full); ok {
+			// The second round of a call whose Ask was put to the
+			// person: judged once, in the first.
+			if a.refusal != "" {
+				return refused(a.refusal), nil
+			}
+			call, v = a.call, a.v
+		} else {
+			call = runtime.Call{Session: sid, ID: fmt.Sprintf("call-%d", g.seq.Add(1)), Tool: full, Input: args(req)}
+			v = g.p.Check(ctx, call)
+			if v.Decision == permission.Ask {
+				a := g.ask(ctx, req, call, v)
+				if a.result != nil {
+					return a.result, nil
+				}
+				v = a.v
 			}
 		}
 		if v.Decision != permission.Allow {
@@ -201,41 +230,12 @@ func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHand
 	}
 }
 
-// approvalID names the gateway's question in a multi round-trip call.
-const approvalID = "toolgate-approval"
-
-// ask puts an Ask to the person through elicitation, as a multi
-// round-trip request (the SDK turns it into an elicitation/create request
-// for clients of older protocol versions, and calls the handler again with
-// the answer). It returns the question to send, or the verdict once
-// answered: accepted is an Allow, anything else (declined, cancelled, a
-// client without elicitation) a Deny with the reason.
-func (g *Gateway) ask(req *mcp.CallToolRequest, call runtime.Call, v runtime.Verdict) (runtime.Verdict, *mcp.CallToolResult) {
-	deny := func(rule, reason string) (runtime.Verdict, *mcp.CallToolResult) {
-		v.Decision, v.Rule, v.Reason = permission.Deny, rule, reason
-		return v, nil
+// args returns the call's arguments, {} when there are none.
+func args(req *mcp.CallToolRequest) json.RawMessage {
+	if len(req.Params.Arguments) == 0 {
+		return json.RawMessage(`{}`)
 	}
-	if resp, ok := req.Params.InputResponses[approvalID]; ok {
-		er, _ := resp.(*mcp.ElicitResult)
-		switch {
-		case er == nil:
-			return deny("mcp:ask-failed", "the answer to the question is not an elicitation result: "+v.Reason)
-		case er.Action == "accept":
-			v.Decision, v.Reason = permission.Allow, "approved by the person: "+v.Reason
-			return v, nil
-		default:
-			return deny("mcp:ask-"+er.Action, "the person answered "+er.Action+": "+v.Reason)
-		}
-	}
-	ss := req.Session
-	if ss == nil || ss.InitializeParams() == nil || ss.InitializeParams().Capabilities == nil ||
-		ss.InitializeParams().Capabilities.Elicitation == nil {
-		return deny("mcp:no-elicitation", "needs the person's approval, and the client cannot ask (no elicitation): "+v.Reason)
-	}
-	return v, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{approvalID: &mcp.ElicitParams{
-		Message:         fmt.Sprintf("Allow %s %s? %s", call.Tool, string(call.Input), v.Reason),
-		RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
-	}}}
+	return req.Params.Arguments
 }
 
 func refused(text string) *mcp.CallToolResult {

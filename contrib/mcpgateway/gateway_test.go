@@ -85,9 +85,19 @@ type world struct {
 	db           *sql.DB
 	audit        *hooks.AuditLog
 	answer       atomic.Value // "accept" or "decline", the elicitation's answer
+	// elicit, when set, answers the elicitations instead of answer.
+	elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	// version is the protocol version the client asks for; empty is the
+	// SDK's latest.
+	version string
 }
 
 func newWorld(t *testing.T, server string, cfg string) *world {
+	t.Helper()
+	return newWorldOpts(t, server, cfg, mcpgateway.Options{})
+}
+
+func newWorldOpts(t *testing.T, server string, cfg string, opts mcpgateway.Options) *world {
 	t.Helper()
 	w := &world{}
 	w.answer.Store("decline")
@@ -126,7 +136,7 @@ func newWorld(t *testing.T, server string, cfg string) *world {
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	w.g, err = mcpgateway.New(ctx, p, c, mcpgateway.Options{})
+	w.g, err = mcpgateway.New(ctx, p, c, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { w.g.Close() })
 	return w
@@ -134,7 +144,10 @@ func newWorld(t *testing.T, server string, cfg string) *world {
 
 func (w *world) client() *mcp.Client {
 	return mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "v1"}, &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		ElicitationHandler: func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if w.elicit != nil {
+				return w.elicit(ctx, r)
+			}
 			return &mcp.ElicitResult{Action: w.answer.Load().(string)}, nil
 		}})
 }
@@ -157,7 +170,7 @@ func (w *world) connect(t *testing.T, front string) *mcp.ClientSession {
 		t.Cleanup(srv.Close)
 		tr = &mcp.StreamableClientTransport{Endpoint: srv.URL}
 	}
-	cs, err := w.client().Connect(ctx, tr, nil)
+	cs, err := w.client().Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: w.version})
 	require.NoError(t, err)
 	t.Cleanup(func() { cs.Close() })
 	return cs

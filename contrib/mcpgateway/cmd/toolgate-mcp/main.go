@@ -5,6 +5,7 @@
 // of the usual Claude Code settings files.
 //
 //	toolgate-mcp --config .mcp.json [--listen 127.0.0.1:8080] [--allow-remote] [--dir DIR] [--audit audit.db]
+//	             [--settings FILE]... [--ask-timeout 2m] [--idle-timeout 30m]
 //
 // The rules are those of $HOME/.claude/settings.json and of DIR's
 // .claude/settings.json and .claude/settings.local.json; the hooks are
@@ -51,6 +52,8 @@ func run() error {
 	listen := flag.String("listen", "", "serve streamable HTTP on this address instead of stdio")
 	dir := flag.String("dir", "", "the workspace directory (default: the current one)")
 	audit := flag.String("audit", "", "record every decision in this SQLite file")
+	askTimeout := flag.Duration("ask-timeout", 0, "how long a question to the person may wait for an answer (default 2m)")
+	idleTimeout := flag.Duration("idle-timeout", 0, "end a client's session after this long without a call (default 30m)")
 	var files multiFlag
 	flag.Var(&files, "settings", "a further settings file, of command-line precedence (repeatable)")
 	remote := flag.Bool("allow-remote", false, "listen on an address that is not loopback (put authentication and TLS in front)")
@@ -141,7 +144,10 @@ func run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	g, err := mcpgateway.New(ctx, p, cfg, mcpgateway.Options{})
+	if *askTimeout < 0 || *idleTimeout < 0 {
+		return errors.New("--ask-timeout and --idle-timeout cannot be negative")
+	}
+	g, err := mcpgateway.New(ctx, p, cfg, mcpgateway.Options{AskTimeout: *askTimeout, IdleTimeout: *idleTimeout})
 	if err != nil {
 		return err
 	}
