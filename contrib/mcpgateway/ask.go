@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -103,7 +104,7 @@ func (g *Gateway) ask(ctx context.Context, req *mcp.CallToolRequest, call runtim
 
 // askLater records the question and returns the result that asks it.
 func (g *Gateway) askLater(call runtime.Call, v runtime.Verdict, params *mcp.ElicitParams) askOutcome {
-	canon, err := runtime.Canonical(call.Input)
+	canon, err := canonical(call.Input)
 	if err != nil {
 		return askOutcome{v: denied(v, "mcp:ask-failed", "the input cannot be put to the person: "+v.Reason)}
 	}
@@ -169,7 +170,7 @@ func (g *Gateway) answered(req *mcp.CallToolRequest, sid, tool string) (answer, 
 	if !ok || state == "" {
 		return answer{}, false
 	}
-	canon, err := runtime.Canonical(args(req))
+	canon, err := canonical(args(req))
 	if err != nil {
 		return answer{}, false
 	}
@@ -221,4 +222,21 @@ func question(call runtime.Call, v runtime.Verdict) string {
 		in = in[:maxQuestionInput] + fmt.Sprintf("… (%d bytes in all)", len(v.Input))
 	}
 	return fmt.Sprintf("Allow %s %s? %s", call.Tool, in, v.Reason)
+}
+
+// canonical returns data as JSON with object keys sorted and numbers as
+// written, for comparing a call's input across the rounds of a question.
+// Only the input judged in the first round ever runs, so this decides
+// which answers count, never what runs.
+func canonical(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data after the input")
+	}
+	return json.Marshal(v)
 }

@@ -20,7 +20,7 @@ import (
 
 // Options tune a [Gateway]. The zero value is usable.
 //
-// Each client session is a pipeline session ([runtime.Pipeline.Acquire]),
+// Each client session is a pipeline session ([runtime.Pipeline.Session]),
 // which layer 7 bounds. An MCP server sees no model turns, so the gateway
 // never begins a step: the step limit (Limits.MaxSteps) never denies its
 // calls, and the token limits, which count what the model reads, do not
