@@ -143,3 +143,41 @@ func TestHostsWorktreeConfig(t *testing.T) {
 	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
 	assert.Contains(t, v.Reason, "submodules", v.Reason)
 }
+
+// askHosts is a HostJudge with domain rules that allow no host.
+type askHosts struct{ PathJudge }
+
+func (askHosts) JudgeHost(host string) permission.Result {
+	return permission.Result{Decision: permission.Ask, Rule: "network:host", Reason: "no domain rule allows " + host}
+}
+
+// FuzzHostJudgeNarrows holds that a HostJudge only narrows: a script is
+// never judged more leniently with one than without, nor is a command an
+// allow rule may lift made liftable by it, and what it adds is explained.
+func FuzzHostJudgeNarrows(f *testing.F) {
+	for _, c := range loadCaseFile(f, "testdata/hosts.jsonl") {
+		f.Add(c.Script)
+	}
+	pol, paths := casePolicy("net")
+	g := New(pol)
+	hj := askHosts{paths}
+	f.Fuzz(func(t *testing.T, script string) {
+		without := g.Judge(context.Background(), testWork, paths, script)
+		with := g.Judge(context.Background(), testWork, hj, script)
+		if with.Decision > without.Decision {
+			t.Fatalf("%q: %v with a HostJudge, %v without", script, with.Decision, without.Decision)
+		}
+		if with.Reason == "" || with.Rule == "" {
+			t.Fatalf("%q: verdict without explanation: %+v", script, with)
+		}
+		if len(with.Commands) != len(without.Commands) {
+			return
+		}
+		for i := range with.Commands {
+			w, o := with.Commands[i], without.Commands[i]
+			if w.Decision > o.Decision || w.Overridable && !o.Overridable {
+				t.Fatalf("%q: command %d is %v (overridable %v) with a HostJudge, %v (%v) without", script, i, w.Decision, w.Overridable, o.Decision, o.Overridable)
+			}
+		}
+	})
+}
