@@ -47,6 +47,8 @@ type analyzer struct {
 	gitCfgDone bool             // gitCfg is read
 	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
 	gitCfgWhy  string           // why gitCfg cannot be read, or ""
+
+	vars map[string]string // loop variables bound to one of their values (see loops.go)
 }
 
 // funcEdge records that function from calls name; fork is set when the
@@ -365,7 +367,13 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 		switch x := x.(type) {
 		case *syntax.Word:
 			r := a.word(x, false)
-			if r.flags&wDynamic != 0 {
+			if r.flags&wKnown != 0 {
+				lit = false
+			}
+			// Output of a substitution is a string here (no splitting
+			// or globbing inside [[ ]]); file tests and arithmetic judge
+			// their operands below.
+			if r.flags&wDynamic != 0 && r.flags&(wData|wEffect) != wData {
 				lit = false
 				why := r.effect
 				if why == "" {

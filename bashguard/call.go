@@ -63,7 +63,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 		if r.flags&wEffect != 0 {
 			c.add(permission.Ask, "dynamic:expansion", r.effect, false)
 		}
-		if r.flags&wDynamic != 0 {
+		if r.flags&(wDynamic|wKnown|wProcIn) != 0 {
 			lit = false
 		}
 	}
@@ -121,7 +121,7 @@ func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label str
 			a.walkParts(r.Hdoc.Parts, &hr, true)
 			if hr.flags&wEffect != 0 {
 				c.add(permission.Ask, "dynamic:expansion", hr.effect, false)
-			} else if hr.flags&wDynamic != 0 {
+			} else if hr.flags&wDynamic != 0 && !a.heredocData(r.Hdoc) {
 				c.add(permission.Ask, "dynamic:arg", "here-document body is only known at run time", false)
 			}
 		}
@@ -139,7 +139,7 @@ func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label str
 					c.add(permission.Ask, ruleAmbiguous, why, false)
 				}
 			}
-			if w.flags&wDynamic != 0 && r.Op == syntax.WordHdoc {
+			if w.flags&wDynamic != 0 && w.flags&wData == 0 && r.Op == syntax.WordHdoc {
 				c.add(permission.Ask, "dynamic:arg", "here-string "+w.val+" is only known at run time", false)
 			}
 			continue

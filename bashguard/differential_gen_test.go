@@ -107,7 +107,10 @@ func TestDifferentialGenerated(t *testing.T) {
 			continue
 		}
 		want, ok := processes(v.Commands)
-		if !ok {
+		if !ok || strings.Contains(s, "<(") {
+			// A process substitution runs in the background: its shim
+			// may log after the next script has started, where the
+			// comparison cannot tell whose command it was.
 			continue
 		}
 		for _, w := range want {
@@ -207,6 +210,10 @@ func writeShim(t *testing.T, sh, bin, name string) {
 		// off, so that the commands in it reach the shims too.
 		end = "BASH_ENV=\"$DIFF_BASH_ENV\" exec \"$DIFF_BASH\" --noprofile --norc \"$@\"\n"
 	}
+	if name == "pwd" {
+		// $(pwd) is judged as the working directory: print it.
+		end = "printf '%s\\n' \"$PWD\"\n" + end
+	}
 	text := "#!" + sh + "\nprintf '%s\\037' \"${0##*/}\" \"$@\" '\036' >>\"$LOG\"\n" + end
 	require.NoError(t, os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755))
 }
@@ -280,7 +287,7 @@ func argvMatches(ws string, want, got []string) bool {
 		return len(got) == 0
 	}
 	w := want[0]
-	if len(got) > 0 && got[0] == w && argvMatches(ws, want[1:], got[1:]) {
+	if len(got) > 0 && (got[0] == w || DataWord(w)) && argvMatches(ws, want[1:], got[1:]) {
 		return true
 	}
 	if !strings.ContainsAny(w, "*?[") {

@@ -110,6 +110,17 @@
 // evaluates a variable's value again, subscripts and assignments) are never
 // auto-allowed, and an allow rule cannot lift them.
 //
+// Some expansions are known or harmless: $PWD, $HOME and $(pwd) stand for
+// the home and the directory the guard follows the script in, so "ls
+// $(pwd)/src" is judged as a listing of src; "<(list)" is a pipe from
+// list, read like standard input. The quoted output of a command
+// substitution is accepted where any word is data: an argument of echo,
+// printf after its format, basename and the like, an operand of -n, -z
+// and the string comparisons of test and [[ ]], a here-string or a
+// here-document. The commands inside are judged as every other command.
+// Unquoted output (split and globbed), output in any other position, and
+// every other variable (the environment holds secrets) stay Ask.
+//
 // # Running commands
 //
 // Package [github.com/toolgate/toolgate/bashguard/runner] runs what was

@@ -33,3 +33,6 @@ func AllowedCaseScripts(t testing.TB) []string {
 func RootChecker(dir string, roots ...string) PathChecker {
 	return rootChecker{dir: dir, roots: roots}
 }
+
+// DataWord is dataWord.
+var DataWord = dataWord

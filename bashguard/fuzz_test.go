@@ -75,14 +75,31 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 		}
 		return true
 	})
+	loopVars := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if wi, ok := n.(*syntax.WordIter); ok {
+			loopVars[wi.Name.Value] = true
+		}
+		return true
+	})
 	why := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if why != "" {
 			return false
 		}
 		switch n := n.(type) {
-		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ArithmCmd,
-			*syntax.LetClause, *syntax.ExtGlob, *syntax.CoprocClause:
+		case *syntax.ParamExp:
+			// Only the variables whose value the guard knows: $PWD, $HOME
+			// and loop variables, plainly expanded.
+			if n.Param == nil || !(n.Param.Value == "PWD" || n.Param.Value == "HOME" || loopVars[n.Param.Value]) ||
+				n.Excl || n.Length || n.Width || n.Index != nil || n.Slice != nil || n.Repl != nil || n.Exp != nil || n.Names != 0 {
+				why = "it holds a run-time expansion of a variable whose value is not known"
+			}
+		case *syntax.ProcSubst:
+			if n.Op != syntax.CmdIn {
+				why = "it holds an output process substitution"
+			}
+		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.ExtGlob, *syntax.CoprocClause:
 			why = "it holds a run-time expansion or command"
 		case *syntax.SglQuoted:
 			if n.Dollar {
@@ -107,6 +124,13 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 			}
 			if !safe[path.Base(name)] {
 				why = "it runs " + name + ", which is not on the safe list"
+			}
+			// The output of a command substitution is an argument only of
+			// the commands that take any word as data.
+			for _, a := range n.Args[1:] {
+				if holdsOutput(a) && !dataCmds[path.Base(name)] {
+					why = "it passes the output of a command substitution to " + name
+				}
 			}
 		}
 		return why == ""
@@ -136,4 +160,30 @@ func plainWord(w *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// dataCmds take any word as data: printed, compared or refused.
+var dataCmds = map[string]bool{"echo": true, "printf": true, "test": true, "[": true, ":": true, "true": true,
+	"false": true, "exit": true, "basename": true, "dirname": true, "expr": true, "tr": true, "seq": true, "numfmt": true}
+
+// holdsOutput reports a word with a command substitution other than
+// $(pwd), outside a process substitution of its own.
+func holdsOutput(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ProcSubst:
+			return false
+		case *syntax.CmdSubst:
+			if len(n.Stmts) == 1 {
+				if ce, ok := n.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 1 && ce.Args[0].Lit() == "pwd" {
+					return false
+				}
+			}
+			found = true
+			return false
+		}
+		return !found
+	})
+	return found
 }

@@ -19,7 +19,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	if v.len() == 0 {
 		return
 	}
-	if !v.literal(0) {
+	if !v.literal(0) || v.flags[0]&wProcIn != 0 {
 		c.addf(permission.Ask, "dynamic:name", "command name ", v.vals[0], " is only known at run time", false)
 		return
 	}
@@ -32,7 +32,11 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	a.hosts(c, name, v)
 	a.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {
-		if !v.literal(i) {
+		if !v.literal(i) && !dataArg(name, v, i) {
+			if v.flags[i]&wUnquoted != 0 {
+				c.addf(permission.Ask, "dynamic:arg", "argument ", v.vals[i], " is only known at run time (unquoted, the output of a substitution is split and globbed)", false)
+				break
+			}
 			c.addf(permission.Ask, "dynamic:arg", "argument ", v.vals[i], " is only known at run time", false)
 			break
 		}

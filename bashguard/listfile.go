@@ -32,6 +32,10 @@ func (a *analyzer) listFile(c *verdictAcc, p string, fl wordFlags, who string, s
 		c.add(permission.Ask, "path:list", "reads the names of the files to read from its standard input, which is only known at run time", false)
 		return
 	}
+	if fl&wProcIn != 0 {
+		c.addf(permission.Ask, "path:list", "reads the names of the files to read from the output of ", p, ", which is only known at run time", false)
+		return
+	}
 	if !a.readPath(c, p, fl, who) || fl&wGlob != 0 {
 		return // refused, or a glob: which list is read is not told
 	}

@@ -57,8 +57,8 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 		c.addf(permission.Ask, "dynamic:arg", "reads ", p, ", which is only known at run time", false)
 		return false
 	}
-	if p == "" || p == "-" || harmlessRead(p) {
-		return false
+	if p == "" || p == "-" || harmlessRead(p) || fl&wProcIn != 0 {
+		return false // nothing, or a pipe (<(list), whose commands are judged)
 	}
 	if isNetDevice(p) {
 		a.network(c, "network:dev-tcp", "connects to "+p)
@@ -111,6 +111,10 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 		return
 	}
 	if p == "-" && who != "redirect" || harmlessDevice(p) {
+		return
+	}
+	if fl&wProcIn != 0 {
+		c.addf(permission.Ask, "dynamic:arg", "writes ", p, ", a pipe whose file descriptor is only known at run time", false)
 		return
 	}
 	if isNetDevice(p) {

@@ -25,6 +25,18 @@ const (
 	// indirection, arithmetic with subscripts or assignments, assigning
 	// defaults).
 	wEffect
+	// wData (with wDynamic): the unknown part of the value is only the
+	// output of command substitutions, whose commands are judged (see
+	// subst.go).
+	wData
+	// wUnquoted (with wData): such output is unquoted, so split and
+	// globbed.
+	wUnquoted
+	// wKnown: the value holds expansions whose value the guard knows
+	// ($PWD, $(pwd), a bound loop variable).
+	wKnown
+	// wProcIn: the word is "<(list)", a pipe from list.
+	wProcIn
 )
 
 // wordRes is the result of evaluating one word.
@@ -47,19 +59,32 @@ func (a *analyzer) word(w *syntax.Word, assign bool) wordRes {
 			r.val, r.flags = v, fl
 			return r
 		}
+		if ps, ok := procIn(w); ok {
+			a.nested(ps.Stmts)
+			r.val, r.flags = a.source(w), wProcIn
+			return r
+		}
 	}
 	src := ""
+	brace := false
 	// Brace expansion only happens in unquoted literal text.
 	for _, p := range w.Parts {
 		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
 			src = a.source(w)
 			if hasBraceExp(w) {
 				r.flags |= wDynamic
+				brace = true
 			}
 			break
 		}
 	}
 	a.walkParts(w.Parts, &r, false)
+	if r.flags&(wDynamic|wEffect) == wDynamic && !brace {
+		if v, fl, ok := a.evalWord(w); ok {
+			r.val, r.flags = v, fl
+			return r
+		}
+	}
 	if r.flags&wDynamic != 0 {
 		if src == "" {
 			src = a.source(w)

@@ -1,0 +1,242 @@
+package bashguard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Substitutions and variables whose value the guard knows or need not
+// know.
+//
+// A word's value is known before run time when its expansions are
+// $PWD, $HOME, $(pwd) (the directory the guard follows the script in),
+// or a loop variable bound to one of its words (see loops.go): the word
+// then stands for that value and is judged as if written so, "ls
+// $(pwd)/src" as a listing of the working directory's src. Unquoted, a
+// value that word splitting or pathname expansion would change (blanks,
+// glob characters, empty) stays unknown.
+//
+// Otherwise the output of a command substitution is data the guard cannot
+// see: its commands are judged where they stand, and the word holding it
+// is accepted only where any value is harmless (see dataArg): printed by
+// echo or printf, tested as a string, fed to a command's input by a
+// here-string or here-document. Anywhere else (a command name, an
+// option, a path) it is Ask, as is every other variable: the environment
+// holds secrets. A word that is only "<(list)" is a pipe from list, read
+// like /dev/fd/N.
+
+// evalWord evaluates a word whose parts are plain text and the expansions
+// above, after walkParts walked the commands inside it. ok is false for
+// any other word, which stays unknown.
+func (a *analyzer) evalWord(w *syntax.Word) (val string, fl wordFlags, ok bool) {
+	e := wordEval{a: a}
+	if !e.parts(w.Parts, false) {
+		return "", 0, false
+	}
+	if e.data {
+		fl = wDynamic | wData
+		if e.unquotedData {
+			fl |= wUnquoted
+		}
+		return a.source(w), fl, true
+	}
+	v := e.b.String()
+	if e.glob {
+		if e.valueGlob {
+			return "", 0, false // a value's glob characters would be read as a pattern
+		}
+		fl |= wGlob
+	}
+	if strings.HasPrefix(v, "~") && !e.leadingLit {
+		return "", 0, false // a tilde from a value is not expanded; the judge would read it so
+	}
+	return v, fl | wKnown, true
+}
+
+// wordEval is the state of one evalWord.
+type wordEval struct {
+	a            *analyzer
+	b            strings.Builder
+	data         bool // a part is the output of a command substitution
+	unquotedData bool // such a part is unquoted: split and globbed
+	glob         bool // unquoted literal glob characters
+	valueGlob    bool // a substituted value holds glob characters
+	leadingLit   bool // the word starts with literal text
+	n            int  // parts seen
+}
+
+func (e *wordEval) parts(parts []syntax.WordPart, inDQ bool) bool {
+	for _, p := range parts {
+		first := e.n == 0
+		e.n++
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			if !inDQ && (first && strings.HasPrefix(v, "~") || strings.Contains(v, "=~") || strings.Contains(v, ":~")) {
+				return false
+			}
+			if first {
+				e.leadingLit = true
+			}
+			if !inDQ && strings.ContainsAny(v, "*?[") {
+				e.glob = true
+			}
+			unescape(&e.b, v, inDQ)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+			e.b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar || !e.parts(p.Parts, true) {
+				return false
+			}
+		case *syntax.CmdSubst:
+			if v, ok := e.a.pwdValue(p); ok {
+				if !e.value(v, inDQ) {
+					return false
+				}
+				continue
+			}
+			e.data = true
+			e.unquotedData = e.unquotedData || !inDQ
+		case *syntax.ParamExp:
+			v, ok := e.a.paramValue(p)
+			if !ok || !e.value(v, inDQ) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// value appends a substituted value; unquoted, one that splitting or
+// globbing would change is refused.
+func (e *wordEval) value(v string, inDQ bool) bool {
+	if !inDQ && (v == "" || strings.ContainsAny(v, " \t\n\\*?[")) {
+		return false
+	}
+	if strings.ContainsAny(v, "*?[\\") {
+		e.valueGlob = true
+	}
+	e.b.WriteString(v)
+	return true
+}
+
+// pwdValue gives the output of $(pwd) or `pwd`: the working directory.
+func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
+	if a.dir == "" || len(cs.Stmts) != 1 {
+		return "", false
+	}
+	s := cs.Stmts[0]
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) != 1 || ce.Args[0].Lit() != "pwd" {
+		return "", false
+	}
+	if _, shadowed := a.funcs["pwd"]; shadowed {
+		return "", false
+	}
+	return a.dir, true
+}
+
+// paramValue gives the value of a plain $NAME or ${NAME} the guard knows:
+// PWD, HOME, and bound loop variables.
+func (a *analyzer) paramValue(p *syntax.ParamExp) (string, bool) {
+	if p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil || p.Repl != nil ||
+		p.Names != 0 || p.Exp != nil || p.NestedParam != nil || p.Param == nil || p.Flags != nil || len(p.Modifiers) > 0 {
+		return "", false
+	}
+	name := p.Param.Value
+	if v, ok := a.vars[name]; ok {
+		return v, true
+	}
+	switch name {
+	case "PWD":
+		return a.dir, a.dir != ""
+	case "HOME":
+		return a.g.pol.Home, a.g.pol.Home != ""
+	}
+	return "", false
+}
+
+// procIn reports a word that is only "<(list)": bash passes a pipe from
+// list, /dev/fd/N, which a command reads like standard input.
+func procIn(w *syntax.Word) (*syntax.ProcSubst, bool) {
+	if len(w.Parts) != 1 {
+		return nil, false
+	}
+	ps, ok := w.Parts[0].(*syntax.ProcSubst)
+	return ps, ok && ps.Op == syntax.CmdIn
+}
+
+// dataArg reports whether word i of v, the output of a command
+// substitution, is harmless whatever its value: quoted (not split or
+// globbed) and in a position where the command takes it as data.
+func dataArg(name string, v *argv, i int) bool {
+	if v.flags[i]&(wData|wUnquoted|wEffect) != wData {
+		return false
+	}
+	switch name {
+	case "echo", ":", "true", "false", "exit", "basename", "dirname", "expr", "tr", "seq", "numfmt":
+		// They read no file and have no option that runs or writes
+		// anything: any word is printed, compared or refused.
+		return true
+	case "printf":
+		// After a literal format: arguments, never options.
+		fmtAt := 1
+		if v.len() > 1 && v.vals[1] == "--" && v.literal(1) {
+			fmtAt = 2
+		}
+		return i > fmtAt && v.literal(fmtAt) && !strings.HasPrefix(v.vals[fmtAt], "-")
+	case "test", "[":
+		return testDataArg(v, i)
+	}
+	return false
+}
+
+// testDataArg accepts the operands of test and [ whose meaning does not
+// depend on their value: the operand of -n and -z, and those of the
+// string comparisons, in the forms POSIX fixes by the number of
+// arguments.
+func testDataArg(v *argv, i int) bool {
+	end := v.len()
+	if v.vals[0] == "[" {
+		if end < 2 || v.vals[end-1] != "]" || i == end-1 {
+			return false
+		}
+		end--
+	}
+	args := v.vals[1:end]
+	k := i - 1
+	lit := func(j int) bool { return v.literal(j + 1) }
+	switch len(args) {
+	case 2:
+		return k == 1 && lit(0) && (args[0] == "-n" || args[0] == "-z")
+	case 3:
+		if k == 2 && lit(0) && lit(1) && args[0] == "!" && (args[1] == "-n" || args[1] == "-z") {
+			return true
+		}
+		return k != 1 && lit(1) && stringTestOp(args[1])
+	}
+	return false
+}
+
+// stringTestOp reports the binary operators of test that compare strings.
+func stringTestOp(op string) bool {
+	switch op {
+	case "=", "==", "!=", "<", ">":
+		return true
+	}
+	return false
+}
+
+// heredocData reports a here-document body whose expansions are all known
+// values or output of command substitutions: the text a command reads on
+// its input, harmless whatever it holds.
+func (a *analyzer) heredocData(h *syntax.Word) bool {
+	e := wordEval{a: a}
+	return e.parts(h.Parts, true)
+}
