@@ -14,6 +14,7 @@ import (
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -49,7 +50,7 @@ func newWorkspace(tb testing.TB) *workspace {
 		Deny:    []string{"Bash(rm:*)", "Read(./secret/**)"},
 	})
 	require.NoError(tb, err)
-	w.p, err = runtime.New(runtime.Config{Tools: runtime.ClaudeCodeTools(), Checker: checker, Sandbox: w.sb, Guard: w.guard})
+	w.p, err = runtime.New(runtime.Config{Tools: tool.ClaudeCodeTools(), Checker: checker, Sandbox: w.sb, Guard: w.guard})
 	require.NoError(tb, err)
 	return w
 }

@@ -1,6 +1,8 @@
-// Package runtime holds layer 1 (tool traits) and layer 7 (runtime limits)
-// of toolgate, and the machinery around a tool call: approval, batch
-// execution, output shaping and background tasks.
+// Package runtime wires toolgate's layers around each tool call: the
+// [Pipeline] (Check before a call, After after it), layer 7 (runtime
+// limits) and the batch executor. Layer 1's tool traits (package tool),
+// asking a person (approval), output shaping (output) and background
+// tasks (tasks) are packages of their own beneath it.
 //
 // The package's name shadows the standard library's runtime package; code
 // needing both imports the standard one under another name, such as
@@ -8,15 +10,13 @@
 //
 // # Tool traits
 //
-// A [Tool] tells, for one call's input, its [Traits]: whether it may run in
-// parallel, what happens when its session is cancelled ([InterruptCancel] or
-// [InterruptBlock]), whether its failure aborts its siblings, its
+// Each call is judged by what its tool declares (package tool): a
+// [tool.Tool] gives, for one call's input, its [tool.Traits] — whether it
+// may run in parallel, what happens when its session is cancelled, its
 // [permission.Kind], which input fields are paths, globs, shell commands,
-// URLs, domains or a working directory, and the tool's own Deny or Ask
-// rules ([ToolRule]). A [Descriptor] describes a tool by data. A [Registry]
-// holds tools by name; [Registry.Restrict] returns a copy with fewer tools,
-// for a subagent. [GenericTools] and [ClaudeCodeTools] return registries of
-// ready descriptors.
+// URLs, domains or a working directory, and its own Deny or Ask rules. The
+// [Config] takes the tools as a [tool.Registry] (tool.ClaudeCodeTools by
+// default in [Open]); [Pipeline.AddTools] adds tools at run time.
 //
 // # Runtime limits
 //

@@ -7,21 +7,8 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
-
-func ExampleRegistry_Restrict() {
-	tools := runtime.ClaudeCodeTools()
-	readOnly, err := tools.Restrict("Read", "Grep", "Glob")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(readOnly.Names())
-	_, err = tools.Restrict("Read", "Bsh")
-	fmt.Println(err)
-	// Output:
-	// [Read Glob Grep]
-	// runtime: restrict: unknown tool(s) "Bsh"
-}
 
 // examplePipeline is a pipeline whose one tool, search, reads nothing
 // from the disk and is allowed by default.
@@ -30,7 +17,7 @@ func examplePipeline(l runtime.Limits) *runtime.Pipeline {
 	if err != nil {
 		panic(err)
 	}
-	tools, err := runtime.NewRegistry(&runtime.Descriptor{ToolName: "search", Base: runtime.Traits{Kind: permission.KindRead}})
+	tools, err := tool.NewRegistry(&tool.Descriptor{ToolName: "search", Base: tool.Traits{Kind: permission.KindRead}})
 	if err != nil {
 		panic(err)
 	}
@@ -82,7 +69,7 @@ func ExampleSession_BeginStep() {
 
 func ExampleExecutor() {
 	e := &runtime.Executor{
-		Tools: runtime.GenericTools(),
+		Tools: tool.GenericTools(),
 		Check: func(_ context.Context, c runtime.Call) runtime.Verdict {
 			if c.Tool == "file_write" {
 				return runtime.Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRules, Rule: "file_write", Reason: "writes are denied in this example"}}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // Defaults of an [Executor].
@@ -18,7 +19,7 @@ const (
 )
 
 // ErrSiblingFailed is wrapped by the cancellation cause of a batch whose
-// call with [Traits.AbortsSiblings] failed.
+// call with [tool.Traits.AbortsSiblings] failed.
 var ErrSiblingFailed = errors.New("runtime: a sibling call failed")
 
 // Call is one tool call the model asked for.
@@ -99,13 +100,13 @@ func ReportConfinement(ctx context.Context, level string) {
 // consecutive concurrency-safe calls in parallel (at most MaxParallel at
 // once), every other call alone; results come back in call order.
 //
-// Interrupts: when ctx is cancelled, a running tool with [InterruptCancel]
+// Interrupts: when ctx is cancelled, a running tool with [tool.InterruptCancel]
 // sees its context cancelled and the executor waits at most Grace for it
 // before reporting it interrupted (a function that ignores its context keeps
-// running unobserved); a tool with [InterruptBlock] runs under a context
+// running unobserved); a tool with [tool.InterruptBlock] runs under a context
 // that cancellation does not reach, to completion, and its result is kept.
 // Calls not yet started are skipped. A failing call whose tool has
-// [Traits.AbortsSiblings] cancels the rest of the batch the same way.
+// [tool.Traits.AbortsSiblings] cancels the rest of the batch the same way.
 //
 // The executor keeps its own goroutines rather than an errgroup.Group:
 // a group's Wait waits for every function, so one Cancel tool that ignores
@@ -116,7 +117,7 @@ func ReportConfinement(ctx context.Context, level string) {
 // many goroutines if its functions are safe for concurrent use.
 type Executor struct {
 	// Tools gives each call's traits. A call of a tool it lacks is denied.
-	Tools *Registry
+	Tools *tool.Registry
 	// Check decides each call before it runs (the pipeline's Check). Nil
 	// denies every call. A panic is a Deny.
 	Check func(ctx context.Context, call Call) Verdict
@@ -139,14 +140,14 @@ type Executor struct {
 
 	// lookup, when set (by [Pipeline.Executor]), finds tools in place of
 	// Tools: the pipeline's live tool set.
-	lookup func(name string) (Tool, bool)
+	lookup func(name string) (tool.Tool, bool)
 }
 
 // Execute checks and runs calls under ctx (the session's context) and
 // returns one result per call, in call order.
 func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 	results := make([]Result, len(calls))
-	traits := make([]Traits, len(calls))
+	traits := make([]tool.Traits, len(calls))
 	admitted := make([]int, 0, len(calls))
 	for i, c := range calls {
 		results[i].Call = c
@@ -231,12 +232,12 @@ type finished struct {
 // every call when bctx stays live; after bctx is cancelled, for Block tools
 // to complete and for Cancel tools at most Grace.
 func (e *Executor) runSegment(bctx, actx context.Context, abort context.CancelCauseFunc,
-	results []Result, traits []Traits, idx []int, limit int) {
-	if len(idx) == 1 && (traits[idx[0]].Interrupt == InterruptBlock || bctx.Done() == nil) {
+	results []Result, traits []tool.Traits, idx []int, limit int) {
+	if len(idx) == 1 && (traits[idx[0]].Interrupt == tool.InterruptBlock || bctx.Done() == nil) {
 		i := idx[0] // nothing to interrupt: run on this goroutine
 		if e.start(bctx, &results[i]) {
 			ctx := bctx
-			if traits[i].Interrupt == InterruptBlock {
+			if traits[i].Interrupt == tool.InterruptBlock {
 				ctx = context.WithoutCancel(bctx)
 			}
 			out, err := e.call(ctx, results[i].Call, results[i].report())
@@ -255,7 +256,7 @@ func (e *Executor) runSegment(bctx, actx context.Context, abort context.CancelCa
 			}
 			running[i] = true
 			ctx := bctx
-			if traits[i].Interrupt == InterruptBlock {
+			if traits[i].Interrupt == tool.InterruptBlock {
 				ctx = context.WithoutCancel(bctx)
 			}
 			// One closure, capturing its values, and no argument wrapper.
@@ -290,7 +291,7 @@ func (e *Executor) runSegment(bctx, actx context.Context, abort context.CancelCa
 		case <-graceC:
 			graceC = nil
 			for i := range running {
-				if traits[i].Interrupt == InterruptBlock {
+				if traits[i].Interrupt == tool.InterruptBlock {
 					continue // runs to completion
 				}
 				delete(running, i)
@@ -324,10 +325,10 @@ func (e *Executor) start(bctx context.Context, res *Result) bool {
 
 // finish records a tool's return, aborts the batch if the tool's failure
 // must, and runs the after step.
-func (e *Executor) finish(bctx, actx context.Context, abort context.CancelCauseFunc, res *Result, t Traits, out string, err error) {
+func (e *Executor) finish(bctx, actx context.Context, abort context.CancelCauseFunc, res *Result, t tool.Traits, out string, err error) {
 	res.Output, res.Err = out, err
 	res.Confinement = res.report().confinement()
-	if err != nil && t.Interrupt == InterruptCancel && bctx.Err() != nil {
+	if err != nil && t.Interrupt == tool.InterruptCancel && bctx.Err() != nil {
 		res.Interrupted = true
 		res.Err = fmt.Errorf("interrupted: %w (tool: %w)", context.Cause(bctx), err)
 	}

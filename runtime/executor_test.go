@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 func allowAll(_ context.Context, c Call) Verdict {
@@ -24,12 +25,12 @@ func allowAll(_ context.Context, c Call) Verdict {
 // testTools: "read" is concurrency-safe and cancellable, "write" serial and
 // cancellable, "bash" serial and blocking, "fetch" parallel and aborts its
 // siblings when it fails.
-func testTools(t testing.TB) *Registry {
-	r, err := NewRegistry(
-		&Descriptor{ToolName: "read", Base: Traits{ConcurrencySafe: true, Kind: permission.KindRead}},
-		&Descriptor{ToolName: "write", Base: Traits{Kind: permission.KindEdit}},
-		&Descriptor{ToolName: "bash", Base: Traits{Kind: permission.KindExec, Interrupt: InterruptBlock}},
-		&Descriptor{ToolName: "fetch", Base: Traits{ConcurrencySafe: true, AbortsSiblings: true, Kind: permission.KindNetwork}},
+func testTools(t testing.TB) *tool.Registry {
+	r, err := tool.NewRegistry(
+		&tool.Descriptor{ToolName: "read", Base: tool.Traits{ConcurrencySafe: true, Kind: permission.KindRead}},
+		&tool.Descriptor{ToolName: "write", Base: tool.Traits{Kind: permission.KindEdit}},
+		&tool.Descriptor{ToolName: "bash", Base: tool.Traits{Kind: permission.KindExec, Interrupt: tool.InterruptBlock}},
+		&tool.Descriptor{ToolName: "fetch", Base: tool.Traits{ConcurrencySafe: true, AbortsSiblings: true, Kind: permission.KindNetwork}},
 	)
 	require.NoError(t, err)
 	return r

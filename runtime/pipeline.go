@@ -17,6 +17,7 @@ import (
 	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/output"
 	"github.com/toolgate/toolgate/runtime/store"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -28,7 +29,7 @@ const DefaultMaxInputBytes = 1 << 20
 // a tool declares is denied (fail closed).
 type Config struct {
 	// Tools are the tools sessions may call.
-	Tools *Registry
+	Tools *tool.Registry
 	// Checker holds the permission rules (layer 2).
 	Checker *permission.Checker
 	// Hooks are the lifecycle hooks (layer 3); nil means none.
@@ -73,7 +74,7 @@ type Pipeline struct {
 	st  *stores
 	// tools is the live tool set: cfg.Tools plus what [Pipeline.AddTools]
 	// added since.
-	tools atomic.Pointer[Registry]
+	tools atomic.Pointer[tool.Registry]
 	// starting serialises the start step of Session.
 	starting sync.Mutex
 }
@@ -154,7 +155,7 @@ type agent struct {
 	silent bool
 	// tools is a child's restricted tool set; nil means the pipeline's
 	// live one (see toolset).
-	tools *Registry
+	tools *tool.Registry
 	// idle ends the session after IdleTimeout without use; nil for none.
 	idle  *idleTimer
 	start time.Time
@@ -181,7 +182,7 @@ type agent struct {
 // startAgent starts a session; setup, if not nil, finishes the agent (its
 // rules and limits) before it is published, so no check ever sees it half
 // built. A setup error ends the session again.
-func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *agent, name string, tools *Registry, setup func(*agent) error) (*Session, error) {
+func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *agent, name string, tools *tool.Registry, setup func(*agent) error) (*Session, error) {
 	if !o.Mode.Valid() {
 		return nil, fmt.Errorf("runtime: invalid permission mode %d", o.Mode)
 	}
@@ -294,7 +295,7 @@ func (p *Pipeline) Hooks() *hooks.Set { return p.cfg.Hooks }
 
 // Tools returns the pipeline's tool registry as it is now: the configured
 // tools and those [Pipeline.AddTools] added since.
-func (p *Pipeline) Tools() *Registry { return p.tools.Load() }
+func (p *Pipeline) Tools() *tool.Registry { return p.tools.Load() }
 
 // Checker returns the pipeline's permission checker.
 func (p *Pipeline) Checker() *permission.Checker { return p.cfg.Checker }
@@ -338,7 +339,7 @@ func joinErr(a, b error) error {
 func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, error)) *Executor {
 	return &Executor{
 		Tools:  p.Tools(),
-		lookup: func(name string) (Tool, bool) { return p.tools.Load().Lookup(name) },
+		lookup: func(name string) (tool.Tool, bool) { return p.tools.Load().Lookup(name) },
 		Check:  p.Check,
 		Run:    run,
 		After: func(ctx context.Context, res Result) Result {

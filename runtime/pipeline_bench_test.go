@@ -15,6 +15,7 @@ import (
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -70,7 +71,7 @@ func newBenchPipeline(b *testing.B) *benchPipeline {
 		},
 	})
 	b.Cleanup(set.Close)
-	tools, err := ClaudeCodeTools().With(&Descriptor{ToolName: "noop", Base: Traits{ConcurrencySafe: true, Kind: permission.KindOther}})
+	tools, err := tool.ClaudeCodeTools().With(&tool.Descriptor{ToolName: "noop", Base: tool.Traits{ConcurrencySafe: true, Kind: permission.KindOther}})
 	require.NoError(b, err)
 	p, err := New(Config{Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: guard})
 	require.NoError(b, err)

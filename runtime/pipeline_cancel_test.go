@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // fakeRun stands in for the tools, without real processes, so the bubble's
@@ -48,7 +49,7 @@ func fakeRun(ctx context.Context, c Call) (string, error) {
 func cancelWorld(t *testing.T) *world {
 	w := newWorld(t, permission.Config{Default: permission.Allow, Deny: []string{"Bash(git push:*)"}}, nil)
 	w.reconfigure(t, func(c *Config) {
-		tools, err := c.Tools.With(&Descriptor{ToolName: "fetch", Base: Traits{
+		tools, err := c.Tools.With(&tool.Descriptor{ToolName: "fetch", Base: tool.Traits{
 			ConcurrencySafe: true, AbortsSiblings: true, Kind: permission.KindNetwork, URLFields: []string{"url"},
 		}})
 		require.NoError(t, err)

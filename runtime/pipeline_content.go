@@ -7,11 +7,12 @@ import (
 	"github.com/toolgate/toolgate/internal/content"
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // inspect runs the content stage (layers 2, 4 and 5 on the final input)
 // on one call of tool, whose input has the top-level members given.
-func (a *agent) inspect(ctx context.Context, tool string, t *Traits, members []jsonin.Member) content.Findings {
+func (a *agent) inspect(ctx context.Context, tool string, t *tool.Traits, members []jsonin.Member) content.Findings {
 	call := content.Call{
 		Tool: tool, Kind: t.Kind,
 		PathFields: t.PathFields, GlobFields: t.GlobFields, FilterFields: t.FilterFields, FileTypeFields: t.FileTypeFields,

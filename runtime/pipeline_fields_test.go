@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // A member named like a declared field but for letter case is read as that
@@ -224,7 +225,7 @@ func TestPipelineGlobPatternAgainstPath(t *testing.T) {
 // the link's target, so the joined path must not be cleaned by its text.
 func TestPipelineWorkdirRelativePath(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Ask, Allow: []string{"run_bash(cat:*)"}}, nil)
-	w.reconfigure(t, func(c *Config) { c.Tools = GenericTools() })
+	w.reconfigure(t, func(c *Config) { c.Tools = tool.GenericTools() })
 	w.start(t, "s1", permission.ModeDefault)
 	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
 	runCases(t, w, "s1", []pcase{

@@ -19,6 +19,7 @@ import (
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/output"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // exampleRules are the rules of examples/reactloop, with a few more for
@@ -200,7 +201,7 @@ func TestPipelineClaudeCodeToolsWalk(t *testing.T) {
 	}
 	// The session-state tools have no fields and the kind other: without an
 	// allow rule for them (toolgate check has one), the default decides.
-	for _, name := range ClaudeCodeSessionTools() {
+	for _, name := range tool.ClaudeCodeSessionTools() {
 		if name == "TodoWrite" {
 			continue
 		}
@@ -212,7 +213,7 @@ func TestPipelineClaudeCodeToolsWalk(t *testing.T) {
 			tools = append(tools, c.tool)
 		}
 	}
-	assert.ElementsMatch(t, ClaudeCodeTools().Names(), tools, "every Claude Code descriptor has a case")
+	assert.ElementsMatch(t, tool.ClaudeCodeTools().Names(), tools, "every Claude Code descriptor has a case")
 	walk(t, w, "s", cases)
 }
 

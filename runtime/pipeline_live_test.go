@@ -17,6 +17,7 @@ import (
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 	"github.com/toolgate/toolgate/runtime/output"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // liveWorkspace opens a pipeline over a real directory whose rules allow
@@ -37,8 +38,8 @@ func liveWorkspace(t *testing.T, set *hooks.Set) (*runtime.Pipeline, string) {
 	return p, dir
 }
 
-func mcpRead() *runtime.Descriptor {
-	return &runtime.Descriptor{ToolName: "mcp__fs__read_file", Base: runtime.Traits{
+func mcpRead() *tool.Descriptor {
+	return &tool.Descriptor{ToolName: "mcp__fs__read_file", Base: tool.Traits{
 		Kind: permission.KindRead, PathFields: []string{"path"}, RequiredFields: []string{"path"}, ConcurrencySafe: true}}
 }
 
@@ -87,7 +88,7 @@ func TestAddToolsJudgesByNameAndRoles(t *testing.T) {
 	err = p.AddTools(mcpRead())
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"mcp__fs__read_file" is already registered`)
-	err = p.AddTools(&runtime.Descriptor{ToolName: "mcp__fs__ok"}, &runtime.Descriptor{ToolName: "bad name"})
+	err = p.AddTools(&tool.Descriptor{ToolName: "mcp__fs__ok"}, &tool.Descriptor{ToolName: "bad name"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `invalid tool name "bad name"`)
 	_, ok = p.Tools().Lookup("mcp__fs__ok")
@@ -109,8 +110,8 @@ func TestAddToolsConcurrentWithChecks(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			assert.NoError(t, p.AddTools(&runtime.Descriptor{ToolName: fmt.Sprintf("mcp__fs__t%d", i),
-				Base: runtime.Traits{Kind: permission.KindRead, PathFields: []string{"path"}}}))
+			assert.NoError(t, p.AddTools(&tool.Descriptor{ToolName: fmt.Sprintf("mcp__fs__t%d", i),
+				Base: tool.Traits{Kind: permission.KindRead, PathFields: []string{"path"}}}))
 		}()
 		go func() {
 			defer wg.Done()
@@ -127,7 +128,7 @@ func TestAddToolsConcurrentWithChecks(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	assert.Equal(t, runtime.ClaudeCodeTools().Len()+n, p.Tools().Len())
+	assert.Equal(t, tool.ClaudeCodeTools().Len()+n, p.Tools().Len())
 }
 
 // The Executor of a pipeline sees tools added after it was made.

@@ -16,6 +16,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -60,7 +61,7 @@ func newWorld(t testing.TB, cfg permission.Config, asker approval.Asker, extra .
 		},
 	}}, extra...)...)
 	t.Cleanup(w.hooks.Close)
-	w.p, err = New(Config{Tools: ClaudeCodeTools(), Checker: checker, Hooks: w.hooks, Sandbox: sb, Guard: bashguard.New(pol), Asker: asker})
+	w.p, err = New(Config{Tools: tool.ClaudeCodeTools(), Checker: checker, Hooks: w.hooks, Sandbox: sb, Guard: bashguard.New(pol), Asker: asker})
 	require.NoError(t, err)
 	return w
 }
@@ -251,7 +252,7 @@ func TestPipelineProtectedLink(t *testing.T) {
 // outside the roots denies the call.
 func TestPipelineShellWorkdir(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
-	reg := GenericTools()
+	reg := tool.GenericTools()
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{w.dir}, WorkDir: w.dir})
 	require.NoError(t, err)
 	pol := bashguard.DefaultPolicy()
@@ -343,7 +344,7 @@ func TestPipelineConfinementReachesHooks(t *testing.T) {
 // a "Name" key (and no declared fields) is not refused for it.
 func TestPipelineFieldCaseOnlyWhereItMatters(t *testing.T) {
 	w := newWorld(t, permission.Config{Default: permission.Allow}, nil)
-	mcp := &Descriptor{ToolName: "mcp__db__query", Base: Traits{Kind: permission.KindOther}}
+	mcp := &tool.Descriptor{ToolName: "mcp__db__query", Base: tool.Traits{Kind: permission.KindOther}}
 	require.NoError(t, w.p.AddTools(mcp))
 	w.start(t, "s", permission.ModeDefault)
 	runCases(t, w, "s", []pcase{

@@ -1,20 +1,24 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/toolgate/toolgate/runtime/tool"
+)
 
 // AddTools registers tools on a live pipeline, for hosts whose tools
 // appear at run time (an MCP server's, listed after it started). The rules
-// apply to them by name, as to every tool, and each tool's [Traits] say
+// apply to them by name, as to every tool, and each tool's [tool.Traits] say
 // which of its arguments are paths, commands or addresses, so the sandbox,
 // the shell guard and the domain rules judge them. Sessions see the new
 // tools from their next Check; a child session started with a restricted
 // tool set keeps its set.
 //
-// The checks are those of [NewRegistry]; a name already registered is an
+// The checks are those of [tool.NewRegistry]; a name already registered is an
 // error too (a tool's traits are never changed under a live session), and
 // on any error nothing is added. AddTools is safe for concurrent use with
 // itself and with every other method.
-func (p *Pipeline) AddTools(tools ...Tool) error {
+func (p *Pipeline) AddTools(tools ...tool.Tool) error {
 	for {
 		cur := p.tools.Load()
 		for i, t := range tools {
@@ -37,7 +41,7 @@ func (p *Pipeline) AddTools(tools ...Tool) error {
 
 // toolset returns the tools the session may call: its own restricted set,
 // or the pipeline's live one.
-func (a *agent) toolset() *Registry {
+func (a *agent) toolset() *tool.Registry {
 	if a.tools != nil {
 		return a.tools
 	}

@@ -174,7 +174,7 @@ func (s *Session) Context() context.Context { return s.ctx }
 func (s *Session) Background() *tasks.Queue { return s.bg }
 
 // Cancel cancels the session's context with a cause wrapping [ErrCancelled]
-// and reason. Running tools with [InterruptCancel] see their context
+// and reason. Running tools with [tool.InterruptCancel] see their context
 // cancelled; later calls are denied. Cancelling twice keeps the first cause.
 func (s *Session) Cancel(reason string) {
 	if reason == "" {

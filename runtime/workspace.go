@@ -11,6 +11,7 @@ import (
 	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/output"
 	"github.com/toolgate/toolgate/runtime/store"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -47,8 +48,8 @@ type Workspace struct {
 	// [sandbox.DefaultProtected] and [sandbox.DefaultSecret].
 	Protected, Secret []string
 
-	// Tools are the tools sessions may call; nil means [ClaudeCodeTools].
-	Tools *Registry
+	// Tools are the tools sessions may call; nil means [tool.ClaudeCodeTools].
+	Tools *tool.Registry
 	// Hooks are the lifecycle hooks (layer 3); nil means none.
 	Hooks *hooks.Set
 	// Audit, when set, records every decision: its hook is added to Hooks
@@ -102,7 +103,7 @@ func Open(w Workspace) (*Pipeline, error) {
 	pol.Home = w.Home
 	tools := w.Tools
 	if tools == nil {
-		tools = ClaudeCodeTools()
+		tools = tool.ClaudeCodeTools()
 	}
 	set := w.Hooks
 	if w.Audit != nil {

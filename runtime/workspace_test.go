@@ -14,6 +14,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // workspaceDir is a real directory with a file and a secret in it.
@@ -136,8 +137,8 @@ func TestOpenNamesTheDirectoryOnce(t *testing.T) {
 // A Bash deny rule is final for a shell command whichever tool runs it.
 func TestBashRulesReachEveryShellTool(t *testing.T) {
 	dir := workspaceDir(t)
-	generic, _ := runtime.GenericTools().Lookup("run_bash")
-	tools, err := runtime.ClaudeCodeTools().With(generic)
+	generic, _ := tool.GenericTools().Lookup("run_bash")
+	tools, err := tool.ClaudeCodeTools().With(generic)
 	require.NoError(t, err)
 	p, err := runtime.Open(runtime.Workspace{
 		Dir:   dir,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/subagent"
 )
 
@@ -222,10 +223,10 @@ func TestToolDescriptor(t *testing.T) {
 	assert.Equal(t, "Task", d.Name())
 	tr := d.Traits(in("subagent_type", "explorer", "prompt", "x"))
 	assert.Equal(t, permission.KindSubagent, tr.Kind)
-	assert.Equal(t, runtime.InterruptBlock, tr.Interrupt, "the parent waits for its subagent")
+	assert.Equal(t, tool.InterruptBlock, tr.Interrupt, "the parent waits for its subagent")
 	assert.False(t, tr.ConcurrencySafe)
 
-	tools, err := runtime.NewRegistry(subagent.Tool("Task"), &runtime.Descriptor{ToolName: "Read", Base: runtime.Traits{Kind: permission.KindRead}})
+	tools, err := tool.NewRegistry(subagent.Tool("Task"), &tool.Descriptor{ToolName: "Read", Base: tool.Traits{Kind: permission.KindRead}})
 	require.NoError(t, err)
 	checker, err := permission.New(permission.Config{Default: permission.Ask, Allow: []string{"Read"}})
 	require.NoError(t, err)

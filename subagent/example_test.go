@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 	"github.com/toolgate/toolgate/subagent"
 )
@@ -24,7 +25,7 @@ func ExampleSpawn() {
 
 	sb, _ := sandbox.New(sandbox.Config{Roots: []string{dir}, WorkDir: dir})
 	checker, _ := permission.New(permission.Config{Default: permission.Allow, WorkDir: dir})
-	p, err := runtime.New(runtime.Config{Tools: runtime.ClaudeCodeTools(), Checker: checker, Sandbox: sb})
+	p, err := runtime.New(runtime.Config{Tools: tool.ClaudeCodeTools(), Checker: checker, Sandbox: sb})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -77,7 +78,7 @@ func ExampleSpec_Validate() {
 		Rules: []permission.RuleSpec{{Rule: "Bash(go test:*)", Decision: permission.Allow}},
 		Deny:  []string{"Bash(git push"},
 	}
-	fmt.Println(spec.Validate(runtime.ClaudeCodeTools(), permission.ModeDefault))
+	fmt.Println(spec.Validate(tool.ClaudeCodeTools(), permission.ModeDefault))
 	// Output:
 	// subagent "reviewer": deny rule 0 "Bash(git push": permission: "Bash(git push" at offset 12: specifier not closed: a rule with '(' must end with ')'
 	// subagent "reviewer": rule 0 "Bash(go test:*)" is an Allow rule: a subagent may only add Deny and Ask rules

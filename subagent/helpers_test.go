@@ -14,6 +14,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 	"github.com/toolgate/toolgate/subagent"
 )
@@ -49,7 +50,7 @@ func newWorld(t testing.TB, cfg permission.Config, extra ...hooks.Hook) *world {
 	set := hooks.NewSet(extra...)
 	set.Timeout = hooks.NoTimeout // no worker goroutines: the tests run in synctest bubbles too
 	t.Cleanup(set.Close)
-	w.p, err = runtime.New(runtime.Config{Tools: runtime.ClaudeCodeTools(), Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol)})
+	w.p, err = runtime.New(runtime.Config{Tools: tool.ClaudeCodeTools(), Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol)})
 	require.NoError(t, err)
 	return w
 }

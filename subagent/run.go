@@ -89,8 +89,8 @@ type Result struct {
 // stop signal, when the model fails, or when the child is cancelled (with
 // its parent, by the context given to [Spawn], or by ctx); then the child
 // session ends with the reason. Run blocks until then: a tool with
-// [runtime.InterruptBlock] finishes first, one with
-// [runtime.InterruptCancel] sees its context cancelled at once.
+// [tool.InterruptBlock] finishes first, one with
+// [tool.InterruptCancel] sees its context cancelled at once.
 //
 // Run may be called once.
 func (c *Child) Run(ctx context.Context, model Model, run RunFunc) (res Result) {

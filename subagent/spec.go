@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // ErrWiden is wrapped by every refusal to give a subagent more than its
@@ -84,7 +85,7 @@ type Spec struct {
 //
 // It is the one check of a spec: [Spawn] makes it too, and the runtime
 // then holds the child to its live parent's tool set, mode and bounds.
-func (s Spec) Validate(tools *runtime.Registry, mode permission.Mode) error {
+func (s Spec) Validate(tools *tool.Registry, mode permission.Mode) error {
 	var errs []error
 	add := func(class error, format string, args ...any) {
 		errs = append(errs, &Error{Spec: s.Name, Reason: fmt.Sprintf(format, args...), Err: class})

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/permission"
-	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/subagent"
 )
 
@@ -113,7 +113,7 @@ func TestWidenRefused(t *testing.T) {
 }
 
 func TestSpecValidate(t *testing.T) {
-	tools := runtime.ClaudeCodeTools()
+	tools := tool.ClaudeCodeTools()
 
 	ok := subagent.Spec{Name: "explorer", Tools: []string{"Read", "Grep", "Glob"}, Deny: []string{"Read(./.env)"},
 		Ask: []string{"Grep"}, Rules: []permission.RuleSpec{{Rule: "Bash(git push:*)", Decision: permission.Deny}},

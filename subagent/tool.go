@@ -9,16 +9,17 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // Tool returns the descriptor of a subagent tool called name (Claude
 // Code's is "Task"): kind [permission.KindSubagent], not concurrency-safe,
-// and [runtime.InterruptBlock], so that a parent cancelled while a
+// and [tool.InterruptBlock], so that a parent cancelled while a
 // subagent runs waits for it to finish or be cancelled instead of leaving
 // it half done. Its input is an [Input].
-func Tool(name string) *runtime.Descriptor {
-	return &runtime.Descriptor{ToolName: name, Base: runtime.Traits{
-		Kind: permission.KindSubagent, Interrupt: runtime.InterruptBlock,
+func Tool(name string) *tool.Descriptor {
+	return &tool.Descriptor{ToolName: name, Base: tool.Traits{
+		Kind: permission.KindSubagent, Interrupt: tool.InterruptBlock,
 	}}
 }
 

@@ -35,7 +35,7 @@
 // the home directory as a whole, system locations and credential folders,
 // are left out). Relative paths and commands resolve against the event's
 // cwd, which after "cd src" is a folder of the project. Claude Code's tools come from
-// runtime.ClaudeCodeTools, with a few more of Claude Code's tools (LS,
+// tool.ClaudeCodeTools, with a few more of Claude Code's tools (LS,
 // NotebookRead, BashOutput, KillShell, ExitPlanMode, AskUserQuestion,
 // SlashCommand, Skill) at the defaults of their kind; a tool named
 // mcp__server__tool is checked as a generic tool of kind other. Any other

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -139,7 +140,7 @@ func runExplain(args []string, e env) int {
 
 // explain runs the call through the Pipeline, as check does, and collects
 // what each layer saw and answered.
-func explain(src source, modeName, tool string, input json.RawMessage) (*explanation, error) {
+func explain(src source, modeName, name string, input json.RawMessage) (*explanation, error) {
 	pol, err := loadPolicy(src)
 	if err != nil {
 		return nil, err
@@ -151,7 +152,7 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 	if err != nil {
 		return nil, err
 	}
-	pl, set, err := pol.pipeline(tool, mode)
+	pl, set, err := pol.pipeline(name, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -163,9 +164,9 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 		return nil, fmt.Errorf("cannot start the session: %v", err)
 	}
 	defer sess.End("explained", "", nil)
-	v := pl.Check(ctx, runtime.Call{Session: id, ID: "call-1", Tool: tool, Input: input})
+	v := pl.Check(ctx, runtime.Call{Session: id, ID: "call-1", Tool: name, Input: input})
 
-	ex := &explanation{Tool: tool, Input: input, Decision: v.Decision.String(), Layer: v.Layer.String(),
+	ex := &explanation{Tool: name, Input: input, Decision: v.Decision.String(), Layer: v.Layer.String(),
 		Rule: v.Rule, Reason: v.Reason, Context: v.Context}
 	if v.Decision != permission.Deny && inputChanged(input, v.Input) {
 		ex.UpdatedInput = v.Input
@@ -188,8 +189,8 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 	if final == nil {
 		final = input
 	}
-	t, known := pl.Tools().Lookup(tool)
-	var traits runtime.Traits
+	t, known := pl.Tools().Lookup(name)
+	var traits tool.Traits
 	if known {
 		traits = t.Traits(final)
 	}
@@ -203,9 +204,9 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 	}
 	fields := fieldsOf(final)
 	if !known {
-		saw[permission.LayerTraits] = fmt.Sprintf("tool %q is not one of Claude Code's tools nor an MCP tool (mcp__server__tool)", tool)
+		saw[permission.LayerTraits] = fmt.Sprintf("tool %q is not one of Claude Code's tools nor an MCP tool (mcp__server__tool)", name)
 	} else {
-		saw[permission.LayerTraits] = fmt.Sprintf("tool %s, kind %s%s", tool, traits.Kind, describeFields(traits))
+		saw[permission.LayerTraits] = fmt.Sprintf("tool %s, kind %s%s", name, traits.Kind, describeFields(traits))
 		var paths []string
 		for _, f := range append(append([]string(nil), traits.PathFields...), traits.GlobFields...) {
 			if s := fields[f]; s != "" {
@@ -237,7 +238,7 @@ func explain(src source, modeName, tool string, input json.RawMessage) (*explana
 		ex.Layers = append(ex.Layers, layerReport{Layer: permission.LayerNone.String(), Saw: "no layer", Answers: a})
 	}
 	if known {
-		ex.Rules = ruleMatches(pol, tool, traits, fields, v)
+		ex.Rules = ruleMatches(pol, name, traits, fields, v)
 	}
 	return ex, nil
 }
@@ -255,7 +256,7 @@ func fieldsOf(input json.RawMessage) map[string]string {
 	return out
 }
 
-func describeFields(t runtime.Traits) string {
+func describeFields(t tool.Traits) string {
 	var parts []string
 	add := func(what string, fs []string) {
 		if len(fs) > 0 {
@@ -277,7 +278,7 @@ func describeFields(t runtime.Traits) string {
 // against what the call touches, one rule at a time, with the same
 // permission checker the pipeline uses: it answers "why did my rule not
 // match?".
-func ruleMatches(pol *policy, tool string, traits runtime.Traits, fields map[string]string, v runtime.Verdict) []ruleReport {
+func ruleMatches(pol *policy, tool string, traits tool.Traits, fields map[string]string, v runtime.Verdict) []ruleReport {
 	group := ""
 	switch traits.Kind {
 	case permission.KindRead:

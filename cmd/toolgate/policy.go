@@ -19,6 +19,7 @@ import (
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 	"github.com/toolgate/toolgate/runtime/output"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -181,7 +182,7 @@ const defaultsOrigin = "toolgate defaults"
 //	network      ask      WebFetch and WebSearch ask without a domain rule
 //	subagent     allow    Task and Agent run without asking in Claude Code; every call a subagent makes comes through this hook again
 //	interaction  ask
-//	other        ask      MCP tools and anything else ask, except the tools that touch only Claude Code's own session state (TodoWrite, the Task* and Cron* tools, ToolSearch, EnterWorktree, …: runtime.ClaudeCodeSessionTools), which Claude Code never asks about (built-in allow rules)
+//	other        ask      MCP tools and anything else ask, except the tools that touch only Claude Code's own session state (TodoWrite, the Task* and Cron* tools, ToolSearch, EnterWorktree, …: tool.ClaudeCodeSessionTools), which Claude Code never asks about (built-in allow rules)
 func baseConfig(cwd, home string) permission.Config {
 	return permission.Config{
 		Default: permission.Ask,
@@ -204,7 +205,7 @@ func baseConfig(cwd, home string) permission.Config {
 // session state, as Claude Code does without asking.
 func sessionToolRules() []permission.RuleSpec {
 	var rules []permission.RuleSpec
-	for _, name := range runtime.ClaudeCodeSessionTools() {
+	for _, name := range tool.ClaudeCodeSessionTools() {
 		rules = append(rules, permission.RuleSpec{Rule: name, Decision: permission.Allow, Origin: defaultsOrigin})
 	}
 	return rules

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
-	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // isMCPName reports whether name has the shape of an MCP tool,
@@ -24,11 +24,11 @@ func isMCPName(name string) bool {
 // against: Claude Code's tools, and the named tool itself as a generic
 // tool (kind other, no declared fields) when it is an MCP tool. A name
 // that is neither is left out, so that the pipeline denies it as unknown.
-func registryFor(tool string) (*runtime.Registry, error) {
-	if isMCPName(tool) {
-		return runtime.ClaudeCodeTools().With(&runtime.Descriptor{ToolName: tool, Base: runtime.Traits{Kind: permission.KindOther}})
+func registryFor(name string) (*tool.Registry, error) {
+	if isMCPName(name) {
+		return tool.ClaudeCodeTools().With(&tool.Descriptor{ToolName: name, Base: tool.Traits{Kind: permission.KindOther}})
 	}
-	return runtime.ClaudeCodeTools(), nil
+	return tool.ClaudeCodeTools(), nil
 }
 
 // knownTool reports whether lint should accept a rule's tool name: one of

@@ -18,6 +18,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	tgtool "github.com/toolgate/toolgate/runtime/tool"
 )
 
 type readFile struct{ ran []string }
@@ -52,8 +53,8 @@ func TestToolsNode(t *testing.T) {
 	defer set.Close()
 	p, err := runtime.Open(runtime.Workspace{Dir: dir, Hooks: set, Rules: permission.Config{Allow: []string{"read_file"}}})
 	require.NoError(t, err)
-	require.NoError(t, p.AddTools(&runtime.Descriptor{ToolName: "read_file",
-		Base: runtime.Traits{Kind: permission.KindRead, PathFields: []string{"path"}, RequiredFields: []string{"path"}}}))
+	require.NoError(t, p.AddTools(&tgtool.Descriptor{ToolName: "read_file",
+		Base: tgtool.Traits{Kind: permission.KindRead, PathFields: []string{"path"}, RequiredFields: []string{"path"}}}))
 
 	ctx := context.Background()
 	rf := &readFile{}

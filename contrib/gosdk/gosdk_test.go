@@ -15,6 +15,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 type pathArg struct {
@@ -35,8 +36,8 @@ func setup(t *testing.T, prefix string) (*runtime.Pipeline, string) {
 	p, err := runtime.Open(runtime.Workspace{Dir: dir, Hooks: set,
 		Rules: permission.Config{Allow: []string{prefix + "read_file"}}})
 	require.NoError(t, err)
-	require.NoError(t, p.AddTools(&runtime.Descriptor{ToolName: prefix + "read_file",
-		Base: runtime.Traits{Kind: permission.KindRead, PathFields: []string{"path"}, RequiredFields: []string{"path"}}}))
+	require.NoError(t, p.AddTools(&tool.Descriptor{ToolName: prefix + "read_file",
+		Base: tool.Traits{Kind: permission.KindRead, PathFields: []string{"path"}, RequiredFields: []string{"path"}}}))
 	return p, dir
 }
 

@@ -27,12 +27,13 @@ import (
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // Options tune a wrapped tool.
 type Options struct {
 	// Traits say what the tool's input is; its field is "input".
-	Traits runtime.Traits
+	Traits tool.Traits
 	// Session is the session of calls whose context names none; empty
 	// means "langchaingo". It is started on first use with IdleTimeout.
 	Session string
@@ -43,7 +44,7 @@ type Options struct {
 // Wrap registers t on p under its name with o.Traits and returns the tool
 // that runs it through p.
 func Wrap(p *runtime.Pipeline, t tools.Tool, o Options) (tools.Tool, error) {
-	if err := p.AddTools(&runtime.Descriptor{ToolName: t.Name(), Base: o.Traits}); err != nil {
+	if err := p.AddTools(&tool.Descriptor{ToolName: t.Name(), Base: o.Traits}); err != nil {
 		return nil, err
 	}
 	if o.Session == "" {

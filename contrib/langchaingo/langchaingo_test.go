@@ -18,6 +18,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // readFile is a langchaingo tool that reads the file its input names.
@@ -46,7 +47,7 @@ func TestAgentLoop(t *testing.T) {
 	p, err := runtime.Open(runtime.Workspace{Dir: dir, Hooks: set, Rules: permission.Config{Allow: []string{"read_file"}}})
 	require.NoError(t, err)
 	rf := &readFile{}
-	tool, err := langchaingo.Wrap(p, rf, langchaingo.Options{Traits: runtime.Traits{Kind: permission.KindRead, PathFields: []string{"input"}}})
+	tool, err := langchaingo.Wrap(p, rf, langchaingo.Options{Traits: tool.Traits{Kind: permission.KindRead, PathFields: []string{"input"}}})
 	require.NoError(t, err)
 
 	model := fake.NewFakeLLM([]string{

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolgate/toolgate/permission"
-	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // schema is the part of a tool's input schema the roles are inferred from.
@@ -23,12 +23,12 @@ type schema struct {
 // paths; command, cmd, script are commands; url, uri are URLs). A path
 // argument that is an array is declared all the same, so the pipeline
 // refuses it ("must be a string") rather than letting it by unjudged.
-func descriptor(name string, t *mcp.Tool, override *Roles) *runtime.Descriptor {
+func descriptor(name string, t *mcp.Tool, override *Roles) *tool.Descriptor {
 	var sc schema
 	if b, err := json.Marshal(t.InputSchema); err == nil {
 		_ = json.Unmarshal(b, &sc)
 	}
-	var tr runtime.Traits
+	var tr tool.Traits
 	if override != nil {
 		tr.PathFields, tr.CommandFields, tr.URLFields = override.Paths, override.Commands, override.URLs
 	} else {
@@ -62,7 +62,7 @@ func descriptor(name string, t *mcp.Tool, override *Roles) *runtime.Descriptor {
 			tr.RequiredFields = append(tr.RequiredFields, f)
 		}
 	}
-	return &runtime.Descriptor{ToolName: name, Base: tr}
+	return &tool.Descriptor{ToolName: name, Base: tr}
 }
 
 // role says what an argument name stands for: "path", "command", "url"

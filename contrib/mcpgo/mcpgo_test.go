@@ -17,6 +17,7 @@ import (
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 func text(r *mcp.CallToolResult) string {
@@ -43,8 +44,8 @@ func TestMiddleware(t *testing.T) {
 	defer set.Close()
 	p, err := runtime.Open(runtime.Workspace{Dir: dir, Hooks: set, Rules: permission.Config{Allow: []string{"mcp__files__read_file"}}})
 	require.NoError(t, err)
-	require.NoError(t, p.AddTools(&runtime.Descriptor{ToolName: "mcp__files__read_file",
-		Base: runtime.Traits{Kind: permission.KindRead, PathFields: []string{"path"}, RequiredFields: []string{"path"}}}))
+	require.NoError(t, p.AddTools(&tool.Descriptor{ToolName: "mcp__files__read_file",
+		Base: tool.Traits{Kind: permission.KindRead, PathFields: []string{"path"}, RequiredFields: []string{"path"}}}))
 
 	var ran []string
 	s := server.NewMCPServer("files", "v1", server.WithToolHandlerMiddleware(mcpgo.Middleware(p, mcpgo.Options{Prefix: "mcp__files__"})))

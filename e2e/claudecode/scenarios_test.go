@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	tgruntime "github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/tool"
 )
 
 // call is a scripted tool_use of tool with input.
@@ -477,7 +477,7 @@ func TestClaudeCode(t *testing.T) {
 			check: func(t *testing.T, r *result) {
 				tools := r.initTools()
 				require.NotEmpty(t, tools, "the system/init event lists the tools")
-				known := tgruntime.ClaudeCodeTools()
+				known := tool.ClaudeCodeTools()
 				for _, name := range tools {
 					_, ok := known.Lookup(name)
 					assert.True(t, ok, "Claude Code %s has tool %s, which toolgate does not know", Version, name)

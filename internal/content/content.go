@@ -19,7 +19,7 @@ import (
 )
 
 // Call is one call as the stage sees it: the tool and what it declares
-// about its input (as runtime.Traits does).
+// about its input (as tool.Traits does).
 type Call struct {
 	// Tool is the tool's name, as rules name it.
 	Tool string

@@ -42,7 +42,7 @@ type stageCase struct {
 }
 
 // stageTools are the tools the cases call, declared as Claude Code's are
-// (runtime.ClaudeCodeTools), plus an MCP fetch tool.
+// (tool.ClaudeCodeTools), plus an MCP fetch tool.
 var stageTools = map[string]content.Call{
 	"Read":             {Kind: permission.KindRead, PathFields: []string{"file_path"}, RequiredFields: []string{"file_path"}},
 	"Glob":             {Kind: permission.KindRead, PathFields: []string{"path"}, GlobFields: []string{"pattern"}, RequiredFields: []string{"pattern"}},

@@ -1,4 +1,4 @@
-package runtime
+package tool
 
 import (
 	"encoding/json"
@@ -24,23 +24,23 @@ func TestDescriptorZeroValueIsConservative(t *testing.T) {
 func TestDescriptorRules(t *testing.T) {
 	d := &Descriptor{
 		ToolName: "read_file",
-		Base:     Traits{Kind: permission.KindRead, Rules: []ToolRule{{Decision: permission.Ask, Rule: "base", Reason: "always ask"}}},
-		RulesFunc: func(in json.RawMessage) []ToolRule {
+		Base:     Traits{Kind: permission.KindRead, Rules: []Rule{{Decision: permission.Ask, Rule: "base", Reason: "always ask"}}},
+		RulesFunc: func(in json.RawMessage) []Rule {
 			var v struct {
 				FilePath string `json:"file_path"`
 			}
 			if json.Unmarshal(in, &v) != nil {
-				return []ToolRule{{Decision: permission.Deny, Rule: "read_file:input", Reason: "input is not an object"}}
+				return []Rule{{Decision: permission.Deny, Rule: "read_file:input", Reason: "input is not an object"}}
 			}
 			if v.FilePath == "big.bin" {
-				return []ToolRule{{Decision: permission.Allow, Rule: "read_file:bin", Reason: "sneaky allow"}}
+				return []Rule{{Decision: permission.Allow, Rule: "read_file:bin", Reason: "sneaky allow"}}
 			}
 			return nil
 		},
 	}
 	tr := d.Traits(json.RawMessage(`{"file_path":"a.txt"}`))
 	require.Len(t, tr.Rules, 1)
-	assert.Equal(t, ToolRule{Decision: permission.Ask, Rule: "base", Reason: "always ask"}, tr.Rules[0])
+	assert.Equal(t, Rule{Decision: permission.Ask, Rule: "base", Reason: "always ask"}, tr.Rules[0])
 
 	tr = d.Traits(json.RawMessage(`[1]`))
 	require.Len(t, tr.Rules, 2)
@@ -108,7 +108,7 @@ func TestRegistryRestrict(t *testing.T) {
 	assert.True(t, ok, "the original keeps them")
 
 	_, err = r.Restrict("Read", "Bsh", "Wirte")
-	assert.EqualError(t, err, `runtime: restrict: unknown tool(s) "Bsh", "Wirte"`)
+	assert.EqualError(t, err, `tool: restrict: unknown tool(s) "Bsh", "Wirte"`)
 
 	empty, err := r.Restrict()
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package runtime
+package tool
 
 import (
 	"errors"
@@ -23,16 +23,16 @@ func NewRegistry(tools ...Tool) (*Registry, error) {
 	var errs []error
 	for i, t := range tools {
 		if t == nil {
-			errs = append(errs, fmt.Errorf("runtime: tool %d is nil", i))
+			errs = append(errs, fmt.Errorf("tool: tool %d is nil", i))
 			continue
 		}
 		name := t.Name()
 		if !validToolName(name) {
-			errs = append(errs, fmt.Errorf("runtime: tool %d: invalid tool name %q", i, name))
+			errs = append(errs, fmt.Errorf("tool: tool %d: invalid tool name %q", i, name))
 			continue
 		}
 		if _, dup := r.byName[name]; dup {
-			errs = append(errs, fmt.Errorf("runtime: tool %d: duplicate tool name %q", i, name))
+			errs = append(errs, fmt.Errorf("tool: tool %d: duplicate tool name %q", i, name))
 			continue
 		}
 		r.tools = append(r.tools, t)
@@ -104,7 +104,7 @@ func (r *Registry) Restrict(names ...string) (*Registry, error) {
 		keep[n] = true
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("runtime: restrict: unknown tool(s) %s", strings.Join(unknown, ", "))
+		return nil, fmt.Errorf("tool: restrict: unknown tool(s) %s", strings.Join(unknown, ", "))
 	}
 	out := &Registry{byName: make(map[string]Tool, len(keep))}
 	for _, t := range r.List() {

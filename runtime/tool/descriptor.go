@@ -1,4 +1,4 @@
-package runtime
+package tool
 
 import (
 	"encoding/json"
@@ -22,7 +22,7 @@ type Descriptor struct {
 	// RulesFunc, if set, returns the tool's own permission rules for an
 	// input (the original design's check_permissions); they are appended to
 	// the traits' Rules.
-	RulesFunc func(input json.RawMessage) []ToolRule
+	RulesFunc func(input json.RawMessage) []Rule
 }
 
 // Name returns d.ToolName.
@@ -36,7 +36,7 @@ func (d *Descriptor) Name() string { return d.ToolName }
 func (d *Descriptor) Traits(input json.RawMessage) (t Traits) {
 	defer func() {
 		if p := recover(); p != nil {
-			t = Traits{Rules: []ToolRule{{
+			t = Traits{Rules: []Rule{{
 				Decision: permission.Deny,
 				Rule:     d.ToolName + ":traits-panic",
 				Reason:   fmt.Sprintf("tool %s failed to describe its input: panic: %v", d.ToolName, p),
@@ -55,7 +55,7 @@ func (d *Descriptor) Traits(input json.RawMessage) (t Traits) {
 	for i, r := range t.Rules {
 		if r.Decision != permission.Deny && r.Decision != permission.Ask {
 			rules := slices.Clone(t.Rules)
-			rules[i] = ToolRule{
+			rules[i] = Rule{
 				Decision: permission.Deny,
 				Rule:     r.Rule,
 				Reason: fmt.Sprintf("tool %s returned a %s rule, but a tool may only deny or ask (%s)",

@@ -1,4 +1,4 @@
-package runtime
+package tool
 
 import "github.com/toolgate/toolgate/permission"
 

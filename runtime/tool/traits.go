@@ -1,11 +1,6 @@
-package runtime
+package tool
 
-import (
-	"encoding/json"
-	"strings"
-
-	"github.com/toolgate/toolgate/permission"
-)
+import "github.com/toolgate/toolgate/permission"
 
 // Interrupt says what a tool does when its session is cancelled while it
 // runs. The zero value, InterruptCancel, stops the tool at once.
@@ -95,7 +90,7 @@ type Traits struct {
 	SpecifierField string
 	// Rules are the tool's own answers for this input (the tool-level
 	// permission rules): each is a Deny or an Ask with its reason.
-	Rules []ToolRule
+	Rules []Rule
 }
 
 // WritesPaths reports whether the call's path fields are written. Only a
@@ -103,9 +98,9 @@ type Traits struct {
 // including an undeclared one, is treated as a writer.
 func (t Traits) WritesPaths() bool { return t.Kind != permission.KindRead }
 
-// ToolRule is one answer a tool gives about its own input, as the original
+// Rule is one answer a tool gives about its own input, as the original
 // design's check_permissions: Deny or Ask, never Allow, with a reason.
-type ToolRule struct {
+type Rule struct {
 	// Decision is permission.Deny or permission.Ask. Any other value is
 	// taken as Deny by [Descriptor.Traits].
 	Decision permission.Decision
@@ -113,28 +108,4 @@ type ToolRule struct {
 	Reason string
 	// Rule names the check, such as "read_file:binary".
 	Rule string
-}
-
-// Tool is what the pipeline needs to know about a tool: its name and, for a
-// given input, its [Traits]. Implementations must be safe for concurrent
-// use and must not modify input.
-type Tool interface {
-	// Name returns the tool's name as the model calls it.
-	Name() string
-	// Traits returns the tool's traits for one call's input. The input may
-	// be anything the model sent, including invalid JSON; a tool that cannot
-	// judge its input should return a Deny rule saying why.
-	Traits(input json.RawMessage) Traits
-}
-
-// validToolName reports whether s may be a tool name: 1 to 128 bytes of
-// letters, digits, '_', '-', '.' and ':'.
-func validToolName(s string) bool {
-	if s == "" || len(s) > 128 {
-		return false
-	}
-	return strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
-			r == '_' || r == '-' || r == '.' || r == ':')
-	}) < 0
 }
