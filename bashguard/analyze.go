@@ -48,7 +48,8 @@ type analyzer struct {
 	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
 	gitCfgWhy  string           // why gitCfg cannot be read, or ""
 
-	vars map[string]string // loop variables bound to one of their values (see loops.go)
+	vars      map[string]string // loop variables bound to one of their values (see loops.go)
+	loopWalks int               // loop bodies judged for bound values
 }
 
 // funcEdge records that function from calls name; fork is set when the
@@ -203,17 +204,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		a.stmts(cmd.Cond, x.fork, x.piped)
 		a.stmts(cmd.Do, x.fork, x.piped)
 	case *syntax.ForClause:
-		switch l := cmd.Loop.(type) {
-		case *syntax.WordIter:
-			kw := "for"
-			if cmd.Select {
-				kw = "select"
-			}
-			a.compoundWords(l.Pos(), kw, l.Items, l.Name.Value)
-		case *syntax.CStyleLoop:
-			a.arithCommand(cmd.Pos(), "for ((", l.Init, l.Cond, l.Post)
-		}
-		a.stmts(cmd.Do, x.fork, x.piped)
+		a.forLoop(cmd, x)
 	case *syntax.CaseClause:
 		words := []*syntax.Word{cmd.Word}
 		for _, it := range cmd.Items {

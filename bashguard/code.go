@@ -39,12 +39,17 @@ func (a *analyzer) codeJudged(c *verdictAcc, text, rule, what string, judged boo
 		p := a.pos(a.curPos)
 		a.outer = &p
 	}
+	// The code runs in another shell (bash -c), or is parsed again
+	// (eval): loop variables bound outside are not followed into it.
+	vars := a.vars
+	a.vars = nil
 	a.src, a.curFunc = text, ""
 	a.depth++
 	a.ambiguous(text, f)
 	a.stmts(f.Stmts, false, false)
 	a.depth--
 	a.src, a.outer, a.curFunc = src, outer, fn
+	a.vars = vars
 	inner := a.out[start:]
 	if len(inner) > 0 {
 		v := combine(inner)

@@ -121,6 +121,13 @@
 // Unquoted output (split and globbed), output in any other position, and
 // every other variable (the environment holds secrets) stay Ask.
 //
+// A for loop over literal words and globs binds its variable to each
+// value in turn and judges the body for each ("for f in *.go; do wc -l
+// "$f"; done" judges a wc of every Go file); the glob is expanded as bash
+// expands it, and listing its directory is a read. A loop over values
+// only known at run time, over too many values, or whose body may assign
+// the variable judges the body once with the variable unknown.
+//
 // # Running commands
 //
 // Package [github.com/toolgate/toolgate/bashguard/runner] runs what was

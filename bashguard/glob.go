@@ -129,8 +129,17 @@ func expandGlob(dir, p string) ([]string, error) {
 	}
 	// Like bash, give only paths that exist: "*/.env" names the .env files
 	// of the directories, not a path under each file.
+	// A pattern that ends in "/" names directories (and links to them),
+	// and bash keeps the "/".
+	dirs := strings.HasSuffix(p, "/")
 	out := make([]string, 0, len(cands))
 	for _, cd := range cands {
+		if dirs {
+			if fi, err := os.Stat(cd.fs); err == nil && fi.IsDir() {
+				out = append(out, cd.text+"/")
+			}
+			continue
+		}
 		if _, err := os.Lstat(cd.fs); err == nil {
 			out = append(out, cd.text)
 		}

@@ -1,0 +1,197 @@
+package bashguard
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// A for loop over literal words and globs binds its variable to each of
+// the values it takes, and its body is judged once for each: in "for f in
+// *.go; do wc -l "$f"; done" every wc is judged with the file it reads. A
+// glob is expanded as bash expands it, against the directory it lists
+// (which is a read of that directory, as for any glob), and a glob that
+// matches nothing is its own value. The body is judged once with the
+// variable unknown instead when a word's value is not known before run
+// time ($(ls), "$@", a brace expansion), when there are more values than
+// maxLoopValues or the body would be judged too many times in all, and
+// when the body may assign the variable itself.
+
+const (
+	// maxLoopValues bounds the values a loop variable is bound to.
+	maxLoopValues = 32
+	// maxLoopWalks bounds the bodies judged for bound values in one
+	// script, nested loops included.
+	maxLoopWalks = 128
+)
+
+// forLoop judges a for or select loop.
+func (a *analyzer) forLoop(cmd *syntax.ForClause, x execCtx) {
+	l, ok := cmd.Loop.(*syntax.WordIter)
+	if !ok {
+		if cs, ok := cmd.Loop.(*syntax.CStyleLoop); ok {
+			a.arithCommand(cmd.Pos(), "for ((", cs.Init, cs.Cond, cs.Post)
+		}
+		a.stmts(cmd.Do, x.fork, x.piped)
+		return
+	}
+	kw := "for"
+	if cmd.Select {
+		kw = "select"
+	}
+	name := l.Name.Value
+	c := newAcc()
+	if why := riskyVar(name, false); why != "" {
+		c.add(permission.Ask, "env:assign", "assigns the loop variable "+name+", which "+why, false)
+	}
+	values, known := []string(nil), !cmd.Select && len(l.Items) > 0
+	for _, w := range l.Items {
+		r := a.word(w, false)
+		if r.flags&wEffect != 0 {
+			c.add(permission.Ask, "dynamic:expansion", r.effect, false)
+		}
+		if !known {
+			continue
+		}
+		switch {
+		case r.flags&wDynamic != 0:
+			known = false
+		case r.flags&wGlob != 0:
+			// bash lists the directory to expand the glob: the names
+			// it finds are what the body sees.
+			a.readPath(&c, globDir(r.val), 0, kw)
+			if a.dir == "" && !strings.HasPrefix(r.val, "/") {
+				known = false
+				continue
+			}
+			m, err := expandGlob(a.dir, r.val)
+			if err != nil {
+				known = false
+				continue
+			}
+			if len(m) == 0 {
+				m = []string{r.val}
+			}
+			values = append(values, m...)
+		default:
+			values = append(values, r.val)
+		}
+		if len(values) > maxLoopValues {
+			known = false
+		}
+	}
+	if c.decided && a.count() {
+		a.emit([]string{kw}, l.Pos(), &c, false, false)
+	}
+	if known {
+		body := bodyCommands(cmd.Do)
+		known = a.loopWalks+len(values) <= maxLoopWalks &&
+			a.ncmds+len(values)*body <= a.g.pol.MaxCommands/2 && !assignsVar(cmd.Do, name)
+	}
+	if !known {
+		delete(a.vars, name)
+		a.stmts(cmd.Do, x.fork, x.piped)
+	} else {
+		a.loopWalks += len(values)
+		if a.vars == nil {
+			a.vars = map[string]string{}
+		}
+		for _, v := range values {
+			if a.abort != "" {
+				break
+			}
+			a.vars[name] = v
+			a.stmts(cmd.Do, x.fork, x.piped)
+		}
+		delete(a.vars, name)
+	}
+	// After the loop the variable holds its last value, or what it held
+	// before when the list was empty: it is left unknown.
+}
+
+// bodyCommands counts the simple commands in a loop body, at least one.
+func bodyCommands(stmts []*syntax.Stmt) int {
+	n := 1
+	for _, s := range stmts {
+		syntax.Walk(s, func(node syntax.Node) bool {
+			if _, ok := node.(*syntax.CallExpr); ok {
+				n++
+			}
+			return true
+		})
+	}
+	return n
+}
+
+// assignsVar reports whether the statements may assign name: an
+// assignment to it, a loop over it, a redirection {name}>, arithmetic, a
+// builtin that assigns (read, printf -v, unset, getopts, mapfile, ...)
+// with a word that holds the name, code run in this shell (eval, source)
+// or a command whose name is only known at run time. It errs towards yes.
+func assignsVar(stmts []*syntax.Stmt, name string) bool {
+	found := false
+	for _, s := range stmts {
+		syntax.Walk(s, func(node syntax.Node) bool {
+			switch n := node.(type) {
+			case *syntax.Assign:
+				found = found || n.Name != nil && n.Name.Value == name
+			case *syntax.WordIter:
+				found = found || n.Name.Value == name
+			case *syntax.CoprocClause:
+				found = found || n.Name != nil && n.Name.Lit() == name
+			case *syntax.Redirect:
+				found = found || n.N != nil && strings.Contains(n.N.Value, name)
+			case *syntax.ArithmCmd, *syntax.LetClause, *syntax.ArithmExp:
+				found = true
+			case *syntax.CallExpr:
+				if len(n.Args) == 0 {
+					break
+				}
+				cmd, ok := literalText(n.Args[0])
+				if !ok {
+					found = true
+					break
+				}
+				switch cmd {
+				case "eval", "source", ".":
+					found = true
+				case "read", "mapfile", "readarray", "printf", "getopts", "unset", "wait", "command", "builtin",
+					"export", "declare", "typeset", "local", "readonly":
+					for _, w := range n.Args[1:] {
+						t, ok := literalText(w)
+						found = found || !ok || strings.Contains(t, name)
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// literalText is the text of a word without expansions, quotes removed
+// (roughly: enough to find a name in it).
+func literalText(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
