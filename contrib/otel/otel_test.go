@@ -28,9 +28,10 @@ func attrs(kv []attribute.KeyValue) map[string]string {
 	return m
 }
 
-// Calls through the pipeline's executor: the allowed one and the denied
-// one each give a span with the GenAI tool attributes and the decision,
-// the denied one with status Error and the reason; the counter counts both.
+// Calls through the pipeline's executor, the host's tool-call path: the
+// allowed one and the denied one each give a span with the GenAI tool
+// attributes and the decision, the denied one with status Error and the
+// reason that the model is given too; the counter counts both.
 func TestHookSpansAndMetrics(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
@@ -53,6 +54,10 @@ func TestHookSpansAndMetrics(t *testing.T) {
 	require.Len(t, res, 2)
 	assert.Equal(t, permission.Allow, res[0].Verdict.Decision, res[0].Verdict.Reason)
 	assert.Equal(t, permission.Deny, res[1].Verdict.Decision)
+	assert.Equal(t, "contents", res[0].Output, "what the model sees of the allowed call")
+	assert.False(t, res[1].Ran, "the denied call never ran")
+	assert.Contains(t, res[1].Output, "denied (", "what the model sees of the denied call: the decision")
+	assert.Contains(t, res[1].Output, res[1].Verdict.Reason, "and its reason, the one the span carries")
 
 	spans := rec.Ended()
 	require.Len(t, spans, 2)
