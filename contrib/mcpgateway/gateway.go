@@ -46,7 +46,7 @@ type Gateway struct {
 	server   *mcp.Server
 	upstream []*mcp.ClientSession
 	seq      atomic.Uint64
-	ids      sync.Map // *mcp.ServerSession → session id
+	ids      sync.Map // *mcp.ServerSession → *client
 	skipped  []error
 	asks     questions
 }
@@ -166,28 +166,47 @@ func covered(deny []permission.Rule, tool string) bool {
 	return slices.ContainsFunc(deny, func(r permission.Rule) bool { return r.CoversTool(tool) })
 }
 
-// sessionID names the pipeline session of a client session: its MCP
-// session id, or one the gateway assigns (stdio has none).
-func (g *Gateway) sessionID(ss *mcp.ServerSession) string {
-	if ss == nil {
-		return "mcp"
+// client is what the gateway knows of one client session: the id of its
+// pipeline session, and that session once started.
+type client struct {
+	id   string
+	sess atomic.Pointer[runtime.Session]
+}
+
+// clientOf returns the client of an MCP session, named by its MCP session
+// id or, where it has none (stdio), by one the gateway assigns. When the
+// MCP session ends, its pipeline session ends too and the gateway forgets
+// it.
+func (g *Gateway) clientOf(ss *mcp.ServerSession) *client {
+	if c, ok := g.ids.Load(ss); ok {
+		return c.(*client)
 	}
+	c := &client{id: fmt.Sprintf("mcp-local-%d", g.seq.Add(1))}
 	if id := ss.ID(); id != "" {
-		return "mcp-" + id
+		c.id = "mcp-" + id
 	}
-	if id, ok := g.ids.Load(ss); ok {
-		return id.(string)
+	got, loaded := g.ids.LoadOrStore(ss, c)
+	if !loaded {
+		go func() {
+			_ = ss.Wait()
+			g.ids.Delete(ss)
+			if s := c.sess.Load(); s != nil {
+				s.End("mcp-session-closed", "", nil)
+			}
+		}()
 	}
-	id, _ := g.ids.LoadOrStore(ss, fmt.Sprintf("mcp-local-%d", g.seq.Add(1)))
-	return id.(string)
+	return got.(*client)
 }
 
 func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		sid := g.sessionID(req.Session)
-		if _, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.opts.IdleTimeout}); err != nil {
+		c := g.clientOf(req.Session)
+		sid := c.id
+		sess, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.opts.IdleTimeout})
+		if err != nil {
 			return refused("denied: no session: " + err.Error()), nil
 		}
+		c.sess.Store(sess)
 		var call runtime.Call
 		var v runtime.Verdict
 		if a, ok := g.answered(req, sid, full); ok {

@@ -87,6 +87,8 @@ type world struct {
 	answer       atomic.Value // "accept" or "decline", the elicitation's answer
 	// elicit, when set, answers the elicitations instead of answer.
 	elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
+	// stops receives the pipeline's SessionStop events.
+	stops chan hooks.SessionStopEvent
 	// version is the protocol version the client asks for; empty is the
 	// SDK's latest.
 	version string
@@ -113,7 +115,14 @@ func newWorldOpts(t *testing.T, server string, cfg string, opts mcpgateway.Optio
 	t.Cleanup(func() { w.db.Close() })
 	w.audit, err = hooks.NewAuditLog(w.db, hooks.AuditOptions{})
 	require.NoError(t, err)
-	redact := hooks.Hook{Name: "redact", PostToolUse: func(_ context.Context, e hooks.PostToolUseEvent) (hooks.PostToolUseResult, error) {
+	w.stops = make(chan hooks.SessionStopEvent, 16)
+	redact := hooks.Hook{Name: "redact", SessionStop: func(_ context.Context, e hooks.SessionStopEvent) error {
+		select {
+		case w.stops <- e:
+		default:
+		}
+		return nil
+	}, PostToolUse: func(_ context.Context, e hooks.PostToolUseEvent) (hooks.PostToolUseResult, error) {
 		if strings.Contains(e.Output, "TOKEN=") {
 			return hooks.MutateOutput(strings.ReplaceAll(e.Output, "TOKEN=abc123", "TOKEN=***")), nil
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/contrib/mcpgateway"
+	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/runtime"
 )
 
@@ -197,4 +198,39 @@ func TestGatewayAnswerBinding(t *testing.T) {
 	r = send(a, stateA, accept)
 	assert.True(t, r.NeedsInput(), "an answer is good once: %s", text(r))
 	assert.Equal(t, []string{"mcp__up__write_file allow"}, w.auditRows(t))
+}
+
+// A client session is a pipeline session: it ends when the client goes
+// (not only once idle), and a new connection is a session of its own.
+func TestGatewaySessionEndsWithClient(t *testing.T) {
+	for _, f := range fronts {
+		t.Run(f.name, func(t *testing.T) {
+			w := newWorld(t, "up", goUpstreamConfig(t))
+			w.version = f.version
+			read := func(cs *mcp.ClientSession) {
+				r := call(t, cs, "mcp__up__read_file", map[string]any{"path": filepath.Join(w.dir, "notes.txt")})
+				require.False(t, r.IsError, text(r))
+			}
+			cs := w.connect(t, f.front)
+			read(cs)
+			require.NoError(t, cs.Close())
+			var first hooks.SessionStopEvent
+			select {
+			case first = <-w.stops:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the pipeline session did not end with the client's")
+			}
+			assert.Equal(t, "mcp-session-closed", first.Reason)
+			cs = w.connect(t, f.front)
+			read(cs)
+			require.NoError(t, cs.Close())
+			select {
+			case second := <-w.stops:
+				assert.NotEqual(t, first.SessionID, second.SessionID, "a new connection is a new session")
+				assert.Equal(t, "mcp-session-closed", second.Reason)
+			case <-time.After(10 * time.Second):
+				t.Fatal("the second pipeline session did not end with the client's")
+			}
+		})
+	}
 }

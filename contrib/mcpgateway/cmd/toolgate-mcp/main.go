@@ -166,7 +166,15 @@ func run() error {
 		ln.Close()
 		return fmt.Errorf("%s is not a loopback address: pass --allow-remote (and put authentication and TLS in front)", *listen)
 	}
-	srv := &http.Server{Handler: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.Server() }, nil),
+	// An HTTP session idle as long as a pipeline session may be is
+	// closed, and the pipeline session with it.
+	idle := *idleTimeout
+	if idle == 0 {
+		idle = 30 * time.Minute
+	}
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.Server() },
+		&mcp.StreamableHTTPOptions{SessionTimeout: idle})
+	srv := &http.Server{Handler: h,
 		ReadHeaderTimeout: 10 * time.Second}
 	go func() { <-ctx.Done(); srv.Close() }()
 	fmt.Fprintf(os.Stderr, "toolgate mcp: serving http://%s/\n", ln.Addr())
