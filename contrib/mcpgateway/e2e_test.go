@@ -301,12 +301,13 @@ func TestE2E(t *testing.T) {
 					t.Logf("audit: %s %s %q preview=%q", row.tool, row.decision, row.reason, row.preview)
 					assert.NotContains(t, row.preview, "abc123", "the audit holds the redacted output")
 				}
-				require.Len(t, rows, 4)
+				require.Len(t, rows, 5)
 				want := []struct{ tool, decision, reason string }{
 					{tool("read"), "allow", "mcp__" + up.name},
 					{tool("read"), "deny", "outside"},
 					{tool("write"), "deny", "the person answered decline"},
 					{tool("write"), "allow", "approved by the person"},
+					{"session", "", "mcp-session-closed"}, // the client went
 				}
 				for i, w := range want {
 					assert.Equal(t, w.tool, rows[i].tool, "row %d", i)
