@@ -23,11 +23,13 @@ var updatePeers = flag.Bool("update-peers", false, "rewrite testdata/peers_*.jso
 // the guard must allow. None of those it calls unsafe may be allowed.
 const peerSafeFloor = 0.90
 
-// peerFloorToday lowers the floor of a peer whose safe cases wait on a
-// class the guard does not judge yet: Gemini CLI's substitutions of
-// allowed commands ($(...), `...`, <(...)) are asked until the output of
-// an allowed script is taken as data. It only rises, to peerSafeFloor.
-var peerFloorToday = map[string]float64{"gemini": 0.50}
+// peerFloorToday lowers the floor of a peer whose safe cases the guard
+// asks by design: Gemini CLI allows unquoted substitutions of allowed
+// commands (echo $(git log)), whose output bash splits and globs, so that
+// a glob in it (a commit message of /home/*/.ssh/*) lists directories
+// outside the roots; the guard takes only quoted output as data. It only
+// rises, to peerSafeFloor.
+var peerFloorToday = map[string]float64{"gemini": 0.60}
 
 // peerCase is one line of testdata/peers_*.jsonl: a case of another
 // agent's command-safety tests (Codex's is_safe_command.rs and
