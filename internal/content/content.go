@@ -54,8 +54,9 @@ type Rule struct {
 	Rule string
 }
 
-// Judges are what the stage judges with. A nil Sandbox denies every path,
-// a nil Guard every shell command.
+// Judges are what the stage judges with. A nil Checker denies every call
+// (permission.Checker.Check), a nil Sandbox every path, a nil Guard every
+// shell command.
 type Judges struct {
 	// Checker holds the rules of the configuration; Session the
 	// session's own (nil for none).
