@@ -44,7 +44,9 @@ type Gateway struct {
 	p        *runtime.Pipeline
 	opts     Options
 	server   *mcp.Server
-	upstream []*mcp.ClientSession
+	deny     []permission.Rule // the Deny rules that cover a tool whole
+	mu       sync.Mutex        // guards upstream, skipped and each upstream's maps
+	upstream []*upstream
 	seq      atomic.Uint64
 	ids      sync.Map // *mcp.ServerSession → *client
 	skipped  []error
@@ -54,7 +56,10 @@ type Gateway struct {
 // New connects to every server of cfg, lists their tools, registers them
 // on p ([runtime.Pipeline.AddTools]) as mcp__SERVER__TOOL with their roles,
 // and builds the MCP server that fronts them. A server that cannot be
-// reached is an error; what was connected is closed again.
+// reached is an error; what was connected is closed again. When a server
+// says its tools changed, the gateway lists them again: new tools are
+// registered and served, tools gone are no longer served (a tool keeps the
+// roles it was first registered with).
 func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*Gateway, error) {
 	if opts.IdleTimeout < 0 || opts.AskTimeout < 0 {
 		return nil, errors.New("mcpgateway: negative IdleTimeout or AskTimeout")
@@ -66,41 +71,106 @@ func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*
 		opts.AskTimeout = 2 * time.Minute
 	}
 	g := &Gateway{p: p, opts: opts, asks: questions{m: map[string]*pending{}},
-		server: mcp.NewServer(&mcp.Implementation{Name: "toolgate", Version: "v1"}, nil)}
-	deny := denyRules(p.Checker().Config())
+		server: mcp.NewServer(&mcp.Implementation{Name: "toolgate", Version: "v1"}, nil),
+		deny:   denyRules(p.Checker().Config())}
 	for _, name := range slices.Sorted(mapKeys(cfg.Servers)) {
-		s := cfg.Servers[name]
-		cs, err := connect(ctx, s)
+		u := &upstream{name: name, cfg: cfg.Servers[name], served: map[string]bool{}, known: map[string]bool{}}
+		cs, err := g.connect(ctx, u)
 		if err != nil {
 			g.Close()
 			return nil, fmt.Errorf("mcpgateway: server %q: %w", name, err)
 		}
-		g.upstream = append(g.upstream, cs)
-		for t, err := range cs.Tools(ctx, nil) {
-			if err != nil {
-				g.Close()
-				return nil, fmt.Errorf("mcpgateway: server %q: listing tools: %w", name, err)
-			}
-			full := "mcp__" + name + "__" + t.Name
+		g.mu.Lock()
+		u.cs = cs
+		g.upstream = append(g.upstream, u)
+		g.mu.Unlock()
+		if err := g.sync(ctx, u); err != nil {
+			g.Close()
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// upstream is one configured server and the tools of it the gateway
+// serves.
+type upstream struct {
+	name   string
+	cfg    Server
+	cs     *mcp.ClientSession // set once connected, under Gateway.mu
+	served map[string]bool    // its tools served now, by their own names
+	known  map[string]bool    // its tools registered on the pipeline
+}
+
+// sync lists u's tools and serves what it lists: new tools are registered
+// on the pipeline and served, tools no longer listed are removed.
+func (g *Gateway) sync(ctx context.Context, u *upstream) error {
+	g.mu.Lock()
+	cs := u.cs
+	g.mu.Unlock()
+	if cs == nil {
+		return nil // the first sync, after connecting, lists them
+	}
+	var tools []*mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return fmt.Errorf("mcpgateway: server %q: listing tools: %w", u.name, err)
+		}
+		tools = append(tools, t)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	listed := map[string]bool{}
+	for _, t := range tools {
+		listed[t.Name] = true
+		if u.served[t.Name] {
+			continue
+		}
+		full := "mcp__" + u.name + "__" + t.Name
+		if !u.known[t.Name] {
 			var override *Roles
-			if r, ok := s.Roles[t.Name]; ok {
+			if r, ok := u.cfg.Roles[t.Name]; ok {
 				override = &r
 			}
 			// A tool the pipeline cannot hold (a name it refuses, one
 			// already taken) is not served: nothing could judge its calls.
-			if err := p.AddTools(descriptor(full, t, override)); err != nil {
+			if err := g.p.AddTools(descriptor(full, t, override)); err != nil {
 				g.skipped = append(g.skipped, err)
 				continue
 			}
-			if covered(deny, full) {
-				continue // a Deny rule covers every call: not listed
-			}
-			front := *t
-			front.Name = full
-			g.server.AddTool(&front, g.handler(cs, full, t.Name))
+			u.known[t.Name] = true
+		}
+		if covered(g.deny, full) {
+			continue // a Deny rule covers every call: not listed
+		}
+		front := *t
+		front.Name = full
+		g.server.AddTool(&front, g.handler(cs, full, t.Name))
+		u.served[t.Name] = true
+	}
+	var gone []string
+	for _, name := range slices.Sorted(mapKeys(u.served)) {
+		if !listed[name] {
+			gone = append(gone, "mcp__"+u.name+"__"+name)
+			delete(u.served, name)
 		}
 	}
-	return g, nil
+	if len(gone) > 0 {
+		g.server.RemoveTools(gone...)
+	}
+	return nil
+}
+
+// resync is sync on a server's notice that its tools changed, bounded in
+// time; a failure is reported by [Gateway.Skipped].
+func (g *Gateway) resync(u *upstream) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := g.sync(ctx, u); err != nil {
+		g.mu.Lock()
+		g.skipped = append(g.skipped, err)
+		g.mu.Unlock()
+	}
 }
 
 // Server returns the MCP server to run on a transport: [mcp.StdioTransport],
@@ -108,8 +178,13 @@ func New(ctx context.Context, p *runtime.Pipeline, cfg *Config, opts Options) (*
 func (g *Gateway) Server() *mcp.Server { return g.server }
 
 // Skipped says which upstream tools are not served, and why: tools whose
-// names the pipeline refuses or already holds.
-func (g *Gateway) Skipped() error { return errors.Join(g.skipped...) }
+// names the pipeline refuses or already holds, and listings that failed
+// after a server said its tools changed.
+func (g *Gateway) Skipped() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return errors.Join(g.skipped...)
+}
 
 // Close closes the connections to the upstream servers. Questions still
 // waiting for an answer are dropped.
@@ -120,14 +195,18 @@ func (g *Gateway) Close() error {
 		delete(g.asks.m, state)
 	}
 	g.asks.mu.Unlock()
+	g.mu.Lock()
+	ups := slices.Clone(g.upstream)
+	g.mu.Unlock()
 	var errs []error
-	for _, cs := range g.upstream {
-		errs = append(errs, cs.Close())
+	for _, u := range ups {
+		errs = append(errs, u.cs.Close())
 	}
 	return errors.Join(errs...)
 }
 
-func connect(ctx context.Context, s Server) (*mcp.ClientSession, error) {
+func (g *Gateway) connect(ctx context.Context, u *upstream) (*mcp.ClientSession, error) {
+	s := u.cfg
 	var t mcp.Transport
 	if s.Type == "http" {
 		t = &mcp.StreamableClientTransport{Endpoint: s.URL}
@@ -140,7 +219,11 @@ func connect(ctx context.Context, s Server) (*mcp.ClientSession, error) {
 		cmd.Stderr = os.Stderr
 		t = &mcp.CommandTransport{Command: cmd}
 	}
-	c := mcp.NewClient(&mcp.Implementation{Name: "toolgate", Version: "v1"}, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: "toolgate", Version: "v1"}, &mcp.ClientOptions{
+		// Not in the notification's goroutine: listing is a request on
+		// the same connection.
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { go g.resync(u) },
+	})
 	return c.Connect(ctx, t, nil)
 }
 

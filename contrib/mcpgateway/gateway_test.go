@@ -67,6 +67,21 @@ func upstream() {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "dropped"}}}, nil, nil
 		})
+	// grow and shrink add and remove a tool at run time (the SDK tells the
+	// clients that the tools changed).
+	late := func(context.Context, *mcp.CallToolRequest, pathArg) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "late tool ran"}}}, nil, nil
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "grow"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			mcp.AddTool(s, &mcp.Tool{Name: "late_tool"}, late)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "grown"}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "shrink"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			s.RemoveTools("late_tool")
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "shrunk"}}}, nil, nil
+		})
 	// A name the MCP SDK takes, but too long once prefixed for the pipeline.
 	mcp.AddTool(s, &mcp.Tool{Name: strings.Repeat("x", 120)},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
@@ -233,7 +248,7 @@ func TestGatewayGoSDKUpstream(t *testing.T) {
 				require.NoError(t, err)
 				names = append(names, tool.Name)
 			}
-			assert.ElementsMatch(t, []string{"mcp__up__read_file", "mcp__up__write_file"}, names,
+			assert.ElementsMatch(t, []string{"mcp__up__read_file", "mcp__up__write_file", "mcp__up__grow", "mcp__up__shrink"}, names,
 				"drop_table is denied whole: hidden; the long name cannot be judged: not served")
 			require.Error(t, w.g.Skipped())
 			assert.Contains(t, w.g.Skipped().Error(), "invalid tool name \"mcp__up__xxx")

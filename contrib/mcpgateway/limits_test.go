@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -230,6 +231,58 @@ func TestGatewaySessionEndsWithClient(t *testing.T) {
 				assert.Equal(t, "mcp-session-closed", second.Reason)
 			case <-time.After(10 * time.Second):
 				t.Fatal("the second pipeline session did not end with the client's")
+			}
+		})
+	}
+}
+
+// Tools a server adds at run time are registered and served once it says
+// its tools changed, judged by the rules by name and by the roles their
+// schema gives; tools it removes are no longer served.
+func TestGatewayToolsChangeAtRunTime(t *testing.T) {
+	for _, f := range fronts {
+		t.Run(f.name, func(t *testing.T) {
+			w := newWorld(t, "up", goUpstreamConfig(t))
+			w.version = f.version
+			cs := w.connect(t, f.front)
+			listed := func() []string {
+				var names []string
+				for tl, err := range cs.Tools(context.Background(), nil) {
+					require.NoError(t, err)
+					names = append(names, tl.Name)
+				}
+				return names
+			}
+			waitFor := func(want bool) {
+				t.Helper()
+				deadline := time.Now().Add(10 * time.Second)
+				for slices.Contains(listed(), "mcp__up__late_tool") != want {
+					if time.Now().After(deadline) {
+						t.Fatalf("mcp__up__late_tool listed: %v, want %v", !want, want)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+			assert.NotContains(t, listed(), "mcp__up__late_tool")
+			r := call(t, cs, "mcp__up__grow", map[string]any{})
+			require.False(t, r.IsError, text(r))
+			waitFor(true)
+
+			r = call(t, cs, "mcp__up__late_tool", map[string]any{"path": filepath.Join(w.dir, "notes.txt")})
+			assert.False(t, r.IsError, text(r))
+			assert.Equal(t, "late tool ran", text(r), "allowed by the server's allow rule")
+			r = call(t, cs, "mcp__up__late_tool", map[string]any{"path": filepath.Join(w.outside, "other.txt")})
+			assert.True(t, r.IsError)
+			assert.Contains(t, text(r), "outside", "its path argument is judged by the sandbox")
+
+			r = call(t, cs, "mcp__up__shrink", map[string]any{})
+			require.False(t, r.IsError, text(r))
+			waitFor(false)
+			r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcp__up__late_tool",
+				Arguments: map[string]any{"path": filepath.Join(w.dir, "notes.txt")}})
+			if err == nil {
+				assert.True(t, r.IsError, "a removed tool is not served: %s", text(r))
+				assert.NotEqual(t, "late tool ran", text(r))
 			}
 		})
 	}
