@@ -44,8 +44,9 @@ type Child struct {
 	// MaxSteps is the child's own step limit, in place of the pipeline's
 	// Limits.MaxSteps; zero means the pipeline's.
 	MaxSteps int
-	// CallID is the parent's tool call that starts the child, and Task the
-	// prompt it is given, for the SubagentStart and SubagentStop hooks.
+	// CallID is the parent's tool call that starts the child, for the
+	// SubagentStart and SubagentStop hooks; Task is the prompt it is
+	// given, for SubagentStart.
 	CallID, Task string
 }
 
