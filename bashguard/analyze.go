@@ -50,6 +50,7 @@ type analyzer struct {
 
 	vars      map[string]string // loop variables bound to one of their values (see loops.go)
 	loopWalks int               // loop bodies judged for bound values
+	lastFind  *findInfo         // what the find judged last lists
 }
 
 // funcEdge records that function from calls name; fork is set when the
@@ -125,6 +126,7 @@ type execCtx struct {
 	fork      bool // in the background or a pipeline: runs in its own process
 	piped     bool // stdin comes from a pipe
 	afterPipe bool // not the first command of its pipeline
+	found     *findInfo // stdin is what this find prints (see findexec.go), or nil
 }
 
 func (a *analyzer) pos(p syntax.Pos) Pos {
@@ -185,8 +187,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		return
 	case *syntax.BinaryCmd:
 		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
-			a.stmt(cmd.X, execCtx{fork: true, piped: x.piped, afterPipe: x.afterPipe})
-			a.stmt(cmd.Y, execCtx{fork: true, piped: true, afterPipe: true})
+			a.pipe(cmd, x, a.stmt)
 		} else {
 			a.stmt(cmd.X, x)
 			a.stmt(cmd.Y, x)

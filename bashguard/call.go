@@ -41,6 +41,9 @@ func (a *analyzer) newArgv(v *argv, n int) {
 func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCtx) {
 	followCd := a.cdWant
 	a.cdWant = false
+	if x.found != nil && stdinRedirect(redirs) {
+		x.found = nil // its input is not the pipe
+	}
 	c := newAcc()
 	lit := true
 	var assigns []string

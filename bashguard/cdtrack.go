@@ -164,8 +164,7 @@ func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 		case syntax.Pipe, syntax.PipeAll:
 			// Every element runs in a subshell of its own: a cd there
 			// changes nothing after the pipeline.
-			a.scoped(cmd.X, execCtx{fork: true, piped: x.piped, afterPipe: x.afterPipe})
-			a.scoped(cmd.Y, execCtx{fork: true, piped: true, afterPipe: true})
+			a.pipe(cmd, x, a.scoped)
 			a.stmtRedirs(s, x)
 			return here
 		}

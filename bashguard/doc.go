@@ -128,6 +128,14 @@
 // only known at run time, over too many values, or whose body may assign
 // the variable judges the body once with the variable unknown.
 //
+// find -exec CMD {} + (or \;) and find ... | xargs CMD (find -print0 |
+// xargs -0 CMD) are allowed when CMD is on its own and every file find
+// may hand it is a read the path judge allows: the tree below find's
+// starting points is walked, narrowed only by a conjunction of -name,
+// -iname, -type and -maxdepth, and without -0 a name that xargs would
+// split is asked. -execdir, -ok, a {} inside a larger word and xargs fed
+// by anything but find stay Ask.
+//
 // # Running commands
 //
 // Package [github.com/toolgate/toolgate/bashguard/runner] runs what was

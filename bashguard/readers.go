@@ -170,7 +170,8 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 		}
 		starts = append(starts, i)
 	}
-	del := false
+	del, execRead := false, false
+	expr := i
 	for ; i < v.len(); i++ {
 		if s := v.vals[i]; len(s) == 8 && strings.HasPrefix(s, "-newer") && s[7] != 't' && i+1 < v.len() {
 			// -newerXY compares with a reference file unless Y is t.
@@ -194,7 +195,11 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 			if s == "-ok" || s == "-okdir" {
 				c.add(permission.Ask, "args:find", s+" asks on the terminal for every file and would hang", false)
 			}
-			c.add(permission.Ask, "wrapper:find", "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)
+			if s == "-exec" && !sub.decided && foundArgs(&execArgs) {
+				execRead = true // the files it runs on are judged below
+			} else {
+				c.add(permission.Ask, "wrapper:find", "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)
+			}
 			i = k
 		case "-delete":
 			del = true
@@ -246,6 +251,12 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 	if del {
 		c.add(permission.Ask, "args:find", "-delete removes the files found", true)
 	}
+	fi := a.scanFind(v, starts, expr, follow)
+	if execRead {
+		a.readFound(c, fi, "find", false)
+		c.allow("safe", "find -exec runs a read-only command on files inside the allowed roots")
+	}
+	a.lastFind = fi
 	c.allow("safe", "find without actions that run commands or write")
 }
 

@@ -10,14 +10,25 @@ import (
 // it runs echo.
 func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	i := 1
+	plain, null := true, false // only options that keep what it reads; -0
 	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-") && v.vals[i] != "-"; i++ {
 		s := v.vals[i]
 		if s == "--" {
 			i++
 			break
 		}
+		if !v.literal(i) {
+			plain = false
+		}
 		if strings.HasPrefix(s, "--") {
 			name, val, has := strings.Cut(s, "=")
+			switch {
+			case longIs(name, "--null"):
+				null = true
+			case longIs(name, "--no-run-if-empty", "--verbose", "--exit", "--max-args", "--max-procs", "--max-chars", "--max-lines"):
+			default:
+				plain = false
+			}
 			switch {
 			case longIs(name, "--interactive", "--open-tty"):
 				c.add(permission.Ask, "args:xargs", "prompts on the terminal and would hang", false)
@@ -50,6 +61,13 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	cluster:
 		for j := 1; j < len(s); j++ {
 			switch s[j] {
+			case '0':
+				null = true
+			case 'r', 't', 'x', 'n', 'L', 'P', 's':
+			default:
+				plain = false
+			}
+			switch s[j] {
 			case 'p', 'o':
 				c.add(permission.Ask, "args:xargs", "prompts on the terminal and would hang", false)
 			case 'a', 'd', 'E', 'I', 'L', 'n', 'P', 's':
@@ -69,6 +87,23 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	}
 	if i >= v.len() {
 		c.allow("safe", "xargs without a command runs echo")
+		return
+	}
+	if fi := x.found; fi != nil && plain && null == fi.print0 {
+		// The arguments are the paths find prints: the command is judged
+		// with one of them in their place, and they are judged below.
+		var rest argv
+		a.newArgv(&rest, v.len()-i+1)
+		copy(rest.vals, v.vals[i:])
+		copy(rest.flags, v.flags[i:])
+		rest.vals[len(rest.vals)-1] = strings.TrimSuffix(fi.starts[0], "/") + "/{}"
+		sub := a.wrapped(c, "", &rest, execCtx{fork: true, piped: true})
+		if !sub.decided {
+			a.readFound(c, fi, "xargs", !null)
+			c.allow("safe", "xargs runs a read-only command on the files find lists inside the allowed roots")
+			return
+		}
+		c.add(permission.Ask, "wrapper:xargs", "runs "+v.vals[i]+" on the files find lists", !sub.nonOver)
 		return
 	}
 	rest := v.from(i)

@@ -1,0 +1,306 @@
+package bashguard
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// A read-only command run on the files find finds, by "find ... -exec CMD
+// {} +" (or \;) or by "find ... | xargs CMD" ("find ... -print0 | xargs -0
+// CMD"), reads what find lists: every entry below find's starting points
+// that its name and type tests may let through. CMD is judged as it
+// stands, with a placeholder for the files; then those files are walked,
+// within the bound of recursive reads, and each goes through the path
+// judge as a read (a link too, which CMD opens although find does not
+// follow it). Only a conjunction of -name, -iname, -type and -maxdepth
+// narrows the walk; with -o, !, -not or parentheses every entry counts.
+//
+// xargs splits its input at blanks and reads quotes and backslashes: an
+// entry whose name holds them becomes other words (a file named
+// "x --pre=sh" gives the option --pre=sh), so without -print0 and -0 such
+// a name is asked. The input must come straight from find through a pipe
+// (not |&, which adds find's messages), and xargs may use only options
+// that do not change what it reads: -0, -r, -t, -x, -n, -L, -P, -s.
+//
+// -execdir, -ok, -okdir, a {} inside a larger word, -exec after output
+// actions, and xargs fed by anything else stay asked.
+
+// findFilter is the part of a find expression that narrows the entries an
+// action sees: a conjunction of name patterns, a type and a depth.
+type findFilter struct {
+	names    []string // path.Match patterns of the base name
+	inames   []string // the same, case-insensitive (lower case)
+	typ      byte     // 'f', 'd', 'l' or 0 for any
+	maxDepth int      // -1 for no limit
+}
+
+// findInfo is what one find command lists.
+type findInfo struct {
+	starts  []string // the starting points, as bash passes them
+	follow  bool     // -L: links in the tree are followed
+	filter  findFilter
+	paths   bool // it prints only the paths it finds (-print, -print0)
+	print0  bool // separated by NUL
+	unknown bool // a starting point is only known at run time
+}
+
+// scanFind reads the starting points and the expression of find from v:
+// starts are the indexes of the starting points, expr the first word of
+// the expression.
+func (a *analyzer) scanFind(v *argv, starts []int, expr int, follow bool) *findInfo {
+	fi := &findInfo{follow: follow, paths: true, filter: findFilter{maxDepth: -1}}
+	for _, k := range starts {
+		switch {
+		case !v.literal(k):
+			fi.unknown = true
+		case v.flags[k]&wGlob != 0:
+			m, err := expandGlob(a.dir, v.vals[k])
+			if err != nil {
+				fi.unknown = true
+			}
+			if len(m) == 0 {
+				m = []string{v.vals[k]}
+			}
+			fi.starts = append(fi.starts, m...)
+		default:
+			fi.starts = append(fi.starts, v.vals[k])
+		}
+	}
+	if len(starts) == 0 {
+		fi.starts = []string{"."}
+	}
+	narrow, acted := true, false
+	printed, printed0 := false, false
+	for i := expr; i < v.len(); i++ {
+		s := v.vals[i]
+		if !v.literal(i) {
+			narrow = false
+			continue
+		}
+		val := ""
+		if i+1 < v.len() {
+			val = v.vals[i+1]
+		}
+		switch s {
+		case "-o", "-or", "!", "-not", "(", ")", ",":
+			narrow = false
+		case "-name", "-iname":
+			if !acted {
+				if _, err := goPattern(val); err != nil || !v.literal(i+1) {
+					narrow = false
+				} else if s == "-name" {
+					fi.filter.names = append(fi.filter.names, val)
+				} else {
+					fi.filter.inames = append(fi.filter.inames, strings.ToLower(val))
+				}
+			}
+			i++
+		case "-type":
+			if !acted && len(val) == 1 && strings.Contains("fdl", val) && (fi.filter.typ == 0 || fi.filter.typ == val[0]) {
+				fi.filter.typ = val[0]
+			} else if !acted {
+				narrow = false
+			}
+			i++
+		case "-maxdepth":
+			if n, err := strconv.Atoi(val); err == nil && n >= 0 && !acted {
+				fi.filter.maxDepth = n
+			}
+			i++
+		case "-print":
+			printed, acted = true, true
+		case "-print0":
+			printed0, acted = true, true
+		case "-exec", "-execdir", "-ok", "-okdir", "-printf", "-fprintf", "-ls", "-fls", "-fprint", "-fprint0", "-delete", "-quit":
+			fi.paths, acted = false, true
+		}
+	}
+	if !narrow {
+		fi.filter = findFilter{maxDepth: fi.filter.maxDepth}
+	}
+	fi.print0 = printed0 && !printed
+	if printed && printed0 {
+		fi.paths = false
+	}
+	return fi
+}
+
+// match reports whether an entry passes the filter.
+func (f *findFilter) match(name string, typ byte) bool {
+	if f.typ != 0 && f.typ != typ {
+		return false
+	}
+	for _, p := range f.names {
+		if ok, _ := path.Match(strings.ReplaceAll(p, "[!", "[^"), name); !ok {
+			return false
+		}
+	}
+	for _, p := range f.inames {
+		if ok, _ := path.Match(strings.ReplaceAll(p, "[!", "[^"), strings.ToLower(name)); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// foundArgs reports whether the words a command run by -exec gets hold
+// "{}" only as whole words: find puts a file name in place of "{}"
+// anywhere in a word, and "{}/../x" leads elsewhere.
+func foundArgs(v *argv) bool {
+	for i := 0; i < v.len(); i++ {
+		if v.vals[i] != "{}" && strings.Contains(v.vals[i], "{}") {
+			return false
+		}
+	}
+	return v.len() > 0 && v.vals[0] != "{}"
+}
+
+// readFound judges the files find lists as reads of the command run on
+// them. split says that xargs splits them at blanks and quotes.
+func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, split bool) {
+	if fi.unknown {
+		c.add(permission.Ask, "dynamic:arg", "runs a command on the files below a starting point only known at run time", false)
+		return
+	}
+	for _, s := range fi.starts {
+		if split && !xargsPlain(s) {
+			c.addf(permission.Ask, "args:xargs", "starting point ", s, " holds blanks or quotes, which xargs splits (use -print0 and xargs -0)", false)
+			return
+		}
+		if strings.HasPrefix(s, "-") {
+			c.addf(permission.Ask, "args:"+who, "starting point ", s, " starts with -, so the names found would be read as options", false)
+			return
+		}
+		a.readPath(c, s, 0, who)
+		if !a.walkFound(c, s, fi, who, split) {
+			return
+		}
+	}
+}
+
+// walkFound walks the tree below the starting point s as find does and
+// judges every entry the filter lets through as a read. It reports false
+// when it recorded an Ask.
+func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, split bool) bool {
+	dir := s
+	if !path.IsAbs(s) {
+		if a.dir == "" {
+			c.addf(permission.Ask, "path:walk", "runs a command on the files below ", s, ": no working directory is configured, so they cannot be checked", false)
+			return false
+		}
+		dir = strings.TrimSuffix(a.dir, "/") + "/" + s
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return true // nothing found there
+	}
+	if st.Mode()&fs.ModeSymlink != 0 && !fi.follow {
+		return true // find -P does not descend a starting point that is a link
+	}
+	if fi2, err := os.Stat(dir); err != nil || !fi2.IsDir() {
+		return true
+	}
+	type entry struct {
+		path  string
+		depth int
+	}
+	queue := []entry{{dir, 0}}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if fi.filter.maxDepth >= 0 && d.depth >= fi.filter.maxDepth {
+			continue
+		}
+		entries, err := readDirAtMost(d.path, maxWalkEntries-a.walked+1)
+		if err != nil {
+			c.addf(permission.Ask, "path:walk", "runs a command on the files below ", s, ", part of which cannot be listed: "+err.Error(), false)
+			return false
+		}
+		for _, e := range entries {
+			if a.walked++; a.walked > maxWalkEntries {
+				c.addf(permission.Ask, "path:walk", "runs a command on the files below ", s, ", which holds more than "+
+					strconv.Itoa(maxWalkEntries)+" entries, too many to check", false)
+				return false
+			}
+			name := e.Name()
+			full := d.path + "/" + name
+			t := e.Type()
+			typ := byte('f')
+			isDirEntry := t.IsDir()
+			switch {
+			case t&fs.ModeSymlink != 0:
+				typ = 'l'
+				if fi.follow {
+					if ts, err := os.Stat(full); err == nil {
+						isDirEntry, typ = ts.IsDir(), 'f'
+						if ts.IsDir() {
+							typ = 'd'
+						}
+					}
+				}
+			case isDirEntry:
+				typ = 'd'
+			}
+			if fi.filter.match(name, typ) {
+				rel := strings.TrimPrefix(full, dir+"/")
+				if split && !xargsPlain(name) {
+					c.addf(permission.Ask, "args:xargs", "runs a command on the files below ", s, ", where "+rel+
+						" holds blanks or quotes, which xargs splits into other words (use -print0 and xargs -0)", false)
+					return false
+				}
+				if r := a.judgePath(full, Read); r.Decision != permission.Allow {
+					c.addl(r.Decision, r.Layer, "path:walk", "runs a command on the files below ", s, ", which holds "+rel+sep(r.Reason), false)
+					return false
+				}
+			}
+			if isDirEntry {
+				queue = append(queue, entry{full, d.depth + 1})
+			}
+		}
+	}
+	return true
+}
+
+// xargsPlain reports a name that xargs without -0 passes as one word.
+func xargsPlain(s string) bool {
+	return !strings.ContainsAny(s, " \t\n\v\f\r'\"\\")
+}
+
+// pipe walks the two sides of a pipeline with walk. xargs right of a find
+// reads the paths find prints.
+func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt, execCtx)) {
+	a.lastFind = nil
+	n := len(a.out)
+	walk(cmd.X, execCtx{fork: true, piped: x.piped, afterPipe: x.afterPipe})
+	var found *findInfo
+	if cmd.Op == syntax.Pipe && a.lastFind != nil && len(a.out) > n && a.lastFind.paths {
+		last := &a.out[len(a.out)-1]
+		if ce, ok := cmd.X.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "find" &&
+			!cmd.X.Negated && len(cmd.X.Redirs) == 0 &&
+			last.Decision == permission.Allow && len(last.Args) > 0 && last.Args[0] == "find" {
+			found = a.lastFind
+		}
+	}
+	a.lastFind = nil
+	walk(cmd.Y, execCtx{fork: true, piped: true, afterPipe: true, found: found})
+}
+
+// stdinRedirect reports a redirection of standard input.
+func stdinRedirect(redirs []*syntax.Redirect) bool {
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.DplIn, syntax.RdrInOut:
+			if r.N == nil || r.N.Value == "0" {
+				return true
+			}
+		}
+	}
+	return false
+}
