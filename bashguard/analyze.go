@@ -123,9 +123,9 @@ func (c *verdictAcc) allowBy(layer permission.Layer, rule, why string) {
 
 // execCtx says how a command is started.
 type execCtx struct {
-	fork      bool // in the background or a pipeline: runs in its own process
-	piped     bool // stdin comes from a pipe
-	afterPipe bool // not the first command of its pipeline
+	fork      bool      // in the background or a pipeline: runs in its own process
+	piped     bool      // stdin comes from a pipe
+	afterPipe bool      // not the first command of its pipeline
 	found     *findInfo // stdin is what this find prints (see findexec.go), or nil
 }
 
