@@ -22,7 +22,8 @@ type analyzer struct {
 	ncmds  int
 	curPos syntax.Pos // position of the simple command being judged
 
-	abort, abortRule string
+	abort     string
+	abortRule permission.RuleID
 
 	out    []Command
 	direct []bool // out[i] is called directly by its literal name out[i].Args[0], for function lookup
@@ -68,11 +69,12 @@ type funcEdge struct {
 type verdictAcc struct {
 	dec        permission.Decision
 	layer      permission.Layer // of the deciding factor; zero for the guard's own checks
-	rule       string
+	rule       permission.RuleID
+	cause      error     // the error behind the deciding factor, if any
 	why        [3]string // the reason, in parts
 	nonOver    bool      // some factor forbids an allow rule from lifting the Ask
 	decided    bool      // a non-Allow factor was recorded
-	allowRule  string
+	allowRule  permission.RuleID
 	allowWhy   string
 	allowLayer permission.Layer // of allowRule; zero for the guard's own
 }
@@ -81,25 +83,31 @@ func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
 
 // add records one factor. The first factor of the strictest decision wins
 // the reason and rule.
-func (c *verdictAcc) add(d permission.Decision, rule, reason string, overridable bool) {
+func (c *verdictAcc) add(d permission.Decision, rule permission.RuleID, reason string, overridable bool) {
 	c.addf(d, rule, reason, "", "", overridable)
 }
 
 // addf is add with a reason given in parts: r0+r1+r2.
-func (c *verdictAcc) addf(d permission.Decision, rule, r0, r1, r2 string, overridable bool) {
+func (c *verdictAcc) addf(d permission.Decision, rule permission.RuleID, r0, r1, r2 string, overridable bool) {
 	c.addl(d, 0, rule, r0, r1, r2, overridable)
 }
 
 // addl is addf for a factor that another layer decided (a path rule, the
 // sandbox), or the guard itself when layer is zero.
-func (c *verdictAcc) addl(d permission.Decision, layer permission.Layer, rule, r0, r1, r2 string, overridable bool) {
+func (c *verdictAcc) addl(d permission.Decision, layer permission.Layer, rule permission.RuleID, r0, r1, r2 string, overridable bool) {
+	c.addc(d, layer, rule, nil, r0, r1, r2, overridable)
+}
+
+// addc is addl with the error behind the factor (the path judge's Cause,
+// a parse error), which the command keeps if the factor decides.
+func (c *verdictAcc) addc(d permission.Decision, layer permission.Layer, rule permission.RuleID, cause error, r0, r1, r2 string, overridable bool) {
 	if d == permission.Allow {
 		return
 	}
 	// The first factor of the strictest decision gives the reason, except
 	// that a factor no allow rule can lift outranks one that it can.
 	if !c.decided || d < c.dec || d == c.dec && !overridable && !c.nonOver {
-		c.dec, c.layer, c.rule, c.why, c.decided = d, layer, rule, [3]string{r0, r1, r2}, true
+		c.dec, c.layer, c.rule, c.cause, c.why, c.decided = d, layer, rule, cause, [3]string{r0, r1, r2}, true
 	}
 	if !overridable {
 		c.nonOver = true
@@ -107,7 +115,7 @@ func (c *verdictAcc) addl(d permission.Decision, layer permission.Layer, rule, r
 }
 
 // allow names the rule that allows the command when no other factor objects.
-func (c *verdictAcc) allow(rule, why string) {
+func (c *verdictAcc) allow(rule permission.RuleID, why string) {
 	if c.allowRule == "" {
 		c.allowRule, c.allowWhy = rule, why
 	}
@@ -115,7 +123,7 @@ func (c *verdictAcc) allow(rule, why string) {
 
 // allowBy is allow for a rule of another layer (an allow rule the path
 // judge named).
-func (c *verdictAcc) allowBy(layer permission.Layer, rule, why string) {
+func (c *verdictAcc) allowBy(layer permission.Layer, rule permission.RuleID, why string) {
 	if c.allowRule == "" {
 		c.allowRule, c.allowWhy, c.allowLayer = rule, why, layer
 	}
@@ -141,7 +149,7 @@ func (a *analyzer) count() bool {
 	if a.ncmds > a.g.pol.MaxCommands {
 		if a.abort == "" {
 			a.abort = "more than " + strconv.Itoa(a.g.pol.MaxCommands) + " simple commands"
-			a.abortRule = "limit:commands"
+			a.abortRule = RuleLimitCommands
 		}
 		return false
 	}
@@ -173,7 +181,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 		// and keeps running while later commands are judged as if it
 		// had ended.
 		c := newAcc()
-		c.add(permission.Ask, "background", "runs a job in the background (&), which can outlive the call", false)
+		c.add(permission.Ask, RuleBackground, "runs a job in the background (&), which can outlive the call", false)
 		a.emit([]string{}, s.Pos(), &c, false, false)
 	}
 	switch cmd := s.Cmd.(type) {
@@ -237,12 +245,12 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 	case *syntax.CoprocClause:
 		if a.count() {
 			c := newAcc()
-			c.add(permission.Ask, "unlisted", "starts a background coprocess", true)
+			c.add(permission.Ask, RuleUnlisted, "starts a background coprocess", true)
 			if cmd.Name != nil {
 				// coproc NAME assigns the array NAME and NAME_PID.
 				name := cmd.Name.Lit()
 				if why := riskyVar(name, false); why != "" {
-					c.add(permission.Ask, "env:assign", "coproc assigns "+name+", which "+why, false)
+					c.add(permission.Ask, RuleEnvAssign, "coproc assigns "+name+", which "+why, false)
 				}
 			}
 			a.emit([]string{"coproc"}, cmd.Pos(), &c, true, false)
@@ -283,14 +291,14 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 		switch {
 		case len(args) > 0:
 			label = args[0]
-		case c.rule == ruleAmbiguous:
+		case c.rule == RuleSyntaxAmbiguous:
 			label = "script"
-		case c.rule == "background":
+		case c.rule == RuleBackground:
 			label = "&"
-		case c.rule == "write:redirect" || c.allowWhy == "redirection only":
+		case c.rule == RuleWriteRedirect || c.allowWhy == "redirection only":
 			label = "redirect"
 		}
-		cmd.Decision, cmd.Rule, cmd.Reason = c.dec, c.rule, label+": "+c.why[0]+c.why[1]+c.why[2]
+		cmd.Decision, cmd.Rule, cmd.Reason, cmd.Cause = c.dec, c.rule, label+": "+c.why[0]+c.why[1]+c.why[2], c.cause
 		cmd.Overridable = c.dec == permission.Ask && literal && !c.nonOver
 		cmd.Layer = c.layer
 		if cmd.Layer == 0 {
@@ -303,7 +311,7 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 			cmd.Layer = permission.LayerShell
 		}
 		if cmd.Rule == "" {
-			cmd.Rule = "safe"
+			cmd.Rule = RuleSafe
 		}
 		if cmd.Reason == "" {
 			cmd.Reason = "read-only use of a safe command"
@@ -319,13 +327,13 @@ func (a *analyzer) compoundWords(p syntax.Pos, kw string, words []*syntax.Word, 
 	c := newAcc()
 	if name != "" {
 		if why := riskyVar(name, false); why != "" {
-			c.add(permission.Ask, "env:assign", "assigns the loop variable "+name+", which "+why, false)
+			c.add(permission.Ask, RuleEnvAssign, "assigns the loop variable "+name+", which "+why, false)
 		}
 	}
 	for _, w := range words {
 		r := a.word(w, false)
 		if r.flags&wEffect != 0 {
-			c.add(permission.Ask, "dynamic:expansion", r.effect, false)
+			c.add(permission.Ask, RuleDynamicExpansion, r.effect, false)
 		}
 	}
 	if c.decided && a.count() {
@@ -346,7 +354,7 @@ func (a *analyzer) arithCommand(p syntax.Pos, kw string, xs ...syntax.ArithmExpr
 	if why == "" {
 		why = "arithmetic evaluation can run commands through variable values"
 	}
-	c.add(permission.Ask, "dynamic:arithmetic", why, false)
+	c.add(permission.Ask, RuleDynamicArithmetic, why, false)
 	a.emit([]string{kw}, p, &c, false, false)
 }
 
@@ -371,7 +379,7 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 				if why == "" {
 					why = "operand " + r.val + " is only known at run time (and may be evaluated as arithmetic)"
 				}
-				c.add(permission.Ask, "dynamic:arg", why, false)
+				c.add(permission.Ask, RuleDynamicArg, why, false)
 			}
 			words = append(words, r.val)
 		case *syntax.BinaryTest:
@@ -388,7 +396,7 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 				// which is evaluated again, and a subscript runs commands.
 				for _, o := range []syntax.TestExpr{x.X, x.Y} {
 					if w, ok := o.(*syntax.Word); ok && !isDecimal(w.Lit()) {
-						c.add(permission.Ask, "dynamic:arithmetic", "operand "+a.source(w)+" of "+x.Op.String()+
+						c.add(permission.Ask, RuleDynamicArithmetic, "operand "+a.source(w)+" of "+x.Op.String()+
 							" is evaluated as arithmetic, which can run commands through variable values", false)
 					}
 				}
@@ -402,7 +410,7 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 				a.testPath(&c, x.X)
 			}
 			if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.TsVarSet && strings.ContainsRune(a.source(w), '[') {
-				c.add(permission.Ask, "dynamic:arithmetic", "-v "+a.source(w)+" evaluates an array subscript, which can run commands", false)
+				c.add(permission.Ask, RuleDynamicArithmetic, "-v "+a.source(w)+" evaluates an array subscript, which can run commands", false)
 			}
 		case *syntax.ParenTest:
 			walk(x.X)
@@ -412,7 +420,7 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 	if !a.count() {
 		return
 	}
-	c.allow("safe", "test expression on literal operands")
+	c.allow(RuleSafe, "test expression on literal operands")
 	a.emit(append(append([]string{"[["}, words...), "]]"), t.Pos(), &c, lit, false)
 }
 
@@ -476,7 +484,7 @@ func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (st
 	if as.Index != nil {
 		var r wordRes
 		a.arith(as.Index, &r)
-		c.add(permission.Ask, "dynamic:expansion", "array subscript in an assignment is evaluated as arithmetic", false)
+		c.add(permission.Ask, RuleDynamicExpansion, "array subscript in an assignment is evaluated as arithmetic", false)
 		lit = false
 	}
 	if as.Value != nil {
@@ -484,10 +492,10 @@ func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (st
 		if r.flags&wDynamic != 0 {
 			lit = false
 			why := r.effect
-			rule := "dynamic:expansion"
+			rule := RuleDynamicExpansion
 			if why == "" {
 				why = "value of " + text + " is only known at run time"
-				rule = "dynamic:arg"
+				rule = RuleDynamicArg
 			}
 			c.add(permission.Ask, rule, why, false)
 		}
@@ -511,13 +519,13 @@ func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (st
 				r.flags |= r2.flags
 			}
 		}
-		c.add(permission.Ask, "dynamic:arg", "array assignment to "+text+" is not analysed", false)
+		c.add(permission.Ask, RuleDynamicArg, "array assignment to "+text+" is not analysed", false)
 	}
 	if as.Name != nil {
 		// A bare name counts too: "export NAME" hands a value set
 		// earlier to every later command, and "local NAME" empties it.
 		if why := riskyVar(as.Name.Value, prefix); why != "" {
-			c.add(permission.Ask, "env:assign", "assignment to "+as.Name.Value+" "+why, false)
+			c.add(permission.Ask, RuleEnvAssign, "assignment to "+as.Name.Value+" "+why, false)
 		}
 	}
 	return text, lit
@@ -562,7 +570,7 @@ func (a *analyzer) bareRedirects(s *syntax.Stmt, x execCtx) {
 	}
 	c := newAcc()
 	a.redirects(&c, s.Redirs, "redirect")
-	c.allow("safe", "redirection only")
+	c.allow(RuleSafe, "redirection only")
 	a.emit([]string{}, s.Pos(), &c, true, false)
 }
 
@@ -583,12 +591,12 @@ func (a *analyzer) finish() {
 		}
 		c := &a.out[i]
 		if bombs[n] {
-			c.Decision, c.Layer, c.Rule, c.Overridable = permission.Deny, permission.LayerShell, "dangerous:fork-bomb",
+			c.Decision, c.Layer, c.Rule, c.Overridable = permission.Deny, permission.LayerShell, RuleDangerousForkBomb,
 				false
 			c.Reason = n + ": fork bomb: function " + strconv.Quote(n) + " runs itself in the background or through a pipe"
 			continue
 		}
-		if c.Decision == permission.Allow || c.Decision == permission.Ask && c.Rule != "dangerous:fork-bomb" {
+		if c.Decision == permission.Allow || c.Decision == permission.Ask && c.Rule != RuleDangerousForkBomb {
 			c.Decision, c.Layer, c.Rule, c.Overridable = permission.Ask, permission.LayerShell, "function", false
 			c.Reason = n + ": calls shell function " + strconv.Quote(n) + " (its body is judged where it is defined)"
 		}
@@ -642,27 +650,27 @@ func declWord(c *verdictAcc, variant, w string) {
 		}
 		switch {
 		case strings.ContainsRune(w[1:], 'n'):
-			c.add(permission.Ask, "dynamic:expansion", "declares a name reference (-n), through which later assignments reach another variable", false)
+			c.add(permission.Ask, RuleDynamicExpansion, "declares a name reference (-n), through which later assignments reach another variable", false)
 		case strings.ContainsRune(w[1:], 'i'):
-			c.add(permission.Ask, "dynamic:expansion", "declares an integer variable (-i), whose values are evaluated as arithmetic, which can run commands", false)
+			c.add(permission.Ask, RuleDynamicExpansion, "declares an integer variable (-i), whose values are evaluated as arithmetic, which can run commands", false)
 		}
 		return
 	}
 	name, val, has := strings.Cut(w, "=")
 	name = strings.TrimSuffix(name, "+")
 	if !isIdent(name) {
-		c.add(permission.Ask, "dynamic:expansion", "declares "+w+", which bash parses at run time (a subscript is evaluated as arithmetic, which can run commands)", false)
+		c.add(permission.Ask, RuleDynamicExpansion, "declares "+w+", which bash parses at run time (a subscript is evaluated as arithmetic, which can run commands)", false)
 		return
 	}
 	if !has {
 		return
 	}
 	if strings.HasPrefix(val, "(") {
-		c.add(permission.Ask, "dynamic:expansion", "declares "+w+", an array assignment that bash parses at run time", false)
+		c.add(permission.Ask, RuleDynamicExpansion, "declares "+w+", an array assignment that bash parses at run time", false)
 		return
 	}
 	if why := riskyVar(name, false); why != "" {
-		c.add(permission.Ask, "env:assign", "assignment to "+name+" "+why, false)
+		c.add(permission.Ask, RuleEnvAssign, "assignment to "+name+" "+why, false)
 	}
 }
 

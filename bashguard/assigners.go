@@ -46,7 +46,7 @@ func (a *analyzer) assigner(c *verdictAcc, name string, v *argv) {
 				funcs = true
 			}
 			if (name == "mapfile" || name == "readarray") && ch == 'C' {
-				c.add(permission.Ask, "code:callback", name+" -C runs a callback command for the lines it reads", false)
+				c.add(permission.Ask, RuleCodeCallback, name+" -C runs a callback command for the lines it reads", false)
 			}
 			if !hasByte(spec.val, ch) {
 				continue
@@ -90,10 +90,10 @@ func (a *analyzer) assigner(c *verdictAcc, name string, v *argv) {
 // assignName records that a builtin assigns the variable n.
 func assignName(c *verdictAcc, who, n string, literal bool) {
 	if !literal {
-		c.add(permission.Ask, "env:assign", who+" assigns a variable whose name is only known at run time", false)
+		c.add(permission.Ask, RuleEnvAssign, who+" assigns a variable whose name is only known at run time", false)
 		return
 	}
 	if why := riskyVar(strings.TrimSuffix(n, "+"), false); why != "" {
-		c.add(permission.Ask, "env:assign", who+" assigns "+n+", which "+why, false)
+		c.add(permission.Ask, RuleEnvAssign, who+" assigns "+n+", which "+why, false)
 	}
 }

@@ -88,13 +88,13 @@ func TestBenignCommands(t *testing.T) {
 			assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
 		}
 		if *updateBenign {
-			b, err := json.Marshal(testCase{Script: c.Script, Decision: v.Decision.String(), Rule: v.Rule, Reason: strings.ReplaceAll(v.Reason, dir, "$WORK")})
+			b, err := json.Marshal(testCase{Script: c.Script, Decision: v.Decision.String(), Rule: string(v.Rule), Reason: strings.ReplaceAll(v.Reason, dir, "$WORK")})
 			require.NoError(t, err)
 			out = append(append(out, b...), '\n')
 			continue
 		}
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
-		assert.Equal(t, c.Rule, v.Rule, "rule for %q", c.Script)
+		assert.Equal(t, c.Rule, string(v.Rule), "rule for %q", c.Script)
 		assert.Contains(t, strings.ReplaceAll(v.Reason, dir, "$WORK"), c.Reason, "reason for %q", c.Script)
 	}
 	if *updateBenign {

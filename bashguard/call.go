@@ -64,7 +64,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 		r := a.word(w, false)
 		v.vals[i], v.flags[i] = r.val, r.flags
 		if r.flags&wEffect != 0 {
-			c.add(permission.Ask, "dynamic:expansion", r.effect, false)
+			c.add(permission.Ask, RuleDynamicExpansion, r.effect, false)
 		}
 		if r.flags&(wDynamic|wKnown|wProcIn) != 0 {
 			lit = false
@@ -116,16 +116,16 @@ func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label str
 			// {NAME}>file assigns the number of the new descriptor.
 			name := strings.TrimSuffix(strings.TrimPrefix(r.N.Value, "{"), "}")
 			if why := riskyVar(name, false); why != "" {
-				c.add(permission.Ask, "env:assign", "redirection {"+name+"} assigns "+name+", which "+why, false)
+				c.add(permission.Ask, RuleEnvAssign, "redirection {"+name+"} assigns "+name+", which "+why, false)
 			}
 		}
 		if r.Hdoc != nil {
 			var hr wordRes
 			a.walkParts(r.Hdoc.Parts, &hr, true)
 			if hr.flags&wEffect != 0 {
-				c.add(permission.Ask, "dynamic:expansion", hr.effect, false)
+				c.add(permission.Ask, RuleDynamicExpansion, hr.effect, false)
 			} else if hr.flags&wDynamic != 0 && !a.heredocData(r.Hdoc) {
-				c.add(permission.Ask, "dynamic:arg", "here-document body is only known at run time", false)
+				c.add(permission.Ask, RuleDynamicArg, "here-document body is only known at run time", false)
 			}
 		}
 		if r.Word == nil {
@@ -133,17 +133,17 @@ func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label str
 		}
 		w := a.word(r.Word, false)
 		if w.flags&wEffect != 0 {
-			c.add(permission.Ask, "dynamic:expansion", w.effect, false)
+			c.add(permission.Ask, RuleDynamicExpansion, w.effect, false)
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 			if r.Op != syntax.WordHdoc {
 				if why := a.heredocAmbiguous(r); why != "" {
-					c.add(permission.Ask, ruleAmbiguous, why, false)
+					c.add(permission.Ask, RuleSyntaxAmbiguous, why, false)
 				}
 			}
 			if w.flags&wDynamic != 0 && w.flags&wData == 0 && r.Op == syntax.WordHdoc {
-				c.add(permission.Ask, "dynamic:arg", "here-string "+w.val+" is only known at run time", false)
+				c.add(permission.Ask, RuleDynamicArg, "here-string "+w.val+" is only known at run time", false)
 			}
 			continue
 		case syntax.DplIn, syntax.DplOut:

@@ -83,9 +83,9 @@ func casePolicy(opts string) (Policy, PathJudge) {
 type caseJudge struct{ sandbox PathJudge }
 
 func (j caseJudge) JudgePath(p string, access Access) permission.Result {
-	rule := func(d permission.Decision, rule string) permission.Result {
+	rule := func(d permission.Decision, rule permission.RuleID) permission.Result {
 		return permission.Result{Decision: d, Layer: permission.LayerRules, Rule: rule,
-			Reason: d.String() + " by rule " + rule}
+			Reason: d.String() + " by rule " + string(rule)}
 	}
 	p = filepath.Clean(p)
 	switch {
@@ -144,7 +144,7 @@ func TestCases(t *testing.T) {
 		}
 		v := g.Judge(context.Background(), dir, paths, c.Script)
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
-		assert.Equal(t, c.Rule, v.Rule, "rule for %q (%s)", c.Script, v.Reason)
+		assert.Equal(t, c.Rule, string(v.Rule), "rule for %q (%s)", c.Script, v.Reason)
 		assert.Contains(t, v.Reason, c.Reason, "reason for %q", c.Script)
 		assert.NotEmpty(t, c.Reason, "case %q must name a reason", c.Script)
 	}

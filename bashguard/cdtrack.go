@@ -263,11 +263,11 @@ func (a *analyzer) cd(c *verdictAcc, v *argv) {
 	r := a.judgePath(to, Probe)
 	switch r.Decision {
 	case permission.Allow:
-		c.allow("safe", "changes the working directory inside the allowed roots")
+		c.allow(RuleSafe, "changes the working directory inside the allowed roots")
 	case permission.Ask:
-		c.addl(permission.Ask, r.Layer, ruleOr(r.Rule, "path:read"), "enters ", t, sep(r.Reason), false)
+		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", t, sep(r.Reason), false)
 	default:
-		c.addl(permission.Deny, r.Layer, ruleOr(r.Rule, "path:read"), "enters ", t, sep(r.Reason), false)
+		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", t, sep(r.Reason), false)
 	}
 	a.cdTo, a.cdDone = to, true
 }

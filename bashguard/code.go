@@ -11,26 +11,26 @@ import (
 // code parses literal shell text (from "bash -c" or "eval") and judges it
 // command by command; the result is merged into c. The command running it
 // is at best Ask.
-func (a *analyzer) code(c *verdictAcc, text, rule, what string) {
+func (a *analyzer) code(c *verdictAcc, text string, rule permission.RuleID, what string) {
 	a.codeJudged(c, text, rule, what, false)
 }
 
 // codeJudged is code; with judged set, shell code whose every command is
 // allowed by the same judgement is allowed as they are (a literal bash -c
 // script), instead of asked.
-func (a *analyzer) codeJudged(c *verdictAcc, text, rule, what string, judged bool) {
+func (a *analyzer) codeJudged(c *verdictAcc, text string, rule permission.RuleID, what string, judged bool) {
 	if a.depth >= a.g.pol.MaxDepth {
-		c.add(permission.Deny, "limit:depth", "cannot be analysed: shell code nested more than "+
+		c.add(permission.Deny, RuleLimitDepth, "cannot be analysed: shell code nested more than "+
 			strconv.Itoa(a.g.pol.MaxDepth)+" levels deep", false)
 		return
 	}
 	if len(text) > a.g.pol.MaxScriptBytes {
-		c.add(permission.Deny, "limit:size", "cannot be analysed: shell code over the size limit", false)
+		c.add(permission.Deny, RuleLimitSize, "cannot be analysed: shell code over the size limit", false)
 		return
 	}
 	f, err := a.sc.parse(text)
 	if err != nil {
-		c.add(permission.Deny, "parse", "cannot be analysed: "+err.Error(), false)
+		c.addc(permission.Deny, 0, RuleParse, parseError(err), "cannot be analysed: "+err.Error(), "", "", false)
 		return
 	}
 	start := len(a.out)
@@ -54,7 +54,7 @@ func (a *analyzer) codeJudged(c *verdictAcc, text, rule, what string, judged boo
 	if len(inner) > 0 {
 		v := combine(inner)
 		if v.Decision == permission.Allow && judged {
-			c.allow("safe", what+" runs only commands that are allowed on their own")
+			c.allow(RuleSafe, what+" runs only commands that are allowed on their own")
 			return
 		}
 		if v.Decision != permission.Allow {
@@ -64,7 +64,7 @@ func (a *analyzer) codeJudged(c *verdictAcc, text, rule, what string, judged boo
 					over = false
 				}
 			}
-			c.add(v.Decision, v.Rule, what+" runs "+v.Reason, over)
+			c.addc(v.Decision, 0, v.Rule, v.Cause, what+" runs "+v.Reason, "", "", over)
 		}
 	}
 	c.add(permission.Ask, rule, what+" runs shell code (each command is judged on its own)", true)
@@ -109,9 +109,9 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 	}
 	switch {
 	case cmdFlag && operand < 0:
-		c.add(permission.Ask, "code:shell", "-c without shell code", false)
+		c.add(permission.Ask, RuleCodeShell, "-c without shell code", false)
 	case cmdFlag && !v.literal(operand):
-		c.add(permission.Ask, "code:shell", "runs shell code that is only known at run time", false)
+		c.add(permission.Ask, RuleCodeShell, "runs shell code that is only known at run time", false)
 	case cmdFlag:
 		// bash and sh read a literal -c script as the guard does, with the
 		// same checks; other shells (zsh's glob qualifiers, fish's
@@ -127,30 +127,30 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 			plain = arg == "--login" || arg == "--norc" || arg == "--noprofile" ||
 				len(arg) > 1 && arg[0] == '-' && strings.Trim(arg[1:], "clexu") == ""
 		}
-		a.codeJudged(c, v.vals[operand], "code:shell", "-c", plain && !x.piped)
+		a.codeJudged(c, v.vals[operand], RuleCodeShell, "-c", plain && !x.piped)
 	case operand >= 0 && !stdin:
-		c.add(permission.Ask, "code:script", "runs the script "+v.vals[operand]+", whose content is not analysed", true)
+		c.add(permission.Ask, RuleCodeScript, "runs the script "+v.vals[operand]+", whose content is not analysed", true)
 	case x.piped || stdin:
-		c.add(permission.Ask, "code:pipe-to-shell", "runs shell code read from its input, which is not analysed", false)
+		c.add(permission.Ask, RuleCodePipeToShell, "runs shell code read from its input, which is not analysed", false)
 	default:
-		c.add(permission.Ask, "code:shell", "starts an interactive shell", false)
+		c.add(permission.Ask, RuleCodeShell, "starts an interactive shell", false)
 	}
 }
 
 func (a *analyzer) eval(c *verdictAcc, v *argv) {
 	if v.len() < 2 {
-		c.add(permission.Ask, "code:eval", "eval without text", true)
+		c.add(permission.Ask, RuleCodeEval, "eval without text", true)
 		return
 	}
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) {
-			c.add(permission.Ask, "code:eval", "evaluates text that is only known at run time", false)
+			c.add(permission.Ask, RuleCodeEval, "evaluates text that is only known at run time", false)
 			return
 		}
 	}
 	// eval runs in this shell: a cd in its text is not followed.
 	a.cdOff++
-	a.code(c, strings.Join(v.vals[1:], " "), "code:eval", "eval")
+	a.code(c, strings.Join(v.vals[1:], " "), RuleCodeEval, "eval")
 	a.cdOff--
 }
 
@@ -160,11 +160,11 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 	if v.len() == 1 {
 		switch {
 		case x.piped:
-			c.add(permission.Ask, "code:pipe-to-shell", "runs a program read from its input, which is not analysed", false)
+			c.add(permission.Ask, RuleCodePipeToShell, "runs a program read from its input, which is not analysed", false)
 		case bareInteractive[name] || strings.HasPrefix(name, "python"):
-			c.add(permission.Deny, "dangerous:interactive", "starts an interactive interpreter that would hang waiting for a person", false)
+			c.add(permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", false)
 		default:
-			c.add(permission.Ask, "unlisted", "not on the safe list", true)
+			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 		}
 		return
 	}
@@ -172,30 +172,30 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 	for i := 1; i < v.len(); i++ {
 		arg := v.vals[i]
 		if arg == "-" {
-			c.add(permission.Ask, "code:pipe-to-shell", "runs a program read from its input, which is not analysed", false)
+			c.add(permission.Ask, RuleCodePipeToShell, "runs a program read from its input, which is not analysed", false)
 			return
 		}
 		if !strings.HasPrefix(arg, "-") || !v.literal(i) {
-			c.add(permission.Ask, "unlisted", "runs the program "+arg+"; not on the safe list", true)
+			c.add(permission.Ask, RuleUnlisted, "runs the program "+arg+"; not on the safe list", true)
 			return
 		}
 		if strings.HasPrefix(arg, "--") {
 			if arg == "--eval" || arg == "--print" || strings.HasPrefix(arg, "--eval=") || strings.HasPrefix(arg, "--command") {
-				c.add(permission.Ask, "code:inline", "runs inline program text, which is not analysed", false)
+				c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", false)
 				return
 			}
 			continue
 		}
 		if strings.ContainsAny(arg[1:], flags) && flags != "" {
-			c.add(permission.Ask, "code:inline", "runs inline program text, which is not analysed", false)
+			c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", false)
 			return
 		}
 		if name != "perl" && name != "ruby" && arg == "-i" {
-			c.add(permission.Deny, "dangerous:interactive", "starts an interactive interpreter that would hang waiting for a person", false)
+			c.add(permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", false)
 			return
 		}
 	}
-	c.add(permission.Ask, "unlisted", "not on the safe list", true)
+	c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 }
 
 // awkSafeOpts are the awk options that neither run, load nor write
@@ -223,23 +223,23 @@ func (a *analyzer) awk(c *verdictAcc, v *argv) {
 		case o.name == "-W":
 			// mawk's -W exec file runs a program file; gawk's -W is any
 			// long option.
-			c.add(permission.Ask, "code:awk", "uses -W "+o.val+", which can run a program from a file or write files", false)
+			c.add(permission.Ask, RuleCodeAwk, "uses -W "+o.val+", which can run a program from a file or write files", false)
 		case !slices.Contains(awkSafeOpts, name):
-			c.add(permission.Ask, "args:awk", "uses the awk option "+o.name+", which can write files (--dump-variables, --profile, --pretty-print) or wait for a person (--debug)", false)
+			c.add(permission.Ask, ArgsRule("awk"), "uses the awk option "+o.name+", which can write files (--dump-variables, --profile, --pretty-print) or wait for a person (--debug)", false)
 		}
 	})
 	if progFile {
-		c.add(permission.Ask, "code:awk", "runs an awk program from a file or extension, which is not analysed", false)
+		c.add(permission.Ask, RuleCodeAwk, "runs an awk program from a file or extension, which is not analysed", false)
 	} else if len(ops) == 0 {
-		c.add(permission.Ask, "code:awk", "no awk program given", false)
+		c.add(permission.Ask, RuleCodeAwk, "no awk program given", false)
 		return
 	} else {
 		p := ops[0]
 		ops = ops[1:]
 		if !v.literal(p) {
-			c.add(permission.Ask, "code:awk", "awk program is only known at run time", false)
+			c.add(permission.Ask, RuleCodeAwk, "awk program is only known at run time", false)
 		} else if why := awkUnsafe(v.vals[p]); why != "" {
-			c.add(permission.Ask, "code:awk", "awk program "+why, false)
+			c.add(permission.Ask, RuleCodeAwk, "awk program "+why, false)
 		} else if awkReadsEnv(v.vals[p]) {
 			environ(c, "awk program reads ENVIRON, the environment")
 		}
@@ -258,7 +258,7 @@ func (a *analyzer) awk(c *verdictAcc, v *argv) {
 		}
 		a.readPath(c, v.vals[i], v.flags[i], "awk")
 	}
-	c.allow("safe", "awk program without system(), pipes or redirection")
+	c.allow(RuleSafe, "awk program without system(), pipes or redirection")
 }
 
 func isAssignWord(s string) bool {

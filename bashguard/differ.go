@@ -8,10 +8,6 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// ruleAmbiguous is the rule of a construct that bash and the parser read
-// differently: what the guard judged may not be what bash runs.
-const ruleAmbiguous = "syntax:ambiguous"
-
 // The guard judges the syntax tree of mvdan.cc/sh, not bash's own reading
 // of the text. Where the two are known to part (found by running scripts
 // under real bash and comparing, see differential_test.go), the construct
@@ -73,7 +69,7 @@ func (a *analyzer) refuse(text string, off int, why string) {
 		}
 	}
 	c := newAcc()
-	c.add(permission.Ask, ruleAmbiguous, why, false)
+	c.add(permission.Ask, RuleSyntaxAmbiguous, why, false)
 	a.emit([]string{}, syntax.NewPos(uint(off), uint(line), uint(col)), &c, false, false)
 }
 

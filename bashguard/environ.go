@@ -7,14 +7,9 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// ruleEnviron is the rule of a command that prints the environment or the
-// shell's variables: they hold the host's secrets (tokens, keys), so
-// printing them is a read of a secret, never auto-allowed.
-const ruleEnviron = "secret:environment"
-
 // environ records that a command prints the environment.
 func environ(c *verdictAcc, what string) {
-	c.add(permission.Ask, ruleEnviron, what+": the environment holds secrets", false)
+	c.add(permission.Ask, RuleSecretEnvironment, what+": the environment holds secrets", false)
 }
 
 // isEnvironPath reports /proc/PID/environ and /proc/PID/task/TID/environ,

@@ -166,16 +166,16 @@ func foundArgs(v *argv) bool {
 // them. split says that xargs splits them at blanks and quotes.
 func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, split bool) {
 	if fi.unknown {
-		c.add(permission.Ask, "dynamic:arg", "runs a command on the files below a starting point only known at run time", false)
+		c.add(permission.Ask, RuleDynamicArg, "runs a command on the files below a starting point only known at run time", false)
 		return
 	}
 	for _, s := range fi.starts {
 		if split && !xargsPlain(s) {
-			c.addf(permission.Ask, "args:xargs", "starting point ", s, " holds blanks or quotes, which xargs splits (use -print0 and xargs -0)", false)
+			c.addf(permission.Ask, ArgsRule("xargs"), "starting point ", s, " holds blanks or quotes, which xargs splits (use -print0 and xargs -0)", false)
 			return
 		}
 		if strings.HasPrefix(s, "-") {
-			c.addf(permission.Ask, "args:"+who, "starting point ", s, " starts with -, so the names found would be read as options", false)
+			c.addf(permission.Ask, ArgsRule(who), "starting point ", s, " starts with -, so the names found would be read as options", false)
 			return
 		}
 		a.readPath(c, s, 0, who)
@@ -192,7 +192,7 @@ func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, 
 	dir := s
 	if !path.IsAbs(s) {
 		if a.dir == "" {
-			c.addf(permission.Ask, "path:walk", "runs a command on the files below ", s, ": no working directory is configured, so they cannot be checked", false)
+			c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", s, ": no working directory is configured, so they cannot be checked", false)
 			return false
 		}
 		dir = strings.TrimSuffix(a.dir, "/") + "/" + s
@@ -220,12 +220,12 @@ func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, 
 		}
 		entries, err := readDirAtMost(d.path, maxWalkEntries-a.walked+1)
 		if err != nil {
-			c.addf(permission.Ask, "path:walk", "runs a command on the files below ", s, ", part of which cannot be listed: "+err.Error(), false)
+			c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", s, ", part of which cannot be listed: "+err.Error(), false)
 			return false
 		}
 		for _, e := range entries {
 			if a.walked++; a.walked > maxWalkEntries {
-				c.addf(permission.Ask, "path:walk", "runs a command on the files below ", s, ", which holds more than "+
+				c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", s, ", which holds more than "+
 					strconv.Itoa(maxWalkEntries)+" entries, too many to check", false)
 				return false
 			}
@@ -251,12 +251,12 @@ func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, 
 			if fi.filter.match(name, typ) {
 				rel := strings.TrimPrefix(full, dir+"/")
 				if split && !xargsPlain(name) {
-					c.addf(permission.Ask, "args:xargs", "runs a command on the files below ", s, ", where "+rel+
+					c.addf(permission.Ask, ArgsRule("xargs"), "runs a command on the files below ", s, ", where "+rel+
 						" holds blanks or quotes, which xargs splits into other words (use -print0 and xargs -0)", false)
 					return false
 				}
 				if r := a.judgePath(full, Read); r.Decision != permission.Allow {
-					c.addl(r.Decision, r.Layer, "path:walk", "runs a command on the files below ", s, ", which holds "+rel+sep(r.Reason), false)
+					c.addl(r.Decision, r.Layer, RulePathWalk, "runs a command on the files below ", s, ", which holds "+rel+sep(r.Reason), false)
 					return false
 				}
 			}

@@ -74,7 +74,7 @@ func gitTop(dir string) (top, why string) {
 func (a *analyzer) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
 	const why = "git -C runs git in another directory, whose repository config can run programs"
 	if !literal || a.dir == "" || !filepath.IsAbs(a.dir) {
-		c.add(permission.Ask, "git:repository", why, false)
+		c.add(permission.Ask, RuleGitRepository, why, false)
 		return
 	}
 	target := a.dir
@@ -88,16 +88,16 @@ func (a *analyzer) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
 	defer a.readPath(c, target, 0, "git") // after the reason that explains more
 	fi, err := os.Stat(target)
 	if err != nil || !fi.IsDir() {
-		c.add(permission.Ask, "git:repository", why, false)
+		c.add(permission.Ask, RuleGitRepository, why, false)
 		return
 	}
 	topT, whyT := gitTop(target)
 	topW, whyW := gitTop(a.dir)
 	switch {
 	case whyT != "":
-		c.add(permission.Ask, "git:repository", whyT, false)
+		c.add(permission.Ask, RuleGitRepository, whyT, false)
 	case whyW != "" || topT == "" || topT != topW:
-		c.add(permission.Ask, "git:repository", why+" (git -C "+target+" finds another repository than the workspace's)", false)
+		c.add(permission.Ask, RuleGitRepository, why+" (git -C "+target+" finds another repository than the workspace's)", false)
 	}
 }
 

@@ -44,12 +44,12 @@ func (a *analyzer) globPaths(c *verdictAcc, p string, access Access, who string)
 	}
 	dir := a.dir
 	if dir == "" && !path.IsAbs(p) {
-		c.addf(permission.Ask, "path:glob", verb, p, ": no working directory is configured, so the files it names cannot be checked", false)
+		c.addf(permission.Ask, RulePathGlob, verb, p, ": no working directory is configured, so the files it names cannot be checked", false)
 		return false
 	}
 	matches, err := expandGlob(dir, p)
 	if err != nil {
-		c.addf(permission.Ask, "path:glob", verb, p, ": the files it names cannot be checked: "+err.Error(), false)
+		c.addf(permission.Ask, RulePathGlob, verb, p, ": the files it names cannot be checked: "+err.Error(), false)
 		return false
 	}
 	for _, m := range matches {

@@ -97,7 +97,7 @@ func TestGlobNamesAreChecked(t *testing.T) {
 		t.Run(tt.script, func(t *testing.T) {
 			v := judge(tt.script)
 			assert.Equal(t, tt.decision, v.Decision, v.Reason)
-			assert.Equal(t, tt.rule, v.Rule)
+			assert.Equal(t, tt.rule, string(v.Rule))
 			assert.Equal(t, tt.reason, v.Reason)
 		})
 	}
@@ -111,6 +111,6 @@ func TestGlobNeedsWorkDir(t *testing.T) {
 	require.NoError(t, err)
 	v := bashguard.New(bashguard.DefaultPolicy()).Judge(context.Background(), "", bashguard.CheckerJudge(sb), "cat *.md")
 	assert.Equal(t, permission.Ask, v.Decision)
-	assert.Equal(t, "path:glob", v.Rule)
+	assert.Equal(t, "path:glob", string(v.Rule))
 	assert.Equal(t, "cat: reads *.md: no working directory is configured, so the files it names cannot be checked", v.Reason)
 }

@@ -77,20 +77,20 @@ func (g *Guard) Policy() Policy {
 func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script string) (v Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
-			v = Verdict{Decision: permission.Deny, Rule: "internal",
+			v = Verdict{Decision: permission.Deny, Rule: RuleInternal,
 				Reason: "cannot be analysed: internal error: " + panicText(r)}
 		}
 	}()
 	if g == nil || g.scratch == nil {
-		return Verdict{Decision: permission.Deny, Rule: "internal", Reason: "no guard configured"}
+		return Verdict{Decision: permission.Deny, Rule: RuleInternal, Reason: "no guard configured"}
 	}
 	if ctx != nil {
 		if err := ctx.Err(); err != nil {
-			return Verdict{Decision: permission.Deny, Rule: "cancelled", Reason: "judgement cancelled: " + err.Error()}
+			return Verdict{Decision: permission.Deny, Rule: RuleCancelled, Reason: "judgement cancelled: " + err.Error()}
 		}
 	}
 	if len(script) > g.pol.MaxScriptBytes {
-		return Verdict{Decision: permission.Deny, Rule: "limit:size",
+		return Verdict{Decision: permission.Deny, Rule: RuleLimitSize,
 			Reason: "cannot be analysed: script is " + strconv.Itoa(len(script)) +
 				" bytes, over the limit of " + strconv.Itoa(g.pol.MaxScriptBytes)}
 	}
@@ -98,7 +98,7 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 	f, err := sc.parse(script)
 	if err != nil {
 		g.scratch.Put(sc)
-		return Verdict{Decision: permission.Deny, Rule: "parse", Reason: "cannot be analysed: " + err.Error()}
+		return Verdict{Decision: permission.Deny, Rule: RuleParse, Reason: "cannot be analysed: " + err.Error(), Cause: parseError(err)}
 	}
 	a := analyzer{g: g, sc: sc, src: script, dir: dir, paths: paths}
 	a.hj, _ = paths.(HostJudge)
@@ -167,7 +167,7 @@ func (sc *scratch) parse(script string) (*syntax.File, error) {
 
 func combine(cmds []Command) Verdict {
 	if len(cmds) == 0 {
-		return Verdict{Decision: permission.Deny, Rule: "empty", Reason: "empty command: nothing to judge"}
+		return Verdict{Decision: permission.Deny, Rule: RuleEmpty, Reason: "empty command: nothing to judge"}
 	}
 	v := Verdict{Decision: permission.Allow, Commands: cmds}
 	first := -1
@@ -182,12 +182,13 @@ func combine(cmds []Command) Verdict {
 		}
 	}
 	if first < 0 {
-		v.Rule = "safe"
+		v.Rule = RuleSafe
 		v.Reason = "every command is read-only and on the safe list"
 		return v
 	}
 	v.Rule = cmds[first].Rule
 	v.Reason = cmds[first].Reason
+	v.Cause = cmds[first].Cause
 	return v
 }
 

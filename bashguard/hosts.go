@@ -85,7 +85,7 @@ func (a *analyzer) judgeHost(c *verdictAcc, host string) {
 	if d == permission.Allow {
 		return
 	}
-	c.addl(d, r.Layer, ruleOr(r.Rule, "network:host"), "reaches ", host, sep(r.Reason), false)
+	c.addc(d, r.Layer, ruleOr(r.Rule, RuleNetworkHost), r.Cause, "reaches ", host, sep(r.Reason), false)
 }
 
 // unknownHost judges a host that is only known at run time; what says
@@ -99,7 +99,7 @@ func (a *analyzer) unknownHost(c *verdictAcc, what string) {
 	if d == permission.Allow {
 		return
 	}
-	c.addl(d, r.Layer, ruleOr(r.Rule, "network:host"), "reaches ", what, sep(r.Reason), false)
+	c.addc(d, r.Layer, ruleOr(r.Rule, RuleNetworkHost), r.Cause, "reaches ", what, sep(r.Reason), false)
 }
 
 // urlHost judges the host of a URL word. With bare set, a word without a

@@ -27,7 +27,7 @@ type hostRules struct {
 
 func (h hostRules) JudgeHost(host string) permission.Result {
 	rule := func(d permission.Decision, r string) permission.Result {
-		return permission.Result{Decision: d, Layer: permission.LayerRules, Rule: r, Reason: d.String() + " by rule " + r}
+		return permission.Result{Decision: d, Layer: permission.LayerRules, Rule: permission.RuleID(r), Reason: d.String() + " by rule " + r}
 	}
 	switch {
 	case h.none:
@@ -78,14 +78,14 @@ func TestHosts(t *testing.T) {
 		hj := hostRules{PathJudge: CheckerJudge(rootChecker{dir: dir, roots: []string{dir, "/tmp/scratch"}}), none: strings.Contains(c.Opts, "norules")}
 		v := New(pol).Judge(context.Background(), dir, hj, c.Script)
 		if *updateHosts {
-			c.Decision, c.Rule, c.Reason = v.Decision.String(), v.Rule, strings.ReplaceAll(v.Reason, dir, "$WORK")
+			c.Decision, c.Rule, c.Reason = v.Decision.String(), string(v.Rule), strings.ReplaceAll(v.Reason, dir, "$WORK")
 			b, err := json.Marshal(c)
 			require.NoError(t, err)
 			out = append(append(out, b...), '\n')
 			continue
 		}
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
-		assert.Equal(t, c.Rule, v.Rule, "rule for %q (%s)", c.Script, v.Reason)
+		assert.Equal(t, c.Rule, string(v.Rule), "rule for %q (%s)", c.Script, v.Reason)
 		assert.Contains(t, strings.ReplaceAll(v.Reason, dir, "$WORK"), c.Reason, "reason for %q", c.Script)
 		assert.NotEmpty(t, c.Reason, "case %q must name a reason", c.Script)
 	}
@@ -136,7 +136,7 @@ func TestHostsWorktreeConfig(t *testing.T) {
 	for _, script := range []string{"git fetch", "git pull origin main", "git push", "git remote update"} {
 		v := New(pol).Judge(context.Background(), wt, hj, script)
 		assert.Equal(t, permission.Deny, v.Decision, "%q (%s)", script, v.Reason)
-		assert.Equal(t, "WebFetch(domain:evil.example)", v.Rule, "%q", script)
+		assert.Equal(t, "WebFetch(domain:evil.example)", string(v.Rule), "%q", script)
 		assert.Contains(t, v.Reason, "git: reaches evil.example", "%q", script)
 	}
 	v := New(pol).Judge(context.Background(), wt, hj, "git submodule update --init")

@@ -20,7 +20,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		return
 	}
 	if !v.literal(0) || v.flags[0]&wProcIn != 0 {
-		c.addf(permission.Ask, "dynamic:name", "command name ", v.vals[0], " is only known at run time", false)
+		c.addf(permission.Ask, RuleDynamicName, "command name ", v.vals[0], " is only known at run time", false)
 		return
 	}
 	raw := v.vals[0]
@@ -34,10 +34,10 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) && !dataArg(name, v, i) {
 			if v.flags[i]&wUnquoted != 0 {
-				c.addf(permission.Ask, "dynamic:arg", "argument ", v.vals[i], " is only known at run time (unquoted, the output of a substitution is split and globbed)", false)
+				c.addf(permission.Ask, RuleDynamicArg, "argument ", v.vals[i], " is only known at run time (unquoted, the output of a substitution is split and globbed)", false)
 				break
 			}
-			c.addf(permission.Ask, "dynamic:arg", "argument ", v.vals[i], " is only known at run time", false)
+			c.addf(permission.Ask, RuleDynamicArg, "argument ", v.vals[i], " is only known at run time", false)
 			break
 		}
 	}
@@ -50,44 +50,44 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 	e := lookupCmd(name)
 	switch e.class {
 	case clsPrivileged:
-		c.add(permission.Deny, "dangerous:privilege", "runs a command with other privileges", false)
+		c.add(permission.Deny, RuleDangerousPrivilege, "runs a command with other privileges", false)
 	case clsRm:
 		a.rm(c, v)
 	case clsDisk:
-		c.add(permission.Deny, "dangerous:disk", "changes disks or file systems", false)
+		c.add(permission.Deny, RuleDangerousDisk, "changes disks or file systems", false)
 	case clsDd:
 		a.dd(c, v)
 	case clsShred:
 		a.shred(c, v)
 	case clsPower:
-		c.add(permission.Deny, "dangerous:power", "shuts down or restarts the machine", false)
+		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 	case clsInit:
 		if v.len() > 1 && (v.vals[1] == "0" || v.vals[1] == "6") {
-			c.add(permission.Deny, "dangerous:power", "shuts down or restarts the machine", false)
+			c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 		} else {
-			c.add(permission.Ask, "unlisted", "not on the safe list", true)
+			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 		}
 	case clsSystemctl:
 		a.systemctl(c, v)
 	case clsKill:
 		a.kill(c, v)
 	case clsMount:
-		c.add(permission.Deny, "dangerous:mount", "mounts or unmounts file systems", false)
+		c.add(permission.Deny, RuleDangerousMount, "mounts or unmounts file systems", false)
 	case clsInteractive:
 		switch {
 		case onlyVersion(v):
-			c.add(permission.Ask, "unlisted", "only prints its version or help; not on the safe list", true)
+			c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
 		case (name == "top" || name == "btop") && batchTop(v):
-			c.add(permission.Ask, "unlisted", "runs in batch mode; not on the safe list", true)
+			c.add(permission.Ask, RuleUnlisted, "runs in batch mode; not on the safe list", true)
 		default:
-			c.add(permission.Deny, "dangerous:interactive", "is interactive and would hang waiting for a person", false)
+			c.add(permission.Deny, RuleDangerousInteractive, "is interactive and would hang waiting for a person", false)
 		}
 	case clsNetwork:
 		if onlyVersion(v) {
-			c.add(permission.Ask, "unlisted", "only prints its version or help; not on the safe list", true)
+			c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
 			break
 		}
-		a.network(c, "network:"+name, "reaches the network")
+		a.network(c, NetworkRule(name), "reaches the network")
 	case clsRsync:
 		a.rsync(c, v)
 	case clsShell:
@@ -99,7 +99,7 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		if v.len() > 1 {
 			what = v.vals[1]
 		}
-		c.add(permission.Ask, "code:source", "runs the shell code in "+what+", which is not analysed", false)
+		c.add(permission.Ask, RuleCodeSource, "runs the shell code in "+what+", which is not analysed", false)
 	case clsInterpreter:
 		a.interpreter(c, name, v, x)
 	case clsAwk:
@@ -127,20 +127,20 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		if name == "printf" && !printfAssigns(v) {
 			// printf without -v only prints its format (bash's printf
 			// has no %n); its arguments are data.
-			c.allow("safe", "on the safe list")
+			c.allow(RuleSafe, "on the safe list")
 			break
 		}
-		c.add(permission.Ask, "unlisted", "not on the safe list", true)
+		c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 	default:
 		switch {
 		case !std:
-			c.addf(permission.Ask, "unlisted", "runs ", raw, ", which is not a standard command", true)
+			c.addf(permission.Ask, RuleUnlisted, "runs ", raw, ", which is not a standard command", true)
 		case e.class == clsSafe:
 			if name == "test" || name == "[" {
 				a.testPaths(c, v)
 				for i := 1; i+1 < v.len(); i++ {
 					if v.vals[i] == "-v" && strings.ContainsRune(v.vals[i+1], '[') {
-						c.add(permission.Ask, "dynamic:arithmetic", "-v "+v.vals[i+1]+" evaluates an array subscript, which can run commands", false)
+						c.add(permission.Ask, RuleDynamicArithmetic, "-v "+v.vals[i+1]+" evaluates an array subscript, which can run commands", false)
 					}
 				}
 			}
@@ -148,13 +148,13 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 			if name == "which" {
 				probePaths(a, c, v, 1, "which")
 			}
-			c.allow("safe", "on the safe list")
+			c.allow(RuleSafe, "on the safe list")
 		case e.class == clsReader:
 			a.reader(c, name, e.reader, v)
 		case a.g.extra[name]:
-			c.allow("safe:extra", "on the policy's extra safe list")
+			c.allow(RuleSafeExtra, "on the policy's extra safe list")
 		default:
-			c.add(permission.Ask, "unlisted", "not on the safe list", true)
+			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 		}
 	}
 }
@@ -164,7 +164,7 @@ func (a *analyzer) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdic
 	sub := newAcc()
 	a.judgeArgv(&sub, v, x)
 	if sub.decided {
-		c.addl(sub.dec, sub.layer, sub.rule, via+"runs "+v.vals[0]+": ", sub.why[0], sub.why[1]+sub.why[2], !sub.nonOver)
+		c.addc(sub.dec, sub.layer, sub.rule, sub.cause, via+"runs "+v.vals[0]+": ", sub.why[0], sub.why[1]+sub.why[2], !sub.nonOver)
 	}
 	return sub
 }
@@ -242,7 +242,7 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 			if v.vals[1] == "-v" && name != "node" && name != "npm" && name != "deno" && name != "bun" {
 				return false // -v means verbose, or something else, elsewhere
 			}
-			c.allow("safe", "prints its version")
+			c.allow(RuleSafe, "prints its version")
 			return true
 		}
 	}
@@ -252,7 +252,7 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 		switch v.vals[1] {
 		case "version":
 			if len(rest) == 0 || len(rest) == 1 && rest[0] == "-m" {
-				c.allow("safe", "go version prints the toolchain's version")
+				c.allow(RuleSafe, "go version prints the toolchain's version")
 				return true
 			}
 		case "env":
@@ -271,7 +271,7 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 			if names == 0 {
 				return false
 			}
-			c.allow("safe", "go env prints the toolchain's settings")
+			c.allow(RuleSafe, "go env prints the toolchain's settings")
 			return true
 		case "doc":
 			for _, s := range rest {
@@ -279,7 +279,7 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 					return false
 				}
 			}
-			c.allow("safe", "go doc prints documentation")
+			c.allow(RuleSafe, "go doc prints documentation")
 			return true
 		case "list":
 			// -export and -compiled build, -u and -versions reach the
@@ -296,7 +296,7 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 					return false
 				}
 			}
-			c.allow("safe", "go list prints packages")
+			c.allow(RuleSafe, "go list prints packages")
 			return true
 		}
 	case (name == "npm" || name == "pnpm") && v.len() >= 2 && (v.vals[1] == "ls" || v.vals[1] == "list"):
@@ -305,7 +305,7 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 				return false
 			}
 		}
-		c.allow("safe", name+" ls lists the installed packages")
+		c.allow(RuleSafe, name+" ls lists the installed packages")
 		return true
 	}
 	return false

@@ -130,7 +130,7 @@ func BenchmarkJudgeLength(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(script)))
 			for b.Loop() {
-				if v := g.Judge(ctx, testWork, paths, script); v.Rule == "" || strings.HasPrefix(v.Rule, "limit:") {
+				if v := g.Judge(ctx, testWork, paths, script); v.Rule == "" || strings.HasPrefix(string(v.Rule), "limit:") {
 					b.Fatal("verdict without rule, or over the limits: " + v.Reason)
 				}
 			}

@@ -29,23 +29,23 @@ const (
 // (NUL for --files0-from, a newline for file -f).
 func (a *analyzer) listFile(c *verdictAcc, p string, fl wordFlags, who string, sep byte) {
 	if fl&wDynamic == 0 && (p == "-" || p == "/dev/stdin" || p == "/dev/fd/0") {
-		c.add(permission.Ask, "path:list", "reads the names of the files to read from its standard input, which is only known at run time", false)
+		c.add(permission.Ask, RulePathList, "reads the names of the files to read from its standard input, which is only known at run time", false)
 		return
 	}
 	if fl&wProcIn != 0 {
-		c.addf(permission.Ask, "path:list", "reads the names of the files to read from the output of ", p, ", which is only known at run time", false)
+		c.addf(permission.Ask, RulePathList, "reads the names of the files to read from the output of ", p, ", which is only known at run time", false)
 		return
 	}
 	if !a.readPath(c, p, fl, who) || fl&wGlob != 0 {
 		return // refused, or a glob: which list is read is not told
 	}
 	if a.paths == nil {
-		c.addf(permission.Ask, "path:list", "reads the files named in ", p, " and no path checker is configured", false)
+		c.addf(permission.Ask, RulePathList, "reads the files named in ", p, " and no path checker is configured", false)
 		return
 	}
 	entries, why := a.readList(p, sep)
 	if why != "" {
-		c.addf(permission.Ask, "path:list", "reads the files named in ", p, ", which "+why, false)
+		c.addf(permission.Ask, RulePathList, "reads the files named in ", p, ", which "+why, false)
 		return
 	}
 	for _, e := range entries {

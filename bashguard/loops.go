@@ -44,13 +44,13 @@ func (a *analyzer) forLoop(cmd *syntax.ForClause, x execCtx) {
 	name := l.Name.Value
 	c := newAcc()
 	if why := riskyVar(name, false); why != "" {
-		c.add(permission.Ask, "env:assign", "assigns the loop variable "+name+", which "+why, false)
+		c.add(permission.Ask, RuleEnvAssign, "assigns the loop variable "+name+", which "+why, false)
 	}
 	values, known := []string(nil), !cmd.Select && len(l.Items) > 0
 	for _, w := range l.Items {
 		r := a.word(w, false)
 		if r.flags&wEffect != 0 {
-			c.add(permission.Ask, "dynamic:expansion", r.effect, false)
+			c.add(permission.Ask, RuleDynamicExpansion, r.effect, false)
 		}
 		if !known {
 			continue

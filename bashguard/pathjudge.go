@@ -93,7 +93,7 @@ func (j checkerJudge) JudgePath(p string, access Access) permission.Result {
 		switch d {
 		case permission.Allow:
 		case permission.Ask:
-			r.Decision, r.Rule = permission.Deny, "path:secret"
+			r.Decision, r.Rule = permission.Deny, RulePathSecret
 			if access == Probe {
 				r.Decision = permission.Ask
 			}

@@ -32,7 +32,7 @@ func isNetDevice(p string) bool {
 	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
 }
 
-func (a *analyzer) network(c *verdictAcc, rule, what string) {
+func (a *analyzer) network(c *verdictAcc, rule permission.RuleID, what string) {
 	if a.g.pol.AllowNetwork {
 		c.addf(permission.Ask, rule, what, " (network access is allowed by the policy)", "", true)
 		return
@@ -54,21 +54,21 @@ func (a *analyzer) probePath(c *verdictAcc, p string, fl wordFlags, who string) 
 // reach is readPath and probePath.
 func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, access Access) bool {
 	if fl&wDynamic != 0 {
-		c.addf(permission.Ask, "dynamic:arg", "reads ", p, ", which is only known at run time", false)
+		c.addf(permission.Ask, RuleDynamicArg, "reads ", p, ", which is only known at run time", false)
 		return false
 	}
 	if p == "" || p == "-" || harmlessRead(p) || fl&wProcIn != 0 {
 		return false // nothing, or a pipe (<(list), whose commands are judged)
 	}
 	if isNetDevice(p) {
-		a.network(c, "network:dev-tcp", "connects to "+p)
+		a.network(c, RuleNetworkDevTCP, "connects to "+p)
 		a.devTCPHost(c, p, fl)
 		return false
 	}
 	if len(p) > 0 && p[0] == '/' && strings.HasPrefix(path.Clean(p), "/dev/") {
 		// /dev/zero and /dev/urandom never end, /dev/tty waits for a
 		// person, a disk holds every file: a device is not a plain read.
-		c.addf(permission.Ask, "path:device", "reads the device file ", p, ", which is not a plain file (it may never end, wait for a person or hold every file of a disk)", false)
+		c.addf(permission.Ask, RulePathDevice, "reads the device file ", p, ", which is not a plain file (it may never end, wait for a person or hold every file of a disk)", false)
 		return false
 	}
 	if isEnvironPath(p) {
@@ -77,7 +77,7 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 	}
 	if a.paths == nil {
 		if path.IsAbs(p) || hasDotDot(p) {
-			c.addf(permission.Ask, "path:read", "reads ", p, " and no path checker is configured", false)
+			c.addf(permission.Ask, RulePathRead, "reads ", p, " and no path checker is configured", false)
 			return false
 		}
 		return true
@@ -95,9 +95,9 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 		}
 		return true
 	case permission.Ask:
-		c.addl(permission.Ask, r.Layer, ruleOr(r.Rule, "path:read"), "reads ", p, sep(r.Reason), false)
+		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "reads ", p, sep(r.Reason), false)
 	default:
-		c.addl(permission.Deny, r.Layer, ruleOr(r.Rule, "path:read"), "reads ", p, sep(r.Reason), false)
+		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "reads ", p, sep(r.Reason), false)
 	}
 	return false
 }
@@ -105,26 +105,26 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 // writePath judges a path that a command creates, changes or removes. A
 // write is never auto-allowed.
 func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) {
-	rule := writeRule(who)
+	rule := WriteRule(who)
 	if fl&wDynamic != 0 {
-		c.addf(permission.Ask, "dynamic:arg", "writes ", p, ", which is only known at run time", false)
+		c.addf(permission.Ask, RuleDynamicArg, "writes ", p, ", which is only known at run time", false)
 		return
 	}
 	if p == "-" && who != "redirect" || harmlessDevice(p) {
 		return
 	}
 	if fl&wProcIn != 0 {
-		c.addf(permission.Ask, "dynamic:arg", "writes ", p, ", a pipe whose file descriptor is only known at run time", false)
+		c.addf(permission.Ask, RuleDynamicArg, "writes ", p, ", a pipe whose file descriptor is only known at run time", false)
 		return
 	}
 	if isNetDevice(p) {
-		a.network(c, "network:dev-tcp", "connects to "+p)
+		a.network(c, RuleNetworkDevTCP, "connects to "+p)
 		a.devTCPHost(c, p, fl)
 		return
 	}
 	// Only an absolute path cleans to one under /dev.
 	if len(p) > 0 && p[0] == '/' && strings.HasPrefix(path.Clean(p), "/dev/") {
-		c.addf(permission.Deny, "dangerous:device", "writes the device ", p, "", false)
+		c.addf(permission.Deny, RuleDangerousDevice, "writes the device ", p, "", false)
 		return
 	}
 	if a.paths == nil {
@@ -139,9 +139,9 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 	case permission.Allow:
 		c.addf(permission.Ask, rule, "writes ", p, " (inside the allowed roots)", true)
 	case permission.Ask:
-		c.addl(permission.Ask, r.Layer, ruleOr(r.Rule, "write:protected"), "writes ", p, sep(r.Reason), false)
+		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RuleWriteProtected), r.Cause, "writes ", p, sep(r.Reason), false)
 	default:
-		c.addl(permission.Deny, r.Layer, ruleOr(r.Rule, "write:outside"), "writes ", p, sep(r.Reason), false)
+		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RuleWriteOutside), r.Cause, "writes ", p, sep(r.Reason), false)
 	}
 }
 
@@ -150,7 +150,7 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 func (a *analyzer) judgePath(p string, access Access) (r permission.Result) {
 	defer func() {
 		if e := recover(); e != nil {
-			r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: "internal",
+			r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: RuleInternal,
 				Reason: "the path judge failed: " + panicText(e)}
 		}
 	}()
@@ -161,7 +161,7 @@ func (a *analyzer) judgePath(p string, access Access) (r permission.Result) {
 	}
 	r = a.paths.JudgePath(p, access)
 	if !r.Decision.Valid() {
-		r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: "internal",
+		r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: RuleInternal,
 			Reason: "the path judge gave an invalid decision"}
 	}
 	return r
@@ -177,61 +177,11 @@ func sep(reason string) string {
 	return ": " + reason
 }
 
-func ruleOr(rule, def string) string {
+func ruleOr(rule, def permission.RuleID) permission.RuleID {
 	if rule == "" {
 		return def
 	}
 	return rule
-}
-
-// writeRule returns "write:"+who, without building the string for the
-// commands that write paths.
-func writeRule(who string) string {
-	switch who {
-	case "redirect":
-		return "write:redirect"
-	case "tee":
-		return "write:tee"
-	case "rm":
-		return "write:rm"
-	case "rmdir":
-		return "write:rmdir"
-	case "unlink":
-		return "write:unlink"
-	case "mv":
-		return "write:mv"
-	case "cp":
-		return "write:cp"
-	case "install":
-		return "write:install"
-	case "touch":
-		return "write:touch"
-	case "mkdir":
-		return "write:mkdir"
-	case "ln":
-		return "write:ln"
-	case "chmod":
-		return "write:chmod"
-	case "chown":
-		return "write:chown"
-	case "chgrp":
-		return "write:chgrp"
-	case "truncate":
-		return "write:truncate"
-	case "shred":
-		return "write:shred"
-	case "dd":
-		return "write:dd"
-	case "find":
-		return "write:find"
-	case "sed":
-		return "write:sed"
-	case "sort":
-		return "write:sort"
-	case "uniq":
-		return "write:uniq"
-	}
-	return "write:" + who
 }
 
 func hasDotDot(p string) bool {

@@ -75,7 +75,7 @@ func (j rulesJudge) JudgePath(p string, access bashguard.Access) permission.Resu
 		names = append(names, real)
 	}
 	rule := func(d permission.Decision, r string) permission.Result {
-		return permission.Result{Decision: d, Layer: permission.LayerRules, Source: permission.SourceConfigDeny, Rule: r,
+		return permission.Result{Decision: d, Layer: permission.LayerRules, Source: permission.SourceConfigDeny, Rule: permission.RuleID(r),
 			Reason: "denied by deny rule " + r}
 	}
 	for _, n := range names {
@@ -86,7 +86,7 @@ func (j rulesJudge) JudgePath(p string, access bashguard.Access) permission.Resu
 			return rule(permission.Deny, "Edit(./locked.txt)")
 		case access == bashguard.Read && n == j.out+"/shared.txt":
 			r := rule(permission.Allow, "Read(//"+strings.TrimPrefix(j.out, "/")+"/shared.txt)")
-			r.Reason = "allowed by allow rule " + r.Rule
+			r.Reason = "allowed by allow rule " + string(r.Rule)
 			return r
 		}
 	}
@@ -122,7 +122,7 @@ func TestPathsReachTheJudge(t *testing.T) {
 		v := g.Judge(context.Background(), ws, judge, script)
 		reason := strings.NewReplacer(ws, "$WS", out, "$OUT").Replace(v.Reason)
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, reason)
-		assert.Equal(t, c.Rule, v.Rule, "rule for %q (%s)", c.Script, reason)
+		assert.Equal(t, c.Rule, string(v.Rule), "rule for %q (%s)", c.Script, reason)
 		assert.Contains(t, reason, c.Reason, "reason for %q", c.Script)
 		if c.Layer != "" {
 			layer := ""

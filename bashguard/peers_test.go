@@ -115,7 +115,7 @@ func TestPeerSuites(t *testing.T) {
 					}
 				}
 				if *updatePeers {
-					c.Decision, c.Rule = v.Decision.String(), v.Rule
+					c.Decision, c.Rule = v.Decision.String(), string(v.Rule)
 					c.Reason = strings.ReplaceAll(strings.ReplaceAll(v.Reason, dir, "$WORK"), home, "$HOME")
 					b, err := json.Marshal(c)
 					require.NoError(t, err)
@@ -123,7 +123,7 @@ func TestPeerSuites(t *testing.T) {
 					continue
 				}
 				assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
-				assert.Equal(t, c.Rule, v.Rule, "rule for %q", c.Script)
+				assert.Equal(t, c.Rule, string(v.Rule), "rule for %q", c.Script)
 				reason := strings.ReplaceAll(strings.ReplaceAll(v.Reason, dir, "$WORK"), home, "$HOME")
 				assert.Contains(t, reason, c.Reason, "reason for %q", c.Script)
 			}

@@ -43,46 +43,46 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		case "sort", "base64":
 			if o.name == "-o" || longIs(o.name, "--output") {
 				a.writePath(c, o.val, o.vf, name)
-				c.add(permission.Ask, "args:"+name, "writes its output to a file (-o)", true)
+				c.add(permission.Ask, ArgsRule(name), "writes its output to a file (-o)", true)
 			}
 			if longIs(o.name, "--compress-program") {
-				c.add(permission.Ask, "args:sort", "runs a compression program", false)
+				c.add(permission.Ask, ArgsRule("sort"), "runs a compression program", false)
 			}
 			if o.name == "-T" || longIs(o.name, "--temporary-directory") {
 				a.writePath(c, o.val, o.vf, name)
 			}
 		case "date":
 			if o.name == "-s" || longIs(o.name, "--set") {
-				c.add(permission.Ask, "args:date", "sets the system clock", false)
+				c.add(permission.Ask, ArgsRule("date"), "sets the system clock", false)
 			}
 		case "rg":
 			switch {
 			case longIs(o.name, "--pre"):
-				c.add(permission.Ask, "args:rg", "runs a preprocessor program (--pre)", false)
+				c.add(permission.Ask, ArgsRule("rg"), "runs a preprocessor program (--pre)", false)
 			case longIs(o.name, "--hostname-bin"):
-				c.add(permission.Ask, "args:rg", "runs a program (--hostname-bin)", false)
+				c.add(permission.Ask, ArgsRule("rg"), "runs a program (--hostname-bin)", false)
 			case o.name == "-z" || longIs(o.name, "--search-zip"):
-				c.add(permission.Ask, "args:rg", "runs decompression programs (-z)", false)
+				c.add(permission.Ask, ArgsRule("rg"), "runs decompression programs (-z)", false)
 			}
 		case "jq":
 			if o.name == "--run-tests" {
 				// jq --run-tests FILE runs the jq programs in FILE (the
 				// operand that otherwise holds the program), which may
 				// import modules.
-				c.add(permission.Ask, "args:jq", "runs the jq tests in a file (--run-tests), which are not analysed", false)
+				c.add(permission.Ask, ArgsRule("jq"), "runs the jq tests in a file (--run-tests), which are not analysed", false)
 			}
 		case "file":
 			if o.name == "-C" || longIs(o.name, "--compile") {
-				c.add(permission.Ask, "args:file", "writes a compiled magic file (-C)", true)
+				c.add(permission.Ask, ArgsRule("file"), "writes a compiled magic file (-C)", true)
 			}
 		case "tail":
 			if o.name == "-f" || o.name == "-F" || longIs(o.name, "--follow") {
-				c.add(permission.Ask, "args:tail", "follows a file forever (-f)", true)
+				c.add(permission.Ask, ArgsRule("tail"), "follows a file forever (-f)", true)
 			}
 		}
 	})
 	if name == "jq" && patDone {
-		c.add(permission.Ask, "args:jq", "runs a jq program from a file, which is not analysed (it may import files outside the roots)", false)
+		c.add(permission.Ask, ArgsRule("jq"), "runs a jq program from a file, which is not analysed (it may import files outside the roots)", false)
 	}
 	if name == "jq" {
 		// Options such as --arg name value move the program to a later
@@ -90,7 +90,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		for _, i := range ops {
 			f := v.vals[i]
 			if jqWord(f, "import") || jqWord(f, "include") || jqWord(f, "modulemeta") {
-				c.add(permission.Ask, "args:jq", "loads modules or data files (import, include), which can read files outside the roots", false)
+				c.add(permission.Ask, ArgsRule("jq"), "loads modules or data files (import, include), which can read files outside the roots", false)
 				break
 			}
 			if jqReadsEnv(f) {
@@ -102,25 +102,25 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 	if name == "date" {
 		for _, i := range ops {
 			if !strings.HasPrefix(v.vals[i], "+") {
-				c.add(permission.Ask, "args:date", "sets the system clock from "+v.vals[i], false)
+				c.add(permission.Ask, ArgsRule("date"), "sets the system clock from "+v.vals[i], false)
 			}
 		}
 	}
 	if s.noFiles {
-		c.allow("safe", "on the safe list")
+		c.allow(RuleSafe, "on the safe list")
 		return
 	}
 	if name == "uniq" && len(ops) == 1 && v.flags[ops[0]]&wGlob != 0 && v.literal(ops[0]) {
 		// uniq IN OUT writes OUT: a glob that names two files makes the
 		// second one the output.
 		if m, err := expandGlob(a.dir, v.vals[ops[0]]); err != nil || len(m) > 1 || a.dir == "" {
-			c.addf(permission.Ask, "args:uniq", "glob ", v.vals[ops[0]], " may name two files, and uniq writes its output to the second", true)
+			c.addf(permission.Ask, ArgsRule("uniq"), "glob ", v.vals[ops[0]], " may name two files, and uniq writes its output to the second", true)
 		}
 	}
 	if name == "uniq" && len(ops) > 1 {
 		out := ops[1]
 		a.writePath(c, v.vals[out], v.flags[out], "uniq")
-		c.add(permission.Ask, "args:uniq", "writes its output to a file", true)
+		c.add(permission.Ask, ArgsRule("uniq"), "writes its output to a file", true)
 		ops = ops[:1]
 	}
 	roots := 0
@@ -139,7 +139,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		// grep -r and rg without a file search the working directory.
 		a.walkRoot(c, ".", 0, name, tree)
 	}
-	c.allow("safe", "reads only inside the allowed roots")
+	c.allow(RuleSafe, "reads only inside the allowed roots")
 }
 
 // find allows searches that neither run commands nor write; -exec and
@@ -186,19 +186,19 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 				k++
 			}
 			if k == i+1 {
-				c.add(permission.Ask, "args:find", s+" without a command", false)
+				c.add(permission.Ask, ArgsRule("find"), s+" without a command", false)
 				i = k
 				continue
 			}
 			execArgs := argv{v.vals[i+1 : k], v.flags[i+1 : k]}
 			sub := a.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
 			if s == "-ok" || s == "-okdir" {
-				c.add(permission.Ask, "args:find", s+" asks on the terminal for every file and would hang", false)
+				c.add(permission.Ask, ArgsRule("find"), s+" asks on the terminal for every file and would hang", false)
 			}
 			if s == "-exec" && !sub.decided && foundArgs(&execArgs) {
 				execRead = true // the files it runs on are judged below
 			} else {
-				c.add(permission.Ask, "wrapper:find", "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)
+				c.add(permission.Ask, WrapperRule("find"), "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)
 			}
 			i = k
 		case "-delete":
@@ -222,7 +222,7 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if i+1 < v.len() {
 				a.writePath(c, v.vals[i+1], v.flags[i+1], "find")
-				c.add(permission.Ask, "args:find", s+" writes to a file", true)
+				c.add(permission.Ask, ArgsRule("find"), s+" writes to a file", true)
 			}
 			i++
 			if s == "-fprintf" {
@@ -239,7 +239,7 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 	for _, k := range starts {
 		if del {
 			if v.literal(k) && (path.IsAbs(v.vals[k]) || strings.HasPrefix(v.vals[k], "~")) && a.critical(v.vals[k]) {
-				c.add(permission.Deny, "dangerous:rm-critical", "deletes everything under the critical path "+v.vals[k], false)
+				c.add(permission.Deny, RuleDangerousRmCritical, "deletes everything under the critical path "+v.vals[k], false)
 			}
 			a.writePath(c, v.vals[k], v.flags[k], "find")
 		} else if a.probePath(c, v.vals[k], v.flags[k], "find") && follow {
@@ -249,15 +249,15 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 		}
 	}
 	if del {
-		c.add(permission.Ask, "args:find", "-delete removes the files found", true)
+		c.add(permission.Ask, ArgsRule("find"), "-delete removes the files found", true)
 	}
 	fi := a.scanFind(v, starts, expr, follow)
 	if execRead {
 		a.readFound(c, fi, "find", false)
-		c.allow("safe", "find -exec runs a read-only command on files inside the allowed roots")
+		c.allow(RuleSafe, "find -exec runs a read-only command on files inside the allowed roots")
 	}
 	a.lastFind = fi
-	c.allow("safe", "find without actions that run commands or write")
+	c.allow(RuleSafe, "find without actions that run commands or write")
 }
 
 // gitReadOnly maps the read-only subcommands to the reason they are
@@ -365,30 +365,30 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 			}
 			dirs = append(dirs, d)
 		case s == "-c" || strings.HasPrefix(s, "-c") || longIs(name, "--config-env"):
-			c.add(permission.Ask, "args:git", "sets configuration on the command line (-c), which can run programs", false)
+			c.add(permission.Ask, ArgsRule("git"), "sets configuration on the command line (-c), which can run programs", false)
 			if s == "-c" || !has && name == "--config-env" {
 				i++
 			}
 		case s == "-p" || longIs(name, "--paginate"):
-			c.add(permission.Ask, "args:git", "runs a pager", false)
+			c.add(permission.Ask, ArgsRule("git"), "runs a pager", false)
 		case longIs(name, "--git-dir", "--work-tree", "--namespace", "--super-prefix"):
-			c.addf(permission.Ask, "git:repository", "uses ", name, ", so git works on another repository than the workspace's, whose config can run programs", false)
+			c.addf(permission.Ask, RuleGitRepository, "uses ", name, ", so git works on another repository than the workspace's, whose config can run programs", false)
 			if !has {
 				i++
 			}
 			_ = val
 		case longIs(name, "--bare"):
-			c.add(permission.Ask, "git:repository", "uses --bare, so git works on a bare repository, whose config can run programs", false)
+			c.add(permission.Ask, RuleGitRepository, "uses --bare, so git works on a bare repository, whose config can run programs", false)
 		case longIs(name, "--exec-path") && has:
-			c.add(permission.Ask, "args:git", "changes where git finds its programs", false)
+			c.add(permission.Ask, ArgsRule("git"), "changes where git finds its programs", false)
 		case slices.Contains([]string{"--no-pager", "--no-replace-objects", "--literal-pathspecs", "--no-optional-locks",
 			"--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs", "--no-advice", "--version", "--help", "--exec-path", "--html-path", "--man-path", "--info-path"}, name):
 		default:
-			c.addf(permission.Ask, "args:git", "uses the git option ", s, ", which is not known to be harmless", false)
+			c.addf(permission.Ask, ArgsRule("git"), "uses the git option ", s, ", which is not known to be harmless", false)
 		}
 	}
 	if i >= v.len() {
-		c.allow("safe", "git without a subcommand prints help")
+		c.allow(RuleSafe, "git without a subcommand prints help")
 		return
 	}
 	if len(dirs) > 0 {
@@ -396,11 +396,11 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 	}
 	sub := v.vals[i]
 	if why := a.gitRepo(); why != "" {
-		c.add(permission.Ask, "git:repository", why, false)
+		c.add(permission.Ask, RuleGitRepository, why, false)
 	}
 	allowWhy, ok := gitReadOnly[sub]
 	if !ok {
-		c.addf(permission.Ask, "unlisted", "git ", sub, " is not a read-only git subcommand", true)
+		c.addf(permission.Ask, RuleUnlisted, "git ", sub, " is not a read-only git subcommand", true)
 		return
 	}
 	var ops, opts []string
@@ -412,7 +412,7 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		}
 	}
 	if why := gitListingOnly(sub, ops, opts); why != "" {
-		c.add(permission.Ask, "args:git", why, true)
+		c.add(permission.Ask, ArgsRule("git"), why, true)
 		return
 	}
 	if sub == "grep" {
@@ -457,7 +457,7 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 				// so that a secret file is not read from history.
 				a.readPath(c, p, v.flags[k], "git")
 			} else if v.literal(k) && !gitNoPathspec[sub] && gitPattern(s, v.flags[k], a.dir) {
-				c.addf(permission.Ask, "git:pathspec", "pathspec ", s, " is a pattern git matches itself, which can name secret files", false)
+				c.addf(permission.Ask, RuleGitPathspec, "pathspec ", s, " is a pattern git matches itself, which can name secret files", false)
 			} else {
 				a.readPath(c, s, v.flags[k], "git")
 			}
@@ -509,19 +509,19 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		}
 		switch {
 		case longIs(name, "--output", "--ext-diff", "--textconv", "--exec", "--upload-pack", "--paginate", "--open-files-in-pager", "--no-index", "--output-directory", "--receive-pack"):
-			c.add(permission.Ask, "args:git", "uses "+name+", which can run a program, write a file or read outside the repository", false)
+			c.add(permission.Ask, ArgsRule("git"), "uses "+name+", which can run a program, write a file or read outside the repository", false)
 		case sub == "branch" && (s == "-l" || longIs(name, "--list") || longIs(name, "--contains", "--no-contains", "--merged", "--no-merged", "--points-at")):
 			listing = true
 		case sub == "branch" && (slices.Contains([]string{"-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "-t"}, s) ||
 			len(s) > 2 && s[1] != '-' && strings.ContainsAny(s[1:], "dDmMcCfut") ||
 			longIs(name, "--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track", "--no-track", "--create-reflog")):
-			c.add(permission.Ask, "args:git", "git branch "+s+" changes branches", true)
+			c.add(permission.Ask, ArgsRule("git"), "git branch "+s+" changes branches", true)
 		}
 	}
 	if len(names) > 0 && !listing {
-		c.add(permission.Ask, "args:git", "git branch "+names[0]+" creates a branch", true)
+		c.add(permission.Ask, ArgsRule("git"), "git branch "+names[0]+" creates a branch", true)
 	}
-	c.allow("safe", allowWhy)
+	c.allow(RuleSafe, allowWhy)
 }
 
 // gitPattern reports an operand that reaches git as a pattern it matches

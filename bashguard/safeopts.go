@@ -122,7 +122,7 @@ func checkOpt(c *verdictAcc, name string, o opt) {
 	if spec == nil || spec.allows(o.name) {
 		return
 	}
-	c.addf(permission.Ask, "args:"+name, "uses the "+name+" option ", o.name, ", which is not known to be harmless", false)
+	c.addf(permission.Ask, ArgsRule(name), "uses the "+name+" option ", o.name, ", which is not known to be harmless", false)
 }
 
 // safeCmdOpts judges the options of a safe command without file operands
@@ -197,12 +197,12 @@ func (a *analyzer) globOptions(c *verdictAcc, name string, v *argv) {
 		}
 		dir := a.dir
 		if dir == "" {
-			c.addf(permission.Ask, "args:glob", "glob ", s, " may expand to an option, and no working directory is configured to tell", false)
+			c.addf(permission.Ask, RuleArgsGlob, "glob ", s, " may expand to an option, and no working directory is configured to tell", false)
 			continue
 		}
 		matches, err := expandGlob(dir, s)
 		if err != nil {
-			c.addf(permission.Ask, "args:glob", "glob ", s, " may expand to an option: the files it names cannot be checked: "+err.Error(), false)
+			c.addf(permission.Ask, RuleArgsGlob, "glob ", s, " may expand to an option: the files it names cannot be checked: "+err.Error(), false)
 			continue
 		}
 		if len(matches) == 0 && s[0] == '-' {
@@ -210,7 +210,7 @@ func (a *analyzer) globOptions(c *verdictAcc, name string, v *argv) {
 		}
 		for _, m := range matches {
 			if strings.HasPrefix(m, "-") {
-				c.addf(permission.Ask, "args:glob", "glob ", s, " expands to "+m+", which "+name+" takes as an option (put -- or ./ before it)", false)
+				c.addf(permission.Ask, RuleArgsGlob, "glob ", s, " expands to "+m+", which "+name+" takes as an option (put -- or ./ before it)", false)
 				break
 			}
 		}

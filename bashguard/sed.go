@@ -32,7 +32,7 @@ func (a *analyzer) sed(c *verdictAcc, v *argv) {
 				if has {
 					// the script is attached: judge it as text
 					if why := sedUnsafe(val); why != "" {
-						c.add(permission.Ask, "args:sed", "sed script "+why, false)
+						c.add(permission.Ask, ArgsRule("sed"), "sed script "+why, false)
 					}
 				} else if i+1 < v.len() {
 					i++
@@ -60,7 +60,7 @@ func (a *analyzer) sed(c *verdictAcc, v *argv) {
 			case 'e':
 				if j+1 < len(arg) {
 					if why := sedUnsafe(arg[j+1:]); why != "" {
-						c.add(permission.Ask, "args:sed", "sed script "+why, false)
+						c.add(permission.Ask, ArgsRule("sed"), "sed script "+why, false)
 					}
 					scripts = append(scripts, -1)
 				} else if i+1 < v.len() {
@@ -84,25 +84,25 @@ func (a *analyzer) sed(c *verdictAcc, v *argv) {
 	}
 	if len(scripts) == 0 && !fromFile {
 		if len(ops) == 0 {
-			c.add(permission.Ask, "args:sed", "no sed script given", false)
+			c.add(permission.Ask, ArgsRule("sed"), "no sed script given", false)
 			return
 		}
 		scripts = append(scripts, ops[0])
 		ops = ops[1:]
 	}
 	if fromFile {
-		c.add(permission.Ask, "code:sed", "runs a sed script from a file, which is not analysed", false)
+		c.add(permission.Ask, RuleCodeSed, "runs a sed script from a file, which is not analysed", false)
 	}
 	for _, i := range scripts {
 		if i < 0 {
 			continue
 		}
 		if !v.literal(i) {
-			c.add(permission.Ask, "args:sed", "sed script is only known at run time", false)
+			c.add(permission.Ask, ArgsRule("sed"), "sed script is only known at run time", false)
 			continue
 		}
 		if why := sedUnsafe(v.vals[i]); why != "" {
-			c.add(permission.Ask, "args:sed", "sed script "+why, false)
+			c.add(permission.Ask, ArgsRule("sed"), "sed script "+why, false)
 		}
 	}
 	for _, i := range ops {
@@ -113,9 +113,9 @@ func (a *analyzer) sed(c *verdictAcc, v *argv) {
 		}
 	}
 	if inPlace {
-		c.add(permission.Ask, "write:sed", "edits files in place (-i)", true)
+		c.add(permission.Ask, WriteRule("sed"), "edits files in place (-i)", true)
 	}
-	c.allow("safe", "sed script only prints")
+	c.allow(RuleSafe, "sed script only prints")
 }
 
 // sedUnsafe explains why a sed script may write, read or run something, or

@@ -16,9 +16,13 @@ type Verdict struct {
 	Decision permission.Decision
 	// Reason is a human-readable explanation of Decision.
 	Reason string
-	// Rule names the check that decided, e.g. "safe", "parse",
-	// "dangerous:rm-critical", "network:curl".
-	Rule string
+	// Rule names the check that decided, e.g. [RuleSafe], [RuleParse],
+	// [RuleDangerousRmCritical], "network:curl" ([NetworkRule]).
+	Rule permission.RuleID
+	// Cause is the error behind a Deny, when one is: a *[ParseError] for a
+	// script that does not parse, or the [Command.Cause] of the command
+	// that decided.
+	Cause error
 	// Commands lists every simple command found anywhere in the script, in
 	// the order bash would start them, including those inside command and
 	// process substitutions, function bodies and literal "bash -c" or
@@ -40,7 +44,11 @@ type Command struct {
 	Reason string
 	// Rule names the check that decided: one of the guard's, or the rule
 	// or check the [PathJudge] named for a path the command reaches.
-	Rule string
+	Rule permission.RuleID
+	// Cause is the error behind the decision, when one is: the Cause of
+	// the [PathJudge]'s Result for the path that decided (such as the
+	// sandbox's *PathError).
+	Cause error
 	// Layer is the layer that decided: [permission.LayerShell] for the
 	// guard's own checks, or the layer the PathJudge named (a Deny rule
 	// for a path is [permission.LayerRules]).

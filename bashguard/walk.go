@@ -83,7 +83,7 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 	dir := p
 	if !strings.HasPrefix(p, "/") {
 		if a.dir == "" {
-			c.addf(permission.Ask, "path:walk", "searches the tree below ", p, ": no working directory is configured, so it cannot be walked", false)
+			c.addf(permission.Ask, RulePathWalk, "searches the tree below ", p, ": no working directory is configured, so it cannot be walked", false)
 			return
 		}
 		dir = strings.TrimSuffix(a.dir, "/")
@@ -100,12 +100,12 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 		queue = queue[1:]
 		entries, err := readDirAtMost(d, maxWalkEntries-a.walked+1)
 		if err != nil {
-			c.addf(permission.Ask, "path:walk", "searches the tree below ", p, ", part of which cannot be listed: "+err.Error(), false)
+			c.addf(permission.Ask, RulePathWalk, "searches the tree below ", p, ", part of which cannot be listed: "+err.Error(), false)
 			return
 		}
 		for _, e := range entries {
 			if a.walked++; a.walked > maxWalkEntries {
-				c.addf(permission.Ask, "path:walk", "searches the tree below ", p, ", which holds more than "+
+				c.addf(permission.Ask, RulePathWalk, "searches the tree below ", p, ", which holds more than "+
 					strconv.Itoa(maxWalkEntries)+" entries, too many to check for secret files and links out of the allowed roots", false)
 				return
 			}
@@ -127,7 +127,7 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 				if r := a.judgePath(full, access); r.Decision != permission.Allow && (w.content || r.Layer != permission.LayerRules) {
 					// (A command that lists names only is not held by a
 					// rule about a file's content.)
-					c.addl(permission.Ask, r.Layer, "path:walk", "searches the tree below ", p,
+					c.addc(permission.Ask, r.Layer, RulePathWalk, r.Cause, "searches the tree below ", p,
 						", which holds "+strings.TrimPrefix(full, dir+"/")+sep(r.Reason), false)
 					return
 				}

@@ -31,7 +31,7 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 			}
 			switch {
 			case longIs(name, "--interactive", "--open-tty"):
-				c.add(permission.Ask, "args:xargs", "prompts on the terminal and would hang", false)
+				c.add(permission.Ask, ArgsRule("xargs"), "prompts on the terminal and would hang", false)
 			case longIs(name, "--arg-file"):
 				if !has && i+1 < v.len() {
 					i++
@@ -49,7 +49,7 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 					val = v.vals[i]
 				}
 				if why := riskyVar(val, true); why != "" {
-					c.add(permission.Ask, "env:assign", "--process-slot-var assigns "+val+", which "+why, false)
+					c.add(permission.Ask, RuleEnvAssign, "--process-slot-var assigns "+val+", which "+why, false)
 				}
 			case longIs(name, "--delimiter", "--max-args", "--max-procs", "--max-chars"):
 				if !has {
@@ -69,7 +69,7 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 			}
 			switch s[j] {
 			case 'p', 'o':
-				c.add(permission.Ask, "args:xargs", "prompts on the terminal and would hang", false)
+				c.add(permission.Ask, ArgsRule("xargs"), "prompts on the terminal and would hang", false)
 			case 'a', 'd', 'E', 'I', 'L', 'n', 'P', 's':
 				if j+1 == len(s) {
 					i++
@@ -86,7 +86,7 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 		}
 	}
 	if i >= v.len() {
-		c.allow("safe", "xargs without a command runs echo")
+		c.allow(RuleSafe, "xargs without a command runs echo")
 		return
 	}
 	if fi := x.found; fi != nil && plain && null == fi.print0 {
@@ -100,16 +100,16 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 		sub := a.wrapped(c, "", &rest, execCtx{fork: true, piped: true})
 		if !sub.decided {
 			a.readFound(c, fi, "xargs", !null)
-			c.allow("safe", "xargs runs a read-only command on the files find lists inside the allowed roots")
+			c.allow(RuleSafe, "xargs runs a read-only command on the files find lists inside the allowed roots")
 			return
 		}
-		c.add(permission.Ask, "wrapper:xargs", "runs "+v.vals[i]+" on the files find lists", !sub.nonOver)
+		c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[i]+" on the files find lists", !sub.nonOver)
 		return
 	}
 	rest := v.from(i)
 	sub := a.wrapped(c, "", &rest, x)
 	a.appendedHosts(c, &rest)
-	c.add(permission.Ask, "wrapper:xargs", "runs "+v.vals[i]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
+	c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[i]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
 }
 
 // env judges its assignments and flags and the command it runs.
@@ -130,18 +130,18 @@ loop:
 			}
 		case strings.HasPrefix(s, "-u"):
 		case s == "-C" || strings.HasPrefix(s, "-C") || longIs(name, "--chdir"):
-			c.add(permission.Ask, "args:env", "runs the command in another directory (-C), so its relative paths cannot be checked", false)
+			c.add(permission.Ask, ArgsRule("env"), "runs the command in another directory (-C), so its relative paths cannot be checked", false)
 			if s == "-C" || !has && strings.HasPrefix(s, "--") {
 				i++
 			}
 		case strings.HasPrefix(s, "-S") || longIs(name, "--split-string") || strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.ContainsRune(s, 'S'):
-			c.add(permission.Ask, "code:env-split", "splits a string into a command line (-S), which is not analysed", false)
+			c.add(permission.Ask, RuleCodeEnvSplit, "splits a string into a command line (-S), which is not analysed", false)
 			return
 		case strings.HasPrefix(s, "-"):
-			c.add(permission.Ask, "args:env", "uses the env option "+s+", which is not known to be harmless", false)
+			c.add(permission.Ask, ArgsRule("env"), "uses the env option "+s+", which is not known to be harmless", false)
 		case isAssignWord(s):
 			if why := riskyVar(name, true); why != "" {
-				c.add(permission.Ask, "env:assign", "assignment to "+name+" "+why, false)
+				c.add(permission.Ask, RuleEnvAssign, "assignment to "+name+" "+why, false)
 			}
 		default:
 			break loop
@@ -270,12 +270,12 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 			// watch hands its arguments, joined, to sh -c.
 			for k := i; k < v.len(); k++ {
 				if !v.literal(k) {
-					c.add(permission.Ask, "code:shell", "watch runs shell code that is only known at run time", false)
+					c.add(permission.Ask, RuleCodeShell, "watch runs shell code that is only known at run time", false)
 					return
 				}
 			}
-			a.code(c, strings.Join(v.vals[i:], " "), "wrapper:watch", "watch")
-			c.add(permission.Ask, "wrapper:watch", "runs a command repeatedly until stopped", true)
+			a.code(c, strings.Join(v.vals[i:], " "), WrapperRule("watch"), "watch")
+			c.add(permission.Ask, WrapperRule("watch"), "runs a command repeatedly until stopped", true)
 			return
 		}
 		atBest = "runs a command repeatedly until stopped"
@@ -283,22 +283,22 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 	if i >= v.len() {
 		switch name {
 		case "nice", "exec", "time":
-			c.allow("safe", name+" without a command changes nothing")
+			c.allow(RuleSafe, name+" without a command changes nothing")
 		default:
-			c.add(permission.Ask, "args:"+name, "no command given", true)
+			c.add(permission.Ask, ArgsRule(name), "no command given", true)
 		}
 		return
 	}
 	if lookup {
 		probePaths(a, c, v, i, name)
-		c.allow("safe", "command -v only looks up a name")
+		c.allow(RuleSafe, "command -v only looks up a name")
 		return
 	}
 	rest := v.from(i)
 	sub := a.wrapped(c, "", &rest, x)
 	a.appendedHosts(c, &rest)
 	if atBest != "" {
-		c.add(permission.Ask, "wrapper:"+name, atBest, !sub.nonOver && name != "setsid")
+		c.add(permission.Ask, WrapperRule(name), atBest, !sub.nonOver && name != "setsid")
 		return
 	}
 	if !sub.decided {
@@ -316,9 +316,9 @@ var wrapperValShort = map[string]string{
 // flockCode judges the shell code of flock -c and the lock it takes.
 func (a *analyzer) flockCode(c *verdictAcc, code string, literal bool) {
 	if !literal {
-		c.add(permission.Ask, "code:shell", "flock -c runs shell code that is only known at run time", false)
+		c.add(permission.Ask, RuleCodeShell, "flock -c runs shell code that is only known at run time", false)
 	} else {
-		a.code(c, code, "wrapper:flock", "flock -c")
+		a.code(c, code, WrapperRule("flock"), "flock -c")
 	}
-	c.add(permission.Ask, "wrapper:flock", "takes a file lock", true)
+	c.add(permission.Ask, WrapperRule("flock"), "takes a file lock", true)
 }

@@ -26,20 +26,20 @@ func (a *analyzer) rm(c *verdictAcc, v *argv) {
 		case o.name == "-f" || longIs(o.name, "--force"):
 			force = true
 		case longIs(o.name, "--no-preserve-root"):
-			c.add(permission.Deny, "dangerous:rm-critical", "--no-preserve-root allows removing /", false)
+			c.add(permission.Deny, RuleDangerousRmCritical, "--no-preserve-root allows removing /", false)
 		}
 	})
 	for _, i := range ops {
 		p := v.vals[i]
 		if recursive || force {
 			if v.literal(i) && a.critical(p) || !v.literal(i) && homeWord(p) {
-				c.add(permission.Deny, "dangerous:rm-critical", "removes the critical path "+p+" recursively or by force", false)
+				c.add(permission.Deny, RuleDangerousRmCritical, "removes the critical path "+p+" recursively or by force", false)
 				continue
 			}
 		}
 		a.writePath(c, p, v.flags[i], "rm")
 	}
-	c.add(permission.Ask, "write:rm", "removes files", true)
+	c.add(permission.Ask, WriteRule("rm"), "removes files", true)
 }
 
 func (a *analyzer) dd(c *verdictAcc, v *argv) {
@@ -53,13 +53,13 @@ func (a *analyzer) dd(c *verdictAcc, v *argv) {
 			a.readPath(c, val, v.flags[i], "dd")
 		case "of":
 			if v.literal(i) && strings.HasPrefix(path.Clean(val), "/dev/") && !harmlessDevice(val) {
-				c.add(permission.Deny, "dangerous:disk", "writes the device "+val, false)
+				c.add(permission.Deny, RuleDangerousDisk, "writes the device "+val, false)
 				continue
 			}
 			a.writePath(c, val, v.flags[i], "dd")
 		}
 	}
-	c.add(permission.Ask, "unlisted", "copies raw data; not on the safe list", true)
+	c.add(permission.Ask, RuleUnlisted, "copies raw data; not on the safe list", true)
 }
 
 func (a *analyzer) shred(c *verdictAcc, v *argv) {
@@ -67,23 +67,23 @@ func (a *analyzer) shred(c *verdictAcc, v *argv) {
 	ops := scanOpts(v, "ns", []string{"--iterations", "--size", "--random-source"}, opsBuf[:0], func(opt) {})
 	for _, i := range ops {
 		if strings.HasPrefix(path.Clean(v.vals[i]), "/dev/") {
-			c.add(permission.Deny, "dangerous:disk", "shreds the device "+v.vals[i], false)
+			c.add(permission.Deny, RuleDangerousDisk, "shreds the device "+v.vals[i], false)
 			continue
 		}
 		a.writePath(c, v.vals[i], v.flags[i], "shred")
 	}
-	c.add(permission.Ask, "write:shred", "destroys file contents", true)
+	c.add(permission.Ask, WriteRule("shred"), "destroys file contents", true)
 }
 
 func (a *analyzer) systemctl(c *verdictAcc, v *argv) {
 	for _, s := range v.vals[1:] {
 		switch s {
 		case "poweroff", "reboot", "halt", "kexec", "soft-reboot":
-			c.add(permission.Deny, "dangerous:power", "shuts down or restarts the machine", false)
+			c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 			return
 		}
 	}
-	c.add(permission.Ask, "unlisted", "not on the safe list", true)
+	c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 }
 
 func (a *analyzer) kill(c *verdictAcc, v *argv) {
@@ -96,18 +96,18 @@ func (a *analyzer) kill(c *verdictAcc, v *argv) {
 	}
 	for ; j < len(args); j++ {
 		if args[j] == "-1" {
-			c.add(permission.Deny, "dangerous:kill-all", "signals every process the user owns (pid -1)", false)
+			c.add(permission.Deny, RuleDangerousKillAll, "signals every process the user owns (pid -1)", false)
 			return
 		}
 	}
-	c.add(permission.Ask, "unlisted", "sends signals to processes; not on the safe list", true)
+	c.add(permission.Ask, RuleUnlisted, "sends signals to processes; not on the safe list", true)
 }
 
 func (a *analyzer) rsync(c *verdictAcc, v *argv) {
 	var opsBuf [8]int
 	ops := scanOpts(v, "e", []string{"--rsh", "--rsync-path"}, opsBuf[:0], func(o opt) {
 		if o.name == "-e" || longIs(o.name, "--rsh") {
-			c.add(permission.Ask, "code:inline", "runs the remote shell "+o.val, false)
+			c.add(permission.Ask, RuleCodeInline, "runs the remote shell "+o.val, false)
 		}
 	})
 	for _, i := range ops {
@@ -115,7 +115,7 @@ func (a *analyzer) rsync(c *verdictAcc, v *argv) {
 		slash := strings.IndexByte(p, '/')
 		colon := strings.IndexByte(p, ':')
 		if strings.Contains(p, "::") || strings.HasPrefix(p, "rsync://") || colon > 0 && (slash < 0 || colon < slash) {
-			a.network(c, "network:rsync", "copies to or from the remote "+p)
+			a.network(c, NetworkRule("rsync"), "copies to or from the remote "+p)
 			return
 		}
 	}
@@ -126,7 +126,7 @@ func (a *analyzer) rsync(c *verdictAcc, v *argv) {
 		}
 		a.writePath(c, v.vals[last], v.flags[last], "rsync")
 	}
-	c.add(permission.Ask, "unlisted", "copies files; not on the safe list", true)
+	c.add(permission.Ask, RuleUnlisted, "copies files; not on the safe list", true)
 }
 
 // writerSpecs give the value-taking options of the commands that write.
@@ -173,7 +173,7 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 	switch name {
 	case "tee":
 		if len(ops) == 0 {
-			c.allow("safe", "copies its input to its output only")
+			c.allow(RuleSafe, "copies its input to its output only")
 			return
 		}
 	case "cp", "install":
@@ -201,7 +201,7 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 		if recursive {
 			for _, i := range ops {
 				if v.literal(i) && a.critical(v.vals[i]) {
-					c.add(permission.Deny, "dangerous:recursive-critical", "changes the critical path "+v.vals[i]+" recursively", false)
+					c.add(permission.Deny, RuleDangerousRecursiveCritical, "changes the critical path "+v.vals[i]+" recursively", false)
 				}
 			}
 		}
@@ -224,7 +224,7 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 	if name == "cp" || name == "mv" || name == "install" || name == "ln" {
 		a.intoDir(c, name, v, all, targetDir > 0, tdVal, tdFlags)
 	}
-	c.add(permission.Ask, writeRule(name), "changes files", true)
+	c.add(permission.Ask, WriteRule(name), "changes files", true)
 }
 
 // intoDir judges the files cp, mv, install and ln create in a target

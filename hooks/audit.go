@@ -394,7 +394,7 @@ func (l *AuditLog) hook() Hook {
 				Reason:        e.Reason,
 				Confinement:   e.Confinement,
 				Layer:         layerName(e.Layer),
-				Rule:          e.Rule,
+				Rule:          string(e.Rule),
 			})
 			return PostToolUseResult{}, nil
 		},

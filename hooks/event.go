@@ -73,7 +73,7 @@ type PostToolUseEvent struct {
 	// that decided, and why.
 	Decision permission.Decision
 	Layer    permission.Layer
-	Rule     string
+	Rule     permission.RuleID
 	Reason   string // why the pipeline decided as it did
 	// Confinement is the kernel confinement the tool's command ran under,
 	// as the tool reported it (bashguard's RunResult.Confined.String()),

@@ -1,6 +1,10 @@
 package hooks
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/toolgate/toolgate/permission"
+)
 
 // PreAction is what a PreToolUse callback asks for.
 type PreAction uint8
@@ -95,3 +99,7 @@ type PostToolUseResult struct {
 func MutateOutput(output string) PostToolUseResult {
 	return PostToolUseResult{Action: PostMutateOutput, Output: output}
 }
+
+// Rule is the rule ID of an answer the hook named name gave (a Block, a
+// PermissionRequired, a failure): "hook:" and the name.
+func Rule(name string) permission.RuleID { return "hook:" + permission.RuleID(name) }

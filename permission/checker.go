@@ -149,7 +149,7 @@ func (c *Checker) Config() Config { return c.cfg }
 // the conflict log. Check does not allocate.
 func (c *Checker) Check(req *Request, s *SessionRules) Result {
 	if c == nil || c.rules == nil {
-		return Result{Decision: Deny, Layer: LayerRules, Source: SourceConfigDeny, Rule: "checker:unset", Reason: "no permission checker is configured"}
+		return Result{Decision: Deny, Layer: LayerRules, Source: SourceConfigDeny, Rule: RuleCheckerUnset, Reason: "no permission checker is configured"}
 	}
 	var conf, sess firstMatches
 	c.rules.scan(req, &conf)
@@ -166,18 +166,18 @@ func (c *Checker) Check(req *Request, s *SessionRules) Result {
 			continue
 		}
 		if !won {
-			res = Result{Decision: r.decision, Layer: LayerRules, Source: r.source, Rule: r.text, Reason: r.reason}
+			res = Result{Decision: r.decision, Layer: LayerRules, Source: r.source, Rule: RuleID(r.text), Reason: r.reason}
 			won = true
 			continue
 		}
-		res.Conflicts.Add(Conflict{Decision: r.decision, Layer: LayerRules, Source: r.source, Rule: r.text, Reason: r.reason})
+		res.Conflicts.Add(Conflict{Decision: r.decision, Layer: LayerRules, Source: r.source, Rule: RuleID(r.text), Reason: r.reason})
 	}
 	if !won {
 		k := req.Kind
 		if int(k) >= len(c.defaults) {
 			k = KindOther
 		}
-		res = Result{Decision: c.defaults[k], Layer: LayerRules, Source: SourceDefault, Rule: "default", Reason: c.defaultR[k]}
+		res = Result{Decision: c.defaults[k], Layer: LayerRules, Source: SourceDefault, Rule: RuleDefault, Reason: c.defaultR[k]}
 	}
 	return res
 }

@@ -258,7 +258,7 @@ func TestOrder(t *testing.T) {
 	r := c.Check(sh("git", "push", "--force", "origin"), nil)
 	assert.Equal(t, Deny, r.Decision)
 	assert.Equal(t, SourceConfigDeny, r.Source)
-	assert.Equal(t, "Bash(git push --force:*)", r.Rule)
+	assert.Equal(t, "Bash(git push --force:*)", string(r.Rule))
 	assert.Equal(t, "denied by deny rule Bash(git push --force:*) (config)", r.Reason)
 	require.Equal(t, 2, r.Conflicts.Len())
 	assert.Equal(t, Conflict{Decision: Ask, Layer: LayerRules, Source: SourceRuleAsk, Rule: "Bash(git push:*)", Reason: "needs confirmation by ask rule Bash(git push:*) (config)"}, r.Conflicts.At(0))
@@ -268,7 +268,7 @@ func TestOrder(t *testing.T) {
 	assert.Equal(t, Ask, r.Decision, "a matching Ask beats a matching Allow")
 	assert.Equal(t, "needs confirmation by ask rule Bash(git push:*) (config)", r.Reason)
 	require.Equal(t, 1, r.Conflicts.Len())
-	assert.Equal(t, "Bash(git:*)", r.Conflicts.At(0).Rule)
+	assert.Equal(t, "Bash(git:*)", string(r.Conflicts.At(0).Rule))
 
 	r = c.Check(sh("git", "log"), nil)
 	assert.Equal(t, Allow, r.Decision)

@@ -39,7 +39,7 @@ type Call struct {
 // Deny: nothing allowed the call.
 func Combine(mode Mode, call Call, answers ...Result) Result {
 	if len(answers) == 0 {
-		return Result{Decision: Deny, Layer: LayerRules, Source: SourceConfigDeny, Rule: "combine:no-answer", Reason: "no source answered for this call"}
+		return Result{Decision: Deny, Layer: LayerRules, Source: SourceConfigDeny, Rule: RuleCombineNoAnswer, Reason: "no source answered for this call"}
 	}
 	win := -1
 	// 1. The strongest Deny from a source that can deny (P0–P3), or an
@@ -47,7 +47,7 @@ func Combine(mode Mode, call Call, answers ...Result) Result {
 	for i := range answers {
 		a := &answers[i]
 		if !a.Decision.Valid() {
-			return Result{Decision: Deny, Layer: a.Layer, Source: SourceConfigDeny, Rule: "combine:invalid", Reason: "an answer had an invalid decision"}
+			return Result{Decision: Deny, Layer: a.Layer, Source: SourceConfigDeny, Rule: RuleCombineInvalid, Reason: "an answer had an invalid decision"}
 		}
 		if a.Decision == Deny && a.Source < SourceAllow && (win < 0 || a.Source < answers[win].Source) {
 			win = i
@@ -75,7 +75,7 @@ func Combine(mode Mode, call Call, answers ...Result) Result {
 		case base < 0 && ask >= 0:
 			win = ask
 		case base < 0:
-			return Result{Decision: Deny, Layer: LayerRules, Source: SourceConfigDeny, Rule: "combine:no-base", Reason: "no rule or default answered for this call"}
+			return Result{Decision: Deny, Layer: LayerRules, Source: SourceConfigDeny, Rule: RuleCombineNoBase, Reason: "no rule or default answered for this call"}
 		case ask >= 0 && answers[base].Decision != Deny:
 			win = ask
 		default:
@@ -152,7 +152,7 @@ func applyMode(mode Mode, call Call, r Result) Result {
 }
 
 func modeResult(r Result, d Decision, src Source, mode Mode, reason string) Result {
-	out := Result{Decision: d, Layer: LayerRules, Source: src, Rule: "mode:" + mode.String(), Reason: reason}
+	out := Result{Decision: d, Layer: LayerRules, Source: src, Rule: ModeRule(mode), Reason: reason, Cause: r.Cause}
 	out.Conflicts.Add(r.asConflict())
 	out.Conflicts.addAll(&r.Conflicts)
 	return out

@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func ans(d Decision, src Source, rule string) Result {
 	case SourceHookBlock, SourceHookAsk:
 		layer = LayerHooks
 	}
-	return Result{Decision: d, Layer: layer, Source: src, Rule: rule, Reason: rule + " says " + d.String()}
+	return Result{Decision: d, Layer: layer, Source: src, Rule: RuleID(rule), Reason: rule + " says " + d.String()}
 }
 
 var (
@@ -63,7 +64,7 @@ func TestPrecedence(t *testing.T) {
 			assert.Equal(t, tt.want.Reason, r.Reason)
 			var lost []string
 			for c := range r.Conflicts.All() {
-				lost = append(lost, c.Rule)
+				lost = append(lost, string(c.Rule))
 			}
 			assert.Equal(t, tt.lost, lost)
 		})
@@ -109,8 +110,8 @@ func TestConflictsOfConflictsAreKept(t *testing.T) {
 	assert.Equal(t, Deny, r.Decision)
 	assert.Equal(t, "P1 says deny", r.Reason)
 	require.Equal(t, 2, r.Conflicts.Len())
-	assert.Equal(t, "Bash(git push:*)", r.Conflicts.At(0).Rule)
-	assert.Equal(t, "Bash(git:*)", r.Conflicts.At(1).Rule)
+	assert.Equal(t, "Bash(git push:*)", string(r.Conflicts.At(0).Rule))
+	assert.Equal(t, "Bash(git:*)", string(r.Conflicts.At(1).Rule))
 }
 
 func TestModes(t *testing.T) {
@@ -175,7 +176,7 @@ func TestModes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := Combine(tt.mode, tt.call, tt.answers...)
 			assert.Equal(t, tt.want, r.Decision)
-			assert.Equal(t, tt.rule, r.Rule)
+			assert.Equal(t, tt.rule, string(r.Rule))
 			assert.Equal(t, tt.reason, r.Reason)
 			if strings.HasPrefix(tt.rule, "mode:") {
 				require.GreaterOrEqual(t, r.Conflicts.Len(), 1)
@@ -216,4 +217,36 @@ func TestAutoModeConfig(t *testing.T) {
 	r := c.Check(sh("python", "x.py"), nil)
 	assert.Equal(t, Deny, r.Decision)
 	assert.Equal(t, "denied by deny rule Bash (x)", r.Reason)
+}
+
+// TestCombineKeepsTheWinnersCause: the Result Combine returns carries the
+// Cause of the answer that won, whichever precedence step chose it, and
+// an answer the mode changed keeps the Cause of the answer it changed.
+func TestCombineKeepsTheWinnersCause(t *testing.T) {
+	errDeny, errAsk, errAllow := errors.New("refused path"), errors.New("hook failed"), errors.New("allowed anyway")
+	with := func(r Result, err error) Result { r.Cause = err; return r }
+	tests := []struct {
+		name    string
+		mode    Mode
+		answers []Result
+		want    Decision
+		reason  string
+		cause   error
+	}{
+		{"a Deny wins over an Allow", ModeDefault, []Result{with(p7, errAllow), with(p1, errDeny)}, Deny, "P1 says", errDeny},
+		{"the stronger Deny's cause", ModeDefault, []Result{with(p2, errAsk), with(p0, errDeny)}, Deny, "P0 says", errDeny},
+		{"an Ask raises an Allow", ModeDefault, []Result{p7, with(p4, errAsk)}, Ask, "P4 says", errAsk},
+		{"the base's cause", ModeDefault, []Result{with(p7, errAllow), p8}, Allow, "P7 says", errAllow},
+		{"no cause stays none", ModeDefault, []Result{p7, p5}, Ask, "P5 says", nil},
+		{"dontAsk keeps the Ask's cause", ModeDontAsk, []Result{p7, with(p6, errAsk)}, Deny, "dontAsk mode", errAsk},
+		{"plan keeps the cause", ModePlan, []Result{with(p7, errAllow)}, Deny, "plan mode", errAllow},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Combine(tt.mode, Call{Tool: "Bash", Kind: KindExec}, tt.answers...)
+			assert.Equal(t, tt.want, r.Decision)
+			assert.Contains(t, r.Reason, tt.reason)
+			assert.Equal(t, tt.cause, r.Cause)
+		})
+	}
 }

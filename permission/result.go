@@ -20,11 +20,16 @@ type Result struct {
 	Firm bool
 	// Rule is the rule (in Claude Code syntax) or the named check that
 	// decided, such as "Bash(rm:*)" or "sandbox:outside-roots".
-	Rule string
+	Rule RuleID
 	// Reason explains the decision to a person.
 	Reason string
 	// Conflicts lists the answers this one overrode.
 	Conflicts Conflicts
+	// Cause is the error behind the decision, when one is: the shell
+	// parser's error with its position, the sandbox's *PathError, a hook's
+	// failure. Reason already says it in words; Cause lets a host test it
+	// with errors.Is and errors.As. Nil for a decision no error made.
+	Cause error
 }
 
 // Conflict is an answer that another answer overrode.
@@ -32,7 +37,7 @@ type Conflict struct {
 	Decision Decision // what the overridden answer said
 	Layer    Layer    // the layer that gave it
 	Source   Source   // its place in the precedence P0–P8
-	Rule     string   // the rule or check that gave it
+	Rule     RuleID   // the rule or check that gave it
 	Reason   string   // its reason
 }
 

@@ -164,7 +164,7 @@ func (e *Executor) Execute(ctx context.Context, calls []Call) []Result {
 			tool, ok = e.lookup(c.Tool)
 		}
 		if !ok {
-			results[i].Verdict = Verdict{Result: permission.Result{Layer: permission.LayerTraits, Rule: "unknown-tool", Reason: fmt.Sprintf("unknown tool %q", c.Tool)}, Input: v.Input}
+			results[i].Verdict = Verdict{Result: permission.Result{Layer: permission.LayerTraits, Rule: RuleUnknownTool, Reason: fmt.Sprintf("unknown tool %q", c.Tool)}, Input: v.Input}
 			continue
 		}
 		traits[i] = tool.Traits(results[i].Call.Input)
@@ -348,14 +348,14 @@ func (e *Executor) afterStep(actx context.Context, res *Result) {
 
 func (e *Executor) check(ctx context.Context, c Call) (v Verdict) {
 	if err := ctx.Err(); err != nil {
-		return Verdict{Result: permission.Result{Layer: permission.LayerRuntime, Rule: "runtime:cancelled", Reason: "session is cancelled: " + context.Cause(ctx).Error()}}
+		return Verdict{Result: permission.Result{Layer: permission.LayerRuntime, Rule: RuleCancelled, Reason: "session is cancelled: " + context.Cause(ctx).Error()}}
 	}
 	if e.Check == nil {
-		return Verdict{Result: permission.Result{Rule: "executor:no-check", Reason: "the executor has no check: every call is denied"}}
+		return Verdict{Result: permission.Result{Rule: RuleExecutorNoCheck, Reason: "the executor has no check: every call is denied"}}
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			v = Verdict{Result: permission.Result{Rule: "executor:check-panic", Reason: fmt.Sprintf("the check panicked: %v", p)}}
+			v = Verdict{Result: permission.Result{Rule: RuleExecutorCheckPanic, Reason: fmt.Sprintf("the check panicked: %v", p)}}
 		}
 	}()
 	return e.Check(ctx, c)

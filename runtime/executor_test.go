@@ -154,7 +154,7 @@ func TestExecutorCheckDecides(t *testing.T) {
 	assert.Equal(t, "needs a person", res[1].Verdict.Reason)
 	assert.EqualError(t, res[2].Err, "rewritten input ran", "the admitted input is the one run")
 	assert.JSONEq(t, `{"ms":0,"fail":true}`, string(res[2].Call.Input))
-	assert.Equal(t, Verdict{Result: permission.Result{Layer: permission.LayerTraits, Rule: "unknown-tool", Reason: `unknown tool "nope"`}}, res[3].Verdict)
+	assert.Equal(t, Verdict{Result: permission.Result{Layer: permission.LayerTraits, Rule: RuleUnknownTool, Reason: `unknown tool "nope"`}}, res[3].Verdict)
 	assert.Equal(t, Verdict{Result: permission.Result{Rule: "executor:check-panic", Reason: "the check panicked: check broke"}}, res[4].Verdict)
 	assert.True(t, res[5].Ran)
 	assert.EqualError(t, res[5].Err, "runtime: tool read panicked: tool broke")

@@ -314,11 +314,11 @@ func inputError(err error) string {
 }
 
 // inputRule names the check that refused an input.
-func inputRule(err error) string {
+func inputRule(err error) permission.RuleID {
 	if errors.Is(err, jsonin.ErrTooDeep) {
-		return "input:too-deep"
+		return RuleTooDeep
 	}
-	return "input:not-object"
+	return RuleNotObject
 }
 
 func errUnknownSession(id string) error { return fmt.Errorf("runtime: no live session %q", id) }
@@ -350,7 +350,7 @@ func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, er
 				if res.Err != nil {
 					reason = res.Err.Error()
 				}
-				v.Decision, v.Layer, v.Rule, v.Reason = permission.Deny, permission.LayerRuntime, "runtime:not-started", reason
+				v.Decision, v.Layer, v.Rule, v.Reason = permission.Deny, permission.LayerRuntime, RuleNotStarted, reason
 			}
 			res.Outcome = p.After(ctx, res.Call, v, Run{Output: res.Output, Err: res.Err, Confinement: res.Confinement})
 			res.Output = res.Outcome.Output

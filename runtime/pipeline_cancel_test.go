@@ -87,13 +87,13 @@ func TestPipelineCancelStopsCancelToolsAtOnce(t *testing.T) {
 		assert.False(t, res[0].Ran)
 		assert.Equal(t, permission.Deny, res[0].Verdict.Decision)
 		assert.Equal(t, permission.LayerRuntime, res[0].Verdict.Layer)
-		assert.Equal(t, "runtime:cancelled", res[0].Verdict.Rule)
+		assert.Equal(t, "runtime:cancelled", string(res[0].Verdict.Rule))
 		assert.Equal(t, "session is cancelled: runtime: session cancelled: the user pressed Esc", res[0].Verdict.Reason)
 
 		// Check itself denies too, whatever context the host passes.
 		v := w.p.Check(context.Background(), Call{Session: "s", Tool: "Read", Input: in("file_path", "src/main.go")})
 		assert.Equal(t, permission.Deny, v.Decision)
-		assert.Equal(t, "runtime:cancelled", v.Rule)
+		assert.Equal(t, "runtime:cancelled", string(v.Rule))
 		assert.Equal(t, "session is cancelled: runtime: session cancelled: the user pressed Esc", v.Reason)
 		assert.True(t, v.Status.Signals.Has(SignalCancelled))
 	})

@@ -29,7 +29,7 @@ import (
 func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
 	defer func() {
 		if r := recover(); r != nil {
-			v = Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:panic", Reason: fmt.Sprintf("the check panicked: %v", r)}}
+			v = Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: RulePanic, Reason: fmt.Sprintf("the check panicked: %v", r)}}
 		}
 	}()
 	if call.Session == "" {
@@ -37,7 +37,7 @@ func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
 	}
 	a := p.agent(call.Session)
 	if a == nil {
-		return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: "runtime:unknown-session", Reason: fmt.Sprintf("no live session %q", call.Session)}}
+		return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: RuleUnknownSession, Reason: fmt.Sprintf("no live session %q", call.Session)}}
 	}
 	v = a.check(ctx, call)
 	v.Status = a.l7.Status()
@@ -47,7 +47,7 @@ func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
 	return v
 }
 
-func deny(layer permission.Layer, rule, reason string) Verdict {
+func deny(layer permission.Layer, rule permission.RuleID, reason string) Verdict {
 	return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: layer, Rule: rule, Reason: reason}}
 }
 
@@ -76,10 +76,10 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	}
 	tool, ok := a.toolset().Lookup(call.Tool)
 	if !ok {
-		return deny(permission.LayerTraits, "input:unknown-tool", fmt.Sprintf("unknown tool %q: not in this session's tool set", call.Tool))
+		return deny(permission.LayerTraits, RuleUnknownTool, fmt.Sprintf("unknown tool %q: not in this session's tool set", call.Tool))
 	}
 	if tooBig {
-		return deny(permission.LayerTraits, "input:too-big", fmt.Sprintf("input of %d bytes is over the limit of %d", len(call.Input), p.cfg.MaxInputBytes))
+		return deny(permission.LayerTraits, RuleTooBig, fmt.Sprintf("input of %d bytes is over the limit of %d", len(call.Input), p.cfg.MaxInputBytes))
 	}
 	if cerr != nil {
 		return deny(permission.LayerTraits, inputRule(cerr), inputError(cerr))
@@ -98,27 +98,27 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	case permission.Allow:
 	case permission.Ask:
 		hookAsk = &permission.Result{Decision: permission.Ask, Layer: permission.LayerHooks,
-			Source: permission.SourceHookAsk, Rule: "hook:" + out.Hook, Reason: out.Reason}
+			Source: permission.SourceHookAsk, Rule: hooks.Rule(out.Hook), Reason: out.Reason, Cause: out.Err}
 	default:
 		reason := out.Reason
 		if reason == "" {
 			reason = "a PreToolUse hook blocked the call"
 		}
-		v := deny(permission.LayerHooks, "hook:"+out.Hook, reason)
-		v.Context = out.Context
+		v := deny(permission.LayerHooks, hooks.Rule(out.Hook), reason)
+		v.Context, v.Cause = out.Context, out.Err
 		return v
 	}
 	input := call.Input
 	if out.Input != nil {
 		input = out.Input
 		if len(input) > p.cfg.MaxInputBytes {
-			return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook made the input bigger than the limit")
+			return deny(permission.LayerHooks, hooks.Rule(out.Hook), "a hook made the input bigger than the limit")
 		}
 		// An input the hooks left as it was (the chain hands it back
 		// whole) has the members and traits already read.
 		if !bytes.Equal(input, call.Input) {
 			if _, members, cerr = jsonin.Object(input, canonBuf[:0], memberBuf[:0]); cerr != nil {
-				return deny(permission.LayerHooks, "hook:"+out.Hook, "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
+				return deny(permission.LayerHooks, hooks.Rule(out.Hook), "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
 			}
 			traits = tool.Traits(input)
 		}
@@ -166,7 +166,7 @@ func (a *agent) silentDeny(v Verdict, reason string) Verdict {
 // ask puts an Ask verdict to the person and records an "allow always".
 // always are the session rules an "allow always" adds.
 func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) Verdict {
-	req := approval.Request{ID: call.ID, Session: a.l7.ID(), Tool: call.Tool, Input: v.Input, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason}
+	req := approval.Request{ID: call.ID, Session: a.l7.ID(), Tool: call.Tool, Input: v.Input, Layer: v.Layer, Rule: string(v.Rule), Reason: v.Reason}
 	for _, cmd := range v.Commands {
 		req.Commands = append(req.Commands, cmd.Args)
 	}
@@ -180,7 +180,7 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 	prev := v.overridden()
 	switch ans.Choice {
 	case approval.AllowOnce, approval.AllowAlways:
-		v.Decision, v.Rule = permission.Allow, "person:"+ans.Choice.String()
+		v.Decision, v.Rule = permission.Allow, "person:"+permission.RuleID(ans.Choice.String())
 		v.Reason = "the person allowed it (" + ans.Choice.String() + ") after: " + prev.Reason
 		if ans.Choice == approval.AllowAlways && len(req.AlwaysRules) > 0 {
 			if err := a.rules.Add(permission.Allow, req.AlwaysRules...); err != nil {

@@ -101,7 +101,7 @@ func walk(t *testing.T, w *world, sess string, cases []icase) {
 		v := w.p.Check(context.Background(), Call{Session: sess, ID: "call-" + string(rune('a'+i%26)), Tool: tc.tool, Input: tc.input})
 		assert.Equal(t, tc.want, v.Decision, "%s: %s", tc.name, v.Reason)
 		assert.Equal(t, tc.layer, v.Layer, "%s: layer (%s)", tc.name, v.Reason)
-		assert.Equal(t, tc.rule, v.Rule, "%s: rule (%s)", tc.name, v.Reason)
+		assert.Equal(t, tc.rule, string(v.Rule), "%s: rule (%s)", tc.name, v.Reason)
 		assert.Contains(t, v.Reason, tc.reason, "%s: reason", tc.name)
 	}
 }
@@ -150,7 +150,7 @@ func TestPipelineIntegrationExample(t *testing.T) {
 	require.Len(t, v.Commands, 2)
 	assert.Equal(t, CommandVerdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Rule: "safe", Reason: "reads only inside the allowed roots"}, Args: []string{"ls"}, Pos: v.Commands[0].Pos}, v.Commands[0])
 	assert.Equal(t, permission.Allow, v.Commands[1].Decision)
-	assert.Equal(t, "Bash(touch build/stamp)", v.Commands[1].Rule)
+	assert.Equal(t, "Bash(touch build/stamp)", string(v.Commands[1].Rule))
 	assert.Equal(t, "allowed by allow rule Bash(touch build/stamp) (config)", v.Commands[1].Reason)
 }
 
@@ -295,7 +295,7 @@ func TestPipelineModesWalk(t *testing.T) {
 			want := wants[i]
 			assert.Equal(t, want.d, v.Decision, "%s, %s: %s", mode, c.name, v.Reason)
 			assert.Equal(t, want.layer, v.Layer, "%s, %s: layer", mode, c.name)
-			assert.Equal(t, want.rule, v.Rule, "%s, %s: rule", mode, c.name)
+			assert.Equal(t, want.rule, string(v.Rule), "%s, %s: rule", mode, c.name)
 			assert.Contains(t, v.Reason, want.reason, "%s, %s: reason", mode, c.name)
 		}
 	}
@@ -372,7 +372,7 @@ func TestPipelineAllowAlwaysRecordsExactRules(t *testing.T) {
 	for _, cmd := range []string{"bash -c 'mkdir x'", "env FOO=1 mkdir y"} {
 		v := w.p.Check(context.Background(), Call{Session: "s", Tool: "Bash", Input: in("command", cmd)})
 		assert.Equal(t, permission.Allow, v.Decision, "%s: %s", cmd, v.Reason)
-		assert.Equal(t, "person:allow-always", v.Rule, cmd)
+		assert.Equal(t, "person:allow-always", string(v.Rule), cmd)
 		assert.NotContains(t, v.Reason, "added session rules", cmd)
 		assert.Empty(t, person.last().AlwaysRules, cmd)
 		v = w.p.Check(context.Background(), Call{Session: "s", Tool: "Bash", Input: in("command", cmd+" ")})

@@ -81,7 +81,7 @@ func TestAddToolsJudgesByNameAndRoles(t *testing.T) {
 	} {
 		v := call(tc.path)
 		assert.Equal(t, tc.want, v.Decision, "%s: %s", tc.path, v.Reason)
-		assert.Contains(t, v.Reason+" "+v.Rule, tc.reason, tc.path)
+		assert.Contains(t, v.Reason+" "+string(v.Rule), tc.reason, tc.path)
 	}
 
 	// A name already held, a bad name and a nil tool are refused whole.

@@ -323,17 +323,17 @@ func (p *Pipeline) dropWaiter(ticket string, c chan struct{}) {
 func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, bool) {
 	v := Verdict{Input: ap.Input, Asked: true}
 	v.Layer, v.Source = permission.LayerRuntime, permission.SourceToolDeny
-	denied := func(rule, reason string) (Verdict, bool) {
+	denied := func(rule permission.RuleID, reason string) (Verdict, bool) {
 		v.Decision, v.Rule, v.Reason = permission.Deny, rule, reason
 		return v, true
 	}
 	if reason, ok, err := p.st.st.Cancelled(ctx, ap.Session); err != nil {
-		return denied("runtime:store", "the cancellation could not be read: "+err.Error())
+		return denied(RuleStore, "the cancellation could not be read: "+err.Error())
 	} else if ok {
-		return denied("runtime:cancelled", "session is cancelled: "+reason)
+		return denied(RuleCancelled, "session is cancelled: "+reason)
 	}
 	if a := p.agent(ap.Session); a != nil && a.l7.err() != nil {
-		return denied("runtime:cancelled", "session is cancelled: "+a.l7.err().Error())
+		return denied(RuleCancelled, "session is cancelled: "+a.l7.err().Error())
 	}
 	if !ap.Answered {
 		if !ap.Expires.IsZero() && !time.Now().Before(ap.Expires) {
@@ -344,7 +344,7 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 	v.Answer = approval.Choice(ap.Answer.Choice)
 	switch v.Answer {
 	case approval.AllowOnce, approval.AllowAlways:
-		v.Decision, v.Source, v.Rule = permission.Allow, permission.SourceAllow, "person:"+v.Answer.String()
+		v.Decision, v.Source, v.Rule = permission.Allow, permission.SourceAllow, "person:"+permission.RuleID(v.Answer.String())
 		v.Reason = "the person allowed it (" + v.Answer.String() + ") after: " + ap.Reason
 		if v.Answer == approval.AllowAlways {
 			if gs := store.AlwaysGrants(ap, ap.Answer.Scope); len(gs) > 0 {

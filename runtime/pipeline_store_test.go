@@ -67,7 +67,7 @@ func TestStoreGrantReachesReplicas(t *testing.T) {
 	waitRule(t, b, "s1", "Bash(make build)")
 	v = b.Check(t.Context(), makeBuild("s1"))
 	assert.Equal(t, permission.Allow, v.Decision, v.Reason)
-	assert.Equal(t, "Bash(make build)", v.Rule)
+	assert.Equal(t, "Bash(make build)", string(v.Rule))
 
 	// Another session is not granted; a project grant reaches it.
 	start(t, b, "s2")
@@ -121,7 +121,7 @@ func TestStoreResume(t *testing.T) {
 	require.NoError(t, st.AnswerApproval(t.Context(), v.Ticket, store.Answer{Choice: store.ChoiceAllowAlways, By: "ann"}))
 	rv := <-done
 	assert.Equal(t, permission.Allow, rv.Decision)
-	assert.Equal(t, "person:allow-always", rv.Rule)
+	assert.Equal(t, "person:allow-always", string(rv.Rule))
 	assert.Contains(t, rv.Reason, "added session rules Bash(make build)")
 	assert.JSONEq(t, `{"command":"make build"}`, string(rv.Input))
 	// Resumed again (a replay of the ticket): the same answer, not a new one.
@@ -160,7 +160,7 @@ func TestStoreResumeDenies(t *testing.T) {
 	rv, err = a.Resume(t.Context(), v.Ticket)
 	require.NoError(t, err)
 	assert.Equal(t, permission.Deny, rv.Decision)
-	assert.Equal(t, "person:timeout", rv.Rule)
+	assert.Equal(t, "person:timeout", string(rv.Rule))
 	assert.Contains(t, rv.Reason, "no answer by")
 }
 
@@ -222,7 +222,7 @@ func TestStoreCountersMove(t *testing.T) {
 	// two before it were made on the other worker.
 	v := b.Check(t.Context(), read)
 	assert.Equal(t, permission.Deny, v.Decision, v.Reason)
-	assert.Equal(t, "runtime:repeat", v.Rule)
+	assert.Equal(t, "runtime:repeat", string(v.Rule))
 	assert.Contains(t, v.Reason, "3 times in a row")
 }
 
@@ -248,7 +248,7 @@ func TestApprovalAsker(t *testing.T) {
 	require.NoError(t, st.AnswerApproval(t.Context(), pend[0].ID, store.Answer{Choice: store.ChoiceAllowOnce}))
 	v := <-done
 	assert.Equal(t, permission.Allow, v.Decision)
-	assert.Equal(t, "person:allow-once", v.Rule)
+	assert.Equal(t, "person:allow-once", string(v.Rule))
 	assert.True(t, v.Asked)
 
 	go func() {

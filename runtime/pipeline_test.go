@@ -117,7 +117,7 @@ func runCases(t *testing.T, w *world, sess string, cases []pcase) {
 		assert.Equal(t, tc.want, v.Decision, "%s: %s", tc.name, v.Reason)
 		assert.Equal(t, tc.layer, v.Layer, "%s: layer (%s)", tc.name, v.Reason)
 		if tc.rule != "" {
-			assert.Equal(t, tc.rule, v.Rule, "%s: rule", tc.name)
+			assert.Equal(t, tc.rule, string(v.Rule), "%s: rule", tc.name)
 		}
 		assert.Contains(t, v.Reason, tc.reason, "%s: reason", tc.name)
 	}
@@ -174,7 +174,7 @@ func TestPipelineDuplicateKeysDenied(t *testing.T) {
 	w.start(t, "s", permission.ModeDefault)
 	v := w.p.Check(context.Background(), Call{Session: "s", Tool: "Read", Input: json.RawMessage(`{"file_path":"README.md","file_path":"/etc/passwd"}`)})
 	assert.Equal(t, permission.Deny, v.Decision)
-	assert.Equal(t, "input:not-object", v.Rule)
+	assert.Equal(t, "input:not-object", string(v.Rule))
 	assert.Equal(t, `input is not a JSON object: duplicate object key "file_path"`, v.Reason)
 }
 
@@ -219,7 +219,7 @@ func TestChildSessionRefusesToWiden(t *testing.T) {
 	assert.ErrorContains(t, err, "nesting depth 2 is past the bound of 1")
 	require.ErrorIs(t, c3.Rules().Add(permission.Allow, "Bash"), permission.ErrNarrowOnly)
 	v := w.p.Check(ctx, Call{Session: "c3", ID: "1", Tool: "Bash", Input: in("command", "ls")})
-	assert.Equal(t, "input:unknown-tool", v.Rule, "the restricted tool set holds: %s", v.Reason)
+	assert.Equal(t, "input:unknown-tool", string(v.Rule), "the restricted tool set holds: %s", v.Reason)
 }
 
 func TestPipelineMissingCommandDenied(t *testing.T) {

@@ -354,16 +354,16 @@ func (s *Session) CompactionAllowed() (bool, string) {
 // input is not valid JSON: it is then compared by its bytes (input
 // validation denies it later).
 func (s *Session) gate(tool string, input, canon []byte) permission.Result {
-	deny := func(rule, reason string) permission.Result {
+	deny := func(rule permission.RuleID, reason string) permission.Result {
 		return permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: rule, Reason: reason}
 	}
 	if err := s.err(); err != nil {
-		return deny("runtime:cancelled", "session is cancelled: "+err.Error())
+		return deny(RuleCancelled, "session is cancelled: "+err.Error())
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.step > s.limits.MaxSteps {
-		return deny("runtime:step-limit", fmt.Sprintf(
+		return deny(RuleStepLimit, fmt.Sprintf(
 			"step %d is past the limit of %d steps: no more tool calls, give the final answer", s.step, s.limits.MaxSteps))
 	}
 	if len(s.recent) == cap(s.recent) {
@@ -377,7 +377,7 @@ func (s *Session) gate(tool string, input, canon []byte) permission.Result {
 	s.recent[len(s.recent)-1].set(s.seed, tool, input, canon)
 	h := s.recent
 	if n := s.limits.RepeatLimit; len(h) >= n && allEqual(h[len(h)-n:]) {
-		return deny("runtime:repeat", fmt.Sprintf(
+		return deny(RuleRepeat, fmt.Sprintf(
 			"the same %s call with the same input %d times in a row: try something else", tool, n))
 	}
 	for p := 2; p <= s.limits.MaxCyclePeriod; p++ {
@@ -390,7 +390,7 @@ func (s *Session) gate(tool string, input, canon []byte) permission.Result {
 			for i := range p {
 				names[i] = win[i].tool
 			}
-			return deny("runtime:cycle", fmt.Sprintf(
+			return deny(RuleCycle, fmt.Sprintf(
 				"the calls repeat a cycle of %d (%s) for the %d%s time: try something else",
 				p, strings.Join(names, ", "), s.limits.CycleRepeats, ordinal(s.limits.CycleRepeats)))
 		}

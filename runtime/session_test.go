@@ -68,10 +68,10 @@ func TestGateRepeat(t *testing.T) {
 	assert.Equal(t, gateAllow, s.gateInput("Read", in2))
 	g := s.gateInput("Read", in1)
 	assert.Equal(t, permission.Deny, g.Decision)
-	assert.Equal(t, "runtime:repeat", g.Rule)
+	assert.Equal(t, "runtime:repeat", string(g.Rule))
 	assert.Equal(t, "the same Read call with the same input 3 times in a row: try something else", g.Reason)
 	g = s.gateInput("Read", in2)
-	assert.Equal(t, "runtime:repeat", g.Rule, "repeating a denied call stays denied")
+	assert.Equal(t, "runtime:repeat", string(g.Rule), "repeating a denied call stays denied")
 
 	assert.Equal(t, permission.Allow, s.gateInput("Read", json.RawMessage(`{"file_path":"b.go"}`)).Decision,
 		"another input breaks the run")
@@ -100,7 +100,7 @@ func TestGateCycle(t *testing.T) {
 			require.Equal(t, permission.Allow, s.gateInput("Read", in).Decision, "call %d", i)
 		}
 		g := s.gateInput("Read", c)
-		assert.Equal(t, "runtime:cycle", g.Rule)
+		assert.Equal(t, "runtime:cycle", string(g.Rule))
 		assert.Contains(t, g.Reason, "a cycle of 3 (Read, Read, Read) for the 3rd time")
 	})
 	t.Run("two rounds are fine", func(t *testing.T) {
@@ -204,7 +204,7 @@ func TestCancelAndEnd(t *testing.T) {
 	assert.True(t, ss.end("b"))
 	assert.False(t, ss.end("b"), "ending twice reports the session gone")
 	assert.ErrorIs(t, b.err(), ErrSessionEnded)
-	assert.Equal(t, "runtime:cancelled", b.gateInput("Read", json.RawMessage(`{}`)).Rule)
+	assert.Equal(t, RuleCancelled, b.gateInput("Read", json.RawMessage(`{}`)).Rule)
 
 	parent, cancel := context.WithCancel(context.Background())
 	c, err := ss.start(parent, "c")
@@ -285,7 +285,7 @@ func TestGateUnparsableInput(t *testing.T) {
 	assert.Equal(t, permission.Allow, s.gateInput("Read", bad).Decision)
 	assert.Equal(t, permission.Allow, s.gateInput("Read", bad).Decision)
 	g := s.gateInput("Read", bad)
-	assert.Equal(t, "runtime:repeat", g.Rule, "unparsable inputs are compared by bytes")
+	assert.Equal(t, "runtime:repeat", string(g.Rule), "unparsable inputs are compared by bytes")
 	assert.True(t, errors.Is(s.err(), nil))
 }
 

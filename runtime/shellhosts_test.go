@@ -85,7 +85,7 @@ func TestShellHostsAreJudgedByDomainRules(t *testing.T) {
 		s.End("done", "", nil)
 		reason := back.Replace(v.Reason)
 		if *updateShellHosts {
-			c.Decision, c.Layer, c.Rule, c.Reason = v.Decision.String(), v.Layer.String(), back.Replace(v.Rule), reason
+			c.Decision, c.Layer, c.Rule, c.Reason = v.Decision.String(), v.Layer.String(), back.Replace(string(v.Rule)), reason
 			b, err := json.Marshal(c)
 			require.NoError(t, err)
 			out = append(append(out, b...), '\n')
@@ -95,7 +95,7 @@ func TestShellHostsAreJudgedByDomainRules(t *testing.T) {
 		what := c.Rules + ": " + c.Command
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %s (%s)", what, reason)
 		assert.Equal(t, c.Layer, v.Layer.String(), "layer for %s (%s)", what, reason)
-		assert.Equal(t, c.Rule, back.Replace(v.Rule), "rule for %s (%s)", what, reason)
+		assert.Equal(t, c.Rule, back.Replace(string(v.Rule)), "rule for %s (%s)", what, reason)
 		assert.Contains(t, reason, c.Reason, "reason for %s", what)
 	}
 	require.NoError(t, sc.Err())

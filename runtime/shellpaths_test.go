@@ -96,7 +96,7 @@ func TestShellPathsAreJudgedLikeFileTools(t *testing.T) {
 		what := c.Tool + " " + c.Input
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %s (%s)", what, reason)
 		assert.Equal(t, c.Layer, v.Layer.String(), "layer for %s (%s)", what, reason)
-		assert.Equal(t, c.Rule, back.Replace(v.Rule), "rule for %s (%s)", what, reason)
+		assert.Equal(t, string(c.Rule), back.Replace(string(v.Rule)), "rule for %s (%s)", what, reason)
 		assert.Contains(t, reason, c.Reason, "reason for %s", what)
 		sess.End("done", "", nil)
 	}

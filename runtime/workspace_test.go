@@ -110,7 +110,7 @@ func TestOpenNamesTheDirectoryOnce(t *testing.T) {
 		assert.Equal(t, c.decision, v.Decision, "%s %s: %s", c.tool, c.input, v.Reason)
 		assert.Equal(t, c.layer, v.Layer, "%s %s: %s", c.tool, c.input, v.Reason)
 		if c.rule != "" {
-			assert.Equal(t, c.rule, v.Rule)
+			assert.Equal(t, c.rule, string(v.Rule))
 		}
 		assert.Contains(t, v.Reason, c.reason)
 		// The executor keeps the Outcome of After, and the PostToolUse
@@ -153,10 +153,10 @@ func TestBashRulesReachEveryShellTool(t *testing.T) {
 	for _, tool := range []string{"Bash", "Monitor", "run_bash"} {
 		v := p.Check(ctx, runtime.Call{Session: "s", Tool: tool, Input: json.RawMessage(`{"command":"cd . && git push origin main"}`)})
 		assert.Equal(t, permission.Deny, v.Decision, tool)
-		assert.Equal(t, "Bash(git push:*)", v.Rule, tool)
+		assert.Equal(t, "Bash(git push:*)", string(v.Rule), tool)
 		assert.Contains(t, v.Reason, "denied by deny rule Bash(git push:*) (config)", tool)
 		v = p.Check(ctx, runtime.Call{Session: "s", Tool: tool, Input: json.RawMessage(`{"command":"make test"}`)})
 		assert.Equal(t, permission.Allow, v.Decision, "%s: %s", tool, v.Reason)
-		assert.Equal(t, "Bash(make test)", v.Rule, tool)
+		assert.Equal(t, "Bash(make test)", string(v.Rule), tool)
 	}
 }

@@ -96,7 +96,7 @@ func in(kv ...string) json.RawMessage {
 type verdict struct {
 	Decision permission.Decision
 	Layer    permission.Layer
-	Rule     string
+	Rule     permission.RuleID
 	Reason   string
 }
 

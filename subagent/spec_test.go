@@ -100,7 +100,7 @@ func TestWidenRefused(t *testing.T) {
 	v := solo.Check(ctx, "c1", "Bash", in("command", "make build"))
 	assert.Equal(t, permission.Deny, v.Decision)
 	assert.Equal(t, permission.LayerSubagent, v.Layer)
-	assert.Equal(t, "subagent:silent", v.Rule)
+	assert.Equal(t, "subagent:silent", string(v.Rule))
 	assert.Contains(t, v.Reason, `subagent "solo" cannot ask the person, and this call would ask: `)
 
 	// The refusals took no slot: with the bound of 3, one more fits, and

@@ -154,7 +154,7 @@ const addDirNote = "claude --add-dir does not reach hooks: list such directories
 // root, and for nothing else: a secret or protected path stays refused
 // wherever it is, so the note would mislead there.
 func outsideRoots(v runtime.Verdict) bool {
-	if strings.Contains(v.Rule, "secret") || strings.Contains(v.Rule, "protected") {
+	if strings.Contains(string(v.Rule), "secret") || strings.Contains(string(v.Rule), "protected") {
 		return false
 	}
 	switch v.Rule {

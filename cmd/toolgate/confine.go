@@ -150,7 +150,7 @@ func confineCall(v runtime.Verdict, tool string, pol *policy, self string) runti
 
 // askInstead turns an Allow into an Ask of the shell layer, keeping the
 // Allow in the conflict log.
-func askInstead(v runtime.Verdict, rule, reason string) runtime.Verdict {
+func askInstead(v runtime.Verdict, rule permission.RuleID, reason string) runtime.Verdict {
 	v.Conflicts.Add(permission.Conflict{Decision: v.Decision, Layer: v.Layer, Source: v.Source, Rule: v.Rule, Reason: v.Reason})
 	v.Decision, v.Layer, v.Source, v.Rule, v.Reason = permission.Ask, permission.LayerShell, permission.SourceToolAsk, rule, reason
 	return v

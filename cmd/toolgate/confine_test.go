@@ -194,9 +194,9 @@ func TestConfineCallAsksWhenItCannotConfine(t *testing.T) {
 	pol := &policy{confine: true, roots: []string{"/work"}}
 	got := confineCall(v, "Bash", pol, "")
 	assert.Equal(t, permission.Ask, got.Decision)
-	assert.Equal(t, "confine:unavailable", got.Rule)
+	assert.Equal(t, "confine:unavailable", string(got.Rule))
 	assert.Contains(t, got.Reason, "toolgate cannot confine this command here (the toolgate binary cannot name its own path)")
-	assert.Equal(t, "safe", got.Conflicts.At(0).Rule, "the Allow is in the conflict log")
+	assert.Equal(t, "safe", string(got.Conflicts.At(0).Rule), "the Allow is in the conflict log")
 
 	for _, tc := range []struct {
 		name    string

@@ -167,7 +167,7 @@ func explain(src source, modeName, name string, input json.RawMessage) (*explana
 	v := pl.Check(ctx, runtime.Call{Session: id, ID: "call-1", Tool: name, Input: input})
 
 	ex := &explanation{Tool: name, Input: input, Decision: v.Decision.String(), Layer: v.Layer.String(),
-		Rule: v.Rule, Reason: v.Reason, Context: v.Context}
+		Rule: string(v.Rule), Reason: v.Reason, Context: v.Context}
 	if v.Decision != permission.Deny && inputChanged(input, v.Input) {
 		ex.UpdatedInput = v.Input
 	}
@@ -181,7 +181,7 @@ func explain(src source, modeName, name string, input json.RawMessage) (*explana
 	}
 	for _, c := range v.Commands {
 		ex.Commands = append(ex.Commands, commandReport{Pos: c.Pos, Args: c.Args, Decision: c.Decision.String(),
-			Layer: c.Layer.String(), Rule: c.Rule, Reason: c.Reason})
+			Layer: c.Layer.String(), Rule: string(c.Rule), Reason: c.Reason})
 	}
 
 	// What each layer saw.
@@ -225,9 +225,9 @@ func explain(src source, modeName, name string, input json.RawMessage) (*explana
 		}
 	}
 	answers := map[permission.Layer][]answerReport{}
-	answers[v.Layer] = append(answers[v.Layer], answerReport{Decision: v.Decision.String(), Decided: true, Rule: v.Rule, Reason: v.Reason})
+	answers[v.Layer] = append(answers[v.Layer], answerReport{Decision: v.Decision.String(), Decided: true, Rule: string(v.Rule), Reason: v.Reason})
 	for c := range v.Conflicts.All() {
-		answers[c.Layer] = append(answers[c.Layer], answerReport{Decision: c.Decision.String(), Source: c.Source.String(), Rule: c.Rule, Reason: c.Reason})
+		answers[c.Layer] = append(answers[c.Layer], answerReport{Decision: c.Decision.String(), Source: c.Source.String(), Rule: string(c.Rule), Reason: c.Reason})
 	}
 	order := []permission.Layer{permission.LayerRuntime, permission.LayerTraits, permission.LayerHooks, permission.LayerRules,
 		permission.LayerSandbox, permission.LayerShell, permission.LayerSubagent}

@@ -49,7 +49,7 @@ func TestExplainShellCommand(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &ex), out)
 	assert.Equal(t, "deny", ex.Decision)
 	assert.Equal(t, "L2 rules", ex.Layer)
-	assert.Equal(t, "Bash(git push:*)", ex.Rule)
+	assert.Equal(t, "Bash(git push:*)", string(ex.Rule))
 	assert.Equal(t, "denied by deny rule Bash(git push:*) (project settings "+cwd+"/.claude/settings.json)", ex.Reason)
 
 	require.Len(t, ex.Commands, 3)
@@ -71,7 +71,7 @@ func TestExplainShellCommand(t *testing.T) {
 	assert.Equal(t, "tool Bash, kind exec; shell: command", ex.Layers[1].Saw)
 	require.NotEmpty(t, ex.Layers[3].Answers)
 	assert.True(t, ex.Layers[3].Answers[0].Decided)
-	assert.Equal(t, "Bash(git push:*)", ex.Layers[3].Answers[0].Rule)
+	assert.Equal(t, "Bash(git push:*)", string(ex.Layers[3].Answers[0].Rule))
 
 	// Why did "Bash(make test)" not match? It is held against each command.
 	var makeTest *ruleReport
@@ -101,7 +101,7 @@ func TestExplainModeAndPath(t *testing.T) {
 	var ex explanation
 	require.NoError(t, json.Unmarshal([]byte(out), &ex))
 	assert.Equal(t, "allow", ex.Decision)
-	assert.Equal(t, "mode:acceptEdits", ex.Rule)
+	assert.Equal(t, "mode:acceptEdits", string(ex.Rule))
 	assert.Equal(t, "acceptEdits", ex.Policy.Mode)
 	assert.Equal(t, "paths file_path=src/new.go against roots "+cwd, ex.Layers[4].Saw)
 

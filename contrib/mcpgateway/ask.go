@@ -204,10 +204,10 @@ func verdictOf(v runtime.Verdict, action string) runtime.Verdict {
 	if action != "decline" && action != "cancel" {
 		action = fmt.Sprintf("%.40q", action)
 	}
-	return denied(v, "mcp:ask-"+action, "the person answered "+action+": "+v.Reason)
+	return denied(v, "mcp:ask-"+permission.RuleID(action), "the person answered "+action+": "+v.Reason)
 }
 
-func denied(v runtime.Verdict, rule, reason string) runtime.Verdict {
+func denied(v runtime.Verdict, rule permission.RuleID, reason string) runtime.Verdict {
 	v.Decision, v.Rule, v.Reason = permission.Deny, rule, reason
 	return v
 }

@@ -56,7 +56,7 @@ func Hook(o Options) hooks.Hook {
 				attribute.String("gen_ai.agent.name", e.AgentName),
 				attribute.String("toolgate.decision", e.Decision.String()),
 				attribute.String("toolgate.layer", e.Layer.String()),
-				attribute.String("toolgate.rule", e.Rule),
+				attribute.String("toolgate.rule", string(e.Rule)),
 				attribute.String("toolgate.reason", e.Reason),
 			}
 			if o.Tracer != nil {

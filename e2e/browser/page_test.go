@@ -123,7 +123,7 @@ func TestApprovalPageInChromium(t *testing.T) {
 	select {
 	case v := <-done:
 		assert.Equal(t, permission.Allow, v.Decision, v.Reason)
-		assert.Equal(t, "person:allow-once", v.Rule)
+		assert.Equal(t, "person:allow-once", string(v.Rule))
 	case <-time.After(30 * time.Second):
 		t.Fatal("the waiting call never returned")
 	}

@@ -51,7 +51,7 @@ type Rule struct {
 	Decision permission.Decision
 	Reason   string
 	// Rule names the check; empty means "tool:<name>".
-	Rule string
+	Rule permission.RuleID
 }
 
 // Judges are what the stage judges with. A nil Checker denies every call
@@ -179,11 +179,11 @@ func (c *stage) addRules(r permission.Result) {
 	c.rules.Conflicts.Add(permission.Conflict{Decision: lose.Decision, Layer: lose.Layer, Source: lose.Source, Rule: lose.Rule, Reason: lose.Reason})
 }
 
-func (c *stage) guardDeny(layer permission.Layer, rule, reason string) {
+func (c *stage) guardDeny(layer permission.Layer, rule permission.RuleID, reason string) {
 	c.add(permission.Result{Decision: permission.Deny, Layer: layer, Source: permission.SourceToolDeny, Rule: rule, Reason: reason})
 }
 
-func (c *stage) guardAsk(layer permission.Layer, rule, reason string, firm bool) {
+func (c *stage) guardAsk(layer permission.Layer, rule permission.RuleID, reason string, firm bool) {
 	c.add(permission.Result{Decision: permission.Ask, Layer: layer, Source: permission.SourceToolAsk, Rule: rule, Reason: reason, Firm: firm})
 }
 

@@ -20,7 +20,7 @@ func (c *stage) inspect(ctx context.Context, fields []jsonin.Member) {
 	for _, r := range t.Rules {
 		rule := r.Rule
 		if rule == "" {
-			rule = "tool:" + c.call.Tool
+			rule = "tool:" + permission.RuleID(c.call.Tool)
 		}
 		if r.Decision == permission.Ask {
 			c.guardAsk(permission.LayerTraits, rule, r.Reason, false)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
 )
 
 // checkFilters judges the fields that select by name which files a search
@@ -29,7 +30,7 @@ func (c *stage) checkFilters(fields []jsonin.Member, base string) {
 			continue
 		}
 		if pat, ok := sb.SelectsSecret(base, s); ok {
-			c.guardAsk(permission.LayerSandbox, "sandbox:secret", fmt.Sprintf(
+			c.guardAsk(permission.LayerSandbox, sandbox.RuleSecret, fmt.Sprintf(
 				"%s %q could select a secret file (%s): an explicit filter reads files .gitignore and hidden-file skipping leave out", f, s, pat), false)
 		}
 	}
@@ -40,13 +41,13 @@ func (c *stage) checkFilters(fields []jsonin.Member, base string) {
 		}
 		globs, known := ripgrepType(s)
 		if !known {
-			c.guardAsk(permission.LayerSandbox, "sandbox:secret", fmt.Sprintf(
+			c.guardAsk(permission.LayerSandbox, sandbox.RuleSecret, fmt.Sprintf(
 				"%s %q is not a file type ripgrep defines by default, so which files it selects is not known", f, s), false)
 			continue
 		}
 		for _, g := range globs {
 			if pat, ok := sb.SelectsSecret(base, g); ok {
-				c.guardAsk(permission.LayerSandbox, "sandbox:secret", fmt.Sprintf(
+				c.guardAsk(permission.LayerSandbox, sandbox.RuleSecret, fmt.Sprintf(
 					"%s %q selects %q, which could be a secret file (%s)", f, s, g, pat), false)
 				break
 			}

@@ -20,7 +20,8 @@ import (
 func (c *stage) pathText(field, p string) bool {
 	first, _ := utf8.DecodeRuneInString(p)
 	last, _ := utf8.DecodeLastRuneInString(p)
-	rule, why := "", ""
+	var rule permission.RuleID
+	why := ""
 	switch {
 	case trimmedSpace(first) || trimmedSpace(last):
 		rule, why = "input:path-space", "has white space at its start or end, which a tool may trim: write the path without it"

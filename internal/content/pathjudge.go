@@ -53,7 +53,7 @@ func (j *Judges) judgePath(req permission.Request, p string, write, command bool
 		}
 		v.err = err
 		v.sandbox = permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox,
-			Source: permission.SourceToolDeny, Rule: "sandbox:" + sandboxRule(err), Reason: why}
+			Source: permission.SourceToolDeny, Rule: sandbox.RuleOf(err), Reason: why, Cause: err}
 		if !command {
 			return v
 		}
@@ -62,13 +62,13 @@ func (j *Judges) judgePath(req permission.Request, p string, write, command bool
 			real = pe.Resolved
 		}
 	case d == permission.Ask:
-		rule := "sandbox:secret"
+		rule := sandbox.RuleSecret
 		if strings.Contains(why, "protected path") {
-			rule = "sandbox:protected"
+			rule = sandbox.RuleProtected
 		}
 		v.real = real
 		v.sandbox = permission.Result{Decision: permission.Ask, Layer: permission.LayerSandbox,
-			Source: permission.SourceToolAsk, Rule: rule, Reason: why, Firm: rule == "sandbox:protected"}
+			Source: permission.SourceToolAsk, Rule: rule, Reason: why, Firm: rule == sandbox.RuleProtected}
 	default:
 		v.real = real
 		v.sandbox = permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Source: permission.SourceAllow}
@@ -131,7 +131,7 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 	}
 	if j.j.Sandbox == nil {
 		return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
-			Rule: "sandbox:none", Reason: "no sandbox is configured, so no path is allowed"}
+			Rule: sandbox.RuleNone, Reason: "no sandbox is configured, so no path is allowed"}
 	}
 	v := j.j.judgePath(req, p, write, true)
 	rule, ruled := v.rules, v.hasRules && pathRule(&v.rules)
@@ -148,18 +148,18 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 	case sb.Decision == permission.Deny:
 		if pat, ok := j.j.Sandbox.Secret(p); ok && access == bashguard.Read {
 			return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
-				Rule: "path:secret", Reason: "a secret path outside the allowed roots (matches \"" + pat + "\"): " + sb.Reason}
+				Rule: bashguard.RulePathSecret, Reason: "a secret path outside the allowed roots (matches \"" + pat + "\"): " + sb.Reason, Cause: sb.Cause}
 		}
 		if ruled && rule.Decision == permission.Allow && errors.Is(v.err, sandbox.ErrOutsideRoots) {
 			return rule
 		}
 		return permission.Result{Decision: permission.Ask, Layer: permission.LayerSandbox, Source: permission.SourceToolAsk,
-			Reason: "outside the allowed roots: " + sb.Reason}
+			Reason: "outside the allowed roots: " + sb.Reason, Cause: sb.Cause}
 	case sb.Decision == permission.Ask && access == bashguard.Probe:
-		sb.Rule = "path:secret"
+		sb.Rule = bashguard.RulePathSecret
 		return sb
 	case sb.Decision == permission.Ask && !write:
-		sb.Decision, sb.Source, sb.Rule, sb.Firm = permission.Deny, permission.SourceToolDeny, "path:secret", false
+		sb.Decision, sb.Source, sb.Rule, sb.Firm = permission.Deny, permission.SourceToolDeny, bashguard.RulePathSecret, false
 		return sb
 	case sb.Decision == permission.Ask:
 		sb.Rule = ""
@@ -173,5 +173,5 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 // pathRule reports whether r is the answer of a rule that names a path,
 // not a default or a rule for a whole tool.
 func pathRule(r *permission.Result) bool {
-	return r.Source != permission.SourceDefault && strings.HasSuffix(r.Rule, ")")
+	return r.Source != permission.SourceDefault && strings.HasSuffix(string(r.Rule), ")")
 }

@@ -1,7 +1,6 @@
 package content
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -22,7 +21,7 @@ func (c *stage) checkPathRules(field, p string, write, rules bool) string {
 	sb := c.j.Sandbox
 	if sb == nil {
 		c.InsideRoots = false
-		c.guardDeny(permission.LayerSandbox, "sandbox:none", fmt.Sprintf("%s %q: no sandbox is configured, so no path is allowed", field, p))
+		c.guardDeny(permission.LayerSandbox, sandbox.RuleNone, fmt.Sprintf("%s %q: no sandbox is configured, so no path is allowed", field, p))
 		return ""
 	}
 	req := permission.Request{Tool: c.call.Tool, Group: c.group(), Kind: c.call.Kind}
@@ -65,33 +64,18 @@ func lexicalPath(wd, p, real string) string {
 	return filepath.Clean(p)
 }
 
-func sandboxRule(err error) string {
-	for _, k := range []struct {
-		err  error
-		name string
-	}{
-		{sandbox.ErrOutsideRoots, "outside-roots"}, {sandbox.ErrInvalidPath, "invalid-path"},
-		{sandbox.ErrSymlinkLoop, "symlink-loop"}, {sandbox.ErrHomeRef, "home-ref"}, {sandbox.ErrUnresolvable, "unresolvable"},
-		{sandbox.ErrForeignProcess, "foreign-process"},
-	} {
-		if errors.Is(err, k.err) {
-			return k.name
-		}
-	}
-	return "refused"
-}
-
 func (c *stage) checkGlob(field, pattern string) {
 	sb := c.j.Sandbox
 	if sb == nil {
 		c.InsideRoots = false
-		c.guardDeny(permission.LayerSandbox, "sandbox:none", fmt.Sprintf("%s %q: no sandbox is configured", field, pattern))
+		c.guardDeny(permission.LayerSandbox, sandbox.RuleNone, fmt.Sprintf("%s %q: no sandbox is configured", field, pattern))
 		return
 	}
 	base, _, err := sb.GlobBase(pattern)
 	if err != nil {
 		c.InsideRoots = false
-		c.guardDeny(permission.LayerSandbox, "sandbox:"+sandboxRule(err), err.Error())
+		c.add(permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
+			Rule: sandbox.RuleOf(err), Reason: err.Error(), Cause: err})
 		return
 	}
 	c.checkPath(field, base, false)

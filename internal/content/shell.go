@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -39,7 +40,7 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 	if len(v.Commands) == 0 {
 		// Nothing to judge one by one (a parse error, an empty script):
 		// the guard's answer is the call's.
-		c.addGuard(v.Decision, v.Rule, v.Reason, false)
+		c.addGuard(&v)
 		if v.Decision == permission.Allow {
 			c.add(permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Source: permission.SourceAllow, Rule: v.Rule, Reason: v.Reason})
 		}
@@ -53,7 +54,7 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 		strictest = strictest.Stricter(cmd.Decision)
 	}
 	if v.Decision.Stricter(strictest) != strictest {
-		c.addGuard(v.Decision, v.Rule, v.Reason, false)
+		c.addGuard(&v)
 	}
 	var worst permission.Result
 	c.Commands = slices.Grow(c.Commands, len(v.Commands))
@@ -84,11 +85,11 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 		case permission.Ask:
 			if !(rules.Decision == permission.Allow && rules.Source == permission.SourceAllow && cmd.Overridable) {
 				answers = append(answers, permission.Result{Decision: permission.Ask, Layer: cmdLayer(cmd.Layer),
-					Source: permission.SourceToolAsk, Rule: cmd.Rule, Reason: cmd.Reason})
+					Source: permission.SourceToolAsk, Rule: cmd.Rule, Reason: cmd.Reason, Cause: cmd.Cause})
 			}
 		default:
 			answers = append(answers, permission.Result{Decision: permission.Deny, Layer: cmdLayer(cmd.Layer),
-				Source: permission.SourceToolDeny, Rule: cmd.Rule, Reason: cmd.Reason})
+				Source: permission.SourceToolDeny, Rule: cmd.Rule, Reason: cmd.Reason, Cause: cmd.Cause})
 		}
 		if rules.Source == permission.SourceDefault && rules.Decision == permission.Ask {
 			// A default Ask does not speak for a shell command: the guard
@@ -97,7 +98,7 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 			rules.Decision = permission.Allow
 		}
 		r := combineCommand(permission.Call{Tool: c.call.Tool, Kind: c.call.Kind}, answers)
-		c.Commands = append(c.Commands, Command{Result: permission.Result{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason}, Args: cmd.Args, Pos: positions[posStart(posEnd, i):posEnd[i]]})
+		c.Commands = append(c.Commands, Command{Result: permission.Result{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason, Cause: r.Cause}, Args: cmd.Args, Pos: positions[posStart(posEnd, i):posEnd[i]]})
 		if i == 0 || r.Decision < worst.Decision {
 			worst = r
 		}
@@ -133,13 +134,14 @@ func posStart(ends []int, i int) int {
 	return ends[i-1]
 }
 
-func (c *stage) addGuard(d permission.Decision, rule, reason string, firm bool) {
-	switch d {
+// addGuard adds the guard's answer for the whole script, unless it allows.
+func (c *stage) addGuard(v *bashguard.Verdict) {
+	switch v.Decision {
 	case permission.Allow:
 	case permission.Ask:
-		c.guardAsk(permission.LayerShell, rule, reason, firm)
+		c.add(permission.Result{Decision: permission.Ask, Layer: permission.LayerShell, Source: permission.SourceToolAsk, Rule: v.Rule, Reason: v.Reason, Cause: v.Cause})
 	default:
-		c.guardDeny(permission.LayerShell, rule, reason)
+		c.add(permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Source: permission.SourceToolDeny, Rule: v.Rule, Reason: v.Reason, Cause: v.Cause})
 	}
 }
 

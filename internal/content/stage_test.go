@@ -140,7 +140,7 @@ func TestStage(t *testing.T) {
 			for _, r := range c.ToolRules {
 				d, err := permission.ParseDecision(r.Decision)
 				require.NoError(t, err)
-				call.Rules = append(call.Rules, content.Rule{Decision: d, Rule: r.Rule, Reason: r.Reason})
+				call.Rules = append(call.Rules, content.Rule{Decision: d, Rule: permission.RuleID(r.Rule), Reason: r.Reason})
 			}
 			session := fx.checker.NewSession()
 			require.NoError(t, session.Add(permission.Deny, c.SessionDeny...))
@@ -155,7 +155,7 @@ func TestStage(t *testing.T) {
 			reason := back.Replace(r.Reason)
 			assert.Equal(t, c.Decision, r.Decision.String(), "decision (%s: %s)", r.Rule, reason)
 			assert.Equal(t, c.Layer, r.Layer.String(), "layer (%s: %s)", r.Rule, reason)
-			assert.Equal(t, c.Rule, back.Replace(r.Rule), "rule (%s)", reason)
+			assert.Equal(t, c.Rule, back.Replace(string(r.Rule)), "rule (%s)", reason)
 			assert.Contains(t, reason, c.Reason, "reason")
 		})
 	}

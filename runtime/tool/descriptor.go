@@ -38,7 +38,7 @@ func (d *Descriptor) Traits(input json.RawMessage) (t Traits) {
 		if p := recover(); p != nil {
 			t = Traits{Rules: []Rule{{
 				Decision: permission.Deny,
-				Rule:     d.ToolName + ":traits-panic",
+				Rule:     permission.RuleID(d.ToolName) + ":traits-panic",
 				Reason:   fmt.Sprintf("tool %s failed to describe its input: panic: %v", d.ToolName, p),
 			}}}
 		}

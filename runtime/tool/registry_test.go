@@ -50,7 +50,7 @@ func TestDescriptorRules(t *testing.T) {
 	tr = d.Traits(json.RawMessage(`{"file_path":"big.bin"}`))
 	require.Len(t, tr.Rules, 2)
 	assert.Equal(t, permission.Deny, tr.Rules[1].Decision, "an Allow from a tool becomes a Deny")
-	assert.Equal(t, "read_file:bin", tr.Rules[1].Rule)
+	assert.Equal(t, "read_file:bin", string(tr.Rules[1].Rule))
 	assert.Contains(t, tr.Rules[1].Reason, "a tool may only deny or ask")
 	assert.Len(t, d.Base.Rules, 1, "the base rules are never modified")
 }
@@ -63,7 +63,7 @@ func TestDescriptorPanicFailsClosed(t *testing.T) {
 	assert.Equal(t, permission.KindOther, tr.Kind)
 	require.Len(t, tr.Rules, 1)
 	assert.Equal(t, permission.Deny, tr.Rules[0].Decision)
-	assert.Equal(t, "boom:traits-panic", tr.Rules[0].Rule)
+	assert.Equal(t, "boom:traits-panic", string(tr.Rules[0].Rule))
 	assert.Contains(t, tr.Rules[0].Reason, "panic: bad input")
 }
 

@@ -107,5 +107,5 @@ type Rule struct {
 	// Reason is the human-readable explanation.
 	Reason string
 	// Rule names the check, such as "read_file:binary".
-	Rule string
+	Rule permission.RuleID
 }

@@ -181,7 +181,7 @@ func TestReplicas(t *testing.T) {
 		assert.Less(t, lag, within)
 		v = B.do(cmd{Op: "check", Session: s, Command: "make build"})
 		assert.Equal(t, "allow", v.Decision, v.Reason)
-		assert.Equal(t, "Bash(make build)", v.Rule)
+		assert.Equal(t, "Bash(make build)", string(v.Rule))
 	})
 
 	t.Run("ask on A answered on C's page", func(t *testing.T) {
@@ -200,7 +200,7 @@ func TestReplicas(t *testing.T) {
 		t.Logf("answer on C's page completed A's call after %s (page round trip included)", lag)
 		assert.Less(t, lag, within)
 		assert.Equal(t, "allow", r.Decision, r.Reason)
-		assert.Equal(t, "person:allow-once", r.Rule)
+		assert.Equal(t, "person:allow-once", string(r.Rule))
 	})
 
 	t.Run("cancel on B stops A's session", func(t *testing.T) {

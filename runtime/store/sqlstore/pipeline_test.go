@@ -73,7 +73,7 @@ func TestSQLiteGrantsSurviveRestart(t *testing.T) {
 	require.NoError(t, err)
 	v = p.Check(t.Context(), bash("s2", "make build"))
 	assert.Equal(t, permission.Allow, v.Decision, "the project grant did not survive the restart: %s", v.Reason)
-	assert.Equal(t, "Bash(make build)", v.Rule)
+	assert.Equal(t, "Bash(make build)", string(v.Rule))
 	v = p.Check(t.Context(), bash("s2", "make clean"))
 	assert.Equal(t, permission.Ask, v.Decision, "the grant is of one exact command: %s", v.Reason)
 

@@ -77,7 +77,7 @@ func replicaMain() int {
 		_ = enc.Encode(r)
 	}
 	verdict := func(tag string, v runtime.Verdict) reply {
-		return reply{Tag: tag, Decision: v.Decision.String(), Rule: v.Rule, Reason: v.Reason, Ticket: v.Ticket}
+		return reply{Tag: tag, Decision: v.Decision.String(), Rule: string(v.Rule), Reason: v.Reason, Ticket: v.Ticket}
 	}
 	bash := func(session, command string) runtime.Call {
 		in, _ := json.Marshal(map[string]string{"command": command})
