@@ -240,7 +240,9 @@ func SafeCommands() []string {
 		// its own.
 		"bash",
 		// printf without -v prints; with it, it assigns, which is asked.
-		"printf")
+		"printf",
+		// With the options of tools.go.
+		"tree", "fd", "fdfind", "xxd", "hexdump", "ps", "hostname")
 	slices.Sort(out)
 	return out
 }
