@@ -201,7 +201,7 @@ func TestClaudeCode(t *testing.T) {
 			files: withBase(map[string]string{"probe.py": probePy}),
 			steps: []step{bash("python3 probe.py connect-api -")},
 			check: func(t *testing.T, r *result) { r.ran(t, "Bash", 0, "PermissionError 13") }},
-		{name: "confined_go_test_works", prompt: "E2E confined_go_test", user: perms("allow", list("Bash(go test:*)")),
+		{name: "confined_go_test_works", prompt: "E2E confined_go_test", user: perms("allow", list("Bash(go test:*)")), warmGo: true,
 			files: withBase(map[string]string{"go.mod": "module e2e\n\ngo 1.22\n",
 				"src/main_test.go": "package main\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n"}),
 			steps: []step{bash("go test ./...")},

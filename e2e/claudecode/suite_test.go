@@ -47,6 +47,52 @@ type suiteEnv struct {
 	self     string // this test binary, run as the harness
 	goDir    string // the directory of the go command
 	roBinds  []string
+
+	// warm is a Go build cache holding what a test of a one-package
+	// module needs (the testing package and its imports), made once by
+	// goCache and copied into the home of each scenario that asks for it.
+	warmOnce sync.Once
+	warm     string
+	warmErr  error
+}
+
+// goCache returns the warm build cache, making it on first use by running
+// go test on a one-package module outside the sandbox. A scenario that runs
+// go test copies it: compiling the testing package and its imports from an
+// empty cache takes longer than Claude Code's two minutes for a Bash call on
+// a loaded machine, and what the scenario shows is that go test runs
+// confined, not how fast the compiler is.
+func (s *suiteEnv) goCache(t *testing.T) string {
+	t.Helper()
+	s.warmOnce.Do(func() {
+		dir, err := os.MkdirTemp(s.toolgate, "gocache-")
+		if err != nil {
+			s.warmErr = err
+			return
+		}
+		mod := filepath.Join(dir, "mod")
+		s.warm = filepath.Join(dir, "go-build")
+		for name, body := range map[string]string{"go.mod": "module e2e\n\ngo 1.22\n",
+			"src/main_test.go": "package main\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n"} {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(mod, name)), 0o755); err != nil {
+				s.warmErr = err
+				return
+			}
+			if err := os.WriteFile(filepath.Join(mod, name), []byte(body), 0o644); err != nil {
+				s.warmErr = err
+				return
+			}
+		}
+		cmd := exec.Command(filepath.Join(s.goDir, "go"), "test", "./...")
+		cmd.Dir = mod
+		cmd.Env = []string{"HOME=" + dir, "PATH=" + s.goDir + ":/usr/local/bin:/usr/bin:/bin", "GOCACHE=" + s.warm,
+			"GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off", "TMPDIR=" + dir, "LANG=C.UTF-8"}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			s.warmErr = fmt.Errorf("warming the Go build cache: %v: %s", err, out)
+		}
+	})
+	require.NoError(t, s.warmErr)
+	return s.warm
 }
 
 var (
@@ -216,6 +262,7 @@ type scenario struct {
 	args       []string          // more arguments of claude
 	mcp        bool              // the suite's MCP server as "e2e"
 	mode       string            // --permission-mode
+	warmGo     bool              // the home's Go build cache starts warm (see goCache)
 	check      func(t *testing.T, r *result)
 }
 
@@ -275,6 +322,11 @@ func (s *suiteEnv) run(t *testing.T, sc scenario) *result {
 	for _, p := range []string{filepath.Join(home, ".claude", "settings.json"), filepath.Join(ws, ".claude", "settings.json"),
 		filepath.Join(ws, ".claude", "settings.local.json")} {
 		expandIn(t, p, root)
+	}
+	if sc.warmGo {
+		cp := exec.Command("cp", "-a", s.goCache(t)+"/.", filepath.Join(home, ".cache", "go-build"))
+		out, err := cp.CombinedOutput()
+		require.NoError(t, err, "copying the warm Go build cache: %s", out)
 	}
 	for _, d := range sc.dirs {
 		require.NoError(t, os.MkdirAll(strings.NewReplacer("$WS", ws, "$HOME", home, "$ROOT", root).Replace(d), 0o755))
