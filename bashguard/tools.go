@@ -107,7 +107,7 @@ func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
 					a.probePath(c, lval, v.flags[at], name)
 				}
 			default:
-				c.addf(permission.Ask, "args:"+name, "uses the "+name+" option ", lname, ", which is not known to be harmless", false)
+				c.addf(permission.Ask, ArgsRule(name), "uses the "+name+" option ", lname, ", which is not known to be harmless", false)
 			}
 			continue
 		}
@@ -125,7 +125,7 @@ func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
 				break
 			}
 			if strings.IndexByte(spec.short, ch) < 0 {
-				c.addf(permission.Ask, "args:"+name, "uses the "+name+" option -", string(ch), ", which is not known to be harmless", false)
+				c.addf(permission.Ask, ArgsRule(name), "uses the "+name+" option -", string(ch), ", which is not known to be harmless", false)
 				break
 			}
 		}
