@@ -33,7 +33,11 @@
 // [Guard.Judge], the host's one path pipeline (package runtime gives it
 // the sandbox and the user's Read and Edit rules): a read outside the
 // roots is not auto-allowed, and a read of a secret path or of a path a
-// Deny rule names is denied. [SafeCommands] lists the names.
+// Deny rule names is denied. [SafeCommands] lists the names. When that
+// PathJudge is also a [HostJudge], every host a network command reaches
+// (curl's URLs, git's remote, ssh's destination, ...) goes through it, and
+// a host it does not allow is asked or denied whatever rule allows the
+// command.
 //
 // The options of each safe command are an allowlist: an option not known
 // to be harmless for that command is Ask. A glob in an option position
