@@ -133,7 +133,8 @@
 //
 // # toolgate mcp
 //
-//	toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE]
+//	toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE] [--settings FILE]...
+//	             [--ask-timeout 2m] [--idle-timeout 30m] [--allow-remote]
 //
 // runs the MCP gateway, the command toolgate-mcp of the module
 // github.com/toolgate/toolgate/contrib/mcpgateway (a module of its own, so
@@ -149,10 +150,16 @@
 //
 // The gateway fronts the MCP servers of FILE (Claude Code's .mcp.json
 // shape) and serves them over stdio, or streamable HTTP on ADDR; every
-// tools/call is judged as mcp__SERVER__TOOL under the settings files of
-// DIR (default: the working directory) and the user's, an Ask goes to the
-// person through MCP elicitation, and --audit records every decision in a
-// SQLite file. The package documentation of contrib/mcpgateway has the rest.
+// tools/call is judged as mcp__SERVER__TOOL under the user's settings,
+// the --settings files and those of DIR (default: the working directory),
+// which only narrow; an Ask goes to the person through MCP elicitation
+// (no answer within --ask-timeout is a Deny), the PostToolUse hooks of
+// FILE's "hooks" member shape the results, and --audit records every
+// decision in a SQLite file. The step limit does not apply (an MCP server
+// sees no model turns); the repeat and cycle limits do, per call. A
+// non-loopback ADDR needs --allow-remote: the endpoint has no
+// authentication of its own. The package documentation of
+// contrib/mcpgateway has the rest.
 //
 // # toolgate explain
 //
