@@ -98,8 +98,12 @@ type e2e struct {
 	server                            string // the upstream's name in the config
 	tools                             map[string]string
 	answer                            atomic.Value // the elicitation's answer: "accept", "decline", "cancel"
-	stderr                            syncBuffer
-	cmd                               *exec.Cmd
+	// hang, when set, makes the elicitation handler wait for ctx's end
+	// instead of answering.
+	hang   bool
+	args   []string // further arguments of toolgate-mcp
+	stderr syncBuffer
+	cmd    *exec.Cmd
 }
 
 // upstreams are the servers the tests front, with their tool names.
@@ -149,7 +153,7 @@ func newE2E(t *testing.T, server string, entry func(*testing.T, string) string, 
 // gateway returns the toolgate-mcp command line for the front: stdio, or
 // streamable HTTP on a free loopback port.
 func (e *e2e) gateway(ctx context.Context, front string) *exec.Cmd {
-	args := []string{"--config", e.config, "--dir", e.dir, "--audit", e.audit}
+	args := append([]string{"--config", e.config, "--dir", e.dir, "--audit", e.audit}, e.args...)
 	if front == "http" {
 		args = append(args, "--listen", "127.0.0.1:0")
 	}
@@ -166,7 +170,15 @@ func (e *e2e) gateway(ctx context.Context, front string) *exec.Cmd {
 func (e *e2e) connect(t *testing.T, ctx context.Context, front string) *mcp.ClientSession {
 	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "v1"}, &mcp.ClientOptions{
-		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		ElicitationHandler: func(hctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			if e.hang {
+				select {
+				case <-hctx.Done():
+					return nil, hctx.Err()
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
 			return &mcp.ElicitResult{Action: e.answer.Load().(string)}, nil
 		}})
 	e.cmd = e.gateway(ctx, front)
@@ -317,6 +329,34 @@ func TestE2E(t *testing.T) {
 			})
 		}
 	}
+}
+
+// toolgate-mcp --ask-timeout bounds a question the client never answers:
+// the call is denied with the reason, in bounded time, and recorded.
+func TestE2EAskTimeout(t *testing.T) {
+	up := upstreams[0]
+	e := newE2E(t, up.name, up.server, up.tools)
+	e.hang = true
+	e.args = []string{"--ask-timeout", "500ms"}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs := e.connect(t, ctx, "http")
+	target := filepath.Join(e.dir, "never.txt")
+	start := time.Now()
+	cctx, ccancel := context.WithTimeout(ctx, 30*time.Second)
+	defer ccancel()
+	r, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "mcp__go__write_file", Arguments: map[string]any{"path": target, "content": "x"}})
+	require.NoError(t, err, "the gateway answers before the client gives up")
+	t.Logf("after %s: isError=%v %q", time.Since(start).Round(time.Millisecond), r.IsError, text(r))
+	assert.True(t, r.IsError)
+	assert.Contains(t, text(r), "denied (")
+	assert.Contains(t, text(r), "no answer from the person within 500ms")
+	assert.NoFileExists(t, target)
+	e.stop(t, cs, "http")
+	rows := e.auditRows(t)
+	require.NotEmpty(t, rows)
+	assert.Equal(t, auditRow{tool: "mcp__go__write_file", decision: "deny", reason: rows[0].reason}, rows[0])
+	assert.Contains(t, rows[0].reason, "no answer from the person within 500ms")
 }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
