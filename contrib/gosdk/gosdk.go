@@ -9,7 +9,10 @@
 // The tools must be registered on the pipeline under the names the
 // middleware gives them (Options.Prefix + the MCP tool name), with their
 // roles ([runtime.Pipeline.AddTools]); an unknown tool is denied. An Ask is
-// a Deny with the reason: the middleware has nobody to ask.
+// a Deny with the reason: the middleware has nobody to ask. A tool that
+// asks the client something mid-call (input requests, the multi
+// round-trip protocol) keeps doing so, and its rounds are one call:
+// judged, counted by the repeat limit and recorded once.
 //
 // It is a module of its own, so the SDK never enters the library's go.mod.
 package gosdk
@@ -56,9 +59,9 @@ func ServerMiddleware(p *runtime.Pipeline, o Options) mcp.Middleware {
 			if r.Session != nil {
 				sid = r.Session.ID()
 			}
-			return g.call(ctx, sid, r.Params.Name, r.Params.Arguments, func(input json.RawMessage) (*mcp.CallToolResult, error) {
+			return g.call(ctx, sid, r.Params.Name, r.Params.Arguments, r.Params.RequestState, func(input json.RawMessage, state string) (*mcp.CallToolResult, error) {
 				params := *r.Params
-				params.Arguments = input
+				params.Arguments, params.RequestState = input, state
 				r2 := *r
 				r2.Params = &params
 				res, err := next(ctx, method, &r2)
@@ -93,9 +96,9 @@ func ClientMiddleware(p *runtime.Pipeline, o Options) mcp.Middleware {
 			if cs != nil {
 				sid = cs.ID()
 			}
-			return g.call(ctx, sid, params.Name, args, func(input json.RawMessage) (*mcp.CallToolResult, error) {
+			return g.call(ctx, sid, params.Name, args, params.RequestState, func(input json.RawMessage, state string) (*mcp.CallToolResult, error) {
 				p2 := *params
-				p2.Arguments = input
+				p2.Arguments, p2.RequestState = input, state
 				res, err := next(ctx, method, &mcp.ClientRequest[mcp.Params]{Session: cs, Params: &p2})
 				tr, _ := res.(*mcp.CallToolResult)
 				if err == nil && tr == nil {
@@ -108,9 +111,10 @@ func ClientMiddleware(p *runtime.Pipeline, o Options) mcp.Middleware {
 }
 
 type gate struct {
-	p   *runtime.Pipeline
-	o   Options
-	seq atomic.Uint64
+	p      *runtime.Pipeline
+	o      Options
+	seq    atomic.Uint64
+	rounds rounds
 }
 
 func (g *gate) session(ctx context.Context, mcpSession string) string {
@@ -126,9 +130,12 @@ func (g *gate) session(ctx context.Context, mcpSession string) string {
 	return "mcp"
 }
 
-// call judges one call and runs it with the admitted input.
-func (g *gate) call(ctx context.Context, mcpSession, tool string, args json.RawMessage,
-	run func(json.RawMessage) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
+// call judges one call and runs it with the admitted input. state is the
+// request state the call carries: a later round of a call whose tool
+// asked the client something is not judged again (see rounds.go), and run
+// is given the tool's own state back.
+func (g *gate) call(ctx context.Context, mcpSession, tool string, args json.RawMessage, state string,
+	run func(input json.RawMessage, state string) (*mcp.CallToolResult, error)) (*mcp.CallToolResult, error) {
 	sid := g.session(ctx, mcpSession)
 	idle := g.o.IdleTimeout
 	if idle == 0 {
@@ -140,16 +147,35 @@ func (g *gate) call(ctx context.Context, mcpSession, tool string, args json.RawM
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
-	call := runtime.Call{Session: sid, ID: fmt.Sprintf("mcp-%d", g.seq.Add(1)), Tool: g.o.Prefix + tool, Input: args}
-	v := g.p.Check(ctx, call)
-	if v.Decision != permission.Allow {
-		if v.Decision == permission.Ask {
-			v.Decision, v.Reason = permission.Deny, "needs the person's approval, and nobody can be asked here: "+v.Reason
+	var call runtime.Call
+	var v runtime.Verdict
+	inner := state
+	if rd, ok := g.rounds.take(state, sid, g.o.Prefix+tool, args); ok {
+		call, v, inner = rd.call, rd.v, rd.inner
+	} else {
+		call = runtime.Call{Session: sid, ID: fmt.Sprintf("mcp-%d", g.seq.Add(1)), Tool: g.o.Prefix + tool, Input: args}
+		v = g.p.Check(ctx, call)
+		if v.Decision != permission.Allow {
+			if v.Decision == permission.Ask {
+				v.Decision, v.Reason = permission.Deny, "needs the person's approval, and nobody can be asked here: "+v.Reason
+			}
+			return Refused(g.p.After(ctx, call, v, runtime.Run{}).Output), nil
 		}
-		return Refused(g.p.After(ctx, call, v, runtime.Run{}).Output), nil
 	}
 	start := time.Now()
-	res, err := run(v.Input)
+	res, err := run(v.Input, inner)
+	if err == nil && res.InputRequests != nil {
+		// The tool asks the client something: the call goes on in its
+		// next round.
+		next, perr := g.rounds.put(&round{sid: sid, tool: call.Tool, call: call, v: v, inner: res.RequestState}, args)
+		if perr == nil {
+			out := *res
+			out.RequestState = next
+			return &out, nil
+		}
+		v.Decision, v.Rule, v.Reason = permission.Deny, "mcp:rounds", perr.Error()+": "+v.Reason
+		return Refused(g.p.After(ctx, call, v, runtime.Run{}).Output), nil
+	}
 	r := runtime.Run{Err: err, Elapsed: time.Since(start)}
 	if err != nil {
 		r.Output = err.Error()
