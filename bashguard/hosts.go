@@ -180,14 +180,16 @@ func authorityHost(auth string) (string, bool) {
 }
 
 // validHost reports a host name or address made of the bytes host names
-// and addresses hold.
+// and addresses hold. Bytes beyond ASCII are let through: the HostJudge
+// refuses a name that is not ASCII as the host's network tools do (IDNA
+// mapping makes "ｅvil.com" evil.com), with its own reason.
 func validHost(h string, v6 bool) bool {
 	if h == "" {
 		return false
 	}
 	for i := 0; i < len(h); i++ {
 		b := h[i]
-		if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '.' || b == '-' || b == '_' || v6 && b == ':') {
+		if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '.' || b == '-' || b == '_' || v6 && b == ':' || b >= 0x80) {
 			return false
 		}
 	}
