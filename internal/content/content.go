@@ -84,22 +84,16 @@ type Command struct {
 
 // Findings are what the stage found on one call.
 type Findings struct {
-	// The answers: the first ones held inline (a slice into the struct
-	// would move it to the heap), the rest in more.
-	ans  [2]permission.Result
-	nAns int
-	more []permission.Result
+	// ans are the answers, one per source.
+	ans []permission.Result
 	// Commands lists, for a shell call, each simple command with its own
 	// verdict.
 	Commands []Command
 	// InsideRoots reports that every path the call reaches was judged and
 	// is inside the allowed roots (permission.Call.InsideRoots).
 	InsideRoots bool
-	// The real paths the call touches, the first held inline: most calls
-	// touch one path.
-	path0  string
-	paths  []string
-	nPaths int
+	// paths are the real paths the call touches.
+	paths []string
 	// Domains are the hosts the call reaches, in the form domain rules
 	// are written in.
 	Domains []string
@@ -108,10 +102,7 @@ type Findings struct {
 // Paths returns the real paths the call touches, whose rules an "allow
 // always" answer would record.
 func (f *Findings) Paths() []string {
-	if f.nPaths == 0 {
-		return nil
-	}
-	return append([]string{f.path0}, f.paths...)
+	return f.paths
 }
 
 // stage is the work on one call.
@@ -142,24 +133,16 @@ func Inspect(ctx context.Context, j Judges, call Call, members []jsonin.Member) 
 }
 
 func (f *Findings) add(r permission.Result) {
-	if f.nAns < len(f.ans) {
-		f.ans[f.nAns] = r
-		f.nAns++
-		return
-	}
-	f.more = append(f.more, r)
+	f.ans = append(f.ans, r)
 }
 
 // Answers returns the answers collected, one per source, with extra ones
 // first.
 func (f *Findings) Answers(extra ...permission.Result) []permission.Result {
-	if len(extra) == 0 && f.more == nil {
-		return f.ans[:f.nAns]
+	if len(extra) == 0 {
+		return f.ans
 	}
-	out := make([]permission.Result, 0, len(extra)+f.nAns+len(f.more))
-	out = append(out, extra...)
-	out = append(out, f.ans[:f.nAns]...)
-	return append(out, f.more...)
+	return append(extra[:len(extra):len(extra)], f.ans...)
 }
 
 // addRules merges the rules' answer for one object of the call (a path, a

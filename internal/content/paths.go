@@ -37,12 +37,7 @@ func (c *stage) checkPathRules(field, p string, write, rules bool) string {
 	if !rules {
 		return v.real
 	}
-	if c.nPaths == 0 {
-		c.path0 = v.real
-	} else {
-		c.paths = append(c.paths, v.real)
-	}
-	c.nPaths++
+	c.paths = append(c.paths, v.real)
 	c.addRules(v.rules)
 	return v.real
 }

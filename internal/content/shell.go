@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/permission"
@@ -58,26 +57,14 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 	}
 	var worst permission.Result
 	c.Commands = slices.Grow(c.Commands, len(v.Commands))
-	// Every command's "line:col", in one string cut into pieces.
-	var posArr [64]byte
-	var endArr [8]int
-	posBuf, posEnd := posArr[:0], endArr[:0]
-	for _, cmd := range v.Commands {
-		posBuf = strconv.AppendInt(posBuf, int64(cmd.Pos.Line), 10)
-		posBuf = append(posBuf, ':')
-		posBuf = strconv.AppendInt(posBuf, int64(cmd.Pos.Col), 10)
-		posEnd = append(posEnd, len(posBuf))
-	}
-	positions := string(posBuf)
 	for i, cmd := range v.Commands {
 		// Bash rules speak for a command whichever tool runs it (Monitor,
 		// run_bash): a Bash deny is final.
 		req := permission.Request{Tool: c.call.Tool, Group: "Bash", Kind: c.call.Kind, Command: cmd.Args}
-		// The rules' answer and the guard's, in a buffer of the frame.
-		var buf [2]permission.Result
-		buf[0] = c.j.rulesFor(&req)
-		rules := &buf[0]
-		answers := buf[:1]
+		// The rules' answer and the guard's.
+		answers := make([]permission.Result, 1, 2)
+		answers[0] = c.j.rulesFor(&req)
+		rules := &answers[0]
 		switch cmd.Decision {
 		case permission.Allow:
 			answers = append(answers, permission.Result{Decision: permission.Allow, Layer: cmdLayer(cmd.Layer),
@@ -97,41 +84,13 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 			// still denies.
 			rules.Decision = permission.Allow
 		}
-		r := combineCommand(permission.Call{Tool: c.call.Tool, Kind: c.call.Kind}, answers)
-		c.Commands = append(c.Commands, Command{Result: permission.Result{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason, Cause: r.Cause}, Args: cmd.Args, Pos: positions[posStart(posEnd, i):posEnd[i]]})
+		r := permission.Combine(permission.ModeDefault, permission.Call{Tool: c.call.Tool, Kind: c.call.Kind}, answers...)
+		c.Commands = append(c.Commands, Command{Result: permission.Result{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason, Cause: r.Cause}, Args: cmd.Args, Pos: cmd.Pos.String()})
 		if i == 0 || r.Decision < worst.Decision {
 			worst = r
 		}
 	}
 	c.add(worst)
-}
-
-// combineCommand is permission.Combine in the default mode over one
-// simple command's answers: the rules' first, then the guard's if any.
-// The usual case, a command that no rule names and the guard allows, is
-// answered without Combine, as Combine answers it: the guard's Allow, with
-// the rules' default in its conflict log (TestCombineCommand holds the
-// two together).
-func combineCommand(call permission.Call, answers []permission.Result) permission.Result {
-	if len(answers) == 2 {
-		rules, guard := &answers[0], &answers[1]
-		if guard.Decision == permission.Allow && guard.Source == permission.SourceAllow && guard.Conflicts.Len() == 0 &&
-			rules.Decision == permission.Allow && rules.Source == permission.SourceDefault && rules.Conflicts.Len() == 0 {
-			r := *guard
-			r.Conflicts.Add(permission.Conflict{Decision: rules.Decision, Layer: rules.Layer, Source: rules.Source,
-				Rule: rules.Rule, Reason: rules.Reason})
-			return r
-		}
-	}
-	return permission.Combine(permission.ModeDefault, call, answers...)
-}
-
-// posStart is where the i'th position starts in the joined positions.
-func posStart(ends []int, i int) int {
-	if i == 0 {
-		return 0
-	}
-	return ends[i-1]
 }
 
 // addGuard adds the guard's answer for the whole script, unless it allows.
