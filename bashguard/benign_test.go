@@ -19,9 +19,9 @@ import (
 
 var updateBenign = flag.Bool("update-benign", false, "rewrite testdata/benign.jsonl with the guard's answers (review the diff)")
 
-// benignFloor is the share of the benign table the guard must allow. The
-// goal is 97%; the floor is what holds today, so that it only rises.
-const benignFloor = 0.85
+// benignFloor is the share of the benign table the guard must allow: the
+// goal of 97%, which holds; it only rises.
+const benignFloor = 0.97
 
 // benignRepo makes an ordinary repository: sources, docs, a manifest, a
 // commit; no secrets.

@@ -127,6 +127,13 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 			plain = arg == "--login" || arg == "--norc" || arg == "--noprofile" ||
 				len(arg) > 1 && arg[0] == '-' && strings.Trim(arg[1:], "clexu") == ""
 		}
+		if name == "sh" && operand == 2 && v.vals[1] == "-c" {
+			// sh is dash on Debian: only code that every POSIX shell
+			// reads as bash does.
+			if f, err := a.sc.parse(v.vals[operand]); err == nil {
+				plain = posixPlain(f)
+			}
+		}
 		a.codeJudged(c, v.vals[operand], RuleCodeShell, "-c", plain && !x.piped)
 	case operand >= 0 && !stdin:
 		c.add(permission.Ask, RuleCodeScript, "runs the script "+v.vals[operand]+", whose content is not analysed", true)

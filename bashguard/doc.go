@@ -79,7 +79,9 @@
 // Wrappers (env, nice, nohup, timeout, time, stdbuf, command, builtin,
 // exec, setsid, flock, watch, xargs, find -exec) are judged by the command
 // they run. Literal code given to bash -c, sh -c or eval is parsed and
-// judged recursively, to [Policy.MaxDepth] levels. Inline programs
+// judged recursively, to [Policy.MaxDepth] levels; sh -c only when the
+// code is read alike by every POSIX shell (plain words, ; && || |, groups
+// and simple redirections), since sh may be dash. Inline programs
 // (python -c, perl -e, node -e, ...), eval or source of anything not
 // literal, awk programs with system(), pipes or redirection, and a pipe
 // into a shell are never auto-allowed.

@@ -298,7 +298,7 @@ func gitListingOnly(sub string, ops, opts []string) string {
 	}
 	switch sub {
 	case "remote":
-		if len(ops) == 0 || ops[0] == "get-url" && len(ops) == 2 {
+		if len(ops) == 0 || ops[0] == "get-url" && len(ops) == 2 || ops[0] == "show" && len(ops) == 1 {
 			return ""
 		}
 		return "git remote " + ops[0] + " changes the remotes or reaches the network"
