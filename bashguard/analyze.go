@@ -52,6 +52,7 @@ type analyzer struct {
 	vars      map[string]string // loop variables bound to one of their values (see loops.go)
 	loopWalks int               // loop bodies judged for bound values
 	lastFind  *findInfo         // what the find judged last lists
+	pipeOut   *findInfo         // the pipeline walked last prints lines this find printed
 }
 
 // funcEdge records that function from calls name; fork is set when the

@@ -288,8 +288,81 @@ func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt
 			found = a.lastFind
 		}
 	}
-	a.lastFind = nil
+	if inner, ok := cmd.X.Cmd.(*syntax.BinaryCmd); ok && cmd.Op == syntax.Pipe && inner.Op == syntax.Pipe &&
+		len(cmd.X.Redirs) == 0 && !cmd.X.Negated && a.pipeOut != nil {
+		found = a.pipeOut // find | grep x | ...: lines find printed
+	}
+	a.lastFind, a.pipeOut = nil, nil
 	walk(cmd.Y, execCtx{fork: true, piped: true, afterPipe: true, found: found})
+	if found != nil && !found.print0 && lineFilter(cmd.Y) {
+		a.pipeOut = found
+	} else {
+		a.pipeOut = nil
+	}
+}
+
+// lineFilter reports a command that prints some of the lines it reads,
+// unchanged: grep (-v -i -E -F -G -w -x, one pattern, no file), head and
+// tail -n, sort (-u -r -f -V -n -b -d) and uniq (-u -d -i), all without
+// files or redirections. Behind find it passes on paths find printed.
+func lineFilter(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
+		return false
+	}
+	var args []string
+	for _, w := range ce.Args {
+		t, ok := literalText(w)
+		if !ok || strings.ContainsAny(t, "*?[") && w.Lit() == t {
+			return false // unquoted glob characters, or an expansion
+		}
+		args = append(args, t)
+	}
+	opts := func(letters string, rest []string) ([]string, bool) {
+		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && rest[0] != "-" {
+			if strings.Trim(rest[0][1:], letters) != "" {
+				return nil, false
+			}
+			rest = rest[1:]
+		}
+		return rest, true
+	}
+	switch args[0] {
+	case "grep":
+		rest := args[1:]
+		pattern := false
+		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			if rest[0] == "-e" && len(rest) > 1 && !pattern {
+				pattern, rest = true, rest[2:]
+				continue
+			}
+			if strings.Trim(rest[0][1:], "viEFGwx") != "" || rest[0] == "-" {
+				return false
+			}
+			rest = rest[1:]
+		}
+		return pattern && len(rest) == 0 || !pattern && len(rest) == 1
+	case "head", "tail":
+		rest := args[1:]
+		for len(rest) > 0 {
+			switch {
+			case rest[0] == "-n" && len(rest) > 1 && isDecimal(strings.TrimPrefix(rest[1], "+")):
+				rest = rest[2:]
+			case len(rest[0]) > 1 && rest[0][0] == '-' && isDecimal(strings.TrimPrefix(rest[0][1:], "n")):
+				rest = rest[1:]
+			default:
+				return false
+			}
+		}
+		return true
+	case "sort":
+		rest, ok := opts("urfVnbd", args[1:])
+		return ok && len(rest) == 0
+	case "uniq":
+		rest, ok := opts("udi", args[1:])
+		return ok && len(rest) == 0
+	}
+	return false
 }
 
 // stdinRedirect reports a redirection of standard input.

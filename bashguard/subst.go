@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"os"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -126,20 +127,34 @@ func (e *wordEval) value(v string, inDQ bool) bool {
 	return true
 }
 
-// pwdValue gives the output of $(pwd) or `pwd`: the working directory.
+// pwdValue gives the output of $(pwd) or `pwd`, the working directory,
+// and of $(git rev-parse --show-toplevel), the top of the repository git
+// finds from it.
 func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 	if a.dir == "" || len(cs.Stmts) != 1 {
 		return "", false
 	}
 	s := cs.Stmts[0]
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) != 1 || ce.Args[0].Lit() != "pwd" {
+	if !ok || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
 		return "", false
 	}
-	if _, shadowed := a.funcs["pwd"]; shadowed {
+	name := ce.Args[0].Lit()
+	if _, shadowed := a.funcs[name]; shadowed {
 		return "", false
 	}
-	return a.dir, true
+	switch {
+	case name == "pwd" && len(ce.Args) == 1:
+		return a.dir, true
+	case name == "git" && len(ce.Args) == 3 && ce.Args[1].Lit() == "rev-parse" && ce.Args[2].Lit() == "--show-toplevel":
+		if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+			return "", false
+		}
+		if top, why := gitTop(a.dir); top != "" && why == "" {
+			return top, true
+		}
+	}
+	return "", false
 }
 
 // paramValue gives the value of a plain $NAME or ${NAME} the guard knows:
