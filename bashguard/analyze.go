@@ -410,6 +410,11 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 				// a secret or a file outside the roots exists.
 				a.testPath(&c, x.X)
 			}
+			if w, ok := x.X.(*syntax.Word); ok && (x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar) && !isLiteralWord(w) {
+				// -v and -R take a name: one that comes from a
+				// substitution may hold a subscript.
+				c.add(permission.Ask, RuleDynamicArithmetic, x.Op.String()+" "+a.source(w)+" names a variable only known at run time, whose subscript can run commands", false)
+			}
 			if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.TsVarSet && strings.ContainsRune(a.source(w), '[') {
 				c.add(permission.Ask, RuleDynamicArithmetic, "-v "+a.source(w)+" evaluates an array subscript, which can run commands", false)
 			}

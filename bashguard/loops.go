@@ -195,3 +195,9 @@ func literalText(w *syntax.Word) (string, bool) {
 	}
 	return b.String(), true
 }
+
+// isLiteralWord reports a word without expansions.
+func isLiteralWord(w *syntax.Word) bool {
+	_, ok := literalText(w)
+	return ok
+}

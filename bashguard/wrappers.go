@@ -97,6 +97,7 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 		copy(rest.vals, v.vals[i:])
 		copy(rest.flags, v.flags[i:])
 		rest.vals[len(rest.vals)-1] = strings.TrimSuffix(fi.starts[0], "/") + "/{}"
+		rest.flags[len(rest.flags)-1] = 0
 		sub := a.wrapped(c, "", &rest, execCtx{fork: true, piped: true})
 		if !sub.decided {
 			a.readFound(c, fi, "xargs", !null)
