@@ -55,59 +55,6 @@ type cmdEntry struct {
 // the lists and is read-only afterwards.
 var cmdTable = buildCmdTable()
 
-// cmdIndex is cmdTable as an open-addressing hash table with a cheap hash
-// of the short names it holds; it answers faster than the map.
-var cmdIndex = buildCmdIndex(cmdTable)
-
-type nameIndex struct {
-	keys    []string // "" marks a free slot
-	entries []cmdEntry
-	mask    uint32
-}
-
-func buildCmdIndex(t map[string]cmdEntry) nameIndex {
-	size := 1
-	for size < 4*len(t) {
-		size *= 2
-	}
-	ix := nameIndex{keys: make([]string, size), entries: make([]cmdEntry, size), mask: uint32(size - 1)}
-	for name, e := range t {
-		if name == "" {
-			continue // never looked up
-		}
-		i := nameHash(name) & ix.mask
-		for ix.keys[i] != "" {
-			i = (i + 1) & ix.mask
-		}
-		ix.keys[i], ix.entries[i] = name, e
-	}
-	return ix
-}
-
-// nameHash is FNV-1a.
-func nameHash(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
-}
-
-func (ix *nameIndex) get(name string) (cmdEntry, bool) {
-	if name == "" {
-		return cmdEntry{}, false
-	}
-	for i := nameHash(name) & ix.mask; ; i = (i + 1) & ix.mask {
-		switch ix.keys[i] {
-		case name:
-			return ix.entries[i], true
-		case "":
-			return cmdEntry{}, false
-		}
-	}
-}
-
 func buildCmdTable() map[string]cmdEntry {
 	var names []string
 	for _, m := range []map[string]bool{privileged, diskCmds, powerCmds, interactive, networkCmds, shells,
@@ -217,7 +164,7 @@ func classify(name string) cmdEntry {
 // lookupCmd returns the entry of name: from the table, or for a name on no
 // list, from the prefixes the dispatcher knows ("mkfs.ext4", "python3.12").
 func lookupCmd(name string) cmdEntry {
-	if e, ok := cmdIndex.get(name); ok {
+	if e, ok := cmdTable[name]; ok {
 		return e
 	}
 	switch {

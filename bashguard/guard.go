@@ -103,16 +103,10 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 	a := analyzer{g: g, sc: sc, src: script, dir: dir, paths: paths}
 	a.hj, _ = paths.(HostJudge)
 	// Size the buffers from a guess at the number of commands and words;
-	// they grow if the guess is short. A short script gets both in one
-	// allocation.
-	if len(script) <= smallScript {
-		b := new(smallBufs)
-		a.out, a.strs = b.cmds[:0], b.strs[:0]
-	} else {
-		n, words := sizeGuess(script)
-		a.out = make([]Command, 0, n)
-		a.strs = make([]string, 0, min(words, 1024))
-	}
+	// they grow if the guess is short.
+	n, words := sizeGuess(script)
+	a.out = make([]Command, 0, n)
+	a.strs = make([]string, 0, min(words, 1024))
 	a.direct, a.flags = sc.direct[:0], sc.flags[:0]
 	a.ambiguous(script, f)
 	a.stmts(f.Stmts, false, false)
@@ -132,17 +126,6 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 			Commands: a.out}
 	}
 	return combine(a.out)
-}
-
-// smallScript is the longest script judged with smallBufs: a few commands
-// of a few words, as most calls are.
-const smallScript = 64
-
-// smallBufs holds the commands and words of a short script in one
-// allocation; a script that needs more grows out of it.
-type smallBufs struct {
-	cmds [4]Command
-	strs [16]string
 }
 
 // sizeGuess estimates the number of simple commands and words in script:

@@ -63,7 +63,8 @@ type toolRules struct {
 	byDir map[string][]*compiledRule
 	// dirLens has bit n set when byDir holds a key of n bytes (keys of
 	// 255 bytes or more set bit 255), so that most ancestors of a path
-	// skip the map lookup and the hashing of their text.
+	// skip the map lookup and the hashing of their text. Kept for
+	// BenchmarkCheck: a plain map lookup per ancestor costs 13-40% more.
 	dirLens [4]uint64
 	// byHost holds domain rules by their host ("example.com") or, for
 	// wildcards, their suffix (".example.com").

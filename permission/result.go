@@ -52,7 +52,8 @@ func (r *Result) asConflict() Conflict {
 //
 // The zero value is an empty log.
 type Conflicts struct {
-	n      int
+	n int
+	// Kept for BenchmarkCombine: without it Combine takes 2 allocs and ~3x the time.
 	inline [4]Conflict
 	more   []Conflict
 }

@@ -71,8 +71,7 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 		}
 		return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + err.Error(), err
 	}
-	var buf [8]string
-	cands := append(buf[:0], r)
+	cands := []string{r}
 	if !sameLexical(r, s.workDir, path) {
 		lexical := path
 		if !filepath.IsAbs(lexical) {
