@@ -159,7 +159,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 
 func (a *agent) silentDeny(v Verdict, reason string) Verdict {
 	v.overridden()
-	v.Decision, v.Layer, v.Source, v.Rule, v.Reason, v.Firm = permission.Deny, permission.LayerSubagent, permission.SourceToolDeny, "subagent:silent", reason, false
+	v.Decision, v.Layer, v.Source, v.Rule, v.Reason, v.Firm = permission.Deny, permission.LayerSubagent, permission.SourceToolDeny, RuleSilent, reason, false
 	return v
 }
 
@@ -180,7 +180,7 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 	prev := v.overridden()
 	switch ans.Choice {
 	case approval.AllowOnce, approval.AllowAlways:
-		v.Decision, v.Rule = permission.Allow, "person:"+permission.RuleID(ans.Choice.String())
+		v.Decision, v.Rule = permission.Allow, allowedRule(ans.Choice)
 		v.Reason = "the person allowed it (" + ans.Choice.String() + ") after: " + prev.Reason
 		if ans.Choice == approval.AllowAlways && len(req.AlwaysRules) > 0 {
 			if err := a.rules.Add(permission.Allow, req.AlwaysRules...); err != nil {
@@ -191,7 +191,7 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 			}
 		}
 	default:
-		v.Decision, v.Rule = permission.Deny, "person:deny"
+		v.Decision, v.Rule = permission.Deny, RuleDenied
 		v.Reason = "the person denied it"
 		if ans.Reason != "" {
 			v.Reason += ": " + ans.Reason

@@ -337,14 +337,14 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 	}
 	if !ap.Answered {
 		if !ap.Expires.IsZero() && !time.Now().Before(ap.Expires) {
-			return denied("person:timeout", fmt.Sprintf("no answer by %s: denied", ap.Expires.UTC().Format(time.RFC3339)))
+			return denied(RuleTimeout, fmt.Sprintf("no answer by %s: denied", ap.Expires.UTC().Format(time.RFC3339)))
 		}
 		return Verdict{}, false
 	}
 	v.Answer = approval.Choice(ap.Answer.Choice)
 	switch v.Answer {
 	case approval.AllowOnce, approval.AllowAlways:
-		v.Decision, v.Source, v.Rule = permission.Allow, permission.SourceAllow, "person:"+permission.RuleID(v.Answer.String())
+		v.Decision, v.Source, v.Rule = permission.Allow, permission.SourceAllow, allowedRule(v.Answer)
 		v.Reason = "the person allowed it (" + v.Answer.String() + ") after: " + ap.Reason
 		if v.Answer == approval.AllowAlways {
 			if gs := store.AlwaysGrants(ap, ap.Answer.Scope); len(gs) > 0 {
@@ -360,7 +360,7 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 		}
 		return v, true
 	}
-	v.Decision, v.Rule, v.Reason = permission.Deny, "person:deny", "the person denied it"
+	v.Decision, v.Rule, v.Reason = permission.Deny, RuleDenied, "the person denied it"
 	if ap.Answer.Reason != "" {
 		v.Reason += ": " + ap.Answer.Reason
 	}

@@ -20,7 +20,7 @@ func (c *stage) inspect(ctx context.Context, fields []jsonin.Member) {
 	for _, r := range t.Rules {
 		rule := r.Rule
 		if rule == "" {
-			rule = "tool:" + permission.RuleID(c.call.Tool)
+			rule = ToolRule(c.call.Tool)
 		}
 		if r.Decision == permission.Ask {
 			c.guardAsk(permission.LayerTraits, rule, r.Reason, false)
@@ -79,7 +79,7 @@ func (c *stage) inspect(ctx context.Context, fields []jsonin.Member) {
 		if s, ok := c.stringField(fields, f); ok {
 			c.checkShell(ctx, f, s)
 		} else if v, present := jsonin.Field(fields, f); !present || string(v) == "null" {
-			c.guardDeny(permission.LayerTraits, "input:missing-field", fmt.Sprintf("input field %q (a shell command) is missing", f))
+			c.guardDeny(permission.LayerTraits, RuleMissingField, fmt.Sprintf("input field %q (a shell command) is missing", f))
 		}
 	}
 	if !shell && !c.hasRules {
@@ -98,9 +98,9 @@ func (c *stage) checkRequired(fields []jsonin.Member) {
 		v, present := jsonin.Field(fields, f)
 		switch {
 		case !present || string(v) == "null":
-			c.guardDeny(permission.LayerTraits, "input:missing-field", fmt.Sprintf("input field %q is missing: %s needs it", f, c.call.Tool))
+			c.guardDeny(permission.LayerTraits, RuleMissingField, fmt.Sprintf("input field %q is missing: %s needs it", f, c.call.Tool))
 		case string(v) == `""`:
-			c.guardDeny(permission.LayerTraits, "input:missing-field", fmt.Sprintf("input field %q is empty: %s needs it", f, c.call.Tool))
+			c.guardDeny(permission.LayerTraits, RuleMissingField, fmt.Sprintf("input field %q is empty: %s needs it", f, c.call.Tool))
 		}
 	}
 }
@@ -150,7 +150,7 @@ func (c *stage) checkFieldCase(fields []jsonin.Member) {
 }
 
 func (c *stage) fieldCaseDeny(key, what, f string) {
-	c.guardDeny(permission.LayerTraits, "input:field-case", fmt.Sprintf(
+	c.guardDeny(permission.LayerTraits, RuleFieldCase, fmt.Sprintf(
 		"input field %q differs from %s %q only in letter case; a tool decoding the input with encoding/json would read it as %q", key, what, f, f))
 }
 
@@ -258,7 +258,7 @@ func (c *stage) stringField(fields []jsonin.Member, f string) (string, bool) {
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		c.guardDeny(permission.LayerTraits, "input:field-type", fmt.Sprintf("input field %q must be a string", f))
+		c.guardDeny(permission.LayerTraits, RuleFieldType, fmt.Sprintf("input field %q must be a string", f))
 		return "", false
 	}
 	return s, true

@@ -3,6 +3,7 @@ package content
 import (
 	"strings"
 
+	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -37,12 +38,12 @@ func (j shellPaths) JudgeHost(host string) permission.Result {
 	}
 	if host == "" {
 		return permission.Result{Decision: permission.Ask, Layer: permission.LayerShell, Source: permission.SourceToolAsk,
-			Rule: "network:host", Reason: "domain rules (" + webFetch + "(domain:...)) are set, and a host only known at run time cannot be held against them"}
+			Rule: bashguard.RuleNetworkHost, Reason: "domain rules (" + webFetch + "(domain:...)) are set, and a host only known at run time cannot be held against them"}
 	}
 	h, err := canonicalHost(host)
 	if err != nil {
 		return permission.Result{Decision: permission.Deny, Layer: permission.LayerTraits, Source: permission.SourceToolDeny,
-			Rule: "input:url-host", Reason: err.Error()}
+			Rule: RuleURLHost, Reason: err.Error()}
 	}
 	r := j.j.rulesFor(&permission.Request{Tool: webFetch, Kind: permission.KindNetwork, Domain: h, Specific: true})
 	if r.Source != permission.SourceDefault {
@@ -53,7 +54,7 @@ func (j shellPaths) JudgeHost(host string) permission.Result {
 		why += ", " + in
 	}
 	return permission.Result{Decision: permission.Ask, Layer: permission.LayerShell, Source: permission.SourceToolAsk,
-		Rule: "network:host", Reason: why + "; allow it with " + webFetch + "(domain:" + h + ")"}
+		Rule: bashguard.RuleNetworkHost, Reason: why + "; allow it with " + webFetch + "(domain:" + h + ")"}
 }
 
 // hasDomainRules reports whether the configuration holds a WebFetch rule

@@ -24,9 +24,9 @@ func (c *stage) pathText(field, p string) bool {
 	why := ""
 	switch {
 	case trimmedSpace(first) || trimmedSpace(last):
-		rule, why = "input:path-space", "has white space at its start or end, which a tool may trim: write the path without it"
+		rule, why = RulePathSpace, "has white space at its start or end, which a tool may trim: write the path without it"
 	case !isASCII(p) && !norm.NFC.IsNormalString(p):
-		rule, why = "input:path-nfc", "is not in Unicode normalisation form C, to which a tool may bring it: write the path in NFC"
+		rule, why = RulePathNFC, "is not in Unicode normalisation form C, to which a tool may bring it: write the path in NFC"
 	default:
 		return true
 	}

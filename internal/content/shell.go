@@ -17,7 +17,7 @@ import (
 func (c *stage) checkShell(ctx context.Context, field, script string) {
 	g := c.j.Guard
 	if g == nil {
-		c.guardDeny(permission.LayerShell, "shell:none", fmt.Sprintf("%s: no shell guard is configured, so no command is allowed", field))
+		c.guardDeny(permission.LayerShell, RuleShellNone, fmt.Sprintf("%s: no shell guard is configured, so no command is allowed", field))
 		return
 	}
 	if ctx == nil {

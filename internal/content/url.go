@@ -12,27 +12,27 @@ import (
 func (c *stage) checkURL(field, raw string) {
 	u, err := url.Parse(raw)
 	if err != nil {
-		c.guardDeny(permission.LayerTraits, "input:url", fmt.Sprintf("%s %q is not a URL", field, raw))
+		c.guardDeny(permission.LayerTraits, RuleURL, fmt.Sprintf("%s %q is not a URL", field, raw))
 		return
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		c.guardDeny(permission.LayerTraits, "input:url-scheme", fmt.Sprintf("%s %q: only http and https URLs are allowed", field, raw))
+		c.guardDeny(permission.LayerTraits, RuleURLScheme, fmt.Sprintf("%s %q: only http and https URLs are allowed", field, raw))
 		return
 	}
 	if u.Hostname() == "" {
-		c.guardDeny(permission.LayerTraits, "input:url", fmt.Sprintf("%s %q has no host", field, raw))
+		c.guardDeny(permission.LayerTraits, RuleURL, fmt.Sprintf("%s %q has no host", field, raw))
 		return
 	}
 	host, err := canonicalHost(u.Hostname())
 	if err != nil {
-		c.guardDeny(permission.LayerTraits, "input:url-host", fmt.Sprintf("%s %q: %v", field, raw, err))
+		c.guardDeny(permission.LayerTraits, RuleURLHost, fmt.Sprintf("%s %q: %v", field, raw, err))
 		return
 	}
 	c.checkDomain(host)
 	if why := internalHost(host); why != "" && !c.namesHost(host) {
 		// The floor: a fetch inside the machine or its network asks,
 		// firmly (no mode lifts it), unless a rule names the host.
-		c.guardAsk(permission.LayerTraits, "network:internal", fmt.Sprintf("%s %q reaches %s, %s; allow it with a rule naming the host (%s(domain:%s))", field, raw, host, why, c.call.Tool, host), true)
+		c.guardAsk(permission.LayerTraits, RuleNetworkInternal, fmt.Sprintf("%s %q reaches %s, %s; allow it with a rule naming the host (%s(domain:%s))", field, raw, host, why, c.call.Tool, host), true)
 	}
 }
 
@@ -50,7 +50,7 @@ func (c *stage) checkDomains(fields []jsonin.Member, f string) {
 	}
 	var many []string
 	if err := json.Unmarshal(raw, &many); err != nil {
-		c.guardDeny(permission.LayerTraits, "input:field-type", fmt.Sprintf("input field %q must be a host name or a list of them", f))
+		c.guardDeny(permission.LayerTraits, RuleFieldType, fmt.Sprintf("input field %q must be a host name or a list of them", f))
 		return
 	}
 	for _, d := range many {
@@ -63,7 +63,7 @@ func (c *stage) checkDomains(fields []jsonin.Member, f string) {
 func (c *stage) checkDomainEntry(f, entry string) {
 	host, err := domainEntry(entry)
 	if err != nil {
-		c.guardDeny(permission.LayerTraits, "input:domain", fmt.Sprintf("%s entry %+q: %v", f, entry, err))
+		c.guardDeny(permission.LayerTraits, RuleDomain, fmt.Sprintf("%s entry %+q: %v", f, entry, err))
 		return
 	}
 	if host != "" {
