@@ -72,7 +72,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	}
 	// 2. Input.
 	if call.Tool == "" {
-		return deny(permission.LayerTraits, "input:no-tool", "the call names no tool")
+		return deny(permission.LayerTraits, RuleNoTool, "the call names no tool")
 	}
 	tool, ok := a.toolset().Lookup(call.Tool)
 	if !ok {

@@ -21,6 +21,7 @@ const (
 
 // The rule IDs of a call's input refused before any layer reads it.
 const (
+	RuleNoTool      permission.RuleID = "input:no-tool"      // the call names no tool
 	RuleUnknownTool permission.RuleID = "input:unknown-tool" // not in the session's tool set
 	RuleTooBig      permission.RuleID = "input:too-big"      // over the size limit
 	RuleTooDeep     permission.RuleID = "input:too-deep"     // nested too deep

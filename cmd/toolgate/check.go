@@ -253,6 +253,10 @@ func checkFailure(ev event, src source) ccwire.Answer {
 	return ans
 }
 
+// ruleClaudeCodeRan is the rule ID of the verdict After records for a call
+// Claude Code ran: toolgate's own verdict is not known there.
+const ruleClaudeCodeRan permission.RuleID = "claude-code:ran"
+
 // runAfter runs the post hooks of ev's tool through the Pipeline's After.
 func runAfter(ev event, src source, run runtime.Run) (runtime.Outcome, error) {
 	pol, err := loadPolicy(src)
@@ -273,7 +277,7 @@ func runAfter(ev event, src source, run runtime.Run) (runtime.Outcome, error) {
 	defer sess.End("check done", "", nil)
 	// The call ran: Claude Code allowed it, by this hook's answer or by
 	// the person's.
-	v := runtime.Verdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerNone, Rule: "claude-code:ran", Reason: "Claude Code ran the call"}, Input: ev.ToolInput}
+	v := runtime.Verdict{Result: permission.Result{Decision: permission.Allow, Layer: permission.LayerNone, Rule: ruleClaudeCodeRan, Reason: "Claude Code ran the call"}, Input: ev.ToolInput}
 	return pl.After(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput}, v, run), nil
 }
 

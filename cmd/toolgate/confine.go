@@ -128,25 +128,31 @@ func confineCall(v runtime.Verdict, tool string, pol *policy, self string) runti
 		if self == "" {
 			why = "the toolgate binary cannot name its own path"
 		}
-		return askInstead(v, "confine:unavailable", "toolgate cannot confine this command here ("+why+"); confirm it runs with your full rights, or set \"toolgate\": {\"confine\": false}")
+		return askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command here ("+why+"); confirm it runs with your full rights, or set \"toolgate\": {\"confine\": false}")
 	}
 	var in map[string]json.RawMessage
 	var script string
 	if err := json.Unmarshal(v.Input, &in); err != nil || json.Unmarshal(in["command"], &script) != nil {
-		return askInstead(v, "confine:input", "toolgate cannot read the command to confine it")
+		return askInstead(v, ruleConfineInput, "toolgate cannot read the command to confine it")
 	}
 	wrapped, err := json.Marshal(wrapCommand(self, confinePolicy{Roots: pol.roots, Network: pol.network}, script))
 	if err != nil {
-		return askInstead(v, "confine:input", "toolgate cannot wrap the command: "+err.Error())
+		return askInstead(v, ruleConfineInput, "toolgate cannot wrap the command: "+err.Error())
 	}
 	in["command"] = wrapped
 	out, err := json.Marshal(in)
 	if err != nil {
-		return askInstead(v, "confine:input", "toolgate cannot wrap the command: "+err.Error())
+		return askInstead(v, ruleConfineInput, "toolgate cannot wrap the command: "+err.Error())
 	}
 	v.Input = out
 	return v
 }
+
+// The rule IDs of an Allow the confinement turns into an Ask.
+const (
+	ruleConfineUnavailable permission.RuleID = "confine:unavailable" // no confinement on this system
+	ruleConfineInput       permission.RuleID = "confine:input"       // the command cannot be read or wrapped
+)
 
 // askInstead turns an Allow into an Ask of the shell layer, keeping the
 // Allow in the conflict log.
