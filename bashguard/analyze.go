@@ -396,7 +396,7 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 				// Operands are arithmetic: a name is replaced by its value,
 				// which is evaluated again, and a subscript runs commands.
 				for _, o := range []syntax.TestExpr{x.X, x.Y} {
-					if w, ok := o.(*syntax.Word); ok && !isDecimal(w.Lit()) {
+					if w, ok := o.(*syntax.Word); ok && !isDecimal(w.Lit()) && !numericParam(w) {
 						c.add(permission.Ask, RuleDynamicArithmetic, "operand "+a.source(w)+" of "+x.Op.String()+
 							" is evaluated as arithmetic, which can run commands through variable values", false)
 					}

@@ -227,7 +227,8 @@ func sameArgvs(want, got [][]string) bool {
 
 // dataWord reports a judged word that stands for one word whose value the
 // guard does not know and accepts whatever it is: quoted output of a
-// command substitution, or a pipe from a process substitution.
+// command substitution, a variable such as $? or $USER, or a pipe from a
+// process substitution.
 func dataWord(w string) bool {
-	return strings.HasPrefix(w, "<(") && strings.HasSuffix(w, ")") || strings.Contains(w, "$(") || strings.Contains(w, "`")
+	return strings.HasPrefix(w, "<(") && strings.HasSuffix(w, ")") || strings.Contains(w, "$") || strings.Contains(w, "`")
 }

@@ -91,7 +91,7 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 		case *syntax.ParamExp:
 			// Only the variables whose value the guard knows: $PWD, $HOME
 			// and loop variables, plainly expanded.
-			if n.Param == nil || !(n.Param.Value == "PWD" || n.Param.Value == "HOME" || loopVars[n.Param.Value]) ||
+			if n.Param == nil || !(n.Param.Value == "PWD" || n.Param.Value == "HOME" || loopVars[n.Param.Value] || harmlessParams[n.Param.Value]) ||
 				n.Excl || n.Length || n.Width || n.Index != nil || n.Slice != nil || n.Repl != nil || n.Exp != nil || n.Names != 0 {
 				why = "it holds a run-time expansion of a variable whose value is not known"
 			}
@@ -167,13 +167,18 @@ var dataCmds = map[string]bool{"echo": true, "printf": true, "test": true, "[": 
 	"false": true, "exit": true, "basename": true, "dirname": true, "expr": true, "tr": true, "seq": true, "numfmt": true}
 
 // holdsOutput reports a word with a command substitution other than
-// $(pwd), outside a process substitution of its own.
+// $(pwd), or a variable whose value is data ($?, $USER), outside a
+// process substitution of its own.
 func holdsOutput(w *syntax.Word) bool {
 	found := false
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ProcSubst:
 			return false
+		case *syntax.ParamExp:
+			if n.Param != nil && harmlessParams[n.Param.Value] {
+				found = true
+			}
 		case *syntax.CmdSubst:
 			if len(n.Stmts) == 1 {
 				if ce, ok := n.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 1 && ce.Args[0].Lit() == "pwd" {

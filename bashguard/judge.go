@@ -34,7 +34,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) && !dataArg(name, v, i) {
 			if v.flags[i]&wUnquoted != 0 {
-				c.addf(permission.Ask, RuleDynamicArg, "argument ", v.vals[i], " is only known at run time (unquoted, the output of a substitution is split and globbed)", false)
+				c.addf(permission.Ask, RuleDynamicArg, "argument ", v.vals[i], " is only known at run time (unquoted, the output of a substitution or a variable is split and globbed)", false)
 				break
 			}
 			c.addf(permission.Ask, RuleDynamicArg, "argument ", v.vals[i], " is only known at run time", false)

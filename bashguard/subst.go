@@ -103,9 +103,23 @@ func (e *wordEval) parts(parts []syntax.WordPart, inDQ bool) bool {
 			e.data = true
 			e.unquotedData = e.unquotedData || !inDQ
 		case *syntax.ParamExp:
-			v, ok := e.a.paramValue(p)
-			if !ok || !e.value(v, inDQ) {
+			if v, ok := e.a.paramValue(p); ok {
+				if !e.value(v, inDQ) {
+					return false
+				}
+				continue
+			}
+			if !plainParam(p) || !harmlessParams[p.Param.Value] {
 				return false
+			}
+			// A value of the host's or the shell's own, not a secret:
+			// data. Unquoted, an empty value vanishes and one with
+			// blanks splits, so only the numbers stay one word.
+			e.data = true
+			switch p.Param.Value {
+			case "?", "#", "$", "!":
+			default:
+				e.unquotedData = e.unquotedData || !inDQ
 			}
 		default:
 			return false
@@ -157,11 +171,27 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 	return "", false
 }
 
+// harmlessParams are the variables whose values are no secret and come
+// from the host or the shell itself, never from a file: as data they are
+// harmless. The status and counts ($? $# $$ $! $-) are numbers and
+// option letters.
+var harmlessParams = map[string]bool{
+	"?": true, "#": true, "$": true, "!": true, "-": true,
+	"USER": true, "LOGNAME": true, "SHELL": true, "LANG": true, "TERM": true, "PATH": true, "HOSTNAME": true,
+	"HOSTTYPE": true, "OSTYPE": true, "MACHTYPE": true, "BASH_VERSION": true, "UID": true, "EUID": true,
+	"PPID": true, "SHLVL": true, "OLDPWD": true,
+}
+
+// plainParam reports a plain $NAME or ${NAME}, without operators.
+func plainParam(p *syntax.ParamExp) bool {
+	return !(p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil || p.Repl != nil ||
+		p.Names != 0 || p.Exp != nil || p.NestedParam != nil || p.Param == nil || p.Flags != nil || len(p.Modifiers) > 0)
+}
+
 // paramValue gives the value of a plain $NAME or ${NAME} the guard knows:
 // PWD, HOME, and bound loop variables.
 func (a *analyzer) paramValue(p *syntax.ParamExp) (string, bool) {
-	if p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil || p.Repl != nil ||
-		p.Names != 0 || p.Exp != nil || p.NestedParam != nil || p.Param == nil || p.Flags != nil || len(p.Modifiers) > 0 {
+	if !plainParam(p) {
 		return "", false
 	}
 	name := p.Param.Value
@@ -239,10 +269,36 @@ func testDataArg(v *argv, i int) bool {
 	return false
 }
 
-// stringTestOp reports the binary operators of test that compare strings.
+// stringTestOp reports the binary operators of test that compare strings,
+// and those that compare integers: test and [ parse their operands as
+// integers ("integer expression expected"), unlike [[ ]], which evaluates
+// them as arithmetic.
 func stringTestOp(op string) bool {
 	switch op {
-	case "=", "==", "!=", "<", ">":
+	case "=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+		return true
+	}
+	return false
+}
+
+// numericParam reports $?, $#, $$ or $!, quoted or not: their values are
+// numbers, which arithmetic evaluates as themselves.
+func numericParam(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	p, ok := parts[0].(*syntax.ParamExp)
+	if !ok || !plainParam(p) {
+		return false
+	}
+	switch p.Param.Value {
+	case "?", "#", "$", "!":
 		return true
 	}
 	return false
