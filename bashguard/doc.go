@@ -124,8 +124,11 @@
 // printf after its format, basename and the like, an operand of -n, -z
 // and the string comparisons of test and [[ ]], a here-string or a
 // here-document. The commands inside are judged as every other command.
-// Unquoted output (split and globbed), output in any other position, and
-// every other variable (the environment holds secrets) stay Ask.
+// So are $?, $#, $$ and $! (numbers), and, quoted, the host's plain
+// variables that hold no secret (USER, SHELL, PATH, LANG, TERM, ...);
+// test and [ compare data as integers too. Unquoted output (split and
+// globbed), output in any other position, and every other variable (the
+// environment holds secrets) stay Ask.
 //
 // A for loop over literal words and globs binds its variable to each
 // value in turn and judges the body for each ("for f in *.go; do wc -l

@@ -24,8 +24,8 @@ import (
 // echo or printf, tested as a string, fed to a command's input by a
 // here-string or here-document. Anywhere else (a command name, an
 // option, a path) it is Ask, as is every other variable: the environment
-// holds secrets. A word that is only "<(list)" is a pipe from list, read
-// like /dev/fd/N.
+// holds secrets, except for the few of harmlessParams. A word that is
+// only "<(list)" is a pipe from list, read like /dev/fd/N.
 
 // evalWord evaluates a word whose parts are plain text and the expansions
 // above, after walkParts walked the commands inside it. ok is false for
