@@ -13,7 +13,7 @@
 //
 //	g := bashguard.New(bashguard.Policy{Home: home})
 //	v := g.Judge(ctx, dir, paths, "git status && go test ./... | tee out.txt")
-//	// v.Decision == permission.Ask, v.Rule == "unlisted"
+//	// v.Decision == permission.Ask, v.Rule == bashguard.RuleUnlisted ("unlisted")
 //	// v.Commands: git (allow), go (ask), tee (ask: writes out.txt)
 //
 // The combined decision is Deny if any command is denied, Allow only if

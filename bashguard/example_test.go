@@ -2,6 +2,7 @@ package bashguard_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/toolgate/toolgate/bashguard"
@@ -56,4 +57,19 @@ func ExampleGuard_Judge() {
 	//   [:] deny overridable=false
 	//   [:] deny overridable=false
 	//   [:] deny overridable=false
+}
+
+// A script that does not parse is denied, and the Verdict keeps the
+// parser's error, with where it stopped, as its Cause.
+func ExampleParseError() {
+	g := bashguard.New(bashguard.DefaultPolicy())
+	v := g.Judge(context.Background(), "/srv/project", projectRoot{}, "echo ok\necho 'unterminated")
+	fmt.Println(v.Decision, v.Rule == bashguard.RuleParse)
+	var pe *bashguard.ParseError
+	if errors.As(v.Cause, &pe) {
+		fmt.Println("stopped at", pe.Pos)
+	}
+	// Output:
+	// deny true
+	// stopped at 2:6
 }
