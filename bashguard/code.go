@@ -215,9 +215,8 @@ var awkSafeOpts = []string{"-F", "-v", "-b", "-c", "-P", "-r", "-S", "-N", "-V",
 // awk allows programs that only read their input and print.
 func (a *analyzer) awk(c *verdictAcc, v *argv) {
 	progFile := false
-	var opsBuf, valsBuf [4]int
-	vals := valsBuf[:0] // words taken as the values of -v and -F
-	ops := scanOpts(v, "FvfW", []string{"--field-separator", "--assign", "--file", "--include", "--load", "--exec", "--source"}, opsBuf[:0], func(o opt) {
+	var vals []int // words taken as the values of -v and -F
+	ops := scanOpts(v, "FvfW", []string{"--field-separator", "--assign", "--file", "--include", "--load", "--exec", "--source"}, nil, func(o opt) {
 		name, _, _ := strings.Cut(o.name, "=")
 		if o.valAt > 0 {
 			vals = append(vals, o.valAt)

@@ -15,9 +15,9 @@ type opt struct {
 }
 
 // scanOpts splits v.vals[1:] into options, reported to fn, and operands,
-// whose indexes it appends to operands (a buffer the caller may give, so
-// that short command lines need no allocation) and returns. Short options listed in valShort and long
-// options listed in valLong take a value (attached or as the next word):
+// whose indexes it appends to operands (usually nil) and returns. Short
+// options listed in valShort and long options listed in valLong take a
+// value (attached or as the next word):
 // they must name only options whose value is required, since GNU getopt
 // never gives an optional value ("--color[=WHEN]") the next word.
 // Options may follow operands, as with GNU tools, until "--".

@@ -17,8 +17,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 	tree.recursive = name == "rg"
 	tree.content, tree.hidden, tree.follow = true, name != "rg", name == "diff"
 	unrestricted := 0
-	var opsBuf [8]int
-	ops := scanOptsOpt(v, valShort, s.optShort, valLong, opsBuf[:0], func(o opt) {
+	ops := scanOptsOpt(v, valShort, s.optShort, valLong, nil, func(o opt) {
 		defer checkOpt(c, name, o) // after the checks that explain an option better
 		isShort := len(o.name) == 2
 		ch := byte(0)
@@ -161,8 +160,7 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 			break
 		}
 	}
-	var startsBuf [4]int
-	starts := startsBuf[:0]
+	var starts []int
 	for ; i < v.len(); i++ {
 		s := v.vals[i]
 		if v.literal(i) && (len(s) > 1 && s[0] == '-' || s == "(" || s == "!" || s == ")" || s == ",") {

@@ -9,8 +9,7 @@ import (
 // sed allows scripts that only print: no in-place editing, no script
 // files, and no w, W, e, r or R commands or s///w and s///e flags.
 func (a *analyzer) sed(c *verdictAcc, v *argv) {
-	var scriptsBuf, opsBuf [4]int
-	scripts, ops := scriptsBuf[:0], opsBuf[:0]
+	var scripts, ops []int
 	inPlace, fromFile := false, false
 	end := false
 	for i := 1; i < v.len(); i++ {

@@ -18,8 +18,7 @@ func homeWord(src string) bool {
 
 func (a *analyzer) rm(c *verdictAcc, v *argv) {
 	recursive, force := false, false
-	var opsBuf [8]int
-	ops := scanOpts(v, "", nil, opsBuf[:0], func(o opt) {
+	ops := scanOpts(v, "", nil, nil, func(o opt) {
 		switch {
 		case o.name == "-r" || o.name == "-R" || longIs(o.name, "--recursive"):
 			recursive = true
@@ -63,8 +62,7 @@ func (a *analyzer) dd(c *verdictAcc, v *argv) {
 }
 
 func (a *analyzer) shred(c *verdictAcc, v *argv) {
-	var opsBuf [8]int
-	ops := scanOpts(v, "ns", []string{"--iterations", "--size", "--random-source"}, opsBuf[:0], func(opt) {})
+	ops := scanOpts(v, "ns", []string{"--iterations", "--size", "--random-source"}, nil, func(opt) {})
 	for _, i := range ops {
 		if strings.HasPrefix(path.Clean(v.vals[i]), "/dev/") {
 			c.add(permission.Deny, RuleDangerousDisk, "shreds the device "+v.vals[i], false)
@@ -104,8 +102,7 @@ func (a *analyzer) kill(c *verdictAcc, v *argv) {
 }
 
 func (a *analyzer) rsync(c *verdictAcc, v *argv) {
-	var opsBuf [8]int
-	ops := scanOpts(v, "e", []string{"--rsh", "--rsync-path"}, opsBuf[:0], func(o opt) {
+	ops := scanOpts(v, "e", []string{"--rsh", "--rsync-path"}, nil, func(o opt) {
 		if o.name == "-e" || longIs(o.name, "--rsh") {
 			c.add(permission.Ask, RuleCodeInline, "runs the remote shell "+o.val, false)
 		}
@@ -154,8 +151,7 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 	targetDir, reference, recursive := -1, false, false
 	var tdVal string
 	var tdFlags wordFlags
-	var opsBuf [8]int
-	ops := scanOpts(v, spec.short, spec.long, opsBuf[:0], func(o opt) {
+	ops := scanOpts(v, spec.short, spec.long, nil, func(o opt) {
 		switch {
 		case o.name == "-t" || longIs(o.name, "--target-directory"):
 			targetDir, tdVal, tdFlags = 1, o.val, o.vf

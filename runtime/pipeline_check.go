@@ -58,14 +58,12 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	// (checked before anything parses it): layer 7 compares calls by the
 	// canonical form (an input too big to read is compared by its bytes),
 	// and the guards read the declared fields from it.
-	var canonBuf [256]byte
-	var memberBuf [8]jsonin.Member
 	var canon []byte
 	var members []jsonin.Member
 	var cerr error
 	tooBig := len(call.Input) > p.cfg.MaxInputBytes
 	if !tooBig {
-		canon, members, cerr = jsonin.Object(call.Input, canonBuf[:0], memberBuf[:0])
+		canon, members, cerr = jsonin.Object(call.Input, nil, nil)
 	}
 	if g := a.l7.gate(call.Tool, call.Input, canon); g.Decision != permission.Allow {
 		return deny(permission.LayerRuntime, g.Rule, g.Reason)
@@ -117,7 +115,7 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 		// An input the hooks left as it was (the chain hands it back
 		// whole) has the members and traits already read.
 		if !bytes.Equal(input, call.Input) {
-			if _, members, cerr = jsonin.Object(input, canonBuf[:0], memberBuf[:0]); cerr != nil {
+			if _, members, cerr = jsonin.Object(input, nil, nil); cerr != nil {
 				return deny(permission.LayerHooks, hooks.Rule(out.Hook), "a hook replaced the input with something that is not a JSON object: "+inputError(cerr))
 			}
 			traits = tool.Traits(input)

@@ -264,8 +264,8 @@ func (s *Session) tokenLevel() int {
 func (s *Session) buildStatus() Status {
 	st := Status{Step: s.step}
 	// The reasons, joined by "; ", built in one buffer.
-	var arr [320]byte
-	b, n := arr[:0], 0
+	var b []byte
+	n := 0
 	sep := func() {
 		if n > 0 {
 			b = append(b, "; "...)
