@@ -93,10 +93,8 @@ func writeReadme(path string, res, pkg map[string]*samples) error {
 			lo, hi := slices.Min(v), slices.Max(v)
 			format := func(x float64) string { return fmt.Sprintf("%.2f×", x) }
 			switch r.unit {
-			case "sec/op":
+			case "sec/op", "sec/call": // benchfmt reads ns/call as sec/call
 				format = duration
-			case "ns/call":
-				format = func(x float64) string { return duration(x / 1e9) }
 			}
 			fmt.Fprintf(&b, "| %s | %s | %s–%s, median %s (%d runs) |\n", r.label, r.what, format(lo), format(hi), format(median(v)), len(v))
 		}
@@ -111,7 +109,7 @@ func writeReadme(path string, res, pkg map[string]*samples) error {
 var packageRows = []struct{ label, name, unit, what string }{
 	{"`runtime` `BenchmarkPipelineRead/check-vs-resolve`", "PipelineRead/check-vs-resolve", "check/resolve", "Check of a Read (50 rules, 3 hooks) ÷ `sandbox.Resolve` of its path"},
 	{"`runtime` `BenchmarkPipelineBash/check-vs-judge`", "PipelineBash/check-vs-judge", "check/judge", "Check of a Bash call ÷ `bashguard` Judge of its command"},
-	{"`runtime` `BenchmarkPipelineExecutor`", "PipelineExecutor/pipeline-executor", "ns/call", "a batch of 100 no-op calls through Check, run and After, a call"},
+	{"`runtime` `BenchmarkPipelineExecutor`", "PipelineExecutor/pipeline-executor", "sec/call", "a batch of 100 no-op calls through Check, run and After, a call"},
 	{"`hooks` `BenchmarkPreToolUseNoop3Timed`", "PreToolUseNoop3Timed", "sec/op", "three no-op PreToolUse hooks under the default timeout"},
 	{"`hooks` `BenchmarkPreToolUseNoop3Inline`", "PreToolUseNoop3Inline", "sec/op", "the same hooks declared `NoTimeout`"},
 	{"`bashguard` `BenchmarkJudgeVsParse/pipeline`", "JudgeVsParse/pipeline", "judge/parse", "Judge ÷ the bare parse of a pipeline, with a path checker that works on text"},
