@@ -30,9 +30,11 @@ import (
 // $TOOLGATE_E2E_CACHE/server-filesystem-VERSION.
 const FilesystemServerVersion = "2026.8.31"
 
-// The commands TestMain builds: the gateway as a user installs it, the
-// go-sdk upstream server and the redacting PostToolUse hook.
-var gatewayBin, upstreamBin, redactBin string
+// The commands TestMain builds: toolgate and the gateway beside it, as a
+// user installs them (the tests run "toolgate mcp", which hands over to
+// toolgate-mcp), the go-sdk upstream server and the redacting PostToolUse
+// hook.
+var toolgateBin, gatewayBin, upstreamBin, redactBin string
 
 func buildAndRun(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "toolgate-mcp-e2e-")
@@ -41,6 +43,13 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	toolgateBin = filepath.Join(dir, "toolgate")
+	build := exec.Command("go", "build", "-o", toolgateBin, "./cmd/toolgate")
+	build.Dir = filepath.Join("..", "..") // the library's module, which holds cmd/toolgate
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building cmd/toolgate: %v\n%s", err, out)
+		return 1
+	}
 	for _, b := range []struct {
 		out *string
 		pkg string
@@ -150,14 +159,14 @@ func newE2E(t *testing.T, server string, entry func(*testing.T, string) string, 
 	return e
 }
 
-// gateway returns the toolgate-mcp command line for the front: stdio, or
+// gateway returns the "toolgate mcp" command line for the front: stdio, or
 // streamable HTTP on a free loopback port.
 func (e *e2e) gateway(ctx context.Context, front string) *exec.Cmd {
-	args := append([]string{"--config", e.config, "--dir", e.dir, "--audit", e.audit}, e.args...)
+	args := append([]string{"mcp", "--config", e.config, "--dir", e.dir, "--audit", e.audit}, e.args...)
 	if front == "http" {
 		args = append(args, "--listen", "127.0.0.1:0")
 	}
-	cmd := exec.CommandContext(ctx, gatewayBin, args...)
+	cmd := exec.CommandContext(ctx, toolgateBin, args...)
 	cmd.Env = []string{"HOME=" + e.home, "PATH=" + os.Getenv("PATH")}
 	cmd.Dir = e.dir
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
