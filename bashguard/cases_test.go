@@ -27,6 +27,9 @@ type testCase struct {
 	// directory and the only root (a name ending in "/" is a directory),
 	// for cases about what globs and git find there.
 	Files []string `json:"files,omitempty"`
+	// CDPath, when set, is the policy's CDPath; "$W" in it stands for
+	// the workspace of Files.
+	CDPath string `json:"cdpath,omitempty"`
 }
 
 // workspace makes the files of c in a fresh directory and returns it with
@@ -141,6 +144,10 @@ func TestCases(t *testing.T) {
 		dir := testWork
 		if len(c.Files) > 0 {
 			dir, paths = workspace(t, c)
+		}
+		if c.CDPath != "" {
+			pol.CDPath = strings.ReplaceAll(c.CDPath, "$W", dir)
+			g = New(pol)
 		}
 		v := g.Judge(context.Background(), dir, paths, c.Script)
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)

@@ -1,10 +1,14 @@
 package bashguard
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -28,10 +32,14 @@ import (
 // directory only known at run time, one that does not exist, or one whose
 // ".." after a link leads elsewhere than bash's logical reading of it.
 //
-// A relative directory is taken relative to the working directory: the
-// guard assumes that the script runs without CDPATH in its environment,
-// as the runner's clean environment is (an assignment to CDPATH in the
-// script is asked, as every upper-case name is).
+// A relative directory is found as bash finds it with the CDPATH of
+// [Policy.CDPath]: in each entry in turn (an empty one is the working
+// directory), the first that holds it as a directory cd can enter, else
+// relative to the working directory; a directory starting with "/", "./"
+// or "../", or "." or "..", never goes through CDPATH. A relative entry
+// or one that cannot be read before the directory is found is asked. An
+// assignment to CDPATH in the script is asked, as every upper-case name
+// is.
 
 // maxDirs bounds the working directories a point of a script is judged
 // in; a script that may be in more asks.
@@ -247,29 +255,89 @@ func (a *analyzer) cd(c *verdictAcc, v *argv) {
 		c.add(permission.Ask, "state", "changes the working directory to the previous one, so later relative paths cannot be checked", false)
 		return
 	}
-	joined := t
-	if !path.IsAbs(t) {
-		if a.dir == "" {
-			c.add(permission.Ask, "state", "changes the working directory, so later relative paths cannot be checked (the starting directory is not known)", false)
-			return
-		}
-		joined = strings.TrimSuffix(a.dir, "/") + "/" + t
+	if a.dir == "" && !path.IsAbs(t) {
+		c.add(permission.Ask, "state", "changes the working directory, so later relative paths cannot be checked (the starting directory is not known)", false)
+		return
 	}
-	to, why := cdTarget(joined, physical)
+	to, found, why := cdResolve(a.dir, a.g.pol.CDPath, t, physical)
 	if why != "" {
 		c.addf(permission.Ask, "state", "changes the working directory to ", t, ", which "+why+", so later relative paths cannot be checked", false)
 		return
+	}
+	name := t
+	if found {
+		name = t + " (" + to + " through CDPATH)"
 	}
 	r := a.judgePath(to, Probe)
 	switch r.Decision {
 	case permission.Allow:
 		c.allow(RuleSafe, "changes the working directory inside the allowed roots")
 	case permission.Ask:
-		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", t, sep(r.Reason), false)
+		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", name, sep(r.Reason), false)
 	default:
-		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", t, sep(r.Reason), false)
+		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", name, sep(r.Reason), false)
 	}
 	a.cdTo, a.cdDone = to, true
+}
+
+// maxCDPath bounds the CDPATH entries a cd is looked up in; a longer
+// CDPATH asks.
+const maxCDPath = 64
+
+// cdResolve returns the directory "cd t" enters from the absolute working
+// directory dir (empty when unknown, for an absolute t only) with cdpath
+// the value of CDPATH, and whether a CDPATH entry other than the working
+// directory found it. It explains why it cannot tell otherwise.
+func cdResolve(dir, cdpath, t string, physical bool) (string, bool, string) {
+	if path.IsAbs(t) {
+		to, why := cdTarget(t, physical)
+		return to, false, why
+	}
+	if cdpath != "" && !cdNoSearch(t) {
+		entries := strings.Split(cdpath, ":")
+		if len(entries) > maxCDPath {
+			return "", false, "is looked up in a CDPATH of more than " + strconv.Itoa(maxCDPath) + " entries"
+		}
+		for _, e := range entries {
+			if e == "" {
+				e = dir
+			}
+			if !path.IsAbs(e) {
+				return "", false, "is looked up in CDPATH through its relative entry " + e
+			}
+			cand := strings.TrimSuffix(e, "/") + "/" + t
+			fi, err := os.Stat(cand)
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+					continue
+				}
+				return "", false, "is looked up in CDPATH, and " + cand + " cannot be read"
+			}
+			if !fi.IsDir() {
+				continue
+			}
+			to, why := cdTarget(cand, physical)
+			if why != "" {
+				return "", false, "is found through CDPATH at " + cand + ", which " + why
+			}
+			// bash tries the next entry when it cannot enter this one.
+			if syscall.Access(to, accessSearch) != nil {
+				continue
+			}
+			return to, e != dir, ""
+		}
+	}
+	to, why := cdTarget(strings.TrimSuffix(dir, "/")+"/"+t, physical)
+	return to, false, why
+}
+
+// accessSearch is access(2)'s X_OK: the right to enter a directory.
+const accessSearch = 0x1
+
+// cdNoSearch reports whether bash takes the cd operand t as it is,
+// without looking it up in CDPATH.
+func cdNoSearch(t string) bool {
+	return t == "." || t == ".." || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../")
 }
 
 // cdTarget returns the directory "cd" enters for the absolute, uncleaned

@@ -65,8 +65,8 @@
 // directory it may run in. The directory entered goes through the
 // [PathJudge] as a probe. A cd the guard cannot follow (inside an if,
 // loop or function body, run by eval or a wrapper, cd -, a directory only
-// known at run time) is Ask. The guard assumes CDPATH is not set in the
-// environment the script runs in.
+// known at run time) is Ask. A relative directory is looked up in
+// [Policy.CDPath] as bash looks it up in CDPATH.
 //
 // The guard judges the parser's syntax tree, so what bash reads
 // differently is refused (rule "syntax:ambiguous"): a carriage return, a

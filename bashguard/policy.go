@@ -44,6 +44,12 @@ type Policy struct {
 	// auto-allowed.
 	LookupHome func(user string) (string, error)
 
+	// CDPath is the CDPATH of the environment the script will run in,
+	// where bash looks up the directory of a relative "cd DIR"; empty
+	// means unset. The directory found there is the one the commands
+	// after the cd are judged in.
+	CDPath string
+
 	// ExtraSafe names further commands that are auto-allowed with any
 	// literal arguments (for example "make" in a trusted project). Names on
 	// the dangerous or network lists are ignored here: they stay denied.

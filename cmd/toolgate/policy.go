@@ -483,6 +483,13 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	}
 	pol := bashguard.DefaultPolicy()
 	pol.Home = p.src.home
+	if p.src.getenv != nil {
+		// The command runs with Claude Code's environment, which the hook
+		// inherits: unconfined as it is, and under toolgate exec, which
+		// passes it on without its secrets (CDPATH stays), so bash finds
+		// "cd DIR" through the same CDPATH either way.
+		pol.CDPath = p.src.getenv("CDPATH")
+	}
 	pol.AllowNetwork, pol.ExtraSafe = p.network, p.safe
 	set := hooks.NewSet()
 	for _, c := range p.hooks {
