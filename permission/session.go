@@ -91,6 +91,14 @@ func (s *SessionRules) Add(d Decision, rules ...string) error {
 	return nil
 }
 
+// Parent returns the session rules s was derived from with Child, or nil.
+func (s *SessionRules) Parent() *SessionRules {
+	if s == nil {
+		return nil
+	}
+	return s.parent
+}
+
 // Rules returns the rules added to s (not its parent's), in order.
 func (s *SessionRules) Rules() []RuleSpec {
 	s.mu.Lock()

@@ -33,7 +33,7 @@ const webFetch = "WebFetch"
 // Only rules with a domain specifier speak (a bare WebFetch rule is about
 // the tool), from the configuration and the session.
 func (j shellPaths) JudgeHost(host string) permission.Result {
-	if !hasDomainRules(j.j.Checker) {
+	if !hasDomainRules(j.j.Checker, j.j.Session) {
 		return permission.Result{Decision: permission.Allow, Layer: permission.LayerRules, Source: permission.SourceDefault}
 	}
 	if host == "" {
@@ -57,11 +57,20 @@ func (j shellPaths) JudgeHost(host string) permission.Result {
 		Rule: bashguard.RuleNetworkHost, Reason: why + "; allow it with " + webFetch + "(domain:" + h + ")"}
 }
 
-// hasDomainRules reports whether the configuration holds a WebFetch rule
-// with a domain specifier, in any list. It is asked only for the hosts of
-// network commands; a rule without "domain:" in it costs a substring
-// search.
-func hasDomainRules(c *permission.Checker) bool {
+// hasDomainRules reports whether the configuration or the session (with
+// the sessions it derives from) holds a WebFetch rule with a domain
+// specifier, in any list: a domain rule granted in a session ("allow
+// always" for a WebFetch) switches the judgement on as one in a settings
+// file does. It is asked only for the hosts of network commands; a rule
+// without "domain:" in it costs a substring search.
+func hasDomainRules(c *permission.Checker, s *permission.SessionRules) bool {
+	for ; s != nil; s = s.Parent() {
+		for _, r := range s.Rules() {
+			if domainRule(r.Rule) {
+				return true
+			}
+		}
+	}
 	if c == nil {
 		return false
 	}
