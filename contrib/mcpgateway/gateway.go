@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolgate/toolgate/contrib/gosdk"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 )
@@ -287,7 +288,7 @@ func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHand
 		sid := c.id
 		sess, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: g.opts.IdleTimeout})
 		if err != nil {
-			return refused("denied: no session: " + err.Error()), nil
+			return gosdk.Refused("denied: no session: " + err.Error()), nil
 		}
 		c.sess.Store(sess)
 		var call runtime.Call
@@ -296,7 +297,7 @@ func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHand
 			// The second round of a call whose Ask was put to the
 			// person: judged once, in the first.
 			if a.refusal != "" {
-				return refused(a.refusal), nil
+				return gosdk.Refused(a.refusal), nil
 			}
 			call, v = a.call, a.v
 		} else {
@@ -312,7 +313,7 @@ func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHand
 		}
 		if v.Decision != permission.Allow {
 			o := g.p.After(ctx, call, v, runtime.Run{})
-			return refused(o.Output), nil
+			return gosdk.Refused(o.Output), nil
 		}
 		start := time.Now()
 		res, err := up.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(v.Input)})
@@ -320,10 +321,10 @@ func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHand
 		if err != nil {
 			run.Output = "the server failed: " + err.Error()
 		} else {
-			run.Content = toParts(res)
+			run.Content = gosdk.ToContent(res)
 		}
 		o := g.p.After(ctx, call, v, run)
-		out := fromParts(o.Content)
+		out := gosdk.FromContent(o.Content)
 		if o.Content == nil {
 			out = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: o.Output}}}
 		}
@@ -338,62 +339,4 @@ func args(req *mcp.CallToolRequest) json.RawMessage {
 		return json.RawMessage(`{}`)
 	}
 	return req.Params.Arguments
-}
-
-func refused(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
-}
-
-// toParts turns an MCP result into the pipeline's content parts.
-func toParts(r *mcp.CallToolResult) []runtime.Content {
-	parts := make([]runtime.Content, 0, len(r.Content)+1)
-	for _, c := range r.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			parts = append(parts, runtime.Content{Type: "text", Text: c.Text})
-		case *mcp.ImageContent:
-			parts = append(parts, runtime.Content{Type: "image", Data: c.Data, MIMEType: c.MIMEType})
-		case *mcp.AudioContent:
-			parts = append(parts, runtime.Content{Type: "audio", Data: c.Data, MIMEType: c.MIMEType})
-		case *mcp.ResourceLink:
-			parts = append(parts, runtime.Content{Type: "resource_link", URI: c.URI, MIMEType: c.MIMEType})
-		case *mcp.EmbeddedResource:
-			if c.Resource != nil {
-				parts = append(parts, runtime.Content{Type: "resource", URI: c.Resource.URI, MIMEType: c.Resource.MIMEType,
-					Text: c.Resource.Text, Data: c.Resource.Blob})
-			}
-		default:
-			b, _ := json.Marshal(c)
-			parts = append(parts, runtime.Content{Type: "text", Text: string(b)})
-		}
-	}
-	if r.StructuredContent != nil {
-		if b, err := json.Marshal(r.StructuredContent); err == nil {
-			parts = append(parts, runtime.Content{Type: "json", JSON: b})
-		}
-	}
-	return parts
-}
-
-// fromParts turns content parts back into an MCP result.
-func fromParts(parts []runtime.Content) *mcp.CallToolResult {
-	r := &mcp.CallToolResult{Content: []mcp.Content{}}
-	for _, c := range parts {
-		switch c.Type {
-		case "image":
-			r.Content = append(r.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType})
-		case "audio":
-			r.Content = append(r.Content, &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType})
-		case "resource_link":
-			r.Content = append(r.Content, &mcp.ResourceLink{URI: c.URI, Name: c.URI, MIMEType: c.MIMEType})
-		case "resource":
-			r.Content = append(r.Content, &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
-				URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Data}})
-		case "json":
-			r.StructuredContent = c.JSON
-		default:
-			r.Content = append(r.Content, &mcp.TextContent{Text: c.Text})
-		}
-	}
-	return r
 }

@@ -27,6 +27,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/toolgate/toolgate/contrib/gosdk v0.0.0
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
@@ -37,3 +38,5 @@ require (
 )
 
 replace github.com/toolgate/toolgate => ../..
+
+replace github.com/toolgate/toolgate/contrib/gosdk => ../gosdk
