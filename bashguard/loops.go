@@ -171,23 +171,29 @@ func assignsVar(stmts []*syntax.Stmt, name string) bool {
 	return found
 }
 
-// literalText is the text of a word without expansions, quotes removed
-// (roughly: enough to find a name in it).
+// literalText is the text bash gives a word without expansions: quotes
+// and backslash escapes removed as bash removes them ("gre\p" is grep).
 func literalText(w *syntax.Word) (string, bool) {
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(p.Value)
+			unescape(&b, p.Value, false)
 		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false // $'...' has escapes of its own
+			}
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
 			for _, q := range p.Parts {
 				l, ok := q.(*syntax.Lit)
 				if !ok {
 					return "", false
 				}
-				b.WriteString(l.Value)
+				unescape(&b, l.Value, true)
 			}
 		default:
 			return "", false
