@@ -29,6 +29,9 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
 	a.dispatch(c, raw, name, std, v, x)
+	if c.dec == permission.Ask && c.rule == RuleUnlisted {
+		a.operandDenies(c, v) // a command the guard does not know
+	}
 	a.hosts(c, name, v)
 	a.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,8 @@ try:
         open(arg, "w").write("x")
     elif what == "read":
         print(open(arg).read())
+    elif what == "read-rev":
+        print(open(arg[::-1]).read())
     elif what == "connect":
         socket.create_connection(("127.0.0.1", int(arg)), timeout=5)
     elif what == "env":
@@ -148,9 +151,12 @@ func TestConfinedCheckStopsAtTheKernel(t *testing.T) {
 		name, command, want string
 	}{
 		{"write outside", "python3 probe.py write " + w.outside + "/pwned", "PermissionError 13\n"},
-		{"read the ssh key", "python3 probe.py read " + w.home + "/.ssh/id_rsa", "PermissionError 13\n"},
-		{"read .env", "python3 probe.py read .env", "PermissionError 13\n"},
-		{"read .env by its full path", "python3 probe.py read " + w.proj + "/.env", "PermissionError 13\n"},
+		// The secret paths are spelled backwards ("read-rev"): named on
+		// the command line, the guard denies them before the kernel is
+		// asked (bashguard/testdata/paths.jsonl, "tar czf out.tgz .env").
+		{"read the ssh key", "python3 probe.py read-rev " + reverse(w.home+"/.ssh/id_rsa"), "PermissionError 13\n"},
+		{"read .env", "python3 probe.py read-rev " + reverse(".env"), "PermissionError 13\n"},
+		{"read .env by its full path", "python3 probe.py read-rev " + reverse(w.proj+"/.env"), "PermissionError 13\n"},
 		{"connect to loopback", "python3 probe.py connect " + port, "PermissionError 13\n"},
 		{"environment secrets", "python3 probe.py env -", "[]\n"},
 	} {
@@ -307,4 +313,11 @@ func BenchmarkConfinedCommand(b *testing.B) {
 	b.ReportMetric(float64(plain.Microseconds())/n, "plain-µs/cmd")
 	b.ReportMetric(float64(confined.Microseconds())/n, "confined-µs/cmd")
 	b.ReportMetric(float64((confined-plain).Microseconds())/n, "added-µs/cmd")
+}
+
+// reverse spells s backwards, for probe.py's read-rev.
+func reverse(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }

@@ -59,7 +59,10 @@ func perms(kv ...any) map[string]any {
 func list(s ...string) []string { return s }
 
 // probePy does one thing, named by its first argument, and prints the
-// error the kernel gave, or "no error".
+// error the kernel gave, or "no error". "read-rev" reads the path spelled
+// backwards, its variables expanded: the guard denies a secret
+// path named on any command line, and the confinement scenarios are about
+// what the kernel does with a read the guard cannot see.
 const probePy = `import os, socket, sys, urllib.parse
 what, arg = sys.argv[1], sys.argv[2]
 try:
@@ -67,6 +70,8 @@ try:
         open(arg, "w").write("x")
     elif what == "read":
         print(open(arg).read())
+    elif what == "read-rev":
+        print(open(os.path.expandvars(arg[::-1])).read())
     elif what == "connect-api":
         u = urllib.parse.urlparse(os.environ.get("ANTHROPIC_BASE_URL", "http://127.0.0.1:9"))
         socket.create_connection((u.hostname, u.port or 80), timeout=5)
@@ -185,14 +190,22 @@ func TestClaudeCode(t *testing.T) {
 			}},
 		{name: "confined_ssh_key_read_fails", prompt: "E2E confined_ssh_key", user: perms("allow", list("Bash(python3:*)")),
 			files: withBase(map[string]string{"probe.py": probePy}),
-			steps: []step{bash("python3 probe.py read $HOME/.ssh/id_rsa")},
+			steps: []step{bash("python3 probe.py read-rev 'asr_di/hss./EMOH$'")},
 			check: func(t *testing.T, r *result) {
 				tr := r.ran(t, "Bash", 0, "PermissionError 13")
 				assert.NotContains(t, tr.Text, "SSH-SECRET-55")
 			}},
-		{name: "confined_env_read_fails", prompt: "E2E confined_env", user: perms("allow", list("Bash(python3:*)")),
+		{name: "secret_operand_of_allowed_command_denied", prompt: "E2E secret_operand", user: perms("allow", list("Bash(python3:*)")),
 			files: withBase(map[string]string{"probe.py": probePy}),
 			steps: []step{bash("python3 probe.py read .env")},
+			check: func(t *testing.T, r *result) {
+				tr := r.refused(t, "Bash", 0, "python3: reaches .env")
+				assert.Contains(t, tr.Text, "secret path")
+				assert.NotContains(t, tr.Text, "ENV-SECRET-93")
+			}},
+		{name: "confined_env_read_fails", prompt: "E2E confined_env", user: perms("allow", list("Bash(python3:*)")),
+			files: withBase(map[string]string{"probe.py": probePy}),
+			steps: []step{bash("python3 probe.py read-rev vne.")},
 			check: func(t *testing.T, r *result) {
 				tr := r.ran(t, "Bash", 0, "PermissionError 13")
 				assert.NotContains(t, tr.Text, "ENV-SECRET-93")
