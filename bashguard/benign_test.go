@@ -59,7 +59,9 @@ func TestBenignCommands(t *testing.T) {
 	dir := benignRepo(t)
 	pol := DefaultPolicy()
 	pol.Home = t.TempDir()
-	g := New(pol)
+	open := New(pol)
+	pol.Confined = true
+	confined := New(pol)
 	paths := CheckerJudge(rootChecker{dir: dir, roots: []string{dir}})
 
 	f, err := os.Open("testdata/benign.jsonl")
@@ -78,29 +80,41 @@ func TestBenignCommands(t *testing.T) {
 	require.NoError(t, sc.Err())
 	require.GreaterOrEqual(t, len(cases), 200, "the benign table has at least 200 commands")
 
-	allowed := 0
+	work := func(s string) string { return strings.ReplaceAll(s, dir, "$WORK") }
+	allowed := map[bool]int{}
 	var out []byte
 	for _, c := range cases {
-		v := g.Judge(context.Background(), dir, paths, c.Script)
-		if v.Decision == permission.Allow {
-			allowed++
-		} else {
-			assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
+		var got [2]Verdict
+		for k, g := range []*Guard{open, confined} {
+			v := g.Judge(context.Background(), dir, paths, c.Script)
+			got[k] = v
+			if v.Decision == permission.Allow {
+				allowed[k == 1]++
+			} else {
+				assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
+			}
+			if *updateBenign {
+				continue
+			}
+			w := c.want(k == 1)
+			assert.Equal(t, w.Decision, v.Decision.String(), "decision for %q, confined %v (%s)", c.Script, k == 1, v.Reason)
+			assert.Equal(t, w.Rule, string(v.Rule), "rule for %q, confined %v", c.Script, k == 1)
+			assert.Contains(t, work(v.Reason), w.Reason, "reason for %q, confined %v", c.Script, k == 1)
 		}
 		if *updateBenign {
-			b, err := json.Marshal(testCase{Script: c.Script, Decision: v.Decision.String(), Rule: string(v.Rule), Reason: strings.ReplaceAll(v.Reason, dir, "$WORK")})
+			c := testCase{Script: c.Script}
+			c.record(got[0], got[1], work)
+			b, err := json.Marshal(c)
 			require.NoError(t, err)
 			out = append(append(out, b...), '\n')
-			continue
 		}
-		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
-		assert.Equal(t, c.Rule, string(v.Rule), "rule for %q", c.Script)
-		assert.Contains(t, strings.ReplaceAll(v.Reason, dir, "$WORK"), c.Reason, "reason for %q", c.Script)
 	}
 	if *updateBenign {
 		require.NoError(t, os.WriteFile("testdata/benign.jsonl", out, 0o644))
 	}
-	rate := float64(allowed) / float64(len(cases))
-	t.Logf("benign table: %d of %d allowed (%.1f%%)", allowed, len(cases), 100*rate)
-	assert.GreaterOrEqual(t, rate, benignFloor, "the share of everyday commands allowed fell")
+	for _, confined := range confinedToo {
+		rate := float64(allowed[confined]) / float64(len(cases))
+		t.Logf("benign table, confined %v: %d of %d allowed (%.1f%%)", confined, allowed[confined], len(cases), 100*rate)
+		assert.GreaterOrEqual(t, rate, benignFloor, "the share of everyday commands allowed fell (confined %v)", confined)
+	}
 }

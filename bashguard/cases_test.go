@@ -30,7 +30,41 @@ type testCase struct {
 	// CDPath, when set, is the policy's CDPath; "$W" in it stands for
 	// the workspace of Files.
 	CDPath string `json:"cdpath,omitempty"`
+	// Confined, when set, is the verdict under Policy.Confined where it
+	// differs from the one above; every case is judged both ways.
+	Confined *caseWant `json:"confined,omitempty"`
 }
+
+// caseWant is an expected verdict: its decision, rule and a substring of
+// its reason.
+type caseWant struct {
+	Decision string `json:"decision"`
+	Rule     string `json:"rule"`
+	Reason   string `json:"reason"`
+}
+
+// want is the verdict c expects with the run confined or not.
+func (c testCase) want(confined bool) caseWant {
+	if confined && c.Confined != nil {
+		return *c.Confined
+	}
+	return caseWant{c.Decision, c.Rule, c.Reason}
+}
+
+// record sets c's expectations to the verdicts judged unconfined (open)
+// and confined, with reason as the reason the table keeps; the confined
+// one only where it differs.
+func (c *testCase) record(open, confined Verdict, reason func(string) string) {
+	c.Decision, c.Rule, c.Reason = open.Decision.String(), string(open.Rule), reason(open.Reason)
+	c.Confined = nil
+	if confined.Decision != open.Decision || confined.Rule != open.Rule || confined.Reason != open.Reason {
+		c.Confined = &caseWant{confined.Decision.String(), string(confined.Rule), reason(confined.Reason)}
+	}
+}
+
+// confinedToo is the two ways every table case is judged: as a host that
+// runs what is allowed unconfined, and under Policy.Confined.
+var confinedToo = []bool{false, true}
 
 // workspace makes the files of c in a fresh directory and returns it with
 // a path judge whose only root it is.
@@ -133,26 +167,35 @@ func loadCaseFile(t testing.TB, file string) []testCase {
 func TestCases(t *testing.T) {
 	cases := loadCases(t)
 	require.GreaterOrEqual(t, len(cases), 300)
-	guards := map[string]*Guard{}
+	type key struct {
+		opts     string
+		confined bool
+	}
+	guards := map[key]*Guard{}
 	for _, c := range cases {
-		g := guards[c.Opts]
-		pol, paths := casePolicy(c.Opts)
-		if g == nil {
-			g = New(pol)
-			guards[c.Opts] = g
+		for _, confined := range confinedToo {
+			k := key{c.Opts, confined}
+			g := guards[k]
+			pol, paths := casePolicy(c.Opts)
+			pol.Confined = confined
+			if g == nil {
+				g = New(pol)
+				guards[k] = g
+			}
+			dir := testWork
+			if len(c.Files) > 0 {
+				dir, paths = workspace(t, c)
+			}
+			if c.CDPath != "" {
+				pol.CDPath = strings.ReplaceAll(c.CDPath, "$W", dir)
+				g = New(pol)
+			}
+			v := g.Judge(context.Background(), dir, paths, c.Script)
+			w := c.want(confined)
+			assert.Equal(t, w.Decision, v.Decision.String(), "decision for %q, confined %v (%s)", c.Script, confined, v.Reason)
+			assert.Equal(t, w.Rule, string(v.Rule), "rule for %q, confined %v (%s)", c.Script, confined, v.Reason)
+			assert.Contains(t, v.Reason, w.Reason, "reason for %q, confined %v", c.Script, confined)
+			assert.NotEmpty(t, w.Reason, "case %q must name a reason", c.Script)
 		}
-		dir := testWork
-		if len(c.Files) > 0 {
-			dir, paths = workspace(t, c)
-		}
-		if c.CDPath != "" {
-			pol.CDPath = strings.ReplaceAll(c.CDPath, "$W", dir)
-			g = New(pol)
-		}
-		v := g.Judge(context.Background(), dir, paths, c.Script)
-		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
-		assert.Equal(t, c.Rule, string(v.Rule), "rule for %q (%s)", c.Script, v.Reason)
-		assert.Contains(t, v.Reason, c.Reason, "reason for %q", c.Script)
-		assert.NotEmpty(t, c.Reason, "case %q must name a reason", c.Script)
 	}
 }

@@ -35,7 +35,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	a.hosts(c, name, v)
 	a.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {
-		if !v.literal(i) && !dataArg(name, v, i) {
+		if !v.literal(i) && !dataArg(name, v, i, a.g.pol.Confined) {
 			if v.flags[i]&wUnquoted != 0 {
 				c.addf(permission.Ask, RuleDynamicArg, "argument ", v.vals[i], " is only known at run time (unquoted, the output of a substitution or a variable is split and globbed)", false)
 				break

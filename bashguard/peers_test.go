@@ -20,16 +20,18 @@ import (
 var updatePeers = flag.Bool("update-peers", false, "rewrite testdata/peers_*.jsonl with the guard's answers (review the diff)")
 
 // peerSafeFloor is the share of the cases a peer's suite calls safe that
-// the guard must allow. None of those it calls unsafe may be allowed.
+// the guard must allow, judged as toolgate check judges them: under
+// Policy.Confined, since it runs what it allows confined. None of those
+// a peer calls unsafe may be allowed, either way.
 const peerSafeFloor = 0.90
 
-// peerFloorToday lowers the floor of a peer whose safe cases the guard
-// asks by design: Gemini CLI allows unquoted substitutions of allowed
+// peerFloorOpen is the same share for a host that runs what is allowed
+// unconfined: Gemini CLI allows unquoted substitutions of allowed
 // commands (echo $(git log)), whose output bash splits and globs, so that
 // a glob in it (a commit message of /home/*/.ssh/*) lists directories
-// outside the roots; the guard takes only quoted output as data. It only
-// rises, to peerSafeFloor.
-var peerFloorToday = map[string]float64{"gemini": 0.60}
+// outside the roots; unconfined, the guard takes only quoted output as
+// data. It only rises, to peerSafeFloor.
+var peerFloorOpen = map[string]float64{"codex": peerSafeFloor, "gemini": 0.60}
 
 // peerCase is one line of testdata/peers_*.jsonl: a case of another
 // agent's command-safety tests (Codex's is_safe_command.rs and
@@ -56,6 +58,8 @@ type peerCase struct {
 	Decision      string   `json:"decision"`
 	Rule          string   `json:"rule"`
 	Reason        string   `json:"reason"` // a substring of the verdict's reason
+	// Confined is the verdict under Policy.Confined where it differs.
+	Confined *caseWant `json:"confined,omitempty"`
 }
 
 // peerRepo is benignRepo with the files the peers' cases name.
@@ -85,62 +89,83 @@ func TestPeerSuites(t *testing.T) {
 			file := "testdata/peers_" + peer + ".jsonl"
 			cases := loadPeerCases(t, file)
 			require.NotEmpty(t, cases)
-			var safe, safeAllowed, unsafe, unsafeAllowed, skipped int
+			var safe, skipped int
+			var unsafe [2]int
+			safeAllowed, unsafeAllowed := map[bool]int{}, map[bool]int{}
 			var out []byte
+			show := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, dir, "$WORK"), home, "$HOME") }
 			for _, c := range cases {
 				require.Contains(t, []string{"safe", "unsafe"}, c.Peer, "peer verdict of %q", c.Script)
 				require.NotEmpty(t, c.Source, "source of %q", c.Script)
-				pol := DefaultPolicy()
-				pol.Home = home
-				pol.ExtraSafe = c.ExtraSafe
-				v := New(pol).Judge(context.Background(), dir, paths, c.Script)
-				if v.Decision != permission.Allow {
-					assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
-				}
 				switch {
 				case c.NotApplicable != "":
 					skipped++
 				case c.Peer == "safe":
 					safe++
-					if v.Decision == permission.Allow {
-						safeAllowed++
-					} else {
-						t.Logf("asked where %s allows: %q (%s)", peer, c.Script, v.Reason)
-					}
 				default:
-					unsafe++
-					if v.Decision == permission.Allow {
-						unsafeAllowed++
-						t.Errorf("allowed where %s does not: %q (%s)", peer, c.Script, c.Source)
+					unsafe[0]++
+				}
+				var got [2]Verdict
+				for k, confined := range confinedToo {
+					pol := DefaultPolicy()
+					pol.Home = home
+					pol.ExtraSafe = c.ExtraSafe
+					pol.Confined = confined
+					v := New(pol).Judge(context.Background(), dir, paths, c.Script)
+					got[k] = v
+					if v.Decision != permission.Allow {
+						assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
 					}
+					switch {
+					case c.NotApplicable != "":
+					case c.Peer == "safe":
+						if v.Decision == permission.Allow {
+							safeAllowed[confined]++
+						} else {
+							t.Logf("asked where %s allows (confined %v): %q (%s)", peer, confined, c.Script, v.Reason)
+						}
+					default:
+						if v.Decision == permission.Allow {
+							unsafeAllowed[confined]++
+							t.Errorf("allowed where %s does not (confined %v): %q (%s)", peer, confined, c.Script, c.Source)
+						}
+					}
+					if *updatePeers {
+						continue
+					}
+					w := caseWant{c.Decision, c.Rule, c.Reason}
+					if confined && c.Confined != nil {
+						w = *c.Confined
+					}
+					assert.Equal(t, w.Decision, v.Decision.String(), "decision for %q, confined %v (%s)", c.Script, confined, v.Reason)
+					assert.Equal(t, w.Rule, string(v.Rule), "rule for %q, confined %v", c.Script, confined)
+					assert.Contains(t, show(v.Reason), w.Reason, "reason for %q, confined %v", c.Script, confined)
 				}
 				if *updatePeers {
-					c.Decision, c.Rule = v.Decision.String(), string(v.Rule)
-					c.Reason = strings.ReplaceAll(strings.ReplaceAll(v.Reason, dir, "$WORK"), home, "$HOME")
+					tc := testCase{}
+					tc.record(got[0], got[1], show)
+					c.Decision, c.Rule, c.Reason, c.Confined = tc.Decision, tc.Rule, tc.Reason, tc.Confined
 					b, err := json.Marshal(c)
 					require.NoError(t, err)
 					out = append(append(out, b...), '\n')
-					continue
 				}
-				assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, v.Reason)
-				assert.Equal(t, c.Rule, string(v.Rule), "rule for %q", c.Script)
-				reason := strings.ReplaceAll(strings.ReplaceAll(v.Reason, dir, "$WORK"), home, "$HOME")
-				assert.Contains(t, reason, c.Reason, "reason for %q", c.Script)
 			}
 			if *updatePeers {
 				require.NoError(t, os.WriteFile(file, out, 0o644))
 			}
 			require.Positive(t, safe, "%s has safe cases", peer)
-			require.Positive(t, unsafe, "%s has unsafe cases", peer)
-			rate := float64(safeAllowed) / float64(safe)
-			t.Logf("%s: safe cases allowed %d of %d (%.1f%%); unsafe cases allowed %d of %d; %d not applicable",
-				peer, safeAllowed, safe, 100*rate, unsafeAllowed, unsafe, skipped)
-			floor := peerSafeFloor
-			if f, ok := peerFloorToday[peer]; ok {
-				floor = f
+			require.Positive(t, unsafe[0], "%s has unsafe cases", peer)
+			for _, confined := range confinedToo {
+				rate := float64(safeAllowed[confined]) / float64(safe)
+				t.Logf("%s, confined %v: safe cases allowed %d of %d (%.1f%%); unsafe cases allowed %d of %d; %d not applicable",
+					peer, confined, safeAllowed[confined], safe, 100*rate, unsafeAllowed[confined], unsafe[0], skipped)
+				floor := peerSafeFloor
+				if !confined {
+					floor = peerFloorOpen[peer]
+				}
+				assert.GreaterOrEqual(t, rate, floor, "%s: the share of its safe cases allowed is below the floor (confined %v)", peer, confined)
+				assert.Zero(t, unsafeAllowed[confined], "%s: a case it calls unsafe is allowed (confined %v)", peer, confined)
 			}
-			assert.GreaterOrEqual(t, rate, floor, "%s: the share of its safe cases allowed is below the floor", peer)
-			assert.Zero(t, unsafeAllowed, "%s: a case it calls unsafe is allowed", peer)
 		})
 	}
 }

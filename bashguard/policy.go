@@ -50,6 +50,19 @@ type Policy struct {
 	// after the cd are judged in.
 	CDPath string
 
+	// Confined says that every command the guard allows runs confined by
+	// the kernel, as runner.Shell confines it (toolgate check wraps what
+	// it allows so): reads limited to the roots without their secret
+	// paths, the system locations and the tool caches. Only then does the
+	// guard leave to the kernel what only run time shows and the kernel
+	// bounds: the output of a judged command substitution, unquoted, as
+	// operands of a command that takes any words as data (echo, printf's
+	// arguments): bash splits it and expands glob characters in it, which
+	// lists names in directories the confinement lets the command read,
+	// never a file's content. False, such a word is asked, since the
+	// listing could reach any directory.
+	Confined bool
+
 	// ExtraSafe names further commands that are auto-allowed with any
 	// literal arguments (for example "make" in a trusted project). Names on
 	// the dangerous or network lists are ignored here: they stay denied.

@@ -218,10 +218,25 @@ func procIn(w *syntax.Word) (*syntax.ProcSubst, bool) {
 }
 
 // dataArg reports whether word i of v, the output of a command
-// substitution, is harmless whatever its value: quoted (not split or
-// globbed) and in a position where the command takes it as data.
-func dataArg(name string, v *argv, i int) bool {
-	if v.flags[i]&(wData|wUnquoted|wEffect) != wData {
+// substitution, is harmless whatever its value: in a position where the
+// command takes it as data, and quoted (not split or globbed) or, when
+// the run is confined (Policy.Confined), unquoted where any number of
+// any words is data.
+func dataArg(name string, v *argv, i int, confined bool) bool {
+	switch v.flags[i] & (wData | wUnquoted | wEffect) {
+	case wData:
+	case wData | wUnquoted:
+		if !confined {
+			return false
+		}
+		// Split, a value gives any number of words, each of which may
+		// start with "-"; globbed, each may become the names of the
+		// entries of a directory the kernel lets the run read. Only
+		// commands to which every word is data take that.
+		if name == "test" || name == "[" {
+			return false // the number of operands decides what test does
+		}
+	default:
 		return false
 	}
 	switch name {

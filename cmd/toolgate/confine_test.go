@@ -182,6 +182,28 @@ func TestConfinedCheckStopsAtTheKernel(t *testing.T) {
 	}
 }
 
+// The output of a judged substitution, unquoted, is split and globbed at
+// run time: check allows it as echo's data only because the kernel bounds
+// what the glob can list. A glob of the home's .ssh and of a directory
+// outside the roots lists their names unconfined, and nothing confined.
+func TestConfinedGlobOfARunTimeValue(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	require.NoError(t, os.WriteFile(filepath.Join(w.outside, "canary"), nil, 0o644))
+	pattern := w.home + "/.ssh/* " + w.outside + "/*"
+	require.NoError(t, os.WriteFile(filepath.Join(w.proj, "msg.txt"), []byte(pattern+"\n"), 0o644))
+	const command = "echo $(cat msg.txt)"
+
+	plain, _, code := w.run(t, command)
+	require.Equal(t, 0, code)
+	require.Contains(t, plain, w.home+"/.ssh/id_rsa ", "unconfined, bash lists what the glob matches")
+	require.Contains(t, plain, w.outside+"/canary", "unconfined, bash lists what the glob matches")
+
+	out, errOut, code := w.run(t, w.confined(t, command))
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, pattern+"\n", out, "confined, the glob matches nothing: the kernel refuses to list those directories")
+}
+
 // The wrapped call keeps the command's meaning: its exit status, its two
 // streams apart, the working directory; a cd does not carry over.
 func TestConfinedCheckKeepsTheCallsMeaning(t *testing.T) {

@@ -491,6 +491,10 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		pol.CDPath = p.src.getenv("CDPATH")
 	}
 	pol.AllowNetwork, pol.ExtraSafe = p.network, p.safe
+	// What check allows under confine runs confined, or is asked when the
+	// kernel cannot confine it (confineCall): the guard may leave to the
+	// kernel what it bounds.
+	pol.Confined = p.confine
 	set := hooks.NewSet()
 	for _, c := range p.hooks {
 		h, err := c.Hook()
