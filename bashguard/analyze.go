@@ -53,6 +53,7 @@ type analyzer struct {
 	loopWalks int               // loop bodies judged for bound values
 	lastFind  *findInfo         // what the find judged last lists
 	pipeOut   *findInfo         // the pipeline walked last prints lines this find printed
+	holes     map[string]bool   // placeholders of found names in the command judged, and whether it read each as a file
 }
 
 // funcEdge records that function from calls name; fork is set when the

@@ -377,3 +377,40 @@ func stdinRedirect(redirs []*syntax.Redirect) bool {
 	}
 	return false
 }
+
+// judgeOnFound judges the command v that find -exec or xargs runs on the
+// names find lists, where every word equal to hole stands for one of
+// them, and reports whether the command takes each such word as a file
+// it reads or probes (an operand that goes to the path judge). A name
+// that lands anywhere else, as an awk program, a sed script, a jq filter,
+// a pattern or the value of an option, is code or data the guard never
+// sees: a planted file named 'x;BEGIN{system("...")}' makes "find d
+// -type f -exec awk {} +" run a program. Each hole gets a placeholder of
+// its own, so that a command reading one of them as a file and taking
+// another as code ("sed {} {}") is caught.
+func (a *analyzer) judgeOnFound(c *verdictAcc, via string, v *argv, hole string, x execCtx) (verdictAcc, bool) {
+	var w argv
+	a.newArgv(&w, v.len())
+	copy(w.vals, v.vals)
+	copy(w.flags, v.flags)
+	saved := a.holes
+	a.holes = map[string]bool{}
+	n := 0
+	for i := range w.vals {
+		if w.vals[i] != hole || w.flags[i] != 0 {
+			continue
+		}
+		if n > 0 {
+			w.vals[i] = hole + "#" + strconv.Itoa(n+1)
+		}
+		a.holes[w.vals[i]] = false
+		n++
+	}
+	sub := a.wrapped(c, via, &w, x)
+	all := n > 0
+	for _, read := range a.holes {
+		all = all && read
+	}
+	a.holes = saved
+	return sub, all
+}

@@ -53,6 +53,14 @@ func (a *analyzer) probePath(c *verdictAcc, p string, fl wordFlags, who string) 
 
 // reach is readPath and probePath.
 func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, access Access) bool {
+	if a.holes != nil && fl == 0 {
+		if _, ok := a.holes[p]; ok {
+			// A name find lists, taken as a file: the names are judged
+			// where they are walked (see judgeOnFound).
+			a.holes[p] = true
+			return true
+		}
+	}
 	if fl&wDynamic != 0 {
 		c.addf(permission.Ask, RuleDynamicArg, "reads ", p, ", which is only known at run time", false)
 		return false

@@ -189,11 +189,20 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 				continue
 			}
 			execArgs := argv{v.vals[i+1 : k], v.flags[i+1 : k]}
-			sub := a.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
+			var sub verdictAcc
+			asFiles := false
+			if s == "-exec" && foundArgs(&execArgs) {
+				sub, asFiles = a.judgeOnFound(c, s+" ", &execArgs, "{}", execCtx{fork: x.fork})
+			} else {
+				sub = a.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
+			}
 			if s == "-ok" || s == "-okdir" {
 				c.add(permission.Ask, ArgsRule("find"), s+" asks on the terminal for every file and would hang", false)
 			}
-			if s == "-exec" && !sub.decided && foundArgs(&execArgs) {
+			if s == "-exec" && !sub.decided && !asFiles && foundArgs(&execArgs) {
+				c.addf(permission.Ask, WrapperRule("find"), "find -exec passes the names it finds to ", v.vals[i+1],
+					" as something other than files it reads (a program, a script, a pattern or an option value), and any name may be found", false)
+			} else if s == "-exec" && !sub.decided && foundArgs(&execArgs) {
 				execRead = true // the files it runs on are judged below
 			} else {
 				c.add(permission.Ask, WrapperRule("find"), "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)

@@ -96,9 +96,15 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 		a.newArgv(&rest, v.len()-i+1)
 		copy(rest.vals, v.vals[i:])
 		copy(rest.flags, v.flags[i:])
-		rest.vals[len(rest.vals)-1] = strings.TrimSuffix(fi.starts[0], "/") + "/{}"
+		hole := strings.TrimSuffix(fi.starts[0], "/") + "/{}"
+		rest.vals[len(rest.vals)-1] = hole
 		rest.flags[len(rest.flags)-1] = 0
-		sub := a.wrapped(c, "", &rest, execCtx{fork: true, piped: true})
+		sub, asFiles := a.judgeOnFound(c, "", &rest, hole, execCtx{fork: true, piped: true})
+		if !sub.decided && !asFiles {
+			c.addf(permission.Ask, WrapperRule("xargs"), "xargs passes the names find prints to ", v.vals[i],
+				" as something other than files it reads (a program, a script, a pattern or an option value), and any name may be found", false)
+			return
+		}
 		if !sub.decided {
 			a.readFound(c, fi, "xargs", !null)
 			c.allow(RuleSafe, "xargs runs a read-only command on the files find lists inside the allowed roots")
