@@ -29,8 +29,10 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
 	a.dispatch(c, raw, name, std, v, x)
-	if c.dec == permission.Ask && c.rule == RuleUnlisted {
-		a.operandDenies(c, v) // a command the guard does not know
+	if c.decided && c.dec == permission.Ask && !c.nonOver {
+		// An Ask an allow rule may lift: a command the guard does not
+		// know, or one asked for what it does (curl, scp, a script).
+		a.operandDenies(c, v)
 	}
 	a.hosts(c, name, v)
 	a.globOptions(c, name, v)

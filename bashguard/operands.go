@@ -8,50 +8,84 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// A command the guard does not know (tar, zip, make, git clone) reads and
+// A command the guard does not know (tar, zip, make, git clone), or one it
+// asks about for what it does (curl, scp, rsync, a script), reads and
 // writes what it likes, and the guard asks; an allow rule of the user
-// (Bash(tar:*)) may then let it run. What the guard still holds is a Deny
-// for a path: every literal operand, and the value of a "--opt=VALUE",
-// that names an existing file goes to the path judge, and a Deny there (a
+// (Bash(tar:*), Bash(curl:*)) may then let it run. What the guard still
+// holds is a Deny for a path: every literal operand, the value of a
+// "--opt=VALUE" and the other forms of operandPaths, that names an existing file goes to the path judge, and a Deny there (a
 // secret file, a path a Read deny rule names) denies the command, so that
-// an allowed "tar czf out.tgz .env" cannot carry what "cat .env" may not.
+// an allowed "tar czf out.tgz .env" or "curl -d @.env URL" cannot carry
+// what "cat .env" may not.
 // An Ask for an operand adds nothing: the command is asked already.
 
-// operandDenies judges the operands of a command the guard does not know,
-// looking only for a Deny.
+// operandDenies judges the operands of a command that is asked, and that
+// an allow rule of the user may let run, looking only for a Deny.
 func (a *analyzer) operandDenies(c *verdictAcc, v *argv) {
 	if a.paths == nil {
 		return
 	}
+	var cands [4]string
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) {
 			continue
 		}
-		w := v.vals[i]
-		if strings.HasPrefix(w, "-") {
-			k := strings.IndexByte(w, '=')
-			if k < 0 {
-				continue
+		for _, w := range operandPaths(v.vals[i], cands[:0]) {
+			if a.operandDeny(c, w) {
+				return
 			}
-			w = w[k+1:]
-		}
-		w = strings.TrimPrefix(w, "file://")
-		if w == "" || harmlessRead(w) {
-			continue
-		}
-		full := w
-		if !path.IsAbs(w) {
-			if a.dir == "" {
-				continue
-			}
-			full = strings.TrimSuffix(a.dir, "/") + "/" + w
-		}
-		if _, err := os.Lstat(full); err != nil {
-			continue // not a file: an option's value, a name, a pattern
-		}
-		if r := a.judgePath(w, Read); r.Decision == permission.Deny {
-			c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "reaches ", w, sep(r.Reason), false)
-			return
 		}
 	}
+}
+
+// operandPaths appends to out the paths a word may name for the command
+// that takes it: the word itself; the value of "--opt=VALUE" or
+// "NAME=VALUE"; the value attached to a short option ("-T.env"); each
+// without curl's and wget's "@" and "<" file markers ("-d @.env", "-F
+// f=<.env") and without curl's ";type=..." suffix. It errs towards more
+// candidates: only one that names an existing file is judged.
+func operandPaths(w string, out []string) []string {
+	add := func(s string) {
+		s = strings.TrimPrefix(s, "file://")
+		for _, t := range []string{s, strings.TrimLeft(s, "@<")} {
+			if k := strings.IndexByte(t, ';'); k > 0 {
+				out = append(out, t[:k])
+			}
+			out = append(out, t)
+		}
+	}
+	switch {
+	case strings.HasPrefix(w, "--"):
+	case strings.HasPrefix(w, "-") && len(w) > 2:
+		add(w[2:])
+	case !strings.HasPrefix(w, "-"):
+		add(w)
+	}
+	if k := strings.IndexByte(w, '='); k >= 0 {
+		add(w[k+1:])
+	}
+	return out
+}
+
+// operandDeny records a Deny for w when it names an existing file that
+// the path judge denies, and reports whether it did.
+func (a *analyzer) operandDeny(c *verdictAcc, w string) bool {
+	if w == "" || harmlessRead(w) {
+		return false
+	}
+	full := w
+	if !path.IsAbs(w) {
+		if a.dir == "" {
+			return false
+		}
+		full = strings.TrimSuffix(a.dir, "/") + "/" + w
+	}
+	if _, err := os.Lstat(full); err != nil {
+		return false // not a file: an option's value, a name, a pattern
+	}
+	if r := a.judgePath(w, Read); r.Decision == permission.Deny {
+		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "reaches ", w, sep(r.Reason), false)
+		return true
+	}
+	return false
 }
