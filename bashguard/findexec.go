@@ -49,6 +49,32 @@ type findInfo struct {
 	paths   bool // it prints only the paths it finds (-print, -print0)
 	print0  bool // separated by NUL
 	unknown bool // a starting point is only known at run time
+
+	// Other listing commands (see listers.go) print their entries
+	// otherwise than find does.
+	who       string // the command that prints the list, for reasons ("" is find)
+	bare      bool   // below ".", names are printed without "./": one may start with "-"
+	noHidden  bool   // names that start with "." are neither listed nor descended
+	noGit     bool   // entries named .git are neither listed nor descended
+	quoted    bool   // unusual names are printed C-quoted (git without -z)
+	linkStart bool   // a starting point that is a link is searched
+}
+
+// lister names the command that prints the list.
+func (fi *findInfo) lister() string {
+	if fi.who == "" {
+		return "find"
+	}
+	return fi.who
+}
+
+// printed is the text the listing command prints for the entry rel below
+// the starting point s.
+func (fi *findInfo) printed(s, rel string) string {
+	if fi.bare && (s == "." || s == "./") {
+		return rel
+	}
+	return strings.TrimSuffix(s, "/") + "/" + rel
 }
 
 // scanFind reads the starting points and the expression of find from v:
@@ -189,6 +215,52 @@ func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, split bool
 // judges every entry the filter lets through as a read. It reports false
 // when it recorded an Ask.
 func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, split bool) bool {
+	return a.eachFound(c, s, fi, func(full, rel, name string) bool {
+		if why := fi.nameWhy(s, rel, name, split); why != "" {
+			c.addf(permission.Ask, ArgsRule("xargs"), "runs a command on the files below ", s, ", where "+why, false)
+			return false
+		}
+		if r := a.judgePath(full, Read); r.Decision != permission.Allow {
+			c.addl(r.Decision, r.Layer, RulePathWalk, "runs a command on the files below ", s, ", which holds "+rel+sep(r.Reason), false)
+			return false
+		}
+		return true
+	})
+}
+
+// nameWhy explains why the entry rel (base name name) below s does not
+// reach the command as the one word it names, or returns "". split says
+// that xargs splits the names at blanks and quotes.
+func (fi *findInfo) nameWhy(s, rel, name string, split bool) string {
+	switch {
+	case split && !xargsPlain(name):
+		return rel + " holds blanks or quotes, which xargs splits into other words (use -print0 and xargs -0)"
+	case fi.quoted && !fi.print0 && gitQuotes(name):
+		return rel + " holds characters that " + fi.lister() + " prints quoted, as another name"
+	case strings.HasPrefix(fi.printed(s, rel), "-"):
+		return fi.lister() + " prints " + rel + ", which starts with - and would be read as an option"
+	}
+	return ""
+}
+
+// gitQuotes reports a name that git prints between double quotes, with
+// escapes (core.quotePath): control characters, bytes above 0x7e, the
+// double quote and the backslash.
+func gitQuotes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b < 0x20 || b > 0x7e || b == '"' || b == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+// eachFound walks the tree below the starting point s as the listing
+// command does, within the bound of recursive reads, and calls fn with
+// every entry it may list: the path to open, the path below s and the
+// base name. fn returns false when it recorded an Ask, which ends the
+// walk; eachFound reports false then, or when it recorded one itself.
+func (a *analyzer) eachFound(c *verdictAcc, s string, fi *findInfo, fn func(full, rel, name string) bool) bool {
 	dir := s
 	if !path.IsAbs(s) {
 		if a.dir == "" {
@@ -201,7 +273,7 @@ func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, 
 	if err != nil {
 		return true // nothing found there
 	}
-	if st.Mode()&fs.ModeSymlink != 0 && !fi.follow {
+	if st.Mode()&fs.ModeSymlink != 0 && !fi.follow && !fi.linkStart {
 		return true // find -P does not descend a starting point that is a link
 	}
 	if fi2, err := os.Stat(dir); err != nil || !fi2.IsDir() {
@@ -230,6 +302,9 @@ func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, 
 				return false
 			}
 			name := e.Name()
+			if fi.noHidden && name[0] == '.' || fi.noGit && name == ".git" {
+				continue
+			}
 			full := d.path + "/" + name
 			t := e.Type()
 			typ := byte('f')
@@ -248,17 +323,8 @@ func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, 
 			case isDirEntry:
 				typ = 'd'
 			}
-			if fi.filter.match(name, typ) {
-				rel := strings.TrimPrefix(full, dir+"/")
-				if split && !xargsPlain(name) {
-					c.addf(permission.Ask, ArgsRule("xargs"), "runs a command on the files below ", s, ", where "+rel+
-						" holds blanks or quotes, which xargs splits into other words (use -print0 and xargs -0)", false)
-					return false
-				}
-				if r := a.judgePath(full, Read); r.Decision != permission.Allow {
-					c.addl(r.Decision, r.Layer, RulePathWalk, "runs a command on the files below ", s, ", which holds "+rel+sep(r.Reason), false)
-					return false
-				}
+			if fi.filter.match(name, typ) && !fn(full, strings.TrimPrefix(full, dir+"/"), name) {
+				return false
 			}
 			if isDirEntry {
 				queue = append(queue, entry{full, d.depth + 1})
@@ -287,6 +353,11 @@ func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt
 			last.Decision == permission.Allow && len(last.Args) > 0 && last.Args[0] == "find" {
 			found = a.lastFind
 		}
+	}
+	if found == nil && cmd.Op == syntax.Pipe {
+		// Another listing command: git ls-files, rg -l, fd, ... (listers.go),
+		// known from its words; it is judged on its own as well.
+		found = a.lister(cmd.X)
 	}
 	if inner, ok := cmd.X.Cmd.(*syntax.BinaryCmd); ok && cmd.Op == syntax.Pipe && inner.Op == syntax.Pipe &&
 		len(cmd.X.Redirs) == 0 && !cmd.X.Negated && a.pipeOut != nil {

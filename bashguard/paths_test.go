@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -57,7 +58,50 @@ func pathsWorkspace(t *testing.T) (ws, out string) {
 	require.NoError(t, os.WriteFile(filepath.Join(out, "shared.txt"), []byte("s\n"), 0o644))
 	require.NoError(t, os.Symlink(out, filepath.Join(ws, "linked", "out")))
 	require.NoError(t, os.Symlink(filepath.Join(ws, "notes.txt"), filepath.Join(ws, "alias.txt")))
+	listerRepos(t, ws, out)
 	return ws, out
+}
+
+// listerRepos makes the repositories below $WS/repos whose listings
+// (git ls-files, rg -l, fd, ls) feed xargs and loops: a clean one, and one
+// for each kind of entry that must not reach a command unjudged.
+func listerRepos(t *testing.T, ws, out string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Log("SKIP part: the repositories of testdata/paths.jsonl need git: " + err.Error())
+		return
+	}
+	link := func(to string) string { return "\x00link:" + to }
+	repos := map[string]map[string]string{
+		"clean":   {"main.go": "package main\n", "src/a.go": "package src\n", "README.md": "# r\n"},
+		"env":     {"main.go": "package main\n", "config/.env": "TOKEN=x\n"},
+		"outlink": {"main.go": "package main\n", "data": link(out)},
+		"denied":  {"main.go": "package main\n", "notes.md": link(filepath.Join(ws, "notes.txt"))},
+		"blank":   {"main.go": "package main\n", "x --pre=sh": "x\n"},
+		"dash":    {"main.go": "package main\n", "--pre=sh": "x\n"},
+		"star":    {"main.go": "package main\n", "*": "x\n"},
+		"quoted":  {"main.go": "package main\n", "caf\u00e9.go": "x\n"},
+	}
+	for name, files := range repos {
+		dir := filepath.Join(ws, "repos", name)
+		for p, body := range files {
+			full := filepath.Join(dir, p)
+			require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+			if to, ok := strings.CutPrefix(body, "\x00link:"); ok {
+				require.NoError(t, os.Symlink(to, full))
+				continue
+			}
+			require.NoError(t, os.WriteFile(full, []byte(body), 0o644))
+		}
+		for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-f", "."},
+			{"-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-qm", "first"}} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir = dir
+			cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}
+			b, err := cmd.CombinedOutput()
+			require.NoError(t, err, "git %v: %s", args, b)
+		}
+	}
 }
 
 // rulesJudge puts path rules in front of a sandbox judge, as a host's path

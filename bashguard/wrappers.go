@@ -107,10 +107,10 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 		}
 		if !sub.decided {
 			a.readFound(c, fi, "xargs", !null)
-			c.allow(RuleSafe, "xargs runs a read-only command on the files find lists inside the allowed roots")
+			c.allow(RuleSafe, "xargs runs a read-only command on the files "+fi.lister()+" lists inside the allowed roots")
 			return
 		}
-		c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[i]+" on the files find lists", !sub.nonOver)
+		c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[i]+" on the files "+fi.lister()+" lists", !sub.nonOver)
 		return
 	}
 	rest := v.from(i)
