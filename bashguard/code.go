@@ -119,7 +119,7 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 		name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
 		// Only bash itself: sh is dash on Debian, which reads $'...',
 		// braces and [[ ]] otherwise than the guard's parser.
-		plain := name == "bash"
+		plain := name == "bash" || name == "zsh"
 		for i := 1; i < operand && plain; i++ {
 			// Only options that leave the parse as it is: -O extglob,
 			// -o posix and the like change how bash reads the script.
@@ -133,6 +133,11 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 			if f, err := a.sc.parse(v.vals[operand]); err == nil {
 				plain = posixPlain(f)
 			}
+		}
+		if name == "zsh" && plain {
+			// zsh only with code it reads as bash does.
+			f, err := a.sc.parse(v.vals[operand])
+			plain = err == nil && zshPlain(f)
 		}
 		a.codeJudged(c, v.vals[operand], RuleCodeShell, "-c", plain && !x.piped)
 	case operand >= 0 && !stdin:

@@ -109,10 +109,12 @@ func writeLogger(t *testing.T, bin, name string) {
 		// $(pwd) is judged as the working directory: print it.
 		end = "printf '%s\\n' \"$PWD\"\n" + end
 	}
-	if name == "bash" || name == "sh" || name == "dash" {
+	if name == "bash" || name == "sh" || name == "dash" || name == "zsh" {
 		// A shell runs its -c script for real, so that the commands in it
 		// reach the loggers too (BASH_ENV turns its builtins off as well;
-		// no profile is read).
+		// no profile is read). zsh runs as bash: the guard allows only
+		// zsh code that zsh reads as bash does (TestZshPlain compares
+		// the two for real).
 		end = "BASH_ENV=\"$DIFF_BASH_ENV\" exec " + mustLook(t, "bash") + " --noprofile --norc \"$@\"\n"
 	}
 	script := "#!" + mustLook(t, "bash") + "\n" +

@@ -239,6 +239,8 @@ func SafeCommands() []string {
 		// bash with a literal -c script whose every command is allowed on
 		// its own; sh only with code every POSIX shell reads as bash does.
 		"bash", "sh",
+		// zsh only with a script of plain literal words (shcode.go).
+		"zsh",
 		// printf without -v prints; with it, it assigns, which is asked.
 		"printf",
 		// With the options of tools.go.

@@ -26,8 +26,10 @@ func (a *analyzer) operandDenies(c *verdictAcc, v *argv) {
 		return
 	}
 	var cands [4]string
+	// The pathspecs of git rm --cached and the like name index entries.
+	indexOnly := path.Base(v.vals[0]) == "git" && gitIndexOnly(v, gitSubIndex(v))
 	for i := 1; i < v.len(); i++ {
-		if !v.literal(i) {
+		if !v.literal(i) || indexOnly && !strings.HasPrefix(v.vals[i], "-") {
 			continue
 		}
 		for _, w := range operandPaths(v.vals[i], cands[:0]) {

@@ -407,6 +407,9 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 	}
 	allowWhy, ok := gitReadOnly[sub]
 	if !ok {
+		allowWhy, ok = gitMoreReadOnly[sub]
+	}
+	if !ok {
 		c.addf(permission.Ask, RuleUnlisted, "git ", sub, " is not a read-only git subcommand", true)
 		return
 	}
@@ -418,7 +421,11 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 			ops = append(ops, s)
 		}
 	}
-	if why := gitListingOnly(sub, ops, opts); why != "" {
+	why, more := gitMoreListing(sub, ops, opts)
+	if !more {
+		why = gitListingOnly(sub, ops, opts)
+	}
+	if why != "" {
 		c.add(permission.Ask, ArgsRule("git"), why, true)
 		return
 	}
@@ -463,8 +470,10 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 				// from the working directory) goes through the judge,
 				// so that a secret file is not read from history.
 				a.readPath(c, p, v.flags[k], "git")
-			} else if v.literal(k) && !gitNoPathspec[sub] && gitPattern(s, v.flags[k], a.dir) {
+			} else if v.literal(k) && !gitNoPathspec[sub] && !gitMoreNoPathspec[sub] && gitPattern(s, v.flags[k], a.dir) {
 				c.addf(permission.Ask, RuleGitPathspec, "pathspec ", s, " is a pattern git matches itself, which can name secret files", false)
+			} else if gitProbeOnly[sub] {
+				a.probePath(c, s, v.flags[k], "git")
 			} else {
 				a.readPath(c, s, v.flags[k], "git")
 			}
