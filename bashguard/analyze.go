@@ -48,6 +48,7 @@ type analyzer struct {
 	gitCfgDone bool             // gitCfg is read
 	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
 	gitCfgWhy  string           // why gitCfg cannot be read, or ""
+	cmdEnv     []envVar         // the assignments in the environment of the command being judged
 
 	vars      map[string]string // loop variables bound to one of their values (see loops.go)
 	loopWalks int               // loop bodies judged for bound values

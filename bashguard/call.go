@@ -47,10 +47,15 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	c := newAcc()
 	lit := true
 	var assigns []string
+	env := a.cmdEnv
 	for _, as := range ce.Assigns {
 		t, l := a.assignment(as, &c, len(ce.Args) > 0)
 		lit = lit && l
 		assigns = append(assigns, t)
+		if as.Name != nil && !as.Naked && as.Index == nil && as.Array == nil {
+			name, val, _ := strings.Cut(t, "=")
+			env = append(env[:len(env):len(env)], envVar{name: name, val: val, lit: l})
+		}
 	}
 	var v argv
 	a.newArgv(&v, len(ce.Args))
@@ -94,7 +99,10 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 		a.emit(v.vals, p, &c, lit, direct)
 		return
 	}
+	outerEnv := a.cmdEnv
+	a.cmdEnv = env
 	a.judge(&c, &v, x)
+	a.cmdEnv = outerEnv
 	a.emit(v.vals, p, &c, lit, direct)
 }
 

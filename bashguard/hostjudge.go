@@ -9,13 +9,18 @@ import "github.com/toolgate/toolgate/permission"
 // It is optional: when the [PathJudge] given to [Guard.Judge] also
 // implements HostJudge, the Guard gives it every host it finds in the
 // commands that reach other machines: the hosts of literal URLs (curl,
-// wget, pip and npm), git's remote (a URL, a user@host:path form, or a
-// remote name whose URL the repository's config holds), go's module
-// paths, ssh, scp, sftp and rsync's [user@]host forms, nc's and telnet's
-// host operands and /dev/tcp/HOST/PORT redirects. A host the Guard cannot
+// wget, httpie, aria2c, package specs), the registries of the package
+// managers (npm, yarn, pnpm, bun, deno, pip, uv, pipx, poetry, conda,
+// cargo, go, gem, bundle, composer, maven, gradle: the default one, or
+// the one an option or the command's environment names), container image
+// registries, git's remote (a URL, a user@host:path form, or a remote
+// name whose URL the repository's config holds), go's module paths, ssh,
+// scp, sftp and rsync's [user@]host forms, nc's and telnet's host
+// operands and /dev/tcp/HOST/PORT redirects. A host the Guard cannot
 // read from the command line (a variable, a substitution, a remote the
-// config does not name, a package index set by configuration, an option
-// that changes where the command connects) is given as "".
+// config does not name, a registry set by a configuration file, a
+// cluster's API server from a kubeconfig, an option that changes where
+// the command connects) is given as "".
 //
 // host is as the command writes it, without a port, user or brackets
 // (an IPv6 address is given bare); the judge brings it to the form its

@@ -19,7 +19,7 @@ import (
 // HostJudge. It does nothing without one, or for a command that reaches
 // no other machine.
 func (a *analyzer) hosts(c *verdictAcc, name string, v *argv) {
-	if a.hj == nil || v.len() < 2 {
+	if a.hj == nil || v.len() < 2 && netTools[name] == nil {
 		return
 	}
 	switch name {
@@ -47,10 +47,10 @@ func (a *analyzer) hosts(c *verdictAcc, name string, v *argv) {
 		a.unknownHost(c, "the addresses socat connects to, which are not read here")
 	case "go":
 		a.goHosts(c, v)
-	case "npm":
-		a.npmHosts(c, v)
 	default:
-		if isPip(name) {
+		if t := netTools[name]; t != nil {
+			a.tableHosts(c, name, t, v)
+		} else if isPip(name) {
 			a.pipHosts(c, *v)
 		} else if strings.HasPrefix(name, "python") && v.len() > 3 && v.vals[1] == "-m" && isPip(v.vals[2]) {
 			a.pipHosts(c, v.from(2))
@@ -60,7 +60,7 @@ func (a *analyzer) hosts(c *verdictAcc, name string, v *argv) {
 
 // netNames are the commands hosts reads hosts from.
 var netNames = map[string]bool{"curl": true, "wget": true, "git": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
-	"nc": true, "ncat": true, "netcat": true, "telnet": true, "ftp": true, "socat": true, "go": true, "npm": true, "pip": true, "pip3": true}
+	"nc": true, "ncat": true, "netcat": true, "telnet": true, "ftp": true, "socat": true, "go": true, "pip": true, "pip3": true}
 
 // appendedHosts judges a command that xargs runs with further arguments
 // read from its input: for a command that reaches hosts, they may name
@@ -70,7 +70,7 @@ func (a *analyzer) appendedHosts(c *verdictAcc, v *argv) {
 		return
 	}
 	name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
-	if netNames[name] || isPip(name) || strings.HasPrefix(name, "python") {
+	if netNames[name] || netTools[name] != nil || isPip(name) || strings.HasPrefix(name, "python") {
 		a.unknownHost(c, "the hosts the arguments xargs reads from its input may name")
 	}
 }

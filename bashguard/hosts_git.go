@@ -52,6 +52,19 @@ func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
 	case sub == "remote" && i+1 < v.len() && v.vals[i+1] == "update":
 		a.gitConfigRemotes(c, nil, "remote update") // every remote, or the groups named
 		return
+	case sub == "remote" && i+2 < v.len() && (v.vals[i+1] == "add" || v.vals[i+1] == "set-url"):
+		// The URL later fetches reach (and git remote add -f now).
+		ops := optScan(v, i+2, "tm", []string{"--track", "--master"}, false, func(string, string, int) {})
+		for n, j := range ops {
+			switch {
+			case n == 0:
+			case !v.literal(j):
+				a.unknownHost(c, "a host only known at run time ("+v.vals[j]+")")
+			default:
+				a.gitRemoteWord(c, v.vals[j], "clone")
+			}
+		}
+		return
 	case sub == "submodule":
 		a.unknownHost(c, "the remotes of the submodules, which .gitmodules names and are not read here")
 		return
@@ -167,6 +180,10 @@ func (a *analyzer) gitConfigRemotes(c *verdictAcc, names []string, sub string) {
 				a.judgeHost(c, h) // branch.<name>.remote may be a URL
 			} else if isURL && h != "local" {
 				a.unknownHost(c, "the host of "+n+", which is not read here")
+			} else if !isURL && names != nil && names[0] != "" && !strings.ContainsAny(n, "/.~") {
+				// A remote the config does not name yet: an earlier
+				// command of the script (git remote add) may add it.
+				a.unknownHost(c, "the remote "+n+", which the repository's config does not name")
 			}
 			continue // a local path, or no such remote: git fails
 		}

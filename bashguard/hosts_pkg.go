@@ -1,18 +1,17 @@
 package bashguard
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 )
 
-// The package managers: go get and go install PKG@VERSION reach the
-// module's host (its path's first element); pip install reaches its index
-// (pypi.org, or the one -i names) and the URLs it is given; npm install
-// reaches its registry (registry.npmjs.org, or the one --registry names)
-// and the hosts of URL and git specs. What the project's own files name
-// (go.mod, requirements files, package.json and its lockfile, a
-// project .npmrc) is only known at run time here.
+// The package managers with a reader of their own: go get and go
+// install PKG@VERSION reach the module proxy, the checksum database and
+// the module's host (its path's first element), go build and the like
+// the proxy and the checksum database; pip install reaches its index
+// (pypi.org, or the one -i names) and the URLs it is given. The other
+// package managers are rows of the netTools table (hosts_tools.go). What
+// the project's own files name (go.mod, requirements files) is only known
+// at run time here.
 
 // goValFlags are the flags of go get and go install that take a value
 // (go help get, go help build). Go's flag package takes "-flag value" for
@@ -22,7 +21,20 @@ var goValFlags = []string{"C", "p", "asmflags", "buildmode", "compiler", "gccgof
 
 func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 	sub := v.vals[1]
+	if sub == "mod" || sub == "work" {
+		if v.len() > 2 && goModFetch[sub+" "+v.vals[2]] {
+			a.goProxyHosts(c, v, true, false)
+		}
+		return
+	}
+	if goBuildFetch[sub] {
+		a.goProxyHosts(c, v, true, false)
+		return
+	}
 	if sub != "get" && sub != "install" {
+		return
+	}
+	if !a.goProxyHosts(c, v, false, true) {
 		return
 	}
 	var pkgs []int
@@ -175,80 +187,105 @@ func schemeStart(w string) int {
 	return j
 }
 
-var npmInstall = map[string]bool{
-	"install": true, "i": true, "in": true, "ins": true, "inst": true, "insta": true, "instal": true, "isnt": true, "isnta": true,
-	"isntal": true, "isntall": true, "add": true, "ci": true, "clean-install": true, "ic": true, "install-clean": true,
-	"isntall-clean": true, "update": true, "up": true, "upgrade": true, "udpate": true, "install-test": true, "it": true,
-	"install-ci-test": true, "cit": true,
-}
+// goBuildFetch are the go subcommands that load the main module's
+// packages, downloading the modules go.mod requires that the module cache
+// lacks (go help modules); goModFetch are those of go mod and go work.
+// go list is not here: without -u or -versions, which the safe list does
+// not allow, it answers from the module cache.
+var (
+	goBuildFetch = map[string]bool{"build": true, "test": true, "run": true, "vet": true, "generate": true, "fix": true}
+	goModFetch   = map[string]bool{"mod download": true, "mod tidy": true, "mod graph": true, "mod why": true,
+		"mod verify": true, "work sync": true, "work vendor": true, "mod vendor": true}
+)
 
-// npmValLong are npm's options that take a value and may come before or
-// after the subcommand (npm help install, npm help config).
-var npmValLong = []string{"--registry", "--tag", "--prefix", "--workspace", "--omit", "--include", "--install-strategy",
-	"--cache", "--userconfig", "--globalconfig", "--save-prefix", "--loglevel", "--before", "--cpu", "--os", "--libc"}
-
-func (a *analyzer) npmHosts(c *verdictAcc, v *argv) {
-	registry, unknown := "registry.npmjs.org", ""
-	var scoped []string
-	ops := optScan(v, 1, "w", npmValLong, false, func(name, val string, at int) {
-		switch {
-		case name == "--registry":
-			registry = val
-		case strings.HasPrefix(name, "--@") && strings.HasSuffix(name, ":registry"):
-			scoped = append(scoped, val)
-		case name == "--userconfig" || name == "--globalconfig":
-			unknown = name
+// goProxyHosts judges the module proxy and checksum database a go command
+// reaches: GOPROXY's (proxy.golang.org by default) and GOSUMDB's
+// (sum.golang.org), as the command's environment sets them. The default
+// GOPROXY's ",direct" is a fallback for modules the proxy does not serve;
+// a GOPROXY that names direct itself, or GOPRIVATE, GONOPROXY and
+// GOINSECURE, send modules to their own hosts: named ones are judged by
+// their caller (named set), those go.mod requires are only known at run
+// time. -mod=vendor (as a flag or in GOFLAGS) and GOPROXY=off reach no
+// host. It reports whether the caller goes on to judge named modules.
+func (a *analyzer) goProxyHosts(c *verdictAcc, v *argv, project, named bool) bool {
+	proxy, sumdb, direct := "https://proxy.golang.org,direct", "sum.golang.org", false
+	for _, e := range a.cmdEnv {
+		if !strings.HasPrefix(e.name, "GO") {
+			continue
 		}
-	})
-	if len(ops) == 0 || !v.literal(ops[0]) || !npmInstall[v.vals[ops[0]]] {
-		return
-	}
-	if unknown != "" {
-		a.unknownHost(c, "the registry npm's "+unknown+" names, which is not read here")
-		return
-	}
-	if a.dir != "" && registry == "registry.npmjs.org" {
-		if _, err := os.Lstat(filepath.Join(a.dir, ".npmrc")); err == nil {
-			a.unknownHost(c, "the registry the project's .npmrc names, which is not read here")
-			return
-		}
-	}
-	if strings.Contains(registry, "://") {
-		a.literalURLHost(c, registry, false)
-	} else {
-		a.judgeHost(c, registry)
-	}
-	for _, s := range scoped {
-		a.literalURLHost(c, s, false)
-	}
-	specs := ops[1:]
-	if len(specs) == 0 {
-		a.unknownHost(c, "the hosts package.json and its lockfile name, which are not read here")
-		return
-	}
-	for _, j := range specs {
-		w := v.vals[j]
-		switch {
-		case !v.literal(j):
-			a.unknownHost(c, "a host only known at run time ("+w+")")
-		case strings.Contains(w, "://"):
-			a.literalURLHost(c, w[schemeStart(w):], false)
-		case strings.HasPrefix(w, "github:") || !strings.HasPrefix(w, "@") && strings.Count(w, "/") == 1 &&
-			!strings.HasPrefix(w, ".") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.Contains(w, ":"):
-			a.judgeHost(c, "github.com")
-		case strings.HasPrefix(w, "gitlab:"):
-			a.judgeHost(c, "gitlab.com")
-		case strings.HasPrefix(w, "bitbucket:"):
-			a.judgeHost(c, "bitbucket.org")
-		case strings.HasPrefix(w, "gist:"):
-			a.judgeHost(c, "gist.github.com")
-		case strings.HasPrefix(w, "file:") || strings.HasPrefix(w, ".") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~"):
-			a.unknownHost(c, "the hosts the package "+w+" names for its dependencies, which are not read here")
+		switch e.name {
+		case "GOPROXY", "GOSUMDB", "GOFLAGS", "GOPRIVATE", "GONOPROXY", "GONOSUMDB", "GOINSECURE", "GOENV", "GOTOOLCHAIN", "GOAUTH":
 		default:
-			if h, ok := scpHost(strings.TrimPrefix(w, "git+ssh:")); ok && strings.Contains(w, "@") && !strings.HasPrefix(w, "@") {
-				a.judgeHost(c, h)
+			continue
+		}
+		if !e.lit {
+			a.unknownHost(c, "the hosts go reaches with "+e.name+"=, which is only known at run time")
+			return false
+		}
+		switch e.name {
+		case "GOPROXY":
+			proxy = e.val
+		case "GOSUMDB":
+			sumdb = e.val
+		case "GOFLAGS":
+			for _, f := range strings.Fields(e.val) {
+				if f == "-mod=vendor" && project {
+					return false
+				}
+				if strings.HasPrefix(f, "-modfile") || strings.HasPrefix(f, "-C") {
+					a.unknownHost(c, "the hosts go reaches with GOFLAGS="+e.val+", which are not read here")
+					return false
+				}
 			}
-			// A name from the registry, judged above.
+		case "GOENV":
+			a.unknownHost(c, "the hosts the go environment file of GOENV names, which are not read here")
+			return false
+		case "GOPRIVATE", "GONOPROXY", "GOINSECURE":
+			if e.val != "" {
+				direct = true
+			}
 		}
 	}
+	if project {
+		for i := 2; i < v.len(); i++ {
+			if w := v.vals[i]; w == "-mod=vendor" || w == "--mod=vendor" || (w == "-mod" || w == "--mod") && i+1 < v.len() && v.vals[i+1] == "vendor" {
+				return false
+			}
+		}
+	}
+	if proxy == "" {
+		proxy = "https://proxy.golang.org,direct"
+	}
+	entries := strings.FieldsFunc(proxy, func(r rune) bool { return r == ',' || r == '|' })
+	for n, p := range entries {
+		switch {
+		case p == "off":
+			if n == 0 {
+				return false // nothing is downloaded
+			}
+		case p == "direct":
+			if n == 0 || proxy != "https://proxy.golang.org,direct" {
+				direct = true
+			}
+		case strings.Contains(p, "://"):
+			a.literalURLHost(c, p, false)
+		default:
+			a.unknownHost(c, "the module proxy "+p+", which is not read here")
+		}
+		if p == "off" || p == "direct" && n == 0 {
+			break
+		}
+	}
+	switch f := strings.Fields(sumdb); {
+	case sumdb == "off" || len(f) == 0:
+	case len(f) > 1:
+		a.literalURLHost(c, f[1], true)
+	default:
+		name, _, _ := strings.Cut(f[0], "+")
+		a.literalURLHost(c, name, true)
+	}
+	if direct && project {
+		a.unknownHost(c, "the hosts of the modules go.mod requires, which go reaches directly and are not read here")
+	}
+	return named
 }

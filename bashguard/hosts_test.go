@@ -17,7 +17,7 @@ import (
 )
 
 // hostRules is the HostJudge the host cases are written against: domain
-// rules that allow good.example, github.com and the package indexes, and
+// rules that allow good.example, github.com and the package registries, and
 // deny evil.example; without rules ("norules") every host is allowed, as
 // a host without domain rules answers.
 type hostRules struct {
@@ -36,11 +36,20 @@ func (h hostRules) JudgeHost(host string) permission.Result {
 		return permission.Result{Decision: permission.Ask, Rule: "network:host", Reason: "domain rules are set and cannot be held against it"}
 	case host == "evil.example":
 		return rule(permission.Deny, "WebFetch(domain:evil.example)")
-	case host == "good.example", host == "github.com", host == "pypi.org", host == "registry.npmjs.org", host == "golang.org":
+	case host == "good.example", host == "github.com", host == "pypi.org", host == "registry.npmjs.org", host == "golang.org",
+		defaultRegistries[host]:
 		return rule(permission.Allow, "WebFetch(domain:"+host+")")
 	}
 	return permission.Result{Decision: permission.Ask, Rule: "network:host", Reason: "no domain rule allows " + host}
 }
+
+// defaultRegistries are the default registries of the package managers
+// the host cases run, which their domain rules allow.
+var defaultRegistries = map[string]bool{"proxy.golang.org": true, "sum.golang.org": true, "files.pythonhosted.org": true,
+	"registry.yarnpkg.com": true, "index.crates.io": true, "static.crates.io": true, "crates.io": true, "rubygems.org": true,
+	"index.rubygems.org": true, "repo.packagist.org": true, "packagist.org": true, "repo.maven.apache.org": true,
+	"plugins.gradle.org": true, "conda.anaconda.org": true, "repo.anaconda.com": true, "registry-1.docker.io": true,
+	"auth.docker.io": true, "ghcr.io": true, "jsr.io": true, "api.github.com": true, "gitlab.com": true}
 
 // hostRepo is a repository whose config names remotes on allowed, denied
 // and other hosts.

@@ -119,9 +119,23 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[i]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
 }
 
+// unsetEnv returns env without the variable name.
+func unsetEnv(env []envVar, name string) []envVar {
+	var out []envVar
+	for _, e := range env {
+		if e.name != name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // env judges its assignments and flags and the command it runs.
 func (a *analyzer) env(c *verdictAcc, v *argv, x execCtx) {
 	i := 1
+	env := a.cmdEnv
+	outerEnv := a.cmdEnv
+	defer func() { a.cmdEnv = outerEnv }()
 loop:
 	for ; i < v.len(); i++ {
 		s := v.vals[i]
@@ -130,12 +144,20 @@ loop:
 		case s == "--":
 			i++
 			break loop
-		case s == "-" || s == "-i" || s == "-0" || s == "-v" || longIs(name, "--ignore-environment", "--null", "--debug"):
+		case s == "-" || s == "-i" || longIs(name, "--ignore-environment"):
+			env = nil // the command starts with an empty environment
+		case s == "-0" || s == "-v" || longIs(name, "--null", "--debug"):
 		case s == "-u" || longIs(name, "--unset"):
 			if !has && strings.HasPrefix(s, "-u") && len(s) == 2 || !has && strings.HasPrefix(s, "--") {
 				i++
+				if i < v.len() {
+					env = unsetEnv(env, v.vals[i])
+				}
+			} else if has {
+				env = unsetEnv(env, s[strings.IndexByte(s, '=')+1:])
 			}
 		case strings.HasPrefix(s, "-u"):
+			env = unsetEnv(env, s[2:])
 		case s == "-C" || strings.HasPrefix(s, "-C") || longIs(name, "--chdir"):
 			c.add(permission.Ask, ArgsRule("env"), "runs the command in another directory (-C), so its relative paths cannot be checked", false)
 			if s == "-C" || !has && strings.HasPrefix(s, "--") {
@@ -150,6 +172,8 @@ loop:
 			if why := riskyVar(name, true); why != "" {
 				c.add(permission.Ask, RuleEnvAssign, "assignment to "+name+" "+why, false)
 			}
+			_, val, _ := strings.Cut(s, "=")
+			env = append(env[:len(env):len(env)], envVar{name: name, val: val, lit: v.literal(i)})
 		default:
 			break loop
 		}
@@ -159,8 +183,8 @@ loop:
 		return
 	}
 	rest := v.from(i)
+	a.cmdEnv = env
 	sub := a.wrapped(c, "", &rest, x)
-	a.appendedHosts(c, &rest)
 	if !sub.decided {
 		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
 	}
@@ -303,7 +327,6 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 	}
 	rest := v.from(i)
 	sub := a.wrapped(c, "", &rest, x)
-	a.appendedHosts(c, &rest)
 	if atBest != "" {
 		c.add(permission.Ask, WrapperRule(name), atBest, !sub.nonOver && name != "setsid")
 		return

@@ -1,0 +1,435 @@
+package bashguard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The reader of the netTools table (hosts_tools.go): it finds the
+// subcommand, reads the options and the command's environment for where
+// the tool connects, and judges the hosts of the registry and of each
+// operand that names one.
+
+// envVar is an assignment in the environment of the command being
+// judged ("NAME=value cmd", env NAME=value cmd).
+type envVar struct {
+	name, val string
+	lit       bool // val is known before run time
+}
+
+// netRead is what the options and environment of one command line say.
+type netRead struct {
+	replace []string // registries named instead of the default
+	add     []string // further registries and sources
+	unknown string   // an option or variable that moves the tool where it is not read here
+	offline bool
+	noIndex bool
+	urls    []string // URLs in the values of other options
+}
+
+// effectOf returns the effect of the option or variable name in m, "*"
+// ending a prefix. With abbrev, a long option may be abbreviated as the
+// tool's parser allows, for every effect but those that switch judging
+// off; of several matches the one that judges most wins, whatever the
+// order of the map.
+func effectOf(m map[string]netEffect, name string, abbrev bool) netEffect {
+	if e, ok := m[name]; ok {
+		return e
+	}
+	var best netEffect
+	for k, e := range m {
+		switch {
+		case strings.HasSuffix(k, "*") && strings.HasPrefix(name, k[:len(k)-1]),
+			abbrev && e != effOffline && e != effNoIndex && strings.HasPrefix(k, "--") && len(name) > 3 &&
+				strings.HasPrefix(name, "--") && strings.HasPrefix(k, name):
+			if effRank(e) > effRank(best) {
+				best = e
+			}
+		}
+	}
+	return best
+}
+
+// effRank orders the effects by how much they judge.
+func effRank(e netEffect) int {
+	switch e {
+	case effUnknown:
+		return 5
+	case effReplace:
+		return 4
+	case effRepo:
+		return 3
+	case effAdd:
+		return 2
+	case 0:
+		return 0
+	}
+	return 1
+}
+
+func (r *netRead) apply(e netEffect, name, val string, known bool) {
+	switch {
+	case e == effOffline:
+		r.offline = r.offline || val == "" || val == "true" || val == "1"
+	case e == effNoIndex:
+		r.noIndex = r.noIndex || val == "" || val == "true" || val == "1"
+	case !known:
+		if r.unknown == "" {
+			r.unknown = name
+		}
+	case e == effUnknown:
+		if r.unknown == "" {
+			r.unknown = name
+		}
+	case e == effReplace:
+		if val == "" {
+			if r.unknown == "" {
+				r.unknown = name
+			}
+			return
+		}
+		r.replace = append(r.replace, val)
+	case e == effAdd:
+		if val != "" {
+			r.add = append(r.add, val)
+		}
+	case e == effRepo:
+		if parts := strings.Split(val, "/"); len(parts) == 3 {
+			r.replace = append(r.replace, parts[0])
+		}
+	}
+}
+
+// tableHosts judges the command v of the tool t (named name).
+func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
+	var r netRead
+	ops := optScan(v, 1, t.valShort, t.valLong, false, func(opt, val string, at int) {
+		known := at < 0 || v.literal(at)
+		if e := effectOf(t.opts, opt, t.abbrev); e != 0 {
+			r.apply(e, opt, val, known)
+			return
+		}
+		if !known {
+			return // asked as a word only known at run time
+		}
+		if strings.Contains(val, "://") {
+			r.urls = append(r.urls, val)
+		}
+	})
+	for _, e := range a.cmdEnv {
+		if eff := effectOf(t.env, e.name, false); eff != 0 {
+			r.apply(eff, e.name+"=", e.val, e.lit)
+		}
+	}
+	sub, rest, ok := t.sub(v, ops)
+	if _, star := t.subs["*"]; !ok && star && r.unknown != "" && (len(ops) == 0 || !t.local[v.vals[ops[0]]]) {
+		ok = true // aria2c -i FILE: the URLs are in the file
+	}
+	if !ok || r.offline {
+		return
+	}
+	if r.unknown != "" {
+		a.unknownHost(c, "the hosts "+name+" connects to with "+r.unknown+", which are not read here")
+		return
+	}
+	for _, u := range r.urls {
+		a.literalURLHost(c, u[schemeStart(u):], false)
+	}
+	registry := len(r.replace) > 0 || !r.noIndex && len(t.registry) > 0
+	switch {
+	case sub.kind == subURLs, sub.kind == subHTTPie, sub.kind == subSecondURL, sub.kind == subImage:
+		registry = false
+	case sub.kind == subRun && len(rest) == 0:
+		return // npm init, npx alone: nothing to fetch
+	}
+	if registry {
+		a.registryHosts(c, name, t, &r)
+	}
+	for _, s := range r.add {
+		a.sourceHost(c, t, s)
+	}
+	if t.remotes && len(r.replace) == 0 {
+		a.remoteHosts(c, name)
+	}
+	switch sub.kind {
+	case subReg:
+		for _, i := range rest {
+			a.specHost(c, t, v, i)
+		}
+	case subPkgs:
+		if len(rest) == 0 {
+			a.unknownHost(c, "the hosts "+t.manifestName()+" name, which are not read here")
+		}
+		for _, i := range rest {
+			a.specHost(c, t, v, i)
+		}
+	case subProject:
+		why := sub.why
+		if why == "" {
+			why = "the hosts " + t.manifestName() + " name"
+		}
+		a.unknownHost(c, why+", which are not read here")
+	case subRun:
+		if len(rest) > 0 {
+			a.specHost(c, t, v, rest[0])
+		}
+	case subURLs:
+		for _, i := range rest {
+			a.urlHost(c, v, i, true)
+		}
+	case subHTTPie:
+		a.httpieHost(c, v, rest)
+	case subSecondURL:
+		if len(rest) > 1 {
+			a.urlHost(c, v, rest[1], false)
+		}
+	case subImage:
+		if len(rest) > 0 {
+			a.imageHost(c, name, v, rest[0])
+		}
+	case subRuntime:
+		if len(r.replace) == 0 && len(t.registry) == 0 {
+			a.unknownHost(c, sub.why+", only known at run time")
+		}
+	}
+}
+
+func (t *netTool) manifestName() string {
+	if t.manifest == "" {
+		return "the project's manifest and lockfile"
+	}
+	return t.manifest
+}
+
+// sub finds the subcommand among the operands ops: two words ("pip
+// install") before one; rest are the operands after it.
+func (t *netTool) sub(v *argv, ops []int) (netSub, []int, bool) {
+	if v.len() == 2 && v.literal(1) {
+		switch v.vals[1] {
+		case "--version", "-v", "-V", "--help", "-h":
+			return netSub{}, nil, false // prints its version or help
+		}
+	}
+	if s, ok := t.subs["*"]; ok {
+		if len(ops) == 0 || v.literal(ops[0]) && t.local[v.vals[ops[0]]] {
+			return netSub{}, nil, false
+		}
+		if len(ops) > 0 && !v.literal(ops[0]) && s.kind == subRuntime {
+			return s, nil, true
+		}
+		return s, ops, true
+	}
+	if len(ops) == 0 {
+		s, ok := t.subs[""]
+		return s, nil, ok
+	}
+	if !v.literal(ops[0]) {
+		return netSub{}, nil, false // asked as a word only known at run time
+	}
+	if len(ops) > 1 && v.literal(ops[1]) {
+		if s, ok := t.subs[v.vals[ops[0]]+" "+v.vals[ops[1]]]; ok {
+			return s, ops[2:], true
+		}
+	}
+	s, ok := t.subs[v.vals[ops[0]]]
+	return s, ops[1:], ok
+}
+
+// registryHosts judges the registry: the one options or the environment
+// name, or the default one unless a configuration file may name another.
+func (a *analyzer) registryHosts(c *verdictAcc, name string, t *netTool, r *netRead) {
+	if len(r.replace) > 0 {
+		for _, s := range r.replace {
+			a.registryWord(c, s)
+		}
+		return
+	}
+	for _, h := range t.registry {
+		a.judgeHost(c, h)
+	}
+	if f := a.configFile(t.config); f != "" {
+		a.unknownHost(c, "the registry "+f+" may name for "+name+", which is not read here")
+	}
+}
+
+// registryWord judges a registry given as a URL or as a host.
+func (a *analyzer) registryWord(c *verdictAcc, s string) {
+	if strings.Contains(s, "://") {
+		a.literalURLHost(c, s, false)
+		return
+	}
+	a.literalURLHost(c, s, true)
+}
+
+// sourceHost judges a further source: a URL, a local path (which reaches
+// no host of its own), or a name (a conda channel, which is on the
+// tool's registry; anything else is not read here).
+func (a *analyzer) sourceHost(c *verdictAcc, t *netTool, s string) {
+	switch {
+	case strings.Contains(s, "://"):
+		a.literalURLHost(c, s[schemeStart(s):], false)
+	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~"):
+	case t.spec == specName && len(t.registry) > 0 && !strings.ContainsAny(s, ":@"):
+		a.judgeHost(c, t.registry[0])
+	default:
+		a.unknownHost(c, "the host of "+s+", which is not read here")
+	}
+}
+
+// configFile returns the first of files (see netTool.config) found in the
+// working directory or above it, or "".
+func (a *analyzer) configFile(files []string) string {
+	if len(files) == 0 || a.dir == "" || !filepath.IsAbs(a.dir) {
+		return ""
+	}
+	for d, n := filepath.Clean(a.dir), 0; n < 64; n++ {
+		for _, f := range files {
+			name, text, marked := strings.Cut(f, ":")
+			p := filepath.Join(d, name)
+			if !marked {
+				if _, err := os.Lstat(p); err == nil {
+					return p
+				}
+				continue
+			}
+			if b, err := readSmall(p, 1<<20); err == nil && strings.Contains(b, text) {
+				return p
+			} else if err == errTooLarge {
+				return p
+			}
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	return ""
+}
+
+// remoteHosts judges the hosts of the repository's remotes, from which
+// gh and glab pick the host they talk to.
+func (a *analyzer) remoteHosts(c *verdictAcc, name string) {
+	cfg, why := a.gitConfig()
+	if why != "" {
+		return // no repository: the tool's default host
+	}
+	for n, urls := range cfg.urls {
+		for _, u := range urls {
+			if h, isURL, ok := gitURLHost(u); isURL && ok {
+				a.judgeHost(c, h)
+			} else if isURL && h != "local" {
+				a.unknownHost(c, "the host of the remote "+n+" ("+u+") "+name+" may talk to, which is not read here")
+			}
+		}
+	}
+}
+
+// specHost judges one package operand.
+func (a *analyzer) specHost(c *verdictAcc, t *netTool, v *argv, i int) {
+	w := v.vals[i]
+	if !v.literal(i) {
+		a.unknownHost(c, "a host only known at run time ("+w+")")
+		return
+	}
+	local := strings.HasPrefix(w, ".") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~")
+	switch {
+	case t.spec == specNpm:
+		a.npmSpecHost(c, w)
+	case strings.Contains(w, "://"):
+		a.literalURLHost(c, w[schemeStart(w):], false)
+	case t.spec == specDeno:
+		switch {
+		case strings.HasPrefix(w, "npm:"):
+			a.judgeHost(c, "registry.npmjs.org")
+		case strings.HasPrefix(w, "jsr:"):
+			a.judgeHost(c, "jsr.io")
+		default:
+			a.unknownHost(c, "the modules "+w+" imports, which are not read here")
+		}
+	case t.spec == specImage:
+		a.imageHost(c, "", v, i)
+	case t.spec == specURL:
+		a.urlHost(c, v, i, true)
+	case local || strings.HasPrefix(w, "file:"):
+		a.unknownHost(c, "the hosts the package "+w+" names for its dependencies, which are not read here")
+	}
+	// Otherwise a name from the registry, judged already.
+}
+
+// npmSpecHost judges an npm package spec (npm help package-spec).
+func (a *analyzer) npmSpecHost(c *verdictAcc, w string) {
+	switch {
+	case strings.Contains(w, "://"):
+		a.literalURLHost(c, w[schemeStart(w):], false)
+	case strings.HasPrefix(w, "github:") || !strings.HasPrefix(w, "@") && strings.Count(w, "/") == 1 &&
+		!strings.HasPrefix(w, ".") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.Contains(w, ":"):
+		a.judgeHost(c, "github.com")
+	case strings.HasPrefix(w, "gitlab:"):
+		a.judgeHost(c, "gitlab.com")
+	case strings.HasPrefix(w, "bitbucket:"):
+		a.judgeHost(c, "bitbucket.org")
+	case strings.HasPrefix(w, "gist:"):
+		a.judgeHost(c, "gist.github.com")
+	case strings.HasPrefix(w, "file:") || strings.HasPrefix(w, ".") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~"):
+		a.unknownHost(c, "the hosts the package "+w+" names for its dependencies, which are not read here")
+	default:
+		if h, ok := scpHost(strings.TrimPrefix(w, "git+ssh:")); ok && strings.Contains(w, "@") && !strings.HasPrefix(w, "@") {
+			a.judgeHost(c, h)
+		}
+		// A name from the registry, judged already.
+	}
+}
+
+// httpieHost judges httpie's (and xh's) URL: its first operand, after an
+// optional method; ":3000/x" is localhost.
+func (a *analyzer) httpieHost(c *verdictAcc, v *argv, ops []int) {
+	if len(ops) == 0 {
+		return
+	}
+	i := ops[0]
+	if w := v.vals[i]; v.literal(i) && len(ops) > 1 && w != "" && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+		i = ops[1]
+	}
+	if w := v.vals[i]; v.literal(i) && strings.HasPrefix(w, ":") {
+		a.judgeHost(c, "localhost")
+		return
+	}
+	a.urlHost(c, v, i, true)
+}
+
+// imageHost judges the registry of a container image reference:
+// [HOST[:PORT]/]PATH[:TAG|@DIGEST], where the first element is a host
+// when it holds a dot or a colon or is localhost; without one the image
+// is on Docker Hub for docker, and on the registries podman's
+// registries.conf searches for podman.
+func (a *analyzer) imageHost(c *verdictAcc, tool string, v *argv, i int) {
+	w := v.vals[i]
+	if !v.literal(i) {
+		a.unknownHost(c, "a host only known at run time ("+w+")")
+		return
+	}
+	if j := strings.Index(w, "://"); j >= 0 {
+		w = w[j+3:] // docker://
+	} else if t, _, ok := strings.Cut(w, ":"); ok && (t == "oci" || t == "dir" || strings.HasSuffix(t, "-archive")) {
+		return // a local archive or directory
+	}
+	first, _, hasPath := strings.Cut(w, "/")
+	isHost := hasPath && (strings.ContainsAny(first, ".:") || first == "localhost")
+	hub := isHost && (strings.EqualFold(first, "docker.io") || strings.EqualFold(first, "index.docker.io"))
+	if isHost && !hub {
+		if h, ok := authorityHost(first); ok {
+			a.judgeHost(c, h)
+		} else {
+			a.unknownHost(c, "the registry of "+w+", which is not read here")
+		}
+		return
+	}
+	if tool == "podman" && !hub {
+		a.unknownHost(c, "the registries podman searches for the short name "+w+", which registries.conf names")
+		return
+	}
+	a.judgeHost(c, "registry-1.docker.io")
+	a.judgeHost(c, "auth.docker.io")
+}

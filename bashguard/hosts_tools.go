@@ -1,0 +1,547 @@
+package bashguard
+
+// The package managers and network clients a coding agent runs, as data
+// for the host reader of hosts_table.go: for each tool, the subcommands
+// that reach other machines and how their operands name a host, the
+// default registry, the options and environment variables that move it,
+// and the configuration files that may name another one. Each row is
+// read from the tool's own documentation (npm help config and npm help
+// install, yarn's CLI reference for classic and berry, pnpm's, bun's and
+// deno's CLI documentation, pip help install, uv help, pipx, poetry and
+// conda's references, cargo help, gem help install, bundle, composer, mvn
+// and gradle's command-line references, docker and podman pull, helm
+// repo, httpie's and aria2c's manuals).
+//
+// Where a tool's hosts come from a configuration the guard does not read
+// (kubectl's kubeconfig, the cloud CLIs' profiles, apt's sources, brew's
+// formulae, a container's own traffic), the subcommand is a host only
+// known at run time, with the reason. A tool or subcommand not in this
+// table reaches no host the guard knows of, or runs code whose traffic is
+// the program's own (npm run, cargo run's binary), as for python.
+
+// netSubKind says how the operands of a subcommand name the hosts it
+// reaches.
+type netSubKind uint8
+
+const (
+	// subReg reaches the registry; operands are package specs (a name
+	// is from the registry, a URL or git spec names its own host).
+	subReg netSubKind = iota + 1
+	// subPkgs is subReg, and without operands installs what the
+	// project's manifest names, whose hosts are not read here.
+	subPkgs
+	// subProject reaches the registry for what the project's manifest
+	// names, and the hosts the manifest names itself; operands are not
+	// packages.
+	subProject
+	// subRun reaches the registry for its first operand, a package spec;
+	// the rest are the package's own arguments.
+	subRun
+	// subURLs reaches the URL of every operand ("host/path" counts).
+	subURLs
+	// subHTTPie reaches the URL of its first operand after an optional
+	// method; the rest are request items.
+	subHTTPie
+	// subSecondURL reaches the URL of its second operand (helm repo add
+	// NAME URL).
+	subSecondURL
+	// subImage reaches the registry of the image its first operand names.
+	subImage
+	// subRuntime reaches hosts only known at run time (why says where
+	// they come from).
+	subRuntime
+)
+
+// netSub is one subcommand of a netTool.
+type netSub struct {
+	kind netSubKind
+	why  string // for subRuntime and subProject: where the hosts come from
+}
+
+// netEffect is what an option or environment variable does to where a
+// tool connects.
+type netEffect uint8
+
+const (
+	// effReplace: the value is the URL (or host) of the registry, in
+	// place of the default.
+	effReplace netEffect = iota + 1
+	// effAdd: the value is the URL of a further registry or source.
+	effAdd
+	// effUnknown: the value changes where the tool connects in a way not
+	// read here (a configuration file, a registry's name, a proxy).
+	effUnknown
+	// effOffline: the tool reaches no host.
+	effOffline
+	// effNoIndex: the default registry is not used (pip --no-index);
+	// further sources still are.
+	effNoIndex
+	// effRepo: the value is [HOST/]OWNER/REPO (gh -R); a HOST replaces
+	// the default.
+	effRepo
+)
+
+// netTool is one row of the table.
+type netTool struct {
+	// subs maps a subcommand (one word, or two: "pip install") to what it
+	// reaches. "" is the tool run without a subcommand; "*" is a tool
+	// without subcommands, whose every operand counts.
+	subs map[string]netSub
+	// registry are the hosts of the default registry.
+	registry []string
+	// spec reads a package operand's host.
+	spec specKind
+	// valShort and valLong are the options that take a value (long ones
+	// also with "="); abbrev lets a long option be abbreviated, as the
+	// tool's parser does, for the effects below.
+	valShort string
+	valLong  []string
+	abbrev   bool
+	// opts are the options that move the registry; a name ending in "*"
+	// is a prefix ("--@*" is npm's --@scope:registry).
+	opts map[string]netEffect
+	// env are the environment variables that do.
+	env map[string]netEffect
+	// config are files that may name another registry, looked for in the
+	// working directory and each directory above it; "name:text" counts
+	// the file only when it holds text.
+	config []string
+	// local are the first operands of a tool whose subs is "*" that reach
+	// no host (kubectl config, aws configure).
+	local map[string]bool
+	// manifest names the project's files whose dependencies are
+	// installed ("package.json and its lockfile").
+	manifest string
+	// remotes: the tool picks its host from the repository's git remotes
+	// (gh, glab), which are judged too.
+	remotes bool
+}
+
+// specKind is how a tool reads a package operand.
+type specKind uint8
+
+const (
+	specName  specKind = iota + 1 // a name from the registry, or a path
+	specNpm                       // npm's specs: name@range, URL, git, github:o/r, o/r, file:
+	specPip                       // pip's requirement specs: name, URL, VCS URL, path
+	specDeno                      // deno's specifiers: npm:, jsr:, URL, file
+	specImage                     // a container image reference
+	specURL                       // a URL, or host/path
+	specCargo                     // a crate name, or a path
+)
+
+var npmOpts = map[string]netEffect{
+	"--registry": effReplace, "--@*": effAdd, "--userconfig": effUnknown, "--globalconfig": effUnknown,
+	"--proxy": effUnknown, "--https-proxy": effUnknown, "--offline": effOffline,
+}
+
+var npmEnv = map[string]netEffect{
+	"npm_config_registry": effReplace, "NPM_CONFIG_REGISTRY": effReplace,
+	"npm_config_userconfig": effUnknown, "NPM_CONFIG_USERCONFIG": effUnknown,
+	"npm_config_globalconfig": effUnknown, "NPM_CONFIG_GLOBALCONFIG": effUnknown,
+	"npm_config_proxy": effUnknown, "NPM_CONFIG_PROXY": effUnknown, "npm_config_https_proxy": effUnknown,
+	"NPM_CONFIG_HTTPS_PROXY": effUnknown, "npm_config_offline": effOffline, "NPM_CONFIG_OFFLINE": effOffline,
+}
+
+// npmSubs are npm's subcommands that reach the registry, with their
+// aliases (npm help <command>).
+var npmSubs = map[string]netSub{
+	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "in": {kind: subPkgs}, "ins": {kind: subPkgs}, "inst": {kind: subPkgs},
+	"insta": {kind: subPkgs}, "instal": {kind: subPkgs}, "isnt": {kind: subPkgs}, "isnta": {kind: subPkgs}, "isntal": {kind: subPkgs},
+	"isntall": {kind: subPkgs}, "add": {kind: subPkgs}, "update": {kind: subPkgs}, "up": {kind: subPkgs}, "upgrade": {kind: subPkgs},
+	"udpate": {kind: subPkgs}, "install-test": {kind: subPkgs}, "it": {kind: subPkgs},
+	"ci": {kind: subProject}, "clean-install": {kind: subProject}, "ic": {kind: subProject}, "install-clean": {kind: subProject},
+	"isntall-clean": {kind: subProject}, "install-ci-test": {kind: subProject}, "cit": {kind: subProject},
+	"view": {kind: subReg}, "v": {kind: subReg}, "info": {kind: subReg}, "show": {kind: subReg}, "outdated": {kind: subReg},
+	"audit": {kind: subReg}, "publish": {kind: subReg}, "unpublish": {kind: subReg}, "deprecate": {kind: subReg},
+	"dist-tag": {kind: subReg}, "search": {kind: subReg}, "s": {kind: subReg}, "find": {kind: subReg}, "se": {kind: subReg},
+	"ping": {kind: subReg}, "whoami": {kind: subReg}, "login": {kind: subReg}, "adduser": {kind: subReg}, "logout": {kind: subReg},
+	"owner": {kind: subReg}, "access": {kind: subReg}, "team": {kind: subReg}, "token": {kind: subReg}, "fund": {kind: subReg},
+	"doctor": {kind: subReg}, "pack": {kind: subReg}, "repo": {kind: subReg}, "docs": {kind: subReg}, "bugs": {kind: subReg},
+	"dedupe": {kind: subProject}, "ddp": {kind: subProject}, "prune": {kind: subProject}, "rebuild": {kind: subProject},
+	"exec": {kind: subRun}, "x": {kind: subRun}, "init": {kind: subRun}, "create": {kind: subRun},
+}
+
+// npmValLong are npm's options that take a value (npm help config).
+var npmValLong = []string{"--registry", "--tag", "--prefix", "--workspace", "--omit", "--include", "--install-strategy",
+	"--cache", "--userconfig", "--globalconfig", "--save-prefix", "--loglevel", "--before", "--cpu", "--os", "--libc",
+	"--proxy", "--https-proxy", "--package", "--call", "--otp", "--access", "--scope", "--auth-type"}
+
+var yarnOpts = map[string]netEffect{
+	"--registry": effReplace, "--use-yarnrc": effUnknown, "--proxy": effUnknown, "--https-proxy": effUnknown,
+	"--offline": effOffline, "--cwd": effUnknown,
+}
+
+var yarnEnv = map[string]netEffect{
+	"YARN_REGISTRY": effReplace, "YARN_NPM_REGISTRY_SERVER": effReplace, "npm_config_registry": effReplace,
+	"NPM_CONFIG_REGISTRY": effReplace, "YARN_RC_FILENAME": effUnknown, "YARN_HTTP_PROXY": effUnknown,
+	"YARN_HTTPS_PROXY": effUnknown, "YARN_ENABLE_OFFLINE_MODE": effOffline,
+}
+
+// yarnSubs are yarn's, classic (1.x) and berry (2+): yarn alone installs.
+var yarnSubs = map[string]netSub{
+	"": {kind: subProject}, "install": {kind: subPkgs}, "add": {kind: subPkgs}, "upgrade": {kind: subPkgs}, "up": {kind: subPkgs},
+	"upgrade-interactive": {kind: subProject}, "outdated": {kind: subProject}, "audit": {kind: subProject},
+	"npm audit": {kind: subProject}, "info": {kind: subReg}, "npm info": {kind: subReg}, "view": {kind: subReg},
+	"publish": {kind: subReg}, "npm publish": {kind: subReg}, "login": {kind: subReg}, "npm login": {kind: subReg},
+	"dlx": {kind: subRun}, "create": {kind: subRun}, "global add": {kind: subPkgs}, "set version": {kind: subRuntime,
+		why: "the release yarn set version downloads, from a host only known at run time"},
+	"plugin import": {kind: subRuntime, why: "the plugin yarn plugin import downloads, from a host only known at run time"},
+	"dedupe":        {kind: subProject}, "why": {kind: subReg},
+}
+
+var pnpmSubs = map[string]netSub{
+	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "add": {kind: subPkgs}, "update": {kind: subPkgs}, "up": {kind: subPkgs},
+	"upgrade": {kind: subPkgs}, "install-test": {kind: subPkgs}, "it": {kind: subPkgs}, "fetch": {kind: subProject},
+	"dedupe": {kind: subProject}, "outdated": {kind: subProject}, "audit": {kind: subProject}, "view": {kind: subReg},
+	"info": {kind: subReg}, "publish": {kind: subReg}, "dlx": {kind: subRun}, "create": {kind: subRun},
+}
+
+var bunSubs = map[string]netSub{
+	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "add": {kind: subPkgs}, "a": {kind: subPkgs}, "update": {kind: subPkgs},
+	"outdated": {kind: subProject}, "audit": {kind: subProject}, "publish": {kind: subReg}, "info": {kind: subReg},
+	"x": {kind: subRun}, "create": {kind: subRun}, "init": {kind: subRun}, "upgrade": {kind: subRuntime,
+		why: "the release bun upgrade downloads, from a host only known at run time"},
+}
+
+var runAny = map[string]netSub{"*": {kind: subRun}}
+
+var pipOpts = map[string]netEffect{
+	"-i": effReplace, "--index-url": effReplace, "--extra-index-url": effAdd, "-f": effAdd, "--find-links": effAdd,
+	"--proxy": effUnknown, "-r": effUnknown, "--requirement": effUnknown, "-c": effUnknown, "--constraint": effUnknown,
+	"--group": effUnknown, "--no-index": effNoIndex, "-e": effAdd, "--editable": effAdd,
+}
+
+var pipEnv = map[string]netEffect{
+	"PIP_INDEX_URL": effReplace, "PIP_EXTRA_INDEX_URL": effAdd, "PIP_FIND_LINKS": effAdd, "PIP_CONFIG_FILE": effUnknown,
+	"PIP_PROXY": effUnknown, "PIP_NO_INDEX": effNoIndex, "PIP_REQUIREMENT": effUnknown,
+}
+
+// pipValLong are the options of pip install, download and wheel that take
+// a value (pip help install), with pip's general ones.
+var pipValLong = append([]string{"--requirement", "--constraint", "--editable", "--target", "--platform", "--python-version",
+	"--implementation", "--abi", "--root", "--prefix", "--src", "--upgrade-strategy", "--global-option", "--config-settings",
+	"--no-binary", "--only-binary", "--progress-bar", "--root-user-action", "--report", "--index-url", "--extra-index-url",
+	"--find-links", "--dest", "--wheel-dir", "--build-option", "--group"}, pipGlobalVal...)
+
+var uvOpts = map[string]netEffect{
+	"-i": effReplace, "--index-url": effReplace, "--default-index": effReplace, "--index": effAdd, "--extra-index-url": effAdd,
+	"-f": effAdd, "--find-links": effAdd, "--offline": effOffline, "--no-index": effNoIndex, "--config-file": effUnknown,
+	"-r": effUnknown, "--requirements": effUnknown, "--requirement": effUnknown, "-c": effUnknown, "--constraints": effUnknown,
+	"--with-requirements": effUnknown, "--overrides": effUnknown, "--directory": effUnknown, "--project": effUnknown,
+}
+
+var uvEnv = map[string]netEffect{
+	"UV_INDEX_URL": effReplace, "UV_DEFAULT_INDEX": effReplace, "UV_INDEX": effAdd, "UV_EXTRA_INDEX_URL": effAdd,
+	"UV_FIND_LINKS": effAdd, "UV_OFFLINE": effOffline, "UV_NO_INDEX": effNoIndex, "UV_CONFIG_FILE": effUnknown,
+	"UV_PYTHON_INSTALL_MIRROR": effUnknown, "PIP_INDEX_URL": effUnknown,
+}
+
+// uvValLong are uv's options that take a value (uv help).
+var uvValLong = []string{"--index-url", "--default-index", "--index", "--extra-index-url", "--find-links", "--config-file",
+	"--requirements", "--requirement", "--constraints", "--with", "--with-requirements", "--overrides", "--directory", "--project",
+	"--python", "--from", "--group", "--extra", "--package", "--optional", "--dev-group", "--index-strategy", "--keyring-provider",
+	"--resolution", "--prerelease", "--exclude-newer", "--cache-dir", "--color", "--branch", "--tag", "--rev", "--script",
+	"--output-file", "--target", "--prefix", "--python-platform", "--python-version", "--link-mode", "--refresh-package",
+	"--reinstall-package", "--upgrade-package", "--config-setting", "--no-binary-package", "--no-build-package", "--env-file"}
+
+// uvSubs: uv pip install and friends read pip's operands; uv add and
+// tool install read requirement specs; sync, lock and run install what
+// the project names; python install fetches an interpreter.
+var uvSubs = map[string]netSub{
+	"pip install": {kind: subPkgs}, "pip download": {kind: subPkgs}, "pip compile": {kind: subProject}, "pip sync": {kind: subProject},
+	"add": {kind: subPkgs}, "tool install": {kind: subPkgs}, "tool upgrade": {kind: subReg}, "tool run": {kind: subRun},
+	"sync": {kind: subProject}, "lock": {kind: subProject}, "run": {kind: subProject}, "export": {kind: subProject},
+	"tree": {kind: subProject}, "remove": {kind: subProject}, "venv": {kind: subProject},
+	"python install": {kind: subRuntime, why: "the interpreter uv python install downloads, from a host only known at run time"},
+	"self update":    {kind: subRuntime, why: "the release uv self update downloads, from a host only known at run time"},
+}
+
+var poetrySubs = map[string]netSub{
+	"add": {kind: subPkgs}, "install": {kind: subProject}, "update": {kind: subProject}, "lock": {kind: subProject},
+	"show": {kind: subProject}, "search": {kind: subReg}, "publish": {kind: subReg}, "self update": {kind: subRuntime,
+		why: "the release poetry self update downloads, from a host only known at run time"},
+	"source add": {kind: subSecondURL},
+}
+
+var pipxSubs = map[string]netSub{
+	"install": {kind: subPkgs}, "inject": {kind: subPkgs}, "upgrade": {kind: subReg}, "upgrade-all": {kind: subProject,
+		why: "the hosts the installed packages came from, which are not read here"},
+	"reinstall": {kind: subReg}, "run": {kind: subRun},
+}
+
+var pipxOpts = map[string]netEffect{"--index-url": effReplace, "-i": effReplace, "--pip-args": effUnknown, "--spec": effAdd}
+
+var condaSubs = map[string]netSub{
+	"install": {kind: subPkgs}, "create": {kind: subPkgs}, "update": {kind: subPkgs}, "upgrade": {kind: subPkgs},
+	"search": {kind: subReg}, "env create": {kind: subProject, why: "the channels and packages its environment file names"},
+	"env update": {kind: subProject, why: "the channels and packages its environment file names"},
+}
+
+var condaOpts = map[string]netEffect{
+	"-c": effAdd, "--channel": effAdd, "--override-channels": effNoIndex, "--offline": effOffline, "-f": effUnknown,
+	"--file": effUnknown,
+}
+
+var condaValLong = []string{"--channel", "--name", "--prefix", "--file", "--solver", "--repodata-fn"}
+
+var cargoSubs = map[string]netSub{
+	"install": {kind: subPkgs}, "add": {kind: subReg}, "search": {kind: subReg}, "publish": {kind: subProject},
+	"build": {kind: subProject}, "b": {kind: subProject}, "check": {kind: subProject}, "c": {kind: subProject},
+	"test": {kind: subProject}, "t": {kind: subProject}, "bench": {kind: subProject}, "run": {kind: subProject},
+	"r": {kind: subProject}, "fetch": {kind: subProject}, "update": {kind: subProject}, "generate-lockfile": {kind: subProject},
+	"tree": {kind: subProject}, "doc": {kind: subProject}, "d": {kind: subProject}, "clippy": {kind: subProject},
+	"vendor": {kind: subProject}, "package": {kind: subProject}, "metadata": {kind: subProject}, "owner": {kind: subReg},
+	"yank": {kind: subReg}, "login": {kind: subReg}, "info": {kind: subReg},
+}
+
+var cargoOpts = map[string]netEffect{
+	"--git": effAdd, "--index": effReplace, "--registry": effUnknown, "--config": effUnknown, "--offline": effOffline,
+	"--frozen": effOffline, "--manifest-path": effUnknown, "-Z": effUnknown,
+}
+
+var cargoEnv = map[string]netEffect{
+	"CARGO_NET_OFFLINE": effOffline, "CARGO_HOME": effUnknown, "CARGO_REGISTRY_DEFAULT": effUnknown,
+	"CARGO_REGISTRIES_CRATES_IO_PROTOCOL": effUnknown, "CARGO_HTTP_PROXY": effUnknown, "HTTPS_PROXY": effUnknown,
+}
+
+var cargoValLong = []string{"--git", "--branch", "--tag", "--rev", "--path", "--root", "--index", "--registry", "--version",
+	"--config", "--manifest-path", "--package", "--features", "--target", "--target-dir", "--jobs", "--bin", "--example",
+	"--test", "--bench", "--profile", "--color", "--message-format", "--rename", "--exclude", "--depth", "--limit", "--token"}
+
+var gemSubs = map[string]netSub{
+	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "update": {kind: subReg}, "fetch": {kind: subReg}, "search": {kind: subReg},
+	"info": {kind: subReg}, "list": {}, "outdated": {kind: subReg}, "push": {kind: subReg}, "yank": {kind: subReg},
+	"owner": {kind: subReg}, "specification": {kind: subReg}, "signin": {kind: subReg},
+}
+
+var gemOpts = map[string]netEffect{
+	"-s": effAdd, "--source": effAdd, "--clear-sources": effNoIndex, "--config-file": effUnknown, "-p": effUnknown,
+	"--http-proxy": effUnknown, "-g": effUnknown, "--file": effUnknown, "--local": effOffline, "-l": effOffline,
+	"--host": effReplace,
+}
+
+var bundleSubs = map[string]netSub{
+	"": {kind: subProject}, "install": {kind: subProject}, "i": {kind: subProject}, "update": {kind: subProject},
+	"add": {kind: subReg}, "outdated": {kind: subProject}, "lock": {kind: subProject}, "cache": {kind: subProject},
+	"package": {kind: subProject}, "exec": {kind: subProject}, "check": {kind: subProject},
+}
+
+var composerSubs = map[string]netSub{
+	"require": {kind: subPkgs}, "install": {kind: subProject}, "i": {kind: subProject}, "update": {kind: subProject},
+	"u": {kind: subProject}, "upgrade": {kind: subProject}, "create-project": {kind: subRun}, "outdated": {kind: subProject},
+	"audit": {kind: subProject}, "show": {kind: subProject}, "search": {kind: subReg}, "global require": {kind: subPkgs},
+	"self-update": {kind: subRuntime, why: "the release composer self-update downloads, from a host only known at run time"},
+}
+
+var composerOpts = map[string]netEffect{"--repository": effAdd, "--repository-url": effAdd, "--working-dir": effUnknown,
+	"-d": effUnknown}
+
+var mvnSubs = map[string]netSub{"*": {kind: subProject,
+	why: "the repositories the project's pom.xml and ~/.m2/settings.xml name, and the plugins the goals run"}}
+
+var mvnOpts = map[string]netEffect{"-o": effOffline, "--offline": effOffline, "-s": effUnknown, "--settings": effUnknown,
+	"-gs": effUnknown, "--global-settings": effUnknown, "-f": effUnknown, "--file": effUnknown}
+
+var gradleSubs = map[string]netSub{"*": {kind: subProject,
+	why: "the repositories the build scripts name, and the plugins and the distribution the wrapper downloads"}}
+
+var gradleOpts = map[string]netEffect{"--offline": effOffline, "-I": effUnknown, "--init-script": effUnknown,
+	"-p": effUnknown, "--project-dir": effUnknown}
+
+var aptSubs = map[string]netSub{
+	"install": {kind: subRuntime, why: "the mirrors apt's sources list names"}, "update": {kind: subRuntime, why: "the mirrors apt's sources list names"},
+	"upgrade": {kind: subRuntime, why: "the mirrors apt's sources list names"}, "dist-upgrade": {kind: subRuntime, why: "the mirrors apt's sources list names"},
+	"full-upgrade": {kind: subRuntime, why: "the mirrors apt's sources list names"}, "download": {kind: subRuntime, why: "the mirrors apt's sources list names"},
+	"source": {kind: subRuntime, why: "the mirrors apt's sources list names"}, "build-dep": {kind: subRuntime, why: "the mirrors apt's sources list names"},
+	"reinstall": {kind: subRuntime, why: "the mirrors apt's sources list names"},
+}
+
+var brewSubs = map[string]netSub{
+	"install": {kind: subRuntime, why: "the hosts brew's formulae and taps name"}, "reinstall": {kind: subRuntime, why: "the hosts brew's formulae and taps name"},
+	"upgrade": {kind: subRuntime, why: "the hosts brew's formulae and taps name"}, "update": {kind: subRuntime, why: "the hosts brew's taps name"},
+	"fetch": {kind: subRuntime, why: "the hosts brew's formulae and taps name"}, "tap": {kind: subRuntime, why: "the hosts brew's taps name"},
+	"search": {kind: subRuntime, why: "the hosts brew's taps name"}, "info": {kind: subRuntime, why: "the hosts brew's formulae name"},
+	"outdated": {kind: subRuntime, why: "the hosts brew's formulae name"},
+}
+
+var dockerSubs = map[string]netSub{
+	"pull": {kind: subImage}, "push": {kind: subImage}, "image pull": {kind: subImage}, "image push": {kind: subImage},
+	"run":              {kind: subRuntime, why: "the registry of the image and the hosts the container connects to"},
+	"container run":    {kind: subRuntime, why: "the registry of the image and the hosts the container connects to"},
+	"create":           {kind: subRuntime, why: "the registry of the image"},
+	"build":            {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
+	"buildx build":     {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
+	"image build":      {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
+	"compose up":       {kind: subRuntime, why: "the registries and hosts the compose file names"},
+	"compose pull":     {kind: subRuntime, why: "the registries the compose file names"},
+	"compose build":    {kind: subRuntime, why: "the registries and hosts the compose file names"},
+	"login":            {kind: subRuntime, why: "the registry docker login signs in to"},
+	"search":           {kind: subRuntime, why: "the registry docker search asks"},
+	"manifest inspect": {kind: subImage}, "buildx imagetools": {kind: subRuntime, why: "the registry of the image"},
+}
+
+var dockerOpts = map[string]netEffect{"-H": effUnknown, "--host": effUnknown, "-c": effUnknown, "--context": effUnknown,
+	"--config": effUnknown}
+
+var dockerEnv = map[string]netEffect{"DOCKER_HOST": effUnknown, "DOCKER_CONTEXT": effUnknown, "DOCKER_CONFIG": effUnknown,
+	"CONTAINER_HOST": effUnknown}
+
+var dockerValLong = []string{"--host", "--context", "--config", "--platform", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
+	"--connection", "--url", "--identity"}
+
+var helmSubs = map[string]netSub{
+	"repo add": {kind: subSecondURL}, "repo update": {kind: subRuntime, why: "the chart repositories helm's configuration names"},
+	"install":           {kind: subRuntime, why: "the cluster's API server from the kubeconfig, and the chart repository"},
+	"upgrade":           {kind: subRuntime, why: "the cluster's API server from the kubeconfig, and the chart repository"},
+	"pull":              {kind: subRuntime, why: "the chart repositories helm's configuration names"},
+	"fetch":             {kind: subRuntime, why: "the chart repositories helm's configuration names"},
+	"dependency update": {kind: subRuntime, why: "the chart repositories the chart's Chart.yaml names"},
+	"dependency build":  {kind: subRuntime, why: "the chart repositories the chart's Chart.yaml names"},
+	"search hub":        {kind: subRuntime, why: "the Artifact Hub host helm's configuration names"},
+	"list":              {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "ls": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
+	"status": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "uninstall": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
+	"rollback": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "get": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
+	"history": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "test": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
+	"push": {kind: subRuntime, why: "the OCI registry helm push names"}, "registry login": {kind: subRuntime, why: "the OCI registry helm registry login names"},
+}
+
+// kubeLocal: every kubectl subcommand but these few talks to the API
+// server of the kubeconfig's current context.
+var kubeLocal = map[string]bool{"completion": true, "config": true, "kustomize": true, "plugin": true, "help": true,
+	"options": true}
+
+var kubeOpts = map[string]netEffect{"-s": effReplace, "--server": effReplace, "--kubeconfig": effUnknown,
+	"--context": effUnknown, "--cluster": effUnknown}
+
+var kubeValLong = []string{"--server", "--kubeconfig", "--context", "--cluster", "--namespace", "--user", "--token",
+	"--selector", "--output", "--filename", "--container", "--field-selector", "--sort-by", "--template", "--as",
+	"--as-group", "--certificate-authority", "--client-certificate", "--client-key", "--request-timeout", "--cache-dir",
+	"--tls-server-name", "--profile", "--since", "--tail", "--type", "--image", "--replicas", "--port", "--patch"}
+
+// ghLocal and glabLocal are gh's and glab's subcommands that reach no host.
+var ghLocal = map[string]bool{"completion": true, "config": true, "alias": true, "help": true, "version": true,
+	"extension": true, "ext": true}
+
+// cloudLocal are the cloud CLIs' subcommands that reach no host.
+var cloudLocal = map[string]bool{"configure": true, "config": true, "help": true, "version": true, "completion": true,
+	"info": true}
+
+// netTools is the table.
+var netTools = map[string]*netTool{
+	"npm": {subs: npmSubs, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "w", valLong: npmValLong,
+		abbrev: true, opts: npmOpts, env: npmEnv, config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
+	"npx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "pc", valLong: npmValLong,
+		abbrev: true, opts: npmOpts, env: npmEnv, config: []string{".npmrc"}},
+	"yarn": {subs: yarnSubs, manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
+		"--use-yarnrc", "--proxy", "--https-proxy", "--cache-folder", "--modules-folder", "--network-timeout", "--mode"},
+		opts: yarnOpts, env: yarnEnv, config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
+	"pnpm": {subs: pnpmSubs, manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "C", valLong: append([]string{"--dir",
+		"--filter"}, npmValLong...), abbrev: true, opts: npmOpts, env: npmEnv, config: []string{".npmrc", "pnpm-workspace.yaml"}},
+	"pnpx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: npmValLong, opts: npmOpts,
+		env: npmEnv, config: []string{".npmrc"}},
+	"bun": {subs: bunSubs, manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
+		"--config", "--backend", "--cache-dir"}, opts: map[string]netEffect{"--registry": effReplace, "--config": effUnknown,
+		"-c": effUnknown, "--cwd": effUnknown}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace,
+		"NPM_CONFIG_REGISTRY": effReplace, "npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
+	"bunx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, opts: map[string]netEffect{"--registry": effReplace},
+		valLong: []string{"--registry"}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace, "NPM_CONFIG_REGISTRY": effReplace,
+			"npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
+	"deno": {manifest: "deno.json and its lockfile", subs: map[string]netSub{"run": {kind: subRun}, "install": {kind: subRun}, "i": {kind: subRun}, "add": {kind: subPkgs},
+		"cache": {kind: subPkgs}, "compile": {kind: subRun}, "x": {kind: subRun}, "test": {kind: subProject,
+			why: "the modules the tests import"}, "bench": {kind: subProject, why: "the modules the benchmarks import"},
+		"check": {kind: subProject, why: "the modules the code imports"}, "upgrade": {kind: subRuntime,
+			why: "the release deno upgrade downloads, from a host only known at run time"}, "outdated": {kind: subProject}},
+		spec: specDeno, valLong: []string{"--config", "--import-map", "--lock", "--cert", "--location", "--seed", "--v8-flags",
+			"--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-ffi", "--allow-sys",
+			"--allow-import", "--output", "--target", "--root", "--name", "--env-file", "--inspect", "--watch", "--ext"},
+		valShort: "co", opts: map[string]netEffect{"--config": effUnknown, "-c": effUnknown, "--import-map": effUnknown,
+			"--cached-only": effOffline}, env: map[string]netEffect{"DENO_DIR": effUnknown, "NPM_CONFIG_REGISTRY": effUnknown,
+			"JSR_URL": effUnknown}, config: []string{"deno.json", "deno.jsonc", "import_map.json"}},
+	"uv": {subs: uvSubs, manifest: "pyproject.toml and uv.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifrcwp",
+		valLong: uvValLong, opts: uvOpts, env: uvEnv, config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
+			"pyproject.toml:index-url", "pyproject.toml:find-links", "pyproject.toml:[tool.uv.sources]", "pyproject.toml:[tool.uv.pip]"}},
+	"uvx": {subs: runAny, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifw",
+		valLong: uvValLong, opts: uvOpts, env: uvEnv, config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
+			"pyproject.toml:index-url"}},
+	"pipx": {subs: pipxSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "i",
+		valLong: []string{"--index-url", "--pip-args", "--spec", "--python", "--suffix"}, opts: pipxOpts, env: pipEnv},
+	"poetry": {subs: poetrySubs, manifest: "pyproject.toml and poetry.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
+		valLong: []string{"--source", "--group", "--directory", "--project", "--extras", "--repository", "--priority",
+			"--only", "--with", "--without", "-P"}, valShort: "CGEr",
+		opts: map[string]netEffect{"--source": effUnknown, "--directory": effUnknown, "-C": effUnknown, "--project": effUnknown,
+			"-P": effUnknown, "--repository": effUnknown, "-r": effUnknown},
+		env:    map[string]netEffect{"POETRY_CONFIG_DIR": effUnknown, "POETRY_REPOSITORIES_*": effUnknown},
+		config: []string{"poetry.toml", "pyproject.toml:[[tool.poetry.source]]", "pyproject.toml:git =", "pyproject.toml:url ="}},
+	"conda": {subs: condaSubs, manifest: "the environment file", registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
+		valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "CONDA_CHANNELS": effUnknown},
+		config: []string{".condarc"}},
+	"cargo": {subs: cargoSubs, manifest: "Cargo.toml and Cargo.lock", registry: []string{"index.crates.io", "static.crates.io", "crates.io"}, spec: specCargo,
+		valShort: "pFjZ", valLong: cargoValLong, opts: cargoOpts, env: cargoEnv,
+		config: []string{".cargo/config.toml", ".cargo/config", "Cargo.toml:git =", "Cargo.toml:registry", "Cargo.toml:[patch",
+			"Cargo.toml:[source"}},
+	"gem": {subs: gemSubs, manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, valShort: "svpgi",
+		valLong: []string{"--source", "--version", "--platform", "--config-file", "--http-proxy", "--install-dir", "--bindir",
+			"--file", "--host", "--otp", "--key"}, opts: gemOpts, env: map[string]netEffect{"GEMRC": effUnknown,
+			"http_proxy": effUnknown, "RUBYGEMS_HOST": effReplace}, config: []string{".gemrc"}},
+	"bundle": {subs: bundleSubs, manifest: "the Gemfile and its lockfile", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName,
+		valLong: []string{"--gemfile", "--path", "--jobs", "--retry", "--without", "--with", "--source", "--version", "--group"},
+		opts:    map[string]netEffect{"--gemfile": effUnknown, "--source": effAdd, "--local": effOffline},
+		env:     map[string]netEffect{"BUNDLE_GEMFILE": effUnknown, "BUNDLE_MIRROR__ALL": effUnknown}, config: []string{".bundle/config"}},
+	"composer": {subs: composerSubs, manifest: "composer.json and composer.lock", registry: []string{"repo.packagist.org", "packagist.org"}, spec: specName, valShort: "d",
+		valLong: []string{"--repository", "--repository-url", "--working-dir", "--stability"}, opts: composerOpts,
+		env:    map[string]netEffect{"COMPOSER": effUnknown, "COMPOSER_HOME": effUnknown, "COMPOSER_AUTH": effUnknown},
+		config: []string{"composer.json:\"repositories\""}},
+	"mvn": {subs: mvnSubs, registry: []string{"repo.maven.apache.org"}, valShort: "sfDpPlTbe",
+		valLong: []string{"--settings", "--global-settings", "--file", "--projects", "--activate-profiles", "--log-file",
+			"--threads", "--builder", "--define"}, opts: mvnOpts, config: []string{".mvn/maven.config", ".mvn/wrapper/maven-wrapper.properties"}},
+	"gradle": {subs: gradleSubs, registry: []string{"repo.maven.apache.org", "plugins.gradle.org"}, valShort: "IpxPDb",
+		valLong: []string{"--init-script", "--project-dir", "--exclude-task", "--project-prop", "--system-prop", "--build-file",
+			"--settings-file", "--gradle-user-home", "--max-workers", "--console", "--warning-mode", "--priority"}, opts: gradleOpts},
+	"kubectl": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
+		local: kubeLocal, valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts,
+		env: map[string]netEffect{"KUBECONFIG": effUnknown}},
+	"oc": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
+		local: kubeLocal, valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts,
+		env: map[string]netEffect{"KUBECONFIG": effUnknown}},
+	"gh": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitHub host gh is configured for"}}, registry: []string{"api.github.com"},
+		local: ghLocal, remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
+			"--field", "--raw-field", "--header", "--input", "--title", "--body", "--base", "--head", "--label", "--limit", "--state",
+			"--author", "--assignee", "--json", "--search", "--branch", "--workflow"},
+		opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
+			"GH_ENTERPRISE_TOKEN": effUnknown, "GH_CONFIG_DIR": effUnknown}},
+	"glab": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitLab host glab is configured for"}}, registry: []string{"gitlab.com"},
+		local: ghLocal, remotes: true, valShort: "Rtl", valLong: []string{"--repo", "--hostname", "--title", "--description",
+			"--label", "--per-page", "--page", "--output", "--method", "--field", "--raw-field", "--header"},
+		opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GITLAB_HOST": effReplace,
+			"GITLAB_URI": effReplace, "GL_HOST": effReplace, "GLAB_CONFIG_DIR": effUnknown}},
+	"aws": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the endpoints aws picks from its profile and region"}},
+		local: cloudLocal, valLong: []string{"--endpoint-url", "--profile", "--region", "--output", "--query", "--ca-bundle",
+			"--cli-read-timeout", "--cli-connect-timeout", "--color", "--cli-input-json", "--cli-input-yaml", "--bucket", "--key"},
+		opts: map[string]netEffect{"--endpoint-url": effReplace}},
+	"gcloud": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Google Cloud endpoints gcloud's configuration picks"}},
+		local: cloudLocal, valLong: []string{"--project", "--account", "--configuration", "--format", "--filter", "--region",
+			"--zone", "--verbosity", "--impersonate-service-account", "--billing-project", "--flags-file"}},
+	"az": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Azure endpoints az's cloud configuration picks"}},
+		local: cloudLocal, valLong: []string{"--subscription", "--output", "--query", "--resource-group", "--name", "--location"}},
+	"apt":     {subs: aptSubs},
+	"apt-get": {subs: aptSubs},
+	"brew":    {subs: brewSubs},
+	"docker":  {subs: dockerSubs, spec: specImage, valShort: "Hc", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
+	"podman":  {subs: dockerSubs, spec: specImage, valShort: "c", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
+	"helm": {subs: helmSubs, spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",
+		"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",
+		"--values", "--set", "--set-string", "--set-file", "--registry-config", "--burst-limit", "--qps"}, valShort: "nf",
+		opts: map[string]netEffect{"--repository-config": effUnknown, "--repo": effAdd}},
+	"http":  {subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL},
+	"https": {subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL},
+	"xh":    {subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL},
+	"xhs":   {subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL},
+	"aria2c": {subs: map[string]netSub{"*": {kind: subURLs}}, spec: specURL, valShort: "diolxsjkuc",
+		valLong: []string{"--dir", "--input-file", "--log", "--out", "--split", "--max-connection-per-server", "--min-split-size",
+			"--conf-path", "--all-proxy", "--http-proxy", "--https-proxy", "--ftp-proxy", "--header", "--user-agent", "--referer",
+			"--max-download-limit", "--timeout", "--checksum", "--max-tries", "--retry-wait", "--torrent-file", "--metalink-file"},
+		opts: map[string]netEffect{"-i": effUnknown, "--input-file": effUnknown, "--conf-path": effUnknown, "--all-proxy": effUnknown,
+			"--http-proxy": effUnknown, "--https-proxy": effUnknown, "--ftp-proxy": effUnknown, "-T": effUnknown,
+			"--torrent-file": effUnknown, "-M": effUnknown, "--metalink-file": effUnknown}},
+}
