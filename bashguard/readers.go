@@ -28,7 +28,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		if isShort && hasByte(s.patShort, ch) || !isShort && longIs(o.name, s.patLong...) {
 			patDone = true
 		}
-		if isShort && hasByte(s.fileShort, ch) || !isShort && longIs(o.name, s.fileLong...) {
+		if isShort && hasByte(s.fileShort, ch) || !isShort && longMeans(name, o.name, s.fileLong...) {
 			switch {
 			case !isShort && longIs(o.name, "--files0-from"):
 				a.listFile(c, o.val, o.vf, name, 0)

@@ -16,7 +16,8 @@ import (
 //
 // A long option may be abbreviated as GNU getopt allows: an abbreviation
 // of a listed option is allowed, since getopt refuses one that is also the
-// start of another option.
+// start of another option (an exact name is that option, even where it
+// starts another: see longMeans).
 
 // optAllow lists the options of one command known to be harmless.
 type optAllow struct {

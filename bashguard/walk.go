@@ -30,6 +30,9 @@ type walkOpts struct {
 	content   bool // it reads the files' content, not only their names
 	hidden    bool // it reads names that start with "."
 	follow    bool // it follows links found in the trees
+	// names are grep's --include, --exclude and --exclude-dir, in order:
+	// the files and directories found in the trees it skips by name.
+	names []nameFilter
 }
 
 // option records what one option says of the walk of the reader name.
@@ -43,6 +46,12 @@ func (w *walkOpts) option(name string, o opt, unrestricted *int) {
 			w.recursive, w.follow = true, true
 		case (o.name == "-d" || longIs(o.name, "--directories")) && o.val == "recurse":
 			w.recursive = true
+		case longMeans(name, o.name, "--include"):
+			w.names = append(w.names, nameFilter{kind: includeFile, pattern: o.val})
+		case longMeans(name, o.name, "--exclude"):
+			w.names = append(w.names, nameFilter{kind: excludeFile, pattern: o.val})
+		case longMeans(name, o.name, "--exclude-dir"):
+			w.names = append(w.names, nameFilter{kind: excludeDir, pattern: o.val})
 		}
 	case "rg":
 		switch {
@@ -118,6 +127,9 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 			link := t&fs.ModeSymlink != 0
 			if link && !w.follow {
 				continue // not followed: it reads nothing
+			}
+			if skipsByName(w.names, name, t.IsDir() || link && isDir(full)) {
+				continue
 			}
 			if link || w.content {
 				access := Read
