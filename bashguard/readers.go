@@ -80,6 +80,12 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 			}
 		}
 	})
+	if name == "ls" || name == "du" {
+		// A listing is walked only where it follows links: with -L, du
+		// and ls -R list (and ls -L without -R stats) the entries behind
+		// every link in the tree, which may lead out of the roots.
+		tree.recursive, tree.content, tree.hidden = tree.follow, false, true
+	}
 	if name == "jq" && patDone {
 		c.add(permission.Ask, ArgsRule("jq"), "runs a jq program from a file, which is not analysed (it may import files outside the roots)", false)
 	}
@@ -128,7 +134,9 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 			continue
 		}
 		if name == "ls" || name == "stat" || name == "realpath" || name == "readlink" || name == "du" {
-			a.probePath(c, v.vals[i], v.flags[i], name)
+			if a.probePath(c, v.vals[i], v.flags[i], name) && tree.recursive {
+				a.walkRoot(c, v.vals[i], v.flags[i], name, tree)
+			}
 		} else if a.readPath(c, v.vals[i], v.flags[i], name) && tree.recursive {
 			a.walkRoot(c, v.vals[i], v.flags[i], name, tree)
 		}

@@ -64,6 +64,15 @@ func (w *walkOpts) option(name string, o opt, unrestricted *int) {
 		case o.name == "-L" || longIs(o.name, "--follow"):
 			w.follow = true
 		}
+	case "ls", "du":
+		// ls -R lists the tree; du always walks it. Only with -L do they
+		// follow the links in it, and list (and stat) what lies behind.
+		switch {
+		case o.name == "-R" || longIs(o.name, "--recursive"):
+			w.recursive = true
+		case o.name == "-L" || longIs(o.name, "--dereference"):
+			w.follow = true
+		}
 	case "diff":
 		switch {
 		case o.name == "-r" || longIs(o.name, "--recursive"):
