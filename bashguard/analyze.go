@@ -213,8 +213,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 			a.stmts(c.Then, x.fork, x.piped)
 		}
 	case *syntax.WhileClause:
-		a.stmts(cmd.Cond, x.fork, x.piped)
-		a.stmts(cmd.Do, x.fork, x.piped)
+		if a.whileLoop(cmd, s, x) {
+			return // its redirections are judged
+		}
 	case *syntax.ForClause:
 		a.forLoop(cmd, x)
 	case *syntax.CaseClause:

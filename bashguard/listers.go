@@ -479,3 +479,16 @@ func lsLister(args []string) *findInfo {
 	}
 	return fi
 }
+
+// gitNamesOnly reports a git ls-files (the subcommand at i) that prints
+// names only, with options and pathspecs gitLister takes: it reads no
+// file, so its pathspecs are probes, and a pattern that matches a secret
+// file only prints its name.
+func (a *analyzer) gitNamesOnly(v *argv, i int) bool {
+	for k := i; k < v.len(); k++ {
+		if !v.literal(k) || v.flags[k]&wGlob != 0 {
+			return false
+		}
+	}
+	return a.gitLister(v.vals[i:]) != nil
+}

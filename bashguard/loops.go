@@ -48,7 +48,7 @@ func (a *analyzer) forLoop(cmd *syntax.ForClause, x execCtx) {
 	}
 	values, known := []string(nil), !cmd.Select && len(l.Items) > 0
 	for _, w := range l.Items {
-		r := a.word(w, false)
+		r, listed, isList, listOK := a.forListing(&c, w, kw, known)
 		if r.flags&wEffect != 0 {
 			c.add(permission.Ask, RuleDynamicExpansion, r.effect, false)
 		}
@@ -56,6 +56,10 @@ func (a *analyzer) forLoop(cmd *syntax.ForClause, x execCtx) {
 			continue
 		}
 		switch {
+		case isList:
+			// The paths a listing command prints (listloops.go).
+			known = listOK
+			values = append(values, listed...)
 		case r.flags&wDynamic != 0:
 			known = false
 		case r.flags&wGlob != 0:
@@ -85,28 +89,7 @@ func (a *analyzer) forLoop(cmd *syntax.ForClause, x execCtx) {
 	if c.decided && a.count() {
 		a.emit([]string{kw}, l.Pos(), &c, false, false)
 	}
-	if known {
-		body := bodyCommands(cmd.Do)
-		known = a.loopWalks+len(values) <= maxLoopWalks &&
-			a.ncmds+len(values)*body <= a.g.pol.MaxCommands/2 && !assignsVar(cmd.Do, name)
-	}
-	if !known {
-		delete(a.vars, name)
-		a.stmts(cmd.Do, x.fork, x.piped)
-	} else {
-		a.loopWalks += len(values)
-		if a.vars == nil {
-			a.vars = map[string]string{}
-		}
-		for _, v := range values {
-			if a.abort != "" {
-				break
-			}
-			a.vars[name] = v
-			a.stmts(cmd.Do, x.fork, x.piped)
-		}
-		delete(a.vars, name)
-	}
+	a.eachValue(name, values, known, cmd.Do, x)
 	// After the loop the variable holds its last value, or what it held
 	// before when the list was empty: it is left unknown.
 }

@@ -457,6 +457,7 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 	listing := false
 	var names []string
 	dashes := false
+	namesOnly := sub == "ls-files" && a.gitNamesOnly(v, i)
 	for k := i + 1; k < v.len(); k++ {
 		s := v.vals[k]
 		if dashes || s == "-" || !strings.HasPrefix(s, "-") {
@@ -478,9 +479,9 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 				// from the working directory) goes through the judge,
 				// so that a secret file is not read from history.
 				a.readPath(c, p, v.flags[k], "git")
-			} else if v.literal(k) && !gitNoPathspec[sub] && !gitMoreNoPathspec[sub] && gitPattern(s, v.flags[k], a.dir) {
+			} else if v.literal(k) && !gitNoPathspec[sub] && !gitMoreNoPathspec[sub] && !namesOnly && gitPattern(s, v.flags[k], a.dir) {
 				c.addf(permission.Ask, RuleGitPathspec, "pathspec ", s, " is a pattern git matches itself, which can name secret files", false)
-			} else if gitProbeOnly[sub] {
+			} else if gitProbeOnly[sub] || namesOnly {
 				a.probePath(c, s, v.flags[k], "git")
 			} else {
 				a.readPath(c, s, v.flags[k], "git")
