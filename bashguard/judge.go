@@ -49,7 +49,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 }
 
 func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
-	if std && (toolInfo(c, name, v) || a.moreTools(c, name, v)) {
+	if std && (toolInfo(c, name, v) || a.moreTools(c, name, v) || a.sysTools(c, name, v)) {
 		return
 	}
 	e := lookupCmd(name)

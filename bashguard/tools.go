@@ -70,6 +70,10 @@ func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
 		return true
 	}
 	spec := toolSpecs[name]
+	sys := sysToolSpecs[name]
+	if sys != nil {
+		spec = &sys.opts
+	}
 	if spec == nil {
 		return false
 	}
@@ -162,6 +166,8 @@ func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
 			a.readPath(c, v.vals[k], v.flags[k], name)
 		}
 		c.allow("safe", "hexdump reads only inside the allowed roots")
+	default:
+		a.sysOperands(c, name, sys, ops, v)
 	}
 	return true
 }

@@ -1,0 +1,301 @@
+package bashguard
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Read-only text tools and system queries with options of their own,
+// each option checked against the tool's --help and manual. What they
+// read goes through the path judge; an option that writes, runs a
+// program, loops forever, reads a file that is not an operand or reaches
+// the network is not among the allowed ones, and is asked.
+
+// Kinds of operands of a sysTool.
+const (
+	opsRead  = iota // files it reads
+	opsData         // names, patterns, keywords: no file
+	opsNone         // none: an operand is asked
+	opsProbe        // getconf NAME [PATH]: the path's limits are looked up
+)
+
+// sysTool is a tool of sysToolSpecs: its options, judged as toolSpecs'
+// are, and what its operands are.
+type sysTool struct {
+	opts toolOpts
+	ops  int
+}
+
+var sysToolSpecs = map[string]*sysTool{
+	// strings(1): "@FILE" reads options from FILE (asked, see
+	// sysOperands); -n N, -t RADIX, -e ENC, -T BFDNAME, -s SEP, -U MODE
+	// take values; -NUM is -n NUM.
+	"strings": {opts: toolOpts{short: "adfowhvV0123456789", shortVal: "nteTsU",
+		long:    []string{"--all", "--data", "--print-file-name", "--include-all-whitespace", "--help", "--version"},
+		longVal: []string{"--bytes", "--radix", "--encoding", "--target", "--output-separator", "--unicode"}}},
+	// fold(1), fmt(1): -NUM is the width.
+	"fold": {opts: toolOpts{short: "bs0123456789", shortVal: "w", long: []string{"--bytes", "--spaces", "--help", "--version"}, longVal: []string{"--width"}}},
+	"fmt": {opts: toolOpts{short: "cstu0123456789", shortVal: "pwg",
+		long: []string{"--crown-margin", "--split-only", "--tagged-paragraph", "--uniform-spacing", "--help", "--version"}, longVal: []string{"--prefix", "--width", "--goal"}}},
+	// join(1) FILE1 FILE2.
+	"join": {opts: toolOpts{short: "iz", shortVal: "aejotv12",
+		long: []string{"--ignore-case", "--check-order", "--nocheck-order", "--header", "--zero-terminated", "--help", "--version"}}},
+	// uptime(1), nproc(1), arch(1), tty(1): no operands.
+	"uptime": {opts: toolOpts{short: "phsV", long: []string{"--pretty", "--help", "--since", "--version"}}, ops: opsNone},
+	"nproc":  {opts: toolOpts{long: []string{"--all", "--help", "--version"}, longVal: []string{"--ignore"}}, ops: opsNone},
+	"arch":   {opts: toolOpts{long: []string{"--help", "--version"}}, ops: opsNone},
+	"tty":    {opts: toolOpts{short: "s", long: []string{"--silent", "--quiet", "--help", "--version"}}, ops: opsNone},
+	// groups(1) [USER]...
+	"groups": {opts: toolOpts{long: []string{"--help", "--version"}}, ops: opsData},
+	// locale(1) [NAME]...: names of categories and keywords.
+	"locale": {opts: toolOpts{short: "amckvV?", long: []string{"--all-locales", "--charmaps", "--category-name", "--keyword-name", "--verbose", "--help", "--usage", "--version"}}, ops: opsData},
+	// getconf(1) [-v SPEC] NAME [PATH].
+	"getconf": {opts: toolOpts{short: "a", shortVal: "v"}, ops: opsProbe},
+	// lsb_release(1): no operands.
+	"lsb_release": {opts: toolOpts{short: "vidrcsah", long: []string{"--version", "--id", "--description", "--release", "--codename", "--all", "--short", "--help"}}, ops: opsNone},
+	// free(1): -s N repeats forever (unless -c), so it is not here.
+	"free": {opts: toolOpts{short: "bkmghltvwV", shortVal: "c",
+		long: []string{"--bytes", "--kilo", "--mega", "--giga", "--tera", "--peta", "--kibi", "--mebi", "--gibi", "--tebi", "--pebi",
+			"--human", "--si", "--lohi", "--total", "--committed", "--wide", "--help", "--version"},
+		longVal: []string{"--count"}}, ops: opsNone},
+	// lscpu(1): -s DIR reads another system root; -e, -p and -C take an
+	// optional list only when attached with "=", which is not here.
+	"lscpu": {opts: toolOpts{short: "abBCcJepxyhV",
+		long: []string{"--all", "--online", "--bytes", "--caches", "--offline", "--json", "--extended", "--parse", "--hex", "--physical", "--output-all", "--help", "--version"}}, ops: opsNone},
+	// pgrep(1) PATTERN: -F FILE reads process ids from FILE.
+	"pgrep": {opts: toolOpts{short: "lavwcfinxLAhV", shortVal: "dgGOPstuUFr",
+		long: []string{"--list-name", "--list-full", "--inverse", "--lightweight", "--count", "--full", "--ignore-case", "--newest", "--oldest",
+			"--exact", "--logpidfile", "--ignore-ancestors", "--help", "--version"},
+		longVal:  []string{"--delimiter", "--pgroup", "--group", "--older", "--parent", "--session", "--terminal", "--euid", "--uid", "--pidfile", "--runstates", "--cgroup", "--ns", "--nslist"},
+		fileOpts: []string{"-F", "--pidfile"}}, ops: opsData},
+	// ss(8) [FILTER]: -r resolves names (the network), -K closes
+	// sockets, -E never ends, -N enters another namespace, -D writes a
+	// file and -F reads one: none is here.
+	"ss": {opts: toolOpts{short: "hVnaloempTisbZz460tMSudwxHO", shortVal: "fA",
+		long: []string{"--help", "--version", "--numeric", "--all", "--listening", "--options", "--extended", "--memory", "--processes", "--threads",
+			"--info", "--tipcinfo", "--summary", "--tos", "--cgroup", "--bpf", "--context", "--contexts", "--ipv4", "--ipv6", "--packet", "--tcp",
+			"--mptcp", "--sctp", "--udp", "--dccp", "--raw", "--unix", "--tipc", "--vsock", "--xdp", "--no-header", "--oneline", "--inet-sockopt"},
+		longVal: []string{"--family", "--query", "--socket"}}, ops: opsData},
+}
+
+// sysOperands judges the operands of a tool of sysToolSpecs and allows
+// it.
+func (a *analyzer) sysOperands(c *verdictAcc, name string, t *sysTool, ops []int, v *argv) {
+	for n, k := range ops {
+		s := v.vals[k]
+		if name == "strings" && strings.HasPrefix(s, "@") {
+			// binutils read more options from @FILE, -o FILE among them.
+			a.readPath(c, s[1:], v.flags[k], name)
+			c.add(permission.Ask, ArgsRule(name), "reads its options from the file "+s[1:]+" (@file), which are not analysed", false)
+			return
+		}
+		switch {
+		case t.ops == opsRead:
+			a.readPath(c, s, v.flags[k], name)
+		case t.ops == opsNone:
+			c.addf(permission.Ask, ArgsRule(name), "takes no operand, and ", s, " is not known to be harmless", false)
+			return
+		case t.ops == opsProbe && n > 0:
+			a.probePath(c, s, v.flags[k], name)
+		}
+	}
+	c.allow(RuleSafe, name+" only prints")
+}
+
+// plainEnvVars are environment variables that name places, the user, the
+// terminal or the locale, never a secret: printenv may print them.
+var plainEnvVars = map[string]bool{
+	"HOME": true, "PATH": true, "SHELL": true, "USER": true, "LOGNAME": true, "PWD": true, "OLDPWD": true,
+	"LANG": true, "LANGUAGE": true, "TERM": true, "TZ": true, "HOSTNAME": true, "EDITOR": true, "VISUAL": true,
+	"PAGER": true, "TMPDIR": true, "SHLVL": true, "COLUMNS": true, "LINES": true, "DISPLAY": true,
+	"GOPATH": true, "GOROOT": true, "GOBIN": true, "JAVA_HOME": true, "CARGO_HOME": true, "RUSTUP_HOME": true,
+	"VIRTUAL_ENV": true, "CONDA_DEFAULT_ENV": true, "PYENV_VERSION": true, "NVM_DIR": true, "XDG_RUNTIME_DIR": true,
+	"XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
+}
+
+// pipReadOnly are pip's subcommands that read the installed packages'
+// metadata and print it, with their allowed options; global options are
+// -v, -q and --no-color. pip list (not freeze or show) asks the package
+// index whether a newer pip exists unless told not to, so it is allowed
+// only with --no-index or --disable-pip-version-check; its --outdated and
+// --uptodate reach the index, and --path, -r, --python and --log read or
+// write files or run another interpreter.
+var pipReadOnly = map[string][]string{
+	"freeze": {"--all", "-l", "--local", "--user", "--exclude-editable"},
+	"show":   {"-f", "--files", "--verbose"},
+	"list": {"-l", "--local", "--user", "-e", "--editable", "--not-required", "--exclude-editable", "--include-editable",
+		"--format=columns", "--format=freeze", "--format=json", "--no-index", "--disable-pip-version-check"},
+}
+
+// toolAsks say why the everyday toolchain queries that are not harmless
+// stay asked.
+var toolAsks = map[string]string{
+	"npm view": "asks the package registry over the network", "npm info": "asks the package registry over the network",
+	"npm show": "asks the package registry over the network", "npm outdated": "asks the package registry over the network",
+	"npm search": "asks the package registry over the network", "npm audit": "sends the dependency tree to the registry",
+	"pnpm outdated": "asks the package registry over the network", "yarn outdated": "asks the package registry over the network",
+	"npm config":     "prints or changes npm's configuration, which can hold registry tokens",
+	"go vet":         "compiles the packages (cgo runs the C compiler) and writes the build cache",
+	"go build":       "compiles the packages and writes the binaries and the build cache",
+	"cargo tree":     "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index",
+	"cargo metadata": "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index",
+	"rustup show":    "may install the toolchain that the repository's rust-toolchain.toml names, and runs it",
+}
+
+// rustcPrints are the values of rustc --print that print without
+// compiling anything.
+var rustcPrints = []string{"cfg", "sysroot", "target-list", "target-cpus", "target-features", "target-libdir",
+	"host-tuple", "crate-name", "file-names", "code-models", "relocation-models", "tls-models", "split-debuginfo",
+	"stack-protector-strategies", "calling-conventions", "all-target-specs-json", "target-spec-json", "deployment-target"}
+
+// sysTools judges the tool queries that need code of their own: ulimit,
+// printenv of named variables, go help, go mod graph and why, gofmt
+// without -w, rustc --print, pip freeze, show and list. It reports whether
+// it decided.
+func (a *analyzer) sysTools(c *verdictAcc, name string, v *argv) bool {
+	for i := 0; i < v.len(); i++ {
+		if !v.literal(i) {
+			return false
+		}
+	}
+	args := v.vals[1:]
+	switch name {
+	case "ulimit":
+		// Options alone print limits; a value sets one.
+		for _, s := range args {
+			if len(s) < 2 || s[0] != '-' || strings.Trim(s[1:], "SHabcdefiklmnpqrstuvxPRT") != "" {
+				return false
+			}
+		}
+		c.allow(RuleSafe, "ulimit without a value prints the limits")
+		return true
+	case "printenv":
+		for _, s := range args {
+			if !plainEnvVars[s] && !(strings.HasPrefix(s, "LC_") && isIdent(s)) {
+				return false
+			}
+		}
+		if len(args) == 0 {
+			return false
+		}
+		c.allow(RuleSafe, "printenv prints variables that hold no secret")
+		return true
+	case "go":
+		if len(args) > 0 && toolAsks["go "+args[0]] != "" {
+			c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", "go "+args[0]+" "+toolAsks["go "+args[0]], ")", true)
+			return true
+		}
+		if len(args) > 0 && args[0] == "help" {
+			c.allow(RuleSafe, "go help prints documentation")
+			return true
+		}
+		if len(args) > 1 && args[0] == "mod" && (args[1] == "graph" || args[1] == "why") {
+			// Like go list -m all: the module graph, read from go.mod
+			// files (fetched into the module cache when missing).
+			for _, s := range args[2:] {
+				if strings.HasPrefix(s, "-") && s != "-m" && s != "-vendor" && !strings.HasPrefix(s, "-go=") {
+					return false
+				}
+			}
+			c.allow(RuleSafe, "go mod "+args[1]+" prints the module graph")
+			return true
+		}
+	case "gofmt":
+		return a.gofmt(c, v)
+	case "npm", "pnpm", "yarn", "cargo", "rustup", "mvn":
+		if len(args) > 0 {
+			if why := toolAsks[name+" "+args[0]]; why != "" {
+				c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", name+" "+args[0]+" "+why, ")", true)
+				return true
+			}
+		}
+	case "rustc":
+		if len(args) == 0 {
+			return false
+		}
+		for k := 0; k < len(args); k++ {
+			s, val := args[k], ""
+			switch {
+			case s == "--print" && k+1 < len(args):
+				k++
+				val = args[k]
+			case strings.HasPrefix(s, "--print="):
+				val = s[len("--print="):]
+			default:
+				return false
+			}
+			if !slices.Contains(rustcPrints, val) {
+				return false
+			}
+		}
+		c.allow(RuleSafe, "rustc --print prints the compiler's settings")
+		return true
+	case "pip", "pip3":
+		if len(args) == 0 {
+			return false
+		}
+		k := 0
+		for k < len(args) && slices.Contains([]string{"-v", "-q", "--no-color"}, args[k]) {
+			k++
+		}
+		if k == len(args) {
+			return false
+		}
+		allowed, ok := pipReadOnly[args[k]]
+		if !ok {
+			return false
+		}
+		quiet := false
+		for _, s := range args[k+1:] {
+			if s == "--no-index" || s == "--disable-pip-version-check" {
+				quiet = true
+			}
+			if strings.HasPrefix(s, "-") && !slices.Contains(allowed, s) {
+				return false
+			}
+		}
+		if args[k] == "list" && !quiet {
+			c.add(permission.Ask, RuleUnlisted, "pip list asks the package index over the network whether a newer pip exists (add --disable-pip-version-check)", true)
+			return true
+		}
+		c.allow(RuleSafe, "pip "+args[k]+" prints the installed packages")
+		return true
+	}
+	return false
+}
+
+// gofmt allows gofmt with -l, -d, -e, -s and -r RULE: it prints the
+// formatting, or the files that need it, of the files and the trees it is
+// given (standard input without). -w rewrites the files and -cpuprofile
+// writes one: they are asked. Go's flags end at the first operand.
+func (a *analyzer) gofmt(c *verdictAcc, v *argv) bool {
+	i := 1
+	for ; i < v.len(); i++ {
+		s := strings.TrimPrefix(v.vals[i], "-")
+		if s == v.vals[i] || s == "" {
+			break // an operand, or "-"
+		}
+		if s == "-" {
+			i++
+			break
+		}
+		s = strings.TrimPrefix(s, "-")
+		switch {
+		case s == "l" || s == "d" || s == "e" || s == "s" || strings.HasPrefix(s, "r="):
+		case s == "r":
+			i++
+		default:
+			c.addf(permission.Ask, ArgsRule("gofmt"), "uses the gofmt option -", s, ", which writes files or is not known to be harmless", false)
+			return true
+		}
+	}
+	for ; i < v.len(); i++ {
+		if a.readPath(c, v.vals[i], v.flags[i], "gofmt") {
+			a.walkRoot(c, v.vals[i], v.flags[i], "gofmt", walkOpts{recursive: true, content: true, hidden: true})
+		}
+	}
+	c.allow(RuleSafe, "gofmt prints the formatting of files inside the allowed roots")
+	return true
+}
