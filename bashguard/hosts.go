@@ -380,10 +380,15 @@ func (a *analyzer) sshHosts(c *verdictAcc, v *argv, valShort string, scp bool) {
 			reroute = "-F"
 		case "-J":
 			jumps = append(jumps, strings.Split(val, ",")...)
+		case "-W", "-L", "-R", "-D":
+			// ssh's forwardings carry the connection on to hosts the
+			// server or this machine reaches (-W host:port, -L and -R
+			// port:host:port, -D any host a SOCKS client names).
+			if strings.IndexByte(valShort, 'W') >= 0 && reroute == "" {
+				reroute = name + " " + val
+			}
 		case "-o":
-			key, _, _ := strings.Cut(strings.TrimSpace(val), "=")
-			key, _, _ = strings.Cut(key, " ")
-			switch strings.ToLower(key) {
+			switch sshOptKey(val) {
 			case "hostname", "proxyjump", "proxycommand", "canonicalizehostname", "canonicaldomains", "include", "match":
 				reroute = "-o " + val
 			}

@@ -35,6 +35,9 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		a.operandDenies(c, v)
 	}
 	a.hosts(c, name, v)
+	if std && lookupCmd(name).class == clsNetwork {
+		a.netPrograms(c, name, v)
+	}
 	a.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) && !dataArg(name, v, i, a.g.pol.Confined) {
