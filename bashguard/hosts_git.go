@@ -65,7 +65,28 @@ func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
 			}
 		}
 		return
+	case sub == "config":
+		// A remote's URL or a URL rewrite that later commands reach.
+		for j := i + 1; j < v.len(); j++ {
+			if w := v.vals[j]; !v.literal(j) {
+				a.unknownHost(c, "a host only known at run time ("+w+")")
+			} else if h, isURL, ok := gitURLHost(w); isURL && ok {
+				a.judgeHost(c, h)
+			}
+		}
+		return
 	case sub == "submodule":
+		if i+2 < v.len() && v.vals[i+1] == "add" {
+			// git submodule add [options] REPOSITORY [PATH]
+			ops := optScan(v, i+2, "b", []string{"--branch", "--name", "--reference", "--depth"}, false, func(string, string, int) {})
+			if len(ops) > 0 {
+				if !v.literal(ops[0]) {
+					a.unknownHost(c, "a host only known at run time ("+v.vals[ops[0]]+")")
+				} else {
+					a.gitRemoteWord(c, v.vals[ops[0]], "clone")
+				}
+			}
+		}
 		a.unknownHost(c, "the remotes of the submodules, which .gitmodules names and are not read here")
 		return
 	}

@@ -27,14 +27,18 @@ func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 		}
 		return
 	}
-	if goBuildFetch[sub] {
+	if sub == "env" {
+		a.goEnvWrite(c, v)
+		return
+	}
+	if goBuildFetch[sub] && sub != "run" {
 		a.goProxyHosts(c, v, true, false)
 		return
 	}
-	if sub != "get" && sub != "install" {
+	if sub != "get" && sub != "install" && sub != "run" {
 		return
 	}
-	if !a.goProxyHosts(c, v, false, true) {
+	if !a.goProxyHosts(c, v, sub != "get", true) {
 		return
 	}
 	var pkgs []int
@@ -75,8 +79,8 @@ func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 			continue
 		}
 		path, version, versioned := strings.Cut(v.vals[i], "@")
-		if sub == "install" && !versioned {
-			continue // builds the main module's packages
+		if sub != "get" && !versioned {
+			continue // builds the main module's packages (or go run's arguments)
 		}
 		first, _, _ := strings.Cut(path, "/")
 		switch {
@@ -130,7 +134,17 @@ func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
 		return
 	}
 	switch v.vals[i] {
-	case "install", "download", "wheel":
+	case "install", "download", "wheel", "index":
+	case "config":
+		// pip config set global.index-url URL: where later installs go.
+		for j := i + 1; j < v.len(); j++ {
+			if w := v.vals[j]; !v.literal(j) {
+				a.unknownHost(c, "a host only known at run time ("+w+")")
+			} else if strings.Contains(w, "://") {
+				a.literalURLHost(c, w[schemeStart(w):], false)
+			}
+		}
+		return
 	default:
 		return
 	}
@@ -185,6 +199,39 @@ func schemeStart(w string) int {
 		j--
 	}
 	return j
+}
+
+// goEnvWrite judges go env -w: a GOPROXY or GOSUMDB it writes is where
+// later go commands connect.
+func (a *analyzer) goEnvWrite(c *verdictAcc, v *argv) {
+	w := false
+	for i := 2; i < v.len(); i++ {
+		s := v.vals[i]
+		switch {
+		case s == "-w":
+			w = true
+		case !w || strings.HasPrefix(s, "-"):
+		case !v.literal(i):
+			a.unknownHost(c, "a host only known at run time ("+s+")")
+		default:
+			name, val, _ := strings.Cut(s, "=")
+			switch name {
+			case "GOPROXY":
+				for _, p := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == '|' }) {
+					if strings.Contains(p, "://") {
+						a.literalURLHost(c, p, false)
+					}
+				}
+			case "GOSUMDB":
+				if f := strings.Fields(val); len(f) > 1 {
+					a.literalURLHost(c, f[1], true)
+				} else if len(f) == 1 && f[0] != "off" {
+					n, _, _ := strings.Cut(f[0], "+")
+					a.literalURLHost(c, n, true)
+				}
+			}
+		}
+	}
 }
 
 // goBuildFetch are the go subcommands that load the main module's

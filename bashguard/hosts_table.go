@@ -26,6 +26,7 @@ type netRead struct {
 	offline bool
 	noIndex bool
 	urls    []string // URLs in the values of other options
+	hosts   []string // host[:port] values of options (openssl -connect)
 }
 
 // effectOf returns the effect of the option or variable name in m, "*"
@@ -60,7 +61,7 @@ func effRank(e netEffect) int {
 		return 4
 	case effRepo:
 		return 3
-	case effAdd:
+	case effAdd, effHost:
 		return 2
 	case 0:
 		return 0
@@ -94,6 +95,8 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 		if val != "" {
 			r.add = append(r.add, val)
 		}
+	case e == effHost:
+		r.hosts = append(r.hosts, val)
 	case e == effRepo:
 		if parts := strings.Split(val, "/"); len(parts) == 3 {
 			r.replace = append(r.replace, parts[0])
@@ -104,7 +107,11 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 // tableHosts judges the command v of the tool t (named name).
 func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	var r netRead
-	ops := optScan(v, 1, t.valShort, t.valLong, false, func(opt, val string, at int) {
+	scan := optScan
+	if t.singleDash {
+		scan = singleDashScan
+	}
+	ops := scan(v, 1, t.valShort, t.valLong, false, func(opt, val string, at int) {
 		known := at < 0 || v.literal(at)
 		if e := effectOf(t.opts, opt, t.abbrev); e != 0 {
 			r.apply(e, opt, val, known)
@@ -130,15 +137,19 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 		return
 	}
 	if r.unknown != "" {
+		// The rest is judged still: a host it names may be denied.
 		a.unknownHost(c, "the hosts "+name+" connects to with "+r.unknown+", which are not read here")
-		return
 	}
 	for _, u := range r.urls {
 		a.literalURLHost(c, u[schemeStart(u):], false)
 	}
+	for _, h := range r.hosts {
+		a.hostOperand(c, h)
+	}
 	registry := len(r.replace) > 0 || !r.noIndex && len(t.registry) > 0
 	switch {
-	case sub.kind == subURLs, sub.kind == subHTTPie, sub.kind == subSecondURL, sub.kind == subImage:
+	case sub.kind == subURLs, sub.kind == subHTTPie, sub.kind == subSecondURL, sub.kind == subImage,
+		sub.kind == subConfig, sub.kind == subHosts, sub.kind == subRepo:
 		registry = false
 	case sub.kind == subRun && len(rest) == 0:
 		return // npm init, npx alone: nothing to fetch
@@ -187,6 +198,46 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	case subImage:
 		if len(rest) > 0 {
 			a.imageHost(c, name, v, rest[0])
+		}
+	case subConfig:
+		for _, i := range rest {
+			if !v.literal(i) {
+				a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
+			} else if w := v.vals[i]; strings.Contains(w, "://") {
+				a.literalURLHost(c, w[schemeStart(w):], false)
+			}
+		}
+	case subHosts:
+		for _, i := range rest {
+			w := v.vals[i]
+			switch {
+			case !v.literal(i):
+				a.unknownHost(c, "a host only known at run time ("+w+")")
+			case strings.HasPrefix(w, "+") || dnsTypes[strings.ToUpper(w)]:
+			default:
+				a.hostOperand(c, strings.TrimPrefix(w, "@"))
+			}
+		}
+	case subRepo:
+		found := false
+		for _, i := range rest {
+			w := v.vals[i]
+			if !v.literal(i) {
+				a.unknownHost(c, "a host only known at run time ("+w+")")
+				found = true
+				continue
+			}
+			if h, isURL, ok := gitURLHost(w); isURL {
+				found = true
+				if ok {
+					a.judgeHost(c, h)
+				} else if h != "local" {
+					a.unknownHost(c, "the host of "+w+", which is not read here")
+				}
+			}
+		}
+		if !found && sub.why != "" {
+			a.unknownHost(c, sub.why+", only known at run time")
 		}
 	case subRuntime:
 		if len(r.replace) == 0 && len(t.registry) == 0 {
@@ -432,4 +483,47 @@ func (a *analyzer) imageHost(c *verdictAcc, tool string, v *argv, i int) {
 	}
 	a.judgeHost(c, "registry-1.docker.io")
 	a.judgeHost(c, "auth.docker.io")
+}
+
+// dnsTypes are the record types and classes dig, host and nslookup take
+// as operands, which are not names.
+var dnsTypes = map[string]bool{"A": true, "AAAA": true, "MX": true, "NS": true, "TXT": true, "CNAME": true, "SOA": true,
+	"PTR": true, "SRV": true, "ANY": true, "CAA": true, "DS": true, "DNSKEY": true, "IN": true, "CH": true, "HS": true,
+	"AXFR": true, "IXFR": true, "HTTPS": true, "SVCB": true, "NAPTR": true, "SPF": true, "TLSA": true, "RRSIG": true}
+
+// hostOperand judges a word that is a host, host:port, [v6]:port or a
+// bare IPv6 address; anything else (a range, a CIDR block) is not read
+// here.
+func (a *analyzer) hostOperand(c *verdictAcc, w string) {
+	if strings.Count(w, ":") > 1 && !strings.HasPrefix(w, "[") {
+		if validHost(w, true) {
+			a.judgeHost(c, w)
+			return
+		}
+	} else if h, ok := authorityHost(w); ok {
+		a.judgeHost(c, h)
+		return
+	}
+	a.unknownHost(c, "the hosts "+w+" names, which are not read here")
+}
+
+// singleDashScan is optScan for a tool whose long options take one dash
+// (openssl): "-name" is an option, taking the next word when valLong
+// names it; "-name=value" is not a form these tools read.
+func singleDashScan(v *argv, start int, _ string, valLong []string, _ bool, fn func(name, val string, valAt int)) []int {
+	var ops []int
+	for i := start; i < v.len(); i++ {
+		w := v.vals[i]
+		if w == "-" || !strings.HasPrefix(w, "-") || !v.literal(i) {
+			ops = append(ops, i)
+			continue
+		}
+		val, at := "", -1
+		if takesValue(w, valLong, false) && i+1 < v.len() {
+			i++
+			val, at = v.vals[i], i
+		}
+		fn(w, val, at)
+	}
+	return ops
 }

@@ -48,8 +48,21 @@ const (
 	// subImage reaches the registry of the image its first operand names.
 	subImage
 	// subRuntime reaches hosts only known at run time (why says where
-	// they come from).
+	// they come from), unless an option names the host or the tool's
+	// registry is its one host (gh's api.github.com).
 	subRuntime
+	// subConfig writes the tool's configuration (npm config set
+	// registry URL): a URL among its operands is where later commands
+	// connect, and is judged as if reached.
+	subConfig
+	// subHosts reaches every operand as a host name or address (ping,
+	// dig, traceroute); dig's @server too, DNS types and +options are
+	// not hosts.
+	subHosts
+	// subRepo reaches the URLs among its operands ([user@]host:path
+	// counts); without one, the repository the working copy names, only
+	// known at run time (why).
+	subRepo
 )
 
 // netSub is one subcommand of a netTool.
@@ -79,6 +92,9 @@ const (
 	// effRepo: the value is [HOST/]OWNER/REPO (gh -R); a HOST replaces
 	// the default.
 	effRepo
+	// effHost: the value is a host[:port] the tool connects to
+	// (openssl s_client -connect).
+	effHost
 )
 
 // netTool is one row of the table.
@@ -112,6 +128,9 @@ type netTool struct {
 	// manifest names the project's files whose dependencies are
 	// installed ("package.json and its lockfile").
 	manifest string
+	// singleDash: long options are written with one dash (openssl's
+	// -connect), each a word of its own.
+	singleDash bool
 	// remotes: the tool picks its host from the repository's git remotes
 	// (gh, glab), which are judged too.
 	remotes bool
@@ -160,6 +179,7 @@ var npmSubs = map[string]netSub{
 	"doctor": {kind: subReg}, "pack": {kind: subReg}, "repo": {kind: subReg}, "docs": {kind: subReg}, "bugs": {kind: subReg},
 	"dedupe": {kind: subProject}, "ddp": {kind: subProject}, "prune": {kind: subProject}, "rebuild": {kind: subProject},
 	"exec": {kind: subRun}, "x": {kind: subRun}, "init": {kind: subRun}, "create": {kind: subRun},
+	"config set": {kind: subConfig}, "set": {kind: subConfig}, "c set": {kind: subConfig},
 }
 
 // npmValLong are npm's options that take a value (npm help config).
@@ -187,7 +207,7 @@ var yarnSubs = map[string]netSub{
 	"dlx": {kind: subRun}, "create": {kind: subRun}, "global add": {kind: subPkgs}, "set version": {kind: subRuntime,
 		why: "the release yarn set version downloads, from a host only known at run time"},
 	"plugin import": {kind: subRuntime, why: "the plugin yarn plugin import downloads, from a host only known at run time"},
-	"dedupe":        {kind: subProject}, "why": {kind: subReg},
+	"dedupe":        {kind: subProject}, "why": {kind: subReg}, "config set": {kind: subConfig},
 }
 
 var pnpmSubs = map[string]netSub{
@@ -195,6 +215,7 @@ var pnpmSubs = map[string]netSub{
 	"upgrade": {kind: subPkgs}, "install-test": {kind: subPkgs}, "it": {kind: subPkgs}, "fetch": {kind: subProject},
 	"dedupe": {kind: subProject}, "outdated": {kind: subProject}, "audit": {kind: subProject}, "view": {kind: subReg},
 	"info": {kind: subReg}, "publish": {kind: subReg}, "dlx": {kind: subRun}, "create": {kind: subRun},
+	"config set": {kind: subConfig}, "set": {kind: subConfig},
 }
 
 var bunSubs = map[string]netSub{
@@ -261,7 +282,7 @@ var poetrySubs = map[string]netSub{
 	"add": {kind: subPkgs}, "install": {kind: subProject}, "update": {kind: subProject}, "lock": {kind: subProject},
 	"show": {kind: subProject}, "search": {kind: subReg}, "publish": {kind: subReg}, "self update": {kind: subRuntime,
 		why: "the release poetry self update downloads, from a host only known at run time"},
-	"source add": {kind: subSecondURL},
+	"source add": {kind: subSecondURL}, "config": {kind: subConfig},
 }
 
 var pipxSubs = map[string]netSub{
@@ -274,7 +295,7 @@ var pipxOpts = map[string]netEffect{"--index-url": effReplace, "-i": effReplace,
 
 var condaSubs = map[string]netSub{
 	"install": {kind: subPkgs}, "create": {kind: subPkgs}, "update": {kind: subPkgs}, "upgrade": {kind: subPkgs},
-	"search": {kind: subReg}, "env create": {kind: subProject, why: "the channels and packages its environment file names"},
+	"search": {kind: subReg}, "config": {kind: subConfig}, "env create": {kind: subProject, why: "the channels and packages its environment file names"},
 	"env update": {kind: subProject, why: "the channels and packages its environment file names"},
 }
 
@@ -311,8 +332,8 @@ var cargoValLong = []string{"--git", "--branch", "--tag", "--rev", "--path", "--
 
 var gemSubs = map[string]netSub{
 	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "update": {kind: subReg}, "fetch": {kind: subReg}, "search": {kind: subReg},
-	"info": {kind: subReg}, "list": {}, "outdated": {kind: subReg}, "push": {kind: subReg}, "yank": {kind: subReg},
-	"owner": {kind: subReg}, "specification": {kind: subReg}, "signin": {kind: subReg},
+	"info": {kind: subReg}, "outdated": {kind: subReg}, "push": {kind: subReg}, "yank": {kind: subReg},
+	"owner": {kind: subReg}, "specification": {kind: subReg}, "signin": {kind: subReg}, "sources": {kind: subConfig},
 }
 
 var gemOpts = map[string]netEffect{
@@ -324,7 +345,7 @@ var gemOpts = map[string]netEffect{
 var bundleSubs = map[string]netSub{
 	"": {kind: subProject}, "install": {kind: subProject}, "i": {kind: subProject}, "update": {kind: subProject},
 	"add": {kind: subReg}, "outdated": {kind: subProject}, "lock": {kind: subProject}, "cache": {kind: subProject},
-	"package": {kind: subProject}, "exec": {kind: subProject}, "check": {kind: subProject},
+	"package": {kind: subProject}, "exec": {kind: subProject}, "check": {kind: subProject}, "config": {kind: subConfig},
 }
 
 var composerSubs = map[string]netSub{
@@ -332,6 +353,7 @@ var composerSubs = map[string]netSub{
 	"u": {kind: subProject}, "upgrade": {kind: subProject}, "create-project": {kind: subRun}, "outdated": {kind: subProject},
 	"audit": {kind: subProject}, "show": {kind: subProject}, "search": {kind: subReg}, "global require": {kind: subPkgs},
 	"self-update": {kind: subRuntime, why: "the release composer self-update downloads, from a host only known at run time"},
+	"config":      {kind: subConfig},
 }
 
 var composerOpts = map[string]netEffect{"--repository": effAdd, "--repository-url": effAdd, "--working-dir": effUnknown,
@@ -426,6 +448,38 @@ var ghLocal = map[string]bool{"completion": true, "config": true, "alias": true,
 // cloudLocal are the cloud CLIs' subcommands that reach no host.
 var cloudLocal = map[string]bool{"configure": true, "config": true, "help": true, "version": true, "completion": true,
 	"info": true}
+
+var pipenvSubs = map[string]netSub{"install": {kind: subPkgs}, "sync": {kind: subProject}, "lock": {kind: subProject},
+	"update": {kind: subProject}, "upgrade": {kind: subPkgs}}
+
+var pdmSubs = map[string]netSub{"add": {kind: subPkgs}, "install": {kind: subProject}, "sync": {kind: subProject},
+	"lock": {kind: subProject}, "update": {kind: subProject}, "outdated": {kind: subProject}, "search": {kind: subReg},
+	"publish": {kind: subReg}, "config": {kind: subConfig}}
+
+var rustupSubs = map[string]netSub{"toolchain install": {kind: subReg}, "install": {kind: subReg}, "update": {kind: subReg},
+	"target add": {kind: subReg}, "component add": {kind: subReg}, "self update": {kind: subReg}, "default": {kind: subReg}}
+
+var dotnetSubs = map[string]netSub{"add package": {kind: subReg}, "restore": {kind: subProject}, "build": {kind: subProject},
+	"run": {kind: subProject}, "test": {kind: subProject}, "publish": {kind: subProject}, "pack": {kind: subProject},
+	"tool install": {kind: subReg}, "tool update": {kind: subReg}, "tool restore": {kind: subProject},
+	"new install": {kind: subReg}, "workload install": {kind: subProject}, "nuget push": {kind: subReg}}
+
+// hostOps are the tools whose operands are the hosts they reach (or, for
+// the DNS tools, the names they look up, whose servers the query reaches).
+var hostOps = map[string]netSub{"*": {kind: subHosts}}
+
+var hgSubs = map[string]netSub{"clone": {kind: subRepo}, "pull": {kind: subRepo, why: "the repository .hg/hgrc names"},
+	"push": {kind: subRepo, why: "the repository .hg/hgrc names"}, "incoming": {kind: subRepo, why: "the repository .hg/hgrc names"},
+	"in": {kind: subRepo, why: "the repository .hg/hgrc names"}, "outgoing": {kind: subRepo, why: "the repository .hg/hgrc names"},
+	"out": {kind: subRepo, why: "the repository .hg/hgrc names"}, "fetch": {kind: subRepo, why: "the repository .hg/hgrc names"}}
+
+var svnSubs = map[string]netSub{"checkout": {kind: subRepo}, "co": {kind: subRepo}, "export": {kind: subRepo},
+	"import": {kind: subRepo}, "list": {kind: subRepo, why: "the repository of the working copy"},
+	"ls": {kind: subRepo, why: "the repository of the working copy"}, "cat": {kind: subRepo, why: "the repository of the working copy"},
+	"log": {kind: subRepo, why: "the repository of the working copy"}, "update": {kind: subRepo, why: "the repository of the working copy"},
+	"up": {kind: subRepo, why: "the repository of the working copy"}, "commit": {kind: subRepo, why: "the repository of the working copy"},
+	"ci": {kind: subRepo, why: "the repository of the working copy"}, "switch": {kind: subRepo, why: "the repository of the working copy"},
+	"info": {kind: subRepo, why: "the repository of the working copy"}}
 
 // netTools is the table.
 var netTools = map[string]*netTool{
@@ -524,6 +578,57 @@ var netTools = map[string]*netTool{
 			"--zone", "--verbosity", "--impersonate-service-account", "--billing-project", "--flags-file"}},
 	"az": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Azure endpoints az's cloud configuration picks"}},
 		local: cloudLocal, valLong: []string{"--subscription", "--output", "--query", "--resource-group", "--name", "--location"}},
+	"mamba": {subs: condaSubs, registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
+		valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
+		config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
+	"micromamba": {subs: condaSubs, registry: []string{"conda.anaconda.org"}, spec: specName, valShort: "cnpf",
+		valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
+		config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
+	"pipenv": {subs: pipenvSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
+		valLong: []string{"--index", "--extra-index-url", "--python", "--requirements", "--categories"}, valShort: "ir",
+		opts: map[string]netEffect{"--index": effReplace, "-i": effReplace, "--extra-index-url": effAdd, "-r": effUnknown,
+			"--requirements": effUnknown}, env: map[string]netEffect{"PIPENV_PYPI_MIRROR": effReplace, "PIP_INDEX_URL": effReplace},
+		config: []string{"Pipfile:[[source]]"}, manifest: "the Pipfile and its lockfile"},
+	"pdm": {subs: pdmSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
+		valLong: []string{"--group", "--project", "--lockfile", "--venv"}, valShort: "Gpv",
+		opts: map[string]netEffect{"--project": effUnknown, "-p": effUnknown}, env: map[string]netEffect{"PDM_PYPI_URL": effReplace},
+		config:   []string{"pdm.toml", "pyproject.toml:[[tool.pdm.source]]", "pyproject.toml:git+", "pyproject.toml:@ http"},
+		manifest: "pyproject.toml and pdm.lock"},
+	"rustup": {subs: rustupSubs, registry: []string{"static.rust-lang.org"},
+		env: map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
+	"dotnet": {subs: dotnetSubs, registry: []string{"api.nuget.org"}, spec: specName, valShort: "svcfo",
+		valLong: []string{"--source", "--version", "--configfile", "--framework", "--configuration", "--output", "--runtime",
+			"--verbosity", "--package-directory", "--project", "--add-source"}, opts: map[string]netEffect{"--source": effAdd, "-s": effAdd,
+			"--configfile": effUnknown, "--add-source": effAdd}, config: []string{"nuget.config", "NuGet.Config", "NuGet.config"},
+		manifest: "the project's package references"},
+	"terraform": {subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
+		"get": {kind: subProject, why: "the modules the configuration names"}, "plan": {kind: subRuntime,
+			why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
+		"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,
+			why: "the APIs the providers reach"}, "import": {kind: subRuntime, why: "the APIs the providers reach"}}},
+	"ping": {subs: hostOps, valShort: "ceFiIlmMpQsStTwW"}, "ping6": {subs: hostOps, valShort: "ceFiIlmMpQsStTwW"},
+	"traceroute": {subs: hostOps, valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps, valShort: "fgimNptlwqsz"},
+	"tracepath": {subs: hostOps, valShort: "lmp"}, "mtr": {subs: hostOps, valShort: "acfimBQsIG"},
+	"dig": {subs: hostOps, valShort: "bcfkpqtxy"}, "host": {subs: hostOps, valShort: "cNRtmW"},
+	"nslookup": {subs: hostOps}, "drill": {subs: hostOps, valShort: "kcp"},
+	"nmap": {subs: hostOps, valShort: "pesiDgS", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
+		"--excludefile", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--source-port", "--data-length"},
+		opts: map[string]netEffect{"-i": effUnknown, "--excludefile": effUnknown}},
+	"ssh-keyscan": {subs: hostOps, valShort: "fpTtO", opts: map[string]netEffect{"-f": effUnknown}},
+	"whois": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the whois servers it asks"}}, valShort: "hpi",
+		opts: map[string]netEffect{"-h": effReplace, "--host": effReplace}, valLong: []string{"--host", "--port"}},
+	"openssl": {singleDash: true, subs: map[string]netSub{"s_client": {kind: subHosts}, "s_time": {kind: subHosts},
+		"ocsp": {kind: subRuntime, why: "the responder its certificate names"}}, valLong: []string{"-connect", "-host", "-port",
+		"-proxy", "-servername", "-cert", "-key", "-CAfile", "-CApath", "-url", "-starttls", "-sess_out", "-sess_in",
+		"-keylogfile", "-msgfile", "-verify", "-cipher", "-ciphersuites", "-groups", "-sigalgs", "-alpn", "-name",
+		"-xmpphost", "-bind", "-unix", "-time", "-nbio_test"}, opts: map[string]netEffect{"-connect": effHost,
+		"-host": effHost, "-url": effAdd, "-proxy": effUnknown, "-unix": effUnknown}},
+	"lftp": {subs: map[string]netSub{"*": {kind: subURLs}}, valShort: "pufec", opts: map[string]netEffect{"-e": effUnknown,
+		"-c": effUnknown, "-f": effUnknown}},
+	"hg": {subs: hgSubs, valShort: "Rer", valLong: []string{"--repository", "--config", "--ssh", "--rev", "--branch"},
+		opts: map[string]netEffect{"--config": effUnknown, "--ssh": effUnknown, "-e": effUnknown}},
+	"svn": {subs: svnSubs, valShort: "rm", valLong: []string{"--config-dir", "--config-option", "--username", "--password",
+		"--message", "--revision", "--depth"}, opts: map[string]netEffect{"--config-dir": effUnknown, "--config-option": effUnknown}},
 	"apt":     {subs: aptSubs},
 	"apt-get": {subs: aptSubs},
 	"brew":    {subs: brewSubs},
