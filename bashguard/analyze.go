@@ -35,8 +35,11 @@ type analyzer struct {
 	curFunc string                // function whose body is being walked
 	edges   []funcEdge
 
-	gitChecked bool   // gitWhy is known
-	gitWhy     string // why git would use another repository, or ""
+	gitChecked bool      // gitWhy is known
+	gitWhy     string    // why git would use another repository, or ""
+	indexRead  bool      // index and indexTop are known
+	index      *gitIndex // what the repository's index tracks, or nil
+	indexTop   string    // the top of its work tree
 
 	// Following cd (see cdtrack.go).
 	cdOff  int    // > 0 where a cd's effect is not followed

@@ -58,6 +58,10 @@ type findInfo struct {
 	noGit     bool   // entries named .git are neither listed nor descended
 	quoted    bool   // unusual names are printed C-quoted (git without -z)
 	linkStart bool   // a starting point that is a link is searched
+	// index, when set, holds what git ls-files prints: only the entries
+	// it tracks, below the work tree whose top is indexTop.
+	index    *gitIndex
+	indexTop string
 }
 
 // lister names the command that prints the list.
@@ -283,6 +287,10 @@ func (a *analyzer) eachFound(c *verdictAcc, s string, fi *findInfo, fn func(full
 		path  string
 		depth int
 	}
+	var scope *indexScope
+	if fi.index != nil {
+		scope = newIndexScope(fi.index, fi.indexTop, dir)
+	}
 	queue := []entry{{dir, 0}}
 	for len(queue) > 0 {
 		d := queue[0]
@@ -322,6 +330,9 @@ func (a *analyzer) eachFound(c *verdictAcc, s string, fi *findInfo, fn func(full
 				}
 			case isDirEntry:
 				typ = 'd'
+			}
+			if scope != nil && !scope.keeps(strings.TrimPrefix(full, dir+"/"), isDirEntry) {
+				continue // not in the index: git does not print it
 			}
 			if fi.filter.match(name, typ) && !fn(full, strings.TrimPrefix(full, dir+"/"), name) {
 				return false

@@ -3,6 +3,7 @@ package bashguard
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -204,6 +205,11 @@ func (a *analyzer) gitLister(args []string) *findInfo {
 		for _, p := range ops {
 			ok = ok && inside(p) && !strings.HasPrefix(p, ":")
 		}
+		if !slices.ContainsFunc(args[1:], lsFilesBeyondIndex) {
+			// It prints the index's entries: an untracked .env is not
+			// among them.
+			fi.index, fi.indexTop = a.trackedScope()
+		}
 	case "grep":
 		names, pattern := false, false
 		ops, ok = optWords(args[1:], "ilLwvEFGPzIar", "efm", func(ch byte, _ string) {
@@ -236,6 +242,12 @@ func (a *analyzer) gitLister(args []string) *findInfo {
 			return false, false
 		})
 		ok = ok && names
+		if !slices.ContainsFunc(args[1:], func(o string) bool {
+			return slices.ContainsFunc([]string{"--untracked", "--no-index", "--recurse-submodules"},
+				func(full string) bool { return o == full || len(o) > 4 && strings.HasPrefix(full, o) })
+		}) {
+			fi.index, fi.indexTop = a.trackedScope() // the tracked files only, as git grep searches
+		}
 		if ok && !pattern {
 			if len(ops) == 0 {
 				return nil
@@ -491,4 +503,15 @@ func (a *analyzer) gitNamesOnly(v *argv, i int) bool {
 		}
 	}
 	return a.gitLister(v.vals[i:]) != nil
+}
+
+// lsFilesBeyondIndex reports an option of git ls-files that prints names
+// the index does not track: untracked (-o), ignored (-i), killed (-k)
+// files, directories, or the entries of submodules.
+func lsFilesBeyondIndex(o string) bool {
+	if strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") {
+		return strings.ContainsAny(o[1:], "oik")
+	}
+	return slices.ContainsFunc([]string{"--others", "--ignored", "--killed", "--directory", "--recurse-submodules"},
+		func(full string) bool { return o == full || len(o) > 2 && strings.HasPrefix(full, o) })
 }

@@ -444,6 +444,13 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		// revisions or paths, which cannot be told apart here, so the
 		// whole working tree is walked (as well as each operand).
 		tree := walkOpts{recursive: true, content: true, hidden: true}
+		if !slices.ContainsFunc(opts, func(o string) bool {
+			return longIs(o, "--untracked") || longIs(o, "--no-index") || longIs(o, "--recurse-submodules")
+		}) {
+			// Only the files the index tracks: an untracked .env is not
+			// searched.
+			tree.index, tree.indexTop = a.trackedScope()
+		}
 		dashes := slices.Index(v.vals[i+1:], "--")
 		if dashes < 0 {
 			a.walkRoot(c, ".", 0, "git grep", tree)

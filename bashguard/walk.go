@@ -33,6 +33,10 @@ type walkOpts struct {
 	// names are grep's --include, --exclude and --exclude-dir, in order:
 	// the files and directories found in the trees it skips by name.
 	names []nameFilter
+	// index, when set, is what git reads: only the entries it tracks
+	// (git grep), below the work tree whose top is indexTop.
+	index    *gitIndex
+	indexTop string
 }
 
 // option records what one option says of the walk of the reader name.
@@ -112,6 +116,10 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return // a file, or nothing: the root's own judgement holds
 	}
+	var scope *indexScope
+	if w.index != nil {
+		scope = newIndexScope(w.index, w.indexTop, dir)
+	}
 	queue := []string{dir}
 	for len(queue) > 0 {
 		d := queue[0]
@@ -134,7 +142,13 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 			full := d + "/" + name
 			t := e.Type()
 			link := t&fs.ModeSymlink != 0
-			if link && !w.follow {
+			if scope != nil {
+				// git opens a tracked path through whatever links its
+				// work tree holds today: they are followed and judged.
+				if !scope.keeps(strings.TrimPrefix(full, dir+"/"), t.IsDir() || link && isDir(full)) {
+					continue
+				}
+			} else if link && !w.follow {
 				continue // not followed: it reads nothing
 			}
 			if skipsByName(w.names, name, t.IsDir() || link && isDir(full)) {

@@ -1,0 +1,269 @@
+package bashguard
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// git ls-files and git grep read the files git tracks: the entries of the
+// repository's index (.git/index), not every file of the work tree. An
+// untracked .env is never printed by git ls-files nor searched by git
+// grep, so their readers are judged on the tracked entries only.
+//
+// The index is read as git's index-format documentation describes it:
+// "DIRC", versions 2, 3 and 4 (4 compresses each name against the one
+// before), SHA-1 or SHA-256 object names (extensions.objectFormat). An
+// index git splits (the "link" extension: the other entries live in a
+// shared index) is not read, nor one over maxIndexBytes or with more than
+// maxWalkEntries entries; nor one that does not parse. Then the readers
+// are judged on the whole work tree, as for any other lister. A sparse
+// index's directory entry (a name ending in "/") stands for every path
+// below it.
+
+// maxIndexBytes bounds the index the guard reads.
+const maxIndexBytes = 16 << 20
+
+// gitIndex is the sorted list of the paths an index tracks, relative to
+// the top of the work tree.
+type gitIndex struct {
+	paths []string
+}
+
+// tracked reports whether git tracks the path rel (relative to the top):
+// an entry, or below a sparse directory entry.
+func (x *gitIndex) tracked(rel string) bool {
+	i := sort.SearchStrings(x.paths, rel)
+	if i < len(x.paths) && x.paths[i] == rel {
+		return true
+	}
+	return x.sparseAbove(rel)
+}
+
+// holds reports whether some tracked path lies below the directory rel.
+func (x *gitIndex) holds(rel string) bool {
+	if rel == "" || rel == "." {
+		return len(x.paths) > 0
+	}
+	pre := rel + "/"
+	i := sort.SearchStrings(x.paths, pre)
+	return i < len(x.paths) && strings.HasPrefix(x.paths[i], pre) || x.sparseAbove(rel)
+}
+
+// sparseAbove reports a sparse directory entry ("dir/") at or above rel.
+func (x *gitIndex) sparseAbove(rel string) bool {
+	for d := rel; d != "." && d != "/" && d != ""; d = filepath.Dir(d) {
+		i := sort.SearchStrings(x.paths, d+"/")
+		if i < len(x.paths) && x.paths[i] == d+"/" {
+			return true
+		}
+	}
+	return false
+}
+
+// readGitIndex reads the index of the work tree whose top is top (the
+// directory gitTop found, holding .git), or fails.
+func readGitIndex(top string) (*gitIndex, error) {
+	gitDir := filepath.Join(top, ".git")
+	fi, err := os.Lstat(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		// A linked work tree or a submodule: ".git" names the git
+		// directory ("gitdir: PATH"), whose index is the work tree's own.
+		b, err := readAtMost(gitDir, 4096)
+		if err != nil {
+			return nil, err
+		}
+		rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+		if !ok || rest == "" {
+			return nil, errors.New(".git is neither a directory nor a gitdir file")
+		}
+		if !filepath.IsAbs(rest) {
+			rest = filepath.Join(top, rest)
+		}
+		gitDir = rest
+	}
+	hashLen := 20
+	if cfg, err := readAtMost(filepath.Join(gitDir, "config"), 1<<20); err == nil && sha256Repo(cfg) {
+		hashLen = 32
+	}
+	b, err := readAtMost(filepath.Join(gitDir, "index"), maxIndexBytes)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return &gitIndex{}, nil // a fresh repository tracks nothing
+		}
+		return nil, err
+	}
+	return parseGitIndex(b, hashLen)
+}
+
+// sha256Repo reports a config that sets extensions.objectFormat to
+// sha256 (a loose reading: any such line counts).
+func sha256Repo(cfg []byte) bool {
+	for line := range strings.SplitSeq(strings.ToLower(string(cfg)), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if ok && strings.TrimSpace(k) == "objectformat" && strings.TrimSpace(v) == "sha256" {
+			return true
+		}
+	}
+	return false
+}
+
+// readAtMost reads the file p, failing when it holds more than n bytes.
+func readAtMost(p string, n int64) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, n+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > n {
+		return nil, errors.New(p + " is larger than " + strconv.FormatInt(n, 10) + " bytes")
+	}
+	return b, nil
+}
+
+var errIndex = errors.New("the git index cannot be read")
+
+// parseGitIndex reads the entries of an index whose object names are
+// hashLen bytes long.
+func parseGitIndex(b []byte, hashLen int) (*gitIndex, error) {
+	if len(b) < 12 || string(b[:4]) != "DIRC" {
+		return nil, errIndex
+	}
+	version := binary.BigEndian.Uint32(b[4:8])
+	if version < 2 || version > 4 {
+		return nil, errIndex
+	}
+	n := binary.BigEndian.Uint32(b[8:12])
+	if n > maxWalkEntries {
+		return nil, errors.New("the git index tracks more than the bound of recursive reads")
+	}
+	x := &gitIndex{paths: make([]string, 0, n)}
+	off := 12
+	prev := ""
+	const fixed = 40 // ctime, mtime, dev, ino, mode, uid, gid, size
+	for range n {
+		start := off
+		if off+fixed+hashLen+2 > len(b) {
+			return nil, errIndex
+		}
+		off += fixed + hashLen
+		flags := binary.BigEndian.Uint16(b[off:])
+		off += 2
+		if flags&0x4000 != 0 { // extended: a second flags word
+			if version < 3 || off+2 > len(b) {
+				return nil, errIndex
+			}
+			off += 2
+		}
+		var name string
+		if version == 4 {
+			strip, k := binary.Uvarint(b[off:])
+			if k <= 0 || strip > uint64(len(prev)) {
+				return nil, errIndex
+			}
+			off += k
+			end := bytes.IndexByte(b[off:], 0)
+			if end < 0 {
+				return nil, errIndex
+			}
+			name = prev[:len(prev)-int(strip)] + string(b[off:off+end])
+			off += end + 1
+		} else {
+			end := bytes.IndexByte(b[off:], 0)
+			if end < 0 {
+				return nil, errIndex
+			}
+			name = string(b[off : off+end])
+			// 1 to 8 NULs pad the entry to a multiple of 8 bytes.
+			off = start + (off-start+end+8)&^7
+			if off > len(b) {
+				return nil, errIndex
+			}
+		}
+		if name == "" || strings.HasPrefix(name, "/") {
+			return nil, errIndex
+		}
+		x.paths = append(x.paths, name)
+		prev = name
+	}
+	// Extensions follow, each a four-byte signature and a length; the
+	// hash of the whole file ends it.
+	for off+8 <= len(b)-hashLen {
+		sig := string(b[off : off+4])
+		size := int(binary.BigEndian.Uint32(b[off+4:]))
+		if sig == "link" {
+			return nil, errors.New("the git index is split; its other entries are in a shared index")
+		}
+		if size < 0 || off+8+size > len(b) {
+			return nil, errIndex
+		}
+		off += 8 + size
+	}
+	sort.Strings(x.paths)
+	return x, nil
+}
+
+// indexScope prunes a walk to what an index tracks.
+type indexScope struct {
+	x    *gitIndex
+	root string // the walk's root relative to the top; "" for the top
+}
+
+// newIndexScope is the scope of a walk from the directory dir in the
+// work tree whose top is top (both with their links resolved, as gitTop
+// gives it), or nil when dir is not inside it: such a walk is not pruned.
+func newIndexScope(x *gitIndex, top, dir string) *indexScope {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil
+	}
+	rel, err := filepath.Rel(top, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return nil
+	}
+	if rel == "." {
+		rel = ""
+	}
+	return &indexScope{x: x, root: rel}
+}
+
+// keeps reports whether git reads or prints the entry rel below the
+// walk's root: a tracked path (whatever it is in the work tree today: a
+// tracked link may lead to a directory), or a directory (dir) that holds
+// one.
+func (s *indexScope) keeps(rel string, dir bool) bool {
+	if s.root != "" {
+		rel = s.root + "/" + rel
+	}
+	return s.x.tracked(rel) || dir && s.x.holds(rel)
+}
+
+// trackedScope returns the index of the repository git finds from the
+// working directory, with its top, read once per Judge call; nil when
+// there is none or it cannot be read.
+func (a *analyzer) trackedScope() (*gitIndex, string) {
+	if !a.indexRead {
+		a.indexRead = true
+		if a.dir != "" && filepath.IsAbs(a.dir) {
+			if top, why := gitTop(a.dir); top != "" && why == "" {
+				if x, err := readGitIndex(top); err == nil {
+					a.index, a.indexTop = x, top
+				}
+			}
+		}
+	}
+	return a.index, a.indexTop
+}

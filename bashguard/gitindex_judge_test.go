@@ -1,0 +1,87 @@
+package bashguard
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/sandbox"
+)
+
+// git grep, git ls-files and git grep -l read and print only what the
+// index tracks: an untracked secret beside the tracked files holds them
+// back no longer; a tracked one, a tracked path that is a link out of the
+// roots today, the untracked files (-o, --untracked) and an index the
+// guard cannot read (split) still do.
+func TestTrackedFilesOnly(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIP: no git for the repositories: " + err.Error())
+	}
+	outside := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "id_rsa"), []byte("KEY\n"), 0o600))
+	repo := func(t *testing.T, setup func(dir string)) string {
+		dir := t.TempDir()
+		for _, f := range []string{"README.md", "src/a.go", "src/b.go"} {
+			p := filepath.Join(dir, f)
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.WriteFile(p, []byte("TODO\n"), 0o644))
+		}
+		gitIn(t, dir, "init", "-q")
+		gitIn(t, dir, "add", ".")
+		gitIn(t, dir, "commit", "-qm", "first")
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("TODO=secret\n"), 0o600))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "src", ".env"), []byte("TODO=secret\n"), 0o600))
+		if setup != nil {
+			setup(dir)
+		}
+		return dir
+	}
+	judge := func(t *testing.T, dir, script string) Verdict {
+		pol := DefaultPolicy()
+		pol.Home = t.TempDir()
+		sb, err := sandbox.New(sandbox.Config{Roots: []string{dir}, WorkDir: dir})
+		require.NoError(t, err)
+		return New(pol).Judge(context.Background(), dir, CheckerJudge(sb), script)
+	}
+	for _, tc := range []struct {
+		name, script string
+		setup        func(dir string)
+		decision     string
+		reason       string
+	}{
+		{"git grep, untracked secret", "git grep -n TODO", nil, "allow", "read-only"},
+		{"git grep below a directory", "git grep TODO -- src", nil, "allow", "read-only"},
+		{"git ls-files | xargs", "git ls-files | xargs cat", nil, "allow", "read-only"},
+		{"git ls-files -z | xargs -0", "git ls-files -z | xargs -0 wc -l", nil, "allow", "read-only"},
+		{"git grep -l | xargs", "git grep -l TODO | xargs head -1", nil, "allow", "read-only"},
+		{"git ls-files -o lists untracked files", "git ls-files -o | xargs cat", nil, "deny", "holds .env"},
+		{"git ls-files --others", "git ls-files --others --exclude-standard | xargs cat", nil, "deny", "holds .env"},
+		{"git grep --untracked", "git grep --untracked TODO", nil, "ask", "holds .env"},
+		{"git grep -l --untracked | xargs", "git grep -l --untracked TODO | xargs cat", nil, "deny", "holds .env"},
+		{"a tracked secret", "git grep TODO", func(dir string) { gitIn(t, dir, "add", "-f", ".env") }, "ask", "holds .env"},
+		{"a tracked secret | xargs", "git ls-files | xargs cat", func(dir string) { gitIn(t, dir, "add", "-f", ".env") }, "deny", "holds .env"},
+		{"a tracked file that is a link out today", "git ls-files | xargs cat", func(dir string) {
+			p := filepath.Join(dir, "src", "b.go")
+			require.NoError(t, os.Remove(p))
+			require.NoError(t, os.Symlink(filepath.Join(outside, "id_rsa"), p))
+		}, "ask", "outside"},
+		{"a tracked directory that is a link out today", "git grep TODO", func(dir string) {
+			require.NoError(t, os.RemoveAll(filepath.Join(dir, "src")))
+			require.NoError(t, os.WriteFile(filepath.Join(outside, "a.go"), []byte("TODO\n"), 0o644))
+			require.NoError(t, os.Symlink(outside, filepath.Join(dir, "src")))
+		}, "ask", "outside"},
+		{"a split index is not read", "git grep TODO", func(dir string) { gitIn(t, dir, "update-index", "--split-index") }, "ask", "holds .env"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := repo(t, tc.setup)
+			v := judge(t, dir, tc.script)
+			assert.Equal(t, tc.decision, v.Decision.String(), "%q: %s", tc.script, v.Reason)
+			assert.Contains(t, v.Reason, tc.reason, "%q", tc.script)
+		})
+	}
+}

@@ -1,0 +1,144 @@
+package bashguard
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// gitIn runs git in dir with a clean configuration.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "git %v: %s", args, out)
+	return string(out)
+}
+
+// The index reader agrees with git ls-files on every index form git
+// writes: versions 2, 3 (intent-to-add entries carry extended flags) and 4
+// (compressed names), SHA-256 object names, a sparse checkout; a split
+// index is refused, so the work tree is walked instead.
+func TestGitIndexAgreesWithGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIP: no git to compare the index reader with: " + err.Error())
+	}
+	for _, tc := range []struct {
+		name  string
+		init  []string
+		after [][]string
+		fails string
+	}{
+		{name: "version 2", after: [][]string{{"update-index", "--index-version", "2"}}},
+		{name: "version 3 with intent-to-add", after: [][]string{{"add", "-N", "later.txt"}, {"update-index", "--index-version", "3"}}},
+		{name: "version 4", after: [][]string{{"update-index", "--index-version", "4"}}},
+		{name: "sha256", init: []string{"--object-format=sha256"}},
+		{name: "sha256 version 4", init: []string{"--object-format=sha256"}, after: [][]string{{"update-index", "--index-version", "4"}}},
+		{name: "skip-worktree", after: [][]string{{"update-index", "--skip-worktree", "src/deep/c.go"}}},
+		{name: "split", after: [][]string{{"update-index", "--split-index"}}, fails: "split"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range []string{"README.md", "src/a.go", "src/b.go", "src/deep/c.go", "src/deep/d.go", ".github/ci.yml", "later.txt", "untracked.env", "name with space.txt"} {
+				p := filepath.Join(dir, f)
+				require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+				require.NoError(t, os.WriteFile(p, []byte(f+"\n"), 0o644))
+			}
+			gitIn(t, dir, append([]string{"init", "-q"}, tc.init...)...)
+			gitIn(t, dir, "add", "README.md", "src", ".github", "name with space.txt")
+			gitIn(t, dir, "commit", "-qm", "first")
+			for _, a := range tc.after {
+				gitIn(t, dir, a...)
+			}
+			x, err := readGitIndex(dir)
+			if tc.fails != "" {
+				require.Error(t, err, "a %s index is not read", tc.fails)
+				return
+			}
+			require.NoError(t, err)
+			want := strings.Split(strings.TrimRight(gitIn(t, dir, "ls-files", "-z"), "\x00"), "\x00")
+			sort.Strings(want)
+			assert.Equal(t, want, x.paths, "the paths git ls-files prints")
+			assert.False(t, x.tracked("untracked.env"), "an untracked file")
+			assert.True(t, x.tracked("src/deep/c.go"))
+			assert.True(t, x.holds("src/deep"), "a directory holding tracked files")
+			assert.False(t, x.holds("src/dee"), "a prefix of a directory's name is not that directory")
+		})
+	}
+}
+
+// A fresh repository tracks nothing; a .git file leads to the linked work
+// tree's own index.
+func TestGitIndexFreshAndLinked(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIP: no git for the repositories: " + err.Error())
+	}
+	dir := t.TempDir()
+	gitIn(t, dir, "init", "-q")
+	x, err := readGitIndex(dir)
+	require.NoError(t, err)
+	assert.Empty(t, x.paths, "a fresh repository")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
+	gitIn(t, dir, "add", "a.txt")
+	gitIn(t, dir, "commit", "-qm", "first")
+	wt := filepath.Join(t.TempDir(), "wt")
+	gitIn(t, dir, "worktree", "add", "-q", wt)
+	require.NoError(t, os.WriteFile(filepath.Join(wt, "b.txt"), []byte("b\n"), 0o644))
+	gitIn(t, wt, "add", "b.txt")
+	x, err = readGitIndex(wt)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a.txt", "b.txt"}, x.paths, "the linked work tree's own index")
+}
+
+// FuzzParseGitIndex: any bytes either fail or give sorted, non-empty,
+// relative paths, no more than the bound, in time linear in the input.
+func FuzzParseGitIndex(f *testing.F) {
+	dir := f.TempDir()
+	if _, err := exec.LookPath("git"); err == nil {
+		for _, v := range []string{"2", "3", "4"} {
+			d := filepath.Join(dir, v)
+			if err := os.MkdirAll(filepath.Join(d, "src"), 0o755); err != nil {
+				f.Fatal(err)
+			}
+			_ = os.WriteFile(filepath.Join(d, "src", "a.go"), []byte("a"), 0o644)
+			_ = os.WriteFile(filepath.Join(d, "b"), []byte("b"), 0o644)
+			for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"update-index", "--index-version", v}} {
+				cmd := exec.Command("git", args...)
+				cmd.Dir = d
+				cmd.Env = []string{"HOME=" + d, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}
+				if out, err := cmd.CombinedOutput(); err != nil {
+					f.Fatalf("git %v: %v %s", args, err, out)
+				}
+			}
+			if b, err := os.ReadFile(filepath.Join(d, ".git", "index")); err == nil {
+				f.Add(b, false)
+			}
+		}
+	}
+	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x01"), true)
+	f.Fuzz(func(t *testing.T, b []byte, sha256 bool) {
+		hashLen := 20
+		if sha256 {
+			hashLen = 32
+		}
+		x, err := parseGitIndex(b, hashLen)
+		if err != nil {
+			return
+		}
+		require.LessOrEqual(t, len(x.paths), maxWalkEntries)
+		require.True(t, sort.StringsAreSorted(x.paths))
+		for _, p := range x.paths {
+			require.NotEmpty(t, p)
+			require.False(t, strings.HasPrefix(p, "/"), "a relative path: %q", p)
+		}
+	})
+}
