@@ -53,11 +53,15 @@ type analyzer struct {
 	gitCfgWhy  string           // why gitCfg cannot be read, or ""
 	cmdEnv     []envVar         // the assignments in the environment of the command being judged
 
-	vars      map[string]string // loop variables bound to one of their values (see loops.go)
-	loopWalks int               // loop bodies judged for bound values
-	lastFind  *findInfo         // what the find judged last lists
-	pipeOut   *findInfo         // the pipeline walked last prints lines this find printed
-	holes     map[string]bool   // placeholders of found names in the command judged, and whether it read each as a file
+	vars      map[string]binding // what variables hold: loop variables (loops.go), assigned ones (vars.go)
+	file      *syntax.File       // the script being walked (changes for nested code)
+	vscan     varScan            // what scanVars found in file
+	vscanOff  bool               // the code that runs file cannot follow values
+	ifs       bool               // the script names IFS: unquoted values may split elsewhere
+	loopWalks int                // loop bodies judged for bound values
+	lastFind  *findInfo          // what the find judged last lists
+	pipeOut   *findInfo          // the pipeline walked last prints lines this find printed
+	holes     map[string]bool    // placeholders of found names in the command judged, and whether it read each as a file
 }
 
 // funcEdge records that function from calls name; fork is set when the
@@ -169,10 +173,10 @@ func (a *analyzer) stmts(list []*syntax.Stmt, fork, piped bool) {
 // nested walks commands inside a substitution: they run in their own
 // process with their own stdin, and a cd there changes nothing outside.
 func (a *analyzer) nested(list []*syntax.Stmt) {
-	saved := a.cdOff
+	saved, vars := a.cdOff, a.saveVars()
 	a.cdOff = 0
 	a.stmts(list, true, false)
-	a.cdOff = saved
+	a.cdOff, a.vars = saved, vars
 }
 
 func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
@@ -204,17 +208,18 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 			a.pipe(cmd, x, a.stmt)
 		} else {
 			a.stmt(cmd.X, x)
+			skipped := a.saveVars() // Y may not run
 			a.stmt(cmd.Y, x)
+			a.vars = joinVars(skipped, a.vars)
 		}
 	case *syntax.Subshell:
+		vars := a.saveVars()
 		a.stmts(cmd.Stmts, x.fork, x.piped)
+		a.vars = vars
 	case *syntax.Block:
 		a.stmts(cmd.Stmts, x.fork, x.piped)
 	case *syntax.IfClause:
-		for c := cmd; c != nil; c = c.Else {
-			a.stmts(c.Cond, x.fork, x.piped)
-			a.stmts(c.Then, x.fork, x.piped)
-		}
+		a.ifClause(cmd, x)
 	case *syntax.WhileClause:
 		if a.whileLoop(cmd, s, x) {
 			return // its redirections are judged
@@ -227,9 +232,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 			words = append(words, it.Patterns...)
 		}
 		a.compoundWords(cmd.Pos(), "case", words, "")
-		for _, it := range cmd.Items {
-			a.stmts(it.Stmts, x.fork, x.piped)
-		}
+		a.caseItems(cmd, x)
 	case *syntax.FuncDecl:
 		a.funcDecl(cmd)
 	case *syntax.ArithmCmd:
@@ -262,7 +265,13 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 			}
 			a.emit([]string{"coproc"}, cmd.Pos(), &c, true, false)
 		}
+		// It runs in a subshell; NAME and NAME_PID are set here.
+		vars := a.saveVars()
 		a.stmt(cmd.Stmt, execCtx{fork: true})
+		a.vars = vars
+		if cmd.Name != nil {
+			a.killVar(cmd.Name.Lit())
+		}
 	case *syntax.TestDecl:
 		a.stmt(cmd.Body, x)
 	default:
@@ -405,6 +414,7 @@ func (a *analyzer) testClause(t *syntax.TestClause) {
 					if w, ok := o.(*syntax.Word); ok && !isDecimal(w.Lit()) && !numericParam(w) {
 						c.add(permission.Ask, RuleDynamicArithmetic, "operand "+a.source(w)+" of "+x.Op.String()+
 							" is evaluated as arithmetic, which can run commands through variable values", false)
+						a.killAll() // and can assign any variable
 					}
 				}
 			}
@@ -479,17 +489,22 @@ func (a *analyzer) funcDecl(f *syntax.FuncDecl) {
 		name = f.Name.Value
 		a.funcs[name] = f.Pos()
 	}
-	saved := a.curFunc
-	a.curFunc = name
+	// The body runs where the function is called, with the values of
+	// that moment: none is known in it, and what it assigns is not
+	// followed after the definition.
+	saved, vars := a.curFunc, a.vars
+	a.curFunc, a.vars = name, nil
 	a.stmt(f.Body, execCtx{})
-	a.curFunc = saved
+	a.curFunc, a.vars = saved, vars
 }
 
 // assignment judges NAME=value: a risky name or a dynamic value needs a
-// person.
-func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (string, bool) {
-	lit := true
-	text := ""
+// person, except the output of judged commands stored in a variable the
+// guard follows (vars.go), which is data as that output is. It returns
+// the text, whether it is literal, and what the variable then holds when
+// the guard knows (ok).
+func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (text string, lit bool, b binding, ok bool) {
+	lit = true
 	if as.Name != nil {
 		text = as.Name.Value
 	}
@@ -501,7 +516,11 @@ func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (st
 	}
 	if as.Value != nil {
 		r := a.word(as.Value, true)
-		if r.flags&wDynamic != 0 {
+		b, ok = assignValue(r)
+		if r.flags&wDynamic != 0 && ok && b.data && !prefix && as.Name != nil && as.Index == nil && as.Array == nil &&
+			a.tracked(as.Name.Value) {
+			lit = false
+		} else if r.flags&wDynamic != 0 {
 			lit = false
 			why := r.effect
 			rule := RuleDynamicExpansion
@@ -518,6 +537,7 @@ func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (st
 		}
 	} else if !as.Naked {
 		text += "="
+		b, ok = binding{}, true // empty
 	}
 	if as.Array != nil {
 		lit = false
@@ -532,6 +552,7 @@ func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (st
 			}
 		}
 		c.add(permission.Ask, RuleDynamicArg, "array assignment to "+text+" is not analysed", false)
+		ok = false
 	}
 	if as.Name != nil {
 		// A bare name counts too: "export NAME" hands a value set
@@ -540,7 +561,7 @@ func (a *analyzer) assignment(as *syntax.Assign, c *verdictAcc, prefix bool) (st
 			c.add(permission.Ask, RuleEnvAssign, "assignment to "+as.Name.Value+" "+why, false)
 		}
 	}
-	return text, lit
+	return text, lit, b, ok
 }
 
 func (a *analyzer) declClause(d *syntax.DeclClause, redirs []*syntax.Redirect, x execCtx) {
@@ -548,8 +569,15 @@ func (a *analyzer) declClause(d *syntax.DeclClause, redirs []*syntax.Redirect, x
 	args := []string{d.Variant.Value}
 	lit := true
 	names, printsFuncs := 0, false
+	type bound struct {
+		as *syntax.Assign
+		b  binding
+		ok bool
+	}
+	var binds []bound
 	for _, as := range d.Args {
-		t, l := a.assignment(as, &c, false)
+		t, l, b, ok := a.assignment(as, &c, false)
+		binds = append(binds, bound{as, b, ok})
 		lit = lit && l
 		args = append(args, t)
 		if as.Naked && as.Name == nil && l {
@@ -567,6 +595,15 @@ func (a *analyzer) declClause(d *syntax.DeclClause, redirs []*syntax.Redirect, x
 		environ(&c, "prints the shell's variables")
 	}
 	a.redirects(&c, redirs, d.Variant.Value)
+	// Every word is expanded before the builtin assigns; local assigns
+	// nothing outside a function (it fails there).
+	for _, bd := range binds {
+		if bd.as.Naked && bd.as.Name != nil && d.Variant.Value != "export" {
+			a.killVar(bd.as.Name.Value) // in a function, a new local without a value
+			continue
+		}
+		a.bindAssign(bd.as, bd.b, bd.ok && plainDecl(d) && (d.Variant.Value != "local" || a.curFunc != ""))
+	}
 	if !a.count() {
 		return
 	}

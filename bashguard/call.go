@@ -48,13 +48,19 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	lit := true
 	var assigns []string
 	env := a.cmdEnv
+	bare := len(ce.Args) == 0
 	for _, as := range ce.Assigns {
-		t, l := a.assignment(as, &c, len(ce.Args) > 0)
+		t, l, b, ok := a.assignment(as, &c, !bare)
 		lit = lit && l
 		assigns = append(assigns, t)
 		if as.Name != nil && !as.Naked && as.Index == nil && as.Array == nil {
 			name, val, _ := strings.Cut(t, "=")
 			env = append(env[:len(env):len(env)], envVar{name: name, val: val, lit: l})
+		}
+		if bare {
+			// Alone, assignments are made left to right, each seen by
+			// the values after it.
+			a.bindAssign(as, b, ok)
 		}
 	}
 	var v argv
@@ -79,7 +85,36 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	if len(v.vals) > 0 {
 		label = v.vals[0]
 	}
-	a.redirects(&c, redirs, label)
+	if bare && len(redirs) > 0 && len(ce.Assigns) > 0 {
+		// bash assigns before it opens the files, dash after: the
+		// redirections see neither value.
+		type kept struct {
+			name string
+			b    binding
+		}
+		var keep []kept
+		for _, as := range ce.Assigns {
+			if as.Name == nil {
+				continue
+			}
+			if b, ok := a.vars[as.Name.Value]; ok {
+				keep = append(keep, kept{as.Name.Value, b})
+			}
+			a.killVar(as.Name.Value)
+		}
+		a.redirects(&c, redirs, label)
+	next:
+		for _, k := range keep {
+			for _, r := range redirs {
+				if r.N != nil && r.N.Value == "{"+k.name+"}" {
+					continue next // {x}> assigns it too, in an order that differs
+				}
+			}
+			a.setVar(k.name, k.b)
+		}
+	} else {
+		a.redirects(&c, redirs, label)
+	}
 	if !a.count() {
 		return
 	}
@@ -96,14 +131,21 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	a.curPos = p
 	if followCd && len(ce.Assigns) == 0 && direct && v.vals[0] == "cd" {
 		a.cd(&c, &v)
-		a.emit(v.vals, p, &c, lit, direct)
-		return
+	} else {
+		outerEnv := a.cmdEnv
+		a.cmdEnv = env
+		a.judge(&c, &v, x)
+		a.cmdEnv = outerEnv
 	}
-	outerEnv := a.cmdEnv
-	a.cmdEnv = env
-	a.judge(&c, &v, x)
-	a.cmdEnv = outerEnv
 	a.emit(v.vals, p, &c, lit, direct)
+	// NAME=value cmd: the command's own environment, which a special
+	// builtin in POSIX mode keeps.
+	for _, as := range ce.Assigns {
+		if as.Name != nil {
+			a.killVar(as.Name.Value)
+		}
+	}
+	a.afterCall(&v)
 }
 
 // callPos is ce.Pos(), answered without an interface call for the usual
@@ -126,6 +168,7 @@ func (a *analyzer) redirects(c *verdictAcc, redirs []*syntax.Redirect, label str
 			if why := riskyVar(name, false); why != "" {
 				c.add(permission.Ask, RuleEnvAssign, "redirection {"+name+"} assigns "+name+", which "+why, false)
 			}
+			a.killVar(name)
 		}
 		if r.Hdoc != nil {
 			var hr wordRes

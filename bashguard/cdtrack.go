@@ -3,6 +3,7 @@ package bashguard
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -90,11 +91,20 @@ func (a *analyzer) list(stmts []*syntax.Stmt, x execCtx) outcome {
 			break
 		}
 		var next outcome
+		// Walked in several directories, the statement may leave its
+		// variables differently in each: what they agree on is kept.
+		pre := a.vars
+		var ends joiner
 		for _, d := range dirs {
+			if len(dirs) > 1 {
+				a.vars = maps.Clone(pre)
+			}
 			a.setDir(d)
 			o := a.flow(s, x)
 			next.ok, next.fail = addDir(next.ok, o.ok...), addDir(next.fail, o.fail...)
+			ends.add(a.vars)
 		}
+		a.vars = ends.m
 		last = next
 		dirs = addDir(append([]string(nil), next.ok...), next.fail...)
 		if len(dirs) == 0 {
@@ -131,7 +141,9 @@ func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 		return here
 	}
 	if s.Background || s.Coprocess || s.Disown {
+		vars := a.saveVars() // a job of its own: its assignments stay there
 		a.untracked(s, x)
+		a.vars = vars
 		return here
 	}
 	switch cmd := s.Cmd.(type) {
@@ -161,11 +173,21 @@ func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 			} else {
 				out.ok = addDir(out.ok, pass...)
 			}
+			// What Y assigns holds after it only if Y surely ran: the
+			// values are those every way through agrees on.
+			afterX := a.vars
+			var ends joiner
+			if len(pass) > 0 || len(run) == 0 {
+				ends.add(maps.Clone(afterX))
+			}
 			for _, d := range run {
+				a.vars = maps.Clone(afterX)
 				a.setDir(d)
 				oy := a.flow(cmd.Y, x)
 				out.ok, out.fail = addDir(out.ok, oy.ok...), addDir(out.fail, oy.fail...)
+				ends.add(a.vars)
 			}
+			a.vars = ends.m
 			a.setDir(cur)
 			a.stmtRedirs(s, x)
 			return out
@@ -181,10 +203,10 @@ func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 		a.stmtRedirs(s, x)
 		return o
 	case *syntax.Subshell:
-		saved := a.cdOff
+		saved, vars := a.cdOff, a.saveVars()
 		a.cdOff = 0
 		a.list(cmd.Stmts, execCtx{fork: x.fork, piped: x.piped})
-		a.cdOff = saved
+		a.cdOff, a.vars = saved, vars
 		a.stmtRedirs(s, x)
 		return here
 	}

@@ -43,6 +43,12 @@ func (a *analyzer) codeJudged(c *verdictAcc, text string, rule permission.RuleID
 	// (eval): loop variables bound outside are not followed into it.
 	vars := a.vars
 	a.vars = nil
+	// Its values are followed on their own, within the limits of the
+	// script that runs it.
+	outerOff := a.scanned().off
+	file, vscan, vscanOff, ifs := a.file, a.vscan, a.vscanOff, a.ifs
+	a.vscanOff = outerOff
+	a.file, a.vscan, a.ifs = f, varScan{}, ifs || strings.Contains(text, "IFS")
 	a.src, a.curFunc = text, ""
 	a.depth++
 	a.ambiguous(text, f)
@@ -50,6 +56,7 @@ func (a *analyzer) codeJudged(c *verdictAcc, text string, rule permission.RuleID
 	a.depth--
 	a.src, a.outer, a.curFunc = src, outer, fn
 	a.vars = vars
+	a.file, a.vscan, a.vscanOff, a.ifs = file, vscan, vscanOff, ifs
 	inner := a.out[start:]
 	if len(inner) > 0 {
 		v := combine(inner)

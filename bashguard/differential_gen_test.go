@@ -320,7 +320,24 @@ func genScript(r *rand.Rand) string {
 }
 
 func genStmt(r *rand.Rand, b *strings.Builder) {
-	switch r.IntN(18) {
+	switch r.IntN(22) {
+	case 18:
+		// A variable assigned the output of a command, or a value, and
+		// used after.
+		v := pick(r, genAssignVars)
+		fmt.Fprintf(b, "%s=%s%s%s %s", v, genValue(r), pick(r, genSeps), genCmd(r), pick(r, genUses(v)))
+	case 19:
+		// An assignment in a scope of its own, or one that may not run,
+		// then a use.
+		v := pick(r, genAssignVars)
+		fmt.Fprintf(b, pick(r, genScopes), v, genValue(r))
+		fmt.Fprintf(b, "%s%s %s", pick(r, genSeps), genCmd(r), pick(r, genUses(v)))
+	case 20:
+		v := pick(r, genAssignVars)
+		fmt.Fprintf(b, "%s=%s %s=%s", v, genValue(r), pick(r, genAssignVars), pick(r, genUses(v)))
+	case 21:
+		v := pick(r, genAssignVars)
+		fmt.Fprintf(b, "%s=%s; %s+=%s; %s %s", v, genValue(r), v, genValue(r), genCmd(r), pick(r, genUses(v)))
 	case 8:
 		fmt.Fprintf(b, "%s <<A <<'B'\n%s\nA\n%s\nB\n%s", genCmd(r), pick(r, genBodies), pick(r, genBodies), pick(r, genAfterDoc))
 	case 9:
@@ -388,6 +405,25 @@ func genWord(r *rand.Rand) string {
 
 func pick(r *rand.Rand, l []string) string { return l[r.IntN(len(l))] }
 
+// genValue is the value of an assignment: a word, or the output of a
+// command.
+func genValue(r *rand.Rand) string {
+	switch r.IntN(4) {
+	case 0:
+		return "$(" + genCmd(r) + ")"
+	case 1:
+		return `"$(` + genCmd(r) + `)"`
+	case 2:
+		return pick(r, []string{"$(pwd)", "$PWD/src", `"$HOME"`, "`pwd`", "$x", `"$x"`, "~", "~/x", "a:~"})
+	}
+	return genWord(r)
+}
+
+// genUses are the words that use variable v.
+func genUses(v string) []string {
+	return []string{`"$` + v + `"`, "$" + v, `"${` + v + `}"`, `"$` + v + `"/m.go`, "src/$" + v, `"a $` + v + `"`, "$" + v + "$" + v}
+}
+
 // The parts the generator mixes.
 var (
 	genNames = []string{"echo", "ls", "cat", "wc -l", "grep x", "head -n 1", "tail -n 2", "true", "pwd", "sort",
@@ -407,8 +443,18 @@ var (
 	genSeps   = []string{"; ", " && ", " || ", " | ", "\n", ";\n", " |& ", "\n\n", " # c\n", " # c \\\n",
 		" #c\\\n", "\r\n", "; #\\\n", " &\n", "\n#!\n",
 		" &\\\n& ", " |\\\n| ", ";\\\n", " \\\n&& ", " |\\\n ", "\n\\\n", " ;; ", " ;& ", " & ", " ! "}
-	genTails  = []string{" # done", " # \\", "\n# \\\n", "\n", ";", " &", " #", "\r"}
-	genVars   = []string{"x", "f", "i", "line", "PATH", "LANG", "IFS", "GIT_DIR", "path", "LC_ALL", "_", "x1", "é"}
+	genTails = []string{" # done", " # \\", "\n# \\\n", "\n", ";", " &", " #", "\r"}
+	genVars  = []string{"x", "f", "i", "line", "PATH", "LANG", "IFS", "GIT_DIR", "path", "LC_ALL", "_", "x1", "é"}
+	// genAssignVars are the variables the assignment forms assign.
+	genAssignVars = []string{"x", "x", "x", "f", "y", "IFS", "HOME", "PWD", "_", "path"}
+	// genScopes assign %[1]s the value %[2]s where it may not reach what
+	// follows.
+	genScopes = []string{"(%[1]s=%[2]s)", "%[1]s=%[2]s | cat", "echo | %[1]s=%[2]s", "%[1]s=%[2]s &", "echo \"$(%[1]s=%[2]s)\"",
+		"f() { %[1]s=%[2]s; }; f", "f() { %[1]s=%[2]s; }", "if test -f a.go; then %[1]s=%[2]s; fi", "test -f zz && %[1]s=%[2]s",
+		"test -f a.go || %[1]s=%[2]s", "case a in a) %[1]s=%[2]s;; esac", "for i in 1 2; do %[1]s=%[2]s; done",
+		"while false; do %[1]s=%[2]s; done", "unset %[1]s; %[1]s=%[2]s; unset %[1]s", "export %[1]s=%[2]s", "local %[1]s=%[2]s",
+		"declare %[1]s=%[2]s", "read %[1]s <<< %[2]s", "%[1]s=%[2]s cat", "%[1]s=%[2]s >/dev/null", "time %[1]s=%[2]s",
+		"! %[1]s=%[2]s", "{ %[1]s=%[2]s; }", "cd src && %[1]s=%[2]s", "%[1]s=%[2]s; cd src"}
 	genRedirs = []string{" > /dev/null", " 2>&1", " < README.md", " <<< a", " >&2", " 2>/dev/null", " </dev/null",
 		" {fd}>/dev/null", " < /dev/zero", " >\\\n> /dev/null", " 2\\\n>/dev/null", " <\\\n< a", " <\\\n<< a",
 		" >\\\n&2", " 2>\\\n&1", " &\\\n> /dev/null"}

@@ -156,8 +156,9 @@ func runLogged(t *testing.T, bash, work, bin, script string) [][]string {
 }
 
 // branches reports scripts where not every reported command runs exactly
-// once: conditionals, || lists, case and loops. It walks the syntax tree
-// itself.
+// once: conditionals, || lists, case and loops, and a cd, after which the
+// commands are judged in every directory it may leave. It walks the
+// syntax tree itself.
 func branches(t *testing.T, script string) bool {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
 	require.NoError(t, err)
@@ -166,6 +167,8 @@ func branches(t *testing.T, script string) bool {
 		switch n := n.(type) {
 		case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
 			found = true
+		case *syntax.CallExpr:
+			found = len(n.Args) > 0 && n.Args[0].Lit() == "cd"
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.OrStmt || n.Op == syntax.AndStmt {
 				found = found || slices.ContainsFunc([]*syntax.Stmt{n.X}, isTest)
@@ -177,8 +180,12 @@ func branches(t *testing.T, script string) bool {
 	return found
 }
 
-// isTest reports a statement whose status depends on the workspace.
+// isTest reports a statement whose status depends on the workspace, or
+// is negated.
 func isTest(s *syntax.Stmt) bool {
+	if s.Negated {
+		return true
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.TestClause:
 		return true

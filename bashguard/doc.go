@@ -137,6 +137,21 @@
 // only known at run time, over too many values, or whose body may assign
 // the variable judges the body once with the variable unknown.
 //
+// A lower-case variable the script assigns itself is followed in the
+// order the script runs: assigned a literal or a known value ("f=README.md;
+// head "$f"", "root=$(git rev-parse --show-toplevel)") it stands for that
+// value as a loop variable does; assigned the output of judged commands
+// ("n=$(wc -l < go.mod); echo "lines: $n"") it is data, accepted where
+// that output is. Assignments in subshells, pipelines, substitutions,
+// background jobs and function bodies do not reach what follows; after a
+// branch only the values every way through agrees on are kept; a loop, a
+// function call, eval, source and the builtins that assign make what they
+// may assign unknown; and a script that declares namerefs or other
+// attributes, installs traps or aliases, or runs code the guard does not
+// see follows no values at all. The names bash reads itself (IFS, PATH,
+// HOME, PWD, CDPATH, BASH_ENV, ...) are never followed: assigning them
+// stays Ask.
+//
 // find -exec CMD {} + (or \;) and find ... | xargs CMD (find -print0 |
 // xargs -0 CMD) are allowed when CMD is on its own and every file find
 // may hand it is a read the path judge allows: the tree below find's

@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"strconv"
@@ -355,7 +356,12 @@ func xargsPlain(s string) bool {
 func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt, execCtx)) {
 	a.lastFind = nil
 	n := len(a.out)
+	// Every element runs in a subshell: what it assigns stays there, but
+	// for the last one, which lastpipe runs in this shell: after the
+	// pipeline only what it and the values before agree on is kept.
+	before := a.saveVars()
 	walk(cmd.X, execCtx{fork: true, piped: x.piped, afterPipe: x.afterPipe})
+	a.vars = maps.Clone(before)
 	var found *findInfo
 	if cmd.Op == syntax.Pipe && a.lastFind != nil && len(a.out) > n && a.lastFind.paths {
 		last := &a.out[len(a.out)-1]
@@ -376,6 +382,7 @@ func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt
 	}
 	a.lastFind, a.pipeOut = nil, nil
 	walk(cmd.Y, execCtx{fork: true, piped: true, afterPipe: true, found: found})
+	a.vars = joinVars(before, a.vars)
 	if found != nil && !found.print0 && lineFilter(cmd.Y) {
 		a.pipeOut = found
 	} else {

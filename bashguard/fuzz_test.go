@@ -82,6 +82,10 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 		}
 		return true
 	})
+	// The lower-case variables the script assigns itself; those assigned
+	// the output of a command substitution (or another such variable)
+	// hold data, taken only by the commands that take any word.
+	assigned, outVars := assignedVars(f)
 	why := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if why != "" {
@@ -91,7 +95,8 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 		case *syntax.ParamExp:
 			// Only the variables whose value the guard knows: $PWD, $HOME
 			// and loop variables, plainly expanded.
-			if n.Param == nil || !(n.Param.Value == "PWD" || n.Param.Value == "HOME" || loopVars[n.Param.Value] || harmlessParams[n.Param.Value]) ||
+			if n.Param == nil || !(n.Param.Value == "PWD" || n.Param.Value == "HOME" || loopVars[n.Param.Value] || harmlessParams[n.Param.Value] ||
+				assigned[n.Param.Value]) ||
 				n.Excl || n.Length || n.Width || n.Index != nil || n.Slice != nil || n.Repl != nil || n.Exp != nil || n.Names != 0 {
 				why = "it holds a run-time expansion of a variable whose value is not known"
 			}
@@ -128,7 +133,7 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 			// The output of a command substitution is an argument only of
 			// the commands that take any word as data.
 			for _, a := range n.Args[1:] {
-				if holdsOutput(a) && !dataCmds[path.Base(name)] {
+				if holdsOutput(a, outVars) && !dataCmds[path.Base(name)] {
 					why = "it passes the output of a command substitution to " + name
 				}
 			}
@@ -166,22 +171,48 @@ func plainWord(w *syntax.Word) (string, bool) {
 var dataCmds = map[string]bool{"echo": true, "printf": true, "test": true, "[": true, ":": true, "true": true,
 	"false": true, "exit": true, "basename": true, "dirname": true, "expr": true, "tr": true, "seq": true, "numfmt": true}
 
+// assignedVars returns the lower-case variables the script assigns, and
+// those of them that may hold the output of a command substitution.
+func assignedVars(f *syntax.File) (assigned, out map[string]bool) {
+	assigned, out = map[string]bool{}, map[string]bool{}
+	var values []*syntax.Assign
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if as, ok := n.(*syntax.Assign); ok && as.Name != nil && strings.ToLower(as.Name.Value) == as.Name.Value {
+			assigned[as.Name.Value] = true
+			values = append(values, as)
+		}
+		return true
+	})
+	for changed := true; changed; {
+		changed = false
+		for _, as := range values {
+			if !out[as.Name.Value] && as.Value != nil && holdsOutput(as.Value, out) {
+				out[as.Name.Value] = true
+				changed = true
+			}
+		}
+	}
+	return assigned, out
+}
+
 // holdsOutput reports a word with a command substitution other than
-// $(pwd), or a variable whose value is data ($?, $USER), outside a
-// process substitution of its own.
-func holdsOutput(w *syntax.Word) bool {
+// $(pwd) and $(git rev-parse --show-toplevel), or a variable whose value
+// is data ($?, $USER, or one of outVars), outside a process substitution
+// of its own.
+func holdsOutput(w *syntax.Word, outVars map[string]bool) bool {
 	found := false
 	syntax.Walk(w, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.ProcSubst:
 			return false
 		case *syntax.ParamExp:
-			if n.Param != nil && harmlessParams[n.Param.Value] {
+			if n.Param != nil && (harmlessParams[n.Param.Value] || outVars[n.Param.Value]) {
 				found = true
 			}
 		case *syntax.CmdSubst:
 			if len(n.Stmts) == 1 {
-				if ce, ok := n.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 1 && ce.Args[0].Lit() == "pwd" {
+				if ce, ok := n.Stmts[0].Cmd.(*syntax.CallExpr); ok && (len(ce.Args) == 1 && ce.Args[0].Lit() == "pwd" ||
+					len(ce.Args) == 3 && ce.Args[0].Lit() == "git" && ce.Args[1].Lit() == "rev-parse" && ce.Args[2].Lit() == "--show-toplevel") {
 					return false
 				}
 			}

@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"maps"
 	"strconv"
 	"strings"
 
@@ -210,6 +211,12 @@ func (a *analyzer) parseRead(cond []*syntax.Stmt) (readLoop, bool) {
 // whileLoop judges a while or until loop. It reports whether it judged
 // the statement's redirections too.
 func (a *analyzer) whileLoop(cmd *syntax.WhileClause, s *syntax.Stmt, x execCtx) bool {
+	// Each pass starts with what the loop may assign unknown, and so does
+	// what follows.
+	a.killAssigned(cmd.Cond)
+	a.killAssigned(cmd.Do)
+	pre := a.saveVars()
+	defer func() { a.vars = pre }()
 	rd, ok := a.parseRead(cmd.Cond)
 	if cmd.Until || !ok {
 		a.stmts(cmd.Cond, x.fork, x.piped)
@@ -278,25 +285,29 @@ func listingRedirect(redirs []*syntax.Redirect) *syntax.ProcSubst {
 func (a *analyzer) eachValue(name string, values []string, known bool, body []*syntax.Stmt, x execCtx) {
 	if known {
 		known = a.loopWalks+len(values) <= maxLoopWalks &&
-			a.ncmds+len(values)*bodyCommands(body) <= a.g.pol.MaxCommands/2 && !assignsVar(body, name)
+			a.ncmds+len(values)*bodyCommands(body) <= a.g.pol.MaxCommands/2 && !a.assignsVar(body, name)
 	}
+	// Each pass starts with what the body may assign unknown: a pass may
+	// follow another, or break and continue may skip part of one. After
+	// the loop the variable and what the body may assign are unknown.
+	a.killVar(name)
+	a.killAssigned(body)
+	pre := a.saveVars()
 	if !known {
-		delete(a.vars, name)
 		a.stmts(body, x.fork, x.piped)
+		a.vars = pre
 		return
 	}
 	a.loopWalks += len(values)
-	if a.vars == nil {
-		a.vars = map[string]string{}
-	}
 	for _, v := range values {
 		if a.abort != "" {
 			break
 		}
-		a.vars[name] = v
+		a.vars = maps.Clone(pre)
+		a.setVar(name, binding{val: v})
 		a.stmts(body, x.fork, x.piped)
 	}
-	delete(a.vars, name)
+	a.vars = pre
 }
 
 // tooManyWhy is the reason a listing loop over more values than the

@@ -34,7 +34,10 @@ func (a *analyzer) forLoop(cmd *syntax.ForClause, x execCtx) {
 		if cs, ok := cmd.Loop.(*syntax.CStyleLoop); ok {
 			a.arithCommand(cmd.Pos(), "for ((", cs.Init, cs.Cond, cs.Post)
 		}
+		a.killAssigned(cmd.Do)
+		pre := a.saveVars()
 		a.stmts(cmd.Do, x.fork, x.piped)
+		a.vars = pre
 		return
 	}
 	kw := "for"
@@ -91,7 +94,7 @@ func (a *analyzer) forLoop(cmd *syntax.ForClause, x execCtx) {
 	}
 	a.eachValue(name, values, known, cmd.Do, x)
 	// After the loop the variable holds its last value, or what it held
-	// before when the list was empty: it is left unknown.
+	// before when the list was empty: it is left unknown (see eachValue).
 }
 
 // bodyCommands counts the simple commands in a loop body, at least one.
@@ -109,24 +112,44 @@ func bodyCommands(stmts []*syntax.Stmt) int {
 }
 
 // assignsVar reports whether the statements may assign name: an
-// assignment to it, a loop over it, a redirection {name}>, arithmetic, a
-// builtin that assigns (read, printf -v, unset, getopts, mapfile, ...)
-// with a word that holds the name, code run in this shell (eval, source)
-// or a command whose name is only known at run time. It errs towards yes.
-func assignsVar(stmts []*syntax.Stmt, name string) bool {
+// assignment to it, a loop over it, a redirection {name}>, arithmetic
+// (which a subscript or a parameter's offset evaluates too), ${name:=...},
+// a builtin that assigns (read, printf -v, unset, getopts, mapfile, ...)
+// with a word that holds the name, code run in this shell (eval, source),
+// the call of a function the script defines, or a command whose name is
+// only known at run time. It errs towards yes.
+func (a *analyzer) assignsVar(stmts []*syntax.Stmt, name string) bool {
 	found := false
 	for _, s := range stmts {
 		syntax.Walk(s, func(node syntax.Node) bool {
 			switch n := node.(type) {
 			case *syntax.Assign:
-				found = found || n.Name != nil && n.Name.Value == name
+				found = found || n.Name != nil && n.Name.Value == name || n.Index != nil
+			case *syntax.ArrayElem:
+				found = found || n.Index != nil
+			case *syntax.ParamExp:
+				if n.Index != nil || n.Slice != nil || n.Excl {
+					found = true
+				}
+				if e := n.Exp; e != nil && (e.Op == syntax.AssignUnset || e.Op == syntax.AssignUnsetOrNull ||
+					e.Op == syntax.OtherParamOps) && (n.Param == nil || n.Param.Value == name || e.Op == syntax.OtherParamOps) {
+					found = true
+				}
+			case *syntax.BinaryTest:
+				switch n.Op {
+				case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+					found = true // evaluated as arithmetic
+				}
+			case *syntax.FuncDecl:
+				return false // its body runs where it is called
 			case *syntax.WordIter:
 				found = found || n.Name.Value == name
 			case *syntax.CoprocClause:
 				found = found || n.Name != nil && n.Name.Lit() == name
 			case *syntax.Redirect:
 				found = found || n.N != nil && strings.Contains(n.N.Value, name)
-			case *syntax.ArithmCmd, *syntax.LetClause, *syntax.ArithmExp:
+			case *syntax.ArithmCmd, *syntax.LetClause, *syntax.ArithmExp, *syntax.CStyleLoop, *syntax.BinaryArithm,
+				*syntax.UnaryArithm:
 				found = true
 			case *syntax.CallExpr:
 				if len(n.Args) == 0 {
@@ -137,14 +160,19 @@ func assignsVar(stmts []*syntax.Stmt, name string) bool {
 					found = true
 					break
 				}
+				if _, ok := a.funcs[cmd]; ok || a.scanned().funcs[cmd] {
+					found = true
+					break
+				}
 				switch cmd {
-				case "eval", "source", ".":
+				case "eval", "source", ".", "let":
 					found = true
 				case "read", "mapfile", "readarray", "printf", "getopts", "unset", "wait", "command", "builtin",
 					"export", "declare", "typeset", "local", "readonly":
 					for _, w := range n.Args[1:] {
 						t, ok := literalText(w)
-						found = found || !ok || strings.Contains(t, name)
+						found = found || !ok || strings.Contains(t, name) ||
+							(cmd == "command" || cmd == "builtin") && (untrackedCmds[t] || t == "let")
 					}
 				}
 			}

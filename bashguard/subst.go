@@ -103,8 +103,15 @@ func (e *wordEval) parts(parts []syntax.WordPart, inDQ bool) bool {
 			e.data = true
 			e.unquotedData = e.unquotedData || !inDQ
 		case *syntax.ParamExp:
-			if v, ok := e.a.paramValue(p); ok {
-				if !e.value(v, inDQ) {
+			if b, ok := e.a.paramValue(p); ok {
+				if b.data {
+					// A variable holding the output of judged commands
+					// (vars.go): data, as that output is.
+					e.data = true
+					e.unquotedData = e.unquotedData || !inDQ
+					continue
+				}
+				if !e.value(b.val, inDQ) {
 					return false
 				}
 				continue
@@ -129,9 +136,10 @@ func (e *wordEval) parts(parts []syntax.WordPart, inDQ bool) bool {
 }
 
 // value appends a substituted value; unquoted, one that splitting or
-// globbing would change is refused.
+// globbing would change is refused, and so is every one in a script that
+// names IFS, which may split it elsewhere.
 func (e *wordEval) value(v string, inDQ bool) bool {
-	if !inDQ && (v == "" || strings.ContainsAny(v, " \t\n\\*?[")) {
+	if !inDQ && (v == "" || e.a.ifs || strings.ContainsAny(v, " \t\n\\*?[")) {
 		return false
 	}
 	if strings.ContainsAny(v, "*?[\\") {
@@ -188,23 +196,24 @@ func plainParam(p *syntax.ParamExp) bool {
 		p.Names != 0 || p.Exp != nil || p.NestedParam != nil || p.Param == nil || p.Flags != nil || len(p.Modifiers) > 0)
 }
 
-// paramValue gives the value of a plain $NAME or ${NAME} the guard knows:
-// PWD, HOME, and bound loop variables.
-func (a *analyzer) paramValue(p *syntax.ParamExp) (string, bool) {
+// paramValue gives what a plain $NAME or ${NAME} holds when the guard
+// knows: PWD, HOME, bound loop variables and the variables the script
+// assigned (vars.go).
+func (a *analyzer) paramValue(p *syntax.ParamExp) (binding, bool) {
 	if !plainParam(p) {
-		return "", false
+		return binding{}, false
 	}
 	name := p.Param.Value
-	if v, ok := a.vars[name]; ok {
-		return v, true
+	if b, ok := a.vars[name]; ok {
+		return b, true
 	}
 	switch name {
 	case "PWD":
-		return a.dir, a.dir != ""
+		return binding{val: a.dir}, a.dir != ""
 	case "HOME":
-		return a.g.pol.Home, a.g.pol.Home != ""
+		return binding{val: a.g.pol.Home}, a.g.pol.Home != ""
 	}
-	return "", false
+	return binding{}, false
 }
 
 // procIn reports a word that is only "<(list)": bash passes a pipe from

@@ -321,11 +321,17 @@ func (a *analyzer) param(p *syntax.ParamExp, r *wordRes) {
 		case syntax.OtherParamOps:
 			if e.Word != nil && strings.Contains(e.Word.Lit(), "P") {
 				r.setEffect("prompt expansion ${...@P} can run commands")
+				a.killAll() // its arithmetic may assign any variable
 			} else if e.Word == nil || e.Word.Lit() != "Q" {
 				r.setEffect("parameter transformation ${...@op} is not analysed")
 			}
 		case syntax.AssignUnset, syntax.AssignUnsetOrNull:
 			r.setEffect("expansion assigns a default value to a variable")
+			if p.Excl || p.Param == nil {
+				a.killAll()
+			} else {
+				a.killVar(p.Param.Value)
+			}
 		}
 		if e.Word != nil {
 			a.walkParts(e.Word.Parts, r, false)
@@ -341,34 +347,42 @@ func (a *analyzer) arith(x syntax.ArithmExpr, r *wordRes) {
 	case *syntax.Word:
 		for _, p := range x.Parts {
 			if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '[') >= 0 {
-				r.setEffect("arithmetic with an array subscript can run commands")
+				a.arithEffect(r, "arithmetic with an array subscript can run commands")
 			}
 		}
 		a.walkParts(x.Parts, r, false)
 		if !isArithNumber(x) {
 			// A name or an expansion: bash evaluates its value as
 			// arithmetic again, and a value such as 'a[$(cmd)]' runs cmd.
-			r.setEffect("arithmetic evaluates " + a.source(x) + ", whose value can run commands (a[$(cmd)])")
+			a.arithEffect(r, "arithmetic evaluates "+a.source(x)+", whose value can run commands (a[$(cmd)])")
 		}
 	case *syntax.BinaryArithm:
 		if isAssignOp(x.Op) {
-			r.setEffect("arithmetic assignment changes a variable")
+			a.arithEffect(r, "arithmetic assignment changes a variable")
 		}
 		a.arith(x.X, r)
 		a.arith(x.Y, r)
 	case *syntax.UnaryArithm:
 		if x.Op == syntax.Inc || x.Op == syntax.Dec {
-			r.setEffect("arithmetic increment changes a variable")
+			a.arithEffect(r, "arithmetic increment changes a variable")
 		}
 		a.arith(x.X, r)
 	case *syntax.ParenArithm:
 		a.arith(x.X, r)
 	case *syntax.FlagsArithm:
-		r.setEffect("arithmetic flags are not analysed")
+		a.arithEffect(r, "arithmetic flags are not analysed")
 		a.arith(x.X, r)
 	default:
-		r.setEffect("arithmetic is not analysed")
+		a.arithEffect(r, "arithmetic is not analysed")
 	}
+}
+
+// arithEffect records arithmetic that may assign: it may assign any
+// variable, since a name's value is evaluated again, and "y=1" in it
+// assigns y.
+func (a *analyzer) arithEffect(r *wordRes, why string) {
+	r.setEffect(why)
+	a.killAll()
 }
 
 // isArithNumber reports an arithmetic operand that is a literal number
