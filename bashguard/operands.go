@@ -12,11 +12,12 @@ import (
 // asks about for what it does (curl, scp, rsync, a script), reads and
 // writes what it likes, and the guard asks; an allow rule of the user
 // (Bash(tar:*), Bash(curl:*)) may then let it run. What the guard still
-// holds is a Deny for a path: every literal operand, the value of a
-// "--opt=VALUE" and the other forms of operandPaths, that names an existing file goes to the path judge, and a Deny there (a
-// secret file, a path a Read deny rule names) denies the command, so that
-// an allowed "tar czf out.tgz .env" or "curl -d @.env URL" cannot carry
-// what "cat .env" may not.
+// holds is a Deny for a path: every literal operand (for a glob, each
+// name it matches), the value of a "--opt=VALUE" and the other forms of
+// operandPaths, that names an existing file goes to the path judge, and
+// a Deny there (a secret file, a path a Read deny rule names) denies the
+// command, so that an allowed "tar czf out.tgz .env" or "curl -d @.env
+// URL" cannot carry what "cat .env" may not.
 // An Ask for an operand adds nothing: the command is asked already.
 
 // operandDenies judges the operands of a command that is asked, and that
@@ -32,9 +33,19 @@ func (a *analyzer) operandDenies(c *verdictAcc, v *argv) {
 		if !v.literal(i) || indexOnly && !strings.HasPrefix(v.vals[i], "-") {
 			continue
 		}
-		for _, w := range operandPaths(v.vals[i], cands[:0]) {
-			if a.operandDeny(c, w) {
-				return
+		words := []string{v.vals[i]}
+		if v.flags[i]&wGlob != 0 && (a.dir != "" || path.IsAbs(v.vals[i])) {
+			// bash gives the command the names the glob matches (".e*"
+			// is .env), or the word itself when it matches nothing.
+			if m, err := expandGlob(a.dir, v.vals[i]); err == nil && len(m) > 0 {
+				words = m
+			}
+		}
+		for _, word := range words {
+			for _, w := range operandPaths(word, cands[:0]) {
+				if a.operandDeny(c, w) {
+					return
+				}
 			}
 		}
 	}
