@@ -27,6 +27,7 @@ type netRead struct {
 	noIndex bool
 	urls    []string // URLs in the values of other options
 	hosts   []string // host[:port] values of options (openssl -connect)
+	global  bool     // -g, --global: the project's manifest is not installed
 }
 
 // effectOf returns the effect of the option or variable name in m, "*"
@@ -113,6 +114,9 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	}
 	ops := scan(v, 1, t.valShort, t.valLong, false, func(opt, val string, at int) {
 		known := at < 0 || v.literal(at)
+		if opt == "-g" || opt == "--global" || opt == "--location" && val == "global" {
+			r.global = true
+		}
 		if e := effectOf(t.opts, opt, t.abbrev); e != 0 {
 			r.apply(e, opt, val, known)
 			return
@@ -171,6 +175,8 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	case subPkgs:
 		if len(rest) == 0 {
 			a.unknownHost(c, "the hosts "+t.manifestName()+" name, which are not read here")
+		} else if t.spec == specNpm && !r.global {
+			a.npmManifestHosts(c)
 		}
 		for _, i := range rest {
 			a.specHost(c, t, v, i)

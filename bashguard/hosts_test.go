@@ -190,3 +190,33 @@ func FuzzHostJudgeNarrows(f *testing.F) {
 		}
 	})
 }
+
+// TestHostsManifest judges the hosts a project's package.json names when
+// named packages are installed into it: the registry's own versions
+// pass, a tarball URL or git dependency reaches its host, and a
+// package.json that cannot be read leaves them known only at run time.
+func TestHostsManifest(t *testing.T) {
+	pol := DefaultPolicy()
+	pol.AllowNetwork = true
+	for _, c := range []struct {
+		manifest, script, decision, reason string
+	}{
+		{`{"dependencies": {"left-pad": "^1.3.0", "a": "npm:b@2", "w": "workspace:*"}, "devDependencies": {"x": "latest"}}`,
+			"npm install lodash", "ask", "npm: not on the safe list"},
+		{`{"dependencies": {"x": "https://evil.example/x.tgz"}}`, "npm install lodash", "deny", "npm: reaches evil.example"},
+		{`{"devDependencies": {"x": "git+ssh://git@other.example/o/r.git"}}`, "yarn add lodash", "ask", "yarn: reaches other.example"},
+		{`{"overrides": {"a": {"b": "https://evil.example/b.tgz"}}}`, "pnpm add lodash", "deny", "pnpm: reaches evil.example"},
+		{`{"dependencies": {"x": "o/r"}}`, "npm install lodash", "ask", "npm: not on the safe list"},
+		{`{"dependencies": {"x": "file:../x"}}`, "bun add lodash", "ask", "bun: reaches the hosts the package file:../x names for its dependencies"},
+		{`{"dependencies": ["x"]}`, "npm install lodash", "ask", "names for its dependencies (dependencies), which are not read here"},
+		{`not json`, "npm install lodash", "ask", "names for its dependencies, which is not read here"},
+		{`{"dependencies": {"x": "https://evil.example/x.tgz"}}`, "npm install -g lodash", "ask", "npm: not on the safe list"},
+	} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte(c.manifest), 0o644))
+		hj := hostRules{PathJudge: CheckerJudge(rootChecker{dir: dir, roots: []string{dir}})}
+		v := New(pol).Judge(context.Background(), dir, hj, c.script)
+		assert.Equal(t, c.decision, v.Decision.String(), "%s with %s (%s)", c.script, c.manifest, v.Reason)
+		assert.Contains(t, v.Reason, c.reason, "%s with %s", c.script, c.manifest)
+	}
+}

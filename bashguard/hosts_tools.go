@@ -344,7 +344,7 @@ var gemOpts = map[string]netEffect{
 
 var bundleSubs = map[string]netSub{
 	"": {kind: subProject}, "install": {kind: subProject}, "i": {kind: subProject}, "update": {kind: subProject},
-	"add": {kind: subReg}, "outdated": {kind: subProject}, "lock": {kind: subProject}, "cache": {kind: subProject},
+	"add": {kind: subProject}, "outdated": {kind: subProject}, "lock": {kind: subProject}, "cache": {kind: subProject},
 	"package": {kind: subProject}, "exec": {kind: subProject}, "check": {kind: subProject}, "config": {kind: subConfig},
 }
 
@@ -514,7 +514,8 @@ var netTools = map[string]*netTool{
 			"JSR_URL": effUnknown}, config: []string{"deno.json", "deno.jsonc", "import_map.json"}},
 	"uv": {subs: uvSubs, manifest: "pyproject.toml and uv.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifrcwp",
 		valLong: uvValLong, opts: uvOpts, env: uvEnv, config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
-			"pyproject.toml:index-url", "pyproject.toml:find-links", "pyproject.toml:[tool.uv.sources]", "pyproject.toml:[tool.uv.pip]"}},
+			"pyproject.toml:index-url", "pyproject.toml:find-links", "pyproject.toml:[tool.uv.sources]", "pyproject.toml:[tool.uv.pip]",
+			"pyproject.toml:@ git+", "pyproject.toml:@ http", "pyproject.toml:@ file:"}},
 	"uvx": {subs: runAny, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifw",
 		valLong: uvValLong, opts: uvOpts, env: uvEnv, config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
 			"pyproject.toml:index-url"}},

@@ -1,0 +1,105 @@
+package bashguard
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// An install of named packages (npm install lodash, yarn add, pnpm add,
+// bun add) also installs what the project's package.json names: a
+// dependency given as a URL, a git repository or a GitHub shorthand
+// reaches its own host, not the registry. npmManifestHosts judges those
+// hosts, read from the package.json npm finds from the working directory;
+// one it cannot read makes them hosts only known at run time.
+
+// maxManifest bounds the package.json read.
+const maxManifest = 1 << 20
+
+// npmManifestKeys are the fields of package.json whose values are
+// package specs (npm help package.json; yarn's resolutions; npm's and
+// pnpm's overrides).
+var npmManifestKeys = []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies",
+	"overrides", "resolutions"}
+
+func (a *analyzer) npmManifestHosts(c *verdictAcc) {
+	p := a.findUp("package.json")
+	if p == "" {
+		return // no project: only the named packages are installed
+	}
+	text, err := readSmall(p, maxManifest)
+	if err != nil {
+		a.unknownHost(c, "the hosts "+p+" names for its dependencies, which is not read here")
+		return
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &m) != nil {
+		a.unknownHost(c, "the hosts "+p+" names for its dependencies, which is not read here")
+		return
+	}
+	for _, k := range npmManifestKeys {
+		if raw, ok := m[k]; ok {
+			if !a.manifestSpecs(c, raw, 0) {
+				a.unknownHost(c, "the hosts "+p+" names for its dependencies ("+k+"), which are not read here")
+				return
+			}
+		}
+	}
+}
+
+// manifestSpecs judges the spec strings of a dependency map (nested for
+// overrides); it reports false for a value of another shape.
+func (a *analyzer) manifestSpecs(c *verdictAcc, raw json.RawMessage, depth int) bool {
+	var specs map[string]json.RawMessage
+	if depth > 8 || json.Unmarshal(raw, &specs) != nil {
+		return false
+	}
+	for _, v := range specs {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			if !registrySpec(s) {
+				a.npmSpecHost(c, s)
+			}
+			continue
+		}
+		if !a.manifestSpecs(c, v, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// registrySpec reports a version range, tag or alias that names a package
+// on the registry: no URL, path, git or host form in it.
+func registrySpec(s string) bool {
+	if strings.HasPrefix(s, "npm:") && !strings.Contains(s, "://") {
+		return true
+	}
+	for _, p := range []string{"workspace:", "link:", "catalog:", "portal:", "patch:"} {
+		if strings.HasPrefix(s, p) {
+			return !strings.Contains(s, "://")
+		}
+	}
+	return !strings.ContainsAny(s, "/:@\\")
+}
+
+// findUp returns the path of name in the working directory or the nearest
+// directory above it that holds one, or "".
+func (a *analyzer) findUp(name string) string {
+	if a.dir == "" || !filepath.IsAbs(a.dir) {
+		return ""
+	}
+	for d, n := filepath.Clean(a.dir), 0; n < 64; n++ {
+		p := filepath.Join(d, name)
+		if _, err := os.Lstat(p); err == nil {
+			return p
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	return ""
+}
