@@ -22,13 +22,13 @@ var gitMoreReadOnly = map[string]string{
 	"var": "read-only git var", "diff-tree": "read-only git diff-tree", "diff-files": "read-only git diff-files",
 	"diff-index": "read-only git diff-index", "cherry": "read-only git cherry", "range-diff": "read-only git range-diff",
 	"symbolic-ref": "read-only git symbolic-ref", "show-branch": "read-only git show-branch",
-	"version": "read-only git version", "help": "git help prints documentation",
+	"version": "read-only git version", "help": "git help prints documentation", "fsck": "read-only git fsck",
 }
 
 // gitMoreNoPathspec are those of gitMoreReadOnly whose operands are names
 // (refs, patterns of refs, notes, variables, revisions), never pathspecs.
 var gitMoreNoPathspec = map[string]bool{"worktree": true, "for-each-ref": true, "notes": true, "var": true,
-	"cherry": true, "symbolic-ref": true, "show-branch": true, "version": true, "help": true}
+	"cherry": true, "symbolic-ref": true, "show-branch": true, "version": true, "help": true, "fsck": true}
 
 // gitProbeOnly are the subcommands whose path operands git only matches
 // against the ignore and attribute rules: it reads no file they name, so
@@ -41,7 +41,7 @@ var gitProbeOnly = map[string]bool{"check-ignore": true, "check-attr": true}
 // fetch or change the working tree); notes with no subcommand, list or
 // show; symbolic-ref reading one ref (two operands, -d or -m change it);
 // help in its manual or listing forms (--web starts a browser, --info an
-// interactive reader). ok reports whether sub is one of them.
+// interactive reader); fsck without --lost-found, which writes. ok reports whether sub is one of them.
 func gitMoreListing(sub string, ops, opts []string) (why string, ok bool) {
 	if _, ok = gitMoreReadOnly[sub]; !ok {
 		return "", false
@@ -71,6 +71,10 @@ func gitMoreListing(sub string, ops, opts []string) (why string, ok bool) {
 	case "symbolic-ref":
 		if len(ops) > 1 || has("-d", "--delete", "-m") {
 			return "git symbolic-ref with a target, -d or -m changes a ref", true
+		}
+	case "fsck":
+		if has("--lost-found") {
+			return "git fsck --lost-found writes the dangling objects into .git/lost-found", true
 		}
 	case "help":
 		for _, o := range opts {
@@ -154,4 +158,10 @@ func gitSubIndex(v *argv) int {
 		}
 	}
 	return i
+}
+
+// gitSubHelp reports "git SUB --help" (or -h): git prints the manual or
+// the usage of SUB, whatever SUB does otherwise.
+func gitSubHelp(rest []string) bool {
+	return len(rest) == 1 && (rest[0] == "--help" || rest[0] == "-h")
 }

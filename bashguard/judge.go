@@ -52,7 +52,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 }
 
 func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
-	if std && (toolInfo(c, name, v) || a.moreTools(c, name, v) || a.sysTools(c, name, v)) {
+	if std && (launcherFiles[name] != nil && a.launcherGuard(c, name) || toolInfo(c, name, v) || a.moreTools(c, name, v) || a.sysTools(c, name, v)) {
 		return
 	}
 	e := lookupCmd(name)
@@ -247,7 +247,7 @@ func toolInfo(c *verdictAcc, name string, v *argv) bool {
 	if versionTools[name] && v.len() == 2 {
 		switch v.vals[1] {
 		case "--version", "-version", "-V", "-v":
-			if v.vals[1] == "-v" && name != "node" && name != "npm" && name != "deno" && name != "bun" {
+			if v.vals[1] == "-v" && name != "node" && name != "npm" && name != "deno" && name != "bun" && name != "mvn" {
 				return false // -v means verbose, or something else, elsewhere
 			}
 			c.allow(RuleSafe, "prints its version")

@@ -417,6 +417,10 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 	if !ok {
 		allowWhy, ok = gitMoreReadOnly[sub]
 	}
+	if !ok && gitSubHelp(v.vals[i+1:]) && v.literal(i+1) {
+		c.allow(RuleSafe, "git "+sub+" --help prints its manual")
+		return
+	}
 	if !ok {
 		c.addf(permission.Ask, RuleUnlisted, "git ", sub, " is not a read-only git subcommand", true)
 		return

@@ -171,6 +171,15 @@ func (a *analyzer) sysTools(c *verdictAcc, name string, v *argv) bool {
 		}
 		c.allow(RuleSafe, "ulimit without a value prints the limits")
 		return true
+	case "hash":
+		// Without names or -r, -p, -d, hash prints the table.
+		for _, s := range args {
+			if s != "-l" && s != "-t" && (strings.HasPrefix(s, "-") || len(args) == 0 || args[0] != "-t") {
+				return false
+			}
+		}
+		c.allow(RuleSafe, "hash without names prints where commands were found")
+		return true
 	case "printenv":
 		for _, s := range args {
 			if !plainEnvVars[s] && !(strings.HasPrefix(s, "LC_") && isIdent(s)) {
@@ -205,6 +214,21 @@ func (a *analyzer) sysTools(c *verdictAcc, name string, v *argv) bool {
 	case "gofmt":
 		return a.gofmt(c, v)
 	case "npm", "pnpm", "yarn", "cargo", "rustup", "mvn":
+		if (name == "npm" || name == "pnpm") && len(args) == 1 && (args[0] == "run" || args[0] == "run-script") {
+			// Without a script name, npm run lists the scripts of
+			// package.json.
+			c.allow(RuleSafe, name+" run lists the package's scripts")
+			return true
+		}
+		if name == "rustup" && len(args) >= 2 && args[0] == "toolchain" && args[1] == "list" {
+			for _, s := range args[2:] {
+				if s != "-v" && s != "--verbose" && s != "-q" && s != "--quiet" {
+					return false
+				}
+			}
+			c.allow(RuleSafe, "rustup toolchain list lists the installed toolchains")
+			return true
+		}
 		if len(args) > 0 {
 			if why := toolAsks[name+" "+args[0]]; why != "" {
 				c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", name+" "+args[0]+" "+why, ")", true)

@@ -1,0 +1,67 @@
+package bashguard
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Some toolchain commands are launchers that read the project they are
+// started in before they print anything: rustup's proxies (cargo, rustc,
+// rustup, rustdoc) run the toolchain a rust-toolchain.toml names, which
+// may be a path inside the repository ("[toolchain] path = ..."); mvn
+// passes .mvn/jvm.config to the JVM (-javaagent: runs code) and loads
+// .mvn/extensions.xml. Their version queries are allowed only when no such
+// file, found as the launcher looks for it (the working directory and its
+// parents), can choose the code that runs.
+
+// maxToolchainUp bounds the directories looked at.
+const maxToolchainUp = 64
+
+// launcherFiles are, for each launcher, the files that can make it run
+// code of the project's choosing, and the text in them that does (""
+// when the file alone does).
+var launcherFiles = map[string][][2]string{
+	"cargo": rustToolchainFiles, "rustc": rustToolchainFiles, "rustup": rustToolchainFiles, "rustdoc": rustToolchainFiles,
+	"mvn": {{".mvn/jvm.config", ""}, {".mvn/extensions.xml", ""}, {".mvn/maven.config", ""}},
+}
+
+var rustToolchainFiles = [][2]string{{"rust-toolchain.toml", "path"}, {"rust-toolchain", "path"}}
+
+// launcherGuard asks for a launcher whose project files can choose the code
+// it runs, and reports whether it did. A rust-toolchain file is read (a
+// regular file of at most 64 KiB) for its "path" key; the others ask by
+// being there.
+func (a *analyzer) launcherGuard(c *verdictAcc, name string) bool {
+	files := launcherFiles[name]
+	if files == nil || a.dir == "" || !filepath.IsAbs(a.dir) {
+		return false
+	}
+	d := filepath.Clean(a.dir)
+	for range maxToolchainUp {
+		for _, f := range files {
+			p := filepath.Join(d, f[0])
+			fi, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			if f[1] != "" && fi.Mode().IsRegular() {
+				// A file that cannot be read, or is too large, is asked.
+				text, err := readSmall(p, 64<<10)
+				if err == nil && !strings.Contains(text, f[1]) {
+					continue
+				}
+			}
+			c.add(permission.Ask, RuleUnlisted, name+" reads "+p+", which can choose the program it runs", true)
+			return true
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	return false
+}

@@ -1,0 +1,50 @@
+package bashguard
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// TestLauncherFiles judges version queries of rustup's proxies and mvn in
+// projects whose files can choose the program they run, found in the
+// working directory or a parent, and in projects whose files cannot.
+func TestLauncherFiles(t *testing.T) {
+	for _, tc := range []struct {
+		file, body, script string
+		want               permission.Decision
+		reason             string
+	}{
+		{"", "", "cargo --version", permission.Allow, "read-only"},
+		{"rust-toolchain.toml", "[toolchain]\nchannel = \"1.80\"\n", "cargo --version", permission.Allow, "read-only"},
+		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "cargo --version", permission.Ask, "rust-toolchain.toml, which can choose the program it runs"},
+		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "rustc --print cfg", permission.Ask, "which can choose the program it runs"},
+		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "rustup toolchain list", permission.Ask, "which can choose the program it runs"},
+		{"../rust-toolchain.toml", "[toolchain]\npath = \"/x\"\n", "rustc --version", permission.Ask, "which can choose the program it runs"},
+		{"rust-toolchain", "path = \"./tc\"\n", "cargo -V", permission.Ask, "which can choose the program it runs"},
+		{"", "", "mvn -v", permission.Allow, "read-only"},
+		{".mvn/jvm.config", "-javaagent:x.jar\n", "mvn -v", permission.Ask, "jvm.config, which can choose the program it runs"},
+		{".mvn/extensions.xml", "<extensions/>\n", "mvn --version", permission.Ask, "extensions.xml, which can choose the program it runs"},
+		{"../.mvn/maven.config", "-X\n", "mvn --version", permission.Ask, "maven.config, which can choose the program it runs"},
+	} {
+		top := t.TempDir()
+		dir := filepath.Join(top, "p")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		if tc.file != "" {
+			p := filepath.Join(dir, tc.file)
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.WriteFile(p, []byte(tc.body), 0o644))
+		}
+		pol := DefaultPolicy()
+		pol.Home = t.TempDir()
+		v := New(pol).Judge(context.Background(), dir, CheckerJudge(rootChecker{dir: dir, roots: []string{dir}}), tc.script)
+		assert.Equal(t, tc.want, v.Decision, "%s with %s: %s", tc.script, tc.file, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, "%s with %s", tc.script, tc.file)
+	}
+}
