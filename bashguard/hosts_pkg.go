@@ -21,6 +21,7 @@ var goValFlags = []string{"C", "p", "asmflags", "buildmode", "compiler", "gccgof
 
 func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 	sub := v.vals[1]
+	a.goModuleHosts(c, v, sub)
 	if sub == "mod" || sub == "work" {
 		if v.len() > 2 && goModFetch[sub+" "+v.vals[2]] {
 			a.goProxyHosts(c, v, true, false)

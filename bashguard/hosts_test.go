@@ -23,6 +23,8 @@ import (
 type hostRules struct {
 	PathJudge
 	none bool
+	// strict ("noregistries") leaves the default registries to no rule.
+	strict bool
 }
 
 func (h hostRules) JudgeHost(host string) permission.Result {
@@ -37,7 +39,7 @@ func (h hostRules) JudgeHost(host string) permission.Result {
 	case host == "evil.example":
 		return rule(permission.Deny, "WebFetch(domain:evil.example)")
 	case host == "good.example", host == "github.com", host == "pypi.org", host == "registry.npmjs.org", host == "golang.org",
-		defaultRegistries[host]:
+		defaultRegistries[host] && !h.strict:
 		return rule(permission.Allow, "WebFetch(domain:"+host+")")
 	}
 	return permission.Result{Decision: permission.Ask, Rule: "network:host", Reason: "no domain rule allows " + host}
@@ -69,6 +71,9 @@ func hostRepo(t *testing.T) string {
 	remote = origin
 `
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(cfg), 0o644))
+	// A Go module whose go line may name a newer toolchain than the
+	// installed one.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n\ngo 1.99\n"), 0o644))
 	return dir
 }
 
@@ -83,8 +88,9 @@ func TestHosts(t *testing.T) {
 	dir := hostRepo(t)
 	var out []byte
 	for _, c := range cases {
-		pol, _ := casePolicy(strings.ReplaceAll(c.Opts, "norules", ""))
-		hj := hostRules{PathJudge: CheckerJudge(rootChecker{dir: dir, roots: []string{dir, "/tmp/scratch"}}), none: strings.Contains(c.Opts, "norules")}
+		pol, _ := casePolicy(strings.NewReplacer("norules", "", "noregistries", "").Replace(c.Opts))
+		hj := hostRules{PathJudge: CheckerJudge(rootChecker{dir: dir, roots: []string{dir, "/tmp/scratch"}}), none: strings.Contains(c.Opts, "norules"),
+			strict: strings.Contains(c.Opts, "noregistries")}
 		v := New(pol).Judge(context.Background(), dir, hj, c.Script)
 		if *updateHosts {
 			c.Decision, c.Rule, c.Reason = v.Decision.String(), string(v.Rule), strings.ReplaceAll(v.Reason, dir, "$WORK")
