@@ -96,8 +96,13 @@ func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
 	}
 	var bundles []string
 	repo, all := -1, false
+	recurse := sub == "fetch" || sub == "pull" // on-demand by default
 	ops := optScan(v, i+1, gitNetValShort[sub], valLong, true, func(name, val string, at int) {
 		switch {
+		case optIs(name, true, "--recurse-submodules", "--recursive"):
+			recurse = val != "no"
+		case optIs(name, true, "--no-recurse-submodules"):
+			recurse = false
 		case sub == "push" && optIs(name, true, "--repo"):
 			if at > 0 {
 				repo = at
@@ -116,6 +121,9 @@ func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
 		a.unknownHost(c, "the remote git clone connects to, which its -c configuration can rewrite")
 		return
 	}
+	if recurse && (sub == "clone" || a.hasGitmodules()) {
+		a.unknownHost(c, "the remotes of the submodules, which .gitmodules names and are not read here")
+	}
 	for _, b := range bundles {
 		a.gitRemoteWord(c, b, sub)
 	}
@@ -133,6 +141,21 @@ func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
 	default:
 		a.gitRemoteWord(c, v.vals[repo], sub)
 	}
+}
+
+// hasGitmodules reports whether the repository of the working directory
+// has submodules (a .gitmodules file at its top), which git fetch and
+// pull fetch from their own remotes.
+func (a *analyzer) hasGitmodules() bool {
+	if a.dir == "" || !filepath.IsAbs(a.dir) {
+		return false
+	}
+	top, why := gitTop(a.dir)
+	if why != "" || top == "" {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(top, ".gitmodules"))
+	return err == nil
 }
 
 // gitRemoteWord judges a repository as git reads it on the command line:

@@ -151,6 +151,19 @@ func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
 	}
 	index, unknown := "pypi.org", ""
 	var extra []string
+	for _, e := range a.cmdEnv {
+		eff := effectOf(pipEnv, e.name, false)
+		switch {
+		case eff == 0:
+		case !e.lit || eff == effUnknown:
+			unknown = e.name + "="
+		case eff == effReplace:
+			index = ""
+			extra = append(extra, e.val)
+		case eff == effAdd:
+			extra = append(extra, strings.Fields(e.val)...)
+		}
+	}
 	ops := optScan(&v, i+1, "rcetiCfd", pipInstallVal, true, func(name, val string, at int) {
 		switch {
 		case name == "-i" || optIs(name, true, "--index-url"):
@@ -170,6 +183,7 @@ func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
 	}
 	if index != "" {
 		a.judgeHost(c, index)
+		a.judgeHost(c, "files.pythonhosted.org") // where PyPI's files are
 	}
 	for _, e := range extra {
 		if strings.Contains(e, "://") {

@@ -277,6 +277,15 @@ func (t *netTool) sub(v *argv, ops []int) (netSub, []int, bool) {
 		}
 		return s, ops, true
 	}
+	for len(ops) > 0 && v.literal(ops[0]) {
+		if n, ok := t.lead[v.vals[ops[0]]]; ok && len(ops) > n {
+			ops = ops[1+n:]
+		} else if strings.HasPrefix(v.vals[ops[0]], "+") {
+			ops = ops[1:] // cargo +nightly build: rustup's toolchain
+		} else {
+			break
+		}
+	}
 	if len(ops) == 0 {
 		s, ok := t.subs[""]
 		return s, nil, ok

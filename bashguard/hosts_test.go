@@ -226,3 +226,29 @@ func TestHostsManifest(t *testing.T) {
 		assert.Contains(t, v.Reason, c.reason, "%s with %s", c.script, c.manifest)
 	}
 }
+
+// TestHostsSubmodules: git fetch and pull fetch the submodules' remotes
+// too (on demand, by default), which .gitmodules names.
+func TestHostsSubmodules(t *testing.T) {
+	dir := hostRepo(t)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".gitmodules"), []byte("[submodule \"x\"]\n\tpath = x\n\turl = https://evil.example/x.git\n"), 0o644))
+	pol := DefaultPolicy()
+	pol.AllowNetwork = true
+	hj := hostRules{PathJudge: CheckerJudge(rootChecker{dir: dir, roots: []string{dir}})}
+	for script, want := range map[string]string{
+		"git fetch origin":                             "ask",
+		"git pull origin main":                         "ask",
+		"git fetch --no-recurse-submodules origin":     "unlisted",
+		"git pull --recurse-submodules=no origin main": "unlisted",
+	} {
+		v := New(pol).Judge(context.Background(), dir, hj, script)
+		assert.Equal(t, permission.Ask, v.Decision, "%q (%s)", script, v.Reason)
+		if want == "ask" {
+			assert.Equal(t, RuleNetworkHost, v.Rule, "%q (%s)", script, v.Reason)
+			assert.Contains(t, v.Reason, "the remotes of the submodules", script)
+		} else {
+			assert.Equal(t, RuleUnlisted, v.Rule, "%q (%s)", script, v.Reason)
+			assert.Contains(t, v.Reason, "is not a read-only git subcommand", script)
+		}
+	}
+}

@@ -128,6 +128,9 @@ type netTool struct {
 	// manifest names the project's files whose dependencies are
 	// installed ("package.json and its lockfile").
 	manifest string
+	// lead are words that come before the subcommand, each with the
+	// number of words it takes (yarn workspace NAME add ...).
+	lead map[string]int
 	// singleDash: long options are written with one dash (openssl's
 	// -connect), each a word of its own.
 	singleDash bool
@@ -235,7 +238,7 @@ var pipOpts = map[string]netEffect{
 
 var pipEnv = map[string]netEffect{
 	"PIP_INDEX_URL": effReplace, "PIP_EXTRA_INDEX_URL": effAdd, "PIP_FIND_LINKS": effAdd, "PIP_CONFIG_FILE": effUnknown,
-	"PIP_PROXY": effUnknown, "PIP_NO_INDEX": effNoIndex, "PIP_REQUIREMENT": effUnknown,
+	"PIP_PROXY": effUnknown, "PIP_REQUIREMENT": effUnknown,
 }
 
 // pipValLong are the options of pip install, download and wheel that take
@@ -481,13 +484,21 @@ var svnSubs = map[string]netSub{"checkout": {kind: subRepo}, "co": {kind: subRep
 	"ci": {kind: subRepo, why: "the repository of the working copy"}, "switch": {kind: subRepo, why: "the repository of the working copy"},
 	"info": {kind: subRepo, why: "the repository of the working copy"}}
 
+// httpie is httpie's row, and xh's (http --help, xh --help).
+var httpie = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL, valShort: "aAop",
+	valLong: []string{"--auth", "--auth-type", "--output", "--print", "--session", "--session-read-only", "--proxy", "--cert",
+		"--cert-key", "--cert-key-pass", "--verify", "--timeout", "--max-redirects", "--ssl", "--ciphers", "--format-options",
+		"--pretty", "--style", "--boundary", "--default-scheme", "--unix-socket", "--resolve", "--interface", "--bearer"},
+	opts: map[string]netEffect{"--proxy": effUnknown, "--unix-socket": effUnknown, "--resolve": effUnknown,
+		"--session": effUnknown, "--session-read-only": effUnknown}}
+
 // netTools is the table.
 var netTools = map[string]*netTool{
 	"npm": {subs: npmSubs, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "w", valLong: npmValLong,
 		abbrev: true, opts: npmOpts, env: npmEnv, config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
 	"npx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "pc", valLong: npmValLong,
 		abbrev: true, opts: npmOpts, env: npmEnv, config: []string{".npmrc"}},
-	"yarn": {subs: yarnSubs, manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
+	"yarn": {lead: map[string]int{"workspace": 1}, subs: yarnSubs, manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
 		"--use-yarnrc", "--proxy", "--https-proxy", "--cache-folder", "--modules-folder", "--network-timeout", "--mode"},
 		opts: yarnOpts, env: yarnEnv, config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
 	"pnpm": {subs: pnpmSubs, manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "C", valLong: append([]string{"--dir",
@@ -506,9 +517,8 @@ var netTools = map[string]*netTool{
 			why: "the modules the tests import"}, "bench": {kind: subProject, why: "the modules the benchmarks import"},
 		"check": {kind: subProject, why: "the modules the code imports"}, "upgrade": {kind: subRuntime,
 			why: "the release deno upgrade downloads, from a host only known at run time"}, "outdated": {kind: subProject}},
-		spec: specDeno, valLong: []string{"--config", "--import-map", "--lock", "--cert", "--location", "--seed", "--v8-flags",
-			"--allow-net", "--allow-read", "--allow-write", "--allow-env", "--allow-run", "--allow-ffi", "--allow-sys",
-			"--allow-import", "--output", "--target", "--root", "--name", "--env-file", "--inspect", "--watch", "--ext"},
+		spec: specDeno, valLong: []string{"--config", "--import-map", "--cert", "--location", "--seed",
+			"--output", "--target", "--root", "--name", "--ext"},
 		valShort: "co", opts: map[string]netEffect{"--config": effUnknown, "-c": effUnknown, "--import-map": effUnknown,
 			"--cached-only": effOffline}, env: map[string]netEffect{"DENO_DIR": effUnknown, "NPM_CONFIG_REGISTRY": effUnknown,
 			"JSR_URL": effUnknown}, config: []string{"deno.json", "deno.jsonc", "import_map.json"}},
@@ -571,6 +581,7 @@ var netTools = map[string]*netTool{
 		opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GITLAB_HOST": effReplace,
 			"GITLAB_URI": effReplace, "GL_HOST": effReplace, "GLAB_CONFIG_DIR": effUnknown}},
 	"aws": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the endpoints aws picks from its profile and region"}},
+		env:   map[string]netEffect{"AWS_ENDPOINT_URL": effReplace, "AWS_CONFIG_FILE": effUnknown, "AWS_PROFILE": effUnknown},
 		local: cloudLocal, valLong: []string{"--endpoint-url", "--profile", "--region", "--output", "--query", "--ca-bundle",
 			"--cli-read-timeout", "--cli-connect-timeout", "--color", "--cli-input-json", "--cli-input-yaml", "--bucket", "--key"},
 		opts: map[string]netEffect{"--endpoint-url": effReplace}},
@@ -639,10 +650,10 @@ var netTools = map[string]*netTool{
 		"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",
 		"--values", "--set", "--set-string", "--set-file", "--registry-config", "--burst-limit", "--qps"}, valShort: "nf",
 		opts: map[string]netEffect{"--repository-config": effUnknown, "--repo": effAdd}},
-	"http":  {subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL},
-	"https": {subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL},
-	"xh":    {subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL},
-	"xhs":   {subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL},
+	"http":  httpie,
+	"https": httpie,
+	"xh":    httpie,
+	"xhs":   httpie,
 	"aria2c": {subs: map[string]netSub{"*": {kind: subURLs}}, spec: specURL, valShort: "diolxsjkuc",
 		valLong: []string{"--dir", "--input-file", "--log", "--out", "--split", "--max-connection-per-server", "--min-split-size",
 			"--conf-path", "--all-proxy", "--http-proxy", "--https-proxy", "--ftp-proxy", "--header", "--user-agent", "--referer",
