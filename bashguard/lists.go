@@ -237,7 +237,7 @@ func SafeCommands() []string {
 	for n := range sysToolSpecs {
 		out = append(out, n) // with the options of systools.go
 	}
-	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup") // in the forms of systools.go
+	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of systools.go
 	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
 		"time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "exec",
 		// bash with a literal -c script whose every command is allowed on

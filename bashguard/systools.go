@@ -213,6 +213,8 @@ func (a *analyzer) sysTools(c *verdictAcc, name string, v *argv) bool {
 		}
 	case "gofmt":
 		return a.gofmt(c, v)
+	case "yq":
+		return a.yq(c, v)
 	case "npm", "pnpm", "yarn", "cargo", "rustup", "mvn":
 		if (name == "npm" || name == "pnpm") && len(args) == 1 && (args[0] == "run" || args[0] == "run-script") {
 			// Without a script name, npm run lists the scripts of
@@ -321,5 +323,68 @@ func (a *analyzer) gofmt(c *verdictAcc, v *argv) bool {
 		}
 	}
 	c.allow(RuleSafe, "gofmt prints the formatting of files inside the allowed roots")
+	return true
+}
+
+// yqOpts are the options yq takes in both of its kinds, mikefarah's (Go)
+// and kislyuk's (Python, around jq), that only change what it prints: -i
+// writes the file in place, -s splits the output into files (mikefarah;
+// kislyuk's slurp), -f and --from-file read the expression from a file,
+// --rawfile and --slurpfile read files, --front-matter and the
+// preprocessors change what is read.
+var yqOpts = []string{"-r", "-e", "-P", "-C", "-M", "-n", "-y", "-j", "-c", "-N",
+	"--raw-output", "--exit-status", "--prettyPrint", "--colors", "--no-colors", "--null-input", "--yaml-output", "--no-doc",
+	"--compact-output", "--unwrapScalar", "--tojson", "--help", "--version"}
+
+// yqValOpts take a value that is a format, an indent or a name.
+var yqValOpts = []string{"-o", "-p", "-I", "--output-format", "--input-format", "--indent"}
+
+// yqWords are the operators of either yq's expression language that
+// read a file (load, load_str, import, include, input), the environment
+// (env, strenv, envsubst, $ENV) or evaluate a string as an expression
+// (mikefarah's eval): an expression that names one is asked.
+var yqWords = []string{"load", "import", "include", "input", "env", "ENV", "eval", "modulemeta", "getpath"}
+
+// yq allows yq printing a query of files inside the roots: options of
+// yqOpts, an expression without the words of yqWords, files that are
+// reads (the first operand, too: mikefarah's yq takes an existing file
+// there for the file, with the expression ".").
+func (a *analyzer) yq(c *verdictAcc, v *argv) bool {
+	var ops []int
+	for i := 1; i < v.len(); i++ {
+		s := v.vals[i]
+		name, _, has := strings.Cut(s, "=")
+		switch {
+		case s == "-" || !strings.HasPrefix(s, "-"):
+			ops = append(ops, i)
+		case slices.Contains(yqOpts, s):
+		case slices.Contains(yqValOpts, name):
+			if !has {
+				i++
+			}
+		default:
+			c.addf(permission.Ask, ArgsRule("yq"), "uses the yq option ", s, ", which writes files, reads files that are not operands or is not known to be harmless", false)
+			return true
+		}
+	}
+	if len(ops) > 0 {
+		switch v.vals[ops[0]] {
+		case "eval", "e", "eval-all", "ea":
+			ops = ops[1:] // mikefarah's subcommands
+		}
+	}
+	for n, k := range ops {
+		s := v.vals[k]
+		a.readPath(c, s, v.flags[k], "yq")
+		for _, w := range yqWords {
+			// Only the first operand is an expression; the others are
+			// files.
+			if n == 0 && strings.Contains(s, w) {
+				c.addf(permission.Ask, ArgsRule("yq"), "yq expression ", s, " may read files or the environment ("+w+")", false)
+				return true
+			}
+		}
+	}
+	c.allow(RuleSafe, "yq prints a query of files inside the allowed roots")
 	return true
 }
