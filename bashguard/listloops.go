@@ -96,7 +96,10 @@ func (a *analyzer) forListing(c *verdictAcc, w *syntax.Word, kw string, want boo
 	if !single || !want {
 		return a.word(w, false), nil, false, false
 	}
-	a.lastFind = nil
+	if !a.isListing(cs.Stmts[0]) {
+		return a.word(w, false), nil, false, false
+	}
+	a.lastFind, a.pipeOut = nil, nil
 	r = a.word(w, false)
 	fi := a.substLister(cs.Stmts[0])
 	if fi == nil || fi.print0 || !fi.paths {
@@ -124,18 +127,37 @@ func wordSubst(w *syntax.Word) (*syntax.CmdSubst, bool) {
 	return cs, ok && len(cs.Stmts) == 1
 }
 
-// isListing reports a statement substLister models: find, or a listing
-// command of listers.go.
+// isListing reports a statement substLister models: find, a listing
+// command of listers.go, or one of them piped through line filters
+// ("git ls-files | grep '\.go$'").
 func (a *analyzer) isListing(s *syntax.Stmt) bool {
+	if p, ok := filteredListing(s); ok {
+		return a.isListing(p)
+	}
 	if args, ok := a.listerArgs(s); ok && args[0] == "find" {
 		return true
 	}
 	return a.lister(s) != nil
 }
 
+// filteredListing returns the left side of "X | FILTER", when s is such a
+// pipeline and FILTER prints some of the lines it reads (lineFilter).
+func filteredListing(s *syntax.Stmt) (*syntax.Stmt, bool) {
+	b, ok := s.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.Pipe || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 ||
+		len(b.X.Redirs) > 0 || b.X.Negated || !lineFilter(b.Y) {
+		return nil, false
+	}
+	return b.X, true
+}
+
 // substLister is what the statement s, just judged, lists: find's record
-// when s is a find, or a listing command's model.
+// when s is a find, a listing command's model, or for a listing piped
+// through line filters what the pipeline walked last passes on.
 func (a *analyzer) substLister(s *syntax.Stmt) *findInfo {
+	if _, ok := filteredListing(s); ok {
+		return a.pipeOut
+	}
 	if args, ok := a.listerArgs(s); ok && args[0] == "find" {
 		return a.lastFind
 	}
@@ -228,7 +250,7 @@ func (a *analyzer) whileLoop(cmd *syntax.WhileClause, s *syntax.Stmt, x execCtx)
 		fi = nil
 		if ps := listingRedirect(s.Redirs); ps != nil && a.isListing(ps.Stmts[0]) {
 			// The listing is judged first, which records what it lists.
-			a.lastFind = nil
+			a.lastFind, a.pipeOut = nil, nil
 			a.bareRedirects(s, x)
 			redirs = true
 			fi = a.substLister(ps.Stmts[0])
