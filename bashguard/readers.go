@@ -17,7 +17,9 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 	tree.recursive = name == "rg"
 	tree.content, tree.hidden, tree.follow = true, name != "rg", name == "diff"
 	unrestricted := 0
+	check := false // a checksum program's -c
 	ops := scanOptsOpt(v, valShort, s.optShort, valLong, nil, func(o opt) {
+		check = check || sumCommands[name] && sumCheckOpt(o.name)
 		defer checkOpt(c, name, o) // after the checks that explain an option better
 		isShort := len(o.name) == 2
 		ch := byte(0)
@@ -127,6 +129,14 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		a.writePath(c, v.vals[out], v.flags[out], "uniq")
 		c.add(permission.Ask, ArgsRule("uniq"), "writes its output to a file", true)
 		ops = ops[:1]
+	}
+	if check {
+		if len(ops) == 0 {
+			a.sumList(c, "-", 0, name)
+		}
+		for _, i := range ops {
+			a.sumList(c, v.vals[i], v.flags[i], name)
+		}
 	}
 	roots := 0
 	for k, i := range ops {

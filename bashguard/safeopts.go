@@ -38,7 +38,8 @@ var gnuInfo = []string{"--help", "--version"}
 
 // sumOpts are the options of the coreutils checksum programs without
 // -c/--check and the options that only apply to it.
-var sumOpts = &optAllow{short: "btz", long: withInfo("--binary", "--text", "--tag", "--zero")}
+// -c checks the files a list names, each judged as a read (sumlist.go).
+var sumOpts = &optAllow{short: "btzcw", long: withInfo("--binary", "--text", "--tag", "--zero", "--check", "--ignore-missing", "--quiet", "--status", "--strict", "--warn")}
 
 func withInfo(l ...string) []string { return append(l, gnuInfo...) }
 
@@ -63,8 +64,8 @@ var safeOpts = map[string]*optAllow{
 	"rev":    {short: "0hV", long: withInfo("--zero")},
 	"base64": {short: "diwo", long: withInfo("--decode", "--ignore-garbage", "--wrap", "--output")},
 	"md5sum": sumOpts, "sha1sum": sumOpts, "sha224sum": sumOpts, "sha256sum": sumOpts, "sha384sum": sumOpts, "sha512sum": sumOpts,
-	"b2sum":    {short: "btzl", long: withInfo("--binary", "--text", "--tag", "--zero", "--length")},
-	"cksum":    {short: "alz", long: withInfo("--algorithm", "--length", "--tag", "--untagged", "--base64", "--raw", "--zero")},
+	"b2sum":    {short: "btzlcw", long: withInfo("--binary", "--text", "--tag", "--zero", "--length", "--check", "--ignore-missing", "--quiet", "--status", "--strict", "--warn")},
+	"cksum":    {short: "alzcw", long: withInfo("--algorithm", "--length", "--tag", "--untagged", "--base64", "--raw", "--zero", "--check", "--ignore-missing", "--quiet", "--status", "--strict", "--warn")},
 	"cmp":      {short: "bilns", long: withInfo("--print-bytes", "--ignore-initial", "--verbose", "--bytes", "--quiet", "--silent")},
 	"comm":     {short: "123z", long: withInfo("--check-order", "--nocheck-order", "--output-delimiter", "--total", "--zero-terminated")},
 	"od":       {short: "AjNSstvwabcdfilox", long: withInfo("--address-radix", "--endian", "--skip-bytes", "--read-bytes", "--strings", "--format", "--output-duplicates", "--width", "--traditional")},
