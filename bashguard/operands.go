@@ -3,6 +3,7 @@ package bashguard
 import (
 	"os"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -26,6 +27,12 @@ func (a *analyzer) operandDenies(c *verdictAcc, v *argv) {
 	if a.paths == nil {
 		return
 	}
+	base := path.Base(v.vals[0])
+	sends := base == "rsync" || base == "scp"
+	dest := v.len() - 1 // their last operand is where the copy goes
+	for dest > 0 && strings.HasPrefix(v.vals[dest], "-") {
+		dest--
+	}
 	var cands [4]string
 	// The pathspecs of git rm --cached and the like name index entries.
 	indexOnly := path.Base(v.vals[0]) == "git" && gitIndexOnly(v, gitSubIndex(v))
@@ -43,7 +50,7 @@ func (a *analyzer) operandDenies(c *verdictAcc, v *argv) {
 		}
 		for _, word := range words {
 			for _, w := range operandPaths(word, cands[:0]) {
-				if a.operandDeny(c, w) {
+				if a.operandDeny(c, w) || sends && i != dest && a.treeDeny(c, w) {
 					return
 				}
 			}
@@ -99,6 +106,52 @@ func (a *analyzer) operandDeny(c *verdictAcc, w string) bool {
 	if r := a.judgePath(w, Read); r.Decision == permission.Deny {
 		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "reaches ", w, sep(r.Reason), false)
 		return true
+	}
+	return false
+}
+
+// treeDeny judges, for rsync and scp, which copy a directory operand
+// with everything in it to the other end (rsync -a, scp -r), every entry
+// below w when w is a directory: a secret file or a denied path inside
+// denies the command as the file named alone would. The walk is bounded
+// as the recursive reads are; past the bound the command is asked, past
+// any allow rule. It reports whether it recorded a Deny or that Ask.
+func (a *analyzer) treeDeny(c *verdictAcc, w string) bool {
+	full := w
+	if !path.IsAbs(w) {
+		if a.dir == "" {
+			return false
+		}
+		full = strings.TrimSuffix(a.dir, "/") + "/" + w
+	}
+	if fi, err := os.Stat(full); err != nil || !fi.IsDir() {
+		return false
+	}
+	queue := []string{full}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := readDirAtMost(d, maxWalkEntries-a.walked+1)
+		if err != nil {
+			c.addf(permission.Ask, RulePathWalk, "copies the tree below ", w, ", part of which cannot be listed: "+err.Error(), false)
+			return true
+		}
+		for _, e := range entries {
+			if a.walked++; a.walked > maxWalkEntries {
+				c.addf(permission.Ask, RulePathWalk, "copies the tree below ", w, ", which holds more than "+
+					strconv.Itoa(maxWalkEntries)+" entries, too many to check for secret files", false)
+				return true
+			}
+			p := d + "/" + e.Name()
+			if r := a.judgePath(p, Read); r.Decision == permission.Deny {
+				c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "copies the tree below ", w,
+					", which holds "+strings.TrimPrefix(p, full+"/")+sep(r.Reason), false)
+				return true
+			}
+			if e.IsDir() {
+				queue = append(queue, p)
+			}
+		}
 	}
 	return false
 }
