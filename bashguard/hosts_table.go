@@ -28,6 +28,7 @@ type netRead struct {
 	urls    []string // URLs in the values of other options
 	hosts   []string // host[:port] values of options (openssl -connect)
 	global  bool     // -g, --global: the project's manifest is not installed
+	conn    []string // connection strings (psql -d "host=... dbname=...")
 }
 
 // effectOf returns the effect of the option or variable name in m, "*"
@@ -96,6 +97,7 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 		if val != "" {
 			r.add = append(r.add, val)
 		}
+
 	case e == effHost:
 		r.hosts = append(r.hosts, val)
 	case e == effRepo:
@@ -126,6 +128,8 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 		}
 		if strings.Contains(val, "://") {
 			r.urls = append(r.urls, val)
+		} else if strings.Contains(val, "host=") {
+			r.conn = append(r.conn, val) // psql -d "host=... dbname=..."
 		}
 	})
 	for _, e := range a.cmdEnv {
@@ -134,8 +138,9 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 		}
 	}
 	sub, rest, ok := t.sub(v, ops)
-	if _, star := t.subs["*"]; !ok && star && r.unknown != "" && (len(ops) == 0 || !t.local[v.vals[ops[0]]]) {
-		ok = true // aria2c -i FILE: the URLs are in the file
+	named := r.unknown != "" || len(r.urls)+len(r.hosts)+len(r.conn)+len(r.replace) > 0
+	if _, star := t.subs["*"]; !ok && star && named && (len(ops) == 0 || !t.local[v.vals[ops[0]]]) {
+		ok = true // aria2c -i FILE, redis-cli -u URL: options name where it goes
 	}
 	if !ok || r.offline {
 		return
@@ -148,7 +153,14 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 		a.literalURLHost(c, u[schemeStart(u):], false)
 	}
 	for _, h := range r.hosts {
-		a.hostOperand(c, h)
+		for _, one := range strings.Split(h, ",") {
+			if !strings.HasPrefix(one, "/") { // a directory holds a local socket
+				a.hostOperand(c, one) // libpq takes a list
+			}
+		}
+	}
+	for _, s := range r.conn {
+		a.connInfoHosts(c, s)
 	}
 	registry := len(r.replace) > 0 || !r.noIndex && len(t.registry) > 0
 	switch {
@@ -222,6 +234,42 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 			case strings.HasPrefix(w, "+") || dnsTypes[strings.ToUpper(w)]:
 			default:
 				a.hostOperand(c, strings.TrimPrefix(w, "@"))
+			}
+		}
+	case subDB:
+		for _, i := range rest {
+			w := v.vals[i]
+			switch {
+			case !v.literal(i):
+				a.unknownHost(c, "a host only known at run time ("+w+")")
+			case strings.Contains(w, "://"):
+				a.literalURLHost(c, w[schemeStart(w):], false)
+			case strings.Contains(w, "host="):
+				a.connInfoHosts(c, w)
+			}
+		}
+	case subFirstHost:
+		if len(rest) > 0 {
+			i := rest[0]
+			w := v.vals[i]
+			switch {
+			case !v.literal(i):
+				a.unknownHost(c, "a host only known at run time ("+w+")")
+			case strings.HasPrefix(w, "//") || strings.HasPrefix(w, "\\\\"):
+				h, _, _ := strings.Cut(strings.TrimLeft(w, "/\\"), "/")
+				h, _, _ = strings.Cut(h, "\\")
+				a.hostOperand(c, h)
+			case strings.Contains(w, "://"):
+				a.literalURLHost(c, w, false)
+			default:
+				if at := strings.LastIndexByte(w, '@'); at >= 0 {
+					w = w[at+1:]
+				}
+				if h, ok := scpHost(w); ok {
+					a.judgeHost(c, h)
+				} else {
+					a.hostOperand(c, w)
+				}
 			}
 		}
 	case subRepo:
@@ -541,4 +589,24 @@ func singleDashScan(v *argv, start int, _ string, valLong []string, _ bool, fn f
 		fn(w, val, at)
 	}
 	return ops
+}
+
+// connInfoHosts judges the host= and hostaddr= of a libpq connection
+// string ("host=db.example dbname=x"); a quoted value is not read here.
+func (a *analyzer) connInfoHosts(c *verdictAcc, s string) {
+	for _, f := range strings.Fields(s) {
+		k, val, ok := strings.Cut(f, "=")
+		if !ok || k != "host" && k != "hostaddr" {
+			continue
+		}
+		if strings.ContainsAny(val, "'\\") {
+			a.unknownHost(c, "the host of "+s+", which is not read here")
+			continue
+		}
+		for _, h := range strings.Split(val, ",") {
+			if !strings.HasPrefix(h, "/") {
+				a.hostOperand(c, h)
+			}
+		}
+	}
 }

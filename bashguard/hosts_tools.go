@@ -59,6 +59,14 @@ const (
 	// dig, traceroute); dig's @server too, DNS types and +options are
 	// not hosts.
 	subHosts
+	// subDB is a database client: it reaches the hosts its options name
+	// (-h, --host: effHost), the URLs and the host= of the connection
+	// strings among its operands; without one it connects to a local
+	// socket.
+	subDB
+	// subFirstHost reaches its first operand, [user@]host[:port] (mosh,
+	// ssh-copy-id, tftp) or //host/share (smbclient).
+	subFirstHost
 	// subRepo reaches the URLs among its operands ([user@]host:path
 	// counts); without one, the repository the working copy names, only
 	// known at run time (why).
@@ -492,6 +500,12 @@ var httpie = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: spe
 	opts: map[string]netEffect{"--proxy": effUnknown, "--unix-socket": effUnknown, "--resolve": effUnknown,
 		"--session": effUnknown, "--session-read-only": effUnknown}}
 
+var urlOps = map[string]netSub{"*": {kind: subURLs}}
+
+var dbOps = map[string]netSub{"*": {kind: subDB}}
+
+var firstHost = map[string]netSub{"*": {kind: subFirstHost}}
+
 // netTools is the table.
 var netTools = map[string]*netTool{
 	"npm": {subs: npmSubs, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "w", valLong: npmValLong,
@@ -641,6 +655,47 @@ var netTools = map[string]*netTool{
 		opts: map[string]netEffect{"--config": effUnknown, "--ssh": effUnknown, "-e": effUnknown}},
 	"svn": {subs: svnSubs, valShort: "rm", valLong: []string{"--config-dir", "--config-option", "--username", "--password",
 		"--message", "--revision", "--depth"}, opts: map[string]netEffect{"--config-dir": effUnknown, "--config-option": effUnknown}},
+	"lynx": {subs: urlOps, valLong: []string{"-cfg", "-lss", "-cmd_log", "-cmd_script", "-auth", "-pauth", "-useragent"},
+		singleDash: true, opts: map[string]netEffect{"-cfg": effUnknown, "-cmd_script": effUnknown}},
+	"w3m":    {subs: urlOps, singleDash: true, valLong: []string{"-T", "-o", "-config", "-cols", "-ppc", "-I", "-O"}, opts: map[string]netEffect{"-config": effUnknown}},
+	"links":  {subs: urlOps, singleDash: true, valLong: []string{"-codepage", "-width", "-source"}},
+	"elinks": {subs: urlOps, singleDash: true, valLong: []string{"-config-dir", "-config-file", "-eval", "-remote"}, opts: map[string]netEffect{"-config-file": effUnknown, "-eval": effUnknown}},
+	"yt-dlp": {subs: urlOps, valShort: "foaP", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--paths", "--cookies", "--config-locations", "--user-agent", "--referer"},
+		opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
+	"youtube-dl": {subs: urlOps, valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
+		opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
+	"psql": {subs: dbOps, valShort: "hpUdcfvFPRToLW", valLong: []string{"--host", "--port", "--username", "--dbname", "--command",
+		"--file", "--set", "--variable", "--field-separator", "--pset", "--record-separator", "--table-attr", "--output", "--log-file"},
+		opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--service": effUnknown},
+		env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
+	"pg_dump": {subs: dbOps, valShort: "hpUdfFnNtTZjE", valLong: []string{"--host", "--port", "--username", "--dbname", "--file",
+		"--format", "--schema", "--table", "--exclude-schema", "--exclude-table", "--jobs", "--encoding", "--compress"},
+		opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
+		env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
+	"mysql": {subs: dbOps, valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
+		"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},
+		opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
+			"--defaults-extra-file": effUnknown, "--login-path": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
+	"mariadb": {subs: dbOps, valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
+		"--socket", "--defaults-file", "--defaults-extra-file", "--password", "--protocol"},
+		opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
+			"--defaults-extra-file": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
+	"mysqldump": {subs: dbOps, valShort: "hPuSr", valLong: []string{"--host", "--port", "--user", "--socket", "--result-file",
+		"--defaults-file", "--password"}, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown},
+		env: map[string]netEffect{"MYSQL_HOST": effHost}},
+	"redis-cli": {subs: dbOps, valShort: "hpsanu", valLong: []string{"--user", "--pass", "--tls", "--sni", "--cacert"},
+		opts: map[string]netEffect{"-h": effHost}},
+	"mongosh": {subs: dbOps, valLong: []string{"--host", "--port", "--username", "--password", "--eval", "--file",
+		"--authenticationDatabase"}, valShort: "upf", opts: map[string]netEffect{"--host": effHost}},
+	"mongo": {subs: dbOps, valLong: []string{"--host", "--port", "--username", "--password", "--eval",
+		"--authenticationDatabase"}, valShort: "up", opts: map[string]netEffect{"--host": effHost}},
+	"mosh":        {subs: firstHost, valLong: []string{"--ssh", "--port", "--server", "--predict", "--family"}, opts: map[string]netEffect{"--ssh": effUnknown}},
+	"ssh-copy-id": {subs: firstHost, valShort: "ipoFtJ", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
+	"autossh":     {subs: firstHost, valShort: "MbcDEeFIiJLlmOopQRSWw", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
+	"tftp":        {subs: firstHost, valShort: "cmRlv"},
+	"smbclient": {subs: firstHost, valShort: "UWpOsnIcDAlmRt", valLong: []string{"--user", "--workgroup", "--port", "--command",
+		"--directory", "--authentication-file", "--ip-address", "--configfile", "--max-protocol"},
+		opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-s": effUnknown, "--configfile": effUnknown}},
 	"apt":     {subs: aptSubs},
 	"apt-get": {subs: aptSubs},
 	"brew":    {subs: brewSubs},
