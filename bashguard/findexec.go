@@ -194,14 +194,15 @@ func foundArgs(v *argv) bool {
 }
 
 // readFound judges the files find lists as reads of the command run on
-// them. split says that xargs splits them at blanks and quotes.
-func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, split bool) {
+// them. delim says where xargs splits them: at blanks, reading quotes
+// (' '), at newlines only (xargs -d '\n'), or nowhere (0: -0, or -exec).
+func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, delim byte) {
 	if fi.unknown {
 		c.add(permission.Ask, RuleDynamicArg, "runs a command on the files below a starting point only known at run time", false)
 		return
 	}
 	for _, s := range fi.starts {
-		if split && !xargsPlain(s) {
+		if delim == ' ' && !xargsPlain(s) || delim == '\n' && strings.Contains(s, "\n") {
 			c.addf(permission.Ask, ArgsRule("xargs"), "starting point ", s, " holds blanks or quotes, which xargs splits (use -print0 and xargs -0)", false)
 			return
 		}
@@ -210,7 +211,7 @@ func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, split bool
 			return
 		}
 		a.readPath(c, s, 0, who)
-		if !a.walkFound(c, s, fi, who, split) {
+		if !a.walkFound(c, s, fi, who, delim) {
 			return
 		}
 	}
@@ -219,9 +220,9 @@ func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, split bool
 // walkFound walks the tree below the starting point s as find does and
 // judges every entry the filter lets through as a read. It reports false
 // when it recorded an Ask.
-func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, split bool) bool {
+func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, delim byte) bool {
 	return a.eachFound(c, s, fi, func(full, rel, name string) bool {
-		if why := fi.nameWhy(s, rel, name, split); why != "" {
+		if why := fi.nameWhy(s, rel, name, delim); why != "" {
 			c.addf(permission.Ask, ArgsRule("xargs"), "runs a command on the files below ", s, ", where "+why, false)
 			return false
 		}
@@ -234,12 +235,14 @@ func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, 
 }
 
 // nameWhy explains why the entry rel (base name name) below s does not
-// reach the command as the one word it names, or returns "". split says
-// that xargs splits the names at blanks and quotes.
-func (fi *findInfo) nameWhy(s, rel, name string, split bool) string {
+// reach the command as the one word it names, or returns "". delim is as
+// for readFound.
+func (fi *findInfo) nameWhy(s, rel, name string, delim byte) string {
 	switch {
-	case split && !xargsPlain(name):
+	case delim == ' ' && !xargsPlain(name):
 		return rel + " holds blanks or quotes, which xargs splits into other words (use -print0 and xargs -0)"
+	case delim == '\n' && strings.Contains(name, "\n"):
+		return rel + " holds a newline, where xargs -d '\\n' splits it"
 	case fi.quoted && !fi.print0 && gitQuotes(name):
 		return rel + " holds characters that " + fi.lister() + " prints quoted, as another name"
 	case strings.HasPrefix(fi.printed(s, rel), "-"):

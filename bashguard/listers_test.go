@@ -79,6 +79,8 @@ var listingScripts = []struct {
 	{"for f in $(git ls-files | grep -v zzz | sort); do cat \"$f\"; done", true, ""},
 	{"while read -r f; do cat \"$f\"; done < <(find . -name '*.go' | sort -r)", true, ""},
 	{"git ls-files | grep -v zzz | xargs cat", true, ""},
+	{"git ls-files | xargs -d '\\n' cat", true, ""},
+	{"find . -name '*.go' | xargs --delimiter='\\n' cat", true, ""},
 }
 
 // listingTrees are the trees the scripts run in, each a repository with

@@ -278,7 +278,7 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 	}
 	fi := a.scanFind(v, starts, expr, follow)
 	if execRead {
-		a.readFound(c, fi, "find", false)
+		a.readFound(c, fi, "find", 0)
 		c.allow(RuleSafe, "find -exec runs a read-only command on files inside the allowed roots")
 	}
 	a.lastFind = fi

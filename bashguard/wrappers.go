@@ -11,6 +11,7 @@ import (
 func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	i := 1
 	plain, null := true, false // only options that keep what it reads; -0
+	lines := false             // -d '\n': only newlines separate
 	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-") && v.vals[i] != "-"; i++ {
 		s := v.vals[i]
 		if s == "--" {
@@ -25,7 +26,7 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 			switch {
 			case longIs(name, "--null"):
 				null = true
-			case longIs(name, "--no-run-if-empty", "--verbose", "--exit", "--max-args", "--max-procs", "--max-chars", "--max-lines"):
+			case longIs(name, "--no-run-if-empty", "--verbose", "--exit", "--max-args", "--max-procs", "--max-chars", "--max-lines", "--delimiter"):
 			default:
 				plain = false
 			}
@@ -52,8 +53,16 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 					c.add(permission.Ask, RuleEnvAssign, "--process-slot-var assigns "+val+", which "+why, false)
 				}
 			case longIs(name, "--delimiter", "--max-args", "--max-procs", "--max-chars"):
-				if !has {
+				if !has && i+1 < v.len() {
 					i++
+					val = v.vals[i]
+				}
+				if longIs(name, "--delimiter") {
+					if v.literal(i) && newlineDelim(val) {
+						lines = true
+					} else {
+						plain = false
+					}
 				}
 			}
 			continue
@@ -64,6 +73,20 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 			case '0':
 				null = true
 			case 'r', 't', 'x', 'n', 'L', 'P', 's':
+			case 'd':
+				// -d '\n' splits at newlines only, without quotes.
+				val, k := s[j+1:], i
+				if val == "" {
+					k = i + 1
+					if k < v.len() {
+						val = v.vals[k]
+					}
+				}
+				if k >= v.len() || !v.literal(k) || !newlineDelim(val) {
+					plain = false
+				} else {
+					lines = true
+				}
 			default:
 				plain = false
 			}
@@ -89,7 +112,7 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 		c.allow(RuleSafe, "xargs without a command runs echo")
 		return
 	}
-	if fi := x.found; fi != nil && plain && null == fi.print0 {
+	if fi := x.found; fi != nil && plain && null == fi.print0 && !(lines && fi.print0) {
 		// The arguments are the paths find prints: the command is judged
 		// with one of them in their place, and they are judged below.
 		var rest argv
@@ -106,7 +129,14 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 			return
 		}
 		if !sub.decided {
-			a.readFound(c, fi, "xargs", !null)
+			delim := byte(' ')
+			switch {
+			case null:
+				delim = 0
+			case lines:
+				delim = '\n'
+			}
+			a.readFound(c, fi, "xargs", delim)
 			c.allow(RuleSafe, "xargs runs a read-only command on the files "+fi.lister()+" lists inside the allowed roots")
 			return
 		}
@@ -351,4 +381,10 @@ func (a *analyzer) flockCode(c *verdictAcc, code string, literal bool) {
 		a.code(c, code, WrapperRule("flock"), "flock -c")
 	}
 	c.add(permission.Ask, WrapperRule("flock"), "takes a file lock", true)
+}
+
+// newlineDelim reports the delimiter of xargs -d that is a newline: the
+// escape \n xargs reads, or a newline itself.
+func newlineDelim(d string) bool {
+	return d == "\\n" || d == "\n"
 }
