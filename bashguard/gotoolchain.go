@@ -58,7 +58,7 @@ func (a *analyzer) goToolchainLocal() bool {
 // toolchain and, for go list, for the modules it loads. Subcommands that
 // fetch anyway are judged by goHosts.
 func (a *analyzer) goModuleHosts(c *verdictAcc, v *argv, sub string) {
-	if goBuildFetch[sub] || sub == "get" || sub == "install" || sub == "mod" || sub == "work" || !a.inGoModule() {
+	if goBuildFetch[sub] || sub == "get" || sub == "install" || sub == "mod" || sub == "work" || !a.inGoModule() || a.goFetchesNothing(v) {
 		return
 	}
 	if sub == "list" {

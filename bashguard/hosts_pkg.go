@@ -33,7 +33,11 @@ func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 		return
 	}
 	if goBuildFetch[sub] && sub != "run" {
-		a.goProxyHosts(c, v, true, false)
+		// Outside a module go builds against the standard library alone,
+		// and downloads nothing.
+		if a.inGoModule() && !a.goFetchesNothing(v) {
+			a.goProxyHosts(c, v, true, false)
+		}
 		return
 	}
 	if sub != "get" && sub != "install" && sub != "run" {

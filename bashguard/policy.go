@@ -63,6 +63,17 @@ type Policy struct {
 	// listing could reach any directory.
 	Confined bool
 
+	// GoVersion is the release of the go the script's PATH runs
+	// ("go1.26.8"), and GoModCache the absolute directory of its module
+	// cache (GOMODCACHE; GOPATH/pkg/mod by default). With both, a go
+	// command in a module that asks for no newer toolchain and whose
+	// go.sum the cache holds whole reaches no host (see gocache.go);
+	// otherwise, under domain rules, go's module proxy is judged.
+	// GoVersion "local" stands for GOTOOLCHAIN=local (go never switches
+	// to another toolchain), GoModCache "off" for GOPROXY=off (go
+	// downloads no module).
+	GoVersion, GoModCache string
+
 	// ExtraSafe names further commands that are auto-allowed with any
 	// literal arguments (for example "make" in a trusted project). Names on
 	// the dangerous or network lists are ignored here: they stay denied.

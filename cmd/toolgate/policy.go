@@ -489,6 +489,7 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		// passes it on without its secrets (CDPATH stays), so bash finds
 		// "cd DIR" through the same CDPATH either way.
 		pol.CDPath = p.src.getenv("CDPATH")
+		pol.GoVersion, pol.GoModCache = goFacts(p.src.getenv, p.src.home)
 	}
 	pol.AllowNetwork, pol.ExtraSafe = p.network, p.safe
 	// What check allows under confine runs confined, or is asked when the
