@@ -451,6 +451,7 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		c.add(permission.Ask, ArgsRule("git"), why, true)
 		return
 	}
+	grepPatterns := map[int]bool{} // pattern pathspecs of git grep judged by a walk of the tracked files
 	if sub == "grep" {
 		// git grep prints matching lines of the files in the tree below
 		// the working directory, or below the pathspecs after "--": a
@@ -466,11 +467,23 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 			tree.index, tree.indexTop = a.trackedScope()
 		}
 		dashes := slices.Index(v.vals[i+1:], "--")
-		if dashes < 0 {
+		walked := dashes < 0
+		if walked {
 			a.walkRoot(c, ".", 0, "git grep", tree)
 		}
 		for k := i + 1; k < v.len(); k++ {
 			if s := v.vals[k]; !strings.HasPrefix(s, "-") && (dashes < 0 || k > i+1+dashes) {
+				if tree.index != nil && v.literal(k) && gitPattern(s, v.flags[k], a.dir) && gitPlainPattern(s) {
+					// A pattern git matches itself against the tracked
+					// files below the working directory: every one of
+					// them is judged, whichever the pattern names.
+					grepPatterns[k] = true
+					if !walked {
+						walked = true
+						a.walkRoot(c, ".", 0, "git grep", tree)
+					}
+					continue
+				}
 				a.walkRoot(c, s, v.flags[k], "git grep", tree)
 			}
 		}
@@ -494,6 +507,9 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 			// revision names no file, and passes); a pattern git expands
 			// itself (a glob, which bash passes on as it is when it
 			// matches nothing, or pathspec magic) may name any file.
+			if grepPatterns[k] {
+				continue // every tracked file it may name was judged
+			}
 			if p, ok := gitBlobPath(s); ok && !dashes {
 				// <rev>:<path> names a file in history or the index, which
 				// git show and git diff print: the path it names (taken
@@ -632,4 +648,11 @@ func jqWord(f, w string) bool {
 		}
 		i = end
 	}
+}
+
+// gitPlainPattern reports a pathspec pattern without magic (":(top)",
+// ":/"), "..", or a leading "/": git matches it against the paths below
+// the working directory only.
+func gitPlainPattern(s string) bool {
+	return s != "" && s[0] != ':' && s[0] != '/' && !strings.Contains(s, "..")
 }
