@@ -193,7 +193,9 @@ func parseGitIndex(b []byte, hashLen int) (*gitIndex, error) {
 				return nil, errIndex
 			}
 		}
-		if name == "" || strings.HasPrefix(name, "/") {
+		if !cleanIndexName(name) {
+			// git itself never writes such a name; a planted index that
+			// does could print a path the walk would not find.
 			return nil, errIndex
 		}
 		x.paths = append(x.paths, name)
@@ -266,4 +268,20 @@ func (a *analyzer) trackedScope() (*gitIndex, string) {
 		}
 	}
 	return a.index, a.indexTop
+}
+
+// cleanIndexName reports an index entry's name as git writes one: a
+// relative path of non-empty components, none of them ".", ".." or
+// ".git" in any case, with a final "/" only for a sparse directory.
+func cleanIndexName(name string) bool {
+	name = strings.TrimSuffix(name, "/")
+	if name == "" {
+		return false
+	}
+	for c := range strings.SplitSeq(name, "/") {
+		if c == "" || c == "." || c == ".." || strings.EqualFold(c, ".git") {
+			return false
+		}
+	}
+	return true
 }

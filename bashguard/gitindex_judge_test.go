@@ -65,6 +65,16 @@ func TestTrackedFilesOnly(t *testing.T) {
 		{"a pattern from the top", "git grep TODO -- ':(top)*.go'", nil, "ask", "pattern git matches itself"},
 		{"a pattern above the working directory", "cd src && git grep TODO -- '../*.go'", nil, "ask", "pattern git matches itself"},
 		{"a pattern with an unreadable index", "git grep TODO -- '*.go'", func(dir string) { gitIn(t, dir, "update-index", "--split-index") }, "ask", "pattern git matches itself"},
+		{"git grep of a revision, whose tree may hold the secret", "git grep TODO HEAD", func(dir string) {
+			gitIn(t, dir, "add", "-f", ".env")
+			gitIn(t, dir, "commit", "-qm", "secret")
+			gitIn(t, dir, "rm", "-q", "--cached", ".env")
+		}, "ask", "holds .env"},
+		{"git grep -e of a revision", "git grep -e TODO main~0", nil, "ask", "holds .env"},
+		{"git grep of a revision after --", "git grep TODO HEAD -- src", nil, "ask", "holds .env"},
+		{"a planted index naming a path git never writes", "git ls-files | xargs cat", func(dir string) {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "index"), indexV2("README.md", "src/../.env"), 0o644))
+		}, "deny", "holds .env"},
 		{"git ls-files -o lists untracked files", "git ls-files -o | xargs cat", nil, "deny", "holds .env"},
 		{"git ls-files --others", "git ls-files --others --exclude-standard | xargs cat", nil, "deny", "holds .env"},
 		{"git grep --untracked", "git grep --untracked TODO", nil, "ask", "holds .env"},

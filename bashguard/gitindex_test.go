@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,8 +138,37 @@ func FuzzParseGitIndex(f *testing.F) {
 		require.LessOrEqual(t, len(x.paths), maxWalkEntries)
 		require.True(t, sort.StringsAreSorted(x.paths))
 		for _, p := range x.paths {
-			require.NotEmpty(t, p)
-			require.False(t, strings.HasPrefix(p, "/"), "a relative path: %q", p)
+			require.True(t, cleanIndexName(p), "a clean relative path: %q", p)
 		}
 	})
+}
+
+// indexV2 builds a version 2 index of the names given, as git lays one
+// out, with a zero hash at the end.
+func indexV2(names ...string) []byte {
+	b := []byte("DIRC\x00\x00\x00\x02")
+	b = binary.BigEndian.AppendUint32(b, uint32(len(names)))
+	for _, n := range names {
+		start := len(b)
+		b = append(b, make([]byte, 40+20)...)
+		b = binary.BigEndian.AppendUint16(b, uint16(len(n)))
+		b = append(b, n...)
+		for pad := (len(b) - start + 8) &^ 7; len(b)-start < pad; {
+			b = append(b, 0)
+		}
+	}
+	return append(b, make([]byte, 20)...)
+}
+
+// A planted index whose names git would never write ("src/../.env", an
+// absolute path, a .git component, an empty component) is not read: the
+// work tree is walked instead, and .env is judged.
+func TestGitIndexRefusesUncleanNames(t *testing.T) {
+	x, err := parseGitIndex(indexV2("a.go", "src/b.go"), 20)
+	require.NoError(t, err, "the builder writes what git writes")
+	assert.Equal(t, []string{"a.go", "src/b.go"}, x.paths)
+	for _, bad := range []string{"src/../.env", "/etc/passwd", ".git/config", "src/.GIT/x", "a//b", "./a.go", "..", "src/./b"} {
+		_, err := parseGitIndex(indexV2("a.go", bad), 20)
+		assert.Error(t, err, "an index naming %q is not read", bad)
+	}
 }

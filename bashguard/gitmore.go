@@ -46,15 +46,7 @@ func gitMoreListing(sub string, ops, opts []string) (why string, ok bool) {
 	if _, ok = gitMoreReadOnly[sub]; !ok {
 		return "", false
 	}
-	has := func(names ...string) bool {
-		for _, o := range opts {
-			n, _, _ := strings.Cut(o, "=")
-			if slices.Contains(names, n) {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(names ...string) bool { return hasOpt(opts, names...) }
 	switch sub {
 	case "worktree":
 		if len(ops) == 0 || ops[0] != "list" {
@@ -164,4 +156,16 @@ func gitSubIndex(v *argv) int {
 // the usage of SUB, whatever SUB does otherwise.
 func gitSubHelp(rest []string) bool {
 	return len(rest) == 1 && (rest[0] == "--help" || rest[0] == "-h")
+}
+
+// hasOpt reports whether one of opts, each "--name" or "--name=value",
+// is one of names.
+func hasOpt(opts []string, names ...string) bool {
+	for _, o := range opts {
+		n, _, _ := strings.Cut(o, "=")
+		if slices.Contains(names, n) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,5 +1,7 @@
 package bashguard
 
+import "maps"
+
 // The package managers and network clients a coding agent runs, as data
 // for the host reader of hosts_table.go: for each tool, the subcommands
 // that reach other machines and how their operands name a host, the
@@ -382,20 +384,31 @@ var gradleSubs = map[string]netSub{"*": {kind: subProject,
 var gradleOpts = map[string]netEffect{"--offline": effOffline, "-I": effUnknown, "--init-script": effUnknown,
 	"-p": effUnknown, "--project-dir": effUnknown}
 
-var aptSubs = map[string]netSub{
-	"install": {kind: subRuntime, why: "the mirrors apt's sources list names"}, "update": {kind: subRuntime, why: "the mirrors apt's sources list names"},
-	"upgrade": {kind: subRuntime, why: "the mirrors apt's sources list names"}, "dist-upgrade": {kind: subRuntime, why: "the mirrors apt's sources list names"},
-	"full-upgrade": {kind: subRuntime, why: "the mirrors apt's sources list names"}, "download": {kind: subRuntime, why: "the mirrors apt's sources list names"},
-	"source": {kind: subRuntime, why: "the mirrors apt's sources list names"}, "build-dep": {kind: subRuntime, why: "the mirrors apt's sources list names"},
-	"reinstall": {kind: subRuntime, why: "the mirrors apt's sources list names"},
+var aptSubs = runtimeSubs("the mirrors apt's sources list names",
+	"install", "update", "upgrade", "dist-upgrade", "full-upgrade", "download", "source", "build-dep", "reinstall")
+
+var brewSubs = mergeSubs(
+	runtimeSubs("the hosts brew's formulae and taps name", "install", "reinstall", "upgrade", "fetch"),
+	runtimeSubs("the hosts brew's taps name", "update", "tap", "search"),
+	runtimeSubs("the hosts brew's formulae name", "info", "outdated"))
+
+// runtimeSubs are subcommands that reach hosts only known at run time,
+// for the same reason why.
+func runtimeSubs(why string, names ...string) map[string]netSub {
+	m := make(map[string]netSub, len(names))
+	for _, n := range names {
+		m[n] = netSub{kind: subRuntime, why: why}
+	}
+	return m
 }
 
-var brewSubs = map[string]netSub{
-	"install": {kind: subRuntime, why: "the hosts brew's formulae and taps name"}, "reinstall": {kind: subRuntime, why: "the hosts brew's formulae and taps name"},
-	"upgrade": {kind: subRuntime, why: "the hosts brew's formulae and taps name"}, "update": {kind: subRuntime, why: "the hosts brew's taps name"},
-	"fetch": {kind: subRuntime, why: "the hosts brew's formulae and taps name"}, "tap": {kind: subRuntime, why: "the hosts brew's taps name"},
-	"search": {kind: subRuntime, why: "the hosts brew's taps name"}, "info": {kind: subRuntime, why: "the hosts brew's formulae name"},
-	"outdated": {kind: subRuntime, why: "the hosts brew's formulae name"},
+// mergeSubs joins tables of subcommands.
+func mergeSubs(ms ...map[string]netSub) map[string]netSub {
+	out := map[string]netSub{}
+	for _, m := range ms {
+		maps.Copy(out, m)
+	}
+	return out
 }
 
 var dockerSubs = map[string]netSub{

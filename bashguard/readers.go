@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -312,15 +313,7 @@ var gitNoPathspec = map[string]bool{"remote": true, "tag": true, "stash": true, 
 // config reading a key or listing; reflog (show). ops are the operands and
 // opts the options, in order.
 func gitListingOnly(sub string, ops, opts []string) string {
-	has := func(names ...string) bool {
-		for _, o := range opts {
-			n, _, _ := strings.Cut(o, "=")
-			if slices.Contains(names, n) {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(names ...string) bool { return hasOpt(opts, names...) }
 	switch sub {
 	case "remote":
 		if len(ops) == 0 || ops[0] == "get-url" && len(ops) == 2 || ops[0] == "show" && len(ops) == 1 {
@@ -459,14 +452,14 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		// revisions or paths, which cannot be told apart here, so the
 		// whole working tree is walked (as well as each operand).
 		tree := walkOpts{recursive: true, content: true, hidden: true}
+		dashes := slices.Index(v.vals[i+1:], "--")
 		if !slices.ContainsFunc(opts, func(o string) bool {
 			return longIs(o, "--untracked") || longIs(o, "--no-index") || longIs(o, "--recurse-submodules")
-		}) {
+		}) && !a.gitGrepMaySearchRevision(v, i, dashes) {
 			// Only the files the index tracks: an untracked .env is not
 			// searched.
 			tree.index, tree.indexTop = a.trackedScope()
 		}
-		dashes := slices.Index(v.vals[i+1:], "--")
 		walked := dashes < 0
 		if walked {
 			a.walkRoot(c, ".", 0, "git grep", tree)
@@ -655,4 +648,47 @@ func jqWord(f, w string) bool {
 // the working directory only.
 func gitPlainPattern(s string) bool {
 	return s != "" && s[0] != ':' && s[0] != '/' && !strings.Contains(s, "..")
+}
+
+// gitGrepMaySearchRevision reports a git grep (the subcommand at i, with
+// "--" at dashes after it, or -1) that may search a revision's tree: a
+// word before "--", other than the pattern, that names no existing path
+// may be a revision (git grep TOKEN HEAD), whose files are those of the
+// commit, not of the index.
+func (a *analyzer) gitGrepMaySearchRevision(v *argv, i, dashes int) bool {
+	end := v.len()
+	if dashes >= 0 {
+		end = i + 1 + dashes
+	}
+	patternGiven := false
+	var words []int
+	for k := i + 1; k < end; k++ {
+		s := v.vals[k]
+		switch {
+		case s == "-e" || s == "-f" || strings.HasPrefix(s, "-e") || strings.HasPrefix(s, "-f") && !strings.HasPrefix(s, "--") ||
+			longIs(strings.SplitN(s, "=", 2)[0], "--regexp", "--file"):
+			patternGiven = true
+			if s == "-e" || s == "-f" || !strings.Contains(s, "=") && strings.HasPrefix(s, "--") {
+				k++ // the pattern, or the file of patterns, is the next word
+			}
+		case !strings.HasPrefix(s, "-") || s == "-":
+			words = append(words, k)
+		}
+	}
+	if !patternGiven && len(words) > 0 {
+		words = words[1:]
+	}
+	for _, k := range words {
+		if !v.literal(k) || a.dir == "" {
+			return true
+		}
+		p := v.vals[k]
+		if !path.IsAbs(p) {
+			p = a.dir + "/" + p
+		}
+		if _, err := os.Lstat(p); err != nil {
+			return true
+		}
+	}
+	return false
 }
