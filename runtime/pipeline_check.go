@@ -39,7 +39,7 @@ func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
 	if a == nil {
 		return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: RuleUnknownSession, Reason: fmt.Sprintf("no live session %q", call.Session)}}
 	}
-	v = a.check(ctx, call)
+	v = p.syncGate(a.check(ctx, call))
 	v.Status = a.l7.Status()
 	if v.Input == nil {
 		v.Input = call.Input

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolgate/toolgate/permission"
@@ -19,26 +20,52 @@ import (
 // keeps the live sessions' caches current, and the waiters of
 // [Pipeline.Resume].
 type stores struct {
+	// st is the configured store, every call of it bounded
+	// ([store.Bound]): a stalled database costs a call its timeout.
 	st   store.Store
 	stop func()
+	done chan struct{} // closed by Close: the resync loop ends
 
 	mu      sync.Mutex
 	epoch   uint64 // events seen; a session start that saw it move restores again
 	waiters map[string][]chan struct{}
+
+	// The resync state, under mu: lost says why changes made elsewhere may
+	// be unheard ("" when none are); heard is set by a Resync after the
+	// last Lost; gen counts both, so that a reload knows whether it is
+	// still the latest; syncing is set while the resync loop runs.
+	lost    string
+	heard   bool
+	gen     uint64
+	syncing bool
+	// blocked is lost as the gate reads it without the lock; nil when
+	// the pipeline is in sync.
+	blocked atomic.Pointer[string]
 }
 
 func (p *Pipeline) openStore() {
 	if p.cfg.Store == nil {
 		p.cfg.Store = store.NewMemory()
 	}
-	p.st = &stores{st: p.cfg.Store, waiters: make(map[string][]chan struct{})}
-	p.st.stop = p.cfg.Store.Watch(p.onEvent)
+	st, ok := p.cfg.Store.(*store.Bounded)
+	if !ok {
+		st = store.Bound(p.cfg.Store, store.DefaultTimeout)
+	}
+	p.st = &stores{st: st, waiters: make(map[string][]chan struct{}), done: make(chan struct{})}
+	p.st.stop = st.Watch(p.onEvent)
 }
 
 // Close stops following the store's changes. Sessions still live keep
 // what they have; later changes made elsewhere no longer reach them.
 func (p *Pipeline) Close() error {
 	p.st.stop()
+	p.st.mu.Lock()
+	select {
+	case <-p.st.done:
+	default:
+		close(p.st.done)
+	}
+	p.st.mu.Unlock()
 	return nil
 }
 
@@ -55,12 +82,18 @@ func (p *Pipeline) Cancel(ctx context.Context, id, reason string) error {
 	return p.st.st.CancelSession(ctx, id, reason)
 }
 
-// Grant records an "allow always" rule in scope: for the session id, for
-// the project of this pipeline or for its user. Live sessions it applies to,
-// on every replica sharing the store, see it once they hear of it.
+// Grant records an "allow always" rule in scope: for the session id (of
+// this pipeline's project and user: the same id elsewhere does not see
+// it), for the project of this pipeline or for its user. Live sessions it
+// applies to, on every replica sharing the store, see it once they hear of
+// it.
 func (p *Pipeline) Grant(ctx context.Context, scope store.Scope, id, rule string) error {
-	key := id
+	var key string
 	switch scope {
+	case store.ScopeSession:
+		if id != "" {
+			key = store.SessionKey(p.cfg.Project, p.cfg.User, id)
+		}
 	case store.ScopeProject:
 		key = p.cfg.Project
 	case store.ScopeUser:
@@ -77,6 +110,8 @@ func (p *Pipeline) Grant(ctx context.Context, scope store.Scope, id, rule string
 }
 
 // onEvent brings the live sessions' caches up to date with one change.
+// What it cannot read now is read again by the resync loop; a
+// cancellation it hears of holds even if its reason cannot be read.
 func (p *Pipeline) onEvent(e store.Event) {
 	p.st.mu.Lock()
 	p.st.epoch++
@@ -90,13 +125,18 @@ func (p *Pipeline) onEvent(e store.Event) {
 			wake = append(wake, ws...)
 			delete(p.st.waiters, id)
 		}
+	case store.Lost:
+		p.st.gen++
+		p.st.heard = false
+		p.st.lost = "the store's change feed was lost at " + time.Now().UTC().Format(time.RFC3339) +
+			": a cancellation made elsewhere may be unheard until it is back and read again"
+		p.st.blocked.Store(&p.st.lost)
 	}
 	p.st.mu.Unlock()
 	for _, c := range wake {
 		close(c)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	ctx := context.Background() // every call is bounded by the store
 	switch e.Kind {
 	case store.GrantAdded:
 		var rules []string
@@ -107,6 +147,7 @@ func (p *Pipeline) onEvent(e store.Event) {
 			if rules == nil {
 				var err error
 				if rules, err = p.st.st.Grants(ctx, e.Scope, e.Key); err != nil {
+					p.resync(false)
 					return
 				}
 			}
@@ -114,17 +155,88 @@ func (p *Pipeline) onEvent(e store.Event) {
 		}
 	case store.SessionCancelled:
 		if a := p.agent(e.Key); a != nil {
-			if reason, ok, err := p.st.st.Cancelled(ctx, e.Key); err == nil && ok {
+			reason, ok, err := p.st.st.Cancelled(ctx, e.Key)
+			switch {
+			case err != nil:
+				a.l7.Cancel("cancelled elsewhere (the reason could not be read: " + err.Error() + ")")
+			case ok:
 				a.l7.Cancel(reason)
 			}
 		}
 	case store.Resync:
+		p.resync(true)
+	}
+}
+
+// resync reloads every live top-level session from the store, on a
+// goroutine of its own, until a reload succeeds with no Lost or Resync
+// since it began; heard says a Resync asked for it. Once one succeeds
+// after the Resync that followed a Lost, the gate opens again.
+func (p *Pipeline) resync(heard bool) {
+	p.st.mu.Lock()
+	defer p.st.mu.Unlock()
+	p.st.gen++
+	if heard {
+		p.st.heard = true
+	}
+	if p.st.syncing {
+		return
+	}
+	p.st.syncing = true
+	go p.resyncLoop()
+}
+
+func (p *Pipeline) resyncLoop() {
+	backoff := 20 * time.Millisecond
+	for {
+		p.st.mu.Lock()
+		gen := p.st.gen
+		p.st.mu.Unlock()
+		var err error
 		for _, a := range p.liveAgents() {
 			if a.parent == nil {
-				_ = p.restore(ctx, a, false)
+				err = errors.Join(err, p.restore(context.Background(), a, false))
 			}
 		}
+		p.st.mu.Lock()
+		if err == nil && gen == p.st.gen {
+			if p.st.heard {
+				p.st.lost = ""
+				p.st.blocked.Store(nil)
+			}
+			p.st.syncing = false
+			p.st.mu.Unlock()
+			return
+		}
+		p.st.mu.Unlock()
+		if err == nil {
+			continue // something changed meanwhile: read again
+		}
+		t := time.NewTimer(backoff)
+		select {
+		case <-p.st.done:
+			t.Stop()
+			p.st.mu.Lock()
+			p.st.syncing = false
+			p.st.mu.Unlock()
+			return
+		case <-t.C:
+		}
+		backoff = min(2*backoff, time.Second)
 	}
+}
+
+// syncGate turns v into a Deny while the pipeline may have missed
+// changes made elsewhere (its store lost its change feed): a session
+// cancelled on another replica must not go on here unheard.
+func (p *Pipeline) syncGate(v Verdict) Verdict {
+	why := p.st.blocked.Load()
+	if why == nil || v.Decision == permission.Deny {
+		return v
+	}
+	v.overridden()
+	v.Decision, v.Layer, v.Source, v.Rule, v.Reason, v.Ticket = permission.Deny, permission.LayerRuntime, permission.SourceToolDeny, RuleStore, *why, ""
+	return v
 }
 
 func (p *Pipeline) liveAgents() []*agent {
@@ -141,7 +253,7 @@ func (p *Pipeline) liveAgents() []*agent {
 func (a *agent) grantedTo(p *Pipeline, scope store.Scope, key string) bool {
 	switch scope {
 	case store.ScopeSession:
-		return key == a.l7.ID()
+		return key == store.SessionKey(p.cfg.Project, p.cfg.User, a.l7.ID())
 	case store.ScopeProject:
 		return key != "" && key == p.cfg.Project
 	case store.ScopeUser:
@@ -150,21 +262,35 @@ func (a *agent) grantedTo(p *Pipeline, scope store.Scope, key string) bool {
 	return false
 }
 
-// applyGrants adds to a's session rules those of rules it does not have.
-// A rule that does not parse is skipped: a grant only ever adds an Allow.
+// applyGrants adds to a's session rules those of rules it does not have,
+// in one step (linear in their number, however many there are). A rule
+// that does not parse is skipped: a grant only ever adds an Allow.
 func (a *agent) applyGrants(rules []string) {
 	a.grantMu.Lock()
 	defer a.grantMu.Unlock()
 	if a.granted == nil {
 		a.granted = make(map[string]bool)
 	}
+	var add []string
 	for _, r := range rules {
-		if a.granted[r] {
-			continue
+		if !a.granted[r] {
+			a.granted[r] = true
+			add = append(add, r)
 		}
-		a.granted[r] = true
-		_ = a.rules.Add(permission.Allow, r)
 	}
+	if len(add) == 0 || a.rules.Add(permission.Allow, add...) == nil {
+		return
+	}
+	// Some rule does not parse: leave out each one that fails alone.
+	good := add[:0]
+	check := a.p.cfg.Checker.NewSession()
+	for _, r := range add {
+		if check.Add(permission.Allow, r) == nil {
+			good = append(good, r)
+			check = a.p.cfg.Checker.NewSession()
+		}
+	}
+	_ = a.rules.Add(permission.Allow, good...)
 }
 
 // noteGranted records rules the session's rules already hold, so that the
@@ -180,14 +306,17 @@ func (a *agent) noteGranted(rules []string) {
 	}
 }
 
-// restore loads what the store keeps for a top-level session: its grants,
-// its cancellation and, when counters is set, its layer-7 counters.
+// restore loads what the store keeps for a top-level session: its grants
+// (all of them, then added in one step), its cancellation and, when
+// counters is set, its layer-7 counters. Each read is bounded by the
+// store's timeout.
 func (p *Pipeline) restore(ctx context.Context, a *agent, counters bool) error {
 	st := p.st.st
+	var all []string
 	for _, sk := range []struct {
 		scope store.Scope
 		key   string
-	}{{store.ScopeSession, a.l7.ID()}, {store.ScopeProject, p.cfg.Project}, {store.ScopeUser, p.cfg.User}} {
+	}{{store.ScopeSession, store.SessionKey(p.cfg.Project, p.cfg.User, a.l7.ID())}, {store.ScopeProject, p.cfg.Project}, {store.ScopeUser, p.cfg.User}} {
 		if sk.key == "" {
 			continue
 		}
@@ -195,8 +324,9 @@ func (p *Pipeline) restore(ctx context.Context, a *agent, counters bool) error {
 		if err != nil {
 			return fmt.Errorf("runtime: loading %s grants: %w", sk.scope, err)
 		}
-		a.applyGrants(rules)
+		all = append(all, rules...)
 	}
+	a.applyGrants(all)
 	reason, cancelled, err := st.Cancelled(ctx, a.l7.ID())
 	if err != nil {
 		return fmt.Errorf("runtime: loading the cancellation: %w", err)
@@ -241,8 +371,8 @@ func newTicket() string {
 
 // park records an Ask in the store so that a person can answer it from
 // any replica; the verdict stays an Ask and carries the ticket for
-// [Pipeline.Resume]. If the store fails, the Ask goes back without a
-// ticket.
+// [Pipeline.Resume]. If the store fails (or passes its deadline), the
+// call is denied, saying so.
 func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string) Verdict {
 	p := a.p
 	now := time.Now()
@@ -252,7 +382,10 @@ func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string)
 		AlwaysRules: always, Created: now, Expires: now.Add(p.cfg.AskTimeout),
 	}
 	if err := p.st.st.PutApproval(context.WithoutCancel(ctx), ap); err != nil {
-		v.Reason += "; the approval could not be recorded: " + err.Error()
+		// No ticket, no answer: the call cannot run.
+		v.overridden()
+		v.Decision, v.Layer, v.Source, v.Rule = permission.Deny, permission.LayerRuntime, permission.SourceToolDeny, RuleStore
+		v.Reason = "the approval could not be recorded: " + err.Error()
 		return v
 	}
 	v.Ticket = ap.ID

@@ -16,6 +16,10 @@ import (
 // a pending approval that a person answers wherever the store reaches (an
 // approval page on any replica), and Ask returns that answer. Create it
 // with [NewStoreAsker]; Close it when done.
+//
+// Each approval's id is a ticket StoreAsker makes (unguessable, unique
+// across sessions and replicas), never the request's ID: the model names
+// its calls, and two sessions may well name theirs alike.
 type StoreAsker struct {
 	st            store.Store
 	project, user string
@@ -27,8 +31,14 @@ type StoreAsker struct {
 
 // NewStoreAsker returns an Asker recording its requests in st; project
 // and user are the keys an allow-always answer may grant to (empty: that
-// scope is not offered).
+// scope is not offered): give it the pipeline's own, so that a session
+// grant reaches the session on every replica. Every call of st is
+// bounded: st as it is if it is a [store.Bounded], else with
+// [store.DefaultTimeout]; past the bound, Ask fails (a Deny).
 func NewStoreAsker(st store.Store, project, user string) *StoreAsker {
+	if _, ok := st.(*store.Bounded); !ok {
+		st = store.Bound(st, store.DefaultTimeout)
+	}
 	a := &StoreAsker{st: st, project: project, user: user, waiters: make(map[string]chan struct{})}
 	a.stop = st.Watch(func(e store.Event) {
 		if e.Kind != store.ApprovalAnswered && e.Kind != store.Resync {
@@ -49,41 +59,46 @@ func NewStoreAsker(st store.Store, project, user string) *StoreAsker {
 // Close stops following the store.
 func (a *StoreAsker) Close() error { a.stop(); return nil }
 
-// Ask records req and waits for its answer, ctx's end or the approval's
-// expiry (ctx's deadline). An empty ID is replaced by an unguessable one.
+// Ask records req as a new approval, under a ticket of its own making, and
+// waits for its answer, ctx's end or the approval's expiry (ctx's
+// deadline). req.Session must name the session.
 func (a *StoreAsker) Ask(ctx context.Context, req Request) (Answer, error) {
-	if req.ID == "" {
-		req.ID = newTicket()
+	if req.Session == "" {
+		return Answer{}, errors.New("approval: a request to the store names no session")
 	}
+	id := newTicket()
 	now := time.Now()
 	exp, ok := ctx.Deadline()
 	if !ok {
 		exp = now.Add(DefaultAskTimeout)
 	}
-	ap := store.Approval{ID: req.ID, Session: req.Session, Project: a.project, User: a.user, Tool: req.Tool,
+	ap := store.Approval{ID: id, Session: req.Session, Project: a.project, User: a.user, Tool: req.Tool,
 		Input: req.Input, Reason: req.Reason, Explanation: req.Explanation, AlwaysRules: req.AlwaysRules,
 		Created: now, Expires: exp}
-	wake := a.wait(req.ID)
+	wake := a.wait(id)
 	if err := a.st.PutApproval(ctx, ap); err != nil {
-		a.drop(req.ID)
+		a.drop(id)
 		return Answer{}, err
 	}
 	for {
-		got, err := a.st.Approval(context.WithoutCancel(ctx), req.ID)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			a.drop(req.ID)
+		got, err := a.st.Approval(context.WithoutCancel(ctx), id)
+		switch {
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			a.drop(id)
 			return Answer{}, err
-		}
-		if err == nil && got.Answered {
-			a.drop(req.ID)
+		case err == nil && got.Session != req.Session:
+			a.drop(id)
+			return Answer{}, fmt.Errorf("approval: %s belongs to session %q, not %q", id, got.Session, req.Session)
+		case err == nil && got.Answered:
+			a.drop(id)
 			return Answer{Choice: Choice(got.Answer.Choice), Reason: got.Answer.Reason}, nil
 		}
 		select {
 		case <-wake:
-			wake = a.wait(req.ID)
+			wake = a.wait(id)
 		case <-ctx.Done():
-			a.drop(req.ID)
-			return Answer{Reason: "approval abandoned: " + context.Cause(ctx).Error()}, fmt.Errorf("approval: %s: %w", req.ID, ctx.Err())
+			a.drop(id)
+			return Answer{Reason: "approval abandoned: " + context.Cause(ctx).Error()}, fmt.Errorf("approval: %s: %w", id, ctx.Err())
 		}
 	}
 }

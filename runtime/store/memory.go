@@ -16,6 +16,7 @@ type Memory struct {
 
 	mu        sync.Mutex
 	grants    map[scopeKey][]string
+	granted   map[Grant]bool // the grants in grants, for a check in constant time
 	approvals map[string]*Approval
 	order     []string
 	pruned    int // len(order) after the last prune
@@ -48,11 +49,13 @@ func (m *Memory) AddGrant(_ context.Context, g Grant) error {
 func (m *Memory) addGrantLocked(g Grant) bool {
 	if m.grants == nil {
 		m.grants = make(map[scopeKey][]string)
+		m.granted = make(map[Grant]bool)
 	}
-	k := scopeKey{g.Scope, g.Key}
-	if slices.Contains(m.grants[k], g.Rule) {
+	if m.granted[g] {
 		return false
 	}
+	m.granted[g] = true
+	k := scopeKey{g.Scope, g.Key}
 	m.grants[k] = append(m.grants[k], g.Rule)
 	return true
 }
@@ -198,10 +201,14 @@ func checkAnswer(ans Answer) error {
 }
 
 // AlwaysGrants returns the grants an AllowAlways answer in scope (zero:
-// session) adds for a: one per rule of a.AlwaysRules, keyed by a's session,
-// project or user. A scope whose key a does not carry gives none.
+// session) adds for a: one per rule of a.AlwaysRules, keyed by a's session
+// ([SessionKey] of its project, user and session), project or user. A
+// scope whose key a does not carry gives none.
 func AlwaysGrants(a Approval, scope Scope) []Grant {
-	key := a.Session
+	var key string
+	if a.Session != "" {
+		key = SessionKey(a.Project, a.User, a.Session)
+	}
 	switch scope {
 	case ScopeProject:
 		key = a.Project

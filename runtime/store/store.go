@@ -34,7 +34,9 @@ var (
 type Scope uint8
 
 const (
-	// ScopeSession grants to one session; Key is its id.
+	// ScopeSession grants to one session of one project and user; Key is
+	// [SessionKey] of the three, never the bare session id, so that the
+	// same id in another workspace or for another user sees none of it.
 	ScopeSession Scope = iota + 1
 	// ScopeProject grants to every session of a project; Key is the
 	// project's name (the workspace directory for a pipeline Open built).
@@ -42,6 +44,13 @@ const (
 	// ScopeUser grants to every session of a user; Key is the user.
 	ScopeUser
 )
+
+// SessionKey returns the Key of a session-scoped grant: the session's
+// project, user and id, each quoted, so that no two triples share a key.
+func SessionKey(project, user, session string) string {
+	b, _ := json.Marshal([3]string{project, user, session})
+	return string(b)
+}
 
 // Valid reports whether s is one of the scopes.
 func (s Scope) Valid() bool { return s >= ScopeSession && s <= ScopeUser }
@@ -176,6 +185,11 @@ const (
 	// Resync: changes may have been missed (a lost connection); reload
 	// everything cached.
 	Resync
+	// Lost: the store no longer hears of the changes made elsewhere (its
+	// listening connection was lost): what is cached may be stale until
+	// the Resync that follows once it hears again. A pipeline denies calls
+	// in between, since a cancellation may have gone unheard.
+	Lost
 )
 
 // Event tells that something changed, on this process or another.

@@ -305,7 +305,7 @@ func TestReplicas(t *testing.T) {
 			if !strings.HasSuffix(w, "allow-always") {
 				continue
 			}
-			rules, err := st.Grants(t.Context(), store.ScopeSession, s)
+			rules, err := st.Grants(t.Context(), store.ScopeSession, store.SessionKey(dir, "ann", s))
 			require.NoError(t, err)
 			if len(rules) != 1 || !strings.HasPrefix(rules[0], "Bash(make t") {
 				lost++

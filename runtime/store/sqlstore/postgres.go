@@ -29,35 +29,36 @@ func wireEvent(e store.Event) wire { return wire{e.Kind, e.Scope, e.Key, e.ID} }
 
 // OpenPostgres connects to the PostgreSQL server at dsn (a URL or a
 // key=value string, as pgx reads it), creates the tables if needed, and
-// listens for the changes of every replica. If the listening connection
-// drops, it reconnects and tells the watchers to reload ([store.Resync]).
-func OpenPostgres(ctx context.Context, dsn string) (*Store, error) {
+// listens for the changes of every replica. Every call, the opening
+// included, ends by the store's timeout ([WithTimeout]). The listening
+// connection is pinged after a silence ([WithHealthCheck]); when it is
+// lost (dropped, reset or stalled) the watchers hear [store.Lost], and
+// [store.Resync] after every reconnect, so that they reload what they
+// cache.
+func OpenPostgres(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+	o := buildOptions(opts)
 	db, err := sql.Open("pgx", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sqlstore: %w", err)
 	}
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(16)
-	if err := pgSchema(ctx, db); err != nil {
+	s := &Store{db: db, pg: true, timeout: o.timeout, health: o.health}
+	octx, cancel := s.bound(ctx)
+	defer cancel()
+	if err := pgSchema(octx, db); err != nil {
 		db.Close()
 		return nil, err
 	}
-	s := &Store{db: db, pg: true}
-	conn, err := pgx.Connect(ctx, dsn)
-	if err == nil {
-		_, err = conn.Exec(ctx, "LISTEN "+channel)
-	}
+	conn, err := s.subscribe(octx, dsn)
 	if err != nil {
-		if conn != nil {
-			conn.Close(ctx)
-		}
 		db.Close()
-		return nil, fmt.Errorf("sqlstore: listen: %w", err)
+		return nil, err
 	}
-	lctx, cancel := context.WithCancel(context.Background())
+	lctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { s.listen(lctx, dsn, conn) })
-	s.stopListen = func() { cancel(); wg.Wait() }
+	s.stopListen = func() { stop(); wg.Wait() }
 	return s, nil
 }
 
@@ -66,37 +67,58 @@ func OpenPostgres(ctx context.Context, dsn string) (*Store, error) {
 func pgSchema(ctx context.Context, db *sql.DB) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("sqlstore: %w", err)
+		return failed(ctx, "schema", err)
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7165431)`); err != nil {
-		return fmt.Errorf("sqlstore: schema lock: %w", err)
+		return failed(ctx, "schema lock", err)
 	}
 	if err := execAll(ctx, tx, schema("BIGSERIAL PRIMARY KEY")); err != nil {
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return failed(ctx, "schema", err)
+	}
+	return nil
 }
 
-// listen hands each notification to the watchers until ctx ends.
+// subscribe opens a connection that listens on the channel, within the
+// store's timeout.
+func (s *Store) subscribe(ctx context.Context, dsn string) (*pgx.Conn, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
+	c, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return nil, failed(ctx, "listen", err)
+	}
+	if _, err := c.Exec(ctx, "LISTEN "+channel); err != nil {
+		s.closeConn(c)
+		return nil, failed(ctx, "listen", err)
+	}
+	return c, nil
+}
+
+// closeConn closes c, waiting no longer than the store's timeout.
+func (s *Store) closeConn(c *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+	defer cancel()
+	_ = c.Close(ctx)
+}
+
+// listen hands each notification to the watchers until ctx ends, and
+// reconnects when the connection is lost: Lost when it is, Resync once a
+// new connection listens (what was said in between is unknown).
 func (s *Store) listen(ctx context.Context, dsn string, conn *pgx.Conn) {
 	backoff := 50 * time.Millisecond
 	for {
-		for conn != nil {
-			n, err := conn.WaitForNotification(ctx)
-			if err != nil {
-				conn.Close(context.Background())
-				conn = nil
-				break
+		if conn != nil {
+			s.hear(ctx, conn)
+			s.closeConn(conn)
+			conn = nil
+			if ctx.Err() != nil {
+				return
 			}
-			var w wire
-			if json.Unmarshal([]byte(n.Payload), &w) != nil {
-				w = wire{Kind: store.Resync}
-			}
-			s.hub.Publish(store.Event{Kind: w.Kind, Scope: w.Scope, Key: w.Key, ID: w.ID})
-		}
-		if ctx.Err() != nil {
-			return
+			s.hub.Publish(store.Event{Kind: store.Lost})
 		}
 		select {
 		case <-ctx.Done():
@@ -104,17 +126,40 @@ func (s *Store) listen(ctx context.Context, dsn string, conn *pgx.Conn) {
 		case <-time.After(backoff):
 		}
 		backoff = min(2*backoff, 5*time.Second)
-		c, err := pgx.Connect(ctx, dsn)
-		if err == nil {
-			if _, err = c.Exec(ctx, "LISTEN "+channel); err != nil {
-				c.Close(context.Background())
-			}
-		}
+		c, err := s.subscribe(ctx, dsn)
 		if err != nil {
 			continue
 		}
 		conn, backoff = c, 50*time.Millisecond
-		// Changes made while no one listened are unknown: reload.
 		s.hub.Publish(store.Event{Kind: store.Resync})
+	}
+}
+
+// hear publishes conn's notifications until ctx ends or conn is lost: it
+// fails, or it stays silent for the health-check interval and then does
+// not answer a ping within the timeout.
+func (s *Store) hear(ctx context.Context, conn *pgx.Conn) {
+	for {
+		wctx, cancel := context.WithTimeout(ctx, s.health)
+		n, err := conn.WaitForNotification(wctx)
+		silent := wctx.Err() != nil
+		cancel()
+		switch {
+		case err == nil:
+			var w wire
+			if json.Unmarshal([]byte(n.Payload), &w) != nil {
+				w = wire{Kind: store.Resync}
+			}
+			s.hub.Publish(store.Event{Kind: w.Kind, Scope: w.Scope, Key: w.Key, ID: w.ID})
+			continue
+		case ctx.Err() != nil, !silent:
+			return
+		}
+		pctx, cancel := context.WithTimeout(ctx, s.timeout)
+		err = conn.Ping(pctx)
+		cancel()
+		if err != nil {
+			return
+		}
 	}
 }

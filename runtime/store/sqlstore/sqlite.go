@@ -12,7 +12,10 @@ import (
 // OpenSQLite opens (creating it if needed) the SQLite database at path.
 // The state survives a restart; processes on one machine may share the
 // file, but only changes made through a Store reach its watchers.
-func OpenSQLite(ctx context.Context, path string) (*Store, error) {
+//
+// Every call ends by the store's timeout ([WithTimeout]).
+func OpenSQLite(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	o := buildOptions(opts)
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -20,9 +23,12 @@ func OpenSQLite(ctx context.Context, path string) (*Store, error) {
 	}
 	// One connection: transactions of this process never contend.
 	db.SetMaxOpenConns(1)
-	if err := execAll(ctx, db, schema("INTEGER PRIMARY KEY AUTOINCREMENT")); err != nil {
+	s := &Store{db: db, timeout: o.timeout}
+	octx, cancel := s.bound(ctx)
+	defer cancel()
+	if err := execAll(octx, db, schema("INTEGER PRIMARY KEY AUTOINCREMENT")); err != nil {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db}, nil
+	return s, nil
 }

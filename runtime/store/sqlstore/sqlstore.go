@@ -23,12 +23,26 @@ import (
 // Store is a [store.Store] over a SQL database. It is safe for concurrent
 // use. Close it when done.
 type Store struct {
-	db  *sql.DB
-	pg  bool
-	hub store.Hub
-	// notify, for PostgreSQL, sends the events of a transaction with it;
-	// for SQLite they are published here after the commit.
+	db      *sql.DB
+	pg      bool
+	hub     store.Hub
+	timeout time.Duration // bounds every call
+	health  time.Duration // PostgreSQL: the longest silence before the listener is pinged
+	// stopListen stops the PostgreSQL listener; nil for SQLite.
 	stopListen func()
+}
+
+// bound gives ctx the store's deadline.
+func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeoutCause(ctx, s.timeout, fmt.Errorf("%w (sqlstore, %s)", store.ErrTimeout, s.timeout))
+}
+
+// failed wraps err, saying so when the store's deadline ended the call.
+func failed(ctx context.Context, what string, err error) error {
+	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, store.ErrTimeout) {
+		return fmt.Errorf("sqlstore: %s: %w: %w", what, cause, err)
+	}
+	return fmt.Errorf("sqlstore: %s: %w", what, err)
 }
 
 var _ store.Store = (*Store)(nil)
@@ -47,15 +61,20 @@ func (s *Store) Watch(fn func(store.Event)) (stop func()) { return s.hub.Watch(f
 
 // tx runs fn in a transaction and, once it commits, makes its events
 // known.
-func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx, emit func(store.Event)) error) error {
+func (s *Store) tx(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx, emit func(store.Event)) error) error {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("sqlstore: %w", err)
+		return failed(ctx, "begin", err)
 	}
 	var events []store.Event
 	emit := func(e store.Event) { events = append(events, e) }
-	if err := fn(tx, emit); err != nil {
+	if err := fn(ctx, tx, emit); err != nil {
 		_ = tx.Rollback()
+		if ctx.Err() != nil && !errors.Is(err, store.ErrTimeout) {
+			return failed(ctx, "transaction", err)
+		}
 		return err
 	}
 	if s.pg {
@@ -66,12 +85,12 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx, emit func(store.Even
 			}
 			if _, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, channel, string(b)); err != nil {
 				_ = tx.Rollback()
-				return fmt.Errorf("sqlstore: notify: %w", err)
+				return failed(ctx, "notify", err)
 			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlstore: commit: %w", err)
+		return failed(ctx, "commit", err)
 	}
 	if !s.pg {
 		for _, e := range events {
@@ -86,7 +105,7 @@ func (s *Store) AddGrant(ctx context.Context, g store.Grant) error {
 	if !g.Scope.Valid() || g.Key == "" || g.Rule == "" {
 		return fmt.Errorf("sqlstore: a grant needs a valid scope, a key and a rule")
 	}
-	return s.tx(ctx, func(tx *sql.Tx, emit func(store.Event)) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx, emit func(store.Event)) error {
 		return addGrant(ctx, tx, emit, g)
 	})
 }
@@ -105,20 +124,25 @@ func addGrant(ctx context.Context, tx *sql.Tx, emit func(store.Event), g store.G
 
 // Grants implements [store.Grants].
 func (s *Store) Grants(ctx context.Context, scope store.Scope, key string) ([]string, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	rows, err := s.db.QueryContext(ctx, `SELECT rule FROM toolgate_grants WHERE scope = $1 AND gkey = $2 ORDER BY id`, int(scope), key)
 	if err != nil {
-		return nil, fmt.Errorf("sqlstore: grants: %w", err)
+		return nil, failed(ctx, "grants", err)
 	}
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
 		var r string
 		if err := rows.Scan(&r); err != nil {
-			return nil, fmt.Errorf("sqlstore: grants: %w", err)
+			return nil, failed(ctx, "grants", err)
 		}
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, failed(ctx, "grants", err)
+	}
+	return out, nil
 }
 
 // approvalBody is what an approval row keeps as JSON: everything but its
@@ -147,7 +171,7 @@ func (s *Store) PutApproval(ctx context.Context, a store.Approval) error {
 	if err != nil {
 		return fmt.Errorf("sqlstore: %w", err)
 	}
-	return s.tx(ctx, func(tx *sql.Tx, emit func(store.Event)) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx, emit func(store.Event)) error {
 		r, err := tx.ExecContext(ctx, `INSERT INTO toolgate_approvals (id, session, body, created, expires, answered)
 			VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT (id) DO NOTHING`,
 			a.ID, a.Session, string(body), nanos(a.Created), nanos(a.Expires))
@@ -202,34 +226,41 @@ func scanApproval(r scanner) (store.Approval, error) {
 
 // Approval implements [store.Approvals].
 func (s *Store) Approval(ctx context.Context, id string) (store.Approval, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	a, err := scanApproval(s.db.QueryRowContext(ctx, `SELECT `+approvalCols+` FROM toolgate_approvals WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, fmt.Errorf("%w: approval %q", store.ErrNotFound, id)
 	}
 	if err != nil {
-		return a, fmt.Errorf("sqlstore: approval: %w", err)
+		return a, failed(ctx, "approval", err)
 	}
 	return a, nil
 }
 
 // Pending implements [store.Approvals].
 func (s *Store) Pending(ctx context.Context) ([]store.Approval, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	now := time.Now().UnixNano()
 	rows, err := s.db.QueryContext(ctx, `SELECT `+approvalCols+` FROM toolgate_approvals
 		WHERE answered = 0 AND (expires = 0 OR expires > $1) ORDER BY created, id`, now)
 	if err != nil {
-		return nil, fmt.Errorf("sqlstore: pending: %w", err)
+		return nil, failed(ctx, "pending", err)
 	}
 	defer rows.Close()
 	var out []store.Approval
 	for rows.Next() {
 		a, err := scanApproval(rows)
 		if err != nil {
-			return nil, err
+			return nil, failed(ctx, "pending", err)
 		}
 		out = append(out, a)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, failed(ctx, "pending", err)
+	}
+	return out, nil
 }
 
 // AnswerApproval implements [store.Approvals].
@@ -237,7 +268,7 @@ func (s *Store) AnswerApproval(ctx context.Context, id string, ans store.Answer)
 	if ans.Choice > store.ChoiceAllowAlways || ans.Scope != 0 && !ans.Scope.Valid() {
 		return fmt.Errorf("sqlstore: invalid answer (choice %d, scope %d)", ans.Choice, ans.Scope)
 	}
-	return s.tx(ctx, func(tx *sql.Tx, emit func(store.Event)) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx, emit func(store.Event)) error {
 		lock := ""
 		if s.pg {
 			lock = " FOR UPDATE"
@@ -275,7 +306,7 @@ func (s *Store) AnswerApproval(ctx context.Context, id string, ans store.Answer)
 
 // CancelSession implements [store.Cancels].
 func (s *Store) CancelSession(ctx context.Context, session, reason string) error {
-	return s.tx(ctx, func(tx *sql.Tx, emit func(store.Event)) error {
+	return s.tx(ctx, func(ctx context.Context, tx *sql.Tx, emit func(store.Event)) error {
 		r, err := tx.ExecContext(ctx, `INSERT INTO toolgate_cancels (session, reason, created) VALUES ($1, $2, $3)
 			ON CONFLICT (session) DO NOTHING`, session, reason, time.Now().UnixNano())
 		if err != nil {
@@ -290,13 +321,15 @@ func (s *Store) CancelSession(ctx context.Context, session, reason string) error
 
 // Cancelled implements [store.Cancels].
 func (s *Store) Cancelled(ctx context.Context, session string) (string, bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	var reason string
 	err := s.db.QueryRowContext(ctx, `SELECT reason FROM toolgate_cancels WHERE session = $1`, session).Scan(&reason)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
 	if err != nil {
-		return "", false, fmt.Errorf("sqlstore: cancelled: %w", err)
+		return "", false, failed(ctx, "cancelled", err)
 	}
 	return reason, true, nil
 }
@@ -307,23 +340,27 @@ func (s *Store) SaveCounters(ctx context.Context, session string, c store.Counte
 	if err != nil {
 		return fmt.Errorf("sqlstore: %w", err)
 	}
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	_, err = s.db.ExecContext(ctx, `INSERT INTO toolgate_counters (session, body, updated) VALUES ($1, $2, $3)
 		ON CONFLICT (session) DO UPDATE SET body = excluded.body, updated = excluded.updated`, session, string(b), time.Now().UnixNano())
 	if err != nil {
-		return fmt.Errorf("sqlstore: counters: %w", err)
+		return failed(ctx, "counters", err)
 	}
 	return nil
 }
 
 // Counters implements [store.CounterStore].
 func (s *Store) Counters(ctx context.Context, session string) (store.Counters, bool, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	var body string
 	err := s.db.QueryRowContext(ctx, `SELECT body FROM toolgate_counters WHERE session = $1`, session).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Counters{}, false, nil
 	}
 	if err != nil {
-		return store.Counters{}, false, fmt.Errorf("sqlstore: counters: %w", err)
+		return store.Counters{}, false, failed(ctx, "counters", err)
 	}
 	var c store.Counters
 	if err := json.Unmarshal([]byte(body), &c); err != nil {
@@ -351,10 +388,12 @@ func schema(id string) []string {
 // the table stays small. Hosts call it now and then.
 func (s *Store) Prune(ctx context.Context, before time.Time) error {
 	n := before.UnixNano()
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	_, err := s.db.ExecContext(ctx, `DELETE FROM toolgate_approvals WHERE (answered = 1 AND answered_at < $1)
 		OR (answered = 0 AND expires <> 0 AND expires < $1)`, n)
 	if err != nil {
-		return fmt.Errorf("sqlstore: prune: %w", err)
+		return failed(ctx, "prune", err)
 	}
 	return nil
 }
