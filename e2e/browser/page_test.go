@@ -107,7 +107,7 @@ func TestApprovalPageInChromium(t *testing.T) {
 	assert.Equal(t, "Allow always: adds Bash(make build)", always)
 
 	// The answer token the page holds, read as the page's own script would.
-	pend, err := chromedp.Run(ctx, chromedp.Evaluate[[]approvalpage.Item](`fetch("pending").then(r => r.json())`,
+	pend, err := chromedp.Run(ctx, chromedp.Evaluate[[]approvalpage.Item](`fetch("pending", {headers: {"Authorization": "Bearer " + sessionStorage.getItem("toolgate-approval-token")}}).then(r => r.json())`,
 		chromedp.EvalAwaitPromise))
 	require.NoError(t, err)
 	require.Len(t, pend, 1)
@@ -131,7 +131,8 @@ func TestApprovalPageInChromium(t *testing.T) {
 
 	// The same answer token again, from the page: refused.
 	replay, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("answer", {method: "POST",
-		headers: {"Content-Type": "application/json", "X-Toolgate-Answer-Token": `+jsString(tok)+`},
+		headers: {"Content-Type": "application/json", "X-Toolgate-Answer-Token": `+jsString(tok)+`,
+			"Authorization": "Bearer " + sessionStorage.getItem("toolgate-approval-token")},
 		body: JSON.stringify({id: `+jsString(id)+`, choice: "allow-once"})}).then(async r => r.status + " " + await r.text())`,
 		chromedp.EvalAwaitPromise))
 	require.NoError(t, err)

@@ -5,11 +5,17 @@
 // reason. Answers go to a [store.Approvals]; a pipeline on any replica
 // sharing the store sees them.
 //
-// Security: every request needs the page's token (an Authorization: Bearer
-// header, or ?token= once, which sets a SameSite=Strict, HttpOnly cookie);
-// by default only loopback clients are served; an answer is a POST with
-// a single-use answer token in a header of its own, which no other site
-// can send, from an Origin that is this page's if the browser names one.
+// Security: every request for data or an answer needs the page's token in
+// an Authorization: Bearer header. The page itself (static, holding
+// nothing) takes the token from the link it is opened with (#token= or
+// ?token=, which then leaves the address bar) and keeps it in the tab's
+// sessionStorage, which only this origin (scheme, host and port) reads.
+// No cookie carries it: a browser sends a host's cookies to every port of
+// that host, so another server on 127.0.0.1 would read a cookie of this
+// page (see SECURITY.md). By default only loopback clients are served; an
+// answer is a POST with a single-use answer token in a header of its own,
+// which no other site can send, from an Origin that is this page's if the
+// browser names one.
 package approvalpage
 
 import (
@@ -68,8 +74,6 @@ func New(st store.Store, o Options) (*Handler, error) {
 	return h, nil
 }
 
-const cookieName = "toolgate_approval"
-
 // ServeHTTP implements [http.Handler].
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -80,15 +84,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the approval page serves loopback clients only", http.StatusForbidden)
 		return
 	}
-	if q := r.URL.Query().Get("token"); q != "" && r.Method == http.MethodGet && r.URL.Path == "/" {
-		if !h.tokenOK(q) {
+	if r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		// The page holds nothing: its script reads the token from the
+		// link and sends it as a header. A wrong token in the link is
+		// refused here, at once.
+		if q := r.URL.Query().Get("token"); q != "" && !h.tokenOK(q) {
 			http.Error(w, "wrong token", http.StatusUnauthorized)
 			return
 		}
-		http.SetCookie(w, &http.Cookie{Name: cookieName, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil})
-		u := *r.URL
-		u.RawQuery = ""
-		http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+		h.mux.ServeHTTP(w, r)
 		return
 	}
 	if !h.authenticated(r) {
@@ -115,10 +119,7 @@ func (h *Handler) authenticated(r *http.Request) bool {
 	if a := r.Header.Get("Authorization"); len(a) > 7 && a[:7] == "Bearer " {
 		return h.tokenOK(a[7:])
 	}
-	if c, err := r.Cookie(cookieName); err == nil {
-		return h.tokenOK(c.Value)
-	}
-	return false
+	return false // never a cookie: every port of the host reads those
 }
 
 // Item is one pending approval as the page shows it.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func post(t *testing.T, srv *httptest.Server, answerToken, body string, hdr map[
 
 func TestPageRefusesWithoutToken(t *testing.T) {
 	_, srv := setup(t)
-	for _, path := range []string{"/", "/pending", "/events"} {
+	for _, path := range []string{"/pending", "/events"} {
 		res := get(t, srv.URL+path, "")
 		assert.Equal(t, http.StatusUnauthorized, res.StatusCode, path)
 		res = get(t, srv.URL+path, "wrong-token-wrong-token")
@@ -86,17 +87,60 @@ func TestPageRefusesWithoutToken(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, code)
 	assert.Contains(t, body, "a token is required")
 
-	// ?token= once sets the cookie and drops the token from the address.
-	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := c.Get(srv.URL + "/?token=" + token)
+	// A wrong token in the link is refused at once.
+	res := get(t, srv.URL+"/?token=wrong-token-wrong-token", "")
+	assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	// The page itself holds nothing: no token, no approval, no cookie.
+	for _, u := range []string{srv.URL + "/", srv.URL + "/?token=" + token} {
+		res = get(t, u, "")
+		require.Equal(t, http.StatusOK, res.StatusCode, u)
+		var b strings.Builder
+		_, _ = bufio.NewReader(res.Body).WriteTo(&b)
+		assert.NotContains(t, b.String(), token, u)
+		assert.NotContains(t, b.String(), "make build", u)
+		assert.Empty(t, res.Cookies(), u)
+	}
+}
+
+// A browser sends a host's cookies to every port of it: the token must
+// never travel in one, or any other server on 127.0.0.1 reads it. A
+// client with a cookie jar (port-blind, as browsers are) opens the page's
+// link, then visits another server on the same host: that server sees
+// neither a cookie nor the token; and the page takes no cookie as proof.
+func TestPageTokenNeverReachesAnotherPort(t *testing.T) {
+	_, srv := setup(t)
+	seen := make(chan http.Header, 4)
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen <- r.Header.Clone()
+	}))
+	defer other.Close()
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	c := &http.Client{Jar: jar}
+	for _, u := range []string{srv.URL + "/?token=" + token, srv.URL + "/"} {
+		res, err := c.Get(u)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, http.StatusOK, res.StatusCode, u)
+	}
+	res, err := c.Get(other.URL + "/")
 	require.NoError(t, err)
 	res.Body.Close()
-	assert.Equal(t, http.StatusSeeOther, res.StatusCode)
-	assert.Equal(t, "/", res.Header.Get("Location"))
-	ck := res.Cookies()
-	require.Len(t, ck, 1)
-	assert.Equal(t, http.SameSiteStrictMode, ck[0].SameSite)
-	assert.True(t, ck[0].HttpOnly)
+	h := <-seen
+	assert.Empty(t, h.Values("Cookie"), "another port's server got a cookie")
+	for k, vs := range h {
+		for _, v := range vs {
+			assert.NotContains(t, v, token, "header %s", k)
+		}
+	}
+	// The token as a cookie (how it once travelled) opens nothing.
+	req, err := http.NewRequestWithContext(t.Context(), "GET", srv.URL+"/pending", nil)
+	require.NoError(t, err)
+	req.AddCookie(&http.Cookie{Name: "toolgate_approval", Value: token})
+	res, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusUnauthorized, res.StatusCode)
 }
 
 func TestPageListsAndAnswersOnce(t *testing.T) {
