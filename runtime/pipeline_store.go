@@ -130,7 +130,8 @@ func (p *Pipeline) onEvent(e store.Event) {
 		p.st.heard = false
 		p.st.lost = "the store's change feed was lost at " + time.Now().UTC().Format(time.RFC3339) +
 			": a cancellation made elsewhere may be unheard until it is back and read again"
-		p.st.blocked.Store(&p.st.lost)
+		why := p.st.lost // a copy: the gate reads it without the lock
+		p.st.blocked.Store(&why)
 	}
 	p.st.mu.Unlock()
 	for _, c := range wake {
