@@ -5,6 +5,7 @@
 package faultproxy
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"sync"
@@ -29,6 +30,26 @@ type link struct {
 	mu             sync.Mutex
 	cond           *sync.Cond
 	stalled        bool
+	listens        bool // the client sent a LISTEN statement on it
+}
+
+// Which selects connections.
+type Which uint8
+
+const (
+	// All is every open connection.
+	All Which = iota
+	// Listeners are the connections on which the client sent a LISTEN
+	// statement (PostgreSQL's change feed).
+	Listeners
+	// Others are the rest: the pool's connections.
+	Others
+)
+
+func (l *link) is(w Which) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return w == All || (w == Listeners) == l.listens
 }
 
 // Start listens on a loopback port and forwards to target until the test
@@ -73,19 +94,22 @@ func (p *Proxy) accept() {
 		l.stalled = p.stallNew
 		p.conns[l] = struct{}{}
 		p.mu.Unlock()
-		go l.pipe(s, c)
-		go l.pipe(c, s)
+		go l.pipe(s, c, true)
+		go l.pipe(c, s, false)
 	}
 }
 
 // pipe copies src to dst, holding what it read while the link is
 // stalled.
-func (l *link) pipe(dst, src net.Conn) {
+func (l *link) pipe(dst, src net.Conn, fromClient bool) {
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
 			l.mu.Lock()
+			if fromClient && bytes.Contains(buf[:n], []byte("LISTEN ")) {
+				l.listens = true
+			}
 			for l.stalled {
 				l.cond.Wait()
 			}
@@ -115,12 +139,18 @@ func (l *link) setStalled(v bool) {
 	l.cond.Broadcast()
 }
 
-func (p *Proxy) links() []*link {
+func (p *Proxy) links(w Which) []*link {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := make([]*link, 0, len(p.conns))
+	ls := make([]*link, 0, len(p.conns))
 	for l := range p.conns {
-		out = append(out, l)
+		ls = append(ls, l)
+	}
+	p.mu.Unlock()
+	out := ls[:0]
+	for _, l := range ls {
+		if l.is(w) {
+			out = append(out, l)
+		}
 	}
 	return out
 }
@@ -132,15 +162,15 @@ func (p *Proxy) Stall() {
 	p.mu.Lock()
 	p.stallNew = true
 	p.mu.Unlock()
-	for _, l := range p.links() {
+	for _, l := range p.links(All) {
 		l.setStalled(true)
 	}
 }
 
-// StallOpen stops forwarding on the connections open now, for good; later
-// ones are forwarded: connections a NAT or a firewall forgot.
-func (p *Proxy) StallOpen() {
-	for _, l := range p.links() {
+// StallOpen stops forwarding on the connections of w open now, for good;
+// later ones are forwarded: connections a NAT or a firewall forgot.
+func (p *Proxy) StallOpen(w Which) {
+	for _, l := range p.links(w) {
 		l.setStalled(true)
 	}
 }
@@ -150,22 +180,21 @@ func (p *Proxy) Resume() {
 	p.mu.Lock()
 	p.stallNew = false
 	p.mu.Unlock()
-	for _, l := range p.links() {
+	for _, l := range p.links(All) {
 		l.setStalled(false)
 	}
 }
 
-// Drop closes every open connection at both ends.
-func (p *Proxy) Drop() { p.end(false) }
+// Drop closes the open connections of w at both ends.
+func (p *Proxy) Drop(w Which) { p.end(w, false) }
 
-// Reset aborts every open connection with a TCP RST at both ends.
-func (p *Proxy) Reset() { p.end(true) }
+// Reset aborts the open connections of w with a TCP RST at both ends.
+func (p *Proxy) Reset(w Which) { p.end(w, true) }
 
-func (p *Proxy) end(rst bool) {
+func (p *Proxy) end(w Which, rst bool) {
+	ls := p.links(w)
 	p.mu.Lock()
-	ls := make([]*link, 0, len(p.conns))
-	for l := range p.conns {
-		ls = append(ls, l)
+	for _, l := range ls {
 		delete(p.conns, l)
 	}
 	p.mu.Unlock()
@@ -182,5 +211,5 @@ func (p *Proxy) end(rst bool) {
 
 func (p *Proxy) close() {
 	p.ln.Close()
-	p.end(false)
+	p.end(All, false)
 }

@@ -1,0 +1,373 @@
+package sqlstore_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
+	"github.com/toolgate/toolgate/runtime/approval"
+	"github.com/toolgate/toolgate/runtime/store"
+	"github.com/toolgate/toolgate/runtime/store/internal/faultproxy"
+	"github.com/toolgate/toolgate/runtime/store/sqlstore"
+)
+
+// The bounds of the fault tests: each store call ends within timeout; a
+// silent listener is pinged after health.
+const (
+	timeout = 400 * time.Millisecond
+	health  = 200 * time.Millisecond
+	// bound is the most any call or notice may take under a fault.
+	bound = 3 * time.Second
+)
+
+// proxiedPG opens a store on the test's PostgreSQL through a fault proxy
+// on loopback.
+func proxiedPG(t *testing.T) (*sqlstore.Store, *faultproxy.Proxy) {
+	t.Helper()
+	u, err := url.Parse(postgresDSN(t))
+	require.NoError(t, err)
+	require.NotEmpty(t, u.Host, "the fault tests need a DSN in URL form")
+	px := faultproxy.Start(t, u.Host)
+	u.Host = px.Addr()
+	st, err := sqlstore.OpenPostgres(t.Context(), u.String(), sqlstore.WithTimeout(timeout), sqlstore.WithHealthCheck(health))
+	require.NoError(t, err)
+	t.Cleanup(func() { st.Close() })
+	return st, px
+}
+
+// openWith opens a pipeline on dir over st for user, asking through asker
+// if it is not nil; Read is allowed, so that a call is allowed unless
+// something stops it.
+func openWith(t *testing.T, dir, user string, st store.Store, asker approval.Asker) *runtime.Pipeline {
+	t.Helper()
+	p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Default: permission.Ask, Allow: []string{"Read"}},
+		Store: st, User: user, Asker: asker, AskTimeout: time.Minute, Limits: runtime.Limits{MaxSteps: 1 << 20}})
+	require.NoError(t, err)
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func uniq(name string) string { return fmt.Sprintf("%s-%d", name, time.Now().UnixNano()) }
+
+// read is a call of Read on dir's main.go with a new offset each time
+// (so that it never counts as a repeated call).
+func read(session, dir string, n int) runtime.Call {
+	return runtime.Call{Session: session, Tool: "Read", Input: []byte(fmt.Sprintf(`{"file_path":%q,"offset":%d}`, filepath.Join(dir, "main.go"), n))}
+}
+
+// within runs fn and fails the test if it has not returned after d.
+func within(t *testing.T, d time.Duration, what string, fn func()) {
+	t.Helper()
+	done := make(chan struct{})
+	start := time.Now()
+	go func() { defer close(done); fn() }()
+	select {
+	case <-done:
+		t.Logf("%s: %s", what, time.Since(start).Round(time.Millisecond))
+	case <-time.After(d):
+		t.Fatalf("%s still waiting after %s", what, d)
+	}
+}
+
+// A database behind a proxy that stalls, drops or resets every
+// connection costs session start, Check, BeginStep and Cancel at most the
+// store's timeout: each ends in bounded time with its answer or a Deny (or
+// error) that says the store did not answer; none allows a call it should
+// not. Once the network is back, asks are recorded again.
+func TestPostgresFaultsNeverHang(t *testing.T) {
+	for _, fault := range []string{"stall", "drop", "reset"} {
+		t.Run(fault, func(t *testing.T) {
+			st, px := proxiedPG(t)
+			dir := workspace(t)
+			p := openWith(t, dir, "ann", st, nil)
+			asker := approval.NewStoreAsker(st, dir, "ann")
+			defer asker.Close()
+			pa := openWith(t, dir, "ann", st, asker)
+			id := uniq(fault)
+			s, err := p.Session(t.Context(), runtime.SessionOptions{ID: id})
+			require.NoError(t, err)
+			_, err = pa.Session(t.Context(), runtime.SessionOptions{ID: id})
+			require.NoError(t, err)
+			switch fault {
+			case "stall":
+				px.Stall()
+			case "drop":
+				px.Drop(faultproxy.All)
+			case "reset":
+				px.Reset(faultproxy.All)
+			}
+			stalled := fault == "stall"
+
+			within(t, bound, "session start", func() {
+				_, err := p.Session(t.Context(), runtime.SessionOptions{ID: id + "-2"})
+				if stalled {
+					require.ErrorIs(t, err, store.ErrTimeout)
+					assert.ErrorContains(t, err, "runtime: loading session grants: ")
+				}
+			})
+			within(t, bound, "Check parking an ask", func() {
+				v := p.Check(t.Context(), bash(id, "make build"))
+				switch {
+				case v.Decision == permission.Ask:
+					assert.False(t, stalled, "a stalled store recorded the ask")
+					assert.NotEmpty(t, v.Ticket, v.Reason)
+				case v.Decision == permission.Deny:
+					assert.Equal(t, runtime.RuleStore, v.Rule, v.Reason)
+					if stalled {
+						assert.Contains(t, v.Reason, "no answer before the deadline")
+					}
+				default:
+					t.Errorf("Check under %s: %s %s", fault, v.Decision, v.Reason)
+				}
+			})
+			within(t, bound, "Check asking through the store", func() {
+				ctx, cancel := context.WithTimeout(t.Context(), 2*bound)
+				defer cancel()
+				done := make(chan runtime.Verdict, 1)
+				go func() { done <- pa.Check(ctx, bash(id, "make test")) }()
+				if !stalled {
+					cancel() // the ask went through or failed: either way it ends
+				}
+				v := <-done
+				assert.Equal(t, permission.Deny, v.Decision, v.Reason)
+				if stalled {
+					assert.Contains(t, v.Reason, "no answer before the deadline", v.Reason)
+				}
+			})
+			within(t, bound, "BeginStep", func() { s.BeginStep() })
+			within(t, bound, "Cancel", func() {
+				err := p.Cancel(t.Context(), id, "stop")
+				if stalled {
+					assert.ErrorIs(t, err, store.ErrTimeout)
+				}
+			})
+			v := p.Check(t.Context(), read(id, dir, 1))
+			assert.Equal(t, permission.Deny, v.Decision, "a cancelled session's call: %s", v.Reason)
+			assert.Equal(t, runtime.RuleCancelled, v.Rule, v.Reason)
+
+			px.Resume()
+			require.EventuallyWithT(t, func(c *assert.CollectT) {
+				other := uniq(fault + "-after")
+				_, err := p.Session(t.Context(), runtime.SessionOptions{ID: other})
+				if !assert.NoError(c, err) {
+					return
+				}
+				v := p.Check(t.Context(), bash(other, "make build"))
+				assert.Equal(c, permission.Ask, v.Decision, v.Reason)
+				assert.NotEmpty(c, v.Ticket, v.Reason)
+			}, 10*time.Second, 50*time.Millisecond, "the store never came back")
+		})
+	}
+}
+
+// A listener whose connection stalls (a NAT forgot it) is noticed in
+// bounded time: the replica denies from then on, and a session cancelled
+// on another replica meanwhile ends with its cancellation once the
+// listener is back.
+func TestPostgresStalledListenerIsNoticed(t *testing.T) {
+	stA, px := proxiedPG(t)
+	dir := workspace(t)
+	a := openWith(t, dir, "ann", stA, nil)
+	b := openWith(t, dir, "ann", openPG(t), nil)
+	id := uniq("listen-stall")
+	_, err := a.Session(t.Context(), runtime.SessionOptions{ID: id})
+	require.NoError(t, err)
+	v := a.Check(t.Context(), read(id, dir, 0))
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+
+	px.StallOpen(faultproxy.Listeners)
+	require.NoError(t, b.Cancel(t.Context(), id, "stopped on b"))
+	cancelled := time.Now()
+	n := 1
+	for {
+		n++
+		v = a.Check(t.Context(), read(id, dir, n))
+		if v.Decision == permission.Deny {
+			break
+		}
+		if time.Since(cancelled) > bound {
+			t.Fatalf("%s after the cancel on another replica, the call is still allowed: %s", bound, v.Reason)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("denied %s after the cancel: %s", time.Since(cancelled).Round(time.Millisecond), v.Reason)
+	assert.Contains(t, []permission.RuleID{runtime.RuleStore, runtime.RuleCancelled}, v.Rule, v.Reason)
+	require.Eventually(t, func() bool { n++; return a.Check(t.Context(), read(id, dir, n)).Rule == runtime.RuleCancelled },
+		2*bound, 10*time.Millisecond, "the cancellation never arrived")
+	n++
+	v = a.Check(t.Context(), read(id, dir, n))
+	assert.Contains(t, v.Reason, "stopped on b")
+
+	// Back in sync: another session's calls are allowed again.
+	id2 := uniq("listen-stall-2")
+	_, err = a.Session(t.Context(), runtime.SessionOptions{ID: id2})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { n++; return a.Check(t.Context(), read(id2, dir, n)).Decision == permission.Allow },
+		2*bound, 10*time.Millisecond, "the replica never came back in sync")
+}
+
+// What another replica does while this one's listener reconnects (and its
+// pooled connections are dead) is not lost: the change heard, or read
+// again after the reconnect, reaches the live sessions even though the
+// first reads fail.
+func TestPostgresChangesAroundReconnectHold(t *testing.T) {
+	stA, px := proxiedPG(t)
+	dir := workspace(t)
+	a := openWith(t, dir, "ann", stA, nil)
+	b := openWith(t, dir, "ann", openPG(t), nil)
+	id, id2 := uniq("reconnect"), uniq("reconnect-grant")
+	for _, s := range []string{id, id2} {
+		_, err := a.Session(t.Context(), runtime.SessionOptions{ID: s})
+		require.NoError(t, err)
+	}
+	v := a.Check(t.Context(), read(id, dir, 0))
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+
+	px.StallOpen(faultproxy.Others) // the pool's connections die silently
+	px.Reset(faultproxy.Listeners)  // and the listener's loudly: it reconnects
+	require.NoError(t, b.Cancel(t.Context(), id, "stopped on b"))
+	require.NoError(t, b.Grant(t.Context(), store.ScopeSession, id2, "Bash(make build)"))
+	cancelled := time.Now()
+	n := 1
+	for {
+		n++
+		v = a.Check(t.Context(), read(id, dir, n))
+		if v.Decision == permission.Deny {
+			break
+		}
+		if time.Since(cancelled) > bound {
+			t.Fatalf("%s after the cancel on another replica, the call is still allowed: %s", bound, v.Reason)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Logf("denied %s after the cancel: %s", time.Since(cancelled).Round(time.Millisecond), v.Reason)
+	require.Eventually(t, func() bool { n++; return a.Check(t.Context(), read(id, dir, n)).Rule == runtime.RuleCancelled },
+		2*bound, 10*time.Millisecond, "the cancellation was lost")
+	require.Eventually(t, func() bool { return a.Check(t.Context(), bash(id2, "make build")).Decision == permission.Allow },
+		2*bound, 10*time.Millisecond, "the grant was lost")
+}
+
+// Two replicas, each with a session whose model names its call
+// "toolu_1", ask through the shared store at once: both asks are
+// recorded, and each session gets its own answer. On PostgreSQL (two
+// stores, as two processes have) and SQLite (one file).
+func TestStoreAskerSameCallIDOnReplicas(t *testing.T) {
+	sqlite := func(t *testing.T) (store.Store, store.Store) {
+		st, err := sqlstore.OpenSQLite(t.Context(), filepath.Join(t.TempDir(), "state.db"))
+		require.NoError(t, err)
+		t.Cleanup(func() { st.Close() })
+		return st, st
+	}
+	pg := func(t *testing.T) (store.Store, store.Store) { return openPG(t), openPG(t) }
+	for name, stores := range map[string]func(*testing.T) (store.Store, store.Store){"postgres": pg, "sqlite": sqlite} {
+		t.Run(name, func(t *testing.T) {
+			st1, st2 := stores(t)
+			dir := workspace(t)
+			var ps []*runtime.Pipeline
+			for _, st := range []store.Store{st1, st2} {
+				asker := approval.NewStoreAsker(st, dir, "ann")
+				t.Cleanup(func() { asker.Close() })
+				ps = append(ps, openWith(t, dir, "ann", st, asker))
+			}
+			sessions := []string{uniq("same-id-1"), uniq("same-id-2")}
+			got := make([]chan runtime.Verdict, 2)
+			for i, p := range ps {
+				_, err := p.Session(t.Context(), runtime.SessionOptions{ID: sessions[i]})
+				require.NoError(t, err)
+				got[i] = make(chan runtime.Verdict, 1)
+				go func() {
+					call := bash(sessions[i], "make build")
+					call.ID = "toolu_1"
+					got[i] <- p.Check(context.Background(), call)
+				}()
+			}
+			ids := map[string]string{}
+			require.Eventually(t, func() bool {
+				pend, err := st1.Pending(t.Context())
+				if err != nil {
+					return false
+				}
+				for _, a := range pend {
+					if a.Session == sessions[0] || a.Session == sessions[1] {
+						ids[a.Session] = a.ID
+					}
+				}
+				return len(ids) == 2
+			}, 10*time.Second, 10*time.Millisecond, "both asks reach the store")
+			require.NoError(t, st1.AnswerApproval(t.Context(), ids[sessions[0]], store.Answer{Choice: store.ChoiceAllowOnce, By: "ann"}))
+			require.NoError(t, st1.AnswerApproval(t.Context(), ids[sessions[1]], store.Answer{Choice: store.ChoiceDeny, Reason: "not now", By: "ann"}))
+			for i, want := range []string{"the person allowed it (allow-once) after: ", "the person denied it: not now"} {
+				select {
+				case v := <-got[i]:
+					assert.Contains(t, v.Reason, want, sessions[i])
+					assert.Equal(t, []permission.Decision{permission.Allow, permission.Deny}[i], v.Decision, v.Reason)
+				case <-time.After(10 * time.Second):
+					t.Fatalf("session %s never got its answer", sessions[i])
+				}
+			}
+		})
+	}
+}
+
+// A session grant in one workspace does not reach the session of the same
+// id in another workspace, or of another user, sharing the store: on
+// PostgreSQL and SQLite.
+func TestSessionGrantsKeyedOnReplicas(t *testing.T) {
+	sqlite := func(t *testing.T) store.Store {
+		st, err := sqlstore.OpenSQLite(t.Context(), filepath.Join(t.TempDir(), "state.db"))
+		require.NoError(t, err)
+		t.Cleanup(func() { st.Close() })
+		return st
+	}
+	pg := func(t *testing.T) store.Store { return openPG(t) }
+	for name, open := range map[string]func(*testing.T) store.Store{"postgres": pg, "sqlite": sqlite} {
+		t.Run(name, func(t *testing.T) {
+			st := open(t)
+			d1, d2 := workspace(t), workspace(t)
+			id := uniq("keyed")
+			p1 := openWith(t, d1, "ann", st, nil)
+			_, err := p1.Session(t.Context(), runtime.SessionOptions{ID: id})
+			require.NoError(t, err)
+			require.NoError(t, p1.Grant(t.Context(), store.ScopeSession, id, "Bash(make build)"))
+			require.Eventually(t, func() bool { return p1.Check(t.Context(), bash(id, "make build")).Decision == permission.Allow },
+				5*time.Second, 5*time.Millisecond)
+			for other, p := range map[string]*runtime.Pipeline{"another workspace": openWith(t, d2, "ann", st, nil), "another user": openWith(t, d1, "bob", st, nil)} {
+				_, err := p.Session(t.Context(), runtime.SessionOptions{ID: id})
+				require.NoError(t, err)
+				v := p.Check(t.Context(), bash(id, "make build"))
+				assert.Equal(t, permission.Ask, v.Decision, "%s: %s", other, v.Reason)
+			}
+		})
+	}
+}
+
+// SQLite: a database another connection holds locked costs a call the
+// store's timeout, not the driver's busy wait.
+func TestSQLiteLockedEndsByTheDeadline(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	st, err := sqlstore.OpenSQLite(t.Context(), path, sqlstore.WithTimeout(timeout))
+	require.NoError(t, err)
+	defer st.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	require.NoError(t, err)
+	defer db.Close()
+	conn, err := db.Conn(t.Context())
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = conn.ExecContext(t.Context(), "BEGIN EXCLUSIVE")
+	require.NoError(t, err)
+	defer conn.ExecContext(context.Background(), "ROLLBACK")
+	within(t, bound, "AddGrant on a locked database", func() {
+		err := st.AddGrant(t.Context(), store.Grant{Scope: store.ScopeUser, Key: "ann", Rule: "Bash(make build)"})
+		assert.ErrorIs(t, err, store.ErrTimeout)
+	})
+}
