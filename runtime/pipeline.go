@@ -53,7 +53,8 @@ type Config struct {
 	AgentName string
 	// Store keeps grants, pending approvals, cancellations and layer-7
 	// counters; nil means a [store.Memory] of the pipeline's own. Share a
-	// store between replicas to share that state.
+	// store between replicas to share that state. Every call of it ends by
+	// a deadline: [store.DefaultTimeout], or the bound of a [store.Bounded].
 	Store store.Store
 	// Project and User are the keys of project- and user-scoped grants;
 	// empty offers no such scope.

@@ -47,7 +47,8 @@ type Answer struct {
 // Request asks a person to approve one call.
 type Request struct {
 	// ID identifies the request, unique among pending ones; [ChanAsker]
-	// assigns one when empty.
+	// assigns one when empty. [StoreAsker] never keys an approval by it
+	// (it is the model's call id, which two sessions may share).
 	ID string
 	// Session is the session's id.
 	Session string

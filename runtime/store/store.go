@@ -8,6 +8,10 @@
 //
 // A store is read when a session starts and when a [Event] says something
 // changed; the pipeline's checks read its own caches, never the store.
+// The pipeline bounds every call of it ([Bound]): a stalled database costs
+// a call its timeout and the call is denied, saying so. From a [Lost]
+// event until the reload after the next [Resync], the pipeline denies
+// every call: a cancellation made elsewhere may be unheard.
 package store
 
 import (
