@@ -19,13 +19,21 @@ type watcher struct {
 }
 
 // Watch calls fn for each event published after it returns, until stop.
-func (h *Hub) Watch(fn func(Event)) (stop func()) {
+func (h *Hub) Watch(fn func(Event)) (stop func()) { return h.WatchFrom(fn) }
+
+// WatchFrom is Watch that first hands fn the events first, before any
+// published later: what a store says of its state to a watcher that comes
+// late (a [Lost] not yet followed by its [Resync]).
+func (h *Hub) WatchFrom(fn func(Event), first ...Event) (stop func()) {
 	w := &watcher{fn: fn}
 	h.mu.Lock()
 	if h.watchers == nil {
 		h.watchers = make(map[*watcher]struct{})
 	}
 	h.watchers[w] = struct{}{}
+	for _, e := range first {
+		w.push(e)
+	}
 	h.mu.Unlock()
 	return func() {
 		h.mu.Lock()

@@ -410,3 +410,41 @@ func TestSQLiteLockedEndsByTheDeadline(t *testing.T) {
 		assert.ErrorIs(t, err, store.ErrTimeout)
 	})
 }
+
+// A watcher that comes while the listener is lost (a pipeline opened
+// during the outage) hears Lost first, then the Resync once the listener
+// is back: it never takes a stale cache for a fresh one.
+func TestPostgresLateWatcherHearsLost(t *testing.T) {
+	st, px := proxiedPG(t)
+	early := make(chan store.Event, 64)
+	stop := st.Watch(func(e store.Event) { early <- e })
+	defer stop()
+	px.Stall()
+	waitKind(t, early, store.Lost, bound)
+	late := make(chan store.Event, 64)
+	stop2 := st.Watch(func(e store.Event) { late <- e })
+	defer stop2()
+	select {
+	case e := <-late:
+		assert.Equal(t, store.Lost, e.Kind, "the first event a late watcher hears")
+	case <-time.After(bound):
+		t.Fatal("a watcher that came during the outage heard nothing")
+	}
+	px.Resume()
+	waitKind(t, late, store.Resync, 2*bound)
+}
+
+func waitKind(t *testing.T, c <-chan store.Event, k store.EventKind, d time.Duration) {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		select {
+		case e := <-c:
+			if e.Kind == k {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no event of kind %d within %s", k, d)
+		}
+	}
+}

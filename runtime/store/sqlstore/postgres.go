@@ -118,7 +118,7 @@ func (s *Store) listen(ctx context.Context, dsn string, conn *pgx.Conn) {
 			if ctx.Err() != nil {
 				return
 			}
-			s.hub.Publish(store.Event{Kind: store.Lost})
+			s.publishState(store.Event{Kind: store.Lost})
 		}
 		select {
 		case <-ctx.Done():
@@ -131,7 +131,7 @@ func (s *Store) listen(ctx context.Context, dsn string, conn *pgx.Conn) {
 			continue
 		}
 		conn, backoff = c, 50*time.Millisecond
-		s.hub.Publish(store.Event{Kind: store.Resync})
+		s.publishState(store.Event{Kind: store.Resync})
 	}
 }
 

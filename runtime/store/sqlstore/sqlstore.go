@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolgate/toolgate/runtime/store"
@@ -30,6 +31,19 @@ type Store struct {
 	health  time.Duration // PostgreSQL: the longest silence before the listener is pinged
 	// stopListen stops the PostgreSQL listener; nil for SQLite.
 	stopListen func()
+	// stateMu orders the listener's Lost and Resync with Watch: lost is
+	// set from a Lost until the next Resync, and a watcher that comes in
+	// between hears the Lost first.
+	stateMu sync.Mutex
+	lost    bool
+}
+
+// publishState publishes the listener's Lost or Resync.
+func (s *Store) publishState(e store.Event) {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	s.lost = e.Kind == store.Lost
+	s.hub.Publish(e)
 }
 
 // bound gives ctx the store's deadline.
@@ -56,8 +70,17 @@ func (s *Store) Close() error {
 }
 
 // Watch implements [store.Store]. With PostgreSQL it sees the changes of
-// every replica; with SQLite, those made through this Store.
-func (s *Store) Watch(fn func(store.Event)) (stop func()) { return s.hub.Watch(fn) }
+// every replica; with SQLite, those made through this Store. A watcher
+// that comes while the PostgreSQL listener is lost hears [store.Lost]
+// first.
+func (s *Store) Watch(fn func(store.Event)) (stop func()) {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if s.lost {
+		return s.hub.WatchFrom(fn, store.Event{Kind: store.Lost})
+	}
+	return s.hub.Watch(fn)
+}
 
 // tx runs fn in a transaction and, once it commits, makes its events
 // known.
