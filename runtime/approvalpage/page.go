@@ -61,10 +61,15 @@ type Handler struct {
 	byToken map[string]string // answer token -> approval id
 }
 
-// New returns the page over st.
+// New returns the page over st. Every call of st is bounded: st as it is
+// if it is a [store.Bounded], else with [store.DefaultTimeout]; a stalled
+// store makes a request fail, never hang.
 func New(st store.Store, o Options) (*Handler, error) {
 	if len(o.Token) < 16 {
 		return nil, errors.New("approvalpage: the token must be at least 16 bytes")
+	}
+	if _, ok := st.(*store.Bounded); !ok {
+		st = store.Bound(st, store.DefaultTimeout)
 	}
 	h := &Handler{st: st, opts: o, mux: http.NewServeMux(), byID: map[string]string{}, byToken: map[string]string{}}
 	h.mux.HandleFunc("GET /{$}", h.page)

@@ -2,6 +2,7 @@ package approvalpage_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/cookiejar"
@@ -217,4 +218,33 @@ func TestPageLoopbackOnly(t *testing.T) {
 
 	_, err = approvalpage.New(store.NewMemory(), approvalpage.Options{Token: "short"})
 	assert.ErrorContains(t, err, "at least 16 bytes")
+}
+
+// stalledPending is a store whose Pending never returns.
+type stalledPending struct {
+	*store.Memory
+	end chan struct{}
+}
+
+func (s stalledPending) Pending(context.Context) ([]store.Approval, error) {
+	<-s.end
+	return nil, nil
+}
+
+// A store that stops answering makes the page's request fail with the
+// reason once the store's deadline passed, never hang.
+func TestPageStalledStoreFails(t *testing.T) {
+	st := stalledPending{Memory: store.NewMemory(), end: make(chan struct{})}
+	defer close(st.end)
+	h, err := approvalpage.New(store.Bound(st, 100*time.Millisecond), approvalpage.Options{Token: token, Name: "ann"})
+	require.NoError(t, err)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	start := time.Now()
+	res := get(t, srv.URL+"/pending", token)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.Equal(t, http.StatusInternalServerError, res.StatusCode)
+	var b strings.Builder
+	_, _ = bufio.NewReader(res.Body).WriteTo(&b)
+	assert.Contains(t, b.String(), "the store failed: store: no answer before the deadline (listing approvals, 100ms)")
 }
