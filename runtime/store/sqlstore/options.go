@@ -28,7 +28,9 @@ func buildOptions(opts []Option) options {
 // WithTimeout bounds every call of the store, the opening included:
 // past it the call fails with an error that wraps [store.ErrTimeout]
 // (the pipeline then denies, saying so). Zero or less keeps
-// [store.DefaultTimeout].
+// [store.DefaultTimeout]. A pipeline bounds each call as well, by
+// store.DefaultTimeout unless its store is a [store.Bounded]: for a longer
+// bound give it store.Bound(st, d) too.
 func WithTimeout(d time.Duration) Option {
 	return func(o *options) {
 		if d > 0 {
