@@ -48,6 +48,7 @@ type analyzer struct {
 	cdDone bool   // cdTo is set
 
 	hj         HostJudge        // judges the hosts network commands reach, or nil
+	gitKeys    *gitConfigKeys   // the keys of the repository's config, once read
 	gitCfgDone bool             // gitCfg is read
 	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
 	gitCfgWhy  string           // why gitCfg cannot be read, or ""

@@ -142,7 +142,7 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 	for n := range readers {
 		names = append(names, n)
 	}
-	for n := range gitReadOnly {
+	for n := range gitSpec.subs {
 		names = append(names, n)
 	}
 	names = append(names, "mkfs", "mkfs.ext4", "mkfsgit", "mkfspython", "python", "python3.12", "pythonx",

@@ -262,12 +262,36 @@ func (a *analyzer) gitConfig() (*gitRemoteConfig, string) {
 }
 
 func readGitConfig(dir string) (*gitRemoteConfig, string) {
+	text, why := gitConfigText(dir)
+	if why != "" {
+		return nil, why
+	}
+	return parseGitRemotes(text)
+}
+
+// gitConfigText reads the config of the repository git finds from dir, or
+// says why it cannot.
+func gitConfigText(dir string) (string, string) {
+	gitDir, why := gitCommonDir(dir)
+	if why != "" {
+		return "", why
+	}
+	text, err := readSmall(filepath.Join(gitDir, "config"), maxGitConfig)
+	if err != nil {
+		return "", "is in the repository's config, which cannot be read: " + err.Error()
+	}
+	return text, ""
+}
+
+// gitCommonDir finds the directory that holds the config of the
+// repository git finds from dir.
+func gitCommonDir(dir string) (string, string) {
 	if dir == "" || !filepath.IsAbs(dir) {
-		return nil, "is in a repository that is not known here"
+		return "", "is in a repository that is not known here"
 	}
 	top, why := gitTop(dir)
 	if why != "" || top == "" {
-		return nil, "is in a repository that is not known here"
+		return "", "is in a repository that is not known here"
 	}
 	gitDir := filepath.Join(top, ".git")
 	if fi, err := os.Lstat(gitDir); err == nil && fi.Mode().IsRegular() {
@@ -275,7 +299,7 @@ func readGitConfig(dir string) (*gitRemoteConfig, string) {
 		// holds the shared config.
 		b, err := readSmall(gitDir, 4096)
 		if err != nil || !strings.HasPrefix(b, "gitdir: ") {
-			return nil, "is in a repository whose .git file is not read here"
+			return "", "is in a repository whose .git file is not read here"
 		}
 		gitDir = strings.TrimSpace(strings.TrimPrefix(b, "gitdir: "))
 		if !filepath.IsAbs(gitDir) {
@@ -289,11 +313,7 @@ func readGitConfig(dir string) (*gitRemoteConfig, string) {
 			gitDir = cd
 		}
 	}
-	text, err := readSmall(filepath.Join(gitDir, "config"), maxGitConfig)
-	if err != nil {
-		return nil, "is in the repository's config, which cannot be read: " + err.Error()
-	}
-	return parseGitRemotes(text)
+	return gitDir, ""
 }
 
 func readSmall(p string, limit int64) (string, error) {

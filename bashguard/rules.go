@@ -100,6 +100,8 @@ const (
 	RuleArgsGlob       permission.RuleID = "args:glob"       // a glob that may expand to an option
 	RuleGitRepository  permission.RuleID = "git:repository"  // a git repository whose config could run code
 	RuleGitPathspec    permission.RuleID = "git:pathspec"    // a pathspec git matches itself
+	RuleGitContent     permission.RuleID = "git:content"     // output that carries files git tracks, which cannot be judged
+	RuleGitConfig      permission.RuleID = "git:config"      // the repository's config runs a program
 	RuleNetworkDevTCP  permission.RuleID = "network:dev-tcp" // bash's /dev/tcp and /dev/udp
 	RuleNetworkHost    permission.RuleID = "network:host"    // a host the HostJudge did not allow
 )

@@ -1,0 +1,252 @@
+package bashguard
+
+import (
+	"os"
+	"path"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// A repository's own config can make a read-only git command run a
+// program: core.fsmonitor runs on every refresh of the index (git status),
+// diff.external and the diff drivers on every patch, the filters on every
+// file compared with the index. The config in the repository's git
+// directory is as much the workspace as its files are, so the keys each
+// subcommand's spec names (spec.config) are looked for there; the user's
+// own config (~/.gitconfig) is the user's, and is not.
+
+// gitConfigKeys are the keys the repository's config sets, lower-cased
+// as git compares them: "section.key" or "section.subsection.key" (the
+// subsection as written), with the value of each.
+type gitConfigKeys struct {
+	keys []gitConfigKey
+	why  string // why the config cannot be read, or ""
+	none bool   // there is no repository
+}
+
+type gitConfigKey struct{ name, val string }
+
+// gitConfigPrograms asks when the repository's config sets one of the
+// keys of the spec s that make git run a program.
+func (a *analyzer) gitConfigPrograms(c *verdictAcc, s *spec) {
+	if len(s.config) == 0 {
+		return
+	}
+	cfg := a.gitConfigKeys()
+	if cfg.none {
+		return
+	}
+	if cfg.why != "" {
+		c.addf(permission.Ask, RuleGitConfig, "the repository's config ", cfg.why, ", and its keys can make git run programs", false)
+		return
+	}
+	for _, k := range cfg.keys {
+		for _, pat := range s.config {
+			if !configKeyMatch(pat, k.name) || harmlessConfigValue(k) {
+				continue
+			}
+			c.addf(permission.Ask, RuleGitConfig, "the repository's config sets "+k.name, ", which makes "+s.name+" run a program or read another file as configuration", "", false)
+			return
+		}
+	}
+}
+
+// harmlessConfigValue reports a value of a listed key that runs nothing:
+// core.fsmonitor as a boolean (git's own daemon, or none).
+func harmlessConfigValue(k gitConfigKey) bool {
+	if k.name == "core.fsmonitor" {
+		switch strings.ToLower(k.val) {
+		case "", "false", "no", "off", "0", "true", "yes", "on", "1":
+			return true
+		}
+	}
+	return false
+}
+
+// configKeyMatch reports whether the key name matches the pattern pat,
+// where "*" stands for any subsection ("diff.*.textconv"), or, as the last
+// part, any key of the section ("pager.*").
+func configKeyMatch(pat, name string) bool {
+	ps, rest, _ := strings.Cut(pat, ".")
+	ns, nrest, _ := strings.Cut(name, ".")
+	if ps != ns {
+		return false
+	}
+	if rest == "*" {
+		return true
+	}
+	if sub, key, ok := strings.Cut(rest, "."); ok && sub == "*" {
+		j := strings.LastIndexByte(nrest, '.')
+		return j >= 0 && nrest[j+1:] == key
+	}
+	return nrest == rest
+}
+
+// gitConfigKeys reads the keys of the repository's config once per Judge
+// call: the config of the repository git finds from the working directory,
+// and its config.worktree.
+func (a *analyzer) gitConfigKeys() *gitConfigKeys {
+	if a.gitKeys != nil {
+		return a.gitKeys
+	}
+	a.gitKeys = &gitConfigKeys{}
+	gitDir, why := gitCommonDir(a.dir)
+	if why != "" {
+		a.gitKeys.none = true
+		return a.gitKeys
+	}
+	for _, name := range []string{"config", "config.worktree"} {
+		text, err := readSmall(path.Join(gitDir, name), maxGitConfig)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			a.gitKeys.why = "cannot be read: " + err.Error()
+			return a.gitKeys
+		}
+		keys, why := parseGitConfigKeys(text)
+		if why != "" {
+			a.gitKeys.why = why
+			return a.gitKeys
+		}
+		a.gitKeys.keys = append(a.gitKeys.keys, keys...)
+	}
+	return a.gitKeys
+}
+
+// parseGitConfigKeys reads the keys of a git config file as git's config
+// parser does: sections "[name]", "[name "sub"]" and "[name.sub]",
+// "key = value" lines, "key" alone (true), comments after # and ;,
+// quoted values and escapes, and lines continued by a final backslash.
+// What it cannot read makes the whole answer unknown.
+func parseGitConfigKeys(text string) ([]gitConfigKey, string) {
+	var keys []gitConfigKey
+	section := ""
+	lines := strings.Split(text, "\n")
+	for n := 0; n < len(lines); n++ {
+		line := strings.TrimSpace(strings.TrimSuffix(lines[n], "\r"))
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			head, rest, ok := configSection(line)
+			if !ok {
+				return nil, "holds a section header that is not read here"
+			}
+			section = head
+			line = strings.TrimSpace(rest)
+			if line == "" || line[0] == '#' || line[0] == ';' {
+				continue
+			}
+		}
+		if section == "" {
+			return nil, "holds a key outside any section"
+		}
+		name, val, has := strings.Cut(line, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" || !configName(name) {
+			return nil, "holds a line that is not read here"
+		}
+		if has {
+			var b strings.Builder
+			quoted, more, ok := configValue(&b, val, false)
+			for more && ok && n+1 < len(lines) {
+				n++
+				quoted, more, ok = configValue(&b, lines[n], quoted)
+			}
+			if !ok || more || quoted {
+				return nil, "holds a value that is not read here"
+			}
+			val = strings.TrimSpace(b.String())
+		}
+		keys = append(keys, gitConfigKey{name: section + "." + name, val: val})
+	}
+	return keys, ""
+}
+
+// configSection reads a section header: its name lower-cased, with its
+// subsection, and the rest of the line.
+func configSection(line string) (head, rest string, ok bool) {
+	end := strings.IndexByte(line, ']')
+	q := strings.IndexByte(line, '"')
+	if q >= 0 && (end < 0 || q < end) {
+		// [section "subsection"], escapes allowed in the subsection.
+		name := strings.TrimSpace(line[1:q])
+		if !configName(name) {
+			return "", "", false
+		}
+		var sub strings.Builder
+		i := q + 1
+		for ; i < len(line) && line[i] != '"'; i++ {
+			if line[i] == '\\' && i+1 < len(line) {
+				i++
+			}
+			sub.WriteByte(line[i])
+		}
+		if i+1 >= len(line) || line[i+1] != ']' {
+			return "", "", false
+		}
+		return strings.ToLower(name) + "." + sub.String(), line[i+2:], true
+	}
+	if end < 0 {
+		return "", "", false
+	}
+	head = strings.TrimSpace(line[1:end])
+	name, sub, dotted := strings.Cut(head, ".")
+	if !configName(name) {
+		return "", "", false
+	}
+	head = strings.ToLower(name)
+	if dotted {
+		head += "." + strings.ToLower(sub) // [section.sub] is lower-cased too
+	}
+	return head, line[end+1:], true
+}
+
+// configName reports a section or key name git accepts: letters, digits,
+// "-" (and "." in a section).
+func configName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '.') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// configValue reads a value (the text after "=", or a continued line)
+// into b, quoted when the line starts inside quotes: whether it ends inside
+// quotes, whether a final backslash continues it on the next line, and
+// whether it could be read.
+func configValue(b *strings.Builder, s string, quoted bool) (inQuotes, more, ok bool) {
+	s = strings.TrimSuffix(s, "\r")
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\\':
+			if i+1 == len(s) {
+				return quoted, true, true
+			}
+			i++
+			switch s[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			case 'b', '"', '\\':
+				b.WriteByte(s[i])
+			default:
+				return quoted, false, false
+			}
+		case ch == '"':
+			quoted = !quoted
+		case !quoted && (ch == '#' || ch == ';'):
+			return false, false, true
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return quoted, false, true
+}

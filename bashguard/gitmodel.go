@@ -1,0 +1,341 @@
+package bashguard
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// The model of git: its command line is read by gitSpec (specs_git.go);
+// what is left here is what the kinds alone cannot say: which repository
+// git works on, what its operands name (paths, patterns of paths,
+// revisions, <rev>:<path>), and what its output carries.
+
+// git judges a git command line.
+func (a *analyzer) git(c *verdictAcc, v *argv) {
+	f := specFacts{dashes: -1}
+	i := scanSpec(gitSpec, v, 1, true, func(e *scanned) { a.specOption(c, "git", gitSpec, v, e, &f) })
+	if i >= v.len() {
+		c.allow(RuleSafe, "git without a subcommand prints help")
+		return
+	}
+	if len(f.dirs) > 0 {
+		// Another directory may be another repository, whose config
+		// (core.fsmonitor, diff.external, core.pager) runs programs.
+		dirs, lit := make([]string, len(f.dirs)), true
+		for k, at := range f.dirs {
+			dirs[k], lit = v.vals[at], lit && v.literal(at)
+		}
+		a.gitDirOption(c, dirs, lit)
+	}
+	sub := v.vals[i]
+	if why := a.gitRepo(); why != "" {
+		c.add(permission.Ask, RuleGitRepository, why, false)
+	}
+	if gitSubHelp(v.vals[i+1:]) && v.literal(i) && v.literal(i+1) {
+		c.allow(RuleSafe, "git "+sub+" --help prints its manual")
+		return
+	}
+	s := gitSpec.subs[sub]
+	if s == nil || !v.literal(i) {
+		c.addf(permission.Ask, RuleUnlisted, "git ", sub, " is not a read-only git subcommand", true)
+		return
+	}
+	a.gitConfigPrograms(c, s)
+	a.runSpec(c, "git", s, v, i+1)
+}
+
+// runSpec judges the rest of the command line v, from the word at from
+// on, by the spec s of the command cmd: its subcommands, its options, its
+// operands and its output.
+func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) {
+	for s.subs != nil {
+		if s.other != nil && (from >= v.len() || s.subs[v.vals[from]] == nil) {
+			if from >= v.len() {
+				c.allow(RuleSafe, s.allow)
+				return
+			}
+			s = s.other // git reflog -5 is git reflog show -5
+			continue
+		}
+		i := scanSpec(s, v, from, true, func(e *scanned) { a.specOption(c, cmd, s, v, e, nil) })
+		if i >= v.len() {
+			if s.bareWhy != "" {
+				c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.bareWhy, "", true)
+				return
+			}
+			c.allow(RuleSafe, s.allow)
+			return
+		}
+		if sub := s.subs[v.vals[i]]; sub != nil && v.literal(i) {
+			s, from = sub, i+1
+			continue
+		}
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+v.vals[i]+" ", s.otherWhy, "", true)
+		return
+	}
+	f := a.judgeSpec(c, cmd, s, v, from)
+	f.from = from
+	if f.has("--help") {
+		c.allow(RuleSafe, s.name+" --help prints its manual")
+		return
+	}
+	if s.tooMany != "" && len(f.ops) > s.maxOps && !f.has(s.listing...) {
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.tooMany, "", true)
+	}
+	if s.ask != "" {
+		c.addf(permission.Ask, RuleUnlisted, s.name+" ", s.ask, "", true)
+	}
+	if s.check != nil {
+		s.check(a, c, s, v, &f)
+	}
+	a.gitOperands(c, s, v, &f)
+	if f.printsContent(s) && a.gitWholeTree(v, &f) {
+		a.gitTrackedContent(c, s.name+" prints the content of the tracked files")
+	}
+	if s.allow != "" {
+		c.allow(RuleSafe, s.allow)
+	}
+}
+
+// gitOperands judges the operands of a git command line by what its spec
+// says they are. Any pathspec may name a file git prints, from history or
+// the working tree (git log -p .env, git blame .env, git diff HEAD .env),
+// and git diff compares two files without an index when one is outside
+// the working tree: every such operand goes through the path judge as a
+// read (a revision names no file, and passes). A pattern git expands
+// itself (a glob bash passes on as it is when it matches nothing, or
+// pathspec magic) may name any file, and asks. A <rev>:<path> operand
+// names a file in history or the index, which git show and git cat-file
+// print: the path goes through the judge, so that a secret is not read
+// from history.
+func (a *analyzer) gitOperands(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for k, at := range f.ops {
+		if f.handled(at) {
+			continue
+		}
+		w, fl := v.vals[at], v.flags[at]
+		afterDashes := f.dashes >= 0 && k >= f.dashes
+		if s.operands == kWord {
+			continue // names: of refs, remotes, keys; URLs
+		}
+		if p, ok := gitBlobPath(w); ok && !afterDashes {
+			a.readPath(c, p, fl, "git")
+			continue
+		}
+		switch {
+		case s.operands == kProbe || f.probeOps:
+			a.probePath(c, w, fl, "git")
+		case v.literal(at) && gitPattern(w, fl, a.dir):
+			c.addf(permission.Ask, RuleGitPathspec, "pathspec ", w, " is a pattern git matches itself, which can name secret files", false)
+		default:
+			a.readPath(c, w, fl, "git")
+		}
+	}
+}
+
+// gitWholeTree reports a command line whose output covers the whole tree:
+// no pathspec after "--", and no operand that names a path of the working
+// tree (git takes such an operand as a pathspec) or is a pattern.
+func (a *analyzer) gitWholeTree(v *argv, f *specFacts) bool {
+	if len(f.afterDashes()) > 0 {
+		return false
+	}
+	for _, at := range f.ops {
+		w := v.vals[at]
+		if _, ok := gitBlobPath(w); ok || f.handled(at) {
+			continue
+		}
+		if !v.literal(at) || gitPattern(w, v.flags[at], a.dir) {
+			return false // asked, or judged as a pattern
+		}
+		p := w
+		if !path.IsAbs(p) {
+			if a.dir == "" {
+				return false
+			}
+			p = a.dir + "/" + p
+		}
+		if _, err := os.Lstat(p); err == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// gitTrackedContent judges a git command line whose output carries the
+// content of any tracked file (git diff, git log -p, git show REV, git
+// archive): every path the index tracks goes through the path judge as a
+// read, so that a secret git tracks is not printed from the working tree
+// or from history. Where the index cannot be read, what the command
+// prints cannot be told, and it asks.
+func (a *analyzer) gitTrackedContent(c *verdictAcc, what string) {
+	x, top := a.trackedScope()
+	if x == nil && a.dir != "" && filepath.IsAbs(a.dir) {
+		if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+			return // a working directory that does not exist runs nothing
+		}
+		if top, why := gitTop(a.dir); top == "" && why == "" {
+			return // no repository: git prints nothing
+		}
+	}
+	switch {
+	case x == nil:
+		c.addf(permission.Ask, RuleGitContent, what, ", and the repository's index, which says which files those are, cannot be read here", "", false)
+		return
+	case len(x.paths) > maxWalkEntries:
+		c.addf(permission.Ask, RuleGitContent, what, ", and the index tracks more files than the guard judges for one command", "", false)
+		return
+	}
+	for _, rel := range x.paths {
+		r := a.judgePath(top+"/"+strings.TrimSuffix(rel, "/"), Read)
+		switch r.Decision {
+		case permission.Allow:
+			continue
+		case permission.Ask:
+			c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+		default:
+			c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+		}
+		return
+	}
+}
+
+// gitGrep judges the trees git grep searches. It prints matching lines of
+// the files in the tree below the working directory, or below the
+// pathspecs after "--": a recursive read. Without "--" the operands may be
+// the pattern, revisions or paths, which cannot be told apart here, so the
+// whole working tree is walked (as well as each operand). Only the files
+// the index tracks are searched, unless an option or a revision says
+// otherwise.
+func (a *analyzer) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	tree := walkOpts{recursive: true, content: true, hidden: true}
+	revision := a.gitGrepMaySearchRevision(v, f)
+	if !f.has("--untracked", "--no-index", "--recurse-submodules") && !revision {
+		// An untracked .env is not searched.
+		tree.index, tree.indexTop = a.trackedScope()
+	}
+	if revision {
+		// A revision's tree may hold a secret the working tree no
+		// longer does.
+		a.gitTrackedContent(c, "git grep searches the files of a revision")
+	}
+	walked := f.dashes < 0
+	if walked {
+		a.walkRoot(c, ".", 0, "git grep", tree)
+	}
+	ops := f.ops
+	if !f.has("-e", "-f") && f.dashes != 0 && len(ops) > 0 {
+		f.handle(ops[0]) // the pattern
+		ops = ops[1:]
+	}
+	for _, at := range ops {
+		w := v.vals[at]
+		f.handle(at)
+		if tree.index != nil && v.literal(at) && gitPattern(w, v.flags[at], a.dir) && gitPlainPattern(w) {
+			// A pattern git matches itself against the tracked files
+			// below the working directory: every one of them is
+			// judged, whichever the pattern names.
+			if !walked {
+				walked = true
+				a.walkRoot(c, ".", 0, "git grep", tree)
+			}
+			continue
+		}
+		if _, ok := gitBlobPath(w); ok {
+			f.unhandle(at) // <rev>:<path>: the path is read
+			continue
+		}
+		a.walkRoot(c, w, v.flags[at], "git grep", tree)
+		f.unhandle(at) // and judged as a read, as any operand
+	}
+}
+
+// gitGrepMaySearchRevision reports a git grep that may search a
+// revision's tree: a word before "--", other than the pattern, that names
+// no existing path may be a revision (git grep TOKEN HEAD), whose files
+// are those of the commit, not of the index.
+func (a *analyzer) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
+	words := f.ops
+	if f.dashes >= 0 {
+		words = f.ops[:f.dashes]
+	}
+	if !f.has("-e", "-f") && len(words) > 0 {
+		words = words[1:]
+	}
+	for _, at := range words {
+		if !v.literal(at) || a.dir == "" {
+			return true
+		}
+		p := v.vals[at]
+		if !path.IsAbs(p) {
+			p = a.dir + "/" + p
+		}
+		if _, err := os.Lstat(p); err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// gitCatFile judges what git cat-file prints: the content of an object
+// (-p, or a type and an object) named as <rev>:<path> is the file's, which
+// the operand loop judges; an object named by its id may be any blob of
+// the history, whose content cannot be judged here.
+func (a *analyzer) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	content := f.content
+	f.content = false // never the whole tree
+	ops := f.ops
+	if len(ops) == 2 {
+		switch v.vals[ops[0]] {
+		case "blob", "tree", "commit", "tag":
+			content = content || v.vals[ops[0]] == "blob"
+			f.handle(ops[0])
+			ops = ops[1:]
+		}
+	}
+	if !content {
+		return
+	}
+	for _, at := range ops {
+		if w := v.vals[at]; isHexID(w) {
+			c.addf(permission.Ask, RuleGitContent, "git cat-file prints the object ", w, ", named by its id, whose content cannot be judged here", false)
+		}
+	}
+}
+
+// isHexID reports a word that may be an object id, whole or abbreviated.
+func isHexID(w string) bool {
+	if len(w) < 4 || len(w) > 64 {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", rune(w[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// gitConfigFile judges the file git config -f reads, and writes when the
+// command line sets a value.
+func (a *analyzer) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	e := f.option("-f", "--file")
+	if e == nil {
+		return
+	}
+	sets := len(f.ops) > s.maxOps && !f.has(s.listing...) || f.hasKind(kChange)
+	if sets {
+		a.writePath(c, e.val, v.flags[e.at], "git")
+	}
+}
+
+// gitLsFiles judges what git ls-files prints: names only, unless a name
+// the index does not track may be printed (see gitNamesOnly), in which
+// case its operands are read.
+func (a *analyzer) gitLsFiles(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	f.probeOps = a.gitNamesOnly(v, f.from-1)
+}

@@ -1,0 +1,223 @@
+package bashguard
+
+import "strings"
+
+// The one option scanner: it reads a command line as the program's
+// grammar does, by the program's spec, and reports every option (with
+// the option it resolved to and its value) and every operand. It never
+// judges: specjudge.go does.
+
+// scanned is one thing the scanner found on a command line.
+type scanned struct {
+	opt    *option // the option; nil for an operand, or for a problem
+	word   string  // the option as written ("-iO", "--unset-a"), or the operand
+	spell  string  // the spelling it resolved to ("-O", "--unset-all")
+	val    string  // its value, when it has one
+	hasVal bool
+	at     int // the index of the word holding the value (or the operand)
+	// problem, for an option that cannot be resolved: why ("is not
+	// known to be harmless", "is an abbreviation of more than one
+	// option"). opt is nil then.
+	problem string
+	negated bool // written --no-X for the option X
+}
+
+// scanSpec reads v from the word at from on by the spec s, calling fn for
+// each option and operand in order. With stopAtOperand, it stops at the
+// first operand (which fn does not see) and returns its index; otherwise
+// it returns v.len(). Words that are not literal are operands: the
+// dispatcher asks for them.
+func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned)) int {
+	g := s.grammar
+	end := false
+	var e scanned
+	for i := from; i < v.len(); i++ {
+		w := v.vals[i]
+		if end || w == "-" || len(w) < 2 || w[0] != '-' || !v.literal(i) {
+			if stopAtOperand {
+				return i
+			}
+			e = scanned{word: w, at: i}
+			fn(&e)
+			if !g.permute {
+				end = true
+			}
+			continue
+		}
+		if w == "--" {
+			if stopAtOperand {
+				return i + 1
+			}
+			end = true
+			e = scanned{word: w, spell: w, opt: &dashDashOpt, at: i}
+			fn(&e)
+			continue
+		}
+		if strings.HasPrefix(w, "--") || g.oneDash && len(w) > 2 {
+			i = scanLong(s, v, i, fn)
+			continue
+		}
+		if g.digits && isDigits(w[1:]) {
+			e = scanned{word: w, spell: "-NUM", opt: &digitsOpt, val: w[1:], hasVal: true, at: i}
+			fn(&e)
+			continue
+		}
+		i = scanShort(s, v, i, fn)
+	}
+	return v.len()
+}
+
+// digitsOpt is -NUM, a count.
+var digitsOpt = option{name: "-NUM", kind: kWord}
+
+// scanLong reads the long option at v.vals[i] and returns the index of the
+// last word it took.
+func scanLong(s *spec, v *argv, i int, fn func(e *scanned)) int {
+	w := v.vals[i]
+	name, val, has := strings.Cut(w, "=")
+	e := scanned{word: w, at: i}
+	sp, negated, problem := resolveLong(s, name)
+	if sp == nil {
+		e.problem = problem
+		fn(&e)
+		return i
+	}
+	e.opt, e.spell, e.negated = sp.opt, sp.text, negated
+	if negated {
+		e.opt = &option{name: "--no-" + strings.TrimLeft(sp.text, "-"), kind: kFlag}
+		e.spell = e.opt.name
+		if has {
+			e.opt, e.problem = nil, "gives a value to a negated option"
+		}
+		fn(&e)
+		return i
+	}
+	switch {
+	case has && sp.arg == argNone:
+		// The program refuses it; nothing runs.
+		e.val, e.hasVal = val, true
+	case has:
+		e.val, e.hasVal = val, true
+	case sp.arg == argRequired && i+1 < v.len():
+		// The next word is the value, whatever it looks like: "-e -x"
+		// searches for "-x".
+		i++
+		e.val, e.hasVal, e.at = v.vals[i], true, i
+	case sp.arg == argRequired:
+		e.opt, e.problem = nil, "lacks its value"
+	}
+	fn(&e)
+	return i
+}
+
+// resolveLong finds the long option name (as written, "--x" or "-x" for a
+// one-dash grammar) in s: an exact spelling first, else a unique prefix
+// where the grammar takes abbreviations (of X or, negating, of --no-X).
+func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem string) {
+	if x := s.longExact(name); x != nil {
+		return x, false, ""
+	}
+	g := s.grammar
+	negName := ""
+	if g.negate && strings.HasPrefix(name, "--no-") {
+		negName = "--" + name[len("--no-"):]
+		if x := s.longExact(negName); x != nil && x.arg != argRequired {
+			return x, true, ""
+		}
+	}
+	if !g.abbrev {
+		return nil, false, "is not known to be harmless"
+	}
+	var found *spelling
+	ambiguous := false
+	consider := func(x *spelling, neg bool) {
+		if found == nil {
+			found, negated = x, neg
+			return
+		}
+		if found.opt != x.opt || negated != neg {
+			ambiguous = true
+		}
+	}
+	for k := range s.long {
+		if strings.HasPrefix(s.long[k].text, name) {
+			consider(&s.long[k], false)
+		}
+	}
+	if negName != "" && len(negName) > 2 {
+		for k := range s.long {
+			if strings.HasPrefix(s.long[k].text, negName) && s.long[k].arg != argRequired {
+				consider(&s.long[k], true)
+			}
+		}
+	}
+	switch {
+	case ambiguous:
+		return nil, false, "is an abbreviation of more than one option"
+	case found == nil:
+		return nil, false, "is not known to be harmless"
+	}
+	return found, negated, ""
+}
+
+// longExact returns the spelling name exactly, or nil.
+func (s *spec) longExact(name string) *spelling {
+	lo, hi := 0, len(s.long)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch t := s.long[m].text; {
+		case t == name:
+			return &s.long[m]
+		case t < name:
+			lo = m + 1
+		default:
+			hi = m
+		}
+	}
+	return nil
+}
+
+// scanShort reads the cluster of short options at v.vals[i] ("-sb",
+// "-iOless", "-n5") and returns the index of the last word it took.
+func scanShort(s *spec, v *argv, i int, fn func(e *scanned)) int {
+	w := v.vals[i]
+	for j := 1; j < len(w); j++ {
+		ch := w[j]
+		e := scanned{word: w, at: i}
+		sp := s.short[ch]
+		if sp == nil {
+			e.spell = shortName('-', ch)
+			e.problem = "is not known to be harmless"
+			fn(&e)
+			return i // the program refuses the rest of the cluster
+		}
+		e.opt, e.spell = sp.opt, sp.text
+		switch {
+		case sp.arg == argNone:
+			fn(&e)
+			continue
+		case j+1 < len(w):
+			e.val, e.hasVal = w[j+1:], true
+		case sp.arg == argRequired && i+1 < v.len():
+			i++
+			e.val, e.hasVal, e.at = v.vals[i], true, i
+		case sp.arg == argRequired:
+			e.opt, e.problem = nil, "lacks its value"
+		}
+		fn(&e)
+		return i
+	}
+	return i
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

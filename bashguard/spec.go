@@ -1,0 +1,252 @@
+package bashguard
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// A command's knowledge is data: one spec per command (or subcommand)
+// says how the program reads its command line (its option grammar), what
+// every option it has does, what its operands are, which configuration
+// keys make it run programs, and examples of its judgement. One scanner
+// (scan.go) reads any command line by its spec; one engine (specjudge.go)
+// turns what the scanner found into the command's factors. The guard is
+// an allow-list: a command is allowed only when every option and operand
+// is classified harmless by its spec. An option the spec does not list, an
+// abbreviation that names two options, a value that cannot be read: each
+// is an Ask that names it.
+//
+// A spec lists every option of its program, the harmful ones too, so that
+// an abbreviation resolves as the program resolves it (git's
+// parse-options and getopt_long take any unique prefix; an exact name
+// wins): a spec that knew only the harmless "--foobar" would read "--foo"
+// as its abbreviation where the program runs its own "--foo". The test of
+// specs against the programs' own --help and -h output (spec_help_test.go)
+// keeps the lists whole.
+
+// grammar is how a program reads its command line.
+type grammar struct {
+	abbrev  bool // a unique prefix of a long option names it (getopt_long, git's parse-options)
+	permute bool // options may follow operands, until "--" (GNU, git)
+	negate  bool // every long option X also has the spelling --no-X (git's parse-options)
+	digits  bool // -NUM is a number ("head -20", "git log -3")
+	oneDash bool // long options take one dash (Go's flag, xxd): -name, -name=value
+}
+
+// The grammars of the programs the specs describe.
+var (
+	// gnuGrammar is getopt_long's: clusters of short options, attached
+	// values (-n5), --long=value and --long value, unique prefixes,
+	// options after operands.
+	gnuGrammar = grammar{abbrev: true, permute: true}
+	// gitGrammar is git's parse-options: getopt_long's, and --no-X for
+	// every long option.
+	gitGrammar = grammar{abbrev: true, permute: true, negate: true}
+	// gitRevGrammar is how git log, show and diff read the revision and
+	// diff options: exact long names only (setup_revisions and the diff
+	// options parser keep unknown options, so they take no prefixes),
+	// clusters of short diff options, -NUM.
+	gitRevGrammar = grammar{permute: true, digits: true}
+	// posixGrammar is POSIX getopt's: options end at the first operand.
+	posixGrammar = grammar{}
+)
+
+// kind is what an option, its value, or an operand does. The zero kind
+// is unclassified, and asks: a spec row that forgets its kind fails
+// closed.
+type kind uint8
+
+const (
+	kUnknown    kind = iota // not classified: Ask
+	kFlag                   // harmless, and takes no value
+	kWord                   // its value is a harmless word: a number, a name, a format, a revision
+	kPattern                // its value is a pattern matched against data
+	kRead                   // its value is a file the program reads (and may print)
+	kProbe                  // its value is a path whose metadata alone is read
+	kList                   // its value is a file listing names, one a line, each read
+	kWrite                  // its value is a file the program writes
+	kProgram                // it runs a program (its value, or one configured): Ask no allow rule lifts, unless it names the option
+	kChange                 // it changes state (the repository, a setting): Ask an allow rule may lift
+	kContent                // it makes the output carry the content of files (a patch)
+	kFormat                 // it prints a summary in place of the content (--stat, --name-only)
+	kEnv                    // it prints the environment
+	kAsk                    // it asks, for the reason of its row: Ask no allow rule lifts
+	kRangeFile              // its value is a line range of a file, <range>:<file> (git log -L): the file is read
+	kDir                    // its value is a directory the program works in (git -C)
+	kRepo                   // it makes the program work on another repository, whose config can run programs
+	kSetProgram             // with a value, it names where programs are found; without one it only prints
+	kPathspec               // operands: paths, patterns of paths or revisions, judged by the command's model
+)
+
+// String names the kind as the table and reasons do.
+func (k kind) String() string {
+	return [...]string{"unknown", "flag", "word", "pattern", "read", "probe", "list", "write", "program",
+		"change", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec"}[k]
+}
+
+// arity says whether an option takes a value.
+type arity uint8
+
+const (
+	argNone     arity = iota // takes no value
+	argRequired              // takes a value: attached (-n5, --lines=5) or the next word
+	argOptional              // takes a value only attached: -O<pager>, --color=always
+)
+
+// optRow is one row of a spec's table: the spellings of an option, what it
+// does, and for a kind that refuses, why (the end of the reason: "runs a
+// pager on the matching files").
+//
+// Spellings are separated by spaces; each is "-x" or "--long" for an
+// option without a value, "-x=" or "--long=" for one that requires a
+// value, "-x[=]" or "--long[=]" for one whose value is optional (and so
+// only ever attached).
+type optRow struct {
+	spell string
+	kind  kind
+	why   string
+}
+
+// option is a compiled row.
+type option struct {
+	name string // its first spelling, as reasons name it
+	kind kind
+	why  string
+}
+
+// spelling is one way to write an option.
+type spelling struct {
+	text string // "-x" or "--long"
+	arg  arity
+	opt  *option
+}
+
+// example is a command line with the decision the guard must give it:
+// "allow", "ask" or "deny"; spec_test.go checks every one, and the effect
+// test runs the allowed ones.
+type example struct {
+	line string
+	want string
+}
+
+// spec is what the guard knows of one program or subcommand.
+type spec struct {
+	name     string // "git grep"
+	grammar  grammar
+	rows     []optRow
+	operands kind   // what the operands are, for the engine's generic reading
+	allow    string // the reason of an allowed command line
+	// subs are the subcommands, chosen by the first operand after the
+	// spec's own options. other reads the rest of the line, that
+	// operand included, when it is none of them; without other, such a
+	// line asks for otherWhy ("changes the stash"), as a line with no
+	// operand at all asks for bareWhy (allowed when it is empty). An
+	// allow rule may lift either Ask.
+	subs     map[string]*spec
+	other    *spec
+	otherWhy string
+	bareWhy  string
+	// ask, when set, makes every line of the command ask for it after
+	// its options are judged (an allow rule may lift it, not what an
+	// option asks for): the command is known, but not read-only.
+	ask string
+	// tooMany, when set, says why a line with more than maxOps operands
+	// asks (an allow rule may lift it) unless one of the listing
+	// options is given: "git branch NAME" creates a branch, "git
+	// config NAME VALUE" sets it.
+	tooMany string
+	maxOps  int
+	listing []string
+	// check is the command's own model of its operands and output,
+	// where the kinds alone cannot say it.
+	check func(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts)
+	// content: without an option of kind kFormat or kContent, the
+	// output carries the content of files (git diff prints a patch).
+	content bool
+	// config are the configuration keys (section.key, or
+	// section.*.key for any subsection) that make the program run a
+	// program when the repository's own configuration sets them.
+	config   []string
+	examples []example
+
+	short map[byte]*spelling
+	long  []spelling // sorted by text
+}
+
+// compile reads the rows of s into its tables, and of its subcommands.
+// It panics on a malformed row: the tables are the package's own, and a
+// test compiles each.
+func (s *spec) compile() *spec {
+	s.short = map[byte]*spelling{}
+	for i := range s.rows {
+		r := &s.rows[i]
+		o := &option{kind: r.kind, why: r.why}
+		for w := range strings.FieldsSeq(r.spell) {
+			sp := spelling{arg: argNone, opt: o}
+			switch {
+			case strings.HasSuffix(w, "[=]"):
+				w, sp.arg = strings.TrimSuffix(w, "[=]"), argOptional
+			case strings.HasSuffix(w, "="):
+				w, sp.arg = strings.TrimSuffix(w, "="), argRequired
+			}
+			sp.text = w
+			if o.name == "" {
+				o.name = w
+			}
+			switch {
+			case len(w) == 2 && w[0] == '-' && w[1] != '-':
+				if s.short[w[1]] != nil {
+					continue // the first row wins (see rows)
+				}
+				s.short[w[1]] = &sp
+			case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
+				s.long = append(s.long, sp)
+			default:
+				panic(fmt.Sprintf("bashguard: spec %s: bad spelling %q", s.name, w))
+			}
+		}
+	}
+	sort.SliceStable(s.long, func(i, j int) bool { return s.long[i].text < s.long[j].text })
+	s.long = slices.CompactFunc(s.long, func(x, y spelling) bool { return x.text == y.text }) // the first row wins (see rows)
+	for n, sub := range s.subs {
+		if sub.name == "" {
+			sub.name = s.name + " " + n
+		}
+		if sub.short == nil {
+			sub.compile()
+		}
+	}
+	if s.other != nil && s.other.short == nil {
+		s.other.compile()
+	}
+	return s
+}
+
+// withHelp gives every subcommand of s, and theirs, the --help option
+// (git prints the manual, or the usage, wherever it is among the options)
+// and returns s.
+func (s *spec) withHelp() *spec {
+	for _, sub := range s.subs {
+		sub.rows = append(sub.rows[:len(sub.rows):len(sub.rows)], optRow{"--help", kFlag, ""})
+		sub.withHelp()
+	}
+	if s.other != nil {
+		s.other.rows = append(s.other.rows[:len(s.other.rows):len(s.other.rows)], optRow{"--help", kFlag, ""})
+	}
+	return s
+}
+
+// rows joins tables of rows into one, for specs that share options (git
+// log, show and diff share the diff options). Where two tables spell an
+// option alike, the first one's row is the option, as a program whose own
+// parser reads its options before handing the rest on (git shortlog's -n
+// is --numbered, not the revision walk's -n NUM).
+func rows(tables ...[]optRow) []optRow {
+	var all []optRow
+	for _, t := range tables {
+		all = append(all, t...)
+	}
+	return all
+}

@@ -1,0 +1,175 @@
+package bashguard
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// The engine over the specs: what the scanner found on a command line,
+// turned into the command's factors by the kind of each option.
+
+// specFacts is what the options of one command line said, for the model
+// of the command (its operands, its output).
+type specFacts struct {
+	from     int       // the index of the first word the spec read
+	ops      []int     // the indexes of the operands, in order
+	dashes   int       // how many operands came before "--", or -1 without one
+	seen     []scanned // the options given, in order
+	done     []int     // operands the command's model has judged itself
+	probeOps bool      // the operands are only looked at (names printed), not read
+	dirs     []int     // the indexes of the words holding the values of kDir options
+	content  bool      // an option of kind kContent was given
+	format   bool      // an option of kind kFormat was given
+}
+
+// has reports whether one of the options names (as resolved) was given.
+func (f *specFacts) has(names ...string) bool {
+	return f.option(names...) != nil
+}
+
+// option returns the last of the options names given, or nil.
+func (f *specFacts) option(names ...string) *scanned {
+	for i := len(f.seen) - 1; i >= 0; i-- {
+		if slices.Contains(names, f.seen[i].spell) {
+			return &f.seen[i]
+		}
+	}
+	return nil
+}
+
+// hasKind reports whether an option of kind k was given.
+func (f *specFacts) hasKind(k kind) bool {
+	return slices.ContainsFunc(f.seen, func(e scanned) bool { return e.opt != nil && e.opt.kind == k })
+}
+
+// handle marks the operand at i as judged by the command's model;
+// unhandle gives it back to the generic reading.
+func (f *specFacts) handle(i int) { f.done = append(f.done, i) }
+func (f *specFacts) unhandle(i int) {
+	f.done = slices.DeleteFunc(f.done, func(k int) bool { return k == i })
+}
+
+// handled reports whether the model judged the operand at i.
+func (f *specFacts) handled(i int) bool { return slices.Contains(f.done, i) }
+
+// printsContent reports whether the output of the command line carries
+// the content of files: an option asked for it, or the command prints it
+// unless an option asks for a summary instead.
+func (f *specFacts) printsContent(s *spec) bool {
+	return f.content || s.content && !f.format
+}
+
+// afterDashes returns the operands after "--" (all of them without one).
+func (f *specFacts) afterDashes() []int {
+	if f.dashes < 0 {
+		return nil
+	}
+	return f.ops[f.dashes:]
+}
+
+// judgeSpec reads the command line v from the word at from on by the spec
+// s of the command cmd, recording a factor for every option that is not
+// harmless, and returns what the options said.
+func (a *analyzer) judgeSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) specFacts {
+	f := specFacts{dashes: -1}
+	scanSpec(s, v, from, false, func(e *scanned) {
+		switch {
+		case e.word == "--" && e.opt == &dashDashOpt:
+			f.dashes = len(f.ops)
+		case e.opt == nil && e.problem == "":
+			f.ops = append(f.ops, e.at)
+		default:
+			a.specOption(c, cmd, s, v, e, &f)
+		}
+	})
+	return f
+}
+
+// specOption records the factor of one option e of the command cmd,
+// found by the spec s, and what it says in f (which may be nil).
+func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *scanned, f *specFacts) {
+	if e.problem != "" {
+		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), " that "+e.problem, false)
+		return
+	}
+	if f != nil {
+		f.seen = append(f.seen, *e)
+	}
+	o := e.opt
+	vf := v.flags[e.at]
+	switch o.kind {
+	case kFlag, kWord, kPattern:
+	case kRead:
+		a.readPath(c, e.val, vf, cmd)
+	case kProbe:
+		a.probePath(c, e.val, vf, cmd)
+	case kList:
+		a.listFile(c, e.val, vf, cmd, '\n')
+	case kWrite:
+		if e.hasVal {
+			a.writePath(c, e.val, vf, cmd)
+		}
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" writes ", orText(o.why, "a file"), "", true)
+	case kProgram:
+		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"), false)
+	case kChange:
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
+	case kContent:
+		if f != nil {
+			f.content = true
+		}
+	case kFormat:
+		if f != nil {
+			f.format = true
+		}
+	case kEnv:
+		environ(c, s.name+" "+optWritten(e)+" prints the environment")
+	case kAsk:
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "is not known to be harmless"), "", false)
+	case kRangeFile:
+		if f != nil {
+			f.content = true
+		}
+		file := e.val
+		if j := strings.LastIndexByte(file, ':'); j >= 0 {
+			file = file[j+1:]
+		}
+		a.readPath(c, file, vf, cmd)
+	case kDir:
+		if f != nil && e.hasVal {
+			f.dirs = append(f.dirs, e.at)
+		}
+	case kRepo:
+		c.addf(permission.Ask, RuleGitRepository, "uses ", optWritten(e), ", so "+cmd+" works on another repository than the workspace's, whose config can run programs", false)
+	case kSetProgram:
+		if e.hasVal {
+			c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "names the programs it runs"), false)
+		}
+	default:
+		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which is not classified", false)
+	}
+}
+
+// dashDashOpt is the "--" that ends the options, as judgeSpec sees it.
+var dashDashOpt = option{name: "--", kind: kFlag}
+
+// optWritten names the option e as a reason does: its spelling, and how
+// it was written where that differs ("-O (in -iOless)").
+func optWritten(e *scanned) string {
+	switch {
+	case e.spell == "":
+		return e.word
+	case e.word == e.spell || e.word == e.spell+"="+e.val:
+		return e.spell
+	}
+	return e.spell + " (written " + e.word + ")"
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

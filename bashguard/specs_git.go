@@ -1,0 +1,136 @@
+package bashguard
+
+// gitSpec is git: its own options, then a subcommand, each with a spec of
+// its own. A subcommand without a spec here is not read-only: it asks, and
+// an allow rule may lift that (Bash(git commit:*)).
+var gitSpec = (&spec{
+	name: "git", grammar: posixGrammar, rows: gitGlobalRows,
+	subs: map[string]*spec{
+		"status": {grammar: gitGrammar, rows: gitStatusRows, operands: kPathspec, allow: "read-only git status", config: gitReadConfig},
+		"log": {grammar: gitRevGrammar, rows: rows(gitRevRows, gitDiffRows, gitLogRows), operands: kPathspec,
+			allow: "read-only git log", config: gitReadConfig},
+		"whatchanged": {grammar: gitRevGrammar, rows: rows(gitRevRows, gitDiffRows, gitLogRows), operands: kPathspec,
+			allow: "read-only git whatchanged", config: gitReadConfig},
+		"show": {grammar: gitRevGrammar, rows: rows(gitRevRows, gitDiffRows, gitLogRows), operands: kPathspec, content: true,
+			allow: "read-only git show", config: gitReadConfig},
+		"diff": {grammar: gitRevGrammar, rows: rows(gitDiffRows, gitDiffOnlyRows), operands: kPathspec, content: true,
+			allow: "read-only git diff", config: gitReadConfig},
+		"diff-tree": {grammar: gitRevGrammar, rows: rows(gitDiffRows, gitDiffTreeRows), operands: kPathspec,
+			allow: "read-only git diff-tree", config: gitReadConfig},
+		"diff-index": {grammar: gitRevGrammar, rows: rows(gitDiffRows, gitDiffTreeRows), operands: kPathspec,
+			allow: "read-only git diff-index", config: gitReadConfig},
+		"diff-files": {grammar: gitRevGrammar, rows: rows(gitDiffRows, gitDiffTreeRows), operands: kPathspec,
+			allow: "read-only git diff-files", config: gitReadConfig},
+		"range-diff": {grammar: gitRevGrammar, rows: rows(gitRangeDiffOwnRows, gitDiffRows), operands: kPathspec, content: true,
+			allow: "read-only git range-diff", config: gitReadConfig},
+		"rev-list": {grammar: gitRevGrammar, rows: gitRevRows, operands: kPathspec, allow: "read-only git rev-list", config: gitReadConfig},
+		"shortlog": {grammar: gitGrammar, rows: rows(gitShortlogRows, gitRevRows), operands: kPathspec,
+			allow: "read-only git shortlog", config: gitReadConfig},
+		"blame": {grammar: gitGrammar, rows: rows(gitBlameRows, gitBlameRevRows), operands: kPathspec,
+			allow: "read-only git blame", config: gitReadConfig},
+		"grep": {grammar: grammar{abbrev: true, permute: true, negate: true, digits: true}, rows: gitGrepRows, operands: kPathspec,
+			allow: "read-only git grep", config: gitReadConfig, check: (*analyzer).gitGrep},
+		"ls-files": {grammar: gitGrammar, rows: gitLsFilesRows, operands: kPathspec, allow: "read-only git ls-files", config: gitReadConfig,
+			check: (*analyzer).gitLsFiles},
+		"ls-tree": {grammar: gitGrammar, rows: gitLsTreeRows, operands: kProbe, allow: "read-only git ls-tree", config: gitReadConfig},
+		"cat-file": {grammar: gitGrammar, rows: gitCatFileRows, operands: kPathspec, allow: "read-only git cat-file",
+			config: gitReadConfig, check: (*analyzer).gitCatFile},
+		"rev-parse":     {grammar: grammar{permute: true}, rows: gitRevParseRows, operands: kPathspec, allow: "read-only git rev-parse", config: gitReadConfig},
+		"describe":      {grammar: gitGrammar, rows: gitDescribeRows, operands: kWord, allow: "read-only git describe", config: gitReadConfig},
+		"name-rev":      {grammar: gitGrammar, rows: gitNameRevRows, operands: kWord, allow: "read-only git name-rev", config: gitReadConfig},
+		"merge-base":    {grammar: gitGrammar, rows: gitMergeBaseRows, operands: kWord, allow: "read-only git merge-base", config: gitReadConfig},
+		"show-ref":      {grammar: gitGrammar, rows: gitShowRefRows, operands: kWord, allow: "read-only git show-ref", config: gitReadConfig},
+		"count-objects": {grammar: gitGrammar, rows: gitCountObjectsRows, operands: kWord, allow: "read-only git count-objects", config: gitReadConfig},
+		"for-each-ref":  {grammar: gitGrammar, rows: gitForEachRefRows, operands: kWord, allow: "read-only git for-each-ref", config: gitReadConfig},
+		"check-ignore":  {grammar: gitGrammar, rows: gitCheckIgnoreRows, operands: kProbe, allow: "read-only git check-ignore", config: gitReadConfig},
+		"check-attr":    {grammar: gitGrammar, rows: gitCheckAttrRows, operands: kProbe, allow: "read-only git check-attr", config: gitReadConfig},
+		"cherry":        {grammar: gitGrammar, rows: gitCherryRows, operands: kWord, allow: "read-only git cherry", config: gitReadConfig},
+		"show-branch":   {grammar: gitGrammar, rows: gitShowBranchRows, operands: kWord, allow: "read-only git show-branch", config: gitReadConfig},
+		"fsck":          {grammar: gitGrammar, rows: gitFsckRows, operands: kWord, allow: "read-only git fsck", config: gitReadConfig},
+		"help":          {grammar: gitGrammar, rows: gitHelpRows, operands: kWord, allow: "git help prints documentation"},
+		"version":       {grammar: gitGrammar, rows: gitVersionRows, operands: kWord, allow: "read-only git version"},
+		"var":           {grammar: gitGrammar, rows: gitVarRows, operands: kWord, allow: "read-only git var", config: gitReadConfig},
+		"symbolic-ref": {grammar: gitGrammar, rows: gitSymbolicRefRows, operands: kWord, allow: "read-only git symbolic-ref",
+			config: gitReadConfig, maxOps: 1, tooMany: "with a target changes a ref"},
+		"branch": {grammar: gitGrammar, rows: gitBranchRows, operands: kWord, allow: "read-only git branch", config: gitReadConfig,
+			listing: []string{"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}, tooMany: "with a name creates a branch"},
+		"tag": {grammar: gitGrammar, rows: gitTagRows, operands: kWord, allow: "read-only git tag", config: gitReadConfig,
+			listing: []string{"-l", "--list", "-n", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}, tooMany: "with a name creates a tag"},
+		"config": {grammar: gitGrammar, rows: gitConfigRows, operands: kWord, allow: "read-only git config", config: gitReadConfig,
+			listing: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--get-color", "--get-colorbool"},
+			maxOps:  1, tooMany: "with a name and a value sets it", check: (*analyzer).gitConfigFile},
+		"stash": {grammar: posixGrammar, allow: "read-only git stash", config: gitReadConfig,
+			bareWhy: "changes the working tree and the stash", otherWhy: "changes the working tree and the stash",
+			subs: map[string]*spec{
+				"list": {grammar: gitRevGrammar, rows: rows(gitRevRows, gitDiffRows, gitLogRows), operands: kWord, allow: "read-only git stash list"},
+				"show": {grammar: gitRevGrammar, rows: rows(gitDiffRows, gitStashShowRows), operands: kWord, content: true, allow: "read-only git stash show"},
+			}},
+		"reflog": {grammar: posixGrammar, allow: "read-only git reflog", config: gitReadConfig,
+			other: &spec{name: "git reflog show", grammar: gitRevGrammar, rows: rows(gitRevRows, gitDiffRows, gitLogRows), operands: kWord, allow: "read-only git reflog"},
+			subs: map[string]*spec{
+				"show":   {grammar: gitRevGrammar, rows: rows(gitRevRows, gitDiffRows, gitLogRows), operands: kWord, allow: "read-only git reflog"},
+				"exists": {grammar: gitGrammar, operands: kWord, allow: "read-only git reflog exists"},
+				"expire": gitReflogChange(), "delete": gitReflogChange(), "drop": gitReflogChange(),
+			}},
+		"remote": {grammar: posixGrammar, rows: gitRemoteRows, allow: "read-only git remote", config: gitReadConfig,
+			otherWhy: "changes the remotes or reaches the network",
+			subs: map[string]*spec{
+				"get-url": {grammar: gitGrammar, rows: gitRemoteGetURLRows, operands: kWord, allow: "read-only git remote get-url"},
+				"show": {grammar: gitGrammar, rows: gitRemoteShowRows, operands: kWord, allow: "read-only git remote show",
+					tooMany: "with a name reaches the remote (unless -n is given)", listing: []string{"-n"}},
+			}},
+		"worktree": {grammar: posixGrammar, allow: "read-only git worktree list", config: gitReadConfig,
+			bareWhy: "without list changes the worktrees", otherWhy: "changes the worktrees",
+			subs: map[string]*spec{"list": {grammar: gitGrammar, rows: gitWorktreeListRows, operands: kWord, allow: "read-only git worktree list"}}},
+		"submodule": {grammar: posixGrammar, rows: gitSubmoduleRows, allow: "read-only git submodule status", config: gitReadConfig,
+			otherWhy: "changes the submodules, reaches the network or runs commands",
+			subs: map[string]*spec{
+				"status":  {grammar: gitGrammar, rows: gitSubmoduleRows, operands: kPathspec, allow: "read-only git submodule status"},
+				"summary": {grammar: gitGrammar, rows: gitSubmoduleRows, operands: kPathspec, allow: "read-only git submodule summary"},
+			}},
+		"notes": {grammar: posixGrammar, rows: gitNotesRows, allow: "read-only git notes list", config: gitReadConfig,
+			otherWhy: "changes the notes",
+			subs: map[string]*spec{
+				"list": {grammar: gitGrammar, operands: kWord, allow: "read-only git notes list"},
+				"show": {grammar: gitGrammar, operands: kWord, allow: "read-only git notes show"},
+			}},
+		// Commands that reach the network are never read-only; their
+		// specs keep an allow rule for the command (Bash(git fetch:*))
+		// from lifting an option that runs a program.
+		"ls-remote": {grammar: gitGrammar, rows: gitLsRemoteRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig},
+		"fetch":     {grammar: gitGrammar, rows: gitFetchRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig},
+		"pull":      {grammar: gitGrammar, rows: gitPullRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig},
+		"push":      {grammar: gitGrammar, rows: gitPushRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig},
+		"clone":     {grammar: gitGrammar, rows: gitCloneRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig},
+		"archive": {grammar: grammar{abbrev: true, permute: true, negate: true, digits: true}, rows: gitArchiveRows, operands: kPathspec,
+			content: true, allow: "read-only git archive", config: gitReadConfig},
+	},
+}).withHelp().compile()
+
+// gitReflogChange is git reflog expire, delete or drop.
+func gitReflogChange() *spec {
+	return &spec{grammar: gitGrammar, rows: gitReflogChangeRows, operands: kWord, ask: "changes the reflog"}
+}
+
+// gitReadConfig are the configuration keys (section.key, section.*.key
+// for any subsection) that make a read-only git command run a program, or
+// read another file as configuration, when the repository's own config
+// sets them: core.fsmonitor on every refresh of the index, diff.external
+// and the diff drivers on every patch, the filters on every file compared
+// with the index, gpg on every signature shown. The repository's config is
+// as much the workspace as its files are.
+var gitReadConfig = []string{
+	"core.fsmonitor", "core.pager", "pager.*", "core.alternaterefscommand", "core.worktree",
+	"diff.external", "diff.*.textconv", "diff.*.command",
+	"filter.*.clean", "filter.*.smudge", "filter.*.process",
+	"gpg.program", "gpg.*.program",
+	"include.path", "includeif.*.path",
+	"blame.ignorerevsfile",
+}
+
+// gitNetConfig are gitReadConfig and the keys that make the commands that
+// reach the network run a program.
+var gitNetConfig = append(append([]string(nil), gitReadConfig...),
+	"core.sshcommand", "core.askpass", "core.gitproxy", "credential.helper", "credential.*.helper",
+	"remote.*.uploadpack", "remote.*.receivepack", "remote.*.vcs", "protocol.allow", "protocol.*.allow",
+	"uploadpack.packobjectshook", "url.*.insteadof", "url.*.pushinsteadof")
