@@ -108,10 +108,11 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 	case kList:
 		a.listFile(c, e.val, vf, cmd, '\n')
 	case kWrite:
+		// The option's own reason first: it says more than the path's.
+		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", orText(o.why, "a file"), "", true)
 		if e.hasVal {
 			a.writePath(c, e.val, vf, cmd)
 		}
-		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" writes ", orText(o.why, "a file"), "", true)
 	case kProgram:
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"), false)
 	case kChange:

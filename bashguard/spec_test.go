@@ -1,0 +1,279 @@
+package bashguard
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// allSpecs lists every spec of the table with its command (the program
+// whose name starts the command line) and the words that select it
+// ("git", "stash", "show"), in a fixed order.
+func allSpecs() []specAt {
+	var out []specAt
+	var walk func(cmd string, words []string, s *spec)
+	walk = func(cmd string, words []string, s *spec) {
+		out = append(out, specAt{cmd: cmd, words: words, s: s})
+		names := make([]string, 0, len(s.subs))
+		for n := range s.subs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			walk(cmd, append(append([]string(nil), words...), n), s.subs[n])
+		}
+	}
+	walk("git", []string{"git"}, gitSpec)
+	return out
+}
+
+type specAt struct {
+	cmd   string
+	words []string
+	s     *spec
+}
+
+// specRepo makes a git repository for the specs' examples: a.txt and
+// src/main.go tracked, .env present but not tracked, one commit, a tag
+// v1, and a branch f1.
+func specRepo(t *testing.T) (string, PathJudge) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIP: git is not installed, so the git specs' examples cannot be judged in a repository: " + err.Error())
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "src"), 0o755))
+	for name, text := range map[string]string{"a.txt": "hello\nworld\n", "src/main.go": "package main\n", ".env": "TOKEN=secret\n"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+	}
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "add", "a.txt", "src/main.go")
+	gitIn(t, dir, "commit", "-qm", "first")
+	gitIn(t, dir, "tag", "v1")
+	gitIn(t, dir, "branch", "f1")
+	return dir, CheckerJudge(rootChecker{dir: dir, roots: []string{dir}})
+}
+
+// Every row of every spec compiles to a classified option: the zero kind
+// would ask for every use, which is a row someone forgot to finish.
+func TestSpecRowsClassified(t *testing.T) {
+	n := 0
+	for _, at := range allSpecs() {
+		for _, r := range at.s.rows {
+			n++
+			assert.NotEqual(t, kUnknown, r.kind, "%s: row %q has no kind", at.s.name, r.spell)
+			switch r.kind {
+			case kProgram, kChange, kAsk, kSetProgram:
+				assert.NotEmpty(t, r.why, "%s: row %q refuses, and must say why", at.s.name, r.spell)
+			}
+		}
+	}
+	t.Logf("%d specs, %d rows", len(allSpecs()), n)
+	assert.Greater(t, n, 500)
+}
+
+// Every example of every spec is judged as it says, in a real repository,
+// with a reason.
+func TestSpecExamples(t *testing.T) {
+	dir, paths := specRepo(t)
+	g := New(DefaultPolicy())
+	n := 0
+	for _, at := range allSpecs() {
+		for _, ex := range at.s.examples {
+			n++
+			v := g.Judge(context.Background(), dir, paths, ex.line)
+			assert.Equal(t, ex.want, v.Decision.String(), "%s: %q (%s)", at.s.name, ex.line, v.Reason)
+			assert.NotEmpty(t, v.Reason, "%s: %q has no reason", at.s.name, ex.line)
+		}
+	}
+	assert.Greater(t, n, 80, "examples in the specs")
+}
+
+// For every option that reads a file, writes one, runs a program, changes
+// state or asks, every spelling the program accepts is refused, and the
+// reason names the option: exact, attached (-Xv, --long=v), as the next
+// word, a value that begins with "-", after a cluster of harmless short
+// options (-iXv), and abbreviated where the grammar takes prefixes.
+func TestSpecSpellingsRefused(t *testing.T) {
+	dir, paths := specRepo(t)
+	g := New(DefaultPolicy())
+	tried := 0
+	for _, at := range allSpecs() {
+		s := at.s
+		if s.short == nil {
+			continue
+		}
+		flag := harmlessShortFlag(s)
+		for _, sp := range spellingsOf(s) {
+			o := sp.opt
+			val := ""
+			switch o.kind {
+			case kRead, kRangeFile:
+				val = ".env" // a secret: a read of it is denied
+				if o.kind == kRangeFile {
+					val = "1,2:.env"
+				}
+			case kWrite, kProgram, kChange, kAsk, kSetProgram, kRepo:
+				val = "-x" // refused for what the option does, whatever its value
+			default:
+				continue
+			}
+			for _, line := range spellingLines(s, sp, val, flag) {
+				if o.kind == kSetProgram && len(line) == 2 {
+					continue // without a value it only prints
+				}
+				cmdline := strings.Join(append(append([]string(nil), at.words...), line...), " ")
+				tried++
+				v := g.Judge(context.Background(), dir, paths, cmdline)
+				if !assert.NotEqual(t, permission.Allow, v.Decision, "%s: %q is allowed (%s)", s.name, cmdline, v.Reason) {
+					continue
+				}
+				if o.kind == kRead || o.kind == kRangeFile {
+					assert.Contains(t, v.Reason, ".env", "%s: %q: the reason names the file read", s.name, cmdline)
+				} else {
+					assert.Contains(t, v.Reason, sp.text, "%s: %q: the reason names the option", s.name, cmdline)
+				}
+			}
+		}
+	}
+	t.Logf("%d spellings refused", tried)
+	assert.Greater(t, tried, 300)
+}
+
+// spellingsOf lists the spellings of s, short ones first, in a fixed order.
+func spellingsOf(s *spec) []*spelling {
+	var out []*spelling
+	var letters []byte
+	for ch := range s.short {
+		letters = append(letters, ch)
+	}
+	sort.Slice(letters, func(i, j int) bool { return letters[i] < letters[j] })
+	for _, ch := range letters {
+		out = append(out, s.short[ch])
+	}
+	for i := range s.long {
+		out = append(out, &s.long[i])
+	}
+	return out
+}
+
+// harmlessShortFlag returns a short option of s that takes no value and
+// does nothing, for clusters, or 0.
+func harmlessShortFlag(s *spec) byte {
+	for _, ch := range []byte("vqzrlainswt") {
+		if sp := s.short[ch]; sp != nil && sp.arg == argNone && sp.opt.kind == kFlag {
+			return ch
+		}
+	}
+	return 0
+}
+
+// spellingLines writes the option sp of s with the value val in every way
+// the grammar of s accepts.
+func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
+	var lines [][]string
+	long := strings.HasPrefix(sp.text, "--")
+	switch sp.arg {
+	case argNone:
+		lines = append(lines, []string{sp.text})
+		if !long && flag != 0 {
+			lines = append(lines, []string{"-" + string(flag) + sp.text[1:]})
+		}
+	case argRequired:
+		lines = append(lines, []string{sp.text, quoteWord(val)})
+		if long {
+			lines = append(lines, []string{sp.text + "=" + quoteWord(val)})
+		} else {
+			lines = append(lines, []string{sp.text + quoteWord(val)})
+			if flag != 0 {
+				lines = append(lines, []string{"-" + string(flag) + sp.text[1:] + quoteWord(val)})
+			}
+		}
+	case argOptional:
+		if long {
+			lines = append(lines, []string{sp.text + "=" + quoteWord(val)}, []string{sp.text})
+		} else {
+			lines = append(lines, []string{sp.text + quoteWord(val)}, []string{sp.text})
+			if flag != 0 {
+				lines = append(lines, []string{"-" + string(flag) + sp.text[1:] + quoteWord(val)})
+			}
+		}
+	}
+	if long && s.grammar.abbrev {
+		if p := uniquePrefix(s, sp.text); p != "" {
+			switch sp.arg {
+			case argNone:
+				lines = append(lines, []string{p})
+			case argRequired:
+				lines = append(lines, []string{p, quoteWord(val)}, []string{p + "=" + quoteWord(val)})
+			case argOptional:
+				lines = append(lines, []string{p + "=" + quoteWord(val)})
+			}
+		}
+	}
+	// Operands after the option keep the command line whole.
+	for i := range lines {
+		lines[i] = append(lines[i], "a.txt")
+	}
+	return lines
+}
+
+// uniquePrefix returns the shortest prefix of the long option name that
+// names it alone in s (no other option, nor --no-X where s negates), or
+// "" when there is none shorter than the name.
+func uniquePrefix(s *spec, name string) string {
+	for n := 3; n < len(name); n++ {
+		p := name[:n]
+		sp, negated, problem := resolveLong(s, p)
+		if problem == "" && !negated && sp != nil && sp.text == name {
+			return p
+		}
+	}
+	return ""
+}
+
+func quoteWord(s string) string {
+	if strings.ContainsAny(s, " '\"$`\\*?[]") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+// The scanner resolves abbreviations as getopt_long and git's
+// parse-options do: an exact name first, else a unique prefix; two
+// options sharing the prefix is a problem that names itself.
+func TestScanAbbreviations(t *testing.T) {
+	cfg := gitSpec.subs["config"]
+	for _, tc := range []struct {
+		word, spell, problem string
+		negated              bool
+	}{
+		{"--unset", "--unset", "", false},
+		{"--unset-a", "--unset-all", "", false},
+		{"--un", "", "is an abbreviation of more than one option", false},
+		{"--remove-sec", "--remove-section", "", false},
+		{"--no-includes", "--includes", "", true},
+		{"--no-incl", "--includes", "", true},
+		{"--nosuch", "", "is not known to be harmless", false},
+	} {
+		sp, negated, problem := resolveLong(cfg, tc.word)
+		assert.Equal(t, tc.problem, problem, tc.word)
+		assert.Equal(t, tc.negated, negated, tc.word)
+		if tc.spell != "" && assert.NotNil(t, sp, tc.word) {
+			assert.Equal(t, tc.spell, sp.text, tc.word)
+		}
+	}
+	// git log reads its options exactly: no prefix names --output.
+	sp, _, problem := resolveLong(gitSpec.subs["log"], "--outp")
+	assert.Nil(t, sp)
+	assert.Equal(t, "is not known to be harmless", problem)
+}
