@@ -109,6 +109,7 @@ var gitDiffRows = []optRow{
 
 // gitRevRows are the revision options, shared by git log, show, rev-list and shortlog (git-rev-list(1))
 var gitRevRows = []optRow{
+	{"--quiet", kFlag, ""},
 	{"--abbrev-commit", kFlag, ""},
 	{"--after=", kWord, ""},
 	{"--all", kFlag, ""},

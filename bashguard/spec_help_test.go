@@ -1,0 +1,206 @@
+package bashguard
+
+import (
+	"bufio"
+	"compress/gzip"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The specs are checked against the programs they describe: every option
+// a program's own help lists must be classified by its spec, or an
+// abbreviation the spec resolves could name an option the program has and
+// the spec does not (see spec.go). git's subcommands that use
+// parse-options list their options with -h; git log, show and diff read
+// the revision and diff options by hand and list them only in their
+// manuals (git-log(1), git-diff(1), ...), which Debian's git-man installs
+// beside git.
+
+// gitHelpSource says where the options of a git subcommand are listed:
+// "-h" for its own usage, or the manual pages (without ".1.gz") that list
+// them.
+var gitHelpSource = map[string][]string{
+	"log": {"git-log"}, "whatchanged": {"git-log"}, "show": {"git-show"}, "diff": {"git-diff"},
+	"diff-tree": {"git-diff-tree"}, "diff-index": {"git-diff-index"}, "diff-files": {"git-diff-files"},
+	"rev-list": {"git-rev-list"}, "rev-parse": {"git-rev-parse"},
+	"shortlog": {"-h", "git-rev-list"}, "blame": {"-h"}, "range-diff": {"-h"}, "var": {"git-var"},
+}
+
+// gitManDirs are where the manual pages are looked for.
+var gitManDirs = []string{"/usr/share/man/man1", "/usr/local/share/man/man1"}
+
+// TestSpecsAgreeWithHelp reads the options of every spec'd git subcommand
+// from the installed git and fails on any the spec does not classify.
+func TestSpecsAgreeWithHelp(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("TOOLGATE_REQUIRE_EFFECTS") != "" {
+			t.Fatal("git is not installed, so the git specs cannot be checked against it")
+		}
+		t.Skip("SKIP: git is not installed, so the git specs cannot be checked against its help: " + err.Error())
+	}
+	out, _ := exec.Command(git, "version").Output()
+	t.Logf("checked against %s", strings.TrimSpace(string(out)))
+	var missingMan []string
+	checked, options := 0, 0
+	subs := make([]string, 0, len(gitSpec.subs))
+	for n := range gitSpec.subs {
+		subs = append(subs, n)
+	}
+	sort.Strings(subs)
+	for _, sub := range subs {
+		s := gitSpec.subs[sub]
+		if s.subs != nil {
+			continue // a spec of subcommands (stash, remote, submodule), whose own usage lists no options
+		}
+		sources := gitHelpSource[sub]
+		if sources == nil {
+			sources = []string{"-h"}
+		}
+		var listed []string
+		for _, src := range sources {
+			if src == "-h" {
+				cmd := exec.Command(git, sub, "-h")
+				cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "LANG=C"}
+				cmd.Dir = t.TempDir()
+				b, _ := cmd.CombinedOutput() // git exits 129 after usage
+				listed = append(listed, usageOptions(string(b))...)
+				continue
+			}
+			text, err := readMan(src)
+			if err != nil {
+				missingMan = append(missingMan, src)
+				continue
+			}
+			listed = append(listed, manOptions(text)...)
+		}
+		require.NotEmpty(t, listed, "git %s lists no options in %v", sub, sources)
+		checked++
+		for _, o := range listed {
+			options++
+			assert.True(t, specClassifies(s, o), "git %s: the option %s that git lists is not in its spec", sub, o)
+		}
+	}
+	if len(missingMan) > 0 {
+		msg := "the manual pages " + strings.Join(missingMan, ", ") + " are not installed (Debian's git-man), so the options they list were not checked"
+		if os.Getenv("TOOLGATE_REQUIRE_EFFECTS") != "" {
+			t.Error(msg)
+		} else {
+			t.Log("SKIPPED PART: " + msg)
+		}
+	}
+	t.Logf("%d git subcommands, %d listed options, every one classified", checked, options)
+	assert.Greater(t, checked, 30)
+}
+
+// specClassifies reports whether the spec s has the option o ("-x",
+// "--long", "--no-long") by its exact name, as the program's help lists
+// it.
+func specClassifies(s *spec, o string) bool {
+	if len(o) == 2 {
+		return s.short[o[1]] != nil
+	}
+	if s.longExact(o) != nil {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(o, "--no-"); ok && s.grammar.negate {
+		return s.longExact("--"+rest) != nil
+	}
+	return false
+}
+
+// usageRow is a line of parse-options' usage that lists an option:
+// "    -x, --long[=<v>]   help", "    --long <v>", "    -x <v>".
+var usageRow = regexp.MustCompile(`^\s{4}(-[A-Za-z0-9#], )?(--?(?:\[no-\])?[A-Za-z0-9][-A-Za-z0-9]*)`)
+
+// usageOptions lists the options parse-options' usage text prints.
+func usageOptions(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		m := usageRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		if m[1] != "" {
+			out = append(out, strings.TrimSuffix(m[1], ", "))
+		}
+		name := m[2]
+		if name == "-NUM" {
+			continue // a count, which the grammar's digits read
+		}
+		if rest, ok := strings.CutPrefix(name, "--[no-]"); ok {
+			out = append(out, "--"+rest, "--no-"+rest)
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// manOption is an option at the start of a roff line of a manual's
+// OPTIONS list: "\-\-long", "\-x", "\-\-[no\-]long".
+var manOption = regexp.MustCompile(`^(--?(?:\[no-\])?[A-Za-z0-9][-A-Za-z0-9]*)`)
+
+// manOptions lists the options a manual page's roff source defines: the
+// lines that start with an option, each option of a line separated by
+// ", ".
+func manOptions(text string) []string {
+	var out []string
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(nil, 1<<20)
+	clean := strings.NewReplacer(`\-`, "-", `\fR`, "", `\fI`, "", `\fB`, "", `\&`, "", `\(em`, "")
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, `\-`) {
+			continue
+		}
+		for _, part := range strings.Split(clean.Replace(line), ", ") {
+			m := manOption.FindString(strings.TrimSpace(part))
+			switch {
+			case m == "", regexp.MustCompile(`^-[0-9]$`).MatchString(m):
+				continue // -1, -2, -3 of git diff: counts the grammar reads
+			case strings.HasPrefix(m, "--[no-]"):
+				out = append(out, "--"+m[len("--[no-]"):], "--no-"+m[len("--[no-]"):])
+			case len(m) == 2 || strings.HasPrefix(m, "--"):
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// readMan reads the roff source of the manual page name.
+func readMan(name string) (string, error) {
+	var last error
+	for _, d := range gitManDirs {
+		f, err := os.Open(d + "/" + name + ".1.gz")
+		if err != nil {
+			last = err
+			continue
+		}
+		defer f.Close()
+		z, err := gzip.NewReader(f)
+		if err != nil {
+			return "", err
+		}
+		b, err := io.ReadAll(z)
+		return string(b), err
+	}
+	return "", last
+}
+
+// The readers of help text find what they should: a test of the test.
+func TestHelpReaders(t *testing.T) {
+	usage := "usage: git grep [<options>]\n\n    --cached              search\n    -O, --open-files-in-pager[=<pager>]\n    -NUM                  shortcut\n    --[no-]textconv       textconv\n  not an option\n"
+	assert.Equal(t, []string{"--cached", "-O", "--open-files-in-pager", "--textconv", "--no-textconv"}, usageOptions(usage))
+	man := ".PP\n\\-\\-follow\n.RS 4\ntext\n.RE\n\\-p, \\-u, \\-\\-patch\n\\-1 \\-\\-base\n\\-\\-[no\\-]mailmap\nnot one\n"
+	assert.Equal(t, []string{"--follow", "-p", "-u", "--patch", "--mailmap", "--no-mailmap"}, manOptions(man))
+}
