@@ -25,17 +25,36 @@ func jqReadsEnv(f string) bool {
 	if jqWord(f, "env") {
 		return true
 	}
-	for i := 0; ; {
-		k := strings.Index(f[i:], "$ENV")
-		if k < 0 {
-			return false
+	// $ENV, which jq's lexer reads with white space or a comment
+	// between "$" and the name ("$ ENV", "$#c\nENV").
+	for i := 0; i < len(f); i++ {
+		if f[i] != '$' {
+			continue
 		}
-		end := i + k + 4
-		if end == len(f) || !isWordByte(f[end]) {
+		j := jqSkipSpace(f, i+1)
+		if strings.HasPrefix(f[j:], "ENV") && (j+3 == len(f) || !isWordByte(f[j+3])) {
 			return true
 		}
-		i = end
 	}
+	return false
+}
+
+// jqSkipSpace returns the index of the first byte of f from i on that is
+// neither white space nor in a comment (from "#" to the end of the line).
+func jqSkipSpace(f string, i int) int {
+	for i < len(f) {
+		switch f[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\v':
+			i++
+		case '#':
+			for i < len(f) && f[i] != '\n' {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return i
 }
 
 // awkReadsEnv reports whether the awk program p names ENVIRON.

@@ -172,6 +172,29 @@ func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
 	return true
 }
 
+// psUnixFlags are procps ps's UNIX options that take no value, and
+// psUnixValued those that take one.
+const (
+	psUnixFlags  = "AacdeFfHjLlMmPTVwyZ"
+	psUnixValued = "CGgNOopqstUu"
+)
+
+// psUnixCluster reports a cluster of UNIX options that procps surely reads
+// as such: flags, and at most a last option whose value is the next word.
+// Any other (an unknown letter, an attached value that may not parse) may
+// be read again as BSD options.
+func psUnixCluster(w string) bool {
+	for j := 0; j < len(w); j++ {
+		if strings.IndexByte(psUnixValued, w[j]) >= 0 {
+			return j == len(w)-1
+		}
+		if strings.IndexByte(psUnixFlags, w[j]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // ps judges ps: it lists processes and writes nothing, but its BSD "e"
 // prints every process's environment, which holds secrets.
 func (a *analyzer) ps(c *verdictAcc, v *argv) {
@@ -193,6 +216,13 @@ func (a *analyzer) ps(c *verdictAcc, v *argv) {
 				valueNext = true
 			}
 		case strings.HasPrefix(s, "-"):
+			if strings.ContainsRune(s[1:], 'e') && !psUnixCluster(s[1:]) {
+				// procps reads a dashed word it cannot read as UNIX
+				// options as BSD ones ("-axe", "-auxe"): e prints the
+				// environment.
+				environ(c, "ps "+s+" is read as BSD options, whose e prints the environment of the processes")
+				return
+			}
 			if len(s) >= 2 && strings.Contains("oOpuUgGtsCqN", s[len(s)-1:]) {
 				valueNext = true
 			}
