@@ -127,9 +127,11 @@ func New(cfg Config) (*Pipeline, error) {
 type SessionOptions struct {
 	// ID identifies the session: 1 to 256 bytes, unique among live ones.
 	ID string
-	// Mode is the session's permission mode; ModeDefault unless set.
-	// A mode the configuration disables is an error.
-	Mode permission.Mode
+	// Mode is the session's permission mode; nil means the
+	// configuration's ([permission.Config.Mode]: for a pipeline [Open]
+	// built, the settings' defaultMode, else ModeDefault). A mode the
+	// configuration disables is an error.
+	Mode *permission.Mode
 	// Cwd is the session's working directory, passed to hooks; empty
 	// means the workspace's directory for a pipeline [Open] built.
 	Cwd string
@@ -183,11 +185,19 @@ type agent struct {
 // rules and limits) before it is published, so no check ever sees it half
 // built. A setup error ends the session again.
 func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *agent, name string, tools *tool.Registry, setup func(*agent) error) (*Session, error) {
-	if !o.Mode.Valid() {
-		return nil, fmt.Errorf("runtime: invalid permission mode %d", o.Mode)
+	conf := p.cfg.Checker.Config()
+	mode := conf.Mode
+	if o.Mode != nil {
+		mode = *o.Mode
 	}
-	if o.Mode == permission.ModeBypassPermissions && p.cfg.Checker.Config().DisableBypass {
+	if !mode.Valid() {
+		return nil, fmt.Errorf("runtime: invalid permission mode %d", mode)
+	}
+	if mode == permission.ModeBypassPermissions && conf.DisableBypass {
 		return nil, errors.New("runtime: bypassPermissions mode is disabled by configuration")
+	}
+	if mode == permission.ModeAuto && conf.DisableAuto {
+		return nil, errors.New("runtime: auto mode is disabled by configuration")
 	}
 	if o.Cwd == "" {
 		o.Cwd = p.dir
@@ -196,7 +206,7 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{p: p, l7: l7, mode: o.Mode, name: p.cfg.AgentName, cwd: o.Cwd, start: time.Now(),
+	a := &agent{p: p, l7: l7, mode: mode, name: p.cfg.AgentName, cwd: o.Cwd, start: time.Now(),
 		record: context.WithoutCancel(l7.Context())}
 	l7.owner = a
 	if parent != nil {
@@ -233,7 +243,7 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 		_ = p.restore(ctx, a, false)
 	}
 	_ = p.cfg.Hooks.SessionStart(l7.Context(), hooks.SessionStartEvent{
-		SessionID: o.ID, AgentName: a.name, Cwd: o.Cwd, PermissionMode: o.Mode.String(),
+		SessionID: o.ID, AgentName: a.name, Cwd: o.Cwd, PermissionMode: mode.String(),
 	})
 	return l7, nil
 }

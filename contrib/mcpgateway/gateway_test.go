@@ -116,6 +116,13 @@ func newWorld(t *testing.T, server string, cfg string) *world {
 
 func newWorldOpts(t *testing.T, server string, cfg string, opts mcpgateway.Options) *world {
 	t.Helper()
+	return newWorldSettings(t, server, cfg, opts)
+}
+
+// newWorldSettings is newWorldOpts with settings files (their rules and
+// their defaultMode) merged over the world's rules.
+func newWorldSettings(t *testing.T, server string, cfg string, opts mcpgateway.Options, settings ...*permission.Settings) *world {
+	t.Helper()
 	w := &world{}
 	w.answer.Store("decline")
 	var err error
@@ -152,8 +159,9 @@ func newWorldOpts(t *testing.T, server string, cfg string, opts mcpgateway.Optio
 			Ask:   []string{"mcp__" + server + "__write_file"},
 			Deny:  []string{"mcp__" + server + "__drop_table"},
 		},
-		Hooks: set,
-		Audit: w.audit,
+		Settings: settings,
+		Hooks:    set,
+		Audit:    w.audit,
 	})
 	require.NoError(t, err)
 	c, err := mcpgateway.ParseConfig([]byte(strings.ReplaceAll(cfg, "$DIR", w.dir)))
