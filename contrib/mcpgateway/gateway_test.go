@@ -97,9 +97,12 @@ func upstream() {
 type world struct {
 	dir, outside string
 	g            *mcpgateway.Gateway
-	db           *sql.DB
-	audit        *hooks.AuditLog
-	answer       atomic.Value // "accept" or "decline", the elicitation's answer
+	p            *runtime.Pipeline
+	// session is the id of the pipeline session last started.
+	session atomic.Value
+	db      *sql.DB
+	audit   *hooks.AuditLog
+	answer  atomic.Value // "accept" or "decline", the elicitation's answer
 	// elicit, when set, answers the elicitations instead of answer.
 	elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 	// stops receives the pipeline's SessionStop events.
@@ -138,7 +141,10 @@ func newWorldSettings(t *testing.T, server string, cfg string, opts mcpgateway.O
 	w.audit, err = hooks.NewAuditLog(w.db, hooks.AuditOptions{})
 	require.NoError(t, err)
 	w.stops = make(chan hooks.SessionStopEvent, 16)
-	redact := hooks.Hook{Name: "redact", SessionStop: func(_ context.Context, e hooks.SessionStopEvent) error {
+	redact := hooks.Hook{Name: "redact", SessionStart: func(_ context.Context, e hooks.SessionStartEvent) error {
+		w.session.Store(e.SessionID)
+		return nil
+	}, SessionStop: func(_ context.Context, e hooks.SessionStopEvent) error {
 		select {
 		case w.stops <- e:
 		default:
@@ -168,6 +174,7 @@ func newWorldSettings(t *testing.T, server string, cfg string, opts mcpgateway.O
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	w.p = p
 	w.g, err = mcpgateway.New(ctx, p, c, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { w.g.Close() })
