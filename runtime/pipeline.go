@@ -77,6 +77,22 @@ type Pipeline struct {
 	tools atomic.Pointer[tool.Registry]
 	// starting serialises the start step of Session.
 	starting sync.Mutex
+	// auto is the checker of auto-mode sessions: cfg.Checker without the
+	// broad allow rules auto mode sets aside, built on first use.
+	autoOnce sync.Once
+	auto     *permission.Checker
+	autoErr  error
+}
+
+// autoChecker returns the checker of sessions in auto mode: the
+// configuration without the allow rules Claude Code sets aside on entering
+// auto mode ([permission.AutoModeConfig]), whose calls then ask.
+func (p *Pipeline) autoChecker() (*permission.Checker, error) {
+	p.autoOnce.Do(func() {
+		cfg, _ := permission.AutoModeConfig(p.cfg.Checker.Config())
+		p.auto, p.autoErr = permission.New(cfg)
+	})
+	return p.auto, p.autoErr
 }
 
 // New checks cfg and builds a Pipeline. A bad configuration is an error
@@ -148,13 +164,16 @@ type SessionOptions struct {
 
 // agent is the pipeline's per-session state around layer 7's Session.
 type agent struct {
-	p      *Pipeline
-	l7     *Session
-	rules  *permission.SessionRules
-	mode   permission.Mode
-	name   string
-	cwd    string
-	silent bool
+	p     *Pipeline
+	l7    *Session
+	rules *permission.SessionRules
+	mode  permission.Mode
+	// checker holds the configuration's rules for this session: the
+	// pipeline's, or in auto mode those without the broad allow rules.
+	checker *permission.Checker
+	name    string
+	cwd     string
+	silent  bool
 	// tools is a child's restricted tool set; nil means the pipeline's
 	// live one (see toolset).
 	tools *tool.Registry
@@ -206,14 +225,24 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{p: p, l7: l7, mode: mode, name: p.cfg.AgentName, cwd: o.Cwd, start: time.Now(),
+	checker := p.cfg.Checker
+	switch {
+	case parent != nil:
+		checker = parent.checker // a child only narrows its parent
+	case mode == permission.ModeAuto:
+		if checker, err = p.autoChecker(); err != nil {
+			p.sessions.end(o.ID)
+			return nil, fmt.Errorf("runtime: auto mode's rules: %w", err)
+		}
+	}
+	a := &agent{p: p, l7: l7, mode: mode, checker: checker, name: p.cfg.AgentName, cwd: o.Cwd, start: time.Now(),
 		record: context.WithoutCancel(l7.Context())}
 	l7.owner = a
 	if parent != nil {
 		a.parent, a.silent, a.name, a.depth = parent, true, name, parent.depth+1
 		a.rules = parent.rules.Child()
 	} else {
-		a.rules = p.cfg.Checker.NewSession()
+		a.rules = checker.NewSession()
 	}
 	if tools != nil {
 		a.tools = tools

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -79,4 +80,45 @@ func TestOpenRefusesADisabledMode(t *testing.T) {
 	require.ErrorContains(t, err, "bypassPermissions mode is disabled by configuration")
 	_, err = p.Session(context.Background(), runtime.SessionOptions{ID: "a", Mode: new(permission.ModeAuto)})
 	require.ErrorContains(t, err, "auto mode is disabled by configuration")
+}
+
+// In auto mode the broad allow rules Claude Code sets aside on entering it
+// (an interpreter with any arguments, a whole shell) do not allow: their
+// calls ask, for the host's classifier. Whether auto came from the
+// settings' defaultMode or the session's own options.
+func TestOpenAutoModeSetsAsideBroadAllowRules(t *testing.T) {
+	dir := workspaceDir(t)
+	s, err := permission.ParseSettings([]byte(`{"permissions":{"defaultMode":"auto"}}`), filepath.Join(t.TempDir(), "settings.json"), permission.ScopeUser)
+	require.NoError(t, err)
+	rules := permission.Config{Default: permission.Ask, Allow: []string{"Bash(python3:*)", "Bash(ls:*)"}}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "tool.py"), []byte("print(1)\n"), 0o644))
+	script := json.RawMessage(`{"command":"python3 tool.py"}`)
+	ls := json.RawMessage(`{"command":"ls"}`)
+	for _, tc := range []struct {
+		name     string
+		settings []*permission.Settings
+		mode     *permission.Mode
+		want     permission.Decision
+		rule     string
+	}{
+		{"auto from the settings", []*permission.Settings{s}, nil, permission.Ask, "unlisted"},
+		{"auto chosen for the session", nil, new(permission.ModeAuto), permission.Ask, "unlisted"},
+		{"default mode keeps the rule", nil, nil, permission.Allow, "Bash(python3:*)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: rules, Settings: tc.settings})
+			require.NoError(t, err)
+			ctx := context.Background()
+			sess, err := p.Session(ctx, runtime.SessionOptions{ID: "s", Mode: tc.mode})
+			require.NoError(t, err)
+			defer sess.End("done", "", nil)
+			v := p.Check(ctx, runtime.Call{Session: "s", ID: "c1", Tool: "Bash", Input: script})
+			assert.Equal(t, tc.want, v.Decision, v.Reason)
+			assert.Equal(t, tc.rule, string(v.Rule), v.Reason)
+			// A narrow allow rule stays in every mode.
+			v = p.Check(ctx, runtime.Call{Session: "s", ID: "c2", Tool: "Bash", Input: ls})
+			assert.Equal(t, permission.Allow, v.Decision, v.Reason)
+			assert.Equal(t, "Bash(ls:*)", string(v.Rule))
+		})
+	}
 }
