@@ -35,5 +35,9 @@
 //	}
 //
 // [Test] runs the same checks without a testing framework and returns
-// every violation, joined. Run the kit under the race detector.
+// every violation, joined. Both call the paths one at a time, each call
+// bounded by a minute. The kit finds the paths it is given, not those the
+// author forgot: list every way the framework reaches a tool, and add a
+// Path when a framework version adds one. Run the kit under the race
+// detector.
 package adaptertest
