@@ -70,6 +70,7 @@ const (
 	token       = "kit-token-5f1c"
 	redacted    = "kit-token-***"
 	blockReason = "blocked by the conformance kit's PreToolUse hook"
+	stopReason  = "stopped by the conformance kit while the call was judged"
 	decoyText   = "the decoy file: the model named it, a hook rewrote the input"
 	outsideText = "a file outside the roots"
 )
@@ -167,10 +168,17 @@ func newWorld(f Framework, s scenario) (*world, *runtime.Pipeline, Tool, func(),
 	}
 	name := "kit_read"
 	full := f.Prefix + name
+	var p *runtime.Pipeline
 	set := hooks.NewSet(hooks.Hook{
 		Name: "kit",
 		PreToolUse: func(_ context.Context, e hooks.PreToolUseEvent) (hooks.PreToolUseResult, error) {
 			if e.ToolName != full {
+				return hooks.PreToolUseResult{}, nil
+			}
+			if s.cancel {
+				// The session is cancelled while its call is judged, from
+				// elsewhere; the hook itself lets the call through.
+				_ = p.Cancel(context.Background(), e.SessionID, stopReason)
 				return hooks.PreToolUseResult{}, nil
 			}
 			if s.block {
@@ -193,7 +201,7 @@ func newWorld(f Framework, s scenario) (*world, *runtime.Pipeline, Tool, func(),
 	if s.ask {
 		rules = permission.Config{Ask: []string{full}, Default: permission.Allow}
 	}
-	p, err := runtime.Open(runtime.Workspace{Dir: w.dir, Rules: rules, Hooks: set})
+	p, err = runtime.Open(runtime.Workspace{Dir: w.dir, Rules: rules, Hooks: set})
 	if err != nil {
 		set.Close()
 		return fail(err)
@@ -223,8 +231,8 @@ func newWorld(f Framework, s scenario) (*world, *runtime.Pipeline, Tool, func(),
 // scenario is one call the kit makes through each path.
 type scenario struct {
 	name string
-	// block, mutate and ask set the kit's hook and rules up.
-	block, mutate, ask bool
+	// block, mutate, cancel and ask set the kit's hook and rules up.
+	block, mutate, cancel, ask bool
 	// target names the file the call names.
 	target func(w *world) string
 	// allowed says the tool must run, with the input naming runs.
@@ -238,6 +246,7 @@ var scenarios = []scenario{
 	{name: "allowed", target: func(w *world) string { return w.inside }, allowed: true, runs: func(w *world) string { return w.inside }},
 	{name: "outside the roots", target: func(w *world) string { return w.outside }, reason: "outside"},
 	{name: "blocked by a hook", block: true, target: func(w *world) string { return w.inside }, reason: blockReason},
+	{name: "session cancelled during the check", cancel: true, target: func(w *world) string { return w.inside }, reason: stopReason},
 	{name: "ask with nobody to ask", ask: true, target: func(w *world) string { return w.inside }, reason: "ask rule"},
 	{name: "input rewritten by a hook", mutate: true, target: func(w *world) string { return w.decoy }, allowed: true,
 		runs: func(w *world) string { return w.inside }},
