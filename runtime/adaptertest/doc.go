@@ -16,9 +16,10 @@
 //     admitted, and the model reads its output as the PostToolUse hooks
 //     left it (the kit's hook redacts a token: the model must not see it);
 //     [runtime.Pipeline.After] saw the output;
-//   - a path outside the roots, a PreToolUse hook's Block, and an Ask
-//     rule with nobody to ask: the tool does not run, the model reads the
-//     reason the pipeline gave, and After saw the Deny;
+//   - a path outside the roots, a PreToolUse hook's Block, an Ask rule with
+//     nobody to ask, and a session cancelled while its call is judged: the
+//     tool does not run, the model reads the reason the pipeline gave, and
+//     After saw the Deny;
 //   - a PreToolUse hook that rewrites the input: the tool runs with the
 //     rewritten input, never the model's.
 //
