@@ -56,7 +56,9 @@ type Options struct {
 // Configure makes every tool call of a tools node built from conf pass
 // through p: it appends [Middleware] to conf.ToolCallMiddlewares and wraps
 // conf.UnknownToolsHandler, if set, with [UnknownToolsHandler]. Call it
-// once per configuration, before compose.NewToolNode.
+// once per configuration, after adding your own middlewares and handler
+// and before compose.NewToolNode: a middleware added after it runs
+// between the judgement and the tool, and could change what runs.
 func Configure(p *runtime.Pipeline, conf *compose.ToolsNodeConfig, o Options) {
 	g := newGate(p, o)
 	conf.ToolCallMiddlewares = append(conf.ToolCallMiddlewares, g.middleware())
