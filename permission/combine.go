@@ -7,8 +7,10 @@ type Call struct {
 	Tool string
 	// Kind is what the tool does.
 	Kind Kind
-	// InsideRoots reports that every path the call touches lies inside the
-	// allowed roots (acceptEdits only allows such edits).
+	// InsideRoots reports that every path the call touches was judged and
+	// lies inside the allowed roots (acceptEdits and auto only allow such
+	// edits). A call that names no path (an empty or absent path field, a
+	// tool that declares none) is not inside: its edit asks.
 	InsideRoots bool
 	// SessionOnly reports a tool that changes only the agent's own
 	// session state (its task list, its loaded tools): plan mode lets it

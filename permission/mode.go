@@ -8,8 +8,9 @@ type Mode uint8
 const (
 	// ModeDefault applies the rules as they are.
 	ModeDefault Mode = iota
-	// ModeAcceptEdits allows edit-kind calls inside the allowed roots that
-	// would otherwise Ask.
+	// ModeAcceptEdits allows edit-kind calls that would otherwise Ask when
+	// every path they touch was judged inside the allowed roots; an edit
+	// that names no path still asks.
 	ModeAcceptEdits
 	// ModePlan denies every call that is not read-only, except talking to
 	// the person and starting subagents (which inherit plan mode).

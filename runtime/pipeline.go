@@ -78,6 +78,22 @@ type Pipeline struct {
 	tools atomic.Pointer[tool.Registry]
 	// starting serialises the start step of Session.
 	starting sync.Mutex
+	// auto is the checker of auto-mode sessions: cfg.Checker without the
+	// broad allow rules auto mode sets aside, built on first use.
+	autoOnce sync.Once
+	auto     *permission.Checker
+	autoErr  error
+}
+
+// autoChecker returns the checker of sessions in auto mode: the
+// configuration without the allow rules Claude Code sets aside on entering
+// auto mode ([permission.AutoModeConfig]), whose calls then ask.
+func (p *Pipeline) autoChecker() (*permission.Checker, error) {
+	p.autoOnce.Do(func() {
+		cfg, _ := permission.AutoModeConfig(p.cfg.Checker.Config())
+		p.auto, p.autoErr = permission.New(cfg)
+	})
+	return p.auto, p.autoErr
 }
 
 // New checks cfg and builds a Pipeline. A bad configuration is an error
@@ -128,9 +144,11 @@ func New(cfg Config) (*Pipeline, error) {
 type SessionOptions struct {
 	// ID identifies the session: 1 to 256 bytes, unique among live ones.
 	ID string
-	// Mode is the session's permission mode; ModeDefault unless set.
-	// A mode the configuration disables is an error.
-	Mode permission.Mode
+	// Mode is the session's permission mode; nil means the
+	// configuration's ([permission.Config.Mode]: for a pipeline [Open]
+	// built, the settings' defaultMode, else ModeDefault). A mode the
+	// configuration disables is an error.
+	Mode *permission.Mode
 	// Cwd is the session's working directory, passed to hooks; empty
 	// means the workspace's directory for a pipeline [Open] built.
 	Cwd string
@@ -147,13 +165,16 @@ type SessionOptions struct {
 
 // agent is the pipeline's per-session state around layer 7's Session.
 type agent struct {
-	p      *Pipeline
-	l7     *Session
-	rules  *permission.SessionRules
-	mode   permission.Mode
-	name   string
-	cwd    string
-	silent bool
+	p     *Pipeline
+	l7    *Session
+	rules *permission.SessionRules
+	mode  permission.Mode
+	// checker holds the configuration's rules for this session: the
+	// pipeline's, or in auto mode those without the broad allow rules.
+	checker *permission.Checker
+	name    string
+	cwd     string
+	silent  bool
 	// tools is a child's restricted tool set; nil means the pipeline's
 	// live one (see toolset).
 	tools *tool.Registry
@@ -184,11 +205,19 @@ type agent struct {
 // rules and limits) before it is published, so no check ever sees it half
 // built. A setup error ends the session again.
 func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *agent, name string, tools *tool.Registry, setup func(*agent) error) (*Session, error) {
-	if !o.Mode.Valid() {
-		return nil, fmt.Errorf("runtime: invalid permission mode %d", o.Mode)
+	conf := p.cfg.Checker.Config()
+	mode := conf.Mode
+	if o.Mode != nil {
+		mode = *o.Mode
 	}
-	if o.Mode == permission.ModeBypassPermissions && p.cfg.Checker.Config().DisableBypass {
+	if !mode.Valid() {
+		return nil, fmt.Errorf("runtime: invalid permission mode %d", mode)
+	}
+	if mode == permission.ModeBypassPermissions && conf.DisableBypass {
 		return nil, errors.New("runtime: bypassPermissions mode is disabled by configuration")
+	}
+	if mode == permission.ModeAuto && conf.DisableAuto {
+		return nil, errors.New("runtime: auto mode is disabled by configuration")
 	}
 	if o.Cwd == "" {
 		o.Cwd = p.dir
@@ -197,14 +226,24 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 	if err != nil {
 		return nil, err
 	}
-	a := &agent{p: p, l7: l7, mode: o.Mode, name: p.cfg.AgentName, cwd: o.Cwd, start: time.Now(),
+	checker := p.cfg.Checker
+	switch {
+	case parent != nil:
+		checker = parent.checker // a child only narrows its parent
+	case mode == permission.ModeAuto:
+		if checker, err = p.autoChecker(); err != nil {
+			p.sessions.end(o.ID)
+			return nil, fmt.Errorf("runtime: auto mode's rules: %w", err)
+		}
+	}
+	a := &agent{p: p, l7: l7, mode: mode, checker: checker, name: p.cfg.AgentName, cwd: o.Cwd, start: time.Now(),
 		record: context.WithoutCancel(l7.Context())}
 	l7.owner = a
 	if parent != nil {
 		a.parent, a.silent, a.name, a.depth = parent, true, name, parent.depth+1
 		a.rules = parent.rules.Child()
 	} else {
-		a.rules = p.cfg.Checker.NewSession()
+		a.rules = checker.NewSession()
 	}
 	if tools != nil {
 		a.tools = tools
@@ -234,7 +273,7 @@ func (p *Pipeline) startAgent(ctx context.Context, o SessionOptions, parent *age
 		_ = p.restore(ctx, a, false)
 	}
 	_ = p.cfg.Hooks.SessionStart(l7.Context(), hooks.SessionStartEvent{
-		SessionID: o.ID, AgentName: a.name, Cwd: o.Cwd, PermissionMode: o.Mode.String(),
+		SessionID: o.ID, AgentName: a.name, Cwd: o.Cwd, PermissionMode: mode.String(),
 	})
 	return l7, nil
 }

@@ -40,10 +40,26 @@ func (p *Pipeline) Check(ctx context.Context, call Call) (v Verdict) {
 		return Verdict{Result: permission.Result{Decision: permission.Deny, Layer: permission.LayerRuntime, Rule: RuleUnknownSession, Reason: fmt.Sprintf("no live session %q", call.Session)}}
 	}
 	v = p.syncGate(a.check(ctx, call))
+	if err := a.l7.err(); err != nil && (v.Decision != permission.Deny || v.Asked) {
+		// The session ended while the call was being judged (while the
+		// person was asked, or during any other wait): cancellation wins,
+		// whatever ctx the call carried and whatever was answered.
+		v = cancelledDuring(v, err)
+	}
 	v.Status = a.l7.Status()
 	if v.Input == nil {
 		v.Input = call.Input
 	}
+	return v
+}
+
+// cancelledDuring turns v, judged while its session was cancelled with
+// err, into the cancellation's Deny; what v said goes to the conflict log.
+func cancelledDuring(v Verdict, err error) Verdict {
+	prev := v.overridden()
+	v.Decision, v.Layer, v.Source, v.Rule, v.Firm = permission.Deny, permission.LayerRuntime, permission.SourceToolDeny, RuleCancelled, false
+	v.Reason = "session is cancelled: " + err.Error() + " (while the call was judged: " + prev.Reason + ")"
+	v.Ticket = ""
 	return v
 }
 
@@ -170,9 +186,10 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 	}
 	req.AlwaysRules = always
 	req.Explanation = explain(call.Tool, v)
-	if ctx == nil {
-		ctx = a.l7.Context()
-	}
+	// The question ends with the call's ctx or with the session, whichever
+	// ends first: a host's ctx is often not the session's.
+	ctx, stop := a.withSession(ctx)
+	defer stop()
 	ans := approval.AskWithTimeout(ctx, a.p.cfg.Asker, req, a.p.cfg.AskTimeout)
 	v.Asked, v.Answer = true, ans.Choice
 	prev := v.overridden()
@@ -196,4 +213,20 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 		}
 	}
 	return v
+}
+
+// withSession returns a context that ends when ctx or the session's context
+// does, with the cause of whichever ended first, and the func that frees it.
+// A nil ctx is the session's.
+func (a *agent) withSession(ctx context.Context) (context.Context, func()) {
+	sctx := a.l7.Context()
+	if ctx == nil {
+		return sctx, func() {}
+	}
+	merged, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(sctx, func() { cancel(context.Cause(sctx)) })
+	return merged, func() {
+		stop()
+		cancel(nil)
+	}
 }

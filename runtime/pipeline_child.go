@@ -71,7 +71,7 @@ func (p *Pipeline) startChild(o SessionOptions) (*Session, error) {
 	if c.Name == "" {
 		return nil, errors.New("runtime: a child session needs a name")
 	}
-	if o.Mode != permission.ModeDefault {
+	if o.Mode != nil {
 		return nil, errors.New("runtime: a child session's mode is set by Child.Mode, not SessionOptions.Mode")
 	}
 	if o.Cwd != "" && o.Cwd != parent.cwd {
@@ -137,7 +137,7 @@ func (p *Pipeline) startChild(o SessionOptions) (*Session, error) {
 	}
 	// The child's context derives from its parent's: it is cancelled with
 	// it.
-	o.Mode, o.Cwd = mode, parent.cwd
+	o.Mode, o.Cwd = &mode, parent.cwd
 	l7, err := p.startAgent(parent.l7.Context(), o, parent, c.Name, tools, func(a *agent) error {
 		a.maxDepth, a.callID = maxDepth, c.CallID
 		if c.MaxSteps > 0 {

@@ -218,7 +218,7 @@ func TestSessionGetsOrStarts(t *testing.T) {
 	v := p.Check(context.Background(), runtime.Call{Session: "mcp-1", Tool: "Read", Input: input(t, map[string]string{"file_path": filepath.Join(dir, "main.go")})})
 	assert.Equal(t, permission.Allow, v.Decision, v.Reason)
 
-	_, err := p.Session(req, runtime.SessionOptions{ID: "x", Mode: permission.Mode(99)})
+	_, err := p.Session(req, runtime.SessionOptions{ID: "x", Mode: new(permission.Mode(99))})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "invalid permission mode")
 }

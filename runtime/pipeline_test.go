@@ -68,7 +68,7 @@ func newWorld(t testing.TB, cfg permission.Config, asker approval.Asker, extra .
 
 func (w *world) start(t testing.TB, id string, mode permission.Mode) *Session {
 	t.Helper()
-	s, err := w.p.Session(context.Background(), SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
+	s, err := w.p.Session(context.Background(), SessionOptions{ID: id, Mode: &mode, Cwd: w.dir})
 	require.NoError(t, err)
 	t.Cleanup(func() { s.End("test done", "", nil) })
 	return s
@@ -203,7 +203,7 @@ func TestChildSessionRefusesToWiden(t *testing.T) {
 	}{
 		{"no parent", SessionOptions{ID: "c6", Child: &Child{Parent: "gone", Name: "x"}}, `no live session "gone"`},
 		{"no name", SessionOptions{ID: "c7", Child: &Child{Parent: "parent"}}, "a child session needs a name"},
-		{"top-level mode", SessionOptions{ID: "c8", Mode: permission.ModeAcceptEdits, Child: &Child{Parent: "parent", Name: "x"}}, "a child session's mode is set by Child.Mode"},
+		{"top-level mode", SessionOptions{ID: "c8", Mode: new(permission.ModeAcceptEdits), Child: &Child{Parent: "parent", Name: "x"}}, "a child session's mode is set by Child.Mode"},
 		{"id in use: a child is never got", SessionOptions{ID: "parent", Child: &Child{Parent: "parent", Name: "x"}}, "session already exists"},
 		{"a malformed rule", SessionOptions{ID: "c9", Child: &Child{Parent: "parent", Name: "x", Deny: []string{"Read("}}}, "Read("},
 	} {

@@ -58,7 +58,7 @@ func newWorld(t testing.TB, cfg permission.Config, extra ...hooks.Hook) *world {
 // start starts a top-level session.
 func (w *world) start(t testing.TB, id string, mode permission.Mode) *runtime.Session {
 	t.Helper()
-	s, err := w.p.Session(context.Background(), runtime.SessionOptions{ID: id, Mode: mode, Cwd: w.dir})
+	s, err := w.p.Session(context.Background(), runtime.SessionOptions{ID: id, Mode: &mode, Cwd: w.dir})
 	require.NoError(t, err)
 	t.Cleanup(func() { s.End("test done", "", nil) })
 	return s

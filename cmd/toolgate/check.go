@@ -123,7 +123,7 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 	}
 	defer set.Close()
 	ctx := context.Background()
-	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd})
+	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: &mode, Cwd: ev.Cwd})
 	if err != nil {
 		return runtime.Verdict{}, fmt.Errorf("cannot start the session: %v", err)
 	}
@@ -270,7 +270,7 @@ func runAfter(ev event, src source, run runtime.Run) (runtime.Outcome, error) {
 	}
 	defer set.Close()
 	ctx := context.Background()
-	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd})
+	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: &mode, Cwd: ev.Cwd})
 	if err != nil {
 		return runtime.Outcome{}, fmt.Errorf("cannot start the session: %v", err)
 	}

@@ -159,7 +159,7 @@ func explain(src source, modeName, name string, input json.RawMessage) (*explana
 	defer set.Close()
 	ctx := context.Background()
 	const id = "explain"
-	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: id, Mode: mode, Cwd: src.cwd})
+	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: id, Mode: &mode, Cwd: src.cwd})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the session: %v", err)
 	}

@@ -78,3 +78,61 @@ func TestToolsNode(t *testing.T) {
 	assert.NotContains(t, got["c2"], "root:")
 	assert.Equal(t, []string{inside}, rf.ran)
 }
+
+// shot is an enhanced tool that returns a text part and an image.
+type shot struct{ ran int }
+
+func (*shot) Info(context.Context) (*schema.ToolInfo, error) {
+	return &schema.ToolInfo{Name: "screenshot", Desc: "takes a screenshot"}, nil
+}
+
+func (s *shot) InvokableRun(context.Context, *schema.ToolArgument, ...tool.Option) (*schema.ToolResult, error) {
+	s.ran++
+	url := "https://example.com/shot.png"
+	return &schema.ToolResult{Parts: []schema.ToolOutputPart{
+		{Type: schema.ToolPartTypeText, Text: "window title: TOKEN=abc123"},
+		{Type: schema.ToolPartTypeImage, Image: &schema.ToolOutputImage{MessagePartCommon: schema.MessagePartCommon{URL: &url, MIMEType: "image/png"}}},
+	}}, nil
+}
+
+// A multimodal result reaches the model with its text as the PostToolUse
+// hooks left it and its image as the tool gave it; a refused call of the
+// same tool does not run and the model reads the reason.
+func TestEnhancedToolParts(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	set := hooks.NewSet(hooks.Hook{Name: "redact", PostToolUse: func(_ context.Context, e hooks.PostToolUseEvent) (hooks.PostToolUseResult, error) {
+		return hooks.MutateOutput(strings.ReplaceAll(e.Output, "abc123", "***")), nil
+	}, PreToolUse: func(_ context.Context, e hooks.PreToolUseEvent) (hooks.PreToolUseResult, error) {
+		if strings.Contains(string(e.Input), "private") {
+			return hooks.Block("private windows are not captured"), nil
+		}
+		return hooks.PreToolUseResult{}, nil
+	}})
+	defer set.Close()
+	p, err := runtime.Open(runtime.Workspace{Dir: dir, Hooks: set, Rules: permission.Config{Allow: []string{"screenshot"}}})
+	require.NoError(t, err)
+	require.NoError(t, p.AddTools(&tgtool.Descriptor{ToolName: "screenshot", Base: tgtool.Traits{Kind: permission.KindOther}}))
+	ctx := context.Background()
+	s := &shot{}
+	conf := &compose.ToolsNodeConfig{Tools: []tool.BaseTool{s}}
+	eino.Configure(p, conf, eino.Options{})
+	node, err := compose.NewToolNode(ctx, conf)
+	require.NoError(t, err)
+	out, err := node.Invoke(ctx, schema.AssistantMessage("", []schema.ToolCall{
+		{ID: "c1", Function: schema.FunctionCall{Name: "screenshot", Arguments: `{"window":"editor"}`}}}))
+	require.NoError(t, err)
+	require.Len(t, out, 1)
+	parts := out[0].UserInputMultiContent
+	require.Len(t, parts, 2)
+	assert.Equal(t, "window title: TOKEN=***", parts[0].Text)
+	require.NotNil(t, parts[1].Image)
+	assert.Equal(t, "https://example.com/shot.png", *parts[1].Image.URL)
+
+	out, err = node.Invoke(ctx, schema.AssistantMessage("", []schema.ToolCall{
+		{ID: "c2", Function: schema.FunctionCall{Name: "screenshot", Arguments: `{"window":"private"}`}}}))
+	require.NoError(t, err)
+	require.Len(t, out[0].UserInputMultiContent, 1)
+	assert.Equal(t, "denied (L3 hooks): private windows are not captured", out[0].UserInputMultiContent[0].Text)
+	assert.Equal(t, 1, s.ran, "the refused call did not run")
+}

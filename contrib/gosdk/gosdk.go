@@ -141,7 +141,8 @@ func (g *gate) call(ctx context.Context, mcpSession, tool string, args json.RawM
 	if idle == 0 {
 		idle = 30 * time.Minute
 	}
-	if _, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: idle}); err != nil {
+	sess, err := g.p.Session(ctx, runtime.SessionOptions{ID: sid, IdleTimeout: idle})
+	if err != nil {
 		return Refused("denied: no session: " + err.Error()), nil
 	}
 	if len(args) == 0 {
@@ -152,6 +153,13 @@ func (g *gate) call(ctx context.Context, mcpSession, tool string, args json.RawM
 	inner := state
 	if rd, ok := g.rounds.take(state, sid, g.o.Prefix+tool, args); ok {
 		call, v, inner = rd.call, rd.v, rd.inner
+		if err := sess.Context().Err(); err != nil {
+			// The session was cancelled while the call waited for its
+			// next round: cancellation wins over the first round's Allow.
+			v.Decision, v.Layer, v.Rule = permission.Deny, permission.LayerRuntime, runtime.RuleCancelled
+			v.Reason = "session is cancelled: " + context.Cause(sess.Context()).Error()
+			return Refused(g.p.After(ctx, call, v, runtime.Run{}).Output), nil
+		}
 	} else {
 		call = runtime.Call{Session: sid, ID: fmt.Sprintf("mcp-%d", g.seq.Add(1)), Tool: g.o.Prefix + tool, Input: args}
 		v = g.p.Check(ctx, call)

@@ -91,3 +91,44 @@ func TestServerMiddlewareMultiRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// A session cancelled while a call waits for its next round (the client
+// is asking its person) ends the call with a Deny: the first round's Allow
+// does not carry over.
+func TestServerMiddlewareRoundAfterCancel(t *testing.T) {
+	// Under the multi round-trip protocol (the SDK's latest) the client
+	// answers the input requests and calls again; under older ones the SDK
+	// asks on the tool's behalf inside one run, which the middleware sees
+	// as one.
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Allow: []string{"mcp__files__write_file"}}})
+	require.NoError(t, err)
+	require.NoError(t, p.AddTools(&tool.Descriptor{ToolName: "mcp__files__write_file",
+		Base: tool.Traits{Kind: permission.KindEdit, PathFields: []string{"path"}, RequiredFields: []string{"path"}}}))
+	var wrote atomic.Int32
+	s := confirmServer(&wrote)
+	s.AddReceivingMiddleware(gosdk.ServerMiddleware(p, gosdk.Options{Prefix: "mcp__files__",
+		Session: func(context.Context, string) string { return "s1" }}))
+	c := mcp.NewClient(&mcp.Implementation{Name: "agent"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			require.NoError(t, p.Cancel(context.Background(), "s1", "the user stopped the agent"))
+			return &mcp.ElicitResult{Action: "accept"}, nil
+		}})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { ss.Close() })
+	cs, err := c.Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	target := filepath.Join(dir, "w.txt")
+	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_file",
+		Arguments: map[string]any{"path": target, "content": "x"}})
+	require.NoError(t, err)
+	assert.True(t, r.IsError, text(r))
+	assert.Contains(t, text(r), "denied (")
+	assert.Contains(t, text(r), "the user stopped the agent")
+	assert.Zero(t, wrote.Load(), "the cancelled call did not write")
+	assert.NoFileExists(t, target)
+}

@@ -311,6 +311,12 @@ func (g *Gateway) handler(up *mcp.ClientSession, full, name string) mcp.ToolHand
 				v = a.v
 			}
 		}
+		if err := sess.Context().Err(); err != nil && v.Decision == permission.Allow {
+			// The session was cancelled while the person was asked (in
+			// this request or between two rounds): cancellation wins.
+			v = denied(v, runtime.RuleCancelled, "session is cancelled: "+context.Cause(sess.Context()).Error())
+			v.Layer = permission.LayerRuntime
+		}
 		if v.Decision != permission.Allow {
 			o := g.p.After(ctx, call, v, runtime.Run{})
 			return gosdk.Refused(o.Output), nil

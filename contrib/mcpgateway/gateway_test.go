@@ -97,9 +97,12 @@ func upstream() {
 type world struct {
 	dir, outside string
 	g            *mcpgateway.Gateway
-	db           *sql.DB
-	audit        *hooks.AuditLog
-	answer       atomic.Value // "accept" or "decline", the elicitation's answer
+	p            *runtime.Pipeline
+	// session is the id of the pipeline session last started.
+	session atomic.Value
+	db      *sql.DB
+	audit   *hooks.AuditLog
+	answer  atomic.Value // "accept" or "decline", the elicitation's answer
 	// elicit, when set, answers the elicitations instead of answer.
 	elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)
 	// stops receives the pipeline's SessionStop events.
@@ -116,6 +119,13 @@ func newWorld(t *testing.T, server string, cfg string) *world {
 
 func newWorldOpts(t *testing.T, server string, cfg string, opts mcpgateway.Options) *world {
 	t.Helper()
+	return newWorldSettings(t, server, cfg, opts)
+}
+
+// newWorldSettings is newWorldOpts with settings files (their rules and
+// their defaultMode) merged over the world's rules.
+func newWorldSettings(t *testing.T, server string, cfg string, opts mcpgateway.Options, settings ...*permission.Settings) *world {
+	t.Helper()
 	w := &world{}
 	w.answer.Store("decline")
 	var err error
@@ -131,7 +141,10 @@ func newWorldOpts(t *testing.T, server string, cfg string, opts mcpgateway.Optio
 	w.audit, err = hooks.NewAuditLog(w.db, hooks.AuditOptions{})
 	require.NoError(t, err)
 	w.stops = make(chan hooks.SessionStopEvent, 16)
-	redact := hooks.Hook{Name: "redact", SessionStop: func(_ context.Context, e hooks.SessionStopEvent) error {
+	redact := hooks.Hook{Name: "redact", SessionStart: func(_ context.Context, e hooks.SessionStartEvent) error {
+		w.session.Store(e.SessionID)
+		return nil
+	}, SessionStop: func(_ context.Context, e hooks.SessionStopEvent) error {
 		select {
 		case w.stops <- e:
 		default:
@@ -152,14 +165,16 @@ func newWorldOpts(t *testing.T, server string, cfg string, opts mcpgateway.Optio
 			Ask:   []string{"mcp__" + server + "__write_file"},
 			Deny:  []string{"mcp__" + server + "__drop_table"},
 		},
-		Hooks: set,
-		Audit: w.audit,
+		Settings: settings,
+		Hooks:    set,
+		Audit:    w.audit,
 	})
 	require.NoError(t, err)
 	c, err := mcpgateway.ParseConfig([]byte(strings.ReplaceAll(cfg, "$DIR", w.dir)))
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	w.p = p
 	w.g, err = mcpgateway.New(ctx, p, c, opts)
 	require.NoError(t, err)
 	t.Cleanup(func() { w.g.Close() })

@@ -90,7 +90,9 @@ type Findings struct {
 	// verdict.
 	Commands []Command
 	// InsideRoots reports that every path the call reaches was judged and
-	// is inside the allowed roots (permission.Call.InsideRoots).
+	// is inside the allowed roots (permission.Call.InsideRoots): at least
+	// one path was judged, and no declared path field was empty or absent
+	// (the tool would touch a path of its own choosing).
 	InsideRoots bool
 	// paths are the real paths the call touches.
 	paths []string

@@ -35,7 +35,13 @@ func (c *stage) inspect(ctx context.Context, fields []jsonin.Member) {
 	base := ""
 	for _, f := range t.PathFields {
 		s, ok := c.stringField(fields, f)
-		if !ok || s == "" || !c.pathText(f, s) {
+		if !ok || s == "" {
+			// The tool touches a path of its own choosing, which nobody
+			// judged: not inside the roots, as far as a mode knows.
+			c.InsideRoots = false
+			continue
+		}
+		if !c.pathText(f, s) {
 			continue
 		}
 		if real := c.checkPath(f, s, write); real != "" && base == "" {
@@ -81,6 +87,11 @@ func (c *stage) inspect(ctx context.Context, fields []jsonin.Member) {
 		} else if v, present := jsonin.Field(fields, f); !present || string(v) == "null" {
 			c.guardDeny(permission.LayerTraits, RuleMissingField, fmt.Sprintf("input field %q (a shell command) is missing", f))
 		}
+	}
+	if len(c.paths) == 0 {
+		// No path was judged (a tool that declares none): nothing says
+		// the call stays inside the roots.
+		c.InsideRoots = false
 	}
 	if !shell && !c.hasRules {
 		// A call with nothing to look at: the rules for the tool itself.
