@@ -35,6 +35,9 @@ type analyzer struct {
 	curFunc string                // function whose body is being walked
 	edges   []funcEdge
 
+	topDone    bool      // top and topWhy are known
+	top        string    // the top of the work tree git finds from dir, or ""
+	topWhy     string    // why git would use another repository, or ""
 	gitChecked bool      // gitWhy is known
 	gitWhy     string    // why git would use another repository, or ""
 	indexRead  bool      // index and indexTop are known

@@ -3,6 +3,7 @@ package bashguard
 import (
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -91,7 +92,16 @@ func (a *analyzer) gitConfigKeys() *gitConfigKeys {
 		return a.gitKeys
 	}
 	a.gitKeys = &gitConfigKeys{}
-	gitDir, why := gitCommonDir(a.dir)
+	if a.dir == "" || !filepath.IsAbs(a.dir) {
+		a.gitKeys.none = true
+		return a.gitKeys
+	}
+	top, why := a.repoTop()
+	if why != "" {
+		a.gitKeys.why = "cannot be found: " + why
+		return a.gitKeys
+	}
+	gitDir, why := gitCommonDir(top)
 	if why != "" {
 		a.gitKeys.none = true
 		return a.gitKeys

@@ -260,7 +260,7 @@ func (a *analyzer) trackedScope() (*gitIndex, string) {
 	if !a.indexRead {
 		a.indexRead = true
 		if a.dir != "" && filepath.IsAbs(a.dir) {
-			if top, why := gitTop(a.dir); top != "" && why == "" {
+			if top, why := a.repoTop(); top != "" && why == "" {
 				if x, err := readGitIndex(top); err == nil {
 					a.index, a.indexTop = x, top
 				}

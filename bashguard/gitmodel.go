@@ -178,7 +178,7 @@ func (a *analyzer) gitTrackedContent(c *verdictAcc, what string) {
 		if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
 			return // a working directory that does not exist runs nothing
 		}
-		if top, why := gitTop(a.dir); top == "" && why == "" {
+		if top, why := a.repoTop(); top == "" && why == "" {
 			return // no repository: git prints nothing
 		}
 	}

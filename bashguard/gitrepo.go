@@ -27,21 +27,23 @@ func (a *analyzer) gitRepo() string {
 		return a.gitWhy
 	}
 	a.gitChecked = true
-	a.gitWhy = discoverGit(a.dir)
+	if a.dir == "" || !filepath.IsAbs(a.dir) {
+		return ""
+	}
+	if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+		return ""
+	}
+	_, a.gitWhy = a.repoTop()
 	return a.gitWhy
 }
 
-// discoverGit walks up from dir as git does. A working directory that does
-// not exist runs nothing, so it has nothing to refuse.
-func discoverGit(dir string) string {
-	if dir == "" || !filepath.IsAbs(dir) {
-		return ""
+// repoTop is gitTop of the working directory, found once per Judge call.
+func (a *analyzer) repoTop() (top, why string) {
+	if !a.topDone {
+		a.topDone = true
+		a.top, a.topWhy = gitTop(a.dir)
 	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return ""
-	}
-	_, why := gitTop(dir)
-	return why
+	return a.top, a.topWhy
 }
 
 // gitTop returns the directory holding the .git that git finds from the
@@ -92,7 +94,7 @@ func (a *analyzer) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
 		return
 	}
 	topT, whyT := gitTop(target)
-	topW, whyW := gitTop(a.dir)
+	topW, whyW := a.repoTop()
 	switch {
 	case whyT != "":
 		c.add(permission.Ask, RuleGitRepository, whyT, false)

@@ -150,7 +150,7 @@ func (a *analyzer) hasGitmodules() bool {
 	if a.dir == "" || !filepath.IsAbs(a.dir) {
 		return false
 	}
-	top, why := gitTop(a.dir)
+	top, why := a.repoTop()
 	if why != "" || top == "" {
 		return false
 	}
@@ -272,7 +272,14 @@ func readGitConfig(dir string) (*gitRemoteConfig, string) {
 // gitConfigText reads the config of the repository git finds from dir, or
 // says why it cannot.
 func gitConfigText(dir string) (string, string) {
-	gitDir, why := gitCommonDir(dir)
+	if dir == "" || !filepath.IsAbs(dir) {
+		return "", "is in a repository that is not known here"
+	}
+	top, why := gitTop(dir)
+	if why != "" {
+		return "", "is in a repository that is not known here"
+	}
+	gitDir, why := gitCommonDir(top)
 	if why != "" {
 		return "", why
 	}
@@ -284,13 +291,9 @@ func gitConfigText(dir string) (string, string) {
 }
 
 // gitCommonDir finds the directory that holds the config of the
-// repository git finds from dir.
-func gitCommonDir(dir string) (string, string) {
-	if dir == "" || !filepath.IsAbs(dir) {
-		return "", "is in a repository that is not known here"
-	}
-	top, why := gitTop(dir)
-	if why != "" || top == "" {
+// repository whose top (as gitTop gives it) is top.
+func gitCommonDir(top string) (string, string) {
+	if top == "" {
 		return "", "is in a repository that is not known here"
 	}
 	gitDir := filepath.Join(top, ".git")

@@ -179,7 +179,7 @@ func (a *analyzer) gitLister(args []string) *findInfo {
 	if len(args) == 0 || a.dir == "" || !filepath.IsAbs(a.dir) {
 		return nil
 	}
-	top, why := gitTop(a.dir)
+	top, why := a.repoTop()
 	if top == "" || why != "" {
 		return nil // outside a repository git diff compares any two paths
 	}

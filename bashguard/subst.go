@@ -172,7 +172,7 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 		if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
 			return "", false
 		}
-		if top, why := gitTop(a.dir); top != "" && why == "" {
+		if top, why := a.repoTop(); top != "" && why == "" {
 			return top, true
 		}
 	}
