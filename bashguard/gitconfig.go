@@ -98,7 +98,9 @@ func (a *analyzer) gitConfigKeys() *gitConfigKeys {
 	}
 	top, why := a.repoTop()
 	if why != "" {
-		a.gitKeys.why = "cannot be found: " + why
+		// git would use another repository, which gitRepo asks about,
+		// or the working directory does not exist, and nothing runs.
+		a.gitKeys.none = true
 		return a.gitKeys
 	}
 	gitDir, why := gitCommonDir(top)
