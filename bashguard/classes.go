@@ -46,8 +46,8 @@ const (
 // cmdEntry is what the dispatcher needs to know about one command name.
 type cmdEntry struct {
 	class  cmdClass
-	reader *readerSpec // for clsReader
-	state  string      // for clsState: why the builtin needs a person
+	reader *spec  // for clsReader
+	state  string // for clsState: why the builtin needs a person
 }
 
 // cmdTable maps every name that a list of the default policy names to its
@@ -69,7 +69,7 @@ func buildCmdTable() map[string]cmdEntry {
 	for n := range stateBuiltins {
 		names = append(names, n)
 	}
-	for n := range readers {
+	for n := range readerSpecs {
 		names = append(names, n)
 	}
 	names = append(names, fixedCmdNames...)
@@ -155,8 +155,8 @@ func classify(name string) cmdEntry {
 		return cmdEntry{class: clsState, state: stateBuiltins[name]}
 	case safeNoPaths[name]:
 		return cmdEntry{class: clsSafe}
-	case readers[name] != nil:
-		return cmdEntry{class: clsReader, reader: readers[name]}
+	case readerSpecs[name] != nil:
+		return cmdEntry{class: clsReader, reader: readerSpecs[name]}
 	}
 	return cmdEntry{}
 }

@@ -75,7 +75,7 @@ func switchOrderClass(name string, std bool, extra map[string]bool) string {
 		return "nonstandard"
 	case safeNoPaths[name]:
 		return "safe"
-	case readers[name] != nil:
+	case readerSpecs[name] != nil:
 		return "reader"
 	case extra[name]:
 		return "extra"
@@ -105,7 +105,7 @@ func tableClass(name string, std bool, extra map[string]bool) string {
 	case e.class == clsSafe:
 		return "safe"
 	case e.class == clsReader:
-		if e.reader != readers[name] {
+		if e.reader != readerSpecs[name] {
 			return "reader with the wrong spec"
 		}
 		return "reader"
@@ -139,7 +139,7 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 	for n := range stateBuiltins {
 		names = append(names, n)
 	}
-	for n := range readers {
+	for n := range readerSpecs {
 		names = append(names, n)
 	}
 	for n := range gitSpec.subs {

@@ -26,85 +26,6 @@ var safeNoPaths = map[string]bool{
 	"exit": true,
 }
 
-// readerSpec describes the options of a command that reads the files named
-// by its arguments.
-type readerSpec struct {
-	valShort  string   // short options that take a required value
-	optShort  string   // short options that take an optional value (attached only)
-	valLong   []string // long options that take a required value (when not given with "="); never one whose value is optional
-	fileShort string   // short options whose value is a file that is read
-	fileLong  []string // long options whose value is a file that is read
-	pattern   bool     // first operand is a pattern unless -e/-f gave one
-	patShort  string   // short options that supply the pattern
-	patLong   []string // long options that supply the pattern
-	noFiles   bool     // operands are not files
-}
-
-// readers are auto-allowed when every file they read is inside the roots.
-var readers = mergeFileOpts(map[string]*readerSpec{
-	"cat":  {},
-	"head": {valShort: "nc", valLong: []string{"--lines", "--bytes"}},
-	"tail": {valShort: "ncs", valLong: []string{"--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats"}},
-	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
-	"wc":     {fileLong: []string{"--files0-from"}},
-	"cut":    {valShort: "bcdf", valLong: []string{"--bytes", "--characters", "--delimiter", "--fields", "--output-delimiter"}},
-	"jq":     {valShort: "", valLong: []string{"--indent"}, fileShort: "fL", fileLong: []string{"--from-file"}, pattern: true, patShort: "f", patLong: []string{"--from-file"}},
-	"diff":   {valShort: "CUDFILSXxW", valLong: []string{"--label", "--ignore-matching-lines", "--show-function-line", "--width", "--tabsize", "--exclude", "--horizon-lines", "--line-format", "--palette"}, fileShort: "X", fileLong: []string{"--exclude-from", "--from-file", "--to-file"}},
-	"file":   {valShort: "mFPe", valLong: []string{"--magic-file", "--separator", "--parameter", "--exclude", "--exclude-quiet"}, fileShort: "mf", fileLong: []string{"--magic-file", "--files-from"}},
-	"stat":   {valShort: "c", valLong: []string{"--format", "--printf", "--cached"}},
-	"du":     {valShort: "dBtX", valLong: []string{"--max-depth", "--block-size", "--threshold", "--exclude", "--time-style"}, fileShort: "X", fileLong: []string{"--exclude-from", "--files0-from"}},
-	"ls":     {valShort: "ITw", valLong: []string{"--hide", "--ignore", "--width", "--tabsize", "--format", "--sort", "--time", "--time-style", "--indicator-style", "--quoting-style", "--block-size"}},
-	"nl":     {valShort: "bdfhilnsvw"},
-	"tac":    {valShort: "s", valLong: []string{"--separator"}},
-	"paste":  {valShort: "d", valLong: []string{"--delimiters"}},
-	"rev":    {},
-	"base64": {valShort: "wo", valLong: []string{"--wrap", "--output"}},
-	"sort":   {valShort: "kStTo", valLong: []string{"--output", "--compress-program", "--key", "--buffer-size", "--field-separator", "--temporary-directory", "--parallel", "--batch-size", "--sort", "--random-source"}, fileLong: []string{"--files0-from", "--random-source"}},
-	"uniq":   {valShort: "fsw", valLong: []string{"--skip-fields", "--skip-chars", "--check-chars"}},
-	"rg": {valShort: "eEfgjmMtTABCrd", valLong: []string{"--regexp", "--file", "--glob", "--iglob", "--threads", "--max-count", "--max-columns", "--type", "--type-not", "--type-add", "--type-clear", "--after-context", "--before-context", "--context", "--replace", "--encoding", "--max-depth", "--max-filesize", "--colors", "--color", "--sort", "--sortr", "--path-separator", "--ignore-file", "--engine", "--dfa-size-limit", "--regex-size-limit", "--context-separator", "--field-match-separator", "--field-context-separator", "--pre-glob", "--pre", "--hostname-bin"},
-		fileShort: "f", fileLong: []string{"--file", "--ignore-file"}, pattern: true, patShort: "ef", patLong: []string{"--regexp", "--file"}},
-	// realpath and readlink resolve their operands: a probe of whether a
-	// secret or a file outside the roots exists, and where a link leads.
-	"realpath": {valLong: []string{"--relative-to", "--relative-base"}, fileLong: []string{"--relative-to", "--relative-base"}},
-	"readlink": {},
-	// df names the file system of each operand: a probe of the path.
-	"df": {valShort: "Btx", valLong: []string{"--block-size", "--type", "--exclude-type"}},
-	// Checksums and byte dumps read their operands and print; -c
-	// (check a list of sums, which names files to read) is not among the
-	// safe options.
-	"md5sum": {}, "sha1sum": {}, "sha224sum": {}, "sha256sum": {}, "sha384sum": {}, "sha512sum": {},
-	"b2sum":  {valShort: "l", valLong: []string{"--length"}},
-	"cksum":  {valShort: "al", valLong: []string{"--algorithm", "--length"}},
-	"cmp":    {valShort: "in", valLong: []string{"--ignore-initial", "--bytes"}},
-	"comm":   {valLong: []string{"--output-delimiter"}},
-	"od":     {valShort: "AjNSt", optShort: "w", valLong: []string{"--address-radix", "--endian", "--skip-bytes", "--read-bytes", "--format"}},
-	"column": {valShort: "csoNRTWHOEnl", valLong: []string{"--columns", "--separator", "--output-separator", "--table-columns", "--table-right", "--table-truncate", "--table-wrap", "--table-hide", "--table-order", "--table-noextreme", "--table-name", "--table-columns-limit"}},
-	"date":   {valShort: "dfs", optShort: "I", valLong: []string{"--date", "--rfc-3339", "--set"}, fileShort: "fr", fileLong: []string{"--file", "--reference"}, noFiles: true},
-})
-
-// mergeFileOpts adds the file-valued options to the value-taking ones, so
-// that scanning needs no per-call work.
-func mergeFileOpts(m map[string]*readerSpec) map[string]*readerSpec {
-	for _, s := range m {
-		for i := 0; i < len(s.fileShort); i++ {
-			if strings.IndexByte(s.valShort, s.fileShort[i]) < 0 {
-				s.valShort += s.fileShort[i : i+1]
-			}
-		}
-		for _, l := range s.fileLong {
-			if !slices.Contains(s.valLong, l) {
-				s.valLong = append(s.valLong, l)
-			}
-		}
-	}
-	return m
-}
-
-var grepSpec = &readerSpec{
-	valShort: "efmABCdD", valLong: []string{"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--include", "--exclude", "--exclude-dir", "--label", "--binary-files", "--devices", "--directories", "--group-separator"},
-	fileShort: "f", fileLong: []string{"--file", "--exclude-from"}, pattern: true, patShort: "ef", patLong: []string{"--regexp", "--file"},
-}
-
 // privileged commands run something as another user: always denied.
 var privileged = map[string]bool{
 	"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "sudoedit": true,
@@ -228,7 +149,7 @@ func SafeCommands() []string {
 	for n := range safeNoPaths {
 		out = append(out, n)
 	}
-	for n := range readers {
+	for n := range readerSpecs {
 		out = append(out, n)
 	}
 	for n := range versionTools {

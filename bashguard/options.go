@@ -79,23 +79,9 @@ func scanOptsOpt(v *argv, valShort, optShort string, valLong []string, operands 
 	return operands
 }
 
-// longIs reports whether name is one of the long options, allowing GNU's
-// abbreviations of at least one character after "--" (GNU accepts any unambiguous prefix).
-// longMeans reports whether name, a long option as written for the
-// command cmd, means one of full. getopt_long takes an exact match first:
-// "--exclude" is grep's --exclude although --exclude-from starts so. Only
-// a name that is not itself one of cmd's listed options is read as an
-// abbreviation.
-func longMeans(cmd, name string, full ...string) bool {
-	if slices.Contains(full, name) {
-		return true
-	}
-	if spec := safeOpts[cmd]; spec != nil && slices.Contains(spec.long, name) {
-		return false
-	}
-	return longIs(name, full...)
-}
-
+// longIs reports whether name is one of the long options full, or an
+// abbreviation of one as GNU getopt takes it (at least one character
+// after "--").
 func longIs(name string, full ...string) bool {
 	for _, f := range full {
 		// name is a prefix of f; the third byte, the first after "--",

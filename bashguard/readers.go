@@ -8,103 +8,17 @@ import (
 )
 
 // reader judges the commands that read the files named by their operands,
-// with the argument checks of the commands whose safety depends on flags.
-func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
-	valShort, valLong := s.valShort, s.valLong
-	patDone := false
-	var tree walkOpts
-	tree.recursive = name == "rg"
-	tree.content, tree.hidden, tree.follow = true, name != "rg", name == "diff"
-	unrestricted := 0
-	check := false // a checksum program's -c
-	ops := scanOptsOpt(v, valShort, s.optShort, valLong, nil, func(o opt) {
-		check = check || sumCommands[name] && sumCheckOpt(o.name)
-		defer checkOpt(c, name, o) // after the checks that explain an option better
-		isShort := len(o.name) == 2
-		ch := byte(0)
-		if isShort {
-			ch = o.name[1]
-		}
-		tree.option(name, o, &unrestricted)
-		if isShort && hasByte(s.patShort, ch) || !isShort && longIs(o.name, s.patLong...) {
-			patDone = true
-		}
-		if isShort && hasByte(s.fileShort, ch) || !isShort && longMeans(name, o.name, s.fileLong...) {
-			switch {
-			case !isShort && longIs(o.name, "--files0-from"):
-				a.listFile(c, o.val, o.vf, name, 0)
-			case name == "file" && (o.name == "-f" || longIs(o.name, "--files-from")):
-				a.listFile(c, o.val, o.vf, name, '\n')
-			default:
-				a.readPath(c, o.val, o.vf, name)
-			}
-		}
-		switch name {
-		case "sort", "base64":
-			if o.name == "-o" || longIs(o.name, "--output") {
-				a.writePath(c, o.val, o.vf, name)
-				c.add(permission.Ask, ArgsRule(name), "writes its output to a file (-o)", true)
-			}
-			if longIs(o.name, "--compress-program") {
-				c.add(permission.Ask, ArgsRule("sort"), "runs a compression program", false)
-			}
-			if o.name == "-T" || longIs(o.name, "--temporary-directory") {
-				a.writePath(c, o.val, o.vf, name)
-			}
-		case "date":
-			if o.name == "-s" || longIs(o.name, "--set") {
-				c.add(permission.Ask, ArgsRule("date"), "sets the system clock", false)
-			}
-		case "rg":
-			switch {
-			case longIs(o.name, "--pre"):
-				c.add(permission.Ask, ArgsRule("rg"), "runs a preprocessor program (--pre)", false)
-			case longIs(o.name, "--hostname-bin"):
-				c.add(permission.Ask, ArgsRule("rg"), "runs a program (--hostname-bin)", false)
-			case o.name == "-z" || longIs(o.name, "--search-zip"):
-				c.add(permission.Ask, ArgsRule("rg"), "runs decompression programs (-z)", false)
-			}
-		case "jq":
-			if o.name == "--run-tests" {
-				// jq --run-tests FILE runs the jq programs in FILE (the
-				// operand that otherwise holds the program), which may
-				// import modules.
-				c.add(permission.Ask, ArgsRule("jq"), "runs the jq tests in a file (--run-tests), which are not analysed", false)
-			}
-		case "file":
-			if o.name == "-C" || longIs(o.name, "--compile") {
-				c.add(permission.Ask, ArgsRule("file"), "writes a compiled magic file (-C)", true)
-			}
-		case "tail":
-			if o.name == "-f" || o.name == "-F" || longIs(o.name, "--follow") {
-				c.add(permission.Ask, ArgsRule("tail"), "follows a file forever (-f)", true)
-			}
-		}
-	})
-	if name == "ls" || name == "du" {
-		// A listing is walked only where it follows links: with -L, du
-		// and ls -R list (and ls -L without -R stats) the entries behind
-		// every link in the tree, which may lead out of the roots.
-		tree.recursive, tree.content, tree.hidden = tree.follow, false, true
-	}
-	if name == "jq" && patDone {
-		c.add(permission.Ask, ArgsRule("jq"), "runs a jq program from a file, which is not analysed (it may import files outside the roots)", false)
-	}
+// by their specs (specs_readers.go): each option by its kind, then the
+// operands, the trees a recursive read walks, and what a few of them do
+// with their operands beyond reading them.
+func (a *analyzer) reader(c *verdictAcc, name string, s *spec, v *argv) {
+	f := a.judgeSpec(c, name, s, v, 1)
+	tree := readerTree(name, &f)
+	patDone := f.has(s.patternBy...)
 	if name == "jq" {
-		// Options such as --arg name value move the program to a later
-		// operand: look at every one.
-		for _, i := range ops {
-			f := v.vals[i]
-			if jqWord(f, "import") || jqWord(f, "include") || jqWord(f, "modulemeta") {
-				c.add(permission.Ask, ArgsRule("jq"), "loads modules or data files (import, include), which can read files outside the roots", false)
-				break
-			}
-			if jqReadsEnv(f) {
-				environ(c, "jq program "+f+" reads the environment (env, $ENV)")
-				break
-			}
-		}
+		a.jqProgram(c, v, &f, patDone)
 	}
+	ops := f.ops
 	if name == "date" {
 		for _, i := range ops {
 			if !strings.HasPrefix(v.vals[i], "+") {
@@ -112,7 +26,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 			}
 		}
 	}
-	if s.noFiles {
+	if s.operands == kWord {
 		c.allow(RuleSafe, "on the safe list")
 		return
 	}
@@ -129,7 +43,7 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		c.add(permission.Ask, ArgsRule("uniq"), "writes its output to a file", true)
 		ops = ops[:1]
 	}
-	if check {
+	if sumCommands[name] && f.has("-c", "--check") {
 		if len(ops) == 0 {
 			a.sumList(c, "-", 0, name)
 		}
@@ -139,10 +53,10 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 	}
 	roots := 0
 	for k, i := range ops {
-		if k == 0 && s.pattern && !patDone {
+		if k == 0 && s.firstOperand == kPattern && !patDone {
 			continue
 		}
-		if name == "ls" || name == "stat" || name == "realpath" || name == "readlink" || name == "du" {
+		if s.operands == kProbe {
 			if a.probePath(c, v.vals[i], v.flags[i], name) && tree.recursive {
 				a.walkRoot(c, v.vals[i], v.flags[i], name, tree)
 			}
@@ -156,6 +70,70 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *readerSpec, v *argv) {
 		a.walkRoot(c, ".", 0, name, tree)
 	}
 	c.allow(RuleSafe, "reads only inside the allowed roots")
+}
+
+// readerTree says what the reader name reaches below its operands, from
+// what its options said (their kinds kRecurse, kFollow, ...). rg searches
+// the tree of every operand, skipping hidden names; diff -r follows the
+// links it finds; ls -R and du list the tree, and follow its links only
+// with -L.
+func readerTree(name string, f *specFacts) walkOpts {
+	w := walkOpts{recursive: name == "rg", content: true, hidden: name != "rg", follow: name == "diff"}
+	unrestricted := 0
+	for _, e := range f.seen {
+		switch e.opt.kind {
+		case kRecurse:
+			w.recursive = true
+		case kRecurseFollow:
+			w.recursive, w.follow = true, true
+		case kDirectories:
+			w.recursive = w.recursive || e.val == "recurse"
+		case kFollow:
+			w.follow = true
+		case kNoFollow:
+			w.follow = false
+		case kHidden:
+			w.hidden = true
+		case kUnrestricted:
+			if unrestricted++; unrestricted >= 2 {
+				w.hidden = true
+			}
+		case kInclude:
+			w.names = append(w.names, nameFilter{kind: includeFile, pattern: e.val})
+		case kExclude:
+			w.names = append(w.names, nameFilter{kind: excludeFile, pattern: e.val})
+		case kExcludeDir:
+			w.names = append(w.names, nameFilter{kind: excludeDir, pattern: e.val})
+		}
+	}
+	if name == "ls" || name == "du" {
+		// A listing is walked only where it follows links: with -L, du
+		// and ls -R list (and ls -L without -R stats) the entries behind
+		// every link in the tree, which may lead out of the roots.
+		w.recursive, w.content, w.hidden = w.follow, false, true
+	}
+	return w
+}
+
+// jqProgram judges jq's program: one read from a file (-f) is not
+// analysed; one on the command line may load modules or read the
+// environment. Options such as --arg name value move the program to a
+// later operand: every operand is looked at.
+func (a *analyzer) jqProgram(c *verdictAcc, v *argv, f *specFacts, fromFile bool) {
+	if fromFile {
+		c.add(permission.Ask, ArgsRule("jq"), "runs a jq program from a file, which is not analysed (it may import files outside the roots)", false)
+	}
+	for _, i := range f.ops {
+		p := v.vals[i]
+		if jqWord(p, "import") || jqWord(p, "include") || jqWord(p, "modulemeta") {
+			c.add(permission.Ask, ArgsRule("jq"), "loads modules or data files (import, include), which can read files outside the roots", false)
+			return
+		}
+		if jqReadsEnv(p) {
+			environ(c, "jq program "+p+" reads the environment (env, $ENV)")
+			return
+		}
+	}
 }
 
 // find allows searches that neither run commands nor write; -exec and

@@ -36,46 +36,11 @@ func (o *optAllow) allows(name string) bool {
 
 var gnuInfo = []string{"--help", "--version"}
 
-// sumOpts are the options of the coreutils checksum programs without
-// -c/--check and the options that only apply to it.
-// -c checks the files a list names, each judged as a read (sumlist.go).
-var sumOpts = &optAllow{short: "btzcw", long: withInfo("--binary", "--text", "--tag", "--zero", "--check", "--ignore-missing", "--quiet", "--status", "--strict", "--warn")}
-
 func withInfo(l ...string) []string { return append(l, gnuInfo...) }
 
 // safeOpts are the options of the readers and of the safe commands that
 // take options.
 var safeOpts = map[string]*optAllow{
-	"cat":  {short: "AbeEnstTuv", long: withInfo("--show-all", "--number-nonblank", "--show-ends", "--number", "--squeeze-blank", "--show-tabs", "--show-nonprinting")},
-	"head": {short: "cnqvz", digits: true, long: withInfo("--bytes", "--lines", "--quiet", "--silent", "--verbose", "--zero-terminated")},
-	"tail": {short: "cfFnqsvz", digits: true, long: withInfo("--bytes", "--follow", "--lines", "--quiet", "--silent", "--verbose", "--zero-terminated", "--retry", "--pid", "--sleep-interval", "--max-unchanged-stats")},
-	"grep": grepOpts, "egrep": grepOpts, "fgrep": grepOpts,
-	"wc":     {short: "cmlLw", long: withInfo("--bytes", "--chars", "--lines", "--max-line-length", "--words", "--files0-from", "--total")},
-	"cut":    {short: "bcdfnsz", long: withInfo("--bytes", "--characters", "--delimiter", "--fields", "--complement", "--only-delimited", "--output-delimiter", "--zero-terminated")},
-	"jq":     {short: "nrjascCMSefLhVR", long: withInfo("--null-input", "--raw-input", "--raw-output", "--raw-output0", "--join-output", "--ascii-output", "--slurp", "--compact-output", "--color-output", "--monochrome-output", "--sort-keys", "--exit-status", "--from-file", "--arg", "--argjson", "--args", "--jsonargs", "--tab", "--indent", "--seq", "--stream", "--stream-errors", "--unbuffered", "--run-tests", "--build-configuration")},
-	"diff":   {short: "qscCuUenyWpFtTrNxXSiEZbwBIaDLdv", long: withInfo("--brief", "--report-identical-files", "--context", "--unified", "--ed", "--normal", "--rcs", "--side-by-side", "--width", "--left-column", "--suppress-common-lines", "--show-c-function", "--show-function-line", "--label", "--expand-tabs", "--initial-tab", "--tabsize", "--suppress-blank-empty", "--recursive", "--no-dereference", "--new-file", "--unidirectional-new-file", "--ignore-file-name-case", "--no-ignore-file-name-case", "--exclude", "--exclude-from", "--starting-file", "--from-file", "--to-file", "--ignore-case", "--ignore-tab-expansion", "--ignore-trailing-space", "--ignore-space-change", "--ignore-all-space", "--ignore-blank-lines", "--ignore-matching-lines", "--text", "--strip-trailing-cr", "--ifdef", "--old-group-format", "--new-group-format", "--unchanged-group-format", "--changed-group-format", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--minimal", "--horizon-lines", "--speed-large-files", "--color", "--palette")},
-	"file":   {short: "bcEeFfhiklLmnNrsSvC0", long: withInfo("--brief", "--checking-printout", "--exclude", "--exclude-quiet", "--extension", "--files-from", "--separator", "--no-dereference", "--dereference", "--mime", "--mime-type", "--mime-encoding", "--apple", "--keep-going", "--list", "--magic-file", "--no-pad", "--no-buffer", "--parameter", "--raw", "--special-files", "--print0", "--compile")},
-	"stat":   {short: "cfLt", long: withInfo("--dereference", "--file-system", "--format", "--printf", "--terse", "--cached")},
-	"du":     {short: "0aAbBcDdHhklLmPsStxX", long: withInfo("--null", "--all", "--apparent-size", "--block-size", "--bytes", "--total", "--dereference-args", "--max-depth", "--human-readable", "--inodes", "--kibibytes", "--dereference", "--count-links", "--no-dereference", "--separate-dirs", "--si", "--summarize", "--threshold", "--time", "--time-style", "--exclude", "--exclude-from", "--one-file-system", "--files0-from")},
-	"ls":     {short: "aAbBcCdDfFgGhHiIklLmnNopqQrRsStTuUvwxXZ1", long: withInfo("--all", "--almost-all", "--author", "--escape", "--block-size", "--ignore-backups", "--color", "--colour", "--directory", "--dired", "--classify", "--file-type", "--format", "--full-time", "--group-directories-first", "--no-group", "--human-readable", "--si", "--dereference-command-line", "--dereference-command-line-symlink-to-dir", "--hide", "--hyperlink", "--indicator-style", "--inode", "--ignore", "--kibibytes", "--dereference", "--numeric-uid-gid", "--literal", "--hide-control-chars", "--show-control-chars", "--quote-name", "--quoting-style", "--reverse", "--recursive", "--size", "--sort", "--time", "--time-style", "--tabsize", "--width", "--context", "--zero")},
-	"nl":     {short: "bdfhilnpsvw", long: withInfo("--body-numbering", "--section-delimiter", "--footer-numbering", "--header-numbering", "--line-increment", "--join-blank-lines", "--number-format", "--no-renumber", "--number-separator", "--starting-line-number", "--number-width")},
-	"tac":    {short: "brs", long: withInfo("--before", "--regex", "--separator")},
-	"paste":  {short: "dsz", long: withInfo("--delimiters", "--serial", "--zero-terminated")},
-	"rev":    {short: "0hV", long: withInfo("--zero")},
-	"base64": {short: "diwo", long: withInfo("--decode", "--ignore-garbage", "--wrap", "--output")},
-	"md5sum": sumOpts, "sha1sum": sumOpts, "sha224sum": sumOpts, "sha256sum": sumOpts, "sha384sum": sumOpts, "sha512sum": sumOpts,
-	"b2sum":    {short: "btzlcw", long: withInfo("--binary", "--text", "--tag", "--zero", "--length", "--check", "--ignore-missing", "--quiet", "--status", "--strict", "--warn")},
-	"cksum":    {short: "alzcw", long: withInfo("--algorithm", "--length", "--tag", "--untagged", "--base64", "--raw", "--zero", "--check", "--ignore-missing", "--quiet", "--status", "--strict", "--warn")},
-	"cmp":      {short: "bilns", long: withInfo("--print-bytes", "--ignore-initial", "--verbose", "--bytes", "--quiet", "--silent")},
-	"comm":     {short: "123z", long: withInfo("--check-order", "--nocheck-order", "--output-delimiter", "--total", "--zero-terminated")},
-	"od":       {short: "AjNSstvwabcdfilox", long: withInfo("--address-radix", "--endian", "--skip-bytes", "--read-bytes", "--strings", "--format", "--output-duplicates", "--width", "--traditional")},
-	"column":   {short: "csoNRTWHOEnlJtxerLd", long: withInfo("--columns", "--separator", "--output-separator", "--table", "--table-columns", "--table-right", "--table-truncate", "--table-wrap", "--table-hide", "--table-order", "--table-noextreme", "--table-noheadings", "--table-name", "--table-columns-limit", "--json", "--fillrows", "--keep-empty-lines", "--use-spaces")},
-	"sort":     {short: "bdfgiMhnRrVcCkmsStuzoT", long: withInfo("--ignore-leading-blanks", "--dictionary-order", "--ignore-case", "--general-numeric-sort", "--ignore-nonprinting", "--month-sort", "--human-numeric-sort", "--numeric-sort", "--random-sort", "--reverse", "--version-sort", "--sort", "--check", "--key", "--merge", "--stable", "--buffer-size", "--field-separator", "--unique", "--zero-terminated", "--parallel", "--debug", "--batch-size", "--output", "--temporary-directory", "--random-source", "--files0-from")},
-	"uniq":     {short: "cdDfisuwz", long: withInfo("--count", "--repeated", "--all-repeated", "--skip-fields", "--ignore-case", "--skip-chars", "--unique", "--check-chars", "--zero-terminated", "--group")},
-	"rg":       rgOpts,
-	"date":     {short: "dfIRrsu", long: withInfo("--date", "--file", "--iso-8601", "--rfc-email", "--rfc-3339", "--reference", "--set", "--universal", "--utc", "--debug", "--resolution")},
-	"realpath": {short: "emLPqsz", long: withInfo("--canonicalize-existing", "--canonicalize-missing", "--logical", "--physical", "--quiet", "--relative-to", "--relative-base", "--strip", "--no-symlinks", "--zero")},
-	"readlink": {short: "femnqsvz", long: withInfo("--canonicalize", "--canonicalize-existing", "--canonicalize-missing", "--no-newline", "--quiet", "--silent", "--verbose", "--zero")},
 	// Safe commands without file operands.
 	"pwd":      {short: "LP", long: withInfo("--logical", "--physical")},
 	"basename": {short: "asz", long: withInfo("--multiple", "--suffix", "--zero")},
@@ -89,33 +54,6 @@ var safeOpts = map[string]*optAllow{
 	"tr":       {short: "cCdst", long: withInfo("--complement", "--delete", "--squeeze-repeats", "--truncate-set1")},
 	"sleep":    {long: gnuInfo},
 }
-
-var grepOpts = &optAllow{short: "EFGPefiywxcLlmoqsbHhnTZzABCaDdrRUVvI", digits: true, long: withInfo(
-	"--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--regexp", "--file", "--ignore-case",
-	"--no-ignore-case", "--word-regexp", "--line-regexp", "--null-data", "--no-messages", "--invert-match", "--max-count",
-	"--byte-offset", "--line-number", "--no-line-number", "--line-buffered", "--with-filename", "--no-filename", "--label",
-	"--only-matching", "--quiet", "--silent", "--binary-files", "--text", "--devices", "--directories", "--exclude",
-	"--exclude-from", "--exclude-dir", "--include", "--recursive", "--dereference-recursive", "--files-without-match",
-	"--files-with-matches", "--count", "--initial-tab", "--null", "--before-context", "--after-context", "--context",
-	"--group-separator", "--no-group-separator", "--color", "--colour", "--binary")}
-
-var rgOpts = &optAllow{short: "eEfgjmMtTABCrdiIsSwxvnNlcoFHhuUPaqzLbp0V.", long: withInfo(
-	"--regexp", "--file", "--glob", "--iglob", "--glob-case-insensitive", "--threads", "--max-count", "--max-columns",
-	"--max-columns-preview", "--type", "--type-not", "--type-add", "--type-clear", "--type-list", "--after-context",
-	"--before-context", "--context", "--replace", "--encoding", "--max-depth", "--max-filesize", "--colors", "--color",
-	"--sort", "--sortr", "--path-separator", "--ignore-file", "--ignore-file-case-insensitive", "--engine",
-	"--dfa-size-limit", "--regex-size-limit", "--context-separator", "--no-context-separator", "--field-match-separator",
-	"--field-context-separator", "--pre", "--pre-glob", "--hostname-bin", "--search-zip", "--files", "--hidden",
-	"--no-ignore", "--no-ignore-vcs", "--no-ignore-parent", "--no-ignore-dot", "--no-ignore-global", "--no-ignore-exclude",
-	"--no-ignore-files", "--no-ignore-messages", "--no-require-git", "--count", "--count-matches", "--files-with-matches",
-	"--files-without-match", "--fixed-strings", "--ignore-case", "--smart-case", "--case-sensitive", "--word-regexp",
-	"--line-regexp", "--invert-match", "--line-number", "--no-line-number", "--only-matching", "--json", "--vimgrep",
-	"--heading", "--no-heading", "--with-filename", "--no-filename", "--column", "--no-column", "--stats", "--null",
-	"--null-data", "--multiline", "--multiline-dotall", "--pcre2", "--pcre2-version", "--text", "--quiet", "--trim",
-	"--passthru", "--no-messages", "--follow", "--unrestricted", "--one-file-system", "--byte-offset", "--crlf",
-	"--mmap", "--no-mmap", "--binary", "--no-binary", "--block-buffered", "--line-buffered", "--include-zero",
-	"--no-unicode", "--auto-hybrid-regex", "--debug", "--trace", "--pretty", "--no-config", "--maxdepth", "--sort-files",
-	"--no-pcre2-unicode", "--no-fixed-strings", "--no-hidden", "--no-follow", "--no-text", "--no-search-zip", "--no-pre")}
 
 // checkOpt records an Ask for an option of name that is not known to be
 // harmless. Commands without an entry are not checked here.

@@ -66,8 +66,9 @@ const (
 	kRead                   // its value is a file the program reads (and may print)
 	kProbe                  // its value is a path whose metadata alone is read
 	kList                   // its value is a file listing names, one a line, each read
+	kList0                  // its value is a file listing names, each ended by a NUL, each read (--files0-from)
 	kWrite                  // its value is a file the program writes
-	kProgram                // it runs a program (its value, or one configured): Ask no allow rule lifts, unless it names the option
+	kProgram                // it runs a program (its value, or one configured): Ask no allow rule lifts
 	kChange                 // it changes state (the repository, a setting): Ask an allow rule may lift
 	kContent                // it makes the output carry the content of files (a patch)
 	kFormat                 // it prints a summary in place of the content (--stat, --name-only)
@@ -78,12 +79,25 @@ const (
 	kRepo                   // it makes the program work on another repository, whose config can run programs
 	kSetProgram             // with a value, it names where programs are found; without one it only prints
 	kPathspec               // operands: paths, patterns of paths or revisions, judged by the command's model
+	// What an option says of the tree a reader walks: harmless in
+	// themselves, read by the reader's model (readers.go).
+	kRecurse       // it reads the trees below its operands (grep -r)
+	kRecurseFollow // it reads the trees and follows the links in them (grep -R)
+	kDirectories   // its value says what to do with a directory: "recurse" reads the tree (grep -d)
+	kFollow        // it follows the links in the trees (rg -L, ls -L)
+	kNoFollow      // it follows no link in the trees (diff --no-dereference)
+	kHidden        // it reads the names that start with "." (rg --hidden)
+	kUnrestricted  // given twice, it reads hidden names too (rg -u)
+	kInclude       // its value is a pattern of the file names it reads alone (grep --include)
+	kExclude       // its value is a pattern of the file names it skips (grep --exclude)
+	kExcludeDir    // its value is a pattern of the directory names it skips (grep --exclude-dir)
 )
 
 // String names the kind as the table and reasons do.
 func (k kind) String() string {
-	return [...]string{"unknown", "flag", "word", "pattern", "read", "probe", "list", "write", "program",
-		"change", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec"}[k]
+	return [...]string{"unknown", "flag", "word", "pattern", "read", "probe", "list", "list0", "write", "program",
+		"change", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec",
+		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -159,6 +173,10 @@ type spec struct {
 	tooMany string
 	maxOps  int
 	listing []string
+	// firstOperand, when set, is what the first operand is unless an
+	// option of patternBy gives it (grep's pattern, jq's program).
+	firstOperand kind
+	patternBy    []string
 	// check is the command's own model of its operands and output,
 	// where the kinds alone cannot say it.
 	check func(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts)

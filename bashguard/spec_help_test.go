@@ -204,3 +204,68 @@ func TestHelpReaders(t *testing.T) {
 	man := ".PP\n\\-\\-follow\n.RS 4\ntext\n.RE\n\\-p, \\-u, \\-\\-patch\n\\-1 \\-\\-base\n\\-\\-[no\\-]mailmap\nnot one\n"
 	assert.Equal(t, []string{"--follow", "-p", "-u", "--patch", "--mailmap", "--no-mailmap"}, manOptions(man))
 }
+
+// TestReaderSpecsAgreeWithHelp reads the options of every reader the
+// guard has a spec for from the installed tool's own --help and fails on
+// any the spec does not classify; it lists the tools not installed here.
+func TestReaderSpecsAgreeWithHelp(t *testing.T) {
+	names := make([]string, 0, len(readerSpecs))
+	for n := range readerSpecs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var missing []string
+	checked, options := 0, 0
+	for _, n := range names {
+		bin, err := exec.LookPath(n)
+		if err != nil {
+			missing = append(missing, n)
+			continue
+		}
+		cmd := exec.Command(bin, "--help")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir()}
+		b, _ := cmd.CombinedOutput()
+		listed := gnuHelpOptions(string(b))
+		if len(listed) == 0 {
+			t.Logf("%s --help lists no options this reader understands", n)
+			continue
+		}
+		checked++
+		for _, o := range listed {
+			options++
+			assert.True(t, specClassifies(readerSpecs[n], o), "%s: the option %s that %s --help lists is not in its spec", n, o, n)
+		}
+	}
+	if len(missing) > 0 {
+		t.Logf("not installed here, so not checked: %s", strings.Join(missing, ", "))
+	}
+	t.Logf("%d readers, %d listed options, every one classified", checked, options)
+	assert.Greater(t, checked, 25)
+}
+
+// gnuHelpRow is a line of a GNU --help that lists options: "  -x, --long=ARG
+// text", "      --long[=ARG]  text".
+var gnuHelpRow = regexp.MustCompile(`^\s{1,8}(-[^ ].*?)(?:\s{2,}|\t|$)`)
+
+// gnuHelpOption is one option at the start of a part of such a row.
+var gnuHelpOption = regexp.MustCompile(`^(--?[A-Za-z0-9][-A-Za-z0-9]*|-[A-Za-z0-9.])`)
+
+// gnuHelpOptions lists the options a GNU --help text lists (-NUM and
+// digits aside, which the grammar's digits read).
+func gnuHelpOptions(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		m := gnuHelpRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		for _, part := range strings.Split(m[1], ",") {
+			o := gnuHelpOption.FindString(strings.TrimSpace(part))
+			if o == "" || o == "-NUM" || regexp.MustCompile(`^-[0-9]+$`).MatchString(o) {
+				continue
+			}
+			out = append(out, o)
+		}
+	}
+	return out
+}

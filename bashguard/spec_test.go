@@ -33,6 +33,14 @@ func allSpecs() []specAt {
 		}
 	}
 	walk("git", []string{"git"}, gitSpec)
+	readers := make([]string, 0, len(readerSpecs))
+	for n := range readerSpecs {
+		readers = append(readers, n)
+	}
+	sort.Strings(readers)
+	for _, n := range readers {
+		walk(n, []string{n}, readerSpecs[n])
+	}
 	return out
 }
 

@@ -91,7 +91,7 @@ func (a *analyzer) judgeSpec(c *verdictAcc, cmd string, s *spec, v *argv, from i
 // found by the spec s, and what it says in f (which may be nil).
 func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *scanned, f *specFacts) {
 	if e.problem != "" {
-		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), " that "+e.problem, false)
+		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+e.problem, false)
 		return
 	}
 	if f != nil {
@@ -100,13 +100,16 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 	o := e.opt
 	vf := v.flags[e.at]
 	switch o.kind {
-	case kFlag, kWord, kPattern:
+	case kFlag, kWord, kPattern, kRecurse, kRecurseFollow, kDirectories, kFollow, kNoFollow, kHidden, kUnrestricted,
+		kInclude, kExclude, kExcludeDir:
 	case kRead:
 		a.readPath(c, e.val, vf, cmd)
 	case kProbe:
 		a.probePath(c, e.val, vf, cmd)
 	case kList:
 		a.listFile(c, e.val, vf, cmd, '\n')
+	case kList0:
+		a.listFile(c, e.val, vf, cmd, 0)
 	case kWrite:
 		// The option's own reason first: it says more than the path's.
 		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", orText(o.why, "a file"), "", true)
@@ -128,7 +131,7 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 	case kEnv:
 		environ(c, s.name+" "+optWritten(e)+" prints the environment")
 	case kAsk:
-		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "is not known to be harmless"), "", false)
+		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "is not known to be harmless"), false)
 	case kRangeFile:
 		if f != nil {
 			f.content = true

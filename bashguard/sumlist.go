@@ -16,12 +16,6 @@ import (
 var sumCommands = map[string]bool{"md5sum": true, "sha1sum": true, "sha224sum": true, "sha256sum": true,
 	"sha384sum": true, "sha512sum": true, "b2sum": true, "cksum": true}
 
-// sumCheckOpt reports an option that makes a checksum program check a
-// list.
-func sumCheckOpt(name string) bool {
-	return name == "-c" || longIs(name, "--check")
-}
-
 // sumList judges the checksum list p and the files it names.
 func (a *analyzer) sumList(c *verdictAcc, p string, fl wordFlags, who string) {
 	if fl&wDynamic == 0 && (p == "-" || p == "/dev/stdin" || p == "/dev/fd/0") {

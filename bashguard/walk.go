@@ -39,54 +39,6 @@ type walkOpts struct {
 	indexTop string
 }
 
-// option records what one option says of the walk of the reader name.
-func (w *walkOpts) option(name string, o opt, unrestricted *int) {
-	switch name {
-	case "grep", "egrep", "fgrep":
-		switch {
-		case o.name == "-r" || longIs(o.name, "--recursive"):
-			w.recursive = true
-		case o.name == "-R" || longIs(o.name, "--dereference-recursive"):
-			w.recursive, w.follow = true, true
-		case (o.name == "-d" || longIs(o.name, "--directories")) && o.val == "recurse":
-			w.recursive = true
-		case longMeans(name, o.name, "--include"):
-			w.names = append(w.names, nameFilter{kind: includeFile, pattern: o.val})
-		case longMeans(name, o.name, "--exclude"):
-			w.names = append(w.names, nameFilter{kind: excludeFile, pattern: o.val})
-		case longMeans(name, o.name, "--exclude-dir"):
-			w.names = append(w.names, nameFilter{kind: excludeDir, pattern: o.val})
-		}
-	case "rg":
-		switch {
-		case o.name == "-." || longIs(o.name, "--hidden"):
-			w.hidden = true
-		case o.name == "-u" || longIs(o.name, "--unrestricted"):
-			if *unrestricted++; *unrestricted >= 2 {
-				w.hidden = true
-			}
-		case o.name == "-L" || longIs(o.name, "--follow"):
-			w.follow = true
-		}
-	case "ls", "du":
-		// ls -R lists the tree; du always walks it. Only with -L do they
-		// follow the links in it, and list (and stat) what lies behind.
-		switch {
-		case o.name == "-R" || longIs(o.name, "--recursive"):
-			w.recursive = true
-		case o.name == "-L" || longIs(o.name, "--dereference"):
-			w.follow = true
-		}
-	case "diff":
-		switch {
-		case o.name == "-r" || longIs(o.name, "--recursive"):
-			w.recursive = true
-		case longIs(o.name, "--no-dereference"):
-			w.follow = false
-		}
-	}
-}
-
 // walkRoot walks the tree below the root p that a recursive read reaches.
 func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w walkOpts) {
 	if fl&wDynamic != 0 || a.paths == nil {
