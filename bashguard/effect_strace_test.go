@@ -290,10 +290,10 @@ type judgedPath struct {
 
 // effectCase is what the checker needs to know of one run.
 type effectCase struct {
-	line     string   // the command line, for the reports
-	repo     string   // the work tree, absolute and resolved
-	workdir  string   // where the command started
-	shell    string   // the harness's shell, whose first exec is not the command's
+	line     string // the command line, for the reports
+	repo     string // the work tree, absolute and resolved
+	workdir  string // where the command started
+	shell    string // the harness's shell, whose first exec is not the command's
 	itself   func(path string) bool
 	judged   []judgedPath // what the judge was asked, cleaned and resolved
 	canaries []string     // absolute, resolved
