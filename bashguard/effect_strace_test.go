@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,9 +35,9 @@ import (
 // An attempt counts as the deed: the sandbox refuses what the host would
 // not (a write to the read-only /etc, a program the sandbox lacks), so an
 // exec or a write that failed is reported all the same, and so is a read
-// the sandbox refused (EACCES, EPERM). Only a read that found nothing
-// there (ENOENT, ENOTDIR, ELOOP, ENXIO) is not an effect; it is listed as
-// absent, for the log.
+// of the work tree the sandbox refused (EACCES, EPERM). A read that
+// failed otherwise (ENOENT, ENOTDIR, ELOOP) found nothing there: it is
+// not an effect, and is listed as absent, for the log.
 
 // straceCall is one system call of a strace log, its two halves joined
 // where strace split it ("<unfinished ...>", "<... openat resumed>").
@@ -290,7 +291,6 @@ type judgedPath struct {
 
 // effectCase is what the checker needs to know of one run.
 type effectCase struct {
-	line     string // the command line, for the reports
 	repo     string // the work tree, absolute and resolved
 	workdir  string // where the command started
 	shell    string // the harness's shell, whose first exec is not the command's
@@ -310,144 +310,154 @@ func (e effect) String() string { return e.what + ": " + e.call }
 
 // checkEffects returns what the calls did that the property forbids, and
 // the work-tree paths the command tried to read and found absent.
-func checkEffects(calls []straceCall, ec effectCase) (effects []effect, absent []string) {
-	cwd := map[int]string{}
-	harness := true // the first exec is the harness's shell
-	at := func(c straceCall, p pathArg) (string, bool) {
-		if p.path >= len(c.args) {
-			return "", false
-		}
-		s, ok := straceString(c.args[p.path])
-		if !ok {
-			return "", false
-		}
-		if filepath.IsAbs(s) {
-			return filepath.Clean(s), true
-		}
-		dir := ""
-		if p.dirfd >= 0 && p.dirfd < len(c.args) {
-			dir = fdPath(c.args[p.dirfd])
-		}
-		if dir == "" {
-			dir = cwd[c.pid]
-		}
-		if dir == "" {
-			dir = ec.workdir
-		}
-		return filepath.Join(dir, s), true
-	}
-	add := func(c straceCall, format string, a ...any) {
-		effects = append(effects, effect{what: fmt.Sprintf(format, a...), call: fmt.Sprintf("%d %s", c.pid, c.line)})
-	}
+func checkEffects(calls []straceCall, ec effectCase) ([]effect, []string) {
+	ck := &effectChecker{ec: ec, cwd: map[int]string{}, harness: true}
 	for _, c := range calls {
-		// Where the process is: strace -y names the working directory
-		// of every *at call; a child starts where its parent was.
-		for _, a := range c.args {
-			if strings.HasPrefix(a, "AT_FDCWD<") {
-				cwd[c.pid] = fdPath(a)
-			}
-		}
-		switch c.name {
-		case "clone", "clone3", "fork", "vfork":
-			if child, err := strconv.Atoi(strings.Fields(c.ret + " ")[0]); err == nil && child > 0 {
-				if d := cwd[c.pid]; d != "" {
-					cwd[child] = d
-				}
-			}
-		case "chdir":
-			if p, ok := at(c, pathArg{-1, 0}); ok && c.ret == "0" {
-				cwd[c.pid] = p
-			}
-		case "connect":
-			if strings.Contains(c.line, "sa_family=AF_INET") {
-				add(c, "connects to an internet address")
-			}
-		}
-		k, known := straceCalls[c.name]
-		if k.exec && harness {
-			harness = false
-			if p, _ := at(c, pathArg{-1, 0}); p == ec.shell {
-				continue
-			}
-		}
-		ec.checkCanaries(c, at, add)
-		if !known {
-			continue
-		}
-		flags := ""
-		if k.open >= 0 && k.open < len(c.args) {
-			flags = c.args[k.open]
-		}
-		write := k.write || strings.Contains(flags, "O_WRONLY") || strings.Contains(flags, "O_RDWR") ||
-			strings.Contains(flags, "O_CREAT") || strings.Contains(flags, "O_TRUNC") ||
-			strings.Contains(flags, "O_APPEND") || strings.Contains(flags, "O_TMPFILE")
-		for _, pa := range k.paths {
-			p, ok := at(c, pa)
-			if !ok {
-				continue
-			}
-			if got := c.retFd(); got != "" {
-				p = got // the file the kernel opened, links followed
-			}
-			switch {
-			case k.exec:
-				if !ec.itself(p) {
-					add(c, "runs %s", p)
-				}
-			case write:
-				if !ec.writable(p) {
-					add(c, "writes %s", p)
-				}
-			case strings.Contains(flags, "O_PATH"):
-				// A handle on the path, not its content: a probe.
-			default:
-				ec.checkRead(c, p, flags, add, &absent)
-			}
-		}
+		ck.call(c)
 	}
-	return effects, absent
+	return ck.effects, ck.absent
 }
 
-// checkCanaries reports a call that names a canary: as a path argument,
-// as the path of a descriptor, or as what it returned.
-func (ec effectCase) checkCanaries(c straceCall, at func(straceCall, pathArg) (string, bool), add func(straceCall, string, ...any)) {
+// effectChecker reads a trace call by call.
+type effectChecker struct {
+	ec      effectCase
+	cwd     map[int]string // each process's working directory, as far as the trace shows it
+	harness bool           // the next exec is the first, the harness's shell
+	effects []effect
+	absent  []string
+}
+
+func (ck *effectChecker) add(c straceCall, format string, a ...any) {
+	ck.effects = append(ck.effects, effect{what: fmt.Sprintf(format, a...), call: fmt.Sprintf("%d %s", c.pid, c.line)})
+}
+
+// call reads one call: where its process is, and what it does.
+func (ck *effectChecker) call(c straceCall) {
+	ck.track(c)
+	k, known := straceCalls[c.name]
+	if k.exec && ck.harness {
+		ck.harness = false
+		if p, _ := ck.path(c, pathArg{-1, 0}); p == ck.ec.shell {
+			return
+		}
+	}
+	if c.name == "connect" && strings.Contains(c.line, "sa_family=AF_INET") {
+		ck.add(c, "connects to an internet address")
+	}
+	ck.canaries(c)
+	if !known {
+		return
+	}
+	flags := ""
+	if k.open >= 0 && k.open < len(c.args) {
+		flags = c.args[k.open]
+	}
+	write := k.write || strings.Contains(flags, "O_WRONLY") || strings.Contains(flags, "O_RDWR") ||
+		strings.Contains(flags, "O_CREAT") || strings.Contains(flags, "O_TRUNC") ||
+		strings.Contains(flags, "O_APPEND") || strings.Contains(flags, "O_TMPFILE")
+	for _, pa := range k.paths {
+		p, ok := ck.path(c, pa)
+		if !ok {
+			continue
+		}
+		if got := c.retFd(); got != "" {
+			p = got // the file the kernel opened, links followed
+		}
+		switch {
+		case k.exec:
+			if !ck.ec.itself(p) {
+				ck.add(c, "runs %s", p)
+			}
+		case write:
+			if !ck.ec.writable(p) {
+				ck.add(c, "writes %s", p)
+			}
+		case strings.Contains(flags, "O_PATH"):
+			// A handle on the path, not its content: a probe.
+		default:
+			ck.read(c, p, flags)
+		}
+	}
+}
+
+// track follows each process's working directory: strace -y names it in
+// every *at call, chdir moves it, and a child starts where its parent was.
+func (ck *effectChecker) track(c straceCall) {
+	for _, a := range c.args {
+		if strings.HasPrefix(a, "AT_FDCWD<") {
+			ck.cwd[c.pid] = fdPath(a)
+		}
+	}
+	switch c.name {
+	case "clone", "clone3", "fork", "vfork":
+		child, err := strconv.Atoi(strings.Fields(c.ret + " ")[0])
+		if d := ck.cwd[c.pid]; err == nil && child > 0 && d != "" {
+			ck.cwd[child] = d
+		}
+	case "chdir":
+		if p, ok := ck.path(c, pathArg{-1, 0}); ok && c.ret == "0" {
+			ck.cwd[c.pid] = p
+		}
+	}
+}
+
+// path returns the absolute path a call names at pa: relative to the
+// directory descriptor, else to the process's working directory.
+func (ck *effectChecker) path(c straceCall, pa pathArg) (string, bool) {
+	if pa.path >= len(c.args) {
+		return "", false
+	}
+	s, ok := straceString(c.args[pa.path])
+	if !ok {
+		return "", false
+	}
+	if filepath.IsAbs(s) {
+		return filepath.Clean(s), true
+	}
+	dir := ""
+	if pa.dirfd >= 0 && pa.dirfd < len(c.args) {
+		dir = fdPath(c.args[pa.dirfd])
+	}
+	if dir == "" {
+		dir = ck.cwd[c.pid]
+	}
+	if dir == "" {
+		dir = ck.ec.workdir
+	}
+	return filepath.Join(dir, s), true
+}
+
+// canaries reports a call that names a canary: as a path argument, as
+// the path of a descriptor, or as what it returned.
+func (ck *effectChecker) canaries(c straceCall) {
 	var names []string
 	for i, a := range c.args {
 		if p := fdPath(a); p != "" {
 			names = append(names, p)
 		}
-		if _, ok := straceString(a); ok {
-			dirfd := -1
-			if i > 0 && fdPath(c.args[i-1]) != "" {
-				dirfd = i - 1
-			}
-			if p, ok := at(c, pathArg{dirfd, i}); ok {
-				names = append(names, p)
-			}
+		dirfd := -1
+		if i > 0 && fdPath(c.args[i-1]) != "" {
+			dirfd = i - 1
+		}
+		if p, ok := ck.path(c, pathArg{dirfd, i}); ok {
+			names = append(names, p)
 		}
 	}
 	if p := c.retFd(); p != "" {
 		names = append(names, p)
 	}
 	for _, n := range names {
-		for _, canary := range ec.canaries {
-			if n == canary {
-				add(c, "touches the canary %s", canary)
-				return
-			}
+		if slices.Contains(ck.ec.canaries, n) {
+			ck.add(c, "touches the canary %s", n)
+			return
 		}
 	}
 }
 
-// writable reports whether the property lets a command write p: inside
-// the repository's .git directory (git's index refresh), or /dev/null.
-func (ec effectCase) writable(p string) bool {
-	git := filepath.Join(ec.repo, ".git")
-	return p == git || strings.HasPrefix(p, git+"/") || p == "/dev/null" || p == "/dev/tty"
-}
-
-// checkRead reports a read of the work tree the judge did not see.
-func (ec effectCase) checkRead(c straceCall, p, flags string, add func(straceCall, string, ...any), absent *[]string) {
+// read reports a read of the work tree the judge did not see, and notes
+// one that found nothing.
+func (ck *effectChecker) read(c straceCall, p, flags string) {
+	ec := ck.ec
 	git := filepath.Join(ec.repo, ".git")
 	if p != ec.repo && !strings.HasPrefix(p, ec.repo+"/") || p == git || strings.HasPrefix(p, git+"/") {
 		return
@@ -457,19 +467,26 @@ func (ec effectCase) checkRead(c straceCall, p, flags string, add func(straceCal
 	case "EACCES", "EPERM":
 		// Refused by the sandbox: the host would have let it read.
 	default:
-		*absent = append(*absent, p)
+		ck.absent = append(ck.absent, p)
 		return
 	}
 	rel, _ := filepath.Rel(ec.repo, p)
 	if strings.Contains(flags, "O_DIRECTORY") || ec.isDir(p) {
 		if !ec.covered(p, true) {
-			add(c, "lists the directory %s, which the judge did not see", rel)
+			ck.add(c, "lists the directory %s, which the judge did not see", rel)
 		}
 		return
 	}
 	if !ec.covered(p, false) {
-		add(c, "reads %s, which the judge did not see", rel)
+		ck.add(c, "reads %s, which the judge did not see", rel)
 	}
+}
+
+// writable reports whether the property lets a command write p: inside
+// the repository's .git directory (git's index refresh), or /dev/null.
+func (ec effectCase) writable(p string) bool {
+	git := filepath.Join(ec.repo, ".git")
+	return p == git || strings.HasPrefix(p, git+"/") || p == "/dev/null" || p == "/dev/tty"
 }
 
 // covered reports whether the judge saw p: asked to Read it (or, for a
@@ -575,7 +592,7 @@ func TestEffectCheckerOnRecordedTrace(t *testing.T) {
 	assert.Equal(t, []string{`"/usr/bin/cat"`, `["cat", "../canary-beside-repo.txt"]`, `0x560ef0454518 /* 8 vars */`}, calls[17].args)
 	git := func(p string) bool { return p == "/usr/bin/git" }
 	effects, absent := checkEffects(calls, effectCase{
-		line: "x", repo: "/w/repo", workdir: "/w/repo", shell: "/usr/bin/bash", itself: git,
+		repo: "/w/repo", workdir: "/w/repo", shell: "/usr/bin/bash", itself: git,
 		judged:   []judgedPath{{"/w/repo/a.txt", Read}},
 		canaries: []string{"/w/canary-beside-repo.txt", "/w/home/.ssh/id_ed25519"},
 		isDir:    func(p string) bool { return p == "/w/repo" || p == "/w/repo/src" },

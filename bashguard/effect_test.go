@@ -229,7 +229,7 @@ func (sb *effectSandbox) effectRun(t *testing.T, d *effectDir, line string, id *
 	calls := parseStrace(string(trace))
 	require.NotEmpty(t, calls, "%q: an empty trace (%v): %s", line, err, out)
 	ec := effectCase{
-		line: line, repo: d.repo, workdir: d.repo, shell: sb.bash, itself: id.is,
+		repo: d.repo, workdir: d.repo, shell: sb.bash, itself: id.is,
 		judged: judged, canaries: d.canaries,
 		isDir: func(p string) bool { st, err := os.Lstat(p); return err == nil && st.IsDir() },
 	}
@@ -353,7 +353,9 @@ func TestSpecEffectsNegativeControl(t *testing.T) {
 		{`git -c alias.x='!cat ../canary-beside-repo.txt' x`, []string{"runs /bin/sh", "touches the canary"}},
 		{`git log --output=out.txt`, []string{"writes " + "REPO/out.txt"}},
 		{`git diff --no-index a.txt src/main.go`, []string{"reads a.txt, which the judge did not see", "reads src/main.go, which the judge did not see"}},
-		{`git -c core.pager='cat ~/.ssh/id_ed25519' -p log`, nil}, // no terminal, so no pager: nothing to report
+		// And no false alarm: without a terminal git starts no pager,
+		// whatever -p and core.pager say, so nothing ran but git.
+		{`git -c core.pager='cat ~/.ssh/id_ed25519' -p log`, nil},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			d := sb.makeDir(t, fmt.Sprintf("neg%d", i), fixture)
