@@ -327,8 +327,14 @@ type effectChecker struct {
 	absent  []string
 }
 
+// add reports an effect, once: the first call that had it stands for
+// the others.
 func (ck *effectChecker) add(c straceCall, format string, a ...any) {
-	ck.effects = append(ck.effects, effect{what: fmt.Sprintf(format, a...), call: fmt.Sprintf("%d %s", c.pid, c.line)})
+	what := fmt.Sprintf(format, a...)
+	if slices.ContainsFunc(ck.effects, func(e effect) bool { return e.what == what }) {
+		return
+	}
+	ck.effects = append(ck.effects, effect{what: what, call: fmt.Sprintf("%d %s", c.pid, c.line)})
 }
 
 // call reads one call: where its process is, and what it does.
@@ -549,7 +555,7 @@ func (id *programIdentity) is(path string) bool {
 // and a few calls of its kind added: a read of the work tree the judge
 // saw, one it did not, one of an absent file, a listing, writes in .git,
 // in the work tree, in HOME and /dev/null, a relative unlink after a
-// chdir, a connect.
+// chdir, a connect. An effect had twice is reported once.
 const effectLog = `5     execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "git -c alias.x='!cat ../canary-beside-repo.txt; echo hi > a.txt' x"], 0x7ffe7049f640 /* 3 vars */) = 0
 5     openat(AT_FDCWD</w/repo>, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache>
 5     execve("/usr/bin/git", ["git", "-c", "alias.x=!cat ../canary-beside-repo.txt; echo hi > a.txt", "x"], 0x56303e53a8b0 /* 5 vars */) = 0
@@ -558,6 +564,7 @@ const effectLog = `5     execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "git -c
 5     openat(AT_FDCWD</w/repo>, ".git/config", O_RDONLY) = 3</w/repo/.git/config>
 5     openat(AT_FDCWD</w/repo>, "a.txt", O_RDONLY|O_CLOEXEC) = 3</w/repo/a.txt>
 5     openat(AT_FDCWD</w/repo>, "src/main.go", O_RDONLY|O_CLOEXEC) = 3</w/repo/src/main.go>
+5     openat(AT_FDCWD</w/repo>, "src/main.go", O_RDONLY) = 3</w/repo/src/main.go>
 5     openat(AT_FDCWD</w/repo>, ".mailmap", O_RDONLY) = -1 ENOENT (No such file or directory)
 5     openat(AT_FDCWD</w/repo>, "src/", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY) = 4</w/repo/src>
 5     openat(AT_FDCWD</w/repo>, "/w/repo/.git/index.lock", O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC, 0666) = 3</w/repo/.git/index.lock>
@@ -587,9 +594,9 @@ const effectLog = `5     execve("/usr/bin/bash", ["/usr/bin/bash", "-c", "git -c
 // system call, and nothing the property allows.
 func TestEffectCheckerOnRecordedTrace(t *testing.T) {
 	calls := parseStrace(effectLog)
-	require.Len(t, calls, 27, "every call read, split ones joined")
-	assert.Equal(t, `execve("/usr/bin/cat", ["cat", "../canary-beside-repo.txt"], 0x560ef0454518 /* 8 vars */)             = 0`, calls[17].line)
-	assert.Equal(t, []string{`"/usr/bin/cat"`, `["cat", "../canary-beside-repo.txt"]`, `0x560ef0454518 /* 8 vars */`}, calls[17].args)
+	require.Len(t, calls, 28, "every call read, split ones joined")
+	assert.Equal(t, `execve("/usr/bin/cat", ["cat", "../canary-beside-repo.txt"], 0x560ef0454518 /* 8 vars */)             = 0`, calls[18].line)
+	assert.Equal(t, []string{`"/usr/bin/cat"`, `["cat", "../canary-beside-repo.txt"]`, `0x560ef0454518 /* 8 vars */`}, calls[18].args)
 	git := func(p string) bool { return p == "/usr/bin/git" }
 	effects, absent := checkEffects(calls, effectCase{
 		repo: "/w/repo", workdir: "/w/repo", shell: "/usr/bin/bash", itself: git,
@@ -620,7 +627,7 @@ func TestEffectCheckerOnRecordedTrace(t *testing.T) {
 
 	// The directory the judge was asked to Read covers what lies below
 	// it; a Probe covers a listing, not a read.
-	effects, _ = checkEffects(calls[:10], effectCase{
+	effects, _ = checkEffects(calls[:11], effectCase{
 		repo: "/w/repo", workdir: "/w/repo", shell: "/usr/bin/bash", itself: git,
 		judged: []judgedPath{{"/w/repo/a.txt", Probe}, {"/w/repo/src", Read}},
 		isDir:  func(p string) bool { return p == "/w/repo" || p == "/w/repo/src" },
