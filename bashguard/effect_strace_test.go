@@ -291,12 +291,21 @@ type judgedPath struct {
 
 // effectCase is what the checker needs to know of one run.
 type effectCase struct {
-	repo     string // the work tree, absolute and resolved
-	workdir  string // where the command started
-	shell    string // the harness's shell, whose first exec is not the command's
-	itself   func(path string) bool
-	judged   []judgedPath // what the judge was asked, cleaned and resolved
-	canaries []string     // absolute, resolved
+	repo    string // the work tree, absolute and resolved
+	workdir string // where the command started
+	shell   string // the harness's shell, whose first exec is not the command's
+	itself  func(path string) bool
+	judged  []judgedPath // what the judge was asked, cleaned and resolved
+	// scans: the command's spec says it hashes the tracked files and
+	// lists the work tree, printing only names (git status, git diff's
+	// index refresh): a Probe of the work tree covers what it reads and
+	// lists below it.
+	scans bool
+	// lists: the command only ever lists and looks at paths, never reads
+	// a file (ls, du: a spec whose operands are probes): a Probe of a
+	// directory covers the listings of the tree below it.
+	lists    bool
+	canaries []string // absolute, resolved
 	isDir    func(path string) bool
 }
 
@@ -499,6 +508,12 @@ func (ec effectCase) writable(p string) bool {
 // listing, to Probe it), or to Read a directory p lies below.
 func (ec effectCase) covered(p string, listing bool) bool {
 	for _, j := range ec.judged {
+		if ec.scans && j.path == ec.repo && (j.access == Probe || j.access == Read) && strings.HasPrefix(p, ec.repo+"/") {
+			return true
+		}
+		if ec.lists && listing && j.access == Probe && strings.HasPrefix(p, strings.TrimSuffix(j.path, "/")+"/") {
+			return true
+		}
 		if j.path == p && (j.access == Read || listing && j.access == Probe) {
 			return true
 		}

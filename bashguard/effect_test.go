@@ -218,7 +218,7 @@ func (r *recordingJudge) judged() []judgedPath {
 
 // effectRun runs line confined in d and checks the property, with the
 // judge's paths judged; it returns the effects and the paths found absent.
-func (sb *effectSandbox) effectRun(t *testing.T, d *effectDir, line string, id *programIdentity, judged []judgedPath) ([]effect, []string, string) {
+func (sb *effectSandbox) effectRun(t *testing.T, d *effectDir, line string, id *programIdentity, judged []judgedPath, s *spec) ([]effect, []string, string) {
 	t.Helper()
 	out, err := sb.run(context.Background(), d, line)
 	trace, rerr := os.ReadFile(d.trace)
@@ -232,6 +232,9 @@ func (sb *effectSandbox) effectRun(t *testing.T, d *effectDir, line string, id *
 		repo: d.repo, workdir: d.repo, shell: sb.bash, itself: id.is,
 		judged: judged, canaries: d.canaries,
 		isDir: func(p string) bool { st, err := os.Lstat(p); return err == nil && st.IsDir() },
+	}
+	if s != nil {
+		ec.scans, ec.lists = s.scans, s.operands == kProbe
 	}
 	effects, absent := checkEffects(calls, ec)
 	return effects, absent, out
@@ -298,7 +301,7 @@ func TestSpecEffects(t *testing.T) {
 					v := g.Judge(context.Background(), d.repo, rec, line)
 					require.Equal(t, permission.Allow, v.Decision,
 						"%s: %q is an allowed example, but in a copy of the repository it is %s (%s)", at.s.name, line, v.Decision, v.Reason)
-					effects, absent, out := sb.effectRun(t, d, line, id, rec.judged())
+					effects, absent, out := sb.effectRun(t, d, line, id, rec.judged(), at.s)
 					ran.Add(1)
 					if len(absent) > 0 {
 						// Not effects, but what a richer repository would
@@ -359,7 +362,7 @@ func TestSpecEffectsNegativeControl(t *testing.T) {
 	} {
 		t.Run(tc.line, func(t *testing.T) {
 			d := sb.makeDir(t, fmt.Sprintf("neg%d", i), fixture)
-			effects, _, out := sb.effectRun(t, d, tc.line, id, nil)
+			effects, _, out := sb.effectRun(t, d, tc.line, id, nil, nil)
 			var got []string
 			for _, e := range effects {
 				got = append(got, e.String())

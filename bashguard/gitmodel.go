@@ -92,6 +92,11 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 	if s.check != nil {
 		s.check(a, c, s, v, &f)
 	}
+	if s.scans {
+		if top, why := a.repoTop(); top != "" && why == "" {
+			a.probePath(c, top, 0, cmd)
+		}
+	}
 	a.gitOperands(c, s, v, &f)
 	if f.printsContent(s) && a.gitWholeTree(v, &f) {
 		a.gitTrackedContent(c, s.name+" prints the content of the tracked files")

@@ -65,7 +65,13 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *spec, v *argv) {
 		}
 		roots++
 	}
-	if tree.recursive && roots == 0 {
+	switch {
+	case roots == 0 && s.bareDot:
+		// ls and du without an operand list the working directory.
+		if a.probePath(c, ".", 0, name) && tree.recursive {
+			a.walkRoot(c, ".", 0, name, tree)
+		}
+	case tree.recursive && roots == 0:
 		// grep -r and rg without a file search the working directory.
 		a.walkRoot(c, ".", 0, name, tree)
 	}

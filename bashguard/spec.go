@@ -173,6 +173,15 @@ type spec struct {
 	tooMany string
 	maxOps  int
 	listing []string
+	// scans: the command hashes the files the index tracks whose times
+	// changed, and lists the work tree for untracked names, printing
+	// only names (git status, git diff refreshing the index). The model
+	// judges the work tree as a Probe; the effect test holds the
+	// command to it.
+	scans bool
+	// bareDot: without operands, the command works on the working
+	// directory (ls, du), which is judged as its operand.
+	bareDot bool
 	// firstOperand, when set, is what the first operand is unless an
 	// option of patternBy gives it (grep's pattern, jq's program).
 	firstOperand kind
