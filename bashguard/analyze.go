@@ -87,6 +87,8 @@ type verdictAcc struct {
 	cause      error     // the error behind the deciding factor, if any
 	why        [3]string // the reason, in parts
 	nonOver    bool      // some factor forbids an allow rule from lifting the Ask
+	unnamed    bool      // some such factor no allow rule lifts, whatever it names
+	named      []string  // options whose factors an allow rule that names them lifts (see addNamed)
 	decided    bool      // a non-Allow factor was recorded
 	allowRule  permission.RuleID
 	allowWhy   string
@@ -124,8 +126,18 @@ func (c *verdictAcc) addc(d permission.Decision, layer permission.Layer, rule pe
 		c.dec, c.layer, c.rule, c.cause, c.why, c.decided = d, layer, rule, cause, [3]string{r0, r1, r2}, true
 	}
 	if !overridable {
-		c.nonOver = true
+		c.nonOver, c.unnamed = true, true
 	}
+}
+
+// addNamed is addc for a factor of the option opt that runs a program:
+// no allow rule lifts it unless the rule names the option
+// (Bash(git fetch --upload-pack:*)), as [Command.LiftedBy] says.
+func (c *verdictAcc) addNamed(opt string, d permission.Decision, rule permission.RuleID, r0, r1, r2 string) {
+	unnamed := c.unnamed
+	c.addc(d, 0, rule, nil, r0, r1, r2, false)
+	c.unnamed = unnamed
+	c.named = append(c.named, opt)
 }
 
 // allow names the rule that allows the command when no other factor objects.
@@ -320,6 +332,10 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 		}
 		cmd.Decision, cmd.Rule, cmd.Reason, cmd.Cause = c.dec, c.rule, label+": "+c.why[0]+c.why[1]+c.why[2], c.cause
 		cmd.Overridable = c.dec == permission.Ask && literal && !c.nonOver
+		cmd.LiftedBy = nil
+		if c.dec == permission.Ask && literal && c.nonOver && !c.unnamed {
+			cmd.LiftedBy = c.named
+		}
 		cmd.Layer = c.layer
 		if cmd.Layer == 0 {
 			cmd.Layer = permission.LayerShell

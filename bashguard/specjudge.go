@@ -117,7 +117,7 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 			a.writePath(c, e.val, vf, cmd)
 		}
 	case kProgram:
-		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"), false)
+		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
 	case kContent:

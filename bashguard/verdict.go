@@ -60,6 +60,12 @@ type Command struct {
 	// checker placed inside the roots) that an explicit allow rule for this
 	// exact command may lift. It is never true for a Deny.
 	Overridable bool
+	// LiftedBy, when set, are options of the command that run a program
+	// (git fetch --upload-pack): an allow rule lifts the Ask only when it
+	// names every one of them (Bash(git fetch --upload-pack:*)); a rule
+	// for the command alone (Bash(git fetch:*)) does not. Empty where
+	// Overridable says it all, or no rule lifts the Ask.
+	LiftedBy []string
 }
 
 // Pos is a position in a script. Line and Col count from 1; Offset counts

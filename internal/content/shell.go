@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/permission"
@@ -70,7 +71,8 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 			answers = append(answers, permission.Result{Decision: permission.Allow, Layer: cmdLayer(cmd.Layer),
 				Source: permission.SourceAllow, Rule: cmd.Rule, Reason: cmd.Reason})
 		case permission.Ask:
-			if !(rules.Decision == permission.Allow && rules.Source == permission.SourceAllow && cmd.Overridable) {
+			lifts := cmd.Overridable || len(cmd.LiftedBy) > 0 && ruleNamesAll(rules.Rule, cmd.LiftedBy)
+			if !(rules.Decision == permission.Allow && rules.Source == permission.SourceAllow && lifts) {
 				answers = append(answers, permission.Result{Decision: permission.Ask, Layer: cmdLayer(cmd.Layer),
 					Source: permission.SourceToolAsk, Rule: cmd.Rule, Reason: cmd.Reason, Cause: cmd.Cause})
 			}
@@ -111,4 +113,22 @@ func cmdLayer(l permission.Layer) permission.Layer {
 		return permission.LayerShell
 	}
 	return l
+}
+
+// ruleNamesAll reports whether the rule (Bash(git fetch --upload-pack:*))
+// names every one of the options opts as a word of its pattern: an allow
+// rule lifts an option that runs a program only when it says so.
+func ruleNamesAll(rule permission.RuleID, opts []string) bool {
+	r := string(rule)
+	open, end := strings.IndexByte(r, '('), strings.LastIndexByte(r, ')')
+	if open < 0 || end < open {
+		return false
+	}
+	words := strings.Fields(strings.TrimSuffix(strings.TrimSuffix(r[open+1:end], ":*"), "*"))
+	for _, o := range opts {
+		if !slices.ContainsFunc(words, func(w string) bool { return w == o || strings.HasPrefix(w, o+"=") }) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,47 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
+)
+
+// An allow rule for a command does not lift what one of its options does
+// when it runs a program: Bash(git ls-remote:*) leaves --upload-pack
+// asked, and only a rule that names the option lifts it.
+func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
+	dir := workspaceDir(t)
+	check := func(allow, command string) runtime.Verdict {
+		t.Helper()
+		p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Allow: []string{allow}, Default: permission.Ask}})
+		require.NoError(t, err)
+		ctx := context.Background()
+		sess, err := p.Session(ctx, runtime.SessionOptions{ID: "s"})
+		require.NoError(t, err)
+		defer sess.End("done", "", nil)
+		in, err := json.Marshal(map[string]string{"command": command})
+		require.NoError(t, err)
+		return p.Check(ctx, runtime.Call{Session: "s", Tool: "Bash", Input: in})
+	}
+	for _, tc := range []struct {
+		allow, command string
+		want           permission.Decision
+		reason         string
+	}{
+		{"Bash(git ls-remote:*)", "git ls-remote --upload-pack='sh -c id' .", permission.Ask, "uses the git ls-remote option --upload-pack"},
+		{"Bash(git ls-remote:*)", "git ls-remote --upload-p=sh .", permission.Ask, "--upload-pack (written --upload-p=sh)"},
+		{"Bash(git grep:*)", "git grep -iOcat TODO", permission.Ask, "uses the git grep option -O"},
+		{"Bash(git ls-remote --upload-pack:*)", "git ls-remote --upload-pack my-upload-pack .", permission.Allow, "Bash(git ls-remote --upload-pack:*)"},
+		{"Bash(git ls-remote:*)", "git ls-remote origin", permission.Allow, "Bash(git ls-remote:*)"},
+	} {
+		v := check(tc.allow, tc.command)
+		assert.Equal(t, tc.want, v.Decision, "%s with %s: %s", tc.command, tc.allow, v.Reason)
+		assert.Contains(t, v.Reason+" "+string(v.Rule), tc.reason, "%s with %s", tc.command, tc.allow)
+	}
+}
