@@ -44,6 +44,11 @@ type Config struct {
 	Asker approval.Asker
 	// AskTimeout bounds a question; 0 means approval.DefaultAskTimeout.
 	AskTimeout time.Duration
+	// MaxParked and MaxParkedPerSession bound the approvals this pipeline
+	// keeps waiting for a person (an Ask without an Asker): over either,
+	// the call is denied, saying so. 0 means DefaultMaxParked and
+	// DefaultMaxParkedPerSession.
+	MaxParked, MaxParkedPerSession int
 	// Output shapes tool outputs in After.
 	Output output.Shaper
 	// MaxInputBytes bounds a call's input; 0 means DefaultMaxInputBytes.
@@ -106,8 +111,8 @@ func New(cfg Config) (*Pipeline, error) {
 	if cfg.Checker == nil {
 		errs = append(errs, errors.New("runtime: Config.Checker is nil"))
 	}
-	if cfg.AskTimeout < 0 || cfg.MaxInputBytes < 0 {
-		errs = append(errs, errors.New("runtime: negative AskTimeout or MaxInputBytes"))
+	if cfg.AskTimeout < 0 || cfg.MaxInputBytes < 0 || cfg.MaxParked < 0 || cfg.MaxParkedPerSession < 0 {
+		errs = append(errs, errors.New("runtime: negative AskTimeout, MaxInputBytes, MaxParked or MaxParkedPerSession"))
 	}
 	if err := cfg.Limits.validate(); err != nil {
 		errs = append(errs, err)
@@ -126,6 +131,12 @@ func New(cfg Config) (*Pipeline, error) {
 	}
 	if cfg.MaxInputBytes == 0 {
 		cfg.MaxInputBytes = DefaultMaxInputBytes
+	}
+	if cfg.MaxParked == 0 {
+		cfg.MaxParked = DefaultMaxParked
+	}
+	if cfg.MaxParkedPerSession == 0 {
+		cfg.MaxParkedPerSession = DefaultMaxParkedPerSession
 	}
 	if cfg.AgentName == "" {
 		cfg.AgentName = "lead"

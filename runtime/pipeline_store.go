@@ -29,6 +29,7 @@ type stores struct {
 	mu      sync.Mutex
 	epoch   uint64 // events seen; a session start that saw it move restores again
 	waiters map[string][]chan struct{}
+	parked  parkedSet // the approvals this pipeline parked, still waiting
 
 	// The resync state, under mu: lost says why changes made elsewhere may
 	// be unheard ("" when none are); heard is set by a Resync after the
@@ -377,6 +378,12 @@ func newTicket() string {
 func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string) Verdict {
 	p := a.p
 	now := time.Now()
+	if why := p.st.parkRoom(a.l7.ID(), now, p.cfg.MaxParked, p.cfg.MaxParkedPerSession); why != "" {
+		v.overridden()
+		v.Decision, v.Layer, v.Source, v.Rule = permission.Deny, permission.LayerRuntime, permission.SourceToolDeny, RuleParkedFull
+		v.Reason = why
+		return v
+	}
 	ap := store.Approval{
 		ID: newTicket(), Session: a.l7.ID(), Project: p.cfg.Project, User: p.cfg.User,
 		Tool: call.Tool, Input: v.Input, Reason: v.Reason, Explanation: explain(call.Tool, v),
@@ -389,6 +396,7 @@ func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string)
 		v.Reason = "the approval could not be recorded: " + err.Error()
 		return v
 	}
+	p.st.parkedAdd(a.l7.ID(), ap.ID, ap.Expires)
 	v.Ticket = ap.ID
 	return v
 }
@@ -420,6 +428,7 @@ func (p *Pipeline) Resume(ctx context.Context, ticket string) (Verdict, error) {
 		}
 		if v, done := p.resumed(ctx, ap); done {
 			p.dropWaiter(ticket, wake)
+			p.st.parkedDone(ap.Session, ticket)
 			return v, nil
 		}
 		timer := time.NewTimer(time.Until(ap.Expires))
