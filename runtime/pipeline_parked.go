@@ -1,7 +1,7 @@
 package runtime
 
 import (
-	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/toolgate/toolgate/permission"
@@ -9,8 +9,11 @@ import (
 
 // The approvals a pipeline parks (an Ask without an Asker, kept in the
 // store until a person answers from any replica, or it expires) are
-// bounded per session and per pipeline: a loop of asks cannot fill the
-// store, and a full one says why its next call is denied.
+// bounded per session and per pipeline, so that a loop of asks cannot
+// fill the store. A host that shows an Ask to its person itself and never
+// resumes the ticket is not refused for it: past the bound, the oldest
+// waiting approval is answered with a Deny that says why, and the new one
+// is parked. Resuming the oldest then gives that Deny.
 
 // The defaults of Config.MaxParked and Config.MaxParkedPerSession.
 const (
@@ -18,9 +21,13 @@ const (
 	DefaultMaxParkedPerSession = 32
 )
 
-// RuleParkedFull: too many approvals of the session, or of the pipeline,
-// are waiting for a person.
+// RuleParkedFull: an approval was answered with a Deny by the pipeline
+// itself, to make room: too many of its session's, or of the pipeline's,
+// were waiting for a person.
 const RuleParkedFull permission.RuleID = "runtime:parked-full"
+
+// parkedEvictor is who answers an approval denied to make room.
+const parkedEvictor = "toolgate (too many waiting)"
 
 // parkedSet is what a pipeline has parked and not yet seen answered, by
 // session, each with when it expires. Guarded by stores.mu.
@@ -29,32 +36,63 @@ type parkedSet struct {
 	n         int
 }
 
-// parkRoom says why no more approvals may be parked for session, or ""
-// when there is room; it forgets those that expired by now.
-func (s *stores) parkRoom(session string, now time.Time, max, perSession int) string {
+// parkEvict makes room for one more approval of session: it forgets those
+// that expired by now, and returns the tickets to answer with a Deny (the
+// oldest first) so that at most max, and perSession of session, wait.
+func (s *stores) parkEvict(session string, now time.Time, max, perSession int) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ps := &s.parked
-	if ps.n >= max || len(ps.bySession[session]) >= perSession {
-		for sid, ts := range ps.bySession {
-			for id, exp := range ts {
-				if !now.Before(exp) {
-					delete(ts, id)
-					ps.n--
-				}
-			}
-			if len(ts) == 0 {
-				delete(ps.bySession, sid)
+	if ps.n < max && len(ps.bySession[session]) < perSession {
+		return nil
+	}
+	for sid, ts := range ps.bySession {
+		for id, exp := range ts {
+			if !now.Before(exp) {
+				ps.forget(sid, id)
 			}
 		}
 	}
-	switch {
-	case len(ps.bySession[session]) >= perSession:
-		return fmt.Sprintf("%d approvals of this session are already waiting for a person (at most %d): answer them, or let them expire, before asking again", len(ps.bySession[session]), perSession)
-	case ps.n >= max:
-		return fmt.Sprintf("%d approvals are already waiting for a person on this pipeline (at most %d): answer them, or let them expire, before asking again", ps.n, max)
+	var evict []string
+	for len(ps.bySession[session]) >= perSession {
+		evict = append(evict, ps.forgetOldest(session))
 	}
-	return ""
+	for ps.n >= max {
+		evict = append(evict, ps.forgetOldest(""))
+	}
+	return evict
+}
+
+// forget drops ticket of session.
+func (ps *parkedSet) forget(session, ticket string) {
+	ts := ps.bySession[session]
+	if _, ok := ts[ticket]; !ok {
+		return
+	}
+	delete(ts, ticket)
+	ps.n--
+	if len(ts) == 0 {
+		delete(ps.bySession, session)
+	}
+}
+
+// forgetOldest drops and returns the ticket that expires first, of
+// session, or of any session when session is "".
+func (ps *parkedSet) forgetOldest(session string) string {
+	var oldSID, oldID string
+	var oldExp time.Time
+	for sid, ts := range ps.bySession {
+		if session != "" && sid != session {
+			continue
+		}
+		for id, exp := range ts {
+			if oldID == "" || exp.Before(oldExp) || exp.Equal(oldExp) && id < oldID {
+				oldSID, oldID, oldExp = sid, id, exp
+			}
+		}
+	}
+	ps.forget(oldSID, oldID)
+	return oldID
 }
 
 // parkedAdd records a parked approval.
@@ -80,14 +118,10 @@ func (s *stores) parkedAdd(session, ticket string, expires time.Time) {
 func (s *stores) parkedDone(session, ticket string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ps := &s.parked
-	if ts := ps.bySession[session]; ts != nil {
-		if _, ok := ts[ticket]; ok {
-			delete(ts, ticket)
-			ps.n--
-		}
-		if len(ts) == 0 {
-			delete(ps.bySession, session)
-		}
-	}
+	s.parked.forget(session, ticket)
+}
+
+// parkedBound says the bounds of cfg, for a reason.
+func parkedBound(cfg Config) string {
+	return strconv.Itoa(cfg.MaxParkedPerSession) + " of a session or " + strconv.Itoa(cfg.MaxParked) + " of the pipeline"
 }

@@ -378,11 +378,10 @@ func newTicket() string {
 func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string) Verdict {
 	p := a.p
 	now := time.Now()
-	if why := p.st.parkRoom(a.l7.ID(), now, p.cfg.MaxParked, p.cfg.MaxParkedPerSession); why != "" {
-		v.overridden()
-		v.Decision, v.Layer, v.Source, v.Rule = permission.Deny, permission.LayerRuntime, permission.SourceToolDeny, RuleParkedFull
-		v.Reason = why
-		return v
+	for _, old := range p.st.parkEvict(a.l7.ID(), now, p.cfg.MaxParked, p.cfg.MaxParkedPerSession) {
+		// Its Resume, if any comes, is a Deny that says why.
+		_ = p.st.st.AnswerApproval(context.WithoutCancel(ctx), old, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor,
+			Reason: "denied by toolgate to make room: more approvals were waiting for a person than " + parkedBound(p.cfg) + "; ask again"})
 	}
 	ap := store.Approval{
 		ID: newTicket(), Session: a.l7.ID(), Project: p.cfg.Project, User: p.cfg.User,
@@ -501,6 +500,10 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 				}
 			}
 		}
+		return v, true
+	}
+	if ap.Answer.By == parkedEvictor {
+		v.Decision, v.Rule, v.Reason = permission.Deny, RuleParkedFull, ap.Answer.Reason
 		return v, true
 	}
 	v.Decision, v.Rule, v.Reason = permission.Deny, RuleDenied, "the person denied it"
