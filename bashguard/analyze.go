@@ -161,6 +161,7 @@ type execCtx struct {
 	piped     bool      // stdin comes from a pipe
 	afterPipe bool      // not the first command of its pipeline
 	found     *findInfo // stdin is what this find prints (see findexec.go), or nil
+	stdinRdr  bool      // stdin is redirected: a here-document, a here-string or a file
 }
 
 func (a *analyzer) pos(p syntax.Pos) Pos {

@@ -41,8 +41,9 @@ func (a *analyzer) newArgv(v *argv, n int) {
 func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCtx) {
 	followCd := a.cdWant
 	a.cdWant = false
-	if x.found != nil && stdinRedirect(redirs) {
+	if stdinRedirect(redirs) {
 		x.found = nil // its input is not the pipe
+		x.stdinRdr = true
 	}
 	c := newAcc()
 	lit := true

@@ -180,6 +180,11 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 		switch {
 		case x.piped:
 			c.add(permission.Ask, RuleCodePipeToShell, "runs a program read from its input, which is not analysed", false)
+		case x.stdinRdr:
+			// python3 <<'EOF' runs the here-document's text, as
+			// python3 script.py runs the file's: it does not wait for a
+			// person.
+			c.add(permission.Ask, RuleCodeInline, "runs the program its input is redirected from (a here-document, a here-string or a file), which is not analysed", false)
 		case bareInteractive[name] || strings.HasPrefix(name, "python"):
 			c.add(permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", false)
 		default:

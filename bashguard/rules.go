@@ -26,6 +26,9 @@ const (
 	// RuleSyntaxAmbiguous: a construct bash and the parser read
 	// differently.
 	RuleSyntaxAmbiguous permission.RuleID = "syntax:ambiguous"
+	// RuleEmpty: the script holds no command (comments, white space):
+	// nothing runs, and it is allowed.
+	RuleEmpty permission.RuleID = "empty"
 )
 
 // The rule IDs of a script that cannot be judged: Deny.
@@ -33,8 +36,6 @@ const (
 	// RuleParse: the script (or shell code inside it) does not parse;
 	// the Verdict's Cause is a *[ParseError].
 	RuleParse permission.RuleID = "parse"
-	// RuleEmpty: the script holds no command.
-	RuleEmpty permission.RuleID = "empty"
 	// RuleInternal: no guard is configured, or the guard or the path
 	// judge failed.
 	RuleInternal permission.RuleID = "internal"
