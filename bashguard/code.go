@@ -184,7 +184,7 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 			// python3 <<'EOF' runs the here-document's text, as
 			// python3 script.py runs the file's: it does not wait for a
 			// person.
-			c.add(permission.Ask, RuleCodeInline, "runs the program its input is redirected from (a here-document, a here-string or a file), which is not analysed", false)
+			c.add(permission.Ask, RuleCodeInline, "runs the program its input is redirected from (a here-document, a here-string or a file), which is not analysed", true)
 		case bareInteractive[name] || strings.HasPrefix(name, "python"):
 			c.add(permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", false)
 		default:
@@ -205,13 +205,13 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 		}
 		if strings.HasPrefix(arg, "--") {
 			if arg == "--eval" || arg == "--print" || strings.HasPrefix(arg, "--eval=") || strings.HasPrefix(arg, "--command") {
-				c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", false)
+				c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", true)
 				return
 			}
 			continue
 		}
 		if strings.ContainsAny(arg[1:], flags) && flags != "" {
-			c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", false)
+			c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", true)
 			return
 		}
 		if name != "perl" && name != "ruby" && arg == "-i" {

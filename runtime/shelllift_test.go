@@ -45,3 +45,32 @@ func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
 		assert.Contains(t, v.Reason+" "+string(v.Rule), tc.reason, "%s with %s", tc.command, tc.allow)
 	}
 }
+
+// An allow rule for an interpreter means what Claude Code means: every
+// python3 command line, its inline program or here-document too; it
+// still lifts no read of a secret.
+func TestAllowRuleForAnInterpreterLiftsItsInlineCode(t *testing.T) {
+	dir := workspaceDir(t)
+	p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Allow: []string{"Bash(python3:*)"}, Default: permission.Ask}})
+	require.NoError(t, err)
+	ctx := context.Background()
+	sess, err := p.Session(ctx, runtime.SessionOptions{ID: "s"})
+	require.NoError(t, err)
+	defer sess.End("done", "", nil)
+	for _, tc := range []struct {
+		command string
+		want    permission.Decision
+		reason  string
+	}{
+		{"python3 -c 'print(1)'", permission.Allow, "Bash(python3:*)"},
+		{"python3 <<'EOF'\nprint(1)\nEOF", permission.Allow, "Bash(python3:*)"},
+		{"python3 -c 'print(1)' < .env", permission.Deny, "reads .env"},
+		{"perl -e 'print 1'", permission.Ask, "perl: runs inline program text"},
+	} {
+		in, err := json.Marshal(map[string]string{"command": tc.command})
+		require.NoError(t, err)
+		v := p.Check(ctx, runtime.Call{Session: "s", Tool: "Bash", Input: in})
+		assert.Equal(t, tc.want, v.Decision, "%q: %s", tc.command, v.Reason)
+		assert.Contains(t, v.Reason+" "+string(v.Rule), tc.reason, tc.command)
+	}
+}
