@@ -10,6 +10,7 @@ type fileStat struct {
 
 func (f *fileStat) isDir() bool     { return false }
 func (f *fileStat) isRegular() bool { return false }
+func (f *fileStat) isLink() bool    { return false }
 
 func statPath(p string, follow bool) (fileStat, bool, error) {
 	return fileStat{}, false, errUnsupported

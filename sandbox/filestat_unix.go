@@ -15,6 +15,7 @@ type fileStat struct {
 
 func (f *fileStat) isDir() bool     { return f.mode == syscall.S_IFDIR }
 func (f *fileStat) isRegular() bool { return f.mode == syscall.S_IFREG }
+func (f *fileStat) isLink() bool    { return f.mode == syscall.S_IFLNK }
 
 // statPath stats p, following a final symbolic link when follow is set.
 // It reports false, with no error, when p does not exist.

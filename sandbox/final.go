@@ -52,6 +52,12 @@ func (s *Sandbox) inspect(r string, write bool, ids *identities) (finalAsk, bool
 	if !ok || !st.isRegular() {
 		return finalAsk{}, false
 	}
+	if a, known := ids.files[fileID{st.dev, st.ino}]; known && st.nlink <= 1 && (write || a.secret) && a.real != r {
+		// One of the protected or secret files found by identity, reached
+		// under another name: a link from the user's configuration into
+		// the roots, or a bind mount of it.
+		return finalAsk{secret: a.secret, why: "is " + a.loc + " (" + kindWord(a.secret) + ", matches " + strconv.Quote(a.pat) + "), reached under another name"}, true
+	}
 	if st.nlink > 1 {
 		a, known := ids.files[fileID{st.dev, st.ino}]
 		switch {

@@ -22,7 +22,14 @@ import (
 // directory, the git directory a ".git" file names (and its common
 // directory), and the core.hooksPath directories of the roots' and the
 // user's git configuration — and judges a path that resolves into one of
-// them as that location, whatever name reached it. Hard links are caught
+// them as that location, whatever name reached it. The home directory's
+// locations are the user's own configuration (the "~/" entries and the
+// dotfile names of the lists); a symbolic link found inside one of the
+// protected or secret directories (~/.claude/settings.json, in a dotfiles
+// repository laid out for GNU Stow, is a link to the repository's
+// claude/settings.json) makes its target that location too, and the
+// target's identity is recorded: whichever end of a link lies in the
+// roots, the file is judged as what it is. Hard links are caught
 // by device and inode: a regular file with more than one link is compared
 // with the protected and secret files (and the files of the secret
 // directories) found here.
@@ -133,6 +140,7 @@ type idSearch struct {
 	seen    map[string]bool // anchors added, by location and list
 	watched map[string]bool // paths watched: whether each is a directory
 	nfiles  int
+	nlinks  int
 }
 
 func (s *Sandbox) findIdentities() *identities {
@@ -153,6 +161,7 @@ func (s *Sandbox) findIdentities() *identities {
 	if s.home != "" {
 		f.patterns(s.home, true)
 	}
+	f.absolute()
 	for _, b := range bases {
 		f.git(b)
 	}
@@ -201,6 +210,26 @@ func (f *idSearch) patterns(base string, home bool) {
 				continue
 			}
 			f.add(base, rel, set.secret, p.src)
+		}
+	}
+}
+
+// absolute adds an anchor for every pattern that names an absolute
+// location without wildcards ("/home/u/.config/claude/"): a host's own
+// configuration directories outside the home directory's usual places.
+func (f *idSearch) absolute() {
+	for _, set := range []struct {
+		pats   *patternSet
+		secret bool
+	}{{&f.s.protected, false}, {&f.s.secret, true}} {
+		for i := range set.pats.pats {
+			p := &set.pats.pats[i]
+			if !strings.HasPrefix(p.src, "/") || strings.ContainsAny(p.src, `*?[\`) {
+				continue
+			}
+			if rel := strings.Trim(p.src, "/"); rel != "" {
+				f.add("/", rel, set.secret, p.src)
+			}
 		}
 	}
 }
@@ -278,19 +307,54 @@ func (f *idSearch) file(st fileStat, a anchor) {
 // with more than one link asks whether it is known or not.)
 func (f *idSearch) protectedFiles(dir string, a anchor) {
 	f.listDir(dir, func(p string, st fileStat) {
+		sub := anchor{loc: a.loc + p[len(a.real):], real: p, pat: a.pat}
 		switch {
 		case st.isRegular():
-			f.file(st, anchor{loc: a.loc + p[len(a.real):], real: p, pat: a.pat})
+			f.file(st, sub)
+		case st.isLink():
+			f.link(sub)
 		case st.isDir() && n(p) != "objects" && n(p) != "lfs":
 			// Not a git directory's object store: content-addressed
 			// files, many, and never a target of their own.
 			f.listDir(p, func(q string, st fileStat) {
-				if st.isRegular() {
-					f.file(st, anchor{loc: a.loc + q[len(a.real):], real: q, pat: a.pat})
+				sub := anchor{loc: a.loc + q[len(a.real):], real: q, pat: a.pat}
+				switch {
+				case st.isRegular():
+					f.file(st, sub)
+				case st.isLink():
+					f.link(sub)
 				}
 			})
 		}
 	})
+}
+
+// maxLinks bounds the links inside protected and secret directories one
+// search follows.
+const maxLinks = 1024
+
+// link records a symbolic link found inside a protected or secret
+// directory (a.real is the link's own location): what it leads to is
+// that location, wherever it lies and whatever it is called there. In a
+// dotfiles repository laid out for GNU Stow, ~/.claude/settings.json is a
+// link to the repository's claude/settings.json: a write of the
+// repository's file is a write of the agent's settings.
+func (f *idSearch) link(a anchor) {
+	if f.nlinks >= maxLinks {
+		f.ids.complete = false
+		return
+	}
+	f.nlinks++
+	var w walker
+	real, err := w.walk(a.real, a.real, "")
+	if err != nil || real == a.real {
+		return
+	}
+	loc := a.loc
+	f.ids.moved = append(f.ids.moved, anchor{loc: loc, real: real, secret: a.secret, pat: a.pat})
+	if st, ok, err := statPath(real, false); err == nil && ok && st.isRegular() {
+		f.file(st, anchor{loc: loc, real: real, secret: a.secret, pat: a.pat})
+	}
 }
 
 // skipSecretDir reports whether a directory beneath a secret directory
@@ -364,6 +428,8 @@ func (f *idSearch) dirFiles(dir string, a anchor, depth int) {
 		case st.isRegular():
 			f.nfiles++
 			f.file(st, anchor{loc: a.loc + p[len(a.real):], real: p, secret: true, pat: a.pat})
+		case st.isLink():
+			f.link(anchor{loc: a.loc + p[len(a.real):], real: p, secret: true, pat: a.pat})
 		case st.isDir() && skipSecretDir(n) && !f.secretName(p):
 			// Caches and logs of the tools (kubectl's discovery cache,
 			// gcloud's logs): many files, no credential. (The caches

@@ -122,7 +122,18 @@ func DefaultProtected() []string {
 		// User services and autostart entries.
 		".config/autostart/",
 		"systemd/user/",
+		"~/.config/systemd/user/",
 		".config/environment.d/",
+		// The user's configuration of tools that run code from it
+		// (direnv's direnvrc, containers.conf's hooks_dir, the editors'
+		// user settings and tasks).
+		"~/.config/direnv/",
+		"~/.config/containers/",
+		"~/.config/Code/User/",
+		"~/.config/Code - Insiders/User/",
+		"~/.config/VSCodium/User/",
+		"~/.config/Cursor/User/",
+		"~/.config/zed/",
 		// Directories on a user's PATH.
 		"~/bin/",
 		"~/.local/bin/",

@@ -131,6 +131,12 @@ func TestFileTools(t *testing.T) {
 				reason := strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP").Replace(got.PermissionDecisionReason)
 				assert.Equal(t, c.Decision, got.PermissionDecision, reason)
 				assert.Contains(t, reason, c.Reason)
+				// The library's front door gives the same answer.
+				d, why := openVerdict(t, filepath.Join(tmp, "managed.json"), stdin,
+					append([]string{"HOME=" + filepath.Join(tmp, "home")}, env...))
+				why = strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP").Replace(why)
+				assert.Equal(t, got.PermissionDecision, d, "runtime.Open: %s", why)
+				assert.Contains(t, why, c.Reason, "runtime.Open")
 			})
 		}
 		require.NoError(t, sc.Err())

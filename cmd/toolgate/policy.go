@@ -292,9 +292,6 @@ func loadPolicy(src source) (*policy, error) {
 			continue
 		}
 		why := forbiddenRoot(d, src.home)
-		if real, err := filepath.EvalSymlinks(d); why == "" && err == nil {
-			why = forbiddenRoot(real, src.home)
-		}
 		if why != "" {
 			p.skipped = append(p.skipped, d)
 			p.warnings = append(p.warnings, fmt.Sprintf("additional directory %s is not a root: %s", d, why))
