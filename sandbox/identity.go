@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,6 +142,7 @@ type idSearch struct {
 	watched map[string]bool // paths watched: whether each is a directory
 	nfiles  int
 	nlinks  int
+	nwalk   int
 }
 
 func (s *Sandbox) findIdentities() *identities {
@@ -164,6 +166,15 @@ func (s *Sandbox) findIdentities() *identities {
 	f.absolute()
 	for _, b := range bases {
 		f.git(b)
+	}
+	for i, b := range bases {
+		nested := false
+		for j, o := range bases {
+			nested = nested || j != i && o != b && within(b, o)
+		}
+		if !nested {
+			f.walkDir(b, 0)
+		}
 	}
 	if s.home != "" {
 		for _, c := range []string{s.home + "/.gitconfig", s.home + "/.config/git/config"} {
@@ -678,4 +689,86 @@ func (ids *identities) byIdentity(r string, write bool) (anchor, bool) {
 		}
 	}
 	return anchor{}, false
+}
+
+// Bounds of the walk of the roots.
+const (
+	maxWalk      = 50000 // entries visited beneath the roots
+	maxWalkDepth = 24    // levels beneath a root
+	walkBatch    = 256   // entries read from a directory at a time
+)
+
+// walkDir walks the tree beneath a root once, when the Sandbox is built,
+// for what only a walk finds: a symbolic link whose own name is secret or
+// protected wherever it lies (svc/.env.production -> ../deploy/x makes
+// deploy/x a secret: it is what a tool reading .env.production reads),
+// and the identity of every secret file, whatever pattern names it, so
+// that a hard link of it in a package manager's tree (where other hard
+// links are allowed for reads) is judged as the secret. The package
+// managers' trees and the version-control directories are not entered:
+// many files, none the user's own secret, and the git directory's files
+// are recorded as protected already. A tree larger than maxWalk entries
+// makes the search incomplete, and a hard link in a package tree is then
+// asked about for reads too.
+//
+// Links made later, during the session, are the session's own doing: a
+// file tool writes no links, and the shell guard judges ln.
+func (f *idSearch) walkDir(dir string, depth int) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	for {
+		ents, err := d.ReadDir(walkBatch)
+		for _, e := range ents {
+			if f.nwalk++; f.nwalk > maxWalk {
+				f.ids.complete = false
+				return
+			}
+			p := dir + "/" + e.Name()
+			if dir == "/" {
+				p = "/" + e.Name()
+			}
+			t := e.Type()
+			switch {
+			case t&fs.ModeSymlink != 0:
+				if pat, ok := f.s.secret.first(p); ok {
+					f.link(anchor{loc: p, real: p, secret: true, pat: pat})
+				} else if pat, ok := f.s.protected.first(p); ok {
+					f.link(anchor{loc: p, real: p, pat: pat})
+				}
+			case t.IsRegular():
+				pat, ok := f.s.secret.first(p)
+				if !ok || certName(pat) && certOnly(p) {
+					continue
+				}
+				if st, ok, err := statPath(p, false); err == nil && ok && st.isRegular() {
+					f.file(st, anchor{loc: p, real: p, secret: true, pat: pat})
+				}
+			case t.IsDir():
+				if skipWalk(e.Name()) {
+					continue
+				}
+				if depth+1 >= maxWalkDepth {
+					f.ids.complete = false
+					continue
+				}
+				f.walkDir(p, depth+1)
+			}
+		}
+		if err != nil || len(ents) == 0 {
+			return
+		}
+	}
+}
+
+// skipWalk reports whether the walk of the roots leaves a directory out:
+// a package manager's tree or a version-control directory.
+func skipWalk(name string) bool {
+	switch name {
+	case "node_modules", "site-packages", "dist-packages", ".git", ".hg", ".svn", ".jj":
+		return true
+	}
+	return false
 }
