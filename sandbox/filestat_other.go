@@ -10,6 +10,10 @@ type fileStat struct {
 
 func (f *fileStat) isDir() bool     { return false }
 func (f *fileStat) isRegular() bool { return false }
+func (f *fileStat) isFIFO() bool     { return false }
+func (f *fileStat) isSocket() bool   { return false }
+func (f *fileStat) isCharDev() bool  { return false }
+func (f *fileStat) isBlockDev() bool { return false }
 func (f *fileStat) isLink() bool    { return false }
 
 func statPath(p string, follow bool) (fileStat, bool, error) {

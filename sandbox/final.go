@@ -37,10 +37,10 @@ type finalAsk struct {
 	why    string
 }
 
-// inspect judges the final file r for a read or a write once the names
-// have found nothing; ok is false when it is to be allowed.
-func (s *Sandbox) inspect(r string, write bool, ids *identities) (finalAsk, bool) {
-	st, ok, err := statPath(r, false)
+// inspect judges the final file r (st, ok and err are its lstat) for a
+// read or a write once the names have found nothing; the result's ok is
+// false when it is to be allowed.
+func (s *Sandbox) inspect(r string, write bool, ids *identities, st fileStat, ok bool, err error) (finalAsk, bool) {
 	if err != nil {
 		return finalAsk{why: "cannot examine " + r + ": " + err.Error()}, true
 	}
