@@ -31,16 +31,16 @@ type fileToolCase struct {
 	// for a character device of major 1, minor 5; "b 7 0" for a block
 	// device), which only root can make: a case with devices is skipped,
 	// saying so, when the tests do not run as root.
-	Fifos   []string          `json:"fifos,omitempty"`
-	Devices map[string]string `json:"devices,omitempty"`
-	Remove  []string          `json:"remove,omitempty"`
-	Cwd       string            `json:"cwd,omitempty"`
-	Env       []string          `json:"env,omitempty"`
-	Mode      string            `json:"mode,omitempty"`
-	Tool      string            `json:"tool"`
-	Input     json.RawMessage   `json:"input"`
-	Decision  string            `json:"decision"`
-	Reason    string            `json:"reason"`
+	Fifos    []string          `json:"fifos,omitempty"`
+	Devices  map[string]string `json:"devices,omitempty"`
+	Remove   []string          `json:"remove,omitempty"`
+	Cwd      string            `json:"cwd,omitempty"`
+	Env      []string          `json:"env,omitempty"`
+	Mode     string            `json:"mode,omitempty"`
+	Tool     string            `json:"tool"`
+	Input    json.RawMessage   `json:"input"`
+	Decision string            `json:"decision"`
+	Reason   string            `json:"reason"`
 }
 
 // repoLayout is testdata/filetools/repo.json: an ordinary repository.
