@@ -24,8 +24,7 @@ func openVerdict(t *testing.T, managed, stdin string, env []string) (decision, r
 	getenv := func(k string) string { return vars[k] }
 	ev, err := parseEvent([]byte(stdin))
 	require.NoError(t, err)
-	project, _ := projectFrom(getenv)
-	src := source{cwd: ev.Cwd, project: project, home: vars["HOME"], managed: managed, getenv: getenv}
+	src := eventSource(ev, getenv, managed, nil)
 	pol, err := loadPolicy(src)
 	if err != nil {
 		return "deny", err.Error()
@@ -33,7 +32,9 @@ func openVerdict(t *testing.T, managed, stdin string, env []string) (decision, r
 	mode, _ := modeOf(ev.PermissionMode, pol.cfg)
 	reg, err := registryFor(ev.ToolName)
 	require.NoError(t, err)
-	pl, err := runtime.Open(runtime.Workspace{Dir: src.projectDir(), Cwd: ev.Cwd, Home: src.home, Rules: pol.cfg, Tools: reg})
+	sc := pol.sandboxConfig()
+	pl, err := runtime.Open(runtime.Workspace{Dir: src.projectDir(), Cwd: ev.Cwd, Home: src.home, Rules: pol.cfg, Tools: reg,
+		Protected: sc.Protected, Secret: sc.Secret})
 	if err != nil {
 		return "deny", err.Error()
 	}
@@ -42,5 +43,9 @@ func openVerdict(t *testing.T, managed, stdin string, env []string) (decision, r
 	require.NoError(t, err)
 	defer sess.End("done", "", nil)
 	v := pl.Check(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput})
+	// The settings' warnings, which the check adds to its reason.
+	if w := warningsNote(pol.warnings); w != "" {
+		v.Reason += " (" + w + ")"
+	}
 	return v.Decision.String(), v.Reason
 }
