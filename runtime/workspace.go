@@ -97,7 +97,10 @@ func Open(w Workspace) (*Pipeline, error) {
 	roots := append([]string{w.Dir}, w.Roots...)
 	for _, d := range cfg.AdditionalDirectories {
 		d = expandHome(d, w.Home)
-		if !filepath.IsAbs(d) && !strings.HasPrefix(d, "~") {
+		if strings.HasPrefix(d, "~") {
+			continue // no home directory to expand it against: left out
+		}
+		if !filepath.IsAbs(d) {
 			d = filepath.Join(w.Dir, d)
 		}
 		if filepath.IsAbs(d) && sandbox.RefuseRoot(d, w.Home) != "" {

@@ -475,16 +475,8 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 			p.warnings = append(p.warnings, "auto mode sets aside the broad allow rule "+d+", as Claude Code does")
 		}
 	}
-	checker, err := permission.New(cfg)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot use the rules: %w", err)
-	}
 	if len(p.refused) > 0 {
 		return nil, nil, fmt.Errorf("cannot use the rules: %s", strings.Join(p.refused, "; "))
-	}
-	sb, err := sandbox.New(p.sandboxConfig())
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot confine paths to %s: %w", strings.Join(p.roots, ", "), err)
 	}
 	pol := bashguard.DefaultPolicy()
 	pol.Home = p.src.home
@@ -510,15 +502,28 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		}
 		set.Add(h)
 	}
-	pl, err := runtime.New(runtime.Config{
-		Tools: reg, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
+	// The library's front door: the same roots (with its refusal of
+	// system and credential folders), sandbox and guard a host embedding
+	// toolgate gets.
+	sc := p.sandboxConfig()
+	pl, err := runtime.Open(runtime.Workspace{
+		Dir: p.src.projectDir(), Cwd: p.src.cwd, Home: p.src.home, Rules: cfg,
+		Protected: sc.Protected, Secret: sc.Secret, Shell: &pol, Tools: reg, Hooks: set,
 		// Claude Code shapes outputs itself: hand them back whole.
 		Output:    output.Shaper{MaxChars: int(^uint(0) >> 1)},
 		AgentName: "claude-code",
 	})
 	if err != nil {
 		set.Close()
-		return nil, nil, err
+		var pe *permission.Error
+		if errors.As(err, &pe) {
+			return nil, nil, fmt.Errorf("cannot use the rules: %w", pe)
+		}
+		var se *sandbox.PathError
+		if errors.As(err, &se) {
+			err = se
+		}
+		return nil, nil, fmt.Errorf("cannot confine paths to %s: %w", strings.Join(p.roots, ", "), err)
 	}
 	return pl, set, nil
 }
