@@ -107,6 +107,11 @@ func (src source) settingsFiles() []fileRef {
 		files = append(files,
 			fileRef{filepath.Join(dir, ".claude", "settings.json"), permission.ScopeProject, false, false},
 			fileRef{filepath.Join(dir, ".claude", "settings.local.json"), permission.ScopeLocal, false, false})
+		if _, root := ancestorsOf(dir, src.home); root != "" && root != dir {
+			// Claude Code keeps local settings at the repository's root
+			// when the project is a folder of it.
+			files = append(files, fileRef{filepath.Join(root, ".claude", "settings.local.json"), permission.ScopeLocal, false, false})
+		}
 	}
 	files = append(files, candidateSettings(src.others)...)
 	for _, f := range src.extra {
