@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -329,4 +330,31 @@ func TestGlobBaseAbsoluteAlternative(t *testing.T) {
 		require.NoError(t, err, c.pattern)
 		assert.Equal(t, c.rest, rest, c.pattern)
 	}
+}
+
+// TestFSRefusesSpecialFiles: a FIFO in the roots is never opened for a
+// read that would wait for a writer, nor written: the FS opens without
+// blocking and refuses what is not a regular file or a directory.
+func TestFSRefusesSpecialFiles(t *testing.T) {
+	tr := newTree(t)
+	fsys := openFS(t, tr.sb)
+	require.NoError(t, syscall.Mkfifo(tr.r("pipe"), 0o644))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := fsys.ReadFile("pipe")
+		assert.ErrorIs(t, err, sandbox.ErrSpecialFile)
+		_, err = fsys.Open("pipe")
+		assert.ErrorIs(t, err, sandbox.ErrSpecialFile)
+		err = fsys.WriteFile("pipe", []byte("x"), 0o644)
+		assert.Error(t, err, "a write of a FIFO with no reader")
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the FS blocked on a FIFO")
+	}
+	b, err := fsys.ReadFile("a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, "inside a", string(b))
 }
