@@ -33,8 +33,10 @@ type Workspace struct {
 	// Code's additionalDirectories); a relative one is taken against Dir.
 	Roots []string
 	// Home is the user's home directory, for "~" in rules, paths and
-	// shell words. Empty means "~" names nothing: such paths are never
-	// auto-allowed.
+	// shell words, and for the sandbox's protection by identity of the
+	// user's configuration (a workspace file that ~/.claude/settings.json
+	// links to is judged as that file). Empty means "~" names nothing:
+	// such paths are never auto-allowed.
 	Home string
 
 	// Rules are the permission rules (layer 2). WorkDir and Home are
