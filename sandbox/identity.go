@@ -143,6 +143,8 @@ type idSearch struct {
 	nfiles  int
 	nlinks  int
 	nwalk   int
+	// nprotected counts the entries protectedFiles listed.
+	nprotected int
 }
 
 func (s *Sandbox) findIdentities() *identities {
@@ -313,32 +315,55 @@ func (f *idSearch) file(st fileStat, a anchor) {
 
 // protectedFiles records the identities of the regular files of a
 // protected directory and of its subdirectories (a git directory's config
-// and hooks), at most maxProtectedFiles of each directory: what a hard
-// link of one of them reads is known to be no secret. (Writing any file
-// with more than one link asks whether it is known or not.)
+// and hooks, an editor's configuration tree), and the links among them
+// (see link), at most maxProtectedFiles entries of each directory,
+// maxProtectedDepth levels deep and maxProtectedTotal entries in all:
+// what a hard link of one of them reads is known to be no secret, and a
+// link a dotfiles manager made deep inside (~/.config/nvim/lua/plugins/x
+// -> the repository's file) is found. (Writing any file with more than
+// one link asks whether it is known or not.)
 func (f *idSearch) protectedFiles(dir string, a anchor) {
+	f.protectedDir(dir, a, 0)
+}
+
+func (f *idSearch) protectedDir(dir string, a anchor, depth int) {
 	f.listDir(dir, func(p string, st fileStat) {
+		if f.nprotected++; f.nprotected > maxProtectedTotal {
+			// Past the bound a hard link of a file not listed is
+			// unknown, and asked about outside package trees anyway.
+			return
+		}
 		sub := anchor{loc: a.loc + p[len(a.real):], real: p, pat: a.pat}
 		switch {
 		case st.isRegular():
 			f.file(st, sub)
 		case st.isLink():
 			f.link(sub)
-		case st.isDir() && n(p) != "objects" && n(p) != "lfs":
-			// Not a git directory's object store: content-addressed
-			// files, many, and never a target of their own.
-			f.listDir(p, func(q string, st fileStat) {
-				sub := anchor{loc: a.loc + q[len(a.real):], real: q, pat: a.pat}
-				switch {
-				case st.isRegular():
-					f.file(st, sub)
-				case st.isLink():
-					f.link(sub)
-				}
-			})
+		case st.isDir() && !skipProtectedDir(n(p)) && depth+1 < maxProtectedDepth:
+			f.protectedDir(p, a, depth+1)
 		}
 	})
 }
+
+// skipProtectedDir reports whether a directory beneath a protected one
+// holds data rather than configuration: a git directory's object store
+// (content-addressed files, many, never a target of their own), Claude
+// Code's transcripts, snapshots and caches, and the tools' caches and
+// logs.
+func skipProtectedDir(name string) bool {
+	switch name {
+	case "objects", "lfs", "projects", "todos", "shell-snapshots", "statsig", "file-history", "debug",
+		"session-env", "paste-cache", "ide":
+		return true
+	}
+	return skipSecretDir(name)
+}
+
+// Bounds of the listing of the protected directories.
+const (
+	maxProtectedDepth = 5    // levels listed beneath a protected directory
+	maxProtectedTotal = 4096 // entries listed in all
+)
 
 // maxLinks bounds the links inside protected and secret directories one
 // search follows.
