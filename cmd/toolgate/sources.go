@@ -284,7 +284,28 @@ func (p *policy) sandboxConfig() sandbox.Config {
 	if d := userConfigDir(p.src.home, p.src.getenv); d != "" && filepath.IsAbs(d) && !strings.ContainsAny(d, `*?[\`) {
 		sec = append(sec, filepath.Join(d, ".credentials.json"))
 	}
+	// $XDG_CONFIG_HOME, where it is not ~/.config, holds what the lists
+	// name under ~/.config (git's config, systemd user units, ...).
+	if p.src.getenv != nil {
+		if x := filepath.Clean(p.src.getenv("XDG_CONFIG_HOME")); filepath.IsAbs(x) && !strings.ContainsAny(x, `*?[\`) &&
+			(p.src.home == "" || x != filepath.Join(p.src.home, ".config")) {
+			prot, sec = withConfigHome(prot, x), withConfigHome(sec, x)
+		}
+	}
 	return sandbox.Config{Roots: p.roots, WorkDir: p.src.cwd, Home: p.src.home, Protected: prot, Secret: sec}
+}
+
+// withConfigHome adds, for every entry of list under .config/ (or
+// ~/.config/), the same entry under the configuration directory x.
+func withConfigHome(list []string, x string) []string {
+	out := list
+	for _, e := range list {
+		rest, ok := strings.CutPrefix(strings.TrimPrefix(e, "~/"), ".config/")
+		if ok && !strings.HasPrefix(e, "!") {
+			out = append(out, x+"/"+rest)
+		}
+	}
+	return out
 }
 
 // eventSource is where the settings of one hook event are read: the
