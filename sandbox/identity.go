@@ -741,11 +741,16 @@ const (
 func (f *idSearch) walkDir(dir string, depth int) {
 	d, err := os.Open(dir)
 	if err != nil {
+		// What cannot be listed cannot be known to hold no secret.
+		f.ids.complete = false
 		return
 	}
 	defer d.Close()
 	for {
 		ents, err := d.ReadDir(walkBatch)
+		if err != nil && err != io.EOF {
+			f.ids.complete = false
+		}
 		for _, e := range ents {
 			if f.nwalk++; f.nwalk > maxWalk {
 				f.ids.complete = false
