@@ -377,7 +377,9 @@ const maxLinks = 1024
 // repository's file is a write of the agent's settings.
 func (f *idSearch) link(a anchor) {
 	if f.nlinks >= maxLinks {
-		f.ids.complete = false
+		if a.secret {
+			f.ids.complete = false // a secret's other name may be unknown
+		}
 		return
 	}
 	f.nlinks++
