@@ -91,7 +91,7 @@ func (t *toolRules) add(r *compiledRule) {
 		t.byDir[d] = append(t.byDir[d], r)
 		n := min(len(d), 255)
 		t.dirLens[n/64] |= 1 << (n % 64)
-	case r.kind == specDomain:
+	case r.kind == specDomain && !r.domain.any:
 		if t.byHost == nil {
 			t.byHost = make(map[string][]*compiledRule)
 		}

@@ -34,7 +34,20 @@ type keyFrame struct {
 // there. It returns the offset and the reason, or -1. The reason never
 // quotes the content: it names a key only when the settings schema
 // defines it.
-func checkKeys(data []byte) (int64, string) {
+func checkKeys(data []byte) (int64, string) { return scanKeys(data, true) }
+
+// DuplicateKeys reports the first key of the JSON text data that repeats
+// another key of its object exactly, or nesting deeper than settings may
+// go: its offset and the reason, or -1 and "". It is the check
+// [ParseSettings] makes, without the letter-case one, for the other JSON
+// files whose members are read by exact name (Claude Code's
+// ~/.claude.json, whose keys are paths: /p/App and /p/app are two).
+// Invalid JSON is reported too.
+func DuplicateKeys(data []byte) (int64, string) { return scanKeys(data, false) }
+
+// scanKeys is checkKeys; fold also refuses keys that differ only in
+// letter case (outside env objects).
+func scanKeys(data []byte, fold bool) (int64, string) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var stack []*keyFrame
@@ -98,7 +111,7 @@ func checkKeys(data []byte) (int64, string) {
 			fr := &keyFrame{object: d == '{', path: path, wantKey: d == '{'}
 			if fr.object {
 				fr.keys, fr.folded = map[string]bool{}, map[string]bool{}
-				fr.env = path == "env" || strings.HasSuffix(path, ".env")
+				fr.env = !fold || path == "env" || strings.HasSuffix(path, ".env")
 			}
 			stack = append(stack, fr)
 		default: // ']' (a '}' is met where a key is wanted)

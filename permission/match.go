@@ -20,7 +20,9 @@ func (r *compiledRule) matches(req *Request, name string) bool {
 	case specPath:
 		return req.Path != "" && r.path.match(req.Path)
 	case specDomain:
-		return req.Domain != "" && r.domain.match(req.Domain)
+		// "domain:*" names no host: it is a rule for the whole tool,
+		// which a floor asking for a rule naming the host leaves out.
+		return req.Domain != "" && r.domain.match(req.Domain) && !(r.domain.any && req.Specific)
 	case specContent:
 		return req.Content != "" && r.matchContent(req.Content)
 	}

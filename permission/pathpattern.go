@@ -106,17 +106,22 @@ func escapeGlob(s string) string {
 	return b.String()
 }
 
-// domainPattern matches a host name: "example.com" exactly, or
-// "*.example.com" for its subdomains (not the bare domain).
+// domainPattern matches a host name: "example.com" exactly,
+// "*.example.com" for its subdomains (not the bare domain), or "*" for
+// every host, as Claude Code reads "domain:*".
 type domainPattern struct {
 	host   string // exact host, lower case
 	suffix string // ".example.com" for a wildcard
+	any    bool   // "*": every host, as a rule for the whole tool
 }
 
 func compileDomainPattern(d string) (domainPattern, string) {
 	d = strings.ToLower(strings.TrimRight(d, "."))
 	if d == "" {
 		return domainPattern{}, "empty domain"
+	}
+	if d == "*" {
+		return domainPattern{any: true}, ""
 	}
 	if strings.HasPrefix(d, "*.") {
 		rest := d[2:]
@@ -132,6 +137,9 @@ func compileDomainPattern(d string) (domainPattern, string) {
 }
 
 func (p *domainPattern) match(host string) bool {
+	if p.any {
+		return true
+	}
 	host = strings.TrimRight(host, ".") // "evil.com.." is evil.com to a resolver
 	if p.suffix != "" {
 		return len(host) > len(p.suffix) && strings.EqualFold(host[len(host)-len(p.suffix):], p.suffix)

@@ -149,3 +149,19 @@ func TestRuleCoversTool(t *testing.T) {
 		assert.Equal(t, tc.want, r.CoversTool(tc.tool), "%s covers %s", tc.rule, tc.tool)
 	}
 }
+
+// TestDomainStar: "domain:*" is every host, as Claude Code reads it (a
+// rule that refused to compile made every call deny); it names no host,
+// so the floor that asks for a rule naming an internal host is not lifted
+// by it.
+func TestDomainStar(t *testing.T) {
+	c, err := New(Config{Allow: []string{"WebFetch(domain:*)"}, Deny: []string{"WebSearch(domain:*)"}, Default: Ask})
+	require.NoError(t, err)
+	r := c.Check(&Request{Tool: "WebFetch", Kind: KindNetwork, Domain: "example.com"}, nil)
+	assert.Equal(t, Allow, r.Decision, r.Reason)
+	assert.Equal(t, RuleID("WebFetch(domain:*)"), r.Rule)
+	r = c.Check(&Request{Tool: "WebFetch", Kind: KindNetwork, Domain: "169.254.169.254", Specific: true}, nil)
+	assert.NotEqual(t, Allow, r.Decision, "domain:* names no host: %s", r.Reason)
+	r = c.Check(&Request{Tool: "WebSearch", Kind: KindNetwork, Domain: "news.example"}, nil)
+	assert.Equal(t, Deny, r.Decision, r.Reason)
+}

@@ -373,7 +373,9 @@ func envRules(val string) ([]string, error) {
 // and sets aside, with a warning, allow rules, additional directories and
 // laxer modes. A trusted workspace may also allow, add directories and
 // choose acceptEdits; auto and bypassPermissions are never taken from the
-// workspace (Claude Code ignores auto there too). With
+// workspace (Claude Code ignores auto there too), and no workspace mode
+// more permissive than the one the person's own files (user, command
+// line, managed, environment) set is taken. With
 // "allowManagedPermissionRulesOnly" in managed settings, only the managed
 // files' rules apply, as in Claude Code.
 func Merge(base Config, files ...*Settings) (Config, []string) {
@@ -392,6 +394,16 @@ func Merge(base Config, files ...*Settings) (Config, []string) {
 	for _, f := range fs {
 		if f.Scope == ScopeManaged && f.AllowManagedPermissionRulesOnly {
 			managedRulesOnly = true
+		}
+	}
+	// The person's mode: the first one a file the workspace does not
+	// ship sets. A workspace may narrow it, never widen it.
+	var personMode Mode
+	personSet := false
+	for _, f := range fs {
+		if m, err := ParseMode(f.DefaultMode); f.DefaultMode != "" && err == nil && !f.Workspace() {
+			personMode, personSet = m, true
+			break
 		}
 	}
 	modeSet := false
@@ -451,6 +463,8 @@ func Merge(base Config, files ...*Settings) (Config, []string) {
 					why = ": the workspace may not choose a mode more permissive than acceptEdits"
 				}
 				warnings = append(warnings, fmt.Sprintf("ignoring permissions.defaultMode %q from %s%s", f.DefaultMode, f.origin(), why))
+			case f.Workspace() && personSet && !m.AtMostAsPermissive(personMode):
+				warnings = append(warnings, fmt.Sprintf("ignoring permissions.defaultMode %q from %s: the workspace may not choose a mode more permissive than the person's (%s)", f.DefaultMode, f.origin(), personMode))
 			default:
 				cfg.Mode, modeSet = m, true
 			}

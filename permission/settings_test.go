@@ -301,3 +301,21 @@ func TestSettingsManagedOnly(t *testing.T) {
 	assert.Equal(t, Allow, r.Decision, "without the managed key the user's rules apply")
 	assert.Contains(t, r.Reason, "allowed by allow rule Bash(curl:*) (user settings /u.json)")
 }
+
+// TestMergeWorkspaceModeNotWiderThanPerson: a trusted workspace may
+// choose acceptEdits only when the person's own files set no narrower
+// mode; it may always narrow.
+func TestMergeWorkspaceModeNotWiderThanPerson(t *testing.T) {
+	user := &Settings{Scope: ScopeUser, Path: "/h/.claude/settings.json", DefaultMode: "default"}
+	local := &Settings{Scope: ScopeLocal, Path: "/p/.claude/settings.local.json", DefaultMode: "acceptEdits", Trusted: true}
+	cfg, warnings := Merge(Config{}, user, local)
+	assert.Equal(t, ModeDefault, cfg.Mode, "the workspace widened the person's mode")
+	assert.Contains(t, strings.Join(warnings, "\n"), `ignoring permissions.defaultMode "acceptEdits" from local project settings /p/.claude/settings.local.json: the workspace may not choose a mode more permissive than the person's (default)`)
+
+	plan := &Settings{Scope: ScopeProject, Path: "/p/.claude/settings.json", DefaultMode: "plan"}
+	cfg, _ = Merge(Config{}, user, plan)
+	assert.Equal(t, ModePlan, cfg.Mode, "the workspace may narrow")
+
+	cfg, _ = Merge(Config{}, local)
+	assert.Equal(t, ModeAcceptEdits, cfg.Mode, "with no mode of the person's, a trusted workspace may choose acceptEdits")
+}

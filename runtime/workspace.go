@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate/bashguard"
@@ -23,12 +25,18 @@ type Workspace struct {
 	// relative paths in rules and calls are taken against, the shell
 	// guard's working directory and the sessions' cwd.
 	Dir string
+	// Cwd is the directory relative paths of calls are taken against and
+	// the shell guard's working directory when it is not Dir (the agent
+	// ran "cd sub"); empty means Dir. It is no root by itself.
+	Cwd string
 	// Roots are further directories tools may reach beside Dir (Claude
 	// Code's additionalDirectories); a relative one is taken against Dir.
 	Roots []string
 	// Home is the user's home directory, for "~" in rules, paths and
-	// shell words. Empty means "~" names nothing: such paths are never
-	// auto-allowed.
+	// shell words, and for the sandbox's protection by identity of the
+	// user's configuration (a workspace file that ~/.claude/settings.json
+	// links to is judged as that file). Empty means "~" names nothing:
+	// such paths are never auto-allowed.
 	Home string
 
 	// Rules are the permission rules (layer 2). WorkDir and Home are
@@ -90,9 +98,29 @@ func Open(w Workspace) (*Pipeline, error) {
 	}
 	roots := append([]string{w.Dir}, w.Roots...)
 	for _, d := range cfg.AdditionalDirectories {
-		roots = append(roots, expandHome(d, w.Home))
+		d = expandHome(d, w.Home)
+		if strings.HasPrefix(d, "~") {
+			continue // no home directory to expand it against: left out
+		}
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(w.Dir, d)
+		}
+		if filepath.IsAbs(d) && sandbox.RefuseRoot(d, w.Home) != "" {
+			// A settings file may not make a root of /, the home
+			// directory, a system location or a credential folder:
+			// left out, which only narrows (as toolgate check does).
+			continue
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			continue // missing or not a directory: left out, as Claude Code does
+		}
+		roots = append(roots, d)
 	}
-	sb, err := sandbox.New(sandbox.Config{Roots: roots, WorkDir: w.Dir, Protected: w.Protected, Secret: w.Secret})
+	cwd := w.Dir
+	if w.Cwd != "" {
+		cwd = w.Cwd
+	}
+	sb, err := sandbox.New(sandbox.Config{Roots: roots, WorkDir: cwd, Home: w.Home, Protected: w.Protected, Secret: w.Secret})
 	if err != nil {
 		return nil, fmt.Errorf("runtime: roots: %w", err)
 	}

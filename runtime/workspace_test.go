@@ -160,3 +160,31 @@ func TestBashRulesReachEveryShellTool(t *testing.T) {
 		assert.Equal(t, "Bash(make test)", string(v.Rule), tool)
 	}
 }
+
+// TestOpenRefusesSystemRoots: a settings file's additionalDirectories
+// never make a root of a system location, the home directory or a
+// credential folder, through Open as through toolgate check; a missing
+// one is left out rather than failing the workspace.
+func TestOpenRefusesSystemRoots(t *testing.T) {
+	dir := workspaceDir(t)
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(home, ".ssh"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("key"), 0o600))
+	s, err := permission.ParseSettings([]byte(`{"permissions": {"additionalDirectories": ["/etc", "~", "~/.ssh", "/nonexistent/dir"]}}`),
+		filepath.Join(home, ".claude", "settings.json"), permission.ScopeUser)
+	require.NoError(t, err)
+	p, err := runtime.Open(runtime.Workspace{Dir: dir, Home: home, Settings: []*permission.Settings{s},
+		Rules: permission.Config{Default: permission.Allow}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{dir}, p.Sandbox().Roots(), "no settings root at /etc, ~ or ~/.ssh")
+	ctx := context.Background()
+	_, err = p.Session(ctx, runtime.SessionOptions{ID: "s1"})
+	require.NoError(t, err)
+	for _, path := range []string{"/etc/hostname", filepath.Join(home, ".ssh", "id_ed25519")} {
+		in, _ := json.Marshal(map[string]string{"file_path": path})
+		v := p.Check(ctx, runtime.Call{Session: "s1", ID: path, Tool: "Read", Input: in})
+		assert.Equal(t, permission.Deny, v.Decision, "%s: %s", path, v.Reason)
+		assert.Contains(t, v.Reason, "outside every root", path)
+	}
+}

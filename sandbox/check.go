@@ -48,6 +48,9 @@ func (s *Sandbox) checkPath(path string, write, command bool) (permission.Decisi
 // that go on to use the path (and to match rules against it) resolve it
 // once this way rather than twice. The reason is empty for Allow: the
 // resolved path says where the path leads, and Judge spares the string.
+// err is the *PathError of a Deny (its Kind says why: [ErrOutsideRoots],
+// [ErrSpecialFile], ...) or of an Ask (Kind [ErrSecret] or
+// [ErrProtected]), and nil for an Allow.
 func (s *Sandbox) Judge(path string, write bool) (real string, d permission.Decision, reason string, err error) {
 	return s.judge(path, write, false)
 }
@@ -62,14 +65,21 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 	if write {
 		op = "write"
 	}
-	w := walker{collect: true, command: command}
-	r, err := s.resolve(&w, path)
-	if err != nil {
+	refuse := func(err error) (string, permission.Decision, string, error) {
 		var pe *PathError
 		if errors.As(err, &pe) {
 			return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + pe.Reason, err
 		}
 		return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + err.Error(), err
+	}
+	w := walker{collect: true, command: command}
+	r, err := s.resolve(&w, path)
+	if err != nil {
+		return refuse(err)
+	}
+	st, exists, serr := statPath(r, false)
+	if serr == nil && exists && !st.isRegular() && !st.isDir() {
+		return refuse(pathErr(ErrSpecialFile, path, r, r+" is "+specialWord(st)+", not a regular file or directory: file tools open neither", nil))
 	}
 	cands := []string{r}
 	if !sameLexical(r, s.workDir, path) {
@@ -80,25 +90,72 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 		cands = append(cands, filepath.Clean(lexical))
 	}
 	cands = append(cands, w.links...)
+	ask := func(secret bool, why string) (string, permission.Decision, string, error) {
+		kind := ErrProtected
+		if secret {
+			kind = ErrSecret
+		}
+		return r, permission.Ask, why, pathErr(kind, path, r, why, nil)
+	}
 	if write {
 		if pat, ok := s.protected.first(cands...); ok {
-			return r, permission.Ask, "write " + r + ": protected path (matches " + strconv.Quote(pat) + ")", nil
+			return ask(false, "write "+r+": protected path (matches "+strconv.Quote(pat)+")")
 		}
 	}
 	if pat, ok := s.secret.first(cands...); ok && !(certName(pat) && certOnly(r)) {
-		return r, permission.Ask, op + " " + r + ": secret path (matches " + strconv.Quote(pat) + ")", nil
+		return ask(true, op+" "+r+": secret path (matches "+strconv.Quote(pat)+")")
 	}
 	// By identity: the protected and secret locations wherever they
 	// resolve, and the final file itself.
 	ids := s.current()
 	if a, ok := ids.byIdentity(r, write); ok {
-		return r, permission.Ask, op + " " + r + ": " + kindWord(a.secret) + " path by identity: it is " +
-			a.loc + " (matches " + strconv.Quote(a.pat) + "), reached under another name", nil
+		return ask(a.secret, op+" "+r+": "+kindWord(a.secret)+" path by identity: it is "+
+			a.loc+" (matches "+strconv.Quote(a.pat)+"), reached under another name")
 	}
-	if f, ok := s.inspect(r, write, ids); ok {
-		return r, permission.Ask, op + " " + r + ": " + finalWord(f) + ": it " + f.why, nil
+	if f, ok := s.inspect(r, write, ids, st, exists, serr); ok {
+		return ask(f.secret, op+" "+r+": "+finalWord(f)+": it "+f.why)
 	}
 	return r, permission.Allow, "", nil
+}
+
+// processRelative refuses a path that names a process-relative location
+// as written: /proc/self and /proc/thread-self (a /proc/<pid> entry is
+// refused where the walk meets its magic links), and
+// /dev/fd, /dev/stdin, /dev/stdout, /dev/stderr. Such a name resolves in
+// the process that judges it (a hook, a library's host), not in the
+// client that opens it, whose working directory and descriptors differ
+// (after "cd sub", /proc/self/cwd/.. is another directory).
+func processRelative(path, wd string) error {
+	p := path
+	if !filepath.IsAbs(p) {
+		if wd == "" {
+			return nil
+		}
+		p = wd + "/" + p
+	}
+	p = filepath.Clean(p)
+	for _, d := range [...]string{"/proc/self", "/proc/thread-self", "/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty"} {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return pathErr(ErrForeignProcess, path, "", "names "+d+", a process-relative location: it resolves in the process that judges it, not in the one that opens it", nil)
+		}
+	}
+	return nil
+}
+
+// specialWord names the kind of a file that is neither regular nor a
+// directory.
+func specialWord(st fileStat) string {
+	switch {
+	case st.isFIFO():
+		return "a FIFO (named pipe)"
+	case st.isSocket():
+		return "a socket"
+	case st.isCharDev():
+		return "a character device"
+	case st.isBlockDev():
+		return "a block device"
+	}
+	return "a special file"
 }
 
 // certName reports whether a secret pattern is one that a file of

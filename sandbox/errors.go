@@ -33,6 +33,24 @@ var (
 	// commands ([Sandbox.Commands]), through /proc/self or
 	// /proc/thread-self, which name the command, not this process.
 	ErrForeignProcess = errors.New("sandbox: path goes through another process's magic link")
+	// ErrSpecialFile means the path leads to a file that is neither a
+	// regular file nor a directory (a FIFO, a socket, a character or
+	// block device): file tools never open one (a FIFO's read waits for
+	// a writer, a device node reads a disk or a terminal).
+	ErrSpecialFile = errors.New("sandbox: not a regular file or directory")
+	// ErrOtherMount means the path lies on a mount inside a root that is
+	// not itself a root (a bind mount of ~/.aws, .git/hooks or .claude
+	// into the workspace): judged as outside the roots.
+	ErrOtherMount = errors.New("sandbox: path lies on another mount than its root's")
+
+	// ErrSecret is the class of an Ask for a secret path (a read or a
+	// write), carried by the *PathError that [Sandbox.Judge] returns
+	// with the Ask, so that callers tell the class with [errors.Is]
+	// rather than from the reason's words.
+	ErrSecret = errors.New("sandbox: secret path")
+	// ErrProtected is the class of an Ask for a write to a protected
+	// path, as ErrSecret is for a secret one.
+	ErrProtected = errors.New("sandbox: protected path")
 )
 
 // PathError reports a path that the sandbox refused and why.

@@ -8,8 +8,13 @@ type fileStat struct {
 	size, ctime     int64
 }
 
-func (f *fileStat) isDir() bool     { return false }
-func (f *fileStat) isRegular() bool { return false }
+func (f *fileStat) isDir() bool      { return false }
+func (f *fileStat) isRegular() bool  { return false }
+func (f *fileStat) isFIFO() bool     { return false }
+func (f *fileStat) isSocket() bool   { return false }
+func (f *fileStat) isCharDev() bool  { return false }
+func (f *fileStat) isBlockDev() bool { return false }
+func (f *fileStat) isLink() bool     { return false }
 
 func statPath(p string, follow bool) (fileStat, bool, error) {
 	return fileStat{}, false, errUnsupported

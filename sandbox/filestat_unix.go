@@ -13,8 +13,13 @@ type fileStat struct {
 	ctime    int64 // nanoseconds, or 0 where the platform does not say
 }
 
-func (f *fileStat) isDir() bool     { return f.mode == syscall.S_IFDIR }
-func (f *fileStat) isRegular() bool { return f.mode == syscall.S_IFREG }
+func (f *fileStat) isDir() bool      { return f.mode == syscall.S_IFDIR }
+func (f *fileStat) isRegular() bool  { return f.mode == syscall.S_IFREG }
+func (f *fileStat) isFIFO() bool     { return f.mode == syscall.S_IFIFO }
+func (f *fileStat) isSocket() bool   { return f.mode == syscall.S_IFSOCK }
+func (f *fileStat) isCharDev() bool  { return f.mode == syscall.S_IFCHR }
+func (f *fileStat) isBlockDev() bool { return f.mode == syscall.S_IFBLK }
+func (f *fileStat) isLink() bool     { return f.mode == syscall.S_IFLNK }
 
 // statPath stats p, following a final symbolic link when follow is set.
 // It reports false, with no error, when p does not exist.

@@ -37,10 +37,10 @@ type finalAsk struct {
 	why    string
 }
 
-// inspect judges the final file r for a read or a write once the names
-// have found nothing; ok is false when it is to be allowed.
-func (s *Sandbox) inspect(r string, write bool, ids *identities) (finalAsk, bool) {
-	st, ok, err := statPath(r, false)
+// inspect judges the final file r (st, ok and err are its lstat) for a
+// read or a write once the names have found nothing; the result's ok is
+// false when it is to be allowed.
+func (s *Sandbox) inspect(r string, write bool, ids *identities, st fileStat, ok bool, err error) (finalAsk, bool) {
 	if err != nil {
 		return finalAsk{why: "cannot examine " + r + ": " + err.Error()}, true
 	}
@@ -51,6 +51,12 @@ func (s *Sandbox) inspect(r string, write bool, ids *identities) (finalAsk, bool
 	}
 	if !ok || !st.isRegular() {
 		return finalAsk{}, false
+	}
+	if a, known := ids.files[fileID{st.dev, st.ino}]; known && st.nlink <= 1 && (write || a.secret) && a.real != r {
+		// One of the protected or secret files found by identity, reached
+		// under another name: a link from the user's configuration into
+		// the roots, or a bind mount of it.
+		return finalAsk{secret: a.secret, why: "is " + a.loc + " (" + kindWord(a.secret) + ", matches " + strconv.Quote(a.pat) + "), reached under another name"}, true
 	}
 	if st.nlink > 1 {
 		a, known := ids.files[fileID{st.dev, st.ino}]

@@ -45,22 +45,27 @@ func TestResolveForeignProcessLinks(t *testing.T) {
 	if self == 1 {
 		cases = cases[:len(cases)-1]
 	}
+	require.NoError(t, os.Symlink("/proc/self", tr.r("to_self")))
 	t.Run("host", func(t *testing.T) {
 		runResolveCases(t, tr.sb, append(cases,
-			resolveCase{name: "own root", path: "/proc/self/root" + in, want: in},
-			resolveCase{name: "own thread's root", path: "/proc/thread-self/root" + in, want: in},
-			resolveCase{name: "own pid's root", path: fmt.Sprintf("/proc/%d/root%s", self, in), want: in},
+			// The host's own entries resolve in the host, not in the
+			// client that opens the path: refused as well.
+			resolveCase{name: "own root", path: "/proc/self/root" + in, kind: sandbox.ErrForeignProcess, reason: "names /proc/self, a process-relative location"},
+			resolveCase{name: "own thread's root", path: "/proc/thread-self/root" + in, kind: sandbox.ErrForeignProcess, reason: "names /proc/thread-self"},
+			resolveCase{name: "own pid's root", path: fmt.Sprintf("/proc/%d/root%s", self, in), kind: sandbox.ErrForeignProcess, reason: "goes through the magic link"},
+			resolveCase{name: "a link to /proc/self", path: "to_self/root" + in, kind: sandbox.ErrForeignProcess, reason: "goes through the magic link"},
 		))
 	})
 	command := "in a command names the command's own process, not this one"
 	t.Run("commands", func(t *testing.T) {
 		runResolveCases(t, tr.sb.Commands(), append(cases,
-			resolveCase{name: "self root", path: "/proc/self/root" + in, kind: sandbox.ErrForeignProcess, reason: "/proc/self " + command},
-			resolveCase{name: "self cwd", path: "/proc/self/cwd/a.txt", kind: sandbox.ErrForeignProcess, reason: "/proc/self " + command},
-			resolveCase{name: "thread-self", path: "/proc/thread-self/root" + in, kind: sandbox.ErrForeignProcess, reason: "/proc/thread-self " + command},
-			resolveCase{name: "dev fd", path: "/dev/fd/0", kind: sandbox.ErrForeignProcess, reason: command},
-			resolveCase{name: "dev stdin", path: "/dev/stdin", kind: sandbox.ErrForeignProcess, reason: command},
-			resolveCase{name: "this process by pid", path: fmt.Sprintf("/proc/%d/root%s", self, in), want: in},
+			resolveCase{name: "self root", path: "/proc/self/root" + in, kind: sandbox.ErrForeignProcess, reason: "names /proc/self"},
+			resolveCase{name: "self cwd", path: "/proc/self/cwd/a.txt", kind: sandbox.ErrForeignProcess, reason: "names /proc/self"},
+			resolveCase{name: "thread-self", path: "/proc/thread-self/root" + in, kind: sandbox.ErrForeignProcess, reason: "names /proc/thread-self"},
+			resolveCase{name: "dev fd", path: "/dev/fd/0", kind: sandbox.ErrForeignProcess, reason: "names /dev/fd"},
+			resolveCase{name: "dev stdin", path: "/dev/stdin", kind: sandbox.ErrForeignProcess, reason: "names /dev/stdin"},
+			resolveCase{name: "a link to /proc/self in a command", path: "to_self/root" + in, kind: sandbox.ErrForeignProcess, reason: command},
+			resolveCase{name: "this process by pid", path: fmt.Sprintf("/proc/%d/root%s", self, in), kind: sandbox.ErrForeignProcess, reason: "goes through the magic link"},
 			resolveCase{name: "a plain path", path: "a.txt", want: in},
 		))
 	})

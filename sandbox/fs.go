@@ -2,11 +2,13 @@ package sandbox
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync"
+	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -149,8 +151,8 @@ func (f *FS) Open(name string) (*os.File, error) {
 func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error) {
 	if flag == os.O_RDONLY {
 		if root, rp, ok := f.lexical(name); ok {
-			if file, err := root.OpenFile(rp, flag, perm); err == nil {
-				return file, nil
+			if file, err := openRegular(root, rp, flag, perm, name); err == nil || errors.Is(err, ErrSpecialFile) {
+				return file, err
 			}
 		}
 	}
@@ -159,8 +161,40 @@ func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error)
 	if err != nil {
 		return nil, err
 	}
-	file, err := root.OpenFile(rp, flag, perm)
+	file, err := openRegular(root, rp, flag, perm, name)
 	return file, fixErr(err, name)
+}
+
+// openRegular opens rp in root without blocking and refuses what is
+// neither a regular file nor a directory ([ErrSpecialFile]), checked on
+// the open descriptor: a FIFO swapped in after the check is never read
+// (its open would wait for a writer), a device node never used. For a
+// regular file or a directory O_NONBLOCK changes nothing.
+func openRegular(root *os.Root, rp string, flag int, perm os.FileMode, name string) (*os.File, error) {
+	file, err := root.OpenFile(rp, flag|syscall.O_NONBLOCK, perm)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	if m := fi.Mode(); !m.IsRegular() && !m.IsDir() {
+		file.Close()
+		return nil, pathErr(ErrSpecialFile, name, "", name+" is not a regular file or directory ("+m.Type().String()+"): file tools open neither", nil)
+	}
+	return file, nil
+}
+
+// readRegular reads the whole of rp in root, a regular file.
+func readRegular(root *os.Root, rp, name string) ([]byte, error) {
+	file, err := openRegular(root, rp, os.O_RDONLY, 0, name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	return io.ReadAll(file)
 }
 
 // Create creates or truncates the named file, like [os.Create].
@@ -171,15 +205,15 @@ func (f *FS) Create(name string) (*os.File, error) {
 // ReadFile reads the whole named file.
 func (f *FS) ReadFile(name string) ([]byte, error) {
 	if root, rp, ok := f.lexical(name); ok {
-		if b, err := root.ReadFile(rp); err == nil {
-			return b, nil
+		if b, err := readRegular(root, rp, name); err == nil || errors.Is(err, ErrSpecialFile) {
+			return b, err
 		}
 	}
 	root, rp, _, err := f.locate(name, true)
 	if err != nil {
 		return nil, err
 	}
-	b, err := root.ReadFile(rp)
+	b, err := readRegular(root, rp, name)
 	return b, fixErr(err, name)
 }
 
@@ -190,7 +224,15 @@ func (f *FS) WriteFile(name string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	return fixErr(root.WriteFile(rp, data, perm), name)
+	file, err := openRegular(root, rp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm, name)
+	if err != nil {
+		return fixErr(err, name)
+	}
+	_, err = file.Write(data)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	return fixErr(err, name)
 }
 
 // MkdirAll creates the named directory and any missing parents.

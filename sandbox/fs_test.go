@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -93,12 +94,14 @@ func TestFSReadWrite(t *testing.T) {
 func TestFSRefusesOutside(t *testing.T) {
 	tr := newTree(t)
 	fsys := openFS(t, tr.sb)
-	for _, p := range []string{"../outside/secret.txt", "link_out_abs/secret.txt", "sub/deep/escape", "toout/../secret.txt", tr.evil + "/x", "/proc/self/root" + tr.o("secret.txt")} {
+	for _, p := range []string{"../outside/secret.txt", "link_out_abs/secret.txt", "sub/deep/escape", "toout/../secret.txt", tr.evil + "/x"} {
 		_, err := fsys.ReadFile(p)
 		require.ErrorIs(t, err, sandbox.ErrOutsideRoots, p)
 		assert.Contains(t, err.Error(), "outside every root", p)
 	}
-	err := fsys.WriteFile("dangling_out", []byte("x"), 0o644)
+	_, err := fsys.ReadFile("/proc/self/root" + tr.o("secret.txt"))
+	require.ErrorIs(t, err, sandbox.ErrForeignProcess)
+	err = fsys.WriteFile("dangling_out", []byte("x"), 0o644)
 	require.ErrorIs(t, err, sandbox.ErrOutsideRoots)
 	assert.Contains(t, err.Error(), "resolves to "+tr.o("newfile"))
 	_, err = os.Stat(tr.o("newfile"))
@@ -327,4 +330,31 @@ func TestGlobBaseAbsoluteAlternative(t *testing.T) {
 		require.NoError(t, err, c.pattern)
 		assert.Equal(t, c.rest, rest, c.pattern)
 	}
+}
+
+// TestFSRefusesSpecialFiles: a FIFO in the roots is never opened for a
+// read that would wait for a writer, nor written: the FS opens without
+// blocking and refuses what is not a regular file or a directory.
+func TestFSRefusesSpecialFiles(t *testing.T) {
+	tr := newTree(t)
+	fsys := openFS(t, tr.sb)
+	require.NoError(t, syscall.Mkfifo(tr.r("pipe"), 0o644))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := fsys.ReadFile("pipe")
+		assert.ErrorIs(t, err, sandbox.ErrSpecialFile)
+		_, err = fsys.Open("pipe")
+		assert.ErrorIs(t, err, sandbox.ErrSpecialFile)
+		err = fsys.WriteFile("pipe", []byte("x"), 0o644)
+		assert.Error(t, err, "a write of a FIFO with no reader")
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the FS blocked on a FIFO")
+	}
+	b, err := fsys.ReadFile("a.txt")
+	require.NoError(t, err)
+	assert.Equal(t, "inside a", string(b))
 }

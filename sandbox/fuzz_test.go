@@ -39,7 +39,7 @@ func FuzzResolve(f *testing.F) {
 				t.Fatalf("Resolve(%q): untyped or unexplained error %#v", p, err)
 			}
 			known := false
-			for _, k := range []error{sandbox.ErrOutsideRoots, sandbox.ErrInvalidPath, sandbox.ErrSymlinkLoop, sandbox.ErrHomeRef, sandbox.ErrUnresolvable} {
+			for _, k := range []error{sandbox.ErrOutsideRoots, sandbox.ErrInvalidPath, sandbox.ErrSymlinkLoop, sandbox.ErrHomeRef, sandbox.ErrUnresolvable, sandbox.ErrForeignProcess} {
 				known = known || errors.Is(err, k)
 			}
 			if !known {

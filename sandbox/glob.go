@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"path"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,9 @@ func (s *Sandbox) GlobBase(pattern string) (base, rest string, err error) {
 		if e == ".." || e == "." && rest != "." {
 			return "", "", pathErr(ErrInvalidPath, pattern, "", "the wildcard part of a pattern may not contain \".\" or \"..\"", nil)
 		}
+		if dotLike(e) {
+			return "", "", pathErr(ErrInvalidPath, pattern, "", "the wildcard part of a pattern may not contain "+strconv.Quote(e)+", which a glob engine reads as \".\" or \"..\" (node-glob and minimatch take an escaped character or a one-character class for the character itself)", nil)
+		}
 	}
 	if why := checkAlternatives(rest); why != "" {
 		return "", "", pathErr(ErrInvalidPath, pattern, "", why, nil)
@@ -50,6 +54,12 @@ func (s *Sandbox) GlobBase(pattern string) (base, rest string, err error) {
 	}
 	var w walker
 	r, err := s.resolve(&w, b)
+	if err == nil && strings.ContainsRune(b, '\\') {
+		// An engine that unescapes the fixed part ("\\.\\./x" is "../x" to
+		// node-glob) walks another directory: that one must be inside too.
+		var w2 walker
+		_, err = s.resolve(&w2, unescapeGlob(b))
+	}
 	if err != nil {
 		var pe *PathError
 		if errors.As(err, &pe) {
@@ -92,7 +102,7 @@ func checkAlternatives(rest string) string {
 			return "an alternative of the wildcard part starts with \"~\" (" + strconv.Quote(a) + "), which a shell expands to a home directory"
 		}
 		for e := range strings.SplitSeq(a, "/") {
-			if e == ".." || e == "." {
+			if e == ".." || e == "." || dotLike(e) {
 				return "an alternative of the wildcard part names \".\" or \"..\" (" + strconv.Quote(a) + ")"
 			}
 		}
@@ -197,4 +207,35 @@ func closingBrace(s string) int {
 		}
 	}
 	return -1
+}
+
+// dotLike reports whether a pattern component without "*" matches "." or
+// "..": "[.][.]", ".[.]", "\\.\\.", "?.", "??". Glob engines differ on
+// such components (minimatch turns a one-character class and an escape
+// into the literal character, and then joins the component to the path
+// as written, so "[.][.]/x" lists the parent's x), so each is refused. A
+// component with a "*" ("*", ".*") is matched against directory entries
+// only, which never hold "." or "..".
+func dotLike(e string) bool {
+	if e == "" || e == "." || e == ".." || strings.Contains(e, "*") || !strings.ContainsAny(e, `?[\`) {
+		return false
+	}
+	for _, name := range [...]string{".", ".."} {
+		if ok, _ := path.Match(e, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeGlob removes a glob's backslash escapes: "\\." is ".".
+func unescapeGlob(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\\' && i+1 < len(p) {
+			i++
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,14 @@ import (
 // directory, the git directory a ".git" file names (and its common
 // directory), and the core.hooksPath directories of the roots' and the
 // user's git configuration — and judges a path that resolves into one of
-// them as that location, whatever name reached it. Hard links are caught
+// them as that location, whatever name reached it. The home directory's
+// locations are the user's own configuration (the "~/" entries and the
+// dotfile names of the lists); a symbolic link found inside one of the
+// protected or secret directories (~/.claude/settings.json, in a dotfiles
+// repository laid out for GNU Stow, is a link to the repository's
+// claude/settings.json) makes its target that location too, and the
+// target's identity is recorded: whichever end of a link lies in the
+// roots, the file is judged as what it is. Hard links are caught
 // by device and inode: a regular file with more than one link is compared
 // with the protected and secret files (and the files of the secret
 // directories) found here.
@@ -133,6 +141,10 @@ type idSearch struct {
 	seen    map[string]bool // anchors added, by location and list
 	watched map[string]bool // paths watched: whether each is a directory
 	nfiles  int
+	nlinks  int
+	nwalk   int
+	// nprotected counts the entries protectedFiles listed.
+	nprotected int
 }
 
 func (s *Sandbox) findIdentities() *identities {
@@ -153,8 +165,18 @@ func (s *Sandbox) findIdentities() *identities {
 	if s.home != "" {
 		f.patterns(s.home, true)
 	}
+	f.absolute()
 	for _, b := range bases {
 		f.git(b)
+	}
+	for i, b := range bases {
+		nested := false
+		for j, o := range bases {
+			nested = nested || j != i && o != b && within(b, o)
+		}
+		if !nested {
+			f.walkDir(b, 0)
+		}
 	}
 	if s.home != "" {
 		for _, c := range []string{s.home + "/.gitconfig", s.home + "/.config/git/config"} {
@@ -201,6 +223,26 @@ func (f *idSearch) patterns(base string, home bool) {
 				continue
 			}
 			f.add(base, rel, set.secret, p.src)
+		}
+	}
+}
+
+// absolute adds an anchor for every pattern that names an absolute
+// location without wildcards ("/home/u/.config/claude/"): a host's own
+// configuration directories outside the home directory's usual places.
+func (f *idSearch) absolute() {
+	for _, set := range []struct {
+		pats   *patternSet
+		secret bool
+	}{{&f.s.protected, false}, {&f.s.secret, true}} {
+		for i := range set.pats.pats {
+			p := &set.pats.pats[i]
+			if !strings.HasPrefix(p.src, "/") || strings.ContainsAny(p.src, `*?[\`) {
+				continue
+			}
+			if rel := strings.Trim(p.src, "/"); rel != "" {
+				f.add("/", rel, set.secret, p.src)
+			}
 		}
 	}
 }
@@ -273,24 +315,84 @@ func (f *idSearch) file(st fileStat, a anchor) {
 
 // protectedFiles records the identities of the regular files of a
 // protected directory and of its subdirectories (a git directory's config
-// and hooks), at most maxProtectedFiles of each directory: what a hard
-// link of one of them reads is known to be no secret. (Writing any file
-// with more than one link asks whether it is known or not.)
+// and hooks, an editor's configuration tree), and the links among them
+// (see link), at most maxProtectedFiles entries of each directory,
+// maxProtectedDepth levels deep and maxProtectedTotal entries in all:
+// what a hard link of one of them reads is known to be no secret, and a
+// link a dotfiles manager made deep inside (~/.config/nvim/lua/plugins/x
+// -> the repository's file) is found. (Writing any file with more than
+// one link asks whether it is known or not.)
 func (f *idSearch) protectedFiles(dir string, a anchor) {
+	f.protectedDir(dir, a, 0)
+}
+
+func (f *idSearch) protectedDir(dir string, a anchor, depth int) {
 	f.listDir(dir, func(p string, st fileStat) {
+		if f.nprotected++; f.nprotected > maxProtectedTotal {
+			// Past the bound a hard link of a file not listed is
+			// unknown, and asked about outside package trees anyway.
+			return
+		}
+		sub := anchor{loc: a.loc + p[len(a.real):], real: p, pat: a.pat}
 		switch {
 		case st.isRegular():
-			f.file(st, anchor{loc: a.loc + p[len(a.real):], real: p, pat: a.pat})
-		case st.isDir() && n(p) != "objects" && n(p) != "lfs":
-			// Not a git directory's object store: content-addressed
-			// files, many, and never a target of their own.
-			f.listDir(p, func(q string, st fileStat) {
-				if st.isRegular() {
-					f.file(st, anchor{loc: a.loc + q[len(a.real):], real: q, pat: a.pat})
-				}
-			})
+			f.file(st, sub)
+		case st.isLink():
+			f.link(sub)
+		case st.isDir() && !skipProtectedDir(n(p)) && depth+1 < maxProtectedDepth:
+			f.protectedDir(p, a, depth+1)
 		}
 	})
+}
+
+// skipProtectedDir reports whether a directory beneath a protected one
+// holds data rather than configuration: a git directory's object store
+// (content-addressed files, many, never a target of their own), Claude
+// Code's transcripts, snapshots and caches, and the tools' caches and
+// logs.
+func skipProtectedDir(name string) bool {
+	switch name {
+	case "objects", "lfs", "projects", "todos", "shell-snapshots", "statsig", "file-history", "debug",
+		"session-env", "paste-cache", "ide":
+		return true
+	}
+	return skipSecretDir(name)
+}
+
+// Bounds of the listing of the protected directories.
+const (
+	maxProtectedDepth = 5    // levels listed beneath a protected directory
+	maxProtectedTotal = 4096 // entries listed in all
+)
+
+// maxLinks bounds the links inside protected and secret directories one
+// search follows.
+const maxLinks = 1024
+
+// link records a symbolic link found inside a protected or secret
+// directory (a.real is the link's own location): what it leads to is
+// that location, wherever it lies and whatever it is called there. In a
+// dotfiles repository laid out for GNU Stow, ~/.claude/settings.json is a
+// link to the repository's claude/settings.json: a write of the
+// repository's file is a write of the agent's settings.
+func (f *idSearch) link(a anchor) {
+	if f.nlinks >= maxLinks {
+		if a.secret {
+			f.ids.complete = false // a secret's other name may be unknown
+		}
+		return
+	}
+	f.nlinks++
+	var w walker
+	real, err := w.walk(a.real, a.real, "")
+	if err != nil || real == a.real {
+		return
+	}
+	loc := a.loc
+	f.ids.moved = append(f.ids.moved, anchor{loc: loc, real: real, secret: a.secret, pat: a.pat})
+	if st, ok, err := statPath(real, false); err == nil && ok && st.isRegular() {
+		f.file(st, anchor{loc: loc, real: real, secret: a.secret, pat: a.pat})
+	}
 }
 
 // skipSecretDir reports whether a directory beneath a secret directory
@@ -364,6 +466,8 @@ func (f *idSearch) dirFiles(dir string, a anchor, depth int) {
 		case st.isRegular():
 			f.nfiles++
 			f.file(st, anchor{loc: a.loc + p[len(a.real):], real: p, secret: true, pat: a.pat})
+		case st.isLink():
+			f.link(anchor{loc: a.loc + p[len(a.real):], real: p, secret: true, pat: a.pat})
 		case st.isDir() && skipSecretDir(n) && !f.secretName(p):
 			// Caches and logs of the tools (kubectl's discovery cache,
 			// gcloud's logs): many files, no credential. (The caches
@@ -612,4 +716,91 @@ func (ids *identities) byIdentity(r string, write bool) (anchor, bool) {
 		}
 	}
 	return anchor{}, false
+}
+
+// Bounds of the walk of the roots.
+const (
+	maxWalk      = 50000 // entries visited beneath the roots
+	maxWalkDepth = 24    // levels beneath a root
+	walkBatch    = 256   // entries read from a directory at a time
+)
+
+// walkDir walks the tree beneath a root once, when the Sandbox is built,
+// for what only a walk finds: a symbolic link whose own name is secret or
+// protected wherever it lies (svc/.env.production -> ../deploy/x makes
+// deploy/x a secret: it is what a tool reading .env.production reads),
+// and the identity of every secret file, whatever pattern names it, so
+// that a hard link of it in a package manager's tree (where other hard
+// links are allowed for reads) is judged as the secret. The package
+// managers' trees and the version-control directories are not entered:
+// many files, none the user's own secret, and the git directory's files
+// are recorded as protected already. A tree larger than maxWalk entries
+// makes the search incomplete, and a hard link in a package tree is then
+// asked about for reads too.
+//
+// Links made later, during the session, are the session's own doing: a
+// file tool writes no links, and the shell guard judges ln.
+func (f *idSearch) walkDir(dir string, depth int) {
+	d, err := os.Open(dir)
+	if err != nil {
+		// What cannot be listed cannot be known to hold no secret.
+		f.ids.complete = false
+		return
+	}
+	defer d.Close()
+	for {
+		ents, err := d.ReadDir(walkBatch)
+		if err != nil && err != io.EOF {
+			f.ids.complete = false
+		}
+		for _, e := range ents {
+			if f.nwalk++; f.nwalk > maxWalk {
+				f.ids.complete = false
+				return
+			}
+			p := dir + "/" + e.Name()
+			if dir == "/" {
+				p = "/" + e.Name()
+			}
+			t := e.Type()
+			switch {
+			case t&fs.ModeSymlink != 0:
+				if pat, ok := f.s.secret.first(p); ok {
+					f.link(anchor{loc: p, real: p, secret: true, pat: pat})
+				} else if pat, ok := f.s.protected.first(p); ok {
+					f.link(anchor{loc: p, real: p, pat: pat})
+				}
+			case t.IsRegular():
+				pat, ok := f.s.secret.first(p)
+				if !ok || certName(pat) && certOnly(p) {
+					continue
+				}
+				if st, ok, err := statPath(p, false); err == nil && ok && st.isRegular() {
+					f.file(st, anchor{loc: p, real: p, secret: true, pat: pat})
+				}
+			case t.IsDir():
+				if skipWalk(e.Name()) {
+					continue
+				}
+				if depth+1 >= maxWalkDepth {
+					f.ids.complete = false
+					continue
+				}
+				f.walkDir(p, depth+1)
+			}
+		}
+		if err != nil || len(ents) == 0 {
+			return
+		}
+	}
+}
+
+// skipWalk reports whether the walk of the roots leaves a directory out:
+// a package manager's tree or a version-control directory.
+func skipWalk(name string) bool {
+	switch name {
+	case "node_modules", "site-packages", "dist-packages", ".git", ".hg", ".svn", ".jj":
+		return true
+	}
+	return false
 }

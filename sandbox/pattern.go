@@ -34,6 +34,7 @@ type elemKind uint8
 const (
 	elemLiteral elemKind = iota // a name without wildcards: equality
 	elemStar                    // "pre*suf" with one "*": prefix and suffix
+	elemStars                   // "a*b*c" with several "*" and no other wildcard: the parts in order
 	elemGlob                    // anything else: path.Match
 	elemAny                     // "**": any number of components
 )
@@ -45,6 +46,8 @@ type elem struct {
 	text string // the component as written (lower-cased)
 	pre  string // elemStar: the part before the "*"
 	suf  string // elemStar: the part after it
+	// parts are elemStars's text split at each "*".
+	parts []string
 }
 
 func compileElem(e string) elem {
@@ -56,6 +59,8 @@ func compileElem(e string) elem {
 	case strings.Count(e, "*") == 1 && !strings.ContainsAny(e, `?[\`):
 		pre, suf, _ := strings.Cut(e, "*")
 		return elem{kind: elemStar, text: e, pre: pre, suf: suf}
+	case !strings.ContainsAny(e, `?[\`):
+		return elem{kind: elemStars, text: e, parts: strings.Split(e, "*")}
 	}
 	return elem{kind: elemGlob, text: e}
 }
@@ -69,6 +74,23 @@ func (e *elem) match(name string) bool {
 		// "*" matches any run of bytes other than "/", and a component
 		// holds no "/": only the two ends are fixed.
 		return len(name) >= len(e.pre)+len(e.suf) && strings.HasPrefix(name, e.pre) && strings.HasSuffix(name, e.suf)
+	case elemStars:
+		// The first part fixed at the start, the last at the end, the
+		// others each found leftmost after the one before: what
+		// path.Match finds for "*" alone, which never crosses a "/".
+		first, last := e.parts[0], e.parts[len(e.parts)-1]
+		if len(name) < len(first)+len(last) || !strings.HasPrefix(name, first) || !strings.HasSuffix(name, last) {
+			return false
+		}
+		rest := name[len(first) : len(name)-len(last)]
+		for _, part := range e.parts[1 : len(e.parts)-1] {
+			i := strings.Index(rest, part)
+			if i < 0 {
+				return false
+			}
+			rest = rest[i+len(part):]
+		}
+		return true
 	}
 	ok, _ := path.Match(e.text, name)
 	return ok

@@ -165,26 +165,28 @@ func TestResolveMagicLinks(t *testing.T) {
 	require.NoError(t, err)
 
 	rootVia := fmt.Sprintf("through magic link /proc/%d/root", pid)
+	// A process-relative name resolves in the process that judges it,
+	// not in the one that opens it: refused, whatever it leads to.
+	rel := "a process-relative location"
+	require.NoError(t, os.Symlink("/proc/self/cwd", tr.r("to_self_cwd")))
 	runResolveCases(t, tr.sb, []resolveCase{
-		{name: "proc self root into root", path: "/proc/self/root" + tr.r("a.txt"), want: tr.r("a.txt")},
-		{name: "proc self root out", path: "/proc/self/root/etc/passwd", kind: sandbox.ErrOutsideRoots,
-			reason: "resolves to /etc/passwd " + rootVia + ", outside every root"},
-		{name: "proc self root to outside file", path: "/proc/self/root" + tr.o("secret.txt"), kind: sandbox.ErrOutsideRoots,
-			reason: "resolves to " + tr.o("secret.txt") + " " + rootVia},
+		{name: "proc self root into root", path: "/proc/self/root" + tr.r("a.txt"), kind: sandbox.ErrForeignProcess, reason: "names /proc/self, " + rel},
+		{name: "proc self root out", path: "/proc/self/root/etc/passwd", kind: sandbox.ErrForeignProcess, reason: "names /proc/self, " + rel},
 		{name: "proc self root dotdot", path: "/proc/self/root/../../" + tr.o("secret.txt"), kind: sandbox.ErrOutsideRoots,
 			reason: "resolves to " + tr.o("secret.txt")},
 		{name: "proc pid root", path: fmt.Sprintf("/proc/%d/root/etc/passwd", pid), kind: sandbox.ErrOutsideRoots,
 			reason: "resolves to /etc/passwd " + rootVia},
-		{name: "proc self cwd", path: "/proc/self/cwd/x", kind: sandbox.ErrOutsideRoots,
-			reason: fmt.Sprintf("resolves to %s/x through magic link /proc/%d/cwd", cwd, pid)},
-		{name: "proc fd inside", path: fmt.Sprintf("/proc/self/fd/%d", in.Fd()), want: tr.r("a.txt")},
-		{name: "proc fd outside", path: fmt.Sprintf("/proc/self/fd/%d", out.Fd()), kind: sandbox.ErrOutsideRoots,
-			reason: fmt.Sprintf("resolves to %s through magic link /proc/%d/fd/%d", tr.o("secret.txt"), pid, out.Fd())},
-		{name: "dev fd inside", path: fmt.Sprintf("/dev/fd/%d", in.Fd()), want: tr.r("a.txt")},
-		{name: "dev fd outside", path: fmt.Sprintf("/dev/fd/%d", out.Fd()), kind: sandbox.ErrOutsideRoots,
-			reason: "resolves to " + tr.o("secret.txt") + " through magic link"},
-		{name: "proc fd pipe", path: fmt.Sprintf("/proc/self/fd/%d", pr.Fd()), kind: sandbox.ErrInvalidPath,
-			reason: fmt.Sprintf("magic link /proc/%d/fd/%d leads to pipe:[", pid, pr.Fd())},
+		{name: "proc pid root into root", path: fmt.Sprintf("/proc/%d/root%s", pid, tr.r("a.txt")), kind: sandbox.ErrForeignProcess,
+			reason: "goes through the magic link " + fmt.Sprintf("/proc/%d/root", pid)},
+		{name: "proc self cwd", path: "/proc/self/cwd/x", kind: sandbox.ErrForeignProcess, reason: "names /proc/self, " + rel},
+		{name: "proc thread-self", path: "/proc/thread-self/cwd/x", kind: sandbox.ErrForeignProcess, reason: "names /proc/thread-self, " + rel},
+		{name: "proc fd inside", path: fmt.Sprintf("/proc/self/fd/%d", in.Fd()), kind: sandbox.ErrForeignProcess, reason: rel},
+		{name: "proc fd outside", path: fmt.Sprintf("/proc/self/fd/%d", out.Fd()), kind: sandbox.ErrForeignProcess, reason: rel},
+		{name: "dev fd inside", path: fmt.Sprintf("/dev/fd/%d", in.Fd()), kind: sandbox.ErrForeignProcess, reason: "names /dev/fd, " + rel},
+		{name: "dev stdin", path: "/dev/stdin", kind: sandbox.ErrForeignProcess, reason: "names /dev/stdin, " + rel},
+		{name: "dev fd dotdot", path: "/dev/fd/../fd/0", kind: sandbox.ErrForeignProcess, reason: "names /dev/fd, " + rel},
+		{name: "proc fd pipe", path: fmt.Sprintf("/proc/self/fd/%d", pr.Fd()), kind: sandbox.ErrForeignProcess, reason: rel},
+		{name: "a link in the root to /proc/self/cwd", path: "to_self_cwd/x", kind: sandbox.ErrOutsideRoots, reason: "through magic link"},
 	})
 }
 

@@ -16,6 +16,8 @@ const (
 	RuleHomeRef        permission.RuleID = "sandbox:home-ref"        // ErrHomeRef
 	RuleUnresolvable   permission.RuleID = "sandbox:unresolvable"    // ErrUnresolvable
 	RuleForeignProcess permission.RuleID = "sandbox:foreign-process" // ErrForeignProcess
+	RuleSpecialFile    permission.RuleID = "sandbox:special-file"    // ErrSpecialFile
+	RuleOtherMount     permission.RuleID = "sandbox:other-mount"     // ErrOtherMount
 	RuleRefused        permission.RuleID = "sandbox:refused"         // any other refusal
 	// RuleProtected is the Ask for a write to a protected path.
 	RuleProtected permission.RuleID = "sandbox:protected"
@@ -35,7 +37,8 @@ func RuleOf(err error) permission.RuleID {
 	}{
 		{ErrOutsideRoots, RuleOutsideRoots}, {ErrInvalidPath, RuleInvalidPath},
 		{ErrSymlinkLoop, RuleSymlinkLoop}, {ErrHomeRef, RuleHomeRef}, {ErrUnresolvable, RuleUnresolvable},
-		{ErrForeignProcess, RuleForeignProcess},
+		{ErrForeignProcess, RuleForeignProcess}, {ErrSpecialFile, RuleSpecialFile}, {ErrOtherMount, RuleOtherMount},
+		{ErrSecret, RuleSecret}, {ErrProtected, RuleProtected},
 	} {
 		if errors.Is(err, k.err) {
 			return k.rule

@@ -19,6 +19,9 @@ type Sandbox struct {
 	home      string   // resolved, or empty
 	protected patternSet
 	secret    patternSet
+	// mounts are the mount points beneath the roots that are not roots
+	// (see mounts.go).
+	mounts []string
 	// ids holds the protected and secret locations found by identity
 	// (see identity.go), refreshed when the directories that name them
 	// change; nil until first needed.
@@ -94,6 +97,9 @@ func New(cfg Config) (*Sandbox, error) {
 	if s.secret, err = compilePatterns(sec, s.home); err != nil {
 		return nil, err
 	}
+	if len(s.roots) > 0 {
+		s.mounts = innerMounts(mountTable(), s.roots)
+	}
 	s.ids.Store(s.findIdentities())
 	return s, nil
 }
@@ -161,12 +167,27 @@ func (s *Sandbox) resolve(w *walker, path string) (string, error) {
 	if err := validate(path); err != nil {
 		return "", err
 	}
+	if err := processRelative(path, s.workDir); err != nil {
+		return "", err
+	}
 	r, err := w.walk(path, path, s.workDir)
 	if err != nil {
 		return "", err
 	}
+	return s.contain(w, path, r)
+}
+
+// contain checks where the walk of path led: inside a root, on the
+// root's own mount, through no magic link.
+func (s *Sandbox) contain(w *walker, path, r string) (string, error) {
 	if s.rootOf(r) < 0 {
 		return "", s.outside(w, path, r)
+	}
+	if w.via != "" {
+		return "", pathErr(ErrForeignProcess, path, r, "goes through the magic link "+w.via+", which names a process's own view (its root, working directory or descriptors): it resolves in the process that judges it, not in the one that opens it", nil)
+	}
+	if mp := s.otherMount(r); mp != "" {
+		return "", pathErr(ErrOtherMount, path, r, r+" lies on the mount at "+mp+", which is not a root: judged as outside every root", nil)
 	}
 	return r, nil
 }
@@ -179,6 +200,9 @@ func (s *Sandbox) resolveParent(w *walker, path string) (string, error) {
 		s = none
 	}
 	if err := validate(path); err != nil {
+		return "", err
+	}
+	if err := processRelative(path, s.workDir); err != nil {
 		return "", err
 	}
 	i := strings.LastIndexByte(path, '/')
@@ -198,10 +222,7 @@ func (s *Sandbox) resolveParent(w *walker, path string) (string, error) {
 	if d == "/" {
 		r = "/" + base
 	}
-	if s.rootOf(r) < 0 {
-		return "", s.outside(w, path, r)
-	}
-	return r, nil
+	return s.contain(w, path, r)
 }
 
 func (s *Sandbox) outside(w *walker, path, r string) error {

@@ -1,6 +1,9 @@
 package sandbox
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"strconv"
+)
 
 // Secret reports whether path is a secret path wherever it leads, inside
 // the roots or outside them, and which pattern it matches. As in
@@ -31,4 +34,24 @@ func (s *Sandbox) Secret(path string) (pattern string, ok bool) {
 	}
 	cands = append(cands, w.links...)
 	return s.secret.first(cands...)
+}
+
+// SecretBeneath reports whether a search of the resolved directory dir
+// that reads every file beneath it (Grep, rg) would read a secret under a
+// name that is not secret: the target of a link whose own name is secret
+// (.env -> conf/, .env.production -> deploy/x, ~/.ssh/id_ed25519 ->
+// keys/work), found when the Sandbox was built. It returns where that
+// secret is named. A target whose own name is secret is a secret file
+// like any other in the tree, and not reported here. A nil *Sandbox knows none.
+func (s *Sandbox) SecretBeneath(dir string) (loc string, ok bool) {
+	if s == nil {
+		return "", false
+	}
+	ids := s.current()
+	for _, a := range ids.moved {
+		if _, named := s.secret.first(a.real); a.secret && within(a.real, dir) && !named {
+			return a.loc + " (" + kindWord(true) + ", matches " + strconv.Quote(a.pat) + ") is " + a.real, true
+		}
+	}
+	return "", false
 }

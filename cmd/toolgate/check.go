@@ -70,16 +70,9 @@ func runCheck(args []string, e env) (code int) {
 		_ = writeJSON(e.stdout, failAnswer(name, err.Error()))
 		return 0
 	}
-	home := e.getenv("HOME")
-	project, warn := projectFrom(e.getenv)
-	state := *stateDir
-	if state == "" {
-		state = defaultStateDir(home, e.getenv)
-	}
-	src := source{cwd: ev.Cwd, project: project, home: home, managed: *managed, extra: settings, getenv: e.getenv,
-		session: ev.SessionID, stateDir: state}
-	if warn != "" {
-		src.notes = append(src.notes, warn)
+	src := eventSource(ev, e.getenv, *managed, settings)
+	if *stateDir != "" {
+		src.stateDir = *stateDir
 	}
 	switch name {
 	case eventPost:

@@ -52,7 +52,9 @@ type confinePolicy struct {
 // confineShell is the runner that runs one confined command on the
 // launcher's own streams, in the current directory.
 func confineShell(pol confinePolicy, dir, home string, environ []string, stdin io.Reader, stdout, stderr io.Writer) (*runner.Shell, error) {
-	sb, err := sandbox.New(sandbox.Config{Roots: pol.Roots, WorkDir: dir})
+	// With the home directory, so that the user's configuration linked into
+	// the roots is hidden and judged as what it is (sandbox identity.go).
+	sb, err := sandbox.New(sandbox.Config{Roots: pol.Roots, WorkDir: dir, Home: home})
 	if err != nil {
 		return nil, err
 	}

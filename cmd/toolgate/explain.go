@@ -294,7 +294,7 @@ func ruleMatches(pol *policy, tool string, traits tool.Traits, fields map[string
 	for _, c := range v.Commands {
 		targets = append(targets, target{strings.Join(c.Args, " "), permission.Request{Tool: tool, Kind: traits.Kind, Command: c.Args}})
 	}
-	sb, _ := sandbox.New(sandbox.Config{Roots: pol.roots, WorkDir: pol.src.cwd, Home: pol.src.home})
+	sb, _ := sandbox.New(pol.sandboxConfig())
 	for _, f := range traits.PathFields {
 		p := fields[f]
 		if p == "" {

@@ -3,13 +3,16 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // fileToolCase is one line of testdata/filetools/*.jsonl: a file tool's
@@ -24,14 +27,20 @@ type fileToolCase struct {
 	Files     map[string]string `json:"files,omitempty"`
 	Links     map[string]string `json:"links,omitempty"`
 	Hardlinks map[string]string `json:"hardlinks,omitempty"`
-	Remove    []string          `json:"remove,omitempty"`
-	Cwd       string            `json:"cwd,omitempty"`
-	Env       []string          `json:"env,omitempty"`
-	Mode      string            `json:"mode,omitempty"`
-	Tool      string            `json:"tool"`
-	Input     json.RawMessage   `json:"input"`
-	Decision  string            `json:"decision"`
-	Reason    string            `json:"reason"`
+	// Fifos are named pipes to make; Devices are device nodes ("c 1 5"
+	// for a character device of major 1, minor 5; "b 7 0" for a block
+	// device), which only root can make: a case with devices is skipped,
+	// saying so, when the tests do not run as root.
+	Fifos    []string          `json:"fifos,omitempty"`
+	Devices  map[string]string `json:"devices,omitempty"`
+	Remove   []string          `json:"remove,omitempty"`
+	Cwd      string            `json:"cwd,omitempty"`
+	Env      []string          `json:"env,omitempty"`
+	Mode     string            `json:"mode,omitempty"`
+	Tool     string            `json:"tool"`
+	Input    json.RawMessage   `json:"input"`
+	Decision string            `json:"decision"`
+	Reason   string            `json:"reason"`
 }
 
 // repoLayout is testdata/filetools/repo.json: an ordinary repository.
@@ -70,6 +79,27 @@ func (c *fileToolCase) setUp(t *testing.T, tmp string, repo repoLayout) string {
 		p := filepath.Join(tmp, name)
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.Link(filepath.Join(tmp, target), p))
+	}
+	for _, name := range c.Fifos {
+		p := filepath.Join(tmp, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, syscall.Mkfifo(p, 0o644))
+	}
+	if len(c.Devices) > 0 && os.Geteuid() != 0 {
+		t.Skip("SKIPPED: making a device node (mknod) needs root, and the tests do not run as root")
+	}
+	for name, spec := range c.Devices {
+		var kind string
+		var major, minor uint32
+		_, err := fmt.Sscanf(spec, "%s %d %d", &kind, &major, &minor)
+		require.NoError(t, err, spec)
+		mode := uint32(syscall.S_IFCHR)
+		if kind == "b" {
+			mode = syscall.S_IFBLK
+		}
+		p := filepath.Join(tmp, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, syscall.Mknod(p, mode|0o644, int(unix.Mkdev(major, minor))))
 	}
 	cwd, mode := c.Cwd, c.Mode
 	if cwd == "" {
@@ -131,6 +161,12 @@ func TestFileTools(t *testing.T) {
 				reason := strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP").Replace(got.PermissionDecisionReason)
 				assert.Equal(t, c.Decision, got.PermissionDecision, reason)
 				assert.Contains(t, reason, c.Reason)
+				// The library's front door gives the same answer.
+				d, why := openVerdict(t, filepath.Join(tmp, "managed.json"), stdin,
+					append([]string{"HOME=" + filepath.Join(tmp, "home")}, env...))
+				why = strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP").Replace(why)
+				assert.Equal(t, got.PermissionDecision, d, "runtime.Open: %s", why)
+				assert.Contains(t, why, c.Reason, "runtime.Open")
 			})
 		}
 		require.NoError(t, sc.Err())

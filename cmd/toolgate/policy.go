@@ -57,6 +57,9 @@ type source struct {
 	session, stateDir string
 	// notes are warnings about the source itself.
 	notes []string
+	// others are the further directories that may be the project (see
+	// sources.go): their settings' deny and ask rules apply.
+	others []string
 }
 
 // projectDir is the project directory: src.project when set, else cwd.
@@ -88,22 +91,31 @@ func projectFrom(getenv func(string) string) (string, string) {
 }
 
 // settingsFiles lists the settings files of src in Claude Code's order of
-// discovery, each with its scope.
+// discovery, each with its scope (see sources.go).
 func (src source) settingsFiles() []fileRef {
 	var files []fileRef
 	if src.managed != "" {
-		files = append(files, fileRef{src.managed, permission.ScopeManaged, false})
+		files = append(files, fileRef{src.managed, permission.ScopeManaged, false, false})
+		for _, d := range managedDropIns(src.managed) {
+			files = append(files, fileRef{d, permission.ScopeManaged, false, false})
+		}
 	}
-	if src.home != "" {
-		files = append(files, fileRef{filepath.Join(src.home, ".claude", "settings.json"), permission.ScopeUser, false})
+	if dir := userConfigDir(src.home, src.getenv); dir != "" {
+		files = append(files, fileRef{filepath.Join(dir, "settings.json"), permission.ScopeUser, false, false})
 	}
 	if dir := src.projectDir(); dir != "" {
 		files = append(files,
-			fileRef{filepath.Join(dir, ".claude", "settings.json"), permission.ScopeProject, false},
-			fileRef{filepath.Join(dir, ".claude", "settings.local.json"), permission.ScopeLocal, false})
+			fileRef{filepath.Join(dir, ".claude", "settings.json"), permission.ScopeProject, false, false},
+			fileRef{filepath.Join(dir, ".claude", "settings.local.json"), permission.ScopeLocal, false, false})
+		if _, root := ancestorsOf(dir, src.home); root != "" && root != dir {
+			// Claude Code keeps local settings at the repository's root
+			// when the project is a folder of it.
+			files = append(files, fileRef{filepath.Join(root, ".claude", "settings.local.json"), permission.ScopeLocal, false, false})
+		}
 	}
+	files = append(files, candidateSettings(src.others)...)
 	for _, f := range src.extra {
-		files = append(files, fileRef{f, permission.ScopeCommandLine, true})
+		files = append(files, fileRef{f, permission.ScopeCommandLine, true, false})
 	}
 	return files
 }
@@ -112,6 +124,7 @@ type fileRef struct {
 	path     string
 	scope    permission.Scope
 	required bool // named on the command line: missing is an error
+	narrow   bool // a candidate's: read as untrusted, whatever the trust
 }
 
 // options are toolgate's own settings, the "toolgate" key of a settings
@@ -242,7 +255,7 @@ func loadPolicy(src source) (*policy, error) {
 			return nil, fmt.Errorf("cannot use settings: %w", err)
 		}
 		if s != nil {
-			s.Trusted = p.trusted
+			s.Trusted = p.trusted && !f.narrow
 			p.files = append(p.files, s)
 		}
 	}
@@ -292,9 +305,6 @@ func loadPolicy(src source) (*policy, error) {
 			continue
 		}
 		why := forbiddenRoot(d, src.home)
-		if real, err := filepath.EvalSymlinks(d); why == "" && err == nil {
-			why = forbiddenRoot(real, src.home)
-		}
 		if why != "" {
 			p.skipped = append(p.skipped, d)
 			p.warnings = append(p.warnings, fmt.Sprintf("additional directory %s is not a root: %s", d, why))
@@ -470,16 +480,8 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 			p.warnings = append(p.warnings, "auto mode sets aside the broad allow rule "+d+", as Claude Code does")
 		}
 	}
-	checker, err := permission.New(cfg)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot use the rules: %w", err)
-	}
 	if len(p.refused) > 0 {
 		return nil, nil, fmt.Errorf("cannot use the rules: %s", strings.Join(p.refused, "; "))
-	}
-	sb, err := sandbox.New(sandbox.Config{Roots: p.roots, WorkDir: p.src.cwd, Home: p.src.home})
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot confine paths to %s: %w", strings.Join(p.roots, ", "), err)
 	}
 	pol := bashguard.DefaultPolicy()
 	pol.Home = p.src.home
@@ -505,15 +507,28 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		}
 		set.Add(h)
 	}
-	pl, err := runtime.New(runtime.Config{
-		Tools: reg, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
+	// The library's front door: the same roots (with its refusal of
+	// system and credential folders), sandbox and guard a host embedding
+	// toolgate gets.
+	sc := p.sandboxConfig()
+	pl, err := runtime.Open(runtime.Workspace{
+		Dir: p.src.projectDir(), Cwd: p.src.cwd, Home: p.src.home, Rules: cfg,
+		Protected: sc.Protected, Secret: sc.Secret, Shell: &pol, Tools: reg, Hooks: set,
 		// Claude Code shapes outputs itself: hand them back whole.
 		Output:    output.Shaper{MaxChars: int(^uint(0) >> 1)},
 		AgentName: "claude-code",
 	})
 	if err != nil {
 		set.Close()
-		return nil, nil, err
+		var pe *permission.Error
+		if errors.As(err, &pe) {
+			return nil, nil, fmt.Errorf("cannot use the rules: %w", pe)
+		}
+		var se *sandbox.PathError
+		if errors.As(err, &se) {
+			err = se
+		}
+		return nil, nil, fmt.Errorf("cannot confine paths to %s: %w", strings.Join(p.roots, ", "), err)
 	}
 	return pl, set, nil
 }

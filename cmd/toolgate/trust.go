@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/toolgate/toolgate/internal/safefile"
+	"github.com/toolgate/toolgate/permission"
 )
 
 // maxClaudeJSONBytes bounds ~/.claude.json, which also holds Claude Code's
@@ -45,13 +48,9 @@ func workspaceTrusted(claudeJSON, project string) (bool, string) {
 		}
 		return false, "the workspace's trust cannot be read from " + claudeJSON
 	}
-	var state struct {
-		Projects map[string]struct {
-			HasTrustDialogAccepted bool `json:"hasTrustDialogAccepted"`
-		} `json:"projects"`
-	}
-	if err := json.Unmarshal(data, &state); err != nil {
-		return false, "the workspace's trust cannot be read from " + claudeJSON + " (not the expected JSON)"
+	projects, why := trustRecord(data)
+	if why != "" {
+		return false, "the workspace's trust cannot be read from " + claudeJSON + " (" + why + ")"
 	}
 	candidates := []string{project}
 	if real, err := filepath.EvalSymlinks(project); err == nil && real != project {
@@ -59,7 +58,7 @@ func workspaceTrusted(claudeJSON, project string) (bool, string) {
 	}
 	for _, start := range candidates {
 		for dir := start; ; dir = filepath.Dir(dir) {
-			if p, ok := state.Projects[dir]; ok && p.HasTrustDialogAccepted {
+			if projects[dir] {
 				return true, ""
 			}
 			if fi, err := os.Lstat(filepath.Join(dir, ".git")); err == nil && fi != nil {
@@ -71,4 +70,39 @@ func workspaceTrusted(claudeJSON, project string) (bool, string) {
 		}
 	}
 	return false, "this workspace has not been trusted"
+}
+
+// trustRecord decodes the projects of ~/.claude.json exactly as Claude
+// Code's JavaScript reads them: member names are case-sensitive
+// ("Projects" and "HasTrustDialogAccepted" are other members, which
+// encoding/json's struct decoding would take for these), and a file in
+// which a key repeats another of its object is refused as a whole (which
+// of the two counts depends on the reader). It returns whether each
+// project directory's hasTrustDialogAccepted is true, or why the file
+// cannot be used.
+func trustRecord(data []byte) (map[string]bool, string) {
+	if off, why := permission.DuplicateKeys(data); off >= 0 {
+		return nil, fmt.Sprintf("%s at offset %d", why, off)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil || top == nil {
+		return nil, "not the expected JSON"
+	}
+	out := map[string]bool{}
+	raw, ok := top["projects"]
+	if !ok {
+		return out, ""
+	}
+	var projects map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &projects); err != nil {
+		return nil, "projects is not an object"
+	}
+	for dir, v := range projects {
+		var p map[string]json.RawMessage
+		if json.Unmarshal(v, &p) != nil {
+			continue
+		}
+		out[dir] = string(bytes.TrimSpace(p["hasTrustDialogAccepted"])) == "true"
+	}
+	return out, ""
 }

@@ -268,6 +268,32 @@ func TestClaudeCode(t *testing.T) {
 				r.call(t, "Edit", 0)
 				assert.Equal(t, "EDITED\n", r.read(t, "notes/todo.txt"))
 			}},
+		// --- the user's configuration linked into the workspace, and the
+		// project after cd
+		{name: "stow_user_settings_not_edited_through_the_workspace", prompt: "E2E stow_settings", mode: "acceptEdits",
+			stow:  map[string]string{"$HOME/.claude/settings.json": "dotfiles/claude/settings.json"},
+			steps: []step{call("Edit", map[string]any{"file_path": "$WS/dotfiles/claude/settings.json", "old_string": `"hooks"`, "new_string": `"hooks-off"`})},
+			check: func(t *testing.T, r *result) {
+				r.refused(t, "Edit", 0)
+				assert.Contains(t, r.read(t, "dotfiles/claude/settings.json"), `"hooks"`, "the user's settings were edited through their workspace file")
+			}},
+		// (Unconfined: a confined command's cd does not reach Claude
+		// Code's shell, so the next call's cwd would stay the project.)
+		{name: "project_read_deny_holds_after_cd", prompt: "E2E deny_after_cd", project: perms("deny", list("Read(./README.md)")),
+			user:  merge(perms("allow", list("Bash(cat:*)")), map[string]any{"toolgate": map[string]any{"confine": false}}),
+			steps: []step{bash("cd src"), bash("cat ../README.md")},
+			check: func(t *testing.T, r *result) {
+				tr := r.refused(t, "Bash", 1, "toolgate:", "Read(./README.md)")
+				assert.NotContains(t, tr.Text, "README-CONTENT-41")
+			}},
+		{name: "project_read_deny_holds_after_cd_without_project_dir", prompt: "E2E deny_after_cd_noenv", project: perms("deny", list("Read(./README.md)")),
+			user:       merge(perms("allow", list("Bash(cat:*)")), map[string]any{"toolgate": map[string]any{"confine": false}}),
+			hookPrefix: "env -u CLAUDE_PROJECT_DIR",
+			steps:      []step{bash("cd src"), bash("cat ../README.md")},
+			check: func(t *testing.T, r *result) {
+				tr := r.refused(t, "Bash", 1, "toolgate:", "Read(./README.md)")
+				assert.NotContains(t, tr.Text, "README-CONTENT-41")
+			}},
 		// --- modes
 		{name: "mode_acceptedits_write_runs", prompt: "E2E acceptedits_write", mode: "acceptEdits",
 			steps: []step{call("Write", map[string]any{"file_path": "$WS/new.txt", "content": "ACCEPTED\n"})},

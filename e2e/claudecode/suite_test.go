@@ -263,6 +263,14 @@ type scenario struct {
 	mcp        bool              // the suite's MCP server as "e2e"
 	mode       string            // --permission-mode
 	warmGo     bool              // the home's Go build cache starts warm (see goCache)
+	// stow moves each file the scenario wrote under $HOME (its settings
+	// included) into the workspace and links it from where it was, as
+	// GNU Stow lays out a dotfiles repository: key the $HOME path, value
+	// the workspace path.
+	stow map[string]string
+	// hookPrefix goes before toolgate's hook commands ("env -u
+	// CLAUDE_PROJECT_DIR" for a client that does not set it).
+	hookPrefix string
 	check      func(t *testing.T, r *result)
 }
 
@@ -304,6 +312,13 @@ func (s *suiteEnv) run(t *testing.T, sc scenario) *result {
 	}
 	if _, own := user["hooks"]; !own && !sc.noHooks {
 		user["hooks"] = toolgateHooks()
+		if sc.hookPrefix != "" {
+			b, err := json.Marshal(user["hooks"])
+			require.NoError(t, err)
+			var hooks map[string]any
+			require.NoError(t, json.Unmarshal(bytes.ReplaceAll(b, []byte(`"toolgate check"`), []byte(`"`+sc.hookPrefix+` toolgate check"`)), &hooks))
+			user["hooks"] = hooks
+		}
 	}
 	writeJSONFile(t, filepath.Join(home, ".claude", "settings.json"), user)
 	if sc.projectRaw != nil {
@@ -322,6 +337,13 @@ func (s *suiteEnv) run(t *testing.T, sc scenario) *result {
 	for _, p := range []string{filepath.Join(home, ".claude", "settings.json"), filepath.Join(ws, ".claude", "settings.json"),
 		filepath.Join(ws, ".claude", "settings.local.json")} {
 		expandIn(t, p, root)
+	}
+	for from, to := range sc.stow {
+		from = strings.ReplaceAll(from, "$HOME", home)
+		to = filepath.Join(ws, filepath.FromSlash(to))
+		require.NoError(t, os.MkdirAll(filepath.Dir(to), 0o755))
+		require.NoError(t, os.Rename(from, to))
+		require.NoError(t, os.Symlink(to, from))
 	}
 	if sc.warmGo {
 		cp := exec.Command("cp", "-a", s.goCache(t)+"/.", filepath.Join(home, ".cache", "go-build"))

@@ -24,6 +24,10 @@ func (c *stage) checkFilters(fields []jsonin.Member, base string) {
 	if base == "" {
 		base = sb.WorkDir()
 	}
+	if loc, ok := sb.SecretBeneath(base); ok {
+		c.guardAsk(permission.LayerSandbox, sandbox.RuleSecret, fmt.Sprintf(
+			"a search of %s reads a secret under another name: %s", base, loc), false)
+	}
 	for _, f := range t.FilterFields {
 		s, ok := c.stringField(fields, f)
 		if !ok || s == "" || !c.pathText(f, s) {

@@ -62,13 +62,15 @@ func (j *Judges) judgePath(req permission.Request, p string, write, command bool
 			real = pe.Resolved
 		}
 	case d == permission.Ask:
+		// The class travels as a value: the Ask's *PathError wraps
+		// sandbox.ErrSecret or sandbox.ErrProtected.
 		rule := sandbox.RuleSecret
-		if strings.Contains(why, "protected path") {
+		if errors.Is(err, sandbox.ErrProtected) {
 			rule = sandbox.RuleProtected
 		}
 		v.real = real
 		v.sandbox = permission.Result{Decision: permission.Ask, Layer: permission.LayerSandbox,
-			Source: permission.SourceToolAsk, Rule: rule, Reason: why, Firm: rule == sandbox.RuleProtected}
+			Source: permission.SourceToolAsk, Rule: rule, Reason: why, Firm: rule == sandbox.RuleProtected, Cause: err}
 	default:
 		v.real = real
 		v.sandbox = permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Source: permission.SourceAllow}

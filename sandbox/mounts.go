@@ -1,0 +1,86 @@
+package sandbox
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+// Mounts inside the roots.
+//
+// A mount inside a root brings another file system's files (or, with a
+// bind mount, another directory's: ~/.aws, a .git/hooks, a .claude) under
+// the root's names, and a bind mount keeps their device and inode, so
+// neither the names nor the identities tell them from the root's own. So
+// the mount points beneath the roots are read once, when the Sandbox is
+// built (from /proc/self/mountinfo on Linux), and a path on one of them
+// is judged as outside every root unless the mount point is itself a
+// root, or lies above the root that holds the path. Mounting needs
+// privileges a tool call does not get; a mount made later in the session
+// is not seen.
+
+// maxMountInfo bounds the bytes of the mount table read.
+const maxMountInfo = 4 << 20
+
+// innerMounts returns the mount points of the table that lie strictly
+// beneath one of roots and are not roots themselves.
+func innerMounts(table []byte, roots []string) []string {
+	var out []string
+	for line := range bytes.SplitSeq(table, []byte("\n")) {
+		// id parent major:minor root mount-point options ...
+		f := bytes.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		mp := unescapeMount(string(f[4]))
+		isRoot, inside := false, false
+		for _, r := range roots {
+			isRoot = isRoot || mp == r
+			inside = inside || mp != r && within(mp, r)
+		}
+		if inside && !isRoot {
+			out = append(out, mp)
+		}
+	}
+	return out
+}
+
+// unescapeMount decodes the octal escapes (\040 for a space) of a mount
+// point in the mount table.
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// otherMount returns the mount point of a mount beneath the roots that
+// holds the resolved path r and is not its root's own, or "".
+func (s *Sandbox) otherMount(r string) string {
+	for _, mp := range s.mounts {
+		if !within(r, mp) {
+			continue
+		}
+		// The innermost root holding r: if it lies at or beneath the
+		// mount point, r is on its root's own mount.
+		own := false
+		for _, root := range s.roots {
+			own = own || within(r, root) && within(root, mp)
+		}
+		if !own {
+			return mp
+		}
+	}
+	return ""
+}
