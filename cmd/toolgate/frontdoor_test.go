@@ -39,7 +39,7 @@ func openVerdict(t *testing.T, managed, stdin string, env []string) (decision, r
 		return "deny", err.Error()
 	}
 	ctx := context.Background()
-	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: mode, Cwd: ev.Cwd})
+	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: &mode, Cwd: ev.Cwd})
 	require.NoError(t, err)
 	defer sess.End("done", "", nil)
 	v := pl.Check(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput})
