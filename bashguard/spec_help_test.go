@@ -209,11 +209,22 @@ func TestHelpReaders(t *testing.T) {
 // guard has a spec for from the installed tool's own --help and fails on
 // any the spec does not classify; it lists the tools not installed here.
 func TestReaderSpecsAgreeWithHelp(t *testing.T) {
-	names := make([]string, 0, len(readerSpecs))
-	for n := range readerSpecs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	checked := specsAgreeWithHelp(t, readerSpecs, "readers")
+	assert.Greater(t, checked, 25)
+}
+
+// TestSafeSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the safe
+// commands that take options.
+func TestSafeSpecsAgreeWithHelp(t *testing.T) {
+	checked := specsAgreeWithHelp(t, safeSpecs, "safe commands")
+	assert.Greater(t, checked, 7)
+}
+
+// specsAgreeWithHelp checks every spec of m against the installed tool's
+// --help, logs the tools not installed, and returns how many it checked.
+func specsAgreeWithHelp(t *testing.T, m map[string]*spec, what string) int {
+	t.Helper()
+	names := sortedNames(m)
 	var missing []string
 	checked, options := 0, 0
 	for _, n := range names {
@@ -233,14 +244,14 @@ func TestReaderSpecsAgreeWithHelp(t *testing.T) {
 		checked++
 		for _, o := range listed {
 			options++
-			assert.True(t, specClassifies(readerSpecs[n], o), "%s: the option %s that %s --help lists is not in its spec", n, o, n)
+			assert.True(t, specClassifies(m[n], o), "%s: the option %s that %s --help lists is not in its spec", n, o, n)
 		}
 	}
 	if len(missing) > 0 {
 		t.Logf("not installed here, so not checked: %s", strings.Join(missing, ", "))
 	}
-	t.Logf("%d readers, %d listed options, every one classified", checked, options)
-	assert.Greater(t, checked, 25)
+	t.Logf("%d %s, %d listed options, every one classified", checked, what, options)
+	return checked
 }
 
 // gnuHelpRow is a line of a GNU --help that lists options: "  -x, --long=ARG
