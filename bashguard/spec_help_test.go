@@ -220,6 +220,13 @@ func TestSafeSpecsAgreeWithHelp(t *testing.T) {
 	assert.Greater(t, checked, 7)
 }
 
+// TestToolSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the
+// read-only tools with options of their own.
+func TestToolSpecsAgreeWithHelp(t *testing.T) {
+	checked := specsAgreeWithHelp(t, toolSpecs, "tools")
+	assert.Greater(t, checked, 15)
+}
+
 // specsAgreeWithHelp checks every spec of m against the installed tool's
 // --help, logs the tools not installed, and returns how many it checked.
 func specsAgreeWithHelp(t *testing.T, m map[string]*spec, what string) int {

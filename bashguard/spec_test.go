@@ -43,7 +43,7 @@ func allSpecs() []specAt {
 
 // commandSpecs are the tables of specs by command name, besides git's.
 func commandSpecs() []map[string]*spec {
-	return []map[string]*spec{readerSpecs, safeSpecs}
+	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs}
 }
 
 // sortedNames returns the names of m in order.
@@ -202,6 +202,9 @@ func harmlessShortFlag(s *spec) byte {
 func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
 	var lines [][]string
 	long := strings.HasPrefix(sp.text, "--")
+	if s.grammar.oneDash {
+		flag = 0 // one word, one option: -vr is no cluster to xxd
+	}
 	switch sp.arg {
 	case argNone:
 		lines = append(lines, []string{sp.text})
