@@ -7,6 +7,10 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
+// The tool queries whose forms need code of their own (sysTools): ulimit,
+// hash, printenv, go, gofmt, yq, npm run, rustup, rustc and pip. The
+// read-only tools with plain options are specs (specs_tools.go).
+
 // plainEnvVars are environment variables that name places, the user, the
 // terminal or the locale, never a secret: printenv may print them.
 var plainEnvVars = map[string]bool{
