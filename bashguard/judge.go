@@ -152,7 +152,9 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 					}
 				}
 			}
-			safeCmdOpts(c, name, v)
+			if s := safeSpecs[name]; s != nil {
+				a.judgeSpec(c, name, s, v, 1)
+			}
 			if name == "which" {
 				probePaths(a, c, v, 1, "which")
 			}

@@ -155,8 +155,8 @@ func SafeCommands() []string {
 	for n := range versionTools {
 		out = append(out, n) // only to print their version, or go's and npm's listings
 	}
-	for n := range sysToolSpecs {
-		out = append(out, n) // with the options of systools.go
+	for n := range toolSpecs {
+		out = append(out, n) // with the options of specs_tools.go
 	}
 	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of systools.go
 	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
@@ -168,8 +168,8 @@ func SafeCommands() []string {
 		"zsh",
 		// printf without -v prints; with it, it assigns, which is asked.
 		"printf",
-		// With the options of tools.go.
-		"tree", "fd", "fdfind", "xxd", "hexdump", "ps", "hostname")
+		// In the forms of tools.go.
+		"ps", "hostname")
 	slices.Sort(out)
 	return out
 }

@@ -179,6 +179,11 @@ type spec struct {
 	// judges the work tree as a Probe; the effect test holds the
 	// command to it.
 	scans bool
+	// helpers are the programs a command that is a script runs itself,
+	// from the standard directories, with arguments it fixes (Debian's
+	// lsb_release runs getopt, cut and tr): the effect test takes them
+	// for the command's own.
+	helpers []string
 	// bareDot: without operands, the command works on the working
 	// directory (ls, du), which is judged as its operand.
 	bareDot bool

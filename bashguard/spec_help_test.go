@@ -209,13 +209,31 @@ func TestHelpReaders(t *testing.T) {
 // guard has a spec for from the installed tool's own --help and fails on
 // any the spec does not classify; it lists the tools not installed here.
 func TestReaderSpecsAgreeWithHelp(t *testing.T) {
-	names := make([]string, 0, len(readerSpecs))
-	for n := range readerSpecs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	checked := specsAgreeWithHelp(t, readerSpecs, "readers")
+	assert.Greater(t, checked, 25)
+}
+
+// TestSafeSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the safe
+// commands that take options.
+func TestSafeSpecsAgreeWithHelp(t *testing.T) {
+	checked := specsAgreeWithHelp(t, safeSpecs, "safe commands")
+	assert.Greater(t, checked, 7)
+}
+
+// TestToolSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the
+// read-only tools with options of their own.
+func TestToolSpecsAgreeWithHelp(t *testing.T) {
+	checked := specsAgreeWithHelp(t, toolSpecs, "tools")
+	assert.Greater(t, checked, 15)
+}
+
+// specsAgreeWithHelp checks every spec of m against the installed tool's
+// --help, logs the tools not installed, and returns how many it checked.
+func specsAgreeWithHelp(t *testing.T, m map[string]*spec, what string) int {
+	t.Helper()
+	names := sortedNames(m)
 	var missing []string
-	checked, options := 0, 0
+	checked, options, valued := 0, 0, 0
 	for _, n := range names {
 		bin, err := exec.LookPath(n)
 		if err != nil {
@@ -233,14 +251,23 @@ func TestReaderSpecsAgreeWithHelp(t *testing.T) {
 		checked++
 		for _, o := range listed {
 			options++
-			assert.True(t, specClassifies(readerSpecs[n], o), "%s: the option %s that %s --help lists is not in its spec", n, o, n)
+			assert.True(t, specClassifies(m[n], o), "%s: the option %s that %s --help lists is not in its spec", n, o, n)
+		}
+		for o, ar := range gnuHelpArities(string(b)) {
+			// The spec takes the next word for the option's value only
+			// where the tool does: otherwise that word, an operand to
+			// the tool, would never be judged.
+			if sp := specSpelling(m[n], o); sp != nil && sp.arg == argRequired && !helpHidesValue[n+" "+o] {
+				valued++
+				assert.Equal(t, argRequired, ar, "%s: the spec gives %s the next word, but %s --help shows it %s", n, o, n, arityText(ar))
+			}
 		}
 	}
 	if len(missing) > 0 {
 		t.Logf("not installed here, so not checked: %s", strings.Join(missing, ", "))
 	}
-	t.Logf("%d readers, %d listed options, every one classified", checked, options)
-	assert.Greater(t, checked, 25)
+	t.Logf("%d %s, %d listed options, every one classified; %d the spec gives the next word, each shown with a value", checked, what, options, valued)
+	return checked
 }
 
 // gnuHelpRow is a line of a GNU --help that lists options: "  -x, --long=ARG
@@ -268,4 +295,89 @@ func gnuHelpOptions(text string) []string {
 		}
 	}
 	return out
+}
+
+// helpHidesValue are the options whose value a tool's --help does not
+// show, each checked against the tool's source or manual.
+var helpHidesValue = map[string]bool{
+	// file(1): "-P, --parameter name=value"; --help shows no value.
+	"file -P": true, "file --parameter": true,
+	// stat's --help prints "-c  --format=FORMAT": two spaces end the
+	// row's spellings before the value.
+	"stat -c": true,
+	// ss(8): "-N NSNAME, --net=NSNAME" (getopt's "N:"); --help shows no
+	// value.
+	"ss -N": true, "ss --net": true,
+}
+
+// specSpelling returns the spelling o ("-x", "--long") of s, or nil.
+func specSpelling(s *spec, o string) *spelling {
+	if len(o) == 2 {
+		return s.short[o[1]]
+	}
+	return s.longExact(o)
+}
+
+func arityText(a arity) string {
+	return [...]string{"without a value", "with a value", "with a value only attached"}[a]
+}
+
+// gnuHelpArities says, for each option a GNU --help row lists, whether
+// the row shows it with a value: "[=ARG]" (only attached), "=ARG" or
+// " ARG" (required), or none. The options of one row share its arity
+// ("-s, --suffix=SUFFIX").
+func gnuHelpArities(text string) map[string]arity {
+	out := map[string]arity{}
+	for _, line := range strings.Split(text, "\n") {
+		m := gnuHelpRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		// An option shows its own value ("-C NUM, --context[=NUM]"), or
+		// takes the row's ("-s, --suffix=SUFFIX": -s too).
+		row, rowShown := argNone, false
+		own := map[string]arity{}
+		var opts []string
+		words := strings.Fields(strings.ReplaceAll(m[1], ",", " "))
+		for i, w := range words {
+			o := gnuHelpOption.FindString(w)
+			if o == "" {
+				continue
+			}
+			opts = append(opts, o)
+			rest := w[len(o):]
+			switch {
+			case strings.HasPrefix(rest, "["):
+				own[o] = argOptional
+			case strings.HasPrefix(rest, "="):
+				own[o] = argRequired
+			case rest == "" && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-"):
+				own[o] = argRequired
+			default:
+				continue
+			}
+			if !rowShown {
+				row, rowShown = own[o], true
+			}
+		}
+		for _, o := range opts {
+			ar, ok := own[o]
+			if !ok {
+				ar = row
+			}
+			if _, seen := out[o]; !seen {
+				out[o] = ar
+			}
+		}
+	}
+	return out
+}
+
+// The arity reader reads what GNU, util-linux and clap help rows show.
+func TestHelpArities(t *testing.T) {
+	help := "  -s, --suffix=SUFFIX  remove\n  -z, --zero   end\n -L, --color[=<mode>]  colour\n -d, --delimiter <string>  d\n" +
+		"  -C NUM, --context[=NUM]  context\n"
+	assert.Equal(t, map[string]arity{"-s": argRequired, "--suffix": argRequired, "-z": argNone, "--zero": argNone,
+		"-L": argOptional, "--color": argOptional, "-d": argRequired, "--delimiter": argRequired,
+		"-C": argRequired, "--context": argOptional}, gnuHelpArities(help))
 }

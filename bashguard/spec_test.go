@@ -33,15 +33,27 @@ func allSpecs() []specAt {
 		}
 	}
 	walk("git", []string{"git"}, gitSpec)
-	readers := make([]string, 0, len(readerSpecs))
-	for n := range readerSpecs {
-		readers = append(readers, n)
-	}
-	sort.Strings(readers)
-	for _, n := range readers {
-		walk(n, []string{n}, readerSpecs[n])
+	for _, m := range commandSpecs() {
+		for _, n := range sortedNames(m) {
+			walk(n, []string{n}, m[n])
+		}
 	}
 	return out
+}
+
+// commandSpecs are the tables of specs by command name, besides git's.
+func commandSpecs() []map[string]*spec {
+	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs}
+}
+
+// sortedNames returns the names of m in order.
+func sortedNames(m map[string]*spec) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 type specAt struct {
@@ -190,6 +202,9 @@ func harmlessShortFlag(s *spec) byte {
 func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
 	var lines [][]string
 	long := strings.HasPrefix(sp.text, "--")
+	if s.grammar.oneDash {
+		flag = 0 // one word, one option: -vr is no cluster to xxd
+	}
 	switch sp.arg {
 	case argNone:
 		lines = append(lines, []string{sp.text})

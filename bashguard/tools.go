@@ -7,52 +7,9 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// Read-only tools with options of their own, each checked against its
-// manual: tree(1), fd(1) (fdfind on Debian), xxd(1), hexdump(1), ps(1)
-// and hostname(1). What they read goes through the path judge; an option
-// that writes, runs a program, follows links out of the tree or reads a
-// list of names is not among the allowed ones.
-
-// toolOpts are the options of one tool: short letters without and with
-// a value, long options without and with a value. Options of fileOpts
-// name a file the tool reads.
-type toolOpts struct {
-	short, shortVal string
-	long, longVal   []string
-	fileOpts        []string
-}
-
-var toolSpecs = map[string]*toolOpts{
-	// tree: -o writes, -R reruns with -o 00Tree.html, -l follows links,
-	// -H, -T, --hintro and --houtro make HTML, --fromfile reads lists of
-	// names, --info prints .info files: none is here.
-	"tree": {short: "adfixqNQpugshDFvtcUrniASCXJ", shortVal: "LPI",
-		long:     []string{"--gitignore", "--matchdirs", "--metafirst", "--ignore-case", "--prune", "--noreport", "--inodes", "--device", "--dirsfirst", "--filesfirst", "--si", "--du", "--version", "--help"},
-		longVal:  []string{"--filelimit", "--charset", "--timefmt", "--sort", "--gitfile", "--infofile"},
-		fileOpts: []string{"--gitfile", "--infofile"}},
-	// fd: -x and -X run commands, -l runs ls, -L follows links,
-	// --base-directory moves the search: none is here.
-	"fd": fdOpts, "fdfind": fdOpts,
-	// xxd: -r turns a dump back into a file (and patches an output file).
-	"xxd": {short: "abCEehidupv", shortVal: "cglnos",
-		long:    []string{"-ps", "-postscript", "-plain", "-autoskip", "-bits", "-capitalize", "-EBCDIC", "-include", "-version", "-help", "-uppercase"},
-		longVal: []string{"-cols", "-groupsize", "-len", "-name", "-seek"}},
-	// hexdump: -f reads a format file.
-	"hexdump": {short: "bcCdoxvL", shortVal: "efns",
-		long: []string{"--one-byte-octal", "--one-byte-char", "--canonical", "--two-bytes-decimal", "--two-bytes-octal", "--two-bytes-hex",
-			"--no-squeezing", "--help", "--version"},
-		longVal: []string{"--format", "--format-file", "--color", "--length", "--skip"}, fileOpts: []string{"-f", "--format-file"}},
-}
-
-var fdOpts = &toolOpts{short: "HIusigFap01qhV", shortVal: "dEteSoocj",
-	long: []string{"--hidden", "--no-hidden", "--no-ignore", "--ignore", "--no-ignore-vcs", "--ignore-vcs", "--no-ignore-parent", "--unrestricted",
-		"--case-sensitive", "--ignore-case", "--glob", "--regex", "--fixed-strings", "--absolute-path", "--relative-path", "--full-path",
-		"--print0", "--prune", "--quiet", "--show-errors", "--strip-cwd-prefix", "--one-file-system", "--no-require-git", "--require-git",
-		"--no-follow", "--help", "--version"},
-	longVal: []string{"--max-depth", "--min-depth", "--exact-depth", "--exclude", "--type", "--extension", "--size", "--changed-within",
-		"--changed-before", "--change-newer-than", "--change-older-than", "--newer", "--older", "--owner", "--color", "--threads",
-		"--max-results", "--batch-size", "--path-separator", "--and", "--search-path", "--ignore-file", "--format", "--hyperlink"},
-	fileOpts: []string{"--ignore-file"}}
+// The tools of toolSpecs (specs_tools.go) are judged by their specs; ps
+// and hostname read their command lines in languages of their own, and
+// keep their models here.
 
 // moreTools judges the tools of toolSpecs, ps and hostname. It reports
 // whether it decided.
@@ -69,107 +26,99 @@ func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
 		}
 		return true
 	}
-	spec := toolSpecs[name]
-	sys := sysToolSpecs[name]
-	if sys != nil {
-		spec = &sys.opts
-	}
-	if spec == nil {
+	s := toolSpecs[name]
+	if s == nil {
 		return false
 	}
-	var ops []int
-	longDash := "--"
-	if name == "xxd" {
-		longDash = "-" // xxd spells its long options with one dash
-	}
-	for i := 1; i < v.len(); i++ {
-		s := v.vals[i]
-		if !v.literal(i) || s == "-" || !strings.HasPrefix(s, "-") {
-			ops = append(ops, i)
-			continue
-		}
-		if s == "--" {
-			for k := i + 1; k < v.len(); k++ {
-				ops = append(ops, k)
-			}
-			break
-		}
-		lname, lval, has := strings.Cut(s, "=")
-		if len(s) > 2 && strings.HasPrefix(s, longDash) && (longDash == "--" || !strings.Contains(spec.short+spec.shortVal, s[1:2]) || slices.Contains(spec.long, lname) || slices.Contains(spec.longVal, lname)) {
-			switch {
-			case slices.Contains(spec.long, lname) && !has:
-			case slices.Contains(spec.longVal, lname):
-				at := i
-				if !has && i+1 < v.len() {
-					i++
-					lval, at = v.vals[i], i
-				}
-				if slices.Contains(spec.fileOpts, lname) {
-					a.readPath(c, lval, v.flags[at], name)
-				}
-				if lname == "--search-path" {
-					a.probePath(c, lval, v.flags[at], name)
-				}
-			default:
-				c.addf(permission.Ask, ArgsRule(name), "uses the "+name+" option ", lname, ", which is not known to be harmless", false)
-			}
-			continue
-		}
-		for j := 1; j < len(s); j++ {
-			ch := s[j]
-			if strings.IndexByte(spec.shortVal, ch) >= 0 {
-				val, at := s[j+1:], i
-				if val == "" && i+1 < v.len() {
-					i++
-					val, at = v.vals[i], i
-				}
-				if slices.Contains(spec.fileOpts, "-"+string(ch)) {
-					a.readPath(c, val, v.flags[at], name)
-				}
-				break
-			}
-			if strings.IndexByte(spec.short, ch) < 0 {
-				c.addf(permission.Ask, ArgsRule(name), "uses the "+name+" option -", string(ch), ", which is not known to be harmless", false)
-				break
-			}
-		}
-	}
-	switch name {
-	case "tree":
-		if len(ops) == 0 {
-			a.probePath(c, ".", 0, name)
-		}
-		for _, k := range ops {
-			a.probePath(c, v.vals[k], v.flags[k], name)
-		}
-		c.allow("safe", "tree lists names inside the allowed roots")
-	case "fd", "fdfind":
-		// fd PATTERN PATH...: the pattern is data.
-		if len(ops) <= 1 {
-			a.probePath(c, ".", 0, name)
-		}
-		for _, k := range ops[min(1, len(ops)):] {
-			a.probePath(c, v.vals[k], v.flags[k], name)
-		}
-		c.allow("safe", name+" lists names inside the allowed roots")
-	case "xxd":
-		if len(ops) > 1 {
-			// xxd IN OUT writes its dump to OUT.
-			a.writePath(c, v.vals[ops[1]], v.flags[ops[1]], name)
-		}
-		for _, k := range ops[:min(1, len(ops))] {
-			a.readPath(c, v.vals[k], v.flags[k], name)
-		}
-		c.allow("safe", "xxd reads only inside the allowed roots")
-	case "hexdump":
-		for _, k := range ops {
-			a.readPath(c, v.vals[k], v.flags[k], name)
-		}
-		c.allow("safe", "hexdump reads only inside the allowed roots")
-	default:
-		a.sysOperands(c, name, sys, ops, v)
-	}
+	a.tool(c, name, s, v)
 	return true
+}
+
+// tool judges the tool name by its spec s: each option by its kind, then
+// what its model says of the operands, then each other operand by the
+// spec's operands kind. A tool whose spec gives no operands kind takes no
+// operand: one asks.
+func (a *analyzer) tool(c *verdictAcc, name string, s *spec, v *argv) {
+	f := a.judgeSpec(c, name, s, v, 1)
+	if s.check != nil {
+		s.check(a, c, s, v, &f)
+	}
+	roots := 0
+	for k, i := range f.ops {
+		if f.handled(i) {
+			roots++
+			continue
+		}
+		if k == 0 && s.firstOperand == kPattern {
+			continue // fd's pattern is data
+		}
+		switch s.operands {
+		case kRead:
+			a.readPath(c, v.vals[i], v.flags[i], name)
+		case kProbe:
+			a.probePath(c, v.vals[i], v.flags[i], name)
+		case kWord:
+		default:
+			c.addf(permission.Ask, ArgsRule(name), "takes no operand, and ", v.vals[i], " is not known to be harmless", false)
+			return
+		}
+		roots++
+	}
+	if roots == 0 && s.bareDot {
+		// tree and fd without a directory list the working directory.
+		a.probePath(c, ".", 0, name)
+	}
+	c.allow(RuleSafe, orText(s.allow, name+" only prints"))
+}
+
+// treeClusters asks for a cluster of tree's short options in which one
+// that takes a value is not the last: tree takes every such value from
+// the next words, in order, and reads the rest of the cluster as options
+// ("tree -Lo 1 out.txt" writes out.txt), where the scanner takes the rest
+// of the word for the value.
+func treeClusters(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for _, e := range f.seen {
+		if len(e.spell) == 2 && e.hasVal && e.at < v.len() && v.vals[e.at] == e.word && len(e.word) > 2 {
+			c.addf(permission.Ask, ArgsRule("tree"), "tree takes the value of "+e.spell+" from the next word, not from the rest of ", e.word, "", false)
+			return
+		}
+	}
+}
+
+// xxdOperands judges xxd's operands: xxd IN OUT reads IN and writes its
+// dump to OUT. Every operand after the first is judged as written, since
+// a value the scanner attaches xxd may take from the next word.
+func xxdOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for k, i := range f.ops {
+		if k == 0 {
+			continue
+		}
+		a.writePath(c, v.vals[i], v.flags[i], "xxd")
+		f.handle(i)
+	}
+}
+
+// stringsOptionFiles asks for an operand "@FILE": binutils read more
+// options from FILE, -o FILE among them, which are not analysed.
+func stringsOptionFiles(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for _, i := range f.ops {
+		if w := v.vals[i]; strings.HasPrefix(w, "@") {
+			a.readPath(c, w[1:], v.flags[i], "strings")
+			c.add(permission.Ask, ArgsRule("strings"), "reads its options from the file "+w[1:]+" (@file), which are not analysed", false)
+			f.handle(i)
+		}
+	}
+}
+
+// getconfOperands judges getconf's operands: getconf NAME PATH and
+// getconf -a PATH look up the limits of PATH.
+func getconfOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for k, i := range f.ops {
+		if k > 0 || f.has("-a") {
+			a.probePath(c, v.vals[i], v.flags[i], "getconf")
+			f.handle(i)
+		}
+	}
 }
 
 // psUnixFlags are procps ps's UNIX options that take no value, and
