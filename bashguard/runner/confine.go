@@ -202,8 +202,18 @@ type ConfineLevel struct {
 	// enforced: "fs" (file system access to the granted locations),
 	// "tcp" (connect and bind), "udp" (connect, send and bind), "signal"
 	// (signals to processes outside) and "abstract-unix" (abstract UNIX
-	// sockets outside).
+	// sockets outside); then what the seccomp filter refuses:
+	// "unix-socket" (connecting to or binding UNIX sockets by path: no
+	// socket but a connected pair), "mptcp" (MPTCP sockets), "raw-socket"
+	// (raw and packet sockets), "io-uring", "other-processes" (resource
+	// limits, priorities and CPU affinity of any process but the caller)
+	// and "keyring" (the user's kernel keyrings). With the network off
+	// the filter refuses every socket but a UNIX pair, so "udp" and
+	// "abstract-unix" appear whatever the Landlock ABI.
 	Restricted []string
+	// Layers names the mechanisms besides Landlock that confined the
+	// command, in this order: "seccomp" (the system call filter).
+	Layers []string
 	// Secrets is how many secret paths inside the roots were left out
 	// of the grant (the entries refused by the checker, each counted
 	// once, directories as one).
@@ -214,7 +224,8 @@ type ConfineLevel struct {
 }
 
 // String describes the level in one line, as the audit log stores it:
-// "landlock v7: fs, tcp, signal, abstract-unix; 1 secret path hidden" or
+// "landlock v7 + seccomp: fs, tcp, udp, signal, abstract-unix, unix-socket,
+// ...; 1 secret path hidden" or
 // "none: " and the reason.
 func (l ConfineLevel) String() string {
 	if !l.Enforced {
@@ -226,6 +237,10 @@ func (l ConfineLevel) String() string {
 	var b strings.Builder
 	b.WriteString("landlock v")
 	b.WriteString(strconv.Itoa(l.ABI))
+	for _, layer := range l.Layers {
+		b.WriteString(" + ")
+		b.WriteString(layer)
+	}
 	b.WriteString(": ")
 	b.WriteString(strings.Join(l.Restricted, ", "))
 	switch {
@@ -239,9 +254,13 @@ func (l ConfineLevel) String() string {
 
 // confineSupport is what the kernel offers: the Landlock ABI version, or
 // why there is none.
+
 type confineSupport struct {
 	abi    int
 	reason string
+	// seccomp says why the seccomp filter cannot be installed; empty
+	// when it can.
+	seccomp string
 }
 
 // confineMainCalled records that the running program called ConfineMain,

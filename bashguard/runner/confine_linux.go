@@ -80,7 +80,7 @@ func confineProbe() confineSupport {
 			v = 5
 		}
 	}
-	return confineSupport{abi: min(v, len(confineABIs)-1)}
+	return confineSupport{abi: min(v, len(confineABIs)-1), seccomp: confineSeccompProbe()}
 }
 
 // confinePlan is what the runner sends its launcher: the ruleset, the
@@ -94,6 +94,9 @@ type confinePlan struct {
 	Rules    []confineRule
 	MaxProcs int
 	Bash     string
+	// NetMode is the network the seccomp filter leaves: none, loopback
+	// or all.
+	NetMode confineNetMode
 }
 
 // confineRule grants Access beneath Path. Follow lets the path's symbolic
@@ -134,6 +137,9 @@ func confineAvailable(c runConfig) confineSupport {
 	if !c.confine.Network && s.abi < 4 {
 		return confineSupport{reason: "Landlock ABI version " + strconv.Itoa(s.abi) + " cannot refuse TCP connections (version 4 can), and the network is off"}
 	}
+	if s.seccomp != "" {
+		return confineSupport{reason: s.seccomp + "; without the seccomp filter a confined command could reach the user's UNIX sockets (ssh-agent, D-Bus, databases), UDP, MPTCP, other processes' limits and the keyring"}
+	}
 	return s
 }
 
@@ -148,23 +154,27 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		Scoped:   uint64(base.Scoped),
 		MaxProcs: runProcLimit(c.maxProcs),
 		Bash:     c.bash,
+		NetMode:  confineNetOn,
 	}
 	if !c.confine.Network {
 		p.Net = uint64(base.HandledAccessNet)
+		p.NetMode = confineNetOff
 	}
 	lvl := ConfineLevel{Enforced: true, ABI: abi, Restricted: []string{"fs"}}
 	if p.Net&(ll.AccessNetBindTCP|ll.AccessNetConnectTCP) != 0 {
 		lvl.Restricted = append(lvl.Restricted, "tcp")
 	}
-	if p.Net&(ll.AccessNetBindUDP|ll.AccessNetConnectSendUDP) != 0 {
+	if p.Net&(ll.AccessNetBindUDP|ll.AccessNetConnectSendUDP) != 0 || p.NetMode == confineNetOff {
 		lvl.Restricted = append(lvl.Restricted, "udp")
 	}
 	if p.Scoped&ll.ScopeSignal != 0 {
 		lvl.Restricted = append(lvl.Restricted, "signal")
 	}
-	if p.Scoped&ll.ScopeAbstractUnixSocket != 0 {
+	if p.Scoped&ll.ScopeAbstractUnixSocket != 0 || p.NetMode == confineNetOff {
 		lvl.Restricted = append(lvl.Restricted, "abstract-unix")
 	}
+	lvl.Layers = append(lvl.Layers, "seccomp")
+	lvl.Restricted = append(lvl.Restricted, confineSeccompRestricts()...)
 
 	readOnly := c.confine.ReadOnly
 	if readOnly == nil {
@@ -353,6 +363,9 @@ func confineLaunch() int {
 		return fail("landlock_restrict_self: %v", err)
 	}
 	unix.Close(fd)
+	if err := confineSeccompApply(p.NetMode); err != nil {
+		return fail("installing the seccomp filter: %v", err)
+	}
 	report(confineStatus{Applied: true})
 	err = syscall.Exec(p.Bash, argv, env)
 	return fail("executing %s: %v", p.Bash, err)

@@ -73,15 +73,17 @@ func confineTestEnforced(t *testing.T, res Result, network bool) {
 	assert.Empty(t, res.Confined.Reason)
 	want := []string{"fs"}
 	if !network {
-		want = append(want, "tcp")
-		if abi >= 10 {
-			want = append(want, "udp")
-		}
+		want = append(want, "tcp", "udp")
 	}
 	if abi >= 6 {
-		want = append(want, "signal", "abstract-unix")
+		want = append(want, "signal")
 	}
+	if abi >= 6 || !network {
+		want = append(want, "abstract-unix")
+	}
+	want = append(want, "unix-socket", "mptcp", "raw-socket", "io-uring", "other-processes", "keyring")
 	assert.Equal(t, want, res.Confined.Restricted)
+	assert.Equal(t, []string{"seccomp"}, res.Confined.Layers)
 }
 
 func TestConfinedCommandCannotWriteOutsideRoots(t *testing.T) {
@@ -174,7 +176,7 @@ func TestConfinedNetworkOffRefusesTCP(t *testing.T) {
 python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))' 2>&1 | tail -n 1`)
 	require.NoError(t, err)
 	assert.Equal(t, "refused: [Errno 13] Permission denied\n"+
-		DefaultBash+": connect: Permission denied\n"+DefaultBash+": line 9: /dev/tcp/127.0.0.1/"+port+": Permission denied\ndevtcp=1\n"+
+		DefaultBash+": socket: Permission denied\n"+DefaultBash+": line 9: /dev/tcp/127.0.0.1/"+port+": Permission denied\ndevtcp=1\n"+
 		"PermissionError: [Errno 13] Permission denied\n", res.Output)
 	confineTestEnforced(t, res, false)
 	select {
@@ -361,8 +363,18 @@ func TestConfineFallbackWhenUnavailable(t *testing.T) {
 	res, err = r.Run(context.Background(), "echo ok")
 	require.NoError(t, err)
 	assert.Equal(t, "ok\n", res.Output)
-	assert.Equal(t, ConfineLevel{Enforced: true, ABI: 3, Restricted: []string{"fs"}}, res.Confined)
-	assert.Equal(t, "landlock v3: fs", res.Confined.String())
+	assert.Equal(t, ConfineLevel{Enforced: true, ABI: 3, Layers: []string{"seccomp"},
+		Restricted: []string{"fs", "unix-socket", "mptcp", "raw-socket", "io-uring", "other-processes", "keyring"}}, res.Confined)
+	assert.Equal(t, "landlock v3 + seccomp: fs, unix-socket, mptcp, raw-socket, io-uring, other-processes, keyring", res.Confined.String())
+
+	// Without seccomp, Landlock alone leaves the user's UNIX sockets open.
+	r.probe = func() confineSupport {
+		return confineSupport{abi: 7, seccomp: "the kernel has no seccomp (forced by the test)"}
+	}
+	res, err = r.Run(context.Background(), "echo ran")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+	assert.Empty(t, res.Output)
+	assert.Equal(t, "the kernel has no seccomp (forced by the test); without the seccomp filter a confined command could reach the user's UNIX sockets (ssh-agent, D-Bus, databases), UDP, MPTCP, other processes' limits and the keyring; the command was refused", res.Confined.Reason)
 }
 
 func TestConfineLauncherThatDoesNotReport(t *testing.T) {
