@@ -110,6 +110,23 @@ func DefaultConfineDevices() []string {
 // paths, connecting to UNIX sockets by path before ABI 9, and UDP before
 // ABI 10.
 //
+// # Beyond Landlock
+//
+// The launcher also installs a seccomp filter (required): no socket but a
+// connected AF_UNIX stream pair, and with the network off no connect,
+// bind, listen or sendto to an address (so no pathname or abstract UNIX
+// socket: ssh-agent, gpg-agent, D-Bus, a database's socket; no UDP, MPTCP,
+// raw or packet socket); no io_uring; prlimit64, setpriority, ioprio_set
+// and the sched_set* calls only on the caller itself; no keyctl, add_key or
+// request_key. And, where the kernel gives an unprivileged user
+// namespaces, it runs the command in new user, PID, mount and (unless the
+// network is on) network namespaces: every process ends with the call,
+// processes outside have no number to signal, the runtime sockets of
+// Hidden are covered, and the network holds only a loopback interface.
+// Namespaces are required where Landlock has no signal scoping (ABI 4-5)
+// and for Loopback; elsewhere they add to the confinement, and
+// [ConfineLevel.Layers] says whether they applied.
+//
 // # Secret paths
 //
 // Landlock only grants; it cannot take back part of a granted tree. So
@@ -166,6 +183,18 @@ type Confinement struct {
 	// Network lets a command connect and bind TCP sockets. False: the
 	// kernel refuses both (which needs Landlock ABI 4).
 	Network bool
+	// Loopback, with Network false, lets a command bind and connect IP
+	// sockets on the loopback interface only (127.0.0.1 and ::1): it runs
+	// in a network namespace of its own that holds nothing else, so a
+	// test server it starts answers it, and nothing outside does (not
+	// even the host's own loopback services). It needs the user,
+	// PID, mount and network namespaces; where the kernel refuses them,
+	// the command is treated as unconfinable.
+	Loopback bool
+	// Hidden are the locations a mount namespace covers for the command
+	// (directories with an empty read-only file system, other files
+	// with /dev/null). Nil: [DefaultConfineHidden].
+	Hidden []string
 	// ReadSecrets grants the roots whole, secret paths included: the
 	// checker is not consulted and nothing is walked.
 	ReadSecrets bool

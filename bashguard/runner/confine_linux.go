@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -97,6 +98,12 @@ type confinePlan struct {
 	// NetMode is the network the seccomp filter leaves: none, loopback
 	// or all.
 	NetMode confineNetMode
+	// Namespaces asks for the second stage in new namespaces; NeedNS,
+	// when not empty, says why the run must fail without them.
+	Namespaces bool
+	NeedNS     string
+	// Hidden are the locations the mount namespace covers.
+	Hidden []string
 }
 
 // confineRule grants Access beneath Path. Follow lets the path's symbolic
@@ -114,6 +121,11 @@ type confineRule struct {
 type confineStatus struct {
 	Applied bool
 	Error   string `json:",omitempty"`
+	// Layers are the layers applied besides Landlock, in order.
+	Layers []string `json:",omitempty"`
+	// NoNS says why the namespaces were not applied, when they were
+	// asked for but not needed.
+	NoNS string `json:",omitempty"`
 }
 
 // confineAvailable decides whether the command can be confined as c
@@ -136,6 +148,15 @@ func confineAvailable(c runConfig) confineSupport {
 	}
 	if !c.confine.Network && s.abi < 4 {
 		return confineSupport{reason: "Landlock ABI version " + strconv.Itoa(s.abi) + " cannot refuse TCP connections (version 4 can), and the network is off"}
+	}
+	if need := confineNeedNS(c, s.abi); need != "" {
+		nsProbe := c.nsProbe
+		if nsProbe == nil {
+			nsProbe = confineNSProbe
+		}
+		if why := nsProbe(!c.confine.Network); why != "" {
+			return confineSupport{reason: why + ", and " + need}
+		}
 	}
 	if s.seccomp != "" {
 		return confineSupport{reason: s.seccomp + "; without the seccomp filter a confined command could reach the user's UNIX sockets (ssh-agent, D-Bus, databases), UDP, MPTCP, other processes' limits and the keyring"}
@@ -160,21 +181,19 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		p.Net = uint64(base.HandledAccessNet)
 		p.NetMode = confineNetOff
 	}
-	lvl := ConfineLevel{Enforced: true, ABI: abi, Restricted: []string{"fs"}}
-	if p.Net&(ll.AccessNetBindTCP|ll.AccessNetConnectTCP) != 0 {
-		lvl.Restricted = append(lvl.Restricted, "tcp")
+	switch {
+	case c.confine.Network:
+	case c.confine.Loopback:
+		p.NetMode = confineNetLoopback
+		p.Net = 0 // the network namespace holds only the loopback interface
 	}
-	if p.Net&(ll.AccessNetBindUDP|ll.AccessNetConnectSendUDP) != 0 || p.NetMode == confineNetOff {
-		lvl.Restricted = append(lvl.Restricted, "udp")
+	p.Namespaces = true
+	p.NeedNS = confineNeedNS(c, abi)
+	p.Hidden = c.confine.Hidden
+	if p.Hidden == nil {
+		p.Hidden = DefaultConfineHidden()
 	}
-	if p.Scoped&ll.ScopeSignal != 0 {
-		lvl.Restricted = append(lvl.Restricted, "signal")
-	}
-	if p.Scoped&ll.ScopeAbstractUnixSocket != 0 || p.NetMode == confineNetOff {
-		lvl.Restricted = append(lvl.Restricted, "abstract-unix")
-	}
-	lvl.Layers = append(lvl.Layers, "seccomp")
-	lvl.Restricted = append(lvl.Restricted, confineSeccompRestricts()...)
+	lvl := confineLevelOf(p, []string{"seccomp"})
 
 	readOnly := c.confine.ReadOnly
 	if readOnly == nil {
@@ -211,6 +230,50 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	p.Rules = w.rules
 	lvl.Secrets = w.secrets
 	return p, lvl, nil
+}
+
+// confineNeedNS says why the run needs the namespaces, or "" when they
+// only add to it.
+func confineNeedNS(c runConfig, abi int) string {
+	switch {
+	case c.confine.Loopback && !c.confine.Network:
+		return "the loopback-only network needs a network namespace of its own"
+	case abi < 6:
+		return "Landlock ABI " + strconv.Itoa(abi) + " cannot keep a command from signalling the user's other processes (ABI 6 can; a PID namespace would)"
+	}
+	return ""
+}
+
+// confineLevelOf describes the confinement of plan p under the layers
+// the launcher reported.
+func confineLevelOf(p confinePlan, layers []string) ConfineLevel {
+	has := func(l string) bool { return slices.Contains(layers, l) }
+	lvl := ConfineLevel{Enforced: true, ABI: p.ABI, Restricted: []string{"fs"}, Layers: layers}
+	if p.Net&(ll.AccessNetBindTCP|ll.AccessNetConnectTCP) != 0 {
+		lvl.Restricted = append(lvl.Restricted, "tcp")
+	}
+	if p.Net&(ll.AccessNetBindUDP|ll.AccessNetConnectSendUDP) != 0 || p.NetMode == confineNetOff {
+		lvl.Restricted = append(lvl.Restricted, "udp")
+	}
+	if p.NetMode == confineNetLoopback && has("netns") {
+		lvl.Restricted = append(lvl.Restricted, "non-loopback")
+	}
+	if p.Scoped&ll.ScopeSignal != 0 || has("pidns") {
+		lvl.Restricted = append(lvl.Restricted, "signal")
+	}
+	if p.Scoped&ll.ScopeAbstractUnixSocket != 0 || p.NetMode == confineNetOff {
+		lvl.Restricted = append(lvl.Restricted, "abstract-unix")
+	}
+	if has("seccomp") {
+		lvl.Restricted = append(lvl.Restricted, confineSeccompRestricts()...)
+	}
+	if has("mountns") {
+		lvl.Restricted = append(lvl.Restricted, "runtime-sockets")
+	}
+	if has("pidns") {
+		lvl.Restricted = append(lvl.Restricted, "outliving")
+	}
+	return lvl
 }
 
 // confineWalk finds the entries of the roots that the checker does not
@@ -318,15 +381,42 @@ func confineLaunch() int {
 		return fail("reading the plan: %v", err)
 	}
 	planFile.Close()
+	stage2 := os.Getenv(confineStageEnv) == confineStageValue
 	env := make([]string, 0, len(os.Environ()))
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, confineEnv+"=") {
+		if !strings.HasPrefix(kv, confineEnv+"=") && !strings.HasPrefix(kv, confineStageEnv+"=") {
 			env = append(env, kv)
 		}
 	}
 	argv := os.Args[1:]
 
-	if p.MaxProcs > 0 {
+	var layers []string
+	var noNS string
+	switch {
+	case stage2:
+		ns, err := confineStageSetup(&p)
+		if err != nil {
+			return fail("setting up the namespaces: %v", err)
+		}
+		layers = ns
+	case p.Namespaces:
+		if p.MaxProcs > 0 {
+			lim := unix.Rlimit{Cur: uint64(p.MaxProcs), Max: uint64(p.MaxProcs)}
+			if err := unix.Setrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
+				return fail("setting RLIMIT_NPROC to %d: %v", p.MaxProcs, err)
+			}
+		}
+		code, err := confineSpawnStage(&p, argv, env, status)
+		if err == nil {
+			return code // the stage reported
+		}
+		if p.NeedNS != "" {
+			return fail("the kernel gives no user, PID and mount namespaces here (%v), and %s", err, p.NeedNS)
+		}
+		noNS = err.Error()
+	}
+
+	if p.MaxProcs > 0 && !stage2 {
 		lim := unix.Rlimit{Cur: uint64(p.MaxProcs), Max: uint64(p.MaxProcs)}
 		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
 			return fail("setting RLIMIT_NPROC to %d: %v", p.MaxProcs, err)
@@ -353,9 +443,15 @@ func confineLaunch() int {
 			return fail("%v", err)
 		}
 	}
-	// The ruleset applies to this thread only, which then executes bash:
-	// the thread must stay the one this goroutine runs on.
+	// The ruleset applies to this thread only, which then executes bash
+	// (or, in the second stage, starts it): the thread must stay the one
+	// this goroutine runs on.
 	runtime.LockOSThread()
+	if stage2 {
+		if err := confineDropCaps(); err != nil {
+			return fail("%v", err)
+		}
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fail("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
 	}
@@ -366,7 +462,17 @@ func confineLaunch() int {
 	if err := confineSeccompApply(p.NetMode); err != nil {
 		return fail("installing the seccomp filter: %v", err)
 	}
-	report(confineStatus{Applied: true})
+	applied := confineStatus{Applied: true, Layers: append([]string{"seccomp"}, layers...), NoNS: noNS}
+	if stage2 {
+		pid, err := confineStartBash(p.Bash, argv, env)
+		if err != nil {
+			return fail("executing %s: %v", p.Bash, err)
+		}
+		report(applied)
+		status.Close()
+		return confineReap(pid)
+	}
+	report(applied)
 	err = syscall.Exec(p.Bash, argv, env)
 	return fail("executing %s: %v", p.Bash, err)
 }
@@ -500,6 +606,7 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 // and executed bash. A launcher that a timeout or cancellation killed
 // before it reported is not an error: nothing ran.
 func (p *confineLaunchPipes) finish(launcher string, killed bool) error {
+	// p.status, once finish returns, holds the launcher's report.
 	// A launcher that never read its plan leaves the writer blocked;
 	// closing the file releases it.
 	p.planW.Close()
@@ -528,6 +635,6 @@ func (r *Shell) CanConfine() (bool, string) {
 	if r == nil {
 		r = &Shell{}
 	}
-	s := confineAvailable(runConfig{confine: r.Confinement, probe: r.probe})
+	s := confineAvailable(runConfig{confine: r.Confinement, probe: r.probe, nsProbe: r.nsProbe})
 	return s.abi > 0, s.reason
 }

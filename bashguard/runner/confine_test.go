@@ -71,19 +71,33 @@ func confineTestEnforced(t *testing.T, res Result, network bool) {
 	assert.True(t, res.Confined.Enforced, "confined: %v", res.Confined)
 	assert.Equal(t, abi, res.Confined.ABI)
 	assert.Empty(t, res.Confined.Reason)
+	// The namespaces are there where the kernel gives them to the user
+	// (the test says which, and .ci/run requires them).
+	ns := confineNSProbe(!network) == ""
+	if !ns && os.Getenv("TOOLGATE_REQUIRE_LANDLOCK") != "" {
+		t.Fatalf("TOOLGATE_REQUIRE_LANDLOCK is set, but %s", confineNSProbe(!network))
+	}
 	want := []string{"fs"}
 	if !network {
 		want = append(want, "tcp", "udp")
 	}
-	if abi >= 6 {
+	if abi >= 6 || ns {
 		want = append(want, "signal")
 	}
 	if abi >= 6 || !network {
 		want = append(want, "abstract-unix")
 	}
 	want = append(want, "unix-socket", "mptcp", "raw-socket", "io-uring", "other-processes", "keyring")
+	layers := []string{"seccomp"}
+	if ns {
+		want = append(want, "runtime-sockets", "outliving")
+		layers = append(layers, "pidns", "mountns")
+		if !network {
+			layers = append(layers, "netns")
+		}
+	}
 	assert.Equal(t, want, res.Confined.Restricted)
-	assert.Equal(t, []string{"seccomp"}, res.Confined.Layers)
+	assert.Equal(t, layers, res.Confined.Layers)
 }
 
 func TestConfinedCommandCannotWriteOutsideRoots(t *testing.T) {
@@ -206,7 +220,13 @@ func TestConfinedCommandCannotSignalTheHost(t *testing.T) {
 	r, _ := runTestRunner(t)
 	res, err := r.Run(context.Background(), "kill -0 "+strconv.Itoa(os.Getpid())+"; echo \"kill=$?\"; sleep 0 & kill -0 $! && echo own-child-ok")
 	require.NoError(t, err)
-	assert.Equal(t, DefaultBash+": line 1: kill: ("+strconv.Itoa(os.Getpid())+") - Operation not permitted\nkill=1\nown-child-ok\n", res.Output)
+	// In a PID namespace the host has no number; without one, Landlock
+	// refuses.
+	why := "Operation not permitted"
+	if confineNSProbe(true) == "" {
+		why = "No such process"
+	}
+	assert.Equal(t, DefaultBash+": line 1: kill: ("+strconv.Itoa(os.Getpid())+") - "+why+"\nkill=1\nown-child-ok\n", res.Output)
 	confineTestEnforced(t, res, false)
 }
 
@@ -363,9 +383,20 @@ func TestConfineFallbackWhenUnavailable(t *testing.T) {
 	res, err = r.Run(context.Background(), "echo ok")
 	require.NoError(t, err)
 	assert.Equal(t, "ok\n", res.Output)
-	assert.Equal(t, ConfineLevel{Enforced: true, ABI: 3, Layers: []string{"seccomp"},
-		Restricted: []string{"fs", "unix-socket", "mptcp", "raw-socket", "io-uring", "other-processes", "keyring"}}, res.Confined)
-	assert.Equal(t, "landlock v3 + seccomp: fs, unix-socket, mptcp, raw-socket, io-uring, other-processes, keyring", res.Confined.String())
+	// (ABI 3 has no signal scoping: the PID namespace stands in for it.)
+	if confineNSProbe(false) == "" {
+		assert.Equal(t, ConfineLevel{Enforced: true, ABI: 3, Layers: []string{"seccomp", "pidns", "mountns"},
+			Restricted: []string{"fs", "signal", "unix-socket", "mptcp", "raw-socket", "io-uring", "other-processes", "keyring", "runtime-sockets", "outliving"}}, res.Confined)
+		assert.Equal(t, "landlock v3 + seccomp + pidns + mountns: fs, signal, unix-socket, mptcp, raw-socket, io-uring, other-processes, keyring, runtime-sockets, outliving", res.Confined.String())
+	}
+	// Without signal scoping and without namespaces, a command could
+	// signal the user's other processes: refused.
+	r.nsProbe = func(bool) string { return "no namespaces (forced by the test)" }
+	res, err = r.Run(context.Background(), "echo ran")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+	assert.Empty(t, res.Output)
+	assert.Equal(t, "no namespaces (forced by the test), and Landlock ABI 3 cannot keep a command from signalling the user's other processes (ABI 6 can; a PID namespace would); the command was refused", res.Confined.Reason)
+	r.nsProbe = nil
 
 	// Without seccomp, Landlock alone leaves the user's UNIX sockets open.
 	r.probe = func() confineSupport {

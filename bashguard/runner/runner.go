@@ -162,9 +162,13 @@ type Result struct {
 //     process is left alive (zombies waiting for their parent to reap
 //     them are not counted; the killed processes whose parent died first
 //     are reaped by init, or by the nearest subreaper, not by Run).
-//   - Not guaranteed: a process that both leaves the process group and
-//     clears its environment escapes the scan; containing it needs a
-//     cgroup or a PID namespace, which the runner does not create.
+//   - A confined command runs, where the kernel gives the user
+//     namespaces, as the child of process 1 of a PID namespace of its own
+//     (see [Confinement]): when it ends, the kernel kills every process
+//     left there, including one that both left the process group and
+//     cleared its environment, and a SIGKILL of the launcher ends them
+//     too. Without namespaces (or unconfined) such a process escapes the
+//     scan; [Result.Confined] says which layers applied.
 //   - The kernel confines what the command can reach (Linux Landlock):
 //     the file system beyond the roots, the system locations and a
 //     private temporary directory, and TCP unless the network is on; see
@@ -226,6 +230,8 @@ type Shell struct {
 
 	// probe, when not nil, replaces the kernel's Landlock probe (tests).
 	probe func() confineSupport
+	// nsProbe, when not nil, replaces the namespace probe (tests).
+	nsProbe func(newNet bool) string
 }
 
 // Stream is the standard streams of a command run with [Shell.Stream].
@@ -311,6 +317,7 @@ type runConfig struct {
 	roots   []string // resolved confinement roots
 	checker bashguard.PathChecker
 	probe   func() confineSupport
+	nsProbe func(newNet bool) string
 }
 
 func runConfigError(format string, args ...any) error {
@@ -330,6 +337,7 @@ func (r *Shell) config() (runConfig, error) {
 		confine:    r.Confinement,
 		checker:    r.Checker,
 		probe:      r.probe,
+		nsProbe:    r.nsProbe,
 	}
 	if c.bash == "" {
 		c.bash = DefaultBash

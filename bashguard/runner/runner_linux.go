@@ -79,10 +79,15 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 		c.env = append(c.env[:len(c.env):len(c.env)], "TMPDIR="+tmp)
 	}
 	res, err := runStart(ctx, c, command, &plan)
-	if errors.Is(err, ErrConfineFailed) {
+	switch {
+	case errors.Is(err, ErrConfineFailed):
 		res.Confined = ConfineLevel{Reason: err.Error()}
-	} else {
-		res.Confined = lvl
+	case res.Confined.Layers != nil:
+		layers := res.Confined.Layers
+		res.Confined = confineLevelOf(plan, layers)
+		res.Confined.Secrets = lvl.Secrets
+	default:
+		res.Confined = lvl // killed before the launcher reported
 	}
 	return res, err
 }
@@ -196,6 +201,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		if err := launch.finish(cmd.Path, res.TimedOut || res.Cancelled); err != nil {
 			return res, err
 		}
+		res.Confined.Layers = launch.status.Layers
 	}
 	if res.Cancelled {
 		return res, ctx.Err()
