@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -323,7 +322,7 @@ const maxProtectedFiles = 256
 
 // listDir calls fn for each of the first maxProtectedFiles entries of dir.
 func (f *idSearch) listDir(dir string, fn func(string, fileStat)) {
-	d, err := os.Open(dir)
+	d, err := openDirNoBlock(dir)
 	if err != nil {
 		return
 	}
@@ -340,7 +339,7 @@ func (f *idSearch) listDir(dir string, fn func(string, fileStat)) {
 // dirFiles records the identities of the regular files beneath a secret
 // directory, a few levels deep, within maxSecretFiles in all.
 func (f *idSearch) dirFiles(dir string, a anchor, depth int) {
-	d, err := os.Open(dir)
+	d, err := openDirNoBlock(dir)
 	if err != nil {
 		return
 	}
@@ -591,7 +590,7 @@ func parseHooksPath(b []byte) (string, bool) {
 
 // readHead reads at most n bytes of the regular file p.
 func readHead(p string, n int64) ([]byte, bool) {
-	fh, err := os.Open(p)
+	fh, err := openNoBlock(p)
 	if err != nil {
 		return nil, false
 	}

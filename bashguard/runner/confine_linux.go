@@ -104,6 +104,9 @@ type confinePlan struct {
 	NeedNS     string
 	// Hidden are the locations the mount namespace covers.
 	Hidden []string
+	// Binds are the protected paths in the roots, bound read-only onto
+	// themselves in the mount namespace.
+	Binds []string
 }
 
 // confineRule grants Access beneath Path. Follow lets the path's symbolic
@@ -228,6 +231,7 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		}
 	}
 	p.Rules = w.rules
+	p.Binds = w.binds
 	lvl.Secrets = w.secrets
 	return p, lvl, nil
 }
@@ -240,6 +244,8 @@ func confineNeedNS(c runConfig, abi int) string {
 		return "the loopback-only network needs a network namespace of its own"
 	case abi < 6:
 		return "Landlock ABI " + strconv.Itoa(abi) + " cannot keep a command from signalling the user's other processes (ABI 6 can; a PID namespace would)"
+	case !c.confine.ReadSecrets:
+		return "the protected paths in the roots (.git/config and hooks, the agent's settings, editors' tasks, CI workflows) can be kept from being written, renamed or removed only by read-only binds in a mount namespace"
 	}
 	return ""
 }
@@ -269,6 +275,9 @@ func confineLevelOf(p confinePlan, layers []string) ConfineLevel {
 	}
 	if has("mountns") {
 		lvl.Restricted = append(lvl.Restricted, "runtime-sockets")
+		if len(p.Binds) > 0 {
+			lvl.Restricted = append(lvl.Restricted, "protected-paths")
+		}
 	}
 	if has("pidns") {
 		lvl.Restricted = append(lvl.Restricted, "outliving")
@@ -284,13 +293,66 @@ type confineWalk struct {
 	visited int
 	rules   []confineRule
 	secrets int
+	binds   []string // protected paths, bound read-only
+}
+
+// confineWalkAt is where the walk is: inside a git directory, or below a
+// path already bound read-only.
+type confineWalkAt struct {
+	inGit, readOnly bool
+}
+
+// confineGitReadOnly are the entries of a git directory (at any depth:
+// .git/modules/x/ holds a submodule's) that run code when git next runs
+// outside, and so are bound read-only; the rest of it (objects, refs, the
+// index, logs, HEAD) stays writable, for git itself.
+var confineGitReadOnly = map[string]bool{"config": true, "config.worktree": true, "hooks": true}
+
+// protect decides whether path, an entry the command may read, is bound
+// read-only in the mount namespace: in a git directory by
+// confineGitReadOnly, elsewhere when the checker refuses to let a command
+// write it (the protected paths: the agent's settings, editors' tasks, CI
+// workflows, ...). It returns where the walk is below path.
+func (w *confineWalk) protect(path, name string, dir bool, at confineWalkAt) confineWalkAt {
+	if at.readOnly {
+		return at
+	}
+	if at.inGit {
+		if confineGitReadOnly[name] {
+			w.binds = append(w.binds, path)
+			return confineWalkAt{inGit: true, readOnly: true}
+		}
+		return at
+	}
+	if dir && name == ".git" {
+		return confineWalkAt{inGit: true}
+	}
+	if d, _ := runCheckWrite(w.checker, path); d != permission.Allow {
+		w.binds = append(w.binds, path)
+		return confineWalkAt{readOnly: true}
+	}
+	return at
+}
+
+// confineReadDir lists a directory without following a link and without
+// blocking: a FIFO or device put in its place is not opened for reading.
+func confineReadDir(dir string) ([]fs.DirEntry, error) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // errConfineWalkBudget stops a walk that visited too many entries.
 var errConfineWalkBudget = errors.New("too many entries")
 
 func (w *confineWalk) root(root string) error {
-	below, err := w.walk(root)
+	below, err := w.walk(root, confineWalkAt{})
 	if errors.Is(err, errConfineWalkBudget) {
 		return fmt.Errorf("%w: the roots hold more than %d entries, too many to find their secret paths (see Confinement.MaxWalk and ReadSecrets)", ErrConfineFailed, w.limit)
 	}
@@ -308,8 +370,8 @@ func (w *confineWalk) root(root string) error {
 // not, walk adds nothing: the caller grants dir whole. When it does, dir
 // gets every right but reading and executing files, and each entry that
 // may be granted is granted by its own rule.
-func (w *confineWalk) walk(dir string) (secretBelow bool, err error) {
-	entries, err := os.ReadDir(dir)
+func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err error) {
+	entries, err := confineReadDir(dir)
 	if err != nil {
 		// A directory that cannot be listed cannot be searched for
 		// secrets: it is not granted.
@@ -328,13 +390,14 @@ func (w *confineWalk) walk(dir string) (secretBelow bool, err error) {
 		if t&fs.ModeSymlink != 0 {
 			continue // never granted: the kernel judges the target
 		}
+		sub := w.protect(path, e.Name(), t.IsDir(), at)
 		if d, _ := runCheckPath(w.checker, path); d != permission.Allow {
 			w.secrets++
 			secretBelow = true
 			continue
 		}
 		if t.IsDir() {
-			below, err := w.walk(path)
+			below, err := w.walk(path, sub)
 			if err != nil {
 				return false, err
 			}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -147,6 +148,11 @@ func confineStageSetup(p *confinePlan) ([]string, error) {
 			return nil, err
 		}
 	}
+	for _, path := range p.Binds {
+		if err := confineBindReadOnly(path); err != nil {
+			return nil, err
+		}
+	}
 	if p.NetMode == confineNetOn {
 		return []string{"pidns", "mountns"}, nil
 	}
@@ -177,6 +183,50 @@ func confineHide(path string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("hiding %s: %w", path, err)
+	}
+	return nil
+}
+
+// confineBindReadOnly binds path read-only onto itself: the command can
+// read it but not write, truncate, rename, remove or replace it, nor
+// create anything below it. The path is opened without following any
+// link, and bound through its descriptor, so a link put in its place
+// since the walk is not followed. A path that is gone is skipped.
+func confineBindReadOnly(path string) error {
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("binding %s read-only: %w", path, err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT == unix.S_IFLNK {
+		return nil
+	}
+	// The remount keeps the flags of the mount below (a user namespace
+	// may not clear them).
+	var sfs unix.Statfs_t
+	if err := unix.Fstatfs(fd, &sfs); err != nil {
+		return fmt.Errorf("binding %s read-only: %w", path, err)
+	}
+	flags := uintptr(unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV)
+	for st, ms := range map[int64]uintptr{unix.ST_NOEXEC: unix.MS_NOEXEC, unix.ST_NOATIME: unix.MS_NOATIME,
+		unix.ST_NODIRATIME: unix.MS_NODIRATIME, unix.ST_RELATIME: unix.MS_RELATIME} {
+		if sfs.Flags&st != 0 {
+			flags |= ms
+		}
+	}
+	proc := "/proc/self/fd/" + strconv.Itoa(fd)
+	if err := unix.Mount(proc, proc, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("binding %s read-only: %w", path, err)
+	}
+	if err := unix.Mount("", path, "", flags, ""); err != nil {
+		return fmt.Errorf("binding %s read-only: %w", path, err)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgate/toolgate/sandbox"
 )
 
 // confineTestNeedNS skips (or, under TOOLGATE_REQUIRE_LANDLOCK, fails) a
@@ -218,4 +219,98 @@ func TestServer(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok  \texample.com/srv\n", res.Output)
 	assert.Equal(t, []string{"seccomp", "pidns", "mountns", "netns"}, res.Confined.Layers)
+}
+
+func TestEscapePlantingCodeForTheNextRun(t *testing.T) {
+	confineTestNeedNS(t, true)
+	confineTestABI(t)
+	root := runTestDir(t)
+	u := escapeTestUser(t, root)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := u.command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	git("init", "-q")
+	files := map[string]string{
+		".claude/settings.local.json": "{}\n",
+		".vscode/tasks.json":          "{}\n",
+		".envrc":                      "export A=1\n",
+		".mcp.json":                   "{}\n",
+		".github/workflows/ci.yml":    "on: push\n",
+		".gitmodules":                 "",
+		"Makefile":                    "all:\n\ttrue\n",
+	}
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	require.NoError(t, filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, u.uid, u.gid) }))
+	git("add", "Makefile", ".claude", ".vscode", ".mcp.json", ".github", ".gitmodules") // .envrc, a secret, untracked
+	git("commit", "-qm", "init")
+	gitConfig, err := os.ReadFile(filepath.Join(root, ".git/config"))
+	require.NoError(t, err)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(t, err)
+	r := &Shell{Dir: root, Checker: sb, Credential: u.cred}
+	// The attacker's Makefile, run confined: plant code for the next
+	// unconfined run, then carry on with ordinary work.
+	res, err := r.Run(context.Background(), `
+echo '{"toolgate":{"confine":false}}' > .claude/settings.local.json 2>/dev/null; echo "settings=$?"
+rm -rf .claude 2>/dev/null; echo "rm-claude=$?"
+mv .envrc envrc.old 2>/dev/null; echo "mv-envrc=$?"
+echo evil >> .vscode/tasks.json 2>/dev/null; echo "tasks=$?"
+echo '{"mcpServers":{}}' > .mcp.json 2>/dev/null; echo "mcp=$?"
+echo 'run: evil' >> .github/workflows/ci.yml 2>/dev/null; echo "workflow=$?"
+touch .github/workflows/new.yml 2>/dev/null; echo "new-workflow=$?"
+git config core.fsmonitor 'touch /tmp/pwned' 2>/dev/null; echo "git-config=$?"
+printf '#!/bin/sh\ntouch /tmp/pwned\n' > .git/hooks/pre-commit 2>/dev/null; echo "hook=$?"
+echo change >> Makefile && git -c user.name=t -c user.email=t@example.com commit -qam work && echo committed
+git log --oneline | wc -l`)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultBash+": line 2: .claude/settings.local.json: Read-only file system\nsettings=1\nrm-claude=1\nmv-envrc=1\n"+
+		DefaultBash+": line 5: .vscode/tasks.json: Read-only file system\ntasks=1\n"+
+		DefaultBash+": line 6: .mcp.json: Read-only file system\nmcp=1\n"+
+		DefaultBash+": line 7: .github/workflows/ci.yml: Read-only file system\nworkflow=1\nnew-workflow=1\n"+
+		"git-config=4\n"+
+		DefaultBash+": line 10: .git/hooks/pre-commit: Read-only file system\nhook=1\n"+
+		// git itself still commits: objects, refs, the index and logs
+		// are writable.
+		"committed\n2\n", res.Output)
+	assert.Contains(t, res.Confined.Restricted, "protected-paths")
+	for name, body := range files {
+		if name == "Makefile" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, name))
+		require.NoError(t, err, name)
+		assert.Equal(t, body, string(b), name)
+	}
+	b, err := os.ReadFile(filepath.Join(root, ".git/config"))
+	require.NoError(t, err)
+	assert.Equal(t, string(gitConfig), string(b), ".git/config")
+	assert.NoFileExists(t, filepath.Join(root, ".git/hooks/pre-commit"))
+	assert.NoFileExists(t, filepath.Join(root, ".github/workflows/new.yml"))
+}
+
+func TestConfinedWalkDoesNotHangOnFIFOs(t *testing.T) {
+	confineTestABI(t)
+	root := runTestDir(t)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(t, err)
+	r := &Shell{Dir: root, Checker: sb, Timeout: 20 * time.Second}
+	res, err := r.Run(context.Background(), "mkfifo x.pem .env id_rsa sub.d && mkdir d && mkfifo d/key.pem && echo made")
+	require.NoError(t, err)
+	require.Equal(t, "made\n", res.Output)
+	// The next command's walk meets the FIFOs (secret names among them)
+	// and must neither open nor wait on them.
+	start := time.Now()
+	res, err = r.Run(context.Background(), "ls -A | tr '\\n' ' '")
+	require.NoError(t, err)
+	assert.Equal(t, ".env d id_rsa sub.d x.pem ", res.Output)
+	assert.False(t, res.TimedOut)
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.True(t, res.Confined.Enforced)
 }

@@ -437,6 +437,21 @@ func runCheckPath(c bashguard.PathChecker, path string) (d permission.Decision, 
 	return d, reason
 }
 
+// runCheckWrite asks the checker about a write of path, turning a panic
+// into a Deny.
+func runCheckWrite(c bashguard.PathChecker, path string) (d permission.Decision, reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			d, reason = permission.Deny, fmt.Sprintf("path checker panicked: %v", p)
+		}
+	}()
+	d, reason = c.CheckPath(path, true)
+	if !d.Valid() {
+		return permission.Deny, "path checker returned an invalid decision " + d.String()
+	}
+	return d, reason
+}
+
 // runEnv builds the command's environment: the defaults, then the passed
 // through host variables, then the explicit entries.
 func runEnv(home string, pass, extra []string) ([]string, error) {
