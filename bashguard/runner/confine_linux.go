@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -94,7 +95,10 @@ type confinePlan struct {
 	Scoped   uint64
 	Rules    []confineRule
 	MaxProcs int
-	Bash     string
+	// CPU (seconds), Data and FileSize (bytes) are the other limits;
+	// zero sets none.
+	CPU, Data, FileSize uint64
+	Bash                string
 	// NetMode is the network the seccomp filter leaves: none, loopback
 	// or all.
 	NetMode confineNetMode
@@ -152,6 +156,9 @@ func confineAvailable(c runConfig) confineSupport {
 	if !c.confine.Network && s.abi < 4 {
 		return confineSupport{reason: "Landlock ABI version " + strconv.Itoa(s.abi) + " cannot refuse TCP connections (version 4 can), and the network is off"}
 	}
+	if why := confineLauncherWritable(c); why != "" {
+		return confineSupport{reason: why}
+	}
 	if need := confineNeedNS(c, s.abi); need != "" {
 		nsProbe := c.nsProbe
 		if nsProbe == nil {
@@ -177,6 +184,9 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		FS:       uint64(base.HandledAccessFS),
 		Scoped:   uint64(base.Scoped),
 		MaxProcs: runProcLimit(c.maxProcs),
+		CPU:      c.limits.cpu,
+		Data:     c.limits.data,
+		FileSize: c.limits.fileSize,
 		Bash:     c.bash,
 		NetMode:  confineNetOn,
 	}
@@ -234,6 +244,34 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	p.Binds = w.binds
 	lvl.Secrets = w.secrets
 	return p, lvl, nil
+}
+
+// confineLauncherWritable says why the launcher (Confinement.Launcher,
+// or the running program) lies where a confined command may write (a
+// root or a Writable location), or "" when it does not: a command that
+// replaced it would run unconfined the next time the program runs.
+func confineLauncherWritable(c runConfig) string {
+	launcher := c.confine.Launcher
+	if launcher == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return "the running program cannot name its own path (" + err.Error() + "), so it cannot tell whether a confined command could replace it"
+		}
+		launcher = exe
+	}
+	if resolved, err := filepath.EvalSymlinks(launcher); err == nil {
+		launcher = resolved
+	}
+	grants := append(append(append([]string(nil), c.roots...), c.confine.Roots...), c.confine.Writable...)
+	for _, g := range grants {
+		if resolved, err := filepath.EvalSymlinks(g); err == nil {
+			g = resolved
+		}
+		if rel, err := filepath.Rel(g, launcher); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return "the launcher " + launcher + " lies in " + g + ", which a confined command may write: it could replace the launcher and run unconfined the next time"
+		}
+	}
+	return ""
 }
 
 // confineNeedNS says why the run needs the namespaces, or "" when they
@@ -463,11 +501,8 @@ func confineLaunch() int {
 		}
 		layers = ns
 	case p.Namespaces:
-		if p.MaxProcs > 0 {
-			lim := unix.Rlimit{Cur: uint64(p.MaxProcs), Max: uint64(p.MaxProcs)}
-			if err := unix.Setrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
-				return fail("setting RLIMIT_NPROC to %d: %v", p.MaxProcs, err)
-			}
+		if err := confineSetLimits(&p); err != nil {
+			return fail("%v", err)
 		}
 		code, err := confineSpawnStage(&p, argv, env, status)
 		if err == nil {
@@ -479,10 +514,9 @@ func confineLaunch() int {
 		noNS = err.Error()
 	}
 
-	if p.MaxProcs > 0 && !stage2 {
-		lim := unix.Rlimit{Cur: uint64(p.MaxProcs), Max: uint64(p.MaxProcs)}
-		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
-			return fail("setting RLIMIT_NPROC to %d: %v", p.MaxProcs, err)
+	if !stage2 {
+		if err := confineSetLimits(&p); err != nil {
+			return fail("%v", err)
 		}
 	}
 	if p.ABI < 1 || p.ABI >= len(confineABIs) {
@@ -538,6 +572,34 @@ func confineLaunch() int {
 	report(applied)
 	err = syscall.Exec(p.Bash, argv, env)
 	return fail("executing %s: %v", p.Bash, err)
+}
+
+// confineSetLimits sets the plan's resource limits, soft and hard, on the
+// launcher, which bash inherits.
+func confineSetLimits(p *confinePlan) error {
+	for _, l := range []struct {
+		name     string
+		resource int
+		value    uint64
+	}{
+		{"RLIMIT_NPROC", unix.RLIMIT_NPROC, uint64(max(p.MaxProcs, 0))},
+		{"RLIMIT_CPU", unix.RLIMIT_CPU, p.CPU},
+		{"RLIMIT_DATA", unix.RLIMIT_DATA, p.Data},
+		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, p.FileSize},
+	} {
+		if l.value == 0 {
+			continue
+		}
+		lim := unix.Rlimit{Cur: l.value, Max: l.value}
+		var old unix.Rlimit
+		if unix.Getrlimit(l.resource, &old) == nil && old.Max != unix.RLIM_INFINITY && old.Max < l.value {
+			lim = unix.Rlimit{Cur: old.Max, Max: old.Max} // never above the host's own
+		}
+		if err := unix.Setrlimit(l.resource, &lim); err != nil {
+			return fmt.Errorf("setting %s to %d: %w", l.name, l.value, err)
+		}
+	}
+	return nil
 }
 
 // confineAddRule opens the rule's path and adds it to the ruleset, with
@@ -698,6 +760,10 @@ func (r *Shell) CanConfine() (bool, string) {
 	if r == nil {
 		r = &Shell{}
 	}
-	s := confineAvailable(runConfig{confine: r.Confinement, probe: r.probe, nsProbe: r.nsProbe})
+	c := runConfig{confine: r.Confinement, probe: r.probe, nsProbe: r.nsProbe}
+	if len(r.Confinement.Roots) == 0 && r.Dir != "" {
+		c.roots = []string{r.Dir}
+	}
+	s := confineAvailable(c)
 	return s.abi > 0, s.reason
 }

@@ -314,3 +314,24 @@ func TestConfinedWalkDoesNotHangOnFIFOs(t *testing.T) {
 	assert.Less(t, time.Since(start), 10*time.Second)
 	assert.True(t, res.Confined.Enforced)
 }
+
+func TestConfinedResourceLimits(t *testing.T) {
+	for _, confined := range []bool{true, false} {
+		r, _, _ := escapeRunner(t)
+		if !confined {
+			r.Confinement.Fallback = ConfineRunUnconfined
+			r.probe = func() confineSupport { return confineSupport{reason: "unconfined (forced by the test)"} }
+		}
+		r.MaxCPU, r.MaxMemory, r.MaxFileSize = time.Second, 256<<20, 1<<20
+		res, err := r.Run(context.Background(), `exec 2>/dev/null
+ulimit -t; ulimit -d; ulimit -f
+(head -c 2000000 /dev/zero > big) 2>/dev/null; echo "write=$? size=$(stat -c %s big)"
+python3 -c 'b = bytearray(512 << 20)' 2>&1 | tail -n 1
+(timeout 10 sh -c 'while :; do :; done') 2>/dev/null; echo "spin=$?"`)
+		require.NoError(t, err)
+		// SIGXFSZ ends the writer at the size bound, SIGKILL the spinner
+		// at the CPU bound, and the allocation fails.
+		assert.Equal(t, "1\n262144\n1024\nwrite=153 size=1048576\nMemoryError\nspin=137\n", res.Output, "confined %v", confined)
+		assert.Equal(t, confined, res.Confined.Enforced)
+	}
+}

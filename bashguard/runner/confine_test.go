@@ -535,3 +535,29 @@ func TestConfineLauncherKilledBeforeItReports(t *testing.T) {
 	assert.Equal(t, 128+9, res.ExitCode)
 	assert.Empty(t, res.Output)
 }
+
+func TestConfineRefusesALauncherInAWritableGrant(t *testing.T) {
+	confineTestABI(t)
+	r, root := runTestRunner(t)
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	launcher := filepath.Join(root, "bin", "toolgate")
+	require.NoError(t, os.MkdirAll(filepath.Dir(launcher), 0o755))
+	b, err := os.ReadFile(exe)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(launcher, b, 0o755))
+	r.Confinement.Launcher = launcher
+	res, err := r.Run(context.Background(), "echo ran")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+	assert.Empty(t, res.Output)
+	assert.Equal(t, "the launcher "+launcher+" lies in "+root+", which a confined command may write: it could replace the launcher and run unconfined the next time; the command was refused", res.Confined.Reason)
+	ok, why := r.CanConfine()
+	assert.False(t, ok)
+	assert.Contains(t, why, "lies in "+root)
+	// The same in a Writable location (a toolchain's bin beside its cache).
+	r2, _ := runTestRunner(t)
+	r2.Confinement.Launcher = launcher
+	r2.Confinement.Writable = []string{filepath.Dir(launcher)}
+	_, err = r2.Run(context.Background(), "echo ran")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+}

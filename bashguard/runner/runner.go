@@ -34,6 +34,14 @@ const (
 	// DefaultMaxProcs is the process-count bound (RLIMIT_NPROC) when
 	// [Shell.MaxProcs] is zero.
 	DefaultMaxProcs = 1024
+	// DefaultMaxCPU, DefaultMaxMemory and DefaultMaxFileSize are the
+	// CPU-time, memory and file-size bounds of each process of a
+	// command when [Shell.MaxCPU], [Shell.MaxMemory] and
+	// [Shell.MaxFileSize] are zero. A limit above the host's own hard
+	// limit is lowered to it.
+	DefaultMaxCPU      = 30 * time.Minute
+	DefaultMaxMemory   = 16 << 30
+	DefaultMaxFileSize = 16 << 30
 	// DefaultBash is the bash executable used when [Shell.Bash] is
 	// empty. Bash is never looked up in PATH.
 	DefaultBash = "/bin/bash"
@@ -202,6 +210,19 @@ type Shell struct {
 	// used. RLIMIT_NPROC counts every process of the real user ID, not
 	// only the command's.
 	MaxProcs int
+	// MaxCPU bounds the CPU time of each process of the command
+	// (RLIMIT_CPU, whole seconds). Zero: [DefaultMaxCPU]; negative: an
+	// error.
+	MaxCPU time.Duration
+	// MaxMemory bounds the data memory of each process of the command,
+	// in bytes (RLIMIT_DATA: heap and private writable mappings; address
+	// space a runtime only reserves is not counted). Zero:
+	// [DefaultMaxMemory]; negative: an error.
+	MaxMemory int64
+	// MaxFileSize bounds the size of any file the command writes, in
+	// bytes (RLIMIT_FSIZE; a larger write fails with EFBIG). Zero:
+	// [DefaultMaxFileSize]; negative: an error.
+	MaxFileSize int64
 	// Home is the command's HOME. Empty: the resolved working directory.
 	Home string
 	// PassEnv names variables of the host process's environment that the
@@ -309,6 +330,7 @@ type runConfig struct {
 	timeout    time.Duration
 	maxOutput  int
 	maxProcs   int
+	limits     runLimits
 	env        []string
 	credential *Credential
 	stream     *Stream
@@ -318,6 +340,12 @@ type runConfig struct {
 	checker bashguard.PathChecker
 	probe   func() confineSupport
 	nsProbe func(newNet bool) string
+}
+
+// runLimits are the resource limits besides the process count, in the
+// kernel's units (seconds, bytes).
+type runLimits struct {
+	cpu, data, fileSize uint64
 }
 
 func runConfigError(format string, args ...any) error {
@@ -366,6 +394,19 @@ func (r *Shell) config() (runConfig, error) {
 		c.maxProcs = DefaultMaxProcs
 	case c.maxProcs < 0:
 		return c, runConfigError("MaxProcs %d is negative", c.maxProcs)
+	}
+	if r.MaxCPU < 0 || r.MaxMemory < 0 || r.MaxFileSize < 0 {
+		return c, runConfigError("MaxCPU %v, MaxMemory %d and MaxFileSize %d must not be negative", r.MaxCPU, r.MaxMemory, r.MaxFileSize)
+	}
+	c.limits = runLimits{cpu: uint64(DefaultMaxCPU / time.Second), data: DefaultMaxMemory, fileSize: DefaultMaxFileSize}
+	if r.MaxCPU > 0 {
+		c.limits.cpu = uint64(max(r.MaxCPU/time.Second, 1))
+	}
+	if r.MaxMemory > 0 {
+		c.limits.data = uint64(r.MaxMemory)
+	}
+	if r.MaxFileSize > 0 {
+		c.limits.fileSize = uint64(r.MaxFileSize)
 	}
 	if r.Home != "" && !filepath.IsAbs(r.Home) {
 		return c, runConfigError("Home %q is not an absolute path", r.Home)
