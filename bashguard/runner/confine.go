@@ -191,6 +191,11 @@ type Confinement struct {
 	// PID, mount and network namespaces; where the kernel refuses them,
 	// the command is treated as unconfinable.
 	Loopback bool
+	// Protect are further names of entries (at any depth of the roots)
+	// bound read-only, besides those the checker refuses to let a
+	// command write: files the agent or a later run reads as
+	// instructions (CLAUDE.md, AGENTS.md).
+	Protect []string
 	// Hidden are the locations a mount namespace covers for the command
 	// (directories with an empty read-only file system, other files
 	// with /dev/null). Nil: [DefaultConfineHidden].

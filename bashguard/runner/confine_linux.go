@@ -227,7 +227,10 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	}
 	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
 
-	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules}
+	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules, names: map[string]bool{}}
+	for _, name := range c.confine.Protect {
+		w.names[name] = true
+	}
 	if w.limit == 0 {
 		w.limit = ConfineMaxWalk
 	}
@@ -331,7 +334,8 @@ type confineWalk struct {
 	visited int
 	rules   []confineRule
 	secrets int
-	binds   []string // protected paths, bound read-only
+	binds   []string        // protected paths, bound read-only
+	names   map[string]bool // Confinement.Protect
 }
 
 // confineWalkAt is where the walk is: inside a git directory, or below a
@@ -365,7 +369,7 @@ func (w *confineWalk) protect(path, name string, dir bool, at confineWalkAt) con
 	if dir && name == ".git" {
 		return confineWalkAt{inGit: true}
 	}
-	if d, _ := runCheckWrite(w.checker, path); d != permission.Allow {
+	if d, _ := runCheckWrite(w.checker, path); d != permission.Allow || w.names[name] {
 		w.binds = append(w.binds, path)
 		return confineWalkAt{readOnly: true}
 	}

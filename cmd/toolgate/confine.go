@@ -156,10 +156,17 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 		Env:     withoutTemp(env),
 		Confinement: runner.Confinement{
 			Roots: pol.Roots, Network: pol.Network, Loopback: pol.Loopback, ReadOnly: readOnly, Writable: writable, MaxWalk: confineMaxWalk,
+			Protect: confineProtectNames,
 		},
 		Stream: &runner.Stream{Stdin: stdin, Stdout: stdout, Stderr: stderr},
 	}, nil
 }
+
+// confineProtectNames are files the agent reads as its instructions,
+// bound read-only for a confined command besides the sandbox's protected
+// paths (the Edit tool, which Claude Code runs itself, still edits them,
+// as the sandbox judges).
+var confineProtectNames = []string{"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md"}
 
 // setEnv sets name to value in environ, replacing an entry of the name.
 func setEnv(environ []string, name, value string) []string {
