@@ -191,6 +191,13 @@ type Confinement struct {
 	// PID, mount and network namespaces; where the kernel refuses them,
 	// the command is treated as unconfinable.
 	Loopback bool
+	// IdentityFile, when not empty, is a file (outside every root and
+	// Writable location) where the runner records the device and inode
+	// of each secret entry its walk leaves out; a later walk leaves out
+	// an entry with a recorded identity whatever its name, so that a
+	// secret one command renames (mv .env notes.txt) stays unreadable to
+	// the next. Empty: secrets are found by the checker alone.
+	IdentityFile string
 	// Protect are further names of entries (at any depth of the roots)
 	// bound read-only, besides those the checker refuses to let a
 	// command write: files the agent or a later run reads as

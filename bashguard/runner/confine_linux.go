@@ -231,6 +231,9 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	for _, name := range c.confine.Protect {
 		w.names[name] = true
 	}
+	if c.confine.IdentityFile != "" && !c.confine.ReadSecrets {
+		w.known = confineLoadIdentities(c.confine.IdentityFile)
+	}
 	if w.limit == 0 {
 		w.limit = ConfineMaxWalk
 	}
@@ -241,6 +244,11 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		}
 		if err := w.root(root); err != nil {
 			return p, lvl, err
+		}
+	}
+	if w.known != nil {
+		if err := confineSaveIdentities(c.confine.IdentityFile, w.hidden); err != nil {
+			return p, lvl, fmt.Errorf("%w: recording the secret paths' identities in %s: %w", ErrConfineFailed, c.confine.IdentityFile, err)
 		}
 	}
 	p.Rules = w.rules
@@ -336,6 +344,10 @@ type confineWalk struct {
 	secrets int
 	binds   []string        // protected paths, bound read-only
 	names   map[string]bool // Confinement.Protect
+	// known are the identities recorded as secret (nil: not recorded);
+	// hidden collects those of the entries this walk leaves out.
+	known  map[confineIdentity]bool
+	hidden []confineIdentity
 }
 
 // confineWalkAt is where the walk is: inside a git directory, or below a
@@ -433,9 +445,17 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 			continue // never granted: the kernel judges the target
 		}
 		sub := w.protect(path, e.Name(), t.IsDir(), at)
-		if d, _ := runCheckPath(w.checker, path); d != permission.Allow {
+		var id confineIdentity
+		idOK := false
+		if w.known != nil {
+			id, idOK = confineIdentityOf(e)
+		}
+		if d, _ := runCheckPath(w.checker, path); d != permission.Allow || (idOK && w.known[id]) {
 			w.secrets++
 			secretBelow = true
+			if idOK {
+				w.hidden = append(w.hidden, id)
+			}
 			continue
 		}
 		if t.IsDir() {

@@ -561,3 +561,35 @@ func TestConfineRefusesALauncherInAWritableGrant(t *testing.T) {
 	_, err = r2.Run(context.Background(), "echo ran")
 	require.ErrorIs(t, err, ErrConfineUnavailable)
 }
+
+func TestConfinedSecretRenamedStaysSecret(t *testing.T) {
+	confineTestABI(t)
+	root := runTestDir(t)
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), []byte("TOKEN=top-secret\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "keys"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "keys", "id_rsa"), []byte("PRIVATE KEY\n"), 0o644))
+	checker := confineTestSecretRoot{runTestRoot{root: root}, map[string]bool{".env": true, "keys": true}}
+	for _, recorded := range []bool{false, true} {
+		r := &Shell{Dir: root, Checker: checker}
+		if recorded {
+			r.Confinement.IdentityFile = filepath.Join(runTestDir(t), "identities.json")
+		}
+		// One command renames the secrets (it may: the guard asks about
+		// such writes, the kernel does not refuse them) ...
+		res, err := r.Run(context.Background(), "mv .env notes.txt && mv keys docs && echo moved")
+		require.NoError(t, err)
+		require.Equal(t, "moved\n", res.Output)
+		// ... and the next reads them under their new names.
+		res, err = r.Run(context.Background(), "cat notes.txt docs/id_rsa 2>&1 | sed 's/^cat: //'")
+		require.NoError(t, err)
+		if recorded {
+			assert.Equal(t, "notes.txt: Permission denied\ndocs/id_rsa: Permission denied\n", res.Output)
+			assert.Equal(t, 2, res.Confined.Secrets)
+		} else {
+			assert.Equal(t, "TOKEN=top-secret\nPRIVATE KEY\n", res.Output, "without a record, names alone decide")
+		}
+		// Put them back for the next round.
+		require.NoError(t, os.Rename(filepath.Join(root, "notes.txt"), filepath.Join(root, ".env")))
+		require.NoError(t, os.Rename(filepath.Join(root, "docs"), filepath.Join(root, "keys")))
+	}
+}

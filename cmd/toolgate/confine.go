@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -94,6 +96,22 @@ func confineCacheHome(environ []string, home string) string {
 	return dir
 }
 
+// confineIdentityFile is where the runner records the identities of the
+// roots' secret paths between commands (runner.Confinement.IdentityFile):
+// $XDG_CACHE_HOME/toolgate/identities/<hash of the roots>.json, beside,
+// never inside, the confined commands' writable cache home.
+func confineIdentityFile(environ []string, home string, roots []string) string {
+	base := lookup(environ, "XDG_CACHE_HOME")
+	if !filepath.IsAbs(base) {
+		if home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	sum := sha256.Sum256([]byte(strings.Join(roots, "\x00")))
+	return filepath.Join(base, "toolgate", "identities", hex.EncodeToString(sum[:12])+".json")
+}
+
 // errHomeRoot refuses a root that is the home directory or holds it.
 var errHomeRoot = errors.New("a root is the home directory or holds it")
 
@@ -137,6 +155,7 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 		}
 	}
 	readOnly = append(readOnly, pathGrants(lookup(environ, "PATH"), home)...)
+	identities := confineIdentityFile(environ, home, pol.Roots)
 	if cache := confineCacheHome(environ, home); cache != "" {
 		writable = append(writable, cache)
 		for name, sub := range confineCacheVars {
@@ -156,7 +175,7 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 		Env:     withoutTemp(env),
 		Confinement: runner.Confinement{
 			Roots: pol.Roots, Network: pol.Network, Loopback: pol.Loopback, ReadOnly: readOnly, Writable: writable, MaxWalk: confineMaxWalk,
-			Protect: confineProtectNames,
+			Protect: confineProtectNames, IdentityFile: identities,
 		},
 		Stream: &runner.Stream{Stdin: stdin, Stdout: stdout, Stderr: stderr},
 	}, nil

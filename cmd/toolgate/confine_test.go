@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -436,4 +438,23 @@ func reverse(s string) string {
 	b := []byte(s)
 	slices.Reverse(b)
 	return string(b)
+}
+
+// A secret renamed by one confined command stays unreadable to the next:
+// the secret is bound read-only, so it cannot be renamed at all, and the
+// runner records its identity in case it is (a host without namespaces).
+func TestConfinedRenamedSecretAcrossCalls(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	wrapped := wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, "mv .env notes.txt")
+	_, errOut, code := w.run(t, wrapped)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "mv: cannot move '.env' to 'notes.txt': Device or resource busy\n", errOut)
+	assert.FileExists(t, filepath.Join(w.proj, ".env"))
+	ids := confineIdentityFile(nil, w.home, []string{w.proj})
+	b, err := os.ReadFile(ids)
+	require.NoError(t, err, "the identities are recorded")
+	var st syscall.Stat_t
+	require.NoError(t, syscall.Stat(filepath.Join(w.proj, ".env"), &st))
+	assert.Contains(t, string(b), fmt.Sprintf(`"Ino":%d`, st.Ino))
 }
