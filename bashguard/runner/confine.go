@@ -333,9 +333,11 @@ const (
 //	}
 //
 // In a process that a Shell started as its launcher (marked by its
-// argv[0] and environment), ConfineMain applies the confinement and the
-// limits the runner sent, executes bash, and never returns; if it cannot,
-// it reports why to the runner and exits with status 126. In any other
+// argv[0] and environment), ConfineMain applies the limits the runner
+// sent, starts itself again in new namespaces where the kernel allows,
+// applies Landlock and the seccomp filter, runs bash, exits with bash's
+// status, and never returns; if it cannot, it reports why to the runner
+// and exits with status 126. In any other
 // process it only records that it was called and returns at once.
 func ConfineMain() {
 	confineMainCalled.Store(true)
