@@ -525,9 +525,6 @@ func confineLaunch() int {
 		}
 		layers = ns
 	case p.Namespaces:
-		if err := confineSetLimits(&p); err != nil {
-			return fail("%v", err)
-		}
 		code, err := confineSpawnStage(&p, argv, env, status)
 		if err == nil {
 			return code // the stage reported
@@ -538,11 +535,6 @@ func confineLaunch() int {
 		noNS = err.Error()
 	}
 
-	if !stage2 {
-		if err := confineSetLimits(&p); err != nil {
-			return fail("%v", err)
-		}
-	}
 	if p.ABI < 1 || p.ABI >= len(confineABIs) {
 		return fail("invalid Landlock ABI version %d", p.ABI)
 	}
@@ -582,6 +574,11 @@ func confineLaunch() int {
 	unix.Close(fd)
 	if err := confineSeccompApply(p.NetMode); err != nil {
 		return fail("installing the seccomp filter: %v", err)
+	}
+	// The limits come last, so that they bound bash and what it starts,
+	// not the launcher's own start-up.
+	if err := confineSetLimits(&p); err != nil {
+		return fail("%v", err)
 	}
 	applied := confineStatus{Applied: true, Layers: append([]string{"seccomp"}, layers...), NoNS: noNS}
 	if stage2 {
