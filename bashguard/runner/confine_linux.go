@@ -202,9 +202,19 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	}
 	p.Namespaces = true
 	p.NeedNS = confineNeedNS(c, abi)
-	p.Hidden = c.confine.Hidden
-	if p.Hidden == nil {
-		p.Hidden = DefaultConfineHidden()
+	hidden := c.confine.Hidden
+	if hidden == nil {
+		hidden = DefaultConfineHidden()
+	}
+	// A location that holds a root (a project under /run/user) is not
+	// hidden: the command would lose its own directory.
+	for _, h := range hidden {
+		if !slices.ContainsFunc(c.roots, func(root string) bool {
+			rel, err := filepath.Rel(h, root)
+			return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+		}) {
+			p.Hidden = append(p.Hidden, h)
+		}
 	}
 	lvl := confineLevelOf(p, []string{"seccomp"})
 

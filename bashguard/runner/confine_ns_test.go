@@ -338,3 +338,13 @@ python3 -c 'b = bytearray(512 << 20)' 2>&1 | tail -n 1
 		assert.Equal(t, confined, res.Confined.Enforced)
 	}
 }
+
+func TestConfinedHiddenLocationHoldingTheRootStays(t *testing.T) {
+	confineTestNeedNS(t, true)
+	r, root, _ := escapeRunner(t)
+	r.Confinement.Hidden = []string{filepath.Dir(root)}
+	res, err := r.Run(context.Background(), "echo x > f && cat f")
+	require.NoError(t, err)
+	assert.Equal(t, "x\n", res.Output)
+	assert.True(t, res.Confined.Enforced)
+}
