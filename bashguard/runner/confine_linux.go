@@ -206,10 +206,12 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	if hidden == nil {
 		hidden = DefaultConfineHidden()
 	}
-	// A location that holds a root (a project under /run/user) is not
-	// hidden: the command would lose its own directory.
+	// A location that holds a root (a project under /run/user), the
+	// private temporary directory (a TMPDIR under /run/user) or a
+	// Writable location is not hidden: the command would lose them.
+	keep := append(append([]string{tmp}, c.roots...), c.confine.Writable...)
 	for _, h := range hidden {
-		if !slices.ContainsFunc(c.roots, func(root string) bool {
+		if !slices.ContainsFunc(keep, func(root string) bool {
 			rel, err := filepath.Rel(h, root)
 			return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 		}) {
