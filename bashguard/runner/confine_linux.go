@@ -537,6 +537,12 @@ func confineLaunch() int {
 		}
 		layers = ns
 	case p.Namespaces:
+		// The process count is bounded before the namespaces, so that it
+		// counts every process of the user (a user namespace keeps the
+		// bound its creator had), and again in the stage below.
+		if err := confineSetLimits(&confinePlan{MaxProcs: p.MaxProcs}); err != nil {
+			return fail("%v", err)
+		}
 		code, err := confineSpawnStage(&p, argv, env, status)
 		if err == nil {
 			return code // the stage reported
