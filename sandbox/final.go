@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -136,11 +135,14 @@ func secretShape(r string) (string, bool) {
 
 // readHeadQuiet reads the first maxShape bytes of r.
 func readHeadQuiet(r string) ([]byte, bool) {
-	f, err := os.Open(r)
+	f, err := openNoBlock(r)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
 	b := make([]byte, maxShape)
 	n, _ := f.Read(b)
 	return b[:n], n > 0

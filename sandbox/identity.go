@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -425,7 +424,7 @@ const maxProtectedFiles = 256
 
 // listDir calls fn for each of the first maxProtectedFiles entries of dir.
 func (f *idSearch) listDir(dir string, fn func(string, fileStat)) {
-	d, err := os.Open(dir)
+	d, err := openDirNoBlock(dir)
 	if err != nil {
 		return
 	}
@@ -442,7 +441,7 @@ func (f *idSearch) listDir(dir string, fn func(string, fileStat)) {
 // dirFiles records the identities of the regular files beneath a secret
 // directory, a few levels deep, within maxSecretFiles in all.
 func (f *idSearch) dirFiles(dir string, a anchor, depth int) {
-	d, err := os.Open(dir)
+	d, err := openDirNoBlock(dir)
 	if err != nil {
 		return
 	}
@@ -695,7 +694,7 @@ func parseHooksPath(b []byte) (string, bool) {
 
 // readHead reads at most n bytes of the regular file p.
 func readHead(p string, n int64) ([]byte, bool) {
-	fh, err := os.Open(p)
+	fh, err := openNoBlock(p)
 	if err != nil {
 		return nil, false
 	}
@@ -741,7 +740,7 @@ const (
 // Links made later, during the session, are the session's own doing: a
 // file tool writes no links, and the shell guard judges ln.
 func (f *idSearch) walkDir(dir string, depth int) {
-	d, err := os.Open(dir)
+	d, err := openDirNoBlock(dir)
 	if err != nil {
 		// What cannot be listed cannot be known to hold no secret.
 		f.ids.complete = false

@@ -110,6 +110,23 @@ func DefaultConfineDevices() []string {
 // paths, connecting to UNIX sockets by path before ABI 9, and UDP before
 // ABI 10.
 //
+// # Beyond Landlock
+//
+// The launcher also installs a seccomp filter (required): no socket but a
+// connected AF_UNIX stream pair, and with the network off no connect,
+// bind, listen or sendto to an address (so no pathname or abstract UNIX
+// socket: ssh-agent, gpg-agent, D-Bus, a database's socket; no UDP, MPTCP,
+// raw or packet socket); no io_uring; prlimit64, setpriority, ioprio_set
+// and the sched_set* calls only on the caller itself; no keyctl, add_key or
+// request_key. And, where the kernel gives an unprivileged user
+// namespaces, it runs the command in new user, PID, mount and (unless the
+// network is on) network namespaces: every process ends with the call,
+// processes outside have no number to signal, the runtime sockets of
+// Hidden are covered, and the network holds only a loopback interface.
+// Namespaces are required where Landlock has no signal scoping (ABI 4-5)
+// and for Loopback; elsewhere they add to the confinement, and
+// [ConfineLevel.Layers] says whether they applied.
+//
 // # Secret paths
 //
 // Landlock only grants; it cannot take back part of a granted tree. So
@@ -166,6 +183,30 @@ type Confinement struct {
 	// Network lets a command connect and bind TCP sockets. False: the
 	// kernel refuses both (which needs Landlock ABI 4).
 	Network bool
+	// Loopback, with Network false, lets a command bind and connect IP
+	// sockets on the loopback interface only (127.0.0.1 and ::1): it runs
+	// in a network namespace of its own that holds nothing else, so a
+	// test server it starts answers it, and nothing outside does (not
+	// even the host's own loopback services). It needs the user,
+	// PID, mount and network namespaces; where the kernel refuses them,
+	// the command is treated as unconfinable.
+	Loopback bool
+	// IdentityFile, when not empty, is a file (outside every root and
+	// Writable location) where the runner records the device and inode
+	// of each secret entry its walk leaves out; a later walk leaves out
+	// an entry with a recorded identity whatever its name, so that a
+	// secret one command renames (mv .env notes.txt) stays unreadable to
+	// the next. Empty: secrets are found by the checker alone.
+	IdentityFile string
+	// Protect are further names of entries (at any depth of the roots)
+	// bound read-only, besides those the checker refuses to let a
+	// command write: files the agent or a later run reads as
+	// instructions (CLAUDE.md, AGENTS.md).
+	Protect []string
+	// Hidden are the locations a mount namespace covers for the command
+	// (directories with an empty read-only file system, other files
+	// with /dev/null). Nil: [DefaultConfineHidden].
+	Hidden []string
 	// ReadSecrets grants the roots whole, secret paths included: the
 	// checker is not consulted and nothing is walked.
 	ReadSecrets bool
@@ -202,8 +243,18 @@ type ConfineLevel struct {
 	// enforced: "fs" (file system access to the granted locations),
 	// "tcp" (connect and bind), "udp" (connect, send and bind), "signal"
 	// (signals to processes outside) and "abstract-unix" (abstract UNIX
-	// sockets outside).
+	// sockets outside); then what the seccomp filter refuses:
+	// "unix-socket" (connecting to or binding UNIX sockets by path: no
+	// socket but a connected pair), "mptcp" (MPTCP sockets), "raw-socket"
+	// (raw and packet sockets), "io-uring", "other-processes" (resource
+	// limits, priorities and CPU affinity of any process but the caller)
+	// and "keyring" (the user's kernel keyrings). With the network off
+	// the filter refuses every socket but a UNIX pair, so "udp" and
+	// "abstract-unix" appear whatever the Landlock ABI.
 	Restricted []string
+	// Layers names the mechanisms besides Landlock that confined the
+	// command, in this order: "seccomp" (the system call filter).
+	Layers []string
 	// Secrets is how many secret paths inside the roots were left out
 	// of the grant (the entries refused by the checker, each counted
 	// once, directories as one).
@@ -214,7 +265,8 @@ type ConfineLevel struct {
 }
 
 // String describes the level in one line, as the audit log stores it:
-// "landlock v7: fs, tcp, signal, abstract-unix; 1 secret path hidden" or
+// "landlock v7 + seccomp: fs, tcp, udp, signal, abstract-unix, unix-socket,
+// ...; 1 secret path hidden" or
 // "none: " and the reason.
 func (l ConfineLevel) String() string {
 	if !l.Enforced {
@@ -226,6 +278,10 @@ func (l ConfineLevel) String() string {
 	var b strings.Builder
 	b.WriteString("landlock v")
 	b.WriteString(strconv.Itoa(l.ABI))
+	for _, layer := range l.Layers {
+		b.WriteString(" + ")
+		b.WriteString(layer)
+	}
 	b.WriteString(": ")
 	b.WriteString(strings.Join(l.Restricted, ", "))
 	switch {
@@ -239,9 +295,13 @@ func (l ConfineLevel) String() string {
 
 // confineSupport is what the kernel offers: the Landlock ABI version, or
 // why there is none.
+
 type confineSupport struct {
 	abi    int
 	reason string
+	// seccomp says why the seccomp filter cannot be installed; empty
+	// when it can.
+	seccomp string
 }
 
 // confineMainCalled records that the running program called ConfineMain,
@@ -273,9 +333,11 @@ const (
 //	}
 //
 // In a process that a Shell started as its launcher (marked by its
-// argv[0] and environment), ConfineMain applies the confinement and the
-// limits the runner sent, executes bash, and never returns; if it cannot,
-// it reports why to the runner and exits with status 126. In any other
+// argv[0] and environment), ConfineMain applies the limits the runner
+// sent, starts itself again in new namespaces where the kernel allows,
+// applies Landlock and the seccomp filter, runs bash, exits with bash's
+// status, and never returns; if it cannot, it reports why to the runner
+// and exits with status 126. In any other
 // process it only records that it was called and returns at once.
 func ConfineMain() {
 	confineMainCalled.Store(true)

@@ -11,7 +11,9 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -80,7 +82,7 @@ func confineProbe() confineSupport {
 			v = 5
 		}
 	}
-	return confineSupport{abi: min(v, len(confineABIs)-1)}
+	return confineSupport{abi: min(v, len(confineABIs)-1), seccomp: confineSeccompProbe()}
 }
 
 // confinePlan is what the runner sends its launcher: the ruleset, the
@@ -93,7 +95,22 @@ type confinePlan struct {
 	Scoped   uint64
 	Rules    []confineRule
 	MaxProcs int
-	Bash     string
+	// CPU (seconds), Data and FileSize (bytes) are the other limits;
+	// zero sets none.
+	CPU, Data, FileSize uint64
+	Bash                string
+	// NetMode is the network the seccomp filter leaves: none, loopback
+	// or all.
+	NetMode confineNetMode
+	// Namespaces asks for the second stage in new namespaces; NeedNS,
+	// when not empty, says why the run must fail without them.
+	Namespaces bool
+	NeedNS     string
+	// Hidden are the locations the mount namespace covers.
+	Hidden []string
+	// Binds are the protected paths in the roots, bound read-only onto
+	// themselves in the mount namespace.
+	Binds []string
 }
 
 // confineRule grants Access beneath Path. Follow lets the path's symbolic
@@ -111,6 +128,11 @@ type confineRule struct {
 type confineStatus struct {
 	Applied bool
 	Error   string `json:",omitempty"`
+	// Layers are the layers applied besides Landlock, in order.
+	Layers []string `json:",omitempty"`
+	// NoNS says why the namespaces were not applied, when they were
+	// asked for but not needed.
+	NoNS string `json:",omitempty"`
 }
 
 // confineAvailable decides whether the command can be confined as c
@@ -134,6 +156,21 @@ func confineAvailable(c runConfig) confineSupport {
 	if !c.confine.Network && s.abi < 4 {
 		return confineSupport{reason: "Landlock ABI version " + strconv.Itoa(s.abi) + " cannot refuse TCP connections (version 4 can), and the network is off"}
 	}
+	if why := confineLauncherWritable(c); why != "" {
+		return confineSupport{reason: why}
+	}
+	if need := confineNeedNS(c, s.abi); need != "" {
+		nsProbe := c.nsProbe
+		if nsProbe == nil {
+			nsProbe = confineNSProbe
+		}
+		if why := nsProbe(!c.confine.Network); why != "" {
+			return confineSupport{reason: why + ", and " + need}
+		}
+	}
+	if s.seccomp != "" {
+		return confineSupport{reason: s.seccomp + "; without the seccomp filter a confined command could reach the user's UNIX sockets (ssh-agent, D-Bus, databases), UDP, MPTCP, other processes' limits and the keyring"}
+	}
 	return s
 }
 
@@ -147,24 +184,41 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		FS:       uint64(base.HandledAccessFS),
 		Scoped:   uint64(base.Scoped),
 		MaxProcs: runProcLimit(c.maxProcs),
+		CPU:      c.limits.cpu,
+		Data:     c.limits.data,
+		FileSize: c.limits.fileSize,
 		Bash:     c.bash,
+		NetMode:  confineNetOn,
 	}
 	if !c.confine.Network {
 		p.Net = uint64(base.HandledAccessNet)
+		p.NetMode = confineNetOff
 	}
-	lvl := ConfineLevel{Enforced: true, ABI: abi, Restricted: []string{"fs"}}
-	if p.Net&(ll.AccessNetBindTCP|ll.AccessNetConnectTCP) != 0 {
-		lvl.Restricted = append(lvl.Restricted, "tcp")
+	switch {
+	case c.confine.Network:
+	case c.confine.Loopback:
+		p.NetMode = confineNetLoopback
+		p.Net = 0 // the network namespace holds only the loopback interface
 	}
-	if p.Net&(ll.AccessNetBindUDP|ll.AccessNetConnectSendUDP) != 0 {
-		lvl.Restricted = append(lvl.Restricted, "udp")
+	p.Namespaces = true
+	p.NeedNS = confineNeedNS(c, abi)
+	hidden := c.confine.Hidden
+	if hidden == nil {
+		hidden = DefaultConfineHidden()
 	}
-	if p.Scoped&ll.ScopeSignal != 0 {
-		lvl.Restricted = append(lvl.Restricted, "signal")
+	// A location that holds a root (a project under /run/user), the
+	// private temporary directory (a TMPDIR under /run/user) or a
+	// Writable location is not hidden: the command would lose them.
+	keep := append(append([]string{tmp}, c.roots...), c.confine.Writable...)
+	for _, h := range hidden {
+		if !slices.ContainsFunc(keep, func(root string) bool {
+			rel, err := filepath.Rel(h, root)
+			return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+		}) {
+			p.Hidden = append(p.Hidden, h)
+		}
 	}
-	if p.Scoped&ll.ScopeAbstractUnixSocket != 0 {
-		lvl.Restricted = append(lvl.Restricted, "abstract-unix")
-	}
+	lvl := confineLevelOf(p, []string{"seccomp"})
 
 	readOnly := c.confine.ReadOnly
 	if readOnly == nil {
@@ -185,7 +239,13 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	}
 	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
 
-	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules}
+	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules, names: map[string]bool{}}
+	for _, name := range c.confine.Protect {
+		w.names[name] = true
+	}
+	if c.confine.IdentityFile != "" && !c.confine.ReadSecrets {
+		w.known = confineLoadIdentities(c.confine.IdentityFile)
+	}
 	if w.limit == 0 {
 		w.limit = ConfineMaxWalk
 	}
@@ -198,9 +258,92 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 			return p, lvl, err
 		}
 	}
+	if w.known != nil {
+		if err := confineSaveIdentities(c.confine.IdentityFile, w.hidden); err != nil {
+			return p, lvl, fmt.Errorf("%w: recording the secret paths' identities in %s: %w", ErrConfineFailed, c.confine.IdentityFile, err)
+		}
+	}
 	p.Rules = w.rules
+	p.Binds = w.binds
 	lvl.Secrets = w.secrets
 	return p, lvl, nil
+}
+
+// confineLauncherWritable says why the launcher (Confinement.Launcher,
+// or the running program) lies where a confined command may write (a
+// root or a Writable location), or "" when it does not: a command that
+// replaced it would run unconfined the next time the program runs.
+func confineLauncherWritable(c runConfig) string {
+	launcher := c.confine.Launcher
+	if launcher == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return "the running program cannot name its own path (" + err.Error() + "), so it cannot tell whether a confined command could replace it"
+		}
+		launcher = exe
+	}
+	if resolved, err := filepath.EvalSymlinks(launcher); err == nil {
+		launcher = resolved
+	}
+	grants := append(append(append([]string(nil), c.roots...), c.confine.Roots...), c.confine.Writable...)
+	for _, g := range grants {
+		if resolved, err := filepath.EvalSymlinks(g); err == nil {
+			g = resolved
+		}
+		if rel, err := filepath.Rel(g, launcher); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return "the launcher " + launcher + " lies in " + g + ", which a confined command may write: it could replace the launcher and run unconfined the next time"
+		}
+	}
+	return ""
+}
+
+// confineNeedNS says why the run needs the namespaces, or "" when they
+// only add to it.
+func confineNeedNS(c runConfig, abi int) string {
+	switch {
+	case c.confine.Loopback && !c.confine.Network:
+		return "the loopback-only network needs a network namespace of its own"
+	case abi < 6:
+		return "Landlock ABI " + strconv.Itoa(abi) + " cannot keep a command from signalling the user's other processes (ABI 6 can; a PID namespace would)"
+	case !c.confine.ReadSecrets:
+		return "the protected paths in the roots (.git/config and hooks, the agent's settings, editors' tasks, CI workflows) can be kept from being written, renamed or removed only by read-only binds in a mount namespace"
+	}
+	return ""
+}
+
+// confineLevelOf describes the confinement of plan p under the layers
+// the launcher reported.
+func confineLevelOf(p confinePlan, layers []string) ConfineLevel {
+	has := func(l string) bool { return slices.Contains(layers, l) }
+	lvl := ConfineLevel{Enforced: true, ABI: p.ABI, Restricted: []string{"fs"}, Layers: layers}
+	if p.Net&(ll.AccessNetBindTCP|ll.AccessNetConnectTCP) != 0 {
+		lvl.Restricted = append(lvl.Restricted, "tcp")
+	}
+	if p.Net&(ll.AccessNetBindUDP|ll.AccessNetConnectSendUDP) != 0 || p.NetMode == confineNetOff {
+		lvl.Restricted = append(lvl.Restricted, "udp")
+	}
+	if p.NetMode == confineNetLoopback && has("netns") {
+		lvl.Restricted = append(lvl.Restricted, "non-loopback")
+	}
+	if p.Scoped&ll.ScopeSignal != 0 || has("pidns") {
+		lvl.Restricted = append(lvl.Restricted, "signal")
+	}
+	if p.Scoped&ll.ScopeAbstractUnixSocket != 0 || p.NetMode == confineNetOff {
+		lvl.Restricted = append(lvl.Restricted, "abstract-unix")
+	}
+	if has("seccomp") {
+		lvl.Restricted = append(lvl.Restricted, confineSeccompRestricts()...)
+	}
+	if has("mountns") {
+		lvl.Restricted = append(lvl.Restricted, "runtime-sockets")
+		if len(p.Binds) > 0 {
+			lvl.Restricted = append(lvl.Restricted, "protected-paths")
+		}
+	}
+	if has("pidns") {
+		lvl.Restricted = append(lvl.Restricted, "outliving")
+	}
+	return lvl
 }
 
 // confineWalk finds the entries of the roots that the checker does not
@@ -211,13 +354,71 @@ type confineWalk struct {
 	visited int
 	rules   []confineRule
 	secrets int
+	binds   []string        // protected paths, bound read-only
+	names   map[string]bool // Confinement.Protect
+	// known are the identities recorded as secret (nil: not recorded);
+	// hidden collects those of the entries this walk leaves out.
+	known  map[confineIdentity]bool
+	hidden []confineIdentity
+}
+
+// confineWalkAt is where the walk is: inside a git directory, or below a
+// path already bound read-only.
+type confineWalkAt struct {
+	inGit, readOnly bool
+}
+
+// confineGitReadOnly are the entries of a git directory (at any depth:
+// .git/modules/x/ holds a submodule's) that run code when git next runs
+// outside, and so are bound read-only; the rest of it (objects, refs, the
+// index, logs, HEAD) stays writable, for git itself.
+var confineGitReadOnly = map[string]bool{"config": true, "config.worktree": true, "hooks": true}
+
+// protect decides whether path, an entry the command may read, is bound
+// read-only in the mount namespace: in a git directory by
+// confineGitReadOnly, elsewhere when the checker refuses to let a command
+// write it (the protected paths: the agent's settings, editors' tasks, CI
+// workflows, ...). It returns where the walk is below path.
+func (w *confineWalk) protect(path, name string, dir bool, at confineWalkAt) confineWalkAt {
+	if at.readOnly {
+		return at
+	}
+	if at.inGit {
+		if confineGitReadOnly[name] {
+			w.binds = append(w.binds, path)
+			return confineWalkAt{inGit: true, readOnly: true}
+		}
+		return at
+	}
+	if dir && name == ".git" {
+		return confineWalkAt{inGit: true}
+	}
+	if d, _ := runCheckWrite(w.checker, path); d != permission.Allow || w.names[name] {
+		w.binds = append(w.binds, path)
+		return confineWalkAt{readOnly: true}
+	}
+	return at
+}
+
+// confineReadDir lists a directory without following a link and without
+// blocking: a FIFO or device put in its place is not opened for reading.
+func confineReadDir(dir string) ([]fs.DirEntry, error) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, err
 }
 
 // errConfineWalkBudget stops a walk that visited too many entries.
 var errConfineWalkBudget = errors.New("too many entries")
 
 func (w *confineWalk) root(root string) error {
-	below, err := w.walk(root)
+	below, err := w.walk(root, confineWalkAt{})
 	if errors.Is(err, errConfineWalkBudget) {
 		return fmt.Errorf("%w: the roots hold more than %d entries, too many to find their secret paths (see Confinement.MaxWalk and ReadSecrets)", ErrConfineFailed, w.limit)
 	}
@@ -235,8 +436,8 @@ func (w *confineWalk) root(root string) error {
 // not, walk adds nothing: the caller grants dir whole. When it does, dir
 // gets every right but reading and executing files, and each entry that
 // may be granted is granted by its own rule.
-func (w *confineWalk) walk(dir string) (secretBelow bool, err error) {
-	entries, err := os.ReadDir(dir)
+func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err error) {
+	entries, err := confineReadDir(dir)
 	if err != nil {
 		// A directory that cannot be listed cannot be searched for
 		// secrets: it is not granted.
@@ -255,13 +456,22 @@ func (w *confineWalk) walk(dir string) (secretBelow bool, err error) {
 		if t&fs.ModeSymlink != 0 {
 			continue // never granted: the kernel judges the target
 		}
-		if d, _ := runCheckPath(w.checker, path); d != permission.Allow {
+		sub := w.protect(path, e.Name(), t.IsDir(), at)
+		var id confineIdentity
+		idOK := false
+		if w.known != nil {
+			id, idOK = confineIdentityOf(e)
+		}
+		if d, _ := runCheckPath(w.checker, path); d != permission.Allow || (idOK && w.known[id]) {
 			w.secrets++
 			secretBelow = true
+			if idOK {
+				w.hidden = append(w.hidden, id)
+			}
 			continue
 		}
 		if t.IsDir() {
-			below, err := w.walk(path)
+			below, err := w.walk(path, sub)
 			if err != nil {
 				return false, err
 			}
@@ -308,20 +518,41 @@ func confineLaunch() int {
 		return fail("reading the plan: %v", err)
 	}
 	planFile.Close()
+	stage2 := os.Getenv(confineStageEnv) == confineStageValue
 	env := make([]string, 0, len(os.Environ()))
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, confineEnv+"=") {
+		if !strings.HasPrefix(kv, confineEnv+"=") && !strings.HasPrefix(kv, confineStageEnv+"=") {
 			env = append(env, kv)
 		}
 	}
 	argv := os.Args[1:]
 
-	if p.MaxProcs > 0 {
-		lim := unix.Rlimit{Cur: uint64(p.MaxProcs), Max: uint64(p.MaxProcs)}
-		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
-			return fail("setting RLIMIT_NPROC to %d: %v", p.MaxProcs, err)
+	var layers []string
+	var noNS string
+	switch {
+	case stage2:
+		ns, err := confineStageSetup(&p)
+		if err != nil {
+			return fail("setting up the namespaces: %v", err)
 		}
+		layers = ns
+	case p.Namespaces:
+		// The process count is bounded before the namespaces, so that it
+		// counts every process of the user (a user namespace keeps the
+		// bound its creator had), and again in the stage below.
+		if err := confineSetLimits(&confinePlan{MaxProcs: p.MaxProcs}); err != nil {
+			return fail("%v", err)
+		}
+		code, err := confineSpawnStage(&p, argv, env, status)
+		if err == nil {
+			return code // the stage reported
+		}
+		if p.NeedNS != "" {
+			return fail("the kernel gives no user, PID and mount namespaces here (%v), and %s", err, p.NeedNS)
+		}
+		noNS = err.Error()
 	}
+
 	if p.ABI < 1 || p.ABI >= len(confineABIs) {
 		return fail("invalid Landlock ABI version %d", p.ABI)
 	}
@@ -343,9 +574,15 @@ func confineLaunch() int {
 			return fail("%v", err)
 		}
 	}
-	// The ruleset applies to this thread only, which then executes bash:
-	// the thread must stay the one this goroutine runs on.
+	// The ruleset applies to this thread only, which then executes bash
+	// (or, in the second stage, starts it): the thread must stay the one
+	// this goroutine runs on.
 	runtime.LockOSThread()
+	if stage2 {
+		if err := confineDropCaps(); err != nil {
+			return fail("%v", err)
+		}
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fail("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
 	}
@@ -353,9 +590,55 @@ func confineLaunch() int {
 		return fail("landlock_restrict_self: %v", err)
 	}
 	unix.Close(fd)
-	report(confineStatus{Applied: true})
+	if err := confineSeccompApply(p.NetMode); err != nil {
+		return fail("installing the seccomp filter: %v", err)
+	}
+	// The limits come last, so that they bound bash and what it starts,
+	// not the launcher's own start-up.
+	if err := confineSetLimits(&p); err != nil {
+		return fail("%v", err)
+	}
+	applied := confineStatus{Applied: true, Layers: append([]string{"seccomp"}, layers...), NoNS: noNS}
+	if stage2 {
+		pid, err := confineStartBash(p.Bash, argv, env)
+		if err != nil {
+			return fail("executing %s: %v", p.Bash, err)
+		}
+		report(applied)
+		status.Close()
+		return confineReap(pid)
+	}
+	report(applied)
 	err = syscall.Exec(p.Bash, argv, env)
 	return fail("executing %s: %v", p.Bash, err)
+}
+
+// confineSetLimits sets the plan's resource limits, soft and hard, on the
+// launcher, which bash inherits.
+func confineSetLimits(p *confinePlan) error {
+	for _, l := range []struct {
+		name     string
+		resource int
+		value    uint64
+	}{
+		{"RLIMIT_NPROC", unix.RLIMIT_NPROC, uint64(max(p.MaxProcs, 0))},
+		{"RLIMIT_CPU", unix.RLIMIT_CPU, p.CPU},
+		{"RLIMIT_DATA", unix.RLIMIT_DATA, p.Data},
+		{"RLIMIT_FSIZE", unix.RLIMIT_FSIZE, p.FileSize},
+	} {
+		if l.value == 0 {
+			continue
+		}
+		lim := unix.Rlimit{Cur: l.value, Max: l.value}
+		var old unix.Rlimit
+		if unix.Getrlimit(l.resource, &old) == nil && old.Max != unix.RLIM_INFINITY && old.Max < l.value {
+			lim = unix.Rlimit{Cur: old.Max, Max: old.Max} // never above the host's own
+		}
+		if err := unix.Setrlimit(l.resource, &lim); err != nil {
+			return fmt.Errorf("setting %s to %d: %w", l.name, l.value, err)
+		}
+	}
+	return nil
 }
 
 // confineAddRule opens the rule's path and adds it to the ruleset, with
@@ -487,6 +770,7 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 // and executed bash. A launcher that a timeout or cancellation killed
 // before it reported is not an error: nothing ran.
 func (p *confineLaunchPipes) finish(launcher string, killed bool) error {
+	// p.status, once finish returns, holds the launcher's report.
 	// A launcher that never read its plan leaves the writer blocked;
 	// closing the file releases it.
 	p.planW.Close()
@@ -515,6 +799,10 @@ func (r *Shell) CanConfine() (bool, string) {
 	if r == nil {
 		r = &Shell{}
 	}
-	s := confineAvailable(runConfig{confine: r.Confinement, probe: r.probe})
+	c := runConfig{confine: r.Confinement, probe: r.probe, nsProbe: r.nsProbe}
+	if len(r.Confinement.Roots) == 0 && r.Dir != "" {
+		c.roots = []string{r.Dir}
+	}
+	s := confineAvailable(c)
 	return s.abi > 0, s.reason
 }

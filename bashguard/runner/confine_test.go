@@ -71,17 +71,33 @@ func confineTestEnforced(t *testing.T, res Result, network bool) {
 	assert.True(t, res.Confined.Enforced, "confined: %v", res.Confined)
 	assert.Equal(t, abi, res.Confined.ABI)
 	assert.Empty(t, res.Confined.Reason)
+	// The namespaces are there where the kernel gives them to the user
+	// (the test says which, and .ci/run requires them).
+	ns := confineNSProbe(!network) == ""
+	if !ns && os.Getenv("TOOLGATE_REQUIRE_LANDLOCK") != "" {
+		t.Fatalf("TOOLGATE_REQUIRE_LANDLOCK is set, but %s", confineNSProbe(!network))
+	}
 	want := []string{"fs"}
 	if !network {
-		want = append(want, "tcp")
-		if abi >= 10 {
-			want = append(want, "udp")
+		want = append(want, "tcp", "udp")
+	}
+	if abi >= 6 || ns {
+		want = append(want, "signal")
+	}
+	if abi >= 6 || !network {
+		want = append(want, "abstract-unix")
+	}
+	want = append(want, "unix-socket", "mptcp", "raw-socket", "io-uring", "other-processes", "keyring")
+	layers := []string{"seccomp"}
+	if ns {
+		want = append(want, "runtime-sockets", "outliving")
+		layers = append(layers, "pidns", "mountns")
+		if !network {
+			layers = append(layers, "netns")
 		}
 	}
-	if abi >= 6 {
-		want = append(want, "signal", "abstract-unix")
-	}
 	assert.Equal(t, want, res.Confined.Restricted)
+	assert.Equal(t, layers, res.Confined.Layers)
 }
 
 func TestConfinedCommandCannotWriteOutsideRoots(t *testing.T) {
@@ -174,7 +190,7 @@ func TestConfinedNetworkOffRefusesTCP(t *testing.T) {
 python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))' 2>&1 | tail -n 1`)
 	require.NoError(t, err)
 	assert.Equal(t, "refused: [Errno 13] Permission denied\n"+
-		DefaultBash+": connect: Permission denied\n"+DefaultBash+": line 9: /dev/tcp/127.0.0.1/"+port+": Permission denied\ndevtcp=1\n"+
+		DefaultBash+": socket: Permission denied\n"+DefaultBash+": line 9: /dev/tcp/127.0.0.1/"+port+": Permission denied\ndevtcp=1\n"+
 		"PermissionError: [Errno 13] Permission denied\n", res.Output)
 	confineTestEnforced(t, res, false)
 	select {
@@ -204,7 +220,13 @@ func TestConfinedCommandCannotSignalTheHost(t *testing.T) {
 	r, _ := runTestRunner(t)
 	res, err := r.Run(context.Background(), "kill -0 "+strconv.Itoa(os.Getpid())+"; echo \"kill=$?\"; sleep 0 & kill -0 $! && echo own-child-ok")
 	require.NoError(t, err)
-	assert.Equal(t, DefaultBash+": line 1: kill: ("+strconv.Itoa(os.Getpid())+") - Operation not permitted\nkill=1\nown-child-ok\n", res.Output)
+	// In a PID namespace the host has no number; without one, Landlock
+	// refuses.
+	why := "Operation not permitted"
+	if confineNSProbe(true) == "" {
+		why = "No such process"
+	}
+	assert.Equal(t, DefaultBash+": line 1: kill: ("+strconv.Itoa(os.Getpid())+") - "+why+"\nkill=1\nown-child-ok\n", res.Output)
 	confineTestEnforced(t, res, false)
 }
 
@@ -361,8 +383,29 @@ func TestConfineFallbackWhenUnavailable(t *testing.T) {
 	res, err = r.Run(context.Background(), "echo ok")
 	require.NoError(t, err)
 	assert.Equal(t, "ok\n", res.Output)
-	assert.Equal(t, ConfineLevel{Enforced: true, ABI: 3, Restricted: []string{"fs"}}, res.Confined)
-	assert.Equal(t, "landlock v3: fs", res.Confined.String())
+	// (ABI 3 has no signal scoping: the PID namespace stands in for it.)
+	if confineNSProbe(false) == "" {
+		assert.Equal(t, ConfineLevel{Enforced: true, ABI: 3, Layers: []string{"seccomp", "pidns", "mountns"},
+			Restricted: []string{"fs", "signal", "unix-socket", "mptcp", "raw-socket", "io-uring", "other-processes", "keyring", "runtime-sockets", "outliving"}}, res.Confined)
+		assert.Equal(t, "landlock v3 + seccomp + pidns + mountns: fs, signal, unix-socket, mptcp, raw-socket, io-uring, other-processes, keyring, runtime-sockets, outliving", res.Confined.String())
+	}
+	// Without signal scoping and without namespaces, a command could
+	// signal the user's other processes: refused.
+	r.nsProbe = func(bool) string { return "no namespaces (forced by the test)" }
+	res, err = r.Run(context.Background(), "echo ran")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+	assert.Empty(t, res.Output)
+	assert.Equal(t, "no namespaces (forced by the test), and Landlock ABI 3 cannot keep a command from signalling the user's other processes (ABI 6 can; a PID namespace would); the command was refused", res.Confined.Reason)
+	r.nsProbe = nil
+
+	// Without seccomp, Landlock alone leaves the user's UNIX sockets open.
+	r.probe = func() confineSupport {
+		return confineSupport{abi: 7, seccomp: "the kernel has no seccomp (forced by the test)"}
+	}
+	res, err = r.Run(context.Background(), "echo ran")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+	assert.Empty(t, res.Output)
+	assert.Equal(t, "the kernel has no seccomp (forced by the test); without the seccomp filter a confined command could reach the user's UNIX sockets (ssh-agent, D-Bus, databases), UDP, MPTCP, other processes' limits and the keyring; the command was refused", res.Confined.Reason)
 }
 
 func TestConfineLauncherThatDoesNotReport(t *testing.T) {
@@ -491,4 +534,62 @@ func TestConfineLauncherKilledBeforeItReports(t *testing.T) {
 	assert.True(t, res.TimedOut)
 	assert.Equal(t, 128+9, res.ExitCode)
 	assert.Empty(t, res.Output)
+}
+
+func TestConfineRefusesALauncherInAWritableGrant(t *testing.T) {
+	confineTestABI(t)
+	r, root := runTestRunner(t)
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	launcher := filepath.Join(root, "bin", "toolgate")
+	require.NoError(t, os.MkdirAll(filepath.Dir(launcher), 0o755))
+	b, err := os.ReadFile(exe)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(launcher, b, 0o755))
+	r.Confinement.Launcher = launcher
+	res, err := r.Run(context.Background(), "echo ran")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+	assert.Empty(t, res.Output)
+	assert.Equal(t, "the launcher "+launcher+" lies in "+root+", which a confined command may write: it could replace the launcher and run unconfined the next time; the command was refused", res.Confined.Reason)
+	ok, why := r.CanConfine()
+	assert.False(t, ok)
+	assert.Contains(t, why, "lies in "+root)
+	// The same in a Writable location (a toolchain's bin beside its cache).
+	r2, _ := runTestRunner(t)
+	r2.Confinement.Launcher = launcher
+	r2.Confinement.Writable = []string{filepath.Dir(launcher)}
+	_, err = r2.Run(context.Background(), "echo ran")
+	require.ErrorIs(t, err, ErrConfineUnavailable)
+}
+
+func TestConfinedSecretRenamedStaysSecret(t *testing.T) {
+	confineTestABI(t)
+	root := runTestDir(t)
+	require.NoError(t, os.WriteFile(filepath.Join(root, ".env"), []byte("TOKEN=top-secret\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "keys"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "keys", "id_rsa"), []byte("PRIVATE KEY\n"), 0o644))
+	checker := confineTestSecretRoot{runTestRoot{root: root}, map[string]bool{".env": true, "keys": true}}
+	for _, recorded := range []bool{false, true} {
+		r := &Shell{Dir: root, Checker: checker}
+		if recorded {
+			r.Confinement.IdentityFile = filepath.Join(runTestDir(t), "identities.json")
+		}
+		// One command renames the secrets (it may: the guard asks about
+		// such writes, the kernel does not refuse them) ...
+		res, err := r.Run(context.Background(), "mv .env notes.txt && mv keys docs && echo moved")
+		require.NoError(t, err)
+		require.Equal(t, "moved\n", res.Output)
+		// ... and the next reads them under their new names.
+		res, err = r.Run(context.Background(), "cat notes.txt docs/id_rsa 2>&1 | sed 's/^cat: //'")
+		require.NoError(t, err)
+		if recorded {
+			assert.Equal(t, "notes.txt: Permission denied\ndocs/id_rsa: Permission denied\n", res.Output)
+			assert.Equal(t, 2, res.Confined.Secrets)
+		} else {
+			assert.Equal(t, "TOKEN=top-secret\nPRIVATE KEY\n", res.Output, "without a record, names alone decide")
+		}
+		// Put them back for the next round.
+		require.NoError(t, os.Rename(filepath.Join(root, "notes.txt"), filepath.Join(root, ".env")))
+		require.NoError(t, os.Rename(filepath.Join(root, "docs"), filepath.Join(root, "keys")))
+	}
 }

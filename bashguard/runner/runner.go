@@ -34,6 +34,14 @@ const (
 	// DefaultMaxProcs is the process-count bound (RLIMIT_NPROC) when
 	// [Shell.MaxProcs] is zero.
 	DefaultMaxProcs = 1024
+	// DefaultMaxCPU, DefaultMaxMemory and DefaultMaxFileSize are the
+	// CPU-time, memory and file-size bounds of each process of a
+	// command when [Shell.MaxCPU], [Shell.MaxMemory] and
+	// [Shell.MaxFileSize] are zero. A limit above the host's own hard
+	// limit is lowered to it.
+	DefaultMaxCPU      = 30 * time.Minute
+	DefaultMaxMemory   = 16 << 30
+	DefaultMaxFileSize = 16 << 30
 	// DefaultBash is the bash executable used when [Shell.Bash] is
 	// empty. Bash is never looked up in PATH.
 	DefaultBash = "/bin/bash"
@@ -162,9 +170,13 @@ type Result struct {
 //     process is left alive (zombies waiting for their parent to reap
 //     them are not counted; the killed processes whose parent died first
 //     are reaped by init, or by the nearest subreaper, not by Run).
-//   - Not guaranteed: a process that both leaves the process group and
-//     clears its environment escapes the scan; containing it needs a
-//     cgroup or a PID namespace, which the runner does not create.
+//   - A confined command runs, where the kernel gives the user
+//     namespaces, as the child of process 1 of a PID namespace of its own
+//     (see [Confinement]): when it ends, the kernel kills every process
+//     left there, including one that both left the process group and
+//     cleared its environment, and a SIGKILL of the launcher ends them
+//     too. Without namespaces (or unconfined) such a process escapes the
+//     scan; [Result.Confined] says which layers applied.
 //   - The kernel confines what the command can reach (Linux Landlock):
 //     the file system beyond the roots, the system locations and a
 //     private temporary directory, and TCP unless the network is on; see
@@ -198,6 +210,19 @@ type Shell struct {
 	// used. RLIMIT_NPROC counts every process of the real user ID, not
 	// only the command's.
 	MaxProcs int
+	// MaxCPU bounds the CPU time of each process of the command
+	// (RLIMIT_CPU, whole seconds). Zero: [DefaultMaxCPU]; negative: an
+	// error.
+	MaxCPU time.Duration
+	// MaxMemory bounds the data memory of each process of the command,
+	// in bytes (RLIMIT_DATA: heap and private writable mappings; address
+	// space a runtime only reserves is not counted). Zero:
+	// [DefaultMaxMemory]; negative: an error.
+	MaxMemory int64
+	// MaxFileSize bounds the size of any file the command writes, in
+	// bytes (RLIMIT_FSIZE; a larger write fails with EFBIG). Zero:
+	// [DefaultMaxFileSize]; negative: an error.
+	MaxFileSize int64
 	// Home is the command's HOME. Empty: the resolved working directory.
 	Home string
 	// PassEnv names variables of the host process's environment that the
@@ -226,6 +251,8 @@ type Shell struct {
 
 	// probe, when not nil, replaces the kernel's Landlock probe (tests).
 	probe func() confineSupport
+	// nsProbe, when not nil, replaces the namespace probe (tests).
+	nsProbe func(newNet bool) string
 }
 
 // Stream is the standard streams of a command run with [Shell.Stream].
@@ -303,6 +330,7 @@ type runConfig struct {
 	timeout    time.Duration
 	maxOutput  int
 	maxProcs   int
+	limits     runLimits
 	env        []string
 	credential *Credential
 	stream     *Stream
@@ -311,6 +339,13 @@ type runConfig struct {
 	roots   []string // resolved confinement roots
 	checker bashguard.PathChecker
 	probe   func() confineSupport
+	nsProbe func(newNet bool) string
+}
+
+// runLimits are the resource limits besides the process count, in the
+// kernel's units (seconds, bytes).
+type runLimits struct {
+	cpu, data, fileSize uint64
 }
 
 func runConfigError(format string, args ...any) error {
@@ -330,6 +365,7 @@ func (r *Shell) config() (runConfig, error) {
 		confine:    r.Confinement,
 		checker:    r.Checker,
 		probe:      r.probe,
+		nsProbe:    r.nsProbe,
 	}
 	if c.bash == "" {
 		c.bash = DefaultBash
@@ -358,6 +394,19 @@ func (r *Shell) config() (runConfig, error) {
 		c.maxProcs = DefaultMaxProcs
 	case c.maxProcs < 0:
 		return c, runConfigError("MaxProcs %d is negative", c.maxProcs)
+	}
+	if r.MaxCPU < 0 || r.MaxMemory < 0 || r.MaxFileSize < 0 {
+		return c, runConfigError("MaxCPU %v, MaxMemory %d and MaxFileSize %d must not be negative", r.MaxCPU, r.MaxMemory, r.MaxFileSize)
+	}
+	c.limits = runLimits{cpu: uint64(DefaultMaxCPU / time.Second), data: DefaultMaxMemory, fileSize: DefaultMaxFileSize}
+	if r.MaxCPU > 0 {
+		c.limits.cpu = uint64(max(r.MaxCPU/time.Second, 1))
+	}
+	if r.MaxMemory > 0 {
+		c.limits.data = uint64(r.MaxMemory)
+	}
+	if r.MaxFileSize > 0 {
+		c.limits.fileSize = uint64(r.MaxFileSize)
 	}
 	if r.Home != "" && !filepath.IsAbs(r.Home) {
 		return c, runConfigError("Home %q is not an absolute path", r.Home)
@@ -425,6 +474,21 @@ func runCheckPath(c bashguard.PathChecker, path string) (d permission.Decision, 
 	d, reason = c.CheckPath(path, false)
 	if !d.Valid() {
 		return permission.Deny, "directory checker returned an invalid decision " + d.String()
+	}
+	return d, reason
+}
+
+// runCheckWrite asks the checker about a write of path, turning a panic
+// into a Deny.
+func runCheckWrite(c bashguard.PathChecker, path string) (d permission.Decision, reason string) {
+	defer func() {
+		if p := recover(); p != nil {
+			d, reason = permission.Deny, fmt.Sprintf("path checker panicked: %v", p)
+		}
+	}()
+	d, reason = c.CheckPath(path, true)
+	if !d.Valid() {
+		return permission.Deny, "path checker returned an invalid decision " + d.String()
 	}
 	return d, reason
 }

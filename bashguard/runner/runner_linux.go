@@ -32,7 +32,7 @@ const runDrainGrace = 2 * time.Second
 // and hard) and replaces itself with "bash -c command", so that the
 // command is parsed exactly as bash -c would parse it. $0 is the bash
 // path and $1 the command; neither is ever part of the script text.
-const runLimitScript = `ulimit -u %d || exit 126; exec "$0" -c "$1"`
+const runLimitScript = `ulimit -u %d -t %s -d %s -f %s || exit 126; exec "$0" -c "$1"`
 
 // runCommand decides the command's confinement, starts it, waits for the
 // command, a timeout or ctx, and then kills whatever is left.
@@ -79,10 +79,15 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 		c.env = append(c.env[:len(c.env):len(c.env)], "TMPDIR="+tmp)
 	}
 	res, err := runStart(ctx, c, command, &plan)
-	if errors.Is(err, ErrConfineFailed) {
+	switch {
+	case errors.Is(err, ErrConfineFailed):
 		res.Confined = ConfineLevel{Reason: err.Error()}
-	} else {
-		res.Confined = lvl
+	case res.Confined.Layers != nil:
+		layers := res.Confined.Layers
+		res.Confined = confineLevelOf(plan, layers)
+		res.Confined.Secrets = lvl.Secrets
+	default:
+		res.Confined = lvl // killed before the launcher reported
 	}
 	return res, err
 }
@@ -112,7 +117,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	}
 	cmd := &exec.Cmd{
 		Path: c.bash,
-		Args: []string{c.bash, "-c", fmt.Sprintf(runLimitScript, procs), c.bash, command},
+		Args: []string{c.bash, "-c", fmt.Sprintf(runLimitScript, procs, runUlimit(c.limits.cpu, 1), runUlimit(c.limits.data, 1024), runUlimit(c.limits.fileSize, 1024)), c.bash, command},
 		Dir:  c.dir,
 		Env:  env,
 		// Stdin stays nil: the child reads /dev/null.
@@ -196,11 +201,20 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		if err := launch.finish(cmd.Path, res.TimedOut || res.Cancelled); err != nil {
 			return res, err
 		}
+		res.Confined.Layers = launch.status.Layers
 	}
 	if res.Cancelled {
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// runUlimit is v in bash ulimit's units of unit, or "unlimited" for 0.
+func runUlimit(v, unit uint64) string {
+	if v == 0 {
+		return "unlimited"
+	}
+	return strconv.FormatUint(max(v/unit, 1), 10)
 }
 
 // runToken returns a random token that marks the processes of one run.

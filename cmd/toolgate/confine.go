@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -45,13 +48,92 @@ const confineMaxWalk = 1_000_000
 // confinePolicy is what the launcher needs, carried in the wrapped
 // command.
 type confinePolicy struct {
-	Roots   []string `json:"roots"`
-	Network bool     `json:"network,omitempty"`
+	Roots    []string `json:"roots"`
+	Network  bool     `json:"network,omitempty"`
+	Loopback bool     `json:"loopback,omitempty"`
+	PassEnv  []string `json:"passEnv,omitempty"`
+}
+
+// confineHomeReadOnly are the files under HOME a confined command may
+// read (git's own configuration: not ~/.config/git whole, which may hold
+// credentials), and the user's own program directories.
+var confineHomeReadOnly = []string{".gitconfig", ".config/git/config", ".config/git/ignore", ".config/git/attributes", ".local/bin", "bin"}
+
+// confineCachesReadOnly are the package caches under HOME that hold code
+// a later, unconfined build runs (module sources, crates, jars): a
+// confined command may read them, never write them. Downloads go through
+// an allowed step outside the confinement.
+var confineCachesReadOnly = []string{"go/pkg/mod", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches", ".gradle/wrapper/dists"}
+
+// confineCacheVars are the variables that point the toolchains at the
+// confined commands' own cache home (see confineCacheHome), beneath it:
+// caches a confined command writes are read only by confined commands.
+var confineCacheVars = map[string]string{
+	"XDG_CACHE_HOME":    "",
+	"GOCACHE":           "go-build",
+	"npm_config_cache":  "npm",
+	"YARN_CACHE_FOLDER": "yarn",
+	"PIP_CACHE_DIR":     "pip",
+	"UV_CACHE_DIR":      "uv",
+	"PNPM_STORE_DIR":    "pnpm-store",
+}
+
+// confineCacheHome is the cache home of confined commands:
+// $XDG_CACHE_HOME/toolgate/confined (~/.cache/toolgate/confined), made
+// on first use with mode 0700.
+func confineCacheHome(environ []string, home string) string {
+	base := lookup(environ, "XDG_CACHE_HOME")
+	if !filepath.IsAbs(base) {
+		if home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	dir := filepath.Join(base, "toolgate", "confined")
+	if os.MkdirAll(dir, 0o700) != nil {
+		return ""
+	}
+	return dir
+}
+
+// confineIdentityFile is where the runner records the identities of the
+// roots' secret paths between commands (runner.Confinement.IdentityFile):
+// $XDG_CACHE_HOME/toolgate/identities/<hash of the roots>.json, beside,
+// never inside, the confined commands' writable cache home.
+func confineIdentityFile(environ []string, home string, roots []string) string {
+	base := lookup(environ, "XDG_CACHE_HOME")
+	if !filepath.IsAbs(base) {
+		if home == "" {
+			return ""
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	sum := sha256.Sum256([]byte(strings.Join(roots, "\x00")))
+	return filepath.Join(base, "toolgate", "identities", hex.EncodeToString(sum[:12])+".json")
+}
+
+// errHomeRoot refuses a root that is the home directory or holds it.
+var errHomeRoot = errors.New("a root is the home directory or holds it")
+
+// homeRoot returns the first root that is home or a directory above it.
+func homeRoot(roots []string, home string) (string, bool) {
+	if home == "" {
+		return "", false
+	}
+	for _, r := range roots {
+		if h, d := filepath.Clean(home), filepath.Clean(r); h == d || within(h, d) {
+			return r, true
+		}
+	}
+	return "", false
 }
 
 // confineShell is the runner that runs one confined command on the
 // launcher's own streams, in the current directory.
 func confineShell(pol confinePolicy, dir, home string, environ []string, stdin io.Reader, stdout, stderr io.Writer) (*runner.Shell, error) {
+	if r, ok := homeRoot(pol.Roots, home); ok {
+		return nil, fmt.Errorf("%w: %s holds %s, whose start-up files and agent settings a confined command could then rewrite; start the agent in a project directory", errHomeRoot, r, home)
+	}
 	// With the home directory, so that the user's configuration linked into
 	// the roots is hidden and judged as what it is (sandbox identity.go).
 	sb, err := sandbox.New(sandbox.Config{Roots: pol.Roots, WorkDir: dir, Home: home})
@@ -59,45 +141,86 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 		return nil, err
 	}
 	readOnly, writable := runner.DefaultConfineReadOnly(), []string(nil)
+	env := confineEnv(environ, pol.PassEnv)
 	if home != "" {
-		for _, p := range []string{".gitconfig", ".config/git", ".local/bin", "bin"} {
+		for _, p := range append(append([]string(nil), confineHomeReadOnly...), confineCachesReadOnly...) {
 			readOnly = append(readOnly, filepath.Join(home, p))
 		}
-		for _, p := range []string{".cache", "go", ".npm", ".yarn", ".pnpm-store", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches"} {
-			writable = append(writable, filepath.Join(home, p))
+	}
+	for _, name := range []string{"GOMODCACHE", "CARGO_HOME"} {
+		if v := lookup(environ, name); filepath.IsAbs(v) {
+			if name == "CARGO_HOME" {
+				readOnly = append(readOnly, filepath.Join(v, "registry"), filepath.Join(v, "git"))
+				continue
+			}
+			readOnly = append(readOnly, v)
 		}
-		// Landlock grants only what exists: without ~/.cache a first
-		// go build could not make its cache there. It is the user's own
-		// cache directory, made as XDG says it is.
-		_ = os.MkdirAll(filepath.Join(home, ".cache"), 0o700)
 	}
 	readOnly = append(readOnly, pathGrants(lookup(environ, "PATH"), home)...)
-	for _, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "npm_config_cache"} {
-		if v := lookup(environ, name); filepath.IsAbs(v) {
-			writable = append(writable, v)
+	identities := confineIdentityFile(environ, home, pol.Roots)
+	if cache := confineCacheHome(environ, home); cache != "" {
+		writable = append(writable, cache)
+		for name, sub := range confineCacheVars {
+			env = setEnv(env, name, filepath.Join(cache, sub))
 		}
 	}
+	// Never the home or a directory above it, whatever named it ($GOPATH
+	// or a PATH entry equal to $HOME, "/" on PATH).
+	readOnly = slices.DeleteFunc(readOnly, func(p string) bool {
+		h, d := filepath.Clean(home), filepath.Clean(p)
+		return home != "" && (h == d || within(h, d))
+	})
 	return &runner.Shell{
 		Dir:     dir,
 		Checker: sb,
 		Home:    home,
-		Env:     withoutTemp(scrubEnv(environ)),
+		Env:     withoutTemp(env),
 		Confinement: runner.Confinement{
-			Roots: pol.Roots, Network: pol.Network, ReadOnly: readOnly, Writable: writable, MaxWalk: confineMaxWalk,
+			Roots: pol.Roots, Network: pol.Network, Loopback: pol.Loopback, ReadOnly: readOnly, Writable: writable, MaxWalk: confineMaxWalk,
+			Protect: confineProtectNames, IdentityFile: identities,
 		},
 		Stream: &runner.Stream{Stdin: stdin, Stdout: stdout, Stderr: stderr},
 	}, nil
 }
 
+// confineProtectNames are files the agent reads as its instructions,
+// bound read-only for a confined command besides the sandbox's protected
+// paths (the Edit tool, which Claude Code runs itself, still edits them,
+// as the sandbox judges).
+var confineProtectNames = []string{"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md"}
+
+// setEnv sets name to value in environ, replacing an entry of the name.
+func setEnv(environ []string, name, value string) []string {
+	out := slices.DeleteFunc(slices.Clone(environ), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+	return append(out, name+"="+value)
+}
+
 // toolHomes are the directories under HOME where version managers keep
-// the programs a PATH entry below them runs (a pyenv shim runs pyenv's
-// own libexec): a PATH entry beneath one grants the whole of it.
-var toolHomes = map[string]bool{".pyenv": true, ".nvm": true, ".rbenv": true, ".cargo": true, ".rustup": true, ".sdkman": true,
-	".volta": true, ".asdf": true, ".bun": true, ".deno": true, ".goenv": true, ".nodenv": true, "go": true, ".juliaup": true}
+// the programs a PATH entry below them runs (a pyenv shim runs pyenv's own
+// libexec), and what of each such a PATH entry grants, read-only: the
+// parts that hold programs, never the whole home of a tool that keeps
+// credentials there (~/.cargo/credentials.toml).
+var toolHomes = map[string][]string{
+	".pyenv":   {".pyenv/shims", ".pyenv/versions", ".pyenv/libexec", ".pyenv/plugins", ".pyenv/bin", ".pyenv/version"},
+	".nvm":     {".nvm/versions", ".nvm/alias", ".nvm/nvm.sh"},
+	".rbenv":   {".rbenv/shims", ".rbenv/versions", ".rbenv/libexec", ".rbenv/plugins", ".rbenv/bin", ".rbenv/version"},
+	".goenv":   {".goenv/shims", ".goenv/versions", ".goenv/libexec", ".goenv/plugins", ".goenv/bin", ".goenv/version"},
+	".nodenv":  {".nodenv/shims", ".nodenv/versions", ".nodenv/libexec", ".nodenv/plugins", ".nodenv/bin", ".nodenv/version"},
+	".cargo":   {".cargo/bin", ".rustup/toolchains", ".rustup/settings.toml", ".rustup/update-hashes"},
+	".rustup":  {".rustup/toolchains", ".rustup/settings.toml", ".rustup/update-hashes"},
+	".sdkman":  {".sdkman/candidates", ".sdkman/bin", ".sdkman/libexec", ".sdkman/etc", ".sdkman/src"},
+	".volta":   {".volta/bin", ".volta/tools/image"},
+	".asdf":    {".asdf/shims", ".asdf/installs", ".asdf/plugins", ".asdf/bin", ".asdf/lib", ".asdf/asdf.sh"},
+	".bun":     {".bun/bin"},
+	".deno":    {".deno/bin"},
+	"go":       {"go/bin"},
+	".juliaup": {".juliaup/bin"},
+}
 
 // pathGrants are the locations the programs on PATH need, read-only: each
-// PATH entry, or for one beneath a tool home under HOME, that tool home.
-// Nothing else under HOME is granted because PATH names it.
+// PATH entry itself, and for one beneath a tool home under HOME the parts
+// of it toolHomes lists. Nothing else under HOME is granted because PATH
+// names it.
 func pathGrants(path, home string) []string {
 	var out []string
 	for dir := range strings.SplitSeq(path, ":") {
@@ -105,15 +228,17 @@ func pathGrants(path, home string) []string {
 			continue // a relative entry names the command's own directory, inside the roots or refused
 		}
 		dir = filepath.Clean(dir)
+		out = append(out, dir)
 		if home != "" {
 			if rel, err := filepath.Rel(home, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 				top, _, _ := strings.Cut(rel, string(filepath.Separator))
-				if toolHomes[top] {
-					dir = filepath.Join(home, top)
+				for _, p := range toolHomes[top] {
+					if q := filepath.Join(home, p); !slices.Contains(out, q) {
+						out = append(out, q)
+					}
 				}
 			}
 		}
-		out = append(out, dir)
 	}
 	return out
 }
@@ -125,19 +250,23 @@ func confineCall(v runtime.Verdict, tool string, pol *policy, self string) runti
 	if v.Decision != permission.Allow || !confinedTools[tool] || !pol.confine {
 		return v
 	}
-	sh := runner.Shell{Confinement: runner.Confinement{Network: pol.network}}
+	if r, ok := homeRoot(pol.roots, pol.src.home); ok {
+		return askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command: the root "+r+" is the home directory or holds it, so a confined command could rewrite its start-up files and the agent's settings; confirm it runs with your full rights, or start the agent in a project directory")
+	}
+	network, loopback := pol.kernelNet == networkOn, pol.kernelNet == networkLoopback
+	sh := runner.Shell{Confinement: runner.Confinement{Roots: pol.roots, Network: network, Loopback: loopback, Launcher: self}}
 	if ok, why := sh.CanConfine(); !ok || self == "" {
 		if self == "" {
 			why = "the toolgate binary cannot name its own path"
 		}
-		return askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command here ("+why+"); confirm it runs with your full rights, or set \"toolgate\": {\"confine\": false}")
+		return askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command here ("+why+"); confirm it runs with your full rights, or set \"toolgate\": {\"confine\": false} in your user settings")
 	}
 	var in map[string]json.RawMessage
 	var script string
 	if err := json.Unmarshal(v.Input, &in); err != nil || json.Unmarshal(in["command"], &script) != nil {
 		return askInstead(v, ruleConfineInput, "toolgate cannot read the command to confine it")
 	}
-	wrapped, err := json.Marshal(wrapCommand(self, confinePolicy{Roots: pol.roots, Network: pol.network}, script))
+	wrapped, err := json.Marshal(wrapCommand(self, confinePolicy{Roots: pol.roots, Network: network, Loopback: loopback, PassEnv: pol.passEnv}, script))
 	if err != nil {
 		return askInstead(v, ruleConfineInput, "toolgate cannot wrap the command: "+err.Error())
 	}
@@ -317,4 +446,9 @@ func withoutTemp(environ []string) []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// within reports whether p lies strictly inside dir.
+func within(p, dir string) bool {
+	return strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -249,8 +251,102 @@ func TestWithoutTemp(t *testing.T) {
 }
 
 func TestPathGrants(t *testing.T) {
-	assert.Equal(t, []string{"/usr/local/bin", "/home/u/.pyenv", "/home/u/.local/bin", "/home/u/.nvm", "/opt/x/bin", "/home/u/.config/tool/bin"},
-		pathGrants("/usr/local/bin:/home/u/.pyenv/shims:/home/u/.local/bin:relative:/home/u/.nvm/versions/node/v20/bin:/opt/x/bin/:/home/u/.config/tool/bin", "/home/u"))
+	// Each entry itself, and for one in a tool home the parts of it that
+	// hold programs: ~/.cargo/bin grants neither ~/.cargo whole
+	// (credentials.toml) nor anything else there.
+	assert.Equal(t, []string{"/usr/local/bin",
+		"/home/u/.pyenv/shims", "/home/u/.pyenv/versions", "/home/u/.pyenv/libexec", "/home/u/.pyenv/plugins", "/home/u/.pyenv/bin", "/home/u/.pyenv/version",
+		"/home/u/.local/bin",
+		"/home/u/.nvm/versions/node/v20/bin", "/home/u/.nvm/versions", "/home/u/.nvm/alias", "/home/u/.nvm/nvm.sh",
+		"/opt/x/bin", "/home/u/.config/tool/bin",
+		"/home/u/.cargo/bin", "/home/u/.rustup/toolchains", "/home/u/.rustup/settings.toml", "/home/u/.rustup/update-hashes"},
+		pathGrants("/usr/local/bin:/home/u/.pyenv/shims:/home/u/.local/bin:relative:/home/u/.nvm/versions/node/v20/bin:/opt/x/bin/:/home/u/.config/tool/bin:/home/u/.cargo/bin", "/home/u"))
+}
+
+func TestConfineEnvByAllowList(t *testing.T) {
+	// The red team's credentials under names that do not look secret, and
+	// a build's own variables.
+	in := []string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C.UTF-8", "LC_ALL=C", "TERM=xterm", "GOFLAGS=-mod=mod", "CARGO_HOME=/home/u/.cargo",
+		"DB_PWD=x", "SSHPASS=x", "TS_AUTHKEY=x", "BW_SESSION=x", "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=https;AccountKey=x",
+		"KUBE_CONFIG_DATA=x", "JDBC_URL=jdbc:postgresql://h/db?user=u&password=x", "OP_SESSION_my=x", "VAULT_ADDR=https://v", "HF_HUB=x",
+		"DOCKER_HOST=unix:///run/docker.sock", "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus", "SSH_AUTH_SOCK=/tmp/a",
+		"MY_EXTRA=keep", "GOPROXY=https://u:p@proxy.example/"}
+	assert.Equal(t, []string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C.UTF-8", "LC_ALL=C", "TERM=xterm", "GOFLAGS=-mod=mod", "CARGO_HOME=/home/u/.cargo"},
+		confineEnv(in, nil))
+	// A user-scope passEnv adds names; a value that looks secret stays out.
+	assert.Equal(t, []string{"PATH=/usr/bin", "HOME=/home/u", "LANG=C.UTF-8", "LC_ALL=C", "TERM=xterm", "GOFLAGS=-mod=mod", "CARGO_HOME=/home/u/.cargo", "MY_EXTRA=keep"},
+		confineEnv(in, []string{"MY_EXTRA", "DB_PWD_NOT_SET"}))
+}
+
+func TestConfineShellGrantsNarrowly(t *testing.T) {
+	tmp := workspace(t)
+	home, proj := filepath.Join(tmp, "home"), filepath.Join(tmp, "home", "proj")
+	require.NoError(t, os.MkdirAll(proj, 0o755))
+	environ := []string{"PATH=" + home + ":" + home + "/.cargo/bin:/usr/bin:/", "GOPATH=" + home, "HOME=" + home, "GOMODCACHE=" + home + "/go/pkg/mod"}
+	sh, err := confineShell(confinePolicy{Roots: []string{proj}}, proj, home, environ, nil, nil, nil)
+	require.NoError(t, err)
+	for _, p := range sh.Confinement.ReadOnly {
+		assert.NotEqual(t, home, p, "the home is never granted")
+		assert.NotEqual(t, "/", p, "nor a directory above it")
+		assert.NotEqual(t, filepath.Join(home, ".cargo"), p)
+		assert.NotEqual(t, filepath.Join(home, ".cache"), p)
+		assert.NotEqual(t, filepath.Join(home, ".config", "git"), p, "~/.config/git may hold credentials")
+	}
+	assert.Contains(t, sh.Confinement.ReadOnly, filepath.Join(home, ".cargo", "bin"))
+	assert.Contains(t, sh.Confinement.ReadOnly, filepath.Join(home, "go", "pkg", "mod"), "module caches are read-only")
+	// The only writable grant besides the roots is the confined commands'
+	// own cache home, and the toolchains are pointed at it.
+	cache := filepath.Join(home, ".cache", "toolgate", "confined")
+	assert.Equal(t, []string{cache}, sh.Confinement.Writable)
+	assert.Contains(t, sh.Env, "GOCACHE="+filepath.Join(cache, "go-build"))
+	assert.Contains(t, sh.Env, "XDG_CACHE_HOME="+cache)
+
+	// The home, or a directory above it, is never a root.
+	_, err = confineShell(confinePolicy{Roots: []string{home}}, home, home, environ, nil, nil, nil)
+	require.ErrorIs(t, err, errHomeRoot)
+	assert.EqualError(t, err, errHomeRoot.Error()+": "+home+" holds "+home+", whose start-up files and agent settings a confined command could then rewrite; start the agent in a project directory")
+	_, err = confineShell(confinePolicy{Roots: []string{tmp}}, proj, home, environ, nil, nil, nil)
+	require.ErrorIs(t, err, errHomeRoot)
+}
+
+// Settings that weaken the confinement come only from user, managed or
+// command-line scope: a trusted workspace's confine false and network on
+// leave the command confined, with the network off.
+func TestConfineSettingsFromTheWorkspaceCannotWeakenIt(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	claudeJSON, err := json.Marshal(map[string]any{"projects": map[string]any{w.proj: map[string]any{"hasTrustDialogAccepted": true}}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(w.home, ".claude.json"), claudeJSON, 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(w.proj, ".claude"), 0o755))
+	for _, settings := range []string{`{"toolgate":{"confine":false}}`, `{"toolgate":{"network":true}}`, `{"toolgate":{"network":"loopback"}}`, `{"toolgate":{"passEnv":["GITHUB_TOKEN"]}}`} {
+		require.NoError(t, os.WriteFile(filepath.Join(w.proj, ".claude", "settings.local.json"), []byte(settings), 0o644))
+		d, reason, in := w.check(t, "python3 probe.py env -")
+		require.Equal(t, "allow", d, reason)
+		wrapped, _ := in["command"].(string)
+		pol, _, ok := parseWrapped(wrapped)
+		require.True(t, ok, "%s: still confined: %q", settings, wrapped)
+		assert.Equal(t, `{"roots":["`+w.proj+`"]}`, pol, settings)
+		if !strings.Contains(settings, `"network"`) {
+			// (A trusted workspace's network opens the shell guard, never
+			// the kernel.)
+			assert.Contains(t, reason, "settings that weaken the confinement come only from user, managed or command-line scope, not from the workspace's local project settings", settings)
+		}
+		out, _, _ := w.run(t, wrapped, "GITHUB_TOKEN=ghp_canary")
+		assert.Equal(t, "[]\n", out, settings)
+	}
+	// From the user's own settings they apply.
+	require.NoError(t, os.Remove(filepath.Join(w.proj, ".claude", "settings.local.json")))
+	require.NoError(t, os.WriteFile(filepath.Join(w.home, ".claude", "settings.json"),
+		[]byte(`{"permissions": {"allow": ["Bash(python3:*)"]}, "toolgate": {"network": "loopback", "passEnv": ["GITHUB_TOKEN"]}}`), 0o644))
+	d, reason, in := w.check(t, "python3 probe.py env -")
+	require.Equal(t, "allow", d, reason)
+	wrapped, _ := in["command"].(string)
+	pol, _, ok := parseWrapped(wrapped)
+	require.True(t, ok)
+	assert.Equal(t, `{"roots":["`+w.proj+`"],"loopback":true,"passEnv":["GITHUB_TOKEN"]}`, pol)
+	out, _, _ := w.run(t, wrapped, "GITHUB_TOKEN=ghp_canary")
+	assert.Equal(t, "['GITHUB_TOKEN']\n", out)
 }
 
 func TestScrubEnv(t *testing.T) {
@@ -342,4 +438,23 @@ func reverse(s string) string {
 	b := []byte(s)
 	slices.Reverse(b)
 	return string(b)
+}
+
+// A secret renamed by one confined command stays unreadable to the next:
+// the secret is bound read-only, so it cannot be renamed at all, and the
+// runner records its identity in case it is (a host without namespaces).
+func TestConfinedRenamedSecretAcrossCalls(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	wrapped := wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, "mv .env notes.txt")
+	_, errOut, code := w.run(t, wrapped)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, "mv: cannot move '.env' to 'notes.txt': Device or resource busy\n", errOut)
+	assert.FileExists(t, filepath.Join(w.proj, ".env"))
+	ids := confineIdentityFile(nil, w.home, []string{w.proj})
+	b, err := os.ReadFile(ids)
+	require.NoError(t, err, "the identities are recorded")
+	var st syscall.Stat_t
+	require.NoError(t, syscall.Stat(filepath.Join(w.proj, ".env"), &st))
+	assert.Contains(t, string(b), fmt.Sprintf(`"Ino":%d`, st.Ino))
 }

@@ -11,6 +11,7 @@ import (
 	goruntime "runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -131,8 +132,16 @@ type fileRef struct {
 // file.
 type options struct {
 	// Network lets network commands in the shell through to an Ask
-	// instead of a Deny (bashguard.Policy.AllowNetwork).
-	Network *bool `json:"network"`
+	// instead of a Deny (bashguard.Policy.AllowNetwork): true (or "on")
+	// opens the network to a confined command, "loopback" only
+	// 127.0.0.1 and ::1 in a network namespace of its own, false (or
+	// "off") none. Anything but off weakens the confinement: only user,
+	// managed and command-line settings may set it.
+	Network *networkSetting `json:"network"`
+	// PassEnv names further variables a confined command receives from
+	// the environment (beside the allow-list of confineEnvNames). Only
+	// user, managed and command-line settings may set it.
+	PassEnv []string `json:"passEnv"`
 	// SafeCommands are further commands auto-allowed with literal
 	// arguments (bashguard.Policy.ExtraSafe).
 	SafeCommands []string `json:"safeCommands"`
@@ -146,6 +155,46 @@ type options struct {
 	// Hooks are command hooks in Claude Code's hook settings shape,
 	// for the events PreToolUse and PostToolUse.
 	Hooks map[string][]hookMatcher `json:"hooks"`
+}
+
+// networkSetting is toolgate.network: off, loopback or on.
+type networkSetting string
+
+// The values of toolgate.network.
+const (
+	networkOff      networkSetting = "off"
+	networkLoopback networkSetting = "loopback"
+	networkOn       networkSetting = "on"
+)
+
+// word is the setting as a person would have written it.
+func (n networkSetting) word() string {
+	switch n {
+	case networkOn:
+		return "true"
+	case networkOff:
+		return "false"
+	}
+	return strconv.Quote(string(n))
+}
+
+// UnmarshalJSON reads true, false, "on", "off" or "loopback".
+func (n *networkSetting) UnmarshalJSON(b []byte) error {
+	var on bool
+	if err := json.Unmarshal(b, &on); err == nil {
+		*n = map[bool]networkSetting{true: networkOn, false: networkOff}[on]
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("network: want true, false, \"on\", \"off\" or \"loopback\"")
+	}
+	switch v := networkSetting(s); v {
+	case networkOff, networkLoopback, networkOn:
+		*n = v
+		return nil
+	}
+	return fmt.Errorf("network: %q is not \"on\", \"off\" or \"loopback\"", s)
 }
 
 type hookMatcher struct {
@@ -166,6 +215,12 @@ type policy struct {
 	cfg      permission.Config
 	warnings []string
 	network  bool
+	// kernelNet is the network a confined command gets, from user,
+	// managed or command-line settings only: a workspace's
+	// toolgate.network opens the shell guard, never the kernel.
+	kernelNet networkSetting
+	// passEnv are further variables a confined command receives.
+	passEnv []string
 	// confine wraps allowed Bash commands in the confining launcher.
 	confine bool
 	safe    []string
@@ -355,7 +410,8 @@ func (p *policy) loadOptions() error {
 			off[permission.ScopeProject], off[permission.ScopeLocal] = true, true
 		}
 	}
-	networkSet, confineSet := false, false
+	networkSet, confineSet, kernelNetSet := false, false, false
+	p.kernelNet = networkOff
 	p.confine = true
 	untrusted := "this workspace has not been trusted"
 	project := p.src.projectDir()
@@ -369,18 +425,44 @@ func (p *policy) loadOptions() error {
 		if err := dec.Decode(&o); err != nil {
 			return fmt.Errorf("cannot use settings: %s %s: \"toolgate\": %v", f.Scope, f.Path, err)
 		}
+		// Settings that weaken the confinement are read only from scopes
+		// a repository cannot write (as git reads safe.directory only
+		// from protected configuration).
+		weaken := fmt.Sprintf("settings that weaken the confinement come only from user, managed or command-line scope, not from the workspace's %s", f.Scope)
 		if o.Network != nil && !networkSet {
-			if *o.Network && !f.MayWiden() {
-				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.network true from %s %s: %s", f.Scope, f.Path, untrusted))
-			} else {
-				p.network, networkSet = *o.Network, true
+			// The shell guard's network (Ask instead of Deny) follows the
+			// rule of every right; the kernel's network only the scopes a
+			// repository cannot write.
+			switch {
+			case *o.Network != networkOff && !f.MayWiden():
+				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.network %s from %s %s: %s", o.Network.word(), f.Scope, f.Path, untrusted))
+			default:
+				p.network, networkSet = *o.Network != networkOff, true
+				if !f.Workspace() || *o.Network == networkOff {
+					p.kernelNet, kernelNetSet = *o.Network, true
+				}
 			}
 		}
+		if o.Network != nil && !kernelNetSet && !f.Workspace() {
+			p.kernelNet, kernelNetSet = *o.Network, true
+		}
 		if o.Confine != nil && !confineSet {
-			if !*o.Confine && !f.MayWiden() {
-				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.confine false from %s %s: %s", f.Scope, f.Path, untrusted))
+			if !*o.Confine && f.Workspace() {
+				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.confine false from %s %s: %s", f.Scope, f.Path, weaken))
 			} else {
 				p.confine, confineSet = *o.Confine, true
+			}
+		}
+		if len(o.PassEnv) > 0 {
+			if f.Workspace() {
+				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.passEnv from %s %s: %s", f.Scope, f.Path, weaken))
+			} else {
+				for _, name := range o.PassEnv {
+					if name == "" || strings.ContainsAny(name, "=\x00") {
+						return fmt.Errorf("cannot use settings: %s %s: toolgate.passEnv: %q is not a variable name", f.Scope, f.Path, name)
+					}
+				}
+				p.passEnv = append(p.passEnv, o.PassEnv...)
 			}
 		}
 		if len(o.SafeCommands) > 0 && !f.MayWiden() {

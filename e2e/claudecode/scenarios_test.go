@@ -226,6 +226,41 @@ func TestClaudeCode(t *testing.T) {
 				r.ran(t, "Bash", 0, "no error\n# e2e project\nREADME-CONTENT-41")
 				r.exists(t, "inside.txt", true)
 			}},
+		// A confined command cannot plant code for the next unconfined run:
+		// the agent's settings and git's hooks are bound read-only.
+		{name: "confined_protected_write_fails", prompt: "E2E confined_protected", user: perms("allow", list("Bash(python3:*)")),
+			files: withBase(map[string]string{"probe.py": probePy, ".claude/settings.local.json": "{}\n", ".git/hooks/pre-commit.sample": "#!/bin/sh\n"}),
+			steps: []step{bash("python3 probe.py write .claude/settings.local.json"), bash("python3 probe.py write .git/hooks/pre-commit")},
+			check: func(t *testing.T, r *result) {
+				r.ran(t, "Bash", 0, "OSError 30") // EROFS: the read-only bind
+				r.ran(t, "Bash", 1, "OSError 30")
+				assert.Equal(t, "{}\n", r.read(t, ".claude/settings.local.json"))
+				r.exists(t, ".git/hooks/pre-commit", false)
+			}},
+		// What a wrapper at the shell would get from Claude Code 2.1.332,
+		// recorded for the choice between rewriting the command (what
+		// toolgate check does) and CLAUDE_CODE_SHELL_PREFIX: the prefix
+		// is run as one program with one argument, the whole script
+		// Claude Code builds (its shell snapshot, eval of the user's
+		// command, then pwd -P into a file of /tmp, which is how cd
+		// carries over), and hooks run through it too; Claude Code's own
+		// rules then see the user's command, so --disallowedTools still
+		// stops ls. With the rewrite it does not: see README.
+		{name: "shell_prefix_contract", prompt: "E2E shell_prefix", args: list("--disallowedTools", "Bash(ls:*)"), noHooks: true,
+			user:  perms("allow", list("Bash(cd:*)", "Bash(pwd)")),
+			env:   list("CLAUDE_CODE_SHELL_PREFIX=$ROOT/prefix.sh"),
+			files: map[string]string{"$ROOT/prefix.sh": "#!/bin/sh\nprintf '%s\\n' \"$#\" >> \"$0.log\"\nexec /bin/bash -c \"$1\"\n"},
+			steps: []step{bash("cd src"), bash("pwd"), bash("ls")},
+			check: func(t *testing.T, r *result) {
+				r.call(t, "Bash", 0)
+				r.ran(t, "Bash", 1, filepath.Join(r.ws, "src"))
+				r.refused(t, "Bash", 2, "Permission to use Bash with command ls has been denied")
+				b, err := os.ReadFile(filepath.Join(filepath.Dir(r.ws), "prefix.sh.log"))
+				require.NoError(t, err)
+				for _, n := range strings.Fields(string(b)) {
+					assert.Equal(t, "1", n, "the prefix gets the script as one argument")
+				}
+			}},
 		// --- file tools
 		{name: "read_in_workspace_runs", prompt: "E2E read_in_workspace",
 			steps: []step{call("Read", map[string]any{"file_path": "$WS/README.md"})},

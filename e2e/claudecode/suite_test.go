@@ -263,6 +263,7 @@ type scenario struct {
 	mcp        bool              // the suite's MCP server as "e2e"
 	mode       string            // --permission-mode
 	warmGo     bool              // the home's Go build cache starts warm (see goCache)
+	env        []string          // more variables of claude ($WS, $HOME, $ROOT)
 	// stow moves each file the scenario wrote under $HOME (its settings
 	// included) into the workspace and links it from where it was, as
 	// GNU Stow lays out a dotfiles repository: key the $HOME path, value
@@ -304,7 +305,11 @@ func (s *suiteEnv) run(t *testing.T, sc scenario) *result {
 			p = filepath.Join(ws, filepath.FromSlash(name))
 		}
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(strings.ReplaceAll(body, "$WS", ws)), 0o644))
+		mode := os.FileMode(0o644)
+		if strings.HasPrefix(body, "#!") {
+			mode = 0o755 // a script a scenario runs
+		}
+		require.NoError(t, os.WriteFile(p, []byte(strings.ReplaceAll(body, "$WS", ws)), mode))
 	}
 	user := map[string]any{}
 	for k, v := range sc.user {
@@ -381,6 +386,9 @@ func (s *suiteEnv) run(t *testing.T, sc scenario) *result {
 			"XDG_STATE_HOME=" + filepath.Join(home, ".local", "state"), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 			"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
 		},
+	}
+	for _, kv := range sc.env {
+		sp.Env = append(sp.Env, strings.NewReplacer("$WS", ws, "$HOME", home, "$ROOT", root).Replace(kv))
 	}
 	writeJSONFile(t, filepath.Join(root, "spec.json"), sp)
 	expandIn(t, filepath.Join(root, "spec.json"), root)
