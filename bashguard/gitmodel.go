@@ -98,6 +98,9 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 		}
 	}
 	a.gitOperands(c, s, v, &f)
+	if f.printsContent(s) {
+		a.gitObjectsByID(c, s, v, &f)
+	}
 	if f.printsContent(s) && a.gitWholeTree(v, &f) {
 		a.gitTrackedContent(c, s.name+" prints the content of the tracked files")
 	}
@@ -288,8 +291,8 @@ func (a *analyzer) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
 
 // gitCatFile judges what git cat-file prints: the content of an object
 // (-p, or a type and an object) named as <rev>:<path> is the file's, which
-// the operand loop judges; an object named by its id may be any blob of
-// the history, whose content cannot be judged here.
+// the operand loop judges; one named by its id is judged by its type
+// (gitObjectsByID).
 func (a *analyzer) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	content := f.content
 	f.content = false // never the whole tree
@@ -307,8 +310,49 @@ func (a *analyzer) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	}
 	for _, at := range ops {
 		if w := v.vals[at]; isHexID(w) {
-			c.addf(permission.Ask, RuleGitContent, "git cat-file prints the object ", w, ", named by its id, whose content cannot be judged here", false)
+			a.gitObjectByID(c, w, true)
+			f.handle(at)
 		}
+	}
+}
+
+// gitObjectsByID judges the operands of a command line that prints the
+// content of what they name and that look like object ids (git show
+// 1a2b3c, git diff 1a2b 3c4d): a commit's patch is judged with the tracked
+// paths; a blob, whose file no name tells, asks.
+func (a *analyzer) gitObjectsByID(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for k, at := range f.ops {
+		if f.handled(at) || f.dashes >= 0 && k >= f.dashes {
+			continue
+		}
+		if w := v.vals[at]; v.literal(at) && isHexID(w) {
+			a.gitObjectByID(c, w, false)
+		}
+	}
+}
+
+// gitObjectByID judges the object named by the id w: a blob asks, as does
+// an object that cannot be read; one that is not in the object store is,
+// unless must, taken for a ref of that name.
+func (a *analyzer) gitObjectByID(c *verdictAcc, w string, must bool) {
+	top, why := a.repoTop()
+	if top == "" || why != "" {
+		return // no repository here: git prints nothing
+	}
+	gitDir, why := gitCommonDir(top)
+	if why != "" {
+		c.addf(permission.Ask, RuleGitContent, "git prints the object ", w, ", named by its id, whose content cannot be judged here", false)
+		return
+	}
+	t, found := gitObjectType(gitDir, w)
+	switch {
+	case t == objBlob:
+		c.addf(permission.Ask, RuleGitContent, "git prints the object ", w, ", a blob named by its id, whose file no name tells", false)
+	case t != objUnknown:
+		// A commit (its patch judged with the tracked paths), a tree (its
+		// names) or a tag.
+	case found || must:
+		c.addf(permission.Ask, RuleGitContent, "git prints the object ", w, ", named by its id, whose type cannot be read here", false)
 	}
 }
 
