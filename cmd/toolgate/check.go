@@ -53,11 +53,17 @@ func runCheck(args []string, e env) (code int) {
 	managed := fs.String("managed", defaultManagedSettings(), "the managed settings `file`")
 	stateDir := fs.String("state-dir", "", "the `directory` for per-session hook snapshots (default $XDG_STATE_HOME/toolgate or ~/.local/state/toolgate)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if helpRequested(fs, err, e) {
+			return 0 // a person asked; the hook path never passes -h
+		}
 		if err == nil {
 			err = fmt.Errorf("unexpected arguments %q", fs.Args())
 		}
 		_ = writeJSON(e.stdout, denyAnswer("bad command line: "+err.Error()))
 		return 0
+	}
+	if isTerminal(e.stdin) {
+		fmt.Fprint(e.stderr, checkHint)
 	}
 	data, err := io.ReadAll(io.LimitReader(e.stdin, maxEventBytes+1))
 	if err != nil {

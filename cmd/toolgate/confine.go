@@ -311,6 +311,10 @@ func shellQuote(s string) string {
 // one confined command on its own streams and exits with its status (126
 // when it could not run it, with the reason on stderr).
 func runExec(args []string, e env) int {
+	if wantsHelp(args) {
+		fmt.Fprintf(e.stdout, "usage: %s\n", synopses["exec"])
+		return 0
+	}
 	fail := func(err error) int {
 		fmt.Fprintf(e.stderr, "toolgate: the command did not run: %v\n", err)
 		return 126

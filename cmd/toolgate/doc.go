@@ -11,7 +11,7 @@
 //	{"hookSpecificOutput": {"hookEventName": "PreToolUse",
 //	  "permissionDecision": "allow" | "ask" | "deny",
 //	  "permissionDecisionReason": "toolgate: <reason> [<layer>: <rule or check>]",
-//	  "updatedInput": {...}}}          // only when a hook changed the input
+//	  "updatedInput": {...}}}          // when the input to run differs: a hook rewrote it, or the command runs confined
 //
 // A PostToolUse event runs the post hooks; their rewritten output comes back
 // as hookSpecificOutput.updatedToolOutput in the tool's own output shape (a
@@ -163,14 +163,30 @@
 //
 // # toolgate explain
 //
-//	toolgate explain [--settings F]... [--cwd D] [--mode M] [--json] TOOL 'JSON input'
+//	toolgate explain [--settings F]... [--cwd D] [--mode M] [--json] [--exit-code] TOOL 'JSON input'
 //
-// prints how a call would be decided: the decision, the layer and the rule
+// prints how a call would be decided (with --exit-code, its exit status is
+// the decision: 0 allow, 1 ask, 2 deny, so that a script can gate on it): the decision, the layer and the rule
 // or check; the policy that was loaded; each layer in the order it runs,
 // what it saw and every answer it gave (the deciding one and those it
 // overrode); for shell commands each simple command with its argv and
 // verdict; and every rule naming the tool, with what it matched and what
 // it did not.
+//
+// # toolgate exec
+//
+// The launcher of a confined command: an allowed Bash command that
+// toolgate check runs confined comes back rewritten to "toolgate exec
+// --policy P --script S", which runs the script under the layers of
+// package bashguard/runner (Landlock, a seccomp filter, namespaces where
+// the user may have them) and reports the layers that applied.
+//
+// # toolgate version, and -h
+//
+// toolgate version prints the module's version and the VCS state the
+// binary was built from. Every subcommand prints its usage for -h or
+// --help and exits 0; toolgate check typed at a terminal says on stderr
+// that it reads a hook event from its input.
 //
 // # toolgate lint
 //

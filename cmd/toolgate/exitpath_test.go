@@ -42,7 +42,6 @@ func TestCheckEveryExitPathPrintsJSON(t *testing.T) {
 		{"allowed", nil, good, "allow", "the default for read tools is allow"},
 		{"unknown flag", []string{"--nope"}, good, "deny", "bad command line: flag provided but not defined: -nope"},
 		{"extra argument", []string{"extra"}, good, "deny", `bad command line: unexpected arguments ["extra"]`},
-		{"help flag", []string{"-h"}, good, "deny", "bad command line: flag: help requested"},
 		{"empty stdin", nil, "", "deny", "no hook event on stdin"},
 		{"white space only", nil, " \n\t", "deny", "no hook event on stdin"},
 		{"binary garbage", nil, "\x00\xff\xfe", "deny", "not valid JSON"},

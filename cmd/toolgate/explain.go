@@ -96,14 +96,19 @@ type matchReport struct {
 // runExplain is "toolgate explain": how one call would be decided.
 func runExplain(args []string, e env) int {
 	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
 	var settings multiFlag
 	fs.Var(&settings, "settings", "a further settings `file`, in command-line scope (repeatable)")
 	managed := fs.String("managed", defaultManagedSettings(), "the managed settings `file`")
 	cwd := fs.String("cwd", "", "the project `directory` (default: the current directory)")
 	mode := fs.String("mode", "", "the permission `mode` (default: the settings' defaultMode)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
+	exitCode := fs.Bool("exit-code", false, "exit with the decision: 0 allow, 1 ask, 2 deny")
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if helpRequested(fs, err, e) {
+			return 0
+		}
+		fmt.Fprintf(e.stderr, "toolgate explain: %v\nusage: %s\n", err, synopses["explain"])
 		return 2
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
@@ -132,10 +137,25 @@ func runExplain(args []string, e env) int {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(ex)
-		return 0
+	} else {
+		ex.print(e.stdout)
 	}
-	ex.print(e.stdout)
+	if *exitCode {
+		return decisionExit(ex.Decision)
+	}
 	return 0
+}
+
+// decisionExit is explain --exit-code's status for a decision: 0 allow,
+// 1 ask, 2 deny (and any other).
+func decisionExit(d string) int {
+	switch d {
+	case permission.Allow.String():
+		return 0
+	case permission.Ask.String():
+		return 1
+	}
+	return 2
 }
 
 // explain runs the call through the Pipeline, as check does, and collects

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -71,7 +72,12 @@ func runLint(args []string, e env) int {
 	fs.Var(&settings, "settings", "a further settings `file`, in command-line scope (repeatable)")
 	managed := fs.String("managed", defaultManagedSettings(), "the managed settings `file`")
 	cwd := fs.String("cwd", "", "the project `directory` (default: the current directory)")
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if helpRequested(fs, err, e) {
+			return 0
+		}
+		fmt.Fprintf(e.stderr, "toolgate lint: %v\nusage: %s\n", err, synopses["lint"])
 		return 2
 	}
 	if fs.NArg() > 0 {

@@ -17,13 +17,16 @@ func main() {
 
 const usage = `usage:
   toolgate check [--settings FILE]... [--managed FILE] < event.json
-  toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] TOOL 'JSON input'
+  toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] [--exit-code] TOOL 'JSON input'
   toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
   toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote]
   toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE]
                         (runs the gateway toolgate-mcp; install it with
                          go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@latest)
   toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)
+  toolgate version
+
+Every subcommand takes -h for its usage.
 `
 
 // run dispatches a command line and returns the exit status.
@@ -45,6 +48,8 @@ func run(args []string, e env) int {
 		return runServe(args[1:], e)
 	case "mcp":
 		return runMCP(args[1:], e)
+	case "version", "--version":
+		return runVersion(args[1:], e)
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return 0

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -36,7 +37,12 @@ func serve(ctx context.Context, args []string, e env, ready func(addr string)) i
 	addr := fs.String("addr", "127.0.0.1:7077", "address to listen on (loopback unless --allow-remote)")
 	name := fs.String("name", "", "who answers through this page, recorded with each answer")
 	remote := fs.Bool("allow-remote", false, "serve clients that are not on a loopback address (put TLS in front)")
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if helpRequested(fs, err, e) {
+			return 0
+		}
+		fmt.Fprintf(e.stderr, "toolgate serve: %v\nusage: %s\n", err, synopses["serve"])
 		return 2
 	}
 	fail := func(err error) int { fmt.Fprintln(e.stderr, "toolgate serve:", err); return 1 }
