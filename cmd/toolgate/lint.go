@@ -152,6 +152,9 @@ func lint(src source) ([]finding, int) {
 			for _, w := range s.Warnings {
 				found = append(found, finding{File: f.path, Message: w})
 			}
+			if msg := lintToolgate(s.Toolgate); msg != "" {
+				found = append(found, finding{Error: true, File: f.path, Message: msg})
+			}
 		}
 		rules = append(rules, rs...)
 	}

@@ -89,3 +89,31 @@ func TestLintWorkspaceTrust(t *testing.T) {
 	assert.NotContains(t, out, "permissions.allow entry", "trusted: the allow rule counts")
 	assert.Contains(t, out, `ignoring permissions.defaultMode "bypassPermissions"`, "even trusted, no bypass from the workspace")
 }
+
+// What makes toolgate check deny every call is an error of lint too: an
+// unknown key under "toolgate", with the key meant, and a value of the
+// wrong type. The same file's check denies, saying the same.
+func TestLintToolgateKeysAsCheckReadsThem(t *testing.T) {
+	for _, tc := range []struct{ toolgate, want string }{
+		{`{"netwrok": true}`, `"toolgate": json: unknown field "netwrok"; toolgate check denies every call until it is fixed (did you mean "network"?)`},
+		{`{"safeCommand": ["make"]}`, `(did you mean "safeCommands"?)`},
+		{`{"confine": "yes"}`, `"toolgate": json: cannot unmarshal string`},
+		{`{"zzzz": 1}`, `unknown field "zzzz"; toolgate check denies every call until it is fixed`},
+	} {
+		tmp := workspace(t)
+		cwd := filepath.Join(tmp, "proj")
+		project := filepath.Join(cwd, ".claude", "settings.json")
+		writeSettings(t, project, `{"toolgate": `+tc.toolgate+`}`)
+		out, _, code := runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd)
+		assert.Equal(t, 1, code, out)
+		assert.Contains(t, out, project+": error: ", tc.toolgate)
+		assert.Contains(t, out, tc.want, tc.toolgate)
+		if tc.toolgate == `{"zzzz": 1}` {
+			assert.NotContains(t, out, "did you mean", "no key is near zzzz")
+		}
+		// The check reads the same key, and refuses the same way.
+		_, exErr, exCode := runTool(t, tmp, "explain", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd, "Read", `{"file_path":"a.txt"}`)
+		assert.Equal(t, 1, exCode, tc.toolgate)
+		assert.Contains(t, exErr, `toolgate explain: deny: cannot use settings: project settings `+project+`: "toolgate": json: `, tc.toolgate)
+	}
+}
