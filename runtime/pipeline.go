@@ -76,8 +76,9 @@ type Pipeline struct {
 	agents   map[string]*agent
 	// dir is the workspace's directory when [Open] built the pipeline:
 	// the cwd of sessions that name none.
-	dir string
-	st  *stores
+	dir      string
+	warnings []string // what Open found that can never match (see Warnings)
+	st       *stores
 	// tools is the live tool set: cfg.Tools plus what [Pipeline.AddTools]
 	// added since.
 	tools atomic.Pointer[tool.Registry]

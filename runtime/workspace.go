@@ -92,6 +92,19 @@ func Open(w Workspace) (*Pipeline, error) {
 	cfg := w.Rules
 	cfg.WorkDir, cfg.Home = w.Dir, w.Home
 	cfg, _ = permission.Merge(cfg, w.Settings...)
+	tools := w.Tools
+	if tools == nil {
+		tools = tool.ClaudeCodeTools()
+	}
+	// A rule's specifier is a command or a path by what the tool it names
+	// takes (rulefit.go), unless the host says so itself.
+	shell, paths := toolKinds(tools)
+	if cfg.ShellTools == nil {
+		cfg.ShellTools = shell
+	}
+	if cfg.PathTools == nil {
+		cfg.PathTools = paths
+	}
 	checker, err := permission.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("runtime: rules: %w", err)
@@ -129,10 +142,6 @@ func Open(w Workspace) (*Pipeline, error) {
 		pol = *w.Shell
 	}
 	pol.Home = w.Home
-	tools := w.Tools
-	if tools == nil {
-		tools = tool.ClaudeCodeTools()
-	}
 	set := w.Hooks
 	if w.Audit != nil {
 		if set == nil {
@@ -149,8 +158,15 @@ func Open(w Workspace) (*Pipeline, error) {
 		return nil, err
 	}
 	p.dir = w.Dir
+	p.warnings = ruleWarnings(cfg, tools)
 	return p, nil
 }
+
+// Warnings are what Open found wrong but not fatal in the workspace's
+// rules: a rule that names no tool of the registry, or a specifier the
+// tool it names has no field for, can never match a call. A host may log
+// them, or refuse to start. The slice is the pipeline's: do not change it.
+func (p *Pipeline) Warnings() []string { return p.warnings }
 
 // expandHome turns "~" and "~/x" into paths under home; with no home such
 // a directory stays as written, and the sandbox refuses it.
