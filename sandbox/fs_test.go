@@ -386,8 +386,8 @@ func claudeCodeGlobSplit(p string) (base, rel string) {
 func TestGlobBaseAsClaudeCodeGlobs(t *testing.T) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
-		if os.Getenv("TOOLGATE_E2E_REQUIRE") != "" {
-			t.Fatal("ripgrep (rg) is not installed; .ci/run installs it")
+		if os.Getenv("TOOLGATE_REQUIRE_EFFECTS") != "" {
+			t.Fatal("ripgrep (rg) is not installed; .ci/run installs it before the tests")
 		}
 		t.Skip("SKIPPED: ripgrep (rg) is not installed, so Claude Code's Glob engine cannot be run")
 	}
