@@ -198,6 +198,10 @@ func TestPipelineClaudeCodeToolsWalk(t *testing.T) {
 		{"Skill", false, nil, "Skill", in("skill", "pdf"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"},
 		{"SlashCommand", false, nil, "SlashCommand", in("command", "/deploy"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"},
 		{"Workflow", false, nil, "Workflow", in("name", "release"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"},
+		{"EnterWorktree", false, nil, "EnterWorktree", in("name", "feat"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for edit tools is ask"},
+		{"EnterWorktree outside", false, nil, "EnterWorktree", in("path", "/etc"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
+		{"ReadMcpResourceTool", false, nil, "ReadMcpResourceTool", in("server", "files", "uri", "file:///etc/passwd"), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for other tools is ask"},
+		{"CronCreate durable", false, nil, "CronCreate", json.RawMessage(`{"cron":"0 9 * * *","prompt":"x","durable":true}`), permission.Ask, permission.LayerTraits, "CronCreate:durable", "CronCreate: a durable schedule is saved in .claude/scheduled_tasks.json"},
 	}
 	// The session-state tools have no fields and the kind other: without an
 	// allow rule for them (toolgate check has one), the default decides.

@@ -21,7 +21,9 @@ type Config struct {
 	// never auto-allows (see [Pattern syntax] in the package
 	// documentation). Nil means [DefaultProtected]; an empty, non-nil slice
 	// protects nothing. An entry beginning with "!" is an exception: a
-	// path it matches is not protected by the list.
+	// path it matches is not protected by the list; an entry "dir/!rest"
+	// lifts the entry "dir/" alone from the paths beneath it that rest
+	// matches.
 	Protected []string
 
 	// Secret lists the patterns of paths inside the roots that a read does

@@ -65,6 +65,13 @@
 // leading "/" anchors it to the whole absolute path, and a leading "~/"
 // to [Config.Home]. An entry beginning with "!" is an exception: a path it
 // matches is not matched by the list (".env.*" with "!.env.example").
+// An entry "dir/!rest" is a lift of the entry "dir/" alone: where "dir/"
+// matches a path at some depth, the path is not matched there if rest
+// matches what lies beneath that directory (".claude/" with
+// ".claude/!worktrees/*/" leaves .claude/worktrees/feat/main.go, while
+// .claude/worktrees/feat/.claude/settings.json is still matched, by the
+// inner .claude, and .claude/worktrees/feat/.git by ".git/"). A name
+// beginning with "!" is written "\!".
 //
 // # Race-free access
 //

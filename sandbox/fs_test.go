@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -357,4 +358,84 @@ func TestFSRefusesSpecialFiles(t *testing.T) {
 	b, err := fsys.ReadFile("a.txt")
 	require.NoError(t, err)
 	assert.Equal(t, "inside a", string(b))
+}
+
+// claudeCodeGlobSplit is how Claude Code 2.1.332's Glob tool splits an
+// absolute pattern before it runs ripgrep: the base is everything before
+// the last "/" ahead of the first "*", "?", "[" or "{" (a backslash is
+// no escape to it), or the pattern's directory when it has none; the rest
+// is ripgrep's --glob, matched beneath the base.
+func claudeCodeGlobSplit(p string) (base, rel string) {
+	i := strings.IndexAny(p, "*?[{")
+	if i < 0 {
+		return filepath.Dir(p), filepath.Base(p)
+	}
+	j := strings.LastIndex(p[:i], "/")
+	if j <= 0 {
+		return "/", p[j+1:]
+	}
+	return p[:j], p[j+1:]
+}
+
+// TestGlobBaseAsClaudeCodeGlobs runs real ripgrep as Claude Code's Glob
+// tool runs it (rg --files --null --no-ignore --hidden --glob REST in the
+// base it splits off) on patterns that spell a way out of the root: every
+// pattern that lists a file outside is one GlobBase refuses. (A relative
+// pattern is ripgrep's --glob beneath the call's path, which is judged
+// as a path: ripgrep never lists what is not beneath the folder it walks.)
+func TestGlobBaseAsClaudeCodeGlobs(t *testing.T) {
+	rg, err := exec.LookPath("rg")
+	if err != nil {
+		if os.Getenv("TOOLGATE_REQUIRE_EFFECTS") != "" {
+			t.Fatal("ripgrep (rg) is not installed; .ci/run installs it before the tests")
+		}
+		t.Skip("SKIPPED: ripgrep (rg) is not installed, so Claude Code's Glob engine cannot be run")
+	}
+	tr := newTree(t)
+	patterns := []string{
+		tr.root + "/../outside/*",
+		tr.root + "/sub/../../outside/*.txt",
+		tr.root + "/\\.\\./outside/*",
+		tr.root + "/[.][.]/outside/*",
+		tr.root + "/.[.]/outside/*",
+		tr.root + "/sub/??/??/outside/*",
+		tr.root + "/a\\b/../../outside/*",
+		tr.root + "/{sub,..}/*",
+		tr.root + "/../out?ide/*",
+		tr.root + "/../!x*",
+		tr.root + "/../!root",
+		tr.base + "/*/secret.txt",
+		tr.base + "/roo[t]*/**",
+		tr.base + "/{root,outside}/*.txt",
+		tr.root + "/**/*.txt",
+		tr.root + "/sub/*",
+		tr.root + "/!a.txt",
+	}
+	for _, p := range patterns {
+		base, rel := claudeCodeGlobSplit(p)
+		cmd := exec.Command(rg, "--files", "--null", "--no-ignore", "--hidden", "--glob", rel)
+		cmd.Dir = base
+		out, err := cmd.Output()
+		var ee *exec.ExitError
+		if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+			// No such base directory: nothing listed.
+			out = nil
+		}
+		var outside []string
+		for f := range strings.SplitSeq(strings.TrimRight(string(out), "\x00"), "\x00") {
+			if f == "" {
+				continue
+			}
+			real, err := filepath.EvalSymlinks(filepath.Join(base, f))
+			require.NoError(t, err, f)
+			if real != tr.root && !strings.HasPrefix(real, tr.root+"/") {
+				outside = append(outside, real)
+			}
+		}
+		_, _, gerr := tr.sb.GlobBase(p)
+		if len(outside) > 0 {
+			assert.Error(t, gerr, "%s lists %q outside the root through ripgrep, and GlobBase allows it", p, outside)
+		}
+		t.Logf("%s: ripgrep in %s with %q lists %d outside; GlobBase: %v", p, base, rel, len(outside), gerr)
+	}
 }

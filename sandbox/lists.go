@@ -40,8 +40,13 @@ func DefaultProtected() []string {
 		".simple-git-hooks.cjs",
 		".simple-git-hooks.js",
 		".jj/",
-		// The agent's own settings and policy.
+		// The agent's own settings and policy. Claude Code's own
+		// protection of .claude/ leaves out its worktrees (each a checkout
+		// of the repository, with its own protected names, which stay
+		// protected) and AGENTS.md; so do the lifts.
 		".claude/",
+		".claude/!worktrees/*/",
+		".claude/!AGENTS.md",
 		".claude.json",
 		".mcp.json",
 		".toolgate/",

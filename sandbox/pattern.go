@@ -3,6 +3,7 @@ package sandbox
 import (
 	"math/bits"
 	"path"
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -26,6 +27,12 @@ type pattern struct {
 	// key is a literal component that every path the pattern matches has
 	// among its components, or "" when the pattern has none.
 	key string
+	// lifts are the pattern's own exceptions (entries "dir/!rest"), each
+	// matched against the components after the ones the pattern matched
+	// at one depth: a path is not matched there when one matches. They
+	// lift this pattern only, and only at that depth, unlike an entry
+	// beginning with "!", which lifts the whole list.
+	lifts []pattern
 }
 
 // elemKind says how one pattern component is matched.
@@ -133,6 +140,9 @@ func compilePattern(s string) (pattern, error) {
 // match reports whether the lower-cased components of an absolute path
 // match the pattern.
 func (p *pattern) match(comps []string) bool {
+	if len(p.lifts) > 0 {
+		return p.matchLifted(comps)
+	}
 	if p.anchored {
 		return matchElems(p.elems, comps, p.dir)
 	}
@@ -143,6 +153,34 @@ func (p *pattern) match(comps []string) bool {
 	}
 	for i := range comps {
 		if matchElems(p.elems, comps[i:], p.dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchLifted is match for a directory pattern with lifts, whose
+// components (no "**") each match one path component: at each depth where
+// the pattern matches, the components after it are tried against every
+// lift, and a match at that depth counts only when no lift matches them.
+func (p *pattern) matchLifted(comps []string) bool {
+	n := len(p.elems)
+	for i := 0; i+n <= len(comps); i++ {
+		if matchElems(p.elems, comps[i:i+n], false) && !p.lifted(comps[i+n:]) {
+			return true
+		}
+		if p.anchored {
+			break
+		}
+	}
+	return false
+}
+
+// lifted reports whether one of the pattern's lifts matches rest, the
+// components beneath the directory it matched.
+func (p *pattern) lifted(rest []string) bool {
+	for i := range p.lifts {
+		if matchElems(p.lifts[i].elems, rest, p.lifts[i].dir) {
 			return true
 		}
 	}
@@ -189,13 +227,18 @@ type patternSet struct {
 
 // compilePatterns compiles a list of patterns. An entry beginning with
 // "!" is an exception; one beginning with "~/" is anchored to home, and
-// left out when home is empty.
+// left out when home is empty; one with a component beginning with "!"
+// ("dir/!rest") is a lift of the entry "dir/" (see [pattern.lifts]).
 func compilePatterns(src []string, home string) (patternSet, error) {
 	set := patternSet{pats: make([]pattern, 0, len(src))}
-	var except []string
+	var except, lifts []string
 	for _, s := range src {
 		if e, ok := strings.CutPrefix(s, "!"); ok {
 			except = append(except, e)
+			continue
+		}
+		if strings.Contains(s, "/!") {
+			lifts = append(lifts, s)
 			continue
 		}
 		if rest, ok := strings.CutPrefix(s, "~/"); ok {
@@ -215,6 +258,11 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 			return patternSet{}, err
 		}
 		set.pats = append(set.pats, p)
+	}
+	for _, s := range lifts {
+		if err := set.lift(s, home); err != nil {
+			return patternSet{}, err
+		}
 	}
 	if len(except) > 0 {
 		ex, err := compilePatterns(except, home)
@@ -240,6 +288,37 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 		b[i/64] |= 1 << (i % 64)
 	}
 	return set, nil
+}
+
+// lift adds the entry s, "dir/!rest", to the lifts of the pattern written
+// "dir/", which must be in the set (unless it is anchored to a home the
+// set has not: then neither is), have no "**" and no lift of its own in
+// rest.
+func (set *patternSet) lift(s, home string) error {
+	k := strings.Index(s, "/!")
+	base, rest := s[:k+1], s[k+2:]
+	if strings.Contains(rest, "/!") {
+		return pathErr(ErrInvalidPath, s, "", "a lift within a lift", nil)
+	}
+	lp, err := compilePattern(rest)
+	if err != nil || strings.HasPrefix(rest, "/") {
+		return pathErr(ErrInvalidPath, s, "", "malformed lift "+strconv.Quote(rest), err)
+	}
+	for i := range set.pats {
+		p := &set.pats[i]
+		if p.src != base {
+			continue
+		}
+		if p.double {
+			return pathErr(ErrInvalidPath, s, "", "a lift of a pattern with \"**\"", nil)
+		}
+		p.lifts = append(p.lifts, lp)
+		return nil
+	}
+	if strings.HasPrefix(base, "~/") && home == "" {
+		return nil
+	}
+	return pathErr(ErrInvalidPath, s, "", "a lift of "+strconv.Quote(base)+", which the list does not hold", nil)
 }
 
 func lenBit(n int) uint64 { return 1 << min(n, 63) }

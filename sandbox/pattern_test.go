@@ -261,3 +261,60 @@ func BenchmarkClassify(b *testing.B) {
 		})
 	}
 }
+
+// TestPatternLifts: an entry "dir/!rest" lifts the pattern "dir/" from
+// the paths beneath it that rest matches, at that depth only, and no
+// other pattern: the default .claude/ protection leaves Claude Code's
+// worktrees and .claude/AGENTS.md, but a worktree's own .claude/, .git
+// and start-up files stay protected.
+func TestPatternLifts(t *testing.T) {
+	set, err := compilePatterns(DefaultProtected(), "/home/u")
+	require.NoError(t, err)
+	for _, c := range []struct{ path, want string }{
+		{"/r/.claude/worktrees/feat/src/main.go", ""},
+		{"/r/.claude/worktrees/feat", ""},
+		{"/r/.Claude/Worktrees/feat/x", ""},
+		{"/r/.claude/AGENTS.md", ""},
+		{"/r/.claude/worktrees/feat/.claude/settings.json", ".claude/"},
+		{"/r/.claude/worktrees/feat/.claude/worktrees/x/y.go", ""},
+		{"/r/.claude/worktrees/feat/.claude/worktrees", ".claude/"},
+		{"/r/.claude/worktrees/feat/.git", ".git/"},
+		{"/r/.claude/worktrees/feat/.envrc", ".envrc"},
+		{"/r/.claude/worktrees/feat/.vscode/tasks.json", ".vscode/"},
+		{"/r/.claude/worktrees/feat/sub/.git/hooks/pre-commit", ".git/"},
+		{"/r/.claude/worktrees", ".claude/"},
+		{"/r/.claude", ".claude/"},
+		{"/r/.claude/settings.json", ".claude/"},
+		{"/r/.claude/AGENTS.md/x", ".claude/"},
+		{"/r/.claude/x/AGENTS.md", ".claude/"},
+		{"/r/.claude/agents/a.md", ".claude/"},
+		{"/r/.claude/worktree/feat/x", ".claude/"},
+		{"/home/u/.claude/worktrees/feat/x.go", ""},
+	} {
+		got, _ := set.first(c.path)
+		require.Equal(t, c.want, got, c.path)
+	}
+	// A lift applies to its own pattern only: another pattern that
+	// matches the same path still does.
+	set, err = compilePatterns([]string{"a/", "a/!b/", "b/"}, "")
+	require.NoError(t, err)
+	got, _ := set.first("/r/a/b/c")
+	require.Equal(t, "b/", got)
+	got, _ = set.first("/r/a/c/b")
+	require.Equal(t, "a/", got)
+	// Anchored patterns lift at their one depth; "~/" ones only with a home.
+	set, err = compilePatterns([]string{"/r/a/", "/r/a/!b/", "~/c/", "~/c/!d"}, "")
+	require.NoError(t, err)
+	got, _ = set.first("/r/a/b/x")
+	require.Equal(t, "", got)
+	got, _ = set.first("/r/a/x/a/b/x")
+	require.Equal(t, "/r/a/", got)
+	// Malformed lifts refuse the list: a lift of nothing, of a pattern
+	// with "**", within a lift, or not relative.
+	for _, bad := range [][]string{
+		{"a/!b"}, {"a/b/", "a/!b"}, {"**/a/", "**/a/!b"}, {"a/", "a/!b/!c"}, {"a/", "a/!/b"}, {"a/", "a/!"}, {"a/", "a/!../b"},
+	} {
+		_, err := compilePatterns(bad, "")
+		require.ErrorIs(t, err, ErrInvalidPath, "%q", bad)
+	}
+}

@@ -86,9 +86,13 @@
 //	WebSearch       ask
 //	Task, Agent     allow (each call a subagent makes comes through the hook again)
 //	Monitor         as Bash: its command goes through the shell guard and the Bash rules
-//	session tools   allow: TodoWrite, the Task* and Cron* tools, ToolSearch, EnterWorktree and
+//	session tools   allow: TodoWrite, the Task* and Cron* tools, ToolSearch, ExitWorktree and
 //	                the others that touch only Claude Code's own session state (built-in
-//	                allow rules; a deny rule still wins)
+//	                allow rules; a deny rule still wins), except what reaches past it: a
+//	                durable CronCreate, an ExitWorktree that discards work, a SendMessage
+//	                that approves a teammate's plan ask
+//	EnterWorktree   as an edit: it makes a worktree (asks), or moves into the one its path names
+//	ReadMcpResourceTool  as an MCP call: ask, unless a rule allows it (ReadMcpResourceTool(server))
 //	MCP and others  ask
 //
 // toolgate's own options live under the "toolgate" key of the same files:

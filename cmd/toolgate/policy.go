@@ -250,7 +250,7 @@ const defaultsOrigin = "toolgate defaults"
 //	network      ask      WebFetch and WebSearch ask without a domain rule
 //	subagent     allow    Task and Agent run without asking in Claude Code; every call a subagent makes comes through this hook again
 //	interaction  ask
-//	other        ask      MCP tools and anything else ask, except the tools that touch only Claude Code's own session state (TodoWrite, the Task* and Cron* tools, ToolSearch, EnterWorktree, …: tool.ClaudeCodeSessionTools), which Claude Code never asks about (built-in allow rules)
+//	other        ask      MCP tools and anything else ask, except the tools that touch only Claude Code's own session state (TodoWrite, the Task* and Cron* tools, ToolSearch, ExitWorktree, …: tool.ClaudeCodeSessionTools; their inputs that reach past the session ask), which Claude Code never asks about (built-in allow rules)
 func baseConfig(cwd, home string) permission.Config {
 	return permission.Config{
 		Default: permission.Ask,

@@ -1,6 +1,10 @@
 package tool
 
-import "github.com/toolgate/toolgate/permission"
+import (
+	"encoding/json"
+
+	"github.com/toolgate/toolgate/permission"
+)
 
 // Ready-made descriptors for common tools. Each function returns a fresh
 // registry, so a caller may restrict or extend it without affecting others.
@@ -96,15 +100,23 @@ func GenericTools() *Registry {
 //	session state    other        no        cancel     TodoWrite, TaskCreate, TaskGet, TaskList, TaskUpdate, TaskStop,
 //	                                                   BashOutput, KillShell, CronCreate, CronDelete, CronList,
 //	                                                   ScheduleWakeup, SendMessage, ListAgents, ReportFindings,
-//	                                                   EnterPlanMode, EnterWorktree, ExitWorktree, ToolSearch,
-//	                                                   ListMcpResourcesTool, ReadMcpResourceTool
+//	                                                   EnterPlanMode, ExitWorktree, ToolSearch, ListMcpResourcesTool
+//	EnterWorktree    edit         no        cancel     path (path)
+//	ReadMcpResourceTool other     no        cancel     server (what ReadMcpResourceTool(x) matches)
 //	other            other        no        cancel     Skill (skill), SlashCommand (command), Workflow
 //
 // The session-state tools change only the CLI's own state (its task list,
-// its schedule, its worktree, the tools it has loaded) or read it; Claude
-// Code runs them without asking, and a host that wants the same allows
-// them by name (toolgate check does). ToolSearch must be allowed for the
-// model to load deferred tools such as WebFetch.
+// its schedule, the tools it has loaded, the worktree it is in) or read
+// it; Claude Code runs them without asking, and a host that wants the same
+// allows them by name (toolgate check does). ToolSearch must be allowed
+// for the model to load deferred tools such as WebFetch. An input that
+// reaches past the session asks, as a rule of the tool (sessionAsks): a
+// durable CronCreate (saved for the sessions that follow), an ExitWorktree
+// that discards the work in the worktree, a SendMessage that approves a
+// teammate's plan. EnterWorktree is an edit (it makes a git worktree in
+// the repository, or moves the session into the one its path names), and
+// ReadMcpResourceTool an MCP call (what the server reads for it is
+// nothing the sandbox sees).
 func ClaudeCodeTools() *Registry {
 	tools := []Tool{
 		fileTool(readTool("Read", []string{"file_path"}, nil)),
@@ -140,9 +152,24 @@ func ClaudeCodeTools() *Registry {
 		&Descriptor{ToolName: "ExitPlanMode", Base: Traits{Kind: permission.KindInteraction, Interrupt: InterruptBlock}},
 	}
 	for _, name := range ClaudeCodeSessionTools() {
-		tools = append(tools, &Descriptor{ToolName: name, Base: Traits{Kind: permission.KindOther, SessionOnly: true}})
+		d := &Descriptor{ToolName: name, Base: Traits{Kind: permission.KindOther, SessionOnly: true}}
+		if asks := sessionToolAsks(name); len(asks) > 0 {
+			d.RulesFunc = func(input json.RawMessage) []Rule { return askWhen(name, asks, input) }
+		}
+		tools = append(tools, d)
 	}
 	tools = append(tools,
+		// EnterWorktree runs git worktree add (a branch, a checkout, the
+		// repository's post-checkout hook, the WorktreeCreate hooks) and
+		// moves the session into it; with path it moves into a worktree
+		// that exists, the place the session's edits then go. An edit:
+		// judged by the path when there is one, asked when it makes one.
+		&Descriptor{ToolName: "EnterWorktree", Base: Traits{Kind: permission.KindEdit, PathFields: []string{"path"}}},
+		// ReadMcpResourceTool reads a resource of an MCP server: what the
+		// server reads or fetches for it (a file:// resource of a
+		// filesystem server, a page) is nothing the sandbox sees. An MCP
+		// call, asked unless a rule allows it by server.
+		&Descriptor{ToolName: "ReadMcpResourceTool", Base: Traits{Kind: permission.KindOther, SpecifierField: "server"}},
 		&Descriptor{ToolName: "Skill", Base: Traits{Kind: permission.KindOther, SpecifierField: "skill"}},
 		&Descriptor{ToolName: "SlashCommand", Base: Traits{Kind: permission.KindOther, SpecifierField: "command"}},
 		&Descriptor{ToolName: "Workflow", Base: Traits{Kind: permission.KindOther}},
@@ -158,7 +185,59 @@ func ClaudeCodeSessionTools() []string {
 		"TodoWrite", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskStop",
 		"BashOutput", "KillShell", "CronCreate", "CronDelete", "CronList",
 		"ScheduleWakeup", "SendMessage", "ListAgents", "ReportFindings",
-		"EnterPlanMode", "EnterWorktree", "ExitWorktree", "ToolSearch",
-		"ListMcpResourcesTool", "ReadMcpResourceTool",
+		"EnterPlanMode", "ExitWorktree", "ToolSearch", "ListMcpResourcesTool",
 	}
+}
+
+// sessionAsk is an input that makes a session tool do more than change
+// the CLI's own state: the call asks when the member at Member (a path of
+// object members) is present and neither false nor null.
+type sessionAsk struct {
+	Tool   string
+	Member []string
+	Reason string
+}
+
+// sessionAsks are the inputs of Claude Code's session tools that reach
+// past the session (Claude Code 2.1.332's own schemas and permission
+// cards).
+var sessionAsks = []sessionAsk{
+	{"CronCreate", []string{"durable"}, "a durable schedule is saved in .claude/scheduled_tasks.json, and its prompt runs in the sessions that follow"},
+	{"ExitWorktree", []string{"discard_changes"}, "removing the worktree discards the work in it that is not committed"},
+	{"SendMessage", []string{"message", "approve"}, "approving a teammate's plan lets it leave plan mode and change what it planned"},
+}
+
+func sessionToolAsks(name string) []sessionAsk {
+	var out []sessionAsk
+	for _, a := range sessionAsks {
+		if a.Tool == name {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// askWhen returns an Ask for each of asks whose member input sets, and
+// one when input is not a JSON object, since what it sets is not known.
+func askWhen(name string, asks []sessionAsk, input json.RawMessage) []Rule {
+	var v any
+	if err := json.Unmarshal(input, &v); err != nil {
+		return []Rule{{Decision: permission.Ask, Rule: permission.RuleID(name) + ":input", Reason: name + ": the input is not JSON, so what it asks for is not known"}}
+	}
+	var out []Rule
+	for _, a := range asks {
+		m := v
+		for _, k := range a.Member {
+			obj, ok := m.(map[string]any)
+			if !ok {
+				m = nil
+				break
+			}
+			m = obj[k]
+		}
+		if m != nil && m != false {
+			out = append(out, Rule{Decision: permission.Ask, Rule: permission.RuleID(name) + ":" + permission.RuleID(a.Member[len(a.Member)-1]), Reason: name + ": " + a.Reason})
+		}
+	}
+	return out
 }

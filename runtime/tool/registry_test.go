@@ -164,6 +164,11 @@ func TestReadyDescriptors(t *testing.T) {
 			"Skill":           {kind: permission.KindOther},
 			"SlashCommand":    {kind: permission.KindOther},
 			"Workflow":        {kind: permission.KindOther},
+			// By effect: EnterWorktree makes a worktree in the repository
+			// or moves into the one its path names; ReadMcpResourceTool
+			// is an MCP call.
+			"EnterWorktree":       {kind: permission.KindEdit, paths: []string{"path"}},
+			"ReadMcpResourceTool": {kind: permission.KindOther},
 		},
 	}
 	for _, name := range ClaudeCodeSessionTools() {
@@ -182,4 +187,45 @@ func TestReadyDescriptors(t *testing.T) {
 		}
 	}
 	assert.NotSame(t, GenericTools(), GenericTools(), "each call returns a fresh registry")
+}
+
+// TestSessionToolsAskPastTheSession: a session tool's input that reaches
+// past the CLI's own state asks, with the reason, and the same tool's
+// other inputs carry no rule of their own; EnterWorktree and
+// ReadMcpResourceTool are no session tools.
+func TestSessionToolsAskPastTheSession(t *testing.T) {
+	reg := ClaudeCodeTools()
+	for _, c := range []struct {
+		tool, input, reason string
+	}{
+		{"CronCreate", `{"cron":"* * * * *","prompt":"x","durable":true}`, "scheduled_tasks.json"},
+		{"CronCreate", `{"cron":"* * * * *","prompt":"x","durable":"yes"}`, "scheduled_tasks.json"},
+		{"CronCreate", `{"cron":"* * * * *","prompt":"x","durable":false}`, ""},
+		{"CronCreate", `{"cron":"* * * * *","prompt":"x"}`, ""},
+		{"ExitWorktree", `{"action":"remove","discard_changes":true}`, "discards the work"},
+		{"ExitWorktree", `{"action":"remove"}`, ""},
+		{"SendMessage", `{"to":"a","message":{"type":"plan_approval_response","approve":true}}`, "teammate's plan"},
+		{"SendMessage", `{"to":"a","message":{"type":"plan_approval_response","approve":false}}`, ""},
+		{"SendMessage", `{"to":"a","message":"approve: true"}`, ""},
+		{"SendMessage", `[1]`, ""},
+		{"SendMessage", `{`, "not JSON"},
+	} {
+		tool, ok := reg.Lookup(c.tool)
+		require.True(t, ok, c.tool)
+		tr := tool.Traits(json.RawMessage(c.input))
+		assert.True(t, tr.SessionOnly, c.tool)
+		if c.reason == "" {
+			assert.Empty(t, tr.Rules, "%s %s", c.tool, c.input)
+			continue
+		}
+		require.Len(t, tr.Rules, 1, "%s %s", c.tool, c.input)
+		assert.Equal(t, permission.Ask, tr.Rules[0].Decision, "%s %s", c.tool, c.input)
+		assert.Contains(t, tr.Rules[0].Reason, c.reason, "%s %s", c.tool, c.input)
+	}
+	for _, name := range []string{"EnterWorktree", "ReadMcpResourceTool"} {
+		assert.NotContains(t, ClaudeCodeSessionTools(), name)
+		tool, ok := reg.Lookup(name)
+		require.True(t, ok, name)
+		assert.False(t, tool.Traits(json.RawMessage(`{}`)).SessionOnly, name)
+	}
 }
