@@ -574,6 +574,7 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		// "cd DIR" through the same CDPATH either way.
 		pol.CDPath = p.src.getenv("CDPATH")
 		pol.GoVersion, pol.GoModCache = goFacts(p.src.getenv, p.src.home)
+		pol.GoEnv = goDirs(p.src.getenv, p.src.home)
 	}
 	pol.AllowNetwork, pol.ExtraSafe = p.network, p.safe
 	// What check allows under confine runs confined, or is asked when the
