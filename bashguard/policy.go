@@ -32,6 +32,18 @@ type Policy struct {
 	// AGENT_BLOCK_NETWORK=false.
 	AllowNetwork bool
 
+	// Loopback says that every command the guard allows runs, with
+	// Confined, in a network namespace of its own whose only interface
+	// is its loopback (toolgate's "network": "loopback"): a connection to
+	// 127.0.0.1, ::1 or localhost there reaches only what the same
+	// command started. Only then is curl, wget or nc to the loopback
+	// allowed (loopback.go); otherwise it is asked, since the host's
+	// loopback holds its own services. The guard cannot tell the mode
+	// from AllowNetwork, which only says network commands are asked
+	// rather than denied: the same words reach the host's services
+	// unconfined and the command's own namespace confined.
+	Loopback bool
+
 	// Home is the home directory used to expand "~" and "~/x" and to
 	// recognise "rm -rf ~". Empty means unknown: a word that needs it is
 	// never auto-allowed.

@@ -581,6 +581,10 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	// kernel cannot confine it (confineCall): the guard may leave to the
 	// kernel what it bounds.
 	pol.Confined = p.confine
+	// The loopback mode gives a confined command a network namespace of
+	// its own with only its loopback: curl to localhost there reaches
+	// what the same command started, never the host's services.
+	pol.Loopback = p.kernelNet == networkLoopback
 	set := hooks.NewSet()
 	for _, c := range p.hooks {
 		h, err := c.Hook()
