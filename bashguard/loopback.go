@@ -134,6 +134,40 @@ func (a *analyzer) loopback(c *verdictAcc, name string, v *argv) {
 		}
 	}
 	c.add(permission.Ask, NetworkRule(name), "connects only to this machine's loopback (127.0.0.1, ::1, localhost), whose services a person confirms; the policy's network denial is for the outside world", true)
+	a.loopbackWrites(c, name, v)
+}
+
+// loopbackWrites are the options of curl and wget that name a file the
+// command writes (curl --help all, wget --help): with the network off a
+// network command was denied whole, so these were never judged; asked
+// now, a write outside the roots is denied as any command's is.
+var loopbackWrites = map[string][]string{
+	"curl": {"-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl",
+		"--etag-save", "--hsts", "--alt-svc"},
+	"wget": {"-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--rejected-log",
+		"--warc-file"},
+}
+
+// loopbackWrites judges the files a loopback curl or wget writes.
+func (a *analyzer) loopbackWrites(c *verdictAcc, name string, v *argv) {
+	writes := loopbackWrites[name]
+	if writes == nil {
+		return
+	}
+	valShort, valLong := "EKCbcdDFPHhUQreXYytzTuAwmox", curlValLong
+	if name == "wget" {
+		valShort, valLong = "eoaiBtOTwQPUlARDIX", wgetValLong
+	}
+	optScan(v, 1, valShort, valLong, true, func(opt, val string, at int) {
+		if val == "" || val == "-" || !optIs(opt, true, writes...) {
+			return
+		}
+		if at >= 0 {
+			a.writePath(c, val, v.flags[at], name)
+		} else {
+			a.writePath(c, val, 0, name)
+		}
+	})
 }
 
 // loopbackOptions says why the options of v are not all those of its
