@@ -130,6 +130,7 @@ func (a *analyzer) loopback(c *verdictAcc, name string, v *argv) {
 			return
 		} else if !pol.AllowNetwork {
 			c.add(permission.Ask, NetworkRule(name), "connects only to this machine's loopback, but "+why, true)
+			a.loopbackWrites(c, name, v)
 			return
 		}
 	}
