@@ -30,3 +30,14 @@ func TestLoopbackCommandReason(t *testing.T) {
 		}
 	}
 }
+
+// A loopback command's file writes are judged whichever Ask it gets:
+// with Loopback and Confined but not AllowNetwork too.
+func TestLoopbackWritesJudged(t *testing.T) {
+	paths := CheckerJudge(rootChecker{dir: testWork, roots: []string{testWork}})
+	for _, p := range []Policy{{}, {Confined: true, Loopback: true}, {Confined: true, Loopback: true, AllowNetwork: true}} {
+		v := New(p).Judge(context.Background(), testWork, paths, "curl -o /etc/profile.d/x.sh http://localhost:8000/x")
+		assert.Equal(t, permission.Deny, v.Decision, "%+v: %s", p, v.Reason)
+		assert.Equal(t, "curl: writes /etc/profile.d/x.sh outside the allowed roots: /etc/profile.d/x.sh is outside every root", v.Reason)
+	}
+}
