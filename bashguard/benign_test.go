@@ -48,6 +48,36 @@ func benignRepo(t *testing.T) string {
 	return dir
 }
 
+// benignGoEnv makes a Go module cache under home, as go leaves it (the
+// module's files and directories read-only), and a build cache beside
+// it.
+func benignGoEnv(t *testing.T, home string) GoEnv {
+	e := GoEnv{Path: filepath.Join(home, "go"), Cache: filepath.Join(home, ".cache", "go-build")}
+	e.ModCache = filepath.Join(e.Path, "pkg", "mod")
+	mod := filepath.Join(e.ModCache, "github.com", "go-git", "go-git", "v6@v6.0.0")
+	for name, body := range map[string]string{
+		"repository.go":    "package git\n\n// PlainOpen opens a repository.\nfunc PlainOpen(path string) {}\n",
+		"go.mod":           "module github.com/go-git/go-git/v6\n",
+		"plumbing/hash.go": "package plumbing\n",
+	} {
+		p := filepath.Join(mod, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o444))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(e.ModCache, "cache", "download"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(e.Cache, "00"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(e.Cache, "00", "x-d"), []byte("cached test output\n"), 0o644))
+	// As go leaves them: unwritable (t.TempDir's cleanup makes them
+	// writable again to remove them).
+	require.NoError(t, filepath.WalkDir(mod, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			err = os.Chmod(p, 0o555)
+		}
+		return err
+	}))
+	return e
+}
+
 // TestBenignCommands judges a table of read-only commands coding agents
 // run every day, in an ordinary repository: each keeps its recorded
 // decision and reason, every asked one says why, and the share allowed
@@ -59,6 +89,7 @@ func TestBenignCommands(t *testing.T) {
 	dir := benignRepo(t)
 	pol := DefaultPolicy()
 	pol.Home = t.TempDir()
+	pol.GoEnv = benignGoEnv(t, pol.Home)
 	open := New(pol)
 	pol.Confined = true
 	confined := New(pol)

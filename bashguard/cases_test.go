@@ -19,7 +19,7 @@ import (
 // testCase is one line of testdata/cases.jsonl.
 type testCase struct {
 	Script   string `json:"script"`
-	Opts     string `json:"opts,omitempty"` // "net", "nochk", "nohome"
+	Opts     string `json:"opts,omitempty"` // "net", "loopback", "nochk", "nohome"
 	Decision string `json:"decision"`
 	Rule     string `json:"rule"`
 	Reason   string `json:"reason"` // a substring of the verdict's reason
@@ -104,6 +104,10 @@ func casePolicy(opts string) (Policy, PathJudge) {
 		switch o {
 		case "net":
 			p.AllowNetwork = true
+		case "loopback":
+			// toolgate's "network": "loopback": network commands asked,
+			// and a confined command's own loopback only.
+			p.AllowNetwork, p.Loopback = true, true
 		case "nochk":
 			paths = nil
 		case "nohome":

@@ -295,12 +295,23 @@ func (a *analyzer) cd(c *verdictAcc, v *argv) {
 	case permission.Allow:
 		c.allow(RuleSafe, "changes the working directory inside the allowed roots")
 	case permission.Ask:
-		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", name, sep(r.Reason), false)
+		why := sep(r.Reason)
+		if strings.HasPrefix(r.Reason, "outside ") {
+			why += cdOutsideByDesign
+		}
+		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", name, why, false)
 	default:
 		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "enters ", name, sep(r.Reason), false)
 	}
 	a.cdTo, a.cdDone = to, true
 }
+
+// cdOutsideByDesign ends the reason of a cd out of the roots (into /tmp,
+// a sibling checkout): the Ask is the design, not a gap. The roots are
+// what commands may read and change unasked; the commands after the cd
+// read and write relative to a directory outside them, so a person says
+// whether that directory is part of the work (or adds it as a root).
+const cdOutsideByDesign = "; asked by design: the commands after it work outside the roots, which a person confirms (add the directory as a root to work there unasked)"
 
 // maxCDPath bounds the CDPATH entries a cd is looked up in; a longer
 // CDPATH asks.

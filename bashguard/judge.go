@@ -95,6 +95,10 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 			c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
 			break
 		}
+		if a.loopbackOnly(name, v) {
+			a.loopback(c, name, v)
+			break
+		}
 		a.network(c, NetworkRule(name), "reaches the network")
 	case clsRsync:
 		a.rsync(c, v)

@@ -32,6 +32,18 @@ type Policy struct {
 	// AGENT_BLOCK_NETWORK=false.
 	AllowNetwork bool
 
+	// Loopback says that every command the guard allows runs, with
+	// Confined, in a network namespace of its own whose only interface
+	// is its loopback (toolgate's "network": "loopback"): a connection to
+	// 127.0.0.1, ::1 or localhost there reaches only what the same
+	// command started. Only then is curl, wget or nc to the loopback
+	// allowed (loopback.go); otherwise it is asked, since the host's
+	// loopback holds its own services. The guard cannot tell the mode
+	// from AllowNetwork, which only says network commands are asked
+	// rather than denied: the same words reach the host's services
+	// unconfined and the command's own namespace confined.
+	Loopback bool
+
 	// Home is the home directory used to expand "~" and "~/x" and to
 	// recognise "rm -rf ~". Empty means unknown: a word that needs it is
 	// never auto-allowed.
@@ -74,6 +86,17 @@ type Policy struct {
 	// downloads no module).
 	GoVersion, GoModCache string
 
+	// GoEnv is where the go the script's PATH runs keeps what it
+	// downloads and builds, as "go env GOMODCACHE GOCACHE GOPATH" prints
+	// it in the script's environment. The guard uses it in two ways (see
+	// gomodcache.go): $(go env NAME) of these three names stands for its
+	// value, as $(pwd) stands for the working directory; and a read or
+	// probe under ModCache that the path judge asks about only because
+	// it is outside the roots is allowed, since go keeps downloaded
+	// module source there read-only. A write there is judged as before.
+	// Empty fields are unknown; a relative one is ignored.
+	GoEnv GoEnv
+
 	// ExtraSafe names further commands that are auto-allowed with any
 	// literal arguments (for example "make" in a trusted project). Names on
 	// the dangerous or network lists are ignored here: they stay denied.
@@ -100,4 +123,17 @@ func (p *Policy) fill() {
 	if p.MaxDepth <= 0 {
 		p.MaxDepth = DefaultMaxDepth
 	}
+}
+
+// GoEnv holds the values of "go env GOMODCACHE GOCACHE GOPATH" for the
+// go a script runs: absolute directories, or empty when unknown. See
+// [Policy].GoEnv.
+type GoEnv struct {
+	// ModCache is GOMODCACHE, where go keeps downloaded modules. The
+	// host leaves it empty when the cache may hold private modules.
+	ModCache string
+	// Cache is GOCACHE, the build cache.
+	Cache string
+	// Path is GOPATH's first entry.
+	Path string
 }

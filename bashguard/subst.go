@@ -150,10 +150,10 @@ func (e *wordEval) value(v string, inDQ bool) bool {
 }
 
 // pwdValue gives the output of $(pwd) or `pwd`, the working directory,
-// and of $(git rev-parse --show-toplevel), the top of the repository git
-// finds from it.
+// of $(git rev-parse --show-toplevel), the top of the repository git
+// finds from it, and of $(go env GOMODCACHE) and its kin (gomodcache.go).
 func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
-	if a.dir == "" || len(cs.Stmts) != 1 {
+	if len(cs.Stmts) != 1 {
 		return "", false
 	}
 	s := cs.Stmts[0]
@@ -165,7 +165,12 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 	if _, shadowed := a.funcs[name]; shadowed {
 		return "", false
 	}
+	if v, ok := a.goEnvSubst(ce); ok {
+		return v, true
+	}
 	switch {
+	case a.dir == "":
+		return "", false
 	case name == "pwd" && len(ce.Args) == 1:
 		return a.dir, true
 	case name == "git" && len(ce.Args) == 3 && ce.Args[1].Lit() == "rev-parse" && ce.Args[2].Lit() == "--show-toplevel":

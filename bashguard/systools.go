@@ -89,7 +89,7 @@ func (a *analyzer) sysTools(c *verdictAcc, name string, v *argv) bool {
 		return true
 	case "printenv":
 		for _, s := range args {
-			if !plainEnvVars[s] && !(strings.HasPrefix(s, "LC_") && isIdent(s)) {
+			if !plainEnvName(s) {
 				return false
 			}
 		}

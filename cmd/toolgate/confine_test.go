@@ -458,3 +458,33 @@ func TestConfinedRenamedSecretAcrossCalls(t *testing.T) {
 	require.NoError(t, syscall.Stat(filepath.Join(w.proj, ".env"), &st))
 	assert.Contains(t, string(b), fmt.Sprintf(`"Ino":%d`, st.Ino))
 }
+
+// curl to localhost is allowed only where the kernel gives the command a
+// loopback of its own: the user's "network": "loopback". A trusted
+// workspace's loopback opens the shell guard, not the kernel, so there it
+// is asked, as it is with the network off.
+func TestConfineLoopbackModeAllowsLoopbackCurl(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	const script = "curl -s http://localhost:8080/health"
+	d, reason, _ := w.check(t, script)
+	assert.Equal(t, "ask", d, reason)
+	assert.Contains(t, reason, "connects only to this machine's loopback (127.0.0.1, ::1, localhost)")
+
+	claudeJSON, err := json.Marshal(map[string]any{"projects": map[string]any{w.proj: map[string]any{"hasTrustDialogAccepted": true}}})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(w.home, ".claude.json"), claudeJSON, 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(w.proj, ".claude"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(w.proj, ".claude", "settings.local.json"), []byte(`{"toolgate":{"network":"loopback"}}`), 0o644))
+	d, reason, _ = w.check(t, script)
+	assert.Equal(t, "ask", d, reason)
+	assert.Contains(t, reason, "connects only to this machine's loopback")
+
+	require.NoError(t, os.Remove(filepath.Join(w.proj, ".claude", "settings.local.json")))
+	require.NoError(t, os.WriteFile(filepath.Join(w.home, ".claude", "settings.json"), []byte(`{"toolgate": {"network": "loopback"}}`), 0o644))
+	d, reason, in := w.check(t, script)
+	require.Equal(t, "allow", d, reason)
+	pol, _, ok := parseWrapped(in["command"].(string))
+	require.True(t, ok, "confined")
+	assert.Equal(t, `{"roots":["`+w.proj+`"],"loopback":true}`, pol)
+}

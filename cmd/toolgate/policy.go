@@ -574,12 +574,17 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		// "cd DIR" through the same CDPATH either way.
 		pol.CDPath = p.src.getenv("CDPATH")
 		pol.GoVersion, pol.GoModCache = goFacts(p.src.getenv, p.src.home)
+		pol.GoEnv = goDirs(p.src.getenv, p.src.home)
 	}
 	pol.AllowNetwork, pol.ExtraSafe = p.network, p.safe
 	// What check allows under confine runs confined, or is asked when the
 	// kernel cannot confine it (confineCall): the guard may leave to the
 	// kernel what it bounds.
 	pol.Confined = p.confine
+	// The loopback mode gives a confined command a network namespace of
+	// its own with only its loopback: curl to localhost there reaches
+	// what the same command started, never the host's services.
+	pol.Loopback = p.kernelNet == networkLoopback
 	set := hooks.NewSet()
 	for _, c := range p.hooks {
 		h, err := c.Hook()

@@ -1,0 +1,51 @@
+package bashguard
+
+import "strings"
+
+// Which environment variables printenv may print.
+//
+// printenv NAME prints one value; the guard does not see the value, so
+// it judges the name. A name is plain when it is one of plainEnvVars, a
+// locale variable (LC_*), or ends in one of plainEnvSuffixes (JAVA_HOME,
+// ANDROID_SDK_ROOT, PYTHONPATH, NODE_VERSION: a place, a search path or
+// a version) and holds none of secretEnvWords. Anything else may hold a
+// secret whatever it is called (DATABASE_URL, SENTRY_DSN, a proxy URL
+// with a user and password), so it stays asked, as printing the whole
+// environment is. env | grep PATTERN stays asked too: grep keeps every
+// line whose name or value matches, so any variable may be printed, and
+// the proxy variables (env | grep -i proxy) often carry credentials in
+// their URLs.
+
+// plainEnvSuffixes are the endings of variable names that hold a
+// directory, a search path or a version.
+var plainEnvSuffixes = []string{"_HOME", "_ROOT", "_DIR", "_PATH", "PATH", "_BIN", "_VERSION", "_PREFIX"}
+
+// secretEnvWords are the parts of a name that mark a secret, or a value
+// that may embed one (a URL or DSN with credentials, a proxy).
+var secretEnvWords = []string{"TOKEN", "SECRET", "PASS", "PWD", "KEY", "AUTH", "CRED", "PRIVATE", "SESSION", "COOKIE",
+	"CERT", "URL", "URI", "DSN", "PROXY", "CONN", "SIGN", "SALT", "API"}
+
+// plainEnvName reports whether printenv may print the variable name.
+func plainEnvName(name string) bool {
+	if !isIdent(name) {
+		return false
+	}
+	if plainEnvVars[name] || strings.HasPrefix(name, "LC_") {
+		return true
+	}
+	up := strings.ToUpper(name)
+	if up != name {
+		return false // http_proxy and its kind: lower-case names are not read here
+	}
+	for _, w := range secretEnvWords {
+		if strings.Contains(up, w) {
+			return false
+		}
+	}
+	for _, s := range plainEnvSuffixes {
+		if strings.HasSuffix(up, s) && len(up) > len(s) {
+			return true
+		}
+	}
+	return false
+}

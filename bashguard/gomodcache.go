@@ -1,0 +1,122 @@
+package bashguard
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// The Go module cache as a place a command may read.
+//
+// go keeps the modules it downloads under GOMODCACHE, each at
+// path@version, unpacked read-only (go makes the files and directories
+// unwritable, and "go clean -modcache" is the only sanctioned way to
+// remove them): it is published source, fetched through a checksum
+// database that every other user of the module sees the same. Reading it
+// is what an agent does to learn a dependency's API, and it holds no
+// secret of the user's, provided the cache holds only public modules:
+// the host leaves ModCache empty when GOPRIVATE, GONOPROXY, GONOSUMDB,
+// GOINSECURE or GOPROXY say go may fetch modules the public proxy does
+// not serve (cmd/toolgate's goDirs).
+//
+// So a read or probe the path judge asks about only because it lies
+// outside the roots ("outside the allowed roots: ...") is allowed when
+// the path, with every link followed, lies under ModCache with every link
+// followed. A path the judge denies (a Deny rule, a secret path) or asks
+// about for another reason (an Ask rule) keeps that answer, and a write
+// is never lifted. The build cache (GOCACHE) is not a place to read: it
+// holds what go built from every project on the machine, private ones
+// included, and the output of their cached tests, which may print
+// anything; a read there is asked as any read outside the roots is.
+//
+// $(go env NAME) for GOMODCACHE, GOCACHE or GOPATH (one name, no option,
+// no assignment, go not shadowed by a function) stands for the host's
+// value of that name, as $(pwd) stands for the working directory: "go
+// env" prints the variable of the environment, else the go env file's,
+// else the default, which the host computed the same way. A script
+// cannot change those names for the substitution without an assignment
+// to an upper-case variable, which is asked (vars.go).
+
+// goEnvValue is the host's value of a name "go env" prints, or "".
+func (a *analyzer) goEnvValue(name string) string {
+	var v string
+	switch e := a.g.pol.GoEnv; name {
+	case "GOMODCACHE":
+		v = e.ModCache
+	case "GOCACHE":
+		v = e.Cache
+	case "GOPATH":
+		v = e.Path
+	}
+	if !filepath.IsAbs(v) {
+		return ""
+	}
+	return v
+}
+
+// goEnvSubst gives the value of $(go env NAME) when the guard knows it.
+func (a *analyzer) goEnvSubst(ce *syntax.CallExpr) (string, bool) {
+	if len(ce.Args) != 3 || ce.Args[0].Lit() != "go" || ce.Args[1].Lit() != "env" {
+		return "", false
+	}
+	v := a.goEnvValue(ce.Args[2].Lit())
+	return v, v != ""
+}
+
+// liftGoModCache turns the path judge's Ask for a read or probe of p
+// outside the roots into an Allow when p lies in the Go module cache.
+func (a *analyzer) liftGoModCache(p string, access Access, r permission.Result) permission.Result {
+	if access == Write || r.Decision != permission.Ask || !strings.HasPrefix(r.Reason, "outside the allowed roots") {
+		return r
+	}
+	if !a.inGoModCache(p) {
+		return r
+	}
+	return permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Rule: RulePathRead,
+		Reason: "in the Go module cache, downloaded public module source that go keeps read-only"}
+}
+
+// inGoModCache reports whether p (absolute, or relative to the working
+// directory, or "~/...") names an existing file or directory that lies,
+// with every link followed, under the module cache; for a pattern, the
+// directory it starts in.
+func (a *analyzer) inGoModCache(p string) bool {
+	mc := a.goEnvValue("GOMODCACHE")
+	if mc == "" {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(p, "~/") && a.g.pol.Home != "":
+		p = a.g.pol.Home + p[1:]
+	case strings.HasPrefix(p, "~"):
+		return false
+	case !path.IsAbs(p) && a.dir != "":
+		p = strings.TrimSuffix(a.dir, "/") + "/" + p
+	case !path.IsAbs(p):
+		return false
+	}
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		// A pattern (its matches are judged one by one): the directory
+		// before its first pattern component, and no ".." after it.
+		dir, rest := path.Split(p[:i])
+		for e := range strings.SplitSeq(rest+p[i:], "/") {
+			if e == ".." {
+				return false
+			}
+		}
+		p = dir
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	base, err := filepath.EvalSymlinks(mc)
+	if err != nil || base == "/" {
+		return false
+	}
+	return real == base || strings.HasPrefix(real, base+string(filepath.Separator))
+}
