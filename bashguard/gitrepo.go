@@ -30,31 +30,68 @@ func (a *analyzer) gitRepo() string {
 	if a.dir == "" || !filepath.IsAbs(a.dir) {
 		return ""
 	}
-	if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+	if !a.repoFact().isDir {
 		return ""
 	}
 	_, a.gitWhy = a.repoTop()
 	return a.gitWhy
 }
 
-// repoTop is gitTop of the working directory, found once per Judge call.
+// repoTop is gitTop of the working directory, found once per Judge call
+// for each working directory, and once per Guard while the directories
+// it was read from do not change (see wscache.go).
 func (a *analyzer) repoTop() (top, why string) {
-	if !a.topDone {
-		a.topDone = true
-		a.top, a.topWhy = gitTop(a.dir)
-	}
-	return a.top, a.topWhy
+	f := a.repoFact()
+	return f.top, f.why
 }
 
-// gitTop returns the directory holding the .git that git finds from the
-// existing directory dir, with its links resolved ("" when there is
-// none), or why git would use another repository.
-func gitTop(dir string) (top, why string) {
+// topFact is what git finds from one directory.
+type topFact struct {
+	top, why string
+	isDir    bool // the directory exists (links followed) and is a directory
+}
+
+// repoFact is the topFact of the working directory.
+func (a *analyzer) repoFact() topFact {
+	if !a.topDone || a.topFor != a.dir {
+		a.topDone, a.topFor = true, a.dir
+		a.topFact = a.g.ws.top(a.dir)
+	}
+	return a.topFact
+}
+
+// top is the topFact of dir, kept on the cache.
+func (c *wsCache) top(dir string) topFact {
+	return c.get("top\x00"+dir, func(r *stampRec) any {
+		var f topFact
+		if r != nil {
+			// What resolves dir's links: the entry of each of its
+			// components, up to the first level gitTop stamps.
+			for p := filepath.Clean(dir); p != "/" && p != "." && p != ""; p = filepath.Dir(p) {
+				r.add(p, false, true)
+			}
+		}
+		fi, err := os.Stat(dir)
+		f.isDir = err == nil && fi.IsDir()
+		f.top, f.why = gitTopRec(dir, r)
+		if r != nil {
+			r.dedupe()
+		}
+		return f
+	}).(topFact)
+}
+
+// gitTopRec returns the directory holding the .git that git finds from
+// the existing directory dir, with its links resolved ("" when there is
+// none), or why git would use another repository. It stamps each
+// directory it looks in.
+func gitTopRec(dir string, r *stampRec) (top, why string) {
 	d, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return "", "cannot tell which repository git would use from " + dir + ": " + err.Error()
 	}
 	for range maxGitUp {
+		r.add(d, false, false) // its entries: .git, HEAD, objects, refs
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d, ""
 		}
@@ -88,12 +125,12 @@ func (a *analyzer) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
 		}
 	}
 	defer a.readPath(c, target, 0, "git") // after the reason that explains more
-	fi, err := os.Stat(target)
-	if err != nil || !fi.IsDir() {
+	ft := a.g.ws.top(target)
+	if !ft.isDir {
 		c.add(permission.Ask, RuleGitRepository, why, false)
 		return
 	}
-	topT, whyT := gitTop(target)
+	topT, whyT := ft.top, ft.why
 	topW, whyW := a.repoTop()
 	switch {
 	case whyT != "":
