@@ -91,7 +91,7 @@ func gitTopRec(dir string, r *stampRec) (top, why string) {
 		return "", "cannot tell which repository git would use from " + dir + ": " + err.Error()
 	}
 	for range maxGitUp {
-		r.add(d, false, false) // its entries: .git, HEAD, objects, refs
+		r.level(d)
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d, ""
 		}

@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -212,7 +213,44 @@ func (r *stampRec) readAtMost(p string, n int64) ([]byte, error) {
 	return readAtMost(p, n)
 }
 
-// dedupe drops the identity stamp of a path that a whole stamp covers.
+// level records what git's lookup of its repository in the directory d
+// depends on: d's entries (.git, HEAD, objects, refs). That is d's own
+// stamp, one call to check, unless d changed too recently to trust it (a
+// busy directory such as /tmp, above a working directory outside any
+// repository): then the stamps of those entries themselves and of d's
+// identity, which its other entries do not change.
+func (r *stampRec) level(d string) {
+	if r == nil {
+		return
+	}
+	s := stamp(d, false, false)
+	if !r.young(s) {
+		r.stamps = append(r.stamps, s)
+		return
+	}
+	r.add(d, false, true)
+	r.add(filepath.Join(d, ".git"), false, false)
+	r.add(filepath.Join(d, "HEAD"), true, false)
+	r.add(filepath.Join(d, "objects"), true, false)
+	r.add(filepath.Join(d, "refs"), true, false)
+}
+
+// young reports a stamp too recent, against the start of the reading, to
+// trust (see wsCache.trusted, which also counts the cache's own margin).
+func (r *stampRec) young(s fileStamp) bool {
+	if !s.ok || s.ident && s.mode&syscall.S_IFMT != syscall.S_IFLNK {
+		return false
+	}
+	for _, t := range [2]int64{s.mtime, s.ctime} {
+		if t+granularity(t) >= r.start {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupe drops the identity stamp of a path that a whole stamp covers,
+// and repeated stamps.
 func (r *stampRec) dedupe() {
 	full := make(map[string]bool, len(r.stamps))
 	for _, s := range r.stamps {
@@ -220,9 +258,11 @@ func (r *stampRec) dedupe() {
 			full[s.path] = true
 		}
 	}
+	seen := make(map[fileStamp]bool, len(r.stamps))
 	out := r.stamps[:0]
 	for _, s := range r.stamps {
-		if !s.ident || !full[s.path] {
+		if (!s.ident || !full[s.path]) && !seen[s] {
+			seen[s] = true
 			out = append(out, s)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -146,4 +147,40 @@ func TestWorkspaceFactsBoundedConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// Directories older than the timestamp granularity are stamped whole: a
+// repository made inside one after its facts were kept is found at once,
+// and a young (busy) directory's entries are stamped instead, so that
+// its other changes keep the facts.
+func TestWorkspaceFactsAgedDirs(t *testing.T) {
+	dir := wsRepo(t)
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	time.Sleep(2100 * time.Millisecond)
+	g := wsGuard(t, false)
+	require.Equal(t, dir, g.ws.top(sub).top)
+	require.Len(t, g.ws.facts, 1, "aged stamps are trusted")
+	f := g.ws.facts["top\x00"+sub]
+	assert.Equal(t, f, g.ws.facts["top\x00"+sub])
+	assert.True(t, f.valid())
+
+	gitIn(t, sub, "init", "-q")
+	assert.False(t, f.valid(), "the new .git changes sub")
+	assert.Equal(t, sub, g.ws.top(sub).top, "git now finds the repository in sub")
+	v := wsJudgeIn(t, g, dir, sub, "git log -1")
+	assert.NotEqual(t, permission.Deny, v.Decision, v.Reason)
+
+	// sub is young now: its entries are stamped, and a file written
+	// beside them keeps the fact.
+	require.NoError(t, os.RemoveAll(filepath.Join(sub, ".git")))
+	assert.Equal(t, dir, g.ws.top(sub).top, "without sub/.git git finds the outer repository")
+	g.ws.noTTL = true
+	assert.Equal(t, dir, g.ws.top(sub).top)
+	f = g.ws.facts["top\x00"+sub]
+	require.NotNil(t, f)
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "x.go"), []byte("package x\n"), 0o644))
+	assert.True(t, f.valid(), "another entry of a busy directory keeps the fact")
+	require.NoError(t, os.WriteFile(filepath.Join(sub, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	assert.False(t, f.valid(), "a HEAD in it does not")
 }
