@@ -312,8 +312,7 @@ func gitCommonDirRec(top string, r *stampRec) (string, string) {
 		return "", "is in a repository that is not known here"
 	}
 	gitDir := filepath.Join(top, ".git")
-	r.add(gitDir, false, false)
-	if fi, err := os.Lstat(gitDir); err == nil && fi.Mode().IsRegular() {
+	if r.regular(gitDir) {
 		// A worktree or submodule: "gitdir: <path>", whose commondir
 		// holds the shared config.
 		b, err := r.readSmall(gitDir, 4096)

@@ -1,6 +1,8 @@
 package bashguard
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sync"
 	"syscall"
@@ -50,8 +52,9 @@ type fileStamp struct {
 	ino    uint64
 	mode   uint32
 	size   int64
-	mtime  int64 // ns
-	ctime  int64 // ns
+	mtime  int64         // ns
+	ctime  int64         // ns
+	errno  syscall.Errno // why the file could not be stamped (not compared)
 }
 
 // stampRec records the stamps a fact is read from. A nil *stampRec
@@ -75,6 +78,7 @@ func stamp(path string, follow, ident bool) fileStamp {
 		err = syscall.Lstat(path, &st)
 	}
 	if err != nil {
+		s.errno, _ = err.(syscall.Errno)
 		// Only a missing file is a state worth keeping; any other error
 		// (permissions, a loop) is kept too, as "absent", and compared
 		// the same way: it makes the fact recomputed when it clears.
@@ -101,6 +105,30 @@ func (r *stampRec) add(path string, follow, ident bool) {
 	if r != nil {
 		r.stamps = append(r.stamps, stamp(path, follow, ident))
 	}
+}
+
+// regular stamps p (lstat) and reports whether it is a regular file, as
+// os.Lstat would: the stamp answers, no second call is made.
+func (r *stampRec) regular(p string) bool {
+	if r == nil {
+		fi, err := os.Lstat(p)
+		return err == nil && fi.Mode().IsRegular()
+	}
+	r.add(p, false, false)
+	s := r.stamps[len(r.stamps)-1]
+	return s.ok && s.mode&syscall.S_IFMT == syscall.S_IFREG
+}
+
+// missing returns the error os.Open gives for p when the stamp just
+// added says p does not exist, so that the read need not try; or nil.
+func (r *stampRec) missing(p string) error {
+	if r == nil || len(r.stamps) == 0 {
+		return nil
+	}
+	if s := r.stamps[len(r.stamps)-1]; s.path == p && !s.ok && s.errno == syscall.ENOENT {
+		return &fs.PathError{Op: "open", Path: p, Err: syscall.ENOENT}
+	}
+	return nil
 }
 
 // granularity is how coarse a file system's timestamps may be, judged
@@ -204,12 +232,18 @@ func (f *wsFact) valid() bool {
 // shows at the next check.
 func (r *stampRec) readSmall(p string, limit int64) (string, error) {
 	r.add(p, true, false)
+	if err := r.missing(p); err != nil {
+		return "", err
+	}
 	return readSmall(p, limit)
 }
 
 // readAtMost is readAtMost for a fact, as readSmall.
 func (r *stampRec) readAtMost(p string, n int64) ([]byte, error) {
 	r.add(p, true, false)
+	if err := r.missing(p); err != nil {
+		return nil, err
+	}
 	return readAtMost(p, n)
 }
 
@@ -223,7 +257,14 @@ func (r *stampRec) level(d string) {
 	if r == nil {
 		return
 	}
-	s := stamp(d, false, false)
+	r.levelStamp(d, stamp(d, false, false))
+}
+
+// levelStamp is level with d's stamp taken already.
+func (r *stampRec) levelStamp(d string, s fileStamp) {
+	if r == nil {
+		return
+	}
 	if !r.young(s) {
 		r.stamps = append(r.stamps, s)
 		return
