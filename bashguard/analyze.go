@@ -35,9 +35,9 @@ type analyzer struct {
 	curFunc string                // function whose body is being walked
 	edges   []funcEdge
 
-	topDone    bool      // top and topWhy are known
-	top        string    // the top of the work tree git finds from dir, or ""
-	topWhy     string    // why git would use another repository, or ""
+	topDone    bool      // topFact is known for topFor
+	topFor     string    // the working directory topFact is of
+	topFact    topFact   // what git finds from topFor
 	gitChecked bool      // gitWhy is known
 	gitWhy     string    // why git would use another repository, or ""
 	indexRead  bool      // index and indexTop are known
@@ -51,7 +51,8 @@ type analyzer struct {
 	cdDone bool   // cdTo is set
 
 	hj         HostJudge        // judges the hosts network commands reach, or nil
-	gitKeys    *gitConfigKeys   // the keys of the repository's config, once read
+	gitKeys    *gitConfigKeys   // the keys of the repository's config, once read (shared: not changed)
+	gitKeysFor string           // the working directory gitKeys is of
 	gitCfgDone bool             // gitCfg is read
 	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
 	gitCfgWhy  string           // why gitCfg cannot be read, or ""

@@ -85,46 +85,57 @@ func configKeyMatch(pat, name string) bool {
 }
 
 // gitConfigKeys reads the keys of the repository's config once per Judge
-// call: the config of the repository git finds from the working directory,
-// and its config.worktree.
+// call (and once per Guard while its files do not change): the config of
+// the repository git finds from the working directory, and its
+// config.worktree.
 func (a *analyzer) gitConfigKeys() *gitConfigKeys {
-	if a.gitKeys != nil {
+	if a.gitKeys != nil && a.gitKeysFor == a.dir {
 		return a.gitKeys
 	}
-	a.gitKeys = &gitConfigKeys{}
+	a.gitKeysFor = a.dir
 	if a.dir == "" || !filepath.IsAbs(a.dir) {
-		a.gitKeys.none = true
+		a.gitKeys = &gitConfigKeys{none: true}
 		return a.gitKeys
 	}
 	top, why := a.repoTop()
 	if why != "" {
 		// git would use another repository, which gitRepo asks about,
 		// or the working directory does not exist, and nothing runs.
-		a.gitKeys.none = true
+		a.gitKeys = &gitConfigKeys{none: true}
 		return a.gitKeys
 	}
-	gitDir, why := gitCommonDir(top)
-	if why != "" {
-		a.gitKeys.none = true
-		return a.gitKeys
-	}
-	for _, name := range []string{"config", "config.worktree"} {
-		text, err := readSmall(path.Join(gitDir, name), maxGitConfig)
-		if os.IsNotExist(err) {
-			continue
-		}
-		if err != nil {
-			a.gitKeys.why = "cannot be read: " + err.Error()
-			return a.gitKeys
-		}
-		keys, why := parseGitConfigKeys(text)
-		if why != "" {
-			a.gitKeys.why = why
-			return a.gitKeys
-		}
-		a.gitKeys.keys = append(a.gitKeys.keys, keys...)
-	}
+	a.gitKeys = a.g.ws.configKeys(top)
 	return a.gitKeys
+}
+
+// configKeys reads the keys of the config of the repository whose top is
+// top, kept on the cache. The result is shared: it is not changed.
+func (c *wsCache) configKeys(top string) *gitConfigKeys {
+	return c.get("keys\x00"+top, func(r *stampRec) any {
+		k := &gitConfigKeys{}
+		gitDir, why := gitCommonDirRec(top, r)
+		if why != "" {
+			k.none = true
+			return k
+		}
+		for _, name := range []string{"config", "config.worktree"} {
+			text, err := r.readSmall(path.Join(gitDir, name), maxGitConfig)
+			if os.IsNotExist(err) {
+				continue
+			}
+			if err != nil {
+				k.why = "cannot be read: " + err.Error()
+				return k
+			}
+			keys, why := parseGitConfigKeys(text)
+			if why != "" {
+				k.why = why
+				return k
+			}
+			k.keys = append(k.keys, keys...)
+		}
+		return k
+	}).(*gitConfigKeys)
 }
 
 // parseGitConfigKeys reads the keys of a git config file as git's config

@@ -69,8 +69,12 @@ func (x *gitIndex) sparseAbove(rel string) bool {
 
 // readGitIndex reads the index of the work tree whose top is top (the
 // directory gitTop found, holding .git), or fails.
-func readGitIndex(top string) (*gitIndex, error) {
+func readGitIndex(top string) (*gitIndex, error) { return readGitIndexRec(top, nil) }
+
+// readGitIndexRec is readGitIndex that stamps every file it reads.
+func readGitIndexRec(top string, r *stampRec) (*gitIndex, error) {
 	gitDir := filepath.Join(top, ".git")
+	r.add(gitDir, false, false)
 	fi, err := os.Lstat(gitDir)
 	if err != nil {
 		return nil, err
@@ -78,7 +82,7 @@ func readGitIndex(top string) (*gitIndex, error) {
 	if !fi.IsDir() {
 		// A linked work tree or a submodule: ".git" names the git
 		// directory ("gitdir: PATH"), whose index is the work tree's own.
-		b, err := readAtMost(gitDir, 4096)
+		b, err := r.readAtMost(gitDir, 4096)
 		if err != nil {
 			return nil, err
 		}
@@ -92,10 +96,10 @@ func readGitIndex(top string) (*gitIndex, error) {
 		gitDir = rest
 	}
 	hashLen := 20
-	if cfg, err := readAtMost(filepath.Join(gitDir, "config"), 1<<20); err == nil && sha256Repo(cfg) {
+	if cfg, err := r.readAtMost(filepath.Join(gitDir, "config"), 1<<20); err == nil && sha256Repo(cfg) {
 		hashLen = 32
 	}
-	b, err := readAtMost(filepath.Join(gitDir, "index"), maxIndexBytes)
+	b, err := r.readAtMost(filepath.Join(gitDir, "index"), maxIndexBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return &gitIndex{}, nil // a fresh repository tracks nothing
@@ -254,20 +258,34 @@ func (s *indexScope) keeps(rel string, dir bool) bool {
 }
 
 // trackedScope returns the index of the repository git finds from the
-// working directory, with its top, read once per Judge call; nil when
-// there is none or it cannot be read.
+// working directory, with its top, read once per Judge call and kept on
+// the Guard while its files do not change; nil when there is none or it
+// cannot be read.
 func (a *analyzer) trackedScope() (*gitIndex, string) {
 	if !a.indexRead {
 		a.indexRead = true
+		a.index, a.indexTop = nil, ""
 		if a.dir != "" && filepath.IsAbs(a.dir) {
 			if top, why := a.repoTop(); top != "" && why == "" {
-				if x, err := readGitIndex(top); err == nil {
+				if x := a.g.ws.index(top); x != nil {
 					a.index, a.indexTop = x, top
 				}
 			}
 		}
 	}
 	return a.index, a.indexTop
+}
+
+// index is the index of the work tree whose top is top, or nil when it
+// cannot be read, kept on the cache.
+func (c *wsCache) index(top string) *gitIndex {
+	return c.get("index\x00"+top, func(r *stampRec) any {
+		x, err := readGitIndexRec(top, r)
+		if err != nil {
+			return (*gitIndex)(nil)
+		}
+		return x
+	}).(*gitIndex)
 }
 
 // cleanIndexName reports an index entry's name as git writes one: a

@@ -3,6 +3,7 @@ package bashguard
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -30,31 +31,113 @@ func (a *analyzer) gitRepo() string {
 	if a.dir == "" || !filepath.IsAbs(a.dir) {
 		return ""
 	}
-	if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+	if !a.repoFact().isDir {
 		return ""
 	}
 	_, a.gitWhy = a.repoTop()
 	return a.gitWhy
 }
 
-// repoTop is gitTop of the working directory, found once per Judge call.
+// repoTop is gitTop of the working directory, found once per Judge call
+// for each working directory, and once per Guard while the directories
+// it was read from do not change (see wscache.go).
 func (a *analyzer) repoTop() (top, why string) {
-	if !a.topDone {
-		a.topDone = true
-		a.top, a.topWhy = gitTop(a.dir)
-	}
-	return a.top, a.topWhy
+	f := a.repoFact()
+	return f.top, f.why
 }
 
-// gitTop returns the directory holding the .git that git finds from the
-// existing directory dir, with its links resolved ("" when there is
-// none), or why git would use another repository.
-func gitTop(dir string) (top, why string) {
-	d, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return "", "cannot tell which repository git would use from " + dir + ": " + err.Error()
+// topFact is what git finds from one directory.
+type topFact struct {
+	top, why string
+	isDir    bool // the directory exists (links followed) and is a directory
+}
+
+// repoFact is the topFact of the working directory.
+func (a *analyzer) repoFact() topFact {
+	if !a.topDone || a.topFor != a.dir {
+		a.topDone, a.topFor = true, a.dir
+		a.topFact = a.g.ws.top(a.dir)
+	}
+	return a.topFact
+}
+
+// top is the topFact of dir, kept on the cache.
+func (c *wsCache) top(dir string) topFact {
+	return c.get("top\x00"+dir, func(r *stampRec) any {
+		var f topFact
+		// A path of plain directories is resolved by the lstat of each
+		// component, whose stamps then serve as the levels' (below) and
+		// as the identity of those above the top: no call is made twice.
+		d, walk := "", map[string]fileStamp(nil)
+		if r != nil {
+			d, walk = plainDirs(dir)
+		}
+		if d != "" {
+			f.isDir = true
+		} else {
+			// What resolves dir's links: the entry of each of its
+			// components.
+			for p := filepath.Clean(dir); p != "/" && p != "." && p != ""; p = filepath.Dir(p) {
+				r.add(p, false, true)
+			}
+			fi, err := os.Stat(dir)
+			f.isDir = err == nil && fi.IsDir()
+		}
+		f.top, f.why = gitTopRec(dir, d, walk, r)
+		if r != nil {
+			for p, s := range walk { // the components above the top
+				r.stamps = append(r.stamps, fileStamp{path: p, ident: true, ok: s.ok, dev: s.dev, ino: s.ino, mode: s.mode})
+			}
+			r.dedupe()
+		}
+		return f
+	}).(topFact)
+}
+
+// plainDirs returns the absolute dir, cleaned, with the stamp of each of
+// its components when every one is a directory (then it is its own
+// resolution, as filepath.EvalSymlinks would give it), or "".
+func plainDirs(dir string) (string, map[string]fileStamp) {
+	if !filepath.IsAbs(dir) {
+		return "", nil
+	}
+	c := filepath.Clean(dir)
+	walk := map[string]fileStamp{}
+	for i := 1; i <= len(c); i++ {
+		if i < len(c) && c[i] != '/' || c == "/" {
+			continue
+		}
+		s := stamp(c[:i], false, false)
+		if !s.ok || s.mode&syscall.S_IFMT != syscall.S_IFDIR {
+			return "", nil
+		}
+		walk[c[:i]] = s
+	}
+	return c, walk
+}
+
+// gitTopRec returns the directory holding the .git that git finds from
+// the existing directory dir, with its links resolved ("" when there is
+// none), or why git would use another repository. It stamps each
+// directory it looks in. resolved is dir resolved already, with the
+// stamps of its components in walk (each one used as a level is taken
+// out), or "".
+func gitTopRec(dir, resolved string, walk map[string]fileStamp, r *stampRec) (top, why string) {
+	d := resolved
+	if d == "" {
+		var err error
+		d, err = filepath.EvalSymlinks(dir)
+		if err != nil {
+			return "", "cannot tell which repository git would use from " + dir + ": " + err.Error()
+		}
 	}
 	for range maxGitUp {
+		if s, ok := walk[d]; ok {
+			delete(walk, d)
+			r.levelStamp(d, s)
+		} else {
+			r.level(d)
+		}
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d, ""
 		}
@@ -88,12 +171,12 @@ func (a *analyzer) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
 		}
 	}
 	defer a.readPath(c, target, 0, "git") // after the reason that explains more
-	fi, err := os.Stat(target)
-	if err != nil || !fi.IsDir() {
+	ft := a.g.ws.top(target)
+	if !ft.isDir {
 		c.add(permission.Ask, RuleGitRepository, why, false)
 		return
 	}
-	topT, whyT := gitTop(target)
+	topT, whyT := ft.top, ft.why
 	topW, whyW := a.repoTop()
 	switch {
 	case whyT != "":

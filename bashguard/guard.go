@@ -19,6 +19,7 @@ type Guard struct {
 	pol     Policy
 	extra   map[string]bool
 	scratch *sync.Pool // of *scratch
+	ws      wsCache    // the workspace facts git reads, shared by every Judge call
 }
 
 // scratch is what one Judge call borrows and gives back: a parser (which

@@ -257,50 +257,65 @@ func (a *analyzer) gitConfig() (*gitRemoteConfig, string) {
 		return a.gitCfg, a.gitCfgWhy
 	}
 	a.gitCfgDone = true
-	a.gitCfg, a.gitCfgWhy = readGitConfig(a.dir)
+	a.gitCfg, a.gitCfgWhy = nil, "is in a repository that is not known here"
+	if a.dir == "" || !filepath.IsAbs(a.dir) {
+		return a.gitCfg, a.gitCfgWhy
+	}
+	top, why := a.repoTop()
+	if why != "" {
+		return a.gitCfg, a.gitCfgWhy
+	}
+	rc := a.g.ws.remotes(top)
+	a.gitCfg, a.gitCfgWhy = rc.cfg, rc.why
 	return a.gitCfg, a.gitCfgWhy
 }
 
-func readGitConfig(dir string) (*gitRemoteConfig, string) {
-	text, why := gitConfigText(dir)
-	if why != "" {
-		return nil, why
-	}
-	return parseGitRemotes(text)
+// remoteFact is what the config of a repository says of its remotes, or
+// why it cannot be read.
+type remoteFact struct {
+	cfg *gitRemoteConfig
+	why string
 }
 
-// gitConfigText reads the config of the repository git finds from dir, or
+// remotes reads the remotes of the repository whose top is top ("" for
+// none), kept on the cache. The result is shared: it is not changed.
+func (c *wsCache) remotes(top string) remoteFact {
+	return c.get("remotes\x00"+top, func(r *stampRec) any {
+		text, why := gitConfigText(top, r)
+		if why != "" {
+			return remoteFact{why: why}
+		}
+		cfg, why := parseGitRemotes(text)
+		return remoteFact{cfg, why}
+	}).(remoteFact)
+}
+
+// gitConfigText reads the config of the repository whose top is top, or
 // says why it cannot.
-func gitConfigText(dir string) (string, string) {
-	if dir == "" || !filepath.IsAbs(dir) {
-		return "", "is in a repository that is not known here"
-	}
-	top, why := gitTop(dir)
-	if why != "" {
-		return "", "is in a repository that is not known here"
-	}
-	gitDir, why := gitCommonDir(top)
+func gitConfigText(top string, r *stampRec) (string, string) {
+	gitDir, why := gitCommonDirRec(top, r)
 	if why != "" {
 		return "", why
 	}
-	text, err := readSmall(filepath.Join(gitDir, "config"), maxGitConfig)
+	text, err := r.readSmall(filepath.Join(gitDir, "config"), maxGitConfig)
 	if err != nil {
 		return "", "is in the repository's config, which cannot be read: " + err.Error()
 	}
 	return text, ""
 }
 
-// gitCommonDir finds the directory that holds the config of the
-// repository whose top (as gitTop gives it) is top.
-func gitCommonDir(top string) (string, string) {
+// gitCommonDirRec finds the directory that holds the config of the
+// repository whose top (as gitTop gives it) is top, stamping every file
+// it reads.
+func gitCommonDirRec(top string, r *stampRec) (string, string) {
 	if top == "" {
 		return "", "is in a repository that is not known here"
 	}
 	gitDir := filepath.Join(top, ".git")
-	if fi, err := os.Lstat(gitDir); err == nil && fi.Mode().IsRegular() {
+	if r.regular(gitDir) {
 		// A worktree or submodule: "gitdir: <path>", whose commondir
 		// holds the shared config.
-		b, err := readSmall(gitDir, 4096)
+		b, err := r.readSmall(gitDir, 4096)
 		if err != nil || !strings.HasPrefix(b, "gitdir: ") {
 			return "", "is in a repository whose .git file is not read here"
 		}
@@ -308,7 +323,7 @@ func gitCommonDir(top string) (string, string) {
 		if !filepath.IsAbs(gitDir) {
 			gitDir = filepath.Join(top, gitDir)
 		}
-		if cd, err := readSmall(filepath.Join(gitDir, "commondir"), 4096); err == nil {
+		if cd, err := r.readSmall(filepath.Join(gitDir, "commondir"), 4096); err == nil {
 			cd = strings.TrimSpace(cd)
 			if !filepath.IsAbs(cd) {
 				cd = filepath.Join(gitDir, cd)

@@ -1,0 +1,311 @@
+package bashguard
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The workspace facts git reads (which repository git finds from a
+// directory, what its index tracks, the keys and remotes of its config)
+// are the same for every command of a session until a file they come from
+// changes. A Guard keeps them in a wsCache: each fact is computed once,
+// with the change stamps (device, inode, mode, size, mtime, ctime) of every
+// file and directory it was read from, and reused while a fresh lstat or
+// stat of each of those gives the same stamp. A stamp is only trusted when
+// it is older than the moment the fact was read by more than the file
+// system's timestamp granularity: a file changed in the same tick as it was
+// read could otherwise keep its stamp (git's "racily clean" entries).
+
+// maxWSFacts bounds the facts a Guard keeps; the least recently used goes
+// first.
+const maxWSFacts = 256
+
+// wsCache holds the workspace facts of one Guard. The zero value is ready
+// to use; it is safe for concurrent use.
+type wsCache struct {
+	mu    sync.Mutex
+	facts map[string]*wsFact
+	tick  uint64
+	racy  time.Duration // extra age a stamp needs to be trusted, beyond the granularity; tests lower it
+	noTTL bool          // tests: trust every stamp however recent
+}
+
+// wsFact is one computed fact and the stamps it depends on. It is not
+// changed once stored.
+type wsFact struct {
+	val    any
+	stamps []fileStamp
+	used   uint64 // guarded by wsCache.mu
+}
+
+// fileStamp is what an lstat (or stat) of path said when the fact was read.
+type fileStamp struct {
+	path   string
+	follow bool // stat rather than lstat
+	ident  bool // only the identity matters: type, device, inode (a directory above the repository)
+	ok     bool // the file existed
+	dev    uint64
+	ino    uint64
+	mode   uint32
+	size   int64
+	mtime  int64         // ns
+	ctime  int64         // ns
+	errno  syscall.Errno // why the file could not be stamped (not compared)
+}
+
+// stampRec records the stamps a fact is read from. A nil *stampRec
+// records nothing.
+type stampRec struct {
+	stamps []fileStamp
+	start  int64 // ns, when the reading began
+	bad    bool  // some stamp cannot be trusted: the fact is not kept
+}
+
+func newStampRec() *stampRec { return &stampRec{start: time.Now().UnixNano()} }
+
+// stamp takes the stamp of path now.
+func stamp(path string, follow, ident bool) fileStamp {
+	s := fileStamp{path: path, follow: follow, ident: ident}
+	var st syscall.Stat_t
+	var err error
+	if follow {
+		err = syscall.Stat(path, &st)
+	} else {
+		err = syscall.Lstat(path, &st)
+	}
+	if err != nil {
+		s.errno, _ = err.(syscall.Errno)
+		// Only a missing file is a state worth keeping; any other error
+		// (permissions, a loop) is kept too, as "absent", and compared
+		// the same way: it makes the fact recomputed when it clears.
+		return s
+	}
+	s.ok = true
+	s.dev, s.ino, s.mode = uint64(st.Dev), uint64(st.Ino), uint32(st.Mode)
+	if !ident || st.Mode&syscall.S_IFMT == syscall.S_IFLNK {
+		s.size = st.Size
+		s.mtime = st.Mtim.Nano()
+		s.ctime = st.Ctim.Nano()
+	}
+	return s
+}
+
+// same reports whether t, taken now, shows what s showed.
+func (s fileStamp) same(t fileStamp) bool {
+	return s.ok == t.ok && s.dev == t.dev && s.ino == t.ino && s.mode == t.mode &&
+		s.size == t.size && s.mtime == t.mtime && s.ctime == t.ctime
+}
+
+// add records the stamp of path (lstat, or stat when follow).
+func (r *stampRec) add(path string, follow, ident bool) {
+	if r != nil {
+		r.stamps = append(r.stamps, stamp(path, follow, ident))
+	}
+}
+
+// regular stamps p (lstat) and reports whether it is a regular file, as
+// os.Lstat would: the stamp answers, no second call is made.
+func (r *stampRec) regular(p string) bool {
+	if r == nil {
+		fi, err := os.Lstat(p)
+		return err == nil && fi.Mode().IsRegular()
+	}
+	r.add(p, false, false)
+	s := r.stamps[len(r.stamps)-1]
+	return s.ok && s.mode&syscall.S_IFMT == syscall.S_IFREG
+}
+
+// missing returns the error os.Open gives for p when the stamp just
+// added says p does not exist, so that the read need not try; or nil.
+func (r *stampRec) missing(p string) error {
+	if r == nil || len(r.stamps) == 0 {
+		return nil
+	}
+	if s := r.stamps[len(r.stamps)-1]; s.path == p && !s.ok && s.errno == syscall.ENOENT {
+		return &fs.PathError{Op: "open", Path: p, Err: syscall.ENOENT}
+	}
+	return nil
+}
+
+// granularity is how coarse a file system's timestamps may be, judged
+// from one of them: a time on a whole second may come from one that keeps
+// seconds only (or two, as FAT); others keep at least the kernel's tick.
+func granularity(ns int64) int64 {
+	if ns%int64(time.Second) == 0 {
+		return int64(2 * time.Second)
+	}
+	return int64(100 * time.Millisecond)
+}
+
+// trusted reports whether every recorded stamp is old enough, against
+// the moment the reading began, that a change since would show.
+func (c *wsCache) trusted(r *stampRec) bool {
+	if r.bad {
+		return false
+	}
+	if c.noTTL {
+		return true
+	}
+	for _, s := range r.stamps {
+		if !s.ok || s.ident && s.mode&syscall.S_IFMT != syscall.S_IFLNK {
+			continue
+		}
+		for _, t := range [2]int64{s.mtime, s.ctime} {
+			if t+granularity(t)+int64(c.racy) >= r.start {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// get returns the fact kept under key when every stamp it depends on
+// still holds, or computes it with fill (which records its stamps in the
+// stampRec it is given) and keeps it when its stamps can be trusted. A nil
+// cache computes every time.
+func (c *wsCache) get(key string, fill func(*stampRec) any) any {
+	if c == nil {
+		return fill(nil)
+	}
+	c.mu.Lock()
+	f := c.facts[key]
+	if f != nil {
+		c.tick++
+		f.used = c.tick
+	}
+	c.mu.Unlock()
+	if f != nil && f.valid() {
+		return f.val
+	}
+	r := newStampRec()
+	v := fill(r)
+	if !c.trusted(r) {
+		c.mu.Lock()
+		if c.facts[key] == f {
+			delete(c.facts, key)
+		}
+		c.mu.Unlock()
+		return v
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.facts == nil {
+		c.facts = make(map[string]*wsFact)
+	}
+	if _, ok := c.facts[key]; !ok && len(c.facts) >= maxWSFacts {
+		c.evict()
+	}
+	c.tick++
+	c.facts[key] = &wsFact{val: v, stamps: r.stamps, used: c.tick}
+	return v
+}
+
+// evict drops the least recently used fact. c.mu is held.
+func (c *wsCache) evict() {
+	var old string
+	var oldest uint64
+	first := true
+	for k, f := range c.facts {
+		if first || f.used < oldest || f.used == oldest && k < old {
+			old, oldest, first = k, f.used, false
+		}
+	}
+	delete(c.facts, old)
+}
+
+// valid re-stamps every file the fact depends on.
+func (f *wsFact) valid() bool {
+	for _, s := range f.stamps {
+		if !s.same(stamp(s.path, s.follow, s.ident)) {
+			return false
+		}
+	}
+	return true
+}
+
+// readSmall is readSmall for a fact: it stamps the file (following links,
+// as the read does) before reading it, so that a change during the read
+// shows at the next check.
+func (r *stampRec) readSmall(p string, limit int64) (string, error) {
+	r.add(p, true, false)
+	if err := r.missing(p); err != nil {
+		return "", err
+	}
+	return readSmall(p, limit)
+}
+
+// readAtMost is readAtMost for a fact, as readSmall.
+func (r *stampRec) readAtMost(p string, n int64) ([]byte, error) {
+	r.add(p, true, false)
+	if err := r.missing(p); err != nil {
+		return nil, err
+	}
+	return readAtMost(p, n)
+}
+
+// level records what git's lookup of its repository in the directory d
+// depends on: d's entries (.git, HEAD, objects, refs). That is d's own
+// stamp, one call to check, unless d changed too recently to trust it (a
+// busy directory such as /tmp, above a working directory outside any
+// repository): then the stamps of those entries themselves and of d's
+// identity, which its other entries do not change.
+func (r *stampRec) level(d string) {
+	if r == nil {
+		return
+	}
+	r.levelStamp(d, stamp(d, false, false))
+}
+
+// levelStamp is level with d's stamp taken already.
+func (r *stampRec) levelStamp(d string, s fileStamp) {
+	if r == nil {
+		return
+	}
+	if !r.young(s) {
+		r.stamps = append(r.stamps, s)
+		return
+	}
+	r.add(d, false, true)
+	r.add(filepath.Join(d, ".git"), false, false)
+	r.add(filepath.Join(d, "HEAD"), true, false)
+	r.add(filepath.Join(d, "objects"), true, false)
+	r.add(filepath.Join(d, "refs"), true, false)
+}
+
+// young reports a stamp too recent, against the start of the reading, to
+// trust (see wsCache.trusted, which also counts the cache's own margin).
+func (r *stampRec) young(s fileStamp) bool {
+	if !s.ok || s.ident && s.mode&syscall.S_IFMT != syscall.S_IFLNK {
+		return false
+	}
+	for _, t := range [2]int64{s.mtime, s.ctime} {
+		if t+granularity(t) >= r.start {
+			return true
+		}
+	}
+	return false
+}
+
+// dedupe drops the identity stamp of a path that a whole stamp covers,
+// and repeated stamps.
+func (r *stampRec) dedupe() {
+	full := make(map[string]bool, len(r.stamps))
+	for _, s := range r.stamps {
+		if !s.ident {
+			full[s.path] = true
+		}
+	}
+	seen := make(map[fileStamp]bool, len(r.stamps))
+	out := r.stamps[:0]
+	for _, s := range r.stamps {
+		if (!s.ident || !full[s.path]) && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	r.stamps = out
+}
