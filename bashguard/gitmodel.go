@@ -339,7 +339,7 @@ func (a *analyzer) gitObjectByID(c *verdictAcc, w string, must bool) {
 	if top == "" || why != "" {
 		return // no repository here: git prints nothing
 	}
-	gitDir, why := gitCommonDir(top)
+	gitDir, why := gitCommonDirRec(top, newStampRec()) // read once, for this command: nothing is kept
 	if why != "" {
 		c.addf(permission.Ask, RuleGitContent, "git prints the object ", w, ", named by its id, whose content cannot be judged here", false)
 		return
