@@ -272,6 +272,11 @@ func (r *stampRec) levelStamp(d string, s fileStamp) {
 	r.add(d, false, true)
 	r.add(filepath.Join(d, ".git"), false, false)
 	r.add(filepath.Join(d, "HEAD"), true, false)
+	if head := r.stamps[len(r.stamps)-1]; !head.ok && head.errno == syscall.ENOENT {
+		// No HEAD, no bare repository, whatever objects and refs are:
+		// the stamp of the missing HEAD tells when that changes.
+		return
+	}
 	r.add(filepath.Join(d, "objects"), true, false)
 	r.add(filepath.Join(d, "refs"), true, false)
 }

@@ -184,3 +184,24 @@ func TestWorkspaceFactsAgedDirs(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(sub, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 	assert.False(t, f.valid(), "a HEAD in it does not")
 }
+
+// In a directory too young to trust, above a working directory in no
+// repository, a missing HEAD is what rules a bare repository out: once
+// HEAD, objects and refs appear there, the kept fact goes, and git would
+// use that bare repository.
+func TestWorkspaceFactsBareRepositoryAppearsAbove(t *testing.T) {
+	parent := t.TempDir() // young: just made
+	dir := filepath.Join(parent, "work")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	g := wsGuard(t, true)
+	v := wsJudge(t, g, dir, "git status")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	v = wsJudge(t, g, dir, "git status")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	require.NoError(t, os.WriteFile(filepath.Join(parent, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(parent, "objects"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(parent, "refs"), 0o755))
+	v = wsJudge(t, g, dir, "git status")
+	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
+	assert.Contains(t, v.Reason, "bare repository "+parent)
+}
