@@ -55,7 +55,7 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 	for s.subs != nil {
 		if s.other != nil && (from >= v.len() || s.subs[v.vals[from]] == nil) {
 			if from >= v.len() {
-				c.allow(RuleSafe, s.allow)
+				specAllows(c, s)
 				return
 			}
 			s = s.other // git reflog -5 is git reflog show -5
@@ -67,7 +67,7 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 				c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.bareWhy, "", true)
 				return
 			}
-			c.allow(RuleSafe, s.allow)
+			specAllows(c, s)
 			return
 		}
 		if sub := s.subs[v.vals[i]]; sub != nil && v.literal(i) {
@@ -104,8 +104,18 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 	if f.printsContent(s) && a.gitWholeTree(v, &f) {
 		a.gitTrackedContent(c, s.name+" prints the content of the tracked files")
 	}
-	if s.allow != "" {
+	specAllows(c, s)
+}
+
+// specAllows records why the spec s allows a command line, when it does:
+// a spec that says neither why it allows nor why it asks is unfinished,
+// and asks.
+func specAllows(c *verdictAcc, s *spec) {
+	switch {
+	case s.allow != "":
 		c.allow(RuleSafe, s.allow)
+	case s.ask == "":
+		c.addf(permission.Ask, RuleUnlisted, s.name, " has no reason to be allowed", "", true)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,8 +78,11 @@ func gitObjectType(gitDir, id string) (gitObjType, bool) {
 func looseObjectType(objects, id string) (gitObjType, int) {
 	dir := filepath.Join(objects, id[:2])
 	ents, err := os.ReadDir(dir)
-	if err != nil {
+	if errors.Is(err, fs.ErrNotExist) {
 		return objUnknown, 0
+	}
+	if err != nil {
+		return objUnknown, 1 // cannot be listed: it may hold the object
 	}
 	var match string
 	n := 0
@@ -197,7 +201,7 @@ func (x *packIndex) find(id string) []int {
 func packObjectType(idx, id string) (gitObjType, int) {
 	x, err := readPackIndex(idx)
 	if err != nil {
-		return objUnknown, 0
+		return objUnknown, 1 // cannot be read: the pack may hold the object
 	}
 	m := x.find(id)
 	if len(m) != 1 {

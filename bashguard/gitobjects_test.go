@@ -57,6 +57,14 @@ func TestGitObjectsByID(t *testing.T) {
 				assert.Equal(t, RuleGitContent, v.Rule, tc.line)
 			}
 		}
+		// A pack index that cannot be read may hold the object: its type
+		// is unknown, and git show of an id that names nothing else asks.
+		bad := filepath.Join(dir, ".git", "objects", "pack", "pack-0000000000000000000000000000000000000000.idx")
+		require.NoError(t, os.WriteFile(bad, []byte("not an index"), 0o644))
+		v := g.Judge(context.Background(), dir, paths, "git show 0123abcd")
+		assert.Equal(t, "ask", v.Decision.String(), v.Reason)
+		assert.Contains(t, v.Reason, "git prints the object 0123abcd, named by its id, whose type cannot be read here")
+		require.NoError(t, os.Remove(bad))
 		// The reader agrees with git on every object.
 		gitDir := filepath.Join(dir, ".git")
 		for _, line := range strings.Split(strings.TrimSpace(gitIn(t, dir, "cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)")), "\n") {

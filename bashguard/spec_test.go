@@ -97,6 +97,13 @@ func TestSpecRowsClassified(t *testing.T) {
 			}
 		}
 	}
+	// Every git spec that reads a command line says why it allows it or
+	// why it asks: one that says neither asks (specAllows).
+	for _, at := range allSpecs() {
+		if at.cmd == "git" && at.s.subs == nil {
+			assert.True(t, at.s.allow != "" || at.s.ask != "", "%s says neither why it allows nor why it asks", at.s.name)
+		}
+	}
 	t.Logf("%d specs, %d rows", len(allSpecs()), n)
 	assert.Greater(t, n, 500)
 }
