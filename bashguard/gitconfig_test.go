@@ -1,0 +1,94 @@
+package bashguard
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// The config reader agrees with git on the keys a config sets: for every
+// text git reads, the keys it lists (git config -f FILE --list
+// --name-only) are the reader's, or the reader refuses the file (and the
+// command asks). A hostile repository's spellings of a key that runs a
+// program are among them.
+func TestGitConfigKeysAgreeWithGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIP: git is not installed, so the config reader cannot be compared with it: " + err.Error())
+	}
+	dir := t.TempDir()
+	for _, text := range []string{
+		"[core]\n\tfsmonitor = /tmp/x\n",
+		"[Core]\n\tFSMonitor = /tmp/x\n",
+		"[core]fsmonitor=/tmp/x\n",
+		"[core] ; c\n\tfsmonitor = \"sh\" # x\n",
+		"[core]\n\tfsmonitor = \"sh \\\n -c id\"\n",
+		"[core]\n\tfsmonitor\n",
+		"[core.x]\n\tfsmonitor = sh\n",
+		"[core \"x\"]\n\tfsmonitor = sh\n",
+		"[include]\n\tpath = /tmp/evil\n",
+		"[includeIf \"gitdir:/\"]\n\tpath = /tmp/evil\n",
+		"[filter \"lfs\"]\n\tprocess = sh\n\tclean = sh %f\n",
+		"[diff \"Foo\"]\n\ttextconv = sh\n",
+		"[pager]\n\tstatus = sh\n",
+		"# only a comment\n[user]\n\tname = \"a;b#c\"\n",
+		"[remote \"origin\"]\n\turl = https://example.com/x.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n",
+	} {
+		p := filepath.Join(dir, "config")
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		out, err := exec.Command("git", "config", "-f", p, "--list", "--name-only").Output()
+		require.NoError(t, err, "git reads %q", text)
+		want := strings.Fields(string(out))
+		keys, why := parseGitConfigKeys(text)
+		if why != "" {
+			t.Logf("%q: the reader refuses it (%s); the command asks", text, why)
+			continue
+		}
+		var got []string
+		for _, k := range keys {
+			got = append(got, k.name)
+		}
+		sort.Strings(want)
+		sort.Strings(got)
+		assert.Equal(t, want, got, "keys of %q", text)
+	}
+}
+
+// A repository whose own config sets a key that runs a program, in any
+// spelling git reads, has its read-only git commands asked; a key git
+// does not read so (core.x.fsmonitor) changes nothing.
+func TestGitConfigProgramsInAnySpelling(t *testing.T) {
+	dir, paths := specRepo(t)
+	cfg := filepath.Join(dir, ".git", "config")
+	base, err := os.ReadFile(cfg)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		text, want, key string
+	}{
+		{"[Core]\n\tFSMonitor = /tmp/x\n", "ask", "core.fsmonitor"},
+		{"[core]fsmonitor=/tmp/x\n", "ask", "core.fsmonitor"},
+		{"[includeIf \"gitdir:/\"]\n\tpath = /tmp/evil\n", "ask", "includeif.gitdir:/.path"},
+		{"[diff \"Foo\"]\n\ttextconv = sh\n", "ask", "diff.Foo.textconv"},
+		{"[filter \"lfs\"]\n\tprocess = sh\n", "ask", "filter.lfs.process"},
+		{"[core.x]\n\tfsmonitor = sh\n", "allow", ""},
+		{"[core]\n\tfsmonitor = true\n", "allow", ""},
+	} {
+		require.NoError(t, os.WriteFile(cfg, append(append([]byte(nil), base...), tc.text...), 0o644))
+		v := New(DefaultPolicy()).Judge(context.Background(), dir, paths, "git status")
+		assert.Equal(t, tc.want, v.Decision.String(), "%q: %s", tc.text, v.Reason)
+		if tc.key != "" {
+			assert.Equal(t, RuleGitConfig, v.Rule, tc.text)
+			assert.Contains(t, v.Reason, "the repository's config sets "+tc.key, tc.text)
+		} else {
+			assert.Equal(t, permission.Allow, v.Decision, tc.text)
+		}
+	}
+}
