@@ -13,44 +13,18 @@ import (
 // with their operands beyond reading them.
 func (a *analyzer) reader(c *verdictAcc, name string, s *spec, v *argv) {
 	f := a.judgeSpec(c, name, s, v, 1)
-	tree := readerTree(name, &f)
+	tree := readerTree(s, &f)
 	patDone := f.has(s.patternBy...)
-	if name == "jq" {
-		a.jqProgram(c, v, &f, patDone)
-	}
-	ops := f.ops
-	if name == "date" {
-		for _, i := range ops {
-			if !strings.HasPrefix(v.vals[i], "+") {
-				c.add(permission.Ask, ArgsRule("date"), "sets the system clock from "+v.vals[i], false)
-			}
-		}
+	if s.check != nil {
+		// What the reader does with its operands beyond reading them
+		// (jq's program, date's, uniq IN OUT, a checksum list).
+		s.check(a, c, s, v, &f)
 	}
 	if s.operands == kWord {
 		c.allow(RuleSafe, "on the safe list")
 		return
 	}
-	if name == "uniq" && len(ops) == 1 && v.flags[ops[0]]&wGlob != 0 && v.literal(ops[0]) {
-		// uniq IN OUT writes OUT: a glob that names two files makes the
-		// second one the output.
-		if m, err := expandGlob(a.dir, v.vals[ops[0]]); err != nil || len(m) > 1 || a.dir == "" {
-			c.addf(permission.Ask, ArgsRule("uniq"), "glob ", v.vals[ops[0]], " may name two files, and uniq writes its output to the second", true)
-		}
-	}
-	if name == "uniq" && len(ops) > 1 {
-		out := ops[1]
-		a.writePath(c, v.vals[out], v.flags[out], "uniq")
-		c.add(permission.Ask, ArgsRule("uniq"), "writes its output to a file", true)
-		ops = ops[:1]
-	}
-	if sumCommands[name] && f.has("-c", "--check") {
-		if len(ops) == 0 {
-			a.sumList(c, "-", 0, name)
-		}
-		for _, i := range ops {
-			a.sumList(c, v.vals[i], v.flags[i], name)
-		}
-	}
+	ops := f.ops
 	roots := 0
 	for k, i := range ops {
 		if k == 0 && s.firstOperand == kPattern && !patDone {
@@ -78,13 +52,14 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *spec, v *argv) {
 	c.allow(RuleSafe, "reads only inside the allowed roots")
 }
 
-// readerTree says what the reader name reaches below its operands, from
-// what its options said (their kinds kRecurse, kFollow, ...). rg searches
-// the tree of every operand, skipping hidden names; diff -r follows the
-// links it finds; ls -R and du list the tree, and follow its links only
-// with -L.
-func readerTree(name string, f *specFacts) walkOpts {
-	w := walkOpts{recursive: name == "rg", content: true, hidden: name != "rg", follow: name == "diff"}
+// readerTree says what the reader s reaches below its operands: its
+// spec's tree (rg searches the tree of every operand, skipping hidden
+// names; diff -r follows the links it finds; ls -R and du list the tree,
+// and follow its links only with -L), changed by what its options said
+// (their kinds kRecurse, kFollow, ...).
+func readerTree(s *spec, f *specFacts) walkOpts {
+	d := s.tree
+	w := walkOpts{recursive: d.recursive, content: true, hidden: !d.skipHidden, follow: d.follow}
 	unrestricted := 0
 	for _, e := range f.seen {
 		switch e.opt.kind {
@@ -112,13 +87,58 @@ func readerTree(name string, f *specFacts) walkOpts {
 			w.names = append(w.names, nameFilter{kind: excludeDir, pattern: e.val})
 		}
 	}
-	if name == "ls" || name == "du" {
+	if d.listing {
 		// A listing is walked only where it follows links: with -L, du
 		// and ls -R list (and ls -L without -R stats) the entries behind
 		// every link in the tree, which may lead out of the roots.
 		w.recursive, w.content, w.hidden = w.follow, false, true
 	}
 	return w
+}
+
+// readerJq is jq's model: its program (see jqProgram).
+func (a *analyzer) readerJq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	a.jqProgram(c, v, f, f.has(s.patternBy...))
+}
+
+// readerDate is date's model: an operand that is not a +FORMAT sets the
+// clock.
+func (a *analyzer) readerDate(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for _, i := range f.ops {
+		if !strings.HasPrefix(v.vals[i], "+") {
+			c.add(permission.Ask, ArgsRule("date"), "sets the system clock from "+v.vals[i], false)
+		}
+	}
+}
+
+// readerUniq is uniq's model: uniq IN OUT writes OUT, which is then no
+// operand read; a glob that may name two files may name OUT.
+func (a *analyzer) readerUniq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	ops := f.ops
+	if len(ops) == 1 && v.flags[ops[0]]&wGlob != 0 && v.literal(ops[0]) {
+		if m, err := expandGlob(a.dir, v.vals[ops[0]]); err != nil || len(m) > 1 || a.dir == "" {
+			c.addf(permission.Ask, ArgsRule("uniq"), "glob ", v.vals[ops[0]], " may name two files, and uniq writes its output to the second", true)
+		}
+	}
+	if len(ops) > 1 {
+		a.writePath(c, v.vals[ops[1]], v.flags[ops[1]], "uniq")
+		c.add(permission.Ask, ArgsRule("uniq"), "writes its output to a file", true)
+		f.ops = ops[:1]
+	}
+}
+
+// readerSums is the checksum programs' model: -c reads the files the
+// lists name (sumlist.go).
+func (a *analyzer) readerSums(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	if !f.has("-c", "--check") {
+		return
+	}
+	if len(f.ops) == 0 {
+		a.sumList(c, "-", 0, s.name)
+	}
+	for _, i := range f.ops {
+		a.sumList(c, v.vals[i], v.flags[i], s.name)
+	}
 }
 
 // jqProgram judges jq's program: one read from a file (-f) is not

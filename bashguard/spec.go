@@ -184,6 +184,9 @@ type spec struct {
 	// lsb_release runs getopt, cut and tr): the effect test takes them
 	// for the command's own.
 	helpers []string
+	// tree is what a reader reaches below its operands before its
+	// options say more (readerTree).
+	tree treeDefaults
 	// bareDot: without operands, the command works on the working
 	// directory (ls, du), which is judged as its operand.
 	bareDot bool
@@ -268,6 +271,15 @@ func (s *spec) withHelp() *spec {
 		s.other.rows = append(s.other.rows[:len(s.other.rows):len(s.other.rows)], optRow{"--help", kFlag, ""})
 	}
 	return s
+}
+
+// treeDefaults are a reader's walk of the trees below its operands when no
+// option changes it.
+type treeDefaults struct {
+	recursive  bool // it reads every operand's tree (rg)
+	skipHidden bool // it skips names that start with "." (rg)
+	follow     bool // it follows the links in the trees it reads (diff -r)
+	listing    bool // it lists names only, and walks a tree only where it follows links (ls, du)
 }
 
 // rows joins tables of rows into one, for specs that share options (git

@@ -12,10 +12,6 @@ import (
 // program takes it, is a read through the path judge; a line of another
 // form (an escaped name starting with "\", or a malformed line) is asked.
 
-// sumCommands are the checksum programs with -c.
-var sumCommands = map[string]bool{"md5sum": true, "sha1sum": true, "sha224sum": true, "sha256sum": true,
-	"sha384sum": true, "sha512sum": true, "b2sum": true, "cksum": true}
-
 // sumList judges the checksum list p and the files it names.
 func (a *analyzer) sumList(c *verdictAcc, p string, fl wordFlags, who string) {
 	if fl&wDynamic == 0 && (p == "-" || p == "/dev/stdin" || p == "/dev/fd/0") {
