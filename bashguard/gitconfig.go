@@ -168,7 +168,7 @@ func parseGitConfigKeys(text string) ([]gitConfigKey, string) {
 		}
 		name, val, has := strings.Cut(line, "=")
 		name = strings.ToLower(strings.TrimSpace(name))
-		if name == "" || !configName(name) {
+		if !configKeyName(name) {
 			return nil, "holds a line that is not read here"
 		}
 		if has {
@@ -237,6 +237,15 @@ func configName(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// configKeyName reports a key name git accepts: a letter, then letters,
+// digits and "-" (no "."; that is a section's).
+func configKeyName(s string) bool {
+	if s == "" || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	return configName(s) && !strings.Contains(s, ".")
 }
 
 // configValue reads a value (the text after "=", or a continued line)

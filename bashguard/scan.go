@@ -93,20 +93,27 @@ func scanLong(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		return i
 	}
 	switch {
-	case has && sp.arg == argNone:
-		// The program refuses it; nothing runs.
-		e.val, e.hasVal = val, true
 	case has:
+		// Attached with "=" (to an option of no value, the program
+		// refuses it: nothing runs).
 		e.val, e.hasVal = val, true
-	case sp.arg == argRequired && i+1 < v.len():
-		// The next word is the value, whatever it looks like: "-e -x"
-		// searches for "-x".
-		i++
-		e.val, e.hasVal, e.at = v.vals[i], true, i
 	case sp.arg == argRequired:
-		e.opt, e.problem = nil, "lacks its value"
+		i = nextValue(v, i, &e)
 	}
 	fn(&e)
+	return i
+}
+
+// nextValue gives e, an option that requires a value and has none
+// attached, the word after i, whatever it looks like ("-e -x" searches for
+// "-x"), and returns that word's index; without one, e lacks its value.
+func nextValue(v *argv, i int, e *scanned) int {
+	if i+1 >= v.len() {
+		e.opt, e.problem = nil, "lacks its value"
+		return i
+	}
+	i++
+	e.val, e.hasVal, e.at = v.vals[i], true, i
 	return i
 }
 
@@ -198,11 +205,8 @@ func scanShort(s *spec, v *argv, i int, fn func(e *scanned)) int {
 			continue
 		case j+1 < len(w):
 			e.val, e.hasVal = w[j+1:], true
-		case sp.arg == argRequired && i+1 < v.len():
-			i++
-			e.val, e.hasVal, e.at = v.vals[i], true, i
 		case sp.arg == argRequired:
-			e.opt, e.problem = nil, "lacks its value"
+			i = nextValue(v, i, &e)
 		}
 		fn(&e)
 		return i
