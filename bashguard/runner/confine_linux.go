@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -200,8 +201,8 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		p.NetMode = confineNetLoopback
 		p.Net = 0 // the network namespace holds only the loopback interface
 	}
-	p.Namespaces = true
 	p.NeedNS = confineNeedNS(c, abi)
+	p.Namespaces = !c.noStage || p.NeedNS != ""
 	hidden := c.confine.Hidden
 	if hidden == nil {
 		hidden = DefaultConfineHidden()
@@ -540,7 +541,7 @@ func confineLaunch() int {
 		// The process count is bounded before the namespaces, so that it
 		// counts every process of the user (a user namespace keeps the
 		// bound its creator had), and again in the stage below.
-		if err := confineSetLimits(&confinePlan{MaxProcs: p.MaxProcs}); err != nil {
+		if err := confineSetLimits(0, &confinePlan{MaxProcs: p.MaxProcs}); err != nil {
 			return fail("%v", err)
 		}
 		code, err := confineSpawnStage(&p, argv, env, status)
@@ -593,14 +594,12 @@ func confineLaunch() int {
 	if err := confineSeccompApply(p.NetMode); err != nil {
 		return fail("installing the seccomp filter: %v", err)
 	}
-	// The limits come last, so that they bound bash and what it starts,
-	// not the launcher's own start-up.
-	if err := confineSetLimits(&p); err != nil {
-		return fail("%v", err)
-	}
 	applied := confineStatus{Applied: true, Layers: append([]string{"seccomp"}, layers...), NoNS: noNS}
 	if stage2 {
-		pid, err := confineStartBash(p.Bash, argv, env)
+		// The limits bind bash, not this process: a launcher's own
+		// mappings (a race-instrumented or cgo binary maps hundreds of
+		// MiB) may exceed a data bound that bash keeps well within.
+		pid, err := confineStartBash(&p, argv, env)
 		if err != nil {
 			return fail("executing %s: %v", p.Bash, err)
 		}
@@ -608,14 +607,31 @@ func confineLaunch() int {
 		status.Close()
 		return confineReap(pid)
 	}
+	// Without a stage, bash replaces this process: everything exec needs
+	// is made first, so that nothing allocates under the limits.
+	argv0, err := syscall.BytePtrFromString(p.Bash)
+	if err != nil {
+		return fail("executing %s: %v", p.Bash, err)
+	}
+	argvp, err := syscall.SlicePtrFromStrings(argv)
+	if err != nil {
+		return fail("executing %s: %v", p.Bash, err)
+	}
+	envp, err := syscall.SlicePtrFromStrings(env)
+	if err != nil {
+		return fail("executing %s: %v", p.Bash, err)
+	}
 	report(applied)
-	err = syscall.Exec(p.Bash, argv, env)
-	return fail("executing %s: %v", p.Bash, err)
+	if err := confineSetLimits(0, &p); err != nil {
+		return fail("%v", err)
+	}
+	_, _, errno := syscall.RawSyscall(syscall.SYS_EXECVE, uintptr(unsafe.Pointer(argv0)), uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])))
+	return fail("executing %s: %v", p.Bash, errno)
 }
 
-// confineSetLimits sets the plan's resource limits, soft and hard, on the
-// launcher, which bash inherits.
-func confineSetLimits(p *confinePlan) error {
+// confineSetLimits sets the plan's resource limits, soft and hard, on
+// process pid (0: this one), never above the host's own.
+func confineSetLimits(pid int, p *confinePlan) error {
 	for _, l := range []struct {
 		name     string
 		resource int
@@ -631,10 +647,10 @@ func confineSetLimits(p *confinePlan) error {
 		}
 		lim := unix.Rlimit{Cur: l.value, Max: l.value}
 		var old unix.Rlimit
-		if unix.Getrlimit(l.resource, &old) == nil && old.Max != unix.RLIM_INFINITY && old.Max < l.value {
+		if unix.Prlimit(pid, l.resource, nil, &old) == nil && old.Max != unix.RLIM_INFINITY && old.Max < l.value {
 			lim = unix.Rlimit{Cur: old.Max, Max: old.Max} // never above the host's own
 		}
-		if err := unix.Setrlimit(l.resource, &lim); err != nil {
+		if err := unix.Prlimit(pid, l.resource, &lim, nil); err != nil {
 			return fmt.Errorf("setting %s to %d: %w", l.name, l.value, err)
 		}
 	}
@@ -769,7 +785,7 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 // everything it started are gone, and says whether the launcher confined
 // and executed bash. A launcher that a timeout or cancellation killed
 // before it reported is not an error: nothing ran.
-func (p *confineLaunchPipes) finish(launcher string, killed bool) error {
+func (p *confineLaunchPipes) finish(launcher string, killed bool, exitCode int) error {
 	// p.status, once finish returns, holds the launcher's report.
 	// A launcher that never read its plan leaves the writer blocked;
 	// closing the file releases it.
@@ -782,7 +798,7 @@ func (p *confineLaunchPipes) finish(launcher string, killed bool) error {
 	case !p.statusOK && killed:
 		return nil
 	case !p.statusOK:
-		return fmt.Errorf("%w: the launcher %s did not report (does it call runner.ConfineMain first thing in main?); the command did not run", ErrConfineFailed, launcher)
+		return fmt.Errorf("%w: the launcher %s did not report (it exited with status %d; does it call runner.ConfineMain first thing in main?); the command did not run", ErrConfineFailed, launcher, exitCode)
 	case p.status.Error != "":
 		return fmt.Errorf("%w: %s; the command did not run", ErrConfineFailed, p.status.Error)
 	case !p.status.Applied:

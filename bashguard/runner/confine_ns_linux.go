@@ -267,9 +267,52 @@ func confineDropCaps() error {
 	return nil
 }
 
-// confineStartBash starts bash from the calling (confined) thread.
-func confineStartBash(bash string, argv, env []string) (int, error) {
-	return syscall.ForkExec(bash, argv, &syscall.ProcAttr{Env: env, Files: []uintptr{0, 1, 2}})
+// confineStartBash starts bash from the calling (confined) thread with
+// the plan's limits. Bash starts traced, so that the kernel stops it at its
+// first instruction; the limits are set on it there and the trace ends.
+// Where the kernel refuses the trace, the limits are set on this process
+// before bash starts, which bash inherits.
+func confineStartBash(p *confinePlan, argv, env []string) (int, error) {
+	attr := &syscall.ProcAttr{Env: env, Files: []uintptr{0, 1, 2}, Sys: &syscall.SysProcAttr{Ptrace: true}}
+	pid, err := syscall.ForkExec(p.Bash, argv, attr)
+	if err != nil {
+		if err := confineSetLimits(0, p); err != nil {
+			return 0, err
+		}
+		attr.Sys = nil
+		return syscall.ForkExec(p.Bash, argv, attr)
+	}
+	stop := func(err error) (int, error) {
+		_ = unix.Kill(pid, unix.SIGKILL)
+		var ws unix.WaitStatus
+		_, _ = unix.Wait4(pid, &ws, unix.WALL, nil)
+		return 0, err
+	}
+	var ws unix.WaitStatus
+	for {
+		_, err = unix.Wait4(pid, &ws, unix.WALL, nil)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	switch {
+	case err != nil:
+		return stop(fmt.Errorf("waiting for bash to start: %w", err))
+	case !ws.Stopped():
+		return stop(fmt.Errorf("bash did not stop at its start (status %#x)", uint32(ws)))
+	}
+	// The seccomp filter of this thread refuses prlimit64 on another
+	// process, as it does bash's; the launcher's other threads are not
+	// filtered, and one of them sets the limits.
+	limited := make(chan error, 1)
+	go func() { limited <- confineSetLimits(pid, p) }()
+	if err := <-limited; err != nil {
+		return stop(err)
+	}
+	if err := unix.PtraceDetach(pid); err != nil {
+		return stop(fmt.Errorf("releasing bash: %w", err))
+	}
+	return pid, nil
 }
 
 // confineReap, in process 1 of the PID namespace, reaps every child until

@@ -4,11 +4,13 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -336,6 +338,43 @@ python3 -c 'b = bytearray(512 << 20)' 2>&1 | tail -n 1
 		// at the CPU bound, and the allocation fails.
 		assert.Equal(t, "1\n262144\n1024\nwrite=153 size=1048576\nMemoryError\nspin=137\n", res.Output, "confined %v", confined)
 		assert.Equal(t, confined, res.Confined.Enforced)
+	}
+}
+
+// A data bound below what the launcher itself maps (a race-instrumented
+// or cgo binary maps hundreds of MiB) binds bash, which keeps within it,
+// and not the launcher, which would fail on its next mapping and never
+// report: with the namespaces the limits are set on bash stopped at its
+// first instruction, without them just before bash replaces the launcher.
+func TestConfinedDataBoundBelowTheLauncher(t *testing.T) {
+	confineTestNeedNS(t, true)
+	status, err := os.ReadFile("/proc/self/status")
+	require.NoError(t, err)
+	var data int64
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmData:"); ok {
+			_, err := fmt.Sscanf(strings.TrimSpace(v), "%d kB", &data)
+			require.NoError(t, err)
+		}
+	}
+	const bound = 24 << 20
+	require.Greater(t, data<<10, int64(bound), "the launcher (this binary) maps more data than the bound")
+	for _, ns := range []bool{true, false} {
+		r, _, _ := escapeRunner(t)
+		if !ns {
+			// (Without namespaces the protected paths cannot be bound
+			// read-only; a runner that grants its roots whole runs.)
+			r.noStage = true
+			r.Confinement.ReadSecrets = true
+		}
+		r.MaxMemory = bound
+		for i := range 5 {
+			res, err := r.Run(context.Background(), "ulimit -d; echo ok")
+			require.NoError(t, err, "namespaces %v, run %d", ns, i)
+			assert.Equal(t, "24576\nok\n", res.Output, "namespaces %v", ns)
+			assert.True(t, res.Confined.Enforced)
+			assert.Equal(t, ns, slices.Contains(res.Confined.Layers, "pidns"), "namespaces %v: %v", ns, res.Confined.Layers)
+		}
 	}
 }
 

@@ -413,7 +413,7 @@ func TestConfineLauncherThatDoesNotReport(t *testing.T) {
 	r.Confinement.Launcher = "/bin/true"
 	res, err := r.Run(context.Background(), "touch ran")
 	require.ErrorIs(t, err, ErrConfineFailed)
-	assert.EqualError(t, err, "runner: kernel confinement failed: the launcher /bin/true did not report (does it call runner.ConfineMain first thing in main?); the command did not run")
+	assert.EqualError(t, err, "runner: kernel confinement failed: the launcher /bin/true did not report (it exited with status 0; does it call runner.ConfineMain first thing in main?); the command did not run")
 	assert.False(t, res.Confined.Enforced)
 	assert.Equal(t, err.Error(), res.Confined.Reason)
 	assert.NoFileExists(t, filepath.Join(root, "ran"))

@@ -253,6 +253,9 @@ type Shell struct {
 	probe func() confineSupport
 	// nsProbe, when not nil, replaces the namespace probe (tests).
 	nsProbe func(newNet bool) string
+	// noStage runs without the namespaces where they are not needed, as
+	// where the kernel refuses them (tests).
+	noStage bool
 }
 
 // Stream is the standard streams of a command run with [Shell.Stream].
@@ -340,6 +343,7 @@ type runConfig struct {
 	checker bashguard.PathChecker
 	probe   func() confineSupport
 	nsProbe func(newNet bool) string
+	noStage bool
 }
 
 // runLimits are the resource limits besides the process count, in the
@@ -366,6 +370,7 @@ func (r *Shell) config() (runConfig, error) {
 		checker:    r.Checker,
 		probe:      r.probe,
 		nsProbe:    r.nsProbe,
+		noStage:    r.noStage,
 	}
 	if c.bash == "" {
 		c.bash = DefaultBash

@@ -198,7 +198,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	res.Elapsed = time.Since(start)
 	res.Output, res.Truncated, res.CutChars = out.result()
 	if launch != nil {
-		if err := launch.finish(cmd.Path, res.TimedOut || res.Cancelled); err != nil {
+		if err := launch.finish(cmd.Path, res.TimedOut || res.Cancelled, res.ExitCode); err != nil {
 			return res, err
 		}
 		res.Confined.Layers = launch.status.Layers
