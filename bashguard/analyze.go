@@ -94,6 +94,9 @@ type verdictAcc struct {
 	allowRule  permission.RuleID
 	allowWhy   string
 	allowLayer permission.Layer // of allowRule; zero for the guard's own
+	// runs and via are the command a process wrapper runs and the
+	// wrappers around it, outermost first (see [Command.Runs]).
+	runs, via []string
 }
 
 func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
@@ -320,6 +323,7 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 	}
 	cmd := &a.out[n]
 	cmd.Args, cmd.Pos = args, a.pos(p)
+	cmd.Runs, cmd.Via = c.runs, c.via
 	if c.decided {
 		label := "assignment"
 		switch {

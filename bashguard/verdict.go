@@ -66,6 +66,11 @@ type Command struct {
 	// for the command alone (Bash(git fetch:*)) does not. Empty where
 	// Overridable says it all, or no rule lifts the Ask.
 	LiftedBy []string
+	// Runs is, for a process wrapper (nice, nohup, timeout, stdbuf, time,
+	// env, command, exec, ...), the argv of the command it runs, after
+	// every wrapper: ["rm", "x"] for "nohup nice rm x". Nil for a command
+	// that wraps none. Via names the wrappers, outermost first.
+	Runs, Via []string
 }
 
 // Pos is a position in a script. Line and Col count from 1; Offset counts

@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -215,8 +216,20 @@ loop:
 	rest := v.from(i)
 	a.cmdEnv = env
 	sub := a.wrapped(c, "", &rest, x)
+	c.wraps("env", &rest, &sub)
 	if !sub.decided {
 		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
+	}
+}
+
+// wraps records that the command is the process wrapper name running
+// rest, which sub judged: the innermost command and the chain of wrappers
+// around it.
+func (c *verdictAcc) wraps(name string, rest *argv, sub *verdictAcc) {
+	c.via = append([]string{name}, sub.via...)
+	c.runs = sub.runs
+	if c.runs == nil {
+		c.runs = slices.Clone(rest.vals)
 	}
 }
 
@@ -357,6 +370,7 @@ func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 	}
 	rest := v.from(i)
 	sub := a.wrapped(c, "", &rest, x)
+	c.wraps(name, &rest, &sub)
 	if atBest != "" {
 		c.add(permission.Ask, WrapperRule(name), atBest, !sub.nonOver && name != "setsid")
 		return

@@ -65,6 +65,13 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 		// The rules' answer and the guard's.
 		answers := make([]permission.Result, 1, 2)
 		answers[0] = c.j.rulesFor(&req)
+		if len(cmd.Runs) > 0 {
+			// Claude Code matches its rules to the command a process
+			// wrapper runs: a deny or ask rule through every wrapper, an
+			// allow rule through those it strips for allow.
+			inner := permission.Request{Tool: c.call.Tool, Group: "Bash", Kind: c.call.Kind, Command: cmd.Runs}
+			answers[0] = throughWrappers(answers[0], c.j.rulesFor(&inner), allowsThrough(cmd.Via))
+		}
 		rules := &answers[0]
 		switch cmd.Decision {
 		case permission.Allow:
@@ -93,6 +100,41 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 		}
 	}
 	c.add(worst)
+}
+
+// allowWrappers are the process wrappers through which Claude Code
+// 2.1.332 holds an allow rule to the command they run ("Bash(touch *)"
+// allows "nohup nice -n 5 touch x"). Not env: "env touch x" asks.
+var allowWrappers = []string{"command", "nice", "nohup", "stdbuf", "time", "timeout"}
+
+// allowsThrough reports whether an allow rule for the command the
+// wrappers via run speaks for the whole command.
+func allowsThrough(via []string) bool {
+	for _, w := range via {
+		if !slices.Contains(allowWrappers, w) {
+			return false
+		}
+	}
+	return len(via) > 0
+}
+
+// throughWrappers is the rules' answer for a wrapped command, given the
+// answer for its own argv (outer) and for the command it runs (inner): a
+// deny or ask rule for the inner command holds unless a stricter rule
+// matched the outer one; an allow rule for it speaks where no rule matched
+// the outer one and allow is set.
+func throughWrappers(outer, inner permission.Result, allow bool) permission.Result {
+	switch {
+	case inner.Source == permission.SourceDefault:
+		return outer
+	case inner.Decision != permission.Allow:
+		if outer.Source == permission.SourceDefault || inner.Decision.Stricter(outer.Decision) != outer.Decision {
+			return inner
+		}
+	case allow && outer.Source == permission.SourceDefault:
+		return inner
+	}
+	return outer
 }
 
 // addGuard adds the guard's answer for the whole script, unless it allows.

@@ -1,0 +1,71 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
+)
+
+// Rules are held to the command a process wrapper runs, as Claude Code
+// 2.1.332 holds them (e2e/claudecode TestRuleSemantics): a deny rule
+// through every wrapper, env included; an allow rule through command,
+// nice, nohup, stdbuf, time and timeout, whatever their options, but not
+// through env, where Claude Code asks.
+func TestRulesHoldThroughProcessWrappers(t *testing.T) {
+	dir := workspaceDir(t)
+	check := func(cfg permission.Config, command string) runtime.Verdict {
+		t.Helper()
+		cfg.Default = permission.Ask
+		p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: cfg})
+		require.NoError(t, err)
+		ctx := context.Background()
+		sess, err := p.Session(ctx, runtime.SessionOptions{ID: "s"})
+		require.NoError(t, err)
+		defer sess.End("done", "", nil)
+		in, err := json.Marshal(map[string]string{"command": command})
+		require.NoError(t, err)
+		return p.Check(ctx, runtime.Call{Session: "s", Tool: "Bash", Input: in})
+	}
+	deny := permission.Config{Deny: []string{"Bash(npm:*)"}}
+	allow := permission.Config{Allow: []string{"Bash(touch *)"}}
+	for _, tc := range []struct {
+		cfg     permission.Config
+		command string
+		want    permission.Decision
+		reason  string
+	}{
+		{deny, "timeout 5 npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "timeout -s KILL 5 npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "nice npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "nice -n 5 npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "nohup npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "stdbuf -o0 npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "env npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "command npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "nohup nice npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "echo ok && timeout 5 npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{deny, "timeout 5 npmx test", permission.Ask, "npmx: not on the safe list"},
+		{permission.Config{Deny: []string{"Bash(npm:*)"}, Allow: []string{"Bash(timeout:*)"}}, "timeout 5 npm test", permission.Deny, "denied by deny rule Bash(npm:*)"},
+		{permission.Config{Ask: []string{"Bash(touch:*)"}}, "nohup touch a.txt", permission.Ask, "needs confirmation by ask rule Bash(touch:*)"},
+		{allow, "timeout 5 touch a.txt", permission.Allow, "allowed by allow rule Bash(touch *)"},
+		{allow, "timeout --kill-after=2 5s touch a.txt", permission.Allow, "allowed by allow rule Bash(touch *)"},
+		{allow, "nice -n 5 touch a.txt", permission.Allow, "allowed by allow rule Bash(touch *)"},
+		{allow, "nohup nice touch a.txt", permission.Allow, "allowed by allow rule Bash(touch *)"},
+		{allow, "stdbuf -oL touch a.txt", permission.Allow, "allowed by allow rule Bash(touch *)"},
+		{allow, "command touch a.txt", permission.Allow, "allowed by allow rule Bash(touch *)"},
+		{allow, "env touch a.txt", permission.Ask, "env: runs touch: writes a.txt"},
+		{allow, "nohup env touch a.txt", permission.Ask, "nohup: runs env: runs touch: writes a.txt"},
+		{allow, "timeout 5 touch ../out.txt", permission.Deny, "outside"},
+		{allow, "timeout 5 rm a.txt", permission.Ask, "timeout: runs rm: writes a.txt"},
+	} {
+		v := check(tc.cfg, tc.command)
+		assert.Equal(t, tc.want, v.Decision, "%s: %s", tc.command, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, "%s", tc.command)
+	}
+}
