@@ -29,6 +29,8 @@ const (
 	specPath
 	specDomain
 	specContent
+	// specInert is a rule Claude Code does not consult: it matches nothing.
+	specInert
 )
 
 // compiledRule is a rule ready to match: its patterns are compiled once and
@@ -232,6 +234,13 @@ func compileRule(spec RuleSpec, index int, src Source, o *compileOptions) (*comp
 			// any arguments or sub-command.
 			c.content, c.contentPrefix = p, true
 		}
+	}
+	if c.kind == specPath && c.decision == Allow && c.tool == "Write" {
+		// Claude Code 2.1.332 reads no Write(path) rule: its edit tools
+		// answer to Edit(path) alone, so "Write(./out/**)" in allow lets
+		// nothing through there and must not here. (Such a deny or ask
+		// rule stays: it only narrows.)
+		c.kind = specInert
 	}
 	c.reason = ruleReason(c.decision, c.text, spec.Origin)
 	return c, nil
