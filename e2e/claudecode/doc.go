@@ -27,4 +27,9 @@
 // the user's cache directory, toolgate-e2e). TOOLGATE_E2E_ONLY=a,b runs
 // only the named scenarios; TOOLGATE_E2E_KEEP=dir keeps each scenario's
 // directory there.
+//
+// TestRuleSemantics is the rule-semantics table (rules_test.go): each
+// layout of settings runs once through Claude Code without hooks, and each
+// row's call is put to toolgate check with the same settings; its layouts
+// are the scenarios rules_<layout> for TOOLGATE_E2E_ONLY.
 package claudecode
