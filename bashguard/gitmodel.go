@@ -396,5 +396,5 @@ func (a *analyzer) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) 
 // the index does not track may be printed (see gitNamesOnly), in which
 // case its operands are read.
 func (a *analyzer) gitLsFiles(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	f.probeOps = a.gitNamesOnly(v, f.from-1)
+	f.probeOps = a.gitNamesOnly(s, v, f.from)
 }

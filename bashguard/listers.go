@@ -1,6 +1,8 @@
 package bashguard
 
 import (
+	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,6 +41,162 @@ import (
 // "file:line"), ls -l/-F/--quoting-style, fd -l/--format, and fd -x/-X
 // (which run a command themselves) are not listings, and what reads them
 // stays asked. The command itself is judged as it stands, elsewhere.
+//
+// What each lister prints is data: the listing of its spec (spec.lists,
+// the tables in specs_listers.go) says what each option it takes does to
+// the listing, and its command line is read by the one scanner (scan.go),
+// so that every spelling the program accepts (clusters, attached values,
+// abbreviations, --opt=value) reaches the same row. An option the listing
+// does not name, or one with a value it does not allow, makes the command
+// no lister.
+
+// listEffect is what an option does to what a lister prints.
+type listEffect uint16
+
+// lPlain is an option that changes nothing of the form of what is
+// printed: it only narrows it.
+const lPlain listEffect = 0
+
+const (
+	lNames        listEffect = 1 << iota // it prints the names of the files that match, not the lines (rg -l, git diff --name-only)
+	lFiles                               // it prints every file it would search, and takes no pattern (rg --files)
+	lRecursive                           // it searches the trees below its operands (grep -r)
+	lFollow                              // it follows the links in the trees (rg -L, grep -R)
+	lHidden                              // it prints the names that start with "." (rg --hidden, ls -A)
+	lUnrestricted                        // given twice, it prints the names that start with "." (rg -u)
+	lPrint0                              // it ends each name with a NUL
+	lPattern                             // its value is the pattern, so the first operand is not (-e, -f)
+	lStart                               // its value is one more starting point (fd --search-path)
+	lBeyondIndex                         // it prints names the index does not track (git ls-files -o)
+)
+
+// patternUse says whether a lister's first operand is its pattern.
+type patternUse uint8
+
+const (
+	patNone     patternUse = iota // no pattern operand
+	patOptional                   // the first operand, if any, is the pattern (fd)
+	patRequired                   // the first operand is the pattern; without one it is no lister (rg -l)
+)
+
+// opRule says what a lister's operands (after its pattern) are.
+type opRule uint8
+
+const (
+	opStarts  opRule = 1 << iota // they are its starting points
+	opInside                     // each is a relative path that stays below the working directory
+	opNoMagic                    // none starts with ":" (a magic pathspec)
+	opNoColon                    // none holds ":" (a revision's path)
+	opExists                     // each names an existing path (git grep: another word may be a revision)
+	opInTop                      // each that exists resolves inside the work tree (git diff: else it compares files)
+	opDot                        // there is at most one, and it is "." (ls)
+)
+
+// listOpt is one row of a listing: options of the lister's spec, by their
+// spellings there ("-l --files-with-matches"; "--no-X" where the grammar
+// negates X), and what they do to what it prints. vals, when set, are the
+// only values the options may have, separated by spaces.
+type listOpt struct {
+	spell string
+	eff   listEffect
+	vals  string
+}
+
+// listModel is what a lister prints: the names below its starting points,
+// as its options change them.
+type listModel struct {
+	opts []listOpt
+	// needs: of each set of effects, exactly one must be given (grep:
+	// -l, and -r; rg: -l or --files).
+	needs      []listEffect
+	pattern    patternUse
+	operands   opRule
+	skipHidden bool // it skips the names that start with "." unless an option says otherwise
+	depth      int  // how deep it lists: 0 for the whole tree, 1 for the entries of the directory
+	// repo: it prints names the repository holds: it needs one, passes
+	// no .git, follows links, and quotes unusual names unless -z.
+	repo bool
+	// index: it prints only the entries the index tracks, unless an
+	// option of lBeyondIndex is given.
+	index bool
+
+	byName map[string]*listOpt // the rows by the name the scanner gives each option
+}
+
+// compile resolves the spellings of l's rows in s, the spec l belongs to.
+// It panics on a spelling s does not have, one named twice, or a listing
+// shared by two specs: the tables are the package's own, and a test
+// compiles each.
+func (l *listModel) compile(s *spec) {
+	if l.byName != nil {
+		panic("bashguard: spec " + s.name + ": its listing belongs to another spec")
+	}
+	l.byName = map[string]*listOpt{}
+	for i := range l.opts {
+		for w := range strings.FieldsSeq(l.opts[i].spell) {
+			name := s.optionName(w)
+			if name == "" || l.byName[name] != nil {
+				panic(fmt.Sprintf("bashguard: spec %s: listing spelling %q is unknown or repeated", s.name, w))
+			}
+			l.byName[name] = &l.opts[i]
+		}
+	}
+}
+
+// optionName returns the name the scanner gives the option spelt w in s
+// (the first spelling of its row, or "--no-X" for a negated X), or "".
+func (s *spec) optionName(w string) string {
+	if len(w) == 2 && w[0] == '-' && w[1] != '-' {
+		if sp := s.short[w[1]]; sp != nil {
+			return sp.opt.name
+		}
+		return ""
+	}
+	if sp := s.longExact(w); sp != nil {
+		return sp.opt.name
+	}
+	if rest, ok := strings.CutPrefix(w, "--no-"); ok && s.grammar.negate {
+		if sp := s.longExact("--" + rest); sp != nil && sp.arg != argRequired {
+			return w
+		}
+	}
+	return ""
+}
+
+// listRead is what the options of a lister's command line said.
+type listRead struct {
+	eff          listEffect
+	unrestricted int      // how many times an option of lUnrestricted was given
+	ops          []string // the operands
+	starts       []string // the values of options of lStart
+	bad          bool     // an option is not in the listing, or has a value it does not allow
+}
+
+// add records what the option or operand e does, by the listing l.
+func (r *listRead) add(l *listModel, e *scanned) {
+	switch {
+	case e.opt == &dashDashOpt:
+		return
+	case e.opt == nil && e.problem == "":
+		r.ops = append(r.ops, e.word)
+		return
+	case e.opt == nil:
+		r.bad = true
+		return
+	}
+	o := l.byName[e.opt.name]
+	if o == nil || o.vals != "" && (!e.hasVal || !slices.Contains(strings.Fields(o.vals), e.val)) {
+		r.bad = true
+		return
+	}
+	r.eff |= o.eff
+	if o.eff&lUnrestricted != 0 {
+		r.unrestricted++
+	}
+	if o.eff&lStart != 0 {
+		r.starts = append(r.starts, e.val)
+	}
+}
 
 // lister returns what the simple command of s prints, when it is one of
 // the listing commands above with words known before run time, and nil
@@ -48,27 +206,26 @@ func (a *analyzer) lister(s *syntax.Stmt) *findInfo {
 	if !ok {
 		return nil
 	}
-	var fi *findInfo
-	switch args[0] {
-	case "git":
-		fi = a.gitLister(args[1:])
-	case "rg":
-		fi = rgLister(args[1:])
-	case "grep":
-		fi = grepLister(args[1:])
-	case "fd", "fdfind":
-		fi = fdLister(args[1:])
-	case "ls":
-		fi = lsLister(args[1:])
-	}
-	if fi == nil {
+	sp := listerSpec(args[0])
+	if sp == nil {
 		return nil
 	}
-	fi.paths = true
-	if len(fi.starts) == 0 {
-		fi.starts, fi.bare = []string{"."}, true
+	v := argv{vals: args, flags: make([]wordFlags, len(args))}
+	return a.listed(sp, &v, 1)
+}
+
+// listerSpec returns the spec of the command name when it is a lister or
+// has subcommands that may be (git).
+func listerSpec(name string) *spec {
+	if name == gitSpec.name {
+		return gitSpec
 	}
-	return fi
+	for _, m := range [...]map[string]*spec{readerSpecs, toolSpecs} {
+		if s := m[name]; s != nil && s.lists != nil {
+			return s
+		}
+	}
+	return nil
 }
 
 // listerArgs gives the words of the simple command of s when each is
@@ -99,62 +256,118 @@ func (a *analyzer) listerArgs(s *syntax.Stmt) ([]string, bool) {
 	return args, true
 }
 
-// newListing is the listing of a command other than find.
-func newListing(who string) *findInfo {
-	return &findInfo{who: who, filter: findFilter{maxDepth: -1}, linkStart: true}
+// listerSub follows the subcommands of the command line v from the word
+// at from on, by the spec s, while the listing of each names the options
+// given before its subcommand; it returns the spec of the last and the
+// index of its first word, or nil when that spec is no lister.
+func listerSub(s *spec, v *argv, from int) (*spec, int) {
+	for s.subs != nil && s.lists != nil {
+		var r listRead
+		i := scanSpec(s, v, from, true, func(e *scanned) { r.add(s.lists, e) })
+		if r.bad || i >= v.len() || s.subs[v.vals[i]] == nil {
+			return nil, 0
+		}
+		s, from = s.subs[v.vals[i]], i+1
+	}
+	if s.lists == nil || s.subs != nil {
+		return nil, 0
+	}
+	return s, from
 }
 
-// optWords walks the options of a listing command: short clusters whose
-// letters are in flags, or one letter of vals (which takes the rest of
-// the word or the next one), and long options that fn accepts (it is
-// given the name, and reports whether the option takes a value and
-// whether it is known). It returns the operands, or false at an option
-// it does not know.
-func optWords(args []string, flags, vals string, short func(ch byte, val string), long func(name, val string, has bool) (takes, ok bool)) ([]string, bool) {
-	var ops []string
-	for i := 0; i < len(args); i++ {
-		s := args[i]
-		switch {
-		case s == "--":
-			return append(ops, args[i+1:]...), true
-		case strings.HasPrefix(s, "--"):
-			name, val, has := strings.Cut(s, "=")
-			takes, ok := long(name, val, has)
-			if !ok {
-				return nil, false
-			}
-			if takes && !has {
-				if i++; i >= len(args) {
-					return nil, false
-				}
-				if _, ok := long(name, args[i], true); !ok {
-					return nil, false
-				}
-			}
-		case len(s) > 1 && s[0] == '-':
-			for j := 1; j < len(s); j++ {
-				ch := s[j]
-				if strings.IndexByte(vals, ch) >= 0 {
-					val := s[j+1:]
-					if val == "" {
-						if i++; i >= len(args) {
-							return nil, false
-						}
-						val = args[i]
-					}
-					short(ch, val)
-					break
-				}
-				if strings.IndexByte(flags, ch) < 0 {
-					return nil, false
-				}
-				short(ch, "")
-			}
-		default:
-			ops = append(ops, s)
+// listed reads the command line v from the word at from on by the spec s
+// (and its subcommands), and returns what it prints, or nil when it is no
+// lister.
+func (a *analyzer) listed(s *spec, v *argv, from int) *findInfo {
+	if s, from = listerSub(s, v, from); s == nil {
+		return nil
+	}
+	l := s.lists
+	top := ""
+	if l.repo {
+		if a.dir == "" || !filepath.IsAbs(a.dir) {
+			return nil
+		}
+		t, why := a.repoTop()
+		if t == "" || why != "" {
+			return nil // outside a repository, git diff compares any two paths
+		}
+		top = t
+	}
+	var r listRead
+	scanSpec(s, v, from, false, func(e *scanned) { r.add(l, e) })
+	if r.bad || slices.ContainsFunc(l.needs, func(n listEffect) bool { return bits.OnesCount16(uint16(r.eff&n)) != 1 }) {
+		return nil
+	}
+	ops := r.ops
+	if l.pattern != patNone && r.eff&(lPattern|lFiles) == 0 {
+		if len(ops) == 0 && l.pattern == patRequired {
+			return nil
+		}
+		if len(ops) > 0 {
+			ops = ops[1:]
 		}
 	}
-	return ops, true
+	if !a.listOperands(l.operands, top, ops) {
+		return nil
+	}
+	return a.listInfo(s, &r, ops)
+}
+
+// listInfo is what the lister of spec s prints, its options having said r
+// and its operands after the pattern being ops.
+func (a *analyzer) listInfo(s *spec, r *listRead, ops []string) *findInfo {
+	l := s.lists
+	fi := &findInfo{who: s.name, paths: true, filter: findFilter{maxDepth: -1}, linkStart: true}
+	if l.depth > 0 {
+		fi.filter.maxDepth = l.depth
+	}
+	fi.print0 = r.eff&lPrint0 != 0
+	fi.follow = l.repo || r.eff&lFollow != 0
+	fi.noHidden = l.skipHidden && r.eff&lHidden == 0 && r.unrestricted < 2
+	fi.noGit, fi.quoted = l.repo, l.repo && !fi.print0
+	if l.index && r.eff&lBeyondIndex == 0 {
+		// It prints the index's entries: an untracked .env is not
+		// among them.
+		fi.index, fi.indexTop = a.trackedScope()
+	}
+	if l.operands&opStarts != 0 {
+		fi.starts = append(ops[:len(ops):len(ops)], r.starts...)
+	}
+	if len(fi.starts) == 0 {
+		fi.starts, fi.bare = []string{"."}, true
+	}
+	return fi
+}
+
+// listOperands reports whether ops are operands the rule r lets a lister
+// take, top being the top level of its repository. A word after git grep's
+// pattern may be a revision, whose matches git prints as "REV:path": only
+// existing paths qualify (a word that is both is refused by git). A path
+// outside the work tree makes git diff compare files (--no-index),
+// printing their names as given.
+func (a *analyzer) listOperands(r opRule, top string, ops []string) bool {
+	if r&opDot != 0 && (len(ops) > 1 || len(ops) == 1 && ops[0] != ".") {
+		return false
+	}
+	for _, p := range ops {
+		if r&opInside != 0 && !inside(p) || r&opNoMagic != 0 && strings.HasPrefix(p, ":") ||
+			r&opNoColon != 0 && strings.Contains(p, ":") {
+			return false
+		}
+		if r&opExists != 0 {
+			if _, err := os.Lstat(filepath.Join(a.dir, p)); err != nil {
+				return false
+			}
+		}
+		if r&opInTop != 0 {
+			real, err := filepath.EvalSymlinks(filepath.Join(a.dir, p))
+			if err == nil && real != top && !strings.HasPrefix(real, strings.TrimSuffix(top, "/")+"/") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // inside reports a relative path that stays below the directory it is
@@ -171,347 +384,15 @@ func inside(p string) bool {
 	return true
 }
 
-// gitLister models git ls-files, git grep -l and git diff --name-only.
-func (a *analyzer) gitLister(args []string) *findInfo {
-	if len(args) > 0 && args[0] == "--no-pager" {
-		args = args[1:]
-	}
-	if len(args) == 0 || a.dir == "" || !filepath.IsAbs(a.dir) {
-		return nil
-	}
-	top, why := a.repoTop()
-	if top == "" || why != "" {
-		return nil // outside a repository git diff compares any two paths
-	}
-	fi := newListing("git " + args[0])
-	fi.noGit, fi.follow, fi.quoted = true, true, true
-	var ops []string
-	ok := false
-	switch args[0] {
-	case "ls-files":
-		ops, ok = optWords(args[1:], "cdmoikz", "xX", func(ch byte, _ string) {
-			fi.print0 = fi.print0 || ch == 'z'
-		}, func(name, _ string, _ bool) (bool, bool) {
-			switch name {
-			case "--cached", "--deleted", "--modified", "--others", "--ignored", "--killed", "--directory",
-				"--no-empty-directory", "--exclude-standard", "--full-name", "--deduplicate", "--error-unmatch",
-				"--recurse-submodules", "--sparse":
-				return false, true
-			case "--exclude", "--exclude-from", "--exclude-per-directory":
-				return true, true
-			}
-			return false, false
-		})
-		for _, p := range ops {
-			ok = ok && inside(p) && !strings.HasPrefix(p, ":")
-		}
-		if !slices.ContainsFunc(args[1:], lsFilesBeyondIndex) {
-			// It prints the index's entries: an untracked .env is not
-			// among them.
-			fi.index, fi.indexTop = a.trackedScope()
-		}
-	case "grep":
-		names, pattern := false, false
-		ops, ok = optWords(args[1:], "ilLwvEFGPzIar", "efm", func(ch byte, _ string) {
-			switch ch {
-			case 'l', 'L':
-				names = true
-			case 'z':
-				fi.print0 = true
-			case 'e', 'f':
-				pattern = true
-			}
-		}, func(name, _ string, _ bool) (bool, bool) {
-			switch name {
-			case "--files-with-matches", "--files-without-match", "--name-only":
-				names = true
-				return false, true
-			case "--null":
-				fi.print0 = true
-				return false, true
-			case "--ignore-case", "--word-regexp", "--invert-match", "--extended-regexp", "--fixed-strings",
-				"--basic-regexp", "--perl-regexp", "--text", "--cached", "--untracked", "--full-name", "--recursive",
-				"--no-recursive", "--all-match", "--and", "--or", "--not", "--exclude-standard", "--no-exclude-standard":
-				return false, true
-			case "--regexp", "--file":
-				pattern = true
-				return true, true
-			case "--max-depth", "--max-count", "--threads":
-				return true, true
-			}
-			return false, false
-		})
-		ok = ok && names
-		if !slices.ContainsFunc(args[1:], func(o string) bool {
-			return slices.ContainsFunc([]string{"--untracked", "--no-index", "--recurse-submodules"},
-				func(full string) bool { return o == full || len(o) > 4 && strings.HasPrefix(full, o) })
-		}) {
-			fi.index, fi.indexTop = a.trackedScope() // the tracked files only, as git grep searches
-		}
-		if ok && !pattern {
-			if len(ops) == 0 {
-				return nil
-			}
-			ops = ops[1:]
-		}
-		// A word after the pattern may be a revision, whose matches git
-		// prints as "REV:path": only existing paths qualify (a word that
-		// is both is refused by git).
-		for _, p := range ops {
-			_, err := os.Lstat(filepath.Join(a.dir, p))
-			ok = ok && err == nil && inside(p) && !strings.HasPrefix(p, ":")
-		}
-	case "diff":
-		names := false
-		ops, ok = optWords(args[1:], "zRaMCB", "", func(ch byte, _ string) {
-			fi.print0 = fi.print0 || ch == 'z'
-		}, func(name, _ string, has bool) (bool, bool) {
-			switch name {
-			case "--name-only":
-				names = true
-				return false, true
-			case "--cached", "--staged", "--no-renames", "--no-ext-diff", "--no-color", "--text", "--merge-base",
-				"--relative", "--no-relative", "--diff-filter", "--find-renames", "--find-copies", "--ignore-submodules",
-				"--minimal", "--patience", "--histogram", "--ignore-all-space", "--ignore-space-change",
-				"--ignore-blank-lines", "--ignore-cr-at-eol", "--ignore-space-at-eol":
-				return false, true
-			}
-			return false, false
-		})
-		ok = ok && names
-		// A path outside the work tree makes git diff compare files
-		// (--no-index), printing their names as given.
-		for _, p := range ops {
-			ok = ok && inside(p) && !strings.Contains(p, ":")
-			if real, err := filepath.EvalSymlinks(filepath.Join(a.dir, p)); err == nil {
-				ok = ok && (real == top || strings.HasPrefix(real, strings.TrimSuffix(top, "/")+"/"))
-			}
-		}
-	}
-	if !ok {
-		return nil
-	}
-	fi.quoted = !fi.print0
-	return fi
-}
-
-// rgLister models rg -l, rg --files-without-match and rg --files.
-func rgLister(args []string) *findInfo {
-	fi := newListing("rg")
-	names, files, pattern, unrestricted, hidden := false, false, false, 0, false
-	ops, ok := optWords(args, "iSswxFv.uL0lUPHa", "jmdtTgef", func(ch byte, _ string) {
-		switch ch {
-		case 'l':
-			names = true
-		case '.':
-			hidden = true
-		case 'u':
-			unrestricted++
-		case 'L':
-			fi.follow = true
-		case '0':
-			fi.print0 = true
-		case 'e', 'f':
-			pattern = true
-		}
-	}, func(name, val string, has bool) (bool, bool) {
-		switch name {
-		case "--files-with-matches", "--files-without-match":
-			names = true
-		case "--files":
-			files = true
-		case "--hidden":
-			hidden = true
-		case "--unrestricted":
-			unrestricted++
-		case "--follow":
-			fi.follow = true
-		case "--null":
-			fi.print0 = true
-		case "--regexp", "--file":
-			pattern = true
-			return true, true
-		case "--max-depth", "--type", "--type-not", "--glob", "--iglob", "--max-count", "--threads", "--sort",
-			"--sortr", "--max-filesize", "--ignore-file", "--type-add":
-			return true, true
-		case "--color":
-			return true, !has || val == "never"
-		case "--ignore-case", "--smart-case", "--case-sensitive", "--word-regexp", "--line-regexp", "--fixed-strings",
-			"--invert-match", "--multiline", "--pcre2", "--text", "--no-ignore", "--no-ignore-vcs", "--no-ignore-dot",
-			"--no-ignore-parent", "--no-ignore-global", "--no-ignore-exclude", "--no-messages", "--no-config",
-			"--one-file-system", "--no-require-git", "--binary", "--with-filename":
-		default:
-			return false, false
-		}
-		return false, true
-	})
-	if !ok || names == files {
-		return nil
-	}
-	if names && !pattern {
-		if len(ops) == 0 {
-			return nil
-		}
-		ops = ops[1:]
-	}
-	fi.noHidden = !hidden && unrestricted < 2
-	fi.starts = ops
-	return fi
-}
-
-// grepLister models grep -rl and grep -rL.
-func grepLister(args []string) *findInfo {
-	fi := newListing("grep")
-	names, recursive, pattern := false, false, false
-	ops, ok := optWords(args, "rRlLiywxFEGPvsIaZH", "efm", func(ch byte, _ string) {
-		switch ch {
-		case 'r':
-			recursive = true
-		case 'R':
-			recursive, fi.follow = true, true
-		case 'l', 'L':
-			names = true
-		case 'Z':
-			fi.print0 = true
-		case 'e', 'f':
-			pattern = true
-		}
-	}, func(name, val string, has bool) (bool, bool) {
-		switch name {
-		case "--recursive":
-			recursive = true
-		case "--dereference-recursive":
-			recursive, fi.follow = true, true
-		case "--files-with-matches", "--files-without-match":
-			names = true
-		case "--null":
-			fi.print0 = true
-		case "--regexp", "--file":
-			pattern = true
-			return true, true
-		case "--include", "--exclude", "--exclude-dir", "--exclude-from", "--max-count", "--binary-files":
-			return true, true
-		case "--color", "--colour":
-			return true, !has || val == "never"
-		case "--ignore-case", "--no-ignore-case", "--word-regexp", "--line-regexp", "--fixed-strings", "--extended-regexp",
-			"--basic-regexp", "--perl-regexp", "--invert-match", "--no-messages", "--text", "--with-filename":
-		default:
-			return false, false
-		}
-		return false, true
-	})
-	if !ok || !names || !recursive {
-		return nil
-	}
-	if !pattern {
-		if len(ops) == 0 {
-			return nil
-		}
-		ops = ops[1:]
-	}
-	fi.starts = ops
-	return fi
-}
-
-// fdLister models fd and fdfind without -x, -X, -l or --format.
-func fdLister(args []string) *findInfo {
-	fi := newListing("fd")
-	hidden := false
-	var search []string
-	ops, ok := optWords(args, "HIusigFLpa01", "dEteSoj", func(ch byte, _ string) {
-		switch ch {
-		case 'H', 'u':
-			hidden = true
-		case 'L':
-			fi.follow = true
-		case '0':
-			fi.print0 = true
-		}
-	}, func(name, val string, has bool) (bool, bool) {
-		switch name {
-		case "--hidden", "--unrestricted":
-			hidden = true
-		case "--follow":
-			fi.follow = true
-		case "--print0":
-			fi.print0 = true
-		case "--search-path":
-			if has {
-				search = append(search, val)
-			}
-			return true, true
-		case "--max-depth", "--min-depth", "--exact-depth", "--type", "--extension", "--exclude", "--size",
-			"--changed-within", "--changed-before", "--owner", "--max-results", "--ignore-file", "--threads":
-			return true, true
-		case "--color":
-			return true, !has || val == "never" || val == "auto"
-		case "--no-ignore", "--no-ignore-vcs", "--no-ignore-parent", "--case-sensitive", "--ignore-case", "--glob",
-			"--regex", "--fixed-strings", "--absolute-path", "--full-path", "--prune", "--show-errors",
-			"--one-file-system", "--strip-cwd-prefix":
-		default:
-			return false, false
-		}
-		return false, true
-	})
-	if !ok {
-		return nil
-	}
-	if len(ops) > 0 {
-		ops = ops[1:] // the pattern
-	}
-	fi.starts = append(ops, search...)
-	fi.noHidden = !hidden
-	return fi
-}
-
-// lsLister models ls of the working directory, one name a line.
-func lsLister(args []string) *findInfo {
-	fi := newListing("ls")
-	fi.noHidden, fi.filter.maxDepth = true, 1
-	ops, ok := optWords(args, "1ArtSUXvcu", "", func(ch byte, _ string) {
-		if ch == 'A' {
-			fi.noHidden = false
-		}
-	}, func(name, val string, has bool) (bool, bool) {
-		switch name {
-		case "--almost-all":
-			fi.noHidden = false
-		case "--reverse", "--group-directories-first":
-		case "--color":
-			return false, has && val == "never"
-		case "--sort":
-			return true, val != "" && strings.Contains("none size time version extension name width", val)
-		default:
-			return false, false
-		}
-		return false, true
-	})
-	if !ok || len(ops) > 1 || len(ops) == 1 && ops[0] != "." {
-		return nil
-	}
-	return fi
-}
-
-// gitNamesOnly reports a git ls-files (the subcommand at i) that prints
-// names only, with options and pathspecs gitLister takes: it reads no
-// file, so its pathspecs are probes, and a pattern that matches a secret
-// file only prints its name.
-func (a *analyzer) gitNamesOnly(v *argv, i int) bool {
-	for k := i; k < v.len(); k++ {
+// gitNamesOnly reports a git ls-files (its spec s, its options from the
+// word at from on) that prints names only, with options and pathspecs its
+// listing takes: it reads no file, so its pathspecs are probes, and a
+// pattern that matches a secret file only prints its name.
+func (a *analyzer) gitNamesOnly(s *spec, v *argv, from int) bool {
+	for k := from - 1; k < v.len(); k++ {
 		if !v.literal(k) || v.flags[k]&wGlob != 0 {
 			return false
 		}
 	}
-	return a.gitLister(v.vals[i:]) != nil
-}
-
-// lsFilesBeyondIndex reports an option of git ls-files that prints names
-// the index does not track: untracked (-o), ignored (-i), killed (-k)
-// files, directories, or the entries of submodules.
-func lsFilesBeyondIndex(o string) bool {
-	if strings.HasPrefix(o, "-") && !strings.HasPrefix(o, "--") {
-		return strings.ContainsAny(o[1:], "oik")
-	}
-	return slices.ContainsFunc([]string{"--others", "--ignored", "--killed", "--directory", "--recurse-submodules"},
-		func(full string) bool { return o == full || len(o) > 2 && strings.HasPrefix(full, o) })
+	return a.listed(s, v, from) != nil
 }

@@ -208,6 +208,11 @@ type spec struct {
 
 	short map[byte]*spelling
 	long  []spelling // sorted by text
+
+	// lists, when set, says what the command prints as a listing of
+	// names, by what each option it takes does (listers.go); a command
+	// of subcommands lists there the options of its own they may follow.
+	lists *listModel
 }
 
 // compile reads the rows of s into its tables, and of its subcommands.
@@ -245,6 +250,9 @@ func (s *spec) compile() *spec {
 	}
 	sort.SliceStable(s.long, func(i, j int) bool { return s.long[i].text < s.long[j].text })
 	s.long = slices.CompactFunc(s.long, func(x, y spelling) bool { return x.text == y.text }) // the first row wins (see rows)
+	if s.lists != nil {
+		s.lists.compile(s)
+	}
 	for n, sub := range s.subs {
 		if sub.name == "" {
 			sub.name = s.name + " " + n

@@ -4,7 +4,7 @@ package bashguard
 // its own. A subcommand without a spec here is not read-only: it asks, and
 // an allow rule may lift that (Bash(git commit:*)).
 var gitSpec = (&spec{
-	name: "git", grammar: posixGrammar, rows: gitGlobalRows,
+	name: "git", grammar: posixGrammar, rows: gitGlobalRows, lists: gitListing,
 	subs: map[string]*spec{
 		"status": {scans: true, grammar: gitGrammar, rows: gitStatusRows, operands: kPathspec, allow: "read-only git status", config: gitReadConfig,
 			examples: []example{{"git status -sb", "allow"}, {"git status --porc", "allow"}, {"git status -v", "allow"}, {"git status --porcelain=v2 -uno", "allow"}},
@@ -19,7 +19,7 @@ var gitSpec = (&spec{
 			allow: "read-only git show", config: gitReadConfig,
 			examples: []example{{"git show --stat HEAD", "allow"}, {"git show HEAD:a.txt", "allow"}, {"git show HEAD:.env", "deny"}, {"git show --textconv HEAD", "ask"}},
 		},
-		"diff": {scans: true, grammar: gitRevGrammar, rows: rows(gitDiffRows, gitDiffOnlyRows), operands: kPathspec, content: true,
+		"diff": {scans: true, grammar: gitRevGrammar, rows: rows(gitDiffRows, gitDiffOnlyRows), operands: kPathspec, content: true, lists: gitDiffListing,
 			allow: "read-only git diff", config: gitReadConfig,
 			examples: []example{{"git diff", "allow"}, {"git diff --stat HEAD", "allow"}, {"git diff -- a.txt", "allow"}, {"git diff -U5 HEAD a.txt", "allow"}, {"git diff .env", "deny"}, {"git diff -pO.env", "deny"}, {"git diff --ext-diff", "ask"}, {"git diff --no-index a.txt .env", "deny"}},
 		},
@@ -39,11 +39,11 @@ var gitSpec = (&spec{
 			examples: []example{{"git blame a.txt", "allow"}, {"git blame -L 1,2 -w a.txt", "allow"}, {"git blame -S.env a.txt", "deny"}, {"git blame --contents .env a.txt", "deny"}, {"git blame --cont=.env a.txt", "deny"}},
 		},
 		"grep": {grammar: grammar{abbrev: true, permute: true, negate: true, digits: true}, rows: gitGrepRows, operands: kPathspec,
-			allow: "read-only git grep", config: gitReadConfig, check: (*analyzer).gitGrep,
+			allow: "read-only git grep", config: gitReadConfig, check: (*analyzer).gitGrep, lists: gitGrepListing,
 			examples: []example{{"git grep -n hello", "allow"}, {"git grep -e hello -- src", "allow"}, {"git grep -iOcat hello", "ask"}, {"git grep --open-f=cat hello", "ask"}, {"git grep -O hello", "ask"}, {"git grep -f.env a.txt", "deny"}, {"git grep --textconv hello", "ask"}, {"git grep --no-textconv hello", "allow"}},
 		},
 		"ls-files": {grammar: gitGrammar, rows: gitLsFilesRows, operands: kPathspec, allow: "read-only git ls-files", config: gitReadConfig,
-			check:    (*analyzer).gitLsFiles,
+			check: (*analyzer).gitLsFiles, lists: gitLsFilesListing,
 			examples: []example{{"git ls-files", "allow"}, {"git ls-files -s src", "allow"}, {"git ls-files -X.env", "deny"}, {"git ls-files --exclude-from=.env", "deny"}},
 		},
 		"ls-tree": {grammar: gitGrammar, rows: gitLsTreeRows, operands: kProbe, allow: "read-only git ls-tree", config: gitReadConfig},

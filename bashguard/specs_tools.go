@@ -92,7 +92,8 @@ func fdSpec(name string) *spec {
 		ex = append(ex, example{name + " main", "allow"}, example{name + " -e go . src", "allow"}, example{name + " -H -t f -d2 x src", "allow"})
 	}
 	return &spec{grammar: grammar{permute: true}, rows: toolFdRows, operands: kProbe, firstOperand: kPattern, bareDot: true,
-		allow: name + " lists names inside the allowed roots", examples: ex}
+		allow: name + " lists names inside the allowed roots", examples: ex,
+		lists: &listModel{pattern: patOptional, operands: opStarts, skipHidden: true, opts: fdListRows}}
 }
 
 // toolTreeRows are the options of tree. -o writes, -R reruns tree in
