@@ -244,8 +244,41 @@ func (sb *effectSandbox) effectRun(t *testing.T, d *effectDir, line string, id *
 			return own(p) || (dir == "/usr/bin" || dir == "/bin") && slices.Contains(s.helpers, filepath.Base(p))
 		}
 	}
+	if w := wrappedProgram(s, line); w != "" {
+		// A wrapper runs the command its operands start, looked up on
+		// PATH, whose effects are held to the same property.
+		own := ec.itself
+		ec.itself = func(p string) bool {
+			return own(p) || filepath.Base(p) == w && slices.Contains(filepath.SplitList(effectPath), filepath.Dir(p))
+		}
+	}
 	effects, absent := checkEffects(calls, ec)
 	return effects, absent, out
+}
+
+// bashBuiltin reports whether bash runs the command name itself, and has
+// no program of that name on the sandbox's PATH.
+func bashBuiltin(name string) bool {
+	out, err := exec.Command("bash", "-c", "PATH="+effectPath+"; type -at "+name).Output()
+	return err == nil && strings.TrimSpace(string(out)) == "builtin"
+}
+
+// wrappedProgram returns the program the wrapper s runs on the command
+// line line (an example of plain words), as the guard reads it, or "".
+func wrappedProgram(s *spec, line string) string {
+	if s == nil || s.operands != kCommand {
+		return ""
+	}
+	words := strings.Fields(line)
+	v := argv{vals: words, flags: make([]wordFlags, len(words))}
+	i := scanSpec(s, &v, 1, true, func(*scanned) {})
+	if s.firstOperand == kWord {
+		i++ // timeout's duration
+	}
+	if i >= len(words) {
+		return ""
+	}
+	return words[i]
 }
 
 // keepTrace copies a failing run's trace where it survives the test, and
@@ -305,6 +338,9 @@ func TestSpecEffects(t *testing.T) {
 			id, known := ids[at.cmd]
 			if !known {
 				id = installedProgram(t, at.cmd)
+				if id == nil && bashBuiltin(at.cmd) {
+					id = installedProgram(t, "bash") // command, builtin, exec: bash runs them itself
+				}
 				ids[at.cmd] = id
 				if id == nil && slices.ContainsFunc(at.s.examples, func(e example) bool { return e.want == "allow" }) {
 					missing = append(missing, at.cmd)

@@ -91,13 +91,24 @@ const (
 	kInclude       // its value is a pattern of the file names it reads alone (grep --include)
 	kExclude       // its value is a pattern of the file names it skips (grep --exclude)
 	kExcludeDir    // its value is a pattern of the directory names it skips (grep --exclude-dir)
+	// What the writers' and the wrappers' options and operands are
+	// (writers.go, wrappers.go).
+	kTargetDir // its value is the directory the operands are written into; every operand is then a source (cp -t DIR)
+	kCopy      // operands: sources read, the last the destination written, unless kTargetDir names it (cp, install)
+	kMove      // operands: kCopy's, and the sources are removed, so written too (mv)
+	kLink      // operands: targets linked to, the last the link written, unless kTargetDir names its directory; one alone links its name here (ln)
+	kCommand   // operands: the command line the program runs, judged as its own (nice, timeout)
+	kShellCode // its value is shell code the program runs with sh -c, judged as a script; as operands, they are joined into it (watch)
+	kExecOps   // it makes the operands a command line run as it is, not shell code (watch -x)
+	kLookup    // it makes the program look the operands up as command names, running nothing (command -v)
 )
 
 // String names the kind as the table and reasons do.
 func (k kind) String() string {
 	return [...]string{"unknown", "flag", "word", "pattern", "read", "probe", "list", "list0", "write", "program",
 		"change", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec",
-		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir"}[k]
+		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir",
+		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -213,6 +224,10 @@ type spec struct {
 	// names, by what each option it takes does (listers.go); a command
 	// of subcommands lists there the options of its own they may follow.
 	lists *listModel
+
+	// askFinal: the Ask of ask is one no allow rule lifts (setsid
+	// escapes the limits of the process group whatever it runs).
+	askFinal bool
 }
 
 // compile reads the rows of s into its tables, and of its subcommands.

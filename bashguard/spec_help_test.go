@@ -227,6 +227,21 @@ func TestToolSpecsAgreeWithHelp(t *testing.T) {
 	assert.Greater(t, checked, 15)
 }
 
+// TestWriterSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the
+// commands that change files.
+func TestWriterSpecsAgreeWithHelp(t *testing.T) {
+	checked := specsAgreeWithHelp(t, writerSpecs, "writers")
+	assert.Greater(t, checked, 10)
+}
+
+// TestWrapperSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the
+// wrappers (bash's builtins command, builtin and exec have no --help, and
+// are listed as not installed).
+func TestWrapperSpecsAgreeWithHelp(t *testing.T) {
+	checked := specsAgreeWithHelp(t, wrapperSpecs, "wrappers")
+	assert.Greater(t, checked, 6)
+}
+
 // specsAgreeWithHelp checks every spec of m against the installed tool's
 // --help, logs the tools not installed, and returns how many it checked.
 func specsAgreeWithHelp(t *testing.T, m map[string]*spec, what string) int {

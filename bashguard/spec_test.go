@@ -35,15 +35,24 @@ func allSpecs() []specAt {
 	walk("git", []string{"git"}, gitSpec)
 	for _, m := range commandSpecs() {
 		for _, n := range sortedNames(m) {
-			walk(n, []string{n}, m[n])
+			walk(n, []string{commandWord(n)}, m[n])
 		}
 	}
 	return out
 }
 
+// commandWord is how a command line names the command n: quoted where
+// bash would read n as its keyword (time), so that the program runs.
+func commandWord(n string) string {
+	if n == "time" {
+		return `\time`
+	}
+	return n
+}
+
 // commandSpecs are the tables of specs by command name, besides git's.
 func commandSpecs() []map[string]*spec {
-	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs}
+	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs, writerSpecs, wrapperSpecs}
 }
 
 // sortedNames returns the names of m in order.

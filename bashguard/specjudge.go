@@ -151,6 +151,12 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 		if e.hasVal {
 			c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "names the programs it runs"), false)
 		}
+	case kTargetDir:
+		a.writePath(c, e.val, vf, cmd) // and the command's model writes its operands into it
+	case kExecOps, kLookup:
+		// What the command's model reads its operands as (wrappers.go).
+	case kShellCode:
+		a.shellCode(c, cmd, s, e, v.literal(e.at))
 	default:
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which is not classified", false)
 	}

@@ -234,167 +234,98 @@ func (c *verdictAcc) wraps(name string, rest *argv, sub *verdictAcc) {
 }
 
 // wrapper judges nice, nohup, timeout, time, stdbuf, command, builtin,
-// exec, setsid, flock and watch by the command they run.
+// exec, setsid, flock and watch by their specs (specs_wrappers.go): their
+// own options by their kinds, then the command line their operands start,
+// as its own.
 func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
-	i := 1
-	lookup := false
-	needDuration := name == "timeout"
-	atBest := ""
-	flockFile := name == "flock"
-	for ; i < v.len(); i++ {
-		s := v.vals[i]
-		if s == "--" {
-			i++
-			break
-		}
-		if !strings.HasPrefix(s, "-") || s == "-" {
-			if needDuration {
-				needDuration = false
-				continue
-			}
-			if flockFile {
-				flockFile = false
-				if !isFdWord(s) {
-					a.writePath(c, s, v.flags[i], "flock")
-				}
-				continue
-			}
-			break
-		}
-		if name == "nice" && len(s) > 1 && s[1] >= '0' && s[1] <= '9' {
-			continue // nice -10
-		}
-		if !strings.HasPrefix(s, "--") {
-			// A cluster of short options, as getopt reads it: the first
-			// one that takes a value takes the rest of the word, or the
-			// next word ("exec -ca name cmd", "time -ao file cmd").
-			for j := 1; j < len(s); j++ {
-				ch := s[j]
-				if strings.IndexByte(wrapperValShort[name], ch) < 0 {
-					switch {
-					case name == "command" && (ch == 'v' || ch == 'V'):
-						lookup = true
-					case name == "watch" && ch == 'x':
-						atBest = "exec"
-					}
-					continue
-				}
-				val, vf, at := s[j+1:], v.flags[i], i
-				if val == "" && i+1 < v.len() {
-					i++
-					val, vf, at = v.vals[i], v.flags[i], i
-				}
-				switch {
-				case name == "time" && ch == 'o':
-					a.writePath(c, val, vf, "time")
-				case name == "flock" && ch == 'c':
-					a.flockCode(c, val, v.literal(at))
-					return
-				}
-				break
-			}
-			continue
-		}
-		lname, lval, has := strings.Cut(s, "=")
-		takes := false
-		switch name {
-		case "nice":
-			takes = lname == "--adjustment" && !has
-		case "timeout":
-			takes = (lname == "--signal" || lname == "--kill-after") && !has
-		case "time":
-			if lname == "--output" {
-				val, vf := lval, v.flags[i]
-				if !has && i+1 < v.len() {
-					val, vf = v.vals[i+1], v.flags[i+1]
-				}
-				a.writePath(c, val, vf, "time")
-			}
-			takes = (lname == "--output" || lname == "--format") && !has
-		case "stdbuf":
-			takes = (lname == "--input" || lname == "--output" || lname == "--error") && !has
-		case "flock":
-			if lname == "--command" {
-				code, at := lval, i
-				if !has && i+1 < v.len() {
-					i++
-					code, at = v.vals[i], i
-				}
-				a.flockCode(c, code, v.literal(at))
-				return
-			}
-			takes = (lname == "--conflict-exit-code" || lname == "--timeout" || lname == "--wait") && !has
-		case "watch":
-			takes = (lname == "--interval" || lname == "--equexit") && !has
-			if lname == "--exec" {
-				atBest = "exec"
-			}
-		}
-		if takes {
-			i++
-		}
+	s := wrapperSpecs[name]
+	f := a.judgeSpec(c, name, s, v, 1)
+	if s.check != nil {
+		s.check(a, c, s, v, &f) // flock's lock file, and its -c after it
 	}
-	switch name {
-	case "setsid":
-		atBest = "starts a new session that escapes the process-group limits"
-	case "flock":
-		atBest = "takes a file lock"
-	case "watch":
-		if atBest != "exec" && i < v.len() {
-			// watch hands its arguments, joined, to sh -c.
-			for k := i; k < v.len(); k++ {
-				if !v.literal(k) {
-					c.add(permission.Ask, RuleCodeShell, "watch runs shell code that is only known at run time", false)
-					return
-				}
-			}
-			a.code(c, strings.Join(v.vals[i:], " "), WrapperRule("watch"), "watch")
-			c.add(permission.Ask, WrapperRule("watch"), "runs a command repeatedly until stopped", true)
-			return
+	if e := f.kindOpt(kShellCode); e != nil {
+		// flock -c: the code, judged as a script, is what it runs.
+		if f.handled(e.at) {
+			a.shellCode(c, name, s, e, v.literal(e.at)) // read among the operands
 		}
-		atBest = "runs a command repeatedly until stopped"
-	}
-	if i >= v.len() {
-		switch name {
-		case "nice", "exec", "time":
-			c.allow(RuleSafe, name+" without a command changes nothing")
-		default:
-			c.add(permission.Ask, ArgsRule(name), "no command given", true)
-		}
+		c.add(permission.Ask, WrapperRule(name), s.ask, true)
 		return
 	}
-	if lookup {
-		probePaths(a, c, v, i, name)
-		c.allow(RuleSafe, "command -v only looks up a name")
+	ops := slices.DeleteFunc(slices.Clone(f.ops), f.handled)
+	if s.firstOperand == kWord && len(ops) > 0 {
+		ops = ops[1:] // timeout's duration
+	}
+	switch {
+	case len(ops) == 0 && s.bareWhy == "":
+		c.allow(RuleSafe, s.allow)
+		return
+	case len(ops) == 0:
+		c.add(permission.Ask, ArgsRule(name), s.bareWhy, true)
+		return
+	case f.hasKind(kLookup):
+		probePaths(a, c, v, ops[0], name)
+		c.allow(RuleSafe, s.name+" "+f.kindOpt(kLookup).spell+" only looks up a name")
+		return
+	case s.operands == kShellCode && !f.hasKind(kExecOps):
+		a.joinedCode(c, name, v, ops[0])
+		c.add(permission.Ask, WrapperRule(name), s.ask, true)
 		return
 	}
-	rest := v.from(i)
+	rest := v.from(ops[0])
 	sub := a.wrapped(c, "", &rest, x)
 	c.wraps(name, &rest, &sub)
-	if atBest != "" {
-		c.add(permission.Ask, WrapperRule(name), atBest, !sub.nonOver && name != "setsid")
+	if s.ask != "" {
+		c.add(permission.Ask, WrapperRule(name), s.ask, !sub.nonOver && !s.askFinal)
 		return
 	}
 	if !sub.decided {
-		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
+		c.allow(sub.allowRule, "runs "+v.vals[ops[0]]+": "+sub.allowWhy)
 	}
 }
 
-// wrapperValShort gives the short options of each wrapper that take a
-// value.
-var wrapperValShort = map[string]string{
-	"nice": "n", "timeout": "ks", "time": "of", "stdbuf": "ioe", "exec": "a",
-	"flock": "cEw", "watch": "nq",
-}
-
-// flockCode judges the shell code of flock -c and the lock it takes.
-func (a *analyzer) flockCode(c *verdictAcc, code string, literal bool) {
+// shellCode judges the shell code e, the value of an option of kind
+// kShellCode of the command cmd (flock -c), as a script.
+func (a *analyzer) shellCode(c *verdictAcc, cmd string, s *spec, e *scanned, literal bool) {
+	what := s.name + " " + e.spell
 	if !literal {
-		c.add(permission.Ask, RuleCodeShell, "flock -c runs shell code that is only known at run time", false)
-	} else {
-		a.code(c, code, WrapperRule("flock"), "flock -c")
+		c.add(permission.Ask, RuleCodeShell, what+" runs shell code that is only known at run time", false)
+		return
 	}
-	c.add(permission.Ask, WrapperRule("flock"), "takes a file lock", true)
+	a.code(c, e.val, WrapperRule(cmd), what)
+}
+
+// joinedCode judges the shell code a command makes of its words from the
+// one at i on, joined by spaces (watch hands them to sh -c).
+func (a *analyzer) joinedCode(c *verdictAcc, cmd string, v *argv, i int) {
+	for k := i; k < v.len(); k++ {
+		if !v.literal(k) {
+			c.add(permission.Ask, RuleCodeShell, cmd+" runs shell code that is only known at run time", false)
+			return
+		}
+	}
+	a.code(c, strings.Join(v.vals[i:], " "), WrapperRule(cmd), cmd)
+}
+
+// flockOperands judges flock's lock file, its first operand (a file it
+// opens to write, creating it; alone, it may be a descriptor), and reads
+// "-c CODE" or "--command CODE" after it as flock does: as the option -c,
+// which the wrapper then judges.
+func flockOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	if len(f.ops) == 0 {
+		return
+	}
+	file := f.ops[0]
+	f.handle(file)
+	if !isFdWord(v.vals[file]) {
+		a.writePath(c, v.vals[file], v.flags[file], s.name)
+	}
+	if len(f.ops) < 3 || v.vals[f.ops[1]] != "-c" && v.vals[f.ops[1]] != "--command" || !v.literal(f.ops[1]) {
+		return
+	}
+	at := f.ops[2]
+	f.seen = append(f.seen, scanned{word: v.vals[f.ops[1]], spell: "-c", opt: s.short['c'].opt, val: v.vals[at], hasVal: true, at: at})
+	f.handle(f.ops[1])
+	f.handle(at)
 }
 
 // newlineDelim reports the delimiter of xargs -d that is a newline: the

@@ -126,101 +126,91 @@ func (a *analyzer) rsync(c *verdictAcc, v *argv) {
 	c.add(permission.Ask, RuleUnlisted, "copies files; not on the safe list", true)
 }
 
-// writerSpecs give the value-taking options of the commands that write.
-var writerSpecs = map[string]struct {
-	short string
-	long  []string
-}{
-	"mv":       {"tS", []string{"--target-directory", "--suffix"}},
-	"cp":       {"tS", []string{"--target-directory", "--suffix"}},
-	"install":  {"tSmog", []string{"--target-directory", "--suffix", "--mode", "--owner", "--group"}},
-	"ln":       {"tS", []string{"--target-directory", "--suffix"}},
-	"touch":    {"dtr", []string{"--date", "--reference", "--time"}},
-	"mkdir":    {"m", []string{"--mode"}},
-	"truncate": {"sr", []string{"--size", "--reference"}},
-	"chown":    {"", []string{"--reference", "--from"}},
-	"chgrp":    {"", []string{"--reference"}},
-	"chmod":    {"", []string{"--reference"}},
-}
-
-// writer judges cp, mv, touch and the other commands that change files:
-// every target goes through the path checker and the command is at best
+// writer judges cp, mv, touch and the other commands that change files by
+// their specs (specs_writers.go): each option by its kind, then the
+// operands by the spec's: every file written goes through the path
+// checker, every source through the reader's, and the command is at best
 // Ask.
 func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
-	spec := writerSpecs[name]
-	targetDir, reference, recursive := -1, false, false
-	var tdVal string
-	var tdFlags wordFlags
-	ops := scanOpts(v, spec.short, spec.long, nil, func(o opt) {
-		switch {
-		case o.name == "-t" || longIs(o.name, "--target-directory"):
-			targetDir, tdVal, tdFlags = 1, o.val, o.vf
-		case longIs(o.name, "--reference") || (name == "touch" || name == "truncate") && o.name == "-r":
-			reference = true
-			a.readPath(c, o.val, o.vf, name)
-		case o.name == "-R" || o.name == "-r" && name != "touch" || longIs(o.name, "--recursive"):
-			recursive = true
-		}
-	})
-	if targetDir > 0 {
-		a.writePath(c, tdVal, tdFlags, name)
+	s := writerSpecs[name]
+	f := a.judgeSpec(c, name, s, v, 1)
+	ops := f.ops
+	if len(ops) == 0 && s.bareWhy == "" {
+		c.allow(RuleSafe, s.allow) // tee without a file
+		return
 	}
-	all := ops
-	switch name {
-	case "tee":
-		if len(ops) == 0 {
-			c.allow(RuleSafe, "copies its input to its output only")
-			return
-		}
-	case "cp", "install":
-		if targetDir < 0 && len(ops) > 0 {
-			last := ops[len(ops)-1]
-			ops = ops[:len(ops)-1]
-			a.writePath(c, v.vals[last], v.flags[last], name)
+	if s.firstOperand == kWord && len(ops) > 0 && !f.has(s.patternBy...) {
+		ops = ops[1:] // the mode or owner
+	}
+	td := f.kindOpt(kTargetDir)
+	switch s.operands {
+	case kCopy, kMove, kLink:
+		a.copyOperands(c, name, s, v, ops, td)
+	default:
+		if f.hasKind(kRecurse) {
+			a.recursiveCritical(c, v, ops)
 		}
 		for _, i := range ops {
-			a.readPath(c, v.vals[i], v.flags[i], name)
-		}
-		ops = nil
-	case "ln":
-		if targetDir < 0 && len(ops) == 1 {
-			a.writePath(c, path.Base(v.vals[ops[0]]), v.flags[ops[0]], name)
-		} else if targetDir < 0 && len(ops) > 1 {
-			last := ops[len(ops)-1]
-			a.writePath(c, v.vals[last], v.flags[last], name)
-		}
-		ops = nil
-	case "chmod", "chown", "chgrp":
-		if !reference && len(ops) > 0 && !(name == "chmod" && dashMode(v)) {
-			ops = ops[1:] // the mode or owner
-		}
-		if recursive {
-			for _, i := range ops {
-				if v.literal(i) && a.critical(v.vals[i]) {
-					c.add(permission.Deny, RuleDangerousRecursiveCritical, "changes the critical path "+v.vals[i]+" recursively", false)
-				}
-			}
+			a.writePath(c, v.vals[i], v.flags[i], name)
 		}
 	}
-	if name == "mv" && len(ops) > 0 {
-		// What mv moves is read as surely as what cp copies: its content
-		// is then found under the new name. (The last operand, the
-		// target, is only written, unless -t named the target.)
-		srcs := ops[:len(ops)-1]
-		if targetDir > 0 {
-			srcs = ops
+	c.add(permission.Ask, WriteRule(name), s.ask, true)
+}
+
+// kindOpt returns the last option of kind k given, or nil.
+func (f *specFacts) kindOpt(k kind) *scanned {
+	for i := len(f.seen) - 1; i >= 0; i-- {
+		if f.seen[i].opt != nil && f.seen[i].opt.kind == k {
+			return &f.seen[i]
 		}
+	}
+	return nil
+}
+
+// copyOperands judges the operands of cp, install, mv and ln (the spec's
+// kCopy, kMove, kLink): the sources are read (what mv moves is read as
+// surely as what cp copies: its content is then found under the new
+// name) and mv's written, as it removes them; the destination, the last
+// operand unless td (-t DIR) names the directory, is written, and so is
+// each name the sources get in it. ln reads no source; ln with one
+// operand makes a link of its name in the working directory.
+func (a *analyzer) copyOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int, td *scanned) {
+	srcs, dest := ops, -1
+	if td == nil && len(ops) > 0 {
+		srcs, dest = ops[:len(ops)-1], ops[len(ops)-1]
+		if s.operands == kLink && len(ops) == 1 {
+			srcs, dest = nil, -1
+			a.writePath(c, path.Base(v.vals[ops[0]]), v.flags[ops[0]], name)
+		}
+	}
+	if dest >= 0 && s.operands != kMove {
+		a.writePath(c, v.vals[dest], v.flags[dest], name)
+	}
+	if s.operands != kLink {
 		for _, i := range srcs {
 			a.readPath(c, v.vals[i], v.flags[i], name)
 		}
 	}
+	if s.operands == kMove {
+		for _, i := range ops {
+			a.writePath(c, v.vals[i], v.flags[i], name)
+		}
+	}
+	if td != nil {
+		a.intoDir(c, name, v, ops, true, td.val, v.flags[td.at])
+		return
+	}
+	a.intoDir(c, name, v, ops, false, "", 0)
+}
+
+// recursiveCritical denies a recursive change of a critical path (chmod
+// -R 777 /).
+func (a *analyzer) recursiveCritical(c *verdictAcc, v *argv, ops []int) {
 	for _, i := range ops {
-		a.writePath(c, v.vals[i], v.flags[i], name)
+		if v.literal(i) && a.critical(v.vals[i]) {
+			c.add(permission.Deny, RuleDangerousRecursiveCritical, "changes the critical path "+v.vals[i]+" recursively", false)
+		}
 	}
-	if name == "cp" || name == "mv" || name == "install" || name == "ln" {
-		a.intoDir(c, name, v, all, targetDir > 0, tdVal, tdFlags)
-	}
-	c.add(permission.Ask, WriteRule(name), "changes files", true)
 }
 
 // intoDir judges the files cp, mv, install and ln create in a target
@@ -276,14 +266,4 @@ func (a *analyzer) isDirPath(p string) bool {
 		p = strings.TrimSuffix(a.dir, "/") + "/" + p
 	}
 	return isDir(p)
-}
-
-// dashMode reports "chmod -x file": a mode that looks like an option.
-func dashMode(v *argv) bool {
-	for _, s := range v.vals[1:] {
-		if len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "rwxXst") == "" {
-			return true
-		}
-	}
-	return false
 }

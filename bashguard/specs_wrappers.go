@@ -1,0 +1,154 @@
+package bashguard
+
+// The wrappers, as data: commands that run the command line their
+// operands start (operands: kCommand), judged as its own, after options
+// of their own. Each reads its options as getopt_long with "+" does
+// (coreutils, util-linux, procps) or as bash's builtins do: they end at
+// the first operand, so the wrapped command's options stay its own.
+// timeout's first operand is its duration (firstOperand: kWord); watch
+// joins its operands into shell code (kShellCode) unless -x; flock's first
+// operand is the lock file (wrappers.go: flockOperands). A wrapper that
+// is not read-only whatever it runs says so in ask. wrappers.go judges
+// them; spec_help_test.go holds the tables to the installed tools'
+// --help (command, builtin and exec are bash's own, and have none).
+
+// wrapperGrammar is getopt_long's with "+": options end at the first
+// operand.
+var wrapperGrammar = grammar{abbrev: true}
+
+// wrapperSpecs are the wrappers' specs, by command name.
+var wrapperSpecs = compileAll(map[string]*spec{
+	// nice -NUM is -n NUM.
+	"nice": {grammar: grammar{abbrev: true, digits: true}, rows: wrapperNiceRows, operands: kCommand,
+		allow: "nice without a command changes nothing",
+		examples: []example{{"nice cat a.txt", "allow"}, {"nice -n 5 cat a.txt", "allow"}, {"nice -5 cat a.txt", "allow"}, {"nice --adj=5 cat a.txt", "allow"},
+			{"nice -n -5 cat a.txt", "allow"}, {"nice", "allow"}, {"nice cat .env", "deny"}, {"nice -x cat a.txt", "ask"}, {"nice cat -n .env", "deny"}}},
+	"nohup": {grammar: wrapperGrammar, rows: gnuInfoRows, operands: kCommand, bareWhy: "no command given",
+		examples: []example{{"nohup cat a.txt", "allow"}, {"nohup", "ask"}, {"nohup -x cat a.txt", "ask"}, {"nohup cat .env", "deny"}}},
+	"timeout": {grammar: wrapperGrammar, rows: wrapperTimeoutRows, operands: kCommand, firstOperand: kWord, bareWhy: "no command given",
+		examples: []example{{"timeout 5 cat a.txt", "allow"}, {"timeout -vk 1 5 cat a.txt", "allow"}, {"timeout -sKILL 5 cat a.txt", "allow"},
+			{"timeout --sig=TERM --preserve 5 cat a.txt", "allow"}, {"timeout 5", "ask"}, {"timeout -x 5 cat a.txt", "ask"}, {"timeout 5 cat .env", "deny"}}},
+	// GNU time; bash's keyword time is the walker's, so the examples
+	// quote the name.
+	"time": {grammar: wrapperGrammar, rows: wrapperTimeRows, operands: kCommand, allow: "time without a command changes nothing",
+		examples: []example{{"\\time cat a.txt", "allow"}, {"\\time -p cat a.txt", "allow"}, {"\\time -f %e cat a.txt", "allow"}, {"\\time --format=%e -q cat a.txt", "allow"},
+			{"\\time -o out.txt cat a.txt", "ask"}, {"\\time -ao out.txt cat a.txt", "ask"}, {"\\time --out=x cat a.txt", "ask"}, {"\\time -x cat a.txt", "ask"}}},
+	"stdbuf": {grammar: wrapperGrammar, rows: wrapperStdbufRows, operands: kCommand, bareWhy: "no command given",
+		examples: []example{{"stdbuf -oL cat a.txt", "allow"}, {"stdbuf -i0 -e 0 cat a.txt", "allow"}, {"stdbuf --out=L cat a.txt", "allow"},
+			{"stdbuf -x cat a.txt", "ask"}, {"stdbuf -oL cat .env", "deny"}}},
+	"setsid": {grammar: wrapperGrammar, rows: wrapperSetsidRows, operands: kCommand, bareWhy: "no command given",
+		ask: "starts a new session that escapes the process-group limits", askFinal: true,
+		examples: []example{{"setsid cat a.txt", "ask"}, {"setsid -w cat a.txt", "ask"}, {"setsid -x cat a.txt", "ask"}, {"setsid cat .env", "deny"}}},
+	// flock FILE COMMAND..., flock FILE -c CODE, flock FD.
+	"flock": {grammar: wrapperGrammar, rows: wrapperFlockRows, operands: kCommand, check: flockOperands, bareWhy: "no command given",
+		ask: "takes a file lock",
+		examples: []example{{"flock l cat a.txt", "ask"}, {"flock -n l -c 'cat a.txt'", "ask"}, {"flock -w 1 l cat .env", "deny"},
+			{"flock l -c 'cat .env'", "deny"}, {"flock -x l cat a.txt", "ask"}, {"flock -y l cat a.txt", "ask"}}},
+	// watch hands its operands, joined, to sh -c; with -x it runs them.
+	"watch": {grammar: wrapperGrammar, rows: wrapperWatchRows, operands: kShellCode, bareWhy: "no command given",
+		ask: "runs a command repeatedly until stopped",
+		examples: []example{{"watch ls", "ask"}, {"watch -n 1 'cat a.txt'", "ask"}, {"watch -x cat .env", "deny"}, {"watch 'cat .env'", "deny"},
+			{"watch -y ls", "ask"}}},
+	// bash's builtins: command [-pVv] NAME..., builtin NAME,
+	// exec [-cl] [-a NAME] [COMMAND].
+	"command": {grammar: posixGrammar, rows: wrapperCommandRows, operands: kCommand, bareWhy: "no command given",
+		examples: []example{{"command cat a.txt", "allow"}, {"command -v git", "allow"}, {"command -pV ls", "allow"}, {"command", "ask"}, {"command -v ./.env", "deny"}, {"command -x ls", "ask"}}},
+	"builtin": {grammar: posixGrammar, operands: kCommand, bareWhy: "no command given",
+		examples: []example{{"builtin echo hi", "allow"}, {"builtin cd /", "ask"}, {"builtin -x echo", "ask"}}},
+	"exec": {grammar: posixGrammar, rows: wrapperExecRows, operands: kCommand, allow: "exec without a command changes nothing",
+		examples: []example{{"exec cat a.txt", "allow"}, {"exec -a x cat a.txt", "allow"}, {"exec -a x rm a.txt", "ask"}, {"exec -x ls", "ask"}, {"exec -cl cat .env", "deny"}}},
+})
+
+// wrapperNiceRows are the options of nice.
+var wrapperNiceRows = rows([]optRow{
+	{"-n= --adjustment=", kWord, ""},
+}, gnuInfoRows)
+
+// wrapperTimeoutRows are the options of timeout.
+var wrapperTimeoutRows = rows([]optRow{
+	{"--preserve-status", kFlag, ""},
+	{"--foreground", kFlag, ""},
+	{"-k= --kill-after=", kWord, ""},
+	{"-s= --signal=", kWord, ""},
+	{"-v --verbose", kFlag, ""},
+}, gnuInfoRows)
+
+// wrapperTimeRows are the options of GNU time: -o writes its report.
+var wrapperTimeRows = []optRow{
+	{"-a --append", kFlag, ""},
+	{"-f= --format=", kWord, ""},
+	{"-o= --output=", kWrite, "its report"},
+	{"-p --portability", kFlag, ""},
+	{"-q --quiet", kFlag, ""},
+	{"-v --verbose", kFlag, ""},
+	{"-h --help", kFlag, ""},
+	{"-V --version", kFlag, ""},
+}
+
+// wrapperStdbufRows are the options of stdbuf.
+var wrapperStdbufRows = rows([]optRow{
+	{"-i= --input=", kWord, ""},
+	{"-o= --output=", kWord, ""},
+	{"-e= --error=", kWord, ""},
+}, gnuInfoRows)
+
+// utilInfoRows are -h and -V, util-linux's --help and --version.
+var utilInfoRows = []optRow{
+	{"-h --help", kFlag, ""},
+	{"-V --version", kFlag, ""},
+}
+
+// wrapperSetsidRows are the options of setsid.
+var wrapperSetsidRows = rows([]optRow{
+	{"-c --ctty", kFlag, ""},
+	{"-f --fork", kFlag, ""},
+	{"-w --wait", kFlag, ""},
+}, utilInfoRows)
+
+// wrapperFlockRows are the options of flock. flock takes -c only after
+// the lock file (flockOperands); written before it, it is judged as the
+// code all the same.
+var wrapperFlockRows = rows([]optRow{
+	{"-s --shared", kFlag, ""},
+	{"-x --exclusive", kFlag, ""},
+	{"-u --unlock", kFlag, ""},
+	{"-n --nonblock", kFlag, ""},
+	{"-w= --timeout=", kWord, ""},
+	{"-E= --conflict-exit-code=", kWord, ""},
+	{"-o --close", kFlag, ""},
+	{"-c= --command=", kShellCode, ""},
+	{"-F --no-fork", kFlag, ""},
+	{"--verbose", kFlag, ""},
+}, utilInfoRows)
+
+// wrapperWatchRows are the options of watch.
+var wrapperWatchRows = []optRow{
+	{"-b --beep", kFlag, ""},
+	{"-c --color", kFlag, ""},
+	{"-d[=] --differences[=]", kWord, ""},
+	{"-e --errexit", kFlag, ""},
+	{"-g --chgexit", kFlag, ""},
+	{"-q= --equexit=", kWord, ""},
+	{"-n= --interval=", kWord, ""},
+	{"-p --precise", kFlag, ""},
+	{"-t --no-title", kFlag, ""},
+	{"-w --no-wrap", kFlag, ""},
+	{"-x --exec", kExecOps, ""},
+	{"-h --help", kFlag, ""},
+	{"-v --version", kFlag, ""},
+}
+
+// wrapperCommandRows are the options of bash's command: -v and -V print
+// how each name would be found, and run nothing.
+var wrapperCommandRows = []optRow{
+	{"-p", kFlag, ""},
+	{"-v -V", kLookup, ""},
+}
+
+// wrapperExecRows are the options of bash's exec: -a names the command's
+// argv[0].
+var wrapperExecRows = []optRow{
+	{"-c", kFlag, ""},
+	{"-l", kFlag, ""},
+	{"-a=", kWord, ""},
+}

@@ -1,0 +1,76 @@
+package bashguard
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The writers and the wrappers read their options as the tools do, by
+// their specs: attached values, clusters, unique prefixes of long
+// options, --opt=value, and values that begin with "-"; an option the
+// spec does not list asks, naming it. Each case gives the decision, the
+// rule and a part of the reason.
+func TestWriterWrapperSpellings(t *testing.T) {
+	dir, paths := specRepo(t)
+	g := New(DefaultPolicy())
+	for _, tc := range []struct{ line, decision, rule, reason string }{
+		// -t DIR, however it is written, is the directory written into.
+		{"cp --targ .env a.txt", "deny", "path:secret", "cp: reaches .env"},
+		{"cp --target-directory=.env a.txt", "deny", "path:secret", "cp: reaches .env"},
+		{"cp -rt src .env", "deny", "path:secret", "cp: reads .env"},
+		{"cp -t -x a.txt", "ask", "write:cp", "cp: writes -x (inside the allowed roots)"},
+		{"mv -t src .env", "deny", "path:secret", "mv: reads .env"},
+		{"mv --targ=src a.txt", "ask", "write:mv", "mv: writes src (inside the allowed roots)"},
+		{"ln -s .env", "deny", "path:secret", "ln: reaches .env"},
+		// A file whose times, size or mode are taken is read.
+		{"touch --refer=.env a.txt", "deny", "path:secret", "touch: reads .env"},
+		{"touch -cr .env a.txt", "deny", "path:secret", "touch: reads .env"},
+		{"touch -d yesterday -r.env a.txt", "deny", "path:secret", "touch: reads .env"},
+		{"truncate --ref .env a.txt", "deny", "path:secret", "truncate: reads .env"},
+		{"chmod --ref=.env a.txt", "deny", "path:secret", "chmod: reads .env"},
+		// chmod's mode written as an option is no operand.
+		{"chmod -x a.txt", "ask", "write:chmod", "chmod: writes a.txt (inside the allowed roots)"},
+		{"chmod -u+x .env", "deny", "path:secret", "chmod: reaches .env"},
+		{"chmod -Rv 777 /", "deny", "dangerous:recursive-critical", "chmod: changes the critical path / recursively"},
+		{"chmod --recur -w /", "deny", "dangerous:recursive-critical", "chmod: changes the critical path / recursively"},
+		{"chown -R root /", "deny", "dangerous:recursive-critical", "chown: changes the critical path / recursively"},
+		// Options that run programs, and options not listed, ask.
+		{"install -Dst src a.txt", "ask", "args:install", "install option -s (written -Dst), which runs strip"},
+		{"install --strip-prog=x a b", "ask", "args:install", "install option --strip-program (written --strip-prog=x)"},
+		{"cp --foo a.txt b.txt", "ask", "args:cp", "cp option --foo, which is not known to be harmless"},
+		{"cp --re a.txt b.txt", "ask", "args:cp", "cp option --re, which is an abbreviation of more than one option"},
+		{"tee --app .env", "deny", "path:secret", "tee: reaches .env"},
+		{"tee -ai", "allow", "safe", "every command is read-only"},
+		// The wrappers' own options end at the command they run.
+		{"nice --adj 5 cat .env", "deny", "path:secret", "nice: runs cat: reads .env"},
+		{"nice -n -5 cat a.txt", "allow", "safe", "every command is read-only"},
+		{"nice -5 cat a.txt", "allow", "safe", "every command is read-only"},
+		{"nice --foo ls", "ask", "args:nice", "nice option --foo, which is not known to be harmless"},
+		{"timeout -k5 1 cat .env", "deny", "path:secret", "timeout: runs cat: reads .env"},
+		{"timeout --sig KILL 1 cat a.txt", "allow", "safe", "every command is read-only"},
+		{"timeout -s -x 1 cat a.txt", "allow", "safe", "every command is read-only"},
+		{"timeout 5 -s KILL cat a.txt", "ask", "unlisted", "timeout: runs -s"},
+		{"stdbuf --outp=L cat .env", "deny", "path:secret", "stdbuf: runs cat: reads .env"},
+		{`\time --outp x.txt cat a.txt`, "ask", "write:time", "time --output (written --outp) writes its report"},
+		{`\time -o .env cat a.txt`, "deny", "path:secret", "time: reaches .env"},
+		{`\time -fo x.txt cat`, "ask", "unlisted", "time: runs x.txt"},
+		// flock FILE -c CODE, and -c before the file (which flock
+		// refuses) are judged as code; the file is written.
+		{"flock l -c 'cat .env'", "deny", "path:secret", "cat: reads .env"},
+		{"flock --comm 'rm x' l", "ask", "write:rm", "rm: writes x"},
+		{"flock l --command 'cat a.txt'", "ask", "write:flock", "flock: writes l"},
+		{"flock 9", "ask", "args:flock", "flock: no command given"},
+		{"watch -xn 1 cat .env", "deny", "path:secret", "watch: runs cat: reads .env"},
+		{"watch --int=1 ls", "ask", "wrapper:watch", "watch runs shell code"},
+		{"setsid --wa cat a.txt", "ask", "wrapper:setsid", "starts a new session"},
+		{"command -V ./.env", "deny", "path:secret", "command: reads ./.env"},
+		{"exec -ca x cat .env", "deny", "path:secret", "exec: runs cat: reads .env"},
+	} {
+		v := g.Judge(context.Background(), dir, paths, tc.line)
+		assert.Equal(t, tc.decision, v.Decision.String(), "%q (%s)", tc.line, v.Reason)
+		assert.Equal(t, tc.rule, string(v.Rule), "%q (%s)", tc.line, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
+	}
+}
