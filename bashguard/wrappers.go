@@ -238,7 +238,12 @@ func (c *verdictAcc) wraps(name string, rest *argv, sub *verdictAcc) {
 // own options by their kinds, then the command line their operands start,
 // as its own.
 func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
-	s := wrapperSpecs[name]
+	a.wrapperSpec(c, name, wrapperSpecs[name], v, x)
+	a.deniedOperands(c, v)
+}
+
+// wrapperSpec judges the wrapper name by its spec s.
+func (a *analyzer) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x execCtx) {
 	f := a.judgeSpec(c, name, s, v, 1)
 	if s.check != nil {
 		s.check(a, c, s, v, &f) // flock's lock file, and its -c after it

@@ -155,6 +155,18 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 		}
 	}
 	c.add(permission.Ask, WriteRule(name), s.ask, true)
+	a.deniedOperands(c, v)
+}
+
+// deniedOperands looks for a denied path among the words of a command
+// line asked for what no allow rule lifts (an option no row classifies, a
+// secret written): judgeArgv looks only where an allow rule may lift the
+// Ask, and such an Ask must not hide a Deny a word carries ("cp --foo
+// .env x").
+func (a *analyzer) deniedOperands(c *verdictAcc, v *argv) {
+	if c.decided && c.dec == permission.Ask && c.nonOver {
+		a.operandDenies(c, v)
+	}
 }
 
 // kindOpt returns the last option of kind k given, or nil.

@@ -67,6 +67,16 @@ func TestWriterWrapperSpellings(t *testing.T) {
 		{"setsid --wa cat a.txt", "ask", "wrapper:setsid", "starts a new session"},
 		{"command -V ./.env", "deny", "path:secret", "command: reads ./.env"},
 		{"exec -ca x cat .env", "deny", "path:secret", "exec: runs cat: reads .env"},
+		// An Ask no allow rule lifts (an option not listed, a secret
+		// written) hides no Deny the words carry.
+		{"cp --foo .env x", "deny", "path:secret", "cp: reads .env"},
+		{"chmod -rf .env", "deny", "path:secret", "chmod: reaches .env"},
+		{"flock --command cat .env", "deny", "path:secret", "flock: reaches .env"},
+		// Values read as the tools read them: "--" before timeout's
+		// duration, touch -t's stamp, cp --sparse's WHEN.
+		{"timeout -- 5 cat a.txt", "allow", "safe", "every command is read-only"},
+		{"touch -t / a.txt", "ask", "write:touch", "touch: writes a.txt (inside the allowed roots)"},
+		{"cp --sparse / a.txt", "ask", "write:cp", "cp: writes a.txt (inside the allowed roots)"},
 	} {
 		v := g.Judge(context.Background(), dir, paths, tc.line)
 		assert.Equal(t, tc.decision, v.Decision.String(), "%q (%s)", tc.line, v.Reason)
