@@ -275,6 +275,9 @@ func wrappedProgram(s *spec, line string) string {
 	if s.firstOperand == kWord {
 		i++ // timeout's duration
 	}
+	for i < len(words) && (words[i] == "-" || isAssignWord(words[i])) {
+		i++ // env's
+	}
 	if i >= len(words) {
 		return ""
 	}

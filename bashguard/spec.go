@@ -101,6 +101,9 @@ const (
 	kShellCode // its value is shell code the program runs with sh -c, judged as a script; as operands, they are joined into it (watch)
 	kExecOps   // it makes the operands a command line run as it is, not shell code (watch -x)
 	kLookup    // it makes the program look the operands up as command names, running nothing (command -v)
+	kClearEnv  // it starts the command it runs with an empty environment (env -i)
+	kUnsetVar  // its value is a variable removed from the environment of the command it runs (env -u)
+	kSplitArgs // its value is split into the command line the program runs, which is not analysed (env -S)
 )
 
 // String names the kind as the table and reasons do.
@@ -108,7 +111,8 @@ func (k kind) String() string {
 	return [...]string{"unknown", "flag", "word", "pattern", "read", "probe", "list", "list0", "write", "program",
 		"change", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec",
 		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir",
-		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup"}[k]
+		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
+		"clear-env", "unset-var", "split-args"}[k]
 }
 
 // arity says whether an option takes a value.

@@ -153,8 +153,11 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 		}
 	case kTargetDir:
 		a.writePath(c, e.val, vf, cmd) // and the command's model writes its operands into it
-	case kExecOps, kLookup:
-		// What the command's model reads its operands as (wrappers.go).
+	case kExecOps, kLookup, kClearEnv, kUnsetVar:
+		// What the command's model reads its operands as, and the
+		// environment it runs them in (wrappers.go).
+	case kSplitArgs:
+		c.addf(permission.Ask, RuleCodeEnvSplit, "splits a string into a command line (", o.name, "), which is not analysed", false)
 	case kShellCode:
 		a.shellCode(c, cmd, s, e, v.literal(e.at))
 	default:

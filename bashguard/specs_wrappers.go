@@ -49,6 +49,13 @@ var wrapperSpecs = compileAll(map[string]*spec{
 		ask: "runs a command repeatedly until stopped",
 		examples: []example{{"watch ls", "ask"}, {"watch -n 1 'cat a.txt'", "ask"}, {"watch -x cat .env", "deny"}, {"watch 'cat .env'", "deny"},
 			{"watch -y ls", "ask"}}},
+	// env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
+	// (wrappers.go: env).
+	"env": {grammar: wrapperGrammar, rows: wrapperEnvRows, operands: kCommand,
+		examples: []example{{"env LANG=C cat a.txt", "allow"}, {"env -i cat a.txt", "allow"}, {"env - LANG=C cat a.txt", "allow"},
+			{"env -u HOME -v cat a.txt", "allow"}, {"env --unset=HOME cat a.txt", "allow"}, {"env -uHOME --ignore-e cat a.txt", "allow"}, {"env --ign cat a.txt", "ask"},
+			{"env", "ask"}, {"env -u HOME", "ask"}, {"env PATH=/tmp ls", "ask"}, {"env -C src ls", "ask"}, {"env --ch=src ls", "ask"},
+			{"env -vS 'cat .env'", "ask"}, {"env --split='cat a.txt'", "ask"}, {"env --block-signal cat a.txt", "ask"}, {"env cat .env", "deny"}}},
 	// bash's builtins: command [-pVv] NAME..., builtin NAME,
 	// exec [-cl] [-a NAME] [COMMAND].
 	"command": {grammar: posixGrammar, rows: wrapperCommandRows, operands: kCommand, bareWhy: "no command given",
@@ -136,6 +143,22 @@ var wrapperWatchRows = []optRow{
 	{"-x --exec", kExecOps, ""},
 	{"-h --help", kFlag, ""},
 	{"-v --version", kFlag, ""},
+}
+
+// wrapperEnvRows are the options of env. -C runs the command in another
+// directory, -S splits a string into the command line; the signal
+// options change what the command's signals do. --help and --version,
+// which print in place of running the command, ask as they always have.
+var wrapperEnvRows = []optRow{
+	{"-i --ignore-environment", kClearEnv, ""},
+	{"-0 --null", kFlag, ""},
+	{"-u= --unset=", kUnsetVar, ""},
+	{"-C= --chdir=", kDir, ""},
+	{"-S= --split-string=", kSplitArgs, ""},
+	{"--block-signal[=] --default-signal[=] --ignore-signal[=]", kAsk, "changes what the signals sent to the command do"},
+	{"--list-signal-handling", kAsk, "is not among the options judged harmless"},
+	{"-v --debug", kFlag, ""},
+	{"--help --version", kAsk, "is not among the options judged harmless"},
 }
 
 // wrapperCommandRows are the options of bash's command: -v and -V print

@@ -161,65 +161,64 @@ func unsetEnv(env []envVar, name string) []envVar {
 	return out
 }
 
-// env judges its assignments and flags and the command it runs.
+// env judges its options and assignments by its spec, and the command it
+// runs in the environment they make.
 func (a *analyzer) env(c *verdictAcc, v *argv, x execCtx) {
-	i := 1
-	env := a.cmdEnv
-	outerEnv := a.cmdEnv
-	defer func() { a.cmdEnv = outerEnv }()
-loop:
-	for ; i < v.len(); i++ {
-		s := v.vals[i]
-		name, _, has := strings.Cut(s, "=")
-		switch {
-		case s == "--":
-			i++
-			break loop
-		case s == "-" || s == "-i" || longIs(name, "--ignore-environment"):
-			env = nil // the command starts with an empty environment
-		case s == "-0" || s == "-v" || longIs(name, "--null", "--debug"):
-		case s == "-u" || longIs(name, "--unset"):
-			if !has && strings.HasPrefix(s, "-u") && len(s) == 2 || !has && strings.HasPrefix(s, "--") {
-				i++
-				if i < v.len() {
-					env = unsetEnv(env, v.vals[i])
-				}
-			} else if has {
-				env = unsetEnv(env, s[strings.IndexByte(s, '=')+1:])
-			}
-		case strings.HasPrefix(s, "-u"):
-			env = unsetEnv(env, s[2:])
-		case s == "-C" || strings.HasPrefix(s, "-C") || longIs(name, "--chdir"):
-			c.add(permission.Ask, ArgsRule("env"), "runs the command in another directory (-C), so its relative paths cannot be checked", false)
-			if s == "-C" || !has && strings.HasPrefix(s, "--") {
-				i++
-			}
-		case strings.HasPrefix(s, "-S") || longIs(name, "--split-string") || strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.ContainsRune(s, 'S'):
-			c.add(permission.Ask, RuleCodeEnvSplit, "splits a string into a command line (-S), which is not analysed", false)
-			return
-		case strings.HasPrefix(s, "-"):
-			c.add(permission.Ask, ArgsRule("env"), "uses the env option "+s+", which is not known to be harmless", false)
-		case isAssignWord(s):
-			if why := riskyVar(name, true); why != "" {
-				c.add(permission.Ask, RuleEnvAssign, "assignment to "+name+" "+why, false)
-			}
-			_, val, _ := strings.Cut(s, "=")
-			env = append(env[:len(env):len(env)], envVar{name: name, val: val, lit: v.literal(i)})
-		default:
-			break loop
-		}
+	a.envSpec(c, wrapperSpecs["env"], v, x)
+	a.deniedOperands(c, v)
+}
+
+// envSpec judges env by its spec s.
+func (a *analyzer) envSpec(c *verdictAcc, s *spec, v *argv, x execCtx) {
+	f := a.judgeSpec(c, "env", s, v, 1)
+	if f.hasKind(kSplitArgs) {
+		return // the command line is in the string
 	}
-	if i >= v.len() {
+	if e := f.kindOpt(kDir); e != nil {
+		c.add(permission.Ask, ArgsRule("env"), "runs the command in another directory ("+e.opt.name+"), so its relative paths cannot be checked", false)
+	}
+	env, ops := a.envAssigned(c, v, &f)
+	if len(ops) == 0 {
 		environ(c, "env without a command prints the environment")
 		return
 	}
-	rest := v.from(i)
+	outerEnv := a.cmdEnv
+	defer func() { a.cmdEnv = outerEnv }()
+	rest := v.from(ops[0])
 	a.cmdEnv = env
 	sub := a.wrapped(c, "", &rest, x)
 	c.wraps("env", &rest, &sub)
 	if !sub.decided {
-		c.allow(sub.allowRule, "runs "+v.vals[i]+": "+sub.allowWhy)
+		c.allow(sub.allowRule, "runs "+v.vals[ops[0]]+": "+sub.allowWhy)
 	}
+}
+
+// envAssigned returns the environment env's options and NAME=VALUE
+// operands make for the command it runs ("-i" and a first operand "-"
+// empty it, -u removes a name), judging each assignment, and the operands
+// left: the command line.
+func (a *analyzer) envAssigned(c *verdictAcc, v *argv, f *specFacts) ([]envVar, []int) {
+	env := a.cmdEnv
+	for _, e := range f.seen {
+		switch e.opt.kind {
+		case kClearEnv:
+			env = nil
+		case kUnsetVar:
+			env = unsetEnv(env, e.val)
+		}
+	}
+	ops := f.ops
+	if len(ops) > 0 && v.vals[ops[0]] == "-" && v.literal(ops[0]) {
+		env, ops = nil, ops[1:]
+	}
+	for ; len(ops) > 0 && isAssignWord(v.vals[ops[0]]); ops = ops[1:] {
+		name, val, _ := strings.Cut(v.vals[ops[0]], "=")
+		if why := riskyVar(name, true); why != "" {
+			c.add(permission.Ask, RuleEnvAssign, "assignment to "+name+" "+why, false)
+		}
+		env = append(env[:len(env):len(env)], envVar{name: name, val: val, lit: v.literal(ops[0])})
+	}
+	return env, ops
 }
 
 // wraps records that the command is the process wrapper name running

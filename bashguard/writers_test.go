@@ -67,6 +67,16 @@ func TestWriterWrapperSpellings(t *testing.T) {
 		{"setsid --wa cat a.txt", "ask", "wrapper:setsid", "starts a new session"},
 		{"command -V ./.env", "deny", "path:secret", "command: reads ./.env"},
 		{"exec -ca x cat .env", "deny", "path:secret", "exec: runs cat: reads .env"},
+		// env: clusters, -u's value, "-" and the assignments.
+		{"env -0u -x -i cat a.txt", "allow", "safe", "every command is read-only"},
+		{"env -vi cat .env", "deny", "path:secret", "env: runs cat: reads .env"},
+		{"env --unset PATH cat a.txt", "allow", "safe", "every command is read-only"},
+		{"env - PATH=/tmp ls", "ask", "env:assign", "env: assignment to PATH"},
+		{"env -vS 'cat a.txt'", "ask", "code:env-split", "env: splits a string into a command line (-S), which is not analysed"},
+		{"env --ch=src ls", "ask", "args:env", "env: runs the command in another directory (-C)"},
+		{"env --ign cat a.txt", "ask", "args:env", "env option --ign, which is an abbreviation of more than one option"},
+		{"env --ign cat .env", "deny", "path:secret", "env: runs cat: reads .env"},
+		{"env --block-signal=INT cat a.txt", "ask", "args:env", "env option --block-signal, which changes what the signals"},
 		// An Ask no allow rule lifts (an option not listed, a secret
 		// written) hides no Deny the words carry.
 		{"cp --foo .env x", "deny", "path:secret", "cp: reads .env"},
