@@ -37,6 +37,16 @@ const (
 // output the audit log keeps in output_preview.
 const AuditPreviewRunes = 200
 
+// AuditInputBytes bounds the call's input the audit log keeps in the input
+// column, in bytes, the truncation mark included: enough for a command, a
+// path or an edit's first lines, small enough that a row stays a row. An
+// input that was cut ends with "…[truncated: N bytes in all]", and
+// input_bytes holds N, so that len(input) < input_bytes says it too.
+const AuditInputBytes = 8 << 10
+
+// AuditRedactionFailed replaces a text whose [AuditOptions.Redact] panicked.
+const AuditRedactionFailed = "[not recorded: the redaction panicked]"
+
 // ErrAuditLost is returned (wrapped) by [AuditLog.Close] when rows could be
 // written neither to the database nor to the fallback.
 var ErrAuditLost = errors.New("hooks: audit log: rows lost")
@@ -78,6 +88,12 @@ type AuditRecord struct {
 	// row.
 	Layer string `json:"layer"`
 	Rule  string `json:"rule"`
+	// Input is the call's input (its JSON object, after the PreToolUse
+	// hooks' mutations), as [AuditOptions.Redact] left it, cut to
+	// [AuditInputBytes]; empty on the session-stop row. InputBytes is the
+	// size of the redacted input before the cut; Record sets it.
+	Input      string `json:"input"`
+	InputBytes int64  `json:"input_bytes"`
 }
 
 // AuditOptions configures an [AuditLog]. The zero value is usable: SQLite
@@ -137,6 +153,18 @@ type AuditOptions struct {
 	// Now is the clock for rows recorded without a time; nil means
 	// [time.Now].
 	Now func() time.Time
+
+	// Redact masks the secrets in a text. Record applies it to every
+	// row's input and output preview before anything else sees them (the
+	// queue, the database, the fallback), so give it the function your
+	// redacting PostToolUse hook uses (see [Redaction]): the output the
+	// model reads and the row the log keeps are then masked by the same
+	// code, and the preview is masked even when the audit hook runs before
+	// the redacting one. nil keeps the texts as they are: the input is
+	// then stored unredacted. Redact must be safe for concurrent use; if
+	// it panics, the field it was given is replaced by a note saying so,
+	// never stored unredacted.
+	Redact func(string) string
 }
 
 // AuditStats counts what an [AuditLog] did with its rows. Once Close has
@@ -199,6 +227,7 @@ type AuditLog struct {
 	q      *auditSQL
 	logger *slog.Logger
 	now    func() time.Time
+	redact func(string) string
 
 	batchSize    int
 	maxAttempts  int
@@ -281,6 +310,7 @@ func NewAuditLog(db *sql.DB, opts AuditOptions) (*AuditLog, error) {
 		q:            q,
 		logger:       opts.Logger,
 		now:          opts.Now,
+		redact:       opts.Redact,
 		batchSize:    cmp.Or(opts.BatchSize, 64),
 		maxAttempts:  cmp.Or(opts.MaxAttempts, 5),
 		retryBackoff: cmp.Or(opts.RetryBackoff, 100*time.Millisecond),
@@ -311,8 +341,10 @@ func NewAuditLog(db *sql.DB, opts AuditOptions) (*AuditLog, error) {
 }
 
 // Record queues one row and returns at once; it never touches the
-// database. It fills in Time when zero, cuts OutputPreview to
-// [AuditPreviewRunes] characters, and makes every text valid UTF-8 without
+// database. It fills in Time when zero, masks Input and OutputPreview with
+// [AuditOptions.Redact], cuts Input to [AuditInputBytes] (marking the cut)
+// and OutputPreview to [AuditPreviewRunes] characters, and makes every
+// text valid UTF-8 without
 // NUL bytes (invalid bytes and NULs become U+FFFD), which PostgreSQL
 // requires. If the queue is full, or the log is closed, the row goes to
 // the fallback on the caller's goroutine (a local append, never the
@@ -357,7 +389,7 @@ func (l *AuditLog) Record(r AuditRecord) {
 //
 // A PostToolUse row has status [AuditOK] when the call was allowed and
 // returned no error, [AuditFail] otherwise; the agent name, step, elapsed
-// time, output, decision and reason come from the event. The session-stop
+// time, input, output, decision and reason come from the event. The session-stop
 // row has tool name [AuditSessionTool], the session's step count and
 // duration, the stop reason in reason, and the stopping error, if any, in
 // output_preview.
@@ -395,6 +427,7 @@ func (l *AuditLog) hook() Hook {
 				Confinement:   e.Confinement,
 				Layer:         layerName(e.Layer),
 				Rule:          string(e.Rule),
+				Input:         string(e.Input),
 			})
 			return PostToolUseResult{}, nil
 		},
@@ -467,9 +500,15 @@ func (l *AuditLog) TakeFallback() []AuditFallbackRow {
 	return l.mem.take()
 }
 
-// EnsureTable creates the table and its session_id index if they are
-// missing. The writer does this before its first write; calling it is only
-// needed to find a misconfigured database early.
+// EnsureTable brings the table to the schema this code writes: it creates
+// the table, its session_id index and the version table
+// ([AuditVersionTable]) if they are missing, and applies the migrations a
+// table made by an earlier release lacks, each once, in one transaction
+// (in PostgreSQL under an advisory lock, so replicas starting together
+// migrate once). A table whose recorded version is newer than this code's
+// is an error: the log does not write to a schema it does not know. The
+// writer does this before its first write; calling it is only needed to
+// find a misconfigured database early.
 func (l *AuditLog) EnsureTable(ctx context.Context) error {
 	if l.q == nil {
 		return errors.New("hooks: audit log: AuditLog not made by NewAuditLog")
@@ -482,7 +521,7 @@ func (l *AuditLog) EnsureTable(ctx context.Context) error {
 	if l.tableReady.Load() {
 		return nil
 	}
-	if err := l.q.createTable(ctx, l.db); err != nil {
+	if err := l.q.migrate(ctx, l.db); err != nil {
 		return err
 	}
 	l.tableReady.Store(true)
@@ -495,7 +534,22 @@ func (l *AuditLog) normalise(r *AuditRecord) {
 	if r.Time.IsZero() {
 		r.Time = l.now()
 	}
-	r.OutputPreview = cleanText(truncateRunes(r.OutputPreview, AuditPreviewRunes))
+	// The preview is masked on a window wider than what is kept, so that a
+	// secret across the cut is masked whole before the cut.
+	preview := r.OutputPreview
+	if len(preview) > AuditInputBytes {
+		preview = truncateBytes(preview, AuditInputBytes)
+	}
+	r.OutputPreview = cleanText(truncateRunes(l.redactText(preview), AuditPreviewRunes))
+	if r.Input != "" {
+		in := cleanText(l.redactText(r.Input))
+		r.InputBytes = max(r.InputBytes, int64(len(in)))
+		if len(in) > AuditInputBytes {
+			mark := "…[truncated: " + strconv.FormatInt(r.InputBytes, 10) + " bytes in all]"
+			in = truncateBytes(in, AuditInputBytes-len(mark)) + mark
+		}
+		r.Input = in
+	}
 	r.Key = cleanText(r.Key)
 	r.SessionID = cleanText(r.SessionID)
 	r.ToolName = cleanText(r.ToolName)
@@ -506,6 +560,33 @@ func (l *AuditLog) normalise(r *AuditRecord) {
 	r.Confinement = cleanText(r.Confinement)
 	r.Layer = cleanText(r.Layer)
 	r.Rule = cleanText(r.Rule)
+}
+
+// redactText applies the configured redaction; a redaction that panics
+// leaves a note, never the text it was given.
+func (l *AuditLog) redactText(s string) (out string) {
+	if l.redact == nil || s == "" {
+		return s
+	}
+	defer func() {
+		// The panic's value may quote the text: it is not kept either.
+		if recover() != nil {
+			out = AuditRedactionFailed
+		}
+	}()
+	return l.redact(s)
+}
+
+// truncateBytes returns the longest prefix of s of at most n bytes that
+// does not split a UTF-8 sequence.
+func truncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // truncateRunes returns the first n runes of s (an invalid byte counts as

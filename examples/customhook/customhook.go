@@ -33,20 +33,11 @@ func Redact(s string) string {
 }
 
 // Redaction returns a PostToolUse hook that masks secrets in every tool's
-// output. It answers MutateOutput only when something was masked. It
-// never blocks, so it runs inline.
-func Redaction() hooks.Hook {
-	return hooks.Hook{
-		Name:    "redaction",
-		Timeout: hooks.NoTimeout,
-		PostToolUse: func(_ context.Context, e hooks.PostToolUseEvent) (hooks.PostToolUseResult, error) {
-			if r := Redact(e.Output); r != e.Output {
-				return hooks.MutateOutput(r), nil
-			}
-			return hooks.PostToolUseResult{}, nil
-		},
-	}
-}
+// output with [Redact] ([hooks.Redaction]). It answers MutateOutput only
+// when something was masked. It never blocks, so it runs inline. Give
+// [Redact] to the audit log too ([hooks.AuditOptions].Redact), so that the
+// input each row keeps is masked by the same patterns.
+func Redaction() hooks.Hook { return hooks.Redaction("redaction", Redact) }
 
 // BlockPattern returns a PreToolUse hook that blocks a call of a tool
 // matching tools (nil: every tool) when its raw JSON input matches
