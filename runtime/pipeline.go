@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,11 @@ type Config struct {
 	Asker approval.Asker
 	// AskTimeout bounds a question; 0 means approval.DefaultAskTimeout.
 	AskTimeout time.Duration
+	// ParkTimeout is how long a parked approval (an Ask without an
+	// Asker) waits for a person before it expires, a Deny; 0 means
+	// AskTimeout when that is set, else [DefaultParkTimeout] (10
+	// minutes).
+	ParkTimeout time.Duration
 	// MaxParked and MaxParkedPerSession bound the approvals this pipeline
 	// keeps waiting for a person (an Ask without an Asker): over either,
 	// the call is denied, saying so. 0 means DefaultMaxParked and
@@ -112,8 +118,8 @@ func New(cfg Config) (*Pipeline, error) {
 	if cfg.Checker == nil {
 		errs = append(errs, errors.New("runtime: Config.Checker is nil"))
 	}
-	if cfg.AskTimeout < 0 || cfg.MaxInputBytes < 0 || cfg.MaxParked < 0 || cfg.MaxParkedPerSession < 0 {
-		errs = append(errs, errors.New("runtime: negative AskTimeout, MaxInputBytes, MaxParked or MaxParkedPerSession"))
+	if cfg.AskTimeout < 0 || cfg.ParkTimeout < 0 || cfg.MaxInputBytes < 0 || cfg.MaxParked < 0 || cfg.MaxParkedPerSession < 0 {
+		errs = append(errs, errors.New("runtime: negative AskTimeout, ParkTimeout, MaxInputBytes, MaxParked or MaxParkedPerSession"))
 	}
 	if err := cfg.Limits.validate(); err != nil {
 		errs = append(errs, err)
@@ -127,6 +133,9 @@ func New(cfg Config) (*Pipeline, error) {
 	// The pipeline keeps its own copy of the per-tool limits, validated
 	// once here: After shapes outputs without validating them again.
 	cfg.Output.PerTool = maps.Clone(cfg.Output.PerTool)
+	if cfg.ParkTimeout == 0 {
+		cfg.ParkTimeout = cmp.Or(cfg.AskTimeout, DefaultParkTimeout)
+	}
 	if cfg.AskTimeout == 0 {
 		cfg.AskTimeout = approval.DefaultAskTimeout
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
+	"github.com/toolgate/toolgate/runtime/store"
 )
 
 // Check runs the layers of the design, in order, on one call of a live
@@ -186,6 +187,8 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 	}
 	req.AlwaysRules = always
 	req.Explanation = explain(call.Tool, v)
+	req.Agent = a.name
+	req.Script, req.ScriptCommands = a.shellOf(call.Tool, v)
 	// The question ends with the call's ctx or with the session, whichever
 	// ends first: a host's ctx is often not the session's.
 	ctx, stop := a.withSession(ctx)
@@ -198,11 +201,18 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 		v.Decision, v.Rule = permission.Allow, allowedRule(ans.Choice)
 		v.Reason = "the person allowed it (" + ans.Choice.String() + ") after: " + prev.Reason
 		if ans.Choice == approval.AllowAlways && len(req.AlwaysRules) > 0 {
+			// A wider scope's grants are the asker's to record (a
+			// StoreAsker's store has them already); the session gets
+			// the rules now either way.
+			scope := ans.Scope
+			if scope != store.ScopeProject && scope != store.ScopeUser {
+				scope = store.ScopeSession
+			}
 			if err := a.rules.Add(permission.Allow, req.AlwaysRules...); err != nil {
 				v.Reason += "; the session rule could not be added: " + err.Error()
 			} else {
 				a.noteGranted(req.AlwaysRules)
-				v.Reason += "; added session rules " + strings.Join(req.AlwaysRules, ", ")
+				v.Reason += "; added " + scope.String() + " rules " + strings.Join(req.AlwaysRules, ", ")
 			}
 		}
 	default:

@@ -21,6 +21,12 @@ const (
 	DefaultMaxParkedPerSession = 32
 )
 
+// DefaultParkTimeout is how long a parked approval waits for a person when
+// neither Config.ParkTimeout nor Config.AskTimeout says: long enough to
+// notice the page, read the call and decide. A parked call holds no
+// goroutine while it waits, so a long wait costs the pipeline nothing.
+const DefaultParkTimeout = 10 * time.Minute
+
 // RuleParkedFull: an approval was answered with a Deny by the pipeline
 // itself, to make room: too many of its session's, or of the pipeline's,
 // were waiting for a person.

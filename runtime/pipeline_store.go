@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -383,10 +384,12 @@ func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string)
 		_ = p.st.st.AnswerApproval(context.WithoutCancel(ctx), old, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor,
 			Reason: "denied by toolgate to make room: more approvals were waiting for a person than " + parkedBound(p.cfg) + "; ask again"})
 	}
+	script, cmds := a.shellOf(call.Tool, v)
 	ap := store.Approval{
 		ID: newTicket(), Session: a.l7.ID(), Project: p.cfg.Project, User: p.cfg.User,
-		Tool: call.Tool, Input: v.Input, Reason: v.Reason, Explanation: explain(call.Tool, v),
-		AlwaysRules: always, Created: now, Expires: now.Add(p.cfg.AskTimeout),
+		Tool: call.Tool, Input: v.Input, Agent: a.name, Script: script, Commands: cmds,
+		Reason: v.Reason, Explanation: explain(call.Tool, v),
+		AlwaysRules: always, Created: now, Expires: now.Add(p.cfg.ParkTimeout),
 	}
 	if err := p.st.st.PutApproval(context.WithoutCancel(ctx), ap); err != nil {
 		// No ticket, no answer: the call cannot run.
@@ -511,6 +514,31 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 		v.Reason += ": " + ap.Answer.Reason
 	}
 	return v, true
+}
+
+// shellOf returns, for a shell call, the script (the first non-empty
+// command field of the verdict's input) and its simple commands as an
+// approval shows them; nothing for other calls.
+func (a *agent) shellOf(tool string, v Verdict) (string, []store.ApprovalCommand) {
+	if len(v.Commands) == 0 {
+		return "", nil
+	}
+	var script string
+	if t, ok := a.toolset().Lookup(tool); ok {
+		var members map[string]json.RawMessage
+		if json.Unmarshal(v.Input, &members) == nil {
+			for _, f := range t.Traits(v.Input).CommandFields {
+				if json.Unmarshal(members[f], &script) == nil && script != "" {
+					break
+				}
+			}
+		}
+	}
+	cmds := make([]store.ApprovalCommand, len(v.Commands))
+	for i, c := range v.Commands {
+		cmds[i] = store.ApprovalCommand{Args: c.Args, Pos: c.Pos, Asks: c.Decision == permission.Ask, Reason: c.Reason}
+	}
+	return script, cmds
 }
 
 // explain returns the layer-by-layer account of verdict v on a call of

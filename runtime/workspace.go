@@ -67,6 +67,10 @@ type Workspace struct {
 	Asker approval.Asker
 	// AskTimeout bounds a question; 0 means approval.DefaultAskTimeout.
 	AskTimeout time.Duration
+	// ParkTimeout is how long a parked approval waits for a person; 0
+	// means AskTimeout when set, else [DefaultParkTimeout] (see
+	// [Config.ParkTimeout]).
+	ParkTimeout time.Duration
 	// Limits are layer 7's limits for every session.
 	Limits Limits
 	// Output shapes tool outputs in After.
@@ -151,7 +155,7 @@ func Open(w Workspace) (*Pipeline, error) {
 	}
 	p, err := New(Config{
 		Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
-		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, Output: w.Output, AgentName: w.AgentName,
+		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, ParkTimeout: w.ParkTimeout, Output: w.Output, AgentName: w.AgentName,
 		Store: w.Store, Project: w.Dir, User: w.User,
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/store"
 )
 
 // Choice is a person's answer to a request for approval. The zero value is
@@ -42,6 +43,11 @@ type Answer struct {
 	Choice Choice
 	// Reason explains the choice; for a Deny it is shown to the model.
 	Reason string
+	// Scope is where an AllowAlways answer granted the rules, when the
+	// asker records grants itself ([StoreAsker] does, in its store);
+	// zero, [store.ScopeSession], means the session, whose rules the
+	// pipeline adds.
+	Scope store.Scope
 }
 
 // Request asks a person to approve one call.
@@ -62,6 +68,14 @@ type Request struct {
 	Reason string
 	// Commands lists, for a shell call, the argv of each simple command.
 	Commands [][]string
+	// Agent names the agent that made the call ("lead", or a
+	// subagent's name).
+	Agent string
+	// Script is, for a shell call, the script the tool would run, and
+	// ScriptCommands its simple commands with where each stands and
+	// whether it is why the call asks: what an approval page marks.
+	Script         string
+	ScriptCommands []store.ApprovalCommand
 	// AlwaysRules are the session rules an AllowAlways answer would record;
 	// empty when AllowAlways is not offered (it then counts as AllowOnce).
 	AlwaysRules []string

@@ -73,7 +73,8 @@ func (a *StoreAsker) Ask(ctx context.Context, req Request) (Answer, error) {
 		exp = now.Add(DefaultAskTimeout)
 	}
 	ap := store.Approval{ID: id, Session: req.Session, Project: a.project, User: a.user, Tool: req.Tool,
-		Input: req.Input, Reason: req.Reason, Explanation: req.Explanation, AlwaysRules: req.AlwaysRules,
+		Input: req.Input, Agent: req.Agent, Script: req.Script, Commands: req.ScriptCommands,
+		Reason: req.Reason, Explanation: req.Explanation, AlwaysRules: req.AlwaysRules,
 		Created: now, Expires: exp}
 	wake := a.wait(id)
 	if err := a.st.PutApproval(ctx, ap); err != nil {
@@ -91,7 +92,7 @@ func (a *StoreAsker) Ask(ctx context.Context, req Request) (Answer, error) {
 			return Answer{}, fmt.Errorf("approval: %s belongs to session %q, not %q", id, got.Session, req.Session)
 		case err == nil && got.Answered:
 			a.drop(id)
-			return Answer{Choice: Choice(got.Answer.Choice), Reason: got.Answer.Reason}, nil
+			return Answer{Choice: Choice(got.Answer.Choice), Reason: got.Answer.Reason, Scope: got.Answer.Scope}, nil
 		}
 		select {
 		case <-wake:

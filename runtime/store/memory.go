@@ -106,6 +106,12 @@ func cloneApproval(a Approval) Approval {
 	a.Input = slices.Clone(a.Input)
 	a.AlwaysRules = slices.Clone(a.AlwaysRules)
 	a.Answerers = slices.Clone(a.Answerers)
+	if a.Commands != nil {
+		a.Commands = slices.Clone(a.Commands)
+		for i := range a.Commands {
+			a.Commands[i].Args = slices.Clone(a.Commands[i].Args)
+		}
+	}
 	return a
 }
 

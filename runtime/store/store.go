@@ -119,6 +119,15 @@ type Approval struct {
 	Project, User string
 	Tool          string
 	Input         json.RawMessage
+	// Agent names the agent that made the call: "lead", or a subagent's
+	// name; empty when the asker does not know it.
+	Agent string
+	// Script is, for a shell call, the script the tool would run (the
+	// input's command field), and Commands its simple commands, each with
+	// its own verdict: those that Ask are what made the call ask. Both
+	// are empty for other tools.
+	Script   string
+	Commands []ApprovalCommand
 	// Reason says why the call needs approval; Explanation is the
 	// layer-by-layer account of the decision.
 	Reason      string
@@ -133,6 +142,19 @@ type Approval struct {
 	// Answered reports an answer; Answer is it.
 	Answered bool
 	Answer   Answer
+}
+
+// ApprovalCommand is one simple command of a shell call awaiting approval.
+type ApprovalCommand struct {
+	// Args is the argv as bash would see it.
+	Args []string `json:"args"`
+	// Pos is where the command starts in the script, "line:col" (both
+	// from 1, the column in bytes).
+	Pos string `json:"pos,omitempty"`
+	// Asks reports that this command is why the call asks (its verdict
+	// is Ask); Reason says why, in the words of the layer that decided.
+	Asks   bool   `json:"asks,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // Approvals keeps pending and answered approvals.

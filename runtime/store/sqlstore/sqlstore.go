@@ -171,15 +171,18 @@ func (s *Store) Grants(ctx context.Context, scope store.Scope, key string) ([]st
 // approvalBody is what an approval row keeps as JSON: everything but its
 // id, times and answer.
 type approvalBody struct {
-	Session     string          `json:"session"`
-	Project     string          `json:"project,omitempty"`
-	User        string          `json:"user,omitempty"`
-	Tool        string          `json:"tool"`
-	Input       json.RawMessage `json:"input,omitempty"`
-	Reason      string          `json:"reason,omitempty"`
-	Explanation string          `json:"explanation,omitempty"`
-	AlwaysRules []string        `json:"alwaysRules,omitempty"`
-	Answerers   []string        `json:"answerers,omitempty"`
+	Session     string                  `json:"session"`
+	Project     string                  `json:"project,omitempty"`
+	User        string                  `json:"user,omitempty"`
+	Tool        string                  `json:"tool"`
+	Input       json.RawMessage         `json:"input,omitempty"`
+	Reason      string                  `json:"reason,omitempty"`
+	Explanation string                  `json:"explanation,omitempty"`
+	AlwaysRules []string                `json:"alwaysRules,omitempty"`
+	Answerers   []string                `json:"answerers,omitempty"`
+	Agent       string                  `json:"agent,omitempty"`
+	Script      string                  `json:"script,omitempty"`
+	Commands    []store.ApprovalCommand `json:"commands,omitempty"`
 }
 
 // PutApproval implements [store.Approvals].
@@ -190,7 +193,8 @@ func (s *Store) PutApproval(ctx context.Context, a store.Approval) error {
 	if len(a.Input) > 0 && !json.Valid(a.Input) {
 		return errors.New("sqlstore: an approval's input must be JSON")
 	}
-	body, err := json.Marshal(approvalBody{a.Session, a.Project, a.User, a.Tool, a.Input, a.Reason, a.Explanation, a.AlwaysRules, a.Answerers})
+	body, err := json.Marshal(approvalBody{a.Session, a.Project, a.User, a.Tool, a.Input, a.Reason, a.Explanation, a.AlwaysRules, a.Answerers,
+		a.Agent, a.Script, a.Commands})
 	if err != nil {
 		return fmt.Errorf("sqlstore: %w", err)
 	}
@@ -241,6 +245,7 @@ func scanApproval(r scanner) (store.Approval, error) {
 	}
 	a.Session, a.Project, a.User, a.Tool, a.Input = b.Session, b.Project, b.User, b.Tool, b.Input
 	a.Reason, a.Explanation, a.AlwaysRules, a.Answerers = b.Reason, b.Explanation, b.AlwaysRules, b.Answerers
+	a.Agent, a.Script, a.Commands = b.Agent, b.Script, b.Commands
 	a.Created, a.Expires = fromNanos(created), fromNanos(expires)
 	a.Answered = answered != 0
 	a.Answer.Choice, a.Answer.Scope = uint8(choice), store.Scope(scope)

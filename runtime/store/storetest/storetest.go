@@ -53,6 +53,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		a := store.Approval{ID: key("ask-1"), Session: key("s1"), Project: key("p1"), Tool: "Bash",
 			Input: []byte(`{"command":"make build"}`), Reason: "make is not a known command",
 			Explanation: "ask Bash: ...", AlwaysRules: []string{"Bash(make build)"}, Answerers: []string{"ann"},
+			Agent: "builder", Script: "ls && make build", Commands: []store.ApprovalCommand{{Args: []string{"ls"}, Pos: "1:1"},
+				{Args: []string{"make", "build"}, Pos: "1:7", Asks: true, Reason: "make is not a known command"}},
 			Created: now, Expires: now.Add(time.Minute)}
 		must(t, st.PutApproval(ctx, a))
 		ev.want(t, store.Event{Kind: store.ApprovalAdded, ID: a.ID, Key: a.Session})
@@ -63,7 +65,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		must(t, err)
 		if got.Tool != "Bash" || string(got.Input) != `{"command":"make build"}` || got.Answered ||
 			fmt.Sprint(got.AlwaysRules) != "[Bash(make build)]" || fmt.Sprint(got.Answerers) != "[ann]" ||
-			got.Explanation != a.Explanation || got.Expires.Sub(a.Expires).Abs() > time.Millisecond {
+			got.Explanation != a.Explanation || got.Expires.Sub(a.Expires).Abs() > time.Millisecond ||
+			got.Agent != a.Agent || got.Script != a.Script || fmt.Sprint(got.Commands) != fmt.Sprint(a.Commands) {
 			t.Errorf("Approval = %+v, want what was put", got)
 		}
 		if _, err := st.Approval(ctx, key("nope")); !errors.Is(err, store.ErrNotFound) {
