@@ -1,9 +1,14 @@
 // Package approvalpage serves the approval page: the calls waiting for a
-// person, live over server-sent events, each with its input and the
-// layer-by-layer explanation of why it asks, and buttons to allow it once,
-// allow it always (showing the exact rules that adds) or deny it with a
-// reason. Answers go to a [store.Approvals]; a pipeline on any replica
-// sharing the store sees them.
+// person, live over server-sent events. Each shows the project, the agent
+// and session, when it asked and a countdown to its expiry; the command
+// first, with the commands that made it ask marked (or, for another tool,
+// the input's members); the reason in a sentence, with the layer-by-layer
+// trace and the raw input folded away; and buttons to allow it once, allow
+// it always (saying the exact rules that adds, and for which scope) or
+// deny it with a reason, also from the keyboard (a, A, d; j and k move).
+// An approval that expires unanswered stays on the page, saying so. The
+// page is one column on a phone. Answers go to a [store.Approvals]; a
+// pipeline on any replica sharing the store sees them.
 //
 // Security: every request for data or an answer needs the page's token in
 // an Authorization: Bearer header. The page itself (static, holding
@@ -31,6 +36,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -127,19 +133,43 @@ func (h *Handler) authenticated(r *http.Request) bool {
 	return false // never a cookie: every port of the host reads those
 }
 
-// Item is one pending approval as the page shows it.
+// Item is one pending approval as the page shows it: who asks and where,
+// the call (its command first, the parts that made it ask marked), the
+// reason in a sentence and the full trace, what "allow always" adds, and
+// the time left.
 type Item struct {
-	ID          string          `json:"id"`
-	Session     string          `json:"session"`
-	Tool        string          `json:"tool"`
-	Input       json.RawMessage `json:"input"`
-	Reason      string          `json:"reason"`
-	Explanation string          `json:"explanation"`
+	ID      string `json:"id"`
+	Session string `json:"session"`
+	// Project is the project (the workspace directory) the call is made
+	// in, and Agent the agent that made it; empty when not known.
+	Project string `json:"project,omitempty"`
+	Agent   string `json:"agent,omitempty"`
+	Tool    string `json:"tool"`
+	// Script is, for a shell call, the command in pieces, the commands
+	// that ask marked; Fields is, for other calls, the input's scalar
+	// members. Asking lists what made the call ask, each with why.
+	Script []Segment       `json:"script,omitempty"`
+	Fields []Field         `json:"fields,omitempty"`
+	Asking []Asking        `json:"asking,omitempty"`
+	Input  json.RawMessage `json:"input"`
+	Reason string          `json:"reason"`
+	// Explanation is the layer-by-layer trace of the decision.
+	Explanation string `json:"explanation"`
 	// AlwaysRules are the exact rules allow always adds; empty when it is
-	// not offered. Scopes are the scopes it may add them to.
-	AlwaysRules []string  `json:"alwaysRules,omitempty"`
-	Scopes      []string  `json:"scopes,omitempty"`
+	// not offered. Scopes are the scopes it may add them to, and
+	// ScopeKeys what each scope is (the session's id, the project's
+	// directory, the user's name).
+	AlwaysRules []string          `json:"alwaysRules,omitempty"`
+	Scopes      []string          `json:"scopes,omitempty"`
+	ScopeKeys   map[string]string `json:"scopeKeys,omitempty"`
+	// Asked is when the call asked; Expires when the approval expires,
+	// unanswered, as a Deny. ExpiresInMS is the time left when the list
+	// was sent, in milliseconds, so that a page counts down by its own
+	// clock, whatever its offset from the server's; -1 when the approval
+	// has no expiry.
+	Asked       time.Time `json:"asked"`
 	Expires     time.Time `json:"expires"`
+	ExpiresInMS int64     `json:"expiresInMs"`
 	// AnswerToken is the single-use token the answer must carry.
 	AnswerToken string `json:"answerToken"`
 }
@@ -151,6 +181,7 @@ func (h *Handler) items(ctx context.Context) ([]Item, error) {
 	if err != nil {
 		return nil, err
 	}
+	now := time.Now()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	live := make(map[string]bool, len(ps))
@@ -165,15 +196,38 @@ func (h *Handler) items(ctx context.Context) ([]Item, error) {
 			tok = newToken()
 			h.byID[p.ID], h.byToken[tok] = tok, p.ID
 		}
-		it := Item{ID: p.ID, Session: p.Session, Tool: p.Tool, Input: p.Input, Reason: p.Reason,
-			Explanation: p.Explanation, AlwaysRules: p.AlwaysRules, Expires: p.Expires, AnswerToken: tok}
+		it := Item{ID: p.ID, Session: p.Session, Project: p.Project, Agent: p.Agent, Tool: p.Tool, Input: p.Input,
+			Reason: p.Reason, Explanation: p.Explanation, AlwaysRules: p.AlwaysRules,
+			Asked: p.Created, Expires: p.Expires, AnswerToken: tok}
+		it.ExpiresInMS = -1 // no expiry
+		if !p.Expires.IsZero() {
+			it.ExpiresInMS = max(0, p.Expires.Sub(now).Milliseconds())
+		}
+		if p.Script != "" {
+			it.Script = scriptSegments(p.Script, p.Commands)
+		} else {
+			it.Fields = inputFields(p.Input, p.Reason)
+		}
+		for _, c := range p.Commands {
+			if c.Asks {
+				it.Asking = append(it.Asking, Asking{Part: strings.Join(c.Args, " "), Reason: c.Reason})
+			}
+		}
+		for _, f := range it.Fields {
+			if f.Marked {
+				it.Asking = append(it.Asking, Asking{Part: f.Name + ": " + f.Value})
+			}
+		}
 		if len(p.AlwaysRules) > 0 {
 			it.Scopes = []string{"session"}
+			it.ScopeKeys = map[string]string{"session": p.Session}
 			if p.Project != "" {
 				it.Scopes = append(it.Scopes, "project")
+				it.ScopeKeys["project"] = p.Project
 			}
 			if p.User != "" {
 				it.Scopes = append(it.Scopes, "user")
+				it.ScopeKeys["user"] = p.User
 			}
 		}
 		out = append(out, it)

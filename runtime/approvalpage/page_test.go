@@ -29,7 +29,9 @@ func setup(t *testing.T) (*store.Memory, *httptest.Server) {
 	t.Cleanup(srv.Close)
 	now := time.Now()
 	require.NoError(t, st.PutApproval(t.Context(), store.Approval{ID: "ask-1", Session: "s1", Project: "/w", Tool: "Bash",
-		Input: json.RawMessage(`{"command":"make build"}`), Reason: "make is not a known command",
+		Input: json.RawMessage(`{"command":"ls && make build"}`), Reason: "make is not a known command", Agent: "lead",
+		Script: "ls && make build", Commands: []store.ApprovalCommand{{Args: []string{"ls"}, Pos: "1:1"},
+			{Args: []string{"make", "build"}, Pos: "1:7", Asks: true, Reason: "make is not a known command"}},
 		Explanation: "ask Bash: make is not a known command by L5 shell", AlwaysRules: []string{"Bash(make build)"},
 		Created: now, Expires: now.Add(time.Minute)}))
 	require.NoError(t, st.PutApproval(t.Context(), store.Approval{ID: "ask-bob", Session: "s2", Tool: "Write",
@@ -152,7 +154,16 @@ func TestPageListsAndAnswersOnce(t *testing.T) {
 	assert.Equal(t, "ask-1", it.ID)
 	assert.Equal(t, []string{"Bash(make build)"}, it.AlwaysRules)
 	assert.Equal(t, []string{"session", "project"}, it.Scopes)
+	assert.Equal(t, map[string]string{"session": "s1", "project": "/w"}, it.ScopeKeys, "what each scope is, for the page to say")
 	assert.Contains(t, it.Explanation, "by L5 shell")
+	assert.Equal(t, "/w", it.Project)
+	assert.Equal(t, "lead", it.Agent)
+	assert.False(t, it.Asked.IsZero())
+	assert.Greater(t, it.ExpiresInMS, int64(50_000), "about a minute left")
+	assert.LessOrEqual(t, it.ExpiresInMS, int64(60_000))
+	assert.Equal(t, []approvalpage.Segment{{Text: "ls && "}, {Text: "make build", Marked: true}}, it.Script, "the command first, what asks marked")
+	assert.Equal(t, []approvalpage.Asking{{Part: "make build", Reason: "make is not a known command"}}, it.Asking)
+	assert.Nil(t, it.Fields, "a shell call shows its script, not fields")
 	assert.Equal(t, it.AnswerToken, pending(t, srv)[0].AnswerToken, "one token per approval until it is used")
 
 	// An answer from another site, or with another approval's token, is refused.
