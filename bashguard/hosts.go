@@ -22,45 +22,37 @@ func (a *analyzer) hosts(c *verdictAcc, name string, v *argv) {
 	if a.hj == nil || v.len() < 2 && netTools[name] == nil {
 		return
 	}
-	switch name {
-	case "curl":
-		a.curlHosts(c, v)
-	case "wget":
-		a.wgetHosts(c, v)
-	case "git":
-		a.gitHosts(c, v)
-	case "ssh":
-		a.sshHosts(c, v, "BbcDEeFIiJLlmOopQRSWw", false)
-	case "scp":
-		a.sshHosts(c, v, "cDFiJloPSX", true)
-	case "sftp":
-		a.sshHosts(c, v, "BbcDFiJloPRSsX", false)
-	case "rsync":
-		a.rsyncHosts(c, v)
-	case "nc", "ncat", "netcat":
-		a.ncHosts(c, v)
-	case "telnet":
-		a.firstOperandHost(c, v, "belnXk")
-	case "ftp":
-		a.firstOperandHost(c, v, "Pso")
-	case "socat":
-		a.unknownHost(c, "the addresses socat connects to, which are not read here")
-	case "go":
-		a.goHosts(c, v)
-	default:
-		if t := netTools[name]; t != nil {
-			a.tableHosts(c, name, t, v)
-		} else if isPip(name) {
-			a.pipHosts(c, *v)
-		} else if strings.HasPrefix(name, "python") && v.len() > 3 && v.vals[1] == "-m" && isPip(v.vals[2]) {
-			a.pipHosts(c, v.from(2))
-		}
+	if s := netSpecs[name]; s != nil {
+		a.specHosts(c, s, v)
+		return
+	}
+	if r := hostReaders[name]; r != nil {
+		r(a, c, v)
+		return
+	}
+	if t := netTools[name]; t != nil {
+		a.tableHosts(c, name, t, v)
+	} else if isPip(name) {
+		a.pipHosts(c, *v)
+	} else if strings.HasPrefix(name, "python") && v.len() > 3 && v.vals[1] == "-m" && isPip(v.vals[2]) {
+		a.pipHosts(c, v.from(2))
 	}
 }
 
-// netNames are the commands hosts reads hosts from.
-var netNames = map[string]bool{"curl": true, "wget": true, "git": true, "ssh": true, "scp": true, "sftp": true, "rsync": true,
-	"nc": true, "ncat": true, "netcat": true, "telnet": true, "ftp": true, "socat": true, "go": true, "pip": true, "pip3": true}
+// hostReaders read the hosts of the commands whose command lines are not
+// a network client's spec (netSpecs) nor a row of the netTools table:
+// git's remotes, rsync's and go's.
+var hostReaders = map[string]func(a *analyzer, c *verdictAcc, v *argv){
+	"git": (*analyzer).gitHosts, "rsync": (*analyzer).rsyncHosts, "go": (*analyzer).goHosts,
+	"socat": func(a *analyzer, c *verdictAcc, _ *argv) {
+		a.unknownHost(c, "the addresses socat connects to, which are not read here")
+	},
+}
+
+// reachesHosts reports whether hosts reads hosts from the command name.
+func reachesHosts(name string) bool {
+	return netSpecs[name] != nil || hostReaders[name] != nil || netTools[name] != nil || isPip(name)
+}
 
 // appendedHosts judges a command that xargs runs with further arguments
 // read from its input: for a command that reaches hosts, they may name
@@ -70,7 +62,7 @@ func (a *analyzer) appendedHosts(c *verdictAcc, v *argv) {
 		return
 	}
 	name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
-	if netNames[name] || netTools[name] != nil || isPip(name) || strings.HasPrefix(name, "python") {
+	if reachesHosts(name) || strings.HasPrefix(name, "python") {
 		a.unknownHost(c, "the hosts the arguments xargs reads from its input may name")
 	}
 }
@@ -284,153 +276,18 @@ func optIs(name string, abbrev bool, full ...string) bool {
 	return false
 }
 
-// curlValLong are curl's options that take a value (curl --help all).
-var curlValLong = []string{"--abstract-unix-socket", "--alt-svc", "--aws-sigv4", "--cacert", "--capath", "--cert", "--cert-type",
-	"--ciphers", "--config", "--connect-timeout", "--connect-to", "--continue-at", "--cookie", "--cookie-jar", "--create-file-mode",
-	"--crlfile", "--curves", "--data", "--data-ascii", "--data-binary", "--data-raw", "--data-urlencode", "--delegation",
-	"--dns-interface", "--dns-ipv4-addr", "--dns-ipv6-addr", "--dns-servers", "--doh-url", "--dump-header", "--egd-file", "--engine",
-	"--etag-compare", "--etag-save", "--expect100-timeout", "--form", "--form-string", "--ftp-account", "--ftp-alternative-to-user",
-	"--ftp-method", "--ftp-port", "--ftp-ssl-ccc-mode", "--happy-eyeballs-timeout-ms", "--header", "--help", "--hostpubmd5",
-	"--hostpubsha256", "--hsts", "--interface", "--json", "--keepalive-time", "--key", "--key-type", "--krb", "--libcurl",
-	"--limit-rate", "--local-port", "--login-options", "--mail-auth", "--mail-from", "--mail-rcpt", "--max-filesize", "--max-redirs",
-	"--max-time", "--netrc-file", "--noproxy", "--oauth2-bearer", "--output", "--output-dir", "--parallel-max", "--pass",
-	"--pinnedpubkey", "--preproxy", "--proto", "--proto-default", "--proto-redir", "--proxy", "--proxy-cacert", "--proxy-capath",
-	"--proxy-cert", "--proxy-cert-type", "--proxy-ciphers", "--proxy-crlfile", "--proxy-header", "--proxy-key", "--proxy-key-type",
-	"--proxy-pass", "--proxy-pinnedpubkey", "--proxy-service-name", "--proxy-tls13-ciphers", "--proxy-tlsauthtype",
-	"--proxy-tlspassword", "--proxy-tlsuser", "--proxy-user", "--proxy1", "--pubkey", "--quote", "--random-file", "--range", "--rate",
-	"--referer", "--request", "--request-target", "--resolve", "--retry", "--retry-delay", "--retry-max-time", "--sasl-authzid",
-	"--service-name", "--socks4", "--socks4a", "--socks5", "--socks5-gssapi-service", "--socks5-hostname", "--speed-limit",
-	"--speed-time", "--stderr", "--telnet-option", "--tftp-blksize", "--time-cond", "--tls-max", "--tls13-ciphers", "--tlsauthtype",
-	"--tlspassword", "--tlsuser", "--trace", "--trace-ascii", "--unix-socket", "--upload-file", "--url", "--url-query", "--user",
-	"--user-agent", "--write-out"}
-
-// curlReroute are curl's options that change where it connects, or read
-// further options (and URLs) from a file.
-var curlReroute = []string{"--config", "--connect-to", "--resolve", "--proxy", "--preproxy", "--proxy1", "--socks4", "--socks4a",
-	"--socks5", "--socks5-hostname", "--unix-socket", "--abstract-unix-socket", "--dns-servers", "--doh-url", "--alt-svc"}
-
-func (a *analyzer) curlHosts(c *verdictAcc, v *argv) {
-	reroute := ""
-	var urls []int
-	var inline []string // --url=URL
-	ops := optScan(v, 1, "EKCbcdDFPHhUQreXYytzTuAwmox", curlValLong, true, func(name, val string, at int) {
-		switch {
-		case name == "-K" || name == "-x" || strings.HasPrefix(name, "--") && optIs(name, true, curlReroute...):
-			if reroute == "" {
-				reroute = name
-			}
-		case strings.HasPrefix(name, "--") && optIs(name, true, "--url") && at > 0:
-			urls = append(urls, at)
-		case strings.HasPrefix(name, "--") && optIs(name, true, "--url"):
-			inline = append(inline, val)
-		}
-	})
-	if reroute != "" {
-		a.unknownHost(c, "the hosts curl connects to with "+reroute+", which are not read here")
+// devTCPHost judges the host of a /dev/tcp/HOST/PORT or /dev/udp path.
+func (a *analyzer) devTCPHost(c *verdictAcc, p string, fl wordFlags) {
+	if a.hj == nil {
 		return
 	}
-	for _, u := range inline {
-		a.literalURLHost(c, u, true)
-	}
-	for _, i := range append(urls, ops...) {
-		a.urlHost(c, v, i, true)
-	}
-}
-
-// wgetValLong are wget's options that take a value (wget --help).
-var wgetValLong = []string{"--accept", "--accept-regex", "--append-output", "--backups", "--base", "--bind-address", "--body-data",
-	"--body-file", "--ca-certificate", "--ca-directory", "--certificate", "--certificate-type", "--ciphers", "--compression", "--config",
-	"--connect-timeout", "--crl-file", "--cut-dirs", "--default-page", "--directory-prefix", "--dns-timeout", "--domains",
-	"--exclude-directories", "--exclude-domains", "--execute", "--follow-tags", "--ftp-password", "--ftp-user", "--header",
-	"--http-password", "--http-user", "--ignore-tags", "--include-directories", "--input-file", "--level", "--limit-rate",
-	"--load-cookies", "--local-encoding", "--method", "--output-document", "--output-file", "--password", "--pinnedpubkey",
-	"--post-data", "--post-file", "--prefer-family", "--private-key", "--private-key-type", "--progress", "--proxy-password",
-	"--proxy-user", "--quota", "--read-timeout", "--referer", "--regex-type", "--reject", "--reject-regex", "--rejected-log",
-	"--remote-encoding", "--report-speed", "--restrict-file-names", "--retry-on-http-error", "--save-cookies", "--secure-protocol",
-	"--start-pos", "--timeout", "--tries", "--use-askpass", "--user", "--user-agent", "--wait", "--waitretry", "--warc-dedup",
-	"--warc-file", "--warc-header", "--warc-max-size", "--warc-tempdir"}
-
-func (a *analyzer) wgetHosts(c *verdictAcc, v *argv) {
-	reroute := ""
-	ops := optScan(v, 1, "eoaiBtOTwQPUlARDIX", wgetValLong, true, func(name, val string, at int) {
-		if name == "-e" || name == "-i" || name == "-H" || optIs(name, true, "--execute", "--input-file", "--config", "--span-hosts") {
-			if reroute == "" {
-				reroute = name
-			}
-		}
-	})
-	if reroute != "" {
-		a.unknownHost(c, "the hosts wget connects to with "+reroute+", which are not read here")
+	rest := strings.TrimPrefix(strings.TrimPrefix(p, "/dev/tcp/"), "/dev/udp/")
+	host, _, _ := strings.Cut(rest, "/")
+	if fl&wDynamic != 0 || !validHost(host, true) {
+		a.unknownHost(c, "the host of "+p+", which is not read here")
 		return
 	}
-	for _, i := range ops {
-		a.urlHost(c, v, i, true)
-	}
-}
-
-// sshHosts judges ssh's, scp's and sftp's destinations: the first operand
-// ([user@]host, ssh://...), or for scp every operand of the host:path
-// form, and the jump hosts of -J.
-func (a *analyzer) sshHosts(c *verdictAcc, v *argv, valShort string, scp bool) {
-	reroute := ""
-	var jumps []string
-	ops := optScan(v, 1, valShort, nil, false, func(name, val string, at int) {
-		switch name {
-		case "-F":
-			reroute = "-F"
-		case "-J":
-			jumps = append(jumps, strings.Split(val, ",")...)
-		case "-W", "-L", "-R", "-D":
-			// ssh's forwardings carry the connection on to hosts the
-			// server or this machine reaches (-W host:port, -L and -R
-			// port:host:port, -D any host a SOCKS client names).
-			if strings.IndexByte(valShort, 'W') >= 0 && reroute == "" {
-				reroute = name + " " + val
-			}
-		case "-o":
-			switch sshOptKey(val) {
-			case "hostname", "proxyjump", "proxycommand", "canonicalizehostname", "canonicaldomains", "include", "match":
-				reroute = "-o " + val
-			}
-		}
-	})
-	if reroute != "" {
-		a.unknownHost(c, "the hosts it connects to with "+reroute+", which are not read here")
-		return
-	}
-	for _, j := range jumps {
-		if h, ok := sshDest(j); ok {
-			a.judgeHost(c, h)
-		} else {
-			a.unknownHost(c, "the jump host "+j+", which is not read here")
-		}
-	}
-	for n, i := range ops {
-		if !v.literal(i) {
-			a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
-			if !scp {
-				return
-			}
-			continue
-		}
-		w := v.vals[i]
-		if scp {
-			if strings.Contains(w, "://") {
-				a.urlHost(c, v, i, false)
-			} else if h, ok := scpHost(w); ok {
-				a.judgeHost(c, h)
-			}
-			continue
-		}
-		if n > 0 {
-			return // ssh's command, sftp has no more
-		}
-		if h, ok := sshDest(w); ok {
-			a.judgeHost(c, h)
-		} else {
-			a.unknownHost(c, "the host of "+w+", which is not read here")
-		}
-	}
+	a.judgeHost(c, host)
 }
 
 // sshDest returns the host of [user@]host[:port|:path] or ssh://...
@@ -468,69 +325,4 @@ func (a *analyzer) rsyncHosts(c *verdictAcc, v *argv) {
 			}
 		}
 	}
-}
-
-func (a *analyzer) ncHosts(c *verdictAcc, v *argv) {
-	reroute, listen := "", false
-	ops := optScan(v, 1, "IiMmOPpqsTVwXxecdgGo", []string{"--exec", "--sh-exec", "--lua-exec", "--source-port", "--source",
-		"--wait", "--idle-timeout", "--delay", "--output", "--hex-dump", "--proxy", "--proxy-type", "--proxy-auth", "--proxy-dns",
-		"--max-conns", "--allow", "--allowfile", "--deny", "--denyfile", "--ssl-cert", "--ssl-key", "--ssl-trustfile",
-		"--ssl-ciphers", "--ssl-servername", "--ssl-alpn"}, true, func(name, val string, at int) {
-		switch {
-		case name == "-l" || optIs(name, true, "--listen"):
-			listen = true
-		case name == "-x" || name == "-X" || optIs(name, true, "--proxy"):
-			reroute = name
-		}
-	})
-	switch {
-	case reroute != "":
-		a.unknownHost(c, "the hosts it connects to through the proxy of "+reroute+", which are not read here")
-	case listen || len(ops) == 0:
-	case !v.literal(ops[0]):
-		a.unknownHost(c, "a host only known at run time ("+v.vals[ops[0]]+")")
-	default:
-		if h, ok := authorityHost(strings.Trim(v.vals[ops[0]], "[]")); ok {
-			a.judgeHost(c, h)
-		} else {
-			a.unknownHost(c, "the host "+v.vals[ops[0]]+", which is not read here")
-		}
-	}
-}
-
-// firstOperandHost judges a command whose first operand is the host
-// (telnet, ftp).
-func (a *analyzer) firstOperandHost(c *verdictAcc, v *argv, valShort string) {
-	ops := optScan(v, 1, valShort, nil, false, func(string, string, int) {})
-	if len(ops) == 0 {
-		return
-	}
-	i := ops[0]
-	if strings.Contains(v.vals[i], "://") {
-		a.urlHost(c, v, i, false)
-		return
-	}
-	if !v.literal(i) {
-		a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
-		return
-	}
-	if h, ok := authorityHost(strings.Trim(v.vals[i], "[]")); ok {
-		a.judgeHost(c, h)
-	} else {
-		a.unknownHost(c, "the host "+v.vals[i]+", which is not read here")
-	}
-}
-
-// devTCPHost judges the host of a /dev/tcp/HOST/PORT or /dev/udp path.
-func (a *analyzer) devTCPHost(c *verdictAcc, p string, fl wordFlags) {
-	if a.hj == nil {
-		return
-	}
-	rest := strings.TrimPrefix(strings.TrimPrefix(p, "/dev/tcp/"), "/dev/udp/")
-	host, _, _ := strings.Cut(rest, "/")
-	if fl&wDynamic != 0 || !validHost(host, true) {
-		a.unknownHost(c, "the host of "+p+", which is not read here")
-		return
-	}
-	a.judgeHost(c, host)
 }

@@ -21,7 +21,8 @@ import (
 // the command runs in a network namespace of its own whose only
 // interface is its loopback: what it reaches there is what the same
 // command started, nothing of the host's and nothing outside. There the
-// command is allowed when its options are those of loopbackSpecs, which
+// command is allowed when its options are those its spec's loopback
+// lists (specs_net.go), which
 // write no file and read no file (curl's @file values and -o to a file,
 // wget's downloads to a file, nc's exec options are not among them):
 // the guard judges those effects nowhere else for a network command, so
@@ -29,52 +30,6 @@ import (
 // domain rules (hosts.go), with a judge that only collects them: a host
 // only known at run time, a proxy or a config file (-x, -K, wget -e)
 // counts as a host outside.
-
-// loopbackSpec says which options of a network command leave it
-// harmless when it reaches only its own loopback: flags that take no
-// value, options that take one (and which values are refused), and,
-// for wget, the options one of which must send the download to standard
-// output.
-type loopbackSpec struct {
-	flags, valued []string
-	badValue      func(opt, val string) bool
-	needs         func(opt, val string) bool // one option must satisfy it; nil: none needed
-}
-
-// loopbackSpecs are the network commands allowed to their own loopback,
-// with the options each may take (curl --help all, wget --help, nc -h of
-// OpenBSD netcat).
-var loopbackSpecs = map[string]*loopbackSpec{
-	"curl": {
-		flags: []string{"-s", "--silent", "-S", "--show-error", "-f", "--fail", "--fail-with-body", "-i", "--include", "-I", "--head",
-			"-v", "--verbose", "-L", "--location", "-k", "--insecure", "--compressed", "--no-progress-meter", "--http1.1", "--http2",
-			"-4", "--ipv4", "-6", "--ipv6", "-N", "--no-buffer", "-g", "--globoff"},
-		valued: []string{"-m", "--max-time", "--connect-timeout", "-H", "--header", "-X", "--request", "-d", "--data", "--data-raw",
-			"--json", "-A", "--user-agent", "--retry", "--retry-delay", "-w", "--write-out", "-o", "--output"},
-		badValue: func(opt, val string) bool {
-			switch opt {
-			case "-o", "--output":
-				return val != "-" && val != "/dev/null" // a file: a write this check does not judge
-			case "--data-raw":
-				return false // no @file
-			case "-w", "--write-out":
-				return strings.HasPrefix(val, "@") || strings.Contains(val, "%output{") || strings.Contains(val, "%header{")
-			}
-			return strings.HasPrefix(val, "@") // curl reads the value from a file
-		},
-	},
-	"wget": {
-		flags:  []string{"-q", "--quiet", "-S", "--server-response", "--spider", "-nv", "--no-verbose"},
-		valued: []string{"-O", "--output-document", "-T", "--timeout", "-t", "--tries", "--header"},
-		badValue: func(opt, val string) bool {
-			return (opt == "-O" || opt == "--output-document") && val != "-"
-		},
-		needs: func(opt, val string) bool {
-			return opt == "--spider" || (opt == "-O" || opt == "--output-document") && val == "-"
-		},
-	},
-	"nc": {flags: []string{"-z", "-v", "-n", "-N", "-4", "-6"}, valued: []string{"-w", "-q"}},
-}
 
 // hostCollector is a HostJudge that records the hosts it is asked about
 // and allows them all, so that hosts.go reads a command's hosts into it.
@@ -102,14 +57,10 @@ func isLoopbackHost(h string) bool {
 }
 
 // loopbackOnly reports whether the network command name, as v runs it,
-// reaches hosts and every one is this machine's loopback.
+// reaches hosts and every one is this machine's loopback: a client whose
+// spec says what it may do on the loopback.
 func (a *analyzer) loopbackOnly(name string, v *argv) bool {
-	if name == "ncat" || name == "netcat" {
-		name = "nc"
-	}
-	switch name {
-	case "curl", "wget", "nc":
-	default:
+	if s := netSpecs[name]; s == nil || s.net.loopback == nil {
 		return false
 	}
 	col := &hostCollector{}
@@ -125,7 +76,7 @@ func (a *analyzer) loopbackOnly(name string, v *argv) bool {
 func (a *analyzer) loopback(c *verdictAcc, name string, v *argv) {
 	pol := a.g.pol
 	if pol.Confined && pol.Loopback {
-		if why := loopbackOptions(name, v); why == "" {
+		if why := loopbackOptions(netSpecs[name], v); why == "" {
 			c.allow(NetworkRule(name), "connects only to the loopback of its own network namespace (the loopback network mode)")
 			return
 		} else if !pol.AllowNetwork {
@@ -138,131 +89,87 @@ func (a *analyzer) loopback(c *verdictAcc, name string, v *argv) {
 	a.loopbackWrites(c, name, v)
 }
 
-// loopbackWrites are the options of curl and wget that name a file the
-// command writes (curl --help all, wget --help): with the network off a
-// network command was denied whole, so these were never judged; asked
-// now, a write outside the roots is denied as any command's is.
-var loopbackWrites = map[string][]string{
-	"curl": {"-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl",
-		"--etag-save", "--hsts", "--alt-svc"},
-	"wget": {"-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--rejected-log",
-		"--warc-file"},
-}
-
-// loopbackWrites judges the files a loopback curl or wget writes.
+// loopbackWrites judges the files a loopback client writes (the options
+// of kind kWrite of its spec): with the network off a network command was
+// denied whole, so these were never judged; asked now, a write outside the
+// roots is denied as any command's is.
 func (a *analyzer) loopbackWrites(c *verdictAcc, name string, v *argv) {
-	writes := loopbackWrites[name]
-	if writes == nil {
-		return
-	}
-	valShort, valLong := "EKCbcdDFPHhUQreXYytzTuAwmox", curlValLong
-	if name == "wget" {
-		valShort, valLong = "eoaiBtOTwQPUlARDIX", wgetValLong
-	}
-	optScan(v, 1, valShort, valLong, true, func(opt, val string, at int) {
-		if val == "" || val == "-" || !optIs(opt, true, writes...) {
-			return
+	l := scanNet(netSpecs[name], v)
+	for i := range l.opts {
+		if e := &l.opts[i]; e.opt.kind == kWrite && e.val != "" && e.val != "-" {
+			a.writePath(c, e.val, v.flags[e.at], name)
 		}
-		if at >= 0 {
-			a.writePath(c, val, v.flags[at], name)
-		} else {
-			a.writePath(c, val, 0, name)
-		}
-	})
+	}
 }
 
-// loopbackOptions says why the options of v are not all those of its
-// loopbackSpec, or "".
-func loopbackOptions(name string, v *argv) string {
-	if name == "ncat" || name == "netcat" {
-		name = "nc"
-	}
-	s := loopbackSpecs[name]
-	if s == nil {
-		return "its options are not read here"
-	}
-	has := func(list []string, o string) bool {
-		for _, x := range list {
-			if x == o {
-				return true
-			}
-		}
-		return false
-	}
-	needed := s.needs == nil
-	check := func(opt, val string) string {
-		if s.badValue != nil && s.badValue(opt, val) {
-			return opt + " " + val + " reads or writes a file"
-		}
-		if s.needs != nil && s.needs(opt, val) {
-			needed = true
-		}
-		return ""
-	}
+// loopbackOptions says why the options of v are not all those the
+// loopback of the spec s lists, or "".
+func loopbackOptions(s *spec, v *argv) string {
 	for i := 1; i < v.len(); i++ {
-		w := v.vals[i]
-		if !v.literal(i) {
-			return "argument " + w + " is only known at run time"
-		}
 		switch {
-		case w == "--":
+		case !v.literal(i):
+			return "argument " + v.vals[i] + " is only known at run time"
+		case v.vals[i] == "--":
 			return "-- is not read here"
-		case strings.HasPrefix(w, "--"):
-			opt, val, eq := strings.Cut(w, "=")
-			switch {
-			case has(s.flags, opt) && !eq:
-				if why := check(opt, ""); why != "" {
-					return why
-				}
-			case has(s.valued, opt):
-				if !eq {
-					if i+1 >= v.len() || !v.literal(i+1) {
-						return opt + " has no literal value"
-					}
-					i++
-					val = v.vals[i]
-				}
-				if why := check(opt, val); why != "" {
-					return why
-				}
-			default:
-				return "the option " + opt + " is not one it is allowed with"
-			}
-		case strings.HasPrefix(w, "-") && len(w) > 1:
-			if has(s.flags, w) {
-				if why := check(w, ""); why != "" {
-					return why
-				}
-				continue
-			}
-			for k := 1; k < len(w); k++ {
-				opt := "-" + w[k:k+1]
-				if has(s.flags, opt) {
-					if why := check(opt, ""); why != "" {
-						return why
-					}
-					continue
-				}
-				if !has(s.valued, opt) {
-					return "the option " + opt + " is not one it is allowed with"
-				}
-				val := w[k+1:]
-				if val == "" {
-					if i+1 >= v.len() || !v.literal(i+1) {
-						return opt + " has no literal value"
-					}
-					i++
-					val = v.vals[i]
-				}
-				if why := check(opt, val); why != "" {
-					return why
-				}
-				break
-			}
+		}
+	}
+	l := scanNet(s, v)
+	if len(l.problems) > 0 {
+		return "the option " + optWritten(&l.problems[0]) + " is not one it is allowed with"
+	}
+	n := s.net
+	needed := n.needs == nil
+	for i := range l.opts {
+		e := &l.opts[i]
+		listed, ok := loopbackEntry(n.loopback, e)
+		switch {
+		case !listed || abbreviated(e):
+			return "the option " + optWritten(e) + " is not one it is allowed with"
+		case !ok && (strings.HasPrefix(e.val, "@") || e.opt.kind == kWrite || e.opt.kind == kWriteOut):
+			return writtenName(e) + " " + e.val + " reads or writes a file"
+		case !ok:
+			return writtenName(e) + " " + e.val + " is not a value it is allowed with"
+		}
+		if _, ok := loopbackEntry(n.needs, e); ok {
+			needed = true
 		}
 	}
 	if !needed {
-		return "it writes what it downloads to a file (-O - sends it to standard output)"
+		return n.needsWhy
 	}
 	return ""
+}
+
+// abbreviated reports whether the long option e is written as an
+// abbreviation ("--sil" for --silent): curl 8 refuses what curl 7 takes,
+// and the loopback mode allows only what both read alike.
+func abbreviated(e *scanned) bool {
+	name, _, _ := strings.Cut(e.word, "=")
+	return strings.HasPrefix(e.word, "--") && name != e.spell
+}
+
+// loopbackEntry reports whether the option e is in list (a netClient's
+// loopback or needs), and whether its value is one the list allows: any
+// value but curl's @file for an entry "-x", only V for "-x=V", any for
+// "-x=*"; a write-out format (curl -w) that writes or reads no file.
+func loopbackEntry(list []string, e *scanned) (listed, ok bool) {
+	for _, x := range list {
+		name, val, has := strings.Cut(x, "=")
+		if name != e.opt.name {
+			continue
+		}
+		listed = true
+		switch {
+		case !has:
+			ok = ok || !strings.HasPrefix(e.val, "@")
+		case val == "*":
+			ok = true
+		default:
+			ok = ok || e.hasVal && e.val == val
+		}
+	}
+	if ok && e.opt.kind == kWriteOut {
+		ok = !strings.Contains(e.val, "%output{") && !strings.Contains(e.val, "%header{")
+	}
+	return listed, ok
 }

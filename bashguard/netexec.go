@@ -6,16 +6,19 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// Network commands whose options run a program on this machine: ssh's
-// ProxyCommand, LocalCommand and KnownHostsCommand (and a config file,
-// -F or Include, that may set them, or a Match exec), the libraries of
-// PKCS11Provider and SecurityKeyProvider (-I); scp's and sftp's -S
-// program and sftp's -D server; nc's -e and -c and ncat's --exec,
-// --sh-exec and --lua-exec; wget's --use-askpass (which -e, --execute
-// and --config can set too); socat's EXEC: and SYSTEM: addresses. Such
-// a command runs what the guard never sees, so the Ask it gets is one no
-// allow rule for the command lifts: Bash(ssh:*) allows ssh, not the
-// program an option names, as rsync -e is judged.
+// Network commands whose options run a program on this machine, each an
+// option of kind kProgram or kConfig of its spec (specs_net.go), or an
+// ssh -o key of sshExecKeys: ssh's ProxyCommand, LocalCommand and
+// KnownHostsCommand (and a config file, -F or Include, that may set
+// them, or a Match exec), the libraries of PKCS11Provider and
+// SecurityKeyProvider (-I); scp's and sftp's -S program and -D server,
+// sftp's -b batch file (whose ! lines run commands); nc's -e and -c and
+// ncat's --exec, --sh-exec and --lua-exec; wget's --use-askpass (which
+// -e, --execute and --config can set too); socat's EXEC: and SYSTEM:
+// addresses. Such a command runs what the guard never sees, so the Ask
+// it gets is one no allow rule for the command lifts: Bash(ssh:*)
+// allows ssh, not the program an option names, as rsync -e is judged.
+// An option the spec does not classify asks the same way, naming it.
 
 // sshExecKeys are the ssh_config keywords (lower case) whose value runs
 // a program or loads code here, or that read more configuration.
@@ -35,53 +38,25 @@ func sshOptKey(val string) string {
 // netPrograms asks, past any allow rule, for the options of the network
 // command name that run a program on this machine.
 func (a *analyzer) netPrograms(c *verdictAcc, name string, v *argv) {
-	ask := func(what string) {
-		c.add(permission.Ask, RuleCodeInline, what+", which is not analysed", false)
+	if s := netSpecs[name]; s != nil {
+		a.specPrograms(c, name, s, v)
+	} else if f := netProgramReaders[name]; f != nil {
+		f(c, v)
 	}
-	switch name {
-	case "ssh", "scp", "sftp":
-		valShort := map[string]string{"ssh": "BbcDEeFIiJLlmOopQRSWw", "scp": "cDFiJloPSX", "sftp": "BbcDFiJloPRSsX"}[name]
-		optScan(v, 1, valShort, nil, false, func(opt, val string, at int) {
-			switch {
-			case opt == "-o" && sshExecKeys[sshOptKey(val)]:
-				ask("-o " + val + " runs a program or reads configuration")
-			case opt == "-F":
-				ask("-F " + val + " reads an ssh configuration, which can run programs (ProxyCommand)")
-			case opt == "-S" && name != "ssh":
-				ask("-S " + val + " runs a program as the connection")
-			case opt == "-D" && name == "sftp":
-				ask("-D " + val + " runs a local sftp server program")
-			case opt == "-I" && name == "ssh":
-				ask("-I " + val + " loads a PKCS#11 library")
-			}
-		})
-		for i := 1; i < v.len(); i++ {
-			if !v.literal(i) && strings.HasPrefix(v.vals[i], "-") {
-				ask("an option only known at run time")
-			}
-		}
-	case "nc", "ncat", "netcat":
-		optScan(v, 1, "IiMmOPpqsTVwXxecdgGo", []string{"--exec", "--sh-exec", "--lua-exec", "--source-port", "--source",
-			"--wait", "--idle-timeout", "--delay", "--output", "--hex-dump", "--proxy", "--proxy-type", "--proxy-auth", "--proxy-dns",
-			"--max-conns", "--allow", "--allowfile", "--deny", "--denyfile", "--ssl-cert", "--ssl-key", "--ssl-trustfile",
-			"--ssl-ciphers", "--ssl-servername", "--ssl-alpn"}, true, func(opt, val string, at int) {
-			if opt == "-e" || opt == "-c" || optIs(opt, true, "--exec", "--sh-exec", "--lua-exec") {
-				ask(opt + " " + val + " runs a program connected to the network")
-			}
-		})
-	case "wget":
-		optScan(v, 1, "eoaiBtOTwQPUlARDIX", wgetValLong, true, func(opt, val string, at int) {
-			if opt == "-e" || optIs(opt, true, "--execute", "--config", "--use-askpass") {
-				ask(opt + " " + val + " can run a program (use_askpass)")
-			}
-		})
-	case "socat":
-		for i := 1; i < v.len(); i++ {
-			w := strings.ToLower(v.vals[i])
-			if strings.Contains(w, "exec:") || strings.Contains(w, "system:") || !v.literal(i) {
-				ask("the address " + v.vals[i] + " may run a program")
-				break
-			}
+}
+
+// netProgramReaders read the programs of the network commands whose
+// operands, not options, run them.
+var netProgramReaders = map[string]func(c *verdictAcc, v *argv){"socat": socatPrograms}
+
+// socatPrograms asks for socat's EXEC: and SYSTEM: addresses, and for an
+// address only known at run time.
+func socatPrograms(c *verdictAcc, v *argv) {
+	for i := 1; i < v.len(); i++ {
+		w := strings.ToLower(v.vals[i])
+		if strings.Contains(w, "exec:") || strings.Contains(w, "system:") || !v.literal(i) {
+			c.add(permission.Ask, RuleCodeInline, "the address "+v.vals[i]+" may run a program, which is not analysed", false)
+			return
 		}
 	}
 }

@@ -104,6 +104,17 @@ const (
 	kClearEnv  // it starts the command it runs with an empty environment (env -i)
 	kUnsetVar  // its value is a variable removed from the environment of the command it runs (env -u)
 	kSplitArgs // its value is split into the command line the program runs, which is not analysed (env -S)
+	// What an option of a network client says of where it connects and
+	// what it runs here, read by the host reader (hosts.go) and the
+	// loopback check (loopback.go).
+	kURL       // its value is a URL the program reaches (curl --url)
+	kReroute   // it changes where the program connects in a way not read here (a proxy, a resolve, a file of URLs)
+	kConfig    // its value is configuration the program reads, which can name hosts and run programs (ssh -F, wget -e)
+	kJump      // its value is a list of jump hosts, [user@]host[:port] each (ssh -J)
+	kSSHOption // its value is an ssh_config option, Key=value (ssh -o): some keys run programs, some move the host
+	kForward   // it forwards the connection on to hosts not read here (ssh -L, -R, -D, -W)
+	kListen    // it listens instead of connecting: its operands are no host (nc -l)
+	kWriteOut  // its value is an output format whose %output{} writes a file and @file reads one (curl -w)
 )
 
 // String names the kind as the table and reasons do.
@@ -112,7 +123,8 @@ func (k kind) String() string {
 		"change", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec",
 		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir",
 		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
-		"clear-env", "unset-var", "split-args"}[k]
+		"clear-env", "unset-var", "split-args",
+		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -232,6 +244,10 @@ type spec struct {
 	// askFinal: the Ask of ask is one no allow rule lifts (setsid
 	// escapes the limits of the process group whatever it runs).
 	askFinal bool
+
+	// net, for a network client, is how its operands name the hosts it
+	// reaches and what it may do on the loopback (specs_net.go).
+	net *netClient
 }
 
 // compile reads the rows of s into its tables, and of its subcommands.

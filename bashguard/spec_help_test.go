@@ -396,3 +396,140 @@ func TestHelpArities(t *testing.T) {
 		"-L": argOptional, "--color": argOptional, "-d": argRequired, "--delimiter": argRequired,
 		"-C": argRequired, "--context": argOptional}, gnuHelpArities(help))
 }
+
+// netHelp says how to make each network client print its options, and
+// which reader lists them: "gnu" for a GNU --help (curl, wget), "usage"
+// for a BSD usage synopsis, "[-46A] [-B bind_interface]", with nc's
+// summary lines ("\t\t-x addr[:port]\tSpecify ..."); "curl" for curl's,
+// whose rows end the option at one space and show a value as "<name>"
+// or "[protocol://]host".
+var netHelp = map[string]struct {
+	args   []string
+	reader string
+}{
+	"curl": {[]string{"--help", "all"}, "curl"}, "wget": {[]string{"--help"}, "gnu"},
+	"netcat": {[]string{"-h"}, "usage"}, "ssh": {nil, "usage"}, "scp": {nil, "usage"}, "sftp": {[]string{"-?"}, "usage"}, "nc": {[]string{"-h"}, "usage"},
+}
+
+// TestNetSpecsAgreeWithHelp reads the options of every network client
+// the guard has a spec for from the installed tool's own help and fails
+// on any the spec does not classify, or gives another arity; it lists
+// the tools not installed here.
+func TestNetSpecsAgreeWithHelp(t *testing.T) {
+	var missing []string
+	checked, options := 0, 0
+	for _, n := range sortedNames(netSpecs) {
+		h, ok := netHelp[n]
+		bin, err := exec.LookPath(n)
+		if !ok || err != nil {
+			missing = append(missing, n)
+			continue
+		}
+		cmd := exec.Command(bin, h.args...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir()}
+		cmd.Stdin = strings.NewReader("")
+		b, _ := cmd.CombinedOutput() // ssh, scp, sftp and nc exit non-zero after their usage
+		listed := netHelpArities(h.reader, string(b))
+		if !assert.NotEmpty(t, listed, "%s %v lists no options this reader understands:\n%s", n, h.args, b) {
+			continue
+		}
+		checked++
+		s := netSpecs[n]
+		for o, ar := range listed {
+			options++
+			sp := specSpelling(s, o)
+			if !assert.NotNil(t, sp, "%s: the option %s that its help lists is not in its spec", n, o) {
+				continue
+			}
+			if (ar == argRequired || sp.arg == argRequired) && !netHelpValue[n+" "+o] {
+				assert.Equal(t, ar, sp.arg, "%s: its help shows %s %s, the spec %s", n, o, arityText(ar), arityText(sp.arg))
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Logf("not installed here, so not checked: %s", strings.Join(missing, ", "))
+	}
+	t.Logf("%d network clients, %d listed options, every one classified with the arity its help shows", checked, options)
+	assert.GreaterOrEqual(t, checked, 1)
+}
+
+// netHelpValue are the options whose help shows a value the spec does
+// not take, each checked against the tool: curl -h CATEGORY prints the
+// help and exits, whatever the next word is, so the spec reads that word
+// as the URL it would be otherwise (and judges its host).
+var netHelpValue = map[string]bool{"curl -h": true, "curl --help": true}
+
+// gnuDotted is a long option with a dot in its name (curl's --http1.1),
+// which gnuHelpOption does not read whole.
+var gnuDotted = regexp.MustCompile(`(--[A-Za-z0-9-]+[0-9])\.([0-9])`)
+
+// curlHelpRow is a row of curl --help all: " -x, --proxy [protocol://]host[:port] Use this proxy".
+var curlHelpRow = regexp.MustCompile(`(?m)^ {1,5}(?:-([A-Za-z0-9:#]), )?(--[A-Za-z0-9][-A-Za-z0-9.]*)( [<\[])?`)
+
+var (
+	usageFlags  = regexp.MustCompile(`\[-([A-Za-z0-9]+)\]`)
+	usageValued = regexp.MustCompile(`\[-([A-Za-z0-9]) [^\]]`)
+	ncSummary   = regexp.MustCompile(`(?m)^\t\t-([A-Za-z0-9])( [^\t]+)?\t`)
+)
+
+// netHelpArities lists the options a client's help text shows, each with
+// whether it takes a value. wget's "-nv, --no-verbose" is -n with the
+// value v.
+func netHelpArities(reader, text string) map[string]arity {
+	out := map[string]arity{}
+	if reader == "curl" {
+		for _, m := range curlHelpRow.FindAllStringSubmatch(text, -1) {
+			ar := argNone
+			if m[3] != "" {
+				ar = argRequired
+			}
+			if m[1] != "" {
+				out["-"+m[1]] = ar
+			}
+			out[m[2]] = ar
+		}
+		return out
+	}
+	if reader == "gnu" {
+		text = strings.ReplaceAll(text, ",  --", ", --") // wget's "-e,  --execute=COMMAND"
+		text = gnuDotted.ReplaceAllString(text, "${1}DOT$2")
+		for o, ar := range gnuHelpArities(text) {
+			o = strings.ReplaceAll(o, "DOT", ".")
+			if len(o) > 2 && o[1] == 'n' && o[1] != '-' {
+				o, ar = "-n", argRequired
+			}
+			out[o] = ar
+		}
+		return out
+	}
+	for _, m := range usageFlags.FindAllStringSubmatch(text, -1) {
+		for _, ch := range m[1] {
+			out["-"+string(ch)] = argNone
+		}
+	}
+	for _, m := range usageValued.FindAllStringSubmatch(text, -1) {
+		out["-"+m[1]] = argRequired
+	}
+	for _, m := range ncSummary.FindAllStringSubmatch(text, -1) {
+		if m[2] != "" {
+			out["-"+m[1]] = argRequired
+		} else if _, seen := out["-"+m[1]]; !seen {
+			out["-"+m[1]] = argNone
+		}
+	}
+	return out
+}
+
+// The help readers of the network clients read what they should.
+func TestNetHelpReaders(t *testing.T) {
+	usage := "usage: ssh [-46A] [-B bind_interface]\n           [-D [bind_address:]port] [-s subsystem | sftp_server]\n\t\t-b\t\tAllow broadcast\n\t\t-I length\tTCP\n"
+	assert.Equal(t, map[string]arity{"-4": argNone, "-6": argNone, "-A": argNone, "-B": argRequired, "-D": argRequired,
+		"-s": argRequired, "-b": argNone, "-I": argRequired}, netHelpArities("usage", usage))
+	gnu := "  -e,  --execute=COMMAND           execute\n  -nv, --no-verbose                turn off\n     --anyauth            Pick\n"
+	assert.Equal(t, map[string]arity{"-e": argRequired, "--execute": argRequired, "-n": argRequired, "--no-verbose": argNone,
+		"--anyauth": argNone}, netHelpArities("gnu", gnu))
+	curl := "     --abstract-unix-socket <path> Connect\n -a, --append             Append\n     --http2-prior-knowledge Use HTTP 2\n" +
+		" -x, --proxy [protocol://]host[:port] Use this proxy\n     --http1.1            Use HTTP 1.1\n"
+	assert.Equal(t, map[string]arity{"--abstract-unix-socket": argRequired, "-a": argNone, "--append": argNone,
+		"--http2-prior-knowledge": argNone, "-x": argRequired, "--proxy": argRequired, "--http1.1": argNone}, netHelpArities("curl", curl))
+}
