@@ -13,67 +13,57 @@ import (
 // the project's own files name (go.mod, requirements files) is only known
 // at run time here.
 
-// goValFlags are the flags of go get and go install that take a value
-// (go help get, go help build). Go's flag package takes "-flag value" for
-// them and "-flag" alone for the boolean ones.
-var goValFlags = []string{"C", "p", "asmflags", "buildmode", "compiler", "gccgoflags", "gcflags", "installsuffix",
-	"ldflags", "mod", "modfile", "overlay", "pgo", "pkgdir", "tags", "toolexec", "covermode", "coverpkg", "o", "exec"}
+// goFlagSpec is the flags of go get, install, run and build (go help
+// get, go help build), as Go's flag package reads them: -flag=value or
+// -flag value for those that take one, -flag alone for the others, one
+// dash or two, no abbreviation. A flag it does not know is read as one
+// without a value, so that the word after it is judged as a package.
+var goFlagSpec = (&spec{
+	name:    "go",
+	grammar: grammar{oneDash: true, permute: true},
+	rows: rows(
+		each(kWord, "", "-C= --C=", "-p= --p=", "-asmflags= --asmflags=", "-buildmode= --buildmode=", "-compiler= --compiler=",
+			"-gccgoflags= --gccgoflags=", "-gcflags= --gcflags=", "-installsuffix= --installsuffix=", "-ldflags= --ldflags=",
+			"-mod= --mod=", "-modfile= --modfile=", "-overlay= --overlay=", "-pgo= --pgo=", "-pkgdir= --pkgdir=", "-tags= --tags=",
+			"-toolexec= --toolexec=", "-covermode= --covermode=", "-coverpkg= --coverpkg=", "-o= --o=", "-exec= --exec="),
+		each(kFlag, "", "-a --a", "-n --n", "-race --race", "-msan --msan", "-asan --asan", "-cover --cover", "-v --v",
+			"-work --work", "-x --x", "-json --json", "-linkshared --linkshared", "-modcacherw --modcacherw",
+			"-trimpath --trimpath", "-buildvcs[=] --buildvcs[=]", "-t --t", "-u[=] --u[=]", "-tool --tool", "-d --d"),
+	),
+}).compile()
 
 func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 	sub := v.vals[1]
 	a.goModuleHosts(c, v, sub)
-	if sub == "mod" || sub == "work" {
+	switch {
+	case sub == "mod" || sub == "work":
 		if v.len() > 2 && goModFetch[sub+" "+v.vals[2]] {
 			a.goProxyHosts(c, v, true, false)
 		}
-		return
-	}
-	if sub == "env" {
+	case sub == "env":
 		a.goEnvWrite(c, v)
-		return
-	}
-	if goBuildFetch[sub] && sub != "run" {
+	case goBuildFetch[sub] && sub != "run":
 		// Outside a module go builds against the standard library alone,
 		// and downloads nothing.
 		if a.inGoModule() && !a.goFetchesNothing(v) {
 			a.goProxyHosts(c, v, true, false)
 		}
-		return
+	case sub == "get" || sub == "install" || sub == "run":
+		if a.goProxyHosts(c, v, sub != "get", true) {
+			a.goPackageHosts(c, v, sub)
+		}
 	}
-	if sub != "get" && sub != "install" && sub != "run" {
-		return
-	}
-	if !a.goProxyHosts(c, v, sub != "get", true) {
-		return
-	}
+}
+
+// goPackageHosts judges the hosts of the modules go get, install or run
+// name among their operands.
+func (a *analyzer) goPackageHosts(c *verdictAcc, v *argv, sub string) {
 	var pkgs []int
-	for i := 2; i < v.len(); i++ {
-		w := v.vals[i]
-		if !v.literal(i) {
-			pkgs = append(pkgs, i)
-			continue
+	scanSpec(goFlagSpec, v, 2, false, func(e *scanned) {
+		if e.opt == nil && e.problem == "" {
+			pkgs = append(pkgs, e.at)
 		}
-		if w == "--" {
-			for i++; i < v.len(); i++ {
-				pkgs = append(pkgs, i)
-			}
-			break
-		}
-		if !strings.HasPrefix(w, "-") {
-			pkgs = append(pkgs, i)
-			continue
-		}
-		name := strings.TrimLeft(w, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		for _, f := range goValFlags {
-			if name == f {
-				i++
-				break
-			}
-		}
-	}
+	})
 	if sub == "get" && len(pkgs) == 0 {
 		a.unknownHost(c, "the hosts of the modules go.mod requires, which are not read here")
 		return
@@ -83,23 +73,30 @@ func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 			a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
 			continue
 		}
-		path, version, versioned := strings.Cut(v.vals[i], "@")
+		path, _, versioned := strings.Cut(v.vals[i], "@")
 		if sub != "get" && !versioned {
 			continue // builds the main module's packages (or go run's arguments)
 		}
-		first, _, _ := strings.Cut(path, "/")
-		switch {
-		case path == "" || first == "." || first == ".." || strings.HasPrefix(path, "/") || path == "all" || path == "std" || path == "cmd" ||
-			!strings.Contains(first, ".") && !strings.ContainsAny(first, "*"):
-			if sub == "get" {
-				a.unknownHost(c, "the hosts of the modules "+v.vals[i]+" needs, which are not read here")
-			}
-		case !validHost(first, false):
-			a.unknownHost(c, "the host of the module "+path+", which is not read here")
-		default:
-			_ = version
-			a.judgeHost(c, first)
+		a.goModuleHost(c, v.vals[i], path, sub == "get")
+	}
+}
+
+// goModuleHost judges the host of the module path (of the operand w): its
+// first element, when it names one. For go get, a path that names none
+// (a package of the main module, all, std) needs modules whose hosts
+// are only known at run time.
+func (a *analyzer) goModuleHost(c *verdictAcc, w, path string, get bool) {
+	first, _, _ := strings.Cut(path, "/")
+	switch {
+	case path == "" || first == "." || first == ".." || strings.HasPrefix(path, "/") || path == "all" || path == "std" || path == "cmd" ||
+		!strings.Contains(first, ".") && !strings.ContainsAny(first, "*"):
+		if get {
+			a.unknownHost(c, "the hosts of the modules "+w+" needs, which are not read here")
 		}
+	case !validHost(first, false):
+		a.unknownHost(c, "the host of the module "+path+", which is not read here")
+	default:
+		a.judgeHost(c, first)
 	}
 }
 
@@ -234,22 +231,35 @@ func (a *analyzer) goEnvWrite(c *verdictAcc, v *argv) {
 			a.unknownHost(c, "a host only known at run time ("+s+")")
 		default:
 			name, val, _ := strings.Cut(s, "=")
-			switch name {
-			case "GOPROXY":
-				for _, p := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == '|' }) {
+			switch goEnvRoles[name] {
+			case goProxyVar:
+				for _, p := range goProxyList(val) {
 					if strings.Contains(p, "://") {
 						a.literalURLHost(c, p, false)
 					}
 				}
-			case "GOSUMDB":
-				if f := strings.Fields(val); len(f) > 1 {
-					a.literalURLHost(c, f[1], true)
-				} else if len(f) == 1 && f[0] != "off" {
-					n, _, _ := strings.Cut(f[0], "+")
-					a.literalURLHost(c, n, true)
-				}
+			case goSumDBVar:
+				a.goSumDBHost(c, val)
 			}
 		}
+	}
+}
+
+// goProxyList splits a GOPROXY into its entries.
+func goProxyList(val string) []string {
+	return strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == '|' })
+}
+
+// goSumDBHost judges the checksum database a GOSUMDB names: "off", a
+// name ("sum.golang.org", "name+key"), or a name, a key and a URL.
+func (a *analyzer) goSumDBHost(c *verdictAcc, val string) {
+	switch f := strings.Fields(val); {
+	case val == "off" || len(f) == 0:
+	case len(f) > 1:
+		a.literalURLHost(c, f[1], true)
+	default:
+		name, _, _ := strings.Cut(f[0], "+")
+		a.literalURLHost(c, name, true)
 	}
 }
 
@@ -264,6 +274,98 @@ var (
 		"mod verify": true, "work sync": true, "work vendor": true, "mod vendor": true}
 )
 
+// goEnvRole is what a variable of go's environment says of where go
+// downloads modules from (go help environment, go help module-auth).
+type goEnvRole uint8
+
+const (
+	goProxyVar   goEnvRole = iota + 1 // the module proxies, in order
+	goSumDBVar                        // the checksum database
+	goFlagsVar                        // flags of every go command: -mod=vendor reaches no host; -modfile and -C read another go.mod
+	goEnvFileVar                      // a file of further variables, not read here
+	goDirectVar                       // modules go fetches from their own hosts
+	goOtherVar                        // read only for being known before run time
+)
+
+// goEnvRoles are the variables of go's environment that say where it
+// downloads from.
+var goEnvRoles = map[string]goEnvRole{"GOPROXY": goProxyVar, "GOSUMDB": goSumDBVar, "GOFLAGS": goFlagsVar,
+	"GOENV": goEnvFileVar, "GOPRIVATE": goDirectVar, "GONOPROXY": goDirectVar, "GOINSECURE": goDirectVar,
+	"GONOSUMDB": goOtherVar, "GOTOOLCHAIN": goOtherVar, "GOAUTH": goOtherVar}
+
+// defaultGoProxy is GOPROXY's default.
+const defaultGoProxy = "https://proxy.golang.org,direct"
+
+// goEnv is where the command's environment sends go.
+type goEnv struct {
+	proxy, sumdb string
+	direct       bool // modules are fetched from their own hosts
+}
+
+// readGoEnv reads the command's environment for where go downloads from.
+// It reports false when go reaches no host its caller judges further:
+// none at all, or hosts only known at run time (judged here).
+func (a *analyzer) readGoEnv(c *verdictAcc, project bool) (goEnv, bool) {
+	env := goEnv{proxy: defaultGoProxy, sumdb: "sum.golang.org"}
+	for _, e := range a.cmdEnv {
+		role := goEnvRoles[e.name]
+		if role == 0 {
+			continue
+		}
+		if !e.lit {
+			a.unknownHost(c, "the hosts go reaches with "+e.name+"=, which is only known at run time")
+			return env, false
+		}
+		switch role {
+		case goProxyVar:
+			env.proxy = e.val
+		case goSumDBVar:
+			env.sumdb = e.val
+		case goFlagsVar:
+			if !a.goFlagsEnv(c, e.val, project) {
+				return env, false
+			}
+		case goEnvFileVar:
+			a.unknownHost(c, "the hosts the go environment file of GOENV names, which are not read here")
+			return env, false
+		case goDirectVar:
+			env.direct = env.direct || e.val != ""
+		}
+	}
+	if env.proxy == "" {
+		env.proxy = defaultGoProxy
+	}
+	return env, true
+}
+
+// goFlagsEnv reads a GOFLAGS: false when it vendors a project's modules
+// (no host) or reads another go.mod (hosts only known at run time,
+// judged here).
+func (a *analyzer) goFlagsEnv(c *verdictAcc, val string, project bool) bool {
+	for _, f := range strings.Fields(val) {
+		if f == "-mod=vendor" && project {
+			return false
+		}
+		if strings.HasPrefix(f, "-modfile") || strings.HasPrefix(f, "-C") {
+			a.unknownHost(c, "the hosts go reaches with GOFLAGS="+val+", which are not read here")
+			return false
+		}
+	}
+	return true
+}
+
+// goVendored reports whether the go command line v gives -mod=vendor, in
+// any spelling Go's flag package reads.
+func goVendored(v *argv) bool {
+	vendored := false
+	scanSpec(goFlagSpec, v, 2, false, func(e *scanned) {
+		if e.opt != nil && e.opt.name == "-mod" && e.val == "vendor" {
+			vendored = true
+		}
+	})
+	return vendored
+}
+
 // goProxyHosts judges the module proxy and checksum database a go command
 // reaches: GOPROXY's (proxy.golang.org by default) and GOSUMDB's
 // (sum.golang.org), as the command's environment sets them. The default
@@ -274,84 +376,41 @@ var (
 // time. -mod=vendor (as a flag or in GOFLAGS) and GOPROXY=off reach no
 // host. It reports whether the caller goes on to judge named modules.
 func (a *analyzer) goProxyHosts(c *verdictAcc, v *argv, project, named bool) bool {
-	proxy, sumdb, direct := "https://proxy.golang.org,direct", "sum.golang.org", false
-	for _, e := range a.cmdEnv {
-		if !strings.HasPrefix(e.name, "GO") {
-			continue
-		}
-		switch e.name {
-		case "GOPROXY", "GOSUMDB", "GOFLAGS", "GOPRIVATE", "GONOPROXY", "GONOSUMDB", "GOINSECURE", "GOENV", "GOTOOLCHAIN", "GOAUTH":
-		default:
-			continue
-		}
-		if !e.lit {
-			a.unknownHost(c, "the hosts go reaches with "+e.name+"=, which is only known at run time")
-			return false
-		}
-		switch e.name {
-		case "GOPROXY":
-			proxy = e.val
-		case "GOSUMDB":
-			sumdb = e.val
-		case "GOFLAGS":
-			for _, f := range strings.Fields(e.val) {
-				if f == "-mod=vendor" && project {
-					return false
-				}
-				if strings.HasPrefix(f, "-modfile") || strings.HasPrefix(f, "-C") {
-					a.unknownHost(c, "the hosts go reaches with GOFLAGS="+e.val+", which are not read here")
-					return false
-				}
-			}
-		case "GOENV":
-			a.unknownHost(c, "the hosts the go environment file of GOENV names, which are not read here")
-			return false
-		case "GOPRIVATE", "GONOPROXY", "GOINSECURE":
-			if e.val != "" {
-				direct = true
-			}
-		}
+	env, ok := a.readGoEnv(c, project)
+	if !ok || project && goVendored(v) {
+		return false
 	}
-	if project {
-		for i := 2; i < v.len(); i++ {
-			if w := v.vals[i]; w == "-mod=vendor" || w == "--mod=vendor" || (w == "-mod" || w == "--mod") && i+1 < v.len() && v.vals[i+1] == "vendor" {
-				return false
-			}
-		}
+	direct, fetches := a.goProxies(c, env.proxy)
+	if !fetches {
+		return false // nothing is downloaded
 	}
-	if proxy == "" {
-		proxy = "https://proxy.golang.org,direct"
+	a.goSumDBHost(c, env.sumdb)
+	if (direct || env.direct) && project {
+		a.unknownHost(c, "the hosts of the modules go.mod requires, which go reaches directly and are not read here")
 	}
-	entries := strings.FieldsFunc(proxy, func(r rune) bool { return r == ',' || r == '|' })
-	for n, p := range entries {
+	return named
+}
+
+// goProxies judges the module proxies of GOPROXY, up to the first "off"
+// or a leading "direct". It reports whether modules are fetched from
+// their own hosts (direct), and whether anything is fetched at all.
+func (a *analyzer) goProxies(c *verdictAcc, proxy string) (direct, fetches bool) {
+	for n, p := range goProxyList(proxy) {
 		switch {
 		case p == "off":
-			if n == 0 {
-				return false // nothing is downloaded
-			}
+			return direct, n > 0
 		case p == "direct":
-			if n == 0 || proxy != "https://proxy.golang.org,direct" {
+			if n == 0 || proxy != defaultGoProxy {
 				direct = true
+			}
+			if n == 0 {
+				return direct, true
 			}
 		case strings.Contains(p, "://"):
 			a.literalURLHost(c, p, false)
 		default:
 			a.unknownHost(c, "the module proxy "+p+", which is not read here")
 		}
-		if p == "off" || p == "direct" && n == 0 {
-			break
-		}
 	}
-	switch f := strings.Fields(sumdb); {
-	case sumdb == "off" || len(f) == 0:
-	case len(f) > 1:
-		a.literalURLHost(c, f[1], true)
-	default:
-		name, _, _ := strings.Cut(f[0], "+")
-		a.literalURLHost(c, name, true)
-	}
-	if direct && project {
-		a.unknownHost(c, "the hosts of the modules go.mod requires, which go reaches directly and are not read here")
-	}
-	return named
+	return direct, true
 }
