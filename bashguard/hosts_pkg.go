@@ -107,36 +107,74 @@ func isPip(name string) bool {
 	return strings.HasPrefix(name, "pip3.") && strings.Trim(name[len("pip3."):], "0123456789") == ""
 }
 
-// pipGlobalVal are pip's general options that take a value (pip help).
-var pipGlobalVal = []string{"--python", "--log", "--log-file", "--local-log", "--keyring-provider", "--proxy", "--retries",
-	"--timeout", "--exists-action", "--trusted-host", "--cert", "--client-cert", "--cache-dir", "--use-feature", "--use-deprecated",
-	"--resume-retries"}
+// pipSpec is pip's general options, before its subcommand (pip --help,
+// pip 23): optparse's, which takes a unique prefix of a long option and
+// stops at the subcommand.
+var pipSpec = (&spec{
+	name:    "pip",
+	grammar: grammar{abbrev: true},
+	rows: rows(
+		each(kFlag, "",
+			"-h --help", "--debug", "--isolated", "--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet",
+			"--no-input", "--no-cache-dir", "--disable-pip-version-check", "--no-color", "--no-python-version-warning"),
+		each(kWord, "",
+			"--python=", "--log= --log-file= --local-log=", "--keyring-provider=", "--proxy=", "--retries=", "--timeout=",
+			"--exists-action=", "--trusted-host=", "--cert=", "--client-cert=", "--cache-dir=", "--use-feature=",
+			"--use-deprecated=", "--resume-retries="),
+	),
+}).compile()
 
-// pipInstallVal are the options of pip install, download and wheel that
-// take a value (pip help install).
-var pipInstallVal = append([]string{"--requirement", "--constraint", "--editable", "--target", "--platform", "--python-version",
-	"--implementation", "--abi", "--root", "--prefix", "--src", "--upgrade-strategy", "--global-option", "--config-settings",
-	"--no-binary", "--only-binary", "--progress-bar", "--root-user-action", "--report", "--index-url", "--extra-index-url",
-	"--find-links", "--dest", "--wheel-dir", "--build-option", "--group"}, pipGlobalVal...)
+// pipInstallSpec is the options of pip install, download, wheel and
+// index, with the general ones (pip help install, download, wheel,
+// index), which take options after operands. What an option does to
+// where pip connects is pipOpts's (hosts_tools.go).
+var pipInstallSpec = (&spec{
+	name:    "pip install",
+	grammar: gnuGrammar,
+	rows: rows(
+		each(kFlag, "",
+			"--no-deps", "--pre", "--dry-run", "--user", "-U --upgrade", "--force-reinstall", "-I --ignore-installed",
+			"--ignore-requires-python", "--no-build-isolation", "--use-pep517", "--check-build-dependencies",
+			"--break-system-packages", "--compile", "--no-compile", "--no-warn-script-location", "--no-warn-conflicts",
+			"--prefer-binary", "--require-hashes", "--no-clean", "--no-index", "-h --help", "--debug", "--isolated",
+			"--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet", "--no-input", "--no-cache-dir",
+			"--disable-pip-version-check", "--no-color", "--no-python-version-warning", "--no-verify"),
+		each(kWord, "",
+			"-r= --requirement=", "-c= --constraint=", "-e= --editable=", "-t= --target=", "--platform=", "--python-version=",
+			"--implementation=", "--abi=", "--root=", "--prefix=", "--src=", "--upgrade-strategy=", "-C= --config-settings=",
+			"--global-option=", "--no-binary=", "--only-binary=", "--progress-bar=", "--root-user-action=", "--report=",
+			"-i= --index-url=", "--extra-index-url=", "-f= --find-links=", "--python=", "--log= --log-file= --local-log=",
+			"--keyring-provider=", "--proxy=", "--retries=", "--timeout=", "--exists-action=", "--trusted-host=", "--cert=",
+			"--client-cert=", "--cache-dir=", "--use-feature=", "--use-deprecated=", "-d= --dest=", "-w= --wheel-dir=",
+			"--build-option=", "--resume-retries=", "--group="),
+	),
+}).compile()
 
 // pipHosts judges pip's command line (v.vals[0] is pip).
 func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
-	i := 1
-	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-"); i++ {
-		name, _, has := strings.Cut(v.vals[i], "=")
-		if !has && takesValue(name, pipGlobalVal, true) {
-			if optIs(name, true, "--proxy") {
-				a.unknownHost(c, "the hosts pip reaches through its --proxy, which are not read here")
-				return
-			}
-			i++
+	moved := ""
+	i := scanSpec(pipSpec, &v, 1, true, func(e *scanned) {
+		switch {
+		case moved != "":
+		case e.problem != "":
+			moved = writtenName(e)
+		case pipOpts[e.spell] == effUnknown:
+			moved = e.spell
 		}
-	}
-	if i >= v.len() || !v.literal(i) {
+	})
+	switch {
+	case moved == "--proxy":
+		a.unknownHost(c, "the hosts pip reaches through its --proxy, which are not read here")
+		return
+	case moved != "":
+		a.unknownHost(c, "the hosts pip reaches with "+moved+", which are not read here")
+		return
+	case i >= v.len() || !v.literal(i):
 		return
 	}
 	switch v.vals[i] {
 	case "install", "download", "wheel", "index":
+		a.pipInstallHosts(c, &v, i+1)
 	case "config":
 		// pip config set global.index-url URL: where later installs go.
 		for j := i + 1; j < v.len(); j++ {
@@ -146,47 +184,70 @@ func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
 				a.literalURLHost(c, w[schemeStart(w):], false)
 			}
 		}
-		return
-	default:
-		return
 	}
-	index, unknown := "pypi.org", ""
-	var extra []string
+}
+
+// pipSources are where pip install finds packages, as its environment
+// and options say.
+type pipSources struct {
+	index   string   // the index, "" when an option or variable replaces it
+	extra   []string // further indexes and sources
+	unknown string   // what names sources not read here
+}
+
+// pipEnvSources reads the command's environment for pip's sources.
+func (a *analyzer) pipEnvSources() pipSources {
+	r := pipSources{index: "pypi.org"}
 	for _, e := range a.cmdEnv {
 		eff := effectOf(pipEnv, e.name, false)
 		switch {
 		case eff == 0:
 		case !e.lit || eff == effUnknown:
-			unknown = e.name + "="
+			r.unknown = e.name + "="
 		case eff == effReplace:
-			index = ""
-			extra = append(extra, e.val)
+			r.index = ""
+			r.extra = append(r.extra, e.val)
 		case eff == effAdd:
-			extra = append(extra, strings.Fields(e.val)...)
+			r.extra = append(r.extra, strings.Fields(e.val)...)
 		}
 	}
-	ops := optScan(&v, i+1, "rcetiCfd", pipInstallVal, true, func(name, val string, at int) {
-		switch {
-		case name == "-i" || optIs(name, true, "--index-url"):
-			index = ""
-			extra = append(extra, val)
-		case optIs(name, true, "--extra-index-url") || name == "-f" || optIs(name, true, "--find-links"):
-			extra = append(extra, val)
-		case name == "-e" || optIs(name, true, "--editable"):
-			extra = append(extra, val)
-		case name == "-r" || name == "-c" || optIs(name, true, "--requirement", "--constraint", "--proxy", "--group"):
-			unknown = name
+	return r
+}
+
+// pipInstallHosts judges pip install, download, wheel and index, whose
+// options and operands start at the word from.
+func (a *analyzer) pipInstallHosts(c *verdictAcc, v *argv, from int) {
+	r := a.pipEnvSources()
+	var ops []int
+	moved := ""
+	scanSpec(pipInstallSpec, v, from, false, func(e *scanned) {
+		switch eff := pipOpts[e.spell]; {
+		case e.opt == &dashDashOpt:
+		case e.problem != "":
+			moved = orText(moved, writtenName(e))
+		case e.opt == nil:
+			ops = append(ops, e.at)
+		case eff == effReplace:
+			r.index = ""
+			r.extra = append(r.extra, e.val)
+		case eff == effAdd:
+			r.extra = append(r.extra, e.val)
+		case eff == effUnknown:
+			r.unknown = writtenName(e)
 		}
 	})
-	if unknown != "" {
-		a.unknownHost(c, "the hosts the requirements of "+unknown+" name, which are not read here")
+	switch {
+	case moved != "":
+		a.unknownHost(c, "the hosts pip reaches with "+moved+", which are not read here")
 		return
-	}
-	if index != "" {
-		a.judgeHost(c, index)
+	case r.unknown != "":
+		a.unknownHost(c, "the hosts the requirements of "+r.unknown+" name, which are not read here")
+		return
+	case r.index != "":
+		a.judgeHost(c, r.index)
 		a.judgeHost(c, "files.pythonhosted.org") // where PyPI's files are
 	}
-	for _, e := range extra {
+	for _, e := range r.extra {
 		if strings.Contains(e, "://") {
 			a.literalURLHost(c, e[schemeStart(e):], false)
 		} else if !strings.HasPrefix(e, "/") && !strings.HasPrefix(e, ".") {
@@ -194,15 +255,20 @@ func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
 		}
 	}
 	for _, j := range ops {
-		w := v.vals[j]
-		switch {
-		case !v.literal(j):
-			a.unknownHost(c, "a host only known at run time ("+w+")")
-		case strings.Contains(w, "://"):
-			a.literalURLHost(c, w[schemeStart(w):], false)
-		case w == "." || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "../"):
-			a.unknownHost(c, "the hosts the project "+w+" names for its dependencies, which are not read here")
-		}
+		a.pipOperandHost(c, v, j)
+	}
+}
+
+// pipOperandHost judges one requirement operand of pip install.
+func (a *analyzer) pipOperandHost(c *verdictAcc, v *argv, j int) {
+	w := v.vals[j]
+	switch {
+	case !v.literal(j):
+		a.unknownHost(c, "a host only known at run time ("+w+")")
+	case strings.Contains(w, "://"):
+		a.literalURLHost(c, w[schemeStart(w):], false)
+	case w == "." || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "../"):
+		a.unknownHost(c, "the hosts the project "+w+" names for its dependencies, which are not read here")
 	}
 }
 

@@ -251,13 +251,6 @@ var pipEnv = map[string]netEffect{
 	"PIP_PROXY": effUnknown, "PIP_REQUIREMENT": effUnknown,
 }
 
-// pipValLong are the options of pip install, download and wheel that take
-// a value (pip help install), with pip's general ones.
-var pipValLong = append([]string{"--requirement", "--constraint", "--editable", "--target", "--platform", "--python-version",
-	"--implementation", "--abi", "--root", "--prefix", "--src", "--upgrade-strategy", "--global-option", "--config-settings",
-	"--no-binary", "--only-binary", "--progress-bar", "--root-user-action", "--report", "--index-url", "--extra-index-url",
-	"--find-links", "--dest", "--wheel-dir", "--build-option", "--group"}, pipGlobalVal...)
-
 var uvOpts = map[string]netEffect{
 	"-i": effReplace, "--index-url": effReplace, "--default-index": effReplace, "--index": effAdd, "--extra-index-url": effAdd,
 	"-f": effAdd, "--find-links": effAdd, "--offline": effOffline, "--no-index": effNoIndex, "--config-file": effUnknown,

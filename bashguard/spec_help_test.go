@@ -400,14 +400,14 @@ func TestHelpArities(t *testing.T) {
 // netHelp says how to make each network client print its options, and
 // which reader lists them: "gnu" for a GNU --help (curl, wget), "usage"
 // for a BSD usage synopsis, "[-46A] [-B bind_interface]", with nc's
-// summary lines ("\t\t-x addr[:port]\tSpecify ..."); "curl" for curl's,
-// whose rows end the option at one space and show a value as "<name>"
-// or "[protocol://]host".
+// summary lines ("\t\t-x addr[:port]\tSpecify ..."); "angle" for curl's
+// and pip's, whose rows end the option at one space and show a value as
+// "<name>" or "[protocol://]host".
 var netHelp = map[string]struct {
 	args   []string
 	reader string
 }{
-	"curl": {[]string{"--help", "all"}, "curl"}, "wget": {[]string{"--help"}, "gnu"},
+	"curl": {[]string{"--help", "all"}, "angle"}, "wget": {[]string{"--help"}, "gnu"},
 	"netcat": {[]string{"-h"}, "usage"}, "ssh": {nil, "usage"}, "scp": {nil, "usage"}, "sftp": {[]string{"-?"}, "usage"}, "nc": {[]string{"-h"}, "usage"},
 }
 
@@ -477,7 +477,7 @@ var (
 // value v.
 func netHelpArities(reader, text string) map[string]arity {
 	out := map[string]arity{}
-	if reader == "curl" {
+	if reader == "angle" {
 		for _, m := range curlHelpRow.FindAllStringSubmatch(text, -1) {
 			ar := argNone
 			if m[3] != "" {
@@ -531,5 +531,36 @@ func TestNetHelpReaders(t *testing.T) {
 	curl := "     --abstract-unix-socket <path> Connect\n -a, --append             Append\n     --http2-prior-knowledge Use HTTP 2\n" +
 		" -x, --proxy [protocol://]host[:port] Use this proxy\n     --http1.1            Use HTTP 1.1\n"
 	assert.Equal(t, map[string]arity{"--abstract-unix-socket": argRequired, "-a": argNone, "--append": argNone,
-		"--http2-prior-knowledge": argNone, "-x": argRequired, "--proxy": argRequired, "--http1.1": argNone}, netHelpArities("curl", curl))
+		"--http2-prior-knowledge": argNone, "-x": argRequired, "--proxy": argRequired, "--http1.1": argNone}, netHelpArities("angle", curl))
+}
+
+// TestPipSpecsAgreeWithHelp holds pip's specs, the general options and
+// those of install, download, wheel and index, to the installed pip's
+// help.
+func TestPipSpecsAgreeWithHelp(t *testing.T) {
+	pip, err := exec.LookPath("pip3")
+	if err != nil {
+		t.Skip("SKIP: pip is not installed, so pip's specs cannot be checked against its help: " + err.Error())
+	}
+	options := 0
+	for _, c := range []struct {
+		args []string
+		s    *spec
+	}{{[]string{"--help"}, pipSpec}, {[]string{"install", "--help"}, pipInstallSpec}, {[]string{"download", "--help"}, pipInstallSpec},
+		{[]string{"wheel", "--help"}, pipInstallSpec}, {[]string{"index", "--help"}, pipInstallSpec}} {
+		cmd := exec.Command(pip, c.args...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir(), "PIP_DISABLE_PIP_VERSION_CHECK=1"}
+		b, _ := cmd.CombinedOutput()
+		listed := netHelpArities("angle", string(b))
+		require.NotEmpty(t, listed, "pip %v lists no options:\n%s", c.args, b)
+		for o, ar := range listed {
+			options++
+			sp := specSpelling(c.s, o)
+			if assert.NotNil(t, sp, "pip %v: the option %s that its help lists is not in its spec", c.args, o) {
+				assert.Equal(t, ar == argRequired, sp.arg == argRequired, "pip %v: %s: its help shows it %s", c.args, o, arityText(ar))
+			}
+		}
+	}
+	out, _ := exec.Command(pip, "--version").Output()
+	t.Logf("checked against %s: %d listed options, every one classified", strings.TrimSpace(string(out)), options)
 }
