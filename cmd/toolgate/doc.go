@@ -148,9 +148,10 @@
 // its subcommands, toolgate runs the toolgate-mcp next to its own
 // executable, or else the one on PATH; one that PATH finds only through a
 // relative entry such as "." is not run. When there is none, the exit
-// status is 127 and the message gives the line that installs it:
+// status is 127 and the message gives the line that installs it, at
+// toolgate's own version when that is a release (@latest otherwise):
 //
-//	go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@latest
+//	go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@v0.3.0
 //
 // The gateway fronts the MCP servers of FILE (Claude Code's .mcp.json
 // shape) and serves them over stdio, or streamable HTTP on ADDR; every

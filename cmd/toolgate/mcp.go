@@ -6,16 +6,40 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime/debug"
 )
 
-// mcpGateway is the gateway command "toolgate mcp" runs, and mcpInstall
-// the line that installs it. The gateway is a module of its own
-// (contrib/mcpgateway), so that the MCP SDK never enters the library's
-// go.mod; "toolgate mcp" finds it as git finds its subcommands.
+// mcpGateway is the gateway command "toolgate mcp" runs, and mcpPackage
+// its package. The gateway is a module of its own (contrib/mcpgateway),
+// so that the MCP SDK never enters the library's go.mod; "toolgate mcp"
+// finds it as git finds its subcommands.
 const (
 	mcpGateway = "toolgate-mcp"
-	mcpInstall = "go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@latest"
+	mcpPackage = "github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp"
 )
+
+// mcpInstall is the line that installs the gateway: at this toolgate's
+// own version when it is a release (go install ...@v0.3.0 put it there),
+// else at the latest.
+func mcpInstall() string {
+	v := "latest"
+	if bi, ok := debug.ReadBuildInfo(); ok && isRelease(bi.Main.Version) {
+		v = bi.Main.Version
+	}
+	return "go install " + mcpPackage + "@" + v
+}
+
+// release and pseudo are the shapes of a semantic version and of a
+// pseudo-version (v0.0.0-20260101000000-0123456789ab).
+var (
+	release = regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
+	pseudo  = regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`)
+)
+
+// isRelease reports whether v is a released version: a semantic version,
+// neither a pseudo-version nor "(devel)".
+func isRelease(v string) bool { return release.MatchString(v) && !pseudo.MatchString(v) }
 
 // runMCP is "toolgate mcp": it runs toolgate-mcp with the same arguments,
 // standard streams and environment, and its exit status is the
@@ -26,7 +50,7 @@ const (
 func runMCP(args []string, e env) int {
 	path, err := findGateway()
 	if err != nil {
-		fmt.Fprintf(e.stderr, "toolgate mcp: %v\ninstall it with:\n  %s\n", err, mcpInstall)
+		fmt.Fprintf(e.stderr, "toolgate mcp: %v\ninstall it with:\n  %s\n", err, mcpInstall())
 		return 127
 	}
 	argv := append([]string{mcpGateway}, args...)

@@ -88,7 +88,7 @@ func TestMCPNotInstalled(t *testing.T) {
 	if out != "" {
 		t.Errorf("stdout %q, want nothing", out)
 	}
-	for _, want := range []string{"toolgate-mcp is not installed", mcpInstall} {
+	for _, want := range []string{"toolgate-mcp is not installed", mcpInstall()} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr %q lacks %q", errs, want)
 		}
@@ -104,7 +104,7 @@ func TestMCPRefusesRelativePathEntry(t *testing.T) {
 	if code != 127 || strings.Contains(out, "dot args") {
 		t.Errorf("status %d, output %q: the gateway in . ran", code, out)
 	}
-	if !strings.Contains(errs, "relative PATH entry") || !strings.Contains(errs, mcpInstall) {
+	if !strings.Contains(errs, "relative PATH entry") || !strings.Contains(errs, mcpInstall()) {
 		t.Errorf("stderr %q does not say why", errs)
 	}
 }
@@ -123,5 +123,27 @@ func TestMCPChildWithoutExec(t *testing.T) {
 	}
 	if out.String() != "child args:--listen 127.0.0.1:9\nin\n" || errs.String() != "child stderr\n" {
 		t.Errorf("stdout %q, stderr %q", out.String(), errs.String())
+	}
+}
+
+// The install line names toolgate's own version only when it is a
+// release: a build from a checkout, or at a commit, points at the latest.
+func TestIsRelease(t *testing.T) {
+	for v, want := range map[string]bool{
+		"v0.3.0":                               true,
+		"v1.2.3-rc.1":                          true,
+		"(devel)":                              false,
+		"":                                     false,
+		"v0.0.0-20261202033937-9f503d2a1b2c":   false,
+		"v0.3.1-0.20261202033937-9f503d2a1b2c": false,
+		"v0.4.0-rc.1.0.20261202033937-9f503d2a1b2c": false,
+		"latest": false,
+	} {
+		if got := isRelease(v); got != want {
+			t.Errorf("isRelease(%q) = %v, want %v", v, got, want)
+		}
+	}
+	if got, want := mcpInstall(), "go install "+mcpPackage+"@latest"; got != want {
+		t.Errorf("in a test binary (version (devel)), mcpInstall() = %q, want %q", got, want)
 	}
 }
