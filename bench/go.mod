@@ -2,14 +2,12 @@ module github.com/toolgate/toolgate/bench
 
 go 1.26.8
 
-replace github.com/toolgate/toolgate => ../
-
 require (
 	github.com/casbin/casbin/v2 v2.135.0
 	github.com/cedar-policy/cedar-go v1.9.1
 	github.com/open-policy-agent/opa v1.22.3
 	github.com/stretchr/testify v1.12.1
-	github.com/toolgate/toolgate v0.0.0-00010101000000-000000000000
+	github.com/toolgate/toolgate v0.3.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	mvdan.cc/sh/v3 v3.14.1
 )

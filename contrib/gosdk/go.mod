@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/stretchr/testify v1.12.1
-	github.com/toolgate/toolgate v0.0.0
+	github.com/toolgate/toolgate v0.3.0
 )
 
 require (
@@ -23,5 +23,3 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
-
-replace github.com/toolgate/toolgate => ../..

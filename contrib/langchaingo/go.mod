@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/toolgate/toolgate v0.0.0
+	github.com/toolgate/toolgate v0.3.0
 )
 
 require (
@@ -42,5 +42,3 @@ require (
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
-
-replace github.com/toolgate/toolgate => ../..

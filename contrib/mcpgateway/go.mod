@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/toolgate/toolgate v0.0.0
+	github.com/toolgate/toolgate v0.3.0
 	modernc.org/sqlite v1.62.0
 )
 
@@ -27,7 +27,7 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
-	github.com/toolgate/toolgate/contrib/gosdk v0.0.0
+	github.com/toolgate/toolgate/contrib/gosdk v0.3.0
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
@@ -36,7 +36,3 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
-
-replace github.com/toolgate/toolgate => ../..
-
-replace github.com/toolgate/toolgate/contrib/gosdk => ../gosdk
