@@ -241,7 +241,9 @@ func (sb *effectSandbox) effectRun(t *testing.T, d *effectDir, line string, id *
 		own := ec.itself
 		ec.itself = func(p string) bool {
 			dir := filepath.Dir(p)
-			return own(p) || (dir == "/usr/bin" || dir == "/bin") && slices.Contains(s.helpers, filepath.Base(p))
+			// The helper as a script's "#!/usr/bin/env" finds it: in
+			// the standard directories of PATH.
+			return own(p) || (dir == "/usr/bin" || dir == "/bin" || dir == "/usr/local/bin") && slices.Contains(s.helpers, filepath.Base(p))
 		}
 	}
 	if w := wrappedProgram(s, line); w != "" {

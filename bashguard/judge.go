@@ -1,7 +1,6 @@
 package bashguard
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -52,7 +51,7 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 }
 
 func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
-	if std && (launcherFiles[name] != nil && a.launcherGuard(c, name) || toolInfo(c, name, v) || a.moreTools(c, name, v) || a.sysTools(c, name, v)) {
+	if std && (launcherFiles[name] != nil && a.launcherGuard(c, name) || a.moreTools(c, name, v) || a.sysTools(c, name, v)) {
 		return
 	}
 	e := lookupCmd(name)
@@ -220,107 +219,6 @@ func batchTop(v *argv) bool {
 		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s, 'b') > 0 {
 			return true
 		}
-	}
-	return false
-}
-
-// versionTools are the toolchains whose --version (or -version, -V) alone
-// only prints the version: no code runs, nothing is read or written.
-var versionTools = map[string]bool{
-	"node": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "deno": true, "bun": true, "tsc": true,
-	"python": true, "python3": true, "pip": true, "pip3": true, "pipx": true, "poetry": true, "uv": true,
-	"ruby": true, "gem": true, "bundle": true, "perl": true, "php": true, "composer": true,
-	"cargo": true, "rustc": true, "rustup": true, "go": true, "java": true, "javac": true, "mvn": true, "gradle": true,
-	"kotlin": true, "scala": true, "dotnet": true, "swift": true, "gcc": true, "g++": true, "cc": true, "c++": true,
-	"clang": true, "clang++": true, "make": true, "cmake": true, "ninja": true, "bazel": true, "docker": true,
-	"terraform": true, "helm": true, "protoc": true, "elixir": true, "erl": true, "ghc": true, "stack": true, "zig": true,
-}
-
-// goEnvSecret are the go env variables whose values may hold credentials.
-var goEnvSecret = map[string]bool{"GOPROXY": true, "GOAUTH": true, "GONOPROXY": true, "GOPRIVATE": true, "GONOSUMDB": true,
-	"GOFLAGS": true, "GOINSECURE": true, "GOSUMDB": true}
-
-// toolInfo allows the command lines that only report on a toolchain:
-// "node --version" and the like, "go version", "go env" without -w or
-// -u, "go doc", "go list" without the flags that build, fetch or run, and
-// "npm ls". It reports whether it decided.
-func toolInfo(c *verdictAcc, name string, v *argv) bool {
-	for i := 0; i < v.len(); i++ {
-		if !v.literal(i) {
-			return false
-		}
-	}
-	if versionTools[name] && v.len() == 2 {
-		switch v.vals[1] {
-		case "--version", "-version", "-V", "-v":
-			if v.vals[1] == "-v" && name != "node" && name != "npm" && name != "deno" && name != "bun" && name != "mvn" {
-				return false // -v means verbose, or something else, elsewhere
-			}
-			c.allow(RuleSafe, "prints its version")
-			return true
-		}
-	}
-	switch {
-	case name == "go" && v.len() >= 2:
-		rest := v.vals[2:]
-		switch v.vals[1] {
-		case "version":
-			if len(rest) == 0 || len(rest) == 1 && rest[0] == "-m" {
-				c.allow(RuleSafe, "go version prints the toolchain's version")
-				return true
-			}
-		case "env":
-			// Named variables only: the whole list includes GOPROXY and
-			// GOAUTH, whose values may carry credentials.
-			names := 0
-			for _, s := range rest {
-				switch {
-				case s == "-json":
-				case strings.HasPrefix(s, "-"), goEnvSecret[s]:
-					return false
-				default:
-					names++
-				}
-			}
-			if names == 0 {
-				return false
-			}
-			c.allow(RuleSafe, "go env prints the toolchain's settings")
-			return true
-		case "doc":
-			for _, s := range rest {
-				if strings.HasPrefix(s, "-") && !slices.Contains([]string{"-all", "-c", "-cmd", "-short", "-src", "-u"}, s) {
-					return false
-				}
-			}
-			c.allow(RuleSafe, "go doc prints documentation")
-			return true
-		case "list":
-			// -export and -compiled build, -u and -versions reach the
-			// module proxy, -toolexec and -exec run programs: none is
-			// on this list.
-			for k := 0; k < len(rest); k++ {
-				s := rest[k]
-				switch {
-				case s == "-f" || s == "-tags":
-					k++
-				case slices.Contains([]string{"-json", "-e", "-find", "-deps", "-test", "-m", "-mod=readonly", "-mod=vendor"}, s) ||
-					strings.HasPrefix(s, "-json=") || strings.HasPrefix(s, "-f=") || strings.HasPrefix(s, "-tags="):
-				case strings.HasPrefix(s, "-"):
-					return false
-				}
-			}
-			c.allow(RuleSafe, "go list prints packages")
-			return true
-		}
-	case (name == "npm" || name == "pnpm") && v.len() >= 2 && (v.vals[1] == "ls" || v.vals[1] == "list"):
-		for _, s := range v.vals[2:] {
-			if strings.HasPrefix(s, "-") && !slices.Contains([]string{"--all", "-a", "--depth", "--json", "--long", "-l", "--parseable", "-p", "--prod", "--dev", "--omit=dev", "--global", "-g"}, strings.SplitN(s, "=", 2)[0]) {
-				return false
-			}
-		}
-		c.allow(RuleSafe, name+" ls lists the installed packages")
-		return true
 	}
 	return false
 }

@@ -115,6 +115,9 @@ const (
 	kForward   // it forwards the connection on to hosts not read here (ssh -L, -R, -D, -W)
 	kListen    // it listens instead of connecting: its operands are no host (nc -l)
 	kWriteOut  // its value is an output format whose %output{} writes a file and @file reads one (curl -w)
+	// kVersion: it prints the version and exits (node --version): with
+	// it, a line that names no subcommand is allowed.
+	kVersion
 )
 
 // String names the kind as the table and reasons do.
@@ -124,7 +127,7 @@ func (k kind) String() string {
 		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir",
 		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
 		"clear-env", "unset-var", "split-args",
-		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out"}[k]
+		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -232,6 +235,15 @@ type spec struct {
 	// program when the repository's own configuration sets them.
 	config   []string
 	examples []example
+	// byClass: the spec knows only some forms of its command (a
+	// toolchain's queries); a line it does not read whole at the
+	// command's own level is judged by the command's class, as if it had
+	// no spec (sysTool).
+	byClass bool
+	// model, when set, reads the whole command line itself: the command
+	// speaks a language of its own that the scanner does not (ps's BSD
+	// and UNIX options).
+	model func(a *analyzer, c *verdictAcc, s *spec, v *argv)
 
 	short map[byte]*spelling
 	long  []spelling // sorted by text

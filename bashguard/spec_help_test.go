@@ -564,3 +564,71 @@ func TestPipSpecsAgreeWithHelp(t *testing.T) {
 	out, _ := exec.Command(pip, "--version").Output()
 	t.Logf("checked against %s: %d listed options, every one classified", strings.TrimSpace(string(out)), options)
 }
+
+// sysHelp says where the installed toolchains list the options of the
+// subcommands sysSpecs allows: the words that select the spec, and the
+// command line that prints its help.
+var sysHelp = []struct {
+	words []string
+	help  []string
+}{
+	{[]string{"go", "version"}, []string{"go", "help", "version"}},
+	{[]string{"go", "env"}, []string{"go", "help", "env"}},
+	{[]string{"go", "doc"}, []string{"go", "help", "doc"}},
+	{[]string{"go", "mod", "graph"}, []string{"go", "help", "mod", "graph"}},
+	{[]string{"go", "mod", "why"}, []string{"go", "help", "mod", "why"}},
+	{[]string{"npm", "ls"}, []string{"npm", "ls", "--help"}},
+	{[]string{"rustup", "toolchain", "list"}, []string{"rustup", "toolchain", "list", "--help"}},
+}
+
+// goHelpOption is a flag go's help lists: "[-m]", "[-go=version]" in its
+// usage line, or alone at the start of a line ("\t-all").
+var goHelpOption = regexp.MustCompile(`\[(-[a-z]+)[]=]|^\s+(-[a-z]+)$`)
+
+// npmHelpOption is an option npm's usage lists: "[-a|--all]", "[--depth <depth>]".
+var npmHelpOption = regexp.MustCompile(`(?:\[|\|)(--?[a-z][-a-z]*)`)
+
+// TestSysSpecsAgreeWithHelp reads the options of the toolchains'
+// subcommands that sysSpecs allows from the installed tools' help and
+// fails on any the spec does not classify.
+func TestSysSpecsAgreeWithHelp(t *testing.T) {
+	checked, options := 0, 0
+	for _, h := range sysHelp {
+		bin, err := exec.LookPath(h.help[0])
+		if err != nil {
+			t.Logf("SKIPPED PART: %s is not installed, so %v is not checked", h.help[0], h.words)
+			continue
+		}
+		s := sysSpecs[h.words[0]]
+		for _, w := range h.words[1:] {
+			s = s.subs[w]
+		}
+		require.NotNil(t, s, "%v has no spec", h.words)
+		cmd := exec.Command(bin, h.help[1:]...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir()}
+		b, _ := cmd.CombinedOutput()
+		var listed []string
+		for _, line := range strings.Split(string(b), "\n") {
+			switch h.help[0] {
+			case "go":
+				for _, m := range goHelpOption.FindAllStringSubmatch(line, -1) {
+					listed = append(listed, m[1]+m[2])
+				}
+			case "npm":
+				for _, m := range npmHelpOption.FindAllStringSubmatch(line, -1) {
+					listed = append(listed, m[1])
+				}
+			default:
+				listed = append(listed, gnuHelpOptions(line)...)
+			}
+		}
+		require.NotEmpty(t, listed, "%v lists no options", h.help)
+		checked++
+		for _, o := range listed {
+			options++
+			assert.True(t, specClassifies(s, o), "%s: the option %s that %v lists is not in its spec", s.name, o, h.help)
+		}
+	}
+	t.Logf("%d toolchain subcommands, %d listed options, every one classified", checked, options)
+	assert.Greater(t, checked, 5)
+}

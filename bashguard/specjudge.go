@@ -22,6 +22,7 @@ type specFacts struct {
 	dirs     []int     // the indexes of the words holding the values of kDir options
 	content  bool      // an option of kind kContent was given
 	format   bool      // an option of kind kFormat was given
+	toClass  bool      // the command's model gives the line to the command's class (a byClass spec)
 }
 
 // has reports whether one of the options names (as resolved) was given.
@@ -101,7 +102,7 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 	vf := v.flags[e.at]
 	switch o.kind {
 	case kFlag, kWord, kPattern, kRecurse, kRecurseFollow, kDirectories, kFollow, kNoFollow, kHidden, kUnrestricted,
-		kInclude, kExclude, kExcludeDir:
+		kInclude, kExclude, kExcludeDir, kVersion:
 	case kRead:
 		a.readPath(c, e.val, vf, cmd)
 	case kProbe:

@@ -1,0 +1,233 @@
+package bashguard
+
+// The toolchains and shell queries whose read-only forms the guard
+// allows, as data: "node --version", "go version", "go env GOPATH", "go
+// list", "npm ls", "cargo --version", "rustc --print cfg", "pip freeze",
+// gofmt without -w, yq, ulimit, hash and printenv. Most of these specs
+// describe only the queries of a command that can also build, install or
+// run code: they are marked byClass, and a line they do not read whole
+// at the command's own level (another option, a subcommand they do not
+// list, an operand they do not take) is judged by the command's class,
+// as if it had no spec (the interpreter's model for node or python, the
+// unlisted Ask an allow rule may lift for go or cargo). Inside a
+// subcommand they list, an option they do not classify asks, naming it,
+// and an allow rule may lift that Ask as it lifts the unlisted one. The
+// code these kinds cannot say is in systools.go, behind each spec's check.
+
+// versionRows are the spellings with which a toolchain only prints its
+// version; versionVRows add -v, which means the version only to node,
+// npm, deno, bun and mvn (elsewhere it is verbose output, or more).
+var (
+	versionRows  = []optRow{{"--version -version -V", kVersion, ""}}
+	versionVRows = []optRow{{"--version -version -V -v", kVersion, ""}}
+)
+
+// versionGrammar reads a toolchain's own options as they are written,
+// one a word and by their exact names: "-version" is java's, "-vV" is no
+// cluster.
+var versionGrammar = grammar{oneDash: true}
+
+// goSubGrammar is how go's subcommands read their flags (Go's flag
+// package: one dash, exact names, -f=value or -f value), read stricter
+// than go does: a flag after an operand is still read as one.
+var goSubGrammar = grammar{oneDash: true, permute: true}
+
+// sysSpecs are the specs of the toolchains and queries, by command name.
+var sysSpecs = compileAll(withVersions(map[string]*spec{
+	"go": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+		"version": {grammar: goSubGrammar, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
+			allow: "go version prints the toolchain's version"},
+		// Named variables only: the whole list includes GOPROXY and
+		// GOAUTH, whose values may carry credentials (goEnvNames).
+		"env": {grammar: goSubGrammar, operands: kWord, check: goEnvNames, allow: "go env prints the toolchain's settings",
+			rows: []optRow{{"-json", kFlag, ""}, {"-w", kChange, "changes the go environment file"}, {"-u", kChange, "changes the go environment file"},
+				{"-changed", kFlag, ""}}},
+		"doc": {grammar: goSubGrammar, operands: kWord, allow: "go doc prints documentation",
+			rows: []optRow{{"-all", kFlag, ""}, {"-c", kFlag, ""}, {"-cmd", kFlag, ""}, {"-short", kFlag, ""}, {"-src", kFlag, ""}, {"-u", kFlag, ""},
+				{"-http", kAsk, "starts a documentation web server"}}},
+		// -export and -compiled build, -u and -versions reach the module
+		// proxy, -toolexec and -exec run programs: none is harmless.
+		"list": {grammar: goSubGrammar, operands: kWord, check: goListMod, allow: "go list prints packages", rows: goListRows},
+		"help": {grammar: goSubGrammar, operands: kWord, allow: "go help prints documentation"},
+		"mod": {grammar: goSubGrammar, subs: map[string]*spec{
+			// Like go list -m all: the module graph, read from go.mod
+			// files (fetched into the module cache when missing).
+			"graph": {grammar: goSubGrammar, operands: kWord, allow: "go mod graph prints the module graph",
+				rows: []optRow{{"-go=", kWord, ""}, {"-x", kAsk, "prints the commands it runs to fetch modules"}}},
+			"why": {grammar: goSubGrammar, operands: kWord, allow: "go mod why prints the module graph",
+				rows: []optRow{{"-m", kFlag, ""}, {"-vendor", kFlag, ""}}},
+		}},
+		"vet":   {ask: "compiles the packages (cgo runs the C compiler) and writes the build cache"},
+		"build": {ask: "compiles the packages and writes the binaries and the build cache"},
+	},
+		examples: []example{{"go version", "allow"}, {"go version -m", "allow"}, {"go env GOPATH", "allow"}, {"go env -json GOOS GOARCH", "allow"},
+			{"go env", "ask"}, {"go env GOPROXY", "ask"}, {"go env -w GOFLAGS=-x", "ask"}, {"go doc fmt", "allow"}, {"go doc -http", "ask"},
+			{"go list ./...", "allow"}, {"go list -f '{{.Dir}}' -m all", "allow"}, {"go list -mod=mod ./...", "ask"}, {"go list -export ./...", "ask"},
+			{"go help build", "allow"}, {"go mod graph", "allow"}, {"go mod why -m golang.org/x/mod", "allow"}, {"go mod tidy", "ask"},
+			{"go vet ./...", "ask"}, {"go build", "ask"}, {"go test", "ask"}, {"go --version", "allow"}}},
+	// npm's nopt reads "-la" as a shorthand of its own, not a cluster:
+	// one option a word (versionGrammar's oneDash), anywhere.
+	"npm": {grammar: versionGrammar, rows: versionVRows, byClass: true, subs: npmQuerySubs(true),
+		// npm is a script node runs. Its ls and run write their logs
+		// under ~/.npm and ask the registry whether a newer npm exists
+		// (its update notifier): the effect test would refuse them, so
+		// they are no allowed examples here (testdata holds them).
+		helpers: []string{"node"},
+		examples: []example{{"npm --version", "allow"}, {"npm -v", "allow"}, {"npm run build", "ask"}, {"npm ls --link", "ask"}, {"npm view react", "ask"},
+			{"npm audit", "ask"}, {"npm config get registry", "ask"}, {"npm install", "ask"}}},
+	"pnpm": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: npmQuerySubs(false),
+		examples: []example{{"pnpm ls --link", "ask"}, {"pnpm outdated", "ask"}, {"pnpm run build", "ask"}}},
+	"yarn": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+		"outdated": {ask: "asks the package registry over the network"},
+	}, examples: []example{{"yarn outdated", "ask"}}},
+	"cargo": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+		"tree":     {ask: "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index"},
+		"metadata": {ask: "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index"},
+	}, examples: []example{{"cargo --version", "allow"}, {"cargo -V", "allow"}, {"cargo tree", "ask"}, {"cargo -v", "ask"}, {"cargo build", "ask"}}},
+	"rustup": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+		"toolchain": {grammar: gnuGrammar, subs: map[string]*spec{
+			"list": {grammar: grammar{permute: true}, allow: "rustup toolchain list lists the installed toolchains",
+				rows: []optRow{{"-v --verbose", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"-h --help", kFlag, ""}}},
+		}},
+		"show": {ask: "may install the toolchain that the repository's rust-toolchain.toml names, and runs it"},
+	}, examples: []example{{"rustup toolchain list -v", "allow"}, {"rustup toolchain install stable", "ask"}, {"rustup show", "ask"}}},
+	// rustc --print VALUE: the values of rustcPrints print without
+	// compiling anything (rustcPrint).
+	"rustc": {grammar: versionGrammar, rows: rows(versionRows, []optRow{{"--print=", kWord, ""}}), byClass: true, check: rustcPrint,
+		allow:    "rustc --print prints the compiler's settings",
+		examples: []example{{"rustc --version", "allow"}, {"rustc --print cfg", "allow"}, {"rustc --print=sysroot", "allow"}, {"rustc --print link-args", "ask"}, {"rustc a.rs", "ask"}}},
+	"mvn":  {grammar: versionGrammar, rows: versionVRows, byClass: true},
+	"pip":  pipQuerySpec("pip"),
+	"pip3": pipQuerySpec("pip3"),
+	// gofmt prints the formatting, or the files that need it, of the
+	// files and the trees it is given (standard input without): -w
+	// rewrites the files and -cpuprofile writes one. Go's flags end at
+	// the first operand.
+	"gofmt": {grammar: grammar{oneDash: true}, operands: kRead, check: gofmtTrees,
+		allow: "gofmt prints the formatting of files inside the allowed roots",
+		rows: []optRow{{"-l", kFlag, ""}, {"-d", kFlag, ""}, {"-e", kFlag, ""}, {"-s", kFlag, ""}, {"-r=", kWord, ""},
+			{"-w", kAsk, "rewrites the files it formats"}, {"-cpuprofile=", kAsk, "writes a CPU profile"}},
+		examples: []example{{"gofmt -l src", "allow"}, {"gofmt -d -s src/main.go", "allow"}, {"gofmt -w src/main.go", "ask"}, {"gofmt .env", "deny"}}},
+	// yq in both of its kinds, mikefarah's (Go, pflag) and kislyuk's
+	// (Python, around jq): -i writes the file in place, -s splits the
+	// output into files (mikefarah; kislyuk's slurp), -f and --from-file
+	// read the expression from a file, --rawfile and --slurpfile read
+	// files, --front-matter and the preprocessors change what is read:
+	// none is here, and each asks. The expression and the files are
+	// judged by yqOperands.
+	// kislyuk's yq runs jq.
+	"yq": {grammar: grammar{permute: true}, operands: kRead, check: yqOperands, helpers: []string{"jq"}, allow: "yq prints a query of files inside the allowed roots",
+		rows: rows([]optRow{{"-r --raw-output", kFlag, ""}, {"-e --exit-status", kFlag, ""}, {"-P --prettyPrint", kFlag, ""}, {"-C --colors", kFlag, ""},
+			{"-M --no-colors", kFlag, ""}, {"-n --null-input", kFlag, ""}, {"-y --yaml-output", kFlag, ""}, {"-j --tojson", kFlag, ""},
+			{"-c --compact-output", kFlag, ""}, {"-N --no-doc", kFlag, ""}, {"--unwrapScalar", kFlag, ""}, {"--help", kFlag, ""}, {"--version", kFlag, ""},
+			{"-o= --output-format=", kWord, ""}, {"-p= --input-format=", kWord, ""}, {"-I= --indent=", kWord, ""},
+			{"-i --inplace", kAsk, "writes the file in place"}, {"-s= --split-exp=", kAsk, "writes the output into files (mikefarah's), or slurps (kislyuk's)"},
+			{"-f= --from-file=", kAsk, "reads the expression from a file"}, {"--rawfile= --slurpfile=", kAsk, "reads files that are not operands"},
+			{"--front-matter=", kAsk, "changes what is read"}}),
+		examples: []example{{"yq .a a.txt", "allow"}, {"yq -o json '.x' a.txt", "allow"}, {"yq eval .a a.txt", "allow"}, {"yq -i .a=1 a.txt", "ask"},
+			{"yq 'load(\"x\")' a.txt", "ask"}, {"yq .a .env", "deny"}}},
+	// ulimit: options alone print limits; a value sets one.
+	"ulimit": {grammar: posixGrammar, byClass: true, allow: "ulimit without a value prints the limits", rows: []optRow{
+		{"-S", kFlag, ""}, {"-H", kFlag, ""}, {"-a", kFlag, ""}, {"-b", kFlag, ""}, {"-c", kFlag, ""}, {"-d", kFlag, ""}, {"-e", kFlag, ""},
+		{"-f", kFlag, ""}, {"-i", kFlag, ""}, {"-k", kFlag, ""}, {"-l", kFlag, ""}, {"-m", kFlag, ""}, {"-n", kFlag, ""}, {"-p", kFlag, ""},
+		{"-q", kFlag, ""}, {"-r", kFlag, ""}, {"-s", kFlag, ""}, {"-t", kFlag, ""}, {"-u", kFlag, ""}, {"-v", kFlag, ""}, {"-x", kFlag, ""},
+		{"-P", kFlag, ""}, {"-R", kFlag, ""}, {"-T", kFlag, ""}},
+		examples: []example{{"ulimit", "allow"}, {"ulimit -n", "allow"}, {"ulimit -Sa", "allow"}, {"ulimit -n 10", "ask"}}},
+	// hash without names, or with -t and names, prints where commands
+	// were found (hashNames); -r, -p and -d change the table.
+	"hash": {grammar: posixGrammar, byClass: true, operands: kWord, check: hashNames, allow: "hash without names prints where commands were found",
+		rows:     []optRow{{"-l", kFlag, ""}, {"-t", kFlag, ""}},
+		examples: []example{{"hash", "allow"}, {"hash -l", "allow"}, {"hash -t ls", "allow"}, {"hash ls", "ask"}, {"hash -r", "ask"}}},
+	// printenv of named variables that hold no secret (printenvNames).
+	"printenv": {grammar: gnuGrammar, byClass: true, operands: kWord, check: printenvNames, allow: "printenv prints variables that hold no secret",
+		examples: []example{{"printenv HOME", "allow"}, {"printenv PATH LANG", "allow"}, {"printenv", "ask"}, {"printenv GITHUB_TOKEN", "ask"}}},
+}))
+
+// goListRows are the flags of go list: the harmless ones, and those that
+// build, reach the network or run programs.
+var goListRows = []optRow{
+	{"-json[=]", kWord, ""}, {"-e", kFlag, ""}, {"-find", kFlag, ""}, {"-deps", kFlag, ""}, {"-test", kFlag, ""}, {"-m", kFlag, ""},
+	{"-f=", kWord, ""}, {"-tags=", kWord, ""}, {"-mod=", kWord, ""},
+	{"-export", kAsk, "compiles the packages"}, {"-compiled", kAsk, "compiles the packages"},
+	{"-u", kAsk, "asks the module proxy over the network"}, {"-versions", kAsk, "asks the module proxy over the network"},
+	{"-retracted", kAsk, "asks the module proxy over the network"}, {"-reuse=", kAsk, "asks the module proxy over the network"},
+	{"-toolexec=", kProgram, "runs its value for every tool"}, {"-exec=", kProgram, "runs its value"},
+	{"-overlay=", kAsk, "reads the files its value names in place of the packages'"},
+	{"-modfile=", kAsk, "reads another go.mod"}, {"-pgo=", kAsk, "reads a profile"},
+}
+
+// npmQuerySubs are the subcommands of npm (with views, the registry's
+// queries) and pnpm.
+func npmQuerySubs(views bool) map[string]*spec {
+	ls := func() *spec {
+		return &spec{grammar: grammar{oneDash: true, permute: true}, operands: kWord, allow: "npm ls lists the installed packages", rows: npmLsRows}
+	}
+	// Without a script name, npm run lists the scripts of package.json.
+	run := func() *spec {
+		return &spec{grammar: grammar{oneDash: true, permute: true}, allow: "npm run lists the package's scripts"}
+	}
+	subs := map[string]*spec{"ls": ls(), "list": ls(), "run": run(), "run-script": run(),
+		"outdated": {ask: "asks the package registry over the network"}}
+	if views {
+		for _, n := range []string{"view", "info", "show", "search"} {
+			subs[n] = &spec{ask: "asks the package registry over the network"}
+		}
+		subs["audit"] = &spec{ask: "sends the dependency tree to the registry"}
+		subs["config"] = &spec{ask: "prints or changes npm's configuration, which can hold registry tokens"}
+	} else {
+		for _, s := range subs {
+			if s.allow != "" {
+				s.allow = "p" + s.allow
+			}
+		}
+	}
+	return subs
+}
+
+// npmLsRows are the options of npm ls the guard has judged harmless;
+// --omit and --include take a value.
+var npmLsRows = []optRow{
+	{"--all -a", kFlag, ""}, {"--depth[=]", kWord, ""}, {"--json[=]", kWord, ""}, {"--long[=] -l", kWord, ""}, {"--parseable[=] -p", kWord, ""},
+	{"--prod", kFlag, ""}, {"--dev", kFlag, ""}, {"--global -g", kFlag, ""},
+	{"--omit=", kAsk, "is not among the options judged"}, {"--include=", kAsk, "is not among the options judged"},
+	{"--link", kAsk, "is not among the options judged"}, {"--package-lock-only", kAsk, "is not among the options judged"},
+	{"--unicode --no-unicode", kAsk, "is not among the options judged"}, {"-w= --workspace=", kAsk, "is not among the options judged"},
+	{"--workspaces", kAsk, "is not among the options judged"}, {"--include-workspace-root", kAsk, "is not among the options judged"},
+	{"--install-links", kAsk, "is not among the options judged"},
+}
+
+// pipQuerySpec is pip's queries, installed as name: its global options -v, -q and
+// --no-color, then a subcommand that reads the installed packages'
+// metadata and prints it. pip list (not freeze or show) asks the package
+// index whether a newer pip exists unless told not to (pipList); its
+// --outdated and --uptodate reach the index, and --path, -r, --python and
+// --log read or write files or run another interpreter: none is here.
+// optparse's clusters and abbreviations are not read: one option a word,
+// by its exact name.
+func pipQuerySpec(name string) *spec {
+	g := grammar{oneDash: true, permute: true}
+	return &spec{grammar: versionGrammar, byClass: true, rows: rows(versionRows, []optRow{{"-v", kFlag, ""}, {"-q", kFlag, ""}, {"--no-color", kFlag, ""}}),
+		subs: map[string]*spec{
+			"freeze": {grammar: g, operands: kWord, allow: "pip freeze prints the installed packages",
+				rows: []optRow{{"--all", kFlag, ""}, {"-l --local", kFlag, ""}, {"--user", kFlag, ""}, {"--exclude-editable", kFlag, ""}}},
+			"show": {grammar: g, operands: kWord, allow: "pip show prints the installed packages",
+				rows: []optRow{{"-f --files", kFlag, ""}, {"--verbose", kFlag, ""}}},
+			"list": {grammar: g, operands: kWord, check: pipList, allow: "pip list prints the installed packages",
+				rows: []optRow{{"-l --local", kFlag, ""}, {"--user", kFlag, ""}, {"-e --editable", kFlag, ""}, {"--not-required", kFlag, ""},
+					{"--exclude-editable", kFlag, ""}, {"--include-editable", kFlag, ""}, {"--format=", kWord, ""},
+					{"--no-index", kFlag, ""}, {"--disable-pip-version-check", kFlag, ""}}},
+		},
+		examples: []example{{name + " freeze", "allow"}, {name + " -q show -f " + name, "allow"}, {name + " list --disable-pip-version-check", "allow"},
+			{name + " list", "ask"}, {name + " list --outdated --no-index", "ask"}, {name + " install x", "ask"}}}
+}
+
+// withVersions gives every toolchain of versionTools a spec that allows
+// its version alone, and returns m.
+func withVersions(m map[string]*spec) map[string]*spec {
+	for n, vRows := range versionTools {
+		if m[n] == nil {
+			m[n] = &spec{grammar: versionGrammar, rows: vRows, byClass: true}
+		}
+	}
+	return m
+}

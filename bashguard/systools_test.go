@@ -1,0 +1,45 @@
+package bashguard
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// The toolchains' queries are read by their specs (specs_sys.go): each
+// spelling is judged with its reason; a line a spec does not read whole
+// at the command's own level is the command's class's.
+func TestSysToolSpellings(t *testing.T) {
+	dir, paths := specRepo(t)
+	g := New(DefaultPolicy())
+	for _, tc := range []struct{ line, want, reason string }{
+		{"node --version", "allow", "read-only and on the safe list"},
+		{"go version -m", "allow", "read-only and on the safe list"},
+		{"go env -json GOPATH", "allow", "read-only and on the safe list"},
+		{"go mod why -m x", "allow", "read-only and on the safe list"},
+		{"rustup toolchain list -vq", "allow", "read-only and on the safe list"},
+		{"go list -export ./...", "ask", "not on the safe list (go list -export compiles the packages)"},
+		{"go list -bogus ./...", "ask", "not on the safe list (go list option -bogus is not known to be harmless)"},
+		{"go list -mod=mod ./...", "ask", "not on the safe list (go list -mod=mod may update go.mod)"},
+		{"go env GOPROXY", "ask", "go env GOPROXY may hold credentials"},
+		{"go env -w GOFLAGS=-x", "ask", "not on the safe list (go env -w changes the go environment file)"},
+		{"go vet ./...", "ask", "go vet compiles the packages"},
+		{"go mod tidy", "ask", "not on the safe list (go mod tidy)"},
+		{"cargo -vV", "ask", "not on the safe list"},
+		{"npm ls -la", "ask", "npm ls option -la is not known to be harmless"},
+		{"npm view react", "ask", "npm view asks the package registry over the network"},
+		{"rustc --print link-args", "ask", "not on the safe list"},
+		{"pip list --format=xml --no-index", "ask", "not on the safe list (pip list --format=xml --no-index)"},
+		{"pip list", "ask", "pip list asks the package index over the network"},
+		{"gofmt -w src/main.go", "ask", "uses the gofmt option -w, which rewrites the files it formats"},
+		{"gofmt -l .env", "deny", ".env"},
+		{"yq -i .a=1 a.txt", "ask", "uses the yq option -i, which writes the file in place"},
+		{"ulimit -n 10", "ask", "not on the safe list"},
+		{"printenv GITHUB_TOKEN", "ask", "printenv: prints the environment: the environment holds secrets"},
+	} {
+		v := g.Judge(context.Background(), dir, paths, tc.line)
+		assert.Equal(t, tc.want, v.Decision.String(), "%q (%s)", tc.line, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
+	}
+}
