@@ -78,6 +78,16 @@ var toolSpecs = compileAll(map[string]*spec{
 	// pgrep PATTERN.
 	"pgrep": {grammar: gnuGrammar, rows: toolPgrepRows, operands: kWord,
 		examples: []example{{"pgrep -l bash", "allow"}, {"pgrep -u root -c sh", "allow"}, {"pgrep -F .env", "deny"}}},
+	// hostname alone prints the host's name; with arguments it sets it
+	// or looks it up in the DNS (tools.go: hostnameArgs).
+	"hostname": {grammar: gnuGrammar, rows: toolHostnameRows, check: hostnameArgs, allow: "hostname prints the host's name",
+		examples: []example{{"hostname", "allow"}, {"hostname --version", "allow"}, {"hostname -f", "ask"}, {"hostname evil.example", "ask"}, {"hostname -F a.txt", "ask"}}},
+	// ps reads its command line in a language of its own: UNIX options
+	// (-ef), BSD ones without a dash (aux), GNU long ones, and a dashed
+	// word it cannot read as UNIX options read again as BSD ones
+	// (tools.go: psModel).
+	"ps": {model: psModel,
+		examples: []example{{"ps -ef", "allow"}, {"ps aux", "allow"}, {"ps -o pid,comm", "allow"}, {"ps auxe", "ask"}, {"ps -axe", "ask"}, {"ps e -p 1", "ask"}}},
 	// ss [FILTER].
 	"ss": {grammar: gnuGrammar, rows: toolSsRows, operands: kWord,
 		examples: []example{{"ss -tln", "allow"}, {"ss -s", "allow"}, {"ss -A tcp", "allow"}, {"ss -K", "ask"}, {"ss -r", "ask"}, {"ss -D out.txt", "ask"}, {"ss -tE", "ask"}}},
@@ -94,6 +104,16 @@ func fdSpec(name string) *spec {
 	return &spec{grammar: grammar{permute: true}, rows: toolFdRows, operands: kProbe, firstOperand: kPattern, bareDot: true,
 		allow: name + " lists names inside the allowed roots", examples: ex,
 		lists: &listModel{pattern: patOptional, operands: opStarts, skipHidden: true, opts: fdListRows}}
+}
+
+// toolHostnameRows are the options of hostname: its help and version,
+// and those that set the name or look it up in the DNS, which
+// hostnameArgs asks for.
+var toolHostnameRows = []optRow{
+	{"-h --help", kVersion, ""}, {"-V --version", kVersion, ""},
+	{"-a --alias", kFlag, ""}, {"-A --all-fqdns", kFlag, ""}, {"-b --boot", kFlag, ""}, {"-d --domain", kFlag, ""},
+	{"-f --fqdn --long", kFlag, ""}, {"-F= --file=", kWord, ""}, {"-i --ip-address", kFlag, ""}, {"-I --all-ip-addresses", kFlag, ""},
+	{"-s --short", kFlag, ""}, {"-y --yp --nis", kFlag, ""},
 }
 
 // toolTreeRows are the options of tree. -o writes, -R reruns tree in

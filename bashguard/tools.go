@@ -8,30 +8,37 @@ import (
 )
 
 // The tools of toolSpecs (specs_tools.go) are judged by their specs; ps
-// and hostname read their command lines in languages of their own, and
-// keep their models here.
+// reads its command line in a language of its own, and its spec's model
+// is here.
 
-// moreTools judges the tools of toolSpecs, ps and hostname. It reports
-// whether it decided.
+// moreTools judges the tools of toolSpecs. It reports whether it decided.
 func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
-	switch name {
-	case "ps":
-		a.ps(c, v)
-		return true
-	case "hostname":
-		if v.len() == 1 {
-			c.allow("safe", "hostname prints the host's name")
-		} else {
-			c.add(permission.Ask, "args:hostname", "hostname with arguments sets the name or looks it up in the DNS", true)
-		}
-		return true
-	}
 	s := toolSpecs[name]
-	if s == nil {
+	switch {
+	case s == nil:
 		return false
+	case s.model != nil:
+		s.model(a, c, s, v)
+	default:
+		a.tool(c, name, s, v)
 	}
-	a.tool(c, name, s, v)
 	return true
+}
+
+// hostnameArgs asks for hostname with any argument but its help and
+// version: it sets the name (an operand, -F, -b) or looks it up in the DNS
+// (-f, -i, -a, -d, ...).
+func hostnameArgs(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for _, e := range f.seen {
+		if e.opt.kind != kVersion {
+			c.add(permission.Ask, ArgsRule("hostname"), "hostname with arguments sets the name or looks it up in the DNS", true)
+			return
+		}
+	}
+	for _, i := range f.ops {
+		c.add(permission.Ask, ArgsRule("hostname"), "hostname with arguments sets the name or looks it up in the DNS", true)
+		f.handle(i)
+	}
 }
 
 // tool judges the tool name by its spec s: each option by its kind, then
@@ -144,9 +151,9 @@ func psUnixCluster(w string) bool {
 	return true
 }
 
-// ps judges ps: it lists processes and writes nothing, but its BSD "e"
-// prints every process's environment, which holds secrets.
-func (a *analyzer) ps(c *verdictAcc, v *argv) {
+// psModel judges ps: it lists processes and writes nothing, but its BSD
+// "e" prints every process's environment, which holds secrets.
+func psModel(a *analyzer, c *verdictAcc, s *spec, v *argv) {
 	valueNext := false
 	for i := 1; i < v.len(); i++ {
 		s := v.vals[i]
