@@ -12,16 +12,39 @@ import (
 // (riskyVar): "read PATH" or "printf -v GIT_DIR x" changes what later
 // commands run, and a name with a subscript ('a[$(cmd)]') runs commands.
 
-// assignerValShort gives each builtin's options that take a value; names
-// holds the options whose value is a variable name.
-var assignerValShort = map[string]struct{ val, names string }{
-	"read":      {val: "adinNptu", names: "a"},
-	"mapfile":   {val: "dnOsuCc"},
-	"readarray": {val: "dnOsuCc"},
-	"printf":    {val: "v", names: "v"},
+// assignerRow is what the guard knows of an assigning builtin: val, its
+// short options that take a value, and names, those whose value is a
+// variable name; which of its operands name variables; funcs, the option
+// that makes its operands functions (unset -f); callback, the option whose
+// value is a command it runs (mapfile -C); prints, that without an option
+// of names it only prints (printf without -v).
+type assignerRow struct {
+	val, names string
+	operands   assignOps
+	funcs      byte
+	callback   byte
+	prints     bool
+}
+
+// assignOps says which operands of an assigning builtin name variables.
+type assignOps uint8
+
+const (
+	opsNone   assignOps = iota // none (printf's are data, wait's are jobs)
+	opsAll                     // every one (read NAME..., unset NAME...)
+	opsFirst                   // the first (mapfile NAME)
+	opsSecond                  // the second (getopts OPTSTRING NAME)
+)
+
+// assignerValShort are the assigning builtins, by name.
+var assignerValShort = map[string]assignerRow{
+	"read":      {val: "adinNptu", names: "a", operands: opsAll},
+	"mapfile":   {val: "dnOsuCc", operands: opsFirst, callback: 'C'},
+	"readarray": {val: "dnOsuCc", operands: opsFirst, callback: 'C'},
+	"printf":    {val: "v", names: "v", prints: true},
 	"wait":      {val: "p", names: "p"},
-	"getopts":   {},
-	"unset":     {},
+	"getopts":   {operands: opsSecond},
+	"unset":     {operands: opsAll, funcs: 'f'},
 }
 
 // assigner judges the names an assigning builtin sets. The command itself
@@ -42,11 +65,11 @@ func (a *analyzer) assigner(c *verdictAcc, name string, v *argv) {
 		}
 		for j := 1; j < len(s); j++ {
 			ch := s[j]
-			if name == "unset" && ch == 'f' {
+			if spec.funcs != 0 && ch == spec.funcs {
 				funcs = true
 			}
-			if (name == "mapfile" || name == "readarray") && ch == 'C' {
-				c.add(permission.Ask, RuleCodeCallback, name+" -C runs a callback command for the lines it reads", false)
+			if spec.callback != 0 && ch == spec.callback {
+				c.add(permission.Ask, RuleCodeCallback, name+" -"+string(ch)+" runs a callback command for the lines it reads", false)
 			}
 			if !hasByte(spec.val, ch) {
 				continue
@@ -62,25 +85,23 @@ func (a *analyzer) assigner(c *verdictAcc, name string, v *argv) {
 			break
 		}
 	}
-	ops := i
-	switch name {
-	case "getopts":
-		// getopts OPTSTRING NAME [ARG...]
-		if ops+1 < v.len() {
-			assignName(c, name, v.vals[ops+1], v.literal(ops+1))
-		}
-	case "mapfile", "readarray":
+	if !funcs {
+		assignOperands(c, name, spec.operands, v, i)
+	}
+}
+
+// assignOperands records the variables the operands of the assigning
+// builtin name, from the word at ops on, assign.
+func assignOperands(c *verdictAcc, name string, which assignOps, v *argv, ops int) {
+	switch which {
+	case opsSecond:
+		ops++
+		fallthrough
+	case opsFirst:
 		if ops < v.len() {
 			assignName(c, name, v.vals[ops], v.literal(ops))
 		}
-	case "read":
-		for k := ops; k < v.len(); k++ {
-			assignName(c, name, v.vals[k], v.literal(k))
-		}
-	case "unset":
-		if funcs {
-			return
-		}
+	case opsAll:
 		for k := ops; k < v.len(); k++ {
 			assignName(c, name, v.vals[k], v.literal(k))
 		}

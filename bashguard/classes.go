@@ -149,7 +149,7 @@ func classify(name string) cmdEntry {
 		return cmdEntry{class: clsWriter}
 	case name == "printenv" || name == "set":
 		return cmdEntry{class: clsEnvPrint}
-	case assignerValShort[name] != struct{ val, names string }{} || name == "getopts" || name == "unset":
+	case assignerValShort[name] != assignerRow{}:
 		return cmdEntry{class: clsAssigner}
 	case stateBuiltins[name] != "":
 		return cmdEntry{class: clsState, state: stateBuiltins[name]}

@@ -84,7 +84,7 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		switch {
 		case onlyVersion(v):
 			c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
-		case (name == "top" || name == "btop") && batchTop(v):
+		case batchTop(v, batchOptions[name]):
 			c.add(permission.Ask, RuleUnlisted, "runs in batch mode; not on the safe list", true)
 		default:
 			c.add(permission.Deny, RuleDangerousInteractive, "is interactive and would hang waiting for a person", false)
@@ -135,7 +135,7 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		a.envPrinter(c, name, v)
 	case clsAssigner:
 		a.assigner(c, name, v)
-		if name == "printf" && !printfAssigns(v) {
+		if assignerValShort[name].prints && !printfAssigns(v) {
 			// printf without -v only prints its format (bash's printf
 			// has no %n); its arguments are data.
 			c.allow(RuleSafe, "on the safe list")
@@ -147,19 +147,8 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		case !std:
 			c.addf(permission.Ask, RuleUnlisted, "runs ", raw, ", which is not a standard command", true)
 		case e.class == clsSafe:
-			if name == "test" || name == "[" {
-				a.testPaths(c, v)
-				for i := 1; i+1 < v.len(); i++ {
-					if v.vals[i] == "-v" && strings.ContainsRune(v.vals[i+1], '[') {
-						c.add(permission.Ask, RuleDynamicArithmetic, "-v "+v.vals[i+1]+" evaluates an array subscript, which can run commands", false)
-					}
-				}
-			}
 			if s := safeSpecs[name]; s != nil {
-				a.judgeSpec(c, name, s, v, 1)
-			}
-			if name == "which" {
-				probePaths(a, c, v, 1, "which")
+				a.safeSpec(c, name, s, v)
 			}
 			c.allow(RuleSafe, "on the safe list")
 		case e.class == clsReader:
@@ -212,11 +201,18 @@ func onlyVersion(v *argv) bool {
 	return true
 }
 
-// batchTop reports top -b: it prints and exits instead of waiting.
-func batchTop(v *argv) bool {
+// batchOptions are the short options with which an interactive program
+// prints and exits instead of waiting (top -b), by name.
+var batchOptions = map[string]string{"top": "b", "btop": "b"}
+
+// batchTop reports a line with one of the short options batch (top -b).
+func batchTop(v *argv, batch string) bool {
+	if batch == "" {
+		return false
+	}
 	for i := 1; i < v.len(); i++ {
 		s := v.vals[i]
-		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s, 'b') > 0 {
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], batch) {
 			return true
 		}
 	}

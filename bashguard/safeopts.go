@@ -81,3 +81,40 @@ func (a *analyzer) globOptions(c *verdictAcc, name string, v *argv) {
 		}
 	}
 }
+
+// safeSpec judges the safe command name by its spec s: its model, or its
+// options by the scanner and then its check. The caller allows what is
+// left.
+func (a *analyzer) safeSpec(c *verdictAcc, name string, s *spec, v *argv) {
+	if s.model != nil {
+		s.model(a, c, s, v)
+		return
+	}
+	f := a.judgeSpec(c, name, s, v, 1)
+	if s.check != nil {
+		s.check(a, c, s, v, &f)
+	}
+}
+
+// whichPaths judges which's operands that name a path (hold a "/"):
+// which tells whether such a file exists and is executable.
+func whichPaths(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for _, i := range f.ops {
+		if strings.IndexByte(v.vals[i], '/') >= 0 || !v.literal(i) {
+			a.readPath(c, v.vals[i], v.flags[i], "which")
+		}
+	}
+}
+
+// testModel judges test and [: their words are an expression, not
+// options ("test -f x" tests x, and "-v NAME" whether NAME is set). The
+// paths a file test probes are judged (testPaths); -v with a subscript
+// evaluates it, which can run commands.
+func testModel(a *analyzer, c *verdictAcc, s *spec, v *argv) {
+	a.testPaths(c, v)
+	for i := 1; i+1 < v.len(); i++ {
+		if v.vals[i] == "-v" && strings.ContainsRune(v.vals[i+1], '[') {
+			c.add(permission.Ask, RuleDynamicArithmetic, "-v "+v.vals[i+1]+" evaluates an array subscript, which can run commands", false)
+		}
+	}
+}

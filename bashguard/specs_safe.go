@@ -6,8 +6,8 @@ package bashguard
 // here, each harmless; an option that is not (a new one, a misspelling,
 // an abbreviation of more than one) asks. Their operands are words
 // (operands: kWord); which also looks at the paths it is given
-// (probePaths). echo, test and expr have no spec: their arguments may
-// start with "-" without being options.
+// (whichPaths). test and [ have a model in place of options; echo and expr
+// have no spec: their arguments may start with "-" without being options.
 
 // safeSpecs are the safe commands' specs, by command name.
 var safeSpecs = compileAll(map[string]*spec{
@@ -29,8 +29,13 @@ var safeSpecs = compileAll(map[string]*spec{
 		examples: []example{{"uname -a", "allow"}, {"uname -sr", "allow"}, {"uname --kernel-n", "allow"}, {"uname --kernel", "ask"}, {"uname -x", "ask"}}},
 	"whoami": {grammar: gnuGrammar, operands: kWord, rows: gnuInfoRows,
 		examples: []example{{"whoami", "allow"}, {"whoami -x", "ask"}}},
-	// which: debianutils' (getopts "as"), and GNU which's --all.
-	"which": {grammar: gnuGrammar, operands: kWord, rows: safeWhichRows,
+	// test and [ read an expression, not options: their model judges
+	// the paths a file test probes (safeopts.go: testModel).
+	"test": {model: testModel, examples: []example{{"test -f a.txt", "allow"}, {"test -n x", "allow"}, {"test -f .env", "ask"}, {"test -v 'a[$(id)]'", "ask"}}},
+	"[":    {model: testModel, examples: []example{{"[ -d src ]", "allow"}, {"[ -f .env ]", "ask"}}},
+	// which: debianutils' (getopts "as"), and GNU which's --all; an
+	// operand with a "/" is a path it probes (safeopts.go: whichPaths).
+	"which": {grammar: gnuGrammar, operands: kWord, rows: safeWhichRows, check: whichPaths,
 		examples: []example{{"which ls", "allow"}, {"which -a git", "allow"}, {"which ./a.txt", "allow"}, {"which ./.env", "deny"}, {"which -x ls", "ask"}}},
 })
 

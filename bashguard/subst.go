@@ -247,28 +247,45 @@ func dataArg(name string, v *argv, i int, confined bool) bool {
 		// start with "-"; globbed, each may become the names of the
 		// entries of a directory the kernel lets the run read. Only
 		// commands to which every word is data take that.
-		if name == "test" || name == "[" {
+		if dataArgs[name].counted {
 			return false // the number of operands decides what test does
 		}
 	default:
 		return false
 	}
-	switch name {
-	case "echo", ":", "true", "false", "exit", "basename", "dirname", "expr", "tr", "seq", "numfmt":
-		// They read no file and have no option that runs or writes
-		// anything: any word is printed, compared or refused.
-		return true
-	case "printf":
-		// After a literal format: arguments, never options.
-		fmtAt := 1
-		if v.len() > 1 && v.vals[1] == "--" && v.literal(1) {
-			fmtAt = 2
-		}
-		return i > fmtAt && v.literal(fmtAt) && !strings.HasPrefix(v.vals[fmtAt], "-")
-	case "test", "[":
-		return testDataArg(v, i)
+	d := dataArgs[name]
+	return d.data != nil && d.data(v, i)
+}
+
+// dataRow says which words of a command are data whatever their value,
+// and whether the number of its words decides what it does (test).
+type dataRow struct {
+	data    func(v *argv, i int) bool
+	counted bool
+}
+
+// dataArgs are the commands that take some of their words as data, by
+// name. echo, true, basename, tr and the like read no file and have no
+// option that runs or writes anything: any word is printed, compared or
+// refused.
+var dataArgs = map[string]dataRow{
+	"echo": {data: anyData}, ":": {data: anyData}, "true": {data: anyData}, "false": {data: anyData}, "exit": {data: anyData},
+	"basename": {data: anyData}, "dirname": {data: anyData}, "expr": {data: anyData}, "tr": {data: anyData}, "seq": {data: anyData},
+	"numfmt": {data: anyData},
+	"printf": {data: printfData},
+	"test":   {data: testDataArg, counted: true}, "[": {data: testDataArg, counted: true},
+}
+
+func anyData(*argv, int) bool { return true }
+
+// printfData accepts printf's words after a literal format: arguments,
+// never options.
+func printfData(v *argv, i int) bool {
+	fmtAt := 1
+	if v.len() > 1 && v.vals[1] == "--" && v.literal(1) {
+		fmtAt = 2
 	}
-	return false
+	return i > fmtAt && v.literal(fmtAt) && !strings.HasPrefix(v.vals[fmtAt], "-")
 }
 
 // testDataArg accepts the operands of test and [ whose meaning does not

@@ -43,3 +43,31 @@ func TestSysToolSpellings(t *testing.T) {
 		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
 	}
 }
+
+// The per-name knowledge the dispatcher and the walker read from tables
+// (batchOptions, assignerValShort, assignsAny, dataArgs) and from specs
+// (test's model, which's check, hostname, ps) judges as before.
+func TestNameTablesJudge(t *testing.T) {
+	dir, paths := specRepo(t)
+	g := New(DefaultPolicy())
+	for _, tc := range []struct{ line, want, reason string }{
+		{"top -bn1", "ask", "runs in batch mode; not on the safe list"},
+		{"top", "deny", "is interactive and would hang"},
+		{"printf '%s' x", "allow", "read-only and on the safe list"},
+		{"printf -v PATH x", "ask", "printf assigns PATH"},
+		{"mapfile -C cb arr", "ask", "mapfile -C runs a callback command"},
+		{"getopts ab PATH", "ask", "getopts assigns PATH"},
+		{"unset -f PATH", "ask", "not on the safe list"},
+		{"test -v 'a[$(id)]'", "ask", "evaluates an array subscript"},
+		{"[ -f .env ]", "ask", "reads .env: secret file"},
+		{"which ./.env", "deny", ".env"},
+		{"hostname -f", "ask", "hostname with arguments sets the name or looks it up in the DNS"},
+		{"hostname --help", "allow", "read-only and on the safe list"},
+		{"ps -auxe", "ask", "ps -auxe is read as BSD options"},
+		{"echo \"$(date)\"", "allow", "read-only and on the safe list"},
+	} {
+		v := g.Judge(context.Background(), dir, paths, tc.line)
+		assert.Equal(t, tc.want, v.Decision.String(), "%q (%s)", tc.line, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
+	}
+}

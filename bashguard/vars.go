@@ -296,18 +296,20 @@ func (a *analyzer) afterCall(v *argv) {
 		a.killAll() // a function may assign any variable
 		return
 	}
-	switch name {
-	case "eval", "source", ".", "command", "builtin", "let", "declare", "typeset", "local", "export",
-		"readonly", "nameref":
+	row, assigns := assignerValShort[name]
+	switch {
+	case assignsAny[name]:
 		a.killAll()
-	case "printf":
-		if !printfAssigns(v) {
-			return
-		}
-		a.killNamed(v)
-	case "read", "mapfile", "readarray", "getopts", "unset", "wait":
+	case assigns && (!row.prints || printfAssigns(v)):
 		a.killNamed(v)
 	}
+}
+
+// assignsAny are the builtins after which any variable may hold anything:
+// they run code, or assign the names their arguments build.
+var assignsAny = map[string]bool{
+	"eval": true, "source": true, ".": true, "command": true, "builtin": true, "let": true, "declare": true,
+	"typeset": true, "local": true, "export": true, "readonly": true, "nameref": true,
 }
 
 // killNamed forgets every variable an argument of v may name.
