@@ -157,69 +157,81 @@ func parseGitIndex(b []byte, hashLen int) (*gitIndex, error) {
 	x := &gitIndex{paths: make([]string, 0, n)}
 	off := 12
 	prev := ""
-	const fixed = 40 // ctime, mtime, dev, ino, mode, uid, gid, size
 	for range n {
-		start := off
-		if off+fixed+hashLen+2 > len(b) {
-			return nil, errIndex
-		}
-		off += fixed + hashLen
-		flags := binary.BigEndian.Uint16(b[off:])
-		off += 2
-		if flags&0x4000 != 0 { // extended: a second flags word
-			if version < 3 || off+2 > len(b) {
-				return nil, errIndex
-			}
-			off += 2
-		}
-		var name string
-		if version == 4 {
-			strip, k := binary.Uvarint(b[off:])
-			if k <= 0 || strip > uint64(len(prev)) {
-				return nil, errIndex
-			}
-			off += k
-			end := bytes.IndexByte(b[off:], 0)
-			if end < 0 {
-				return nil, errIndex
-			}
-			name = prev[:len(prev)-int(strip)] + string(b[off:off+end])
-			off += end + 1
-		} else {
-			end := bytes.IndexByte(b[off:], 0)
-			if end < 0 {
-				return nil, errIndex
-			}
-			name = string(b[off : off+end])
-			// 1 to 8 NULs pad the entry to a multiple of 8 bytes.
-			off = start + (off-start+end+8)&^7
-			if off > len(b) {
-				return nil, errIndex
-			}
-		}
-		if !cleanIndexName(name) {
-			// git itself never writes such a name; a planted index that
-			// does could print a path the walk would not find.
+		name, next, ok := indexEntry(b, off, hashLen, version, prev)
+		if !ok || !cleanIndexName(name) {
+			// git itself never writes an unclean name; a planted index
+			// that does could print a path the walk would not find.
 			return nil, errIndex
 		}
 		x.paths = append(x.paths, name)
-		prev = name
+		prev, off = name, next
 	}
-	// Extensions follow, each a four-byte signature and a length; the
-	// hash of the whole file ends it.
+	if err := indexExtensions(b, off, hashLen); err != nil {
+		return nil, err
+	}
+	sort.Strings(x.paths)
+	return x, nil
+}
+
+// indexEntry reads the entry at off of an index of the version, after
+// the entry whose name is prev, and returns its name and where the next
+// entry starts.
+func indexEntry(b []byte, off, hashLen int, version uint32, prev string) (string, int, bool) {
+	start := off
+	const fixed = 40 // ctime, mtime, dev, ino, mode, uid, gid, size
+	if off+fixed+hashLen+2 > len(b) {
+		return "", 0, false
+	}
+	off += fixed + hashLen
+	flags := binary.BigEndian.Uint16(b[off:])
+	off += 2
+	if flags&0x4000 != 0 { // extended: a second flags word
+		if version < 3 || off+2 > len(b) {
+			return "", 0, false
+		}
+		off += 2
+	}
+	if version == 4 {
+		// The name is what it shares with prev, less strip bytes, and a
+		// NUL-ended rest.
+		strip, k := binary.Uvarint(b[off:])
+		if k <= 0 || strip > uint64(len(prev)) {
+			return "", 0, false
+		}
+		off += k
+		end := bytes.IndexByte(b[off:], 0)
+		if end < 0 {
+			return "", 0, false
+		}
+		return prev[:len(prev)-int(strip)] + string(b[off:off+end]), off + end + 1, true
+	}
+	end := bytes.IndexByte(b[off:], 0)
+	if end < 0 {
+		return "", 0, false
+	}
+	name := string(b[off : off+end])
+	// 1 to 8 NULs pad the entry to a multiple of 8 bytes.
+	off = start + (off-start+end+8)&^7
+	return name, off, off <= len(b)
+}
+
+// indexExtensions reads the extensions after the entries, from off: each
+// a four-byte signature and a length; the hash of the whole file ends
+// them. A split index, whose other entries are elsewhere, is refused.
+func indexExtensions(b []byte, off, hashLen int) error {
 	for off+8 <= len(b)-hashLen {
 		sig := string(b[off : off+4])
 		size := int(binary.BigEndian.Uint32(b[off+4:]))
 		if sig == "link" {
-			return nil, errors.New("the git index is split; its other entries are in a shared index")
+			return errors.New("the git index is split; its other entries are in a shared index")
 		}
 		if size < 0 || off+8+size > len(b) {
-			return nil, errIndex
+			return errIndex
 		}
 		off += 8 + size
 	}
-	sort.Strings(x.paths)
-	return x, nil
+	return nil
 }
 
 // indexScope prunes a walk to what an index tracks.

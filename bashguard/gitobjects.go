@@ -240,42 +240,54 @@ func packEntryType(f *os.File, x *packIndex, off int64) gitObjType {
 			}
 			c = b[i]
 		}
+		var ok bool
 		switch t {
 		case 1, 2, 3, 4:
 			return gitObjType(t)
 		case 6: // OFS_DELTA: the base lies a distance back
-			if i >= len(b) {
-				return objUnknown
-			}
-			c := b[i]
-			dist := int64(c & 127)
-			for c&0x80 != 0 {
-				i++
-				if i >= len(b) {
-					return objUnknown
-				}
-				c = b[i]
-				dist = (dist+1)<<7 | int64(c&127)
-			}
-			if dist <= 0 || dist > off {
-				return objUnknown
-			}
-			off -= dist
+			off, ok = ofsDeltaBase(b[i:], off)
 		case 7: // REF_DELTA: the base by its id, in this pack
-			if i+x.hashSz > len(b) {
-				return objUnknown
-			}
-			m := x.find(hex.EncodeToString(b[i : i+x.hashSz]))
-			if len(m) != 1 {
-				return objUnknown
-			}
-			var ok bool
-			if off, ok = x.offset(m[0]); !ok {
-				return objUnknown
-			}
-		default:
+			off, ok = x.refDeltaBase(b[i:])
+		}
+		if !ok {
 			return objUnknown
 		}
 	}
 	return objUnknown
+}
+
+// ofsDeltaBase returns the offset of the base of the OFS_DELTA entry at
+// off, whose header after the size is b: a distance back, in git's
+// offset encoding (each continuation adds one before shifting).
+func ofsDeltaBase(b []byte, off int64) (int64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	c := b[0]
+	dist := int64(c & 127)
+	for i := 1; c&0x80 != 0; i++ {
+		if i >= len(b) {
+			return 0, false
+		}
+		c = b[i]
+		dist = (dist+1)<<7 | int64(c&127)
+	}
+	if dist <= 0 || dist > off {
+		return 0, false
+	}
+	return off - dist, true
+}
+
+// refDeltaBase returns the offset of the base of a REF_DELTA entry,
+// whose header after the size is b: the base's id, which must be in this
+// pack.
+func (x *packIndex) refDeltaBase(b []byte) (int64, bool) {
+	if x.hashSz > len(b) {
+		return 0, false
+	}
+	m := x.find(hex.EncodeToString(b[:x.hashSz]))
+	if len(m) != 1 {
+		return 0, false
+	}
+	return x.offset(m[0])
 }

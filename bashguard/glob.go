@@ -69,12 +69,11 @@ func (a *analyzer) globPaths(c *verdictAcc, p string, access Access, who string)
 // component starts with one; "**" is "*"; only paths that exist are
 // given.
 func expandGlob(dir, p string) ([]string, error) {
-	type cand struct{ fs, text string }
-	start := cand{fs: dir}
+	start := globCand{fs: dir}
 	if path.IsAbs(p) {
-		start = cand{fs: "/", text: "/"}
+		start = globCand{fs: "/", text: "/"}
 	}
-	cands := []cand{start}
+	cands := []globCand{start}
 	listed := 0
 	for comp := range strings.SplitSeq(p, "/") {
 		if comp == "" {
@@ -82,56 +81,76 @@ func expandGlob(dir, p string) ([]string, error) {
 		}
 		if !strings.ContainsAny(comp, "*?[") {
 			for i := range cands {
-				cands[i] = cand{fs: path.Join(cands[i].fs, comp), text: joinText(cands[i].text, comp)}
+				cands[i] = cands[i].join(comp)
 			}
 			continue
 		}
-		pat, err := goPattern(comp)
-		if err != nil {
+		var err error
+		if cands, err = globComponent(cands, comp, &listed); err != nil || len(cands) == 0 {
 			return nil, err
-		}
-		var next []cand
-		for _, cd := range cands {
-			if listed++; listed > maxGlobDirs {
-				return nil, errGlobTooMany
-			}
-			entries, err := os.ReadDir(cd.fs)
-			switch {
-			case errors.Is(err, fs.ErrNotExist) || isNotDir(err):
-				continue // nothing to match here
-			case err != nil:
-				return nil, err
-			}
-			for _, e := range entries {
-				name := e.Name()
-				if name[0] == '.' && comp[0] != '.' {
-					continue
-				}
-				if ok, err := path.Match(pat, name); err != nil {
-					// bash reads some patterns path.Match refuses ("[]a]" is
-					// a class of "]" and "a"): the files cannot be told.
-					return nil, errGlobClass
-				} else if !ok {
-					continue
-				}
-				if len(next) == maxGlobMatches {
-					return nil, errGlobTooMany
-				}
-				next = append(next, cand{fs: path.Join(cd.fs, name), text: joinText(cd.text, name)})
-			}
-		}
-		if cands = next; len(cands) == 0 {
-			return nil, nil
 		}
 	}
 	if len(cands) == 1 && cands[0] == start {
 		return nil, nil // no component: nothing to expand
 	}
-	// Like bash, give only paths that exist: "*/.env" names the .env files
-	// of the directories, not a path under each file.
-	// A pattern that ends in "/" names directories (and links to them),
-	// and bash keeps the "/".
-	dirs := strings.HasSuffix(p, "/")
+	return globExisting(cands, strings.HasSuffix(p, "/")), nil
+}
+
+// globCand is a path a glob may name so far: where it is, and how it is
+// written.
+type globCand struct{ fs, text string }
+
+// join is the path name below c.
+func (c globCand) join(name string) globCand {
+	return globCand{fs: path.Join(c.fs, name), text: joinText(c.text, name)}
+}
+
+// globComponent returns the entries of the directories cands whose names
+// match the pattern component comp, counting the directories it lists
+// in listed.
+func globComponent(cands []globCand, comp string, listed *int) ([]globCand, error) {
+	pat, err := goPattern(comp)
+	if err != nil {
+		return nil, err
+	}
+	var next []globCand
+	for _, cd := range cands {
+		if *listed++; *listed > maxGlobDirs {
+			return nil, errGlobTooMany
+		}
+		entries, err := os.ReadDir(cd.fs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || isNotDir(err):
+			continue // nothing to match here
+		case err != nil:
+			return nil, err
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if name[0] == '.' && comp[0] != '.' {
+				continue
+			}
+			if ok, err := path.Match(pat, name); err != nil {
+				// bash reads some patterns path.Match refuses ("[]a]" is
+				// a class of "]" and "a"): the files cannot be told.
+				return nil, errGlobClass
+			} else if !ok {
+				continue
+			}
+			if len(next) == maxGlobMatches {
+				return nil, errGlobTooMany
+			}
+			next = append(next, cd.join(name))
+		}
+	}
+	return next, nil
+}
+
+// globExisting gives, like bash, only the candidates that exist: "*/.env"
+// names the .env files of the directories, not a path under each file.
+// With dirs (a pattern that ends in "/") only directories and links to
+// them, and bash keeps the "/".
+func globExisting(cands []globCand, dirs bool) []string {
 	out := make([]string, 0, len(cands))
 	for _, cd := range cands {
 		if dirs {
@@ -144,7 +163,7 @@ func expandGlob(dir, p string) ([]string, error) {
 			out = append(out, cd.text)
 		}
 	}
-	return out, nil
+	return out
 }
 
 func joinText(prefix, comp string) string {

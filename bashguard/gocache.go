@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -34,16 +35,8 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 	if pol.GoVersion == "" || pol.GoModCache == "" || pol.GoModCache != "off" && !filepath.IsAbs(pol.GoModCache) || a.dir == "" {
 		return false
 	}
-	for i := 1; i < v.len(); i++ {
-		if w := strings.TrimLeft(v.vals[i], "-"); !v.literal(i) || w == "C" || strings.HasPrefix(w, "C=") || strings.HasPrefix(w, "modfile") || strings.HasPrefix(w, "mod=mod") {
-			return false // another module, another go.mod, or one go may rewrite
-		}
-	}
-	for _, e := range a.cmdEnv {
-		switch e.name {
-		case "GOFLAGS", "GOMODCACHE", "GOTOOLCHAIN", "GOPATH", "GOENV", "GOWORK", "GOPROXY":
-			return false
-		}
+	if !a.goPlainLine(v) {
+		return false
 	}
 	if pol.GoModCache == "off" && pol.GoVersion == "local" {
 		return true // GOPROXY=off and GOTOOLCHAIN=local: go downloads nothing
@@ -52,29 +45,69 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 	if !ok && pol.GoVersion != "local" {
 		return false
 	}
-	modDir := ""
-	d := filepath.Clean(a.dir)
-	for range maxGoModUp {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			return false
-		}
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			modDir = d
-			break
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return false
-		}
-		d = up
-	}
+	modDir := goModDir(a.dir)
 	if modDir == "" {
 		return false
 	}
 	gomod, err := readAtMost(filepath.Join(modDir, "go.mod"), maxGoFileBytes)
-	if err != nil {
+	if err != nil || !goModLocal(gomod, pol.GoVersion == "local", local) {
 		return false
 	}
+	if pol.GoModCache == "off" {
+		return true // GOPROXY=off: no module is downloaded
+	}
+	sum, err := readAtMost(filepath.Join(modDir, "go.sum"), maxGoFileBytes)
+	if os.IsNotExist(err) {
+		return !goRequires(gomod)
+	}
+	return err == nil && goSumCached(sum, pol.GoModCache)
+}
+
+// goModuleEnv are the variables by which a go command's environment
+// chooses another cache, toolchain, module or proxy.
+var goModuleEnv = []string{"GOFLAGS", "GOMODCACHE", "GOTOOLCHAIN", "GOPATH", "GOENV", "GOWORK", "GOPROXY"}
+
+// goPlainLine reports a go command line that works on the module of the
+// working directory as its go.mod says: no -C, -modfile or -mod=mod, no
+// word only known at run time, none of goModuleEnv in its environment.
+func (a *analyzer) goPlainLine(v *argv) bool {
+	for i := 1; i < v.len(); i++ {
+		if w := strings.TrimLeft(v.vals[i], "-"); !v.literal(i) || w == "C" || strings.HasPrefix(w, "C=") || strings.HasPrefix(w, "modfile") || strings.HasPrefix(w, "mod=mod") {
+			return false // another module, another go.mod, or one go may rewrite
+		}
+	}
+	for _, e := range a.cmdEnv {
+		if slices.Contains(goModuleEnv, e.name) {
+			return false
+		}
+	}
+	return true
+}
+
+// goModDir returns the directory of the go.mod that holds dir, or "" for
+// none, or one in a workspace (a go.work on the way up).
+func goModDir(dir string) string {
+	d := filepath.Clean(dir)
+	for range maxGoModUp {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return ""
+		}
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+	return ""
+}
+
+// goModLocal reports a go.mod whose go and toolchain lines the installed
+// go (local; any, with anyGo: GOTOOLCHAIN=local) satisfies and whose
+// replaces are directories.
+func goModLocal(gomod []byte, anyGo bool, local [4]int) bool {
 	for line := range strings.SplitSeq(string(gomod), "\n") {
 		f := strings.Fields(strings.TrimSpace(strings.SplitN(line, "//", 2)[0]))
 		if len(f) == 0 {
@@ -85,7 +118,7 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 			if len(f) != 2 {
 				return false
 			}
-			if pol.GoVersion == "local" {
+			if anyGo {
 				continue // GOTOOLCHAIN=local: the installed go, or an error
 			}
 			want, ok := goRelease(strings.TrimPrefix(f[1], "go"))
@@ -100,16 +133,13 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 			}
 		}
 	}
-	if pol.GoModCache == "off" {
-		return true // GOPROXY=off: no module is downloaded
-	}
-	sum, err := readAtMost(filepath.Join(modDir, "go.sum"), maxGoFileBytes)
-	if os.IsNotExist(err) {
-		return !goRequires(gomod)
-	}
-	if err != nil {
-		return false
-	}
+	return true
+}
+
+// goSumCached reports whether the module cache at cache holds every file
+// the go.sum sum records: the .zip of every module with a content hash,
+// the .mod of every one with a go.mod hash.
+func goSumCached(sum []byte, cache string) bool {
 	sc := bufio.NewScanner(bytes.NewReader(sum))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
@@ -129,7 +159,7 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 		if !ok || !okv {
 			return false
 		}
-		if _, err := os.Stat(filepath.Join(pol.GoModCache, "cache", "download", esc, "@v", escVer+file)); err != nil {
+		if _, err := os.Stat(filepath.Join(cache, "cache", "download", esc, "@v", escVer+file)); err != nil {
 			return false
 		}
 	}
