@@ -79,81 +79,104 @@ func (a *analyzer) codeJudged(c *verdictAcc, text string, rule permission.RuleID
 
 // shell judges bash, sh and the other shells.
 func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
-	cmdFlag, stdin := false, false
-	operand := -1
-	for i := 1; i < v.len(); i++ {
-		arg := v.vals[i]
-		if !v.literal(i) {
-			operand = i
-			break
-		}
-		if arg == "--" || arg == "-" {
-			if i+1 < v.len() {
-				operand = i + 1
-			}
-			break
-		}
-		if strings.HasPrefix(arg, "--") {
-			if arg == "--rcfile" || arg == "--init-file" {
-				i++
-			}
-			continue
-		}
-		if strings.HasPrefix(arg, "-") || strings.HasPrefix(arg, "+") {
-			if strings.ContainsRune(arg[1:], 'c') && arg[0] == '-' {
-				cmdFlag = true
-			}
-			if strings.ContainsRune(arg[1:], 's') {
-				stdin = true
-			}
-			if strings.ContainsAny(arg[1:], "oO") {
-				i++
-			}
-			continue
-		}
-		operand = i
-		break
-	}
+	l := shellOptions(v)
 	switch {
-	case cmdFlag && operand < 0:
+	case l.cmd && l.operand < 0:
 		c.add(permission.Ask, RuleCodeShell, "-c without shell code", false)
-	case cmdFlag && !v.literal(operand):
+	case l.cmd && !v.literal(l.operand):
 		c.add(permission.Ask, RuleCodeShell, "runs shell code that is only known at run time", false)
-	case cmdFlag:
-		// bash and sh read a literal -c script as the guard does, with the
-		// same checks; other shells (zsh's glob qualifiers, fish's
-		// syntax) do not.
-		name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
-		// Only bash itself: sh is dash on Debian, which reads $'...',
-		// braces and [[ ]] otherwise than the guard's parser.
-		plain := name == "bash" || name == "zsh"
-		for i := 1; i < operand && plain; i++ {
-			// Only options that leave the parse as it is: -O extglob,
-			// -o posix and the like change how bash reads the script.
-			arg := v.vals[i]
-			plain = arg == "--login" || arg == "--norc" || arg == "--noprofile" ||
-				len(arg) > 1 && arg[0] == '-' && strings.Trim(arg[1:], "clexu") == ""
-		}
-		if name == "sh" && operand == 2 && v.vals[1] == "-c" {
-			// sh is dash on Debian: only code that every POSIX shell
-			// reads as bash does.
-			if f, err := a.sc.parse(v.vals[operand]); err == nil {
-				plain = posixPlain(f)
-			}
-		}
-		if name == "zsh" && plain {
-			// zsh only with code it reads as bash does.
-			f, err := a.sc.parse(v.vals[operand])
-			plain = err == nil && zshPlain(f)
-		}
-		a.codeJudged(c, v.vals[operand], RuleCodeShell, "-c", plain && !x.piped)
-	case operand >= 0 && !stdin:
-		c.add(permission.Ask, RuleCodeScript, "runs the script "+v.vals[operand]+", whose content is not analysed", true)
-	case x.piped || stdin:
+	case l.cmd:
+		a.codeJudged(c, v.vals[l.operand], RuleCodeShell, "-c", a.shellPlain(v, l.operand) && !x.piped)
+	case l.operand >= 0 && !l.stdin:
+		c.add(permission.Ask, RuleCodeScript, "runs the script "+v.vals[l.operand]+", whose content is not analysed", true)
+	case x.piped || l.stdin:
 		c.add(permission.Ask, RuleCodePipeToShell, "runs shell code read from its input, which is not analysed", false)
 	default:
 		c.add(permission.Ask, RuleCodeShell, "starts an interactive shell", false)
 	}
+}
+
+// shellLine is what a shell's options said.
+type shellLine struct {
+	cmd     bool // -c: the first operand is the code
+	stdin   bool // -s: the code comes from the input
+	operand int  // the index of the first operand, or -1
+}
+
+// shellOptions reads the options of the shell command v, as bash, sh
+// and the shells like them do: clusters of "-" and "+" options, -o and
+// -O taking the next word, --rcfile and --init-file taking theirs, "--"
+// or "-" ending them. A word only known at run time is the first operand.
+func shellOptions(v *argv) shellLine {
+	l := shellLine{operand: -1}
+	for i := 1; i < v.len(); i++ {
+		arg := v.vals[i]
+		switch {
+		case !v.literal(i):
+			l.operand = i
+			return l
+		case arg == "--" || arg == "-":
+			if i+1 < v.len() {
+				l.operand = i + 1
+			}
+			return l
+		case arg == "--rcfile" || arg == "--init-file":
+			i++
+		case strings.HasPrefix(arg, "--"):
+		case strings.HasPrefix(arg, "-") || strings.HasPrefix(arg, "+"):
+			l.cmd = l.cmd || arg[0] == '-' && strings.ContainsRune(arg[1:], 'c')
+			l.stdin = l.stdin || strings.ContainsRune(arg[1:], 's')
+			if strings.ContainsAny(arg[1:], "oO") {
+				i++
+			}
+		default:
+			l.operand = i
+			return l
+		}
+	}
+	return l
+}
+
+// shellPlain reports whether the shell v reads its literal -c code (the
+// word at operand) as the guard does, with the same checks: bash itself
+// with options that leave the parse as it is; sh (dash on Debian) and
+// zsh only with code that they read as bash does. Other shells (fish's
+// syntax) do not.
+func (a *analyzer) shellPlain(v *argv, operand int) bool {
+	name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
+	switch name {
+	case "sh":
+		// Only sh -c CODE: code that every POSIX shell reads as bash does
+		// ($'...', braces and [[ ]] are read otherwise by dash).
+		if operand != 2 || v.vals[1] != "-c" {
+			return false
+		}
+		f, err := a.sc.parse(v.vals[operand])
+		return err == nil && posixPlain(f)
+	case "bash", "zsh":
+	default:
+		return false
+	}
+	if !shellPlainOptions(v.vals[1:operand]) {
+		return false
+	}
+	if name == "zsh" {
+		f, err := a.sc.parse(v.vals[operand])
+		return err == nil && zshPlain(f)
+	}
+	return true
+}
+
+// shellPlainOptions reports options that leave the parse of the code as
+// it is: -O extglob, -o posix and the like change how bash reads it.
+func shellPlainOptions(opts []string) bool {
+	for _, arg := range opts {
+		if !(arg == "--login" || arg == "--norc" || arg == "--noprofile" ||
+			len(arg) > 1 && arg[0] == '-' && strings.Trim(arg[1:], "clexu") == "") {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *analyzer) eval(c *verdictAcc, v *argv) {
@@ -222,66 +245,107 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 	c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 }
 
-// awkSafeOpts are the awk options that neither run, load nor write
-// anything. Long options must be spelled out: an abbreviation may name
-// another option (--p is --posix, --profile or --pretty-print).
-var awkSafeOpts = []string{"-F", "-v", "-b", "-c", "-P", "-r", "-S", "-N", "-V",
-	"--field-separator", "--assign", "--characters-as-bytes", "--traditional", "--posix", "--re-interval",
-	"--sandbox", "--use-lc-numeric", "--version", "--help"}
+// awkSpec is the command line of awk (gawk's options, which mawk's and
+// the one-true-awk's are a part of). Long options must be spelled out:
+// an abbreviation may name another option (--p is --posix, --profile or
+// --pretty-print). Options are read after the program too, although awk
+// takes none there ("awk prog -v f" reads the files "-v" and f): the
+// value of such an option is judged as a file as well.
+var awkSpec = (&spec{name: "awk", grammar: grammar{permute: true}, rows: []optRow{
+	{"-F= --field-separator=", kWord, ""},
+	{"-v= --assign=", kWord, ""},
+	{"-f= --file= --exec= -E=", kProgram, "runs an awk program from a file"},
+	{"-i= --include= -l= --load= -e= --source=", kProgram, "loads an include file or an extension, or adds program text"},
+	{"-W=", kAsk, "can run a program from a file or write files"}, // mawk's -W exec file; gawk's -W is any long option
+	{"-b --characters-as-bytes -c --traditional -P --posix -r --re-interval -S --sandbox -N --use-lc-numeric", kFlag, ""},
+	{"-V --version --help", kFlag, ""},
+}}).compile()
+
+// awkLine is what awk's options said.
+type awkLine struct {
+	progFile bool  // a program file, include file, extension or -e text: the program is not analysed
+	progVals []int // the words holding their values, each read by awk
+	vals     []int // the words taken as the values of options
+	ops      []int // the operands
+}
+
+// option records one thing the scanner found on awk's command line.
+func (l *awkLine) option(c *verdictAcc, v *argv, e *scanned) {
+	switch {
+	case e.opt == &dashDashOpt:
+		return
+	case e.opt == nil && e.problem == "":
+		l.ops = append(l.ops, e.at)
+		return
+	case e.problem != "":
+		// Every option awkSpec does not list can write files or wait.
+		why := e.problem
+		if why == "is not known to be harmless" {
+			why = "can write files (--dump-variables, --profile, --pretty-print) or wait for a person (--debug)"
+		}
+		name, _, _ := strings.Cut(orText(e.spell, e.word), "=")
+		c.add(permission.Ask, ArgsRule("awk"), "uses the awk option "+name+", which "+why, false)
+		return
+	}
+	// A value in a word of its own (not attached: "-F:", "--assign=x").
+	separate := e.hasVal && v.vals[e.at] == e.val
+	if separate {
+		l.vals = append(l.vals, e.at)
+	}
+	switch e.opt.kind {
+	case kProgram:
+		l.progFile = true
+		if separate {
+			l.progVals = append(l.progVals, e.at)
+		}
+	case kAsk:
+		c.add(permission.Ask, RuleCodeAwk, "uses -W "+e.val+", which "+e.opt.why, false)
+	}
+}
 
 // awk allows programs that only read their input and print.
 func (a *analyzer) awk(c *verdictAcc, v *argv) {
-	progFile := false
-	var vals []int // words taken as the values of -v and -F
-	ops := scanOpts(v, "FvfW", []string{"--field-separator", "--assign", "--file", "--include", "--load", "--exec", "--source"}, nil, func(o opt) {
-		name, _, _ := strings.Cut(o.name, "=")
-		if o.valAt > 0 {
-			vals = append(vals, o.valAt)
-		}
-		switch {
-		case o.name == "-f" || longIs(o.name, "--file", "--exec"):
-			progFile = true
-		case longIs(o.name, "--include", "--load", "--source") || o.name == "-i" || o.name == "-l" || o.name == "-E" || o.name == "-e":
-			progFile = true
-		case o.name == "-W":
-			// mawk's -W exec file runs a program file; gawk's -W is any
-			// long option.
-			c.add(permission.Ask, RuleCodeAwk, "uses -W "+o.val+", which can run a program from a file or write files", false)
-		case !slices.Contains(awkSafeOpts, name):
-			c.add(permission.Ask, ArgsRule("awk"), "uses the awk option "+o.name+", which can write files (--dump-variables, --profile, --pretty-print) or wait for a person (--debug)", false)
-		}
-	})
-	if progFile {
+	var l awkLine
+	scanSpec(awkSpec, v, 1, false, func(e *scanned) { l.option(c, v, e) })
+	ops := l.ops
+	switch {
+	case l.progFile:
 		c.add(permission.Ask, RuleCodeAwk, "runs an awk program from a file or extension, which is not analysed", false)
-	} else if len(ops) == 0 {
+		ops = append(l.progVals, ops...)
+	case len(ops) == 0:
 		c.add(permission.Ask, RuleCodeAwk, "no awk program given", false)
 		return
-	} else {
+	default:
 		p := ops[0]
 		ops = ops[1:]
-		if !v.literal(p) {
-			c.add(permission.Ask, RuleCodeAwk, "awk program is only known at run time", false)
-		} else if why := awkUnsafe(v.vals[p]); why != "" {
-			c.add(permission.Ask, RuleCodeAwk, "awk program "+why, false)
-		} else if awkReadsEnv(v.vals[p]) {
-			environ(c, "awk program reads ENVIRON, the environment")
-		}
-		// awk takes no options after its program: "awk prog -v f" reads
-		// the files "-v" and f. The word scanned as the value of such an
-		// option is a file to check as well.
-		for _, i := range vals {
+		awkProgram(c, v, p)
+		// The word scanned as the value of an option after the program
+		// is a file awk reads.
+		for _, i := range l.vals {
 			if i > p && !isAssignWord(v.vals[i]) {
 				a.readPath(c, v.vals[i], v.flags[i], "awk")
 			}
 		}
 	}
 	for _, i := range ops {
-		if isAssignWord(v.vals[i]) {
-			continue
+		if !isAssignWord(v.vals[i]) {
+			a.readPath(c, v.vals[i], v.flags[i], "awk")
 		}
-		a.readPath(c, v.vals[i], v.flags[i], "awk")
 	}
 	c.allow(RuleSafe, "awk program without system(), pipes or redirection")
+}
+
+// awkProgram judges the awk program in the word at p.
+func awkProgram(c *verdictAcc, v *argv, p int) {
+	if !v.literal(p) {
+		c.add(permission.Ask, RuleCodeAwk, "awk program is only known at run time", false)
+		return
+	}
+	if why := awkUnsafe(v.vals[p]); why != "" {
+		c.add(permission.Ask, RuleCodeAwk, "awk program "+why, false)
+	} else if awkReadsEnv(v.vals[p]) {
+		environ(c, "awk program reads ENVIRON, the environment")
+	}
 }
 
 func isAssignWord(s string) bool {
@@ -303,27 +367,88 @@ func isAssignWord(s string) bool {
 // inside an action are taken as pipes and redirections, and "<" as
 // getline from a file when the program uses getline.
 func awkUnsafe(p string) string {
-	// Checks on the raw text: a string that holds these words is rare,
-	// and nothing can hide them.
+	if why := awkNamesUnsafe(p); why != "" {
+		return why
+	}
+	s := awkScanner{p: p, getline: strings.Contains(p, "getline"), budget: awkBranches}
+	return s.scan(0, awkState{})
+}
+
+// awkName is one row of the names that make an awk program reach beyond
+// its input and output, checked on the raw text: a string that holds them
+// is rare, and nothing can hide them.
+type awkName struct {
+	name string
+	call bool // only when called: the name, blanks or escaped newlines, "("
+	why  string
+}
+
+// awkNames are the names that run commands or choose other files.
+var awkNames = []awkName{
+	{"system", true, "calls system()"},
+	{"ARGV", false, "uses ARGV or ARGC, which can make it read other files"},
+	{"ARGC", false, "uses ARGV or ARGC, which can make it read other files"},
+}
+
+// awkNamesUnsafe explains the first use of a name of awkNames in p, or
+// returns "".
+func awkNamesUnsafe(p string) string {
 	for i := 0; i < len(p); i++ {
 		if i > 0 && isWordByte(p[i-1]) {
 			continue
 		}
-		switch {
-		case strings.HasPrefix(p[i:], "system"):
-			rest := strings.TrimLeft(p[i+len("system"):], " \t\\\n")
-			if strings.HasPrefix(rest, "(") {
-				return "calls system()"
+		for _, n := range awkNames {
+			if !strings.HasPrefix(p[i:], n.name) {
+				continue
 			}
-		case strings.HasPrefix(p[i:], "ARGV") || strings.HasPrefix(p[i:], "ARGC"):
-			if i+4 == len(p) || !isWordByte(p[i+4]) {
-				return "uses ARGV or ARGC, which can make it read other files"
+			rest := p[i+len(n.name):]
+			if n.call && strings.HasPrefix(strings.TrimLeft(rest, " \t\\\n"), "(") ||
+				!n.call && (rest == "" || !isWordByte(rest[0])) {
+				return n.why
 			}
 		}
 	}
-	budget := awkBranches
-	return awkScan(p, 0, awkState{}, strings.Contains(p, "getline"), &budget)
+	return ""
 }
+
+// awkDanger is one row of the tokens by which an awk program runs a
+// command, reads a file or writes one, and when each does.
+type awkDanger struct {
+	tok  byte
+	when awkWhen
+	why  string
+}
+
+// awkWhen is when a token of awkDangers is dangerous.
+type awkWhen uint8
+
+const (
+	awkAlways   awkWhen = iota // wherever it stands
+	awkInAction                // inside an action, outside parentheses: print > "file" (a pattern's ">" compares)
+	awkGetline                 // when the program uses getline: getline < "file"
+)
+
+// awkDangers are awk's pipes, redirections, getline from a file and
+// extensions. The two-byte operators of awkOps2 that start alike ("||",
+// ">=") are not among them.
+var awkDangers = []awkDanger{
+	{'|', awkAlways, "uses a pipe to or from a command"},
+	{'>', awkInAction, "redirects output to a file or command"},
+	{'<', awkGetline, "reads a file with getline"},
+	{'@', awkAlways, "loads an extension or include file"},
+}
+
+// awkOp is a two-byte operator, read as one token; ambiguous says that a
+// "/" after it may be either division or a regular expression.
+type awkOp struct {
+	tok       string
+	ambiguous bool
+}
+
+// awkOps2 are the two-byte operators the scan must tell from a token of
+// awkDangers ("||" is no pipe, ">=" no redirection) or whose "/" reading
+// differs ("++" and "--" are postfix or prefix).
+var awkOps2 = []awkOp{{"||", false}, {">=", false}, {"++", true}, {"--", true}}
 
 // awkBranches bounds how many readings of an ambiguous "/" (division or
 // the start of a regular expression) awkScan tries.
@@ -335,139 +460,166 @@ type awkState struct {
 	ambiguous    bool // the last token may or may not end an operand
 }
 
-// awkScan tokenises p from i in state st and explains the first pipe,
-// redirection, getline from a file or extension it finds. Where "/" may be
-// division or start a regular expression, both readings are scanned, and
-// a regular expression is read both with and without bracket expressions
+// after is the state after a token that ends an operand (or not), and
+// is not ambiguous.
+func (st awkState) after(operand bool) awkState {
+	st.operand, st.ambiguous = operand, false
+	return st
+}
+
+// awkScanner tokenises an awk program p and explains the first token of
+// awkDangers it finds where it is dangerous. Where "/" may be division
+// or start a regular expression, both readings are scanned, and a
+// regular expression is read both with and without bracket expressions
 // protecting "/", so that text inside a regular expression (a quote, a #)
-// cannot hide code from the scan.
-func awkScan(p string, i int, st awkState, getline bool, budget *int) string {
-	n := len(p)
-	for i < n {
-		ch := p[i]
-		switch {
-		case ch == ' ' || ch == '\t':
-			i++
-			continue
-		case ch == '\\' && i+1 < n && (p[i+1] == '\n' || p[i+1] == '\r'):
-			i += 2
-			continue
-		case ch == '"':
-			for i++; i < n && p[i] != '"'; i++ {
-				if p[i] == '\\' {
-					i++
-				}
-			}
-			if i >= n {
-				return "has an unterminated string"
-			}
-			i++
-			st.operand, st.ambiguous = true, false
-			continue
-		case ch == '#':
-			for i < n && p[i] != '\n' {
-				i++
-			}
-			continue
-		case ch == '/':
-			regex := !st.operand || st.ambiguous
-			division := st.operand || st.ambiguous
-			if regex {
-				ends := awkRegexEnds(p, i+1)
-				if len(ends) == 0 {
-					if !division {
-						return "has a regular expression that cannot be parsed"
-					}
-				}
-				for k, e := range ends {
-					if division || k > 0 {
-						*budget--
-						if *budget < 0 {
-							return "is too complex to analyse"
-						}
-					}
-					if division || k < len(ends)-1 {
-						ns := st
-						ns.operand, ns.ambiguous = true, false
-						if why := awkScan(p, e, ns, getline, budget); why != "" {
-							return why
-						}
-						continue
-					}
-					i = e
-					st.operand, st.ambiguous = true, false
-				}
-				if !division {
-					continue
-				}
-			}
-			i++
-			st.operand, st.ambiguous = false, false
-			continue
-		case isWordByte(ch) || ch == '.' && i+1 < n && p[i+1] >= '0' && p[i+1] <= '9':
-			j := i
-			for j < n && (isWordByte(p[j]) || p[j] == '.') {
-				j++
-			}
-			word := p[i:j]
-			i = j
-			st.operand, st.ambiguous = true, false
-			if word[0] < '0' || word[0] > '9' {
-				if awkKeywords[word] {
-					st.operand, st.ambiguous = false, true
-				}
-			}
-			continue
-		case ch == '+' || ch == '-':
-			if i+1 < n && p[i+1] == ch { // ++ and --: postfix or prefix
-				i += 2
-				st.operand, st.ambiguous = false, true
-				continue
-			}
-		case ch == ')' || ch == ']':
-			if ch == ')' {
-				st.paren--
-			}
-			i++
-			st.operand, st.ambiguous = true, false
-			continue
-		case ch == '(':
-			st.paren++
-		case ch == '{':
-			st.brace++
-		case ch == '}':
-			st.brace--
-		case ch == '|':
-			if i+1 < n && p[i+1] == '|' {
-				i += 2
-				st.operand, st.ambiguous = false, false
-				continue
-			}
-			return "uses a pipe to or from a command"
-		case ch == '>':
-			if i+1 < n && p[i+1] == '=' {
-				i += 2
-				st.operand, st.ambiguous = false, false
-				continue
-			}
-			if st.brace > 0 && st.paren <= 0 {
-				return "redirects output to a file or command"
-			}
-		case ch == '<':
-			if getline {
-				return "reads a file with getline"
-			}
-		case ch == '@':
-			return "loads an extension or include file"
-		case ch == '$':
-			st.operand, st.ambiguous = false, true
-			i++
-			continue
+// cannot hide code from the scan; budget bounds the readings.
+type awkScanner struct {
+	p       string
+	getline bool // the program uses getline: "<" reads a file
+	budget  int
+}
+
+// scan reads p from i in state st.
+func (s *awkScanner) scan(i int, st awkState) string {
+	for why := ""; i < len(s.p); {
+		if i, st, why = s.token(i, st); why != "" {
+			return why
 		}
-		i++
-		st.operand, st.ambiguous = false, false
 	}
 	return ""
+}
+
+// token reads the token at i and returns where the next one starts and
+// the state after it, or why the program is not safe.
+func (s *awkScanner) token(i int, st awkState) (int, awkState, string) {
+	p := s.p
+	switch ch := p[i]; {
+	case ch == ' ' || ch == '\t':
+		return i + 1, st, ""
+	case ch == '\\' && i+1 < len(p) && (p[i+1] == '\n' || p[i+1] == '\r'):
+		return i + 2, st, ""
+	case ch == '"':
+		return s.str(i, st)
+	case ch == '#':
+		return awkLineEnd(p, i), st, ""
+	case ch == '/':
+		return s.slash(i, st)
+	case isWordByte(ch) || ch == '.' && i+1 < len(p) && p[i+1] >= '0' && p[i+1] <= '9':
+		return s.word(i, st)
+	}
+	for _, op := range awkOps2 {
+		if strings.HasPrefix(p[i:], op.tok) {
+			st = st.after(false)
+			st.ambiguous = op.ambiguous
+			return i + len(op.tok), st, ""
+		}
+	}
+	for _, d := range awkDangers {
+		if p[i] == d.tok && s.dangerous(d.when, st) {
+			return i, st, d.why
+		}
+	}
+	return i + 1, awkPunct(p[i], st), ""
+}
+
+// dangerous reports whether a token of awkDangers is dangerous in st.
+func (s *awkScanner) dangerous(w awkWhen, st awkState) bool {
+	switch w {
+	case awkInAction:
+		return st.brace > 0 && st.paren <= 0
+	case awkGetline:
+		return s.getline
+	}
+	return true
+}
+
+// awkPunct is the state after the one-byte token ch.
+func awkPunct(ch byte, st awkState) awkState {
+	switch ch {
+	case ')':
+		st.paren--
+		return st.after(true)
+	case ']':
+		return st.after(true)
+	case '(':
+		st.paren++
+	case '{':
+		st.brace++
+	case '}':
+		st.brace--
+	case '$':
+		st = st.after(false)
+		st.ambiguous = true // $x / 2, or $ /re/
+		return st
+	}
+	return st.after(false)
+}
+
+// str reads the string at i.
+func (s *awkScanner) str(i int, st awkState) (int, awkState, string) {
+	p := s.p
+	for i++; i < len(p) && p[i] != '"'; i++ {
+		if p[i] == '\\' {
+			i++
+		}
+	}
+	if i >= len(p) {
+		return i, st, "has an unterminated string"
+	}
+	return i + 1, st.after(true), ""
+}
+
+// word reads the name, keyword or number at i. After a keyword (or a
+// built-in called without parentheses) "/" may start a regular expression.
+func (s *awkScanner) word(i int, st awkState) (int, awkState, string) {
+	p := s.p
+	j := i
+	for j < len(p) && (isWordByte(p[j]) || p[j] == '.') {
+		j++
+	}
+	st = st.after(true)
+	if w := p[i:j]; (w[0] < '0' || w[0] > '9') && awkKeywords[w] {
+		st.operand, st.ambiguous = false, true
+	}
+	return j, st, ""
+}
+
+// slash reads the "/" at i: a regular expression where the state allows
+// one, division where it allows that; where both are possible, every
+// reading but the last is scanned to the end on its own.
+func (s *awkScanner) slash(i int, st awkState) (int, awkState, string) {
+	regex := !st.operand || st.ambiguous
+	division := st.operand || st.ambiguous
+	if !regex {
+		return i + 1, st.after(false), ""
+	}
+	ends := awkRegexEnds(s.p, i+1)
+	if len(ends) == 0 && !division {
+		return i, st, "has a regular expression that cannot be parsed"
+	}
+	for k, e := range ends {
+		if division || k > 0 {
+			if s.budget--; s.budget < 0 {
+				return i, st, "is too complex to analyse"
+			}
+		}
+		if !division && k == len(ends)-1 {
+			return e, st.after(true), "" // the last reading goes on here
+		}
+		if why := s.scan(e, st.after(true)); why != "" {
+			return i, st, why
+		}
+	}
+	return i + 1, st.after(false), ""
+}
+
+// awkLineEnd returns the index of the newline that ends the line at i, or
+// len(p).
+func awkLineEnd(p string, i int) int {
+	if k := strings.IndexByte(p[i:], '\n'); k >= 0 {
+		return i + k
+	}
+	return len(p)
 }
 
 // awkKeywords are the words after which "/" may start a regular
@@ -495,42 +647,21 @@ func awkRegexEnds(p string, i int) []int {
 }
 
 func awkRegexEnd(p string, i int, brackets bool) int {
-	n := len(p)
-	for i < n {
+	for i < len(p) {
 		switch ch := p[i]; {
 		case ch == '\n':
 			return -1
 		case ch == '\\':
 			i += 2
-			continue
 		case ch == '/':
 			return i + 1
 		case ch == '[' && brackets:
-			j := i + 1
-			if j < n && p[j] == '^' {
-				j++
-			}
-			if j < n && p[j] == ']' {
-				j++
-			}
-			for j < n && p[j] != ']' && p[j] != '\n' {
-				if p[j] == '[' && j+1 < n && (p[j+1] == ':' || p[j+1] == '.' || p[j+1] == '=') {
-					k := strings.Index(p[j+2:], string(p[j+1])+"]")
-					if k < 0 {
-						return -1
-					}
-					j += k + 4
-					continue
-				}
-				j++
-			}
-			if j >= n || p[j] == '\n' {
+			if i = bracketExprEnd(p, i+1, true); i < 0 {
 				return -1
 			}
-			i = j + 1
-			continue
+		default:
+			i++
 		}
-		i++
 	}
 	return -1
 }

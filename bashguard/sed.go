@@ -7,222 +7,289 @@ import (
 )
 
 // sed allows scripts that only print: no in-place editing, no script
-// files, and no w, W, e, r or R commands or s///w and s///e flags.
+// files, and no w, W, e, r or R commands or s///w and s///e flags. Its
+// command line is read by its spec (GNU sed's options); its script, a
+// program, by sedUnsafe over the table of sed's commands.
+
+// sedSpec is GNU sed's command line. The options the model acts on are
+// -e (a script), -f (a script file) and -i (in place); the others are
+// harmless. An option the spec does not list asks.
+var sedSpec = (&spec{name: "sed", grammar: gnuGrammar, rows: []optRow{
+	{"-n --quiet --silent", kFlag, ""},
+	{"--debug", kFlag, ""},
+	{"-e= --expression=", kPattern, ""}, // a script: judged by sedUnsafe
+	{"-f= --file=", kProgram, "runs a sed script from a file, which is not analysed"},
+	{"--follow-symlinks", kFlag, ""},
+	{"-i[=] --in-place[=]", kWrite, "edits files in place (-i)"},
+	{"-l= --line-length=", kWord, ""},
+	{"--posix", kFlag, ""},
+	{"-E -r --regexp-extended", kFlag, ""},
+	{"-s --separate", kFlag, ""},
+	{"--sandbox", kFlag, ""},
+	{"-u --unbuffered", kFlag, ""},
+	{"-z --null-data", kFlag, ""},
+	{"--help", kFlag, ""},
+	{"--version", kFlag, ""},
+}}).compile()
+
+// sedLine is what sed's options said.
+type sedLine struct {
+	scripts  []int // the words holding -e's scripts (-1: attached, judged already)
+	ops      []int // the operands
+	inPlace  bool
+	fromFile bool
+}
+
 func (a *analyzer) sed(c *verdictAcc, v *argv) {
-	var scripts, ops []int
-	inPlace, fromFile := false, false
-	end := false
-	for i := 1; i < v.len(); i++ {
-		arg := v.vals[i]
-		if end || arg == "-" || !strings.HasPrefix(arg, "-") || !v.literal(i) {
-			ops = append(ops, i)
-			continue
-		}
-		if arg == "--" {
-			end = true
-			continue
-		}
-		if strings.HasPrefix(arg, "--") {
-			name, val, has := strings.Cut(arg, "=")
-			switch {
-			case longIs(name, "--in-place"):
-				inPlace = true
-			case longIs(name, "--expression"):
-				if has {
-					// the script is attached: judge it as text
-					if why := sedUnsafe(val); why != "" {
-						c.add(permission.Ask, ArgsRule("sed"), "sed script "+why, false)
-					}
-				} else if i+1 < v.len() {
-					i++
-					scripts = append(scripts, i)
-				}
-				scripts = append(scripts, -1)
-			case longIs(name, "--file"):
-				fromFile = true
-				if !has {
-					i++
-				}
-			case longIs(name, "--line-length"):
-				if !has {
-					i++
-				}
-			}
-			continue
-		}
-	cluster:
-		for j := 1; j < len(arg); j++ {
-			switch arg[j] {
-			case 'i':
-				inPlace = true
-				break cluster // the rest is a backup suffix
-			case 'e':
-				if j+1 < len(arg) {
-					if why := sedUnsafe(arg[j+1:]); why != "" {
-						c.add(permission.Ask, ArgsRule("sed"), "sed script "+why, false)
-					}
-					scripts = append(scripts, -1)
-				} else if i+1 < v.len() {
-					i++
-					scripts = append(scripts, i)
-				}
-				break cluster
-			case 'f':
-				fromFile = true
-				if j+1 == len(arg) {
-					i++
-				}
-				break cluster
-			case 'l':
-				if j+1 == len(arg) {
-					i++
-				}
-				break cluster
-			}
-		}
-	}
-	if len(scripts) == 0 && !fromFile {
-		if len(ops) == 0 {
+	var l sedLine
+	scanSpec(sedSpec, v, 1, false, func(e *scanned) { l.option(a, c, v, e) })
+	if len(l.scripts) == 0 && !l.fromFile {
+		if len(l.ops) == 0 {
 			c.add(permission.Ask, ArgsRule("sed"), "no sed script given", false)
 			return
 		}
-		scripts = append(scripts, ops[0])
-		ops = ops[1:]
+		l.scripts, l.ops = l.ops[:1], l.ops[1:]
 	}
-	if fromFile {
+	if l.fromFile {
 		c.add(permission.Ask, RuleCodeSed, "runs a sed script from a file, which is not analysed", false)
 	}
-	for _, i := range scripts {
-		if i < 0 {
-			continue
-		}
-		if !v.literal(i) {
+	for _, i := range l.scripts {
+		switch {
+		case i < 0:
+		case !v.literal(i):
 			c.add(permission.Ask, ArgsRule("sed"), "sed script is only known at run time", false)
-			continue
-		}
-		if why := sedUnsafe(v.vals[i]); why != "" {
-			c.add(permission.Ask, ArgsRule("sed"), "sed script "+why, false)
+		default:
+			sedScript(c, v.vals[i])
 		}
 	}
-	for _, i := range ops {
-		if inPlace {
+	for _, i := range l.ops {
+		if l.inPlace {
 			a.writePath(c, v.vals[i], v.flags[i], "sed")
 		} else {
 			a.readPath(c, v.vals[i], v.flags[i], "sed")
 		}
 	}
-	if inPlace {
+	if l.inPlace {
 		c.add(permission.Ask, WriteRule("sed"), "edits files in place (-i)", true)
 	}
 	c.allow(RuleSafe, "sed script only prints")
 }
 
+// option records one thing the scanner found on sed's command line.
+func (l *sedLine) option(a *analyzer, c *verdictAcc, v *argv, e *scanned) {
+	switch {
+	case e.opt == &dashDashOpt:
+	case e.opt == nil && e.problem == "":
+		l.ops = append(l.ops, e.at)
+	case e.problem != "":
+		a.specOption(c, "sed", sedSpec, v, e, nil)
+	case e.opt.name == "-e" && v.vals[e.at] != e.val:
+		sedScript(c, e.val) // attached: judged as text
+		l.scripts = append(l.scripts, -1)
+	case e.opt.name == "-e":
+		l.scripts = append(l.scripts, e.at)
+	case e.opt.name == "-f":
+		l.fromFile = true
+	case e.opt.name == "-i":
+		l.inPlace = true
+	}
+}
+
+// sedScript records why the sed script s is not read-only, if it is not.
+func sedScript(c *verdictAcc, s string) {
+	if why := sedUnsafe(s); why != "" {
+		c.add(permission.Ask, ArgsRule("sed"), "sed script "+why, false)
+	}
+}
+
+// sedCmd is one row of sed's commands: the letters, how the rest of the
+// command reads (nil: nothing follows), and, for a command that is not
+// read-only, why. A command whose letter no row holds asks.
+type sedCmd struct {
+	letters string
+	rest    func(s string, i int) (int, string)
+	why     string
+}
+
+// sedCommands are sed's commands (GNU sed's, which POSIX's are a part of).
+var sedCommands = []sedCmd{
+	{"{}=pPdDnNgGhHxzF", nil, ""},
+	{"lqQL", sedCount, ""},
+	{"#", sedComment, ""},
+	{":", sedLabelDef, ""},
+	{"btT", sedLabel, ""},
+	{"aic", sedText, ""},
+	{"y", sedY, ""},
+	{"s", sedS, ""},
+	{"e", nil, "runs commands (e)"},
+	{"w", nil, "writes a file (w)"},
+	{"W", nil, "writes a file (W)"},
+	{"r", nil, "reads a file (r)"},
+	{"R", nil, "reads a file (R)"},
+}
+
+// sedFlag is one row of the flags of the s command that are not
+// read-only.
+type sedFlag struct {
+	flag byte
+	why  string
+}
+
+// sedSFlags are the flags of s that run or write; the other flags
+// (sedSPlainFlags) only change the substitution.
+var sedSFlags = []sedFlag{
+	{'e', "runs commands (s///e)"},
+	{'w', "writes a file (s///w)"},
+}
+
+// sedSPlainFlags are the harmless flags of s, and the blanks GNU sed
+// skips between them ("s/a/b/ i e" has the flags i and e).
+const sedSPlainFlags = "gpiImM0123456789 \t"
+
+// sedCommand returns the row of the command letter cmd, or nil.
+func sedCommand(cmd byte) *sedCmd {
+	for k := range sedCommands {
+		if strings.IndexByte(sedCommands[k].letters, cmd) >= 0 {
+			return &sedCommands[k]
+		}
+	}
+	return nil
+}
+
 // sedUnsafe explains why a sed script may write, read or run something, or
 // returns "". Anything it cannot parse is unsafe.
 func sedUnsafe(s string) string {
-	i, n := 0, len(s)
-	skip := func() {
-		for i < n && (s[i] == ' ' || s[i] == '\t') {
-			i++
+	for i := 0; ; {
+		i = sedSkip(s, i, " \t\n;")
+		if i >= len(s) {
+			return ""
 		}
-	}
-	for i < n {
-		for i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == ';') {
-			i++
-		}
-		if i >= n {
-			break
-		}
-		if i = sedAddr(s, i); i < 0 {
-			return "has an address that cannot be parsed"
-		}
-		skip()
-		if i < n && s[i] == ',' {
-			i++
-			skip()
-			if i = sedAddr(s, i); i < 0 {
-				return "has an address that cannot be parsed"
-			}
-		}
-		skip()
-		for i < n && s[i] == '!' {
-			i++
-			skip()
-		}
-		if i >= n {
-			return "ends without a command"
+		var why string
+		if i, why = sedAddrs(s, i); why != "" {
+			return why
 		}
 		cmd := s[i]
-		i++
-		switch cmd {
-		case '{', '}', '=', 'p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', 'z', 'F':
-		case 'l', 'q', 'Q', 'L':
-			skip()
-			for i < n && s[i] >= '0' && s[i] <= '9' {
-				i++
-			}
-		case '#':
-			for i < n && s[i] != '\n' {
-				i++
-			}
-		case ':', 'b', 't', 'T':
-			// GNU sed ends a label at blanks too, and reads what follows
-			// as the next command.
-			skip()
-			for i < n && s[i] != '\n' && s[i] != ';' && s[i] != ' ' && s[i] != '\t' && (cmd == ':' || s[i] != '}') {
-				i++
-			}
-		case 'a', 'i', 'c':
-			for i < n && s[i] != '\n' {
-				if s[i] == '\\' {
-					i++
-				}
-				i++
-			}
-		case 'y':
-			if i >= n {
-				return "has an incomplete y command"
-			}
-			d := s[i]
-			if i = sedDelim(s, i+1, d, false); i < 0 {
-				return "has an incomplete y command"
-			}
-			if i = sedDelim(s, i, d, false); i < 0 {
-				return "has an incomplete y command"
-			}
-		case 's':
-			if i >= n || s[i] == '\n' || s[i] == '\\' {
-				return "has an incomplete s command"
-			}
-			d := s[i]
-			if i = sedDelim(s, i+1, d, true); i < 0 {
-				return "has an incomplete s command"
-			}
-			if i = sedDelim(s, i, d, false); i < 0 {
-				return "has an incomplete s command"
-			}
-			// GNU sed skips blanks between the flags: "s/a/b/ i e" has
-			// the flags i and e.
-			for i < n && strings.IndexByte("gpiImM0123456789 \t", s[i]) >= 0 {
-				i++
-			}
-			if i < n && s[i] == 'e' {
-				return "runs commands (s///e)"
-			}
-			if i < n && s[i] == 'w' {
-				return "writes a file (s///w)"
-			}
-		case 'e':
-			return "runs commands (e)"
-		case 'w', 'W':
-			return "writes a file (" + string(cmd) + ")"
-		case 'r', 'R':
-			return "reads a file (" + string(cmd) + ")"
-		default:
+		row := sedCommand(cmd)
+		switch {
+		case row == nil:
 			return "uses the command " + string(cmd) + ", which is not known to be read-only"
+		case row.why != "":
+			return row.why
+		case row.rest != nil:
+			if i, why = row.rest(s, i+1); why != "" {
+				return why
+			}
+		default:
+			i++
 		}
 	}
-	return ""
+}
+
+// sedSkip returns the index of the first byte at or after i that is not
+// in set.
+func sedSkip(s string, i int, set string) int {
+	for i < len(s) && strings.IndexByte(set, s[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// sedAddrs skips the address (or range of two) and the negations of the
+// command at s[i:], returning the index of its letter, or why it cannot be
+// parsed.
+func sedAddrs(s string, i int) (int, string) {
+	if i = sedAddr(s, i); i < 0 {
+		return 0, "has an address that cannot be parsed"
+	}
+	i = sedSkip(s, i, " \t")
+	if i < len(s) && s[i] == ',' {
+		if i = sedAddr(s, sedSkip(s, i+1, " \t")); i < 0 {
+			return 0, "has an address that cannot be parsed"
+		}
+	}
+	i = sedSkip(s, sedSkip(s, i, " \t"), "! \t")
+	if i >= len(s) {
+		return 0, "ends without a command"
+	}
+	return i, ""
+}
+
+// sedCount skips the optional number after l, q, Q and L.
+func sedCount(s string, i int) (int, string) {
+	return sedSkip(s, sedSkip(s, i, " \t"), "0123456789"), ""
+}
+
+// sedComment skips a comment to the end of its line.
+func sedComment(s string, i int) (int, string) {
+	for i < len(s) && s[i] != '\n' {
+		i++
+	}
+	return i, ""
+}
+
+// sedLabelDef and sedLabel skip the label of ":" and of b, t and T. GNU
+// sed ends a label at blanks and ";" too, and reads what follows as the
+// next command; a branch's label ends at "}" as well.
+func sedLabelDef(s string, i int) (int, string) { return sedLabelEnd(s, i, "\n; \t"), "" }
+func sedLabel(s string, i int) (int, string)    { return sedLabelEnd(s, i, "\n; \t}"), "" }
+
+func sedLabelEnd(s string, i int, stops string) int {
+	i = sedSkip(s, i, " \t")
+	for i < len(s) && strings.IndexByte(stops, s[i]) < 0 {
+		i++
+	}
+	return i
+}
+
+// sedText skips the text of a, i and c, to the end of its line (a
+// backslash escapes the next byte, a newline too).
+func sedText(s string, i int) (int, string) {
+	for i < len(s) && s[i] != '\n' {
+		if s[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	return i, ""
+}
+
+// sedY skips y/src/dst/.
+func sedY(s string, i int) (int, string) {
+	if i >= len(s) {
+		return 0, "has an incomplete y command"
+	}
+	d := s[i]
+	if i = sedDelim(s, i+1, d, false); i < 0 {
+		return 0, "has an incomplete y command"
+	}
+	if i = sedDelim(s, i, d, false); i < 0 {
+		return 0, "has an incomplete y command"
+	}
+	return i, ""
+}
+
+// sedS skips s/regex/replacement/flags and explains a flag that runs or
+// writes.
+func sedS(s string, i int) (int, string) {
+	if i >= len(s) || s[i] == '\n' || s[i] == '\\' {
+		return 0, "has an incomplete s command"
+	}
+	d := s[i]
+	if i = sedDelim(s, i+1, d, true); i < 0 {
+		return 0, "has an incomplete s command"
+	}
+	if i = sedDelim(s, i, d, false); i < 0 {
+		return 0, "has an incomplete s command"
+	}
+	i = sedSkip(s, i, sedSPlainFlags)
+	if i < len(s) {
+		for _, f := range sedSFlags {
+			if s[i] == f.flag {
+				return 0, f.why
+			}
+		}
+	}
+	return i, ""
 }
 
 // sedAddr skips one address at s[i:], returning the index after it, or
@@ -234,18 +301,11 @@ func sedAddr(s string, i int) int {
 	}
 	switch {
 	case s[i] >= '0' && s[i] <= '9':
-		for i < n && (s[i] >= '0' && s[i] <= '9' || s[i] == '~') {
-			i++
-		}
-		return i
+		return sedSkip(s, i, "0123456789~")
 	case s[i] == '$':
 		return i + 1
 	case s[i] == '+' || s[i] == '~':
-		i++
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i
+		return sedSkip(s, i+1, "0123456789")
 	case s[i] == '/':
 		i = sedDelim(s, i+1, '/', true)
 	case s[i] == '\\':
@@ -256,10 +316,10 @@ func sedAddr(s string, i int) int {
 	default:
 		return i
 	}
-	for i >= 0 && i < n && (s[i] == 'I' || s[i] == 'M') {
-		i++
+	if i < 0 {
+		return i
 	}
-	return i
+	return sedSkip(s, i, "IM")
 }
 
 // sedDelim returns the index after the delimiter d that ends the part
@@ -274,28 +334,9 @@ func sedDelim(s string, i int, d byte, regex bool) int {
 			i += 2
 			continue
 		case regex && ch == '[':
-			j := i + 1
-			if j < n && s[j] == '^' {
-				j++
-			}
-			if j < n && s[j] == ']' {
-				j++
-			}
-			for j < n && s[j] != ']' {
-				if s[j] == '[' && j+1 < n && (s[j+1] == ':' || s[j+1] == '.' || s[j+1] == '=') {
-					k := strings.Index(s[j+2:], string(s[j+1])+"]")
-					if k < 0 {
-						return -1
-					}
-					j += k + 4
-					continue
-				}
-				j++
-			}
-			if j >= n {
+			if i = bracketExprEnd(s, i+1, false); i < 0 {
 				return -1
 			}
-			i = j + 1
 			continue
 		case ch == d:
 			return i + 1
@@ -303,4 +344,37 @@ func sedDelim(s string, i int, d byte, regex bool) int {
 		i++
 	}
 	return -1
+}
+
+// bracketExprEnd returns the index after the "]" that ends the bracket
+// expression whose "[" is just before s[i:], or -1 when it does not end
+// (with atLine, at the line's end at the latest). A "]" first in the
+// list, after an optional "^", is a member; so is every byte of a
+// character class, equivalence class or collating symbol ("[:]:]").
+func bracketExprEnd(s string, i int, atLine bool) int {
+	n := len(s)
+	if i < n && s[i] == '^' {
+		i++
+	}
+	if i < n && s[i] == ']' {
+		i++
+	}
+	for i < n && s[i] != ']' {
+		switch {
+		case atLine && s[i] == '\n':
+			return -1
+		case s[i] == '[' && i+1 < n && (s[i+1] == ':' || s[i+1] == '.' || s[i+1] == '='):
+			k := strings.Index(s[i+2:], string(s[i+1])+"]")
+			if k < 0 {
+				return -1
+			}
+			i += k + 4
+		default:
+			i++
+		}
+	}
+	if i >= n {
+		return -1
+	}
+	return i + 1
 }
