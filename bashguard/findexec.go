@@ -82,11 +82,203 @@ func (fi *findInfo) printed(s, rel string) string {
 	return strings.TrimSuffix(s, "/") + "/" + rel
 }
 
+// findDoes is what a primary of find's expression does.
+type findDoes uint8
+
+const (
+	findTest     findDoes = iota // a test or an option that only looks at the entries: harmless
+	findOperator                 // -o, !, (: the expression is no conjunction, so it narrows nothing
+	findName                     // -name PATTERN: narrows the entries an action sees
+	findIName                    // -iname PATTERN, the same without regard to case
+	findType                     // -type f, d or l: narrows them
+	findMaxDepth                 // -maxdepth N: bounds the walk
+	findPrint                    // -print: prints the paths, a newline after each
+	findPrint0                   // -print0: prints the paths, a NUL after each
+	findOutput                   // prints something other than the paths (-printf, -ls) or stops (-quit)
+	findRead                     // its value is a reference file it reads (-newer)
+	findList0                    // its value is a file of starting points, each ended by a NUL (-files0-from)
+	findWrite                    // its value is a file it writes (-fprint): Ask
+	findDelete                   // it removes what it finds: Ask, the starting points written
+	findExec                     // it runs its command on the entries (-exec, -execdir): the command is judged
+	findAsk                      // it runs its command after asking on the terminal (-ok, -okdir): Ask
+	findFollow                   // it follows the links in the tree (-follow, the old spelling of -L)
+)
+
+// findPrim is one row of find's primaries: the spellings, what they do,
+// and the words after the primary that the walk acting on it steps over
+// (-exec's command runs to its ";" or "+" instead). Every other word of
+// the expression is looked at as a primary itself, the value of a test
+// too: "find . -name -delete" asks, which keeps every word that could
+// be an action in sight. A word that is no primary is a value, or one
+// find refuses before it runs anything.
+type findPrim struct {
+	names string
+	does  findDoes
+	args  int
+}
+
+// findPrims are GNU find's primaries (find --help lists them; a test
+// holds the table to it).
+var findPrims = []findPrim{
+	{"-o -or ! -not ( ) ,", findOperator, 0},
+	{"-a -and", findTest, 0},
+	{"-name", findName, 1},
+	{"-iname", findIName, 1},
+	{"-type", findType, 1},
+	{"-maxdepth", findMaxDepth, 1},
+	{"-print", findPrint, 0},
+	{"-print0", findPrint0, 0},
+	{"-printf", findOutput, 1},
+	{"-ls -quit", findOutput, 0},
+	{"-newer -anewer -cnewer -samefile", findRead, 1},
+	{"-files0-from", findList0, 1},
+	{"-fprint -fprint0 -fls", findWrite, 1},
+	{"-fprintf", findWrite, 2}, // FILE FORMAT
+	{"-delete", findDelete, 0},
+	{"-exec -execdir", findExec, 0},
+	{"-ok -okdir", findAsk, 0},
+	{"-follow", findFollow, 0},
+	// Tests and options that only look at the entries, and -prune.
+	{"-amin -atime -cmin -ctime -mmin -mtime -used -newerat -newerct -newermt -newerBt", findTest, 1},
+	{"-context -fstype -gid -group -ilname -inum -ipath -iregex -iwholename -links -lname", findTest, 1},
+	{"-path -perm -regex -size -uid -user -wholename -xtype -mindepth -regextype", findTest, 1},
+	{"-empty -executable -false -true -nogroup -nouser -readable -writable -prune", findTest, 0},
+	{"-daystart -depth -d -ignore_readdir_race -noignore_readdir_race -mount -xdev -noleaf", findTest, 0},
+	{"-warn -nowarn -help --help -version --version", findTest, 0},
+}
+
+// findNewer is -newerXY, which compares with a reference file unless Y
+// is t (a time: -newermt; those are rows of their own).
+var findNewer = findPrim{"-newerXY", findRead, 1}
+
+// findPrimIndex is findPrims by spelling.
+var findPrimIndex = func() map[string]*findPrim {
+	m := map[string]*findPrim{}
+	for k := range findPrims {
+		for n := range strings.FieldsSeq(findPrims[k].names) {
+			m[n] = &findPrims[k]
+		}
+	}
+	return m
+}()
+
+// findPrimary returns the row of the primary s, or nil.
+func findPrimary(s string) *findPrim {
+	if p := findPrimIndex[s]; p != nil {
+		return p
+	}
+	if len(s) == 8 && strings.HasPrefix(s, "-newer") && s[7] != 't' {
+		return &findNewer
+	}
+	return nil
+}
+
+// findEffects is what find's actions said.
+type findEffects struct {
+	follow   bool // links in the tree are followed
+	del      bool // -delete
+	execRead bool // -exec runs a read-only command on the entries, which are judged as its reads
+}
+
+// findEffect records what the primary p at v.vals[i] does, and returns
+// the index of the last word it took.
+func (a *analyzer) findEffect(c *verdictAcc, v *argv, i int, p *findPrim, x execCtx, fx *findEffects) int {
+	has := i+p.args < v.len()
+	switch p.does {
+	case findExec, findAsk:
+		return a.findExec(c, v, i, x, fx)
+	case findDelete:
+		fx.del = true
+	case findFollow:
+		// Among the expressions, it applies to the whole search.
+		fx.follow = true
+	case findRead:
+		if has {
+			a.readPath(c, v.vals[i+1], v.flags[i+1], "find")
+		}
+		return i + p.args
+	case findList0:
+		// The starting points are the names the file holds.
+		if has {
+			a.listFile(c, v.vals[i+1], v.flags[i+1], "find", 0)
+		}
+		return i + p.args
+	case findWrite:
+		if i+1 < v.len() {
+			a.writePath(c, v.vals[i+1], v.flags[i+1], "find")
+			c.add(permission.Ask, ArgsRule("find"), v.vals[i]+" writes to a file", true)
+		}
+		return i + p.args
+	}
+	return i
+}
+
+// findExec judges the -exec, -execdir, -ok or -okdir at v.vals[i] and
+// the command it runs, to its ";" (or "{} +"), and returns the index of
+// that end.
+func (a *analyzer) findExec(c *verdictAcc, v *argv, i int, x execCtx, fx *findEffects) int {
+	s := v.vals[i]
+	k := i + 1
+	for k < v.len() && v.vals[k] != ";" && !(v.vals[k] == "+" && v.vals[k-1] == "{}") {
+		k++
+	}
+	if k == i+1 {
+		c.add(permission.Ask, ArgsRule("find"), s+" without a command", false)
+		return k
+	}
+	execArgs := argv{v.vals[i+1 : k], v.flags[i+1 : k]}
+	onFound := s == "-exec" && foundArgs(&execArgs)
+	var sub verdictAcc
+	asFiles := false
+	if onFound {
+		sub, asFiles = a.judgeOnFound(c, s+" ", &execArgs, "{}", execCtx{fork: x.fork})
+	} else {
+		sub = a.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
+	}
+	if findPrimary(s).does == findAsk {
+		c.add(permission.Ask, ArgsRule("find"), s+" asks on the terminal for every file and would hang", false)
+	}
+	switch {
+	case onFound && !sub.decided && !asFiles:
+		c.addf(permission.Ask, WrapperRule("find"), "find -exec passes the names it finds to ", v.vals[i+1],
+			" as something other than files it reads (a program, a script, a pattern or an option value), and any name may be found", false)
+	case onFound && !sub.decided:
+		fx.execRead = true // the files it runs on are judged as its reads
+	default:
+		c.add(permission.Ask, WrapperRule("find"), "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)
+	}
+	return k
+}
+
 // scanFind reads the starting points and the expression of find from v:
 // starts are the indexes of the starting points, expr the first word of
 // the expression.
 func (a *analyzer) scanFind(v *argv, starts []int, expr int, follow bool) *findInfo {
 	fi := &findInfo{follow: follow, paths: true, filter: findFilter{maxDepth: -1}}
+	a.findStartNames(fi, v, starts)
+	var e findListing
+	for i := expr; i < v.len(); i++ {
+		if !v.literal(i) {
+			e.broad = true
+			continue
+		}
+		if p := findPrimary(v.vals[i]); p != nil {
+			i = e.primary(fi, v, i, p)
+		}
+	}
+	if e.broad {
+		fi.filter = findFilter{maxDepth: fi.filter.maxDepth}
+	}
+	fi.print0 = e.printed0 && !e.printed
+	if e.printed && e.printed0 {
+		fi.paths = false
+	}
+	return fi
+}
+
+// findStartNames records the starting points in fi, a glob as the names
+// bash gives for it.
+func (a *analyzer) findStartNames(fi *findInfo, v *argv, starts []int) {
 	for _, k := range starts {
 		switch {
 		case !v.literal(k):
@@ -107,60 +299,67 @@ func (a *analyzer) scanFind(v *argv, starts []int, expr int, follow bool) *findI
 	if len(starts) == 0 {
 		fi.starts = []string{"."}
 	}
-	narrow, acted := true, false
-	printed, printed0 := false, false
-	for i := expr; i < v.len(); i++ {
-		s := v.vals[i]
-		if !v.literal(i) {
-			narrow = false
-			continue
-		}
-		val := ""
-		if i+1 < v.len() {
-			val = v.vals[i+1]
-		}
-		switch s {
-		case "-o", "-or", "!", "-not", "(", ")", ",":
-			narrow = false
-		case "-name", "-iname":
-			if !acted {
-				if _, err := goPattern(val); err != nil || !v.literal(i+1) {
-					narrow = false
-				} else if s == "-name" {
-					fi.filter.names = append(fi.filter.names, val)
-				} else {
-					fi.filter.inames = append(fi.filter.inames, strings.ToLower(val))
-				}
-			}
-			i++
-		case "-type":
-			if !acted && len(val) == 1 && strings.Contains("fdl", val) && (fi.filter.typ == 0 || fi.filter.typ == val[0]) {
-				fi.filter.typ = val[0]
-			} else if !acted {
-				narrow = false
-			}
-			i++
-		case "-maxdepth":
-			if n, err := strconv.Atoi(val); err == nil && n >= 0 && !acted {
-				fi.filter.maxDepth = n
-			}
-			i++
-		case "-print":
-			printed, acted = true, true
-		case "-print0":
-			printed0, acted = true, true
-		case "-exec", "-execdir", "-ok", "-okdir", "-printf", "-fprintf", "-ls", "-fls", "-fprint", "-fprint0", "-delete", "-quit":
-			fi.paths, acted = false, true
-		}
+}
+
+// findListing is what find's expression says of what it prints.
+type findListing struct {
+	broad    bool // the filter does not narrow: an operator, or a word only known at run time
+	acted    bool // an action came: the tests after it filter nothing it did
+	printed  bool // -print
+	printed0 bool // -print0
+}
+
+// primary reads the primary p at v.vals[i] into fi and returns the index
+// of the last word it took: only a test before any action narrows.
+func (e *findListing) primary(fi *findInfo, v *argv, i int, p *findPrim) int {
+	val := ""
+	if i+1 < v.len() {
+		val = v.vals[i+1]
 	}
-	if !narrow {
-		fi.filter = findFilter{maxDepth: fi.filter.maxDepth}
+	switch p.does {
+	case findOperator:
+		e.broad = true
+	case findName, findIName:
+		e.name(fi, i+1 < v.len() && v.literal(i+1), val, p.does == findIName)
+		return i + 1
+	case findType:
+		switch {
+		case e.acted:
+		case len(val) == 1 && strings.Contains("fdl", val) && (fi.filter.typ == 0 || fi.filter.typ == val[0]):
+			fi.filter.typ = val[0]
+		default:
+			e.broad = true
+		}
+		return i + 1
+	case findMaxDepth:
+		if n, err := strconv.Atoi(val); err == nil && n >= 0 && !e.acted {
+			fi.filter.maxDepth = n
+		}
+		return i + 1
+	case findPrint:
+		e.printed, e.acted = true, true
+	case findPrint0:
+		e.printed0, e.acted = true, true
+	case findWrite, findDelete, findExec, findAsk, findOutput:
+		fi.paths, e.acted = false, true
 	}
-	fi.print0 = printed0 && !printed
-	if printed && printed0 {
-		fi.paths = false
+	return i
+}
+
+// name records the pattern of -name (or, fold, -iname) in the filter.
+func (e *findListing) name(fi *findInfo, literal bool, val string, fold bool) {
+	if e.acted {
+		return
 	}
-	return fi
+	_, err := goPattern(val)
+	switch {
+	case err != nil || !literal:
+		e.broad = true
+	case fold:
+		fi.filter.inames = append(fi.filter.inames, strings.ToLower(val))
+	default:
+		fi.filter.names = append(fi.filter.names, val)
+	}
 }
 
 // match reports whether an entry passes the filter.
@@ -269,84 +468,130 @@ func gitQuotes(s string) bool {
 // base name. fn returns false when it recorded an Ask, which ends the
 // walk; eachFound reports false then, or when it recorded one itself.
 func (a *analyzer) eachFound(c *verdictAcc, s string, fi *findInfo, fn func(full, rel, name string) bool) bool {
-	dir := s
-	if !path.IsAbs(s) {
-		if a.dir == "" {
-			c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", s, ": no working directory is configured, so they cannot be checked", false)
-			return false
-		}
-		dir = strings.TrimSuffix(a.dir, "/") + "/" + s
+	dir, ok := a.foundDir(c, s, fi)
+	if dir == "" {
+		return ok
 	}
-	st, err := os.Lstat(dir)
-	if err != nil {
-		return true // nothing found there
-	}
-	if st.Mode()&fs.ModeSymlink != 0 && !fi.follow && !fi.linkStart {
-		return true // find -P does not descend a starting point that is a link
-	}
-	if fi2, err := os.Stat(dir); err != nil || !fi2.IsDir() {
-		return true
-	}
-	type entry struct {
-		path  string
-		depth int
-	}
-	var scope *indexScope
+	w := foundWalk{a: a, c: c, s: s, fi: fi, dir: dir, fn: fn}
 	if fi.index != nil {
-		scope = newIndexScope(fi.index, fi.indexTop, dir)
+		w.scope = newIndexScope(fi.index, fi.indexTop, dir)
 	}
-	queue := []entry{{dir, 0}}
+	queue := []foundDirEntry{{dir, 0}}
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
 		if fi.filter.maxDepth >= 0 && d.depth >= fi.filter.maxDepth {
 			continue
 		}
-		entries, err := readDirAtMost(d.path, maxWalkEntries-a.walked+1)
-		if err != nil {
-			c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", s, ", part of which cannot be listed: "+err.Error(), false)
+		var more bool
+		if queue, more = w.list(d, queue); !more {
 			return false
-		}
-		for _, e := range entries {
-			if a.walked++; a.walked > maxWalkEntries {
-				c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", s, ", which holds more than "+
-					strconv.Itoa(maxWalkEntries)+" entries, too many to check", false)
-				return false
-			}
-			name := e.Name()
-			if fi.noHidden && name[0] == '.' || fi.noGit && name == ".git" {
-				continue
-			}
-			full := d.path + "/" + name
-			t := e.Type()
-			typ := byte('f')
-			isDirEntry := t.IsDir()
-			switch {
-			case t&fs.ModeSymlink != 0:
-				typ = 'l'
-				if fi.follow {
-					if ts, err := os.Stat(full); err == nil {
-						isDirEntry, typ = ts.IsDir(), 'f'
-						if ts.IsDir() {
-							typ = 'd'
-						}
-					}
-				}
-			case isDirEntry:
-				typ = 'd'
-			}
-			if scope != nil && !scope.keeps(strings.TrimPrefix(full, dir+"/"), isDirEntry) {
-				continue // not in the index: git does not print it
-			}
-			if fi.filter.match(name, typ) && !fn(full, strings.TrimPrefix(full, dir+"/"), name) {
-				return false
-			}
-			if isDirEntry {
-				queue = append(queue, entry{full, d.depth + 1})
-			}
 		}
 	}
 	return true
+}
+
+// foundDir returns the directory to walk for the starting point s, or ""
+// with what eachFound reports: true where nothing is found there (no
+// such entry, a file, a link find does not descend), false where it
+// recorded an Ask.
+func (a *analyzer) foundDir(c *verdictAcc, s string, fi *findInfo) (string, bool) {
+	dir := s
+	if !path.IsAbs(s) {
+		if a.dir == "" {
+			c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", s, ": no working directory is configured, so they cannot be checked", false)
+			return "", false
+		}
+		dir = strings.TrimSuffix(a.dir, "/") + "/" + s
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return "", true // nothing found there
+	}
+	if st.Mode()&fs.ModeSymlink != 0 && !fi.follow && !fi.linkStart {
+		return "", true // find -P does not descend a starting point that is a link
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return "", true
+	}
+	return dir, true
+}
+
+// foundDirEntry is a directory of the walk and its depth below the
+// starting point.
+type foundDirEntry struct {
+	path  string
+	depth int
+}
+
+// foundWalk is one walk of eachFound.
+type foundWalk struct {
+	a     *analyzer
+	c     *verdictAcc
+	s     string // the starting point, for reasons
+	fi    *findInfo
+	dir   string // the directory of s
+	scope *indexScope
+	fn    func(full, rel, name string) bool
+}
+
+// list reads the directory d, calls fn with each entry the listing
+// command prints, and returns the queue with the directories it
+// descends added; false when the walk ends with an Ask.
+func (w *foundWalk) list(d foundDirEntry, queue []foundDirEntry) ([]foundDirEntry, bool) {
+	a, c, fi := w.a, w.c, w.fi
+	entries, err := readDirAtMost(d.path, maxWalkEntries-a.walked+1)
+	if err != nil {
+		c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", w.s, ", part of which cannot be listed: "+err.Error(), false)
+		return queue, false
+	}
+	for _, e := range entries {
+		if a.walked++; a.walked > maxWalkEntries {
+			c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", w.s, ", which holds more than "+
+				strconv.Itoa(maxWalkEntries)+" entries, too many to check", false)
+			return queue, false
+		}
+		name := e.Name()
+		if fi.noHidden && name[0] == '.' || fi.noGit && name == ".git" {
+			continue
+		}
+		full := d.path + "/" + name
+		typ, isDir := foundType(full, e.Type(), fi.follow)
+		rel := strings.TrimPrefix(full, w.dir+"/")
+		if w.scope != nil && !w.scope.keeps(rel, isDir) {
+			continue // not in the index: git does not print it
+		}
+		if fi.filter.match(name, typ) && !w.fn(full, rel, name) {
+			return queue, false
+		}
+		if isDir {
+			queue = append(queue, foundDirEntry{full, d.depth + 1})
+		}
+	}
+	return queue, true
+}
+
+// foundType is the type find's -type tests in the entry full of mode t
+// ('f', 'd' or 'l'; a link is what it leads to where links are
+// followed), and whether the walk descends it.
+func foundType(full string, t fs.FileMode, follow bool) (byte, bool) {
+	switch {
+	case t&fs.ModeSymlink != 0:
+		if !follow {
+			return 'l', false
+		}
+		ts, err := os.Stat(full)
+		switch {
+		case err != nil:
+			return 'l', false
+		case ts.IsDir():
+			return 'd', true
+		}
+		return 'f', false
+	case t.IsDir():
+		return 'd', true
+	}
+	return 'f', false
 }
 
 // xargsPlain reports a name that xargs without -0 passes as one word.
@@ -394,15 +639,15 @@ func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt
 }
 
 // lineFilter reports a command that prints some of the lines it reads,
-// unchanged: grep (-v -i -E -F -G -w -x, one pattern, no file), head and
-// tail -n, sort (-u -r -f -V -n -b -d) and uniq (-u -d -i), all without
-// files or redirections. Behind find it passes on paths find printed.
+// unchanged: one of lineFilters, with the options its row lets through,
+// without files or redirections. Behind find it passes on paths find
+// printed.
 func lineFilter(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || s.Negated || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
 		return false
 	}
-	var args []string
+	args := make([]string, 0, len(ce.Args))
 	for _, w := range ce.Args {
 		t, ok := literalText(w)
 		if !ok || strings.ContainsAny(t, "*?[") && w.Lit() == t {
@@ -410,51 +655,59 @@ func lineFilter(s *syntax.Stmt) bool {
 		}
 		args = append(args, t)
 	}
-	opts := func(letters string, rest []string) ([]string, bool) {
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && rest[0] != "-" {
-			if strings.Trim(rest[0][1:], letters) != "" {
-				return nil, false
-			}
-			rest = rest[1:]
+	for k := range lineFilters {
+		if lineFilters[k].name == args[0] {
+			return lineFilters[k].passes(args[1:])
 		}
-		return rest, true
-	}
-	switch args[0] {
-	case "grep":
-		rest := args[1:]
-		pattern := false
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			if rest[0] == "-e" && len(rest) > 1 && !pattern {
-				pattern, rest = true, rest[2:]
-				continue
-			}
-			if strings.Trim(rest[0][1:], "viEFGwx") != "" || rest[0] == "-" {
-				return false
-			}
-			rest = rest[1:]
-		}
-		return pattern && len(rest) == 0 || !pattern && len(rest) == 1
-	case "head", "tail":
-		rest := args[1:]
-		for len(rest) > 0 {
-			switch {
-			case rest[0] == "-n" && len(rest) > 1 && isDecimal(strings.TrimPrefix(rest[1], "+")):
-				rest = rest[2:]
-			case len(rest[0]) > 1 && rest[0][0] == '-' && isDecimal(strings.TrimPrefix(rest[0][1:], "n")):
-				rest = rest[1:]
-			default:
-				return false
-			}
-		}
-		return true
-	case "sort":
-		rest, ok := opts("urfVnbd", args[1:])
-		return ok && len(rest) == 0
-	case "uniq":
-		rest, ok := opts("udi", args[1:])
-		return ok && len(rest) == 0
 	}
 	return false
+}
+
+// lineFilterRow is one command that prints some of its input lines as
+// they are, and the options by which it stays one.
+type lineFilterRow struct {
+	name    string
+	flags   string            // the letters of the options without a value, clustered ("-vi")
+	valOpt  string            // the one option that takes the next word as its value, or ""
+	value   func(string) bool // which values valOpt takes (nil: any)
+	digits  bool              // -NUM and -nNUM give a count
+	pattern bool              // the command needs one pattern: valOpt's value, once, or else its one operand
+}
+
+// lineFilters are the filters: grep with one pattern, head and tail
+// with a count, sort and uniq with the options that keep lines whole.
+var lineFilters = []lineFilterRow{
+	{name: "grep", flags: "viEFGwx", valOpt: "-e", pattern: true},
+	{name: "head", valOpt: "-n", value: isDecimal, digits: true}, // a count, "+N" too
+	{name: "tail", valOpt: "-n", value: isDecimal, digits: true},
+	{name: "sort", flags: "urfVnbd"},
+	{name: "uniq", flags: "udi"},
+}
+
+// passes reports whether the arguments args keep the command a filter:
+// options of the row only, and a pattern where the row needs one.
+func (r *lineFilterRow) passes(args []string) bool {
+	pattern := false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		w := args[0]
+		switch {
+		case w == "-":
+			return false
+		case w == r.valOpt && len(args) > 1 && !(r.pattern && pattern) && (r.value == nil || r.value(args[1])):
+			pattern = r.pattern
+			args = args[2:]
+			continue
+		case r.digits && isDecimal(strings.TrimPrefix(w[1:], "n")):
+		case r.flags != "" && strings.Trim(w[1:], r.flags) == "":
+		default:
+			return false
+		}
+		args = args[1:]
+	}
+	if r.pattern && !pattern {
+		return len(args) == 1
+	}
+	return len(args) == 0
 }
 
 // stdinRedirect reports a redirection of standard input.

@@ -163,24 +163,54 @@ func (a *analyzer) jqProgram(c *verdictAcc, v *argv, f *specFacts, fromFile bool
 }
 
 // find allows searches that neither run commands nor write; -exec and
-// friends have their command judged.
+// friends have their command judged. What each primary of the
+// expression does is a row of findPrimaries (findexec.go).
 func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
-	i := 1
-	follow := false
-	for i < v.len() {
-		s := v.vals[i]
-		if s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O") {
-			follow = s == "-L" || follow && s != "-P" && s != "-H"
-			i++
-		} else if s == "-D" {
-			i += 2
-		} else {
-			if s == "--" {
-				i++ // ends the leading options; starting points follow
-			}
-			break
+	i, follow := findLeading(v)
+	starts, expr := findStarts(v, i)
+	fx := findEffects{follow: follow}
+	for i := expr; i < v.len(); i++ {
+		if p := findPrimary(v.vals[i]); p != nil {
+			i = a.findEffect(c, v, i, p, x, &fx)
 		}
 	}
+	a.findStartPoints(c, v, starts, &fx)
+	if fx.del {
+		c.add(permission.Ask, ArgsRule("find"), "-delete removes the files found", true)
+	}
+	fi := a.scanFind(v, starts, expr, fx.follow)
+	if fx.execRead {
+		a.readFound(c, fi, "find", 0)
+		c.allow(RuleSafe, "find -exec runs a read-only command on files inside the allowed roots")
+	}
+	a.lastFind = fi
+	c.allow(RuleSafe, "find without actions that run commands or write")
+}
+
+// findLeading reads find's leading options (-H, -L, -P, -O, -D) and
+// returns the index of the first word after them and whether links are
+// followed.
+func findLeading(v *argv) (int, bool) {
+	follow := false
+	for i := 1; i < v.len(); {
+		switch s := v.vals[i]; {
+		case s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O"):
+			follow = s == "-L" || follow && s != "-P" && s != "-H"
+			i++
+		case s == "-D":
+			i += 2
+		case s == "--":
+			return i + 1, follow // ends the leading options; starting points follow
+		default:
+			return i, follow
+		}
+	}
+	return v.len(), follow
+}
+
+// findStarts returns the indexes of the starting points from i on, and
+// the index of the first word of the expression.
+func findStarts(v *argv, i int) ([]int, int) {
 	var starts []int
 	for ; i < v.len(); i++ {
 		s := v.vals[i]
@@ -189,103 +219,32 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 		}
 		starts = append(starts, i)
 	}
-	del, execRead := false, false
-	expr := i
-	for ; i < v.len(); i++ {
-		if s := v.vals[i]; len(s) == 8 && strings.HasPrefix(s, "-newer") && s[7] != 't' && i+1 < v.len() {
-			// -newerXY compares with a reference file unless Y is t.
-			a.readPath(c, v.vals[i+1], v.flags[i+1], "find")
-			i++
-			continue
-		}
-		switch s := v.vals[i]; s {
-		case "-exec", "-execdir", "-ok", "-okdir":
-			k := i + 1
-			for k < v.len() && v.vals[k] != ";" && !(v.vals[k] == "+" && v.vals[k-1] == "{}") {
-				k++
-			}
-			if k == i+1 {
-				c.add(permission.Ask, ArgsRule("find"), s+" without a command", false)
-				i = k
-				continue
-			}
-			execArgs := argv{v.vals[i+1 : k], v.flags[i+1 : k]}
-			var sub verdictAcc
-			asFiles := false
-			if s == "-exec" && foundArgs(&execArgs) {
-				sub, asFiles = a.judgeOnFound(c, s+" ", &execArgs, "{}", execCtx{fork: x.fork})
-			} else {
-				sub = a.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
-			}
-			if s == "-ok" || s == "-okdir" {
-				c.add(permission.Ask, ArgsRule("find"), s+" asks on the terminal for every file and would hang", false)
-			}
-			if s == "-exec" && !sub.decided && !asFiles && foundArgs(&execArgs) {
-				c.addf(permission.Ask, WrapperRule("find"), "find -exec passes the names it finds to ", v.vals[i+1],
-					" as something other than files it reads (a program, a script, a pattern or an option value), and any name may be found", false)
-			} else if s == "-exec" && !sub.decided && foundArgs(&execArgs) {
-				execRead = true // the files it runs on are judged below
-			} else {
-				c.add(permission.Ask, WrapperRule("find"), "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)
-			}
-			i = k
-		case "-delete":
-			del = true
-		case "-follow":
-			// The old spelling of -L, among the expressions: it applies
-			// to the whole search.
-			follow = true
-		case "-newer", "-anewer", "-cnewer", "-samefile":
-			// A reference file is read.
-			if i+1 < v.len() {
-				a.readPath(c, v.vals[i+1], v.flags[i+1], "find")
-			}
-			i++
-		case "-files0-from":
-			// The starting points are the names the file holds.
-			if i+1 < v.len() {
-				a.listFile(c, v.vals[i+1], v.flags[i+1], "find", 0)
-			}
-			i++
-		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if i+1 < v.len() {
-				a.writePath(c, v.vals[i+1], v.flags[i+1], "find")
-				c.add(permission.Ask, ArgsRule("find"), s+" writes to a file", true)
-			}
-			i++
-			if s == "-fprintf" {
-				i++
-			}
-		}
+	return starts, i
+}
+
+// findStartPoints judges the starting points: each is written under
+// -delete (and a critical one denied), probed otherwise, and walked where
+// find follows the links in the tree.
+func (a *analyzer) findStartPoints(c *verdictAcc, v *argv, starts []int, fx *findEffects) {
+	walk := walkOpts{recursive: true, hidden: true, follow: true}
+	if len(starts) == 0 && fx.follow && !fx.del {
+		a.walkRoot(c, ".", 0, "find", walk)
 	}
-	if len(starts) == 0 && follow && !del {
-		a.walkRoot(c, ".", 0, "find", walkOpts{recursive: true, hidden: true, follow: true})
-	}
-	if len(starts) == 0 && del {
+	if len(starts) == 0 && fx.del {
 		a.writePath(c, ".", 0, "find")
 	}
 	for _, k := range starts {
-		if del {
+		if fx.del {
 			if v.literal(k) && (path.IsAbs(v.vals[k]) || strings.HasPrefix(v.vals[k], "~")) && a.critical(v.vals[k]) {
 				c.add(permission.Deny, RuleDangerousRmCritical, "deletes everything under the critical path "+v.vals[k], false)
 			}
 			a.writePath(c, v.vals[k], v.flags[k], "find")
-		} else if a.probePath(c, v.vals[k], v.flags[k], "find") && follow {
+		} else if a.probePath(c, v.vals[k], v.flags[k], "find") && fx.follow {
 			// find -L follows the links in the tree: one out of the roots
 			// lists (and -exec runs on) what lies outside.
-			a.walkRoot(c, v.vals[k], v.flags[k], "find", walkOpts{recursive: true, hidden: true, follow: true})
+			a.walkRoot(c, v.vals[k], v.flags[k], "find", walk)
 		}
 	}
-	if del {
-		c.add(permission.Ask, ArgsRule("find"), "-delete removes the files found", true)
-	}
-	fi := a.scanFind(v, starts, expr, follow)
-	if execRead {
-		a.readFound(c, fi, "find", 0)
-		c.allow(RuleSafe, "find -exec runs a read-only command on files inside the allowed roots")
-	}
-	a.lastFind = fi
-	c.allow(RuleSafe, "find without actions that run commands or write")
 }
 
 // gitPattern reports an operand that reaches git as a pattern it matches
