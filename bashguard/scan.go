@@ -14,7 +14,8 @@ type scanned struct {
 	spell  string  // the spelling it resolved to ("-O", "--unset-all")
 	val    string  // its value, when it has one
 	hasVal bool
-	at     int // the index of the word holding the value (or the operand)
+	next   bool // the value is the word after the option's (at-1 holds the option)
+	at     int  // the index of the word holding the value (or the operand)
 	// problem, for an option that cannot be resolved: why ("is not
 	// known to be harmless", "is an abbreviation of more than one
 	// option"). opt is nil then.
@@ -113,7 +114,7 @@ func nextValue(v *argv, i int, e *scanned) int {
 		return i
 	}
 	i++
-	e.val, e.hasVal, e.at = v.vals[i], true, i
+	e.val, e.hasVal, e.next, e.at = v.vals[i], true, true, i
 	return i
 }
 

@@ -35,7 +35,7 @@ func FuzzScanSpec(f *testing.F) {
 				switch {
 				case e.opt == nil && e.problem == "":
 					role = "operand"
-				case e.hasVal && words[e.at] != e.word:
+				case e.hasVal && e.next:
 					// The value is the next word; the option is the word
 					// before it.
 					role = "value"

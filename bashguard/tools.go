@@ -85,7 +85,7 @@ func (a *analyzer) tool(c *verdictAcc, name string, s *spec, v *argv) {
 // of the word for the value.
 func treeClusters(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, e := range f.seen {
-		if len(e.spell) == 2 && e.hasVal && e.at < v.len() && v.vals[e.at] == e.word && len(e.word) > 2 {
+		if len(e.spell) == 2 && e.hasVal && !e.next && len(e.word) > 2 {
 			c.addf(permission.Ask, ArgsRule("tree"), "tree takes the value of "+e.spell+" from the next word, not from the rest of ", e.word, "", false)
 			return
 		}
