@@ -307,6 +307,7 @@ type effectCase struct {
 	lists    bool
 	canaries []string // absolute, resolved
 	isDir    func(path string) bool
+	state    []string // absolute: where the program keeps its own bookkeeping (spec.state)
 }
 
 // effect is one thing a command did that the property forbids.
@@ -501,7 +502,18 @@ func (ck *effectChecker) read(c straceCall, p, flags string) {
 // the repository's .git directory (git's index refresh), or /dev/null.
 func (ec effectCase) writable(p string) bool {
 	git := filepath.Join(ec.repo, ".git")
-	return p == git || strings.HasPrefix(p, git+"/") || p == "/dev/null" || p == "/dev/tty"
+	return p == git || strings.HasPrefix(p, git+"/") || p == "/dev/null" || p == "/dev/tty" || ec.ownState(p)
+}
+
+// ownState reports whether p is a place the program keeps its own
+// bookkeeping, or a directory on the way to one (which it creates).
+func (ec effectCase) ownState(p string) bool {
+	for _, s := range ec.state {
+		if p == s || strings.HasPrefix(p, s+"/") || strings.HasPrefix(s, p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // covered reports whether the judge saw p: asked to Read it (or, for a

@@ -260,6 +260,13 @@ type spec struct {
 	// net, for a network client, is how its operands name the hosts it
 	// reaches and what it may do on the loopback (specs_net.go).
 	net *netClient
+
+	// state: where, beneath the home, the program keeps bookkeeping of
+	// its own that it writes whatever its command line says (go's
+	// telemetry counters). The guard cannot stop it; the confinement
+	// keeps the home read-only, where the write fails and the program
+	// goes on. The effect test holds the program to these places.
+	state []string
 }
 
 // compile reads the rows of s into its tables, and of its subcommands.

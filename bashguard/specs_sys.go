@@ -34,7 +34,7 @@ var goSubGrammar = grammar{oneDash: true, permute: true}
 
 // sysSpecs are the specs of the toolchains and queries, by command name.
 var sysSpecs = compileAll(withVersions(map[string]*spec{
-	"go": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+	"go": {grammar: versionGrammar, rows: versionRows, byClass: true, state: goState, subs: map[string]*spec{
 		"version": {grammar: goSubGrammar, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
 			allow: "go version prints the toolchain's version"},
 		// Named variables only: the whole list includes GOPROXY and
@@ -103,7 +103,7 @@ var sysSpecs = compileAll(withVersions(map[string]*spec{
 	// files and the trees it is given (standard input without): -w
 	// rewrites the files and -cpuprofile writes one. Go's flags end at
 	// the first operand.
-	"gofmt": {grammar: grammar{oneDash: true}, operands: kRead, check: gofmtTrees,
+	"gofmt": {grammar: grammar{oneDash: true}, operands: kRead, check: gofmtTrees, state: goState,
 		allow: "gofmt prints the formatting of files inside the allowed roots",
 		rows: []optRow{{"-l", kFlag, ""}, {"-d", kFlag, ""}, {"-e", kFlag, ""}, {"-s", kFlag, ""}, {"-r=", kWord, ""},
 			{"-w", kAsk, "rewrites the files it formats"}, {"-cpuprofile=", kAsk, "writes a CPU profile"}},
@@ -231,3 +231,9 @@ func withVersions(m map[string]*spec) map[string]*spec {
 	}
 	return m
 }
+
+// goState is where the Go toolchain's programs count their own use (Go
+// telemetry's local mode, on by default) and where go creates its module
+// cache, empty, before it reads the modules (the default GOMODCACHE),
+// whatever they are asked.
+var goState = []string{".config/go/telemetry", "go/pkg/mod"}

@@ -151,7 +151,10 @@ func needGo(t *testing.T) {
 func needModuleCache(t *testing.T, root string) {
 	t.Helper()
 	cmd := exec.Command("go", "-C", filepath.Join(root, "contrib", "mcpgateway"), "list", "-deps", "./...")
-	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=")
+	// In the workspace, whatever GOWORK the test runs under (CI runs
+	// the library's tests with GOWORK=off): toolgate's modules are the
+	// working tree there, and only the others come from the cache.
+	cmd.Env = append(os.Environ(), "GOPROXY=off", "GOFLAGS=", "GOWORK="+filepath.Join(root, "go.work"))
 	out, err := cmd.CombinedOutput()
 	if err == nil {
 		return
