@@ -52,8 +52,8 @@ func (f ConfineFallback) String() string {
 }
 
 // ConfineMaxWalk is how many directory entries a [Shell] visits by default
-// under its roots, per run, to find the secret paths it must leave
-// unreadable; see [Confinement.MaxWalk].
+// under its roots to find the secret paths it must leave unreadable; see
+// [Confinement.MaxWalk].
 const ConfineMaxWalk = 100_000
 
 // DefaultConfineReadOnly returns the system locations a confined command
@@ -131,13 +131,35 @@ func DefaultConfineDevices() []string {
 //
 // Landlock only grants; it cannot take back part of a granted tree. So
 // that the secret paths inside the roots stay unreadable, the runner walks
-// the roots before each run and asks [Shell.Checker] about each entry as
-// a read: a directory with no entry that the checker refuses (Ask or Deny)
-// is granted whole; a refused entry is not granted at all; and a directory
+// the roots and asks [Shell.Checker] about each entry as a read: a
+// directory with no entry that the checker refuses (Ask or Deny) is
+// granted whole; a refused entry is not granted at all; and a directory
 // that holds refused entries somewhere below gets every right except
 // reading and executing files, while its other entries are granted one by
 // one. Symbolic links inside the roots are never granted: the kernel
-// judges what they lead to. Consequences, all of them failing closed:
+// judges what they lead to.
+//
+// The walk is a fact of the session: a [Shell] walks once, at its first
+// confined run, and keeps the result, with inotify watches on every
+// directory it listed. Each later run reads the changes queued since the
+// last one (an entry created, removed, renamed, linked, written or
+// changed in mode) and judges again only the entries they name, walking a
+// directory that appeared; the kernel ruleset is made once, in the
+// runner, and made again only when the grants change, so a run costs the
+// same in a project of any size. A secret added, renamed or linked
+// between two runs is hidden from the second. Where the walk cannot be
+// kept (no inotify or too few watches, a root on a file system whose
+// changes inotify may not see, such as a network or FUSE one, a mount
+// table that changed, an overflowing queue), the runner walks again, per
+// run if need be. The checker's answers are taken as facts too: an entry
+// is judged again when it changes, not when the checker's rules do (a
+// Shell with another Checker, or other Roots, Protect, IdentityFile or
+// MaxWalk, walks afresh). The kept ruleset grants the run's private
+// temporary directory through an empty directory of the Shell's (named
+// toolgate-tmp-* in the system's temporary directory, removed once the
+// Shell is collected), onto which the mount namespace binds it.
+//
+// Consequences, all of them failing closed:
 //
 //   - A secret file or directory cannot be read, listed below, or
 //     executed. It can be written, created, renamed or removed like the
@@ -146,9 +168,9 @@ func DefaultConfineDevices() []string {
 //     that holds a secret (the root itself, when the root has a .env), or
 //     anywhere below a directory it creates there, can be written but not
 //     read back or executed in the same run; the next run grants it.
-//   - The walk costs time on large trees and stops after MaxWalk entries;
-//     a larger tree is refused with [ErrConfineFailed] (set ReadSecrets,
-//     narrower Roots, or a higher MaxWalk).
+//   - The first walk costs time on large trees and stops after MaxWalk
+//     entries; a larger tree is refused with [ErrConfineFailed] (set
+//     ReadSecrets, narrower Roots, or a higher MaxWalk).
 //
 // With ReadSecrets set there is no walk and the roots are granted whole.
 //
@@ -210,8 +232,9 @@ type Confinement struct {
 	// ReadSecrets grants the roots whole, secret paths included: the
 	// checker is not consulted and nothing is walked.
 	ReadSecrets bool
-	// MaxWalk bounds the directory entries visited under the roots to
-	// find secret paths. Zero: [ConfineMaxWalk]; negative: an error.
+	// MaxWalk bounds the directory entries the walk for secret paths
+	// visits, and holds, under the roots. Zero: [ConfineMaxWalk];
+	// negative: an error.
 	MaxWalk int
 	// Fallback decides what happens where the kernel cannot confine a
 	// command. Zero: [ConfineRefuse].

@@ -54,8 +54,9 @@ const (
 
 // The file descriptors of the pipes between the runner and its launcher.
 const (
-	confinePlanFD   = 3 // the launcher reads its plan here
-	confineStatusFD = 4 // and reports on this one
+	confinePlanFD    = 3 // the launcher reads its plan here
+	confineStatusFD  = 4 // and reports on this one
+	confineRulesetFD = 5 // the Landlock ruleset, when the plan says so
 )
 
 // confineABIs are the Landlock configurations go-landlock knows, by ABI
@@ -112,6 +113,14 @@ type confinePlan struct {
 	// Binds are the protected paths in the roots, bound read-only onto
 	// themselves in the mount namespace.
 	Binds []string
+	// Ruleset says that the Landlock ruleset comes made, as descriptor
+	// confineRulesetFD, with the flags for landlock_restrict_self; Rules
+	// is then empty. The namespaces are needed: the ruleset grants the
+	// directory TmpBind[1], onto which the mount namespace binds the
+	// run's own temporary directory TmpBind[0].
+	Ruleset      bool
+	RulesetFlags uint32
+	TmpBind      [2]string
 }
 
 // confineRule grants Access beneath Path. Follow lets the path's symbolic
@@ -164,6 +173,9 @@ func confineAvailable(c runConfig) confineSupport {
 		nsProbe := c.nsProbe
 		if nsProbe == nil {
 			nsProbe = confineNSProbe
+			if c.facts != nil {
+				nsProbe = func(newNet bool) string { return c.facts.nsProbe(confineNSProbe, newNet) }
+			}
 		}
 		if why := nsProbe(!c.confine.Network); why != "" {
 			return confineSupport{reason: why + ", and " + need}
@@ -176,9 +188,47 @@ func confineAvailable(c runConfig) confineSupport {
 }
 
 // confinePrepare builds the plan for one run: the handled rights for the
-// ABI, and the rules for the roots (with the secret entries left out), the
-// read-only locations, the devices and the private temporary directory.
+// ABI, and the rules for the roots (with the secret entries left out,
+// found by a walk), the read-only locations, the devices and the private
+// temporary directory.
 func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel, error) {
+	p, lvl := confinePlanBase(c, abi, tmp)
+	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
+
+	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules, names: map[string]bool{}}
+	for _, name := range c.confine.Protect {
+		w.names[name] = true
+	}
+	if c.confine.IdentityFile != "" && !c.confine.ReadSecrets {
+		w.known = confineLoadIdentities(c.confine.IdentityFile)
+	}
+	if w.limit == 0 {
+		w.limit = ConfineMaxWalk
+	}
+	for _, root := range c.roots {
+		if c.confine.ReadSecrets {
+			w.rules = append(w.rules, confineRule{Path: root, Access: confineAll})
+			continue
+		}
+		if err := w.root(root); err != nil {
+			return p, lvl, err
+		}
+	}
+	if w.known != nil {
+		if err := confineSaveIdentities(c.confine.IdentityFile, w.hidden); err != nil {
+			return p, lvl, fmt.Errorf("%w: recording the secret paths' identities in %s: %w", ErrConfineFailed, c.confine.IdentityFile, err)
+		}
+	}
+	p.Rules = w.rules
+	p.Binds = w.binds
+	lvl.Secrets = w.secrets
+	return p, lvl, nil
+}
+
+// confinePlanBase is the plan for one run without the roots and the
+// temporary directory: the handled rights for the ABI, the limits, the
+// namespaces and the rules for the system locations.
+func confinePlanBase(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel) {
 	base := confineABIs[abi]
 	p := confinePlan{
 		ABI:      abi,
@@ -238,36 +288,7 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	for _, path := range c.confine.Writable {
 		p.Rules = append(p.Rules, confineRule{Path: path, Access: confineAll, Follow: true})
 	}
-	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
-
-	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules, names: map[string]bool{}}
-	for _, name := range c.confine.Protect {
-		w.names[name] = true
-	}
-	if c.confine.IdentityFile != "" && !c.confine.ReadSecrets {
-		w.known = confineLoadIdentities(c.confine.IdentityFile)
-	}
-	if w.limit == 0 {
-		w.limit = ConfineMaxWalk
-	}
-	for _, root := range c.roots {
-		if c.confine.ReadSecrets {
-			w.rules = append(w.rules, confineRule{Path: root, Access: confineAll})
-			continue
-		}
-		if err := w.root(root); err != nil {
-			return p, lvl, err
-		}
-	}
-	if w.known != nil {
-		if err := confineSaveIdentities(c.confine.IdentityFile, w.hidden); err != nil {
-			return p, lvl, fmt.Errorf("%w: recording the secret paths' identities in %s: %w", ErrConfineFailed, c.confine.IdentityFile, err)
-		}
-	}
-	p.Rules = w.rules
-	p.Binds = w.binds
-	lvl.Secrets = w.secrets
-	return p, lvl, nil
+	return p, lvl
 }
 
 // confineLauncherWritable says why the launcher (Confinement.Launcher,
@@ -519,6 +540,9 @@ func confineLaunch() int {
 		return fail("reading the plan: %v", err)
 	}
 	planFile.Close()
+	if p.Ruleset {
+		unix.CloseOnExec(confineRulesetFD)
+	}
 	stage2 := os.Getenv(confineStageEnv) == confineStageValue
 	env := make([]string, 0, len(os.Environ()))
 	for _, kv := range os.Environ() {
@@ -562,7 +586,17 @@ func confineLaunch() int {
 		HandledAccessNet: landlock.AccessNetSet(p.Net),
 		Scoped:           landlock.ScopedSet(p.Scoped),
 	}
-	fd, flags, err := cfg.NewRulesetFD()
+	var fd int
+	var flags uint32
+	var err error
+	switch {
+	case p.Ruleset && !stage2:
+		return fail("the made Landlock ruleset needs the namespaces, which did not apply")
+	case p.Ruleset:
+		fd, flags = confineRulesetFD, p.RulesetFlags
+	default:
+		fd, flags, err = cfg.NewRulesetFD()
+	}
 	if err != nil {
 		return fail("creating the Landlock ruleset: %v", err)
 	}
@@ -729,7 +763,7 @@ type confineLaunchPipes struct {
 // the launcher: argv[0] and a variable mark it, the plan pipe is its file
 // descriptor 3 and the report pipe its 4, and the rest of its argv is
 // bash's.
-func confineCommand(cmd *exec.Cmd, c runConfig, command string) (*confineLaunchPipes, error) {
+func confineCommand(cmd *exec.Cmd, c runConfig, command string, ruleset *os.File) (*confineLaunchPipes, error) {
 	launcher := c.confine.Launcher
 	if launcher == "" {
 		launcher = "/proc/self/exe"
@@ -748,6 +782,9 @@ func confineCommand(cmd *exec.Cmd, c runConfig, command string) (*confineLaunchP
 	cmd.Args = []string{confineArg0, c.bash, "-c", command}
 	cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], confineEnv+"="+confineEnvValue)
 	cmd.ExtraFiles = []*os.File{p.planR, p.statusW} // descriptors 3 and 4
+	if ruleset != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, ruleset) // 5
+	}
 	return p, nil
 }
 

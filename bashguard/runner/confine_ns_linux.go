@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"syscall"
@@ -111,6 +112,9 @@ func confineSpawnStage(p *confinePlan, argv, env []string, status *os.File) (int
 		ExtraFiles:  []*os.File{pr, status},
 		SysProcAttr: confineNSAttr(p.NetMode != confineNetOn),
 	}
+	if p.Ruleset {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(confineRulesetFD, "ruleset"))
+	}
 	// The parent-death signal follows this thread: it must live as long
 	// as the stage.
 	runtime.LockOSThread()
@@ -151,6 +155,17 @@ func confineStageSetup(p *confinePlan) ([]string, error) {
 	for _, path := range p.Binds {
 		if err := confineBindReadOnly(path); err != nil {
 			return nil, err
+		}
+	}
+	if p.TmpBind[0] != "" {
+		// The directory the ruleset grants holds only the one the run's
+		// directory is bound onto: read-only, it keeps nothing from one
+		// run for the next.
+		if err := confineBindReadOnly(filepath.Dir(p.TmpBind[1])); err != nil {
+			return nil, err
+		}
+		if err := unix.Mount(p.TmpBind[0], p.TmpBind[1], "", unix.MS_BIND, ""); err != nil {
+			return nil, fmt.Errorf("binding the temporary directory %s onto %s: %w", p.TmpBind[0], p.TmpBind[1], err)
 		}
 	}
 	if p.NetMode == confineNetOn {

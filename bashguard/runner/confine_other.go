@@ -11,3 +11,6 @@ func confineLaunch() int { return 126 }
 func (r *Shell) CanConfine() (bool, string) {
 	return false, "kernel confinement (Landlock) exists on Linux only"
 }
+
+// confineFacts is empty: there is nothing to keep between runs.
+type confineFacts struct{}

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/permission"
@@ -142,7 +144,9 @@ type Result struct {
 // that has not been checked.
 //
 // A Shell is safe for concurrent use as long as its fields are not
-// changed while a Run is in progress.
+// changed while a Run is in progress. It keeps what it learns of the
+// workspace between runs (see [Confinement], "Secret paths"): reuse one
+// Shell for a session's commands.
 //
 // # What a run guarantees (Linux)
 //
@@ -256,6 +260,24 @@ type Shell struct {
 	// noStage runs without the namespaces where they are not needed, as
 	// where the kernel refuses them (tests).
 	noStage bool
+
+	// facts, a *confineFacts made at the first run, are the workspace
+	// facts kept between runs (see confine_facts_linux.go). A copy of the
+	// Shell shares them; they hold what they were computed for, and are
+	// computed again for another configuration.
+	facts unsafe.Pointer
+}
+
+// confineFacts returns the facts r keeps between runs.
+func (r *Shell) confineFacts() *confineFacts {
+	if p := atomic.LoadPointer(&r.facts); p != nil {
+		return (*confineFacts)(p)
+	}
+	f := &confineFacts{}
+	if atomic.CompareAndSwapPointer(&r.facts, nil, unsafe.Pointer(f)) {
+		return f
+	}
+	return (*confineFacts)(atomic.LoadPointer(&r.facts))
 }
 
 // Stream is the standard streams of a command run with [Shell.Stream].
@@ -344,6 +366,7 @@ type runConfig struct {
 	probe   func() confineSupport
 	nsProbe func(newNet bool) string
 	noStage bool
+	facts   *confineFacts // nil: walk per run
 }
 
 // runLimits are the resource limits besides the process count, in the
@@ -371,6 +394,7 @@ func (r *Shell) config() (runConfig, error) {
 		probe:      r.probe,
 		nsProbe:    r.nsProbe,
 		noStage:    r.noStage,
+		facts:      r.confineFacts(),
 	}
 	if c.bash == "" {
 		c.bash = DefaultBash

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +54,7 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 			l.LogAttrs(ctx, slog.LevelWarn, "runner: running a command without kernel confinement",
 				slog.String("reason", support.reason), slog.String("dir", c.dir))
 		}
-		res, err := runStart(ctx, c, command, nil)
+		res, err := runStart(ctx, c, command, nil, nil)
 		res.Confined = lvl
 		return res, err
 	}
@@ -71,14 +72,35 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 			return Result{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
 		}
 	}
-	plan, lvl, err := confinePrepare(c, support.abi, tmp)
+	var plan confinePlan
+	var lvl ConfineLevel
+	ruleset := -1
+	if c.facts != nil && !c.confine.ReadSecrets && confineNeedNS(c, support.abi) != "" {
+		// The facts' slot must outlive the run, though the Shell may not.
+		defer runtime.KeepAlive(c.facts)
+		plan, lvl, ruleset, err = c.facts.prepare(c, support.abi, tmp)
+	} else {
+		plan, lvl, err = confinePrepare(c, support.abi, tmp)
+	}
 	if err != nil {
 		return Result{ExitCode: -1, Confined: ConfineLevel{Reason: err.Error() + "; the command was refused"}}, err
 	}
-	if !slices.ContainsFunc(c.env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
-		c.env = append(c.env[:len(c.env):len(c.env)], "TMPDIR="+tmp)
+	if plan.TmpBind[1] != "" {
+		defer os.Remove(plan.TmpBind[1])
 	}
-	res, err := runStart(ctx, c, command, &plan)
+	var rulesetFile *os.File
+	if ruleset >= 0 {
+		rulesetFile = os.NewFile(uintptr(ruleset), "ruleset")
+		defer rulesetFile.Close()
+	}
+	if !slices.ContainsFunc(c.env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
+		dir := tmp
+		if plan.TmpBind[1] != "" {
+			dir = plan.TmpBind[1] // where the mount namespace shows it
+		}
+		c.env = append(c.env[:len(c.env):len(c.env)], "TMPDIR="+dir)
+	}
+	res, err := runStart(ctx, c, command, &plan, rulesetFile)
 	switch {
 	case errors.Is(err, ErrConfineFailed):
 		res.Confined = ConfineLevel{Reason: err.Error()}
@@ -95,7 +117,7 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 // runStart starts bash, directly or, with a plan, through the confining
 // launcher; waits for the command, a timeout or ctx; and then kills
 // whatever is left.
-func runStart(ctx context.Context, c runConfig, command string, plan *confinePlan) (Result, error) {
+func runStart(ctx context.Context, c runConfig, command string, plan *confinePlan, ruleset *os.File) (Result, error) {
 	token, err := runToken()
 	if err != nil {
 		return Result{}, err
@@ -135,7 +157,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	}
 	var launch *confineLaunchPipes
 	if plan != nil {
-		if launch, err = confineCommand(cmd, c, command); err != nil {
+		if launch, err = confineCommand(cmd, c, command, ruleset); err != nil {
 			pr.Close()
 			pw.Close()
 			return Result{}, err
