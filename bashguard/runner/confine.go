@@ -139,9 +139,11 @@ func DefaultConfineDevices() []string {
 // one. Symbolic links inside the roots are never granted: the kernel
 // judges what they lead to.
 //
-// The walk is a fact of the session: a [Shell] walks once, at its first
-// confined run, and keeps the result, with inotify watches on every
-// directory it listed. Each later run reads the changes queued since the
+// The walk is a fact of the session: a [Shell] walks at its first
+// confined run as a one-shot process must, and at its second walks once
+// more and keeps the result, with inotify watches on every directory it
+// listed (a Shell that runs once, as in toolgate check, makes neither
+// watches nor the directory below). Each later run reads the changes queued since the
 // last one (an entry created, removed, renamed, linked, written or
 // changed in mode) and judges again only the entries they name, walking a
 // directory that appeared; the kernel ruleset is made once, in the

@@ -57,6 +57,12 @@ type confineFacts struct {
 	unwatched string
 	// ns caches the namespace probe, by newNet.
 	ns map[bool]string
+	// walked counts the runs walked per run before the facts were kept:
+	// a Shell's first run walks as a one-shot process must (toolgate
+	// check runs one command a process), so that neither the watches nor
+	// the slot are made for a Shell that never runs again; the facts are
+	// kept from its second run on.
+	walked int
 }
 
 // drop closes the kept tree.
@@ -197,6 +203,11 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 				return confinePlan{}, ConfineLevel{}, -1, err
 			}
 		}
+	}
+	if f.tree == nil && f.walked == 0 {
+		f.walked++
+		p, lvl, err := confinePrepare(c, abi, tmp)
+		return p, lvl, -1, err
 	}
 	if f.tree == nil {
 		if f.unwatched == key {
