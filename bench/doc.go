@@ -34,4 +34,26 @@
 // policy and a list of calls; Decide answers for one call by its index.
 // The tests assert that every engine gives the same decision for every
 // call before the benchmarks time them.
+//
+// # Against Gemini CLI
+//
+// BenchmarkGemini compares whole shell-command checks with another
+// agent's: Gemini CLI's PolicyEngine (the package @google/gemini-cli-core
+// at [GeminiVersion], which bench/run.sh installs from npm) with Gemini
+// CLI's default policies in its default approval mode, and toolgate's
+// Pipeline.Check behind runtime.Open with the defaults the toolgate
+// check hook starts from, over the same git repository on disk. The 40
+// commands of testdata/commands.jsonl come in six classes (safe reads, git
+// reads, writes in the workspace, network, dangerous commands, compound
+// commands and scripts); each row also holds the decision each engine
+// gives, which TestGeminiCommands asserts. The engines disagree on many
+// rows — Gemini CLI asks about every compound command and never denies —
+// and the table records both.
+//
+// Gemini's engine runs in a node process of its own, gemini/driver.mjs,
+// started once and kept alive; [Gemini] asks it over standard input and
+// output. Each round of the benchmark has the driver check a command a few
+// times in its own loop, timed inside node, and Pipeline.Check do the same
+// in Go, timed in Go, the order swapped every round: both sides see the
+// same load, and neither process start nor the pipe is counted.
 package bench
