@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # Runs every benchmark of the bench module COUNT (6) times, then prints the
 # machine, benchstat tables, and how many times faster toolgate decides
-# than casbin, cedar-go and OPA, with the targets met or missed.
+# than casbin, cedar-go and OPA, and than Gemini CLI's PolicyEngine on the
+# 40 commands of testdata/commands.jsonl, with the targets met or missed.
+#
+# Gemini CLI's engine comes from npm (@google/gemini-cli-core at the
+# version of bench.GeminiVersion), installed first, once, by
+# gemini/install.sh into $TOOLGATE_BENCH_CACHE (default
+# ~/.cache/toolgate-bench); nothing is downloaded while the tests and
+# benchmarks run.
 #
 #   bench/run.sh                 # results in bench/results.txt and bench/packages.txt
 #   COUNT=1 PKGCOUNT=1 BENCHTIME=0.1s bench/run.sh   # a quick look
@@ -18,8 +25,12 @@ pkgcount=${PKGCOUNT:-10}
 pkgout=${PKGOUT:-packages.txt}
 readme=${README:-../README.md}
 
-echo "== equivalence: every engine gives the same decisions"
-go test -count=1 -run Equivalence .
+TOOLGATE_BENCH_GEMINI=$(gemini/install.sh)
+export TOOLGATE_BENCH_GEMINI
+echo "gemini-cli-core: $TOOLGATE_BENCH_GEMINI (node $(node --version))"
+
+echo "== equivalence: every engine gives the same decisions; Gemini CLI's and toolgate's decisions on the command table"
+go test -count=1 -run 'Equivalence|GeminiCommands' .
 
 echo "== benchmarks (-count=$count -benchtime=$benchtime), raw results in $out"
 go test -run '^$' -bench . -benchmem -count="$count" -benchtime="$benchtime" -timeout 60m . >"$out"
@@ -47,6 +58,9 @@ go tool benchstat -filter '.name:Shell' -row /script -col /impl "$out"
 echo
 echo "== sandbox.Resolve against EvalSymlinks+Lstat"
 go tool benchstat -filter '.name:Resolve' -col /impl "$out"
+echo
+echo "== Gemini CLI's PolicyEngine against Pipeline.Check, side by side"
+go tool benchstat -filter '.name:Gemini' -row /cmd "$out"
 echo
 echo "== ratios"
 if [ "$readme" = none ]; then

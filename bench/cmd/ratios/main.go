@@ -7,17 +7,21 @@
 //   - per decision with 50 rules, toolgate at least 20 times faster than
 //     cedar-go and at least 100 times faster than casbin and OPA, with no
 //     allocation;
-//   - at 10,000 rules, toolgate within twice its time at 50 rules.
+//   - at 10,000 rules, toolgate within twice its time at 50 rules;
+//   - on the 40 commands of testdata/commands.jsonl (BenchmarkGemini),
+//     Gemini CLI's PolicyEngine at least 20 times slower than toolgate's
+//     Pipeline.Check in every class of commands, and at least 5 times on
+//     every single command.
 //
 // With -readme, it also writes README's performance section between the
 // markers <!-- bench:begin --> and <!-- bench:end -->: the machine and the
 // date, the per-decision table, the layers, and, with -packages, the table
 // of the library packages' own side-by-side benchmarks (min–max and median
-// of their runs).
+// of their runs), and the Gemini CLI comparison by class.
 //
 // Usage:
 //
-//	go run ./cmd/ratios [-readme ../README.md] [-packages packages.txt] results.txt
+//	go run ./cmd/ratios [-readme ../README.md] [-packages packages.txt] [-commands testdata/commands.jsonl] results.txt
 package main
 
 import (
@@ -30,6 +34,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolgate/toolgate/bench"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -104,18 +109,25 @@ func readFile(path string) map[string]*samples {
 func main() {
 	readme := flag.String("readme", "", "write README's performance section into this `file`")
 	packages := flag.String("packages", "", "the library packages' benchmark `results`, for README's second table")
+	commands := flag.String("commands", "testdata/commands.jsonl", "the Gemini comparison's `table` of commands")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: ratios [-readme README.md] [-packages packages.txt] results.txt")
 		os.Exit(2)
 	}
 	res := readFile(flag.Arg(0))
+	cmds, err := bench.LoadCommands(*commands)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	gem := geminiRows(res, cmds)
 	if *readme != "" {
 		var pkg map[string]*samples
 		if *packages != "" {
 			pkg = readFile(*packages)
 		}
-		if err := writeReadme(*readme, res, pkg); err != nil {
+		if err := writeReadme(*readme, res, pkg, gem); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -169,6 +181,22 @@ func main() {
 		}
 	}
 
+	if len(gem) > 0 {
+		fmt.Println()
+		fmt.Println("Gemini CLI's PolicyEngine.check / toolgate's Pipeline.Check, each command (medians)")
+		fmt.Println()
+		fmt.Println("| # | class | command | Gemini | toolgate | ratio | decisions |")
+		fmt.Println("|---:|---|---|---:|---:|---:|---|")
+		for _, r := range gem {
+			fmt.Printf("| %02d | %s | `%s` | %s | %s | %.1f× | %s / %s |\n", r.index, r.Class, strings.ReplaceAll(r.Command.Command, "|", `\|`),
+				duration(r.gemini), duration(r.tg), r.ratio, r.Gemini, r.Toolgate)
+		}
+		fmt.Println()
+		var b strings.Builder
+		geminiTable(&b, geminiClasses(gem))
+		fmt.Print(b.String())
+	}
+
 	fmt.Println()
 	fmt.Println("Targets")
 	fmt.Println()
@@ -192,6 +220,14 @@ func main() {
 	a := allocs("Decision/rules=50/engine=toolgate")
 	check(a == 0, "50 rules: toolgate allocates %.0f times per decision (target 0)", a)
 	check(tg50 > 0 && tg10k/tg50 <= 2, "10,000 rules: toolgate takes %.2f× its 50-rule time (target at most 2×)", tg10k/tg50)
+	if len(gem) > 0 {
+		check(len(gem) == len(cmds), "Gemini CLI: %d of the %d commands measured", len(gem), len(cmds))
+		for _, c := range geminiClasses(gem) {
+			check(c.ratio >= 20, "Gemini CLI, class %s: toolgate %.1f× faster (target 20×)", c.name, c.ratio)
+		}
+		low := lowestRow(gem)
+		check(low.ratio >= 5, "Gemini CLI, every command: the lowest, %q, toolgate %.1f× faster (target 5×)", low.Command.Command, low.ratio)
+	}
 	if missed > 0 {
 		os.Exit(1)
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolgate/toolgate/bench"
 )
 
 const (
@@ -18,7 +20,7 @@ const (
 // writeReadme replaces README's performance section (between beginMark
 // and endMark) with one written from the results: the machine and the
 // date first, then the tables.
-func writeReadme(path string, res, pkg map[string]*samples) error {
+func writeReadme(path string, res, pkg map[string]*samples, gem []geminiRow) error {
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -80,6 +82,16 @@ func writeReadme(path string, res, pkg map[string]*samples) error {
 		}
 	}
 	b.WriteString(".\n")
+	if len(gem) > 0 {
+		low := lowestRow(gem)
+		b.WriteString("\nAgainst Gemini CLI's own `PolicyEngine` (`@google/gemini-cli-core` " + bench.GeminiVersion + ", its default policies, default\n")
+		b.WriteString("approval mode, called in node as Gemini CLI calls it) on the 40 shell commands of `bench/testdata/commands.jsonl`,\n")
+		b.WriteString("toolgate's `Pipeline.Check` with its defaults, the two alternating in one run (`BenchmarkGemini`, each side's\n")
+		b.WriteString("loop timed in its own process): mean time of one check over a class's commands, and Gemini ÷ toolgate:\n\n")
+		geminiTable(&b, geminiClasses(gem))
+		fmt.Fprintf(&b, "\nLowest single command: `%s` (%s), %.1f×; %d of %d commands at least 5×.\n",
+			low.Command.Command, low.Class, low.ratio, countAtLeast(gem, 5), len(gem))
+	}
 	if pkg != nil {
 		b.WriteString("\nThe packages' own benchmarks measure each layer against its baseline, the two sides alternating in one\n")
 		b.WriteString("loop so that both see the same load (`go test -run '^$' -bench <name> -benchmem -count=N ./<package>`):\n\n")
@@ -147,4 +159,15 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// countAtLeast counts the commands whose ratio is at least x.
+func countAtLeast(rows []geminiRow, x float64) int {
+	n := 0
+	for _, r := range rows {
+		if r.ratio >= x {
+			n++
+		}
+	}
+	return n
 }
