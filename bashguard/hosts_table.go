@@ -1,8 +1,10 @@
 package bashguard
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -107,29 +109,70 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 	}
 }
 
-// tableHosts judges the command v of the tool t (named name).
-func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
-	var r netRead
-	scan := optScan
-	if t.singleDash {
-		scan = singleDashScan
+// netToolSpecs are the rows of the netTools table as specs, by the names
+// the tools are run as: every option a row names (those that take a
+// value, those that move the tool, its harmless flags) is a spec row, read
+// by the one scanner. What each option does to where the tool connects is
+// the row's opts.
+var netToolSpecs = netToolSpecsOf(netTools)
+
+// netToolSpecsOf compiles a spec for each tool of tools.
+func netToolSpecsOf(tools map[string]*netTool) map[string]*spec {
+	m := make(map[string]*spec, len(tools))
+	for name, t := range tools {
+		m[name] = t.toSpec(name)
 	}
-	ops := scan(v, 1, t.valShort, t.valLong, false, func(opt, val string, at int) {
-		known := at < 0 || v.literal(at)
-		if opt == "-g" || opt == "--global" || opt == "--location" && val == "global" {
-			r.global = true
-		}
-		if e := effectOf(t.opts, opt, t.abbrev); e != 0 {
-			r.apply(e, opt, val, known)
+	return m
+}
+
+// toSpec is the spec of the tool t's options. Its grammar takes options
+// anywhere, no abbreviation (an abbreviation never takes the next word
+// as its value, as before; t.abbrev lets it still reach its option's
+// effect), and one dash for the long options of a singleDash tool. A
+// prefix ("--@*") is no spelling: effectOf reads it. A short option of
+// two letters (mvn -gs) is no spelling either: the scanner reads it as a
+// cluster, whose first letter the spec does not know.
+func (t *netTool) toSpec(name string) *spec {
+	s := &spec{name: name, grammar: grammar{permute: true, oneDash: t.singleDash}}
+	seen := map[string]bool{}
+	add := func(w string, k kind) {
+		text := strings.TrimSuffix(w, "=")
+		if seen[text] || strings.HasSuffix(w, "*") || !t.singleDash && len(text) > 2 && text[1] != '-' {
 			return
 		}
-		if !known {
-			return // asked as a word only known at run time
-		}
-		if strings.Contains(val, "://") {
-			r.urls = append(r.urls, val)
-		} else if strings.Contains(val, "host=") {
-			r.conn = append(r.conn, val) // psql -d "host=... dbname=..."
+		seen[text] = true
+		s.rows = append(s.rows, optRow{w, k, ""})
+	}
+	for i := 0; i < len(t.valShort); i++ {
+		add("-"+t.valShort[i:i+1]+"=", kWord)
+	}
+	for _, l := range t.valLong {
+		add(l+"=", kWord)
+	}
+	for _, o := range slices.Sorted(maps.Keys(t.opts)) {
+		add(o, kFlag)
+	}
+	for _, f := range strings.Fields(netToolFlags[name]) {
+		add(f, kFlag)
+	}
+	return s.compile()
+}
+
+// readLine reads the options of v (the tool t's command line, by its
+// spec s) and the command's environment for where the tool connects, and
+// returns the operands.
+func (a *analyzer) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
+	var r netRead
+	var ops []int
+	scanSpec(s, v, 1, false, func(e *scanned) {
+		switch {
+		case e.opt == &dashDashOpt:
+		case e.problem != "":
+			r.unread(t, e)
+		case e.opt == nil:
+			ops = append(ops, e.at)
+		default:
+			r.option(t, e.spell, e.val, v.literal(e.at))
 		}
 	})
 	for _, e := range a.cmdEnv {
@@ -137,40 +180,68 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 			r.apply(eff, e.name+"=", e.val, e.lit)
 		}
 	}
+	return r, ops
+}
+
+// option reads one option the spec resolved: name as spelt, with its
+// value (known: the value is literal).
+func (r *netRead) option(t *netTool, name, val string, known bool) {
+	if name == "-g" || name == "--global" || name == "--location" && val == "global" {
+		r.global = true
+	}
+	switch e := effectOf(t.opts, name, false); {
+	case e != 0:
+		r.apply(e, name, val, known)
+	case !known:
+		// asked as a word only known at run time
+	case strings.Contains(val, "://"):
+		r.urls = append(r.urls, val)
+	case strings.Contains(val, "host="):
+		r.conn = append(r.conn, val) // psql -d "host=... dbname=..."
+	}
+}
+
+// unread reads an option the spec cannot resolve (one it does not know,
+// one lacking its value): a prefix of the row's opts ("--@scope:registry"),
+// or an abbreviation of one where the tool takes them, has its effect;
+// any other is an option the tool may move with, which asks, naming it.
+func (r *netRead) unread(t *netTool, e *scanned) {
+	name, val := e.spell, ""
+	if strings.HasPrefix(e.word, "--") || t.singleDash {
+		name, val, _ = strings.Cut(e.word, "=")
+	}
+	if eff := effectOf(t.opts, name, t.abbrev); eff != 0 {
+		r.apply(eff, name, val, true)
+		return
+	}
+	if r.unknown == "" {
+		r.unknown = name
+	}
+}
+
+// named reports whether the options name where the tool goes.
+func (r *netRead) named() bool {
+	return r.unknown != "" || len(r.urls)+len(r.hosts)+len(r.conn)+len(r.replace) > 0
+}
+
+// tableHosts judges the command v of the tool t (named name).
+func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
+	if printsOnly(v) {
+		return
+	}
+	r, ops := a.readLine(t, netToolSpecs[name], v)
 	sub, rest, ok := t.sub(v, ops)
-	named := r.unknown != "" || len(r.urls)+len(r.hosts)+len(r.conn)+len(r.replace) > 0
-	if _, star := t.subs["*"]; !ok && star && named && (len(ops) == 0 || !t.local[v.vals[ops[0]]]) {
+	if _, star := t.subs["*"]; !ok && star && r.named() && (len(ops) == 0 || !t.local[v.vals[ops[0]]]) {
 		ok = true // aria2c -i FILE, redis-cli -u URL: options name where it goes
 	}
 	if !ok || r.offline {
 		return
 	}
-	if r.unknown != "" {
-		// The rest is judged still: a host it names may be denied.
-		a.unknownHost(c, "the hosts "+name+" connects to with "+r.unknown+", which are not read here")
-	}
-	for _, u := range r.urls {
-		a.literalURLHost(c, u[schemeStart(u):], false)
-	}
-	for _, h := range r.hosts {
-		for _, one := range strings.Split(h, ",") {
-			if !strings.HasPrefix(one, "/") { // a directory holds a local socket
-				a.hostOperand(c, one) // libpq takes a list
-			}
-		}
-	}
-	for _, s := range r.conn {
-		a.connInfoHosts(c, s)
-	}
-	registry := len(r.replace) > 0 || !r.noIndex && len(t.registry) > 0
-	switch {
-	case sub.kind == subURLs, sub.kind == subHTTPie, sub.kind == subSecondURL, sub.kind == subImage,
-		sub.kind == subConfig, sub.kind == subHosts, sub.kind == subRepo:
-		registry = false
-	case sub.kind == subRun && len(rest) == 0:
+	a.optionHosts(c, name, &r)
+	if sub.kind == subRun && len(rest) == 0 {
 		return // npm init, npx alone: nothing to fetch
 	}
-	if registry {
+	if r.usesRegistry(t, sub.kind) {
 		a.registryHosts(c, name, t, &r)
 	}
 	for _, s := range r.add {
@@ -179,30 +250,61 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	if t.remotes && len(r.replace) == 0 {
 		a.remoteHosts(c, name)
 	}
+	a.subHosts(c, name, t, sub, &r, v, rest)
+}
+
+// optionHosts judges the hosts the options name, and asks for those
+// that move the tool where it is not read here.
+func (a *analyzer) optionHosts(c *verdictAcc, name string, r *netRead) {
+	if r.unknown != "" {
+		// The rest is judged still: a host it names may be denied.
+		a.unknownHost(c, "the hosts "+name+" connects to with "+r.unknown+", which are not read here")
+	}
+	for _, u := range r.urls {
+		a.literalURLHost(c, u[schemeStart(u):], false)
+	}
+	for _, h := range r.hosts {
+		a.hostList(c, h)
+	}
+	for _, s := range r.conn {
+		a.connInfoHosts(c, s)
+	}
+}
+
+// hostList judges a libpq list of hosts, host[,host...]; a directory
+// holds a local socket.
+func (a *analyzer) hostList(c *verdictAcc, list string) {
+	for _, one := range strings.Split(list, ",") {
+		if !strings.HasPrefix(one, "/") {
+			a.hostOperand(c, one)
+		}
+	}
+}
+
+// usesRegistry reports whether the subcommand of kind k reaches the
+// tool's registry: one the options name, or the default one unless an
+// option turns it off; subcommands whose operands name the hosts reach
+// none.
+func (r *netRead) usesRegistry(t *netTool, k netSubKind) bool {
+	switch k {
+	case subURLs, subHTTPie, subSecondURL, subImage, subConfig, subHosts, subRepo:
+		return false
+	}
+	return len(r.replace) > 0 || !r.noIndex && len(t.registry) > 0
+}
+
+// subHosts judges the operands rest of the subcommand sub, as its kind
+// says they name hosts.
+func (a *analyzer) subHosts(c *verdictAcc, name string, t *netTool, sub netSub, r *netRead, v *argv, rest []int) {
 	switch sub.kind {
 	case subReg:
-		for _, i := range rest {
-			a.specHost(c, t, v, i)
-		}
+		a.pkgSpecHosts(c, t, v, rest)
 	case subPkgs:
-		if len(rest) == 0 {
-			a.unknownHost(c, "the hosts "+t.manifestName()+" name, which are not read here")
-		} else if t.spec == specNpm && !r.global {
-			a.npmManifestHosts(c)
-		}
-		for _, i := range rest {
-			a.specHost(c, t, v, i)
-		}
+		a.pkgsHosts(c, t, r, v, rest)
 	case subProject:
-		why := sub.why
-		if why == "" {
-			why = "the hosts " + t.manifestName() + " name"
-		}
-		a.unknownHost(c, why+", which are not read here")
+		a.unknownHost(c, orText(sub.why, "the hosts "+t.manifestName()+" name")+", which are not read here")
 	case subRun:
-		if len(rest) > 0 {
-			a.specHost(c, t, v, rest[0])
-		}
+		a.pkgSpecHosts(c, t, v, rest[:1])
 	case subURLs:
 		for _, i := range rest {
 			a.urlHost(c, v, i, true)
@@ -218,85 +320,124 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 			a.imageHost(c, name, v, rest[0])
 		}
 	case subConfig:
-		for _, i := range rest {
-			if !v.literal(i) {
-				a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
-			} else if w := v.vals[i]; strings.Contains(w, "://") {
-				a.literalURLHost(c, w[schemeStart(w):], false)
-			}
-		}
+		a.eachLiteral(c, v, rest, a.configOperandHost)
 	case subHosts:
-		for _, i := range rest {
-			w := v.vals[i]
-			switch {
-			case !v.literal(i):
-				a.unknownHost(c, "a host only known at run time ("+w+")")
-			case strings.HasPrefix(w, "+") || dnsTypes[strings.ToUpper(w)]:
-			default:
-				a.hostOperand(c, strings.TrimPrefix(w, "@"))
-			}
-		}
+		a.eachLiteral(c, v, rest, a.hostsOperandHost)
 	case subDB:
-		for _, i := range rest {
-			w := v.vals[i]
-			switch {
-			case !v.literal(i):
-				a.unknownHost(c, "a host only known at run time ("+w+")")
-			case strings.Contains(w, "://"):
-				a.literalURLHost(c, w[schemeStart(w):], false)
-			case strings.Contains(w, "host="):
-				a.connInfoHosts(c, w)
-			}
-		}
+		a.eachLiteral(c, v, rest, a.dbOperandHost)
 	case subFirstHost:
-		if len(rest) > 0 {
-			i := rest[0]
-			w := v.vals[i]
-			switch {
-			case !v.literal(i):
-				a.unknownHost(c, "a host only known at run time ("+w+")")
-			case strings.HasPrefix(w, "//") || strings.HasPrefix(w, "\\\\"):
-				h, _, _ := strings.Cut(strings.TrimLeft(w, "/\\"), "/")
-				h, _, _ = strings.Cut(h, "\\")
-				a.hostOperand(c, h)
-			case strings.Contains(w, "://"):
-				a.literalURLHost(c, w, false)
-			default:
-				if at := strings.LastIndexByte(w, '@'); at >= 0 {
-					w = w[at+1:]
-				}
-				if h, ok := scpHost(w); ok {
-					a.judgeHost(c, h)
-				} else {
-					a.hostOperand(c, w)
-				}
-			}
-		}
+		a.eachLiteral(c, v, rest[:min(len(rest), 1)], a.firstHostOperand)
 	case subRepo:
-		found := false
-		for _, i := range rest {
-			w := v.vals[i]
-			if !v.literal(i) {
-				a.unknownHost(c, "a host only known at run time ("+w+")")
-				found = true
-				continue
-			}
-			if h, isURL, ok := gitURLHost(w); isURL {
-				found = true
-				if ok {
-					a.judgeHost(c, h)
-				} else if h != "local" {
-					a.unknownHost(c, "the host of "+w+", which is not read here")
-				}
-			}
-		}
-		if !found && sub.why != "" {
-			a.unknownHost(c, sub.why+", only known at run time")
-		}
+		a.repoHosts(c, sub, v, rest)
 	case subRuntime:
 		if len(r.replace) == 0 && len(t.registry) == 0 {
 			a.unknownHost(c, sub.why+", only known at run time")
 		}
+	}
+}
+
+// pkgSpecHosts judges the package operands ops.
+func (a *analyzer) pkgSpecHosts(c *verdictAcc, t *netTool, v *argv, ops []int) {
+	for _, i := range ops {
+		a.specHost(c, t, v, i)
+	}
+}
+
+// pkgsHosts judges the operands of a subPkgs subcommand: without one, it
+// installs what the project's manifest names.
+func (a *analyzer) pkgsHosts(c *verdictAcc, t *netTool, r *netRead, v *argv, rest []int) {
+	if len(rest) == 0 {
+		a.unknownHost(c, "the hosts "+t.manifestName()+" name, which are not read here")
+	} else if t.spec == specNpm && !r.global {
+		a.npmManifestHosts(c)
+	}
+	a.pkgSpecHosts(c, t, v, rest)
+}
+
+// eachLiteral gives judge each literal operand of ops, and judges the
+// others as hosts only known at run time.
+func (a *analyzer) eachLiteral(c *verdictAcc, v *argv, ops []int, judge func(c *verdictAcc, w string)) {
+	for _, i := range ops {
+		if !v.literal(i) {
+			a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
+			continue
+		}
+		judge(c, v.vals[i])
+	}
+}
+
+// configOperandHost judges an operand of a subConfig subcommand: a URL
+// is where later commands connect.
+func (a *analyzer) configOperandHost(c *verdictAcc, w string) {
+	if strings.Contains(w, "://") {
+		a.literalURLHost(c, w[schemeStart(w):], false)
+	}
+}
+
+// hostsOperandHost judges an operand of a subHosts tool: a host, dig's
+// @server; DNS types and +options are not hosts.
+func (a *analyzer) hostsOperandHost(c *verdictAcc, w string) {
+	if !strings.HasPrefix(w, "+") && !dnsTypes[strings.ToUpper(w)] {
+		a.hostOperand(c, strings.TrimPrefix(w, "@"))
+	}
+}
+
+// dbOperandHost judges an operand of a database client: a URL, or a
+// connection string's host=.
+func (a *analyzer) dbOperandHost(c *verdictAcc, w string) {
+	switch {
+	case strings.Contains(w, "://"):
+		a.literalURLHost(c, w[schemeStart(w):], false)
+	case strings.Contains(w, "host="):
+		a.connInfoHosts(c, w)
+	}
+}
+
+// firstHostOperand judges the first operand of a subFirstHost tool:
+// //host/share (smbclient), a URL, or [user@]host[:port].
+func (a *analyzer) firstHostOperand(c *verdictAcc, w string) {
+	switch {
+	case strings.HasPrefix(w, "//") || strings.HasPrefix(w, "\\\\"):
+		h, _, _ := strings.Cut(strings.TrimLeft(w, "/\\"), "/")
+		h, _, _ = strings.Cut(h, "\\")
+		a.hostOperand(c, h)
+	case strings.Contains(w, "://"):
+		a.literalURLHost(c, w, false)
+	default:
+		if at := strings.LastIndexByte(w, '@'); at >= 0 {
+			w = w[at+1:]
+		}
+		if h, ok := scpHost(w); ok {
+			a.judgeHost(c, h)
+		} else {
+			a.hostOperand(c, w)
+		}
+	}
+}
+
+// repoHosts judges the operands of a subRepo subcommand: the URLs among
+// them; without one, the repository the working copy names (sub.why).
+func (a *analyzer) repoHosts(c *verdictAcc, sub netSub, v *argv, rest []int) {
+	found := false
+	for _, i := range rest {
+		w := v.vals[i]
+		if !v.literal(i) {
+			a.unknownHost(c, "a host only known at run time ("+w+")")
+			found = true
+			continue
+		}
+		h, isURL, ok := gitURLHost(w)
+		found = found || isURL
+		switch {
+		case !isURL:
+		case ok:
+			a.judgeHost(c, h)
+		case h != "local":
+			a.unknownHost(c, "the host of "+w+", which is not read here")
+		}
+	}
+	if !found && sub.why != "" {
+		a.unknownHost(c, sub.why+", only known at run time")
 	}
 }
 
@@ -307,15 +448,22 @@ func (t *netTool) manifestName() string {
 	return t.manifest
 }
 
+// printsOnly reports a command line that prints the tool's version or
+// help, and reaches no host.
+func printsOnly(v *argv) bool {
+	if v.len() != 2 || !v.literal(1) {
+		return false
+	}
+	switch v.vals[1] {
+	case "--version", "-v", "-V", "--help", "-h":
+		return true
+	}
+	return false
+}
+
 // sub finds the subcommand among the operands ops: two words ("pip
 // install") before one; rest are the operands after it.
 func (t *netTool) sub(v *argv, ops []int) (netSub, []int, bool) {
-	if v.len() == 2 && v.literal(1) {
-		switch v.vals[1] {
-		case "--version", "-v", "-V", "--help", "-h":
-			return netSub{}, nil, false // prints its version or help
-		}
-	}
 	if s, ok := t.subs["*"]; ok {
 		if len(ops) == 0 || v.literal(ops[0]) && t.local[v.vals[ops[0]]] {
 			return netSub{}, nil, false
@@ -568,27 +716,6 @@ func (a *analyzer) hostOperand(c *verdictAcc, w string) {
 		return
 	}
 	a.unknownHost(c, "the hosts "+w+" names, which are not read here")
-}
-
-// singleDashScan is optScan for a tool whose long options take one dash
-// (openssl): "-name" is an option, taking the next word when valLong
-// names it; "-name=value" is not a form these tools read.
-func singleDashScan(v *argv, start int, _ string, valLong []string, _ bool, fn func(name, val string, valAt int)) []int {
-	var ops []int
-	for i := start; i < v.len(); i++ {
-		w := v.vals[i]
-		if w == "-" || !strings.HasPrefix(w, "-") || !v.literal(i) {
-			ops = append(ops, i)
-			continue
-		}
-		val, at := "", -1
-		if takesValue(w, valLong, false) && i+1 < v.len() {
-			i++
-			val, at = v.vals[i], i
-		}
-		fn(w, val, at)
-	}
-	return ops
 }
 
 // connInfoHosts judges the host= and hostaddr= of a libpq connection

@@ -198,7 +198,7 @@ var npmSubs = map[string]netSub{
 // npmValLong are npm's options that take a value (npm help config).
 var npmValLong = []string{"--registry", "--tag", "--prefix", "--workspace", "--omit", "--include", "--install-strategy",
 	"--cache", "--userconfig", "--globalconfig", "--save-prefix", "--loglevel", "--before", "--cpu", "--os", "--libc",
-	"--proxy", "--https-proxy", "--package", "--call", "--otp", "--access", "--scope", "--auth-type"}
+	"--proxy", "--https-proxy", "--package", "--call", "--otp", "--access", "--scope", "--auth-type", "--location", "--depth"}
 
 var yarnOpts = map[string]netEffect{
 	"--registry": effReplace, "--use-yarnrc": effUnknown, "--proxy": effUnknown, "--https-proxy": effUnknown,
@@ -427,7 +427,9 @@ var dockerEnv = map[string]netEffect{"DOCKER_HOST": effUnknown, "DOCKER_CONTEXT"
 	"CONTAINER_HOST": effUnknown}
 
 var dockerValLong = []string{"--host", "--context", "--config", "--platform", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
-	"--connection", "--url", "--identity"}
+	"--connection", "--url", "--identity", "--name", "--env", "--publish", "--volume", "--workdir", "--user", "--network",
+	"--entrypoint", "--env-file", "--mount", "--label", "--memory", "--cpus", "--add-host", "--file", "--tag", "--build-arg",
+	"--target", "--progress", "--output", "--cache-from", "--restart", "--filter", "--format", "--pull"}
 
 var helmSubs = map[string]netSub{
 	"repo add": {kind: subSecondURL}, "repo update": {kind: subRuntime, why: "the chart repositories helm's configuration names"},
@@ -512,6 +514,140 @@ var dbOps = map[string]netSub{"*": {kind: subDB}}
 
 var firstHost = map[string]netSub{"*": {kind: subFirstHost}}
 
+// netToolFlags are each tool's options that take no value and do not
+// move it (its help and manual), separated by spaces. With the row's
+// valShort, valLong and opts they are the tool's spec (netToolSpecs): an
+// option none of them names asks, naming it. A flag read here that takes
+// a value in truth makes its value an operand, as the table read every
+// option it did not list before.
+var netToolFlags = map[string]string{
+	"npm": npmFlags, "npx": npmFlags, "pnpm": npmFlags + " " + pnpmFlags, "pnpx": npmFlags,
+	"yarn": "--frozen-lockfile --immutable --immutable-cache --check-cache --pure-lockfile --prefer-offline --ignore-scripts " +
+		"--ignore-engines --ignore-optional --silent -s --dev -D --peer -P --optional -O --exact -E --tilde -T --force -W " +
+		"--ignore-workspace-root-check --production --non-interactive --json --verbose --inline-builds -i --interactive --all -A",
+	"bun": bunFlags, "bunx": bunFlags,
+	"deno": "-A --allow-all --allow-read --allow-write --allow-net --allow-env --allow-run --allow-sys --allow-ffi --allow-hrtime " +
+		"--allow-import --allow-scripts -R -W -N -E -S -P --no-prompt --reload -r --no-check --check --unstable --watch -q --quiet " +
+		"--frozen --no-lock -g --global -f --force --dev -D --no-remote --node-modules-dir",
+	"uv": uvFlags, "uvx": uvFlags,
+	"pipx": "--force -f --include-deps --include-apps --system-site-packages --global -q --quiet -v --verbose --editable -e " +
+		"--skip-maintenance --no-cache",
+	"poetry": "--dev -D --no-root --sync --no-interaction -n --no-ansi --ansi -q --quiet -v --verbose --dry-run --lock " +
+		"--no-update --all-extras --only-root --editable -e --allow-prereleases --optional --compile --no-plugins --no-cache",
+	"conda": condaFlags, "mamba": condaFlags, "micromamba": condaFlags,
+	"cargo": "--locked --release -r --all-features --no-default-features --workspace --all --all-targets --lib --bins --tests " +
+		"--examples --benches -q --quiet -v --verbose --force -f --dry-run --no-verify --allow-dirty --dev --build --optional " +
+		"--debug --no-track --list --keep-going --ignore-rust-version --timings --no-deps --document-private-items --open",
+	"gem": "--no-document -N --user-install --no-user-install --conservative --minimal-deps --pre --prerelease --force -f " +
+		"--remote -r --both -b --all -a --details -d --exact -e --quiet -q --verbose -V --add --remove --list --clear-all --update",
+	"bundle": "--frozen --deployment --prefer-local --quiet --verbose --full-index --conservative --all --strict --patch " +
+		"--minor --major --redownload --force --no-cache",
+	"composer": "--no-interaction -n --no-dev --dev --prefer-dist --prefer-source --optimize-autoloader -o --no-scripts " +
+		"--no-progress --no-plugins --ignore-platform-reqs -W --with-all-dependencies -w --with-dependencies " +
+		"--update-with-dependencies --dry-run --no-install --no-update --quiet -q --verbose -v --ansi --no-ansi " +
+		"--classmap-authoritative -a --no-audit --lock --minimal-changes --sort-packages",
+	"mvn": "-B --batch-mode -q --quiet -X --debug -e --errors -U --update-snapshots -N --non-recursive -C --strict-checksums " +
+		"-c --lax-checksums -V --show-version -v --version --no-transfer-progress --fail-fast --fail-at-end --fail-never",
+	"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
+		"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
+		"--scan --no-scan --continue --dry-run -m --profile",
+	"kubectl": kubeFlags, "oc": kubeFlags,
+	"gh": ghFlags, "glab": ghFlags,
+	"aws": "--no-verify-ssl --no-paginate --debug --no-sign-request --no-cli-pager --recursive --dryrun --quiet --delete " +
+		"--force --exact-timestamps --human-readable --summarize --no-progress",
+	"gcloud": cloudFlags, "az": cloudFlags,
+	"apt": aptFlags, "apt-get": aptFlags,
+	"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
+		"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
+		"--installed --desc",
+	"docker": dockerFlags, "podman": dockerFlags,
+	"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
+		"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
+	"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
+	"aria2c": "--continue -q --quiet -Z --force-sequential --allow-overwrite --auto-file-renaming -V --check-integrity",
+	"yt-dlp": ytFlags, "youtube-dl": ytFlags,
+	"ping": pingFlags, "ping6": pingFlags,
+	"traceroute": traceFlags, "traceroute6": traceFlags, "tracepath": "-4 -6 -n -b",
+	"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
+		"-C --csv -t --curses",
+	"dig":         "-4 -6 -r -u -m -v -h",
+	"host":        "-a -A -C -d -l -r -s -T -U -v -V -4 -6",
+	"nslookup":    "-debug -nodebug -d2 -vc -novc -recurse -norecurse -search -nosearch -defname -nodefname",
+	"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
+	"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
+	"ssh-keyscan": "-4 -6 -c -D -H -v",
+	"whois":       "-H -a -r -B -G -l -L -m -M -x",
+	"openssl": "-showcerts -brief -quiet -noout -text -tls1 -tls1_1 -tls1_2 -tls1_3 -ign_eof -no_ign_eof -crlf -state -debug " +
+		"-msg -status -prexit -reconnect -verify_return_error -4 -6 -nbio -tlsextdebug -no_ticket -legacy_renegotiation",
+	"lftp":   "-d --norc",
+	"hg":     "-q --quiet -v --verbose -y --noninteractive -U --noupdate --debug --insecure --stream -f --force --pull",
+	"svn":    "-q --quiet --non-interactive --trust-server-cert --force --ignore-externals -N --non-recursive --parents -v --verbose --xml --incremental --stop-on-copy --no-auth-cache",
+	"lynx":   "-dump -source -head -nolist -listonly -accept_all_cookies -nocolor -noreferer -mime_header -anonymous",
+	"w3m":    "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
+	"links":  "-dump -no-connect",
+	"elinks": "-dump -no-home -no-numbering -no-references",
+	"psql": "-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -e --echo-queries -a --echo-all -b --echo-errors " +
+		"-n --no-readline -s --single-step -S --single-line -x --expanded -1 --single-transaction -w --no-password --password " +
+		"-l --list -E --echo-hidden -H --html",
+	"pg_dump": "-a --data-only -s --schema-only -c --clean -C --create -O --no-owner -x --no-privileges -v --verbose -w " +
+		"--no-password -W --password --if-exists --inserts --column-inserts -b --blobs",
+	"mysql": mysqlFlags, "mariadb": mysqlFlags,
+	"mysqldump": "--single-transaction --no-data -d --all-databases -A --databases -B --routines -R --triggers --events " +
+		"--quick -q --lock-tables --add-drop-table --no-create-info -t --skip-lock-tables --compact --complete-insert -c " +
+		"--extended-insert -e --force -f --verbose -v",
+	"redis-cli": "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
+	"mongosh":   mongoFlags, "mongo": mongoFlags,
+	"mosh":        "-4 -6 -a -n --no-init --local",
+	"ssh-copy-id": "-f -n -s -x",
+	"autossh":     "-4 -6 -A -a -C -f -G -g -K -k -N -n -q -s -T -t -V -v -X -x -Y -y",
+	"smbclient":   "-N --no-pass -L --list -g --grepable -k -q --quiet -P -e",
+	"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
+		"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
+	"rustup":    "-y --no-self-update --force --force-non-host -q --quiet -v --verbose",
+	"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
+	"pdm":       "--dev -d --prod --no-self --no-editable --no-lock --frozen-lockfile --dry-run --no-sync --verbose -q --quiet",
+	"terraform": "-auto-approve -upgrade -reconfigure -migrate-state -no-color -compact-warnings -json -destroy -refresh-only",
+}
+
+// The flags several tools share (netToolFlags).
+const (
+	npmFlags = "-g --global -D --save-dev -P --save-prod -O --save-optional -E --save-exact -S --save --no-save -B " +
+		"--save-bundle --save-peer -f --force -y --yes --no --legacy-peer-deps --strict-peer-deps --ignore-scripts --no-audit " +
+		"--no-fund --audit --fund --dry-run --prefer-offline --prefer-online --production --no-package-lock --package-lock-only " +
+		"--json --parseable -s --silent -q --quiet --workspaces --include-workspace-root --no-optional --install-links " +
+		"--foreground-scripts --long -l --all -a --no-progress --no-bin-links --global-style --link --no-update-notifier"
+	pnpmFlags = "--frozen-lockfile --no-frozen-lockfile --prefer-frozen-lockfile -r --recursive --shamefully-hoist -w " +
+		"--workspace-root --no-optional"
+	bunFlags = "-d --dev -D -g --global --production -p --frozen-lockfile --no-save --exact -E --optional --peer --force -f " +
+		"--silent --verbose --dry-run -y --yes --no-cache --bun"
+	uvFlags = "-U --upgrade --dev --no-dev --frozen --locked --all-extras --no-cache -n --system --break-system-packages -q " +
+		"--quiet -v --verbose --native-tls --no-progress --preview --isolated --no-sync --all-packages --inexact --exact " +
+		"--editable -e --reinstall --compile-bytecode --seed --no-deps --pre --dry-run --no-build-isolation --strict --force"
+	condaFlags = "-y --yes --dry-run -d --json -q --quiet -v --verbose --all --update-deps --no-deps --only-deps " +
+		"--force-reinstall --no-pin --strict-channel-priority --use-local --copy --show-channel-urls"
+	kubeFlags = "-A --all-namespaces -w --watch --watch-only --show-labels --all --force --wait --recursive -R -i -t --stdin " +
+		"--tty --insecure-skip-tls-verify --overwrite --local --no-headers --show-kind --ignore-not-found --follow"
+	ghFlags = "--web -w --draft -d --fill --paginate --silent --include -i --verbose --watch --exit-status --yes -y --all " +
+		"--merged --closed --delete-branch --squash --rebase --merge --auto --admin"
+	cloudFlags = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
+	aptFlags   = "-y --yes --assume-yes -q --quiet --no-install-recommends --install-suggests --reinstall -f --fix-broken " +
+		"--fix-missing -m -s --simulate --dry-run -d --download-only --allow-downgrades --allow-unauthenticated " +
+		"--allow-change-held-packages --only-upgrade --purge --auto-remove --autoremove -V --verbose-versions -u " +
+		"--show-upgraded --no-upgrade"
+	dockerFlags = "-a --all -q --quiet --disable-content-trust --all-tags -D --debug --tls --tlsverify -d --detach -i -t " +
+		"--interactive --tty --rm -P --publish-all --privileged --init --read-only --no-cache --load --push"
+	httpieFlags = "-v --verbose -h --headers -b --body -f --form -j --json -d --download -c --continue -F --follow " +
+		"--check-status --offline --ignore-stdin -I -q --quiet -m --multipart --all --stream -S"
+	ytFlags = "-x --extract-audio -q --quiet -v --verbose -F --list-formats -g --get-url -s --simulate --no-playlist " +
+		"--yes-playlist -i --ignore-errors -w --no-overwrites -c --continue --no-part --restrict-filenames -k --keep-video " +
+		"--write-subs --write-auto-subs --embed-subs --no-check-certificates"
+	pingFlags  = "-4 -6 -q -v -n -D -O -a -A -b -R -r -U"
+	traceFlags = "-4 -6 -I -T -U -n -d -F -e -A -V"
+	mysqlFlags = "-N --skip-column-names -B --batch -s --silent -t --table -v --verbose -f --force -E --vertical -A " +
+		"--no-auto-rehash --ssl -C --compress -X --xml -H --html"
+	mongoFlags = "--quiet --nodb --norc --tls --ssl --shell --verbose"
+)
+
 // netTools is the table.
 var netTools = map[string]*netTool{
 	"npm": {subs: npmSubs, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "w", valLong: npmValLong,
@@ -577,7 +713,7 @@ var netTools = map[string]*netTool{
 		valLong: []string{"--repository", "--repository-url", "--working-dir", "--stability"}, opts: composerOpts,
 		env:    map[string]netEffect{"COMPOSER": effUnknown, "COMPOSER_HOME": effUnknown, "COMPOSER_AUTH": effUnknown},
 		config: []string{"composer.json:\"repositories\""}},
-	"mvn": {subs: mvnSubs, registry: []string{"repo.maven.apache.org"}, valShort: "sfDpPlTbe",
+	"mvn": {subs: mvnSubs, registry: []string{"repo.maven.apache.org"}, valShort: "sfDpPlTb",
 		valLong: []string{"--settings", "--global-settings", "--file", "--projects", "--activate-profiles", "--log-file",
 			"--threads", "--builder", "--define"}, opts: mvnOpts, config: []string{".mvn/maven.config", ".mvn/wrapper/maven-wrapper.properties"}},
 	"gradle": {subs: gradleSubs, registry: []string{"repo.maven.apache.org", "plugins.gradle.org"}, valShort: "IpxPDb",
@@ -626,14 +762,16 @@ var netTools = map[string]*netTool{
 		opts: map[string]netEffect{"--project": effUnknown, "-p": effUnknown}, env: map[string]netEffect{"PDM_PYPI_URL": effReplace},
 		config:   []string{"pdm.toml", "pyproject.toml:[[tool.pdm.source]]", "pyproject.toml:git+", "pyproject.toml:@ http"},
 		manifest: "pyproject.toml and pdm.lock"},
-	"rustup": {subs: rustupSubs, registry: []string{"static.rust-lang.org"},
-		env: map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
+	"rustup": {subs: rustupSubs, registry: []string{"static.rust-lang.org"}, valShort: "ct",
+		valLong: []string{"--profile", "--component", "--target", "--default-host", "--default-toolchain"},
+		env:     map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
 	"dotnet": {subs: dotnetSubs, registry: []string{"api.nuget.org"}, spec: specName, valShort: "svcfo",
 		valLong: []string{"--source", "--version", "--configfile", "--framework", "--configuration", "--output", "--runtime",
 			"--verbosity", "--package-directory", "--project", "--add-source"}, opts: map[string]netEffect{"--source": effAdd, "-s": effAdd,
 			"--configfile": effUnknown, "--add-source": effAdd}, config: []string{"nuget.config", "NuGet.Config", "NuGet.config"},
 		manifest: "the project's package references"},
-	"terraform": {subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
+	"terraform": {singleDash: true, valLong: []string{"-var", "-var-file", "-target", "-out", "-chdir", "-backend-config",
+		"-lock-timeout", "-parallelism", "-replace", "-state", "-input", "-lock", "-backend"}, subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
 		"get": {kind: subProject, why: "the modules the configuration names"}, "plan": {kind: subRuntime,
 			why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
 		"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,
@@ -642,8 +780,9 @@ var netTools = map[string]*netTool{
 	"traceroute": {subs: hostOps, valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps, valShort: "fgimNptlwqsz"},
 	"tracepath": {subs: hostOps, valShort: "lmp"}, "mtr": {subs: hostOps, valShort: "acfimBQsIG"},
 	"dig": {subs: hostOps, valShort: "bcfkpqtxy"}, "host": {subs: hostOps, valShort: "cNRtmW"},
-	"nslookup": {subs: hostOps}, "drill": {subs: hostOps, valShort: "kcp"},
-	"nmap": {subs: hostOps, valShort: "pesiDgS", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
+	"nslookup": {subs: hostOps, singleDash: true, valLong: []string{"-type", "-query", "-q", "-port", "-timeout",
+		"-retry", "-class", "-domain", "-ndots"}}, "drill": {subs: hostOps, valShort: "kcp"},
+	"nmap": {subs: hostOps, valShort: "pesiDgST", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
 		"--excludefile", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--source-port", "--data-length"},
 		opts: map[string]netEffect{"-i": effUnknown, "--excludefile": effUnknown}},
 	"ssh-keyscan": {subs: hostOps, valShort: "fpTtO", opts: map[string]netEffect{"-f": effUnknown}},
@@ -702,11 +841,11 @@ var netTools = map[string]*netTool{
 	"smbclient": {subs: firstHost, valShort: "UWpOsnIcDAlmRt", valLong: []string{"--user", "--workgroup", "--port", "--command",
 		"--directory", "--authentication-file", "--ip-address", "--configfile", "--max-protocol"},
 		opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-s": effUnknown, "--configfile": effUnknown}},
-	"apt":     {subs: aptSubs},
-	"apt-get": {subs: aptSubs},
+	"apt":     {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
+	"apt-get": {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
 	"brew":    {subs: brewSubs},
-	"docker":  {subs: dockerSubs, spec: specImage, valShort: "Hc", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
-	"podman":  {subs: dockerSubs, spec: specImage, valShort: "c", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
+	"docker":  {subs: dockerSubs, spec: specImage, valShort: "Hcepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
+	"podman":  {subs: dockerSubs, spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
 	"helm": {subs: helmSubs, spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",
 		"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",
 		"--values", "--set", "--set-string", "--set-file", "--registry-config", "--burst-limit", "--qps"}, valShort: "nf",

@@ -1,11 +1,30 @@
 package bashguard
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 )
+
+// TestNetToolFlags holds netToolFlags to the table: each is a tool's, and
+// no flag spells an option the row reads as taking a value, which the
+// spec would keep (its first row wins) while the flag says otherwise.
+func TestNetToolFlags(t *testing.T) {
+	for name, flags := range netToolFlags {
+		tool := netTools[name]
+		if !assert.NotNil(t, tool, "netToolFlags names %s, which is not in netTools", name) {
+			continue
+		}
+		for _, f := range strings.Fields(flags) {
+			long := strings.HasPrefix(f, "--") || tool.singleDash && len(f) > 2
+			assert.False(t, long && slices.Contains(tool.valLong, f) || !long && len(f) == 2 && hasByte(tool.valShort, f[1]),
+				"%s: the flag %s is an option that takes a value", name, f)
+			assert.True(t, long || len(f) == 2, "%s: %s is no spelling of a short option", name, f)
+		}
+	}
+}
 
 // TestNetToolsTable holds the table of hosts_tools.go to its own rules:
 // an option that names a registry or host takes a value in both
@@ -22,11 +41,12 @@ func TestNetToolsTable(t *testing.T) {
 			if strings.HasSuffix(opt, "*") {
 				continue
 			}
-			if strings.HasPrefix(opt, "--") || tool.singleDash {
-				assert.True(t, takesValue(opt, tool.valLong, false), "%s: %s names a registry or host but is not among the options that take a value", name, opt)
-			} else {
-				assert.True(t, len(opt) == 2 && hasByte(tool.valShort, opt[1]), "%s: %s names a registry or host but is not among the short options that take a value", name, opt)
+			s := netToolSpecs[name]
+			sp := s.longExact(opt)
+			if len(opt) == 2 {
+				sp = s.short[opt[1]]
 			}
+			assert.True(t, sp != nil && sp.arg == argRequired, "%s: %s names a registry or host but is not among the options that take a value", name, opt)
 		}
 		assert.NotEmpty(t, tool.subs, "%s has no subcommands", name)
 		for sub, s := range tool.subs {
