@@ -265,17 +265,6 @@ func takesValue(name string, valLong []string, abbrev bool) bool {
 	return false
 }
 
-// optIs reports whether the option name (as optScan gives it) is one of
-// full, or with abbrev an abbreviation of one.
-func optIs(name string, abbrev bool, full ...string) bool {
-	for _, f := range full {
-		if name == f || abbrev && strings.HasPrefix(name, "--") && len(name) > 2 && strings.HasPrefix(f, name) {
-			return true
-		}
-	}
-	return false
-}
-
 // devTCPHost judges the host of a /dev/tcp/HOST/PORT or /dev/udp path.
 func (a *analyzer) devTCPHost(c *verdictAcc, p string, fl wordFlags) {
 	if a.hj == nil {

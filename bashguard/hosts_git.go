@@ -1,146 +1,285 @@
 package bashguard
 
 import (
-	"bufio"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 )
 
-// gitNetValLong are the long options of git's network subcommands that
-// take a value, and gitNetValShort the short ones (git clone -h, git
-// fetch -h, git pull -h, git push -h, git ls-remote -h). Options whose
-// value is optional ("--recurse-submodules[=...]") take it only after
-// "=", so they are not here.
-var (
-	gitNetValLong = map[string][]string{
-		"clone": {"--jobs", "--template", "--reference", "--reference-if-able", "--origin", "--branch", "--upload-pack",
-			"--depth", "--shallow-since", "--shallow-exclude", "--separate-git-dir", "--config", "--server-option", "--filter",
-			"--bundle-uri", "--revision", "--ref-format"},
-		"fetch": {"--upload-pack", "--jobs", "--depth", "--shallow-since", "--shallow-exclude", "--deepen", "--refmap",
-			"--server-option", "--negotiation-tip", "--filter"},
-		"pull": {"--cleanup", "--strategy", "--strategy-option", "--upload-pack", "--depth", "--shallow-since",
-			"--shallow-exclude", "--deepen", "--refmap", "--server-option", "--negotiation-tip", "--filter"},
-		"push":      {"--repo", "--receive-pack", "--exec", "--push-option"},
-		"ls-remote": {"--upload-pack", "--sort", "--server-option"},
-	}
-	gitNetValShort = map[string]string{"clone": "jobuc", "fetch": "jo", "pull": "sXo", "push": "o", "ls-remote": "o"}
-)
+// The hosts git's network subcommands reach. Their options are read by
+// the one scanner with git's own specs (specs_git.go): git's options
+// before the subcommand, and clone's, fetch's, pull's, push's and
+// ls-remote's; git remote add and set-url and git submodule add, which
+// the guard judges as changes without reading their options, have specs
+// here, for their hosts alone. An option a spec does not classify is a
+// host only known at run time, naming it.
+
+// gitRemoteAddSpec is git remote add's (git remote add -h).
+var gitRemoteAddSpec = (&spec{name: "git remote add", grammar: gitGrammar, rows: []optRow{
+	{"-f --fetch --tags", kFlag, ""},
+	{"-t= --track= -m= --master=", kWord, ""},
+	{"--mirror[=]", kWord, ""},
+}}).compile()
+
+// gitRemoteSetURLSpec is git remote set-url's (git remote set-url -h).
+var gitRemoteSetURLSpec = (&spec{name: "git remote set-url", grammar: gitGrammar, rows: []optRow{
+	{"--push --add --delete", kFlag, ""},
+}}).compile()
+
+// gitSubmoduleAddSpec is git submodule add's (git submodule -h, and
+// git-submodule(1) for --depth).
+var gitSubmoduleAddSpec = (&spec{name: "git submodule add", grammar: gitGrammar, rows: []optRow{
+	{"-f --force -q --quiet --progress --dissociate", kFlag, ""},
+	{"-b= --branch= --name= --reference= --depth=", kWord, ""},
+}}).compile()
+
+// gitNet is one git command line that may reach a remote.
+type gitNet struct {
+	a   *analyzer
+	c   *verdictAcc
+	v   *argv
+	at  int    // the index of the subcommand
+	sub string // the subcommand
+	// other is the global option that makes git work on another
+	// repository ("-C dir"), whose remotes are not read here, or "".
+	other string
+}
 
 // gitHosts judges the remote of git clone, fetch, pull, push and
 // ls-remote: a URL or user@host:path is judged as written; a remote name,
-// or none, by the URLs the repository's config gives it.
+// or none, by the URLs the repository's config gives it. git remote,
+// config and submodule name the remotes later commands reach.
 func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
-	i := 1
-	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-"); i++ {
-		s := v.vals[i]
+	g := gitNet{a: a, c: c, v: v}
+	moved := ""
+	g.at = scanSpec(gitSpec, v, 1, true, func(e *scanned) {
 		switch {
-		case s == "-c" || strings.HasPrefix(s, "-c") || longIs(strings.SplitN(s, "=", 2)[0], "--config-env"):
+		case moved != "":
+		case e.problem != "":
+			// The rest is judged still: a host it names may be denied.
+			a.unknownHost(c, "the remote git connects to with "+writtenName(e)+", which is not read here")
+		case e.opt.name == "-c":
 			// url.<base>.insteadOf rewrites the remote.
-			a.unknownHost(c, "the remote git connects to, which configuration on the command line (-c) can rewrite")
-			return
-		case s == "-C" || longIs(s, "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--exec-path") && !strings.Contains(s, "="):
-			i++
-		}
-	}
-	if i >= v.len() {
-		return
-	}
-	sub := v.vals[i]
-	switch {
-	case sub == "remote" && i+1 < v.len() && v.vals[i+1] == "update":
-		a.gitConfigRemotes(c, nil, "remote update") // every remote, or the groups named
-		return
-	case sub == "remote" && i+2 < v.len() && (v.vals[i+1] == "add" || v.vals[i+1] == "set-url"):
-		// The URL later fetches reach (and git remote add -f now).
-		ops := optScan(v, i+2, "tm", []string{"--track", "--master"}, false, func(string, string, int) {})
-		for n, j := range ops {
-			switch {
-			case n == 0:
-			case !v.literal(j):
-				a.unknownHost(c, "a host only known at run time ("+v.vals[j]+")")
-			default:
-				a.gitRemoteWord(c, v.vals[j], "clone")
-			}
-		}
-		return
-	case sub == "config":
-		// A remote's URL or a URL rewrite that later commands reach.
-		for j := i + 1; j < v.len(); j++ {
-			if w := v.vals[j]; !v.literal(j) {
-				a.unknownHost(c, "a host only known at run time ("+w+")")
-			} else if h, isURL, ok := gitURLHost(w); isURL && ok {
-				a.judgeHost(c, h)
-			}
-		}
-		return
-	case sub == "submodule":
-		if i+2 < v.len() && v.vals[i+1] == "add" {
-			// git submodule add [options] REPOSITORY [PATH]
-			ops := optScan(v, i+2, "b", []string{"--branch", "--name", "--reference", "--depth"}, false, func(string, string, int) {})
-			if len(ops) > 0 {
-				if !v.literal(ops[0]) {
-					a.unknownHost(c, "a host only known at run time ("+v.vals[ops[0]]+")")
-				} else {
-					a.gitRemoteWord(c, v.vals[ops[0]], "clone")
-				}
-			}
-		}
-		a.unknownHost(c, "the remotes of the submodules, which .gitmodules names and are not read here")
-		return
-	}
-	valLong, ok := gitNetValLong[sub]
-	if !ok {
-		return
-	}
-	var bundles []string
-	repo, all := -1, false
-	recurse := sub == "fetch" || sub == "pull" // on-demand by default
-	ops := optScan(v, i+1, gitNetValShort[sub], valLong, true, func(name, val string, at int) {
-		switch {
-		case optIs(name, true, "--recurse-submodules", "--recursive"):
-			recurse = val != "no"
-		case optIs(name, true, "--no-recurse-submodules"):
-			recurse = false
-		case sub == "push" && optIs(name, true, "--repo"):
-			if at > 0 {
-				repo = at
-			} else {
-				bundles = append(bundles, val) // judged as a remote below
-			}
-		case sub == "clone" && (name == "-c" || optIs(name, true, "--config")):
-			all = true // a url.<base>.insteadOf for the new repository
-		case optIs(name, true, "--bundle-uri"):
-			bundles = append(bundles, val)
-		case sub == "fetch" && (optIs(name, true, "--all") || optIs(name, true, "--multiple")):
-			all = true
+			moved = "the remote git connects to, which configuration on the command line (-c) can rewrite"
+		case (e.opt.kind == kDir || e.opt.kind == kRepo) && !a.sameDir(v, e):
+			g.other = strings.TrimSpace(e.spell + " " + e.val)
 		}
 	})
-	if sub == "clone" && all {
-		a.unknownHost(c, "the remote git clone connects to, which its -c configuration can rewrite")
+	if moved != "" {
+		a.unknownHost(c, moved)
 		return
 	}
-	if recurse && (sub == "clone" || a.hasGitmodules()) {
-		a.unknownHost(c, "the remotes of the submodules, which .gitmodules names and are not read here")
+	if g.at >= v.len() || !v.literal(g.at) {
+		return
 	}
-	for _, b := range bundles {
-		a.gitRemoteWord(c, b, sub)
+	g.sub = v.vals[g.at]
+	if read := gitNetReaders[g.sub]; read != nil {
+		read(&g)
 	}
-	if repo < 0 && len(ops) > 0 {
-		repo = ops[0]
+}
+
+// sameDir reports a global option of git's, e, that names the working
+// directory itself (git -C . fetch): git works on the same repository.
+func (a *analyzer) sameDir(v *argv, e *scanned) bool {
+	if e.opt.name != "-C" || !v.literal(e.at) || a.dir == "" || !filepath.IsAbs(a.dir) {
+		return false
+	}
+	return filepath.Join(a.dir, e.val) == filepath.Clean(a.dir)
+}
+
+// gitNetReaders read the hosts of each of git's subcommands that reach
+// or name a remote.
+var gitNetReaders = map[string]func(g *gitNet){
+	"clone": (*gitNet).fetchHosts, "fetch": (*gitNet).fetchHosts, "pull": (*gitNet).fetchHosts,
+	"push": (*gitNet).fetchHosts, "ls-remote": (*gitNet).fetchHosts,
+	"remote": (*gitNet).remoteHosts, "config": (*gitNet).configHosts, "submodule": (*gitNet).submoduleHosts,
+}
+
+// unknownOperand judges an operand only known at run time.
+func (g *gitNet) unknownOperand(i int) {
+	g.a.unknownHost(g.c, "a host only known at run time ("+g.v.vals[i]+")")
+}
+
+// remoteHosts judges git remote update (every remote, or the groups
+// named) and the URL git remote add and set-url give a remote, which
+// later fetches reach (and git remote add -f now).
+func (g *gitNet) remoteHosts() {
+	j := scanSpec(gitSpec.subs["remote"], g.v, g.at+1, true, func(*scanned) {})
+	if j >= g.v.len() {
+		return
+	}
+	var s *spec
+	switch g.v.vals[j] {
+	case "update":
+		g.configRemotes(nil)
+		return
+	case "add":
+		s = gitRemoteAddSpec
+	case "set-url":
+		s = gitRemoteSetURLSpec
+	default:
+		return
+	}
+	ops, unread := scanOperands(s, g.v, j+1)
+	if unread != "" {
+		g.a.unknownHost(g.c, "the remote git remote "+g.v.vals[j]+" names with "+unread+", which is not read here")
+	}
+	for n, i := range ops {
+		switch {
+		case n == 0: // the remote's name
+		case !g.v.literal(i):
+			g.unknownOperand(i)
+		default:
+			g.remoteWord(g.v.vals[i], "clone")
+		}
+	}
+}
+
+// configHosts judges git config: a remote's URL or a URL rewrite that
+// later commands reach.
+func (g *gitNet) configHosts() {
+	for j := g.at + 1; j < g.v.len(); j++ {
+		if w := g.v.vals[j]; !g.v.literal(j) {
+			g.unknownOperand(j)
+		} else if h, isURL, ok := gitURLHost(w); isURL && ok {
+			g.a.judgeHost(g.c, h)
+		}
+	}
+}
+
+// submoduleHosts judges git submodule: the repository git submodule add
+// [options] REPOSITORY [PATH] clones, and the submodules' remotes.
+func (g *gitNet) submoduleHosts() {
+	j := scanSpec(gitSpec.subs["submodule"], g.v, g.at+1, true, func(*scanned) {})
+	if j < g.v.len() && g.v.vals[j] == "add" {
+		ops, unread := scanOperands(gitSubmoduleAddSpec, g.v, j+1)
+		if unread != "" {
+			g.a.unknownHost(g.c, "the repository git submodule add clones with "+unread+", which is not read here")
+		}
+		switch {
+		case len(ops) == 0:
+		case !g.v.literal(ops[0]):
+			g.unknownOperand(ops[0])
+		default:
+			g.remoteWord(g.v.vals[ops[0]], "clone")
+		}
+	}
+	g.a.unknownHost(g.c, "the remotes of the submodules, which .gitmodules names and are not read here")
+}
+
+// scanOperands reads v from the word at from by the spec s: the
+// operands, and the first option s cannot resolve, as written, or "".
+func scanOperands(s *spec, v *argv, from int) (ops []int, unread string) {
+	scanSpec(s, v, from, false, func(e *scanned) {
+		switch {
+		case e.opt == &dashDashOpt:
+		case e.problem != "":
+			unread = orText(unread, writtenName(e))
+		case e.opt == nil:
+			ops = append(ops, e.at)
+		}
+	})
+	return ops, unread
+}
+
+// gitFetchLine is what the options of git clone, fetch, pull, push or
+// ls-remote say of the remote it reaches.
+type gitFetchLine struct {
+	ops     []int
+	named   []scanned // options whose value is a remote: push --repo, --bundle-uri
+	repoOpt bool      // push --repo names the repository
+	recurse bool      // the submodules are fetched too
+	all     bool      // every remote (fetch --all, --multiple; pull --all)
+	rewrite bool      // clone -c: configuration of the new repository, which can rewrite its URL
+	unread  string    // an option the spec cannot resolve
+}
+
+// option reads one option of the subcommand sub.
+func (l *gitFetchLine) option(sub string, e *scanned) {
+	switch e.opt.name {
+	case "--recurse-submodules", "--recursive":
+		l.recurse = e.val != "no"
+	case "--no-recurse-submodules", "--no-recursive":
+		l.recurse = false
+	case "--repo":
+		l.repoOpt = true
+		l.named = append(l.named, *e)
+	case "--bundle-uri":
+		l.named = append(l.named, *e)
+	case "-c":
+		l.rewrite = sub == "clone"
+	case "--all", "-m":
+		l.all = l.all || sub == "fetch" || sub == "pull"
+	}
+}
+
+// fetchHosts judges git clone, fetch, pull, push and ls-remote.
+func (g *gitNet) fetchHosts() {
+	l := gitFetchLine{recurse: g.sub == "fetch" || g.sub == "pull"} // on-demand by default
+	scanSpec(gitSpec.subs[g.sub], g.v, g.at+1, false, func(e *scanned) {
+		switch {
+		case e.opt == &dashDashOpt:
+		case e.problem != "":
+			l.unread = orText(l.unread, writtenName(e))
+		case e.opt == nil:
+			l.ops = append(l.ops, e.at)
+		default:
+			l.option(g.sub, e)
+		}
+	})
+	if l.rewrite {
+		g.a.unknownHost(g.c, "the remote git clone connects to, which its -c configuration can rewrite")
+		return
+	}
+	if l.unread != "" {
+		// The rest is judged still: a host it names may be denied.
+		g.a.unknownHost(g.c, "the remote git "+g.sub+" connects to with "+l.unread+", which is not read here")
+	}
+	if l.recurse && (g.sub == "clone" || g.a.hasGitmodules()) {
+		g.a.unknownHost(g.c, "the remotes of the submodules, which .gitmodules names and are not read here")
+	}
+	for i := range l.named {
+		g.a.valueHost(g.c, g.v, &l.named[i], func(w string) { g.remoteWord(w, g.sub) })
 	}
 	switch {
-	case sub == "fetch" && all:
-		a.gitConfigRemotes(c, nil, sub)
-	case repo < 0 && sub == "clone":
-	case repo < 0:
-		a.gitConfigRemotes(c, []string{""}, sub)
-	case !v.literal(repo):
-		a.unknownHost(c, "a host only known at run time ("+v.vals[repo]+")")
+	case l.all:
+		g.configRemotes(nil)
+	case len(l.ops) > 0 && !g.v.literal(l.ops[0]):
+		g.unknownOperand(l.ops[0])
+	case len(l.ops) > 0:
+		g.remoteWord(g.v.vals[l.ops[0]], g.sub)
+	case l.repoOpt || g.sub == "clone":
 	default:
-		a.gitRemoteWord(c, v.vals[repo], sub)
+		g.configRemotes([]string{""})
 	}
+}
+
+// remoteWord judges a repository as git reads it on the command line:
+// a URL, [user@]host:path, a remote of the config, or a local path; sub
+// is "clone" where it is never a remote's name.
+func (g *gitNet) remoteWord(w, sub string) {
+	if h, isURL, ok := gitURLHost(w); isURL {
+		if ok {
+			g.a.judgeHost(g.c, h)
+		} else if h != "local" {
+			g.a.unknownHost(g.c, "the host of "+w+", which is not read here")
+		}
+		return
+	}
+	if sub != "clone" {
+		g.configRemotes([]string{w})
+	}
+}
+
+// configRemotes judges the named remotes (see gitConfigRemotes) of the
+// repository git works on.
+func (g *gitNet) configRemotes(names []string) {
+	if g.other != "" {
+		g.a.unknownHost(g.c, "the remote of git "+g.sub+", whose URL is in the config of the repository "+g.other+" names, which is not read here")
+		return
+	}
+	g.a.gitConfigRemotes(g.c, names, g.sub)
 }
 
 // hasGitmodules reports whether the repository of the working directory
@@ -156,23 +295,6 @@ func (a *analyzer) hasGitmodules() bool {
 	}
 	_, err := os.Lstat(filepath.Join(top, ".gitmodules"))
 	return err == nil
-}
-
-// gitRemoteWord judges a repository as git reads it on the command line:
-// a URL, [user@]host:path, a remote of the config, or a local path.
-func (a *analyzer) gitRemoteWord(c *verdictAcc, w, sub string) {
-	if h, isURL, ok := gitURLHost(w); isURL {
-		if ok {
-			a.judgeHost(c, h)
-		} else if h != "local" {
-			a.unknownHost(c, "the host of "+w+", which is not read here")
-		}
-		return
-	}
-	if sub == "clone" {
-		return // a local path
-	}
-	a.gitConfigRemotes(c, []string{w}, sub)
 }
 
 // gitURLHost reads a repository word that is a URL or [user@]host:path.
@@ -278,30 +400,18 @@ type remoteFact struct {
 }
 
 // remotes reads the remotes of the repository whose top is top ("" for
-// none), kept on the cache. The result is shared: it is not changed.
+// none) from the keys of its config and config.worktree, which the cache
+// keeps (configKeys). The result is shared: it is not changed.
 func (c *wsCache) remotes(top string) remoteFact {
-	return c.get("remotes\x00"+top, func(r *stampRec) any {
-		text, why := gitConfigText(top, r)
-		if why != "" {
-			return remoteFact{why: why}
-		}
-		cfg, why := parseGitRemotes(text)
-		return remoteFact{cfg, why}
-	}).(remoteFact)
-}
-
-// gitConfigText reads the config of the repository whose top is top, or
-// says why it cannot.
-func gitConfigText(top string, r *stampRec) (string, string) {
-	gitDir, why := gitCommonDirRec(top, r)
-	if why != "" {
-		return "", why
+	k := c.configKeys(top)
+	switch {
+	case k.none:
+		return remoteFact{why: "is in a repository that is not known here"}
+	case k.why != "":
+		return remoteFact{why: "is in the repository's config, which " + k.why}
 	}
-	text, err := r.readSmall(filepath.Join(gitDir, "config"), maxGitConfig)
-	if err != nil {
-		return "", "is in the repository's config, which cannot be read: " + err.Error()
-	}
-	return text, ""
+	cfg, why := gitRemotes(k.keys)
+	return remoteFact{cfg, why}
 }
 
 // gitCommonDirRec finds the directory that holds the config of the
@@ -356,63 +466,26 @@ func (tooLarge) Error() string { return "it is too large" }
 
 var errTooLarge error = tooLarge{}
 
-// parseGitRemotes reads the remote URLs of a git config. Anything that
-// could change them and is not read here (includes, URL rewrites, quoted
-// or continued values) makes the whole answer unknown.
-func parseGitRemotes(text string) (*gitRemoteConfig, string) {
+// gitRemotes reads the remote URLs from the keys of a repository's
+// config (parseGitConfigKeys). A key that can change them and is not
+// read here (an include, a URL rewrite) makes the whole answer unknown.
+func gitRemotes(keys []gitConfigKey) (*gitRemoteConfig, string) {
 	cfg := &gitRemoteConfig{urls: map[string][]string{}}
-	section, sub := "", ""
-	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(nil, maxGitConfig+1)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		if line[0] == '[' {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				return nil, "is in a config that is not read here"
-			}
-			head := strings.TrimSpace(line[1:end])
-			section, sub = head, ""
-			if i := strings.IndexAny(head, " \t"); i >= 0 {
-				section, sub = head[:i], strings.TrimSpace(head[i:])
-				if len(sub) < 2 || sub[0] != '"' || sub[len(sub)-1] != '"' || strings.ContainsAny(sub[1:len(sub)-1], "\\\"") {
-					return nil, "is in a config that is not read here"
-				}
-				sub = sub[1 : len(sub)-1]
-			} else if i := strings.IndexByte(head, '.'); i >= 0 {
-				section, sub = head[:i], strings.ToLower(head[i+1:])
-			}
-			section = strings.ToLower(section)
-			switch section {
-			case "include", "includeif", "url":
-				return nil, "may be rewritten by its config (" + head + "), which is not read here"
-			}
-			if rest := strings.TrimSpace(line[end+1:]); rest != "" && rest[0] != '#' && rest[0] != ';' {
-				return nil, "is in a config that is not read here"
-			}
-			continue
-		}
-		key, val, _ := strings.Cut(line, "=")
-		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
-		if i := strings.IndexAny(val, "#;"); i >= 0 {
-			val = strings.TrimSpace(val[:i])
-		}
-		if strings.ContainsAny(val, "\"\\") {
-			return nil, "is in a config that is not read here"
+	for _, k := range keys {
+		section, rest, _ := strings.Cut(k.name, ".")
+		sub, key := "", rest
+		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+			sub, key = rest[:i], rest[i+1:]
 		}
 		switch {
+		case section == "include" || section == "includeif" || section == "url":
+			return nil, "may be rewritten by its config (" + k.name + "), which is not read here"
 		case section == "remote" && sub != "" && (key == "url" || key == "pushurl"):
-			cfg.urls[sub] = append(cfg.urls[sub], val)
+			cfg.urls[sub] = append(cfg.urls[sub], k.val)
 		case section == "remote" && sub == "" && key == "pushdefault",
-			section == "branch" && (key == "remote" || key == "pushremote"):
-			cfg.defaults = append(cfg.defaults, val)
+			section == "branch" && sub != "" && (key == "remote" || key == "pushremote"):
+			cfg.defaults = append(cfg.defaults, k.val)
 		}
-	}
-	if sc.Err() != nil {
-		return nil, "is in a config that is not read here"
 	}
 	return cfg, ""
 }
