@@ -577,7 +577,7 @@ var netToolFlags = map[string]string{
 	"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
 	"ssh-keyscan": "-4 -6 -c -D -H -v",
 	"whois":       "-H -a -r -B -G -l -L -m -M -x",
-	"openssl": "-showcerts -brief -quiet -noout -text -tls1 -tls1_1 -tls1_2 -tls1_3 -ign_eof -no_ign_eof -crlf -state -debug " +
+	"openssl": "-showcerts -brief -quiet -tls1 -tls1_1 -tls1_2 -tls1_3 -ign_eof -no_ign_eof -crlf -state -debug " +
 		"-msg -status -prexit -reconnect -verify_return_error -4 -6 -nbio -tlsextdebug -no_ticket -legacy_renegotiation",
 	"lftp":   "-d --norc",
 	"hg":     "-q --quiet -v --verbose -y --noninteractive -U --noupdate --debug --insecure --stream -f --force --pull",
@@ -635,7 +635,7 @@ const (
 		"--allow-change-held-packages --only-upgrade --purge --auto-remove --autoremove -V --verbose-versions -u " +
 		"--show-upgraded --no-upgrade"
 	dockerFlags = "-a --all -q --quiet --disable-content-trust --all-tags -D --debug --tls --tlsverify -d --detach -i -t " +
-		"--interactive --tty --rm -P --publish-all --privileged --init --read-only --no-cache --load --push"
+		"--interactive --tty --rm -P --publish-all --privileged --init --read-only --no-cache"
 	httpieFlags = "-v --verbose -h --headers -b --body -f --form -j --json -d --download -c --continue -F --follow " +
 		"--check-status --offline --ignore-stdin -I -q --quiet -m --multipart --all --stream -S"
 	ytFlags = "-x --extract-audio -q --quiet -v --verbose -F --list-formats -g --get-url -s --simulate --no-playlist " +

@@ -1,6 +1,9 @@
 package bashguard
 
 import (
+	"os"
+	"os/exec"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -56,4 +59,43 @@ func TestNetToolsTable(t *testing.T) {
 			}
 		}
 	}
+}
+
+// netToolHelp says where the installed tools list their options: the
+// command lines that print their help.
+var netToolHelp = map[string][][]string{
+	"cargo": {{"install", "--help"}, {"build", "--help"}, {"add", "--help"}, {"publish", "--help"}, {"doc", "--help"},
+		{"--help"}},
+	"docker": {{"--help"}, {"run", "--help"}, {"pull", "--help"}, {"build", "--help"}, {"buildx", "build", "--help"},
+		{"push", "--help"}, {"ps", "--help"}},
+	"psql":    {{"--help"}},
+	"kubectl": {{"options"}, {"get", "--help"}, {"apply", "--help"}, {"logs", "--help"}, {"exec", "--help"}, {"label", "--help"}},
+	"openssl": {{"s_client", "-help"}},
+	"mvn":     {{"--help"}},
+}
+
+// TestNetToolFlagsAgreeWithHelp holds the flags of netToolFlags to the
+// help of the tools installed where it runs: each is an option the tool
+// lists.
+func TestNetToolFlagsAgreeWithHelp(t *testing.T) {
+	checked := 0
+	for name, helps := range netToolHelp {
+		if _, err := exec.LookPath(name); err != nil {
+			t.Logf("SKIP %s: it is not installed, so its flags cannot be checked against its help: %v", name, err)
+			continue
+		}
+		var text strings.Builder
+		for _, h := range helps {
+			cmd := exec.Command(name, h...)
+			cmd.Env = append(os.Environ(), "LANG=C")
+			b, _ := cmd.CombinedOutput()
+			text.Write(b)
+		}
+		for _, f := range strings.Fields(netToolFlags[name]) {
+			listed := regexp.MustCompile(`(^|[\s,\[|(])` + regexp.QuoteMeta(f) + `($|[\s,=\]|)<.])`)
+			assert.True(t, listed.MatchString(text.String()), "%s: the flag %s is not an option its help lists", name, f)
+			checked++
+		}
+	}
+	t.Logf("checked %d flags against the tools' help", checked)
 }
