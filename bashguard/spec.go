@@ -118,6 +118,11 @@ const (
 	// kVersion: it prints the version and exits (node --version): with
 	// it, a line that names no subcommand is allowed.
 	kVersion
+	// What xargs's options say of how it splits its input into the
+	// arguments of the command it runs (wrappers.go: xargs).
+	kDelim  // its value is the character that ends each argument read; without a value, NUL (xargs -d, -0)
+	kSplit  // it reads its input into arguments otherwise than at a delimiter (xargs -I, -E): a lister's names do not reach the command whole
+	kSetVar // its value is a variable set in the environment of the commands it runs (xargs --process-slot-var)
 )
 
 // String names the kind as the table and reasons do.
@@ -127,7 +132,8 @@ func (k kind) String() string {
 		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir",
 		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
 		"clear-env", "unset-var", "split-args",
-		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version"}[k]
+		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
+		"delim", "split", "set-var"}[k]
 }
 
 // arity says whether an option takes a value.

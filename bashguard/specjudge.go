@@ -102,7 +102,7 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 	vf := v.flags[e.at]
 	switch o.kind {
 	case kFlag, kWord, kPattern, kRecurse, kRecurseFollow, kDirectories, kFollow, kNoFollow, kHidden, kUnrestricted,
-		kInclude, kExclude, kExcludeDir, kVersion:
+		kInclude, kExclude, kExcludeDir, kVersion, kDelim, kSplit:
 	case kRead:
 		a.readPath(c, e.val, vf, cmd)
 	case kProbe:
@@ -161,6 +161,8 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 		c.addf(permission.Ask, RuleCodeEnvSplit, "splits a string into a command line (", o.name, "), which is not analysed", false)
 	case kShellCode:
 		a.shellCode(c, cmd, s, e, v.literal(e.at))
+	case kSetVar:
+		setVar(c, e, v.literal(e.at))
 	default:
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which is not classified", false)
 	}
@@ -186,4 +188,17 @@ func orText(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// setVar records that a command sets the variable e names in the
+// environment of the commands it runs (xargs --process-slot-var):
+// --process-slot-var=PATH changes where they are found.
+func setVar(c *verdictAcc, e *scanned, literal bool) {
+	if !literal {
+		c.add(permission.Ask, RuleEnvAssign, e.opt.name+" assigns a variable whose name is only known at run time", false)
+		return
+	}
+	if why := riskyVar(e.val, true); why != "" {
+		c.add(permission.Ask, RuleEnvAssign, e.opt.name+" assigns "+e.val+", which "+why, false)
+	}
 }

@@ -56,6 +56,15 @@ var wrapperSpecs = compileAll(map[string]*spec{
 			{"env -u HOME -v cat a.txt", "allow"}, {"env --unset=HOME cat a.txt", "allow"}, {"env -uHOME --ignore-e cat a.txt", "allow"}, {"env --ign cat a.txt", "ask"},
 			{"env", "ask"}, {"env -u HOME", "ask"}, {"env PATH=/tmp ls", "ask"}, {"env -C src ls", "ask"}, {"env --ch=src ls", "ask"},
 			{"env -vS 'cat .env'", "ask"}, {"env --split='cat a.txt'", "ask"}, {"env --block-signal cat a.txt", "ask"}, {"env cat .env", "deny"}}},
+	// xargs [OPTION]... [COMMAND [INITIAL-ARGS]...]: the command runs
+	// with arguments read from its input; without one xargs runs echo,
+	// which is its own (wrappers.go: xargs).
+	"xargs": {grammar: wrapperGrammar, rows: wrapperXargsRows, operands: kCommand, helpers: []string{"echo"},
+		examples: []example{{"xargs", "allow"}, {"xargs -r0 -n 1 -P2 --max-chars=99 -t", "allow"}, {"xargs -a a.txt", "allow"},
+			{"xargs --arg=a.txt -l -x", "allow"}, {"xargs -d '\\n' -L1 --show-limits", "allow"}, {"xargs -I{} -E end", "allow"},
+			{"xargs -a .env", "deny"}, {"xargs cat .env", "deny"}, {"xargs cat a.txt", "ask"}, {"xargs -p echo", "ask"}, {"xargs -o", "ask"},
+			{"xargs --foo echo", "ask"}, {"xargs --e echo", "ask"}, {"xargs --process-slot-var=PATH ls", "ask"},
+			{"find . | xargs cat", "deny"}, {"find src | xargs -p cat", "ask"}}},
 	// bash's builtins: command [-pVv] NAME..., builtin NAME,
 	// exec [-cl] [-a NAME] [COMMAND].
 	"command": {grammar: posixGrammar, rows: wrapperCommandRows, operands: kCommand, bareWhy: "no command given",
@@ -159,6 +168,35 @@ var wrapperEnvRows = []optRow{
 	{"--list-signal-handling", kAsk, "is not among the options judged harmless"},
 	{"-v --debug", kFlag, ""},
 	{"--help --version", kAsk, "is not among the options judged harmless"},
+}
+
+// wrapperXargsRows are the options of GNU xargs (findutils' getopt_long
+// string "+0a:E:e::i::I:l::L:n:prs:txP:d:o"; --max-lines is -l, whose
+// value is optional). -0 and -d say where each argument read ends, -I,
+// -i, -E and -e read the input otherwise; -a reads the arguments from a
+// file; -p prompts, and -o gives the command the terminal, which would
+// hang; --process-slot-var sets a variable for the commands run.
+var wrapperXargsRows = []optRow{
+	{"-0 --null", kDelim, ""},
+	{"-d= --delimiter=", kDelim, ""},
+	{"-a= --arg-file=", kRead, ""},
+	{"-E=", kSplit, ""},
+	{"-e[=] --eof[=]", kSplit, ""},
+	{"-I=", kSplit, ""},
+	{"-i[=] --replace[=]", kSplit, ""},
+	{"-L=", kWord, ""},
+	{"-l[=] --max-lines[=]", kWord, ""},
+	{"-n= --max-args=", kWord, ""},
+	{"-P= --max-procs=", kWord, ""},
+	{"-s= --max-chars=", kWord, ""},
+	{"-r --no-run-if-empty", kFlag, ""},
+	{"-t --verbose", kFlag, ""},
+	{"-x --exit", kFlag, ""},
+	{"--show-limits", kFlag, ""},
+	{"-p --interactive", kAsk, "prompts on the terminal and would hang"},
+	{"-o --open-tty", kAsk, "gives the command the terminal, and would hang"},
+	{"--process-slot-var=", kSetVar, ""},
+	{"--help --version", kVersion, ""},
 }
 
 // wrapperCommandRows are the options of bash's command: -v and -V print

@@ -7,147 +7,76 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// xargs runs a command with arguments read from its input; with no command
-// it runs echo.
+// xargs judges its options by its spec (specs_wrappers.go), and the
+// command it runs with arguments read from its input; with no command it
+// runs echo. Where its input is what a lister prints (find, git
+// ls-files: x.found) and its options keep those names whole, the command
+// is judged on the names themselves (xargsFound); otherwise the
+// arguments cannot be checked.
 func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
-	i := 1
-	plain, null := true, false // only options that keep what it reads; -0
-	lines := false             // -d '\n': only newlines separate
-	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-") && v.vals[i] != "-"; i++ {
-		s := v.vals[i]
-		if s == "--" {
-			i++
-			break
-		}
-		if !v.literal(i) {
-			plain = false
-		}
-		if strings.HasPrefix(s, "--") {
-			name, val, has := strings.Cut(s, "=")
-			switch {
-			case longIs(name, "--null"):
-				null = true
-			case longIs(name, "--no-run-if-empty", "--verbose", "--exit", "--max-args", "--max-procs", "--max-chars", "--max-lines", "--delimiter"):
-			default:
-				plain = false
-			}
-			switch {
-			case longIs(name, "--interactive", "--open-tty"):
-				c.add(permission.Ask, ArgsRule("xargs"), "prompts on the terminal and would hang", false)
-			case longIs(name, "--arg-file"):
-				if !has && i+1 < v.len() {
-					i++
-					val = v.vals[i]
-				}
-				a.readPath(c, val, v.flags[i], "xargs")
-			case longIs(name, "--eof", "--replace", "--max-lines"):
-				// Their value is optional: only an attached one counts.
-			case longIs(name, "--process-slot-var"):
-				// It sets the variable in the environment of every
-				// command it runs: --process-slot-var=PATH changes where
-				// they are found.
-				if !has && i+1 < v.len() {
-					i++
-					val = v.vals[i]
-				}
-				if why := riskyVar(val, true); why != "" {
-					c.add(permission.Ask, RuleEnvAssign, "--process-slot-var assigns "+val+", which "+why, false)
-				}
-			case longIs(name, "--delimiter", "--max-args", "--max-procs", "--max-chars"):
-				if !has && i+1 < v.len() {
-					i++
-					val = v.vals[i]
-				}
-				if longIs(name, "--delimiter") {
-					if v.literal(i) && newlineDelim(val) {
-						lines = true
-					} else {
-						plain = false
-					}
-				}
-			}
-			continue
-		}
-	cluster:
-		for j := 1; j < len(s); j++ {
-			switch s[j] {
-			case '0':
-				null = true
-			case 'r', 't', 'x', 'n', 'L', 'P', 's':
-			case 'd':
-				// -d '\n' splits at newlines only, without quotes.
-				val, k := s[j+1:], i
-				if val == "" {
-					k = i + 1
-					if k < v.len() {
-						val = v.vals[k]
-					}
-				}
-				if k >= v.len() || !v.literal(k) || !newlineDelim(val) {
-					plain = false
-				} else {
-					lines = true
-				}
-			default:
-				plain = false
-			}
-			switch s[j] {
-			case 'p', 'o':
-				c.add(permission.Ask, ArgsRule("xargs"), "prompts on the terminal and would hang", false)
-			case 'a', 'd', 'E', 'I', 'L', 'n', 'P', 's':
-				if j+1 == len(s) {
-					i++
-					if s[j] == 'a' && i < v.len() {
-						a.readPath(c, v.vals[i], v.flags[i], "xargs")
-					}
-				} else if s[j] == 'a' {
-					a.readPath(c, s[j+1:], v.flags[i], "xargs")
-				}
-				break cluster
-			case 'e', 'i', 'l':
-				break cluster // optional attached value
-			}
-		}
-	}
-	if i >= v.len() {
+	f := a.judgeSpec(c, "xargs", wrapperSpecs["xargs"], v, 1)
+	if len(f.ops) == 0 {
 		c.allow(RuleSafe, "xargs without a command runs echo")
 		return
 	}
-	if fi := x.found; fi != nil && plain && null == fi.print0 && !(lines && fi.print0) {
-		// The arguments are the paths find prints: the command is judged
-		// with one of them in their place, and they are judged below.
-		var rest argv
-		a.newArgv(&rest, v.len()-i+1)
-		copy(rest.vals, v.vals[i:])
-		copy(rest.flags, v.flags[i:])
-		hole := strings.TrimSuffix(fi.starts[0], "/") + "/{}"
-		rest.vals[len(rest.vals)-1] = hole
-		rest.flags[len(rest.flags)-1] = 0
-		sub, asFiles := a.judgeOnFound(c, "", &rest, hole, execCtx{fork: true, piped: true})
-		if !sub.decided && !asFiles {
-			c.addf(permission.Ask, WrapperRule("xargs"), "xargs passes the names find prints to ", v.vals[i],
-				" as something other than files it reads (a program, a script, a pattern or an option value), and any name may be found", false)
+	cmd := f.ops[0]
+	if fi := x.found; fi != nil {
+		if delim, whole := xargsDelim(v, &f, fi); whole {
+			a.xargsFound(c, v, cmd, fi, delim)
 			return
 		}
-		if !sub.decided {
-			delim := byte(' ')
-			switch {
-			case null:
-				delim = 0
-			case lines:
-				delim = '\n'
-			}
-			a.readFound(c, fi, "xargs", delim)
-			c.allow(RuleSafe, "xargs runs a read-only command on the files "+fi.lister()+" lists inside the allowed roots")
-			return
-		}
-		c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[i]+" on the files "+fi.lister()+" lists", !sub.nonOver)
-		return
 	}
-	rest := v.from(i)
+	rest := v.from(cmd)
 	sub := a.wrapped(c, "", &rest, x)
 	a.appendedHosts(c, &rest)
-	c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[i]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
+	c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[cmd]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
+	a.deniedOperands(c, v)
+}
+
+// xargsDelim returns where xargs, given the options f found, ends each
+// argument it reads: at blanks, reading quotes (' ', without -0 or -d),
+// at newlines only (-d '\n'), or at NUL (0: -0), the last of them
+// given deciding, as in xargs. It reports whether the names the lister
+// fi prints reach the command whole: every other option is harmless to
+// them (kFlag, kWord), and they are ended as fi ends them (-0 with
+// -print0, and only then).
+func xargsDelim(v *argv, f *specFacts, fi *findInfo) (byte, bool) {
+	delim := byte(' ')
+	for _, e := range f.seen {
+		switch k := e.opt.kind; {
+		case k == kDelim && !e.hasVal:
+			delim = 0
+		case k == kDelim && v.literal(e.at) && newlineDelim(e.val):
+			delim = '\n'
+		case k != kFlag && k != kWord:
+			return 0, false
+		}
+	}
+	return delim, (delim == 0) == fi.print0
+}
+
+// xargsFound judges the command at cmd that xargs runs on the names the
+// lister fi prints, split at delim: the command with one of them in
+// their place, and the names, as files it reads.
+func (a *analyzer) xargsFound(c *verdictAcc, v *argv, cmd int, fi *findInfo, delim byte) {
+	var rest argv
+	a.newArgv(&rest, v.len()-cmd+1)
+	copy(rest.vals, v.vals[cmd:])
+	copy(rest.flags, v.flags[cmd:])
+	hole := strings.TrimSuffix(fi.starts[0], "/") + "/{}"
+	rest.vals[len(rest.vals)-1] = hole
+	rest.flags[len(rest.flags)-1] = 0
+	sub, asFiles := a.judgeOnFound(c, "", &rest, hole, execCtx{fork: true, piped: true})
+	switch {
+	case sub.decided:
+		c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[cmd]+" on the files "+fi.lister()+" lists", !sub.nonOver)
+	case !asFiles:
+		c.addf(permission.Ask, WrapperRule("xargs"), "xargs passes the names find prints to ", v.vals[cmd],
+			" as something other than files it reads (a program, a script, a pattern or an option value), and any name may be found", false)
+	default:
+		a.readFound(c, fi, "xargs", delim)
+		c.allow(RuleSafe, "xargs runs a read-only command on the files "+fi.lister()+" lists inside the allowed roots")
+	}
 }
 
 // unsetEnv returns env without the variable name.

@@ -94,3 +94,53 @@ func TestWriterWrapperSpellings(t *testing.T) {
 		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
 	}
 }
+
+// xargs reads its options by its spec: clusters, attached values, unique
+// prefixes, the optional values of -e, -i and -l; an option not listed
+// asks, naming it. Where its input is what find prints, the options that
+// keep the names whole let the command be judged on them.
+func TestXargsSpellings(t *testing.T) {
+	dir, paths := specRepo(t)
+	g := New(DefaultPolicy())
+	for _, tc := range []struct{ line, decision, rule, reason string }{
+		{"xargs -a.env cat", "deny", "path:secret", "xargs: reads .env"},
+		{"xargs --arg-f .env", "deny", "path:secret", "xargs: reads .env"},
+		{"xargs -ra .env", "deny", "path:secret", "xargs: reads .env"},
+		{"xargs -rn1a .env", "deny", "path:secret", "xargs: reaches .env"}, // -n takes "1a": .env is the command
+		{"xargs -- cat .env", "deny", "path:secret", "xargs: runs cat: reads .env"},
+		{"xargs -i cat .env", "deny", "path:secret", "xargs: runs cat: reads .env"},
+		{"xargs -I {} cat a.txt", "ask", "wrapper:xargs", "xargs: runs cat with arguments read from its input, which cannot be checked"},
+		{"xargs -e cat a.txt", "ask", "wrapper:xargs", "xargs: runs cat with arguments read from its input"},
+		{"xargs -ecat a.txt", "ask", "unlisted", "xargs: runs a.txt"},
+		{"xargs --max-lines 5", "ask", "unlisted", "xargs: runs 5"},
+		{"xargs --e cat a.txt", "ask", "args:xargs", "xargs option --e, which is an abbreviation of more than one option"},
+		{"xargs --foo cat a.txt", "ask", "args:xargs", "xargs option --foo, which is not known to be harmless"},
+		{"xargs -y cat a.txt", "ask", "args:xargs", "xargs option -y, which is not known to be harmless"},
+		{"xargs --foo cat .env", "deny", "path:secret", "xargs: runs cat: reads .env"},
+		{"xargs -to cat a.txt", "ask", "args:xargs", "xargs option -o (written -to), which gives the command the terminal"},
+		{"xargs --inter echo", "ask", "args:xargs", "xargs option --interactive (written --inter), which prompts on the terminal"},
+		{"xargs -P2 --process-slot=PATH ls", "ask", "env:assign", "--process-slot-var assigns PATH"},
+		{"xargs --process-slot-var SLOT ls", "ask", "env:assign", "--process-slot-var assigns SLOT"},
+		{"xargs --process-slot-var LC_SLOT ls", "ask", "wrapper:xargs", "xargs: runs ls with arguments read from its input"},
+		{"xargs -d, -n 2", "allow", "safe", "every command is read-only"},
+		// On what find prints: -r, -0 with -print0, -l and --show-limits
+		// keep the names; -I, -a, -d other than a newline, or -0 on
+		// names ended by newlines do not. The last of -0 and -d decides.
+		{"find src -print0 | xargs -r0 cat", "allow", "safe", "every command is read-only"},
+		{"find src | xargs -l cat", "allow", "safe", "every command is read-only"},
+		{"find src | xargs --show-limits -t cat", "allow", "safe", "every command is read-only"},
+		{"find src | xargs -0 -d '\\n' cat", "allow", "safe", "every command is read-only"},
+		{"find src -print0 | xargs -0 -d '\\n' cat", "ask", "wrapper:xargs", "xargs: runs cat with arguments read from its input"},
+		{"find src | xargs -d, cat", "ask", "wrapper:xargs", "xargs: runs cat with arguments read from its input"},
+		{"find src | xargs -Ix cat x", "ask", "wrapper:xargs", "xargs: runs cat with arguments read from its input"},
+		{"find src | xargs -a a.txt cat", "ask", "wrapper:xargs", "xargs: runs cat with arguments read from its input"},
+		{"find src | xargs --version cat", "ask", "wrapper:xargs", "xargs: runs cat with arguments read from its input"},
+		{"find . | xargs -r cat", "deny", "path:walk", "xargs: runs a command on the files below ., which holds .env"},
+		{"find src | xargs -r rm", "ask", "write:rm", "xargs: runs rm: writes src/{}"},
+	} {
+		v := g.Judge(context.Background(), dir, paths, tc.line)
+		assert.Equal(t, tc.decision, v.Decision.String(), "%q (%s)", tc.line, v.Reason)
+		assert.Equal(t, tc.rule, string(v.Rule), "%q (%s)", tc.line, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
+	}
+}
