@@ -59,13 +59,13 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 	case clsPrivileged:
 		c.add(permission.Deny, RuleDangerousPrivilege, "runs a command with other privileges", false)
 	case clsRm:
-		a.rm(c, v)
+		a.writer(c, "rm", v)
 	case clsDisk:
 		c.add(permission.Deny, RuleDangerousDisk, "changes disks or file systems", false)
 	case clsDd:
 		a.dd(c, v)
 	case clsShred:
-		a.shred(c, v)
+		a.writer(c, "shred", v)
 	case clsPower:
 		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 	case clsInit:

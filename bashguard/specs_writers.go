@@ -53,6 +53,34 @@ var writerSpecs = compileAll(map[string]*spec{
 	"chgrp": {grammar: gnuGrammar, rows: writerChgrpRows, operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
 		ask: "changes files", bareWhy: "changes files",
 		examples: []example{{"chgrp nogroup a.txt", "ask"}, {"chgrp -hR nogroup /etc", "deny"}, {"chgrp --ref .env a.txt", "deny"}, {"chgrp -x g a.txt", "ask"}}},
+	// rm removes its operands; recursively or by force, a critical path
+	// is denied, and so is --no-preserve-root (writers.go: rmOperands).
+	"rm": {grammar: gnuGrammar, rows: writerRmRows, operands: kWrite, check: rmOperands, ask: "removes files", bareWhy: "removes files",
+		examples: []example{{"rm a.txt", "ask"}, {"rm -rf src", "ask"}, {"rm -rf /", "deny"}, {"rm --recur --forc .", "deny"}, {"rm -f ~", "deny"},
+			{"rm --no-pres -r src", "deny"}, {"rm --interactive=never a.txt", "ask"}, {"rm .env", "deny"}, {"rm -y a.txt", "ask"}}},
+	// shred overwrites its operands; a device is denied (writers.go:
+	// shredOperands).
+	"shred": {grammar: gnuGrammar, rows: writerShredRows, operands: kWrite, check: shredOperands, ask: "destroys file contents", bareWhy: "destroys file contents",
+		examples: []example{{"shred a.txt", "ask"}, {"shred -n 1 -uz a.txt", "ask"}, {"shred /dev/sda", "deny"}, {"shred --random-source=.env a.txt", "deny"},
+			{"shred -y a.txt", "ask"}}},
+	// dd [OPERAND]...: NAME=VALUE each (ddOperands); its only options
+	// are --help and --version (writers.go: dd).
+	"dd": {grammar: gnuGrammar, rows: gnuInfoRows, operands: kWord,
+		examples: []example{{"dd if=a.txt of=b.txt bs=1M", "ask"}, {"dd if=/dev/zero of=/dev/sda", "deny"}, {"dd if=.env of=x", "deny"},
+			{"dd if=a.txt of=/dev/null status=none", "ask"}, {"dd foo=bar", "ask"}, {"dd -x", "ask"}}},
+	// kill: bash's builtin, which reads -s SIG, -n NUM, -l, -L and one
+	// signal written -SIG or -NUM; the list also holds the options of
+	// procps's kill, which --help lists (writers.go: kill).
+	"kill": {grammar: grammar{digits: true}, rows: writerKillRows, operands: kWord,
+		examples: []example{{"kill 123", "ask"}, {"kill -9 -1", "deny"}, {"kill -KILL -1", "deny"}, {"kill -s KILL -1", "deny"},
+			{"kill -sHUP -- -1", "deny"}, {"kill -9 -s 1 -1", "deny"}, {"kill -1", "ask"}, {"kill -l", "ask"}, {"kill -TERM 12 -1", "deny"}}},
+	// rsync [OPTION]... SRC... [DEST]: a remote operand reaches the
+	// network; the sources are read and the last operand written
+	// (writers.go: rsync).
+	"rsync": {grammar: grammar{permute: true}, rows: writerRsyncRows, operands: kCopy,
+		examples: []example{{"rsync -a src/ backup/", "ask"}, {"rsync -avz --delete src/ host:/backup", "deny"}, {"rsync rsync://host/m .", "deny"},
+			{"rsync -e 'ssh -p 2' src/ b/", "ask"}, {"rsync .env b/", "deny"}, {"rsync --log-file=.env src/ b/", "deny"},
+			{"rsync --files-from=l src/ b/", "ask"}, {"rsync --fo src/ b/", "ask"}}},
 })
 
 // writerSpec is the spec of a writer that takes no word before its
@@ -238,3 +266,120 @@ var writerChmodRows = rows([]optRow{
 	{"-r[=]", kWord, ""}, {"-w[=]", kWord, ""}, {"-x[=]", kWord, ""}, {"-X[=]", kWord, ""}, {"-s[=]", kWord, ""},
 	{"-t[=]", kWord, ""}, {"-u[=]", kWord, ""}, {"-g[=]", kWord, ""}, {"-o[=]", kWord, ""}, {"-a[=]", kWord, ""},
 }, writerOwnerRows)
+
+// writerRmRows are the options of rm. -i and -I prompt on its input,
+// which is not a terminal.
+var writerRmRows = rows([]optRow{
+	{"-f --force", kFlag, ""},
+	{"-i", kFlag, ""},
+	{"-I", kFlag, ""},
+	{"--interactive[=]", kWord, ""},
+	{"--one-file-system", kFlag, ""},
+	{"--no-preserve-root", kFlag, ""},
+	{"--preserve-root[=]", kWord, ""},
+	{"-r -R --recursive", kRecurse, ""},
+	{"-d --dir", kFlag, ""},
+	{"-v --verbose", kFlag, ""},
+}, gnuInfoRows)
+
+// writerShredRows are the options of shred: --random-source is a file it
+// reads.
+var writerShredRows = rows([]optRow{
+	{"-f --force", kFlag, ""},
+	{"-n= --iterations=", kWord, ""},
+	{"--random-source=", kRead, ""},
+	{"-s= --size=", kWord, ""},
+	{"-u", kFlag, ""},
+	{"--remove[=]", kWord, ""},
+	{"-v --verbose", kFlag, ""},
+	{"-x --exact", kFlag, ""},
+	{"-z --zero", kFlag, ""},
+}, gnuInfoRows)
+
+// ddOperands are dd's operands, NAME=VALUE each, by what the value is:
+// if= is the file read, of= the file written.
+var ddOperands = map[string]kind{
+	"if": kRead, "of": kWrite,
+	"bs": kWord, "cbs": kWord, "conv": kWord, "count": kWord, "ibs": kWord, "iflag": kWord, "obs": kWord,
+	"oflag": kWord, "seek": kWord, "oseek": kWord, "skip": kWord, "iseek": kWord, "status": kWord,
+}
+
+// writerKillRows are the options of kill: bash's -s, -n, -l and -L, and
+// procps's long spellings, -q and -h, -V.
+var writerKillRows = []optRow{
+	{"-s= --signal=", kWord, ""},
+	{"-n=", kWord, ""},
+	{"-q= --queue=", kWord, ""},
+	{"-l --list[=]", kFlag, ""},
+	{"-L --table", kFlag, ""},
+	{"-h --help", kFlag, ""},
+	{"-V --version", kFlag, ""},
+}
+
+// writerRsyncRows are the options of rsync (popt: exact long names, options
+// after operands). -e names the remote shell it runs; the files it reads
+// and writes besides its operands are read and written; the options that
+// read names or rules from elsewhere, pass options to the other side, run
+// the daemon or its protocol, or remove what they send ask.
+var writerRsyncRows = []optRow{
+	{"-V --version", kFlag, ""},
+	{"-v --verbose", kFlag, ""},
+	{"-q --quiet", kFlag, ""},
+	{"-h --human-readable", kFlag, ""},
+	{"-n --dry-run", kFlag, ""},
+	{"-a --archive", kFlag, ""},
+	{"-r --recursive", kFlag, ""},
+	{"-d --dirs", kFlag, ""},
+	{"-p --perms", kFlag, ""},
+	{"-E --executability", kFlag, ""},
+	{"-A --acls", kFlag, ""},
+	{"-X --xattrs", kFlag, ""},
+	{"-t --times", kFlag, ""},
+	{"-U --atimes", kFlag, ""},
+	{"-N --crtimes", kFlag, ""},
+	{"-O --omit-dir-times", kFlag, ""},
+	{"-J --omit-link-times", kFlag, ""},
+	{"-o --owner", kFlag, ""},
+	{"-g --group", kFlag, ""},
+	{"-l --links", kFlag, ""},
+	{"-L --copy-links", kFlag, ""},
+	{"-k --copy-dirlinks", kFlag, ""},
+	{"-K --keep-dirlinks", kFlag, ""},
+	{"-H --hard-links", kFlag, ""},
+	{"-R --relative", kFlag, ""},
+	{"-I --ignore-times", kFlag, ""},
+	{"-x --one-file-system", kFlag, ""},
+	{"-u --update", kFlag, ""},
+	{"-S --sparse", kFlag, ""},
+	{"-C --cvs-exclude", kFlag, ""},
+	{"-W --whole-file", kFlag, ""},
+	{"-c --checksum", kFlag, ""},
+	{"-y --fuzzy", kFlag, ""},
+	{"-z --compress", kFlag, ""},
+	{"-m --prune-empty-dirs", kFlag, ""},
+	{"-i --itemize-changes", kFlag, ""},
+	{"-b --backup", kFlag, ""},
+	{"-s --secluded-args", kFlag, ""},
+	{"-0 --from0", kFlag, ""},
+	{"-4 --ipv4", kFlag, ""},
+	{"-6 --ipv6", kFlag, ""},
+	{"-8 --8-bit-output", kFlag, ""},
+	{"-D -F -P", kFlag, ""},
+	{"--help --msgs2stderr --motd --stats --inc-recursive --i-r --old-dirs --old-d --open-noatime --super --fake-super --devices --copy-devices --write-devices --specials --copy-unsafe-links --safe-links --munge-links --implied-dirs --i-d --size-only --existing --ignore-non-existing --ignore-existing --preallocate --inplace --append --append-verify --del --delete --delete-before --delete-during --delete-delay --delete-after --delete-excluded --delete-missing-args --ignore-missing-args --force --ignore-errors --old-compress --new-compress --progress --partial --delay-updates --list-only --old-args --protect-args --trust-sender --numeric-ids --fsync --mkpath --qsort --blocking-io", kFlag, ""},
+	{"--no-verbose --no-v --no-msgs2stderr --no-motd --no-human-readable --no-h --no-recursive --no-r --no-inc-recursive --no-i-r --no-dirs --no-d --no-perms --no-p --no-acls --no-A --no-xattrs --no-X --no-times --no-t --no-atimes --no-U --no-open-noatime --no-crtimes --no-N --no-omit-dir-times --no-O --no-omit-link-times --no-J --no-super --no-owner --no-o --no-group --no-g --no-D --no-devices --no-write-devices --no-specials --no-links --no-l --no-munge-links --no-hard-links --no-H --no-relative --no-R --no-implied-dirs --no-i-d --no-one-file-system --no-x --no-sparse --no-S --no-inplace --no-append --no-force --no-ignore-errors --no-whole-file --no-W --no-checksum --no-c --no-fuzzy --no-y --no-compress --no-z --no-progress --no-partial --no-delay-updates --no-prune-empty-dirs --no-m --no-itemize-changes --no-i --no-bwlimit --no-backup --no-from0 --no-old-args --no-secluded-args --no-protect-args --no-s --no-numeric-ids --no-timeout --no-contimeout --no-iconv --no-8-bit-output --no-8 --no-mkpath --no-blocking-io", kFlag, ""},
+	{"-e= --rsh=", kProgram, "runs the remote shell its value names"},
+	{"-@= --modify-window=", kWord, ""},
+	{"-B= --block-size=", kWord, ""},
+	{"--info= --debug= --stderr= --chmod= --max-size= --min-size= --max-alloc= --max-delete= --checksum-choice= --cc= --compress-choice= --zc= --skip-compress= --compress-level= --zl= --log-file-format= --out-format= --log-format= --bwlimit= --suffix= --usermap= --groupmap= --chown= --timeout= --contimeout= --stop-after= --time-limit= --stop-at= --rsync-path= --iconv= --copy-as= --address= --port= --sockopts= --outbuf= --protocol= --checksum-seed=", kWord, ""},
+	{"--exclude= --include=", kPattern, ""},
+	{"--exclude-from= --include-from= --read-batch= --password-file= --early-input= --compare-dest= --copy-dest= --link-dest=", kRead, ""},
+	{"--log-file=", kWrite, "its log"},
+	{"--write-batch= --only-write-batch=", kWrite, "a batch file"},
+	{"-T= --temp-dir= --partial-dir= --backup-dir=", kWrite, "into a directory"},
+	{"--files-from=", kAsk, "names the files it copies in a file, which are not judged here"},
+	{"-f= --filter=", kAsk, "gives filter rules, which may merge rules from other files"},
+	{"-M= --remote-option=", kAsk, "passes options to the other side of the transfer, which are not judged here"},
+	{"--remove-source-files --remove-sent-files", kAsk, "removes the files it sends"},
+	{"--config= --dparam= --daemon --detach --no-detach", kAsk, "runs the rsync daemon"},
+	{"--server --sender", kAsk, "runs one side of a transfer, reading the protocol from its input"},
+}

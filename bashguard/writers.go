@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -16,61 +17,64 @@ func homeWord(src string) bool {
 	return s == "~" || s == "$HOME" || s == "${HOME}"
 }
 
-func (a *analyzer) rm(c *verdictAcc, v *argv) {
-	recursive, force := false, false
-	ops := scanOpts(v, "", nil, nil, func(o opt) {
-		switch {
-		case o.name == "-r" || o.name == "-R" || longIs(o.name, "--recursive"):
-			recursive = true
-		case o.name == "-f" || longIs(o.name, "--force"):
-			force = true
-		case longIs(o.name, "--no-preserve-root"):
-			c.add(permission.Deny, RuleDangerousRmCritical, "--no-preserve-root allows removing /", false)
-		}
-	})
-	for _, i := range ops {
+// rmOperands denies rm --no-preserve-root, and removing a critical path
+// recursively or by force (a word that names the home directory at run
+// time among them); writer judges the other operands as files written.
+func rmOperands(a *analyzer, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
+	if f.has("--no-preserve-root") {
+		c.add(permission.Deny, RuleDangerousRmCritical, "--no-preserve-root allows removing /", false)
+	}
+	if !f.hasKind(kRecurse) && !f.has("-f", "--force") {
+		return
+	}
+	for _, i := range f.ops {
 		p := v.vals[i]
-		if recursive || force {
-			if v.literal(i) && a.critical(p) || !v.literal(i) && homeWord(p) {
-				c.add(permission.Deny, RuleDangerousRmCritical, "removes the critical path "+p+" recursively or by force", false)
-				continue
-			}
-		}
-		a.writePath(c, p, v.flags[i], "rm")
-	}
-	c.add(permission.Ask, WriteRule("rm"), "removes files", true)
-}
-
-func (a *analyzer) dd(c *verdictAcc, v *argv) {
-	for i := 1; i < v.len(); i++ {
-		k, val, ok := strings.Cut(v.vals[i], "=")
-		if !ok {
-			continue
-		}
-		switch k {
-		case "if":
-			a.readPath(c, val, v.flags[i], "dd")
-		case "of":
-			if v.literal(i) && strings.HasPrefix(path.Clean(val), "/dev/") && !harmlessDevice(val) {
-				c.add(permission.Deny, RuleDangerousDisk, "writes the device "+val, false)
-				continue
-			}
-			a.writePath(c, val, v.flags[i], "dd")
+		if v.literal(i) && a.critical(p) || !v.literal(i) && homeWord(p) {
+			c.add(permission.Deny, RuleDangerousRmCritical, "removes the critical path "+p+" recursively or by force", false)
+			f.handle(i)
 		}
 	}
-	c.add(permission.Ask, RuleUnlisted, "copies raw data; not on the safe list", true)
 }
 
-func (a *analyzer) shred(c *verdictAcc, v *argv) {
-	ops := scanOpts(v, "ns", []string{"--iterations", "--size", "--random-source"}, nil, func(opt) {})
-	for _, i := range ops {
+// shredOperands denies shredding a device; writer judges the other
+// operands as files written.
+func shredOperands(_ *analyzer, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
+	for _, i := range f.ops {
 		if strings.HasPrefix(path.Clean(v.vals[i]), "/dev/") {
 			c.add(permission.Deny, RuleDangerousDisk, "shreds the device "+v.vals[i], false)
-			continue
+			f.handle(i)
 		}
-		a.writePath(c, v.vals[i], v.flags[i], "shred")
 	}
-	c.add(permission.Ask, WriteRule("shred"), "destroys file contents", true)
+}
+
+// dd judges its options by its spec and its operands by ddOperands: the
+// file if= names is read, the one of= names written (a device other than
+// the harmless ones is denied); an operand dd does not know asks.
+func (a *analyzer) dd(c *verdictAcc, v *argv) {
+	f := a.judgeSpec(c, "dd", writerSpecs["dd"], v, 1)
+	for _, i := range f.ops {
+		a.ddOperand(c, v, i)
+	}
+	c.add(permission.Ask, RuleUnlisted, "copies raw data; not on the safe list", true)
+	a.deniedOperands(c, v)
+}
+
+// ddOperand judges the operand of dd at i.
+func (a *analyzer) ddOperand(c *verdictAcc, v *argv, i int) {
+	k, val, _ := strings.Cut(v.vals[i], "=")
+	switch ddOperands[k] {
+	case kRead:
+		a.readPath(c, val, v.flags[i], "dd")
+	case kWrite:
+		if v.literal(i) && strings.HasPrefix(path.Clean(val), "/dev/") && !harmlessDevice(val) {
+			c.add(permission.Deny, RuleDangerousDisk, "writes the device "+val, false)
+			return
+		}
+		a.writePath(c, val, v.flags[i], "dd")
+	case kWord:
+	default:
+		c.addf(permission.Ask, ArgsRule("dd"), "uses the dd operand ", v.vals[i], ", which is not known to be harmless", false)
+	}
 }
 
 func (a *analyzer) systemctl(c *verdictAcc, v *argv) {
@@ -84,16 +88,28 @@ func (a *analyzer) systemctl(c *verdictAcc, v *argv) {
 	c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 }
 
+// kill judges kill by its spec, reading its words as bash's kill does:
+// the first signal given, -s SIG, -n NUM, -SIG or -NUM, ends the options,
+// and every word after it is a process id ("kill -9 -1"). The id -1
+// signals every process the user owns.
 func (a *analyzer) kill(c *verdictAcc, v *argv) {
-	args := v.vals[1:]
-	j := 0
-	if j < len(args) && (args[j] == "-s" || args[j] == "-n") {
-		j += 2
-	} else if j < len(args) && strings.HasPrefix(args[j], "-") && args[j] != "--" {
-		j++
-	}
-	for ; j < len(args); j++ {
-		if args[j] == "-1" {
+	s := writerSpecs["kill"]
+	signalled := false
+	var pids []int
+	scanSpec(s, v, 1, false, func(e *scanned) {
+		switch {
+		case e.opt == &dashDashOpt:
+		case e.opt == nil && e.problem == "" || signalled:
+			pids = append(pids, e.at)
+		case e.opt == nil && signalWord(e.word):
+			signalled = true // -KILL, -SIGHUP
+		default:
+			a.specOption(c, "kill", s, v, e, nil)
+			signalled = e.opt != nil && e.opt.kind == kWord
+		}
+	})
+	for _, i := range pids {
+		if v.vals[i] == "-1" {
 			c.add(permission.Deny, RuleDangerousKillAll, "signals every process the user owns (pid -1)", false)
 			return
 		}
@@ -101,18 +117,31 @@ func (a *analyzer) kill(c *verdictAcc, v *argv) {
 	c.add(permission.Ask, RuleUnlisted, "sends signals to processes; not on the safe list", true)
 }
 
-func (a *analyzer) rsync(c *verdictAcc, v *argv) {
-	ops := scanOpts(v, "e", []string{"--rsh", "--rsync-path"}, nil, func(o opt) {
-		if o.name == "-e" || longIs(o.name, "--rsh") {
-			c.add(permission.Ask, RuleCodeInline, "runs the remote shell "+o.val, false)
+// signalWord reports a word bash's kill reads as a signal: "-" and a name
+// or number ("-KILL", "-SIGRTMIN+1", "-9").
+func signalWord(w string) bool {
+	if len(w) < 2 || w[0] != '-' {
+		return false
+	}
+	for i := 1; i < len(w); i++ {
+		ch := w[i]
+		if !(ch >= 'A' && ch <= 'Z' || ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '+' || ch == '-') {
+			return false
 		}
-	})
+	}
+	return true
+}
+
+// rsync judges rsync by its spec: its options by their kinds, and its
+// operands: a remote one ([USER@]HOST:PATH, HOST::MODULE, rsync://)
+// reaches the network; otherwise the sources are read and the last
+// operand, the destination, written.
+func (a *analyzer) rsync(c *verdictAcc, v *argv) {
+	f := a.judgeSpec(c, "rsync", writerSpecs["rsync"], v, 1)
+	ops := f.ops
 	for _, i := range ops {
-		p := v.vals[i]
-		slash := strings.IndexByte(p, '/')
-		colon := strings.IndexByte(p, ':')
-		if strings.Contains(p, "::") || strings.HasPrefix(p, "rsync://") || colon > 0 && (slash < 0 || colon < slash) {
-			a.network(c, NetworkRule("rsync"), "copies to or from the remote "+p)
+		if rsyncRemote(v.vals[i]) {
+			a.network(c, NetworkRule("rsync"), "copies to or from the remote "+v.vals[i])
 			return
 		}
 	}
@@ -124,6 +153,14 @@ func (a *analyzer) rsync(c *verdictAcc, v *argv) {
 		a.writePath(c, v.vals[last], v.flags[last], "rsync")
 	}
 	c.add(permission.Ask, RuleUnlisted, "copies files; not on the safe list", true)
+	a.deniedOperands(c, v)
+}
+
+// rsyncRemote reports an operand of rsync that names another host.
+func rsyncRemote(p string) bool {
+	slash := strings.IndexByte(p, '/')
+	colon := strings.IndexByte(p, ':')
+	return strings.Contains(p, "::") || strings.HasPrefix(p, "rsync://") || colon > 0 && (slash < 0 || colon < slash)
 }
 
 // writer judges cp, mv, touch and the other commands that change files by
@@ -134,7 +171,10 @@ func (a *analyzer) rsync(c *verdictAcc, v *argv) {
 func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 	s := writerSpecs[name]
 	f := a.judgeSpec(c, name, s, v, 1)
-	ops := f.ops
+	if s.check != nil {
+		s.check(a, c, s, v, &f) // rm's critical paths, shred's devices
+	}
+	ops := slices.DeleteFunc(slices.Clone(f.ops), f.handled)
 	if len(ops) == 0 && s.bareWhy == "" {
 		c.allow(RuleSafe, s.allow) // tee without a file
 		return

@@ -144,3 +144,40 @@ func TestXargsSpellings(t *testing.T) {
 		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
 	}
 }
+
+// rm, shred, dd, kill and rsync read their options by their specs; each
+// keeps what it denies (a critical path, a device, pid -1, a remote).
+func TestRmDdKillRsyncSpellings(t *testing.T) {
+	dir, paths := specRepo(t)
+	g := New(DefaultPolicy())
+	for _, tc := range []struct{ line, decision, rule, reason string }{
+		{"rm --recur --forc /", "deny", "dangerous:rm-critical", "rm: removes the critical path / recursively or by force"},
+		{"rm -vR ~", "deny", "dangerous:rm-critical", "rm: removes the critical path"},
+		{"rm --no-pres -f src", "deny", "dangerous:rm-critical", "rm: --no-preserve-root allows removing /"},
+		{"rm --interactive=never a.txt", "ask", "write:rm", "rm: writes a.txt (inside the allowed roots)"},
+		{"rm -y a.txt", "ask", "args:rm", "rm option -y, which is not known to be harmless"},
+		{"rm -y .env", "deny", "path:secret", "rm: reaches .env"},
+		{"shred --rand=.env a.txt", "deny", "path:secret", "shred: reads .env"},
+		{"shred -n 3 -uz /dev/sda", "deny", "dangerous:disk", "shred: shreds the device /dev/sda"},
+		{"shred -n /dev/sda a.txt", "ask", "write:shred", "shred: writes a.txt (inside the allowed roots)"}, // -n takes /dev/sda,
+		{"dd if=.env of=x", "deny", "path:secret", "dd: reads .env"},
+		{"dd of=/dev/sda if=a.txt", "deny", "dangerous:disk", "dd: writes the device /dev/sda"},
+		{"dd foo=bar of=.env", "deny", "path:secret", "dd: reaches .env"},
+		{"dd foo=bar", "ask", "args:dd", "dd operand foo=bar, which is not known to be harmless"},
+		{"kill -SIGKILL -1", "deny", "dangerous:kill-all", "kill: signals every process the user owns (pid -1)"},
+		{"kill -n9 12 -1", "deny", "dangerous:kill-all", "kill: signals every process the user owns (pid -1)"},
+		{"kill -l -1", "ask", "unlisted", "kill: sends signals to processes"},
+		{"kill -@ -1", "ask", "args:kill", "kill option -@, which is not known to be harmless"},
+		{"rsync -essh src/ b/", "ask", "args:rsync", "rsync option -e (written -essh), which runs the remote shell"},
+		{"rsync --log-file=.env src/ b/", "deny", "path:secret", "rsync: reaches .env"},
+		{"rsync --exclude-from .env src/ b/", "deny", "path:secret", "rsync: reads .env"},
+		{"rsync --remove-source-files src/ b/", "ask", "args:rsync", "rsync option --remove-source-files, which removes the files it sends"},
+		{"rsync --fo src/ b/", "ask", "args:rsync", "rsync option --fo, which is not known to be harmless"},
+		{"rsync -av src/ user@host:b/", "deny", "network:rsync", "rsync: copies to or from the remote user@host:b/"},
+	} {
+		v := g.Judge(context.Background(), dir, paths, tc.line)
+		assert.Equal(t, tc.decision, v.Decision.String(), "%q (%s)", tc.line, v.Reason)
+		assert.Equal(t, tc.rule, string(v.Rule), "%q (%s)", tc.line, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
+	}
+}
