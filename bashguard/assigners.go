@@ -12,18 +12,14 @@ import (
 // (riskyVar): "read PATH" or "printf -v GIT_DIR x" changes what later
 // commands run, and a name with a subscript ('a[$(cmd)]') runs commands.
 
-// assignerRow is what the guard knows of an assigning builtin: val, its
-// short options that take a value, and names, those whose value is a
-// variable name; which of its operands name variables; funcs, the option
-// that makes its operands functions (unset -f); callback, the option whose
-// value is a command it runs (mapfile -C); prints, that without an option
-// of names it only prints (printf without -v).
+// assignerRow is what the guard knows of an assigning builtin: its spec
+// (its options, specs_assigners.go); which of its operands name
+// variables; prints, that without an option that assigns it only prints
+// (printf without -v).
 type assignerRow struct {
-	val, names string
-	operands   assignOps
-	funcs      byte
-	callback   byte
-	prints     bool
+	spec     *spec
+	operands assignOps
+	prints   bool
 }
 
 // assignOps says which operands of an assigning builtin name variables.
@@ -36,73 +32,56 @@ const (
 	opsSecond                  // the second (getopts OPTSTRING NAME)
 )
 
-// assignerValShort are the assigning builtins, by name.
-var assignerValShort = map[string]assignerRow{
-	"read":      {val: "adinNptu", names: "a", operands: opsAll},
-	"mapfile":   {val: "dnOsuCc", operands: opsFirst, callback: 'C'},
-	"readarray": {val: "dnOsuCc", operands: opsFirst, callback: 'C'},
-	"printf":    {val: "v", names: "v", prints: true},
-	"wait":      {val: "p", names: "p"},
-	"getopts":   {operands: opsSecond},
-	"unset":     {operands: opsAll, funcs: 'f'},
+// assigners are the assigning builtins, by name.
+var assigners = map[string]assignerRow{
+	"read":      {spec: assignerSpecs["read"], operands: opsAll},
+	"mapfile":   {spec: assignerSpecs["mapfile"], operands: opsFirst},
+	"readarray": {spec: assignerSpecs["readarray"], operands: opsFirst},
+	"printf":    {spec: assignerSpecs["printf"], prints: true},
+	"wait":      {spec: assignerSpecs["wait"]},
+	"getopts":   {spec: assignerSpecs["getopts"], operands: opsSecond},
+	"unset":     {spec: assignerSpecs["unset"], operands: opsAll},
 }
 
-// assigner judges the names an assigning builtin sets. The command itself
-// stays unlisted (Ask); what it assigns may forbid an allow rule to lift
-// that.
+// assigner judges the names an assigning builtin sets: its options by
+// its spec (the names they assign, a callback they run), then the
+// operands that name variables, unless an option makes them functions
+// (unset -f). The command itself stays unlisted (Ask); what it assigns
+// may forbid an allow rule to lift that.
 func (a *analyzer) assigner(c *verdictAcc, name string, v *argv) {
-	spec := assignerValShort[name]
-	i := 1
-	funcs := false
-	for ; i < v.len(); i++ {
-		s := v.vals[i]
-		if s == "--" {
-			i++
-			break
-		}
-		if len(s) < 2 || s[0] != '-' || !v.literal(i) {
-			break
-		}
-		for j := 1; j < len(s); j++ {
-			ch := s[j]
-			if spec.funcs != 0 && ch == spec.funcs {
-				funcs = true
-			}
-			if spec.callback != 0 && ch == spec.callback {
-				c.add(permission.Ask, RuleCodeCallback, name+" -"+string(ch)+" runs a callback command for the lines it reads", false)
-			}
-			if !hasByte(spec.val, ch) {
-				continue
-			}
-			val, at := s[j+1:], i
-			if val == "" && i+1 < v.len() {
-				i++
-				val, at = v.vals[i], i
-			}
-			if hasByte(spec.names, ch) {
-				assignName(c, name, val, v.literal(at))
-			}
-			break
-		}
-	}
-	if !funcs {
-		assignOperands(c, name, spec.operands, v, i)
+	row := assigners[name]
+	f := a.judgeSpec(c, name, row.spec, v, 1)
+	if !f.hasKind(kFuncs) {
+		assignOperands(c, name, row.operands, v, f.ops)
 	}
 }
 
-// assignOperands records the variables the operands of the assigning
-// builtin name, from the word at ops on, assign.
-func assignOperands(c *verdictAcc, name string, which assignOps, v *argv, ops int) {
+// printfAssigns reports a printf that assigns its output to a variable
+// (-v NAME, alone or among its options), or whose options cannot be read:
+// one its spec does not know, or a word only known at run time where an
+// option may stand.
+func printfAssigns(v *argv) bool {
+	assigns := false
+	i := scanSpec(assigners["printf"].spec, v, 1, true, func(e *scanned) {
+		assigns = assigns || e.opt == nil || e.opt.kind == kAssign
+	})
+	return assigns || i < v.len() && !v.literal(i) && v.vals[i-1] != "--"
+}
+
+// assignOperands records the variables the operands ops of the
+// assigning builtin name assign.
+func assignOperands(c *verdictAcc, name string, which assignOps, v *argv, ops []int) {
 	switch which {
 	case opsSecond:
-		ops++
-		fallthrough
+		if len(ops) > 1 {
+			assignName(c, name, v.vals[ops[1]], v.literal(ops[1]))
+		}
 	case opsFirst:
-		if ops < v.len() {
-			assignName(c, name, v.vals[ops], v.literal(ops))
+		if len(ops) > 0 {
+			assignName(c, name, v.vals[ops[0]], v.literal(ops[0]))
 		}
 	case opsAll:
-		for k := ops; k < v.len(); k++ {
+		for _, k := range ops {
 			assignName(c, name, v.vals[k], v.literal(k))
 		}
 	}

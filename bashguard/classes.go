@@ -73,7 +73,7 @@ func buildCmdTable() map[string]cmdEntry {
 		names = append(names, n)
 	}
 	names = append(names, fixedCmdNames...)
-	for n := range assignerValShort {
+	for n := range assigners {
 		names = append(names, n)
 	}
 	t := make(map[string]cmdEntry, len(names))
@@ -149,7 +149,7 @@ func classify(name string) cmdEntry {
 		return cmdEntry{class: clsWriter}
 	case name == "printenv" || name == "set":
 		return cmdEntry{class: clsEnvPrint}
-	case assignerValShort[name] != assignerRow{}:
+	case assigners[name] != assignerRow{}:
 		return cmdEntry{class: clsAssigner}
 	case stateBuiltins[name] != "":
 		return cmdEntry{class: clsState, state: stateBuiltins[name]}

@@ -135,7 +135,7 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		a.envPrinter(c, name, v)
 	case clsAssigner:
 		a.assigner(c, name, v)
-		if assignerValShort[name].prints && !printfAssigns(v) {
+		if assigners[name].prints && !printfAssigns(v) {
 			// printf without -v only prints its format (bash's printf
 			// has no %n); its arguments are data.
 			c.allow(RuleSafe, "on the safe list")
@@ -213,24 +213,6 @@ func batchTop(v *argv, batch string) bool {
 	for i := 1; i < v.len(); i++ {
 		s := v.vals[i]
 		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], batch) {
-			return true
-		}
-	}
-	return false
-}
-
-// printfAssigns reports a printf that assigns its output to a variable
-// (-v NAME, alone or among its options), or whose options cannot be read.
-func printfAssigns(v *argv) bool {
-	for i := 1; i < v.len(); i++ {
-		s := v.vals[i]
-		if !v.literal(i) {
-			return true
-		}
-		if s == "--" || len(s) < 2 || s[0] != '-' {
-			return false
-		}
-		if strings.ContainsRune(s[1:], 'v') {
 			return true
 		}
 	}

@@ -123,6 +123,10 @@ const (
 	kDelim  // its value is the character that ends each argument read; without a value, NUL (xargs -d, -0)
 	kSplit  // it reads its input into arguments otherwise than at a delimiter (xargs -I, -E): a lister's names do not reach the command whole
 	kSetVar // its value is a variable set in the environment of the commands it runs (xargs --process-slot-var)
+	// What the options of bash's assigning builtins do (assigners.go).
+	kAssign   // its value is the name of a variable the builtin assigns (read -a, printf -v, wait -p)
+	kCallback // its value is a command the builtin runs for the lines it reads (mapfile -C)
+	kFuncs    // it makes the operands names of functions, not of variables (unset -f)
 )
 
 // String names the kind as the table and reasons do.
@@ -133,7 +137,7 @@ func (k kind) String() string {
 		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
-		"delim", "split", "set-var"}[k]
+		"delim", "split", "set-var", "assign", "callback", "funcs"}[k]
 }
 
 // arity says whether an option takes a value.

@@ -52,7 +52,7 @@ func commandWord(n string) string {
 
 // commandSpecs are the tables of specs by command name, besides git's.
 func commandSpecs() []map[string]*spec {
-	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs, writerSpecs, wrapperSpecs, sysSpecs}
+	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs, writerSpecs, wrapperSpecs, sysSpecs, assignerSpecs}
 }
 
 // sortedNames returns the names of m in order.

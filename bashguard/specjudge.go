@@ -154,7 +154,7 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 		}
 	case kTargetDir:
 		a.writePath(c, e.val, vf, cmd) // and the command's model writes its operands into it
-	case kExecOps, kLookup, kClearEnv, kUnsetVar:
+	case kExecOps, kLookup, kClearEnv, kUnsetVar, kFuncs:
 		// What the command's model reads its operands as, and the
 		// environment it runs them in (wrappers.go).
 	case kSplitArgs:
@@ -163,6 +163,10 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 		a.shellCode(c, cmd, s, e, v.literal(e.at))
 	case kSetVar:
 		setVar(c, e, v.literal(e.at))
+	case kAssign:
+		assignName(c, cmd, e.val, v.literal(e.at))
+	case kCallback:
+		c.add(permission.Ask, RuleCodeCallback, s.name+" "+e.spell+" runs a callback command for the lines it reads", false)
 	default:
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which is not classified", false)
 	}

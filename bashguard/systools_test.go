@@ -45,7 +45,7 @@ func TestSysToolSpellings(t *testing.T) {
 }
 
 // The per-name knowledge the dispatcher and the walker read from tables
-// (batchOptions, assignerValShort, assignsAny, dataArgs) and from specs
+// (batchOptions, assigners, assignsAny, dataArgs) and from specs
 // (test's model, which's check, hostname, ps) judges as before.
 func TestNameTablesJudge(t *testing.T) {
 	dir, paths := specRepo(t)

@@ -296,7 +296,7 @@ func (a *analyzer) afterCall(v *argv) {
 		a.killAll() // a function may assign any variable
 		return
 	}
-	row, assigns := assignerValShort[name]
+	row, assigns := assigners[name]
 	switch {
 	case assignsAny[name]:
 		a.killAll()
