@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -137,34 +139,36 @@ func shellOptions(v *argv) shellLine {
 	return l
 }
 
+// plainShells are the shells whose literal -c code the guard reads as
+// its own, and how: bash itself with options that leave the parse as it
+// is; sh (dash on Debian) only as sh -c CODE, and sh and zsh only with
+// code they read as bash does (read: nil for bash). Other shells (fish's
+// syntax) are not here.
+var plainShells = map[string]struct {
+	onlyC bool                    // only "NAME -c CODE", no other option
+	reads func(*syntax.File) bool // the code is read as bash reads it
+}{
+	"bash": {},
+	"sh":   {onlyC: true, reads: posixPlain}, // $'...', braces and [[ ]] are read otherwise by dash
+	"zsh":  {reads: zshPlain},
+}
+
 // shellPlain reports whether the shell v reads its literal -c code (the
-// word at operand) as the guard does, with the same checks: bash itself
-// with options that leave the parse as it is; sh (dash on Debian) and
-// zsh only with code that they read as bash does. Other shells (fish's
-// syntax) do not.
+// word at operand) as the guard does, by plainShells.
 func (a *analyzer) shellPlain(v *argv, operand int) bool {
-	name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
-	switch name {
-	case "sh":
-		// Only sh -c CODE: code that every POSIX shell reads as bash does
-		// ($'...', braces and [[ ]] are read otherwise by dash).
-		if operand != 2 || v.vals[1] != "-c" {
-			return false
-		}
-		f, err := a.sc.parse(v.vals[operand])
-		return err == nil && posixPlain(f)
-	case "bash", "zsh":
-	default:
+	sh, ok := plainShells[v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]]
+	switch {
+	case !ok:
 		return false
-	}
-	if !shellPlainOptions(v.vals[1:operand]) {
+	case sh.onlyC && (operand != 2 || v.vals[1] != "-c"):
 		return false
+	case !sh.onlyC && !shellPlainOptions(v.vals[1:operand]):
+		return false
+	case sh.reads == nil:
+		return true
 	}
-	if name == "zsh" {
-		f, err := a.sc.parse(v.vals[operand])
-		return err == nil && zshPlain(f)
-	}
-	return true
+	f, err := a.sc.parse(v.vals[operand])
+	return err == nil && sh.reads(f)
 }
 
 // shellPlainOptions reports options that leave the parse of the code as

@@ -211,60 +211,6 @@ func scpHost(s string) (string, bool) {
 	return authorityHost(s[:colon])
 }
 
-// optScan reads the options of a command line for the hosts it names:
-// short options in valShort take a value (attached or the next word),
-// long options that name (or, with abbrev, abbreviate) one in valLong
-// take one unless given with "=". fn sees every option with its value;
-// the operands are returned. A word that is not literal is an operand.
-func optScan(v *argv, start int, valShort string, valLong []string, abbrev bool, fn func(name, val string, valAt int)) []int {
-	var ops []int
-	end := false
-	for i := start; i < v.len(); i++ {
-		w := v.vals[i]
-		if end || w == "-" || !strings.HasPrefix(w, "-") || !v.literal(i) {
-			ops = append(ops, i)
-			continue
-		}
-		if w == "--" {
-			end = true
-			continue
-		}
-		if strings.HasPrefix(w, "--") {
-			name, val, has := strings.Cut(w, "=")
-			at := -1
-			if !has && takesValue(name, valLong, abbrev) && i+1 < v.len() {
-				i++
-				val, at = v.vals[i], i
-			}
-			fn(name, val, at)
-			continue
-		}
-		for j := 1; j < len(w); j++ {
-			if !hasByte(valShort, w[j]) {
-				fn(w[:1]+w[j:j+1], "", -1)
-				continue
-			}
-			val, at := w[j+1:], -1
-			if val == "" && i+1 < v.len() {
-				i++
-				val, at = v.vals[i], i
-			}
-			fn(w[:1]+w[j:j+1], val, at)
-			break
-		}
-	}
-	return ops
-}
-
-func takesValue(name string, valLong []string, abbrev bool) bool {
-	for _, l := range valLong {
-		if name == l || abbrev && len(name) > 2 && strings.HasPrefix(l, name) {
-			return true
-		}
-	}
-	return false
-}
-
 // devTCPHost judges the host of a /dev/tcp/HOST/PORT or /dev/udp path.
 func (a *analyzer) devTCPHost(c *verdictAcc, p string, fl wordFlags) {
 	if a.hj == nil {
@@ -291,8 +237,15 @@ func sshDest(w string) (string, bool) {
 	return authorityHost(strings.Trim(w, "[]"))
 }
 
+// rsyncHosts judges the hosts rsync's operands name, its command line
+// read by its spec (specs_writers.go).
 func (a *analyzer) rsyncHosts(c *verdictAcc, v *argv) {
-	ops := optScan(v, 1, "e", []string{"--rsh", "--rsync-path"}, false, func(string, string, int) {})
+	var ops []int
+	scanSpec(writerSpecs["rsync"], v, 1, false, func(e *scanned) {
+		if e.opt == nil && e.problem == "" {
+			ops = append(ops, e.at)
+		}
+	})
 	for _, i := range ops {
 		w := v.vals[i]
 		if !v.literal(i) {
