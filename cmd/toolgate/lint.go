@@ -177,6 +177,14 @@ func lint(src source) ([]finding, int) {
 		if r.list != "allow" {
 			continue
 		}
+		if r.rule.Tool == "Write" && r.rule.Specifier != "" {
+			// Claude Code consults no Write(path) rule (its edit tools
+			// answer to Edit(path)), and toolgate reads such an allow
+			// rule as Claude Code does: it lets nothing through.
+			found = append(found, finding{File: r.file, Line: r.line, Col: r.col,
+				Message: fmt.Sprintf("%s allows nothing: Claude Code reads no Write(path) rule, and neither does toolgate in allow (write Edit(%s) for the edit tools)", r.where(), r.rule.Specifier)})
+			continue
+		}
 		if why := tooBroad(r.rule); why != "" {
 			found = append(found, finding{File: r.file, Line: r.line, Col: r.col, Message: fmt.Sprintf("%s is too broad to be safe: %s", r.where(), why)})
 		}

@@ -117,3 +117,20 @@ func TestLintToolgateKeysAsCheckReadsThem(t *testing.T) {
 		assert.Contains(t, exErr, `toolgate explain: deny: cannot use settings: project settings `+project+`: "toolgate": json: `, tc.toolgate)
 	}
 }
+
+// An allow rule Write(path) is inert, in Claude Code and in toolgate:
+// lint says so, naming the Edit rule that does what it seems to mean; the
+// check asks for such a write, as Claude Code does.
+func TestLintWritePathAllowIsInert(t *testing.T) {
+	tmp := workspace(t)
+	cwd := filepath.Join(tmp, "proj")
+	user := filepath.Join(tmp, "home", ".claude", "settings.json")
+	writeSettings(t, user, `{"permissions": {"allow": ["Write(./out/**)"], "deny": ["Write(./secret/**)"]}}`)
+	out, _, _ := runTool(t, tmp, "lint", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd)
+	assert.Contains(t, out, `allows nothing: Claude Code reads no Write(path) rule, and neither does toolgate in allow (write Edit(./out/**) for the edit tools)`)
+	assert.NotContains(t, out, `"Write(./secret/**)" allows nothing`, "a deny rule still narrows")
+	exOut, _, code := runTool(t, tmp, "explain", "--managed", filepath.Join(tmp, "none.json"), "--cwd", cwd, "Write", `{"file_path":"`+filepath.Join(cwd, "out", "a.txt")+`","content":"x"}`)
+	assert.Equal(t, 0, code, exOut)
+	assert.Contains(t, exOut, "decision: ask", "the rule lets nothing through")
+	assert.Contains(t, exOut, "reason:   no rule matched; the default for edit tools is ask")
+}
