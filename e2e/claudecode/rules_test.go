@@ -62,6 +62,7 @@ func fetchURL(u string) step {
 // workspace (Claude Code's cwd and project root), $HOME the home.
 var ruleLayouts = []ruleLayout{
 	{name: "bash_deny", project: []string{"deny:Bash(npm:*)", "deny:Bash(ls *)", "deny:Bash(* install)", "deny:Bash(git * main)"}},
+	{name: "bash_allow_wrapper", project: []string{"allow:Bash(timeout *)", "allow:Bash(nice:*)"}},
 	{name: "bash_allow", project: []string{"allow:Bash(npm:*)", "allow:Bash(touch *)", "allow:Bash(mkdir*)", "allow:Bash(git * main)"}},
 	{name: "bash_star", project: []string{"allow:Bash(*)", "deny:Bash(ls*)"}},
 	{name: "read_paths", project: []string{"deny:Read(//$ROOT/abs.txt)", "deny:Read(~/home.txt)", "deny:Read(/proj.txt)",
@@ -109,6 +110,9 @@ var ruleRows = []ruleRow{
 	// --- Bash: allow rules
 	{layout: "bash_allow", what: "legacy prefix npm:* allows npm test", call: bashIn("npm test"), cc: ran, tg: ran, why: "Bash(npm:*)"},
 	{layout: "bash_allow", what: "npm:* does not allow npmx", call: bashIn("npmx test"), cc: asked, tg: asked, why: "npmx: not on the safe list"},
+	{layout: "bash_allow_wrapper", what: "a rule for the wrapper: timeout *", call: bashIn("timeout 5 mkdir -p w1"), cc: ran, tg: ran, why: "Bash(timeout *)"},
+	{layout: "bash_allow_wrapper", what: "a rule for the wrapper: nice:*", call: bashIn("nice mkdir -p w2"), cc: ran, tg: ran, why: "Bash(nice:*)"},
+	{layout: "bash_allow_wrapper", what: "a rule for the wrapper runs code", call: bashIn("timeout 5 python3 -c 'open(\"w3\", \"w\")'"), cc: ran, tg: ran, why: "Bash(timeout *)"},
 	{layout: "bash_allow", what: "touch * allows touch a.txt", call: bashIn("touch a.txt"), cc: ran, tg: ran, why: "Bash(touch *)"},
 	{layout: "bash_allow", what: "touch * does not allow touchx", call: bashIn("touchx a"), cc: asked, tg: asked, why: "touchx: not on the safe list"},
 	{layout: "bash_allow", what: "mkdir* allows mkdir -p d1", call: bashIn("mkdir -p d1"), cc: ran, tg: ran, why: "Bash(mkdir*)"},
