@@ -97,6 +97,7 @@ type verdictAcc struct {
 	// runs and via are the command a process wrapper runs and the
 	// wrappers around it, outermost first (see [Command.Runs]).
 	runs, via []string
+	viaActs   bool // a wrapper's own options do something (see [Command.ViaActs])
 }
 
 func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
@@ -323,7 +324,7 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 	}
 	cmd := &a.out[n]
 	cmd.Args, cmd.Pos = args, a.pos(p)
-	cmd.Runs, cmd.Via = c.runs, c.via
+	cmd.Runs, cmd.Via, cmd.ViaActs = c.runs, c.via, c.viaActs
 	if c.decided {
 		label := "assignment"
 		switch {

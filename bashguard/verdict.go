@@ -71,6 +71,10 @@ type Command struct {
 	// every wrapper: ["rm", "x"] for "nohup nice rm x". Nil for a command
 	// that wraps none. Via names the wrappers, outermost first.
 	Runs, Via []string
+	// ViaActs says that a wrapper's own options do something besides
+	// running the command (time -o FILE writes FILE): an allow rule for
+	// the command it runs does not speak for them.
+	ViaActs bool
 }
 
 // Pos is a position in a script. Line and Col count from 1; Offset counts

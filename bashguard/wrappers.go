@@ -115,8 +115,9 @@ func (a *analyzer) envSpec(c *verdictAcc, s *spec, v *argv, x execCtx) {
 	defer func() { a.cmdEnv = outerEnv }()
 	rest := v.from(ops[0])
 	a.cmdEnv = env
+	acts := c.decided // an option or an assignment did something
 	sub := a.wrapped(c, "", &rest, x)
-	c.wraps("env", &rest, &sub)
+	c.wraps("env", &rest, &sub, acts)
 	if !sub.decided {
 		c.allow(sub.allowRule, "runs "+v.vals[ops[0]]+": "+sub.allowWhy)
 	}
@@ -153,8 +154,9 @@ func (a *analyzer) envAssigned(c *verdictAcc, v *argv, f *specFacts) ([]envVar, 
 // wraps records that the command is the process wrapper name running
 // rest, which sub judged: the innermost command and the chain of wrappers
 // around it.
-func (c *verdictAcc) wraps(name string, rest *argv, sub *verdictAcc) {
+func (c *verdictAcc) wraps(name string, rest *argv, sub *verdictAcc, acts bool) {
 	c.via = append([]string{name}, sub.via...)
+	c.viaActs = acts || sub.viaActs
 	c.runs = sub.runs
 	if c.runs == nil {
 		c.runs = slices.Clone(rest.vals)
@@ -176,6 +178,7 @@ func (a *analyzer) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x e
 	if s.check != nil {
 		s.check(a, c, s, v, &f) // flock's lock file, and its -c after it
 	}
+	acts := c.decided // its own options did something (time -o writes)
 	if e := f.kindOpt(kShellCode); e != nil {
 		// flock -c: the code, judged as a script, is what it runs.
 		if f.handled(e.at) {
@@ -206,7 +209,7 @@ func (a *analyzer) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x e
 	}
 	rest := v.from(ops[0])
 	sub := a.wrapped(c, "", &rest, x)
-	c.wraps(name, &rest, &sub)
+	c.wraps(name, &rest, &sub, acts)
 	if s.ask != "" {
 		c.add(permission.Ask, WrapperRule(name), s.ask, !sub.nonOver && !s.askFinal)
 		return

@@ -62,6 +62,11 @@ func TestRulesHoldThroughProcessWrappers(t *testing.T) {
 		{allow, "env touch a.txt", permission.Ask, "env: runs touch: writes a.txt"},
 		{allow, "nohup env touch a.txt", permission.Ask, "nohup: runs env: runs touch: writes a.txt"},
 		{allow, "timeout 5 touch ../out.txt", permission.Deny, "outside"},
+		// A wrapper's own options that do something are not the command's:
+		// the rule for touch does not speak for time -o's report.
+		{allow, `\time -o out.txt touch a.txt`, permission.Ask, "time: time -o writes its report"},
+		{allow, "command time -o out.txt touch a.txt", permission.Ask, "command: runs time: time -o writes its report"},
+		{allow, `\time -f %e touch a.txt`, permission.Allow, "allowed by allow rule Bash(touch *)"},
 		{allow, "timeout 5 rm a.txt", permission.Ask, "timeout: runs rm: writes a.txt"},
 	} {
 		v := check(tc.cfg, tc.command)

@@ -70,7 +70,7 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 			// wrapper runs: a deny or ask rule through every wrapper, an
 			// allow rule through those it strips for allow.
 			inner := permission.Request{Tool: c.call.Tool, Group: "Bash", Kind: c.call.Kind, Command: cmd.Runs}
-			answers[0] = throughWrappers(answers[0], c.j.rulesFor(&inner), allowsThrough(cmd.Via))
+			answers[0] = throughWrappers(answers[0], c.j.rulesFor(&inner), allowsThrough(cmd.Via) && !cmd.ViaActs)
 		}
 		rules := &answers[0]
 		switch cmd.Decision {
