@@ -28,6 +28,9 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	}
 	rest := v.from(cmd)
 	sub := a.wrapped(c, "", &rest, x)
+	// Rules hold for the command xargs runs; its arguments come from the
+	// input, so an allow rule for the command does not speak for them.
+	c.wraps("xargs", &rest, &sub, true)
 	a.appendedHosts(c, &rest)
 	c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[cmd]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
 	a.deniedOperands(c, v)

@@ -67,6 +67,12 @@ func TestRulesHoldThroughProcessWrappers(t *testing.T) {
 		{allow, `\time -o out.txt touch a.txt`, permission.Ask, "time: time -o writes its report"},
 		{allow, "command time -o out.txt touch a.txt", permission.Ask, "command: runs time: time -o writes its report"},
 		{allow, `\time -f %e touch a.txt`, permission.Allow, "allowed by allow rule Bash(touch *)"},
+		{allow, `nohup \time -o t.txt touch a.txt`, permission.Ask, "time -o writes its report"},
+		// xargs runs its command: deny rules hold for it; an allow rule
+		// does not speak for the arguments it reads from its input.
+		{permission.Config{Deny: []string{"Bash(rm:*)"}}, "xargs rm < a.txt", permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{permission.Config{Deny: []string{"Bash(rm:*)"}}, "xargs -I{} rm {} < a.txt", permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{allow, "xargs touch < a.txt", permission.Ask, "xargs: runs touch"},
 		{allow, "timeout 5 rm a.txt", permission.Ask, "timeout: runs rm: writes a.txt"},
 	} {
 		v := check(tc.cfg, tc.command)
