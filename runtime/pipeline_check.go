@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -218,7 +219,12 @@ func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) 
 	default:
 		v.Decision, v.Rule = permission.Deny, RuleDenied
 		v.Reason = "the person denied it"
-		if ans.Reason != "" {
+		switch {
+		case errors.Is(ans.Unanswered, approval.ErrTimeout):
+			v.Rule, v.Reason = RuleTimeout, ans.Reason
+		case ans.Unanswered != nil:
+			v.Rule, v.Reason = RuleUnanswered, ans.Reason
+		case ans.Reason != "":
 			v.Reason += ": " + ans.Reason
 		}
 	}

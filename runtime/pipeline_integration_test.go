@@ -404,7 +404,7 @@ func TestPipelineAskTimeoutDenies(t *testing.T) {
 		w.start(t, "s", permission.ModeDefault)
 		start := time.Now()
 		walk(t, w, "s", []icase{
-			{"no answer", false, nil, "Write", in("file_path", "notes.txt", "content", "x"), permission.Deny, permission.LayerRules, "person:deny", "the person denied it: no answer within 2m0s: denied"},
+			{"no answer", false, nil, "Write", in("file_path", "notes.txt", "content", "x"), permission.Deny, permission.LayerRules, "person:timeout", "no answer within 2m0s: denied"},
 		})
 		assert.Equal(t, approval.DefaultAskTimeout, time.Since(start))
 	})

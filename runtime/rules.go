@@ -56,6 +56,7 @@ const (
 	RuleAllowAlways permission.RuleID = "person:allow-always" // the person allowed it from now on
 	RuleDenied      permission.RuleID = "person:deny"         // the person denied it
 	RuleTimeout     permission.RuleID = "person:timeout"      // no answer in time
+	RuleUnanswered  permission.RuleID = "person:unanswered"   // no one could be asked, or asking failed
 	RuleSilent      permission.RuleID = "subagent:silent"     // an Ask in a session that cannot ask
 )
 

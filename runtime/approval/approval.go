@@ -48,6 +48,11 @@ type Answer struct {
 	// zero, [store.ScopeSession], means the session, whose rules the
 	// pipeline adds.
 	Scope store.Scope
+	// Unanswered is set by [AskWithTimeout] when no person answered: no
+	// asker, an error, a panic, an abandoned or expired wait, an unknown
+	// choice. The answer is then a Deny whose Reason says what happened,
+	// not what a person chose; it wraps [ErrTimeout] when the wait expired.
+	Unanswered error
 }
 
 // Request asks a person to approve one call.

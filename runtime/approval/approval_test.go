@@ -19,25 +19,31 @@ func TestAskWithTimeout(t *testing.T) {
 		name  string
 		asker Asker
 		want  Answer
+		// unanswered: no person answered, and the answer says so.
+		unanswered bool
 	}{
-		{"no asker", nil, Answer{Reason: "approval needed but no one can be asked"}},
+		{"no asker", nil, Answer{Reason: "approval needed but no one can be asked"}, true},
 		{"allow once", AskerFunc(func(context.Context, Request) (Answer, error) { return Answer{Choice: AllowOnce}, nil }),
-			Answer{Choice: AllowOnce}},
+			Answer{Choice: AllowOnce}, false},
 		{"deny without reason", AskerFunc(func(context.Context, Request) (Answer, error) { return Answer{}, nil }),
-			Answer{Reason: "denied by the user"}},
+			Answer{Reason: "denied by the user"}, false},
 		{"deny with reason", AskerFunc(func(context.Context, Request) (Answer, error) {
 			return Answer{Reason: "not in prod"}, nil
-		}), Answer{Reason: "not in prod"}},
+		}), Answer{Reason: "not in prod"}, false},
 		{"error", AskerFunc(func(context.Context, Request) (Answer, error) {
 			return Answer{Choice: AllowAlways}, errors.New("front end gone")
-		}), Answer{Reason: "approval failed: front end gone"}},
+		}), Answer{Reason: "approval failed: front end gone"}, true},
 		{"panic", AskerFunc(func(context.Context, Request) (Answer, error) { panic("oops") }),
-			Answer{Reason: "approval failed: the asker panicked: oops"}},
+			Answer{Reason: "approval failed: the asker panicked: oops"}, true},
 		{"unknown choice", AskerFunc(func(context.Context, Request) (Answer, error) { return Answer{Choice: 9}, nil }),
-			Answer{Reason: "approval returned an unknown choice deny(9): denied"}},
+			Answer{Reason: "approval returned an unknown choice deny(9): denied"}, true},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, AskWithTimeout(ctx, c.asker, req, 0), c.name)
+		got := AskWithTimeout(ctx, c.asker, req, 0)
+		assert.Equal(t, c.unanswered, got.Unanswered != nil, "%s: unanswered: %v", c.name, got.Unanswered)
+		assert.False(t, errors.Is(got.Unanswered, ErrTimeout), "%s: not a timeout", c.name)
+		got.Unanswered = nil
+		assert.Equal(t, c.want, got, c.name)
 	}
 }
 
@@ -46,7 +52,7 @@ func TestAskTimeoutIsDeny(t *testing.T) {
 		var ca ChanAsker
 		start := time.Now()
 		ans := AskWithTimeout(t.Context(), &ca, Request{Tool: "Bash"}, 0)
-		assert.Equal(t, Answer{Reason: "no answer within 2m0s: denied"}, ans)
+		assert.Equal(t, Answer{Reason: "no answer within 2m0s: denied", Unanswered: ErrTimeout}, ans)
 		assert.Equal(t, DefaultAskTimeout, time.Since(start), "the default timeout is 120 s")
 		assert.Empty(t, ca.Pending(), "an expired request is withdrawn")
 	})
@@ -65,7 +71,7 @@ func TestAskTimeoutBoundsADeafAsker(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		start := time.Now()
 		ans := AskWithTimeout(t.Context(), deaf(3*time.Second), Request{Tool: "Bash"}, 300*time.Millisecond)
-		assert.Equal(t, Answer{Reason: "no answer within 300ms: denied"}, ans)
+		assert.Equal(t, Answer{Reason: "no answer within 300ms: denied", Unanswered: ErrTimeout}, ans)
 		assert.Equal(t, 300*time.Millisecond+askGrace, time.Since(start), "the wait ends at the timeout and the grace")
 		time.Sleep(3 * time.Second) // let the deaf asker finish inside the bubble
 	})
@@ -74,6 +80,8 @@ func TestAskTimeoutBoundsADeafAsker(t *testing.T) {
 		time.AfterFunc(time.Second, func() { cancel(errors.New("session ended")) })
 		start := time.Now()
 		ans := AskWithTimeout(ctx, deaf(time.Hour), Request{Tool: "Bash"}, time.Minute)
+		assert.EqualError(t, ans.Unanswered, "session ended", "the cause is kept")
+		ans.Unanswered = nil
 		assert.Equal(t, Answer{Reason: "approval abandoned: session ended"}, ans)
 		assert.Equal(t, time.Second+askGrace, time.Since(start), "the wait ends with the caller's context and the grace")
 		time.Sleep(time.Hour)
@@ -83,6 +91,8 @@ func TestAskTimeoutBoundsADeafAsker(t *testing.T) {
 			time.Sleep(time.Second)
 			panic("late")
 		}), Request{Tool: "Bash"}, time.Minute)
+		assert.EqualError(t, ans.Unanswered, "the asker panicked: late")
+		ans.Unanswered = nil
 		assert.Equal(t, Answer{Reason: "approval failed: the asker panicked: late"}, ans, "a panic on the asking goroutine is a Deny too")
 	})
 }
@@ -114,7 +124,7 @@ func TestChanAsker(t *testing.T) {
 		synctest.Wait() // and its asker, which outlives the wait, sees it
 		assert.Equal(t, Answer{Reason: "no"}, answers[0])
 		assert.Equal(t, Answer{Choice: AllowAlways}, answers[1])
-		assert.Equal(t, Answer{Reason: "no answer within 1m0s: denied"}, answers[2])
+		assert.Equal(t, Answer{Reason: "no answer within 1m0s: denied", Unanswered: ErrTimeout}, answers[2])
 		assert.Empty(t, ca.Pending())
 
 		// An empty id is assigned; a duplicate pending id is refused.

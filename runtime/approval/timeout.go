@@ -23,12 +23,12 @@ const DefaultAskTimeout = 120 * time.Second
 // when it returns.
 func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Duration) Answer {
 	if a == nil {
-		return Answer{Reason: "approval needed but no one can be asked"}
+		return unanswered(errNoAsker, "approval needed but no one can be asked")
 	}
 	if timeout <= 0 {
 		timeout = DefaultAskTimeout
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errAskTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrTimeout)
 	defer cancel()
 	type reply struct {
 		ans Answer
@@ -57,14 +57,14 @@ func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Dura
 		grace.Stop()
 	}
 	switch {
-	case errors.Is(context.Cause(ctx), errAskTimeout) && (r.err != nil || ctx.Err() != nil):
-		return Answer{Reason: fmt.Sprintf("no answer within %s: denied", timeout)}
+	case errors.Is(context.Cause(ctx), ErrTimeout) && (r.err != nil || ctx.Err() != nil):
+		return unanswered(ErrTimeout, fmt.Sprintf("no answer within %s: denied", timeout))
 	case r.err != nil:
-		return Answer{Reason: "approval failed: " + r.err.Error()}
+		return unanswered(r.err, "approval failed: "+r.err.Error())
 	case ctx.Err() != nil:
-		return Answer{Reason: "approval abandoned: " + context.Cause(ctx).Error()}
+		return unanswered(context.Cause(ctx), "approval abandoned: "+context.Cause(ctx).Error())
 	case r.ans.Choice > AllowAlways:
-		return Answer{Reason: fmt.Sprintf("approval returned an unknown choice %s: denied", r.ans.Choice)}
+		return unanswered(errUnknownChoice, fmt.Sprintf("approval returned an unknown choice %s: denied", r.ans.Choice))
 	case r.ans.Choice == Deny && r.ans.Reason == "":
 		r.ans.Reason = "denied by the user"
 	}
@@ -74,4 +74,16 @@ func AskWithTimeout(ctx context.Context, a Asker, req Request, timeout time.Dura
 // askGrace is how long an Asker has to return once its context is done.
 const askGrace = 50 * time.Millisecond
 
-var errAskTimeout = errors.New("approval: timed out")
+// ErrTimeout is what an [Answer]'s Unanswered wraps when the wait for a
+// person expired.
+var ErrTimeout = errors.New("approval: timed out")
+
+var (
+	errNoAsker       = errors.New("approval: no asker")
+	errUnknownChoice = errors.New("approval: unknown choice")
+)
+
+// unanswered is the fail-closed Deny of a question no person answered.
+func unanswered(why error, reason string) Answer {
+	return Answer{Reason: reason, Unanswered: why}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/toolgate/toolgate/internal/sqlschema"
 	"github.com/toolgate/toolgate/runtime/store"
 )
 
@@ -46,7 +47,7 @@ func OpenPostgres(ctx context.Context, dsn string, opts ...Option) (*Store, erro
 	s := &Store{db: db, pg: true, timeout: o.timeout, health: o.health}
 	octx, cancel := s.bound(ctx)
 	defer cancel()
-	if err := pgSchema(octx, db); err != nil {
+	if err := migrate(octx, db, sqlschema.Postgres); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -60,26 +61,6 @@ func OpenPostgres(ctx context.Context, dsn string, opts ...Option) (*Store, erro
 	wg.Go(func() { s.listen(lctx, dsn, conn) })
 	s.stopListen = func() { stop(); wg.Wait() }
 	return s, nil
-}
-
-// pgSchema creates the tables under an advisory lock, so that replicas
-// starting together do not race on CREATE TABLE.
-func pgSchema(ctx context.Context, db *sql.DB) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return failed(ctx, "schema", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7165431)`); err != nil {
-		return failed(ctx, "schema lock", err)
-	}
-	if err := execAll(ctx, tx, schema("BIGSERIAL PRIMARY KEY")); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return failed(ctx, "schema", err)
-	}
-	return nil
 }
 
 // subscribe opens a connection that listens on the channel, within the

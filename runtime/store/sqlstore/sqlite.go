@@ -7,6 +7,8 @@ import (
 	"net/url"
 
 	_ "modernc.org/sqlite" // the "sqlite" driver, pure Go
+
+	"github.com/toolgate/toolgate/internal/sqlschema"
 )
 
 // OpenSQLite opens (creating it if needed) the SQLite database at path.
@@ -26,7 +28,7 @@ func OpenSQLite(ctx context.Context, path string, opts ...Option) (*Store, error
 	s := &Store{db: db, timeout: o.timeout}
 	octx, cancel := s.bound(ctx)
 	defer cancel()
-	if err := execAll(octx, db, schema("INTEGER PRIMARY KEY AUTOINCREMENT")); err != nil {
+	if err := migrate(octx, db, sqlschema.SQLite); err != nil {
 		db.Close()
 		return nil, err
 	}

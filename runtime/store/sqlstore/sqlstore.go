@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -397,21 +396,6 @@ func (s *Store) Counters(ctx context.Context, session string) (store.Counters, b
 	return c, true, nil
 }
 
-// schema creates the tables; id is the dialect's auto-increment key.
-func schema(id string) []string {
-	return []string{
-		`CREATE TABLE IF NOT EXISTS toolgate_grants (id ` + id + `, scope INTEGER NOT NULL, gkey TEXT NOT NULL,
-			rule TEXT NOT NULL, created BIGINT NOT NULL, UNIQUE (scope, gkey, rule))`,
-		`CREATE TABLE IF NOT EXISTS toolgate_approvals (id TEXT PRIMARY KEY, session TEXT NOT NULL, body TEXT NOT NULL,
-			created BIGINT NOT NULL, expires BIGINT NOT NULL, answered INTEGER NOT NULL DEFAULT 0,
-			choice INTEGER NOT NULL DEFAULT 0, areason TEXT NOT NULL DEFAULT '', aby TEXT NOT NULL DEFAULT '',
-			ascope INTEGER NOT NULL DEFAULT 0, answered_at BIGINT NOT NULL DEFAULT 0)`,
-		`CREATE INDEX IF NOT EXISTS toolgate_approvals_pending ON toolgate_approvals (answered, created)`,
-		`CREATE TABLE IF NOT EXISTS toolgate_cancels (session TEXT PRIMARY KEY, reason TEXT NOT NULL, created BIGINT NOT NULL)`,
-		`CREATE TABLE IF NOT EXISTS toolgate_counters (session TEXT PRIMARY KEY, body TEXT NOT NULL, updated BIGINT NOT NULL)`,
-	}
-}
-
 // Prune deletes the approvals answered or expired before cutoff, so that
 // the table stays small. Hosts call it now and then.
 func (s *Store) Prune(ctx context.Context, before time.Time) error {
@@ -422,17 +406,6 @@ func (s *Store) Prune(ctx context.Context, before time.Time) error {
 		OR (answered = 0 AND expires <> 0 AND expires < $1)`, n)
 	if err != nil {
 		return failed(ctx, "prune", err)
-	}
-	return nil
-}
-
-func execAll(ctx context.Context, ex interface {
-	ExecContext(context.Context, string, ...any) (sql.Result, error)
-}, stmts []string) error {
-	for _, q := range stmts {
-		if _, err := ex.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("sqlstore: schema: %w: %s", err, strings.Fields(q)[:6])
-		}
 	}
 	return nil
 }
