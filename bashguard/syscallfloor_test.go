@@ -37,6 +37,7 @@ var syscallTable = []struct {
 	{"grep -n TODO src/a.go", permission.Allow, func(n int) int { return n + 2 }, "one operand: an lstat of each of its n+2 components"},
 	{"git status", permission.Allow, func(n int) int { return n + 3 }, "the repository's facts: a stamp of each of the n components of its top, of .git, config and config.worktree"},
 	{"git log -1", permission.Allow, func(n int) int { return n + 3 }, "the repository's facts, as git status"},
+	{"wc -l README.md src/a.go src/main.go", permission.Allow, func(n int) int { return 3*n + 5 }, "three operands: an lstat of each of their n+1, n+2 and n+2 components"},
 	{"git status && ls -la src | grep main", permission.Allow, func(n int) int { return n + 3 + n + 1 }, "git status, then an lstat of each of the n+1 components of src"},
 }
 
@@ -71,10 +72,11 @@ func TestSyscallFloorHelper(t *testing.T) {
 	ctx := context.Background()
 	for i, tc := range syscallTable {
 		syscallMark("begin", coldMark+i)
-		g.Judge(ctx, dir, CheckerJudge(sb), tc.script) // the session's earlier calls
+		// A view of the sandbox for each call, as a pipeline takes one.
+		g.Judge(ctx, dir, CheckerJudge(sb.Pin()), tc.script) // the session's earlier calls
 		syscallMark("end", coldMark+i)
 		syscallMark("begin", i)
-		v := g.Judge(ctx, dir, CheckerJudge(sb), tc.script)
+		v := g.Judge(ctx, dir, CheckerJudge(sb.Pin()), tc.script)
 		syscallMark("end", i)
 		require.Equal(t, tc.decision, v.Decision, "%s: %s", tc.script, v.Reason)
 	}

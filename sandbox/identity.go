@@ -108,6 +108,10 @@ type identities struct {
 // current returns identities that describe the file system now: the
 // recorded ones if nothing they depend on has changed, else a new search.
 func (s *Sandbox) current() *identities {
+	if s.base != nil {
+		s.pinOnce.Do(func() { s.pinned = s.base.current() })
+		return s.pinned
+	}
 	ids := s.ids.Load()
 	if ids != nil && !ids.racy && ids.valid() {
 		return ids

@@ -190,3 +190,42 @@ func TestLargeToolCacheKeepsPackageReads(t *testing.T) {
 	assert.Equal(t, permission.Ask, d, reason)
 	assert.Contains(t, reason, "is a hard link of "+base+"/home/.kube/config (secret")
 }
+
+// TestPinHoldsOneDecision: a view taken by Pin judges as its sandbox does,
+// holds the locations found by identity from its first judgement on, and
+// the next view sees what changed since.
+func TestPinHoldsOneDecision(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	proj := filepath.Join(base, "proj")
+	require.NoError(t, os.MkdirAll(filepath.Join(proj, ".git/hooks"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, ".git/config"), []byte("[core]\n"), 0o644))
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{proj}, WorkDir: proj})
+	require.NoError(t, err)
+	view := sb.Pin()
+	assert.Same(t, view, view.Pin(), "a view of a view is itself")
+	assert.Nil(t, (*sandbox.Sandbox)(nil).Pin())
+	for _, p := range []string{"notes.txt", ".git/config", "../x"} {
+		for _, write := range []bool{false, true} {
+			d, reason := sb.CheckPath(p, write)
+			vd, vreason := view.CheckPath(p, write)
+			assert.Equal(t, d, vd, "%s write=%v: the view judges as its sandbox", p, write)
+			assert.Equal(t, reason, vreason, "%s write=%v", p, write)
+		}
+	}
+
+	// A hard link of the git config under a name the view already
+	// judged: the file's identity was recorded before the view's first
+	// judgement, so the view sees the new name too, as do the next view
+	// and the sandbox.
+	require.NoError(t, os.Link(filepath.Join(proj, ".git/config"), filepath.Join(proj, "notes.txt")))
+	d, reason := view.CheckPath("notes.txt", true)
+	assert.Equal(t, permission.Ask, d, reason)
+	assert.Contains(t, reason, "is a hard link of "+proj+"/.git/config (protected", "the view sees the link")
+	d, reason = sb.Pin().CheckPath("notes.txt", true)
+	assert.Equal(t, permission.Ask, d, reason)
+	assert.Contains(t, reason, "is a hard link of "+proj+"/.git/config (protected", "the next view sees the link")
+	d, reason = sb.CheckPath("notes.txt", true)
+	assert.Equal(t, permission.Ask, d, reason)
+	assert.Contains(t, reason, "is a hard link of "+proj+"/.git/config (protected", "and so does the sandbox")
+}

@@ -30,6 +30,28 @@ type Sandbox struct {
 	// (see select.go); made once, on first use.
 	witnessOnce sync.Once
 	witnessList []witness
+	// base is set on a view of one decision ([Sandbox.Pin]): the sandbox
+	// it was taken of, whose identities it takes once, on first use, into
+	// pinned, and whose witnesses it shares.
+	base    *Sandbox
+	pinOnce sync.Once
+	pinned  *identities
+}
+
+// Pin returns a view of s for one decision: it judges every path as s
+// does, but revalidates the protected and secret locations found by
+// identity once, when it first needs them, and holds them for every
+// path it judges after, where s revalidates them for each path (a stat
+// of each file they depend on). A host takes a view for each tool call
+// and drops it after: a change to the file system after the view first
+// judged is seen by the next view, not by this one. A view of a view is
+// itself; Pin of nil is nil.
+func (s *Sandbox) Pin() *Sandbox {
+	if s == nil || s.base != nil {
+		return s
+	}
+	return &Sandbox{roots: s.roots, workDir: s.workDir, home: s.home, protected: s.protected,
+		secret: s.secret, mounts: s.mounts, base: s}
 }
 
 // New builds a sandbox from cfg. Every root and the working directory are

@@ -39,6 +39,9 @@ const maxFilters = maxAlternatives
 
 // witnesses returns the sandbox's witness names, made on first use.
 func (s *Sandbox) witnesses() []witness {
+	if s.base != nil {
+		return s.base.witnesses()
+	}
 	s.witnessOnce.Do(func() {
 		seen := map[string]bool{}
 		for i := range s.secret.pats {
