@@ -36,7 +36,8 @@ func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 // runCheck is "toolgate check": one Claude Code hook event on stdin, one
 // JSON answer on stdout, exit status 0 in every case. Every failure of a
-// PreToolUse check is a deny with its reason.
+// PreToolUse check is a deny with its reason. An event of Codex CLI (or
+// --host codex) is answered in Codex's protocol instead (host_codex.go).
 func runCheck(args []string, e env) (code int) {
 	// The answer's shape: a PreToolUse deny until the event names itself.
 	name := ""
@@ -52,6 +53,7 @@ func runCheck(args []string, e env) (code int) {
 	fs.Var(&settings, "settings", "a further settings `file`, in command-line scope (repeatable)")
 	managed := fs.String("managed", defaultManagedSettings(), "the managed settings `file`")
 	stateDir := fs.String("state-dir", "", "the `directory` for per-session hook snapshots (default $XDG_STATE_HOME/toolgate or ~/.local/state/toolgate)")
+	host := fs.String("host", "", "the `agent` whose hook protocol to speak: claude-code or codex (default: from the event's shape)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		if helpRequested(fs, err, e) {
 			return 0 // a person asked; the hook path never passes -h
@@ -68,6 +70,13 @@ func runCheck(args []string, e env) (code int) {
 	data, err := io.ReadAll(io.LimitReader(e.stdin, maxEventBytes+1))
 	if err != nil {
 		_ = writeJSON(e.stdout, denyAnswer("cannot read the hook event: "+err.Error()))
+		return 0
+	}
+	switch {
+	case *host == hostCodex || *host == "" && isCodexEvent(data):
+		return checkCodex(data, e, *managed, settings, *stateDir)
+	case *host != "" && *host != "claude-code":
+		_ = writeJSON(e.stdout, denyAnswer(fmt.Sprintf("bad command line: unknown --host %q", *host)))
 		return 0
 	}
 	ev, err := parseEvent(data)

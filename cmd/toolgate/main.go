@@ -16,7 +16,7 @@ func main() {
 }
 
 const usage = `usage:
-  toolgate check [--settings FILE]... [--managed FILE] < event.json
+  toolgate check [--host codex] [--settings FILE]... [--managed FILE] < event.json
   toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] [--exit-code] TOOL 'JSON input'
   toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
   toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote]

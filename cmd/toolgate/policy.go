@@ -61,6 +61,10 @@ type source struct {
 	// others are the further directories that may be the project (see
 	// sources.go): their settings' deny and ask rules apply.
 	others []string
+	// judgedOnly is set for a host that runs commands where toolgate's
+	// confining launcher cannot work (Codex CLI's own sandbox): commands
+	// are judged in full, never wrapped, whatever toolgate.confine says.
+	judgedOnly bool
 }
 
 // projectDir is the project directory: src.project when set, else cwd.
@@ -412,7 +416,7 @@ func (p *policy) loadOptions() error {
 	}
 	networkSet, confineSet, kernelNetSet := false, false, false
 	p.kernelNet = networkOff
-	p.confine = true
+	p.confine = !p.src.judgedOnly
 	untrusted := "this workspace has not been trusted"
 	project := p.src.projectDir()
 	for _, f := range files {
@@ -450,7 +454,7 @@ func (p *policy) loadOptions() error {
 			if !*o.Confine && f.Workspace() {
 				p.warnings = append(p.warnings, fmt.Sprintf("ignoring toolgate.confine false from %s %s: %s", f.Scope, f.Path, weaken))
 			} else {
-				p.confine, confineSet = *o.Confine, true
+				p.confine, confineSet = *o.Confine && !p.src.judgedOnly, true
 			}
 		}
 		if len(o.PassEnv) > 0 {
