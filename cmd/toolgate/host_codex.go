@@ -185,14 +185,14 @@ func parseCodexEvent(data []byte) (codexEvent, error) {
 
 // codexPre answers a PreToolUse event.
 func codexPre(ev event, src source) codexAnswer {
-	v, err := decideCodex(ev, src)
+	v, asked, err := decideCodex(ev, src)
 	if err != nil {
 		return codexBlock("toolgate: " + err.Error())
 	}
 	switch v.Decision {
 	case permission.Allow:
 	case permission.Ask:
-		return codexBlock(reasonOf(v) + " (" + codexAskNote(ev) + ")")
+		return codexBlock(reasonOf(v) + " (" + codexAskNote(ev, v, asked) + ")")
 	default:
 		return codexBlock(reasonOf(v))
 	}
@@ -212,7 +212,7 @@ func codexPre(ev event, src source) codexAnswer {
 // codexPermission answers a PermissionRequest event: Codex asks for an
 // approval, and toolgate denies it or leaves it to the person.
 func codexPermission(ev event, src source) codexAnswer {
-	v, err := decideCodex(ev, src)
+	v, _, err := decideCodex(ev, src)
 	if err != nil {
 		return codexBlock("toolgate: " + err.Error())
 	}
@@ -222,24 +222,40 @@ func codexPermission(ev event, src source) codexAnswer {
 	return codexAnswer{}
 }
 
-// codexAskNote says how to allow a call toolgate would have asked about:
-// Codex's PreToolUse cannot ask the person.
-func codexAskNote(ev event) string {
-	rule := ev.ToolName
-	switch ev.ToolName {
-	case "Bash":
-		var in struct{ Command string }
-		if json.Unmarshal(ev.ToolInput, &in) == nil && in.Command != "" {
-			rule = "Bash(" + in.Command + ")"
+// codexAskNote says how to allow a call toolgate would have asked about,
+// since Codex's PreToolUse cannot ask the person: the exact rules an
+// "allow always" answer would record (one per simple command, one per
+// file of a patch), or, where none fits, that a rule of the person's own
+// is needed.
+func codexAskNote(ev event, v runtime.Verdict, paths []string) string {
+	var rules []string
+	switch {
+	case ev.ToolName == "apply_patch":
+		for _, p := range paths {
+			if !strings.ContainsAny(p, "*?[]{}\\()") {
+				rules = append(rules, "Edit(/"+p+")")
+			}
 		}
-	case "apply_patch":
-		rule = "Edit(//path/**)"
+	case len(v.Commands) > 0:
+		var args [][]string
+		for _, c := range v.Commands {
+			if c.Decision != permission.Allow {
+				args = append(args, c.Args)
+			}
+		}
+		rules, _ = permission.AllowAlwaysRules(ev.ToolName, args)
+	case isMCPName(ev.ToolName):
+		rules = []string{ev.ToolName}
+	}
+	note := "Codex CLI cannot ask from a hook, so toolgate blocks what it would ask about"
+	if len(rules) == 0 {
+		return note + "; no exact rule allows it: write your own in permissions.allow of ~/.claude/settings.json"
 	}
 	var r strings.Builder
 	enc := json.NewEncoder(&r)
-	enc.SetEscapeHTML(false) // the rule as the person types it: > stays >
-	_ = enc.Encode(rule)
-	return "Codex CLI cannot ask from a hook, so toolgate blocks what it would ask about; to allow it, add " + strings.TrimSpace(r.String()) + " to permissions.allow in ~/.claude/settings.json"
+	enc.SetEscapeHTML(false) // the rules as the person types them
+	_ = enc.Encode(rules)
+	return note + "; to allow it, add " + strings.TrimSpace(r.String()) + " to permissions.allow in ~/.claude/settings.json"
 }
 
 // codexAddDirNote replaces addDirNote in Codex's reasons: Codex tells a
@@ -249,36 +265,36 @@ const codexAddDirNote = "Codex CLI's --add-dir and writable_roots do not reach h
 
 // decideCodex judges a Codex call: a shell command or an MCP call as
 // itself, a patch as a write to each file it names, the strictest
-// decision winning.
-func decideCodex(ev event, src source) (runtime.Verdict, error) {
-	var v runtime.Verdict
-	var err error
+// decision winning; asked are the patch's files toolgate would ask about.
+func decideCodex(ev event, src source) (v runtime.Verdict, asked []string, err error) {
 	switch {
 	case ev.ToolName == "Bash", isMCPName(ev.ToolName):
 		v, err = decide(ev, src)
 	case ev.ToolName == "apply_patch":
-		v, err = decidePatch(ev, src)
+		v, asked, err = decidePatch(ev, src)
 	default:
-		return runtime.Verdict{}, fmt.Errorf("Codex tool %q is not one toolgate judges; leave it out of the hook's matcher or deny it", ev.ToolName)
+		return runtime.Verdict{}, nil, fmt.Errorf("Codex tool %q is not one toolgate judges; leave it out of the hook's matcher or deny it", ev.ToolName)
 	}
 	v.Reason = strings.ReplaceAll(v.Reason, "("+addDirNote+")", "("+codexAddDirNote+")")
-	return v, err
+	return v, asked, err
 }
 
 // decidePatch judges an apply_patch call as one Write per file the patch
-// adds, updates, deletes or moves to.
-func decidePatch(ev event, src source) (runtime.Verdict, error) {
+// adds, updates, deletes or moves to; asked are the files it would ask
+// about.
+func decidePatch(ev event, src source) (runtime.Verdict, []string, error) {
 	var in struct {
 		Command string `json:"command"`
 	}
 	if err := json.Unmarshal(ev.ToolInput, &in); err != nil || in.Command == "" {
-		return runtime.Verdict{}, errors.New("cannot read the patch of apply_patch (tool_input.command)")
+		return runtime.Verdict{}, nil, errors.New("cannot read the patch of apply_patch (tool_input.command)")
 	}
 	paths := patchPaths(in.Command)
 	if len(paths) == 0 {
-		return runtime.Verdict{}, errors.New("the patch of apply_patch names no file")
+		return runtime.Verdict{}, nil, errors.New("the patch of apply_patch names no file")
 	}
 	var worst runtime.Verdict
+	var asked []string
 	for i, p := range paths {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(ev.Cwd, p)
@@ -288,7 +304,10 @@ func decidePatch(ev event, src source) (runtime.Verdict, error) {
 		one.ToolName, one.ToolInput = "Write", input
 		v, err := decide(one, src)
 		if err != nil {
-			return runtime.Verdict{}, err
+			return runtime.Verdict{}, nil, err
+		}
+		if v.Decision == permission.Ask {
+			asked = append(asked, p)
 		}
 		if i == 0 || stricter(v.Decision, worst.Decision) {
 			worst = v
@@ -296,7 +315,7 @@ func decidePatch(ev event, src source) (runtime.Verdict, error) {
 	}
 	// The verdict is the patch's, not a Write's input.
 	worst.Input = ev.ToolInput
-	return worst, nil
+	return worst, asked, nil
 }
 
 // stricter reports whether a is a stricter decision than b: Deny, then

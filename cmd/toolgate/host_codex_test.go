@@ -66,7 +66,7 @@ func TestCodexAnswers(t *testing.T) {
 				return codexEventJSON("PreToolUse", cwd, "Bash", bash("echo hi > new.txt"), nil)
 			},
 			code:   2,
-			stderr: []string{"toolgate: ", "Codex CLI cannot ask from a hook", `"Bash(echo hi > new.txt)"`, "permissions.allow"},
+			stderr: []string{"toolgate: ", `Codex CLI cannot ask from a hook, so toolgate blocks what it would ask about; to allow it, add ["Bash(echo hi)"] to permissions.allow in ~/.claude/settings.json`},
 			never:  []string{"bypassPermissions mode"},
 		},
 		{
@@ -239,6 +239,39 @@ func TestCodexAdditionalContext(t *testing.T) {
 	var ans map[string]map[string]string
 	require.NoError(t, json.Unmarshal([]byte(stdout), &ans), stdout)
 	assert.Equal(t, map[string]map[string]string{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "output checked"}}, ans)
+}
+
+// TestCodexAskRules: the rules a block names for what toolgate would ask
+// about are the ones that allow it, once the person adds them.
+func TestCodexAskRules(t *testing.T) {
+	cases := []struct {
+		about, tool string
+		input       map[string]string
+	}{
+		{"a redirect", "Bash", map[string]string{"command": "echo hi > new.txt"}},
+		{"two commands", "Bash", map[string]string{"command": "mkdir -p build && touch build/x"}},
+		{"a patch", "apply_patch", map[string]string{"command": "*** Begin Patch\n*** Add File: src/new.go\n+package main\n*** Update File: README.md\n@@\n-# proj\n+# app\n*** End Patch\n"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.about, func(t *testing.T) {
+			t.Parallel()
+			tmp := workspace(t)
+			ev := codexEventJSON("PreToolUse", filepath.Join(tmp, "proj"), tc.tool, tc.input, nil)
+			_, stderr, code := runBinary(t, tmp, nil, ev)
+			require.Equal(t, 2, code, stderr)
+			_, list, ok := strings.Cut(stderr, "to allow it, add ")
+			require.True(t, ok, "the block names rules: %s", stderr)
+			list, _, _ = strings.Cut(list, " to permissions.allow")
+			var rules []string
+			require.NoError(t, json.Unmarshal([]byte(list), &rules), list)
+			require.NotEmpty(t, rules)
+			settings, _ := json.Marshal(map[string]any{"permissions": map[string]any{"allow": rules}})
+			require.NoError(t, os.WriteFile(filepath.Join(tmp, "home/.claude/settings.json"), settings, 0o644))
+			stdout, stderr, code := runBinary(t, tmp, nil, ev)
+			assert.Equal(t, 0, code, "the named rules %v allow the call: %s", rules, stderr)
+			assert.Empty(t, stdout)
+		})
+	}
 }
 
 func TestPatchPaths(t *testing.T) {
