@@ -28,6 +28,15 @@
 // tool_name, tool_input), a settings file that cannot be read or parsed, a
 // panic — is a deny with the reason (for a post event, a systemMessage).
 //
+// With --host codex, or for an event that carries turn_id, toolgate check
+// speaks Codex CLI's protocol instead (see examples/codex/hooks.json): exit
+// status 2 with the reason on stderr blocks a PreToolUse call, denies a
+// PermissionRequest and, for PostToolUse, replaces the output the model
+// sees; exit status 0 with nothing on stdout lets the call go on. Codex's
+// permission_mode is ignored, an Ask is a block that names the rules
+// allowing the call, an unknown tool or event is blocked, and commands are
+// judged, never confined.
+//
 // The project is CLAUDE_PROJECT_DIR, which Claude Code gives its hooks, or
 // else the event's cwd, never the process's working directory: its
 // settings apply, and the sandbox's roots are the project and the

@@ -11,7 +11,9 @@
 // timeout per run. Codex runs its commands in its own workspace-write
 // sandbox inside that one. A scenario asserts what really happened: files
 // on disk, and the function_call_output the model received in the next
-// API request.
+// API request. PermissionRequest is not reached: codex exec runs with the
+// approval policy never, so Codex asks for no approval (the command's
+// tests hold toolgate's answer to it).
 //
 // Run it with
 //
