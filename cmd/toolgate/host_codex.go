@@ -192,7 +192,7 @@ func codexPre(ev event, src source) codexAnswer {
 	switch v.Decision {
 	case permission.Allow:
 	case permission.Ask:
-		return codexBlock(reasonOf(v) + " (" + codexAskNote(ev, v, asked) + ")")
+		return codexBlock(reasonOf(v) + " (" + codexAskNote(ev, src, v, asked) + ")")
 	default:
 		return codexBlock(reasonOf(v))
 	}
@@ -225,9 +225,10 @@ func codexPermission(ev event, src source) codexAnswer {
 // codexAskNote says how to allow a call toolgate would have asked about,
 // since Codex's PreToolUse cannot ask the person: the exact rules an
 // "allow always" answer would record (one per simple command, one per
-// file of a patch), or, where none fits, that a rule of the person's own
-// is needed.
-func codexAskNote(ev event, v runtime.Verdict, paths []string) string {
+// file of a patch), once toolgate has judged the call again with them and
+// seen it allowed; where none fits, that a rule of the person's own is
+// needed.
+func codexAskNote(ev event, src source, v runtime.Verdict, paths []string) string {
 	var rules []string
 	switch {
 	case ev.ToolName == "apply_patch":
@@ -248,8 +249,15 @@ func codexAskNote(ev event, v runtime.Verdict, paths []string) string {
 		rules = []string{ev.ToolName}
 	}
 	note := "Codex CLI cannot ask from a hook, so toolgate blocks what it would ask about"
+	if len(rules) > 0 {
+		try := src
+		try.tryAllow = rules
+		if w, _, err := decideCodex(ev, try); err != nil || w.Decision != permission.Allow {
+			rules = nil
+		}
+	}
 	if len(rules) == 0 {
-		return note + "; no exact rule allows it: write your own in permissions.allow of ~/.claude/settings.json"
+		return note + "; no exact rule allows it alone: see the reason, or write a rule of your own in ~/.claude/settings.json"
 	}
 	var r strings.Builder
 	enc := json.NewEncoder(&r)

@@ -125,6 +125,22 @@ func TestCodexAnswers(t *testing.T) {
 			stderr: []string{`toolgate: Codex tool "spawn_agent" is not one toolgate judges`},
 		},
 		{
+			about: "a toolgate PreToolUse hook's rewrite is blocked, not handed to Codex",
+			settings: `{"toolgate": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+				"command": "cat >/dev/null; printf '%s' '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"ls src\"}}}'"}]}]}}}`,
+			event:  func(cwd string) string { return codexEventJSON("PreToolUse", cwd, "Bash", bash("ls"), nil) },
+			code:   2,
+			stderr: []string{"toolgate: ", "a PreToolUse hook rewrote the input, and toolgate does not hand Codex CLI rewritten input"},
+		},
+		{
+			about: "an MCP call toolgate would ask about is blocked with the rule that allows it",
+			event: func(cwd string) string {
+				return codexEventJSON("PreToolUse", cwd, "mcp__github__create_issue", map[string]string{"title": "x"}, nil)
+			},
+			code:   2,
+			stderr: []string{"toolgate: ", `to allow it, add ["mcp__github__create_issue"] to permissions.allow`},
+		},
+		{
 			about: "PermissionRequest for a call toolgate allows is left to the person: the empty answer",
 			event: func(cwd string) string {
 				return codexEventJSON(codexPermissionRequest, cwd, "Bash", bash("ls src"), nil)
@@ -241,6 +257,20 @@ func TestCodexAdditionalContext(t *testing.T) {
 	assert.Equal(t, map[string]map[string]string{"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "output checked"}}, ans)
 }
 
+// TestCodexAskNoRule: where no exact rule allows a call alone, the block
+// says so rather than name one that would not.
+func TestCodexAskNoRule(t *testing.T) {
+	tmp := workspace(t)
+	ev := codexEventJSON("PreToolUse", filepath.Join(tmp, "proj"), "Bash", map[string]string{"command": "cat ../outside/secret.txt"}, nil)
+	stdout, stderr, code := runBinary(t, tmp, nil, ev)
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "outside every root")
+	assert.Contains(t, stderr, "list such directories in permissions.additionalDirectories")
+	assert.Contains(t, stderr, "Codex CLI cannot ask from a hook, so toolgate blocks what it would ask about; no exact rule allows it alone")
+	assert.NotContains(t, stderr, "to allow it, add")
+}
+
 // TestCodexAskRules: the rules a block names for what toolgate would ask
 // about are the ones that allow it, once the person adds them.
 func TestCodexAskRules(t *testing.T) {
@@ -250,6 +280,7 @@ func TestCodexAskRules(t *testing.T) {
 	}{
 		{"a redirect", "Bash", map[string]string{"command": "echo hi > new.txt"}},
 		{"two commands", "Bash", map[string]string{"command": "mkdir -p build && touch build/x"}},
+		{"an MCP tool", "mcp__github__create_issue", map[string]string{"title": "x"}},
 		{"a patch", "apply_patch", map[string]string{"command": "*** Begin Patch\n*** Add File: src/new.go\n+package main\n*** Update File: README.md\n@@\n-# proj\n+# app\n*** End Patch\n"}},
 	}
 	for _, tc := range cases {

@@ -65,6 +65,9 @@ type source struct {
 	// confining launcher cannot work (Codex CLI's own sandbox): commands
 	// are judged in full, never wrapped, whatever toolgate.confine says.
 	judgedOnly bool
+	// tryAllow are allow rules taken as the user's own, on top of the
+	// settings: the rules a block suggests, tried before it names them.
+	tryAllow []string
 }
 
 // projectDir is the project directory: src.project when set, else cwd.
@@ -326,6 +329,9 @@ func loadPolicy(src source) (*policy, error) {
 		if s != nil {
 			p.files = append(p.files, s)
 		}
+	}
+	if len(src.tryAllow) > 0 {
+		p.files = append(p.files, &permission.Settings{Scope: permission.ScopeUser, Path: "(rules toolgate suggests)", Allow: src.tryAllow})
 	}
 	var merged []string
 	p.cfg, merged = permission.Merge(baseConfig(project, src.home), p.files...)
