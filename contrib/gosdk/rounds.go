@@ -47,7 +47,7 @@ type rounds struct {
 
 // put keeps r and returns the request state to give the client.
 func (rs *rounds) put(r *round, args json.RawMessage) (string, error) {
-	canon, err := canonical(args)
+	canon, err := runtime.CanonicalInput(args)
 	if err != nil {
 		return "", err
 	}
@@ -77,7 +77,9 @@ func (rs *rounds) take(state, sid, tool string, args json.RawMessage) (*round, b
 	if state == "" {
 		return nil, false
 	}
-	canon, err := canonical(args)
+	// An input the pipeline cannot read (a key twice, nested too deep)
+	// continues no call: judged afresh, Check refuses it with its reason.
+	canon, err := runtime.CanonicalInput(args)
 	if err != nil {
 		return nil, false
 	}
@@ -92,21 +94,4 @@ func (rs *rounds) take(state, sid, tool string, args json.RawMessage) (*round, b
 		return nil, false
 	}
 	return r, true
-}
-
-// canonical returns data as JSON with object keys sorted and numbers as
-// written, to compare a call's input across its rounds. Only the input
-// judged in the first round runs, so this decides which rounds belong
-// together, never what runs.
-func canonical(data []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the input")
-	}
-	return json.Marshal(v)
 }

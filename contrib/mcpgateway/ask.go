@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -104,9 +103,11 @@ func (g *Gateway) ask(ctx context.Context, req *mcp.CallToolRequest, call runtim
 
 // askLater records the question and returns the result that asks it.
 func (g *Gateway) askLater(call runtime.Call, v runtime.Verdict, params *mcp.ElicitParams) askOutcome {
-	canon, err := canonical(call.Input)
+	// The answer comes with the input again: it counts only for the same
+	// input, compared in the form the pipeline compares calls by.
+	canon, err := runtime.CanonicalInput(call.Input)
 	if err != nil {
-		return askOutcome{v: denied(v, "mcp:ask-failed", "the input cannot be put to the person: "+v.Reason)}
+		return askOutcome{v: denied(v, "mcp:ask-failed", "the input cannot be put to the person ("+err.Error()+"): "+v.Reason)}
 	}
 	state := rand.Text()
 	q := &pending{sid: call.Session, tool: call.Tool, input: canon, call: call, v: v, done: make(chan struct{})}
@@ -170,7 +171,9 @@ func (g *Gateway) answered(req *mcp.CallToolRequest, sid, tool string) (answer, 
 	if !ok || state == "" {
 		return answer{}, false
 	}
-	canon, err := canonical(args(req))
+	// An input the pipeline cannot read (a key twice, nested too deep)
+	// answers nothing: judged afresh, Check refuses it with its reason.
+	canon, err := runtime.CanonicalInput(args(req))
 	if err != nil {
 		return answer{}, false
 	}
@@ -222,21 +225,4 @@ func question(call runtime.Call, v runtime.Verdict) string {
 		in = in[:maxQuestionInput] + fmt.Sprintf("… (%d bytes in all)", len(v.Input))
 	}
 	return fmt.Sprintf("Allow %s %s? %s", call.Tool, in, v.Reason)
-}
-
-// canonical returns data as JSON with object keys sorted and numbers as
-// written, for comparing a call's input across the rounds of a question.
-// Only the input judged in the first round ever runs, so this decides
-// which answers count, never what runs.
-func canonical(data []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the input")
-	}
-	return json.Marshal(v)
 }
