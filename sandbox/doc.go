@@ -57,8 +57,10 @@
 // # Pattern syntax
 //
 // Protected and secret patterns are "/"-separated components, each matched
-// like [path.Match] ("*", "?", "[...]"), with "**" standing for any number
-// of components. Case is ignored. A trailing "/" names a directory and
+// as doublestar matches a component, the glob syntax of the permission
+// rules and search filters too ("*", "?", "[...]" with "[!...]" for the
+// complement, "{a,b}"; a group may not hold a "/"), with "**" standing
+// for any number of components. Case is ignored. A trailing "/" names a directory and
 // everything beneath it. A pattern without a leading "/" matches the
 // trailing components of a path at any depth (".git/" matches
 // /r/.git/config and /r/vendor/x/.git/HEAD; "*.pem" matches /r/a/b.pem); a

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"errors"
-	"path"
 	"strconv"
 	"strings"
 
@@ -221,7 +220,7 @@ func dotLike(e string) bool {
 		return false
 	}
 	for _, name := range [...]string{".", ".."} {
-		if ok, _ := path.Match(e, name); ok {
+		if ok, _ := doublestar.Match(e, name); ok {
 			return true
 		}
 	}

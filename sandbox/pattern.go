@@ -2,17 +2,23 @@ package sandbox
 
 import (
 	"math/bits"
-	"path"
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // pattern is one compiled protected or secret pattern.
 //
-// Syntax: components separated by "/", each matched with [path.Match]
-// (so "*", "?" and "[...]" work within a component), and "**" as a whole
-// component matching any number of components. Matching ignores case, so
+// Syntax: components separated by "/", each matched as doublestar (the
+// glob engine of the permission rules, search filters and globs) matches
+// one component: "*", "?", "[...]" (with "[!...]" and "[^...]" for a
+// class's complement), "{a,b}" and backslash escapes; and "**" as a whole
+// component matching any number of components. This is a layer over that
+// engine, not a second one: what it adds is the structure doublestar has
+// no words for (case ignored, unanchored and directory patterns,
+// exceptions and lifts) and an index of literal components. Matching ignores case, so
 // that ".GIT/config" on a case-insensitive file system is still caught; a
 // false match only makes a decision stricter. A pattern ending in "/" names
 // a directory and matches it and everything beneath it. A pattern beginning
@@ -42,12 +48,13 @@ const (
 	elemLiteral elemKind = iota // a name without wildcards: equality
 	elemStar                    // "pre*suf" with one "*": prefix and suffix
 	elemStars                   // "a*b*c" with several "*" and no other wildcard: the parts in order
-	elemGlob                    // anything else: path.Match
+	elemGlob                    // anything else: doublestar
 	elemAny                     // "**": any number of components
 )
 
 // elem is one compiled pattern component, lower-cased. Each kind matches
-// exactly the names [path.Match] would match with the component's text.
+// exactly the names doublestar matches with the component's text
+// (FuzzPatternDoublestar holds the fast kinds to it).
 type elem struct {
 	kind elemKind
 	text string // the component as written (lower-cased)
@@ -57,16 +64,23 @@ type elem struct {
 	parts []string
 }
 
+// globMeta are the characters doublestar gives a meaning in a component;
+// a component without them is a literal name.
+const (
+	globMeta        = `*?[]{}\`
+	globMetaButStar = `?[]{}\`
+)
+
 func compileElem(e string) elem {
 	switch {
 	case e == "**":
 		return elem{kind: elemAny, text: e}
-	case !strings.ContainsAny(e, `*?[\`):
+	case !strings.ContainsAny(e, globMeta):
 		return elem{kind: elemLiteral, text: e}
-	case strings.Count(e, "*") == 1 && !strings.ContainsAny(e, `?[\`):
+	case strings.Count(e, "*") == 1 && !strings.ContainsAny(e, globMetaButStar):
 		pre, suf, _ := strings.Cut(e, "*")
 		return elem{kind: elemStar, text: e, pre: pre, suf: suf}
-	case !strings.ContainsAny(e, `?[\`):
+	case !strings.ContainsAny(e, globMetaButStar):
 		return elem{kind: elemStars, text: e, parts: strings.Split(e, "*")}
 	}
 	return elem{kind: elemGlob, text: e}
@@ -84,7 +98,7 @@ func (e *elem) match(name string) bool {
 	case elemStars:
 		// The first part fixed at the start, the last at the end, the
 		// others each found leftmost after the one before: what
-		// path.Match finds for "*" alone, which never crosses a "/".
+		// doublestar finds for "*" alone, which never crosses a "/".
 		first, last := e.parts[0], e.parts[len(e.parts)-1]
 		if len(name) < len(first)+len(last) || !strings.HasPrefix(name, first) || !strings.HasSuffix(name, last) {
 			return false
@@ -99,8 +113,7 @@ func (e *elem) match(name string) bool {
 		}
 		return true
 	}
-	ok, _ := path.Match(e.text, name)
-	return ok
+	return doublestar.MatchUnvalidated(e.text, name) // validated by compilePattern
 }
 
 func compilePattern(s string) (pattern, error) {
@@ -121,8 +134,10 @@ func compilePattern(s string) (pattern, error) {
 		if e == "" || e == "." || e == ".." {
 			return p, pathErr(ErrInvalidPath, s, "", "pattern has an empty, \".\" or \"..\" component", nil)
 		}
-		if _, err := path.Match(e, ""); err != nil {
-			return p, pathErr(ErrInvalidPath, s, "", "malformed pattern component "+e, err)
+		// A "{...}" group holding a "/" is split here, and each part is
+		// malformed: refused, as is any other malformed component.
+		if !doublestar.ValidatePattern(e) {
+			return p, pathErr(ErrInvalidPath, s, "", "malformed pattern component "+e, doublestar.ErrBadPattern)
 		}
 		ce := compileElem(e)
 		p.double = p.double || ce.kind == elemAny
@@ -374,15 +389,15 @@ func (set *patternSet) match(comps []string) int {
 	return i
 }
 
-// escapeGlob escapes the characters path.Match gives a meaning, so that a
+// escapeGlob escapes the characters doublestar gives a meaning, so that a
 // literal path can be the start of a pattern.
 func escapeGlob(s string) string {
-	if !strings.ContainsAny(s, `*?[\`) {
+	if !strings.ContainsAny(s, globMeta) {
 		return s
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(`*?[\`, s[i]) >= 0 {
+		if strings.IndexByte(globMeta, s[i]) >= 0 {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(s[i])

@@ -2,15 +2,15 @@ package sandbox
 
 import (
 	"math/rand/v2"
-	"path"
 	"strings"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/stretchr/testify/require"
 )
 
 // refPattern is the straightforward classifier the indexed one must agree
-// with: every pattern tried in order, every component with path.Match.
+// with: every pattern tried in order, every component with doublestar.
 type refPattern struct {
 	src      string
 	anchored bool
@@ -39,8 +39,8 @@ func refCompile(src []string) ([]refPattern, error) {
 			if e == "" || e == "." || e == ".." {
 				return nil, pathErr(ErrInvalidPath, s, "", "bad component", nil)
 			}
-			if _, err := path.Match(e, ""); err != nil {
-				return nil, pathErr(ErrInvalidPath, s, "", "malformed pattern component "+e, err)
+			if !doublestar.ValidatePattern(e) {
+				return nil, pathErr(ErrInvalidPath, s, "", "malformed pattern component "+e, doublestar.ErrBadPattern)
 			}
 			p.double = p.double || e == "**"
 			p.elems = append(p.elems, e)
@@ -79,7 +79,7 @@ func refMatchElems(elems, comps []string, prefix bool) bool {
 		if len(comps) == 0 {
 			return false
 		}
-		if ok, _ := path.Match(elems[0], comps[0]); !ok {
+		if ok, _ := doublestar.Match(elems[0], comps[0]); !ok {
 			return false
 		}
 		elems, comps = elems[1:], comps[1:]
@@ -153,6 +153,7 @@ var patElems = []string{
 	"a", "b", "src", ".git", ".GIT", "config", ".env", ".env.*", "*.pem", "*.PEM", "id_rsa*", "*", "**", "?",
 	"a*", "*a", "a*b", "a**b", "*a*", "[ab]", "[!a]", "[a-c]*", "\\*", "a\\b", "x?y", "deep", ".ssh", "pip.conf",
 	"straße", "İstanbul", "\u212a", "k", "[", "é*", "*.go", "main.go",
+	"{a,b}", "*.{pem,key}", "{.env,.env.*}", "{", "a}", "]", "[^a]*",
 }
 
 func randomPattern(r *rand.Rand) string {

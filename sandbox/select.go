@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"path"
 	"strconv"
 	"strings"
 
@@ -75,7 +74,14 @@ func expandWitness(p *pattern) []string {
 		case elemLiteral:
 			alts = []string{e.text}
 		default:
-			alts = fillElem(e.text)
+			// Each alternative of a "{a,b}" group is filled in turn.
+			var parts []string
+			if expandAlternatives(e.text, &parts) != "" {
+				parts = []string{e.text}
+			}
+			for _, part := range parts {
+				alts = append(alts, fillElem(part)...)
+			}
 		}
 		next := make([]string, 0, len(outs)*len(alts))
 		for _, o := range outs {
@@ -150,7 +156,7 @@ func fillElem(e string) []string {
 // classChar returns a character a "[...]" class admits, or "x".
 func classChar(class string) string {
 	for _, c := range "abcdefghijklmnopqrstuvwxyz0123456789._-" {
-		if ok, _ := path.Match(class, string(c)); ok {
+		if ok, _ := doublestar.Match(class, string(c)); ok {
 			return string(c)
 		}
 	}
@@ -270,6 +276,6 @@ func selects(f, w []string) bool {
 }
 
 func matchComp(pat, name string) bool {
-	ok, _ := path.Match(pat, name)
+	ok, _ := doublestar.Match(pat, name)
 	return ok
 }
