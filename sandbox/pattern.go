@@ -71,7 +71,49 @@ const (
 	globMetaButStar = `?[]{}\`
 )
 
+// oneStar writes each run of "*" in a component (not "**" alone) as one
+// "*", which it means in every glob syntax: doublestar reads "a***" as
+// needing a character after "a", unlike "a*" and "a**".
+func oneStar(e string) string {
+	if e == "**" || !strings.Contains(e, "**") {
+		return e
+	}
+	b := make([]byte, 0, len(e))
+	star := false // the last byte written is an unescaped "*"
+	for i := 0; i < len(e); i++ {
+		c := e[i]
+		switch {
+		case c == '*':
+			if !star {
+				b = append(b, c)
+			}
+			star = true
+			continue
+		case c == '\\' && i+1 < len(e):
+			b = append(b, c, e[i+1])
+			i++
+		case c == '[':
+			// A class is copied whole: a "*" in it is a character.
+			j := i + 1
+			for j < len(e) && e[j] != ']' {
+				if e[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j, len(e)-1)
+			b = append(b, e[i:j+1]...)
+			i = j
+		default:
+			b = append(b, c)
+		}
+		star = false
+	}
+	return string(b)
+}
+
 func compileElem(e string) elem {
+	e = oneStar(e)
 	switch {
 	case e == "**":
 		return elem{kind: elemAny, text: e}
