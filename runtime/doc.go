@@ -50,6 +50,9 @@
 // [permission.AllowAlwaysRules], which refuses broad wrappers such as
 // bash -c, env, sudo or python. Without an Asker, an Ask comes back with a
 // ticket the host answers later through [Pipeline.Resume], from any replica.
+// An adapter whose protocol sends the call again with the person's answer
+// (MCP's multi round-trip calls) tells the same call by [CanonicalInput],
+// the form Check compares inputs by.
 //
 // # Execution and output
 //
