@@ -97,7 +97,8 @@ type verdictAcc struct {
 	// runs and via are the command a process wrapper runs and the
 	// wrappers around it, outermost first (see [Command.Runs]).
 	runs, via []string
-	viaActs   bool // a wrapper's own options do something (see [Command.ViaActs])
+	viaActs   bool       // a wrapper's own options do something (see [Command.ViaActs])
+	more      [][]string // further commands it runs (see [Command.RunsMore])
 }
 
 func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
@@ -324,7 +325,7 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 	}
 	cmd := &a.out[n]
 	cmd.Args, cmd.Pos = args, a.pos(p)
-	cmd.Runs, cmd.Via, cmd.ViaActs = c.runs, c.via, c.viaActs
+	cmd.Runs, cmd.Via, cmd.ViaActs, cmd.RunsMore = c.runs, c.via, c.viaActs, c.more
 	if c.decided {
 		label := "assignment"
 		switch {

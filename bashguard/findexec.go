@@ -235,6 +235,10 @@ func (a *analyzer) findExec(c *verdictAcc, v *argv, i int, x execCtx, fx *findEf
 	} else {
 		sub = a.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
 	}
+	// Rules hold for the command it runs, as for a process wrapper's;
+	// find's own expression does more, so an allow rule for that command
+	// does not speak for find.
+	c.runsToo("find", &execArgs, &sub)
 	if findPrimary(s).does == findAsk {
 		c.add(permission.Ask, ArgsRule("find"), s+" asks on the terminal for every file and would hang", false)
 	}

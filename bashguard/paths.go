@@ -145,7 +145,11 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 	r := a.judgePath(p, Write)
 	switch r.Decision {
 	case permission.Allow:
-		c.addf(permission.Ask, rule, "writes ", p, " (inside the allowed roots)", true)
+		// Claude Code 2.1.332 asks for an output redirection to a file
+		// even where a rule allows the command ("Output redirection to
+		// X needs approval"): an allow rule lifts the command's own
+		// writes inside the roots, never its redirections'.
+		c.addf(permission.Ask, rule, "writes ", p, " (inside the allowed roots)", who != "redirect")
 	case permission.Ask:
 		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RuleWriteProtected), r.Cause, "writes ", p, sep(r.Reason), false)
 	default:

@@ -75,6 +75,12 @@ type Command struct {
 	// running the command (time -o FILE writes FILE): an allow rule for
 	// the command it runs does not speak for them.
 	ViaActs bool
+	// RunsMore are the argvs of the further commands the command runs
+	// when it runs more than one: "find . -exec grep -l x {} + -exec rm
+	// {} +" runs grep (its Runs) and rm. Each is, like Runs, the command
+	// after every process wrapper; an allow rule for one of them never
+	// speaks for the whole command.
+	RunsMore [][]string
 }
 
 // Pos is a position in a script. Line and Col count from 1; Offset counts

@@ -70,6 +70,7 @@ func (a *analyzer) xargsFound(c *verdictAcc, v *argv, cmd int, fi *findInfo, del
 	rest.vals[len(rest.vals)-1] = hole
 	rest.flags[len(rest.flags)-1] = 0
 	sub, asFiles := a.judgeOnFound(c, "", &rest, hole, execCtx{fork: true, piped: true})
+	c.wraps("xargs", &rest, &sub, true)
 	switch {
 	case sub.decided:
 		c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[cmd]+" on the files "+fi.lister()+" lists", !sub.nonOver)
@@ -164,6 +165,23 @@ func (c *verdictAcc) wraps(name string, rest *argv, sub *verdictAcc, acts bool) 
 	if c.runs == nil {
 		c.runs = slices.Clone(rest.vals)
 	}
+	c.more = append(c.more, sub.more...)
+}
+
+// runsToo records that the command (find) runs rest, which sub judged, as
+// one of the commands its own arguments name: the first is its Runs with
+// name as the wrapper whose options act; each further one goes to
+// [Command.RunsMore].
+func (c *verdictAcc) runsToo(name string, rest *argv, sub *verdictAcc) {
+	if c.runs == nil {
+		c.wraps(name, rest, sub, true)
+		return
+	}
+	runs := sub.runs
+	if runs == nil {
+		runs = slices.Clone(rest.vals)
+	}
+	c.more = append(append(c.more, runs), sub.more...)
 }
 
 // wrapper judges nice, nohup, timeout, time, stdbuf, command, builtin,

@@ -34,6 +34,7 @@ func TestRulesHoldThroughProcessWrappers(t *testing.T) {
 	}
 	deny := permission.Config{Deny: []string{"Bash(npm:*)"}}
 	allow := permission.Config{Allow: []string{"Bash(touch *)"}}
+	rm := permission.Config{Deny: []string{"Bash(rm:*)"}}
 	for _, tc := range []struct {
 		cfg     permission.Config
 		command string
@@ -74,6 +75,38 @@ func TestRulesHoldThroughProcessWrappers(t *testing.T) {
 		{permission.Config{Deny: []string{"Bash(rm:*)"}}, "xargs -I{} rm {} < a.txt", permission.Deny, "denied by deny rule Bash(rm:*)"},
 		{allow, "xargs touch < a.txt", permission.Ask, "xargs: runs touch"},
 		{allow, "timeout 5 rm a.txt", permission.Ask, "timeout: runs rm: writes a.txt"},
+		// A redirection to a file is the shell's write, not the
+		// command's: Claude Code asks for it ("Output redirection to X
+		// needs approval") whatever rule allows the command, with a
+		// wrapper or without; outside the roots it is denied, to a
+		// protected or secret file it asks as such.
+		{allow, "timeout 5 touch a.txt > out.txt", permission.Ask, "timeout: writes out.txt (inside the allowed roots)"},
+		{allow, "nohup touch a.txt >> out.txt", permission.Ask, "nohup: writes out.txt (inside the allowed roots)"},
+		{allow, "touch a.txt > out.txt", permission.Ask, "touch: writes out.txt (inside the allowed roots)"},
+		{allow, "timeout 5 touch a.txt > ../out.txt", permission.Deny, "outside every root"},
+		{allow, "timeout 5 touch a.txt > .env", permission.Ask, "secret path"},
+		{allow, "timeout 5 touch a.txt > .git/config", permission.Ask, "protected path"},
+		{allow, "timeout 5 touch a.txt > /dev/null 2>&1", permission.Allow, "allowed by allow rule Bash(touch *)"},
+		{allow, "timeout 5 touch a.txt < main.go", permission.Allow, "allowed by allow rule Bash(touch *)"},
+		// find runs the command of each -exec, -execdir, -ok and -okdir:
+		// deny and ask rules hold for each (Claude Code itself asks for
+		// every one of them); an allow rule for the command does not
+		// speak for find's own expression.
+		{rm, `find . -name x -exec rm {} \;`, permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, "find . -name x -execdir rm {} +", permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, `find . -ok rm {} \;`, permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, `find . -okdir rm {} \;`, permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, "find . -exec /bin/rm -f {} +", permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, "find . -exec grep -l x {} + -exec rm {} +", permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, "find . -exec grep -l x {} + -exec cat {} + -exec rm {} +", permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, `find . -exec timeout 5 rm {} \;`, permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, `timeout 5 find . -exec rm {} \;`, permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, "find . -print0 | xargs -0 rm", permission.Deny, "denied by deny rule Bash(rm:*)"},
+		{rm, "find . -name x -delete", permission.Ask, "find: writes ."},
+		{rm, `find . -name x -exec rmdir {} \;`, permission.Ask, "find: -exec runs rmdir"},
+		{permission.Config{Ask: []string{"Bash(rm:*)"}}, "find . -exec rm {} +", permission.Ask, "needs confirmation by ask rule Bash(rm:*)"},
+		{permission.Config{Allow: []string{"Bash(rm:*)"}}, `find . -exec rm {} \;`, permission.Ask, "find: -exec runs rm: writes {}"},
+		{permission.Config{Allow: []string{"Bash(rm:*)"}}, "find . -print0 | xargs -0 rm", permission.Ask, "xargs: runs rm"},
 	} {
 		v := check(tc.cfg, tc.command)
 		assert.Equal(t, tc.want, v.Decision, "%s: %s", tc.command, v.Reason)

@@ -72,6 +72,13 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 			inner := permission.Request{Tool: c.call.Tool, Group: "Bash", Kind: c.call.Kind, Command: cmd.Runs}
 			answers[0] = throughWrappers(answers[0], c.j.rulesFor(&inner), allowsThrough(cmd.Via) && !cmd.ViaActs)
 		}
+		for _, more := range cmd.RunsMore {
+			// A further command it runs (a second find -exec): its deny
+			// and ask rules hold; an allow rule for it never speaks for
+			// the whole.
+			inner := permission.Request{Tool: c.call.Tool, Group: "Bash", Kind: c.call.Kind, Command: more}
+			answers[0] = throughWrappers(answers[0], c.j.rulesFor(&inner), false)
+		}
 		rules := &answers[0]
 		switch cmd.Decision {
 		case permission.Allow:
