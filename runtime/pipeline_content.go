@@ -17,7 +17,7 @@ func (a *agent) inspect(ctx context.Context, tool string, t *tool.Traits, member
 		Tool: tool, Kind: t.Kind,
 		PathFields: t.PathFields, GlobFields: t.GlobFields, FilterFields: t.FilterFields, FileTypeFields: t.FileTypeFields,
 		CommandFields: t.CommandFields, URLFields: t.URLFields, DomainFields: t.DomainFields, WorkdirField: t.WorkdirField,
-		RequiredFields: t.RequiredFields, SpecifierField: t.SpecifierField,
+		RequiredFields: t.RequiredFields, SpecifierField: t.SpecifierField, ServerField: t.ServerField,
 	}
 	if len(t.Rules) > 0 {
 		call.Rules = make([]content.Rule, len(t.Rules))

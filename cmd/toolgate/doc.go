@@ -101,7 +101,9 @@
 //	                durable CronCreate, an ExitWorktree that discards work, a SendMessage
 //	                that approves a teammate's plan ask
 //	EnterWorktree   as an edit: it makes a worktree (asks), or moves into the one its path names
-//	ReadMcpResourceTool  as an MCP call: ask, unless a rule allows it (ReadMcpResourceTool(server))
+//	ReadMcpResourceTool  as an MCP call: ask, unless a rule allows it (ReadMcpResourceTool(server),
+//	                or mcp__server for the server its server member names); the server's
+//	                deny and ask rules hold for it, and for a ListMcpResourcesTool naming it
 //	MCP and others  ask
 //
 // toolgate's own options live under the "toolgate" key of the same files:

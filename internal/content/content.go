@@ -41,6 +41,9 @@ type Call struct {
 	WorkdirField   string
 	RequiredFields []string
 	SpecifierField string
+	// ServerField is the member that names the MCP server the call
+	// reaches (see tool.Traits.ServerField).
+	ServerField string
 	// Rules are the tool's own answers for this input: each a Deny or an
 	// Ask (any other decision is a Deny).
 	Rules []Rule

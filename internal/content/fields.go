@@ -97,9 +97,51 @@ func (c *stage) inspect(ctx context.Context, fields []jsonin.Member) {
 		// A call with nothing to look at: the rules for the tool itself.
 		c.checkContent(fields)
 	}
+	if f := t.ServerField; f != "" {
+		c.checkServer(fields, f)
+	}
 	if c.hasRules {
 		c.add(c.rules)
 	}
+}
+
+// checkServer holds the rules for the MCP server that the member f names
+// to the call (a resource read of that server): a deny or ask rule for
+// the server joins the call's rules, the strictest winning; any rule for
+// it answers where the rules for the tool itself said nothing.
+// Without the member, the call reaches no one server the rules name.
+func (c *stage) checkServer(fields []jsonin.Member, f string) {
+	s, ok := c.stringField(fields, f)
+	if !ok || s == "" {
+		return
+	}
+	req := permission.Request{Tool: "mcp__" + mcpServerName(s), Kind: c.call.Kind}
+	r := c.j.rulesFor(&req)
+	switch {
+	case r.Source == permission.SourceDefault:
+	case !c.hasRules:
+		c.rules, c.hasRules = r, true
+	case c.rules.Source == permission.SourceDefault:
+		// A rule for the server answers where no rule for the tool did.
+		lose := c.rules
+		c.rules = r
+		c.rules.Conflicts.Add(permission.Conflict{Decision: lose.Decision, Layer: lose.Layer, Source: lose.Source, Rule: lose.Rule, Reason: lose.Reason})
+	case r.Decision != permission.Allow:
+		c.addRules(r)
+	}
+}
+
+// mcpServerName is the server's name as Claude Code writes it in the
+// names of the server's tools (mcp__server__tool): every character but
+// ASCII letters, digits, '_' and '-' becomes '_'.
+func mcpServerName(s string) string {
+	b := []byte(s)
+	for i, ch := range b {
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '-') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // checkRequired denies a call without one of the fields its tool

@@ -102,7 +102,9 @@ func GenericTools() *Registry {
 //	                                                   ScheduleWakeup, SendMessage, ListAgents, ReportFindings,
 //	                                                   EnterPlanMode, ExitWorktree, ToolSearch, ListMcpResourcesTool
 //	EnterWorktree    edit         no        cancel     path (path)
-//	ReadMcpResourceTool other     no        cancel     server (what ReadMcpResourceTool(x) matches)
+//	ReadMcpResourceTool other     no        cancel     server (what ReadMcpResourceTool(x) matches;
+//	                                                   the server whose mcp__server rules hold)
+//	ListMcpResourcesTool (session)                     server (the server whose mcp__server rules hold)
 //	other            other        no        cancel     Skill (skill), SlashCommand (command), Workflow
 //
 // The session-state tools change only the CLI's own state (its task list,
@@ -174,7 +176,20 @@ func ClaudeCodeTools() *Registry {
 		&Descriptor{ToolName: "SlashCommand", Base: Traits{Kind: permission.KindOther, SpecifierField: "command"}},
 		&Descriptor{ToolName: "Workflow", Base: Traits{Kind: permission.KindOther}},
 	)
+	for _, t := range tools {
+		if d, ok := t.(*Descriptor); ok && serverFields[d.ToolName] != "" {
+			d.Base.ServerField = serverFields[d.ToolName]
+		}
+	}
 	return mustRegistry(tools...)
+}
+
+// serverFields are Claude Code's tools that reach an MCP server without
+// being one of its tools, and the member that names the server: the
+// rules for that server (mcp__server) hold for them (Traits.ServerField).
+var serverFields = map[string]string{
+	"ReadMcpResourceTool":  "server",
+	"ListMcpResourcesTool": "server",
 }
 
 // ClaudeCodeSessionTools returns the names of Claude Code's tools that

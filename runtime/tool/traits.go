@@ -88,6 +88,14 @@ type Traits struct {
 	// SlashCommand. Empty means the members subagent_type, agent and name
 	// (see the content check).
 	SpecifierField string
+	// ServerField names the top-level member that names the MCP server
+	// the call reaches without being one of its tools (Claude Code's
+	// ReadMcpResourceTool and ListMcpResourcesTool: server): the rules
+	// for that server (mcp__server, its name written as Claude Code
+	// writes it in tool names) hold for the call. A deny or ask rule for
+	// the server denies or asks; an allow rule for it answers where no
+	// rule for the tool itself does.
+	ServerField string
 	// Rules are the tool's own answers for this input (the tool-level
 	// permission rules): each is a Deny or an Ask with its reason.
 	Rules []Rule
