@@ -11,7 +11,8 @@ import (
 // runMCP is a small stdio MCP server (JSON-RPC 2.0, one message a line)
 // with two tools: echo returns its text, with a secret appended so that a
 // redaction has something to take out; touch creates a file, so that a
-// scenario can see whether a call ran.
+// scenario can see whether a call ran. It serves one resource,
+// e2e://note, so that the CLI's resource tools have a server to read.
 func runMCP() int {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
@@ -22,6 +23,7 @@ func runMCP() int {
 			Method string          `json:"method"`
 			Params struct {
 				Name      string                     `json:"name"`
+				URI       string                     `json:"uri"`
 				Arguments map[string]json.RawMessage `json:"arguments"`
 			} `json:"params"`
 		}
@@ -31,7 +33,7 @@ func runMCP() int {
 		var result any
 		switch req.Method {
 		case "initialize":
-			result = map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{}},
+			result = map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{"tools": map[string]any{}, "resources": map[string]any{}},
 				"serverInfo": map[string]any{"name": "e2e", "version": "1.0.0"}}
 		case "tools/list":
 			str := map[string]any{"type": "string"}
@@ -74,6 +76,12 @@ func runMCP() int {
 				text = "unknown tool " + req.Params.Name
 			}
 			result = map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}}
+		case "resources/list":
+			result = map[string]any{"resources": []any{map[string]any{"uri": "e2e://note", "name": "note", "mimeType": "text/plain"}}}
+		case "resources/templates/list":
+			result = map[string]any{"resourceTemplates": []any{}}
+		case "resources/read":
+			result = map[string]any{"contents": []any{map[string]any{"uri": req.Params.URI, "mimeType": "text/plain", "text": "note: MCP-RESOURCE-READ"}}}
 		case "ping":
 			result = map[string]any{}
 		default:

@@ -30,6 +30,9 @@ type ruleLayout struct {
 	user, project, local []string // "allow:Bash(x)", "deny:...", "ask:..."
 	files                map[string]string
 	mcp                  bool
+	// mode is Claude Code's --permission-mode and the event's
+	// permission_mode ("default" when empty).
+	mode string
 }
 
 // ruleRow is one case of the rule-semantics table: a call under a layout's
@@ -41,6 +44,13 @@ type ruleRow struct {
 	what   string // the semantics the row holds
 	before []step // calls that only prepare this one (a Read before an Edit)
 	call   step
+	// cwd is the directory, relative to the workspace, that the event
+	// names and toolgate check runs in: where a "cd" among the layout's
+	// calls left Claude Code's shell (empty: the workspace).
+	cwd string
+	// noProjectDir runs toolgate check without CLAUDE_PROJECT_DIR, as a
+	// client that does not set it.
+	noProjectDir bool
 	// cc is Claude Code's outcome, observed.
 	cc outcome
 	// tg is toolgate's decision and why a part of its reason.
@@ -81,7 +91,11 @@ var ruleLayouts = []ruleLayout{
 	{name: "outside", user: []string{"allow:Read(~/home.txt)", "allow:Edit(//$ROOT/out/**)", "allow:mcp__e2e"}, mcp: true,
 		files: map[string]string{"$HOME/home.txt": "h\n", "$ROOT/out/keep.txt": "k\n"}},
 	{name: "mcp_glob", mcp: true, project: []string{"allow:mcp__e2e__*", "deny:mcp__e2e__echo"}},
+	{name: "mcp_ask", mcp: true, project: []string{"ask:mcp__e2e"}},
 	{name: "mcp_server", mcp: true, user: []string{"allow:mcp__e2e__touch"}, project: []string{"deny:mcp__e2e"}},
+	{name: "bash_allow_edits", mode: "acceptEdits", project: []string{"allow:Bash(touch *)"}},
+	{name: "cd_sub", project: []string{"deny:Bash(rm:*)", "deny:WebFetch(domain:evil.test)", "deny:Read(/proj.txt)", "deny:Read(./dot.txt)"},
+		files: map[string]string{"sub/x.txt": "x\n", "proj.txt": "p\n", "sub/proj.txt": "p\n", "sub/dot.txt": "d\n"}},
 	{name: "agent", project: []string{"deny:Agent(Explore)", "deny:Task(Plan)"}},
 }
 
@@ -135,6 +149,18 @@ var ruleRows = []ruleRow{
 	{layout: "bash_allow", what: "allow through nice -5", call: bashIn("nice -5 touch t14.txt"), cc: ran, tg: ran, why: "Bash(touch *)"},
 	{layout: "bash_allow", what: "allow through timeout --kill-after", call: bashIn("timeout --kill-after=2 5 touch t15.txt"), cc: ran, tg: ran, why: "Bash(touch *)"},
 	{layout: "bash_allow", what: "allow through nohup and a redirect", call: bashIn("nohup touch t16.txt > /dev/null"), cc: ran, tg: ran, why: "Bash(touch *)"},
+	{layout: "bash_allow", what: "allow through timeout and a redirect to a workspace file", call: bashIn("timeout 5 touch t17.txt > out17.txt"), cc: asked, tg: asked, why: "timeout: writes out17.txt (inside the allowed roots)"},
+	{layout: "bash_allow", what: "allow through nohup and an appending redirect", call: bashIn("nohup touch t18.txt >> out18.txt"), cc: asked, tg: asked, why: "nohup: writes out18.txt (inside the allowed roots)"},
+	{layout: "bash_allow", what: "allow through timeout and a redirect outside the roots", call: bashIn("timeout 5 touch t19.txt > ../out19.txt"), cc: asked, tg: denied, why: "outside the allowed roots"},
+	{layout: "bash_allow", what: "allow through timeout and a redirect to a secret file", call: bashIn("timeout 5 touch t20.txt > .env"), cc: asked, tg: asked, why: "secret path"},
+	{layout: "bash_allow", what: "allow through timeout and a redirect to settings", call: bashIn("timeout 5 touch t21.txt > .claude/settings.local.json"), cc: asked, tg: asked, why: "protected path"},
+	{layout: "bash_allow", what: "a redirect to a workspace file without a wrapper", call: bashIn("touch t22.txt > out22.txt"), cc: asked, tg: asked, why: "touch: writes out22.txt (inside the allowed roots)"},
+	{layout: "bash_allow_edits", what: "acceptEdits: a redirect to a workspace file", call: bashIn("touch e1.txt > oute1.txt"), cc: ran, tg: asked, why: "touch: writes oute1.txt (inside the allowed roots)"},
+	{layout: "bash_allow_edits", what: "acceptEdits: a redirect through timeout", call: bashIn("timeout 5 touch e2.txt > oute2.txt"), cc: ran, tg: asked, why: "timeout: writes oute2.txt (inside the allowed roots)"},
+	{layout: "bash_allow_edits", what: "acceptEdits: a redirect through nohup", call: bashIn("nohup touch e3.txt >> oute3.txt"), cc: ran, tg: asked, why: "nohup: writes oute3.txt (inside the allowed roots)"},
+	{layout: "bash_allow_edits", what: "acceptEdits: a redirect through timeout outside the roots", call: bashIn("timeout 5 touch e4.txt > ../oute4.txt"), cc: asked, tg: denied, why: "outside the allowed roots"},
+	{layout: "bash_allow_edits", what: "acceptEdits: a redirect through timeout to a secret file", call: bashIn("timeout 5 touch e5.txt > .env"), cc: ran, tg: asked, why: "secret path"},
+	{layout: "bash_allow_edits", what: "acceptEdits: a redirect through timeout to settings", call: bashIn("timeout 5 touch e6.txt > .claude/settings.local.json"), cc: asked, tg: asked, why: "protected path"},
 	// --- Bash(*) and ls*
 	{layout: "bash_star", what: "Bash(*) allows every command", call: bashIn("touch s.txt"), cc: ran, tg: ran, why: "allowed by allow rule Bash ("},
 	{layout: "bash_star", what: "ls* covers lsof", call: bashIn("lsof -v"), cc: denied, tg: denied, why: "Bash(ls*)"},
@@ -193,6 +219,14 @@ var ruleRows = []ruleRow{
 	{layout: "bash_more", what: "deny under bash -c", call: bashIn("bash -c 'rm x'"), cc: asked, tg: denied, why: "Bash(rm:*)"},
 	{layout: "bash_more", what: "deny by a path to the command", call: bashIn("/bin/rm x"), cc: denied, tg: denied, why: "Bash(rm:*)"},
 	{layout: "bash_more", what: "deny after a semicolon", call: bashIn("echo a; rm x"), cc: denied, tg: denied, why: "Bash(rm:*)"},
+	{layout: "bash_more", what: "deny through find -exec", call: bashIn(`find . -name nothing -exec rm {} \;`), cc: asked, tg: denied, why: "Bash(rm:*)"},
+	{layout: "bash_more", what: "deny through find -execdir", call: bashIn("find . -name nothing -execdir rm {} +"), cc: asked, tg: denied, why: "Bash(rm:*)"},
+	{layout: "bash_more", what: "deny through find -ok", call: bashIn(`find . -name nothing -ok rm {} \;`), cc: asked, tg: denied, why: "Bash(rm:*)"},
+	{layout: "bash_more", what: "deny through a second find -exec", call: bashIn("find . -name nothing -exec grep -l x {} + -exec rm {} +"), cc: asked, tg: denied, why: "Bash(rm:*)"},
+	{layout: "bash_more", what: "deny through a wrapper under find -exec", call: bashIn(`find . -name nothing -exec timeout 5 rm {} \;`), cc: asked, tg: denied, why: "Bash(rm:*)"},
+	{layout: "bash_more", what: "find -delete is not rm", call: bashIn("find . -name nothing -delete"), cc: asked, tg: asked, why: "find: writes ."},
+	{layout: "bash_more", what: "deny through xargs", call: bashIn("echo nothing | xargs rm"), cc: denied, tg: denied, why: "Bash(rm:*)"},
+	{layout: "bash_more", what: "deny through xargs on what find lists", call: bashIn("find . -name nothing -print0 | xargs -0 rm"), cc: asked, tg: denied, why: "Bash(rm:*)"},
 	// --- outside the workspace
 	{layout: "outside", what: "Read allow for ~/x", call: read("$HOME/home.txt"), cc: ran, tg: denied, why: "outside every root"},
 	{layout: "outside", what: "Edit allow for //abs covers Write", call: write("$ROOT/out/new.txt"), cc: ran, tg: denied, why: "outside every root"},
@@ -204,6 +238,22 @@ var ruleRows = []ruleRow{
 	{layout: "mcp_glob", what: "mcp__server__* allows its tools", call: call("mcp__e2e__touch", map[string]any{"path": "$WS/m.txt"}), cc: ran, tg: ran, why: "mcp__e2e__*"},
 	{layout: "mcp_glob", what: "mcp__server__tool deny beats the glob", call: call("mcp__e2e__echo", map[string]any{"text": "x"}), cc: denied, tg: denied, why: "mcp__e2e__echo"},
 	{layout: "mcp_server", what: "mcp__server deny beats a tool's allow", call: call("mcp__e2e__touch", map[string]any{"path": "$WS/m.txt"}), cc: denied, tg: denied, why: "mcp__e2e"},
+	{layout: "mcp_server", what: "mcp__server deny covers reading its resource", call: call("ReadMcpResourceTool", map[string]any{"server": "e2e", "uri": "e2e://note"}), cc: ran, tg: denied, why: "denied by deny rule mcp__e2e"},
+	{layout: "mcp_server", what: "mcp__server deny covers listing its resources", call: call("ListMcpResourcesTool", map[string]any{"server": "e2e"}), cc: ran, tg: denied, why: "denied by deny rule mcp__e2e"},
+	{layout: "outside", what: "mcp__server allow and reading its resource", call: call("ReadMcpResourceTool", map[string]any{"server": "e2e", "uri": "e2e://note"}), cc: ran, tg: ran, why: "allowed by allow rule mcp__e2e"},
+	{layout: "outside", what: "mcp__server allow and listing its resources", call: call("ListMcpResourcesTool", map[string]any{"server": "e2e"}), cc: ran, tg: ran, why: "allowed by allow rule ListMcpResourcesTool"},
+	{layout: "mcp_ask", what: "mcp__server ask covers reading its resource", call: call("ReadMcpResourceTool", map[string]any{"server": "e2e", "uri": "e2e://note"}), cc: ran, tg: asked, why: "needs confirmation by ask rule mcp__e2e"},
+	{layout: "mcp_ask", what: "mcp__server ask covers listing its resources", call: call("ListMcpResourcesTool", map[string]any{"server": "e2e"}), cc: ran, tg: asked, why: "needs confirmation by ask rule mcp__e2e"},
+	{layout: "mcp_ask", what: "mcp__server ask and listing every server's resources", call: call("ListMcpResourcesTool", map[string]any{}), cc: ran, tg: ran, why: "allowed by allow rule ListMcpResourcesTool"},
+	// --- after cd: the project's rules still hold
+	{layout: "cd_sub", what: "after cd: a Bash deny", before: []step{bashIn("cd sub")}, cwd: "sub", call: bashIn("rm x.txt"), cc: denied, tg: denied, why: "Bash(rm:*)"},
+	{layout: "cd_sub", what: "after cd: a WebFetch deny", cwd: "sub", call: fetchURL("https://evil.test/"), cc: denied, tg: denied, why: "WebFetch(domain:evil.test)"},
+	{layout: "cd_sub", what: "after cd: /x is still under the project root", cwd: "sub", call: read("$WS/proj.txt"), cc: denied, tg: denied, why: "Read(/proj.txt)"},
+	{layout: "cd_sub", what: "after cd: /x is not the cwd's", cwd: "sub", call: read("$WS/sub/proj.txt"), cc: ran, tg: ran, why: "the default for read tools is allow"},
+	{layout: "cd_sub", what: "after cd: ./x at any depth", cwd: "sub", call: read("$WS/sub/dot.txt"), cc: denied, tg: denied, why: "Read(./dot.txt)"},
+	{layout: "cd_sub", what: "after cd, no CLAUDE_PROJECT_DIR: a Bash deny", cwd: "sub", noProjectDir: true, call: bashIn("rm x.txt"), cc: denied, tg: denied, why: "Bash(rm:*)"},
+	{layout: "cd_sub", what: "after cd, no CLAUDE_PROJECT_DIR: a WebFetch deny", cwd: "sub", noProjectDir: true, call: fetchURL("https://evil.test/"), cc: denied, tg: denied, why: "WebFetch(domain:evil.test)"},
+	{layout: "cd_sub", what: "after cd, no CLAUDE_PROJECT_DIR: /x under the project root", cwd: "sub", noProjectDir: true, call: read("$WS/proj.txt"), cc: denied, tg: denied, why: "Read(/proj.txt)"},
 	// --- subagents
 	{layout: "agent", what: "Agent(name) covers Task", call: call("Task", map[string]any{"description": "d", "prompt": "p", "subagent_type": "Explore"}), cc: denied, tg: denied, why: "Agent(Explore)"},
 	{layout: "agent", what: "Task(name)", call: call("Task", map[string]any{"description": "d", "prompt": "p", "subagent_type": "Plan"}), cc: denied, tg: denied, why: "Task(Plan)"},
@@ -213,7 +263,7 @@ var ruleRows = []ruleRow{
 func ccOutcome(tr toolResult) outcome {
 	switch {
 	case strings.Contains(tr.Text, "haven't granted it yet"), strings.Contains(tr.Text, "requires approval"), strings.Contains(tr.Text, "needs approval"),
-		strings.Contains(tr.Text, "Approving runs"):
+		strings.Contains(tr.Text, "Approving runs"), strings.Contains(tr.Text, "cannot be auto-allowed"):
 		return asked
 	case strings.Contains(tr.Text, "has been denied"), strings.Contains(tr.Text, "denied by your permission settings"),
 		strings.Contains(tr.Text, "denied access to domain"):
@@ -260,7 +310,7 @@ func TestRuleSemantics(t *testing.T) {
 		rows := byLayout[l.name]
 		t.Run(l.name, func(t *testing.T) {
 			t.Parallel()
-			sc := scenario{name: "rules_" + l.name, prompt: "E2E rules " + l.name, noHooks: true, mcp: l.mcp,
+			sc := scenario{name: "rules_" + l.name, prompt: "E2E rules " + l.name, noHooks: true, mcp: l.mcp, mode: l.mode,
 				user: rulesOf(l.user), project: rulesOf(l.project), local: rulesOf(l.local), files: withBase(l.files)}
 			if sc.project == nil {
 				sc.project = map[string]any{}
@@ -281,7 +331,7 @@ func TestRuleSemantics(t *testing.T) {
 					require.True(t, tr.Tool == r.call.Tool || r.call.Tool == "Task" && tr.Tool == "Agent", "call %s answered as %s", r.call.Tool, tr.Tool)
 					cc := ccOutcome(tr)
 					input := expandRoot(string(r.call.Input), res)
-					tg, why := s.toolgateCheck(t, res, tr.Tool, input)
+					tg, why := s.toolgateCheck(t, res, checkAs{mode: l.mode, cwd: r.cwd, noProjectDir: r.noProjectDir}, tr.Tool, input)
 					t.Logf("RULEROW\t%s\t%s\t%s\tcc=%s\ttg=%s\t%s\tCC: %.160q", l.name, r.what, input, cc, tg, why, tr.Text)
 					assert.Equal(t, r.cc, cc, "Claude Code's outcome; it got %q", tr.Text)
 					// The invariant against what Claude Code did.
@@ -305,19 +355,35 @@ func expandRoot(s string, r *result) string {
 	return strings.NewReplacer("$WS", r.ws, "$HOME", r.home, "$ROOT", filepath.Dir(r.ws)).Replace(s)
 }
 
+// checkAs is how toolgate check is run for a row: the event's mode, the
+// directory below the workspace it names and runs in, and whether
+// CLAUDE_PROJECT_DIR is set.
+type checkAs struct {
+	mode, cwd    string
+	noProjectDir bool
+}
+
 // toolgateCheck puts one PreToolUse event to toolgate check, as Claude
 // Code runs it from the hooks, with the scenario's home and workspace.
-func (s *suiteEnv) toolgateCheck(t *testing.T, r *result, tool, input string) (outcome, string) {
+func (s *suiteEnv) toolgateCheck(t *testing.T, r *result, as checkAs, tool, input string) (outcome, string) {
 	t.Helper()
+	mode := as.mode
+	if mode == "" {
+		mode = "default"
+	}
+	cwd := filepath.Join(r.ws, filepath.FromSlash(as.cwd))
 	ev, err := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": "rules-e2e", "tool_use_id": "toolu_rules",
-		"cwd": r.ws, "permission_mode": "default", "tool_name": tool, "tool_input": json.RawMessage(input),
+		"cwd": cwd, "permission_mode": mode, "tool_name": tool, "tool_input": json.RawMessage(input),
 		"transcript_path": filepath.Join(r.home, ".claude", "projects", "x", "rules-e2e.jsonl")})
 	require.NoError(t, err)
 	cmd := exec.Command(filepath.Join(s.toolgate, "toolgate"), "check")
-	cmd.Dir = r.ws
-	cmd.Env = []string{"HOME=" + r.home, "PATH=" + s.toolgate + ":" + s.goDir + ":/usr/local/bin:/usr/bin:/bin", "CLAUDE_PROJECT_DIR=" + r.ws,
+	cmd.Dir = cwd
+	cmd.Env = []string{"HOME=" + r.home, "PATH=" + s.toolgate + ":" + s.goDir + ":/usr/local/bin:/usr/bin:/bin",
 		"XDG_STATE_HOME=" + filepath.Join(r.home, ".local", "state"), "XDG_CONFIG_HOME=" + filepath.Join(r.home, ".config"),
 		"XDG_CACHE_HOME=" + filepath.Join(r.home, ".cache"), "TMPDIR=" + filepath.Join(filepath.Dir(r.ws), "tmp"), "LANG=C.UTF-8"}
+	if !as.noProjectDir {
+		cmd.Env = append(cmd.Env, "CLAUDE_PROJECT_DIR="+r.ws)
+	}
 	cmd.Stdin = bytes.NewReader(ev)
 	out, err := cmd.Output()
 	require.NoError(t, err, "toolgate check: %s", out)
