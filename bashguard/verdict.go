@@ -67,9 +67,11 @@ type Command struct {
 	// Overridable says it all, or no rule lifts the Ask.
 	LiftedBy []string
 	// Runs is, for a process wrapper (nice, nohup, timeout, stdbuf, time,
-	// env, command, exec, ...), the argv of the command it runs, after
-	// every wrapper: ["rm", "x"] for "nohup nice rm x". Nil for a command
-	// that wraps none. Via names the wrappers, outermost first.
+	// env, command, exec, ...) and for a command whose arguments name one
+	// it runs (xargs, find -exec), the argv of the command it runs, after
+	// every wrapper: ["rm", "x"] for "nohup nice rm x", ["rm", "{}"] for
+	// "find . -exec rm {} +". Nil for a command that runs none. Via names
+	// the wrappers, outermost first.
 	Runs, Via []string
 	// ViaActs says that a wrapper's own options do something besides
 	// running the command (time -o FILE writes FILE): an allow rule for
