@@ -104,7 +104,8 @@
 // targets of rm, mv, cp, touch, mkdir, ln, chmod, truncate, dd of= and the
 // like go through the [PathJudge]. A write is never auto-allowed: inside the
 // roots it is an Ask that an explicit allow rule may lift (see
-// [Command.Overridable]); outside the roots it is denied. /dev/null,
+// [Command.Overridable]), except a redirection's, which Claude Code asks
+// for whatever rule allows the command; outside the roots it is denied. /dev/null,
 // /dev/stdout and /dev/stderr are fine. Without a PathJudge every write
 // and every read of an absolute path is Ask.
 //
