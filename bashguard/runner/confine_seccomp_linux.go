@@ -172,84 +172,111 @@ func confineSeccompRules(net confineNetMode) []scRule {
 // errSeccompProgram is returned for a table the filter cannot encode.
 var errSeccompProgram = errors.New("seccomp filter too large")
 
+// The BPF instructions the filter is made of.
+const (
+	scLdAbs = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
+	scJeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
+	scJge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
+	scAnd   = unix.BPF_ALU | unix.BPF_AND | unix.BPF_K
+	scRet   = unix.BPF_RET | unix.BPF_K
+)
+
+func scIns(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
+	return unix.SockFilter{Code: code, Jt: jt, Jf: jf, K: k}
+}
+
 // confineSeccompProgram assembles the filter for the rules on arch:
 // anything from another architecture (and, on x86-64, the x32 system
 // calls) kills the process; a listed system call goes through its row;
 // every other call is allowed.
 func confineSeccompProgram(arch uint32, rules []scRule) ([]unix.SockFilter, error) {
-	ins := func(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: code, Jt: jt, Jf: jf, K: k}
-	}
-	const (
-		ldAbs = unix.BPF_LD | unix.BPF_W | unix.BPF_ABS
-		jeq   = unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K
-		jge   = unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K
-		and   = unix.BPF_ALU | unix.BPF_AND | unix.BPF_K
-		ret   = unix.BPF_RET | unix.BPF_K
-	)
 	prog := []unix.SockFilter{
-		ins(ldAbs, scOffArch, 0, 0),
-		ins(jeq, arch, 1, 0),
-		ins(ret, scRetKillProcess, 0, 0),
-		ins(ldAbs, scOffNr, 0, 0),
+		scIns(scLdAbs, scOffArch, 0, 0),
+		scIns(scJeq, arch, 1, 0),
+		scIns(scRet, scRetKillProcess, 0, 0),
+		scIns(scLdAbs, scOffNr, 0, 0),
 	}
 	if arch == unix.AUDIT_ARCH_X86_64 {
-		prog = append(prog, ins(jge, 0x40000000, 0, 1), ins(ret, scRetKillProcess, 0, 0))
+		prog = append(prog, scIns(scJge, 0x40000000, 0, 1), scIns(scRet, scRetKillProcess, 0, 0))
 	}
 	for _, r := range rules {
-		// The row's block: each alternative, conditions in turn; a
-		// failed condition goes to the next alternative, the last
-		// alternative's to the refusal.
-		var block []unix.SockFilter
-		for _, alt := range r.Allow {
-			altLen := 1 // its allow
-			for _, c := range alt {
-				altLen += 1 + len(c.In)
-				if c.Mask != 0 {
-					altLen++
-				}
-			}
-			next := len(block) + altLen // where the next alternative (or the refusal) starts
-			for _, c := range alt {
-				off := uint32(scOffArgs + 8*c.Arg)
-				if c.High {
-					off += 4
-				}
-				block = append(block, ins(ldAbs, off, 0, 0))
-				if c.Mask != 0 {
-					block = append(block, ins(and, c.Mask, 0, 0))
-				}
-				after := len(block) + len(c.In) // the next condition
-				for j, v := range c.In {
-					at := len(block)
-					jt := after - (at + 1)
-					jf := 0
-					if j == len(c.In)-1 {
-						jf = next - (at + 1)
-					}
-					if jt > 255 || jf > 255 {
-						return nil, errSeccompProgram
-					}
-					block = append(block, ins(jeq, v, uint8(jt), uint8(jf)))
-				}
-			}
-			block = append(block, ins(ret, scRetAllow, 0, 0))
+		block, err := scRowBlock(r)
+		if err != nil {
+			return nil, err
 		}
-		block = append(block, ins(ret, scRetErrno|uint32(r.Errno), 0, 0))
 		if len(block) > 255 || r.Nr > 0xffffffff {
 			return nil, errSeccompProgram
 		}
-		prog = append(prog, ins(jeq, uint32(r.Nr), 0, uint8(len(block))))
+		prog = append(prog, scIns(scJeq, uint32(r.Nr), 0, uint8(len(block))))
 		prog = append(prog, block...)
 		// The block may have loaded an argument; it always returns, so
 		// the next row's test still sees the number only through this
 		// row's jf, taken before the block ran.
 	}
-	prog = append(prog, ins(ret, scRetAllow, 0, 0))
+	prog = append(prog, scIns(scRet, scRetAllow, 0, 0))
 	if len(prog) > 4096 {
 		return nil, errSeccompProgram
 	}
 	return prog, nil
+}
+
+// scRowBlock is a row's block: each alternative, conditions in turn; a
+// failed condition goes to the next alternative, the last alternative's
+// to the refusal.
+func scRowBlock(r scRule) ([]unix.SockFilter, error) {
+	var block []unix.SockFilter
+	for _, alt := range r.Allow {
+		next := len(block) + scAltLen(alt) // where the next alternative (or the refusal) starts
+		for _, c := range alt {
+			var err error
+			if block, err = scCondAppend(block, c, next); err != nil {
+				return nil, err
+			}
+		}
+		block = append(block, scIns(scRet, scRetAllow, 0, 0))
+	}
+	return append(block, scIns(scRet, scRetErrno|uint32(r.Errno), 0, 0)), nil
+}
+
+// scAltLen is the number of instructions of an alternative: its
+// conditions and its allow.
+func scAltLen(alt []scCond) int {
+	n := 1 // its allow
+	for _, c := range alt {
+		n += 1 + len(c.In)
+		if c.Mask != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// scCondAppend appends condition c to block: the argument's load, its
+// mask, and a test per value that goes on to the next condition when it
+// matches; the last value's failure goes to next, an index in block.
+func scCondAppend(block []unix.SockFilter, c scCond, next int) ([]unix.SockFilter, error) {
+	off := uint32(scOffArgs + 8*c.Arg)
+	if c.High {
+		off += 4
+	}
+	block = append(block, scIns(scLdAbs, off, 0, 0))
+	if c.Mask != 0 {
+		block = append(block, scIns(scAnd, c.Mask, 0, 0))
+	}
+	after := len(block) + len(c.In) // the next condition
+	for j, v := range c.In {
+		at := len(block)
+		jt := after - (at + 1)
+		jf := 0
+		if j == len(c.In)-1 {
+			jf = next - (at + 1)
+		}
+		if jt > 255 || jf > 255 {
+			return nil, errSeccompProgram
+		}
+		block = append(block, scIns(scJeq, v, uint8(jt), uint8(jf)))
+	}
+	return block, nil
 }
 
 // confineSeccompProbe says why the kernel or the architecture cannot take
