@@ -516,92 +516,135 @@ func (t *confineTree) update() error {
 	if t.mountsChanged() {
 		return fmt.Errorf("%w: the mount table changed", errConfineUnwatched)
 	}
+	if err := t.rootsInPlace(); err != nil {
+		return err
+	}
+	pending, err := t.readEvents()
+	if err != nil || len(pending) == 0 {
+		return err
+	}
+	// First forget what is gone or replaced, so that a directory moved
+	// within the roots is watched afresh under its new name.
+	for _, p := range pending {
+		t.forgetPending(p)
+	}
+	for _, p := range pending {
+		if err := t.judgePending(p); err != nil {
+			return err
+		}
+	}
+	t.emit()
+	return nil
+}
+
+// rootsInPlace reports a root that is no longer the directory the tree
+// was made from.
+func (t *confineTree) rootsInPlace() error {
 	for _, r := range t.roots {
 		var st unix.Stat_t
 		if err := unix.Lstat(r.path, &st); err != nil || uint64(st.Dev) != r.dev || st.Ino != r.ino {
 			return fmt.Errorf("%w: the root %s was replaced", errConfineUnwatched, r.path)
 		}
 	}
+	return nil
+}
+
+// readEvents reads every queued inotify event and returns the entries
+// they name, each once, in the order first named.
+func (t *confineTree) readEvents() ([]confinePending, error) {
 	var pending []confinePending
 	seen := map[confinePending]bool{}
 	if t.buf == nil {
 		t.buf = make([]byte, 64<<10)
 	}
-	buf := t.buf
 	for {
-		k, err := unix.Read(t.inotify, buf)
+		k, err := unix.Read(t.inotify, t.buf)
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}
 		if errors.Is(err, unix.EAGAIN) || k == 0 {
-			break
+			return pending, nil
 		}
 		if err != nil {
-			return fmt.Errorf("%w: reading inotify: %w", errConfineUnwatched, err)
+			return nil, fmt.Errorf("%w: reading inotify: %w", errConfineUnwatched, err)
 		}
-		for off := 0; off+unix.SizeofInotifyEvent <= k; {
-			ev := (*unix.InotifyEvent)(unsafe.Pointer(&buf[off]))
-			nameBytes := buf[off+unix.SizeofInotifyEvent : off+unix.SizeofInotifyEvent+int(ev.Len)]
-			off += unix.SizeofInotifyEvent + int(ev.Len)
-			if ev.Mask&unix.IN_Q_OVERFLOW != 0 {
-				return fmt.Errorf("%w: the event queue overflowed", errConfineUnwatched)
-			}
-			n := t.byWD[ev.Wd]
-			if n == nil {
-				continue
-			}
-			name := strings.TrimRight(string(nameBytes), "\x00")
-			if name == "" {
-				if ev.Mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0 && slices.Contains(t.roots, n) {
-					return fmt.Errorf("%w: the root %s moved", errConfineUnwatched, n.path)
-				}
-				continue // the directory above has its own event
-			}
-			p := confinePending{n, name}
-			if !seen[p] {
-				seen[p] = true
-				pending = append(pending, p)
-			}
+		if pending, err = t.parseEvents(t.buf[:k], seen, pending); err != nil {
+			return nil, err
 		}
 	}
-	if len(pending) == 0 {
+}
+
+// parseEvents appends to pending the entries the events in buf name and
+// seen does not hold yet.
+func (t *confineTree) parseEvents(buf []byte, seen map[confinePending]bool, pending []confinePending) ([]confinePending, error) {
+	for off := 0; off+unix.SizeofInotifyEvent <= len(buf); {
+		ev := (*unix.InotifyEvent)(unsafe.Pointer(&buf[off]))
+		nameBytes := buf[off+unix.SizeofInotifyEvent : off+unix.SizeofInotifyEvent+int(ev.Len)]
+		off += unix.SizeofInotifyEvent + int(ev.Len)
+		if ev.Mask&unix.IN_Q_OVERFLOW != 0 {
+			return nil, fmt.Errorf("%w: the event queue overflowed", errConfineUnwatched)
+		}
+		n := t.byWD[ev.Wd]
+		if n == nil {
+			continue
+		}
+		name := strings.TrimRight(string(nameBytes), "\x00")
+		if name == "" {
+			if ev.Mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0 && slices.Contains(t.roots, n) {
+				return nil, fmt.Errorf("%w: the root %s moved", errConfineUnwatched, n.path)
+			}
+			continue // the directory above has its own event
+		}
+		p := confinePending{n, name}
+		if !seen[p] {
+			seen[p] = true
+			pending = append(pending, p)
+		}
+	}
+	return pending, nil
+}
+
+// pendingIndex is where the entry p names is, or would be, in its
+// directory's sorted entries, and whether it is there.
+func pendingIndex(p confinePending) (int, bool) {
+	return slices.BinarySearchFunc(p.n.entries, p.name, func(e *confineEntry, name string) int { return strings.Compare(e.name, name) })
+}
+
+// forgetPending drops the entry p names, and the watches below it.
+func (t *confineTree) forgetPending(p confinePending) {
+	if p.n.gone {
+		return
+	}
+	i, ok := pendingIndex(p)
+	if !ok {
+		return
+	}
+	e := p.n.entries[i]
+	t.entries--
+	t.forget(e.child)
+	p.n.entries = slices.Delete(p.n.entries, i, i+1)
+}
+
+// judgePending judges the entry p names afresh and puts it in its
+// directory, unless it was judged already (the same name twice).
+func (t *confineTree) judgePending(p confinePending) error {
+	if p.n.gone {
 		return nil
 	}
-	// First forget what is gone or replaced, so that a directory moved
-	// within the roots is watched afresh under its new name.
-	for _, p := range pending {
-		if p.n.gone {
-			continue
-		}
-		i, ok := slices.BinarySearchFunc(p.n.entries, p.name, func(e *confineEntry, name string) int { return strings.Compare(e.name, name) })
-		if !ok {
-			continue
-		}
-		e := p.n.entries[i]
-		t.entries--
-		t.forget(e.child)
-		p.n.entries = slices.Delete(p.n.entries, i, i+1)
+	i, ok := pendingIndex(p)
+	if ok {
+		return nil // judged already (the same name twice)
 	}
-	for _, p := range pending {
-		if p.n.gone {
-			continue
-		}
-		i, ok := slices.BinarySearchFunc(p.n.entries, p.name, func(e *confineEntry, name string) int { return strings.Compare(e.name, name) })
-		if ok {
-			continue // judged already (the same name twice)
-		}
-		e, err := t.judge(p.n, p.name, nil)
-		if errors.Is(err, errConfineWalkBudget) {
-			return t.budgetError()
-		}
-		if err != nil {
-			return err
-		}
-		if e != nil {
-			p.n.entries = slices.Insert(p.n.entries, i, e)
-		}
+	e, err := t.judge(p.n, p.name, nil)
+	if errors.Is(err, errConfineWalkBudget) {
+		return t.budgetError()
 	}
-	t.emit()
+	if err != nil {
+		return err
+	}
+	if e != nil {
+		p.n.entries = slices.Insert(p.n.entries, i, e)
+	}
 	return nil
 }
 

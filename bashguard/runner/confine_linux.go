@@ -526,107 +526,30 @@ func confineLaunch() int {
 	// Neither pipe may reach bash.
 	unix.CloseOnExec(confinePlanFD)
 	unix.CloseOnExec(confineStatusFD)
-	report := func(s confineStatus) {
-		b, _ := json.Marshal(s)
-		_, _ = status.Write(append(b, '\n'))
-	}
-	fail := func(format string, args ...any) int {
-		report(confineStatus{Error: fmt.Sprintf(format, args...)})
-		return 126
-	}
+	l := confineLauncher{status}
 
 	var p confinePlan
 	if err := json.NewDecoder(io.LimitReader(planFile, 64<<20)).Decode(&p); err != nil {
-		return fail("reading the plan: %v", err)
+		return l.fail("reading the plan: %v", err)
 	}
 	planFile.Close()
 	if p.Ruleset {
 		unix.CloseOnExec(confineRulesetFD)
 	}
 	stage2 := os.Getenv(confineStageEnv) == confineStageValue
-	env := make([]string, 0, len(os.Environ()))
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, confineEnv+"=") && !strings.HasPrefix(kv, confineStageEnv+"=") {
-			env = append(env, kv)
-		}
-	}
+	env := confineLaunchEnv()
 	argv := os.Args[1:]
 
-	var layers []string
-	var noNS string
-	switch {
-	case stage2:
-		ns, err := confineStageSetup(&p)
-		if err != nil {
-			return fail("setting up the namespaces: %v", err)
-		}
-		layers = ns
-	case p.Namespaces:
-		// The process count is bounded before the namespaces, so that it
-		// counts every process of the user (a user namespace keeps the
-		// bound its creator had), and again in the stage below.
-		if err := confineSetLimits(0, &confinePlan{MaxProcs: p.MaxProcs}); err != nil {
-			return fail("%v", err)
-		}
-		code, err := confineSpawnStage(&p, argv, env, status)
-		if err == nil {
-			return code // the stage reported
-		}
-		if p.NeedNS != "" {
-			return fail("the kernel gives no user, PID and mount namespaces here (%v), and %s", err, p.NeedNS)
-		}
-		noNS = err.Error()
+	layers, noNS, exit, done := l.namespaces(&p, stage2, argv, env)
+	if done {
+		return exit
 	}
-
-	if p.ABI < 1 || p.ABI >= len(confineABIs) {
-		return fail("invalid Landlock ABI version %d", p.ABI)
-	}
-	cfg := landlock.Config{
-		HandledAccessFS:  landlock.AccessFSSet(p.FS),
-		HandledAccessNet: landlock.AccessNetSet(p.Net),
-		Scoped:           landlock.ScopedSet(p.Scoped),
-	}
-	var fd int
-	var flags uint32
-	var err error
-	switch {
-	case p.Ruleset && !stage2:
-		return fail("the made Landlock ruleset needs the namespaces, which did not apply")
-	case p.Ruleset:
-		fd, flags = confineRulesetFD, p.RulesetFlags
-	default:
-		fd, flags, err = cfg.NewRulesetFD()
-	}
+	fd, flags, err := confineLaunchRuleset(&p, stage2)
 	if err != nil {
-		return fail("creating the Landlock ruleset: %v", err)
+		return l.fail("%v", err)
 	}
-	if fd < 0 {
-		return fail("the Landlock ruleset restricts nothing")
-	}
-	for _, r := range p.Rules {
-		if err := confineAddRule(fd, r, p.FS); err != nil {
-			unix.Close(fd)
-			return fail("%v", err)
-		}
-	}
-	// The ruleset applies to this thread only, which then executes bash
-	// (or, in the second stage, starts it): the thread must stay the one
-	// this goroutine runs on.
-	runtime.LockOSThread()
-	if stage2 {
-		if err := confineDropCaps(); err != nil {
-			return fail("%v", err)
-		}
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fail("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
-	}
-	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
-		return fail("landlock_restrict_self: %v", err)
-	}
-	unix.Close(fd)
-	if err := confineSeccompApply(p.NetMode); err != nil {
-		return fail("installing the seccomp filter: %v", err)
+	if err := confineRestrictSelf(&p, fd, flags, stage2); err != nil {
+		return l.fail("%v", err)
 	}
 	applied := confineStatus{Applied: true, Layers: append([]string{"seccomp"}, layers...), NoNS: noNS}
 	if stage2 {
@@ -635,32 +558,154 @@ func confineLaunch() int {
 		// MiB) may exceed a data bound that bash keeps well within.
 		pid, err := confineStartBash(&p, argv, env)
 		if err != nil {
-			return fail("executing %s: %v", p.Bash, err)
+			return l.fail("executing %s: %v", p.Bash, err)
 		}
-		report(applied)
+		l.report(applied)
 		status.Close()
 		return confineReap(pid)
 	}
-	// Without a stage, bash replaces this process: everything exec needs
-	// is made first, so that nothing allocates under the limits.
+	return l.execBash(&p, argv, env, applied)
+}
+
+// confineLauncher is the launcher's end of the status pipe.
+type confineLauncher struct{ status *os.File }
+
+// report writes s to the runner as one line of JSON.
+func (l confineLauncher) report(s confineStatus) {
+	b, _ := json.Marshal(s)
+	_, _ = l.status.Write(append(b, '\n'))
+}
+
+// fail reports the error and returns the launcher's exit status for it.
+func (l confineLauncher) fail(format string, args ...any) int {
+	l.report(confineStatus{Error: fmt.Sprintf(format, args...)})
+	return 126
+}
+
+// confineLaunchEnv is the launcher's environment without its own
+// variables: the environment bash gets.
+func confineLaunchEnv() []string {
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, confineEnv+"=") && !strings.HasPrefix(kv, confineStageEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// namespaces sets up the namespaces in the second stage, or starts that
+// stage when the plan asks for namespaces. It returns the layers applied
+// and why the namespaces did not apply; done says the launcher is to
+// return exit (the stage ran and reported, or a failure was reported).
+func (l confineLauncher) namespaces(p *confinePlan, stage2 bool, argv, env []string) (layers []string, noNS string, exit int, done bool) {
+	switch {
+	case stage2:
+		ns, err := confineStageSetup(p)
+		if err != nil {
+			return nil, "", l.fail("setting up the namespaces: %v", err), true
+		}
+		return ns, "", 0, false
+	case p.Namespaces:
+		// The process count is bounded before the namespaces, so that it
+		// counts every process of the user (a user namespace keeps the
+		// bound its creator had), and again in the stage below.
+		if err := confineSetLimits(0, &confinePlan{MaxProcs: p.MaxProcs}); err != nil {
+			return nil, "", l.fail("%v", err), true
+		}
+		code, err := confineSpawnStage(p, argv, env, l.status)
+		if err == nil {
+			return nil, "", code, true // the stage reported
+		}
+		if p.NeedNS != "" {
+			return nil, "", l.fail("the kernel gives no user, PID and mount namespaces here (%v), and %s", err, p.NeedNS), true
+		}
+		return nil, err.Error(), 0, false
+	}
+	return nil, "", 0, false
+}
+
+// confineLaunchRuleset is the Landlock ruleset the launcher applies, with
+// the plan's rules added: the one the runner made (passed in the second
+// stage) or a new one.
+func confineLaunchRuleset(p *confinePlan, stage2 bool) (fd int, flags uint32, err error) {
+	if p.ABI < 1 || p.ABI >= len(confineABIs) {
+		return -1, 0, fmt.Errorf("invalid Landlock ABI version %d", p.ABI)
+	}
+	cfg := landlock.Config{
+		HandledAccessFS:  landlock.AccessFSSet(p.FS),
+		HandledAccessNet: landlock.AccessNetSet(p.Net),
+		Scoped:           landlock.ScopedSet(p.Scoped),
+	}
+	switch {
+	case p.Ruleset && !stage2:
+		return -1, 0, errors.New("the made Landlock ruleset needs the namespaces, which did not apply")
+	case p.Ruleset:
+		fd, flags = confineRulesetFD, p.RulesetFlags
+	default:
+		fd, flags, err = cfg.NewRulesetFD()
+	}
+	if err != nil {
+		return -1, 0, fmt.Errorf("creating the Landlock ruleset: %v", err)
+	}
+	if fd < 0 {
+		return -1, 0, errors.New("the Landlock ruleset restricts nothing")
+	}
+	for _, r := range p.Rules {
+		if err := confineAddRule(fd, r, p.FS); err != nil {
+			unix.Close(fd)
+			return -1, 0, err
+		}
+	}
+	return fd, flags, nil
+}
+
+// confineRestrictSelf applies the ruleset fd and the seccomp filter to
+// this thread, which is locked to the goroutine for good: it then
+// executes bash (or, in the second stage, starts it), after dropping the
+// capabilities of the stage's namespaces.
+func confineRestrictSelf(p *confinePlan, fd int, flags uint32, stage2 bool) error {
+	runtime.LockOSThread()
+	if stage2 {
+		if err := confineDropCaps(); err != nil {
+			return err
+		}
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("landlock_restrict_self: %v", err)
+	}
+	unix.Close(fd)
+	if err := confineSeccompApply(p.NetMode); err != nil {
+		return fmt.Errorf("installing the seccomp filter: %v", err)
+	}
+	return nil
+}
+
+// execBash reports applied and replaces this process with bash under the
+// plan's limits. Everything exec needs is made first, so that nothing
+// allocates under the limits. It returns only on failure.
+func (l confineLauncher) execBash(p *confinePlan, argv, env []string, applied confineStatus) int {
 	argv0, err := syscall.BytePtrFromString(p.Bash)
 	if err != nil {
-		return fail("executing %s: %v", p.Bash, err)
+		return l.fail("executing %s: %v", p.Bash, err)
 	}
 	argvp, err := syscall.SlicePtrFromStrings(argv)
 	if err != nil {
-		return fail("executing %s: %v", p.Bash, err)
+		return l.fail("executing %s: %v", p.Bash, err)
 	}
 	envp, err := syscall.SlicePtrFromStrings(env)
 	if err != nil {
-		return fail("executing %s: %v", p.Bash, err)
+		return l.fail("executing %s: %v", p.Bash, err)
 	}
-	report(applied)
-	if err := confineSetLimits(0, &p); err != nil {
-		return fail("%v", err)
+	l.report(applied)
+	if err := confineSetLimits(0, p); err != nil {
+		return l.fail("%v", err)
 	}
 	_, _, errno := syscall.RawSyscall(syscall.SYS_EXECVE, uintptr(unsafe.Pointer(argv0)), uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])))
-	return fail("executing %s: %v", p.Bash, errno)
+	return l.fail("executing %s: %v", p.Bash, errno)
 }
 
 // confineSetLimits sets the plan's resource limits, soft and hard, on
