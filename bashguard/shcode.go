@@ -6,129 +6,224 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// posixPlain reports shell code that every POSIX shell reads as bash does,
-// so that "sh -c" (dash on Debian) runs what the guard judges: simple
-// commands of plain words (literal text, single quotes, double quotes
-// around literal text), joined by ; && || | and newlines, grouped by
-// ( ) and { }, with the redirections > >> < 2>&1. Anything bash reads
-// otherwise ($'...', brace expansion, [[ ]], here-strings, &>, |&, time,
-// functions, arithmetic, process substitution) and every expansion is
-// left out: such code is asked as before.
-func posixPlain(f *syntax.File) bool {
+// plainDialect is what another shell reads as bash does: one row per
+// dialect, read by plainCode. Code is plain when every node of its
+// syntax tree passes the row; anything else is asked as before.
+type plainDialect struct {
+	// groups: ( ) and { } are read as bash reads them.
+	groups bool
+	// bareStmts: a statement may not run in the background nor be
+	// negated (coprocesses and disown are left out in every dialect).
+	bareStmts bool
+	// named: a command must have a literal name, not one of leftOut.
+	named   bool
+	leftOut map[string]bool
+	// noAdjacentSingle: 'a''b' is read otherwise (zsh's RC_QUOTES).
+	noAdjacentSingle bool
+	// litOnly, when set, are the only bytes besides ASCII letters and
+	// digits that bare literal text may hold; litBanned, those it may not
+	// hold; litBannedPrefix and litBannedInside, text it may not begin
+	// with or hold.
+	litOnly         string
+	litBanned       string
+	litBannedPrefix string
+	litBannedInside []string
+	// dblBanned are the bytes double-quoted text may not hold;
+	// dblOpaque: double-quoted text is checked as a whole, not again as
+	// bare literal text.
+	dblBanned string
+	dblOpaque bool
+	// redirects are the redirections read as bash reads them;
+	// redirOpaque: a redirection's words are not checked again as words.
+	redirects   []plainRedirect
+	redirOpaque bool
+}
+
+// plainRedirect is a redirection a dialect reads as bash does: its
+// operator, the descriptor before it (plainAnyFd: none or any number) and
+// the word after it (plainAnyWord: any word; plainFdWord: a descriptor).
+type plainRedirect struct {
+	op   syntax.RedirOperator
+	fd   string
+	word string
+}
+
+const (
+	plainAnyFd   = ""
+	plainAnyWord = ""
+	plainFdWord  = "&fd"
+)
+
+// posixPlainCode is what every POSIX shell reads as bash does, so that
+// "sh -c" (dash on Debian) runs what the guard judges: simple commands of
+// plain words (literal text, single quotes, double quotes around literal
+// text), joined by ; && || | and newlines, grouped by ( ) and { }, with
+// the redirections > >> < 2>&1. Anything bash reads otherwise ($'...',
+// brace expansion, [[ ]], here-strings, &>, |&, time, functions,
+// arithmetic, process substitution) and every expansion is left out.
+var posixPlainCode = plainDialect{
+	groups: true,
+	// A brace would be expanded by bash and kept by dash.
+	litBanned: "{}",
+	redirects: []plainRedirect{
+		{syntax.RdrOut, plainAnyFd, plainAnyWord},
+		{syntax.AppOut, plainAnyFd, plainAnyWord},
+		{syntax.RdrIn, plainAnyFd, plainAnyWord},
+		{syntax.DplOut, plainAnyFd, plainFdWord},
+		{syntax.DplIn, plainAnyFd, plainFdWord},
+	},
+}
+
+// zshPlainCode is what zsh reads as bash does, whatever options the
+// user's .zshenv sets: simple commands of plain words joined by ; && ||
+// | and newlines, with no redirection but 2>&1. A plain word is literal
+// text in single quotes, in double quotes, or bare of the characters zsh
+// treats otherwise: glob characters and qualifiers (* ? [ ] ( ) < > and
+// EXTENDED_GLOB's ^ # ~), braces, "=" at the start of a word (=cmd
+// expands to the path of cmd) or after "=" or ":" (MAGIC_EQUAL_SUBST
+// expands "x==cmd" and "x=a:=cmd" as an assignment would), backslashes,
+// adjacent single-quoted strings and every expansion. cd, pushd and popd
+// are left out: zsh's "cd OLD NEW" replaces text in the working
+// directory.
+var zshPlainCode = plainDialect{
+	bareStmts:        true,
+	named:            true,
+	leftOut:          map[string]bool{"cd": true, "pushd": true, "popd": true, "": true},
+	noAdjacentSingle: true,
+	litOnly:          "_./,:=+-@%",
+	litBannedPrefix:  "=",
+	litBannedInside:  []string{"==", ":="},
+	dblBanned:        "\\!",
+	dblOpaque:        true,
+	redirects:        []plainRedirect{{syntax.DplOut, "2", "1"}},
+	redirOpaque:      true,
+}
+
+// posixPlain reports shell code that every POSIX shell reads as bash
+// does (posixPlainCode).
+func posixPlain(f *syntax.File) bool { return plainCode(f, &posixPlainCode) }
+
+// zshPlain reports zsh code that zsh reads as bash does (zshPlainCode).
+func zshPlain(f *syntax.File) bool { return plainCode(f, &zshPlainCode) }
+
+// plainCode reports whether every node of f passes the dialect d.
+func plainCode(f *syntax.File, d *plainDialect) bool {
 	ok := true
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if !ok {
 			return false
 		}
-		switch n := n.(type) {
-		case nil:
-			return true // the end of a node's children
-		case *syntax.File, *syntax.Stmt, *syntax.CallExpr, *syntax.Subshell, *syntax.Block, *syntax.Word, *syntax.Comment:
-			if s, isStmt := n.(*syntax.Stmt); isStmt && (s.Coprocess || s.Disown) {
-				ok = false
-			}
-			if ce, isCall := n.(*syntax.CallExpr); isCall && len(ce.Assigns) > 0 {
-				ok = false
-			}
-		case *syntax.BinaryCmd:
-			ok = n.Op == syntax.AndStmt || n.Op == syntax.OrStmt || n.Op == syntax.Pipe
-		case *syntax.Lit:
-			// A brace would be expanded by bash and kept by dash.
-			ok = !strings.ContainsAny(n.Value, "{}")
-		case *syntax.SglQuoted:
-			ok = !n.Dollar
-		case *syntax.DblQuoted:
-			if n.Dollar {
-				ok = false
-			}
-			for _, p := range n.Parts {
-				if _, lit := p.(*syntax.Lit); !lit {
-					ok = false
-				}
-			}
-		case *syntax.Redirect:
-			switch n.Op {
-			case syntax.RdrOut, syntax.AppOut, syntax.RdrIn:
-			case syntax.DplOut, syntax.DplIn:
-				ok = n.Word != nil && isFdWord(n.Word.Lit())
-			default:
-				ok = false
-			}
-			if n.N != nil && !isFdWord(n.N.Value) {
-				ok = false
-			}
-		default:
-			ok = false
-		}
-		return ok
+		var descend bool
+		ok, descend = d.node(n)
+		return ok && descend
 	})
 	return ok
 }
 
-// zshPlain reports zsh code that zsh reads as bash does, whatever options
-// the user's .zshenv sets: simple commands of plain words joined by ; &&
-// || | and newlines, with no redirection but 2>&1. A plain word is literal
-// text in single quotes, in double quotes, or bare of the characters zsh
-// treats otherwise: glob characters and qualifiers (* ? [ ] ( ) < > and
-// EXTENDED_GLOB's ^ # ~), braces, "=" at the start of a word (=cmd
-// expands to the path of cmd) or after "=" or ":", backslashes, adjacent
-// single-quoted strings and every expansion. cd,
-// pushd and popd are left out: zsh's "cd OLD NEW" replaces text in the
-// working directory. Anything else is asked as before.
-func zshPlain(f *syntax.File) bool {
-	ok := true
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if !ok {
-			return false
-		}
-		switch n := n.(type) {
-		case nil:
+// node reports whether n passes the dialect, and whether its children
+// are to be checked too.
+func (d *plainDialect) node(n syntax.Node) (ok, descend bool) {
+	switch n := n.(type) {
+	case nil:
+		return true, true // the end of a node's children
+	case *syntax.File, *syntax.Comment:
+		return true, true
+	case *syntax.Subshell, *syntax.Block:
+		return d.groups, true
+	case *syntax.Stmt:
+		return !n.Coprocess && !n.Disown && !(d.bareStmts && (n.Background || n.Negated)), true
+	case *syntax.CallExpr:
+		return d.call(n), true
+	case *syntax.Word:
+		return !d.noAdjacentSingle || !adjacentSingle(n), true
+	case *syntax.BinaryCmd:
+		return n.Op == syntax.AndStmt || n.Op == syntax.OrStmt || n.Op == syntax.Pipe, true
+	case *syntax.Lit:
+		return d.lit(n.Value), true
+	case *syntax.SglQuoted:
+		return !n.Dollar && !strings.Contains(n.Value, "'"), true
+	case *syntax.DblQuoted:
+		return d.dblQuoted(n), !d.dblOpaque
+	case *syntax.Redirect:
+		return d.redirect(n), !d.redirOpaque
+	}
+	return false, false
+}
+
+func (d *plainDialect) call(n *syntax.CallExpr) bool {
+	if len(n.Assigns) > 0 {
+		return false
+	}
+	return !d.named || len(n.Args) > 0 && !d.leftOut[n.Args[0].Lit()]
+}
+
+// adjacentSingle reports two single-quoted strings side by side in w.
+func adjacentSingle(w *syntax.Word) bool {
+	for i := 1; i < len(w.Parts); i++ {
+		_, q0 := w.Parts[i-1].(*syntax.SglQuoted)
+		_, q1 := w.Parts[i].(*syntax.SglQuoted)
+		if q0 && q1 {
 			return true
-		case *syntax.File, *syntax.Comment:
-		case *syntax.Stmt:
-			ok = !n.Coprocess && !n.Disown && !n.Background && !n.Negated
-		case *syntax.CallExpr:
-			ok = len(n.Assigns) == 0 && len(n.Args) > 0
-			if ok {
-				switch n.Args[0].Lit() {
-				case "cd", "pushd", "popd", "":
-					ok = false
-				}
-			}
-		case *syntax.Word:
-			// With RC_QUOTES, zsh reads 'a''b' as a'b.
-			for i := 1; i < len(n.Parts) && ok; i++ {
-				_, q0 := n.Parts[i-1].(*syntax.SglQuoted)
-				_, q1 := n.Parts[i].(*syntax.SglQuoted)
-				ok = !(q0 && q1)
-			}
-		case *syntax.BinaryCmd:
-			ok = n.Op == syntax.AndStmt || n.Op == syntax.OrStmt || n.Op == syntax.Pipe
-		case *syntax.Lit:
-			// With MAGIC_EQUAL_SUBST, "x==cmd" and "x=a:=cmd" expand
-			// =cmd as an assignment would.
-			ok = !strings.HasPrefix(n.Value, "=") && !strings.Contains(n.Value, "==") && !strings.Contains(n.Value, ":=")
-			for i := 0; i < len(n.Value) && ok; i++ {
-				ch := n.Value[i]
-				ok = 'a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9' || strings.IndexByte("_./,:=+-@%", ch) >= 0
-			}
-		case *syntax.SglQuoted:
-			ok = !n.Dollar && !strings.Contains(n.Value, "'")
-		case *syntax.DblQuoted:
-			ok = !n.Dollar
-			for _, p := range n.Parts {
-				if l, lit := p.(*syntax.Lit); !lit || strings.ContainsAny(l.Value, "\\!") {
-					ok = false
-				}
-			}
-			return false // its text is checked here, not as a bare word
-		case *syntax.Redirect:
-			ok = n.Op == syntax.DplOut && n.Word != nil && n.Word.Lit() == "1" && n.N != nil && n.N.Value == "2"
-			return false
-		default:
-			ok = false
 		}
-		return ok
-	})
-	return ok
+	}
+	return false
+}
+
+func (d *plainDialect) lit(s string) bool {
+	if strings.ContainsAny(s, d.litBanned) || d.litBannedPrefix != "" && strings.HasPrefix(s, d.litBannedPrefix) {
+		return false
+	}
+	for _, bad := range d.litBannedInside {
+		if strings.Contains(s, bad) {
+			return false
+		}
+	}
+	if d.litOnly == "" {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !('a' <= ch && ch <= 'z' || 'A' <= ch && ch <= 'Z' || '0' <= ch && ch <= '9' || strings.IndexByte(d.litOnly, ch) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *plainDialect) dblQuoted(n *syntax.DblQuoted) bool {
+	if n.Dollar {
+		return false
+	}
+	for _, p := range n.Parts {
+		if l, lit := p.(*syntax.Lit); !lit || strings.ContainsAny(l.Value, d.dblBanned) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *plainDialect) redirect(n *syntax.Redirect) bool {
+	for _, r := range d.redirects {
+		if r.op == n.Op && r.fdMatches(n.N) && r.wordMatches(n.Word) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r plainRedirect) fdMatches(n *syntax.Lit) bool {
+	if r.fd == plainAnyFd {
+		return n == nil || isFdWord(n.Value)
+	}
+	return n != nil && n.Value == r.fd
+}
+
+func (r plainRedirect) wordMatches(w *syntax.Word) bool {
+	switch r.word {
+	case plainAnyWord:
+		return true
+	case plainFdWord:
+		return w != nil && isFdWord(w.Lit())
+	}
+	return w != nil && w.Lit() == r.word
 }
