@@ -72,7 +72,9 @@ func buildCmdTable() map[string]cmdEntry {
 	for n := range readerSpecs {
 		names = append(names, n)
 	}
-	names = append(names, fixedCmdNames...)
+	for n := range cmdNamed {
+		names = append(names, n)
+	}
 	for n := range assigners {
 		names = append(names, n)
 	}
@@ -83,80 +85,41 @@ func buildCmdTable() map[string]cmdEntry {
 	return t
 }
 
-// fixedCmdNames are the names the dispatcher knows without a list.
-var fixedCmdNames = []string{
-	"rm", "dd", "shred", "init", "telinit", "systemctl", "kill", "mount", "umount", "rsync", "eval",
-	"source", ".", "awk", "gawk", "mawk", "nawk", "sed", "find", "git", "xargs", "env",
-	"nice", "nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch",
-	"printenv", "set",
+// cmdListed says, for each class that a list holds, whether the list
+// names a command.
+var cmdListed = map[cmdClass]func(name string) bool{
+	clsPrivileged:  func(n string) bool { return privileged[n] },
+	clsDisk:        func(n string) bool { return prefixClass(n) == clsDisk || diskCmds[n] },
+	clsPower:       func(n string) bool { return powerCmds[n] },
+	clsInteractive: func(n string) bool { return interactive[n] },
+	clsNetwork:     func(n string) bool { return networkCmds[n] },
+	clsShell:       func(n string) bool { return shells[n] },
+	clsInterpreter: isInterpreter,
+	clsWriter:      func(n string) bool { return writers[n] },
+	clsAssigner:    func(n string) bool { return assigners[n] != assignerRow{} },
+	clsState:       func(n string) bool { return stateBuiltins[n] != "" },
+	clsSafe:        func(n string) bool { return safeNoPaths[n] },
+	clsReader:      func(n string) bool { return readerSpecs[n] != nil },
 }
 
-// classify gives the entry of name by trying the checks in the
-// dispatcher's order. It builds cmdTable; lookupCmd answers for names that
-// are not in the table.
+// classify gives the entry of name: the first class, in the dispatcher's
+// order, that names it by cmdNamed or by its list. It builds cmdTable;
+// lookupCmd answers for names that are not in the table.
 func classify(name string) cmdEntry {
-	switch {
-	case privileged[name]:
-		return cmdEntry{class: clsPrivileged}
-	case name == "rm":
-		return cmdEntry{class: clsRm}
-	case strings.HasPrefix(name, "mkfs") || diskCmds[name]:
-		return cmdEntry{class: clsDisk}
-	case name == "dd":
-		return cmdEntry{class: clsDd}
-	case name == "shred":
-		return cmdEntry{class: clsShred}
-	case powerCmds[name]:
-		return cmdEntry{class: clsPower}
-	case name == "init" || name == "telinit":
-		return cmdEntry{class: clsInit}
-	case name == "systemctl":
-		return cmdEntry{class: clsSystemctl}
-	case name == "kill":
-		return cmdEntry{class: clsKill}
-	case name == "mount" || name == "umount":
-		return cmdEntry{class: clsMount}
-	case interactive[name]:
-		return cmdEntry{class: clsInteractive}
-	case networkCmds[name]:
-		return cmdEntry{class: clsNetwork}
-	case name == "rsync":
-		return cmdEntry{class: clsRsync}
-	case shells[name]:
-		return cmdEntry{class: clsShell}
-	case name == "eval":
-		return cmdEntry{class: clsEval}
-	case name == "source" || name == ".":
-		return cmdEntry{class: clsSource}
-	case isInterpreter(name):
-		return cmdEntry{class: clsInterpreter}
-	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
-		return cmdEntry{class: clsAwk}
-	case name == "sed":
-		return cmdEntry{class: clsSed}
-	case name == "find":
-		return cmdEntry{class: clsFind}
-	case name == "git":
-		return cmdEntry{class: clsGit}
-	case name == "xargs":
-		return cmdEntry{class: clsXargs}
-	case name == "env":
-		return cmdEntry{class: clsEnv}
-	case name == "nice" || name == "nohup" || name == "timeout" || name == "time" || name == "stdbuf" ||
-		name == "command" || name == "builtin" || name == "exec" || name == "setsid" || name == "flock" || name == "watch":
-		return cmdEntry{class: clsWrapper}
-	case writers[name]:
-		return cmdEntry{class: clsWriter}
-	case name == "printenv" || name == "set":
-		return cmdEntry{class: clsEnvPrint}
-	case assigners[name] != assignerRow{}:
-		return cmdEntry{class: clsAssigner}
-	case stateBuiltins[name] != "":
-		return cmdEntry{class: clsState, state: stateBuiltins[name]}
-	case safeNoPaths[name]:
-		return cmdEntry{class: clsSafe}
-	case readerSpecs[name] != nil:
-		return cmdEntry{class: clsReader, reader: readerSpecs[name]}
+	named, isNamed := cmdNamed[name]
+	for cls := clsPrivileged; cls <= clsReader; cls++ {
+		listed := cmdListed[cls]
+		if !(isNamed && named == cls || listed != nil && listed(name)) {
+			continue
+		}
+		e := cmdEntry{class: cls}
+		switch cls {
+		case clsReader:
+			e.reader = readerSpecs[name]
+		case clsState:
+			e.state = stateBuiltins[name]
+		}
+		return e
 	}
 	return cmdEntry{}
 }
@@ -167,11 +130,16 @@ func lookupCmd(name string) cmdEntry {
 	if e, ok := cmdTable[name]; ok {
 		return e
 	}
-	switch {
-	case strings.HasPrefix(name, "mkfs"):
-		return cmdEntry{class: clsDisk}
-	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
-		return cmdEntry{class: clsInterpreter}
+	return cmdEntry{class: prefixClass(name)}
+}
+
+// prefixClass is the class of the first of cmdPrefixes that name begins
+// with, or clsUnlisted.
+func prefixClass(name string) cmdClass {
+	for _, p := range cmdPrefixes {
+		if strings.HasPrefix(name, p.prefix) {
+			return p.class
+		}
 	}
-	return cmdEntry{}
+	return clsUnlisted
 }

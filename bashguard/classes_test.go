@@ -122,7 +122,7 @@ func tableClass(name string, std bool, extra map[string]bool) string {
 // list that names them all.
 func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 	// The names the chain tests by name, listed here independently of
-	// fixedCmdNames so that a name missing from the table is caught.
+	// cmdNamed so that a name missing from the table is caught.
 	names := []string{"rm", "dd", "shred", "init", "telinit", "systemctl", "kill", "mount", "umount", "rsync",
 		"eval", "source", ".", "awk", "gawk", "mawk", "nawk", "sed", "find", "git", "xargs", "env", "nice",
 		"nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch",

@@ -241,7 +241,7 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 			c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", true)
 			return
 		}
-		if name != "perl" && name != "ruby" && arg == "-i" {
+		if !inPlaceI[name] && arg == "-i" {
 			c.add(permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", false)
 			return
 		}

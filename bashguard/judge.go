@@ -175,7 +175,7 @@ func isInterpreter(name string) bool {
 	if _, ok := inlineFlags[name]; ok {
 		return true
 	}
-	return strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy")
+	return prefixClass(name) == clsInterpreter
 }
 
 func inlineFor(name string) string {

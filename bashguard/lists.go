@@ -64,6 +64,30 @@ var shells = map[string]bool{
 	"ash": true, "fish": true, "csh": true, "tcsh": true,
 }
 
+// cmdNamed are the commands the dispatcher knows by name rather than by a
+// list, each with its class: those with a model of their own (rm, dd,
+// kill, the tools whose input is a program, the wrappers).
+var cmdNamed = map[string]cmdClass{
+	"rm": clsRm, "dd": clsDd, "shred": clsShred, "init": clsInit, "telinit": clsInit,
+	"systemctl": clsSystemctl, "kill": clsKill, "mount": clsMount, "umount": clsMount, "rsync": clsRsync,
+	"eval": clsEval, "source": clsSource, ".": clsSource,
+	"awk": clsAwk, "gawk": clsAwk, "mawk": clsAwk, "nawk": clsAwk,
+	"sed": clsSed, "find": clsFind, "git": clsGit, "xargs": clsXargs, "env": clsEnv,
+	"nice": clsWrapper, "nohup": clsWrapper, "timeout": clsWrapper, "time": clsWrapper, "stdbuf": clsWrapper,
+	"command": clsWrapper, "builtin": clsWrapper, "exec": clsWrapper, "setsid": clsWrapper, "flock": clsWrapper,
+	"watch":    clsWrapper,
+	"printenv": clsEnvPrint, "set": clsEnvPrint,
+}
+
+// cmdPrefixes are the commands known by how their names begin
+// ("mkfs.ext4", "python3.12"), for names on no list.
+var cmdPrefixes = []struct {
+	prefix string
+	class  cmdClass
+}{
+	{"mkfs", clsDisk}, {"python", clsInterpreter}, {"pypy", clsInterpreter},
+}
+
 // inlineFlags maps interpreters to the flags that take program text.
 var inlineFlags = map[string]string{
 	"python": "c", "python2": "c", "python3": "c", "perl": "eE", "ruby": "e",
@@ -172,4 +196,50 @@ func SafeCommands() []string {
 		"ps", "hostname")
 	slices.Sort(out)
 	return out
+}
+
+// varUse is what a builtin does to the variables the walker binds.
+type varUse uint8
+
+const (
+	varUntouched varUse = iota
+	// varRunsCode: it runs text as code, which may assign any variable.
+	varRunsCode
+	// varNamesWord: it assigns (or unsets) a variable its words name.
+	varNamesWord
+)
+
+// varBuiltins are the builtins that may change a variable bound in a loop.
+var varBuiltins = map[string]varUse{
+	"eval": varRunsCode, "source": varRunsCode, ".": varRunsCode, "let": varRunsCode,
+	"read": varNamesWord, "mapfile": varNamesWord, "readarray": varNamesWord, "printf": varNamesWord,
+	"getopts": varNamesWord, "unset": varNamesWord, "wait": varNamesWord, "command": varNamesWord,
+	"builtin": varNamesWord, "export": varNamesWord, "declare": varNamesWord, "typeset": varNamesWord,
+	"local": varNamesWord, "readonly": varNamesWord,
+}
+
+// builtinRunners run the builtin their first word names.
+var builtinRunners = map[string]bool{"command": true, "builtin": true}
+
+// declOptions are, for each declaration builtin, the option letters that
+// only assign values and export them.
+var declOptions = map[string]string{
+	"export": "nfp", "declare": "xgpfF", "typeset": "xgpfF", "local": "xgpfF",
+}
+
+// printOnlyOptions are the commands whose options only change how they
+// print: a glob there may expand to an option.
+var printOnlyOptions = map[string]bool{"echo": true}
+
+// copiers are the commands whose last operand is where the copy goes.
+var copiers = map[string]bool{"rsync": true, "scp": true}
+
+// inPlaceI are the interpreters whose -i edits files in place rather
+// than starting an interactive interpreter.
+var inPlaceI = map[string]bool{"perl": true, "ruby": true}
+
+// systemctlPower are the systemctl commands that shut down or restart
+// the machine.
+var systemctlPower = map[string]bool{
+	"poweroff": true, "reboot": true, "halt": true, "kexec": true, "soft-reboot": true,
 }

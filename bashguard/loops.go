@@ -164,15 +164,14 @@ func (a *analyzer) assignsVar(stmts []*syntax.Stmt, name string) bool {
 					found = true
 					break
 				}
-				switch cmd {
-				case "eval", "source", ".", "let":
+				switch varBuiltins[cmd] {
+				case varRunsCode:
 					found = true
-				case "read", "mapfile", "readarray", "printf", "getopts", "unset", "wait", "command", "builtin",
-					"export", "declare", "typeset", "local", "readonly":
+				case varNamesWord:
 					for _, w := range n.Args[1:] {
 						t, ok := literalText(w)
 						found = found || !ok || strings.Contains(t, name) ||
-							(cmd == "command" || cmd == "builtin") && (untrackedCmds[t] || t == "let")
+							builtinRunners[cmd] && (untrackedCmds[t] || varBuiltins[t] == varRunsCode)
 					}
 				}
 			}

@@ -232,6 +232,16 @@ func withVersions(m map[string]*spec) map[string]*spec {
 	return m
 }
 
+// yqWords are the operators of either yq's expression language that
+// read a file (load, load_str, import, include, input), the environment
+// (env, strenv, envsubst, $ENV) or evaluate a string as an expression
+// (mikefarah's eval): an expression that names one is asked.
+var yqWords = []string{"load", "import", "include", "input", "env", "ENV", "eval", "modulemeta", "getpath"}
+
+// yqSubcommands are mikefarah's yq subcommands that take an expression
+// and files, as the bare command does.
+var yqSubcommands = map[string]bool{"eval": true, "e": true, "eval-all": true, "ea": true}
+
 // goState is where the Go toolchain's programs count their own use (Go
 // telemetry's local mode, on by default) and where go creates its module
 // cache, empty, before it reads the modules (the default GOMODCACHE),

@@ -264,12 +264,6 @@ func gofmtTrees(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	}
 }
 
-// yqWords are the operators of either yq's expression language that
-// read a file (load, load_str, import, include, input), the environment
-// (env, strenv, envsubst, $ENV) or evaluate a string as an expression
-// (mikefarah's eval): an expression that names one is asked.
-var yqWords = []string{"load", "import", "include", "input", "env", "ENV", "eval", "modulemeta", "getpath"}
-
 // yqOperands judges yq's operands: after mikefarah's subcommands (eval,
 // eval-all), an expression without the words of yqWords, then files that
 // are read. The expression is judged as a read too: mikefarah's yq takes
@@ -277,8 +271,7 @@ var yqWords = []string{"load", "import", "include", "input", "env", "ENV", "eval
 func yqOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	ops := f.ops
 	if len(ops) > 0 {
-		switch v.vals[ops[0]] {
-		case "eval", "e", "eval-all", "ea":
+		if yqSubcommands[v.vals[ops[0]]] {
 			f.handle(ops[0])
 			ops = ops[1:]
 		}

@@ -105,7 +105,7 @@ func scanVars(f *syntax.File) varScan {
 				s.off = true
 				break
 			}
-			if name == "command" || name == "builtin" {
+			if builtinRunners[name] {
 				for _, w := range n.Args[1:] {
 					if t, ok := literalText(w); !ok || untrackedCmds[t] {
 						s.off = true
@@ -130,13 +130,8 @@ var untrackedCmds = map[string]bool{
 // them: export (with -n, -f, -p), or declare, typeset and local with no
 // option but -x, -g, -p, -f, -F, and no word only known at run time.
 func plainDecl(d *syntax.DeclClause) bool {
-	allowed := ""
-	switch d.Variant.Value {
-	case "export":
-		allowed = "nfp"
-	case "declare", "typeset", "local":
-		allowed = "xgpfF"
-	default:
+	allowed, ok := declOptions[d.Variant.Value]
+	if !ok {
 		return false
 	}
 	for _, as := range d.Args {

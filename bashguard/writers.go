@@ -79,8 +79,7 @@ func (a *analyzer) ddOperand(c *verdictAcc, v *argv, i int) {
 
 func (a *analyzer) systemctl(c *verdictAcc, v *argv) {
 	for _, s := range v.vals[1:] {
-		switch s {
-		case "poweroff", "reboot", "halt", "kexec", "soft-reboot":
+		if systemctlPower[s] {
 			c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 			return
 		}
