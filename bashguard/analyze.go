@@ -482,13 +482,6 @@ func (a *analyzer) testPath(c *verdictAcc, x syntax.TestExpr) {
 	}
 }
 
-// testFileOps are the operators of test and [ whose operand is a path.
-var testFileOps = map[string]bool{
-	"-e": true, "-f": true, "-d": true, "-r": true, "-w": true, "-x": true, "-s": true, "-L": true, "-h": true,
-	"-p": true, "-S": true, "-b": true, "-c": true, "-g": true, "-u": true, "-k": true, "-O": true, "-G": true,
-	"-N": true, "-a": true,
-}
-
 // testPaths judges the paths that test or [ probes: the operand of a file
 // test, and both operands of -nt, -ot and -ef.
 func (a *analyzer) testPaths(c *verdictAcc, v *argv) {

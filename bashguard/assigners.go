@@ -32,17 +32,6 @@ const (
 	opsSecond                  // the second (getopts OPTSTRING NAME)
 )
 
-// assigners are the assigning builtins, by name.
-var assigners = map[string]assignerRow{
-	"read":      {spec: assignerSpecs["read"], operands: opsAll},
-	"mapfile":   {spec: assignerSpecs["mapfile"], operands: opsFirst},
-	"readarray": {spec: assignerSpecs["readarray"], operands: opsFirst},
-	"printf":    {spec: assignerSpecs["printf"], prints: true},
-	"wait":      {spec: assignerSpecs["wait"]},
-	"getopts":   {spec: assignerSpecs["getopts"], operands: opsSecond},
-	"unset":     {spec: assignerSpecs["unset"], operands: opsAll},
-}
-
 // assigner judges the names an assigning builtin sets: its options by
 // its spec (the names they assign, a callback they run), then the
 // operands that name variables, unless an option makes them functions

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -139,20 +137,6 @@ func shellOptions(v *argv) shellLine {
 	return l
 }
 
-// plainShells are the shells whose literal -c code the guard reads as
-// its own, and how: bash itself with options that leave the parse as it
-// is; sh (dash on Debian) only as sh -c CODE, and sh and zsh only with
-// code they read as bash does (read: nil for bash). Other shells (fish's
-// syntax) are not here.
-var plainShells = map[string]struct {
-	onlyC bool                    // only "NAME -c CODE", no other option
-	reads func(*syntax.File) bool // the code is read as bash reads it
-}{
-	"bash": {},
-	"sh":   {onlyC: true, reads: posixPlain}, // $'...', braces and [[ ]] are read otherwise by dash
-	"zsh":  {reads: zshPlain},
-}
-
 // shellPlain reports whether the shell v reads its literal -c code (the
 // word at operand) as the guard does, by plainShells.
 func (a *analyzer) shellPlain(v *argv, operand int) bool {
@@ -248,22 +232,6 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 	}
 	c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 }
-
-// awkSpec is the command line of awk (gawk's options, which mawk's and
-// the one-true-awk's are a part of). Long options must be spelled out:
-// an abbreviation may name another option (--p is --posix, --profile or
-// --pretty-print). Options are read after the program too, although awk
-// takes none there ("awk prog -v f" reads the files "-v" and f): the
-// value of such an option is judged as a file as well.
-var awkSpec = (&spec{name: "awk", grammar: grammar{permute: true}, rows: []optRow{
-	{"-F= --field-separator=", kWord, ""},
-	{"-v= --assign=", kWord, ""},
-	{"-f= --file= --exec= -E=", kProgram, "runs an awk program from a file"},
-	{"-i= --include= -l= --load= -e= --source=", kProgram, "loads an include file or an extension, or adds program text"},
-	{"-W=", kAsk, "can run a program from a file or write files"}, // mawk's -W exec file; gawk's -W is any long option
-	{"-b --characters-as-bytes -c --traditional -P --posix -r --re-interval -S --sandbox -N --use-lc-numeric", kFlag, ""},
-	{"-V --version --help", kFlag, ""},
-}}).compile()
 
 // awkLine is what awk's options said.
 type awkLine struct {
@@ -387,13 +355,6 @@ type awkName struct {
 	why  string
 }
 
-// awkNames are the names that run commands or choose other files.
-var awkNames = []awkName{
-	{"system", true, "calls system()"},
-	{"ARGV", false, "uses ARGV or ARGC, which can make it read other files"},
-	{"ARGC", false, "uses ARGV or ARGC, which can make it read other files"},
-}
-
 // awkNamesUnsafe explains the first use of a name of awkNames in p, or
 // returns "".
 func awkNamesUnsafe(p string) string {
@@ -432,27 +393,12 @@ const (
 	awkGetline                 // when the program uses getline: getline < "file"
 )
 
-// awkDangers are awk's pipes, redirections, getline from a file and
-// extensions. The two-byte operators of awkOps2 that start alike ("||",
-// ">=") are not among them.
-var awkDangers = []awkDanger{
-	{'|', awkAlways, "uses a pipe to or from a command"},
-	{'>', awkInAction, "redirects output to a file or command"},
-	{'<', awkGetline, "reads a file with getline"},
-	{'@', awkAlways, "loads an extension or include file"},
-}
-
 // awkOp is a two-byte operator, read as one token; ambiguous says that a
 // "/" after it may be either division or a regular expression.
 type awkOp struct {
 	tok       string
 	ambiguous bool
 }
-
-// awkOps2 are the two-byte operators the scan must tell from a token of
-// awkDangers ("||" is no pipe, ">=" no redirection) or whose "/" reading
-// differs ("++" and "--" are postfix or prefix).
-var awkOps2 = []awkOp{{"||", false}, {">=", false}, {"++", true}, {"--", true}}
 
 // awkBranches bounds how many readings of an ambiguous "/" (division or
 // the start of a regular expression) awkScan tries.
@@ -624,16 +570,6 @@ func awkLineEnd(p string, i int) int {
 		return i + k
 	}
 	return len(p)
-}
-
-// awkKeywords are the words after which "/" may start a regular
-// expression although they look like operands: keywords, and built-in
-// functions that may be called without parentheses.
-var awkKeywords = map[string]bool{
-	"print": true, "printf": true, "return": true, "in": true, "getline": true, "if": true,
-	"while": true, "for": true, "do": true, "else": true, "delete": true, "exit": true,
-	"case": true, "length": true, "next": true, "nextfile": true, "BEGIN": true, "END": true,
-	"BEGINFILE": true, "ENDFILE": true, "func": true, "function": true, "switch": true, "default": true,
 }
 
 // awkRegexEnds returns the indexes just after the "/" that ends a regular

@@ -16,15 +16,6 @@ import "strings"
 // the proxy variables (env | grep -i proxy) often carry credentials in
 // their URLs.
 
-// plainEnvSuffixes are the endings of variable names that hold a
-// directory, a search path or a version.
-var plainEnvSuffixes = []string{"_HOME", "_ROOT", "_DIR", "_PATH", "PATH", "_BIN", "_VERSION", "_PREFIX"}
-
-// secretEnvWords are the parts of a name that mark a secret, or a value
-// that may embed one (a URL or DSN with credentials, a proxy).
-var secretEnvWords = []string{"TOKEN", "SECRET", "PASS", "PWD", "KEY", "AUTH", "CRED", "PRIVATE", "SESSION", "COOKIE",
-	"CERT", "URL", "URI", "DSN", "PROXY", "CONN", "SIGN", "SALT", "API"}
-
 // plainEnvName reports whether printenv may print the variable name.
 func plainEnvName(name string) bool {
 	if !isIdent(name) {

@@ -117,40 +117,6 @@ type findPrim struct {
 	args  int
 }
 
-// findPrims are GNU find's primaries (find --help lists them; a test
-// holds the table to it).
-var findPrims = []findPrim{
-	{"-o -or ! -not ( ) ,", findOperator, 0},
-	{"-a -and", findTest, 0},
-	{"-name", findName, 1},
-	{"-iname", findIName, 1},
-	{"-type", findType, 1},
-	{"-maxdepth", findMaxDepth, 1},
-	{"-print", findPrint, 0},
-	{"-print0", findPrint0, 0},
-	{"-printf", findOutput, 1},
-	{"-ls -quit", findOutput, 0},
-	{"-newer -anewer -cnewer -samefile", findRead, 1},
-	{"-files0-from", findList0, 1},
-	{"-fprint -fprint0 -fls", findWrite, 1},
-	{"-fprintf", findWrite, 2}, // FILE FORMAT
-	{"-delete", findDelete, 0},
-	{"-exec -execdir", findExec, 0},
-	{"-ok -okdir", findAsk, 0},
-	{"-follow", findFollow, 0},
-	// Tests and options that only look at the entries, and -prune.
-	{"-amin -atime -cmin -ctime -mmin -mtime -used -newerat -newerct -newermt -newerBt", findTest, 1},
-	{"-context -fstype -gid -group -ilname -inum -ipath -iregex -iwholename -links -lname", findTest, 1},
-	{"-path -perm -regex -size -uid -user -wholename -xtype -mindepth -regextype", findTest, 1},
-	{"-empty -executable -false -true -nogroup -nouser -readable -writable -prune", findTest, 0},
-	{"-daystart -depth -d -ignore_readdir_race -noignore_readdir_race -mount -xdev -noleaf", findTest, 0},
-	{"-warn -nowarn -help --help -version --version", findTest, 0},
-}
-
-// findNewer is -newerXY, which compares with a reference file unless Y
-// is t (a time: -newermt; those are rows of their own).
-var findNewer = findPrim{"-newerXY", findRead, 1}
-
 // findPrimIndex is findPrims by spelling.
 var findPrimIndex = func() map[string]*findPrim {
 	m := map[string]*findPrim{}
@@ -676,16 +642,6 @@ type lineFilterRow struct {
 	value   func(string) bool // which values valOpt takes (nil: any)
 	digits  bool              // -NUM and -nNUM give a count
 	pattern bool              // the command needs one pattern: valOpt's value, once, or else its one operand
-}
-
-// lineFilters are the filters: grep with one pattern, head and tail
-// with a count, sort and uniq with the options that keep lines whole.
-var lineFilters = []lineFilterRow{
-	{name: "grep", flags: "viEFGwx", valOpt: "-e", pattern: true},
-	{name: "head", valOpt: "-n", value: isDecimal, digits: true}, // a count, "+N" too
-	{name: "tail", valOpt: "-n", value: isDecimal, digits: true},
-	{name: "sort", flags: "urfVnbd"},
-	{name: "uniq", flags: "udi"},
 }
 
 // passes reports whether the arguments args keep the command a filter:

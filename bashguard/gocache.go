@@ -63,10 +63,6 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 	return err == nil && goSumCached(sum, pol.GoModCache)
 }
 
-// goModuleEnv are the variables by which a go command's environment
-// chooses another cache, toolchain, module or proxy.
-var goModuleEnv = []string{"GOFLAGS", "GOMODCACHE", "GOTOOLCHAIN", "GOPATH", "GOENV", "GOWORK", "GOPROXY"}
-
 // goPlainLine reports a go command line that works on the module of the
 // working directory as its go.mod says: no -C, -modfile or -mod=mod, no
 // word only known at run time, none of goModuleEnv in its environment.

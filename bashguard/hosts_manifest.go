@@ -17,12 +17,6 @@ import (
 // maxManifest bounds the package.json read.
 const maxManifest = 1 << 20
 
-// npmManifestKeys are the fields of package.json whose values are
-// package specs (npm help package.json; yarn's resolutions; npm's and
-// pnpm's overrides).
-var npmManifestKeys = []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies",
-	"overrides", "resolutions"}
-
 func (a *analyzer) npmManifestHosts(c *verdictAcc) {
 	p := a.findUp("package.json")
 	if p == "" {

@@ -13,25 +13,6 @@ import (
 // the project's own files name (go.mod, requirements files) is only known
 // at run time here.
 
-// goFlagSpec is the flags of go get, install, run and build (go help
-// get, go help build), as Go's flag package reads them: -flag=value or
-// -flag value for those that take one, -flag alone for the others, one
-// dash or two, no abbreviation. A flag it does not know is read as one
-// without a value, so that the word after it is judged as a package.
-var goFlagSpec = (&spec{
-	name:    "go",
-	grammar: grammar{oneDash: true, permute: true},
-	rows: rows(
-		each(kWord, "", "-C= --C=", "-p= --p=", "-asmflags= --asmflags=", "-buildmode= --buildmode=", "-compiler= --compiler=",
-			"-gccgoflags= --gccgoflags=", "-gcflags= --gcflags=", "-installsuffix= --installsuffix=", "-ldflags= --ldflags=",
-			"-mod= --mod=", "-modfile= --modfile=", "-overlay= --overlay=", "-pgo= --pgo=", "-pkgdir= --pkgdir=", "-tags= --tags=",
-			"-toolexec= --toolexec=", "-covermode= --covermode=", "-coverpkg= --coverpkg=", "-o= --o=", "-exec= --exec="),
-		each(kFlag, "", "-a --a", "-n --n", "-race --race", "-msan --msan", "-asan --asan", "-cover --cover", "-v --v",
-			"-work --work", "-x --x", "-json --json", "-linkshared --linkshared", "-modcacherw --modcacherw",
-			"-trimpath --trimpath", "-buildvcs[=] --buildvcs[=]", "-t --t", "-u[=] --u[=]", "-tool --tool", "-d --d"),
-	),
-}).compile()
-
 func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 	sub := v.vals[1]
 	a.goModuleHosts(c, v, sub)
@@ -106,49 +87,6 @@ func isPip(name string) bool {
 	}
 	return strings.HasPrefix(name, "pip3.") && strings.Trim(name[len("pip3."):], "0123456789") == ""
 }
-
-// pipSpec is pip's general options, before its subcommand (pip --help,
-// pip 23): optparse's, which takes a unique prefix of a long option and
-// stops at the subcommand.
-var pipSpec = (&spec{
-	name:    "pip",
-	grammar: grammar{abbrev: true},
-	rows: rows(
-		each(kFlag, "",
-			"-h --help", "--debug", "--isolated", "--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet",
-			"--no-input", "--no-cache-dir", "--disable-pip-version-check", "--no-color", "--no-python-version-warning"),
-		each(kWord, "",
-			"--python=", "--log= --log-file= --local-log=", "--keyring-provider=", "--proxy=", "--retries=", "--timeout=",
-			"--exists-action=", "--trusted-host=", "--cert=", "--client-cert=", "--cache-dir=", "--use-feature=",
-			"--use-deprecated=", "--resume-retries="),
-	),
-}).compile()
-
-// pipInstallSpec is the options of pip install, download, wheel and
-// index, with the general ones (pip help install, download, wheel,
-// index), which take options after operands. What an option does to
-// where pip connects is pipOpts's (hosts_tools.go).
-var pipInstallSpec = (&spec{
-	name:    "pip install",
-	grammar: gnuGrammar,
-	rows: rows(
-		each(kFlag, "",
-			"--no-deps", "--pre", "--dry-run", "--user", "-U --upgrade", "--force-reinstall", "-I --ignore-installed",
-			"--ignore-requires-python", "--no-build-isolation", "--use-pep517", "--check-build-dependencies",
-			"--break-system-packages", "--compile", "--no-compile", "--no-warn-script-location", "--no-warn-conflicts",
-			"--prefer-binary", "--require-hashes", "--no-clean", "--no-index", "-h --help", "--debug", "--isolated",
-			"--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet", "--no-input", "--no-cache-dir",
-			"--disable-pip-version-check", "--no-color", "--no-python-version-warning", "--no-verify"),
-		each(kWord, "",
-			"-r= --requirement=", "-c= --constraint=", "-e= --editable=", "-t= --target=", "--platform=", "--python-version=",
-			"--implementation=", "--abi=", "--root=", "--prefix=", "--src=", "--upgrade-strategy=", "-C= --config-settings=",
-			"--global-option=", "--no-binary=", "--only-binary=", "--progress-bar=", "--root-user-action=", "--report=",
-			"-i= --index-url=", "--extra-index-url=", "-f= --find-links=", "--python=", "--log= --log-file= --local-log=",
-			"--keyring-provider=", "--proxy=", "--retries=", "--timeout=", "--exists-action=", "--trusted-host=", "--cert=",
-			"--client-cert=", "--cache-dir=", "--use-feature=", "--use-deprecated=", "-d= --dest=", "-w= --wheel-dir=",
-			"--build-option=", "--resume-retries=", "--group="),
-	),
-}).compile()
 
 // pipHosts judges pip's command line (v.vals[0] is pip).
 func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
@@ -329,17 +267,6 @@ func (a *analyzer) goSumDBHost(c *verdictAcc, val string) {
 	}
 }
 
-// goBuildFetch are the go subcommands that load the main module's
-// packages, downloading the modules go.mod requires that the module cache
-// lacks (go help modules); goModFetch are those of go mod and go work.
-// go list is not here: without -u or -versions, which the safe list does
-// not allow, it answers from the module cache.
-var (
-	goBuildFetch = map[string]bool{"build": true, "test": true, "run": true, "vet": true, "generate": true, "fix": true}
-	goModFetch   = map[string]bool{"mod download": true, "mod tidy": true, "mod graph": true, "mod why": true,
-		"mod verify": true, "work sync": true, "work vendor": true, "mod vendor": true}
-)
-
 // goEnvRole is what a variable of go's environment says of where go
 // downloads modules from (go help environment, go help module-auth).
 type goEnvRole uint8
@@ -352,12 +279,6 @@ const (
 	goDirectVar                       // modules go fetches from their own hosts
 	goOtherVar                        // read only for being known before run time
 )
-
-// goEnvRoles are the variables of go's environment that say where it
-// downloads from.
-var goEnvRoles = map[string]goEnvRole{"GOPROXY": goProxyVar, "GOSUMDB": goSumDBVar, "GOFLAGS": goFlagsVar,
-	"GOENV": goEnvFileVar, "GOPRIVATE": goDirectVar, "GONOPROXY": goDirectVar, "GOINSECURE": goDirectVar,
-	"GONOSUMDB": goOtherVar, "GOTOOLCHAIN": goOtherVar, "GOAUTH": goOtherVar}
 
 // defaultGoProxy is GOPROXY's default.
 const defaultGoProxy = "https://proxy.golang.org,direct"

@@ -862,3 +862,9 @@ var netTools = map[string]*netTool{
 			"--http-proxy": effUnknown, "--https-proxy": effUnknown, "--ftp-proxy": effUnknown, "-T": effUnknown,
 			"--torrent-file": effUnknown, "-M": effUnknown, "--metalink-file": effUnknown}},
 }
+
+// npmManifestKeys are the fields of package.json whose values are
+// package specs (npm help package.json; yarn's resolutions; npm's and
+// pnpm's overrides).
+var npmManifestKeys = []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies",
+	"overrides", "resolutions"}

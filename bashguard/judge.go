@@ -201,10 +201,6 @@ func onlyVersion(v *argv) bool {
 	return true
 }
 
-// batchOptions are the short options with which an interactive program
-// prints and exits instead of waiting (top -b), by name.
-var batchOptions = map[string]string{"top": "b", "btop": "b"}
-
 // batchTop reports a line with one of the short options batch (top -b).
 func batchTop(v *argv, batch string) bool {
 	if batch == "" {

@@ -243,3 +243,61 @@ var inPlaceI = map[string]bool{"perl": true, "ruby": true}
 var systemctlPower = map[string]bool{
 	"poweroff": true, "reboot": true, "halt": true, "kexec": true, "soft-reboot": true,
 }
+
+// batchOptions are the short options with which an interactive program
+// prints and exits instead of waiting (top -b), by name.
+var batchOptions = map[string]string{"top": "b", "btop": "b"}
+
+// untrackedCmds are the commands after which, anywhere in a script, its
+// values cannot be followed: they run code the guard does not see, change
+// what later assignments do, or run code at times it does not know.
+var untrackedCmds = map[string]bool{
+	"eval": true, "source": true, ".": true, "trap": true, "alias": true, "enable": true, "shopt": true,
+	"declare": true, "typeset": true, "local": true, "readonly": true, "export": true, "nameref": true,
+}
+
+// assignsAny are the builtins after which any variable may hold anything:
+// they run code, or assign the names their arguments build.
+var assignsAny = map[string]bool{
+	"eval": true, "source": true, ".": true, "command": true, "builtin": true, "let": true, "declare": true,
+	"typeset": true, "local": true, "export": true, "readonly": true, "nameref": true,
+}
+
+// harmlessParams are the variables whose values are no secret and come
+// from the host or the shell itself, never from a file: as data they are
+// harmless. The status and counts ($? $# $$ $! $-) are numbers and
+// option letters.
+var harmlessParams = map[string]bool{
+	"?": true, "#": true, "$": true, "!": true, "-": true,
+	"USER": true, "LOGNAME": true, "SHELL": true, "LANG": true, "TERM": true, "PATH": true, "HOSTNAME": true,
+	"HOSTTYPE": true, "OSTYPE": true, "MACHTYPE": true, "BASH_VERSION": true, "UID": true, "EUID": true,
+	"PPID": true, "SHLVL": true, "OLDPWD": true,
+}
+
+// dataArgs are the commands that take some of their words as data, by
+// name. echo, true, basename, tr and the like read no file and have no
+// option that runs or writes anything: any word is printed, compared or
+// refused.
+var dataArgs = map[string]dataRow{
+	"echo": {data: anyData}, ":": {data: anyData}, "true": {data: anyData}, "false": {data: anyData}, "exit": {data: anyData},
+	"basename": {data: anyData}, "dirname": {data: anyData}, "expr": {data: anyData}, "tr": {data: anyData}, "seq": {data: anyData},
+	"numfmt": {data: anyData},
+	"printf": {data: printfData},
+	"test":   {data: testDataArg, counted: true}, "[": {data: testDataArg, counted: true},
+}
+
+// testFileOps are the operators of test and [ whose operand is a path.
+var testFileOps = map[string]bool{
+	"-e": true, "-f": true, "-d": true, "-r": true, "-w": true, "-x": true, "-s": true, "-L": true, "-h": true,
+	"-p": true, "-S": true, "-b": true, "-c": true, "-g": true, "-u": true, "-k": true, "-O": true, "-G": true,
+	"-N": true, "-a": true,
+}
+
+// plainEnvSuffixes are the endings of variable names that hold a
+// directory, a search path or a version.
+var plainEnvSuffixes = []string{"_HOME", "_ROOT", "_DIR", "_PATH", "PATH", "_BIN", "_VERSION", "_PREFIX"}
+
+// secretEnvWords are the parts of a name that mark a secret, or a value
+// that may embed one (a URL or DSN with credentials, a proxy).
+var secretEnvWords = []string{"TOKEN", "SECRET", "PASS", "PWD", "KEY", "AUTH", "CRED", "PRIVATE", "SESSION", "COOKIE",
+	"CERT", "URL", "URI", "DSN", "PROXY", "CONN", "SIGN", "SALT", "API"}

@@ -20,11 +20,6 @@ import (
 // allows ssh, not the program an option names, as rsync -e is judged.
 // An option the spec does not classify asks the same way, naming it.
 
-// sshExecKeys are the ssh_config keywords (lower case) whose value runs
-// a program or loads code here, or that read more configuration.
-var sshExecKeys = map[string]bool{"proxycommand": true, "localcommand": true, "permitlocalcommand": true,
-	"knownhostscommand": true, "pkcs11provider": true, "securitykeyprovider": true, "match": true, "include": true}
-
 // sshOptKey returns the keyword of an ssh -o value, lower case: ssh reads
 // "Key=value", "Key value" and "Key\tvalue" alike.
 func sshOptKey(val string) string {

@@ -76,13 +76,6 @@ func writtenName(e *scanned) string {
 	return e.spell
 }
 
-// sshMoves are the ssh_config keywords (lower case) that move where ssh
-// connects, or forward the connection on, or read more configuration
-// that may: their hosts are not read here.
-var sshMoves = map[string]bool{"hostname": true, "proxyjump": true, "proxycommand": true, "canonicalizehostname": true,
-	"canonicaldomains": true, "include": true, "match": true, "localforward": true, "remoteforward": true,
-	"dynamicforward": true, "tunnel": true, "tunneldevice": true, "controlpath": true, "controlmaster": true}
-
 // reroute says how the options of l move the client where its hosts are
 // not read here ("with -x"), or "". An option the spec cannot resolve
 // may be one that does.

@@ -11,27 +11,6 @@ import (
 // command line is read by its spec (GNU sed's options); its script, a
 // program, by sedUnsafe over the table of sed's commands.
 
-// sedSpec is GNU sed's command line. The options the model acts on are
-// -e (a script), -f (a script file) and -i (in place); the others are
-// harmless. An option the spec does not list asks.
-var sedSpec = (&spec{name: "sed", grammar: gnuGrammar, rows: []optRow{
-	{"-n --quiet --silent", kFlag, ""},
-	{"--debug", kFlag, ""},
-	{"-e= --expression=", kPattern, ""}, // a script: judged by sedUnsafe
-	{"-f= --file=", kProgram, "runs a sed script from a file, which is not analysed"},
-	{"--follow-symlinks", kFlag, ""},
-	{"-i[=] --in-place[=]", kWrite, "edits files in place (-i)"},
-	{"-l= --line-length=", kWord, ""},
-	{"--posix", kFlag, ""},
-	{"-E -r --regexp-extended", kFlag, ""},
-	{"-s --separate", kFlag, ""},
-	{"--sandbox", kFlag, ""},
-	{"-u --unbuffered", kFlag, ""},
-	{"-z --null-data", kFlag, ""},
-	{"--help", kFlag, ""},
-	{"--version", kFlag, ""},
-}}).compile()
-
 // sedLine is what sed's options said.
 type sedLine struct {
 	scripts  []int // the words holding -e's scripts (-1: attached, judged already)
@@ -111,40 +90,12 @@ type sedCmd struct {
 	why     string
 }
 
-// sedCommands are sed's commands (GNU sed's, which POSIX's are a part of).
-var sedCommands = []sedCmd{
-	{"{}=pPdDnNgGhHxzF", nil, ""},
-	{"lqQL", sedCount, ""},
-	{"#", sedComment, ""},
-	{":", sedLabelDef, ""},
-	{"btT", sedLabel, ""},
-	{"aic", sedText, ""},
-	{"y", sedY, ""},
-	{"s", sedS, ""},
-	{"e", nil, "runs commands (e)"},
-	{"w", nil, "writes a file (w)"},
-	{"W", nil, "writes a file (W)"},
-	{"r", nil, "reads a file (r)"},
-	{"R", nil, "reads a file (R)"},
-}
-
 // sedFlag is one row of the flags of the s command that are not
 // read-only.
 type sedFlag struct {
 	flag byte
 	why  string
 }
-
-// sedSFlags are the flags of s that run or write; the other flags
-// (sedSPlainFlags) only change the substitution.
-var sedSFlags = []sedFlag{
-	{'e', "runs commands (s///e)"},
-	{'w', "writes a file (s///w)"},
-}
-
-// sedSPlainFlags are the harmless flags of s, and the blanks GNU sed
-// skips between them ("s/a/b/ i e" has the flags i and e).
-const sedSPlainFlags = "gpiImM0123456789 \t"
 
 // sedCommand returns the row of the command letter cmd, or nil.
 func sedCommand(cmd byte) *sedCmd {

@@ -54,51 +54,6 @@ const (
 	plainFdWord  = "&fd"
 )
 
-// posixPlainCode is what every POSIX shell reads as bash does, so that
-// "sh -c" (dash on Debian) runs what the guard judges: simple commands of
-// plain words (literal text, single quotes, double quotes around literal
-// text), joined by ; && || | and newlines, grouped by ( ) and { }, with
-// the redirections > >> < 2>&1. Anything bash reads otherwise ($'...',
-// brace expansion, [[ ]], here-strings, &>, |&, time, functions,
-// arithmetic, process substitution) and every expansion is left out.
-var posixPlainCode = plainDialect{
-	groups: true,
-	// A brace would be expanded by bash and kept by dash.
-	litBanned: "{}",
-	redirects: []plainRedirect{
-		{syntax.RdrOut, plainAnyFd, plainAnyWord},
-		{syntax.AppOut, plainAnyFd, plainAnyWord},
-		{syntax.RdrIn, plainAnyFd, plainAnyWord},
-		{syntax.DplOut, plainAnyFd, plainFdWord},
-		{syntax.DplIn, plainAnyFd, plainFdWord},
-	},
-}
-
-// zshPlainCode is what zsh reads as bash does, whatever options the
-// user's .zshenv sets: simple commands of plain words joined by ; && ||
-// | and newlines, with no redirection but 2>&1. A plain word is literal
-// text in single quotes, in double quotes, or bare of the characters zsh
-// treats otherwise: glob characters and qualifiers (* ? [ ] ( ) < > and
-// EXTENDED_GLOB's ^ # ~), braces, "=" at the start of a word (=cmd
-// expands to the path of cmd) or after "=" or ":" (MAGIC_EQUAL_SUBST
-// expands "x==cmd" and "x=a:=cmd" as an assignment would), backslashes,
-// adjacent single-quoted strings and every expansion. cd, pushd and popd
-// are left out: zsh's "cd OLD NEW" replaces text in the working
-// directory.
-var zshPlainCode = plainDialect{
-	bareStmts:        true,
-	named:            true,
-	leftOut:          map[string]bool{"cd": true, "pushd": true, "popd": true, "": true},
-	noAdjacentSingle: true,
-	litOnly:          "_./,:=+-@%",
-	litBannedPrefix:  "=",
-	litBannedInside:  []string{"==", ":="},
-	dblBanned:        "\\!",
-	dblOpaque:        true,
-	redirects:        []plainRedirect{{syntax.DplOut, "2", "1"}},
-	redirOpaque:      true,
-}
-
 // posixPlain reports shell code that every POSIX shell reads as bash
 // does (posixPlainCode).
 func posixPlain(f *syntax.File) bool { return plainCode(f, &posixPlainCode) }

@@ -170,3 +170,22 @@ var gitNetConfig = append(append([]string(nil), gitReadConfig...),
 	"core.sshcommand", "core.askpass", "core.gitproxy", "credential.helper", "credential.*.helper",
 	"remote.*.uploadpack", "remote.*.receivepack", "remote.*.vcs", "protocol.allow", "protocol.*.allow",
 	"uploadpack.packobjectshook", "url.*.insteadof", "url.*.pushinsteadof")
+
+// gitRemoteAddSpec is git remote add's (git remote add -h).
+var gitRemoteAddSpec = (&spec{name: "git remote add", grammar: gitGrammar, rows: []optRow{
+	{"-f --fetch --tags", kFlag, ""},
+	{"-t= --track= -m= --master=", kWord, ""},
+	{"--mirror[=]", kWord, ""},
+}}).compile()
+
+// gitRemoteSetURLSpec is git remote set-url's (git remote set-url -h).
+var gitRemoteSetURLSpec = (&spec{name: "git remote set-url", grammar: gitGrammar, rows: []optRow{
+	{"--push --add --delete", kFlag, ""},
+}}).compile()
+
+// gitSubmoduleAddSpec is git submodule add's (git submodule -h, and
+// git-submodule(1) for --depth).
+var gitSubmoduleAddSpec = (&spec{name: "git submodule add", grammar: gitGrammar, rows: []optRow{
+	{"-f --force -q --quiet --progress --dissociate", kFlag, ""},
+	{"-b= --branch= --name= --reference= --depth=", kWord, ""},
+}}).compile()

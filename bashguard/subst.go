@@ -184,17 +184,6 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 	return "", false
 }
 
-// harmlessParams are the variables whose values are no secret and come
-// from the host or the shell itself, never from a file: as data they are
-// harmless. The status and counts ($? $# $$ $! $-) are numbers and
-// option letters.
-var harmlessParams = map[string]bool{
-	"?": true, "#": true, "$": true, "!": true, "-": true,
-	"USER": true, "LOGNAME": true, "SHELL": true, "LANG": true, "TERM": true, "PATH": true, "HOSTNAME": true,
-	"HOSTTYPE": true, "OSTYPE": true, "MACHTYPE": true, "BASH_VERSION": true, "UID": true, "EUID": true,
-	"PPID": true, "SHLVL": true, "OLDPWD": true,
-}
-
 // plainParam reports a plain $NAME or ${NAME}, without operators.
 func plainParam(p *syntax.ParamExp) bool {
 	return !(p.Excl || p.Length || p.Width || p.IsSet || p.Index != nil || p.Slice != nil || p.Repl != nil ||
@@ -262,18 +251,6 @@ func dataArg(name string, v *argv, i int, confined bool) bool {
 type dataRow struct {
 	data    func(v *argv, i int) bool
 	counted bool
-}
-
-// dataArgs are the commands that take some of their words as data, by
-// name. echo, true, basename, tr and the like read no file and have no
-// option that runs or writes anything: any word is printed, compared or
-// refused.
-var dataArgs = map[string]dataRow{
-	"echo": {data: anyData}, ":": {data: anyData}, "true": {data: anyData}, "false": {data: anyData}, "exit": {data: anyData},
-	"basename": {data: anyData}, "dirname": {data: anyData}, "expr": {data: anyData}, "tr": {data: anyData}, "seq": {data: anyData},
-	"numfmt": {data: anyData},
-	"printf": {data: printfData},
-	"test":   {data: testDataArg, counted: true}, "[": {data: testDataArg, counted: true},
 }
 
 func anyData(*argv, int) bool { return true }

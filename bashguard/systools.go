@@ -11,42 +11,6 @@ import (
 // their specs: the engine that walks their subcommands, and the models
 // their specs' checks name, for what the kinds cannot say.
 
-// plainEnvVars are environment variables that name places, the user, the
-// terminal or the locale, never a secret: printenv may print them.
-var plainEnvVars = map[string]bool{
-	"HOME": true, "PATH": true, "SHELL": true, "USER": true, "LOGNAME": true, "PWD": true, "OLDPWD": true,
-	"LANG": true, "LANGUAGE": true, "TERM": true, "TZ": true, "HOSTNAME": true, "EDITOR": true, "VISUAL": true,
-	"PAGER": true, "TMPDIR": true, "SHLVL": true, "COLUMNS": true, "LINES": true, "DISPLAY": true,
-	"GOPATH": true, "GOROOT": true, "GOBIN": true, "JAVA_HOME": true, "CARGO_HOME": true, "RUSTUP_HOME": true,
-	"VIRTUAL_ENV": true, "CONDA_DEFAULT_ENV": true, "PYENV_VERSION": true, "NVM_DIR": true, "XDG_RUNTIME_DIR": true,
-	"XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
-}
-
-// versionTools are the toolchains whose version option alone only prints
-// the version, with the rows that spell it: no code runs, nothing is read
-// or written.
-var versionTools = map[string][]optRow{
-	"node": versionVRows, "npm": versionVRows, "npx": versionRows, "yarn": versionRows, "pnpm": versionRows, "deno": versionVRows,
-	"bun": versionVRows, "tsc": versionRows, "python": versionRows, "python3": versionRows, "pip": versionRows, "pip3": versionRows,
-	"pipx": versionRows, "poetry": versionRows, "uv": versionRows, "ruby": versionRows, "gem": versionRows, "bundle": versionRows,
-	"perl": versionRows, "php": versionRows, "composer": versionRows, "cargo": versionRows, "rustc": versionRows, "rustup": versionRows,
-	"go": versionRows, "java": versionRows, "javac": versionRows, "mvn": versionVRows, "gradle": versionRows, "kotlin": versionRows,
-	"scala": versionRows, "dotnet": versionRows, "swift": versionRows, "gcc": versionRows, "g++": versionRows, "cc": versionRows,
-	"c++": versionRows, "clang": versionRows, "clang++": versionRows, "make": versionRows, "cmake": versionRows, "ninja": versionRows,
-	"bazel": versionRows, "docker": versionRows, "terraform": versionRows, "helm": versionRows, "protoc": versionRows,
-	"elixir": versionRows, "erl": versionRows, "ghc": versionRows, "stack": versionRows, "zig": versionRows,
-}
-
-// goEnvSecret are the go env variables whose values may hold credentials.
-var goEnvSecret = map[string]bool{"GOPROXY": true, "GOAUTH": true, "GONOPROXY": true, "GOPRIVATE": true, "GONOSUMDB": true,
-	"GOFLAGS": true, "GOINSECURE": true, "GOSUMDB": true}
-
-// rustcPrints are the values of rustc --print that print without
-// compiling anything.
-var rustcPrints = []string{"cfg", "sysroot", "target-list", "target-cpus", "target-features", "target-libdir",
-	"host-tuple", "crate-name", "file-names", "code-models", "relocation-models", "tls-models", "split-debuginfo",
-	"stack-protector-strategies", "calling-conventions", "all-target-specs-json", "target-spec-json", "deployment-target"}
-
 // sysTools judges the commands of sysSpecs by their specs. It reports
 // whether it decided: a byClass spec leaves to the command's class a line
 // it does not read whole.

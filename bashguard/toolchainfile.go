@@ -20,16 +20,6 @@ import (
 // maxToolchainUp bounds the directories looked at.
 const maxToolchainUp = 64
 
-// launcherFiles are, for each launcher, the files that can make it run
-// code of the project's choosing, and the text in them that does (""
-// when the file alone does).
-var launcherFiles = map[string][][2]string{
-	"cargo": rustToolchainFiles, "rustc": rustToolchainFiles, "rustup": rustToolchainFiles, "rustdoc": rustToolchainFiles,
-	"mvn": {{".mvn/jvm.config", ""}, {".mvn/extensions.xml", ""}, {".mvn/maven.config", ""}},
-}
-
-var rustToolchainFiles = [][2]string{{"rust-toolchain.toml", "path"}, {"rust-toolchain", "path"}}
-
 // launcherGuard asks for a launcher whose project files can choose the code
 // it runs, and reports whether it did. A rust-toolchain file is read (a
 // regular file of at most 64 KiB) for its "path" key; the others ask by

@@ -118,14 +118,6 @@ func scanVars(f *syntax.File) varScan {
 	return s
 }
 
-// untrackedCmds are the commands after which, anywhere in a script, its
-// values cannot be followed: they run code the guard does not see, change
-// what later assignments do, or run code at times it does not know.
-var untrackedCmds = map[string]bool{
-	"eval": true, "source": true, ".": true, "trap": true, "alias": true, "enable": true, "shopt": true,
-	"declare": true, "typeset": true, "local": true, "readonly": true, "export": true, "nameref": true,
-}
-
 // plainDecl reports a declaration that only assigns values and exports
 // them: export (with -n, -f, -p), or declare, typeset and local with no
 // option but -x, -g, -p, -f, -F, and no word only known at run time.
@@ -298,13 +290,6 @@ func (a *analyzer) afterCall(v *argv) {
 	case assigns && (!row.prints || printfAssigns(v)):
 		a.killNamed(v)
 	}
-}
-
-// assignsAny are the builtins after which any variable may hold anything:
-// they run code, or assign the names their arguments build.
-var assignsAny = map[string]bool{
-	"eval": true, "source": true, ".": true, "command": true, "builtin": true, "let": true, "declare": true,
-	"typeset": true, "local": true, "export": true, "readonly": true, "nameref": true,
 }
 
 // killNamed forgets every variable an argument of v may name.
