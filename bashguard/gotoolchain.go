@@ -58,10 +58,11 @@ func (a *analyzer) goToolchainLocal() bool {
 // toolchain and, for go list, for the modules it loads. Subcommands that
 // fetch anyway are judged by goHosts.
 func (a *analyzer) goModuleHosts(c *verdictAcc, v *argv, sub string) {
-	if goBuildFetch[sub] || sub == "get" || sub == "install" || sub == "mod" || sub == "work" || !a.inGoModule() || a.goFetchesNothing(v) {
+	f := goSubFetch[sub]
+	if f.fetchesAnyway() || !a.inGoModule() || a.goFetchesNothing(v) {
 		return
 	}
-	if sub == "list" {
+	if f == goFetchList {
 		a.goProxyHosts(c, v, true, false)
 		return
 	}

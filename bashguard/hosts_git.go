@@ -112,7 +112,7 @@ func (g *gitNet) remoteHosts() {
 		case !g.v.literal(i):
 			g.unknownOperand(i)
 		default:
-			g.remoteWord(g.v.vals[i], "clone")
+			g.remoteWord(g.v.vals[i], true)
 		}
 	}
 }
@@ -143,7 +143,7 @@ func (g *gitNet) submoduleHosts() {
 		case !g.v.literal(ops[0]):
 			g.unknownOperand(ops[0])
 		default:
-			g.remoteWord(g.v.vals[ops[0]], "clone")
+			g.remoteWord(g.v.vals[ops[0]], true)
 		}
 	}
 	g.a.unknownHost(g.c, "the remotes of the submodules, which .gitmodules names and are not read here")
@@ -176,8 +176,22 @@ type gitFetchLine struct {
 	unread  string    // an option the spec cannot resolve
 }
 
-// option reads one option of the subcommand sub.
-func (l *gitFetchLine) option(sub string, e *scanned) {
+// gitFetchRow is how one of git's fetching subcommands reads its remote,
+// a row of gitFetchSubs.
+type gitFetchRow struct {
+	// newRepo: it makes a repository (clone): its operand is a URL or a
+	// path, never a remote's name, and there is no default remote; its -c
+	// configures the new repository, which can rewrite the URL; its
+	// --recurse-submodules reaches the remotes .gitmodules names.
+	newRepo bool
+	// onDemand: submodules are fetched on demand unless told otherwise.
+	onDemand bool
+	// allRemotes: --all and -m (--multiple) reach every remote.
+	allRemotes bool
+}
+
+// option reads one option of the subcommand of row.
+func (l *gitFetchLine) option(row gitFetchRow, e *scanned) {
 	switch e.opt.name {
 	case "--recurse-submodules", "--recursive":
 		l.recurse = e.val != "no"
@@ -189,15 +203,16 @@ func (l *gitFetchLine) option(sub string, e *scanned) {
 	case "--bundle-uri":
 		l.named = append(l.named, *e)
 	case "-c":
-		l.rewrite = sub == "clone"
+		l.rewrite = row.newRepo
 	case "--all", "-m":
-		l.all = l.all || sub == "fetch" || sub == "pull"
+		l.all = l.all || row.allRemotes
 	}
 }
 
 // fetchHosts judges git clone, fetch, pull, push and ls-remote.
 func (g *gitNet) fetchHosts() {
-	l := gitFetchLine{recurse: g.sub == "fetch" || g.sub == "pull"} // on-demand by default
+	row := gitFetchSubs[g.sub]
+	l := gitFetchLine{recurse: row.onDemand}
 	scanSpec(gitSpec.subs[g.sub], g.v, g.at+1, false, func(e *scanned) {
 		switch {
 		case e.opt == &dashDashOpt:
@@ -206,7 +221,7 @@ func (g *gitNet) fetchHosts() {
 		case e.opt == nil:
 			l.ops = append(l.ops, e.at)
 		default:
-			l.option(g.sub, e)
+			l.option(row, e)
 		}
 	})
 	if l.rewrite {
@@ -217,11 +232,11 @@ func (g *gitNet) fetchHosts() {
 		// The rest is judged still: a host it names may be denied.
 		g.a.unknownHost(g.c, "the remote git "+g.sub+" connects to with "+l.unread+", which is not read here")
 	}
-	if l.recurse && (g.sub == "clone" || g.a.hasGitmodules()) {
+	if l.recurse && (row.newRepo || g.a.hasGitmodules()) {
 		g.a.unknownHost(g.c, "the remotes of the submodules, which .gitmodules names and are not read here")
 	}
 	for i := range l.named {
-		g.a.valueHost(g.c, g.v, &l.named[i], func(w string) { g.remoteWord(w, g.sub) })
+		g.a.valueHost(g.c, g.v, &l.named[i], func(w string) { g.remoteWord(w, row.newRepo) })
 	}
 	switch {
 	case l.all:
@@ -229,17 +244,17 @@ func (g *gitNet) fetchHosts() {
 	case len(l.ops) > 0 && !g.v.literal(l.ops[0]):
 		g.unknownOperand(l.ops[0])
 	case len(l.ops) > 0:
-		g.remoteWord(g.v.vals[l.ops[0]], g.sub)
-	case l.repoOpt || g.sub == "clone":
+		g.remoteWord(g.v.vals[l.ops[0]], row.newRepo)
+	case l.repoOpt || row.newRepo:
 	default:
 		g.configRemotes([]string{""})
 	}
 }
 
 // remoteWord judges a repository as git reads it on the command line:
-// a URL, [user@]host:path, a remote of the config, or a local path; sub
-// is "clone" where it is never a remote's name.
-func (g *gitNet) remoteWord(w, sub string) {
+// a URL, [user@]host:path, a remote of the config, or a local path;
+// notRemote where it is never a remote's name (git clone's operand).
+func (g *gitNet) remoteWord(w string, notRemote bool) {
 	if h, isURL, ok := gitURLHost(w); isURL {
 		if ok {
 			g.a.judgeHost(g.c, h)
@@ -248,7 +263,7 @@ func (g *gitNet) remoteWord(w, sub string) {
 		}
 		return
 	}
-	if sub != "clone" {
+	if !notRemote {
 		g.configRemotes([]string{w})
 	}
 }

@@ -13,39 +13,69 @@ import (
 // the project's own files name (go.mod, requirements files) is only known
 // at run time here.
 
+// goFetch is what a go subcommand downloads, a row of goSubFetch.
+type goFetch uint8
+
+const (
+	// goFetchToolchain: at most the toolchain go.mod names.
+	goFetchToolchain goFetch = iota
+	// goFetchBuild: it loads the main module's packages, downloading the
+	// modules go.mod requires that the module cache lacks.
+	goFetchBuild
+	// goFetchPackages: the modules its operands name at a version; the
+	// main module's otherwise (go install, go run).
+	goFetchPackages
+	// goFetchGet: the modules its operands name, or those go.mod
+	// requires.
+	goFetchGet
+	// goFetchModSub: what its own subcommand downloads (goModFetch).
+	goFetchModSub
+	// goFetchEnv: none, but go env -w may change where later commands
+	// download from.
+	goFetchEnv
+	// goFetchList: the toolchain and the modules the main module loads.
+	goFetchList
+)
+
+// fetchesAnyway reports a subcommand that downloads what go.mod requires
+// whatever the toolchain, judged by goHosts rather than goModuleHosts.
+func (f goFetch) fetchesAnyway() bool {
+	return f == goFetchBuild || f == goFetchPackages || f == goFetchGet || f == goFetchModSub
+}
+
 func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
 	sub := v.vals[1]
 	a.goModuleHosts(c, v, sub)
-	switch {
-	case sub == "mod" || sub == "work":
+	switch f := goSubFetch[sub]; f {
+	case goFetchModSub:
 		if v.len() > 2 && goModFetch[sub+" "+v.vals[2]] {
 			a.goProxyHosts(c, v, true, false)
 		}
-	case sub == "env":
+	case goFetchEnv:
 		a.goEnvWrite(c, v)
-	case goBuildFetch[sub] && sub != "run":
+	case goFetchBuild:
 		// Outside a module go builds against the standard library alone,
 		// and downloads nothing.
 		if a.inGoModule() && !a.goFetchesNothing(v) {
 			a.goProxyHosts(c, v, true, false)
 		}
-	case sub == "get" || sub == "install" || sub == "run":
-		if a.goProxyHosts(c, v, sub != "get", true) {
-			a.goPackageHosts(c, v, sub)
+	case goFetchPackages, goFetchGet:
+		if a.goProxyHosts(c, v, f != goFetchGet, true) {
+			a.goPackageHosts(c, v, f == goFetchGet)
 		}
 	}
 }
 
-// goPackageHosts judges the hosts of the modules go get, install or run
-// name among their operands.
-func (a *analyzer) goPackageHosts(c *verdictAcc, v *argv, sub string) {
+// goPackageHosts judges the hosts of the modules go get (get), install or
+// run name among their operands.
+func (a *analyzer) goPackageHosts(c *verdictAcc, v *argv, get bool) {
 	var pkgs []int
 	scanSpec(goFlagSpec, v, 2, false, func(e *scanned) {
 		if e.opt == nil && e.problem == "" {
 			pkgs = append(pkgs, e.at)
 		}
 	})
-	if sub == "get" && len(pkgs) == 0 {
+	if get && len(pkgs) == 0 {
 		a.unknownHost(c, "the hosts of the modules go.mod requires, which are not read here")
 		return
 	}
@@ -55,10 +85,10 @@ func (a *analyzer) goPackageHosts(c *verdictAcc, v *argv, sub string) {
 			continue
 		}
 		path, _, versioned := strings.Cut(v.vals[i], "@")
-		if sub != "get" && !versioned {
+		if !get && !versioned {
 			continue // builds the main module's packages (or go run's arguments)
 		}
-		a.goModuleHost(c, v.vals[i], path, sub == "get")
+		a.goModuleHost(c, v.vals[i], path, get)
 	}
 }
 
@@ -81,12 +111,22 @@ func (a *analyzer) goModuleHost(c *verdictAcc, w, path string, get bool) {
 	}
 }
 
+// isPip reports one of pipNames, or pip3.N.
 func isPip(name string) bool {
-	if name == "pip" || name == "pip3" {
+	if pipNames[name] {
 		return true
 	}
 	return strings.HasPrefix(name, "pip3.") && strings.Trim(name[len("pip3."):], "0123456789") == ""
 }
+
+// pipReach is what a pip subcommand reaches, a row of pipSubs.
+type pipReach uint8
+
+const (
+	pipReachNone    pipReach = iota
+	pipReachInstall          // its index and the URLs it is given (pipInstallHosts)
+	pipReachConfig           // the URLs it writes to the configuration, where later installs go
+)
 
 // pipHosts judges pip's command line (v.vals[0] is pip).
 func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
@@ -110,10 +150,10 @@ func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
 	case i >= v.len() || !v.literal(i):
 		return
 	}
-	switch v.vals[i] {
-	case "install", "download", "wheel", "index":
+	switch pipSubs[v.vals[i]] {
+	case pipReachInstall:
 		a.pipInstallHosts(c, &v, i+1)
-	case "config":
+	case pipReachConfig:
 		// pip config set global.index-url URL: where later installs go.
 		for j := i + 1; j < v.len(); j++ {
 			if w := v.vals[j]; !v.literal(j) {

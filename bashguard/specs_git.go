@@ -189,3 +189,11 @@ var gitSubmoduleAddSpec = (&spec{name: "git submodule add", grammar: gitGrammar,
 	{"-f --force -q --quiet --progress --dissociate", kFlag, ""},
 	{"-b= --branch= --name= --reference= --depth=", kWord, ""},
 }}).compile()
+
+// gitFetchSubs are git's subcommands that reach a remote by a command
+// line of gitFetchLine, each as a row of gitFetchRow.
+var gitFetchSubs = map[string]gitFetchRow{
+	"clone": {newRepo: true},
+	"fetch": {onDemand: true, allRemotes: true}, "pull": {onDemand: true, allRemotes: true},
+	"push": {}, "ls-remote": {},
+}

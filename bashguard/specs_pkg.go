@@ -67,19 +67,34 @@ var pipInstallSpec = (&spec{
 	),
 }).compile()
 
-// goBuildFetch are the go subcommands that load the main module's
-// packages, downloading the modules go.mod requires that the module cache
-// lacks (go help modules); goModFetch are those of go mod and go work.
-// go list is not here: without -u or -versions, which the safe list does
-// not allow, it answers from the module cache.
-var (
-	goBuildFetch = map[string]bool{"build": true, "test": true, "run": true, "vet": true, "generate": true, "fix": true}
-	goModFetch   = map[string]bool{"mod download": true, "mod tidy": true, "mod graph": true, "mod why": true,
-		"mod verify": true, "work sync": true, "work vendor": true, "mod vendor": true}
-)
+// goSubFetch is what each go subcommand downloads (go help modules); a
+// subcommand not here downloads at most the toolchain go.mod names. go
+// list answers from the module cache without -u or -versions, which the
+// safe list does not allow, but loads the modules of the main module.
+var goSubFetch = map[string]goFetch{
+	"build": goFetchBuild, "test": goFetchBuild, "vet": goFetchBuild, "generate": goFetchBuild, "fix": goFetchBuild,
+	"run": goFetchPackages, "install": goFetchPackages, "get": goFetchGet,
+	"mod": goFetchModSub, "work": goFetchModSub,
+	"env": goFetchEnv, "list": goFetchList,
+}
+
+// goModFetch are the subcommands of go mod and go work that download
+// the modules go.mod requires.
+var goModFetch = map[string]bool{"mod download": true, "mod tidy": true, "mod graph": true, "mod why": true,
+	"mod verify": true, "work sync": true, "work vendor": true, "mod vendor": true}
 
 // goEnvRoles are the variables of go's environment that say where it
 // downloads from.
 var goEnvRoles = map[string]goEnvRole{"GOPROXY": goProxyVar, "GOSUMDB": goSumDBVar, "GOFLAGS": goFlagsVar,
 	"GOENV": goEnvFileVar, "GOPRIVATE": goDirectVar, "GONOPROXY": goDirectVar, "GOINSECURE": goDirectVar,
 	"GONOSUMDB": goOtherVar, "GOTOOLCHAIN": goOtherVar, "GOAUTH": goOtherVar}
+
+// pipNames are the names pip is run by (and pip3.N).
+var pipNames = map[string]bool{"pip": true, "pip3": true}
+
+// pipSubs are the pip subcommands that reach a host, or write one where
+// later installs go (pip config set global.index-url URL).
+var pipSubs = map[string]pipReach{
+	"install": pipReachInstall, "download": pipReachInstall, "wheel": pipReachInstall, "index": pipReachInstall,
+	"config": pipReachConfig,
+}
