@@ -18,6 +18,10 @@ func gitIndexOnly(v *argv, sub int) bool {
 	if sub >= v.len() {
 		return false
 	}
+	row, ok := gitIndexOnlySubs[v.vals[sub]]
+	if !ok {
+		return false
+	}
 	var opts []string
 	for k := sub + 1; k < v.len(); k++ {
 		if s := v.vals[k]; s == "--" {
@@ -26,39 +30,45 @@ func gitIndexOnly(v *argv, sub int) bool {
 			opts = append(opts, s)
 		}
 	}
-	short := func(ch byte) bool {
-		for _, o := range opts {
-			if len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], ch) >= 0 {
-				return true
-			}
-		}
+	given := func(names []string) bool {
+		return slices.ContainsFunc(names, func(name string) bool { return gitOptGiven(opts, name) })
+	}
+	if len(row.any) > 0 && !given(row.any) || given(row.none) {
 		return false
 	}
-	long := func(name string) bool {
-		for _, o := range opts {
-			n, _, _ := strings.Cut(o, "=")
-			if len(n) > 2 && longIs(n, name) {
+	if row.only == nil {
+		return true
+	}
+	for _, o := range opts {
+		if !slices.Contains(row.only, o) {
+			return false
+		}
+	}
+	return len(opts) > 0
+}
+
+// gitIndexOnlyRow says when the path operands of a git subcommand name
+// index entries only, a row of gitIndexOnlySubs: one of any is given
+// (when any names some), none of none is, and, when only is set, there
+// are options and each is spelled as one of only. An option of any and
+// none is -X (the letter, alone or in a cluster) or --long (a prefix of
+// it too).
+type gitIndexOnlyRow struct {
+	any, none, only []string
+}
+
+// gitOptGiven reports whether name (-X or --long) is among opts.
+func gitOptGiven(opts []string, name string) bool {
+	for _, o := range opts {
+		if len(name) == 2 {
+			if len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], name[1]) >= 0 {
 				return true
 			}
+			continue
 		}
-		return false
-	}
-	switch v.vals[sub] {
-	case "rm":
-		return long("--cached")
-	case "restore":
-		return (short('S') || long("--staged")) && !short('W') && !long("--worktree")
-	case "reset":
-		// --hard, --merge and --keep refuse paths; their operand is a
-		// commit, which names no file.
-		return !short('p') && !long("--patch")
-	case "update-index":
-		for _, o := range opts {
-			if !slices.Contains([]string{"--assume-unchanged", "--no-assume-unchanged", "--skip-worktree", "--no-skip-worktree", "--force-remove", "-q"}, o) {
-				return false
-			}
+		if n, _, _ := strings.Cut(o, "="); len(n) > 2 && longIs(n, name) {
+			return true
 		}
-		return len(opts) > 0
 	}
 	return false
 }

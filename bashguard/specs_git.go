@@ -197,3 +197,17 @@ var gitFetchSubs = map[string]gitFetchRow{
 	"fetch": {onDemand: true, allRemotes: true}, "pull": {onDemand: true, allRemotes: true},
 	"push": {}, "ls-remote": {},
 }
+
+// gitIndexOnlySubs are git's subcommands whose path operands can name
+// index entries only (see gitIndexOnly): git rm --cached; git restore
+// --staged without --worktree; git reset [rev] [--] paths, whose --hard,
+// --merge and --keep refuse paths (their operand is a commit, which names
+// no file); git update-index with only the options that set or clear an
+// entry's flags or remove it.
+var gitIndexOnlySubs = map[string]gitIndexOnlyRow{
+	"rm":      {any: []string{"--cached"}},
+	"restore": {any: []string{"-S", "--staged"}, none: []string{"-W", "--worktree"}},
+	"reset":   {none: []string{"-p", "--patch"}},
+	"update-index": {only: []string{"--assume-unchanged", "--no-assume-unchanged", "--skip-worktree", "--no-skip-worktree",
+		"--force-remove", "-q"}},
+}
