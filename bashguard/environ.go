@@ -77,13 +77,16 @@ func awkReadsEnv(p string) bool {
 // one variable of it; set without arguments prints every shell variable,
 // and with arguments changes shell options or the positional parameters.
 func (a *analyzer) envPrinter(c *verdictAcc, name string, v *argv) {
-	if name == "set" && v.len() > 1 {
-		c.add(permission.Ask, "state", "changes shell options or the positional parameters", false)
+	p := envPrinters[name]
+	if p.withArgs != "" && v.len() > 1 {
+		c.add(permission.Ask, "state", p.withArgs, false)
 		return
 	}
-	if name == "set" {
-		environ(c, "prints every shell variable")
-		return
-	}
-	environ(c, "prints the environment")
+	environ(c, p.prints)
+}
+
+// envPrinterRow is what a command of envPrinters prints, and what it
+// does instead when given arguments ("" when it still prints).
+type envPrinterRow struct {
+	prints, withArgs string
 }

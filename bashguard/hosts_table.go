@@ -317,7 +317,7 @@ func (a *analyzer) subHosts(c *verdictAcc, name string, t *netTool, sub netSub, 
 		}
 	case subImage:
 		if len(rest) > 0 {
-			a.imageHost(c, name, v, rest[0])
+			a.imageHost(c, name, t.shortImages, v, rest[0])
 		}
 	case subConfig:
 		a.eachLiteral(c, v, rest, a.configOperandHost)
@@ -611,7 +611,7 @@ func (a *analyzer) specHost(c *verdictAcc, t *netTool, v *argv, i int) {
 			a.unknownHost(c, "the modules "+w+" imports, which are not read here")
 		}
 	case t.spec == specImage:
-		a.imageHost(c, "", v, i)
+		a.imageHost(c, "", false, v, i)
 	case t.spec == specURL:
 		a.urlHost(c, v, i, true)
 	case local || strings.HasPrefix(w, "file:"):
@@ -664,9 +664,9 @@ func (a *analyzer) httpieHost(c *verdictAcc, v *argv, ops []int) {
 // imageHost judges the registry of a container image reference:
 // [HOST[:PORT]/]PATH[:TAG|@DIGEST], where the first element is a host
 // when it holds a dot or a colon or is localhost; without one the image
-// is on Docker Hub for docker, and on the registries podman's
-// registries.conf searches for podman.
-func (a *analyzer) imageHost(c *verdictAcc, tool string, v *argv, i int) {
+// is on Docker Hub, or, for a tool with shortImages (podman), on the
+// registries its registries.conf searches.
+func (a *analyzer) imageHost(c *verdictAcc, tool string, shortImages bool, v *argv, i int) {
 	w := v.vals[i]
 	if !v.literal(i) {
 		a.unknownHost(c, "a host only known at run time ("+w+")")
@@ -688,8 +688,8 @@ func (a *analyzer) imageHost(c *verdictAcc, tool string, v *argv, i int) {
 		}
 		return
 	}
-	if tool == "podman" && !hub {
-		a.unknownHost(c, "the registries podman searches for the short name "+w+", which registries.conf names")
+	if shortImages && !hub {
+		a.unknownHost(c, "the registries "+tool+" searches for the short name "+w+", which registries.conf names")
 		return
 	}
 	a.judgeHost(c, "registry-1.docker.io")

@@ -147,6 +147,9 @@ type netTool struct {
 	// remotes: the tool picks its host from the repository's git remotes
 	// (gh, glab), which are judged too.
 	remotes bool
+	// shortImages: an image named without a registry is looked for in
+	// the registries registries.conf names (podman), not on Docker Hub.
+	shortImages bool
 }
 
 // specKind is how a tool reads a package operand.
@@ -845,7 +848,8 @@ var netTools = map[string]*netTool{
 	"apt-get": {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
 	"brew":    {subs: brewSubs},
 	"docker":  {subs: dockerSubs, spec: specImage, valShort: "Hcepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
-	"podman":  {subs: dockerSubs, spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
+	"podman": {subs: dockerSubs, spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv,
+		shortImages: true},
 	"helm": {subs: helmSubs, spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",
 		"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",
 		"--values", "--set", "--set-string", "--set-file", "--registry-config", "--burst-limit", "--qps"}, valShort: "nf",

@@ -301,3 +301,10 @@ var plainEnvSuffixes = []string{"_HOME", "_ROOT", "_DIR", "_PATH", "PATH", "_BIN
 // that may embed one (a URL or DSN with credentials, a proxy).
 var secretEnvWords = []string{"TOKEN", "SECRET", "PASS", "PWD", "KEY", "AUTH", "CRED", "PRIVATE", "SESSION", "COOKIE",
 	"CERT", "URL", "URI", "DSN", "PROXY", "CONN", "SIGN", "SALT", "API"}
+
+// envPrinters are the commands that print the environment or the
+// shell's variables (the class clsEnvPrint of cmdNamed).
+var envPrinters = map[string]envPrinterRow{
+	"printenv": {prints: "prints the environment"},
+	"set":      {prints: "prints every shell variable", withArgs: "changes shell options or the positional parameters"},
+}
