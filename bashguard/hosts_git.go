@@ -82,6 +82,14 @@ func (g *gitNet) unknownOperand(i int) {
 	g.a.unknownHost(g.c, "a host only known at run time ("+g.v.vals[i]+")")
 }
 
+// gitRemoteRow is what a git remote subcommand reaches, a row of
+// gitRemoteSubs: every remote (allRemotes), or the URL its second operand
+// gives the remote its first names, read by the spec url.
+type gitRemoteRow struct {
+	allRemotes bool
+	url        *spec
+}
+
 // remoteHosts judges git remote update (every remote, or the groups
 // named) and the URL git remote add and set-url give a remote, which
 // later fetches reach (and git remote add -f now).
@@ -90,19 +98,15 @@ func (g *gitNet) remoteHosts() {
 	if j >= g.v.len() {
 		return
 	}
-	var s *spec
-	switch g.v.vals[j] {
-	case "update":
+	row, ok := gitRemoteSubs[g.v.vals[j]]
+	switch {
+	case !ok:
+		return
+	case row.allRemotes:
 		g.configRemotes(nil)
 		return
-	case "add":
-		s = gitRemoteAddSpec
-	case "set-url":
-		s = gitRemoteSetURLSpec
-	default:
-		return
 	}
-	ops, unread := scanOperands(s, g.v, j+1)
+	ops, unread := scanOperands(row.url, g.v, j+1)
 	if unread != "" {
 		g.a.unknownHost(g.c, "the remote git remote "+g.v.vals[j]+" names with "+unread+", which is not read here")
 	}

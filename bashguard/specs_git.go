@@ -211,3 +211,11 @@ var gitIndexOnlySubs = map[string]gitIndexOnlyRow{
 	"update-index": {only: []string{"--assume-unchanged", "--no-assume-unchanged", "--skip-worktree", "--no-skip-worktree",
 		"--force-remove", "-q"}},
 }
+
+// gitRemoteSubs are the git remote subcommands that reach a remote, now
+// or in later fetches.
+var gitRemoteSubs = map[string]gitRemoteRow{
+	"update":  {allRemotes: true},
+	"add":     {url: gitRemoteAddSpec},
+	"set-url": {url: gitRemoteSetURLSpec},
+}
