@@ -1,11 +1,11 @@
 package bashguard
 
-import "mvdan.cc/sh/v3/syntax"
-
 // The rows of the tools whose input is itself a program, read by their
 // engines: awk (code.go), sed (sed.go), find's primaries and the line
 // filters (findexec.go), and the shells whose -c code the guard reads as
 // its own (code.go, shcode.go).
+
+import "mvdan.cc/sh/v3/syntax"
 
 // plainShells are the shells whose literal -c code the guard reads as
 // its own, and how: bash itself with options that leave the parse as it

@@ -1,9 +1,10 @@
 package bashguard
 
 // The command lines of the package tools whose downloads the host judge
-// follows (hosts_pkg.go): pip's general and install options, go's build
-// flags, the go subcommands that fetch modules, and the variables of go's
-// environment that choose where from.
+// follows (hosts_pkg.go): pip's names, general and install options and
+// the subcommands that reach a host; go's build flags, what each go
+// subcommand downloads, and the variables of go's environment that
+// choose where from.
 
 // goFlagSpec is the flags of go get, install, run and build (go help
 // get, go help build), as Go's flag package reads them: -flag=value or
