@@ -40,6 +40,9 @@ func TestZshPlain(t *testing.T) {
 	}
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
+		if os.Getenv(requireEffectsEnv) != "" {
+			t.Fatal("zsh is needed to hold zshPlain to the real zsh (" + requireEffectsEnv + " is set): " + err.Error())
+		}
 		t.Skip("SKIP: no zsh to compare with bash (apt-get install zsh): " + err.Error())
 	}
 	bash, err := exec.LookPath("bash")
