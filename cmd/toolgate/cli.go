@@ -18,7 +18,7 @@ var synopses = map[string]string{
 	"check":   "toolgate check [--settings FILE]... [--managed FILE] [--state-dir DIR] < event.json",
 	"explain": "toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] [--exit-code] TOOL 'JSON input'",
 	"lint":    "toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]",
-	"serve":   "toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote]",
+	"serve":   "toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote] [-v] [--log-level LEVEL]",
 	"exec":    "toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)",
 	"version": "toolgate version",
 }

@@ -149,7 +149,7 @@
 // # toolgate mcp
 //
 //	toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE] [--settings FILE]...
-//	             [--ask-timeout 2m] [--idle-timeout 30m] [--allow-remote]
+//	             [--ask-timeout 2m] [--idle-timeout 30m] [--allow-remote] [-v] [--log-level LEVEL]
 //
 // runs the MCP gateway, the command toolgate-mcp of the module
 // github.com/toolgate/toolgate/contrib/mcpgateway (a module of its own, so
@@ -176,6 +176,29 @@
 // non-loopback ADDR needs --allow-remote: the endpoint has no
 // authentication of its own. The package documentation of
 // contrib/mcpgateway has the rest.
+//
+// # Logging: -v and --log-level
+//
+// toolgate serve and toolgate mcp log with log/slog, as text lines on
+// standard error, never on standard output (MCP's stdio transport is
+// toolgate mcp's standard output). --log-level=debug|info|warn|error
+// chooses what is shown (default info: start, stop, warnings); -v is
+// --log-level=debug, which adds each request of the approval page (its
+// path, never the query that may hold the token), the settings files the
+// gateway read and every call's decision (tool, decision, layer, rule,
+// reason; never the input). An unknown level is a usage error, exit
+// status 2. The lines for the person (serve's page address, the
+// gateway's "toolgate mcp: serving http://ADDR/") are printed at every
+// level.
+//
+// # toolgate serve
+//
+//	toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote] [-v] [--log-level LEVEL]
+//
+// serves the approval page over the store where pipelines park their
+// questions, until SIGINT or SIGTERM, and prints the address to open with
+// its token (TOOLGATE_TOKEN, or a random one). A non-loopback address needs
+// --allow-remote (put TLS in front); --name is recorded with each answer.
 //
 // # toolgate explain
 //

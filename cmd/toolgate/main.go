@@ -19,14 +19,16 @@ const usage = `usage:
   toolgate check [--host codex] [--settings FILE]... [--managed FILE] < event.json
   toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] [--exit-code] TOOL 'JSON input'
   toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
-  toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote]
-  toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE]
+  toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote] [-v] [--log-level LEVEL]
+  toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE] [-v] [--log-level LEVEL]
                         (runs the gateway toolgate-mcp; install it with
                          go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@latest)
   toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)
   toolgate version
 
-Every subcommand takes -h for its usage.
+Every subcommand takes -h for its usage. serve and mcp log to standard error
+with log/slog: -v shows debug messages, --log-level=debug|info|warn|error
+chooses (default info).
 `
 
 // run dispatches a command line and returns the exit status.

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -37,6 +38,7 @@ func serve(ctx context.Context, args []string, e env, ready func(addr string)) i
 	addr := fs.String("addr", "127.0.0.1:7077", "address to listen on (loopback unless --allow-remote)")
 	name := fs.String("name", "", "who answers through this page, recorded with each answer")
 	remote := fs.Bool("allow-remote", false, "serve clients that are not on a loopback address (put TLS in front)")
+	level := logLevelFlags(fs)
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if helpRequested(fs, err, e) {
@@ -45,12 +47,18 @@ func serve(ctx context.Context, args []string, e env, ready func(addr string)) i
 		fmt.Fprintf(e.stderr, "toolgate serve: %v\nusage: %s\n", err, synopses["serve"])
 		return 2
 	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "toolgate serve: unexpected arguments %q\nusage: %s\n", fs.Args(), synopses["serve"])
+		return 2
+	}
+	log := level.logger(e.stderr)
 	fail := func(err error) int { fmt.Fprintln(e.stderr, "toolgate serve:", err); return 1 }
 	st, closeStore, err := openStore(ctx, *storeArg)
 	if err != nil {
 		return fail(err)
 	}
 	defer closeStore()
+	log.Debug("store opened", "kind", storeKind(*storeArg))
 	token := e.getenv("TOOLGATE_TOKEN")
 	if token == "" {
 		var b [24]byte
@@ -69,8 +77,10 @@ func serve(ctx context.Context, args []string, e env, ready func(addr string)) i
 		ln.Close()
 		return fail(fmt.Errorf("%s is not a loopback address: pass --allow-remote (and put TLS in front)", *addr))
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: logRequests(log, h), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(e.stderr, "toolgate serve: open http://%s/?token=%s\n", ln.Addr(), token)
+	log.Info("serving the approval page", "addr", ln.Addr().String(), "name", *name, "allow_remote", *remote)
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
@@ -82,6 +92,7 @@ func serve(ctx context.Context, args []string, e env, ready func(addr string)) i
 		defer cancel()
 		_ = srv.Shutdown(sctx)
 		srv.Close() // the event streams do not end by themselves
+		log.Info("stopped", "cause", context.Cause(ctx).Error())
 		return 0
 	case err := <-done:
 		if errors.Is(err, http.ErrServerClosed) {
@@ -90,6 +101,20 @@ func serve(ctx context.Context, args []string, e env, ready func(addr string)) i
 		return fail(err)
 	}
 }
+
+// logRequests logs each request at debug level: its method, its path
+// (never the query, which may carry the token) and the client's address.
+func logRequests(log *slog.Logger, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.LogAttrs(r.Context(), slog.LevelDebug, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.String("remote", r.RemoteAddr))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// storeKind is the kind of store --store names, without its DSN (which
+// may hold a password).
+func storeKind(arg string) string { kind, _, _ := strings.Cut(arg, ":"); return kind }
 
 // openStore opens the store named sqlite:PATH or postgres:DSN.
 func openStore(ctx context.Context, arg string) (store.Store, func(), error) {

@@ -69,3 +69,66 @@ func TestServe(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errs.String(), "not a loopback address")
 }
+
+// serveLog runs toolgate serve with args until one request for /pending
+// has been answered, and returns its standard error.
+func serveLog(t *testing.T, path string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	addrs := make(chan string, 1)
+	var stderr strings.Builder
+	done := make(chan int, 1)
+	getenv := func(string) string { return "" }
+	go func() {
+		done <- serve(ctx, append([]string{"--store", "sqlite:" + path, "--addr", "127.0.0.1:0"}, args...),
+			env{stdout: io.Discard, stderr: &stderr, getenv: getenv}, func(a string) { addrs <- a })
+	}()
+	res, err := http.Get("http://" + <-addrs + "/pending?token=not-logged")
+	require.NoError(t, err)
+	res.Body.Close()
+	cancel()
+	require.Equal(t, 0, <-done, "stderr: %s", stderr.String())
+	return stderr.String()
+}
+
+// The log level chooses which messages toolgate serve writes to standard
+// error: -v adds each request (its path, never its query), error drops
+// the informational lines; the token line for the person stays.
+func TestServeLogLevel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	for _, tc := range []struct {
+		args     []string
+		has, not []string
+	}{
+		{nil, []string{`level=INFO msg="serving the approval page"`, "level=INFO msg=stopped"}, []string{"level=DEBUG"}},
+		{[]string{"-v"}, []string{`level=DEBUG msg=request method=GET path=/pending`, "level=DEBUG msg=\"store opened\" kind=sqlite", "level=INFO msg=stopped"}, []string{"not-logged"}},
+		{[]string{"--log-level=debug"}, []string{`level=DEBUG msg=request method=GET path=/pending`}, nil},
+		{[]string{"--log-level", "WARN"}, nil, []string{"level=INFO", "level=DEBUG"}},
+		{[]string{"-v", "--log-level=error"}, nil, []string{"level=INFO", "level=DEBUG"}},
+	} {
+		out := serveLog(t, path, tc.args...)
+		assert.Contains(t, out, "toolgate serve: open http://", "%v: the page's address is printed at every level", tc.args)
+		for _, s := range tc.has {
+			assert.Contains(t, out, s, "%v", tc.args)
+		}
+		for _, s := range tc.not {
+			assert.NotContains(t, out, s, "%v", tc.args)
+		}
+	}
+}
+
+// An unknown level is a usage error: exit 2, the message and the usage on
+// standard error, before any store is opened.
+func TestServeBadLogLevel(t *testing.T) {
+	for _, args := range [][]string{{"--log-level=loud"}, {"--log-level", ""}, {"-v=maybe"}} {
+		var out, errb strings.Builder
+		code := run(append([]string{"serve", "--store", "mysql:x"}, args...), env{stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
+		assert.Equal(t, 2, code, "%v", args)
+		assert.Contains(t, errb.String(), "usage: "+synopses["serve"], "%v", args)
+		assert.NotContains(t, errb.String(), "--store must be", "%v: refused before the store", args)
+		assert.Empty(t, out.String(), "%v", args)
+	}
+	var errb strings.Builder
+	run([]string{"serve", "--log-level=loud"}, env{stdout: io.Discard, stderr: &errb, getenv: func(string) string { return "" }})
+	assert.Contains(t, errb.String(), `invalid value "loud" for flag -log-level: unknown log level "loud": want debug, info, warn or error`)
+}

@@ -5,7 +5,7 @@
 // of the usual Claude Code settings files.
 //
 //	toolgate-mcp --config .mcp.json [--listen 127.0.0.1:8080] [--allow-remote] [--dir DIR] [--audit audit.db]
-//	             [--settings FILE]... [--ask-timeout 2m] [--idle-timeout 30m]
+//	             [--settings FILE]... [--ask-timeout 2m] [--idle-timeout 30m] [-v] [--log-level LEVEL]
 //
 // The rules are those of $HOME/.claude/settings.json and of DIR's
 // .claude/settings.json and .claude/settings.local.json; the hooks are
@@ -14,6 +14,14 @@
 // (ADDR may end in :0 for a free port), and it refuses an address that is
 // not loopback unless --allow-remote says so: the endpoint has no
 // authentication of its own.
+//
+// It logs with log/slog to stderr, never to stdout (the stdio transport's):
+// warnings about the settings and the tools not served, and, with -v or
+// --log-level=debug, the files it read and every call's decision (tool,
+// decision, layer, rule, reason; never the input). --log-level takes
+// debug, info (the default), warn or error; another value is a usage
+// error (exit status 2), as is an unknown flag; -h prints the usage and
+// exits 0.
 package main
 
 import (
@@ -22,6 +30,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -57,7 +66,9 @@ func run() error {
 	var files multiFlag
 	flag.Var(&files, "settings", "a further settings file, of command-line precedence (repeatable)")
 	remote := flag.Bool("allow-remote", false, "listen on an address that is not loopback (put authentication and TLS in front)")
-	flag.Parse()
+	level := logLevelFlags(flag.CommandLine)
+	flag.Parse() // a bad flag or level: the usage and exit status 2; -h: exit status 0
+	log := level.logger(os.Stderr)
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
@@ -98,6 +109,7 @@ func run() error {
 		if err != nil {
 			return err
 		}
+		log.Debug("settings file", "path", f.path, "scope", f.scope.String(), "found", s != nil)
 		if s != nil {
 			settings = append(settings, s)
 		}
@@ -106,11 +118,13 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	log.Debug("configuration", "path", *config, "servers", len(cfg.Servers))
 	cmds, err := cfg.HookCommands(*dir)
 	if err != nil {
 		return err
 	}
 	set := hooks.NewSet()
+	set.Logger = log
 	defer set.Close()
 	for _, c := range cmds {
 		h, err := c.Hook()
@@ -118,13 +132,15 @@ func run() error {
 			return err
 		}
 		set.Add(h)
+		log.Debug("hook", "name", h.Name)
 	}
+	set.Add(logDecisions(log))
 	// The workspace's own settings only narrow: their allow rules and
 	// added directories are set aside (the gateway does not read Claude
 	// Code's trust records), and the warnings say so.
 	_, warnings := permission.Merge(permission.Config{WorkDir: *dir, Home: home}, settings...)
 	for _, w := range warnings {
-		fmt.Fprintln(os.Stderr, "toolgate mcp: settings:", w)
+		log.Warn("settings: " + w)
 	}
 	w := runtime.Workspace{Dir: *dir, Home: home, Settings: settings, Hooks: set}
 	if *audit != "" {
@@ -133,7 +149,7 @@ func run() error {
 			return err
 		}
 		defer db.Close()
-		if w.Audit, err = hooks.NewAuditLog(db, hooks.AuditOptions{}); err != nil {
+		if w.Audit, err = hooks.NewAuditLog(db, hooks.AuditOptions{Logger: log}); err != nil {
 			return err
 		}
 		defer w.Audit.Close(context.Background())
@@ -153,9 +169,10 @@ func run() error {
 	}
 	defer g.Close()
 	if err := g.Skipped(); err != nil {
-		fmt.Fprintln(os.Stderr, "toolgate mcp: tools not served:", err)
+		log.Warn("tools not served: " + err.Error())
 	}
 	if *listen == "" {
+		log.Info("serving on stdio")
 		return g.Server().Run(ctx, &mcp.StdioTransport{})
 	}
 	ln, err := net.Listen("tcp", *listen)
@@ -182,6 +199,24 @@ func run() error {
 		return err
 	}
 	return nil
+}
+
+// logDecisions is a PostToolUse hook that logs each call's verdict at
+// debug level: the tool, the decision, the layer and rule that decided,
+// the reason. It logs no input or output, which may hold secrets.
+func logDecisions(log *slog.Logger) hooks.Hook {
+	return hooks.Hook{
+		Name:    "log",
+		Timeout: hooks.NoTimeout,
+		PostToolUse: func(ctx context.Context, e hooks.PostToolUseEvent) (hooks.PostToolUseResult, error) {
+			log.LogAttrs(ctx, slog.LevelDebug, "tool call",
+				slog.String("session", e.SessionID), slog.String("tool", e.ToolName),
+				slog.String("decision", e.Decision.String()), slog.String("layer", e.Layer.String()),
+				slog.String("rule", string(e.Rule)), slog.String("reason", e.Reason),
+				slog.Duration("elapsed", e.Elapsed))
+			return hooks.PostToolUseResult{}, nil
+		},
+	}
 }
 
 // multiFlag is a repeatable string flag.
