@@ -89,7 +89,8 @@ type AuditRecord struct {
 	Layer string `json:"layer"`
 	Rule  string `json:"rule"`
 	// Input is the call's input (its JSON object, after the PreToolUse
-	// hooks' mutations), as [AuditOptions.Redact] left it, cut to
+	// hooks' mutations), as [AuditOptions.Redact] (by default
+	// [RedactSecrets]) left it, cut to
 	// [AuditInputBytes]; empty on the session-stop row. InputBytes is the
 	// size of the redacted input before the cut; Record sets it.
 	Input      string `json:"input"`
@@ -160,10 +161,11 @@ type AuditOptions struct {
 	// redacting PostToolUse hook uses (see [Redaction]): the output the
 	// model reads and the row the log keeps are then masked by the same
 	// code, and the preview is masked even when the audit hook runs before
-	// the redacting one. nil keeps the texts as they are: the input is
-	// then stored unredacted. Redact must be safe for concurrent use; if
-	// it panics, the field it was given is replaced by a note saying so,
-	// never stored unredacted.
+	// the redacting one. nil means [RedactSecrets]: a log is never
+	// unredacted by omission. [NoRedaction] is the explicit choice to
+	// keep the texts as they are. Redact must be safe for concurrent use;
+	// if it panics, the field it was given is replaced by a note saying
+	// so, never stored unredacted.
 	Redact func(string) string
 }
 
@@ -325,6 +327,9 @@ func NewAuditLog(db *sql.DB, opts AuditOptions) (*AuditLog, error) {
 	}
 	if l.now == nil {
 		l.now = time.Now
+	}
+	if l.redact == nil {
+		l.redact = RedactSecrets // fail closed: unredacted only when asked
 	}
 	if opts.FallbackPath != "" {
 		l.fb = &fileFallback{path: opts.FallbackPath}

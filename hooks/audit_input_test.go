@@ -310,3 +310,38 @@ func TestAuditPostgresConcurrentMigration(t *testing.T) {
 	assert.Equal(t, 2, n, "each migration applied and recorded once")
 	assert.Equal(t, 2, latest)
 }
+
+// With the default options a row's input and preview are masked by
+// RedactSecrets: a log is never unredacted by omission. NoRedaction is the
+// explicit way to keep them as they are.
+func TestAuditInputRedactedByDefault(t *testing.T) {
+	in := `{"command":"curl -u admin:hunter2 -H 'Authorization: Bearer abcdefgh12345678' https://x.test","env":{"DB_PASSWORD":"s3cr3t"}}`
+	for _, tc := range []struct {
+		name           string
+		opts           hooks.AuditOptions
+		input, preview string
+	}{
+		{"default", hooks.AuditOptions{},
+			`{"command":"curl -u admin:**** -H 'Authorization: Bearer ****' https://x.test","env":{"DB_PASSWORD":"****"}}`,
+			"GITHUB_TOKEN=****\n"},
+		{"opted out", hooks.AuditOptions{Redact: hooks.NoRedaction}, in, "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := auditSQLite(t, "audit.db")
+			l, err := hooks.NewAuditLog(db, tc.opts)
+			require.NoError(t, err)
+			e := auditEvent("s1", 1, "Bash", "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\n")
+			e.Input = json.RawMessage(in)
+			auditPost(t, l.Hook(), e)
+			require.NoError(t, l.Close(context.Background()))
+			inputs, _ := auditInputs(t, db, "agent_audit_log")
+			assert.Equal(t, []string{tc.input}, inputs)
+			if tc.name == "default" {
+				assert.True(t, json.Valid([]byte(inputs[0])), "the masked input is still JSON")
+			}
+			rows := auditRows(t, db, "agent_audit_log")
+			require.Len(t, rows, 1)
+			assert.Equal(t, tc.preview, rows[0].Preview)
+		})
+	}
+}

@@ -101,7 +101,14 @@
 //     stdout), so existing Claude Code hook scripts can be reused. Unlike
 //     Claude Code, which lets a call through when a hook script fails, any
 //     failure blocks the call.
-//   - The audit log writes every call to a database/sql table.
+//   - [Redaction] masks secrets in every output with a function of the
+//     host's, or with [RedactSecrets], a table of secret shapes (NAME=value
+//     for secret-sounding names, Authorization headers, URL passwords,
+//     vendor tokens, PEM keys).
+//   - The audit log writes every call to a database/sql table, its input
+//     and output preview masked by [AuditOptions.Redact]: by default
+//     [RedactSecrets], so that no log is unredacted by omission;
+//     [NoRedaction] opts out.
 //
 // # Testing hooks
 //

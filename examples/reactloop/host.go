@@ -53,14 +53,15 @@ type toolFunc func(ctx context.Context, in map[string]any) (string, error)
 
 func newHost(ws *workspace, db *sql.DB, out io.Writer) (h *host, err error) {
 	h = &host{ws: ws, out: out, db: db, answers: personAnswers()}
-	// Layer 3: a hook of the project's own, the built-in metrics, and the
-	// audit log on SQLite. The person answers through a ChanAsker, as an
-	// HTTP front end would.
+	// Layer 3: a hook of the project's own, the output redaction, the
+	// built-in metrics, and the audit log on SQLite, whose rows are masked
+	// by the same function as the output the model reads. The person
+	// answers through a ChanAsker, as an HTTP front end would.
 	h.metrics = &hooks.Metrics{Logger: slog.New(slog.DiscardHandler), SummaryEvery: -1}
-	if h.audit, err = hooks.NewAuditLog(db, hooks.AuditOptions{}); err != nil {
+	if h.audit, err = hooks.NewAuditLog(db, hooks.AuditOptions{Redact: hooks.RedactSecrets}); err != nil {
 		return nil, err
 	}
-	h.hooks = hooks.NewSet(noPastebin(), h.metrics.Hook())
+	h.hooks = hooks.NewSet(noPastebin(), hooks.Redaction("redaction", hooks.RedactSecrets), h.metrics.Hook())
 	h.asked, h.done = make(chan approval.Request), make(chan struct{})
 	h.person = &approval.ChanAsker{OnRequest: func(r approval.Request) { h.asked <- r }}
 	go h.answer()

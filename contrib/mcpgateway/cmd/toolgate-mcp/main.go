@@ -144,12 +144,15 @@ func run() error {
 	}
 	w := runtime.Workspace{Dir: *dir, Home: home, Settings: settings, Hooks: set}
 	if *audit != "" {
+		// Each row keeps the call's input, masked by hooks.RedactSecrets
+		// (the hooks of the configuration are commands, whose masking
+		// the log cannot share).
 		db, err := sql.Open("sqlite", "file:"+*audit)
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		if w.Audit, err = hooks.NewAuditLog(db, hooks.AuditOptions{Logger: log}); err != nil {
+		if w.Audit, err = hooks.NewAuditLog(db, hooks.AuditOptions{Logger: log, Redact: hooks.RedactSecrets}); err != nil {
 			return err
 		}
 		defer w.Audit.Close(context.Background())
