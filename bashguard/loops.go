@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/toolgate/toolgate/internal/shword"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -181,36 +182,9 @@ func (a *analyzer) assignsVar(stmts []*syntax.Stmt, name string) bool {
 	return found
 }
 
-// literalText is the text bash gives a word without expansions: quotes
-// and backslash escapes removed as bash removes them ("gre\p" is grep).
-func literalText(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			unescape(&b, p.Value, false)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", false // $'...' has escapes of its own
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				return "", false
-			}
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				unescape(&b, l.Value, true)
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
-}
+// literalText is the text bash gives a word without expansions
+// ([shword.Literal], which rule specifiers are split with too).
+func literalText(w *syntax.Word) (string, bool) { return shword.Literal(w) }
 
 // isLiteralWord reports a word without expansions.
 func isLiteralWord(w *syntax.Word) bool {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/internal/shword"
 )
 
 // wordFlags describe what a word holds beyond plain text.
@@ -213,28 +215,8 @@ func (a *analyzer) plainWord(w *syntax.Word, assign bool) (val string, fl wordFl
 	return "", 0, false
 }
 
-// unescape appends v to b with backslash quoting removed. Inside double
-// quotes only \$ \` \" \\ and \newline are escapes.
-func unescape(b *strings.Builder, v string, dq bool) {
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c != '\\' || i+1 == len(v) {
-			b.WriteByte(c)
-			continue
-		}
-		n := v[i+1]
-		if n == '\n' {
-			i++
-			continue
-		}
-		if dq && !strings.ContainsRune("$`\"\\", rune(n)) {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte(n)
-		i++
-	}
-}
+// unescape appends v to b with backslash quoting removed ([shword.Unescape]).
+func unescape(b *strings.Builder, v string, dq bool) { shword.Unescape(b, v, dq) }
 
 // source returns the text of n in the script being analysed.
 func (a *analyzer) source(n syntax.Node) string {
