@@ -1,16 +1,13 @@
 package permission
 
-import (
-	"strings"
-
-	"github.com/mattn/go-shellwords"
-)
+import "strings"
 
 // shellPattern matches one simple command (its argv) against a shell
 // specifier such as "npm run test:*", "git * main" or "ls *".
 //
-// Semantics, word by word after the specifier is split like a shell would
-// split it (quotes removed, no expansion):
+// Semantics, word by word after the specifier is split as bash splits
+// the command ([splitSpecifier]: the guard's grammar, quotes removed, no
+// expansion):
 //   - a legacy suffix ":*" ("npm run test:*") makes the words a prefix that
 //     must end at a word boundary: any further words may follow;
 //   - a word that is just "*" matches any words: one or more in the
@@ -29,7 +26,8 @@ type shellPattern struct {
 }
 
 // compileShellPattern splits a specifier into words. It refuses shell
-// operators: a rule matches one simple command, never a pipeline or list.
+// operators (a rule matches one simple command, never a pipeline or
+// list) and whatever else is not literal words ([splitSpecifier]).
 func compileShellPattern(spec string) (shellPattern, int, string) {
 	var p shellPattern
 	s := spec
@@ -40,16 +38,9 @@ func compileShellPattern(spec string) (shellPattern, int, string) {
 			return p, 0, "nothing before ':*'"
 		}
 	}
-	parser := &shellwords.Parser{}
-	words, err := parser.Parse(s)
-	if err != nil {
-		return p, 0, "cannot split specifier into words: unbalanced quote or parenthesis"
-	}
-	if parser.Position >= 0 {
-		return p, parser.Position, "shell operator in specifier: a rule matches one simple command; write one rule per command"
-	}
-	if len(words) == 0 {
-		return p, 0, "specifier has no words"
+	words, off, why := splitSpecifier(s)
+	if why != "" {
+		return p, off, why
 	}
 	if !p.rest {
 		switch last := words[len(words)-1]; {
