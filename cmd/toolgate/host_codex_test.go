@@ -63,10 +63,10 @@ func TestCodexAnswers(t *testing.T) {
 		{
 			about: "bypassPermissions is not believed: a write toolgate would ask about is blocked, with the rule that allows it",
 			event: func(cwd string) string {
-				return codexEventJSON("PreToolUse", cwd, "Bash", bash("echo hi > new.txt"), nil)
+				return codexEventJSON("PreToolUse", cwd, "Bash", bash("touch new.txt"), nil)
 			},
 			code:   2,
-			stderr: []string{"toolgate: ", `Codex CLI cannot ask from a hook, so toolgate blocks what it would ask about; to allow it, add ["Bash(echo hi)"] to permissions.allow in ~/.claude/settings.json`},
+			stderr: []string{"toolgate: ", `Codex CLI cannot ask from a hook, so toolgate blocks what it would ask about; to allow it, add ["Bash(touch new.txt)"] to permissions.allow in ~/.claude/settings.json`},
 			never:  []string{"bypassPermissions mode"},
 		},
 		{
@@ -278,7 +278,7 @@ func TestCodexAskRules(t *testing.T) {
 		about, tool string
 		input       map[string]string
 	}{
-		{"a redirect", "Bash", map[string]string{"command": "echo hi > new.txt"}},
+		{"a write", "Bash", map[string]string{"command": "touch new.txt"}},
 		{"two commands", "Bash", map[string]string{"command": "mkdir -p build && touch build/x"}},
 		{"an MCP tool", "mcp__github__create_issue", map[string]string{"title": "x"}},
 		{"a patch", "apply_patch", map[string]string{"command": "*** Begin Patch\n*** Add File: src/new.go\n+package main\n*** Update File: README.md\n@@\n-# proj\n+# app\n*** End Patch\n"}},

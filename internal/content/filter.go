@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
@@ -49,7 +50,18 @@ func (c *stage) checkFilters(fields []jsonin.Member, base string) {
 				"%s %q is not a file type ripgrep defines by default, so which files it selects is not known", f, s), false)
 			continue
 		}
-		for _, g := range globs {
+		// A name the type selects as it is (.env) says more than a
+		// wildcard that could also meet a secret (*.bash and .env.*):
+		// literal globs are judged first.
+		literalFirst := make([]string, 0, len(globs))
+		for pass := range 2 {
+			for _, g := range globs {
+				if strings.ContainsAny(g, "*?[{") == (pass == 1) {
+					literalFirst = append(literalFirst, g)
+				}
+			}
+		}
+		for _, g := range literalFirst {
 			if pat, ok := sb.SelectsSecret(base, g); ok {
 				c.guardAsk(permission.LayerSandbox, sandbox.RuleSecret, fmt.Sprintf(
 					"%s %q selects %q, which could be a secret file (%s)", f, s, g, pat), false)
