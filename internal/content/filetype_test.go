@@ -34,7 +34,7 @@ func TestFileTypeSelectsConfiguredSecret(t *testing.T) {
 		{"py", permission.Ask, `type "py" selects "*.py", which could be a secret file (local_settings.py)`},
 		{"python", permission.Ask, `type "python" selects "*.py", which could be a secret file (local_settings.py)`},
 		{"ts", permission.Ask, `type "ts" selects "*.ts", which could be a secret file (*.secret.ts)`},
-		{"sh", permission.Ask, `type "sh" selects "*.bash", which could be a secret file (.env.*)`},
+		{"sh", permission.Ask, `type "sh" selects ".env", which could be a secret file (.env)`},
 		{"go", permission.Allow, ""},
 		{"rust", permission.Allow, ""},
 	} {
