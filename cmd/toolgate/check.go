@@ -141,7 +141,13 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 		v.Reason += " (" + note + ")"
 	}
 	self, _ := os.Executable()
-	v = confineCall(v, ev.ToolName, pol, self)
+	if ev.ToolName == "Bash" && shellPrefixMode(src.getenv, self) {
+		// Claude Code runs the command through toolgate-shell-prefix:
+		// the command stays the user's, the confinement goes beside it.
+		v = handOver(v, ev, pol, self, src.stateDir)
+	} else {
+		v = confineCall(v, ev.ToolName, pol, self)
+	}
 	if v.Decision != permission.Allow && outsideRoots(v) {
 		v.Reason += " (" + addDirNote + ")"
 	}

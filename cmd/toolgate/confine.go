@@ -250,23 +250,16 @@ func confineCall(v runtime.Verdict, tool string, pol *policy, self string) runti
 	if v.Decision != permission.Allow || !confinedTools[tool] || !pol.confine {
 		return v
 	}
-	if r, ok := homeRoot(pol.roots, pol.src.home); ok {
-		return askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command: the root "+r+" is the home directory or holds it, so a confined command could rewrite its start-up files and the agent's settings; confirm it runs with your full rights, or start the agent in a project directory")
-	}
-	network, loopback := pol.kernelNet == networkOn, pol.kernelNet == networkLoopback
-	sh := runner.Shell{Confinement: runner.Confinement{Roots: pol.roots, Network: network, Loopback: loopback, Launcher: self}}
-	if ok, why := sh.CanConfine(); !ok || self == "" {
-		if self == "" {
-			why = "the toolgate binary cannot name its own path"
-		}
-		return askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command here ("+why+"); confirm it runs with your full rights, or set \"toolgate\": {\"confine\": false} in your user settings")
+	cp, v, ok := confinement(v, pol, self)
+	if !ok {
+		return v
 	}
 	var in map[string]json.RawMessage
 	var script string
 	if err := json.Unmarshal(v.Input, &in); err != nil || json.Unmarshal(in["command"], &script) != nil {
 		return askInstead(v, ruleConfineInput, "toolgate cannot read the command to confine it")
 	}
-	wrapped, err := json.Marshal(wrapCommand(self, confinePolicy{Roots: pol.roots, Network: network, Loopback: loopback, PassEnv: pol.passEnv}, script))
+	wrapped, err := json.Marshal(wrapCommand(self, cp, script))
 	if err != nil {
 		return askInstead(v, ruleConfineInput, "toolgate cannot wrap the command: "+err.Error())
 	}
@@ -277,6 +270,24 @@ func confineCall(v runtime.Verdict, tool string, pol *policy, self string) runti
 	}
 	v.Input = out
 	return v
+}
+
+// confinement is the policy that confines an allowed call of pol's
+// project, or v turned into an Ask (ok false) when the kernel cannot
+// confine it here.
+func confinement(v runtime.Verdict, pol *policy, self string) (confinePolicy, runtime.Verdict, bool) {
+	if r, ok := homeRoot(pol.roots, pol.src.home); ok {
+		return confinePolicy{}, askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command: the root "+r+" is the home directory or holds it, so a confined command could rewrite its start-up files and the agent's settings; confirm it runs with your full rights, or start the agent in a project directory"), false
+	}
+	network, loopback := pol.kernelNet == networkOn, pol.kernelNet == networkLoopback
+	sh := runner.Shell{Confinement: runner.Confinement{Roots: pol.roots, Network: network, Loopback: loopback, Launcher: self}}
+	if ok, why := sh.CanConfine(); !ok || self == "" {
+		if self == "" {
+			why = "the toolgate binary cannot name its own path"
+		}
+		return confinePolicy{}, askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command here ("+why+"); confirm it runs with your full rights, or set \"toolgate\": {\"confine\": false} in your user settings"), false
+	}
+	return confinePolicy{Roots: pol.roots, Network: network, Loopback: loopback, PassEnv: pol.passEnv}, v, true
 }
 
 // The rule IDs of an Allow the confinement turns into an Ask.

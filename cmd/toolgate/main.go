@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/toolgate/toolgate/bashguard/runner"
 )
@@ -12,7 +13,13 @@ func main() {
 	// (runner.Confinement.Launcher): started as one, it confines itself
 	// and executes the command here, and never returns.
 	runner.ConfineMain()
-	os.Exit(run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, execve: execve}))
+	args := os.Args[1:]
+	if filepath.Base(os.Args[0]) == shellPrefixName {
+		// Claude Code runs CLAUDE_CODE_SHELL_PREFIX as one word: the
+		// link's name is the subcommand.
+		args = append([]string{"shell-prefix"}, args...)
+	}
+	os.Exit(run(args, env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, execve: execve}))
 }
 
 const usage = `usage:
@@ -24,6 +31,9 @@ const usage = `usage:
                         (runs the gateway toolgate-mcp; install it with
                          go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@latest)
   toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)
+  toolgate shell-prefix SCRIPT          (as CLAUDE_CODE_SHELL_PREFIX, through a link named
+                                         toolgate-shell-prefix: runs Claude Code's scripts
+                                         confined as toolgate check decided)
   toolgate version
 
 Every subcommand takes -h for its usage. serve and mcp log to standard error
@@ -46,6 +56,8 @@ func run(args []string, e env) int {
 		return runLint(args[1:], e)
 	case "exec":
 		return runExec(args[1:], e)
+	case "shell-prefix":
+		return runShellPrefix(args[1:], e)
 	case "serve":
 		return runServe(args[1:], e)
 	case "mcp":

@@ -104,6 +104,7 @@ func TestClaudeCode(t *testing.T) {
 	example, err := os.ReadFile(filepath.Join("..", "..", "examples", "claudecode", "settings.json"))
 	require.NoError(t, err)
 
+	shellPrefix := "CLAUDE_CODE_SHELL_PREFIX=" + filepath.Join(s.toolgate, "toolgate-shell-prefix")
 	scenarios := []scenario{
 		// --- default mode: allow runs, ask is refused in -p, deny never runs
 		{name: "bash_safe_read_runs", prompt: "E2E bash_safe_read_runs",
@@ -259,6 +260,46 @@ func TestClaudeCode(t *testing.T) {
 				require.NoError(t, err)
 				for _, n := range strings.Fields(string(b)) {
 					assert.Equal(t, "1", n, "the prefix gets the script as one argument")
+				}
+			}},
+		// --- toolgate's hook with toolgate-shell-prefix as
+		// CLAUDE_CODE_SHELL_PREFIX: the command stays the user's, so cd
+		// carries over and Claude Code's own rules see it; the prefix
+		// confines it as the hook decided.
+		{name: "shell_prefix_cd_carries_over", prompt: "E2E shell_prefix_cd", env: list(shellPrefix),
+			steps: []step{bash("cd src"), bash("ls")},
+			check: func(t *testing.T, r *result) {
+				r.call(t, "Bash", 0)
+				tr := r.ran(t, "Bash", 1, "main.go")
+				assert.NotContains(t, tr.Text, "README.md", "ls ran in src")
+				prefixNotRewritten(t, r, 2)
+			}},
+		{name: "shell_prefix_disallowed_tools_still_stop_ls", prompt: "E2E shell_prefix_disallowed", env: list(shellPrefix),
+			args:  list("--disallowedTools", "Bash(ls:*)"),
+			steps: []step{bash("ls"), bash("cat README.md")},
+			check: func(t *testing.T, r *result) {
+				r.refused(t, "Bash", 0, "Permission to use Bash with command ls has been denied")
+				r.ran(t, "Bash", 1, "README-CONTENT-41")
+			}},
+		{name: "shell_prefix_confined_protected_write_fails", prompt: "E2E shell_prefix_protected", env: list(shellPrefix),
+			user:  perms("allow", list("Bash(python3:*)")),
+			files: withBase(map[string]string{"probe.py": probePy, ".claude/settings.local.json": "{}\n", ".git/hooks/pre-commit.sample": "#!/bin/sh\n"}),
+			steps: []step{bash("python3 probe.py write .claude/settings.local.json"), bash("python3 probe.py write .git/hooks/pre-commit"),
+				bash("python3 probe.py read-rev vne."), bash("python3 probe.py write $HOME/escaped.txt"), bash("python3 probe.py write inside.txt")},
+			check: func(t *testing.T, r *result) {
+				r.ran(t, "Bash", 0, "OSError 30") // EROFS: the read-only bind
+				r.ran(t, "Bash", 1, "OSError 30")
+				tr := r.ran(t, "Bash", 2, "PermissionError 13")
+				assert.NotContains(t, tr.Text, "ENV-SECRET-93")
+				r.ran(t, "Bash", 3, "PermissionError 13")
+				r.ran(t, "Bash", 4, "no error")
+				assert.Equal(t, "{}\n", r.read(t, ".claude/settings.local.json"))
+				r.exists(t, ".git/hooks/pre-commit", false)
+				r.exists(t, "$HOME/escaped.txt", false)
+				r.exists(t, "inside.txt", true)
+				for _, out := range prefixNotRewritten(t, r, 5) {
+					assert.Contains(t, out, `"permissionDecision":"allow"`)
+					assert.Contains(t, out, "Bash(python3:*)", "the reason names the rule that allowed it")
 				}
 			}},
 		// --- file tools
@@ -617,4 +658,19 @@ func TestClaudeCode(t *testing.T) {
 			sc.check(t, r)
 		})
 	}
+}
+
+// prefixNotRewritten asserts that toolgate's hook answered n PreToolUse
+// events for Bash without rewriting the command (the prefix confines it),
+// and returns those answers.
+func prefixNotRewritten(t *testing.T, r *result, n int) []string {
+	t.Helper()
+	outs := r.hookOutputs("PreToolUse")
+	require.Len(t, outs, n, "toolgate's hook ran once per Bash call (through the prefix)")
+	for _, out := range outs {
+		assert.NotContains(t, out, "updatedInput", "in prefix mode the command is not rewritten")
+		assert.NotContains(t, out, "toolgate exec")
+	}
+	assert.NotContains(t, r.stdout, "no decision of toolgate check is recorded", "every Bash call found the hook's decision")
+	return outs
 }

@@ -151,6 +151,11 @@ func prepare() (*suiteEnv, string, error) {
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, "", fmt.Errorf("go build toolgate: %v: %s", err, out)
 	}
+	// toolgate-shell-prefix: Claude Code runs CLAUDE_CODE_SHELL_PREFIX as
+	// one word, so the prefix is the binary under that name.
+	if err := os.Symlink("toolgate", filepath.Join(tmp, "toolgate-shell-prefix")); err != nil {
+		return nil, "", err
+	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		return nil, "", err
