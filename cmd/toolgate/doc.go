@@ -220,6 +220,17 @@
 // package bashguard/runner (Landlock, a seccomp filter, namespaces where
 // the user may have them) and reports the layers that applied.
 //
+// # toolgate shell-prefix
+//
+// The confinement at Claude Code's shell instead: the binary run through a
+// link named toolgate-shell-prefix, set as CLAUDE_CODE_SHELL_PREFIX, gets
+// each script Claude Code runs as its one argument. toolgate check, seeing
+// that prefix in its environment, leaves an allowed Bash command as it is
+// and records the confinement it decided for it (see prefix.go); the
+// prefix runs the script under that record, or, without one, confined to
+// its directory with the network off. Hook commands of the user's and the
+// managed settings run as they are.
+//
 // # toolgate version, and -h
 //
 // toolgate version prints the module's version and the VCS state the

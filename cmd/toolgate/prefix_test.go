@@ -20,7 +20,7 @@ import (
 // pwd structure and yields the model's command byte for byte; the hook's
 // script is the hook command verbatim, which has not.
 func TestParseBashScriptOnTheRealClientsScripts(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "claude-code-2.1.332-scripts.json"))
+	b, err := os.ReadFile(filepath.Join("testdata", "shellprefix", "claude-code-2.1.332-scripts.json"))
 	require.NoError(t, err)
 	var cases []struct {
 		Script  string `json:"script"`
