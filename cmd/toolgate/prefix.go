@@ -231,7 +231,28 @@ func writePrefixRecord(stateDir string, rec prefixRecord, now time.Time) error {
 		_ = os.Remove(f.Name())
 		return err
 	}
+	sweepPrefixRecords(dir, now)
 	return nil
+}
+
+// maxPrefixSweep bounds the entries one sweep visits.
+const maxPrefixSweep = 4096
+
+// sweepPrefixRecords removes the records older than prefixRecordMaxAge,
+// left by calls Claude Code did not run (its own rule refused them, the
+// person said no), at most maxPrefixSweep entries a time.
+func sweepPrefixRecords(dir string, now time.Time) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	ents, _ := d.ReadDir(maxPrefixSweep)
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && now.Sub(fi.ModTime()) > prefixRecordMaxAge {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // takePrefixRecord consumes the record of command in cwd of session:
@@ -413,9 +434,10 @@ func quotedText(w *syntax.Word) (string, bool) {
 	return s, err == nil
 }
 
-// userHookCommands are the command hooks of the user's own and the
-// managed settings files, as Claude Code runs them: the only scripts the
-// prefix runs with the user's rights without a record.
+// userHookCommands are the command hooks (and the status line command)
+// of the user's own and the managed settings files, as Claude Code runs
+// them: the only scripts the prefix runs with the user's rights without a
+// record.
 func userHookCommands(home string, getenv func(string) string, managed string) map[string]bool {
 	var files []string
 	if managed != "" {
@@ -431,6 +453,10 @@ func userHookCommands(home string, getenv func(string) string, managed string) m
 			continue
 		}
 		var s struct {
+			StatusLine struct {
+				Type    string `json:"type"`
+				Command string `json:"command"`
+			} `json:"statusLine"`
 			Hooks map[string][]struct {
 				Hooks []struct {
 					Type    string `json:"type"`
@@ -440,6 +466,9 @@ func userHookCommands(home string, getenv func(string) string, managed string) m
 		}
 		if json.Unmarshal(b, &s) != nil {
 			continue
+		}
+		if s.StatusLine.Type == "command" && s.StatusLine.Command != "" {
+			out[s.StatusLine.Command] = true
 		}
 		for _, ms := range s.Hooks {
 			for _, m := range ms {

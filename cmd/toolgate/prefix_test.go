@@ -97,6 +97,14 @@ func TestPrefixRecordTakenOnce(t *testing.T) {
 	_, ok, err = takePrefixRecord(state, "s1", cwd, "ls", now.Add(prefixRecordMaxAge+time.Minute))
 	require.NoError(t, err)
 	assert.False(t, ok, "an expired record was taken")
+
+	// A record no call took is swept by a later write once expired.
+	stale := prefixRecord{Session: "s1", Cwd: cwd, Command: "never run", Mode: prefixFull}
+	require.NoError(t, writePrefixRecord(state, stale, now))
+	old := filepath.Join(state, "prefix", prefixKey("s1", cwd, "never run"))
+	require.NoError(t, os.Chtimes(old, now.Add(-2*prefixRecordMaxAge), now.Add(-2*prefixRecordMaxAge)))
+	require.NoError(t, writePrefixRecord(state, rec, now))
+	assert.NoFileExists(t, old)
 }
 
 // TestPrefixDirMustBePrivate: a records directory others may read or
