@@ -141,11 +141,16 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 		v.Reason += " (" + note + ")"
 	}
 	self, _ := os.Executable()
-	if ev.ToolName == "Bash" && shellPrefixMode(src.getenv, self) {
+	switch prefix := confinedTools[ev.ToolName] && shellPrefixMode(src.getenv, self); {
+	case prefix && ev.ToolName == "Bash":
 		// Claude Code runs the command through toolgate-shell-prefix:
 		// the command stays the user's, the confinement goes beside it.
-		v = handOver(v, ev, pol, self, src.stateDir)
-	} else {
+		v = handOver(v, ev, pol, self, src.stateDir, false)
+	case prefix:
+		// Monitor keeps the rewrite, which confines itself; the prefix
+		// is told to run it as it is.
+		v = handOver(confineCall(v, ev.ToolName, pol, self), ev, pol, self, src.stateDir, true)
+	default:
 		v = confineCall(v, ev.ToolName, pol, self)
 	}
 	if v.Decision != permission.Allow && outsideRoots(v) {

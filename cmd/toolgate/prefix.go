@@ -19,7 +19,6 @@ import (
 	"syscall"
 	"time"
 
-	shexpand "mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/toolgate/toolgate/internal/safefile"
@@ -110,25 +109,32 @@ func shellPrefixMode(getenv func(string) string, self string) bool {
 // to the prefix.
 const ruleConfineHandover permission.RuleID = "confine:handover"
 
-// handOver records, for the prefix, how the Bash call v decided runs:
+// handOver records, for the prefix, how the call v decided runs:
 // confined by the policy confineCall would have put in the rewrite, or
-// with the user's rights when v asks (the person answers) or the settings
-// turn confinement off. A Deny records nothing: Claude Code does not run
-// it. A record that cannot be written denies the call.
-func handOver(v runtime.Verdict, ev event, pol *policy, self, stateDir string) runtime.Verdict {
+// with the user's rights when v asks (the person answers), the settings
+// turn confinement off, or the command was rewritten (rewritten: it runs
+// "toolgate exec", which confines itself). A Deny records nothing, and
+// removes what an earlier check recorded for the same command: Claude
+// Code does not run it. A record that cannot be written denies the call.
+func handOver(v runtime.Verdict, ev event, pol *policy, self, stateDir string, rewritten bool) runtime.Verdict {
+	var in struct {
+		Command *string `json:"command"`
+	}
 	if v.Decision == permission.Deny {
+		if json.Unmarshal(v.Input, &in) == nil && in.Command != nil {
+			if dir, err := prefixDir(stateDir); err == nil {
+				_ = os.Remove(filepath.Join(dir, prefixKey(ev.SessionID, ev.Cwd, *in.Command)))
+			}
+		}
 		return v
 	}
 	rec := prefixRecord{Session: ev.SessionID, Cwd: ev.Cwd, Mode: prefixFull}
-	if v.Decision == permission.Allow && pol.confine {
+	if v.Decision == permission.Allow && pol.confine && !rewritten {
 		cp, w, ok := confinement(v, pol, self)
 		v = w
 		if ok {
 			rec.Mode, rec.Policy = prefixConfine, cp
 		}
-	}
-	var in struct {
-		Command *string `json:"command"`
 	}
 	if err := json.Unmarshal(v.Input, &in); err != nil || in.Command == nil {
 		return denyInstead(v, ruleConfineHandover, "toolgate cannot read the command to hand its confinement to toolgate-shell-prefix")
@@ -323,10 +329,11 @@ var cwdFileName = regexp.MustCompile(`^claude-[0-9a-f]{4,32}-cwd$`)
 //
 //	source SNAPSHOT 2>/dev/null || true && … && eval 'COMMAND' < /dev/null && pwd -P >| /tmp/claude-XXXX-cwd
 //
-// (without "< /dev/null" when the command reads a here-document). The
-// eval's one argument must be literal text in quotes (no expansion), the
-// last command exactly pwd -P into a file named as Claude Code names it.
-// ok is false for anything else.
+// (without "< /dev/null" when the command reads a here-document; the
+// prologue before the eval may be absent, for a client without a
+// snapshot). The eval's one argument must be literal text, unquoted as
+// bash would (no expansion), the last command exactly pwd -P into a file
+// named as Claude Code names it. ok is false for anything else.
 func parseBashScript(script string) (bashScript, bool) {
 	var bs bashScript
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(script), "")
@@ -354,22 +361,22 @@ func parseBashScript(script string) (bashScript, bool) {
 	if !filepath.IsAbs(file) || filepath.Clean(file) != file || !cwdFileName.MatchString(filepath.Base(file)) {
 		return bs, false
 	}
-	// Before it: eval WORD [< /dev/null].
-	if x := and.X; x.Negated || x.Background || x.Coprocess || len(x.Redirs) > 0 {
-		return bs, false
+	// Before it: eval WORD [< /dev/null], first or after the prologue.
+	evStmt := and.X
+	if prev, ok := and.X.Cmd.(*syntax.BinaryCmd); ok {
+		if x := and.X; prev.Op != syntax.AndStmt || x.Negated || x.Background || x.Coprocess || len(x.Redirs) > 0 {
+			return bs, false
+		}
+		evStmt = prev.Y
 	}
-	prev, ok := and.X.Cmd.(*syntax.BinaryCmd)
-	if !ok || prev.Op != syntax.AndStmt {
-		return bs, false
-	}
-	ev, ok := plainCall(prev.Y)
+	ev, ok := plainCall(evStmt)
 	if !ok || len(ev.Args) != 2 || litOf(ev.Args[0]) != "eval" {
 		return bs, false
 	}
-	switch len(prev.Y.Redirs) {
+	switch len(evStmt.Redirs) {
 	case 0:
 	case 1:
-		if in := prev.Y.Redirs[0]; in.Op != syntax.RdrIn || in.N != nil || litOf(in.Word) != "/dev/null" {
+		if in := evStmt.Redirs[0]; in.Op != syntax.RdrIn || in.N != nil || litOf(in.Word) != "/dev/null" {
 			return bs, false
 		}
 	default:
@@ -406,32 +413,64 @@ func litOf(w *syntax.Word) string {
 	return ""
 }
 
-// quotedText is the value of w when it holds no expansion: literals,
-// single quotes and double quotes of literals only, as Claude Code quotes
-// the command.
+// quotedText is the value of w as bash reads it, when it holds no
+// expansion: literals, single quotes and double quotes of literals only,
+// as Claude Code quotes the command. An unquoted literal with a character
+// that bash would glob, brace-expand or tilde-expand is refused rather
+// than expanded.
 func quotedText(w *syntax.Word) (string, bool) {
+	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[]{}~") {
+				return "", false
+			}
+			unescape(&b, p.Value, "")
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", false
 			}
+			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
 			if p.Dollar {
 				return "", false
 			}
 			for _, q := range p.Parts {
-				if _, ok := q.(*syntax.Lit); !ok {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
 					return "", false
 				}
+				unescape(&b, l.Value, "$`\"\\\n")
 			}
 		default:
 			return "", false
 		}
 	}
-	s, err := shexpand.Literal(&shexpand.Config{}, w)
-	return s, err == nil
+	return b.String(), true
+}
+
+// unescape writes s with bash's quote removal of backslashes: outside
+// quotes (only "") a backslash escapes any character, in double quotes
+// only those of only; a backslash before a newline joins the lines.
+func unescape(b *strings.Builder, s, only string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+			i++ // a line continuation
+		case only == "" || strings.IndexByte(only, next) >= 0:
+			b.WriteByte(next)
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
 }
 
 // userHookCommands are the command hooks (and the status line command)
@@ -530,8 +569,13 @@ func runShellPrefix(args []string, e env) int {
 		return fail(err)
 	}
 	if isBash {
-		if f, ok := prepareCwdFile(bs.CwdFile, e.getenv("TMPDIR")); ok {
+		if f, created, ok := prepareCwdFile(bs.CwdFile, e.getenv("TMPDIR")); ok {
 			sh.Confinement.Writable = append(sh.Confinement.Writable, f)
+			if created {
+				// A command that failed never reached pwd -P: leave no
+				// empty file where Claude Code would find none.
+				defer removeIfEmpty(f)
+			}
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -548,22 +592,34 @@ func runShellPrefix(args []string, e env) int {
 // existing file; creating one would need the whole of /tmp). It must lie
 // directly in /tmp or $TMPDIR, and be (or become) a regular file of the
 // user's with one link; otherwise it is not granted, and only the cd is
-// lost.
-func prepareCwdFile(path, tmpdir string) (string, bool) {
+// lost. created reports that this call made it.
+func prepareCwdFile(path, tmpdir string) (name string, created, ok bool) {
 	d := filepath.Dir(path)
 	if d != "/tmp" && (tmpdir == "" || d != filepath.Clean(tmpdir)) {
-		return "", false
+		return "", false, false
 	}
-	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
+	flags := syscall.O_WRONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	fd, err := syscall.Open(path, flags|syscall.O_CREAT|syscall.O_EXCL, 0o600)
+	created = err == nil
+	if errors.Is(err, syscall.EEXIST) {
+		fd, err = syscall.Open(path, flags, 0)
+	}
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || int(st.Uid) != os.Getuid() || st.Nlink != 1 {
-		return "", false
+		return "", false, false
 	}
-	return path, true
+	return path, created, true
+}
+
+// removeIfEmpty removes the regular file at path when it is empty.
+func removeIfEmpty(path string) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+		_ = os.Remove(path)
+	}
 }
 
 // runFull runs script with the user's rights, as Claude Code would

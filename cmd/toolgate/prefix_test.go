@@ -67,6 +67,26 @@ func TestParseBashScriptRefusesOtherShapes(t *testing.T) {
 	}
 }
 
+// TestParseBashScriptUnquotesAsBash: the command read from the eval's
+// word is what bash's eval receives, checked against real bash, for every
+// quoting the word may use.
+func TestParseBashScriptUnquotesAsBash(t *testing.T) {
+	for _, word := range []string{
+		`'ls -la'`, `pwd`, `'echo "it'"'"'s"'`, `'a'\''b'`, `"x \$HOME \` + "`" + `y\" \\ \q"`, `a\ b\"c`, "'multi\nline'",
+		`"line\` + "\n" + `joined"`, `'$(not run)'`, `"tab	inside"`, `''`, `""`,
+	} {
+		bs, ok := parseBashScript(`eval ` + word + ` < /dev/null && pwd -P >| /tmp/claude-ab12-cwd`)
+		require.True(t, ok, word)
+		out, err := exec.Command("bash", "-c", `printf %s `+word).Output()
+		require.NoError(t, err, word)
+		assert.Equal(t, string(out), bs.Command, word)
+	}
+	for _, word := range []string{`*`, `~/x`, `{a,b}`, `a[1]`, `@(x)`} {
+		_, ok := parseBashScript(`eval ` + word + ` < /dev/null && pwd -P >| /tmp/claude-ab12-cwd`)
+		assert.False(t, ok, "bash expands %s: refused", word)
+	}
+}
+
 // TestPrefixRecordTakenOnce: a record is read by the run of its command,
 // directory and session alone, once, and not after it expires.
 func TestPrefixRecordTakenOnce(t *testing.T) {
@@ -239,9 +259,9 @@ func TestCheckHandsTheConfinementToThePrefix(t *testing.T) {
 	link := filepath.Join(t.TempDir(), shellPrefixName)
 	require.NoError(t, os.Symlink(bin, link))
 	state := filepath.Join(w.home, ".local", "state")
-	check := func(command string) (string, string, map[string]any) {
+	checkTool := func(tool, command string) (string, string, map[string]any) {
 		ev, err := json.Marshal(map[string]any{"session_id": "sess-1", "cwd": w.proj, "hook_event_name": "PreToolUse",
-			"permission_mode": "default", "tool_name": "Bash", "tool_use_id": "toolu_1",
+			"permission_mode": "default", "tool_name": tool, "tool_use_id": "toolu_1",
 			"tool_input": map[string]any{"command": command, "description": "x"}})
 		require.NoError(t, err)
 		out, stderr, code := runBinary(t, w.tmp, nil, string(ev), "CLAUDE_PROJECT_DIR="+w.proj, "CLAUDE_CODE_SHELL_PREFIX="+link, "XDG_STATE_HOME="+state)
@@ -256,6 +276,7 @@ func TestCheckHandsTheConfinementToThePrefix(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(out), &ans), out)
 		return ans.Specific.PermissionDecision, ans.Specific.PermissionDecisionReason, ans.Specific.UpdatedInput
 	}
+	check := func(command string) (string, string, map[string]any) { return checkTool("Bash", command) }
 	cwdFile := filepath.Join("/tmp", "claude-"+hexOf(time.Now().UnixNano(), 8)+"-cwd")
 	t.Cleanup(func() { os.Remove(cwdFile) })
 
@@ -279,10 +300,36 @@ func TestCheckHandsTheConfinementToThePrefix(t *testing.T) {
 	assert.NotContains(t, stderr, "no decision")
 	assert.FileExists(t, filepath.Join(w.proj, "asked.txt"), "a command the person allowed runs with their rights")
 
+	// A failed command never reaches pwd -P: no empty cwd file is left.
+	d, _, _ = check("python3 probe.py nothing")
+	require.Equal(t, "allow", d)
+	require.NoError(t, os.Remove(cwdFile)) // Claude Code removes it once read
+	code, _, _ = runPrefixBinary(t, w.proj, w.home, nil, claudeScript("python3 probe.py nothing", cwdFile))
+	assert.NotEqual(t, 0, code)
+	assert.NoFileExists(t, cwdFile)
+
 	denied := "rm -rf ~"
 	d, reason, _ = check(denied)
 	assert.Equal(t, "deny", d, reason)
 	ents, err := os.ReadDir(filepath.Join(state, "toolgate", "prefix"))
 	require.NoError(t, err)
 	assert.Empty(t, ents, "every record was taken, and the Deny recorded none")
+
+	// A Deny removes what an earlier check recorded for the command.
+	dir := filepath.Join(state, "toolgate", "prefix")
+	require.NoError(t, writePrefixRecord(filepath.Join(state, "toolgate"), prefixRecord{Session: "sess-1", Cwd: w.proj, Command: denied, Mode: prefixFull}, time.Now()))
+	d, _, _ = check(denied)
+	assert.Equal(t, "deny", d)
+	assert.NoFileExists(t, filepath.Join(dir, prefixKey("sess-1", w.proj, denied)))
+
+	// Monitor keeps the rewrite, and the prefix runs the rewritten
+	// command as it is (it confines itself).
+	d, reason, in = checkTool("Monitor", allowed)
+	require.Equal(t, "allow", d, reason)
+	wrapped, _ := in["command"].(string)
+	require.Contains(t, wrapped, " exec --policy ")
+	code, out, stderr = runPrefixBinary(t, w.proj, w.home, []string{"PATH=" + filepath.Dir(bin) + ":/usr/local/bin:/usr/bin:/bin"}, claudeScript(wrapped, cwdFile))
+	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, "PermissionError 13\n", out)
+	assert.NotContains(t, stderr, "no decision")
 }
