@@ -267,12 +267,17 @@ func TestClaudeCode(t *testing.T) {
 		// carries over and Claude Code's own rules see it; the prefix
 		// confines it as the hook decided.
 		{name: "shell_prefix_cd_carries_over", prompt: "E2E shell_prefix_cd", env: list(shellPrefix),
-			steps: []step{bash("cd src"), bash("ls")},
+			steps: []step{bash("cd src"), bash("ls"), bash("ls missing-dir"), bash("pwd")},
 			check: func(t *testing.T, r *result) {
 				r.call(t, "Bash", 0)
 				tr := r.ran(t, "Bash", 1, "main.go")
 				assert.NotContains(t, tr.Text, "README.md", "ls ran in src")
-				prefixNotRewritten(t, r, 2)
+				r.refused(t, "Bash", 2, "missing-dir")
+				// A failed command leaves the directory where it was.
+				r.ran(t, "Bash", 3, filepath.Join(r.ws, "src"))
+				for _, out := range prefixNotRewritten(t, r, 4) {
+					assert.Contains(t, out, `"permissionDecision":"allow"`)
+				}
 			}},
 		{name: "shell_prefix_disallowed_tools_still_stop_ls", prompt: "E2E shell_prefix_disallowed", env: list(shellPrefix),
 			args:  list("--disallowedTools", "Bash(ls:*)"),
