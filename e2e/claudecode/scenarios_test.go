@@ -307,6 +307,19 @@ func TestClaudeCode(t *testing.T) {
 					assert.Contains(t, out, "Bash(python3:*)", "the reason names the rule that allowed it")
 				}
 			}},
+		// A subagent's Bash call finds the hook's decision too (its
+		// session is the one the prefix sees).
+		{name: "shell_prefix_subagent_confined", prompt: "E2E shell_prefix_subagent", env: list(shellPrefix),
+			user:  perms("allow", list("Bash(python3:*)")),
+			files: withBase(map[string]string{"probe.py": probePy}),
+			steps: []step{call("Task", map[string]any{"description": "sub", "prompt": "SUBAGENT-PREFIX do it", "subagent_type": "general-purpose"})},
+			sub:   []conversation{{Marker: "SUBAGENT-PREFIX", Steps: []step{bash("python3 probe.py write $HOME/escaped.txt"), bash("cat README.md")}}},
+			check: func(t *testing.T, r *result) {
+				r.ran(t, "Bash", 0, "PermissionError 13")
+				r.ran(t, "Bash", 1, "README-CONTENT-41")
+				r.exists(t, "$HOME/escaped.txt", false)
+				assert.NotContains(t, r.stdout, "no decision of toolgate check is recorded", "the subagent's calls found the hook's decisions")
+			}},
 		// --- file tools
 		{name: "read_in_workspace_runs", prompt: "E2E read_in_workspace",
 			steps: []step{call("Read", map[string]any{"file_path": "$WS/README.md"})},
