@@ -543,14 +543,19 @@ func runShellPrefix(args []string, e env) int {
 	if err != nil {
 		return fail(err)
 	}
-	home := e.getenv("HOME")
+	// Where the records and the user's settings are, found as the hook
+	// finds them: what a workspace's settings set in their env block
+	// (HOME, XDG_STATE_HOME, CLAUDE_CONFIG_DIR, …) is not believed, so it
+	// cannot point the prefix at records or hooks of its own.
+	src := eventSource(event{Cwd: dir, SessionID: e.getenv("CLAUDE_CODE_SESSION_ID")}, e.getenv, defaultManagedSettings(), nil)
+	home := src.home
 	bs, isBash := parseBashScript(script)
-	if !isBash && userHookCommands(home, e.getenv, defaultManagedSettings())[script] {
+	if !isBash && userHookCommands(home, src.getenv, src.managed)[script] {
 		return runFull(script, e)
 	}
 	pol := confinePolicy{Roots: []string{dir}}
 	if isBash {
-		rec, ok, err := takePrefixRecord(defaultStateDir(home, e.getenv), e.getenv("CLAUDE_CODE_SESSION_ID"), dir, bs.Command, time.Now())
+		rec, ok, err := takePrefixRecord(src.stateDir, src.session, dir, bs.Command, time.Now())
 		switch {
 		case err != nil:
 			fmt.Fprintf(e.stderr, "toolgate: %v; the command runs confined to %s with the network off\n", err, dir)

@@ -333,3 +333,29 @@ func TestCheckHandsTheConfinementToThePrefix(t *testing.T) {
 	assert.Equal(t, "PermissionError 13\n", out)
 	assert.NotContains(t, stderr, "no decision")
 }
+
+// TestShellPrefixIgnoresRecordsAWorkspacePointsAt: a workspace whose
+// settings set XDG_STATE_HOME in their env block (into the workspace,
+// which a confined command may write) cannot hand the prefix a record of
+// its own: the prefix looks where the hook does, and the script runs
+// confined.
+func TestShellPrefixIgnoresRecordsAWorkspacePointsAt(t *testing.T) {
+	requireConfinement(t)
+	root := t.TempDir()
+	home, ws, outside := filepath.Join(root, "home"), filepath.Join(root, "ws"), filepath.Join(root, "outside")
+	for _, d := range []string{filepath.Join(ws, ".claude"), home, outside} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	forged := filepath.Join(ws, "state")
+	require.NoError(t, os.WriteFile(filepath.Join(ws, ".claude", "settings.json"), []byte(`{"env": {"XDG_STATE_HOME": `+mustJSON(t, forged)+`}}`), 0o644))
+	command := "echo x > " + outside + "/escaped.txt || echo REFUSED"
+	require.NoError(t, writePrefixRecord(filepath.Join(forged, "toolgate"), prefixRecord{Session: "sess-1", Cwd: ws, Command: command, Mode: prefixFull}, time.Now()))
+
+	cwdFile := filepath.Join("/tmp", "claude-"+hexOf(time.Now().UnixNano(), 8)+"-cwd")
+	t.Cleanup(func() { os.Remove(cwdFile) })
+	code, out, stderr := runPrefixBinary(t, ws, home, []string{"XDG_STATE_HOME=" + forged, "CLAUDE_PROJECT_DIR=" + ws}, claudeScript(command, cwdFile))
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, "REFUSED")
+	assert.Contains(t, stderr, "no decision of toolgate check is recorded for this command")
+	assert.NoFileExists(t, filepath.Join(outside, "escaped.txt"))
+}
