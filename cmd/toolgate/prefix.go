@@ -140,6 +140,9 @@ func handOver(v runtime.Verdict, ev event, pol *policy, self, stateDir string, r
 		return denyInstead(v, ruleConfineHandover, "toolgate cannot read the command to hand its confinement to toolgate-shell-prefix")
 	}
 	rec.Command = *in.Command
+	if r, ok := holdsRecords(stateDir, pol.roots); ok {
+		return denyInstead(v, ruleConfineHandover, "toolgate cannot hand the confinement of this command to toolgate-shell-prefix: its records would lie in "+r+", which a confined command may write; set XDG_STATE_HOME outside the project")
+	}
 	if err := writePrefixRecord(stateDir, rec, time.Now()); err != nil {
 		return denyInstead(v, ruleConfineHandover, "toolgate cannot hand the confinement of this command to toolgate-shell-prefix: "+err.Error())
 	}
@@ -152,6 +155,22 @@ func denyInstead(v runtime.Verdict, rule permission.RuleID, reason string) runti
 	v.Conflicts.Add(permission.Conflict{Decision: v.Decision, Layer: v.Layer, Source: v.Source, Rule: v.Rule, Reason: v.Reason})
 	v.Decision, v.Layer, v.Source, v.Rule, v.Reason = permission.Deny, permission.LayerShell, permission.SourceToolAsk, rule, reason
 	return v
+}
+
+// holdsRecords reports the directory of dirs that holds the records
+// directory of stateDir (or is it), if any: records there a confined
+// command could forge.
+func holdsRecords(stateDir string, dirs []string) (string, bool) {
+	if stateDir == "" {
+		return "", false
+	}
+	records := canonicalDir(filepath.Join(stateDir, "prefix"))
+	for _, d := range dirs {
+		if c := canonicalDir(d); c == records || within(records, c) {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // prefixKey names the record of one command in one directory of one
@@ -556,6 +575,9 @@ func runShellPrefix(args []string, e env) int {
 	pol := confinePolicy{Roots: []string{dir}}
 	if isBash {
 		rec, ok, err := takePrefixRecord(src.stateDir, src.session, dir, bs.Command, time.Now())
+		if r, in := holdsRecords(src.stateDir, append([]string{dir, src.projectDir()}, rec.Policy.Roots...)); ok && in {
+			ok, err = false, fmt.Errorf("the records lie in %s, which a confined command may write", r)
+		}
 		switch {
 		case err != nil:
 			fmt.Fprintf(e.stderr, "toolgate: %v; the command runs confined to %s with the network off\n", err, dir)

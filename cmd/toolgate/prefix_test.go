@@ -359,3 +359,16 @@ func TestShellPrefixIgnoresRecordsAWorkspacePointsAt(t *testing.T) {
 	assert.Contains(t, stderr, "no decision of toolgate check is recorded for this command")
 	assert.NoFileExists(t, filepath.Join(outside, "escaped.txt"))
 }
+
+// TestRecordsInsideTheRootsAreRefused: a state directory inside the
+// project (XDG_STATE_HOME set so by the user) would let a confined
+// command forge records: the hook denies, the prefix takes none.
+func TestRecordsInsideTheRootsAreRefused(t *testing.T) {
+	ws := t.TempDir()
+	state := filepath.Join(ws, "state", "toolgate")
+	r, ok := holdsRecords(state, []string{"/elsewhere", ws})
+	assert.True(t, ok)
+	assert.Equal(t, ws, r)
+	_, ok = holdsRecords(state, []string{filepath.Join(ws, "src")})
+	assert.False(t, ok, "a root beside the records")
+}
