@@ -153,7 +153,7 @@ func handOver(v runtime.Verdict, ev event, pol *policy, self, stateDir string, r
 // in the conflict log.
 func denyInstead(v runtime.Verdict, rule permission.RuleID, reason string) runtime.Verdict {
 	v.Conflicts.Add(permission.Conflict{Decision: v.Decision, Layer: v.Layer, Source: v.Source, Rule: v.Rule, Reason: v.Reason})
-	v.Decision, v.Layer, v.Source, v.Rule, v.Reason = permission.Deny, permission.LayerShell, permission.SourceToolAsk, rule, reason
+	v.Decision, v.Layer, v.Source, v.Rule, v.Reason = permission.Deny, permission.LayerShell, permission.SourceToolDeny, rule, reason
 	return v
 }
 

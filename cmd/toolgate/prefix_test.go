@@ -332,6 +332,15 @@ func TestCheckHandsTheConfinementToThePrefix(t *testing.T) {
 	assert.Equal(t, 0, code, stderr)
 	assert.Equal(t, "PermissionError 13\n", out)
 	assert.NotContains(t, stderr, "no decision")
+
+	// Records that others could read or write: the call is denied, with
+	// the reason, rather than run without its decision.
+	require.NoError(t, os.Chmod(dir, 0o755))
+	d, reason, _ = check(allowed)
+	assert.Equal(t, "deny", d)
+	assert.Contains(t, reason, "cannot hand the confinement of this command to toolgate-shell-prefix")
+	assert.Contains(t, reason, "it must be 0700")
+	assert.Contains(t, reason, ": confine:handover]")
 }
 
 // TestShellPrefixIgnoresRecordsAWorkspacePointsAt: a workspace whose
