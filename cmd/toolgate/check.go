@@ -141,7 +141,7 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 		v.Reason += " (" + note + ")"
 	}
 	self, _ := os.Executable()
-	switch prefix := confinedTools[ev.ToolName] && shellPrefixMode(src.getenv, self); {
+	switch prefix := !src.judgedOnly && confinedTools[ev.ToolName] && shellPrefixMode(src.getenv, self); {
 	case prefix && ev.ToolName == "Bash":
 		// Claude Code runs the command through toolgate-shell-prefix:
 		// the command stays the user's, the confinement goes beside it.
