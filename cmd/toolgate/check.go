@@ -35,9 +35,11 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 // runCheck is "toolgate check": one Claude Code hook event on stdin, one
-// JSON answer on stdout, exit status 0 in every case. Every failure of a
+// JSON answer on stdout, exit status 0 in every case but an event of a
+// name no host uses (blockUnknown: exit status 2). Every failure of a
 // PreToolUse check is a deny with its reason. An event of Codex CLI (or
-// --host codex) is answered in Codex's protocol instead (host_codex.go).
+// --host codex) is answered in Codex's protocol instead (host_codex.go),
+// one of Gemini CLI (or --host gemini) in Gemini's (host_gemini.go).
 func runCheck(args []string, e env) (code int) {
 	// The answer's shape: a PreToolUse deny until the event names itself.
 	name := ""
@@ -53,7 +55,7 @@ func runCheck(args []string, e env) (code int) {
 	fs.Var(&settings, "settings", "a further settings `file`, in command-line scope (repeatable)")
 	managed := fs.String("managed", defaultManagedSettings(), "the managed settings `file`")
 	stateDir := fs.String("state-dir", "", "the `directory` for per-session hook snapshots (default $XDG_STATE_HOME/toolgate or ~/.local/state/toolgate)")
-	host := fs.String("host", "", "the `agent` whose hook protocol to speak: claude-code or codex (default: from the event's shape)")
+	host := fs.String("host", "", "the `agent` whose hook protocol to speak: claude-code, codex or gemini (default: from the event's shape)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		if helpRequested(fs, err, e) {
 			return 0 // a person asked; the hook path never passes -h
@@ -75,12 +77,17 @@ func runCheck(args []string, e env) (code int) {
 	switch {
 	case *host == hostCodex || *host == "" && isCodexEvent(data):
 		return checkCodex(data, e, *managed, settings, *stateDir)
+	case *host == hostGemini || *host == "" && isGeminiEvent(data):
+		return runGemini(data, e, *managed, settings, *stateDir)
 	case *host != "" && *host != "claude-code":
 		_ = writeJSON(e.stdout, denyAnswer(fmt.Sprintf("bad command line: unknown --host %q", *host)))
 		return 0
 	}
 	ev, err := parseEvent(data)
 	name = ev.HookEventName
+	if errors.Is(err, errNotJudged) && !claudeOtherEvents[name] {
+		return blockUnknown(e, name)
+	}
 	if err != nil {
 		_ = writeJSON(e.stdout, failAnswer(name, err.Error()))
 		return 0
