@@ -410,10 +410,15 @@ func geminiAfter(ev geminiEvent, call event, src source) geminiAnswer {
 		return geminiAnswer{Decision: "deny", Reason: "toolgate: the result is withheld: post hooks not run: " + err.Error()}
 	}
 	var ans geminiAnswer
-	if o.Output != output {
+	switch {
+	case o.Output != output && o.Context != "":
+		// Gemini drops additionalContext from a blocked result: the
+		// context goes after the text, wrapped and escaped as Gemini
+		// wraps additionalContext.
+		ans.Decision, ans.Reason = "deny", o.Output+"\n\n<hook_context>"+strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(o.Context)+"</hook_context>"
+	case o.Output != output:
 		ans.Decision, ans.Reason = "deny", o.Output
-	}
-	if o.Context != "" {
+	case o.Context != "":
 		ans.Specific = &geminiSpecific{HookEventName: geminiAfterTool, AdditionalContext: o.Context}
 	}
 	if o.Err != nil && (run.Err == nil || o.Err.Error() != run.Err.Error()) {

@@ -173,8 +173,8 @@ func TestGeminiAfterTool(t *testing.T) {
 	a, _, code, _ := runGeminiEvent(t, after("run_shell_command", map[string]any{"command": "cat x"}, "TOKEN=SECRET-1"))
 	require.Equal(t, 0, code)
 	assert.Equal(t, "deny", a.Decision)
-	assert.Equal(t, "TOKEN=[redacted]", a.Reason)
-	assert.Equal(t, "redacted by a hook", a.Specific.AdditionalContext)
+	assert.Equal(t, "TOKEN=[redacted]\n\n<hook_context>redacted by a hook</hook_context>", a.Reason,
+		"Gemini drops additionalContext from a blocked result: the context is in the reason")
 
 	a, _, _, _ = runGeminiEvent(t, after("read_file", map[string]any{"file_path": "README.md"}, "# proj"))
 	assert.Equal(t, "", a.Decision, "no hook for read_file: the result passes")
