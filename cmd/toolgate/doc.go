@@ -21,8 +21,18 @@
 // added context as additionalContext, and their failures as systemMessage.
 // A PostToolUseFailure event (a call that failed) runs the post hooks too,
 // with the failure as the run's error, and is answered with that event's
-// name. Every other event (SessionStart, UserPromptSubmit, Stop, ...) gets
-// the empty answer {}, which changes nothing.
+// name. Claude Code's other events (SessionStart, UserPromptSubmit, Stop,
+// ...) get the empty answer {}, which changes nothing; an event of a name
+// no supported agent uses is refused with exit status 2, the reason on
+// stderr and a deny in Claude Code's and Gemini CLI's shapes on stdout.
+//
+// Gemini CLI: BeforeTool and AfterTool events (or --host gemini; see
+// examples/gemini) are judged as the Claude Code tool that does the same
+// (run_shell_command as Bash, read_file as Read, ...) and answered with
+// Gemini's top-level decision and reason; an Ask is a Deny whose reason
+// says how to allow the call; an allowed command is confined through
+// hookSpecificOutput.tool_input; a rewritten AfterTool result is sent as
+// a deny whose reason Gemini puts in the result's place.
 //
 // Anything wrong — stdin that is not JSON, a missing field (session_id, cwd,
 // tool_name, tool_input), a settings file that cannot be read or parsed, a
