@@ -125,6 +125,18 @@ var geminiTools = []geminiTool{
 	{"write_todos", "TodoWrite", map[string]string{"todos": "todos"}},
 	{"enter_plan_mode", "EnterPlanMode", nil},
 	{"ask_user", "AskUserQuestion", map[string]string{"questions": "questions"}},
+	// Tools that change only the CLI's own state (the topic shown to the
+	// person, a subagent's end, the task tracker) are judged as
+	// TodoWrite, Claude Code's tool of that kind: a rule for TodoWrite
+	// holds them too.
+	{"update_topic", "TodoWrite", nil},
+	{"complete_task", "TodoWrite", nil},
+	{"tracker_create_task", "TodoWrite", nil},
+	{"tracker_update_task", "TodoWrite", nil},
+	{"tracker_get_task", "TodoWrite", nil},
+	{"tracker_list_tasks", "TodoWrite", nil},
+	{"tracker_add_dependency", "TodoWrite", nil},
+	{"tracker_visualize", "TodoWrite", nil},
 }
 
 // geminiToolByName finds a row of geminiTools.

@@ -114,6 +114,10 @@ func TestGeminiBeforeTool(t *testing.T) {
 			[]string{"lacks [tool_input]"}},
 		{"a relative cwd", map[string]any{"hook_event_name": "BeforeTool", "tool_name": "read_file", "cwd": "proj",
 			"tool_input": map[string]any{"file_path": "README.md"}}, nil, true, []string{"not an absolute path"}},
+		{"the CLI's own state", map[string]any{"hook_event_name": "BeforeTool", "tool_name": "update_topic",
+			"tool_input": map[string]any{"title": "t", "strategic_intent": "i"}}, nil, false, []string{"allow rule TodoWrite"}},
+		{"a search outside the roots", map[string]any{"hook_event_name": "BeforeTool", "tool_name": "grep_search",
+			"tool_input": map[string]any{"pattern": "x", "dir_path": "/etc"}}, nil, true, []string{`read "/etc" refused`, "outside every root"}},
 		{"a read inside the roots", map[string]any{"hook_event_name": "BeforeTool", "tool_name": "read_file",
 			"tool_input": map[string]any{"file_path": "README.md"}}, nil, false, []string{"toolgate: "}},
 	} {
