@@ -26,14 +26,6 @@
 // no supported agent uses is refused with exit status 2, the reason on
 // stderr and a deny in Claude Code's and Gemini CLI's shapes on stdout.
 //
-// Gemini CLI: BeforeTool and AfterTool events (or --host gemini; see
-// examples/gemini) are judged as the Claude Code tool that does the same
-// (run_shell_command as Bash, read_file as Read, ...) and answered with
-// Gemini's top-level decision and reason; an Ask is a Deny whose reason
-// says how to allow the call; an allowed command is confined through
-// hookSpecificOutput.tool_input; a rewritten AfterTool result is sent as
-// a deny whose reason Gemini puts in the result's place.
-//
 // Anything wrong — stdin that is not JSON, a missing field (session_id, cwd,
 // tool_name, tool_input), a settings file that cannot be read or parsed, a
 // panic — is a deny with the reason (for a post event, a systemMessage).
@@ -46,6 +38,15 @@
 // permission_mode is ignored, an Ask is a block that names the rules
 // allowing the call, an unknown tool or event is blocked, and commands are
 // judged, never confined.
+//
+// With --host gemini, or for a BeforeTool or AfterTool event (see
+// examples/gemini), each of Gemini CLI's calls is judged as the Claude
+// Code tool that does the same (run_shell_command as Bash, read_file as
+// Read, ...) and answered with Gemini's top-level decision and reason: an
+// Ask is a Deny whose reason says how to allow the call, an allowed
+// command is confined through hookSpecificOutput.tool_input, and a
+// rewritten AfterTool result is sent as a deny whose reason Gemini puts
+// in the result's place.
 //
 // The project is CLAUDE_PROJECT_DIR, which Claude Code gives its hooks, or
 // else the event's cwd, never the process's working directory: its
