@@ -192,7 +192,10 @@ func prepare() (*suiteEnv, string, error) {
 	s := &suiteEnv{gemini: gemini, node: node, toolgate: tmp, bwrap: bwrap, self: self}
 	// /tmp is private in the sandbox: what the suite needs from it is
 	// bound in read-only.
-	for _, p := range []string{self, tmp, gemini} {
+	// The whole install: the bundle loads its chunks and native modules
+	// from beside gemini.js.
+	install := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(gemini)))))
+	for _, p := range []string{self, tmp, install} {
 		if strings.HasPrefix(p, os.TempDir()+"/") {
 			s.roBinds = append(s.roBinds, p)
 		}
