@@ -318,7 +318,7 @@ func runGemini(data []byte, e env, managed string, settings []string, stateDir s
 	if err != nil {
 		return geminiFail(e, ev, err.Error())
 	}
-	src := eventSource(calls[0], e.getenv, managed, settings)
+	src := eventSource(calls[0], geminiEnv(e.getenv), managed, settings)
 	if stateDir != "" {
 		src.stateDir = stateDir
 	}
@@ -328,6 +328,20 @@ func runGemini(data []byte, e env, managed string, settings []string, stateDir s
 	}
 	_ = writeJSON(e.stdout, geminiBefore(ev, calls, src))
 	return 0
+}
+
+// geminiEnv is the hook's environment as toolgate reads it under Gemini
+// CLI: without CLAUDE_CODE_SHELL_PREFIX, which Gemini's shell does not
+// run, so that an allowed command is confined by the rewrite, never
+// handed to a prefix nothing starts (a variable the person exports for
+// Claude Code reaches Gemini's hooks too).
+func geminiEnv(getenv func(string) string) func(string) string {
+	return func(name string) string {
+		if name == "CLAUDE_CODE_SHELL_PREFIX" || getenv == nil {
+			return ""
+		}
+		return getenv(name)
+	}
 }
 
 // geminiFail answers an event that cannot be judged: a BeforeTool deny,

@@ -52,8 +52,11 @@ func runGeminiEvent(t *testing.T, ev map[string]any, args ...string) (geminiRead
 	}
 	data, err := json.Marshal(ev)
 	require.NoError(t, err)
-	out, stderr, code := runBinary(t, tmp, args, strings.ReplaceAll(string(data), "$CWD", filepath.Join(tmp, "proj")),
-		"CLAUDE_PROJECT_DIR="+filepath.Join(tmp, "proj"), "GEMINI_PROJECT_DIR="+filepath.Join(tmp, "proj"))
+	env := []string{"CLAUDE_PROJECT_DIR=" + filepath.Join(tmp, "proj"), "GEMINI_PROJECT_DIR=" + filepath.Join(tmp, "proj")}
+	if len(args) == 2 && args[0] == "--env-for-test" {
+		env, args = append(env, args[1]), nil
+	}
+	out, stderr, code := runBinary(t, tmp, args, strings.ReplaceAll(string(data), "$CWD", filepath.Join(tmp, "proj")), env...)
 	var a geminiRead
 	require.NoError(t, json.Unmarshal([]byte(out), &a), "stdout %q stderr %q", out, stderr)
 	return a, stderr, code, tmp
@@ -154,6 +157,17 @@ func TestGeminiConfinedRewrite(t *testing.T) {
 	cmd, _ := in["command"].(string)
 	_, script, ok := parseWrapped(cmd)
 	require.True(t, ok, "not a confined command: %q", cmd)
+	assert.Equal(t, "echo hi", script)
+
+	// Claude Code's shell prefix, exported for Claude Code, reaches
+	// Gemini's hooks too; Gemini's shell does not run it, so the command
+	// is still wrapped.
+	link := filepath.Join(t.TempDir(), shellPrefixName)
+	require.NoError(t, os.Symlink(bin, link))
+	a, _, _, _ = runGeminiEvent(t, shell("echo hi"), "--env-for-test", "CLAUDE_CODE_SHELL_PREFIX="+link)
+	require.Equal(t, "allow", a.Decision, a.Reason)
+	_, script, ok = parseWrapped(a.Specific.ToolInput["command"].(string))
+	require.True(t, ok, "with CLAUDE_CODE_SHELL_PREFIX set, the command was not wrapped: %v", a.Specific.ToolInput)
 	assert.Equal(t, "echo hi", script)
 
 	ev = map[string]any{"hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
