@@ -54,6 +54,9 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 	if std && (launcherFiles[name] != nil && a.launcherGuard(c, name) || a.moreTools(c, name, v) || a.sysTools(c, name, v)) {
 		return
 	}
+	if !std && a.systemVersion(c, raw, name, v) {
+		return
+	}
 	e := lookupCmd(name)
 	switch e.class {
 	case clsPrivileged:

@@ -183,6 +183,11 @@ func SafeCommands() []string {
 		out = append(out, n) // with the options of specs_tools.go
 	}
 	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of systools.go
+	for n, s := range opsSpecs() {
+		if allowsSome(s) {
+			out = append(out, n) // in the forms of specs_ops.go
+		}
+	}
 	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
 		"time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "exec",
 		// bash with a literal -c script whose every command is allowed on
@@ -195,7 +200,21 @@ func SafeCommands() []string {
 		// In the forms of tools.go.
 		"ps", "hostname")
 	slices.Sort(out)
-	return out
+	return slices.Compact(out)
+}
+
+// allowsSome reports whether a spec allows some line: it has a version
+// option, a reason to allow, or a subcommand that allows some line.
+func allowsSome(s *spec) bool {
+	if s.allow != "" || slices.ContainsFunc(s.rows, func(r optRow) bool { return r.kind == kVersion }) {
+		return true
+	}
+	for _, sub := range s.subs {
+		if allowsSome(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // varUse is what a builtin does to the variables the walker binds.

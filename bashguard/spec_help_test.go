@@ -585,6 +585,9 @@ var sysHelp = []struct {
 	{[]string{"go", "mod", "why"}, []string{"go", "help", "mod", "why"}},
 	{[]string{"npm", "ls"}, []string{"npm", "ls", "--help"}},
 	{[]string{"rustup", "toolchain", "list"}, []string{"rustup", "toolchain", "list", "--help"}},
+	{[]string{"docker", "ps"}, []string{"docker", "ps", "--help"}},
+	{[]string{"docker", "images"}, []string{"docker", "images", "--help"}},
+	{[]string{"netstat"}, []string{"netstat", "--help"}},
 }
 
 // goHelpOption is a flag go's help lists: "[-m]", "[-go=version]" in its
@@ -635,6 +638,6 @@ func TestSysSpecsAgreeWithHelp(t *testing.T) {
 			assert.True(t, specClassifies(s, o), "%s: the option %s that %v lists is not in its spec", s.name, o, h.help)
 		}
 	}
-	t.Logf("%d toolchain subcommands, %d listed options, every one classified", checked, options)
+	t.Logf("%d toolchain and inspection subcommands, %d listed options, every one classified", checked, options)
 	assert.Greater(t, checked, 5)
 }

@@ -33,9 +33,9 @@ var versionGrammar = grammar{oneDash: true}
 var goSubGrammar = grammar{oneDash: true, permute: true}
 
 // sysSpecs are the specs of the toolchains and queries, by command name.
-var sysSpecs = compileAll(withVersions(map[string]*spec{
+var sysSpecs = compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
 	"go": {grammar: versionGrammar, rows: versionRows, byClass: true, state: goState, subs: map[string]*spec{
-		"version": {grammar: goSubGrammar, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
+		"version": {grammar: goSubGrammar, operands: kRead, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
 			allow: "go version prints the toolchain's version"},
 		// Named variables only: the whole list includes GOPROXY and
 		// GOAUTH, whose values may carry credentials (goEnvNames).
@@ -60,7 +60,7 @@ var sysSpecs = compileAll(withVersions(map[string]*spec{
 		"vet":   {ask: "compiles the packages (cgo runs the C compiler) and writes the build cache"},
 		"build": {ask: "compiles the packages and writes the binaries and the build cache"},
 	},
-		examples: []example{{"go version", "allow"}, {"go version -m", "allow"}, {"go env GOPATH", "allow"}, {"go env -json GOOS GOARCH", "allow"},
+		examples: []example{{"go version", "allow"}, {"go version -m", "allow"}, {"go version -m a.txt", "allow"}, {"go version -m .env", "deny"}, {"go env GOPATH", "allow"}, {"go env -json GOOS GOARCH", "allow"},
 			{"go env", "ask"}, {"go env GOPROXY", "ask"}, {"go env -w GOFLAGS=-x", "ask"}, {"go doc fmt", "allow"}, {"go doc -http", "ask"},
 			{"go list ./...", "allow"}, {"go list -f '{{.Dir}}' -m all", "allow"}, {"go list -mod=mod ./...", "ask"}, {"go list -export ./...", "ask"},
 			{"go help build", "allow"}, {"go mod graph", "allow"}, {"go mod why -m golang.org/x/mod", "allow"}, {"go mod tidy", "ask"},
@@ -141,7 +141,15 @@ var sysSpecs = compileAll(withVersions(map[string]*spec{
 	// printenv of named variables that hold no secret (printenvNames).
 	"printenv": {grammar: gnuGrammar, byClass: true, operands: kWord, check: printenvNames, allow: "printenv prints variables that hold no secret",
 		examples: []example{{"printenv HOME", "allow"}, {"printenv PATH LANG", "allow"}, {"printenv", "ask"}, {"printenv GITHUB_TOKEN", "ask"}}},
-}))
+})))
+
+// withSpecs adds the specs of more to m, and returns m.
+func withSpecs(more, m map[string]*spec) map[string]*spec {
+	for n, s := range more {
+		m[n] = s
+	}
+	return m
+}
 
 // goListRows are the flags of go list: the harmless ones, and those that
 // build, reach the network or run programs.

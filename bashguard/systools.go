@@ -99,7 +99,7 @@ func (a *analyzer) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int
 		case e.opt == nil && e.problem == "":
 			f.ops = append(f.ops, e.at)
 		case unread != "":
-		case e.problem != "" || top && e.opt.kind != kFlag && e.opt.kind != kVersion && e.opt.kind != kWord:
+		case e.problem != "" || top && e.opt.kind != kFlag && e.opt.kind != kVersion && e.opt.kind != kWord && e.opt.kind != kRead:
 			unread = s.name + " option " + optWritten(e) + " " + orText(e.problem, "is not among the queries judged")
 		case e.opt.kind == kChange || e.opt.kind == kAsk || e.opt.kind == kProgram:
 			// What a toolchain's query does not allow is the unlisted
@@ -123,6 +123,8 @@ func (a *analyzer) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int
 		case f.handled(i), s.operands == kWord:
 		case s.operands == kRead:
 			a.readPath(c, v.vals[i], v.flags[i], cmd)
+		case s.operands == kProbe:
+			a.probePath(c, v.vals[i], v.flags[i], cmd)
 		default:
 			return sysUnread(c, s, top, s.name+" "+v.vals[i])
 		}

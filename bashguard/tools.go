@@ -110,8 +110,8 @@ func xxdOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 func stringsOptionFiles(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, i := range f.ops {
 		if w := v.vals[i]; strings.HasPrefix(w, "@") {
-			a.readPath(c, w[1:], v.flags[i], "strings")
-			c.add(permission.Ask, ArgsRule("strings"), "reads its options from the file "+w[1:]+" (@file), which are not analysed", false)
+			a.readPath(c, w[1:], v.flags[i], s.name)
+			c.add(permission.Ask, ArgsRule(s.name), "reads its options from the file "+w[1:]+" (@file), which are not analysed", false)
 			f.handle(i)
 		}
 	}

@@ -1,0 +1,125 @@
+package bashguard
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// The models the inspection tools' specs (specs_ops.go) name, for what
+// the kinds cannot say. Each asks for a line that is not one of the
+// tool's queries, saying why (opsAsk); an allow rule may lift that Ask.
+
+// opsAsk records that the line is not one of the queries of s, for why.
+func opsAsk(c *verdictAcc, s *spec, why string) {
+	c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+why, ")", true)
+}
+
+// oneAction asks for a dpkg line without exactly one of its
+// query actions: dpkg without an action, or with two, is not a query.
+func oneAction(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	n := 0
+	for _, e := range f.seen {
+		if e.opt != nil && e.opt.kind == kFlag && e.spell != "--no-pager" {
+			n++
+		}
+	}
+	if n != 1 && !f.hasKind(kVersion) {
+		opsAsk(c, s, "without exactly one of its query actions")
+	}
+}
+
+// tarArchive asks for a tar line that does not list (-t) the
+// archive -f names, or names one with a colon before any slash: GNU tar
+// reaches HOST:FILE through rsh, unless --force-local says otherwise.
+func tarArchive(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	if f.hasKind(kVersion) {
+		return
+	}
+	file := f.option("-f", "--file")
+	if !f.has("-t", "--list") || file == nil {
+		opsAsk(c, s, "without -t and -f ARCHIVE does not list an archive")
+		return
+	}
+	if host, _, remote := strings.Cut(file.val, ":"); remote && !strings.Contains(host, "/") && !f.has("--force-local") {
+		opsAsk(c, s, "-f "+file.val+" names an archive on another host, reached with rsh")
+	}
+}
+
+// unzipArchive reads unzip's first operand, the archive, and takes the
+// others for names of its members; it asks for a line that neither
+// lists (-l, -v) nor tests (-t). unzip -v without an archive prints
+// its version.
+func unzipArchive(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	if !f.has("-l", "-v", "-t") || len(f.ops) == 0 && !f.has("-v") {
+		opsAsk(c, s, "without -l, -v or -t extracts the archive")
+		return
+	}
+	if len(f.ops) > 0 {
+		a.readPath(c, v.vals[f.ops[0]], v.flags[f.ops[0]], "unzip")
+		f.handle(f.ops[0])
+	}
+}
+
+// lsofNumeric asks for an lsof line without -n: lsof looks the
+// addresses of network files up in the DNS.
+func lsofNumeric(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	if !f.has("-n") && !f.hasKind(kVersion) {
+		opsAsk(c, s, "without -n looks network addresses up in the DNS")
+	}
+}
+
+// netstatNumeric asks for a netstat line that would look
+// addresses up in the DNS: without -n or --numeric-hosts, for the
+// listings of sockets and routes.
+func netstatNumeric(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	if !f.has("-n", "--numeric-hosts") && !f.hasKind(kVersion) && !f.has("-i", "-s", "-g") {
+		opsAsk(c, s, "without -n looks addresses up in the DNS")
+	}
+}
+
+// ipShow gives to the class an ip object's line whose command is not a
+// listing: ip OBJECT alone lists, and so do show, list, lst and ls,
+// spelt whole (ip reads a prefix as the first command it names: "a" is
+// add).
+func ipShow(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	if len(f.ops) > 0 && !slices.Contains([]string{"show", "list", "lst", "ls"}, v.vals[f.ops[0]]) {
+		f.toClass = true
+	}
+}
+
+// ifconfigShow asks for an ifconfig with more than an
+// interface's name: ifconfig NAME ADDRESS, NAME up, ... configure it.
+func ifconfigShow(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	if len(f.ops) > 1 || len(f.ops) == 1 && strings.HasPrefix(v.vals[f.ops[0]], "-") {
+		opsAsk(c, s, strings.Join(v.vals[1:], " ")+" configures an interface")
+	}
+}
+
+// serviceStatus allows service --status-all alone, and service NAME
+// status where NAME is a plain name: service runs /etc/init.d/NAME, and
+// a name with a "/" would run a script elsewhere.
+func serviceStatus(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	switch {
+	case f.hasKind(kVersion) && len(f.ops) == 0:
+	case f.has("--status-all") && len(f.ops) == 0:
+	case len(f.seen) == 0 && len(f.ops) == 2 && serviceName(v.vals[f.ops[0]]) && v.vals[f.ops[1]] == "status":
+	default:
+		opsAsk(c, s, strings.Join(v.vals[1:], " ")+" is not --status-all or NAME status")
+	}
+}
+
+// serviceName reports a plain service name: letters, digits and
+// "@._-", not starting with "-" or ".".
+func serviceName(n string) bool {
+	if n == "" || n[0] == '-' || n[0] == '.' {
+		return false
+	}
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@._-", r)) {
+			return false
+		}
+	}
+	return true
+}
