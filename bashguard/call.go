@@ -66,7 +66,24 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	}
 	var v argv
 	a.newArgv(&v, len(ce.Args))
+	var spliced map[int][]string // words that are listings, by index: the paths they print (listloops.go)
 	for i, w := range ce.Args {
+		if i > 0 && listedArgReaders[ce.Args[0].Lit()] {
+			if r, paths, ok := a.listedArg(&c, w, ce.Args[0].Lit()); ok {
+				if spliced == nil {
+					spliced = map[int][]string{}
+				}
+				spliced[i], lit = paths, false
+				continue
+			} else if r != nil {
+				v.vals[i], v.flags[i] = r.val, r.flags
+				if r.flags&wEffect != 0 {
+					c.add(permission.Ask, RuleDynamicExpansion, r.effect, false)
+				}
+				lit = false
+				continue
+			}
+		}
 		if len(w.Parts) == 1 {
 			if val, fl, ok := a.plainWord(w, false); ok {
 				v.vals[i], v.flags[i] = val, fl
@@ -81,6 +98,9 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 		if r.flags&(wDynamic|wKnown|wProcIn) != 0 {
 			lit = false
 		}
+	}
+	if spliced != nil {
+		v = splice(v, spliced)
 	}
 	label := "assignment"
 	if len(v.vals) > 0 {

@@ -90,6 +90,11 @@ const (
 	opExists                     // each names an existing path (git grep: another word may be a revision)
 	opInTop                      // each that exists resolves inside the work tree (git diff: else it compares files)
 	opDot                        // there is at most one, and it is "." (ls)
+	// opPathStarts: they are pathspecs, and the starting points when
+	// each is a plain path that exists (git ls-files src); one with a
+	// pattern's characters, or that does not exist, may match anywhere,
+	// and the whole tree is the starting point.
+	opPathStarts
 )
 
 // listOpt is one row of a listing: options of the lister's spec, by their
@@ -333,6 +338,12 @@ func (a *analyzer) listInfo(s *spec, r *listRead, ops []string) *findInfo {
 	}
 	if l.operands&opStarts != 0 {
 		fi.starts = append(ops[:len(ops):len(ops)], r.starts...)
+	}
+	if l.operands&opPathStarts != 0 && len(ops) > 0 && !slices.ContainsFunc(ops, func(p string) bool {
+		_, err := os.Lstat(filepath.Join(a.dir, p))
+		return err != nil || strings.ContainsAny(p, "*?[\\")
+	}) {
+		fi.starts = ops[:len(ops):len(ops)]
 	}
 	if len(fi.starts) == 0 {
 		fi.starts, fi.bare = []string{"."}, true

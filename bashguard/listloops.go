@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,6 +116,55 @@ func (a *analyzer) forListing(c *verdictAcc, w *syntax.Word, kw string, want boo
 		return ""
 	})
 	return r, values, true, ok
+}
+
+// listedArgReaders are the readers that read every operand as a file,
+// whatever its place: an operand that is "$(LISTING)" gives them the
+// paths the listing prints, each read ("wc -l $(git ls-files src)").
+// grep's first operand is its pattern and uniq's second its output: the
+// place of a name decides there, and the order in which the listing
+// prints its names is not modelled, so they are not here.
+var listedArgReaders = map[string]bool{
+	"cat": true, "wc": true, "head": true, "tail": true, "nl": true, "tac": true, "rev": true, "file": true, "stat": true,
+	"ls": true, "du": true, "md5sum": true, "sha1sum": true, "sha224sum": true, "sha256sum": true, "sha384sum": true,
+	"sha512sum": true, "b2sum": true, "cksum": true,
+}
+
+// listedArg gives the paths the word w, an operand of the reader who,
+// prints when it is an unquoted "$(LISTING)", each reaching who as a word
+// of its own: one the shell would split or glob, or that starts with "-"
+// and so would be read as an option, is refused, as in the loops over
+// listings. ok is false when w is no such listing or its paths cannot be
+// told; r is then the word as judged, or nil when it was not judged.
+func (a *analyzer) listedArg(c *verdictAcc, w *syntax.Word, who string) (r *wordRes, paths []string, ok bool) {
+	cs, single := wordSubst(w)
+	if !single || !a.isListing(cs.Stmts[0]) {
+		return nil, nil, false
+	}
+	res, values, isList, listOK := a.forListing(c, w, who, true)
+	if !isList || !listOK || slices.ContainsFunc(values, func(v string) bool { return strings.HasPrefix(v, "-") }) {
+		return &res, nil, false
+	}
+	if res.flags&wEffect != 0 {
+		return &res, nil, false
+	}
+	return nil, values, true
+}
+
+// splice gives v with the words of spliced put in place of the listings
+// they stand for, each a literal word.
+func splice(v argv, spliced map[int][]string) argv {
+	var out argv
+	for i := range v.vals {
+		if paths, ok := spliced[i]; ok {
+			for _, p := range paths {
+				out.vals, out.flags = append(out.vals, p), append(out.flags, 0)
+			}
+			continue
+		}
+		out.vals, out.flags = append(out.vals, v.vals[i]), append(out.flags, v.flags[i])
+	}
+	return out
 }
 
 // wordSubst reports a word that is only an unquoted $(...) or `...` of

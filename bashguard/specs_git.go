@@ -46,6 +46,13 @@ var gitSpec = (&spec{
 			check: (*analyzer).gitLsFiles, lists: gitLsFilesListing,
 			examples: []example{{"git ls-files", "allow"}, {"git ls-files -s src", "allow"}, {"git ls-files -X.env", "deny"}, {"git ls-files --exclude-from=.env", "deny"}},
 		},
+		// git clean -n prints the untracked names it would remove, and
+		// removes nothing; without -n it removes them (gitClean).
+		"clean": {scans: true, grammar: gitGrammar, rows: gitCleanRows, operands: kProbe, allow: "git clean -n only prints what it would remove",
+			config: gitReadConfig, check: (*analyzer).gitClean,
+			examples: []example{{"git clean -n", "allow"}, {"git clean -nd src", "allow"}, {"git clean --dry-run -x", "allow"}, {"git clean -f", "ask"},
+				{"git clean -fd", "ask"}, {"git clean -d", "ask"}, {"git clean -ni", "ask"}},
+		},
 		"ls-tree": {grammar: gitGrammar, rows: gitLsTreeRows, operands: kProbe, allow: "read-only git ls-tree", config: gitReadConfig},
 		"cat-file": {grammar: gitGrammar, rows: gitCatFileRows, operands: kPathspec, allow: "read-only git cat-file",
 			config: gitReadConfig, check: (*analyzer).gitCatFile,
@@ -155,6 +162,14 @@ func gitReflogChange() *spec {
 // and the diff drivers on every patch, the filters on every file compared
 // with the index, gpg on every signature shown. The repository's config is
 // as much the workspace as its files are.
+// gitCleanRows are the options of git clean: -f removes, and is read
+// for what it is only without -n (gitClean); -i asks at the terminal.
+var gitCleanRows = []optRow{
+	{"-n --dry-run", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"-d", kFlag, ""}, {"-x", kFlag, ""}, {"-X", kFlag, ""},
+	{"-e= --exclude=", kPattern, ""}, {"-f --force", kFlag, ""},
+	{"-i --interactive", kAsk, "asks at the terminal which files to remove, and removes them"},
+}
+
 var gitReadConfig = []string{
 	"core.fsmonitor", "core.pager", "pager.*", "core.alternaterefscommand", "core.worktree",
 	"diff.external", "diff.*.textconv", "diff.*.command",

@@ -14,7 +14,7 @@ var gitListing = &listModel{opts: []listOpt{
 
 // gitLsFilesListing is git ls-files: the names of the index, or of the
 // work tree with -o, -i, -k.
-var gitLsFilesListing = &listModel{repo: true, index: true, operands: opInside | opNoMagic, opts: []listOpt{
+var gitLsFilesListing = &listModel{repo: true, index: true, operands: opInside | opNoMagic | opPathStarts, opts: []listOpt{
 	{"-z", lPrint0, ""},
 	{"--others --ignored --killed --directory --recurse-submodules", lBeyondIndex, ""},
 	{"--cached --deleted --modified --exclude --exclude-from --exclude-per-directory --exclude-standard", lPlain, ""},

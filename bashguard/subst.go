@@ -102,6 +102,15 @@ func (e *wordEval) parts(parts []syntax.WordPart, inDQ bool) bool {
 			}
 			e.data = true
 			e.unquotedData = e.unquotedData || !inDQ
+		case *syntax.ArithmExp:
+			if !constArith(p.X) {
+				return false
+			}
+			// Arithmetic of numbers alone: a number, which assigns
+			// nothing and is never split or globbed (unless IFS is
+			// changed, which may hold digits).
+			e.data = true
+			e.unquotedData = e.unquotedData || !inDQ && e.a.ifs
 		case *syntax.ParamExp:
 			if b, ok := e.a.paramValue(p); ok {
 				if b.data {
@@ -168,6 +177,9 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 	if v, ok := a.goEnvSubst(ce); ok {
 		return v, true
 	}
+	if v, ok := echoValue(ce); ok {
+		return v, true
+	}
 	switch {
 	case a.dir == "":
 		return "", false
@@ -182,6 +194,70 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// echoValue gives the output of "echo WORDS" whose words are literal
+// text, quoted or plain, that expands to itself: the words joined by
+// spaces ("$(echo '*.py')" is "*.py"). A first word that starts with "-"
+// may be an option, a backslash an escape (xpg_echo), an unquoted
+// pattern, brace or tilde expands: those are not known here, nor is a
+// value that holds "$" or "`", which a later evaluation may expand.
+func echoValue(ce *syntax.CallExpr) (string, bool) {
+	if ce.Args[0].Lit() != "echo" || len(ce.Args) < 2 {
+		return "", false
+	}
+	var b strings.Builder
+	for i, w := range ce.Args[1:] {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		start := b.Len()
+		for _, p := range w.Parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if strings.ContainsAny(p.Value, "*?[]{}~\\$`'\"") {
+					return "", false
+				}
+				b.WriteString(p.Value)
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return "", false
+				}
+				b.WriteString(p.Value)
+			case *syntax.DblQuoted:
+				for _, q := range p.Parts {
+					l, ok := q.(*syntax.Lit)
+					if !ok || p.Dollar || strings.ContainsAny(l.Value, "\\$`") {
+						return "", false
+					}
+					b.WriteString(l.Value)
+				}
+			default:
+				return "", false
+			}
+		}
+		if v := b.String()[start:]; i == 0 && strings.HasPrefix(v, "-") || strings.ContainsAny(v, "\\$`") {
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// constArith reports an arithmetic expression of numbers and operators
+// that assign nothing ("1<<2", "(3+4)*2"): its value is a number, known
+// without running anything.
+func constArith(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case *syntax.Word:
+		return isArithNumber(x)
+	case *syntax.BinaryArithm:
+		return !isAssignOp(x.Op) && constArith(x.X) && constArith(x.Y)
+	case *syntax.UnaryArithm:
+		return x.Op != syntax.Inc && x.Op != syntax.Dec && constArith(x.X)
+	case *syntax.ParenArithm:
+		return constArith(x.X)
+	}
+	return false
 }
 
 // plainParam reports a plain $NAME or ${NAME}, without operators.
