@@ -202,42 +202,6 @@ func (a *analyzer) nested(list []*syntax.Stmt) {
 	a.cdOff, a.vars = saved, vars
 }
 
-// instantJobs are the builtins a background job may run and still end
-// at once: they print their words, or nothing, and wait for nothing.
-var instantJobs = map[string]bool{"echo": true, "printf": true, "true": true, "false": true, ":": true}
-
-// instantJob reports a background job that cannot outlive the call: one
-// of instantJobs, not shadowed by a function, with literal words short
-// enough to fit a pipe's buffer at once (PIPE_BUF), without assignments
-// or redirections (a FIFO would block its opening).
-func (a *analyzer) instantJob(s *syntax.Stmt) bool {
-	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Coprocess || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
-		return false
-	}
-	name := ce.Args[0].Lit()
-	if _, shadowed := a.funcs[name]; shadowed || !instantJobs[name] {
-		return false
-	}
-	n := 0
-	for _, w := range ce.Args {
-		for _, p := range w.Parts {
-			switch p := p.(type) {
-			case *syntax.Lit:
-				n += len(p.Value)
-			case *syntax.SglQuoted:
-				if p.Dollar {
-					return false
-				}
-				n += len(p.Value)
-			default:
-				return false
-			}
-		}
-	}
-	return n < 4096
-}
-
 func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 	if s == nil {
 		return
@@ -245,7 +209,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 	if s.Background || s.Coprocess || s.Disown {
 		x.fork = true
 	}
-	if s.Background && !a.instantJob(s) && a.count() {
+	if s.Background && a.count() {
 		// A background job may outlive the call (or the approval of it)
 		// and keeps running while later commands are judged as if it
 		// had ended.

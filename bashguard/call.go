@@ -91,6 +91,9 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 			}
 		}
 		r := a.word(w, false)
+		if i == 0 && r.flags&wDynamic == 0 && echoSubst(w) {
+			r.val, r.flags = a.source(w), r.flags|wDynamic // a command name is judged as written, never as $(echo NAME) gives it
+		}
 		v.vals[i], v.flags[i] = r.val, r.flags
 		if r.flags&wEffect != 0 {
 			c.add(permission.Ask, RuleDynamicExpansion, r.effect, false)

@@ -109,6 +109,11 @@ func writeLogger(t *testing.T, bin, name string) {
 		// $(pwd) is judged as the working directory: print it.
 		end = "printf '%s\\n' \"$PWD\"\n" + end
 	}
+	if name == "echo" {
+		// $(echo WORDS) of literal words is judged as the words: print
+		// them, as echo does.
+		end = "printf '%s\\n' \"$*\"\n" + end
+	}
 	if name == "bash" || name == "sh" || name == "dash" || name == "zsh" {
 		// A shell runs its -c script for real, so that the commands in it
 		// reach the loggers too (BASH_ENV turns its builtins off as well;

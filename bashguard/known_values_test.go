@@ -14,7 +14,7 @@ import (
 
 // Values the guard knows without running anything: the paths a listing
 // prints as the operands of a reader, arithmetic of numbers, the output
-// of echo of literal words, and background jobs that end at once. Each
+// of echo of literal words. Each
 // is allowed only where the words the command gets are the ones judged;
 // every other form keeps its Ask or Deny, and says why.
 func TestKnownValues(t *testing.T) {
@@ -50,7 +50,7 @@ func TestKnownValues(t *testing.T) {
 			{`rg -g"$(echo -e '*.py')" pattern`, "ask", "only known at run time"},
 			{`cat "$(echo .env)"`, "deny", ".env"},
 			{`cat "$(echo $HOME)"`, "ask", ""},
-			{"echo hi & echo bye", "allow", "every command is read-only"},
+			{"echo hi & echo bye", "ask", "which can outlive the call"},
 			{"echo hi > fifo & echo bye", "ask", ""},
 			{"sleep 100 & echo bye", "ask", "background"},
 			{"echo $(sleep 5) & echo bye", "ask", "background"},

@@ -176,7 +176,7 @@ func (a *analyzer) judgePath(p string, access Access) (r permission.Result) {
 		r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: RuleInternal,
 			Reason: "the path judge gave an invalid decision"}
 	}
-	return a.liftGoModCache(p, access, r)
+	return a.liftSystemRead(p, access, a.liftGoModCache(p, access, r))
 }
 
 // sep puts the judge's reason after the path: "reads x: reason", or

@@ -196,6 +196,23 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 	return "", false
 }
 
+// echoSubst reports a word with a part whose value echoValue gives: as a
+// command name it stays unknown (a name is judged as written).
+func echoSubst(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if cs, ok := n.(*syntax.CmdSubst); ok && len(cs.Stmts) == 1 {
+			if ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+				if _, ok := echoValue(ce); ok {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // echoValue gives the output of "echo WORDS" whose words are literal
 // text, quoted or plain, that expands to itself: the words joined by
 // spaces ("$(echo '*.py')" is "*.py"). A first word that starts with "-"

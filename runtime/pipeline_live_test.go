@@ -93,7 +93,7 @@ func TestAddToolsJudgesByNameAndRoles(t *testing.T) {
 	assert.Contains(t, err.Error(), `invalid tool name "bad name"`)
 	_, ok = p.Tools().Lookup("mcp__fs__ok")
 	assert.False(t, ok, "a failed AddTools adds nothing")
-	v = p.Check(ctx, runtime.Call{Session: "s", Tool: "Bash", Input: input(t, map[string]string{"command": "cat /etc/passwd"})})
+	v = p.Check(ctx, runtime.Call{Session: "s", Tool: "Bash", Input: input(t, map[string]string{"command": "cat /etc/shadow"})})
 	assert.NotEqual(t, permission.Allow, v.Decision, "the built-in tools keep their traits: %s", v.Reason)
 }
 
