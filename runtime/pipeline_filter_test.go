@@ -19,7 +19,7 @@ func TestPipelineSearchFilters(t *testing.T) {
 		{"glob braces", "Grep", in("pattern", "TOKEN", "glob", "{.env,*.go}"), permission.Ask, permission.LayerSandbox, "sandbox:secret", "could select a secret file"},
 		{"glob beside another", "Grep", in("pattern", "TOKEN", "glob", "*.go .env"), permission.Ask, permission.LayerSandbox, "sandbox:secret", "could select a secret file"},
 		{"glob star", "Grep", in("pattern", "TOKEN", "glob", "*", "path", "src"), permission.Ask, permission.LayerSandbox, "sandbox:secret", "could select a secret file"},
-		{"type sh", "Grep", in("pattern", "TOKEN", "type", "sh"), permission.Ask, permission.LayerSandbox, "sandbox:secret", `type "sh" selects "*.bash", which could be a secret file (.env.*)`},
+		{"type sh", "Grep", in("pattern", "TOKEN", "type", "sh"), permission.Ask, permission.LayerSandbox, "sandbox:secret", `type "sh" selects ".env", which could be a secret file (.env)`},
 		{"type unknown", "Grep", in("pattern", "TOKEN", "type", "secrets"), permission.Ask, permission.LayerSandbox, "sandbox:secret", "not a file type ripgrep defines"},
 		{"glob go", "Grep", in("pattern", "func", "glob", "*.go"), permission.Allow, permission.LayerRules, "default", "default"},
 		{"glob ts braces", "Grep", in("pattern", "func", "glob", "**/*.{ts,tsx}", "path", "src"), permission.Allow, permission.LayerRules, "default", "default"},
