@@ -284,9 +284,49 @@ type ConfineLevel struct {
 	// of the grant (the entries refused by the checker, each counted
 	// once, directories as one).
 	Secrets int
+	// Planted are the entries the command created where no command may
+	// write (a protected path that did not exist when it started, such
+	// as .mcp.json, .claude/settings.local.json or .git/hooks/pre-commit),
+	// which the runner moved aside once the command was over; see
+	// [ConfinePlant]. The command's output ends with a line for each.
+	Planted []ConfinePlant
 	// Reason says why the command had no confinement (and that it ran
 	// without it, or was refused); empty when Enforced.
 	Reason string
+}
+
+// ConfinePlant is an entry a confined command created at a protected
+// path that did not exist when it started. The mount namespace binds the
+// protected paths that exist read-only; Landlock cannot refuse the
+// creation of one name in a directory the command may write. So the
+// runner records the directories of its walk and, once every process of
+// the command is gone, moves each such entry aside in its own directory
+// (NAME.toolgate-quarantine, a name that nothing reads as configuration),
+// so that no program that starts later outside the confinement (the
+// agent, an editor, git, CI) runs what the command planted. Where it
+// cannot be moved it is removed.
+type ConfinePlant struct {
+	// Path is where the command created the entry.
+	Path string
+	// MovedTo is where the runner moved it; empty when it was removed.
+	MovedTo string
+	// Reason says why no command may write Path.
+	Reason string
+	// Error, when not empty, says why the entry could be neither moved
+	// nor removed: it is still at Path.
+	Error string
+}
+
+// String describes what happened to the entry in one line, as the
+// command's output ends with it.
+func (p ConfinePlant) String() string {
+	switch {
+	case p.Error != "":
+		return "toolgate: could not remove " + p.Path + ", which the command created where no command may write (" + p.Reason + "): " + p.Error
+	case p.MovedTo != "":
+		return "toolgate: moved " + p.Path + ", which the command created where no command may write (" + p.Reason + "), to " + p.MovedTo
+	}
+	return "toolgate: removed " + p.Path + ", which the command created where no command may write (" + p.Reason + ")"
 }
 
 // String describes the level in one line, as the audit log stores it:
@@ -314,6 +354,12 @@ func (l ConfineLevel) String() string {
 		b.WriteString("; 1 secret path hidden")
 	case l.Secrets > 1:
 		b.WriteString("; " + strconv.Itoa(l.Secrets) + " secret paths hidden")
+	}
+	switch {
+	case len(l.Planted) == 1:
+		b.WriteString("; 1 planted path moved aside")
+	case len(l.Planted) > 1:
+		b.WriteString("; " + strconv.Itoa(len(l.Planted)) + " planted paths moved aside")
 	}
 	return b.String()
 }

@@ -233,6 +233,7 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 	}
 	p, lvl := confinePlanBase(c, abi, tmp)
 	p.Binds = t.binds
+	p.plants = t.plantSnap(c.roots)
 	lvl.Secrets = t.secrets
 	hiddenKey := fmt.Sprintf("%d|%q|%v", t.gen, p.Hidden, p.Rules)
 	if t.hiddenKey != hiddenKey {

@@ -121,6 +121,10 @@ type confinePlan struct {
 	Ruleset      bool
 	RulesetFlags uint32
 	TmpBind      [2]string
+	// plants records the directories the command may create entries
+	// in, for the check after the run (confine_plant_linux.go); the
+	// launcher does not get it.
+	plants *confinePlantSnap
 }
 
 // confineRule grants Access beneath Path. Follow lets the path's symbolic
@@ -205,6 +209,9 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	if w.limit == 0 {
 		w.limit = ConfineMaxWalk
 	}
+	if !c.confine.ReadSecrets {
+		w.plants = newConfinePlantSnap(c.roots)
+	}
 	for _, root := range c.roots {
 		if c.confine.ReadSecrets {
 			w.rules = append(w.rules, confineRule{Path: root, Access: confineAll})
@@ -221,6 +228,7 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	}
 	p.Rules = w.rules
 	p.Binds = w.binds
+	p.plants = w.plants
 	lvl.Secrets = w.secrets
 	return p, lvl, nil
 }
@@ -382,6 +390,8 @@ type confineWalk struct {
 	// hidden collects those of the entries this walk leaves out.
 	known  map[confineIdentity]bool
 	hidden []confineIdentity
+	// plants, when not nil, records each directory listed.
+	plants *confinePlantSnap
 }
 
 // confineWalkAt is where the walk is: inside a git directory, or below a
@@ -465,6 +475,7 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 		// secrets: it is not granted.
 		return true, nil
 	}
+	w.plants.dir(dir, at, entries)
 	start := len(w.rules)
 	for _, e := range entries {
 		if w.visited++; w.visited > w.limit {

@@ -1,0 +1,402 @@
+//go:build linux
+
+package runner
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Code planted for the next run. The mount namespace binds every
+// protected path of the roots read-only, but only the paths that exist:
+// Landlock cannot refuse the creation of one name in a directory a
+// command may write, so a command could create .mcp.json, .claude/ or
+// .git/hooks/pre-commit where there was none, for a program that runs
+// later outside the confinement (the agent, an editor, git, CI) to read.
+//
+// So the runner records, while it walks the roots, each directory it
+// lists: its identity, its change time and its entries. Once the run is
+// over (every process of it gone: the PID namespace ends with the
+// command), it lists again each recorded directory whose change time
+// moved, and judges every entry that was not there before, and every
+// entry below a directory the run created, as the walk judges a
+// protected path (confineWalk.protect: the checker's protected list, one
+// table, and git's config and hooks). An entry the run created where no
+// command may write is moved aside in its own directory, to
+// NAME.toolgate-quarantine (a name nothing reads), never deleted: it may
+// be a file of the user's that the command renamed there. Where it cannot
+// be moved (every such name taken, or taken by a protected name itself),
+// it is removed. The result says what was moved ([ConfineLevel.Planted])
+// and the command's output ends with a line for each.
+
+// confinePlantSuffix is what a planted entry's name gets when it is moved
+// aside.
+const confinePlantSuffix = ".toolgate-quarantine"
+
+// confinePlantRecent is how close to the start of the walk a
+// directory's recorded change time may be before the directory is listed
+// again whatever its change time says: a file system's clock is coarse
+// (a tick of a few milliseconds), and a change made within the tick of the
+// last one leaves the time as it was.
+const confinePlantRecent = time.Second
+
+// confinePlantSnap is what the walk recorded of the directories a
+// command may create entries in.
+type confinePlantSnap struct {
+	started time.Time
+	roots   []string
+	dirs    map[string]*confinePlantDir // by absolute path
+}
+
+// confinePlantDir is one recorded directory.
+type confinePlantDir struct {
+	at    confineWalkAt
+	id    confineIdentity
+	ctime unix.Timespec
+	names []confinePlantName // sorted by name
+}
+
+// confinePlantName is one entry of a recorded directory; id is set for a
+// directory.
+type confinePlantName struct {
+	name string
+	dir  bool
+	id   confineIdentity
+}
+
+func newConfinePlantSnap(roots []string) *confinePlantSnap {
+	return &confinePlantSnap{started: time.Now(), roots: roots, dirs: map[string]*confinePlantDir{}}
+}
+
+// dir records directory path, whose listing is entries, for the walk
+// per run. A directory bound read-only is not recorded: nothing can be
+// created in it.
+func (s *confinePlantSnap) dir(path string, at confineWalkAt, entries []fs.DirEntry) {
+	if s == nil || at.readOnly {
+		return
+	}
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil {
+		return
+	}
+	d := &confinePlantDir{at: at, id: confineIdentity{uint64(st.Dev), st.Ino}, ctime: st.Ctim}
+	d.names = make([]confinePlantName, 0, len(entries))
+	for _, e := range entries {
+		n := confinePlantName{name: e.Name(), dir: e.IsDir()}
+		if n.dir {
+			n.id, _ = confineIdentityOf(e)
+		}
+		d.names = append(d.names, n)
+	}
+	s.dirs[path] = d
+}
+
+// plantSnap records the kept tree's directories as they are now.
+func (t *confineTree) plantSnap(roots []string) *confinePlantSnap {
+	s := newConfinePlantSnap(roots)
+	var visit func(n *confineNode)
+	visit = func(n *confineNode) {
+		if n == nil || n.gone || n.unlisted || n.at.readOnly {
+			return
+		}
+		var st unix.Stat_t
+		if unix.Lstat(n.path, &st) != nil {
+			return
+		}
+		d := &confinePlantDir{at: n.at, id: confineIdentity{n.dev, n.ino}, ctime: st.Ctim}
+		d.names = make([]confinePlantName, 0, len(n.entries))
+		for _, e := range n.entries {
+			pn := confinePlantName{name: e.name, dir: e.dir}
+			switch {
+			case e.child != nil:
+				pn.id = confineIdentity{e.child.dev, e.child.ino}
+			case e.dir:
+				var cst unix.Stat_t
+				if unix.Lstat(n.path+"/"+e.name, &cst) == nil {
+					pn.id = confineIdentity{uint64(cst.Dev), cst.Ino}
+				}
+			}
+			d.names = append(d.names, pn)
+			visit(e.child)
+		}
+		s.dirs[n.path] = d
+	}
+	for _, r := range t.roots {
+		visit(r)
+	}
+	return s
+}
+
+// confinePlantCheck judges, after a run, what the run created in the
+// recorded directories, and moves aside what it planted.
+type confinePlantCheck struct {
+	w       confineWalk // the checker and Protect, for protect
+	budget  int
+	planted []ConfinePlant
+}
+
+// errConfinePlantBudget stops a check that met too many new entries.
+var errConfinePlantBudget = errors.New("too many new entries")
+
+// revert checks the directories of s after a run and moves aside every
+// entry the run planted. It returns what it moved, in path order.
+func (s *confinePlantSnap) revert(checker bashguard.PathChecker, protect []string, limit int) []ConfinePlant {
+	if s == nil {
+		return nil
+	}
+	k := &confinePlantCheck{w: confineWalk{checker: checker, names: map[string]bool{}}, budget: limit}
+	if k.budget <= 0 {
+		k.budget = ConfineMaxWalk
+	}
+	for _, name := range protect {
+		k.w.names[name] = true
+	}
+	paths := make([]string, 0, len(s.dirs))
+	for p := range s.dirs {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	rootFDs := map[string]int{}
+	defer func() {
+		for _, fd := range rootFDs {
+			unix.Close(fd)
+		}
+	}()
+	for _, path := range paths {
+		root := s.rootOf(path)
+		if root == "" {
+			continue
+		}
+		rfd, ok := rootFDs[root]
+		if !ok {
+			var err error
+			rfd, err = unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			if err != nil {
+				rfd = -1
+			}
+			rootFDs[root] = rfd
+		}
+		if rfd < 0 {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(path, root), "/")
+		if rel == "" {
+			rel = "."
+		}
+		fd, err := unix.Openat2(rfd, rel, &unix.OpenHow{
+			Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+		if err != nil {
+			continue // gone or replaced: the directory above sees it
+		}
+		k.dir(fd, path, s.dirs[path], s.started)
+		unix.Close(fd)
+	}
+	slices.SortFunc(k.planted, func(a, b ConfinePlant) int { return strings.Compare(a.Path, b.Path) })
+	return k.planted
+}
+
+// rootOf is the root path lies in (the longest, for nested roots).
+func (s *confinePlantSnap) rootOf(path string) string {
+	best := ""
+	for _, r := range s.roots {
+		if (path == r || strings.HasPrefix(path, r+"/") || r == "/") && len(r) > len(best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// dir lists the recorded directory d, open as fd, when it changed, and
+// judges each entry that is new to it.
+func (k *confinePlantCheck) dir(fd int, path string, d *confinePlantDir, started time.Time) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || (confineIdentity{uint64(st.Dev), st.Ino}) != d.id {
+		return // replaced: the directory above sees the new one
+	}
+	recent := time.Unix(d.ctime.Unix()).After(started.Add(-confinePlantRecent))
+	if st.Ctim == d.ctime && !recent {
+		return
+	}
+	names, err := confinePlantList(fd)
+	if err != nil {
+		return
+	}
+	for _, name := range names {
+		i, found := slices.BinarySearchFunc(d.names, name, func(n confinePlantName, name string) int { return strings.Compare(n.name, name) })
+		if found {
+			old := d.names[i]
+			var cst unix.Stat_t
+			if unix.Fstatat(fd, name, &cst, unix.AT_SYMLINK_NOFOLLOW) != nil {
+				continue
+			}
+			isDir := cst.Mode&unix.S_IFMT == unix.S_IFDIR
+			if !isDir || (old.dir && old.id == (confineIdentity{uint64(cst.Dev), cst.Ino})) {
+				continue // there before (a file's name is what counts)
+			}
+		}
+		k.entry(fd, path, name, d.at, true)
+	}
+}
+
+// entry judges the new entry name of the directory open as fd (at path),
+// and below it when it is a directory that may be written: a protected
+// entry is moved aside. top marks an entry of a recorded directory; one
+// below it that the budget does not reach moves the top entry aside
+// whole.
+func (k *confinePlantCheck) entry(fd int, dir, name string, at confineWalkAt, top bool) error {
+	path := dir + "/" + name
+	if dir == "/" {
+		path = "/" + name
+	}
+	if k.budget--; k.budget < 0 {
+		if top {
+			k.quarantine(fd, path, name, at, "the command created more entries below it than the runner checks")
+			return nil
+		}
+		return errConfinePlantBudget
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return nil // gone
+	}
+	isDir := st.Mode&unix.S_IFMT == unix.S_IFDIR
+	if why, sub, ok := k.protected(path, name, isDir, at); ok {
+		k.quarantine(fd, path, name, at, why)
+		return nil
+	} else if !isDir {
+		return nil
+	} else {
+		at = sub
+	}
+	cfd, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(cfd)
+	names, err := confinePlantList(cfd)
+	if err != nil {
+		return nil
+	}
+	for _, n := range names {
+		if err := k.entry(cfd, path, n, at, false); err != nil {
+			if top {
+				k.quarantine(fd, path, name, at, "the command created more entries below it than the runner checks")
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// protected says why the walk would bind path read-only, as
+// confineWalk.protect decides, and where the walk is below it.
+func (k *confinePlantCheck) protected(path, name string, dir bool, at confineWalkAt) (why string, sub confineWalkAt, ok bool) {
+	k.w.binds = k.w.binds[:0]
+	sub = k.w.protect(path, name, dir, at)
+	if len(k.w.binds) == 0 {
+		return "", sub, false
+	}
+	switch d, reason := runCheckWrite(k.w.checker, path); {
+	case at.inGit:
+		return "git runs or reads it", sub, true
+	case d != permission.Allow && reason != "":
+		return reason, sub, true
+	case d != permission.Allow:
+		return "the checker refuses to let a command write it", sub, true
+	}
+	return "Confinement.Protect names it", sub, true
+}
+
+// quarantine moves the entry name of the directory open as fd aside, or
+// removes it where it cannot be moved, and records it.
+func (k *confinePlantCheck) quarantine(fd int, path, name string, at confineWalkAt, why string) {
+	p := ConfinePlant{Path: path, Reason: why}
+	for i := 1; i <= 9; i++ {
+		to := name + confinePlantSuffix
+		if i > 1 {
+			to += "-" + strconv.Itoa(i)
+		}
+		dir := strings.TrimSuffix(path, "/"+name)
+		if _, _, refused := k.protected(dir+"/"+to, to, false, at); refused {
+			break
+		}
+		err := unix.Renameat2(fd, name, fd, to, unix.RENAME_NOREPLACE)
+		if err == nil {
+			p.MovedTo = dir + "/" + to
+			k.planted = append(k.planted, p)
+			return
+		}
+		if errors.Is(err, unix.ENOENT) {
+			return // gone already (another check, or its creator)
+		}
+		if !errors.Is(err, unix.EEXIST) {
+			break
+		}
+	}
+	r, err := os.OpenRoot("/proc/self/fd/" + strconv.Itoa(fd))
+	if err == nil {
+		err = r.RemoveAll(name)
+		r.Close()
+	}
+	if err != nil {
+		p.Error = err.Error()
+	}
+	k.planted = append(k.planted, p)
+}
+
+// confinePlantList lists the directory open as fd, sorted; fd stays
+// open.
+func confinePlantList(fd int) ([]string, error) {
+	dup, err := unix.Dup(fd)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(dup), "dir")
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// confinePlantRevert is the check after a run of plan: what the run
+// planted is moved aside, recorded in res.Confined.Planted and told in
+// the command's output (its standard error, when streamed).
+func confinePlantRevert(c runConfig, plan *confinePlan, res *Result) {
+	planted := plan.plants.revert(c.checker, c.confine.Protect, c.confine.MaxWalk)
+	if len(planted) == 0 {
+		return
+	}
+	res.Confined.Planted = planted
+	var b strings.Builder
+	for _, p := range planted {
+		b.WriteString(p.String())
+		b.WriteByte('\n')
+	}
+	if s := c.stream; s != nil {
+		if s.Stderr != nil {
+			_, _ = io.WriteString(s.Stderr, b.String())
+		}
+		return
+	}
+	if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
+		res.Output += "\n"
+	}
+	res.Output += b.String()
+}
