@@ -63,6 +63,9 @@ type confineFacts struct {
 	// the slot are made for a Shell that never runs again; the facts are
 	// kept from its second run on.
 	walked int
+	// plants are the snapshots of the runs still going that refer to
+	// the tree's nodes (confine_plant_linux.go).
+	plants []*confinePlantSnap
 }
 
 // drop closes the kept tree.
@@ -192,6 +195,7 @@ func (f *confineFacts) nsProbe(probe func(bool) string, newNet bool) string {
 func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel, int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.plantsFill() // the runs still going keep the tree as they began
 	key := confineFactsKey(c)
 	if f.tree != nil && (f.key != key || !sameChecker(f.checker, c.checker)) {
 		f.drop()
@@ -233,7 +237,7 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 	}
 	p, lvl := confinePlanBase(c, abi, tmp)
 	p.Binds = t.binds
-	p.plants = t.plantSnap(c.roots)
+	p.plants = f.plantSnap(c.roots)
 	lvl.Secrets = t.secrets
 	hiddenKey := fmt.Sprintf("%d|%q|%v", t.gen, p.Hidden, p.Rules)
 	if t.hiddenKey != hiddenKey {

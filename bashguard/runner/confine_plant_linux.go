@@ -57,6 +57,11 @@ type confinePlantSnap struct {
 	started time.Time
 	roots   []string
 	dirs    map[string]*confinePlantDir // by absolute path
+	// facts, for a snapshot of the kept tree, holds the tree whose nodes
+	// the directories refer to; secretDirs are the identities of its
+	// directories that are not walked.
+	facts      *confineFacts
+	secretDirs map[string]confineIdentity
 }
 
 // confinePlantDir is one recorded directory.
@@ -65,6 +70,9 @@ type confinePlantDir struct {
 	id    confineIdentity
 	ctime unix.Timespec
 	names []confinePlantName // sorted by name
+	// node, when not nil, is the kept tree's node whose entries are the
+	// names (the snapshot's facts' mu guards it).
+	node *confineNode
 }
 
 // confinePlantName is one entry of a recorded directory; id is set for a
@@ -76,7 +84,7 @@ type confinePlantName struct {
 }
 
 func newConfinePlantSnap(roots []string) *confinePlantSnap {
-	return &confinePlantSnap{started: time.Now(), roots: roots, dirs: map[string]*confinePlantDir{}}
+	return &confinePlantSnap{started: time.Now(), roots: roots, dirs: map[string]*confinePlantDir{}, secretDirs: map[string]confineIdentity{}}
 }
 
 // dir records directory path, whose listing is entries, for the walk
@@ -102,9 +110,15 @@ func (s *confinePlantSnap) dir(path string, at confineWalkAt, entries []fs.DirEn
 	s.dirs[path] = d
 }
 
-// plantSnap records the kept tree's directories as they are now.
-func (t *confineTree) plantSnap(roots []string) *confinePlantSnap {
+// plantSnap records the kept tree's directories as they are now (f.mu
+// held): each directory's identity and change time, and a reference to
+// its node, whose entries are read only if the directory changed during
+// the run. Copying the names of every entry per run would cost as much as
+// a walk; the tree changes only in prepare, which first fills in the
+// names of the snapshots of the runs still going (plantsFill).
+func (f *confineFacts) plantSnap(roots []string) *confinePlantSnap {
 	s := newConfinePlantSnap(roots)
+	s.facts = f
 	var visit func(n *confineNode)
 	visit = func(n *confineNode) {
 		if n == nil || n.gone || n.unlisted || n.at.readOnly {
@@ -114,33 +128,63 @@ func (t *confineTree) plantSnap(roots []string) *confinePlantSnap {
 		if unix.Lstat(n.path, &st) != nil {
 			return
 		}
-		d := &confinePlantDir{at: n.at, id: confineIdentity{n.dev, n.ino}, ctime: st.Ctim}
-		d.names = make([]confinePlantName, 0, len(n.entries))
+		s.dirs[n.path] = &confinePlantDir{at: n.at, id: confineIdentity{n.dev, n.ino}, ctime: st.Ctim, node: n}
 		for _, e := range n.entries {
-			pn := confinePlantName{name: e.name, dir: e.dir}
-			switch {
-			case e.child != nil:
-				pn.id = confineIdentity{e.child.dev, e.child.ino}
-			case e.dir:
+			if e.child != nil {
+				visit(e.child)
+			} else if e.dir && !e.symlink {
+				// A secret directory: its identity now, since it may be
+				// replaced by the run (it is not walked).
 				var cst unix.Stat_t
 				if unix.Lstat(n.path+"/"+e.name, &cst) == nil {
-					pn.id = confineIdentity{uint64(cst.Dev), cst.Ino}
+					s.secretDirs[n.path+"/"+e.name] = confineIdentity{uint64(cst.Dev), cst.Ino}
 				}
 			}
-			d.names = append(d.names, pn)
-			visit(e.child)
 		}
-		s.dirs[n.path] = d
 	}
-	for _, r := range t.roots {
+	for _, r := range f.tree.roots {
 		visit(r)
 	}
+	f.plants = append(f.plants, s)
 	return s
+}
+
+// plantsFill copies, into the snapshot of each run still going, the
+// names of the entries of every directory it holds, before the tree
+// changes (f.mu held).
+func (f *confineFacts) plantsFill() {
+	for _, s := range f.plants {
+		for _, d := range s.dirs {
+			d.fill(s)
+		}
+	}
+	f.plants = nil
+}
+
+// fill replaces d's node by the names of its entries.
+func (d *confinePlantDir) fill(s *confinePlantSnap) {
+	n := d.node
+	if n == nil {
+		return
+	}
+	d.node = nil
+	d.names = make([]confinePlantName, 0, len(n.entries))
+	for _, e := range n.entries {
+		pn := confinePlantName{name: e.name, dir: e.dir && !e.symlink}
+		switch {
+		case e.child != nil:
+			pn.id = confineIdentity{e.child.dev, e.child.ino}
+		case pn.dir:
+			pn.id = s.secretDirs[n.path+"/"+e.name]
+		}
+		d.names = append(d.names, pn)
+	}
 }
 
 // confinePlantCheck judges, after a run, what the run created in the
 // recorded directories, and moves aside what it planted.
 type confinePlantCheck struct {
+	snap    *confinePlantSnap
 	w       confineWalk // the checker and Protect, for protect
 	budget  int
 	planted []ConfinePlant
@@ -155,7 +199,13 @@ func (s *confinePlantSnap) revert(checker bashguard.PathChecker, protect []strin
 	if s == nil {
 		return nil
 	}
-	k := &confinePlantCheck{w: confineWalk{checker: checker, names: map[string]bool{}}, budget: limit}
+	if f := s.facts; f != nil {
+		// The tree does not change while its nodes are read.
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.plants = slices.DeleteFunc(f.plants, func(p *confinePlantSnap) bool { return p == s })
+	}
+	k := &confinePlantCheck{snap: s, w: confineWalk{checker: checker, names: map[string]bool{}}, budget: limit}
 	if k.budget <= 0 {
 		k.budget = ConfineMaxWalk
 	}
@@ -208,6 +258,16 @@ func (s *confinePlantSnap) revert(checker bashguard.PathChecker, protect []strin
 	return k.planted
 }
 
+// release forgets s, for a run that did not start.
+func (s *confinePlantSnap) release() {
+	if s == nil || s.facts == nil {
+		return
+	}
+	s.facts.mu.Lock()
+	defer s.facts.mu.Unlock()
+	s.facts.plants = slices.DeleteFunc(s.facts.plants, func(p *confinePlantSnap) bool { return p == s })
+}
+
 // rootOf is the root path lies in (the longest, for nested roots).
 func (s *confinePlantSnap) rootOf(path string) string {
 	best := ""
@@ -234,6 +294,7 @@ func (k *confinePlantCheck) dir(fd int, path string, d *confinePlantDir, started
 	if err != nil {
 		return
 	}
+	d.fill(k.snap)
 	for _, name := range names {
 		i, found := slices.BinarySearchFunc(d.names, name, func(n confinePlantName, name string) int { return strings.Compare(n.name, name) })
 		if found {

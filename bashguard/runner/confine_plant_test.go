@@ -222,3 +222,38 @@ func TestEscapePlantingReportedOnTheStreamedStderr(t *testing.T) {
 	assert.Equal(t, []string{".mcp.json"}, plantTestRel(root, res.Confined.Planted))
 	assert.NoFileExists(t, filepath.Join(root, ".mcp.json"))
 }
+
+func TestEscapePlantingWhileAnotherRunUpdatesTheKeptWalk(t *testing.T) {
+	// Run A plants while run B, of the same Shell, starts and brings the
+	// kept walk up to date (the tree then holds A's plant): A still
+	// judges against the directories as they were when it began, and B,
+	// which began after the plant, keeps it as it found it.
+	confineTestNeedNS(t, true)
+	root, u, _ := plantTestWorkspace(t)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(t, err)
+	r := &Shell{Dir: root, Checker: sb, Credential: u.cred, Timeout: 30 * time.Second}
+	for range 2 { // the walk is kept from the second run on
+		_, err := r.Run(context.Background(), "true")
+		require.NoError(t, err)
+	}
+	type ran struct {
+		res Result
+		err error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		res, err := r.Run(context.Background(), "sleep 0.5; echo '{}' > .mcp.json; sleep 2; echo a")
+		done <- ran{res, err}
+	}()
+	require.Eventually(t, func() bool { _, err := os.Lstat(filepath.Join(root, ".mcp.json")); return err == nil }, 10*time.Second, 10*time.Millisecond)
+	resB, err := r.Run(context.Background(), "echo b")
+	require.NoError(t, err)
+	assert.Equal(t, "b\n", resB.Output)
+	assert.Empty(t, resB.Confined.Planted, "B began after the plant")
+	a := <-done
+	require.NoError(t, a.err)
+	assert.Equal(t, []string{".mcp.json"}, plantTestRel(root, a.res.Confined.Planted))
+	assert.NoFileExists(t, filepath.Join(root, ".mcp.json"))
+	assert.FileExists(t, filepath.Join(root, ".mcp.json"+confinePlantSuffix))
+}

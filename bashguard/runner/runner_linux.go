@@ -83,6 +83,7 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 		plan, lvl, err = confinePrepare(c, support.abi, tmp)
 	}
 	if err != nil {
+		plan.plants.release()
 		return Result{ExitCode: -1, Confined: ConfineLevel{Reason: err.Error() + "; the command was refused"}}, err
 	}
 	if plan.TmpBind[1] != "" {
