@@ -176,6 +176,21 @@ func DefaultConfineDevices() []string {
 //
 // With ReadSecrets set there is no walk and the roots are granted whole.
 //
+// # Protected paths
+//
+// The walk also finds the protected paths of the roots (those the checker
+// refuses to let a command write, the names of Protect, and a git
+// directory's config and hooks), which the mount namespace binds
+// read-only. A protected path that does not exist cannot be bound, and
+// Landlock cannot refuse the creation of one name in a directory the
+// command may write; so the walk records every directory it lists, and
+// once every process of the run is gone the runner lists again those that
+// changed and moves each entry the command created at a protected path
+// aside, to NAME.toolgate-quarantine in the same directory, reporting it
+// in [ConfineLevel.Planted] and in the command's output. Anything created
+// at a protected path between the walk and the end of the run, by whoever,
+// is moved aside; what existed at the walk is never touched.
+//
 // # The launcher
 //
 // Landlock confines the process that asks and everything it starts, and a

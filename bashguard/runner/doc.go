@@ -14,7 +14,9 @@
 // processes, no keyrings); and, where the user may have them, PID, mount
 // and network namespaces (every process ends with the call, runtime
 // sockets hidden, protected paths read-only, a loopback-only network on
-// request). The host process is never restricted: the runner starts the
+// request). A protected path that did not exist, which the command
+// creates, is moved aside once the run is over ([ConfinePlant]). The
+// host process is never restricted: the runner starts the
 // program again as a launcher that confines itself and executes bash. For
 // that, a program that runs commands adds one line at the start of main:
 //
