@@ -36,6 +36,35 @@ func (s *Sandbox) Secret(path string) (pattern string, ok bool) {
 	return s.secret.first(cands...)
 }
 
+// Protected reports whether path is a protected path by its name,
+// wherever it leads, and which pattern it matches: the paths a write of
+// is asked because the file runs code or widens the agent's rights the
+// next time something starts. The patterns are matched as in [Sandbox.Secret]
+// (the resolved path, the path as written and every link followed), and
+// nothing is looked up by identity: the question is about the name, for a
+// caller that must tell a protected path from a secret one, such as a
+// confined runner judging the entries a command created (package
+// bashguard/runner). A nil *Sandbox knows no protected paths.
+func (s *Sandbox) Protected(path string) (pattern string, ok bool) {
+	if s == nil || validate(path) != nil {
+		return "", false
+	}
+	w := walker{collect: true}
+	var buf [8]string
+	cands := buf[:0]
+	if r, err := w.walk(path, path, s.workDir); err == nil {
+		cands = append(cands, r)
+	}
+	if lexical := path; filepath.IsAbs(lexical) || s.workDir != "" {
+		if !filepath.IsAbs(lexical) {
+			lexical = s.workDir + "/" + lexical
+		}
+		cands = append(cands, filepath.Clean(lexical))
+	}
+	cands = append(cands, w.links...)
+	return s.protected.first(cands...)
+}
+
 // SecretBeneath reports whether a search of the resolved directory dir
 // that reads every file beneath it (Grep, rg) would read a secret under a
 // name that is not secret: the target of a link whose own name is secret

@@ -15,7 +15,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/toolgate/toolgate/bashguard"
-	"github.com/toolgate/toolgate/permission"
 )
 
 // Code planted for the next run. The mount namespace binds every
@@ -363,23 +362,47 @@ func (k *confinePlantCheck) entry(fd int, dir, name string, at confineWalkAt, to
 	return nil
 }
 
-// protected says why the walk would bind path read-only, as
-// confineWalk.protect decides, and where the walk is below it.
+// confineProtectedNames is a checker that can tell a protected path
+// from a secret one by its name ([sandbox.Sandbox.Protected]): a write of
+// either is refused, but only a protected path is run or read as
+// configuration later, and a secret the command creates (cp .env.example
+// .env, a key it generates) is its to keep.
+type confineProtectedNames interface {
+	Protected(path string) (pattern string, ok bool)
+}
+
+// protected says why path, an entry the run created, was planted, and
+// where the walk is below it: the walk would bind it read-only
+// (confineWalk.protect: in a git directory by confineGitReadOnly, else
+// when the checker refuses to let a command write it or Protect names
+// it), and the checker, where it can tell, names it protected rather than
+// secret or of a kind no file tool opens. A checker that cannot tell has
+// every entry it refuses to let a command write moved aside.
 func (k *confinePlantCheck) protected(path, name string, dir bool, at confineWalkAt) (why string, sub confineWalkAt, ok bool) {
 	k.w.binds = k.w.binds[:0]
 	sub = k.w.protect(path, name, dir, at)
 	if len(k.w.binds) == 0 {
 		return "", sub, false
 	}
-	switch d, reason := runCheckWrite(k.w.checker, path); {
+	switch {
 	case at.inGit:
 		return "git runs or reads it", sub, true
-	case d != permission.Allow && reason != "":
-		return reason, sub, true
-	case d != permission.Allow:
-		return "the checker refuses to let a command write it", sub, true
+	case k.w.names[name]:
+		return "Confinement.Protect names it", sub, true
 	}
-	return "Confinement.Protect names it", sub, true
+	if pc, can := k.w.checker.(confineProtectedNames); can {
+		pat, ok := pc.Protected(path)
+		if !ok {
+			// A secret, not bound for this run: what is below it is
+			// judged as the rest.
+			return "", confineWalkAt{inGit: sub.inGit}, false
+		}
+		return "protected path, matches " + strconv.Quote(pat), sub, true
+	}
+	if _, reason := runCheckWrite(k.w.checker, path); reason != "" {
+		return reason, sub, true
+	}
+	return "the checker refuses to let a command write it", sub, true
 }
 
 // quarantine moves the entry name of the directory open as fd aside, or

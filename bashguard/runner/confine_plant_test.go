@@ -56,6 +56,7 @@ printf '[submodule "x"]\n' > .gitmodules
 mkdir -p .git/hooks && printf '#!/bin/sh\ntouch /tmp/pwned\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit
 mkdir -p fresh/deeper && echo '{}' > fresh/deeper/.mcp.json
 echo out > out.txt
+echo S=1 > .env && echo k > src/key.pem
 echo 'package main' > src/new.go
 mkdir -p build/obj && echo o > build/obj/a.o
 mkdir newpkg && echo a > newpkg/a.go && echo b > newpkg/b.go
@@ -73,6 +74,8 @@ var plantTestPlanted = []string{
 var plantTestBenign = map[string]string{
 	"out.txt": "out\n", "src/new.go": "package main\n", "build/obj/a.o": "o\n",
 	"newpkg/a.go": "a\n", "newpkg/b.go": "b\n", ".github": "", "fresh/deeper": "",
+	// Secrets the command makes are its own: not run later, kept.
+	".env": "S=1\n", "src/key.pem": "k\n",
 }
 
 // plantTestCheck asserts that each of planted was moved aside (to its
@@ -158,7 +161,7 @@ func TestEscapePlantingAcrossKeptRuns(t *testing.T) {
 			require.NoError(t, os.WriteFile(userFile, []byte("user\n"), 0o644))
 			before["sub/"+filepath.Base(userFile)] = "user\n"
 		}
-		for _, name := range []string{"out.txt", "src/new.go", "build", "newpkg"} {
+		for _, name := range []string{"out.txt", "src/new.go", "build", "newpkg", ".env", "src/key.pem"} {
 			require.NoError(t, os.RemoveAll(filepath.Join(root, name)))
 		}
 		res, err := r.Run(context.Background(), plantTestScript)
@@ -217,8 +220,8 @@ func TestEscapePlantingReportedOnTheStreamedStderr(t *testing.T) {
 	res, err := r.Run(context.Background(), `echo '{}' > .mcp.json; echo ok`)
 	require.NoError(t, err)
 	assert.Equal(t, "ok\n", stdout.String())
-	assert.Equal(t, "toolgate: moved "+root+"/.mcp.json, which the command created where no command may write (write "+root+
-		"/.mcp.json: protected path (matches \".mcp.json\")), to "+root+"/.mcp.json"+confinePlantSuffix+"\n", stderr.String())
+	assert.Equal(t, "toolgate: moved "+root+"/.mcp.json, which the command created where no command may write (protected path, matches \".mcp.json\"), to "+
+		root+"/.mcp.json"+confinePlantSuffix+"\n", stderr.String())
 	assert.Equal(t, []string{".mcp.json"}, plantTestRel(root, res.Confined.Planted))
 	assert.NoFileExists(t, filepath.Join(root, ".mcp.json"))
 }
