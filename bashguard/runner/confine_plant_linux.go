@@ -4,6 +4,7 @@ package runner
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -42,6 +43,11 @@ import (
 // confinePlantSuffix is what a planted entry's name gets when it is moved
 // aside.
 const confinePlantSuffix = ".toolgate-quarantine"
+
+// confinePlantLines bounds the lines the output gets, one per planted
+// entry (an npm install may bring hundreds of .github directories); the
+// result lists them all.
+const confinePlantLines = 20
 
 // confinePlantRecent is how close to the start of the walk a
 // directory's recorded change time may be before the directory is listed
@@ -469,7 +475,11 @@ func confinePlantRevert(c runConfig, plan *confinePlan, res *Result) {
 	}
 	res.Confined.Planted = planted
 	var b strings.Builder
-	for _, p := range planted {
+	for i, p := range planted {
+		if i == confinePlantLines {
+			fmt.Fprintf(&b, "toolgate: and %d more entries the command created where no command may write, each moved aside to NAME%s\n", len(planted)-i, confinePlantSuffix)
+			break
+		}
 		b.WriteString(p.String())
 		b.WriteByte('\n')
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -55,6 +56,7 @@ mkdir -p .devcontainer && echo '{}' > .devcontainer/devcontainer.json
 printf '[submodule "x"]\n' > .gitmodules
 mkdir -p .git/hooks && printf '#!/bin/sh\ntouch /tmp/pwned\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit
 mkdir -p fresh/deeper && echo '{}' > fresh/deeper/.mcp.json
+ln -s ../elsewhere .pre-commit-config.yaml
 echo out > out.txt
 echo S=1 > .env && echo k > src/key.pem
 echo 'package main' > src/new.go
@@ -66,7 +68,7 @@ echo done`
 // the root: the top-most protected entry of each.
 var plantTestPlanted = []string{
 	".claude", ".devcontainer", ".envrc", ".git/hooks", ".github/workflows", ".gitmodules",
-	".husky", ".mcp.json", ".vscode", "CLAUDE.md", "fresh/deeper/.mcp.json", "sub/.vscode",
+	".husky", ".mcp.json", ".pre-commit-config.yaml", ".vscode", "CLAUDE.md", "fresh/deeper/.mcp.json", "sub/.vscode",
 }
 
 // plantTestBenign are the benign entries plantTestScript creates, with
@@ -134,7 +136,7 @@ func TestEscapePlantingAProtectedPathThatDidNotExist(t *testing.T) {
 	assert.Contains(t, res.Output, "toolgate: moved "+root+"/.mcp.json, which the command created where no command may write (")
 	assert.Contains(t, res.Output, "toolgate: moved "+root+"/.git/hooks, which the command created where no command may write (git runs or reads it), to "+root+"/.git/hooks"+confinePlantSuffix+"\n")
 	assert.Contains(t, res.Output, "toolgate: moved "+root+"/CLAUDE.md, which the command created where no command may write (Confinement.Protect names it)")
-	assert.Contains(t, res.Confined.String(), "; 12 planted paths moved aside")
+	assert.Contains(t, res.Confined.String(), "; 13 planted paths moved aside")
 	// What was moved aside is the command's, kept whole for the user.
 	b, err := os.ReadFile(filepath.Join(root, ".claude"+confinePlantSuffix, "settings.local.json"))
 	require.NoError(t, err)
@@ -259,4 +261,26 @@ func TestEscapePlantingWhileAnotherRunUpdatesTheKeptWalk(t *testing.T) {
 	assert.Equal(t, []string{".mcp.json"}, plantTestRel(root, a.res.Confined.Planted))
 	assert.NoFileExists(t, filepath.Join(root, ".mcp.json"))
 	assert.FileExists(t, filepath.Join(root, ".mcp.json"+confinePlantSuffix))
+}
+
+func TestEscapePlantingManyReportsThemAllAndBoundsTheOutput(t *testing.T) {
+	confineTestNeedNS(t, true)
+	root, u, _ := plantTestWorkspace(t)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(t, err)
+	r := &Shell{Dir: root, Checker: sb, Credential: u.cred}
+	// As an npm install brings packages with their own .github/.
+	res, err := r.Run(context.Background(), `for i in $(seq 30); do mkdir -p node_modules/p$i/.github/workflows && echo on > node_modules/p$i/.github/workflows/ci.yml; echo x > node_modules/p$i/index.js; done; echo ok`)
+	require.NoError(t, err)
+	assert.Len(t, res.Confined.Planted, 30)
+	lines := strings.Split(strings.TrimSuffix(res.Output, "\n"), "\n")
+	require.Len(t, lines, 1+confinePlantLines+1, res.Output)
+	assert.Equal(t, "ok", lines[0])
+	assert.Equal(t, "toolgate: and 10 more entries the command created where no command may write, each moved aside to NAME"+confinePlantSuffix, lines[len(lines)-1])
+	for i := 1; i <= 30; i++ {
+		p := filepath.Join(root, "node_modules", "p"+strconv.Itoa(i))
+		assert.NoDirExists(t, filepath.Join(p, ".github/workflows"))
+		assert.FileExists(t, filepath.Join(p, ".github/workflows"+confinePlantSuffix, "ci.yml"))
+		assert.FileExists(t, filepath.Join(p, "index.js"))
+	}
 }
