@@ -300,17 +300,19 @@ func (k *confinePlantCheck) dir(fd int, path string, d *confinePlantDir, started
 		return
 	}
 	d.fill(k.snap)
-	for _, name := range names {
+	for _, e := range names {
+		name := e.Name()
 		i, found := slices.BinarySearchFunc(d.names, name, func(n confinePlantName, name string) int { return strings.Compare(n.name, name) })
-		if found {
-			old := d.names[i]
+		if found && e.Type()&fs.ModeDir == 0 && e.Type() != fs.ModeIrregular {
+			continue // there before (a file's name is what counts)
+		}
+		if found && d.names[i].dir {
 			var cst unix.Stat_t
 			if unix.Fstatat(fd, name, &cst, unix.AT_SYMLINK_NOFOLLOW) != nil {
 				continue
 			}
-			isDir := cst.Mode&unix.S_IFMT == unix.S_IFDIR
-			if !isDir || (old.dir && old.id == (confineIdentity{uint64(cst.Dev), cst.Ino})) {
-				continue // there before (a file's name is what counts)
+			if d.names[i].id == (confineIdentity{uint64(cst.Dev), cst.Ino}) {
+				continue // the same directory: recorded on its own
 			}
 		}
 		k.entry(fd, path, name, d.at, true)
@@ -357,7 +359,7 @@ func (k *confinePlantCheck) entry(fd int, dir, name string, at confineWalkAt, to
 		return nil
 	}
 	for _, n := range names {
-		if err := k.entry(cfd, path, n, at, false); err != nil {
+		if err := k.entry(cfd, path, n.Name(), at, false); err != nil {
 			if top {
 				k.quarantine(fd, path, name, at, "the command created more entries below it than the runner checks")
 				return nil
@@ -448,21 +450,21 @@ func (k *confinePlantCheck) quarantine(fd int, path, name string, at confineWalk
 	k.planted = append(k.planted, p)
 }
 
-// confinePlantList lists the directory open as fd, sorted; fd stays
-// open.
-func confinePlantList(fd int) ([]string, error) {
+// confinePlantList lists the directory open as fd, sorted by name; fd
+// stays open.
+func confinePlantList(fd int) ([]fs.DirEntry, error) {
 	dup, err := unix.Dup(fd)
 	if err != nil {
 		return nil, err
 	}
 	f := os.NewFile(uintptr(dup), "dir")
 	defer f.Close()
-	names, err := f.Readdirnames(-1)
+	entries, err := f.ReadDir(-1)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	slices.Sort(names)
-	return names, nil
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
 }
 
 // confinePlantRevert is the check after a run of plan: what the run

@@ -284,3 +284,26 @@ func TestEscapePlantingManyReportsThemAllAndBoundsTheOutput(t *testing.T) {
 		assert.FileExists(t, filepath.Join(p, "index.js"))
 	}
 }
+
+func TestPlantCheckWindowTakesWhatAnyoneCreatesDuringTheRun(t *testing.T) {
+	// The documented window: a protected path the user creates while a
+	// command runs, where none was when the run began, cannot be told
+	// from the command's, and is moved aside (not deleted) with it; one
+	// created before the run began is kept (the other tests).
+	confineTestNeedNS(t, true)
+	root, u, _ := plantTestWorkspace(t)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(t, err)
+	r := &Shell{Dir: root, Checker: sb, Credential: u.cred}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = os.WriteFile(filepath.Join(root, ".mcp.json"), []byte("user\n"), 0o644)
+	}()
+	res, err := r.Run(context.Background(), "sleep 1.5; echo ok")
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(res.Output, "ok\n"), res.Output)
+	assert.Equal(t, []string{".mcp.json"}, plantTestRel(root, res.Confined.Planted))
+	b, err := os.ReadFile(filepath.Join(root, ".mcp.json"+confinePlantSuffix))
+	require.NoError(t, err)
+	assert.Equal(t, "user\n", string(b))
+}
