@@ -249,10 +249,7 @@ func (s *confinePlantSnap) revert(checker bashguard.PathChecker, protect []strin
 		if rel == "" {
 			rel = "."
 		}
-		fd, err := unix.Openat2(rfd, rel, &unix.OpenHow{
-			Flags:   unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_CLOEXEC,
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-		})
+		fd, err := confinePlantOpenBeneath(rfd, rel)
 		if err != nil {
 			continue // gone or replaced: the directory above sees it
 		}
@@ -349,13 +346,19 @@ func (k *confinePlantCheck) entry(fd int, dir, name string, at confineWalkAt, to
 	} else {
 		at = sub
 	}
-	cfd, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil
+	cfd, err := confinePlantOpenDir(fd, name)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return nil // gone, or replaced by a file
 	}
-	defer unix.Close(cfd)
-	names, err := confinePlantList(cfd)
+	var names []fs.DirEntry
+	if err == nil {
+		defer unix.Close(cfd)
+		names, err = confinePlantList(cfd)
+	}
 	if err != nil {
+		// A directory of the run's that cannot be searched may hold
+		// anything: moved aside whole.
+		k.quarantine(fd, path, name, at, "the runner cannot list it ("+err.Error()+")")
 		return nil
 	}
 	for _, n := range names {
@@ -448,6 +451,48 @@ func (k *confinePlantCheck) quarantine(fd int, path, name string, at confineWalk
 		p.Error = err.Error()
 	}
 	k.planted = append(k.planted, p)
+}
+
+// confinePlantOpenDir opens the directory name of the directory open as
+// fd, for listing, without following a link or blocking. A directory the
+// command took its owner's rights from (chmod 000, so that nobody looks
+// inside) gets them back first: the runner runs as that owner, and a
+// directory it cannot list is one it cannot check.
+func confinePlantOpenDir(fd int, name string) (int, error) {
+	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	cfd, err := unix.Openat(fd, name, flags, 0)
+	if !errors.Is(err, unix.EACCES) {
+		return cfd, err
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || int(st.Uid) != os.Geteuid() {
+		return -1, err
+	}
+	if cerr := unix.Fchmodat(fd, name, st.Mode&0o7777|0o700, 0); cerr != nil {
+		return -1, err
+	}
+	return unix.Openat(fd, name, flags, 0)
+}
+
+// confinePlantOpenBeneath opens the directory rel of the root open as
+// rfd, for listing, with no link followed on the way, as
+// confinePlantOpenDir does.
+func confinePlantOpenBeneath(rfd int, rel string) (int, error) {
+	how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	parent, base := ".", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		parent, base = rel[:i], rel[i+1:]
+	}
+	if rel == "." {
+		// The root itself: its own directory, through the O_PATH one.
+		return confinePlantOpenDir(rfd, ".")
+	}
+	pfd, err := unix.Openat2(rfd, parent, how)
+	if err != nil {
+		return -1, err
+	}
+	defer unix.Close(pfd)
+	return confinePlantOpenDir(pfd, base)
 }
 
 // confinePlantList lists the directory open as fd, sorted by name; fd

@@ -307,3 +307,23 @@ func TestPlantCheckWindowTakesWhatAnyoneCreatesDuringTheRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "user\n", string(b))
 }
+
+func TestEscapePlantingBehindDirectoriesMadeUnlistable(t *testing.T) {
+	// A command hides what it planted behind chmod 000, in a directory it
+	// makes and in one that was there. The runner runs as the owner: it
+	// gives the owner's rights back and looks (run as root, as the tests
+	// may be, the modes stop it not at all).
+	confineTestNeedNS(t, true)
+	root, u, _ := plantTestWorkspace(t)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(t, err)
+	r := &Shell{Dir: root, Checker: sb, Credential: u.cred}
+	res, err := r.Run(context.Background(), `mkdir -p hidden/deep && echo '{}' > hidden/deep/.mcp.json && chmod 000 hidden/deep hidden
+echo x > sub/.envrc && chmod 000 sub && echo ok`)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(res.Output, "ok\n"), res.Output)
+	assert.Equal(t, []string{"hidden/deep/.mcp.json", "sub/.envrc"}, plantTestRel(root, res.Confined.Planted))
+	assert.NoFileExists(t, filepath.Join(root, "hidden/deep/.mcp.json"))
+	assert.NoFileExists(t, filepath.Join(root, "sub/.envrc"))
+	assert.FileExists(t, filepath.Join(root, "sub/README"))
+}
