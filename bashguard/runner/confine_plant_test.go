@@ -295,11 +295,19 @@ func TestPlantCheckWindowTakesWhatAnyoneCreatesDuringTheRun(t *testing.T) {
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
 	require.NoError(t, err)
 	r := &Shell{Dir: root, Checker: sb, Credential: u.cred}
+	// The user writes .mcp.json once the command has started, and the
+	// command ends once it sees the user's signal.
 	go func() {
-		time.Sleep(300 * time.Millisecond)
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Lstat(filepath.Join(root, "started")); err == nil {
+				break
+			}
+		}
 		_ = os.WriteFile(filepath.Join(root, ".mcp.json"), []byte("user\n"), 0o644)
+		_ = os.WriteFile(filepath.Join(root, "go"), nil, 0o644)
 	}()
-	res, err := r.Run(context.Background(), "sleep 1.5; echo ok")
+	r.Timeout = 30 * time.Second
+	res, err := r.Run(context.Background(), "touch started; while [ ! -e go ]; do sleep 0.05; done; echo ok")
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(res.Output, "ok\n"), res.Output)
 	assert.Equal(t, []string{".mcp.json"}, plantTestRel(root, res.Confined.Planted))
