@@ -32,6 +32,9 @@ type wsCache struct {
 	tick  uint64
 	racy  time.Duration // extra age a stamp needs to be trusted, beyond the granularity; tests lower it
 	noTTL bool          // tests: trust every stamp however recent
+	// histBudget bounds the reading of a repository's history; nil is
+	// defaultHistBudget (tests lower it).
+	histBudget *histBudget
 }
 
 // wsFact is one computed fact and the stamps it depends on. It is not
