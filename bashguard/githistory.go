@@ -51,8 +51,16 @@ var defaultHistBudget = histBudget{objects: 100_000, bytes: 128 << 20, paths: 50
 // gitHistory is the sorted list of the paths a repository's history holds
 // (relative to the top of its work tree), or why it is not known.
 type gitHistory struct {
-	paths []string
-	why   string // not "" when the history is unknown
+	paths   []string
+	commits []string // the hex ids of the commits read, sorted
+	why     string   // not "" when the history is unknown
+}
+
+// reaches reports whether a commit of the history has an id starting
+// with the hex prefix id.
+func (h *gitHistory) reaches(id string) bool {
+	i, _ := slices.BinarySearch(h.commits, id)
+	return i < len(h.commits) && strings.HasPrefix(h.commits[i], id)
 }
 
 // errHistBudget is the reading over its budget.
@@ -67,6 +75,7 @@ type histReader struct {
 	packs   []*histPack
 	shallow map[string]bool // commits whose parents are not in the repository
 	paths   map[string]struct{}
+	commits []string
 	seen    map[string]bool // commits and tags visited, by raw id
 	trees   map[string]bool // (raw tree id, directory) pairs visited
 }
@@ -105,7 +114,8 @@ func readGitHistory(top string, r *stampRec, b histBudget) *gitHistory {
 		out = append(out, p)
 	}
 	slices.Sort(out)
-	return &gitHistory{paths: out}
+	slices.Sort(h.commits)
+	return &gitHistory{paths: out, commits: h.commits}
 }
 
 func (h *histReader) close() {
@@ -348,6 +358,7 @@ func (h *histReader) visit(root []byte) error {
 			if !ok {
 				return errors.New("the commit " + hex.EncodeToString(id) + " cannot be read")
 			}
+			h.commits = append(h.commits, hex.EncodeToString(id))
 			if err := h.tree(tree, ""); err != nil {
 				return err
 			}

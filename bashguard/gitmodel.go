@@ -101,8 +101,12 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 	if f.printsContent(s) {
 		a.gitObjectsByID(c, s, v, &f)
 	}
-	if f.printsContent(s) && a.gitWholeTree(v, &f) {
-		a.gitTrackedContent(c, s.name+" prints the content of the tracked files")
+	if f.printsContent(s) {
+		whole := a.gitWholeTree(v, &f) && !gitBlobsOnly(v, &f)
+		if whole {
+			a.gitTrackedContent(c, s.name+" prints the content of the tracked files")
+		}
+		a.gitHistoryContent(c, s, v, &f, whole)
 	}
 	specAllows(c, s)
 }
@@ -222,6 +226,144 @@ func (a *analyzer) gitTrackedContent(c *verdictAcc, what string) {
 	}
 }
 
+// gitBlobsOnly reports a command line whose operands are all
+// <rev>:<path> (git show HEAD:README.md): git prints those files, which
+// the operand loop judges, and no patch.
+func gitBlobsOnly(v *argv, f *specFacts) bool {
+	if len(f.ops) == 0 || len(f.afterDashes()) > 0 {
+		return false
+	}
+	for _, at := range f.ops {
+		if _, ok := gitBlobPath(v.vals[at]); !ok && !f.handled(at) {
+			return false
+		}
+	}
+	return true
+}
+
+// gitHistoryContent judges a git command line whose output carries the
+// content of files of history (git log -p, git show REV, git diff REV,
+// git archive REV): every path a commit of the repository's history
+// holds, below the pathspecs the line gives, goes through the path judge
+// as a read, as gitTrackedContent does for the index, so that a secret
+// committed once and no longer tracked is not printed from an old commit.
+// indexDone says the index's paths were judged already. What the spec's
+// history says decides whether the line reads history at all: git diff
+// does only with a revision, or --cached (against HEAD). A history that
+// cannot be read, or is larger than the guard reads, asks.
+func (a *analyzer) gitHistoryContent(c *verdictAcc, s *spec, v *argv, f *specFacts, indexDone bool) {
+	if s.history == histNone || gitBlobsOnly(v, f) {
+		return
+	}
+	specs, revs := a.gitPathspecs(v, f)
+	if s.history == histRevs && !revs && !f.has("--cached", "--staged", "--merge-base") {
+		return // the work tree against the index: the tracked files only
+	}
+	a.judgeHistory(c, s.name+" prints the content of files in history", specs, indexDone)
+}
+
+// judgeHistory judges the paths of the history below the pathspecs specs
+// (all of them when nil) as reads, for a command whose output carries
+// their content (what says so); those the index tracks are left out when
+// indexDone, as gitTrackedContent judged them.
+func (a *analyzer) judgeHistory(c *verdictAcc, what string, specs []string, indexDone bool) {
+	top, why := a.repoTop()
+	if top == "" || why != "" {
+		return // no repository: git prints nothing; another one: asked (gitRepo)
+	}
+	h := a.g.ws.history(top)
+	if h.why != "" {
+		c.addf(permission.Ask, RuleGitContent, what, ", and "+h.why, "", false)
+		return
+	}
+	var x *gitIndex
+	if indexDone {
+		x, _ = a.trackedScope()
+	}
+	for _, rel := range h.paths {
+		if !underPathspec(rel, specs) || x != nil && x.tracked(rel) {
+			continue
+		}
+		r := a.judgePath(top+"/"+rel, Read)
+		switch r.Decision {
+		case permission.Allow:
+			continue
+		case permission.Ask:
+			c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+		default:
+			c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+		}
+		return
+	}
+}
+
+// gitPathspecs returns the pathspecs of a git command line that limit
+// what it prints, relative to the top of the work tree (nil for the whole
+// history), and whether it names a revision. The operands after "--" are
+// pathspecs; one before it is a pathspec when it names a path of the work
+// tree (git takes it so), else a revision. An operand whose value is not
+// known, or a pathspec that cannot be placed in the work tree, leaves the
+// whole history; a pattern asks (gitOperands), and so does too.
+func (a *analyzer) gitPathspecs(v *argv, f *specFacts) (specs []string, revs bool) {
+	whole := false
+	top, _ := a.repoTop()
+	cwd, err := filepath.EvalSymlinks(a.dir)
+	if err != nil || top == "" || f.has("--follow") {
+		return nil, true // --follow prints the file under its earlier names too
+	}
+	for k, at := range f.ops {
+		w := v.vals[at]
+		if f.handled(at) {
+			continue
+		}
+		if !v.literal(at) || gitPattern(w, v.flags[at], a.dir) {
+			return nil, true
+		}
+		after := f.dashes >= 0 && k >= f.dashes
+		if !after {
+			if _, ok := gitBlobPath(w); ok {
+				continue
+			}
+		}
+		p := w
+		if !path.IsAbs(p) {
+			p = cwd + "/" + p
+		}
+		if !after {
+			if _, err := os.Lstat(p); err != nil {
+				revs = true
+				continue
+			}
+		}
+		rel, err := filepath.Rel(top, filepath.Clean(p))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, true
+		}
+		if rel == "." {
+			whole = true
+		}
+		specs = append(specs, rel)
+	}
+	if whole {
+		specs = nil
+	}
+	return specs, revs
+}
+
+// underPathspec reports whether the path rel lies at or below one of the
+// pathspecs specs (all of them when there is none).
+func underPathspec(rel string, specs []string) bool {
+	if specs == nil {
+		return true
+	}
+	for _, s := range specs {
+		if rel == s || strings.HasPrefix(rel, s+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // gitGrep judges the trees git grep searches. It prints matching lines of
 // the files in the tree below the working directory, or below the
 // pathspecs after "--": a recursive read. Without "--" the operands may be
@@ -240,6 +382,7 @@ func (a *analyzer) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 		// A revision's tree may hold a secret the working tree no
 		// longer does.
 		a.gitTrackedContent(c, "git grep searches the files of a revision")
+		a.judgeHistory(c, "git grep searches the files of a revision in history", nil, true)
 	}
 	walked := f.dashes < 0
 	if walked {
@@ -335,35 +478,74 @@ func (a *analyzer) gitObjectsByID(c *verdictAcc, s *spec, v *argv, f *specFacts)
 		if f.handled(at) || f.dashes >= 0 && k >= f.dashes {
 			continue
 		}
-		if w := v.vals[at]; v.literal(at) && isHexID(w) {
-			a.gitObjectByID(c, w, false)
+		w := v.vals[at]
+		if !v.literal(at) {
+			continue
+		}
+		if isHexID(w) {
+			if a.gitObjectByID(c, w, false) == objBlob {
+				f.handle(at) // asked for; and a blob is no revision (gitBlobsOnly)
+			}
+			continue
+		}
+		for _, id := range gitRevIDs(w) {
+			a.gitObjectByID(c, id, false) // 1a2b3c^3, 1a2b..3c4d
 		}
 	}
 }
 
-// gitObjectByID judges the object named by the id w: a blob asks, as does
-// an object that cannot be read; one that is not in the object store is,
-// unless must, taken for a ref of that name.
-func (a *analyzer) gitObjectByID(c *verdictAcc, w string, must bool) {
+// gitObjectByID judges the object named by the id w, and returns its
+// type: a blob asks, as does an object that cannot be read; one that is
+// not in the object store is, unless must, taken for a ref of that name.
+func (a *analyzer) gitObjectByID(c *verdictAcc, w string, must bool) gitObjType {
 	top, why := a.repoTop()
 	if top == "" || why != "" {
-		return // no repository here: git prints nothing
+		return objUnknown // no repository here: git prints nothing
 	}
 	gitDir, why := gitCommonDirRec(top, newStampRec()) // read once, for this command: nothing is kept
 	if why != "" {
 		c.addf(permission.Ask, RuleGitContent, "git prints the object ", w, ", named by its id, whose content cannot be judged here", false)
-		return
+		return objUnknown
 	}
 	t, found := gitObjectType(gitDir, w)
 	switch {
 	case t == objBlob:
 		c.addf(permission.Ask, RuleGitContent, "git prints the object ", w, ", a blob named by its id, whose file no name tells", false)
+	case t == objCommit && !must:
+		// Its patch is judged with the paths of the index and of the
+		// history, which hold its files if a ref, a reflog or the stash
+		// reaches it. One that none does (a stash dropped, a commit
+		// reset away and expired) holds files the guard did not read.
+		if h := a.g.ws.history(top); h.why == "" && !h.reaches(strings.ToLower(w)) {
+			c.addf(permission.Ask, RuleGitContent, "git prints the commit ", w, ", named by its id, which no ref, reflog or stash reaches: the guard did not read its files", false)
+		}
 	case t != objUnknown:
-		// A commit (its patch judged with the tracked paths), a tree (its
-		// names) or a tag.
+		// A commit printed whole (git cat-file -p: its header), a tree
+		// (its names) or a tag.
 	case found || must:
 		c.addf(permission.Ask, RuleGitContent, "git prints the object ", w, ", named by its id, whose type cannot be read here", false)
 	}
+	return t
+}
+
+// gitRevIDs returns the object ids a revision expression starts from
+// (1a2b3c^3, 1a2b3c~2, ^1a2b3c, 1a2b..3c4d, 1a2b...3c4d), when it is not
+// an id alone nor <rev>:<path> (whose path is judged by its name).
+func gitRevIDs(w string) []string {
+	if _, ok := gitBlobPath(w); ok {
+		return nil
+	}
+	var out []string
+	for part := range strings.SplitSeq(strings.ReplaceAll(w, "...", ".."), "..") {
+		part = strings.TrimPrefix(part, "^")
+		if i := strings.IndexAny(part, "^~@{"); i >= 0 {
+			part = part[:i]
+		}
+		if isHexID(part) {
+			out = append(out, part)
+		}
+	}
+	return out
 }
 
 // isHexID reports a word that may be an object id, whole or abbreviated.

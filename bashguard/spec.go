@@ -168,6 +168,15 @@ type example struct {
 }
 
 // spec is what the guard knows of one program or subcommand.
+// histKind says when a git command's content comes from history.
+type histKind uint8
+
+const (
+	histNone   histKind = iota // the work tree and the index only
+	histAlways                 // the revisions given, or HEAD (git log -p, git show, git archive)
+	histRevs                   // only with a revision, or --cached (git diff)
+)
+
 type spec struct {
 	name     string // "git grep"
 	grammar  grammar
@@ -222,6 +231,10 @@ type spec struct {
 	// content: without an option of kind kFormat or kContent, the
 	// output carries the content of files (git diff prints a patch).
 	content bool
+	// history says when the content the output carries comes from the
+	// files of the repository's history, not only from those the index
+	// tracks (gitHistoryContent).
+	history histKind
 	// config are the configuration keys (section.key, or
 	// section.*.key for any subsection) that make the program run a
 	// program when the repository's own configuration sets them.
