@@ -78,20 +78,43 @@ type histReader struct {
 	commits []string
 	seen    map[string]bool // commits and tags visited, by raw id
 	trees   map[string]bool // (raw tree id, directory) pairs visited
+	br      *bufio.Reader   // reused for each object's stream
+	z       io.ReadCloser   // reused: a zlib reader's state is large
+}
+
+// inflate returns the zlib stream at the start of src, reusing the
+// reader's buffers (one object is inflated at a time).
+func (h *histReader) inflate(src io.Reader) (io.Reader, error) {
+	if h.br == nil {
+		h.br = bufio.NewReader(src)
+	} else {
+		h.br.Reset(src)
+	}
+	if h.z == nil {
+		z, err := zlib.NewReader(h.br)
+		if err != nil {
+			return nil, err
+		}
+		h.z = z
+		return z, nil
+	}
+	return h.z, h.z.(zlib.Resetter).Reset(h.br, nil)
 }
 
 // histPack is a pack: its index, read whole, and its pack file, opened.
 type histPack struct {
 	x     *packIndex
 	f     *os.File
+	ra    io.ReaderAt // the pack read whole when small, else f
 	size  int64
 	cache map[int64][]byte // inflated delta bases by offset
 	held  int64            // bytes in cache
 }
 
 const (
-	maxHistCache = 16 << 20 // bytes of delta bases kept per pack
-	maxHistDirs  = 4096     // directories of refs and reflogs listed
+	maxHistCache     = 16 << 20 // bytes of delta bases kept per pack
+	maxHistPacksHeld = 64 << 20 // bytes of packs read whole, for all of them
+	maxHistDirs      = 4096     // directories of refs and reflogs listed
 )
 
 // readGitHistory reads the paths of the history of the repository whose
@@ -202,6 +225,7 @@ func (h *histReader) openPacks() error {
 	if err != nil {
 		return errors.New("the repository's packs cannot be listed")
 	}
+	var held int64
 	for _, e := range ents {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".idx") {
@@ -227,7 +251,17 @@ func (h *histReader) openPacks() error {
 			f.Close()
 			return errors.New("the pack of " + name + " is not a regular file")
 		}
-		h.packs = append(h.packs, &histPack{x: x, f: f, size: fi.Size(), cache: map[int64][]byte{}})
+		p := &histPack{x: x, f: f, ra: f, size: fi.Size(), cache: map[int64][]byte{}}
+		if held+p.size <= maxHistPacksHeld {
+			// One read instead of two a packed object.
+			b := make([]byte, p.size)
+			if _, err := io.ReadFull(f, b); err != nil {
+				f.Close()
+				return errors.New("the pack of " + name + " cannot be read")
+			}
+			p.ra, held = bytes.NewReader(b), held+p.size
+		}
+		h.packs = append(h.packs, p)
 	}
 	return nil
 }
@@ -491,11 +525,11 @@ func (h *histReader) loose(id []byte) (gitObjType, []byte, error) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return objUnknown, nil, missing
 	}
-	z, err := zlib.NewReader(bufio.NewReader(f))
+	z, err := h.inflate(f)
 	if err != nil {
 		return objUnknown, nil, missing
 	}
-	br := bufio.NewReader(z)
+	br := bufio.NewReaderSize(z, 64)
 	head, err := br.ReadString(0)
 	if err != nil || len(head) > 32 {
 		return objUnknown, nil, missing
@@ -557,7 +591,7 @@ func (h *histReader) packed(p *histPack, off int64, depth int) (gitObjType, []by
 		return objUnknown, nil, errors.New("a pack entry's deltas are deeper than the guard follows")
 	}
 	var head [32]byte
-	k, err := p.f.ReadAt(head[:], off)
+	k, err := p.ra.ReadAt(head[:], off)
 	if k == 0 || err != nil && err != io.EOF {
 		return objUnknown, nil, bad
 	}
@@ -614,7 +648,7 @@ func (h *histReader) packed(p *histPack, off int64, depth int) (gitObjType, []by
 	if err := h.spend(size); err != nil {
 		return objUnknown, nil, err
 	}
-	z, err := zlib.NewReader(bufio.NewReader(io.NewSectionReader(p.f, off+int64(i), p.size-off-int64(i))))
+	z, err := h.inflate(io.NewSectionReader(p.ra, off+int64(i), p.size-off-int64(i)))
 	if err != nil {
 		return objUnknown, nil, bad
 	}
