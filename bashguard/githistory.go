@@ -46,7 +46,7 @@ type histBudget struct {
 }
 
 // defaultHistBudget is the budget a Guard reads a history with.
-var defaultHistBudget = histBudget{objects: 100_000, bytes: 128 << 20, paths: 50_000}
+var defaultHistBudget = histBudget{objects: 100_000, bytes: 128 << 20, paths: 20_000}
 
 // gitHistory is the sorted list of the paths a repository's history holds
 // (relative to the top of its work tree), or why it is not known.
