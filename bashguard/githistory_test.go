@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -229,6 +230,13 @@ func TestGitHistoryBounds(t *testing.T) {
 	head := strings.TrimSpace(gitIn(t, gone, "rev-parse", "HEAD"))
 	require.NoError(t, os.Remove(filepath.Join(gone, ".git", "objects", head[:2], head[2:])))
 	assert.Contains(t, readGitHistory(gone, nil, defaultHistBudget).why, "is not in the repository")
+
+	// A FIFO where packed-refs should be is not waited on.
+	fifo := t.TempDir()
+	gitIn(t, fifo, "init", "-q")
+	gitIn(t, fifo, "commit", "-q", "--allow-empty", "-m", "one")
+	require.NoError(t, syscall.Mkfifo(filepath.Join(fifo, ".git", "packed-refs"), 0o644))
+	assert.Contains(t, readGitHistory(fifo, nil, defaultHistBudget).why, "packed-refs cannot be read")
 
 	// A fresh repository has no history.
 	fresh := t.TempDir()

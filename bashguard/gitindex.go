@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // git ls-files and git grep read the files git tracks: the entries of the
@@ -121,13 +122,18 @@ func sha256Repo(cfg []byte) bool {
 	return false
 }
 
-// readAtMost reads the file p, failing when it holds more than n bytes.
+// readAtMost reads the regular file p, failing when it holds more than n
+// bytes or is anything else: a FIFO planted where a repository keeps a
+// file (packed-refs, a ref) is opened without waiting, and not read.
 func readAtMost(p string, n int64) ([]byte, error) {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, errors.New(p + " is not a regular file")
+	}
 	b, err := io.ReadAll(io.LimitReader(f, n+1))
 	if err != nil {
 		return nil, err

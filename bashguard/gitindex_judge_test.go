@@ -69,7 +69,7 @@ func TestTrackedFilesOnly(t *testing.T) {
 			gitIn(t, dir, "add", "-f", ".env")
 			gitIn(t, dir, "commit", "-qm", "secret")
 			gitIn(t, dir, "rm", "-q", "--cached", ".env")
-		}, "ask", "holds .env"},
+		}, "deny", "git grep searches the files of a revision in history, among them .env"},
 		{"git grep -e of a revision", "git grep -e TODO main~0", nil, "ask", "holds .env"},
 		{"git grep of a revision after --", "git grep TODO HEAD -- src", nil, "ask", "holds .env"},
 		{"a planted index naming a path git never writes", "git ls-files | xargs cat", func(dir string) {
