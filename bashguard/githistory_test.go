@@ -245,3 +245,28 @@ func TestGitHistoryBounds(t *testing.T) {
 	assert.Empty(t, h.why)
 	assert.Empty(t, h.paths)
 }
+
+// The delta and commit readers take any bytes: a planted pack neither
+// panics them nor makes them build more than their bound.
+func FuzzHistoryObjects(f *testing.F) {
+	f.Add([]byte("hello world"), []byte{11, 5, 0x91, 0, 5}, []byte("tree 0123456789012345678901234567890123456789\nparent 0123456789012345678901234567890123456789\n\nmsg"))
+	f.Add([]byte(""), []byte{0, 3, 3, 'a', 'b', 'c'}, []byte("tree x\n"))
+	f.Add([]byte("ab"), []byte{2, 0xff, 0xff, 0x7f, 0x90}, []byte{})
+	f.Fuzz(func(t *testing.T, base, delta, commit []byte) {
+		const limit = 1 << 16
+		if out, ok := applyDelta(base, delta, limit); ok && len(out) > limit {
+			t.Fatalf("applyDelta built %d bytes, over %d", len(out), limit)
+		}
+		if tree, parents, ok := commitLinks(commit); ok {
+			if len(tree) != 20 {
+				t.Fatalf("a tree id of %d bytes", len(tree))
+			}
+			for _, p := range parents {
+				if len(p) != 20 {
+					t.Fatalf("a parent id of %d bytes", len(p))
+				}
+			}
+		}
+		tagTarget(commit)
+	})
+}
