@@ -26,6 +26,9 @@ const usage = `usage:
   toolgate check [--host codex] [--settings FILE]... [--managed FILE] < event.json
   toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] [--exit-code] TOOL 'JSON input'
   toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]
+  toolgate import codex|gemini FILE...  (Codex .rules or Gemini CLI policy TOML as toolgate rules:
+                                         a settings fragment on stdout, a warning on stderr for
+                                         whatever does not translate exactly)
   toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote] [-v] [--log-level LEVEL]
   toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE] [-v] [--log-level LEVEL]
                         (runs the gateway toolgate-mcp; install it with
@@ -54,6 +57,8 @@ func run(args []string, e env) int {
 		return runExplain(args[1:], e)
 	case "lint":
 		return runLint(args[1:], e)
+	case "import":
+		return runImport(args[1:], e)
 	case "exec":
 		return runExec(args[1:], e)
 	case "shell-prefix":
