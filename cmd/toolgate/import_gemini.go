@@ -161,8 +161,12 @@ func geminiRule(file string, line int, rule geminiPolicyRule, r *importResult) {
 				skip("commandRegex %q is not a plain prefix, and toolgate's rules match words, not regular expressions", *rule.CommandRegex)
 				return
 			}
-			prefixes = append(prefixes, p)
-			r.warn(file, line, "commandRegex %q read as the command prefix %q", *rule.CommandRegex, p)
+			s, why := regexRule(p)
+			if s == "" {
+				skip("commandRegex %q: %s", *rule.CommandRegex, why)
+				return
+			}
+			specs = append(specs, s)
 		}
 		for _, p := range prefixes {
 			s, why := shellRule(strings.Fields(p))
@@ -315,9 +319,7 @@ func rulesOverlap(a, b string) bool {
 
 // literalPrefix reports whether re, matched as Gemini matches a
 // commandRegex (at the start of the command), is a plain prefix: a
-// literal, optionally followed by .* . The prefix must end at a word
-// boundary for the Bash(prefix:*) rule to say the same; a literal is
-// read so.
+// literal, optionally followed by .* .
 func literalPrefix(re string) (string, bool) {
 	re = strings.TrimPrefix(re, "^")
 	re = strings.TrimSuffix(re, ".*")
@@ -334,6 +336,27 @@ func literalPrefix(re string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// regexRule is the Bash rule for a command that begins with the
+// characters p, as a commandRegex that is a literal matches: the prefix
+// need not end at a word boundary, so the last word ends in '*'
+// (Bash(npm test*) matches "npm tests" and "npm test -v").
+func regexRule(p string) (string, string) {
+	words := strings.Fields(p)
+	for _, w := range words {
+		if !plainWord(w) {
+			return "", fmt.Sprintf("the word %q is not a plain word", w)
+		}
+	}
+	if strings.TrimRight(p, " \t") != p {
+		return shellRule(words)
+	}
+	rule := "Bash(" + strings.Join(words, " ") + "*)"
+	if _, err := permission.ParseRule(rule); err != nil {
+		return "", err.Error()
+	}
+	return rule, ""
 }
 
 // stringOrList reads a TOML value that is a string or a list of strings.

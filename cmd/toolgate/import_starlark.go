@@ -134,7 +134,8 @@ func (l *starLexer) token() (starTok, error) {
 	return starTok{}, fmt.Errorf("line %d: %q is outside the Starlark toolgate reads (top-level calls of strings and lists)", line, c)
 }
 
-// str reads a quoted string at l.off: '…', "…", ”'…”' or """…""".
+// str reads a quoted string at l.off, in single or double quotes, one or
+// three of them.
 func (l *starLexer) str(raw bool) (string, error) {
 	line := l.line
 	q := l.src[l.off : l.off+1]

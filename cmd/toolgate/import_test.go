@@ -208,7 +208,11 @@ x = 1
 	require.NoError(t, importGemini("p.toml", []byte(src), &res))
 	geminiPriorityWarnings(&res)
 	f := res.fragment().Permissions
-	assert.Equal(t, []string{"Bash(git:*)", "Bash(git push:*)", "Bash(npm test:*)"}, f.Allow)
+	assert.Equal(t, []string{"Bash(git:*)", "Bash(git push:*)", "Bash(npm test*)"}, f.Allow)
+	// A literal commandRegex matches characters, not words, as Gemini's does.
+	assert.True(t, rulesMatchCommand(f.Allow[2:], []string{"npm", "tests"}))
+	assert.True(t, rulesMatchCommand(f.Allow[2:], []string{"npm", "test", "-v"}))
+	assert.False(t, rulesMatchCommand(f.Allow[2:], []string{"npm", "run", "test"}))
 	assert.Equal(t, []string{"mcp__github__create_issue"}, f.Ask)
 	assert.Equal(t, []string{"Bash(git push --force:*)", "mcp__jira"}, f.Deny)
 	var warns []string
@@ -219,7 +223,6 @@ x = 1
 		`p.toml:44: "other" is not a policy rule Gemini CLI's loader reads, and is not translated`,
 		`p.toml:37: rule key "colour" is not one Gemini CLI's loader reads, and is not translated`,
 		`p.toml:7: denyMessage "no force pushes" is not carried: toolgate's reason names the rule, not this text`,
-		`p.toml:14: commandRegex "npm test" read as the command prefix "npm test"`,
 		`p.toml:20: rule not translated: commandRegex "rm (-rf|-fr)" is not a plain prefix, and toolgate's rules match words, not regular expressions`,
 		`p.toml:39: rule not translated: tool "mcp_my_server_tool": where Gemini's mcp_<server>_<tool> splits is ambiguous; write mcpName`,
 		`p.toml:1: priority 200 allow Bash(git:*) is overridden in toolgate by the deny Bash(git push --force:*) (p.toml:7, priority 100): Gemini CLI lets the higher priority decide, toolgate's deny beats ask beats allow`,
