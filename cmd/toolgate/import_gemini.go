@@ -279,42 +279,66 @@ func geminiAlsoCovered(tools []string) map[string][]string {
 	return out
 }
 
-// geminiPriorityWarnings names every pair of translated rules whose
-// order Gemini CLI decides by priority the other way round from
-// toolgate: a rule of higher priority with a weaker decision (allow over
-// ask or deny, ask over deny) that covers calls the other covers too.
+// geminiPriorityWarnings names every translated rule whose order
+// against another Gemini CLI decides by priority the other way round
+// from toolgate: a rule of higher priority with a weaker decision (allow
+// over ask or deny, ask over deny) that covers calls the other covers
+// too. One warning per rule names the first such other rule.
 func geminiPriorityWarnings(r *importResult) {
+	if len(r.priorities) != len(r.Rules) {
+		return // not Gemini's rules: they carry no priority
+	}
 	strength := map[permission.Decision]int{permission.Allow: 0, permission.Ask: 1, permission.Deny: 2}
+	parsed := make([]permission.Rule, len(r.Rules))
+	for i, ir := range r.Rules {
+		parsed[i], _ = permission.ParseRule(ir.Rule)
+	}
 	for i, hi := range r.Rules {
+		first, more := -1, 0
 		for j, lo := range r.Rules {
-			if r.priorities[i] <= r.priorities[j] || strength[hi.Decision] >= strength[lo.Decision] || !rulesOverlap(hi.Rule, lo.Rule) {
+			if r.priorities[i] <= r.priorities[j] || strength[hi.Decision] >= strength[lo.Decision] || !rulesOverlap(parsed[i], parsed[j]) {
 				continue
 			}
-			r.warn(hi.File, hi.Line, "priority %d %s %s is overridden in toolgate by the %s %s (%s:%d, priority %d): Gemini CLI lets the higher priority decide, toolgate's deny beats ask beats allow",
-				r.priorities[i], hi.Decision, hi.Rule, lo.Decision, lo.Rule, lo.File, lo.Line, r.priorities[j])
+			if first < 0 {
+				first = j
+			} else {
+				more++
+			}
 		}
+		if first < 0 {
+			continue
+		}
+		lo := r.Rules[first]
+		also := ""
+		if more > 0 {
+			also = fmt.Sprintf(" and %d more", more)
+		}
+		r.warn(hi.File, hi.Line, "priority %d %s %s is overridden in toolgate by the %s %s (%s:%d, priority %d)%s: Gemini CLI lets the higher priority decide, toolgate's deny beats ask beats allow",
+			r.priorities[i], hi.Decision, hi.Rule, lo.Decision, lo.Rule, lo.File, lo.Line, r.priorities[first], also)
 	}
 }
 
 // rulesOverlap reports whether some call could match both rules: their
-// tools overlap, and a specifier of one is empty or a word prefix of the
-// other's.
-func rulesOverlap(a, b string) bool {
-	ra, err1 := permission.ParseRule(a)
-	rb, err2 := permission.ParseRule(b)
-	if err1 != nil || err2 != nil {
-		return true
-	}
-	if !ra.CoversTool(rb.Tool) && !rb.CoversTool(ra.Tool) {
+// tools overlap, and a specifier of one is empty or its words begin the
+// other's (up to a word with a wildcard, where they may).
+func rulesOverlap(a, b permission.Rule) bool {
+	if !a.CoversTool(b.Tool) && !b.CoversTool(a.Tool) {
 		return false
 	}
-	if ra.Specifier == "" || rb.Specifier == "" {
+	if a.Specifier == "" || b.Specifier == "" {
 		return true
 	}
-	wa := strings.Fields(strings.TrimSuffix(ra.Specifier, ":*"))
-	wb := strings.Fields(strings.TrimSuffix(rb.Specifier, ":*"))
-	n := min(len(wa), len(wb))
-	return slices.Equal(wa[:n], wb[:n])
+	wa := strings.Fields(strings.TrimSuffix(a.Specifier, ":*"))
+	wb := strings.Fields(strings.TrimSuffix(b.Specifier, ":*"))
+	for k := range min(len(wa), len(wb)) {
+		if strings.Contains(wa[k], "*") || strings.Contains(wb[k], "*") {
+			return true // a wildcard may match the rest: say they overlap
+		}
+		if wa[k] != wb[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // literalPrefix reports whether re, matched as Gemini matches a

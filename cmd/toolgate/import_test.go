@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgate/toolgate/permission"
 )
 
 // importOutput is what toolgate import prints for res: the settings
@@ -251,4 +252,31 @@ func TestImportCommandLine(t *testing.T) {
 		assert.Contains(t, out.String(), tc.out, tc.args)
 		assert.Contains(t, errb.String(), tc.err, tc.args)
 	}
+}
+
+// FuzzImport: no input makes an importer panic, and every rule an import
+// produces is one toolgate parses.
+func FuzzImport(f *testing.F) {
+	for _, dir := range []string{"codex", "gemini"} {
+		files, _ := filepath.Glob(filepath.Join("testdata", "import", dir, "*"))
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil && !strings.HasSuffix(file, ".golden") && !strings.HasSuffix(file, "LICENSE") {
+				f.Add(data)
+			}
+		}
+	}
+	f.Add([]byte(`prefix_rule(pattern = ["a", ["b", 'c'], r"\d"], match = ["a b '\\d'"], not_match = [["a"]])`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, imp := range []func(string, []byte, *importResult) error{importCodex, importGemini} {
+			var res importResult
+			if imp("f", data, &res) != nil {
+				continue
+			}
+			geminiPriorityWarnings(&res)
+			for _, r := range res.Rules {
+				_, err := permission.ParseRule(r.Rule)
+				require.NoError(t, err, r.Rule)
+			}
+		}
+	})
 }
