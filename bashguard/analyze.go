@@ -99,6 +99,7 @@ type verdictAcc struct {
 	runs, via []string
 	viaActs   bool       // a wrapper's own options do something (see [Command.ViaActs])
 	more      [][]string // further commands it runs (see [Command.RunsMore])
+	asks      []Finding  // every Ask factor (see [Command.Asks])
 }
 
 func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
@@ -126,6 +127,9 @@ func (c *verdictAcc) addc(d permission.Decision, layer permission.Layer, rule pe
 	if d == permission.Allow {
 		return
 	}
+	if d == permission.Ask {
+		c.asks = append(c.asks, Finding{Rule: rule, ByRule: overridable})
+	}
 	// The first factor of the strictest decision gives the reason, except
 	// that a factor no allow rule can lift outranks one that it can.
 	if !c.decided || d < c.dec || d == c.dec && !overridable && !c.nonOver {
@@ -133,6 +137,13 @@ func (c *verdictAcc) addc(d permission.Decision, layer permission.Layer, rule pe
 	}
 	if !overridable {
 		c.nonOver, c.unnamed = true, true
+	}
+}
+
+// plainLast sets [Finding.Plain] of the Ask factor recorded last.
+func (c *verdictAcc) plainLast(plain bool) {
+	if n := len(c.asks); n > 0 {
+		c.asks[n-1].Plain = plain
 	}
 }
 
@@ -340,6 +351,10 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 		}
 		cmd.Decision, cmd.Rule, cmd.Reason, cmd.Cause = c.dec, c.rule, label+": "+c.why[0]+c.why[1]+c.why[2], c.cause
 		cmd.Overridable = c.dec == permission.Ask && literal && !c.nonOver
+		cmd.Asks = nil
+		if c.dec == permission.Ask {
+			cmd.Asks = c.asks
+		}
 		cmd.LiftedBy = nil
 		if c.dec == permission.Ask && literal && c.nonOver && !c.unnamed {
 			cmd.LiftedBy = c.named

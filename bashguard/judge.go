@@ -169,7 +169,12 @@ func (a *analyzer) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdic
 	sub := newAcc()
 	a.judgeArgv(&sub, v, x)
 	if sub.decided {
+		n := len(c.asks)
 		c.addc(sub.dec, sub.layer, sub.rule, sub.cause, via+"runs "+v.vals[0]+": ", sub.why[0], sub.why[1]+sub.why[2], !sub.nonOver)
+		if sub.dec == permission.Ask {
+			// The wrapped command's own factors, not one for them all.
+			c.asks = append(c.asks[:n], sub.asks...)
+		}
 	}
 	return sub
 }

@@ -150,11 +150,33 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 		// X needs approval"): an allow rule lifts the command's own
 		// writes inside the roots, never its redirections'.
 		c.addf(permission.Ask, rule, "writes ", p, " (inside the allowed roots)", who != "redirect")
+		c.plainLast(fl&(wDynamic|wGlob|wKnown) == 0 && plainPath(p))
 	case permission.Ask:
 		c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RuleWriteProtected), r.Cause, "writes ", p, sep(r.Reason), false)
 	default:
 		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RuleWriteOutside), r.Cause, "writes ", p, sep(r.Reason), false)
 	}
+}
+
+// plainPath reports whether p names its file without a tilde and without
+// ".." after a directory (which a link can lead elsewhere).
+func plainPath(p string) bool {
+	if strings.HasPrefix(p, "~") {
+		return false
+	}
+	seen := false
+	for part := range strings.SplitSeq(p, "/") {
+		switch part {
+		case "", ".":
+		case "..":
+			if seen {
+				return false
+			}
+		default:
+			seen = true
+		}
+	}
+	return true
 }
 
 // judgePath asks the path judge about p, joined to the working directory

@@ -50,6 +50,7 @@ func (a *analyzer) sed(c *verdictAcc, v *argv) {
 	}
 	if l.inPlace {
 		c.add(permission.Ask, WriteRule("sed"), "edits files in place (-i)", true)
+		c.plainLast(true) // each file it edits has a factor of its own
 	}
 	c.allow(RuleSafe, "sed script only prints")
 }

@@ -77,12 +77,35 @@ type Command struct {
 	// running the command (time -o FILE writes FILE): an allow rule for
 	// the command it runs does not speak for them.
 	ViaActs bool
+	// Asks are the factors that made the command ask, in the order they
+	// were found (Rule names the one that decided), with those of the
+	// command a process wrapper runs. Empty unless Decision is Ask. A
+	// permission mode that lifts some kinds of Ask (acceptEdits lifts
+	// writes inside the roots) lifts the command's Ask only when it lifts
+	// every one of them.
+	Asks []Finding
 	// RunsMore are the argvs of the further commands the command runs
 	// when it runs more than one: "find . -exec grep -l x {} + -exec rm
 	// {} +" runs grep (its Runs) and rm. Each is, like Runs, the command
 	// after every process wrapper; an allow rule for one of them never
 	// speaks for the whole command.
 	RunsMore [][]string
+}
+
+// Finding is one factor that made a command ask.
+type Finding struct {
+	// Rule names the check, as [Command.Rule] does: [WriteRule] of the
+	// command for a write inside the roots, [RuleWriteRedirect] for a
+	// redirection's.
+	Rule permission.RuleID
+	// ByRule says that an explicit allow rule for the command may lift
+	// this factor (as [Command.Overridable] says of the whole).
+	ByRule bool
+	// Plain says, of a write inside the roots, that its path is written
+	// out: no expansion (not even one the guard knows, such as $PWD), no
+	// glob, brace or tilde, and no ".." after a directory, so the file
+	// bash writes is the one the path judge was shown by name.
+	Plain bool
 }
 
 // Pos is a position in a script. Line and Col count from 1; Offset counts

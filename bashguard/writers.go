@@ -194,6 +194,9 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 		}
 	}
 	c.add(permission.Ask, WriteRule(name), s.ask, true)
+	// The command's own factor names no path: each operand it writes
+	// has a factor of its own, which says whether it is plain.
+	c.plainLast(true)
 	a.deniedOperands(c, v)
 }
 

@@ -259,7 +259,8 @@ func TestPipelineModesWalk(t *testing.T) {
 		permission.ModeAcceptEdits: {
 			{permission.Allow, permission.LayerRules, "mode:acceptEdits", "acceptEdits mode: allowed an edit inside the allowed roots that would ask"},
 			protected, sandboxOut, read, denyRule,
-			{permission.Ask, permission.LayerShell, "write:mkdir", "mkdir: writes build (inside the allowed roots)"},
+			// A filesystem command's write inside the roots, as Claude Code runs it.
+			{permission.Allow, permission.LayerRules, "mode:acceptEdits", "acceptEdits mode: allowed a write inside the allowed roots that would ask (mkdir: writes build (inside the allowed roots))"},
 			{permission.Ask, permission.LayerRules, "default", "no rule matched; the default for network tools is ask"},
 		},
 		permission.ModePlan: {
@@ -273,8 +274,9 @@ func TestPipelineModesWalk(t *testing.T) {
 		permission.ModeAuto: {
 			{permission.Allow, permission.LayerRules, "mode:auto", "auto mode: allowed an edit inside the allowed roots that would ask"},
 			protected, sandboxOut, read, denyRule,
-			// What would ask stays an Ask: the host's classifier answers.
-			{permission.Ask, permission.LayerShell, "write:mkdir", "mkdir: writes build (inside the allowed roots)"},
+			// What acceptEdits would allow runs; every other Ask stays
+			// an Ask for the host's classifier.
+			{permission.Allow, permission.LayerRules, "mode:auto", "auto mode: allowed a write inside the allowed roots that would ask (mkdir: writes build (inside the allowed roots))"},
 			{permission.Ask, permission.LayerRules, "default", "no rule matched; the default for network tools is ask"},
 		},
 		permission.ModeDontAsk: {

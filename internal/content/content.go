@@ -67,6 +67,11 @@ type Judges struct {
 	Session *permission.SessionRules
 	Sandbox *sandbox.Sandbox
 	Guard   *bashguard.Guard
+	// Mode is the session's permission mode: acceptEdits and auto lift
+	// the guard's Ask for a shell command's writes inside the roots of
+	// the kinds Claude Code runs unasked there (see modeLifts). Every
+	// other answer is left to permission.Combine.
+	Mode permission.Mode
 }
 
 // rulesFor checks the rules with the session's rules.

@@ -80,13 +80,21 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 			answers[0] = throughWrappers(answers[0], c.j.rulesFor(&inner), false)
 		}
 		rules := &answers[0]
+		lifted := false
 		switch cmd.Decision {
 		case permission.Allow:
 			answers = append(answers, permission.Result{Decision: permission.Allow, Layer: cmdLayer(cmd.Layer),
 				Source: permission.SourceAllow, Rule: cmd.Rule, Reason: cmd.Reason})
 		case permission.Ask:
 			lifts := cmd.Overridable || len(cmd.LiftedBy) > 0 && ruleNamesAll(rules.Rule, cmd.LiftedBy)
-			if !(rules.Decision == permission.Allow && rules.Source == permission.SourceAllow && lifts) {
+			switch {
+			case rules.Decision == permission.Allow && rules.Source == permission.SourceAllow && lifts:
+			case liftedByMode(c.j.Mode, &v.Commands[i], rules.Decision == permission.Allow && rules.Source == permission.SourceAllow):
+				// The mode runs such a write unasked; a deny or ask
+				// rule for the command still holds (Combine).
+				answers = append(answers, modeAllow(c.j.Mode, &v.Commands[i]))
+				lifted = true
+			default:
 				answers = append(answers, permission.Result{Decision: permission.Ask, Layer: cmdLayer(cmd.Layer),
 					Source: permission.SourceToolAsk, Rule: cmd.Rule, Reason: cmd.Reason, Cause: cmd.Cause})
 			}
@@ -99,6 +107,11 @@ func (c *stage) checkShell(ctx context.Context, field, script string) {
 			// does (its safe list allows, its Ask asks). A default Deny
 			// still denies.
 			rules.Decision = permission.Allow
+		}
+		if lifted {
+			// The mode's answer is the base that allows (an allow rule
+			// alone would not have).
+			answers[0], answers[1] = answers[1], answers[0]
 		}
 		r := permission.Combine(permission.ModeDefault, permission.Call{Tool: c.call.Tool, Kind: c.call.Kind}, answers...)
 		c.Commands = append(c.Commands, Command{Result: permission.Result{Decision: r.Decision, Layer: r.Layer, Rule: r.Rule, Reason: r.Reason, Cause: r.Cause}, Args: cmd.Args, Pos: cmd.Pos.String()})
