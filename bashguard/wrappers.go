@@ -199,7 +199,9 @@ func (a *analyzer) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x e
 	if s.check != nil {
 		s.check(a, c, s, v, &f) // flock's lock file, and its -c after it
 	}
-	acts := c.decided // its own options did something (time -o writes)
+	// Its own options did something (time -o writes); a redirection of
+	// the whole command, judged before them, is not one of them.
+	acts := c.decided && (c.dec == permission.Deny || slices.ContainsFunc(c.asks, func(f Finding) bool { return f.Rule != RuleWriteRedirect }))
 	if e := f.kindOpt(kShellCode); e != nil {
 		// flock -c: the code, judged as a script, is what it runs.
 		if f.handled(e.at) {

@@ -19,7 +19,7 @@ import (
 // word known only at run time keeps its answer; so does every command in
 // the default mode, and a deny or ask rule for the command.
 func TestModeLiftsShellWritesInsideRoots(t *testing.T) {
-	w := newWorld(t, permission.Config{Default: permission.Ask, Deny: []string{"Bash(rm keep.txt)"}, Ask: []string{"Bash(mkdir asked)"}}, nil)
+	w := newWorld(t, permission.Config{Default: permission.Ask, Deny: []string{"Bash(rm keep.txt)"}, Ask: []string{"Bash(mkdir asked)"}, Allow: []string{"Bash(truncate *)"}}, nil)
 	type row struct {
 		command string
 		want    permission.Decision
@@ -38,10 +38,13 @@ func TestModeLiftsShellWritesInsideRoots(t *testing.T) {
 		{"cat README.md >> out.txt", permission.Allow, "mode:$MODE", lifted + "cat: writes out.txt"},
 		{"touch a.txt > out.txt", permission.Allow, "mode:$MODE", lifted + "touch: writes out.txt"},
 		{"timeout 5 mkdir d", permission.Allow, "mode:$MODE", lifted + "timeout: runs mkdir: writes d"},
+		// An allow rule lifts the command's own write, through a
+		// wrapper Claude Code looks through; the mode the redirection.
+		{"timeout 5 truncate -s 0 README.md > out.txt", permission.Allow, "mode:$MODE", lifted + "timeout: writes out.txt"},
 		{"mkdir d && touch d/f", permission.Allow, "mode:$MODE", lifted + "mkdir: writes d"},
 		// What Claude Code asks for in acceptEdits too.
 		{"echo x | tee o.txt", permission.Ask, "write:tee", "tee: writes o.txt (inside the allowed roots)"},
-		{"truncate -s 0 README.md", permission.Ask, "write:truncate", "truncate: writes README.md"},
+		{"chmod 644 README.md", permission.Ask, "write:chmod", "chmod: writes README.md"},
 		{"touch -c a.txt", permission.Ask, "write:touch", "touch: writes a.txt (inside the allowed roots)"},
 		{"timeout 5 touch a.txt", permission.Ask, "write:touch", "timeout: runs touch: writes a.txt"},
 		{"cp -r src d2", permission.Ask, "write:cp", "cp: writes d2 (inside the allowed roots)"},
