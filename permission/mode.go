@@ -10,7 +10,10 @@ const (
 	ModeDefault Mode = iota
 	// ModeAcceptEdits allows edit-kind calls that would otherwise Ask when
 	// every path they touch was judged inside the allowed roots; an edit
-	// that names no path still asks.
+	// that names no path still asks. For a shell command, the content
+	// stage lifts the guard's Ask for the writes inside the roots that
+	// Claude Code runs unasked in this mode (its filesystem commands and
+	// output redirections), and nothing else.
 	ModeAcceptEdits
 	// ModePlan denies every call that is not read-only, except talking to
 	// the person and starting subagents (which inherit plan mode).
