@@ -110,7 +110,7 @@ var ruleRows = []ruleRow{
 	{layout: "bash_deny", what: "npm:* stops at a word boundary: npmx", call: bashIn("npmx test"), cc: asked, tg: asked, why: "npmx: not on the safe list"},
 	{layout: "bash_deny", what: "ls * covers ls -la", call: bashIn("ls -la"), cc: denied, tg: denied, why: "Bash(ls *)"},
 	{layout: "bash_deny", what: "ls * covers ls alone (the trailing ' *' is optional)", call: bashIn("ls"), cc: denied, tg: denied, why: "Bash(ls *)"},
-	{layout: "bash_deny", what: "ls * does not cover lsof", call: bashIn("lsof -v"), cc: ran, tg: asked, why: "lsof: not on the safe list"},
+	{layout: "bash_deny", what: "ls * does not cover lsof", call: bashIn("lsof -v"), cc: ran, tg: ran, why: "lsof prints the open files of processes"},
 	{layout: "bash_deny", what: "* install covers pip install", call: bashIn("pip install"), cc: denied, tg: denied, why: "Bash(* install)"},
 	{layout: "bash_deny", what: "* install does not cover pip install x", call: bashIn("pip install x"), cc: asked, tg: asked, why: "pip: not on the safe list"},
 	{layout: "bash_deny", what: "git * main covers git push origin main", call: bashIn("git push origin main"), cc: denied, tg: denied, why: "Bash(git * main)"},
