@@ -275,64 +275,23 @@ func (h *histReader) roots(gitDir, top string) ([][]byte, error) {
 			ids = append(ids, id)
 		}
 	}
-	// The files of refs/ and logs/ hold an id (or "ref: NAME", whose
-	// target is a ref read too); the reflogs, one entry a line: the old
-	// id, the new id, who and why.
 	dirs := 0
-	var walk func(dir string, log bool) error
-	walk = func(dir string, log bool) error {
-		if dirs++; dirs > maxHistDirs {
-			return errHistBudget
-		}
-		h.r.add(dir, false, false)
-		ents, err := os.ReadDir(dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
-			return errors.New("the refs in " + dir + " cannot be listed")
-		}
-		for _, e := range ents {
-			p := filepath.Join(dir, e.Name())
-			switch {
-			case e.IsDir():
-				if err := walk(p, log); err != nil {
-					return err
-				}
-			case e.Type().IsRegular():
-				if err := h.refFile(p, log, add); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	heads := []string{gitDir}
-	wts := filepath.Join(gitDir, "worktrees")
-	h.r.add(wts, false, false)
-	if ents, err := os.ReadDir(wts); err == nil {
-		for _, e := range ents {
-			if e.IsDir() {
-				heads = append(heads, filepath.Join(wts, e.Name()))
-			}
-		}
-	}
-	for _, d := range heads {
+	for _, d := range h.headDirs(gitDir) {
 		for _, f := range []string{"HEAD", "ORIG_HEAD", "FETCH_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD"} {
 			if err := h.refFile(filepath.Join(d, f), false, add); err != nil {
 				return nil, err
 			}
 		}
-		if err := walk(filepath.Join(d, "logs"), true); err != nil {
+		if err := h.refDir(filepath.Join(d, "logs"), true, &dirs, add); err != nil {
 			return nil, err
 		}
 		if d != gitDir {
-			if err := walk(filepath.Join(d, "refs"), false); err != nil {
+			if err := h.refDir(filepath.Join(d, "refs"), false, &dirs, add); err != nil {
 				return nil, err
 			}
 		}
 	}
-	if err := walk(filepath.Join(gitDir, "refs"), false); err != nil {
+	if err := h.refDir(filepath.Join(gitDir, "refs"), false, &dirs, add); err != nil {
 		return nil, err
 	}
 	// packed-refs: "ID NAME" lines, "^ID" for the commit a tag peels to.
@@ -340,6 +299,58 @@ func (h *histReader) roots(gitDir, top string) ([][]byte, error) {
 		return nil, err
 	}
 	return ids, nil
+}
+
+// headDirs returns gitDir and the directory of each linked work tree
+// under gitDir/worktrees: the places a HEAD, its reflogs and the work
+// tree's own refs live.
+func (h *histReader) headDirs(gitDir string) []string {
+	heads := []string{gitDir}
+	wts := filepath.Join(gitDir, "worktrees")
+	h.r.add(wts, false, false)
+	ents, err := os.ReadDir(wts)
+	if err != nil {
+		return heads
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			heads = append(heads, filepath.Join(wts, e.Name()))
+		}
+	}
+	return heads
+}
+
+// refDir reads the ref files under dir, recursively, giving each id they
+// name to add; dirs counts the directories listed, within maxHistDirs.
+// The files of refs/ and logs/ hold an id (or "ref: NAME", whose target
+// is a ref read too); the reflogs (log), one entry a line: the old id,
+// the new id, who and why.
+func (h *histReader) refDir(dir string, log bool, dirs *int, add func(string)) error {
+	if *dirs++; *dirs > maxHistDirs {
+		return errHistBudget
+	}
+	h.r.add(dir, false, false)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return errors.New("the refs in " + dir + " cannot be listed")
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case e.IsDir():
+			if err := h.refDir(p, log, dirs, add); err != nil {
+				return err
+			}
+		case e.Type().IsRegular():
+			if err := h.refFile(p, log, add); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // refFile reads the ids the ref, packed-refs, FETCH_HEAD or reflog file p
@@ -596,16 +607,9 @@ func (h *histReader) packed(p *histPack, off int64, depth int) (gitObjType, []by
 		return objUnknown, nil, bad
 	}
 	b := head[:k]
-	t := gitObjType((b[0] >> 4) & 7)
-	size := int64(b[0] & 15)
-	i, shift := 1, 4
-	for c := b[0]; c&0x80 != 0; i++ {
-		if i >= len(b) || shift > 56 {
-			return objUnknown, nil, bad
-		}
-		c = b[i]
-		size |= int64(c&0x7f) << shift
-		shift += 7
+	t, size, i, ok := packEntryHead(b)
+	if !ok {
+		return objUnknown, nil, bad
 	}
 	var base []byte
 	var bt gitObjType
@@ -613,34 +617,10 @@ func (h *histReader) packed(p *histPack, off int64, depth int) (gitObjType, []by
 	case objBlob:
 		return t, nil, nil
 	case objCommit, objTree, objTag:
-	case 6, 7: // OFS_DELTA, REF_DELTA
-		var boff int64
-		var ok bool
-		var n int
-		if t == 6 {
-			boff, ok = ofsDeltaBase(b[i:], off)
-			for n = i; n < len(b) && b[n]&0x80 != 0; n++ {
-			}
-			n++
-		} else {
-			boff, ok = p.x.refDeltaBase(b[i:])
-			n = i + 20
-		}
-		if !ok || n > len(b) {
-			return objUnknown, nil, bad
-		}
-		i = n
-		if cached, hit := p.cache[boff]; hit {
-			bt, base = gitObjType(cached[0]), cached[1:]
-		} else {
-			bt, base, err = h.packed(p, boff, depth+1)
-			if err != nil {
-				return objUnknown, nil, err
-			}
-			if bt == objBlob {
-				return bt, nil, nil
-			}
-			h.keep(p, boff, bt, base)
+	case objOfsDelta, objRefDelta:
+		bt, base, i, err = h.deltaBase(p, off, depth, t, b, i)
+		if err != nil || bt == objBlob {
+			return bt, nil, err
 		}
 	default:
 		return objUnknown, nil, bad
@@ -670,6 +650,65 @@ func (h *histReader) packed(p *histPack, off int64, depth int) (gitObjType, []by
 		return objUnknown, nil, err
 	}
 	return bt, out, nil
+}
+
+// The pack entry types that hold a delta: against the entry at an
+// offset back in the pack, or against the object of an id.
+const (
+	objOfsDelta gitObjType = 6
+	objRefDelta gitObjType = 7
+)
+
+// packEntryHead parses the header b of a pack entry: its type, the size
+// of its inflated data (a varint of 4 bits, then 7 a byte) and the
+// header's length.
+func packEntryHead(b []byte) (t gitObjType, size int64, n int, ok bool) {
+	t = gitObjType((b[0] >> 4) & 7)
+	size = int64(b[0] & 15)
+	i, shift := 1, 4
+	for c := b[0]; c&0x80 != 0; i++ {
+		if i >= len(b) || shift > 56 {
+			return objUnknown, 0, 0, false
+		}
+		c = b[i]
+		size |= int64(c&0x7f) << shift
+		shift += 7
+	}
+	return t, size, i, true
+}
+
+// deltaBase reads the base of the delta entry at off of p, of type t,
+// whose header b names the base from b[i:]: the base's type and data
+// (from the pack's cache, or read and kept), and where the header ends.
+// A base that is a blob comes back as objBlob with no data.
+func (h *histReader) deltaBase(p *histPack, off int64, depth int, t gitObjType, b []byte, i int) (gitObjType, []byte, int, error) {
+	var boff int64
+	var ok bool
+	var n int
+	if t == objOfsDelta {
+		boff, ok = ofsDeltaBase(b[i:], off)
+		for n = i; n < len(b) && b[n]&0x80 != 0; n++ {
+		}
+		n++
+	} else {
+		boff, ok = p.x.refDeltaBase(b[i:])
+		n = i + 20
+	}
+	if !ok || n > len(b) {
+		return objUnknown, nil, 0, errors.New("a pack entry cannot be read")
+	}
+	if cached, hit := p.cache[boff]; hit {
+		return gitObjType(cached[0]), cached[1:], n, nil
+	}
+	bt, base, err := h.packed(p, boff, depth+1)
+	if err != nil {
+		return objUnknown, nil, 0, err
+	}
+	if bt == objBlob {
+		return bt, nil, n, nil
+	}
+	h.keep(p, boff, bt, base)
+	return bt, base, n, nil
 }
 
 // keep caches a delta base, within maxHistCache bytes per pack.
@@ -707,22 +746,9 @@ func applyDelta(base, d []byte, limit int64) ([]byte, bool) {
 		switch {
 		case op&0x80 != 0:
 			var off, size uint64
-			for bit := range 7 {
-				if op&(1<<bit) == 0 {
-					continue
-				}
-				if len(d) == 0 {
-					return nil, false
-				}
-				if bit < 4 {
-					off |= uint64(d[0]) << (8 * bit)
-				} else {
-					size |= uint64(d[0]) << (8 * (bit - 4))
-				}
-				d = d[1:]
-			}
-			if size == 0 {
-				size = 0x10000
+			var ok bool
+			if off, size, d, ok = deltaCopy(op, d); !ok {
+				return nil, false
 			}
 			if off+size > uint64(len(base)) || uint64(len(out))+size > dst {
 				return nil, false
@@ -739,6 +765,30 @@ func applyDelta(base, d []byte, limit int64) ([]byte, bool) {
 		}
 	}
 	return out, uint64(len(out)) == dst
+}
+
+// deltaCopy reads the operands of the delta copy instruction op from d:
+// bits 0-3 of op say which bytes of the offset follow, bits 4-6 which of
+// the size (0 is 0x10000). It returns them and the rest of d.
+func deltaCopy(op byte, d []byte) (off, size uint64, rest []byte, ok bool) {
+	for bit := range 7 {
+		if op&(1<<bit) == 0 {
+			continue
+		}
+		if len(d) == 0 {
+			return 0, 0, nil, false
+		}
+		if bit < 4 {
+			off |= uint64(d[0]) << (8 * bit)
+		} else {
+			size |= uint64(d[0]) << (8 * (bit - 4))
+		}
+		d = d[1:]
+	}
+	if size == 0 {
+		size = 0x10000
+	}
+	return off, size, d, true
 }
 
 // lookup returns the position of the object whose raw id is id.

@@ -230,34 +230,41 @@ func echoValue(ce *syntax.CallExpr) (string, bool) {
 		}
 		start := b.Len()
 		for _, p := range w.Parts {
-			switch p := p.(type) {
-			case *syntax.Lit:
-				if strings.ContainsAny(p.Value, "*?[]{}~\\$`'\"") {
-					return "", false
-				}
-				b.WriteString(p.Value)
-			case *syntax.SglQuoted:
-				if p.Dollar {
-					return "", false
-				}
-				b.WriteString(p.Value)
-			case *syntax.DblQuoted:
-				for _, q := range p.Parts {
-					l, ok := q.(*syntax.Lit)
-					if !ok || p.Dollar || strings.ContainsAny(l.Value, "\\$`") {
-						return "", false
-					}
-					b.WriteString(l.Value)
-				}
-			default:
+			v, ok := echoPart(p)
+			if !ok {
 				return "", false
 			}
+			b.WriteString(v)
 		}
 		if v := b.String()[start:]; i == 0 && strings.HasPrefix(v, "-") || strings.ContainsAny(v, "\\$`") {
 			return "", false
 		}
 	}
 	return b.String(), true
+}
+
+// echoPart gives the text of a part of an echo word that is literal and
+// expands to itself: plain text without pattern, brace, tilde, escape or
+// quote characters, a '...' string, or a "..." string of plain text
+// without "\", "$" or "`".
+func echoPart(p syntax.WordPart) (string, bool) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		return p.Value, !strings.ContainsAny(p.Value, "*?[]{}~\\$`'\"")
+	case *syntax.SglQuoted:
+		return p.Value, !p.Dollar
+	case *syntax.DblQuoted:
+		var s strings.Builder
+		for _, q := range p.Parts {
+			l, ok := q.(*syntax.Lit)
+			if !ok || p.Dollar || strings.ContainsAny(l.Value, "\\$`") {
+				return "", false
+			}
+			s.WriteString(l.Value)
+		}
+		return s.String(), true
+	}
+	return "", false
 }
 
 // constArith reports an arithmetic expression of numbers and operators
