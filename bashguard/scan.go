@@ -21,7 +21,17 @@ type scanned struct {
 	// option"). opt is nil then.
 	problem string
 	negated bool // written --no-X for the option X
+	bsd     bsdRead
 }
+
+// bsdRead says how a bsd grammar read an option.
+type bsdRead uint8
+
+const (
+	notBSD   bsdRead = iota
+	bsdWord          // in a word without a dash ("ps aux")
+	bsdAgain         // in a dashed cluster read again as BSD options ("ps -axe")
+)
 
 // scanSpec reads v from the word at from on by the spec s, calling fn for
 // each option and operand in order. With stopAtOperand, it stops at the
@@ -34,6 +44,10 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 	var e scanned
 	for i := from; i < v.len(); i++ {
 		w := v.vals[i]
+		if g.bsd && !end && w != "" && w[0] != '-' && v.literal(i) {
+			i = scanCluster(s, s.bsd, bsdWord, v, i, 0, fn)
+			continue
+		}
 		if end || w == "-" || len(w) < 2 || w[0] != '-' || !v.literal(i) {
 			if stopAtOperand {
 				return i
@@ -63,7 +77,11 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 			fn(&e)
 			continue
 		}
-		i = scanShort(s, v, i, fn)
+		if g.bsd && !s.readsShort(w) {
+			i = scanCluster(s, s.bsd, bsdAgain, v, i, 1, fn)
+			continue
+		}
+		i = scanCluster(s, s.short, notBSD, v, i, 1, fn)
 	}
 	return v.len()
 }
@@ -185,16 +203,21 @@ func (s *spec) longExact(name string) *spelling {
 	return nil
 }
 
-// scanShort reads the cluster of short options at v.vals[i] ("-sb",
-// "-iOless", "-n5") and returns the index of the last word it took.
-func scanShort(s *spec, v *argv, i int, fn func(e *scanned)) int {
+// scanCluster reads the cluster of short options at v.vals[i] from its
+// byte at ("-sb", "-iOless", "-n5"; "aux" for BSD options) by the table
+// of letters, and returns the index of the last word it took.
+func scanCluster(s *spec, table map[byte]*spelling, bsd bsdRead, v *argv, i, at int, fn func(e *scanned)) int {
 	w := v.vals[i]
-	for j := 1; j < len(w); j++ {
+	dash := byte('-')
+	if bsd != notBSD {
+		dash = 0
+	}
+	for j := at; j < len(w); j++ {
 		ch := w[j]
-		e := scanned{word: w, at: i}
-		sp := s.short[ch]
+		e := scanned{word: w, at: i, bsd: bsd}
+		sp := table[ch]
 		if sp == nil {
-			e.spell = shortName('-', ch)
+			e.spell = letterName(dash, ch)
 			e.problem = "is not known to be harmless"
 			fn(&e)
 			return i // the program refuses the rest of the cluster
@@ -213,6 +236,31 @@ func scanShort(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		return i
 	}
 	return i
+}
+
+// letterName is the option ch as written: "-x", or "x" without a dash.
+func letterName(dash, ch byte) string {
+	if dash == 0 {
+		return string(ch)
+	}
+	return shortName(dash, ch)
+}
+
+// readsShort reports whether procps reads the dashed cluster w as short
+// (UNIX) options: every letter one, and at most the last taking a value,
+// from the next word. Any other (an unknown letter, an attached value
+// that may not parse) it may read again as BSD options.
+func (s *spec) readsShort(w string) bool {
+	for j := 1; j < len(w); j++ {
+		sp := s.short[w[j]]
+		if sp == nil {
+			return false
+		}
+		if sp.arg != argNone {
+			return j == len(w)-1
+		}
+	}
+	return true
 }
 
 func isDigits(s string) bool {

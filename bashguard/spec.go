@@ -33,6 +33,11 @@ type grammar struct {
 	negate  bool // every long option X also has the spelling --no-X (git's parse-options)
 	digits  bool // -NUM is a number ("head -20", "git log -3")
 	oneDash bool // long options take one dash (Go's flag, xxd): -name, -name=value
+	// bsd: a word without a dash is a cluster of BSD options, spelled in
+	// the rows without a dash ("e", "o="), and a dashed cluster the
+	// short options cannot read is read again as BSD options (procps
+	// ps: "ps -axe" is "ps axe").
+	bsd bool
 }
 
 // kind is what an option, its value, or an operand does. The zero kind
@@ -251,7 +256,8 @@ type spec struct {
 	model func(a *analyzer, c *verdictAcc, s *spec, v *argv)
 
 	short map[byte]*spelling
-	long  []spelling // sorted by text
+	bsd   map[byte]*spelling // the BSD options of a bsd grammar
+	long  []spelling         // sorted by text
 
 	// lists, when set, says what the command prints as a listing of
 	// names, by what each option it takes does (listers.go); a command
@@ -279,6 +285,9 @@ type spec struct {
 // test compiles each.
 func (s *spec) compile() *spec {
 	s.short = map[byte]*spelling{}
+	if s.grammar.bsd {
+		s.bsd = map[byte]*spelling{}
+	}
 	for i := range s.rows {
 		r := &s.rows[i]
 		o := &option{kind: r.kind, why: r.why}
@@ -300,6 +309,11 @@ func (s *spec) compile() *spec {
 					continue // the first row wins (see rows)
 				}
 				s.short[w[1]] = &sp
+			case len(w) == 1 && s.bsd != nil && w[0] != '-':
+				if s.bsd[w[0]] != nil {
+					continue // the first row wins (see rows)
+				}
+				s.bsd[w[0]] = &sp
 			case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
 				s.long = append(s.long, sp)
 			default:

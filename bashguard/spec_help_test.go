@@ -105,6 +105,9 @@ func TestSpecsAgreeWithHelp(t *testing.T) {
 // "--long", "--no-long") by its exact name, as the program's help lists
 // it.
 func specClassifies(s *spec, o string) bool {
+	if len(o) == 1 {
+		return s.bsd[o[0]] != nil
+	}
 	if len(o) == 2 {
 		return s.short[o[1]] != nil
 	}
@@ -258,10 +261,17 @@ func specsAgreeWithHelp(t *testing.T, m map[string]*spec, what string) int {
 			missing = append(missing, n)
 			continue
 		}
-		cmd := exec.Command(bin, "--help")
+		args := []string{"--help"}
+		if m[n].grammar.bsd {
+			args = append(args, "all") // procps ps: the whole list
+		}
+		cmd := exec.Command(bin, args...)
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir()}
 		b, _ := cmd.CombinedOutput()
 		listed := gnuHelpOptions(string(b))
+		if m[n].grammar.bsd {
+			listed = append(listed, bsdHelpOptions(string(b))...)
+		}
 		if len(listed) == 0 {
 			t.Logf("%s --help lists no options this reader understands", n)
 			continue
@@ -315,11 +325,36 @@ func gnuHelpOptions(text string) []string {
 	return out
 }
 
+// bsdHelpRow is a line of procps ps's --help that lists options, BSD
+// ones (a letter without a dash) among them: "  a   all with tty",
+// " -p, p, --pid <PID>", "  k,    --sort   specify sort order".
+var bsdHelpRow = regexp.MustCompile(`^\s{1,8}((?:-{0,2}[A-Za-z][-A-Za-z]*,\s*)*-{0,2}[A-Za-z][-A-Za-z]*)(?:\s<[^>]*>)?(?:\s{2,}|$)`)
+
+// bsdHelpOptions lists the BSD options (single letters without a dash)
+// such a text lists; gnuHelpOptions lists the dashed ones.
+func bsdHelpOptions(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		m := bsdHelpRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		for _, part := range strings.Split(m[1], ",") {
+			if o := strings.TrimSpace(part); len(o) == 1 {
+				out = append(out, o)
+			}
+		}
+	}
+	return out
+}
+
 // helpHidesValue are the options whose value a tool's --help does not
 // show, each checked against the tool's source or manual.
 var helpHidesValue = map[string]bool{
 	// file(1): "-P, --parameter name=value"; --help shows no value.
 	"file -P": true, "file --parameter": true,
+	// ps(1): "k spec" and "--sort spec"; --help shows no value.
+	"ps k": true, "ps --sort": true,
 	// stat's --help prints "-c  --format=FORMAT": two spaces end the
 	// row's spellings before the value.
 	"stat -c": true,
@@ -333,6 +368,9 @@ var helpHidesValue = map[string]bool{
 
 // specSpelling returns the spelling o ("-x", "--long") of s, or nil.
 func specSpelling(s *spec, o string) *spelling {
+	if len(o) == 1 {
+		return s.bsd[o[0]]
+	}
 	if len(o) == 2 {
 		return s.short[o[1]]
 	}

@@ -130,7 +130,14 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 			f.format = true
 		}
 	case kEnv:
-		environ(c, s.name+" "+optWritten(e)+" prints the environment")
+		what := s.name + " " + optWritten(e)
+		switch e.bsd {
+		case bsdWord:
+			what = s.name + " " + e.word
+		case bsdAgain:
+			what = s.name + " " + e.word + " is read as BSD options, whose " + e.spell
+		}
+		environ(c, what+" "+orText(o.why, "prints the environment"))
 	case kAsk:
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "is not known to be harmless"), false)
 	case kRangeFile:

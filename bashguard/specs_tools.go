@@ -84,10 +84,13 @@ var toolSpecs = compileAll(map[string]*spec{
 		examples: []example{{"hostname", "allow"}, {"hostname --version", "allow"}, {"hostname -f", "ask"}, {"hostname evil.example", "ask"}, {"hostname -F a.txt", "ask"}}},
 	// ps reads its command line in a language of its own: UNIX options
 	// (-ef), BSD ones without a dash (aux), GNU long ones, and a dashed
-	// word it cannot read as UNIX options read again as BSD ones
-	// (tools.go: psModel).
-	"ps": {model: psModel,
-		examples: []example{{"ps -ef", "allow"}, {"ps aux", "allow"}, {"ps -o pid,comm", "allow"}, {"ps auxe", "ask"}, {"ps -axe", "ask"}, {"ps e -p 1", "ask"}}},
+	// word it cannot read as UNIX options read again as BSD ones: the
+	// grammar's bsd. BSD e prints every process's environment.
+	"ps": {grammar: grammar{bsd: true}, rows: toolPsRows, allow: "ps lists processes",
+		examples: []example{{"ps -ef", "allow"}, {"ps aux", "allow"}, {"ps -o pid,comm", "allow"}, {"ps -p 1 -o pid=", "allow"},
+			{"ps --sort=-%mem -eo pid,cmd", "allow"}, {"ps axjf", "allow"}, {"ps -efww", "allow"}, {"ps h -o pid", "allow"},
+			{"ps auxe", "ask"}, {"ps -axe", "ask"}, {"ps e -p 1", "ask"}, {"ps -N e", "ask"}, {"ps -o pid e", "ask"},
+			{"ps --sor=pid", "ask"}, {"ps -W", "ask"}}},
 	// ss [FILTER].
 	"ss": {grammar: gnuGrammar, rows: toolSsRows, operands: kWord,
 		examples: []example{{"ss -tln", "allow"}, {"ss -s", "allow"}, {"ss -A tcp", "allow"}, {"ss -K", "ask"}, {"ss -r", "ask"}, {"ss -D out.txt", "ask"}, {"ss -tE", "ask"}}},
@@ -373,4 +376,19 @@ var toolSsRows = []optRow{
 	{"-K --kill", kAsk, "closes the sockets it lists"},
 	{"-D= --diag=", kWrite, "raw information about TCP sockets to a file"},
 	{"-F= --filter=", kAsk, "reads its filter from a file, which is not judged"},
+}
+
+// toolPsRows are procps ps's options (ps --help all, ps(1)): its UNIX
+// ones, its BSD ones without a dash, and its GNU long ones, which it
+// takes only whole. Every one lists or formats processes, but BSD e,
+// which prints each one's environment.
+var toolPsRows = []optRow{
+	{"-A -a -c -d -e -F -f -H -j -L -l -M -m -N -P -T -V -w -y -Z", kFlag, ""},
+	{"-C= -G= -g= -O= -o= -p= -q= -s= -t= -U= -u=", kWord, ""},
+	{"a c f H h j L l m n r S s T u V v w X x Z", kFlag, ""},
+	{"k= O= o= p= q= t= U=", kWord, ""},
+	{"e", kEnv, "prints the environment of the processes"},
+	{"--context --cumulative --deselect --forest --headers --no-headers --info --version", kFlag, ""},
+	{"--help[=]", kFlag, ""},
+	{"--cols= --columns= --format= --Group= --group= --lines= --pid= --ppid= --quick-pid= --rows= --sid= --sort= --tty= --User= --user= --width=", kWord, ""},
 }

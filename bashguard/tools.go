@@ -1,7 +1,6 @@
 package bashguard
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -126,72 +125,4 @@ func getconfOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts)
 			f.handle(i)
 		}
 	}
-}
-
-// psUnixFlags are procps ps's UNIX options that take no value, and
-// psUnixValued those that take one.
-const (
-	psUnixFlags  = "AacdeFfHjLlMmPTVwyZ"
-	psUnixValued = "CGgNOopqstUu"
-)
-
-// psUnixCluster reports a cluster of UNIX options that procps surely reads
-// as such: flags, and at most a last option whose value is the next word.
-// Any other (an unknown letter, an attached value that may not parse) may
-// be read again as BSD options.
-func psUnixCluster(w string) bool {
-	for j := 0; j < len(w); j++ {
-		if strings.IndexByte(psUnixValued, w[j]) >= 0 {
-			return j == len(w)-1
-		}
-		if strings.IndexByte(psUnixFlags, w[j]) < 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// psModel judges ps: it lists processes and writes nothing, but its BSD
-// "e" prints every process's environment, which holds secrets.
-func psModel(a *analyzer, c *verdictAcc, s *spec, v *argv) {
-	valueNext := false
-	for i := 1; i < v.len(); i++ {
-		s := v.vals[i]
-		if valueNext {
-			valueNext = false
-			continue
-		}
-		if !v.literal(i) {
-			continue // asked as a dynamic argument
-		}
-		switch {
-		case strings.HasPrefix(s, "--"):
-			name, _, has := strings.Cut(s, "=")
-			if !has && slices.Contains([]string{"--sort", "--format", "--pid", "--ppid", "--user", "--User", "--group", "--Group",
-				"--tty", "--sid", "--cols", "--columns", "--width", "--lines", "--rows", "--quick-pid"}, name) {
-				valueNext = true
-			}
-		case strings.HasPrefix(s, "-"):
-			if strings.ContainsRune(s[1:], 'e') && !psUnixCluster(s[1:]) {
-				// procps reads a dashed word it cannot read as UNIX
-				// options as BSD ones ("-axe", "-auxe"): e prints the
-				// environment.
-				environ(c, "ps "+s+" is read as BSD options, whose e prints the environment of the processes")
-				return
-			}
-			if len(s) >= 2 && strings.Contains("oOpuUgGtsCqN", s[len(s)-1:]) {
-				valueNext = true
-			}
-		default:
-			// BSD options, without a dash.
-			if strings.ContainsRune(s, 'e') {
-				environ(c, "ps "+s+" prints the environment of the processes")
-				return
-			}
-			if strings.ContainsAny(s[len(s)-1:], "oOpUtkq") {
-				valueNext = true
-			}
-		}
-	}
-	c.allow("safe", "ps lists processes")
 }
