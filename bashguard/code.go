@@ -80,13 +80,18 @@ func (a *analyzer) codeJudged(c *verdictAcc, text string, rule permission.RuleID
 // shell judges bash, sh and the other shells.
 func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 	l := shellOptions(v)
+	if l.unread != "" {
+		// Which word is the code, or the script, depends on what the
+		// option is: no allow rule lifts this.
+		c.add(permission.Ask, RuleCodeShell, "uses the option "+l.unread+", which is not bash's: which word is the code it runs is not known", false)
+	}
 	switch {
 	case l.cmd && l.operand < 0:
 		c.add(permission.Ask, RuleCodeShell, "-c without shell code", false)
 	case l.cmd && !v.literal(l.operand):
 		c.add(permission.Ask, RuleCodeShell, "runs shell code that is only known at run time", false)
 	case l.cmd:
-		a.codeJudged(c, v.vals[l.operand], RuleCodeShell, "-c", a.shellPlain(v, l.operand) && !x.piped)
+		a.codeJudged(c, v.vals[l.operand], RuleCodeShell, "-c", a.shellPlain(v, l) && !x.piped)
 	case l.operand >= 0 && !l.stdin:
 		c.add(permission.Ask, RuleCodeScript, "runs the script "+v.vals[l.operand]+", whose content is not analysed", true)
 	case x.piped || l.stdin:
@@ -98,73 +103,63 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 
 // shellLine is what a shell's options said.
 type shellLine struct {
-	cmd     bool // -c: the first operand is the code
-	stdin   bool // -s: the code comes from the input
-	operand int  // the index of the first operand, or -1
+	cmd     bool   // -c: the first operand is the code
+	stdin   bool   // -s: the code comes from the input
+	plain   bool   // every option leaves the code read as it is (shellInvocation's kFlag rows)
+	unread  string // an option that is not bash's, which another shell may read otherwise (its value, its code)
+	operand int    // the index of the first operand, or -1
 }
 
-// shellOptions reads the options of the shell command v, as bash, sh
-// and the shells like them do: clusters of "-" and "+" options, -o and
-// -O taking the next word, --rcfile and --init-file taking theirs, "--"
-// or "-" ending them. A word only known at run time is the first operand.
+// shellOptions reads the options of the shell command v by
+// shellInvocation. A word only known at run time is the first operand;
+// "-", like "--", ends the options.
 func shellOptions(v *argv) shellLine {
-	l := shellLine{operand: -1}
-	for i := 1; i < v.len(); i++ {
-		arg := v.vals[i]
+	l := shellLine{plain: true}
+	i := scanSpec(shellInvocation, v, 1, true, func(e *scanned) {
 		switch {
-		case !v.literal(i):
-			l.operand = i
-			return l
-		case arg == "--" || arg == "-":
-			if i+1 < v.len() {
-				l.operand = i + 1
+		case e.opt == nil:
+			// Not a bash option: another shell may read it, so a "c"
+			// in a cluster is taken for -c, and the code for code.
+			l.plain = false
+			if l.unread == "" {
+				l.unread = e.word
 			}
-			return l
-		case arg == "--rcfile" || arg == "--init-file":
-			i++
-		case strings.HasPrefix(arg, "--"):
-		case strings.HasPrefix(arg, "-") || strings.HasPrefix(arg, "+"):
-			l.cmd = l.cmd || arg[0] == '-' && strings.ContainsRune(arg[1:], 'c')
-			l.stdin = l.stdin || strings.ContainsRune(arg[1:], 's')
-			if strings.ContainsAny(arg[1:], "oO") {
-				i++
-			}
-		default:
-			l.operand = i
-			return l
+			l.cmd = l.cmd || !strings.HasPrefix(e.word, "--") && e.word[0] == '-' && strings.ContainsRune(e.word[1:], 'c')
+		case e.opt.kind == kShellCode:
+			l.cmd = l.cmd || !e.plus
+			l.plain = l.plain && !e.plus
+		case e.spell == "-s":
+			l.stdin, l.plain = true, false
+		case e.opt.kind != kFlag || e.plus:
+			l.plain = false
 		}
+	})
+	if i < v.len() && v.vals[i] == "-" && v.literal(i) && !(v.vals[i-1] == "--" && v.literal(i-1)) {
+		i++
+	}
+	l.operand = i
+	if i >= v.len() {
+		l.operand = -1
 	}
 	return l
 }
 
 // shellPlain reports whether the shell v reads its literal -c code (the
 // word at operand) as the guard does, by plainShells.
-func (a *analyzer) shellPlain(v *argv, operand int) bool {
+func (a *analyzer) shellPlain(v *argv, l shellLine) bool {
 	sh, ok := plainShells[v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]]
 	switch {
 	case !ok:
 		return false
-	case sh.onlyC && (operand != 2 || v.vals[1] != "-c"):
+	case sh.onlyC && (l.operand != 2 || v.vals[1] != "-c"):
 		return false
-	case !sh.onlyC && !shellPlainOptions(v.vals[1:operand]):
+	case !sh.onlyC && !l.plain:
 		return false
 	case sh.reads == nil:
 		return true
 	}
-	f, err := a.sc.parse(v.vals[operand])
+	f, err := a.sc.parse(v.vals[l.operand])
 	return err == nil && sh.reads(f)
-}
-
-// shellPlainOptions reports options that leave the parse of the code as
-// it is: -O extglob, -o posix and the like change how bash reads it.
-func shellPlainOptions(opts []string) bool {
-	for _, arg := range opts {
-		if !(arg == "--login" || arg == "--norc" || arg == "--noprofile" ||
-			len(arg) > 1 && arg[0] == '-' && strings.Trim(arg[1:], "clexu") == "") {
-			return false
-		}
-	}
-	return true
 }
 
 func (a *analyzer) eval(c *verdictAcc, v *argv) {

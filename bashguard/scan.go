@@ -21,6 +21,7 @@ type scanned struct {
 	// option"). opt is nil then.
 	problem string
 	negated bool // written --no-X for the option X
+	plus    bool // in a cluster that begins with "+" (a shell grammar)
 	bsd     bsdRead
 }
 
@@ -46,6 +47,10 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 		w := v.vals[i]
 		if g.bsd && !end && w != "" && w[0] != '-' && v.literal(i) {
 			i = scanCluster(s, s.bsd, bsdWord, v, i, 0, fn)
+			continue
+		}
+		if g.shell && !end && len(w) > 1 && w[0] == '+' && v.literal(i) {
+			i = scanCluster(s, s.short, notBSD, v, i, 1, fn)
 			continue
 		}
 		if end || w == "-" || len(w) < 2 || w[0] != '-' || !v.literal(i) {
@@ -208,13 +213,13 @@ func (s *spec) longExact(name string) *spelling {
 // of letters, and returns the index of the last word it took.
 func scanCluster(s *spec, table map[byte]*spelling, bsd bsdRead, v *argv, i, at int, fn func(e *scanned)) int {
 	w := v.vals[i]
-	dash := byte('-')
+	dash := w[0]
 	if bsd != notBSD {
 		dash = 0
 	}
 	for j := at; j < len(w); j++ {
 		ch := w[j]
-		e := scanned{word: w, at: i, bsd: bsd}
+		e := scanned{word: w, at: i, bsd: bsd, plus: dash == '+'}
 		sp := table[ch]
 		if sp == nil {
 			e.spell = letterName(dash, ch)
@@ -225,6 +230,10 @@ func scanCluster(s *spec, table map[byte]*spelling, bsd bsdRead, v *argv, i, at 
 		e.opt, e.spell = sp.opt, sp.text
 		switch {
 		case sp.arg == argNone:
+			fn(&e)
+			continue
+		case sp.arg == argRequired && s.grammar.shell:
+			i = nextValue(v, i, &e)
 			fn(&e)
 			continue
 		case j+1 < len(w):

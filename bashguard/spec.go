@@ -38,6 +38,10 @@ type grammar struct {
 	// short options cannot read is read again as BSD options (procps
 	// ps: "ps -axe" is "ps axe").
 	bsd bool
+	// shell: a cluster may begin with "+" too (the same letters, turned
+	// off: set +o), and a letter that takes a value takes the next word
+	// while the cluster goes on (bash -oc posix CODE).
+	shell bool
 }
 
 // kind is what an option, its value, or an operand does. The zero kind

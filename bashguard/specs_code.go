@@ -21,6 +21,23 @@ var plainShells = map[string]struct {
 	"zsh":  {reads: zshPlain},
 }
 
+// shellInvocation is the command line of bash, sh and the shells like
+// them, as bash reads it (bash --help, bash(1)): clusters of "-" and "+"
+// letters, -o and -O taking the next word, GNU long options spelled out,
+// the start-up files taking the next word, "--" or "-" ending them. The
+// kFlag rows leave the code read and run as it is; every other option may
+// change that, so code it runs is never allowed as it is (shell, code.go).
+var shellInvocation = (&spec{name: "bash", grammar: grammar{shell: true}, rows: []optRow{
+	{"-c", kShellCode, "runs its first operand as shell code"},
+	{"-l -e -x -u --login --norc --noprofile", kFlag, ""},
+	{"-s", kAsk, "reads the code from its input"},
+	{"-i -r -D -a -b -f -h -k -m -n -p -t -v -B -C -E -H -P -T", kAsk, "changes how the shell reads or runs the code"},
+	{"-o= -O=", kAsk, "sets a shell option, which can change how the code is read"},
+	{"--rcfile= --init-file=", kAsk, "names a start-up file"},
+	{"--debug --debugger --dump-po-strings --dump-strings --help --noediting --posix --pretty-print --restricted --verbose --version",
+		kAsk, "changes how the shell reads or runs the code"},
+}}).compile()
+
 // awkSpec is the command line of awk (gawk's options, which mawk's and
 // the one-true-awk's are a part of). Long options must be spelled out:
 // an abbreviation may name another option (--p is --posix, --profile or
