@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -53,16 +54,18 @@ func (a *analyzer) gitConfigPrograms(c *verdictAcc, s *spec) {
 	}
 }
 
-// harmlessConfigValue reports a value of a listed key that runs nothing:
-// core.fsmonitor as a boolean (git's own daemon, or none).
+// harmlessConfigValue reports a value of a listed key that runs nothing,
+// by harmlessConfigValues.
 func harmlessConfigValue(k gitConfigKey) bool {
-	if k.name == "core.fsmonitor" {
-		switch strings.ToLower(k.val) {
-		case "", "false", "no", "off", "0", "true", "yes", "on", "1":
-			return true
-		}
-	}
-	return false
+	vals, ok := harmlessConfigValues[k.name]
+	return ok && slices.Contains(vals, strings.ToLower(k.val))
+}
+
+// harmlessConfigValues are, for a key that can name a program, the
+// values with which it names none: core.fsmonitor as a boolean (git's own
+// daemon, or none).
+var harmlessConfigValues = map[string][]string{
+	"core.fsmonitor": {"", "false", "no", "off", "0", "true", "yes", "on", "1"},
 }
 
 // configKeyMatch reports whether the key name matches the pattern pat,

@@ -180,18 +180,37 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 	if v, ok := echoValue(ce); ok {
 		return v, true
 	}
-	switch {
-	case a.dir == "":
+	if a.dir == "" {
 		return "", false
-	case name == "pwd" && len(ce.Args) == 1:
-		return a.dir, true
-	case name == "git" && len(ce.Args) == 3 && ce.Args[1].Lit() == "rev-parse" && ce.Args[2].Lit() == "--show-toplevel":
-		if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+	}
+	words := make([]string, len(ce.Args))
+	for i, w := range ce.Args {
+		if words[i] = w.Lit(); words[i] == "" {
 			return "", false
 		}
-		if top, why := a.repoTop(); top != "" && why == "" {
-			return top, true
-		}
+	}
+	if known := valueCommands[strings.Join(words, " ")]; known != nil {
+		return known(a)
+	}
+	return "", false
+}
+
+// valueCommands are the command lines, literal words, whose output the
+// guard knows without running them: the working directory, and the top of
+// the repository git finds from it.
+var valueCommands = map[string]func(a *analyzer) (string, bool){
+	"pwd":                           func(a *analyzer) (string, bool) { return a.dir, true },
+	"git rev-parse --show-toplevel": (*analyzer).repoTopValue,
+}
+
+// repoTopValue is the output of git rev-parse --show-toplevel run in the
+// working directory.
+func (a *analyzer) repoTopValue() (string, bool) {
+	if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	if top, why := a.repoTop(); top != "" && why == "" {
+		return top, true
 	}
 	return "", false
 }
