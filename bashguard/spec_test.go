@@ -158,7 +158,7 @@ func TestSpecSpellingsRefused(t *testing.T) {
 				if o.kind == kRangeFile {
 					val = "1,2:.env"
 				}
-			case kWrite, kProgram, kChange, kAsk, kSetProgram, kRepo:
+			case kWrite, kProgram, kChange, kAsk, kSetProgram, kRepo, kEnv:
 				val = "-x" // refused for what the option does, whatever its value
 			default:
 				continue
@@ -172,6 +172,9 @@ func TestSpecSpellingsRefused(t *testing.T) {
 				v := g.Judge(context.Background(), dir, paths, cmdline)
 				if !assert.NotEqual(t, permission.Allow, v.Decision, "%s: %q is allowed (%s)", s.name, cmdline, v.Reason) {
 					continue
+				}
+				if o.kind == kEnv {
+					assert.Equal(t, RuleSecretEnvironment, v.Rule, "%s: %q: refused as a print of the environment (%s)", s.name, cmdline, v.Reason)
 				}
 				if o.kind == kRead || o.kind == kRangeFile {
 					assert.Contains(t, v.Reason, ".env", "%s: %q: the reason names the file read", s.name, cmdline)
@@ -199,7 +202,39 @@ func spellingsOf(s *spec) []*spelling {
 	for i := range s.long {
 		out = append(out, &s.long[i])
 	}
+	letters = letters[:0]
+	for ch := range s.bsd {
+		letters = append(letters, ch)
+	}
+	sort.Slice(letters, func(i, j int) bool { return letters[i] < letters[j] })
+	for _, ch := range letters {
+		out = append(out, s.bsd[ch])
+	}
 	return out
+}
+
+// bsdLines writes the BSD option sp (a letter without a dash) of s with
+// the value val: alone, after a harmless BSD letter, and dashed after one
+// the short options do not have, which the program reads again as BSD
+// options ("ps -xe").
+func bsdLines(s *spec, sp *spelling, val string) [][]string {
+	word := func(w string) []string {
+		if sp.arg == argRequired {
+			return []string{w, quoteWord(val)}
+		}
+		return []string{w}
+	}
+	lines := [][]string{word(sp.text)}
+	for _, ch := range []byte("axufjlvwcnrST") {
+		if b := s.bsd[ch]; b == nil || b.arg != argNone || b.opt.kind != kFlag || ch == sp.text[0] {
+			continue
+		}
+		lines = append(lines, word(string(ch)+sp.text))
+		if s.short[ch] == nil {
+			lines = append(lines, word("-"+string(ch)+sp.text))
+		}
+	}
+	return lines
 }
 
 // harmlessShortFlag returns a short option of s that takes no value and
@@ -216,6 +251,9 @@ func harmlessShortFlag(s *spec) byte {
 // spellingLines writes the option sp of s with the value val in every way
 // the grammar of s accepts.
 func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
+	if sp.text[0] != '-' {
+		return bsdLines(s, sp, val)
+	}
 	var lines [][]string
 	long := strings.HasPrefix(sp.text, "--")
 	if s.grammar.oneDash {
