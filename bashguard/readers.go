@@ -187,25 +187,21 @@ func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
 	c.allow(RuleSafe, "find without actions that run commands or write")
 }
 
-// findLeading reads find's leading options (-H, -L, -P, -O, -D) and
+// findLeading reads find's leading options by findLeadingSpec and
 // returns the index of the first word after them and whether links are
-// followed.
+// followed (the last of -L, -H, -P says).
 func findLeading(v *argv) (int, bool) {
 	follow := false
-	for i := 1; i < v.len(); {
-		switch s := v.vals[i]; {
-		case s == "-H" || s == "-L" || s == "-P" || strings.HasPrefix(s, "-O"):
-			follow = s == "-L" || follow && s != "-P" && s != "-H"
-			i++
-		case s == "-D":
-			i += 2
-		case s == "--":
-			return i + 1, follow // ends the leading options; starting points follow
-		default:
-			return i, follow
+	i := scanSpec(findLeadingSpec, v, 1, true, func(e *scanned) {
+		switch {
+		case e.opt == nil:
+		case e.opt.kind == kFollow:
+			follow = true
+		case e.opt.kind == kNoFollow:
+			follow = false
 		}
-	}
-	return v.len(), follow
+	})
+	return i, follow
 }
 
 // findStarts returns the indexes of the starting points from i on, and

@@ -53,6 +53,12 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 			i = scanCluster(s, s.short, notBSD, v, i, 1, fn)
 			continue
 		}
+		if g.whole && !end && !s.wholeOption(w) && w != "--" {
+			if stopAtOperand {
+				return i
+			}
+			end = true
+		}
 		if end || w == "-" || len(w) < 2 || w[0] != '-' || !v.literal(i) {
 			if stopAtOperand {
 				return i
@@ -253,6 +259,17 @@ func letterName(dash, ch byte) string {
 		return string(ch)
 	}
 	return shortName(dash, ch)
+}
+
+// wholeOption reports whether w is an option of a whole grammar: a
+// letter of s alone, or with the value it takes only attached ("-O3";
+// find reads "-Dtree" as an expression, and "-D tree" as an option).
+func (s *spec) wholeOption(w string) bool {
+	if len(w) < 2 || w[0] != '-' {
+		return false
+	}
+	sp := s.short[w[1]]
+	return sp != nil && (len(w) == 2 || sp.arg == argOptional)
 }
 
 // readsShort reports whether procps reads the dashed cluster w as short

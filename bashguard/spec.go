@@ -42,6 +42,10 @@ type grammar struct {
 	// off: set +o), and a letter that takes a value takes the next word
 	// while the cluster goes on (bash -oc posix CODE).
 	shell bool
+	// whole: each option is a word of its own (its value attached, or
+	// the next word), and the first word that is none ends the options
+	// (find's leading -H -L -P -D -O, before the starting points).
+	whole bool
 }
 
 // kind is what an option, its value, or an operand does. The zero kind

@@ -917,3 +917,12 @@ var readerWcRows = []optRow{
 	{"--version", kFlag, ""},
 	{"--total", kFlag, ""}, // not in --help
 }
+
+// findLeadingSpec is find's leading options, before its starting points
+// (find(1)): -L follows links, -H only those of the starting points, -P
+// none; -D's debug options and -O's level change nothing it reaches.
+var findLeadingSpec = (&spec{name: "find", grammar: grammar{whole: true}, rows: []optRow{
+	{"-L", kFollow, ""},
+	{"-H -P", kNoFollow, ""},
+	{"-D= -O[=]", kWord, ""},
+}}).compile()
