@@ -22,55 +22,59 @@ func gitIndexOnly(v *argv, sub int) bool {
 	if !ok {
 		return false
 	}
-	var opts []string
-	for k := sub + 1; k < v.len(); k++ {
-		if s := v.vals[k]; s == "--" {
-			break
-		} else if strings.HasPrefix(s, "-") && s != "-" {
-			opts = append(opts, s)
+	var given []*option
+	readable := true
+	scanSpec(row.spec, v, sub+1, false, func(e *scanned) {
+		switch {
+		case e.problem != "":
+			readable = false // as git would not: asked for as a read
+		case e.negated:
+			// The last spelling wins: --cached --no-cached is no --cached.
+			base := row.spec.optionNamed("--" + strings.TrimPrefix(e.spell, "--no-"))
+			given = append(slices.DeleteFunc(given, func(o *option) bool { return o == base }), e.opt)
+		case e.opt != nil && e.opt != &dashDashOpt:
+			given = append(given, e.opt)
 		}
+	})
+	has := func(names []string) bool {
+		return slices.ContainsFunc(names, func(n string) bool { return slices.Contains(given, row.spec.optionNamed(n)) })
 	}
-	given := func(names []string) bool {
-		return slices.ContainsFunc(names, func(name string) bool { return gitOptGiven(opts, name) })
-	}
-	if len(row.any) > 0 && !given(row.any) || given(row.none) {
+	switch {
+	case !readable, len(row.any) > 0 && !has(row.any), has(row.none):
 		return false
-	}
-	if row.only == nil {
+	case row.only == nil:
 		return true
 	}
-	for _, o := range opts {
-		if !slices.Contains(row.only, o) {
+	for _, o := range given {
+		if !slices.ContainsFunc(row.only, func(n string) bool { return row.spec.optionNamed(n) == o }) {
 			return false
 		}
 	}
-	return len(opts) > 0
+	return len(given) > 0
 }
 
 // gitIndexOnlyRow says when the path operands of a git subcommand name
-// index entries only, a row of gitIndexOnlySubs: one of any is given
+// index entries only, a row of gitIndexOnlySubs: an option of any is given
 // (when any names some), none of none is, and, when only is set, there
-// are options and each is spelled as one of only. An option of any and
-// none is -X (the letter, alone or in a cluster) or --long (a prefix of
-// it too).
+// are options and each is one of only. Each names an option by one of its
+// spellings in spec, the subcommand's options, by which the line is read.
 type gitIndexOnlyRow struct {
 	any, none, only []string
+	spec            *spec
 }
 
-// gitOptGiven reports whether name (-X or --long) is among opts.
-func gitOptGiven(opts []string, name string) bool {
-	for _, o := range opts {
-		if len(name) == 2 {
-			if len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], name[1]) >= 0 {
-				return true
-			}
-			continue
+// optionNamed returns the option of s spelled name ("-S", "--staged").
+func (s *spec) optionNamed(name string) *option {
+	if len(name) == 2 {
+		if sp := s.short[name[1]]; sp != nil {
+			return sp.opt
 		}
-		if n, _, _ := strings.Cut(o, "="); len(n) > 2 && longIs(n, name) {
-			return true
-		}
+		return nil
 	}
-	return false
+	if sp := s.longExact(name); sp != nil {
+		return sp.opt
+	}
+	return nil
 }
 
 // gitSubIndex returns the index of git's subcommand in v: the first word

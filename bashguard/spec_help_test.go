@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"compress/gzip"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -678,4 +680,33 @@ func TestSysSpecsAgreeWithHelp(t *testing.T) {
 	}
 	t.Logf("%d toolchain and inspection subcommands, %d listed options, every one classified", checked, options)
 	assert.Greater(t, checked, 5)
+}
+
+// TestIndexOnlySpecsAgreeWithHelp holds the options of the index-only
+// subcommands' specs (gitIndexOnlySubs), by which their lines are read,
+// to the installed git's own usage: an option git has and the spec lacks
+// would make an abbreviation resolve otherwise than git resolves it.
+func TestIndexOnlySpecsAgreeWithHelp(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("TOOLGATE_REQUIRE_EFFECTS") != "" {
+			t.Fatal("git is not installed, so the index-only specs cannot be checked against it")
+		}
+		t.Skip("SKIP: git is not installed, so the index-only specs cannot be checked against its help: " + err.Error())
+	}
+	options := 0
+	subs := slices.Sorted(maps.Keys(gitIndexOnlySubs))
+	for _, sub := range subs {
+		cmd := exec.Command(git, sub, "-h")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "LANG=C"}
+		cmd.Dir = t.TempDir()
+		b, _ := cmd.CombinedOutput() // git exits 129 after usage
+		listed := usageOptions(string(b))
+		require.NotEmpty(t, listed, "git %s -h lists no options", sub)
+		for _, o := range listed {
+			options++
+			assert.True(t, specClassifies(gitIndexOnlySubs[sub].spec, o), "git %s: the option %s that git lists is not in its spec", sub, o)
+		}
+	}
+	t.Logf("%d subcommands, %d listed options, every one classified", len(gitIndexOnlySubs), options)
 }

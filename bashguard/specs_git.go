@@ -218,13 +218,48 @@ var gitFetchSubs = map[string]gitFetchRow{
 // --staged without --worktree; git reset [rev] [--] paths, whose --hard,
 // --merge and --keep refuse paths (their operand is a commit, which names
 // no file); git update-index with only the options that set or clear an
-// entry's flags or remove it.
+// entry's flags or remove it. Each row's spec lists every option of the
+// subcommand (git SUB -h, TestIndexOnlySpecsAgreeWithHelp), so that an
+// abbreviation resolves as git's parse-options resolves it.
 var gitIndexOnlySubs = map[string]gitIndexOnlyRow{
-	"rm":      {any: []string{"--cached"}},
-	"restore": {any: []string{"-S", "--staged"}, none: []string{"-W", "--worktree"}},
-	"reset":   {none: []string{"-p", "--patch"}},
-	"update-index": {only: []string{"--assume-unchanged", "--no-assume-unchanged", "--skip-worktree", "--no-skip-worktree",
-		"--force-remove", "-q"}},
+	"rm": {any: []string{"--cached"}, spec: gitIndexSpec("git rm", []optRow{
+		{"-n --dry-run", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"--cached", kFlag, ""}, {"-f --force", kFlag, ""},
+		{"-r", kFlag, ""}, {"--ignore-unmatch", kFlag, ""}, {"--sparse", kFlag, ""},
+		{"--pathspec-file-nul", kFlag, ""}, {"--pathspec-from-file=", kList, ""},
+	})},
+	"restore": {any: []string{"-S"}, none: []string{"-W"}, spec: gitIndexSpec("git restore", []optRow{
+		{"-S --staged", kFlag, ""}, {"-W --worktree", kFlag, ""}, {"--ignore-unmerged", kFlag, ""},
+		{"--overlay", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"--progress", kFlag, ""}, {"-m --merge", kFlag, ""},
+		{"-2 --ours", kFlag, ""}, {"-3 --theirs", kFlag, ""}, {"-p --patch", kFlag, ""},
+		{"--ignore-skip-worktree-bits", kFlag, ""}, {"--pathspec-file-nul", kFlag, ""}, {"-s= --source=", kWord, ""},
+		{"--conflict=", kWord, ""}, {"--recurse-submodules[=]", kWord, ""}, {"--pathspec-from-file=", kList, ""},
+	})},
+	"reset": {none: []string{"-p"}, spec: gitIndexSpec("git reset", []optRow{
+		{"-q --quiet", kFlag, ""}, {"--refresh", kFlag, ""}, {"--mixed", kFlag, ""}, {"--soft", kFlag, ""},
+		{"--hard", kFlag, ""}, {"--merge", kFlag, ""}, {"--keep", kFlag, ""}, {"-p --patch", kFlag, ""},
+		{"-N --intent-to-add", kFlag, ""}, {"--pathspec-file-nul", kFlag, ""},
+		{"--recurse-submodules[=]", kWord, ""}, {"--pathspec-from-file=", kList, ""},
+	})},
+	"update-index": {only: []string{"--assume-unchanged", "--no-assume-unchanged", "--skip-worktree", "--no-skip-worktree", "--force-remove", "-q"},
+		spec: gitIndexSpec("git update-index", []optRow{
+			{"--assume-unchanged", kFlag, ""}, {"--no-assume-unchanged", kFlag, ""}, {"--skip-worktree", kFlag, ""},
+			{"--no-skip-worktree", kFlag, ""}, {"--force-remove", kFlag, ""}, {"-q", kFlag, ""},
+			{"--ignore-submodules", kChange, ""}, {"--add", kChange, ""}, {"--replace", kChange, ""},
+			{"--remove", kChange, ""}, {"--unmerged", kChange, ""}, {"--refresh", kChange, ""},
+			{"--really-refresh", kChange, ""}, {"--ignore-skip-worktree-entries", kChange, ""},
+			{"--info-only", kChange, ""}, {"-z", kChange, ""}, {"--stdin", kChange, ""}, {"--index-info", kChange, ""},
+			{"--unresolve", kChange, ""}, {"-g --again", kChange, ""}, {"--ignore-missing", kChange, ""},
+			{"--verbose", kChange, ""}, {"--clear-resolve-undo", kChange, ""}, {"--split-index", kChange, ""},
+			{"--untracked-cache", kChange, ""}, {"--test-untracked-cache", kChange, ""},
+			{"--force-untracked-cache", kChange, ""}, {"--force-write-index", kChange, ""}, {"--fsmonitor", kChange, ""},
+			{"--fsmonitor-valid", kChange, ""}, {"--no-fsmonitor-valid", kChange, ""}, {"--cacheinfo=", kChange, ""},
+			{"--chmod=", kChange, ""}, {"--index-version=", kChange, ""},
+		})},
+}
+
+// gitIndexSpec compiles the options of an index-only subcommand.
+func gitIndexSpec(name string, rows []optRow) *spec {
+	return (&spec{name: name, grammar: gitGrammar, rows: rows}).compile()
 }
 
 // gitRemoteSubs are the git remote subcommands that reach a remote, now
