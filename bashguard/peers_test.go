@@ -34,9 +34,10 @@ const peerSafeFloor = 0.90
 var peerFloorOpen = map[string]float64{"codex": peerSafeFloor, "gemini": 0.60}
 
 // peerCase is one line of testdata/peers_*.jsonl: a case of another
-// agent's command-safety tests (Codex's is_safe_command.rs and
-// is_dangerous_command.rs; Gemini CLI's shell-permissions.test.ts and
-// shell-safety.test.ts), translated into this guard's terms.
+// agent's command-safety tests (Codex's command_safety and legacy
+// execpolicy tests; Gemini CLI's shell permission, policy engine and
+// sandbox tests; testdata/PEERS.md lists the files and their licences),
+// translated into this guard's terms.
 //
 // The peers' placeholder for a program their configuration lets run
 // ("goodCommand") is translated as a Policy.ExtraSafe entry; programs
@@ -67,8 +68,11 @@ func peerRepo(t *testing.T) string {
 	dir := benignRepo(t)
 	for name, body := range map[string]string{
 		"Cargo.toml": "[package]\nname = \"p\"\n", "file.txt": "one\ntwo\n", "files": "x\n",
+		"foo": "foo\n", "bar": "bar\n", "baz": "baz\n", "hello.txt": "y\ny\n", "src/extension.ts": "export {}\n",
 	} {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
 	}
 	return dir
 }
