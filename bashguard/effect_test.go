@@ -79,7 +79,7 @@ func needEffects(t *testing.T, why string) {
 	if os.Getenv(requireEffectsEnv) != "" {
 		t.Fatalf("%s is set, but the effect test cannot run: %s", requireEffectsEnv, why)
 	}
-	t.Skipf("SKIPPED: the effect test cannot run: %s (install bubblewrap and strace; set %s=1 to make this a failure)", why, requireEffectsEnv)
+	t.Skipf("SKIPPED: the effect test cannot run: %s (.ci/setup installs bubblewrap and strace; set %s=1 to make this a failure)", why, requireEffectsEnv)
 }
 
 // newEffectSandbox finds the tools and proves the sandbox works here.

@@ -294,7 +294,7 @@ func specsAgreeWithHelp(t *testing.T, m map[string]*spec, what string) int {
 		}
 	}
 	if len(missing) > 0 {
-		t.Logf("not installed here, so not checked: %s", strings.Join(missing, ", "))
+		t.Logf("not installed here, so not checked (.ci/setup installs the ones the tests need): %s", strings.Join(missing, ", "))
 	}
 	t.Logf("%d %s, %d listed options, every one classified; %d the spec gives the next word, each shown with a value", checked, what, options, valued)
 	return checked
@@ -493,7 +493,7 @@ func TestNetSpecsAgreeWithHelp(t *testing.T) {
 		}
 	}
 	if len(missing) > 0 {
-		t.Logf("not installed here, so not checked: %s", strings.Join(missing, ", "))
+		t.Logf("not installed here, so not checked (.ci/setup installs the ones the tests need): %s", strings.Join(missing, ", "))
 	}
 	t.Logf("%d network clients, %d listed options, every one classified with the arity its help shows", checked, options)
 	assert.GreaterOrEqual(t, checked, 1)

@@ -14,7 +14,7 @@ import (
 )
 
 // GeminiVersion is the @google/gemini-cli-core release whose PolicyEngine
-// the Gemini comparison drives; bench/run.sh installs it.
+// the Gemini comparison drives; .ci/setup and bench/run.sh install it.
 const GeminiVersion = "0.61.0"
 
 // GeminiEnv names the environment variable that gives the installed

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 )
@@ -70,12 +71,15 @@ func (f *frontDoor) session(tb testing.TB, id, command string) []json.RawMessage
 }
 
 // startGemini starts Gemini CLI's PolicyEngine over the front door's
-// project, or fails: without the package there is nothing to compare.
+// project, or fails: without the package there is nothing to compare. The
+// package is $TOOLGATE_BENCH_GEMINI, or the one .ci/setup installed and
+// wrote to its file (bench/run.sh installs it too); the tests install
+// nothing.
 func startGemini(tb testing.TB, f *frontDoor) *Gemini {
 	tb.Helper()
-	pkg := os.Getenv(GeminiEnv)
+	pkg, from := testenv.Lookup(GeminiEnv)
 	if pkg == "" {
-		tb.Skipf("SKIPPED, NOT COMPARED: %s is not set; bench/run.sh installs @google/gemini-cli-core@%s and sets it", GeminiEnv, GeminiVersion)
+		tb.Skip(testenv.Missing("@google/gemini-cli-core@"+GeminiVersion, from) + "; NOT COMPARED")
 	}
 	g, err := StartGemini(pkg, f.dir, f.home)
 	require.NoError(tb, err)
@@ -140,7 +144,8 @@ func BenchmarkGemini(b *testing.B) {
 			if g.RSS() > maxRSS {
 				g.Close()
 				var err error
-				g, err = StartGemini(os.Getenv(GeminiEnv), f.dir, f.home)
+				pkg, _ := testenv.Lookup(GeminiEnv)
+				g, err = StartGemini(pkg, f.dir, f.home)
 				require.NoError(b, err)
 				warm(b)
 			}

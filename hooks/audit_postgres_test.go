@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -35,76 +35,37 @@ var auditPG struct {
 
 // auditPostgresDSN returns the DSN of a real PostgreSQL server: the one in
 // TOOLGATE_TEST_POSTGRES_DSN (CI sets it, and then a failure is a failure),
-// or one started by .ci/postgres, which installs PostgreSQL from Debian's
-// packages if needed. If that cannot be done the test is skipped, saying
-// why.
+// or the one .ci/setup started and wrote to its file (internal/testenv).
+// The tests start no server of their own: with neither, or with a server
+// that does not answer, they skip, saying to run .ci/setup.
 func auditPostgresDSN(t *testing.T) string {
 	t.Helper()
 	if dsn := os.Getenv(auditPGEnv); dsn != "" {
 		return dsn
 	}
 	auditPG.once.Do(func() {
-		script, err := auditFindUp(filepath.Join(".ci", "postgres"))
-		if err != nil {
-			auditPG.skip = err.Error()
+		dsn, from := testenv.Lookup(auditPGEnv)
+		if dsn == "" {
+			auditPG.skip = testenv.Missing("PostgreSQL", from)
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		var stderr strings.Builder
-		cmd := exec.CommandContext(ctx, script)
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			auditPG.skip = script + " failed: " + err.Error() + ": " + auditLastLines(stderr.String(), 5)
-			return
-		}
-		lines := strings.Fields(strings.TrimSpace(string(out)))
-		if len(lines) == 0 {
-			auditPG.skip = script + " printed no DSN"
-			return
-		}
-		dsn := lines[len(lines)-1]
 		db, err := sql.Open("pgx", dsn)
 		if err == nil {
 			err = db.PingContext(ctx)
 			db.Close()
 		}
 		if err != nil {
-			auditPG.skip = "server started by " + script + " does not answer: " + err.Error()
+			auditPG.skip = testenv.Missing("PostgreSQL", "the server "+from+" names does not answer: "+err.Error())
 			return
 		}
 		auditPG.dsn = dsn
 	})
 	if auditPG.skip != "" {
-		t.Skipf("PostgreSQL is unavailable (%s unset and %s): %s", auditPGEnv, "no server could be started", auditPG.skip)
+		t.Skip(auditPG.skip)
 	}
 	return auditPG.dsn
-}
-
-// auditFindUp looks for rel in the working directory and its parents (the test
-// runs in hooks/, the script is in the repository's .ci/).
-func auditFindUp(rel string) (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, rel)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New(rel + " not found above the working directory")
-		}
-		dir = parent
-	}
-}
-
-func auditLastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], " | ")
 }
 
 // auditPostgres opens dsn with pgx and creates a fresh schema for the test,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -60,9 +61,9 @@ func TestClaudeCodeProtectedFloor(t *testing.T) {
 
 // TestClaudeCodeProtectedListCurrent: testdata/claudecode_protected.txt
 // lists what the pinned Claude Code holds, read from its own tables in
-// the installed CLI (e2e/claudecode installs it; .ci/run does so before
-// the tests). Without the CLI the test says so and skips, unless
-// TOOLGATE_E2E_REQUIRE is set.
+// the installed CLI (.ci/setup installs it where e2e/claudecode finds it).
+// Without the CLI the test says so and skips, unless TOOLGATE_E2E_REQUIRE
+// is set.
 func TestClaudeCodeProtectedListCurrent(t *testing.T) {
 	bin := pinnedClaude(t)
 	data, err := os.ReadFile(bin)
@@ -107,7 +108,7 @@ func pinnedClaude(t *testing.T) string {
 	m := regexp.MustCompile(`(?m)^const Version = "([^"]+)"$`).FindSubmatch(src)
 	require.NotNil(t, m, "no Version constant in e2e/claudecode/suite_test.go")
 	version := string(m[1])
-	cache := os.Getenv("TOOLGATE_E2E_CACHE")
+	cache, _ := testenv.Lookup("TOOLGATE_E2E_CACHE")
 	if cache == "" {
 		d, err := os.UserCacheDir()
 		require.NoError(t, err)
@@ -123,6 +124,6 @@ func pinnedClaude(t *testing.T) string {
 	if os.Getenv("TOOLGATE_E2E_REQUIRE") != "" {
 		t.Fatalf("Claude Code %s is not installed under %s, and TOOLGATE_E2E_REQUIRE is set", version, dir)
 	}
-	t.Skipf("SKIPPED: Claude Code %s is not installed under %s (install it as .ci/run does to compare the protected list with it)", version, dir)
+	t.Skip(testenv.Missing("Claude Code "+version, "not installed under "+dir+", so the protected list is not compared with it"))
 	return ""
 }

@@ -387,7 +387,7 @@ func TestGlobBaseAsClaudeCodeGlobs(t *testing.T) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
 		if os.Getenv("TOOLGATE_REQUIRE_EFFECTS") != "" {
-			t.Fatal("ripgrep (rg) is not installed; .ci/run installs it before the tests")
+			t.Fatal("ripgrep (rg) is not installed; .ci/setup installs it before the tests")
 		}
 		t.Skip("SKIPPED: ripgrep (rg) is not installed, so Claude Code's Glob engine cannot be run")
 	}

@@ -23,10 +23,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/hooks"
+	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // FilesystemServerVersion is the pinned @modelcontextprotocol/server-filesystem
-// the end-to-end tests run; .ci/run installs it with npm under
+// the end-to-end tests run; .ci/setup installs it with npm under
 // $TOOLGATE_E2E_CACHE/server-filesystem-VERSION.
 const FilesystemServerVersion = "2026.8.31"
 
@@ -65,12 +66,13 @@ func buildAndRun(m *testing.M) int {
 	return m.Run()
 }
 
-// filesystemServer returns the pinned npm reference server's command. Not
-// installed, the test fails when TOOLGATE_E2E_REQUIRE is set (as in CI)
-// and is skipped, saying how to install it, otherwise.
+// filesystemServer returns the pinned npm reference server's command,
+// which .ci/setup installed; the tests install nothing. Not there, the
+// test fails when TOOLGATE_E2E_REQUIRE is set (as in CI) and is skipped,
+// saying to run .ci/setup, otherwise.
 func filesystemServer(t *testing.T) string {
 	t.Helper()
-	cache := os.Getenv("TOOLGATE_E2E_CACHE")
+	cache, _ := testenv.Lookup("TOOLGATE_E2E_CACHE")
 	if cache == "" {
 		c, err := os.UserCacheDir()
 		require.NoError(t, err)
@@ -87,13 +89,12 @@ func filesystemServer(t *testing.T) string {
 	}
 	_, nodeErr := exec.LookPath("node")
 	if err != nil || pkg.Version != FilesystemServerVersion || nodeErr != nil {
-		msg := fmt.Sprintf("@modelcontextprotocol/server-filesystem@%s is not installed under %s (or node is not on PATH); install it with\n"+
-			"  npm install --prefix %s --no-save @modelcontextprotocol/server-filesystem@%s",
-			FilesystemServerVersion, dir, dir, FilesystemServerVersion)
+		msg := testenv.Missing("@modelcontextprotocol/server-filesystem@"+FilesystemServerVersion,
+			"not installed under "+dir+", or node is not on PATH")
 		if os.Getenv("TOOLGATE_E2E_REQUIRE") == "1" {
 			t.Fatal("TOOLGATE_E2E_REQUIRE=1: " + msg)
 		}
-		t.Skip("SKIPPED: " + msg)
+		t.Skip(msg)
 	}
 	return bin
 }

@@ -21,11 +21,12 @@
 //
 //	go test ./e2e/claudecode
 //
-// It needs npm (and the registry), bubblewrap and Linux; without them it
-// skips, saying why, and fails instead when TOOLGATE_E2E_REQUIRE=1 (as in
-// CI). Claude Code is installed once into $TOOLGATE_E2E_CACHE (default
-// the user's cache directory, toolgate-e2e). TOOLGATE_E2E_ONLY=a,b runs
-// only the named scenarios; TOOLGATE_E2E_KEEP=dir keeps each scenario's
+// It needs what .ci/setup prepares (the pinned CLI, bubblewrap) and Linux;
+// it installs nothing itself: without them it skips, saying to run
+// .ci/setup, and fails instead when TOOLGATE_E2E_REQUIRE=1 (as in CI).
+// .ci/setup installs Claude Code into $TOOLGATE_E2E_CACHE (default the
+// user's cache directory, toolgate-e2e). TOOLGATE_E2E_ONLY=a,b runs only
+// the named scenarios; TOOLGATE_E2E_KEEP=dir keeps each scenario's
 // directory there.
 //
 // TestRuleSemantics is the rule-semantics table (rules_test.go): each

@@ -15,14 +15,16 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // Version is the Claude Code release the suite runs.
 const Version = "2.1.332"
 
 // requireEnv makes a skip a failure: CI sets it, so that a machine
-// without npm, bubblewrap or the registry fails instead of passing
-// silently.
+// where .ci/setup did not install the CLI, or without bubblewrap, fails
+// instead of passing silently.
 const requireEnv = "TOOLGATE_E2E_REQUIRE"
 
 func TestMain(m *testing.M) {
@@ -102,13 +104,13 @@ var (
 	suiteErr  error
 )
 
-// setUp finds or installs what the suite needs, once. A missing tool is a
-// skip (a failure under TOOLGATE_E2E_REQUIRE=1); a broken install is a
-// failure.
+// setUp finds what .ci/setup prepared for the suite, once: the suite
+// installs nothing. A missing tool is a skip that says to run .ci/setup
+// (a failure under TOOLGATE_E2E_REQUIRE=1).
 func setUp(t *testing.T) *suiteEnv {
 	t.Helper()
 	if testing.Short() && os.Getenv(requireEnv) == "" {
-		t.Skipf("SKIPPING the Claude Code %s end-to-end suite in -short mode (it installs Claude Code from npm and runs it for minutes)", Version)
+		t.Skipf("SKIPPING the Claude Code %s end-to-end suite in -short mode (it runs Claude Code for minutes)", Version)
 	}
 	suiteOnce.Do(func() { suite, suiteSkip, suiteErr = prepare() })
 	if suiteErr != nil {
@@ -129,12 +131,12 @@ func prepare() (*suiteEnv, string, error) {
 	}
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
-		return nil, "bubblewrap (bwrap) is not installed: apt-get install -y bubblewrap", nil
+		return nil, testenv.Missing("bubblewrap (bwrap)", "not on PATH"), nil
 	}
 	if out, err := exec.Command(bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-user", "--uid", "1000", "--gid", "1000", "--unshare-net", "true").CombinedOutput(); err != nil {
 		return nil, fmt.Sprintf("bubblewrap cannot make a sandbox here (%v: %s)", err, bytes.TrimSpace(out)), nil
 	}
-	claude, skip, err := installClaude()
+	claude, skip, err := findClaude()
 	if skip != "" || err != nil {
 		return nil, skip, err
 	}
@@ -171,10 +173,11 @@ func prepare() (*suiteEnv, string, error) {
 	return s, "", nil
 }
 
-// cacheDir is where the pinned Claude Code is installed: $TOOLGATE_E2E_CACHE,
-// or the user's cache directory.
+// cacheDir is where .ci/setup installed the pinned CLIs:
+// $TOOLGATE_E2E_CACHE, or the cache it wrote to its file
+// (internal/testenv), or the user's cache directory.
 func cacheDir() (string, error) {
-	if d := os.Getenv("TOOLGATE_E2E_CACHE"); d != "" {
+	if d, _ := testenv.Lookup("TOOLGATE_E2E_CACHE"); d != "" {
 		return filepath.Abs(d)
 	}
 	d, err := os.UserCacheDir()
@@ -184,43 +187,26 @@ func cacheDir() (string, error) {
 	return filepath.Join(d, "toolgate-e2e"), nil
 }
 
-// installClaude installs @anthropic-ai/claude-code@Version with npm into
-// the cache, unless it is there, and returns the native binary.
-func installClaude() (string, string, error) {
+// findClaude returns the native binary of @anthropic-ai/claude-code@Version,
+// which .ci/setup installed into the cache; the suite installs nothing.
+// Not there, it is a skip that says to run .ci/setup.
+func findClaude() (string, string, error) {
 	root, err := cacheDir()
 	if err != nil {
 		return "", "", err
 	}
 	dir := filepath.Join(root, "claude-code-"+Version)
 	bin := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe")
-	if version(bin) != Version {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			return "", "npm is not installed, so Claude Code " + Version + " cannot be installed", nil
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", "", err
-		}
-		cmd := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "--loglevel=error",
-			"@anthropic-ai/claude-code@"+Version)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			if bytes.Contains(out, []byte("ENOTFOUND")) || bytes.Contains(out, []byte("ECONNREFUSED")) || bytes.Contains(out, []byte("ETIMEDOUT")) || bytes.Contains(out, []byte("EAI_AGAIN")) {
-				return "", fmt.Sprintf("the npm registry is not reachable: %s", lastLine(out)), nil
-			}
-			return "", "", fmt.Errorf("npm install @anthropic-ai/claude-code@%s: %v: %s", Version, err, out)
-		}
+	if version(bin) == Version {
+		return bin, "", nil
 	}
-	if v := version(bin); v != Version {
-		// npm may leave the placeholder when the install script did
-		// not run: the platform package has the native binary.
-		native := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code-linux-"+npmArch(), "claude")
-		if version(native) == Version {
-			return native, "", nil
-		}
-		return "", "", fmt.Errorf("%s reports version %q, not %s", bin, v, Version)
+	// npm may leave the placeholder when the install script did not
+	// run: the platform package has the native binary.
+	native := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code-linux-"+npmArch(), "claude")
+	if version(native) == Version {
+		return native, "", nil
 	}
-	return bin, "", nil
+	return "", testenv.Missing("Claude Code "+Version, "not installed under "+dir), nil
 }
 
 func npmArch() string {
@@ -237,11 +223,6 @@ func version(bin string) string {
 	}
 	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
 	return v
-}
-
-func lastLine(b []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return lines[len(lines)-1]
 }
 
 // scenario is one run of Claude Code.

@@ -17,14 +17,16 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // Version is the Codex CLI release the suite runs.
 const Version = "0.171.0"
 
 // requireEnv makes a skip a failure: CI sets it, so that a machine
-// without npm, bubblewrap or the registry fails instead of passing
-// silently.
+// where .ci/setup did not install the CLI, or without bubblewrap, fails
+// instead of passing silently.
 const requireEnv = "TOOLGATE_E2E_REQUIRE"
 
 // Roles the test binary plays when it runs itself: inside the sandbox,
@@ -66,13 +68,13 @@ var (
 	suiteErr  error
 )
 
-// setUp finds or installs what the suite needs, once. A missing tool is a
-// skip (a failure under TOOLGATE_E2E_REQUIRE=1); a broken install is a
-// failure.
+// setUp finds what .ci/setup prepared for the suite, once: the suite
+// installs nothing. A missing tool is a skip that says to run .ci/setup
+// (a failure under TOOLGATE_E2E_REQUIRE=1).
 func setUp(t *testing.T) *suiteEnv {
 	t.Helper()
 	if testing.Short() && os.Getenv(requireEnv) == "" {
-		t.Skipf("SKIPPING the Codex CLI %s end-to-end suite in -short mode (it installs Codex CLI from npm and runs it)", Version)
+		t.Skipf("SKIPPING the Codex CLI %s end-to-end suite in -short mode (it runs Codex CLI for minutes)", Version)
 	}
 	suiteOnce.Do(func() { suite, suiteSkip, suiteErr = prepare() })
 	if suiteErr != nil {
@@ -93,12 +95,12 @@ func prepare() (*suiteEnv, string, error) {
 	}
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
-		return nil, "bubblewrap (bwrap) is not installed: apt-get install -y bubblewrap", nil
+		return nil, testenv.Missing("bubblewrap (bwrap)", "not on PATH"), nil
 	}
 	if out, err := exec.Command(bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-user", "--uid", "1000", "--gid", "1000", "--unshare-net", "true").CombinedOutput(); err != nil {
 		return nil, fmt.Sprintf("bubblewrap cannot make a sandbox here (%v: %s)", err, bytes.TrimSpace(out)), nil
 	}
-	codex, skip, err := installCodex()
+	codex, skip, err := findCodex()
 	if skip != "" || err != nil {
 		return nil, skip, err
 	}
@@ -126,10 +128,11 @@ func prepare() (*suiteEnv, string, error) {
 	return s, "", nil
 }
 
-// cacheDir is where the pinned Codex CLI is installed: $TOOLGATE_E2E_CACHE,
-// or the user's cache directory.
+// cacheDir is where .ci/setup installed the pinned CLIs:
+// $TOOLGATE_E2E_CACHE, or the cache it wrote to its file
+// (internal/testenv), or the user's cache directory.
 func cacheDir() (string, error) {
-	if d := os.Getenv("TOOLGATE_E2E_CACHE"); d != "" {
+	if d, _ := testenv.Lookup("TOOLGATE_E2E_CACHE"); d != "" {
 		return filepath.Abs(d)
 	}
 	d, err := os.UserCacheDir()
@@ -139,10 +142,11 @@ func cacheDir() (string, error) {
 	return filepath.Join(d, "toolgate-e2e"), nil
 }
 
-// installCodex installs @openai/codex@Version with npm into the cache,
-// unless it is there, and returns the native binary of the platform
-// package (the package's bin/codex.js only starts it, and needs node).
-func installCodex() (string, string, error) {
+// findCodex returns the native binary of the platform package of
+// @openai/codex@Version (the package's bin/codex.js only starts it, and
+// needs node), which .ci/setup installed into the cache; the suite
+// installs nothing. Not there, it is a skip that says to run .ci/setup.
+func findCodex() (string, string, error) {
 	root, err := cacheDir()
 	if err != nil {
 		return "", "", err
@@ -153,25 +157,8 @@ func installCodex() (string, string, error) {
 		triple, npmArch = "aarch64-unknown-linux-musl", "arm64"
 	}
 	bin := filepath.Join(dir, "node_modules", "@openai", "codex-linux-"+npmArch, "vendor", triple, "bin", "codex")
-	if version(bin) != Version {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			return "", "npm is not installed, so Codex CLI " + Version + " cannot be installed", nil
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", "", err
-		}
-		cmd := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "--loglevel=error", "@openai/codex@"+Version)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			if bytes.Contains(out, []byte("ENOTFOUND")) || bytes.Contains(out, []byte("ECONNREFUSED")) || bytes.Contains(out, []byte("ETIMEDOUT")) || bytes.Contains(out, []byte("EAI_AGAIN")) {
-				return "", fmt.Sprintf("the npm registry is not reachable: %s", lastLine(out)), nil
-			}
-			return "", "", fmt.Errorf("npm install @openai/codex@%s: %v: %s", Version, err, out)
-		}
-	}
 	if v := version(bin); v != Version {
-		return "", "", fmt.Errorf("%s reports version %q, not %s", bin, v, Version)
+		return "", testenv.Missing("Codex CLI "+Version, fmt.Sprintf("%s reports version %q", bin, v)), nil
 	}
 	return bin, "", nil
 }
@@ -183,11 +170,6 @@ func version(bin string) string {
 		return ""
 	}
 	return strings.TrimPrefix(strings.TrimSpace(string(out)), "codex-cli ")
-}
-
-func lastLine(b []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return lines[len(lines)-1]
 }
 
 // scenario is one run of Codex.

@@ -15,9 +15,10 @@
 //
 //	go test ./e2e/gemini
 //
-// It needs npm (and the registry), bubblewrap and Linux; without them it
-// skips, saying why, and fails instead when TOOLGATE_E2E_REQUIRE=1 (as in
-// CI). Gemini CLI is installed once into $TOOLGATE_E2E_CACHE (default the
+// It needs what .ci/setup prepares (the pinned CLI, bubblewrap) and Linux;
+// it installs nothing itself: without them it skips, saying to run
+// .ci/setup, and fails instead when TOOLGATE_E2E_REQUIRE=1 (as in CI).
+// .ci/setup installs Gemini CLI into $TOOLGATE_E2E_CACHE (default the
 // user's cache directory, toolgate-e2e). TOOLGATE_E2E_KEEP=dir keeps each
 // scenario's directory there.
 package gemini

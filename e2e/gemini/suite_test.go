@@ -18,14 +18,16 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // Version is the Gemini CLI release the suite runs.
 const Version = "0.61.0"
 
 // requireEnv makes a skip a failure: CI sets it, so that a machine
-// without npm, bubblewrap or the registry fails instead of passing
-// silently.
+// where .ci/setup did not install the CLI, or without bubblewrap, fails
+// instead of passing silently.
 const requireEnv = "TOOLGATE_E2E_REQUIRE"
 
 // Roles the test binary plays when it runs itself: inside the sandbox,
@@ -136,13 +138,13 @@ var (
 	suiteErr  error
 )
 
-// setUp finds or installs what the suite needs, once. A missing tool is a
-// skip (a failure under TOOLGATE_E2E_REQUIRE=1); a broken install is a
-// failure.
+// setUp finds what .ci/setup prepared for the suite, once: the suite
+// installs nothing. A missing tool is a skip that says to run .ci/setup
+// (a failure under TOOLGATE_E2E_REQUIRE=1).
 func setUp(t *testing.T) *suiteEnv {
 	t.Helper()
 	if testing.Short() && os.Getenv(requireEnv) == "" {
-		t.Skipf("SKIPPING the Gemini CLI %s end-to-end suite in -short mode (it installs Gemini CLI from npm and runs it)", Version)
+		t.Skipf("SKIPPING the Gemini CLI %s end-to-end suite in -short mode (it runs Gemini CLI for minutes)", Version)
 	}
 	suiteOnce.Do(func() { suite, suiteSkip, suiteErr = prepare() })
 	if suiteErr != nil {
@@ -163,7 +165,7 @@ func prepare() (*suiteEnv, string, error) {
 	}
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
-		return nil, "bubblewrap (bwrap) is not installed: apt-get install -y bubblewrap", nil
+		return nil, testenv.Missing("bubblewrap (bwrap)", "not on PATH"), nil
 	}
 	if out, err := exec.Command(bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-user", "--uid", "1000", "--gid", "1000", "--unshare-net", "true").CombinedOutput(); err != nil {
 		return nil, fmt.Sprintf("bubblewrap cannot make a sandbox here (%v: %s)", err, bytes.TrimSpace(out)), nil
@@ -172,7 +174,7 @@ func prepare() (*suiteEnv, string, error) {
 	if err != nil {
 		return nil, "node is not installed, so Gemini CLI cannot run", nil
 	}
-	gemini, skip, err := installGemini(node)
+	gemini, skip, err := findGemini(node)
 	if skip != "" || err != nil {
 		return nil, skip, err
 	}
@@ -203,10 +205,11 @@ func prepare() (*suiteEnv, string, error) {
 	return s, "", nil
 }
 
-// cacheDir is where the pinned Gemini CLI is installed: $TOOLGATE_E2E_CACHE,
-// or the user's cache directory.
+// cacheDir is where .ci/setup installed the pinned CLIs:
+// $TOOLGATE_E2E_CACHE, or the cache it wrote to its file
+// (internal/testenv), or the user's cache directory.
 func cacheDir() (string, error) {
-	if d := os.Getenv("TOOLGATE_E2E_CACHE"); d != "" {
+	if d, _ := testenv.Lookup("TOOLGATE_E2E_CACHE"); d != "" {
 		return filepath.Abs(d)
 	}
 	d, err := os.UserCacheDir()
@@ -216,35 +219,18 @@ func cacheDir() (string, error) {
 	return filepath.Join(d, "toolgate-e2e"), nil
 }
 
-// installGemini installs @google/gemini-cli@Version with npm into the
-// cache, unless it is there, and returns its bundle/gemini.js.
-func installGemini(node string) (string, string, error) {
+// findGemini returns the bundle/gemini.js of @google/gemini-cli@Version,
+// which .ci/setup installed into the cache; the suite installs nothing.
+// Not there, it is a skip that says to run .ci/setup.
+func findGemini(node string) (string, string, error) {
 	root, err := cacheDir()
 	if err != nil {
 		return "", "", err
 	}
 	dir := filepath.Join(root, "gemini-cli-"+Version)
 	js := filepath.Join(dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
-	if version(node, js) != Version {
-		npm, err := exec.LookPath("npm")
-		if err != nil {
-			return "", "npm is not installed, so Gemini CLI " + Version + " cannot be installed", nil
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return "", "", err
-		}
-		cmd := exec.Command(npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "--no-save", "--loglevel=error",
-			"@google/gemini-cli@"+Version)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			if bytes.Contains(out, []byte("ENOTFOUND")) || bytes.Contains(out, []byte("ECONNREFUSED")) || bytes.Contains(out, []byte("ETIMEDOUT")) || bytes.Contains(out, []byte("EAI_AGAIN")) {
-				return "", fmt.Sprintf("the npm registry is not reachable: %s", lastLine(out)), nil
-			}
-			return "", "", fmt.Errorf("npm install @google/gemini-cli@%s: %v: %s", Version, err, out)
-		}
-	}
 	if v := version(node, js); v != Version {
-		return "", "", fmt.Errorf("%s reports version %q, not %s", js, v, Version)
+		return "", testenv.Missing("Gemini CLI "+Version, fmt.Sprintf("%s is version %q", js, v)), nil
 	}
 	return js, "", nil
 }
@@ -261,11 +247,6 @@ func version(node, js string) string {
 	}
 	_ = json.Unmarshal(data, &p)
 	return p.Version
-}
-
-func lastLine(b []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return lines[len(lines)-1]
 }
 
 // scenario is one run of Gemini CLI.

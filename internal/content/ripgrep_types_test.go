@@ -33,7 +33,7 @@ func TestRipgrepTypesAgreeWithRg(t *testing.T) {
 		if os.Getenv("TOOLGATE_REQUIRE_EFFECTS") != "" {
 			t.Fatalf("TOOLGATE_REQUIRE_EFFECTS is set, but there is no rg on PATH to hold the file-type table to: %v", err)
 		}
-		t.Skip("SKIPPED LOUDLY: no rg on PATH (install ripgrep, as .ci/run does): the file-type table is not checked against ripgrep")
+		t.Skip("SKIPPED LOUDLY: no rg on PATH (.ci/setup installs ripgrep): the file-type table is not checked against ripgrep")
 	}
 	vout, err := exec.Command(rg, "--version").Output()
 	require.NoError(t, err)

@@ -147,7 +147,7 @@ func needGo(t *testing.T) {
 // the gateway's install needs (this test never fetches, and go test
 // installs nothing): GOPROXY=off resolves the gateway's packages from the
 // cache alone. With TOOLGATE_REQUIRE_INSTALL set (.ci/run sets it, after
-// fetching them) that is a failure.
+// .ci/setup fetched them) that is a failure.
 func needModuleCache(t *testing.T, root string) {
 	t.Helper()
 	cmd := exec.Command("go", "-C", filepath.Join(root, "contrib", "mcpgateway"), "list", "-deps", "./...")
@@ -159,7 +159,7 @@ func needModuleCache(t *testing.T, root string) {
 	if err == nil {
 		return
 	}
-	why := fmt.Sprintf("the module cache lacks modules the MCP gateway's install needs (go list with GOPROXY=off: %v: %s); building the gateway once (go -C contrib/mcpgateway build ./...) fetches them, as .ci/run does", err, firstLine(out))
+	why := fmt.Sprintf("the module cache lacks modules the MCP gateway's install needs (go list with GOPROXY=off: %v: %s); .ci/setup fetches them (so does building the gateway once: go -C contrib/mcpgateway build ./...)", err, firstLine(out))
 	if os.Getenv("TOOLGATE_REQUIRE_INSTALL") != "" {
 		t.Fatal(why)
 	}
@@ -324,7 +324,7 @@ func TestREADMEInstallLines(t *testing.T) {
 		"GOCACHE="+buildCache,
 	)
 	hint := "toolgate's modules come from the proxy this test wrote; every other module must already be in the module cache " +
-		localCache + " (this test never fetches): building the gateway once in the workspace (go -C contrib/mcpgateway build ./...) fetches them, as .ci/run does before the tests"
+		localCache + " (this test never fetches): .ci/setup fetches them (so does building the gateway once in the workspace: go -C contrib/mcpgateway build ./...)"
 	run := func(dir, line string) {
 		t.Helper()
 		args := strings.Fields(line)

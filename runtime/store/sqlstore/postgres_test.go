@@ -3,17 +3,14 @@ package sqlstore_test
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/runtime/store"
 	"github.com/toolgate/toolgate/runtime/store/sqlstore"
 	"github.com/toolgate/toolgate/runtime/store/storetest"
@@ -28,64 +25,38 @@ var pg struct {
 }
 
 // postgresDSN returns the DSN of a real PostgreSQL server: the one in
-// TOOLGATE_TEST_POSTGRES_DSN (CI sets it), or one started by .ci/postgres.
-// If neither can be had the test is skipped, saying why.
+// TOOLGATE_TEST_POSTGRES_DSN, or the one .ci/setup started and wrote to
+// its file (internal/testenv). The tests start no server of their own:
+// with neither, or with a server that does not answer, they skip, saying
+// to run .ci/setup.
 func postgresDSN(t testing.TB) string {
 	t.Helper()
 	if dsn := os.Getenv(pgEnv); dsn != "" {
 		return dsn
 	}
 	pg.once.Do(func() {
-		script, err := findUp(filepath.Join(".ci", "postgres"))
-		if err != nil {
-			pg.skip = err.Error()
+		dsn, from := testenv.Lookup(pgEnv)
+		if dsn == "" {
+			pg.skip = testenv.Missing("PostgreSQL", from)
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, script).Output()
-		if err != nil {
-			pg.skip = script + " failed: " + err.Error()
-			return
-		}
-		f := strings.Fields(string(out))
-		if len(f) == 0 {
-			pg.skip = script + " printed no DSN"
-			return
-		}
-		db, err := sql.Open("pgx", f[len(f)-1])
+		db, err := sql.Open("pgx", dsn)
 		if err == nil {
 			err = db.PingContext(ctx)
 			db.Close()
 		}
 		if err != nil {
-			pg.skip = "the server " + script + " started does not answer: " + err.Error()
+			pg.skip = testenv.Missing("PostgreSQL", "the server "+from+" names does not answer: "+err.Error())
 			return
 		}
-		pg.dsn = f[len(f)-1]
+		pg.dsn = dsn
 	})
 	if pg.skip != "" {
-		t.Skipf("PostgreSQL is unavailable (%s unset and no server could be started): %s", pgEnv, pg.skip)
+		t.Skip(pg.skip)
 	}
 	return pg.dsn
-}
-
-func findUp(rel string) (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		p := filepath.Join(dir, rel)
-		if _, err := os.Stat(p); err == nil {
-			return p, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New(rel + " not found above the test's directory")
-		}
-		dir = parent
-	}
 }
 
 func openPG(t testing.TB) *sqlstore.Store {
