@@ -97,6 +97,16 @@ type Policy struct {
 	// Empty fields are unknown; a relative one is ignored.
 	GoEnv GoEnv
 
+	// SystemRoots are the directories where the system keeps what it
+	// installs: a read or probe there that the path judge asks about only
+	// because it is outside the roots is allowed when the file is one
+	// every user may read and no other user may replace, and its name is
+	// no credential's (see sysread.go). Nil means /usr, /opt, /etc, /lib
+	// and /lib64, and the files of /proc that describe the machine; an
+	// empty, non-nil slice lifts no read. The file tools read the same
+	// roots (runtime.Workspace.SystemRoots).
+	SystemRoots []string
+
 	// ExtraSafe names further commands that are auto-allowed with any
 	// literal arguments (for example "make" in a trusted project). Names on
 	// the dangerous or network lists are ignored here: they stay denied.
