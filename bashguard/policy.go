@@ -62,6 +62,17 @@ type Policy struct {
 	// after the cd are judged in.
 	CDPath string
 
+	// Environ holds values of the environment the script will run in,
+	// for the variables that hold no secret and that bash takes from
+	// the environment as they are ([EnvironNames]: PATH, SHELL, USER,
+	// ...); other names are ignored, as are empty values. With a value
+	// here, $NAME stands for it, as $HOME does for Home: "echo $PATH"
+	// is judged as the words it prints, and a value that word
+	// splitting or pathname expansion would change leaves an unquoted
+	// $NAME unknown. Without one, $NAME is data only known at run time
+	// (printed quoted, asked unquoted unless Confined).
+	Environ map[string]string
+
 	// Confined says that every command the guard allows runs confined by
 	// the kernel, as runner.Shell confines it (toolgate check wraps what
 	// it allows so): reads limited to the roots without their secret
