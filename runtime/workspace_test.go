@@ -94,7 +94,7 @@ func TestOpenNamesTheDirectoryOnce(t *testing.T) {
 	}{
 		{"Read", `{"file_path":"main.go"}`, permission.Deny, permission.LayerRules, "Read(./main.go)", "denied by deny rule Read(./main.go) (config)"},
 		{"Read", `{"file_path":"` + filepath.Join(dir, "main.go") + `"}`, permission.Deny, permission.LayerRules, "Read(./main.go)", "denied by deny rule Read(./main.go) (config)"},
-		{"Read", `{"file_path":"/etc/hostname"}`, permission.Deny, permission.LayerSandbox, "", "outside every root"},
+		{"Read", `{"file_path":"/etc/shadow"}`, permission.Deny, permission.LayerSandbox, "", "outside every root"},
 		{"Bash", `{"command":"ls -la"}`, permission.Allow, permission.LayerShell, "safe", "reads only inside the allowed roots"},
 		{"Bash", `{"command":"touch /etc/x"}`, permission.Deny, permission.LayerSandbox, "write:outside", "outside every root"},
 	}
