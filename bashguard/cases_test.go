@@ -33,6 +33,10 @@ type testCase struct {
 	// Confined, when set, is the verdict under Policy.Confined where it
 	// differs from the one above; every case is judged both ways.
 	Confined *caseWant `json:"confined,omitempty"`
+	// Comment says why a row expects what it does, where the script
+	// alone does not show it (a row of the benign table that is asked
+	// on purpose).
+	Comment string `json:"comment,omitempty"`
 }
 
 // caseWant is an expected verdict: its decision, rule and a substring of

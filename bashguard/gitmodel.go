@@ -144,6 +144,13 @@ func (a *analyzer) gitOperands(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 		if s.operands == kWord {
 			continue // names: of refs, remotes, keys; URLs
 		}
+		if fl&wObjectIDs != 0 && !afterDashes && s.history != histNone && s.operands == kPathspec {
+			// Object names (objectIDs), taken as revisions: from here on
+			// as good as literal words (the history they print is
+			// judged by gitHistoryContent, as for any revision).
+			v.flags[at] &^= wDynamic | wData | wUnquoted
+			continue
+		}
 		if p, ok := gitBlobPath(w); ok && !afterDashes {
 			a.readPath(c, p, fl, "git")
 			continue

@@ -7,6 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/toolgate/toolgate/internal/sysread"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -76,14 +77,13 @@ func (a *analyzer) liftGoModCache(p string, access Access, r permission.Result) 
 	if !a.inGoModCache(p) {
 		return r
 	}
-	return permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Rule: RulePathRead,
-		Reason: "in the Go module cache, downloaded public module source that go keeps read-only"}
+	return permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Rule: RulePathRead, Reason: sysread.ModCacheReason}
 }
 
 // inGoModCache reports whether p (absolute, or relative to the working
 // directory, or "~/...") names an existing file or directory that lies,
 // with every link followed, under the module cache; for a pattern, the
-// directory it starts in.
+// directory it starts in (sysread.InModCache, the file tools' rule too).
 func (a *analyzer) inGoModCache(p string) bool {
 	mc := a.goEnvValue("GOMODCACHE")
 	if mc == "" {
@@ -99,24 +99,5 @@ func (a *analyzer) inGoModCache(p string) bool {
 	case !path.IsAbs(p):
 		return false
 	}
-	if i := strings.IndexAny(p, "*?["); i >= 0 {
-		// A pattern (its matches are judged one by one): the directory
-		// before its first pattern component, and no ".." after it.
-		dir, rest := path.Split(p[:i])
-		for e := range strings.SplitSeq(rest+p[i:], "/") {
-			if e == ".." {
-				return false
-			}
-		}
-		p = dir
-	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return false
-	}
-	base, err := filepath.EvalSymlinks(mc)
-	if err != nil || base == "/" {
-		return false
-	}
-	return real == base || strings.HasPrefix(real, base+string(filepath.Separator))
+	return sysread.InModCache(p, mc)
 }

@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -291,6 +292,19 @@ var harmlessParams = map[string]bool{
 	"USER": true, "LOGNAME": true, "SHELL": true, "LANG": true, "TERM": true, "PATH": true, "HOSTNAME": true,
 	"HOSTTYPE": true, "OSTYPE": true, "MACHTYPE": true, "BASH_VERSION": true, "UID": true, "EUID": true,
 	"PPID": true, "SHLVL": true, "OLDPWD": true,
+}
+
+// environNames are the variables of harmlessParams that bash takes from
+// the environment as they are (it sets SHELL only when unset, PATH only
+// when unset): with the host's value (Policy.Environ), $NAME stands for
+// it, as $HOME does for Policy.Home. The shell's own ($UID, $PPID,
+// $SHLVL, $HOSTNAME, ...) are not the environment's.
+var environNames = map[string]bool{"PATH": true, "SHELL": true, "USER": true, "LOGNAME": true, "LANG": true, "TERM": true}
+
+// EnvironNames returns the names of the variables whose values
+// [Policy].Environ may give, sorted.
+func EnvironNames() []string {
+	return slices.Sorted(maps.Keys(environNames))
 }
 
 // dataArgs are the commands that take some of their words as data, by

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/internal/sysread"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -60,6 +62,32 @@ func pathsWorkspace(t *testing.T) (ws, out string) {
 	require.NoError(t, os.Symlink(filepath.Join(ws, "notes.txt"), filepath.Join(ws, "alias.txt")))
 	listerRepos(t, ws, out)
 	return ws, out
+}
+
+// pathsSystemRoot makes, beside ws and out, a directory the policy takes
+// for a system root ($SYS): world-readable files, and the near misses of
+// the system-read rule (internal/sysread): a file not every user may
+// read, a credential's name, a directory every user may write, a link
+// out to $OUT (which stands for the home).
+func pathsSystemRoot(t *testing.T, ws, out string) string {
+	t.Helper()
+	base := filepath.Dir(ws)
+	sys := filepath.Join(base, "sys")
+	for name, mode := range map[string]os.FileMode{
+		"include/stdio.h": 0o644, "include/stdlib.h": 0o644, "shadow": 0o640, "app/db.password": 0o644, "ssl/private/site.key": 0o644,
+		"drop/notes.txt": 0o644,
+	} {
+		p := filepath.Join(sys, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("x\n"), mode))
+		require.NoError(t, os.Chmod(p, mode))
+	}
+	require.NoError(t, os.Chmod(filepath.Join(sys, "drop"), 0o777))
+	require.NoError(t, os.Symlink(filepath.Join(out, "secret.txt"), filepath.Join(sys, "home-link")))
+	// t.TempDir makes them 0700: not every user may pass.
+	require.NoError(t, os.Chmod(base, 0o755))
+	require.NoError(t, os.Chmod(filepath.Dir(base), 0o755))
+	return sys
 }
 
 // listerRepos makes the repositories below $WS/repos whose listings
@@ -148,6 +176,8 @@ func TestPathsReachTheJudge(t *testing.T) {
 	judge := rulesJudge{ws: ws, out: out, sb: bashguard.CheckerJudge(sb)}
 	pol := bashguard.DefaultPolicy()
 	pol.Home = filepath.Join(filepath.Dir(ws), "home")
+	sys := pathsSystemRoot(t, ws, out)
+	pol.SystemRoots = append(slices.Clone(sysread.Prefixes), sys)
 	g := bashguard.New(pol)
 	f, err := os.Open("testdata/paths.jsonl")
 	require.NoError(t, err)
@@ -162,9 +192,9 @@ func TestPathsReachTheJudge(t *testing.T) {
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &c), sc.Text())
 		require.NotEmpty(t, c.Reason, "case %q must name a reason", c.Script)
 		n++
-		script := strings.NewReplacer("$WS", ws, "$OUT", out).Replace(c.Script)
+		script := strings.NewReplacer("$WS", ws, "$OUT", out, "$SYS", sys).Replace(c.Script)
 		v := g.Judge(context.Background(), ws, judge, script)
-		reason := strings.NewReplacer(ws, "$WS", out, "$OUT").Replace(v.Reason)
+		reason := strings.NewReplacer(ws, "$WS", out, "$OUT", sys, "$SYS").Replace(v.Reason)
 		assert.Equal(t, c.Decision, v.Decision.String(), "decision for %q (%s)", c.Script, reason)
 		assert.Equal(t, c.Rule, string(v.Rule), "rule for %q (%s)", c.Script, reason)
 		assert.Contains(t, reason, c.Reason, "reason for %q", c.Script)

@@ -62,6 +62,17 @@ type Policy struct {
 	// after the cd are judged in.
 	CDPath string
 
+	// Environ holds values of the environment the script will run in,
+	// for the variables that hold no secret and that bash takes from
+	// the environment as they are ([EnvironNames]: PATH, SHELL, USER,
+	// ...); other names are ignored, as are empty values. With a value
+	// here, $NAME stands for it, as $HOME does for Home: "echo $PATH"
+	// is judged as the words it prints, and a value that word
+	// splitting or pathname expansion would change leaves an unquoted
+	// $NAME unknown. Without one, $NAME is data only known at run time
+	// (printed quoted, asked unquoted unless Confined).
+	Environ map[string]string
+
 	// Confined says that every command the guard allows runs confined by
 	// the kernel, as runner.Shell confines it (toolgate check wraps what
 	// it allows so): reads limited to the roots without their secret
@@ -96,6 +107,16 @@ type Policy struct {
 	// module source there read-only. A write there is judged as before.
 	// Empty fields are unknown; a relative one is ignored.
 	GoEnv GoEnv
+
+	// SystemRoots are the directories where the system keeps what it
+	// installs: a read or probe there that the path judge asks about only
+	// because it is outside the roots is allowed when the file is one
+	// every user may read and no other user may replace, and its name is
+	// no credential's (see sysread.go). Nil means /usr, /opt, /etc, /lib
+	// and /lib64, and the files of /proc that describe the machine; an
+	// empty, non-nil slice lifts no read. The file tools read the same
+	// roots (runtime.Workspace.SystemRoots).
+	SystemRoots []string
 
 	// ExtraSafe names further commands that are auto-allowed with any
 	// literal arguments (for example "make" in a trusted project). Names on

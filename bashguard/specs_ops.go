@@ -21,8 +21,8 @@ package bashguard
 // "golangci-lint linters" loads the Go plugins a .golangci.yml names;
 // "mise tasks" and "mise ls" evaluate mise.toml, whose templates run
 // commands, and mise checks for updates over the network; yt-dlp, even
-// for --help, reads a yt-dlp.conf in the working directory and may load
-// plugins, and has no spec; lsof
+// for --help, reads a yt-dlp.conf in the working directory, which can
+// make it print the user's own configuration, and may load plugins; lsof
 // and netstat without -n look addresses up in the DNS.
 
 // dockerListRows are the options of docker ps and docker images
@@ -231,6 +231,12 @@ func opsSpecs() map[string]*spec {
 			"list":    {ask: "evaluates mise.toml, whose templates and env directives run commands"},
 			"version": {ask: "asks over the network whether a newer mise exists"},
 		}, examples: []example{{"mise tasks", "ask"}, {"mise ls", "ask"}, {"mise --version", "ask"}}},
+		// yt-dlp loads its configuration files before it acts on --help
+		// (options.py's parseOpts: load_configs, then print_help), the
+		// working directory's yt-dlp.conf among them, and a --verbose
+		// given there prints every file it loaded.
+		"yt-dlp": {ask: "reads the yt-dlp.conf of the working directory even for --help, and a --verbose there prints every configuration file yt-dlp loads, the user's own with any credentials in it",
+			examples: []example{{"yt-dlp --help", "ask"}, {"yt-dlp --version", "ask"}}},
 	}
 	for n, rows := range map[string][]optRow{
 		"gh": {{"--version", kVersion, ""}}, "mypy": {{"--version -V", kVersion, ""}}, "ruff": {{"--version -V", kVersion, ""}},

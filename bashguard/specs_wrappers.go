@@ -55,7 +55,8 @@ var wrapperSpecs = compileAll(map[string]*spec{
 		examples: []example{{"env LANG=C cat a.txt", "allow"}, {"env -i cat a.txt", "allow"}, {"env - LANG=C cat a.txt", "allow"},
 			{"env -u HOME -v cat a.txt", "allow"}, {"env --unset=HOME cat a.txt", "allow"}, {"env -uHOME --ignore-e cat a.txt", "allow"}, {"env --ign cat a.txt", "ask"},
 			{"env", "ask"}, {"env -u HOME", "ask"}, {"env PATH=/tmp ls", "ask"}, {"env -C src ls", "ask"}, {"env --ch=src ls", "ask"},
-			{"env -vS 'cat .env'", "ask"}, {"env --split='cat a.txt'", "ask"}, {"env --block-signal cat a.txt", "ask"}, {"env cat .env", "deny"}}},
+			{"env -vS 'cat .env'", "ask"}, {"env --split='cat a.txt'", "ask"}, {"env --block-signal cat a.txt", "ask"}, {"env cat .env", "deny"},
+			{"env --help", "allow"}, {"env --version", "allow"}, {"env -i --help", "allow"}, {"env -C src --help", "ask"}}},
 	// xargs [OPTION]... [COMMAND [INITIAL-ARGS]...]: the command runs
 	// with arguments read from its input; without one xargs runs echo,
 	// which is its own (wrappers.go: xargs).
@@ -156,8 +157,11 @@ var wrapperWatchRows = []optRow{
 
 // wrapperEnvRows are the options of env. -C runs the command in another
 // directory, -S splits a string into the command line; the signal
-// options change what the command's signals do. --help and --version,
-// which print in place of running the command, ask as they always have.
+// options change what the command's signals do. --help and --version
+// print their text and exit as getopt_long meets them, before env acts
+// on any other option or runs anything (coreutils' env.c: usage and
+// version_etc in the option loop): alone, or with options that only
+// take effect afterwards, they are allowed (envSpec).
 var wrapperEnvRows = []optRow{
 	{"-i --ignore-environment", kClearEnv, ""},
 	{"-0 --null", kFlag, ""},
@@ -167,7 +171,7 @@ var wrapperEnvRows = []optRow{
 	{"--block-signal[=] --default-signal[=] --ignore-signal[=]", kAsk, "changes what the signals sent to the command do"},
 	{"--list-signal-handling", kAsk, "is not among the options judged harmless"},
 	{"-v --debug", kFlag, ""},
-	{"--help --version", kAsk, "is not among the options judged harmless"},
+	{"--help --version", kVersion, ""},
 }
 
 // wrapperXargsRows are the options of GNU xargs (findutils' getopt_long

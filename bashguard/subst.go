@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"os"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -12,6 +13,7 @@ import (
 //
 // A word's value is known before run time when its expansions are
 // $PWD, $HOME, $(pwd) (the directory the guard follows the script in),
+// a variable of environNames whose value the host gave (Policy.Environ),
 // or a loop variable bound to one of its words (see loops.go): the word
 // then stands for that value and is judged as if written so, "ls
 // $(pwd)/src" as a listing of the working directory's src. Unquoted, a
@@ -39,6 +41,9 @@ func (a *analyzer) evalWord(w *syntax.Word) (val string, fl wordFlags, ok bool) 
 		fl = wDynamic | wData
 		if e.unquotedData {
 			fl |= wUnquoted
+		}
+		if a.objectIDWord(w) {
+			fl |= wObjectIDs
 		}
 		return a.source(w), fl, true
 	}
@@ -326,6 +331,9 @@ func (a *analyzer) paramValue(p *syntax.ParamExp) (binding, bool) {
 	case "HOME":
 		return binding{val: a.g.pol.Home}, a.g.pol.Home != ""
 	}
+	if v := a.g.pol.Environ[name]; v != "" && environNames[name] {
+		return binding{val: v}, true
+	}
 	return binding{}, false
 }
 
@@ -452,4 +460,82 @@ func numericParam(w *syntax.Word) bool {
 func (a *analyzer) heredocData(h *syntax.Word) bool {
 	e := wordEval{a: a}
 	return e.parts(h.Parts, true)
+}
+
+// objectIDPrinters are the git subcommands that print git object names
+// alone, in full hexadecimal, one a line (or nothing, when there is
+// none): each with the options that keep it so. git merge-base prints the
+// best common ancestors; git rev-parse --verify the one object its
+// operand names (without --verify, rev-parse echoes what it does not
+// take as a revision).
+var objectIDPrinters = map[string]struct {
+	opts []string // the options it may be given
+	need string   // an option it must be given, or ""
+}{
+	"merge-base": {opts: []string{"--all", "--octopus", "--independent", "--fork-point"}},
+	"rev-parse":  {opts: []string{"--verify", "-q", "--quiet"}, need: "--verify"},
+}
+
+// objectIDWord reports a word that is an unquoted substitution of
+// objectIDs, alone or followed by the literal rest of a revision range
+// ("$(git merge-base HEAD main)..HEAD"): ".." or "..." and a revision
+// name, without blanks, glob characters or ":" (which would make the
+// word a path in a tree). Split, it gives object names and ranges, or,
+// with no output, the range from nothing ("..HEAD"); none starts with
+// "-".
+func (a *analyzer) objectIDWord(w *syntax.Word) bool {
+	if len(w.Parts) == 0 || len(w.Parts) > 2 {
+		return false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || !a.objectIDs(cs.Stmts[0]) {
+		return false
+	}
+	if len(w.Parts) == 1 {
+		return true
+	}
+	lit, ok := w.Parts[1].(*syntax.Lit)
+	if !ok || !strings.HasPrefix(lit.Value, "..") {
+		return false
+	}
+	for _, r := range lit.Value {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-~^", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// objectIDs reports a statement that prints git object names alone: "git
+// SUB ARGS" of objectIDPrinters, each word literal, its options the row's,
+// its operands revisions (no "-" first), no redirection, assignment or
+// function named git. Its output splits into hexadecimal words, which
+// neither start with "-" nor hold glob characters: a git history command
+// takes them as revisions (gitOperands).
+func (a *analyzer) objectIDs(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) < 3 {
+		return false
+	}
+	if _, shadowed := a.funcs["git"]; shadowed || ce.Args[0].Lit() != "git" {
+		return false
+	}
+	row, ok := objectIDPrinters[ce.Args[1].Lit()]
+	if !ok {
+		return false
+	}
+	need := row.need == ""
+	for _, w := range ce.Args[2:] {
+		v := w.Lit()
+		switch {
+		case v == "" || strings.ContainsAny(v, "$`\\'\"*?[{~"):
+			return false // not plain literal text
+		case strings.HasPrefix(v, "-"):
+			if !slices.Contains(row.opts, v) {
+				return false
+			}
+			need = need || v == row.need
+		}
+	}
+	return need
 }

@@ -39,6 +39,10 @@ const (
 	wKnown
 	// wProcIn: the word is "<(list)", a pipe from list.
 	wProcIn
+	// wObjectIDs (with wData): the word is only an unquoted command
+	// substitution that prints git object names alone (objectIDs), so
+	// it splits into hexadecimal words, or none.
+	wObjectIDs
 )
 
 // wordRes is the result of evaluating one word.

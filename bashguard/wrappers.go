@@ -111,6 +111,12 @@ func (a *analyzer) envSpec(c *verdictAcc, s *spec, v *argv, x execCtx) {
 		c.add(permission.Ask, ArgsRule("env"), "runs the command in another directory ("+e.opt.name+"), so its relative paths cannot be checked", false)
 	}
 	env, ops := a.envAssigned(c, v, &f)
+	if len(ops) == 0 && f.hasKind(kVersion) {
+		// --help or --version: env prints its text and exits as it
+		// meets the option, printing no environment, running nothing.
+		c.allow(RuleSafe, "env "+f.kindOpt(kVersion).opt.name+" prints its own text and exits")
+		return
+	}
 	if len(ops) == 0 {
 		environ(c, "env without a command prints the environment")
 		return

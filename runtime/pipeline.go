@@ -14,6 +14,7 @@ import (
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/hooks"
 	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/internal/sysread"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/output"
@@ -84,7 +85,10 @@ type Pipeline struct {
 	// the cwd of sessions that name none.
 	dir      string
 	warnings []string // what Open found that can never match (see Warnings)
-	st       *stores
+	// reads are where a file tool's read outside the roots needs no
+	// person: the guard's system roots and Go module cache (readsOf).
+	reads sysread.Places
+	st    *stores
 	// tools is the live tool set: cfg.Tools plus what [Pipeline.AddTools]
 	// added since.
 	tools atomic.Pointer[tool.Registry]
@@ -154,7 +158,7 @@ func New(cfg Config) (*Pipeline, error) {
 	if cfg.Hooks == nil {
 		cfg.Hooks = hooks.NewSet()
 	}
-	p := &Pipeline{cfg: cfg, agents: make(map[string]*agent)}
+	p := &Pipeline{cfg: cfg, agents: make(map[string]*agent), reads: readsOf(cfg.Guard)}
 	p.tools.Store(cfg.Tools)
 	p.sessions = newSessions(cfg.Limits)
 	p.openStore()
@@ -418,4 +422,16 @@ func (p *Pipeline) Executor(run func(ctx context.Context, call Call) (string, er
 			return res
 		},
 	}
+}
+
+// readsOf gives where a file tool's read outside the roots needs no
+// person: the same system roots and Go module cache as the shell guard g
+// reads (bashguard.Policy.SystemRoots and GoEnv.ModCache), so that Read
+// and cat agree. Without a guard, the default system roots and no cache.
+func readsOf(g *bashguard.Guard) sysread.Places {
+	if g == nil {
+		return sysread.Places{}
+	}
+	pol := g.Policy()
+	return sysread.Places{System: pol.SystemRoots, ModCache: pol.GoEnv.ModCache}
 }

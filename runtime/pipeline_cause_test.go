@@ -69,7 +69,7 @@ func TestCheckKeepsTheCause(t *testing.T) {
 			sandbox.RuleOutsideRoots, "outside", pathErr(sandbox.ErrOutsideRoots)},
 		{"read tool, a home path", "Read", in("file_path", "~/notes.txt"), permission.Deny,
 			sandbox.RuleHomeRef, "home", pathErr(sandbox.ErrHomeRef)},
-		{"glob outside the roots", "Glob", in("pattern", "/etc/*.conf"), permission.Deny,
+		{"glob outside the roots", "Glob", in("pattern", "../outside/*.txt"), permission.Deny,
 			sandbox.RuleOutsideRoots, "outside", pathErr(sandbox.ErrOutsideRoots)},
 		{"shell write outside the roots", "Bash", in("command", "echo x > ../outside/new.txt"), permission.Deny,
 			"", "outside the allowed roots", pathErr(sandbox.ErrOutsideRoots)},

@@ -26,7 +26,7 @@ func (a *agent) inspect(ctx context.Context, tool string, t *tool.Traits, member
 		}
 	}
 	cfg := &a.p.cfg
-	return content.Inspect(ctx, content.Judges{Checker: a.checker, Session: a.rules, Sandbox: cfg.Sandbox.Pin(), Guard: cfg.Guard, Mode: a.mode}, call, members)
+	return content.Inspect(ctx, content.Judges{Checker: a.checker, Session: a.rules, Sandbox: cfg.Sandbox.Pin(), Guard: cfg.Guard, Mode: a.mode, Reads: a.p.reads}, call, members)
 }
 
 // commandVerdicts are the verdicts on a shell call's simple commands.

@@ -190,7 +190,7 @@ func TestPipelineClaudeCodeToolsWalk(t *testing.T) {
 		{"LS", false, nil, "LS", in("path", "src"), permission.Allow, permission.LayerRules, "default", "no rule matched; the default for read tools is allow"},
 		{"LS outside", false, nil, "LS", in("path", "/etc"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
 		{"NotebookRead", false, nil, "NotebookRead", in("notebook_path", "nb.ipynb"), permission.Allow, permission.LayerRules, "default", "no rule matched; the default for read tools is allow"},
-		{"LSP outside", false, nil, "LSP", in("file_path", "/etc/passwd", "operation", "hover"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
+		{"LSP outside", false, nil, "LSP", in("file_path", "/etc/shadow", "operation", "hover"), permission.Deny, permission.LayerSandbox, "sandbox:outside-roots", "outside every root"},
 		{"Monitor safe command", false, nil, "Monitor", in("command", "cat README.md"), permission.Allow, permission.LayerShell, "safe", "reads only inside the allowed roots"},
 		{"Monitor pushes", false, nil, "Monitor", in("command", "git push origin main"), permission.Deny, permission.LayerRules, "Bash(git push:*)", "denied by deny rule Bash(git push:*) (config)"},
 		{"AskUserQuestion", false, nil, "AskUserQuestion", json.RawMessage(`{"questions":[]}`), permission.Ask, permission.LayerRules, "default", "no rule matched; the default for interaction tools is ask"},

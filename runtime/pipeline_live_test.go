@@ -75,7 +75,7 @@ func TestAddToolsJudgesByNameAndRoles(t *testing.T) {
 		reason string
 	}{
 		{filepath.Join(dir, "main.go"), permission.Allow, "mcp__fs__read_file"},
-		{"/etc/passwd", permission.Deny, "outside"},
+		{"/etc/shadow", permission.Deny, "outside"},
 		{filepath.Join(dir, ".env"), permission.Ask, "secret path"},
 		{"", permission.Deny, "path"},
 	} {
@@ -323,7 +323,7 @@ func TestAfterStructuredOutput(t *testing.T) {
 	assert.True(t, strings.HasPrefix(o.Output, "head\naaa"), o.Output)
 
 	denied := read
-	denied.Input = input(t, map[string]string{"file_path": "/etc/passwd"})
+	denied.Input = input(t, map[string]string{"file_path": "/etc/shadow"})
 	dv := p.Check(ctx, denied)
 	require.Equal(t, permission.Deny, dv.Decision)
 	o = p.After(ctx, denied, dv, runtime.Run{Content: secret})

@@ -135,7 +135,7 @@ func TestPipelineLayers(t *testing.T) {
 		{"read inside the roots", "Read", in("file_path", "src/main.go"), permission.Allow, permission.LayerRules, "default", "default for read tools is allow"},
 		{"traversal out of the roots", "Read", in("file_path", "../outside/secret.txt"), permission.Deny, permission.LayerSandbox, "", "outside"},
 		{"symlink out of the roots", "Read", in("file_path", "escape/secret.txt"), permission.Deny, permission.LayerSandbox, "", "outside"},
-		{"absolute path outside", "Read", in("file_path", "/etc/passwd"), permission.Deny, permission.LayerSandbox, "", "outside"},
+		{"absolute path outside", "Read", in("file_path", "/etc/shadow"), permission.Deny, permission.LayerSandbox, "", "outside"},
 		{"secret file asks", "Read", in("file_path", ".env"), permission.Ask, permission.LayerSandbox, "sandbox:secret", ".env"},
 		{"protected write asks", "Write", in("file_path", ".git/hooks/pre-commit", "content", "x"), permission.Ask, permission.LayerSandbox, "sandbox:protected", ".git"},
 		{"deny rule on a path", "Read", in("file_path", "src/secret/k"), permission.Deny, permission.LayerRules, "Read(./src/secret/**)", "denied by deny rule Read(./src/secret/**)"},
@@ -298,15 +298,15 @@ func TestPipelineExecutorAfterEveryCall(t *testing.T) {
 	exec := w.p.Executor(func(context.Context, Call) (string, error) { return "ok", nil })
 	res := exec.Execute(context.Background(), []Call{
 		{Session: "s", ID: "1", Tool: "Read", Input: in("file_path", "README.md")},
-		{Session: "s", ID: "2", Tool: "Read", Input: in("file_path", "/etc/passwd")},
+		{Session: "s", ID: "2", Tool: "Read", Input: in("file_path", "/etc/shadow")},
 	})
 	require.Len(t, res, 2)
 	assert.True(t, res[0].Ran)
 	assert.False(t, res[1].Ran)
-	assert.Contains(t, res[1].Output, "denied (L4 sandbox): read \"/etc/passwd\" refused")
+	assert.Contains(t, res[1].Output, "denied (L4 sandbox): read \"/etc/shadow\" refused")
 	assert.Equal(t, []string{
 		"Read allow: no rule matched; the default for read tools is allow",
-		`Read deny: read "/etc/passwd" refused: ` + res[1].Verdict.Reason[len(`read "/etc/passwd" refused: `):],
+		`Read deny: read "/etc/shadow" refused: ` + res[1].Verdict.Reason[len(`read "/etc/shadow" refused: `):],
 	}, seen)
 }
 

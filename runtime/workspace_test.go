@@ -94,7 +94,7 @@ func TestOpenNamesTheDirectoryOnce(t *testing.T) {
 	}{
 		{"Read", `{"file_path":"main.go"}`, permission.Deny, permission.LayerRules, "Read(./main.go)", "denied by deny rule Read(./main.go) (config)"},
 		{"Read", `{"file_path":"` + filepath.Join(dir, "main.go") + `"}`, permission.Deny, permission.LayerRules, "Read(./main.go)", "denied by deny rule Read(./main.go) (config)"},
-		{"Read", `{"file_path":"/etc/hostname"}`, permission.Deny, permission.LayerSandbox, "", "outside every root"},
+		{"Read", `{"file_path":"/etc/shadow"}`, permission.Deny, permission.LayerSandbox, "", "outside every root"},
 		{"Bash", `{"command":"ls -la"}`, permission.Allow, permission.LayerShell, "safe", "reads only inside the allowed roots"},
 		{"Bash", `{"command":"touch /etc/x"}`, permission.Deny, permission.LayerSandbox, "write:outside", "outside every root"},
 	}
@@ -181,10 +181,22 @@ func TestOpenRefusesSystemRoots(t *testing.T) {
 	ctx := context.Background()
 	_, err = p.Session(ctx, runtime.SessionOptions{ID: "s1"})
 	require.NoError(t, err)
-	for _, path := range []string{"/etc/hostname", filepath.Join(home, ".ssh", "id_ed25519")} {
+	for _, path := range []string{filepath.Join(home, ".ssh", "id_ed25519")} {
 		in, _ := json.Marshal(map[string]string{"file_path": path})
 		v := p.Check(ctx, runtime.Call{Session: "s1", ID: path, Tool: "Read", Input: in})
 		assert.Equal(t, permission.Deny, v.Decision, "%s: %s", path, v.Reason)
 		assert.Contains(t, v.Reason, "outside every root", path)
+	}
+	// /etc is no root: a write there is refused; a world-readable file
+	// there is read by the system-read rule, as outside the roots.
+	in, _ := json.Marshal(map[string]string{"file_path": "/etc/hostname", "content": "x"})
+	v := p.Check(ctx, runtime.Call{Session: "s1", ID: "w", Tool: "Write", Input: in})
+	assert.Equal(t, permission.Deny, v.Decision, v.Reason)
+	assert.Contains(t, v.Reason, "outside every root")
+	if st, err := os.Stat("/etc/hostname"); err == nil && st.Mode().Perm()&0o004 != 0 {
+		in, _ = json.Marshal(map[string]string{"file_path": "/etc/hostname"})
+		v = p.Check(ctx, runtime.Call{Session: "s1", ID: "r", Tool: "Read", Input: in})
+		assert.Equal(t, permission.Allow, v.Decision, v.Reason)
+		assert.Contains(t, v.Reason, "outside the allowed roots, but a system file every user may read")
 	}
 }

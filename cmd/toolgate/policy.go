@@ -585,6 +585,15 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		pol.CDPath = p.src.getenv("CDPATH")
 		pol.GoVersion, pol.GoModCache = goFacts(p.src.getenv, p.src.home)
 		pol.GoEnv = goDirs(p.src.getenv, p.src.home)
+		// The values of the variables that hold no secret, which bash
+		// takes from that environment as they are ($PATH, $SHELL):
+		// "echo $PATH" is then judged as what it prints.
+		pol.Environ = map[string]string{}
+		for _, name := range bashguard.EnvironNames() {
+			if v := p.src.getenv(name); v != "" {
+				pol.Environ[name] = v
+			}
+		}
 	}
 	pol.AllowNetwork, pol.ExtraSafe = p.network, p.safe
 	// What check allows under confine runs confined, or is asked when the

@@ -63,7 +63,7 @@ func TestToolsNode(t *testing.T) {
 	require.NoError(t, err)
 	msg := schema.AssistantMessage("", []schema.ToolCall{
 		{ID: "c1", Function: schema.FunctionCall{Name: "read_file", Arguments: `{"path":"` + inside + `"}`}},
-		{ID: "c2", Function: schema.FunctionCall{Name: "read_file", Arguments: `{"path":"/etc/passwd"}`}},
+		{ID: "c2", Function: schema.FunctionCall{Name: "read_file", Arguments: `{"path":"/etc/shadow"}`}},
 	})
 	out, err := node.Invoke(ctx, msg)
 	require.NoError(t, err)

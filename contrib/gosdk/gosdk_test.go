@@ -94,8 +94,8 @@ func TestMiddleware(t *testing.T) {
 				absent string
 			}{
 				{filepath.Join(dir, "a.txt"), false, "TOKEN=***", "abc123"},
-				{"/etc/passwd", true, "denied (", "root:"},
-				{"/etc/passwd", true, "outside", "root:"},
+				{"/etc/shadow", true, "denied (", "root:"},
+				{"/etc/shadow", true, "outside", "root:"},
 			} {
 				r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": tc.path}})
 				require.NoError(t, err)

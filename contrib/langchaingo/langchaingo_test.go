@@ -52,7 +52,7 @@ func TestAgentLoop(t *testing.T) {
 
 	model := fake.NewFakeLLM([]string{
 		"I will read it.\nAction: read_file\nAction Input: " + inside,
-		"Now the other.\nAction: read_file\nAction Input: /etc/passwd",
+		"Now the other.\nAction: read_file\nAction Input: /etc/shadow",
 		"Final Answer: done",
 	})
 	ex := agents.NewExecutor(agents.NewOneShotAgent(model, []tools.Tool{tool}), agents.WithReturnIntermediateSteps(), agents.WithMaxIterations(5))

@@ -77,7 +77,7 @@ func TestMiddleware(t *testing.T) {
 	assert.False(t, r.IsError, text(r))
 	assert.Equal(t, "TOKEN=***", text(r))
 
-	r = callRead("/etc/passwd")
+	r = callRead("/etc/shadow")
 	assert.True(t, r.IsError)
 	assert.Contains(t, text(r), "denied (")
 	assert.Contains(t, text(r), "outside")

@@ -49,7 +49,7 @@ func TestHookSpansAndMetrics(t *testing.T) {
 	ex := p.Executor(func(context.Context, runtime.Call) (string, error) { return "contents", nil })
 	res := ex.Execute(ctx, []runtime.Call{
 		{Session: "conv-1", ID: "c1", Tool: "Read", Input: []byte(`{"file_path":"` + filepath.Join(dir, "a.txt") + `"}`)},
-		{Session: "conv-1", ID: "c2", Tool: "Read", Input: []byte(`{"file_path":"/etc/passwd"}`)},
+		{Session: "conv-1", ID: "c2", Tool: "Read", Input: []byte(`{"file_path":"/etc/shadow"}`)},
 	})
 	require.Len(t, res, 2)
 	assert.Equal(t, permission.Allow, res[0].Verdict.Decision, res[0].Verdict.Reason)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolgate/toolgate/bashguard"
 	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/internal/sysread"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -72,6 +73,11 @@ type Judges struct {
 	// the kinds Claude Code runs unasked there (see modeLifts). Every
 	// other answer is left to permission.Combine.
 	Mode permission.Mode
+	// Reads are where a file tool's read outside the roots needs no
+	// person (internal/sysread): the system roots and the Go module
+	// cache, the ones the shell guard reads. The zero value is the
+	// default system roots and no module cache.
+	Reads sysread.Places
 }
 
 // rulesFor checks the rules with the session's rules.

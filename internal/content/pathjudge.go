@@ -2,9 +2,12 @@ package content
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/internal/sysread"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -25,6 +28,9 @@ type pathVerdict struct {
 	// sandbox takes.
 	rules    permission.Result
 	hasRules bool
+	// outside says the path lies outside the roots, and a file tool may
+	// read it all the same (liftRead).
+	outside bool
 }
 
 // judgePath is the one path judge: the sandbox (containment, protected and
@@ -35,7 +41,12 @@ type pathVerdict struct {
 // process opens it (see sandbox.Commands), and the rules are asked about a
 // path the sandbox refused, too (a command's read outside the roots is
 // only asked).
-func (j *Judges) judgePath(req permission.Request, p string, write, command bool) pathVerdict {
+//
+// For a file tool (not command), lists says the tool lists the names
+// below a directory it is given rather than reading the files there
+// (Glob): a read outside the roots that sysread's rule lifts (liftRead)
+// is then an Allow of the sandbox's, judged by the rules like any other.
+func (j *Judges) judgePath(req permission.Request, p string, write, command, lists bool) pathVerdict {
 	sb := j.Sandbox
 	var v pathVerdict
 	// One walk resolves the path and judges it: protected and secret
@@ -54,11 +65,20 @@ func (j *Judges) judgePath(req permission.Request, p string, write, command bool
 		v.err = err
 		v.sandbox = permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox,
 			Source: permission.SourceToolDeny, Rule: sandbox.RuleOf(err), Reason: why, Cause: err}
-		if !command {
-			return v
-		}
 		var pe *sandbox.PathError
-		if errors.As(err, &pe) && errors.Is(err, sandbox.ErrOutsideRoots) {
+		outside := errors.As(err, &pe) && errors.Is(err, sandbox.ErrOutsideRoots)
+		if !command {
+			if !outside || write {
+				return v
+			}
+			lifted, ok := j.liftRead(p, pe.Resolved, lists)
+			if !ok {
+				return v
+			}
+			real, v.real, v.err, v.sandbox, v.outside = pe.Resolved, pe.Resolved, nil, lifted, true
+			break
+		}
+		if outside {
 			real = pe.Resolved
 		}
 	case d == permission.Ask:
@@ -135,7 +155,7 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 		return permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
 			Rule: sandbox.RuleNone, Reason: "no sandbox is configured, so no path is allowed"}
 	}
-	v := j.j.judgePath(req, p, write, true)
+	v := j.j.judgePath(req, p, write, true, false)
 	rule, ruled := v.rules, v.hasRules && pathRule(&v.rules)
 	if ruled && rule.Decision == permission.Deny {
 		return rule
@@ -176,4 +196,37 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 // not a default or a rule for a whole tool.
 func pathRule(r *permission.Result) bool {
 	return r.Source != permission.SourceDefault && strings.HasSuffix(string(r.Rule), ")")
+}
+
+// liftRead is the sandbox's answer for a file tool's read of p outside the
+// roots (resolved leading where the sandbox's walk took it) by the rule
+// the shell guard reads too (internal/sysread): an Allow when the file is
+// a system file every user may read, or lies in the Go module cache, and
+// neither name is a secret path; ok is false otherwise, and the
+// sandbox's refusal stands. A directory of the system roots is lifted only
+// for a tool that lists the names below it (lists): one that reads every
+// file there (Grep) would read what the rule did not judge, /etc/shadow
+// below /etc among them when it runs as root; the module cache holds only
+// public source, so any read there is lifted.
+func (j *Judges) liftRead(p, resolved string, lists bool) (permission.Result, bool) {
+	if !filepath.IsAbs(resolved) {
+		return permission.Result{}, false
+	}
+	if _, secret := j.Sandbox.Secret(p); secret {
+		return permission.Result{}, false
+	}
+	if _, secret := j.Sandbox.Secret(resolved); secret {
+		return permission.Result{}, false
+	}
+	why, rule := "", permission.RuleID(sysread.RuleSystem)
+	if sysread.InModCache(resolved, j.Reads.ModCache) {
+		why, rule = sysread.ModCacheReason, sysread.RuleModCache
+	} else if fi, err := os.Stat(resolved); err == nil && (lists || !fi.IsDir()) {
+		why = sysread.Places{System: j.Reads.System}.Why(resolved)
+	}
+	if why == "" {
+		return permission.Result{}, false
+	}
+	return permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Source: permission.SourceAllow,
+		Rule: rule, Reason: "outside the allowed roots, but " + why}, true
 }

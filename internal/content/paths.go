@@ -1,6 +1,7 @@
 package content
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -25,13 +26,18 @@ func (c *stage) checkPathRules(field, p string, write, rules bool) string {
 		return ""
 	}
 	req := permission.Request{Tool: c.call.Tool, Group: c.group(), Kind: c.call.Kind}
-	v := c.j.judgePath(req, p, write, false)
+	v := c.j.judgePath(req, p, write, false, len(c.call.GlobFields) > 0)
 	switch v.sandbox.Decision {
 	case permission.Deny:
 		c.InsideRoots = false
 		c.add(v.sandbox)
 		return ""
 	case permission.Ask:
+		c.add(v.sandbox)
+	}
+	if v.outside {
+		// Read all the same (liftRead), but not inside the roots.
+		c.InsideRoots = false
 		c.add(v.sandbox)
 	}
 	if !rules {
@@ -67,6 +73,18 @@ func (c *stage) checkGlob(field, pattern string) {
 		return
 	}
 	base, _, err := sb.GlobBase(pattern)
+	if err != nil && errors.Is(err, sandbox.ErrOutsideRoots) && len(c.call.GlobFields) > 0 && !strings.ContainsRune(pattern, '\\') {
+		// A base directory outside the roots: judged as the path it is,
+		// which the file tools' read rule may lift (liftRead).
+		if i := strings.IndexAny(pattern, "*?[{"); i > 0 {
+			if j := strings.LastIndexByte(pattern[:i], '/'); j > 0 {
+				if _, ok := c.j.liftRead(pattern[:j], errResolved(err), true); ok {
+					c.checkPath(field, pattern[:j], false)
+					return
+				}
+			}
+		}
+	}
 	if err != nil {
 		c.InsideRoots = false
 		c.add(permission.Result{Decision: permission.Deny, Layer: permission.LayerSandbox, Source: permission.SourceToolDeny,
@@ -74,4 +92,13 @@ func (c *stage) checkGlob(field, pattern string) {
 		return
 	}
 	c.checkPath(field, base, false)
+}
+
+// errResolved is where a sandbox refusal's walk led, or "".
+func errResolved(err error) string {
+	var pe *sandbox.PathError
+	if errors.As(err, &pe) {
+		return pe.Resolved
+	}
+	return ""
 }
