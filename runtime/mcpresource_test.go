@@ -54,7 +54,19 @@ func TestServerRulesHoldForResourceTools(t *testing.T) {
 		// The server's name as Claude Code writes it in tool names.
 		{permission.Config{Deny: []string{"mcp__my_docs"}}, "ReadMcpResourceTool", `{"server":"my.docs","uri":"x"}`, permission.Deny, "mcp__my_docs", "denied by deny rule mcp__my_docs"},
 		// No server named: no one server's rules.
-		{permission.Config{Deny: []string{"mcp__docs"}}, "ListMcpResourcesTool", `{}`, permission.Ask, "default", "no rule matched; the default for other tools is ask"},
+		// No server named: every server, so a rule denying or asking for
+		// any one of them asks, naming it, even where the tool is allowed.
+		{permission.Config{Deny: []string{"mcp__docs"}}, "ListMcpResourcesTool", `{}`, permission.Ask, "mcp__docs", `names no MCP server, so it reaches every one, and rule mcp__docs denies server "docs"`},
+		{permission.Config{Deny: []string{"mcp__docs"}, Allow: []string{"ListMcpResourcesTool"}}, "ListMcpResourcesTool", `{}`, permission.Ask, "mcp__docs", `rule mcp__docs denies server "docs"`},
+		{permission.Config{Deny: []string{"mcp__docs"}, Allow: []string{"ListMcpResourcesTool"}}, "ListMcpResourcesTool", `{"server":""}`, permission.Ask, "mcp__docs", `rule mcp__docs denies server "docs"`},
+		{permission.Config{Ask: []string{"mcp__docs__*"}, Allow: []string{"ListMcpResourcesTool"}}, "ListMcpResourcesTool", `{}`, permission.Ask, "mcp__docs__*", `rule mcp__docs__* asks for server "docs"`},
+		{permission.Config{Deny: []string{"mcp__*"}, Allow: []string{"ListMcpResourcesTool"}}, "ListMcpResourcesTool", `{}`, permission.Ask, "mcp__*", "rule mcp__* denies every server"},
+		// The tool's own deny stays a deny.
+		{permission.Config{Deny: []string{"mcp__docs", "ListMcpResourcesTool"}}, "ListMcpResourcesTool", `{}`, permission.Deny, "ListMcpResourcesTool", "denied by deny rule ListMcpResourcesTool"},
+		// A rule for one tool of a server, or an allow for a server, does
+		// not make the listing ask.
+		{permission.Config{Deny: []string{"mcp__docs__search"}, Allow: []string{"mcp__other", "ListMcpResourcesTool"}}, "ListMcpResourcesTool", `{}`, permission.Allow, "ListMcpResourcesTool", "allowed by allow rule ListMcpResourcesTool"},
+		{permission.Config{Allow: []string{"ListMcpResourcesTool"}}, "ListMcpResourcesTool", `{}`, permission.Allow, "ListMcpResourcesTool", "allowed by allow rule ListMcpResourcesTool"},
 		{permission.Config{Deny: []string{"mcp__docs"}}, "ReadMcpResourceTool", `{"server":7,"uri":"x"}`, permission.Deny, "input:field-type", `input field "server" must be a string`},
 	} {
 		v := check(tc.cfg, tc.tool, tc.input)

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate/hooks"
@@ -77,6 +78,12 @@ func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, run Run) Out
 		Kind: kindOf(a, call), Input: input, Output: output, Elapsed: elapsed, Err: runErr,
 		Decision: v.Decision, Layer: v.Layer, Rule: v.Rule, Reason: v.Reason, Confinement: run.Confinement, Cwd: a.cwd, PermissionMode: a.mode.String(),
 	})
+	if v.Decision == permission.Allow && mayMakeLinks(kindOf(a, call), call.Tool) {
+		// The command may have made links or files anywhere beneath the
+		// roots, where the sandbox watches only a few directories: the
+		// next path it judges is judged after a fresh search.
+		p.cfg.Sandbox.Forget()
+	}
 	o := Outcome{Output: out.Output, Context: out.Context, Err: out.Err}
 	if v.Decision != permission.Allow {
 		o.Output = "denied (" + v.Layer.String() + "): " + v.Reason
@@ -95,6 +102,13 @@ func (p *Pipeline) After(ctx context.Context, call Call, v Verdict, run Run) Out
 	}
 	o.Status = a.l7.AddTokens((len(o.Output) + len(o.Context) + 3) / 4)
 	return o
+}
+
+// mayMakeLinks reports whether a tool of kind k named name can make
+// symbolic or hard links: a command, or an MCP server's tool, which runs
+// a program of its own. The file tools write files, never links.
+func mayMakeLinks(k permission.Kind, name string) bool {
+	return k == permission.KindExec || strings.HasPrefix(name, "mcp__")
 }
 
 func kindOf(a *agent, call Call) permission.Kind {

@@ -108,6 +108,9 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 	// By identity: the protected and secret locations wherever they
 	// resolve, and the final file itself.
 	ids := s.current()
+	if exists && serr == nil && ids.staleFor(st) {
+		ids = s.newerThan(st)
+	}
 	if a, ok := ids.byIdentity(r, write); ok {
 		return ask(a.secret, op+" "+r+": "+kindWord(a.secret)+" path by identity: it is "+
 			a.loc+" (matches "+strconv.Quote(a.pat)+"), reached under another name")

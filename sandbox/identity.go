@@ -103,6 +103,64 @@ type identities struct {
 	complete bool
 	watches  []watch
 	racy     bool
+	// start is when the search began (Unix nanoseconds).
+	start int64
+}
+
+// staleFor reports whether the final file st may be a hard link made
+// since the search: a regular file with more than one name whose change
+// time (which making or renaming any of its names sets) is not older than
+// the search. Its other names may be secret or protected files made since
+// in a directory nobody watches (a deep .env.local, then a link to it in
+// node_modules), so the file is judged after a fresh search: one bounded
+// search per link made, not per call, since the next search is newer than
+// the file. The judge has the file's stat already; this costs nothing
+// more while nothing changes.
+func (ids *identities) staleFor(st fileStat) bool {
+	return st.isRegular() && st.nlink > 1 && (st.ctime == 0 || st.ctime >= ids.start-racyFor(st.ctime))
+}
+
+// search finds the protected and secret locations afresh, for this
+// sandbox and every later judgement of the one it is a view of.
+func (s *Sandbox) search() *identities {
+	if s.base != nil {
+		return s.base.search()
+	}
+	ids := s.findIdentities()
+	s.ids.Store(ids)
+	return ids
+}
+
+// Forget drops the protected and secret locations found so far: the
+// file system beneath the roots may have changed beyond the directories
+// the sandbox watches (a command ran, which can make a link anywhere:
+// svc/conf/.env.production -> ../deploy/x makes deploy/x a secret), so
+// the next path judged is judged after a fresh search. A host calls it
+// after a command ran; it costs one bounded search at the next
+// judgement. Forget of a view forgets for the sandbox it is a view of;
+// Forget of nil does nothing.
+func (s *Sandbox) Forget() {
+	if s == nil {
+		return
+	}
+	if s.base != nil {
+		s = s.base
+	}
+	s.ids.Store(nil)
+}
+
+// newerThan returns identities from a search not older than the final
+// file st: the last search of the sandbox (or of the one s is a view of)
+// when it is, else a fresh one.
+func (s *Sandbox) newerThan(st fileStat) *identities {
+	root := s
+	if s.base != nil {
+		root = s.base
+	}
+	if ids := root.ids.Load(); ids != nil && !ids.staleFor(st) {
+		return ids
+	}
+	return root.search()
 }
 
 // current returns identities that describe the file system now: the
@@ -116,9 +174,7 @@ func (s *Sandbox) current() *identities {
 	if ids != nil && !ids.racy && ids.valid() {
 		return ids
 	}
-	ids = s.findIdentities()
-	s.ids.Store(ids)
-	return ids
+	return s.search()
 }
 
 // valid reports whether every watched file is as recorded.
@@ -161,6 +217,7 @@ func (s *Sandbox) findIdentities() *identities {
 		seen:    map[string]bool{},
 		watched: map[string]bool{},
 	}
+	f.ids.start = f.start
 	bases := slices2(s.roots, s.workDir)
 	for _, b := range bases {
 		f.patterns(b, false)
@@ -741,8 +798,11 @@ const (
 // makes the search incomplete, and a hard link in a package tree is then
 // asked about for reads too.
 //
-// Links made later, during the session, are the session's own doing: a
-// file tool writes no links, and the shell guard judges ln.
+// Links made later, during the session, are seen at the time of the call
+// that reaches them: a hard link because its file's change time is newer
+// than the search (staleFor: the judge searches again before judging it),
+// a symbolic link because only a command can make one, and the host
+// forgets the search after every command it ran (Forget).
 func (f *idSearch) walkDir(dir string, depth int) {
 	d, err := openDirNoBlock(dir)
 	if err != nil {

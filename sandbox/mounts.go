@@ -84,3 +84,20 @@ func (s *Sandbox) otherMount(r string) string {
 	}
 	return ""
 }
+
+// MountBeneath returns a mount point strictly beneath the resolved
+// directory dir on which a path is judged as outside every root (see
+// otherMount): a search of dir descends into it and reads what the mount
+// brings (a bound ~/.aws), which no path of it could be read as. A nil
+// *Sandbox knows none.
+func (s *Sandbox) MountBeneath(dir string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	for _, mp := range s.mounts {
+		if mp != dir && within(mp, dir) && s.otherMount(mp) != "" {
+			return mp, true
+		}
+	}
+	return "", false
+}

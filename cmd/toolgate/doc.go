@@ -114,7 +114,9 @@
 //	EnterWorktree   as an edit: it makes a worktree (asks), or moves into the one its path names
 //	ReadMcpResourceTool  as an MCP call: ask, unless a rule allows it (ReadMcpResourceTool(server),
 //	                or mcp__server for the server its server member names); the server's
-//	                deny and ask rules hold for it, and for a ListMcpResourcesTool naming it
+//	                deny and ask rules hold for it, and for a ListMcpResourcesTool naming it;
+//	                a ListMcpResourcesTool naming no server asks where any rule denies or
+//	                asks for a server (mcp__server, mcp__server__*), naming the rule
 //	MCP and others  ask
 //
 // toolgate's own options live under the "toolgate" key of the same files:

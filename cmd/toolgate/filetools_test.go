@@ -31,8 +31,14 @@ type fileToolCase struct {
 	// for a character device of major 1, minor 5; "b 7 0" for a block
 	// device), which only root can make: a case with devices is skipped,
 	// saying so, when the tests do not run as root.
-	Fifos    []string          `json:"fifos,omitempty"`
-	Devices  map[string]string `json:"devices,omitempty"`
+	Fifos   []string          `json:"fifos,omitempty"`
+	Devices map[string]string `json:"devices,omitempty"`
+	// Mounts bind-mount directories (the values, under the test's
+	// directory) onto mount points (the keys) in a private mount
+	// namespace, in which both front doors judge the case (see
+	// mounts_test.go); where no such namespace can be made the case is
+	// skipped, saying so.
+	Mounts   map[string]string `json:"mounts,omitempty"`
 	Remove   []string          `json:"remove,omitempty"`
 	Cwd      string            `json:"cwd,omitempty"`
 	Env      []string          `json:"env,omitempty"`
@@ -148,24 +154,30 @@ func TestFileTools(t *testing.T) {
 				for _, e := range c.Env {
 					env = append(env, expand(e, tmp))
 				}
-				out, stderr, code := runBinary(t, tmp, nil, stdin, env...)
-				require.Equal(t, 0, code, "exit status (stderr %q)", stderr)
-				var ans struct {
-					HookSpecificOutput struct {
-						PermissionDecision       string `json:"permissionDecision"`
-						PermissionDecisionReason string `json:"permissionDecisionReason"`
-					} `json:"hookSpecificOutput"`
+				var decision, reason, d, why string
+				if len(c.Mounts) > 0 {
+					decision, reason, d, why = bothDoorsMounted(t, &c, tmp, stdin, env)
+				} else {
+					out, stderr, code := runBinary(t, tmp, nil, stdin, env...)
+					require.Equal(t, 0, code, "exit status (stderr %q)", stderr)
+					var ans struct {
+						HookSpecificOutput struct {
+							PermissionDecision       string `json:"permissionDecision"`
+							PermissionDecisionReason string `json:"permissionDecisionReason"`
+						} `json:"hookSpecificOutput"`
+					}
+					require.NoError(t, json.Unmarshal([]byte(out), &ans), out)
+					decision, reason = ans.HookSpecificOutput.PermissionDecision, ans.HookSpecificOutput.PermissionDecisionReason
+					// The library's front door.
+					d, why = openVerdict(t, filepath.Join(tmp, "managed.json"), stdin,
+						append([]string{"HOME=" + filepath.Join(tmp, "home")}, env...))
 				}
-				require.NoError(t, json.Unmarshal([]byte(out), &ans), out)
-				got := ans.HookSpecificOutput
-				reason := strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP").Replace(got.PermissionDecisionReason)
-				assert.Equal(t, c.Decision, got.PermissionDecision, reason)
+				names := strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP")
+				reason, why = names.Replace(reason), names.Replace(why)
+				assert.Equal(t, c.Decision, decision, reason)
 				assert.Contains(t, reason, c.Reason)
 				// The library's front door gives the same answer.
-				d, why := openVerdict(t, filepath.Join(tmp, "managed.json"), stdin,
-					append([]string{"HOME=" + filepath.Join(tmp, "home")}, env...))
-				why = strings.NewReplacer(filepath.Join(tmp, "proj"), "$CWD", filepath.Join(tmp, "home"), "$HOME", tmp, "$TMP").Replace(why)
-				assert.Equal(t, got.PermissionDecision, d, "runtime.Open: %s", why)
+				assert.Equal(t, decision, d, "runtime.Open: %s", why)
 				assert.Contains(t, why, c.Reason, "runtime.Open")
 			})
 		}

@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -16,6 +20,14 @@ import (
 // check's answer, so that the two front doors cannot drift apart.
 func openVerdict(t *testing.T, managed, stdin string, env []string) (decision, reason string) {
 	t.Helper()
+	decision, reason, err := judgeOpen(managed, stdin, env)
+	require.NoError(t, err)
+	return decision, reason
+}
+
+// judgeOpen is openVerdict's work, with an error where the test itself
+// cannot go on; it also runs in a child process (see openVerdictMain).
+func judgeOpen(managed, stdin string, env []string) (decision, reason string, err error) {
 	vars := map[string]string{}
 	for _, e := range env {
 		k, v, _ := strings.Cut(e, "=")
@@ -23,29 +35,65 @@ func openVerdict(t *testing.T, managed, stdin string, env []string) (decision, r
 	}
 	getenv := func(k string) string { return vars[k] }
 	ev, err := parseEvent([]byte(stdin))
-	require.NoError(t, err)
+	if err != nil {
+		return "", "", err
+	}
 	src := eventSource(ev, getenv, managed, nil)
 	pol, err := loadPolicy(src)
 	if err != nil {
-		return "deny", err.Error()
+		return "deny", err.Error(), nil
 	}
 	mode, _ := modeOf(ev.PermissionMode, pol.cfg)
 	reg, err := registryFor(ev.ToolName)
-	require.NoError(t, err)
+	if err != nil {
+		return "", "", err
+	}
 	sc := pol.sandboxConfig()
 	pl, err := runtime.Open(runtime.Workspace{Dir: src.projectDir(), Cwd: ev.Cwd, Home: src.home, Rules: pol.cfg, Tools: reg,
 		Protected: sc.Protected, Secret: sc.Secret})
 	if err != nil {
-		return "deny", err.Error()
+		return "deny", err.Error(), nil
 	}
 	ctx := context.Background()
 	sess, err := pl.Session(ctx, runtime.SessionOptions{ID: ev.SessionID, Mode: &mode, Cwd: ev.Cwd})
-	require.NoError(t, err)
+	if err != nil {
+		return "", "", err
+	}
 	defer sess.End("done", "", nil)
 	v := pl.Check(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput})
 	// The settings' warnings, which the check adds to its reason.
 	if w := warningsNote(pol.warnings); w != "" {
 		v.Reason += " (" + w + ")"
 	}
-	return v.Decision.String(), v.Reason
+	return v.Decision.String(), v.Reason, nil
+}
+
+// openVerdictEnv, set to the managed settings' path, makes the test
+// binary judge the event on its stdin through runtime.Open and print
+// {"decision", "reason"}, with its own environment as the check's: the
+// library's front door in a process of its own, which a test starts where
+// it cannot judge itself (in a private mount namespace).
+const openVerdictEnv = "TOOLGATE_TEST_OPEN_VERDICT"
+
+// openVerdictMain is the test binary's work when openVerdictEnv is set.
+func openVerdictMain(managed string) int {
+	stdin, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var env []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, openVerdictEnv+"=") {
+			env = append(env, e)
+		}
+	}
+	d, why, err := judgeOpen(managed, string(stdin), env)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	out, _ := json.Marshal(map[string]string{"decision": d, "reason": why})
+	os.Stdout.Write(out)
+	return 0
 }

@@ -303,7 +303,7 @@ var ruleRows = []ruleRow{
 	{layout: "outside", what: "mcp__server allow and listing its resources", call: call("ListMcpResourcesTool", map[string]any{"server": "e2e"}), cc: ran, tg: ran, why: "allowed by allow rule ListMcpResourcesTool"},
 	{layout: "mcp_ask", what: "mcp__server ask covers reading its resource", call: call("ReadMcpResourceTool", map[string]any{"server": "e2e", "uri": "e2e://note"}), cc: ran, tg: asked, why: "needs confirmation by ask rule mcp__e2e"},
 	{layout: "mcp_ask", what: "mcp__server ask covers listing its resources", call: call("ListMcpResourcesTool", map[string]any{"server": "e2e"}), cc: ran, tg: asked, why: "needs confirmation by ask rule mcp__e2e"},
-	{layout: "mcp_ask", what: "mcp__server ask and listing every server's resources", call: call("ListMcpResourcesTool", map[string]any{}), cc: ran, tg: ran, why: "allowed by allow rule ListMcpResourcesTool"},
+	{layout: "mcp_ask", what: "mcp__server ask and listing every server's resources", call: call("ListMcpResourcesTool", map[string]any{}), cc: ran, tg: asked, why: `rule mcp__e2e asks for server "e2e"`},
 	// --- after cd: the project's rules still hold
 	{layout: "cd_sub", what: "after cd: a Bash deny", before: []step{bashIn("cd sub")}, cwd: "sub", call: bashIn("rm x.txt"), cc: denied, tg: denied, why: "Bash(rm:*)"},
 	{layout: "cd_sub", what: "after cd: a WebFetch deny", cwd: "sub", call: fetchURL("https://evil.test/"), cc: denied, tg: denied, why: "WebFetch(domain:evil.test)"},

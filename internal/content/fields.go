@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/jsonin"
@@ -109,14 +110,47 @@ func (c *stage) inspect(ctx context.Context, fields []jsonin.Member) {
 // to the call (a resource read of that server): a deny or ask rule for
 // the server joins the call's rules, the strictest winning; any rule for
 // it answers where the rules for the tool itself said nothing.
-// Without the member, the call reaches no one server the rules name.
+// Without the member (or with an empty one) the call reaches every
+// server (a listing of all their resources): where a rule denies or asks
+// for some server, the call asks, naming the rule and the server, since
+// the answer would show what that server holds. Claude Code runs such a
+// listing unasked; toolgate may be stricter, never wider.
 func (c *stage) checkServer(fields []jsonin.Member, f string) {
 	s, ok := c.stringField(fields, f)
 	if !ok || s == "" {
+		if v, present := jsonin.Field(fields, f); present && string(v) != "null" && !ok {
+			return // not a string: stringField denied it
+		}
+		c.checkEveryServer()
 		return
 	}
 	req := permission.Request{Tool: "mcp__" + mcpServerName(s), Kind: c.call.Kind}
 	r := c.j.rulesFor(&req)
+	c.joinServerRules(r)
+}
+
+// checkEveryServer asks for a call that reaches every MCP server when a
+// rule denies or asks for one of them.
+func (c *stage) checkEveryServer() {
+	r, server, ok := c.j.Checker.ServerRule(c.j.Session)
+	if !ok {
+		return
+	}
+	what := "server " + strconv.Quote(server)
+	if server == "*" {
+		what = "every server"
+	}
+	verb := "denies"
+	if r.Decision == permission.Ask {
+		verb = "asks for"
+	}
+	c.joinServerRules(permission.Result{Decision: permission.Ask, Layer: r.Layer, Source: permission.SourceRuleAsk, Rule: r.Rule,
+		Reason: fmt.Sprintf("needs confirmation: the call names no MCP server, so it reaches every one, and rule %s %s %s", r.Rule, verb, what)})
+}
+
+// joinServerRules joins the rules' answer for the server the call reaches
+// to the call's own.
+func (c *stage) joinServerRules(r permission.Result) {
 	switch {
 	case r.Source == permission.SourceDefault:
 	case !c.hasRules:

@@ -29,6 +29,10 @@ func (c *stage) checkFilters(fields []jsonin.Member, base string) {
 		c.guardAsk(permission.LayerSandbox, sandbox.RuleSecret, fmt.Sprintf(
 			"a search of %s reads a secret under another name: %s", base, loc), false)
 	}
+	if mp, ok := sb.MountBeneath(base); ok {
+		c.guardAsk(permission.LayerSandbox, sandbox.RuleOtherMount, fmt.Sprintf(
+			"a search of %s descends into the mount at %s, which is not a root: its files are judged as outside every root", base, mp), false)
+	}
 	for _, f := range t.FilterFields {
 		s, ok := c.stringField(fields, f)
 		if !ok || s == "" || !c.pathText(f, s) {

@@ -104,7 +104,8 @@ func GenericTools() *Registry {
 //	EnterWorktree    edit         no        cancel     path (path)
 //	ReadMcpResourceTool other     no        cancel     server (what ReadMcpResourceTool(x) matches;
 //	                                                   the server whose mcp__server rules hold)
-//	ListMcpResourcesTool (session)                     server (the server whose mcp__server rules hold)
+//	ListMcpResourcesTool (session)                     server (the server whose mcp__server rules hold;
+//	                                                   none: every server, so any server's deny or ask asks)
 //	other            other        no        cancel     Skill (skill), SlashCommand (command), Workflow
 //
 // The session-state tools change only the CLI's own state (its task list,
