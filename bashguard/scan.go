@@ -45,19 +45,20 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 	var e scanned
 	for i := from; i < v.len(); i++ {
 		w := v.vals[i]
-		if g.bsd && !end && w != "" && w[0] != '-' && v.literal(i) {
-			i = scanCluster(s, s.bsd, bsdWord, v, i, 0, fn)
-			continue
-		}
-		if g.shell && !end && len(w) > 1 && w[0] == '+' && v.literal(i) {
-			i = scanCluster(s, s.short, notBSD, v, i, 1, fn)
-			continue
-		}
-		if g.whole && !end && !s.wholeOption(w) && w != "--" {
-			if stopAtOperand {
-				return i
+		if !end {
+			switch s.familyWord(v, i) {
+			case familyCluster:
+				i = scanCluster(s, s.bsd, bsdWord, v, i, 0, fn)
+				continue
+			case familyPlus:
+				i = scanCluster(s, s.short, notBSD, v, i, 1, fn)
+				continue
+			case familyEnd:
+				if stopAtOperand {
+					return i
+				}
+				end = true
 			}
-			end = true
 		}
 		if end || w == "-" || len(w) < 2 || w[0] != '-' || !v.literal(i) {
 			if stopAtOperand {
@@ -79,22 +80,52 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 			fn(&e)
 			continue
 		}
-		if strings.HasPrefix(w, "--") || g.oneDash && len(w) > 2 {
-			i = scanLong(s, v, i, fn)
-			continue
-		}
-		if g.digits && isDigits(w[1:]) {
-			e = scanned{word: w, spell: "-NUM", opt: &digitsOpt, val: w[1:], hasVal: true, at: i}
-			fn(&e)
-			continue
-		}
-		if g.bsd && !s.readsShort(w) {
-			i = scanCluster(s, s.bsd, bsdAgain, v, i, 1, fn)
-			continue
-		}
-		i = scanCluster(s, s.short, notBSD, v, i, 1, fn)
+		i = scanOption(s, v, i, fn)
 	}
 	return v.len()
+}
+
+// scanOption reads the option word at v.vals[i], long, -NUM or a cluster
+// of short ones, and returns the index of the last word it took.
+func scanOption(s *spec, v *argv, i int, fn func(e *scanned)) int {
+	g, w := s.grammar, v.vals[i]
+	switch {
+	case strings.HasPrefix(w, "--") || g.oneDash && len(w) > 2:
+		return scanLong(s, v, i, fn)
+	case g.digits && isDigits(w[1:]):
+		e := scanned{word: w, spell: "-NUM", opt: &digitsOpt, val: w[1:], hasVal: true, at: i}
+		fn(&e)
+		return i
+	case g.bsd && !s.readsShort(w):
+		return scanCluster(s, s.bsd, bsdAgain, v, i, 1, fn)
+	}
+	return scanCluster(s, s.short, notBSD, v, i, 1, fn)
+}
+
+// familyRead is how a grammar family reads a word before the common
+// rules do.
+type familyRead uint8
+
+const (
+	familyNone    familyRead = iota // as every grammar does
+	familyCluster                   // a cluster of BSD options without a dash (bsd)
+	familyPlus                      // a cluster that begins with "+" (shell)
+	familyEnd                       // a word that ends the options (whole)
+)
+
+// familyWord says how the grammar of s reads the word at i of v, where
+// its family reads it otherwise than the common rules.
+func (s *spec) familyWord(v *argv, i int) familyRead {
+	g, w := s.grammar, v.vals[i]
+	switch {
+	case g.bsd && w != "" && w[0] != '-' && v.literal(i):
+		return familyCluster
+	case g.shell && len(w) > 1 && w[0] == '+' && v.literal(i):
+		return familyPlus
+	case g.whole && !s.wholeOption(w) && w != "--":
+		return familyEnd
+	}
+	return familyNone
 }
 
 // digitsOpt is -NUM, a count.

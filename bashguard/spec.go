@@ -288,6 +288,27 @@ type spec struct {
 	state []string
 }
 
+// place puts the spelling sp into the table of s its text says: a
+// short option, a BSD letter, or a long option. The first row wins (see
+// rows).
+func (s *spec) place(sp spelling) {
+	w := sp.text
+	switch {
+	case len(w) == 2 && w[0] == '-' && w[1] != '-':
+		if s.short[w[1]] == nil {
+			s.short[w[1]] = &sp
+		}
+	case len(w) == 1 && s.bsd != nil && w[0] != '-':
+		if s.bsd[w[0]] == nil {
+			s.bsd[w[0]] = &sp
+		}
+	case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
+		s.long = append(s.long, sp)
+	default:
+		panic(fmt.Sprintf("bashguard: spec %s: bad spelling %q", s.name, w))
+	}
+}
+
 // compile reads the rows of s into its tables, and of its subcommands.
 // It panics on a malformed row: the tables are the package's own, and a
 // test compiles each.
@@ -311,22 +332,7 @@ func (s *spec) compile() *spec {
 			if o.name == "" {
 				o.name = w
 			}
-			switch {
-			case len(w) == 2 && w[0] == '-' && w[1] != '-':
-				if s.short[w[1]] != nil {
-					continue // the first row wins (see rows)
-				}
-				s.short[w[1]] = &sp
-			case len(w) == 1 && s.bsd != nil && w[0] != '-':
-				if s.bsd[w[0]] != nil {
-					continue // the first row wins (see rows)
-				}
-				s.bsd[w[0]] = &sp
-			case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
-				s.long = append(s.long, sp)
-			default:
-				panic(fmt.Sprintf("bashguard: spec %s: bad spelling %q", s.name, w))
-			}
+			s.place(sp)
 		}
 	}
 	sort.SliceStable(s.long, func(i, j int) bool { return s.long[i].text < s.long[j].text })
