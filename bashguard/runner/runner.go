@@ -615,7 +615,7 @@ func checkConfinement(k *Confinement) error {
 	for _, list := range []struct {
 		name  string
 		paths []string
-	}{{"ReadOnly", k.ReadOnly}, {"Devices", k.Devices}, {"Writable", k.Writable}} {
+	}{{"ReadOnly", k.ReadOnly}, {"Packages", k.Packages}, {"Devices", k.Devices}, {"Writable", k.Writable}} {
 		for _, p := range list.paths {
 			if !filepath.IsAbs(p) || strings.IndexByte(p, 0) >= 0 {
 				return runConfigError("Confinement.%s entry %q is not an absolute path", list.name, p)

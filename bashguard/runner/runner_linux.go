@@ -108,7 +108,7 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 	case res.Confined.Layers != nil:
 		layers := res.Confined.Layers
 		res.Confined = confineLevelOf(plan, layers)
-		res.Confined.Secrets = lvl.Secrets
+		res.Confined.Secrets, res.Confined.Dropped = lvl.Secrets, lvl.Dropped
 	default:
 		res.Confined = lvl // killed before the launcher reported
 	}

@@ -42,6 +42,17 @@ func (c runTestRoot) CheckPath(path string, write bool) (permission.Decision, st
 	return permission.Allow, p + " is inside the root"
 }
 
+// Secret names the secret paths anywhere, as sandbox.Sandbox.Secret does,
+// by a small table of names: what the read-only grants' walk asks.
+func (c runTestRoot) Secret(path string) (string, bool) {
+	for _, pat := range []string{".env", "credentials.toml", "id_ed25519"} {
+		if filepath.Base(path) == pat {
+			return pat, true
+		}
+	}
+	return "", false
+}
+
 // runTestDir returns a fresh temporary directory with its links resolved.
 func runTestDir(t *testing.T) string {
 	t.Helper()
