@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/sandbox"
 )
 
 // confineTestTool makes a tool home outside the roots, as ~/.cargo is:
@@ -115,4 +116,41 @@ func TestConfineSystemLocation(t *testing.T) {
 		assert.Equal(t, want, confineSystemLocation(path), path)
 	}
 	assert.False(t, strings.HasPrefix("/usrx", "/usr/"))
+}
+
+// With the real sandbox as the checker: ~/.cargo granted read-only whole
+// (as a PATH entry once granted it) keeps ~/.cargo/credentials.toml out,
+// and a .env of another granted directory; the files beside them read.
+func TestConfinedReadOnlyGrantWithSandbox(t *testing.T) {
+	confineTestABI(t)
+	tmp := runTestDir(t)
+	home, proj := filepath.Join(tmp, "home"), filepath.Join(tmp, "home", "proj")
+	cargo, tools := filepath.Join(home, ".cargo"), filepath.Join(home, "tools")
+	for _, d := range []string{proj, filepath.Join(cargo, "bin"), tools} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	files := map[string]string{
+		filepath.Join(cargo, "credentials.toml"): "[registry]\ntoken = \"s3cret\"\n",
+		filepath.Join(cargo, "config.toml"):      "[build]\n",
+		filepath.Join(tools, ".env"):             "KEY=s3cret\n",
+		filepath.Join(tools, "run.sh"):           "echo run\n",
+	}
+	for p, body := range files {
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+	}
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{proj}, WorkDir: proj, Home: home})
+	require.NoError(t, err)
+	r := &Shell{Dir: proj, Checker: sb, Home: home}
+	r.Confinement.ReadOnly = append(DefaultConfineReadOnly(), cargo, tools)
+	res, err := r.Run(context.Background(), `cd `+home+`
+cat .cargo/config.toml tools/run.sh
+cat .cargo/credentials.toml 2>&1 || echo "credentials refused"
+cat tools/.env 2>&1 || echo ".env refused"`)
+	require.NoError(t, err)
+	confineTestEnforced(t, res, false)
+	assert.Equal(t, "[build]\necho run\n"+
+		"cat: .cargo/credentials.toml: Permission denied\ncredentials refused\n"+
+		"cat: tools/.env: Permission denied\n.env refused\n", res.Output)
+	assert.Equal(t, 2, res.Confined.Secrets)
+	assert.Empty(t, res.Confined.Dropped)
 }
