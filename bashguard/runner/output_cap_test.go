@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -44,6 +45,7 @@ func TestOutputCapStreamed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r, _ := runTestRunner(t)
 			r.MaxOutputBytes = capTestBytes
+			r.Timeout = 30 * time.Second // a cap that failed would let yes run until then
 			stdout, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
 			require.NoError(t, err)
 			defer stdout.Close()
@@ -63,6 +65,7 @@ func TestOutputCapStreamed(t *testing.T) {
 			default:
 				assert.Equal(t, tc.wantErr, stderr.String())
 			}
+			assert.False(t, res.TimedOut, "the cap ended it, not the timeout")
 			if tc.wantExit >= 0 {
 				assert.Equal(t, tc.wantExit, res.ExitCode)
 			} else {
