@@ -208,8 +208,27 @@ type Confinement struct {
 	Roots []string
 	// ReadOnly are the locations (directories or files) a command may
 	// read and execute beneath. Nil: [DefaultConfineReadOnly]; an empty,
-	// non-nil slice grants none.
+	// non-nil slice grants none. Each location that is not a system
+	// location (one of DefaultConfineReadOnly or beneath one) is walked
+	// for secret paths as the roots are, and its secret entries are left
+	// out of the grant (a .env in a granted directory,
+	// ~/.cargo/credentials.toml were ~/.cargo granted): the checker names
+	// them through a method Secret(path string) (pattern string, ok bool)
+	// ([sandbox.Sandbox.Secret]). A location that holds more than MaxWalk
+	// entries, or whose secrets the checker cannot name (no such method),
+	// is not granted at all, and [ConfineLevel.Dropped] says so. The walk
+	// is kept between runs and done again only when a directory it listed
+	// changed.
 	ReadOnly []string
+	// Packages are further read-only locations granted whole, without
+	// the walk for secret paths that ReadOnly gets: package caches that
+	// hold only the published packages a toolchain downloaded (the Go
+	// module cache, Cargo's registry, Maven's repository), whose files
+	// are public and too many to walk per command (35,000 entries of a
+	// modest module cache take about two seconds). Nothing of the user's
+	// own belongs there; a location that may hold it belongs in
+	// ReadOnly. A location that does not exist is skipped.
+	Packages []string
 	// Devices are the files a command may read and write besides the
 	// roots, such as /dev/null. Nil: [DefaultConfineDevices].
 	Devices []string
@@ -295,10 +314,16 @@ type ConfineLevel struct {
 	// Layers names the mechanisms besides Landlock that confined the
 	// command, in this order: "seccomp" (the system call filter).
 	Layers []string
-	// Secrets is how many secret paths inside the roots were left out
-	// of the grant (the entries refused by the checker, each counted
-	// once, directories as one).
+	// Secrets is how many secret paths inside the roots and the walked
+	// read-only locations were left out of the grant (the entries
+	// refused by the checker, each counted once, directories as one).
 	Secrets int
+	// Dropped are the read-only locations (Confinement.ReadOnly) left out
+	// of the grant whole, each with why: one whose secret paths could not
+	// all be found (more entries than Confinement.MaxWalk, a checker that
+	// cannot name secret paths outside the roots); see
+	// [Confinement.ReadOnly].
+	Dropped []string
 	// Planted are the entries the command created where no command may
 	// write (a protected path that did not exist when it started, such
 	// as .mcp.json, .claude/settings.local.json or .git/hooks/pre-commit),

@@ -66,6 +66,9 @@ type confineFacts struct {
 	// plants are the snapshots of the runs still going that refer to
 	// the tree's nodes (confine_plant_linux.go).
 	plants []*confinePlantSnap
+	// grants are the read-only grants' walks (confine_grants_linux.go),
+	// under a lock of their own.
+	grants confineGrants
 }
 
 // drop closes the kept tree.
@@ -238,7 +241,7 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 	p, lvl := confinePlanBase(c, abi, tmp)
 	p.Binds = t.binds
 	p.plants = f.plantSnap(c.roots)
-	lvl.Secrets = t.secrets
+	lvl.Secrets += t.secrets
 	hiddenKey := fmt.Sprintf("%d|%q|%v", t.gen, p.Hidden, p.Rules)
 	if t.hiddenKey != hiddenKey {
 		t.hiddenKey, t.hiddenRules = hiddenKey, confineRulesHidden(p.Hidden, p.Rules, t.rules)

@@ -229,7 +229,7 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	p.Rules = w.rules
 	p.Binds = w.binds
 	p.plants = w.plants
-	lvl.Secrets = w.secrets
+	lvl.Secrets += w.secrets
 	return p, lvl, nil
 }
 
@@ -288,6 +288,18 @@ func confinePlanBase(c runConfig, abi int, tmp string) (confinePlan, ConfineLeve
 		devices = DefaultConfineDevices()
 	}
 	for _, path := range readOnly {
+		if confineSystemLocation(path) {
+			p.Rules = append(p.Rules, confineRule{Path: path, Access: confineRead, Follow: true})
+			continue
+		}
+		g := c.facts.grant(c, path)
+		p.Rules = append(p.Rules, g.rules...)
+		lvl.Secrets += g.secrets
+		if g.dropped != "" {
+			lvl.Dropped = append(lvl.Dropped, g.dropped)
+		}
+	}
+	for _, path := range c.confine.Packages {
 		p.Rules = append(p.Rules, confineRule{Path: path, Access: confineRead, Follow: true})
 	}
 	for _, path := range devices {
@@ -392,6 +404,19 @@ type confineWalk struct {
 	hidden []confineIdentity
 	// plants, when not nil, records each directory listed.
 	plants *confinePlantSnap
+	// access, when not zero, is what a granted entry gets in place of
+	// confineAll (confineRead for a read-only grant).
+	access uint64
+	// stamps, when not nil, records each directory listed as it was.
+	stamps *[]confineDirStamp
+}
+
+// granted is what the walk grants an entry without a secret below it.
+func (w *confineWalk) granted() uint64 {
+	if w.access != 0 {
+		return w.access
+	}
+	return confineAll
 }
 
 // confineWalkAt is where the walk is: inside a git directory, or below a
@@ -469,6 +494,14 @@ func (w *confineWalk) root(root string) error {
 // gets every right but reading and executing files, and each entry that
 // may be granted is granted by its own rule.
 func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err error) {
+	if w.stamps != nil {
+		// Before the listing: a change after it changes the stamp.
+		st, ok := confineStampOf(dir)
+		if !ok {
+			return true, nil
+		}
+		*w.stamps = append(*w.stamps, st)
+	}
 	entries, err := confineReadDir(dir)
 	if err != nil {
 		// A directory that cannot be listed cannot be searched for
@@ -512,16 +545,16 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 				secretBelow = true
 				continue
 			}
-			w.rules = append(w.rules, confineRule{Path: path, Access: confineAll})
+			w.rules = append(w.rules, confineRule{Path: path, Access: w.granted()})
 			continue
 		}
-		w.rules = append(w.rules, confineRule{Path: path, Access: confineAll & confineFileRights})
+		w.rules = append(w.rules, confineRule{Path: path, Access: w.granted() & confineFileRights})
 	}
 	if !secretBelow {
 		w.rules = w.rules[:start]
 		return false, nil
 	}
-	w.rules = append(w.rules, confineRule{Path: dir, Access: confineNoRead})
+	w.rules = append(w.rules, confineRule{Path: dir, Access: w.granted() &^ (ll.AccessFSReadFile | ll.AccessFSExecute)})
 	return true, nil
 }
 

@@ -44,6 +44,15 @@ const (
 	DefaultMaxCPU      = 30 * time.Minute
 	DefaultMaxMemory   = 16 << 30
 	DefaultMaxFileSize = 16 << 30
+	// DefaultMaxOutputBytes bounds the bytes a command writes to its
+	// standard output and standard error together when
+	// [Shell.MaxOutputBytes] is zero: 64 MiB. An agent reads a few
+	// thousand characters of it (Claude Code shows 30,000), the most
+	// verbose real build and test logs run to a few MiB, and the host
+	// that takes a streamed command's output (Claude Code) keeps it in
+	// memory: 64 MiB leaves every real log ten times the room and still
+	// stops "yes" within a second.
+	DefaultMaxOutputBytes = 64 << 20
 	// DefaultBash is the bash executable used when [Shell.Bash] is
 	// empty. Bash is never looked up in PATH.
 	DefaultBash = "/bin/bash"
@@ -132,6 +141,12 @@ type Result struct {
 	// Elapsed is the time from start to the end of the command and of
 	// every process it left behind.
 	Elapsed time.Duration
+	// OutputExceeded reports that the command wrote more than
+	// [Shell.MaxOutputBytes] to its standard output and standard error
+	// together, and that the runner therefore killed it (ExitCode is 137
+	// then): the bytes past the cap were never passed on, and the reason
+	// ends the output (the standard error of a streamed command).
+	OutputExceeded bool
 	// Confined is the kernel confinement the command ran under, or why
 	// it had none (see [Shell.Confinement]); set whenever the runner
 	// got as far as deciding it, including when it refused to run.
@@ -227,6 +242,14 @@ type Shell struct {
 	// bytes (RLIMIT_FSIZE; a larger write fails with EFBIG). Zero:
 	// [DefaultMaxFileSize]; negative: an error.
 	MaxFileSize int64
+	// MaxOutputBytes bounds the bytes the command writes to its standard
+	// output and standard error together, captured or streamed: once it
+	// writes more, the runner passes nothing more on, kills every process
+	// of the command as after a timeout, ends the output (the standard
+	// error, with Stream) with a line that says why, and sets
+	// [Result.OutputExceeded]. Zero: [DefaultMaxOutputBytes]; negative:
+	// an error.
+	MaxOutputBytes int64
 	// Home is the command's HOME. Empty: the resolved working directory.
 	Home string
 	// PassEnv names variables of the host process's environment that the
@@ -249,8 +272,9 @@ type Shell struct {
 	// streams instead of capturing its output, for a program that runs
 	// one command on behalf of another (toolgate's launcher for Claude
 	// Code): the result's Output stays empty and MaxOutput is not
-	// applied, and a zero Timeout means none (the caller bounds the run
-	// with its context). Every other guarantee holds.
+	// applied (MaxOutputBytes is), and a zero Timeout means none (the
+	// caller bounds the run with its context). Every other guarantee
+	// holds.
 	Stream *Stream
 
 	// probe, when not nil, replaces the kernel's Landlock probe (tests).
@@ -354,6 +378,7 @@ type runConfig struct {
 	dir        string
 	timeout    time.Duration
 	maxOutput  int
+	maxBytes   int64 // MaxOutputBytes
 	maxProcs   int
 	limits     runLimits
 	env        []string
@@ -423,6 +448,14 @@ func (r *Shell) config() (runConfig, error) {
 		c.maxProcs = DefaultMaxProcs
 	case c.maxProcs < 0:
 		return c, runConfigError("MaxProcs %d is negative", c.maxProcs)
+	}
+	switch {
+	case r.MaxOutputBytes == 0:
+		c.maxBytes = DefaultMaxOutputBytes
+	case r.MaxOutputBytes < 0:
+		return c, runConfigError("MaxOutputBytes %d is negative", r.MaxOutputBytes)
+	default:
+		c.maxBytes = r.MaxOutputBytes
 	}
 	if r.MaxCPU < 0 || r.MaxMemory < 0 || r.MaxFileSize < 0 {
 		return c, runConfigError("MaxCPU %v, MaxMemory %d and MaxFileSize %d must not be negative", r.MaxCPU, r.MaxMemory, r.MaxFileSize)
@@ -582,7 +615,7 @@ func checkConfinement(k *Confinement) error {
 	for _, list := range []struct {
 		name  string
 		paths []string
-	}{{"ReadOnly", k.ReadOnly}, {"Devices", k.Devices}, {"Writable", k.Writable}} {
+	}{{"ReadOnly", k.ReadOnly}, {"Packages", k.Packages}, {"Devices", k.Devices}, {"Writable", k.Writable}} {
 		for _, p := range list.paths {
 			if !filepath.IsAbs(p) || strings.IndexByte(p, 0) >= 0 {
 				return runConfigError("Confinement.%s entry %q is not an absolute path", list.name, p)

@@ -108,7 +108,7 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 	case res.Confined.Layers != nil:
 		layers := res.Confined.Layers
 		res.Confined = confineLevelOf(plan, layers)
-		res.Confined.Secrets = lvl.Secrets
+		res.Confined.Secrets, res.Confined.Dropped = lvl.Secrets, lvl.Dropped
 	default:
 		res.Confined = lvl // killed before the launcher reported
 	}
@@ -150,10 +150,17 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		Stderr:      pw,
 		SysProcAttr: attr,
 	}
+	bytesCap := newRunByteCap(c.maxBytes)
 	if s := c.stream; s != nil {
-		// The command's own streams; the capture pipe only tells when
-		// every process that could write has gone.
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, orDiscard(s.Stdout), orDiscard(s.Stderr)
+		// The command's own streams, through the output cap (so never
+		// a file the command writes to directly); the capture pipe only
+		// tells when every process that could write has gone.
+		stdout := &runCapWriter{w: orDiscard(s.Stdout), c: bytesCap}
+		stderr := stdout
+		if !runSameWriter(s.Stdout, s.Stderr) {
+			stderr = &runCapWriter{w: orDiscard(s.Stderr), c: bytesCap}
+		}
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, stdout, stderr
 		// Streams that are not files are copied by goroutines; one that a
 		// process escaping the kill holds open is given up after a grace.
 		cmd.WaitDelay = runDrainGrace
@@ -187,7 +194,11 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
-		out.readFrom(pr)
+		if c.stream != nil {
+			out.readFrom(pr) // the streams are capped where they are copied
+			return
+		}
+		out.readFrom(&runCapReader{r: pr, c: bytesCap})
 	}()
 	exited := make(chan struct{})
 	go func() {
@@ -208,6 +219,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		res.TimedOut = true
 	case <-ctx.Done():
 		res.Cancelled = true
+	case <-bytesCap.over:
 	}
 	// bash is not reaped yet (runWaitExited leaves it a zombie), so its
 	// process ID still names the process group and cannot be reused.
@@ -221,9 +233,18 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	<-read
 	pr.Close()
 	res.Elapsed = time.Since(start)
+	// Past the cap, whether or not the command had ended first: the
+	// result says so, and so does the end of its output.
+	if res.OutputExceeded = bytesCap.exceeded(); res.OutputExceeded {
+		if s := c.stream; s != nil {
+			_, _ = io.WriteString(orDiscard(s.Stderr), bytesCap.reason())
+		} else {
+			out.consume([]byte("\n"+bytesCap.reason()), true)
+		}
+	}
 	res.Output, res.Truncated, res.CutChars = out.result()
 	if launch != nil {
-		if err := launch.finish(cmd.Path, res.TimedOut || res.Cancelled, res.ExitCode); err != nil {
+		if err := launch.finish(cmd.Path, res.TimedOut || res.Cancelled || res.OutputExceeded, res.ExitCode); err != nil {
 			return res, err
 		}
 		res.Confined.Layers = launch.status.Layers

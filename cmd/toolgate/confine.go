@@ -62,7 +62,9 @@ var confineHomeReadOnly = []string{".gitconfig", ".config/git/config", ".config/
 // confineCachesReadOnly are the package caches under HOME that hold code
 // a later, unconfined build runs (module sources, crates, jars): a
 // confined command may read them, never write them. Downloads go through
-// an allowed step outside the confinement.
+// an allowed step outside the confinement. They hold only published
+// packages, so they are granted whole (runner.Confinement.Packages),
+// without the walk for secret paths the other read-only grants get.
 var confineCachesReadOnly = []string{"go/pkg/mod", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches", ".gradle/wrapper/dists"}
 
 // confineCacheVars are the variables that point the toolchains at the
@@ -140,20 +142,23 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 	if err != nil {
 		return nil, err
 	}
-	readOnly, writable := runner.DefaultConfineReadOnly(), []string(nil)
+	readOnly, packages, writable := runner.DefaultConfineReadOnly(), []string(nil), []string(nil)
 	env := confineEnv(environ, pol.PassEnv)
 	if home != "" {
-		for _, p := range append(append([]string(nil), confineHomeReadOnly...), confineCachesReadOnly...) {
+		for _, p := range confineHomeReadOnly {
 			readOnly = append(readOnly, filepath.Join(home, p))
+		}
+		for _, p := range confineCachesReadOnly {
+			packages = append(packages, filepath.Join(home, p))
 		}
 	}
 	for _, name := range []string{"GOMODCACHE", "CARGO_HOME"} {
 		if v := lookup(environ, name); filepath.IsAbs(v) {
 			if name == "CARGO_HOME" {
-				readOnly = append(readOnly, filepath.Join(v, "registry"), filepath.Join(v, "git"))
+				packages = append(packages, filepath.Join(v, "registry"), filepath.Join(v, "git"))
 				continue
 			}
-			readOnly = append(readOnly, v)
+			packages = append(packages, v)
 		}
 	}
 	readOnly = append(readOnly, pathGrants(lookup(environ, "PATH"), home)...)
@@ -166,17 +171,19 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 	}
 	// Never the home or a directory above it, whatever named it ($GOPATH
 	// or a PATH entry equal to $HOME, "/" on PATH).
-	readOnly = slices.DeleteFunc(readOnly, func(p string) bool {
+	aboveHome := func(p string) bool {
 		h, d := filepath.Clean(home), filepath.Clean(p)
 		return home != "" && (h == d || within(h, d))
-	})
+	}
+	readOnly = slices.DeleteFunc(readOnly, aboveHome)
+	packages = slices.DeleteFunc(packages, aboveHome)
 	return &runner.Shell{
 		Dir:     dir,
 		Checker: sb,
 		Home:    home,
 		Env:     withoutTemp(env),
 		Confinement: runner.Confinement{
-			Roots: pol.Roots, Network: pol.Network, Loopback: pol.Loopback, ReadOnly: readOnly, Writable: writable, MaxWalk: confineMaxWalk,
+			Roots: pol.Roots, Network: pol.Network, Loopback: pol.Loopback, ReadOnly: readOnly, Packages: packages, Writable: writable, MaxWalk: confineMaxWalk,
 			Protect: confineProtectNames, IdentityFile: identities,
 		},
 		Stream: &runner.Stream{Stdin: stdin, Stdout: stdout, Stderr: stderr},

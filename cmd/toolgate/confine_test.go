@@ -285,7 +285,7 @@ func TestConfineShellGrantsNarrowly(t *testing.T) {
 	environ := []string{"PATH=" + home + ":" + home + "/.cargo/bin:/usr/bin:/", "GOPATH=" + home, "HOME=" + home, "GOMODCACHE=" + home + "/go/pkg/mod"}
 	sh, err := confineShell(confinePolicy{Roots: []string{proj}}, proj, home, environ, nil, nil, nil)
 	require.NoError(t, err)
-	for _, p := range sh.Confinement.ReadOnly {
+	for _, p := range append(append([]string(nil), sh.Confinement.ReadOnly...), sh.Confinement.Packages...) {
 		assert.NotEqual(t, home, p, "the home is never granted")
 		assert.NotEqual(t, "/", p, "nor a directory above it")
 		assert.NotEqual(t, filepath.Join(home, ".cargo"), p)
@@ -293,7 +293,9 @@ func TestConfineShellGrantsNarrowly(t *testing.T) {
 		assert.NotEqual(t, filepath.Join(home, ".config", "git"), p, "~/.config/git may hold credentials")
 	}
 	assert.Contains(t, sh.Confinement.ReadOnly, filepath.Join(home, ".cargo", "bin"))
-	assert.Contains(t, sh.Confinement.ReadOnly, filepath.Join(home, "go", "pkg", "mod"), "module caches are read-only")
+	assert.Contains(t, sh.Confinement.Packages, filepath.Join(home, "go", "pkg", "mod"), "module caches are read-only, granted whole")
+	assert.NotContains(t, sh.Confinement.ReadOnly, filepath.Join(home, "go", "pkg", "mod"), "not walked for secrets")
+	assert.Contains(t, sh.Confinement.Packages, filepath.Join(home, ".cargo", "registry"))
 	// The only writable grant besides the roots is the confined commands'
 	// own cache home, and the toolchains are pointed at it.
 	cache := filepath.Join(home, ".cache", "toolgate", "confined")
