@@ -78,17 +78,9 @@ func (s *spec) optionNamed(name string) *option {
 }
 
 // gitSubIndex returns the index of git's subcommand in v: the first word
-// after git's own options, skipping the values of -C, -c and the long
-// options given the value as the next word.
+// after git's own options, read by gitSpec as the git model reads them.
 func gitSubIndex(v *argv) int {
-	i := 1
-	for ; i < v.len() && strings.HasPrefix(v.vals[i], "-"); i++ {
-		switch v.vals[i] {
-		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--attr-source":
-			i++
-		}
-	}
-	return i
+	return scanSpec(gitSpec, v, 1, true, func(*scanned) {})
 }
 
 // gitSubHelp reports "git SUB --help" (or -h): git prints the manual or
