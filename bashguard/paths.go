@@ -100,6 +100,10 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 			// An allow rule answered for the path (a read outside the
 			// roots): it names itself as the command's reason.
 			c.allowBy(r.Layer, r.Rule, "reads "+p+": "+r.Reason)
+		} else if r.Layer == permission.LayerShell && r.Reason != "" {
+			// Outside the roots, lifted (a world-readable system file,
+			// the module cache): the command's reason says where it reads.
+			c.allow(RuleSafe, "reads "+p+": "+r.Reason)
 		}
 		return true
 	case permission.Ask:

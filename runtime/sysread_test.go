@@ -104,7 +104,7 @@ func TestFileToolsSystemReads(t *testing.T) {
 		{"Write", map[string]string{"file_path": filepath.Join(f.mod, "m.go"), "content": "x"}, permission.Deny, "sandbox:outside-roots", "outside every root"},
 		{"Edit", map[string]string{"file_path": sys("include/stdio.h"), "old_string": "x", "new_string": "y"}, permission.Deny, "sandbox:outside-roots", "outside every root"},
 		// The shell guard reads the same roots.
-		{"Bash", map[string]string{"command": "cat " + sys("include/stdio.h")}, permission.Allow, "safe", "reads only"},
+		{"Bash", map[string]string{"command": "cat " + sys("include/stdio.h")}, permission.Allow, "safe", "a system file every user may read"},
 		{"Bash", map[string]string{"command": "cat " + sys("drop/notes.txt")}, permission.Ask, "path:read", "outside the allowed roots"},
 	} {
 		v := f.check(t, c.tool, c.input)
