@@ -66,7 +66,7 @@ type gitIndexOnlyRow struct {
 // optionNamed returns the option of s spelled name ("-S", "--staged").
 func (s *spec) optionNamed(name string) *option {
 	if len(name) == 2 {
-		if sp := s.short[name[1]]; sp != nil {
+		if sp := s.tables().short[name[1]]; sp != nil {
 			return sp.opt
 		}
 		return nil

@@ -47,7 +47,7 @@ func TestNetToolsTable(t *testing.T) {
 			s := netToolSpecs[name]
 			sp := s.longExact(opt)
 			if len(opt) == 2 {
-				sp = s.short[opt[1]]
+				sp = s.tables().short[opt[1]]
 			}
 			assert.True(t, sp != nil && sp.arg == argRequired, "%s: %s names a registry or host but is not among the options that take a value", name, opt)
 		}

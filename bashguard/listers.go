@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -125,34 +126,48 @@ type listModel struct {
 	// option of lBeyondIndex is given.
 	index bool
 
-	byName map[string]*listOpt // the rows by the name the scanner gives each option
+	// owner is the spec the listing belongs to; byName, built from its
+	// tables on first use, has the rows by the name the scanner gives each
+	// option.
+	owner  *spec
+	once   sync.Once
+	byName map[string]*listOpt
 }
 
-// compile resolves the spellings of l's rows in s, the spec l belongs to.
-// It panics on a spelling s does not have, one named twice, or a listing
-// shared by two specs: the tables are the package's own, and a test
-// compiles each.
+// compile gives l to s, the spec it belongs to. It panics on a listing
+// shared by two specs; the spellings are resolved on first use (rows),
+// which panics on one s does not have or one named twice: the tables are
+// the package's own, and a test builds each.
 func (l *listModel) compile(s *spec) {
-	if l.byName != nil {
+	if l.owner != nil && l.owner != s {
 		panic("bashguard: spec " + s.name + ": its listing belongs to another spec")
 	}
-	l.byName = map[string]*listOpt{}
-	for i := range l.opts {
-		for w := range strings.FieldsSeq(l.opts[i].spell) {
-			name := s.optionName(w)
-			if name == "" || l.byName[name] != nil {
-				panic(fmt.Sprintf("bashguard: spec %s: listing spelling %q is unknown or repeated", s.name, w))
+	l.owner = s
+}
+
+// rows returns the rows of l by the name the scanner gives each option.
+func (l *listModel) rows() map[string]*listOpt {
+	l.once.Do(func() {
+		s := l.owner
+		l.byName = map[string]*listOpt{}
+		for i := range l.opts {
+			for w := range strings.FieldsSeq(l.opts[i].spell) {
+				name := s.optionName(w)
+				if name == "" || l.byName[name] != nil {
+					panic(fmt.Sprintf("bashguard: spec %s: listing spelling %q is unknown or repeated", s.name, w))
+				}
+				l.byName[name] = &l.opts[i]
 			}
-			l.byName[name] = &l.opts[i]
 		}
-	}
+	})
+	return l.byName
 }
 
 // optionName returns the name the scanner gives the option spelt w in s
 // (the first spelling of its row, or "--no-X" for a negated X), or "".
 func (s *spec) optionName(w string) string {
 	if len(w) == 2 && w[0] == '-' && w[1] != '-' {
-		if sp := s.short[w[1]]; sp != nil {
+		if sp := s.tables().short[w[1]]; sp != nil {
 			return sp.opt.name
 		}
 		return ""
@@ -189,7 +204,7 @@ func (r *listRead) add(l *listModel, e *scanned) {
 		r.bad = true
 		return
 	}
-	o := l.byName[e.opt.name]
+	o := l.rows()[e.opt.name]
 	if o == nil || o.vals != "" && (!e.hasVal || !slices.Contains(strings.Fields(o.vals), e.val)) {
 		r.bad = true
 		return

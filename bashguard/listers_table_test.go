@@ -43,12 +43,12 @@ func TestListingsAgreeWithSpecs(t *testing.T) {
 
 // specOptionKind is the kind of the option of s named name.
 func specOptionKind(s *spec, name string) kind {
-	for _, sp := range s.short {
+	for _, sp := range s.tables().short {
 		if sp.opt.name == name {
 			return sp.opt.kind
 		}
 	}
-	for _, sp := range s.long {
+	for _, sp := range s.tables().long {
 		if sp.opt.name == name {
 			return sp.opt.kind
 		}

@@ -48,10 +48,10 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 		if !end {
 			switch s.familyWord(v, i) {
 			case familyCluster:
-				i = scanCluster(s, s.bsd, bsdWord, v, i, 0, fn)
+				i = scanCluster(s, s.tables().bsd, bsdWord, v, i, 0, fn)
 				continue
 			case familyPlus:
-				i = scanCluster(s, s.short, notBSD, v, i, 1, fn)
+				i = scanCluster(s, s.tables().short, notBSD, v, i, 1, fn)
 				continue
 			case familyEnd:
 				if stopAtOperand {
@@ -97,9 +97,9 @@ func scanOption(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		fn(&e)
 		return i
 	case g.bsd && !s.readsShort(w):
-		return scanCluster(s, s.bsd, bsdAgain, v, i, 1, fn)
+		return scanCluster(s, s.tables().bsd, bsdAgain, v, i, 1, fn)
 	}
-	return scanCluster(s, s.short, notBSD, v, i, 1, fn)
+	return scanCluster(s, s.tables().short, notBSD, v, i, 1, fn)
 }
 
 // familyRead is how a grammar family reads a word before the common
@@ -207,15 +207,15 @@ func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem stri
 			ambiguous = true
 		}
 	}
-	for k := range s.long {
-		if strings.HasPrefix(s.long[k].text, name) {
-			consider(&s.long[k], false)
+	for k := range s.tables().long {
+		if strings.HasPrefix(s.tables().long[k].text, name) {
+			consider(&s.tables().long[k], false)
 		}
 	}
 	if negName != "" && len(negName) > 2 {
-		for k := range s.long {
-			if strings.HasPrefix(s.long[k].text, negName) && s.long[k].arg != argRequired {
-				consider(&s.long[k], true)
+		for k := range s.tables().long {
+			if strings.HasPrefix(s.tables().long[k].text, negName) && s.tables().long[k].arg != argRequired {
+				consider(&s.tables().long[k], true)
 			}
 		}
 	}
@@ -230,12 +230,12 @@ func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem stri
 
 // longExact returns the spelling name exactly, or nil.
 func (s *spec) longExact(name string) *spelling {
-	lo, hi := 0, len(s.long)
+	lo, hi := 0, len(s.tables().long)
 	for lo < hi {
 		m := (lo + hi) / 2
-		switch t := s.long[m].text; {
+		switch t := s.tables().long[m].text; {
 		case t == name:
-			return &s.long[m]
+			return &s.tables().long[m]
 		case t < name:
 			lo = m + 1
 		default:
@@ -299,7 +299,7 @@ func (s *spec) wholeOption(w string) bool {
 	if len(w) < 2 || w[0] != '-' {
 		return false
 	}
-	sp := s.short[w[1]]
+	sp := s.tables().short[w[1]]
 	return sp != nil && (len(w) == 2 || sp.arg == argOptional)
 }
 
@@ -309,7 +309,7 @@ func (s *spec) wholeOption(w string) bool {
 // that may not parse) it may read again as BSD options.
 func (s *spec) readsShort(w string) bool {
 	for j := 1; j < len(w); j++ {
-		sp := s.short[w[j]]
+		sp := s.tables().short[w[j]]
 		if sp == nil {
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A command's knowledge is data: one spec per command (or subcommand)
@@ -263,9 +264,11 @@ type spec struct {
 	// and UNIX options).
 	model func(a *analyzer, c *verdictAcc, s *spec, v *argv)
 
-	short map[byte]*spelling
-	bsd   map[byte]*spelling // the BSD options of a bsd grammar
-	long  []spelling         // sorted by text
+	// tab is the rows read into tables of spellings, built on the first
+	// use of the spec (tables): a hook process judges a few commands, and
+	// building every spec's tables at start-up was most of its start.
+	// A copy of the spec (a variant of its grammar) shares them.
+	lazy *lazyTables
 
 	// lists, when set, says what the command prints as a listing of
 	// names, by what each option it takes does (listers.go); a command
@@ -288,34 +291,85 @@ type spec struct {
 	state []string
 }
 
+// optTables are a spec's spellings, by how the scanner looks them up.
+type optTables struct {
+	short map[byte]*spelling
+	bsd   map[byte]*spelling // the BSD options of a bsd grammar
+	long  []spelling         // sorted by text
+}
+
+// lazyTables are a spec's tables, built once.
+type lazyTables struct {
+	once sync.Once
+	t    optTables
+}
+
+// noTables are the tables of a spec compile never saw: no option is
+// known, so every one asks. TestSpecTablesBuild holds every spec of the
+// package to having its own.
+var noTables = &optTables{}
+
+// tables returns the spellings of s, reading its rows on first use. It is
+// safe for concurrent use.
+func (s *spec) tables() *optTables {
+	if s.lazy == nil {
+		return noTables
+	}
+	s.lazy.once.Do(s.build)
+	return &s.lazy.t
+}
+
 // place puts the spelling sp into the table of s its text says: a
 // short option, a BSD letter, or a long option. The first row wins (see
 // rows).
 func (s *spec) place(sp spelling) {
-	w := sp.text
+	w, t := sp.text, &s.lazy.t
 	switch {
 	case len(w) == 2 && w[0] == '-' && w[1] != '-':
-		if s.short[w[1]] == nil {
-			s.short[w[1]] = &sp
+		if t.short[w[1]] == nil {
+			t.short[w[1]] = &sp
 		}
-	case len(w) == 1 && s.bsd != nil && w[0] != '-':
-		if s.bsd[w[0]] == nil {
-			s.bsd[w[0]] = &sp
+	case len(w) == 1 && t.bsd != nil && w[0] != '-':
+		if t.bsd[w[0]] == nil {
+			t.bsd[w[0]] = &sp
 		}
 	case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
-		s.long = append(s.long, sp)
+		t.long = append(t.long, sp)
 	default:
 		panic(fmt.Sprintf("bashguard: spec %s: bad spelling %q", s.name, w))
 	}
 }
 
-// compile reads the rows of s into its tables, and of its subcommands.
-// It panics on a malformed row: the tables are the package's own, and a
-// test compiles each.
+// compile names the subcommands of s, and theirs, and returns s; their
+// tables are read from the rows on first use (tables). build panics on a
+// malformed row: the tables are the package's own, and a test builds
+// each (TestSpecTablesBuild).
 func (s *spec) compile() *spec {
-	s.short = map[byte]*spelling{}
+	if s.lazy != nil {
+		return s
+	}
+	s.lazy = &lazyTables{}
+	if s.lists != nil {
+		s.lists.compile(s)
+	}
+	for n, sub := range s.subs {
+		if sub.name == "" {
+			sub.name = s.name + " " + n
+		}
+		sub.compile()
+	}
+	if s.other != nil {
+		s.other.compile()
+	}
+	return s
+}
+
+// build reads the rows of s into its tables.
+func (s *spec) build() {
+	t := &s.lazy.t
+	t.short = map[byte]*spelling{}
 	if s.grammar.bsd {
-		s.bsd = map[byte]*spelling{}
+		t.bsd = map[byte]*spelling{}
 	}
 	for i := range s.rows {
 		r := &s.rows[i]
@@ -335,23 +389,8 @@ func (s *spec) compile() *spec {
 			s.place(sp)
 		}
 	}
-	sort.SliceStable(s.long, func(i, j int) bool { return s.long[i].text < s.long[j].text })
-	s.long = slices.CompactFunc(s.long, func(x, y spelling) bool { return x.text == y.text }) // the first row wins (see rows)
-	if s.lists != nil {
-		s.lists.compile(s)
-	}
-	for n, sub := range s.subs {
-		if sub.name == "" {
-			sub.name = s.name + " " + n
-		}
-		if sub.short == nil {
-			sub.compile()
-		}
-	}
-	if s.other != nil && s.other.short == nil {
-		s.other.compile()
-	}
-	return s
+	sort.SliceStable(t.long, func(i, j int) bool { return t.long[i].text < t.long[j].text })
+	t.long = slices.CompactFunc(t.long, func(x, y spelling) bool { return x.text == y.text }) // the first row wins (see rows)
 }
 
 // withHelp gives every subcommand of s, and theirs, the --help option

@@ -108,10 +108,10 @@ func TestSpecsAgreeWithHelp(t *testing.T) {
 // it.
 func specClassifies(s *spec, o string) bool {
 	if len(o) == 1 {
-		return s.bsd[o[0]] != nil
+		return s.tables().bsd[o[0]] != nil
 	}
 	if len(o) == 2 {
-		return s.short[o[1]] != nil
+		return s.tables().short[o[1]] != nil
 	}
 	if s.longExact(o) != nil {
 		return true
@@ -371,10 +371,10 @@ var helpHidesValue = map[string]bool{
 // specSpelling returns the spelling o ("-x", "--long") of s, or nil.
 func specSpelling(s *spec, o string) *spelling {
 	if len(o) == 1 {
-		return s.bsd[o[0]]
+		return s.tables().bsd[o[0]]
 	}
 	if len(o) == 2 {
-		return s.short[o[1]]
+		return s.tables().short[o[1]]
 	}
 	return s.longExact(o)
 }

@@ -2,9 +2,11 @@ package bashguard
 
 import (
 	"context"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -145,7 +147,7 @@ func TestSpecSpellingsRefused(t *testing.T) {
 	tried := 0
 	for _, at := range allSpecs() {
 		s := at.s
-		if s.short == nil {
+		if s.tables().short == nil { // never nil: tables builds it
 			continue
 		}
 		flag := harmlessShortFlag(s)
@@ -192,23 +194,23 @@ func TestSpecSpellingsRefused(t *testing.T) {
 func spellingsOf(s *spec) []*spelling {
 	var out []*spelling
 	var letters []byte
-	for ch := range s.short {
+	for ch := range s.tables().short {
 		letters = append(letters, ch)
 	}
 	sort.Slice(letters, func(i, j int) bool { return letters[i] < letters[j] })
 	for _, ch := range letters {
-		out = append(out, s.short[ch])
+		out = append(out, s.tables().short[ch])
 	}
-	for i := range s.long {
-		out = append(out, &s.long[i])
+	for i := range s.tables().long {
+		out = append(out, &s.tables().long[i])
 	}
 	letters = letters[:0]
-	for ch := range s.bsd {
+	for ch := range s.tables().bsd {
 		letters = append(letters, ch)
 	}
 	sort.Slice(letters, func(i, j int) bool { return letters[i] < letters[j] })
 	for _, ch := range letters {
-		out = append(out, s.bsd[ch])
+		out = append(out, s.tables().bsd[ch])
 	}
 	return out
 }
@@ -226,11 +228,11 @@ func bsdLines(s *spec, sp *spelling, val string) [][]string {
 	}
 	lines := [][]string{word(sp.text)}
 	for _, ch := range []byte("axufjlvwcnrST") {
-		if b := s.bsd[ch]; b == nil || b.arg != argNone || b.opt.kind != kFlag || ch == sp.text[0] {
+		if b := s.tables().bsd[ch]; b == nil || b.arg != argNone || b.opt.kind != kFlag || ch == sp.text[0] {
 			continue
 		}
 		lines = append(lines, word(string(ch)+sp.text))
-		if s.short[ch] == nil {
+		if s.tables().short[ch] == nil {
 			lines = append(lines, word("-"+string(ch)+sp.text))
 		}
 	}
@@ -241,7 +243,7 @@ func bsdLines(s *spec, sp *spelling, val string) [][]string {
 // does nothing, for clusters, or 0.
 func harmlessShortFlag(s *spec) byte {
 	for _, ch := range []byte("vqzrlainswt") {
-		if sp := s.short[ch]; sp != nil && sp.arg == argNone && sp.opt.kind == kFlag {
+		if sp := s.tables().short[ch]; sp != nil && sp.arg == argNone && sp.opt.kind == kFlag {
 			return ch
 		}
 	}
@@ -353,4 +355,55 @@ func TestScanAbbreviations(t *testing.T) {
 	sp, _, problem := resolveLong(gitSpec.subs["log"], "--outp")
 	assert.Nil(t, sp)
 	assert.Equal(t, "is not known to be harmless", problem)
+}
+
+// Every spec of the package has tables of its own, built from its rows
+// without a panic, and so has every listing: the tables are built on
+// first use, so a malformed row would otherwise panic only when a command
+// line first reaches it.
+func TestSpecTablesBuild(t *testing.T) {
+	roots := []*spec{shellInvocation, awkSpec, sedSpec, findLeadingSpec,
+		gitRemoteAddSpec, gitRemoteSetURLSpec, gitSubmoduleAddSpec,
+		curlSpec, wgetSpec, sshSpec, scpSpec, sftpSpec, ncSpec, ncatSpec, telnetSpec, ftpSpec,
+		goFlagSpec, pipSpec, pipInstallSpec}
+	for _, n := range sortedNames(netToolSpecs) {
+		roots = append(roots, netToolSpecs[n])
+	}
+	for _, n := range slices.Sorted(maps.Keys(gitIndexOnlySubs)) {
+		roots = append(roots, gitIndexOnlySubs[n].spec)
+	}
+	for _, at := range allSpecs() {
+		roots = append(roots, at.s)
+	}
+	seen := map[*spec]bool{}
+	var build func(s *spec)
+	build = func(s *spec) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		require.NotNilf(t, s.lazy, "spec %q was never compiled: it would know no option", s.name)
+		require.NotPanicsf(t, func() {
+			s.tables()
+			if s.lists != nil {
+				s.lists.rows()
+			}
+		}, "spec %q", s.name)
+		for _, n := range sortedNames(s.subs) {
+			build(s.subs[n])
+		}
+		build(s.other)
+	}
+	for _, s := range roots {
+		build(s)
+	}
+	// A spec with rows has spellings; one the guard never compiled
+	// would have none (noTables) and ask for every option.
+	for s := range seen {
+		tab := s.tables()
+		if len(s.rows) > 0 {
+			assert.Truef(t, len(tab.short)+len(tab.long)+len(tab.bsd) > 0, "spec %q: %d rows, no spellings", s.name, len(s.rows))
+		}
+	}
+	t.Logf("%d specs built", len(seen))
 }

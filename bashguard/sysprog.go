@@ -43,7 +43,7 @@ func versionSpelling(s *spec, w string) bool {
 	var sp *spelling
 	switch {
 	case len(w) == 2 && w[0] == '-' && w[1] != '-':
-		sp = s.short[w[1]]
+		sp = s.tables().short[w[1]]
 	case strings.HasPrefix(w, "-"):
 		sp = s.longExact(w)
 	}

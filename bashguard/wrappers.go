@@ -288,7 +288,7 @@ func flockOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 		return
 	}
 	at := f.ops[2]
-	f.seen = append(f.seen, scanned{word: v.vals[f.ops[1]], spell: "-c", opt: s.short['c'].opt, val: v.vals[at], hasVal: true, at: at})
+	f.seen = append(f.seen, scanned{word: v.vals[f.ops[1]], spell: "-c", opt: s.tables().short['c'].opt, val: v.vals[at], hasVal: true, at: at})
 	f.handle(f.ops[1])
 	f.handle(at)
 }
