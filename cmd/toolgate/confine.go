@@ -325,9 +325,37 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// The exit statuses the launchers (toolgate exec, toolgate-shell-prefix)
+// report of their own, in place of the command's: each outside what bash
+// reports itself (1 and 2 for its errors, 127 for a command not found,
+// 128+N for a signal), so that a caller tells them from the command's
+// own failure and from a kill; the reason is on standard error.
+const (
+	// exitOutputExceeded: the runner killed the command because it wrote
+	// more than runner.Shell.MaxOutputBytes to its standard output and
+	// standard error together (runner.Result.OutputExceeded); the bytes
+	// past the cap were never passed on. 125, the status GNU timeout and
+	// docker run give their own failures, as 126 and 127 are the shell's;
+	// the runner's own Result.ExitCode stays 137, the kill's.
+	exitOutputExceeded = 125
+	// exitNotRun: the command did not run (a bad policy, a confinement
+	// the kernel cannot give).
+	exitNotRun = 126
+)
+
+// launcherStatus is the exit status a launcher reports for res: the
+// command's own, unless the runner ended it for its output.
+func launcherStatus(res runner.Result) int {
+	if res.OutputExceeded {
+		return exitOutputExceeded
+	}
+	return res.ExitCode
+}
+
 // runExec is "toolgate exec --policy P --script S": the launcher that runs
-// one confined command on its own streams and exits with its status (126
-// when it could not run it, with the reason on stderr).
+// one confined command on its own streams and exits with its status
+// (exitNotRun when it could not run it, exitOutputExceeded when it was
+// killed for its output; each with the reason on stderr).
 func runExec(args []string, e env) int {
 	if wantsHelp(args) {
 		fmt.Fprintf(e.stdout, "usage: %s\n", synopses["exec"])
@@ -335,7 +363,7 @@ func runExec(args []string, e env) int {
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(e.stderr, "toolgate: the command did not run: %v\n", err)
-		return 126
+		return exitNotRun
 	}
 	pol, script, err := parseExecArgs(args)
 	if err != nil {
@@ -355,7 +383,7 @@ func runExec(args []string, e env) int {
 	if err != nil && !errors.Is(err, ctx.Err()) {
 		return fail(err)
 	}
-	return res.ExitCode
+	return launcherStatus(res)
 }
 
 // parseExecArgs reads the command line of toolgate exec: the policy and

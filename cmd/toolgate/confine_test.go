@@ -490,3 +490,23 @@ func TestConfineLoopbackModeAllowsLoopbackCurl(t *testing.T) {
 	require.True(t, ok, "confined")
 	assert.Equal(t, `{"roots":["`+w.proj+`"],"loopback":true}`, pol)
 }
+
+// A command killed for its output exits toolgate exec with a status of
+// its own, not the 137 of any other kill, and says why on stderr; one
+// that stays below the cap keeps its own status.
+func TestExecOutputCapHasItsOwnExitStatus(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	out, errOut, code := w.run(t, wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, "yes")+" >/dev/null")
+	assert.Equal(t, exitOutputExceeded, code, errOut)
+	assert.Equal(t, 125, code, "the documented status")
+	assert.Empty(t, out)
+	assert.Equal(t, fmt.Sprintf("toolgate: the command was killed: it wrote more than %d bytes of output (the runner's MaxOutputBytes)\n", runner.DefaultMaxOutputBytes), errOut)
+
+	// A kill by signal, and the command's own status, pass as they are.
+	_, errOut, code = w.run(t, wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, "kill -KILL $$"))
+	assert.Equal(t, 128+9, code, errOut)
+	_, errOut, code = w.run(t, wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, "head -c 1000 /dev/zero; exit 7")+" >/dev/null")
+	assert.Equal(t, 7, code, errOut)
+	assert.Empty(t, errOut)
+}

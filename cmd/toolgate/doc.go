@@ -231,7 +231,11 @@
 // toolgate check runs confined comes back rewritten to "toolgate exec
 // --policy P --script S", which runs the script under the layers of
 // package bashguard/runner (Landlock, a seccomp filter, namespaces where
-// the user may have them) and reports the layers that applied.
+// the user may have them) and reports the layers that applied. It exits
+// with the command's status, 126 when the command did not run, and 125
+// when the runner killed it for writing more than its output cap (64 MiB
+// of standard output and standard error together), each with the reason
+// on standard error; toolgate-shell-prefix exits the same way.
 //
 // # toolgate shell-prefix
 //

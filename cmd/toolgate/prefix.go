@@ -543,8 +543,9 @@ func userHookCommands(home string, getenv func(string) string, managed string) m
 
 // runShellPrefix is "toolgate shell-prefix SCRIPT" (or the binary run as
 // toolgate-shell-prefix): it runs one script of Claude Code's, confined
-// as toolgate check decided, and exits with its status (126 when it could
-// not run it, with the reason on standard error).
+// as toolgate check decided, and exits with its status (exitNotRun when it
+// could not run it, exitOutputExceeded when it was killed for its output;
+// each with the reason on standard error).
 func runShellPrefix(args []string, e env) int {
 	if wantsHelp(args) {
 		fmt.Fprintf(e.stdout, "usage: %s\n", synopses["shell-prefix"])
@@ -552,7 +553,7 @@ func runShellPrefix(args []string, e env) int {
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(e.stderr, "toolgate: the command did not run: %v\n", err)
-		return 126
+		return exitNotRun
 	}
 	if len(args) != 1 {
 		return fail(fmt.Errorf("%s takes one argument, the script (got %d)", shellPrefixName, len(args)))
@@ -611,7 +612,7 @@ func runShellPrefix(args []string, e env) int {
 	if err != nil && !errors.Is(err, ctx.Err()) {
 		return fail(err)
 	}
-	return res.ExitCode
+	return launcherStatus(res)
 }
 
 // prepareCwdFile makes the file "pwd -P" writes the final directory into,
