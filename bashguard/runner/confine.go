@@ -56,6 +56,15 @@ func (f ConfineFallback) String() string {
 // [Confinement.MaxWalk].
 const ConfineMaxWalk = 100_000
 
+// ConfineMaxGrantDepth is how deep below a read-only location
+// ([Confinement.ReadOnly]) the walk for its secret paths goes: a location
+// with a directory nested deeper is not granted ([ConfineLevel.Dropped]).
+// The deepest trees of programs and toolchains are well within it (below
+// /usr 18 levels, a Go module cache and GOROOT 13, ~/.rustup 14, a
+// node_modules tree 15); a tree nested deeper was most likely made so
+// to make the walk, which holds a path and a frame per level, costly.
+const ConfineMaxGrantDepth = 64
+
 // DefaultConfineReadOnly returns the system locations a confined command
 // may read and execute but not write, by default: the programs, libraries
 // and configuration a shell and common tools need. A location that does
@@ -215,8 +224,11 @@ type Confinement struct {
 	// ~/.cargo/credentials.toml were ~/.cargo granted): the checker names
 	// them through a method Secret(path string) (pattern string, ok bool)
 	// ([sandbox.Sandbox.Secret]). A location that holds more than MaxWalk
-	// entries, or whose secrets the checker cannot name (no such method),
-	// is not granted at all, and [ConfineLevel.Dropped] says so. The walk
+	// entries, or directories nested more than [ConfineMaxGrantDepth]
+	// deep, or whose secrets the checker cannot name (no such method), is
+	// not granted at all: [ConfineLevel.Dropped] says so, and so does a
+	// line at the end of the command's output (its standard error when
+	// streamed), once per run for each such location. The walk
 	// is kept between runs and done again only when a directory it listed
 	// changed.
 	ReadOnly []string
@@ -320,9 +332,10 @@ type ConfineLevel struct {
 	Secrets int
 	// Dropped are the read-only locations (Confinement.ReadOnly) left out
 	// of the grant whole, each with why: one whose secret paths could not
-	// all be found (more entries than Confinement.MaxWalk, a checker that
-	// cannot name secret paths outside the roots); see
-	// [Confinement.ReadOnly].
+	// all be found (more entries than Confinement.MaxWalk, directories
+	// nested deeper than [ConfineMaxGrantDepth], a checker that cannot
+	// name secret paths outside the roots); see [Confinement.ReadOnly].
+	// The output ends with a line for each.
 	Dropped []string
 	// Planted are the entries the command created where no command may
 	// write (a protected path that did not exist when it started, such

@@ -3,6 +3,7 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -178,9 +179,14 @@ func confineWalkGrant(checker bashguard.PathChecker, path string, limit int) (g 
 		g.secrets++ // the location itself is secret
 		return g
 	}
-	w := confineWalk{checker: judge, limit: limit, access: confineRead, stamps: &g.stamps}
+	w := confineWalk{checker: judge, limit: limit, access: confineRead, stamps: &g.stamps, maxDepth: ConfineMaxGrantDepth}
 	below, err := w.walk(resolved, confineWalkAt{readOnly: true})
-	if err != nil {
+	switch {
+	case errors.Is(err, errConfineWalkDepth):
+		*g = confineGrant{checker: checker, limit: limit,
+			dropped: fmt.Sprintf("%s: not granted: it holds directories nested more than %d deep, too deep to find its secret paths (see ConfineMaxGrantDepth)", path, ConfineMaxGrantDepth)}
+		return g
+	case err != nil:
 		*g = confineGrant{checker: checker, limit: limit,
 			dropped: fmt.Sprintf("%s: not granted: it holds more than %d entries, too many to find its secret paths (see Confinement.MaxWalk)", path, limit)}
 		return g
@@ -190,4 +196,20 @@ func confineWalkGrant(checker bashguard.PathChecker, path string, limit int) (g 
 		g.rules = []confineRule{{Path: resolved, Access: confineRead}}
 	}
 	return g
+}
+
+// confineTellDropped says, once per run, each read-only location the run
+// did not grant and why ([ConfineLevel.Dropped]): a command that fails to
+// read it then has its reason beside the kernel's EACCES.
+func confineTellDropped(c runConfig, res *Result) {
+	if len(res.Confined.Dropped) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, d := range res.Confined.Dropped {
+		b.WriteString("toolgate: a read-only location was not granted to the command: ")
+		b.WriteString(d)
+		b.WriteByte('\n')
+	}
+	runTell(c, res, b.String())
 }

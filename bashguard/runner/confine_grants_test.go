@@ -81,29 +81,54 @@ func (c runTestNoSecrets) CheckPath(path string, write bool) (permission.Decisio
 }
 
 // Fail closed: a read-only grant whose secrets cannot all be found (more
-// entries than the bound, or a checker that cannot name them) is not
-// granted at all, and the result says which and why.
+// entries than the bound, directories nested deeper than the bound, or a
+// checker that cannot name them) is not granted at all, and the result
+// says which and why, as does a line at the end of the output (of its
+// standard error, streamed), once per run.
 func TestConfinedReadOnlyGrantDroppedPastItsBound(t *testing.T) {
 	confineTestABI(t)
 	tool := confineTestTool(t)
+	deep := confineTestTool(t)
+	nested := filepath.Join(deep, strings.Repeat("d/", ConfineMaxGrantDepth))
+	require.NoError(t, os.MkdirAll(nested, 0o755))
+	// At the bound, granted; one level deeper, not.
+	r, _ := runTestRunner(t)
+	r.Confinement.ReadOnly = append(DefaultConfineReadOnly(), deep)
+	res, err := r.Run(context.Background(), `cat `+deep+`/config.toml; ls `+nested)
+	require.NoError(t, err)
+	confineTestEnforced(t, res, false)
+	assert.Equal(t, "normal\n", res.Output)
+	assert.Empty(t, res.Confined.Dropped)
+	require.NoError(t, os.Mkdir(filepath.Join(nested, "d"), 0o755))
 	for _, tc := range []struct {
-		name   string
-		set    func(r *Shell)
-		reason string
+		name, dir string
+		set       func(r *Shell)
+		reason    string
 	}{
-		{"more entries than MaxWalk", func(r *Shell) { r.Confinement.MaxWalk = 4 },
+		{"more entries than MaxWalk", tool, func(r *Shell) { r.Confinement.MaxWalk = 4 },
 			tool + ": not granted: it holds more than 4 entries, too many to find its secret paths (see Confinement.MaxWalk)"},
-		{"a checker without Secret", func(r *Shell) { r.Checker = runTestNoSecrets{r.Checker.(runTestRoot)} },
+		{"directories nested deeper than ConfineMaxGrantDepth", deep, func(r *Shell) {},
+			deep + ": not granted: it holds directories nested more than 64 deep, too deep to find its secret paths (see ConfineMaxGrantDepth)"},
+		{"a checker without Secret", tool, func(r *Shell) { r.Checker = runTestNoSecrets{r.Checker.(runTestRoot)} },
 			tool + ": not granted: the checker cannot name secret paths outside the roots (it has no Secret method)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, _ := runTestRunner(t)
 			tc.set(r)
-			r.Confinement.ReadOnly = append(DefaultConfineReadOnly(), tool)
-			res, err := r.Run(context.Background(), `cat `+tool+`/config.toml 2>&1 || echo "grant dropped"; echo ok`)
+			r.Confinement.ReadOnly = append(DefaultConfineReadOnly(), tc.dir)
+			const told = "toolgate: a read-only location was not granted to the command: "
+			res, err := r.Run(context.Background(), `cat `+tc.dir+`/config.toml 2>&1 || echo "grant dropped"; printf ok`)
 			require.NoError(t, err)
 			confineTestEnforced(t, res, false)
-			assert.Equal(t, "cat: "+tool+"/config.toml: Permission denied\ngrant dropped\nok\n", res.Output)
+			assert.Equal(t, "cat: "+tc.dir+"/config.toml: Permission denied\ngrant dropped\nok\n"+told+tc.reason+"\n", res.Output)
+			assert.Equal(t, []string{tc.reason}, res.Confined.Dropped)
+			// Streamed: on standard error, once.
+			var stdout, stderr strings.Builder
+			r.Stream = &Stream{Stdout: &stdout, Stderr: &stderr}
+			res, err = r.Run(context.Background(), `cat `+tc.dir+`/config.toml || echo "grant dropped"`)
+			require.NoError(t, err)
+			assert.Equal(t, "grant dropped\n", stdout.String())
+			assert.Equal(t, "cat: "+tc.dir+"/config.toml: Permission denied\n"+told+tc.reason+"\n", stderr.String())
 			assert.Equal(t, []string{tc.reason}, res.Confined.Dropped)
 		})
 	}

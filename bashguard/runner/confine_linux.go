@@ -409,6 +409,10 @@ type confineWalk struct {
 	access uint64
 	// stamps, when not nil, records each directory listed as it was.
 	stamps *[]confineDirStamp
+	// maxDepth, when not zero, bounds how far below its start the walk
+	// lists directories (ConfineMaxGrantDepth for a read-only grant);
+	// depth is how far it is now.
+	maxDepth, depth int
 }
 
 // granted is what the walk grants an entry without a secret below it.
@@ -474,6 +478,10 @@ func confineReadDir(dir string) ([]fs.DirEntry, error) {
 // errConfineWalkBudget stops a walk that visited too many entries.
 var errConfineWalkBudget = errors.New("too many entries")
 
+// errConfineWalkDepth stops a walk that met directories nested deeper
+// than its maxDepth.
+var errConfineWalkDepth = errors.New("directories nested too deep")
+
 func (w *confineWalk) root(root string) error {
 	below, err := w.walk(root, confineWalkAt{})
 	if errors.Is(err, errConfineWalkBudget) {
@@ -494,6 +502,9 @@ func (w *confineWalk) root(root string) error {
 // gets every right but reading and executing files, and each entry that
 // may be granted is granted by its own rule.
 func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err error) {
+	if w.maxDepth > 0 && w.depth > w.maxDepth {
+		return false, errConfineWalkDepth
+	}
 	if w.stamps != nil {
 		// Before the listing: a change after it changes the stamp.
 		st, ok := confineStampOf(dir)
@@ -537,7 +548,9 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 			continue
 		}
 		if t.IsDir() {
+			w.depth++
 			below, err := w.walk(path, sub)
+			w.depth--
 			if err != nil {
 				return false, err
 			}

@@ -530,14 +530,20 @@ func confinePlantRevert(c runConfig, plan *confinePlan, res *Result) {
 		b.WriteString(p.String())
 		b.WriteByte('\n')
 	}
+	runTell(c, res, b.String())
+}
+
+// runTell ends the command's output with lines of the runner's: its
+// standard error when streamed, else Output, on lines of their own.
+func runTell(c runConfig, res *Result, lines string) {
 	if s := c.stream; s != nil {
 		if s.Stderr != nil {
-			_, _ = io.WriteString(s.Stderr, b.String())
+			_, _ = io.WriteString(s.Stderr, lines)
 		}
 		return
 	}
 	if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
 		res.Output += "\n"
 	}
-	res.Output += b.String()
+	res.Output += lines
 }

@@ -112,6 +112,7 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 	default:
 		res.Confined = lvl // killed before the launcher reported
 	}
+	confineTellDropped(c, &res)
 	// Every process of the run is gone: what it planted is moved aside.
 	confinePlantRevert(c, &plan, &res)
 	return res, err
