@@ -496,25 +496,36 @@ func (w *confineWalk) root(root string) error {
 	return nil
 }
 
+// list lists dir for the walk, within its depth bound, recording its
+// stamp when the walk keeps them; listed is false when dir cannot be
+// listed.
+func (w *confineWalk) list(dir string) (entries []fs.DirEntry, listed bool, err error) {
+	if w.maxDepth > 0 && w.depth > w.maxDepth {
+		return nil, false, errConfineWalkDepth
+	}
+	if w.stamps != nil {
+		// Before the listing: a change after it changes the stamp.
+		st, ok := confineStampOf(dir)
+		if !ok {
+			return nil, false, nil
+		}
+		*w.stamps = append(*w.stamps, st)
+	}
+	entries, err = confineReadDir(dir)
+	return entries, err == nil, nil
+}
+
 // walk adds the rules for the entries of dir and reports whether dir
 // holds an entry, at any depth, that must not be granted. When it does
 // not, walk adds nothing: the caller grants dir whole. When it does, dir
 // gets every right but reading and executing files, and each entry that
 // may be granted is granted by its own rule.
 func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err error) {
-	if w.maxDepth > 0 && w.depth > w.maxDepth {
-		return false, errConfineWalkDepth
-	}
-	if w.stamps != nil {
-		// Before the listing: a change after it changes the stamp.
-		st, ok := confineStampOf(dir)
-		if !ok {
-			return true, nil
-		}
-		*w.stamps = append(*w.stamps, st)
-	}
-	entries, err := confineReadDir(dir)
+	entries, listed, err := w.list(dir)
 	if err != nil {
+		return false, err
+	}
+	if !listed {
 		// A directory that cannot be listed cannot be searched for
 		// secrets: it is not granted.
 		return true, nil

@@ -339,6 +339,9 @@ func (k *confinePlantCheck) entry(fd int, dir, name string, at confineWalkAt, to
 	}
 	isDir := st.Mode&unix.S_IFMT == unix.S_IFDIR
 	if why, sub, ok := k.protected(path, name, isDir, at); ok {
+		if at.inGit && confineGitNewBenign(fd, name) {
+			return nil // what git init or clone wrote: kept, bound from the next run on
+		}
 		k.quarantine(fd, path, name, at, why)
 		return nil
 	} else if !isDir {

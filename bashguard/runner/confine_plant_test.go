@@ -335,3 +335,109 @@ echo x > sub/.envrc && chmod 000 sub && echo ok`)
 	assert.NoFileExists(t, filepath.Join(root, "sub/.envrc"))
 	assert.FileExists(t, filepath.Join(root, "sub/README"))
 }
+
+// A repository a confined command initialises or clones inside the roots
+// keeps the config and hooks git wrote, so it works; from the next run on
+// they are bound read-only, so a later command cannot make them run
+// code outside. A config or hooks directory that holds anything else is
+// moved aside as before.
+func TestConfinedNewRepositoryKeepsWhatGitWrote(t *testing.T) {
+	confineTestNeedNS(t, true)
+	root, u, _ := plantTestWorkspace(t)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(t, err)
+	// In src/, which holds no secret: in a directory that does (the
+	// root, with its .npmrc), what a command creates cannot be read back
+	// within the same run (see README), and git needs to.
+	root = filepath.Join(root, "src")
+	r := &Shell{Dir: root, Checker: sb, Credential: u.cred}
+	const id = "-c user.email=t@example.com"
+	res, err := r.Run(context.Background(), `
+git init -q sub && git -C sub config user.name x && echo init
+echo a > sub/a && git -C sub add a && git -C sub `+id+` commit -qm a && echo committed
+git clone -q sub clone && echo cloned
+git init -q --object-format=sha256 sha && echo sha256
+git init -q evil && git -C evil config core.fsmonitor 'touch /tmp/pwned'
+git init -q hooked && printf '#!/bin/sh\ntouch /tmp/pwned\n' > hooked/.git/hooks/pre-commit && chmod +x hooked/.git/hooks/pre-commit
+git init -q linked && ln linked/.git/config linked-config`)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"evil/.git/config", "hooked/.git/hooks", "linked/.git/config"}, plantTestRel(root, res.Confined.Planted), res.Output)
+	assert.True(t, strings.HasPrefix(res.Output, "init\ncommitted\ncloned\nsha256\ntoolgate: moved "), res.Output)
+	for _, repo := range []string{"sub", "clone", "sha"} {
+		assert.FileExists(t, filepath.Join(root, repo, ".git/config"), repo)
+		assert.DirExists(t, filepath.Join(root, repo, ".git/hooks"), repo)
+	}
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := u.command("git", append([]string{"-C", root}, args...)...).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		return string(out)
+	}
+	assert.Equal(t, "x\n", git("-C", "sub", "config", "user.name"))
+	assert.Equal(t, filepath.Join(root, "sub")+"\n", git("-C", "clone", "config", "remote.origin.url"))
+	assert.Equal(t, "a\n", git("-C", "clone", "show", "HEAD:a"))
+	assert.Equal(t, "sha256\n", git("-C", "sha", "rev-parse", "--show-object-format"))
+
+	// The next runs (the first per run, the others from the kept walk)
+	// cannot change them, while git still commits there.
+	for i := range 3 {
+		res, err = r.Run(context.Background(), `
+git -C sub config core.fsmonitor 'touch /tmp/pwned' 2>/dev/null; echo "git-config=$?"
+echo '[core]' >> clone/.git/config 2>/dev/null; echo "append=$?"
+printf '#!/bin/sh\ntouch /tmp/pwned\n' > sub/.git/hooks/pre-commit 2>/dev/null; echo "hook=$?"
+mv sub/.git/hooks/pre-commit.sample sub/.git/hooks/pre-commit 2>/dev/null; echo "rename=$?"
+echo b >> sub/a && git -C sub `+id+` commit -qam b && echo committed`)
+		require.NoError(t, err, "run %d", i+2)
+		assert.Equal(t, "git-config=4\n"+
+			DefaultBash+": line 3: clone/.git/config: Read-only file system\nappend=1\n"+
+			DefaultBash+": line 4: sub/.git/hooks/pre-commit: Read-only file system\nhook=1\nrename=1\ncommitted\n", res.Output, "run %d", i+2)
+		assert.Empty(t, res.Confined.Planted, "run %d", i+2)
+	}
+	assert.Equal(t, "x\n", git("-C", "sub", "config", "user.name"))
+	assert.NoFileExists(t, filepath.Join(root, "sub/.git/hooks/pre-commit"))
+	_, err = u.command("git", "-C", filepath.Join(root, "sub"), "config", "core.fsmonitor").Output()
+	assert.Error(t, err, "no fsmonitor in the new repository's config")
+	assert.NoFileExists(t, "/tmp/pwned")
+}
+
+// What git writes in a new repository's config is kept; a key that runs
+// a program, includes another file, moves the work tree, or a line git
+// could read otherwise than the check, is not.
+func TestConfineGitConfigBenign(t *testing.T) {
+	const initConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"
+	for _, tc := range []struct {
+		config string
+		benign bool
+	}{
+		{initConfig, true},
+		{initConfig + "[user]\n\tname = A Person\n\temail = a@example.com\n", true},
+		{initConfig + "[remote \"origin\"]\n\turl = https://github.com/o/r\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n", true},
+		{"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = sha256\n", true},
+		{"# a comment\n; another\n\n[Core]\n\tFileMode = true\n", true},
+		{"", true},
+		{initConfig + "\tfsmonitor = touch /tmp/pwned\n", false},
+		{initConfig + "\thooksPath = /tmp\n", false},
+		{initConfig + "\tworktree = /home/u\n", false},
+		{initConfig + "\tsshCommand = sh -c x\n", false},
+		{"[include]\n\tpath = /tmp/x\n", false},
+		{"[includeIf \"gitdir:/\"]\n\tpath = /tmp/x\n", false},
+		{"[filter \"lfs\"]\n\tprocess = git-lfs filter-process\n", false},
+		{"[alias]\n\tst = !sh -c x\n", false},
+		{"[remote \"origin\"]\n\turl = ext::sh -c touch% /tmp/pwned\n", false},
+		{"[remote \"origin\"]\n\turl = -u/tmp/x\n", false},
+		{"[remote \"origin\"]\n\tuploadpack = touch /tmp/pwned\n", false},
+		{"[core] bare = false\n", false},                                  // key on the header's line
+		{"[core]\n\tbare = false\\\n\tfsmonitor = x\n", false},            // a continuation
+		{"[core]\n\tbare = \"false\"\n", false},                           // quotes
+		{"[core]\n\tbare = false ; comment\n", false},                     // a trailing comment
+		{"[core]\r\n\tbare = false\r\n", false},                           // carriage returns
+		{"[branch.main]\n\tremote = origin\n", false},                     // the deprecated subsection form
+		{"[remote \"a\\\"b\"]\n\turl = x\n", false},                       // an escape in a subsection
+		{"\tbare = false\n", false},                                       // a key before any section
+		{"[core]\n\tbare\n", false},                                       // a key without a value
+		{"[core]\n\tbare = false\x00\n", false},                           // a NUL
+		{"[user]\n\tname = " + strings.Repeat("x", 70_000) + "\n", false}, // over the bound
+	} {
+		assert.Equal(t, tc.benign, confineGitConfigBenign([]byte(tc.config)), "%q", tc.config)
+	}
+}
