@@ -194,6 +194,36 @@ func TestEscapeDBusSessionBus(t *testing.T) {
 	confineTestEnforced(t, res, false)
 }
 
+func TestEscapeGPGAgentSocket(t *testing.T) {
+	r, _, u := escapeRunner(t)
+	if _, err := exec.LookPath("gpg-agent"); err != nil {
+		escapeNeed(t, "gpg-agent (gpg-agent)", err.Error())
+	}
+	home := runTestDir(t)
+	escapeTestUser(t, home)
+	require.NoError(t, os.Chmod(home, 0o700))
+	u.start(t, "gpg-agent", "--homedir", home, "--daemon", "--no-detach")
+	out, err := u.command("gpgconf", "--homedir", home, "--list-dirs", "agent-socket").Output()
+	require.NoError(t, err)
+	sock := strings.TrimSpace(string(out))
+	escapeWaitFor(t, sock)
+	// Outside, the agent answers its user (and would sign with its keys).
+	ask := "gpg-connect-agent --homedir " + home + " --no-autostart 'GETINFO version' /bye"
+	out, err = u.command("/bin/sh", "-c", ask).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.Contains(t, string(out), "D 2.", "the agent answers outside the confinement")
+
+	for _, network := range []bool{false, true} {
+		r.Confinement.Network = network
+		// (gpg-connect-agent exits 0 either way: its output tells.)
+		res, err := r.Run(context.Background(), ask+" 2>&1 | sed 's/^gpg-connect-agent: //'")
+		require.NoError(t, err)
+		assert.NotContains(t, res.Output, "D 2.", "network %v", network)
+		assert.Equal(t, "can't connect to the agent: Permission denied\nno gpg-agent running in this session\n", res.Output, "network %v", network)
+		confineTestEnforced(t, res, network)
+	}
+}
+
 // escapeProbe is a Python program that does what its arguments name and
 // prints the outcome, one line each: "ok" or the errno.
 const escapeProbe = `python3 -c '

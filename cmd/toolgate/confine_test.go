@@ -510,3 +510,53 @@ func TestExecOutputCapHasItsOwnExitStatus(t *testing.T) {
 	assert.Equal(t, 7, code, errOut)
 	assert.Empty(t, errOut)
 }
+
+// The grants toolgate exec makes from the user's environment are no wider
+// than they look, at the kernel: a token in ~/.cache, git's credentials
+// beside its config, Cargo's credentials beside the ~/.cargo/bin on PATH
+// are not readable; the module cache and a program directory on PATH are
+// readable, never writable (an init() appended to a module, a binary
+// replaced in ~/go/bin, would run in a later build or hook outside).
+func TestConfinedGrantsAreNarrowAtTheKernel(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	mod := filepath.Join(w.home, "go", "pkg", "mod", "example.com", "m@v1.0.0")
+	files := map[string]string{
+		filepath.Join(w.home, ".cache", "huggingface", "token"): "hf_canary\n",
+		filepath.Join(w.home, ".config", "git", "credentials"):  "https://u:canary@example.com\n",
+		filepath.Join(w.home, ".config", "git", "config"):       "[user]\n\tname = u\n",
+		filepath.Join(w.home, ".cargo", "credentials.toml"):     "token = \"canary\"\n",
+		filepath.Join(w.home, ".cargo", "bin", "cargo-x"):       "#!/bin/sh\n",
+		filepath.Join(w.home, "go", "bin", "toolgate"):          "#!/bin/sh\n",
+		filepath.Join(mod, "m.go"):                              "package m\n",
+	}
+	for name, body := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(name), 0o755))
+		require.NoError(t, os.WriteFile(name, []byte(body), 0o644))
+	}
+	script := `cd
+cat .cache/huggingface/token 2>&1; cat .config/git/credentials 2>&1; cat .cargo/credentials.toml 2>&1
+cat .config/git/config .cargo/bin/cargo-x go/bin/toolgate ` + mod + `/m.go
+echo 'func init() { panic(1) }' >> ` + mod + `/m.go; echo "append=$?"
+touch ` + mod + `/init.go; echo "touch=$?"
+echo 'exec sh' > go/bin/toolgate; echo "replace=$?"
+ls go/pkg/mod/example.com`
+	out, errOut, code := w.run(t, wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, script),
+		"PATH="+w.home+"/.cargo/bin:"+w.home+"/go/bin:/usr/local/bin:/usr/bin:/bin", "GOMODCACHE="+filepath.Join(w.home, "go", "pkg", "mod"))
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, "cat: .cache/huggingface/token: Permission denied\n"+
+		"cat: .config/git/credentials: Permission denied\n"+
+		"cat: .cargo/credentials.toml: Permission denied\n"+
+		"[user]\n\tname = u\n#!/bin/sh\n#!/bin/sh\npackage m\n"+
+		"append=1\ntouch=1\nreplace=1\n"+
+		"m@v1.0.0\n", out)
+	assert.Equal(t, runner.DefaultBash+": line 4: "+mod+"/m.go: Permission denied\n"+
+		"touch: cannot touch '"+mod+"/init.go': Permission denied\n"+
+		runner.DefaultBash+": line 6: go/bin/toolgate: Permission denied\n", errOut)
+	for name, body := range files {
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		assert.Equal(t, body, string(b), name)
+	}
+	assert.NoFileExists(t, filepath.Join(mod, "init.go"))
+}
