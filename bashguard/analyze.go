@@ -22,6 +22,10 @@ type analyzer struct {
 	ncmds  int
 	curPos syntax.Pos // position of the simple command being judged
 
+	// endless is why a command judged since the background job being
+	// walked began may not end on its own (see background.go), or "".
+	endless string
+
 	abort     string
 	abortRule permission.RuleID
 
@@ -220,14 +224,15 @@ func (a *analyzer) stmt(s *syntax.Stmt, x execCtx) {
 	if s.Background || s.Coprocess || s.Disown {
 		x.fork = true
 	}
-	if s.Background && a.count() {
-		// A background job may outlive the call (or the approval of it)
-		// and keeps running while later commands are judged as if it
-		// had ended.
-		c := newAcc()
-		c.add(permission.Ask, RuleBackground, "runs a job in the background (&), which can outlive the call", false)
-		a.emit([]string{}, s.Pos(), &c, false, false)
+	if s.Background {
+		a.background(s, x)
+		return
 	}
+	a.stmtCmd(s, x)
+}
+
+// stmtCmd walks the command of s and its redirections, in the context x.
+func (a *analyzer) stmtCmd(s *syntax.Stmt, x execCtx) {
 	switch cmd := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		a.call(cmd, s.Redirs, x)

@@ -56,7 +56,13 @@
 // $ENV, awk's ENVIRON, /proc/PID/environ) is a read of secrets, and git is
 // allowed only on the repository it discovers from the working directory
 // when that is not a bare repository: -C, --git-dir, --work-tree and
-// --bare are Ask. A job left in the background (&) is Ask.
+// --bare are Ask. A job left in the background (&) is judged as in the
+// foreground, and is allowed only when every command in it is allowed as
+// read-only and ends on its own ("echo hi & echo bye"): one that writes,
+// runs a program the guard does not read, changes the shell's state (a cd,
+// an assignment, a function) or does not end on its own (sleep, tail -f,
+// watch, read, wait) adds an Ask no allow rule lifts, since the job can
+// outlive the call and runs beside the commands after it.
 //
 // A literal cd to an existing directory is followed: the commands after
 // it are judged in the directory it enters, through ; && || and brace

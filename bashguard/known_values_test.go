@@ -50,7 +50,7 @@ func TestKnownValues(t *testing.T) {
 			{`rg -g"$(echo -e '*.py')" pattern`, "ask", "only known at run time"},
 			{`cat "$(echo .env)"`, "deny", ".env"},
 			{`cat "$(echo $HOME)"`, "ask", ""},
-			{"echo hi & echo bye", "ask", "which can outlive the call"},
+			{"echo hi & echo bye", "allow", "read-only"},
 			{"echo hi > fifo & echo bye", "ask", ""},
 			{"sleep 100 & echo bye", "ask", "background"},
 			{"echo $(sleep 5) & echo bye", "ask", "background"},

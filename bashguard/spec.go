@@ -123,6 +123,10 @@ const (
 	kAssign   // its value is the name of a variable the builtin assigns (read -a, printf -v, wait -p)
 	kCallback // its value is a command the builtin runs for the lines it reads (mapfile -C)
 	kFuncs    // it makes the operands names of functions, not of variables (unset -f)
+	// kEndless: it makes the program run on until it is stopped (tail
+	// -f): Ask an allow rule may lift, as kChange; a background job of
+	// it stays asked whatever lifts that (background.go).
+	kEndless
 )
 
 // String names the kind as the table and reasons do.
@@ -133,7 +137,7 @@ func (k kind) String() string {
 		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
-		"delim", "split", "set-var", "assign", "callback", "funcs"}[k]
+		"delim", "split", "set-var", "assign", "callback", "funcs", "endless"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -274,6 +278,11 @@ type spec struct {
 	// names, by what each option it takes does (listers.go); a command
 	// of subcommands lists there the options of its own they may follow.
 	lists *listModel
+
+	// endless, when set, says why the command may not end on its own
+	// ("waits for the time it is given"): a background job that runs it
+	// stays asked, since it can outlive the call (background.go).
+	endless string
 
 	// askFinal: the Ask of ask is one no allow rule lifts (setsid
 	// escapes the limits of the process group whatever it runs).

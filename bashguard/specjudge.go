@@ -75,6 +75,9 @@ func (f *specFacts) afterDashes() []int {
 // harmless, and returns what the options said.
 func (a *analyzer) judgeSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) specFacts {
 	f := specFacts{dashes: -1}
+	if s.endless != "" {
+		a.endless = s.name + " " + s.endless
+	}
 	scanSpec(s, v, from, false, func(e *scanned) {
 		switch {
 		case e.word == "--" && e.opt == &dashDashOpt:
@@ -121,6 +124,10 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
+	case kEndless:
+		why := s.name + " " + optWritten(e) + " " + orText(o.why, "runs until it is stopped")
+		c.addf(permission.Ask, ArgsRule(cmd), why, "", "", true)
+		a.endless = why
 	case kContent:
 		if f != nil {
 			f.content = true

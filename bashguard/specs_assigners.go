@@ -9,7 +9,7 @@ package bashguard
 
 // assignerSpecs are the assigning builtins' specs, by name.
 var assignerSpecs = compileAll(map[string]*spec{
-	"read": {grammar: posixGrammar, rows: assignerReadRows, operands: kWord,
+	"read": {grammar: posixGrammar, rows: assignerReadRows, operands: kWord, endless: "waits for a line of input",
 		examples: []example{{"read -r line", "ask"}, {"read -rp x IFS", "ask"}, {"read -a PATH", "ask"}, {"read -ra arr", "ask"}, {"read -x v", "ask"}}},
 	"mapfile": {grammar: posixGrammar, rows: assignerMapfileRows, operands: kWord,
 		examples: []example{{"mapfile -t lines", "ask"}, {"mapfile -C cb arr", "ask"}, {"mapfile -tC cb", "ask"}, {"mapfile PATH", "ask"}}},
@@ -20,7 +20,7 @@ var assignerSpecs = compileAll(map[string]*spec{
 	"printf": {grammar: posixGrammar, rows: []optRow{{"-v=", kAssign, ""}}, operands: kWord,
 		examples: []example{{"printf '%s\\n' a b", "allow"}, {"printf -- '-%s\\n' a", "allow"}, {"printf -v x %s a", "ask"}, {"printf -vPATH %s a", "ask"},
 			{"printf -x %s", "ask"}}},
-	"wait": {grammar: posixGrammar, rows: []optRow{{"-f", kFlag, ""}, {"-n", kFlag, ""}, {"-p=", kAssign, ""}}, operands: kWord,
+	"wait": {grammar: posixGrammar, rows: []optRow{{"-f", kFlag, ""}, {"-n", kFlag, ""}, {"-p=", kAssign, ""}}, operands: kWord, endless: "waits for other jobs",
 		examples: []example{{"wait", "ask"}, {"wait -np PATH", "ask"}, {"wait -x", "ask"}}},
 	"getopts": {grammar: posixGrammar, operands: kWord,
 		examples: []example{{"getopts ab opt", "ask"}, {"getopts ab PATH", "ask"}, {"getopts -x ab opt", "ask"}}},

@@ -874,8 +874,8 @@ var readerTacRows = []optRow{
 // readerTailRows are the options of tail.
 var readerTailRows = []optRow{
 	{"-c= --bytes=", kWord, ""},
-	{"-f --follow[=]", kChange, "follows a file forever"},
-	{"-F", kChange, "follows a file forever"},
+	{"-f --follow[=]", kEndless, "follows a file forever"},
+	{"-F", kEndless, "follows a file forever"},
 	{"-n= --lines=", kWord, ""},
 	{"--max-unchanged-stats=", kWord, ""},
 	{"--pid=", kWord, ""},

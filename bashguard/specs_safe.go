@@ -21,7 +21,7 @@ var safeSpecs = compileAll(map[string]*spec{
 		examples: []example{{"pwd", "allow"}, {"pwd -P", "allow"}, {"pwd -x", "ask"}}},
 	"seq": {grammar: grammar{abbrev: true, permute: true, digits: true}, operands: kWord, rows: safeSeqRows,
 		examples: []example{{"seq 3", "allow"}, {"seq -w 1 10", "allow"}, {"seq -f %03g 5", "allow"}, {"seq -s, 3", "allow"}, {"seq -1 1", "allow"}, {"seq -x 3", "ask"}}},
-	"sleep": {grammar: gnuGrammar, operands: kWord, rows: gnuInfoRows,
+	"sleep": {grammar: gnuGrammar, operands: kWord, rows: gnuInfoRows, endless: "waits for the time it is given",
 		examples: []example{{"sleep 0", "allow"}, {"sleep -x 1", "ask"}}},
 	"tr": {grammar: gnuGrammar, operands: kWord, rows: safeTrRows,
 		examples: []example{{"tr a-z A-Z", "allow"}, {"tr -d 0-9", "allow"}, {"tr -cs a-z x", "allow"}, {"tr -x a b", "ask"}}},

@@ -46,7 +46,7 @@ var wrapperSpecs = compileAll(map[string]*spec{
 			{"flock l -c 'cat .env'", "deny"}, {"flock -x l cat a.txt", "ask"}, {"flock -y l cat a.txt", "ask"}}},
 	// watch hands its operands, joined, to sh -c; with -x it runs them.
 	"watch": {grammar: wrapperGrammar, rows: wrapperWatchRows, operands: kShellCode, bareWhy: "no command given",
-		ask: "runs a command repeatedly until stopped",
+		ask: "runs a command repeatedly until stopped", endless: "runs a command again and again until it is stopped",
 		examples: []example{{"watch ls", "ask"}, {"watch -n 1 'cat a.txt'", "ask"}, {"watch -x cat .env", "deny"}, {"watch 'cat .env'", "deny"},
 			{"watch -y ls", "ask"}}},
 	// env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
