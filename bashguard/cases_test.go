@@ -27,6 +27,9 @@ type testCase struct {
 	// directory and the only root (a name ending in "/" is a directory),
 	// for cases about what globs and git find there.
 	Files []string `json:"files,omitempty"`
+	// Home, when set, are files made in a fresh directory that is the
+	// policy's Home, by name and content (the user's git config).
+	Home map[string]string `json:"home,omitempty"`
 	// CDPath, when set, is the policy's CDPath; "$W" in it stands for
 	// the workspace of Files.
 	CDPath string `json:"cdpath,omitempty"`
@@ -84,6 +87,18 @@ func workspace(t *testing.T, c testCase) (string, PathJudge) {
 		require.NoError(t, os.WriteFile(p, []byte("x\n"), 0o644))
 	}
 	return dir, CheckerJudge(rootChecker{dir: dir, roots: []string{dir}})
+}
+
+// homeFiles makes the files of a case's Home in a fresh directory and
+// returns it.
+func homeFiles(t *testing.T, files map[string]string) string {
+	home := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(home, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	return home
 }
 
 const (
@@ -196,6 +211,10 @@ func TestCases(t *testing.T) {
 			}
 			if c.CDPath != "" {
 				pol.CDPath = strings.ReplaceAll(c.CDPath, "$W", dir)
+				g = New(pol)
+			}
+			if len(c.Home) > 0 {
+				pol.Home = homeFiles(t, c.Home)
 				g = New(pol)
 			}
 			v := g.Judge(context.Background(), dir, paths, c.Script)

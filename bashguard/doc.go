@@ -62,7 +62,10 @@
 // runs a program the guard does not read, changes the shell's state (a cd,
 // an assignment, a function) or does not end on its own (sleep, tail -f,
 // watch, read, wait) adds an Ask no allow rule lifts, since the job can
-// outlive the call and runs beside the commands after it.
+// outlive the call and runs beside the commands after it. A git config
+// that would print a credential-looking value (a token, a password, a URL
+// with one, an authorization header) of the system's, the user's or the
+// repository's config is Ask, as a read of a secret.
 //
 // A literal cd to an existing directory is followed: the commands after
 // it are judged in the directory it enters, through ; && || and brace

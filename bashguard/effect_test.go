@@ -349,7 +349,6 @@ func installedProgram(t *testing.T, cmd string) *programIdentity {
 func TestSpecEffects(t *testing.T) {
 	fixture, _ := specRepo(t)
 	sb := newEffectSandbox(t)
-	g := New(DefaultPolicy())
 	ids := map[string]*programIdentity{}
 	var ran, bad atomic.Int64
 	n := 0
@@ -378,7 +377,9 @@ func TestSpecEffects(t *testing.T) {
 					t.Parallel()
 					d := sb.makeDir(t, name, fixture)
 					rec := &recordingJudge{next: CheckerJudge(rootChecker{dir: d.repo, roots: []string{d.repo}})}
-					v := g.Judge(context.Background(), d.repo, rec, line)
+					pol := DefaultPolicy()
+					pol.Home = d.home // the home the example runs with: git config prints its config
+					v := New(pol).Judge(context.Background(), d.repo, rec, line)
 					require.Equal(t, permission.Allow, v.Decision,
 						"%s: %q is an allowed example, but in a copy of the repository it is %s (%s)", at.s.name, line, v.Decision, v.Reason)
 					effects, absent, out := sb.effectRun(t, d, line, id, rec.judged(), at.s)

@@ -571,6 +571,7 @@ func isHexID(w string) bool {
 // gitConfigFile judges the file git config -f reads, and writes when the
 // command line sets a value.
 func (a *analyzer) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	a.gitConfigSecrets(c, s, v, f)
 	e := f.option("-f", "--file")
 	if e == nil {
 		return

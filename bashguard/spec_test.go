@@ -123,7 +123,9 @@ func TestSpecRowsClassified(t *testing.T) {
 // with a reason.
 func TestSpecExamples(t *testing.T) {
 	dir, paths := specRepo(t)
-	g := New(DefaultPolicy())
+	pol := DefaultPolicy()
+	pol.Home = t.TempDir() // known, and empty: git config's reading forms print the user's config
+	g := New(pol)
 	n := 0
 	for _, at := range allSpecs() {
 		for _, ex := range at.s.examples {

@@ -1,0 +1,89 @@
+package bashguard
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// Every key pattern and value shape of the credential table has a key it
+// finds, and the everyday keys beside them are not taken for one.
+func TestGitSecretKeysAndShapes(t *testing.T) {
+	for _, tc := range []struct {
+		key, val, what string
+		inName         bool
+	}{
+		{"github.token", "ghp_x", "a credential", false},
+		{"hub.oauthtoken", "x", "a credential", false},
+		{"gitlab.accesstoken", "x", "a credential", false},
+		{"jira.apitoken", "x", "a credential", false},
+		{"tool.apikey", "x", "a credential", false},
+		{"smtp.x.password", "x", "a credential", false},
+		{"oauth.secret", "x", "a credential", false},
+		{"sendemail.smtppass", "x", "a credential", false},
+		{"sendemail.work.smtppass", "x", "a credential", false},
+		{"imap.pass", "x", "a credential", false},
+		{"http.extraheader", "AUTHORIZATION: basic eDp5", "a credential", false},
+		{"http.https://example.com.extraheader", "x", "a credential", false},
+		{"remote.origin.url", "https://dev:tok@github.com/o/r.git", "a URL with a password", false},
+		{"remote.origin.url", "https://ghp_abc@github.com/o/r.git", "a URL with a token", false},
+		{"url.https://dev:tok@github.com/.insteadof", "https://github.com/", "a URL with a password", true},
+		{"url.https://x-access-token:t@github.com/.insteadof", "https://github.com/", "a URL with a password", true},
+		{"credential.helper", "!f() { echo password=hunter2; }; f", "an inline password", false},
+		{"alias.api", "!curl -H 'Authorization: Bearer x' https://api", "an authorization header", false},
+		{"user.name", "dev", "", false},
+		{"user.email", "dev@example.com", "", false},
+		{"github.token", "", "", false},
+		{"remote.origin.url", "https://github.com/o/r.git", "", false},
+		{"remote.origin.url", "ssh://git@github.com/o/r.git", "", false},
+		{"url.git@github.com:.insteadof", "https://github.com/", "", false},
+		{"credential.helper", "cache --timeout=3600", "", false},
+		{"credential.https://example.com.username", "dev", "", false},
+		{"core.editor", "vim", "", false},
+	} {
+		what, inName, ok := secretOf(gitConfigKey{name: tc.key, val: tc.val})
+		assert.Equal(t, tc.what != "", ok, "%s = %q", tc.key, tc.val)
+		assert.Equal(t, tc.what, what, "%s = %q", tc.key, tc.val)
+		assert.Equal(t, tc.inName, inName, "%s = %q", tc.key, tc.val)
+	}
+}
+
+// The repository's own config is printed by git config too: a remote
+// whose URL holds a token makes the forms that print it ask, and the
+// user's config read once is read again when it changes.
+func TestGitConfigSecretsOfTheRepositoryAndChanges(t *testing.T) {
+	dir, paths := specRepo(t)
+	gitIn(t, dir, "config", "remote.origin.url", "https://dev:tok@example.com/o/r.git")
+	pol := DefaultPolicy()
+	pol.Home = t.TempDir()
+	g := New(pol)
+	judge := func(script string) Verdict { return g.Judge(context.Background(), dir, paths, script) }
+	for _, tc := range []struct{ script, want, reason string }{
+		{"git config --get remote.origin.url", "ask", "git: git config prints remote.origin.url from the repository's config, which holds a URL with a password"},
+		{"git config --local -l", "ask", "remote.origin.url from the repository's config"},
+		{"git config -l --name-only", "allow", "every command is read-only"},
+		{"git config --global -l", "allow", "every command is read-only"},
+		{"git config --get core.bare", "allow", "every command is read-only"},
+	} {
+		v := judge(tc.script)
+		assert.Equal(t, tc.want, v.Decision.String(), "%q (%s)", tc.script, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, tc.script)
+		if tc.want == "ask" {
+			assert.Equal(t, RulePathSecret, v.Rule, tc.script)
+		}
+	}
+
+	v := judge("git config --global --list")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	require.NoError(t, os.WriteFile(filepath.Join(pol.Home, ".gitconfig"), []byte("[github]\n\ttoken = ghp_abc\n"), 0o644))
+	v = judge("git config --global --list")
+	assert.Equal(t, permission.Ask, v.Decision, "the user's config changed after it was read: %s", v.Reason)
+	assert.Contains(t, v.Reason, "git config prints github.token from ~/.gitconfig, which holds a credential")
+	assert.Equal(t, permission.Allow, judge("git config --get user.name").Decision, "a harmless key is printed alone")
+}
