@@ -55,6 +55,12 @@ type Workspace struct {
 	// Protected and Secret are the sandbox's patterns (layer 4); nil means
 	// [sandbox.DefaultProtected] and [sandbox.DefaultSecret].
 	Protected, Secret []string
+	// FactsFile is where the sandbox keeps what it found of the workspace
+	// (the protected and secret locations, a walk of the roots) between
+	// processes: a host that opens a Pipeline per call, as a hook does,
+	// revalidates them instead of walking the roots again (see
+	// [sandbox.Config.FactsFile]). Empty keeps them in memory only.
+	FactsFile string
 
 	// Tools are the tools sessions may call; nil means [tool.ClaudeCodeTools].
 	Tools *tool.Registry
@@ -137,7 +143,8 @@ func Open(w Workspace) (*Pipeline, error) {
 	if w.Cwd != "" {
 		cwd = w.Cwd
 	}
-	sb, err := sandbox.New(sandbox.Config{Roots: roots, WorkDir: cwd, Home: w.Home, Protected: w.Protected, Secret: w.Secret})
+	sb, err := sandbox.New(sandbox.Config{Roots: roots, WorkDir: cwd, Home: w.Home, Protected: w.Protected, Secret: w.Secret,
+		FactsFile: w.FactsFile})
 	if err != nil {
 		return nil, fmt.Errorf("runtime: roots: %w", err)
 	}

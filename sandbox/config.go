@@ -39,4 +39,14 @@ type Config struct {
 	// is judged as that file, whether or not Home is among the roots.
 	// It must be absolute.
 	Home string
+
+	// FactsFile, when set, is a file in which the sandbox keeps what it
+	// found of the protected and secret locations (a walk of the roots)
+	// between processes: a host that runs once per call, as a hook does,
+	// then revalidates the last search with a stat of each directory it
+	// read instead of walking the roots again. It must be absolute and lie
+	// where the agent cannot write: a file that is a link, is not owned by
+	// this user, or that anyone else may write (or whose directory anyone
+	// else may write) is ignored. Empty keeps the search in memory only.
+	FactsFile string
 }

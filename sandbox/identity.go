@@ -105,6 +105,16 @@ type identities struct {
 	racy     bool
 	// start is when the search began (Unix nanoseconds).
 	start int64
+	// reads is everything the search read, inside the roots or not:
+	// each directory it listed or looked a name up in, each file it
+	// read or took the identity of. A search made again while every one
+	// is as recorded finds what this one found, so after Forget (and
+	// when a later process loads the search from its file) the search
+	// is revalidated by one stat of each instead of made again.
+	reads []watch
+	// forgotten: the host ran a command since (Forget); the search holds
+	// only once reads are revalidated.
+	forgotten bool
 }
 
 // staleFor reports whether the final file st may be a hard link made
@@ -121,14 +131,33 @@ func (ids *identities) staleFor(st fileStat) bool {
 }
 
 // search finds the protected and secret locations afresh, for this
-// sandbox and every later judgement of the one it is a view of.
+// sandbox and every later judgement of the one it is a view of: the
+// recorded search after a Forget when nothing it read has changed, else a
+// new one, which is also kept in the sandbox's facts file when it has one.
 func (s *Sandbox) search() *identities {
 	if s.base != nil {
 		return s.base.search()
 	}
+	if ids := s.revalidated(); ids != nil {
+		return ids
+	}
 	ids := s.findIdentities()
 	s.ids.Store(ids)
+	s.saveFacts(ids)
 	return ids
+}
+
+// revalidated returns the recorded search, no longer forgotten, when it
+// was forgotten and nothing it read has changed since; else nil.
+func (s *Sandbox) revalidated() *identities {
+	ids := s.ids.Load()
+	if ids == nil || !ids.forgotten || ids.racy || !ids.unchanged() {
+		return nil
+	}
+	c := *ids
+	c.forgotten = false
+	s.ids.CompareAndSwap(ids, &c)
+	return &c
 }
 
 // Forget drops the protected and secret locations found so far: the
@@ -146,7 +175,11 @@ func (s *Sandbox) Forget() {
 	if s.base != nil {
 		s = s.base
 	}
-	s.ids.Store(nil)
+	if ids := s.ids.Load(); ids != nil && !ids.forgotten {
+		c := *ids
+		c.forgotten = true
+		s.ids.CompareAndSwap(ids, &c)
+	}
 }
 
 // newerThan returns identities from a search not older than the final
@@ -157,10 +190,16 @@ func (s *Sandbox) newerThan(st fileStat) *identities {
 	if s.base != nil {
 		root = s.base
 	}
-	if ids := root.ids.Load(); ids != nil && !ids.staleFor(st) {
+	if ids := root.ids.Load(); ids != nil && !ids.forgotten && !ids.staleFor(st) {
 		return ids
 	}
-	return root.search()
+	if ids := root.revalidated(); ids != nil && !ids.staleFor(st) {
+		return ids
+	}
+	ids := root.findIdentities()
+	root.ids.Store(ids)
+	root.saveFacts(ids)
+	return ids
 }
 
 // current returns identities that describe the file system now: the
@@ -171,7 +210,7 @@ func (s *Sandbox) current() *identities {
 		return s.pinned
 	}
 	ids := s.ids.Load()
-	if ids != nil && !ids.racy && ids.valid() {
+	if ids != nil && !ids.forgotten && !ids.racy && ids.valid() {
 		return ids
 	}
 	return s.search()
@@ -179,8 +218,18 @@ func (s *Sandbox) current() *identities {
 
 // valid reports whether every watched file is as recorded.
 func (ids *identities) valid() bool {
-	for i := range ids.watches {
-		w := &ids.watches[i]
+	return same(ids.watches)
+}
+
+// unchanged reports whether everything the search read is as recorded.
+func (ids *identities) unchanged() bool {
+	return same(ids.watches) && same(ids.reads)
+}
+
+// same reports whether every file of ws is as recorded.
+func same(ws []watch) bool {
+	for i := range ws {
+		w := &ws[i]
 		st, ok, err := statPath(w.path, true)
 		if err != nil || ok != w.exists {
 			return false
@@ -443,11 +492,12 @@ func (f *idSearch) link(a anchor) {
 		return
 	}
 	f.nlinks++
-	var w walker
+	w := walker{collect: true}
 	real, err := w.walk(a.real, a.real, "")
 	if err != nil || real == a.real {
 		return
 	}
+	f.readPath(real, w.links)
 	loc := a.loc
 	f.ids.moved = append(f.ids.moved, anchor{loc: loc, real: real, secret: a.secret, pat: a.pat})
 	if st, ok, err := statPath(real, false); err == nil && ok && st.isRegular() {
@@ -485,6 +535,7 @@ const maxProtectedFiles = 256
 
 // listDir calls fn for each of the first maxProtectedFiles entries of dir.
 func (f *idSearch) listDir(dir string, fn func(string, fileStat)) {
+	f.record(dir)
 	d, err := openDirNoBlock(dir)
 	if err != nil {
 		return
@@ -502,6 +553,7 @@ func (f *idSearch) listDir(dir string, fn func(string, fileStat)) {
 // dirFiles records the identities of the regular files beneath a secret
 // directory, a few levels deep, within maxSecretFiles in all.
 func (f *idSearch) dirFiles(dir string, a anchor, depth int) {
+	f.record(dir)
 	d, err := openDirNoBlock(dir)
 	if err != nil {
 		return
@@ -551,10 +603,8 @@ func (f *idSearch) watchFile(p string, dir bool) bool {
 	if isDir, ok := f.watched[p]; ok {
 		return isDir || !dir
 	}
-	st, ok, err := statPath(p, true)
+	st, ok, err := f.record(p)
 	if err != nil {
-		// Cannot be watched: search again on every call.
-		f.ids.racy = true
 		return false
 	}
 	f.watched[p] = ok && st.isDir()
@@ -578,6 +628,43 @@ func (f *idSearch) watchFile(p string, dir bool) bool {
 	return ok
 }
 
+// record stats p, following links, and adds it to what the search read.
+// What cannot be stat'ed makes the search racy: it is made again on every
+// call.
+func (f *idSearch) record(p string) (fileStat, bool, error) {
+	st, ok, err := statPath(p, true)
+	if err != nil {
+		f.ids.racy = true
+		return st, ok, err
+	}
+	if f.resolvedOnce(p) {
+		return st, ok, err
+	}
+	if ok && (st.ctime == 0 || st.ctime >= f.start-racyFor(st.ctime)) {
+		f.ids.racy = true
+	}
+	f.ids.reads = append(f.ids.reads, watch{path: p, exists: ok, dev: st.dev, ino: st.ino, ctime: st.ctime, size: st.size})
+	return st, ok, err
+}
+
+// resolvedOnce reports whether p is left out of what the search read:
+// a directory above the roots, the working directory or the home
+// directory (resolved once, when the Sandbox is built: /tmp changes all
+// the time, and what changes there leaves them where they are), or the
+// directory of the sandbox's own facts file, which the search itself
+// writes.
+func (f *idSearch) resolvedOnce(p string) bool {
+	if f.s.factsFile != "" && p == filepath.Dir(f.s.factsFile) {
+		return true
+	}
+	for _, b := range append(slices2(f.s.roots, f.s.home), f.s.workDir) {
+		if b != "" && b != p && within(b, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // racyFor is how recent a change time may be before it is not trusted:
 // racyWindow, or two seconds for a time in whole seconds (a file system
 // whose clock ticks in seconds or slower).
@@ -588,15 +675,40 @@ func racyFor(ctime int64) int64 {
 	return int64(racyWindow)
 }
 
-// watchAncestors records the directories on the way to p, below the
-// innermost root or home directory holding it (from "/" when none does).
-func (f *idSearch) watchAncestors(p string) {
+// readPath adds to what the search read the directories a resolution
+// looked names up in: those holding the links it followed, and those on
+// the way to where it led (real) below the innermost root or home
+// directory holding it, as watchAncestors takes them (the roots and the
+// home directory themselves are resolved once, when the Sandbox is built).
+func (f *idSearch) readPath(real string, links []string) {
+	for _, l := range links {
+		f.record(filepath.Dir(l))
+	}
+	top := f.topOf(real)
+	for d := filepath.Dir(real); within(d, top); d = filepath.Dir(d) {
+		f.record(d)
+		if d == top || d == "/" {
+			break
+		}
+	}
+}
+
+// topOf returns the innermost root, working or home directory holding p,
+// or "/" when none does.
+func (f *idSearch) topOf(p string) string {
 	top := "/"
 	for _, b := range append(slices2(f.s.roots, f.s.home), f.s.workDir) {
 		if b != "" && within(p, b) && len(b) > len(top) {
 			top = b
 		}
 	}
+	return top
+}
+
+// watchAncestors records the directories on the way to p, below the
+// innermost root or home directory holding it (from "/" when none does).
+func (f *idSearch) watchAncestors(p string) {
+	top := f.topOf(p)
 	for d := filepath.Dir(p); within(d, top); d = filepath.Dir(d) {
 		f.watchDir(d)
 		if d == top || d == "/" {
@@ -656,11 +768,12 @@ func (f *idSearch) dirAnchor(p, what string) string {
 	if err := validate(p); err != nil {
 		return ""
 	}
-	var w walker
+	w := walker{collect: true}
 	real, err := w.walk(p, p, "")
 	if err != nil {
 		return ""
 	}
+	f.readPath(real, w.links)
 	f.watchAncestors(real)
 	f.ids.moved = append(f.ids.moved, anchor{loc: p, real: real, pat: what})
 	return real
@@ -804,6 +917,7 @@ const (
 // a symbolic link because only a command can make one, and the host
 // forgets the search after every command it ran (Forget).
 func (f *idSearch) walkDir(dir string, depth int) {
+	f.record(dir)
 	d, err := openDirNoBlock(dir)
 	if err != nil {
 		// What cannot be listed cannot be known to hold no secret.

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,24 +73,59 @@ func buildLayout(t *testing.T) (base string, plant func()) {
 // protected and secret lists, and ordinary work that must stay allowed.
 // Some links are planted after the sandboxes are built, as a tool call
 // would plant them.
+//
+// Each case is judged three ways, which must agree: by the sandbox built
+// before the plantings (which finds its search stale by the directories
+// it watches); by that sandbox after Forget, as a host calls it after a
+// command ran (the search is revalidated by everything it read); and by a
+// new sandbox, as the next hook process builds it, that loads the search
+// a sandbox built before the plantings kept in its facts file.
 func TestPathCases(t *testing.T) {
+	for _, mode := range []string{"watched", "forgotten", "facts-file"} {
+		t.Run(mode, func(t *testing.T) { pathCases(t, mode) })
+	}
+}
+
+func pathCases(t *testing.T, mode string) {
 	base, plant := buildLayout(t)
 	proj, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
 	roots := map[string][]string{
 		"proj": {proj, filepath.Join(base, "proj2")},
 		"home": {proj, filepath.Join(base, "proj2"), home},
 	}
+	state := filepath.Join(t.TempDir(), "state")
+	require.NoError(t, os.Mkdir(state, 0o700))
+	// A search is kept only once what it read is older than the racy
+	// window (20ms): a change within it might not change a time.
+	time.Sleep(50 * time.Millisecond)
+	cfgs := map[string]sandbox.Config{}
 	sbs := map[string]*sandbox.Sandbox{}
 	for k, r := range roots {
-		sb, err := sandbox.New(sandbox.Config{Roots: r, WorkDir: proj, Home: home})
+		cfg := sandbox.Config{Roots: r, WorkDir: proj, Home: home}
+		if mode == "facts-file" {
+			cfg.FactsFile = filepath.Join(state, k+".facts")
+		}
+		sb, err := sandbox.New(cfg)
 		require.NoError(t, err)
-		sbs[k] = sb
+		cfgs[k], sbs[k] = cfg, sb
 		// Judged once before the plantings, so that what was found then
 		// must be found stale.
 		d, _ := sb.CheckPath("conf/settings.json", true)
 		require.Equal(t, permission.Allow, d, "before the planting")
 	}
 	plant()
+	for k, sb := range sbs {
+		switch mode {
+		case "forgotten":
+			sb.Forget()
+		case "facts-file":
+			_, err := os.Stat(cfgs[k].FactsFile)
+			require.NoError(t, err, "the first sandbox kept its search")
+			sb, err = sandbox.New(cfgs[k])
+			require.NoError(t, err)
+			sbs[k] = sb
+		}
+	}
 
 	f, err := os.Open("testdata/cases.jsonl")
 	require.NoError(t, err)

@@ -33,7 +33,11 @@ type Sandbox struct {
 	// base is set on a view of one decision ([Sandbox.Pin]): the sandbox
 	// it was taken of, whose identities it takes once, on first use, into
 	// pinned, and whose witnesses it shares.
-	base    *Sandbox
+	base *Sandbox
+	// factsFile keeps the search between processes (facts.go); factsKey
+	// is what the search depends on besides the files.
+	factsFile, factsKey string
+
 	pinOnce sync.Once
 	pinned  *identities
 }
@@ -122,7 +126,24 @@ func New(cfg Config) (*Sandbox, error) {
 	if len(s.roots) > 0 {
 		s.mounts = innerMounts(mountTable(), s.roots)
 	}
-	s.ids.Store(s.findIdentities())
+	if cfg.FactsFile != "" {
+		if !filepath.IsAbs(cfg.FactsFile) {
+			return nil, pathErr(ErrInvalidPath, cfg.FactsFile, "", "facts file must be absolute", nil)
+		}
+		s.factsFile, s.factsKey = filepath.Clean(cfg.FactsFile), factsKey(s, cfg.Protected, cfg.Secret)
+		if s.inRoots(s.factsFile) {
+			// The agent may write inside the roots: a facts file there
+			// could be forged, so it is neither read nor written.
+			s.factsFile = ""
+		}
+		if ids := s.loadFacts(); ids != nil {
+			s.ids.Store(ids)
+			return s, nil
+		}
+	}
+	ids := s.findIdentities()
+	s.ids.Store(ids)
+	s.saveFacts(ids)
 	return s, nil
 }
 

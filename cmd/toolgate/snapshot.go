@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate/hooks"
@@ -64,6 +65,16 @@ func defaultStateDir(home string, getenv func(string) string) string {
 func snapshotPath(stateDir, session string) string {
 	sum := sha256.Sum256([]byte(session))
 	return filepath.Join(stateDir, "sessions", hex.EncodeToString(sum[:16])+".json")
+}
+
+// factsPath is the file in which the sandbox keeps the workspace's facts
+// for a session (sandbox.Config.FactsFile), beside the session's hook
+// snapshot and pruned with it; "" without a state directory or a session.
+func factsPath(stateDir, session string) string {
+	if stateDir == "" || session == "" {
+		return ""
+	}
+	return strings.TrimSuffix(snapshotPath(stateDir, session), ".json") + ".facts"
 }
 
 // sessionHooks returns the hooks of the session: those of its snapshot
