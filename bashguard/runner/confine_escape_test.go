@@ -241,6 +241,10 @@ for what in sys.argv[1:]:
             s = socket.socket(socket.AF_UNIX); s.connect("\0" + arg); out = "ok " + s.recv(64).decode().strip()
         elif kind == "udp":
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"leak", ("127.0.0.1", int(arg))); out = "ok"
+        elif kind == "tcp":
+            host, _, port = arg.rpartition(":"); s = socket.create_connection((host.strip("[]"), int(port)), timeout=5); out = "ok " + s.recv(64).decode().strip()
+        elif kind == "tcp-listen":
+            s = socket.socket(socket.AF_INET6 if ":" in arg else socket.AF_INET); s.bind((arg, 0)); s.listen(); out = "ok"
         elif kind == "mptcp":
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262); s.connect(("127.0.0.1", int(arg))); out = "ok " + s.recv(64).decode().strip()
         elif kind == "mptcp-listen":
@@ -355,6 +359,66 @@ func TestEscapeUDPAndMPTCP(t *testing.T) {
 	select {
 	case what := <-reached:
 		t.Fatalf("a confined command with the network off reached the %s listener", what)
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// With the network off, a TCP listener on the host's loopback, IPv4 and
+// IPv6, is not reached, and the command cannot listen there either; the
+// same user reaches both outside.
+func TestEscapeLoopbackTCPWithTheNetworkOff(t *testing.T) {
+	r, _, u := escapeRunner(t)
+	reached := make(chan string, 8)
+	var connect, listen, devTCP []string
+	for _, host := range []string{"127.0.0.1", "::1"} {
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+		if err != nil {
+			msg := "SKIPPED LOUDLY: this host cannot listen on " + host + " (" + err.Error() + ")"
+			if os.Getenv("TOOLGATE_REQUIRE_LANDLOCK") != "" {
+				t.Fatalf("TOOLGATE_REQUIRE_LANDLOCK is set, but %s", msg)
+			}
+			t.Skip(msg)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				_, _ = c.Write([]byte("reached\n"))
+				c.Close()
+				reached <- host
+			}
+		}()
+		port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+		connect = append(connect, "tcp="+net.JoinHostPort(host, port))
+		listen = append(listen, "tcp-listen="+host)
+		devTCP = append(devTCP, "/dev/tcp/"+host+"/"+port)
+	}
+	// Outside, the same user reaches both and listens on both.
+	probe := strings.Join(append(slices.Clone(connect), listen...), " ")
+	out, err := u.command("/bin/sh", "-c", escapeProbe+probe).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.Equal(t, "tcp ok reached\ntcp ok reached\ntcp-listen ok\ntcp-listen ok\n", string(out), "loopback TCP works outside the confinement")
+	for range 2 {
+		<-reached
+	}
+
+	res, err := r.Run(context.Background(), `(exec 3<>`+devTCP[0]+`) 2>&1; echo "devtcp4=$?"
+(exec 3<>`+devTCP[1]+`) 2>&1; echo "devtcp6=$?"
+`+escapeProbe+probe+`
+echo "uid=$(id -u)"`)
+	require.NoError(t, err)
+	// The filter refuses the socket itself: no TCP socket of any family.
+	assert.Equal(t, DefaultBash+": socket: Permission denied\n"+DefaultBash+": line 1: "+devTCP[0]+": Permission denied\ndevtcp4=1\n"+
+		DefaultBash+": socket: Permission denied\n"+DefaultBash+": line 2: "+devTCP[1]+": Permission denied\ndevtcp6=1\n"+
+		"tcp EACCES\ntcp EACCES\ntcp-listen EACCES\ntcp-listen EACCES\n"+
+		"uid="+strconv.Itoa(u.uid)+"\n", res.Output)
+	confineTestEnforced(t, res, false)
+	select {
+	case host := <-reached:
+		t.Fatalf("a confined command with the network off reached the TCP listener on %s", host)
 	case <-time.After(200 * time.Millisecond):
 	}
 }
