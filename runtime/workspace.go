@@ -188,6 +188,17 @@ func expandHome(d, home string) string {
 }
 
 // Sandbox returns the pipeline's sandbox: the roots and the race-free file
-// access ([sandbox.Sandbox.OpenFS]) a host's file tools should use, so that
-// what a tool opens is what the pipeline judged.
+// access a host's file tools should use, so that what a tool opens is what
+// the pipeline judged. Open that access with [Pipeline.OpenFS].
 func (p *Pipeline) Sandbox() *sandbox.Sandbox { return p.cfg.Sandbox }
+
+// OpenFS opens the race-free file access ([sandbox.FS]) a host's file
+// tools should use: confined to the pipeline's sandbox, and reading
+// outside its roots exactly what the pipeline lets Read, Grep and Glob
+// read there ([sandbox.ReadOutside] with the shell guard's system roots
+// and Go module cache, the places the pipeline judges by), so that a read
+// the pipeline allowed does not fail in the host. The caller must close
+// it.
+func (p *Pipeline) OpenFS() (*sandbox.FS, error) {
+	return p.cfg.Sandbox.OpenFS(sandbox.ReadOutside(p.reads.System, p.reads.ModCache))
+}
