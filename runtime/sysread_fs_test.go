@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -89,4 +90,44 @@ func TestFSAgreesWithSystemReads(t *testing.T) {
 	ms, err = fsys.Glob(filepath.Join(f.mod, "*.go"))
 	require.NoError(t, err)
 	assert.Equal(t, []string{filepath.Join(f.mod, "m.go")}, ms)
+}
+
+// With the default system roots, the pipeline's FS reads /etc/passwd and
+// /proc/cpuinfo where the pipeline's Read is allowed (the row of
+// cmd/toolgate/testdata/read_system_file_allow.json), and not
+// /etc/shadow, which it refuses.
+func TestFSDefaultSystemRoots(t *testing.T) {
+	f := newReadsFixture(t, nil)
+	p, err := runtime.Open(runtime.Workspace{Dir: f.dir, Home: f.home, Rules: permission.Config{Default: permission.Ask,
+		DefaultFor: map[permission.Kind]permission.Decision{permission.KindRead: permission.Allow}}})
+	require.NoError(t, err)
+	f.p = p
+	_, err = p.Session(t.Context(), runtime.SessionOptions{ID: "s1"})
+	require.NoError(t, err)
+	fsys, err := p.OpenFS()
+	require.NoError(t, err)
+	defer fsys.Close()
+	checked := 0
+	for _, name := range []string{"/etc/passwd", "/proc/cpuinfo", "/etc/shadow", "/usr/include/stdio.h"} {
+		if _, err := os.Stat(name); err != nil {
+			t.Logf("SKIP part: %s is not on this machine (%v)", name, err)
+			continue
+		}
+		checked++
+		v := f.check(t, "Read", map[string]string{"file_path": name})
+		_, err := fsys.ReadFile(name)
+		if v.Decision == permission.Allow {
+			assert.NoError(t, err, "%s: the pipeline allowed it (%s)", name, v.Reason)
+			continue
+		}
+		var pe *sandbox.PathError
+		if assert.ErrorAs(t, err, &pe, "%s: the pipeline refused it (%s)", name, v.Reason) {
+			assert.ErrorIs(t, err, sandbox.ErrOutsideRoots)
+			assert.Contains(t, v.Reason, pe.Reason, name)
+		}
+		if name == "/etc/shadow" {
+			assert.Equal(t, permission.Deny, v.Decision, "mode 0640: %s", v.Reason)
+		}
+	}
+	require.NotZero(t, checked, "none of the system files is on this machine")
 }
