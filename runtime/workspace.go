@@ -71,6 +71,9 @@ type Workspace struct {
 	// means AskTimeout when set, else [DefaultParkTimeout] (see
 	// [Config.ParkTimeout]).
 	ParkTimeout time.Duration
+	// MaxParked and MaxParkedPerSession bound the approvals waiting for
+	// a person; 0 means the defaults (see [Config.MaxParked]).
+	MaxParked, MaxParkedPerSession int
 	// Limits are layer 7's limits for every session.
 	Limits Limits
 	// Output shapes tool outputs in After.
@@ -155,7 +158,8 @@ func Open(w Workspace) (*Pipeline, error) {
 	}
 	p, err := New(Config{
 		Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
-		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, ParkTimeout: w.ParkTimeout, Output: w.Output, AgentName: w.AgentName,
+		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, ParkTimeout: w.ParkTimeout,
+		MaxParked: w.MaxParked, MaxParkedPerSession: w.MaxParkedPerSession, Output: w.Output, AgentName: w.AgentName,
 		Store: w.Store, Project: w.Dir, User: w.User,
 	})
 	if err != nil {
