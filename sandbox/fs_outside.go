@@ -109,6 +109,9 @@ func (f *FS) statOutside(name string, err error) (os.FileInfo, error) {
 // are), and the link is described only when it is the one in the
 // directory the rule judged, by device and inode.
 func (f *FS) lstatOutside(name string, err, ferr error) (os.FileInfo, error) {
+	if ferr == nil {
+		return nil, err // the link leads into a root from outside: not a read the rule judges
+	}
 	fi, serr := f.statOutside(name, ferr)
 	if serr != nil {
 		return nil, err

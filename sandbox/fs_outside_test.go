@@ -1,11 +1,13 @@
 package sandbox_test
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -86,6 +88,13 @@ func TestFSReadOutside(t *testing.T) {
 	b, err = fsys.ReadFile(filepath.Join(st.mod, "example.com/m@v1.0.0/m.go"))
 	require.NoError(t, err)
 	assert.Equal(t, "int x;\n", string(b))
+	require.NoError(t, os.Symlink(st.s("include/stdio.h"), filepath.Join(st.work, "stdio.h")))
+	require.NoError(t, os.Symlink(filepath.Join(st.base, "home/.bashrc"), filepath.Join(st.work, "bashrc")))
+	b, err = fsys.ReadFile("stdio.h")
+	require.NoError(t, err, "a link of the workspace that leads to a system file")
+	assert.Equal(t, "int x;\n", string(b))
+	_, err = fsys.ReadFile("bashrc")
+	requireOutside(t, err, "bashrc")
 	b, err = fsys.ReadFile("../sys/include/stdio.h")
 	require.NoError(t, err, "relative to the working directory")
 	assert.Equal(t, "int x;\n", string(b))
@@ -190,4 +199,50 @@ func TestFSReadOutside(t *testing.T) {
 	requireOutside(t, err, st.s("include/stdio.h"))
 	_, err = none.ReadFile(filepath.Join(st.mod, "example.com/m@v1.0.0/m.go"))
 	require.NoError(t, err)
+}
+
+// A directory of a system root swapped for a link to the home and back,
+// while the FS reads a file below it: every read gives the system file or
+// fails with the sandbox's error, never the home's file of the same name.
+func TestFSReadOutsideSwapRace(t *testing.T) {
+	st := newSysTree(t)
+	conf, saved, home := st.s("conf"), st.s("conf.saved"), filepath.Join(st.base, "home")
+	require.NoError(t, os.MkdirAll(conf, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(conf, "app.conf"), []byte("public"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(home, "app.conf"), []byte("HOME FILE"), 0o644))
+	fsys := st.open(t, sandbox.ReadOutside([]string{st.sys}, ""))
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	t.Cleanup(func() { close(stop); <-done })
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = os.Rename(conf, saved)
+			_ = os.Symlink(home, conf)
+			_ = os.Remove(conf)
+			_ = os.Rename(saved, conf)
+			time.Sleep(20 * time.Microsecond) // in place most of the time: reads also succeed
+		}
+	}()
+	read, refused := 0, 0
+	for range 3000 {
+		b, err := fsys.ReadFile(filepath.Join(conf, "app.conf"))
+		if err != nil {
+			// Outside every root, not resolvable mid-swap, or gone.
+			var pe *sandbox.PathError
+			var ope *fs.PathError
+			require.True(t, errors.As(err, &pe) || errors.As(err, &ope), "a path error, not %v", err)
+			refused++
+			continue
+		}
+		require.Equal(t, "public", string(b), "read through a link swapped in")
+		read++
+	}
+	t.Logf("%d reads of the system file, %d refused while it was swapped", read, refused)
+	assert.NotZero(t, read)
 }
