@@ -52,9 +52,11 @@ type Config struct {
 	// minutes).
 	ParkTimeout time.Duration
 	// MaxParked and MaxParkedPerSession bound the approvals this pipeline
-	// keeps waiting for a person (an Ask without an Asker): over either,
-	// the call is denied, saying so. 0 means DefaultMaxParked and
-	// DefaultMaxParkedPerSession.
+	// keeps waiting for a person (an Ask without an Asker): at either
+	// bound, the expired ones are forgotten first, then the oldest waiting
+	// one is denied to make room ([RuleParkedFull], its reason naming the
+	// bound and how many were pending) and the new call is parked. 0 means
+	// DefaultMaxParked and DefaultMaxParkedPerSession.
 	MaxParked, MaxParkedPerSession int
 	// Output shapes tool outputs in After.
 	Output output.Shaper

@@ -379,11 +379,6 @@ func newTicket() string {
 func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string) Verdict {
 	p := a.p
 	now := time.Now()
-	for _, old := range p.st.parkEvict(a.l7.ID(), now, p.cfg.MaxParked, p.cfg.MaxParkedPerSession) {
-		// Its Resume, if any comes, is a Deny that says why.
-		_ = p.st.st.AnswerApproval(context.WithoutCancel(ctx), old, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor,
-			Reason: "denied by toolgate to make room: more approvals were waiting for a person than " + parkedBound(p.cfg) + "; ask again"})
-	}
 	script, cmds := a.shellOf(call.Tool, v)
 	ap := store.Approval{
 		ID: newTicket(), Session: a.l7.ID(), Project: p.cfg.Project, User: p.cfg.User,
@@ -391,14 +386,23 @@ func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string)
 		Reason: v.Reason, Explanation: explain(call.Tool, v),
 		AlwaysRules: always, Created: now, Expires: now.Add(p.cfg.ParkTimeout),
 	}
+	for _, old := range p.st.parkReserve(ap.Session, ap.ID, ap.Expires, now, p.cfg.MaxParked, p.cfg.MaxParkedPerSession) {
+		// Its Resume, if any comes, is a Deny that says why.
+		_ = p.st.st.AnswerApproval(context.WithoutCancel(ctx), old.ticket, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor,
+			Reason: old.reason})
+	}
 	if err := p.st.st.PutApproval(context.WithoutCancel(ctx), ap); err != nil {
+		p.st.parkedDone(ap.Session, ap.ID)
 		// No ticket, no answer: the call cannot run.
 		v.overridden()
 		v.Decision, v.Layer, v.Source, v.Rule = permission.Deny, permission.LayerRuntime, permission.SourceToolDeny, RuleStore
 		v.Reason = "the approval could not be recorded: " + err.Error()
 		return v
 	}
-	p.st.parkedAdd(a.l7.ID(), ap.ID, ap.Expires)
+	if why, doomed := p.st.parkedPut(ap.Session, ap.ID); doomed {
+		// Denied to make room while it was being put: its Resume says so.
+		_ = p.st.st.AnswerApproval(context.WithoutCancel(ctx), ap.ID, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor, Reason: why})
+	}
 	v.Ticket = ap.ID
 	return v
 }

@@ -76,14 +76,29 @@ func (f *readsFixture) check(t *testing.T, tool string, input map[string]string)
 // sandbox's reason. cat agrees with Read.
 func TestFileToolsSystemReads(t *testing.T) {
 	f := newReadsFixture(t, nil)
+	for _, c := range systemReadRows(f) {
+		v := f.check(t, c.tool, c.input)
+		assert.Equal(t, c.want, v.Decision, "%s %v: %s", c.tool, c.input, v.Reason)
+		assert.Equal(t, c.rule, v.Rule, "%s %v: %s", c.tool, c.input, v.Reason)
+		assert.Contains(t, v.Reason, c.reason, "%s %v", c.tool, c.input)
+	}
+}
+
+// systemReadRow is a call reaching outside the roots of a readsFixture,
+// with the decision, rule and a part of the reason wanted.
+type systemReadRow struct {
+	tool   string
+	input  map[string]string
+	want   permission.Decision
+	rule   permission.RuleID
+	reason string
+}
+
+// systemReadRows are the calls of TestFileToolsSystemReads, which
+// TestFSAgreesWithSystemReads does again through the pipeline's FS.
+func systemReadRows(f *readsFixture) []systemReadRow {
 	sys := func(p string) string { return filepath.Join(f.sys, p) }
-	for _, c := range []struct {
-		tool   string
-		input  map[string]string
-		want   permission.Decision
-		rule   permission.RuleID
-		reason string
-	}{
+	return []systemReadRow{
 		{"Read", map[string]string{"file_path": sys("include/stdio.h")}, permission.Allow, "sandbox:system-read",
 			"outside the allowed roots, but a system file every user may read (its mode bits say so), below " + f.sys},
 		{"Grep", map[string]string{"pattern": "x", "path": sys("include/stdio.h")}, permission.Allow, "sandbox:system-read", "a system file every user may read"},
@@ -106,11 +121,6 @@ func TestFileToolsSystemReads(t *testing.T) {
 		// The shell guard reads the same roots.
 		{"Bash", map[string]string{"command": "cat " + sys("include/stdio.h")}, permission.Allow, "safe", "a system file every user may read"},
 		{"Bash", map[string]string{"command": "cat " + sys("drop/notes.txt")}, permission.Ask, "path:read", "outside the allowed roots"},
-	} {
-		v := f.check(t, c.tool, c.input)
-		assert.Equal(t, c.want, v.Decision, "%s %v: %s", c.tool, c.input, v.Reason)
-		assert.Equal(t, c.rule, v.Rule, "%s %v: %s", c.tool, c.input, v.Reason)
-		assert.Contains(t, v.Reason, c.reason, "%s %v", c.tool, c.input)
 	}
 }
 

@@ -77,6 +77,9 @@ type Workspace struct {
 	// means AskTimeout when set, else [DefaultParkTimeout] (see
 	// [Config.ParkTimeout]).
 	ParkTimeout time.Duration
+	// MaxParked and MaxParkedPerSession bound the approvals waiting for
+	// a person; 0 means the defaults (see [Config.MaxParked]).
+	MaxParked, MaxParkedPerSession int
 	// Limits are layer 7's limits for every session.
 	Limits Limits
 	// Output shapes tool outputs in After.
@@ -162,7 +165,8 @@ func Open(w Workspace) (*Pipeline, error) {
 	}
 	p, err := New(Config{
 		Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
-		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, ParkTimeout: w.ParkTimeout, Output: w.Output, AgentName: w.AgentName,
+		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, ParkTimeout: w.ParkTimeout,
+		MaxParked: w.MaxParked, MaxParkedPerSession: w.MaxParkedPerSession, Output: w.Output, AgentName: w.AgentName,
 		Store: w.Store, Project: w.Dir, User: w.User,
 	})
 	if err != nil {
@@ -195,6 +199,17 @@ func expandHome(d, home string) string {
 }
 
 // Sandbox returns the pipeline's sandbox: the roots and the race-free file
-// access ([sandbox.Sandbox.OpenFS]) a host's file tools should use, so that
-// what a tool opens is what the pipeline judged.
+// access a host's file tools should use, so that what a tool opens is what
+// the pipeline judged. Open that access with [Pipeline.OpenFS].
 func (p *Pipeline) Sandbox() *sandbox.Sandbox { return p.cfg.Sandbox }
+
+// OpenFS opens the race-free file access ([sandbox.FS]) a host's file
+// tools should use: confined to the pipeline's sandbox, and reading
+// outside its roots exactly what the pipeline lets Read, Grep and Glob
+// read there ([sandbox.ReadOutside] with the shell guard's system roots
+// and Go module cache, the places the pipeline judges by), so that a read
+// the pipeline allowed does not fail in the host. The caller must close
+// it.
+func (p *Pipeline) OpenFS() (*sandbox.FS, error) {
+	return p.cfg.Sandbox.OpenFS(sandbox.ReadOutside(p.reads.System, p.reads.ModCache))
+}

@@ -80,7 +80,10 @@
 // A path that was checked may be swapped for a symbolic link before it is
 // opened. [FS], opened with [Sandbox.OpenFS], does the I/O itself through
 // one [os.Root] per root, so that no such swap can lead outside: hosts give
-// their file tools an FS rather than calling package os.
+// their file tools an FS rather than calling package os. Opened with
+// [ReadOutside] (runtime's Pipeline.OpenFS does), its read-only operations
+// also read outside the roots what the pipeline's read rule allows there,
+// opened without following a link and with the mode bits checked again.
 //
 // # Globs
 //

@@ -7,10 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolgate/toolgate/internal/sysread"
 )
 
 // FS does file I/O confined to a sandbox's roots, through one [os.Root]
@@ -27,7 +30,10 @@ import (
 // concurrently.)
 //
 // FS enforces containment only; whether a protected or secret path may be
-// touched is decided beforehand, by [Sandbox.CheckPath].
+// touched is decided beforehand, by [Sandbox.CheckPath]. Opened with
+// [ReadOutside], its read-only operations also reach outside the roots
+// what runtime's pipeline lets a file tool read there (system files every
+// user may read, the Go module cache), by the pipeline's own rule.
 //
 // Paths may be absolute or relative to the sandbox's working directory.
 // An FS is safe for concurrent use; after [FS.Close] every method fails.
@@ -35,18 +41,26 @@ import (
 type FS struct {
 	sb    *Sandbox
 	roots []*os.Root // parallel to sb.roots
+	// reads are where reads outside the roots are lifted (ReadOutside);
+	// nil lifts none.
+	reads *sysread.Places
 
 	closeOnce sync.Once
 	closeErr  error
 }
 
 // OpenFS opens one [os.Root] for each of the sandbox's roots. The caller
-// must call [FS.Close] when done.
-func (s *Sandbox) OpenFS() (*FS, error) {
+// must call [FS.Close] when done. Without options the FS reaches nothing
+// outside the roots; [ReadOutside] lets it read what the pipeline's read
+// rule lets a file tool read there.
+func (s *Sandbox) OpenFS(opts ...FSOption) (*FS, error) {
 	if s == nil {
 		s = none
 	}
 	f := &FS{sb: s, roots: make([]*os.Root, 0, len(s.roots))}
+	for _, o := range opts {
+		o(f)
+	}
 	for _, r := range s.roots {
 		root, err := os.OpenRoot(r)
 		if err != nil {
@@ -158,6 +172,10 @@ func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (*os.File, error)
 	}
 	follow := flag&(os.O_CREATE|os.O_EXCL) != os.O_CREATE|os.O_EXCL
 	root, rp, _, err := f.locate(name, follow)
+	if err != nil && flag == os.O_RDONLY {
+		file, _, err := f.openOutside(name, err, false)
+		return file, err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +229,7 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 	}
 	root, rp, _, err := f.locate(name, true)
 	if err != nil {
-		return nil, err
+		return f.readOutside(name, err)
 	}
 	b, err := readRegular(root, rp, name)
 	return b, fixErr(err, name)
@@ -256,7 +274,7 @@ func (f *FS) Stat(name string) (os.FileInfo, error) {
 	}
 	root, rp, _, err := f.locate(name, true)
 	if err != nil {
-		return nil, err
+		return f.statOutside(name, err)
 	}
 	fi, err := root.Stat(rp)
 	return fi, fixErr(err, name)
@@ -271,7 +289,11 @@ func (f *FS) Lstat(name string) (os.FileInfo, error) {
 	}
 	root, rp, _, err := f.locate(name, false)
 	if err != nil {
-		return nil, err
+		if f.reads == nil {
+			return nil, err
+		}
+		_, _, _, ferr := f.locate(name, true)
+		return f.lstatOutside(name, err, ferr)
 	}
 	fi, err := root.Lstat(rp)
 	return fi, fixErr(err, name)
@@ -292,7 +314,7 @@ func (f *FS) Remove(name string) error {
 func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	root, rp, _, err := f.locate(name, true)
 	if err != nil {
-		return nil, err
+		return f.readDirOutside(name, err)
 	}
 	d, err := root.Open(rp)
 	if err != nil {
@@ -300,16 +322,13 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	defer d.Close()
 	ents, err := d.ReadDir(-1)
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int {
-		switch {
-		case a.Name() < b.Name():
-			return -1
-		case a.Name() > b.Name():
-			return 1
-		}
-		return 0
-	})
+	sortEntries(ents)
 	return ents, fixErr(err, name)
+}
+
+// sortEntries sorts directory entries by name.
+func sortEntries(ents []fs.DirEntry) {
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 }
 
 // WalkDir walks the file tree at the named directory like
@@ -319,7 +338,7 @@ func (f *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 func (f *FS) WalkDir(name string, fn fs.WalkDirFunc) error {
 	root, rp, abs, err := f.locate(name, true)
 	if err != nil {
-		return err
+		return f.walkOutside(name, err, fn)
 	}
 	return fs.WalkDir(root.FS(), rp, func(p string, d fs.DirEntry, err error) error {
 		return fn(joinRel(abs, rp, p), d, err)
@@ -336,6 +355,9 @@ func (f *FS) Glob(pattern string) ([]string, error) {
 	sb := f.Sandbox()
 	base, rest, err := sb.GlobBase(pattern)
 	if err != nil {
+		if errors.Is(err, ErrOutsideRoots) {
+			return f.globOutside(pattern, err)
+		}
 		return nil, err
 	}
 	i := sb.rootOf(base)

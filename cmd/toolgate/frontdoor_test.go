@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,6 +62,9 @@ func judgeOpen(managed, stdin string, env []string) (decision, reason string, er
 	}
 	defer sess.End("done", "", nil)
 	v := pl.Check(ctx, runtime.Call{Session: ev.SessionID, ID: ev.ToolUseID, Tool: ev.ToolName, Input: ev.ToolInput})
+	if why := fsDisagrees(pl, ev.ToolName, ev.ToolInput, v); why != "" {
+		return "", "", errors.New("the pipeline's FS disagrees with its decision: " + why)
+	}
 	// The settings' warnings, which the check adds to its reason.
 	if w := warningsNote(pol.warnings); w != "" {
 		v.Reason += " (" + w + ")"

@@ -86,9 +86,10 @@ func newHost(ws *workspace, db *sql.DB, out io.Writer) (h *host, err error) {
 	if err != nil {
 		return nil, err
 	}
-	// The file tools use the pipeline's own sandbox, the shell tool a
-	// runner confined to the same roots.
-	if h.fs, err = h.p.Sandbox().OpenFS(); err != nil {
+	// The file tools use the pipeline's own sandbox (and read outside it
+	// what the pipeline lets them), the shell tool a runner confined to the
+	// same roots.
+	if h.fs, err = h.p.OpenFS(); err != nil {
 		return nil, err
 	}
 	h.runner = runner.Shell{Dir: ws.dir, Checker: h.p.Sandbox(), Home: ws.dir, Timeout: 10 * time.Second}

@@ -2,12 +2,9 @@ package content
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/toolgate/toolgate/bashguard"
-	"github.com/toolgate/toolgate/internal/sysread"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -200,33 +197,20 @@ func pathRule(r *permission.Result) bool {
 
 // liftRead is the sandbox's answer for a file tool's read of p outside the
 // roots (resolved leading where the sandbox's walk took it) by the rule
-// the shell guard reads too (internal/sysread): an Allow when the file is
-// a system file every user may read, or lies in the Go module cache, and
-// neither name is a secret path; ok is false otherwise, and the
-// sandbox's refusal stands. A directory of the system roots is lifted only
-// for a tool that lists the names below it (lists): one that reads every
-// file there (Grep) would read what the rule did not judge, /etc/shadow
-// below /etc among them when it runs as root; the module cache holds only
-// public source, so any read there is lifted.
+// the shell guard and the sandbox's FS read too ([sysread.Places.Lift]):
+// an Allow when the file is a system file every user may read, or lies in
+// the Go module cache, and neither name is a secret path; ok is false
+// otherwise, and the sandbox's refusal stands. A directory of the system
+// roots is lifted only for a tool that lists the names below it (lists),
+// not for one that reads every file there (Grep).
 func (j *Judges) liftRead(p, resolved string, lists bool) (permission.Result, bool) {
-	if !filepath.IsAbs(resolved) {
-		return permission.Result{}, false
-	}
-	if _, secret := j.Sandbox.Secret(p); secret {
-		return permission.Result{}, false
-	}
-	if _, secret := j.Sandbox.Secret(resolved); secret {
-		return permission.Result{}, false
-	}
-	why, rule := "", permission.RuleID(sysread.RuleSystem)
-	if sysread.InModCache(resolved, j.Reads.ModCache) {
-		why, rule = sysread.ModCacheReason, sysread.RuleModCache
-	} else if fi, err := os.Stat(resolved); err == nil && (lists || !fi.IsDir()) {
-		why = sysread.Places{System: j.Reads.System}.Why(resolved)
-	}
-	if why == "" {
+	l, ok := j.Reads.Lift(p, resolved, lists, func(s string) bool {
+		_, secret := j.Sandbox.Secret(s)
+		return secret
+	})
+	if !ok {
 		return permission.Result{}, false
 	}
 	return permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Source: permission.SourceAllow,
-		Rule: rule, Reason: "outside the allowed roots, but " + why}, true
+		Rule: permission.RuleID(l.Rule), Reason: "outside the allowed roots, but " + l.Why}, true
 }

@@ -123,45 +123,61 @@ func patternDir(p string) (string, bool) {
 // the directory it starts in is judged (its matches are judged one by
 // one).
 func WorldReadable(p string, prefixes []string) bool {
+	_, _, ok := worldReadable(p, prefixes)
+	return ok
+}
+
+// worldReadable is WorldReadable, which also gives the file with every
+// link followed (real) and the prefix it lies below (pre).
+func worldReadable(p string, prefixes []string) (real, pre string, ok bool) {
 	if !path.IsAbs(p) {
-		return false
+		return "", "", false
 	}
-	p, ok := patternDir(p)
+	p, ok = patternDir(p)
 	if !ok {
-		return false
+		return "", "", false
 	}
 	p = path.Clean(p)
 	if under(p, prefixes) == "" || SecretName(p) {
-		return false
+		return "", "", false
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil || SecretName(real) {
-		return false
+		return "", "", false
 	}
-	pre := under(real, prefixes)
+	pre = under(real, prefixes)
 	if pre == "" {
-		return false
+		return "", "", false
 	}
 	for d, first := real, true; ; d, first = filepath.Dir(d), false {
 		var st syscall.Stat_t
-		if syscall.Stat(d, &st) != nil {
-			return false
-		}
-		dir := st.Mode&syscall.S_IFMT == syscall.S_IFDIR
-		switch {
-		case first && dir && st.Mode&0o005 != 0o005:
-			return false // every user may list it and pass through it
-		case first && !dir && (st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Mode&0o004 == 0):
-			return false // a regular file every user may read
-		case !first && st.Mode&0o001 == 0:
-			return false // a directory above it that not every user may pass
-		case dir && st.Mode&0o002 != 0 && len(d) >= len(pre):
-			return false // below the prefix, a directory every user may write
+		if syscall.Stat(d, &st) != nil || !modeOK(uint32(st.Mode), first, len(d) >= len(pre)) {
+			return "", "", false
 		}
 		if d == "/" {
-			return true
+			return real, pre, true
 		}
 	}
+}
+
+// modeOK is the test of one step of the way to a system file, on its mode
+// bits: the file itself (last) is a regular file every user may read or a
+// directory every user may list and pass through; a directory above it
+// one every user may pass; and from the prefix down (below) no directory
+// every user may write. Open checks the same on each descriptor it opens.
+func modeOK(mode uint32, last, below bool) bool {
+	dir := mode&syscall.S_IFMT == syscall.S_IFDIR
+	switch {
+	case last && dir && mode&0o005 != 0o005:
+		return false // every user may list it and pass through it
+	case last && !dir && (mode&syscall.S_IFMT != syscall.S_IFREG || mode&0o004 == 0):
+		return false // a regular file every user may read
+	case !last && (!dir || mode&0o001 == 0):
+		return false // a directory above it that not every user may pass
+	case dir && mode&0o002 != 0 && below:
+		return false // below the prefix, a directory every user may write
+	}
+	return true
 }
 
 // under gives the prefix p is or lies below, or "".
@@ -192,20 +208,30 @@ func SecretName(p string) bool {
 // mc (with its links followed); for a pattern, the directory it starts
 // in. An empty or relative mc holds nothing.
 func InModCache(p, mc string) bool {
+	_, _, ok := inModCache(p, mc)
+	return ok
+}
+
+// inModCache is InModCache, which also gives the path with every link
+// followed (real) and the cache's (base).
+func inModCache(p, mc string) (real, base string, ok bool) {
 	if !filepath.IsAbs(mc) || !path.IsAbs(p) {
-		return false
+		return "", "", false
 	}
-	p, ok := patternDir(p)
+	p, ok = patternDir(p)
 	if !ok {
-		return false
+		return "", "", false
 	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return false
+		return "", "", false
 	}
-	base, err := filepath.EvalSymlinks(mc)
+	base, err = filepath.EvalSymlinks(mc)
 	if err != nil || base == "/" {
-		return false
+		return "", "", false
 	}
-	return real == base || strings.HasPrefix(real, base+string(filepath.Separator))
+	if real == base || strings.HasPrefix(real, base+string(filepath.Separator)) {
+		return real, base, true
+	}
+	return "", "", false
 }
