@@ -33,6 +33,11 @@ func (s *Sandbox) CheckPath(path string, write bool) (permission.Decision, strin
 
 func (s *Sandbox) checkPath(path string, write, command bool) (permission.Decision, string) {
 	real, d, reason, _ := s.judge(path, write, command)
+	return s.allowReason(real, d, reason, write)
+}
+
+// allowReason gives an Allow of real its reason.
+func (s *Sandbox) allowReason(real string, d permission.Decision, reason string, write bool) (permission.Decision, string) {
 	if d == permission.Allow {
 		op := "read "
 		if write {
@@ -65,22 +70,13 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 	if write {
 		op = "write"
 	}
-	refuse := func(err error) (string, permission.Decision, string, error) {
-		var pe *PathError
-		if errors.As(err, &pe) {
-			return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + pe.Reason, err
-		}
-		return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + err.Error(), err
-	}
+	refuse := refuser(op, path)
 	w := walker{collect: true, command: command}
 	r, err := s.resolve(&w, path)
 	if err != nil {
 		return refuse(err)
 	}
 	st, exists, serr := statPath(r, false)
-	if serr == nil && exists && !st.isRegular() && !st.isDir() {
-		return refuse(pathErr(ErrSpecialFile, path, r, r+" is "+specialWord(st)+", not a regular file or directory: file tools open neither", nil))
-	}
 	cands := []string{r}
 	if !sameLexical(r, s.workDir, path) {
 		lexical := path
@@ -90,6 +86,29 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 		cands = append(cands, filepath.Clean(lexical))
 	}
 	cands = append(cands, w.links...)
+	return s.judgeResolved(path, r, cands, st, exists, serr, write, op, refuse)
+}
+
+// refuser returns what refuses path for the operation op ("read",
+// "write"), with err's reason.
+func refuser(op, path string) func(error) (string, permission.Decision, string, error) {
+	return func(err error) (string, permission.Decision, string, error) {
+		var pe *PathError
+		if errors.As(err, &pe) {
+			return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + pe.Reason, err
+		}
+		return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + err.Error(), err
+	}
+}
+
+// judgeResolved is the judgement of path once resolved to r (inside a
+// root), by the names cands it was reached under and the final file's
+// stat st.
+func (s *Sandbox) judgeResolved(path, r string, cands []string, st fileStat, exists bool, serr error, write bool, op string,
+	refuse func(error) (string, permission.Decision, string, error)) (string, permission.Decision, string, error) {
+	if serr == nil && exists && !st.isRegular() && !st.isDir() {
+		return refuse(pathErr(ErrSpecialFile, path, r, r+" is "+specialWord(st)+", not a regular file or directory: file tools open neither", nil))
+	}
 	ask := func(secret bool, why string) (string, permission.Decision, string, error) {
 		kind := ErrProtected
 		if secret {

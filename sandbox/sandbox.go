@@ -40,6 +40,9 @@ type Sandbox struct {
 
 	pinOnce sync.Once
 	pinned  *identities
+	// listedDirs, on a view, are the directories CheckListed resolved,
+	// and whether each is its own resolved path.
+	listedDirs sync.Map
 }
 
 // Pin returns a view of s for one decision: it judges every path as s

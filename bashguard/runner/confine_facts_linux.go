@@ -449,7 +449,7 @@ func (t *confineTree) judge(n *confineNode, name string, e fs.DirEntry) (*confin
 	if t.w.known != nil {
 		ent.id, ent.idOK = confineIdentityOf(e)
 	}
-	if d, _ := runCheckPath(t.w.checker, path); d != permission.Allow || (ent.idOK && t.w.known[ent.id]) {
+	if d, _ := runCheckEntry(t.w.checker, n.path, name, false); d != permission.Allow || (ent.idOK && t.w.known[ent.id]) {
 		ent.secret = true
 		return ent, nil
 	}

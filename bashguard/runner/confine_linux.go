@@ -454,11 +454,19 @@ func (w *confineWalk) protect(path, name string, dir bool, at confineWalkAt) con
 	if dir && name == ".git" {
 		return confineWalkAt{inGit: true}
 	}
-	if d, _ := runCheckWrite(w.checker, path); d != permission.Allow || w.names[name] {
+	if d, _ := runCheckEntry(w.checker, parentOf(path, name), name, true); d != permission.Allow || w.names[name] {
 		w.binds = append(w.binds, path)
 		return confineWalkAt{readOnly: true}
 	}
 	return at
+}
+
+// parentOf returns the directory holding the entry name at path.
+func parentOf(path, name string) string {
+	if d := path[:len(path)-len(name)]; d != "/" {
+		return d[:len(d)-1]
+	}
+	return "/"
 }
 
 // confineReadDir lists a directory without following a link and without
@@ -550,7 +558,7 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 		if w.known != nil {
 			id, idOK = confineIdentityOf(e)
 		}
-		if d, _ := runCheckPath(w.checker, path); d != permission.Allow || (idOK && w.known[id]) {
+		if d, _ := runCheckEntry(w.checker, dir, e.Name(), false); d != permission.Allow || (idOK && w.known[id]) {
 			w.secrets++
 			secretBelow = true
 			if idOK {

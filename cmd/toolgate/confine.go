@@ -179,7 +179,7 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 	packages = slices.DeleteFunc(packages, aboveHome)
 	return &runner.Shell{
 		Dir:     dir,
-		Checker: sb,
+		Checker: sb.Pin(),
 		Home:    home,
 		Env:     withoutTemp(env),
 		Confinement: runner.Confinement{
