@@ -180,17 +180,7 @@ func (a *analyzer) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdic
 }
 
 func isInterpreter(name string) bool {
-	if _, ok := inlineFlags[name]; ok {
-		return true
-	}
-	return prefixClass(name) == clsInterpreter
-}
-
-func inlineFor(name string) string {
-	if f, ok := inlineFlags[name]; ok {
-		return f
-	}
-	return "c"
+	return interpSpecs[name] != nil || prefixClass(name) == clsInterpreter
 }
 
 // onlyVersion reports a command line whose every argument asks for the

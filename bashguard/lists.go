@@ -89,12 +89,6 @@ var cmdPrefixes = []struct {
 	{"mkfs", clsDisk}, {"python", clsInterpreter}, {"pypy", clsInterpreter},
 }
 
-// inlineFlags maps interpreters to the flags that take program text.
-var inlineFlags = map[string]string{
-	"python": "c", "python2": "c", "python3": "c", "perl": "eE", "ruby": "e",
-	"node": "ep", "nodejs": "ep", "php": "r", "lua": "e", "Rscript": "e", "deno": "",
-}
-
 // writers change the files named by their arguments.
 var writers = map[string]bool{
 	"rm": true, "rmdir": true, "unlink": true, "mv": true, "cp": true, "install": true,
@@ -253,10 +247,6 @@ var printOnlyOptions = map[string]bool{"echo": true}
 
 // copiers are the commands whose last operand is where the copy goes.
 var copiers = map[string]bool{"rsync": true, "scp": true}
-
-// inPlaceI are the interpreters whose -i edits files in place rather
-// than starting an interactive interpreter.
-var inPlaceI = map[string]bool{"perl": true, "ruby": true}
 
 // systemctlPower are the systemctl commands that shut down or restart
 // the machine.
