@@ -72,7 +72,7 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 	case clsPower:
 		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 	case clsInit:
-		if v.len() > 1 && (v.vals[1] == "0" || v.vals[1] == "6") {
+		if v.len() > 1 && initHalts[v.vals[1]] {
 			c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 		} else {
 			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
@@ -190,9 +190,7 @@ func onlyVersion(v *argv) bool {
 		return false
 	}
 	for i := 1; i < v.len(); i++ {
-		switch v.vals[i] {
-		case "--version", "--help", "-V", "-h", "-version":
-		default:
+		if !versionWords[v.vals[i]] {
 			return false
 		}
 	}

@@ -56,6 +56,20 @@ var diskCmds = map[string]bool{
 	"parted": true, "mke2fs": true, "mkswap": true, "wipefs": true,
 }
 
+// versionWords are the arguments with which an interactive or network
+// command only prints its version or its help (onlyVersion).
+var versionWords = map[string]bool{"--version": true, "--help": true, "-V": true, "-h": true, "-version": true}
+
+// hostVersionWords are the arguments with which a package manager or
+// other tool of netTools only prints its version or help, reaching no
+// host (printsOnly): -v too, which is the version to npm, yarn and their
+// like.
+var hostVersionWords = map[string]bool{"--version": true, "-v": true, "-V": true, "--help": true, "-h": true}
+
+// initHalts are the runlevels by which init and telinit shut down (0)
+// or restart (6) the machine.
+var initHalts = map[string]bool{"0": true, "6": true}
+
 var powerCmds = map[string]bool{
 	"shutdown": true, "reboot": true, "halt": true, "poweroff": true,
 }
