@@ -285,27 +285,6 @@ const (
 	ifPrompt                     // an interactive prompt
 )
 
-// interpFinds is the factor each finding records: its decision, rule
-// (ArgsRule of the command where empty), and its reason, pre + the word
-// it names + post + the option that gave it.
-var interpFinds = [...]struct {
-	dec       permission.Decision
-	rule      permission.RuleID
-	pre, post string
-	over      bool
-}{
-	ifNone:     {permission.Ask, RuleUnlisted, "not on the safe list", "", true},
-	ifPreload:  {permission.Ask, RuleUnlisted, "loads the module ", " before the program; not on the safe list", true},
-	ifProgram:  {permission.Ask, RuleUnlisted, "runs the program ", "; not on the safe list", true},
-	ifOption:   {permission.Ask, "", "uses the ", "", true},
-	ifInline:   {permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", "", true},
-	ifStdinRdr: {permission.Ask, RuleCodeInline, interpStdinRdr, "", true},
-	ifStdin:    {permission.Ask, RuleCodePipeToShell, "runs a program read from its input, which is not analysed", "", false},
-	ifPrompt:   {permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", "", false},
-}
-
-const interpStdinRdr = "runs the program its input is redirected from (a here-document, a here-string or a file), which is not analysed"
-
 // interpLine is what the scanner found on an interpreter's command line.
 type interpLine struct {
 	name  string

@@ -1,5 +1,7 @@
 package bashguard
 
+import "github.com/toolgate/toolgate/permission"
+
 // The interpreters' command lines as data: python (python2, python3 and
 // the names that begin alike, python3.12, pypy3), node, perl and ruby,
 // each read from its own --help (python3 --help, node --help, perl -h,
@@ -28,6 +30,27 @@ var interpSpecs = compileAll(map[string]*spec{
 	"Rscript": lettersSpec("-e="),
 	"deno":    lettersSpec(""),
 })
+
+// interpFinds is the factor each finding records: its decision, rule
+// (ArgsRule of the command where empty), and its reason, pre + the word
+// it names + post + the option that gave it.
+var interpFinds = [...]struct {
+	dec       permission.Decision
+	rule      permission.RuleID
+	pre, post string
+	over      bool
+}{
+	ifNone:     {permission.Ask, RuleUnlisted, "not on the safe list", "", true},
+	ifPreload:  {permission.Ask, RuleUnlisted, "loads the module ", " before the program; not on the safe list", true},
+	ifProgram:  {permission.Ask, RuleUnlisted, "runs the program ", "; not on the safe list", true},
+	ifOption:   {permission.Ask, "", "uses the ", "", true},
+	ifInline:   {permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", "", true},
+	ifStdinRdr: {permission.Ask, RuleCodeInline, interpStdinRdr, "", true},
+	ifStdin:    {permission.Ask, RuleCodePipeToShell, "runs a program read from its input, which is not analysed", "", false},
+	ifPrompt:   {permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", "", false},
+}
+
+const interpStdinRdr = "runs the program its input is redirected from (a here-document, a here-string or a file), which is not analysed"
 
 // interpPrefixes are the interpreters known by how their names begin, and
 // the spec that reads them.
