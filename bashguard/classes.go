@@ -63,7 +63,7 @@ func buildCmdTable() map[string]cmdEntry {
 			names = append(names, n)
 		}
 	}
-	for n := range inlineFlags {
+	for n := range interpSpecs {
 		names = append(names, n)
 	}
 	for n := range stateBuiltins {

@@ -133,7 +133,7 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 			names = append(names, n)
 		}
 	}
-	for n := range inlineFlags {
+	for n := range interpSpecs {
 		names = append(names, n)
 	}
 	for n := range stateBuiltins {

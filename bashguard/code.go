@@ -179,9 +179,12 @@ func (a *analyzer) eval(c *verdictAcc, v *argv) {
 	a.cdOff--
 }
 
-// interpreter judges python, perl, node and the like: inline programs are
-// never auto-allowed, bare interactive ones are denied.
+// interpreter judges python, perl, node and the like by their specs
+// (specs_interp.go): no line of one is allowed, and what decides is the
+// strongest of what the scanner found (interpFinds). The files the
+// options read and write are judged too.
 func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
+	s, as := interpSpec(name)
 	if v.len() == 1 {
 		switch {
 		case x.piped:
@@ -190,42 +193,160 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 			// python3 <<'EOF' runs the here-document's text, as
 			// python3 script.py runs the file's: it does not wait for a
 			// person.
-			c.add(permission.Ask, RuleCodeInline, "runs the program its input is redirected from (a here-document, a here-string or a file), which is not analysed", true)
-		case bareInteractive[name] || strings.HasPrefix(name, "python"):
+			c.add(permission.Ask, RuleCodeInline, interpStdinRdr, true)
+		case bareInteractive[name] || bareInteractive[as]:
 			c.add(permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", false)
 		default:
 			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 		}
 		return
 	}
-	flags := inlineFor(name)
-	for i := 1; i < v.len(); i++ {
-		arg := v.vals[i]
-		if arg == "-" {
-			c.add(permission.Ask, RuleCodePipeToShell, "runs a program read from its input, which is not analysed", false)
-			return
-		}
-		if !strings.HasPrefix(arg, "-") || !v.literal(i) {
-			c.add(permission.Ask, RuleUnlisted, "runs the program "+arg+"; not on the safe list", true)
-			return
-		}
-		if strings.HasPrefix(arg, "--") {
-			if arg == "--eval" || arg == "--print" || strings.HasPrefix(arg, "--eval=") || strings.HasPrefix(arg, "--command") {
-				c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", true)
-				return
-			}
-			continue
-		}
-		if strings.ContainsAny(arg[1:], flags) && flags != "" {
-			c.add(permission.Ask, RuleCodeInline, "runs inline program text, which is not analysed", true)
-			return
-		}
-		if !inPlaceI[name] && arg == "-i" {
-			c.add(permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", false)
-			return
+	l := interpLine{name: name}
+	at := scanSpec(s, v, 1, true, l.option)
+	switch {
+	case l.ran:
+		// The words left are the program's arguments.
+	case at < v.len() && v.vals[at] == "-" && v.literal(at):
+		l.found(ifStdin, "", "")
+	case at < v.len():
+		l.found(ifProgram, v.vals[at], "")
+	case x.piped:
+		l.found(ifStdin, "", "")
+	case x.stdinRdr:
+		l.found(ifStdinRdr, "", "")
+	}
+	f := interpFinds[l.best]
+	c.addf(f.dec, ruleOr(f.rule, ArgsRule(name)), f.pre, l.what, f.post+l.note, f.over)
+	for i := range l.paths {
+		e := &l.paths[i]
+		if e.opt.kind == kRead {
+			a.readPath(c, e.val, v.flags[e.at], name)
+		} else {
+			a.writePath(c, e.val, v.flags[e.at], name)
 		}
 	}
-	c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
+}
+
+// interpSpec returns the spec that reads the interpreter name's command
+// line, and the name it is the spec of (python3 for python3.12).
+func interpSpec(name string) (*spec, string) {
+	if s := interpSpecs[name]; s != nil {
+		return s, name
+	}
+	for _, p := range interpPrefixes {
+		if strings.HasPrefix(name, p.prefix) {
+			return interpSpecs[p.spec], p.spec
+		}
+	}
+	return interpSpecs["python3"], "python3" // isInterpreter names no other
+}
+
+// interpModule returns the word holding the module the interpreter name's
+// command line v runs as its program (python3 -m pip: the word pip, or
+// -mpip), and the module; -1 without one.
+func interpModule(name string, v *argv) (int, string) {
+	at, mod := -1, ""
+	s, _ := interpSpec(name)
+	scanSpec(s, v, 1, true, func(e *scanned) {
+		if at < 0 && e.opt != nil && e.opt.kind == kModule && e.opt.ends && v.literal(e.at) {
+			at, mod = e.at, e.val
+		}
+	})
+	return at, mod
+}
+
+// runsModules reports whether the interpreter name runs a module as its
+// program (python -m), so that the module's own command line follows.
+func runsModules(name string) bool {
+	if !isInterpreter(name) {
+		return false
+	}
+	s, _ := interpSpec(name)
+	for i := range s.rows {
+		if s.rows[i].kind == kModule && s.endOpts != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// interpFind is what the interpreter's model found on a command line; the
+// greater decides.
+type interpFind uint8
+
+const (
+	ifNone     interpFind = iota // options alone
+	ifProgram                    // the program run: a script, a module (python -m)
+	ifPreload                    // a module loaded before the program (node -r, perl -M)
+	ifOption                     // an option not known to be harmless, or one whose row asks
+	ifInline                     // inline program text
+	ifStdinRdr                   // the program read from a redirection of the input
+	ifStdin                      // the program read from the input
+	ifPrompt                     // an interactive prompt
+)
+
+// interpLine is what the scanner found on an interpreter's command line.
+type interpLine struct {
+	name  string
+	best  interpFind
+	what  string // the word the reason of best names
+	note  string // the option that gave best, as the reason ends with it
+	ran   bool   // an option gave the program (python -c, -m; perl -e): the operands are its arguments
+	paths []scanned
+}
+
+// found records f, naming what and the option opt, unless a stronger
+// finding, or one as strong found first, decides.
+func (l *interpLine) found(f interpFind, what, opt string) {
+	if f <= l.best {
+		return
+	}
+	l.best, l.what, l.note = f, what, ""
+	if opt != "" {
+		l.note = " (" + opt + ")"
+	}
+}
+
+// asks records the option e, which asks for why.
+func (l *interpLine) asks(e *scanned, why string) {
+	if l.best < ifOption {
+		l.found(ifOption, l.name+" option "+optWritten(e)+", which "+why, "")
+	}
+}
+
+// option records one option the scanner found.
+func (l *interpLine) option(e *scanned) {
+	if e.problem != "" {
+		l.asks(e, e.problem)
+		return
+	}
+	switch o := e.opt; o.kind {
+	case kFlag, kWord, kPattern, kVersion, kDir:
+	case kInline:
+		l.ran = true
+		l.found(ifInline, "", e.spell)
+	case kModule:
+		switch {
+		case !e.hasVal:
+			l.asks(e, "lacks its value")
+		case o.ends:
+			l.ran = true
+			l.found(ifProgram, e.val, e.spell)
+		default:
+			l.found(ifPreload, e.val, e.spell)
+		}
+	case kInteractive:
+		l.found(ifPrompt, "", e.spell)
+	case kRead:
+		l.paths = append(l.paths, *e)
+	case kWrite:
+		if e.hasVal {
+			l.paths = append(l.paths, *e)
+		}
+		l.asks(e, o.why)
+	default:
+		l.asks(e, orText(o.why, "is not classified"))
+	}
 }
 
 // awkLine is what awk's options said.

@@ -1,14 +1,9 @@
 package bashguard
 
 import (
-	"path"
 	"path/filepath"
-	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
-
-	"github.com/toolgate/toolgate/internal/sysread"
-	"github.com/toolgate/toolgate/permission"
 )
 
 // The Go module cache as a place a command may read.
@@ -66,38 +61,4 @@ func (a *analyzer) goEnvSubst(ce *syntax.CallExpr) (string, bool) {
 	}
 	v := a.goEnvValue(ce.Args[2].Lit())
 	return v, v != ""
-}
-
-// liftGoModCache turns the path judge's Ask for a read or probe of p
-// outside the roots into an Allow when p lies in the Go module cache.
-func (a *analyzer) liftGoModCache(p string, access Access, r permission.Result) permission.Result {
-	if access == Write || r.Decision != permission.Ask || !strings.HasPrefix(r.Reason, "outside the allowed roots") {
-		return r
-	}
-	if !a.inGoModCache(p) {
-		return r
-	}
-	return permission.Result{Decision: permission.Allow, Layer: permission.LayerShell, Rule: RulePathRead, Reason: sysread.ModCacheReason}
-}
-
-// inGoModCache reports whether p (absolute, or relative to the working
-// directory, or "~/...") names an existing file or directory that lies,
-// with every link followed, under the module cache; for a pattern, the
-// directory it starts in (sysread.InModCache, the file tools' rule too).
-func (a *analyzer) inGoModCache(p string) bool {
-	mc := a.goEnvValue("GOMODCACHE")
-	if mc == "" {
-		return false
-	}
-	switch {
-	case strings.HasPrefix(p, "~/") && a.g.pol.Home != "":
-		p = a.g.pol.Home + p[1:]
-	case strings.HasPrefix(p, "~"):
-		return false
-	case !path.IsAbs(p) && a.dir != "":
-		p = strings.TrimSuffix(a.dir, "/") + "/" + p
-	case !path.IsAbs(p):
-		return false
-	}
-	return sysread.InModCache(p, mc)
 }

@@ -34,8 +34,10 @@ func (a *analyzer) hosts(c *verdictAcc, name string, v *argv) {
 		a.tableHosts(c, name, t, v)
 	} else if isPip(name) {
 		a.pipHosts(c, *v)
-	} else if strings.HasPrefix(name, "python") && v.len() > 3 && v.vals[1] == "-m" && isPip(v.vals[2]) {
-		a.pipHosts(c, v.from(2))
+	} else if runsModules(name) {
+		if at, mod := interpModule(name, v); at > 0 && isPip(mod) {
+			a.pipHosts(c, v.from(at))
+		}
 	}
 }
 
@@ -62,7 +64,7 @@ func (a *analyzer) appendedHosts(c *verdictAcc, v *argv) {
 		return
 	}
 	name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
-	if reachesHosts(name) || strings.HasPrefix(name, "python") {
+	if reachesHosts(name) || runsModules(name) {
 		a.unknownHost(c, "the hosts the arguments xargs reads from its input may name")
 	}
 }

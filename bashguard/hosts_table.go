@@ -451,14 +451,7 @@ func (t *netTool) manifestName() string {
 // printsOnly reports a command line that prints the tool's version or
 // help, and reaches no host.
 func printsOnly(v *argv) bool {
-	if v.len() != 2 || !v.literal(1) {
-		return false
-	}
-	switch v.vals[1] {
-	case "--version", "-v", "-V", "--help", "-h":
-		return true
-	}
-	return false
+	return v.len() == 2 && v.literal(1) && hostVersionWords[v.vals[1]]
 }
 
 // sub finds the subcommand among the operands ops: two words ("pip

@@ -72,7 +72,7 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 	case clsPower:
 		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 	case clsInit:
-		if v.len() > 1 && (v.vals[1] == "0" || v.vals[1] == "6") {
+		if v.len() > 1 && initHalts[v.vals[1]] {
 			c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 		} else {
 			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
@@ -180,17 +180,7 @@ func (a *analyzer) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdic
 }
 
 func isInterpreter(name string) bool {
-	if _, ok := inlineFlags[name]; ok {
-		return true
-	}
-	return prefixClass(name) == clsInterpreter
-}
-
-func inlineFor(name string) string {
-	if f, ok := inlineFlags[name]; ok {
-		return f
-	}
-	return "c"
+	return interpSpecs[name] != nil || prefixClass(name) == clsInterpreter
 }
 
 // onlyVersion reports a command line whose every argument asks for the
@@ -200,9 +190,7 @@ func onlyVersion(v *argv) bool {
 		return false
 	}
 	for i := 1; i < v.len(); i++ {
-		switch v.vals[i] {
-		case "--version", "--help", "-V", "-h", "-version":
-		default:
+		if !versionWords[v.vals[i]] {
 			return false
 		}
 	}

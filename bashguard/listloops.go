@@ -184,7 +184,7 @@ func (a *analyzer) isListing(s *syntax.Stmt) bool {
 	if p, ok := filteredListing(s); ok {
 		return a.isListing(p)
 	}
-	if args, ok := a.listerArgs(s); ok && args[0] == "find" {
+	if args, ok := a.listerArgs(s); ok && cmdNamed[args[0]] == clsFind {
 		return true
 	}
 	return a.lister(s) != nil
@@ -208,7 +208,7 @@ func (a *analyzer) substLister(s *syntax.Stmt) *findInfo {
 	if _, ok := filteredListing(s); ok {
 		return a.pipeOut
 	}
-	if args, ok := a.listerArgs(s); ok && args[0] == "find" {
+	if args, ok := a.listerArgs(s); ok && cmdNamed[args[0]] == clsFind {
 		return a.lastFind
 	}
 	return a.lister(s)

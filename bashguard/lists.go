@@ -56,6 +56,20 @@ var diskCmds = map[string]bool{
 	"parted": true, "mke2fs": true, "mkswap": true, "wipefs": true,
 }
 
+// versionWords are the arguments with which an interactive or network
+// command only prints its version or its help (onlyVersion).
+var versionWords = map[string]bool{"--version": true, "--help": true, "-V": true, "-h": true, "-version": true}
+
+// hostVersionWords are the arguments with which a package manager or
+// other tool of netTools only prints its version or help, reaching no
+// host (printsOnly): -v too, which is the version to npm, yarn and their
+// like.
+var hostVersionWords = map[string]bool{"--version": true, "-v": true, "-V": true, "--help": true, "-h": true}
+
+// initHalts are the runlevels by which init and telinit shut down (0)
+// or restart (6) the machine.
+var initHalts = map[string]bool{"0": true, "6": true}
+
 var powerCmds = map[string]bool{
 	"shutdown": true, "reboot": true, "halt": true, "poweroff": true,
 }
@@ -87,12 +101,6 @@ var cmdPrefixes = []struct {
 	class  cmdClass
 }{
 	{"mkfs", clsDisk}, {"python", clsInterpreter}, {"pypy", clsInterpreter},
-}
-
-// inlineFlags maps interpreters to the flags that take program text.
-var inlineFlags = map[string]string{
-	"python": "c", "python2": "c", "python3": "c", "perl": "eE", "ruby": "e",
-	"node": "ep", "nodejs": "ep", "php": "r", "lua": "e", "Rscript": "e", "deno": "",
 }
 
 // writers change the files named by their arguments.
@@ -253,10 +261,6 @@ var printOnlyOptions = map[string]bool{"echo": true}
 
 // copiers are the commands whose last operand is where the copy goes.
 var copiers = map[string]bool{"rsync": true, "scp": true}
-
-// inPlaceI are the interpreters whose -i edits files in place rather
-// than starting an interactive interpreter.
-var inPlaceI = map[string]bool{"perl": true, "ruby": true}
 
 // systemctlPower are the systemctl commands that shut down or restart
 // the machine.

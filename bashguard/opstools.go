@@ -84,7 +84,7 @@ func netstatNumeric(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) 
 // spelt whole (ip reads a prefix as the first command it names: "a" is
 // add).
 func ipShow(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if len(f.ops) > 0 && !slices.Contains([]string{"show", "list", "lst", "ls"}, v.vals[f.ops[0]]) {
+	if len(f.ops) > 0 && !slices.Contains(ipListings, v.vals[f.ops[0]]) {
 		f.toClass = true
 	}
 }

@@ -101,8 +101,8 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 			// roots): it names itself as the command's reason.
 			c.allowBy(r.Layer, r.Rule, "reads "+p+": "+r.Reason)
 		} else if r.Layer == permission.LayerShell && r.Reason != "" {
-			// Outside the roots, lifted (a world-readable system file,
-			// the module cache): the command's reason says where it reads.
+			// Outside the roots, lifted by liftRead: the reason of the
+			// place it lies in (sysread.Places) says where it reads.
 			c.allow(RuleSafe, "reads "+p+": "+r.Reason)
 		}
 		return true
@@ -202,7 +202,7 @@ func (a *analyzer) judgePath(p string, access Access) (r permission.Result) {
 		r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: RuleInternal,
 			Reason: "the path judge gave an invalid decision"}
 	}
-	return a.liftSystemRead(p, access, a.liftGoModCache(p, access, r))
+	return a.liftRead(p, access, r)
 }
 
 // sep puts the judge's reason after the path: "reads x: reason", or

@@ -42,6 +42,14 @@ const (
 func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned)) int {
 	g := s.grammar
 	end := false
+	if s.endOpts != "" {
+		// An option of endOpts ends the options once it is read.
+		inner := fn
+		fn = func(e *scanned) {
+			end = end || e.opt != nil && e.opt.ends
+			inner(e)
+		}
+	}
 	var e scanned
 	for i := from; i < v.len(); i++ {
 		w := v.vals[i]
@@ -268,6 +276,15 @@ func scanCluster(s *spec, table map[byte]*spelling, bsd bsdRead, v *argv, i, at 
 		switch {
 		case sp.arg == argNone:
 			fn(&e)
+			continue
+		case sp.arg == argDigits:
+			k := j + 1
+			for k < len(w) && w[k] >= '0' && w[k] <= '9' {
+				k++
+			}
+			e.val, e.hasVal = w[j+1:k], k > j+1
+			fn(&e)
+			j = k - 1
 			continue
 		case sp.arg == argRequired && s.grammar.shell:
 			i = nextValue(v, i, &e)

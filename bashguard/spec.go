@@ -127,6 +127,10 @@ const (
 	// -f): Ask an allow rule may lift, as kChange; a background job of
 	// it stays asked whatever lifts that (background.go).
 	kEndless
+	// What the options of an interpreter do (code.go: interpreter).
+	kInline      // its value is program text the interpreter runs (python -c, perl -e, node -e)
+	kModule      // its value names a module the interpreter runs: as the program where the option ends the options (python -m), before it otherwise (node -r, perl -M)
+	kInteractive // it starts an interactive prompt, which would wait for a person (python -i)
 )
 
 // String names the kind as the table and reasons do.
@@ -137,7 +141,8 @@ func (k kind) String() string {
 		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
-		"delim", "split", "set-var", "assign", "callback", "funcs", "endless"}[k]
+		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
+		"inline", "module", "interactive"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -147,6 +152,7 @@ const (
 	argNone     arity = iota // takes no value
 	argRequired              // takes a value: attached (-n5, --lines=5) or the next word
 	argOptional              // takes a value only attached: -O<pager>, --color=always
+	argDigits                // takes the digits attached to it, if any, and the cluster goes on (perl -l, -0: "-lne" is -l -n -e)
 )
 
 // optRow is one row of a spec's table: the spellings of an option, what it
@@ -156,7 +162,8 @@ const (
 // Spellings are separated by spaces; each is "-x" or "--long" for an
 // option without a value, "-x=" or "--long=" for one that requires a
 // value, "-x[=]" or "--long[=]" for one whose value is optional (and so
-// only ever attached).
+// only ever attached), "-x[#]" for a letter whose optional value is the
+// digits attached to it.
 type optRow struct {
 	spell string
 	kind  kind
@@ -168,6 +175,7 @@ type option struct {
 	name string // its first spelling, as reasons name it
 	kind kind
 	why  string
+	ends bool // every word after it (and its value) is an operand (python -c; the spec's endOpts)
 }
 
 // spelling is one way to write an option.
@@ -292,6 +300,11 @@ type spec struct {
 	// reaches and what it may do on the loopback (specs_net.go).
 	net *netClient
 
+	// endOpts are the spellings of the options after which every word
+	// is an operand, whatever it looks like ("python3 -c CODE -i": -i is
+	// the program's argument).
+	endOpts string
+
 	// state: where, beneath the home, the program keeps bookkeeping of
 	// its own that it writes whatever its command line says (go's
 	// telemetry counters). The guard cannot stop it; the confinement
@@ -386,6 +399,8 @@ func (s *spec) build() {
 		for w := range strings.FieldsSeq(r.spell) {
 			sp := spelling{arg: argNone, opt: o}
 			switch {
+			case strings.HasSuffix(w, "[#]"):
+				w, sp.arg = strings.TrimSuffix(w, "[#]"), argDigits
 			case strings.HasSuffix(w, "[=]"):
 				w, sp.arg = strings.TrimSuffix(w, "[=]"), argOptional
 			case strings.HasSuffix(w, "="):
@@ -400,6 +415,22 @@ func (s *spec) build() {
 	}
 	sort.SliceStable(t.long, func(i, j int) bool { return t.long[i].text < t.long[j].text })
 	t.long = slices.CompactFunc(t.long, func(x, y spelling) bool { return x.text == y.text }) // the first row wins (see rows)
+	for w := range strings.FieldsSeq(s.endOpts) {
+		// Not by longExact: the tables are being built.
+		var sp *spelling
+		if len(w) == 2 {
+			sp = t.short[w[1]]
+		}
+		for k := range t.long {
+			if t.long[k].text == w {
+				sp = &t.long[k]
+			}
+		}
+		if sp == nil {
+			panic(fmt.Sprintf("bashguard: spec %s: endOpts names %q, which it has no row for", s.name, w))
+		}
+		sp.opt.ends = true
+	}
 }
 
 // withHelp gives every subcommand of s, and theirs, the --help option

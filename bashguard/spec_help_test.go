@@ -230,6 +230,161 @@ func TestSafeSpecsAgreeWithHelp(t *testing.T) {
 func TestToolSpecsAgreeWithHelp(t *testing.T) {
 	checked := specsAgreeWithHelp(t, toolSpecs, "tools")
 	assert.Greater(t, checked, 15)
+	interpSpecsAgreeWithHelp(t)
+}
+
+// interpHelp says how each interpreter the guard has a spec for prints
+// its options, and which reader lists them; the interpreters known only
+// by their inline letters (lettersSpec) are not here.
+// attached: the help shows a value attached to its letter ("-Idirectory")
+// where the program takes the next word too, so only a value shown apart
+// is held to the spec.
+var interpHelp = map[string]struct {
+	args     []string
+	reader   func(string) map[string]arity
+	attached bool
+}{
+	"python": {[]string{"--help"}, pythonHelpOptions, false}, "python2": {[]string{"--help"}, pythonHelpOptions, false},
+	"python3": {[]string{"--help"}, pythonHelpOptions, false},
+	"node":    {[]string{"--help"}, nodeHelpOptions, false}, "nodejs": {[]string{"--help"}, nodeHelpOptions, false},
+	"perl": {[]string{"-h"}, lettersHelpOptions, true}, "ruby": {[]string{"--help"}, lettersHelpOptions, true},
+}
+
+// interpSpecsAgreeWithHelp reads the options of every interpreter of
+// interpHelp from the installed one's help and fails on any its spec does
+// not classify, and on an option the help shows with a value that the
+// spec does not give the next word to, or the reverse.
+func interpSpecsAgreeWithHelp(t *testing.T) {
+	t.Helper()
+	var missing, letters []string
+	checked, options := 0, 0
+	for _, n := range sortedNames(interpSpecs) {
+		h, ok := interpHelp[n]
+		if !ok {
+			letters = append(letters, n)
+			continue
+		}
+		bin, err := exec.LookPath(n)
+		if err != nil {
+			missing = append(missing, n)
+			continue
+		}
+		cmd := exec.Command(bin, h.args...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir()}
+		b, _ := cmd.CombinedOutput()
+		listed := h.reader(string(b))
+		if len(listed) == 0 {
+			missing = append(missing, n+" (its help lists no options: "+strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])+")")
+			continue
+		}
+		checked++
+		for o, ar := range listed {
+			options++
+			sp := specSpelling(interpSpecs[n], o)
+			if !assert.NotNil(t, sp, "%s: the option %s that %s %v lists is not in its spec", n, o, n, h.args) {
+				continue
+			}
+			if ar == argRequired || sp.arg == argRequired && !h.attached {
+				assert.Equal(t, ar, sp.arg, "%s: its help shows %s %s, the spec %s", n, o, arityText(ar), arityText(sp.arg))
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Logf("interpreters not installed here, so not checked: %s", strings.Join(missing, ", "))
+	}
+	t.Logf("known only by their inline options, with no help read: %s", strings.Join(letters, ", "))
+	t.Logf("%d interpreters, %d listed options, every one classified with the arity its help shows", checked, options)
+}
+
+// pythonHelpRow is a row of python3 --help: "-c cmd : program passed in
+// as string", "-OO    : ...", "--check-hash-based-pycs always|default|never:".
+var pythonHelpRow = regexp.MustCompile(`^(-[A-Za-z?]+|--[a-z][-a-z]*)( [^ :]+)?\s*:`)
+
+// pythonHelpOptions lists the options python --help shows, with their
+// arity: a word after the option is its value.
+func pythonHelpOptions(text string) map[string]arity {
+	out := map[string]arity{}
+	for _, line := range strings.Split(text, "\n") {
+		m := pythonHelpRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		ar := argNone
+		if m[2] != "" {
+			ar = argRequired
+		}
+		o := m[1]
+		if len(o) > 2 && o[1] != '-' {
+			o = o[:2] // -OO is -O twice
+		}
+		out[o] = ar
+	}
+	return out
+}
+
+// nodeOption is an option at the start of a part of a row of node --help,
+// dots and all (--tls-max-v1.2), and what follows it.
+var nodeOption = regexp.MustCompile(`^(--?[A-Za-z0-9](?:[-A-Za-z0-9.]*[A-Za-z0-9])?)(=|\[=)?`)
+
+// nodeHelpOptions lists the options node --help shows: "  -e, --eval=...
+// evaluate script", "  --inspect[=[host:]port]  activate"; "=..." is a
+// value that is required, "[=...]" one only attached.
+func nodeHelpOptions(text string) map[string]arity {
+	out := map[string]arity{}
+	for _, line := range strings.Split(text, "\n") {
+		m := gnuHelpRow.FindStringSubmatch(line)
+		if m == nil || !strings.HasPrefix(line, "  -") {
+			continue
+		}
+		var opts []string
+		row := argNone
+		for _, part := range strings.Split(m[1], ", ") {
+			om := nodeOption.FindStringSubmatch(strings.TrimSpace(part))
+			if om == nil {
+				continue // "-" and "--" alone
+			}
+			opts = append(opts, om[1])
+			switch om[2] {
+			case "=":
+				row = argRequired
+			case "[=":
+				row = argOptional
+			}
+		}
+		for _, o := range opts {
+			out[o] = row
+		}
+	}
+	return out
+}
+
+// lettersRow is a row of perl -h or ruby --help: "  -e commandline  one
+// line", "  -[mM][-]module  execute", "  -Idirectory  specify", "
+// --copyright  print".
+var lettersRow = regexp.MustCompile(`^\s{1,4}(-\[[A-Za-z]+\]|--[a-z][-a-z]*|-[A-Za-z0-9])(\S*)( [a-z'][^ ]*)?`)
+
+// lettersHelpOptions lists the options perl -h or ruby --help shows; a
+// word after the letter, apart from it, is a value it requires.
+func lettersHelpOptions(text string) map[string]arity {
+	out := map[string]arity{}
+	for _, line := range strings.Split(text, "\n") {
+		m := lettersRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		ar := argNone
+		if m[2] == "" && m[3] != "" || strings.HasPrefix(m[2], "=") {
+			ar = argRequired
+		}
+		if strings.HasPrefix(m[1], "-[") {
+			for _, ch := range strings.Trim(m[1], "-[]") {
+				out["-"+string(ch)] = ar
+			}
+			continue
+		}
+		out[m[1]] = ar
+	}
+	return out
 }
 
 // TestWriterSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the
@@ -380,7 +535,7 @@ func specSpelling(s *spec, o string) *spelling {
 }
 
 func arityText(a arity) string {
-	return [...]string{"without a value", "with a value", "with a value only attached"}[a]
+	return [...]string{"without a value", "with a value", "with a value only attached", "with digits only attached"}[a]
 }
 
 // gnuHelpArities says, for each option a GNU --help row lists, whether
@@ -709,4 +864,19 @@ func TestIndexOnlySpecsAgreeWithHelp(t *testing.T) {
 		}
 	}
 	t.Logf("%d subcommands, %d listed options, every one classified", len(gitIndexOnlySubs), options)
+}
+
+// The interpreters' help readers read what they should.
+func TestInterpHelpReaders(t *testing.T) {
+	py := "usage: python3 [option] ...\n-b     : issue warnings\n-c cmd : program passed in as string\n-OO    : do -O changes\n" +
+		"--check-hash-based-pycs always|default|never:\n         control\nArguments:\nfile   : program read from script file\n"
+	assert.Equal(t, map[string]arity{"-b": argNone, "-c": argRequired, "-O": argNone, "--check-hash-based-pycs": argRequired}, pythonHelpOptions(py))
+	node := "Options:\n  -                           script read from stdin\n  -e, --eval=...              evaluate script\n" +
+		"  --inspect[=[host:]port]     activate\n  --tls-max-v1.2              set\n  --loader, --experimental-loader=...\n"
+	assert.Equal(t, map[string]arity{"-e": argRequired, "--eval": argRequired, "--inspect": argOptional, "--tls-max-v1.2": argNone,
+		"--loader": argRequired, "--experimental-loader": argRequired}, nodeHelpOptions(node))
+	perl := "Usage: perl [switches]\n  -0[octal/hexadecimal] specify\n  -a                    autosplit\n  -e commandline        one line\n" +
+		"  -Idirectory           specify\n  -[mM][-]module        execute\n  --copyright     print\n"
+	assert.Equal(t, map[string]arity{"-0": argNone, "-a": argNone, "-e": argRequired, "-I": argNone, "-m": argNone, "-M": argNone,
+		"--copyright": argNone}, lettersHelpOptions(perl))
 }

@@ -54,7 +54,7 @@ func commandWord(n string) string {
 
 // commandSpecs are the tables of specs by command name, besides git's.
 func commandSpecs() []map[string]*spec {
-	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs, writerSpecs, wrapperSpecs, sysSpecs, assignerSpecs}
+	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs, writerSpecs, wrapperSpecs, sysSpecs, assignerSpecs, interpSpecs}
 }
 
 // sortedNames returns the names of m in order.
@@ -162,7 +162,7 @@ func TestSpecSpellingsRefused(t *testing.T) {
 				if o.kind == kRangeFile {
 					val = "1,2:.env"
 				}
-			case kWrite, kProgram, kChange, kAsk, kSetProgram, kRepo, kEnv:
+			case kWrite, kProgram, kChange, kAsk, kSetProgram, kRepo, kEnv, kInline, kModule, kInteractive:
 				val = "-x" // refused for what the option does, whatever its value
 			default:
 				continue
@@ -408,4 +408,31 @@ func TestSpecTablesBuild(t *testing.T) {
 		}
 	}
 	t.Logf("%d specs built", len(seen))
+}
+
+// The scanner ends the options after an option of endOpts, and reads a
+// letter of digits (-l, -0) without the rest of its cluster.
+func TestScanEndsAndDigits(t *testing.T) {
+	read := func(s *spec, words ...string) []string {
+		v := argv{vals: append([]string{"x"}, words...), flags: make([]wordFlags, len(words)+1)}
+		var out []string
+		scanSpec(s, &v, 1, false, func(e *scanned) {
+			switch {
+			case e.problem != "":
+				out = append(out, "?"+e.spell)
+			case e.opt == nil:
+				out = append(out, "op:"+e.word)
+			default:
+				out = append(out, e.spell+"="+e.val)
+			}
+		})
+		return out
+	}
+	py := interpSpecs["python3"]
+	assert.Equal(t, []string{"-B=", "-c=code", "op:-i", "op:-Z"}, read(py, "-Bc", "code", "-i", "-Z"))
+	assert.Equal(t, []string{"-m=json.tool", "op:-i"}, read(py, "-mjson.tool", "-i"))
+	perl := interpSpecs["perl"]
+	assert.Equal(t, []string{"-l=", "-n=", "-e=print", "op:a.txt"}, read(perl, "-lne", "print", "a.txt"))
+	assert.Equal(t, []string{"-0=777", "-n=", "-e=1"}, read(perl, "-0777ne", "1"))
+	assert.Equal(t, []string{"-p=", "-i=e", "op:code"}, read(perl, "-pie", "code"))
 }

@@ -275,6 +275,11 @@ var netstatRows = []optRow{
 	{"-c --continuous", kAsk, "lists again every second, without end"},
 }
 
+// ipListings are the commands of an ip object that list it, spelt whole
+// (ip reads a prefix as the first command it names: "a" is add); the
+// object alone lists too.
+var ipListings = []string{"show", "list", "lst", "ls"}
+
 // ipSubs are ip's objects whose listings the guard allows.
 func ipSubs() map[string]*spec {
 	subs := map[string]*spec{}

@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/sysread"
@@ -18,16 +19,25 @@ import (
 // which the file tools read too: one table, one function. A secret name
 // the path judge knows is denied before this lift is asked (the content
 // stage's judge denies a read of a secret path outside the roots); this
-// check is the guard's own second line.
+// check is the guard's own second line. The Go module cache is such a
+// place too (gomodcache.go).
 
-// liftSystemRead turns the path judge's Ask for a read or probe of p
-// outside the roots into an Allow when p is a world-readable system file
-// or directory (see above).
-func (a *analyzer) liftSystemRead(p string, access Access, r permission.Result) permission.Result {
+// liftRead turns the path judge's Ask for a read or probe of p outside
+// the roots into an Allow when p lies in a place where a read needs no
+// person: sysread.Places, the one table of them (the system roots, the Go
+// module cache), which the file tools read too, and whose Why gives the
+// place's reason. p is absolute, or relative to the home ("~/...").
+func (a *analyzer) liftRead(p string, access Access, r permission.Result) permission.Result {
 	if access == Write || r.Decision != permission.Ask || !strings.HasPrefix(r.Reason, "outside the allowed roots") {
 		return r
 	}
-	why := sysread.Places{System: a.g.pol.SystemRoots}.Why(p)
+	switch {
+	case strings.HasPrefix(p, "~/") && a.g.pol.Home != "":
+		p = a.g.pol.Home + p[1:]
+	case !path.IsAbs(p):
+		return r // ~user, or relative without a working directory
+	}
+	why := sysread.Places{System: a.g.pol.SystemRoots, ModCache: a.goEnvValue("GOMODCACHE")}.Why(p)
 	if why == "" {
 		return r
 	}
