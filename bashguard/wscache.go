@@ -43,6 +43,7 @@ type wsFact struct {
 	val    any
 	stamps []fileStamp
 	used   uint64 // guarded by wsCache.mu
+	levels bool   // some stamps stand for a young directory's (fileStamp.level)
 }
 
 // fileStamp is what an lstat (or stat) of path said when the fact was read.
@@ -58,6 +59,10 @@ type fileStamp struct {
 	mtime  int64         // ns
 	ctime  int64         // ns
 	errno  syscall.Errno // why the file could not be stamped (not compared)
+	// level is the directory d when this stamp is one of those that
+	// stand for a young d's own (see stampRec.level): d's identity and
+	// the entries git looks up in it.
+	level string
 }
 
 // stampRec records the stamps a fact is read from. A nil *stampRec
@@ -72,7 +77,12 @@ func newStampRec() *stampRec { return &stampRec{start: time.Now().UnixNano()} }
 
 // stamp takes the stamp of path now.
 func stamp(path string, follow, ident bool) fileStamp {
-	s := fileStamp{path: path, follow: follow, ident: ident}
+	return fullStamp(path, follow).as(ident)
+}
+
+// fullStamp takes the whole stamp of path now, as stamp without ident.
+func fullStamp(path string, follow bool) fileStamp {
+	s := fileStamp{path: path, follow: follow}
 	var st syscall.Stat_t
 	var err error
 	if follow {
@@ -89,10 +99,18 @@ func stamp(path string, follow, ident bool) fileStamp {
 	}
 	s.ok = true
 	s.dev, s.ino, s.mode = uint64(st.Dev), uint64(st.Ino), uint32(st.Mode)
-	if !ident || st.Mode&syscall.S_IFMT == syscall.S_IFLNK {
-		s.size = st.Size
-		s.mtime = st.Mtim.Nano()
-		s.ctime = st.Ctim.Nano()
+	s.size = st.Size
+	s.mtime = st.Mtim.Nano()
+	s.ctime = st.Ctim.Nano()
+	return s
+}
+
+// as is the stamp s (a whole one) keeps when only its identity matters
+// (ident): the size and times go, except a link's.
+func (s fileStamp) as(ident bool) fileStamp {
+	s.ident = ident
+	if ident && s.mode&syscall.S_IFMT != syscall.S_IFLNK {
+		s.size, s.mtime, s.ctime = 0, 0, 0
 	}
 	return s
 }
@@ -181,8 +199,13 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 		f.used = c.tick
 	}
 	c.mu.Unlock()
-	if f != nil && f.valid() {
-		return f.val
+	if f != nil {
+		if ok, aged := f.check(c); ok {
+			if aged != nil {
+				c.replace(key, f, aged)
+			}
+			return f.val
+		}
 	}
 	r := newStampRec()
 	v := fill(r)
@@ -203,8 +226,26 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 		c.evict()
 	}
 	c.tick++
-	c.facts[key] = &wsFact{val: v, stamps: r.stamps, used: c.tick}
+	c.facts[key] = newWSFact(v, r.stamps, c.tick)
 	return v
+}
+
+func newWSFact(v any, stamps []fileStamp, used uint64) *wsFact {
+	f := &wsFact{val: v, stamps: stamps, used: used}
+	for _, s := range stamps {
+		f.levels = f.levels || s.level != ""
+	}
+	return f
+}
+
+// replace keeps the fact f under key with the stamps its check found a
+// reading made now would keep, unless another fact took its place.
+func (c *wsCache) replace(key string, f *wsFact, stamps []fileStamp) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.facts[key] == f {
+		c.facts[key] = newWSFact(f.val, stamps, f.used)
+	}
 }
 
 // evict drops the least recently used fact. c.mu is held.
@@ -222,8 +263,67 @@ func (c *wsCache) evict() {
 
 // valid re-stamps every file the fact depends on.
 func (f *wsFact) valid() bool {
+	ok, _ := f.check(nil)
+	return ok
+}
+
+// check re-stamps every file the fact depends on and reports whether each
+// shows what it showed. A young directory's level is stamped by its
+// entries (stampRec.level) for as long as the fact is kept, one call for
+// each, though the directory may since have aged enough to be trusted by
+// its own stamp: when c is given and the fact holds, check also returns
+// the stamps a reading made now would keep, each aged level's directory
+// stamped whole in place of its identity and entries (nil when no level
+// has aged). The whole stamp is taken before the entries are, and is
+// trusted only under the conditions a reading's are (wsCache.trusted), so
+// that a change after it shows in it, and one before it in the entries.
+func (f *wsFact) check(c *wsCache) (bool, []fileStamp) {
+	var at int64
+	if c != nil && f.levels {
+		at = time.Now().UnixNano()
+	}
+	var aged map[string]fileStamp
 	for _, s := range f.stamps {
-		if !s.same(stamp(s.path, s.follow, s.ident)) {
+		t := fullStamp(s.path, s.follow)
+		if !s.same(t.as(s.ident)) {
+			return false, nil
+		}
+		if at != 0 && s.ident && s.path == s.level && c.agedAt(t, at) {
+			if aged == nil {
+				aged = make(map[string]fileStamp, 2)
+			}
+			aged[s.path] = t
+		}
+	}
+	if aged == nil {
+		return true, nil
+	}
+	out := make([]fileStamp, 0, len(f.stamps))
+	for _, s := range f.stamps {
+		t, ok := aged[s.level]
+		switch {
+		case !ok:
+			out = append(out, s)
+		case s.ident && s.path == s.level:
+			out = append(out, t)
+		}
+	}
+	return true, out
+}
+
+// agedAt reports whether the whole stamp s of a directory, taken at or
+// after at, is old enough to stand for the directory's entries in a fact
+// read at at: what stampRec.young and wsCache.trusted ask of a reading's.
+func (c *wsCache) agedAt(s fileStamp, at int64) bool {
+	if !s.ok || s.mode&syscall.S_IFMT != syscall.S_IFDIR {
+		return false
+	}
+	margin := int64(c.racy)
+	if c.noTTL {
+		margin = 0
+	}
+	for _, t := range [2]int64{s.mtime, s.ctime} {
+		if t+granularity(t)+margin >= at {
 			return false
 		}
 	}
@@ -272,6 +372,12 @@ func (r *stampRec) levelStamp(d string, s fileStamp) {
 		r.stamps = append(r.stamps, s)
 		return
 	}
+	first := len(r.stamps)
+	defer func() {
+		for i := first; i < len(r.stamps); i++ {
+			r.stamps[i].level = d
+		}
+	}()
 	r.add(d, false, true)
 	r.add(filepath.Join(d, ".git"), false, false)
 	r.add(filepath.Join(d, "HEAD"), true, false)

@@ -205,3 +205,53 @@ func TestWorkspaceFactsBareRepositoryAppearsAbove(t *testing.T) {
 	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
 	assert.Contains(t, v.Reason, "bare repository "+parent)
 }
+
+// A fact read while a directory was young keeps its entries' stamps only
+// until the directory has aged: the next check that finds it aged keeps
+// its one whole stamp instead, as a reading made then would, and a bare
+// repository made in it afterwards is seen at once.
+func TestWorkspaceFactsYoungLevelAges(t *testing.T) {
+	parent := t.TempDir() // young: just made
+	dir := filepath.Join(parent, "work")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	g := wsGuard(t, false)
+	v := wsJudge(t, g, dir, "git status")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	key := "top\x00" + dir
+	f := g.ws.facts[key]
+	require.NotNil(t, f, "the fact is kept: its young directories are stamped by their entries")
+	levels := func(f *wsFact) map[string]int {
+		n := map[string]int{}
+		for _, s := range f.stamps {
+			if s.level != "" {
+				n[s.level]++
+			}
+		}
+		return n
+	}
+	require.GreaterOrEqual(t, levels(f)[dir], 3, "work: its identity, .git and HEAD")
+	require.GreaterOrEqual(t, levels(f)[parent], 3, "its parent: the same")
+
+	time.Sleep(2100 * time.Millisecond)
+	v = wsJudge(t, g, dir, "git status")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	aged := g.ws.facts[key]
+	require.NotNil(t, aged)
+	assert.NotSame(t, f, aged, "the aged levels' stamps are replaced")
+	assert.Zero(t, levels(aged)[dir], "work is stamped whole")
+	assert.Zero(t, levels(aged)[parent], "its parent is stamped whole")
+	assert.Less(t, len(aged.stamps), len(f.stamps))
+	assert.True(t, aged.valid())
+	assert.Equal(t, f.val, aged.val, "the fact itself is the same")
+	v = wsJudge(t, g, dir, "git status")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	assert.Same(t, aged, g.ws.facts[key], "once replaced, the fact is kept as it is")
+
+	require.NoError(t, os.WriteFile(filepath.Join(parent, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(parent, "objects"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(parent, "refs"), 0o755))
+	assert.False(t, aged.valid(), "the parent's whole stamp shows the new entries")
+	v = wsJudge(t, g, dir, "git status")
+	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
+	assert.Contains(t, v.Reason, "bare repository "+parent)
+}
