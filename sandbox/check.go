@@ -77,7 +77,7 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 	if err != nil {
 		return refuse(err)
 	}
-	st, exists, serr := statPath(r, false)
+	st, exists, serr := w.stat(r)
 	if serr == nil && exists && !st.isRegular() && !st.isDir() {
 		return refuse(pathErr(ErrSpecialFile, path, r, r+" is "+specialWord(st)+", not a regular file or directory: file tools open neither", nil))
 	}

@@ -54,7 +54,12 @@ type walker struct {
 	// the directories entered since it was opened.
 	anchor, anchorLen, since int
 	links                    []string // those locations, when collect is set
-	buf                      [256]byte
+	// final is the lstat of the walk's result when its last step looked
+	// it up and found no link (finalOK): the caller need not ask again.
+	final     statBuf
+	finalOK   bool
+	finalPath string // the walk's result, when finalOK
+	buf       [256]byte
 }
 
 // walk resolves path (which validate accepted), taking a relative path
@@ -69,6 +74,7 @@ type walker struct {
 // step: the walk costs time linear in the path's depth, not quadratic.
 func (w *walker) walk(orig, path, wd string) (string, error) {
 	w.anchor, w.anchorLen, w.since = atCwd, 0, 0
+	w.finalOK, w.finalPath = false, ""
 	defer w.unanchor()
 	buf := w.buf[:0]
 	rest := path
@@ -103,6 +109,7 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 			continue
 		}
 		if name == ".." {
+			w.finalOK = false
 			// buf holds no links, so its lexical parent is its real parent.
 			if i := bytes.LastIndexByte(buf, '/'); i > 0 {
 				buf = buf[:i]
@@ -126,6 +133,10 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 			return "", pathErr(ErrInvalidPath, orig, "", "resolved path is longer than "+strconv.Itoa(maxPath)+" bytes", nil)
 		}
 		kind, err := w.lstat(buf, &st)
+		w.finalOK = err == nil && kind != kindLink
+		if w.finalOK {
+			w.final = st
+		}
 		if err != nil {
 			switch {
 			case isNotExist(err):
@@ -184,7 +195,20 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 	if len(buf) > 1 && buf[len(buf)-1] == '/' {
 		buf = buf[:len(buf)-1]
 	}
-	return string(buf), nil
+	out := string(buf)
+	if w.finalOK {
+		w.finalPath = out
+	}
+	return out, nil
+}
+
+// stat is statPath(r, false) for the result r of the walk, answered by
+// the walk's own last lookup when that looked r up.
+func (w *walker) stat(r string) (fileStat, bool, error) {
+	if w.finalOK && w.finalPath == r {
+		return fileStatOf(&w.final), true, nil
+	}
+	return statPath(r, false)
 }
 
 // anchorEvery is how many directories a walk enters before it anchors
