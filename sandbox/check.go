@@ -72,7 +72,7 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 		}
 		return "", permission.Deny, op + " " + strconv.Quote(path) + " refused: " + err.Error(), err
 	}
-	w := walker{collect: true, command: command}
+	w := walker{collect: true, command: command, memo: s.look}
 	r, err := s.resolve(&w, path)
 	if err != nil {
 		return refuse(err)

@@ -56,10 +56,12 @@ type walker struct {
 	links                    []string // those locations, when collect is set
 	// final is the lstat of the walk's result when its last step looked
 	// it up and found no link (finalOK): the caller need not ask again.
-	final     statBuf
+	final     fileStat
 	finalOK   bool
 	finalPath string // the walk's result, when finalOK
-	buf       [256]byte
+	// memo keeps the lookups of a view of one decision (nil: none).
+	memo *lookups
+	buf  [256]byte
 }
 
 // walk resolves path (which validate accepted), taking a relative path
@@ -132,10 +134,10 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 		if len(buf) > maxPath {
 			return "", pathErr(ErrInvalidPath, orig, "", "resolved path is longer than "+strconv.Itoa(maxPath)+" bytes", nil)
 		}
-		kind, err := w.lstat(buf, &st)
+		kind, fs, err := w.lstat(buf, &st)
 		w.finalOK = err == nil && kind != kindLink
 		if w.finalOK {
-			w.final = st
+			w.final = fs
 		}
 		if err != nil {
 			switch {
@@ -206,7 +208,7 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 // the walk's own last lookup when that looked r up.
 func (w *walker) stat(r string) (fileStat, bool, error) {
 	if w.finalOK && w.finalPath == r {
-		return fileStatOf(&w.final), true, nil
+		return w.final, true, nil
 	}
 	return statPath(r, false)
 }
@@ -218,12 +220,14 @@ const anchorEvery = 8
 // atCwd stands for no anchor: lookups take the whole absolute path.
 const atCwd = -100
 
-// lstat looks up buf, relative to the anchor when there is one.
-func (w *walker) lstat(buf []byte, st *statBuf) (fileKind, error) {
+// lstat looks up buf, relative to the anchor when there is one, and
+// returns what statPath keeps of the answer.
+func (w *walker) lstat(buf []byte, st *statBuf) (fileKind, fileStat, error) {
 	if w.anchor == atCwd {
-		return lstatKind(buf, st)
+		return w.memo.lstat(buf, st)
 	}
-	return lstatAt(w.anchor, buf[w.anchorLen+1:], st)
+	kind, err := lstatAt(w.anchor, buf[w.anchorLen+1:], st)
+	return kind, fileStatOf(st), err
 }
 
 // reanchor anchors lookups at the directory buf names (an existing one,

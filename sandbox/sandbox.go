@@ -40,6 +40,10 @@ type Sandbox struct {
 
 	pinOnce sync.Once
 	pinned  *identities
+	// look keeps a view's lookups (see lookups), in viewLookups; nil on
+	// a sandbox.
+	look        *lookups
+	viewLookups lookups
 }
 
 // Pin returns a view of s for one decision: it judges every path as s
@@ -54,8 +58,10 @@ func (s *Sandbox) Pin() *Sandbox {
 	if s == nil || s.base != nil {
 		return s
 	}
-	return &Sandbox{roots: s.roots, workDir: s.workDir, home: s.home, protected: s.protected,
+	v := &Sandbox{roots: s.roots, workDir: s.workDir, home: s.home, protected: s.protected,
 		secret: s.secret, mounts: s.mounts, base: s}
+	v.look = &v.viewLookups
+	return v
 }
 
 // New builds a sandbox from cfg. Every root and the working directory are
@@ -200,6 +206,9 @@ var none = &Sandbox{}
 // on it without a race, do the I/O through an [FS].
 func (s *Sandbox) Resolve(path string) (string, error) {
 	var w walker
+	if s != nil {
+		w.memo = s.look
+	}
 	return s.resolve(&w, path)
 }
 

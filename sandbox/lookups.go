@@ -1,0 +1,67 @@
+package sandbox
+
+import (
+	"bytes"
+	"sync"
+)
+
+// lookups keeps, for a view of one decision ([Sandbox.Pin]), the
+// directories the lookups of its walks by absolute path found: a command
+// whose operands share directories (cp src/a src/b, every file of a glob
+// or a recursive read) looks each directory up once, not once for each
+// path that goes through it. The view's contract is a snapshot: a change
+// after the view first looked is seen by the next view, as for the
+// identities it pins. Only directories are kept: a file, a link or a
+// missing entry is looked up afresh each time, so that the final stat of
+// a judged path (statPath, when the walk did not end on it) never sees
+// what the walk did not. The zero value is ready to use; it is safe for
+// concurrent use.
+type lookups struct {
+	mu    sync.Mutex
+	names []byte // the paths looked up, end to end
+	ents  []lookup
+}
+
+// lookup is what one lstat of the directory names[off:end] said.
+type lookup struct {
+	off, end int
+	st       fileStat
+}
+
+// maxLookups bounds what a view keeps; past it, lookups are made afresh.
+// A view judges one call's paths: a few dozen directories and files.
+const maxLookups = 64
+
+// lstat is lstatKind through the view's memory, with what the walk keeps
+// of the stat. A nil *lookups keeps nothing.
+func (l *lookups) lstat(p []byte, st *statBuf) (fileKind, fileStat, error) {
+	if l == nil {
+		kind, err := lstatKind(p, st)
+		return kind, fileStatOf(st), err
+	}
+	l.mu.Lock()
+	for i := range l.ents {
+		if e := &l.ents[i]; bytes.Equal(l.names[e.off:e.end], p) {
+			fs := e.st
+			l.mu.Unlock()
+			return kindDir, fs, nil
+		}
+	}
+	l.mu.Unlock()
+	kind, err := lstatKind(p, st)
+	fs := fileStatOf(st)
+	if err != nil || kind != kindDir {
+		return kind, fs, err
+	}
+	l.mu.Lock()
+	if len(l.ents) < maxLookups {
+		if l.ents == nil {
+			l.ents, l.names = make([]lookup, 0, 8), make([]byte, 0, 512)
+		}
+		off := len(l.names)
+		l.names = append(l.names, p...)
+		l.ents = append(l.ents, lookup{off: off, end: len(l.names), st: fs})
+	}
+	l.mu.Unlock()
+	return kind, fs, err
+}
