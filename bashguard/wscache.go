@@ -43,7 +43,8 @@ type wsFact struct {
 	val    any
 	stamps []fileStamp
 	used   uint64 // guarded by wsCache.mu
-	levels bool   // some stamps stand for a young directory's (fileStamp.level)
+	levels bool   // some stamps stand for a directory's (fileStamp.level)
+	retry  int64  // ns: when check may next stat a level directory to see it aged
 }
 
 // fileStamp is what an lstat (or stat) of path said when the fact was read.
@@ -60,8 +61,9 @@ type fileStamp struct {
 	ctime  int64         // ns
 	errno  syscall.Errno // why the file could not be stamped (not compared)
 	// level is the directory d when this stamp is one of those that
-	// stand for a young d's own (see stampRec.level): d's identity and
-	// the entries git looks up in it.
+	// stand for d's own (see stampRec.level and stampRec.exists): d's
+	// identity and the entries looked up in it. A level's stamps are
+	// recorded one after the other, its identity first.
 	level string
 }
 
@@ -200,9 +202,9 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 	}
 	c.mu.Unlock()
 	if f != nil {
-		if ok, aged := f.check(c); ok {
-			if aged != nil {
-				c.replace(key, f, aged)
+		if ok, stamps, retry := f.check(c); ok {
+			if stamps != nil {
+				c.replace(key, f, stamps, retry)
 			}
 			return f.val
 		}
@@ -226,12 +228,12 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 		c.evict()
 	}
 	c.tick++
-	c.facts[key] = newWSFact(v, r.stamps, c.tick)
+	c.facts[key] = newWSFact(v, r.stamps, c.tick, 0)
 	return v
 }
 
-func newWSFact(v any, stamps []fileStamp, used uint64) *wsFact {
-	f := &wsFact{val: v, stamps: stamps, used: used}
+func newWSFact(v any, stamps []fileStamp, used uint64, retry int64) *wsFact {
+	f := &wsFact{val: v, stamps: stamps, used: used, retry: retry}
 	for _, s := range stamps {
 		f.levels = f.levels || s.level != ""
 	}
@@ -239,12 +241,13 @@ func newWSFact(v any, stamps []fileStamp, used uint64) *wsFact {
 }
 
 // replace keeps the fact f under key with the stamps its check found a
-// reading made now would keep, unless another fact took its place.
-func (c *wsCache) replace(key string, f *wsFact, stamps []fileStamp) {
+// reading made now would keep, and its next retry time, unless another
+// fact took its place.
+func (c *wsCache) replace(key string, f *wsFact, stamps []fileStamp, retry int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.facts[key] == f {
-		c.facts[key] = newWSFact(f.val, stamps, f.used)
+		c.facts[key] = newWSFact(f.val, stamps, f.used, retry)
 	}
 }
 
@@ -263,52 +266,87 @@ func (c *wsCache) evict() {
 
 // valid re-stamps every file the fact depends on.
 func (f *wsFact) valid() bool {
-	ok, _ := f.check(nil)
+	ok, _, _ := f.check(nil)
 	return ok
 }
 
+// levelRetry is how long a fact whose levels are stamped by their
+// entries alone waits before its check looks again whether their
+// directories have aged (one more call for each).
+const levelRetry = int64(time.Second)
+
 // check re-stamps every file the fact depends on and reports whether each
-// shows what it showed. A young directory's level is stamped by its
-// entries (stampRec.level) for as long as the fact is kept, one call for
-// each, though the directory may since have aged enough to be trusted by
-// its own stamp: when c is given and the fact holds, check also returns
-// the stamps a reading made now would keep, each aged level's directory
-// stamped whole in place of its identity and entries (nil when no level
-// has aged). The whole stamp is taken before the entries are, and is
-// trusted only under the conditions a reading's are (wsCache.trusted), so
-// that a change after it shows in it, and one before it in the entries.
-func (f *wsFact) check(c *wsCache) (bool, []fileStamp) {
+// shows what it showed.
+//
+// A level, a directory whose entries the fact depends on (fileStamp.level),
+// is stamped by those entries, one call for each, when the directory was
+// too young to be trusted by its own stamp when the fact was read, or
+// when the reading looked up only the entries: the directory may since
+// have aged enough to stand for them. When c is given and the fact holds,
+// check also returns the stamps a reading made now would keep, each aged
+// level's directory stamped whole in place of its entries (and identity),
+// and the fact's next retry time; nil stamps and a zero time when nothing
+// changes. A level with an identity stamp gives the directory's whole
+// stamp for free; one without costs a stat of the directory, taken only
+// from the fact's retry time on. The whole stamp is taken before the
+// entries are checked, and is trusted only under the conditions a
+// reading's are (wsCache.trusted), so that a change after it shows in it,
+// and one before it in the entries.
+func (f *wsFact) check(c *wsCache) (bool, []fileStamp, int64) {
 	var at int64
 	if c != nil && f.levels {
 		at = time.Now().UnixNano()
 	}
+	retry := at != 0 && at >= f.retry
 	var aged map[string]fileStamp
+	tried := false
+	cur := ""
 	for _, s := range f.stamps {
+		if at != 0 && s.level != "" && s.level != cur {
+			// The first stamp of a level: its identity, or an entry.
+			cur = s.level
+			if retry && (!s.ident || s.path != s.level) {
+				tried = true
+				if t := fullStamp(s.level, true); c.agedAt(t, at) {
+					aged = addAged(aged, s.level, t)
+				}
+			}
+		}
 		t := fullStamp(s.path, s.follow)
 		if !s.same(t.as(s.ident)) {
-			return false, nil
+			return false, nil, 0
 		}
 		if at != 0 && s.ident && s.path == s.level && c.agedAt(t, at) {
-			if aged == nil {
-				aged = make(map[string]fileStamp, 2)
-			}
-			aged[s.path] = t
+			aged = addAged(aged, s.level, t)
 		}
 	}
 	if aged == nil {
-		return true, nil
+		if tried {
+			return true, f.stamps, at + levelRetry
+		}
+		return true, nil, 0
 	}
 	out := make([]fileStamp, 0, len(f.stamps))
+	done := map[string]bool{}
 	for _, s := range f.stamps {
 		t, ok := aged[s.level]
 		switch {
 		case !ok:
 			out = append(out, s)
-		case s.ident && s.path == s.level:
+		case !done[s.level]:
+			done[s.level] = true
 			out = append(out, t)
 		}
 	}
-	return true, out
+	return true, out, at + levelRetry
+}
+
+func addAged(m map[string]fileStamp, d string, t fileStamp) map[string]fileStamp {
+	if m == nil {
+		m = make(map[string]fileStamp, 2)
+	}
+	m[d] = t
+	return m
 }
 
 // agedAt reports whether the whole stamp s of a directory, taken at or
@@ -422,4 +460,27 @@ func (r *stampRec) dedupe() {
 		}
 	}
 	r.stamps = out
+}
+
+// exists reports whether p, an entry of the directory d, exists with its
+// links followed, as os.Stat finds it, stamping it as an entry of the
+// level d (lstat: what d's own stamp stands for once d has aged) and,
+// where it is a link, what it leads to (stat), which d's stamp does not
+// cover. A nil *stampRec only stats.
+func (r *stampRec) exists(p, d string) bool {
+	if r == nil {
+		_, err := os.Stat(p)
+		return err == nil
+	}
+	s := stamp(p, false, false)
+	s.level = d
+	r.stamps = append(r.stamps, s)
+	if !s.ok {
+		return false
+	}
+	if s.mode&syscall.S_IFMT != syscall.S_IFLNK {
+		return true
+	}
+	r.add(p, true, false)
+	return r.stamps[len(r.stamps)-1].ok
 }
