@@ -31,11 +31,11 @@ func FuzzParseHooksPath(f *testing.F) {
 	})
 }
 
-// A view looks each directory on the way of its paths up once: the
-// operands of one command that share directories share their lookups.
-// Files are looked up afresh, and the next view looks again: a directory
-// replaced by a link to outside the roots after one view judged is
-// refused by the next.
+// A view looks each directory on the way of its paths, and each file, up
+// once: the operands of one command that share directories share their
+// lookups. Missing entries are looked up afresh, and the next view looks
+// again: a directory replaced by a link to outside the roots after one
+// view judged is refused by the next.
 func TestPinLooksDirectoriesUpOnce(t *testing.T) {
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -63,7 +63,8 @@ func TestPinLooksDirectoriesUpOnce(t *testing.T) {
 	for d := proj + "/src"; d != "/"; d = filepath.Dir(d) {
 		dirs = append([]string{d}, dirs...)
 	}
-	assert.Equal(t, dirs, names(), "each directory once (a relative path starts at the working directory), no file, nothing missing")
+	dirs = append(dirs, proj+"/src/a.go", proj+"/src/b.go")
+	assert.Equal(t, dirs, names(), "each directory and file once (a relative path starts at the working directory), nothing missing")
 	// Judgements of one view at once share its lookups.
 	var wg sync.WaitGroup
 	for i := range 8 {

@@ -6,25 +6,28 @@ import (
 )
 
 // lookups keeps, for a view of one decision ([Sandbox.Pin]), the
-// directories the lookups of its walks by absolute path found: a command
-// whose operands share directories (cp src/a src/b, every file of a glob
-// or a recursive read) looks each directory up once, not once for each
-// path that goes through it. The view's contract is a snapshot: a change
-// after the view first looked is seen by the next view, as for the
-// identities it pins. Only directories are kept: a file, a link or a
-// missing entry is looked up afresh each time, so that the final stat of
-// a judged path (statPath, when the walk did not end on it) never sees
-// what the walk did not. The zero value is ready to use; it is safe for
-// concurrent use.
+// directories and files the lookups of its walks by absolute path found:
+// a command whose operands share directories (cp src/a src/b, every file
+// of a glob or a recursive read) looks each directory up once, not once
+// for each path that goes through it, and a file it judges more than once
+// (as read and as written, by the guard and by the file judge) once. The
+// view's contract is a snapshot: a change after the view first looked is
+// seen by the next view, as for the identities it pins. A link or a
+// missing entry is not kept: it is looked up afresh each time, so that a
+// stat that follows a walk (statPath, when the walk did not end on its
+// result) never finds what the walk did not. The zero value is ready to
+// use; it is safe for concurrent use.
 type lookups struct {
 	mu    sync.Mutex
 	names []byte // the paths looked up, end to end
 	ents  []lookup
 }
 
-// lookup is what one lstat of the directory names[off:end] said.
+// lookup is what one lstat of names[off:end], a directory or a file,
+// said.
 type lookup struct {
 	off, end int
+	kind     fileKind
 	st       fileStat
 }
 
@@ -42,15 +45,15 @@ func (l *lookups) lstat(p []byte, st *statBuf) (fileKind, fileStat, error) {
 	l.mu.Lock()
 	for i := range l.ents {
 		if e := &l.ents[i]; bytes.Equal(l.names[e.off:e.end], p) {
-			fs := e.st
+			kind, fs := e.kind, e.st
 			l.mu.Unlock()
-			return kindDir, fs, nil
+			return kind, fs, nil
 		}
 	}
 	l.mu.Unlock()
 	kind, err := lstatKind(p, st)
 	fs := fileStatOf(st)
-	if err != nil || kind != kindDir {
+	if err != nil || kind == kindLink {
 		return kind, fs, err
 	}
 	l.mu.Lock()
@@ -60,7 +63,7 @@ func (l *lookups) lstat(p []byte, st *statBuf) (fileKind, fileStat, error) {
 		}
 		off := len(l.names)
 		l.names = append(l.names, p...)
-		l.ents = append(l.ents, lookup{off: off, end: len(l.names), st: fs})
+		l.ents = append(l.ents, lookup{off: off, end: len(l.names), kind: kind, st: fs})
 	}
 	l.mu.Unlock()
 	return kind, fs, err

@@ -55,10 +55,12 @@ type walker struct {
 	anchor, anchorLen, since int
 	links                    []string // those locations, when collect is set
 	// final is the lstat of the walk's result when its last step looked
-	// it up and found no link (finalOK): the caller need not ask again.
-	final     fileStat
-	finalOK   bool
-	finalPath string // the walk's result, when finalOK
+	// it up and found no link (finalOK), or found nothing (finalOK, and
+	// finalMissing): the caller need not ask again.
+	final        fileStat
+	finalOK      bool
+	finalMissing bool
+	finalPath    string // the walk's result, when finalOK
 	// memo keeps the lookups of a view of one decision (nil: none).
 	memo *lookups
 	buf  [256]byte
@@ -76,7 +78,7 @@ type walker struct {
 // step: the walk costs time linear in the path's depth, not quadratic.
 func (w *walker) walk(orig, path, wd string) (string, error) {
 	w.anchor, w.anchorLen, w.since = atCwd, 0, 0
-	w.finalOK, w.finalPath = false, ""
+	w.finalOK, w.finalMissing, w.finalPath = false, false, ""
 	defer w.unanchor()
 	buf := w.buf[:0]
 	rest := path
@@ -135,8 +137,9 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 			return "", pathErr(ErrInvalidPath, orig, "", "resolved path is longer than "+strconv.Itoa(maxPath)+" bytes", nil)
 		}
 		kind, fs, err := w.lstat(buf, &st)
-		w.finalOK = err == nil && kind != kindLink
-		if w.finalOK {
+		w.finalMissing = err != nil && isNotExist(err)
+		w.finalOK = err == nil && kind != kindLink || w.finalMissing
+		if err == nil {
 			w.final = fs
 		}
 		if err != nil {
@@ -207,10 +210,13 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 // stat is statPath(r, false) for the result r of the walk, answered by
 // the walk's own last lookup when that looked r up.
 func (w *walker) stat(r string) (fileStat, bool, error) {
-	if w.finalOK && w.finalPath == r {
-		return w.final, true, nil
+	switch {
+	case !w.finalOK || w.finalPath != r:
+		return statPath(r, false)
+	case w.finalMissing:
+		return fileStat{}, false, nil
 	}
-	return statPath(r, false)
+	return w.final, true, nil
 }
 
 // anchorEvery is how many directories a walk enters before it anchors
