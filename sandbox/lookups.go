@@ -21,12 +21,15 @@ type lookups struct {
 	mu    sync.Mutex
 	names []byte // the paths looked up, end to end
 	ents  []lookup
+	// The first few, in the view itself: one command's paths, most often.
+	nameBuf [160]byte
+	entBuf  [4]lookup
 }
 
 // lookup is what one lstat of names[off:end], a directory or a file,
 // said.
 type lookup struct {
-	off, end int
+	off, end int32
 	kind     fileKind
 	st       fileStat
 }
@@ -34,6 +37,9 @@ type lookup struct {
 // maxLookups bounds what a view keeps; past it, lookups are made afresh.
 // A view judges one call's paths: a few dozen directories and files.
 const maxLookups = 64
+
+// maxLookupBytes bounds the names a view keeps.
+const maxLookupBytes = 16 << 10
 
 // lstat is lstatKind through the view's memory, with what the walk keeps
 // of the stat. A nil *lookups keeps nothing.
@@ -57,13 +63,13 @@ func (l *lookups) lstat(p []byte, st *statBuf) (fileKind, fileStat, error) {
 		return kind, fs, err
 	}
 	l.mu.Lock()
-	if len(l.ents) < maxLookups {
+	if len(l.ents) < maxLookups && len(l.names)+len(p) <= maxLookupBytes {
 		if l.ents == nil {
-			l.ents, l.names = make([]lookup, 0, 8), make([]byte, 0, 512)
+			l.ents, l.names = l.entBuf[:0], l.nameBuf[:0]
 		}
-		off := len(l.names)
+		off := int32(len(l.names))
 		l.names = append(l.names, p...)
-		l.ents = append(l.ents, lookup{off: off, end: len(l.names), kind: kind, st: fs})
+		l.ents = append(l.ents, lookup{off: off, end: int32(len(l.names)), kind: kind, st: fs})
 	}
 	l.mu.Unlock()
 	return kind, fs, err
