@@ -50,10 +50,12 @@ type Sandbox struct {
 // does, but revalidates the protected and secret locations found by
 // identity once, when it first needs them, and holds them for every
 // path it judges after, where s revalidates them for each path (a stat
-// of each file they depend on). A host takes a view for each tool call
-// and drops it after: a change to the file system after the view first
-// judged is seen by the next view, not by this one. A view of a view is
-// itself; Pin of nil is nil.
+// of each file they depend on); and it looks each directory and file on
+// the way of the paths it judges up once, where s looks them up for each
+// path (links and missing entries are looked up each time). A host takes
+// a view for each tool call and drops it after: a change to the file
+// system after the view first judged is seen by the next view, not by
+// this one. A view of a view is itself; Pin of nil is nil.
 func (s *Sandbox) Pin() *Sandbox {
 	if s == nil || s.base != nil {
 		return s
