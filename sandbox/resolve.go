@@ -137,11 +137,7 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 			return "", pathErr(ErrInvalidPath, orig, "", "resolved path is longer than "+strconv.Itoa(maxPath)+" bytes", nil)
 		}
 		kind, fs, err := w.lstat(buf, &st)
-		w.finalMissing = err != nil && isNotExist(err)
-		w.finalOK = err == nil && kind != kindLink || w.finalMissing
-		if err == nil {
-			w.final = fs
-		}
+		w.note(kind, fs, err)
 		if err != nil {
 			switch {
 			case isNotExist(err):
@@ -200,11 +196,26 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 	if len(buf) > 1 && buf[len(buf)-1] == '/' {
 		buf = buf[:len(buf)-1]
 	}
+	return w.result(buf), nil
+}
+
+// note keeps what the walk's latest lookup said, for stat.
+func (w *walker) note(kind fileKind, fs fileStat, err error) {
+	w.finalMissing = err != nil && isNotExist(err)
+	w.finalOK = err == nil && kind != kindLink || w.finalMissing
+	if err == nil {
+		w.final = fs
+	}
+}
+
+// result is the walk's result, buf, which the latest lookup answers for
+// when it looked buf up.
+func (w *walker) result(buf []byte) string {
 	out := string(buf)
 	if w.finalOK {
 		w.finalPath = out
 	}
-	return out, nil
+	return out
 }
 
 // stat is statPath(r, false) for the result r of the walk, answered by
