@@ -45,7 +45,10 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 	if !ok && pol.GoVersion != "local" {
 		return false
 	}
-	modDir := goModDir(a.dir)
+	modDir := ""
+	if f := a.g.ws.goModule(a.dir); f.dir != "" && !f.work {
+		modDir = f.dir // go.work first, as go looks: a workspace is not a module's own
+	}
 	if modDir == "" {
 		return false
 	}
@@ -78,26 +81,6 @@ func (a *analyzer) goPlainLine(v *argv) bool {
 		}
 	}
 	return true
-}
-
-// goModDir returns the directory of the go.mod that holds dir, or "" for
-// none, or one in a workspace (a go.work on the way up).
-func goModDir(dir string) string {
-	d := filepath.Clean(dir)
-	for range maxGoModUp {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
-			return ""
-		}
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return ""
-		}
-		d = up
-	}
-	return ""
 }
 
 // goModLocal reports a go.mod whose go and toolchain lines the installed

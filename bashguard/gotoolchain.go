@@ -1,7 +1,6 @@
 package bashguard
 
 import (
-	"os"
 	"path/filepath"
 )
 
@@ -26,20 +25,8 @@ func (a *analyzer) inGoModule() bool {
 	if a.dir == "" {
 		return true // cannot tell: as if in one
 	}
-	d := filepath.Clean(a.dir)
-	for range maxGoModUp {
-		for _, f := range []string{"go.mod", "go.work"} {
-			if _, err := os.Stat(filepath.Join(d, f)); err == nil {
-				return true
-			}
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			return false
-		}
-		d = up
-	}
-	return true
+	f := a.g.ws.goModule(a.dir)
+	return f.dir != "" || f.deep
 }
 
 // goToolchainLocal reports GOTOOLCHAIN=local (or a literal go1.N... that
@@ -69,4 +56,41 @@ func (a *analyzer) goModuleHosts(c *verdictAcc, v *argv, sub string) {
 	if !a.goToolchainLocal() {
 		a.goProxyHosts(c, v, false, false)
 	}
+}
+
+// modFact is where go, started in a directory, finds its module: the
+// first directory up from it that holds a go.mod or a go.work.
+type modFact struct {
+	dir       string // that directory, or "" for none
+	mod, work bool   // which of the two it holds
+	deep      bool   // none within maxGoModUp directories: cannot tell
+}
+
+// goModule is the modFact of dir, kept on the cache: each directory on
+// the way is stamped by the two entries looked up in it, and once it has
+// aged by its own stamp (see wsFact.check). A relative dir is looked up
+// afresh each time: it depends on the process's directory.
+func (c *wsCache) goModule(dir string) modFact {
+	if !filepath.IsAbs(dir) {
+		c = nil
+	}
+	return c.get("gomod\x00"+dir, func(r *stampRec) any {
+		var f modFact
+		d := filepath.Clean(dir)
+		for range maxGoModUp {
+			f.work = r.exists(filepath.Join(d, "go.work"), d)
+			f.mod = r.exists(filepath.Join(d, "go.mod"), d)
+			if f.work || f.mod {
+				f.dir = d
+				return f
+			}
+			up := filepath.Dir(d)
+			if up == d {
+				return f
+			}
+			d = up
+		}
+		f.deep = true
+		return f
+	}).(modFact)
 }

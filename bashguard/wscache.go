@@ -43,6 +43,8 @@ type wsFact struct {
 	val    any
 	stamps []fileStamp
 	used   uint64 // guarded by wsCache.mu
+	levels bool   // some stamps stand for a directory's (fileStamp.level)
+	retry  int64  // ns: when check may next stat a level directory to see it aged
 }
 
 // fileStamp is what an lstat (or stat) of path said when the fact was read.
@@ -58,6 +60,11 @@ type fileStamp struct {
 	mtime  int64         // ns
 	ctime  int64         // ns
 	errno  syscall.Errno // why the file could not be stamped (not compared)
+	// level is the directory d when this stamp is one of those that
+	// stand for d's own (see stampRec.level and stampRec.exists): d's
+	// identity and the entries looked up in it. A level's stamps are
+	// recorded one after the other, its identity first.
+	level string
 }
 
 // stampRec records the stamps a fact is read from. A nil *stampRec
@@ -72,7 +79,12 @@ func newStampRec() *stampRec { return &stampRec{start: time.Now().UnixNano()} }
 
 // stamp takes the stamp of path now.
 func stamp(path string, follow, ident bool) fileStamp {
-	s := fileStamp{path: path, follow: follow, ident: ident}
+	return fullStamp(path, follow).as(ident)
+}
+
+// fullStamp takes the whole stamp of path now, as stamp without ident.
+func fullStamp(path string, follow bool) fileStamp {
+	s := fileStamp{path: path, follow: follow}
 	var st syscall.Stat_t
 	var err error
 	if follow {
@@ -89,10 +101,18 @@ func stamp(path string, follow, ident bool) fileStamp {
 	}
 	s.ok = true
 	s.dev, s.ino, s.mode = uint64(st.Dev), uint64(st.Ino), uint32(st.Mode)
-	if !ident || st.Mode&syscall.S_IFMT == syscall.S_IFLNK {
-		s.size = st.Size
-		s.mtime = st.Mtim.Nano()
-		s.ctime = st.Ctim.Nano()
+	s.size = st.Size
+	s.mtime = st.Mtim.Nano()
+	s.ctime = st.Ctim.Nano()
+	return s
+}
+
+// as is the stamp s (a whole one) keeps when only its identity matters
+// (ident): the size and times go, except a link's.
+func (s fileStamp) as(ident bool) fileStamp {
+	s.ident = ident
+	if ident && s.mode&syscall.S_IFMT != syscall.S_IFLNK {
+		s.size, s.mtime, s.ctime = 0, 0, 0
 	}
 	return s
 }
@@ -181,8 +201,13 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 		f.used = c.tick
 	}
 	c.mu.Unlock()
-	if f != nil && f.valid() {
-		return f.val
+	if f != nil {
+		if ok, stamps, retry := f.check(c); ok {
+			if stamps != nil {
+				c.replace(key, f, stamps, retry)
+			}
+			return f.val
+		}
 	}
 	r := newStampRec()
 	v := fill(r)
@@ -203,8 +228,27 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 		c.evict()
 	}
 	c.tick++
-	c.facts[key] = &wsFact{val: v, stamps: r.stamps, used: c.tick}
+	c.facts[key] = newWSFact(v, r.stamps, c.tick, 0)
 	return v
+}
+
+func newWSFact(v any, stamps []fileStamp, used uint64, retry int64) *wsFact {
+	f := &wsFact{val: v, stamps: stamps, used: used, retry: retry}
+	for _, s := range stamps {
+		f.levels = f.levels || s.level != ""
+	}
+	return f
+}
+
+// replace keeps the fact f under key with the stamps its check found a
+// reading made now would keep, and its next retry time, unless another
+// fact took its place.
+func (c *wsCache) replace(key string, f *wsFact, stamps []fileStamp, retry int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.facts[key] == f {
+		c.facts[key] = newWSFact(f.val, stamps, f.used, retry)
+	}
 }
 
 // evict drops the least recently used fact. c.mu is held.
@@ -222,8 +266,102 @@ func (c *wsCache) evict() {
 
 // valid re-stamps every file the fact depends on.
 func (f *wsFact) valid() bool {
+	ok, _, _ := f.check(nil)
+	return ok
+}
+
+// levelRetry is how long a fact whose levels are stamped by their
+// entries alone waits before its check looks again whether their
+// directories have aged (one more call for each).
+const levelRetry = int64(time.Second)
+
+// check re-stamps every file the fact depends on and reports whether each
+// shows what it showed.
+//
+// A level, a directory whose entries the fact depends on (fileStamp.level),
+// is stamped by those entries, one call for each, when the directory was
+// too young to be trusted by its own stamp when the fact was read, or
+// when the reading looked up only the entries: the directory may since
+// have aged enough to stand for them. When c is given and the fact holds,
+// check also returns the stamps a reading made now would keep, each aged
+// level's directory stamped whole in place of its entries (and identity),
+// and the fact's next retry time; nil stamps and a zero time when nothing
+// changes. A level with an identity stamp gives the directory's whole
+// stamp for free; one without costs a stat of the directory, taken only
+// from the fact's retry time on. The whole stamp is taken before the
+// entries are checked, and is trusted only under the conditions a
+// reading's are (wsCache.trusted), so that a change after it shows in it,
+// and one before it in the entries.
+func (f *wsFact) check(c *wsCache) (bool, []fileStamp, int64) {
+	var at int64
+	if c != nil && f.levels {
+		at = time.Now().UnixNano()
+	}
+	retry := at != 0 && at >= f.retry
+	var aged map[string]fileStamp
+	tried := false
+	cur := ""
 	for _, s := range f.stamps {
-		if !s.same(stamp(s.path, s.follow, s.ident)) {
+		if at != 0 && s.level != "" && s.level != cur {
+			// The first stamp of a level: its identity, or an entry.
+			cur = s.level
+			if retry && (!s.ident || s.path != s.level) {
+				tried = true
+				if t := fullStamp(s.level, true); c.agedAt(t, at) {
+					aged = addAged(aged, s.level, t)
+				}
+			}
+		}
+		t := fullStamp(s.path, s.follow)
+		if !s.same(t.as(s.ident)) {
+			return false, nil, 0
+		}
+		if at != 0 && s.ident && s.path == s.level && c.agedAt(t, at) {
+			aged = addAged(aged, s.level, t)
+		}
+	}
+	if aged == nil {
+		if tried {
+			return true, f.stamps, at + levelRetry
+		}
+		return true, nil, 0
+	}
+	out := make([]fileStamp, 0, len(f.stamps))
+	done := map[string]bool{}
+	for _, s := range f.stamps {
+		t, ok := aged[s.level]
+		switch {
+		case !ok:
+			out = append(out, s)
+		case !done[s.level]:
+			done[s.level] = true
+			out = append(out, t)
+		}
+	}
+	return true, out, at + levelRetry
+}
+
+func addAged(m map[string]fileStamp, d string, t fileStamp) map[string]fileStamp {
+	if m == nil {
+		m = make(map[string]fileStamp, 2)
+	}
+	m[d] = t
+	return m
+}
+
+// agedAt reports whether the whole stamp s of a directory, taken at or
+// after at, is old enough to stand for the directory's entries in a fact
+// read at at: what stampRec.young and wsCache.trusted ask of a reading's.
+func (c *wsCache) agedAt(s fileStamp, at int64) bool {
+	if !s.ok || s.mode&syscall.S_IFMT != syscall.S_IFDIR {
+		return false
+	}
+	margin := int64(c.racy)
+	if c.noTTL {
+		margin = 0
+	}
+	for _, t := range [2]int64{s.mtime, s.ctime} {
+		if t+granularity(t)+margin >= at {
 			return false
 		}
 	}
@@ -272,6 +410,12 @@ func (r *stampRec) levelStamp(d string, s fileStamp) {
 		r.stamps = append(r.stamps, s)
 		return
 	}
+	first := len(r.stamps)
+	defer func() {
+		for i := first; i < len(r.stamps); i++ {
+			r.stamps[i].level = d
+		}
+	}()
 	r.add(d, false, true)
 	r.add(filepath.Join(d, ".git"), false, false)
 	r.add(filepath.Join(d, "HEAD"), true, false)
@@ -316,4 +460,27 @@ func (r *stampRec) dedupe() {
 		}
 	}
 	r.stamps = out
+}
+
+// exists reports whether p, an entry of the directory d, exists with its
+// links followed, as os.Stat finds it, stamping it as an entry of the
+// level d (lstat: what d's own stamp stands for once d has aged) and,
+// where it is a link, what it leads to (stat), which d's stamp does not
+// cover. A nil *stampRec only stats.
+func (r *stampRec) exists(p, d string) bool {
+	if r == nil {
+		_, err := os.Stat(p)
+		return err == nil
+	}
+	s := stamp(p, false, false)
+	s.level = d
+	r.stamps = append(r.stamps, s)
+	if !s.ok {
+		return false
+	}
+	if s.mode&syscall.S_IFMT != syscall.S_IFLNK {
+		return true
+	}
+	r.add(p, true, false)
+	return r.stamps[len(r.stamps)-1].ok
 }

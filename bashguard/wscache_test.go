@@ -205,3 +205,103 @@ func TestWorkspaceFactsBareRepositoryAppearsAbove(t *testing.T) {
 	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
 	assert.Contains(t, v.Reason, "bare repository "+parent)
 }
+
+// A fact read while a directory was young keeps its entries' stamps only
+// until the directory has aged: the next check that finds it aged keeps
+// its one whole stamp instead, as a reading made then would, and a bare
+// repository made in it afterwards is seen at once.
+func TestWorkspaceFactsYoungLevelAges(t *testing.T) {
+	parent := t.TempDir() // young: just made
+	dir := filepath.Join(parent, "work")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	g := wsGuard(t, false)
+	v := wsJudge(t, g, dir, "git status")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	key := "top\x00" + dir
+	f := g.ws.facts[key]
+	require.NotNil(t, f, "the fact is kept: its young directories are stamped by their entries")
+	levels := func(f *wsFact) map[string]int {
+		n := map[string]int{}
+		for _, s := range f.stamps {
+			if s.level != "" {
+				n[s.level]++
+			}
+		}
+		return n
+	}
+	require.GreaterOrEqual(t, levels(f)[dir], 3, "work: its identity, .git and HEAD")
+	require.GreaterOrEqual(t, levels(f)[parent], 3, "its parent: the same")
+
+	time.Sleep(2100 * time.Millisecond)
+	v = wsJudge(t, g, dir, "git status")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	aged := g.ws.facts[key]
+	require.NotNil(t, aged)
+	assert.NotSame(t, f, aged, "the aged levels' stamps are replaced")
+	assert.Zero(t, levels(aged)[dir], "work is stamped whole")
+	assert.Zero(t, levels(aged)[parent], "its parent is stamped whole")
+	assert.Less(t, len(aged.stamps), len(f.stamps))
+	assert.True(t, aged.valid())
+	assert.Equal(t, f.val, aged.val, "the fact itself is the same")
+	v = wsJudge(t, g, dir, "git status")
+	require.Equal(t, permission.Allow, v.Decision, v.Reason)
+	assert.Same(t, aged, g.ws.facts[key], "once replaced, the fact is kept as it is")
+
+	require.NoError(t, os.WriteFile(filepath.Join(parent, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(parent, "objects"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(parent, "refs"), 0o755))
+	assert.False(t, aged.valid(), "the parent's whole stamp shows the new entries")
+	v = wsJudge(t, g, dir, "git status")
+	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
+	assert.Contains(t, v.Reason, "bare repository "+parent)
+}
+
+// Where go finds its module is kept on the Guard: each directory on the
+// way is stamped by the go.work and go.mod looked up in it, then, aged,
+// by its own stamp; a link's target stays stamped, so a dangling go.mod
+// link that comes to lead somewhere is seen, as is a go.work made below.
+func TestWorkspaceFactsGoModule(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	a := filepath.Join(base, "a")
+	dir := filepath.Join(a, "b")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(base, "target.mod"), filepath.Join(a, "go.mod")))
+	time.Sleep(2100 * time.Millisecond)
+	g := wsGuard(t, false)
+	require.Equal(t, modFact{}, g.ws.goModule(dir), "a dangling go.mod is none, as os.Stat finds it")
+	key := "gomod\x00" + dir
+	f := g.ws.facts[key]
+	require.NotNil(t, f)
+	levels := func(f *wsFact) map[string]int {
+		n := map[string]int{}
+		for _, s := range f.stamps {
+			if s.level != "" {
+				n[s.level]++
+			}
+		}
+		return n
+	}
+	assert.Equal(t, 2, levels(f)[dir], "go.work and go.mod")
+	assert.Equal(t, 2, levels(f)[a])
+
+	require.Equal(t, modFact{}, g.ws.goModule(dir))
+	aged := g.ws.facts[key]
+	require.NotSame(t, f, aged, "the aged directories' stamps replace their entries'")
+	assert.Zero(t, levels(aged)[dir])
+	assert.Zero(t, levels(aged)[a])
+	assert.Less(t, len(aged.stamps), len(f.stamps))
+
+	require.NoError(t, os.WriteFile(filepath.Join(base, "target.mod"), []byte("module x\n"), 0o644))
+	assert.False(t, aged.valid(), "the link's target is stamped still")
+	assert.Equal(t, modFact{dir: a, mod: true}, g.ws.goModule(dir))
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.work"), []byte("go 1.22\n"), 0o644))
+	assert.Equal(t, modFact{dir: dir, work: true}, g.ws.goModule(dir), "a go.work made below")
+	// The kept fact decides as a fresh Guard does.
+	for _, cmd := range []string{"go version", "go list -m", "go test ./..."} {
+		v, fresh := wsJudgeIn(t, g, base, dir, cmd), wsJudgeIn(t, wsGuard(t, false), base, dir, cmd)
+		assert.Equal(t, fresh.Decision, v.Decision, "%s: %s", cmd, v.Reason)
+		assert.Equal(t, fresh.Reason, v.Reason, cmd)
+	}
+}

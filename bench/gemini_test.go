@@ -30,17 +30,33 @@ func newFrontDoor(tb testing.TB) *frontDoor {
 	tb.Helper()
 	tmp, err := filepath.EvalSymlinks(tb.TempDir())
 	require.NoError(tb, err)
-	f := &frontDoor{dir: filepath.Join(tmp, "proj"), home: filepath.Join(tmp, "home")}
-	require.NoError(tb, os.MkdirAll(filepath.Join(f.dir, "src"), 0o755))
-	require.NoError(tb, os.MkdirAll(f.home, 0o755))
+	makeProject(tb, tmp)
+	return openFrontDoor(tb, tmp)
+}
+
+// makeProject makes the front door's project in tmp: proj, a git
+// repository with a few files, and home.
+func makeProject(tb testing.TB, tmp string) {
+	tb.Helper()
+	dir, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
+	require.NoError(tb, os.MkdirAll(filepath.Join(dir, "src"), 0o755))
+	require.NoError(tb, os.MkdirAll(home, 0o755))
 	for _, name := range []string{"README.md", "src/a.go", "src/b.go", "src/c.go", "src/d.go"} {
-		require.NoError(tb, os.WriteFile(filepath.Join(f.dir, name), []byte("package src\n"), 0o644))
+		require.NoError(tb, os.WriteFile(filepath.Join(dir, name), []byte("package src\n"), 0o644))
 	}
 	git := exec.Command("sh", "-c", "git init -q && git add -A && git -c user.name=bench -c user.email=bench@example.com commit -qm init")
-	git.Dir = f.dir
-	git.Env = append(os.Environ(), "HOME="+f.home, "GIT_CONFIG_NOSYSTEM=1")
+	git.Dir = dir
+	git.Env = append(os.Environ(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1")
 	out, err := git.CombinedOutput()
 	require.NoError(tb, err, "%s", out)
+}
+
+// openFrontDoor opens the front door over the project makeProject made
+// in tmp.
+func openFrontDoor(tb testing.TB, tmp string) *frontDoor {
+	tb.Helper()
+	f := &frontDoor{dir: filepath.Join(tmp, "proj"), home: filepath.Join(tmp, "home")}
+	var err error
 	f.p, err = runtime.Open(runtime.Workspace{Dir: f.dir, Home: f.home, Rules: permission.Config{
 		Default: permission.Ask,
 		DefaultFor: map[permission.Kind]permission.Decision{

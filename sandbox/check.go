@@ -71,12 +71,12 @@ func (s *Sandbox) judge(path string, write, command bool) (real string, d permis
 		op = "write"
 	}
 	refuse := refuser(op, path)
-	w := walker{collect: true, command: command}
+	w := walker{collect: true, command: command, memo: s.look}
 	r, err := s.resolve(&w, path)
 	if err != nil {
 		return refuse(err)
 	}
-	st, exists, serr := statPath(r, false)
+	st, exists, serr := w.stat(r)
 	cands := []string{r}
 	if !sameLexical(r, s.workDir, path) {
 		lexical := path

@@ -28,6 +28,6 @@ func (c Commands) Judge(path string, write bool) (real string, d permission.Deci
 
 // Resolve is [Sandbox.Resolve] for a path another process opens.
 func (c Commands) Resolve(path string) (string, error) {
-	w := walker{command: true}
+	w := walker{command: true, memo: c.s.look}
 	return c.s.resolve(&w, path)
 }

@@ -19,3 +19,5 @@ func (f *fileStat) isLink() bool     { return false }
 func statPath(p string, follow bool) (fileStat, bool, error) {
 	return fileStat{}, false, errUnsupported
 }
+
+func fileStatOf(*statBuf) fileStat { return fileStat{} }

@@ -31,8 +31,13 @@ func statPath(p string, follow bool) (fileStat, bool, error) {
 		}
 		return fileStat{}, false, err
 	}
+	return fileStatOf(&st), true, nil
+}
+
+// fileStatOf is what statPath keeps of st.
+func fileStatOf(st *syscall.Stat_t) fileStat {
 	return fileStat{
 		dev: uint64(st.Dev), ino: uint64(st.Ino), nlink: uint64(st.Nlink),
-		mode: uint32(st.Mode) & syscall.S_IFMT, size: int64(st.Size), ctime: ctimeOf(&st),
-	}, true, nil
+		mode: uint32(st.Mode) & syscall.S_IFMT, size: int64(st.Size), ctime: ctimeOf(st),
+	}
 }

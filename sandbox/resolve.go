@@ -54,7 +54,16 @@ type walker struct {
 	// the directories entered since it was opened.
 	anchor, anchorLen, since int
 	links                    []string // those locations, when collect is set
-	buf                      [256]byte
+	// final is the lstat of the walk's result when its last step looked
+	// it up and found no link (finalOK), or found nothing (finalOK, and
+	// finalMissing): the caller need not ask again.
+	final        fileStat
+	finalOK      bool
+	finalMissing bool
+	finalPath    string // the walk's result, when finalOK
+	// memo keeps the lookups of a view of one decision (nil: none).
+	memo *lookups
+	buf  [256]byte
 }
 
 // walk resolves path (which validate accepted), taking a relative path
@@ -69,6 +78,7 @@ type walker struct {
 // step: the walk costs time linear in the path's depth, not quadratic.
 func (w *walker) walk(orig, path, wd string) (string, error) {
 	w.anchor, w.anchorLen, w.since = atCwd, 0, 0
+	w.finalOK, w.finalMissing, w.finalPath = false, false, ""
 	defer w.unanchor()
 	buf := w.buf[:0]
 	rest := path
@@ -103,6 +113,7 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 			continue
 		}
 		if name == ".." {
+			w.finalOK = false
 			// buf holds no links, so its lexical parent is its real parent.
 			if i := bytes.LastIndexByte(buf, '/'); i > 0 {
 				buf = buf[:i]
@@ -125,7 +136,8 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 		if len(buf) > maxPath {
 			return "", pathErr(ErrInvalidPath, orig, "", "resolved path is longer than "+strconv.Itoa(maxPath)+" bytes", nil)
 		}
-		kind, err := w.lstat(buf, &st)
+		kind, fs, err := w.lstat(buf, &st)
+		w.note(kind, fs, err)
 		if err != nil {
 			switch {
 			case isNotExist(err):
@@ -184,7 +196,38 @@ func (w *walker) walk(orig, path, wd string) (string, error) {
 	if len(buf) > 1 && buf[len(buf)-1] == '/' {
 		buf = buf[:len(buf)-1]
 	}
-	return string(buf), nil
+	return w.result(buf), nil
+}
+
+// note keeps what the walk's latest lookup said, for stat.
+func (w *walker) note(kind fileKind, fs fileStat, err error) {
+	w.finalMissing = err != nil && isNotExist(err)
+	w.finalOK = err == nil && kind != kindLink || w.finalMissing
+	if err == nil {
+		w.final = fs
+	}
+}
+
+// result is the walk's result, buf, which the latest lookup answers for
+// when it looked buf up.
+func (w *walker) result(buf []byte) string {
+	out := string(buf)
+	if w.finalOK {
+		w.finalPath = out
+	}
+	return out
+}
+
+// stat is statPath(r, false) for the result r of the walk, answered by
+// the walk's own last lookup when that looked r up.
+func (w *walker) stat(r string) (fileStat, bool, error) {
+	switch {
+	case !w.finalOK || w.finalPath != r:
+		return statPath(r, false)
+	case w.finalMissing:
+		return fileStat{}, false, nil
+	}
+	return w.final, true, nil
 }
 
 // anchorEvery is how many directories a walk enters before it anchors
@@ -194,12 +237,14 @@ const anchorEvery = 8
 // atCwd stands for no anchor: lookups take the whole absolute path.
 const atCwd = -100
 
-// lstat looks up buf, relative to the anchor when there is one.
-func (w *walker) lstat(buf []byte, st *statBuf) (fileKind, error) {
+// lstat looks up buf, relative to the anchor when there is one, and
+// returns what statPath keeps of the answer.
+func (w *walker) lstat(buf []byte, st *statBuf) (fileKind, fileStat, error) {
 	if w.anchor == atCwd {
-		return lstatKind(buf, st)
+		return w.memo.lstat(buf, st)
 	}
-	return lstatAt(w.anchor, buf[w.anchorLen+1:], st)
+	kind, err := lstatAt(w.anchor, buf[w.anchorLen+1:], st)
+	return kind, fileStatOf(st), err
 }
 
 // reanchor anchors lookups at the directory buf names (an existing one,

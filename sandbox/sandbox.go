@@ -40,6 +40,10 @@ type Sandbox struct {
 
 	pinOnce sync.Once
 	pinned  *identities
+	// look keeps a view's lookups (see lookups), in viewLookups; nil on
+	// a sandbox.
+	look        *lookups
+	viewLookups lookups
 	// listedDirs, on a view, are the directories CheckListed resolved,
 	// and whether each is its own resolved path.
 	listedDirs sync.Map
@@ -49,16 +53,20 @@ type Sandbox struct {
 // does, but revalidates the protected and secret locations found by
 // identity once, when it first needs them, and holds them for every
 // path it judges after, where s revalidates them for each path (a stat
-// of each file they depend on). A host takes a view for each tool call
-// and drops it after: a change to the file system after the view first
-// judged is seen by the next view, not by this one. A view of a view is
-// itself; Pin of nil is nil.
+// of each file they depend on); and it looks each directory and file on
+// the way of the paths it judges up once, where s looks them up for each
+// path (links and missing entries are looked up each time). A host takes
+// a view for each tool call and drops it after: a change to the file
+// system after the view first judged is seen by the next view, not by
+// this one. A view of a view is itself; Pin of nil is nil.
 func (s *Sandbox) Pin() *Sandbox {
 	if s == nil || s.base != nil {
 		return s
 	}
-	return &Sandbox{roots: s.roots, workDir: s.workDir, home: s.home, protected: s.protected,
+	v := &Sandbox{roots: s.roots, workDir: s.workDir, home: s.home, protected: s.protected,
 		secret: s.secret, mounts: s.mounts, base: s}
+	v.look = &v.viewLookups
+	return v
 }
 
 // New builds a sandbox from cfg. Every root and the working directory are
@@ -203,6 +211,9 @@ var none = &Sandbox{}
 // on it without a race, do the I/O through an [FS].
 func (s *Sandbox) Resolve(path string) (string, error) {
 	var w walker
+	if s != nil {
+		w.memo = s.look
+	}
 	return s.resolve(&w, path)
 }
 

@@ -20,7 +20,7 @@ func (s *Sandbox) Secret(path string) (pattern string, ok bool) {
 	if s == nil || validate(path) != nil {
 		return "", false
 	}
-	w := walker{collect: true}
+	w := walker{collect: true, memo: s.look}
 	var buf [8]string
 	cands := buf[:0]
 	if r, err := w.walk(path, path, s.workDir); err == nil {
@@ -49,7 +49,7 @@ func (s *Sandbox) Protected(path string) (pattern string, ok bool) {
 	if s == nil || validate(path) != nil {
 		return "", false
 	}
-	w := walker{collect: true}
+	w := walker{collect: true, memo: s.look}
 	var buf [8]string
 	cands := buf[:0]
 	if r, err := w.walk(path, path, s.workDir); err == nil {
