@@ -7,6 +7,8 @@ require (
 	github.com/toolgate/toolgate v0.3.0
 )
 
+require golang.org/x/sys v0.49.0 // indirect
+
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 	github.com/google/jsonschema-go v0.4.2 // indirect
