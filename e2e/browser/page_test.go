@@ -201,8 +201,17 @@ func TestApprovalPageInChromium(t *testing.T) {
 	assert.Equal(t, permission.Allow, v.Decision, v.Reason)
 	assert.Equal(t, "person:allow-always", string(v.Rule))
 	assert.Contains(t, v.Reason, "; added project rules Bash(make build)", "the scope the person chose, named")
-	status, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#status`)))
-	require.NoError(t, err)
+	// The card leaves when the event stream brings the new pending list,
+	// which may come before the answer's own response sets the status
+	// line: wait for the status, a bounded while.
+	var status string
+	for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(20 * time.Millisecond) {
+		status, err = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#status`)))
+		require.NoError(t, err)
+		if strings.HasPrefix(status, "answered") {
+			break
+		}
+	}
 	assert.Equal(t, "answered Bash: allow always for the project "+dir+" (every session in it)", status)
 
 	// "d" denies the next one.
