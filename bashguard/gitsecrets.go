@@ -222,15 +222,28 @@ func (a *analyzer) gitConfigSecrets(c *verdictAcc, s *spec, v *argv, f *specFact
 	if !ok {
 		return
 	}
+	a.gitPrintsSecrets(c, s, f, pick, f.has("--name-only"))
+}
+
+// gitVarSecrets asks for git var -l, which prints every key of the
+// configs as git config --list does.
+func (a *analyzer) gitVarSecrets(c *verdictAcc, s *spec, _ *argv, f *specFacts) {
+	if f.has("-l") {
+		a.gitPrintsSecrets(c, s, f, func(string) bool { return true }, false)
+	}
+}
+
+// gitPrintsSecrets asks when a key pick chooses from the configs of f's
+// scope holds a credential (in its name only, with nameOnly).
+func (a *analyzer) gitPrintsSecrets(c *verdictAcc, s *spec, f *specFacts, pick func(string) bool, nameOnly bool) {
 	found, why := a.gitScopeSecrets(f)
 	if why != "" {
-		c.add(permission.Ask, RulePathSecret, "git config prints the user's config, "+why, false)
+		c.add(permission.Ask, RulePathSecret, s.name+" prints the user's config, "+why, false)
 		return
 	}
-	nameOnly := f.has("--name-only")
 	for _, sec := range found {
 		if (sec.inName || !nameOnly) && pick(sec.name) {
-			c.addf(permission.Ask, RulePathSecret, "git config prints "+sec.name+" from "+homeShort(a.g.pol.Home, sec.file), ", which holds "+sec.what, "", false)
+			c.addf(permission.Ask, RulePathSecret, s.name+" prints "+sec.name+" from "+homeShort(a.g.pol.Home, sec.file), ", which holds "+sec.what, "", false)
 			return
 		}
 	}
