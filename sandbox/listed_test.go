@@ -1,8 +1,11 @@
+//go:build unix
+
 package sandbox_test
 
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,6 +22,12 @@ import (
 func TestCheckListedAgreesWithCheckPath(t *testing.T) {
 	base, plant := buildLayout(t)
 	plant()
+	// Names a hostile repository may plant: a newline, a trailing space,
+	// look-alike characters, a secret name in another case, a FIFO.
+	for _, name := range []string{"a\nb", ".env ", ".еnv", ".ENV", "id_rsa\u200b", "-rf", "*"} {
+		require.NoError(t, os.WriteFile(filepath.Join(base, "proj", name), []byte("x"), 0o644))
+	}
+	require.NoError(t, syscall.Mkfifo(filepath.Join(base, "proj", "fifo.pem"), 0o644))
 	proj, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{proj, filepath.Join(base, "proj2"), home}, WorkDir: proj, Home: home})
 	require.NoError(t, err)
