@@ -365,15 +365,23 @@ func (f *FS) Glob(pattern string) ([]string, error) {
 		var w walker
 		return nil, sb.outside(&w, pattern, base)
 	}
-	rb := rel(base, sb.roots[i])
-	fsys, err := fs.Sub(f.roots[i].FS(), rb)
+	return globIn(f.roots[i], rel(base, sb.roots[i]), base, rest, pattern, func(m string) bool {
+		_, err := sb.Resolve(m)
+		return err == nil
+	})
+}
+
+// globIn walks the doublestar pattern rest below rb, a directory of root
+// that base names, without descending into links, and returns the
+// absolute matches keep keeps, sorted.
+func globIn(root *os.Root, rb, base, rest, pattern string, keep func(string) bool) ([]string, error) {
+	fsys, err := fs.Sub(root.FS(), rb)
 	if err != nil {
 		return nil, fixErr(err, pattern)
 	}
 	var out []string
 	err = doublestar.GlobWalk(fsys, rest, func(p string, _ fs.DirEntry) error {
-		m := joinRel(base, ".", p)
-		if _, err := sb.Resolve(m); err == nil {
+		if m := joinRel(base, ".", p); keep(m) {
 			out = append(out, m)
 		}
 		return nil

@@ -226,20 +226,5 @@ func (f *FS) globOutside(pattern string, err error) ([]string, error) {
 		return nil, pathErr(ErrOutsideRoots, pattern, pe.Resolved, pe.Reason+"; its place could not be opened: "+oerr.Error(), oerr)
 	}
 	defer root.Close()
-	fsys, oerr := fs.Sub(root.FS(), rb)
-	if oerr != nil {
-		return nil, fixErr(oerr, pattern)
-	}
-	var out []string
-	oerr = doublestar.GlobWalk(fsys, rest, func(p string, _ fs.DirEntry) error {
-		if m := joinRel(l.Real, ".", p); f.listed(m) {
-			out = append(out, m)
-		}
-		return nil
-	}, doublestar.WithNoFollow())
-	if oerr != nil {
-		return nil, oerr
-	}
-	slices.Sort(out)
-	return out, nil
+	return globIn(root, rb, l.Real, rest, pattern, f.listed)
 }
