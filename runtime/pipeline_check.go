@@ -164,13 +164,24 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 
 	// 7. Ask a person.
 	if v.Decision == permission.Ask {
+		q := question{always: alwaysRules(call.Tool, &c)}
+		q.script, q.commands = shellOf(&v, traits.CommandFields, members)
 		if p.cfg.Asker != nil {
-			v = a.ask(ctx, call, v, alwaysRules(call.Tool, &c))
+			v = a.ask(ctx, call, v, &q)
 		} else {
-			v = a.park(ctx, call, v, alwaysRules(call.Tool, &c))
+			v = a.park(ctx, call, v, &q)
 		}
 	}
 	return v
+}
+
+// question is what an Ask puts to the person beside the verdict: the
+// session rules an "allow always" adds, and for a shell call the script
+// and its simple commands.
+type question struct {
+	always   []string
+	script   string
+	commands []store.ApprovalCommand
 }
 
 func (a *agent) silentDeny(v Verdict, reason string) Verdict {
@@ -180,16 +191,15 @@ func (a *agent) silentDeny(v Verdict, reason string) Verdict {
 }
 
 // ask puts an Ask verdict to the person and records an "allow always".
-// always are the session rules an "allow always" adds.
-func (a *agent) ask(ctx context.Context, call Call, v Verdict, always []string) Verdict {
+func (a *agent) ask(ctx context.Context, call Call, v Verdict, q *question) Verdict {
 	req := approval.Request{ID: call.ID, Session: a.l7.ID(), Tool: call.Tool, Input: v.Input, Layer: v.Layer, Rule: string(v.Rule), Reason: v.Reason}
 	for _, cmd := range v.Commands {
 		req.Commands = append(req.Commands, cmd.Args)
 	}
-	req.AlwaysRules = always
-	req.Explanation = explain(call.Tool, v)
+	req.AlwaysRules = q.always
+	req.Explanation = explain(call.Tool, &v)
 	req.Agent = a.name
-	req.Script, req.ScriptCommands = a.shellOf(call.Tool, v)
+	req.Script, req.ScriptCommands = q.script, q.commands
 	// The question ends with the call's ctx or with the session, whichever
 	// ends first: a host's ctx is often not the session's.
 	ctx, stop := a.withSession(ctx)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,9 +47,9 @@ const RuleParkedFull permission.RuleID = "runtime:parked-full"
 const parkedEvictor = "toolgate (too many waiting)"
 
 // parkedSet is what a pipeline has parked and not yet seen answered, by
-// session, each with when it expires. Guarded by stores.mu.
+// session, each session's in the order they expire. Guarded by stores.mu.
 type parkedSet struct {
-	bySession map[string]map[string]parkedEntry // session → ticket → entry
+	bySession map[string][]parkedEntry // session → its entries, the first to expire first
 	n         int
 	// doomed are the tickets denied to make room before their approval
 	// was in the store, with the reason: their own park answers them
@@ -56,11 +57,18 @@ type parkedSet struct {
 	doomed map[string]string
 }
 
-// parkedEntry is one parked approval: when it expires, and whether it is
-// in the store yet (a reserved slot is counted before it is).
+// parkedEntry is one parked approval: its ticket, when it expires, and
+// whether it is in the store yet (a reserved slot is counted before it
+// is).
 type parkedEntry struct {
+	ticket  string
 	expires time.Time
 	put     bool
+}
+
+// before orders entries by when they expire, then by ticket.
+func (e *parkedEntry) before(o *parkedEntry) bool {
+	return e.expires.Before(o.expires) || e.expires.Equal(o.expires) && e.ticket < o.ticket
 }
 
 // evicted is an approval to answer with a Deny to make room, and why.
@@ -75,39 +83,35 @@ type evicted struct {
 // until at most max, and perSession of session, wait with the new one,
 // each with the reason that names the bound it made room under. It
 // returns those already in the store, for the caller to answer; one not
-// yet there is answered by its own park (parkedPut).
+// yet there is answered by its own park (parkedPut). Once a bound is
+// reached, its cost is the number of sessions with approvals parked (the
+// first of each is the oldest), not the number of approvals.
 func (s *stores) parkReserve(session, ticket string, expires, now time.Time, max, perSession int) []evicted {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ps := &s.parked
 	var evict []evicted
-	deny := func(id string, put bool, why string) {
-		if put {
-			evict = append(evict, evicted{id, why})
+	deny := func(e parkedEntry, why string) {
+		if e.put {
+			evict = append(evict, evicted{e.ticket, why})
 			return
 		}
 		if ps.doomed == nil {
 			ps.doomed = map[string]string{}
 		}
-		ps.doomed[id] = why
+		ps.doomed[e.ticket] = why
 	}
 	if ps.n >= max || len(ps.bySession[session]) >= perSession {
-		for sid, ts := range ps.bySession {
-			for id, e := range ts {
-				if !now.Before(e.expires) {
-					ps.forget(sid, id)
-				}
-			}
+		for sid := range ps.bySession {
+			ps.expire(sid, now)
 		}
 		for len(ps.bySession[session]) >= perSession {
-			why := fullReason("its session's bound of "+strconv.Itoa(perSession), len(ps.bySession[session]), "in the session", ps.n, max)
-			id, put := ps.forgetOldest(session)
-			deny(id, put, why)
+			why := fullReason("its session's bound of ", perSession, len(ps.bySession[session]), "in the session", ps.n, max)
+			deny(ps.forgetFirst(session), why)
 		}
 		for ps.n >= max {
-			why := fullReason("the pipeline's bound of "+strconv.Itoa(max), ps.n, "in the pipeline", ps.n, max)
-			id, put := ps.forgetOldest("")
-			deny(id, put, why)
+			why := fullReason("the pipeline's bound of ", max, ps.n, "in the pipeline", ps.n, max)
+			deny(ps.forgetFirst(ps.oldestSession()), why)
 		}
 	}
 	ps.add(session, ticket, expires)
@@ -125,71 +129,113 @@ func (s *stores) parkedPut(session, ticket string) (string, bool) {
 		delete(ps.doomed, ticket)
 		return why, true
 	}
-	if e, ok := ps.bySession[session][ticket]; ok {
-		e.put = true
-		ps.bySession[session][ticket] = e
+	es := ps.bySession[session]
+	if i := indexTicket(es, ticket); i >= 0 {
+		es[i].put = true
 	}
 	return "", false
 }
 
 // fullReason is the reason of an approval denied to make room: which
 // bound was reached, with how many pending there and in the pipeline.
-func fullReason(bound string, n int, where string, total, max int) string {
-	r := "denied by toolgate to make room: " + bound + " approvals waiting for a person was reached (" +
-		strconv.Itoa(n) + " pending " + where
+func fullReason(bound string, size, n int, where string, total, max int) string {
+	b := make([]byte, 0, 240)
+	b = append(b, "denied by toolgate to make room: "...)
+	b = append(b, bound...)
+	b = strconv.AppendInt(b, int64(size), 10)
+	b = append(b, " approvals waiting for a person was reached ("...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	b = append(b, " pending "...)
+	b = append(b, where...)
 	if where != "in the pipeline" {
-		r += ", " + strconv.Itoa(total) + " of " + strconv.Itoa(max) + " in the pipeline"
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, int64(total), 10)
+		b = append(b, " of "...)
+		b = strconv.AppendInt(b, int64(max), 10)
+		b = append(b, " in the pipeline"...)
 	}
-	return r + "), and this was the oldest; ask again"
+	b = append(b, "), and this was the oldest; ask again"...)
+	return string(b)
+}
+
+// indexTicket returns the index of ticket in es, or -1.
+func indexTicket(es []parkedEntry, ticket string) int {
+	for i := range es {
+		if es[i].ticket == ticket {
+			return i
+		}
+	}
+	return -1
 }
 
 // forget drops ticket of session.
 func (ps *parkedSet) forget(session, ticket string) {
-	ts := ps.bySession[session]
-	if _, ok := ts[ticket]; !ok {
+	es := ps.bySession[session]
+	if i := indexTicket(es, ticket); i >= 0 {
+		ps.drop(session, es, i, i+1)
+	}
+}
+
+// drop removes es[i:j], the entries of session.
+func (ps *parkedSet) drop(session string, es []parkedEntry, i, j int) {
+	es = slices.Delete(es, i, j)
+	ps.n -= j - i
+	if len(es) == 0 {
+		delete(ps.bySession, session)
 		return
 	}
-	delete(ts, ticket)
-	ps.n--
-	if len(ts) == 0 {
-		delete(ps.bySession, session)
+	ps.bySession[session] = es
+}
+
+// expire drops the entries of session that expired by now.
+func (ps *parkedSet) expire(session string, now time.Time) {
+	es := ps.bySession[session]
+	i := 0
+	for i < len(es) && !now.Before(es[i].expires) {
+		i++
+	}
+	if i > 0 {
+		ps.drop(session, es, 0, i)
 	}
 }
 
-// forgetOldest drops and returns the ticket that expires first, of
-// session, or of any session when session is "", and whether it is in
-// the store.
-func (ps *parkedSet) forgetOldest(session string) (string, bool) {
-	var oldSID, oldID string
-	var old parkedEntry
-	for sid, ts := range ps.bySession {
-		if session != "" && sid != session {
-			continue
-		}
-		for id, e := range ts {
-			if oldID == "" || e.expires.Before(old.expires) || e.expires.Equal(old.expires) && id < oldID {
-				oldSID, oldID, old = sid, id, e
-			}
+// oldestSession returns the session whose first entry expires first.
+func (ps *parkedSet) oldestSession() string {
+	var sid string
+	var old *parkedEntry
+	for s, es := range ps.bySession {
+		if old == nil || es[0].before(old) {
+			sid, old = s, &es[0]
 		}
 	}
-	ps.forget(oldSID, oldID)
-	return oldID, old.put
+	return sid
 }
 
-// add counts ticket of session, not yet in the store.
+// forgetFirst drops and returns the entry of session that expires first.
+func (ps *parkedSet) forgetFirst(session string) parkedEntry {
+	es := ps.bySession[session]
+	e := es[0]
+	ps.drop(session, es, 0, 1)
+	return e
+}
+
+// add counts ticket of session, not yet in the store, in its place in the
+// order of expiry (almost always the last).
 func (ps *parkedSet) add(session, ticket string, expires time.Time) {
 	if ps.bySession == nil {
-		ps.bySession = map[string]map[string]parkedEntry{}
+		ps.bySession = map[string][]parkedEntry{}
 	}
-	ts := ps.bySession[session]
-	if ts == nil {
-		ts = map[string]parkedEntry{}
-		ps.bySession[session] = ts
+	es := ps.bySession[session]
+	if indexTicket(es, ticket) >= 0 {
+		return
 	}
-	if _, ok := ts[ticket]; !ok {
-		ts[ticket] = parkedEntry{expires: expires}
-		ps.n++
+	e := parkedEntry{ticket: ticket, expires: expires}
+	i := len(es)
+	for i > 0 && e.before(&es[i-1]) {
+		i--
 	}
+	ps.bySession[session] = slices.Insert(es, i, e)
+	ps.n++
 }
 
 // parkedDone forgets a parked approval that has its answer.

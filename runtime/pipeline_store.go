@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/approval"
 	"github.com/toolgate/toolgate/runtime/store"
@@ -369,29 +369,35 @@ func (p *Pipeline) saveCounters(a *agent) {
 func newTicket() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
-	return "ask-" + hex.EncodeToString(b[:])
+	var t [4 + 2*len(b)]byte
+	copy(t[:], "ask-")
+	hex.Encode(t[4:], b[:])
+	return string(t[:])
 }
 
 // park records an Ask in the store so that a person can answer it from
 // any replica; the verdict stays an Ask and carries the ticket for
 // [Pipeline.Resume]. If the store fails (or passes its deadline), the
 // call is denied, saying so.
-func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string) Verdict {
+func (a *agent) park(ctx context.Context, call Call, v Verdict, q *question) Verdict {
 	p := a.p
 	now := time.Now()
-	script, cmds := a.shellOf(call.Tool, v)
 	ap := store.Approval{
 		ID: newTicket(), Session: a.l7.ID(), Project: p.cfg.Project, User: p.cfg.User,
-		Tool: call.Tool, Input: v.Input, Agent: a.name, Script: script, Commands: cmds,
-		Reason: v.Reason, Explanation: explain(call.Tool, v),
-		AlwaysRules: always, Created: now, Expires: now.Add(p.cfg.ParkTimeout),
+		Tool: call.Tool, Input: v.Input, Agent: a.name, Script: q.script, Commands: q.commands,
+		Reason: v.Reason, Explanation: explain(call.Tool, &v),
+		AlwaysRules: q.always, Created: now, Expires: now.Add(p.cfg.ParkTimeout),
 	}
+	// The store's calls are bounded by its own deadline, not by ctx: an
+	// approval denied to make room is answered, and the new one recorded,
+	// even when ctx ends meanwhile.
+	ctx = context.WithoutCancel(ctx)
 	for _, old := range p.st.parkReserve(ap.Session, ap.ID, ap.Expires, now, p.cfg.MaxParked, p.cfg.MaxParkedPerSession) {
 		// Its Resume, if any comes, is a Deny that says why.
-		_ = p.st.st.AnswerApproval(context.WithoutCancel(ctx), old.ticket, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor,
+		_ = p.st.st.AnswerApproval(ctx, old.ticket, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor,
 			Reason: old.reason})
 	}
-	if err := p.st.st.PutApproval(context.WithoutCancel(ctx), ap); err != nil {
+	if err := p.st.st.PutApproval(ctx, ap); err != nil {
 		p.st.parkedDone(ap.Session, ap.ID)
 		// No ticket, no answer: the call cannot run.
 		v.overridden()
@@ -401,7 +407,7 @@ func (a *agent) park(ctx context.Context, call Call, v Verdict, always []string)
 	}
 	if why, doomed := p.st.parkedPut(ap.Session, ap.ID); doomed {
 		// Denied to make room while it was being put: its Resume says so.
-		_ = p.st.st.AnswerApproval(context.WithoutCancel(ctx), ap.ID, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor, Reason: why})
+		_ = p.st.st.AnswerApproval(ctx, ap.ID, store.Answer{Choice: store.ChoiceDeny, By: parkedEvictor, Reason: why})
 	}
 	v.Ticket = ap.ID
 	return v
@@ -520,21 +526,18 @@ func (p *Pipeline) resumed(ctx context.Context, ap store.Approval) (Verdict, boo
 	return v, true
 }
 
-// shellOf returns, for a shell call, the script (the first non-empty
-// command field of the verdict's input) and its simple commands as an
-// approval shows them; nothing for other calls.
-func (a *agent) shellOf(tool string, v Verdict) (string, []store.ApprovalCommand) {
+// shellOf returns, for a shell call, the script (the first non-empty of
+// the command fields among the members of the verdict's input) and its
+// simple commands as an approval shows them; nothing for other calls.
+func shellOf(v *Verdict, fields []string, members []jsonin.Member) (string, []store.ApprovalCommand) {
 	if len(v.Commands) == 0 {
 		return "", nil
 	}
 	var script string
-	if t, ok := a.toolset().Lookup(tool); ok {
-		var members map[string]json.RawMessage
-		if json.Unmarshal(v.Input, &members) == nil {
-			for _, f := range t.Traits(v.Input).CommandFields {
-				if json.Unmarshal(members[f], &script) == nil && script != "" {
-					break
-				}
+	for _, f := range fields {
+		if m := jsonin.MemberOf(members, f); m != nil {
+			if script = stringMember(m); script != "" {
+				break
 			}
 		}
 	}
@@ -545,33 +548,84 @@ func (a *agent) shellOf(tool string, v Verdict) (string, []store.ApprovalCommand
 	return script, cmds
 }
 
+// stringMember returns the text of a member whose value is a string, or
+// "".
+func stringMember(m *jsonin.Member) string {
+	switch {
+	case m.Decoded:
+		return m.Str
+	case len(m.Val) < 2 || m.Val[0] != '"':
+		return ""
+	}
+	return jsonin.DecodeString(m.Val)
+}
+
 // explain returns the layer-by-layer account of verdict v on a call of
 // tool: the decision with its layer, rule and reason, each answer it
 // overrode, and each simple command's own verdict. It is what an approval
 // page shows beside the call.
-func explain(tool string, v Verdict) string {
+func explain(tool string, v *Verdict) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s by %s", v.Decision, tool, v.Reason, v.Layer)
+	n := len(tool) + len(v.Reason) + len(v.Rule) + 48
+	for i := range v.Conflicts.Len() {
+		c := v.Conflicts.At(i)
+		n += len(c.Rule) + len(c.Reason) + 48
+	}
+	for _, c := range v.Commands {
+		n += len(c.Pos) + len(c.Rule) + len(c.Reason) + 48
+		for _, a := range c.Args {
+			n += len(a) + 1
+		}
+	}
+	b.Grow(n)
+	line := func(d permission.Decision, l permission.Layer, rule permission.RuleID) {
+		b.WriteString(d.String())
+		b.WriteString(" by ")
+		b.WriteString(l.String())
+		if rule != "" {
+			b.WriteString(" (rule ")
+			b.WriteString(string(rule))
+			b.WriteByte(')')
+		}
+	}
+	b.WriteString(v.Decision.String())
+	b.WriteByte(' ')
+	b.WriteString(tool)
+	b.WriteString(": ")
+	b.WriteString(v.Reason)
+	b.WriteString(" by ")
+	b.WriteString(v.Layer.String())
 	if v.Rule != "" {
-		fmt.Fprintf(&b, " (rule %s)", v.Rule)
+		b.WriteString(" (rule ")
+		b.WriteString(string(v.Rule))
+		b.WriteByte(')')
 	}
 	b.WriteByte('\n')
-	for c := range v.Conflicts.All() {
-		fmt.Fprintf(&b, "  overrode %s by %s", c.Decision, c.Layer)
-		if c.Rule != "" {
-			fmt.Fprintf(&b, " (rule %s)", c.Rule)
-		}
+	for i := range v.Conflicts.Len() {
+		c := v.Conflicts.At(i)
+		b.WriteString("  overrode ")
+		line(c.Decision, c.Layer, c.Rule)
 		if c.Reason != "" {
-			fmt.Fprintf(&b, ": %s", c.Reason)
+			b.WriteString(": ")
+			b.WriteString(c.Reason)
 		}
 		b.WriteByte('\n')
 	}
 	for _, c := range v.Commands {
-		fmt.Fprintf(&b, "  command %s at %s: %s by %s", strings.Join(c.Args, " "), c.Pos, c.Decision, c.Layer)
-		if c.Rule != "" {
-			fmt.Fprintf(&b, " (rule %s)", c.Rule)
+		b.WriteString("  command ")
+		for i, a := range c.Args {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(a)
 		}
-		fmt.Fprintf(&b, ": %s\n", c.Reason)
+		b.WriteString(" at ")
+		b.WriteString(c.Pos)
+		b.WriteString(": ")
+		line(c.Decision, c.Layer, c.Rule)
+		b.WriteString(": ")
+		b.WriteString(c.Reason)
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

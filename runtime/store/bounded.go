@@ -22,9 +22,15 @@ var ErrTimeout = errors.New("store: no answer before the deadline")
 // (its late result is dropped). A stalled database thus costs the caller
 // the timeout, never a hang. Create it with [Bound]; it is safe for
 // concurrent use.
+//
+// A store that never waits ([Memory]: its calls hold a lock over memory
+// and return) is called on the caller's goroutine: it has no deadline to
+// miss, and a goroutine and a timer per call would cost it more than the
+// call itself.
 type Bounded struct {
-	st Store
-	d  time.Duration
+	st     Store
+	d      time.Duration
+	direct bool // st never waits: call it on the caller's goroutine
 }
 
 var _ Store = (*Bounded)(nil)
@@ -38,7 +44,22 @@ func Bound(st Store, timeout time.Duration) *Bounded {
 	if b, ok := st.(*Bounded); ok {
 		st = b.st
 	}
-	return &Bounded{st: st, d: timeout}
+	return &Bounded{st: st, d: timeout, direct: neverWaits(st)}
+}
+
+// immediate is implemented by a store whose every call returns at once,
+// never waiting on I/O, another process or a lock held across one. The
+// method returns the store that makes the promise: a type that embeds
+// such a store inherits the method but not the promise (it may override a
+// call with one that waits), and neverWaits tells them apart.
+type immediate interface {
+	immediateStore() Store
+}
+
+// neverWaits reports whether st itself promises that its calls never wait.
+func neverWaits(st Store) bool {
+	i, ok := st.(immediate)
+	return ok && i.immediateStore() == st
 }
 
 // Timeout returns the bound of each call.
@@ -50,10 +71,35 @@ func (b *Bounded) Unwrap() Store { return b.st }
 // grace is how long a store has to return once its deadline passed.
 const grace = 50 * time.Millisecond
 
+// timeoutCause is the cause of a bounded call's deadline: ErrTimeout with
+// the call and the bound, its text written only when read.
+type timeoutCause struct {
+	what string
+	d    time.Duration
+}
+
+func (e *timeoutCause) Error() string {
+	return ErrTimeout.Error() + " (" + e.what + ", " + e.d.String() + ")"
+}
+
+func (e *timeoutCause) Unwrap() error { return ErrTimeout }
+
+// panicked is the error of a store call that panicked.
+func panicked(what string, p any) error { return fmt.Errorf("store: %s panicked: %v", what, p) }
+
+// recovered turns a panic of a direct call into its error.
+func recovered(err *error, what string) {
+	if p := recover(); p != nil {
+		*err = panicked(what, p)
+	}
+}
+
 // bounded runs fn under b's deadline and returns its result, or
 // ErrTimeout (with what ctx says) once the deadline and grace passed.
+// Each method calls a store that never waits directly instead, without
+// the closure.
 func bounded[T any](ctx context.Context, b *Bounded, what string, fn func(context.Context) (T, error)) (T, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, b.d, fmt.Errorf("%w (%s, %s)", ErrTimeout, what, b.d))
+	ctx, cancel := context.WithTimeoutCause(ctx, b.d, &timeoutCause{what, b.d})
 	defer cancel()
 	type result struct {
 		v   T
@@ -64,7 +110,7 @@ func bounded[T any](ctx context.Context, b *Bounded, what string, fn func(contex
 		var r result
 		defer func() {
 			if p := recover(); p != nil {
-				r = result{err: fmt.Errorf("store: %s panicked: %v", what, p)}
+				r = result{err: panicked(what, p)}
 			}
 			done <- r
 		}()
@@ -97,48 +143,94 @@ func boundedErr(ctx context.Context, b *Bounded, what string, fn func(context.Co
 	return err
 }
 
+// The calls' names, in the errors of a timeout or a panic.
+const (
+	whatAddGrant       = "adding a grant"
+	whatGrants         = "reading grants"
+	whatPutApproval    = "recording an approval"
+	whatApproval       = "reading an approval"
+	whatPending        = "listing approvals"
+	whatAnswerApproval = "answering an approval"
+	whatCancelSession  = "cancelling a session"
+	whatCancelled      = "reading a cancellation"
+	whatSaveCounters   = "saving counters"
+	whatCounters       = "reading counters"
+)
+
 // AddGrant implements [Grants].
-func (b *Bounded) AddGrant(ctx context.Context, g Grant) error {
-	return boundedErr(ctx, b, "adding a grant", func(ctx context.Context) error { return b.st.AddGrant(ctx, g) })
+func (b *Bounded) AddGrant(ctx context.Context, g Grant) (err error) {
+	if b.direct {
+		defer recovered(&err, whatAddGrant)
+		return b.st.AddGrant(ctx, g)
+	}
+	return boundedErr(ctx, b, whatAddGrant, func(ctx context.Context) error { return b.st.AddGrant(ctx, g) })
 }
 
 // Grants implements [Grants].
-func (b *Bounded) Grants(ctx context.Context, scope Scope, key string) ([]string, error) {
-	return bounded(ctx, b, "reading grants", func(ctx context.Context) ([]string, error) { return b.st.Grants(ctx, scope, key) })
+func (b *Bounded) Grants(ctx context.Context, scope Scope, key string) (rules []string, err error) {
+	if b.direct {
+		defer recovered(&err, whatGrants)
+		return b.st.Grants(ctx, scope, key)
+	}
+	return bounded(ctx, b, whatGrants, func(ctx context.Context) ([]string, error) { return b.st.Grants(ctx, scope, key) })
 }
 
 // PutApproval implements [Approvals].
-func (b *Bounded) PutApproval(ctx context.Context, a Approval) error {
-	return boundedErr(ctx, b, "recording an approval", func(ctx context.Context) error { return b.st.PutApproval(ctx, a) })
+func (b *Bounded) PutApproval(ctx context.Context, a Approval) (err error) {
+	if b.direct {
+		defer recovered(&err, whatPutApproval)
+		return b.st.PutApproval(ctx, a)
+	}
+	return boundedErr(ctx, b, whatPutApproval, func(ctx context.Context) error { return b.st.PutApproval(ctx, a) })
 }
 
 // Approval implements [Approvals].
-func (b *Bounded) Approval(ctx context.Context, id string) (Approval, error) {
-	return bounded(ctx, b, "reading an approval", func(ctx context.Context) (Approval, error) { return b.st.Approval(ctx, id) })
+func (b *Bounded) Approval(ctx context.Context, id string) (a Approval, err error) {
+	if b.direct {
+		defer recovered(&err, whatApproval)
+		return b.st.Approval(ctx, id)
+	}
+	return bounded(ctx, b, whatApproval, func(ctx context.Context) (Approval, error) { return b.st.Approval(ctx, id) })
 }
 
 // Pending implements [Approvals].
-func (b *Bounded) Pending(ctx context.Context) ([]Approval, error) {
-	return bounded(ctx, b, "listing approvals", b.st.Pending)
+func (b *Bounded) Pending(ctx context.Context) (as []Approval, err error) {
+	if b.direct {
+		defer recovered(&err, whatPending)
+		return b.st.Pending(ctx)
+	}
+	return bounded(ctx, b, whatPending, b.st.Pending)
 }
 
 // AnswerApproval implements [Approvals].
-func (b *Bounded) AnswerApproval(ctx context.Context, id string, ans Answer) error {
-	return boundedErr(ctx, b, "answering an approval", func(ctx context.Context) error { return b.st.AnswerApproval(ctx, id, ans) })
+func (b *Bounded) AnswerApproval(ctx context.Context, id string, ans Answer) (err error) {
+	if b.direct {
+		defer recovered(&err, whatAnswerApproval)
+		return b.st.AnswerApproval(ctx, id, ans)
+	}
+	return boundedErr(ctx, b, whatAnswerApproval, func(ctx context.Context) error { return b.st.AnswerApproval(ctx, id, ans) })
 }
 
 // CancelSession implements [Cancels].
-func (b *Bounded) CancelSession(ctx context.Context, session, reason string) error {
-	return boundedErr(ctx, b, "cancelling a session", func(ctx context.Context) error { return b.st.CancelSession(ctx, session, reason) })
+func (b *Bounded) CancelSession(ctx context.Context, session, reason string) (err error) {
+	if b.direct {
+		defer recovered(&err, whatCancelSession)
+		return b.st.CancelSession(ctx, session, reason)
+	}
+	return boundedErr(ctx, b, whatCancelSession, func(ctx context.Context) error { return b.st.CancelSession(ctx, session, reason) })
 }
 
 // Cancelled implements [Cancels].
-func (b *Bounded) Cancelled(ctx context.Context, session string) (string, bool, error) {
+func (b *Bounded) Cancelled(ctx context.Context, session string) (reason string, ok bool, err error) {
+	if b.direct {
+		defer recovered(&err, whatCancelled)
+		return b.st.Cancelled(ctx, session)
+	}
 	type rc struct {
 		reason string
 		ok     bool
 	}
-	r, err := bounded(ctx, b, "reading a cancellation", func(ctx context.Context) (rc, error) {
+	r, err := bounded(ctx, b, whatCancelled, func(ctx context.Context) (rc, error) {
 		reason, ok, err := b.st.Cancelled(ctx, session)
 		return rc{reason, ok}, err
 	})
@@ -146,17 +238,25 @@ func (b *Bounded) Cancelled(ctx context.Context, session string) (string, bool, 
 }
 
 // SaveCounters implements [CounterStore].
-func (b *Bounded) SaveCounters(ctx context.Context, session string, c Counters) error {
-	return boundedErr(ctx, b, "saving counters", func(ctx context.Context) error { return b.st.SaveCounters(ctx, session, c) })
+func (b *Bounded) SaveCounters(ctx context.Context, session string, c Counters) (err error) {
+	if b.direct {
+		defer recovered(&err, whatSaveCounters)
+		return b.st.SaveCounters(ctx, session, c)
+	}
+	return boundedErr(ctx, b, whatSaveCounters, func(ctx context.Context) error { return b.st.SaveCounters(ctx, session, c) })
 }
 
 // Counters implements [CounterStore].
-func (b *Bounded) Counters(ctx context.Context, session string) (Counters, bool, error) {
+func (b *Bounded) Counters(ctx context.Context, session string) (c Counters, ok bool, err error) {
+	if b.direct {
+		defer recovered(&err, whatCounters)
+		return b.st.Counters(ctx, session)
+	}
 	type rc struct {
 		c  Counters
 		ok bool
 	}
-	r, err := bounded(ctx, b, "reading counters", func(ctx context.Context) (rc, error) {
+	r, err := bounded(ctx, b, whatCounters, func(ctx context.Context) (rc, error) {
 		c, ok, err := b.st.Counters(ctx, session)
 		return rc{c, ok}, err
 	})

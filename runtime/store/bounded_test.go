@@ -77,3 +77,20 @@ func TestBounded(t *testing.T) {
 func TestBoundedMemory(t *testing.T) {
 	storetest.Run(t, func(*testing.T) store.Store { return store.Bound(store.NewMemory(), time.Second) })
 }
+
+// A Bounded Memory is called on the caller's goroutine: no goroutine, no
+// timer, no allocation per call; a type that embeds a Memory (hanging,
+// above) is bounded as any other store.
+func TestBoundedMemoryDirect(t *testing.T) {
+	m := store.NewMemory()
+	b := store.Bound(m, time.Second)
+	ctx := t.Context()
+	require.NoError(t, b.CancelSession(ctx, "s1", "stop"))
+	allocs := testing.AllocsPerRun(100, func() {
+		reason, ok, err := b.Cancelled(ctx, "s1")
+		if err != nil || !ok || reason != "stop" {
+			panic("not cancelled")
+		}
+	})
+	assert.Zero(t, allocs, "a Bounded Memory's call allocates")
+}

@@ -292,3 +292,8 @@ func cloneRecent(r [][]byte) [][]byte {
 
 // Watch implements [Store].
 func (m *Memory) Watch(fn func(Event)) (stop func()) { return m.hub.Watch(fn) }
+
+// immediateStore promises [Bounded] that m's calls never wait: they hold
+// m's lock over memory only, and hand events to watchers without waiting
+// for them.
+func (m *Memory) immediateStore() Store { return m }
