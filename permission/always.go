@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -26,8 +27,6 @@ var broadWrappers = map[string]bool{
 	"ruby": true, "perl": true, "php": true, "lua": true, "tclsh": true, "Rscript": true,
 	"osascript": true, "pwsh": true, "powershell": true, "awk": true, "gawk": true, "mawk": true,
 }
-
-var versionedInterpreter = regexp.MustCompile(`^(python|pypy|ruby|perl|php|lua)[0-9.]+$`)
 
 // AlwaysRuleError says why [AllowAlwaysRules] refused a command.
 type AlwaysRuleError struct {
@@ -61,7 +60,8 @@ func AllowAlwaysRules(tool string, commands [][]string) ([]string, error) {
 		return nil, errors.New("permission: no commands to allow")
 	}
 	rules := make([]string, 0, len(commands))
-	seen := make(map[string]bool, len(commands))
+	var seen map[string]bool // past a few rules: a set, so that the cost stays linear
+	var b strings.Builder
 	for i, argv := range commands {
 		fail := func(reason string) ([]string, error) {
 			return nil, &AlwaysRuleError{Index: i, Command: argv, Reason: reason}
@@ -70,26 +70,82 @@ func AllowAlwaysRules(tool string, commands [][]string) ([]string, error) {
 			return fail("empty command")
 		}
 		name := path.Base(argv[0])
-		if broadWrappers[name] || versionedInterpreter.MatchString(name) {
+		if broadWrappers[name] || versionedInterpreter(name) {
 			return fail(name + " runs arbitrary code or commands: allow it once instead")
 		}
-		words := make([]string, len(argv))
+		n := len(tool) + 2
+		for _, w := range argv {
+			n += len(w) + 3
+		}
+		b.Reset()
+		b.Grow(n)
+		b.WriteString(tool)
+		b.WriteByte('(')
 		for j, w := range argv {
 			if strings.ContainsRune(w, '*') {
-				return fail("word " + fmt.Sprint(j) + " holds '*', which a rule would read as a wildcard")
+				return fail("word " + strconv.Itoa(j) + " holds '*', which a rule would read as a wildcard")
 			}
 			if strings.IndexFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-				return fail("word " + fmt.Sprint(j) + " holds a control character")
+				return fail("word " + strconv.Itoa(j) + " holds a control character")
 			}
-			words[j] = quoteWord(w)
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			writeWord(&b, w)
 		}
-		r := tool + "(" + strings.Join(words, " ") + ")"
-		if !seen[r] {
+		b.WriteByte(')')
+		r := b.String()
+		switch {
+		case seen != nil:
+			if seen[r] {
+				continue
+			}
 			seen[r] = true
-			rules = append(rules, r)
+		case slices.Contains(rules, r):
+			continue
+		case len(rules) == 8:
+			seen = make(map[string]bool, len(commands))
+			for _, x := range rules {
+				seen[x] = true
+			}
+			seen[r] = true
 		}
+		rules = append(rules, r)
 	}
 	return rules, nil
+}
+
+// versionedInterpreters are the interpreters also installed under a
+// versioned name (python3.12, perl5.36), which AllowAlwaysRules refuses
+// as it refuses the bare name.
+var versionedInterpreters = []string{"python", "pypy", "ruby", "perl", "php", "lua"}
+
+// versionedInterpreter reports whether name is one of
+// versionedInterpreters followed by a version: digits and dots.
+func versionedInterpreter(name string) bool {
+	for _, p := range versionedInterpreters {
+		if v, ok := strings.CutPrefix(name, p); ok && v != "" && strings.Trim(v, "0123456789.") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// writeWord writes w as quoteWord returns it.
+func writeWord(b *strings.Builder, w string) {
+	if w != "" && plainWord(w) {
+		b.WriteString(w)
+		return
+	}
+	b.WriteString(quoteWord(w))
+}
+
+// plainWord reports whether w holds no shell-special character.
+func plainWord(w string) bool {
+	return strings.IndexFunc(w, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+			strings.ContainsRune("-_./:=,+@%^", r))
+	}) < 0
 }
 
 // quoteWord returns w unchanged when it has no shell-special characters,
@@ -98,10 +154,7 @@ func quoteWord(w string) string {
 	if w == "" {
 		return "''"
 	}
-	if strings.IndexFunc(w, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
-			strings.ContainsRune("-_./:=,+@%^", r))
-	}) < 0 {
+	if plainWord(w) {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"

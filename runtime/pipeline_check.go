@@ -76,12 +76,16 @@ func (a *agent) check(ctx context.Context, call Call) Verdict {
 	// (checked before anything parses it): layer 7 compares calls by the
 	// canonical form (an input too big to read is compared by its bytes),
 	// and the guards read the declared fields from it.
+	// The usual input is read into room on this stack: layer 7 copies
+	// the canonical form it keeps, and nothing keeps the members.
+	var canonBuf [512]byte
+	var memberBuf [8]jsonin.Member
 	var canon []byte
 	var members []jsonin.Member
 	var cerr error
 	tooBig := len(call.Input) > p.cfg.MaxInputBytes
 	if !tooBig {
-		canon, members, cerr = jsonin.Object(call.Input, nil, nil)
+		canon, members, cerr = jsonin.Object(call.Input, canonBuf[:0], memberBuf[:0])
 	}
 	if g := a.l7.gate(call.Tool, call.Input, canon); g.Decision != permission.Allow {
 		return deny(permission.LayerRuntime, g.Rule, g.Reason)

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -556,6 +557,8 @@ func stringMember(m *jsonin.Member) string {
 		return m.Str
 	case len(m.Val) < 2 || m.Val[0] != '"':
 		return ""
+	case bytes.IndexByte(m.Val, '\\') < 0:
+		return string(m.Val[1 : len(m.Val)-1]) // a canonical string without escapes is its own text
 	}
 	return jsonin.DecodeString(m.Val)
 }

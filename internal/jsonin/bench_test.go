@@ -20,5 +20,15 @@ func BenchmarkObject(b *testing.B) {
 				}
 			}
 		})
+		// Without room given, as a Check calls it.
+		b.Run(in.name+"-alloc", func(b *testing.B) {
+			data := []byte(in.data)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := Object(data, nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

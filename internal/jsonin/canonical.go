@@ -540,11 +540,12 @@ const maxExp = 1_000_000_000
 
 // Object is [Canonical] for a JSON object: it appends the
 // canonical form of data to canon and its top-level members (sorted by
-// key, values in canonical form, aliasing the returned canonical form) to
-// members, so that callers read fields without decoding the input a
-// second time. With room enough in both, the usual tool input (see
-// flatObject) costs no allocation. Input that is not a JSON object is an
-// error.
+// key, values in canonical form, aliasing data or a canonical form of
+// their own, never canon's room) to members, so that callers read fields
+// without decoding the input a second time. With room enough in both, the
+// usual tool input (see flatObject) costs no allocation, and neither
+// buffer escapes: both may be the caller's scratch on its stack. Input
+// that is not a JSON object is an error.
 func Object(data, canon []byte, members []Member) ([]byte, []Member, error) {
 	if c, m, ok := flatObject(data, canon, members); ok {
 		return c, m, nil // valid, as flatObject checked
@@ -563,13 +564,17 @@ func scanObject(data, canon []byte, members []Member) ([]byte, []Member, error) 
 	if c.pos >= len(data) || data[c.pos] != '{' {
 		return nil, nil, errors.New("jsonin: not a JSON object")
 	}
-	buf := bytes.NewBuffer(canon)
-	buf.Grow(len(data))
+	// The scan writes into a buffer of its own (its members alias it), so
+	// that canon, often the caller's scratch, is only appended to.
+	buf := bytes.NewBuffer(make([]byte, 0, len(data)))
 	got, err := c.object(buf, true)
 	if err != nil {
 		return nil, nil, err
 	}
-	return buf.Bytes(), append(members, got...), nil
+	if cap(canon) == 0 {
+		return buf.Bytes(), append(members, got...), nil
+	}
+	return append(canon, buf.Bytes()...), append(members, got...), nil
 }
 
 // flatObject is Object for the usual shape of a tool's input,
@@ -660,6 +665,10 @@ func flatObject(data, canon []byte, members []Member) ([]byte, []Member, bool) {
 			return nil, nil, false
 		}
 	}
+	// The canonical form is data without its white space: one allocation
+	// at most for each of the outputs.
+	canon = slices.Grow(canon, len(data))
+	members = slices.Grow(members, len(sp))
 	canon = append(canon, '{')
 	for j, s := range sp {
 		if j > 0 {
