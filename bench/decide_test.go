@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -148,4 +149,45 @@ func BenchmarkDecision(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkDecisionRatio times toolgate's decision at 50 and at 10,000
+// rules alternating in one loop, so that both sizes see the same load on
+// the machine (separate runs of BenchmarkDecision do not): each round
+// decides a batch of ratioBatch calls at one size, then a batch at the
+// other, the order swapped every round, each size cycling through its own
+// 1,000 calls. It reports each size's time per decision and their ratio,
+// rules10000/rules50, the figure README's target is measured by; ns/op
+// counts a round of both batches.
+func BenchmarkDecisionRatio(b *testing.B) {
+	const ratioBatch = 100
+	small, large := build(b, engines[0], 50), build(b, engines[0], 10000)
+	batch := func(d decider, i *int) time.Duration {
+		t0 := time.Now()
+		for range ratioBatch {
+			if _, err := d.Decide(*i % nCalls); err != nil {
+				b.Fatal(err)
+			}
+			*i++
+		}
+		return time.Since(t0)
+	}
+	var ts, tl time.Duration
+	var is, il int
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		if n%2 == 0 {
+			ts += batch(small, &is)
+			tl += batch(large, &il)
+		} else {
+			tl += batch(large, &il)
+			ts += batch(small, &is)
+		}
+		n++
+	}
+	ops := float64(n * ratioBatch)
+	b.ReportMetric(float64(ts.Nanoseconds())/ops, "rules50-ns/op")
+	b.ReportMetric(float64(tl.Nanoseconds())/ops, "rules10000-ns/op")
+	b.ReportMetric(float64(tl)/float64(ts), "rules10000/rules50")
 }

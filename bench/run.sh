@@ -50,6 +50,9 @@ echo
 echo "== one decision, by policy size and engine"
 go tool benchstat -filter '.name:Decision' -row /rules -col /engine "$out"
 echo
+echo "== toolgate at 50 and at 10,000 rules, alternating in one loop"
+go tool benchstat -filter '.name:DecisionRatio' "$out"
+echo
 echo "== Pipeline.Check, every layer in order"
 go tool benchstat -filter '.name:Pipeline' "$out"
 echo

@@ -141,6 +141,9 @@ type ruleSet struct {
 	// literal prefix cut after its last "__" ("mcp__github__" for
 	// "mcp__github__*", "" for "*").
 	globs map[string]*toolRules
+	// anyTool is globs[""], the rules of a pattern with no literal "__"
+	// prefix ("*", "Web*"): tried for every call, without the lookup.
+	anyTool *toolRules
 }
 
 // compileOptions are what rule compilation needs besides the rule.
@@ -277,6 +280,7 @@ func newRuleSet(rules []*compiledRule) *ruleSet {
 		}
 		t.add(r)
 	}
+	s.anyTool = s.globs[""]
 	return s
 }
 

@@ -96,7 +96,7 @@ func (s *ruleSet) scanServer(req *Request, f *firstMatches) {
 // one ("mcp__foo__" and "mcp__foo___"), since a pattern's key may end at
 // either.
 func (s *ruleSet) scanGlobs(name string, req *Request, f *firstMatches) {
-	if t := s.globs[""]; t != nil {
+	if t := s.anyTool; t != nil {
 		t.scan(req, f)
 	}
 	for i := 0; i+2 <= len(name); i++ {

@@ -7,7 +7,8 @@
 //   - per decision with 50 rules, toolgate at least 20 times faster than
 //     cedar-go and at least 100 times faster than casbin and OPA, with no
 //     allocation;
-//   - at 10,000 rules, toolgate within twice its time at 50 rules;
+//   - at 10,000 rules, toolgate within 1.5 times its time at 50 rules,
+//     the two alternating in one loop (BenchmarkDecisionRatio);
 //   - on the 40 commands of testdata/commands.jsonl (BenchmarkGemini),
 //     Gemini CLI's PolicyEngine at least 20 times slower than toolgate's
 //     Pipeline.Check in every class of commands, and at least 5 times on
@@ -209,7 +210,7 @@ func main() {
 		}
 		fmt.Printf("- %s: %s\n", mark, fmt.Sprintf(format, args...))
 	}
-	tg50, tg10k := sec("Decision/rules=50/engine=toolgate"), sec("Decision/rules=10000/engine=toolgate")
+	tg50 := sec("Decision/rules=50/engine=toolgate")
 	for _, t := range []struct {
 		engine string
 		want   float64
@@ -219,7 +220,8 @@ func main() {
 	}
 	a := allocs("Decision/rules=50/engine=toolgate")
 	check(a == 0, "50 rules: toolgate allocates %.0f times per decision (target 0)", a)
-	check(tg50 > 0 && tg10k/tg50 <= 2, "10,000 rules: toolgate takes %.2f× its 50-rule time (target at most 2×)", tg10k/tg50)
+	ok, line := ruleRatioTargetLine(res)
+	check(ok, "%s", line)
 	if len(gem) > 0 {
 		check(len(gem) == len(cmds), "Gemini CLI: %d of the %d commands measured", len(gem), len(cmds))
 		for _, c := range geminiClasses(gem) {

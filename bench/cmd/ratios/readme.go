@@ -60,9 +60,7 @@ func writeReadme(path string, res, pkg map[string]*samples, gem []geminiRow) err
 		}
 		b.WriteString("\n")
 	}
-	if a, z := med("Decision/rules=50/engine=toolgate"), med("Decision/rules=10000/engine=toolgate"); a > 0 && z > 0 {
-		fmt.Fprintf(&b, "\nAt 10,000 rules toolgate takes %.2f× its 50-rule time.", z/a)
-	}
+	b.WriteString(ruleRatioSentence(res))
 	var layers []string
 	for _, c := range []string{"Read", "Bash", "TodoWrite"} {
 		if t := med("Pipeline/call=" + c); t > 0 {
