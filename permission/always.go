@@ -63,38 +63,10 @@ func AllowAlwaysRules(tool string, commands [][]string) ([]string, error) {
 	var seen map[string]bool // past a few rules: a set, so that the cost stays linear
 	var b strings.Builder
 	for i, argv := range commands {
-		fail := func(reason string) ([]string, error) {
-			return nil, &AlwaysRuleError{Index: i, Command: argv, Reason: reason}
+		r, why := alwaysRule(&b, tool, argv)
+		if why != "" {
+			return nil, &AlwaysRuleError{Index: i, Command: argv, Reason: why}
 		}
-		if len(argv) == 0 || argv[0] == "" {
-			return fail("empty command")
-		}
-		name := path.Base(argv[0])
-		if broadWrappers[name] || versionedInterpreter(name) {
-			return fail(name + " runs arbitrary code or commands: allow it once instead")
-		}
-		n := len(tool) + 2
-		for _, w := range argv {
-			n += len(w) + 3
-		}
-		b.Reset()
-		b.Grow(n)
-		b.WriteString(tool)
-		b.WriteByte('(')
-		for j, w := range argv {
-			if strings.ContainsRune(w, '*') {
-				return fail("word " + strconv.Itoa(j) + " holds '*', which a rule would read as a wildcard")
-			}
-			if strings.IndexFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-				return fail("word " + strconv.Itoa(j) + " holds a control character")
-			}
-			if j > 0 {
-				b.WriteByte(' ')
-			}
-			writeWord(&b, w)
-		}
-		b.WriteByte(')')
-		r := b.String()
 		switch {
 		case seen != nil:
 			if seen[r] {
@@ -113,6 +85,40 @@ func AllowAlwaysRules(tool string, commands [][]string) ([]string, error) {
 		rules = append(rules, r)
 	}
 	return rules, nil
+}
+
+// alwaysRule returns the rule allowing exactly argv, written with b, or
+// why there is none.
+func alwaysRule(b *strings.Builder, tool string, argv []string) (rule, refused string) {
+	if len(argv) == 0 || argv[0] == "" {
+		return "", "empty command"
+	}
+	name := path.Base(argv[0])
+	if broadWrappers[name] || versionedInterpreter(name) {
+		return "", name + " runs arbitrary code or commands: allow it once instead"
+	}
+	n := len(tool) + 2
+	for _, w := range argv {
+		n += len(w) + 3
+	}
+	b.Reset()
+	b.Grow(n)
+	b.WriteString(tool)
+	b.WriteByte('(')
+	for j, w := range argv {
+		if strings.ContainsRune(w, '*') {
+			return "", "word " + strconv.Itoa(j) + " holds '*', which a rule would read as a wildcard"
+		}
+		if strings.IndexFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+			return "", "word " + strconv.Itoa(j) + " holds a control character"
+		}
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		writeWord(b, w)
+	}
+	b.WriteByte(')')
+	return b.String(), ""
 }
 
 // versionedInterpreters are the interpreters also installed under a
