@@ -10,21 +10,19 @@ import (
 )
 
 // analyzer holds the state of one Judge call. It is not shared.
+//
+// It is the walker: it owns the bash semantics (the syntax tree, the
+// values variables hold, cd tracking, functions, loops, background jobs,
+// nested code). What a command model sees of the call is the embedded
+// cmdCall (model.go), and no model reaches the rest.
 type analyzer struct {
-	g      *Guard
-	sc     *scratch  // borrowed from the Guard for this call
-	dir    string    // the working directory, or "" when unknown
-	walked int       // entries looked at in the trees of recursive reads
-	paths  PathJudge // judges every path a command reaches
-	src    string    // text of the script being walked (changes for nested code)
-	depth  int       // nesting of literal shell code
-	outer  *Pos      // position of the command that holds nested code
+	cmdCall
+
+	src    string // text of the script being walked (changes for nested code)
+	depth  int    // nesting of literal shell code
+	outer  *Pos   // position of the command that holds nested code
 	ncmds  int
 	curPos syntax.Pos // position of the simple command being judged
-
-	// endless is why a command judged since the background job being
-	// walked began may not end on its own (see background.go), or "".
-	endless string
 
 	abort     string
 	abortRule permission.RuleID
@@ -32,21 +30,9 @@ type analyzer struct {
 	out    []Command
 	direct []bool // out[i] is called directly by its literal name out[i].Args[0], for function lookup
 
-	strs  []string    // arena for the words of command lines (see newArgv)
-	flags []wordFlags // arena for what those words hold
-
 	funcs   map[string]syntax.Pos // declared shell functions
 	curFunc string                // function whose body is being walked
 	edges   []funcEdge
-
-	topDone    bool      // topFact is known for topFor
-	topFor     string    // the working directory topFact is of
-	topFact    topFact   // what git finds from topFor
-	gitChecked bool      // gitWhy is known
-	gitWhy     string    // why git would use another repository, or ""
-	indexRead  bool      // index and indexTop are known
-	index      *gitIndex // what the repository's index tracks, or nil
-	indexTop   string    // the top of its work tree
 
 	// Following cd (see cdtrack.go).
 	cdOff  int    // > 0 where a cd's effect is not followed
@@ -54,23 +40,13 @@ type analyzer struct {
 	cdTo   string // where the followed cd just judged leads
 	cdDone bool   // cdTo is set
 
-	hj         HostJudge        // judges the hosts network commands reach, or nil
-	gitKeys    *gitConfigKeys   // the keys of the repository's config, once read (shared: not changed)
-	gitKeysFor string           // the working directory gitKeys is of
-	gitCfgDone bool             // gitCfg is read
-	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
-	gitCfgWhy  string           // why gitCfg cannot be read, or ""
-	cmdEnv     []envVar         // the assignments in the environment of the command being judged
-
 	vars      map[string]binding // what variables hold: loop variables (loops.go), assigned ones (vars.go)
 	file      *syntax.File       // the script being walked (changes for nested code)
 	vscan     varScan            // what scanVars found in file
 	vscanOff  bool               // the code that runs file cannot follow values
 	ifs       bool               // the script names IFS: unquoted values may split elsewhere
 	loopWalks int                // loop bodies judged for bound values
-	lastFind  *findInfo          // what the find judged last lists
 	pipeOut   *findInfo          // the pipeline walked last prints lines this find printed
-	holes     map[string]bool    // placeholders of found names in the command judged, and whether it read each as a file
 }
 
 // funcEdge records that function from calls name; fork is set when the
@@ -499,25 +475,6 @@ func (a *analyzer) testPath(c *verdictAcc, x syntax.TestExpr) {
 	if w, ok := x.(*syntax.Word); ok {
 		r := a.word(w, false)
 		a.probePath(c, r.val, r.flags, "[[")
-	}
-}
-
-// testPaths judges the paths that test or [ probes: the operand of a file
-// test, and both operands of -nt, -ot and -ef.
-func (a *analyzer) testPaths(c *verdictAcc, v *argv) {
-	end := v.len()
-	if v.vals[0] == "[" && end > 1 && v.vals[end-1] == "]" {
-		end--
-	}
-	for i := 1; i < end; i++ {
-		s := v.vals[i]
-		switch {
-		case testFileOps[s] && i+1 < end:
-			a.probePath(c, v.vals[i+1], v.flags[i+1], "test")
-		case (s == "-nt" || s == "-ot" || s == "-ef") && i+1 < end:
-			a.probePath(c, v.vals[i-1], v.flags[i-1], "test")
-			a.probePath(c, v.vals[i+1], v.flags[i+1], "test")
-		}
 	}
 }
 

@@ -37,9 +37,9 @@ const (
 // operands that name variables, unless an option makes them functions
 // (unset -f). The command itself stays unlisted (Ask); what it assigns
 // may forbid an allow rule to lift that.
-func (a *analyzer) assigner(c *verdictAcc, name string, v *argv) {
+func (m *cmdCall) assigner(c *verdictAcc, name string, v *argv) {
 	row := assigners[name]
-	f := a.judgeSpec(c, name, row.spec, v, 1)
+	f := m.judgeSpec(c, name, row.spec, v, 1)
 	if !f.hasKind(kFuncs) {
 		assignOperands(c, name, row.operands, v, f.ops)
 	}

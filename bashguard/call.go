@@ -20,23 +20,6 @@ func (v *argv) len() int        { return len(v.vals) }
 // literal reports whether word i is known before run time.
 func (v *argv) literal(i int) bool { return v.flags[i]&wDynamic == 0 }
 
-// newArgv sets v to n words, cut from the analyzer's arenas so that a
-// command line costs no allocation of its own. The words become the Args
-// of an emitted command and are never reused. (v is set in place rather
-// than returned: a returned argv is copied through memory in a way the
-// processor cannot forward.)
-func (a *analyzer) newArgv(v *argv, n int) {
-	if cap(a.strs)-len(a.strs) < n {
-		a.strs = make([]string, 0, max(n, 2*cap(a.strs), 16))
-	}
-	if cap(a.flags)-len(a.flags) < n {
-		a.flags = make([]wordFlags, 0, max(n, 2*cap(a.flags), 64))
-	}
-	s, f := len(a.strs), len(a.flags)
-	a.strs, a.flags = a.strs[:s+n], a.flags[:f+n]
-	v.vals, v.flags = a.strs[s:s+n:s+n], a.flags[f:f+n:f+n]
-}
-
 // call judges one simple command.
 func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCtx) {
 	followCd := a.cdWant

@@ -2,83 +2,27 @@ package bashguard
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
 )
 
-// code parses literal shell text (from "bash -c" or "eval") and judges it
-// command by command; the result is merged into c. The command running it
-// is at best Ask.
-func (a *analyzer) code(c *verdictAcc, text string, rule permission.RuleID, what string) {
-	a.codeJudged(c, text, rule, what, false)
+// code judges literal shell text (from "bash -c", "eval" or a wrapper)
+// command by command, through the walker; the result is merged into c.
+// The command running it is at best Ask.
+func (m *cmdCall) code(c *verdictAcc, text string, rule permission.RuleID, what string) {
+	m.w.nestedCode(c, text, rule, what, false, false)
 }
 
 // codeJudged is code; with judged set, shell code whose every command is
 // allowed by the same judgement is allowed as they are (a literal bash -c
 // script), instead of asked.
-func (a *analyzer) codeJudged(c *verdictAcc, text string, rule permission.RuleID, what string, judged bool) {
-	if a.depth >= a.g.pol.MaxDepth {
-		c.add(permission.Deny, RuleLimitDepth, "cannot be analysed: shell code nested more than "+
-			strconv.Itoa(a.g.pol.MaxDepth)+" levels deep", false)
-		return
-	}
-	if len(text) > a.g.pol.MaxScriptBytes {
-		c.add(permission.Deny, RuleLimitSize, "cannot be analysed: shell code over the size limit", false)
-		return
-	}
-	f, err := a.sc.parse(text)
-	if err != nil {
-		c.addc(permission.Deny, 0, RuleParse, parseError(err), "cannot be analysed: "+err.Error(), "", "", false)
-		return
-	}
-	start := len(a.out)
-	src, outer, fn := a.src, a.outer, a.curFunc
-	if a.outer == nil {
-		p := a.pos(a.curPos)
-		a.outer = &p
-	}
-	// The code runs in another shell (bash -c), or is parsed again
-	// (eval): loop variables bound outside are not followed into it.
-	vars := a.vars
-	a.vars = nil
-	// Its values are followed on their own, within the limits of the
-	// script that runs it.
-	outerOff := a.scanned().off
-	file, vscan, vscanOff, ifs := a.file, a.vscan, a.vscanOff, a.ifs
-	a.vscanOff = outerOff
-	a.file, a.vscan, a.ifs = f, varScan{}, ifs || strings.Contains(text, "IFS")
-	a.src, a.curFunc = text, ""
-	a.depth++
-	a.ambiguous(text, f)
-	a.stmts(f.Stmts, false, false)
-	a.depth--
-	a.src, a.outer, a.curFunc = src, outer, fn
-	a.vars = vars
-	a.file, a.vscan, a.vscanOff, a.ifs = file, vscan, vscanOff, ifs
-	inner := a.out[start:]
-	if len(inner) > 0 {
-		v := combine(inner)
-		if v.Decision == permission.Allow && judged {
-			c.allow(RuleSafe, what+" runs only commands that are allowed on their own")
-			return
-		}
-		if v.Decision != permission.Allow {
-			over := true
-			for _, ic := range inner {
-				if ic.Decision != permission.Allow && !ic.Overridable {
-					over = false
-				}
-			}
-			c.addc(v.Decision, 0, v.Rule, v.Cause, what+" runs "+v.Reason, "", "", over)
-		}
-	}
-	c.add(permission.Ask, rule, what+" runs shell code (each command is judged on its own)", true)
+func (m *cmdCall) codeJudged(c *verdictAcc, text string, rule permission.RuleID, what string, judged bool) {
+	m.w.nestedCode(c, text, rule, what, judged, false)
 }
 
 // shell judges bash, sh and the other shells.
-func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
+func (m *cmdCall) shell(c *verdictAcc, v *argv, x execCtx) {
 	l := shellOptions(v)
 	if l.unread != "" {
 		// Which word is the code, or the script, depends on what the
@@ -91,7 +35,7 @@ func (a *analyzer) shell(c *verdictAcc, v *argv, x execCtx) {
 	case l.cmd && !v.literal(l.operand):
 		c.add(permission.Ask, RuleCodeShell, "runs shell code that is only known at run time", false)
 	case l.cmd:
-		a.codeJudged(c, v.vals[l.operand], RuleCodeShell, "-c", a.shellPlain(v, l) && !x.piped)
+		m.codeJudged(c, v.vals[l.operand], RuleCodeShell, "-c", m.shellPlain(v, l) && !x.piped)
 	case l.operand >= 0 && !l.stdin:
 		c.add(permission.Ask, RuleCodeScript, "runs the script "+v.vals[l.operand]+", whose content is not analysed", true)
 	case x.piped || l.stdin:
@@ -146,7 +90,7 @@ func shellOptions(v *argv) shellLine {
 
 // shellPlain reports whether the shell v reads its literal -c code (the
 // word at operand) as the guard does, by plainShells.
-func (a *analyzer) shellPlain(v *argv, l shellLine) bool {
+func (m *cmdCall) shellPlain(v *argv, l shellLine) bool {
 	sh, ok := plainShells[v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]]
 	switch {
 	case !ok:
@@ -158,11 +102,11 @@ func (a *analyzer) shellPlain(v *argv, l shellLine) bool {
 	case sh.reads == nil:
 		return true
 	}
-	f, err := a.sc.parse(v.vals[l.operand])
+	f, err := m.sc.parse(v.vals[l.operand])
 	return err == nil && sh.reads(f)
 }
 
-func (a *analyzer) eval(c *verdictAcc, v *argv) {
+func (m *cmdCall) eval(c *verdictAcc, v *argv) {
 	if v.len() < 2 {
 		c.add(permission.Ask, RuleCodeEval, "eval without text", true)
 		return
@@ -174,16 +118,14 @@ func (a *analyzer) eval(c *verdictAcc, v *argv) {
 		}
 	}
 	// eval runs in this shell: a cd in its text is not followed.
-	a.cdOff++
-	a.code(c, strings.Join(v.vals[1:], " "), RuleCodeEval, "eval")
-	a.cdOff--
+	m.w.nestedCode(c, strings.Join(v.vals[1:], " "), RuleCodeEval, "eval", false, true)
 }
 
 // interpreter judges python, perl, node and the like by their specs
 // (specs_interp.go): no line of one is allowed, and what decides is the
 // strongest of what the scanner found (interpFinds). The files the
 // options read and write are judged too.
-func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
+func (m *cmdCall) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 	s, as := interpSpec(name)
 	if v.len() == 1 {
 		switch {
@@ -220,9 +162,9 @@ func (a *analyzer) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 	for i := range l.paths {
 		e := &l.paths[i]
 		if e.opt.kind == kRead {
-			a.readPath(c, e.val, v.flags[e.at], name)
+			m.readPath(c, e.val, v.flags[e.at], name)
 		} else {
-			a.writePath(c, e.val, v.flags[e.at], name)
+			m.writePath(c, e.val, v.flags[e.at], name)
 		}
 	}
 }
@@ -392,7 +334,7 @@ func (l *awkLine) option(c *verdictAcc, v *argv, e *scanned) {
 }
 
 // awk allows programs that only read their input and print.
-func (a *analyzer) awk(c *verdictAcc, v *argv) {
+func (m *cmdCall) awk(c *verdictAcc, v *argv) {
 	var l awkLine
 	scanSpec(awkSpec, v, 1, false, func(e *scanned) { l.option(c, v, e) })
 	ops := l.ops
@@ -411,13 +353,13 @@ func (a *analyzer) awk(c *verdictAcc, v *argv) {
 		// is a file awk reads.
 		for _, i := range l.vals {
 			if i > p && !isAssignWord(v.vals[i]) {
-				a.readPath(c, v.vals[i], v.flags[i], "awk")
+				m.readPath(c, v.vals[i], v.flags[i], "awk")
 			}
 		}
 	}
 	for _, i := range ops {
 		if !isAssignWord(v.vals[i]) {
-			a.readPath(c, v.vals[i], v.flags[i], "awk")
+			m.readPath(c, v.vals[i], v.flags[i], "awk")
 		}
 	}
 	c.allow(RuleSafe, "awk program without system(), pipes or redirection")

@@ -76,7 +76,7 @@ func awkReadsEnv(p string) bool {
 // envPrinter judges printenv and set: printenv prints the environment or
 // one variable of it; set without arguments prints every shell variable,
 // and with arguments changes shell options or the positional parameters.
-func (a *analyzer) envPrinter(c *verdictAcc, name string, v *argv) {
+func (m *cmdCall) envPrinter(c *verdictAcc, name string, v *argv) {
 	p := envPrinters[name]
 	if p.withArgs != "" && v.len() > 1 {
 		c.add(permission.Ask, "state", p.withArgs, false)

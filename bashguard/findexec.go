@@ -148,11 +148,11 @@ type findEffects struct {
 
 // findEffect records what the primary p at v.vals[i] does, and returns
 // the index of the last word it took.
-func (a *analyzer) findEffect(c *verdictAcc, v *argv, i int, p *findPrim, x execCtx, fx *findEffects) int {
+func (m *cmdCall) findEffect(c *verdictAcc, v *argv, i int, p *findPrim, x execCtx, fx *findEffects) int {
 	has := i+p.args < v.len()
 	switch p.does {
 	case findExec, findAsk:
-		return a.findExec(c, v, i, x, fx)
+		return m.findExec(c, v, i, x, fx)
 	case findDelete:
 		fx.del = true
 	case findFollow:
@@ -160,18 +160,18 @@ func (a *analyzer) findEffect(c *verdictAcc, v *argv, i int, p *findPrim, x exec
 		fx.follow = true
 	case findRead:
 		if has {
-			a.readPath(c, v.vals[i+1], v.flags[i+1], "find")
+			m.readPath(c, v.vals[i+1], v.flags[i+1], "find")
 		}
 		return i + p.args
 	case findList0:
 		// The starting points are the names the file holds.
 		if has {
-			a.listFile(c, v.vals[i+1], v.flags[i+1], "find", 0)
+			m.listFile(c, v.vals[i+1], v.flags[i+1], "find", 0)
 		}
 		return i + p.args
 	case findWrite:
 		if i+1 < v.len() {
-			a.writePath(c, v.vals[i+1], v.flags[i+1], "find")
+			m.writePath(c, v.vals[i+1], v.flags[i+1], "find")
 			c.add(permission.Ask, ArgsRule("find"), v.vals[i]+" writes to a file", true)
 		}
 		return i + p.args
@@ -182,7 +182,7 @@ func (a *analyzer) findEffect(c *verdictAcc, v *argv, i int, p *findPrim, x exec
 // findExec judges the -exec, -execdir, -ok or -okdir at v.vals[i] and
 // the command it runs, to its ";" (or "{} +"), and returns the index of
 // that end.
-func (a *analyzer) findExec(c *verdictAcc, v *argv, i int, x execCtx, fx *findEffects) int {
+func (m *cmdCall) findExec(c *verdictAcc, v *argv, i int, x execCtx, fx *findEffects) int {
 	s := v.vals[i]
 	k := i + 1
 	for k < v.len() && v.vals[k] != ";" && !(v.vals[k] == "+" && v.vals[k-1] == "{}") {
@@ -197,9 +197,9 @@ func (a *analyzer) findExec(c *verdictAcc, v *argv, i int, x execCtx, fx *findEf
 	var sub verdictAcc
 	asFiles := false
 	if onFound {
-		sub, asFiles = a.judgeOnFound(c, s+" ", &execArgs, "{}", execCtx{fork: x.fork})
+		sub, asFiles = m.judgeOnFound(c, s+" ", &execArgs, "{}", execCtx{fork: x.fork})
 	} else {
-		sub = a.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
+		sub = m.wrapped(c, s+" ", &execArgs, execCtx{fork: x.fork})
 	}
 	// Rules hold for the command it runs, as for a process wrapper's;
 	// find's own expression does more, so an allow rule for that command
@@ -223,9 +223,9 @@ func (a *analyzer) findExec(c *verdictAcc, v *argv, i int, x execCtx, fx *findEf
 // scanFind reads the starting points and the expression of find from v:
 // starts are the indexes of the starting points, expr the first word of
 // the expression.
-func (a *analyzer) scanFind(v *argv, starts []int, expr int, follow bool) *findInfo {
+func (m *cmdCall) scanFind(v *argv, starts []int, expr int, follow bool) *findInfo {
 	fi := &findInfo{follow: follow, paths: true, filter: findFilter{maxDepth: -1}}
-	a.findStartNames(fi, v, starts)
+	m.findStartNames(fi, v, starts)
 	var e findListing
 	for i := expr; i < v.len(); i++ {
 		if !v.literal(i) {
@@ -248,13 +248,13 @@ func (a *analyzer) scanFind(v *argv, starts []int, expr int, follow bool) *findI
 
 // findStartNames records the starting points in fi, a glob as the names
 // bash gives for it.
-func (a *analyzer) findStartNames(fi *findInfo, v *argv, starts []int) {
+func (m *cmdCall) findStartNames(fi *findInfo, v *argv, starts []int) {
 	for _, k := range starts {
 		switch {
 		case !v.literal(k):
 			fi.unknown = true
 		case v.flags[k]&wGlob != 0:
-			m, err := expandGlob(a.dir, v.vals[k])
+			m, err := expandGlob(m.dir, v.vals[k])
 			if err != nil {
 				fi.unknown = true
 			}
@@ -365,7 +365,7 @@ func foundArgs(v *argv) bool {
 // readFound judges the files find lists as reads of the command run on
 // them. delim says where xargs splits them: at blanks, reading quotes
 // (' '), at newlines only (xargs -d '\n'), or nowhere (0: -0, or -exec).
-func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, delim byte) {
+func (m *cmdCall) readFound(c *verdictAcc, fi *findInfo, who string, delim byte) {
 	if fi.unknown {
 		c.add(permission.Ask, RuleDynamicArg, "runs a command on the files below a starting point only known at run time", false)
 		return
@@ -379,8 +379,8 @@ func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, delim byte
 			c.addf(permission.Ask, ArgsRule(who), "starting point ", s, " starts with -, so the names found would be read as options", false)
 			return
 		}
-		a.readPath(c, s, 0, who)
-		if !a.walkFound(c, s, fi, who, delim) {
+		m.readPath(c, s, 0, who)
+		if !m.walkFound(c, s, fi, who, delim) {
 			return
 		}
 	}
@@ -389,13 +389,13 @@ func (a *analyzer) readFound(c *verdictAcc, fi *findInfo, who string, delim byte
 // walkFound walks the tree below the starting point s as find does and
 // judges every entry the filter lets through as a read. It reports false
 // when it recorded an Ask.
-func (a *analyzer) walkFound(c *verdictAcc, s string, fi *findInfo, who string, delim byte) bool {
-	return a.eachFound(c, s, fi, func(full, rel, name string) bool {
+func (m *cmdCall) walkFound(c *verdictAcc, s string, fi *findInfo, who string, delim byte) bool {
+	return m.eachFound(c, s, fi, func(full, rel, name string) bool {
 		if why := fi.nameWhy(s, rel, name, delim); why != "" {
 			c.addf(permission.Ask, ArgsRule("xargs"), "runs a command on the files below ", s, ", where "+why, false)
 			return false
 		}
-		if r := a.judgePath(full, Read); r.Decision != permission.Allow {
+		if r := m.judgePath(full, Read); r.Decision != permission.Allow {
 			c.addl(r.Decision, r.Layer, RulePathWalk, "runs a command on the files below ", s, ", which holds "+rel+sep(r.Reason), false)
 			return false
 		}
@@ -437,12 +437,12 @@ func gitQuotes(s string) bool {
 // every entry it may list: the path to open, the path below s and the
 // base name. fn returns false when it recorded an Ask, which ends the
 // walk; eachFound reports false then, or when it recorded one itself.
-func (a *analyzer) eachFound(c *verdictAcc, s string, fi *findInfo, fn func(full, rel, name string) bool) bool {
-	dir, ok := a.foundDir(c, s, fi)
+func (m *cmdCall) eachFound(c *verdictAcc, s string, fi *findInfo, fn func(full, rel, name string) bool) bool {
+	dir, ok := m.foundDir(c, s, fi)
 	if dir == "" {
 		return ok
 	}
-	w := foundWalk{a: a, c: c, s: s, fi: fi, dir: dir, fn: fn}
+	w := foundWalk{a: m, c: c, s: s, fi: fi, dir: dir, fn: fn}
 	if fi.index != nil {
 		w.scope = newIndexScope(fi.index, fi.indexTop, dir)
 	}
@@ -465,14 +465,14 @@ func (a *analyzer) eachFound(c *verdictAcc, s string, fi *findInfo, fn func(full
 // with what eachFound reports: true where nothing is found there (no
 // such entry, a file, a link find does not descend), false where it
 // recorded an Ask.
-func (a *analyzer) foundDir(c *verdictAcc, s string, fi *findInfo) (string, bool) {
+func (m *cmdCall) foundDir(c *verdictAcc, s string, fi *findInfo) (string, bool) {
 	dir := s
 	if !path.IsAbs(s) {
-		if a.dir == "" {
+		if m.dir == "" {
 			c.addf(permission.Ask, RulePathWalk, "runs a command on the files below ", s, ": no working directory is configured, so they cannot be checked", false)
 			return "", false
 		}
-		dir = strings.TrimSuffix(a.dir, "/") + "/" + s
+		dir = strings.TrimSuffix(m.dir, "/") + "/" + s
 	}
 	st, err := os.Lstat(dir)
 	if err != nil {
@@ -496,7 +496,7 @@ type foundDirEntry struct {
 
 // foundWalk is one walk of eachFound.
 type foundWalk struct {
-	a     *analyzer
+	a     *cmdCall
 	c     *verdictAcc
 	s     string // the starting point, for reasons
 	fi    *findInfo
@@ -693,13 +693,13 @@ func stdinRedirect(redirs []*syntax.Redirect) bool {
 // -type f -exec awk {} +" run a program. Each hole gets a placeholder of
 // its own, so that a command reading one of them as a file and taking
 // another as code ("sed {} {}") is caught.
-func (a *analyzer) judgeOnFound(c *verdictAcc, via string, v *argv, hole string, x execCtx) (verdictAcc, bool) {
+func (m *cmdCall) judgeOnFound(c *verdictAcc, via string, v *argv, hole string, x execCtx) (verdictAcc, bool) {
 	var w argv
-	a.newArgv(&w, v.len())
+	m.newArgv(&w, v.len())
 	copy(w.vals, v.vals)
 	copy(w.flags, v.flags)
-	saved := a.holes
-	a.holes = map[string]bool{}
+	saved := m.holes
+	m.holes = map[string]bool{}
 	n := 0
 	for i := range w.vals {
 		if w.vals[i] != hole || w.flags[i] != 0 {
@@ -708,14 +708,14 @@ func (a *analyzer) judgeOnFound(c *verdictAcc, via string, v *argv, hole string,
 		if n > 0 {
 			w.vals[i] = hole + "#" + strconv.Itoa(n+1)
 		}
-		a.holes[w.vals[i]] = false
+		m.holes[w.vals[i]] = false
 		n++
 	}
-	sub := a.wrapped(c, via, &w, x)
+	sub := m.wrapped(c, via, &w, x)
 	all := n > 0
-	for _, read := range a.holes {
+	for _, read := range m.holes {
 		all = all && read
 	}
-	a.holes = saved
+	m.holes = saved
 	return sub, all
 }

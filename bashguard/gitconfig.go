@@ -31,11 +31,11 @@ type gitConfigKey struct{ name, val string }
 
 // gitConfigPrograms asks when the repository's config sets one of the
 // keys of the spec s that make git run a program.
-func (a *analyzer) gitConfigPrograms(c *verdictAcc, s *spec) {
+func (m *cmdCall) gitConfigPrograms(c *verdictAcc, s *spec) {
 	if len(s.config) == 0 {
 		return
 	}
-	cfg := a.gitConfigKeys()
+	cfg := m.gitConfigKeys()
 	if cfg.none {
 		return
 	}
@@ -91,24 +91,24 @@ func configKeyMatch(pat, name string) bool {
 // call (and once per Guard while its files do not change): the config of
 // the repository git finds from the working directory, and its
 // config.worktree.
-func (a *analyzer) gitConfigKeys() *gitConfigKeys {
-	if a.gitKeys != nil && a.gitKeysFor == a.dir {
-		return a.gitKeys
+func (m *cmdCall) gitConfigKeys() *gitConfigKeys {
+	if m.gitKeys != nil && m.gitKeysFor == m.dir {
+		return m.gitKeys
 	}
-	a.gitKeysFor = a.dir
-	if a.dir == "" || !filepath.IsAbs(a.dir) {
-		a.gitKeys = &gitConfigKeys{none: true}
-		return a.gitKeys
+	m.gitKeysFor = m.dir
+	if m.dir == "" || !filepath.IsAbs(m.dir) {
+		m.gitKeys = &gitConfigKeys{none: true}
+		return m.gitKeys
 	}
-	top, why := a.repoTop()
+	top, why := m.repoTop()
 	if why != "" {
 		// git would use another repository, which gitRepo asks about,
 		// or the working directory does not exist, and nothing runs.
-		a.gitKeys = &gitConfigKeys{none: true}
-		return a.gitKeys
+		m.gitKeys = &gitConfigKeys{none: true}
+		return m.gitKeys
 	}
-	a.gitKeys = a.g.ws.configKeys(top)
-	return a.gitKeys
+	m.gitKeys = m.g.ws.configKeys(top)
+	return m.gitKeys
 }
 
 // configKeys reads the keys of the config of the repository whose top is

@@ -279,19 +279,19 @@ func (s *indexScope) keeps(rel string, dir bool) bool {
 // working directory, with its top, read once per Judge call and kept on
 // the Guard while its files do not change; nil when there is none or it
 // cannot be read.
-func (a *analyzer) trackedScope() (*gitIndex, string) {
-	if !a.indexRead {
-		a.indexRead = true
-		a.index, a.indexTop = nil, ""
-		if a.dir != "" && filepath.IsAbs(a.dir) {
-			if top, why := a.repoTop(); top != "" && why == "" {
-				if x := a.g.ws.index(top); x != nil {
-					a.index, a.indexTop = x, top
+func (m *cmdCall) trackedScope() (*gitIndex, string) {
+	if !m.indexRead {
+		m.indexRead = true
+		m.index, m.indexTop = nil, ""
+		if m.dir != "" && filepath.IsAbs(m.dir) {
+			if top, why := m.repoTop(); top != "" && why == "" {
+				if x := m.g.ws.index(top); x != nil {
+					m.index, m.indexTop = x, top
 				}
 			}
 		}
 	}
-	return a.index, a.indexTop
+	return m.index, m.indexTop
 }
 
 // index is the index of the work tree whose top is top, or nil when it

@@ -15,9 +15,9 @@ import (
 // revisions, <rev>:<path>), and what its output carries.
 
 // git judges a git command line.
-func (a *analyzer) git(c *verdictAcc, v *argv) {
+func (m *cmdCall) git(c *verdictAcc, v *argv) {
 	f := specFacts{dashes: -1}
-	i := scanSpec(gitSpec, v, 1, true, func(e *scanned) { a.specOption(c, "git", gitSpec, v, e, &f) })
+	i := scanSpec(gitSpec, v, 1, true, func(e *scanned) { m.specOption(c, "git", gitSpec, v, e, &f) })
 	if i >= v.len() {
 		c.allow(RuleSafe, "git without a subcommand prints help")
 		return
@@ -29,10 +29,10 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		for k, at := range f.dirs {
 			dirs[k], lit = v.vals[at], lit && v.literal(at)
 		}
-		a.gitDirOption(c, dirs, lit)
+		m.gitDirOption(c, dirs, lit)
 	}
 	sub := v.vals[i]
-	if why := a.gitRepo(); why != "" {
+	if why := m.gitRepo(); why != "" {
 		c.add(permission.Ask, RuleGitRepository, why, false)
 	}
 	if gitSubHelp(v.vals[i+1:]) && v.literal(i) && v.literal(i+1) {
@@ -44,14 +44,14 @@ func (a *analyzer) git(c *verdictAcc, v *argv) {
 		c.addf(permission.Ask, RuleUnlisted, "git ", sub, " is not a read-only git subcommand", true)
 		return
 	}
-	a.gitConfigPrograms(c, s)
-	a.runSpec(c, "git", s, v, i+1)
+	m.gitConfigPrograms(c, s)
+	m.runSpec(c, "git", s, v, i+1)
 }
 
 // runSpec judges the rest of the command line v, from the word at from
 // on, by the spec s of the command cmd: its subcommands, its options, its
 // operands and its output.
-func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) {
+func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) {
 	for s.subs != nil {
 		if s.other != nil && (from >= v.len() || s.subs[v.vals[from]] == nil) {
 			if from >= v.len() {
@@ -61,7 +61,7 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 			s = s.other // git reflog -5 is git reflog show -5
 			continue
 		}
-		i := scanSpec(s, v, from, true, func(e *scanned) { a.specOption(c, cmd, s, v, e, nil) })
+		i := scanSpec(s, v, from, true, func(e *scanned) { m.specOption(c, cmd, s, v, e, nil) })
 		if i >= v.len() {
 			if s.bareWhy != "" {
 				c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.bareWhy, "", true)
@@ -77,7 +77,7 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+v.vals[i]+" ", s.otherWhy, "", true)
 		return
 	}
-	f := a.judgeSpec(c, cmd, s, v, from)
+	f := m.judgeSpec(c, cmd, s, v, from)
 	f.from = from
 	if f.has("--help") {
 		c.allow(RuleSafe, s.name+" --help prints its manual")
@@ -90,23 +90,23 @@ func (a *analyzer) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int
 		c.addf(permission.Ask, RuleUnlisted, s.name+" ", s.ask, "", true)
 	}
 	if s.check != nil {
-		s.check(a, c, s, v, &f)
+		s.check(m, c, s, v, &f)
 	}
 	if s.scans {
-		if top, why := a.repoTop(); top != "" && why == "" {
-			a.probePath(c, top, 0, cmd)
+		if top, why := m.repoTop(); top != "" && why == "" {
+			m.probePath(c, top, 0, cmd)
 		}
 	}
-	a.gitOperands(c, s, v, &f)
+	m.gitOperands(c, s, v, &f)
 	if f.printsContent(s) {
-		a.gitObjectsByID(c, s, v, &f)
+		m.gitObjectsByID(c, s, v, &f)
 	}
 	if f.printsContent(s) {
-		whole := a.gitWholeTree(v, &f) && !gitBlobsOnly(v, &f)
+		whole := m.gitWholeTree(v, &f) && !gitBlobsOnly(v, &f)
 		if whole {
-			a.gitTrackedContent(c, s.name+" prints the content of the tracked files")
+			m.gitTrackedContent(c, s.name+" prints the content of the tracked files")
 		}
-		a.gitHistoryContent(c, s, v, &f, whole)
+		m.gitHistoryContent(c, s, v, &f, whole)
 	}
 	specAllows(c, s)
 }
@@ -134,7 +134,7 @@ func specAllows(c *verdictAcc, s *spec) {
 // names a file in history or the index, which git show and git cat-file
 // print: the path goes through the judge, so that a secret is not read
 // from history.
-func (a *analyzer) gitOperands(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) gitOperands(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for k, at := range f.ops {
 		if f.handled(at) {
 			continue
@@ -152,16 +152,16 @@ func (a *analyzer) gitOperands(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			continue
 		}
 		if p, ok := gitBlobPath(w); ok && !afterDashes {
-			a.readPath(c, p, fl, "git")
+			m.readPath(c, p, fl, "git")
 			continue
 		}
 		switch {
 		case s.operands == kProbe || f.probeOps:
-			a.probePath(c, w, fl, "git")
-		case v.literal(at) && gitPattern(w, fl, a.dir):
+			m.probePath(c, w, fl, "git")
+		case v.literal(at) && gitPattern(w, fl, m.dir):
 			c.addf(permission.Ask, RuleGitPathspec, "pathspec ", w, " is a pattern git matches itself, which can name secret files", false)
 		default:
-			a.readPath(c, w, fl, "git")
+			m.readPath(c, w, fl, "git")
 		}
 	}
 }
@@ -169,7 +169,7 @@ func (a *analyzer) gitOperands(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // gitWholeTree reports a command line whose output covers the whole tree:
 // no pathspec after "--", and no operand that names a path of the working
 // tree (git takes such an operand as a pathspec) or is a pattern.
-func (a *analyzer) gitWholeTree(v *argv, f *specFacts) bool {
+func (m *cmdCall) gitWholeTree(v *argv, f *specFacts) bool {
 	if len(f.afterDashes()) > 0 {
 		return false
 	}
@@ -178,15 +178,15 @@ func (a *analyzer) gitWholeTree(v *argv, f *specFacts) bool {
 		if _, ok := gitBlobPath(w); ok || f.handled(at) {
 			continue
 		}
-		if !v.literal(at) || gitPattern(w, v.flags[at], a.dir) {
+		if !v.literal(at) || gitPattern(w, v.flags[at], m.dir) {
 			return false // asked, or judged as a pattern
 		}
 		p := w
 		if !path.IsAbs(p) {
-			if a.dir == "" {
+			if m.dir == "" {
 				return false
 			}
-			p = a.dir + "/" + p
+			p = m.dir + "/" + p
 		}
 		if _, err := os.Lstat(p); err == nil {
 			return false
@@ -201,13 +201,13 @@ func (a *analyzer) gitWholeTree(v *argv, f *specFacts) bool {
 // read, so that a secret git tracks is not printed from the working tree
 // or from history. Where the index cannot be read, what the command
 // prints cannot be told, and it asks.
-func (a *analyzer) gitTrackedContent(c *verdictAcc, what string) {
-	x, top := a.trackedScope()
-	if x == nil && a.dir != "" && filepath.IsAbs(a.dir) {
-		if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
+func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string) {
+	x, top := m.trackedScope()
+	if x == nil && m.dir != "" && filepath.IsAbs(m.dir) {
+		if fi, err := os.Stat(m.dir); err != nil || !fi.IsDir() {
 			return // a working directory that does not exist runs nothing
 		}
-		if top, why := a.repoTop(); top == "" && why == "" {
+		if top, why := m.repoTop(); top == "" && why == "" {
 			return // no repository: git prints nothing
 		}
 	}
@@ -220,7 +220,7 @@ func (a *analyzer) gitTrackedContent(c *verdictAcc, what string) {
 		return
 	}
 	for _, rel := range x.paths {
-		r := a.judgePath(top+"/"+strings.TrimSuffix(rel, "/"), Read)
+		r := m.judgePath(top+"/"+strings.TrimSuffix(rel, "/"), Read)
 		switch r.Decision {
 		case permission.Allow:
 			continue
@@ -258,40 +258,40 @@ func gitBlobsOnly(v *argv, f *specFacts) bool {
 // history says decides whether the line reads history at all: git diff
 // does only with a revision, or --cached (against HEAD). A history that
 // cannot be read, or is larger than the guard reads, asks.
-func (a *analyzer) gitHistoryContent(c *verdictAcc, s *spec, v *argv, f *specFacts, indexDone bool) {
+func (m *cmdCall) gitHistoryContent(c *verdictAcc, s *spec, v *argv, f *specFacts, indexDone bool) {
 	if s.history == histNone || gitBlobsOnly(v, f) {
 		return
 	}
-	specs, revs := a.gitPathspecs(v, f)
+	specs, revs := m.gitPathspecs(v, f)
 	if s.history == histRevs && !revs && !f.has("--cached", "--staged", "--merge-base") {
 		return // the work tree against the index: the tracked files only
 	}
-	a.judgeHistory(c, s.name+" prints the content of files in history", specs, indexDone)
+	m.judgeHistory(c, s.name+" prints the content of files in history", specs, indexDone)
 }
 
 // judgeHistory judges the paths of the history below the pathspecs specs
 // (all of them when nil) as reads, for a command whose output carries
 // their content (what says so); those the index tracks are left out when
 // indexDone, as gitTrackedContent judged them.
-func (a *analyzer) judgeHistory(c *verdictAcc, what string, specs []string, indexDone bool) {
-	top, why := a.repoTop()
+func (m *cmdCall) judgeHistory(c *verdictAcc, what string, specs []string, indexDone bool) {
+	top, why := m.repoTop()
 	if top == "" || why != "" {
 		return // no repository: git prints nothing; another one: asked (gitRepo)
 	}
-	h := a.g.ws.history(top)
+	h := m.g.ws.history(top)
 	if h.why != "" {
 		c.addf(permission.Ask, RuleGitContent, what, ", and "+h.why, "", false)
 		return
 	}
 	var x *gitIndex
 	if indexDone {
-		x, _ = a.trackedScope()
+		x, _ = m.trackedScope()
 	}
 	for _, rel := range h.paths {
 		if !underPathspec(rel, specs) || x != nil && x.tracked(rel) {
 			continue
 		}
-		r := a.judgePath(top+"/"+rel, Read)
+		r := m.judgePath(top+"/"+rel, Read)
 		switch r.Decision {
 		case permission.Allow:
 			continue
@@ -311,10 +311,10 @@ func (a *analyzer) judgeHistory(c *verdictAcc, what string, specs []string, inde
 // tree (git takes it so), else a revision. An operand whose value is not
 // known, or a pathspec that cannot be placed in the work tree, leaves the
 // whole history; a pattern asks (gitOperands), and so does too.
-func (a *analyzer) gitPathspecs(v *argv, f *specFacts) (specs []string, revs bool) {
+func (m *cmdCall) gitPathspecs(v *argv, f *specFacts) (specs []string, revs bool) {
 	whole := false
-	top, _ := a.repoTop()
-	cwd, err := filepath.EvalSymlinks(a.dir)
+	top, _ := m.repoTop()
+	cwd, err := filepath.EvalSymlinks(m.dir)
 	if err != nil || top == "" || f.has("--follow") {
 		return nil, true // --follow prints the file under its earlier names too
 	}
@@ -323,7 +323,7 @@ func (a *analyzer) gitPathspecs(v *argv, f *specFacts) (specs []string, revs boo
 		if f.handled(at) {
 			continue
 		}
-		if !v.literal(at) || gitPattern(w, v.flags[at], a.dir) {
+		if !v.literal(at) || gitPattern(w, v.flags[at], m.dir) {
 			return nil, true
 		}
 		after := f.dashes >= 0 && k >= f.dashes
@@ -378,22 +378,22 @@ func underPathspec(rel string, specs []string) bool {
 // whole working tree is walked (as well as each operand). Only the files
 // the index tracks are searched, unless an option or a revision says
 // otherwise.
-func (a *analyzer) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	tree := walkOpts{recursive: true, content: true, hidden: true}
-	revision := a.gitGrepMaySearchRevision(v, f)
+	revision := m.gitGrepMaySearchRevision(v, f)
 	if !f.has("--untracked", "--no-index", "--recurse-submodules") && !revision {
 		// An untracked .env is not searched.
-		tree.index, tree.indexTop = a.trackedScope()
+		tree.index, tree.indexTop = m.trackedScope()
 	}
 	if revision {
 		// A revision's tree may hold a secret the working tree no
 		// longer does.
-		a.gitTrackedContent(c, "git grep searches the files of a revision")
-		a.judgeHistory(c, "git grep searches the files of a revision in history", nil, true)
+		m.gitTrackedContent(c, "git grep searches the files of a revision")
+		m.judgeHistory(c, "git grep searches the files of a revision in history", nil, true)
 	}
 	walked := f.dashes < 0
 	if walked {
-		a.walkRoot(c, ".", 0, "git grep", tree)
+		m.walkRoot(c, ".", 0, "git grep", tree)
 	}
 	ops := f.ops
 	if !f.has("-e", "-f") && f.dashes != 0 && len(ops) > 0 {
@@ -403,13 +403,13 @@ func (a *analyzer) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, at := range ops {
 		w := v.vals[at]
 		f.handle(at)
-		if tree.index != nil && v.literal(at) && gitPattern(w, v.flags[at], a.dir) && gitPlainPattern(w) {
+		if tree.index != nil && v.literal(at) && gitPattern(w, v.flags[at], m.dir) && gitPlainPattern(w) {
 			// A pattern git matches itself against the tracked files
 			// below the working directory: every one of them is
 			// judged, whichever the pattern names.
 			if !walked {
 				walked = true
-				a.walkRoot(c, ".", 0, "git grep", tree)
+				m.walkRoot(c, ".", 0, "git grep", tree)
 			}
 			continue
 		}
@@ -417,7 +417,7 @@ func (a *analyzer) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			f.unhandle(at) // <rev>:<path>: the path is read
 			continue
 		}
-		a.walkRoot(c, w, v.flags[at], "git grep", tree)
+		m.walkRoot(c, w, v.flags[at], "git grep", tree)
 		f.unhandle(at) // and judged as a read, as any operand
 	}
 }
@@ -426,7 +426,7 @@ func (a *analyzer) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // revision's tree: a word before "--", other than the pattern, that names
 // no existing path may be a revision (git grep TOKEN HEAD), whose files
 // are those of the commit, not of the index.
-func (a *analyzer) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
+func (m *cmdCall) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
 	words := f.ops
 	if f.dashes >= 0 {
 		words = f.ops[:f.dashes]
@@ -435,12 +435,12 @@ func (a *analyzer) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
 		words = words[1:]
 	}
 	for _, at := range words {
-		if !v.literal(at) || a.dir == "" {
+		if !v.literal(at) || m.dir == "" {
 			return true
 		}
 		p := v.vals[at]
 		if !path.IsAbs(p) {
-			p = a.dir + "/" + p
+			p = m.dir + "/" + p
 		}
 		if _, err := os.Lstat(p); err != nil {
 			return true
@@ -453,7 +453,7 @@ func (a *analyzer) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
 // (-p, or a type and an object) named as <rev>:<path> is the file's, which
 // the operand loop judges; one named by its id is judged by its type
 // (gitObjectsByID).
-func (a *analyzer) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	content := f.content
 	f.content = false // never the whole tree
 	ops := f.ops
@@ -470,7 +470,7 @@ func (a *analyzer) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	}
 	for _, at := range ops {
 		if w := v.vals[at]; isHexID(w) {
-			a.gitObjectByID(c, w, true)
+			m.gitObjectByID(c, w, true)
 			f.handle(at)
 		}
 	}
@@ -480,7 +480,7 @@ func (a *analyzer) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // content of what they name and that look like object ids (git show
 // 1a2b3c, git diff 1a2b 3c4d): a commit's patch is judged with the tracked
 // paths; a blob, whose file no name tells, asks.
-func (a *analyzer) gitObjectsByID(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) gitObjectsByID(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for k, at := range f.ops {
 		if f.handled(at) || f.dashes >= 0 && k >= f.dashes {
 			continue
@@ -490,13 +490,13 @@ func (a *analyzer) gitObjectsByID(c *verdictAcc, s *spec, v *argv, f *specFacts)
 			continue
 		}
 		if isHexID(w) {
-			if a.gitObjectByID(c, w, false) == objBlob {
+			if m.gitObjectByID(c, w, false) == objBlob {
 				f.handle(at) // asked for; and a blob is no revision (gitBlobsOnly)
 			}
 			continue
 		}
 		for _, id := range gitRevIDs(w) {
-			a.gitObjectByID(c, id, false) // 1a2b3c^3, 1a2b..3c4d
+			m.gitObjectByID(c, id, false) // 1a2b3c^3, 1a2b..3c4d
 		}
 	}
 }
@@ -504,8 +504,8 @@ func (a *analyzer) gitObjectsByID(c *verdictAcc, s *spec, v *argv, f *specFacts)
 // gitObjectByID judges the object named by the id w, and returns its
 // type: a blob asks, as does an object that cannot be read; one that is
 // not in the object store is, unless must, taken for a ref of that name.
-func (a *analyzer) gitObjectByID(c *verdictAcc, w string, must bool) gitObjType {
-	top, why := a.repoTop()
+func (m *cmdCall) gitObjectByID(c *verdictAcc, w string, must bool) gitObjType {
+	top, why := m.repoTop()
 	if top == "" || why != "" {
 		return objUnknown // no repository here: git prints nothing
 	}
@@ -523,7 +523,7 @@ func (a *analyzer) gitObjectByID(c *verdictAcc, w string, must bool) gitObjType 
 		// history, which hold its files if a ref, a reflog or the stash
 		// reaches it. One that none does (a stash dropped, a commit
 		// reset away and expired) holds files the guard did not read.
-		if h := a.g.ws.history(top); h.why == "" && !h.reaches(strings.ToLower(w)) {
+		if h := m.g.ws.history(top); h.why == "" && !h.reaches(strings.ToLower(w)) {
 			c.addf(permission.Ask, RuleGitContent, "git prints the commit ", w, ", named by its id, which no ref, reflog or stash reaches: the guard did not read its files", false)
 		}
 	case t != objUnknown:
@@ -570,15 +570,15 @@ func isHexID(w string) bool {
 
 // gitConfigFile judges the file git config -f reads, and writes when the
 // command line sets a value.
-func (a *analyzer) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	a.gitConfigSecrets(c, s, v, f)
+func (m *cmdCall) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	m.gitConfigSecrets(c, s, v, f)
 	e := f.option("-f", "--file")
 	if e == nil {
 		return
 	}
 	sets := len(f.ops) > s.maxOps && !f.has(s.listing...) || f.hasKind(kChange)
 	if sets {
-		a.writePath(c, e.val, v.flags[e.at], "git")
+		m.writePath(c, e.val, v.flags[e.at], "git")
 	}
 }
 
@@ -587,13 +587,13 @@ func (a *analyzer) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) 
 // case its operands are read.
 // gitClean asks for git clean without -n: it removes the untracked
 // files, where with -n (whatever -f says) it only prints their names.
-func (a *analyzer) gitClean(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) gitClean(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	f.probeOps = true
 	if !f.has("-n", "--dry-run") {
 		c.add(permission.Ask, RuleUnlisted, "git clean without -n removes the untracked files", true)
 	}
 }
 
-func (a *analyzer) gitLsFiles(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	f.probeOps = a.gitNamesOnly(s, v, f.from)
+func (m *cmdCall) gitLsFiles(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	f.probeOps = m.gitNamesOnly(s, v, f.from)
 }

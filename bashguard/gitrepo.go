@@ -23,26 +23,26 @@ const maxGitUp = 64
 // gitRepo explains why git run in the policy's working directory would
 // use a repository that is not the workspace's own, or returns "". It
 // looks once per Judge call.
-func (a *analyzer) gitRepo() string {
-	if a.gitChecked {
-		return a.gitWhy
+func (m *cmdCall) gitRepo() string {
+	if m.gitChecked {
+		return m.gitWhy
 	}
-	a.gitChecked = true
-	if a.dir == "" || !filepath.IsAbs(a.dir) {
+	m.gitChecked = true
+	if m.dir == "" || !filepath.IsAbs(m.dir) {
 		return ""
 	}
-	if !a.repoFact().isDir {
+	if !m.repoFact().isDir {
 		return ""
 	}
-	_, a.gitWhy = a.repoTop()
-	return a.gitWhy
+	_, m.gitWhy = m.repoTop()
+	return m.gitWhy
 }
 
 // repoTop is gitTop of the working directory, found once per Judge call
 // for each working directory, and once per Guard while the directories
 // it was read from do not change (see wscache.go).
-func (a *analyzer) repoTop() (top, why string) {
-	f := a.repoFact()
+func (m *cmdCall) repoTop() (top, why string) {
+	f := m.repoFact()
 	return f.top, f.why
 }
 
@@ -53,12 +53,12 @@ type topFact struct {
 }
 
 // repoFact is the topFact of the working directory.
-func (a *analyzer) repoFact() topFact {
-	if !a.topDone || a.topFor != a.dir {
-		a.topDone, a.topFor = true, a.dir
-		a.topFact = a.g.ws.top(a.dir)
+func (m *cmdCall) repoFact() topFact {
+	if !m.topDone || m.topFor != m.dir {
+		m.topDone, m.topFor = true, m.dir
+		m.topFact = m.g.ws.top(m.dir)
 	}
-	return a.topFact
+	return m.topFact
 }
 
 // top is the topFact of dir, kept on the cache.
@@ -156,13 +156,13 @@ func gitTopRec(dir, resolved string, walk map[string]fileStamp, r *stampRec) (to
 // gitDirOption judges git -C DIR (each -C taken relative to the one
 // before, as git does): it is allowed only when git finds from DIR the
 // same repository as from the working directory.
-func (a *analyzer) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
+func (m *cmdCall) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
 	const why = "git -C runs git in another directory, whose repository config can run programs"
-	if !literal || a.dir == "" || !filepath.IsAbs(a.dir) {
+	if !literal || m.dir == "" || !filepath.IsAbs(m.dir) {
 		c.add(permission.Ask, RuleGitRepository, why, false)
 		return
 	}
-	target := a.dir
+	target := m.dir
 	for _, d := range dirs {
 		if filepath.IsAbs(d) {
 			target = d
@@ -170,14 +170,14 @@ func (a *analyzer) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
 			target = filepath.Join(target, d)
 		}
 	}
-	defer a.readPath(c, target, 0, "git") // after the reason that explains more
-	ft := a.g.ws.top(target)
+	defer m.readPath(c, target, 0, "git") // after the reason that explains more
+	ft := m.g.ws.top(target)
 	if !ft.isDir {
 		c.add(permission.Ask, RuleGitRepository, why, false)
 		return
 	}
 	topT, whyT := ft.top, ft.why
-	topW, whyW := a.repoTop()
+	topW, whyW := m.repoTop()
 	switch {
 	case whyT != "":
 		c.add(permission.Ask, RuleGitRepository, whyT, false)

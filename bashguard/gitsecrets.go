@@ -214,7 +214,7 @@ func (u *gitUserSecrets) read(r *stampRec, p, home string, depth int) {
 // key holding a credential (see above). It leaves a line that sets a key
 // to the spec, and one that names the file it reads (--file, --blob) to
 // the path judge.
-func (a *analyzer) gitConfigSecrets(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) gitConfigSecrets(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if f.hasKind(kChange) || len(f.ops) > s.maxOps && !f.has(s.listing...) || f.has("-f", "--file", "--blob") {
 		return
 	}
@@ -222,28 +222,28 @@ func (a *analyzer) gitConfigSecrets(c *verdictAcc, s *spec, v *argv, f *specFact
 	if !ok {
 		return
 	}
-	a.gitPrintsSecrets(c, s, f, pick, f.has("--name-only"))
+	m.gitPrintsSecrets(c, s, f, pick, f.has("--name-only"))
 }
 
 // gitVarSecrets asks for git var -l, which prints every key of the
 // configs as git config --list does.
-func (a *analyzer) gitVarSecrets(c *verdictAcc, s *spec, _ *argv, f *specFacts) {
+func (m *cmdCall) gitVarSecrets(c *verdictAcc, s *spec, _ *argv, f *specFacts) {
 	if f.has("-l") {
-		a.gitPrintsSecrets(c, s, f, func(string) bool { return true }, false)
+		m.gitPrintsSecrets(c, s, f, func(string) bool { return true }, false)
 	}
 }
 
 // gitPrintsSecrets asks when a key pick chooses from the configs of f's
 // scope holds a credential (in its name only, with nameOnly).
-func (a *analyzer) gitPrintsSecrets(c *verdictAcc, s *spec, f *specFacts, pick func(string) bool, nameOnly bool) {
-	found, why := a.gitScopeSecrets(f)
+func (m *cmdCall) gitPrintsSecrets(c *verdictAcc, s *spec, f *specFacts, pick func(string) bool, nameOnly bool) {
+	found, why := m.gitScopeSecrets(f)
 	if why != "" {
 		c.add(permission.Ask, RulePathSecret, s.name+" prints the user's config, "+why, false)
 		return
 	}
 	for _, sec := range found {
 		if (sec.inName || !nameOnly) && pick(sec.name) {
-			c.addf(permission.Ask, RulePathSecret, s.name+" prints "+sec.name+" from "+homeShort(a.g.pol.Home, sec.file), ", which holds "+sec.what, "", false)
+			c.addf(permission.Ask, RulePathSecret, s.name+" prints "+sec.name+" from "+homeShort(m.g.pol.Home, sec.file), ", which holds "+sec.what, "", false)
 			return
 		}
 	}
@@ -252,17 +252,17 @@ func (a *analyzer) gitPrintsSecrets(c *verdictAcc, s *spec, f *specFacts, pick f
 // gitScopeSecrets returns the credentials of the configs the options f
 // found make git config read (--system, --global, --local, --worktree;
 // all of them without one), or why the user's cannot be read.
-func (a *analyzer) gitScopeSecrets(f *specFacts) ([]gitSecret, string) {
+func (m *cmdCall) gitScopeSecrets(f *specFacts) ([]gitSecret, string) {
 	system, global, local := f.has("--system"), f.has("--global"), f.has("--local", "--worktree")
 	if !system && !global && !local {
 		system, global, local = true, true, true
 	}
 	var found []gitSecret
 	if system || global {
-		if a.g.pol.Home == "" && global {
+		if m.g.pol.Home == "" && global {
 			return nil, "which is not found here (the home directory is not known)"
 		}
-		u := a.g.ws.userSecrets(a.g.pol.Home)
+		u := m.g.ws.userSecrets(m.g.pol.Home)
 		if u.why != "" {
 			return nil, "and " + u.why
 		}
@@ -272,7 +272,7 @@ func (a *analyzer) gitScopeSecrets(f *specFacts) ([]gitSecret, string) {
 			}
 		}
 	}
-	if cfg := a.gitConfigKeys(); local && !cfg.none && cfg.why == "" {
+	if cfg := m.gitConfigKeys(); local && !cfg.none && cfg.why == "" {
 		for _, k := range cfg.keys {
 			if what, inName, ok := secretOf(k); ok {
 				found = append(found, gitSecret{name: k.name, file: "the repository's config", what: what, inName: inName})

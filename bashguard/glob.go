@@ -37,12 +37,12 @@ var (
 // write. It reports false when the files cannot be told, having recorded
 // an Ask; the caller then checks p itself too, as bash passes a word that
 // matches nothing as it is.
-func (a *analyzer) globPaths(c *verdictAcc, p string, access Access, who string) bool {
+func (m *cmdCall) globPaths(c *verdictAcc, p string, access Access, who string) bool {
 	verb := "reads "
 	if access == Write {
 		verb = "writes "
 	}
-	dir := a.dir
+	dir := m.dir
 	if dir == "" && !path.IsAbs(p) {
 		c.addf(permission.Ask, RulePathGlob, verb, p, ": no working directory is configured, so the files it names cannot be checked", false)
 		return false
@@ -52,11 +52,11 @@ func (a *analyzer) globPaths(c *verdictAcc, p string, access Access, who string)
 		c.addf(permission.Ask, RulePathGlob, verb, p, ": the files it names cannot be checked: "+err.Error(), false)
 		return false
 	}
-	for _, m := range matches {
+	for _, match := range matches {
 		if access == Write {
-			a.writePath(c, m, 0, who)
+			m.writePath(c, match, 0, who)
 		} else {
-			a.reach(c, m, 0, who, access)
+			m.reach(c, match, 0, who, access)
 		}
 	}
 	return true

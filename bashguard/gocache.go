@@ -30,12 +30,12 @@ const maxGoFileBytes = 4 << 20
 // goFetchesNothing reports whether the go command v, run in the
 // analyzer's working directory, surely downloads nothing: neither a
 // toolchain nor a module.
-func (a *analyzer) goFetchesNothing(v *argv) bool {
-	pol := a.g.pol
-	if pol.GoVersion == "" || pol.GoModCache == "" || pol.GoModCache != "off" && !filepath.IsAbs(pol.GoModCache) || a.dir == "" {
+func (m *cmdCall) goFetchesNothing(v *argv) bool {
+	pol := m.g.pol
+	if pol.GoVersion == "" || pol.GoModCache == "" || pol.GoModCache != "off" && !filepath.IsAbs(pol.GoModCache) || m.dir == "" {
 		return false
 	}
-	if !a.goPlainLine(v) {
+	if !m.goPlainLine(v) {
 		return false
 	}
 	if pol.GoModCache == "off" && pol.GoVersion == "local" {
@@ -46,7 +46,7 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 		return false
 	}
 	modDir := ""
-	if f := a.g.ws.goModule(a.dir); f.dir != "" && !f.work {
+	if f := m.g.ws.goModule(m.dir); f.dir != "" && !f.work {
 		modDir = f.dir // go.work first, as go looks: a workspace is not a module's own
 	}
 	if modDir == "" {
@@ -69,13 +69,13 @@ func (a *analyzer) goFetchesNothing(v *argv) bool {
 // goPlainLine reports a go command line that works on the module of the
 // working directory as its go.mod says: no -C, -modfile or -mod=mod, no
 // word only known at run time, none of goModuleEnv in its environment.
-func (a *analyzer) goPlainLine(v *argv) bool {
+func (m *cmdCall) goPlainLine(v *argv) bool {
 	for i := 1; i < v.len(); i++ {
 		if w := strings.TrimLeft(v.vals[i], "-"); !v.literal(i) || w == "C" || strings.HasPrefix(w, "C=") || strings.HasPrefix(w, "modfile") || strings.HasPrefix(w, "mod=mod") {
 			return false // another module, another go.mod, or one go may rewrite
 		}
 	}
-	for _, e := range a.cmdEnv {
+	for _, e := range m.cmdEnv {
 		if slices.Contains(goModuleEnv, e.name) {
 			return false
 		}

@@ -38,9 +38,9 @@ import (
 // to an upper-case variable, which is asked (vars.go).
 
 // goEnvValue is the host's value of a name "go env" prints, or "".
-func (a *analyzer) goEnvValue(name string) string {
+func (m *cmdCall) goEnvValue(name string) string {
 	var v string
-	switch e := a.g.pol.GoEnv; name {
+	switch e := m.g.pol.GoEnv; name {
 	case "GOMODCACHE":
 		v = e.ModCache
 	case "GOCACHE":
@@ -55,10 +55,10 @@ func (a *analyzer) goEnvValue(name string) string {
 }
 
 // goEnvSubst gives the value of $(go env NAME) when the guard knows it.
-func (a *analyzer) goEnvSubst(ce *syntax.CallExpr) (string, bool) {
+func (m *cmdCall) goEnvSubst(ce *syntax.CallExpr) (string, bool) {
 	if len(ce.Args) != 3 || ce.Args[0].Lit() != "go" || ce.Args[1].Lit() != "env" {
 		return "", false
 	}
-	v := a.goEnvValue(ce.Args[2].Lit())
+	v := m.goEnvValue(ce.Args[2].Lit())
 	return v, v != ""
 }

@@ -21,19 +21,19 @@ const maxGoModUp = 64
 
 // inGoModule reports whether go, started in the analyzer's working
 // directory, finds a go.mod or go.work there or in a parent.
-func (a *analyzer) inGoModule() bool {
-	if a.dir == "" {
+func (m *cmdCall) inGoModule() bool {
+	if m.dir == "" {
 		return true // cannot tell: as if in one
 	}
-	f := a.g.ws.goModule(a.dir)
+	f := m.g.ws.goModule(m.dir)
 	return f.dir != "" || f.deep
 }
 
 // goToolchainLocal reports GOTOOLCHAIN=local (or a literal go1.N... that
 // is not +auto) in the command's environment: go runs the installed
 // toolchain and downloads none.
-func (a *analyzer) goToolchainLocal() bool {
-	for _, e := range a.cmdEnv {
+func (m *cmdCall) goToolchainLocal() bool {
+	for _, e := range m.cmdEnv {
 		if e.name == "GOTOOLCHAIN" && e.lit && e.val == "local" {
 			return true
 		}
@@ -44,17 +44,17 @@ func (a *analyzer) goToolchainLocal() bool {
 // goModuleHosts judges the hosts a go command in a module reaches for its
 // toolchain and, for go list, for the modules it loads. Subcommands that
 // fetch anyway are judged by goHosts.
-func (a *analyzer) goModuleHosts(c *verdictAcc, v *argv, sub string) {
+func (m *cmdCall) goModuleHosts(c *verdictAcc, v *argv, sub string) {
 	f := goSubFetch[sub]
-	if f.fetchesAnyway() || !a.inGoModule() || a.goFetchesNothing(v) {
+	if f.fetchesAnyway() || !m.inGoModule() || m.goFetchesNothing(v) {
 		return
 	}
 	if f == goFetchList {
-		a.goProxyHosts(c, v, true, false)
+		m.goProxyHosts(c, v, true, false)
 		return
 	}
-	if !a.goToolchainLocal() {
-		a.goProxyHosts(c, v, false, false)
+	if !m.goToolchainLocal() {
+		m.goProxyHosts(c, v, false, false)
 	}
 }
 

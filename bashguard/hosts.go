@@ -18,25 +18,25 @@ import (
 // hosts judges the hosts the command v reaches with the analyzer's
 // HostJudge. It does nothing without one, or for a command that reaches
 // no other machine.
-func (a *analyzer) hosts(c *verdictAcc, name string, v *argv) {
-	if a.hj == nil || v.len() < 2 && netTools[name] == nil {
+func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
+	if m.hj == nil || v.len() < 2 && netTools[name] == nil {
 		return
 	}
 	if s := netSpecs[name]; s != nil {
-		a.specHosts(c, s, v)
+		m.specHosts(c, s, v)
 		return
 	}
 	if r := hostReaders[name]; r != nil {
-		r(a, c, v)
+		r(m, c, v)
 		return
 	}
 	if t := netTools[name]; t != nil {
-		a.tableHosts(c, name, t, v)
+		m.tableHosts(c, name, t, v)
 	} else if isPip(name) {
-		a.pipHosts(c, *v)
+		m.pipHosts(c, *v)
 	} else if runsModules(name) {
 		if at, mod := interpModule(name, v); at > 0 && isPip(mod) {
-			a.pipHosts(c, v.from(at))
+			m.pipHosts(c, v.from(at))
 		}
 	}
 }
@@ -44,10 +44,10 @@ func (a *analyzer) hosts(c *verdictAcc, name string, v *argv) {
 // hostReaders read the hosts of the commands whose command lines are not
 // a network client's spec (netSpecs) nor a row of the netTools table:
 // git's remotes, rsync's and go's.
-var hostReaders = map[string]func(a *analyzer, c *verdictAcc, v *argv){
-	"git": (*analyzer).gitHosts, "rsync": (*analyzer).rsyncHosts, "go": (*analyzer).goHosts,
-	"socat": func(a *analyzer, c *verdictAcc, _ *argv) {
-		a.unknownHost(c, "the addresses socat connects to, which are not read here")
+var hostReaders = map[string]func(m *cmdCall, c *verdictAcc, v *argv){
+	"git": (*cmdCall).gitHosts, "rsync": (*cmdCall).rsyncHosts, "go": (*cmdCall).goHosts,
+	"socat": func(m *cmdCall, c *verdictAcc, _ *argv) {
+		m.unknownHost(c, "the addresses socat connects to, which are not read here")
 	},
 }
 
@@ -59,19 +59,19 @@ func reachesHosts(name string) bool {
 // appendedHosts judges a command that xargs runs with further arguments
 // read from its input: for a command that reaches hosts, they may name
 // one, only known at run time.
-func (a *analyzer) appendedHosts(c *verdictAcc, v *argv) {
-	if a.hj == nil || v.len() == 0 || !v.literal(0) {
+func (m *cmdCall) appendedHosts(c *verdictAcc, v *argv) {
+	if m.hj == nil || v.len() == 0 || !v.literal(0) {
 		return
 	}
 	name := v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]
 	if reachesHosts(name) || runsModules(name) {
-		a.unknownHost(c, "the hosts the arguments xargs reads from its input may name")
+		m.unknownHost(c, "the hosts the arguments xargs reads from its input may name")
 	}
 }
 
 // judgeHost judges one host the command names.
-func (a *analyzer) judgeHost(c *verdictAcc, host string) {
-	r := a.hj.JudgeHost(host)
+func (m *cmdCall) judgeHost(c *verdictAcc, host string) {
+	r := m.hj.JudgeHost(host)
 	d := r.Decision
 	if !d.Valid() {
 		d = permission.Deny
@@ -84,8 +84,8 @@ func (a *analyzer) judgeHost(c *verdictAcc, host string) {
 
 // unknownHost judges a host that is only known at run time; what says
 // where the command finds it.
-func (a *analyzer) unknownHost(c *verdictAcc, what string) {
-	r := a.hj.JudgeHost("")
+func (m *cmdCall) unknownHost(c *verdictAcc, what string) {
+	r := m.hj.JudgeHost("")
 	d := r.Decision
 	if !d.Valid() {
 		d = permission.Deny
@@ -98,23 +98,23 @@ func (a *analyzer) unknownHost(c *verdictAcc, what string) {
 
 // urlHost judges the host of a URL word. With bare set, a word without a
 // scheme is a URL too (curl and wget read "example.com/x" as one).
-func (a *analyzer) urlHost(c *verdictAcc, v *argv, i int, bare bool) {
+func (m *cmdCall) urlHost(c *verdictAcc, v *argv, i int, bare bool) {
 	if !v.literal(i) {
-		a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
+		m.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
 		return
 	}
-	a.literalURLHost(c, v.vals[i], bare)
+	m.literalURLHost(c, v.vals[i], bare)
 }
 
 // literalURLHost is urlHost for a literal word.
-func (a *analyzer) literalURLHost(c *verdictAcc, w string, bare bool) {
+func (m *cmdCall) literalURLHost(c *verdictAcc, w string, bare bool) {
 	host, local, ok := parseURLHost(w, bare)
 	switch {
 	case local:
 	case !ok:
-		a.unknownHost(c, "the host of "+w+", which is not read here")
+		m.unknownHost(c, "the host of "+w+", which is not read here")
 	default:
-		a.judgeHost(c, host)
+		m.judgeHost(c, host)
 	}
 }
 
@@ -214,17 +214,17 @@ func scpHost(s string) (string, bool) {
 }
 
 // devTCPHost judges the host of a /dev/tcp/HOST/PORT or /dev/udp path.
-func (a *analyzer) devTCPHost(c *verdictAcc, p string, fl wordFlags) {
-	if a.hj == nil {
+func (m *cmdCall) devTCPHost(c *verdictAcc, p string, fl wordFlags) {
+	if m.hj == nil {
 		return
 	}
 	rest := strings.TrimPrefix(strings.TrimPrefix(p, "/dev/tcp/"), "/dev/udp/")
 	host, _, _ := strings.Cut(rest, "/")
 	if fl&wDynamic != 0 || !validHost(host, true) {
-		a.unknownHost(c, "the host of "+p+", which is not read here")
+		m.unknownHost(c, "the host of "+p+", which is not read here")
 		return
 	}
-	a.judgeHost(c, host)
+	m.judgeHost(c, host)
 }
 
 // sshDest returns the host of [user@]host[:port|:path] or ssh://...
@@ -241,7 +241,7 @@ func sshDest(w string) (string, bool) {
 
 // rsyncHosts judges the hosts rsync's operands name, its command line
 // read by its spec (specs_writers.go).
-func (a *analyzer) rsyncHosts(c *verdictAcc, v *argv) {
+func (m *cmdCall) rsyncHosts(c *verdictAcc, v *argv) {
 	var ops []int
 	scanSpec(writerSpecs["rsync"], v, 1, false, func(e *scanned) {
 		if e.opt == nil && e.problem == "" {
@@ -255,17 +255,17 @@ func (a *analyzer) rsyncHosts(c *verdictAcc, v *argv) {
 		}
 		switch {
 		case strings.HasPrefix(w, "rsync://"):
-			a.urlHost(c, v, i, false)
+			m.urlHost(c, v, i, false)
 		case strings.Contains(w, "::"):
 			head, _, _ := strings.Cut(w, "::")
 			if h, ok := authorityHost(head); ok {
-				a.judgeHost(c, h)
+				m.judgeHost(c, h)
 			} else {
-				a.unknownHost(c, "the host of "+w+", which is not read here")
+				m.unknownHost(c, "the host of "+w+", which is not read here")
 			}
 		default:
 			if h, ok := scpHost(w); ok {
-				a.judgeHost(c, h)
+				m.judgeHost(c, h)
 			}
 		}
 	}

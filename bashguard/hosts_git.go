@@ -17,7 +17,7 @@ import (
 
 // gitNet is one git command line that may reach a remote.
 type gitNet struct {
-	a   *analyzer
+	a   *cmdCall
 	c   *verdictAcc
 	v   *argv
 	at  int    // the index of the subcommand
@@ -31,24 +31,24 @@ type gitNet struct {
 // ls-remote: a URL or user@host:path is judged as written; a remote name,
 // or none, by the URLs the repository's config gives it. git remote,
 // config and submodule name the remotes later commands reach.
-func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
-	g := gitNet{a: a, c: c, v: v}
+func (m *cmdCall) gitHosts(c *verdictAcc, v *argv) {
+	g := gitNet{a: m, c: c, v: v}
 	moved := ""
 	g.at = scanSpec(gitSpec, v, 1, true, func(e *scanned) {
 		switch {
 		case moved != "":
 		case e.problem != "":
 			// The rest is judged still: a host it names may be denied.
-			a.unknownHost(c, "the remote git connects to with "+writtenName(e)+", which is not read here")
+			m.unknownHost(c, "the remote git connects to with "+writtenName(e)+", which is not read here")
 		case e.opt.name == "-c":
 			// url.<base>.insteadOf rewrites the remote.
 			moved = "the remote git connects to, which configuration on the command line (-c) can rewrite"
-		case (e.opt.kind == kDir || e.opt.kind == kRepo) && !a.sameDir(v, e):
+		case (e.opt.kind == kDir || e.opt.kind == kRepo) && !m.sameDir(v, e):
 			g.other = strings.TrimSpace(e.spell + " " + e.val)
 		}
 	})
 	if moved != "" {
-		a.unknownHost(c, moved)
+		m.unknownHost(c, moved)
 		return
 	}
 	if g.at >= v.len() || !v.literal(g.at) {
@@ -62,11 +62,11 @@ func (a *analyzer) gitHosts(c *verdictAcc, v *argv) {
 
 // sameDir reports a global option of git's, e, that names the working
 // directory itself (git -C . fetch): git works on the same repository.
-func (a *analyzer) sameDir(v *argv, e *scanned) bool {
-	if e.opt.name != "-C" || !v.literal(e.at) || a.dir == "" || !filepath.IsAbs(a.dir) {
+func (m *cmdCall) sameDir(v *argv, e *scanned) bool {
+	if e.opt.name != "-C" || !v.literal(e.at) || m.dir == "" || !filepath.IsAbs(m.dir) {
 		return false
 	}
-	return filepath.Join(a.dir, e.val) == filepath.Clean(a.dir)
+	return filepath.Join(m.dir, e.val) == filepath.Clean(m.dir)
 }
 
 // gitNetReaders read the hosts of each of git's subcommands that reach
@@ -285,11 +285,11 @@ func (g *gitNet) configRemotes(names []string) {
 // hasGitmodules reports whether the repository of the working directory
 // has submodules (a .gitmodules file at its top), which git fetch and
 // pull fetch from their own remotes.
-func (a *analyzer) hasGitmodules() bool {
-	if a.dir == "" || !filepath.IsAbs(a.dir) {
+func (m *cmdCall) hasGitmodules() bool {
+	if m.dir == "" || !filepath.IsAbs(m.dir) {
 		return false
 	}
-	top, why := a.repoTop()
+	top, why := m.repoTop()
 	if why != "" || top == "" {
 		return false
 	}
@@ -321,10 +321,10 @@ func gitURLHost(w string) (h string, isURL, ok bool) {
 // default one; nil for every remote) from the repository's config. What
 // the config leaves open (a rewrite of URLs, an include, a default that
 // cannot be told) is a host only known at run time.
-func (a *analyzer) gitConfigRemotes(c *verdictAcc, names []string, sub string) {
-	cfg, why := a.gitConfig()
+func (m *cmdCall) gitConfigRemotes(c *verdictAcc, names []string, sub string) {
+	cfg, why := m.gitConfig()
 	if why != "" {
-		a.unknownHost(c, "the remote of git "+sub+", whose URL "+why)
+		m.unknownHost(c, "the remote of git "+sub+", whose URL "+why)
 		return
 	}
 	var want []string
@@ -343,21 +343,21 @@ func (a *analyzer) gitConfigRemotes(c *verdictAcc, names []string, sub string) {
 		urls, ok := cfg.urls[n]
 		if !ok {
 			if h, isURL, ok := gitURLHost(n); isURL && ok {
-				a.judgeHost(c, h) // branch.<name>.remote may be a URL
+				m.judgeHost(c, h) // branch.<name>.remote may be a URL
 			} else if isURL && h != "local" {
-				a.unknownHost(c, "the host of "+n+", which is not read here")
+				m.unknownHost(c, "the host of "+n+", which is not read here")
 			} else if !isURL && names != nil && names[0] != "" && !strings.ContainsAny(n, "/.~") {
 				// A remote the config does not name yet: an earlier
 				// command of the script (git remote add) may add it.
-				a.unknownHost(c, "the remote "+n+", which the repository's config does not name")
+				m.unknownHost(c, "the remote "+n+", which the repository's config does not name")
 			}
 			continue // a local path, or no such remote: git fails
 		}
 		for _, u := range urls {
 			if h, isURL, ok := gitURLHost(u); isURL && ok {
-				a.judgeHost(c, h)
+				m.judgeHost(c, h)
 			} else if isURL && h != "local" || !isURL && !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, ".") {
-				a.unknownHost(c, "the host of the remote "+n+" ("+u+"), which is not read here")
+				m.unknownHost(c, "the host of the remote "+n+" ("+u+"), which is not read here")
 			}
 		}
 	}
@@ -374,22 +374,22 @@ const maxGitConfig = 64 << 10
 
 // gitConfig reads the remotes from the config of the repository git finds
 // from the working directory (once per Judge call), or says why it cannot.
-func (a *analyzer) gitConfig() (*gitRemoteConfig, string) {
-	if a.gitCfgDone {
-		return a.gitCfg, a.gitCfgWhy
+func (m *cmdCall) gitConfig() (*gitRemoteConfig, string) {
+	if m.gitCfgDone {
+		return m.gitCfg, m.gitCfgWhy
 	}
-	a.gitCfgDone = true
-	a.gitCfg, a.gitCfgWhy = nil, "is in a repository that is not known here"
-	if a.dir == "" || !filepath.IsAbs(a.dir) {
-		return a.gitCfg, a.gitCfgWhy
+	m.gitCfgDone = true
+	m.gitCfg, m.gitCfgWhy = nil, "is in a repository that is not known here"
+	if m.dir == "" || !filepath.IsAbs(m.dir) {
+		return m.gitCfg, m.gitCfgWhy
 	}
-	top, why := a.repoTop()
+	top, why := m.repoTop()
 	if why != "" {
-		return a.gitCfg, a.gitCfgWhy
+		return m.gitCfg, m.gitCfgWhy
 	}
-	rc := a.g.ws.remotes(top)
-	a.gitCfg, a.gitCfgWhy = rc.cfg, rc.why
-	return a.gitCfg, a.gitCfgWhy
+	rc := m.g.ws.remotes(top)
+	m.gitCfg, m.gitCfgWhy = rc.cfg, rc.why
+	return m.gitCfg, m.gitCfgWhy
 }
 
 // remoteFact is what the config of a repository says of its remotes, or

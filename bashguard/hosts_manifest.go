@@ -17,25 +17,25 @@ import (
 // maxManifest bounds the package.json read.
 const maxManifest = 1 << 20
 
-func (a *analyzer) npmManifestHosts(c *verdictAcc) {
-	p := a.findUp("package.json")
+func (m *cmdCall) npmManifestHosts(c *verdictAcc) {
+	p := m.findUp("package.json")
 	if p == "" {
 		return // no project: only the named packages are installed
 	}
 	text, err := readSmall(p, maxManifest)
 	if err != nil {
-		a.unknownHost(c, "the hosts "+p+" names for its dependencies, which is not read here")
+		m.unknownHost(c, "the hosts "+p+" names for its dependencies, which is not read here")
 		return
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal([]byte(text), &m) != nil {
-		a.unknownHost(c, "the hosts "+p+" names for its dependencies, which is not read here")
+	var manifest map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &manifest) != nil {
+		m.unknownHost(c, "the hosts "+p+" names for its dependencies, which is not read here")
 		return
 	}
 	for _, k := range npmManifestKeys {
-		if raw, ok := m[k]; ok {
-			if !a.manifestSpecs(c, raw, 0) {
-				a.unknownHost(c, "the hosts "+p+" names for its dependencies ("+k+"), which are not read here")
+		if raw, ok := manifest[k]; ok {
+			if !m.manifestSpecs(c, raw, 0) {
+				m.unknownHost(c, "the hosts "+p+" names for its dependencies ("+k+"), which are not read here")
 				return
 			}
 		}
@@ -44,7 +44,7 @@ func (a *analyzer) npmManifestHosts(c *verdictAcc) {
 
 // manifestSpecs judges the spec strings of a dependency map (nested for
 // overrides); it reports false for a value of another shape.
-func (a *analyzer) manifestSpecs(c *verdictAcc, raw json.RawMessage, depth int) bool {
+func (m *cmdCall) manifestSpecs(c *verdictAcc, raw json.RawMessage, depth int) bool {
 	var specs map[string]json.RawMessage
 	if depth > 8 || json.Unmarshal(raw, &specs) != nil {
 		return false
@@ -53,11 +53,11 @@ func (a *analyzer) manifestSpecs(c *verdictAcc, raw json.RawMessage, depth int) 
 		var s string
 		if json.Unmarshal(v, &s) == nil {
 			if !registrySpec(s) {
-				a.npmSpecHost(c, s)
+				m.npmSpecHost(c, s)
 			}
 			continue
 		}
-		if !a.manifestSpecs(c, v, depth+1) {
+		if !m.manifestSpecs(c, v, depth+1) {
 			return false
 		}
 	}
@@ -80,11 +80,11 @@ func registrySpec(s string) bool {
 
 // findUp returns the path of name in the working directory or the nearest
 // directory above it that holds one, or "".
-func (a *analyzer) findUp(name string) string {
-	if a.dir == "" || !filepath.IsAbs(a.dir) {
+func (m *cmdCall) findUp(name string) string {
+	if m.dir == "" || !filepath.IsAbs(m.dir) {
 		return ""
 	}
-	for d, n := filepath.Clean(a.dir), 0; n < 64; n++ {
+	for d, n := filepath.Clean(m.dir), 0; n < 64; n++ {
 		p := filepath.Join(d, name)
 		if _, err := os.Lstat(p); err == nil {
 			return p

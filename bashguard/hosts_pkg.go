@@ -43,32 +43,32 @@ func (f goFetch) fetchesAnyway() bool {
 	return f == goFetchBuild || f == goFetchPackages || f == goFetchGet || f == goFetchModSub
 }
 
-func (a *analyzer) goHosts(c *verdictAcc, v *argv) {
+func (m *cmdCall) goHosts(c *verdictAcc, v *argv) {
 	sub := v.vals[1]
-	a.goModuleHosts(c, v, sub)
+	m.goModuleHosts(c, v, sub)
 	switch f := goSubFetch[sub]; f {
 	case goFetchModSub:
 		if v.len() > 2 && goModFetch[sub+" "+v.vals[2]] {
-			a.goProxyHosts(c, v, true, false)
+			m.goProxyHosts(c, v, true, false)
 		}
 	case goFetchEnv:
-		a.goEnvWrite(c, v)
+		m.goEnvWrite(c, v)
 	case goFetchBuild:
 		// Outside a module go builds against the standard library alone,
 		// and downloads nothing.
-		if a.inGoModule() && !a.goFetchesNothing(v) {
-			a.goProxyHosts(c, v, true, false)
+		if m.inGoModule() && !m.goFetchesNothing(v) {
+			m.goProxyHosts(c, v, true, false)
 		}
 	case goFetchPackages, goFetchGet:
-		if a.goProxyHosts(c, v, f != goFetchGet, true) {
-			a.goPackageHosts(c, v, f == goFetchGet)
+		if m.goProxyHosts(c, v, f != goFetchGet, true) {
+			m.goPackageHosts(c, v, f == goFetchGet)
 		}
 	}
 }
 
 // goPackageHosts judges the hosts of the modules go get (get), install or
 // run name among their operands.
-func (a *analyzer) goPackageHosts(c *verdictAcc, v *argv, get bool) {
+func (m *cmdCall) goPackageHosts(c *verdictAcc, v *argv, get bool) {
 	var pkgs []int
 	scanSpec(goFlagSpec, v, 2, false, func(e *scanned) {
 		if e.opt == nil && e.problem == "" {
@@ -76,19 +76,19 @@ func (a *analyzer) goPackageHosts(c *verdictAcc, v *argv, get bool) {
 		}
 	})
 	if get && len(pkgs) == 0 {
-		a.unknownHost(c, "the hosts of the modules go.mod requires, which are not read here")
+		m.unknownHost(c, "the hosts of the modules go.mod requires, which are not read here")
 		return
 	}
 	for _, i := range pkgs {
 		if !v.literal(i) {
-			a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
+			m.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
 			continue
 		}
 		path, _, versioned := strings.Cut(v.vals[i], "@")
 		if !get && !versioned {
 			continue // builds the main module's packages (or go run's arguments)
 		}
-		a.goModuleHost(c, v.vals[i], path, get)
+		m.goModuleHost(c, v.vals[i], path, get)
 	}
 }
 
@@ -96,18 +96,18 @@ func (a *analyzer) goPackageHosts(c *verdictAcc, v *argv, get bool) {
 // first element, when it names one. For go get, a path that names none
 // (a package of the main module, all, std) needs modules whose hosts
 // are only known at run time.
-func (a *analyzer) goModuleHost(c *verdictAcc, w, path string, get bool) {
+func (m *cmdCall) goModuleHost(c *verdictAcc, w, path string, get bool) {
 	first, _, _ := strings.Cut(path, "/")
 	switch {
 	case path == "" || first == "." || first == ".." || strings.HasPrefix(path, "/") || path == "all" || path == "std" || path == "cmd" ||
 		!strings.Contains(first, ".") && !strings.ContainsAny(first, "*"):
 		if get {
-			a.unknownHost(c, "the hosts of the modules "+w+" needs, which are not read here")
+			m.unknownHost(c, "the hosts of the modules "+w+" needs, which are not read here")
 		}
 	case !validHost(first, false):
-		a.unknownHost(c, "the host of the module "+path+", which is not read here")
+		m.unknownHost(c, "the host of the module "+path+", which is not read here")
 	default:
-		a.judgeHost(c, first)
+		m.judgeHost(c, first)
 	}
 }
 
@@ -129,7 +129,7 @@ const (
 )
 
 // pipHosts judges pip's command line (v.vals[0] is pip).
-func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
+func (m *cmdCall) pipHosts(c *verdictAcc, v argv) {
 	moved := ""
 	i := scanSpec(pipSpec, &v, 1, true, func(e *scanned) {
 		switch {
@@ -142,24 +142,24 @@ func (a *analyzer) pipHosts(c *verdictAcc, v argv) {
 	})
 	switch {
 	case moved == "--proxy":
-		a.unknownHost(c, "the hosts pip reaches through its --proxy, which are not read here")
+		m.unknownHost(c, "the hosts pip reaches through its --proxy, which are not read here")
 		return
 	case moved != "":
-		a.unknownHost(c, "the hosts pip reaches with "+moved+", which are not read here")
+		m.unknownHost(c, "the hosts pip reaches with "+moved+", which are not read here")
 		return
 	case i >= v.len() || !v.literal(i):
 		return
 	}
 	switch pipSubs[v.vals[i]] {
 	case pipReachInstall:
-		a.pipInstallHosts(c, &v, i+1)
+		m.pipInstallHosts(c, &v, i+1)
 	case pipReachConfig:
 		// pip config set global.index-url URL: where later installs go.
 		for j := i + 1; j < v.len(); j++ {
 			if w := v.vals[j]; !v.literal(j) {
-				a.unknownHost(c, "a host only known at run time ("+w+")")
+				m.unknownHost(c, "a host only known at run time ("+w+")")
 			} else if strings.Contains(w, "://") {
-				a.literalURLHost(c, w[schemeStart(w):], false)
+				m.literalURLHost(c, w[schemeStart(w):], false)
 			}
 		}
 	}
@@ -174,9 +174,9 @@ type pipSources struct {
 }
 
 // pipEnvSources reads the command's environment for pip's sources.
-func (a *analyzer) pipEnvSources() pipSources {
+func (m *cmdCall) pipEnvSources() pipSources {
 	r := pipSources{index: "pypi.org"}
-	for _, e := range a.cmdEnv {
+	for _, e := range m.cmdEnv {
 		eff := effectOf(pipEnv, e.name, false)
 		switch {
 		case eff == 0:
@@ -194,8 +194,8 @@ func (a *analyzer) pipEnvSources() pipSources {
 
 // pipInstallHosts judges pip install, download, wheel and index, whose
 // options and operands start at the word from.
-func (a *analyzer) pipInstallHosts(c *verdictAcc, v *argv, from int) {
-	r := a.pipEnvSources()
+func (m *cmdCall) pipInstallHosts(c *verdictAcc, v *argv, from int) {
+	r := m.pipEnvSources()
 	var ops []int
 	moved := ""
 	scanSpec(pipInstallSpec, v, from, false, func(e *scanned) {
@@ -216,37 +216,37 @@ func (a *analyzer) pipInstallHosts(c *verdictAcc, v *argv, from int) {
 	})
 	switch {
 	case moved != "":
-		a.unknownHost(c, "the hosts pip reaches with "+moved+", which are not read here")
+		m.unknownHost(c, "the hosts pip reaches with "+moved+", which are not read here")
 		return
 	case r.unknown != "":
-		a.unknownHost(c, "the hosts the requirements of "+r.unknown+" name, which are not read here")
+		m.unknownHost(c, "the hosts the requirements of "+r.unknown+" name, which are not read here")
 		return
 	case r.index != "":
-		a.judgeHost(c, r.index)
-		a.judgeHost(c, "files.pythonhosted.org") // where PyPI's files are
+		m.judgeHost(c, r.index)
+		m.judgeHost(c, "files.pythonhosted.org") // where PyPI's files are
 	}
 	for _, e := range r.extra {
 		if strings.Contains(e, "://") {
-			a.literalURLHost(c, e[schemeStart(e):], false)
+			m.literalURLHost(c, e[schemeStart(e):], false)
 		} else if !strings.HasPrefix(e, "/") && !strings.HasPrefix(e, ".") {
-			a.unknownHost(c, "the host of "+e+", which is not read here")
+			m.unknownHost(c, "the host of "+e+", which is not read here")
 		}
 	}
 	for _, j := range ops {
-		a.pipOperandHost(c, v, j)
+		m.pipOperandHost(c, v, j)
 	}
 }
 
 // pipOperandHost judges one requirement operand of pip install.
-func (a *analyzer) pipOperandHost(c *verdictAcc, v *argv, j int) {
+func (m *cmdCall) pipOperandHost(c *verdictAcc, v *argv, j int) {
 	w := v.vals[j]
 	switch {
 	case !v.literal(j):
-		a.unknownHost(c, "a host only known at run time ("+w+")")
+		m.unknownHost(c, "a host only known at run time ("+w+")")
 	case strings.Contains(w, "://"):
-		a.literalURLHost(c, w[schemeStart(w):], false)
+		m.literalURLHost(c, w[schemeStart(w):], false)
 	case w == "." || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "../"):
-		a.unknownHost(c, "the hosts the project "+w+" names for its dependencies, which are not read here")
+		m.unknownHost(c, "the hosts the project "+w+" names for its dependencies, which are not read here")
 	}
 }
 
@@ -263,7 +263,7 @@ func schemeStart(w string) int {
 
 // goEnvWrite judges go env -w: a GOPROXY or GOSUMDB it writes is where
 // later go commands connect.
-func (a *analyzer) goEnvWrite(c *verdictAcc, v *argv) {
+func (m *cmdCall) goEnvWrite(c *verdictAcc, v *argv) {
 	w := false
 	for i := 2; i < v.len(); i++ {
 		s := v.vals[i]
@@ -272,18 +272,18 @@ func (a *analyzer) goEnvWrite(c *verdictAcc, v *argv) {
 			w = true
 		case !w || strings.HasPrefix(s, "-"):
 		case !v.literal(i):
-			a.unknownHost(c, "a host only known at run time ("+s+")")
+			m.unknownHost(c, "a host only known at run time ("+s+")")
 		default:
 			name, val, _ := strings.Cut(s, "=")
 			switch goEnvRoles[name] {
 			case goProxyVar:
 				for _, p := range goProxyList(val) {
 					if strings.Contains(p, "://") {
-						a.literalURLHost(c, p, false)
+						m.literalURLHost(c, p, false)
 					}
 				}
 			case goSumDBVar:
-				a.goSumDBHost(c, val)
+				m.goSumDBHost(c, val)
 			}
 		}
 	}
@@ -296,14 +296,14 @@ func goProxyList(val string) []string {
 
 // goSumDBHost judges the checksum database a GOSUMDB names: "off", a
 // name ("sum.golang.org", "name+key"), or a name, a key and a URL.
-func (a *analyzer) goSumDBHost(c *verdictAcc, val string) {
+func (m *cmdCall) goSumDBHost(c *verdictAcc, val string) {
 	switch f := strings.Fields(val); {
 	case val == "off" || len(f) == 0:
 	case len(f) > 1:
-		a.literalURLHost(c, f[1], true)
+		m.literalURLHost(c, f[1], true)
 	default:
 		name, _, _ := strings.Cut(f[0], "+")
-		a.literalURLHost(c, name, true)
+		m.literalURLHost(c, name, true)
 	}
 }
 
@@ -332,15 +332,15 @@ type goEnv struct {
 // readGoEnv reads the command's environment for where go downloads from.
 // It reports false when go reaches no host its caller judges further:
 // none at all, or hosts only known at run time (judged here).
-func (a *analyzer) readGoEnv(c *verdictAcc, project bool) (goEnv, bool) {
+func (m *cmdCall) readGoEnv(c *verdictAcc, project bool) (goEnv, bool) {
 	env := goEnv{proxy: defaultGoProxy, sumdb: "sum.golang.org"}
-	for _, e := range a.cmdEnv {
+	for _, e := range m.cmdEnv {
 		role := goEnvRoles[e.name]
 		if role == 0 {
 			continue
 		}
 		if !e.lit {
-			a.unknownHost(c, "the hosts go reaches with "+e.name+"=, which is only known at run time")
+			m.unknownHost(c, "the hosts go reaches with "+e.name+"=, which is only known at run time")
 			return env, false
 		}
 		switch role {
@@ -349,11 +349,11 @@ func (a *analyzer) readGoEnv(c *verdictAcc, project bool) (goEnv, bool) {
 		case goSumDBVar:
 			env.sumdb = e.val
 		case goFlagsVar:
-			if !a.goFlagsEnv(c, e.val, project) {
+			if !m.goFlagsEnv(c, e.val, project) {
 				return env, false
 			}
 		case goEnvFileVar:
-			a.unknownHost(c, "the hosts the go environment file of GOENV names, which are not read here")
+			m.unknownHost(c, "the hosts the go environment file of GOENV names, which are not read here")
 			return env, false
 		case goDirectVar:
 			env.direct = env.direct || e.val != ""
@@ -368,13 +368,13 @@ func (a *analyzer) readGoEnv(c *verdictAcc, project bool) (goEnv, bool) {
 // goFlagsEnv reads a GOFLAGS: false when it vendors a project's modules
 // (no host) or reads another go.mod (hosts only known at run time,
 // judged here).
-func (a *analyzer) goFlagsEnv(c *verdictAcc, val string, project bool) bool {
+func (m *cmdCall) goFlagsEnv(c *verdictAcc, val string, project bool) bool {
 	for _, f := range strings.Fields(val) {
 		if f == "-mod=vendor" && project {
 			return false
 		}
 		if strings.HasPrefix(f, "-modfile") || strings.HasPrefix(f, "-C") {
-			a.unknownHost(c, "the hosts go reaches with GOFLAGS="+val+", which are not read here")
+			m.unknownHost(c, "the hosts go reaches with GOFLAGS="+val+", which are not read here")
 			return false
 		}
 	}
@@ -402,18 +402,18 @@ func goVendored(v *argv) bool {
 // their caller (named set), those go.mod requires are only known at run
 // time. -mod=vendor (as a flag or in GOFLAGS) and GOPROXY=off reach no
 // host. It reports whether the caller goes on to judge named modules.
-func (a *analyzer) goProxyHosts(c *verdictAcc, v *argv, project, named bool) bool {
-	env, ok := a.readGoEnv(c, project)
+func (m *cmdCall) goProxyHosts(c *verdictAcc, v *argv, project, named bool) bool {
+	env, ok := m.readGoEnv(c, project)
 	if !ok || project && goVendored(v) {
 		return false
 	}
-	direct, fetches := a.goProxies(c, env.proxy)
+	direct, fetches := m.goProxies(c, env.proxy)
 	if !fetches {
 		return false // nothing is downloaded
 	}
-	a.goSumDBHost(c, env.sumdb)
+	m.goSumDBHost(c, env.sumdb)
 	if (direct || env.direct) && project {
-		a.unknownHost(c, "the hosts of the modules go.mod requires, which go reaches directly and are not read here")
+		m.unknownHost(c, "the hosts of the modules go.mod requires, which go reaches directly and are not read here")
 	}
 	return named
 }
@@ -421,7 +421,7 @@ func (a *analyzer) goProxyHosts(c *verdictAcc, v *argv, project, named bool) boo
 // goProxies judges the module proxies of GOPROXY, up to the first "off"
 // or a leading "direct". It reports whether modules are fetched from
 // their own hosts (direct), and whether anything is fetched at all.
-func (a *analyzer) goProxies(c *verdictAcc, proxy string) (direct, fetches bool) {
+func (m *cmdCall) goProxies(c *verdictAcc, proxy string) (direct, fetches bool) {
 	for n, p := range goProxyList(proxy) {
 		switch {
 		case p == "off":
@@ -434,9 +434,9 @@ func (a *analyzer) goProxies(c *verdictAcc, proxy string) (direct, fetches bool)
 				return direct, true
 			}
 		case strings.Contains(p, "://"):
-			a.literalURLHost(c, p, false)
+			m.literalURLHost(c, p, false)
 		default:
-			a.unknownHost(c, "the module proxy "+p+", which is not read here")
+			m.unknownHost(c, "the module proxy "+p+", which is not read here")
 		}
 	}
 	return direct, true

@@ -161,7 +161,7 @@ func (t *netTool) toSpec(name string) *spec {
 // readLine reads the options of v (the tool t's command line, by its
 // spec s) and the command's environment for where the tool connects, and
 // returns the operands.
-func (a *analyzer) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
+func (m *cmdCall) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
 	var r netRead
 	var ops []int
 	scanSpec(s, v, 1, false, func(e *scanned) {
@@ -175,7 +175,7 @@ func (a *analyzer) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
 			r.option(t, e.spell, e.val, v.literal(e.at))
 		}
 	})
-	for _, e := range a.cmdEnv {
+	for _, e := range m.cmdEnv {
 		if eff := effectOf(t.env, e.name, false); eff != 0 {
 			r.apply(eff, e.name+"=", e.val, e.lit)
 		}
@@ -225,11 +225,11 @@ func (r *netRead) named() bool {
 }
 
 // tableHosts judges the command v of the tool t (named name).
-func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
+func (m *cmdCall) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	if printsOnly(v) {
 		return
 	}
-	r, ops := a.readLine(t, netToolSpecs[name], v)
+	r, ops := m.readLine(t, netToolSpecs[name], v)
 	sub, rest, ok := t.sub(v, ops)
 	if _, star := t.subs["*"]; !ok && star && r.named() && (len(ops) == 0 || !t.local[v.vals[ops[0]]]) {
 		ok = true // aria2c -i FILE, redis-cli -u URL: options name where it goes
@@ -237,46 +237,46 @@ func (a *analyzer) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	if !ok || r.offline {
 		return
 	}
-	a.optionHosts(c, name, &r)
+	m.optionHosts(c, name, &r)
 	if sub.kind == subRun && len(rest) == 0 {
 		return // npm init, npx alone: nothing to fetch
 	}
 	if r.usesRegistry(t, sub.kind) {
-		a.registryHosts(c, name, t, &r)
+		m.registryHosts(c, name, t, &r)
 	}
 	for _, s := range r.add {
-		a.sourceHost(c, t, s)
+		m.sourceHost(c, t, s)
 	}
 	if t.remotes && len(r.replace) == 0 {
-		a.remoteHosts(c, name)
+		m.remoteHosts(c, name)
 	}
-	a.subHosts(c, name, t, sub, &r, v, rest)
+	m.subHosts(c, name, t, sub, &r, v, rest)
 }
 
 // optionHosts judges the hosts the options name, and asks for those
 // that move the tool where it is not read here.
-func (a *analyzer) optionHosts(c *verdictAcc, name string, r *netRead) {
+func (m *cmdCall) optionHosts(c *verdictAcc, name string, r *netRead) {
 	if r.unknown != "" {
 		// The rest is judged still: a host it names may be denied.
-		a.unknownHost(c, "the hosts "+name+" connects to with "+r.unknown+", which are not read here")
+		m.unknownHost(c, "the hosts "+name+" connects to with "+r.unknown+", which are not read here")
 	}
 	for _, u := range r.urls {
-		a.literalURLHost(c, u[schemeStart(u):], false)
+		m.literalURLHost(c, u[schemeStart(u):], false)
 	}
 	for _, h := range r.hosts {
-		a.hostList(c, h)
+		m.hostList(c, h)
 	}
 	for _, s := range r.conn {
-		a.connInfoHosts(c, s)
+		m.connInfoHosts(c, s)
 	}
 }
 
 // hostList judges a libpq list of hosts, host[,host...]; a directory
 // holds a local socket.
-func (a *analyzer) hostList(c *verdictAcc, list string) {
+func (m *cmdCall) hostList(c *verdictAcc, list string) {
 	for _, one := range strings.Split(list, ",") {
 		if !strings.HasPrefix(one, "/") {
-			a.hostOperand(c, one)
+			m.hostOperand(c, one)
 		}
 	}
 }
@@ -295,71 +295,71 @@ func (r *netRead) usesRegistry(t *netTool, k netSubKind) bool {
 
 // subHosts judges the operands rest of the subcommand sub, as its kind
 // says they name hosts.
-func (a *analyzer) subHosts(c *verdictAcc, name string, t *netTool, sub netSub, r *netRead, v *argv, rest []int) {
+func (m *cmdCall) subHosts(c *verdictAcc, name string, t *netTool, sub netSub, r *netRead, v *argv, rest []int) {
 	switch sub.kind {
 	case subReg:
-		a.pkgSpecHosts(c, t, v, rest)
+		m.pkgSpecHosts(c, t, v, rest)
 	case subPkgs:
-		a.pkgsHosts(c, t, r, v, rest)
+		m.pkgsHosts(c, t, r, v, rest)
 	case subProject:
-		a.unknownHost(c, orText(sub.why, "the hosts "+t.manifestName()+" name")+", which are not read here")
+		m.unknownHost(c, orText(sub.why, "the hosts "+t.manifestName()+" name")+", which are not read here")
 	case subRun:
-		a.pkgSpecHosts(c, t, v, rest[:1])
+		m.pkgSpecHosts(c, t, v, rest[:1])
 	case subURLs:
 		for _, i := range rest {
-			a.urlHost(c, v, i, true)
+			m.urlHost(c, v, i, true)
 		}
 	case subHTTPie:
-		a.httpieHost(c, v, rest)
+		m.httpieHost(c, v, rest)
 	case subSecondURL:
 		if len(rest) > 1 {
-			a.urlHost(c, v, rest[1], false)
+			m.urlHost(c, v, rest[1], false)
 		}
 	case subImage:
 		if len(rest) > 0 {
-			a.imageHost(c, name, t.shortImages, v, rest[0])
+			m.imageHost(c, name, t.shortImages, v, rest[0])
 		}
 	case subConfig:
-		a.eachLiteral(c, v, rest, a.configOperandHost)
+		m.eachLiteral(c, v, rest, m.configOperandHost)
 	case subHosts:
-		a.eachLiteral(c, v, rest, a.hostsOperandHost)
+		m.eachLiteral(c, v, rest, m.hostsOperandHost)
 	case subDB:
-		a.eachLiteral(c, v, rest, a.dbOperandHost)
+		m.eachLiteral(c, v, rest, m.dbOperandHost)
 	case subFirstHost:
-		a.eachLiteral(c, v, rest[:min(len(rest), 1)], a.firstHostOperand)
+		m.eachLiteral(c, v, rest[:min(len(rest), 1)], m.firstHostOperand)
 	case subRepo:
-		a.repoHosts(c, sub, v, rest)
+		m.repoHosts(c, sub, v, rest)
 	case subRuntime:
 		if len(r.replace) == 0 && len(t.registry) == 0 {
-			a.unknownHost(c, sub.why+", only known at run time")
+			m.unknownHost(c, sub.why+", only known at run time")
 		}
 	}
 }
 
 // pkgSpecHosts judges the package operands ops.
-func (a *analyzer) pkgSpecHosts(c *verdictAcc, t *netTool, v *argv, ops []int) {
+func (m *cmdCall) pkgSpecHosts(c *verdictAcc, t *netTool, v *argv, ops []int) {
 	for _, i := range ops {
-		a.specHost(c, t, v, i)
+		m.specHost(c, t, v, i)
 	}
 }
 
 // pkgsHosts judges the operands of a subPkgs subcommand: without one, it
 // installs what the project's manifest names.
-func (a *analyzer) pkgsHosts(c *verdictAcc, t *netTool, r *netRead, v *argv, rest []int) {
+func (m *cmdCall) pkgsHosts(c *verdictAcc, t *netTool, r *netRead, v *argv, rest []int) {
 	if len(rest) == 0 {
-		a.unknownHost(c, "the hosts "+t.manifestName()+" name, which are not read here")
+		m.unknownHost(c, "the hosts "+t.manifestName()+" name, which are not read here")
 	} else if t.spec == specNpm && !r.global {
-		a.npmManifestHosts(c)
+		m.npmManifestHosts(c)
 	}
-	a.pkgSpecHosts(c, t, v, rest)
+	m.pkgSpecHosts(c, t, v, rest)
 }
 
 // eachLiteral gives judge each literal operand of ops, and judges the
 // others as hosts only known at run time.
-func (a *analyzer) eachLiteral(c *verdictAcc, v *argv, ops []int, judge func(c *verdictAcc, w string)) {
+func (m *cmdCall) eachLiteral(c *verdictAcc, v *argv, ops []int, judge func(c *verdictAcc, w string)) {
 	for _, i := range ops {
 		if !v.literal(i) {
-			a.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
+			m.unknownHost(c, "a host only known at run time ("+v.vals[i]+")")
 			continue
 		}
 		judge(c, v.vals[i])
@@ -368,61 +368,61 @@ func (a *analyzer) eachLiteral(c *verdictAcc, v *argv, ops []int, judge func(c *
 
 // configOperandHost judges an operand of a subConfig subcommand: a URL
 // is where later commands connect.
-func (a *analyzer) configOperandHost(c *verdictAcc, w string) {
+func (m *cmdCall) configOperandHost(c *verdictAcc, w string) {
 	if strings.Contains(w, "://") {
-		a.literalURLHost(c, w[schemeStart(w):], false)
+		m.literalURLHost(c, w[schemeStart(w):], false)
 	}
 }
 
 // hostsOperandHost judges an operand of a subHosts tool: a host, dig's
 // @server; DNS types and +options are not hosts.
-func (a *analyzer) hostsOperandHost(c *verdictAcc, w string) {
+func (m *cmdCall) hostsOperandHost(c *verdictAcc, w string) {
 	if !strings.HasPrefix(w, "+") && !dnsTypes[strings.ToUpper(w)] {
-		a.hostOperand(c, strings.TrimPrefix(w, "@"))
+		m.hostOperand(c, strings.TrimPrefix(w, "@"))
 	}
 }
 
 // dbOperandHost judges an operand of a database client: a URL, or a
 // connection string's host=.
-func (a *analyzer) dbOperandHost(c *verdictAcc, w string) {
+func (m *cmdCall) dbOperandHost(c *verdictAcc, w string) {
 	switch {
 	case strings.Contains(w, "://"):
-		a.literalURLHost(c, w[schemeStart(w):], false)
+		m.literalURLHost(c, w[schemeStart(w):], false)
 	case strings.Contains(w, "host="):
-		a.connInfoHosts(c, w)
+		m.connInfoHosts(c, w)
 	}
 }
 
 // firstHostOperand judges the first operand of a subFirstHost tool:
 // //host/share (smbclient), a URL, or [user@]host[:port].
-func (a *analyzer) firstHostOperand(c *verdictAcc, w string) {
+func (m *cmdCall) firstHostOperand(c *verdictAcc, w string) {
 	switch {
 	case strings.HasPrefix(w, "//") || strings.HasPrefix(w, "\\\\"):
 		h, _, _ := strings.Cut(strings.TrimLeft(w, "/\\"), "/")
 		h, _, _ = strings.Cut(h, "\\")
-		a.hostOperand(c, h)
+		m.hostOperand(c, h)
 	case strings.Contains(w, "://"):
-		a.literalURLHost(c, w, false)
+		m.literalURLHost(c, w, false)
 	default:
 		if at := strings.LastIndexByte(w, '@'); at >= 0 {
 			w = w[at+1:]
 		}
 		if h, ok := scpHost(w); ok {
-			a.judgeHost(c, h)
+			m.judgeHost(c, h)
 		} else {
-			a.hostOperand(c, w)
+			m.hostOperand(c, w)
 		}
 	}
 }
 
 // repoHosts judges the operands of a subRepo subcommand: the URLs among
 // them; without one, the repository the working copy names (sub.why).
-func (a *analyzer) repoHosts(c *verdictAcc, sub netSub, v *argv, rest []int) {
+func (m *cmdCall) repoHosts(c *verdictAcc, sub netSub, v *argv, rest []int) {
 	found := false
 	for _, i := range rest {
 		w := v.vals[i]
 		if !v.literal(i) {
-			a.unknownHost(c, "a host only known at run time ("+w+")")
+			m.unknownHost(c, "a host only known at run time ("+w+")")
 			found = true
 			continue
 		}
@@ -431,13 +431,13 @@ func (a *analyzer) repoHosts(c *verdictAcc, sub netSub, v *argv, rest []int) {
 		switch {
 		case !isURL:
 		case ok:
-			a.judgeHost(c, h)
+			m.judgeHost(c, h)
 		case h != "local":
-			a.unknownHost(c, "the host of "+w+", which is not read here")
+			m.unknownHost(c, "the host of "+w+", which is not read here")
 		}
 	}
 	if !found && sub.why != "" {
-		a.unknownHost(c, sub.why+", only known at run time")
+		m.unknownHost(c, sub.why+", only known at run time")
 	}
 }
 
@@ -493,52 +493,52 @@ func (t *netTool) sub(v *argv, ops []int) (netSub, []int, bool) {
 
 // registryHosts judges the registry: the one options or the environment
 // name, or the default one unless a configuration file may name another.
-func (a *analyzer) registryHosts(c *verdictAcc, name string, t *netTool, r *netRead) {
+func (m *cmdCall) registryHosts(c *verdictAcc, name string, t *netTool, r *netRead) {
 	if len(r.replace) > 0 {
 		for _, s := range r.replace {
-			a.registryWord(c, s)
+			m.registryWord(c, s)
 		}
 		return
 	}
 	for _, h := range t.registry {
-		a.judgeHost(c, h)
+		m.judgeHost(c, h)
 	}
-	if f := a.configFile(t.config); f != "" {
-		a.unknownHost(c, "the registry "+f+" may name for "+name+", which is not read here")
+	if f := m.configFile(t.config); f != "" {
+		m.unknownHost(c, "the registry "+f+" may name for "+name+", which is not read here")
 	}
 }
 
 // registryWord judges a registry given as a URL or as a host.
-func (a *analyzer) registryWord(c *verdictAcc, s string) {
+func (m *cmdCall) registryWord(c *verdictAcc, s string) {
 	if strings.Contains(s, "://") {
-		a.literalURLHost(c, s, false)
+		m.literalURLHost(c, s, false)
 		return
 	}
-	a.literalURLHost(c, s, true)
+	m.literalURLHost(c, s, true)
 }
 
 // sourceHost judges a further source: a URL, a local path (which reaches
 // no host of its own), or a name (a conda channel, which is on the
 // tool's registry; anything else is not read here).
-func (a *analyzer) sourceHost(c *verdictAcc, t *netTool, s string) {
+func (m *cmdCall) sourceHost(c *verdictAcc, t *netTool, s string) {
 	switch {
 	case strings.Contains(s, "://"):
-		a.literalURLHost(c, s[schemeStart(s):], false)
+		m.literalURLHost(c, s[schemeStart(s):], false)
 	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, ".") || strings.HasPrefix(s, "~"):
 	case t.spec == specName && len(t.registry) > 0 && !strings.ContainsAny(s, ":@"):
-		a.judgeHost(c, t.registry[0])
+		m.judgeHost(c, t.registry[0])
 	default:
-		a.unknownHost(c, "the host of "+s+", which is not read here")
+		m.unknownHost(c, "the host of "+s+", which is not read here")
 	}
 }
 
 // configFile returns the first of files (see netTool.config) found in the
 // working directory or above it, or "".
-func (a *analyzer) configFile(files []string) string {
-	if len(files) == 0 || a.dir == "" || !filepath.IsAbs(a.dir) {
+func (m *cmdCall) configFile(files []string) string {
+	if len(files) == 0 || m.dir == "" || !filepath.IsAbs(m.dir) {
 		return ""
 	}
-	for d, n := filepath.Clean(a.dir), 0; n < 64; n++ {
+	for d, n := filepath.Clean(m.dir), 0; n < 64; n++ {
 		for _, f := range files {
 			name, text, marked := strings.Cut(f, ":")
 			p := filepath.Join(d, name)
@@ -565,73 +565,73 @@ func (a *analyzer) configFile(files []string) string {
 
 // remoteHosts judges the hosts of the repository's remotes, from which
 // gh and glab pick the host they talk to.
-func (a *analyzer) remoteHosts(c *verdictAcc, name string) {
-	cfg, why := a.gitConfig()
+func (m *cmdCall) remoteHosts(c *verdictAcc, name string) {
+	cfg, why := m.gitConfig()
 	if why != "" {
 		return // no repository: the tool's default host
 	}
 	for n, urls := range cfg.urls {
 		for _, u := range urls {
 			if h, isURL, ok := gitURLHost(u); isURL && ok {
-				a.judgeHost(c, h)
+				m.judgeHost(c, h)
 			} else if isURL && h != "local" {
-				a.unknownHost(c, "the host of the remote "+n+" ("+u+") "+name+" may talk to, which is not read here")
+				m.unknownHost(c, "the host of the remote "+n+" ("+u+") "+name+" may talk to, which is not read here")
 			}
 		}
 	}
 }
 
 // specHost judges one package operand.
-func (a *analyzer) specHost(c *verdictAcc, t *netTool, v *argv, i int) {
+func (m *cmdCall) specHost(c *verdictAcc, t *netTool, v *argv, i int) {
 	w := v.vals[i]
 	if !v.literal(i) {
-		a.unknownHost(c, "a host only known at run time ("+w+")")
+		m.unknownHost(c, "a host only known at run time ("+w+")")
 		return
 	}
 	local := strings.HasPrefix(w, ".") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~")
 	switch {
 	case t.spec == specNpm:
-		a.npmSpecHost(c, w)
+		m.npmSpecHost(c, w)
 	case strings.Contains(w, "://"):
-		a.literalURLHost(c, w[schemeStart(w):], false)
+		m.literalURLHost(c, w[schemeStart(w):], false)
 	case t.spec == specDeno:
 		switch {
 		case strings.HasPrefix(w, "npm:"):
-			a.judgeHost(c, "registry.npmjs.org")
+			m.judgeHost(c, "registry.npmjs.org")
 		case strings.HasPrefix(w, "jsr:"):
-			a.judgeHost(c, "jsr.io")
+			m.judgeHost(c, "jsr.io")
 		default:
-			a.unknownHost(c, "the modules "+w+" imports, which are not read here")
+			m.unknownHost(c, "the modules "+w+" imports, which are not read here")
 		}
 	case t.spec == specImage:
-		a.imageHost(c, "", false, v, i)
+		m.imageHost(c, "", false, v, i)
 	case t.spec == specURL:
-		a.urlHost(c, v, i, true)
+		m.urlHost(c, v, i, true)
 	case local || strings.HasPrefix(w, "file:"):
-		a.unknownHost(c, "the hosts the package "+w+" names for its dependencies, which are not read here")
+		m.unknownHost(c, "the hosts the package "+w+" names for its dependencies, which are not read here")
 	}
 	// Otherwise a name from the registry, judged already.
 }
 
 // npmSpecHost judges an npm package spec (npm help package-spec).
-func (a *analyzer) npmSpecHost(c *verdictAcc, w string) {
+func (m *cmdCall) npmSpecHost(c *verdictAcc, w string) {
 	switch {
 	case strings.Contains(w, "://"):
-		a.literalURLHost(c, w[schemeStart(w):], false)
+		m.literalURLHost(c, w[schemeStart(w):], false)
 	case strings.HasPrefix(w, "github:") || !strings.HasPrefix(w, "@") && strings.Count(w, "/") == 1 &&
 		!strings.HasPrefix(w, ".") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.Contains(w, ":"):
-		a.judgeHost(c, "github.com")
+		m.judgeHost(c, "github.com")
 	case strings.HasPrefix(w, "gitlab:"):
-		a.judgeHost(c, "gitlab.com")
+		m.judgeHost(c, "gitlab.com")
 	case strings.HasPrefix(w, "bitbucket:"):
-		a.judgeHost(c, "bitbucket.org")
+		m.judgeHost(c, "bitbucket.org")
 	case strings.HasPrefix(w, "gist:"):
-		a.judgeHost(c, "gist.github.com")
+		m.judgeHost(c, "gist.github.com")
 	case strings.HasPrefix(w, "file:") || strings.HasPrefix(w, ".") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~"):
-		a.unknownHost(c, "the hosts the package "+w+" names for its dependencies, which are not read here")
+		m.unknownHost(c, "the hosts the package "+w+" names for its dependencies, which are not read here")
 	default:
 		if h, ok := scpHost(strings.TrimPrefix(w, "git+ssh:")); ok && strings.Contains(w, "@") && !strings.HasPrefix(w, "@") {
-			a.judgeHost(c, h)
+			m.judgeHost(c, h)
 		}
 		// A name from the registry, judged already.
 	}
@@ -639,7 +639,7 @@ func (a *analyzer) npmSpecHost(c *verdictAcc, w string) {
 
 // httpieHost judges httpie's (and xh's) URL: its first operand, after an
 // optional method; ":3000/x" is localhost.
-func (a *analyzer) httpieHost(c *verdictAcc, v *argv, ops []int) {
+func (m *cmdCall) httpieHost(c *verdictAcc, v *argv, ops []int) {
 	if len(ops) == 0 {
 		return
 	}
@@ -648,10 +648,10 @@ func (a *analyzer) httpieHost(c *verdictAcc, v *argv, ops []int) {
 		i = ops[1]
 	}
 	if w := v.vals[i]; v.literal(i) && strings.HasPrefix(w, ":") {
-		a.judgeHost(c, "localhost")
+		m.judgeHost(c, "localhost")
 		return
 	}
-	a.urlHost(c, v, i, true)
+	m.urlHost(c, v, i, true)
 }
 
 // imageHost judges the registry of a container image reference:
@@ -659,10 +659,10 @@ func (a *analyzer) httpieHost(c *verdictAcc, v *argv, ops []int) {
 // when it holds a dot or a colon or is localhost; without one the image
 // is on Docker Hub, or, for a tool with shortImages (podman), on the
 // registries its registries.conf searches.
-func (a *analyzer) imageHost(c *verdictAcc, tool string, shortImages bool, v *argv, i int) {
+func (m *cmdCall) imageHost(c *verdictAcc, tool string, shortImages bool, v *argv, i int) {
 	w := v.vals[i]
 	if !v.literal(i) {
-		a.unknownHost(c, "a host only known at run time ("+w+")")
+		m.unknownHost(c, "a host only known at run time ("+w+")")
 		return
 	}
 	if j := strings.Index(w, "://"); j >= 0 {
@@ -675,18 +675,18 @@ func (a *analyzer) imageHost(c *verdictAcc, tool string, shortImages bool, v *ar
 	hub := isHost && (strings.EqualFold(first, "docker.io") || strings.EqualFold(first, "index.docker.io"))
 	if isHost && !hub {
 		if h, ok := authorityHost(first); ok {
-			a.judgeHost(c, h)
+			m.judgeHost(c, h)
 		} else {
-			a.unknownHost(c, "the registry of "+w+", which is not read here")
+			m.unknownHost(c, "the registry of "+w+", which is not read here")
 		}
 		return
 	}
 	if shortImages && !hub {
-		a.unknownHost(c, "the registries "+tool+" searches for the short name "+w+", which registries.conf names")
+		m.unknownHost(c, "the registries "+tool+" searches for the short name "+w+", which registries.conf names")
 		return
 	}
-	a.judgeHost(c, "registry-1.docker.io")
-	a.judgeHost(c, "auth.docker.io")
+	m.judgeHost(c, "registry-1.docker.io")
+	m.judgeHost(c, "auth.docker.io")
 }
 
 // dnsTypes are the record types and classes dig, host and nslookup take
@@ -698,34 +698,34 @@ var dnsTypes = map[string]bool{"A": true, "AAAA": true, "MX": true, "NS": true, 
 // hostOperand judges a word that is a host, host:port, [v6]:port or a
 // bare IPv6 address; anything else (a range, a CIDR block) is not read
 // here.
-func (a *analyzer) hostOperand(c *verdictAcc, w string) {
+func (m *cmdCall) hostOperand(c *verdictAcc, w string) {
 	if strings.Count(w, ":") > 1 && !strings.HasPrefix(w, "[") {
 		if validHost(w, true) {
-			a.judgeHost(c, w)
+			m.judgeHost(c, w)
 			return
 		}
 	} else if h, ok := authorityHost(w); ok {
-		a.judgeHost(c, h)
+		m.judgeHost(c, h)
 		return
 	}
-	a.unknownHost(c, "the hosts "+w+" names, which are not read here")
+	m.unknownHost(c, "the hosts "+w+" names, which are not read here")
 }
 
 // connInfoHosts judges the host= and hostaddr= of a libpq connection
 // string ("host=db.example dbname=x"); a quoted value is not read here.
-func (a *analyzer) connInfoHosts(c *verdictAcc, s string) {
+func (m *cmdCall) connInfoHosts(c *verdictAcc, s string) {
 	for _, f := range strings.Fields(s) {
 		k, val, ok := strings.Cut(f, "=")
 		if !ok || k != "host" && k != "hostaddr" {
 			continue
 		}
 		if strings.ContainsAny(val, "'\\") {
-			a.unknownHost(c, "the host of "+s+", which is not read here")
+			m.unknownHost(c, "the host of "+s+", which is not read here")
 			continue
 		}
 		for _, h := range strings.Split(val, ",") {
 			if !strings.HasPrefix(h, "/") {
-				a.hostOperand(c, h)
+				m.hostOperand(c, h)
 			}
 		}
 	}

@@ -7,14 +7,14 @@ import (
 )
 
 // judge decides one command line, recording its factors in c.
-func (a *analyzer) judge(c *verdictAcc, v *argv, x execCtx) {
-	a.judgeArgv(c, v, x)
+func (m *cmdCall) judge(c *verdictAcc, v *argv, x execCtx) {
+	m.judgeArgv(c, v, x)
 }
 
 // judgeArgv is the dispatcher: dangerous commands first (no allow rule can
 // change them), then network, wrappers, code runners, writers, and the safe
 // list; everything else is Ask.
-func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
+func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	if v.len() == 0 {
 		return
 	}
@@ -27,19 +27,19 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	if i := strings.LastIndexByte(raw, '/'); i >= 0 {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
-	a.dispatch(c, raw, name, std, v, x)
+	m.dispatch(c, raw, name, std, v, x)
 	if c.decided && c.dec == permission.Ask && !c.nonOver {
 		// An Ask an allow rule may lift: a command the guard does not
 		// know, or one asked for what it does (curl, scp, a script).
-		a.operandDenies(c, v)
+		m.operandDenies(c, v)
 	}
-	a.hosts(c, name, v)
+	m.hosts(c, name, v)
 	if std && lookupCmd(name).class == clsNetwork {
-		a.netPrograms(c, name, v)
+		m.netPrograms(c, name, v)
 	}
-	a.globOptions(c, name, v)
+	m.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {
-		if !v.literal(i) && !dataArg(name, v, i, a.g.pol.Confined) {
+		if !v.literal(i) && !dataArg(name, v, i, m.g.pol.Confined) {
 			if v.flags[i]&wUnquoted != 0 {
 				c.addf(permission.Ask, RuleDynamicArg, "argument ", v.vals[i], " is only known at run time (unquoted, the output of a substitution or a variable is split and globbed)", false)
 				break
@@ -50,11 +50,11 @@ func (a *analyzer) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	}
 }
 
-func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
-	if std && (launcherFiles[name] != nil && a.launcherGuard(c, name) || a.moreTools(c, name, v) || a.sysTools(c, name, v)) {
+func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
+	if std && (launcherFiles[name] != nil && m.launcherGuard(c, name) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
 		return
 	}
-	if !std && a.systemVersion(c, raw, name, v) {
+	if !std && m.systemVersion(c, raw, name, v) {
 		return
 	}
 	e := lookupCmd(name)
@@ -62,13 +62,13 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 	case clsPrivileged:
 		c.add(permission.Deny, RuleDangerousPrivilege, "runs a command with other privileges", false)
 	case clsRm:
-		a.writer(c, "rm", v)
+		m.writer(c, "rm", v)
 	case clsDisk:
 		c.add(permission.Deny, RuleDangerousDisk, "changes disks or file systems", false)
 	case clsDd:
-		a.dd(c, v)
+		m.dd(c, v)
 	case clsShred:
-		a.writer(c, "shred", v)
+		m.writer(c, "shred", v)
 	case clsPower:
 		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 	case clsInit:
@@ -78,9 +78,9 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 		}
 	case clsSystemctl:
-		a.systemctl(c, v)
+		m.systemctl(c, v)
 	case clsKill:
-		a.kill(c, v)
+		m.kill(c, v)
 	case clsMount:
 		c.add(permission.Deny, RuleDangerousMount, "mounts or unmounts file systems", false)
 	case clsInteractive:
@@ -97,17 +97,17 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 			c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
 			break
 		}
-		if a.loopbackOnly(name, v) {
-			a.loopback(c, name, v)
+		if m.loopbackOnly(name, v) {
+			m.loopback(c, name, v)
 			break
 		}
-		a.network(c, NetworkRule(name), "reaches the network")
+		m.network(c, NetworkRule(name), "reaches the network")
 	case clsRsync:
-		a.rsync(c, v)
+		m.rsync(c, v)
 	case clsShell:
-		a.shell(c, v, x)
+		m.shell(c, v, x)
 	case clsEval:
-		a.eval(c, v)
+		m.eval(c, v)
 	case clsSource:
 		what := "a file"
 		if v.len() > 1 {
@@ -115,29 +115,29 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 		}
 		c.add(permission.Ask, RuleCodeSource, "runs the shell code in "+what+", which is not analysed", false)
 	case clsInterpreter:
-		a.interpreter(c, name, v, x)
+		m.interpreter(c, name, v, x)
 	case clsAwk:
-		a.awk(c, v)
+		m.awk(c, v)
 	case clsSed:
-		a.sed(c, v)
+		m.sed(c, v)
 	case clsFind:
-		a.find(c, v, x)
+		m.find(c, v, x)
 	case clsGit:
-		a.git(c, v)
+		m.git(c, v)
 	case clsXargs:
-		a.xargs(c, v, x)
+		m.xargs(c, v, x)
 	case clsEnv:
-		a.env(c, v, x)
+		m.env(c, v, x)
 	case clsWrapper:
-		a.wrapper(c, name, v, x)
+		m.wrapper(c, name, v, x)
 	case clsWriter:
-		a.writer(c, name, v)
+		m.writer(c, name, v)
 	case clsState:
 		c.add(permission.Ask, "state", e.state, false)
 	case clsEnvPrint:
-		a.envPrinter(c, name, v)
+		m.envPrinter(c, name, v)
 	case clsAssigner:
-		a.assigner(c, name, v)
+		m.assigner(c, name, v)
 		if assigners[name].prints && !printfAssigns(v) {
 			// printf without -v only prints its format (bash's printf
 			// has no %n); its arguments are data.
@@ -151,12 +151,12 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 			c.addf(permission.Ask, RuleUnlisted, "runs ", raw, ", which is not a standard command", true)
 		case e.class == clsSafe:
 			if s := safeSpecs[name]; s != nil {
-				a.safeSpec(c, name, s, v)
+				m.safeSpec(c, name, s, v)
 			}
 			c.allow(RuleSafe, "on the safe list")
 		case e.class == clsReader:
-			a.reader(c, name, e.reader, v)
-		case a.g.extra[name]:
+			m.reader(c, name, e.reader, v)
+		case m.g.extra[name]:
 			c.allow(RuleSafeExtra, "on the policy's extra safe list")
 		default:
 			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
@@ -165,9 +165,9 @@ func (a *analyzer) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, 
 }
 
 // wrapped judges the command a wrapper runs and merges its factors into c.
-func (a *analyzer) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdictAcc {
+func (m *cmdCall) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdictAcc {
 	sub := newAcc()
-	a.judgeArgv(&sub, v, x)
+	m.judgeArgv(&sub, v, x)
 	if sub.decided {
 		n := len(c.asks)
 		c.addc(sub.dec, sub.layer, sub.rule, sub.cause, via+"runs "+v.vals[0]+": ", sub.why[0], sub.why[1]+sub.why[2], !sub.nonOver)

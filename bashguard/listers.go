@@ -221,8 +221,8 @@ func (r *listRead) add(l *listModel, e *scanned) {
 // lister returns what the simple command of s prints, when it is one of
 // the listing commands above with words known before run time, and nil
 // otherwise. find is not among them: it records its own (scanFind).
-func (a *analyzer) lister(s *syntax.Stmt) *findInfo {
-	args, ok := a.listerArgs(s)
+func (m *cmdCall) lister(s *syntax.Stmt) *findInfo {
+	args, ok := m.listerArgs(s)
 	if !ok {
 		return nil
 	}
@@ -231,7 +231,7 @@ func (a *analyzer) lister(s *syntax.Stmt) *findInfo {
 		return nil
 	}
 	v := argv{vals: args, flags: make([]wordFlags, len(args))}
-	return a.listed(sp, &v, 1)
+	return m.listed(sp, &v, 1)
 }
 
 // listerSpec returns the spec of the command name when it is a lister or
@@ -240,8 +240,8 @@ func listerSpec(name string) *spec {
 	if name == gitSpec.name {
 		return gitSpec
 	}
-	for _, m := range [...]map[string]*spec{readerSpecs, toolSpecs} {
-		if s := m[name]; s != nil && s.lists != nil {
+	for _, tbl := range [...]map[string]*spec{readerSpecs, toolSpecs} {
+		if s := tbl[name]; s != nil && s.lists != nil {
 			return s
 		}
 	}
@@ -251,7 +251,7 @@ func listerSpec(name string) *spec {
 // listerArgs gives the words of the simple command of s when each is
 // known before run time, free of globs, braces and tildes bash expands, and
 // the command is not a shell function.
-func (a *analyzer) listerArgs(s *syntax.Stmt) ([]string, bool) {
+func (m *cmdCall) listerArgs(s *syntax.Stmt) ([]string, bool) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
 		return nil, false
@@ -270,7 +270,7 @@ func (a *analyzer) listerArgs(s *syntax.Stmt) ([]string, bool) {
 		}
 		args = append(args, t)
 	}
-	if _, shadowed := a.funcs[args[0]]; shadowed {
+	if m.w.isFunc(args[0]) {
 		return nil, false
 	}
 	return args, true
@@ -298,17 +298,17 @@ func listerSub(s *spec, v *argv, from int) (*spec, int) {
 // listed reads the command line v from the word at from on by the spec s
 // (and its subcommands), and returns what it prints, or nil when it is no
 // lister.
-func (a *analyzer) listed(s *spec, v *argv, from int) *findInfo {
+func (m *cmdCall) listed(s *spec, v *argv, from int) *findInfo {
 	if s, from = listerSub(s, v, from); s == nil {
 		return nil
 	}
 	l := s.lists
 	top := ""
 	if l.repo {
-		if a.dir == "" || !filepath.IsAbs(a.dir) {
+		if m.dir == "" || !filepath.IsAbs(m.dir) {
 			return nil
 		}
-		t, why := a.repoTop()
+		t, why := m.repoTop()
 		if t == "" || why != "" {
 			return nil // outside a repository, git diff compares any two paths
 		}
@@ -328,15 +328,15 @@ func (a *analyzer) listed(s *spec, v *argv, from int) *findInfo {
 			ops = ops[1:]
 		}
 	}
-	if !a.listOperands(l.operands, top, ops) {
+	if !m.listOperands(l.operands, top, ops) {
 		return nil
 	}
-	return a.listInfo(s, &r, ops)
+	return m.listInfo(s, &r, ops)
 }
 
 // listInfo is what the lister of spec s prints, its options having said r
 // and its operands after the pattern being ops.
-func (a *analyzer) listInfo(s *spec, r *listRead, ops []string) *findInfo {
+func (m *cmdCall) listInfo(s *spec, r *listRead, ops []string) *findInfo {
 	l := s.lists
 	fi := &findInfo{who: s.name, paths: true, filter: findFilter{maxDepth: -1}, linkStart: true}
 	if l.depth > 0 {
@@ -349,13 +349,13 @@ func (a *analyzer) listInfo(s *spec, r *listRead, ops []string) *findInfo {
 	if l.index && r.eff&lBeyondIndex == 0 {
 		// It prints the index's entries: an untracked .env is not
 		// among them.
-		fi.index, fi.indexTop = a.trackedScope()
+		fi.index, fi.indexTop = m.trackedScope()
 	}
 	if l.operands&opStarts != 0 {
 		fi.starts = append(ops[:len(ops):len(ops)], r.starts...)
 	}
 	if l.operands&opPathStarts != 0 && len(ops) > 0 && !slices.ContainsFunc(ops, func(p string) bool {
-		_, err := os.Lstat(filepath.Join(a.dir, p))
+		_, err := os.Lstat(filepath.Join(m.dir, p))
 		return err != nil || strings.ContainsAny(p, "*?[\\")
 	}) {
 		fi.starts = ops[:len(ops):len(ops)]
@@ -372,7 +372,7 @@ func (a *analyzer) listInfo(s *spec, r *listRead, ops []string) *findInfo {
 // existing paths qualify (a word that is both is refused by git). A path
 // outside the work tree makes git diff compare files (--no-index),
 // printing their names as given.
-func (a *analyzer) listOperands(r opRule, top string, ops []string) bool {
+func (m *cmdCall) listOperands(r opRule, top string, ops []string) bool {
 	if r&opDot != 0 && (len(ops) > 1 || len(ops) == 1 && ops[0] != ".") {
 		return false
 	}
@@ -382,12 +382,12 @@ func (a *analyzer) listOperands(r opRule, top string, ops []string) bool {
 			return false
 		}
 		if r&opExists != 0 {
-			if _, err := os.Lstat(filepath.Join(a.dir, p)); err != nil {
+			if _, err := os.Lstat(filepath.Join(m.dir, p)); err != nil {
 				return false
 			}
 		}
 		if r&opInTop != 0 {
-			real, err := filepath.EvalSymlinks(filepath.Join(a.dir, p))
+			real, err := filepath.EvalSymlinks(filepath.Join(m.dir, p))
 			if err == nil && real != top && !strings.HasPrefix(real, strings.TrimSuffix(top, "/")+"/") {
 				return false
 			}
@@ -414,11 +414,11 @@ func inside(p string) bool {
 // word at from on) that prints names only, with options and pathspecs its
 // listing takes: it reads no file, so its pathspecs are probes, and a
 // pattern that matches a secret file only prints its name.
-func (a *analyzer) gitNamesOnly(s *spec, v *argv, from int) bool {
+func (m *cmdCall) gitNamesOnly(s *spec, v *argv, from int) bool {
 	for k := from - 1; k < v.len(); k++ {
 		if !v.literal(k) || v.flags[k]&wGlob != 0 {
 			return false
 		}
 	}
-	return a.listed(s, v, from) != nil
+	return m.listed(s, v, from) != nil
 }

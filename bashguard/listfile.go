@@ -27,7 +27,7 @@ const (
 
 // listFile judges a list file p and every entry in it, separated by sep
 // (NUL for --files0-from, a newline for file -f).
-func (a *analyzer) listFile(c *verdictAcc, p string, fl wordFlags, who string, sep byte) {
+func (m *cmdCall) listFile(c *verdictAcc, p string, fl wordFlags, who string, sep byte) {
 	if fl&wDynamic == 0 && (p == "-" || p == "/dev/stdin" || p == "/dev/fd/0") {
 		c.add(permission.Ask, RulePathList, "reads the names of the files to read from its standard input, which is only known at run time", false)
 		return
@@ -36,30 +36,30 @@ func (a *analyzer) listFile(c *verdictAcc, p string, fl wordFlags, who string, s
 		c.addf(permission.Ask, RulePathList, "reads the names of the files to read from the output of ", p, ", which is only known at run time", false)
 		return
 	}
-	if !a.readPath(c, p, fl, who) || fl&wGlob != 0 {
+	if !m.readPath(c, p, fl, who) || fl&wGlob != 0 {
 		return // refused, or a glob: which list is read is not told
 	}
-	if a.paths == nil {
+	if m.paths == nil {
 		c.addf(permission.Ask, RulePathList, "reads the files named in ", p, " and no path checker is configured", false)
 		return
 	}
-	entries, why := a.readList(p, sep)
+	entries, why := m.readList(p, sep)
 	if why != "" {
 		c.addf(permission.Ask, RulePathList, "reads the files named in ", p, ", which "+why, false)
 		return
 	}
 	for _, e := range entries {
-		a.readPath(c, e, 0, who)
+		m.readPath(c, e, 0, who)
 	}
 }
 
 // readList reads the entries of the list file p, or says why it cannot.
 // Only a regular file is read, opened without blocking, so that a FIFO
 // cannot hold the judgement.
-func (a *analyzer) readList(p string, sep byte) ([]string, string) {
+func (m *cmdCall) readList(p string, sep byte) ([]string, string) {
 	name := p
-	if a.dir != "" && !strings.HasPrefix(p, "/") {
-		name = strings.TrimSuffix(a.dir, "/") + "/" + p
+	if m.dir != "" && !strings.HasPrefix(p, "/") {
+		name = strings.TrimSuffix(m.dir, "/") + "/" + p
 	} else if !strings.HasPrefix(p, "/") {
 		return nil, "cannot be found without a working directory"
 	}

@@ -59,45 +59,45 @@ func isLoopbackHost(h string) bool {
 // loopbackOnly reports whether the network command name, as v runs it,
 // reaches hosts and every one is this machine's loopback: a client whose
 // spec says what it may do on the loopback.
-func (a *analyzer) loopbackOnly(name string, v *argv) bool {
+func (m *cmdCall) loopbackOnly(name string, v *argv) bool {
 	if s := netSpecs[name]; s == nil || s.net.loopback == nil {
 		return false
 	}
 	col := &hostCollector{}
-	saved := a.hj
-	a.hj = col
+	saved := m.hj
+	m.hj = col
 	var scratch verdictAcc
-	a.hosts(&scratch, name, v)
-	a.hj = saved
+	m.hosts(&scratch, name, v)
+	m.hj = saved
 	return col.n > 0 && !col.outside
 }
 
 // loopback judges a network command whose every host is the loopback.
-func (a *analyzer) loopback(c *verdictAcc, name string, v *argv) {
-	pol := a.g.pol
+func (m *cmdCall) loopback(c *verdictAcc, name string, v *argv) {
+	pol := m.g.pol
 	if pol.Confined && pol.Loopback {
 		if why := loopbackOptions(netSpecs[name], v); why == "" {
 			c.allow(NetworkRule(name), "connects only to the loopback of its own network namespace (the loopback network mode)")
 			return
 		} else if !pol.AllowNetwork {
 			c.add(permission.Ask, NetworkRule(name), "connects only to this machine's loopback, but "+why, true)
-			a.loopbackWrites(c, name, v)
+			m.loopbackWrites(c, name, v)
 			return
 		}
 	}
 	c.add(permission.Ask, NetworkRule(name), "connects only to this machine's loopback (127.0.0.1, ::1, localhost), whose services a person confirms; the policy's network denial is for the outside world", true)
-	a.loopbackWrites(c, name, v)
+	m.loopbackWrites(c, name, v)
 }
 
 // loopbackWrites judges the files a loopback client writes (the options
 // of kind kWrite of its spec): with the network off a network command was
 // denied whole, so these were never judged; asked now, a write outside the
 // roots is denied as any command's is.
-func (a *analyzer) loopbackWrites(c *verdictAcc, name string, v *argv) {
+func (m *cmdCall) loopbackWrites(c *verdictAcc, name string, v *argv) {
 	l := scanNet(netSpecs[name], v)
 	for i := range l.opts {
 		if e := &l.opts[i]; e.opt.kind == kWrite && e.val != "" && e.val != "-" {
-			a.writePath(c, e.val, v.flags[e.at], name)
+			m.writePath(c, e.val, v.flags[e.at], name)
 		}
 	}
 }

@@ -32,9 +32,9 @@ func sshOptKey(val string) string {
 
 // netPrograms asks, past any allow rule, for the options of the network
 // command name that run a program on this machine.
-func (a *analyzer) netPrograms(c *verdictAcc, name string, v *argv) {
+func (m *cmdCall) netPrograms(c *verdictAcc, name string, v *argv) {
 	if s := netSpecs[name]; s != nil {
-		a.specPrograms(c, name, s, v)
+		m.specPrograms(c, name, s, v)
 	} else if f := netProgramReaders[name]; f != nil {
 		f(c, v)
 	}

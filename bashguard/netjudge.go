@@ -103,10 +103,10 @@ func (l *netLine) reroute() string {
 
 // specHosts judges the hosts the network client of spec s reaches as v
 // runs it.
-func (a *analyzer) specHosts(c *verdictAcc, s *spec, v *argv) {
+func (m *cmdCall) specHosts(c *verdictAcc, s *spec, v *argv) {
 	l := scanNet(s, v)
 	if how := l.reroute(); how != "" {
-		a.unknownHost(c, "the hosts "+orText(s.net.subject, s.name)+" connects to "+how+", which are not read here")
+		m.unknownHost(c, "the hosts "+orText(s.net.subject, s.name)+" connects to "+how+", which are not read here")
 		return
 	}
 	listen := false
@@ -114,9 +114,9 @@ func (a *analyzer) specHosts(c *verdictAcc, s *spec, v *argv) {
 		e := &l.opts[i]
 		switch e.opt.kind {
 		case kURL:
-			a.valueHost(c, v, e, func(w string) { a.literalURLHost(c, w, true) })
+			m.valueHost(c, v, e, func(w string) { m.literalURLHost(c, w, true) })
 		case kJump:
-			a.valueHost(c, v, e, func(w string) { a.jumpHosts(c, w) })
+			m.valueHost(c, v, e, func(w string) { m.jumpHosts(c, w) })
 		case kListen:
 			listen = true
 		}
@@ -124,36 +124,36 @@ func (a *analyzer) specHosts(c *verdictAcc, s *spec, v *argv) {
 	if listen {
 		return
 	}
-	a.operandHosts(c, s.net.dest, v, l.ops)
+	m.operandHosts(c, s.net.dest, v, l.ops)
 }
 
 // valueHost gives judge the value of the option e, or judges a host only
 // known at run time.
-func (a *analyzer) valueHost(c *verdictAcc, v *argv, e *scanned, judge func(string)) {
+func (m *cmdCall) valueHost(c *verdictAcc, v *argv, e *scanned, judge func(string)) {
 	if !v.literal(e.at) {
-		a.unknownHost(c, "a host only known at run time ("+e.val+")")
+		m.unknownHost(c, "a host only known at run time ("+e.val+")")
 		return
 	}
 	judge(e.val)
 }
 
 // jumpHosts judges ssh's jump hosts, -J host1,host2.
-func (a *analyzer) jumpHosts(c *verdictAcc, list string) {
+func (m *cmdCall) jumpHosts(c *verdictAcc, list string) {
 	for _, j := range strings.Split(list, ",") {
 		if h, ok := sshDest(j); ok {
-			a.judgeHost(c, h)
+			m.judgeHost(c, h)
 		} else {
-			a.unknownHost(c, "the jump host "+j+", which is not read here")
+			m.unknownHost(c, "the jump host "+j+", which is not read here")
 		}
 	}
 }
 
 // operandHosts judges the hosts the operands ops of v name, read as
 // dest says.
-func (a *analyzer) operandHosts(c *verdictAcc, dest netDest, v *argv, ops []int) {
+func (m *cmdCall) operandHosts(c *verdictAcc, dest netDest, v *argv, ops []int) {
 	if dest == destURLs || dest == destRemote {
 		for _, i := range ops {
-			a.remoteOperand(c, dest, v, i)
+			m.remoteOperand(c, dest, v, i)
 		}
 		return
 	}
@@ -164,20 +164,20 @@ func (a *analyzer) operandHosts(c *verdictAcc, dest netDest, v *argv, ops []int)
 	w := v.vals[i]
 	switch {
 	case dest == destFirst && strings.Contains(w, "://"):
-		a.urlHost(c, v, i, false)
+		m.urlHost(c, v, i, false)
 	case !v.literal(i):
-		a.unknownHost(c, "a host only known at run time ("+w+")")
+		m.unknownHost(c, "a host only known at run time ("+w+")")
 	case dest == destSSH:
 		if h, ok := sshDest(w); ok {
-			a.judgeHost(c, h)
+			m.judgeHost(c, h)
 		} else {
-			a.unknownHost(c, "the host of "+w+", which is not read here")
+			m.unknownHost(c, "the host of "+w+", which is not read here")
 		}
 	default:
 		if h, ok := authorityHost(strings.Trim(w, "[]")); ok {
-			a.judgeHost(c, h)
+			m.judgeHost(c, h)
 		} else {
-			a.unknownHost(c, "the host "+w+", which is not read here")
+			m.unknownHost(c, "the host "+w+", which is not read here")
 		}
 	}
 }
@@ -185,18 +185,18 @@ func (a *analyzer) operandHosts(c *verdictAcc, dest netDest, v *argv, ops []int)
 // remoteOperand judges one operand of a client whose every operand may
 // name a host: a URL (curl, wget; "host/path" too) or scp's
 // [user@]host:path.
-func (a *analyzer) remoteOperand(c *verdictAcc, dest netDest, v *argv, i int) {
+func (m *cmdCall) remoteOperand(c *verdictAcc, dest netDest, v *argv, i int) {
 	w := v.vals[i]
 	switch {
 	case dest == destURLs:
-		a.urlHost(c, v, i, true)
+		m.urlHost(c, v, i, true)
 	case !v.literal(i):
-		a.unknownHost(c, "a host only known at run time ("+w+")")
+		m.unknownHost(c, "a host only known at run time ("+w+")")
 	case strings.Contains(w, "://"):
-		a.urlHost(c, v, i, false)
+		m.urlHost(c, v, i, false)
 	default:
 		if h, ok := scpHost(w); ok {
-			a.judgeHost(c, h)
+			m.judgeHost(c, h)
 		}
 	}
 }
@@ -205,7 +205,7 @@ func (a *analyzer) remoteOperand(c *verdictAcc, dest netDest, v *argv, i int) {
 // client of spec s that run a program on this machine, for the options
 // only known at run time, and for those the spec does not classify,
 // naming each.
-func (a *analyzer) specPrograms(c *verdictAcc, name string, s *spec, v *argv) {
+func (m *cmdCall) specPrograms(c *verdictAcc, name string, s *spec, v *argv) {
 	ask := func(what string) {
 		c.add(permission.Ask, RuleCodeInline, what+", which is not analysed", false)
 	}
@@ -227,6 +227,6 @@ func (a *analyzer) specPrograms(c *verdictAcc, name string, s *spec, v *argv) {
 		}
 	}
 	for i := range l.problems {
-		a.specOption(c, name, s, v, &l.problems[i], nil)
+		m.specOption(c, name, s, v, &l.problems[i], nil)
 	}
 }

@@ -23,8 +23,8 @@ import (
 
 // operandDenies judges the operands of a command that is asked, and that
 // an allow rule of the user may let run, looking only for a Deny.
-func (a *analyzer) operandDenies(c *verdictAcc, v *argv) {
-	if a.paths == nil {
+func (m *cmdCall) operandDenies(c *verdictAcc, v *argv) {
+	if m.paths == nil {
 		return
 	}
 	base := path.Base(v.vals[0])
@@ -41,16 +41,16 @@ func (a *analyzer) operandDenies(c *verdictAcc, v *argv) {
 			continue
 		}
 		words := []string{v.vals[i]}
-		if v.flags[i]&wGlob != 0 && (a.dir != "" || path.IsAbs(v.vals[i])) {
+		if v.flags[i]&wGlob != 0 && (m.dir != "" || path.IsAbs(v.vals[i])) {
 			// bash gives the command the names the glob matches (".e*"
 			// is .env), or the word itself when it matches nothing.
-			if m, err := expandGlob(a.dir, v.vals[i]); err == nil && len(m) > 0 {
+			if m, err := expandGlob(m.dir, v.vals[i]); err == nil && len(m) > 0 {
 				words = m
 			}
 		}
 		for _, word := range words {
 			for _, w := range operandPaths(word, cands[:0]) {
-				if a.operandDeny(c, w) || sends && i != dest && a.treeDeny(c, w) {
+				if m.operandDeny(c, w) || sends && i != dest && m.treeDeny(c, w) {
 					return
 				}
 			}
@@ -89,21 +89,21 @@ func operandPaths(w string, out []string) []string {
 
 // operandDeny records a Deny for w when it names an existing file that
 // the path judge denies, and reports whether it did.
-func (a *analyzer) operandDeny(c *verdictAcc, w string) bool {
+func (m *cmdCall) operandDeny(c *verdictAcc, w string) bool {
 	if w == "" || harmlessRead(w) {
 		return false
 	}
 	full := w
 	if !path.IsAbs(w) {
-		if a.dir == "" {
+		if m.dir == "" {
 			return false
 		}
-		full = strings.TrimSuffix(a.dir, "/") + "/" + w
+		full = strings.TrimSuffix(m.dir, "/") + "/" + w
 	}
 	if _, err := os.Lstat(full); err != nil {
 		return false // not a file: an option's value, a name, a pattern
 	}
-	if r := a.judgePath(w, Read); r.Decision == permission.Deny {
+	if r := m.judgePath(w, Read); r.Decision == permission.Deny {
 		c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "reaches ", w, sep(r.Reason), false)
 		return true
 	}
@@ -116,13 +116,13 @@ func (a *analyzer) operandDeny(c *verdictAcc, w string) bool {
 // denies the command as the file named alone would. The walk is bounded
 // as the recursive reads are; past the bound the command is asked, past
 // any allow rule. It reports whether it recorded a Deny or that Ask.
-func (a *analyzer) treeDeny(c *verdictAcc, w string) bool {
+func (m *cmdCall) treeDeny(c *verdictAcc, w string) bool {
 	full := w
 	if !path.IsAbs(w) {
-		if a.dir == "" {
+		if m.dir == "" {
 			return false
 		}
-		full = strings.TrimSuffix(a.dir, "/") + "/" + w
+		full = strings.TrimSuffix(m.dir, "/") + "/" + w
 	}
 	if fi, err := os.Stat(full); err != nil || !fi.IsDir() {
 		return false
@@ -131,19 +131,19 @@ func (a *analyzer) treeDeny(c *verdictAcc, w string) bool {
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		entries, err := readDirAtMost(d, maxWalkEntries-a.walked+1)
+		entries, err := readDirAtMost(d, maxWalkEntries-m.walked+1)
 		if err != nil {
 			c.addf(permission.Ask, RulePathWalk, "copies the tree below ", w, ", part of which cannot be listed: "+err.Error(), false)
 			return true
 		}
 		for _, e := range entries {
-			if a.walked++; a.walked > maxWalkEntries {
+			if m.walked++; m.walked > maxWalkEntries {
 				c.addf(permission.Ask, RulePathWalk, "copies the tree below ", w, ", which holds more than "+
 					strconv.Itoa(maxWalkEntries)+" entries, too many to check for secret files", false)
 				return true
 			}
 			p := d + "/" + e.Name()
-			if r := a.judgePath(p, Read); r.Decision == permission.Deny {
+			if r := m.judgePath(p, Read); r.Decision == permission.Deny {
 				c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, "copies the tree below ", w,
 					", which holds "+strings.TrimPrefix(p, full+"/")+sep(r.Reason), false)
 				return true

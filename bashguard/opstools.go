@@ -18,7 +18,7 @@ func opsAsk(c *verdictAcc, s *spec, why string) {
 
 // oneAction asks for a dpkg line without exactly one of its
 // query actions: dpkg without an action, or with two, is not a query.
-func oneAction(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func oneAction(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	n := 0
 	for _, e := range f.seen {
 		if e.opt != nil && e.opt.kind == kFlag && e.spell != "--no-pager" {
@@ -33,7 +33,7 @@ func oneAction(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // tarArchive asks for a tar line that does not list (-t) the
 // archive -f names, or names one with a colon before any slash: GNU tar
 // reaches HOST:FILE through rsh, unless --force-local says otherwise.
-func tarArchive(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func tarArchive(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if f.hasKind(kVersion) {
 		return
 	}
@@ -51,20 +51,20 @@ func tarArchive(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // others for names of its members; it asks for a line that neither
 // lists (-l, -v) nor tests (-t). unzip -v without an archive prints
 // its version.
-func unzipArchive(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func unzipArchive(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if !f.has("-l", "-v", "-t") || len(f.ops) == 0 && !f.has("-v") {
 		opsAsk(c, s, "without -l, -v or -t extracts the archive")
 		return
 	}
 	if len(f.ops) > 0 {
-		a.readPath(c, v.vals[f.ops[0]], v.flags[f.ops[0]], "unzip")
+		m.readPath(c, v.vals[f.ops[0]], v.flags[f.ops[0]], "unzip")
 		f.handle(f.ops[0])
 	}
 }
 
 // lsofNumeric asks for an lsof line without -n: lsof looks the
 // addresses of network files up in the DNS.
-func lsofNumeric(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func lsofNumeric(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if !f.has("-n") && !f.hasKind(kVersion) {
 		opsAsk(c, s, "without -n looks network addresses up in the DNS")
 	}
@@ -73,7 +73,7 @@ func lsofNumeric(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // netstatNumeric asks for a netstat line that would look
 // addresses up in the DNS: without -n or --numeric-hosts, for the
 // listings of sockets and routes.
-func netstatNumeric(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func netstatNumeric(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if !f.has("-n", "--numeric-hosts") && !f.hasKind(kVersion) && !f.has("-i", "-s", "-g") {
 		opsAsk(c, s, "without -n looks addresses up in the DNS")
 	}
@@ -83,7 +83,7 @@ func netstatNumeric(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) 
 // listing: ip OBJECT alone lists, and so do show, list, lst and ls,
 // spelt whole (ip reads a prefix as the first command it names: "a" is
 // add).
-func ipShow(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func ipShow(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if len(f.ops) > 0 && !slices.Contains(ipListings, v.vals[f.ops[0]]) {
 		f.toClass = true
 	}
@@ -91,7 +91,7 @@ func ipShow(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 
 // ifconfigShow asks for an ifconfig with more than an
 // interface's name: ifconfig NAME ADDRESS, NAME up, ... configure it.
-func ifconfigShow(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func ifconfigShow(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if len(f.ops) > 1 || len(f.ops) == 1 && strings.HasPrefix(v.vals[f.ops[0]], "-") {
 		opsAsk(c, s, strings.Join(v.vals[1:], " ")+" configures an interface")
 	}
@@ -100,7 +100,7 @@ func ifconfigShow(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // serviceStatus allows service --status-all alone, and service NAME
 // status where NAME is a plain name: service runs /etc/init.d/NAME, and
 // a name with a "/" would run a script elsewhere.
-func serviceStatus(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func serviceStatus(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	switch {
 	case f.hasKind(kVersion) && len(f.ops) == 0:
 	case f.has("--status-all") && len(f.ops) == 0:

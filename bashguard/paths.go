@@ -32,8 +32,8 @@ func isNetDevice(p string) bool {
 	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
 }
 
-func (a *analyzer) network(c *verdictAcc, rule permission.RuleID, what string) {
-	if a.g.pol.AllowNetwork {
+func (m *cmdCall) network(c *verdictAcc, rule permission.RuleID, what string) {
+	if m.g.pol.AllowNetwork {
 		c.addf(permission.Ask, rule, what, " (network access is allowed by the policy)", "", true)
 		return
 	}
@@ -42,22 +42,22 @@ func (a *analyzer) network(c *verdictAcc, rule permission.RuleID, what string) {
 
 // readPath judges a path that a command reads. who names the command for
 // the reason. It reports whether the read is allowed.
-func (a *analyzer) readPath(c *verdictAcc, p string, fl wordFlags, who string) bool {
-	return a.reach(c, p, fl, who, Read)
+func (m *cmdCall) readPath(c *verdictAcc, p string, fl wordFlags, who string) bool {
+	return m.reach(c, p, fl, who, Read)
 }
 
 // probePath judges a path whose metadata alone a command reads.
-func (a *analyzer) probePath(c *verdictAcc, p string, fl wordFlags, who string) bool {
-	return a.reach(c, p, fl, who, Probe)
+func (m *cmdCall) probePath(c *verdictAcc, p string, fl wordFlags, who string) bool {
+	return m.reach(c, p, fl, who, Probe)
 }
 
 // reach is readPath and probePath.
-func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, access Access) bool {
-	if a.holes != nil && fl == 0 {
-		if _, ok := a.holes[p]; ok {
+func (m *cmdCall) reach(c *verdictAcc, p string, fl wordFlags, who string, access Access) bool {
+	if m.holes != nil && fl == 0 {
+		if _, ok := m.holes[p]; ok {
 			// A name find lists, taken as a file: the names are judged
 			// where they are walked (see judgeOnFound).
-			a.holes[p] = true
+			m.holes[p] = true
 			return true
 		}
 	}
@@ -69,8 +69,8 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 		return false // nothing, or a pipe (<(list), whose commands are judged)
 	}
 	if isNetDevice(p) {
-		a.network(c, RuleNetworkDevTCP, "connects to "+p)
-		a.devTCPHost(c, p, fl)
+		m.network(c, RuleNetworkDevTCP, "connects to "+p)
+		m.devTCPHost(c, p, fl)
 		return false
 	}
 	if len(p) > 0 && p[0] == '/' && strings.HasPrefix(path.Clean(p), "/dev/") {
@@ -83,17 +83,17 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 		environ(c, "reads "+p+", the environment of a process")
 		return false
 	}
-	if a.paths == nil {
+	if m.paths == nil {
 		if path.IsAbs(p) || hasDotDot(p) {
 			c.addf(permission.Ask, RulePathRead, "reads ", p, " and no path checker is configured", false)
 			return false
 		}
 		return true
 	}
-	if fl&wGlob != 0 && !a.globPaths(c, p, access, who) {
+	if fl&wGlob != 0 && !m.globPaths(c, p, access, who) {
 		return false
 	}
-	r := a.judgePath(p, access)
+	r := m.judgePath(p, access)
 	switch r.Decision {
 	case permission.Allow:
 		if r.Layer == permission.LayerRules && r.Rule != "" {
@@ -116,7 +116,7 @@ func (a *analyzer) reach(c *verdictAcc, p string, fl wordFlags, who string, acce
 
 // writePath judges a path that a command creates, changes or removes. A
 // write is never auto-allowed.
-func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) {
+func (m *cmdCall) writePath(c *verdictAcc, p string, fl wordFlags, who string) {
 	rule := WriteRule(who)
 	if fl&wDynamic != 0 {
 		c.addf(permission.Ask, RuleDynamicArg, "writes ", p, ", which is only known at run time", false)
@@ -130,8 +130,8 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 		return
 	}
 	if isNetDevice(p) {
-		a.network(c, RuleNetworkDevTCP, "connects to "+p)
-		a.devTCPHost(c, p, fl)
+		m.network(c, RuleNetworkDevTCP, "connects to "+p)
+		m.devTCPHost(c, p, fl)
 		return
 	}
 	// Only an absolute path cleans to one under /dev.
@@ -139,14 +139,14 @@ func (a *analyzer) writePath(c *verdictAcc, p string, fl wordFlags, who string) 
 		c.addf(permission.Deny, RuleDangerousDevice, "writes the device ", p, "", false)
 		return
 	}
-	if a.paths == nil {
+	if m.paths == nil {
 		c.addf(permission.Ask, rule, "writes ", p, " and no path checker is configured", false)
 		return
 	}
-	if fl&wGlob != 0 && !a.globPaths(c, p, Write, who) {
+	if fl&wGlob != 0 && !m.globPaths(c, p, Write, who) {
 		return
 	}
-	r := a.judgePath(p, Write)
+	r := m.judgePath(p, Write)
 	switch r.Decision {
 	case permission.Allow:
 		// Claude Code 2.1.332 asks for an output redirection to a file
@@ -185,24 +185,24 @@ func plainPath(p string) bool {
 
 // judgePath asks the path judge about p, joined to the working directory
 // when it is relative, and turns a panic or an invalid answer into a Deny.
-func (a *analyzer) judgePath(p string, access Access) (r permission.Result) {
+func (m *cmdCall) judgePath(p string, access Access) (r permission.Result) {
 	defer func() {
 		if e := recover(); e != nil {
 			r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: RuleInternal,
 				Reason: "the path judge failed: " + panicText(e)}
 		}
 	}()
-	if a.dir != "" && !path.IsAbs(p) && !strings.HasPrefix(p, "~") {
+	if m.dir != "" && !path.IsAbs(p) && !strings.HasPrefix(p, "~") {
 		// Joined, not cleaned: ".." after a link leads where the file
 		// system takes it, which the judge resolves.
-		p = strings.TrimSuffix(a.dir, "/") + "/" + p
+		p = strings.TrimSuffix(m.dir, "/") + "/" + p
 	}
-	r = a.paths.JudgePath(p, access)
+	r = m.paths.JudgePath(p, access)
 	if !r.Decision.Valid() {
 		r = permission.Result{Decision: permission.Deny, Layer: permission.LayerShell, Rule: RuleInternal,
 			Reason: "the path judge gave an invalid decision"}
 	}
-	return a.liftRead(p, access, r)
+	return m.liftRead(p, access, r)
 }
 
 // sep puts the judge's reason after the path: "reads x: reason", or
@@ -235,7 +235,7 @@ func hasDotDot(p string) bool {
 
 // critical reports whether removing p recursively would destroy the system,
 // the home directory, the working directory or one of its parents.
-func (a *analyzer) critical(p string) bool {
+func (m *cmdCall) critical(p string) bool {
 	switch p {
 	case "*", ".*", "./*", "./.*", ".", "./", "..", "../", "~", "~/", "~/*", "/*":
 		return true
@@ -247,12 +247,12 @@ func (a *analyzer) critical(p string) bool {
 	if q == "" {
 		q = "/"
 	}
-	if strings.HasPrefix(q, "~") && a.g.pol.Home != "" && (q == "~" || strings.HasPrefix(q, "~/")) {
-		q = a.g.pol.Home + q[1:]
+	if strings.HasPrefix(q, "~") && m.g.pol.Home != "" && (q == "~" || strings.HasPrefix(q, "~/")) {
+		q = m.g.pol.Home + q[1:]
 	}
 	rel := !path.IsAbs(q)
-	if rel && a.dir != "" {
-		q = path.Join(a.dir, q)
+	if rel && m.dir != "" {
+		q = path.Join(m.dir, q)
 		rel = false
 	}
 	q = path.Clean(q)
@@ -268,7 +268,7 @@ func (a *analyzer) critical(p string) bool {
 	if q == "/" || strings.Count(q, "/") == 1 {
 		return true // "/" or a top-level directory such as /usr or /home
 	}
-	for _, base := range []string{a.g.pol.Home, a.dir} {
+	for _, base := range []string{m.g.pol.Home, m.dir} {
 		if base == "" {
 			continue
 		}

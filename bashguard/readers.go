@@ -11,14 +11,14 @@ import (
 // by their specs (specs_readers.go): each option by its kind, then the
 // operands, the trees a recursive read walks, and what a few of them do
 // with their operands beyond reading them.
-func (a *analyzer) reader(c *verdictAcc, name string, s *spec, v *argv) {
-	f := a.judgeSpec(c, name, s, v, 1)
+func (m *cmdCall) reader(c *verdictAcc, name string, s *spec, v *argv) {
+	f := m.judgeSpec(c, name, s, v, 1)
 	tree := readerTree(s, &f)
 	patDone := f.has(s.patternBy...)
 	if s.check != nil {
 		// What the reader does with its operands beyond reading them
 		// (jq's program, date's, uniq IN OUT, a checksum list).
-		s.check(a, c, s, v, &f)
+		s.check(m, c, s, v, &f)
 	}
 	if s.operands == kWord {
 		c.allow(RuleSafe, "on the safe list")
@@ -31,23 +31,23 @@ func (a *analyzer) reader(c *verdictAcc, name string, s *spec, v *argv) {
 			continue
 		}
 		if s.operands == kProbe {
-			if a.probePath(c, v.vals[i], v.flags[i], name) && tree.recursive {
-				a.walkRoot(c, v.vals[i], v.flags[i], name, tree)
+			if m.probePath(c, v.vals[i], v.flags[i], name) && tree.recursive {
+				m.walkRoot(c, v.vals[i], v.flags[i], name, tree)
 			}
-		} else if a.readPath(c, v.vals[i], v.flags[i], name) && tree.recursive {
-			a.walkRoot(c, v.vals[i], v.flags[i], name, tree)
+		} else if m.readPath(c, v.vals[i], v.flags[i], name) && tree.recursive {
+			m.walkRoot(c, v.vals[i], v.flags[i], name, tree)
 		}
 		roots++
 	}
 	switch {
 	case roots == 0 && s.bareDot:
 		// ls and du without an operand list the working directory.
-		if a.probePath(c, ".", 0, name) && tree.recursive {
-			a.walkRoot(c, ".", 0, name, tree)
+		if m.probePath(c, ".", 0, name) && tree.recursive {
+			m.walkRoot(c, ".", 0, name, tree)
 		}
 	case tree.recursive && roots == 0:
 		// grep -r and rg without a file search the working directory.
-		a.walkRoot(c, ".", 0, name, tree)
+		m.walkRoot(c, ".", 0, name, tree)
 	}
 	c.allow(RuleSafe, "reads only inside the allowed roots")
 }
@@ -97,13 +97,13 @@ func readerTree(s *spec, f *specFacts) walkOpts {
 }
 
 // readerJq is jq's model: its program (see jqProgram).
-func (a *analyzer) readerJq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	a.jqProgram(c, v, f, f.has(s.patternBy...))
+func (m *cmdCall) readerJq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	m.jqProgram(c, v, f, f.has(s.patternBy...))
 }
 
 // readerDate is date's model: an operand that is not a +FORMAT sets the
 // clock.
-func (a *analyzer) readerDate(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) readerDate(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, i := range f.ops {
 		if !strings.HasPrefix(v.vals[i], "+") {
 			c.add(permission.Ask, ArgsRule("date"), "sets the system clock from "+v.vals[i], false)
@@ -113,15 +113,15 @@ func (a *analyzer) readerDate(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 
 // readerUniq is uniq's model: uniq IN OUT writes OUT, which is then no
 // operand read; a glob that may name two files may name OUT.
-func (a *analyzer) readerUniq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) readerUniq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	ops := f.ops
 	if len(ops) == 1 && v.flags[ops[0]]&wGlob != 0 && v.literal(ops[0]) {
-		if m, err := expandGlob(a.dir, v.vals[ops[0]]); err != nil || len(m) > 1 || a.dir == "" {
+		if names, err := expandGlob(m.dir, v.vals[ops[0]]); err != nil || len(names) > 1 || m.dir == "" {
 			c.addf(permission.Ask, ArgsRule("uniq"), "glob ", v.vals[ops[0]], " may name two files, and uniq writes its output to the second", true)
 		}
 	}
 	if len(ops) > 1 {
-		a.writePath(c, v.vals[ops[1]], v.flags[ops[1]], "uniq")
+		m.writePath(c, v.vals[ops[1]], v.flags[ops[1]], "uniq")
 		c.add(permission.Ask, ArgsRule("uniq"), "writes its output to a file", true)
 		f.ops = ops[:1]
 	}
@@ -129,15 +129,15 @@ func (a *analyzer) readerUniq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 
 // readerSums is the checksum programs' model: -c reads the files the
 // lists name (sumlist.go).
-func (a *analyzer) readerSums(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func (m *cmdCall) readerSums(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if !f.has("-c", "--check") {
 		return
 	}
 	if len(f.ops) == 0 {
-		a.sumList(c, "-", 0, s.name)
+		m.sumList(c, "-", 0, s.name)
 	}
 	for _, i := range f.ops {
-		a.sumList(c, v.vals[i], v.flags[i], s.name)
+		m.sumList(c, v.vals[i], v.flags[i], s.name)
 	}
 }
 
@@ -145,7 +145,7 @@ func (a *analyzer) readerSums(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // analysed; one on the command line may load modules or read the
 // environment. Options such as --arg name value move the program to a
 // later operand: every operand is looked at.
-func (a *analyzer) jqProgram(c *verdictAcc, v *argv, f *specFacts, fromFile bool) {
+func (m *cmdCall) jqProgram(c *verdictAcc, v *argv, f *specFacts, fromFile bool) {
 	if fromFile {
 		c.add(permission.Ask, ArgsRule("jq"), "runs a jq program from a file, which is not analysed (it may import files outside the roots)", false)
 	}
@@ -165,25 +165,25 @@ func (a *analyzer) jqProgram(c *verdictAcc, v *argv, f *specFacts, fromFile bool
 // find allows searches that neither run commands nor write; -exec and
 // friends have their command judged. What each primary of the
 // expression does is a row of findPrimaries (findexec.go).
-func (a *analyzer) find(c *verdictAcc, v *argv, x execCtx) {
+func (m *cmdCall) find(c *verdictAcc, v *argv, x execCtx) {
 	i, follow := findLeading(v)
 	starts, expr := findStarts(v, i)
 	fx := findEffects{follow: follow}
 	for i := expr; i < v.len(); i++ {
 		if p := findPrimary(v.vals[i]); p != nil {
-			i = a.findEffect(c, v, i, p, x, &fx)
+			i = m.findEffect(c, v, i, p, x, &fx)
 		}
 	}
-	a.findStartPoints(c, v, starts, &fx)
+	m.findStartPoints(c, v, starts, &fx)
 	if fx.del {
 		c.add(permission.Ask, ArgsRule("find"), "-delete removes the files found", true)
 	}
-	fi := a.scanFind(v, starts, expr, fx.follow)
+	fi := m.scanFind(v, starts, expr, fx.follow)
 	if fx.execRead {
-		a.readFound(c, fi, "find", 0)
+		m.readFound(c, fi, "find", 0)
 		c.allow(RuleSafe, "find -exec runs a read-only command on files inside the allowed roots")
 	}
-	a.lastFind = fi
+	m.lastFind = fi
 	c.allow(RuleSafe, "find without actions that run commands or write")
 }
 
@@ -221,24 +221,24 @@ func findStarts(v *argv, i int) ([]int, int) {
 // findStartPoints judges the starting points: each is written under
 // -delete (and a critical one denied), probed otherwise, and walked where
 // find follows the links in the tree.
-func (a *analyzer) findStartPoints(c *verdictAcc, v *argv, starts []int, fx *findEffects) {
+func (m *cmdCall) findStartPoints(c *verdictAcc, v *argv, starts []int, fx *findEffects) {
 	walk := walkOpts{recursive: true, hidden: true, follow: true}
 	if len(starts) == 0 && fx.follow && !fx.del {
-		a.walkRoot(c, ".", 0, "find", walk)
+		m.walkRoot(c, ".", 0, "find", walk)
 	}
 	if len(starts) == 0 && fx.del {
-		a.writePath(c, ".", 0, "find")
+		m.writePath(c, ".", 0, "find")
 	}
 	for _, k := range starts {
 		if fx.del {
-			if v.literal(k) && (path.IsAbs(v.vals[k]) || strings.HasPrefix(v.vals[k], "~")) && a.critical(v.vals[k]) {
+			if v.literal(k) && (path.IsAbs(v.vals[k]) || strings.HasPrefix(v.vals[k], "~")) && m.critical(v.vals[k]) {
 				c.add(permission.Deny, RuleDangerousRmCritical, "deletes everything under the critical path "+v.vals[k], false)
 			}
-			a.writePath(c, v.vals[k], v.flags[k], "find")
-		} else if a.probePath(c, v.vals[k], v.flags[k], "find") && fx.follow {
+			m.writePath(c, v.vals[k], v.flags[k], "find")
+		} else if m.probePath(c, v.vals[k], v.flags[k], "find") && fx.follow {
 			// find -L follows the links in the tree: one out of the roots
 			// lists (and -exec runs on) what lies outside.
-			a.walkRoot(c, v.vals[k], v.flags[k], "find", walk)
+			m.walkRoot(c, v.vals[k], v.flags[k], "find", walk)
 		}
 	}
 }

@@ -9,10 +9,10 @@ import (
 // probePaths judges the operands of v from i on that name a path (hold a
 // "/") as reads: which and command -v tell whether such a file exists and
 // is executable.
-func probePaths(a *analyzer, c *verdictAcc, v *argv, i int, who string) {
+func probePaths(m *cmdCall, c *verdictAcc, v *argv, i int, who string) {
 	for ; i < v.len(); i++ {
 		if strings.IndexByte(v.vals[i], '/') >= 0 || !v.literal(i) {
-			a.readPath(c, v.vals[i], v.flags[i], who)
+			m.readPath(c, v.vals[i], v.flags[i], who)
 		}
 	}
 }
@@ -46,7 +46,7 @@ func globDir(s string) string {
 // through sh. A glob after "--", or one that starts with a literal other
 // than "-", cannot. echo is left out: its options only change how it
 // prints. Every glob also reads the directory bash lists for it.
-func (a *analyzer) globOptions(c *verdictAcc, name string, v *argv) {
+func (m *cmdCall) globOptions(c *verdictAcc, name string, v *argv) {
 	dashes := printOnlyOptions[name]
 	for i := 1; i < v.len(); i++ {
 		s := v.vals[i]
@@ -56,11 +56,11 @@ func (a *analyzer) globOptions(c *verdictAcc, name string, v *argv) {
 		}
 		// bash lists a directory to expand a glob: "echo ~/.ssh/*"
 		// prints the names of the files there, whatever the command.
-		a.readPath(c, globDir(s), 0, name)
+		m.readPath(c, globDir(s), 0, name)
 		if dashes || !optionWord(s) {
 			continue
 		}
-		dir := a.dir
+		dir := m.dir
 		if dir == "" {
 			c.addf(permission.Ask, RuleArgsGlob, "glob ", s, " may expand to an option, and no working directory is configured to tell", false)
 			continue
@@ -85,23 +85,23 @@ func (a *analyzer) globOptions(c *verdictAcc, name string, v *argv) {
 // safeSpec judges the safe command name by its spec s: its model, or its
 // options by the scanner and then its check. The caller allows what is
 // left.
-func (a *analyzer) safeSpec(c *verdictAcc, name string, s *spec, v *argv) {
+func (m *cmdCall) safeSpec(c *verdictAcc, name string, s *spec, v *argv) {
 	if s.model != nil {
-		s.model(a, c, s, v)
+		s.model(m, c, s, v)
 		return
 	}
-	f := a.judgeSpec(c, name, s, v, 1)
+	f := m.judgeSpec(c, name, s, v, 1)
 	if s.check != nil {
-		s.check(a, c, s, v, &f)
+		s.check(m, c, s, v, &f)
 	}
 }
 
 // whichPaths judges which's operands that name a path (hold a "/"):
 // which tells whether such a file exists and is executable.
-func whichPaths(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func whichPaths(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, i := range f.ops {
 		if strings.IndexByte(v.vals[i], '/') >= 0 || !v.literal(i) {
-			a.readPath(c, v.vals[i], v.flags[i], "which")
+			m.readPath(c, v.vals[i], v.flags[i], "which")
 		}
 	}
 }
@@ -110,11 +110,30 @@ func whichPaths(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // options ("test -f x" tests x, and "-v NAME" whether NAME is set). The
 // paths a file test probes are judged (testPaths); -v with a subscript
 // evaluates it, which can run commands.
-func testModel(a *analyzer, c *verdictAcc, s *spec, v *argv) {
-	a.testPaths(c, v)
+func testModel(m *cmdCall, c *verdictAcc, s *spec, v *argv) {
+	m.testPaths(c, v)
 	for i := 1; i+1 < v.len(); i++ {
 		if v.vals[i] == "-v" && strings.ContainsRune(v.vals[i+1], '[') {
 			c.add(permission.Ask, RuleDynamicArithmetic, "-v "+v.vals[i+1]+" evaluates an array subscript, which can run commands", false)
+		}
+	}
+}
+
+// testPaths judges the paths that test or [ probes: the operand of a file
+// test, and both operands of -nt, -ot and -ef.
+func (m *cmdCall) testPaths(c *verdictAcc, v *argv) {
+	end := v.len()
+	if v.vals[0] == "[" && end > 1 && v.vals[end-1] == "]" {
+		end--
+	}
+	for i := 1; i < end; i++ {
+		s := v.vals[i]
+		switch {
+		case testFileOps[s] && i+1 < end:
+			m.probePath(c, v.vals[i+1], v.flags[i+1], "test")
+		case (s == "-nt" || s == "-ot" || s == "-ef") && i+1 < end:
+			m.probePath(c, v.vals[i-1], v.flags[i-1], "test")
+			m.probePath(c, v.vals[i+1], v.flags[i+1], "test")
 		}
 	}
 }

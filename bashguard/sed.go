@@ -19,9 +19,9 @@ type sedLine struct {
 	fromFile bool
 }
 
-func (a *analyzer) sed(c *verdictAcc, v *argv) {
+func (m *cmdCall) sed(c *verdictAcc, v *argv) {
 	var l sedLine
-	scanSpec(sedSpec, v, 1, false, func(e *scanned) { l.option(a, c, v, e) })
+	scanSpec(sedSpec, v, 1, false, func(e *scanned) { l.option(m, c, v, e) })
 	if len(l.scripts) == 0 && !l.fromFile {
 		if len(l.ops) == 0 {
 			c.add(permission.Ask, ArgsRule("sed"), "no sed script given", false)
@@ -43,9 +43,9 @@ func (a *analyzer) sed(c *verdictAcc, v *argv) {
 	}
 	for _, i := range l.ops {
 		if l.inPlace {
-			a.writePath(c, v.vals[i], v.flags[i], "sed")
+			m.writePath(c, v.vals[i], v.flags[i], "sed")
 		} else {
-			a.readPath(c, v.vals[i], v.flags[i], "sed")
+			m.readPath(c, v.vals[i], v.flags[i], "sed")
 		}
 	}
 	if l.inPlace {
@@ -56,13 +56,13 @@ func (a *analyzer) sed(c *verdictAcc, v *argv) {
 }
 
 // option records one thing the scanner found on sed's command line.
-func (l *sedLine) option(a *analyzer, c *verdictAcc, v *argv, e *scanned) {
+func (l *sedLine) option(m *cmdCall, c *verdictAcc, v *argv, e *scanned) {
 	switch {
 	case e.opt == &dashDashOpt:
 	case e.opt == nil && e.problem == "":
 		l.ops = append(l.ops, e.at)
 	case e.problem != "":
-		a.specOption(c, "sed", sedSpec, v, e, nil)
+		m.specOption(c, "sed", sedSpec, v, e, nil)
 	case e.opt.name == "-e" && v.vals[e.at] != e.val:
 		sedScript(c, e.val) // attached: judged as text
 		l.scripts = append(l.scripts, -1)

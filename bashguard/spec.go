@@ -253,7 +253,7 @@ type spec struct {
 	patternBy    []string
 	// check is the command's own model of its operands and output,
 	// where the kinds alone cannot say it.
-	check func(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts)
+	check func(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts)
 	// content: without an option of kind kFormat or kContent, the
 	// output carries the content of files (git diff prints a patch).
 	content bool
@@ -274,7 +274,7 @@ type spec struct {
 	// model, when set, reads the whole command line itself: the command
 	// speaks a language of its own that the scanner does not (ps's BSD
 	// and UNIX options).
-	model func(a *analyzer, c *verdictAcc, s *spec, v *argv)
+	model func(m *cmdCall, c *verdictAcc, s *spec, v *argv)
 
 	// tab is the rows read into tables of spellings, built on the first
 	// use of the spec (tables): a hook process judges a few commands, and

@@ -73,10 +73,10 @@ func (f *specFacts) afterDashes() []int {
 // judgeSpec reads the command line v from the word at from on by the spec
 // s of the command cmd, recording a factor for every option that is not
 // harmless, and returns what the options said.
-func (a *analyzer) judgeSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) specFacts {
+func (m *cmdCall) judgeSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) specFacts {
 	f := specFacts{dashes: -1}
 	if s.endless != "" {
-		a.endless = s.name + " " + s.endless
+		m.endless = s.name + " " + s.endless
 	}
 	scanSpec(s, v, from, false, func(e *scanned) {
 		switch {
@@ -85,7 +85,7 @@ func (a *analyzer) judgeSpec(c *verdictAcc, cmd string, s *spec, v *argv, from i
 		case e.opt == nil && e.problem == "":
 			f.ops = append(f.ops, e.at)
 		default:
-			a.specOption(c, cmd, s, v, e, &f)
+			m.specOption(c, cmd, s, v, e, &f)
 		}
 	})
 	return f
@@ -93,7 +93,7 @@ func (a *analyzer) judgeSpec(c *verdictAcc, cmd string, s *spec, v *argv, from i
 
 // specOption records the factor of one option e of the command cmd,
 // found by the spec s, and what it says in f (which may be nil).
-func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *scanned, f *specFacts) {
+func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *scanned, f *specFacts) {
 	if e.problem != "" {
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+e.problem, false)
 		return
@@ -107,18 +107,18 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 	case kFlag, kWord, kPattern, kRecurse, kRecurseFollow, kDirectories, kFollow, kNoFollow, kHidden, kUnrestricted,
 		kInclude, kExclude, kExcludeDir, kVersion, kDelim, kSplit:
 	case kRead:
-		a.readPath(c, e.val, vf, cmd)
+		m.readPath(c, e.val, vf, cmd)
 	case kProbe:
-		a.probePath(c, e.val, vf, cmd)
+		m.probePath(c, e.val, vf, cmd)
 	case kList:
-		a.listFile(c, e.val, vf, cmd, '\n')
+		m.listFile(c, e.val, vf, cmd, '\n')
 	case kList0:
-		a.listFile(c, e.val, vf, cmd, 0)
+		m.listFile(c, e.val, vf, cmd, 0)
 	case kWrite:
 		// The option's own reason first: it says more than the path's.
 		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", orText(o.why, "a file"), "", true)
 		if e.hasVal {
-			a.writePath(c, e.val, vf, cmd)
+			m.writePath(c, e.val, vf, cmd)
 		}
 	case kProgram:
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
@@ -127,7 +127,7 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 	case kEndless:
 		why := s.name + " " + optWritten(e) + " " + orText(o.why, "runs until it is stopped")
 		c.addf(permission.Ask, ArgsRule(cmd), why, "", "", true)
-		a.endless = why
+		m.endless = why
 	case kContent:
 		if f != nil {
 			f.content = true
@@ -155,7 +155,7 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 		if j := strings.LastIndexByte(file, ':'); j >= 0 {
 			file = file[j+1:]
 		}
-		a.readPath(c, file, vf, cmd)
+		m.readPath(c, file, vf, cmd)
 	case kDir:
 		if f != nil && e.hasVal {
 			f.dirs = append(f.dirs, e.at)
@@ -167,14 +167,14 @@ func (a *analyzer) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sc
 			c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "names the programs it runs"), false)
 		}
 	case kTargetDir:
-		a.writePath(c, e.val, vf, cmd) // and the command's model writes its operands into it
+		m.writePath(c, e.val, vf, cmd) // and the command's model writes its operands into it
 	case kExecOps, kLookup, kClearEnv, kUnsetVar, kFuncs:
 		// What the command's model reads its operands as, and the
 		// environment it runs them in (wrappers.go).
 	case kSplitArgs:
 		c.addf(permission.Ask, RuleCodeEnvSplit, "splits a string into a command line (", o.name, "), which is not analysed", false)
 	case kShellCode:
-		a.shellCode(c, cmd, s, e, v.literal(e.at))
+		m.shellCode(c, cmd, s, e, v.literal(e.at))
 	case kSetVar:
 		setVar(c, e, v.literal(e.at))
 	case kAssign:

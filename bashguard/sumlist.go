@@ -13,7 +13,7 @@ import (
 // form (an escaped name starting with "\", or a malformed line) is asked.
 
 // sumList judges the checksum list p and the files it names.
-func (a *analyzer) sumList(c *verdictAcc, p string, fl wordFlags, who string) {
+func (m *cmdCall) sumList(c *verdictAcc, p string, fl wordFlags, who string) {
 	if fl&wDynamic == 0 && (p == "-" || p == "/dev/stdin" || p == "/dev/fd/0") {
 		c.add(permission.Ask, RulePathList, "checks the files named on its standard input, which is only known at run time", false)
 		return
@@ -22,14 +22,14 @@ func (a *analyzer) sumList(c *verdictAcc, p string, fl wordFlags, who string) {
 		c.addf(permission.Ask, RulePathList, "checks the files named in the output of ", p, ", which is only known at run time", false)
 		return
 	}
-	if !a.readPath(c, p, fl, who) || fl&wGlob != 0 {
+	if !m.readPath(c, p, fl, who) || fl&wGlob != 0 {
 		return
 	}
-	if a.paths == nil {
+	if m.paths == nil {
 		c.addf(permission.Ask, RulePathList, "checks the files named in ", p, " and no path checker is configured", false)
 		return
 	}
-	lines, why := a.readList(p, '\n')
+	lines, why := m.readList(p, '\n')
 	if why != "" {
 		c.addf(permission.Ask, RulePathList, "checks the files named in ", p, ", which "+why, false)
 		return
@@ -40,7 +40,7 @@ func (a *analyzer) sumList(c *verdictAcc, p string, fl wordFlags, who string) {
 			c.addf(permission.Ask, RulePathList, "checks the files named in ", p, ", whose line "+l+" is not a plain checksum line", false)
 			return
 		}
-		a.readPath(c, name, 0, who)
+		m.readPath(c, name, 0, who)
 	}
 }
 

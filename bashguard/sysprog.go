@@ -20,7 +20,7 @@ var systemPrefixes = []string{"/usr/", "/opt/", "/lib/", "/lib64/"}
 // systemVersion allows the line v of the program raw, named name, when
 // every argument is a version option of name's spec and raw is a system
 // program (systemProgram). It reports whether it decided.
-func (a *analyzer) systemVersion(c *verdictAcc, raw, name string, v *argv) bool {
+func (m *cmdCall) systemVersion(c *verdictAcc, raw, name string, v *argv) bool {
 	s := sysSpecs[name]
 	if s == nil || v.len() < 2 {
 		return false

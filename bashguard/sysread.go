@@ -27,17 +27,17 @@ import (
 // person: sysread.Places, the one table of them (the system roots, the Go
 // module cache), which the file tools read too, and whose Why gives the
 // place's reason. p is absolute, or relative to the home ("~/...").
-func (a *analyzer) liftRead(p string, access Access, r permission.Result) permission.Result {
+func (m *cmdCall) liftRead(p string, access Access, r permission.Result) permission.Result {
 	if access == Write || r.Decision != permission.Ask || !strings.HasPrefix(r.Reason, "outside the allowed roots") {
 		return r
 	}
 	switch {
-	case strings.HasPrefix(p, "~/") && a.g.pol.Home != "":
-		p = a.g.pol.Home + p[1:]
+	case strings.HasPrefix(p, "~/") && m.g.pol.Home != "":
+		p = m.g.pol.Home + p[1:]
 	case !path.IsAbs(p):
 		return r // ~user, or relative without a working directory
 	}
-	why := sysread.Places{System: a.g.pol.SystemRoots, ModCache: a.goEnvValue("GOMODCACHE")}.Why(p)
+	why := sysread.Places{System: m.g.pol.SystemRoots, ModCache: m.goEnvValue("GOMODCACHE")}.Why(p)
 	if why == "" {
 		return r
 	}

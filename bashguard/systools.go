@@ -14,7 +14,7 @@ import (
 // sysTools judges the commands of sysSpecs by their specs. It reports
 // whether it decided: a byClass spec leaves to the command's class a line
 // it does not read whole.
-func (a *analyzer) sysTools(c *verdictAcc, name string, v *argv) bool {
+func (m *cmdCall) sysTools(c *verdictAcc, name string, v *argv) bool {
 	s := sysSpecs[name]
 	if s == nil {
 		return false
@@ -23,7 +23,7 @@ func (a *analyzer) sysTools(c *verdictAcc, name string, v *argv) bool {
 		return false // the class judges what is only known at run time
 	}
 	acc := *c
-	if !a.sysLevel(&acc, name, s, v, 1, true) {
+	if !m.sysLevel(&acc, name, s, v, 1, true) {
 		return false
 	}
 	*c = acc
@@ -43,14 +43,14 @@ func allLiteral(v *argv) bool {
 // level of the command cmd (top for the command's own): its options,
 // then its subcommand or its operands. It reports false for a line a
 // byClass spec leaves to the class.
-func (a *analyzer) sysLevel(c *verdictAcc, cmd string, s *spec, v *argv, from int, top bool) bool {
+func (m *cmdCall) sysLevel(c *verdictAcc, cmd string, s *spec, v *argv, from int, top bool) bool {
 	if s.ask != "" && s.rows == nil {
 		// Every line of the subcommand asks, for what it does.
 		c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+s.ask, ")", true)
 		return true
 	}
 	if s.subs == nil {
-		return a.sysLeaf(c, cmd, s, v, from, top)
+		return m.sysLeaf(c, cmd, s, v, from, top)
 	}
 	var bad *scanned
 	version := false
@@ -77,14 +77,14 @@ func (a *analyzer) sysLevel(c *verdictAcc, cmd string, s *spec, v *argv, from in
 	if sub == nil {
 		return sysUnread(c, s, top, s.name+" "+v.vals[i])
 	}
-	return a.sysLevel(c, cmd, sub, v, i+1, false)
+	return m.sysLevel(c, cmd, sub, v, i+1, false)
 }
 
 // sysLeaf judges the options and operands of the line v from the word at
 // from on by s, a spec without subcommands.
-func (a *analyzer) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int, top bool) bool {
+func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int, top bool) bool {
 	if !s.byClass && top {
-		a.tool(c, cmd, s, v)
+		m.tool(c, cmd, s, v)
 		return true
 	}
 	if top && from >= v.len() && s.allow == "" {
@@ -106,14 +106,14 @@ func (a *analyzer) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int
 			// Ask, with the row's reason (go env -w, go list -export).
 			unread = s.name + " " + optWritten(e) + " " + e.opt.why
 		default:
-			a.specOption(c, cmd, s, v, e, &f)
+			m.specOption(c, cmd, s, v, e, &f)
 		}
 	})
 	if unread != "" {
 		return sysUnread(c, s, top, unread)
 	}
 	if s.check != nil {
-		s.check(a, c, s, v, &f)
+		s.check(m, c, s, v, &f)
 	}
 	if f.toClass {
 		return sysUnread(c, s, top, s.name+" "+strings.Join(v.vals[from:], " "))
@@ -122,9 +122,9 @@ func (a *analyzer) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int
 		switch {
 		case f.handled(i), s.operands == kWord:
 		case s.operands == kRead:
-			a.readPath(c, v.vals[i], v.flags[i], cmd)
+			m.readPath(c, v.vals[i], v.flags[i], cmd)
 		case s.operands == kProbe:
-			a.probePath(c, v.vals[i], v.flags[i], cmd)
+			m.probePath(c, v.vals[i], v.flags[i], cmd)
 		default:
 			return sysUnread(c, s, top, s.name+" "+v.vals[i])
 		}
@@ -151,7 +151,7 @@ func sysUnread(c *verdictAcc, s *spec, top bool, what string) bool {
 
 // goEnvNames asks for go env without names, or naming a variable whose
 // value may hold credentials.
-func goEnvNames(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func goEnvNames(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if len(f.ops) == 0 {
 		c.add(permission.Ask, RuleUnlisted, "not on the safe list (go env without names prints every variable, GOPROXY and GOAUTH among them, which may hold credentials)", true)
 	}
@@ -164,7 +164,7 @@ func goEnvNames(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 
 // goListMod asks for go list -mod other than readonly or vendor: -mod=mod
 // may update go.mod.
-func goListMod(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func goListMod(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if e := f.option("-mod"); e != nil && e.val != "readonly" && e.val != "vendor" {
 		c.addf(permission.Ask, RuleUnlisted, "not on the safe list (go list -mod=", e.val, " may update go.mod)", true)
 	}
@@ -173,7 +173,7 @@ func goListMod(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // rustcPrint gives to rustc's class a line without --print or version,
 // and asks for a --print value that is not known to print without
 // compiling.
-func rustcPrint(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func rustcPrint(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if !f.has("--print") && !f.hasKind(kVersion) {
 		f.toClass = true
 		return
@@ -188,7 +188,7 @@ func rustcPrint(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // pipList asks for pip list without --no-index or
 // --disable-pip-version-check, and gives to the class a --format that is
 // not columns, freeze or json.
-func pipList(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func pipList(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if e := f.option("--format"); e != nil && !slices.Contains([]string{"columns", "freeze", "json"}, e.val) {
 		f.toClass = true
 		return
@@ -200,7 +200,7 @@ func pipList(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 
 // hashNames gives to the class a hash with names not after -t: it adds
 // them to the table.
-func hashNames(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func hashNames(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if len(f.ops) > 0 && v.vals[1] != "-t" {
 		f.toClass = true
 	}
@@ -208,7 +208,7 @@ func hashNames(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 
 // printenvNames gives to the class a printenv without names, or naming a
 // variable that may hold a secret.
-func printenvNames(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func printenvNames(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if len(f.ops) == 0 || f.dashes >= 0 {
 		f.toClass = true
 	}
@@ -221,10 +221,10 @@ func printenvNames(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 
 // gofmtTrees judges gofmt's operands: files it reads, and the trees below
 // the directories it formats.
-func gofmtTrees(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func gofmtTrees(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, i := range f.ops {
-		if a.readPath(c, v.vals[i], v.flags[i], "gofmt") {
-			a.walkRoot(c, v.vals[i], v.flags[i], "gofmt", walkOpts{recursive: true, content: true, hidden: true})
+		if m.readPath(c, v.vals[i], v.flags[i], "gofmt") {
+			m.walkRoot(c, v.vals[i], v.flags[i], "gofmt", walkOpts{recursive: true, content: true, hidden: true})
 		}
 		f.handle(i)
 	}
@@ -234,7 +234,7 @@ func gofmtTrees(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // eval-all), an expression without the words of yqWords, then files that
 // are read. The expression is judged as a read too: mikefarah's yq takes
 // an existing file there for the file, with the expression ".".
-func yqOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func yqOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	ops := f.ops
 	if len(ops) > 0 {
 		if yqSubcommands[v.vals[ops[0]]] {

@@ -24,12 +24,12 @@ const maxToolchainUp = 64
 // it runs, and reports whether it did. A rust-toolchain file is read (a
 // regular file of at most 64 KiB) for its "path" key; the others ask by
 // being there.
-func (a *analyzer) launcherGuard(c *verdictAcc, name string) bool {
+func (m *cmdCall) launcherGuard(c *verdictAcc, name string) bool {
 	files := launcherFiles[name]
-	if files == nil || a.dir == "" || !filepath.IsAbs(a.dir) {
+	if files == nil || m.dir == "" || !filepath.IsAbs(m.dir) {
 		return false
 	}
-	d := filepath.Clean(a.dir)
+	d := filepath.Clean(m.dir)
 	for range maxToolchainUp {
 		for _, f := range files {
 			p := filepath.Join(d, f[0])

@@ -11,15 +11,15 @@ import (
 // is here.
 
 // moreTools judges the tools of toolSpecs. It reports whether it decided.
-func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
+func (m *cmdCall) moreTools(c *verdictAcc, name string, v *argv) bool {
 	s := toolSpecs[name]
 	switch {
 	case s == nil:
 		return false
 	case s.model != nil:
-		s.model(a, c, s, v)
+		s.model(m, c, s, v)
 	default:
-		a.tool(c, name, s, v)
+		m.tool(c, name, s, v)
 	}
 	return true
 }
@@ -27,7 +27,7 @@ func (a *analyzer) moreTools(c *verdictAcc, name string, v *argv) bool {
 // hostnameArgs asks for hostname with any argument but its help and
 // version: it sets the name (an operand, -F, -b) or looks it up in the DNS
 // (-f, -i, -a, -d, ...).
-func hostnameArgs(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func hostnameArgs(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, e := range f.seen {
 		if e.opt.kind != kVersion {
 			c.add(permission.Ask, ArgsRule("hostname"), "hostname with arguments sets the name or looks it up in the DNS", true)
@@ -44,10 +44,10 @@ func hostnameArgs(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // what its model says of the operands, then each other operand by the
 // spec's operands kind. A tool whose spec gives no operands kind takes no
 // operand: one asks.
-func (a *analyzer) tool(c *verdictAcc, name string, s *spec, v *argv) {
-	f := a.judgeSpec(c, name, s, v, 1)
+func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
+	f := m.judgeSpec(c, name, s, v, 1)
 	if s.check != nil {
-		s.check(a, c, s, v, &f)
+		s.check(m, c, s, v, &f)
 	}
 	roots := 0
 	for k, i := range f.ops {
@@ -60,9 +60,9 @@ func (a *analyzer) tool(c *verdictAcc, name string, s *spec, v *argv) {
 		}
 		switch s.operands {
 		case kRead:
-			a.readPath(c, v.vals[i], v.flags[i], name)
+			m.readPath(c, v.vals[i], v.flags[i], name)
 		case kProbe:
-			a.probePath(c, v.vals[i], v.flags[i], name)
+			m.probePath(c, v.vals[i], v.flags[i], name)
 		case kWord:
 		default:
 			c.addf(permission.Ask, ArgsRule(name), "takes no operand, and ", v.vals[i], " is not known to be harmless", false)
@@ -72,7 +72,7 @@ func (a *analyzer) tool(c *verdictAcc, name string, s *spec, v *argv) {
 	}
 	if roots == 0 && s.bareDot {
 		// tree and fd without a directory list the working directory.
-		a.probePath(c, ".", 0, name)
+		m.probePath(c, ".", 0, name)
 	}
 	c.allow(RuleSafe, orText(s.allow, name+" only prints"))
 }
@@ -82,7 +82,7 @@ func (a *analyzer) tool(c *verdictAcc, name string, s *spec, v *argv) {
 // the next words, in order, and reads the rest of the cluster as options
 // ("tree -Lo 1 out.txt" writes out.txt), where the scanner takes the rest
 // of the word for the value.
-func treeClusters(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func treeClusters(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, e := range f.seen {
 		if len(e.spell) == 2 && e.hasVal && !e.next && len(e.word) > 2 {
 			c.addf(permission.Ask, ArgsRule("tree"), "tree takes the value of "+e.spell+" from the next word, not from the rest of ", e.word, "", false)
@@ -94,22 +94,22 @@ func treeClusters(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // xxdOperands judges xxd's operands: xxd IN OUT reads IN and writes its
 // dump to OUT. Every operand after the first is judged as written, since
 // a value the scanner attaches xxd may take from the next word.
-func xxdOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func xxdOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for k, i := range f.ops {
 		if k == 0 {
 			continue
 		}
-		a.writePath(c, v.vals[i], v.flags[i], "xxd")
+		m.writePath(c, v.vals[i], v.flags[i], "xxd")
 		f.handle(i)
 	}
 }
 
 // stringsOptionFiles asks for an operand "@FILE": binutils read more
 // options from FILE, -o FILE among them, which are not analysed.
-func stringsOptionFiles(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func stringsOptionFiles(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for _, i := range f.ops {
 		if w := v.vals[i]; strings.HasPrefix(w, "@") {
-			a.readPath(c, w[1:], v.flags[i], s.name)
+			m.readPath(c, w[1:], v.flags[i], s.name)
 			c.add(permission.Ask, ArgsRule(s.name), "reads its options from the file "+w[1:]+" (@file), which are not analysed", false)
 			f.handle(i)
 		}
@@ -118,10 +118,10 @@ func stringsOptionFiles(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFac
 
 // getconfOperands judges getconf's operands: getconf NAME PATH and
 // getconf -a PATH look up the limits of PATH.
-func getconfOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func getconfOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for k, i := range f.ops {
 		if k > 0 || f.has("-a") {
-			a.probePath(c, v.vals[i], v.flags[i], "getconf")
+			m.probePath(c, v.vals[i], v.flags[i], "getconf")
 			f.handle(i)
 		}
 	}

@@ -40,27 +40,27 @@ type walkOpts struct {
 }
 
 // walkRoot walks the tree below the root p that a recursive read reaches.
-func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w walkOpts) {
-	if fl&wDynamic != 0 || a.paths == nil {
+func (m *cmdCall) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w walkOpts) {
+	if fl&wDynamic != 0 || m.paths == nil {
 		return // asked already, or nothing to judge with
 	}
 	if fl&wGlob != 0 {
 		// The roots are the files bash finds for the word (when it cannot
 		// tell them, the word was asked already).
-		if matches, err := expandGlob(a.dir, p); err == nil {
-			for _, m := range matches {
-				a.walkRoot(c, m, 0, who, w)
+		if matches, err := expandGlob(m.dir, p); err == nil {
+			for _, match := range matches {
+				m.walkRoot(c, match, 0, who, w)
 			}
 		}
 		return
 	}
 	dir := p
 	if !strings.HasPrefix(p, "/") {
-		if a.dir == "" {
+		if m.dir == "" {
 			c.addf(permission.Ask, RulePathWalk, "searches the tree below ", p, ": no working directory is configured, so it cannot be walked", false)
 			return
 		}
-		dir = strings.TrimSuffix(a.dir, "/")
+		dir = strings.TrimSuffix(m.dir, "/")
 		if p != "." && p != "./" {
 			dir += "/" + p
 		}
@@ -76,13 +76,13 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		entries, err := readDirAtMost(d, maxWalkEntries-a.walked+1)
+		entries, err := readDirAtMost(d, maxWalkEntries-m.walked+1)
 		if err != nil {
 			c.addf(permission.Ask, RulePathWalk, "searches the tree below ", p, ", part of which cannot be listed: "+err.Error(), false)
 			return
 		}
 		for _, e := range entries {
-			if a.walked++; a.walked > maxWalkEntries {
+			if m.walked++; m.walked > maxWalkEntries {
 				c.addf(permission.Ask, RulePathWalk, "searches the tree below ", p, ", which holds more than "+
 					strconv.Itoa(maxWalkEntries)+" entries, too many to check for secret files and links out of the allowed roots", false)
 				return
@@ -111,7 +111,7 @@ func (a *analyzer) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w
 				if !w.content {
 					access = Probe
 				}
-				if r := a.judgePath(full, access); r.Decision != permission.Allow && (w.content || r.Layer != permission.LayerRules) {
+				if r := m.judgePath(full, access); r.Decision != permission.Allow && (w.content || r.Layer != permission.LayerRules) {
 					// (A command that lists names only is not held by a
 					// rule about a file's content.)
 					c.addc(permission.Ask, r.Layer, RulePathWalk, r.Cause, "searches the tree below ", p,

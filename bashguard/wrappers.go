@@ -13,8 +13,8 @@ import (
 // ls-files: x.found) and its options keep those names whole, the command
 // is judged on the names themselves (xargsFound); otherwise the
 // arguments cannot be checked.
-func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
-	f := a.judgeSpec(c, "xargs", wrapperSpecs["xargs"], v, 1)
+func (m *cmdCall) xargs(c *verdictAcc, v *argv, x execCtx) {
+	f := m.judgeSpec(c, "xargs", wrapperSpecs["xargs"], v, 1)
 	if len(f.ops) == 0 {
 		c.allow(RuleSafe, "xargs without a command runs echo")
 		return
@@ -22,18 +22,18 @@ func (a *analyzer) xargs(c *verdictAcc, v *argv, x execCtx) {
 	cmd := f.ops[0]
 	if fi := x.found; fi != nil {
 		if delim, whole := xargsDelim(v, &f, fi); whole {
-			a.xargsFound(c, v, cmd, fi, delim)
+			m.xargsFound(c, v, cmd, fi, delim)
 			return
 		}
 	}
 	rest := v.from(cmd)
-	sub := a.wrapped(c, "", &rest, x)
+	sub := m.wrapped(c, "", &rest, x)
 	// Rules hold for the command xargs runs; its arguments come from the
 	// input, so an allow rule for the command does not speak for them.
 	c.wraps("xargs", &rest, &sub, true)
-	a.appendedHosts(c, &rest)
+	m.appendedHosts(c, &rest)
 	c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[cmd]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
-	a.deniedOperands(c, v)
+	m.deniedOperands(c, v)
 }
 
 // xargsDelim returns where xargs, given the options f found, ends each
@@ -61,15 +61,15 @@ func xargsDelim(v *argv, f *specFacts, fi *findInfo) (byte, bool) {
 // xargsFound judges the command at cmd that xargs runs on the names the
 // lister fi prints, split at delim: the command with one of them in
 // their place, and the names, as files it reads.
-func (a *analyzer) xargsFound(c *verdictAcc, v *argv, cmd int, fi *findInfo, delim byte) {
+func (m *cmdCall) xargsFound(c *verdictAcc, v *argv, cmd int, fi *findInfo, delim byte) {
 	var rest argv
-	a.newArgv(&rest, v.len()-cmd+1)
+	m.newArgv(&rest, v.len()-cmd+1)
 	copy(rest.vals, v.vals[cmd:])
 	copy(rest.flags, v.flags[cmd:])
 	hole := strings.TrimSuffix(fi.starts[0], "/") + "/{}"
 	rest.vals[len(rest.vals)-1] = hole
 	rest.flags[len(rest.flags)-1] = 0
-	sub, asFiles := a.judgeOnFound(c, "", &rest, hole, execCtx{fork: true, piped: true})
+	sub, asFiles := m.judgeOnFound(c, "", &rest, hole, execCtx{fork: true, piped: true})
 	c.wraps("xargs", &rest, &sub, true)
 	switch {
 	case sub.decided:
@@ -78,7 +78,7 @@ func (a *analyzer) xargsFound(c *verdictAcc, v *argv, cmd int, fi *findInfo, del
 		c.addf(permission.Ask, WrapperRule("xargs"), "xargs passes the names find prints to ", v.vals[cmd],
 			" as something other than files it reads (a program, a script, a pattern or an option value), and any name may be found", false)
 	default:
-		a.readFound(c, fi, "xargs", delim)
+		m.readFound(c, fi, "xargs", delim)
 		c.allow(RuleSafe, "xargs runs a read-only command on the files "+fi.lister()+" lists inside the allowed roots")
 	}
 }
@@ -96,21 +96,21 @@ func unsetEnv(env []envVar, name string) []envVar {
 
 // env judges its options and assignments by its spec, and the command it
 // runs in the environment they make.
-func (a *analyzer) env(c *verdictAcc, v *argv, x execCtx) {
-	a.envSpec(c, wrapperSpecs["env"], v, x)
-	a.deniedOperands(c, v)
+func (m *cmdCall) env(c *verdictAcc, v *argv, x execCtx) {
+	m.envSpec(c, wrapperSpecs["env"], v, x)
+	m.deniedOperands(c, v)
 }
 
 // envSpec judges env by its spec s.
-func (a *analyzer) envSpec(c *verdictAcc, s *spec, v *argv, x execCtx) {
-	f := a.judgeSpec(c, "env", s, v, 1)
+func (m *cmdCall) envSpec(c *verdictAcc, s *spec, v *argv, x execCtx) {
+	f := m.judgeSpec(c, "env", s, v, 1)
 	if f.hasKind(kSplitArgs) {
 		return // the command line is in the string
 	}
 	if e := f.kindOpt(kDir); e != nil {
 		c.add(permission.Ask, ArgsRule("env"), "runs the command in another directory ("+e.opt.name+"), so its relative paths cannot be checked", false)
 	}
-	env, ops := a.envAssigned(c, v, &f)
+	env, ops := m.envAssigned(c, v, &f)
 	if len(ops) == 0 && f.hasKind(kVersion) {
 		// --help or --version: env prints its text and exits as it
 		// meets the option, printing no environment, running nothing.
@@ -121,12 +121,12 @@ func (a *analyzer) envSpec(c *verdictAcc, s *spec, v *argv, x execCtx) {
 		environ(c, "env without a command prints the environment")
 		return
 	}
-	outerEnv := a.cmdEnv
-	defer func() { a.cmdEnv = outerEnv }()
+	outerEnv := m.cmdEnv
+	defer func() { m.cmdEnv = outerEnv }()
 	rest := v.from(ops[0])
-	a.cmdEnv = env
+	m.cmdEnv = env
 	acts := c.decided // an option or an assignment did something
-	sub := a.wrapped(c, "", &rest, x)
+	sub := m.wrapped(c, "", &rest, x)
 	c.wraps("env", &rest, &sub, acts)
 	if !sub.decided {
 		c.allow(sub.allowRule, "runs "+v.vals[ops[0]]+": "+sub.allowWhy)
@@ -137,8 +137,8 @@ func (a *analyzer) envSpec(c *verdictAcc, s *spec, v *argv, x execCtx) {
 // operands make for the command it runs ("-i" and a first operand "-"
 // empty it, -u removes a name), judging each assignment, and the operands
 // left: the command line.
-func (a *analyzer) envAssigned(c *verdictAcc, v *argv, f *specFacts) ([]envVar, []int) {
-	env := a.cmdEnv
+func (m *cmdCall) envAssigned(c *verdictAcc, v *argv, f *specFacts) ([]envVar, []int) {
+	env := m.cmdEnv
 	for _, e := range f.seen {
 		switch e.opt.kind {
 		case kClearEnv:
@@ -194,16 +194,16 @@ func (c *verdictAcc) runsToo(name string, rest *argv, sub *verdictAcc) {
 // exec, setsid, flock and watch by their specs (specs_wrappers.go): their
 // own options by their kinds, then the command line their operands start,
 // as its own.
-func (a *analyzer) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
-	a.wrapperSpec(c, name, wrapperSpecs[name], v, x)
-	a.deniedOperands(c, v)
+func (m *cmdCall) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
+	m.wrapperSpec(c, name, wrapperSpecs[name], v, x)
+	m.deniedOperands(c, v)
 }
 
 // wrapperSpec judges the wrapper name by its spec s.
-func (a *analyzer) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x execCtx) {
-	f := a.judgeSpec(c, name, s, v, 1)
+func (m *cmdCall) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x execCtx) {
+	f := m.judgeSpec(c, name, s, v, 1)
 	if s.check != nil {
-		s.check(a, c, s, v, &f) // flock's lock file, and its -c after it
+		s.check(m, c, s, v, &f) // flock's lock file, and its -c after it
 	}
 	// Its own options did something (time -o writes); a redirection of
 	// the whole command, judged before them, is not one of them.
@@ -211,7 +211,7 @@ func (a *analyzer) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x e
 	if e := f.kindOpt(kShellCode); e != nil {
 		// flock -c: the code, judged as a script, is what it runs.
 		if f.handled(e.at) {
-			a.shellCode(c, name, s, e, v.literal(e.at)) // read among the operands
+			m.shellCode(c, name, s, e, v.literal(e.at)) // read among the operands
 		}
 		c.add(permission.Ask, WrapperRule(name), s.ask, true)
 		return
@@ -228,16 +228,16 @@ func (a *analyzer) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x e
 		c.add(permission.Ask, ArgsRule(name), s.bareWhy, true)
 		return
 	case f.hasKind(kLookup):
-		probePaths(a, c, v, ops[0], name)
+		probePaths(m, c, v, ops[0], name)
 		c.allow(RuleSafe, s.name+" "+f.kindOpt(kLookup).spell+" only looks up a name")
 		return
 	case s.operands == kShellCode && !f.hasKind(kExecOps):
-		a.joinedCode(c, name, v, ops[0])
+		m.joinedCode(c, name, v, ops[0])
 		c.add(permission.Ask, WrapperRule(name), s.ask, true)
 		return
 	}
 	rest := v.from(ops[0])
-	sub := a.wrapped(c, "", &rest, x)
+	sub := m.wrapped(c, "", &rest, x)
 	c.wraps(name, &rest, &sub, acts)
 	if s.ask != "" {
 		c.add(permission.Ask, WrapperRule(name), s.ask, !sub.nonOver && !s.askFinal)
@@ -250,39 +250,39 @@ func (a *analyzer) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x e
 
 // shellCode judges the shell code e, the value of an option of kind
 // kShellCode of the command cmd (flock -c), as a script.
-func (a *analyzer) shellCode(c *verdictAcc, cmd string, s *spec, e *scanned, literal bool) {
+func (m *cmdCall) shellCode(c *verdictAcc, cmd string, s *spec, e *scanned, literal bool) {
 	what := s.name + " " + e.spell
 	if !literal {
 		c.add(permission.Ask, RuleCodeShell, what+" runs shell code that is only known at run time", false)
 		return
 	}
-	a.code(c, e.val, WrapperRule(cmd), what)
+	m.code(c, e.val, WrapperRule(cmd), what)
 }
 
 // joinedCode judges the shell code a command makes of its words from the
 // one at i on, joined by spaces (watch hands them to sh -c).
-func (a *analyzer) joinedCode(c *verdictAcc, cmd string, v *argv, i int) {
+func (m *cmdCall) joinedCode(c *verdictAcc, cmd string, v *argv, i int) {
 	for k := i; k < v.len(); k++ {
 		if !v.literal(k) {
 			c.add(permission.Ask, RuleCodeShell, cmd+" runs shell code that is only known at run time", false)
 			return
 		}
 	}
-	a.code(c, strings.Join(v.vals[i:], " "), WrapperRule(cmd), cmd)
+	m.code(c, strings.Join(v.vals[i:], " "), WrapperRule(cmd), cmd)
 }
 
 // flockOperands judges flock's lock file, its first operand (a file it
 // opens to write, creating it; alone, it may be a descriptor), and reads
 // "-c CODE" or "--command CODE" after it as flock does: as the option -c,
 // which the wrapper then judges.
-func flockOperands(a *analyzer, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+func flockOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if len(f.ops) == 0 {
 		return
 	}
 	file := f.ops[0]
 	f.handle(file)
 	if !isFdWord(v.vals[file]) {
-		a.writePath(c, v.vals[file], v.flags[file], s.name)
+		m.writePath(c, v.vals[file], v.flags[file], s.name)
 	}
 	if len(f.ops) < 3 || v.vals[f.ops[1]] != "-c" && v.vals[f.ops[1]] != "--command" || !v.literal(f.ops[1]) {
 		return

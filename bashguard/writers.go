@@ -20,7 +20,7 @@ func homeWord(src string) bool {
 // rmOperands denies rm --no-preserve-root, and removing a critical path
 // recursively or by force (a word that names the home directory at run
 // time among them); writer judges the other operands as files written.
-func rmOperands(a *analyzer, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
+func rmOperands(m *cmdCall, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
 	if f.has("--no-preserve-root") {
 		c.add(permission.Deny, RuleDangerousRmCritical, "--no-preserve-root allows removing /", false)
 	}
@@ -29,7 +29,7 @@ func rmOperands(a *analyzer, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
 	}
 	for _, i := range f.ops {
 		p := v.vals[i]
-		if v.literal(i) && a.critical(p) || !v.literal(i) && homeWord(p) {
+		if v.literal(i) && m.critical(p) || !v.literal(i) && homeWord(p) {
 			c.add(permission.Deny, RuleDangerousRmCritical, "removes the critical path "+p+" recursively or by force", false)
 			f.handle(i)
 		}
@@ -38,7 +38,7 @@ func rmOperands(a *analyzer, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
 
 // shredOperands denies shredding a device; writer judges the other
 // operands as files written.
-func shredOperands(_ *analyzer, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
+func shredOperands(_ *cmdCall, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
 	for _, i := range f.ops {
 		if strings.HasPrefix(path.Clean(v.vals[i]), "/dev/") {
 			c.add(permission.Deny, RuleDangerousDisk, "shreds the device "+v.vals[i], false)
@@ -50,34 +50,34 @@ func shredOperands(_ *analyzer, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
 // dd judges its options by its spec and its operands by ddOperands: the
 // file if= names is read, the one of= names written (a device other than
 // the harmless ones is denied); an operand dd does not know asks.
-func (a *analyzer) dd(c *verdictAcc, v *argv) {
-	f := a.judgeSpec(c, "dd", writerSpecs["dd"], v, 1)
+func (m *cmdCall) dd(c *verdictAcc, v *argv) {
+	f := m.judgeSpec(c, "dd", writerSpecs["dd"], v, 1)
 	for _, i := range f.ops {
-		a.ddOperand(c, v, i)
+		m.ddOperand(c, v, i)
 	}
 	c.add(permission.Ask, RuleUnlisted, "copies raw data; not on the safe list", true)
-	a.deniedOperands(c, v)
+	m.deniedOperands(c, v)
 }
 
 // ddOperand judges the operand of dd at i.
-func (a *analyzer) ddOperand(c *verdictAcc, v *argv, i int) {
+func (m *cmdCall) ddOperand(c *verdictAcc, v *argv, i int) {
 	k, val, _ := strings.Cut(v.vals[i], "=")
 	switch ddOperands[k] {
 	case kRead:
-		a.readPath(c, val, v.flags[i], "dd")
+		m.readPath(c, val, v.flags[i], "dd")
 	case kWrite:
 		if v.literal(i) && strings.HasPrefix(path.Clean(val), "/dev/") && !harmlessDevice(val) {
 			c.add(permission.Deny, RuleDangerousDisk, "writes the device "+val, false)
 			return
 		}
-		a.writePath(c, val, v.flags[i], "dd")
+		m.writePath(c, val, v.flags[i], "dd")
 	case kWord:
 	default:
 		c.addf(permission.Ask, ArgsRule("dd"), "uses the dd operand ", v.vals[i], ", which is not known to be harmless", false)
 	}
 }
 
-func (a *analyzer) systemctl(c *verdictAcc, v *argv) {
+func (m *cmdCall) systemctl(c *verdictAcc, v *argv) {
 	for _, s := range v.vals[1:] {
 		if systemctlPower[s] {
 			c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
@@ -91,7 +91,7 @@ func (a *analyzer) systemctl(c *verdictAcc, v *argv) {
 // the first signal given, -s SIG, -n NUM, -SIG or -NUM, ends the options,
 // and every word after it is a process id ("kill -9 -1"). The id -1
 // signals every process the user owns.
-func (a *analyzer) kill(c *verdictAcc, v *argv) {
+func (m *cmdCall) kill(c *verdictAcc, v *argv) {
 	s := writerSpecs["kill"]
 	signalled := false
 	var pids []int
@@ -103,7 +103,7 @@ func (a *analyzer) kill(c *verdictAcc, v *argv) {
 		case e.opt == nil && signalWord(e.word):
 			signalled = true // -KILL, -SIGHUP
 		default:
-			a.specOption(c, "kill", s, v, e, nil)
+			m.specOption(c, "kill", s, v, e, nil)
 			signalled = e.opt != nil && e.opt.kind == kWord
 		}
 	})
@@ -135,24 +135,24 @@ func signalWord(w string) bool {
 // operands: a remote one ([USER@]HOST:PATH, HOST::MODULE, rsync://)
 // reaches the network; otherwise the sources are read and the last
 // operand, the destination, written.
-func (a *analyzer) rsync(c *verdictAcc, v *argv) {
-	f := a.judgeSpec(c, "rsync", writerSpecs["rsync"], v, 1)
+func (m *cmdCall) rsync(c *verdictAcc, v *argv) {
+	f := m.judgeSpec(c, "rsync", writerSpecs["rsync"], v, 1)
 	ops := f.ops
 	for _, i := range ops {
 		if rsyncRemote(v.vals[i]) {
-			a.network(c, NetworkRule("rsync"), "copies to or from the remote "+v.vals[i])
+			m.network(c, NetworkRule("rsync"), "copies to or from the remote "+v.vals[i])
 			return
 		}
 	}
 	if len(ops) > 0 {
 		last := ops[len(ops)-1]
 		for _, i := range ops[:len(ops)-1] {
-			a.readPath(c, v.vals[i], v.flags[i], "rsync")
+			m.readPath(c, v.vals[i], v.flags[i], "rsync")
 		}
-		a.writePath(c, v.vals[last], v.flags[last], "rsync")
+		m.writePath(c, v.vals[last], v.flags[last], "rsync")
 	}
 	c.add(permission.Ask, RuleUnlisted, "copies files; not on the safe list", true)
-	a.deniedOperands(c, v)
+	m.deniedOperands(c, v)
 }
 
 // rsyncRemote reports an operand of rsync that names another host.
@@ -167,11 +167,11 @@ func rsyncRemote(p string) bool {
 // operands by the spec's: every file written goes through the path
 // checker, every source through the reader's, and the command is at best
 // Ask.
-func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
+func (m *cmdCall) writer(c *verdictAcc, name string, v *argv) {
 	s := writerSpecs[name]
-	f := a.judgeSpec(c, name, s, v, 1)
+	f := m.judgeSpec(c, name, s, v, 1)
 	if s.check != nil {
-		s.check(a, c, s, v, &f) // rm's critical paths, shred's devices
+		s.check(m, c, s, v, &f) // rm's critical paths, shred's devices
 	}
 	ops := slices.DeleteFunc(slices.Clone(f.ops), f.handled)
 	if len(ops) == 0 && s.bareWhy == "" {
@@ -184,20 +184,20 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 	td := f.kindOpt(kTargetDir)
 	switch s.operands {
 	case kCopy, kMove, kLink:
-		a.copyOperands(c, name, s, v, ops, td)
+		m.copyOperands(c, name, s, v, ops, td)
 	default:
 		if f.hasKind(kRecurse) {
-			a.recursiveCritical(c, v, ops)
+			m.recursiveCritical(c, v, ops)
 		}
 		for _, i := range ops {
-			a.writePath(c, v.vals[i], v.flags[i], name)
+			m.writePath(c, v.vals[i], v.flags[i], name)
 		}
 	}
 	c.add(permission.Ask, WriteRule(name), s.ask, true)
 	// The command's own factor names no path: each operand it writes
 	// has a factor of its own, which says whether it is plain.
 	c.plainLast(true)
-	a.deniedOperands(c, v)
+	m.deniedOperands(c, v)
 }
 
 // deniedOperands looks for a denied path among the words of a command
@@ -205,9 +205,9 @@ func (a *analyzer) writer(c *verdictAcc, name string, v *argv) {
 // secret written): judgeArgv looks only where an allow rule may lift the
 // Ask, and such an Ask must not hide a Deny a word carries ("cp --foo
 // .env x").
-func (a *analyzer) deniedOperands(c *verdictAcc, v *argv) {
+func (m *cmdCall) deniedOperands(c *verdictAcc, v *argv) {
 	if c.decided && c.dec == permission.Ask && c.nonOver {
-		a.operandDenies(c, v)
+		m.operandDenies(c, v)
 	}
 }
 
@@ -228,40 +228,40 @@ func (f *specFacts) kindOpt(k kind) *scanned {
 // operand unless td (-t DIR) names the directory, is written, and so is
 // each name the sources get in it. ln reads no source; ln with one
 // operand makes a link of its name in the working directory.
-func (a *analyzer) copyOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int, td *scanned) {
+func (m *cmdCall) copyOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int, td *scanned) {
 	srcs, dest := ops, -1
 	if td == nil && len(ops) > 0 {
 		srcs, dest = ops[:len(ops)-1], ops[len(ops)-1]
 		if s.operands == kLink && len(ops) == 1 {
 			srcs, dest = nil, -1
-			a.writePath(c, path.Base(v.vals[ops[0]]), v.flags[ops[0]], name)
+			m.writePath(c, path.Base(v.vals[ops[0]]), v.flags[ops[0]], name)
 		}
 	}
 	if dest >= 0 && s.operands != kMove {
-		a.writePath(c, v.vals[dest], v.flags[dest], name)
+		m.writePath(c, v.vals[dest], v.flags[dest], name)
 	}
 	if s.operands != kLink {
 		for _, i := range srcs {
-			a.readPath(c, v.vals[i], v.flags[i], name)
+			m.readPath(c, v.vals[i], v.flags[i], name)
 		}
 	}
 	if s.operands == kMove {
 		for _, i := range ops {
-			a.writePath(c, v.vals[i], v.flags[i], name)
+			m.writePath(c, v.vals[i], v.flags[i], name)
 		}
 	}
 	if td != nil {
-		a.intoDir(c, name, v, ops, true, td.val, v.flags[td.at])
+		m.intoDir(c, name, v, ops, true, td.val, v.flags[td.at])
 		return
 	}
-	a.intoDir(c, name, v, ops, false, "", 0)
+	m.intoDir(c, name, v, ops, false, "", 0)
 }
 
 // recursiveCritical denies a recursive change of a critical path (chmod
 // -R 777 /).
-func (a *analyzer) recursiveCritical(c *verdictAcc, v *argv, ops []int) {
+func (m *cmdCall) recursiveCritical(c *verdictAcc, v *argv, ops []int) {
 	for _, i := range ops {
-		if v.literal(i) && a.critical(v.vals[i]) {
+		if v.literal(i) && m.critical(v.vals[i]) {
 			c.add(permission.Deny, RuleDangerousRecursiveCritical, "changes the critical path "+v.vals[i]+" recursively", false)
 		}
 	}
@@ -272,7 +272,7 @@ func (a *analyzer) recursiveCritical(c *verdictAcc, v *argv, ops []int) {
 // the command names only DIR ("cp x/notes.txt ." writes ./notes.txt).
 // The target is a directory when -t names it, when there are several
 // sources, or when it is one now.
-func (a *analyzer) intoDir(c *verdictAcc, name string, v *argv, ops []int, hasT bool, td string, tdf wordFlags) {
+func (m *cmdCall) intoDir(c *verdictAcc, name string, v *argv, ops []int, hasT bool, td string, tdf wordFlags) {
 	target, tf, srcs := td, tdf, ops
 	if !hasT {
 		if len(ops) < 2 {
@@ -281,10 +281,10 @@ func (a *analyzer) intoDir(c *verdictAcc, name string, v *argv, ops []int, hasT 
 		last := ops[len(ops)-1]
 		target, tf, srcs = v.vals[last], v.flags[last], ops[:len(ops)-1]
 	}
-	if tf&(wDynamic|wGlob) != 0 || a.paths == nil {
+	if tf&(wDynamic|wGlob) != 0 || m.paths == nil {
 		return // asked already
 	}
-	if !hasT && len(srcs) == 1 && !a.isDirPath(target) {
+	if !hasT && len(srcs) == 1 && !m.isDirPath(target) {
 		return
 	}
 	dir := strings.TrimSuffix(target, "/")
@@ -294,30 +294,30 @@ func (a *analyzer) intoDir(c *verdictAcc, name string, v *argv, ops []int, hasT 
 		}
 		names := []string{v.vals[i]}
 		if v.flags[i]&wGlob != 0 {
-			m, err := expandGlob(a.dir, v.vals[i])
+			found, err := expandGlob(m.dir, v.vals[i])
 			if err != nil {
 				continue // asked already
 			}
-			names = m
+			names = found
 		}
 		for _, n := range names {
 			base := path.Base(n)
 			if base == "/" || base == "." || base == ".." {
 				continue
 			}
-			a.writePath(c, dir+"/"+base, 0, name)
+			m.writePath(c, dir+"/"+base, 0, name)
 		}
 	}
 }
 
 // isDirPath reports whether p, taken from the working directory, is a
 // directory now.
-func (a *analyzer) isDirPath(p string) bool {
+func (m *cmdCall) isDirPath(p string) bool {
 	if !path.IsAbs(p) {
-		if a.dir == "" {
+		if m.dir == "" {
 			return false
 		}
-		p = strings.TrimSuffix(a.dir, "/") + "/" + p
+		p = strings.TrimSuffix(m.dir, "/") + "/" + p
 	}
 	return isDir(p)
 }

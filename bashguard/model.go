@@ -1,0 +1,98 @@
+package bashguard
+
+import "github.com/toolgate/toolgate/permission"
+
+// The boundary between the walker and the command models.
+//
+// The walker (analyze.go, call.go, word.go, subst.go, vars.go,
+// cdtrack.go, loops.go, listloops.go, background.go, shcode.go) owns the
+// bash semantics: what each word of a command line is after expansion,
+// where the command runs, what the shell's state is. It hands each simple
+// command to the dispatcher (judge.go) as a command line, argv: the
+// values of its words and what each holds (literal, known, data, only
+// known at run time). The dispatcher and the command models behind it are
+// methods of cmdCall and see only that: the command line, the working
+// directory it runs in, the path judge, the host judge and the workspace
+// facts. They return their findings in the verdictAcc they are given.
+// The models whose input is itself a program (a wrapper's command line,
+// shell code, find -exec, xargs) hand it back to the walker through the
+// walker interface, never by reaching its state.
+
+// cmdCall is what a command model sees of one Judge call. The walker
+// embeds it and keeps its fields current (dir follows cd, cmdEnv is the
+// command's own environment); a model reads them and writes only its
+// findings (the verdictAcc, endless, lastFind).
+type cmdCall struct {
+	g      *Guard
+	sc     *scratch  // borrowed from the Guard for this call
+	dir    string    // the working directory, or "" when unknown
+	paths  PathJudge // judges every path a command reaches
+	hj     HostJudge // judges the hosts network commands reach, or nil
+	walked int       // entries looked at in the trees of recursive reads (bounds the cost)
+	cmdEnv []envVar  // the assignments in the environment of the command being judged
+
+	strs  []string    // arena for the words of command lines (see newArgv)
+	flags []wordFlags // arena for what those words hold
+
+	// wsFacts are the workspace's facts (its repository, index,
+	// configuration), read on first use and kept for the call.
+	wsFacts
+
+	// Findings beyond the verdict, which the walker reads back.
+
+	// endless is why a command judged since the background job being
+	// walked began may not end on its own (see background.go), or "".
+	endless  string
+	lastFind *findInfo       // what the find judged last lists
+	holes    map[string]bool // placeholders of found names in the command judged, and whether it read each as a file
+
+	w walker // the walker, for the models whose input is a program
+}
+
+// wsFacts are what the workspace's repository is, read once per Judge
+// call the first time a model asks (gitrepo.go, gitindex.go,
+// gitconfig.go, hosts_git.go).
+type wsFacts struct {
+	topDone    bool             // topFact is known for topFor
+	topFor     string           // the working directory topFact is of
+	topFact    topFact          // what git finds from topFor
+	gitChecked bool             // gitWhy is known
+	gitWhy     string           // why git would use another repository, or ""
+	indexRead  bool             // index and indexTop are known
+	index      *gitIndex        // what the repository's index tracks, or nil
+	indexTop   string           // the top of its work tree
+	gitKeys    *gitConfigKeys   // the keys of the repository's config, once read (shared: not changed)
+	gitKeysFor string           // the working directory gitKeys is of
+	gitCfgDone bool             // gitCfg is read
+	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
+	gitCfgWhy  string           // why gitCfg cannot be read, or ""
+}
+
+// walker is what a command model may ask of the walker: to judge a
+// command line or shell code that the command it judges runs.
+type walker interface {
+	// nestedCode judges literal shell code the command runs (bash -c, eval,
+	// watch, a wrapper's -c) as a script nested in the one being
+	// walked, and merges its judgement into c (nested.go).
+	nestedCode(c *verdictAcc, text string, rule permission.RuleID, what string, judged, here bool)
+	// isFunc reports whether the script declared a shell function name,
+	// which a command line of that name calls in place of the program.
+	isFunc(name string) bool
+}
+
+// newArgv sets v to n words, cut from the call's arenas so that a
+// command line costs no allocation of its own. The words become the Args
+// of an emitted command and are never reused. (v is set in place rather
+// than returned: a returned argv is copied through memory in a way the
+// processor cannot forward.)
+func (m *cmdCall) newArgv(v *argv, n int) {
+	if cap(m.strs)-len(m.strs) < n {
+		m.strs = make([]string, 0, max(n, 2*cap(m.strs), 16))
+	}
+	if cap(m.flags)-len(m.flags) < n {
+		m.flags = make([]wordFlags, 0, max(n, 2*cap(m.flags), 64))
+	}
+	s, f := len(m.strs), len(m.flags)
+	m.strs, m.flags = m.strs[:s+n], m.flags[:f+n]
+	v.vals, v.flags = m.strs[s:s+n:s+n], m.flags[f:f+n:f+n]
+}
