@@ -68,9 +68,15 @@ func (m *cmdCall) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w 
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return // a file, or nothing: the root's own judgement holds
 	}
-	var scope *indexScope
+	m.walkTree(c, p, dir, w)
+}
+
+// walkTree walks the directory dir, the root p names, breadth first,
+// within the bound of the call's walk.
+func (m *cmdCall) walkTree(c *verdictAcc, p, dir string, w walkOpts) {
+	t := treeWalk{m: m, c: c, p: p, dir: dir, w: w}
 	if w.index != nil {
-		scope = newIndexScope(w.index, w.indexTop, dir)
+		t.scope = newIndexScope(w.index, w.indexTop, dir)
 	}
 	queue := []string{dir}
 	for len(queue) > 0 {
@@ -87,43 +93,62 @@ func (m *cmdCall) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w 
 					strconv.Itoa(maxWalkEntries)+" entries, too many to check for secret files and links out of the allowed roots", false)
 				return
 			}
-			name := e.Name()
-			if name[0] == '.' && !w.hidden {
-				continue
+			full := d + "/" + e.Name()
+			descend, stop := t.entry(e, full)
+			if stop {
+				return
 			}
-			full := d + "/" + name
-			t := e.Type()
-			link := t&fs.ModeSymlink != 0
-			if scope != nil {
-				// git opens a tracked path through whatever links its
-				// work tree holds today: they are followed and judged.
-				if !scope.keeps(strings.TrimPrefix(full, dir+"/"), t.IsDir() || link && isDir(full)) {
-					continue
-				}
-			} else if link && !w.follow {
-				continue // not followed: it reads nothing
-			}
-			if skipsByName(w.names, name, t.IsDir() || link && isDir(full)) {
-				continue
-			}
-			if link || w.content {
-				access := Read
-				if !w.content {
-					access = Probe
-				}
-				if r := m.judgePath(full, access); r.Decision != permission.Allow && (w.content || r.Layer != permission.LayerRules) {
-					// (A command that lists names only is not held by a
-					// rule about a file's content.)
-					c.addc(permission.Ask, r.Layer, RulePathWalk, r.Cause, "searches the tree below ", p,
-						", which holds "+strings.TrimPrefix(full, dir+"/")+sep(r.Reason), false)
-					return
-				}
-			}
-			if t.IsDir() || link && isDir(full) {
+			if descend {
 				queue = append(queue, full)
 			}
 		}
 	}
+}
+
+// treeWalk is one walk of walkTree.
+type treeWalk struct {
+	m      *cmdCall
+	c      *verdictAcc
+	p, dir string // the root as the command names it, and the directory it is
+	w      walkOpts
+	scope  *indexScope // what git reads of the tree, or nil
+}
+
+// entry judges the entry e of the tree, at full: whether the walk goes
+// into it, and whether the walk stops (its Ask is recorded).
+func (t *treeWalk) entry(e fs.DirEntry, full string) (descend, stop bool) {
+	name, w := e.Name(), &t.w
+	if name[0] == '.' && !w.hidden {
+		return false, false
+	}
+	typ := e.Type()
+	link := typ&fs.ModeSymlink != 0
+	if t.scope != nil {
+		// git opens a tracked path through whatever links its
+		// work tree holds today: they are followed and judged.
+		if !t.scope.keeps(strings.TrimPrefix(full, t.dir+"/"), typ.IsDir() || link && isDir(full)) {
+			return false, false
+		}
+	} else if link && !w.follow {
+		return false, false // not followed: it reads nothing
+	}
+	if skipsByName(w.names, name, typ.IsDir() || link && isDir(full)) {
+		return false, false
+	}
+	if link || w.content {
+		access := Read
+		if !w.content {
+			access = Probe
+		}
+		if r := t.m.judgePath(full, access); r.Decision != permission.Allow && (w.content || r.Layer != permission.LayerRules) {
+			// (A command that lists names only is not held by a
+			// rule about a file's content.)
+			t.c.addc(permission.Ask, r.Layer, RulePathWalk, r.Cause, "searches the tree below ", t.p,
+				", which holds "+strings.TrimPrefix(full, t.dir+"/")+sep(r.Reason), false)
+			return false, true
+		}
+	}
+	return typ.IsDir() || link && isDir(full), false
 }
 
 // readDirAtMost lists at most n entries of the directory d (in the order
