@@ -157,7 +157,7 @@ type execCtx struct {
 	fork      bool      // in the background or a pipeline: runs in its own process
 	piped     bool      // stdin comes from a pipe
 	afterPipe bool      // not the first command of its pipeline
-	found     *findInfo // stdin is what this find prints (see findexec.go), or nil
+	found     *findInfo // stdin is what this find prints (see model_find.go), or nil
 	stdinRdr  bool      // stdin is redirected: a here-document, a here-string or a file
 }
 

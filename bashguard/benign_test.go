@@ -91,7 +91,7 @@ func TestBenignCommands(t *testing.T) {
 	pol.Home = t.TempDir()
 	pol.GoEnv = benignGoEnv(t, pol.Home)
 	// The user's git config, as a developer's holds it: no credential in
-	// it, so git config --list prints nothing secret (gitsecrets.go).
+	// it, so git config --list prints nothing secret (model_git_secrets.go).
 	require.NoError(t, os.WriteFile(filepath.Join(pol.Home, ".gitconfig"), []byte("[user]\n\tname = dev\n\temail = dev@example.com\n"+
 		"[url \"git@github.com:\"]\n\tinsteadOf = https://github.com/\n[credential]\n\thelper = cache --timeout=3600\n"), 0o644))
 	// The host's values of the variables that hold no secret, as

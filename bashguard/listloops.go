@@ -11,7 +11,7 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// Loops over what a listing command prints (find, or one of listers.go)
+// Loops over what a listing command prints (find, or one of model_list.go)
 // bind their variable to each path it may print, as a loop over a glob
 // does (loops.go), and the body is judged once for each:
 //
@@ -19,7 +19,7 @@ import (
 //	git ls-files | while read -r f; do head -1 "$f"; done
 //	while read -r f; do wc -l "$f"; done < <(find . -name '*.go')
 //
-// The paths are those the walk of findexec.go reaches (every entry the
+// The paths are those the walk of model_find.go reaches (every entry the
 // command may list, within the bound of recursive reads); the body's own
 // judgement then reads each, so a secret file or a link out of the roots
 // is found as it would be written literally. The listing must reach the
@@ -178,7 +178,7 @@ func wordSubst(w *syntax.Word) (*syntax.CmdSubst, bool) {
 }
 
 // isListing reports a statement substLister models: find, a listing
-// command of listers.go, or one of them piped through line filters
+// command of model_list.go, or one of them piped through line filters
 // ("git ls-files | grep '\.go$'").
 func (a *analyzer) isListing(s *syntax.Stmt) bool {
 	if p, ok := filteredListing(s); ok {

@@ -191,7 +191,7 @@ func SafeCommands() []string {
 	for n := range toolSpecs {
 		out = append(out, n) // with the options of specs_tools.go
 	}
-	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of systools.go
+	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of model_sys.go
 	for n, s := range opsSpecs() {
 		if allowsSome(s) {
 			out = append(out, n) // in the forms of specs_ops.go
@@ -206,7 +206,7 @@ func SafeCommands() []string {
 		"zsh",
 		// printf without -v prints; with it, it assigns, which is asked.
 		"printf",
-		// In the forms of tools.go.
+		// In the forms of model_tools.go.
 		"ps", "hostname")
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -8,7 +8,7 @@ import "github.com/toolgate/toolgate/permission"
 // cdtrack.go, loops.go, listloops.go, background.go, shcode.go) owns the
 // bash semantics: what each word of a command line is after expansion,
 // where the command runs, what the shell's state is. It hands each simple
-// command to the dispatcher (judge.go) as a command line, argv: the
+// command to the dispatcher (dispatch.go) as a command line, argv: the
 // values of its words and what each holds (literal, known, data, only
 // known at run time). The dispatcher and the command models behind it are
 // methods of cmdCall and see only that: the command line, the working
@@ -50,8 +50,8 @@ type cmdCall struct {
 }
 
 // wsFacts are what the workspace's repository is, read once per Judge
-// call the first time a model asks (gitrepo.go, gitindex.go,
-// gitconfig.go, hosts_git.go).
+// call the first time a model asks (gitrepo.go, model_git_index.go,
+// model_git_config.go, model_hosts_git.go).
 type wsFacts struct {
 	topDone    bool             // topFact is known for topFor
 	topFor     string           // the working directory topFact is of

@@ -37,7 +37,7 @@ type Policy struct {
 	// is its loopback (toolgate's "network": "loopback"): a connection to
 	// 127.0.0.1, ::1 or localhost there reaches only what the same
 	// command started. Only then is curl, wget or nc to the loopback
-	// allowed (loopback.go); otherwise it is asked, since the host's
+	// allowed (model_net_loopback.go); otherwise it is asked, since the host's
 	// loopback holds its own services. The guard cannot tell the mode
 	// from AllowNetwork, which only says network commands are asked
 	// rather than denied: the same words reach the host's services
@@ -90,7 +90,7 @@ type Policy struct {
 	// ("go1.26.8"), and GoModCache the absolute directory of its module
 	// cache (GOMODCACHE; GOPATH/pkg/mod by default). With both, a go
 	// command in a module that asks for no newer toolchain and whose
-	// go.sum the cache holds whole reaches no host (see gocache.go);
+	// go.sum the cache holds whole reaches no host (see model_go_cache.go);
 	// otherwise, under domain rules, go's module proxy is judged.
 	// GoVersion "local" stands for GOTOOLCHAIN=local (go never switches
 	// to another toolchain), GoModCache "off" for GOPROXY=off (go
@@ -100,7 +100,7 @@ type Policy struct {
 	// GoEnv is where the go the script's PATH runs keeps what it
 	// downloads and builds, as "go env GOMODCACHE GOCACHE GOPATH" prints
 	// it in the script's environment. The guard uses it in two ways (see
-	// gomodcache.go): $(go env NAME) of these three names stands for its
+	// model_go_modcache.go): $(go env NAME) of these three names stands for its
 	// value, as $(pwd) stands for the working directory; and a read or
 	// probe under ModCache that the path judge asks about only because
 	// it is outside the roots is allowed, since go keeps downloaded
@@ -112,7 +112,7 @@ type Policy struct {
 	// installs: a read or probe there that the path judge asks about only
 	// because it is outside the roots is allowed when the file is one
 	// every user may read and no other user may replace, and its name is
-	// no credential's (see sysread.go). Nil means /usr, /opt, /etc, /lib
+	// no credential's (see model_sys_read.go). Nil means /usr, /opt, /etc, /lib
 	// and /lib64, and the files of /proc that describe the machine; an
 	// empty, non-nil slice lifts no read. The file tools read the same
 	// roots (runtime.Workspace.SystemRoots).

@@ -76,7 +76,7 @@ const (
 	kSetProgram             // with a value, it names where programs are found; without one it only prints
 	kPathspec               // operands: paths, patterns of paths or revisions, judged by the command's model
 	// What an option says of the tree a reader walks: harmless in
-	// themselves, read by the reader's model (readers.go).
+	// themselves, read by the reader's model (model_read.go).
 	kRecurse       // it reads the trees below its operands (grep -r)
 	kRecurseFollow // it reads the trees and follows the links in them (grep -R)
 	kDirectories   // its value says what to do with a directory: "recurse" reads the tree (grep -d)
@@ -88,7 +88,7 @@ const (
 	kExclude       // its value is a pattern of the file names it skips (grep --exclude)
 	kExcludeDir    // its value is a pattern of the directory names it skips (grep --exclude-dir)
 	// What the writers' and the wrappers' options and operands are
-	// (writers.go, wrappers.go).
+	// (model_write.go, model_wrap.go).
 	kTargetDir // its value is the directory the operands are written into; every operand is then a source (cp -t DIR)
 	kCopy      // operands: sources read, the last the destination written, unless kTargetDir names it (cp, install)
 	kMove      // operands: kCopy's, and the sources are removed, so written too (mv)
@@ -101,8 +101,8 @@ const (
 	kUnsetVar  // its value is a variable removed from the environment of the command it runs (env -u)
 	kSplitArgs // its value is split into the command line the program runs, which is not analysed (env -S)
 	// What an option of a network client says of where it connects and
-	// what it runs here, read by the host reader (hosts.go) and the
-	// loopback check (loopback.go).
+	// what it runs here, read by the host reader (model_hosts.go) and the
+	// loopback check (model_net_loopback.go).
 	kURL       // its value is a URL the program reaches (curl --url)
 	kReroute   // it changes where the program connects in a way not read here (a proxy, a resolve, a file of URLs)
 	kConfig    // its value is configuration the program reads, which can name hosts and run programs (ssh -F, wget -e)
@@ -115,11 +115,11 @@ const (
 	// it, a line that names no subcommand is allowed.
 	kVersion
 	// What xargs's options say of how it splits its input into the
-	// arguments of the command it runs (wrappers.go: xargs).
+	// arguments of the command it runs (model_wrap.go: xargs).
 	kDelim  // its value is the character that ends each argument read; without a value, NUL (xargs -d, -0)
 	kSplit  // it reads its input into arguments otherwise than at a delimiter (xargs -I, -E): a lister's names do not reach the command whole
 	kSetVar // its value is a variable set in the environment of the commands it runs (xargs --process-slot-var)
-	// What the options of bash's assigning builtins do (assigners.go).
+	// What the options of bash's assigning builtins do (model_assign.go).
 	kAssign   // its value is the name of a variable the builtin assigns (read -a, printf -v, wait -p)
 	kCallback // its value is a command the builtin runs for the lines it reads (mapfile -C)
 	kFuncs    // it makes the operands names of functions, not of variables (unset -f)
@@ -127,7 +127,7 @@ const (
 	// -f): Ask an allow rule may lift, as kChange; a background job of
 	// it stays asked whatever lifts that (background.go).
 	kEndless
-	// What the options of an interpreter do (code.go: interpreter).
+	// What the options of an interpreter do (model_code.go: interpreter).
 	kInline      // its value is program text the interpreter runs (python -c, perl -e, node -e)
 	kModule      // its value names a module the interpreter runs: as the program where the option ends the options (python -m), before it otherwise (node -r, perl -M)
 	kInteractive // it starts an interactive prompt, which would wait for a person (python -i)
@@ -283,7 +283,7 @@ type spec struct {
 	lazy *lazyTables
 
 	// lists, when set, says what the command prints as a listing of
-	// names, by what each option it takes does (listers.go); a command
+	// names, by what each option it takes does (model_list.go); a command
 	// of subcommands lists there the options of its own they may follow.
 	lists *listModel
 

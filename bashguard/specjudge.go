@@ -170,7 +170,7 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		m.writePath(c, e.val, vf, cmd) // and the command's model writes its operands into it
 	case kExecOps, kLookup, kClearEnv, kUnsetVar, kFuncs:
 		// What the command's model reads its operands as, and the
-		// environment it runs them in (wrappers.go).
+		// environment it runs them in (model_wrap.go).
 	case kSplitArgs:
 		c.addf(permission.Ask, RuleCodeEnvSplit, "splits a string into a command line (", o.name, "), which is not analysed", false)
 	case kShellCode:

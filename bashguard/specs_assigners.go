@@ -5,7 +5,7 @@ package bashguard
 // ending at the first operand or "--"), each with its kind: a variable
 // name assigned (kAssign), a callback run (kCallback), operands that name
 // functions (kFuncs). Which operands name variables is the row's in
-// assigners (assigners.go).
+// assigners (model_assign.go).
 
 // assignerSpecs are the assigning builtins' specs, by name.
 var assignerSpecs = compileAll(map[string]*spec{

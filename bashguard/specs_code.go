@@ -1,9 +1,9 @@
 package bashguard
 
 // The rows of the tools whose input is itself a program, read by their
-// engines: awk (code.go), sed (sed.go), find's primaries and the line
-// filters (findexec.go), and the shells whose -c code the guard reads as
-// its own (code.go, shcode.go).
+// engines: awk (model_code.go), sed (model_sed.go), find's primaries and the line
+// filters (model_find.go), and the shells whose -c code the guard reads as
+// its own (model_code.go, shcode.go).
 
 import "mvdan.cc/sh/v3/syntax"
 
@@ -26,7 +26,7 @@ var plainShells = map[string]struct {
 // letters, -o and -O taking the next word, GNU long options spelled out,
 // the start-up files taking the next word, "--" or "-" ending them. The
 // kFlag rows leave the code read and run as it is; every other option may
-// change that, so code it runs is never allowed as it is (shell, code.go).
+// change that, so code it runs is never allowed as it is (shell, model_code.go).
 var shellInvocation = (&spec{name: "bash", grammar: grammar{shell: true}, rows: []optRow{
 	{"-c", kShellCode, "runs its first operand as shell code"},
 	{"-l -e -x -u --login --norc --noprofile", kFlag, ""},

@@ -7,7 +7,7 @@ import "github.com/toolgate/toolgate/permission"
 // each read from its own --help (python3 --help, node --help, perl -h,
 // ruby --help), and php, lua, Rscript and deno, known only by the
 // options that take program text. The one scanner reads them; the
-// interpreter's model (code.go) judges what it found. An interpreter runs
+// interpreter's model (model_code.go) judges what it found. An interpreter runs
 // a program, so no line of one is allowed here: the model says which of
 // what it found decides (interactive prompt, program read from the input,
 // inline text, an option not known harmless, the program or module run),

@@ -1,7 +1,7 @@
 package bashguard
 
 // The listers' knowledge, as data: for each command whose output a loop
-// or xargs may read as names (listers.go), what each option it takes does
+// or xargs may read as names (model_list.go), what each option it takes does
 // to what it prints. Every spelling is one of the command's spec; the
 // scanner resolves abbreviations, clusters and attached values to it. An
 // option not named here makes the command no lister, and what reads its

@@ -3,8 +3,8 @@ package bashguard
 // The network clients' specs: every option of curl, wget, ssh, scp,
 // sftp, nc and ncat, telnet and ftp, with what it does to where the
 // client connects and what it runs here, read by the one scanner
-// (scan.go) for the host reader (hosts.go), the program check
-// (netexec.go) and the loopback check (loopback.go). Each table is read
+// (scan.go) for the host reader (model_hosts.go), the program check
+// (model_net_exec.go) and the loopback check (model_net_loopback.go). Each table is read
 // from the tool's own help (curl --help all, wget --help, the usage of
 // ssh, scp and sftp, nc -h of OpenBSD netcat), which spec_help_test.go
 // holds them to, and from the manuals of those not installed where it

@@ -10,8 +10,8 @@ package bashguard
 // queries it has judged, by their exact names, and a line it does not
 // read whole is judged as if the command had no spec (the unlisted Ask,
 // or the class's Deny: "systemctl poweroff"). The others are read by the
-// tools' engine (tools.go): an option their spec does not list asks,
-// naming it, and their models (opstools.go) ask for a line that is not a
+// tools' engine (model_tools.go): an option their spec does not list asks,
+// naming it, and their models (model_ops.go) ask for a line that is not a
 // query, saying why. Where the help of the
 // installed tool lists every option of a query, the spec lists them all
 // too and spec_help_test.go holds it to that help (sysHelp).

@@ -1,7 +1,7 @@
 package bashguard
 
 // The command lines of the package tools whose downloads the host judge
-// follows (hosts_pkg.go): pip's names, general and install options and
+// follows (model_hosts_pkg.go): pip's names, general and install options and
 // the subcommands that reach a host; go's build flags, what each go
 // subcommand downloads, and the variables of go's environment that
 // choose where from.

@@ -12,7 +12,7 @@ package bashguard
 // unlisted Ask an allow rule may lift for go or cargo). Inside a
 // subcommand they list, an option they do not classify asks, naming it,
 // and an allow rule may lift that Ask as it lifts the unlisted one. The
-// code these kinds cannot say is in systools.go, behind each spec's check.
+// code these kinds cannot say is in model_sys.go, behind each spec's check.
 
 // versionRows are the spellings with which a toolchain only prints its
 // version; versionVRows add -v, which means the version only to node,

@@ -8,7 +8,7 @@ package bashguard
 // not allowed, listed so that an abbreviation resolves as the tool
 // resolves it. What the operands are is the spec's operands kind: files
 // read (kRead), paths whose names are listed (kProbe), words (kWord), or
-// none at all (kUnknown: an operand asks). tools.go keeps what the kinds
+// none at all (kUnknown: an operand asks). model_tools.go keeps what the kinds
 // cannot say (xxd IN OUT, strings @FILE, getconf NAME PATH, tree's
 // clusters). spec_help_test.go reads the installed tools' --help and fails
 // on an option these tables do not classify.
@@ -17,7 +17,7 @@ package bashguard
 var toolSpecs = compileAll(map[string]*spec{
 	// tree reads its own command line: long options by their exact
 	// names, "--opt=value" or "--opt value"; a short option's value is
-	// always the next word (tools.go: treeClusters).
+	// always the next word (model_tools.go: treeClusters).
 	"tree": {grammar: grammar{permute: true}, rows: toolTreeRows, operands: kProbe, bareDot: true, check: treeClusters,
 		allow: "tree lists names inside the allowed roots",
 		examples: []example{{"tree", "allow"}, {"tree -a src", "allow"}, {"tree -L 1 --noreport .", "allow"}, {"tree -aL 1 src", "allow"},
@@ -29,7 +29,7 @@ var toolSpecs = compileAll(map[string]*spec{
 	"fdfind": fdSpec("fdfind"),
 	// xxd reads its own command line: one option a word, long ones with
 	// one dash, options end at the first operand; xxd IN OUT writes OUT
-	// (tools.go: xxdOperands).
+	// (model_tools.go: xxdOperands).
 	"xxd": {grammar: grammar{oneDash: true}, rows: toolXxdRows, operands: kRead, check: xxdOperands,
 		allow: "xxd reads only inside the allowed roots",
 		examples: []example{{"xxd a.txt", "allow"}, {"xxd -l 4 -c 8 a.txt", "allow"}, {"xxd -ps a.txt", "allow"}, {"xxd -cols 4 a.txt", "allow"},
@@ -37,7 +37,7 @@ var toolSpecs = compileAll(map[string]*spec{
 	"hexdump": {grammar: gnuGrammar, rows: toolHexdumpRows, operands: kRead, allow: "hexdump reads only inside the allowed roots",
 		examples: []example{{"hexdump -C a.txt", "allow"}, {"hexdump -n 4 -x a.txt", "allow"}, {"hexdump --color=never -C a.txt", "allow"},
 			{"hexdump --color .env", "deny"}, {"hexdump -f .env a.txt", "deny"}}},
-	// strings: "@FILE" reads more options from FILE (tools.go:
+	// strings: "@FILE" reads more options from FILE (model_tools.go:
 	// stringsOptionFiles); -NUM is -n NUM.
 	"strings": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolStringsRows, operands: kRead, check: stringsOptionFiles,
 		examples: []example{{"strings a.txt", "allow"}, {"strings -n 3 -t x a.txt", "allow"}, {"strings -8 a.txt", "allow"},
@@ -63,7 +63,7 @@ var toolSpecs = compileAll(map[string]*spec{
 	// locale [NAME]...: names of categories and keywords.
 	"locale": {grammar: gnuGrammar, rows: toolLocaleRows, operands: kWord,
 		examples: []example{{"locale", "allow"}, {"locale -a", "allow"}, {"locale -k LC_CTYPE", "allow"}, {"locale -x", "ask"}}},
-	// getconf [-v SPEC] NAME [PATH], getconf -a [PATH] (tools.go:
+	// getconf [-v SPEC] NAME [PATH], getconf -a [PATH] (model_tools.go:
 	// getconfOperands).
 	"getconf": {grammar: posixGrammar, rows: toolGetconfRows, operands: kWord, check: getconfOperands,
 		examples: []example{{"getconf PAGESIZE", "allow"}, {"getconf NAME_MAX src", "allow"}, {"getconf -a", "allow"}, {"getconf -x", "ask"}}},
@@ -79,7 +79,7 @@ var toolSpecs = compileAll(map[string]*spec{
 	"pgrep": {grammar: gnuGrammar, rows: toolPgrepRows, operands: kWord,
 		examples: []example{{"pgrep -l bash", "allow"}, {"pgrep -u root -c sh", "allow"}, {"pgrep -F .env", "deny"}}},
 	// hostname alone prints the host's name; with arguments it sets it
-	// or looks it up in the DNS (tools.go: hostnameArgs).
+	// or looks it up in the DNS (model_tools.go: hostnameArgs).
 	"hostname": {grammar: gnuGrammar, rows: toolHostnameRows, check: hostnameArgs, allow: "hostname prints the host's name",
 		examples: []example{{"hostname", "allow"}, {"hostname --version", "allow"}, {"hostname -f", "ask"}, {"hostname evil.example", "ask"}, {"hostname -F a.txt", "ask"}}},
 	// ps reads its command line in a language of its own: UNIX options

@@ -7,8 +7,8 @@ package bashguard
 // the first operand, so the wrapped command's options stay its own.
 // timeout's first operand is its duration (firstOperand: kWord); watch
 // joins its operands into shell code (kShellCode) unless -x; flock's first
-// operand is the lock file (wrappers.go: flockOperands). A wrapper that
-// is not read-only whatever it runs says so in ask. wrappers.go judges
+// operand is the lock file (model_wrap.go: flockOperands). A wrapper that
+// is not read-only whatever it runs says so in ask. model_wrap.go judges
 // them; spec_help_test.go holds the tables to the installed tools'
 // --help (command, builtin and exec are bash's own, and have none).
 
@@ -50,7 +50,7 @@ var wrapperSpecs = compileAll(map[string]*spec{
 		examples: []example{{"watch ls", "ask"}, {"watch -n 1 'cat a.txt'", "ask"}, {"watch -x cat .env", "deny"}, {"watch 'cat .env'", "deny"},
 			{"watch -y ls", "ask"}}},
 	// env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
-	// (wrappers.go: env).
+	// (model_wrap.go: env).
 	"env": {grammar: wrapperGrammar, rows: wrapperEnvRows, operands: kCommand,
 		examples: []example{{"env LANG=C cat a.txt", "allow"}, {"env -i cat a.txt", "allow"}, {"env - LANG=C cat a.txt", "allow"},
 			{"env -u HOME -v cat a.txt", "allow"}, {"env --unset=HOME cat a.txt", "allow"}, {"env -uHOME --ignore-e cat a.txt", "allow"}, {"env --ign cat a.txt", "ask"},
@@ -59,7 +59,7 @@ var wrapperSpecs = compileAll(map[string]*spec{
 			{"env --help", "allow"}, {"env --version", "allow"}, {"env -i --help", "allow"}, {"env -C src --help", "ask"}}},
 	// xargs [OPTION]... [COMMAND [INITIAL-ARGS]...]: the command runs
 	// with arguments read from its input; without one xargs runs echo,
-	// which is its own (wrappers.go: xargs).
+	// which is its own (model_wrap.go: xargs).
 	"xargs": {grammar: wrapperGrammar, rows: wrapperXargsRows, operands: kCommand, helpers: []string{"echo"},
 		examples: []example{{"xargs", "allow"}, {"xargs -r0 -n 1 -P2 --max-chars=99 -t", "allow"}, {"xargs -a a.txt", "allow"},
 			{"xargs --arg=a.txt -l -x", "allow"}, {"xargs -d '\\n' -L1 --show-limits", "allow"}, {"xargs -I{} -E end", "allow"},

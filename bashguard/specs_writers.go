@@ -5,7 +5,7 @@ package bashguard
 // times or mode are copied: read; the directory the operands go into:
 // kTargetDir), and what its operands are: files written (kWrite), sources
 // read and a destination written (kCopy, kMove), link targets and a link
-// (kLink). writers.go judges them by these kinds; every line of them asks
+// (kLink). model_write.go judges them by these kinds; every line of them asks
 // at best ("changes files"), tee without a file aside. spec_help_test.go
 // holds the tables to the installed tools' --help.
 
@@ -54,29 +54,29 @@ var writerSpecs = compileAll(map[string]*spec{
 		ask: "changes files", bareWhy: "changes files",
 		examples: []example{{"chgrp nogroup a.txt", "ask"}, {"chgrp -hR nogroup /etc", "deny"}, {"chgrp --ref .env a.txt", "deny"}, {"chgrp -x g a.txt", "ask"}}},
 	// rm removes its operands; recursively or by force, a critical path
-	// is denied, and so is --no-preserve-root (writers.go: rmOperands).
+	// is denied, and so is --no-preserve-root (model_write.go: rmOperands).
 	"rm": {grammar: gnuGrammar, rows: writerRmRows, operands: kWrite, check: rmOperands, ask: "removes files", bareWhy: "removes files",
 		examples: []example{{"rm a.txt", "ask"}, {"rm -rf src", "ask"}, {"rm -rf /", "deny"}, {"rm --recur --forc .", "deny"}, {"rm -f ~", "deny"},
 			{"rm --no-pres -r src", "deny"}, {"rm --interactive=never a.txt", "ask"}, {"rm .env", "deny"}, {"rm -y a.txt", "ask"}}},
-	// shred overwrites its operands; a device is denied (writers.go:
+	// shred overwrites its operands; a device is denied (model_write.go:
 	// shredOperands).
 	"shred": {grammar: gnuGrammar, rows: writerShredRows, operands: kWrite, check: shredOperands, ask: "destroys file contents", bareWhy: "destroys file contents",
 		examples: []example{{"shred a.txt", "ask"}, {"shred -n 1 -uz a.txt", "ask"}, {"shred /dev/sda", "deny"}, {"shred --random-source=.env a.txt", "deny"},
 			{"shred -y a.txt", "ask"}}},
 	// dd [OPERAND]...: NAME=VALUE each (ddOperands); its only options
-	// are --help and --version (writers.go: dd).
+	// are --help and --version (model_write.go: dd).
 	"dd": {grammar: gnuGrammar, rows: gnuInfoRows, operands: kWord,
 		examples: []example{{"dd if=a.txt of=b.txt bs=1M", "ask"}, {"dd if=/dev/zero of=/dev/sda", "deny"}, {"dd if=.env of=x", "deny"},
 			{"dd if=a.txt of=/dev/null status=none", "ask"}, {"dd foo=bar", "ask"}, {"dd -x", "ask"}}},
 	// kill: bash's builtin, which reads -s SIG, -n NUM, -l, -L and one
 	// signal written -SIG or -NUM; the list also holds the options of
-	// procps's kill, which --help lists (writers.go: kill).
+	// procps's kill, which --help lists (model_write.go: kill).
 	"kill": {grammar: grammar{digits: true}, rows: writerKillRows, operands: kWord,
 		examples: []example{{"kill 123", "ask"}, {"kill -9 -1", "deny"}, {"kill -KILL -1", "deny"}, {"kill -s KILL -1", "deny"},
 			{"kill -sHUP -- -1", "deny"}, {"kill -9 -s 1 -1", "deny"}, {"kill -1", "ask"}, {"kill -l", "ask"}, {"kill -TERM 12 -1", "deny"}}},
 	// rsync [OPTION]... SRC... [DEST]: a remote operand reaches the
 	// network; the sources are read and the last operand written
-	// (writers.go: rsync).
+	// (model_write.go: rsync).
 	"rsync": {grammar: grammar{permute: true}, rows: writerRsyncRows, operands: kCopy,
 		examples: []example{{"rsync -a src/ backup/", "ask"}, {"rsync -avz --delete src/ host:/backup", "deny"}, {"rsync rsync://host/m .", "deny"},
 			{"rsync -e 'ssh -p 2' src/ b/", "ask"}, {"rsync .env b/", "deny"}, {"rsync --log-file=.env src/ b/", "deny"},

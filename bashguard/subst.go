@@ -165,7 +165,7 @@ func (e *wordEval) value(v string, inDQ bool) bool {
 
 // pwdValue gives the output of $(pwd) or `pwd`, the working directory,
 // of $(git rev-parse --show-toplevel), the top of the repository git
-// finds from it, and of $(go env GOMODCACHE) and its kin (gomodcache.go).
+// finds from it, and of $(go env GOMODCACHE) and its kin (model_go_modcache.go).
 func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 	if len(cs.Stmts) != 1 {
 		return "", false

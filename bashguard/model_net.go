@@ -10,7 +10,7 @@ import (
 // scanner reads the command line, and the kinds of the options it finds
 // say which hosts the client reaches (specHosts), which programs it runs
 // here (specPrograms), and whether it stays on the loopback
-// (loopback.go).
+// (model_net_loopback.go).
 
 // netLine is a network client's command line as its spec reads it.
 type netLine struct {

@@ -20,7 +20,7 @@ import (
 // the path judge knows is denied before this lift is asked (the content
 // stage's judge denies a read of a secret path outside the roots); this
 // check is the guard's own second line. The Go module cache is such a
-// place too (gomodcache.go).
+// place too (model_go_modcache.go).
 
 // liftRead turns the path judge's Ask for a read or probe of p outside
 // the roots into an Allow when p lies in a place where a read needs no

@@ -128,7 +128,7 @@ func (m *cmdCall) readerUniq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 }
 
 // readerSums is the checksum programs' model: -c reads the files the
-// lists name (sumlist.go).
+// lists name (model_sumlist.go).
 func (m *cmdCall) readerSums(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if !f.has("-c", "--check") {
 		return
@@ -164,7 +164,7 @@ func (m *cmdCall) jqProgram(c *verdictAcc, v *argv, f *specFacts, fromFile bool)
 
 // find allows searches that neither run commands nor write; -exec and
 // friends have their command judged. What each primary of the
-// expression does is a row of findPrimaries (findexec.go).
+// expression does is a row of findPrimaries (model_find.go).
 func (m *cmdCall) find(c *verdictAcc, v *argv, x execCtx) {
 	i, follow := findLeading(v)
 	starts, expr := findStarts(v, i)

@@ -16,7 +16,7 @@ import (
 // feeds xargs and loops as find's does: git ls-files, git grep -l, git
 // diff --name-only, rg -l and rg --files, grep -rl, fd and ls. Each is
 // modelled by what it can print, a set of paths below its starting
-// points, and that set is walked and judged as find's is (findexec.go):
+// points, and that set is walked and judged as find's is (model_find.go):
 //
 //   - git ls-files, git grep -l and git diff --name-only print names the
 //     repository holds (in its index, its commits or its work tree),

@@ -27,12 +27,12 @@ import (
 // wget's downloads to a file, nc's exec options are not among them):
 // the guard judges those effects nowhere else for a network command, so
 // any other option keeps the Ask. The hosts are read as they are for
-// domain rules (hosts.go), with a judge that only collects them: a host
+// domain rules (model_hosts.go), with a judge that only collects them: a host
 // only known at run time, a proxy or a config file (-x, -K, wget -e)
 // counts as a host outside.
 
 // hostCollector is a HostJudge that records the hosts it is asked about
-// and allows them all, so that hosts.go reads a command's hosts into it.
+// and allows them all, so that model_hosts.go reads a command's hosts into it.
 type hostCollector struct {
 	n       int
 	outside bool // a host that is not loopback, or one only known at run time

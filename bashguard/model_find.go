@@ -51,7 +51,7 @@ type findInfo struct {
 	print0  bool // separated by NUL
 	unknown bool // a starting point is only known at run time
 
-	// Other listing commands (see listers.go) print their entries
+	// Other listing commands (see model_list.go) print their entries
 	// otherwise than find does.
 	who       string // the command that prints the list, for reasons ("" is find)
 	bare      bool   // below ".", names are printed without "./": one may start with "-"
@@ -590,7 +590,7 @@ func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt
 		}
 	}
 	if found == nil && cmd.Op == syntax.Pipe {
-		// Another listing command: git ls-files, rg -l, fd, ... (listers.go),
+		// Another listing command: git ls-files, rg -l, fd, ... (model_list.go),
 		// known from its words; it is judged on its own as well.
 		found = a.lister(cmd.X)
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // A go command in a module reaches the module proxy only for what it
-// lacks (gotoolchain.go): a toolchain newer than the installed one that
+// lacks (model_go_toolchain.go): a toolchain newer than the installed one that
 // the module's go or toolchain line asks for, and modules its go.sum
 // records that the module cache does not hold. When the host says which
 // go is installed (Policy.GoVersion) and where its module cache is

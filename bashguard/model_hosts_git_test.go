@@ -8,7 +8,7 @@ import (
 )
 
 // TestGitRemotes holds the remotes read from a repository's config to
-// git's reading of it, through the one config parser (gitconfig.go):
+// git's reading of it, through the one config parser (model_git_config.go):
 // quoted and continued values, subsections with dots, the defaults, and
 // the keys that make the answer unknown.
 func TestGitRemotes(t *testing.T) {
