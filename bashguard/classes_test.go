@@ -167,3 +167,15 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 	_, ok := cmdTable["no-such-command"]
 	assert.False(t, ok)
 }
+
+// TestClassModelsWhole holds the dispatcher's table to a row for every
+// class it reads by class: a finding of the class's own, or a model. A
+// missing row would be the zero row, a Deny without a reason.
+func TestClassModelsWhole(t *testing.T) {
+	require.Len(t, classModels, int(clsAssigner)+1, "one row for each class up to clsAssigner")
+	for cls := clsPrivileged; cls <= clsAssigner; cls++ {
+		r := classModels[cls]
+		assert.True(t, r.model != nil || r.why != "" && r.rule != "", "class %d has neither a model nor a finding", cls)
+		assert.False(t, r.model != nil && r.why != "", "class %d has both a model and a finding", cls)
+	}
+}

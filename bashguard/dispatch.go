@@ -58,116 +58,93 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 		return
 	}
 	e := lookupCmd(name)
-	switch e.class {
-	case clsPrivileged:
-		c.add(permission.Deny, RuleDangerousPrivilege, "runs a command with other privileges", false)
-	case clsRm:
-		m.writer(c, "rm", v)
-	case clsDisk:
-		c.add(permission.Deny, RuleDangerousDisk, "changes disks or file systems", false)
-	case clsDd:
-		m.dd(c, v)
-	case clsShred:
-		m.writer(c, "shred", v)
-	case clsPower:
-		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
-	case clsInit:
-		if v.len() > 1 && initHalts[v.vals[1]] {
-			c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
-		} else {
-			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
+	if int(e.class) < len(classModels) && e.class != clsUnlisted {
+		r := &classModels[e.class]
+		if r.model == nil {
+			c.add(r.dec, r.rule, r.why, r.dec == permission.Ask && r.lifts)
+			return
 		}
-	case clsSystemctl:
-		m.systemctl(c, v)
-	case clsKill:
-		m.kill(c, v)
-	case clsMount:
-		c.add(permission.Deny, RuleDangerousMount, "mounts or unmounts file systems", false)
-	case clsInteractive:
-		switch {
-		case onlyVersion(v):
-			c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
-		case batchTop(v, batchOptions[name]):
-			c.add(permission.Ask, RuleUnlisted, "runs in batch mode; not on the safe list", true)
-		default:
-			c.add(permission.Deny, RuleDangerousInteractive, "is interactive and would hang waiting for a person", false)
-		}
-	case clsNetwork:
-		if onlyVersion(v) {
-			c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
-			break
-		}
-		if m.loopbackOnly(name, v) {
-			m.loopback(c, name, v)
-			break
-		}
-		m.network(c, NetworkRule(name), "reaches the network")
-	case clsRsync:
-		m.rsync(c, v)
-	case clsShell:
-		m.shell(c, v, x)
-	case clsEval:
-		m.eval(c, v)
-	case clsSource:
-		what := "a file"
-		if v.len() > 1 {
-			what = v.vals[1]
-		}
-		c.add(permission.Ask, RuleCodeSource, "runs the shell code in "+what+", which is not analysed", false)
-	case clsInterpreter:
-		m.interpreter(c, name, v, x)
-	case clsAwk:
-		m.awk(c, v)
-	case clsSed:
-		m.sed(c, v)
-	case clsFind:
-		m.find(c, v, x)
-	case clsGit:
-		m.git(c, v)
-	case clsXargs:
-		m.xargs(c, v, x)
-	case clsEnv:
-		m.env(c, v, x)
-	case clsWrapper:
-		m.wrapper(c, name, v, x)
-	case clsWriter:
-		m.writer(c, name, v)
-	case clsState:
-		c.add(permission.Ask, "state", e.state, false)
-	case clsEnvPrint:
-		m.envPrinter(c, name, v)
-	case clsAssigner:
-		m.assigner(c, name, v)
-		if assigners[name].prints && !printfAssigns(v) {
-			// printf without -v only prints its format (bash's printf
-			// has no %n); its arguments are data.
-			c.allow(RuleSafe, "on the safe list")
-			break
-		}
-		c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
-	default:
-		switch {
-		case !std:
-			c.addf(permission.Ask, RuleUnlisted, "runs ", raw, ", which is not a standard command", true)
-		case e.class == clsSafe:
-			if s := safeSpecs[name]; s != nil {
-				m.safeSpec(c, name, s, v)
-			}
-			c.allow(RuleSafe, "on the safe list")
-		case e.class == clsReader:
-			m.reader(c, name, e.reader, v)
-		case m.g.extra[name]:
-			c.allow(RuleSafeExtra, "on the policy's extra safe list")
-		default:
-			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
-		}
+		l := cmdLine{raw: raw, name: name, std: std, v: v, x: x, entry: e}
+		r.model(m, c, &l)
+		return
 	}
+	switch {
+	case !std:
+		c.addf(permission.Ask, RuleUnlisted, "runs ", raw, ", which is not a standard command", true)
+	case e.class == clsSafe:
+		if s := safeSpecs[name]; s != nil {
+			m.safeSpec(c, name, s, v)
+		}
+		c.allow(RuleSafe, "on the safe list")
+	case e.class == clsReader:
+		m.reader(c, name, e.reader, v)
+	case m.g.extra[name]:
+		c.allow(RuleSafeExtra, "on the policy's extra safe list")
+	default:
+		c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
+	}
+}
+
+// initModel judges init and telinit: a runlevel that halts is denied.
+func initModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
+	if l.v.len() > 1 && initHalts[l.v.vals[1]] {
+		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
+		return
+	}
+	c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
+}
+
+// interactiveModel judges a program that would wait for a person: denied
+// unless it only prints its version or runs in batch mode.
+func interactiveModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
+	switch {
+	case onlyVersion(l.v):
+		c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
+	case batchTop(l.v, batchOptions[l.name]):
+		c.add(permission.Ask, RuleUnlisted, "runs in batch mode; not on the safe list", true)
+	default:
+		c.add(permission.Deny, RuleDangerousInteractive, "is interactive and would hang waiting for a person", false)
+	}
+}
+
+// networkModel judges a network program: what stays on the loopback is
+// read as such (model_net_loopback.go); the rest reaches the network.
+func networkModel(m *cmdCall, c *verdictAcc, l *cmdLine) {
+	switch {
+	case onlyVersion(l.v):
+		c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
+	case m.loopbackOnly(l.name, l.v):
+		m.loopback(c, l.name, l.v)
+	default:
+		m.network(c, NetworkRule(l.name), "reaches the network")
+	}
+}
+
+// sourceModel judges source and ".": the file's shell code is not read.
+func sourceModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
+	what := "a file"
+	if l.v.len() > 1 {
+		what = l.v.vals[1]
+	}
+	c.add(permission.Ask, RuleCodeSource, "runs the shell code in "+what+", which is not analysed", false)
+}
+
+// assignerModel judges bash's assigning builtins (model_assign.go):
+// printf without -v only prints its format (bash's printf has no %n), and
+// its arguments are data.
+func assignerModel(m *cmdCall, c *verdictAcc, l *cmdLine) {
+	m.assigner(c, l.name, l.v)
+	if assigners[l.name].prints && !printfAssigns(l.v) {
+		c.allow(RuleSafe, "on the safe list")
+		return
+	}
+	c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 }
 
 // wrapped judges the command a wrapper runs and merges its factors into c.
 func (m *cmdCall) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdictAcc {
 	sub := newAcc()
-	m.judgeArgv(&sub, v, x)
+	m.w.judgeLine(&sub, v, x)
 	if sub.decided {
 		n := len(c.asks)
 		c.addc(sub.dec, sub.layer, sub.rule, sub.cause, via+"runs "+v.vals[0]+": ", sub.why[0], sub.why[1]+sub.why[2], !sub.nonOver)

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/toolgate/toolgate/permission"
 )
 
 // The command lists of the default policy. They are read-only after
@@ -92,6 +94,42 @@ var cmdNamed = map[string]cmdClass{
 	"command": clsWrapper, "builtin": clsWrapper, "exec": clsWrapper, "setsid": clsWrapper, "flock": clsWrapper,
 	"watch":    clsWrapper,
 	"printenv": clsEnvPrint, "set": clsEnvPrint,
+}
+
+// classModels are what the dispatcher does with a command of each class
+// (classes.go), by class: the finding of the class itself (dec, rule and
+// why; lifts says an allow rule may lift its Ask), or the model that reads
+// the command line. clsUnlisted and the classes past clsAssigner, which
+// apply to a standard name alone, are the dispatcher's own (dispatch.go).
+var classModels = [...]classRow{
+	clsPrivileged:  {dec: permission.Deny, rule: RuleDangerousPrivilege, why: "runs a command with other privileges"},
+	clsRm:          {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.writer(c, "rm", l.v) }},
+	clsDisk:        {dec: permission.Deny, rule: RuleDangerousDisk, why: "changes disks or file systems"},
+	clsDd:          {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.dd(c, l.v) }},
+	clsShred:       {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.writer(c, "shred", l.v) }},
+	clsPower:       {dec: permission.Deny, rule: RuleDangerousPower, why: "shuts down or restarts the machine"},
+	clsInit:        {model: initModel},
+	clsSystemctl:   {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.systemctl(c, l.v) }},
+	clsKill:        {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.kill(c, l.v) }},
+	clsMount:       {dec: permission.Deny, rule: RuleDangerousMount, why: "mounts or unmounts file systems"},
+	clsInteractive: {model: interactiveModel},
+	clsNetwork:     {model: networkModel},
+	clsRsync:       {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.rsync(c, l.v) }},
+	clsShell:       {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.shell(c, l.v, l.x) }},
+	clsEval:        {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.eval(c, l.v) }},
+	clsSource:      {model: sourceModel},
+	clsInterpreter: {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.interpreter(c, l.name, l.v, l.x) }},
+	clsAwk:         {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.awk(c, l.v) }},
+	clsSed:         {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.sed(c, l.v) }},
+	clsFind:        {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.find(c, l.v, l.x) }},
+	clsGit:         {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.git(c, l.v) }},
+	clsXargs:       {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.xargs(c, l.v, l.x) }},
+	clsEnv:         {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.env(c, l.v, l.x) }},
+	clsWrapper:     {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.wrapper(c, l.name, l.v, l.x) }},
+	clsWriter:      {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.writer(c, l.name, l.v) }},
+	clsState:       {model: func(_ *cmdCall, c *verdictAcc, l *cmdLine) { c.add(permission.Ask, "state", l.entry.state, false) }},
+	clsEnvPrint:    {model: func(m *cmdCall, c *verdictAcc, l *cmdLine) { m.envPrinter(c, l.name, l.v) }},
+	clsAssigner:    {model: assignerModel},
 }
 
 // cmdPrefixes are the commands known by how their names begin

@@ -75,6 +75,10 @@ type walker interface {
 	// watch, a wrapper's -c) as a script nested in the one being
 	// walked, and merges its judgement into c (nested.go).
 	nestedCode(c *verdictAcc, text string, rule permission.RuleID, what string, judged, here bool)
+	// judgeLine judges a command line the command runs (a wrapper's,
+	// find -exec's, xargs's) as the walker judges its own: through the
+	// dispatcher, within the call's limits.
+	judgeLine(c *verdictAcc, v *argv, x execCtx)
 	// isFunc reports whether the script declared a shell function name,
 	// which a command line of that name calls in place of the program.
 	isFunc(name string) bool
@@ -95,4 +99,28 @@ func (m *cmdCall) newArgv(v *argv, n int) {
 	s, f := len(m.strs), len(m.flags)
 	m.strs, m.flags = m.strs[:s+n], m.flags[:f+n]
 	v.vals, v.flags = m.strs[s:s+n:s+n], m.flags[f:f+n:f+n]
+}
+
+// cmdModel is the model of a class of commands: it judges the command
+// line l, recording its findings in c. It sees the call m and nothing of
+// the walker.
+type cmdModel func(m *cmdCall, c *verdictAcc, l *cmdLine)
+
+// cmdLine is one command line as the dispatcher hands it to a model.
+type cmdLine struct {
+	raw, name string   // the command as written, and its base name
+	std       bool     // raw is a bare name or a path in a standard directory
+	v         *argv    // the words, with what each holds
+	x         execCtx  // where its input comes from, whether it runs in a process of its own
+	entry     cmdEntry // what the lists say of the name
+}
+
+// classRow is what the dispatcher does with a command of one class: the
+// class's own finding, or its model (classModels).
+type classRow struct {
+	dec   permission.Decision
+	rule  permission.RuleID
+	why   string
+	lifts bool // an allow rule may lift the Ask
+	model cmdModel
 }

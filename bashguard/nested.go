@@ -82,3 +82,8 @@ func (a *analyzer) isFunc(name string) bool {
 	_, ok := a.funcs[name]
 	return ok
 }
+
+// judgeLine judges a command line a command runs, through the dispatcher.
+func (a *analyzer) judgeLine(c *verdictAcc, v *argv, x execCtx) {
+	a.judgeArgv(c, v, x)
+}
