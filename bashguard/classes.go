@@ -1,6 +1,10 @@
 package bashguard
 
-import "strings"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // cmdClass says which check the dispatcher applies to a command name.
 type cmdClass uint8
@@ -142,4 +146,73 @@ func prefixClass(name string) cmdClass {
 		}
 	}
 	return clsUnlisted
+}
+
+// stdDirs are the directories where "/bin/rm" still means rm.
+func stdDir(dir string) bool {
+	switch dir {
+	case "/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin":
+		return true
+	}
+	return false
+}
+
+// SafeCommands returns the names the default policy may auto-allow, given
+// read-only arguments: the plain safe commands, the file readers with
+// their argument checks, the wrappers that are judged by what they run,
+// and the toolchains whose version or listings alone are allowed. The
+// result is a fresh slice.
+func SafeCommands() []string {
+	var out []string
+	for n := range safeNoPaths {
+		out = append(out, n)
+	}
+	for n := range readerSpecs {
+		out = append(out, n)
+	}
+	for n := range versionTools {
+		out = append(out, n) // only to print their version, or go's and npm's listings
+	}
+	for n := range toolSpecs {
+		out = append(out, n) // with the options of specs_tools.go
+	}
+	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of model_sys.go
+	for n, s := range opsSpecs() {
+		if allowsSome(s) {
+			out = append(out, n) // in the forms of specs_ops.go
+		}
+	}
+	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
+		"time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "exec",
+		// bash with a literal -c script whose every command is allowed on
+		// its own; sh only with code every POSIX shell reads as bash does.
+		"bash", "sh",
+		// zsh only with a script of plain literal words (shcode.go).
+		"zsh",
+		// printf without -v prints; with it, it assigns, which is asked.
+		"printf",
+		// In the forms of model_tools.go.
+		"ps", "hostname")
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// allowsSome reports whether a spec allows some line: it has a version
+// option, a reason to allow, or a subcommand that allows some line.
+func allowsSome(s *spec) bool {
+	if s.allow != "" || slices.ContainsFunc(s.rows, func(r optRow) bool { return r.kind == kVersion }) {
+		return true
+	}
+	for _, sub := range s.subs {
+		if allowsSome(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// EnvironNames returns the names of the variables whose values
+// [Policy].Environ may give, sorted.
+func EnvironNames() []string {
+	return slices.Sorted(maps.Keys(environNames))
 }

@@ -40,3 +40,26 @@ func plainEnvName(name string) bool {
 	}
 	return false
 }
+
+// riskyVar explains why assigning name could change what commands run, or
+// returns "". It is an allowlist: the harmless names, and (for a shell
+// variable, prefix false) lower-case names that no shell ties to its
+// environment. Every other name, and anything that is not a plain name,
+// needs a person. prefix says that the assignment is in the environment of
+// a command ("NAME=value cmd").
+func riskyVar(name string, prefix bool) string {
+	if harmlessVars[name] || strings.HasPrefix(name, "LC_") && isIdent(name) {
+		return ""
+	}
+	if !isIdent(name) {
+		return "is not a plain variable name (a subscript is evaluated as arithmetic, which can run commands)"
+	}
+	if !prefix {
+		// A shell variable changes the environment only if it is already
+		// exported; lower-case names rarely are.
+		if strings.ToLower(name) == name && !tiedVars[name] && !strings.HasSuffix(name, "_proxy") {
+			return ""
+		}
+	}
+	return "can change what a command runs or where it finds programs"
+}

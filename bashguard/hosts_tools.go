@@ -3,7 +3,7 @@ package bashguard
 import "maps"
 
 // The package managers and network clients a coding agent runs, as data
-// for the host reader of hosts_table.go: for each tool, the subcommands
+// for the host reader of model_hosts_table.go: for each tool, the subcommands
 // that reach other machines and how their operands name a host, the
 // default registry, the options and environment variables that move it,
 // and the configuration files that may name another one. Each row is

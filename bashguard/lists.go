@@ -1,10 +1,6 @@
 package bashguard
 
 import (
-	"maps"
-	"slices"
-	"strings"
-
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -178,92 +174,6 @@ var tiedVars = map[string]bool{
 	"no_proxy": true,
 }
 
-// riskyVar explains why assigning name could change what commands run, or
-// returns "". It is an allowlist: the harmless names, and (for a shell
-// variable, prefix false) lower-case names that no shell ties to its
-// environment. Every other name, and anything that is not a plain name,
-// needs a person. prefix says that the assignment is in the environment of
-// a command ("NAME=value cmd").
-func riskyVar(name string, prefix bool) string {
-	if harmlessVars[name] || strings.HasPrefix(name, "LC_") && isIdent(name) {
-		return ""
-	}
-	if !isIdent(name) {
-		return "is not a plain variable name (a subscript is evaluated as arithmetic, which can run commands)"
-	}
-	if !prefix {
-		// A shell variable changes the environment only if it is already
-		// exported; lower-case names rarely are.
-		if strings.ToLower(name) == name && !tiedVars[name] && !strings.HasSuffix(name, "_proxy") {
-			return ""
-		}
-	}
-	return "can change what a command runs or where it finds programs"
-}
-
-// stdDirs are the directories where "/bin/rm" still means rm.
-func stdDir(dir string) bool {
-	switch dir {
-	case "/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin":
-		return true
-	}
-	return false
-}
-
-// SafeCommands returns the names the default policy may auto-allow, given
-// read-only arguments: the plain safe commands, the file readers with
-// their argument checks, the wrappers that are judged by what they run,
-// and the toolchains whose version or listings alone are allowed. The
-// result is a fresh slice.
-func SafeCommands() []string {
-	var out []string
-	for n := range safeNoPaths {
-		out = append(out, n)
-	}
-	for n := range readerSpecs {
-		out = append(out, n)
-	}
-	for n := range versionTools {
-		out = append(out, n) // only to print their version, or go's and npm's listings
-	}
-	for n := range toolSpecs {
-		out = append(out, n) // with the options of specs_tools.go
-	}
-	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of model_sys.go
-	for n, s := range opsSpecs() {
-		if allowsSome(s) {
-			out = append(out, n) // in the forms of specs_ops.go
-		}
-	}
-	out = append(out, "find", "sed", "awk", "gawk", "mawk", "nawk", "git", "env", "xargs", "tee",
-		"time", "nice", "nohup", "timeout", "stdbuf", "command", "builtin", "exec",
-		// bash with a literal -c script whose every command is allowed on
-		// its own; sh only with code every POSIX shell reads as bash does.
-		"bash", "sh",
-		// zsh only with a script of plain literal words (shcode.go).
-		"zsh",
-		// printf without -v prints; with it, it assigns, which is asked.
-		"printf",
-		// In the forms of model_tools.go.
-		"ps", "hostname")
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// allowsSome reports whether a spec allows some line: it has a version
-// option, a reason to allow, or a subcommand that allows some line.
-func allowsSome(s *spec) bool {
-	if s.allow != "" || slices.ContainsFunc(s.rows, func(r optRow) bool { return r.kind == kVersion }) {
-		return true
-	}
-	for _, sub := range s.subs {
-		if allowsSome(sub) {
-			return true
-		}
-	}
-	return false
-}
-
 // varUse is what a builtin does to the variables the walker binds.
 type varUse uint8
 
@@ -342,12 +252,6 @@ var harmlessParams = map[string]bool{
 // it, as $HOME does for Policy.Home. The shell's own ($UID, $PPID,
 // $SHLVL, $HOSTNAME, ...) are not the environment's.
 var environNames = map[string]bool{"PATH": true, "SHELL": true, "USER": true, "LOGNAME": true, "LANG": true, "TERM": true}
-
-// EnvironNames returns the names of the variables whose values
-// [Policy].Environ may give, sorted.
-func EnvironNames() []string {
-	return slices.Sorted(maps.Keys(environNames))
-}
 
 // dataArgs are the commands that take some of their words as data, by
 // name. echo, true, basename, tr and the like read no file and have no
