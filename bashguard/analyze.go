@@ -47,6 +47,11 @@ type analyzer struct {
 	ifs       bool               // the script names IFS: unquoted values may split elsewhere
 	loopWalks int                // loop bodies judged for bound values
 	pipeOut   *findInfo          // the pipeline walked last prints lines this find printed
+	lastFind  *findInfo          // what the find judged last lists (verdictAcc.lists)
+
+	// endless is why a command judged since the background job being
+	// walked began may not end on its own (see background.go), or "".
+	endless string
 }
 
 // funcEdge records that function from calls name; fork is set when the
@@ -80,6 +85,12 @@ type verdictAcc struct {
 	viaActs   bool       // a wrapper's own options do something (see [Command.ViaActs])
 	more      [][]string // further commands it runs (see [Command.RunsMore])
 	asks      []Finding  // every Ask factor (see [Command.Asks])
+	// endless is why the command may not end on its own, or "": a
+	// background job that runs it stays asked (background.go).
+	endless string
+	// lists is what the command lists when it is a find (model_find.go),
+	// for the pipeline or loop that reads its output; or nil.
+	lists *findInfo
 }
 
 func newAcc() verdictAcc { return verdictAcc{dec: permission.Allow} }
@@ -358,6 +369,12 @@ func (a *analyzer) emit(args []string, p syntax.Pos, c *verdictAcc, literal, dir
 		}
 	}
 	a.direct = append(a.direct, direct)
+	if c.endless != "" {
+		a.endless = c.endless
+	}
+	if c.lists != nil {
+		a.lastFind = c.lists
+	}
 }
 
 // compoundWords judges the words of a for or select list or a case

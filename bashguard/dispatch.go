@@ -145,6 +145,13 @@ func assignerModel(m *cmdCall, c *verdictAcc, l *cmdLine) {
 func (m *cmdCall) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdictAcc {
 	sub := newAcc()
 	m.w.judgeLine(&sub, v, x)
+	// What it lists and whether it ends are the wrapper's too.
+	if sub.endless != "" {
+		c.endless = sub.endless
+	}
+	if sub.lists != nil {
+		c.lists = sub.lists
+	}
 	if sub.decided {
 		n := len(c.asks)
 		c.addc(sub.dec, sub.layer, sub.rule, sub.cause, via+"runs "+v.vals[0]+": ", sub.why[0], sub.why[1]+sub.why[2], !sub.nonOver)

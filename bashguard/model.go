@@ -5,13 +5,14 @@ import "github.com/toolgate/toolgate/permission"
 // The boundary between the walker and the command models.
 //
 // The walker (analyze.go, call.go, word.go, subst.go, vars.go,
-// cdtrack.go, loops.go, listloops.go, background.go, shcode.go) owns the
-// bash semantics: what each word of a command line is after expansion,
+// cdtrack.go, loops.go, listloops.go, pipe.go, background.go, nested.go,
+// differ.go, shcode.go) owns the bash semantics: what each word of a command line is after expansion,
 // where the command runs, what the shell's state is. It hands each simple
 // command to the dispatcher (dispatch.go) as a command line, argv: the
 // values of its words and what each holds (literal, known, data, only
-// known at run time). The dispatcher and the command models behind it are
-// methods of cmdCall and see only that: the command line, the working
+// known at run time). The dispatcher and the command models behind it
+// (model_*.go, by family; a class's model has the signature cmdModel) are
+// methods or functions of cmdCall and see only that: the command line, the working
 // directory it runs in, the path judge, the host judge and the workspace
 // facts. They return their findings in the verdictAcc they are given.
 // The models whose input is itself a program (a wrapper's command line,
@@ -21,7 +22,8 @@ import "github.com/toolgate/toolgate/permission"
 // cmdCall is what a command model sees of one Judge call. The walker
 // embeds it and keeps its fields current (dir follows cd, cmdEnv is the
 // command's own environment); a model reads them and writes only its
-// findings (the verdictAcc, endless, lastFind).
+// findings, in the verdictAcc it is given (which also carries whether the
+// command ends on its own and what a find lists, for the walker).
 type cmdCall struct {
 	g      *Guard
 	sc     *scratch  // borrowed from the Guard for this call
@@ -38,13 +40,7 @@ type cmdCall struct {
 	// configuration), read on first use and kept for the call.
 	wsFacts
 
-	// Findings beyond the verdict, which the walker reads back.
-
-	// endless is why a command judged since the background job being
-	// walked began may not end on its own (see background.go), or "".
-	endless  string
-	lastFind *findInfo       // what the find judged last lists
-	holes    map[string]bool // placeholders of found names in the command judged, and whether it read each as a file
+	holes map[string]bool // placeholders of found names in the find -exec command judged, and whether it read each as a file (model_find.go)
 
 	w walker // the walker, for the models whose input is a program
 }

@@ -183,7 +183,7 @@ func (m *cmdCall) find(c *verdictAcc, v *argv, x execCtx) {
 		m.readFound(c, fi, "find", 0)
 		c.allow(RuleSafe, "find -exec runs a read-only command on files inside the allowed roots")
 	}
-	m.lastFind = fi
+	c.lists = fi
 	c.allow(RuleSafe, "find without actions that run commands or write")
 }
 

@@ -76,7 +76,7 @@ func (f *specFacts) afterDashes() []int {
 func (m *cmdCall) judgeSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) specFacts {
 	f := specFacts{dashes: -1}
 	if s.endless != "" {
-		m.endless = s.name + " " + s.endless
+		c.endless = s.name + " " + s.endless
 	}
 	scanSpec(s, v, from, false, func(e *scanned) {
 		switch {
@@ -127,7 +127,7 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 	case kEndless:
 		why := s.name + " " + optWritten(e) + " " + orText(o.why, "runs until it is stopped")
 		c.addf(permission.Ask, ArgsRule(cmd), why, "", "", true)
-		m.endless = why
+		c.endless = why
 	case kContent:
 		if f != nil {
 			f.content = true
