@@ -18,6 +18,8 @@ import (
 type analyzer struct {
 	cmdCall
 
+	sc *scratch // borrowed from the Guard for this call
+
 	src    string // text of the script being walked (changes for nested code)
 	depth  int    // nesting of literal shell code
 	outer  *Pos   // position of the command that holds nested code

@@ -1,6 +1,10 @@
 package bashguard
 
-import "github.com/toolgate/toolgate/permission"
+import (
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/permission"
+)
 
 // The boundary between the walker and the command models.
 //
@@ -26,7 +30,6 @@ import "github.com/toolgate/toolgate/permission"
 // command ends on its own and what a find lists, for the walker).
 type cmdCall struct {
 	g      *Guard
-	sc     *scratch  // borrowed from the Guard for this call
 	dir    string    // the working directory, or "" when unknown
 	paths  PathJudge // judges every path a command reaches
 	hj     HostJudge // judges the hosts network commands reach, or nil
@@ -71,6 +74,9 @@ type walker interface {
 	// watch, a wrapper's -c) as a script nested in the one being
 	// walked, and merges its judgement into c (nested.go).
 	nestedCode(c *verdictAcc, text string, rule permission.RuleID, what string, judged, here bool)
+	// parse parses shell code with the call's parser, for a model that
+	// asks how another shell reads it (model_code.go: shellPlain).
+	parse(text string) (*syntax.File, error)
 	// judgeLine judges a command line the command runs (a wrapper's,
 	// find -exec's, xargs's) as the walker judges its own: through the
 	// dispatcher, within the call's limits.

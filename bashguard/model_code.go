@@ -102,7 +102,7 @@ func (m *cmdCall) shellPlain(v *argv, l shellLine) bool {
 	case sh.reads == nil:
 		return true
 	}
-	f, err := m.sc.parse(v.vals[l.operand])
+	f, err := m.w.parse(v.vals[l.operand])
 	return err == nil && sh.reads(f)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // nestedCode parses literal shell text (from "bash -c", "eval" or a wrapper)
@@ -86,4 +87,9 @@ func (a *analyzer) isFunc(name string) bool {
 // judgeLine judges a command line a command runs, through the dispatcher.
 func (a *analyzer) judgeLine(c *verdictAcc, v *argv, x execCtx) {
 	a.judgeArgv(c, v, x)
+}
+
+// parse parses shell code with the call's parser.
+func (a *analyzer) parse(text string) (*syntax.File, error) {
+	return a.sc.parse(text)
 }
