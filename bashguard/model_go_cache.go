@@ -28,7 +28,7 @@ import (
 const maxGoFileBytes = 4 << 20
 
 // goFetchesNothing reports whether the go command v, run in the
-// analyzer's working directory, surely downloads nothing: neither a
+// call's working directory, surely downloads nothing: neither a
 // toolchain nor a module.
 func (m *cmdCall) goFetchesNothing(v *argv) bool {
 	pol := m.g.pol

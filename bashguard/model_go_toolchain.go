@@ -19,7 +19,7 @@ import (
 // maxGoModUp bounds the directories looked at for a go.mod or go.work.
 const maxGoModUp = 64
 
-// inGoModule reports whether go, started in the analyzer's working
+// inGoModule reports whether go, started in the call's working
 // directory, finds a go.mod or go.work there or in a parent.
 func (m *cmdCall) inGoModule() bool {
 	if m.dir == "" {

@@ -15,7 +15,7 @@ import (
 // a misread is possible it errs towards judging a word as a host, never
 // towards skipping one.
 
-// hosts judges the hosts the command v reaches with the analyzer's
+// hosts judges the hosts the command v reaches with the call's
 // HostJudge. It does nothing without one, or for a command that reaches
 // no other machine.
 func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
