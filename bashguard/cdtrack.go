@@ -73,8 +73,7 @@ func containsDir(s []string, d string) bool {
 func (a *analyzer) setDir(d string) {
 	if d != a.dir {
 		a.dir = d
-		a.gitChecked, a.indexRead = false, false // the repository is found from the directory
-		a.gitCfgDone = false                     // and so are its remotes
+		a.wsFacts.moved()
 	}
 }
 

@@ -118,18 +118,6 @@ func (a *analyzer) forListing(c *verdictAcc, w *syntax.Word, kw string, want boo
 	return r, values, true, ok
 }
 
-// listedArgReaders are the readers that read every operand as a file,
-// whatever its place: an operand that is "$(LISTING)" gives them the
-// paths the listing prints, each read ("wc -l $(git ls-files src)").
-// grep's first operand is its pattern and uniq's second its output: the
-// place of a name decides there, and the order in which the listing
-// prints its names is not modelled, so they are not here.
-var listedArgReaders = map[string]bool{
-	"cat": true, "wc": true, "head": true, "tail": true, "nl": true, "tac": true, "rev": true, "file": true, "stat": true,
-	"ls": true, "du": true, "md5sum": true, "sha1sum": true, "sha224sum": true, "sha256sum": true, "sha384sum": true,
-	"sha512sum": true, "b2sum": true, "cksum": true,
-}
-
 // listedArg gives the paths the word w, an operand of the reader who,
 // prints when it is an unquoted "$(LISTING)", each reaching who as a word
 // of its own: one the shell would split or glob, or that starts with "-"

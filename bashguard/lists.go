@@ -287,3 +287,11 @@ var envPrinters = map[string]envPrinterRow{
 	"printenv": {prints: "prints the environment"},
 	"set":      {prints: "prints every shell variable", withArgs: "changes shell options or the positional parameters"},
 }
+
+// valueCommands are the command lines, literal words, whose output the
+// guard knows without running them: the working directory, and the top of
+// the repository git finds from it.
+var valueCommands = map[string]func(m *cmdCall) (string, bool){
+	"pwd":                           (*cmdCall).pwdValue,
+	"git rev-parse --show-toplevel": (*cmdCall).repoTopValue,
+}

@@ -67,6 +67,15 @@ type wsFacts struct {
 	gitCfgWhy  string           // why gitCfg cannot be read, or ""
 }
 
+// moved forgets the facts found from the working directory, which the
+// walker has changed (a followed cd): the repository is found from it, and
+// so are its index and remotes. The facts kept by directory (topFact,
+// gitKeys) stay.
+func (f *wsFacts) moved() {
+	f.gitChecked, f.indexRead = false, false
+	f.gitCfgDone = false
+}
+
 // walker is what a command model may ask of the walker: to judge a
 // command line or shell code that the command it judges runs.
 type walker interface {

@@ -271,3 +271,17 @@ var gitRemoteSubs = map[string]gitRemoteRow{
 	"add":     {url: gitRemoteAddSpec},
 	"set-url": {url: gitRemoteSetURLSpec},
 }
+
+// objectIDPrinters are the git subcommands that print git object names
+// alone, in full hexadecimal, one a line (or nothing, when there is
+// none): each with the options that keep it so. git merge-base prints the
+// best common ancestors; git rev-parse --verify the one object its
+// operand names (without --verify, rev-parse echoes what it does not
+// take as a revision).
+var objectIDPrinters = map[string]struct {
+	opts []string // the options it may be given
+	need string   // an option it must be given, or ""
+}{
+	"merge-base": {opts: []string{"--all", "--octopus", "--independent", "--fork-point"}},
+	"rev-parse":  {opts: []string{"--verify", "-q", "--quiet"}, need: "--verify"},
+}

@@ -926,3 +926,15 @@ var findLeadingSpec = (&spec{name: "find", grammar: grammar{whole: true}, rows: 
 	{"-H -P", kNoFollow, ""},
 	{"-D= -O[=]", kWord, ""},
 }}).compile()
+
+// listedArgReaders are the readers that read every operand as a file,
+// whatever its place: an operand that is "$(LISTING)" gives them the
+// paths the listing prints, each read ("wc -l $(git ls-files src)").
+// grep's first operand is its pattern and uniq's second its output: the
+// place of a name decides there, and the order in which the listing
+// prints its names is not modelled, so they are not here.
+var listedArgReaders = map[string]bool{
+	"cat": true, "wc": true, "head": true, "tail": true, "nl": true, "tac": true, "rev": true, "file": true, "stat": true,
+	"ls": true, "du": true, "md5sum": true, "sha1sum": true, "sha224sum": true, "sha256sum": true, "sha384sum": true,
+	"sha512sum": true, "b2sum": true, "cksum": true,
+}

@@ -1,7 +1,6 @@
 package bashguard
 
 import (
-	"os"
 	"slices"
 	"strings"
 
@@ -195,27 +194,7 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 		}
 	}
 	if known := valueCommands[strings.Join(words, " ")]; known != nil {
-		return known(a)
-	}
-	return "", false
-}
-
-// valueCommands are the command lines, literal words, whose output the
-// guard knows without running them: the working directory, and the top of
-// the repository git finds from it.
-var valueCommands = map[string]func(a *analyzer) (string, bool){
-	"pwd":                           func(a *analyzer) (string, bool) { return a.dir, true },
-	"git rev-parse --show-toplevel": (*analyzer).repoTopValue,
-}
-
-// repoTopValue is the output of git rev-parse --show-toplevel run in the
-// working directory.
-func (a *analyzer) repoTopValue() (string, bool) {
-	if fi, err := os.Stat(a.dir); err != nil || !fi.IsDir() {
-		return "", false
-	}
-	if top, why := a.repoTop(); top != "" && why == "" {
-		return top, true
+		return known(&a.cmdCall)
 	}
 	return "", false
 }
@@ -460,20 +439,6 @@ func numericParam(w *syntax.Word) bool {
 func (a *analyzer) heredocData(h *syntax.Word) bool {
 	e := wordEval{a: a}
 	return e.parts(h.Parts, true)
-}
-
-// objectIDPrinters are the git subcommands that print git object names
-// alone, in full hexadecimal, one a line (or nothing, when there is
-// none): each with the options that keep it so. git merge-base prints the
-// best common ancestors; git rev-parse --verify the one object its
-// operand names (without --verify, rev-parse echoes what it does not
-// take as a revision).
-var objectIDPrinters = map[string]struct {
-	opts []string // the options it may be given
-	need string   // an option it must be given, or ""
-}{
-	"merge-base": {opts: []string{"--all", "--octopus", "--independent", "--fork-point"}},
-	"rev-parse":  {opts: []string{"--verify", "-q", "--quiet"}, need: "--verify"},
 }
 
 // objectIDWord reports a word that is an unquoted substitution of
