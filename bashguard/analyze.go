@@ -68,23 +68,27 @@ type funcEdge struct {
 // The reason of the deciding factor is kept in up to three parts that are
 // joined only when the command is emitted, so that factors that lose to a
 // stricter one cost no string building.
+//
+// The one-byte fields come first, together: an accumulator of the
+// command being judged is allocated for every command, and padding
+// between them would put it in a larger size class.
 type verdictAcc struct {
 	dec        permission.Decision
 	layer      permission.Layer // of the deciding factor; zero for the guard's own checks
+	allowLayer permission.Layer // of allowRule; zero for the guard's own
+	nonOver    bool             // some factor forbids an allow rule from lifting the Ask
+	unnamed    bool             // some such factor no allow rule lifts, whatever it names
+	decided    bool             // a non-Allow factor was recorded
+	viaActs    bool             // a wrapper's own options do something (see [Command.ViaActs])
 	rule       permission.RuleID
 	cause      error     // the error behind the deciding factor, if any
 	why        [3]string // the reason, in parts
-	nonOver    bool      // some factor forbids an allow rule from lifting the Ask
-	unnamed    bool      // some such factor no allow rule lifts, whatever it names
 	named      []string  // options whose factors an allow rule that names them lifts (see addNamed)
-	decided    bool      // a non-Allow factor was recorded
 	allowRule  permission.RuleID
 	allowWhy   string
-	allowLayer permission.Layer // of allowRule; zero for the guard's own
 	// runs and via are the command a process wrapper runs and the
 	// wrappers around it, outermost first (see [Command.Runs]).
 	runs, via []string
-	viaActs   bool       // a wrapper's own options do something (see [Command.ViaActs])
 	more      [][]string // further commands it runs (see [Command.RunsMore])
 	asks      []Finding  // every Ask factor (see [Command.Asks])
 	// endless is why the command may not end on its own, or "": a

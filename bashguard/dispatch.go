@@ -65,7 +65,7 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 			return
 		}
 		l := cmdLine{raw: raw, name: name, std: std, v: v, x: x, entry: e}
-		r.model(m, c, &l)
+		r.model(m, c, l)
 		return
 	}
 	switch {
@@ -86,7 +86,7 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 }
 
 // initModel judges init and telinit: a runlevel that halts is denied.
-func initModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
+func initModel(_ *cmdCall, c *verdictAcc, l cmdLine) {
 	if l.v.len() > 1 && initHalts[l.v.vals[1]] {
 		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 		return
@@ -96,7 +96,7 @@ func initModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
 
 // interactiveModel judges a program that would wait for a person: denied
 // unless it only prints its version or runs in batch mode.
-func interactiveModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
+func interactiveModel(_ *cmdCall, c *verdictAcc, l cmdLine) {
 	switch {
 	case onlyVersion(l.v):
 		c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
@@ -109,7 +109,7 @@ func interactiveModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
 
 // networkModel judges a network program: what stays on the loopback is
 // read as such (model_net_loopback.go); the rest reaches the network.
-func networkModel(m *cmdCall, c *verdictAcc, l *cmdLine) {
+func networkModel(m *cmdCall, c *verdictAcc, l cmdLine) {
 	switch {
 	case onlyVersion(l.v):
 		c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
@@ -121,7 +121,7 @@ func networkModel(m *cmdCall, c *verdictAcc, l *cmdLine) {
 }
 
 // sourceModel judges source and ".": the file's shell code is not read.
-func sourceModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
+func sourceModel(_ *cmdCall, c *verdictAcc, l cmdLine) {
 	what := "a file"
 	if l.v.len() > 1 {
 		what = l.v.vals[1]
@@ -132,7 +132,7 @@ func sourceModel(_ *cmdCall, c *verdictAcc, l *cmdLine) {
 // assignerModel judges bash's assigning builtins (model_assign.go):
 // printf without -v only prints its format (bash's printf has no %n), and
 // its arguments are data.
-func assignerModel(m *cmdCall, c *verdictAcc, l *cmdLine) {
+func assignerModel(m *cmdCall, c *verdictAcc, l cmdLine) {
 	m.assigner(c, l.name, l.v)
 	if assigners[l.name].prints && !printfAssigns(l.v) {
 		c.allow(RuleSafe, "on the safe list")

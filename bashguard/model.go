@@ -53,16 +53,16 @@ type cmdCall struct {
 // model_git_config.go, model_hosts_git.go).
 type wsFacts struct {
 	topDone    bool             // topFact is known for topFor
+	gitChecked bool             // gitWhy is known
+	indexRead  bool             // index and indexTop are known
+	gitCfgDone bool             // gitCfg is read
 	topFor     string           // the working directory topFact is of
 	topFact    topFact          // what git finds from topFor
-	gitChecked bool             // gitWhy is known
 	gitWhy     string           // why git would use another repository, or ""
-	indexRead  bool             // index and indexTop are known
 	index      *gitIndex        // what the repository's index tracks, or nil
 	indexTop   string           // the top of its work tree
 	gitKeys    *gitConfigKeys   // the keys of the repository's config, once read (shared: not changed)
 	gitKeysFor string           // the working directory gitKeys is of
-	gitCfgDone bool             // gitCfg is read
 	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository
 	gitCfgWhy  string           // why gitCfg cannot be read, or ""
 }
@@ -115,7 +115,7 @@ func (m *cmdCall) newArgv(v *argv, n int) {
 // cmdModel is the model of a class of commands: it judges the command
 // line l, recording its findings in c. It sees the call m and nothing of
 // the walker.
-type cmdModel func(m *cmdCall, c *verdictAcc, l *cmdLine)
+type cmdModel func(m *cmdCall, c *verdictAcc, l cmdLine)
 
 // cmdLine is one command line as the dispatcher hands it to a model.
 type cmdLine struct {
