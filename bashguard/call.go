@@ -238,3 +238,16 @@ func isFdWord(s string) bool {
 	}
 	return true
 }
+
+// stdinRedirect reports a redirection of standard input.
+func stdinRedirect(redirs []*syntax.Redirect) bool {
+	for _, r := range redirs {
+		switch r.Op {
+		case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.DplIn, syntax.RdrInOut:
+			if r.N == nil || r.N.Value == "0" {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -375,3 +375,42 @@ func (a *analyzer) eachValue(name string, values []string, known bool, body []*s
 func tooManyWhy(who string) string {
 	return "loops over more than " + strconv.Itoa(maxLoopValues) + " names " + who + " prints, too many to judge one by one"
 }
+
+// lister returns what the simple command of s prints, when it is one of
+// the listing commands of model_list.go with words known before run time,
+// and nil otherwise.
+func (a *analyzer) lister(s *syntax.Stmt) *findInfo {
+	args, ok := a.listerArgs(s)
+	if !ok {
+		return nil
+	}
+	return a.listerOf(args)
+}
+
+// listerArgs gives the words of the simple command of s when each is
+// known before run time, free of globs, braces and tildes bash expands, and
+// the command is not a shell function.
+func (a *analyzer) listerArgs(s *syntax.Stmt) ([]string, bool) {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
+		return nil, false
+	}
+	args := make([]string, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		for k, p := range w.Parts {
+			if l, ok := p.(*syntax.Lit); ok && (strings.ContainsAny(l.Value, "*?[{") ||
+				k == 0 && strings.HasPrefix(l.Value, "~") || strings.Contains(l.Value, "=~") || strings.Contains(l.Value, ":~")) {
+				return nil, false
+			}
+		}
+		t, ok := literalText(w)
+		if !ok {
+			return nil, false
+		}
+		args = append(args, t)
+	}
+	if _, shadowed := a.funcs[args[0]]; shadowed {
+		return nil, false
+	}
+	return args, true
+}

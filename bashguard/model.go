@@ -90,9 +90,6 @@ type walker interface {
 	// find -exec's, xargs's) as the walker judges its own: through the
 	// dispatcher, within the call's limits.
 	judgeLine(c *verdictAcc, v *argv, x execCtx)
-	// isFunc reports whether the script declared a shell function name,
-	// which a command line of that name calls in place of the program.
-	isFunc(name string) bool
 }
 
 // newArgv sets v to n words, cut from the call's arenas so that a

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -568,23 +566,10 @@ func xargsPlain(s string) bool {
 	return !strings.ContainsAny(s, " \t\n\v\f\r'\"\\")
 }
 
-// lineFilter reports a command that prints some of the lines it reads,
-// unchanged: one of lineFilters, with the options its row lets through,
-// without files or redirections. Behind find it passes on paths find
-// printed.
-func lineFilter(s *syntax.Stmt) bool {
-	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Negated || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
-		return false
-	}
-	args := make([]string, 0, len(ce.Args))
-	for _, w := range ce.Args {
-		t, ok := literalText(w)
-		if !ok || strings.ContainsAny(t, "*?[") && w.Lit() == t {
-			return false // unquoted glob characters, or an expansion
-		}
-		args = append(args, t)
-	}
+// lineFilterArgs reports a command line that prints some of the lines
+// it reads, unchanged: one of lineFilters, with the options its row lets
+// through.
+func lineFilterArgs(args []string) bool {
 	for k := range lineFilters {
 		if lineFilters[k].name == args[0] {
 			return lineFilters[k].passes(args[1:])
@@ -628,19 +613,6 @@ func (r *lineFilterRow) passes(args []string) bool {
 		return len(args) == 1
 	}
 	return len(args) == 0
-}
-
-// stdinRedirect reports a redirection of standard input.
-func stdinRedirect(redirs []*syntax.Redirect) bool {
-	for _, r := range redirs {
-		switch r.Op {
-		case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc, syntax.DplIn, syntax.RdrInOut:
-			if r.N == nil || r.N.Value == "0" {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // judgeOnFound judges the command v that find -exec or xargs runs on the

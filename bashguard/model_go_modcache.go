@@ -2,8 +2,6 @@ package bashguard
 
 import (
 	"path/filepath"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // The Go module cache as a place a command may read.
@@ -52,13 +50,4 @@ func (m *cmdCall) goEnvValue(name string) string {
 		return ""
 	}
 	return v
-}
-
-// goEnvSubst gives the value of $(go env NAME) when the guard knows it.
-func (m *cmdCall) goEnvSubst(ce *syntax.CallExpr) (string, bool) {
-	if len(ce.Args) != 3 || ce.Args[0].Lit() != "go" || ce.Args[1].Lit() != "env" {
-		return "", false
-	}
-	v := m.goEnvValue(ce.Args[2].Lit())
-	return v, v != ""
 }

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Commands other than find print lists of paths too, and their output
@@ -218,22 +216,6 @@ func (r *listRead) add(l *listModel, e *scanned) {
 	}
 }
 
-// lister returns what the simple command of s prints, when it is one of
-// the listing commands above with words known before run time, and nil
-// otherwise. find is not among them: it records its own (scanFind).
-func (m *cmdCall) lister(s *syntax.Stmt) *findInfo {
-	args, ok := m.listerArgs(s)
-	if !ok {
-		return nil
-	}
-	sp := listerSpec(args[0])
-	if sp == nil {
-		return nil
-	}
-	v := argv{vals: args, flags: make([]wordFlags, len(args))}
-	return m.listed(sp, &v, 1)
-}
-
 // listerSpec returns the spec of the command name when it is a lister or
 // has subcommands that may be (git).
 func listerSpec(name string) *spec {
@@ -246,34 +228,6 @@ func listerSpec(name string) *spec {
 		}
 	}
 	return nil
-}
-
-// listerArgs gives the words of the simple command of s when each is
-// known before run time, free of globs, braces and tildes bash expands, and
-// the command is not a shell function.
-func (m *cmdCall) listerArgs(s *syntax.Stmt) ([]string, bool) {
-	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Negated || s.Background || s.Coprocess || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
-		return nil, false
-	}
-	args := make([]string, 0, len(ce.Args))
-	for _, w := range ce.Args {
-		for k, p := range w.Parts {
-			if l, ok := p.(*syntax.Lit); ok && (strings.ContainsAny(l.Value, "*?[{") ||
-				k == 0 && strings.HasPrefix(l.Value, "~") || strings.Contains(l.Value, "=~") || strings.Contains(l.Value, ":~")) {
-				return nil, false
-			}
-		}
-		t, ok := literalText(w)
-		if !ok {
-			return nil, false
-		}
-		args = append(args, t)
-	}
-	if m.w.isFunc(args[0]) {
-		return nil, false
-	}
-	return args, true
 }
 
 // listerSub follows the subcommands of the command line v from the word
@@ -421,4 +375,16 @@ func (m *cmdCall) gitNamesOnly(s *spec, v *argv, from int) bool {
 		}
 	}
 	return m.listed(s, v, from) != nil
+}
+
+// listerOf returns what the command line args prints, when it is one of
+// the listing commands above, and nil otherwise. find is not among them:
+// it records its own (scanFind).
+func (m *cmdCall) listerOf(args []string) *findInfo {
+	sp := listerSpec(args[0])
+	if sp == nil {
+		return nil
+	}
+	v := argv{vals: args, flags: make([]wordFlags, len(args))}
+	return m.listed(sp, &v, 1)
 }

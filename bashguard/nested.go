@@ -78,12 +78,6 @@ func (a *analyzer) nestedCode(c *verdictAcc, text string, rule permission.RuleID
 	c.add(permission.Ask, rule, what+" runs shell code (each command is judged on its own)", true)
 }
 
-// isFunc reports whether the script declared the shell function name.
-func (a *analyzer) isFunc(name string) bool {
-	_, ok := a.funcs[name]
-	return ok
-}
-
 // judgeLine judges a command line a command runs, through the dispatcher.
 func (a *analyzer) judgeLine(c *verdictAcc, v *argv, x execCtx) {
 	a.judgeArgv(c, v, x)

@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"maps"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -45,4 +46,23 @@ func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt
 	} else {
 		a.pipeOut = nil
 	}
+}
+
+// lineFilter reports a command that prints some of the lines it reads,
+// unchanged (lineFilterArgs), without files or redirections. Behind find
+// it passes on paths find printed.
+func lineFilter(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Negated || len(s.Redirs) > 0 || len(ce.Assigns) > 0 || len(ce.Args) == 0 {
+		return false
+	}
+	args := make([]string, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		t, ok := literalText(w)
+		if !ok || strings.ContainsAny(t, "*?[") && w.Lit() == t {
+			return false // unquoted glob characters, or an expansion
+		}
+		args = append(args, t)
+	}
+	return lineFilterArgs(args)
 }

@@ -504,3 +504,12 @@ func (a *analyzer) objectIDs(s *syntax.Stmt) bool {
 	}
 	return need
 }
+
+// goEnvSubst gives the value of $(go env NAME) when the guard knows it.
+func (a *analyzer) goEnvSubst(ce *syntax.CallExpr) (string, bool) {
+	if len(ce.Args) != 3 || ce.Args[0].Lit() != "go" || ce.Args[1].Lit() != "env" {
+		return "", false
+	}
+	v := a.goEnvValue(ce.Args[2].Lit())
+	return v, v != ""
+}
