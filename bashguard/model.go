@@ -27,7 +27,10 @@ import (
 // embeds it and keeps its fields current (dir follows cd, cmdEnv is the
 // command's own environment); a model reads them and writes only its
 // findings, in the verdictAcc it is given (which also carries whether the
-// command ends on its own and what a find lists, for the walker).
+// command ends on its own and what a find lists, for the walker). A
+// model that judges part of its line under other conditions sets hj or
+// cmdEnv for that judgement alone and restores them (loopbackOnly, env),
+// fills the workspace facts on first use, and spends the walk budget.
 type cmdCall struct {
 	g      *Guard
 	dir    string    // the working directory, or "" when unknown
