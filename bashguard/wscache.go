@@ -4,9 +4,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/fswatch"
 )
 
 // The workspace facts git reads (which repository git finds from a
@@ -19,6 +23,21 @@ import (
 // it is older than the moment the fact was read by more than the file
 // system's timestamp granularity: a file changed in the same tick as it was
 // read could otherwise keep its stamp (git's "racily clean" entries).
+//
+// Where inotify is available (internal/fswatch), a Guard that keeps its
+// facts checks them without a call per stamp: the first time a kept fact
+// is used again, the cache watches every directory on the way to each
+// file it was read from (and the file, or the listed directory, itself),
+// then checks its stamps as above; while the watcher has seen no change to
+// any of them, the fact holds with no call at all. A change after the
+// watches were added is an event (the kernel queues it within the call
+// that makes it, so the one poll at the start of each Judge finds it once
+// the command that made it has returned); one before shows in the stamps
+// checked after the watches were in place, which the reading trusted for
+// the same reason it trusts them without a watcher. What the watcher
+// cannot cover (a link on the way, a file system outside its allow-list,
+// its limits, a lost event, a changed mount table) is checked by its
+// stamps, as without one.
 
 // maxWSFacts bounds the facts a Guard keeps; the least recently used goes
 // first.
@@ -35,6 +54,12 @@ type wsCache struct {
 	// histBudget bounds the reading of a repository's history; nil is
 	// defaultHistBudget (tests lower it).
 	histBudget *histBudget
+	// noWatch keeps the cache from watching (tests: inotify forced
+	// unavailable); watchOff is set once a watcher cannot be had or was
+	// closed.
+	noWatch  bool
+	watchOff atomic.Bool
+	watcher  atomic.Pointer[fswatch.Watcher]
 }
 
 // wsFact is one computed fact and the stamps it depends on. It is not
@@ -45,6 +70,11 @@ type wsFact struct {
 	used   uint64 // guarded by wsCache.mu
 	levels bool   // some stamps stand for a directory's (fileStamp.level)
 	retry  int64  // ns: when check may next stat a level directory to see it aged
+	// deps is what the watcher watches for the fact: when it is valid,
+	// the stamps need not be checked. noCover: the watcher cannot cover
+	// the fact's stamps (not tried again for this reading).
+	deps    *fswatch.Set
+	noCover bool
 }
 
 // fileStamp is what an lstat (or stat) of path said when the fact was read.
@@ -202,9 +232,19 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 	}
 	c.mu.Unlock()
 	if f != nil {
+		w := c.watcher.Load()
+		if w != nil && f.deps != nil && w.Valid(f.deps) {
+			return f.val
+		}
+		// Watch what the fact depends on before its stamps are checked
+		// (see above), unless the watcher cannot cover it.
+		var deps *fswatch.Set
+		if !f.noCover {
+			deps = c.cover(f)
+		}
 		if ok, stamps, retry := f.check(c); ok {
-			if stamps != nil {
-				c.replace(key, f, stamps, retry)
+			if stamps != nil || deps != nil || f.deps != nil || !f.noCover && c.watcher.Load() != nil {
+				c.replace(key, f, stamps, retry, deps)
 			}
 			return f.val
 		}
@@ -241,14 +281,89 @@ func newWSFact(v any, stamps []fileStamp, used uint64, retry int64) *wsFact {
 }
 
 // replace keeps the fact f under key with the stamps its check found a
-// reading made now would keep, and its next retry time, unless another
-// fact took its place.
-func (c *wsCache) replace(key string, f *wsFact, stamps []fileStamp, retry int64) {
+// reading made now would keep (nil: f's own), its next retry time, and
+// the watcher's cover of it (nil when it cannot be covered), unless
+// another fact took its place.
+func (c *wsCache) replace(key string, f *wsFact, stamps []fileStamp, retry int64, deps *fswatch.Set) {
+	if stamps == nil {
+		stamps, retry = f.stamps, f.retry
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.facts[key] == f {
-		c.facts[key] = newWSFact(f.val, stamps, f.used, retry)
+		nf := newWSFact(f.val, stamps, f.used, retry)
+		nf.deps = deps
+		nf.noCover = deps == nil && c.watcher.Load() != nil
+		c.facts[key] = nf
 	}
+}
+
+// cover watches every path the fact f's stamps were taken of and returns
+// what the fact then depends on, or nil when the watcher cannot cover it
+// (or there is no watcher). The first call makes the watcher.
+func (c *wsCache) cover(f *wsFact) *fswatch.Set {
+	w := c.watch()
+	if w == nil {
+		return nil
+	}
+	s := w.NewSet()
+	for _, st := range f.stamps {
+		mode := uint32(0) // missing
+		if st.ok {
+			mode = st.mode & syscall.S_IFMT
+		}
+		w.PathMode(s, st.path, !st.ident, st.follow, mode)
+	}
+	if !s.OK() {
+		return nil
+	}
+	return s
+}
+
+// watch returns the cache's watcher, made on first use, or nil when there
+// is none to be had.
+func (c *wsCache) watch() *fswatch.Watcher {
+	if w := c.watcher.Load(); w != nil || c.noWatch || c.watchOff.Load() {
+		return w
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if w := c.watcher.Load(); w != nil || c.watchOff.Load() {
+		return w
+	}
+	w, err := fswatch.New()
+	if err != nil {
+		c.watchOff.Store(true)
+		return nil
+	}
+	// A Guard dropped without Close gives its inotify instance back when
+	// it is collected (the watcher does not refer to the cache).
+	goruntime.AddCleanup(c, func(w *fswatch.Watcher) { _ = w.Close() }, w)
+	// The facts kept so far are checked by their stamps once more,
+	// then covered.
+	c.watcher.Store(w)
+	return w
+}
+
+// sync reads what the watcher saw change since the last sync: one poll
+// when nothing did. Every Judge calls it first, so that a change made
+// before the Judge began counts. A watcher that fails is dropped: the
+// facts are checked by their stamps again.
+func (c *wsCache) sync() {
+	w := c.watcher.Load()
+	if w == nil || w.Sync() {
+		return
+	}
+	c.close()
+}
+
+// close drops the watcher for good and releases it.
+func (c *wsCache) close() error {
+	c.watchOff.Store(true)
+	if w := c.watcher.Swap(nil); w != nil {
+		return w.Close()
+	}
+	return nil
 }
 
 // evict drops the least recently used fact. c.mu is held.
