@@ -61,9 +61,9 @@ type watch struct {
 	wd      int32
 	local   bool
 	dir     bool
-	dead    bool              // the kernel dropped it (IN_IGNORED)
-	self    uint64            // events on the watched file or directory itself
-	entries uint64            // entries made, removed or renamed in it
+	dead    bool               // the kernel dropped it (IN_IGNORED)
+	self    uint64             // events on the watched file or directory itself
+	entries uint64             // entries made, removed or renamed in it
 	names   map[string]*uint64 // events naming each entry a Set depends on
 	kids    map[string]*watch  // the watch of each entry reached through it
 }

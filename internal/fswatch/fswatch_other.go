@@ -31,4 +31,6 @@ func (w *Watcher) Valid(*Set) bool { return false }
 func (w *Watcher) Path(s *Set, _ string, _, _ bool) { s.fail("no inotify on this system") }
 
 // PathMode covers nothing.
-func (w *Watcher) PathMode(s *Set, _ string, _, _ bool, _ uint32) { s.fail("no inotify on this system") }
+func (w *Watcher) PathMode(s *Set, _ string, _, _ bool, _ uint32) {
+	s.fail("no inotify on this system")
+}
