@@ -23,8 +23,12 @@ import (
 // helper process over the front door's project: each command is checked
 // three times in a session of its own, and the third Check, a session's
 // later call, is counted (the first reads the workspace's facts, the
-// second may replace the stamps of directories that have aged since). Only the calls that touch the file system
-// count (the Go runtime's own, futex, mmap, signals, do not).
+// second may replace the stamps of directories that have aged since, and
+// has the facts watched where inotify is available). Only the calls that
+// touch the file system count (the Go runtime's own, futex, mmap, signals,
+// do not; nor does the guard's poll of its watcher at the start of a
+// Judge, though a read of the watcher's queue, when something changed,
+// does).
 //
 // Each command's floor (testdata/syscall_floors.jsonl) is the lstat/open
 // its judgement needs: an lstat of each component of every path it
