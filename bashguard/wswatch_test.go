@@ -102,7 +102,7 @@ func TestWorkspaceFactsWatched(t *testing.T) {
 				if c.setup != nil {
 					c.setup(t, dir, home)
 				}
-				judge := watchJudge(t, dir, home)
+				judge := watchJudge(t, dir, home, watched)
 				g := newWatchGuard(home, !watched)
 				// The first reads the facts, the second covers them, the
 				// third finds them covered.
@@ -119,7 +119,7 @@ func TestWorkspaceFactsWatched(t *testing.T) {
 				}
 				c.change(t, dir, home)
 				after := judge(g, c.script)
-				fresh := judge(newWatchGuard(home, true), c.script)
+				fresh := watchJudge(t, dir, home, false)(newWatchGuard(home, true), c.script)
 				assert.Equal(t, fresh.Decision, after.Decision, "after: %s; fresh: %s", after.Reason, fresh.Reason)
 				assert.Equal(t, fresh.Reason, after.Reason)
 				assert.NotEqual(t, permission.Allow, after.Decision, after.Reason)
@@ -142,13 +142,18 @@ func newWatchGuard(home string, noWatch bool) *Guard {
 	return g
 }
 
-// watchJudge returns a Judge of scripts in dir through one long-lived
-// sandbox over dir, with home.
-func watchJudge(t *testing.T, dir, home string) func(*Guard, string) Verdict {
+// watchJudge returns a Judge of scripts in dir through a view of one
+// long-lived sandbox over dir, with home, for each call, as a pipeline
+// takes one; the sandbox's watcher closed unless watched.
+func watchJudge(t *testing.T, dir, home string, watched bool) func(*Guard, string) Verdict {
 	sb, err := sandbox.New(sandbox.Config{Roots: []string{dir}, WorkDir: dir, Home: home})
 	require.NoError(t, err)
+	if !watched {
+		require.NoError(t, sb.Close())
+	}
+	t.Cleanup(func() { _ = sb.Close() })
 	return func(g *Guard, script string) Verdict {
-		return g.Judge(context.Background(), dir, CheckerJudge(sb), script)
+		return g.Judge(context.Background(), dir, CheckerJudge(sb.Pin()), script)
 	}
 }
 

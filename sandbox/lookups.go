@@ -21,6 +21,9 @@ type lookups struct {
 	mu    sync.Mutex
 	names []byte // the paths looked up, end to end
 	ents  []lookup
+	// shared is the sandbox's watched cache, asked before an lstat (nil:
+	// none).
+	shared *watched
 	// The first few, in the view itself: one command's paths, most often.
 	nameBuf [160]byte
 	entBuf  [4]lookup
@@ -57,8 +60,11 @@ func (l *lookups) lstat(p []byte, st *statBuf) (fileKind, fileStat, error) {
 		}
 	}
 	l.mu.Unlock()
-	kind, err := lstatKind(p, st)
-	fs := fileStatOf(st)
+	kind, fs, ok, err := l.shared.lstat(p, st)
+	if !ok {
+		kind, err = lstatKind(p, st)
+		fs = fileStatOf(st)
+	}
 	if err != nil || kind == kindLink {
 		return kind, fs, err
 	}

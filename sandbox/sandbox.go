@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -44,6 +45,9 @@ type Sandbox struct {
 	// a sandbox.
 	look        *lookups
 	viewLookups lookups
+	// watch keeps the lookups of every view of a long-lived sandbox
+	// (see watched.go); shared by its views, nil on a zero Sandbox.
+	watch *watched
 	// listedDirs, on a view, are the directories CheckListed resolved,
 	// and whether each is its own resolved path.
 	listedDirs sync.Map
@@ -63,10 +67,23 @@ func (s *Sandbox) Pin() *Sandbox {
 	if s == nil || s.base != nil {
 		return s
 	}
+	s.watch.pin()
 	v := &Sandbox{roots: s.roots, workDir: s.workDir, home: s.home, protected: s.protected,
-		secret: s.secret, mounts: s.mounts, base: s}
+		secret: s.secret, mounts: s.mounts, base: s, watch: s.watch}
 	v.look = &v.viewLookups
+	v.viewLookups.shared = s.watch
 	return v
+}
+
+// Close releases what the sandbox holds to answer its views' lookups
+// cheaply (an inotify instance, where it made one). The sandbox and its
+// views stay usable: they then look every path up. A Sandbox dropped
+// without Close releases it when it and its views are collected.
+func (s *Sandbox) Close() error {
+	if s == nil {
+		return nil
+	}
+	return s.watch.close()
 }
 
 // New builds a sandbox from cfg. Every root and the working directory are
@@ -76,7 +93,10 @@ func New(cfg Config) (*Sandbox, error) {
 	if !supported {
 		return nil, pathErr(ErrUnresolvable, "", "", "path resolution is not supported on this platform", nil)
 	}
-	s := &Sandbox{}
+	s := &Sandbox{watch: &watched{}}
+	// A Sandbox dropped without Close gives its inotify instance back
+	// when it and its views are collected (the watcher refers to none).
+	runtime.AddCleanup(s, func(c *watched) { _ = c.close() }, s.watch)
 	if cfg.WorkDir != "" {
 		if !filepath.IsAbs(cfg.WorkDir) {
 			return nil, pathErr(ErrInvalidPath, cfg.WorkDir, "", "working directory must be absolute", nil)

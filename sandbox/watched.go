@@ -1,0 +1,128 @@
+package sandbox
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/toolgate/toolgate/internal/fswatch"
+)
+
+// A long-lived Sandbox keeps the lookups its views make (see lookups) in
+// a watched cache, shared by every view, where inotify is available
+// (internal/fswatch): a directory or file looked up by one call's view is
+// answered for the next call's without an lstat while nothing on its way
+// has changed. Each entry depends on the entry of every component of its
+// path in its directory and on the directory or file itself (its entries,
+// its size, its links and times, changed through whichever name); the
+// watches are added before the lstat whose answer is kept, so that a
+// change after them is an event and one before is in the answer. Each
+// view syncs the watcher once, when it is taken ([Sandbox.Pin]): the
+// kernel queues an event within the call that makes the change, so a
+// change made before the call began is seen. A link or a missing entry is
+// never kept, as in a view. A path the watcher cannot cover (a link on
+// the way, a file system outside its allow-list, past its limits) is
+// looked up each time; a lost event or a changed mount table drops every
+// entry. The watcher is made when the second view is taken, so that a
+// process that judges one call never makes one; Sandbox.Close releases
+// it, and a Sandbox dropped without Close releases it when collected.
+type watched struct {
+	pins    atomic.Int64
+	off     atomic.Bool
+	watcher atomic.Pointer[fswatch.Watcher]
+	mu      sync.Mutex
+	ents    map[string]watchedEnt
+}
+
+// watchedEnt is one kept lookup, or a path the watcher cannot cover
+// (deps nil), looked up each time.
+type watchedEnt struct {
+	kind fileKind
+	st   fileStat
+	deps *fswatch.Set
+}
+
+// maxWatched bounds the entries kept; past it they are dropped together.
+const maxWatched = 4096
+
+// pin is called for each view: the second makes the watcher, each one
+// after syncs it.
+func (c *watched) pin() {
+	if c == nil || c.off.Load() {
+		return
+	}
+	if w := c.watcher.Load(); w != nil {
+		if !w.Sync() {
+			_ = c.close()
+		}
+		return
+	}
+	if c.pins.Add(1) < 2 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.watcher.Load() != nil || c.off.Load() {
+		return
+	}
+	w, err := fswatch.New()
+	if err != nil {
+		c.off.Store(true)
+		return
+	}
+	c.watcher.Store(w)
+}
+
+// close drops the watcher for good and releases it.
+func (c *watched) close() error {
+	if c == nil {
+		return nil
+	}
+	c.off.Store(true)
+	c.mu.Lock()
+	c.ents = nil
+	c.mu.Unlock()
+	if w := c.watcher.Swap(nil); w != nil {
+		return w.Close()
+	}
+	return nil
+}
+
+// lstat answers the lookup of p from the cache, or makes it, keeping
+// what the watcher covers; ok false when there is no watcher.
+func (c *watched) lstat(p []byte, st *statBuf) (kind fileKind, fs fileStat, ok bool, err error) {
+	if c == nil {
+		return kindOther, fileStat{}, false, nil
+	}
+	w := c.watcher.Load()
+	if w == nil {
+		return kindOther, fileStat{}, false, nil
+	}
+	c.mu.Lock()
+	e, found := c.ents[string(p)]
+	c.mu.Unlock()
+	if found && e.deps == nil {
+		kind, err = lstatKind(p, st)
+		return kind, fileStatOf(st), true, err
+	}
+	if found && w.Valid(e.deps) {
+		return e.kind, e.st, true, nil
+	}
+	key := string(p)
+	deps := w.NewSet()
+	w.Path(deps, key, true, false)
+	kind, err = lstatKind(p, st)
+	fs = fileStatOf(st)
+	if err != nil || kind == kindLink {
+		return kind, fs, true, err
+	}
+	if !deps.OK() {
+		deps = nil
+	}
+	c.mu.Lock()
+	if c.ents == nil || len(c.ents) >= maxWatched {
+		c.ents = make(map[string]watchedEnt)
+	}
+	c.ents[key] = watchedEnt{kind: kind, st: fs, deps: deps}
+	c.mu.Unlock()
+	return kind, fs, true, nil
+}

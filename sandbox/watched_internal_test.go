@@ -1,0 +1,81 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
+)
+
+// A change to the file system between two views of one long-lived
+// sandbox is seen by the second view, as a fresh sandbox sees it: with
+// the views' lookups watched (inotify), and with the watcher closed
+// (looked up each time).
+func TestWatchedLookups(t *testing.T) {
+	cases := []struct {
+		name   string
+		path   string
+		change func(t *testing.T, dir, outside string)
+	}{
+		{"a directory swapped for a link out of the roots", "src/a.go", func(t *testing.T, dir, outside string) {
+			require.NoError(t, os.RemoveAll(filepath.Join(dir, "src")))
+			require.NoError(t, os.Symlink(outside, filepath.Join(dir, "src")))
+		}},
+		{"a file swapped for a link to a secret", "src/a.go", func(t *testing.T, dir, _ string) {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("TOKEN=x\n"), 0o600))
+			require.NoError(t, os.Remove(filepath.Join(dir, "src", "a.go")))
+			require.NoError(t, os.Symlink("../.env", filepath.Join(dir, "src", "a.go")))
+		}},
+		{"a parent renamed and another put in its place", "src/a.go", func(t *testing.T, dir, outside string) {
+			require.NoError(t, os.Rename(filepath.Join(dir, "src"), filepath.Join(dir, "src.old")))
+			require.NoError(t, os.Symlink(outside, filepath.Join(dir, "src")))
+		}},
+	}
+	for _, watched := range []bool{true, false} {
+		for _, c := range cases {
+			t.Run(map[bool]string{true: "inotify", false: "lookups"}[watched]+"/"+c.name, func(t *testing.T) {
+				base, err := filepath.EvalSymlinks(t.TempDir())
+				require.NoError(t, err)
+				dir, outside := filepath.Join(base, "proj"), filepath.Join(base, "outside")
+				require.NoError(t, os.MkdirAll(filepath.Join(dir, "src"), 0o755))
+				require.NoError(t, os.MkdirAll(outside, 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("package a\n"), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(outside, "a.go"), []byte("package b\n"), 0o644))
+				cfg := Config{Roots: []string{dir}, WorkDir: dir}
+				sb, err := New(cfg)
+				require.NoError(t, err)
+				defer sb.Close()
+				if !watched {
+					require.NoError(t, sb.Close())
+				}
+				var d permission.Decision
+				for range 3 {
+					_, d, _, err = sb.Pin().Judge(c.path, false)
+					require.NoError(t, err)
+					require.Equal(t, permission.Allow, d)
+				}
+				if watched {
+					assert.NotNil(t, sb.watch.watcher.Load(), "the sandbox watches its lookups")
+					assert.NotEmpty(t, sb.watch.ents, "lookups are kept")
+				} else {
+					assert.Nil(t, sb.watch.watcher.Load())
+				}
+				c.change(t, dir, outside)
+				real, d, why, err := sb.Pin().Judge(c.path, false)
+				fresh, err2 := New(cfg)
+				require.NoError(t, err2)
+				defer fresh.Close()
+				freal, fd, fwhy, ferr := fresh.Pin().Judge(c.path, false)
+				assert.Equal(t, ferr, err)
+				assert.Equal(t, freal, real)
+				assert.Equal(t, fd, d, why)
+				assert.Equal(t, fwhy, why)
+				assert.NotEqual(t, permission.Allow, d, "the change matters: %s", why)
+			})
+		}
+	}
+}
