@@ -210,8 +210,16 @@ func (s *Sandbox) current() *identities {
 		return s.pinned
 	}
 	ids := s.ids.Load()
-	if ids != nil && !ids.forgotten && !ids.racy && ids.valid() {
-		return ids
+	if ids != nil && !ids.forgotten && !ids.racy {
+		if s.watch.coversIDs(ids) {
+			return ids
+		}
+		// Watched before the stats (see watched.go).
+		deps := s.watch.coverIDs(ids)
+		if ids.valid() {
+			s.watch.keepIDs(ids, deps)
+			return ids
+		}
 	}
 	return s.search()
 }

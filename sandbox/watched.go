@@ -31,6 +31,17 @@ type watched struct {
 	watcher atomic.Pointer[fswatch.Watcher]
 	mu      sync.Mutex
 	ents    map[string]watchedEnt
+	// ids is what the watcher watches for the sandbox's identities
+	// (identity.go): the files and directories whose stats say the search
+	// still holds.
+	ids atomic.Pointer[idsCover]
+}
+
+// idsCover is the cover of one search's watches (deps nil: they cannot
+// be covered).
+type idsCover struct {
+	ids  *identities
+	deps *fswatch.Set
 }
 
 // watchedEnt is one kept lookup, or a path the watcher cannot cover
@@ -125,4 +136,48 @@ func (c *watched) lstat(p []byte, st *statBuf) (kind fileKind, fs fileStat, ok b
 	c.ents[key] = watchedEnt{kind: kind, st: fs, deps: deps}
 	c.mu.Unlock()
 	return kind, fs, true, nil
+}
+
+// coversIDs reports whether nothing the search ids watches has changed,
+// by the watcher.
+func (c *watched) coversIDs(ids *identities) bool {
+	if c == nil {
+		return false
+	}
+	w := c.watcher.Load()
+	k := c.ids.Load()
+	return w != nil && k != nil && k.ids == ids && k.deps != nil && w.Valid(k.deps)
+}
+
+// coverIDs watches what the search ids watches, to be kept (keepIDs) once
+// their stats say it holds; nil when there is no watcher or they cannot
+// be covered.
+func (c *watched) coverIDs(ids *identities) *fswatch.Set {
+	if c == nil {
+		return nil
+	}
+	w := c.watcher.Load()
+	if w == nil {
+		return nil
+	}
+	if k := c.ids.Load(); k != nil && k.ids == ids && k.deps == nil {
+		return nil // tried
+	}
+	s := w.NewSet()
+	for i := range ids.watches {
+		w.Path(s, ids.watches[i].path, true, true)
+	}
+	if !s.OK() {
+		c.ids.Store(&idsCover{ids: ids})
+		return nil
+	}
+	return s
+}
+
+// keepIDs keeps the cover deps of the search ids, whose stats held after
+// it was made.
+func (c *watched) keepIDs(ids *identities, deps *fswatch.Set) {
+	if c != nil && deps != nil {
+		c.ids.Store(&idsCover{ids: ids, deps: deps})
+	}
 }

@@ -30,6 +30,20 @@ func TestWatchedLookups(t *testing.T) {
 			require.NoError(t, os.Remove(filepath.Join(dir, "src", "a.go")))
 			require.NoError(t, os.Symlink("../.env", filepath.Join(dir, "src", "a.go")))
 		}},
+		{"a hard link to a secret made under the file's name", "src/a.go", func(t *testing.T, dir, _ string) {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("TOKEN=x\n"), 0o600))
+			require.NoError(t, os.Remove(filepath.Join(dir, "src", "a.go")))
+			require.NoError(t, os.Link(filepath.Join(dir, ".env"), filepath.Join(dir, "src", "a.go")))
+		}},
+		{"a secret directory made on the way", "secrets/a.go", func(t *testing.T, dir, _ string) {
+			require.NoError(t, os.Rename(filepath.Join(dir, "secrets"), filepath.Join(dir, "plain")))
+			require.NoError(t, os.Symlink(filepath.Join(dir, ".ssh"), filepath.Join(dir, "secrets")))
+			require.NoError(t, os.Mkdir(filepath.Join(dir, ".ssh"), 0o700))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ".ssh", "a.go"), []byte("KEY\n"), 0o600))
+		}},
+		{"a link with a secret's name made to the file", "src/a.go", func(t *testing.T, dir, _ string) {
+			require.NoError(t, os.Symlink("src/a.go", filepath.Join(dir, ".env")))
+		}},
 		{"a parent renamed and another put in its place", "src/a.go", func(t *testing.T, dir, outside string) {
 			require.NoError(t, os.Rename(filepath.Join(dir, "src"), filepath.Join(dir, "src.old")))
 			require.NoError(t, os.Symlink(outside, filepath.Join(dir, "src")))
@@ -45,6 +59,8 @@ func TestWatchedLookups(t *testing.T) {
 				require.NoError(t, os.MkdirAll(outside, 0o755))
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "src", "a.go"), []byte("package a\n"), 0o644))
 				require.NoError(t, os.WriteFile(filepath.Join(outside, "a.go"), []byte("package b\n"), 0o644))
+				require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "a.go"), []byte("package s\n"), 0o644))
 				cfg := Config{Roots: []string{dir}, WorkDir: dir}
 				sb, err := New(cfg)
 				require.NoError(t, err)
