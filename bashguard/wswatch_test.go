@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/toolgate/toolgate/internal/fswatch"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -95,6 +96,9 @@ func TestWorkspaceFactsWatched(t *testing.T) {
 		}
 		for _, c := range watchCases {
 			t.Run(mode+"/"+c.name, func(t *testing.T) {
+				if watched {
+					needInotify(t)
+				}
 				dir := wsRepo(t)
 				home, err := filepath.EvalSymlinks(t.TempDir())
 				require.NoError(t, err)
@@ -131,6 +135,17 @@ func TestWorkspaceFactsWatched(t *testing.T) {
 			})
 		}
 	}
+}
+
+// needInotify skips a test of the watched facts where no inotify
+// instance can be had (another system, or the user's instances used up).
+func needInotify(t *testing.T) {
+	t.Helper()
+	w, err := fswatch.New()
+	if err != nil {
+		t.Skip("SKIP: NOT TESTED: no inotify instance for the watcher: " + err.Error())
+	}
+	_ = w.Close()
 }
 
 func newWatchGuard(home string, noWatch bool) *Guard {
