@@ -3,6 +3,7 @@
 package fswatch
 
 import (
+	"bytes"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -192,7 +193,7 @@ func (w *Watcher) parse(b []byte) {
 			return
 		}
 		name := b[off+unix.SizeofInotifyEvent : end]
-		if i := strings.IndexByte(string(name), 0); i >= 0 {
+		if i := bytes.IndexByte(name, 0); i >= 0 {
 			name = name[:i]
 		}
 		w.event(ev.Wd, ev.Mask, string(name))
