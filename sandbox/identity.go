@@ -115,6 +115,9 @@ type identities struct {
 	// forgotten: the host ran a command since (Forget); the search holds
 	// only once reads are revalidated.
 	forgotten bool
+	// cover is what the sandbox's watcher watches for this search (see
+	// watched.go), shared by its copies; nil: none.
+	cover *idsCover
 }
 
 // staleFor reports whether the final file st may be a hard link made
@@ -151,7 +154,7 @@ func (s *Sandbox) search() *identities {
 // was forgotten and nothing it read has changed since; else nil.
 func (s *Sandbox) revalidated() *identities {
 	ids := s.ids.Load()
-	if ids == nil || !ids.forgotten || ids.racy || !ids.unchanged() {
+	if ids == nil || !ids.forgotten || ids.racy || !s.watch.holds(ids, true) {
 		return nil
 	}
 	c := *ids
@@ -210,16 +213,8 @@ func (s *Sandbox) current() *identities {
 		return s.pinned
 	}
 	ids := s.ids.Load()
-	if ids != nil && !ids.forgotten && !ids.racy {
-		if s.watch.coversIDs(ids) {
-			return ids
-		}
-		// Watched before the stats (see watched.go).
-		deps := s.watch.coverIDs(ids)
-		if ids.valid() {
-			s.watch.keepIDs(ids, deps)
-			return ids
-		}
+	if ids != nil && !ids.forgotten && !ids.racy && s.watch.holds(ids, false) {
+		return ids
 	}
 	return s.search()
 }
@@ -270,7 +265,7 @@ func (s *Sandbox) findIdentities() *identities {
 	f := &idSearch{
 		s:       s,
 		start:   time.Now().UnixNano(),
-		ids:     &identities{files: map[fileID]anchor{}, complete: true},
+		ids:     &identities{files: map[fileID]anchor{}, complete: true, cover: &idsCover{}},
 		seen:    map[string]bool{},
 		watched: map[string]bool{},
 	}

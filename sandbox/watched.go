@@ -31,17 +31,16 @@ type watched struct {
 	watcher atomic.Pointer[fswatch.Watcher]
 	mu      sync.Mutex
 	ents    map[string]watchedEnt
-	// ids is what the watcher watches for the sandbox's identities
-	// (identity.go): the files and directories whose stats say the search
-	// still holds.
-	ids atomic.Pointer[idsCover]
 }
 
-// idsCover is the cover of one search's watches (deps nil: they cannot
-// be covered).
+// idsCover is what the watcher watches for one search of the protected
+// and secret locations (identity.go), shared by the copies Forget and its
+// revalidation make: its watches (whose stats say the search still holds)
+// and, for a forgotten search, its watches and reads together. A nil Set
+// was not made yet; tried says it cannot be.
 type idsCover struct {
-	ids  *identities
-	deps *fswatch.Set
+	watches, all           atomic.Pointer[fswatch.Set]
+	watchesTried, allTried atomic.Bool
 }
 
 // watchedEnt is one kept lookup, or a path the watcher cannot cover
@@ -138,46 +137,49 @@ func (c *watched) lstat(p []byte, st *statBuf) (kind fileKind, fs fileStat, ok b
 	return kind, fs, true, nil
 }
 
-// coversIDs reports whether nothing the search ids watches has changed,
-// by the watcher.
-func (c *watched) coversIDs(ids *identities) bool {
-	if c == nil {
+// holds reports whether the search ids still holds: its watches (and,
+// with reads, everything it read) are as recorded. A long-lived sandbox
+// asks its watcher, watching them first and stating them once; else (or
+// when they cannot be covered) they are stated.
+func (c *watched) holds(ids *identities, reads bool) bool {
+	stat := ids.valid
+	if reads {
+		stat = ids.unchanged
+	}
+	var w *fswatch.Watcher
+	if c != nil {
+		w = c.watcher.Load()
+	}
+	if w == nil || ids.cover == nil {
+		return stat()
+	}
+	set, tried := &ids.cover.watches, &ids.cover.watchesTried
+	if reads {
+		set, tried = &ids.cover.all, &ids.cover.allTried
+	}
+	if d := set.Load(); d != nil && w.Valid(d) {
+		return true
+	}
+	if tried.Load() {
+		return stat()
+	}
+	// Watched before the stats (see above).
+	d := w.NewSet()
+	for i := range ids.watches {
+		w.Path(d, ids.watches[i].path, true, true)
+	}
+	if reads {
+		for i := range ids.reads {
+			w.Path(d, ids.reads[i].path, true, true)
+		}
+	}
+	if !d.OK() {
+		tried.Store(true)
+		return stat()
+	}
+	if !stat() {
 		return false
 	}
-	w := c.watcher.Load()
-	k := c.ids.Load()
-	return w != nil && k != nil && k.ids == ids && k.deps != nil && w.Valid(k.deps)
-}
-
-// coverIDs watches what the search ids watches, to be kept (keepIDs) once
-// their stats say it holds; nil when there is no watcher or they cannot
-// be covered.
-func (c *watched) coverIDs(ids *identities) *fswatch.Set {
-	if c == nil {
-		return nil
-	}
-	w := c.watcher.Load()
-	if w == nil {
-		return nil
-	}
-	if k := c.ids.Load(); k != nil && k.ids == ids && k.deps == nil {
-		return nil // tried
-	}
-	s := w.NewSet()
-	for i := range ids.watches {
-		w.Path(s, ids.watches[i].path, true, true)
-	}
-	if !s.OK() {
-		c.ids.Store(&idsCover{ids: ids})
-		return nil
-	}
-	return s
-}
-
-// keepIDs keeps the cover deps of the search ids, whose stats held after
-// it was made.
-func (c *watched) keepIDs(ids *identities, deps *fswatch.Set) {
-	if c != nil && deps != nil {
-		c.ids.Store(&idsCover{ids: ids, deps: deps})
-	}
+	set.Store(d)
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -50,9 +51,10 @@ func TestWatchedLookups(t *testing.T) {
 			require.NoError(t, os.Symlink(outside, filepath.Join(dir, "src")))
 		}},
 	}
-	for _, watched := range []bool{true, false} {
+	for _, mode := range []string{"inotify", "inotify-forget", "lookups"} {
+		watched, forget := mode != "lookups", mode == "inotify-forget"
 		for _, c := range cases {
-			t.Run(map[bool]string{true: "inotify", false: "lookups"}[watched]+"/"+c.name, func(t *testing.T) {
+			t.Run(mode+"/"+c.name, func(t *testing.T) {
 				if watched {
 					w, err := fswatch.New()
 					if err != nil {
@@ -69,6 +71,11 @@ func TestWatchedLookups(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(outside, "a.go"), []byte("package b\n"), 0o644))
 				require.NoError(t, os.MkdirAll(filepath.Join(dir, "secrets"), 0o755))
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "secrets", "a.go"), []byte("package s\n"), 0o644))
+				if watched {
+					// Past the racy window: the search is kept, and
+					// checked through the watcher.
+					time.Sleep(3 * racyWindow)
+				}
 				cfg := Config{Roots: []string{dir}, WorkDir: dir}
 				sb, err := New(cfg)
 				require.NoError(t, err)
@@ -76,20 +83,35 @@ func TestWatchedLookups(t *testing.T) {
 				if !watched {
 					require.NoError(t, sb.Close())
 				}
+				// With forget, a command ran before each call (what the
+				// pipeline tells the sandbox after one).
+				view := func() *Sandbox {
+					if forget {
+						sb.Forget()
+					}
+					return sb.Pin()
+				}
 				var d permission.Decision
 				for range 3 {
-					_, d, _, err = sb.Pin().Judge(c.path, false)
+					_, d, _, err = view().Judge(c.path, false)
 					require.NoError(t, err)
 					require.Equal(t, permission.Allow, d)
 				}
 				if watched {
 					assert.NotNil(t, sb.watch.watcher.Load(), "the sandbox watches its lookups")
 					assert.NotEmpty(t, sb.watch.ents, "lookups are kept")
+					if ids := sb.ids.Load(); assert.NotNil(t, ids) && assert.NotNil(t, ids.cover) {
+						if forget {
+							assert.NotNil(t, ids.cover.all.Load(), "the forgotten search is revalidated through the watcher")
+						} else {
+							assert.NotNil(t, ids.cover.watches.Load(), "the search is checked through the watcher")
+						}
+					}
 				} else {
 					assert.Nil(t, sb.watch.watcher.Load())
 				}
 				c.change(t, dir, outside)
-				real, d, why, err := sb.Pin().Judge(c.path, false)
+				real, d, why, err := view().Judge(c.path, false)
 				fresh, err2 := New(cfg)
 				require.NoError(t, err2)
 				defer fresh.Close()
