@@ -268,6 +268,22 @@ type Confinement struct {
 	// secret one command renames (mv .env notes.txt) stays unreadable to
 	// the next. Empty: secrets are found by the checker alone.
 	IdentityFile string
+	// WalkFile, when not empty, is a file (outside every root and
+	// Writable location, in a directory of the user's that no one else
+	// may write) where a runner records its walk of the roots between
+	// processes, so that a program that runs one command per process
+	// (a launcher such as toolgate exec) walks only when a directory of
+	// the roots changed: a later run stats each directory the walk
+	// listed and takes the walk from the file when none changed. A file
+	// in another place, of another user, writable by others, or made for
+	// another configuration (roots, Protect, IdentityFile, MaxWalk,
+	// WalkKey, the mount table) is ignored, and the roots are walked.
+	// See confine_walkfile_linux.go.
+	WalkFile string
+	// WalkKey describes the checker for WalkFile: a walk recorded under
+	// another key is not used. A host that changes what its checker
+	// refuses (other lists, another home) changes the key.
+	WalkKey string
 	// Protect are further names of entries (at any depth of the roots)
 	// bound read-only, besides those the checker refuses to let a
 	// command write: files the agent or a later run reads as

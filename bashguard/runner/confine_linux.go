@@ -196,8 +196,27 @@ func confineAvailable(c runConfig) confineSupport {
 // found by a walk), the read-only locations, the devices and the private
 // temporary directory.
 func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel, error) {
+	var rec *confineWalkRecord
+	var names []byte
+	kept := c.confine.WalkFile != "" && !c.confine.ReadSecrets
+	if kept {
+		rec, names, _ = confineWalkRead(c, c.confine.WalkFile)
+		confineWalkGrantsLoad(c, c.facts, rec)
+	}
 	p, lvl := confinePlanBase(c, abi, tmp)
 	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
+	if kept {
+		if w, ok := confineWalkLoad(c, rec, names); ok {
+			p.Rules = append(p.Rules, w.rules...)
+			p.Binds = w.binds
+			p.plants = w.plants
+			lvl.Secrets += w.secrets
+			return p, lvl, nil
+		}
+	}
+	start := time.Now()
+	base := len(p.Rules)
+	var stamps []confineDirStamp
 
 	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules, names: map[string]bool{}}
 	for _, name := range c.confine.Protect {
@@ -212,6 +231,9 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	if !c.confine.ReadSecrets {
 		w.plants = newConfinePlantSnap(c.roots)
 	}
+	if kept {
+		w.stamps = &stamps
+	}
 	for _, root := range c.roots {
 		if c.confine.ReadSecrets {
 			w.rules = append(w.rules, confineRule{Path: root, Access: confineAll})
@@ -225,6 +247,10 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		if err := confineSaveIdentities(c.confine.IdentityFile, w.hidden); err != nil {
 			return p, lvl, fmt.Errorf("%w: recording the secret paths' identities in %s: %w", ErrConfineFailed, c.confine.IdentityFile, err)
 		}
+	}
+	if kept {
+		// A failure to record leaves the next process to walk.
+		_ = confineWalkSave(c, c.confine.WalkFile, &w, base, start, stamps, c.facts)
 	}
 	p.Rules = w.rules
 	p.Binds = w.binds

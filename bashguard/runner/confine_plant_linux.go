@@ -78,6 +78,9 @@ type confinePlantDir struct {
 	// node, when not nil, is the kept tree's node whose entries are the
 	// names (the snapshot's facts' mu guards it).
 	node *confineNode
+	// packed, when not nil, holds the names as a walk recorded between
+	// processes keeps them (confinePlantPack), read when needed.
+	packed []byte
 }
 
 // confinePlantName is one entry of a recorded directory; id is set for a
@@ -168,6 +171,12 @@ func (f *confineFacts) plantsFill() {
 
 // fill replaces d's node by the names of its entries.
 func (d *confinePlantDir) fill(s *confinePlantSnap) {
+	if d.packed != nil {
+		// Names that cannot be read count as none: every entry is then
+		// judged as new, and a protected one moved aside.
+		d.names, _ = confinePlantUnpack(d.packed)
+		d.packed = nil
+	}
 	n := d.node
 	if n == nil {
 		return
@@ -229,6 +238,9 @@ func (s *confinePlantSnap) revert(checker bashguard.PathChecker, protect []strin
 		}
 	}()
 	for _, path := range paths {
+		if s.dirs[path].unchanged(path, s.started) {
+			continue // one stat, where the check below opens it
+		}
 		root := s.rootOf(path)
 		if root == "" {
 			continue
@@ -279,6 +291,17 @@ func (s *confinePlantSnap) rootOf(path string) string {
 		}
 	}
 	return best
+}
+
+// unchanged reports whether the directory at path is d, with the change
+// time recorded, not changed within the clock's tick of started: its
+// entries are then those recorded, by whatever path it is reached.
+func (d *confinePlantDir) unchanged(path string, started time.Time) bool {
+	var st unix.Stat_t
+	if unix.Lstat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || (confineIdentity{uint64(st.Dev), st.Ino}) != d.id {
+		return false
+	}
+	return st.Ctim == d.ctime && !time.Unix(d.ctime.Unix()).After(started.Add(-confinePlantRecent))
 }
 
 // dir lists the recorded directory d, open as fd, when it changed, and

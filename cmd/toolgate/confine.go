@@ -114,6 +114,52 @@ func confineIdentityFile(environ []string, home string, roots []string) string {
 	return filepath.Join(base, "toolgate", "identities", hex.EncodeToString(sum[:12])+".json")
 }
 
+// confineKept are the files in which the launcher keeps, between
+// commands, the sandbox's search for the protected and secret locations
+// (sandbox.Config.FactsFile) and the runner's walk of the roots
+// (runner.Confinement.WalkFile), and the key that describes the checker
+// the walk was judged by.
+type confineKept struct {
+	facts, walk, key string
+}
+
+// confineKeptFiles are the kept files for the roots, the working
+// directory and the home directory: in the state directory
+// ($XDG_STATE_HOME/toolgate/confine, by default
+// ~/.local/state/toolgate/confine), named by a hash of the three; none
+// without a state directory. Each is trusted only where the sandbox and
+// the runner trust it (the user's, private, outside the roots and the
+// writable locations); the key holds the toolgate binary's identity, so
+// that another version, whose lists may differ, walks afresh.
+func confineKeptFiles(environ []string, home string, roots []string, dir string) confineKept {
+	state := defaultStateDir(home, func(name string) string { return lookup(environ, name) })
+	if state == "" {
+		return confineKept{}
+	}
+	b, _ := json.Marshal(struct {
+		Roots     []string
+		Dir, Home string
+		Exe       string
+	}{roots, dir, home, selfStamp()})
+	sum := sha256.Sum256(b)
+	base := filepath.Join(state, "confine", hex.EncodeToString(sum[:16]))
+	return confineKept{facts: base + ".facts", walk: base + ".walk", key: string(b)}
+}
+
+// selfStamp names the running binary's file: its path, device, inode,
+// size and modification time; "" when it cannot be named.
+func selfStamp() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	var st syscall.Stat_t
+	if syscall.Stat(exe, &st) != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s|%d|%d|%d|%d.%d", exe, st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec)
+}
+
 // errHomeRoot refuses a root that is the home directory or holds it.
 var errHomeRoot = errors.New("a root is the home directory or holds it")
 
@@ -138,7 +184,10 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 	}
 	// With the home directory, so that the user's configuration linked into
 	// the roots is hidden and judged as what it is (sandbox identity.go).
-	sb, err := sandbox.New(sandbox.Config{Roots: pol.Roots, WorkDir: dir, Home: home})
+	// The sandbox's search and the runner's walk are kept between
+	// commands in the state directory (see confineKeptFiles).
+	kept := confineKeptFiles(environ, home, pol.Roots, dir)
+	sb, err := sandbox.New(sandbox.Config{Roots: pol.Roots, WorkDir: dir, Home: home, FactsFile: kept.facts})
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +233,7 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 		Env:     withoutTemp(env),
 		Confinement: runner.Confinement{
 			Roots: pol.Roots, Network: pol.Network, Loopback: pol.Loopback, ReadOnly: readOnly, Packages: packages, Writable: writable, MaxWalk: confineMaxWalk,
-			Protect: confineProtectNames, IdentityFile: identities,
+			Protect: confineProtectNames, IdentityFile: identities, WalkFile: kept.walk, WalkKey: kept.key,
 		},
 		Stream: &runner.Stream{Stdin: stdin, Stdout: stdout, Stderr: stderr},
 	}, nil
