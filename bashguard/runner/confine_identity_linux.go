@@ -81,3 +81,16 @@ func confineIdentityOf(e fs.DirEntry) (confineIdentity, bool) {
 	}
 	return confineIdentity{Dev: uint64(st.Dev), Ino: st.Ino}, true
 }
+
+// confineSameIdentities reports whether hidden holds exactly the
+// identities of known.
+func confineSameIdentities(known map[confineIdentity]bool, hidden []confineIdentity) bool {
+	seen := make(map[confineIdentity]bool, len(hidden))
+	for _, id := range hidden {
+		if !known[id] {
+			return false
+		}
+		seen[id] = true
+	}
+	return len(seen) == len(known)
+}

@@ -125,6 +125,59 @@ type confinePlan struct {
 	// in, for the check after the run (confine_plant_linux.go); the
 	// launcher does not get it.
 	plants *confinePlantSnap
+	// late are rules the runner adds to the ruleset it passes (lateFD)
+	// while the launcher starts, before it writes the plan; the
+	// launcher does not get them.
+	late   []confineRule
+	lateFD int
+	// Refuse, when not empty, is why the launcher is to run nothing:
+	// the runner could not finish the ruleset.
+	Refuse string `json:",omitempty"`
+}
+
+// confineRulesetLate makes the Landlock ruleset of a plan whose run goes
+// through the namespaces in the runner, so that its rules (thousands, in
+// a large project whose top holds a secret) are added while the launcher
+// starts rather than after: the ruleset is a kernel object, and the
+// launcher's descriptor is the runner's. It returns the descriptor, or -1
+// where the launcher makes the ruleset itself: a plan without namespaces
+// for certain, or one whose rules grant a location the mount namespace
+// covers (only the launcher can open what covers it).
+func confineRulesetLate(p *confinePlan) (int, error) {
+	if !p.Namespaces || p.NeedNS == "" || p.Ruleset || len(p.Rules) == 0 || confineRulesHidden(p.Hidden, p.Rules) {
+		return -1, nil
+	}
+	cfg := landlock.Config{
+		HandledAccessFS:  landlock.AccessFSSet(p.FS),
+		HandledAccessNet: landlock.AccessNetSet(p.Net),
+		Scoped:           landlock.ScopedSet(p.Scoped),
+	}
+	fd, flags, err := cfg.NewRulesetFD()
+	if err != nil {
+		return -1, fmt.Errorf("%w: creating the Landlock ruleset: %w", ErrConfineFailed, err)
+	}
+	if fd < 0 {
+		return -1, fmt.Errorf("%w: the Landlock ruleset restricts nothing", ErrConfineFailed)
+	}
+	// The caller keeps fd open until the run is over, after the plan
+	// is written.
+	p.late, p.lateFD, p.Rules = p.Rules, fd, nil
+	p.Ruleset, p.RulesetFlags = true, flags
+	return fd, nil
+}
+
+// addLate adds the plan's late rules to its ruleset, and on failure
+// tells the launcher to run nothing.
+func (p *confinePlan) addLate() {
+	if p.late == nil {
+		return
+	}
+	for _, r := range p.late {
+		if err := confineAddRule(p.lateFD, r, p.FS); err != nil {
+			p.Refuse = err.Error()
+			return
+		}
+	}
 }
 
 // confineRule grants Access beneath Path. Follow lets the path's symbolic
@@ -243,7 +296,9 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 			return p, lvl, err
 		}
 	}
-	if w.known != nil {
+	if w.known != nil && !confineSameIdentities(w.known, w.hidden) {
+		// Only when they changed: a record rewritten by every walk would
+		// make every kept walk of these roots stale (WalkFile).
 		if err := confineSaveIdentities(c.confine.IdentityFile, w.hidden); err != nil {
 			return p, lvl, fmt.Errorf("%w: recording the secret paths' identities in %s: %w", ErrConfineFailed, c.confine.IdentityFile, err)
 		}
@@ -638,6 +693,9 @@ func confineLaunch() int {
 	if p.Ruleset {
 		unix.CloseOnExec(confineRulesetFD)
 	}
+	if p.Refuse != "" {
+		return l.fail("%s", p.Refuse)
+	}
 	stage2 := os.Getenv(confineStageEnv) == confineStageValue
 	env := confineLaunchEnv()
 	argv := os.Args[1:]
@@ -956,6 +1014,7 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 	p.statusW.Close()
 	go func() {
 		defer close(p.wrote)
+		plan.addLate() // before the plan: the launcher restricts itself once it has it
 		_ = json.NewEncoder(p.planW).Encode(plan)
 		p.planW.Close()
 	}()

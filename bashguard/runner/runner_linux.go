@@ -82,6 +82,9 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 	} else {
 		plan, lvl, err = confinePrepare(c, support.abi, tmp)
 	}
+	if err == nil && ruleset < 0 {
+		ruleset, err = confineRulesetLate(&plan)
+	}
 	if err != nil {
 		plan.plants.release()
 		return Result{ExitCode: -1, Confined: ConfineLevel{Reason: err.Error() + "; the command was refused"}}, err
