@@ -268,6 +268,12 @@ type Confinement struct {
 	// secret one command renames (mv .env notes.txt) stays unreadable to
 	// the next. Empty: secrets are found by the checker alone.
 	IdentityFile string
+	// NamespacesProbed says that the host has found the namespaces a
+	// run needs available (CanConfine answered true), so that the runner
+	// does not start a process to probe them again before every
+	// command; a launcher that then finds them missing fails, and the
+	// command does not run (ErrConfineFailed, not ErrConfineUnavailable).
+	NamespacesProbed bool
 	// WalkFile, when not empty, is a file (outside every root and
 	// Writable location, in a directory of the user's that no one else
 	// may write) where a runner records its walk of the roots between

@@ -226,7 +226,7 @@ func confineAvailable(c runConfig) confineSupport {
 	if why := confineLauncherWritable(c); why != "" {
 		return confineSupport{reason: why}
 	}
-	if need := confineNeedNS(c, s.abi); need != "" {
+	if need := confineNeedNS(c, s.abi); need != "" && !c.confine.NamespacesProbed {
 		nsProbe := c.nsProbe
 		if nsProbe == nil {
 			nsProbe = confineNSProbe

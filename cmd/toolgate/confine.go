@@ -234,6 +234,10 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 		Confinement: runner.Confinement{
 			Roots: pol.Roots, Network: pol.Network, Loopback: pol.Loopback, ReadOnly: readOnly, Packages: packages, Writable: writable, MaxWalk: confineMaxWalk,
 			Protect: confineProtectNames, IdentityFile: identities, WalkFile: kept.walk, WalkKey: kept.key,
+			// The hook probed them before it wrapped the command
+			// (confinement); where they are gone since, the launcher
+			// fails and the command does not run.
+			NamespacesProbed: true,
 		},
 		Stream: &runner.Stream{Stdin: stdin, Stdout: stdout, Stderr: stderr},
 	}, nil
