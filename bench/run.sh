@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every benchmark of the bench module COUNT (6) times, then prints the
+# Runs every benchmark of the bench module COUNT (6) times, and toolgate
+# exec against the bare command (BenchmarkConfinedCommand), then prints the
 # machine, benchstat tables, and how many times faster toolgate decides
 # than casbin, cedar-go and OPA, and than Gemini CLI's PolicyEngine on the
 # 40 commands of testdata/commands.jsonl, with the targets met or missed.
@@ -23,6 +24,10 @@ benchtime=${BENCHTIME:-0.5s}
 out=${OUT:-results.txt}
 pkgcount=${PKGCOUNT:-10}
 pkgout=${PKGOUT:-packages.txt}
+confout=${CONFOUT:-confine.txt}
+confbench=${CONFBENCH:-40x}
+NPROC=$(nproc)
+export NPROC
 readme=${README:-../README.md}
 
 TOOLGATE_BENCH_GEMINI=$(gemini/install.sh)
@@ -40,6 +45,22 @@ echo "== the library packages' side-by-side benchmarks (-count=$pkgcount), raw r
 	-bench '^(BenchmarkPipelineRead|BenchmarkPipelineBash|BenchmarkPipelineExecutor)$' ./runtime &&
 	go test -run '^$' -benchmem -count="$pkgcount" -bench '^BenchmarkPreToolUseNoop3(Timed|Inline)$' ./hooks &&
 	go test -run '^$' -benchmem -count="$pkgcount" -bench '^BenchmarkJudgeVsParse$' ./bashguard) >"$pkgout"
+
+echo "== confinement: ls src bare and through toolgate exec, alternating, raw results in $confout"
+# Whole processes, as Claude Code runs them, in a small project and a
+# generated one of 100,000 entries; the target: at most 5 ms added in
+# the small one, and at most 1.2 times that in the large one.
+(cd .. && go test -run '^$' -bench '^BenchmarkConfinedCommand$' -benchtime="$confbench" -count=1 -timeout 30m ./cmd/toolgate) >"$confout"
+awk '/^BenchmarkConfinedCommand\// {
+	for (i = 1; i <= NF; i++) if ($(i+1) == "added-ms") added[$1] = $i
+	print
+}
+END {
+	s = added["BenchmarkConfinedCommand/small-" ENVIRON["NPROC"]]; l = added["BenchmarkConfinedCommand/100k-" ENVIRON["NPROC"]]
+	if (s == "" || l == "") { print "confinement: no figures (skipped?)"; exit }
+	printf "confinement adds %.1f ms (small, target <= 5: %s) and %.1f ms (100,000 entries, %.2fx the small, target <= 1.2x: %s)\n",
+		s, (s <= 5 ? "met" : "missed"), l, l / s, (l <= 1.2 * s ? "met" : "missed")
+}' "$confout"
 
 echo
 echo "== machine"
