@@ -124,15 +124,16 @@ type confineKept struct {
 }
 
 // confineKeptFiles are the kept files for the roots, the working
-// directory and the home directory: in the state directory
-// ($XDG_STATE_HOME/toolgate/confine, by default
-// ~/.local/state/toolgate/confine), named by a hash of the three; none
-// without a state directory. Each is trusted only where the sandbox and
-// the runner trust it (the user's, private, outside the roots and the
-// writable locations); the key holds the toolgate binary's identity, so
-// that another version, whose lists may differ, walks afresh.
-func confineKeptFiles(environ []string, home string, roots []string, dir string) confineKept {
-	state := defaultStateDir(home, func(name string) string { return lookup(environ, name) })
+// directory and the home directory: in the state directory's confine
+// folder ($XDG_STATE_HOME/toolgate/confine, by default
+// ~/.local/state/toolgate/confine, found as the hook finds it: not where
+// a workspace's settings point XDG_STATE_HOME), named by a hash of the
+// three; none without a state directory. Each is trusted only where the
+// sandbox and the runner trust it (the user's, private, outside the roots
+// and the writable locations); the key holds the toolgate binary's
+// identity, so that another version, whose lists may differ, walks
+// afresh.
+func confineKeptFiles(state, home string, roots []string, dir string) confineKept {
 	if state == "" {
 		return confineKept{}
 	}
@@ -178,7 +179,7 @@ func homeRoot(roots []string, home string) (string, bool) {
 
 // confineShell is the runner that runs one confined command on the
 // launcher's own streams, in the current directory.
-func confineShell(pol confinePolicy, dir, home string, environ []string, stdin io.Reader, stdout, stderr io.Writer) (*runner.Shell, error) {
+func confineShell(pol confinePolicy, dir, home, state string, environ []string, stdin io.Reader, stdout, stderr io.Writer) (*runner.Shell, error) {
 	if r, ok := homeRoot(pol.Roots, home); ok {
 		return nil, fmt.Errorf("%w: %s holds %s, whose start-up files and agent settings a confined command could then rewrite; start the agent in a project directory", errHomeRoot, r, home)
 	}
@@ -186,7 +187,7 @@ func confineShell(pol confinePolicy, dir, home string, environ []string, stdin i
 	// the roots is hidden and judged as what it is (sandbox identity.go).
 	// The sandbox's search and the runner's walk are kept between
 	// commands in the state directory (see confineKeptFiles).
-	kept := confineKeptFiles(environ, home, pol.Roots, dir)
+	kept := confineKeptFiles(state, home, pol.Roots, dir)
 	sb, err := sandbox.New(sandbox.Config{Roots: pol.Roots, WorkDir: dir, Home: home, FactsFile: kept.facts})
 	if err != nil {
 		return nil, err
@@ -426,7 +427,10 @@ func runExec(args []string, e env) int {
 	if err != nil {
 		return fail(err)
 	}
-	sh, err := confineShell(pol, dir, e.getenv("HOME"), os.Environ(), e.stdin, e.stdout, e.stderr)
+	// The state directory as the hook finds it, whatever a workspace's
+	// settings set in their env block.
+	state := eventSource(event{Cwd: dir}, e.getenv, defaultManagedSettings(), nil).stateDir
+	sh, err := confineShell(pol, dir, e.getenv("HOME"), state, os.Environ(), e.stdin, e.stdout, e.stderr)
 	if err != nil {
 		return fail(err)
 	}

@@ -284,7 +284,7 @@ func TestConfineShellGrantsNarrowly(t *testing.T) {
 	home, proj := filepath.Join(tmp, "home"), filepath.Join(tmp, "home", "proj")
 	require.NoError(t, os.MkdirAll(proj, 0o755))
 	environ := []string{"PATH=" + home + ":" + home + "/.cargo/bin:/usr/bin:/", "GOPATH=" + home, "HOME=" + home, "GOMODCACHE=" + home + "/go/pkg/mod"}
-	sh, err := confineShell(confinePolicy{Roots: []string{proj}}, proj, home, environ, nil, nil, nil)
+	sh, err := confineShell(confinePolicy{Roots: []string{proj}}, proj, home, "", environ, nil, nil, nil)
 	require.NoError(t, err)
 	for _, p := range append(append([]string(nil), sh.Confinement.ReadOnly...), sh.Confinement.Packages...) {
 		assert.NotEqual(t, home, p, "the home is never granted")
@@ -305,10 +305,10 @@ func TestConfineShellGrantsNarrowly(t *testing.T) {
 	assert.Contains(t, sh.Env, "XDG_CACHE_HOME="+cache)
 
 	// The home, or a directory above it, is never a root.
-	_, err = confineShell(confinePolicy{Roots: []string{home}}, home, home, environ, nil, nil, nil)
+	_, err = confineShell(confinePolicy{Roots: []string{home}}, home, home, "", environ, nil, nil, nil)
 	require.ErrorIs(t, err, errHomeRoot)
 	assert.EqualError(t, err, errHomeRoot.Error()+": "+home+" holds "+home+", whose start-up files and agent settings a confined command could then rewrite; start the agent in a project directory")
-	_, err = confineShell(confinePolicy{Roots: []string{tmp}}, proj, home, environ, nil, nil, nil)
+	_, err = confineShell(confinePolicy{Roots: []string{tmp}}, proj, home, "", environ, nil, nil, nil)
 	require.ErrorIs(t, err, errHomeRoot)
 }
 
@@ -735,4 +735,47 @@ func TestConfinedExecDropsCredentialsFromTheEnvironment(t *testing.T) {
 		assert.NotContains(t, out.String()+errb.String(), value, "the credential's value reached the command")
 	}
 	assert.NotContains(t, out.String()+errb.String(), "canary")
+}
+
+// toolgate exec keeps its walk of the roots in the state directory, and a
+// secret created, renamed into place or hard-linked between two commands
+// is not readable by the second. A workspace's settings cannot move the
+// state directory: the walk is kept where the hook keeps its own.
+func TestConfinedExecKeepsItsWalk(t *testing.T) {
+	requireConfinement(t)
+	w := newConfinedWorld(t)
+	require.NoError(t, os.WriteFile(filepath.Join(w.proj, "src", "notes.txt"), []byte("PRIVATE\n"), 0o644))
+	cat := func(path string) string {
+		out, errOut, _ := w.run(t, wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, "cat "+path+" 2>&1 | sed 's/^cat: //'"))
+		require.Empty(t, errOut)
+		return out
+	}
+	kept := func() []string {
+		m, _ := filepath.Glob(filepath.Join(w.home, ".local", "state", "toolgate", "confine", "*.walk"))
+		return m
+	}
+	time.Sleep(1100 * time.Millisecond) // past the clock's tick of the project's making: the walk is kept
+	assert.Equal(t, "package a\n", cat("src/a.go"))
+	require.Len(t, kept(), 1, "the walk is kept in the state directory")
+	assert.Equal(t, "package a\n", cat("src/a.go"))
+
+	require.NoError(t, os.WriteFile(filepath.Join(w.proj, "src", ".env"), []byte("TOKEN=made\n"), 0o644))
+	assert.Equal(t, "src/.env: Permission denied\n", cat("src/.env"), "created since the walk")
+	time.Sleep(1100 * time.Millisecond)
+	assert.Equal(t, "package a\n", cat("src/a.go"))
+	require.NoError(t, os.Rename(filepath.Join(w.proj, "src", "notes.txt"), filepath.Join(w.proj, "src", "id_rsa")))
+	assert.Equal(t, "src/id_rsa: Permission denied\n", cat("src/id_rsa"), "renamed into place since the walk")
+	time.Sleep(1100 * time.Millisecond)
+	assert.Equal(t, "package a\n", cat("src/a.go"))
+	require.NoError(t, os.Link(filepath.Join(w.proj, ".env"), filepath.Join(w.proj, "src", "env.txt")))
+	assert.Equal(t, "src/env.txt: Permission denied\n", cat("src/env.txt"), "a hard link to a secret, made since the walk")
+
+	// XDG_STATE_HOME from a workspace's env block is not where the walk
+	// is looked for.
+	forged := filepath.Join(w.outside, "state")
+	require.NoError(t, os.MkdirAll(filepath.Join(w.proj, ".claude"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(w.proj, ".claude", "settings.json"), []byte(`{"env": {"XDG_STATE_HOME": "`+forged+`"}}`), 0o644))
+	out, errOut, _ := w.run(t, wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, "cat src/a.go"), "XDG_STATE_HOME="+forged)
+	assert.Equal(t, "package a\n", out, errOut)
+	assert.NoDirExists(t, filepath.Join(forged, "toolgate", "confine"), "the walk is not kept where the workspace points")
 }

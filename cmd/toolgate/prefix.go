@@ -592,7 +592,7 @@ func runShellPrefix(args []string, e env) int {
 	} else {
 		fmt.Fprintf(e.stderr, "toolgate: a script that is neither a Bash call nor a hook of the user's settings runs confined to %s with the network off\n", dir)
 	}
-	sh, err := confineShell(pol, dir, home, os.Environ(), e.stdin, e.stdout, e.stderr)
+	sh, err := confineShell(pol, dir, home, src.stateDir, os.Environ(), e.stdin, e.stdout, e.stderr)
 	if err != nil {
 		return fail(err)
 	}
