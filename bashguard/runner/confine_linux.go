@@ -125,13 +125,22 @@ type confinePlan struct {
 	// in, for the check after the run (confine_plant_linux.go); the
 	// launcher does not get it.
 	plants *confinePlantSnap
-	// late are rules the runner adds to the ruleset it passes (lateFD)
-	// while the launcher starts, before it writes the plan; the
-	// launcher does not get them.
+	// Late says that the runner is still adding rules to the ruleset
+	// it passed when it writes the plan: a confineLateDone line follows
+	// the plan once they are in, and the second stage reads it before it
+	// restricts itself (a ruleset applied early grants less, never
+	// more). late are those rules, added to lateFD; the launcher does
+	// not get them.
+	Late   bool `json:",omitempty"`
 	late   []confineRule
 	lateFD int
-	// Refuse, when not empty, is why the launcher is to run nothing:
-	// the runner could not finish the ruleset.
+	refuse string
+}
+
+// confineLateDone follows a Late plan once the runner's rules are in;
+// Refuse, when not empty, says why the launcher is to run nothing (a rule
+// could not be added).
+type confineLateDone struct {
 	Refuse string `json:",omitempty"`
 }
 
@@ -161,7 +170,7 @@ func confineRulesetLate(p *confinePlan) (int, error) {
 	}
 	// The caller keeps fd open until the run is over, after the plan
 	// is written.
-	p.late, p.lateFD, p.Rules = p.Rules, fd, nil
+	p.late, p.lateFD, p.Rules, p.Late = p.Rules, fd, nil, true
 	p.Ruleset, p.RulesetFlags = true, flags
 	return fd, nil
 }
@@ -174,7 +183,7 @@ func (p *confinePlan) addLate() {
 	}
 	for _, r := range p.late {
 		if err := confineAddRule(p.lateFD, r, p.FS); err != nil {
-			p.Refuse = err.Error()
+			p.refuse = err.Error()
 			return
 		}
 	}
@@ -683,18 +692,24 @@ func confineLaunch() int {
 	// Neither pipe may reach bash.
 	unix.CloseOnExec(confinePlanFD)
 	unix.CloseOnExec(confineStatusFD)
-	l := confineLauncher{status}
+	l := confineLauncher{status: status}
 
 	var p confinePlan
-	if err := json.NewDecoder(io.LimitReader(planFile, 64<<20)).Decode(&p); err != nil {
+	dec := json.NewDecoder(io.LimitReader(planFile, 64<<20))
+	if err := dec.Decode(&p); err != nil {
 		return l.fail("reading the plan: %v", err)
 	}
-	planFile.Close()
 	if p.Ruleset {
 		unix.CloseOnExec(confineRulesetFD)
 	}
-	if p.Refuse != "" {
-		return l.fail("%s", p.Refuse)
+	l.late = func() (confineLateDone, error) {
+		var d confineLateDone
+		err := dec.Decode(&d)
+		planFile.Close()
+		return d, err
+	}
+	if !p.Late {
+		planFile.Close()
 	}
 	stage2 := os.Getenv(confineStageEnv) == confineStageValue
 	env := confineLaunchEnv()
@@ -703,6 +718,16 @@ func confineLaunch() int {
 	layers, noNS, exit, done := l.namespaces(&p, stage2, argv, env)
 	if done {
 		return exit
+	}
+	if p.Late && stage2 {
+		// The runner's rules are in the ruleset once this line comes.
+		d, err := l.late()
+		if err != nil {
+			return l.fail("reading the end of the ruleset: %v", err)
+		}
+		if d.Refuse != "" {
+			return l.fail("%s", d.Refuse)
+		}
 	}
 	fd, flags, err := confineLaunchRuleset(&p, stage2)
 	if err != nil {
@@ -727,8 +752,12 @@ func confineLaunch() int {
 	return l.execBash(&p, argv, env, applied)
 }
 
-// confineLauncher is the launcher's end of the status pipe.
-type confineLauncher struct{ status *os.File }
+// confineLauncher is the launcher's end of the status pipe, and of the
+// plan pipe for a Late plan's last line.
+type confineLauncher struct {
+	status *os.File
+	late   func() (confineLateDone, error)
+}
 
 // report writes s to the runner as one line of JSON.
 func (l confineLauncher) report(s confineStatus) {
@@ -773,7 +802,7 @@ func (l confineLauncher) namespaces(p *confinePlan, stage2 bool, argv, env []str
 		if err := confineSetLimits(0, &confinePlan{MaxProcs: p.MaxProcs}); err != nil {
 			return nil, "", l.fail("%v", err), true
 		}
-		code, err := confineSpawnStage(p, argv, env, l.status)
+		code, err := confineSpawnStage(p, argv, env, l.status, l.late)
 		if err == nil {
 			return nil, "", code, true // the stage reported
 		}
@@ -1014,8 +1043,14 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 	p.statusW.Close()
 	go func() {
 		defer close(p.wrote)
-		plan.addLate() // before the plan: the launcher restricts itself once it has it
-		_ = json.NewEncoder(p.planW).Encode(plan)
+		enc := json.NewEncoder(p.planW)
+		_ = enc.Encode(plan)
+		if plan.Late {
+			// While the launcher starts; the line after the plan says
+			// they are in.
+			plan.addLate()
+			_ = enc.Encode(confineLateDone{Refuse: plan.refuse})
+		}
 		p.planW.Close()
 	}()
 	go func() {

@@ -95,7 +95,7 @@ func confineNSAttr(newNet bool) *syscall.SysProcAttr {
 // confineSpawnStage runs the second stage with the plan and waits for it;
 // it returns the exit status to pass on, or an error when the stage could
 // not start (the caller then goes on without namespaces, or fails).
-func confineSpawnStage(p *confinePlan, argv, env []string, status *os.File) (int, error) {
+func confineSpawnStage(p *confinePlan, argv, env []string, status *os.File, late func() (confineLateDone, error)) (int, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -123,7 +123,16 @@ func confineSpawnStage(p *confinePlan, argv, env []string, status *os.File) (int
 	}
 	pr.Close()
 	go func() {
-		_ = json.NewEncoder(pw).Encode(p)
+		enc := json.NewEncoder(pw)
+		_ = enc.Encode(p)
+		if p.Late {
+			// Passed on once the runner sends it.
+			d, err := late()
+			if err != nil {
+				d.Refuse = "reading the end of the ruleset: " + err.Error()
+			}
+			_ = enc.Encode(d)
+		}
 		pw.Close()
 	}()
 	// Signals that end the launcher end the stage with it.
