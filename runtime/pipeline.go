@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"strings"
 	"sync"
@@ -87,6 +88,9 @@ type Pipeline struct {
 	// the cwd of sessions that name none.
 	dir      string
 	warnings []string // what Open found that can never match (see Warnings)
+	// owned are what [Open] built for the pipeline and Close releases
+	// (the sandbox's and the guard's inotify instances).
+	owned []io.Closer
 	// reads are where a file tool's read outside the roots needs no
 	// person: the guard's system roots and Go module cache (readsOf).
 	reads sysread.Places

@@ -59,7 +59,10 @@ func (p *Pipeline) openStore() {
 }
 
 // Close stops following the store's changes. Sessions still live keep
-// what they have; later changes made elsewhere no longer reach them.
+// what they have; later changes made elsewhere no longer reach them. A
+// pipeline [Open] built also releases its sandbox's and shell guard's
+// inotify instances: checks made after Close stay correct and look the
+// workspace up again each time. Close may be called more than once.
 func (p *Pipeline) Close() error {
 	p.st.stop()
 	p.st.mu.Lock()
@@ -69,7 +72,11 @@ func (p *Pipeline) Close() error {
 		close(p.st.done)
 	}
 	p.st.mu.Unlock()
-	return nil
+	var err error
+	for _, c := range p.owned {
+		err = errors.Join(err, c.Close())
+	}
+	return err
 }
 
 // Cancel cancels session id wherever it runs: on this replica at once, on

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,6 +174,7 @@ func Open(w Workspace) (*Pipeline, error) {
 		return nil, err
 	}
 	p.dir = w.Dir
+	p.owned = []io.Closer{sb, p.cfg.Guard}
 	p.warnings = ruleWarnings(cfg, tools)
 	return p, nil
 }
