@@ -44,7 +44,7 @@ func TestNetToolsTable(t *testing.T) {
 			if strings.HasSuffix(opt, "*") {
 				continue
 			}
-			s := netToolSpecs[name]
+			s := netToolSpecs[name]()
 			sp := s.longExact(opt)
 			if len(opt) == 2 {
 				sp = s.tables().short[opt[1]]

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The reader of the netTools table (hosts_tools.go): it finds the
@@ -113,14 +114,16 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 // the tools are run as: every option a row names (those that take a
 // value, those that move the tool, its harmless flags) is a spec row, read
 // by the one scanner. What each option does to where the tool connects is
-// the row's opts.
+// the row's opts. Each is made on its first use, as the specs' tables
+// are: a hook process judges a few commands.
 var netToolSpecs = netToolSpecsOf(netTools)
 
-// netToolSpecsOf compiles a spec for each tool of tools.
-func netToolSpecsOf(tools map[string]*netTool) map[string]*spec {
-	m := make(map[string]*spec, len(tools))
+// netToolSpecsOf returns, for each tool of tools, its spec, compiled on
+// the first call; safe for concurrent use.
+func netToolSpecsOf(tools map[string]*netTool) map[string]func() *spec {
+	m := make(map[string]func() *spec, len(tools))
 	for name, t := range tools {
-		m[name] = t.toSpec(name)
+		m[name] = sync.OnceValue(func() *spec { return t.toSpec(name) })
 	}
 	return m
 }
@@ -229,7 +232,7 @@ func (m *cmdCall) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	if printsOnly(v) {
 		return
 	}
-	r, ops := m.readLine(t, netToolSpecs[name], v)
+	r, ops := m.readLine(t, netToolSpecs[name](), v)
 	sub, rest, ok := t.sub(v, ops)
 	if _, star := t.subs["*"]; !ok && star && r.named() && (len(ops) == 0 || !t.local[v.vals[ops[0]]]) {
 		ok = true // aria2c -i FILE, redis-cli -u URL: options name where it goes

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // RedactSecrets returns s with the values that look like secrets masked:
@@ -51,7 +52,7 @@ func RedactSecrets(s string) string {
 			if r.window >= 0 {
 				end = min(len(s), i+cmp.Or(r.window, secretWindow))
 			}
-			m := r.re.FindStringSubmatchIndex(s[i:end])
+			m := r.re().FindStringSubmatchIndex(s[i:end])
 			if m == nil {
 				continue
 			}
@@ -99,12 +100,21 @@ var secretNameHints = []string{"password", "passwd", "secret", "token", "api_key
 // In re, group 1 is kept before the mask, group 2 is masked and group 3,
 // when there is one, is kept after it (a closing quote, a PEM block's end
 // line). window bounds the match (0: secretWindow; -1: the rest of the
-// text).
+// text). re is compiled on the row's first use: a process that redacts
+// nothing (a hook call that allows) compiles none.
 type secretRow struct {
 	name   string
 	hints  []string
 	window int
-	re     *regexp.Regexp
+	re     func() *regexp.Regexp
+}
+
+// lazyRE is the expression expr, compiled on the first call; safe for
+// concurrent use. It panics on a malformed expression, as
+// regexp.MustCompile does: the rows are the package's own, and the tests
+// use every one.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // secretRows is the table RedactSecrets reads: at each position the
@@ -112,23 +122,23 @@ type secretRow struct {
 // masks; a match of an earlier mask leaves it. The cases of secrets_test.go are the
 // examples each row must mask, and those it must leave alone.
 var secretRows = []secretRow{
-	{"PEM private key", []string{"-----begin "}, -1, regexp.MustCompile(`^(-----BEGIN [A-Z ]*PRIVATE KEY-----)((?s:.*?))(-----END [A-Z ]*PRIVATE KEY-----|$)`)},
-	{"name, JSON-escaped double quotes", secretNameHints, 0, regexp.MustCompile(`^(` + secretName + `(?:\\")?\s*[=:]\s*\\")((?:[^"\\]|\\[^"])+)(\\")`)},
-	{"name, double quotes", secretNameHints, 0, regexp.MustCompile(`^(` + secretName + `"?\s*[=:]\s*")((?:[^"\\]|\\.)+)(")`)},
-	{"name, single quotes", secretNameHints, 0, regexp.MustCompile(`^(` + secretName + `'?\s*[=:]\s*')([^']+)(')`)},
-	{"name, bare value", secretNameHints, 0, regexp.MustCompile(`^(` + secretName + `'?\s*[=:]\s*)([^\s"'\\,;&|(){}\[\]<>*][^\s"'\\,;&|(){}\[\]<>]*)`)},
-	{"flag, value after a space", []string{"--"}, 0, regexp.MustCompile(`^(--(?i:[a-z0-9_-]*)` + secretName + `\s+)([^\s"'\\*-][^\s"'\\]*)`)},
-	{"authorization header", []string{"authorization"}, 0, regexp.MustCompile(`^((?i:authorization)(?:\\?"|')?\s*[:=]\s*(?:\\?"|')?(?i:bearer|basic|token|digest)\s+)([^\s"'\\*][^\s"'\\]*)`)},
-	{"authorization header, no scheme", []string{"authorization"}, 0, regexp.MustCompile(`^((?i:authorization)(?:\\?"|')?\s*[:=]\s*(?:\\?"|')?)([A-Za-z0-9._~+/=-]{16,})`)},
-	{"bearer token", []string{"bearer"}, 0, regexp.MustCompile(`^((?i:bearer)\s+)([A-Za-z0-9._~+/=-]{8,})`)},
-	{"URL user information", []string{"://"}, 0, regexp.MustCompile(`^(://[^/\s:@"'\\]+:)([^/\s@"'\\*][^/\s@"'\\]*)(@)`)},
-	{"curl -u user:password", []string{"-u", "--user"}, 0, regexp.MustCompile(`^((?:-u|--user)\s+[^\s:"'\\]+:)([^\s"'\\*][^\s"'\\]*)`)},
-	{"AWS access key id", []string{"akia", "asia"}, 0, regexp.MustCompile(`^(AKIA|ASIA)([0-9A-Z]{16})\b`)},
-	{"GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, 0, regexp.MustCompile(`^(gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})`)},
-	{"Slack token", []string{"xox"}, 0, regexp.MustCompile(`^(xox[abposr]-)([A-Za-z0-9-]{10,})`)},
-	{"sk- style API key", []string{"sk-"}, 0, regexp.MustCompile(`^(sk-(?:proj-|ant-)?)([A-Za-z0-9_-]{20,})`)},
-	{"Google API key", []string{"aiza"}, 0, regexp.MustCompile(`^(AIza)([0-9A-Za-z_-]{35})`)},
-	{"JSON web token", []string{"eyj"}, 0, regexp.MustCompile(`^(eyJ)([A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)},
+	{"PEM private key", []string{"-----begin "}, -1, lazyRE(`^(-----BEGIN [A-Z ]*PRIVATE KEY-----)((?s:.*?))(-----END [A-Z ]*PRIVATE KEY-----|$)`)},
+	{"name, JSON-escaped double quotes", secretNameHints, 0, lazyRE(`^(` + secretName + `(?:\\")?\s*[=:]\s*\\")((?:[^"\\]|\\[^"])+)(\\")`)},
+	{"name, double quotes", secretNameHints, 0, lazyRE(`^(` + secretName + `"?\s*[=:]\s*")((?:[^"\\]|\\.)+)(")`)},
+	{"name, single quotes", secretNameHints, 0, lazyRE(`^(` + secretName + `'?\s*[=:]\s*')([^']+)(')`)},
+	{"name, bare value", secretNameHints, 0, lazyRE(`^(` + secretName + `'?\s*[=:]\s*)([^\s"'\\,;&|(){}\[\]<>*][^\s"'\\,;&|(){}\[\]<>]*)`)},
+	{"flag, value after a space", []string{"--"}, 0, lazyRE(`^(--(?i:[a-z0-9_-]*)` + secretName + `\s+)([^\s"'\\*-][^\s"'\\]*)`)},
+	{"authorization header", []string{"authorization"}, 0, lazyRE(`^((?i:authorization)(?:\\?"|')?\s*[:=]\s*(?:\\?"|')?(?i:bearer|basic|token|digest)\s+)([^\s"'\\*][^\s"'\\]*)`)},
+	{"authorization header, no scheme", []string{"authorization"}, 0, lazyRE(`^((?i:authorization)(?:\\?"|')?\s*[:=]\s*(?:\\?"|')?)([A-Za-z0-9._~+/=-]{16,})`)},
+	{"bearer token", []string{"bearer"}, 0, lazyRE(`^((?i:bearer)\s+)([A-Za-z0-9._~+/=-]{8,})`)},
+	{"URL user information", []string{"://"}, 0, lazyRE(`^(://[^/\s:@"'\\]+:)([^/\s@"'\\*][^/\s@"'\\]*)(@)`)},
+	{"curl -u user:password", []string{"-u", "--user"}, 0, lazyRE(`^((?:-u|--user)\s+[^\s:"'\\]+:)([^\s"'\\*][^\s"'\\]*)`)},
+	{"AWS access key id", []string{"akia", "asia"}, 0, lazyRE(`^(AKIA|ASIA)([0-9A-Z]{16})\b`)},
+	{"GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, 0, lazyRE(`^(gh[pousr]_|github_pat_)([A-Za-z0-9_]{20,})`)},
+	{"Slack token", []string{"xox"}, 0, lazyRE(`^(xox[abposr]-)([A-Za-z0-9-]{10,})`)},
+	{"sk- style API key", []string{"sk-"}, 0, lazyRE(`^(sk-(?:proj-|ant-)?)([A-Za-z0-9_-]{20,})`)},
+	{"Google API key", []string{"aiza"}, 0, lazyRE(`^(AIza)([0-9A-Za-z_-]{35})`)},
+	{"JSON web token", []string{"eyj"}, 0, lazyRE(`^(eyJ)([A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})`)},
 }
 
 // secretHint is one hint of one row.

@@ -1088,12 +1088,14 @@ func (p *confineLaunchPipes) finish(launcher string, killed bool, exitCode int) 
 // CanConfine reports whether r's commands would run confined by the
 // kernel as r.Confinement asks, and when not, why: the program must call
 // [ConfineMain] (or name a Launcher), and the kernel must offer Landlock,
-// at ABI 4 or later when the network is off. It starts nothing.
+// at ABI 4 or later when the network is off. Where the namespaces are
+// needed and [Shell.Namespaces] is nil, it starts the namespace probe
+// ([ProbeNamespaces]); it starts nothing else.
 func (r *Shell) CanConfine() (bool, string) {
 	if r == nil {
 		r = &Shell{}
 	}
-	c := runConfig{confine: r.Confinement, probe: r.probe, nsProbe: r.nsProbe}
+	c := runConfig{confine: r.Confinement, probe: r.probe, nsProbe: r.namespaces()}
 	if len(r.Confinement.Roots) == 0 && r.Dir != "" {
 		c.roots = []string{r.Dir}
 	}

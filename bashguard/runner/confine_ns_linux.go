@@ -60,6 +60,13 @@ func DefaultConfineHidden() []string {
 	}
 }
 
+// ProbeNamespaces reports whether the kernel gives this user the user,
+// PID and mount namespaces the confinement launcher starts (and a network
+// namespace with newNet): "" when it does, else why not. It starts
+// /bin/true in them, a process of a few milliseconds; see
+// [Shell.Namespaces] to keep the answer.
+func ProbeNamespaces(newNet bool) string { return confineNSProbe(newNet) }
+
 // confineNSProbe starts /bin/true in the namespaces the second stage gets
 // (a network namespace too with newNet), and says why it could not, or ""
 // when it could.

@@ -12,5 +12,11 @@ func (r *Shell) CanConfine() (bool, string) {
 	return false, "kernel confinement (Landlock) exists on Linux only"
 }
 
+// ProbeNamespaces reports that the launcher's namespaces are not given:
+// the launcher exists on Linux only.
+func ProbeNamespaces(newNet bool) string {
+	return "kernel confinement (Landlock) exists on Linux only"
+}
+
 // confineFacts is empty: there is nothing to keep between runs.
 type confineFacts struct{}

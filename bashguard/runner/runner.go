@@ -276,6 +276,16 @@ type Shell struct {
 	// caller bounds the run with its context). Every other guarantee
 	// holds.
 	Stream *Stream
+	// Namespaces, when not nil, answers in place of the namespace probe
+	// whether the kernel gives this user the user, PID and mount
+	// namespaces the launcher starts (and a network namespace of its own
+	// with newNet): "" when it does, else why not. [ProbeNamespaces] is
+	// the probe itself, which starts a process; a program that makes one
+	// decision a process (toolgate check) keeps the probe's answer for a
+	// session and hands it here. A kept answer that no longer holds fails
+	// closed: the launcher, which needs the namespaces, refuses to run
+	// the command.
+	Namespaces func(newNet bool) string
 
 	// probe, when not nil, replaces the kernel's Landlock probe (tests).
 	probe func() confineSupport
@@ -290,6 +300,15 @@ type Shell struct {
 	// Shell shares them; they hold what they were computed for, and are
 	// computed again for another configuration.
 	facts unsafe.Pointer
+}
+
+// namespaces is the namespace probe's replacement: the tests', else
+// Namespaces, else nil (the probe, cached in the facts).
+func (r *Shell) namespaces() func(newNet bool) string {
+	if r.nsProbe != nil {
+		return r.nsProbe
+	}
+	return r.Namespaces
 }
 
 // confineFacts returns the facts r keeps between runs.
@@ -417,7 +436,7 @@ func (r *Shell) config() (runConfig, error) {
 		confine:    r.Confinement,
 		checker:    r.Checker,
 		probe:      r.probe,
-		nsProbe:    r.nsProbe,
+		nsProbe:    r.namespaces(),
 		noStage:    r.noStage,
 		facts:      r.confineFacts(),
 	}

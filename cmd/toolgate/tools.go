@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/tool"
@@ -31,6 +32,13 @@ func registryFor(name string) (*tool.Registry, error) {
 	return tool.ClaudeCodeTools(), nil
 }
 
+// claudeCodeToolNames are the names of Claude Code's tools, as
+// tool.ClaudeCodeTools describes them: read once, since the lint and the
+// settings' warnings ask for each rule, and a registry is built anew at
+// every call of ClaudeCodeTools. The list is constant; the caller must
+// not change it.
+var claudeCodeToolNames = sync.OnceValue(func() []string { return tool.ClaudeCodeTools().Names() })
+
 // knownTool reports whether lint should accept a rule's tool name: one of
 // the tools toolgate describes, an MCP name or server prefix, or a name
 // pattern matching one of them.
@@ -38,11 +46,7 @@ func knownTool(name string) bool {
 	if name == "*" || strings.HasPrefix(name, "mcp__") {
 		return true
 	}
-	reg, err := registryFor("")
-	if err != nil {
-		return false
-	}
-	for _, n := range reg.Names() {
+	for _, n := range claudeCodeToolNames() {
 		if (permission.Rule{Tool: name}).CoversTool(n) {
 			return true
 		}
@@ -60,11 +64,7 @@ func neverMatches(text string) string {
 	if err != nil || strings.Contains(r.Tool, "*") {
 		return ""
 	}
-	reg, err := registryFor("")
-	if err != nil {
-		return ""
-	}
-	names := reg.Names()
+	names := claudeCodeToolNames()
 	if !slices.Contains(names, r.Tool) && !strings.HasPrefix(r.Tool, "mcp__") {
 		for _, n := range names {
 			if strings.EqualFold(n, r.Tool) {

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolgate/toolgate/bashguard/runner"
+	"github.com/toolgate/toolgate/internal/safefile"
+)
+
+// The namespace probe, kept for a session. Whether the kernel gives the
+// user the launcher's namespaces is asked by starting /bin/true in them,
+// a few milliseconds: more than the rest of a hook call. The answer is
+// kept beside the session's hook snapshot (pruned with it), for the boot
+// and the user it was given to, so that a session asks once. A kept
+// answer that no longer holds fails closed either way: a "no" keeps
+// asking the person, a "yes" leaves it to the launcher, which refuses to
+// run a command it cannot confine.
+
+// maxKeptBytes bounds the kept answers' file.
+const maxKeptBytes = 16 << 10
+
+// keptNS is the file of the kept answers.
+type keptNS struct {
+	// Boot and UID are what the answers were given for: the kernel's
+	// boot_id and the user.
+	Boot string `json:"boot"`
+	UID  int    `json:"uid"`
+	// Why holds the probe's answer by "net" (a network namespace too) and
+	// "nonet": "" when the kernel gave the namespaces.
+	Why map[string]string `json:"why"`
+}
+
+// nsKeptPath is the file of a session's kept answers, "" without a state
+// directory or a session.
+func nsKeptPath(stateDir, session string) string {
+	if stateDir == "" || session == "" {
+		return ""
+	}
+	return strings.TrimSuffix(snapshotPath(stateDir, session), ".json") + ".ns"
+}
+
+// keptNamespaces is runner.Shell.Namespaces for the session's file at
+// path: the kept answer when there is one for this boot and user, else
+// the probe's, then kept. Nil without a path: the runner probes.
+func keptNamespaces(path string) func(newNet bool) string {
+	if path == "" {
+		return nil
+	}
+	return func(newNet bool) string {
+		key := "nonet"
+		if newNet {
+			key = "net"
+		}
+		boot := bootID()
+		k := keptNS{Boot: boot, UID: os.Getuid()}
+		if data, err := safefile.Read(path, maxKeptBytes); err == nil {
+			var f keptNS
+			if json.Unmarshal(data, &f) == nil && f.Boot == k.Boot && f.UID == k.UID && boot != "" {
+				if why, ok := f.Why[key]; ok {
+					return why
+				}
+				k.Why = f.Why
+			}
+		}
+		why := runner.ProbeNamespaces(newNet)
+		if boot == "" {
+			return why // nothing to key the answer on
+		}
+		if k.Why == nil {
+			k.Why = map[string]string{}
+		}
+		k.Why[key] = why
+		_ = writeKept(path, k) // unkept, the next call probes again
+		return why
+	}
+}
+
+// bootID is the kernel's identifier of this boot, "" where it has none.
+func bootID() string {
+	b, err := safefile.Read("/proc/sys/kernel/random/boot_id", 64)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// writeKept replaces the file at path with k, whole.
+func writeKept(path string, k keptNS) error {
+	data, err := json.Marshal(k)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".ns-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
