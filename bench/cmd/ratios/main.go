@@ -198,6 +198,13 @@ func main() {
 		fmt.Print(b.String())
 	}
 
+	hook := hookRows(res)
+	if len(hook) > 0 {
+		var b strings.Builder
+		hookTable(&b, hook)
+		fmt.Print(b.String())
+	}
+
 	fmt.Println()
 	fmt.Println("Targets")
 	fmt.Println()
@@ -230,6 +237,7 @@ func main() {
 		low := lowestRow(gem)
 		check(low.ratio >= 5, "Gemini CLI, every command: the lowest, %q, toolgate %.1f× faster (target 5×)", low.Command.Command, low.ratio)
 	}
+	hookTargets(hook, check)
 	if missed > 0 {
 		os.Exit(1)
 	}

@@ -90,6 +90,7 @@ func writeReadme(path string, res, pkg map[string]*samples, gem []geminiRow) err
 		fmt.Fprintf(&b, "\nLowest single command: `%s` (%s), %.1f×; %d of %d commands at least 5×.\n",
 			low.Command.Command, low.Class, low.ratio, countAtLeast(gem, 5), len(gem))
 	}
+	hookTable(&b, hookRows(res))
 	if pkg != nil {
 		b.WriteString("\nThe packages' own benchmarks measure each layer against its baseline, the two sides alternating in one\n")
 		b.WriteString("loop so that both see the same load (`go test -run '^$' -bench <name> -benchmem -count=N ./<package>`):\n\n")

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The hook as a process (BenchmarkHookProcess): toolgate check against a
+// static Go hello-world, alternating in one loop, for the first call of a
+// session and a later one.
+
+// Targets of the hook process.
+const (
+	hookRatioTarget = 1.5      // check ÷ hello-world per call, at most
+	hookPeakTarget  = 8 * 1024 // peak resident set in KiB, at most
+)
+
+// hookRow is one call of BenchmarkHookProcess, from its median run.
+type hookRow struct {
+	call                 string
+	ratio, check, hello  float64 // check/hello; wall seconds
+	peakKiB              float64 // the largest of the runs
+	ratioOK, peakOK, got bool
+}
+
+// hookRows reads the calls of BenchmarkHookProcess from res.
+func hookRows(res map[string]*samples) []hookRow {
+	var rows []hookRow
+	for _, call := range []string{"first", "later"} {
+		s := res["HookProcess/call="+call]
+		if s == nil || len(s.units["check/hello"]) == 0 {
+			continue
+		}
+		r := hookRow{call: call, got: true, ratio: median(s.units["check/hello"]),
+			check: median(s.units["check-ns"]) / 1e9, hello: median(s.units["hello-ns"]) / 1e9}
+		for _, v := range s.units["peak-KiB"] {
+			r.peakKiB = max(r.peakKiB, v)
+		}
+		r.ratioOK, r.peakOK = r.ratio <= hookRatioTarget, r.peakKiB <= hookPeakTarget
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// hookTable writes the rows as README's table, with the targets met or
+// missed.
+func hookTable(b *strings.Builder, rows []hookRow) {
+	if len(rows) == 0 {
+		return
+	}
+	mark := func(ok bool) string {
+		if ok {
+			return "met"
+		}
+		return "missed"
+	}
+	b.WriteString("\n`toolgate check` as the process Claude Code starts for every tool call (a Bash `ls -la` PreToolUse in a\n")
+	b.WriteString("small git project, a throwaway home), against a static Go hello-world (`CGO_ENABLED=0`), the two\n")
+	fmt.Fprintf(b, "alternating in one loop (`BenchmarkHookProcess`; targets: at most %.1f× per call, peak RSS at most %d MiB):\n\n", hookRatioTarget, hookPeakTarget/1024)
+	b.WriteString("| call of the session | check | hello-world | check ÷ hello-world | peak RSS |\n|---|---:|---:|---:|---:|\n")
+	for _, r := range rows {
+		fmt.Fprintf(b, "| %s | %s | %s | %.1f× (%s) | %.1f MiB (%s) |\n", r.call, duration(r.check), duration(r.hello),
+			r.ratio, mark(r.ratioOK), r.peakKiB/1024, mark(r.peakOK))
+	}
+}
+
+// hookTargets checks the rows against the targets.
+func hookTargets(rows []hookRow, check func(ok bool, format string, args ...any)) {
+	for _, r := range rows {
+		check(r.ratioOK, "toolgate check, %s call of a session: %.1f× a static hello-world process (target at most %.1f×)", r.call, r.ratio, hookRatioTarget)
+		check(r.peakOK, "toolgate check, %s call of a session: peak RSS %.1f MiB (target at most %d MiB)", r.call, r.peakKiB/1024, hookPeakTarget/1024)
+	}
+}

@@ -1,0 +1,141 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The hook as a process. Claude Code starts "toolgate check" once for every
+// tool call, so its cost is a whole process: start-up, reading the
+// settings and the session's files, the decision, the answer. The yardstick
+// is the cheapest Go process there is, a static hello-world
+// (CGO_ENABLED=0), run alternating with the hook in one loop so that both
+// see the same load:
+//
+//	go test -run '^$' -bench '^BenchmarkHookProcess$' -benchtime 100x .
+//
+// reports, for the first call of a session (a new session each time: its
+// snapshot, facts and probes are made) and for a later call (the session's
+// files are there), the median of the pairs' check/hello ratios, each
+// side's median wall time and the hook's peak resident set (KiB, the
+// largest of the runs).
+
+// hookBuilds are the two programs, built once per test binary.
+type hookBuilds struct {
+	toolgate, hello string
+	err             error
+}
+
+var hookBuild = sync.OnceValue(func() hookBuilds {
+	dir, err := os.MkdirTemp("", "toolgate-bench-hook-")
+	if err != nil {
+		return hookBuilds{err: err}
+	}
+	b := hookBuilds{toolgate: filepath.Join(dir, "toolgate"), hello: filepath.Join(dir, "hello")}
+	// toolgate as go install builds it for the user.
+	build := exec.Command("go", "build", "-o", b.toolgate, "github.com/toolgate/toolgate/cmd/toolgate")
+	if out, err := build.CombinedOutput(); err != nil {
+		return hookBuilds{err: fmt.Errorf("go build toolgate: %v\n%s", err, out)}
+	}
+	src := filepath.Join(dir, "hello.go")
+	if err := os.WriteFile(src, []byte("package main\n\nfunc main() { println(\"hello\") }\n"), 0o644); err != nil {
+		return hookBuilds{err: err}
+	}
+	build = exec.Command("go", "build", "-o", b.hello, src)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		return hookBuilds{err: fmt.Errorf("go build hello: %v\n%s", err, out)}
+	}
+	return b
+})
+
+// hookRun runs the program path (with args) in dir with env and stdin,
+// and returns its wall time and peak resident set in KiB.
+func hookRun(tb testing.TB, path string, args []string, dir string, env []string, stdin []byte) (time.Duration, int64) {
+	cmd := exec.Command(path, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	require.NoError(tb, err, "%s", out.Bytes())
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss // KiB on Linux
+	}
+	return took, rss
+}
+
+func BenchmarkHookProcess(b *testing.B) {
+	built := hookBuild()
+	if built.err != nil {
+		b.Fatal(built.err)
+	}
+	tmp, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	makeProject(b, tmp)
+	dir, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
+	event := func(session string) []byte {
+		ev, err := json.Marshal(map[string]any{"session_id": session, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+			"tool_input": map[string]string{"command": "ls -la"}, "cwd": dir})
+		require.NoError(b, err)
+		return ev
+	}
+	// The answer is the one the comparison is about: an allowed command.
+	_, _ = hookRun(b, built.toolgate, []string{"check"}, dir, env, event("warm"))
+	for _, c := range []struct {
+		name  string
+		fresh bool
+	}{{"first", true}, {"later", false}} {
+		b.Run("call="+c.name, func(b *testing.B) {
+			var ratios, checks, hellos []float64
+			var peak int64
+			for i := 0; b.Loop(); i++ {
+				session := "later"
+				if c.fresh {
+					session = fmt.Sprintf("first-%d-%d", time.Now().UnixNano(), i)
+				}
+				ev := event(session)
+				h, _ := hookRun(b, built.hello, nil, dir, env, nil)
+				t, rss := hookRun(b, built.toolgate, []string{"check"}, dir, env, ev)
+				if i == 0 && !c.fresh {
+					continue // the session's files are made by its first call
+				}
+				ratios = append(ratios, float64(t)/float64(h))
+				checks, hellos = append(checks, float64(t)), append(hellos, float64(h))
+				peak = max(peak, rss)
+			}
+			if len(ratios) == 0 {
+				return
+			}
+			b.ReportMetric(medianOf(ratios), "check/hello")
+			b.ReportMetric(medianOf(checks), "check-ns")
+			b.ReportMetric(medianOf(hellos), "hello-ns")
+			b.ReportMetric(float64(peak), "peak-KiB")
+		})
+	}
+}
+
+// medianOf is the median of v.
+func medianOf(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
