@@ -23,7 +23,8 @@ type hookRow struct {
 	ratioOK, peakOK, got bool
 }
 
-// hookRows reads the calls of BenchmarkHookProcess from res.
+// hookRows reads the calls of BenchmarkHookProcess from res (benchfmt
+// reads its check-ns and hello-ns as check-sec and hello-sec).
 func hookRows(res map[string]*samples) []hookRow {
 	var rows []hookRow
 	for _, call := range []string{"first", "later"} {
@@ -32,7 +33,7 @@ func hookRows(res map[string]*samples) []hookRow {
 			continue
 		}
 		r := hookRow{call: call, got: true, ratio: median(s.units["check/hello"]),
-			check: median(s.units["check-ns"]) / 1e9, hello: median(s.units["hello-ns"]) / 1e9}
+			check: median(s.units["check-sec"]), hello: median(s.units["hello-sec"])}
 		for _, v := range s.units["peak-KiB"] {
 			r.peakKiB = max(r.peakKiB, v)
 		}
