@@ -89,25 +89,10 @@ func bootID() string {
 
 // writeKept replaces the file at path with k, whole.
 func writeKept(path string, k keptNS) error {
-	data, err := json.Marshal(k)
+	tmp, err := writeStateTemp(filepath.Dir(path), ".ns-", k)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".ns-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	defer os.Remove(tmp)
+	return os.Rename(tmp, path)
 }

@@ -238,22 +238,12 @@ func writePrefixRecord(stateDir string, rec prefixRecord, now time.Time) error {
 		return err
 	}
 	rec.Expires = now.Add(prefixRecordMaxAge).Unix()
-	b, err := json.Marshal(rec)
+	tmp, err := writeStateTemp(dir, ".rec-", rec)
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".rec-*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), filepath.Join(dir, prefixKey(rec.Session, rec.Cwd, rec.Command))); err != nil {
-		_ = os.Remove(f.Name())
+	if err := os.Rename(tmp, filepath.Join(dir, prefixKey(rec.Session, rec.Cwd, rec.Command))); err != nil {
+		_ = os.Remove(tmp)
 		return err
 	}
 	sweepPrefixRecords(dir, now)

@@ -139,26 +139,12 @@ func sessionHooks(stateDir, session, dir string, env []string, current []hooks.C
 // (both read the same files).
 func writeSnapshot(path string, s snapFile) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	data, err := json.Marshal(s)
+	tmp, err := writeStateTemp(dir, ".snap-", s)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".snap-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	pruneSnapshots(dir, path)
