@@ -4,9 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/toolgate/toolgate/internal/safefile"
 )
 
 // A facts file keeps the search for the protected and secret locations
@@ -141,16 +142,11 @@ func (s *Sandbox) saveFacts(ids *identities) {
 // loadFacts returns the search the sandbox's facts file holds, forgotten
 // (to be revalidated before use), or nil when there is none it can trust.
 func (s *Sandbox) loadFacts() *identities {
-	if s.factsFile == "" || !privateFile(s.factsFile) {
+	if s.factsFile == "" {
 		return nil
 	}
-	f, err := os.OpenFile(s.factsFile, os.O_RDONLY|oNoFollow|oNonBlock, 0)
+	b, err := safefile.ReadPrivate(s.factsFile, maxFactsBytes)
 	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxFactsBytes+1))
-	if err != nil || len(b) > maxFactsBytes {
 		return nil
 	}
 	var d factsData
@@ -166,25 +162,6 @@ func (s *Sandbox) loadFacts() *identities {
 		ids.files[fileID{x.Dev, x.Ino}] = fromFactsAnchor(x.Anchor)
 	}
 	return ids
-}
-
-// privateFile reports whether p is a regular file, not a link, that only
-// this process's user can write, in a directory only that user can
-// write.
-func privateFile(p string) bool {
-	for _, q := range []string{p, filepath.Dir(p)} {
-		fi, err := os.Lstat(q)
-		if err != nil || !ownedByMe(fi) {
-			return false
-		}
-		if q == p && !fi.Mode().IsRegular() || q != p && !fi.IsDir() {
-			return false
-		}
-		if fi.Mode().Perm()&0o022 != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // inRoots reports whether p, or where its directory resolves, lies inside

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,7 +88,7 @@ func mustNew(t *testing.T, cfg Config) *Sandbox {
 
 // A facts file is believed only where the agent could not have written
 // it: one anyone else may write, in a directory anyone else may write,
-// behind a link, damaged, or made for other roots is ignored, and the
+// behind a link, with a second name, not a plain file, damaged, or made for other roots is ignored, and the
 // roots are searched.
 func TestFactsFileUntrustedIsIgnored(t *testing.T) {
 	for _, c := range []struct {
@@ -99,6 +100,13 @@ func TestFactsFileUntrustedIsIgnored(t *testing.T) {
 		{"a link", func(t *testing.T, f string, _ *Config) {
 			require.NoError(t, os.Rename(f, f+".real"))
 			require.NoError(t, os.Symlink(f+".real", f))
+		}},
+		{"a second hard link", func(t *testing.T, f string, _ *Config) {
+			require.NoError(t, os.Link(f, filepath.Join(t.TempDir(), "second-name")))
+		}},
+		{"a FIFO", func(t *testing.T, f string, _ *Config) {
+			require.NoError(t, os.Remove(f))
+			require.NoError(t, syscall.Mkfifo(f, 0o600))
 		}},
 		{"damaged", func(t *testing.T, f string, _ *Config) {
 			require.NoError(t, os.WriteFile(f, []byte(`{"version":1,`), 0o600))

@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/safefile"
 	"golang.org/x/sys/unix"
 )
 
@@ -150,34 +150,13 @@ func confineWalkPlace(c runConfig, path string) string {
 	return ""
 }
 
-// confinePrivate reports whether st is the user's and writable by no one
-// else.
-func confinePrivate(st *unix.Stat_t) bool {
-	return st.Uid == uint32(os.Geteuid()) && st.Mode&0o022 == 0
-}
-
 // confineWalkRead reads the record in path when its place can be
 // trusted, with the names that follow it.
 func confineWalkRead(c runConfig, path string) (*confineWalkRecord, []byte, bool) {
 	if confineWalkPlace(c, path) != "" {
 		return nil, nil, false
 	}
-	var dst unix.Stat_t
-	if unix.Lstat(filepath.Dir(path), &dst) != nil || dst.Mode&unix.S_IFMT != unix.S_IFDIR || !confinePrivate(&dst) {
-		return nil, nil, false
-	}
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, nil, false
-	}
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	var st unix.Stat_t
-	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Nlink != 1 || !confinePrivate(&st) ||
-		st.Size > confineWalkMaxBytes {
-		return nil, nil, false
-	}
-	b, err := io.ReadAll(io.LimitReader(f, confineWalkMaxBytes))
+	b, err := safefile.ReadPrivate(path, confineWalkMaxBytes)
 	if err != nil {
 		return nil, nil, false
 	}

@@ -56,7 +56,7 @@ func keptNamespaces(path string) func(newNet bool) string {
 		}
 		boot := bootID()
 		k := keptNS{Boot: boot, UID: os.Getuid()}
-		if data, err := safefile.Read(path, maxKeptBytes); err == nil {
+		if data, err := safefile.ReadPrivate(path, maxKeptBytes); err == nil {
 			var f keptNS
 			if json.Unmarshal(data, &f) == nil && f.Boot == k.Boot && f.UID == k.UID && boot != "" {
 				if why, ok := f.Why[key]; ok {

@@ -291,16 +291,9 @@ func takePrefixRecord(stateDir, session, cwd, command string, now time.Time) (pr
 		return rec, false, err
 	}
 	defer os.Remove(taken)
-	fi, err := os.Lstat(taken)
+	b, err := safefile.ReadPrivate(taken, maxPrefixRecordBytes)
 	if err != nil {
-		return rec, false, err
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); !fi.Mode().IsRegular() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
-		return rec, false, fmt.Errorf("the record %s is not a private file of the user's", name)
-	}
-	b, err := safefile.Read(taken, maxPrefixRecordBytes)
-	if err != nil {
-		return rec, false, err
+		return rec, false, fmt.Errorf("the record %s is not a private file of the user's: %w", name, err)
 	}
 	if err := json.Unmarshal(b, &rec); err != nil {
 		return rec, false, fmt.Errorf("the record %s: %v", name, err)

@@ -88,7 +88,7 @@ func sessionHooks(stateDir, session, dir string, env []string, current []hooks.C
 		return current, false, "no state directory: hooks are read from the settings on every call", nil
 	}
 	path := snapshotPath(stateDir, session)
-	data, err := safefile.Read(path, maxSnapshotBytes)
+	data, err := safefile.ReadPrivate(path, maxSnapshotBytes)
 	switch {
 	case err == nil:
 		var s snapFile
@@ -113,7 +113,11 @@ func sessionHooks(stateDir, session, dir string, env []string, current []hooks.C
 		}
 		return out, true, "", nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, false, "", fmt.Errorf("cannot read the session's hook snapshot %s: %v", path, errors.Unwrap(err))
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is named already
+		}
+		return nil, false, "", fmt.Errorf("cannot read the session's hook snapshot %s: %v", path, err)
 	}
 	s := snapFile{Session: session, Hooks: []snapHook{}}
 	for _, c := range current {

@@ -63,6 +63,20 @@ func TestHooksAreReadOncePerSession(t *testing.T) {
 	b = decide("session-b")
 	assert.Equal(t, "deny", b.PermissionDecision)
 	assert.Contains(t, b.PermissionDecisionReason, "the session's hook snapshot "+snapshotPath(state, "session-b")+" is damaged")
+	// A snapshot someone else could have placed is refused, not run: a
+	// second name for it (a link planted from a place others write), or
+	// one others may write.
+	snap := snapshotPath(state, "session-c")
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, "planted.json"), []byte(`{"session":"session-c","hooks":[]}`), 0o600))
+	require.NoError(t, os.Link(filepath.Join(tmp, "planted.json"), snap))
+	c := decide("session-c")
+	assert.Equal(t, "deny", c.PermissionDecision)
+	assert.Contains(t, c.PermissionDecisionReason, "cannot read the session's hook snapshot "+snap+": not private to this user: it has 2 links")
+	require.NoError(t, os.Remove(filepath.Join(tmp, "planted.json")))
+	require.NoError(t, os.Chmod(snap, 0o666))
+	c = decide("session-c")
+	assert.Equal(t, "deny", c.PermissionDecision)
+	assert.Contains(t, c.PermissionDecisionReason, "not private to this user: others may write the file (-rw-rw-rw-)")
 	// The session id names no path: it is hashed.
 	assert.Equal(t, filepath.Join(state, "sessions"), filepath.Dir(snapshotPath(state, "../../x")))
 }

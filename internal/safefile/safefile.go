@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 )
 
 // ErrNotRegular is returned for a path that names a FIFO, a device, a
@@ -16,6 +18,10 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // ErrTooLarge is returned for a file larger than the bound.
 var ErrTooLarge = errors.New("file too large")
+
+// ErrNotPrivate is returned by ReadPrivate for a file, or a directory
+// holding it, that another user could have written or replaced.
+var ErrNotPrivate = errors.New("not private to this user")
 
 // Read returns the content of the regular file at path, at most max bytes.
 // Links are followed, but what they lead to must be a regular file: the
@@ -37,6 +43,45 @@ func Read(path string, max int64) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))
 	}
+	return readBounded(f, fi, max)
+}
+
+// ReadPrivate returns the content of the file at path, at most max bytes,
+// when only this process's user could have written it: a state file the
+// process wrote itself and trusts on that ground. The directory that
+// holds it must be a directory, not a link, owned by the effective user
+// and writable by no one else; the file itself is opened without
+// following a link and without blocking, and its open descriptor must
+// be a regular file with one link (no second name elsewhere through which
+// another party placed it), owned by the effective user and writable by
+// no one else. A file that fails one of these is ErrNotPrivate (or
+// ErrNotRegular, or an error wrapping syscall.ELOOP for a link); on a
+// system without owners and modes every file is ErrNotPrivate.
+func ReadPrivate(path string, max int64) ([]byte, error) {
+	if err := privateDir(filepath.Dir(path)); err != nil {
+		return nil, err
+	}
+	f, err := openPrivate(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))
+	}
+	if err := privateFile(fi); err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return readBounded(f, fi, max)
+}
+
+// readBounded reads the open regular file f, whose fstat is fi, up to max
+// bytes.
+func readBounded(f *os.File, fi fs.FileInfo, max int64) ([]byte, error) {
 	if fi.Size() > max {
 		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, fi.Size(), max)
 	}
@@ -60,6 +105,8 @@ func kind(m fs.FileMode) string {
 		return "a socket"
 	case m&fs.ModeDevice != 0:
 		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	}
 	return "not a plain file"
 }
