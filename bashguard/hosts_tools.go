@@ -165,6 +165,18 @@ const (
 	specCargo                     // a crate name, or a path
 )
 
+// prefixHost is a prefix of a package operand and the host it names.
+type prefixHost struct{ prefix, host string }
+
+// specPrefixes are, by how a tool reads its package operands, the
+// prefixes that name the host a package is fetched from (npm help
+// package-spec; deno's npm: and jsr: specifiers), tried in order after
+// a URL.
+var specPrefixes = map[specKind][]prefixHost{
+	specNpm:  {{"github:", "github.com"}, {"gitlab:", "gitlab.com"}, {"bitbucket:", "bitbucket.org"}, {"gist:", "gist.github.com"}},
+	specDeno: {{"npm:", "registry.npmjs.org"}, {"jsr:", "jsr.io"}},
+}
+
 var npmOpts = map[string]netEffect{
 	"--registry": effReplace, "--@*": effAdd, "--userconfig": effUnknown, "--globalconfig": effUnknown,
 	"--proxy": effUnknown, "--https-proxy": effUnknown, "--offline": effOffline,

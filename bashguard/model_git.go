@@ -89,9 +89,7 @@ func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int)
 	if s.ask != "" {
 		c.addf(permission.Ask, RuleUnlisted, s.name+" ", s.ask, "", true)
 	}
-	if s.check != nil {
-		s.check(m, c, s, v, &f)
-	}
+	m.specCheck(c, s, v, from, &f)
 	if s.scans {
 		if top, why := m.repoTop(); top != "" && why == "" {
 			m.probePath(c, top, 0, cmd)

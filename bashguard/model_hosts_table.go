@@ -597,15 +597,9 @@ func (m *cmdCall) specHost(c *verdictAcc, t *netTool, v *argv, i int) {
 		m.npmSpecHost(c, w)
 	case strings.Contains(w, "://"):
 		m.literalURLHost(c, w[schemeStart(w):], false)
+	case m.prefixHost(c, t.spec, w):
 	case t.spec == specDeno:
-		switch {
-		case strings.HasPrefix(w, "npm:"):
-			m.judgeHost(c, "registry.npmjs.org")
-		case strings.HasPrefix(w, "jsr:"):
-			m.judgeHost(c, "jsr.io")
-		default:
-			m.unknownHost(c, "the modules "+w+" imports, which are not read here")
-		}
+		m.unknownHost(c, "the modules "+w+" imports, which are not read here")
 	case t.spec == specImage:
 		m.imageHost(c, "", false, v, i)
 	case t.spec == specURL:
@@ -616,21 +610,28 @@ func (m *cmdCall) specHost(c *verdictAcc, t *netTool, v *argv, i int) {
 	// Otherwise a name from the registry, judged already.
 }
 
+// prefixHost judges the host a package operand w of the kind k names by
+// its prefix (specPrefixes), and reports whether one did.
+func (m *cmdCall) prefixHost(c *verdictAcc, k specKind, w string) bool {
+	for _, p := range specPrefixes[k] {
+		if strings.HasPrefix(w, p.prefix) {
+			m.judgeHost(c, p.host)
+			return true
+		}
+	}
+	return false
+}
+
 // npmSpecHost judges an npm package spec (npm help package-spec).
 func (m *cmdCall) npmSpecHost(c *verdictAcc, w string) {
+	local := strings.HasPrefix(w, ".") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~")
 	switch {
 	case strings.Contains(w, "://"):
 		m.literalURLHost(c, w[schemeStart(w):], false)
-	case strings.HasPrefix(w, "github:") || !strings.HasPrefix(w, "@") && strings.Count(w, "/") == 1 &&
-		!strings.HasPrefix(w, ".") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && !strings.Contains(w, ":"):
-		m.judgeHost(c, "github.com")
-	case strings.HasPrefix(w, "gitlab:"):
-		m.judgeHost(c, "gitlab.com")
-	case strings.HasPrefix(w, "bitbucket:"):
-		m.judgeHost(c, "bitbucket.org")
-	case strings.HasPrefix(w, "gist:"):
-		m.judgeHost(c, "gist.github.com")
-	case strings.HasPrefix(w, "file:") || strings.HasPrefix(w, ".") || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~"):
+	case m.prefixHost(c, specNpm, w):
+	case !strings.HasPrefix(w, "@") && strings.Count(w, "/") == 1 && !local && !strings.Contains(w, ":"):
+		m.judgeHost(c, "github.com") // OWNER/REPO
+	case strings.HasPrefix(w, "file:") || local:
 		m.unknownHost(c, "the hosts the package "+w+" names for its dependencies, which are not read here")
 	default:
 		if h, ok := scpHost(strings.TrimPrefix(w, "git+ssh:")); ok && strings.Contains(w, "@") && !strings.HasPrefix(w, "@") {

@@ -1,7 +1,6 @@
 package bashguard
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -16,32 +15,14 @@ func opsAsk(c *verdictAcc, s *spec, why string) {
 	c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+why, ")", true)
 }
 
-// oneAction asks for a dpkg line without exactly one of its
-// query actions: dpkg without an action, or with two, is not a query.
-func oneAction(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	n := 0
-	for _, e := range f.seen {
-		if e.opt != nil && e.opt.kind == kFlag && e.spell != "--no-pager" {
-			n++
-		}
-	}
-	if n != 1 && !f.hasKind(kVersion) {
-		opsAsk(c, s, "without exactly one of its query actions")
-	}
-}
-
-// tarArchive asks for a tar line that does not list (-t) the
-// archive -f names, or names one with a colon before any slash: GNU tar
-// reaches HOST:FILE through rsh, unless --force-local says otherwise.
-func tarArchive(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+// tarRemote asks for a tar line whose archive (-f) has a colon before
+// any slash: GNU tar reaches HOST:FILE through rsh, unless --force-local
+// says otherwise. A line without -t and -f fails tar's query rows first.
+func tarRemote(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if f.hasKind(kVersion) {
 		return
 	}
 	file := f.option("-f", "--file")
-	if !f.has("-t", "--list") || file == nil {
-		opsAsk(c, s, "without -t and -f ARCHIVE does not list an archive")
-		return
-	}
 	if host, _, remote := strings.Cut(file.val, ":"); remote && !strings.Contains(host, "/") && !f.has("--force-local") {
 		opsAsk(c, s, "-f "+file.val+" names an archive on another host, reached with rsh")
 	}
@@ -59,41 +40,6 @@ func unzipArchive(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if len(f.ops) > 0 {
 		m.readPath(c, v.vals[f.ops[0]], v.flags[f.ops[0]], "unzip")
 		f.handle(f.ops[0])
-	}
-}
-
-// lsofNumeric asks for an lsof line without -n: lsof looks the
-// addresses of network files up in the DNS.
-func lsofNumeric(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if !f.has("-n") && !f.hasKind(kVersion) {
-		opsAsk(c, s, "without -n looks network addresses up in the DNS")
-	}
-}
-
-// netstatNumeric asks for a netstat line that would look
-// addresses up in the DNS: without -n or --numeric-hosts, for the
-// listings of sockets and routes.
-func netstatNumeric(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if !f.has("-n", "--numeric-hosts") && !f.hasKind(kVersion) && !f.has("-i", "-s", "-g") {
-		opsAsk(c, s, "without -n looks addresses up in the DNS")
-	}
-}
-
-// ipShow gives to the class an ip object's line whose command is not a
-// listing: ip OBJECT alone lists, and so do show, list, lst and ls,
-// spelt whole (ip reads a prefix as the first command it names: "a" is
-// add).
-func ipShow(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if len(f.ops) > 0 && !slices.Contains(ipListings, v.vals[f.ops[0]]) {
-		f.toClass = true
-	}
-}
-
-// ifconfigShow asks for an ifconfig with more than an
-// interface's name: ifconfig NAME ADDRESS, NAME up, ... configure it.
-func ifconfigShow(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if len(f.ops) > 1 || len(f.ops) == 1 && strings.HasPrefix(v.vals[f.ops[0]], "-") {
-		opsAsk(c, s, strings.Join(v.vals[1:], " ")+" configures an interface")
 	}
 }
 

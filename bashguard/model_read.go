@@ -15,11 +15,9 @@ func (m *cmdCall) reader(c *verdictAcc, name string, s *spec, v *argv) {
 	f := m.judgeSpec(c, name, s, v, 1)
 	tree := readerTree(s, &f)
 	patDone := f.has(s.patternBy...)
-	if s.check != nil {
-		// What the reader does with its operands beyond reading them
-		// (jq's program, date's, uniq IN OUT, a checksum list).
-		s.check(m, c, s, v, &f)
-	}
+	// What the reader does with its operands beyond reading them
+	// (jq's program, date's, uniq IN OUT, a checksum list).
+	m.specCheck(c, s, v, 1, &f)
 	if s.operands == kWord {
 		c.allow(RuleSafe, "on the safe list")
 		return

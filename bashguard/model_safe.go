@@ -91,9 +91,7 @@ func (m *cmdCall) safeSpec(c *verdictAcc, name string, s *spec, v *argv) {
 		return
 	}
 	f := m.judgeSpec(c, name, s, v, 1)
-	if s.check != nil {
-		s.check(m, c, s, v, &f)
-	}
+	m.specCheck(c, s, v, 1, &f)
 }
 
 // whichPaths judges which's operands that name a path (hold a "/"):

@@ -1,7 +1,6 @@
 package bashguard
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -112,18 +111,16 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 	if unread != "" {
 		return sysUnread(c, s, top, unread)
 	}
-	if s.check != nil {
-		s.check(m, c, s, v, &f)
-	}
+	m.specCheck(c, s, v, from, &f)
 	if f.toClass {
 		return sysUnread(c, s, top, s.name+" "+strings.Join(v.vals[from:], " "))
 	}
-	for _, i := range f.ops {
-		switch {
-		case f.handled(i), s.operands == kWord:
-		case s.operands == kRead:
+	for k, i := range f.ops {
+		switch ok := s.operandKind(k); {
+		case f.handled(i), ok == kWord:
+		case ok == kRead:
 			m.readPath(c, v.vals[i], v.flags[i], cmd)
-		case s.operands == kProbe:
+		case ok == kProbe:
 			m.probePath(c, v.vals[i], v.flags[i], cmd)
 		default:
 			return sysUnread(c, s, top, s.name+" "+v.vals[i])
@@ -147,55 +144,6 @@ func sysUnread(c *verdictAcc, s *spec, top bool, what string) bool {
 	}
 	c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", what, ")", true)
 	return true
-}
-
-// goEnvNames asks for go env without names, or naming a variable whose
-// value may hold credentials.
-func goEnvNames(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if len(f.ops) == 0 {
-		c.add(permission.Ask, RuleUnlisted, "not on the safe list (go env without names prints every variable, GOPROXY and GOAUTH among them, which may hold credentials)", true)
-	}
-	for _, i := range f.ops {
-		if goEnvSecret[v.vals[i]] {
-			c.addf(permission.Ask, RuleUnlisted, "not on the safe list (go env ", v.vals[i], " may hold credentials)", true)
-		}
-	}
-}
-
-// goListMod asks for go list -mod other than readonly or vendor: -mod=mod
-// may update go.mod.
-func goListMod(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if e := f.option("-mod"); e != nil && e.val != "readonly" && e.val != "vendor" {
-		c.addf(permission.Ask, RuleUnlisted, "not on the safe list (go list -mod=", e.val, " may update go.mod)", true)
-	}
-}
-
-// rustcPrint gives to rustc's class a line without --print or version,
-// and asks for a --print value that is not known to print without
-// compiling.
-func rustcPrint(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if !f.has("--print") && !f.hasKind(kVersion) {
-		f.toClass = true
-		return
-	}
-	for _, e := range f.seen {
-		if e.spell == "--print" && !slices.Contains(rustcPrints, e.val) {
-			f.toClass = true
-		}
-	}
-}
-
-// pipList asks for pip list without --no-index or
-// --disable-pip-version-check, and gives to the class a --format that is
-// not columns, freeze or json.
-func pipList(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if e := f.option("--format"); e != nil && !slices.Contains([]string{"columns", "freeze", "json"}, e.val) {
-		f.toClass = true
-		return
-	}
-	if !f.has("--no-index", "--disable-pip-version-check") {
-		c.add(permission.Ask, RuleUnlisted, "pip list asks the package index over the network whether a newer pip exists (add --disable-pip-version-check)", true)
-	}
 }
 
 // hashNames gives to the class a hash with names not after -t: it adds

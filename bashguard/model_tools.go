@@ -46,9 +46,7 @@ func hostnameArgs(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // operand: one asks.
 func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 	f := m.judgeSpec(c, name, s, v, 1)
-	if s.check != nil {
-		s.check(m, c, s, v, &f)
-	}
+	m.specCheck(c, s, v, 1, &f)
 	roots := 0
 	for k, i := range f.ops {
 		if f.handled(i) {
@@ -58,11 +56,13 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 		if k == 0 && s.firstOperand == kPattern {
 			continue // fd's pattern is data
 		}
-		switch s.operands {
+		switch s.operandKind(k) {
 		case kRead:
 			m.readPath(c, v.vals[i], v.flags[i], name)
 		case kProbe:
 			m.probePath(c, v.vals[i], v.flags[i], name)
+		case kWrite:
+			m.writePath(c, v.vals[i], v.flags[i], name)
 		case kWord:
 		default:
 			c.addf(permission.Ask, ArgsRule(name), "takes no operand, and ", v.vals[i], " is not known to be harmless", false)
@@ -88,19 +88,6 @@ func treeClusters(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			c.addf(permission.Ask, ArgsRule("tree"), "tree takes the value of "+e.spell+" from the next word, not from the rest of ", e.word, "", false)
 			return
 		}
-	}
-}
-
-// xxdOperands judges xxd's operands: xxd IN OUT reads IN and writes its
-// dump to OUT. Every operand after the first is judged as written, since
-// a value the scanner attaches xxd may take from the next word.
-func xxdOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for k, i := range f.ops {
-		if k == 0 {
-			continue
-		}
-		m.writePath(c, v.vals[i], v.flags[i], "xxd")
-		f.handle(i)
 	}
 }
 

@@ -202,9 +202,7 @@ func (m *cmdCall) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 // wrapperSpec judges the wrapper name by its spec s.
 func (m *cmdCall) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x execCtx) {
 	f := m.judgeSpec(c, name, s, v, 1)
-	if s.check != nil {
-		s.check(m, c, s, v, &f) // flock's lock file, and its -c after it
-	}
+	m.specCheck(c, s, v, 1, &f) // flock's lock file, and its -c after it
 	// Its own options did something (time -o writes); a redirection of
 	// the whole command, judged before them, is not one of them.
 	acts := c.decided && (c.dec == permission.Deny || slices.ContainsFunc(c.asks, func(f Finding) bool { return f.Rule != RuleWriteRedirect }))

@@ -170,9 +170,7 @@ func rsyncRemote(p string) bool {
 func (m *cmdCall) writer(c *verdictAcc, name string, v *argv) {
 	s := writerSpecs[name]
 	f := m.judgeSpec(c, name, s, v, 1)
-	if s.check != nil {
-		s.check(m, c, s, v, &f) // rm's critical paths, shred's devices
-	}
+	m.specCheck(c, s, v, 1, &f) // rm's critical paths, shred's devices
 	ops := slices.DeleteFunc(slices.Clone(f.ops), f.handled)
 	if len(ops) == 0 && s.bareWhy == "" {
 		c.allow(RuleSafe, s.allow) // tee without a file

@@ -244,6 +244,9 @@ type spec struct {
 	// tree is what a reader reaches below its operands before its
 	// options say more (readerTree).
 	tree treeDefaults
+	// leadOps are the kinds of the first operands, by position; the
+	// operands after them are of the kind operands (xxd IN OUT).
+	leadOps []kind
 	// bareDot: without operands, the command works on the working
 	// directory (ls, du), which is judged as its operand.
 	bareDot bool
@@ -251,8 +254,13 @@ type spec struct {
 	// option of patternBy gives it (grep's pattern, jq's program).
 	firstOperand kind
 	patternBy    []string
+	// query are the conditions a line must meet to be the query the
+	// spec allows ("lsof needs -n"), read in order after the options
+	// (judgeQuery): the first the line fails decides, and the spec's
+	// check is not run.
+	query []cond
 	// check is the command's own model of its operands and output,
-	// where the kinds alone cannot say it.
+	// where the kinds and the query rows cannot say it.
 	check func(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts)
 	// content: without an option of kind kFormat or kContent, the
 	// output carries the content of files (git diff prints a patch).
@@ -312,6 +320,56 @@ type spec struct {
 	// goes on. The effect test holds the program to these places.
 	state []string
 }
+
+// cond is one condition a command line must meet to be the query its
+// spec allows: a row of the spec's query table.
+type cond struct {
+	test condTest
+	// opts are the options the test reads, by their spellings as the
+	// scanner resolves them, separated by spaces.
+	opts string
+	// values are the values or operands the test compares with.
+	values []string
+	// n is the number of operands cMaxOps allows.
+	n int
+	// why is what a line that fails the test does, after the spec's
+	// name ("without -n looks addresses up in the DNS"); "%s" stands for
+	// what failed: the option and its value ("-mod=mod"), the operand, or
+	// the command line after the name.
+	why  string
+	fail condFail
+}
+
+// condTest is what a cond tests of a command line.
+type condTest uint8
+
+const (
+	cNone     condTest = iota // no test: fails, so that a row that forgets its test fails closed
+	cNeeds                    // one of opts is given, or an option that prints the version (kVersion)
+	cLastIn                   // the value the last of opts given ends with is one of values (Go's flag and optparse keep the last)
+	cEachIn                   // every value given to opts is one of values (each --print prints)
+	cFirstIn                  // the first operand, if any, is one of values
+	cNoneIn                   // no operand is one of values; each that is fails
+	cOperands                 // the line has an operand
+	cMaxOps                   // the line has at most n operands
+	cPlainOps                 // no operand begins with "-", which the program may read as an option
+	cOneOf                    // exactly one of opts is given, once (one action a line), or an option that prints the version
+)
+
+// condFail is what a line that fails a cond gets.
+type condFail uint8
+
+const (
+	// fUnlisted: the Ask of an unlisted command, an allow rule may lift
+	// it: "not on the safe list (NAME WHY)".
+	fUnlisted condFail = iota
+	// fClass: the line is given to the command's class, as if the spec
+	// did not know it (a byClass spec: sysLeaf).
+	fClass
+	// fPlain: the Ask of an unlisted command, with why alone for its
+	// reason.
+	fPlain
+)
 
 // optTables are a spec's spellings, by how the scanner looks them up.
 type optTables struct {

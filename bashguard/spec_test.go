@@ -407,6 +407,19 @@ func TestSpecTablesBuild(t *testing.T) {
 			assert.Truef(t, len(tab.short)+len(tab.long)+len(tab.bsd) > 0, "spec %q: %d rows, no spellings", s.name, len(s.rows))
 		}
 	}
+	// The options a query row reads are spellings of its spec: a row
+	// that names one the spec does not have could never be met.
+	for s := range seen {
+		tab := s.tables()
+		for _, q := range s.query {
+			assert.NotZerof(t, q.test, "spec %q: a query row without a test", s.name)
+			for w := range strings.FieldsSeq(q.opts) {
+				known := len(w) == 2 && tab.short[w[1]] != nil ||
+					slices.ContainsFunc(tab.long, func(sp spelling) bool { return sp.text == w })
+				assert.Truef(t, known, "spec %q: a query row reads %s, which is no spelling of the spec", s.name, w)
+			}
+		}
+	}
 	t.Logf("%d specs built", len(seen))
 }
 

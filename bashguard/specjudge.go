@@ -220,3 +220,133 @@ func setVar(c *verdictAcc, e *scanned, literal bool) {
 		c.add(permission.Ask, RuleEnvAssign, e.opt.name+" assigns "+e.val+", which "+why, false)
 	}
 }
+
+// judgeQuery reads the line v (its words from from on, as judgeSpec
+// found them in f) by the query rows of s, in order: the first row the
+// line fails records its finding, and judgeQuery reports false; it
+// reports true when the line meets every row.
+func judgeQuery(c *verdictAcc, s *spec, v *argv, from int, f *specFacts) bool {
+	for i := range s.query {
+		q := &s.query[i]
+		met := true
+		q.check(v, from, f, func(what string) {
+			met = false
+			switch q.fail {
+			case fClass:
+				f.toClass = true
+			case fPlain:
+				c.add(permission.Ask, RuleUnlisted, q.why, true)
+			default:
+				c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+strings.ReplaceAll(q.why, "%s", what), ")", true)
+			}
+		})
+		if !met {
+			return false
+		}
+	}
+	return true
+}
+
+// check tests the line v (from from on, its options and operands in f)
+// by q, calling fail with what failed for each failure.
+func (q *cond) check(v *argv, from int, f *specFacts, fail func(what string)) {
+	switch q.test {
+	case cNeeds, cLastIn, cEachIn, cOneOf:
+		q.checkOptions(f, fail)
+	case cFirstIn, cNoneIn, cOperands, cMaxOps, cPlainOps:
+		q.checkOperands(v, from, f, fail)
+	default:
+		fail(strings.Join(v.vals[from:], " "))
+	}
+}
+
+// checkOptions is check for the tests of the options given.
+func (q *cond) checkOptions(f *specFacts, fail func(what string)) {
+	n, last := 0, (*scanned)(nil)
+	for i := range f.seen {
+		e := &f.seen[i]
+		if !spelt(q.opts, e.spell) {
+			continue
+		}
+		n, last = n+1, e
+		if q.test == cEachIn && !slices.Contains(q.values, e.val) {
+			fail(e.spell + "=" + e.val)
+			return
+		}
+	}
+	version := f.hasKind(kVersion)
+	switch {
+	case q.test == cNeeds && n == 0 && !version, q.test == cOneOf && n != 1 && !version:
+		fail("")
+	case q.test == cLastIn && last != nil && !slices.Contains(q.values, last.val):
+		fail(last.spell + "=" + last.val)
+	}
+}
+
+// checkOperands is check for the tests of the operands.
+func (q *cond) checkOperands(v *argv, from int, f *specFacts, fail func(what string)) {
+	line := func() string { return strings.Join(v.vals[from:], " ") }
+	switch q.test {
+	case cFirstIn:
+		if len(f.ops) > 0 && !slices.Contains(q.values, v.vals[f.ops[0]]) {
+			fail(v.vals[f.ops[0]])
+		}
+	case cNoneIn:
+		for _, i := range f.ops {
+			if slices.Contains(q.values, v.vals[i]) {
+				fail(v.vals[i])
+			}
+		}
+	case cOperands:
+		if len(f.ops) == 0 {
+			fail("")
+		}
+	case cMaxOps:
+		if len(f.ops) > q.n {
+			fail(line())
+		}
+	case cPlainOps:
+		if slices.ContainsFunc(f.ops, func(i int) bool { return strings.HasPrefix(v.vals[i], "-") }) {
+			fail(line())
+		}
+	}
+}
+
+// specCheck reads the line v (from from on, as judgeSpec found it in f)
+// by the query rows of s, and then, if it meets them, by the spec's
+// check.
+func (m *cmdCall) specCheck(c *verdictAcc, s *spec, v *argv, from int, f *specFacts) {
+	if judgeQuery(c, s, v, from, f) && s.check != nil {
+		s.check(m, c, s, v, f)
+	}
+}
+
+// operandKind is the kind of the k-th operand of a line of s.
+func (s *spec) operandKind(k int) kind {
+	if k < len(s.leadOps) {
+		return s.leadOps[k]
+	}
+	return s.operands
+}
+
+// hasSpell reports whether one of the options spelt in opts (separated
+// by spaces) was given.
+func (f *specFacts) hasSpell(opts string) bool {
+	for i := range f.seen {
+		if spelt(opts, f.seen[i].spell) {
+			return true
+		}
+	}
+	return false
+}
+
+// spelt reports whether the spelling w is one of opts, separated by
+// spaces.
+func spelt(opts, w string) bool {
+	for o := range strings.FieldsSeq(opts) {
+		if o == w {
+			return true
+		}
+	}
+	return false
+}

@@ -133,23 +133,28 @@ func opsSpecs() map[string]*spec {
 		// dpkg hands its queries to dpkg-query; one action a line, its
 		// operands package names or patterns. --admindir and --root
 		// read another database, and are not here.
-		"dpkg": {grammar: grammar{permute: true}, rows: dpkgQueryRows, operands: kWord, check: oneAction,
+		"dpkg": {grammar: grammar{permute: true}, rows: dpkgQueryRows, operands: kWord, query: dpkgQuery,
 			helpers: []string{"dpkg-query"}, allow: "dpkg prints the package database",
 			examples: []example{{"dpkg -l", "allow"}, {"dpkg -l 'bash*'", "allow"}, {"dpkg -L bash", "allow"}, {"dpkg -s bash", "allow"},
 				{"dpkg -i x.deb", "ask"}, {"dpkg bash", "ask"}, {"dpkg -l -L bash", "ask"}}},
 		"dpkg-query": {grammar: grammar{permute: true}, rows: rows(dpkgQueryRows, []optRow{{"-W --show", kFlag, ""}, {"-f= --showformat=", kWord, ""}}),
-			operands: kWord, check: oneAction, allow: "dpkg-query prints the package database",
+			operands: kWord, query: []cond{{test: cOneOf, opts: dpkgActions + " -W --show", why: "without exactly one of its query actions"}},
+			allow:    "dpkg-query prints the package database",
 			examples: []example{{"dpkg-query -W -f '${Version}' bash", "allow"}, {"dpkg-query -l bash", "allow"}, {"dpkg-query --admindir=. -l", "ask"}}},
 		// tar -t lists an archive: -f names it, read (an archive name
-		// with a colon is a remote tape, reached with rsh: tarArchive);
+		// with a colon is a remote tape, reached with rsh: tarRemote);
 		// -z, -j, -J and --zstd run the decompressor. Extracting, -I, the
 		// checkpoint actions and --to-command are not here.
-		"tar": {grammar: grammar{permute: true}, operands: kWord, check: tarArchive, allow: "tar -t lists an archive inside the allowed roots",
+		"tar": {grammar: grammar{permute: true}, operands: kWord, check: tarRemote, allow: "tar -t lists an archive inside the allowed roots",
 			helpers: []string{"gzip", "bzip2", "xz", "zstd"}, rows: []optRow{
 				{"-t --list", kFlag, ""}, {"-f= --file=", kRead, ""}, {"-z --gzip --gunzip --ungzip", kFlag, ""}, {"-j --bzip2", kFlag, ""},
 				{"-J --xz", kFlag, ""}, {"--zstd", kFlag, ""}, {"-v --verbose", kFlag, ""}, {"--full-time", kFlag, ""}, {"--numeric-owner", kFlag, ""},
 				{"--wildcards", kFlag, ""}, {"--no-wildcards", kFlag, ""}, {"--exclude=", kWord, ""}, {"--force-local", kFlag, ""},
 				{"--version", kVersion, ""}},
+			query: []cond{
+				{test: cNeeds, opts: "-t --list", why: "without -t and -f ARCHIVE does not list an archive"},
+				{test: cNeeds, opts: "-f --file", why: "without -t and -f ARCHIVE does not list an archive"},
+			},
 			examples: []example{{"tar -tzf a.tgz", "allow"}, {"tar -tf a.tar", "allow"}, {"tar --list --file=a.tar", "allow"}, {"tar -tvf a.tar a.txt", "allow"},
 				{"tar -xf a.tar", "ask"}, {"tar -tf host:a.tar", "ask"}, {"tar -t", "ask"}, {"tar -tf .env", "deny"},
 				{"tar -tf a.tar --to-command=sh", "ask"}, {"tar tf a.tar", "ask"}}},
@@ -161,25 +166,29 @@ func opsSpecs() map[string]*spec {
 			examples: []example{{"unzip -l a.zip", "allow"}, {"unzip -v", "allow"}, {"unzip a.zip", "ask"}, {"unzip -l a.zip -d /tmp", "ask"},
 				{"unzip -l .env", "deny"}}},
 		// lsof prints the open files of processes. Without -n it looks
-		// network addresses up in the DNS (lsofNumeric). Its operands are
+		// network addresses up in the DNS. Its operands are
 		// files whose users it finds, by their metadata; -r repeats without
 		// end, +D walks a tree, and are not here.
-		"lsof": {grammar: posixGrammar, operands: kProbe, check: lsofNumeric, allow: "lsof prints the open files of processes",
+		"lsof": {grammar: posixGrammar, operands: kProbe, allow: "lsof prints the open files of processes",
+			query: []cond{{test: cNeeds, opts: "-n", why: "without -n looks network addresses up in the DNS"}},
 			rows: []optRow{{"-p=", kWord, ""}, {"-i[=]", kWord, ""}, {"-n", kFlag, ""}, {"-P", kFlag, ""}, {"-t", kFlag, ""}, {"-a", kFlag, ""},
 				{"-l", kFlag, ""}, {"-w", kFlag, ""}, {"-c=", kWord, ""}, {"-u=", kWord, ""}, {"-R", kFlag, ""}, {"-U", kFlag, ""},
 				{"-s[=]", kWord, ""}, {"-F[=]", kWord, ""}, {"-d=", kWord, ""}, {"-V", kFlag, ""}, {"-v", kVersion, ""}},
 			examples: []example{{"lsof -n -p 1", "allow"}, {"lsof -nP -i :8080", "allow"}, {"lsof -p 1", "ask"}, {"lsof -i :8080", "ask"}, {"lsof -n -r 1", "ask"}}},
 		// netstat prints the host's sockets. Without -n it looks addresses
-		// up in the DNS (netstatNumeric); -c lists again without end.
-		"netstat": {grammar: grammar{permute: true}, check: netstatNumeric, allow: "netstat prints the host's sockets", rows: netstatRows,
+		// up in the DNS, except for the listings of interfaces, statistics
+		// and groups; -c lists again without end.
+		"netstat": {grammar: grammar{permute: true}, allow: "netstat prints the host's sockets", rows: netstatRows,
+			query:    []cond{{test: cNeeds, opts: "-n --numeric-hosts -i -s -g", why: "without -n looks addresses up in the DNS"}},
 			examples: []example{{"netstat -tlnp", "allow"}, {"netstat -rn", "allow"}, {"netstat -tlp", "ask"}, {"netstat -tlnc", "ask"}}},
 		"ip": {grammar: grammar{oneDash: true}, rows: ipRows, byClass: true, subs: ipSubs(),
 			examples: []example{{"ip addr show", "allow"}, {"ip a", "allow"}, {"ip -br -c addr", "allow"}, {"ip -4 route", "allow"}, {"ip link show dev lo", "allow"},
 				{"ip addr add 10.0.0.1/24 dev lo", "ask"}, {"ip route get 1.1.1.1", "ask"}, {"ip netns exec x sh", "ask"}, {"ip -b cmds.txt", "ask"},
 				{"ip -n x addr", "ask"}, {"ip monitor", "ask"}}},
 		// ifconfig alone, or with the name of an interface, prints it;
-		// more operands configure it (ifconfigShow).
-		"ifconfig": {grammar: posixGrammar, operands: kWord, check: ifconfigShow, allow: "ifconfig prints the host's interfaces",
+		// more operands configure it.
+		"ifconfig": {grammar: posixGrammar, operands: kWord, allow: "ifconfig prints the host's interfaces",
+			query:    []cond{{test: cMaxOps, n: 1, why: "%s configures an interface"}, {test: cPlainOps, why: "%s configures an interface"}},
 			rows:     []optRow{{"-a", kFlag, ""}, {"-s", kFlag, ""}, {"-v", kFlag, ""}, {"-V --version", kVersion, ""}},
 			examples: []example{{"ifconfig", "allow"}, {"ifconfig -a", "allow"}, {"ifconfig lo", "allow"}, {"ifconfig lo down", "ask"}, {"ifconfig lo 10.0.0.1", "ask"}}},
 		// systemctl's queries print the state of units (status their
@@ -261,6 +270,12 @@ var dpkgQueryRows = []optRow{
 	{"--no-pager", kFlag, ""}, {"--version", kVersion, ""},
 }
 
+// dpkgActions are the spellings of dpkgQueryRows' actions, and dpkgQuery
+// what a line of dpkg must be: one action, or the version.
+const dpkgActions = "-l --list -L --listfiles -s --status -S --search -p --print-avail --get-selections --print-architecture"
+
+var dpkgQuery = []cond{{test: cOneOf, opts: dpkgActions, why: "without exactly one of its query actions"}}
+
 // netstatRows are the options of net-tools' netstat, as its --help lists
 // them.
 var netstatRows = []optRow{
@@ -280,11 +295,15 @@ var netstatRows = []optRow{
 // object alone lists too.
 var ipListings = []string{"show", "list", "lst", "ls"}
 
+// ipQuery is what a line of an ip object must be to list it: its
+// command, if any, one of ipListings; another is given to ip's class.
+var ipQuery = []cond{{test: cFirstIn, values: ipListings, fail: fClass}}
+
 // ipSubs are ip's objects whose listings the guard allows.
 func ipSubs() map[string]*spec {
 	subs := map[string]*spec{}
 	for w, obj := range ipObjects {
-		subs[w] = &spec{grammar: grammar{oneDash: true}, operands: kWord, check: ipShow, allow: "ip " + obj + " show prints the host's network settings"}
+		subs[w] = &spec{grammar: grammar{oneDash: true}, operands: kWord, query: ipQuery, allow: "ip " + obj + " show prints the host's network settings"}
 	}
 	return subs
 }

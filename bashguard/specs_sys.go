@@ -38,8 +38,12 @@ var sysSpecs = compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
 		"version": {grammar: goSubGrammar, operands: kRead, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
 			allow: "go version prints the toolchain's version"},
 		// Named variables only: the whole list includes GOPROXY and
-		// GOAUTH, whose values may carry credentials (goEnvNames).
-		"env": {grammar: goSubGrammar, operands: kWord, check: goEnvNames, allow: "go env prints the toolchain's settings",
+		// GOAUTH, whose values may carry credentials.
+		"env": {grammar: goSubGrammar, operands: kWord, allow: "go env prints the toolchain's settings",
+			query: []cond{
+				{test: cOperands, why: "without names prints every variable, GOPROXY and GOAUTH among them, which may hold credentials"},
+				{test: cNoneIn, values: goEnvSecret, why: "%s may hold credentials"},
+			},
 			rows: []optRow{{"-json", kFlag, ""}, {"-w", kChange, "changes the go environment file"}, {"-u", kChange, "changes the go environment file"},
 				{"-changed", kFlag, ""}}},
 		"doc": {grammar: goSubGrammar, operands: kWord, allow: "go doc prints documentation",
@@ -47,7 +51,9 @@ var sysSpecs = compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
 				{"-http", kAsk, "starts a documentation web server"}}},
 		// -export and -compiled build, -u and -versions reach the module
 		// proxy, -toolexec and -exec run programs: none is harmless.
-		"list": {grammar: goSubGrammar, operands: kWord, check: goListMod, allow: "go list prints packages", rows: goListRows},
+		// -mod=mod may update go.mod.
+		"list": {grammar: goSubGrammar, operands: kWord, allow: "go list prints packages", rows: goListRows,
+			query: []cond{{test: cLastIn, opts: "-mod", values: []string{"readonly", "vendor"}, why: "%s may update go.mod"}}},
 		"help": {grammar: goSubGrammar, operands: kWord, allow: "go help prints documentation"},
 		"mod": {grammar: goSubGrammar, subs: map[string]*spec{
 			// Like go list -m all: the module graph, read from go.mod
@@ -92,8 +98,9 @@ var sysSpecs = compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
 		"show": {ask: "may install the toolchain that the repository's rust-toolchain.toml names, and runs it"},
 	}, examples: []example{{"rustup toolchain list -v", "allow"}, {"rustup toolchain install stable", "ask"}, {"rustup show", "ask"}}},
 	// rustc --print VALUE: the values of rustcPrints print without
-	// compiling anything (rustcPrint).
-	"rustc": {grammar: versionGrammar, rows: rows(versionRows, []optRow{{"--print=", kWord, ""}}), byClass: true, check: rustcPrint,
+	// compiling anything; any other line is rustc's class's.
+	"rustc": {grammar: versionGrammar, rows: rows(versionRows, []optRow{{"--print=", kWord, ""}}), byClass: true,
+		query:    []cond{{test: cNeeds, opts: "--print", fail: fClass}, {test: cEachIn, opts: "--print", values: rustcPrints, fail: fClass}},
 		allow:    "rustc --print prints the compiler's settings",
 		examples: []example{{"rustc --version", "allow"}, {"rustc --print cfg", "allow"}, {"rustc --print=sysroot", "allow"}, {"rustc --print link-args", "ask"}, {"rustc a.rs", "ask"}}},
 	"mvn":  {grammar: versionGrammar, rows: versionVRows, byClass: true},
@@ -207,7 +214,7 @@ var npmLsRows = []optRow{
 // pipQuerySpec is pip's queries, installed as name: its global options -v, -q and
 // --no-color, then a subcommand that reads the installed packages'
 // metadata and prints it. pip list (not freeze or show) asks the package
-// index whether a newer pip exists unless told not to (pipList); its
+// index whether a newer pip exists unless told not to; its
 // --outdated and --uptodate reach the index, and --path, -r, --python and
 // --log read or write files or run another interpreter: none is here.
 // optparse's clusters and abbreviations are not read: one option a word,
@@ -220,7 +227,13 @@ func pipQuerySpec(name string) *spec {
 				rows: []optRow{{"--all", kFlag, ""}, {"-l --local", kFlag, ""}, {"--user", kFlag, ""}, {"--exclude-editable", kFlag, ""}}},
 			"show": {grammar: g, operands: kWord, allow: "pip show prints the installed packages",
 				rows: []optRow{{"-f --files", kFlag, ""}, {"--verbose", kFlag, ""}}},
-			"list": {grammar: g, operands: kWord, check: pipList, allow: "pip list prints the installed packages",
+			// A --format that is not one of these is pip's class's.
+			"list": {grammar: g, operands: kWord, allow: "pip list prints the installed packages",
+				query: []cond{
+					{test: cLastIn, opts: "--format", values: []string{"columns", "freeze", "json"}, fail: fClass},
+					{test: cNeeds, opts: "--no-index --disable-pip-version-check", fail: fPlain,
+						why: "pip list asks the package index over the network whether a newer pip exists (add --disable-pip-version-check)"},
+				},
 				rows: []optRow{{"-l --local", kFlag, ""}, {"--user", kFlag, ""}, {"-e --editable", kFlag, ""}, {"--not-required", kFlag, ""},
 					{"--exclude-editable", kFlag, ""}, {"--include-editable", kFlag, ""}, {"--format=", kWord, ""},
 					{"--no-index", kFlag, ""}, {"--disable-pip-version-check", kFlag, ""}}},
@@ -283,8 +296,7 @@ var versionTools = map[string][]optRow{
 }
 
 // goEnvSecret are the go env variables whose values may hold credentials.
-var goEnvSecret = map[string]bool{"GOPROXY": true, "GOAUTH": true, "GONOPROXY": true, "GOPRIVATE": true, "GONOSUMDB": true,
-	"GOFLAGS": true, "GOINSECURE": true, "GOSUMDB": true}
+var goEnvSecret = []string{"GOPROXY", "GOAUTH", "GONOPROXY", "GOPRIVATE", "GONOSUMDB", "GOFLAGS", "GOINSECURE", "GOSUMDB"}
 
 // rustcPrints are the values of rustc --print that print without
 // compiling anything.

@@ -28,9 +28,10 @@ var toolSpecs = compileAll(map[string]*spec{
 	"fd":     fdSpec("fd"),
 	"fdfind": fdSpec("fdfind"),
 	// xxd reads its own command line: one option a word, long ones with
-	// one dash, options end at the first operand; xxd IN OUT writes OUT
-	// (model_tools.go: xxdOperands).
-	"xxd": {grammar: grammar{oneDash: true}, rows: toolXxdRows, operands: kRead, check: xxdOperands,
+	// one dash, options end at the first operand; xxd IN OUT writes OUT.
+	// Every operand after the first is judged as written, since a value
+	// the scanner attaches xxd may take from the next word.
+	"xxd": {grammar: grammar{oneDash: true}, rows: toolXxdRows, leadOps: []kind{kRead}, operands: kWrite,
 		allow: "xxd reads only inside the allowed roots",
 		examples: []example{{"xxd a.txt", "allow"}, {"xxd -l 4 -c 8 a.txt", "allow"}, {"xxd -ps a.txt", "allow"}, {"xxd -cols 4 a.txt", "allow"},
 			{"xxd .env", "deny"}, {"xxd -ps .env", "deny"}, {"xxd a.txt out.txt", "ask"}, {"xxd -r a.txt", "ask"}, {"xxd a.txt -r", "ask"}}},
