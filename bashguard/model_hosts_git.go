@@ -1,7 +1,6 @@
 package bashguard
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -363,15 +362,6 @@ func (m *cmdCall) gitConfigRemotes(c *verdictAcc, names []string, sub string) {
 	}
 }
 
-// gitRemoteConfig is what the repository's config says of its remotes.
-type gitRemoteConfig struct {
-	urls     map[string][]string // url and pushurl of each remote
-	defaults []string            // branch.*.remote, branch.*.pushRemote, remote.pushDefault
-}
-
-// maxGitConfig bounds the config read.
-const maxGitConfig = 64 << 10
-
 // gitConfig reads the remotes from the config of the repository git finds
 // from the working directory (once per Judge call), or says why it cannot.
 func (m *cmdCall) gitConfig() (*gitRemoteConfig, string) {
@@ -390,102 +380,4 @@ func (m *cmdCall) gitConfig() (*gitRemoteConfig, string) {
 	rc := m.g.ws.remotes(top)
 	m.gitCfg, m.gitCfgWhy = rc.cfg, rc.why
 	return m.gitCfg, m.gitCfgWhy
-}
-
-// remoteFact is what the config of a repository says of its remotes, or
-// why it cannot be read.
-type remoteFact struct {
-	cfg *gitRemoteConfig
-	why string
-}
-
-// remotes reads the remotes of the repository whose top is top ("" for
-// none) from the keys of its config and config.worktree, which the cache
-// keeps (configKeys). The result is shared: it is not changed.
-func (c *wsCache) remotes(top string) remoteFact {
-	k := c.configKeys(top)
-	switch {
-	case k.none:
-		return remoteFact{why: "is in a repository that is not known here"}
-	case k.why != "":
-		return remoteFact{why: "is in the repository's config, which " + k.why}
-	}
-	cfg, why := gitRemotes(k.keys)
-	return remoteFact{cfg, why}
-}
-
-// gitCommonDirRec finds the directory that holds the config of the
-// repository whose top (as gitTop gives it) is top, stamping every file
-// it reads.
-func gitCommonDirRec(top string, r *stampRec) (string, string) {
-	if top == "" {
-		return "", "is in a repository that is not known here"
-	}
-	gitDir := filepath.Join(top, ".git")
-	if r.regular(gitDir) {
-		// A worktree or submodule: "gitdir: <path>", whose commondir
-		// holds the shared config.
-		b, err := r.readSmall(gitDir, 4096)
-		if err != nil || !strings.HasPrefix(b, "gitdir: ") {
-			return "", "is in a repository whose .git file is not read here"
-		}
-		gitDir = strings.TrimSpace(strings.TrimPrefix(b, "gitdir: "))
-		if !filepath.IsAbs(gitDir) {
-			gitDir = filepath.Join(top, gitDir)
-		}
-		if cd, err := r.readSmall(filepath.Join(gitDir, "commondir"), 4096); err == nil {
-			cd = strings.TrimSpace(cd)
-			if !filepath.IsAbs(cd) {
-				cd = filepath.Join(gitDir, cd)
-			}
-			gitDir = cd
-		}
-	}
-	return gitDir, ""
-}
-
-func readSmall(p string, limit int64) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return "", err
-	}
-	if int64(len(b)) > limit {
-		return "", errTooLarge
-	}
-	return string(b), nil
-}
-
-type tooLarge struct{}
-
-func (tooLarge) Error() string { return "it is too large" }
-
-var errTooLarge error = tooLarge{}
-
-// gitRemotes reads the remote URLs from the keys of a repository's
-// config (parseGitConfigKeys). A key that can change them and is not
-// read here (an include, a URL rewrite) makes the whole answer unknown.
-func gitRemotes(keys []gitConfigKey) (*gitRemoteConfig, string) {
-	cfg := &gitRemoteConfig{urls: map[string][]string{}}
-	for _, k := range keys {
-		section, rest, _ := strings.Cut(k.name, ".")
-		sub, key := "", rest
-		if i := strings.LastIndexByte(rest, '.'); i >= 0 {
-			sub, key = rest[:i], rest[i+1:]
-		}
-		switch {
-		case section == "include" || section == "includeif" || section == "url":
-			return nil, "may be rewritten by its config (" + k.name + "), which is not read here"
-		case section == "remote" && sub != "" && (key == "url" || key == "pushurl"):
-			cfg.urls[sub] = append(cfg.urls[sub], k.val)
-		case section == "remote" && sub == "" && key == "pushdefault",
-			section == "branch" && sub != "" && (key == "remote" || key == "pushremote"):
-			cfg.defaults = append(cfg.defaults, k.val)
-		}
-	}
-	return cfg, ""
 }
