@@ -18,6 +18,7 @@ import (
 type analyzer struct {
 	cmdCall
 
+	g  *Guard   // the guard walking: its policy's limits, its pool
 	sc *scratch // borrowed from the Guard for this call
 
 	src    string // text of the script being walked (changes for nested code)

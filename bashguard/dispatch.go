@@ -39,7 +39,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	}
 	m.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {
-		if !v.literal(i) && !dataArg(name, v, i, m.g.pol.Confined) {
+		if !v.literal(i) && !dataArg(name, v, i, m.pol.Confined) {
 			if v.flags[i]&wUnquoted != 0 {
 				c.addf(permission.Ask, RuleDynamicArg, "argument ", v.vals[i], " is only known at run time (unquoted, the output of a substitution or a variable is split and globbed)", false)
 				break
@@ -78,7 +78,7 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 		c.allow(RuleSafe, "on the safe list")
 	case e.class == clsReader:
 		m.reader(c, name, e.reader, v)
-	case m.g.extra[name]:
+	case m.extra[name]:
 		c.allow(RuleSafeExtra, "on the policy's extra safe list")
 	default:
 		c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)

@@ -56,7 +56,7 @@ type topFact struct {
 func (m *cmdCall) repoFact() topFact {
 	if !m.topDone || m.topFor != m.dir {
 		m.topDone, m.topFor = true, m.dir
-		m.topFact = m.g.ws.top(m.dir)
+		m.topFact = m.ws.top(m.dir)
 	}
 	return m.topFact
 }
@@ -171,7 +171,7 @@ func (m *cmdCall) gitDirOption(c *verdictAcc, dirs []string, literal bool) {
 		}
 	}
 	defer m.readPath(c, target, 0, "git") // after the reason that explains more
-	ft := m.g.ws.top(target)
+	ft := m.ws.top(target)
 	if !ft.isDir {
 		c.add(permission.Ask, RuleGitRepository, why, false)
 		return

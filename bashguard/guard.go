@@ -113,7 +113,7 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 		g.scratch.Put(sc)
 		return Verdict{Decision: permission.Deny, Rule: RuleParse, Reason: "cannot be analysed: " + err.Error(), Cause: parseError(err)}
 	}
-	a := analyzer{cmdCall: cmdCall{g: g, dir: dir, paths: paths}, sc: sc, src: script, file: f, ifs: strings.Contains(script, "IFS")}
+	a := analyzer{cmdCall: cmdCall{pol: &g.pol, extra: g.extra, ws: &g.ws, dir: dir, paths: paths}, g: g, sc: sc, src: script, file: f, ifs: strings.Contains(script, "IFS")}
 	a.hj, _ = paths.(HostJudge)
 	a.w = &a
 	// Size the buffers from a guess at the number of commands and words;

@@ -23,7 +23,9 @@ import (
 // shell code, find -exec, xargs) hand it back to the walker through the
 // walker interface, never by reaching its state.
 
-// cmdCall is what a command model sees of one Judge call. The walker
+// cmdCall is what a command model sees of one Judge call: the policy,
+// the workspace facts, the working directory, the judges; not the
+// Guard's parsers or scratch buffers, which are the walker's. The walker
 // embeds it and keeps its fields current (dir follows cd, cmdEnv is the
 // command's own environment); a model reads them and writes only its
 // findings, in the verdictAcc it is given (which also carries whether the
@@ -32,12 +34,14 @@ import (
 // cmdEnv for that judgement alone and restores them (loopbackOnly, env),
 // fills the workspace facts on first use, and spends the walk budget.
 type cmdCall struct {
-	g      *Guard
-	dir    string    // the working directory, or "" when unknown
-	paths  PathJudge // judges every path a command reaches
-	hj     HostJudge // judges the hosts network commands reach, or nil
-	walked int       // entries looked at in the trees of recursive reads (bounds the cost)
-	cmdEnv []envVar  // the assignments in the environment of the command being judged
+	pol    *Policy         // the guard's policy, read-only
+	extra  map[string]bool // the names the policy adds to the safe list (Policy.ExtraSafe), read-only
+	ws     *wsCache        // the workspace facts kept between calls (wscache.go)
+	dir    string          // the working directory, or "" when unknown
+	paths  PathJudge       // judges every path a command reaches
+	hj     HostJudge       // judges the hosts network commands reach, or nil
+	walked int             // entries looked at in the trees of recursive reads (bounds the cost)
+	cmdEnv []envVar        // the assignments in the environment of the command being judged
 
 	strs  []string    // arena for the words of command lines (see newArgv)
 	flags []wordFlags // arena for what those words hold

@@ -29,7 +29,8 @@ var syntaxReaders = []string{"model.go", "shcode.go", "specs_code.go", "parseerr
 // TestModelsSeeOnlyTheCall holds every file outside the walker to the
 // boundary of model.go: no code there names the analyzer, so no command
 // model reaches the walker's state; it sees the cmdCall, and asks the
-// walker through the walker interface.
+// walker through the walker interface. Nor does any name the Guard: its
+// parsers and scratch pool are the walker's.
 func TestModelsSeeOnlyTheCall(t *testing.T) {
 	entries, err := os.ReadDir(".")
 	require.NoError(t, err)
@@ -51,6 +52,9 @@ func TestModelsSeeOnlyTheCall(t *testing.T) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok && id.Name == "analyzer" {
 				assert.Fail(t, "a model names the walker", "%s uses the analyzer; models see the cmdCall only", fset.Position(id.Pos()))
+			}
+			if id, ok := n.(*ast.Ident); ok && id.Name == "Guard" {
+				assert.Fail(t, "a model names the Guard", "%s uses the Guard; models see its policy and workspace facts through the cmdCall", fset.Position(id.Pos()))
 			}
 			return true
 		})

@@ -276,7 +276,7 @@ func (m *cmdCall) judgeHistory(c *verdictAcc, what string, specs []string, index
 	if top == "" || why != "" {
 		return // no repository: git prints nothing; another one: asked (gitRepo)
 	}
-	h := m.g.ws.history(top)
+	h := m.ws.history(top)
 	if h.why != "" {
 		c.addf(permission.Ask, RuleGitContent, what, ", and "+h.why, "", false)
 		return
@@ -521,7 +521,7 @@ func (m *cmdCall) gitObjectByID(c *verdictAcc, w string, must bool) gitObjType {
 		// history, which hold its files if a ref, a reflog or the stash
 		// reaches it. One that none does (a stash dropped, a commit
 		// reset away and expired) holds files the guard did not read.
-		if h := m.g.ws.history(top); h.why == "" && !h.reaches(strings.ToLower(w)) {
+		if h := m.ws.history(top); h.why == "" && !h.reaches(strings.ToLower(w)) {
 			c.addf(permission.Ask, RuleGitContent, "git prints the commit ", w, ", named by its id, which no ref, reflog or stash reaches: the guard did not read its files", false)
 		}
 	case t != objUnknown:

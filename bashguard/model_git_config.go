@@ -107,7 +107,7 @@ func (m *cmdCall) gitConfigKeys() *gitConfigKeys {
 		m.gitKeys = &gitConfigKeys{none: true}
 		return m.gitKeys
 	}
-	m.gitKeys = m.g.ws.configKeys(top)
+	m.gitKeys = m.ws.configKeys(top)
 	return m.gitKeys
 }
 

@@ -285,7 +285,7 @@ func (m *cmdCall) trackedScope() (*gitIndex, string) {
 		m.index, m.indexTop = nil, ""
 		if m.dir != "" && filepath.IsAbs(m.dir) {
 			if top, why := m.repoTop(); top != "" && why == "" {
-				if x := m.g.ws.index(top); x != nil {
+				if x := m.ws.index(top); x != nil {
 					m.index, m.indexTop = x, top
 				}
 			}

@@ -243,7 +243,7 @@ func (m *cmdCall) gitPrintsSecrets(c *verdictAcc, s *spec, f *specFacts, pick fu
 	}
 	for _, sec := range found {
 		if (sec.inName || !nameOnly) && pick(sec.name) {
-			c.addf(permission.Ask, RulePathSecret, s.name+" prints "+sec.name+" from "+homeShort(m.g.pol.Home, sec.file), ", which holds "+sec.what, "", false)
+			c.addf(permission.Ask, RulePathSecret, s.name+" prints "+sec.name+" from "+homeShort(m.pol.Home, sec.file), ", which holds "+sec.what, "", false)
 			return
 		}
 	}
@@ -259,10 +259,10 @@ func (m *cmdCall) gitScopeSecrets(f *specFacts) ([]gitSecret, string) {
 	}
 	var found []gitSecret
 	if system || global {
-		if m.g.pol.Home == "" && global {
+		if m.pol.Home == "" && global {
 			return nil, "which is not found here (the home directory is not known)"
 		}
-		u := m.g.ws.userSecrets(m.g.pol.Home)
+		u := m.ws.userSecrets(m.pol.Home)
 		if u.why != "" {
 			return nil, "and " + u.why
 		}

@@ -31,7 +31,7 @@ const maxGoFileBytes = 4 << 20
 // call's working directory, surely downloads nothing: neither a
 // toolchain nor a module.
 func (m *cmdCall) goFetchesNothing(v *argv) bool {
-	pol := m.g.pol
+	pol := m.pol
 	if pol.GoVersion == "" || pol.GoModCache == "" || pol.GoModCache != "off" && !filepath.IsAbs(pol.GoModCache) || m.dir == "" {
 		return false
 	}
@@ -46,7 +46,7 @@ func (m *cmdCall) goFetchesNothing(v *argv) bool {
 		return false
 	}
 	modDir := ""
-	if f := m.g.ws.goModule(m.dir); f.dir != "" && !f.work {
+	if f := m.ws.goModule(m.dir); f.dir != "" && !f.work {
 		modDir = f.dir // go.work first, as go looks: a workspace is not a module's own
 	}
 	if modDir == "" {

@@ -38,7 +38,7 @@ import (
 // goEnvValue is the host's value of a name "go env" prints, or "".
 func (m *cmdCall) goEnvValue(name string) string {
 	var v string
-	switch e := m.g.pol.GoEnv; name {
+	switch e := m.pol.GoEnv; name {
 	case "GOMODCACHE":
 		v = e.ModCache
 	case "GOCACHE":

@@ -25,7 +25,7 @@ func (m *cmdCall) inGoModule() bool {
 	if m.dir == "" {
 		return true // cannot tell: as if in one
 	}
-	f := m.g.ws.goModule(m.dir)
+	f := m.ws.goModule(m.dir)
 	return f.dir != "" || f.deep
 }
 

@@ -377,7 +377,7 @@ func (m *cmdCall) gitConfig() (*gitRemoteConfig, string) {
 	if why != "" {
 		return m.gitCfg, m.gitCfgWhy
 	}
-	rc := m.g.ws.remotes(top)
+	rc := m.ws.remotes(top)
 	m.gitCfg, m.gitCfgWhy = rc.cfg, rc.why
 	return m.gitCfg, m.gitCfgWhy
 }

@@ -74,7 +74,7 @@ func (m *cmdCall) loopbackOnly(name string, v *argv) bool {
 
 // loopback judges a network command whose every host is the loopback.
 func (m *cmdCall) loopback(c *verdictAcc, name string, v *argv) {
-	pol := m.g.pol
+	pol := m.pol
 	if pol.Confined && pol.Loopback {
 		if why := loopbackOptions(netSpecs[name], v); why == "" {
 			c.allow(NetworkRule(name), "connects only to the loopback of its own network namespace (the loopback network mode)")

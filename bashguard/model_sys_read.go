@@ -32,12 +32,12 @@ func (m *cmdCall) liftRead(p string, access Access, r permission.Result) permiss
 		return r
 	}
 	switch {
-	case strings.HasPrefix(p, "~/") && m.g.pol.Home != "":
-		p = m.g.pol.Home + p[1:]
+	case strings.HasPrefix(p, "~/") && m.pol.Home != "":
+		p = m.pol.Home + p[1:]
 	case !path.IsAbs(p):
 		return r // ~user, or relative without a working directory
 	}
-	why := sysread.Places{System: m.g.pol.SystemRoots, ModCache: m.goEnvValue("GOMODCACHE")}.Why(p)
+	why := sysread.Places{System: m.pol.SystemRoots, ModCache: m.goEnvValue("GOMODCACHE")}.Why(p)
 	if why == "" {
 		return r
 	}

@@ -33,7 +33,7 @@ func isNetDevice(p string) bool {
 }
 
 func (m *cmdCall) network(c *verdictAcc, rule permission.RuleID, what string) {
-	if m.g.pol.AllowNetwork {
+	if m.pol.AllowNetwork {
 		c.addf(permission.Ask, rule, what, " (network access is allowed by the policy)", "", true)
 		return
 	}
@@ -247,8 +247,8 @@ func (m *cmdCall) critical(p string) bool {
 	if q == "" {
 		q = "/"
 	}
-	if strings.HasPrefix(q, "~") && m.g.pol.Home != "" && (q == "~" || strings.HasPrefix(q, "~/")) {
-		q = m.g.pol.Home + q[1:]
+	if strings.HasPrefix(q, "~") && m.pol.Home != "" && (q == "~" || strings.HasPrefix(q, "~/")) {
+		q = m.pol.Home + q[1:]
 	}
 	rel := !path.IsAbs(q)
 	if rel && m.dir != "" {
@@ -268,7 +268,7 @@ func (m *cmdCall) critical(p string) bool {
 	if q == "/" || strings.Count(q, "/") == 1 {
 		return true // "/" or a top-level directory such as /usr or /home
 	}
-	for _, base := range []string{m.g.pol.Home, m.dir} {
+	for _, base := range []string{m.pol.Home, m.dir} {
 		if base == "" {
 			continue
 		}
