@@ -82,12 +82,13 @@ func (m *cmdCall) globOptions(c *verdictAcc, name string, v *argv) {
 	}
 }
 
-// safeSpec judges the safe command name by its spec s: its model, or its
-// options by the scanner and then its check. The caller allows what is
+// safeSpec judges the safe command name by its spec s: by its check
+// alone for a spec of its own language, or its options by the scanner
+// and then its query rows and check. The caller allows what is
 // left.
 func (m *cmdCall) safeSpec(c *verdictAcc, name string, s *spec, v *argv) {
-	if s.model != nil {
-		s.model(m, c, s, v)
+	if s.own {
+		s.check(m, c, s, v, &specFacts{dashes: -1})
 		return
 	}
 	f := m.judgeSpec(c, name, s, v, 1)
@@ -108,7 +109,7 @@ func whichPaths(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // options ("test -f x" tests x, and "-v NAME" whether NAME is set). The
 // paths a file test probes are judged (testPaths); -v with a subscript
 // evaluates it, which can run commands.
-func testModel(m *cmdCall, c *verdictAcc, s *spec, v *argv) {
+func testModel(m *cmdCall, c *verdictAcc, _ *spec, v *argv, _ *specFacts) {
 	m.testPaths(c, v)
 	for i := 1; i+1 < v.len(); i++ {
 		if v.vals[i] == "-v" && strings.ContainsRune(v.vals[i+1], '[') {

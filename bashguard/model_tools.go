@@ -6,21 +6,16 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// The tools of toolSpecs (specs_tools.go) are judged by their specs; ps
-// reads its command line in a language of its own, and its spec's model
-// is here.
+// The tools of toolSpecs (specs_tools.go) are judged by their specs,
+// and the checks their specs name are here.
 
 // moreTools judges the tools of toolSpecs. It reports whether it decided.
 func (m *cmdCall) moreTools(c *verdictAcc, name string, v *argv) bool {
 	s := toolSpecs[name]
-	switch {
-	case s == nil:
+	if s == nil {
 		return false
-	case s.model != nil:
-		s.model(m, c, s, v)
-	default:
-		m.tool(c, name, s, v)
 	}
+	m.tool(c, name, s, v)
 	return true
 }
 

@@ -279,10 +279,10 @@ type spec struct {
 	// command's own level is judged by the command's class, as if it had
 	// no spec (sysTool).
 	byClass bool
-	// model, when set, reads the whole command line itself: the command
-	// speaks a language of its own that the scanner does not (ps's BSD
-	// and UNIX options).
-	model func(m *cmdCall, c *verdictAcc, s *spec, v *argv)
+	// own: the command's words are a language of its own that the
+	// scanner does not read (test's expression): check reads the whole
+	// line, given facts of no option and no operand.
+	own bool
 
 	// tab is the rows read into tables of spellings, built on the first
 	// use of the spec (tables): a hook process judges a few commands, and

@@ -31,8 +31,8 @@ var safeSpecs = compileAll(map[string]*spec{
 		examples: []example{{"whoami", "allow"}, {"whoami -x", "ask"}}},
 	// test and [ read an expression, not options: their model judges
 	// the paths a file test probes (model_safe.go: testModel).
-	"test": {model: testModel, examples: []example{{"test -f a.txt", "allow"}, {"test -n x", "allow"}, {"test -f .env", "ask"}, {"test -v 'a[$(id)]'", "ask"}}},
-	"[":    {model: testModel, examples: []example{{"[ -d src ]", "allow"}, {"[ -f .env ]", "ask"}}},
+	"test": {own: true, check: testModel, examples: []example{{"test -f a.txt", "allow"}, {"test -n x", "allow"}, {"test -f .env", "ask"}, {"test -v 'a[$(id)]'", "ask"}}},
+	"[":    {own: true, check: testModel, examples: []example{{"[ -d src ]", "allow"}, {"[ -f .env ]", "ask"}}},
 	// which: debianutils' (getopts "as"), and GNU which's --all; an
 	// operand with a "/" is a path it probes (model_safe.go: whichPaths).
 	"which": {grammar: gnuGrammar, operands: kWord, rows: safeWhichRows, check: whichPaths,
