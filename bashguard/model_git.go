@@ -583,15 +583,6 @@ func (m *cmdCall) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 // gitLsFiles judges what git ls-files prints: names only, unless a name
 // the index does not track may be printed (see gitNamesOnly), in which
 // case its operands are read.
-// gitClean asks for git clean without -n: it removes the untracked
-// files, where with -n (whatever -f says) it only prints their names.
-func (m *cmdCall) gitClean(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	f.probeOps = true
-	if !f.has("-n", "--dry-run") {
-		c.add(permission.Ask, RuleUnlisted, "git clean without -n removes the untracked files", true)
-	}
-}
-
 func (m *cmdCall) gitLsFiles(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	f.probeOps = m.gitNamesOnly(s, v, f.from)
 }

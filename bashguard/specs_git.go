@@ -49,7 +49,9 @@ var gitSpec = (&spec{
 		// git clean -n prints the untracked names it would remove, and
 		// removes nothing; without -n it removes them (gitClean).
 		"clean": {scans: true, grammar: gitGrammar, rows: gitCleanRows, operands: kProbe, allow: "git clean -n only prints what it would remove",
-			config: gitReadConfig, check: (*cmdCall).gitClean,
+			config: gitReadConfig,
+			// Without -n (whatever -f says) it removes the untracked files.
+			query: []cond{{test: cNeeds, opts: "-n --dry-run", fail: fPlain, why: "git clean without -n removes the untracked files"}},
 			examples: []example{{"git clean -n", "allow"}, {"git clean -nd src", "allow"}, {"git clean --dry-run -x", "allow"}, {"git clean -f", "ask"},
 				{"git clean -fd", "ask"}, {"git clean -d", "ask"}, {"git clean -ni", "ask"}},
 		},
