@@ -99,16 +99,6 @@ func (m *cmdCall) readerJq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	m.jqProgram(c, v, f, f.has(s.patternBy...))
 }
 
-// readerDate is date's model: an operand that is not a +FORMAT sets the
-// clock.
-func (m *cmdCall) readerDate(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for _, i := range f.ops {
-		if !strings.HasPrefix(v.vals[i], "+") {
-			c.add(permission.Ask, ArgsRule("date"), "sets the system clock from "+v.vals[i], false)
-		}
-	}
-}
-
 // readerUniq is uniq's model: uniq IN OUT writes OUT, which is then no
 // operand read; a glob that may name two files may name OUT.
 func (m *cmdCall) readerUniq(c *verdictAcc, s *spec, v *argv, f *specFacts) {

@@ -354,6 +354,7 @@ const (
 	cMaxOps                   // the line has at most n operands
 	cPlainOps                 // no operand begins with "-", which the program may read as an option
 	cOneOf                    // exactly one of opts is given, once (one action a line), or an option that prints the version
+	cPrefixed                 // every operand begins with one of values; each that does not fails
 )
 
 // condFail is what a line that fails a cond gets.
@@ -369,6 +370,9 @@ const (
 	// fPlain: the Ask of an unlisted command, with why alone for its
 	// reason.
 	fPlain
+	// fArgs: the Ask of the command's arguments (ArgsRule), with why
+	// alone for its reason, which no allow rule lifts.
+	fArgs
 )
 
 // optTables are a spec's spellings, by how the scanner looks them up.

@@ -236,6 +236,8 @@ func judgeQuery(c *verdictAcc, s *spec, v *argv, from int, f *specFacts) bool {
 				f.toClass = true
 			case fPlain:
 				c.add(permission.Ask, RuleUnlisted, q.why, true)
+			case fArgs:
+				c.add(permission.Ask, ArgsRule(s.name), strings.ReplaceAll(q.why, "%s", what), false)
 			default:
 				c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+strings.ReplaceAll(q.why, "%s", what), ")", true)
 			}
@@ -253,7 +255,7 @@ func (q *cond) check(v *argv, from int, f *specFacts, fail func(what string)) {
 	switch q.test {
 	case cNeeds, cLastIn, cEachIn, cOneOf:
 		q.checkOptions(f, fail)
-	case cFirstIn, cNoneIn, cOperands, cMaxOps, cPlainOps:
+	case cFirstIn, cNoneIn, cOperands, cMaxOps, cPlainOps, cPrefixed:
 		q.checkOperands(v, from, f, fail)
 	default:
 		fail(strings.Join(v.vals[from:], " "))
@@ -308,6 +310,12 @@ func (q *cond) checkOperands(v *argv, from int, f *specFacts, fail func(what str
 	case cPlainOps:
 		if slices.ContainsFunc(f.ops, func(i int) bool { return strings.HasPrefix(v.vals[i], "-") }) {
 			fail(line())
+		}
+	case cPrefixed:
+		for _, i := range f.ops {
+			if !slices.ContainsFunc(q.values, func(p string) bool { return strings.HasPrefix(v.vals[i], p) }) {
+				fail(v.vals[i])
+			}
 		}
 	}
 }

@@ -19,7 +19,7 @@ var readerSpecs = compileAll(map[string]*spec{
 	"column":    {grammar: gnuGrammar, rows: readerColumnRows, examples: []example{{"column -t a.txt", "allow"}}},
 	"comm":      {grammar: gnuGrammar, rows: readerCommRows},
 	"cut":       {grammar: gnuGrammar, rows: readerCutRows, examples: []example{{"cut -c1-3 a.txt", "allow"}, {"cut -d, -f1 a.txt", "allow"}}},
-	"date":      {grammar: gnuGrammar, rows: readerDateRows, operands: kWord, examples: []example{{"date +%s", "allow"}, {"date -s 2020-01-01", "ask"}}, check: (*cmdCall).readerDate},
+	"date":      {grammar: gnuGrammar, rows: readerDateRows, operands: kWord, examples: []example{{"date +%s", "allow"}, {"date -s 2020-01-01", "ask"}}, query: dateQuery},
 	"df":        {grammar: gnuGrammar, rows: readerDfRows, operands: kProbe},
 	"diff":      {grammar: gnuGrammar, rows: readerDiffRows, examples: []example{{"diff a.txt src/main.go", "allow"}, {"diff -u a.txt .env", "deny"}, {"diff -l a.txt src/main.go", "ask"}}, tree: treeDefaults{follow: true}},
 	"du":        {grammar: gnuGrammar, rows: readerDuRows, operands: kProbe, bareDot: true, examples: []example{{"du -sh src", "allow"}}, tree: treeDefaults{listing: true}},
@@ -68,6 +68,10 @@ func compileAll(m map[string]*spec) map[string]*spec {
 	}
 	return m
 }
+
+// dateQuery is what a date line must be to print the date: an operand
+// that is not a +FORMAT sets the clock.
+var dateQuery = []cond{{test: cPrefixed, values: []string{"+"}, fail: fArgs, why: "sets the system clock from %s"}}
 
 // readerB2sumRows are the options of b2sum.
 var readerB2sumRows = []optRow{
