@@ -177,6 +177,25 @@ var specPrefixes = map[specKind][]prefixHost{
 	specDeno: {{"npm:", "registry.npmjs.org"}, {"jsr:", "jsr.io"}},
 }
 
+// dnsTypes are the record types and classes dig, host and nslookup take
+// as operands, which are not names.
+var dnsTypes = map[string]bool{"A": true, "AAAA": true, "MX": true, "NS": true, "TXT": true, "CNAME": true, "SOA": true,
+	"PTR": true, "SRV": true, "ANY": true, "CAA": true, "DS": true, "DNSKEY": true, "IN": true, "CH": true, "HS": true,
+	"AXFR": true, "IXFR": true, "HTTPS": true, "SVCB": true, "NAPTR": true, "SPF": true, "TLSA": true, "RRSIG": true}
+
+// dockerHubNames are the names of Docker Hub in an image reference, and
+// dockerHubHosts the hosts a pull from it reaches (its registry and its
+// token service).
+var (
+	dockerHubNames = []string{"docker.io", "index.docker.io"}
+	dockerHubHosts = []string{"registry-1.docker.io", "auth.docker.io"}
+)
+
+// imageLocal are the transports of an image reference (TRANSPORT:REF)
+// that name a local directory or archive, which reach no registry; so do
+// those that end in "-archive" (docker-archive, oci-archive).
+var imageLocal = map[string]bool{"oci": true, "dir": true}
+
 var npmOpts = map[string]netEffect{
 	"--registry": effReplace, "--@*": effAdd, "--userconfig": effUnknown, "--globalconfig": effUnknown,
 	"--proxy": effUnknown, "--https-proxy": effUnknown, "--offline": effOffline,

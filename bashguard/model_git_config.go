@@ -61,13 +61,6 @@ func harmlessConfigValue(k gitConfigKey) bool {
 	return ok && slices.Contains(vals, strings.ToLower(k.val))
 }
 
-// harmlessConfigValues are, for a key that can name a program, the
-// values with which it names none: core.fsmonitor as a boolean (git's own
-// daemon, or none).
-var harmlessConfigValues = map[string][]string{
-	"core.fsmonitor": {"", "false", "no", "off", "0", "true", "yes", "on", "1"},
-}
-
 // configKeyMatch reports whether the key name matches the pattern pat,
 // where "*" stands for any subsection ("diff.*.textconv"), or, as the last
 // part, any key of the section ("pager.*").

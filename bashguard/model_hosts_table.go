@@ -671,12 +671,12 @@ func (m *cmdCall) imageHost(c *verdictAcc, tool string, shortImages bool, v *arg
 	}
 	if j := strings.Index(w, "://"); j >= 0 {
 		w = w[j+3:] // docker://
-	} else if t, _, ok := strings.Cut(w, ":"); ok && (t == "oci" || t == "dir" || strings.HasSuffix(t, "-archive")) {
+	} else if t, _, ok := strings.Cut(w, ":"); ok && (imageLocal[t] || strings.HasSuffix(t, "-archive")) {
 		return // a local archive or directory
 	}
 	first, _, hasPath := strings.Cut(w, "/")
 	isHost := hasPath && (strings.ContainsAny(first, ".:") || first == "localhost")
-	hub := isHost && (strings.EqualFold(first, "docker.io") || strings.EqualFold(first, "index.docker.io"))
+	hub := isHost && slices.ContainsFunc(dockerHubNames, func(n string) bool { return strings.EqualFold(first, n) })
 	if isHost && !hub {
 		if h, ok := authorityHost(first); ok {
 			m.judgeHost(c, h)
@@ -689,15 +689,10 @@ func (m *cmdCall) imageHost(c *verdictAcc, tool string, shortImages bool, v *arg
 		m.unknownHost(c, "the registries "+tool+" searches for the short name "+w+", which registries.conf names")
 		return
 	}
-	m.judgeHost(c, "registry-1.docker.io")
-	m.judgeHost(c, "auth.docker.io")
+	for _, h := range dockerHubHosts {
+		m.judgeHost(c, h)
+	}
 }
-
-// dnsTypes are the record types and classes dig, host and nslookup take
-// as operands, which are not names.
-var dnsTypes = map[string]bool{"A": true, "AAAA": true, "MX": true, "NS": true, "TXT": true, "CNAME": true, "SOA": true,
-	"PTR": true, "SRV": true, "ANY": true, "CAA": true, "DS": true, "DNSKEY": true, "IN": true, "CH": true, "HS": true,
-	"AXFR": true, "IXFR": true, "HTTPS": true, "SVCB": true, "NAPTR": true, "SPF": true, "TLSA": true, "RRSIG": true}
 
 // hostOperand judges a word that is a host, host:port, [v6]:port or a
 // bare IPv6 address; anything else (a range, a CIDR block) is not read

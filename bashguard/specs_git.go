@@ -183,6 +183,13 @@ var gitReadConfig = []string{
 	"blame.ignorerevsfile",
 }
 
+// harmlessConfigValues are, for a key that can name a program, the
+// values with which it names none: core.fsmonitor as a boolean (git's own
+// daemon, or none).
+var harmlessConfigValues = map[string][]string{
+	"core.fsmonitor": {"", "false", "no", "off", "0", "true", "yes", "on", "1"},
+}
+
 // gitNetConfig are gitReadConfig and the keys that make the commands that
 // reach the network run a program.
 var gitNetConfig = append(append([]string(nil), gitReadConfig...),
