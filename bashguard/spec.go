@@ -13,11 +13,14 @@ import (
 // every option it has does, what its operands are, which configuration
 // keys make it run programs, and examples of its judgement. One scanner
 // (scan.go) reads any command line by its spec; one engine (specjudge.go)
-// turns what the scanner found into the command's factors. The guard is
-// an allow-list: a command is allowed only when every option and operand
-// is classified harmless by its spec. An option the spec does not list, an
-// abbreviation that names two options, a value that cannot be read: each
-// is an Ask that names it.
+// turns what the scanner found into the command's factors, and reads the
+// spec's query rows: what a line must be to be the query the spec allows
+// (lsof needs -n; go env names variables, none that holds a secret), each
+// a cond. Code (a spec's check) is left where a row cannot say it. The
+// guard is an allow-list: a command is allowed only when every option and
+// operand is classified harmless by its spec. An option the spec does not
+// list, an abbreviation that names two options, a value that cannot be
+// read: each is an Ask that names it.
 //
 // A spec lists every option of its program, the harmful ones too, so that
 // an abbreviation resolves as the program resolves it (git's
