@@ -121,6 +121,12 @@ func (m *cmdCall) newArgv(v *argv, n int) {
 // the walker.
 type cmdModel func(m *cmdCall, c *verdictAcc, l cmdLine)
 
+// lineReader reads one concern of a command line, past the dispatcher,
+// where the command's spec cannot say it: the hosts it reaches
+// (hostReaders), the programs its operands run (netProgramReaders). It
+// sees the words alone.
+type lineReader func(m *cmdCall, c *verdictAcc, v *argv)
+
 // cmdLine is one command line as the dispatcher hands it to a model.
 type cmdLine struct {
 	raw, name string   // the command as written, and its base name

@@ -44,7 +44,7 @@ func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
 // hostReaders read the hosts of the commands whose command lines are not
 // a network client's spec (netSpecs) nor a row of the netTools table:
 // git's remotes, rsync's and go's.
-var hostReaders = map[string]func(m *cmdCall, c *verdictAcc, v *argv){
+var hostReaders = map[string]lineReader{
 	"git": (*cmdCall).gitHosts, "rsync": (*cmdCall).rsyncHosts, "go": (*cmdCall).goHosts,
 	"socat": func(m *cmdCall, c *verdictAcc, _ *argv) {
 		m.unknownHost(c, "the addresses socat connects to, which are not read here")

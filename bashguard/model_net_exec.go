@@ -36,17 +36,17 @@ func (m *cmdCall) netPrograms(c *verdictAcc, name string, v *argv) {
 	if s := netSpecs[name]; s != nil {
 		m.specPrograms(c, name, s, v)
 	} else if f := netProgramReaders[name]; f != nil {
-		f(c, v)
+		f(m, c, v)
 	}
 }
 
 // netProgramReaders read the programs of the network commands whose
 // operands, not options, run them.
-var netProgramReaders = map[string]func(c *verdictAcc, v *argv){"socat": socatPrograms}
+var netProgramReaders = map[string]lineReader{"socat": socatPrograms}
 
 // socatPrograms asks for socat's EXEC: and SYSTEM: addresses, and for an
 // address only known at run time.
-func socatPrograms(c *verdictAcc, v *argv) {
+func socatPrograms(_ *cmdCall, c *verdictAcc, v *argv) {
 	for i := 1; i < v.len(); i++ {
 		w := strings.ToLower(v.vals[i])
 		if strings.Contains(w, "exec:") || strings.Contains(w, "system:") || !v.literal(i) {
