@@ -28,21 +28,6 @@ func tarRemote(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	}
 }
 
-// unzipArchive reads unzip's first operand, the archive, and takes the
-// others for names of its members; it asks for a line that neither
-// lists (-l, -v) nor tests (-t). unzip -v without an archive prints
-// its version.
-func unzipArchive(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if !f.has("-l", "-v", "-t") || len(f.ops) == 0 && !f.has("-v") {
-		opsAsk(c, s, "without -l, -v or -t extracts the archive")
-		return
-	}
-	if len(f.ops) > 0 {
-		m.readPath(c, v.vals[f.ops[0]], v.flags[f.ops[0]], "unzip")
-		f.handle(f.ops[0])
-	}
-}
-
 // serviceStatus allows service --status-all alone, and service NAME
 // status where NAME is a plain name: service runs /etc/init.d/NAME, and
 // a name with a "/" would run a script elsewhere.

@@ -116,7 +116,7 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 		return sysUnread(c, s, top, s.name+" "+strings.Join(v.vals[from:], " "))
 	}
 	for k, i := range f.ops {
-		switch ok := s.operandKind(k); {
+		switch ok := s.operandKind(k, &f); {
 		case f.handled(i), ok == kWord:
 		case ok == kRead:
 			m.readPath(c, v.vals[i], v.flags[i], cmd)

@@ -51,7 +51,7 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 		if k == 0 && s.firstOperand == kPattern {
 			continue // fd's pattern is data
 		}
-		switch s.operandKind(k) {
+		switch s.operandKind(k, &f) {
 		case kRead:
 			m.readPath(c, v.vals[i], v.flags[i], name)
 		case kProbe:

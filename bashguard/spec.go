@@ -247,8 +247,10 @@ type spec struct {
 	// tree is what a reader reaches below its operands before its
 	// options say more (readerTree).
 	tree treeDefaults
-	// leadOps are the kinds of the first operands, by position; the
-	// operands after them are of the kind operands (xxd IN OUT).
+	// leadOps are the kinds of the first operands, by position, of a
+	// line that meets the query rows; the operands after them, and those
+	// of a line that does not, are of the kind operands (xxd IN OUT;
+	// unzip -l ARCHIVE MEMBER...).
 	leadOps []kind
 	// bareDot: without operands, the command works on the working
 	// directory (ls, du), which is judged as its operand.
@@ -353,7 +355,7 @@ const (
 	cEachIn                   // every value given to opts is one of values (each --print prints)
 	cFirstIn                  // the first operand, if any, is one of values
 	cNoneIn                   // no operand is one of values; each that is fails
-	cOperands                 // the line has an operand
+	cOperands                 // the line has an operand, or gives one of opts
 	cMaxOps                   // the line has at most n operands
 	cPlainOps                 // no operand begins with "-", which the program may read as an option
 	cOneOf                    // exactly one of opts is given, once (one action a line), or an option that prints the version

@@ -50,6 +50,14 @@ func TestQueryRows(t *testing.T) {
 		{"ifconfig lo down", "ask", "unlisted", "ifconfig: not on the safe list (ifconfig lo down configures an interface)", true},
 		{"ifconfig -- -x", "ask", "unlisted", "ifconfig: not on the safe list (ifconfig -- -x configures an interface)", true},
 		{"ifconfig lo", "allow", "safe", "every command is read-only and on the safe list", false},
+		// cNeeds and cOperands (unless -v); a line that fails them has
+		// no archive operand (leadOps).
+		{"unzip a.zip", "ask", "unlisted", "unzip: not on the safe list (unzip without -l, -v or -t extracts the archive)", true},
+		{"unzip -l", "ask", "unlisted", "unzip: not on the safe list (unzip without -l, -v or -t extracts the archive)", true},
+		{"unzip -v", "allow", "safe", "every command is read-only and on the safe list", false},
+		{"unzip -l a.txt", "allow", "safe", "every command is read-only and on the safe list", false},
+		// leadOps: xxd IN OUT writes OUT.
+		{"xxd a.txt out.txt", "ask", "write:xxd", "xxd: writes out.txt (inside the allowed roots)", true},
 		// cPrefixed, fArgs: no allow rule lifts it.
 		{"date 0101", "ask", "args:date", "date: sets the system clock from 0101", false},
 		{"date +%s", "allow", "safe", "every command is read-only and on the safe list", false},

@@ -23,6 +23,7 @@ type specFacts struct {
 	content  bool      // an option of kind kContent was given
 	format   bool      // an option of kind kFormat was given
 	toClass  bool      // the command's model gives the line to the command's class (a byClass spec)
+	unmet    bool      // the line failed a query row of its spec (judgeQuery)
 }
 
 // has reports whether one of the options names (as resolved) was given.
@@ -300,7 +301,7 @@ func (q *cond) checkOperands(v *argv, from int, f *specFacts, fail func(what str
 			}
 		}
 	case cOperands:
-		if len(f.ops) == 0 {
+		if len(f.ops) == 0 && !f.hasSpell(q.opts) {
 			fail("")
 		}
 	case cMaxOps:
@@ -324,14 +325,17 @@ func (q *cond) checkOperands(v *argv, from int, f *specFacts, fail func(what str
 // by the query rows of s, and then, if it meets them, by the spec's
 // check.
 func (m *cmdCall) specCheck(c *verdictAcc, s *spec, v *argv, from int, f *specFacts) {
-	if judgeQuery(c, s, v, from, f) && s.check != nil {
+	f.unmet = !judgeQuery(c, s, v, from, f)
+	if !f.unmet && s.check != nil {
 		s.check(m, c, s, v, f)
 	}
 }
 
-// operandKind is the kind of the k-th operand of a line of s.
-func (s *spec) operandKind(k int) kind {
-	if k < len(s.leadOps) {
+// operandKind is the kind of the k-th operand of a line of s, whose
+// options said f: by its position in a line that is the spec's query
+// (leadOps), or the spec's operands.
+func (s *spec) operandKind(k int, f *specFacts) kind {
+	if k < len(s.leadOps) && !f.unmet {
 		return s.leadOps[k]
 	}
 	return s.operands

@@ -161,7 +161,11 @@ func opsSpecs() map[string]*spec {
 		// unzip -l, -v and -t list or test an archive, extracting
 		// nothing: the first operand is the archive read, the others
 		// names of its members.
-		"unzip": {grammar: grammar{permute: true}, operands: kWord, check: unzipArchive, allow: "unzip lists an archive inside the allowed roots",
+		"unzip": {grammar: grammar{permute: true}, leadOps: []kind{kRead}, operands: kWord, allow: "unzip lists an archive inside the allowed roots",
+			query: []cond{
+				{test: cNeeds, opts: "-l -v -t", why: "without -l, -v or -t extracts the archive"},
+				{test: cOperands, opts: "-v", why: "without -l, -v or -t extracts the archive"}, // unzip -v alone prints its version
+			},
 			rows: []optRow{{"-l", kFlag, ""}, {"-v", kFlag, ""}, {"-t", kFlag, ""}, {"-q", kFlag, ""}},
 			examples: []example{{"unzip -l a.zip", "allow"}, {"unzip -v", "allow"}, {"unzip a.zip", "ask"}, {"unzip -l a.zip -d /tmp", "ask"},
 				{"unzip -l .env", "deny"}}},
