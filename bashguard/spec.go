@@ -372,11 +372,12 @@ const (
 	// fClass: the line is given to the command's class, as if the spec
 	// did not know it (a byClass spec: sysLeaf).
 	fClass
-	// fPlain: the Ask of an unlisted command, with why alone for its
-	// reason.
+	// fPlain: the Ask of an unlisted command, with why alone (its "%s"
+	// replaced) for its reason.
 	fPlain
 	// fArgs: the Ask of the command's arguments (ArgsRule), with why
-	// alone for its reason, which no allow rule lifts.
+	// alone (its "%s" replaced) for its reason, which no allow rule
+	// lifts.
 	fArgs
 )
 

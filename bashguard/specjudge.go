@@ -236,7 +236,7 @@ func judgeQuery(c *verdictAcc, s *spec, v *argv, from int, f *specFacts) bool {
 			case fClass:
 				f.toClass = true
 			case fPlain:
-				c.add(permission.Ask, RuleUnlisted, q.why, true)
+				c.add(permission.Ask, RuleUnlisted, strings.ReplaceAll(q.why, "%s", what), true)
 			case fArgs:
 				c.add(permission.Ask, ArgsRule(s.name), strings.ReplaceAll(q.why, "%s", what), false)
 			default:

@@ -47,7 +47,7 @@ var gitSpec = (&spec{
 			examples: []example{{"git ls-files", "allow"}, {"git ls-files -s src", "allow"}, {"git ls-files -X.env", "deny"}, {"git ls-files --exclude-from=.env", "deny"}},
 		},
 		// git clean -n prints the untracked names it would remove, and
-		// removes nothing; without -n it removes them (gitClean).
+		// removes nothing; without -n it removes them (its query row).
 		"clean": {scans: true, grammar: gitGrammar, rows: gitCleanRows, operands: kProbe, allow: "git clean -n only prints what it would remove",
 			config: gitReadConfig,
 			// Without -n (whatever -f says) it removes the untracked files.
@@ -167,7 +167,7 @@ func gitReflogChange() *spec {
 // with the index, gpg on every signature shown. The repository's config is
 // as much the workspace as its files are.
 // gitCleanRows are the options of git clean: -f removes, and is read
-// for what it is only without -n (gitClean); -i asks at the terminal.
+// for what it is only without -n (clean's query row); -i asks at the terminal.
 var gitCleanRows = []optRow{
 	{"-n --dry-run", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"-d", kFlag, ""}, {"-x", kFlag, ""}, {"-X", kFlag, ""},
 	{"-e= --exclude=", kPattern, ""}, {"-f --force", kFlag, ""},

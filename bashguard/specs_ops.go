@@ -218,7 +218,7 @@ func opsSpecs() map[string]*spec {
 				rows: []optRow{{"-e --envs", kFlag, ""}, {"--json", kFlag, ""}, {"-q --quiet", kFlag, ""}}},
 		}, examples: []example{{"conda install x", "ask"}}},
 		// objdump prints what an object file holds. @FILE reads more
-		// options (objdumpOptionFiles); -S, -l, -W and -g read the debug
+		// options (stringsOptionFiles); -S, -l, -W and -g read the debug
 		// information, which can name other files and debuginfod servers,
 		// and are not here.
 		"objdump": {grammar: grammar{permute: true}, operands: kRead, check: stringsOptionFiles, allow: "objdump prints object files inside the allowed roots",
