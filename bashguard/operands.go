@@ -67,7 +67,10 @@ func (m *cmdCall) operandDenies(c *verdictAcc, v *argv) {
 func operandPaths(w string, out []string) []string {
 	add := func(s string) {
 		s = strings.TrimPrefix(s, "file://")
-		for _, t := range []string{s, strings.TrimLeft(s, "@<")} {
+		for i, t := range [2]string{s, strings.TrimLeft(s, "@<")} {
+			if i == 1 && t == s {
+				break // no marker: the same candidates, each an lstat
+			}
 			if k := strings.IndexByte(t, ';'); k > 0 {
 				out = append(out, t[:k])
 			}
