@@ -577,6 +577,20 @@ func (r *stampRec) dedupe() {
 	r.stamps = out
 }
 
+// entry reports whether p, an entry of the directory d, exists, as
+// os.Lstat finds it (a link counts, wherever it leads), stamping it as an
+// entry of the level d. A nil *stampRec only lstats.
+func (r *stampRec) entry(p, d string) bool {
+	if r == nil {
+		_, err := os.Lstat(p)
+		return err == nil
+	}
+	s := stamp(p, false, false)
+	s.level = d
+	r.stamps = append(r.stamps, s)
+	return s.ok
+}
+
 // exists reports whether p, an entry of the directory d, exists with its
 // links followed, as os.Stat finds it, stamping it as an entry of the
 // level d (lstat: what d's own stamp stands for once d has aged) and,
