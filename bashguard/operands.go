@@ -44,7 +44,7 @@ func (m *cmdCall) operandDenies(c *verdictAcc, v *argv) {
 		if v.flags[i]&wGlob != 0 && (m.dir != "" || path.IsAbs(v.vals[i])) {
 			// bash gives the command the names the glob matches (".e*"
 			// is .env), or the word itself when it matches nothing.
-			if m, err := expandGlob(m.dir, v.vals[i]); err == nil && len(m) > 0 {
+			if m, err := m.g.ws.glob(m.dir, v.vals[i]); err == nil && len(m) > 0 {
 				words = m
 			}
 		}
