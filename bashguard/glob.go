@@ -47,7 +47,7 @@ func (m *cmdCall) globPaths(c *verdictAcc, p string, access Access, who string) 
 		c.addf(permission.Ask, RulePathGlob, verb, p, ": no working directory is configured, so the files it names cannot be checked", false)
 		return false
 	}
-	matches, err := expandGlob(dir, p)
+	matches, err := m.ws.glob(dir, p)
 	if err != nil {
 		c.addf(permission.Ask, RulePathGlob, verb, p, ": the files it names cannot be checked: "+err.Error(), false)
 		return false
@@ -68,7 +68,35 @@ func (m *cmdCall) globPaths(c *verdictAcc, p string, access Access, who string) 
 // bracket expressions do not match a leading "." unless the pattern
 // component starts with one; "**" is "*"; only paths that exist are
 // given.
-func expandGlob(dir, p string) ([]string, error) {
+func expandGlob(dir, p string) ([]string, error) { return expandGlobRec(dir, p, nil) }
+
+// globFact is what expandGlob gives for a word in a directory.
+type globFact struct {
+	paths []string
+	err   error
+}
+
+// glob is expandGlob(dir, p) kept on the cache (a loop over a glob, or a
+// glob operand, lists its directory at every call otherwise:
+// BenchmarkToolgateCommands in bench): each directory it lists is stamped
+// (stat, as os.ReadDir follows links) before it is listed, and each path
+// it gives by the lookup that found it. A relative dir is expanded afresh
+// each time: it depends on the process's directory. The paths are shared
+// by every call that gets them: they must not be changed.
+func (c *wsCache) glob(dir, p string) ([]string, error) {
+	if !path.IsAbs(dir) && !path.IsAbs(p) {
+		c = nil
+	}
+	f := c.get("glob\x00"+dir+"\x00"+p, func(r *stampRec) any {
+		paths, err := expandGlobRec(dir, p, r)
+		return globFact{paths: paths, err: err}
+	}).(globFact)
+	return f.paths, f.err
+}
+
+// expandGlobRec is expandGlob, recording in r (when not nil) the stamps
+// its answer depends on.
+func expandGlobRec(dir, p string, r *stampRec) ([]string, error) {
 	start := globCand{fs: dir}
 	if path.IsAbs(p) {
 		start = globCand{fs: "/", text: "/"}
@@ -86,14 +114,14 @@ func expandGlob(dir, p string) ([]string, error) {
 			continue
 		}
 		var err error
-		if cands, err = globComponent(cands, comp, &listed); err != nil || len(cands) == 0 {
+		if cands, err = globComponent(cands, comp, &listed, r); err != nil || len(cands) == 0 {
 			return nil, err
 		}
 	}
 	if len(cands) == 1 && cands[0] == start {
 		return nil, nil // no component: nothing to expand
 	}
-	return globExisting(cands, strings.HasSuffix(p, "/")), nil
+	return globExisting(cands, strings.HasSuffix(p, "/"), r), nil
 }
 
 // globCand is a path a glob may name so far: where it is, and how it is
@@ -107,8 +135,8 @@ func (c globCand) join(name string) globCand {
 
 // globComponent returns the entries of the directories cands whose names
 // match the pattern component comp, counting the directories it lists
-// in listed.
-func globComponent(cands []globCand, comp string, listed *int) ([]globCand, error) {
+// in listed, and stamping each in r (when not nil) before it is listed.
+func globComponent(cands []globCand, comp string, listed *int, r *stampRec) ([]globCand, error) {
 	pat, err := goPattern(comp)
 	if err != nil {
 		return nil, err
@@ -118,11 +146,15 @@ func globComponent(cands []globCand, comp string, listed *int) ([]globCand, erro
 		if *listed++; *listed > maxGlobDirs {
 			return nil, errGlobTooMany
 		}
+		r.add(cd.fs, true, false)
 		entries, err := os.ReadDir(cd.fs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || isNotDir(err):
 			continue // nothing to match here
 		case err != nil:
+			if r != nil {
+				r.bad = true // an error that may pass: not kept
+			}
 			return nil, err
 		}
 		for _, e := range entries {
@@ -149,17 +181,18 @@ func globComponent(cands []globCand, comp string, listed *int) ([]globCand, erro
 // globExisting gives, like bash, only the candidates that exist: "*/.env"
 // names the .env files of the directories, not a path under each file.
 // With dirs (a pattern that ends in "/") only directories and links to
-// them, and bash keeps the "/".
-func globExisting(cands []globCand, dirs bool) []string {
+// them, and bash keeps the "/". Each lookup is stamped in r (when not
+// nil).
+func globExisting(cands []globCand, dirs bool, r *stampRec) []string {
 	out := make([]string, 0, len(cands))
 	for _, cd := range cands {
 		if dirs {
-			if fi, err := os.Stat(cd.fs); err == nil && fi.IsDir() {
+			if r.isDir(cd.fs) {
 				out = append(out, cd.text+"/")
 			}
 			continue
 		}
-		if _, err := os.Lstat(cd.fs); err == nil {
+		if r.lexists(cd.fs) {
 			out = append(out, cd.text)
 		}
 	}

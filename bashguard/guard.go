@@ -29,6 +29,7 @@ type scratch struct {
 	reader strings.Reader
 	direct []bool
 	flags  []wordFlags
+	an     analyzer // the analyzer of the Judge that holds the scratch
 }
 
 // maxScratch bounds the buffers a scratch keeps between calls, so that one
@@ -113,9 +114,13 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 		g.scratch.Put(sc)
 		return Verdict{Decision: permission.Deny, Rule: RuleParse, Reason: "cannot be analysed: " + err.Error(), Cause: parseError(err)}
 	}
-	a := analyzer{cmdCall: cmdCall{pol: &g.pol, extra: g.extra, ws: &g.ws, dir: dir, paths: paths}, g: g, sc: sc, src: script, file: f, ifs: strings.Contains(script, "IFS")}
+	// The analyzer lives in the scratch, so that a Judge does not allocate
+	// one (BenchmarkToolgateCommands in bench); nothing keeps it past the
+	// Judge.
+	a := &sc.an
+	*a = analyzer{cmdCall: cmdCall{pol: &g.pol, extra: g.extra, ws: &g.ws, dir: dir, paths: paths}, g: g, sc: sc, src: script, file: f, ifs: strings.Contains(script, "IFS")}
 	a.hj, _ = paths.(HostJudge)
-	a.w = &a
+	a.w = a
 	// Size the buffers from a guess at the number of commands and words;
 	// they grow if the guess is short.
 	n, words := sizeGuess(script)
@@ -134,12 +139,14 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 	if cap(a.flags) <= maxScratch {
 		sc.flags = a.flags[:0]
 	}
+	out, abort, abortRule := a.out, a.abort, a.abortRule
+	*a = analyzer{} // nothing of this call stays reachable from the pool
 	g.scratch.Put(sc)
-	if a.abort != "" {
-		return Verdict{Decision: permission.Deny, Rule: a.abortRule, Reason: "cannot be analysed: " + a.abort,
-			Commands: a.out}
+	if abort != "" {
+		return Verdict{Decision: permission.Deny, Rule: abortRule, Reason: "cannot be analysed: " + abort,
+			Commands: out}
 	}
-	return combine(a.out)
+	return combine(out)
 }
 
 // sizeGuess estimates the number of simple commands and words in script:

@@ -2,7 +2,6 @@ package bashguard
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -84,16 +83,33 @@ func (m *cmdCall) findUp(name string) string {
 	if m.dir == "" || !filepath.IsAbs(m.dir) {
 		return ""
 	}
-	for d, n := filepath.Clean(m.dir), 0; n < 64; n++ {
-		p := filepath.Join(d, name)
-		if _, err := os.Lstat(p); err == nil {
-			return p
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			break
-		}
-		d = up
+	if d := m.ws.nearest(m.dir, name); d != "" {
+		return filepath.Join(d, name)
 	}
 	return ""
+}
+
+// maxUp bounds the directories nearest looks in.
+const maxUp = 64
+
+// nearest is the first directory up from dir (absolute), dir itself
+// first, that holds an entry name, as os.Lstat finds it (a link counts,
+// wherever it leads), or "" for none within maxUp directories; kept on
+// the cache, each directory on the way stamped by the entry looked up in
+// it (a package manager's configuration and manifest are looked for up
+// to / at every call: BenchmarkToolgateCommands in bench).
+func (c *wsCache) nearest(dir, name string) string {
+	return c.get("up\x00"+name+"\x00"+dir, func(r *stampRec) any {
+		for d, n := filepath.Clean(dir), 0; n < maxUp; n++ {
+			if r.entry(filepath.Join(d, name), d) {
+				return d
+			}
+			up := filepath.Dir(d)
+			if up == d {
+				break
+			}
+			d = up
+		}
+		return ""
+	}).(string)
 }

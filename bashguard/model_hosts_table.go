@@ -2,7 +2,6 @@ package bashguard
 
 import (
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -541,16 +540,33 @@ func (m *cmdCall) configFile(files []string) string {
 	if len(files) == 0 || m.dir == "" || !filepath.IsAbs(m.dir) {
 		return ""
 	}
-	for d, n := filepath.Clean(m.dir), 0; n < 64; n++ {
-		for _, f := range files {
+	// The nearest directory holding each unmarked file, looked up once
+	// (a fact of the cache, computed again when it cannot be kept).
+	var near [8]struct {
+		dir  string
+		done bool
+	}
+	nearest := func(i int, name string) string {
+		if i >= len(near) {
+			return m.ws.nearest(m.dir, name)
+		}
+		if !near[i].done {
+			near[i].dir, near[i].done = m.ws.nearest(m.dir, name), true
+		}
+		return near[i].dir
+	}
+	for d, n := filepath.Clean(m.dir), 0; n < maxUp; n++ {
+		for i, f := range files {
 			name, text, marked := strings.Cut(f, ":")
-			p := filepath.Join(d, name)
 			if !marked {
-				if _, err := os.Lstat(p); err == nil {
-					return p
+				// Every directory below d lacks name (else the loop
+				// ended there), so d holds one where the nearest is d.
+				if nearest(i, name) == d {
+					return filepath.Join(d, name)
 				}
 				continue
 			}
+			p := filepath.Join(d, name)
 			if b, err := readSmall(p, 1<<20); err == nil && strings.Contains(b, text) {
 				return p
 			} else if err == errTooLarge {

@@ -44,7 +44,7 @@ func (m *cmdCall) operandDenies(c *verdictAcc, v *argv) {
 		if v.flags[i]&wGlob != 0 && (m.dir != "" || path.IsAbs(v.vals[i])) {
 			// bash gives the command the names the glob matches (".e*"
 			// is .env), or the word itself when it matches nothing.
-			if m, err := expandGlob(m.dir, v.vals[i]); err == nil && len(m) > 0 {
+			if m, err := m.ws.glob(m.dir, v.vals[i]); err == nil && len(m) > 0 {
 				words = m
 			}
 		}
@@ -67,7 +67,10 @@ func (m *cmdCall) operandDenies(c *verdictAcc, v *argv) {
 func operandPaths(w string, out []string) []string {
 	add := func(s string) {
 		s = strings.TrimPrefix(s, "file://")
-		for _, t := range []string{s, strings.TrimLeft(s, "@<")} {
+		for i, t := range [2]string{s, strings.TrimLeft(s, "@<")} {
+			if i == 1 && t == s {
+				break // no marker: the same candidates, each an lstat
+			}
 			if k := strings.IndexByte(t, ';'); k > 0 {
 				out = append(out, t[:k])
 			}

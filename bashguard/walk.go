@@ -47,7 +47,7 @@ func (m *cmdCall) walkRoot(c *verdictAcc, p string, fl wordFlags, who string, w 
 	if fl&wGlob != 0 {
 		// The roots are the files bash finds for the word (when it cannot
 		// tell them, the word was asked already).
-		if matches, err := expandGlob(m.dir, p); err == nil {
+		if matches, err := m.ws.glob(m.dir, p); err == nil {
 			for _, match := range matches {
 				m.walkRoot(c, match, 0, who, w)
 			}

@@ -174,6 +174,29 @@ func (r *stampRec) regular(p string) bool {
 	return s.ok && s.mode&syscall.S_IFMT == syscall.S_IFREG
 }
 
+// isDir stamps p (stat) and reports whether it is a directory with its
+// links followed, as os.Stat would: the stamp answers.
+func (r *stampRec) isDir(p string) bool {
+	if r == nil {
+		fi, err := os.Stat(p)
+		return err == nil && fi.IsDir()
+	}
+	r.add(p, true, false)
+	s := r.stamps[len(r.stamps)-1]
+	return s.ok && s.mode&syscall.S_IFMT == syscall.S_IFDIR
+}
+
+// lexists stamps p (lstat) and reports whether it exists, as os.Lstat
+// would (a link counts, wherever it leads): the stamp answers.
+func (r *stampRec) lexists(p string) bool {
+	if r == nil {
+		_, err := os.Lstat(p)
+		return err == nil
+	}
+	r.add(p, false, false)
+	return r.stamps[len(r.stamps)-1].ok
+}
+
 // missing returns the error os.Open gives for p when the stamp just
 // added says p does not exist, so that the read need not try; or nil.
 func (r *stampRec) missing(p string) error {
@@ -577,6 +600,20 @@ func (r *stampRec) dedupe() {
 		}
 	}
 	r.stamps = out
+}
+
+// entry reports whether p, an entry of the directory d, exists, as
+// os.Lstat finds it (a link counts, wherever it leads), stamping it as an
+// entry of the level d. A nil *stampRec only lstats.
+func (r *stampRec) entry(p, d string) bool {
+	if r == nil {
+		_, err := os.Lstat(p)
+		return err == nil
+	}
+	s := stamp(p, false, false)
+	s.level = d
+	r.stamps = append(r.stamps, s)
+	return s.ok
 }
 
 // exists reports whether p, an entry of the directory d, exists with its

@@ -210,3 +210,31 @@ func BenchmarkGemini(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkToolgateCommands times toolgate's side of BenchmarkGemini alone,
+// one sub-benchmark per command of the table, with its allocations: the
+// quick loop for work on Pipeline.Check, with no node process to start.
+func BenchmarkToolgateCommands(b *testing.B) {
+	cmds := loadCommands(b)
+	f := newFrontDoor(b)
+	// Let the files age past the timestamp granularity, as they have when
+	// BenchmarkGemini's warm-up of node ends: younger stamps are not trusted.
+	time.Sleep(2100 * time.Millisecond)
+	ctx := context.Background()
+	for i, c := range cmds {
+		b.Run(fmt.Sprintf("class=%s/cmd=%02d", c.Class, i), func(b *testing.B) {
+			id := fmt.Sprintf("b%d-%d", i, b.N)
+			in := f.session(b, id, c.Command)
+			want, err := permission.ParseDecision(c.Toolgate)
+			require.NoError(b, err)
+			b.ReportAllocs()
+			k := 0
+			for b.Loop() {
+				if v := f.p.Check(ctx, runtime.Call{Session: id, ID: "c", Tool: "Bash", Input: in[k%len(in)]}); v.Decision != want {
+					b.Fatalf("%q: %s", c.Command, v.Reason)
+				}
+				k++
+			}
+		})
+	}
+}

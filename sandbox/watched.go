@@ -117,6 +117,14 @@ func (c *watched) lstat(p []byte, st *statBuf) (kind fileKind, fs fileStat, ok b
 	if found && w.Valid(e.deps) {
 		return e.kind, e.st, true, nil
 	}
+	// A link or a missing entry is never kept: one lstat answers it, with
+	// no watches, which only a kept answer needs (the targets of a command
+	// that creates files are missing at every call: BenchmarkToolgateCommands
+	// in bench).
+	kind, err = lstatKind(p, st)
+	if err != nil || kind == kindLink {
+		return kind, fileStatOf(st), true, err
+	}
 	key := string(p)
 	deps := w.NewSet()
 	w.Path(deps, key, true, false)
