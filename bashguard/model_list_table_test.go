@@ -19,7 +19,7 @@ func TestListingsAgreeWithSpecs(t *testing.T) {
 		if l == nil {
 			continue
 		}
-		for name, o := range l.byName {
+		for name, o := range l.rows() {
 			n++
 			k := specOptionKind(at.s, name)
 			if k == kUnknown && strings.HasPrefix(name, "--no-") {
