@@ -200,8 +200,13 @@ func SafeCommands() []string {
 // allowsSome reports whether a spec allows some line: it has a version
 // option, a reason to allow, or a subcommand that allows some line.
 func allowsSome(s *spec) bool {
-	if s.allow != "" || slices.ContainsFunc(s.rows, func(r optRow) bool { return r.kind == kVersion }) {
+	if s.allow != "" {
 		return true
+	}
+	for r := range s.eachRow {
+		if r.kind == kVersion {
+			return true
+		}
 	}
 	for _, sub := range s.subs {
 		if allowsSome(sub) {

@@ -204,8 +204,8 @@ func runsModules(name string) bool {
 		return false
 	}
 	s, _ := interpSpec(name)
-	for i := range s.rows {
-		if s.rows[i].kind == kModule && s.endOpts != "" {
+	for r := range s.eachRow {
+		if r.kind == kModule && s.endOpts != "" {
 			return true
 		}
 	}

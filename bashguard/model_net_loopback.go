@@ -1,7 +1,7 @@
 package bashguard
 
 import (
-	"net"
+	"net/netip"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -52,8 +52,8 @@ func isLoopbackHost(h string) bool {
 	if h == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.Zone() == "" && ip.Unmap().IsLoopback()
 }
 
 // loopbackOnly reports whether the network command name, as v runs it,

@@ -43,7 +43,7 @@ func allLiteral(v *argv) bool {
 // then its subcommand or its operands. It reports false for a line a
 // byClass spec leaves to the class.
 func (m *cmdCall) sysLevel(c *verdictAcc, cmd string, s *spec, v *argv, from int, top bool) bool {
-	if s.ask != "" && s.rows == nil {
+	if s.ask != "" && !s.hasRows() {
 		// Every line of the subcommand asks, for what it does.
 		c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+s.ask, ")", true)
 		return true

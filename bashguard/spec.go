@@ -210,7 +210,13 @@ type spec struct {
 	name     string // "git grep"
 	grammar  grammar
 	rows     []optRow
-	operands kind   // what the operands are, for the engine's generic reading
+	// joined are more tables of rows, read after rows in their order
+	// (join); help gives the spec the --help flag after all of them
+	// (withHelp). Both leave the shared tables as they are: nothing is
+	// copied when the package starts.
+	joined   [][]optRow
+	help     bool
+	operands kind // what the operands are, for the engine's generic reading
 	allow    string // the reason of an allowed command line
 	// subs are the subcommands, chosen by the first operand after the
 	// spec's own options. other reads the rest of the line, that
@@ -461,8 +467,7 @@ func (s *spec) build() {
 	if s.grammar.bsd {
 		t.bsd = map[byte]*spelling{}
 	}
-	for i := range s.rows {
-		r := &s.rows[i]
+	for r := range s.eachRow {
 		o := &option{kind: r.kind, why: r.why}
 		for w := range strings.FieldsSeq(r.spell) {
 			sp := spelling{arg: argNone, opt: o}
@@ -506,13 +511,45 @@ func (s *spec) build() {
 // and returns s.
 func (s *spec) withHelp() *spec {
 	for _, sub := range s.subs {
-		sub.rows = append(sub.rows[:len(sub.rows):len(sub.rows)], optRow{"--help", kFlag, ""})
+		sub.help = true
 		sub.withHelp()
 	}
 	if s.other != nil {
-		s.other.rows = append(s.other.rows[:len(s.other.rows):len(s.other.rows)], optRow{"--help", kFlag, ""})
+		s.other.help = true
 	}
 	return s
+}
+
+// helpRow is the row withHelp gives a spec.
+var helpRow = optRow{"--help", kFlag, ""}
+
+// eachRow yields the rows of s in order: rows, then each table of
+// joined, then --help where withHelp gave it. Where two rows spell an
+// option alike, the first one is the option (see join).
+func (s *spec) eachRow(yield func(*optRow) bool) {
+	for i := range s.rows {
+		if !yield(&s.rows[i]) {
+			return
+		}
+	}
+	for _, t := range s.joined {
+		for i := range t {
+			if !yield(&t[i]) {
+				return
+			}
+		}
+	}
+	if s.help {
+		yield(&helpRow)
+	}
+}
+
+// hasRows reports whether s has a row of options.
+func (s *spec) hasRows() bool {
+	for range s.eachRow {
+		return true
+	}
+	return false
 }
 
 // treeDefaults are a reader's walk of the trees below its operands when no
@@ -536,3 +573,8 @@ func rows(tables ...[]optRow) []optRow {
 	}
 	return all
 }
+
+// join is rows for a spec's joined tables: the same order and the same
+// first-row-wins, without a copy of the tables (git's subcommands share
+// large ones).
+func join(tables ...[]optRow) [][]optRow { return tables }

@@ -500,7 +500,7 @@ var sshSpec = (&spec{
 	name:    "ssh",
 	grammar: posixGrammar,
 	net:     &netClient{dest: destSSH, subject: "it", reparse: true},
-	rows: rows(
+	joined: join(
 		each(kFlag, "", "-4", "-6", "-A", "-a", "-C", "-f", "-G", "-g", "-K", "-k", "-M", "-N", "-n", "-q", "-s", "-T",
 			"-t", "-V", "-v", "-X", "-x", "-Y", "-y"),
 		each(kWord, "", "-B=", "-b=", "-c=", "-e=", "-l=", "-m=", "-O=", "-p=", "-Q="),
@@ -523,7 +523,7 @@ var scpSpec = (&spec{
 	name:    "scp",
 	grammar: posixGrammar,
 	net:     &netClient{dest: destRemote, subject: "it"},
-	rows: rows(
+	joined: join(
 		each(kFlag, "", "-3", "-4", "-6", "-A", "-B", "-C", "-O", "-p", "-q", "-R", "-r", "-s", "-T", "-v"),
 		each(kWord, "", "-c=", "-l=", "-P=", "-X="),
 		each(kRead, "an identity file", "-i="),
@@ -540,7 +540,7 @@ var sftpSpec = (&spec{
 	name:    "sftp",
 	grammar: posixGrammar,
 	net:     &netClient{dest: destSSH, subject: "it"},
-	rows: rows(
+	joined: join(
 		each(kFlag, "", "-4", "-6", "-A", "-a", "-C", "-f", "-N", "-p", "-q", "-r", "-v"),
 		each(kWord, "", "-B=", "-c=", "-l=", "-P=", "-R=", "-s=", "-X="),
 		each(kRead, "an identity file", "-i="),
@@ -566,7 +566,7 @@ var ncSpec = (&spec{
 	grammar: grammar{permute: true},
 	net: &netClient{dest: destHost, subject: "it",
 		loopback: []string{"-z", "-v", "-n", "-N", "-4", "-6", "-w", "-q"}},
-	rows: rows(
+	joined: join(
 		each(kFlag, "", "-4", "-6", "-b", "-C", "-D", "-d", "-F", "-h", "-k", "-N", "-n", "-r", "-S", "-t", "-U", "-u",
 			"-v", "-Z", "-z"),
 		each(kWord, "", "-I=", "-i=", "-M=", "-m=", "-O=", "-P=", "-p=", "-q=", "-s=", "-T=", "-V=", "-W=", "-w="),
@@ -582,7 +582,7 @@ var ncatSpec = (&spec{
 	grammar: gnuGrammar,
 	net: &netClient{dest: destHost, subject: "it",
 		loopback: []string{"-z", "-v", "-n", "-4", "-6", "-w"}},
-	rows: rows(
+	joined: join(
 		each(kFlag, "", "-4", "-6", "-U --unixsock", "--vsock", "-C --crlf", "-n --nodns", "-t --telnet", "-u --udp",
 			"--sctp", "-v --verbose", "-z", "-k --keep-open", "--send-only", "--recv-only", "--no-shutdown",
 			"--allow-broadcast", "--broker", "--chat", "--ssl", "--ssl-verify", "--append-output", "--version",
@@ -603,7 +603,7 @@ var telnetSpec = (&spec{
 	name:    "telnet",
 	grammar: grammar{permute: true},
 	net:     &netClient{dest: destFirst},
-	rows: rows(
+	joined: join(
 		each(kFlag, "", "-4", "-6", "-7", "-8", "-E", "-F", "-K", "-L", "-a", "-c", "-d", "-f", "-r", "-x"),
 		each(kWord, "", "-X=", "-b=", "-e=", "-k=", "-l="),
 		each(kWrite, "its trace", "-n="),
@@ -615,7 +615,7 @@ var ftpSpec = (&spec{
 	name:    "ftp",
 	grammar: grammar{permute: true},
 	net:     &netClient{dest: destFirst},
-	rows: rows(
+	joined: join(
 		each(kFlag, "", "-4", "-6", "-A", "-d", "-e", "-g", "-i", "-n", "-p", "-t", "-v"),
 		each(kWord, "", "-P=", "-s="),
 		each(kWrite, "what it downloads", "-o="),

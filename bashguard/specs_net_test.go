@@ -16,7 +16,7 @@ func TestNetSpecRows(t *testing.T) {
 		assert.NotNil(t, s.net, name)
 		assert.NotZero(t, s.net.dest, name)
 		names := map[string]bool{}
-		for _, r := range s.rows {
+		for r := range s.eachRow {
 			assert.NotEqual(t, kUnknown, r.kind, "%s: %s", name, r.spell)
 			first, _, _ := strings.Cut(r.spell, " ")
 			names[strings.TrimSuffix(strings.TrimSuffix(first, "[=]"), "=")] = true

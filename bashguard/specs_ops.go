@@ -74,11 +74,11 @@ var ipObjects = map[string]string{
 func opsSpecs() map[string]*spec {
 	ps := func(what string) *spec {
 		return &spec{grammar: grammar{permute: true}, allow: "docker " + what + " lists the daemon's containers",
-			rows: rows(dockerListRows, []optRow{{"-n= --last=", kWord, ""}, {"-l --latest", kFlag, ""}, {"-s --size", kFlag, ""}})}
+			joined: join(dockerListRows, []optRow{{"-n= --last=", kWord, ""}, {"-l --latest", kFlag, ""}, {"-s --size", kFlag, ""}})}
 	}
 	images := func(what string) *spec {
 		return &spec{grammar: grammar{permute: true}, operands: kWord, allow: "docker " + what + " lists the daemon's images",
-			rows: rows(dockerListRows, []optRow{{"--digests", kFlag, ""}, {"--tree", kFlag, ""}})}
+			joined: join(dockerListRows, []optRow{{"--digests", kFlag, ""}, {"--tree", kFlag, ""}})}
 	}
 	composeAsk := "reads the project's compose files, whose include and extends can fetch remote resources, and its .env"
 	m := map[string]*spec{
@@ -137,7 +137,7 @@ func opsSpecs() map[string]*spec {
 			helpers: []string{"dpkg-query"}, allow: "dpkg prints the package database",
 			examples: []example{{"dpkg -l", "allow"}, {"dpkg -l 'bash*'", "allow"}, {"dpkg -L bash", "allow"}, {"dpkg -s bash", "allow"},
 				{"dpkg -i x.deb", "ask"}, {"dpkg bash", "ask"}, {"dpkg -l -L bash", "ask"}}},
-		"dpkg-query": {grammar: grammar{permute: true}, rows: rows(dpkgQueryRows, []optRow{{"-W --show", kFlag, ""}, {"-f= --showformat=", kWord, ""}}),
+		"dpkg-query": {grammar: grammar{permute: true}, joined: join(dpkgQueryRows, []optRow{{"-W --show", kFlag, ""}, {"-f= --showformat=", kWord, ""}}),
 			operands: kWord, query: []cond{{test: cOneOf, opts: dpkgActions + " -W --show", why: "without exactly one of its query actions"}},
 			allow:    "dpkg-query prints the package database",
 			examples: []example{{"dpkg-query -W -f '${Version}' bash", "allow"}, {"dpkg-query -l bash", "allow"}, {"dpkg-query --admindir=. -l", "ask"}}},
@@ -198,7 +198,7 @@ func opsSpecs() map[string]*spec {
 		// systemctl's queries print the state of units (status their
 		// latest log lines too). Without a terminal it runs no pager. In a
 		// container without systemd they fail, harmlessly.
-		"systemctl": {grammar: grammar{permute: true}, rows: rows([]optRow{{"--version", kVersion, ""}}, systemctlRows), byClass: true,
+		"systemctl": {grammar: grammar{permute: true}, joined: join([]optRow{{"--version", kVersion, ""}}, systemctlRows), byClass: true,
 			subs: systemctlSubs(),
 			examples: []example{{"systemctl --version", "allow"}, {"systemctl -H h status x", "ask"}, {"systemctl restart nginx", "ask"},
 				{"systemctl poweroff", "deny"}}},

@@ -14,7 +14,7 @@ package bashguard
 var goFlagSpec = (&spec{
 	name:    "go",
 	grammar: grammar{oneDash: true, permute: true},
-	rows: rows(
+	joined: join(
 		each(kWord, "", "-C= --C=", "-p= --p=", "-asmflags= --asmflags=", "-buildmode= --buildmode=", "-compiler= --compiler=",
 			"-gccgoflags= --gccgoflags=", "-gcflags= --gcflags=", "-installsuffix= --installsuffix=", "-ldflags= --ldflags=",
 			"-mod= --mod=", "-modfile= --modfile=", "-overlay= --overlay=", "-pgo= --pgo=", "-pkgdir= --pkgdir=", "-tags= --tags=",
@@ -31,7 +31,7 @@ var goFlagSpec = (&spec{
 var pipSpec = (&spec{
 	name:    "pip",
 	grammar: grammar{abbrev: true},
-	rows: rows(
+	joined: join(
 		each(kFlag, "",
 			"-h --help", "--debug", "--isolated", "--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet",
 			"--no-input", "--no-cache-dir", "--disable-pip-version-check", "--no-color", "--no-python-version-warning"),
@@ -49,7 +49,7 @@ var pipSpec = (&spec{
 var pipInstallSpec = (&spec{
 	name:    "pip install",
 	grammar: gnuGrammar,
-	rows: rows(
+	joined: join(
 		each(kFlag, "",
 			"--no-deps", "--pre", "--dry-run", "--user", "-U --upgrade", "--force-reinstall", "-I --ignore-installed",
 			"--ignore-requires-python", "--no-build-isolation", "--use-pep517", "--check-build-dependencies",

@@ -99,7 +99,7 @@ var sysSpecs = compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
 	}, examples: []example{{"rustup toolchain list -v", "allow"}, {"rustup toolchain install stable", "ask"}, {"rustup show", "ask"}}},
 	// rustc --print VALUE: the values of rustcPrints print without
 	// compiling anything; any other line is rustc's class's.
-	"rustc": {grammar: versionGrammar, rows: rows(versionRows, []optRow{{"--print=", kWord, ""}}), byClass: true,
+	"rustc": {grammar: versionGrammar, joined: join(versionRows, []optRow{{"--print=", kWord, ""}}), byClass: true,
 		query:    []cond{{test: cNeeds, opts: "--print", fail: fClass}, {test: cEachIn, opts: "--print", values: rustcPrints, fail: fClass}},
 		allow:    "rustc --print prints the compiler's settings",
 		examples: []example{{"rustc --version", "allow"}, {"rustc --print cfg", "allow"}, {"rustc --print=sysroot", "allow"}, {"rustc --print link-args", "ask"}, {"rustc a.rs", "ask"}}},
@@ -124,7 +124,7 @@ var sysSpecs = compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
 	// judged by yqOperands.
 	// kislyuk's yq runs jq.
 	"yq": {grammar: grammar{permute: true}, operands: kRead, check: yqOperands, helpers: []string{"jq"}, allow: "yq prints a query of files inside the allowed roots",
-		rows: rows([]optRow{{"-r --raw-output", kFlag, ""}, {"-e --exit-status", kFlag, ""}, {"-P --prettyPrint", kFlag, ""}, {"-C --colors", kFlag, ""},
+		joined: join([]optRow{{"-r --raw-output", kFlag, ""}, {"-e --exit-status", kFlag, ""}, {"-P --prettyPrint", kFlag, ""}, {"-C --colors", kFlag, ""},
 			{"-M --no-colors", kFlag, ""}, {"-n --null-input", kFlag, ""}, {"-y --yaml-output", kFlag, ""}, {"-j --tojson", kFlag, ""},
 			{"-c --compact-output", kFlag, ""}, {"-N --no-doc", kFlag, ""}, {"--unwrapScalar", kFlag, ""}, {"--help", kFlag, ""}, {"--version", kFlag, ""},
 			{"-o= --output-format=", kWord, ""}, {"-p= --input-format=", kWord, ""}, {"-I= --indent=", kWord, ""},
@@ -221,7 +221,7 @@ var npmLsRows = []optRow{
 // by its exact name.
 func pipQuerySpec(name string) *spec {
 	g := grammar{oneDash: true, permute: true}
-	return &spec{grammar: versionGrammar, byClass: true, rows: rows(versionRows, []optRow{{"-v", kFlag, ""}, {"-q", kFlag, ""}, {"--no-color", kFlag, ""}}),
+	return &spec{grammar: versionGrammar, byClass: true, joined: join(versionRows, []optRow{{"-v", kFlag, ""}, {"-q", kFlag, ""}, {"--no-color", kFlag, ""}}),
 		subs: map[string]*spec{
 			"freeze": {grammar: g, operands: kWord, allow: "pip freeze prints the installed packages",
 				rows: []optRow{{"--all", kFlag, ""}, {"-l --local", kFlag, ""}, {"--user", kFlag, ""}, {"--exclude-editable", kFlag, ""}}},

@@ -23,7 +23,7 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	// execve, when set, replaces the process with another program
-	// ("toolgate mcp" on unix); nil, or errors.ErrUnsupported, runs it as
+	// (a sibling on unix); nil, or errors.ErrUnsupported, runs it as
 	// a child instead.
 	execve func(path string, argv, envv []string) error
 }

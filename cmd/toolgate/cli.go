@@ -19,7 +19,6 @@ var synopses = map[string]string{
 	"explain":      "toolgate explain [--settings FILE]... [--managed FILE] [--cwd DIR] [--mode MODE] [--json] [--exit-code] TOOL 'JSON input'",
 	"lint":         "toolgate lint [--settings FILE]... [--managed FILE] [--cwd DIR]",
 	"import":       "toolgate import codex|gemini FILE...   (another agent's policy files as toolgate rules: a settings fragment on stdout, warnings on stderr)",
-	"serve":        "toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote] [-v] [--log-level LEVEL]",
 	"exec":         "toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)",
 	"shell-prefix": "toolgate shell-prefix SCRIPT   (as CLAUDE_CODE_SHELL_PREFIX, through a link named toolgate-shell-prefix: runs Claude Code's script as toolgate check decided)",
 	"version":      "toolgate version",

@@ -15,7 +15,7 @@ import (
 // Every subcommand prints its usage on standard output for -h and --help
 // and exits 0; a bad flag exits 2 and says so on standard error.
 func TestHelpOfEverySubcommand(t *testing.T) {
-	for _, sub := range []string{"check", "explain", "lint", "import", "serve", "exec", "version"} {
+	for _, sub := range []string{"check", "explain", "lint", "import", "exec", "version"} {
 		for _, h := range []string{"-h", "--help"} {
 			var out, errb bytes.Buffer
 			code := run([]string{sub, h}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
@@ -24,7 +24,7 @@ func TestHelpOfEverySubcommand(t *testing.T) {
 			assert.NotContains(t, out.String(), `"permissionDecision"`, "toolgate %s %s answers no hook event", sub, h)
 		}
 	}
-	for _, sub := range []string{"explain", "lint", "import", "serve", "version"} {
+	for _, sub := range []string{"explain", "lint", "import", "version"} {
 		var out, errb bytes.Buffer
 		code := run([]string{sub, "--no-such-flag"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
 		assert.Equal(t, 2, code, "toolgate %s --no-such-flag", sub)

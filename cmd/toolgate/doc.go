@@ -212,6 +212,16 @@
 // questions, until SIGINT or SIGTERM, and prints the address to open with
 // its token (TOOLGATE_TOKEN, or a random one). A non-loopback address needs
 // --allow-remote (put TLS in front); --name is recorded with each answer.
+// It runs the program toolgate-serve (the command cmd/toolgate-serve) as
+// toolgate mcp runs its gateway: the one next to the toolgate executable,
+// or else the one on PATH, never one found through a relative PATH entry;
+// not there, exit status 127 and the line that installs it. One line
+// installs both:
+//
+//	go install github.com/toolgate/toolgate/cmd/...@v0.3.0
+//
+// It is a program of its own so that the hook, which Claude Code starts
+// for every tool call, links neither the SQL stores nor the HTTP server.
 //
 // # toolgate explain
 //

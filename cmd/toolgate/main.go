@@ -30,6 +30,8 @@ const usage = `usage:
                                          a settings fragment on stdout, a warning on stderr for
                                          whatever does not translate exactly)
   toolgate serve --store sqlite:PATH|postgres:DSN [--addr 127.0.0.1:7077] [--name NAME] [--allow-remote] [-v] [--log-level LEVEL]
+                        (runs toolgate-serve, installed beside toolgate by
+                         go install github.com/toolgate/toolgate/cmd/...@latest)
   toolgate mcp --config FILE [--listen ADDR] [--dir DIR] [--audit FILE] [-v] [--log-level LEVEL]
                         (runs the gateway toolgate-mcp; install it with
                          go install github.com/toolgate/toolgate/contrib/mcpgateway/cmd/toolgate-mcp@latest)
@@ -64,9 +66,9 @@ func run(args []string, e env) int {
 	case "shell-prefix":
 		return runShellPrefix(args[1:], e)
 	case "serve":
-		return runServe(args[1:], e)
+		return serveSibling.run(args[1:], e)
 	case "mcp":
-		return runMCP(args[1:], e)
+		return mcpSibling.run(args[1:], e)
 	case "version", "--version":
 		return runVersion(args[1:], e)
 	case "help", "-h", "--help":

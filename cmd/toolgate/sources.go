@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/user"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -221,10 +220,7 @@ func distrustEnv(getenv func(string) string, set map[string]bool) (func(string) 
 	}
 	sort.Strings(names)
 	if set["HOME"] {
-		home = ""
-		if u, err := user.Current(); err == nil && filepath.IsAbs(u.HomeDir) {
-			home = u.HomeDir
-		}
+		home = userHome()
 	}
 	anyPerm := false
 	for k := range set {

@@ -23,7 +23,7 @@ import (
 
 const (
 	libModule     = "github.com/toolgate/toolgate"
-	cliPackage    = libModule + "/cmd/toolgate"
+	cliPackages   = libModule + "/cmd/..." // toolgate and its sibling toolgate-serve
 	gatewayModule = libModule + "/contrib/mcpgateway"
 	gatewayPkg    = gatewayModule + "/cmd/toolgate-mcp"
 )
@@ -87,7 +87,7 @@ func readmeLines(t *testing.T, root string) installLines {
 		l.version = v
 	}
 	require.Regexp(t, `^v\d+\.\d+\.\d+$`, l.version, "the README installs a released version, not a query such as @latest")
-	require.Contains(t, l.installs, "go install "+cliPackage+"@"+l.version, "the README installs the CLI")
+	require.Contains(t, l.installs, "go install "+cliPackages+"@"+l.version, "the README installs the CLI (toolgate and toolgate-serve)")
 	require.Contains(t, l.installs, "go install "+gatewayPkg+"@"+l.version, "the README installs the MCP gateway")
 	require.Contains(t, l.gets, "go get "+libModule+"@"+l.version, "the README adds the library to a module")
 	return l
@@ -349,15 +349,18 @@ func TestREADMEInstallLines(t *testing.T) {
 		return o.String(), e.String(), 0
 	}
 
-	cliLine := "go install " + cliPackage + "@" + lines.version
+	cliLine := "go install " + cliPackages + "@" + lines.version
 	gatewayLine := "go install " + gatewayPkg + "@" + lines.version
 	run(work, cliLine)
 	out, _, code := tool("toolgate", "version")
 	require.Equal(t, 0, code)
 	assert.Regexp(t, `^toolgate `+regexp.QuoteMeta(lines.version)+` \(go1\.\d+`, out, "toolgate version names the version installed")
+	out, errOut, code := tool("toolgate", "serve", "-h")
+	assert.Equal(t, 0, code, "toolgate serve -h runs the toolgate-serve the same line installed: %s", errOut)
+	assert.Contains(t, out, "usage: toolgate serve --store", "toolgate-serve's own usage, through toolgate serve")
 
 	// The gateway not yet installed, toolgate mcp says the README's line.
-	_, errOut, code := tool("toolgate", "mcp", "--config", "none.json")
+	_, errOut, code = tool("toolgate", "mcp", "--config", "none.json")
 	assert.Equal(t, 127, code, "toolgate mcp without the gateway: %s", errOut)
 	assert.Contains(t, errOut, "toolgate-mcp is not installed")
 	assert.Contains(t, errOut, "\n  "+gatewayLine+"\n", "toolgate mcp names the README's install line, at its own version")
@@ -396,7 +399,7 @@ func TestREADMEInstallLines(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	slices.Sort(names)
-	assert.Equal(t, []string{"app", "toolgate", "toolgate-mcp"}, names, "what the lines installed, in GOBIN")
+	assert.Equal(t, []string{"app", "toolgate", "toolgate-mcp", "toolgate-serve"}, names, "what the lines installed, in GOBIN")
 }
 
 // firstFields is the first n fields of s's first line, and a newline.

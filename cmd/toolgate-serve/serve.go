@@ -44,11 +44,11 @@ func serve(ctx context.Context, args []string, e env, ready func(addr string)) i
 		if helpRequested(fs, err, e) {
 			return 0
 		}
-		fmt.Fprintf(e.stderr, "toolgate serve: %v\nusage: %s\n", err, synopses["serve"])
+		fmt.Fprintf(e.stderr, "toolgate serve: %v\nusage: %s\n", err, synopsis)
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "toolgate serve: unexpected arguments %q\nusage: %s\n", fs.Args(), synopses["serve"])
+		fmt.Fprintf(e.stderr, "toolgate serve: unexpected arguments %q\nusage: %s\n", fs.Args(), synopsis)
 		return 2
 	}
 	log := level.logger(e.stderr)

@@ -4,6 +4,6 @@ package main
 
 import "syscall"
 
-// execve replaces the process with path: how "toolgate mcp" hands over to
-// the gateway on unix.
+// execve replaces the process with path: how "toolgate mcp" and "toolgate
+// serve" hand over to their program on unix.
 func execve(path string, argv, envv []string) error { return syscall.Exec(path, argv, envv) }

@@ -122,13 +122,29 @@ func TestServeLogLevel(t *testing.T) {
 func TestServeBadLogLevel(t *testing.T) {
 	for _, args := range [][]string{{"--log-level=loud"}, {"--log-level", ""}, {"-v=maybe"}} {
 		var out, errb strings.Builder
-		code := run(append([]string{"serve", "--store", "mysql:x"}, args...), env{stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
+		code := runServe(append([]string{"--store", "mysql:x"}, args...), env{stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
 		assert.Equal(t, 2, code, "%v", args)
-		assert.Contains(t, errb.String(), "usage: "+synopses["serve"], "%v", args)
+		assert.Contains(t, errb.String(), "usage: "+synopsis, "%v", args)
 		assert.NotContains(t, errb.String(), "--store must be", "%v: refused before the store", args)
 		assert.Empty(t, out.String(), "%v", args)
 	}
 	var errb strings.Builder
-	run([]string{"serve", "--log-level=loud"}, env{stdout: io.Discard, stderr: &errb, getenv: func(string) string { return "" }})
+	runServe([]string{"--log-level=loud"}, env{stdout: io.Discard, stderr: &errb, getenv: func(string) string { return "" }})
 	assert.Contains(t, errb.String(), `invalid value "loud" for flag -log-level: unknown log level "loud": want debug, info, warn or error`)
+}
+
+// -h and --help print the usage on standard output and exit 0; a bad flag
+// exits 2 and says so on standard error.
+func TestServeHelp(t *testing.T) {
+	for _, h := range []string{"-h", "--help"} {
+		var out, errb strings.Builder
+		code := runServe([]string{h}, env{stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})
+		assert.Equal(t, 0, code, "%s: %s", h, errb.String())
+		assert.Contains(t, out.String(), "usage: "+synopsis, h)
+		assert.Contains(t, out.String(), "-store", h)
+	}
+	var errb strings.Builder
+	code := runServe([]string{"--no-such-flag"}, env{stdout: io.Discard, stderr: &errb, getenv: func(string) string { return "" }})
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errb.String(), "flag provided but not defined: -no-such-flag")
 }
