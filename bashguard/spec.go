@@ -207,16 +207,16 @@ const (
 )
 
 type spec struct {
-	name     string // "git grep"
-	grammar  grammar
-	rows     []optRow
+	name    string // "git grep"
+	grammar grammar
+	rows    []optRow
 	// joined are more tables of rows, read after rows in their order
 	// (join); help gives the spec the --help flag after all of them
 	// (withHelp). Both leave the shared tables as they are: nothing is
 	// copied when the package starts.
 	joined   [][]optRow
 	help     bool
-	operands kind // what the operands are, for the engine's generic reading
+	operands kind   // what the operands are, for the engine's generic reading
 	allow    string // the reason of an allowed command line
 	// subs are the subcommands, chosen by the first operand after the
 	// spec's own options. other reads the rest of the line, that
