@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // cmdClass says which check the dispatcher applies to a command name.
@@ -56,8 +57,11 @@ type cmdEntry struct {
 
 // cmdTable maps every name that a list of the default policy names to its
 // entry, so that judging a command costs one lookup. It is built once from
-// the lists and is read-only afterwards.
-var cmdTable = buildCmdTable()
+// the lists on first use and is read-only afterwards. Like the spec
+// tables (readerSpecs, gitSpec, ...), it is made when a command first
+// needs it, not when the package starts: a hook process judges a few
+// commands, and pays only for the tables they use.
+var cmdTable = sync.OnceValue(buildCmdTable)
 
 func buildCmdTable() map[string]cmdEntry {
 	var names []string
@@ -67,13 +71,13 @@ func buildCmdTable() map[string]cmdEntry {
 			names = append(names, n)
 		}
 	}
-	for n := range interpSpecs {
+	for n := range interpSpecs() {
 		names = append(names, n)
 	}
 	for n := range stateBuiltins {
 		names = append(names, n)
 	}
-	for n := range readerSpecs {
+	for n := range readerSpecs() {
 		names = append(names, n)
 	}
 	for n := range cmdNamed {
@@ -103,7 +107,7 @@ var cmdListed = map[cmdClass]func(name string) bool{
 	clsAssigner:    func(n string) bool { return assigners[n] != assignerRow{} },
 	clsState:       func(n string) bool { return stateBuiltins[n] != "" },
 	clsSafe:        func(n string) bool { return safeNoPaths[n] },
-	clsReader:      func(n string) bool { return readerSpecs[n] != nil },
+	clsReader:      func(n string) bool { return readerSpecs()[n] != nil },
 }
 
 // classify gives the entry of name: the first class, in the dispatcher's
@@ -119,7 +123,7 @@ func classify(name string) cmdEntry {
 		e := cmdEntry{class: cls}
 		switch cls {
 		case clsReader:
-			e.reader = readerSpecs[name]
+			e.reader = readerSpecs()[name]
 		case clsState:
 			e.state = stateBuiltins[name]
 		}
@@ -131,7 +135,7 @@ func classify(name string) cmdEntry {
 // lookupCmd returns the entry of name: from the table, or for a name on no
 // list, from the prefixes the dispatcher knows ("mkfs.ext4", "python3.12").
 func lookupCmd(name string) cmdEntry {
-	if e, ok := cmdTable[name]; ok {
+	if e, ok := cmdTable()[name]; ok {
 		return e
 	}
 	return cmdEntry{class: prefixClass(name)}
@@ -167,13 +171,13 @@ func SafeCommands() []string {
 	for n := range safeNoPaths {
 		out = append(out, n)
 	}
-	for n := range readerSpecs {
+	for n := range readerSpecs() {
 		out = append(out, n)
 	}
 	for n := range versionTools {
 		out = append(out, n) // only to print their version, or go's and npm's listings
 	}
-	for n := range toolSpecs {
+	for n := range toolSpecs() {
 		out = append(out, n) // with the options of specs_tools.go
 	}
 	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of model_sys.go

@@ -75,7 +75,7 @@ func switchOrderClass(name string, std bool, extra map[string]bool) string {
 		return "nonstandard"
 	case safeNoPaths[name]:
 		return "safe"
-	case readerSpecs[name] != nil:
+	case readerSpecs()[name] != nil:
 		return "reader"
 	case extra[name]:
 		return "extra"
@@ -105,7 +105,7 @@ func tableClass(name string, std bool, extra map[string]bool) string {
 	case e.class == clsSafe:
 		return "safe"
 	case e.class == clsReader:
-		if e.reader != readerSpecs[name] {
+		if e.reader != readerSpecs()[name] {
 			return "reader with the wrong spec"
 		}
 		return "reader"
@@ -133,16 +133,16 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 			names = append(names, n)
 		}
 	}
-	for n := range interpSpecs {
+	for n := range interpSpecs() {
 		names = append(names, n)
 	}
 	for n := range stateBuiltins {
 		names = append(names, n)
 	}
-	for n := range readerSpecs {
+	for n := range readerSpecs() {
 		names = append(names, n)
 	}
-	for n := range gitSpec.subs {
+	for n := range gitSpec().subs {
 		names = append(names, n)
 	}
 	names = append(names, "mkfs", "mkfs.ext4", "mkfsgit", "mkfspython", "python", "python3.12", "pythonx",
@@ -161,10 +161,10 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 		}
 	}
 	// Every name in the table is one that some list or the chain names.
-	for n := range cmdTable {
+	for n := range cmdTable() {
 		assert.True(t, all[n], "table holds %q, which no list names", n)
 	}
-	_, ok := cmdTable["no-such-command"]
+	_, ok := cmdTable()["no-such-command"]
 	assert.False(t, ok)
 }
 

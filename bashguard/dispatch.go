@@ -72,7 +72,7 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 	case !std:
 		c.addf(permission.Ask, RuleUnlisted, "runs ", raw, ", which is not a standard command", true)
 	case e.class == clsSafe:
-		if s := safeSpecs[name]; s != nil {
+		if s := safeSpecs()[name]; s != nil {
 			m.safeSpec(c, name, s, v)
 		}
 		c.allow(RuleSafe, "on the safe list")
@@ -164,7 +164,7 @@ func (m *cmdCall) wrapped(c *verdictAcc, via string, v *argv, x execCtx) verdict
 }
 
 func isInterpreter(name string) bool {
-	return interpSpecs[name] != nil || prefixClass(name) == clsInterpreter
+	return interpSpecs()[name] != nil || prefixClass(name) == clsInterpreter
 }
 
 // onlyVersion reports a command line whose every argument asks for the

@@ -172,15 +172,15 @@ func (m *cmdCall) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 // interpSpec returns the spec that reads the interpreter name's command
 // line, and the name it is the spec of (python3 for python3.12).
 func interpSpec(name string) (*spec, string) {
-	if s := interpSpecs[name]; s != nil {
+	if s := interpSpecs()[name]; s != nil {
 		return s, name
 	}
 	for _, p := range interpPrefixes {
 		if strings.HasPrefix(name, p.prefix) {
-			return interpSpecs[p.spec], p.spec
+			return interpSpecs()[p.spec], p.spec
 		}
 	}
-	return interpSpecs["python3"], "python3" // isInterpreter names no other
+	return interpSpecs()["python3"], "python3" // isInterpreter names no other
 }
 
 // interpModule returns the word holding the module the interpreter name's

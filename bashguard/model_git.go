@@ -17,7 +17,7 @@ import (
 // git judges a git command line.
 func (m *cmdCall) git(c *verdictAcc, v *argv) {
 	f := specFacts{dashes: -1}
-	i := scanSpec(gitSpec, v, 1, true, func(e *scanned) { m.specOption(c, "git", gitSpec, v, e, &f) })
+	i := scanSpec(gitSpec(), v, 1, true, func(e *scanned) { m.specOption(c, "git", gitSpec(), v, e, &f) })
 	if i >= v.len() {
 		c.allow(RuleSafe, "git without a subcommand prints help")
 		return
@@ -39,7 +39,7 @@ func (m *cmdCall) git(c *verdictAcc, v *argv) {
 		c.allow(RuleSafe, "git "+sub+" --help prints its manual")
 		return
 	}
-	s := gitSpec.subs[sub]
+	s := gitSpec().subs[sub]
 	if s == nil || !v.literal(i) {
 		c.addf(permission.Ask, RuleUnlisted, "git ", sub, " is not a read-only git subcommand", true)
 		return

@@ -80,7 +80,7 @@ func (s *spec) optionNamed(name string) *option {
 // gitSubIndex returns the index of git's subcommand in v: the first word
 // after git's own options, read by gitSpec as the git model reads them.
 func gitSubIndex(v *argv) int {
-	return scanSpec(gitSpec, v, 1, true, func(*scanned) {})
+	return scanSpec(gitSpec(), v, 1, true, func(*scanned) {})
 }
 
 // gitSubHelp reports "git SUB --help" (or -h): git prints the manual or

@@ -22,7 +22,7 @@ func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
 	if m.hj == nil || v.len() < 2 && netTools[name] == nil {
 		return
 	}
-	if s := netSpecs[name]; s != nil {
+	if s := netSpecs()[name]; s != nil {
 		m.specHosts(c, s, v)
 		return
 	}
@@ -53,7 +53,7 @@ var hostReaders = map[string]lineReader{
 
 // reachesHosts reports whether hosts reads hosts from the command name.
 func reachesHosts(name string) bool {
-	return netSpecs[name] != nil || hostReaders[name] != nil || netTools[name] != nil || isPip(name)
+	return netSpecs()[name] != nil || hostReaders[name] != nil || netTools[name] != nil || isPip(name)
 }
 
 // appendedHosts judges a command that xargs runs with further arguments
@@ -243,7 +243,7 @@ func sshDest(w string) (string, bool) {
 // read by its spec (specs_writers.go).
 func (m *cmdCall) rsyncHosts(c *verdictAcc, v *argv) {
 	var ops []int
-	scanSpec(writerSpecs["rsync"], v, 1, false, func(e *scanned) {
+	scanSpec(writerSpecs()["rsync"], v, 1, false, func(e *scanned) {
 		if e.opt == nil && e.problem == "" {
 			ops = append(ops, e.at)
 		}

@@ -33,7 +33,7 @@ type gitNet struct {
 func (m *cmdCall) gitHosts(c *verdictAcc, v *argv) {
 	g := gitNet{a: m, c: c, v: v}
 	moved := ""
-	g.at = scanSpec(gitSpec, v, 1, true, func(e *scanned) {
+	g.at = scanSpec(gitSpec(), v, 1, true, func(e *scanned) {
 		switch {
 		case moved != "":
 		case e.problem != "":
@@ -93,7 +93,7 @@ type gitRemoteRow struct {
 // named) and the URL git remote add and set-url give a remote, which
 // later fetches reach (and git remote add -f now).
 func (g *gitNet) remoteHosts() {
-	j := scanSpec(gitSpec.subs["remote"], g.v, g.at+1, true, func(*scanned) {})
+	j := scanSpec(gitSpec().subs["remote"], g.v, g.at+1, true, func(*scanned) {})
 	if j >= g.v.len() {
 		return
 	}
@@ -135,7 +135,7 @@ func (g *gitNet) configHosts() {
 // submoduleHosts judges git submodule: the repository git submodule add
 // [options] REPOSITORY [PATH] clones, and the submodules' remotes.
 func (g *gitNet) submoduleHosts() {
-	j := scanSpec(gitSpec.subs["submodule"], g.v, g.at+1, true, func(*scanned) {})
+	j := scanSpec(gitSpec().subs["submodule"], g.v, g.at+1, true, func(*scanned) {})
 	if j < g.v.len() && g.v.vals[j] == "add" {
 		ops, unread := scanOperands(gitSubmoduleAddSpec, g.v, j+1)
 		if unread != "" {
@@ -216,7 +216,7 @@ func (l *gitFetchLine) option(row gitFetchRow, e *scanned) {
 func (g *gitNet) fetchHosts() {
 	row := gitFetchSubs[g.sub]
 	l := gitFetchLine{recurse: row.onDemand}
-	scanSpec(gitSpec.subs[g.sub], g.v, g.at+1, false, func(e *scanned) {
+	scanSpec(gitSpec().subs[g.sub], g.v, g.at+1, false, func(e *scanned) {
 		switch {
 		case e.opt == &dashDashOpt:
 		case e.problem != "":

@@ -219,10 +219,10 @@ func (r *listRead) add(l *listModel, e *scanned) {
 // listerSpec returns the spec of the command name when it is a lister or
 // has subcommands that may be (git).
 func listerSpec(name string) *spec {
-	if name == gitSpec.name {
-		return gitSpec
+	if name == gitSpec().name {
+		return gitSpec()
 	}
-	for _, tbl := range [...]map[string]*spec{readerSpecs, toolSpecs} {
+	for _, tbl := range [...]map[string]*spec{readerSpecs(), toolSpecs()} {
 		if s := tbl[name]; s != nil && s.lists != nil {
 			return s
 		}

@@ -33,7 +33,7 @@ func sshOptKey(val string) string {
 // netPrograms asks, past any allow rule, for the options of the network
 // command name that run a program on this machine.
 func (m *cmdCall) netPrograms(c *verdictAcc, name string, v *argv) {
-	if s := netSpecs[name]; s != nil {
+	if s := netSpecs()[name]; s != nil {
 		m.specPrograms(c, name, s, v)
 	} else if f := netProgramReaders[name]; f != nil {
 		f(m, c, v)

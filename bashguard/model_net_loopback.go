@@ -60,7 +60,7 @@ func isLoopbackHost(h string) bool {
 // reaches hosts and every one is this machine's loopback: a client whose
 // spec says what it may do on the loopback.
 func (m *cmdCall) loopbackOnly(name string, v *argv) bool {
-	if s := netSpecs[name]; s == nil || s.net.loopback == nil {
+	if s := netSpecs()[name]; s == nil || s.net.loopback == nil {
 		return false
 	}
 	col := &hostCollector{}
@@ -76,7 +76,7 @@ func (m *cmdCall) loopbackOnly(name string, v *argv) bool {
 func (m *cmdCall) loopback(c *verdictAcc, name string, v *argv) {
 	pol := m.pol
 	if pol.Confined && pol.Loopback {
-		if why := loopbackOptions(netSpecs[name], v); why == "" {
+		if why := loopbackOptions(netSpecs()[name], v); why == "" {
 			c.allow(NetworkRule(name), "connects only to the loopback of its own network namespace (the loopback network mode)")
 			return
 		} else if !pol.AllowNetwork {
@@ -94,7 +94,7 @@ func (m *cmdCall) loopback(c *verdictAcc, name string, v *argv) {
 // denied whole, so these were never judged; asked now, a write outside the
 // roots is denied as any command's is.
 func (m *cmdCall) loopbackWrites(c *verdictAcc, name string, v *argv) {
-	l := scanNet(netSpecs[name], v)
+	l := scanNet(netSpecs()[name], v)
 	for i := range l.opts {
 		if e := &l.opts[i]; e.opt.kind == kWrite && e.val != "" && e.val != "-" {
 			m.writePath(c, e.val, v.flags[e.at], name)

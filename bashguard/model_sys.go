@@ -14,7 +14,7 @@ import (
 // whether it decided: a byClass spec leaves to the command's class a line
 // it does not read whole.
 func (m *cmdCall) sysTools(c *verdictAcc, name string, v *argv) bool {
-	s := sysSpecs[name]
+	s := sysSpecs()[name]
 	if s == nil {
 		return false
 	}

@@ -21,7 +21,7 @@ var systemPrefixes = []string{"/usr/", "/opt/", "/lib/", "/lib64/"}
 // every argument is a version option of name's spec and raw is a system
 // program (systemProgram). It reports whether it decided.
 func (m *cmdCall) systemVersion(c *verdictAcc, raw, name string, v *argv) bool {
-	s := sysSpecs[name]
+	s := sysSpecs()[name]
 	if s == nil || v.len() < 2 {
 		return false
 	}

@@ -11,7 +11,7 @@ import (
 
 // moreTools judges the tools of toolSpecs. It reports whether it decided.
 func (m *cmdCall) moreTools(c *verdictAcc, name string, v *argv) bool {
-	s := toolSpecs[name]
+	s := toolSpecs()[name]
 	if s == nil {
 		return false
 	}

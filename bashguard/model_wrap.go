@@ -14,7 +14,7 @@ import (
 // is judged on the names themselves (xargsFound); otherwise the
 // arguments cannot be checked.
 func (m *cmdCall) xargs(c *verdictAcc, v *argv, x execCtx) {
-	f := m.judgeSpec(c, "xargs", wrapperSpecs["xargs"], v, 1)
+	f := m.judgeSpec(c, "xargs", wrapperSpecs()["xargs"], v, 1)
 	if len(f.ops) == 0 {
 		c.allow(RuleSafe, "xargs without a command runs echo")
 		return
@@ -97,7 +97,7 @@ func unsetEnv(env []envVar, name string) []envVar {
 // env judges its options and assignments by its spec, and the command it
 // runs in the environment they make.
 func (m *cmdCall) env(c *verdictAcc, v *argv, x execCtx) {
-	m.envSpec(c, wrapperSpecs["env"], v, x)
+	m.envSpec(c, wrapperSpecs()["env"], v, x)
 	m.deniedOperands(c, v)
 }
 
@@ -195,7 +195,7 @@ func (c *verdictAcc) runsToo(name string, rest *argv, sub *verdictAcc) {
 // own options by their kinds, then the command line their operands start,
 // as its own.
 func (m *cmdCall) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
-	m.wrapperSpec(c, name, wrapperSpecs[name], v, x)
+	m.wrapperSpec(c, name, wrapperSpecs()[name], v, x)
 	m.deniedOperands(c, v)
 }
 

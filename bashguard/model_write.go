@@ -51,7 +51,7 @@ func shredOperands(_ *cmdCall, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
 // file if= names is read, the one of= names written (a device other than
 // the harmless ones is denied); an operand dd does not know asks.
 func (m *cmdCall) dd(c *verdictAcc, v *argv) {
-	f := m.judgeSpec(c, "dd", writerSpecs["dd"], v, 1)
+	f := m.judgeSpec(c, "dd", writerSpecs()["dd"], v, 1)
 	for _, i := range f.ops {
 		m.ddOperand(c, v, i)
 	}
@@ -92,7 +92,7 @@ func (m *cmdCall) systemctl(c *verdictAcc, v *argv) {
 // and every word after it is a process id ("kill -9 -1"). The id -1
 // signals every process the user owns.
 func (m *cmdCall) kill(c *verdictAcc, v *argv) {
-	s := writerSpecs["kill"]
+	s := writerSpecs()["kill"]
 	signalled := false
 	var pids []int
 	scanSpec(s, v, 1, false, func(e *scanned) {
@@ -136,7 +136,7 @@ func signalWord(w string) bool {
 // reaches the network; otherwise the sources are read and the last
 // operand, the destination, written.
 func (m *cmdCall) rsync(c *verdictAcc, v *argv) {
-	f := m.judgeSpec(c, "rsync", writerSpecs["rsync"], v, 1)
+	f := m.judgeSpec(c, "rsync", writerSpecs()["rsync"], v, 1)
 	ops := f.ops
 	for _, i := range ops {
 		if rsyncRemote(v.vals[i]) {
@@ -168,7 +168,7 @@ func rsyncRemote(p string) bool {
 // checker, every source through the reader's, and the command is at best
 // Ask.
 func (m *cmdCall) writer(c *verdictAcc, name string, v *argv) {
-	s := writerSpecs[name]
+	s := writerSpecs()[name]
 	f := m.judgeSpec(c, name, s, v, 1)
 	m.specCheck(c, s, v, 1, &f) // rm's critical paths, shred's devices
 	ops := slices.DeleteFunc(slices.Clone(f.ops), f.handled)

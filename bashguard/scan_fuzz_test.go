@@ -13,7 +13,7 @@ func FuzzScanSpec(f *testing.F) {
 	for _, seed := range []string{"-iOcat x", "--unset-a x.y", "-S .env a.txt", "--no-open x -- y", "-n5 -e -x --", "--open-f=less", "-3 -- -x"} {
 		f.Add(seed)
 	}
-	specs := []*spec{gitSpec.subs["grep"], gitSpec.subs["config"], gitSpec.subs["log"], readerSpecs["grep"], readerSpecs["sort"], gitSpec}
+	specs := []*spec{gitSpec().subs["grep"], gitSpec().subs["config"], gitSpec().subs["log"], readerSpecs()["grep"], readerSpecs()["sort"], gitSpec()}
 	f.Fuzz(func(t *testing.T, line string) {
 		words := append([]string{"cmd"}, strings.Fields(line)...)
 		if len(words) > 64 {

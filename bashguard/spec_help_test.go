@@ -53,13 +53,13 @@ func TestSpecsAgreeWithHelp(t *testing.T) {
 	t.Logf("checked against %s", strings.TrimSpace(string(out)))
 	var missingMan []string
 	checked, options := 0, 0
-	subs := make([]string, 0, len(gitSpec.subs))
-	for n := range gitSpec.subs {
+	subs := make([]string, 0, len(gitSpec().subs))
+	for n := range gitSpec().subs {
 		subs = append(subs, n)
 	}
 	sort.Strings(subs)
 	for _, sub := range subs {
-		s := gitSpec.subs[sub]
+		s := gitSpec().subs[sub]
 		if s.subs != nil {
 			continue // a spec of subcommands (stash, remote, submodule), whose own usage lists no options
 		}
@@ -214,21 +214,21 @@ func TestHelpReaders(t *testing.T) {
 // guard has a spec for from the installed tool's own --help and fails on
 // any the spec does not classify; it lists the tools not installed here.
 func TestReaderSpecsAgreeWithHelp(t *testing.T) {
-	checked := specsAgreeWithHelp(t, readerSpecs, "readers")
+	checked := specsAgreeWithHelp(t, readerSpecs(), "readers")
 	assert.Greater(t, checked, 25)
 }
 
 // TestSafeSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the safe
 // commands that take options.
 func TestSafeSpecsAgreeWithHelp(t *testing.T) {
-	checked := specsAgreeWithHelp(t, safeSpecs, "safe commands")
+	checked := specsAgreeWithHelp(t, safeSpecs(), "safe commands")
 	assert.Greater(t, checked, 7)
 }
 
 // TestToolSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the
 // read-only tools with options of their own.
 func TestToolSpecsAgreeWithHelp(t *testing.T) {
-	checked := specsAgreeWithHelp(t, toolSpecs, "tools")
+	checked := specsAgreeWithHelp(t, toolSpecs(), "tools")
 	assert.Greater(t, checked, 15)
 	interpSpecsAgreeWithHelp(t)
 }
@@ -258,7 +258,7 @@ func interpSpecsAgreeWithHelp(t *testing.T) {
 	t.Helper()
 	var missing, letters []string
 	checked, options := 0, 0
-	for _, n := range sortedNames(interpSpecs) {
+	for _, n := range sortedNames(interpSpecs()) {
 		h, ok := interpHelp[n]
 		if !ok {
 			letters = append(letters, n)
@@ -280,7 +280,7 @@ func interpSpecsAgreeWithHelp(t *testing.T) {
 		checked++
 		for o, ar := range listed {
 			options++
-			sp := specSpelling(interpSpecs[n], o)
+			sp := specSpelling(interpSpecs()[n], o)
 			if !assert.NotNil(t, sp, "%s: the option %s that %s %v lists is not in its spec", n, o, n, h.args) {
 				continue
 			}
@@ -390,7 +390,7 @@ func lettersHelpOptions(text string) map[string]arity {
 // TestWriterSpecsAgreeWithHelp is TestReaderSpecsAgreeWithHelp for the
 // commands that change files.
 func TestWriterSpecsAgreeWithHelp(t *testing.T) {
-	checked := specsAgreeWithHelp(t, writerSpecs, "writers")
+	checked := specsAgreeWithHelp(t, writerSpecs(), "writers")
 	assert.Greater(t, checked, 10)
 }
 
@@ -398,7 +398,7 @@ func TestWriterSpecsAgreeWithHelp(t *testing.T) {
 // wrappers (bash's builtins command, builtin and exec have no --help, and
 // are listed as not installed).
 func TestWrapperSpecsAgreeWithHelp(t *testing.T) {
-	checked := specsAgreeWithHelp(t, wrapperSpecs, "wrappers")
+	checked := specsAgreeWithHelp(t, wrapperSpecs(), "wrappers")
 	assert.Greater(t, checked, 6)
 }
 
@@ -619,7 +619,7 @@ var netHelp = map[string]struct {
 func TestNetSpecsAgreeWithHelp(t *testing.T) {
 	var missing []string
 	checked, options := 0, 0
-	for _, n := range sortedNames(netSpecs) {
+	for _, n := range sortedNames(netSpecs()) {
 		h, ok := netHelp[n]
 		bin, err := exec.LookPath(n)
 		if !ok || err != nil {
@@ -635,7 +635,7 @@ func TestNetSpecsAgreeWithHelp(t *testing.T) {
 			continue
 		}
 		checked++
-		s := netSpecs[n]
+		s := netSpecs()[n]
 		for o, ar := range listed {
 			options++
 			sp := specSpelling(s, o)
@@ -803,7 +803,7 @@ func TestSysSpecsAgreeWithHelp(t *testing.T) {
 			t.Logf("SKIPPED PART: %s is not installed, so %v is not checked", h.help[0], h.words)
 			continue
 		}
-		s := sysSpecs[h.words[0]]
+		s := sysSpecs()[h.words[0]]
 		for _, w := range h.words[1:] {
 			s = s.subs[w]
 		}

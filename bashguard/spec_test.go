@@ -34,7 +34,7 @@ func allSpecs() []specAt {
 			walk(cmd, append(append([]string(nil), words...), n), s.subs[n])
 		}
 	}
-	walk("git", []string{"git"}, gitSpec)
+	walk("git", []string{"git"}, gitSpec())
 	for _, m := range commandSpecs() {
 		for _, n := range sortedNames(m) {
 			walk(n, []string{commandWord(n)}, m[n])
@@ -54,7 +54,7 @@ func commandWord(n string) string {
 
 // commandSpecs are the tables of specs by command name, besides git's.
 func commandSpecs() []map[string]*spec {
-	return []map[string]*spec{readerSpecs, safeSpecs, toolSpecs, writerSpecs, wrapperSpecs, sysSpecs, assignerSpecs, interpSpecs}
+	return []map[string]*spec{readerSpecs(), safeSpecs(), toolSpecs(), writerSpecs(), wrapperSpecs(), sysSpecs(), assignerSpecs(), interpSpecs()}
 }
 
 // sortedNames returns the names of m in order.
@@ -333,7 +333,7 @@ func quoteWord(s string) string {
 // parse-options do: an exact name first, else a unique prefix; two
 // options sharing the prefix is a problem that names itself.
 func TestScanAbbreviations(t *testing.T) {
-	cfg := gitSpec.subs["config"]
+	cfg := gitSpec().subs["config"]
 	for _, tc := range []struct {
 		word, spell, problem string
 		negated              bool
@@ -354,7 +354,7 @@ func TestScanAbbreviations(t *testing.T) {
 		}
 	}
 	// git log reads its options exactly: no prefix names --output.
-	sp, _, problem := resolveLong(gitSpec.subs["log"], "--outp")
+	sp, _, problem := resolveLong(gitSpec().subs["log"], "--outp")
 	assert.Nil(t, sp)
 	assert.Equal(t, "is not known to be harmless", problem)
 }
@@ -441,10 +441,10 @@ func TestScanEndsAndDigits(t *testing.T) {
 		})
 		return out
 	}
-	py := interpSpecs["python3"]
+	py := interpSpecs()["python3"]
 	assert.Equal(t, []string{"-B=", "-c=code", "op:-i", "op:-Z"}, read(py, "-Bc", "code", "-i", "-Z"))
 	assert.Equal(t, []string{"-m=json.tool", "op:-i"}, read(py, "-mjson.tool", "-i"))
-	perl := interpSpecs["perl"]
+	perl := interpSpecs()["perl"]
 	assert.Equal(t, []string{"-l=", "-n=", "-e=print", "op:a.txt"}, read(perl, "-lne", "print", "a.txt"))
 	assert.Equal(t, []string{"-0=777", "-n=", "-e=1"}, read(perl, "-0777ne", "1"))
 	assert.Equal(t, []string{"-p=", "-i=e", "op:code"}, read(perl, "-pie", "code"))

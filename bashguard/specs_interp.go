@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 import "github.com/toolgate/toolgate/permission"
 
 // The interpreters' command lines as data: python (python2, python3 and
@@ -14,21 +16,23 @@ import "github.com/toolgate/toolgate/permission"
 // and judges the files the options read and write.
 
 // interpSpecs are the specs of the interpreters, by command name.
-var interpSpecs = compileAll(map[string]*spec{
-	"python": pythonSpec(), "python2": pythonSpec(), "python3": pythonSpec(),
-	"node": nodeSpec(), "nodejs": nodeSpec(),
-	"perl": {grammar: perlGrammar, rows: perlRows, examples: []example{
-		{"perl -e 'print 1'", "ask"}, {"perl -lne 'print' a.txt", "ask"}, {"perl -pi -e 's/a/b/' a.txt", "ask"},
-		{"perl -Mstrict script.pl", "ask"}, {"perl -e 1 .env", "deny"}}},
-	"ruby": {rows: rubyRows, examples: []example{{"ruby -e 'puts 1'", "ask"}, {"ruby -rjson script.rb", "ask"}}},
-	// Known by the letters that take program text only (none installed
-	// here to read a help from): every other option asks, naming it, and
-	// -i is denied as an interactive prompt, as before these specs (lua's
-	// is one; php's -i prints phpinfo(), the environment with it).
-	"php":     lettersSpec("-r="),
-	"lua":     lettersSpec("-e="),
-	"Rscript": lettersSpec("-e="),
-	"deno":    lettersSpec(""),
+var interpSpecs = sync.OnceValue(func() map[string]*spec {
+	return compileAll(map[string]*spec{
+		"python": pythonSpec(), "python2": pythonSpec(), "python3": pythonSpec(),
+		"node": nodeSpec(), "nodejs": nodeSpec(),
+		"perl": {grammar: perlGrammar, rows: perlRows, examples: []example{
+			{"perl -e 'print 1'", "ask"}, {"perl -lne 'print' a.txt", "ask"}, {"perl -pi -e 's/a/b/' a.txt", "ask"},
+			{"perl -Mstrict script.pl", "ask"}, {"perl -e 1 .env", "deny"}}},
+		"ruby": {rows: rubyRows, examples: []example{{"ruby -e 'puts 1'", "ask"}, {"ruby -rjson script.rb", "ask"}}},
+		// Known by the letters that take program text only (none installed
+		// here to read a help from): every other option asks, naming it, and
+		// -i is denied as an interactive prompt, as before these specs (lua's
+		// is one; php's -i prints phpinfo(), the environment with it).
+		"php":     lettersSpec("-r="),
+		"lua":     lettersSpec("-e="),
+		"Rscript": lettersSpec("-e="),
+		"deno":    lettersSpec(""),
+	})
 })
 
 // interpFinds is the factor each finding records: its decision, rule

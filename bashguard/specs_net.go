@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The network clients' specs: every option of curl, wget, ssh, scp,
 // sftp, nc and ncat, telnet and ftp, with what it does to where the
 // client connects and what it runs here, read by the one scanner
@@ -56,10 +58,12 @@ const (
 )
 
 // netSpecs are the network clients, by the names they are run as.
-var netSpecs = map[string]*spec{
-	"curl": curlSpec, "wget": wgetSpec, "ssh": sshSpec, "scp": scpSpec, "sftp": sftpSpec,
-	"nc": ncSpec, "netcat": ncSpec, "ncat": ncatSpec, "telnet": telnetSpec, "ftp": ftpSpec,
-}
+var netSpecs = sync.OnceValue(func() map[string]*spec {
+	return map[string]*spec{
+		"curl": curlSpec, "wget": wgetSpec, "ssh": sshSpec, "scp": scpSpec, "sftp": sftpSpec,
+		"nc": ncSpec, "netcat": ncSpec, "ncat": ncatSpec, "telnet": telnetSpec, "ftp": ftpSpec,
+	}
+})
 
 // curlSpec is curl's (curl --help all, curl 7.88).
 var curlSpec = (&spec{

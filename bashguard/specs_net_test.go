@@ -12,7 +12,7 @@ import (
 // and a spec that moves where the client connects says how the operands
 // name hosts.
 func TestNetSpecRows(t *testing.T) {
-	for name, s := range netSpecs {
+	for name, s := range netSpecs() {
 		assert.NotNil(t, s.net, name)
 		assert.NotZero(t, s.net.dest, name)
 		names := map[string]bool{}

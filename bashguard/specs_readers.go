@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The readers' knowledge, as data: every command that reads the files its
 // operands name (cat, grep, sort, ...), with every option its --help lists
 // (and the few the guard knew that --help does not list, marked so), each
@@ -10,45 +12,47 @@ package bashguard
 // classify.
 
 // readerSpecs are the readers' specs, by command name.
-var readerSpecs = compileAll(map[string]*spec{
-	"b2sum":     {grammar: gnuGrammar, rows: readerB2sumRows, check: (*cmdCall).readerSums},
-	"base64":    {grammar: gnuGrammar, rows: readerBase64Rows, examples: []example{{"base64 a.txt", "allow"}, {"base64 -o x a.txt", "ask"}}},
-	"cat":       {grammar: gnuGrammar, rows: readerCatRows, examples: []example{{"cat a.txt", "allow"}, {"cat -n src/main.go", "allow"}, {"cat .env", "deny"}}},
-	"cksum":     {grammar: gnuGrammar, rows: readerCksumRows, check: (*cmdCall).readerSums},
-	"cmp":       {grammar: gnuGrammar, rows: readerCmpRows, examples: []example{{"cmp a.txt src/main.go", "allow"}}},
-	"column":    {grammar: gnuGrammar, rows: readerColumnRows, examples: []example{{"column -t a.txt", "allow"}}},
-	"comm":      {grammar: gnuGrammar, rows: readerCommRows},
-	"cut":       {grammar: gnuGrammar, rows: readerCutRows, examples: []example{{"cut -c1-3 a.txt", "allow"}, {"cut -d, -f1 a.txt", "allow"}}},
-	"date":      {grammar: gnuGrammar, rows: readerDateRows, operands: kWord, examples: []example{{"date +%s", "allow"}, {"date -s 2020-01-01", "ask"}}, query: dateQuery},
-	"df":        {grammar: gnuGrammar, rows: readerDfRows, operands: kProbe},
-	"diff":      {grammar: gnuGrammar, rows: readerDiffRows, examples: []example{{"diff a.txt src/main.go", "allow"}, {"diff -u a.txt .env", "deny"}, {"diff -l a.txt src/main.go", "ask"}}, tree: treeDefaults{follow: true}},
-	"du":        {grammar: gnuGrammar, rows: readerDuRows, operands: kProbe, bareDot: true, examples: []example{{"du -sh src", "allow"}}, tree: treeDefaults{listing: true}},
-	"file":      {grammar: gnuGrammar, rows: readerFileRows, examples: []example{{"file a.txt", "allow"}, {"file -C -m x", "ask"}}},
-	"grep":      {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy, examples: []example{{"grep -rn hello src", "allow"}, {"grep -e world a.txt", "allow"}, {"grep -f.env a.txt", "deny"}, {"grep -rn TOKEN", "ask"}, {"grep -r --exclude=.env TOKEN .", "allow"}}, lists: grepListing},
-	"head":      {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerHeadRows, examples: []example{{"head -n 1 a.txt", "allow"}, {"head -1 a.txt", "allow"}, {"head --lin=1 a.txt", "allow"}}},
-	"jq":        {grammar: ownGrammar, rows: readerJqRows, firstOperand: kPattern, patternBy: []string{"-f", "--from-file"}, examples: []example{{"jq -n 1", "allow"}, {"jq -n '$ ENV'", "ask"}, {"jq -f .env", "deny"}, {"jq --run-tests a.txt", "ask"}}, check: (*cmdCall).readerJq},
-	"ls":        {grammar: gnuGrammar, rows: readerLsRows, operands: kProbe, bareDot: true, examples: []example{{"ls -la src", "allow"}, {"ls -R", "allow"}}, tree: treeDefaults{listing: true}, lists: lsListing},
-	"md5sum":    {grammar: gnuGrammar, rows: readerMd5sumRows, examples: []example{{"md5sum a.txt", "allow"}, {"md5sum -c .env", "deny"}}, check: (*cmdCall).readerSums},
-	"nl":        {grammar: gnuGrammar, rows: readerNlRows, examples: []example{{"nl a.txt", "allow"}}},
-	"od":        {grammar: gnuGrammar, rows: readerOdRows, examples: []example{{"od -c a.txt", "allow"}}},
-	"paste":     {grammar: gnuGrammar, rows: readerPasteRows},
-	"readlink":  {grammar: gnuGrammar, rows: readerReadlinkRows, operands: kProbe},
-	"realpath":  {grammar: gnuGrammar, rows: readerRealpathRows, operands: kProbe, examples: []example{{"realpath a.txt", "allow"}}},
-	"rev":       {grammar: gnuGrammar, rows: readerRevRows, examples: []example{{"rev a.txt", "allow"}}},
-	"rg":        {grammar: ownGrammar, rows: readerRgRows, firstOperand: kPattern, patternBy: grepPatternBy, examples: []example{{"rg --pre=sh x", "ask"}, {"rg -z x", "ask"}}, tree: treeDefaults{recursive: true, skipHidden: true}, lists: rgListing},
-	"sort":      {grammar: gnuGrammar, rows: readerSortRows, examples: []example{{"sort -u a.txt", "allow"}, {"sort -o out.txt a.txt", "ask"}, {"sort --compress-program=sh a.txt", "ask"}}},
-	"stat":      {grammar: gnuGrammar, rows: readerStatRows, operands: kProbe, examples: []example{{"stat a.txt", "allow"}, {"stat -c %s a.txt", "allow"}}},
-	"tac":       {grammar: gnuGrammar, rows: readerTacRows, examples: []example{{"tac a.txt", "allow"}}},
-	"tail":      {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerTailRows, examples: []example{{"tail -n1 a.txt", "allow"}, {"tail -f a.txt", "ask"}, {"tail --fol a.txt", "ask"}}},
-	"uniq":      {grammar: gnuGrammar, rows: readerUniqRows, examples: []example{{"uniq -c a.txt", "allow"}, {"uniq a.txt out.txt", "ask"}}, check: (*cmdCall).readerUniq},
-	"wc":        {grammar: gnuGrammar, rows: readerWcRows, examples: []example{{"wc -l a.txt src/main.go", "allow"}, {"wc --files0-from=.env", "deny"}}},
-	"egrep":     {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy},
-	"fgrep":     {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy},
-	"sha1sum":   {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
-	"sha224sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
-	"sha256sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
-	"sha384sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
-	"sha512sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
+var readerSpecs = sync.OnceValue(func() map[string]*spec {
+	return compileAll(map[string]*spec{
+		"b2sum":     {grammar: gnuGrammar, rows: readerB2sumRows, check: (*cmdCall).readerSums},
+		"base64":    {grammar: gnuGrammar, rows: readerBase64Rows, examples: []example{{"base64 a.txt", "allow"}, {"base64 -o x a.txt", "ask"}}},
+		"cat":       {grammar: gnuGrammar, rows: readerCatRows, examples: []example{{"cat a.txt", "allow"}, {"cat -n src/main.go", "allow"}, {"cat .env", "deny"}}},
+		"cksum":     {grammar: gnuGrammar, rows: readerCksumRows, check: (*cmdCall).readerSums},
+		"cmp":       {grammar: gnuGrammar, rows: readerCmpRows, examples: []example{{"cmp a.txt src/main.go", "allow"}}},
+		"column":    {grammar: gnuGrammar, rows: readerColumnRows, examples: []example{{"column -t a.txt", "allow"}}},
+		"comm":      {grammar: gnuGrammar, rows: readerCommRows},
+		"cut":       {grammar: gnuGrammar, rows: readerCutRows, examples: []example{{"cut -c1-3 a.txt", "allow"}, {"cut -d, -f1 a.txt", "allow"}}},
+		"date":      {grammar: gnuGrammar, rows: readerDateRows, operands: kWord, examples: []example{{"date +%s", "allow"}, {"date -s 2020-01-01", "ask"}}, query: dateQuery},
+		"df":        {grammar: gnuGrammar, rows: readerDfRows, operands: kProbe},
+		"diff":      {grammar: gnuGrammar, rows: readerDiffRows, examples: []example{{"diff a.txt src/main.go", "allow"}, {"diff -u a.txt .env", "deny"}, {"diff -l a.txt src/main.go", "ask"}}, tree: treeDefaults{follow: true}},
+		"du":        {grammar: gnuGrammar, rows: readerDuRows, operands: kProbe, bareDot: true, examples: []example{{"du -sh src", "allow"}}, tree: treeDefaults{listing: true}},
+		"file":      {grammar: gnuGrammar, rows: readerFileRows, examples: []example{{"file a.txt", "allow"}, {"file -C -m x", "ask"}}},
+		"grep":      {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy, examples: []example{{"grep -rn hello src", "allow"}, {"grep -e world a.txt", "allow"}, {"grep -f.env a.txt", "deny"}, {"grep -rn TOKEN", "ask"}, {"grep -r --exclude=.env TOKEN .", "allow"}}, lists: grepListing},
+		"head":      {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerHeadRows, examples: []example{{"head -n 1 a.txt", "allow"}, {"head -1 a.txt", "allow"}, {"head --lin=1 a.txt", "allow"}}},
+		"jq":        {grammar: ownGrammar, rows: readerJqRows, firstOperand: kPattern, patternBy: []string{"-f", "--from-file"}, examples: []example{{"jq -n 1", "allow"}, {"jq -n '$ ENV'", "ask"}, {"jq -f .env", "deny"}, {"jq --run-tests a.txt", "ask"}}, check: (*cmdCall).readerJq},
+		"ls":        {grammar: gnuGrammar, rows: readerLsRows, operands: kProbe, bareDot: true, examples: []example{{"ls -la src", "allow"}, {"ls -R", "allow"}}, tree: treeDefaults{listing: true}, lists: lsListing},
+		"md5sum":    {grammar: gnuGrammar, rows: readerMd5sumRows, examples: []example{{"md5sum a.txt", "allow"}, {"md5sum -c .env", "deny"}}, check: (*cmdCall).readerSums},
+		"nl":        {grammar: gnuGrammar, rows: readerNlRows, examples: []example{{"nl a.txt", "allow"}}},
+		"od":        {grammar: gnuGrammar, rows: readerOdRows, examples: []example{{"od -c a.txt", "allow"}}},
+		"paste":     {grammar: gnuGrammar, rows: readerPasteRows},
+		"readlink":  {grammar: gnuGrammar, rows: readerReadlinkRows, operands: kProbe},
+		"realpath":  {grammar: gnuGrammar, rows: readerRealpathRows, operands: kProbe, examples: []example{{"realpath a.txt", "allow"}}},
+		"rev":       {grammar: gnuGrammar, rows: readerRevRows, examples: []example{{"rev a.txt", "allow"}}},
+		"rg":        {grammar: ownGrammar, rows: readerRgRows, firstOperand: kPattern, patternBy: grepPatternBy, examples: []example{{"rg --pre=sh x", "ask"}, {"rg -z x", "ask"}}, tree: treeDefaults{recursive: true, skipHidden: true}, lists: rgListing},
+		"sort":      {grammar: gnuGrammar, rows: readerSortRows, examples: []example{{"sort -u a.txt", "allow"}, {"sort -o out.txt a.txt", "ask"}, {"sort --compress-program=sh a.txt", "ask"}}},
+		"stat":      {grammar: gnuGrammar, rows: readerStatRows, operands: kProbe, examples: []example{{"stat a.txt", "allow"}, {"stat -c %s a.txt", "allow"}}},
+		"tac":       {grammar: gnuGrammar, rows: readerTacRows, examples: []example{{"tac a.txt", "allow"}}},
+		"tail":      {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerTailRows, examples: []example{{"tail -n1 a.txt", "allow"}, {"tail -f a.txt", "ask"}, {"tail --fol a.txt", "ask"}}},
+		"uniq":      {grammar: gnuGrammar, rows: readerUniqRows, examples: []example{{"uniq -c a.txt", "allow"}, {"uniq a.txt out.txt", "ask"}}, check: (*cmdCall).readerUniq},
+		"wc":        {grammar: gnuGrammar, rows: readerWcRows, examples: []example{{"wc -l a.txt src/main.go", "allow"}, {"wc --files0-from=.env", "deny"}}},
+		"egrep":     {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy},
+		"fgrep":     {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy},
+		"sha1sum":   {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
+		"sha224sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
+		"sha256sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
+		"sha384sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
+		"sha512sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
+	})
 })
 
 // grepPatternBy are the options of grep and rg that give the pattern, so

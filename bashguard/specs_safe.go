@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The safe commands that take options, as data: each prints what its
 // options and operands ask for (names, numbers, the user, the system) and
 // reads no file its operands name. Every option their --help lists is
@@ -10,33 +12,35 @@ package bashguard
 // have no spec: their arguments may start with "-" without being options.
 
 // safeSpecs are the safe commands' specs, by command name.
-var safeSpecs = compileAll(map[string]*spec{
-	"basename": {grammar: gnuGrammar, operands: kWord, rows: safeBasenameRows,
-		examples: []example{{"basename src/main.go .go", "allow"}, {"basename -s .go -a src/main.go a.go", "allow"}, {"basename --suf=.go src/main.go", "allow"}, {"basename -x a", "ask"}}},
-	"dirname": {grammar: gnuGrammar, operands: kWord, rows: safeDirnameRows,
-		examples: []example{{"dirname src/main.go", "allow"}, {"dirname -z src/main.go", "allow"}, {"dirname --nosuch a", "ask"}}},
-	"id": {grammar: gnuGrammar, operands: kWord, rows: safeIDRows,
-		examples: []example{{"id", "allow"}, {"id -un", "allow"}, {"id --gr", "ask"}, {"id -x", "ask"}}},
-	"pwd": {grammar: gnuGrammar, operands: kWord, rows: safePwdRows,
-		examples: []example{{"pwd", "allow"}, {"pwd -P", "allow"}, {"pwd -x", "ask"}}},
-	"seq": {grammar: grammar{abbrev: true, permute: true, digits: true}, operands: kWord, rows: safeSeqRows,
-		examples: []example{{"seq 3", "allow"}, {"seq -w 1 10", "allow"}, {"seq -f %03g 5", "allow"}, {"seq -s, 3", "allow"}, {"seq -1 1", "allow"}, {"seq -x 3", "ask"}}},
-	"sleep": {grammar: gnuGrammar, operands: kWord, rows: gnuInfoRows, endless: "waits for the time it is given",
-		examples: []example{{"sleep 0", "allow"}, {"sleep -x 1", "ask"}}},
-	"tr": {grammar: gnuGrammar, operands: kWord, rows: safeTrRows,
-		examples: []example{{"tr a-z A-Z", "allow"}, {"tr -d 0-9", "allow"}, {"tr -cs a-z x", "allow"}, {"tr -x a b", "ask"}}},
-	"uname": {grammar: gnuGrammar, operands: kWord, rows: safeUnameRows,
-		examples: []example{{"uname -a", "allow"}, {"uname -sr", "allow"}, {"uname --kernel-n", "allow"}, {"uname --kernel", "ask"}, {"uname -x", "ask"}}},
-	"whoami": {grammar: gnuGrammar, operands: kWord, rows: gnuInfoRows,
-		examples: []example{{"whoami", "allow"}, {"whoami -x", "ask"}}},
-	// test and [ read an expression, not options: their model judges
-	// the paths a file test probes (model_safe.go: testModel).
-	"test": {own: true, check: testModel, examples: []example{{"test -f a.txt", "allow"}, {"test -n x", "allow"}, {"test -f .env", "ask"}, {"test -v 'a[$(id)]'", "ask"}}},
-	"[":    {own: true, check: testModel, examples: []example{{"[ -d src ]", "allow"}, {"[ -f .env ]", "ask"}}},
-	// which: debianutils' (getopts "as"), and GNU which's --all; an
-	// operand with a "/" is a path it probes (model_safe.go: whichPaths).
-	"which": {grammar: gnuGrammar, operands: kWord, rows: safeWhichRows, check: whichPaths,
-		examples: []example{{"which ls", "allow"}, {"which -a git", "allow"}, {"which ./a.txt", "allow"}, {"which ./.env", "deny"}, {"which -x ls", "ask"}}},
+var safeSpecs = sync.OnceValue(func() map[string]*spec {
+	return compileAll(map[string]*spec{
+		"basename": {grammar: gnuGrammar, operands: kWord, rows: safeBasenameRows,
+			examples: []example{{"basename src/main.go .go", "allow"}, {"basename -s .go -a src/main.go a.go", "allow"}, {"basename --suf=.go src/main.go", "allow"}, {"basename -x a", "ask"}}},
+		"dirname": {grammar: gnuGrammar, operands: kWord, rows: safeDirnameRows,
+			examples: []example{{"dirname src/main.go", "allow"}, {"dirname -z src/main.go", "allow"}, {"dirname --nosuch a", "ask"}}},
+		"id": {grammar: gnuGrammar, operands: kWord, rows: safeIDRows,
+			examples: []example{{"id", "allow"}, {"id -un", "allow"}, {"id --gr", "ask"}, {"id -x", "ask"}}},
+		"pwd": {grammar: gnuGrammar, operands: kWord, rows: safePwdRows,
+			examples: []example{{"pwd", "allow"}, {"pwd -P", "allow"}, {"pwd -x", "ask"}}},
+		"seq": {grammar: grammar{abbrev: true, permute: true, digits: true}, operands: kWord, rows: safeSeqRows,
+			examples: []example{{"seq 3", "allow"}, {"seq -w 1 10", "allow"}, {"seq -f %03g 5", "allow"}, {"seq -s, 3", "allow"}, {"seq -1 1", "allow"}, {"seq -x 3", "ask"}}},
+		"sleep": {grammar: gnuGrammar, operands: kWord, rows: gnuInfoRows, endless: "waits for the time it is given",
+			examples: []example{{"sleep 0", "allow"}, {"sleep -x 1", "ask"}}},
+		"tr": {grammar: gnuGrammar, operands: kWord, rows: safeTrRows,
+			examples: []example{{"tr a-z A-Z", "allow"}, {"tr -d 0-9", "allow"}, {"tr -cs a-z x", "allow"}, {"tr -x a b", "ask"}}},
+		"uname": {grammar: gnuGrammar, operands: kWord, rows: safeUnameRows,
+			examples: []example{{"uname -a", "allow"}, {"uname -sr", "allow"}, {"uname --kernel-n", "allow"}, {"uname --kernel", "ask"}, {"uname -x", "ask"}}},
+		"whoami": {grammar: gnuGrammar, operands: kWord, rows: gnuInfoRows,
+			examples: []example{{"whoami", "allow"}, {"whoami -x", "ask"}}},
+		// test and [ read an expression, not options: their model judges
+		// the paths a file test probes (model_safe.go: testModel).
+		"test": {own: true, check: testModel, examples: []example{{"test -f a.txt", "allow"}, {"test -n x", "allow"}, {"test -f .env", "ask"}, {"test -v 'a[$(id)]'", "ask"}}},
+		"[":    {own: true, check: testModel, examples: []example{{"[ -d src ]", "allow"}, {"[ -f .env ]", "ask"}}},
+		// which: debianutils' (getopts "as"), and GNU which's --all; an
+		// operand with a "/" is a path it probes (model_safe.go: whichPaths).
+		"which": {grammar: gnuGrammar, operands: kWord, rows: safeWhichRows, check: whichPaths,
+			examples: []example{{"which ls", "allow"}, {"which -a git", "allow"}, {"which ./a.txt", "allow"}, {"which ./.env", "deny"}, {"which -x ls", "ask"}}},
+	})
 })
 
 // gnuInfoRows are --help and --version, which every GNU program has.

@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The toolchains and shell queries whose read-only forms the guard
 // allows, as data: "node --version", "go version", "go env GOPATH", "go
 // list", "npm ls", "cargo --version", "rustc --print cfg", "pip freeze",
@@ -33,122 +35,124 @@ var versionGrammar = grammar{oneDash: true}
 var goSubGrammar = grammar{oneDash: true, permute: true}
 
 // sysSpecs are the specs of the toolchains and queries, by command name.
-var sysSpecs = compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
-	"go": {grammar: versionGrammar, rows: versionRows, byClass: true, state: goState, subs: map[string]*spec{
-		"version": {grammar: goSubGrammar, operands: kRead, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
-			allow: "go version prints the toolchain's version"},
-		// Named variables only: the whole list includes GOPROXY and
-		// GOAUTH, whose values may carry credentials.
-		"env": {grammar: goSubGrammar, operands: kWord, allow: "go env prints the toolchain's settings",
-			query: []cond{
-				{test: cOperands, why: "without names prints every variable, GOPROXY and GOAUTH among them, which may hold credentials"},
-				{test: cNoneIn, values: goEnvSecret, why: "%s may hold credentials"},
-			},
-			rows: []optRow{{"-json", kFlag, ""}, {"-w", kChange, "changes the go environment file"}, {"-u", kChange, "changes the go environment file"},
-				{"-changed", kFlag, ""}}},
-		"doc": {grammar: goSubGrammar, operands: kWord, allow: "go doc prints documentation",
-			rows: []optRow{{"-all", kFlag, ""}, {"-c", kFlag, ""}, {"-cmd", kFlag, ""}, {"-short", kFlag, ""}, {"-src", kFlag, ""}, {"-u", kFlag, ""},
-				{"-http", kAsk, "starts a documentation web server"}}},
-		// -export and -compiled build, -u and -versions reach the module
-		// proxy, -toolexec and -exec run programs: none is harmless.
-		// -mod=mod may update go.mod.
-		"list": {grammar: goSubGrammar, operands: kWord, allow: "go list prints packages", rows: goListRows,
-			query: []cond{{test: cLastIn, opts: "-mod", values: []string{"readonly", "vendor"}, why: "%s may update go.mod"}}},
-		"help": {grammar: goSubGrammar, operands: kWord, allow: "go help prints documentation"},
-		"mod": {grammar: goSubGrammar, subs: map[string]*spec{
-			// Like go list -m all: the module graph, read from go.mod
-			// files (fetched into the module cache when missing).
-			"graph": {grammar: goSubGrammar, operands: kWord, allow: "go mod graph prints the module graph",
-				rows: []optRow{{"-go=", kWord, ""}, {"-x", kAsk, "prints the commands it runs to fetch modules"}}},
-			"why": {grammar: goSubGrammar, operands: kWord, allow: "go mod why prints the module graph",
-				rows: []optRow{{"-m", kFlag, ""}, {"-vendor", kFlag, ""}}},
-		}},
-		"vet":   {ask: "compiles the packages (cgo runs the C compiler) and writes the build cache"},
-		"build": {ask: "compiles the packages and writes the binaries and the build cache"},
-	},
-		examples: []example{{"go version", "allow"}, {"go version -m", "allow"}, {"go version -m a.txt", "allow"}, {"go version -m .env", "deny"}, {"go env GOPATH", "allow"}, {"go env -json GOOS GOARCH", "allow"},
-			{"go env", "ask"}, {"go env GOPROXY", "ask"}, {"go env -w GOFLAGS=-x", "ask"}, {"go doc fmt", "allow"}, {"go doc -http", "ask"},
-			{"go list ./...", "allow"}, {"go list -f '{{.Dir}}' -m all", "allow"}, {"go list -mod=mod ./...", "ask"}, {"go list -export ./...", "ask"},
-			{"go help build", "allow"}, {"go mod graph", "allow"}, {"go mod why -m golang.org/x/mod", "allow"}, {"go mod tidy", "ask"},
-			{"go vet ./...", "ask"}, {"go build", "ask"}, {"go test", "ask"}, {"go --version", "allow"}}},
-	// npm's nopt reads "-la" as a shorthand of its own, not a cluster:
-	// one option a word (versionGrammar's oneDash), anywhere.
-	"npm": {grammar: versionGrammar, rows: versionVRows, byClass: true, subs: npmQuerySubs(true),
-		// npm is a script node runs. Its ls and run write their logs
-		// under ~/.npm and ask the registry whether a newer npm exists
-		// (its update notifier): the effect test would refuse them, so
-		// they are no allowed examples here (testdata holds them).
-		helpers: []string{"node"},
-		examples: []example{{"npm --version", "allow"}, {"npm -v", "allow"}, {"npm run build", "ask"}, {"npm ls --link", "ask"}, {"npm view react", "ask"},
-			{"npm audit", "ask"}, {"npm config get registry", "ask"}, {"npm install", "ask"}}},
-	"pnpm": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: npmQuerySubs(false),
-		examples: []example{{"pnpm ls --link", "ask"}, {"pnpm outdated", "ask"}, {"pnpm run build", "ask"}}},
-	"yarn": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
-		"outdated": {ask: "asks the package registry over the network"},
-	}, examples: []example{{"yarn outdated", "ask"}}},
-	"cargo": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
-		"tree":     {ask: "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index"},
-		"metadata": {ask: "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index"},
-	}, examples: []example{{"cargo --version", "allow"}, {"cargo -V", "allow"}, {"cargo tree", "ask"}, {"cargo -v", "ask"}, {"cargo build", "ask"}}},
-	"rustup": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
-		"toolchain": {grammar: gnuGrammar, subs: map[string]*spec{
-			"list": {grammar: grammar{permute: true}, allow: "rustup toolchain list lists the installed toolchains",
-				rows: []optRow{{"-v --verbose", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"-h --help", kFlag, ""}}},
-		}},
-		"show": {ask: "may install the toolchain that the repository's rust-toolchain.toml names, and runs it"},
-	}, examples: []example{{"rustup toolchain list -v", "allow"}, {"rustup toolchain install stable", "ask"}, {"rustup show", "ask"}}},
-	// rustc --print VALUE: the values of rustcPrints print without
-	// compiling anything; any other line is rustc's class's.
-	"rustc": {grammar: versionGrammar, joined: join(versionRows, []optRow{{"--print=", kWord, ""}}), byClass: true,
-		query:    []cond{{test: cNeeds, opts: "--print", fail: fClass}, {test: cEachIn, opts: "--print", values: rustcPrints, fail: fClass}},
-		allow:    "rustc --print prints the compiler's settings",
-		examples: []example{{"rustc --version", "allow"}, {"rustc --print cfg", "allow"}, {"rustc --print=sysroot", "allow"}, {"rustc --print link-args", "ask"}, {"rustc a.rs", "ask"}}},
-	"mvn":  {grammar: versionGrammar, rows: versionVRows, byClass: true},
-	"pip":  pipQuerySpec("pip"),
-	"pip3": pipQuerySpec("pip3"),
-	// gofmt prints the formatting, or the files that need it, of the
-	// files and the trees it is given (standard input without): -w
-	// rewrites the files and -cpuprofile writes one. Go's flags end at
-	// the first operand.
-	"gofmt": {grammar: grammar{oneDash: true}, operands: kRead, check: gofmtTrees, state: goState,
-		allow: "gofmt prints the formatting of files inside the allowed roots",
-		rows: []optRow{{"-l", kFlag, ""}, {"-d", kFlag, ""}, {"-e", kFlag, ""}, {"-s", kFlag, ""}, {"-r=", kWord, ""},
-			{"-w", kAsk, "rewrites the files it formats"}, {"-cpuprofile=", kAsk, "writes a CPU profile"}},
-		examples: []example{{"gofmt -l src", "allow"}, {"gofmt -d -s src/main.go", "allow"}, {"gofmt -w src/main.go", "ask"}, {"gofmt .env", "deny"}}},
-	// yq in both of its kinds, mikefarah's (Go, pflag) and kislyuk's
-	// (Python, around jq): -i writes the file in place, -s splits the
-	// output into files (mikefarah; kislyuk's slurp), -f and --from-file
-	// read the expression from a file, --rawfile and --slurpfile read
-	// files, --front-matter and the preprocessors change what is read:
-	// none is here, and each asks. The expression and the files are
-	// judged by yqOperands.
-	// kislyuk's yq runs jq.
-	"yq": {grammar: grammar{permute: true}, operands: kRead, check: yqOperands, helpers: []string{"jq"}, allow: "yq prints a query of files inside the allowed roots",
-		joined: join([]optRow{{"-r --raw-output", kFlag, ""}, {"-e --exit-status", kFlag, ""}, {"-P --prettyPrint", kFlag, ""}, {"-C --colors", kFlag, ""},
-			{"-M --no-colors", kFlag, ""}, {"-n --null-input", kFlag, ""}, {"-y --yaml-output", kFlag, ""}, {"-j --tojson", kFlag, ""},
-			{"-c --compact-output", kFlag, ""}, {"-N --no-doc", kFlag, ""}, {"--unwrapScalar", kFlag, ""}, {"--help", kFlag, ""}, {"--version", kFlag, ""},
-			{"-o= --output-format=", kWord, ""}, {"-p= --input-format=", kWord, ""}, {"-I= --indent=", kWord, ""},
-			{"-i --inplace", kAsk, "writes the file in place"}, {"-s= --split-exp=", kAsk, "writes the output into files (mikefarah's), or slurps (kislyuk's)"},
-			{"-f= --from-file=", kAsk, "reads the expression from a file"}, {"--rawfile= --slurpfile=", kAsk, "reads files that are not operands"},
-			{"--front-matter=", kAsk, "changes what is read"}}),
-		examples: []example{{"yq .a a.txt", "allow"}, {"yq -o json '.x' a.txt", "allow"}, {"yq eval .a a.txt", "allow"}, {"yq -i .a=1 a.txt", "ask"},
-			{"yq 'load(\"x\")' a.txt", "ask"}, {"yq .a .env", "deny"}}},
-	// ulimit: options alone print limits; a value sets one.
-	"ulimit": {grammar: posixGrammar, byClass: true, allow: "ulimit without a value prints the limits", rows: []optRow{
-		{"-S", kFlag, ""}, {"-H", kFlag, ""}, {"-a", kFlag, ""}, {"-b", kFlag, ""}, {"-c", kFlag, ""}, {"-d", kFlag, ""}, {"-e", kFlag, ""},
-		{"-f", kFlag, ""}, {"-i", kFlag, ""}, {"-k", kFlag, ""}, {"-l", kFlag, ""}, {"-m", kFlag, ""}, {"-n", kFlag, ""}, {"-p", kFlag, ""},
-		{"-q", kFlag, ""}, {"-r", kFlag, ""}, {"-s", kFlag, ""}, {"-t", kFlag, ""}, {"-u", kFlag, ""}, {"-v", kFlag, ""}, {"-x", kFlag, ""},
-		{"-P", kFlag, ""}, {"-R", kFlag, ""}, {"-T", kFlag, ""}},
-		examples: []example{{"ulimit", "allow"}, {"ulimit -n", "allow"}, {"ulimit -Sa", "allow"}, {"ulimit -n 10", "ask"}}},
-	// hash without names, or with -t and names, prints where commands
-	// were found (hashNames); -r, -p and -d change the table.
-	"hash": {grammar: posixGrammar, byClass: true, operands: kWord, check: hashNames, allow: "hash without names prints where commands were found",
-		rows:     []optRow{{"-l", kFlag, ""}, {"-t", kFlag, ""}},
-		examples: []example{{"hash", "allow"}, {"hash -l", "allow"}, {"hash -t ls", "allow"}, {"hash ls", "ask"}, {"hash -r", "ask"}}},
-	// printenv of named variables that hold no secret (printenvNames).
-	"printenv": {grammar: gnuGrammar, byClass: true, operands: kWord, check: printenvNames, allow: "printenv prints variables that hold no secret",
-		examples: []example{{"printenv HOME", "allow"}, {"printenv PATH LANG", "allow"}, {"printenv", "ask"}, {"printenv GITHUB_TOKEN", "ask"}}},
-})))
+var sysSpecs = sync.OnceValue(func() map[string]*spec {
+	return compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
+		"go": {grammar: versionGrammar, rows: versionRows, byClass: true, state: goState, subs: map[string]*spec{
+			"version": {grammar: goSubGrammar, operands: kRead, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
+				allow: "go version prints the toolchain's version"},
+			// Named variables only: the whole list includes GOPROXY and
+			// GOAUTH, whose values may carry credentials.
+			"env": {grammar: goSubGrammar, operands: kWord, allow: "go env prints the toolchain's settings",
+				query: []cond{
+					{test: cOperands, why: "without names prints every variable, GOPROXY and GOAUTH among them, which may hold credentials"},
+					{test: cNoneIn, values: goEnvSecret, why: "%s may hold credentials"},
+				},
+				rows: []optRow{{"-json", kFlag, ""}, {"-w", kChange, "changes the go environment file"}, {"-u", kChange, "changes the go environment file"},
+					{"-changed", kFlag, ""}}},
+			"doc": {grammar: goSubGrammar, operands: kWord, allow: "go doc prints documentation",
+				rows: []optRow{{"-all", kFlag, ""}, {"-c", kFlag, ""}, {"-cmd", kFlag, ""}, {"-short", kFlag, ""}, {"-src", kFlag, ""}, {"-u", kFlag, ""},
+					{"-http", kAsk, "starts a documentation web server"}}},
+			// -export and -compiled build, -u and -versions reach the module
+			// proxy, -toolexec and -exec run programs: none is harmless.
+			// -mod=mod may update go.mod.
+			"list": {grammar: goSubGrammar, operands: kWord, allow: "go list prints packages", rows: goListRows,
+				query: []cond{{test: cLastIn, opts: "-mod", values: []string{"readonly", "vendor"}, why: "%s may update go.mod"}}},
+			"help": {grammar: goSubGrammar, operands: kWord, allow: "go help prints documentation"},
+			"mod": {grammar: goSubGrammar, subs: map[string]*spec{
+				// Like go list -m all: the module graph, read from go.mod
+				// files (fetched into the module cache when missing).
+				"graph": {grammar: goSubGrammar, operands: kWord, allow: "go mod graph prints the module graph",
+					rows: []optRow{{"-go=", kWord, ""}, {"-x", kAsk, "prints the commands it runs to fetch modules"}}},
+				"why": {grammar: goSubGrammar, operands: kWord, allow: "go mod why prints the module graph",
+					rows: []optRow{{"-m", kFlag, ""}, {"-vendor", kFlag, ""}}},
+			}},
+			"vet":   {ask: "compiles the packages (cgo runs the C compiler) and writes the build cache"},
+			"build": {ask: "compiles the packages and writes the binaries and the build cache"},
+		},
+			examples: []example{{"go version", "allow"}, {"go version -m", "allow"}, {"go version -m a.txt", "allow"}, {"go version -m .env", "deny"}, {"go env GOPATH", "allow"}, {"go env -json GOOS GOARCH", "allow"},
+				{"go env", "ask"}, {"go env GOPROXY", "ask"}, {"go env -w GOFLAGS=-x", "ask"}, {"go doc fmt", "allow"}, {"go doc -http", "ask"},
+				{"go list ./...", "allow"}, {"go list -f '{{.Dir}}' -m all", "allow"}, {"go list -mod=mod ./...", "ask"}, {"go list -export ./...", "ask"},
+				{"go help build", "allow"}, {"go mod graph", "allow"}, {"go mod why -m golang.org/x/mod", "allow"}, {"go mod tidy", "ask"},
+				{"go vet ./...", "ask"}, {"go build", "ask"}, {"go test", "ask"}, {"go --version", "allow"}}},
+		// npm's nopt reads "-la" as a shorthand of its own, not a cluster:
+		// one option a word (versionGrammar's oneDash), anywhere.
+		"npm": {grammar: versionGrammar, rows: versionVRows, byClass: true, subs: npmQuerySubs(true),
+			// npm is a script node runs. Its ls and run write their logs
+			// under ~/.npm and ask the registry whether a newer npm exists
+			// (its update notifier): the effect test would refuse them, so
+			// they are no allowed examples here (testdata holds them).
+			helpers: []string{"node"},
+			examples: []example{{"npm --version", "allow"}, {"npm -v", "allow"}, {"npm run build", "ask"}, {"npm ls --link", "ask"}, {"npm view react", "ask"},
+				{"npm audit", "ask"}, {"npm config get registry", "ask"}, {"npm install", "ask"}}},
+		"pnpm": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: npmQuerySubs(false),
+			examples: []example{{"pnpm ls --link", "ask"}, {"pnpm outdated", "ask"}, {"pnpm run build", "ask"}}},
+		"yarn": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+			"outdated": {ask: "asks the package registry over the network"},
+		}, examples: []example{{"yarn outdated", "ask"}}},
+		"cargo": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+			"tree":     {ask: "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index"},
+			"metadata": {ask: "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index"},
+		}, examples: []example{{"cargo --version", "allow"}, {"cargo -V", "allow"}, {"cargo tree", "ask"}, {"cargo -v", "ask"}, {"cargo build", "ask"}}},
+		"rustup": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+			"toolchain": {grammar: gnuGrammar, subs: map[string]*spec{
+				"list": {grammar: grammar{permute: true}, allow: "rustup toolchain list lists the installed toolchains",
+					rows: []optRow{{"-v --verbose", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"-h --help", kFlag, ""}}},
+			}},
+			"show": {ask: "may install the toolchain that the repository's rust-toolchain.toml names, and runs it"},
+		}, examples: []example{{"rustup toolchain list -v", "allow"}, {"rustup toolchain install stable", "ask"}, {"rustup show", "ask"}}},
+		// rustc --print VALUE: the values of rustcPrints print without
+		// compiling anything; any other line is rustc's class's.
+		"rustc": {grammar: versionGrammar, joined: join(versionRows, []optRow{{"--print=", kWord, ""}}), byClass: true,
+			query:    []cond{{test: cNeeds, opts: "--print", fail: fClass}, {test: cEachIn, opts: "--print", values: rustcPrints, fail: fClass}},
+			allow:    "rustc --print prints the compiler's settings",
+			examples: []example{{"rustc --version", "allow"}, {"rustc --print cfg", "allow"}, {"rustc --print=sysroot", "allow"}, {"rustc --print link-args", "ask"}, {"rustc a.rs", "ask"}}},
+		"mvn":  {grammar: versionGrammar, rows: versionVRows, byClass: true},
+		"pip":  pipQuerySpec("pip"),
+		"pip3": pipQuerySpec("pip3"),
+		// gofmt prints the formatting, or the files that need it, of the
+		// files and the trees it is given (standard input without): -w
+		// rewrites the files and -cpuprofile writes one. Go's flags end at
+		// the first operand.
+		"gofmt": {grammar: grammar{oneDash: true}, operands: kRead, check: gofmtTrees, state: goState,
+			allow: "gofmt prints the formatting of files inside the allowed roots",
+			rows: []optRow{{"-l", kFlag, ""}, {"-d", kFlag, ""}, {"-e", kFlag, ""}, {"-s", kFlag, ""}, {"-r=", kWord, ""},
+				{"-w", kAsk, "rewrites the files it formats"}, {"-cpuprofile=", kAsk, "writes a CPU profile"}},
+			examples: []example{{"gofmt -l src", "allow"}, {"gofmt -d -s src/main.go", "allow"}, {"gofmt -w src/main.go", "ask"}, {"gofmt .env", "deny"}}},
+		// yq in both of its kinds, mikefarah's (Go, pflag) and kislyuk's
+		// (Python, around jq): -i writes the file in place, -s splits the
+		// output into files (mikefarah; kislyuk's slurp), -f and --from-file
+		// read the expression from a file, --rawfile and --slurpfile read
+		// files, --front-matter and the preprocessors change what is read:
+		// none is here, and each asks. The expression and the files are
+		// judged by yqOperands.
+		// kislyuk's yq runs jq.
+		"yq": {grammar: grammar{permute: true}, operands: kRead, check: yqOperands, helpers: []string{"jq"}, allow: "yq prints a query of files inside the allowed roots",
+			joined: join([]optRow{{"-r --raw-output", kFlag, ""}, {"-e --exit-status", kFlag, ""}, {"-P --prettyPrint", kFlag, ""}, {"-C --colors", kFlag, ""},
+				{"-M --no-colors", kFlag, ""}, {"-n --null-input", kFlag, ""}, {"-y --yaml-output", kFlag, ""}, {"-j --tojson", kFlag, ""},
+				{"-c --compact-output", kFlag, ""}, {"-N --no-doc", kFlag, ""}, {"--unwrapScalar", kFlag, ""}, {"--help", kFlag, ""}, {"--version", kFlag, ""},
+				{"-o= --output-format=", kWord, ""}, {"-p= --input-format=", kWord, ""}, {"-I= --indent=", kWord, ""},
+				{"-i --inplace", kAsk, "writes the file in place"}, {"-s= --split-exp=", kAsk, "writes the output into files (mikefarah's), or slurps (kislyuk's)"},
+				{"-f= --from-file=", kAsk, "reads the expression from a file"}, {"--rawfile= --slurpfile=", kAsk, "reads files that are not operands"},
+				{"--front-matter=", kAsk, "changes what is read"}}),
+			examples: []example{{"yq .a a.txt", "allow"}, {"yq -o json '.x' a.txt", "allow"}, {"yq eval .a a.txt", "allow"}, {"yq -i .a=1 a.txt", "ask"},
+				{"yq 'load(\"x\")' a.txt", "ask"}, {"yq .a .env", "deny"}}},
+		// ulimit: options alone print limits; a value sets one.
+		"ulimit": {grammar: posixGrammar, byClass: true, allow: "ulimit without a value prints the limits", rows: []optRow{
+			{"-S", kFlag, ""}, {"-H", kFlag, ""}, {"-a", kFlag, ""}, {"-b", kFlag, ""}, {"-c", kFlag, ""}, {"-d", kFlag, ""}, {"-e", kFlag, ""},
+			{"-f", kFlag, ""}, {"-i", kFlag, ""}, {"-k", kFlag, ""}, {"-l", kFlag, ""}, {"-m", kFlag, ""}, {"-n", kFlag, ""}, {"-p", kFlag, ""},
+			{"-q", kFlag, ""}, {"-r", kFlag, ""}, {"-s", kFlag, ""}, {"-t", kFlag, ""}, {"-u", kFlag, ""}, {"-v", kFlag, ""}, {"-x", kFlag, ""},
+			{"-P", kFlag, ""}, {"-R", kFlag, ""}, {"-T", kFlag, ""}},
+			examples: []example{{"ulimit", "allow"}, {"ulimit -n", "allow"}, {"ulimit -Sa", "allow"}, {"ulimit -n 10", "ask"}}},
+		// hash without names, or with -t and names, prints where commands
+		// were found (hashNames); -r, -p and -d change the table.
+		"hash": {grammar: posixGrammar, byClass: true, operands: kWord, check: hashNames, allow: "hash without names prints where commands were found",
+			rows:     []optRow{{"-l", kFlag, ""}, {"-t", kFlag, ""}},
+			examples: []example{{"hash", "allow"}, {"hash -l", "allow"}, {"hash -t ls", "allow"}, {"hash ls", "ask"}, {"hash -r", "ask"}}},
+		// printenv of named variables that hold no secret (printenvNames).
+		"printenv": {grammar: gnuGrammar, byClass: true, operands: kWord, check: printenvNames, allow: "printenv prints variables that hold no secret",
+			examples: []example{{"printenv HOME", "allow"}, {"printenv PATH LANG", "allow"}, {"printenv", "ask"}, {"printenv GITHUB_TOKEN", "ask"}}},
+	})))
+})
 
 // withSpecs adds the specs of more to m, and returns m.
 func withSpecs(more, m map[string]*spec) map[string]*spec {

@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The read-only tools with options of their own, as data: listers (tree,
 // fd), dumpers (xxd, hexdump, strings), text tools (fold, fmt, join) and
 // system queries (uptime, free, lscpu, pgrep, ss, ...). Every option each
@@ -14,87 +16,89 @@ package bashguard
 // on an option these tables do not classify.
 
 // toolSpecs are the tools' specs, by command name.
-var toolSpecs = compileAll(map[string]*spec{
-	// tree reads its own command line: long options by their exact
-	// names, "--opt=value" or "--opt value"; a short option's value is
-	// always the next word (model_tools.go: treeClusters).
-	"tree": {grammar: grammar{permute: true}, rows: toolTreeRows, operands: kProbe, bareDot: true, check: treeClusters,
-		allow: "tree lists names inside the allowed roots",
-		examples: []example{{"tree", "allow"}, {"tree -a src", "allow"}, {"tree -L 1 --noreport .", "allow"}, {"tree -aL 1 src", "allow"},
-			{"tree -o out.txt src", "ask"}, {"tree -Lo 1 out.txt src", "ask"}, {"tree --gitfile .env", "deny"}, {"tree -l src", "ask"}, {"tree --filel=3 src", "ask"}}},
-	// fd (fdfind on Debian) reads its command line with clap: exact long
-	// names, clusters, attached values. fd PATTERN PATH...: the pattern
-	// is data.
-	"fd":     fdSpec("fd"),
-	"fdfind": fdSpec("fdfind"),
-	// xxd reads its own command line: one option a word, long ones with
-	// one dash, options end at the first operand; xxd IN OUT writes OUT.
-	// Every operand after the first is judged as written, since a value
-	// the scanner attaches xxd may take from the next word.
-	"xxd": {grammar: grammar{oneDash: true}, rows: toolXxdRows, leadOps: []kind{kRead}, operands: kWrite,
-		allow: "xxd reads only inside the allowed roots",
-		examples: []example{{"xxd a.txt", "allow"}, {"xxd -l 4 -c 8 a.txt", "allow"}, {"xxd -ps a.txt", "allow"}, {"xxd -cols 4 a.txt", "allow"},
-			{"xxd .env", "deny"}, {"xxd -ps .env", "deny"}, {"xxd a.txt out.txt", "ask"}, {"xxd -r a.txt", "ask"}, {"xxd a.txt -r", "ask"}}},
-	"hexdump": {grammar: gnuGrammar, rows: toolHexdumpRows, operands: kRead, allow: "hexdump reads only inside the allowed roots",
-		examples: []example{{"hexdump -C a.txt", "allow"}, {"hexdump -n 4 -x a.txt", "allow"}, {"hexdump --color=never -C a.txt", "allow"},
-			{"hexdump --color .env", "deny"}, {"hexdump -f .env a.txt", "deny"}}},
-	// strings: "@FILE" reads more options from FILE (model_tools.go:
-	// stringsOptionFiles); -NUM is -n NUM.
-	"strings": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolStringsRows, operands: kRead, check: stringsOptionFiles,
-		examples: []example{{"strings a.txt", "allow"}, {"strings -n 3 -t x a.txt", "allow"}, {"strings -8 a.txt", "allow"},
-			{"strings .env", "deny"}, {"strings @a.txt", "ask"}, {"strings -H a.txt", "ask"}}},
-	"fold": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFoldRows, operands: kRead,
-		examples: []example{{"fold -w 3 a.txt", "allow"}, {"fold -3 a.txt", "allow"}, {"fold -sw3 a.txt", "allow"}, {"fold .env", "deny"}}},
-	"fmt": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFmtRows, operands: kRead,
-		examples: []example{{"fmt -w 20 a.txt", "allow"}, {"fmt -u a.txt", "allow"}, {"fmt -p '#' .env", "deny"}}},
-	// join FILE1 FILE2.
-	"join": {grammar: gnuGrammar, rows: toolJoinRows, operands: kRead,
-		examples: []example{{"join a.txt a.txt", "allow"}, {"join -1 1 -2 1 -t, a.txt a.txt", "allow"}, {"join a.txt .env", "deny"}}},
-	"uptime": {grammar: gnuGrammar, rows: toolUptimeRows,
-		examples: []example{{"uptime", "allow"}, {"uptime -p", "allow"}, {"uptime now", "ask"}}},
-	"nproc": {grammar: gnuGrammar, rows: toolNprocRows,
-		examples: []example{{"nproc", "allow"}, {"nproc --all", "allow"}, {"nproc --ignore=1", "allow"}, {"nproc 2", "ask"}}},
-	"arch": {grammar: gnuGrammar, rows: gnuInfoRows,
-		examples: []example{{"arch", "allow"}, {"arch -x", "ask"}}},
-	"tty": {grammar: gnuGrammar, rows: toolTtyRows,
-		examples: []example{{"tty -s", "allow"}, {"tty x", "ask"}}},
-	// groups [USER]...
-	"groups": {grammar: gnuGrammar, rows: gnuInfoRows, operands: kWord,
-		examples: []example{{"groups", "allow"}, {"groups root", "allow"}, {"groups -x", "ask"}}},
-	// locale [NAME]...: names of categories and keywords.
-	"locale": {grammar: gnuGrammar, rows: toolLocaleRows, operands: kWord,
-		examples: []example{{"locale", "allow"}, {"locale -a", "allow"}, {"locale -k LC_CTYPE", "allow"}, {"locale -x", "ask"}}},
-	// getconf [-v SPEC] NAME [PATH], getconf -a [PATH] (model_tools.go:
-	// getconfOperands).
-	"getconf": {grammar: posixGrammar, rows: toolGetconfRows, operands: kWord, check: getconfOperands,
-		examples: []example{{"getconf PAGESIZE", "allow"}, {"getconf NAME_MAX src", "allow"}, {"getconf -a", "allow"}, {"getconf -x", "ask"}}},
-	// Debian's lsb_release is a shell script that runs getopt, cut and
-	// tr on words it fixes.
-	"lsb_release": {grammar: gnuGrammar, rows: toolLsbReleaseRows, helpers: []string{"getopt", "cut", "tr"},
-		examples: []example{{"lsb_release -a", "allow"}, {"lsb_release --sh -i", "allow"}, {"lsb_release x", "ask"}}},
-	"free": {grammar: gnuGrammar, rows: toolFreeRows,
-		examples: []example{{"free -h", "allow"}, {"free --mebi -c 1", "allow"}, {"free -s 1", "ask"}, {"free --sec 1", "ask"}}},
-	"lscpu": {grammar: gnuGrammar, rows: toolLscpuRows,
-		examples: []example{{"lscpu", "allow"}, {"lscpu -J", "allow"}, {"lscpu --extended=CPU,CORE", "allow"}, {"lscpu -s /", "ask"}}},
-	// pgrep PATTERN.
-	"pgrep": {grammar: gnuGrammar, rows: toolPgrepRows, operands: kWord,
-		examples: []example{{"pgrep -l bash", "allow"}, {"pgrep -u root -c sh", "allow"}, {"pgrep -F .env", "deny"}}},
-	// hostname alone prints the host's name; with arguments it sets it
-	// or looks it up in the DNS (model_tools.go: hostnameArgs).
-	"hostname": {grammar: gnuGrammar, rows: toolHostnameRows, check: hostnameArgs, allow: "hostname prints the host's name",
-		examples: []example{{"hostname", "allow"}, {"hostname --version", "allow"}, {"hostname -f", "ask"}, {"hostname evil.example", "ask"}, {"hostname -F a.txt", "ask"}}},
-	// ps reads its command line in a language of its own: UNIX options
-	// (-ef), BSD ones without a dash (aux), GNU long ones, and a dashed
-	// word it cannot read as UNIX options read again as BSD ones: the
-	// grammar's bsd. BSD e prints every process's environment.
-	"ps": {grammar: grammar{bsd: true}, rows: toolPsRows, allow: "ps lists processes",
-		examples: []example{{"ps -ef", "allow"}, {"ps aux", "allow"}, {"ps -o pid,comm", "allow"}, {"ps -p 1 -o pid=", "allow"},
-			{"ps --sort=-%mem -eo pid,cmd", "allow"}, {"ps axjf", "allow"}, {"ps -efww", "allow"}, {"ps h -o pid", "allow"},
-			{"ps auxe", "ask"}, {"ps -axe", "ask"}, {"ps e -p 1", "ask"}, {"ps -N e", "ask"}, {"ps -o pid e", "ask"},
-			{"ps --sor=pid", "ask"}, {"ps -W", "ask"}}},
-	// ss [FILTER].
-	"ss": {grammar: gnuGrammar, rows: toolSsRows, operands: kWord,
-		examples: []example{{"ss -tln", "allow"}, {"ss -s", "allow"}, {"ss -A tcp", "allow"}, {"ss -K", "ask"}, {"ss -r", "ask"}, {"ss -D out.txt", "ask"}, {"ss -tE", "ask"}}},
+var toolSpecs = sync.OnceValue(func() map[string]*spec {
+	return compileAll(map[string]*spec{
+		// tree reads its own command line: long options by their exact
+		// names, "--opt=value" or "--opt value"; a short option's value is
+		// always the next word (model_tools.go: treeClusters).
+		"tree": {grammar: grammar{permute: true}, rows: toolTreeRows, operands: kProbe, bareDot: true, check: treeClusters,
+			allow: "tree lists names inside the allowed roots",
+			examples: []example{{"tree", "allow"}, {"tree -a src", "allow"}, {"tree -L 1 --noreport .", "allow"}, {"tree -aL 1 src", "allow"},
+				{"tree -o out.txt src", "ask"}, {"tree -Lo 1 out.txt src", "ask"}, {"tree --gitfile .env", "deny"}, {"tree -l src", "ask"}, {"tree --filel=3 src", "ask"}}},
+		// fd (fdfind on Debian) reads its command line with clap: exact long
+		// names, clusters, attached values. fd PATTERN PATH...: the pattern
+		// is data.
+		"fd":     fdSpec("fd"),
+		"fdfind": fdSpec("fdfind"),
+		// xxd reads its own command line: one option a word, long ones with
+		// one dash, options end at the first operand; xxd IN OUT writes OUT.
+		// Every operand after the first is judged as written, since a value
+		// the scanner attaches xxd may take from the next word.
+		"xxd": {grammar: grammar{oneDash: true}, rows: toolXxdRows, leadOps: []kind{kRead}, operands: kWrite,
+			allow: "xxd reads only inside the allowed roots",
+			examples: []example{{"xxd a.txt", "allow"}, {"xxd -l 4 -c 8 a.txt", "allow"}, {"xxd -ps a.txt", "allow"}, {"xxd -cols 4 a.txt", "allow"},
+				{"xxd .env", "deny"}, {"xxd -ps .env", "deny"}, {"xxd a.txt out.txt", "ask"}, {"xxd -r a.txt", "ask"}, {"xxd a.txt -r", "ask"}}},
+		"hexdump": {grammar: gnuGrammar, rows: toolHexdumpRows, operands: kRead, allow: "hexdump reads only inside the allowed roots",
+			examples: []example{{"hexdump -C a.txt", "allow"}, {"hexdump -n 4 -x a.txt", "allow"}, {"hexdump --color=never -C a.txt", "allow"},
+				{"hexdump --color .env", "deny"}, {"hexdump -f .env a.txt", "deny"}}},
+		// strings: "@FILE" reads more options from FILE (model_tools.go:
+		// stringsOptionFiles); -NUM is -n NUM.
+		"strings": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolStringsRows, operands: kRead, check: stringsOptionFiles,
+			examples: []example{{"strings a.txt", "allow"}, {"strings -n 3 -t x a.txt", "allow"}, {"strings -8 a.txt", "allow"},
+				{"strings .env", "deny"}, {"strings @a.txt", "ask"}, {"strings -H a.txt", "ask"}}},
+		"fold": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFoldRows, operands: kRead,
+			examples: []example{{"fold -w 3 a.txt", "allow"}, {"fold -3 a.txt", "allow"}, {"fold -sw3 a.txt", "allow"}, {"fold .env", "deny"}}},
+		"fmt": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFmtRows, operands: kRead,
+			examples: []example{{"fmt -w 20 a.txt", "allow"}, {"fmt -u a.txt", "allow"}, {"fmt -p '#' .env", "deny"}}},
+		// join FILE1 FILE2.
+		"join": {grammar: gnuGrammar, rows: toolJoinRows, operands: kRead,
+			examples: []example{{"join a.txt a.txt", "allow"}, {"join -1 1 -2 1 -t, a.txt a.txt", "allow"}, {"join a.txt .env", "deny"}}},
+		"uptime": {grammar: gnuGrammar, rows: toolUptimeRows,
+			examples: []example{{"uptime", "allow"}, {"uptime -p", "allow"}, {"uptime now", "ask"}}},
+		"nproc": {grammar: gnuGrammar, rows: toolNprocRows,
+			examples: []example{{"nproc", "allow"}, {"nproc --all", "allow"}, {"nproc --ignore=1", "allow"}, {"nproc 2", "ask"}}},
+		"arch": {grammar: gnuGrammar, rows: gnuInfoRows,
+			examples: []example{{"arch", "allow"}, {"arch -x", "ask"}}},
+		"tty": {grammar: gnuGrammar, rows: toolTtyRows,
+			examples: []example{{"tty -s", "allow"}, {"tty x", "ask"}}},
+		// groups [USER]...
+		"groups": {grammar: gnuGrammar, rows: gnuInfoRows, operands: kWord,
+			examples: []example{{"groups", "allow"}, {"groups root", "allow"}, {"groups -x", "ask"}}},
+		// locale [NAME]...: names of categories and keywords.
+		"locale": {grammar: gnuGrammar, rows: toolLocaleRows, operands: kWord,
+			examples: []example{{"locale", "allow"}, {"locale -a", "allow"}, {"locale -k LC_CTYPE", "allow"}, {"locale -x", "ask"}}},
+		// getconf [-v SPEC] NAME [PATH], getconf -a [PATH] (model_tools.go:
+		// getconfOperands).
+		"getconf": {grammar: posixGrammar, rows: toolGetconfRows, operands: kWord, check: getconfOperands,
+			examples: []example{{"getconf PAGESIZE", "allow"}, {"getconf NAME_MAX src", "allow"}, {"getconf -a", "allow"}, {"getconf -x", "ask"}}},
+		// Debian's lsb_release is a shell script that runs getopt, cut and
+		// tr on words it fixes.
+		"lsb_release": {grammar: gnuGrammar, rows: toolLsbReleaseRows, helpers: []string{"getopt", "cut", "tr"},
+			examples: []example{{"lsb_release -a", "allow"}, {"lsb_release --sh -i", "allow"}, {"lsb_release x", "ask"}}},
+		"free": {grammar: gnuGrammar, rows: toolFreeRows,
+			examples: []example{{"free -h", "allow"}, {"free --mebi -c 1", "allow"}, {"free -s 1", "ask"}, {"free --sec 1", "ask"}}},
+		"lscpu": {grammar: gnuGrammar, rows: toolLscpuRows,
+			examples: []example{{"lscpu", "allow"}, {"lscpu -J", "allow"}, {"lscpu --extended=CPU,CORE", "allow"}, {"lscpu -s /", "ask"}}},
+		// pgrep PATTERN.
+		"pgrep": {grammar: gnuGrammar, rows: toolPgrepRows, operands: kWord,
+			examples: []example{{"pgrep -l bash", "allow"}, {"pgrep -u root -c sh", "allow"}, {"pgrep -F .env", "deny"}}},
+		// hostname alone prints the host's name; with arguments it sets it
+		// or looks it up in the DNS (model_tools.go: hostnameArgs).
+		"hostname": {grammar: gnuGrammar, rows: toolHostnameRows, check: hostnameArgs, allow: "hostname prints the host's name",
+			examples: []example{{"hostname", "allow"}, {"hostname --version", "allow"}, {"hostname -f", "ask"}, {"hostname evil.example", "ask"}, {"hostname -F a.txt", "ask"}}},
+		// ps reads its command line in a language of its own: UNIX options
+		// (-ef), BSD ones without a dash (aux), GNU long ones, and a dashed
+		// word it cannot read as UNIX options read again as BSD ones: the
+		// grammar's bsd. BSD e prints every process's environment.
+		"ps": {grammar: grammar{bsd: true}, rows: toolPsRows, allow: "ps lists processes",
+			examples: []example{{"ps -ef", "allow"}, {"ps aux", "allow"}, {"ps -o pid,comm", "allow"}, {"ps -p 1 -o pid=", "allow"},
+				{"ps --sort=-%mem -eo pid,cmd", "allow"}, {"ps axjf", "allow"}, {"ps -efww", "allow"}, {"ps h -o pid", "allow"},
+				{"ps auxe", "ask"}, {"ps -axe", "ask"}, {"ps e -p 1", "ask"}, {"ps -N e", "ask"}, {"ps -o pid e", "ask"},
+				{"ps --sor=pid", "ask"}, {"ps -W", "ask"}}},
+		// ss [FILTER].
+		"ss": {grammar: gnuGrammar, rows: toolSsRows, operands: kWord,
+			examples: []example{{"ss -tln", "allow"}, {"ss -s", "allow"}, {"ss -A tcp", "allow"}, {"ss -K", "ask"}, {"ss -r", "ask"}, {"ss -D out.txt", "ask"}, {"ss -tE", "ask"}}},
+	})
 })
 
 // fdSpec is the spec of fd, installed as name. Debian installs it as

@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The wrappers, as data: commands that run the command line their
 // operands start (operands: kCommand), judged as its own, after options
 // of their own. Each reads its options as getopt_long with "+" does
@@ -17,63 +19,65 @@ package bashguard
 var wrapperGrammar = grammar{abbrev: true}
 
 // wrapperSpecs are the wrappers' specs, by command name.
-var wrapperSpecs = compileAll(map[string]*spec{
-	// nice -NUM is -n NUM.
-	"nice": {grammar: grammar{abbrev: true, digits: true}, rows: wrapperNiceRows, operands: kCommand,
-		allow: "nice without a command changes nothing",
-		examples: []example{{"nice cat a.txt", "allow"}, {"nice -n 5 cat a.txt", "allow"}, {"nice -5 cat a.txt", "allow"}, {"nice --adj=5 cat a.txt", "allow"},
-			{"nice -n -5 cat a.txt", "allow"}, {"nice", "allow"}, {"nice cat .env", "deny"}, {"nice -x cat a.txt", "ask"}, {"nice cat -n .env", "deny"}}},
-	"nohup": {grammar: wrapperGrammar, rows: gnuInfoRows, operands: kCommand, bareWhy: "no command given",
-		examples: []example{{"nohup cat a.txt", "allow"}, {"nohup", "ask"}, {"nohup -x cat a.txt", "ask"}, {"nohup cat .env", "deny"}}},
-	"timeout": {grammar: wrapperGrammar, rows: wrapperTimeoutRows, operands: kCommand, firstOperand: kWord, bareWhy: "no command given",
-		examples: []example{{"timeout 5 cat a.txt", "allow"}, {"timeout -vk 1 5 cat a.txt", "allow"}, {"timeout -sKILL 5 cat a.txt", "allow"},
-			{"timeout --sig=TERM --preserve 5 cat a.txt", "allow"}, {"timeout 5", "ask"}, {"timeout -x 5 cat a.txt", "ask"}, {"timeout 5 cat .env", "deny"}}},
-	// GNU time; bash's keyword time is the walker's, so the examples
-	// quote the name.
-	"time": {grammar: wrapperGrammar, rows: wrapperTimeRows, operands: kCommand, allow: "time without a command changes nothing",
-		examples: []example{{"\\time cat a.txt", "allow"}, {"\\time -p cat a.txt", "allow"}, {"\\time -f %e cat a.txt", "allow"}, {"\\time --format=%e -q cat a.txt", "allow"},
-			{"\\time -o out.txt cat a.txt", "ask"}, {"\\time -ao out.txt cat a.txt", "ask"}, {"\\time --out=x cat a.txt", "ask"}, {"\\time -x cat a.txt", "ask"}}},
-	"stdbuf": {grammar: wrapperGrammar, rows: wrapperStdbufRows, operands: kCommand, bareWhy: "no command given",
-		examples: []example{{"stdbuf -oL cat a.txt", "allow"}, {"stdbuf -i0 -e 0 cat a.txt", "allow"}, {"stdbuf --out=L cat a.txt", "allow"},
-			{"stdbuf -x cat a.txt", "ask"}, {"stdbuf -oL cat .env", "deny"}}},
-	"setsid": {grammar: wrapperGrammar, rows: wrapperSetsidRows, operands: kCommand, bareWhy: "no command given",
-		ask: "starts a new session that escapes the process-group limits", askFinal: true,
-		examples: []example{{"setsid cat a.txt", "ask"}, {"setsid -w cat a.txt", "ask"}, {"setsid -x cat a.txt", "ask"}, {"setsid cat .env", "deny"}}},
-	// flock FILE COMMAND..., flock FILE -c CODE, flock FD.
-	"flock": {grammar: wrapperGrammar, rows: wrapperFlockRows, operands: kCommand, check: flockOperands, bareWhy: "no command given",
-		ask: "takes a file lock",
-		examples: []example{{"flock l cat a.txt", "ask"}, {"flock -n l -c 'cat a.txt'", "ask"}, {"flock -w 1 l cat .env", "deny"},
-			{"flock l -c 'cat .env'", "deny"}, {"flock -x l cat a.txt", "ask"}, {"flock -y l cat a.txt", "ask"}}},
-	// watch hands its operands, joined, to sh -c; with -x it runs them.
-	"watch": {grammar: wrapperGrammar, rows: wrapperWatchRows, operands: kShellCode, bareWhy: "no command given",
-		ask: "runs a command repeatedly until stopped", endless: "runs a command again and again until it is stopped",
-		examples: []example{{"watch ls", "ask"}, {"watch -n 1 'cat a.txt'", "ask"}, {"watch -x cat .env", "deny"}, {"watch 'cat .env'", "deny"},
-			{"watch -y ls", "ask"}}},
-	// env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
-	// (model_wrap.go: env).
-	"env": {grammar: wrapperGrammar, rows: wrapperEnvRows, operands: kCommand,
-		examples: []example{{"env LANG=C cat a.txt", "allow"}, {"env -i cat a.txt", "allow"}, {"env - LANG=C cat a.txt", "allow"},
-			{"env -u HOME -v cat a.txt", "allow"}, {"env --unset=HOME cat a.txt", "allow"}, {"env -uHOME --ignore-e cat a.txt", "allow"}, {"env --ign cat a.txt", "ask"},
-			{"env", "ask"}, {"env -u HOME", "ask"}, {"env PATH=/tmp ls", "ask"}, {"env -C src ls", "ask"}, {"env --ch=src ls", "ask"},
-			{"env -vS 'cat .env'", "ask"}, {"env --split='cat a.txt'", "ask"}, {"env --block-signal cat a.txt", "ask"}, {"env cat .env", "deny"},
-			{"env --help", "allow"}, {"env --version", "allow"}, {"env -i --help", "allow"}, {"env -C src --help", "ask"}}},
-	// xargs [OPTION]... [COMMAND [INITIAL-ARGS]...]: the command runs
-	// with arguments read from its input; without one xargs runs echo,
-	// which is its own (model_wrap.go: xargs).
-	"xargs": {grammar: wrapperGrammar, rows: wrapperXargsRows, operands: kCommand, helpers: []string{"echo"},
-		examples: []example{{"xargs", "allow"}, {"xargs -r0 -n 1 -P2 --max-chars=99 -t", "allow"}, {"xargs -a a.txt", "allow"},
-			{"xargs --arg=a.txt -l -x", "allow"}, {"xargs -d '\\n' -L1 --show-limits", "allow"}, {"xargs -I{} -E end", "allow"},
-			{"xargs -a .env", "deny"}, {"xargs cat .env", "deny"}, {"xargs cat a.txt", "ask"}, {"xargs -p echo", "ask"}, {"xargs -o", "ask"},
-			{"xargs --foo echo", "ask"}, {"xargs --e echo", "ask"}, {"xargs --process-slot-var=PATH ls", "ask"},
-			{"find . | xargs cat", "deny"}, {"find src | xargs -p cat", "ask"}}},
-	// bash's builtins: command [-pVv] NAME..., builtin NAME,
-	// exec [-cl] [-a NAME] [COMMAND].
-	"command": {grammar: posixGrammar, rows: wrapperCommandRows, operands: kCommand, bareWhy: "no command given",
-		examples: []example{{"command cat a.txt", "allow"}, {"command -v git", "allow"}, {"command -pV ls", "allow"}, {"command", "ask"}, {"command -v ./.env", "deny"}, {"command -x ls", "ask"}}},
-	"builtin": {grammar: posixGrammar, operands: kCommand, bareWhy: "no command given",
-		examples: []example{{"builtin echo hi", "allow"}, {"builtin cd /", "ask"}, {"builtin -x echo", "ask"}}},
-	"exec": {grammar: posixGrammar, rows: wrapperExecRows, operands: kCommand, allow: "exec without a command changes nothing",
-		examples: []example{{"exec cat a.txt", "allow"}, {"exec -a x cat a.txt", "allow"}, {"exec -a x rm a.txt", "ask"}, {"exec -x ls", "ask"}, {"exec -cl cat .env", "deny"}}},
+var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
+	return compileAll(map[string]*spec{
+		// nice -NUM is -n NUM.
+		"nice": {grammar: grammar{abbrev: true, digits: true}, rows: wrapperNiceRows, operands: kCommand,
+			allow: "nice without a command changes nothing",
+			examples: []example{{"nice cat a.txt", "allow"}, {"nice -n 5 cat a.txt", "allow"}, {"nice -5 cat a.txt", "allow"}, {"nice --adj=5 cat a.txt", "allow"},
+				{"nice -n -5 cat a.txt", "allow"}, {"nice", "allow"}, {"nice cat .env", "deny"}, {"nice -x cat a.txt", "ask"}, {"nice cat -n .env", "deny"}}},
+		"nohup": {grammar: wrapperGrammar, rows: gnuInfoRows, operands: kCommand, bareWhy: "no command given",
+			examples: []example{{"nohup cat a.txt", "allow"}, {"nohup", "ask"}, {"nohup -x cat a.txt", "ask"}, {"nohup cat .env", "deny"}}},
+		"timeout": {grammar: wrapperGrammar, rows: wrapperTimeoutRows, operands: kCommand, firstOperand: kWord, bareWhy: "no command given",
+			examples: []example{{"timeout 5 cat a.txt", "allow"}, {"timeout -vk 1 5 cat a.txt", "allow"}, {"timeout -sKILL 5 cat a.txt", "allow"},
+				{"timeout --sig=TERM --preserve 5 cat a.txt", "allow"}, {"timeout 5", "ask"}, {"timeout -x 5 cat a.txt", "ask"}, {"timeout 5 cat .env", "deny"}}},
+		// GNU time; bash's keyword time is the walker's, so the examples
+		// quote the name.
+		"time": {grammar: wrapperGrammar, rows: wrapperTimeRows, operands: kCommand, allow: "time without a command changes nothing",
+			examples: []example{{"\\time cat a.txt", "allow"}, {"\\time -p cat a.txt", "allow"}, {"\\time -f %e cat a.txt", "allow"}, {"\\time --format=%e -q cat a.txt", "allow"},
+				{"\\time -o out.txt cat a.txt", "ask"}, {"\\time -ao out.txt cat a.txt", "ask"}, {"\\time --out=x cat a.txt", "ask"}, {"\\time -x cat a.txt", "ask"}}},
+		"stdbuf": {grammar: wrapperGrammar, rows: wrapperStdbufRows, operands: kCommand, bareWhy: "no command given",
+			examples: []example{{"stdbuf -oL cat a.txt", "allow"}, {"stdbuf -i0 -e 0 cat a.txt", "allow"}, {"stdbuf --out=L cat a.txt", "allow"},
+				{"stdbuf -x cat a.txt", "ask"}, {"stdbuf -oL cat .env", "deny"}}},
+		"setsid": {grammar: wrapperGrammar, rows: wrapperSetsidRows, operands: kCommand, bareWhy: "no command given",
+			ask: "starts a new session that escapes the process-group limits", askFinal: true,
+			examples: []example{{"setsid cat a.txt", "ask"}, {"setsid -w cat a.txt", "ask"}, {"setsid -x cat a.txt", "ask"}, {"setsid cat .env", "deny"}}},
+		// flock FILE COMMAND..., flock FILE -c CODE, flock FD.
+		"flock": {grammar: wrapperGrammar, rows: wrapperFlockRows, operands: kCommand, check: flockOperands, bareWhy: "no command given",
+			ask: "takes a file lock",
+			examples: []example{{"flock l cat a.txt", "ask"}, {"flock -n l -c 'cat a.txt'", "ask"}, {"flock -w 1 l cat .env", "deny"},
+				{"flock l -c 'cat .env'", "deny"}, {"flock -x l cat a.txt", "ask"}, {"flock -y l cat a.txt", "ask"}}},
+		// watch hands its operands, joined, to sh -c; with -x it runs them.
+		"watch": {grammar: wrapperGrammar, rows: wrapperWatchRows, operands: kShellCode, bareWhy: "no command given",
+			ask: "runs a command repeatedly until stopped", endless: "runs a command again and again until it is stopped",
+			examples: []example{{"watch ls", "ask"}, {"watch -n 1 'cat a.txt'", "ask"}, {"watch -x cat .env", "deny"}, {"watch 'cat .env'", "deny"},
+				{"watch -y ls", "ask"}}},
+		// env [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]
+		// (model_wrap.go: env).
+		"env": {grammar: wrapperGrammar, rows: wrapperEnvRows, operands: kCommand,
+			examples: []example{{"env LANG=C cat a.txt", "allow"}, {"env -i cat a.txt", "allow"}, {"env - LANG=C cat a.txt", "allow"},
+				{"env -u HOME -v cat a.txt", "allow"}, {"env --unset=HOME cat a.txt", "allow"}, {"env -uHOME --ignore-e cat a.txt", "allow"}, {"env --ign cat a.txt", "ask"},
+				{"env", "ask"}, {"env -u HOME", "ask"}, {"env PATH=/tmp ls", "ask"}, {"env -C src ls", "ask"}, {"env --ch=src ls", "ask"},
+				{"env -vS 'cat .env'", "ask"}, {"env --split='cat a.txt'", "ask"}, {"env --block-signal cat a.txt", "ask"}, {"env cat .env", "deny"},
+				{"env --help", "allow"}, {"env --version", "allow"}, {"env -i --help", "allow"}, {"env -C src --help", "ask"}}},
+		// xargs [OPTION]... [COMMAND [INITIAL-ARGS]...]: the command runs
+		// with arguments read from its input; without one xargs runs echo,
+		// which is its own (model_wrap.go: xargs).
+		"xargs": {grammar: wrapperGrammar, rows: wrapperXargsRows, operands: kCommand, helpers: []string{"echo"},
+			examples: []example{{"xargs", "allow"}, {"xargs -r0 -n 1 -P2 --max-chars=99 -t", "allow"}, {"xargs -a a.txt", "allow"},
+				{"xargs --arg=a.txt -l -x", "allow"}, {"xargs -d '\\n' -L1 --show-limits", "allow"}, {"xargs -I{} -E end", "allow"},
+				{"xargs -a .env", "deny"}, {"xargs cat .env", "deny"}, {"xargs cat a.txt", "ask"}, {"xargs -p echo", "ask"}, {"xargs -o", "ask"},
+				{"xargs --foo echo", "ask"}, {"xargs --e echo", "ask"}, {"xargs --process-slot-var=PATH ls", "ask"},
+				{"find . | xargs cat", "deny"}, {"find src | xargs -p cat", "ask"}}},
+		// bash's builtins: command [-pVv] NAME..., builtin NAME,
+		// exec [-cl] [-a NAME] [COMMAND].
+		"command": {grammar: posixGrammar, rows: wrapperCommandRows, operands: kCommand, bareWhy: "no command given",
+			examples: []example{{"command cat a.txt", "allow"}, {"command -v git", "allow"}, {"command -pV ls", "allow"}, {"command", "ask"}, {"command -v ./.env", "deny"}, {"command -x ls", "ask"}}},
+		"builtin": {grammar: posixGrammar, operands: kCommand, bareWhy: "no command given",
+			examples: []example{{"builtin echo hi", "allow"}, {"builtin cd /", "ask"}, {"builtin -x echo", "ask"}}},
+		"exec": {grammar: posixGrammar, rows: wrapperExecRows, operands: kCommand, allow: "exec without a command changes nothing",
+			examples: []example{{"exec cat a.txt", "allow"}, {"exec -a x cat a.txt", "allow"}, {"exec -a x rm a.txt", "ask"}, {"exec -x ls", "ask"}, {"exec -cl cat .env", "deny"}}},
+	})
 })
 
 // wrapperNiceRows are the options of nice.

@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The commands that change files, as data: every option each one's --help
 // lists, with what its value is (a mode, a suffix: a word; a file whose
 // times or mode are copied: read; the directory the operands go into:
@@ -10,77 +12,79 @@ package bashguard
 // holds the tables to the installed tools' --help.
 
 // writerSpecs are the writers' specs, by command name.
-var writerSpecs = compileAll(map[string]*spec{
-	"cp": writerSpec(writerCpRows, kCopy,
-		example{"cp a.txt b.txt", "ask"}, example{"cp -t src a.txt", "ask"}, example{"cp --target-dir=src a.txt", "ask"},
-		example{"cp .env x.txt", "deny"}, example{"cp -rt src .env", "deny"}, example{"cp --nosuch a.txt b.txt", "ask"}),
-	"mv": writerSpec(writerMvRows, kMove,
-		example{"mv a.txt b.txt", "ask"}, example{"mv -t src a.txt", "ask"}, example{"mv -fTa.txt b.txt", "ask"},
-		example{"mv .env x.txt", "deny"}, example{"mv -x a.txt b.txt", "ask"}),
-	"install": writerSpec(writerInstallRows, kCopy,
-		example{"install -m 644 a.txt b.txt", "ask"}, example{"install -Dm644 -t src a.txt", "ask"}, example{"install .env x", "deny"},
-		example{"install -s a.txt b.txt", "ask"}, example{"install --strip-prog=x a.txt b.txt", "ask"}),
-	"ln": writerSpec(writerLnRows, kLink,
-		example{"ln -s a.txt b.txt", "ask"}, example{"ln -st src a.txt", "ask"}, example{"ln -s a.txt", "ask"}, example{"ln -y a b", "ask"}),
-	"touch": writerSpec(writerTouchRows, kWrite,
-		example{"touch a.txt", "ask"}, example{"touch -d 2020-01-01 -m a.txt", "ask"}, example{"touch -r .env a.txt", "deny"},
-		example{"touch --ref=.env a.txt", "deny"}, example{"touch -x a.txt", "ask"}),
-	"mkdir": writerSpec(writerMkdirRows, kWrite,
-		example{"mkdir -p src/x", "ask"}, example{"mkdir -m755 d", "ask"}, example{"mkdir --mode 755 d", "ask"}, example{"mkdir -x d", "ask"}),
-	"truncate": writerSpec(writerTruncateRows, kWrite,
-		example{"truncate -s 0 a.txt", "ask"}, example{"truncate -r .env a.txt", "deny"}, example{"truncate -x a.txt", "ask"}),
-	"rmdir": writerSpec(writerRmdirRows, kWrite,
-		example{"rmdir -p src", "ask"}, example{"rmdir --ignore src", "ask"}, example{"rmdir -x src", "ask"}),
-	"unlink": writerSpec(gnuInfoRows, kWrite,
-		example{"unlink a.txt", "ask"}, example{"unlink -x a.txt", "ask"}),
-	// tee FILE... writes each FILE; without one it only copies its
-	// input to its output.
-	"tee": {grammar: gnuGrammar, rows: writerTeeRows, operands: kWrite, ask: "changes files", bareWhy: "",
-		allow:    "copies its input to its output only",
-		examples: []example{{"tee", "allow"}, {"tee -ai", "allow"}, {"tee --output-error=warn", "allow"}, {"tee a.txt", "ask"}, {"tee -a .env", "deny"}, {"tee -x", "ask"}}},
-	// chmod MODE FILE..., chown OWNER FILE..., chgrp GROUP FILE...: the
-	// first operand is a word, unless --reference gives it (or, to
-	// chmod, a mode written as an option: "chmod -w FILE").
-	"chmod": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: writerChmodRows, operands: kWrite,
-		firstOperand: kWord, patternBy: []string{"--reference", "-r", "-w", "-x", "-X", "-s", "-t", "-u", "-g", "-o", "-a", "-NUM"},
-		ask: "changes files", bareWhy: "changes files",
-		examples: []example{{"chmod 644 a.txt", "ask"}, {"chmod -w a.txt", "ask"}, {"chmod -R u+w src", "ask"}, {"chmod --reference=.env a.txt", "deny"},
-			{"chmod -R 777 /", "deny"}, {"chmod --recur 777 /", "deny"}, {"chmod -y a.txt", "ask"}}},
-	"chown": {grammar: gnuGrammar, rows: writerChownRows, operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
-		ask: "changes files", bareWhy: "changes files",
-		examples: []example{{"chown nobody a.txt", "ask"}, {"chown --from=root nobody a.txt", "ask"}, {"chown -R nobody /", "deny"},
-			{"chown --reference=.env a.txt", "deny"}, {"chown -x nobody a.txt", "ask"}}},
-	"chgrp": {grammar: gnuGrammar, rows: writerChgrpRows, operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
-		ask: "changes files", bareWhy: "changes files",
-		examples: []example{{"chgrp nogroup a.txt", "ask"}, {"chgrp -hR nogroup /etc", "deny"}, {"chgrp --ref .env a.txt", "deny"}, {"chgrp -x g a.txt", "ask"}}},
-	// rm removes its operands; recursively or by force, a critical path
-	// is denied, and so is --no-preserve-root (model_write.go: rmOperands).
-	"rm": {grammar: gnuGrammar, rows: writerRmRows, operands: kWrite, check: rmOperands, ask: "removes files", bareWhy: "removes files",
-		examples: []example{{"rm a.txt", "ask"}, {"rm -rf src", "ask"}, {"rm -rf /", "deny"}, {"rm --recur --forc .", "deny"}, {"rm -f ~", "deny"},
-			{"rm --no-pres -r src", "deny"}, {"rm --interactive=never a.txt", "ask"}, {"rm .env", "deny"}, {"rm -y a.txt", "ask"}}},
-	// shred overwrites its operands; a device is denied (model_write.go:
-	// shredOperands).
-	"shred": {grammar: gnuGrammar, rows: writerShredRows, operands: kWrite, check: shredOperands, ask: "destroys file contents", bareWhy: "destroys file contents",
-		examples: []example{{"shred a.txt", "ask"}, {"shred -n 1 -uz a.txt", "ask"}, {"shred /dev/sda", "deny"}, {"shred --random-source=.env a.txt", "deny"},
-			{"shred -y a.txt", "ask"}}},
-	// dd [OPERAND]...: NAME=VALUE each (ddOperands); its only options
-	// are --help and --version (model_write.go: dd).
-	"dd": {grammar: gnuGrammar, rows: gnuInfoRows, operands: kWord,
-		examples: []example{{"dd if=a.txt of=b.txt bs=1M", "ask"}, {"dd if=/dev/zero of=/dev/sda", "deny"}, {"dd if=.env of=x", "deny"},
-			{"dd if=a.txt of=/dev/null status=none", "ask"}, {"dd foo=bar", "ask"}, {"dd -x", "ask"}}},
-	// kill: bash's builtin, which reads -s SIG, -n NUM, -l, -L and one
-	// signal written -SIG or -NUM; the list also holds the options of
-	// procps's kill, which --help lists (model_write.go: kill).
-	"kill": {grammar: grammar{digits: true}, rows: writerKillRows, operands: kWord,
-		examples: []example{{"kill 123", "ask"}, {"kill -9 -1", "deny"}, {"kill -KILL -1", "deny"}, {"kill -s KILL -1", "deny"},
-			{"kill -sHUP -- -1", "deny"}, {"kill -9 -s 1 -1", "deny"}, {"kill -1", "ask"}, {"kill -l", "ask"}, {"kill -TERM 12 -1", "deny"}}},
-	// rsync [OPTION]... SRC... [DEST]: a remote operand reaches the
-	// network; the sources are read and the last operand written
-	// (model_write.go: rsync).
-	"rsync": {grammar: grammar{permute: true}, rows: writerRsyncRows, operands: kCopy,
-		examples: []example{{"rsync -a src/ backup/", "ask"}, {"rsync -avz --delete src/ host:/backup", "deny"}, {"rsync rsync://host/m .", "deny"},
-			{"rsync -e 'ssh -p 2' src/ b/", "ask"}, {"rsync .env b/", "deny"}, {"rsync --log-file=.env src/ b/", "deny"},
-			{"rsync --files-from=l src/ b/", "ask"}, {"rsync --fo src/ b/", "ask"}}},
+var writerSpecs = sync.OnceValue(func() map[string]*spec {
+	return compileAll(map[string]*spec{
+		"cp": writerSpec(writerCpRows, kCopy,
+			example{"cp a.txt b.txt", "ask"}, example{"cp -t src a.txt", "ask"}, example{"cp --target-dir=src a.txt", "ask"},
+			example{"cp .env x.txt", "deny"}, example{"cp -rt src .env", "deny"}, example{"cp --nosuch a.txt b.txt", "ask"}),
+		"mv": writerSpec(writerMvRows, kMove,
+			example{"mv a.txt b.txt", "ask"}, example{"mv -t src a.txt", "ask"}, example{"mv -fTa.txt b.txt", "ask"},
+			example{"mv .env x.txt", "deny"}, example{"mv -x a.txt b.txt", "ask"}),
+		"install": writerSpec(writerInstallRows, kCopy,
+			example{"install -m 644 a.txt b.txt", "ask"}, example{"install -Dm644 -t src a.txt", "ask"}, example{"install .env x", "deny"},
+			example{"install -s a.txt b.txt", "ask"}, example{"install --strip-prog=x a.txt b.txt", "ask"}),
+		"ln": writerSpec(writerLnRows, kLink,
+			example{"ln -s a.txt b.txt", "ask"}, example{"ln -st src a.txt", "ask"}, example{"ln -s a.txt", "ask"}, example{"ln -y a b", "ask"}),
+		"touch": writerSpec(writerTouchRows, kWrite,
+			example{"touch a.txt", "ask"}, example{"touch -d 2020-01-01 -m a.txt", "ask"}, example{"touch -r .env a.txt", "deny"},
+			example{"touch --ref=.env a.txt", "deny"}, example{"touch -x a.txt", "ask"}),
+		"mkdir": writerSpec(writerMkdirRows, kWrite,
+			example{"mkdir -p src/x", "ask"}, example{"mkdir -m755 d", "ask"}, example{"mkdir --mode 755 d", "ask"}, example{"mkdir -x d", "ask"}),
+		"truncate": writerSpec(writerTruncateRows, kWrite,
+			example{"truncate -s 0 a.txt", "ask"}, example{"truncate -r .env a.txt", "deny"}, example{"truncate -x a.txt", "ask"}),
+		"rmdir": writerSpec(writerRmdirRows, kWrite,
+			example{"rmdir -p src", "ask"}, example{"rmdir --ignore src", "ask"}, example{"rmdir -x src", "ask"}),
+		"unlink": writerSpec(gnuInfoRows, kWrite,
+			example{"unlink a.txt", "ask"}, example{"unlink -x a.txt", "ask"}),
+		// tee FILE... writes each FILE; without one it only copies its
+		// input to its output.
+		"tee": {grammar: gnuGrammar, rows: writerTeeRows, operands: kWrite, ask: "changes files", bareWhy: "",
+			allow:    "copies its input to its output only",
+			examples: []example{{"tee", "allow"}, {"tee -ai", "allow"}, {"tee --output-error=warn", "allow"}, {"tee a.txt", "ask"}, {"tee -a .env", "deny"}, {"tee -x", "ask"}}},
+		// chmod MODE FILE..., chown OWNER FILE..., chgrp GROUP FILE...: the
+		// first operand is a word, unless --reference gives it (or, to
+		// chmod, a mode written as an option: "chmod -w FILE").
+		"chmod": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: writerChmodRows, operands: kWrite,
+			firstOperand: kWord, patternBy: []string{"--reference", "-r", "-w", "-x", "-X", "-s", "-t", "-u", "-g", "-o", "-a", "-NUM"},
+			ask: "changes files", bareWhy: "changes files",
+			examples: []example{{"chmod 644 a.txt", "ask"}, {"chmod -w a.txt", "ask"}, {"chmod -R u+w src", "ask"}, {"chmod --reference=.env a.txt", "deny"},
+				{"chmod -R 777 /", "deny"}, {"chmod --recur 777 /", "deny"}, {"chmod -y a.txt", "ask"}}},
+		"chown": {grammar: gnuGrammar, rows: writerChownRows, operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
+			ask: "changes files", bareWhy: "changes files",
+			examples: []example{{"chown nobody a.txt", "ask"}, {"chown --from=root nobody a.txt", "ask"}, {"chown -R nobody /", "deny"},
+				{"chown --reference=.env a.txt", "deny"}, {"chown -x nobody a.txt", "ask"}}},
+		"chgrp": {grammar: gnuGrammar, rows: writerChgrpRows, operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
+			ask: "changes files", bareWhy: "changes files",
+			examples: []example{{"chgrp nogroup a.txt", "ask"}, {"chgrp -hR nogroup /etc", "deny"}, {"chgrp --ref .env a.txt", "deny"}, {"chgrp -x g a.txt", "ask"}}},
+		// rm removes its operands; recursively or by force, a critical path
+		// is denied, and so is --no-preserve-root (model_write.go: rmOperands).
+		"rm": {grammar: gnuGrammar, rows: writerRmRows, operands: kWrite, check: rmOperands, ask: "removes files", bareWhy: "removes files",
+			examples: []example{{"rm a.txt", "ask"}, {"rm -rf src", "ask"}, {"rm -rf /", "deny"}, {"rm --recur --forc .", "deny"}, {"rm -f ~", "deny"},
+				{"rm --no-pres -r src", "deny"}, {"rm --interactive=never a.txt", "ask"}, {"rm .env", "deny"}, {"rm -y a.txt", "ask"}}},
+		// shred overwrites its operands; a device is denied (model_write.go:
+		// shredOperands).
+		"shred": {grammar: gnuGrammar, rows: writerShredRows, operands: kWrite, check: shredOperands, ask: "destroys file contents", bareWhy: "destroys file contents",
+			examples: []example{{"shred a.txt", "ask"}, {"shred -n 1 -uz a.txt", "ask"}, {"shred /dev/sda", "deny"}, {"shred --random-source=.env a.txt", "deny"},
+				{"shred -y a.txt", "ask"}}},
+		// dd [OPERAND]...: NAME=VALUE each (ddOperands); its only options
+		// are --help and --version (model_write.go: dd).
+		"dd": {grammar: gnuGrammar, rows: gnuInfoRows, operands: kWord,
+			examples: []example{{"dd if=a.txt of=b.txt bs=1M", "ask"}, {"dd if=/dev/zero of=/dev/sda", "deny"}, {"dd if=.env of=x", "deny"},
+				{"dd if=a.txt of=/dev/null status=none", "ask"}, {"dd foo=bar", "ask"}, {"dd -x", "ask"}}},
+		// kill: bash's builtin, which reads -s SIG, -n NUM, -l, -L and one
+		// signal written -SIG or -NUM; the list also holds the options of
+		// procps's kill, which --help lists (model_write.go: kill).
+		"kill": {grammar: grammar{digits: true}, rows: writerKillRows, operands: kWord,
+			examples: []example{{"kill 123", "ask"}, {"kill -9 -1", "deny"}, {"kill -KILL -1", "deny"}, {"kill -s KILL -1", "deny"},
+				{"kill -sHUP -- -1", "deny"}, {"kill -9 -s 1 -1", "deny"}, {"kill -1", "ask"}, {"kill -l", "ask"}, {"kill -TERM 12 -1", "deny"}}},
+		// rsync [OPTION]... SRC... [DEST]: a remote operand reaches the
+		// network; the sources are read and the last operand written
+		// (model_write.go: rsync).
+		"rsync": {grammar: grammar{permute: true}, rows: writerRsyncRows, operands: kCopy,
+			examples: []example{{"rsync -a src/ backup/", "ask"}, {"rsync -avz --delete src/ host:/backup", "deny"}, {"rsync rsync://host/m .", "deny"},
+				{"rsync -e 'ssh -p 2' src/ b/", "ask"}, {"rsync .env b/", "deny"}, {"rsync --log-file=.env src/ b/", "deny"},
+				{"rsync --files-from=l src/ b/", "ask"}, {"rsync --fo src/ b/", "ask"}}},
+	})
 })
 
 // writerSpec is the spec of a writer that takes no word before its
