@@ -2,8 +2,8 @@ package sandbox
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"os"
 	"path/filepath"
 
@@ -28,56 +28,57 @@ import (
 // it refuses).
 
 // factsVersion changes whenever the file's meaning does.
-const factsVersion = 1
+const factsVersion = 2
 
 // maxFactsBytes bounds the file: a search records at most maxWalk
 // directories and a few thousand files.
 const maxFactsBytes = 32 << 20
 
 type factsWatch struct {
-	Path   string `json:"p"`
-	Exists bool   `json:"e,omitempty"`
-	Dev    uint64 `json:"d,omitempty"`
-	Ino    uint64 `json:"i,omitempty"`
-	Ctime  int64  `json:"c,omitempty"`
-	Size   int64  `json:"s,omitempty"`
+	Path   string
+	Exists bool
+	Dev    uint64
+	Ino    uint64
+	Ctime  int64
+	Size   int64
 }
 
 type factsAnchor struct {
-	Loc    string `json:"l"`
-	Real   string `json:"r"`
-	Secret bool   `json:"s,omitempty"`
-	Pat    string `json:"p"`
+	Loc    string
+	Real   string
+	Secret bool
+	Pat    string
 }
 
 type factsFileID struct {
-	Dev    uint64      `json:"d"`
-	Ino    uint64      `json:"i"`
-	Anchor factsAnchor `json:"a"`
+	Dev    uint64
+	Ino    uint64
+	Anchor factsAnchor
 }
 
 type factsData struct {
-	Version  int           `json:"version"`
-	Key      string        `json:"key"`
-	Start    int64         `json:"start"`
-	Complete bool          `json:"complete"`
-	Moved    []factsAnchor `json:"moved"`
-	Files    []factsFileID `json:"files"`
-	Watches  []factsWatch  `json:"watches"`
-	Reads    []factsWatch  `json:"reads"`
+	Version  int
+	Key      string
+	Start    int64
+	Complete bool
+	Moved    []factsAnchor
+	Files    []factsFileID
+	Watches  []factsWatch
+	Reads    []factsWatch
 }
 
 // factsKey names what a search depends on besides the files: a search
 // made for other roots or lists is never loaded.
 func factsKey(s *Sandbox, protected, secret []string) string {
-	b, _ := json.Marshal(struct {
-		V                   int
-		Roots               []string
-		WorkDir, Home       string
-		Protected, Secret   []string
-		UID                 int
-		DefProt, DefSecrets bool
-	}{factsVersion, s.roots, s.workDir, s.home, protected, secret, os.Geteuid(), protected == nil, secret == nil})
+	b := binary.AppendUvarint([]byte(factsMagic), factsVersion)
+	for _, list := range [][]string{s.roots, {s.workDir, s.home}, protected, secret} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, e := range list {
+			b = appendString(b, e)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(os.Geteuid()))
+	b = appendBool(appendBool(b, protected == nil), secret == nil)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -119,8 +120,8 @@ func (s *Sandbox) saveFacts(ids *identities) {
 	for id, a := range ids.files {
 		d.Files = append(d.Files, factsFileID{id.dev, id.ino, toFactsAnchor(a)})
 	}
-	b, err := json.Marshal(d)
-	if err != nil || len(b) > maxFactsBytes {
+	b := encodeFacts(&d)
+	if len(b) > maxFactsBytes {
 		return
 	}
 	dir := filepath.Dir(s.factsFile)
@@ -149,8 +150,8 @@ func (s *Sandbox) loadFacts() *identities {
 	if err != nil {
 		return nil
 	}
-	var d factsData
-	if json.Unmarshal(b, &d) != nil || d.Version != factsVersion || d.Key != s.factsKey {
+	d, err := decodeFacts(b)
+	if err != nil || d.Version != factsVersion || d.Key != s.factsKey {
 		return nil
 	}
 	ids := &identities{files: make(map[fileID]anchor, len(d.Files)), complete: d.Complete, start: d.Start,
