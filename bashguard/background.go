@@ -106,7 +106,7 @@ func jobStateName(c *Command) string {
 		return "an assignment"
 	}
 	for _, argv := range [][]string{c.Args, c.Runs} {
-		if len(argv) > 0 && stateBuiltins[argv[0]] != "" {
+		if len(argv) > 0 && stateBuiltins()[argv[0]] != "" {
 			return argv[0]
 		}
 	}

@@ -51,7 +51,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	a.newArgv(&v, len(ce.Args))
 	var spliced map[int][]string // words that are listings, by index: the paths they print (listloops.go)
 	for i, w := range ce.Args {
-		if i > 0 && listedArgReaders[ce.Args[0].Lit()] {
+		if i > 0 && listedArgReaders()[ce.Args[0].Lit()] {
 			if r, paths, ok := a.listedArg(&c, w, ce.Args[0].Lit()); ok {
 				if spliced == nil {
 					spliced = map[int][]string{}

@@ -65,8 +65,8 @@ var cmdTable = sync.OnceValue(buildCmdTable)
 
 func buildCmdTable() map[string]cmdEntry {
 	var names []string
-	for _, m := range []map[string]bool{privileged, diskCmds, powerCmds, interactive, networkCmds, shells,
-		writers, safeNoPaths} {
+	for _, m := range []map[string]bool{privileged, diskCmds(), powerCmds, interactive(), networkCmds(), shells(),
+		writers(), safeNoPaths()} {
 		for n := range m {
 			names = append(names, n)
 		}
@@ -74,13 +74,13 @@ func buildCmdTable() map[string]cmdEntry {
 	for n := range interpSpecs() {
 		names = append(names, n)
 	}
-	for n := range stateBuiltins {
+	for n := range stateBuiltins() {
 		names = append(names, n)
 	}
 	for n := range readerSpecs() {
 		names = append(names, n)
 	}
-	for n := range cmdNamed {
+	for n := range cmdNamed() {
 		names = append(names, n)
 	}
 	for n := range assigners {
@@ -95,28 +95,30 @@ func buildCmdTable() map[string]cmdEntry {
 
 // cmdListed says, for each class that a list holds, whether the list
 // names a command.
-var cmdListed = map[cmdClass]func(name string) bool{
-	clsPrivileged:  func(n string) bool { return privileged[n] },
-	clsDisk:        func(n string) bool { return prefixClass(n) == clsDisk || diskCmds[n] },
-	clsPower:       func(n string) bool { return powerCmds[n] },
-	clsInteractive: func(n string) bool { return interactive[n] },
-	clsNetwork:     func(n string) bool { return networkCmds[n] },
-	clsShell:       func(n string) bool { return shells[n] },
-	clsInterpreter: isInterpreter,
-	clsWriter:      func(n string) bool { return writers[n] },
-	clsAssigner:    func(n string) bool { return assigners[n] != assignerRow{} },
-	clsState:       func(n string) bool { return stateBuiltins[n] != "" },
-	clsSafe:        func(n string) bool { return safeNoPaths[n] },
-	clsReader:      func(n string) bool { return readerSpecs()[n] != nil },
-}
+var cmdListed = sync.OnceValue(func() map[cmdClass]func(name string) bool {
+	return map[cmdClass]func(name string) bool{
+		clsPrivileged:  func(n string) bool { return privileged[n] },
+		clsDisk:        func(n string) bool { return prefixClass(n) == clsDisk || diskCmds()[n] },
+		clsPower:       func(n string) bool { return powerCmds[n] },
+		clsInteractive: func(n string) bool { return interactive()[n] },
+		clsNetwork:     func(n string) bool { return networkCmds()[n] },
+		clsShell:       func(n string) bool { return shells()[n] },
+		clsInterpreter: isInterpreter,
+		clsWriter:      func(n string) bool { return writers()[n] },
+		clsAssigner:    func(n string) bool { return assigners[n] != assignerRow{} },
+		clsState:       func(n string) bool { return stateBuiltins()[n] != "" },
+		clsSafe:        func(n string) bool { return safeNoPaths()[n] },
+		clsReader:      func(n string) bool { return readerSpecs()[n] != nil },
+	}
+})
 
 // classify gives the entry of name: the first class, in the dispatcher's
 // order, that names it by cmdNamed or by its list. It builds cmdTable;
 // lookupCmd answers for names that are not in the table.
 func classify(name string) cmdEntry {
-	named, isNamed := cmdNamed[name]
+	named, isNamed := cmdNamed()[name]
 	for cls := clsPrivileged; cls <= clsReader; cls++ {
-		listed := cmdListed[cls]
+		listed := cmdListed()[cls]
 		if !(isNamed && named == cls || listed != nil && listed(name)) {
 			continue
 		}
@@ -125,7 +127,7 @@ func classify(name string) cmdEntry {
 		case clsReader:
 			e.reader = readerSpecs()[name]
 		case clsState:
-			e.state = stateBuiltins[name]
+			e.state = stateBuiltins()[name]
 		}
 		return e
 	}
@@ -168,13 +170,13 @@ func stdDir(dir string) bool {
 // result is a fresh slice.
 func SafeCommands() []string {
 	var out []string
-	for n := range safeNoPaths {
+	for n := range safeNoPaths() {
 		out = append(out, n)
 	}
 	for n := range readerSpecs() {
 		out = append(out, n)
 	}
-	for n := range versionTools {
+	for n := range versionTools() {
 		out = append(out, n) // only to print their version, or go's and npm's listings
 	}
 	for n := range toolSpecs() {

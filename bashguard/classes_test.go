@@ -17,7 +17,7 @@ func switchOrderClass(name string, std bool, extra map[string]bool) string {
 		return "privileged"
 	case name == "rm":
 		return "rm"
-	case strings.HasPrefix(name, "mkfs") || diskCmds[name]:
+	case strings.HasPrefix(name, "mkfs") || diskCmds()[name]:
 		return "disk"
 	case name == "dd":
 		return "dd"
@@ -33,13 +33,13 @@ func switchOrderClass(name string, std bool, extra map[string]bool) string {
 		return "kill"
 	case name == "mount" || name == "umount":
 		return "mount"
-	case interactive[name]:
+	case interactive()[name]:
 		return "interactive"
-	case networkCmds[name]:
+	case networkCmds()[name]:
 		return "network"
 	case name == "rsync":
 		return "rsync"
-	case shells[name]:
+	case shells()[name]:
 		return "shell"
 	case name == "eval":
 		return "eval"
@@ -62,18 +62,18 @@ func switchOrderClass(name string, std bool, extra map[string]bool) string {
 	case name == "nice" || name == "nohup" || name == "timeout" || name == "time" || name == "stdbuf" ||
 		name == "command" || name == "builtin" || name == "exec" || name == "setsid" || name == "flock" || name == "watch":
 		return "wrapper"
-	case writers[name]:
+	case writers()[name]:
 		return "writer"
 	case name == "printenv" || name == "set":
 		return "envprint"
 	case name == "read" || name == "mapfile" || name == "readarray" || name == "printf" || name == "wait" ||
 		name == "getopts" || name == "unset":
 		return "assigner"
-	case stateBuiltins[name] != "":
-		return "state:" + stateBuiltins[name]
+	case stateBuiltins()[name] != "":
+		return "state:" + stateBuiltins()[name]
 	case !std:
 		return "nonstandard"
-	case safeNoPaths[name]:
+	case safeNoPaths()[name]:
 		return "safe"
 	case readerSpecs()[name] != nil:
 		return "reader"
@@ -127,8 +127,8 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 		"eval", "source", ".", "awk", "gawk", "mawk", "nawk", "sed", "find", "git", "xargs", "env", "nice",
 		"nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch",
 		"printenv", "set", "read", "mapfile", "readarray", "printf", "wait", "getopts", "unset"}
-	for _, m := range []map[string]bool{privileged, diskCmds, powerCmds, interactive, networkCmds, shells,
-		writers, safeNoPaths, bareInteractive, harmlessVars} {
+	for _, m := range []map[string]bool{privileged, diskCmds(), powerCmds, interactive(), networkCmds(), shells(),
+		writers(), safeNoPaths(), bareInteractive, harmlessVars()} {
 		for n := range m {
 			names = append(names, n)
 		}
@@ -136,7 +136,7 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 	for n := range interpSpecs() {
 		names = append(names, n)
 	}
-	for n := range stateBuiltins {
+	for n := range stateBuiltins() {
 		names = append(names, n)
 	}
 	for n := range readerSpecs() {

@@ -21,7 +21,7 @@ func plainEnvName(name string) bool {
 	if !isIdent(name) {
 		return false
 	}
-	if plainEnvVars[name] || strings.HasPrefix(name, "LC_") {
+	if plainEnvVars()[name] || strings.HasPrefix(name, "LC_") {
 		return true
 	}
 	up := strings.ToUpper(name)
@@ -48,7 +48,7 @@ func plainEnvName(name string) bool {
 // needs a person. prefix says that the assignment is in the environment of
 // a command ("NAME=value cmd").
 func riskyVar(name string, prefix bool) string {
-	if harmlessVars[name] || strings.HasPrefix(name, "LC_") && isIdent(name) {
+	if harmlessVars()[name] || strings.HasPrefix(name, "LC_") && isIdent(name) {
 		return ""
 	}
 	if !isIdent(name) {
@@ -57,7 +57,7 @@ func riskyVar(name string, prefix bool) string {
 	if !prefix {
 		// A shell variable changes the environment only if it is already
 		// exported; lower-case names rarely are.
-		if strings.ToLower(name) == name && !tiedVars[name] && !strings.HasSuffix(name, "_proxy") {
+		if strings.ToLower(name) == name && !tiedVars()[name] && !strings.HasSuffix(name, "_proxy") {
 			return ""
 		}
 	}

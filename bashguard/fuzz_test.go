@@ -98,7 +98,7 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 		case *syntax.ParamExp:
 			// Only the variables whose value the guard knows: $PWD, $HOME
 			// and loop variables, plainly expanded.
-			if n.Param == nil || !(n.Param.Value == "PWD" || n.Param.Value == "HOME" || loopVars[n.Param.Value] || harmlessParams[n.Param.Value] ||
+			if n.Param == nil || !(n.Param.Value == "PWD" || n.Param.Value == "HOME" || loopVars[n.Param.Value] || harmlessParams()[n.Param.Value] ||
 				assigned[n.Param.Value]) ||
 				n.Excl || n.Length || n.Width || n.Index != nil || n.Slice != nil || n.Repl != nil || n.Exp != nil || n.Names != 0 {
 				why = "it holds a run-time expansion of a variable whose value is not known"
@@ -140,7 +140,7 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 			// The output of a command substitution is an argument only of
 			// the commands that take any word as data.
 			for _, a := range n.Args[1:] {
-				if _, listing := wordSubst(a); listing && listedArgReaders[path.Base(name)] {
+				if _, listing := wordSubst(a); listing && listedArgReaders()[path.Base(name)] {
 					continue // the paths a listing prints, each judged as a read (listloops.go)
 				}
 				if holdsOutput(a, outVars) && !dataCmds[path.Base(name)] {
@@ -216,7 +216,7 @@ func holdsOutput(w *syntax.Word, outVars map[string]bool) bool {
 		case *syntax.ProcSubst:
 			return false
 		case *syntax.ParamExp:
-			if n.Param != nil && (harmlessParams[n.Param.Value] || outVars[n.Param.Value]) {
+			if n.Param != nil && (harmlessParams()[n.Param.Value] || outVars[n.Param.Value]) {
 				found = true
 			}
 		case *syntax.CmdSubst:

@@ -1,6 +1,9 @@
 package bashguard
 
-import "maps"
+import (
+	"maps"
+	"sync"
+)
 
 // The package managers and network clients a coding agent runs, as data
 // for the host reader of model_hosts_table.go: for each tool, the subcommands
@@ -179,9 +182,11 @@ var specPrefixes = map[specKind][]prefixHost{
 
 // dnsTypes are the record types and classes dig, host and nslookup take
 // as operands, which are not names.
-var dnsTypes = map[string]bool{"A": true, "AAAA": true, "MX": true, "NS": true, "TXT": true, "CNAME": true, "SOA": true,
-	"PTR": true, "SRV": true, "ANY": true, "CAA": true, "DS": true, "DNSKEY": true, "IN": true, "CH": true, "HS": true,
-	"AXFR": true, "IXFR": true, "HTTPS": true, "SVCB": true, "NAPTR": true, "SPF": true, "TLSA": true, "RRSIG": true}
+var dnsTypes = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"A": true, "AAAA": true, "MX": true, "NS": true, "TXT": true, "CNAME": true, "SOA": true,
+		"PTR": true, "SRV": true, "ANY": true, "CAA": true, "DS": true, "DNSKEY": true, "IN": true, "CH": true, "HS": true,
+		"AXFR": true, "IXFR": true, "HTTPS": true, "SVCB": true, "NAPTR": true, "SPF": true, "TLSA": true, "RRSIG": true}
+})
 
 // dockerHubNames are the names of Docker Hub in an image reference, and
 // dockerHubHosts the hosts a pull from it reaches (its registry and its
@@ -201,33 +206,37 @@ var npmOpts = map[string]netEffect{
 	"--proxy": effUnknown, "--https-proxy": effUnknown, "--offline": effOffline,
 }
 
-var npmEnv = map[string]netEffect{
-	"npm_config_registry": effReplace, "NPM_CONFIG_REGISTRY": effReplace,
-	"npm_config_userconfig": effUnknown, "NPM_CONFIG_USERCONFIG": effUnknown,
-	"npm_config_globalconfig": effUnknown, "NPM_CONFIG_GLOBALCONFIG": effUnknown,
-	"npm_config_proxy": effUnknown, "NPM_CONFIG_PROXY": effUnknown, "npm_config_https_proxy": effUnknown,
-	"NPM_CONFIG_HTTPS_PROXY": effUnknown, "npm_config_offline": effOffline, "NPM_CONFIG_OFFLINE": effOffline,
-}
+var npmEnv = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"npm_config_registry": effReplace, "NPM_CONFIG_REGISTRY": effReplace,
+		"npm_config_userconfig": effUnknown, "NPM_CONFIG_USERCONFIG": effUnknown,
+		"npm_config_globalconfig": effUnknown, "NPM_CONFIG_GLOBALCONFIG": effUnknown,
+		"npm_config_proxy": effUnknown, "NPM_CONFIG_PROXY": effUnknown, "npm_config_https_proxy": effUnknown,
+		"NPM_CONFIG_HTTPS_PROXY": effUnknown, "npm_config_offline": effOffline, "NPM_CONFIG_OFFLINE": effOffline,
+	}
+})
 
 // npmSubs are npm's subcommands that reach the registry, with their
 // aliases (npm help <command>).
-var npmSubs = map[string]netSub{
-	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "in": {kind: subPkgs}, "ins": {kind: subPkgs}, "inst": {kind: subPkgs},
-	"insta": {kind: subPkgs}, "instal": {kind: subPkgs}, "isnt": {kind: subPkgs}, "isnta": {kind: subPkgs}, "isntal": {kind: subPkgs},
-	"isntall": {kind: subPkgs}, "add": {kind: subPkgs}, "update": {kind: subPkgs}, "up": {kind: subPkgs}, "upgrade": {kind: subPkgs},
-	"udpate": {kind: subPkgs}, "install-test": {kind: subPkgs}, "it": {kind: subPkgs},
-	"ci": {kind: subProject}, "clean-install": {kind: subProject}, "ic": {kind: subProject}, "install-clean": {kind: subProject},
-	"isntall-clean": {kind: subProject}, "install-ci-test": {kind: subProject}, "cit": {kind: subProject},
-	"view": {kind: subReg}, "v": {kind: subReg}, "info": {kind: subReg}, "show": {kind: subReg}, "outdated": {kind: subReg},
-	"audit": {kind: subReg}, "publish": {kind: subReg}, "unpublish": {kind: subReg}, "deprecate": {kind: subReg},
-	"dist-tag": {kind: subReg}, "search": {kind: subReg}, "s": {kind: subReg}, "find": {kind: subReg}, "se": {kind: subReg},
-	"ping": {kind: subReg}, "whoami": {kind: subReg}, "login": {kind: subReg}, "adduser": {kind: subReg}, "logout": {kind: subReg},
-	"owner": {kind: subReg}, "access": {kind: subReg}, "team": {kind: subReg}, "token": {kind: subReg}, "fund": {kind: subReg},
-	"doctor": {kind: subReg}, "pack": {kind: subReg}, "repo": {kind: subReg}, "docs": {kind: subReg}, "bugs": {kind: subReg},
-	"dedupe": {kind: subProject}, "ddp": {kind: subProject}, "prune": {kind: subProject}, "rebuild": {kind: subProject},
-	"exec": {kind: subRun}, "x": {kind: subRun}, "init": {kind: subRun}, "create": {kind: subRun},
-	"config set": {kind: subConfig}, "set": {kind: subConfig}, "c set": {kind: subConfig},
-}
+var npmSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"install": {kind: subPkgs}, "i": {kind: subPkgs}, "in": {kind: subPkgs}, "ins": {kind: subPkgs}, "inst": {kind: subPkgs},
+		"insta": {kind: subPkgs}, "instal": {kind: subPkgs}, "isnt": {kind: subPkgs}, "isnta": {kind: subPkgs}, "isntal": {kind: subPkgs},
+		"isntall": {kind: subPkgs}, "add": {kind: subPkgs}, "update": {kind: subPkgs}, "up": {kind: subPkgs}, "upgrade": {kind: subPkgs},
+		"udpate": {kind: subPkgs}, "install-test": {kind: subPkgs}, "it": {kind: subPkgs},
+		"ci": {kind: subProject}, "clean-install": {kind: subProject}, "ic": {kind: subProject}, "install-clean": {kind: subProject},
+		"isntall-clean": {kind: subProject}, "install-ci-test": {kind: subProject}, "cit": {kind: subProject},
+		"view": {kind: subReg}, "v": {kind: subReg}, "info": {kind: subReg}, "show": {kind: subReg}, "outdated": {kind: subReg},
+		"audit": {kind: subReg}, "publish": {kind: subReg}, "unpublish": {kind: subReg}, "deprecate": {kind: subReg},
+		"dist-tag": {kind: subReg}, "search": {kind: subReg}, "s": {kind: subReg}, "find": {kind: subReg}, "se": {kind: subReg},
+		"ping": {kind: subReg}, "whoami": {kind: subReg}, "login": {kind: subReg}, "adduser": {kind: subReg}, "logout": {kind: subReg},
+		"owner": {kind: subReg}, "access": {kind: subReg}, "team": {kind: subReg}, "token": {kind: subReg}, "fund": {kind: subReg},
+		"doctor": {kind: subReg}, "pack": {kind: subReg}, "repo": {kind: subReg}, "docs": {kind: subReg}, "bugs": {kind: subReg},
+		"dedupe": {kind: subProject}, "ddp": {kind: subProject}, "prune": {kind: subProject}, "rebuild": {kind: subProject},
+		"exec": {kind: subRun}, "x": {kind: subRun}, "init": {kind: subRun}, "create": {kind: subRun},
+		"config set": {kind: subConfig}, "set": {kind: subConfig}, "c set": {kind: subConfig},
+	}
+})
 
 // npmValLong are npm's options that take a value (npm help config).
 var npmValLong = []string{"--registry", "--tag", "--prefix", "--workspace", "--omit", "--include", "--install-strategy",
@@ -239,64 +248,78 @@ var yarnOpts = map[string]netEffect{
 	"--offline": effOffline, "--cwd": effUnknown,
 }
 
-var yarnEnv = map[string]netEffect{
-	"YARN_REGISTRY": effReplace, "YARN_NPM_REGISTRY_SERVER": effReplace, "npm_config_registry": effReplace,
-	"NPM_CONFIG_REGISTRY": effReplace, "YARN_RC_FILENAME": effUnknown, "YARN_HTTP_PROXY": effUnknown,
-	"YARN_HTTPS_PROXY": effUnknown, "YARN_ENABLE_OFFLINE_MODE": effOffline,
-}
+var yarnEnv = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"YARN_REGISTRY": effReplace, "YARN_NPM_REGISTRY_SERVER": effReplace, "npm_config_registry": effReplace,
+		"NPM_CONFIG_REGISTRY": effReplace, "YARN_RC_FILENAME": effUnknown, "YARN_HTTP_PROXY": effUnknown,
+		"YARN_HTTPS_PROXY": effUnknown, "YARN_ENABLE_OFFLINE_MODE": effOffline,
+	}
+})
 
 // yarnSubs are yarn's, classic (1.x) and berry (2+): yarn alone installs.
-var yarnSubs = map[string]netSub{
-	"": {kind: subProject}, "install": {kind: subPkgs}, "add": {kind: subPkgs}, "upgrade": {kind: subPkgs}, "up": {kind: subPkgs},
-	"upgrade-interactive": {kind: subProject}, "outdated": {kind: subProject}, "audit": {kind: subProject},
-	"npm audit": {kind: subProject}, "info": {kind: subReg}, "npm info": {kind: subReg}, "view": {kind: subReg},
-	"publish": {kind: subReg}, "npm publish": {kind: subReg}, "login": {kind: subReg}, "npm login": {kind: subReg},
-	"dlx": {kind: subRun}, "create": {kind: subRun}, "global add": {kind: subPkgs}, "set version": {kind: subRuntime,
-		why: "the release yarn set version downloads, from a host only known at run time"},
-	"plugin import": {kind: subRuntime, why: "the plugin yarn plugin import downloads, from a host only known at run time"},
-	"dedupe":        {kind: subProject}, "why": {kind: subReg}, "config set": {kind: subConfig},
-}
+var yarnSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"": {kind: subProject}, "install": {kind: subPkgs}, "add": {kind: subPkgs}, "upgrade": {kind: subPkgs}, "up": {kind: subPkgs},
+		"upgrade-interactive": {kind: subProject}, "outdated": {kind: subProject}, "audit": {kind: subProject},
+		"npm audit": {kind: subProject}, "info": {kind: subReg}, "npm info": {kind: subReg}, "view": {kind: subReg},
+		"publish": {kind: subReg}, "npm publish": {kind: subReg}, "login": {kind: subReg}, "npm login": {kind: subReg},
+		"dlx": {kind: subRun}, "create": {kind: subRun}, "global add": {kind: subPkgs}, "set version": {kind: subRuntime,
+			why: "the release yarn set version downloads, from a host only known at run time"},
+		"plugin import": {kind: subRuntime, why: "the plugin yarn plugin import downloads, from a host only known at run time"},
+		"dedupe":        {kind: subProject}, "why": {kind: subReg}, "config set": {kind: subConfig},
+	}
+})
 
-var pnpmSubs = map[string]netSub{
-	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "add": {kind: subPkgs}, "update": {kind: subPkgs}, "up": {kind: subPkgs},
-	"upgrade": {kind: subPkgs}, "install-test": {kind: subPkgs}, "it": {kind: subPkgs}, "fetch": {kind: subProject},
-	"dedupe": {kind: subProject}, "outdated": {kind: subProject}, "audit": {kind: subProject}, "view": {kind: subReg},
-	"info": {kind: subReg}, "publish": {kind: subReg}, "dlx": {kind: subRun}, "create": {kind: subRun},
-	"config set": {kind: subConfig}, "set": {kind: subConfig},
-}
+var pnpmSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"install": {kind: subPkgs}, "i": {kind: subPkgs}, "add": {kind: subPkgs}, "update": {kind: subPkgs}, "up": {kind: subPkgs},
+		"upgrade": {kind: subPkgs}, "install-test": {kind: subPkgs}, "it": {kind: subPkgs}, "fetch": {kind: subProject},
+		"dedupe": {kind: subProject}, "outdated": {kind: subProject}, "audit": {kind: subProject}, "view": {kind: subReg},
+		"info": {kind: subReg}, "publish": {kind: subReg}, "dlx": {kind: subRun}, "create": {kind: subRun},
+		"config set": {kind: subConfig}, "set": {kind: subConfig},
+	}
+})
 
-var bunSubs = map[string]netSub{
-	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "add": {kind: subPkgs}, "a": {kind: subPkgs}, "update": {kind: subPkgs},
-	"outdated": {kind: subProject}, "audit": {kind: subProject}, "publish": {kind: subReg}, "info": {kind: subReg},
-	"x": {kind: subRun}, "create": {kind: subRun}, "init": {kind: subRun}, "upgrade": {kind: subRuntime,
-		why: "the release bun upgrade downloads, from a host only known at run time"},
-}
+var bunSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"install": {kind: subPkgs}, "i": {kind: subPkgs}, "add": {kind: subPkgs}, "a": {kind: subPkgs}, "update": {kind: subPkgs},
+		"outdated": {kind: subProject}, "audit": {kind: subProject}, "publish": {kind: subReg}, "info": {kind: subReg},
+		"x": {kind: subRun}, "create": {kind: subRun}, "init": {kind: subRun}, "upgrade": {kind: subRuntime,
+			why: "the release bun upgrade downloads, from a host only known at run time"},
+	}
+})
 
 var runAny = map[string]netSub{"*": {kind: subRun}}
 
-var pipOpts = map[string]netEffect{
-	"-i": effReplace, "--index-url": effReplace, "--extra-index-url": effAdd, "-f": effAdd, "--find-links": effAdd,
-	"--proxy": effUnknown, "-r": effUnknown, "--requirement": effUnknown, "-c": effUnknown, "--constraint": effUnknown,
-	"--group": effUnknown, "--no-index": effNoIndex, "-e": effAdd, "--editable": effAdd,
-}
+var pipOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"-i": effReplace, "--index-url": effReplace, "--extra-index-url": effAdd, "-f": effAdd, "--find-links": effAdd,
+		"--proxy": effUnknown, "-r": effUnknown, "--requirement": effUnknown, "-c": effUnknown, "--constraint": effUnknown,
+		"--group": effUnknown, "--no-index": effNoIndex, "-e": effAdd, "--editable": effAdd,
+	}
+})
 
 var pipEnv = map[string]netEffect{
 	"PIP_INDEX_URL": effReplace, "PIP_EXTRA_INDEX_URL": effAdd, "PIP_FIND_LINKS": effAdd, "PIP_CONFIG_FILE": effUnknown,
 	"PIP_PROXY": effUnknown, "PIP_REQUIREMENT": effUnknown,
 }
 
-var uvOpts = map[string]netEffect{
-	"-i": effReplace, "--index-url": effReplace, "--default-index": effReplace, "--index": effAdd, "--extra-index-url": effAdd,
-	"-f": effAdd, "--find-links": effAdd, "--offline": effOffline, "--no-index": effNoIndex, "--config-file": effUnknown,
-	"-r": effUnknown, "--requirements": effUnknown, "--requirement": effUnknown, "-c": effUnknown, "--constraints": effUnknown,
-	"--with-requirements": effUnknown, "--overrides": effUnknown, "--directory": effUnknown, "--project": effUnknown,
-}
+var uvOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"-i": effReplace, "--index-url": effReplace, "--default-index": effReplace, "--index": effAdd, "--extra-index-url": effAdd,
+		"-f": effAdd, "--find-links": effAdd, "--offline": effOffline, "--no-index": effNoIndex, "--config-file": effUnknown,
+		"-r": effUnknown, "--requirements": effUnknown, "--requirement": effUnknown, "-c": effUnknown, "--constraints": effUnknown,
+		"--with-requirements": effUnknown, "--overrides": effUnknown, "--directory": effUnknown, "--project": effUnknown,
+	}
+})
 
-var uvEnv = map[string]netEffect{
-	"UV_INDEX_URL": effReplace, "UV_DEFAULT_INDEX": effReplace, "UV_INDEX": effAdd, "UV_EXTRA_INDEX_URL": effAdd,
-	"UV_FIND_LINKS": effAdd, "UV_OFFLINE": effOffline, "UV_NO_INDEX": effNoIndex, "UV_CONFIG_FILE": effUnknown,
-	"UV_PYTHON_INSTALL_MIRROR": effUnknown, "PIP_INDEX_URL": effUnknown,
-}
+var uvEnv = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"UV_INDEX_URL": effReplace, "UV_DEFAULT_INDEX": effReplace, "UV_INDEX": effAdd, "UV_EXTRA_INDEX_URL": effAdd,
+		"UV_FIND_LINKS": effAdd, "UV_OFFLINE": effOffline, "UV_NO_INDEX": effNoIndex, "UV_CONFIG_FILE": effUnknown,
+		"UV_PYTHON_INSTALL_MIRROR": effUnknown, "PIP_INDEX_URL": effUnknown,
+	}
+})
 
 // uvValLong are uv's options that take a value (uv help).
 var uvValLong = []string{"--index-url", "--default-index", "--index", "--extra-index-url", "--find-links", "--config-file",
@@ -309,21 +332,25 @@ var uvValLong = []string{"--index-url", "--default-index", "--index", "--extra-i
 // uvSubs: uv pip install and friends read pip's operands; uv add and
 // tool install read requirement specs; sync, lock and run install what
 // the project names; python install fetches an interpreter.
-var uvSubs = map[string]netSub{
-	"pip install": {kind: subPkgs}, "pip download": {kind: subPkgs}, "pip compile": {kind: subProject}, "pip sync": {kind: subProject},
-	"add": {kind: subPkgs}, "tool install": {kind: subPkgs}, "tool upgrade": {kind: subReg}, "tool run": {kind: subRun},
-	"sync": {kind: subProject}, "lock": {kind: subProject}, "run": {kind: subProject}, "export": {kind: subProject},
-	"tree": {kind: subProject}, "remove": {kind: subProject}, "venv": {kind: subProject},
-	"python install": {kind: subRuntime, why: "the interpreter uv python install downloads, from a host only known at run time"},
-	"self update":    {kind: subRuntime, why: "the release uv self update downloads, from a host only known at run time"},
-}
+var uvSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"pip install": {kind: subPkgs}, "pip download": {kind: subPkgs}, "pip compile": {kind: subProject}, "pip sync": {kind: subProject},
+		"add": {kind: subPkgs}, "tool install": {kind: subPkgs}, "tool upgrade": {kind: subReg}, "tool run": {kind: subRun},
+		"sync": {kind: subProject}, "lock": {kind: subProject}, "run": {kind: subProject}, "export": {kind: subProject},
+		"tree": {kind: subProject}, "remove": {kind: subProject}, "venv": {kind: subProject},
+		"python install": {kind: subRuntime, why: "the interpreter uv python install downloads, from a host only known at run time"},
+		"self update":    {kind: subRuntime, why: "the release uv self update downloads, from a host only known at run time"},
+	}
+})
 
-var poetrySubs = map[string]netSub{
-	"add": {kind: subPkgs}, "install": {kind: subProject}, "update": {kind: subProject}, "lock": {kind: subProject},
-	"show": {kind: subProject}, "search": {kind: subReg}, "publish": {kind: subReg}, "self update": {kind: subRuntime,
-		why: "the release poetry self update downloads, from a host only known at run time"},
-	"source add": {kind: subSecondURL}, "config": {kind: subConfig},
-}
+var poetrySubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"add": {kind: subPkgs}, "install": {kind: subProject}, "update": {kind: subProject}, "lock": {kind: subProject},
+		"show": {kind: subProject}, "search": {kind: subReg}, "publish": {kind: subReg}, "self update": {kind: subRuntime,
+			why: "the release poetry self update downloads, from a host only known at run time"},
+		"source add": {kind: subSecondURL}, "config": {kind: subConfig},
+	}
+})
 
 var pipxSubs = map[string]netSub{
 	"install": {kind: subPkgs}, "inject": {kind: subPkgs}, "upgrade": {kind: subReg}, "upgrade-all": {kind: subProject,
@@ -333,11 +360,13 @@ var pipxSubs = map[string]netSub{
 
 var pipxOpts = map[string]netEffect{"--index-url": effReplace, "-i": effReplace, "--pip-args": effUnknown, "--spec": effAdd}
 
-var condaSubs = map[string]netSub{
-	"install": {kind: subPkgs}, "create": {kind: subPkgs}, "update": {kind: subPkgs}, "upgrade": {kind: subPkgs},
-	"search": {kind: subReg}, "config": {kind: subConfig}, "env create": {kind: subProject, why: "the channels and packages its environment file names"},
-	"env update": {kind: subProject, why: "the channels and packages its environment file names"},
-}
+var condaSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"install": {kind: subPkgs}, "create": {kind: subPkgs}, "update": {kind: subPkgs}, "upgrade": {kind: subPkgs},
+		"search": {kind: subReg}, "config": {kind: subConfig}, "env create": {kind: subProject, why: "the channels and packages its environment file names"},
+		"env update": {kind: subProject, why: "the channels and packages its environment file names"},
+	}
+})
 
 var condaOpts = map[string]netEffect{
 	"-c": effAdd, "--channel": effAdd, "--override-channels": effNoIndex, "--offline": effOffline, "-f": effUnknown,
@@ -346,20 +375,24 @@ var condaOpts = map[string]netEffect{
 
 var condaValLong = []string{"--channel", "--name", "--prefix", "--file", "--solver", "--repodata-fn"}
 
-var cargoSubs = map[string]netSub{
-	"install": {kind: subPkgs}, "add": {kind: subReg}, "search": {kind: subReg}, "publish": {kind: subProject},
-	"build": {kind: subProject}, "b": {kind: subProject}, "check": {kind: subProject}, "c": {kind: subProject},
-	"test": {kind: subProject}, "t": {kind: subProject}, "bench": {kind: subProject}, "run": {kind: subProject},
-	"r": {kind: subProject}, "fetch": {kind: subProject}, "update": {kind: subProject}, "generate-lockfile": {kind: subProject},
-	"tree": {kind: subProject}, "doc": {kind: subProject}, "d": {kind: subProject}, "clippy": {kind: subProject},
-	"vendor": {kind: subProject}, "package": {kind: subProject}, "metadata": {kind: subProject}, "owner": {kind: subReg},
-	"yank": {kind: subReg}, "login": {kind: subReg}, "info": {kind: subReg},
-}
+var cargoSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"install": {kind: subPkgs}, "add": {kind: subReg}, "search": {kind: subReg}, "publish": {kind: subProject},
+		"build": {kind: subProject}, "b": {kind: subProject}, "check": {kind: subProject}, "c": {kind: subProject},
+		"test": {kind: subProject}, "t": {kind: subProject}, "bench": {kind: subProject}, "run": {kind: subProject},
+		"r": {kind: subProject}, "fetch": {kind: subProject}, "update": {kind: subProject}, "generate-lockfile": {kind: subProject},
+		"tree": {kind: subProject}, "doc": {kind: subProject}, "d": {kind: subProject}, "clippy": {kind: subProject},
+		"vendor": {kind: subProject}, "package": {kind: subProject}, "metadata": {kind: subProject}, "owner": {kind: subReg},
+		"yank": {kind: subReg}, "login": {kind: subReg}, "info": {kind: subReg},
+	}
+})
 
-var cargoOpts = map[string]netEffect{
-	"--git": effAdd, "--index": effReplace, "--registry": effUnknown, "--config": effUnknown, "--offline": effOffline,
-	"--frozen": effOffline, "--manifest-path": effUnknown, "-Z": effUnknown,
-}
+var cargoOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"--git": effAdd, "--index": effReplace, "--registry": effUnknown, "--config": effUnknown, "--offline": effOffline,
+		"--frozen": effOffline, "--manifest-path": effUnknown, "-Z": effUnknown,
+	}
+})
 
 var cargoEnv = map[string]netEffect{
 	"CARGO_NET_OFFLINE": effOffline, "CARGO_HOME": effUnknown, "CARGO_REGISTRY_DEFAULT": effUnknown,
@@ -370,31 +403,39 @@ var cargoValLong = []string{"--git", "--branch", "--tag", "--rev", "--path", "--
 	"--config", "--manifest-path", "--package", "--features", "--target", "--target-dir", "--jobs", "--bin", "--example",
 	"--test", "--bench", "--profile", "--color", "--message-format", "--rename", "--exclude", "--depth", "--limit", "--token"}
 
-var gemSubs = map[string]netSub{
-	"install": {kind: subPkgs}, "i": {kind: subPkgs}, "update": {kind: subReg}, "fetch": {kind: subReg}, "search": {kind: subReg},
-	"info": {kind: subReg}, "outdated": {kind: subReg}, "push": {kind: subReg}, "yank": {kind: subReg},
-	"owner": {kind: subReg}, "specification": {kind: subReg}, "signin": {kind: subReg}, "sources": {kind: subConfig},
-}
+var gemSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"install": {kind: subPkgs}, "i": {kind: subPkgs}, "update": {kind: subReg}, "fetch": {kind: subReg}, "search": {kind: subReg},
+		"info": {kind: subReg}, "outdated": {kind: subReg}, "push": {kind: subReg}, "yank": {kind: subReg},
+		"owner": {kind: subReg}, "specification": {kind: subReg}, "signin": {kind: subReg}, "sources": {kind: subConfig},
+	}
+})
 
-var gemOpts = map[string]netEffect{
-	"-s": effAdd, "--source": effAdd, "--clear-sources": effNoIndex, "--config-file": effUnknown, "-p": effUnknown,
-	"--http-proxy": effUnknown, "-g": effUnknown, "--file": effUnknown, "--local": effOffline, "-l": effOffline,
-	"--host": effReplace,
-}
+var gemOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"-s": effAdd, "--source": effAdd, "--clear-sources": effNoIndex, "--config-file": effUnknown, "-p": effUnknown,
+		"--http-proxy": effUnknown, "-g": effUnknown, "--file": effUnknown, "--local": effOffline, "-l": effOffline,
+		"--host": effReplace,
+	}
+})
 
-var bundleSubs = map[string]netSub{
-	"": {kind: subProject}, "install": {kind: subProject}, "i": {kind: subProject}, "update": {kind: subProject},
-	"add": {kind: subProject}, "outdated": {kind: subProject}, "lock": {kind: subProject}, "cache": {kind: subProject},
-	"package": {kind: subProject}, "exec": {kind: subProject}, "check": {kind: subProject}, "config": {kind: subConfig},
-}
+var bundleSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"": {kind: subProject}, "install": {kind: subProject}, "i": {kind: subProject}, "update": {kind: subProject},
+		"add": {kind: subProject}, "outdated": {kind: subProject}, "lock": {kind: subProject}, "cache": {kind: subProject},
+		"package": {kind: subProject}, "exec": {kind: subProject}, "check": {kind: subProject}, "config": {kind: subConfig},
+	}
+})
 
-var composerSubs = map[string]netSub{
-	"require": {kind: subPkgs}, "install": {kind: subProject}, "i": {kind: subProject}, "update": {kind: subProject},
-	"u": {kind: subProject}, "upgrade": {kind: subProject}, "create-project": {kind: subRun}, "outdated": {kind: subProject},
-	"audit": {kind: subProject}, "show": {kind: subProject}, "search": {kind: subReg}, "global require": {kind: subPkgs},
-	"self-update": {kind: subRuntime, why: "the release composer self-update downloads, from a host only known at run time"},
-	"config":      {kind: subConfig},
-}
+var composerSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"require": {kind: subPkgs}, "install": {kind: subProject}, "i": {kind: subProject}, "update": {kind: subProject},
+		"u": {kind: subProject}, "upgrade": {kind: subProject}, "create-project": {kind: subRun}, "outdated": {kind: subProject},
+		"audit": {kind: subProject}, "show": {kind: subProject}, "search": {kind: subReg}, "global require": {kind: subPkgs},
+		"self-update": {kind: subRuntime, why: "the release composer self-update downloads, from a host only known at run time"},
+		"config":      {kind: subConfig},
+	}
+})
 
 var composerOpts = map[string]netEffect{"--repository": effAdd, "--repository-url": effAdd, "--working-dir": effUnknown,
 	"-d": effUnknown}
@@ -402,8 +443,10 @@ var composerOpts = map[string]netEffect{"--repository": effAdd, "--repository-ur
 var mvnSubs = map[string]netSub{"*": {kind: subProject,
 	why: "the repositories the project's pom.xml and ~/.m2/settings.xml name, and the plugins the goals run"}}
 
-var mvnOpts = map[string]netEffect{"-o": effOffline, "--offline": effOffline, "-s": effUnknown, "--settings": effUnknown,
-	"-gs": effUnknown, "--global-settings": effUnknown, "-f": effUnknown, "--file": effUnknown}
+var mvnOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"-o": effOffline, "--offline": effOffline, "-s": effUnknown, "--settings": effUnknown,
+		"-gs": effUnknown, "--global-settings": effUnknown, "-f": effUnknown, "--file": effUnknown}
+})
 
 var gradleSubs = map[string]netSub{"*": {kind: subProject,
 	why: "the repositories the build scripts name, and the plugins and the distribution the wrapper downloads"}}
@@ -438,21 +481,23 @@ func mergeSubs(ms ...map[string]netSub) map[string]netSub {
 	return out
 }
 
-var dockerSubs = map[string]netSub{
-	"pull": {kind: subImage}, "push": {kind: subImage}, "image pull": {kind: subImage}, "image push": {kind: subImage},
-	"run":              {kind: subRuntime, why: "the registry of the image and the hosts the container connects to"},
-	"container run":    {kind: subRuntime, why: "the registry of the image and the hosts the container connects to"},
-	"create":           {kind: subRuntime, why: "the registry of the image"},
-	"build":            {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
-	"buildx build":     {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
-	"image build":      {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
-	"compose up":       {kind: subRuntime, why: "the registries and hosts the compose file names"},
-	"compose pull":     {kind: subRuntime, why: "the registries the compose file names"},
-	"compose build":    {kind: subRuntime, why: "the registries and hosts the compose file names"},
-	"login":            {kind: subRuntime, why: "the registry docker login signs in to"},
-	"search":           {kind: subRuntime, why: "the registry docker search asks"},
-	"manifest inspect": {kind: subImage}, "buildx imagetools": {kind: subRuntime, why: "the registry of the image"},
-}
+var dockerSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"pull": {kind: subImage}, "push": {kind: subImage}, "image pull": {kind: subImage}, "image push": {kind: subImage},
+		"run":              {kind: subRuntime, why: "the registry of the image and the hosts the container connects to"},
+		"container run":    {kind: subRuntime, why: "the registry of the image and the hosts the container connects to"},
+		"create":           {kind: subRuntime, why: "the registry of the image"},
+		"build":            {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
+		"buildx build":     {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
+		"image build":      {kind: subRuntime, why: "the registries and hosts the build's Dockerfile names"},
+		"compose up":       {kind: subRuntime, why: "the registries and hosts the compose file names"},
+		"compose pull":     {kind: subRuntime, why: "the registries the compose file names"},
+		"compose build":    {kind: subRuntime, why: "the registries and hosts the compose file names"},
+		"login":            {kind: subRuntime, why: "the registry docker login signs in to"},
+		"search":           {kind: subRuntime, why: "the registry docker search asks"},
+		"manifest inspect": {kind: subImage}, "buildx imagetools": {kind: subRuntime, why: "the registry of the image"},
+	}
+})
 
 var dockerOpts = map[string]netEffect{"-H": effUnknown, "--host": effUnknown, "-c": effUnknown, "--context": effUnknown,
 	"--config": effUnknown}
@@ -465,21 +510,23 @@ var dockerValLong = []string{"--host", "--context", "--config", "--platform", "-
 	"--entrypoint", "--env-file", "--mount", "--label", "--memory", "--cpus", "--add-host", "--file", "--tag", "--build-arg",
 	"--target", "--progress", "--output", "--cache-from", "--restart", "--filter", "--format", "--pull"}
 
-var helmSubs = map[string]netSub{
-	"repo add": {kind: subSecondURL}, "repo update": {kind: subRuntime, why: "the chart repositories helm's configuration names"},
-	"install":           {kind: subRuntime, why: "the cluster's API server from the kubeconfig, and the chart repository"},
-	"upgrade":           {kind: subRuntime, why: "the cluster's API server from the kubeconfig, and the chart repository"},
-	"pull":              {kind: subRuntime, why: "the chart repositories helm's configuration names"},
-	"fetch":             {kind: subRuntime, why: "the chart repositories helm's configuration names"},
-	"dependency update": {kind: subRuntime, why: "the chart repositories the chart's Chart.yaml names"},
-	"dependency build":  {kind: subRuntime, why: "the chart repositories the chart's Chart.yaml names"},
-	"search hub":        {kind: subRuntime, why: "the Artifact Hub host helm's configuration names"},
-	"list":              {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "ls": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
-	"status": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "uninstall": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
-	"rollback": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "get": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
-	"history": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "test": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
-	"push": {kind: subRuntime, why: "the OCI registry helm push names"}, "registry login": {kind: subRuntime, why: "the OCI registry helm registry login names"},
-}
+var helmSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"repo add": {kind: subSecondURL}, "repo update": {kind: subRuntime, why: "the chart repositories helm's configuration names"},
+		"install":           {kind: subRuntime, why: "the cluster's API server from the kubeconfig, and the chart repository"},
+		"upgrade":           {kind: subRuntime, why: "the cluster's API server from the kubeconfig, and the chart repository"},
+		"pull":              {kind: subRuntime, why: "the chart repositories helm's configuration names"},
+		"fetch":             {kind: subRuntime, why: "the chart repositories helm's configuration names"},
+		"dependency update": {kind: subRuntime, why: "the chart repositories the chart's Chart.yaml names"},
+		"dependency build":  {kind: subRuntime, why: "the chart repositories the chart's Chart.yaml names"},
+		"search hub":        {kind: subRuntime, why: "the Artifact Hub host helm's configuration names"},
+		"list":              {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "ls": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
+		"status": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "uninstall": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
+		"rollback": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "get": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
+		"history": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"}, "test": {kind: subRuntime, why: "the cluster's API server from the kubeconfig"},
+		"push": {kind: subRuntime, why: "the OCI registry helm push names"}, "registry login": {kind: subRuntime, why: "the OCI registry helm registry login names"},
+	}
+})
 
 // kubeLocal: every kubectl subcommand but these few talks to the API
 // server of the kubeconfig's current context.
@@ -505,34 +552,42 @@ var cloudLocal = map[string]bool{"configure": true, "config": true, "help": true
 var pipenvSubs = map[string]netSub{"install": {kind: subPkgs}, "sync": {kind: subProject}, "lock": {kind: subProject},
 	"update": {kind: subProject}, "upgrade": {kind: subPkgs}}
 
-var pdmSubs = map[string]netSub{"add": {kind: subPkgs}, "install": {kind: subProject}, "sync": {kind: subProject},
-	"lock": {kind: subProject}, "update": {kind: subProject}, "outdated": {kind: subProject}, "search": {kind: subReg},
-	"publish": {kind: subReg}, "config": {kind: subConfig}}
+var pdmSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"add": {kind: subPkgs}, "install": {kind: subProject}, "sync": {kind: subProject},
+		"lock": {kind: subProject}, "update": {kind: subProject}, "outdated": {kind: subProject}, "search": {kind: subReg},
+		"publish": {kind: subReg}, "config": {kind: subConfig}}
+})
 
 var rustupSubs = map[string]netSub{"toolchain install": {kind: subReg}, "install": {kind: subReg}, "update": {kind: subReg},
 	"target add": {kind: subReg}, "component add": {kind: subReg}, "self update": {kind: subReg}, "default": {kind: subReg}}
 
-var dotnetSubs = map[string]netSub{"add package": {kind: subReg}, "restore": {kind: subProject}, "build": {kind: subProject},
-	"run": {kind: subProject}, "test": {kind: subProject}, "publish": {kind: subProject}, "pack": {kind: subProject},
-	"tool install": {kind: subReg}, "tool update": {kind: subReg}, "tool restore": {kind: subProject},
-	"new install": {kind: subReg}, "workload install": {kind: subProject}, "nuget push": {kind: subReg}}
+var dotnetSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"add package": {kind: subReg}, "restore": {kind: subProject}, "build": {kind: subProject},
+		"run": {kind: subProject}, "test": {kind: subProject}, "publish": {kind: subProject}, "pack": {kind: subProject},
+		"tool install": {kind: subReg}, "tool update": {kind: subReg}, "tool restore": {kind: subProject},
+		"new install": {kind: subReg}, "workload install": {kind: subProject}, "nuget push": {kind: subReg}}
+})
 
 // hostOps are the tools whose operands are the hosts they reach (or, for
 // the DNS tools, the names they look up, whose servers the query reaches).
 var hostOps = map[string]netSub{"*": {kind: subHosts}}
 
-var hgSubs = map[string]netSub{"clone": {kind: subRepo}, "pull": {kind: subRepo, why: "the repository .hg/hgrc names"},
-	"push": {kind: subRepo, why: "the repository .hg/hgrc names"}, "incoming": {kind: subRepo, why: "the repository .hg/hgrc names"},
-	"in": {kind: subRepo, why: "the repository .hg/hgrc names"}, "outgoing": {kind: subRepo, why: "the repository .hg/hgrc names"},
-	"out": {kind: subRepo, why: "the repository .hg/hgrc names"}, "fetch": {kind: subRepo, why: "the repository .hg/hgrc names"}}
+var hgSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"clone": {kind: subRepo}, "pull": {kind: subRepo, why: "the repository .hg/hgrc names"},
+		"push": {kind: subRepo, why: "the repository .hg/hgrc names"}, "incoming": {kind: subRepo, why: "the repository .hg/hgrc names"},
+		"in": {kind: subRepo, why: "the repository .hg/hgrc names"}, "outgoing": {kind: subRepo, why: "the repository .hg/hgrc names"},
+		"out": {kind: subRepo, why: "the repository .hg/hgrc names"}, "fetch": {kind: subRepo, why: "the repository .hg/hgrc names"}}
+})
 
-var svnSubs = map[string]netSub{"checkout": {kind: subRepo}, "co": {kind: subRepo}, "export": {kind: subRepo},
-	"import": {kind: subRepo}, "list": {kind: subRepo, why: "the repository of the working copy"},
-	"ls": {kind: subRepo, why: "the repository of the working copy"}, "cat": {kind: subRepo, why: "the repository of the working copy"},
-	"log": {kind: subRepo, why: "the repository of the working copy"}, "update": {kind: subRepo, why: "the repository of the working copy"},
-	"up": {kind: subRepo, why: "the repository of the working copy"}, "commit": {kind: subRepo, why: "the repository of the working copy"},
-	"ci": {kind: subRepo, why: "the repository of the working copy"}, "switch": {kind: subRepo, why: "the repository of the working copy"},
-	"info": {kind: subRepo, why: "the repository of the working copy"}}
+var svnSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"checkout": {kind: subRepo}, "co": {kind: subRepo}, "export": {kind: subRepo},
+		"import": {kind: subRepo}, "list": {kind: subRepo, why: "the repository of the working copy"},
+		"ls": {kind: subRepo, why: "the repository of the working copy"}, "cat": {kind: subRepo, why: "the repository of the working copy"},
+		"log": {kind: subRepo, why: "the repository of the working copy"}, "update": {kind: subRepo, why: "the repository of the working copy"},
+		"up": {kind: subRepo, why: "the repository of the working copy"}, "commit": {kind: subRepo, why: "the repository of the working copy"},
+		"ci": {kind: subRepo, why: "the repository of the working copy"}, "switch": {kind: subRepo, why: "the repository of the working copy"},
+		"info": {kind: subRepo, why: "the repository of the working copy"}}
+})
 
 // httpie is httpie's row, and xh's (http --help, xh --help).
 var httpie = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL, valShort: "aAop",
@@ -554,94 +609,96 @@ var firstHost = map[string]netSub{"*": {kind: subFirstHost}}
 // option none of them names asks, naming it. A flag read here that takes
 // a value in truth makes its value an operand, as the table read every
 // option it did not list before.
-var netToolFlags = map[string]string{
-	"npm": npmFlags, "npx": npmFlags, "pnpm": npmFlags + " " + pnpmFlags, "pnpx": npmFlags,
-	"yarn": "--frozen-lockfile --immutable --immutable-cache --check-cache --pure-lockfile --prefer-offline --ignore-scripts " +
-		"--ignore-engines --ignore-optional --silent -s --dev -D --peer -P --optional -O --exact -E --tilde -T --force -W " +
-		"--ignore-workspace-root-check --production --non-interactive --json --verbose --inline-builds -i --interactive --all -A",
-	"bun": bunFlags, "bunx": bunFlags,
-	"deno": "-A --allow-all --allow-read --allow-write --allow-net --allow-env --allow-run --allow-sys --allow-ffi --allow-hrtime " +
-		"--allow-import --allow-scripts -R -W -N -E -S -P --no-prompt --reload -r --no-check --check --unstable --watch -q --quiet " +
-		"--frozen --no-lock -g --global -f --force --dev -D --no-remote --node-modules-dir",
-	"uv": uvFlags, "uvx": uvFlags,
-	"pipx": "--force -f --include-deps --include-apps --system-site-packages --global -q --quiet -v --verbose --editable -e " +
-		"--skip-maintenance --no-cache",
-	"poetry": "--dev -D --no-root --sync --no-interaction -n --no-ansi --ansi -q --quiet -v --verbose --dry-run --lock " +
-		"--no-update --all-extras --only-root --editable -e --allow-prereleases --optional --compile --no-plugins --no-cache",
-	"conda": condaFlags, "mamba": condaFlags, "micromamba": condaFlags,
-	"cargo": "--locked --release -r --all-features --no-default-features --workspace --all --all-targets --lib --bins --tests " +
-		"--examples --benches -q --quiet -v --verbose --force -f --dry-run --no-verify --allow-dirty --dev --build --optional " +
-		"--debug --no-track --list --keep-going --ignore-rust-version --timings --no-deps --document-private-items --open",
-	"gem": "--no-document -N --user-install --no-user-install --conservative --minimal-deps --pre --prerelease --force -f " +
-		"--remote -r --both -b --all -a --details -d --exact -e --quiet -q --verbose -V --add --remove --list --clear-all --update",
-	"bundle": "--frozen --deployment --prefer-local --quiet --verbose --full-index --conservative --all --strict --patch " +
-		"--minor --major --redownload --force --no-cache",
-	"composer": "--no-interaction -n --no-dev --dev --prefer-dist --prefer-source --optimize-autoloader -o --no-scripts " +
-		"--no-progress --no-plugins --ignore-platform-reqs -W --with-all-dependencies -w --with-dependencies " +
-		"--update-with-dependencies --dry-run --no-install --no-update --quiet -q --verbose -v --ansi --no-ansi " +
-		"--classmap-authoritative -a --no-audit --lock --minimal-changes --sort-packages",
-	"mvn": "-B --batch-mode -q --quiet -X --debug -e --errors -U --update-snapshots -N --non-recursive -C --strict-checksums " +
-		"-c --lax-checksums -V --show-version -v --version --no-transfer-progress --fail-fast --fail-at-end --fail-never",
-	"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
-		"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
-		"--scan --no-scan --continue --dry-run -m --profile",
-	"kubectl": kubeFlags, "oc": kubeFlags,
-	"gh": ghFlags, "glab": ghFlags,
-	"aws": "--no-verify-ssl --no-paginate --debug --no-sign-request --no-cli-pager --recursive --dryrun --quiet --delete " +
-		"--force --exact-timestamps --human-readable --summarize --no-progress",
-	"gcloud": cloudFlags, "az": cloudFlags,
-	"apt": aptFlags, "apt-get": aptFlags,
-	"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
-		"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
-		"--installed --desc",
-	"docker": dockerFlags, "podman": dockerFlags,
-	"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
-		"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
-	"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
-	"aria2c": "--continue -q --quiet -Z --force-sequential --allow-overwrite --auto-file-renaming -V --check-integrity",
-	"yt-dlp": ytFlags, "youtube-dl": ytFlags,
-	"ping": pingFlags, "ping6": pingFlags,
-	"traceroute": traceFlags, "traceroute6": traceFlags, "tracepath": "-4 -6 -n -b",
-	"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
-		"-C --csv -t --curses",
-	"dig":         "-4 -6 -r -u -m -v -h",
-	"host":        "-a -A -C -d -l -r -s -T -U -v -V -4 -6",
-	"nslookup":    "-debug -nodebug -d2 -vc -novc -recurse -norecurse -search -nosearch -defname -nodefname",
-	"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
-	"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
-	"ssh-keyscan": "-4 -6 -c -D -H -v",
-	"whois":       "-H -a -r -B -G -l -L -m -M -x",
-	"openssl": "-showcerts -brief -quiet -tls1 -tls1_1 -tls1_2 -tls1_3 -ign_eof -no_ign_eof -crlf -state -debug " +
-		"-msg -status -prexit -reconnect -verify_return_error -4 -6 -nbio -tlsextdebug -no_ticket -legacy_renegotiation",
-	"lftp":   "-d --norc",
-	"hg":     "-q --quiet -v --verbose -y --noninteractive -U --noupdate --debug --insecure --stream -f --force --pull",
-	"svn":    "-q --quiet --non-interactive --trust-server-cert --force --ignore-externals -N --non-recursive --parents -v --verbose --xml --incremental --stop-on-copy --no-auth-cache",
-	"lynx":   "-dump -source -head -nolist -listonly -accept_all_cookies -nocolor -noreferer -mime_header -anonymous",
-	"w3m":    "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
-	"links":  "-dump -no-connect",
-	"elinks": "-dump -no-home -no-numbering -no-references",
-	"psql": "-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -e --echo-queries -a --echo-all -b --echo-errors " +
-		"-n --no-readline -s --single-step -S --single-line -x --expanded -1 --single-transaction -w --no-password --password " +
-		"-l --list -E --echo-hidden -H --html",
-	"pg_dump": "-a --data-only -s --schema-only -c --clean -C --create -O --no-owner -x --no-privileges -v --verbose -w " +
-		"--no-password -W --password --if-exists --inserts --column-inserts -b --blobs",
-	"mysql": mysqlFlags, "mariadb": mysqlFlags,
-	"mysqldump": "--single-transaction --no-data -d --all-databases -A --databases -B --routines -R --triggers --events " +
-		"--quick -q --lock-tables --add-drop-table --no-create-info -t --skip-lock-tables --compact --complete-insert -c " +
-		"--extended-insert -e --force -f --verbose -v",
-	"redis-cli": "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
-	"mongosh":   mongoFlags, "mongo": mongoFlags,
-	"mosh":        "-4 -6 -a -n --no-init --local",
-	"ssh-copy-id": "-f -n -s -x",
-	"autossh":     "-4 -6 -A -a -C -f -G -g -K -k -N -n -q -s -T -t -V -v -X -x -Y -y",
-	"smbclient":   "-N --no-pass -L --list -g --grepable -k -q --quiet -P -e",
-	"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
-		"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
-	"rustup":    "-y --no-self-update --force --force-non-host -q --quiet -v --verbose",
-	"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
-	"pdm":       "--dev -d --prod --no-self --no-editable --no-lock --frozen-lockfile --dry-run --no-sync --verbose -q --quiet",
-	"terraform": "-auto-approve -upgrade -reconfigure -migrate-state -no-color -compact-warnings -json -destroy -refresh-only",
-}
+var netToolFlags = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"npm": npmFlags, "npx": npmFlags, "pnpm": npmFlags + " " + pnpmFlags, "pnpx": npmFlags,
+		"yarn": "--frozen-lockfile --immutable --immutable-cache --check-cache --pure-lockfile --prefer-offline --ignore-scripts " +
+			"--ignore-engines --ignore-optional --silent -s --dev -D --peer -P --optional -O --exact -E --tilde -T --force -W " +
+			"--ignore-workspace-root-check --production --non-interactive --json --verbose --inline-builds -i --interactive --all -A",
+		"bun": bunFlags, "bunx": bunFlags,
+		"deno": "-A --allow-all --allow-read --allow-write --allow-net --allow-env --allow-run --allow-sys --allow-ffi --allow-hrtime " +
+			"--allow-import --allow-scripts -R -W -N -E -S -P --no-prompt --reload -r --no-check --check --unstable --watch -q --quiet " +
+			"--frozen --no-lock -g --global -f --force --dev -D --no-remote --node-modules-dir",
+		"uv": uvFlags, "uvx": uvFlags,
+		"pipx": "--force -f --include-deps --include-apps --system-site-packages --global -q --quiet -v --verbose --editable -e " +
+			"--skip-maintenance --no-cache",
+		"poetry": "--dev -D --no-root --sync --no-interaction -n --no-ansi --ansi -q --quiet -v --verbose --dry-run --lock " +
+			"--no-update --all-extras --only-root --editable -e --allow-prereleases --optional --compile --no-plugins --no-cache",
+		"conda": condaFlags, "mamba": condaFlags, "micromamba": condaFlags,
+		"cargo": "--locked --release -r --all-features --no-default-features --workspace --all --all-targets --lib --bins --tests " +
+			"--examples --benches -q --quiet -v --verbose --force -f --dry-run --no-verify --allow-dirty --dev --build --optional " +
+			"--debug --no-track --list --keep-going --ignore-rust-version --timings --no-deps --document-private-items --open",
+		"gem": "--no-document -N --user-install --no-user-install --conservative --minimal-deps --pre --prerelease --force -f " +
+			"--remote -r --both -b --all -a --details -d --exact -e --quiet -q --verbose -V --add --remove --list --clear-all --update",
+		"bundle": "--frozen --deployment --prefer-local --quiet --verbose --full-index --conservative --all --strict --patch " +
+			"--minor --major --redownload --force --no-cache",
+		"composer": "--no-interaction -n --no-dev --dev --prefer-dist --prefer-source --optimize-autoloader -o --no-scripts " +
+			"--no-progress --no-plugins --ignore-platform-reqs -W --with-all-dependencies -w --with-dependencies " +
+			"--update-with-dependencies --dry-run --no-install --no-update --quiet -q --verbose -v --ansi --no-ansi " +
+			"--classmap-authoritative -a --no-audit --lock --minimal-changes --sort-packages",
+		"mvn": "-B --batch-mode -q --quiet -X --debug -e --errors -U --update-snapshots -N --non-recursive -C --strict-checksums " +
+			"-c --lax-checksums -V --show-version -v --version --no-transfer-progress --fail-fast --fail-at-end --fail-never",
+		"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
+			"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
+			"--scan --no-scan --continue --dry-run -m --profile",
+		"kubectl": kubeFlags, "oc": kubeFlags,
+		"gh": ghFlags, "glab": ghFlags,
+		"aws": "--no-verify-ssl --no-paginate --debug --no-sign-request --no-cli-pager --recursive --dryrun --quiet --delete " +
+			"--force --exact-timestamps --human-readable --summarize --no-progress",
+		"gcloud": cloudFlags, "az": cloudFlags,
+		"apt": aptFlags, "apt-get": aptFlags,
+		"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
+			"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
+			"--installed --desc",
+		"docker": dockerFlags, "podman": dockerFlags,
+		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
+			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
+		"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
+		"aria2c": "--continue -q --quiet -Z --force-sequential --allow-overwrite --auto-file-renaming -V --check-integrity",
+		"yt-dlp": ytFlags, "youtube-dl": ytFlags,
+		"ping": pingFlags, "ping6": pingFlags,
+		"traceroute": traceFlags, "traceroute6": traceFlags, "tracepath": "-4 -6 -n -b",
+		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
+			"-C --csv -t --curses",
+		"dig":         "-4 -6 -r -u -m -v -h",
+		"host":        "-a -A -C -d -l -r -s -T -U -v -V -4 -6",
+		"nslookup":    "-debug -nodebug -d2 -vc -novc -recurse -norecurse -search -nosearch -defname -nodefname",
+		"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
+		"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
+		"ssh-keyscan": "-4 -6 -c -D -H -v",
+		"whois":       "-H -a -r -B -G -l -L -m -M -x",
+		"openssl": "-showcerts -brief -quiet -tls1 -tls1_1 -tls1_2 -tls1_3 -ign_eof -no_ign_eof -crlf -state -debug " +
+			"-msg -status -prexit -reconnect -verify_return_error -4 -6 -nbio -tlsextdebug -no_ticket -legacy_renegotiation",
+		"lftp":   "-d --norc",
+		"hg":     "-q --quiet -v --verbose -y --noninteractive -U --noupdate --debug --insecure --stream -f --force --pull",
+		"svn":    "-q --quiet --non-interactive --trust-server-cert --force --ignore-externals -N --non-recursive --parents -v --verbose --xml --incremental --stop-on-copy --no-auth-cache",
+		"lynx":   "-dump -source -head -nolist -listonly -accept_all_cookies -nocolor -noreferer -mime_header -anonymous",
+		"w3m":    "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
+		"links":  "-dump -no-connect",
+		"elinks": "-dump -no-home -no-numbering -no-references",
+		"psql": "-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -e --echo-queries -a --echo-all -b --echo-errors " +
+			"-n --no-readline -s --single-step -S --single-line -x --expanded -1 --single-transaction -w --no-password --password " +
+			"-l --list -E --echo-hidden -H --html",
+		"pg_dump": "-a --data-only -s --schema-only -c --clean -C --create -O --no-owner -x --no-privileges -v --verbose -w " +
+			"--no-password -W --password --if-exists --inserts --column-inserts -b --blobs",
+		"mysql": mysqlFlags, "mariadb": mysqlFlags,
+		"mysqldump": "--single-transaction --no-data -d --all-databases -A --databases -B --routines -R --triggers --events " +
+			"--quick -q --lock-tables --add-drop-table --no-create-info -t --skip-lock-tables --compact --complete-insert -c " +
+			"--extended-insert -e --force -f --verbose -v",
+		"redis-cli": "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
+		"mongosh":   mongoFlags, "mongo": mongoFlags,
+		"mosh":        "-4 -6 -a -n --no-init --local",
+		"ssh-copy-id": "-f -n -s -x",
+		"autossh":     "-4 -6 -A -a -C -f -G -g -K -k -N -n -q -s -T -t -V -v -X -x -Y -y",
+		"smbclient":   "-N --no-pass -L --list -g --grepable -k -q --quiet -P -e",
+		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
+			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
+		"rustup":    "-y --no-self-update --force --force-non-host -q --quiet -v --verbose",
+		"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
+		"pdm":       "--dev -d --prod --no-self --no-editable --no-lock --frozen-lockfile --dry-run --no-sync --verbose -q --quiet",
+		"terraform": "-auto-approve -upgrade -reconfigure -migrate-state -no-color -compact-warnings -json -destroy -refresh-only",
+	}
+})
 
 // The flags several tools share (netToolFlags).
 const (
@@ -683,220 +740,222 @@ const (
 )
 
 // netTools is the table.
-var netTools = map[string]*netTool{
-	"npm": {subs: npmSubs, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "w", valLong: npmValLong,
-		abbrev: true, opts: npmOpts, env: npmEnv, config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
-	"npx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "pc", valLong: npmValLong,
-		abbrev: true, opts: npmOpts, env: npmEnv, config: []string{".npmrc"}},
-	"yarn": {lead: map[string]int{"workspace": 1}, subs: yarnSubs, manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
-		"--use-yarnrc", "--proxy", "--https-proxy", "--cache-folder", "--modules-folder", "--network-timeout", "--mode"},
-		opts: yarnOpts, env: yarnEnv, config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
-	"pnpm": {subs: pnpmSubs, manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "C", valLong: append([]string{"--dir",
-		"--filter"}, npmValLong...), abbrev: true, opts: npmOpts, env: npmEnv, config: []string{".npmrc", "pnpm-workspace.yaml"}},
-	"pnpx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: npmValLong, opts: npmOpts,
-		env: npmEnv, config: []string{".npmrc"}},
-	"bun": {subs: bunSubs, manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
-		"--config", "--backend", "--cache-dir"}, opts: map[string]netEffect{"--registry": effReplace, "--config": effUnknown,
-		"-c": effUnknown, "--cwd": effUnknown}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace,
-		"NPM_CONFIG_REGISTRY": effReplace, "npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
-	"bunx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, opts: map[string]netEffect{"--registry": effReplace},
-		valLong: []string{"--registry"}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace, "NPM_CONFIG_REGISTRY": effReplace,
-			"npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
-	"deno": {manifest: "deno.json and its lockfile", subs: map[string]netSub{"run": {kind: subRun}, "install": {kind: subRun}, "i": {kind: subRun}, "add": {kind: subPkgs},
-		"cache": {kind: subPkgs}, "compile": {kind: subRun}, "x": {kind: subRun}, "test": {kind: subProject,
-			why: "the modules the tests import"}, "bench": {kind: subProject, why: "the modules the benchmarks import"},
-		"check": {kind: subProject, why: "the modules the code imports"}, "upgrade": {kind: subRuntime,
-			why: "the release deno upgrade downloads, from a host only known at run time"}, "outdated": {kind: subProject}},
-		spec: specDeno, valLong: []string{"--config", "--import-map", "--cert", "--location", "--seed",
-			"--output", "--target", "--root", "--name", "--ext"},
-		valShort: "co", opts: map[string]netEffect{"--config": effUnknown, "-c": effUnknown, "--import-map": effUnknown,
-			"--cached-only": effOffline}, env: map[string]netEffect{"DENO_DIR": effUnknown, "NPM_CONFIG_REGISTRY": effUnknown,
-			"JSR_URL": effUnknown}, config: []string{"deno.json", "deno.jsonc", "import_map.json"}},
-	"uv": {subs: uvSubs, manifest: "pyproject.toml and uv.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifrcwp",
-		valLong: uvValLong, opts: uvOpts, env: uvEnv, config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
-			"pyproject.toml:index-url", "pyproject.toml:find-links", "pyproject.toml:[tool.uv.sources]", "pyproject.toml:[tool.uv.pip]",
-			"pyproject.toml:@ git+", "pyproject.toml:@ http", "pyproject.toml:@ file:"}},
-	"uvx": {subs: runAny, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifw",
-		valLong: uvValLong, opts: uvOpts, env: uvEnv, config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
-			"pyproject.toml:index-url"}},
-	"pipx": {subs: pipxSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "i",
-		valLong: []string{"--index-url", "--pip-args", "--spec", "--python", "--suffix"}, opts: pipxOpts, env: pipEnv},
-	"poetry": {subs: poetrySubs, manifest: "pyproject.toml and poetry.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
-		valLong: []string{"--source", "--group", "--directory", "--project", "--extras", "--repository", "--priority",
-			"--only", "--with", "--without", "-P"}, valShort: "CGEr",
-		opts: map[string]netEffect{"--source": effUnknown, "--directory": effUnknown, "-C": effUnknown, "--project": effUnknown,
-			"-P": effUnknown, "--repository": effUnknown, "-r": effUnknown},
-		env:    map[string]netEffect{"POETRY_CONFIG_DIR": effUnknown, "POETRY_REPOSITORIES_*": effUnknown},
-		config: []string{"poetry.toml", "pyproject.toml:[[tool.poetry.source]]", "pyproject.toml:git =", "pyproject.toml:url ="}},
-	"conda": {subs: condaSubs, manifest: "the environment file", registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
-		valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "CONDA_CHANNELS": effUnknown},
-		config: []string{".condarc"}},
-	"cargo": {subs: cargoSubs, manifest: "Cargo.toml and Cargo.lock", registry: []string{"index.crates.io", "static.crates.io", "crates.io"}, spec: specCargo,
-		valShort: "pFjZ", valLong: cargoValLong, opts: cargoOpts, env: cargoEnv,
-		config: []string{".cargo/config.toml", ".cargo/config", "Cargo.toml:git =", "Cargo.toml:registry", "Cargo.toml:[patch",
-			"Cargo.toml:[source"}},
-	"gem": {subs: gemSubs, manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, valShort: "svpgi",
-		valLong: []string{"--source", "--version", "--platform", "--config-file", "--http-proxy", "--install-dir", "--bindir",
-			"--file", "--host", "--otp", "--key"}, opts: gemOpts, env: map[string]netEffect{"GEMRC": effUnknown,
-			"http_proxy": effUnknown, "RUBYGEMS_HOST": effReplace}, config: []string{".gemrc"}},
-	"bundle": {subs: bundleSubs, manifest: "the Gemfile and its lockfile", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName,
-		valLong: []string{"--gemfile", "--path", "--jobs", "--retry", "--without", "--with", "--source", "--version", "--group"},
-		opts:    map[string]netEffect{"--gemfile": effUnknown, "--source": effAdd, "--local": effOffline},
-		env:     map[string]netEffect{"BUNDLE_GEMFILE": effUnknown, "BUNDLE_MIRROR__ALL": effUnknown}, config: []string{".bundle/config"}},
-	"composer": {subs: composerSubs, manifest: "composer.json and composer.lock", registry: []string{"repo.packagist.org", "packagist.org"}, spec: specName, valShort: "d",
-		valLong: []string{"--repository", "--repository-url", "--working-dir", "--stability"}, opts: composerOpts,
-		env:    map[string]netEffect{"COMPOSER": effUnknown, "COMPOSER_HOME": effUnknown, "COMPOSER_AUTH": effUnknown},
-		config: []string{"composer.json:\"repositories\""}},
-	"mvn": {subs: mvnSubs, registry: []string{"repo.maven.apache.org"}, valShort: "sfDpPlTb",
-		valLong: []string{"--settings", "--global-settings", "--file", "--projects", "--activate-profiles", "--log-file",
-			"--threads", "--builder", "--define"}, opts: mvnOpts, config: []string{".mvn/maven.config", ".mvn/wrapper/maven-wrapper.properties"}},
-	"gradle": {subs: gradleSubs, registry: []string{"repo.maven.apache.org", "plugins.gradle.org"}, valShort: "IpxPDb",
-		valLong: []string{"--init-script", "--project-dir", "--exclude-task", "--project-prop", "--system-prop", "--build-file",
-			"--settings-file", "--gradle-user-home", "--max-workers", "--console", "--warning-mode", "--priority"}, opts: gradleOpts},
-	"kubectl": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
-		local: kubeLocal, valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts,
-		env: map[string]netEffect{"KUBECONFIG": effUnknown}},
-	"oc": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
-		local: kubeLocal, valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts,
-		env: map[string]netEffect{"KUBECONFIG": effUnknown}},
-	"gh": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitHub host gh is configured for"}}, registry: []string{"api.github.com"},
-		local: ghLocal, remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
-			"--field", "--raw-field", "--header", "--input", "--title", "--body", "--base", "--head", "--label", "--limit", "--state",
-			"--author", "--assignee", "--json", "--search", "--branch", "--workflow"},
-		opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
-			"GH_ENTERPRISE_TOKEN": effUnknown, "GH_CONFIG_DIR": effUnknown}},
-	"glab": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitLab host glab is configured for"}}, registry: []string{"gitlab.com"},
-		local: ghLocal, remotes: true, valShort: "Rtl", valLong: []string{"--repo", "--hostname", "--title", "--description",
-			"--label", "--per-page", "--page", "--output", "--method", "--field", "--raw-field", "--header"},
-		opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GITLAB_HOST": effReplace,
-			"GITLAB_URI": effReplace, "GL_HOST": effReplace, "GLAB_CONFIG_DIR": effUnknown}},
-	"aws": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the endpoints aws picks from its profile and region"}},
-		env:   map[string]netEffect{"AWS_ENDPOINT_URL": effReplace, "AWS_CONFIG_FILE": effUnknown, "AWS_PROFILE": effUnknown},
-		local: cloudLocal, valLong: []string{"--endpoint-url", "--profile", "--region", "--output", "--query", "--ca-bundle",
-			"--cli-read-timeout", "--cli-connect-timeout", "--color", "--cli-input-json", "--cli-input-yaml", "--bucket", "--key"},
-		opts: map[string]netEffect{"--endpoint-url": effReplace}},
-	"gcloud": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Google Cloud endpoints gcloud's configuration picks"}},
-		local: cloudLocal, valLong: []string{"--project", "--account", "--configuration", "--format", "--filter", "--region",
-			"--zone", "--verbosity", "--impersonate-service-account", "--billing-project", "--flags-file"}},
-	"az": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Azure endpoints az's cloud configuration picks"}},
-		local: cloudLocal, valLong: []string{"--subscription", "--output", "--query", "--resource-group", "--name", "--location"}},
-	"mamba": {subs: condaSubs, registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
-		valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
-		config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
-	"micromamba": {subs: condaSubs, registry: []string{"conda.anaconda.org"}, spec: specName, valShort: "cnpf",
-		valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
-		config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
-	"pipenv": {subs: pipenvSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
-		valLong: []string{"--index", "--extra-index-url", "--python", "--requirements", "--categories"}, valShort: "ir",
-		opts: map[string]netEffect{"--index": effReplace, "-i": effReplace, "--extra-index-url": effAdd, "-r": effUnknown,
-			"--requirements": effUnknown}, env: map[string]netEffect{"PIPENV_PYPI_MIRROR": effReplace, "PIP_INDEX_URL": effReplace},
-		config: []string{"Pipfile:[[source]]"}, manifest: "the Pipfile and its lockfile"},
-	"pdm": {subs: pdmSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
-		valLong: []string{"--group", "--project", "--lockfile", "--venv"}, valShort: "Gpv",
-		opts: map[string]netEffect{"--project": effUnknown, "-p": effUnknown}, env: map[string]netEffect{"PDM_PYPI_URL": effReplace},
-		config:   []string{"pdm.toml", "pyproject.toml:[[tool.pdm.source]]", "pyproject.toml:git+", "pyproject.toml:@ http"},
-		manifest: "pyproject.toml and pdm.lock"},
-	"rustup": {subs: rustupSubs, registry: []string{"static.rust-lang.org"}, valShort: "ct",
-		valLong: []string{"--profile", "--component", "--target", "--default-host", "--default-toolchain"},
-		env:     map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
-	"dotnet": {subs: dotnetSubs, registry: []string{"api.nuget.org"}, spec: specName, valShort: "svcfo",
-		valLong: []string{"--source", "--version", "--configfile", "--framework", "--configuration", "--output", "--runtime",
-			"--verbosity", "--package-directory", "--project", "--add-source"}, opts: map[string]netEffect{"--source": effAdd, "-s": effAdd,
-			"--configfile": effUnknown, "--add-source": effAdd}, config: []string{"nuget.config", "NuGet.Config", "NuGet.config"},
-		manifest: "the project's package references"},
-	"terraform": {singleDash: true, valLong: []string{"-var", "-var-file", "-target", "-out", "-chdir", "-backend-config",
-		"-lock-timeout", "-parallelism", "-replace", "-state", "-input", "-lock", "-backend"}, subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
-		"get": {kind: subProject, why: "the modules the configuration names"}, "plan": {kind: subRuntime,
-			why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
-		"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,
-			why: "the APIs the providers reach"}, "import": {kind: subRuntime, why: "the APIs the providers reach"}}},
-	"ping": {subs: hostOps, valShort: "ceFiIlmMpQsStTwW"}, "ping6": {subs: hostOps, valShort: "ceFiIlmMpQsStTwW"},
-	"traceroute": {subs: hostOps, valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps, valShort: "fgimNptlwqsz"},
-	"tracepath": {subs: hostOps, valShort: "lmp"}, "mtr": {subs: hostOps, valShort: "acfimBQsIG"},
-	"dig": {subs: hostOps, valShort: "bcfkpqtxy"}, "host": {subs: hostOps, valShort: "cNRtmW"},
-	"nslookup": {subs: hostOps, singleDash: true, valLong: []string{"-type", "-query", "-q", "-port", "-timeout",
-		"-retry", "-class", "-domain", "-ndots"}}, "drill": {subs: hostOps, valShort: "kcp"},
-	"nmap": {subs: hostOps, valShort: "pesiDgST", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
-		"--excludefile", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--source-port", "--data-length"},
-		opts: map[string]netEffect{"-i": effUnknown, "--excludefile": effUnknown}},
-	"ssh-keyscan": {subs: hostOps, valShort: "fpTtO", opts: map[string]netEffect{"-f": effUnknown}},
-	"whois": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the whois servers it asks"}}, valShort: "hpi",
-		opts: map[string]netEffect{"-h": effReplace, "--host": effReplace}, valLong: []string{"--host", "--port"}},
-	"openssl": {singleDash: true, subs: map[string]netSub{"s_client": {kind: subHosts}, "s_time": {kind: subHosts},
-		"ocsp": {kind: subRuntime, why: "the responder its certificate names"}}, valLong: []string{"-connect", "-host", "-port",
-		"-proxy", "-servername", "-cert", "-key", "-CAfile", "-CApath", "-url", "-starttls", "-sess_out", "-sess_in",
-		"-keylogfile", "-msgfile", "-verify", "-cipher", "-ciphersuites", "-groups", "-sigalgs", "-alpn", "-name",
-		"-xmpphost", "-bind", "-unix", "-time", "-nbio_test"}, opts: map[string]netEffect{"-connect": effHost,
-		"-host": effHost, "-url": effAdd, "-proxy": effUnknown, "-unix": effUnknown}},
-	"lftp": {subs: map[string]netSub{"*": {kind: subURLs}}, valShort: "pufec", opts: map[string]netEffect{"-e": effUnknown,
-		"-c": effUnknown, "-f": effUnknown}},
-	"hg": {subs: hgSubs, valShort: "Rer", valLong: []string{"--repository", "--config", "--ssh", "--rev", "--branch"},
-		opts: map[string]netEffect{"--config": effUnknown, "--ssh": effUnknown, "-e": effUnknown}},
-	"svn": {subs: svnSubs, valShort: "rm", valLong: []string{"--config-dir", "--config-option", "--username", "--password",
-		"--message", "--revision", "--depth"}, opts: map[string]netEffect{"--config-dir": effUnknown, "--config-option": effUnknown}},
-	"lynx": {subs: urlOps, valLong: []string{"-cfg", "-lss", "-cmd_log", "-cmd_script", "-auth", "-pauth", "-useragent"},
-		singleDash: true, opts: map[string]netEffect{"-cfg": effUnknown, "-cmd_script": effUnknown}},
-	"w3m":    {subs: urlOps, singleDash: true, valLong: []string{"-T", "-o", "-config", "-cols", "-ppc", "-I", "-O"}, opts: map[string]netEffect{"-config": effUnknown}},
-	"links":  {subs: urlOps, singleDash: true, valLong: []string{"-codepage", "-width", "-source"}},
-	"elinks": {subs: urlOps, singleDash: true, valLong: []string{"-config-dir", "-config-file", "-eval", "-remote"}, opts: map[string]netEffect{"-config-file": effUnknown, "-eval": effUnknown}},
-	"yt-dlp": {subs: urlOps, valShort: "foaP", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--paths", "--cookies", "--config-locations", "--user-agent", "--referer"},
-		opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
-	"youtube-dl": {subs: urlOps, valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
-		opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-	"psql": {subs: dbOps, valShort: "hpUdcfvFPRToLW", valLong: []string{"--host", "--port", "--username", "--dbname", "--command",
-		"--file", "--set", "--variable", "--field-separator", "--pset", "--record-separator", "--table-attr", "--output", "--log-file"},
-		opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--service": effUnknown},
-		env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
-	"pg_dump": {subs: dbOps, valShort: "hpUdfFnNtTZjE", valLong: []string{"--host", "--port", "--username", "--dbname", "--file",
-		"--format", "--schema", "--table", "--exclude-schema", "--exclude-table", "--jobs", "--encoding", "--compress"},
-		opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
-		env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
-	"mysql": {subs: dbOps, valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
-		"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},
-		opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
-			"--defaults-extra-file": effUnknown, "--login-path": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
-	"mariadb": {subs: dbOps, valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
-		"--socket", "--defaults-file", "--defaults-extra-file", "--password", "--protocol"},
-		opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
-			"--defaults-extra-file": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
-	"mysqldump": {subs: dbOps, valShort: "hPuSr", valLong: []string{"--host", "--port", "--user", "--socket", "--result-file",
-		"--defaults-file", "--password"}, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown},
-		env: map[string]netEffect{"MYSQL_HOST": effHost}},
-	"redis-cli": {subs: dbOps, valShort: "hpsanu", valLong: []string{"--user", "--pass", "--tls", "--sni", "--cacert"},
-		opts: map[string]netEffect{"-h": effHost}},
-	"mongosh": {subs: dbOps, valLong: []string{"--host", "--port", "--username", "--password", "--eval", "--file",
-		"--authenticationDatabase"}, valShort: "upf", opts: map[string]netEffect{"--host": effHost}},
-	"mongo": {subs: dbOps, valLong: []string{"--host", "--port", "--username", "--password", "--eval",
-		"--authenticationDatabase"}, valShort: "up", opts: map[string]netEffect{"--host": effHost}},
-	"mosh":        {subs: firstHost, valLong: []string{"--ssh", "--port", "--server", "--predict", "--family"}, opts: map[string]netEffect{"--ssh": effUnknown}},
-	"ssh-copy-id": {subs: firstHost, valShort: "ipoFtJ", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
-	"autossh":     {subs: firstHost, valShort: "MbcDEeFIiJLlmOopQRSWw", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
-	"tftp":        {subs: firstHost, valShort: "cmRlv"},
-	"smbclient": {subs: firstHost, valShort: "UWpOsnIcDAlmRt", valLong: []string{"--user", "--workgroup", "--port", "--command",
-		"--directory", "--authentication-file", "--ip-address", "--configfile", "--max-protocol"},
-		opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-s": effUnknown, "--configfile": effUnknown}},
-	"apt":     {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
-	"apt-get": {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
-	"brew":    {subs: brewSubs},
-	"docker":  {subs: dockerSubs, spec: specImage, valShort: "Hcepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
-	"podman": {subs: dockerSubs, spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv,
-		shortImages: true},
-	"helm": {subs: helmSubs, spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",
-		"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",
-		"--values", "--set", "--set-string", "--set-file", "--registry-config", "--burst-limit", "--qps"}, valShort: "nf",
-		opts: map[string]netEffect{"--repository-config": effUnknown, "--repo": effAdd}},
-	"http":  httpie,
-	"https": httpie,
-	"xh":    httpie,
-	"xhs":   httpie,
-	"aria2c": {subs: map[string]netSub{"*": {kind: subURLs}}, spec: specURL, valShort: "diolxsjkuc",
-		valLong: []string{"--dir", "--input-file", "--log", "--out", "--split", "--max-connection-per-server", "--min-split-size",
-			"--conf-path", "--all-proxy", "--http-proxy", "--https-proxy", "--ftp-proxy", "--header", "--user-agent", "--referer",
-			"--max-download-limit", "--timeout", "--checksum", "--max-tries", "--retry-wait", "--torrent-file", "--metalink-file"},
-		opts: map[string]netEffect{"-i": effUnknown, "--input-file": effUnknown, "--conf-path": effUnknown, "--all-proxy": effUnknown,
-			"--http-proxy": effUnknown, "--https-proxy": effUnknown, "--ftp-proxy": effUnknown, "-T": effUnknown,
-			"--torrent-file": effUnknown, "-M": effUnknown, "--metalink-file": effUnknown}},
-}
+var netTools = sync.OnceValue(func() map[string]*netTool {
+	return map[string]*netTool{
+		"npm": {subs: npmSubs(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "w", valLong: npmValLong,
+			abbrev: true, opts: npmOpts, env: npmEnv(), config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
+		"npx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "pc", valLong: npmValLong,
+			abbrev: true, opts: npmOpts, env: npmEnv(), config: []string{".npmrc"}},
+		"yarn": {lead: map[string]int{"workspace": 1}, subs: yarnSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
+			"--use-yarnrc", "--proxy", "--https-proxy", "--cache-folder", "--modules-folder", "--network-timeout", "--mode"},
+			opts: yarnOpts, env: yarnEnv(), config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
+		"pnpm": {subs: pnpmSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "C", valLong: append([]string{"--dir",
+			"--filter"}, npmValLong...), abbrev: true, opts: npmOpts, env: npmEnv(), config: []string{".npmrc", "pnpm-workspace.yaml"}},
+		"pnpx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: npmValLong, opts: npmOpts,
+			env: npmEnv(), config: []string{".npmrc"}},
+		"bun": {subs: bunSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
+			"--config", "--backend", "--cache-dir"}, opts: map[string]netEffect{"--registry": effReplace, "--config": effUnknown,
+			"-c": effUnknown, "--cwd": effUnknown}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace,
+			"NPM_CONFIG_REGISTRY": effReplace, "npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
+		"bunx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, opts: map[string]netEffect{"--registry": effReplace},
+			valLong: []string{"--registry"}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace, "NPM_CONFIG_REGISTRY": effReplace,
+				"npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
+		"deno": {manifest: "deno.json and its lockfile", subs: map[string]netSub{"run": {kind: subRun}, "install": {kind: subRun}, "i": {kind: subRun}, "add": {kind: subPkgs},
+			"cache": {kind: subPkgs}, "compile": {kind: subRun}, "x": {kind: subRun}, "test": {kind: subProject,
+				why: "the modules the tests import"}, "bench": {kind: subProject, why: "the modules the benchmarks import"},
+			"check": {kind: subProject, why: "the modules the code imports"}, "upgrade": {kind: subRuntime,
+				why: "the release deno upgrade downloads, from a host only known at run time"}, "outdated": {kind: subProject}},
+			spec: specDeno, valLong: []string{"--config", "--import-map", "--cert", "--location", "--seed",
+				"--output", "--target", "--root", "--name", "--ext"},
+			valShort: "co", opts: map[string]netEffect{"--config": effUnknown, "-c": effUnknown, "--import-map": effUnknown,
+				"--cached-only": effOffline}, env: map[string]netEffect{"DENO_DIR": effUnknown, "NPM_CONFIG_REGISTRY": effUnknown,
+				"JSR_URL": effUnknown}, config: []string{"deno.json", "deno.jsonc", "import_map.json"}},
+		"uv": {subs: uvSubs(), manifest: "pyproject.toml and uv.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifrcwp",
+			valLong: uvValLong, opts: uvOpts(), env: uvEnv(), config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
+				"pyproject.toml:index-url", "pyproject.toml:find-links", "pyproject.toml:[tool.uv.sources]", "pyproject.toml:[tool.uv.pip]",
+				"pyproject.toml:@ git+", "pyproject.toml:@ http", "pyproject.toml:@ file:"}},
+		"uvx": {subs: runAny, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifw",
+			valLong: uvValLong, opts: uvOpts(), env: uvEnv(), config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
+				"pyproject.toml:index-url"}},
+		"pipx": {subs: pipxSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "i",
+			valLong: []string{"--index-url", "--pip-args", "--spec", "--python", "--suffix"}, opts: pipxOpts, env: pipEnv},
+		"poetry": {subs: poetrySubs(), manifest: "pyproject.toml and poetry.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
+			valLong: []string{"--source", "--group", "--directory", "--project", "--extras", "--repository", "--priority",
+				"--only", "--with", "--without", "-P"}, valShort: "CGEr",
+			opts: map[string]netEffect{"--source": effUnknown, "--directory": effUnknown, "-C": effUnknown, "--project": effUnknown,
+				"-P": effUnknown, "--repository": effUnknown, "-r": effUnknown},
+			env:    map[string]netEffect{"POETRY_CONFIG_DIR": effUnknown, "POETRY_REPOSITORIES_*": effUnknown},
+			config: []string{"poetry.toml", "pyproject.toml:[[tool.poetry.source]]", "pyproject.toml:git =", "pyproject.toml:url ="}},
+		"conda": {subs: condaSubs(), manifest: "the environment file", registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
+			valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "CONDA_CHANNELS": effUnknown},
+			config: []string{".condarc"}},
+		"cargo": {subs: cargoSubs(), manifest: "Cargo.toml and Cargo.lock", registry: []string{"index.crates.io", "static.crates.io", "crates.io"}, spec: specCargo,
+			valShort: "pFjZ", valLong: cargoValLong, opts: cargoOpts(), env: cargoEnv,
+			config: []string{".cargo/config.toml", ".cargo/config", "Cargo.toml:git =", "Cargo.toml:registry", "Cargo.toml:[patch",
+				"Cargo.toml:[source"}},
+		"gem": {subs: gemSubs(), manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, valShort: "svpgi",
+			valLong: []string{"--source", "--version", "--platform", "--config-file", "--http-proxy", "--install-dir", "--bindir",
+				"--file", "--host", "--otp", "--key"}, opts: gemOpts(), env: map[string]netEffect{"GEMRC": effUnknown,
+				"http_proxy": effUnknown, "RUBYGEMS_HOST": effReplace}, config: []string{".gemrc"}},
+		"bundle": {subs: bundleSubs(), manifest: "the Gemfile and its lockfile", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName,
+			valLong: []string{"--gemfile", "--path", "--jobs", "--retry", "--without", "--with", "--source", "--version", "--group"},
+			opts:    map[string]netEffect{"--gemfile": effUnknown, "--source": effAdd, "--local": effOffline},
+			env:     map[string]netEffect{"BUNDLE_GEMFILE": effUnknown, "BUNDLE_MIRROR__ALL": effUnknown}, config: []string{".bundle/config"}},
+		"composer": {subs: composerSubs(), manifest: "composer.json and composer.lock", registry: []string{"repo.packagist.org", "packagist.org"}, spec: specName, valShort: "d",
+			valLong: []string{"--repository", "--repository-url", "--working-dir", "--stability"}, opts: composerOpts,
+			env:    map[string]netEffect{"COMPOSER": effUnknown, "COMPOSER_HOME": effUnknown, "COMPOSER_AUTH": effUnknown},
+			config: []string{"composer.json:\"repositories\""}},
+		"mvn": {subs: mvnSubs, registry: []string{"repo.maven.apache.org"}, valShort: "sfDpPlTb",
+			valLong: []string{"--settings", "--global-settings", "--file", "--projects", "--activate-profiles", "--log-file",
+				"--threads", "--builder", "--define"}, opts: mvnOpts(), config: []string{".mvn/maven.config", ".mvn/wrapper/maven-wrapper.properties"}},
+		"gradle": {subs: gradleSubs, registry: []string{"repo.maven.apache.org", "plugins.gradle.org"}, valShort: "IpxPDb",
+			valLong: []string{"--init-script", "--project-dir", "--exclude-task", "--project-prop", "--system-prop", "--build-file",
+				"--settings-file", "--gradle-user-home", "--max-workers", "--console", "--warning-mode", "--priority"}, opts: gradleOpts},
+		"kubectl": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
+			local: kubeLocal, valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts,
+			env: map[string]netEffect{"KUBECONFIG": effUnknown}},
+		"oc": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
+			local: kubeLocal, valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts,
+			env: map[string]netEffect{"KUBECONFIG": effUnknown}},
+		"gh": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitHub host gh is configured for"}}, registry: []string{"api.github.com"},
+			local: ghLocal, remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
+				"--field", "--raw-field", "--header", "--input", "--title", "--body", "--base", "--head", "--label", "--limit", "--state",
+				"--author", "--assignee", "--json", "--search", "--branch", "--workflow"},
+			opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
+				"GH_ENTERPRISE_TOKEN": effUnknown, "GH_CONFIG_DIR": effUnknown}},
+		"glab": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitLab host glab is configured for"}}, registry: []string{"gitlab.com"},
+			local: ghLocal, remotes: true, valShort: "Rtl", valLong: []string{"--repo", "--hostname", "--title", "--description",
+				"--label", "--per-page", "--page", "--output", "--method", "--field", "--raw-field", "--header"},
+			opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GITLAB_HOST": effReplace,
+				"GITLAB_URI": effReplace, "GL_HOST": effReplace, "GLAB_CONFIG_DIR": effUnknown}},
+		"aws": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the endpoints aws picks from its profile and region"}},
+			env:   map[string]netEffect{"AWS_ENDPOINT_URL": effReplace, "AWS_CONFIG_FILE": effUnknown, "AWS_PROFILE": effUnknown},
+			local: cloudLocal, valLong: []string{"--endpoint-url", "--profile", "--region", "--output", "--query", "--ca-bundle",
+				"--cli-read-timeout", "--cli-connect-timeout", "--color", "--cli-input-json", "--cli-input-yaml", "--bucket", "--key"},
+			opts: map[string]netEffect{"--endpoint-url": effReplace}},
+		"gcloud": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Google Cloud endpoints gcloud's configuration picks"}},
+			local: cloudLocal, valLong: []string{"--project", "--account", "--configuration", "--format", "--filter", "--region",
+				"--zone", "--verbosity", "--impersonate-service-account", "--billing-project", "--flags-file"}},
+		"az": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Azure endpoints az's cloud configuration picks"}},
+			local: cloudLocal, valLong: []string{"--subscription", "--output", "--query", "--resource-group", "--name", "--location"}},
+		"mamba": {subs: condaSubs(), registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
+			valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
+			config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
+		"micromamba": {subs: condaSubs(), registry: []string{"conda.anaconda.org"}, spec: specName, valShort: "cnpf",
+			valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
+			config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
+		"pipenv": {subs: pipenvSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
+			valLong: []string{"--index", "--extra-index-url", "--python", "--requirements", "--categories"}, valShort: "ir",
+			opts: map[string]netEffect{"--index": effReplace, "-i": effReplace, "--extra-index-url": effAdd, "-r": effUnknown,
+				"--requirements": effUnknown}, env: map[string]netEffect{"PIPENV_PYPI_MIRROR": effReplace, "PIP_INDEX_URL": effReplace},
+			config: []string{"Pipfile:[[source]]"}, manifest: "the Pipfile and its lockfile"},
+		"pdm": {subs: pdmSubs(), registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
+			valLong: []string{"--group", "--project", "--lockfile", "--venv"}, valShort: "Gpv",
+			opts: map[string]netEffect{"--project": effUnknown, "-p": effUnknown}, env: map[string]netEffect{"PDM_PYPI_URL": effReplace},
+			config:   []string{"pdm.toml", "pyproject.toml:[[tool.pdm.source]]", "pyproject.toml:git+", "pyproject.toml:@ http"},
+			manifest: "pyproject.toml and pdm.lock"},
+		"rustup": {subs: rustupSubs, registry: []string{"static.rust-lang.org"}, valShort: "ct",
+			valLong: []string{"--profile", "--component", "--target", "--default-host", "--default-toolchain"},
+			env:     map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
+		"dotnet": {subs: dotnetSubs(), registry: []string{"api.nuget.org"}, spec: specName, valShort: "svcfo",
+			valLong: []string{"--source", "--version", "--configfile", "--framework", "--configuration", "--output", "--runtime",
+				"--verbosity", "--package-directory", "--project", "--add-source"}, opts: map[string]netEffect{"--source": effAdd, "-s": effAdd,
+				"--configfile": effUnknown, "--add-source": effAdd}, config: []string{"nuget.config", "NuGet.Config", "NuGet.config"},
+			manifest: "the project's package references"},
+		"terraform": {singleDash: true, valLong: []string{"-var", "-var-file", "-target", "-out", "-chdir", "-backend-config",
+			"-lock-timeout", "-parallelism", "-replace", "-state", "-input", "-lock", "-backend"}, subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
+			"get": {kind: subProject, why: "the modules the configuration names"}, "plan": {kind: subRuntime,
+				why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
+			"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,
+				why: "the APIs the providers reach"}, "import": {kind: subRuntime, why: "the APIs the providers reach"}}},
+		"ping": {subs: hostOps, valShort: "ceFiIlmMpQsStTwW"}, "ping6": {subs: hostOps, valShort: "ceFiIlmMpQsStTwW"},
+		"traceroute": {subs: hostOps, valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps, valShort: "fgimNptlwqsz"},
+		"tracepath": {subs: hostOps, valShort: "lmp"}, "mtr": {subs: hostOps, valShort: "acfimBQsIG"},
+		"dig": {subs: hostOps, valShort: "bcfkpqtxy"}, "host": {subs: hostOps, valShort: "cNRtmW"},
+		"nslookup": {subs: hostOps, singleDash: true, valLong: []string{"-type", "-query", "-q", "-port", "-timeout",
+			"-retry", "-class", "-domain", "-ndots"}}, "drill": {subs: hostOps, valShort: "kcp"},
+		"nmap": {subs: hostOps, valShort: "pesiDgST", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
+			"--excludefile", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--source-port", "--data-length"},
+			opts: map[string]netEffect{"-i": effUnknown, "--excludefile": effUnknown}},
+		"ssh-keyscan": {subs: hostOps, valShort: "fpTtO", opts: map[string]netEffect{"-f": effUnknown}},
+		"whois": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the whois servers it asks"}}, valShort: "hpi",
+			opts: map[string]netEffect{"-h": effReplace, "--host": effReplace}, valLong: []string{"--host", "--port"}},
+		"openssl": {singleDash: true, subs: map[string]netSub{"s_client": {kind: subHosts}, "s_time": {kind: subHosts},
+			"ocsp": {kind: subRuntime, why: "the responder its certificate names"}}, valLong: []string{"-connect", "-host", "-port",
+			"-proxy", "-servername", "-cert", "-key", "-CAfile", "-CApath", "-url", "-starttls", "-sess_out", "-sess_in",
+			"-keylogfile", "-msgfile", "-verify", "-cipher", "-ciphersuites", "-groups", "-sigalgs", "-alpn", "-name",
+			"-xmpphost", "-bind", "-unix", "-time", "-nbio_test"}, opts: map[string]netEffect{"-connect": effHost,
+			"-host": effHost, "-url": effAdd, "-proxy": effUnknown, "-unix": effUnknown}},
+		"lftp": {subs: map[string]netSub{"*": {kind: subURLs}}, valShort: "pufec", opts: map[string]netEffect{"-e": effUnknown,
+			"-c": effUnknown, "-f": effUnknown}},
+		"hg": {subs: hgSubs(), valShort: "Rer", valLong: []string{"--repository", "--config", "--ssh", "--rev", "--branch"},
+			opts: map[string]netEffect{"--config": effUnknown, "--ssh": effUnknown, "-e": effUnknown}},
+		"svn": {subs: svnSubs(), valShort: "rm", valLong: []string{"--config-dir", "--config-option", "--username", "--password",
+			"--message", "--revision", "--depth"}, opts: map[string]netEffect{"--config-dir": effUnknown, "--config-option": effUnknown}},
+		"lynx": {subs: urlOps, valLong: []string{"-cfg", "-lss", "-cmd_log", "-cmd_script", "-auth", "-pauth", "-useragent"},
+			singleDash: true, opts: map[string]netEffect{"-cfg": effUnknown, "-cmd_script": effUnknown}},
+		"w3m":    {subs: urlOps, singleDash: true, valLong: []string{"-T", "-o", "-config", "-cols", "-ppc", "-I", "-O"}, opts: map[string]netEffect{"-config": effUnknown}},
+		"links":  {subs: urlOps, singleDash: true, valLong: []string{"-codepage", "-width", "-source"}},
+		"elinks": {subs: urlOps, singleDash: true, valLong: []string{"-config-dir", "-config-file", "-eval", "-remote"}, opts: map[string]netEffect{"-config-file": effUnknown, "-eval": effUnknown}},
+		"yt-dlp": {subs: urlOps, valShort: "foaP", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--paths", "--cookies", "--config-locations", "--user-agent", "--referer"},
+			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
+		"youtube-dl": {subs: urlOps, valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
+			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
+		"psql": {subs: dbOps, valShort: "hpUdcfvFPRToLW", valLong: []string{"--host", "--port", "--username", "--dbname", "--command",
+			"--file", "--set", "--variable", "--field-separator", "--pset", "--record-separator", "--table-attr", "--output", "--log-file"},
+			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--service": effUnknown},
+			env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
+		"pg_dump": {subs: dbOps, valShort: "hpUdfFnNtTZjE", valLong: []string{"--host", "--port", "--username", "--dbname", "--file",
+			"--format", "--schema", "--table", "--exclude-schema", "--exclude-table", "--jobs", "--encoding", "--compress"},
+			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
+			env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
+		"mysql": {subs: dbOps, valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
+			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},
+			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
+				"--defaults-extra-file": effUnknown, "--login-path": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
+		"mariadb": {subs: dbOps, valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
+			"--socket", "--defaults-file", "--defaults-extra-file", "--password", "--protocol"},
+			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
+				"--defaults-extra-file": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
+		"mysqldump": {subs: dbOps, valShort: "hPuSr", valLong: []string{"--host", "--port", "--user", "--socket", "--result-file",
+			"--defaults-file", "--password"}, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown},
+			env: map[string]netEffect{"MYSQL_HOST": effHost}},
+		"redis-cli": {subs: dbOps, valShort: "hpsanu", valLong: []string{"--user", "--pass", "--tls", "--sni", "--cacert"},
+			opts: map[string]netEffect{"-h": effHost}},
+		"mongosh": {subs: dbOps, valLong: []string{"--host", "--port", "--username", "--password", "--eval", "--file",
+			"--authenticationDatabase"}, valShort: "upf", opts: map[string]netEffect{"--host": effHost}},
+		"mongo": {subs: dbOps, valLong: []string{"--host", "--port", "--username", "--password", "--eval",
+			"--authenticationDatabase"}, valShort: "up", opts: map[string]netEffect{"--host": effHost}},
+		"mosh":        {subs: firstHost, valLong: []string{"--ssh", "--port", "--server", "--predict", "--family"}, opts: map[string]netEffect{"--ssh": effUnknown}},
+		"ssh-copy-id": {subs: firstHost, valShort: "ipoFtJ", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
+		"autossh":     {subs: firstHost, valShort: "MbcDEeFIiJLlmOopQRSWw", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
+		"tftp":        {subs: firstHost, valShort: "cmRlv"},
+		"smbclient": {subs: firstHost, valShort: "UWpOsnIcDAlmRt", valLong: []string{"--user", "--workgroup", "--port", "--command",
+			"--directory", "--authentication-file", "--ip-address", "--configfile", "--max-protocol"},
+			opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-s": effUnknown, "--configfile": effUnknown}},
+		"apt":     {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
+		"apt-get": {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
+		"brew":    {subs: brewSubs},
+		"docker":  {subs: dockerSubs(), spec: specImage, valShort: "Hcepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
+		"podman": {subs: dockerSubs(), spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv,
+			shortImages: true},
+		"helm": {subs: helmSubs(), spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",
+			"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",
+			"--values", "--set", "--set-string", "--set-file", "--registry-config", "--burst-limit", "--qps"}, valShort: "nf",
+			opts: map[string]netEffect{"--repository-config": effUnknown, "--repo": effAdd}},
+		"http":  httpie,
+		"https": httpie,
+		"xh":    httpie,
+		"xhs":   httpie,
+		"aria2c": {subs: map[string]netSub{"*": {kind: subURLs}}, spec: specURL, valShort: "diolxsjkuc",
+			valLong: []string{"--dir", "--input-file", "--log", "--out", "--split", "--max-connection-per-server", "--min-split-size",
+				"--conf-path", "--all-proxy", "--http-proxy", "--https-proxy", "--ftp-proxy", "--header", "--user-agent", "--referer",
+				"--max-download-limit", "--timeout", "--checksum", "--max-tries", "--retry-wait", "--torrent-file", "--metalink-file"},
+			opts: map[string]netEffect{"-i": effUnknown, "--input-file": effUnknown, "--conf-path": effUnknown, "--all-proxy": effUnknown,
+				"--http-proxy": effUnknown, "--https-proxy": effUnknown, "--ftp-proxy": effUnknown, "-T": effUnknown,
+				"--torrent-file": effUnknown, "-M": effUnknown, "--metalink-file": effUnknown}},
+	}
+})
 
 // npmManifestKeys are the fields of package.json whose values are
 // package specs (npm help package.json; yarn's resolutions; npm's and

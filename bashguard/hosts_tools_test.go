@@ -15,8 +15,8 @@ import (
 // no flag spells an option the row reads as taking a value, which the
 // spec would keep (its first row wins) while the flag says otherwise.
 func TestNetToolFlags(t *testing.T) {
-	for name, flags := range netToolFlags {
-		tool := netTools[name]
+	for name, flags := range netToolFlags() {
+		tool := netTools()[name]
 		if !assert.NotNil(t, tool, "netToolFlags names %s, which is not in netTools", name) {
 			continue
 		}
@@ -34,7 +34,7 @@ func TestNetToolFlags(t *testing.T) {
 // spellings (--opt=URL and --opt URL), every subcommand says what it
 // reaches, and one whose hosts come from elsewhere says from where.
 func TestNetToolsTable(t *testing.T) {
-	for name, tool := range netTools {
+	for name, tool := range netTools() {
 		for opt, e := range tool.opts {
 			switch e {
 			case effReplace, effAdd, effHost, effRepo:
@@ -44,7 +44,7 @@ func TestNetToolsTable(t *testing.T) {
 			if strings.HasSuffix(opt, "*") {
 				continue
 			}
-			s := netToolSpecs[name]()
+			s := netToolSpecs()[name]()
 			sp := s.longExact(opt)
 			if len(opt) == 2 {
 				sp = s.tables().short[opt[1]]
@@ -91,7 +91,7 @@ func TestNetToolFlagsAgreeWithHelp(t *testing.T) {
 			b, _ := cmd.CombinedOutput()
 			text.Write(b)
 		}
-		for _, f := range strings.Fields(netToolFlags[name]) {
+		for _, f := range strings.Fields(netToolFlags()[name]) {
 			listed := regexp.MustCompile(`(^|[\s,\[|(])` + regexp.QuoteMeta(f) + `($|[\s,=\]|)<.])`)
 			assert.True(t, listed.MatchString(text.String()), "%s: the flag %s is not an option its help lists", name, f)
 			checked++

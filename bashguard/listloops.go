@@ -172,7 +172,7 @@ func (a *analyzer) isListing(s *syntax.Stmt) bool {
 	if p, ok := filteredListing(s); ok {
 		return a.isListing(p)
 	}
-	if args, ok := a.listerArgs(s); ok && cmdNamed[args[0]] == clsFind {
+	if args, ok := a.listerArgs(s); ok && cmdNamed()[args[0]] == clsFind {
 		return true
 	}
 	return a.lister(s) != nil
@@ -196,7 +196,7 @@ func (a *analyzer) substLister(s *syntax.Stmt) *findInfo {
 	if _, ok := filteredListing(s); ok {
 		return a.pipeOut
 	}
-	if args, ok := a.listerArgs(s); ok && cmdNamed[args[0]] == clsFind {
+	if args, ok := a.listerArgs(s); ok && cmdNamed()[args[0]] == clsFind {
 		return a.lastFind
 	}
 	return a.lister(s)

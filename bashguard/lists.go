@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"github.com/toolgate/toolgate/permission"
+	"sync"
 )
 
 // The command lists of the default policy. They are read-only after
@@ -9,21 +10,23 @@ import (
 
 // safeNoPaths are auto-allowed with any literal arguments: they read no
 // files named by their arguments and change nothing.
-var safeNoPaths = map[string]bool{
-	"echo": true, "pwd": true, "true": true, "false": true, "sleep": true,
-	"basename": true, "dirname": true,
-	"which": true, "seq": true, "id": true, "type": true,
-	"uname": true, "whoami": true, "expr": true, "tr": true, ":": true,
-	"test": true, "[": true,
-	// numfmt's operands are numbers, not files, and none of its options
-	// (numfmt(1): --debug, -d, --field, --format, --from, --from-unit,
-	// --grouping, --header, --invalid, --padding, --round, --suffix,
-	// --to, --to-unit, -z) reads a file, writes or runs anything.
-	"numfmt": true,
-	// exit ends the script; "cd DIR || exit" is how scripts stop when a
-	// directory is missing.
-	"exit": true,
-}
+var safeNoPaths = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "pwd": true, "true": true, "false": true, "sleep": true,
+		"basename": true, "dirname": true,
+		"which": true, "seq": true, "id": true, "type": true,
+		"uname": true, "whoami": true, "expr": true, "tr": true, ":": true,
+		"test": true, "[": true,
+		// numfmt's operands are numbers, not files, and none of its options
+		// (numfmt(1): --debug, -d, --field, --format, --from, --from-unit,
+		// --grouping, --header, --invalid, --padding, --round, --suffix,
+		// --to, --to-unit, -z) reads a file, writes or runs anything.
+		"numfmt": true,
+		// exit ends the script; "cd DIR || exit" is how scripts stop when a
+		// directory is missing.
+		"exit": true,
+	}
+})
 
 // privileged commands run something as another user: always denied.
 var privileged = map[string]bool{
@@ -31,16 +34,20 @@ var privileged = map[string]bool{
 }
 
 // network commands reach other machines.
-var networkCmds = map[string]bool{
-	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
-	"ssh": true, "scp": true, "sftp": true, "ftp": true, "telnet": true,
-}
+var networkCmds = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+		"ssh": true, "scp": true, "sftp": true, "ftp": true, "telnet": true,
+	}
+})
 
 // interactive commands would wait for a person and hang an agent.
-var interactive = map[string]bool{
-	"vim": true, "vi": true, "nvim": true, "nano": true, "emacs": true, "pico": true,
-	"less": true, "more": true, "most": true, "top": true, "htop": true, "btop": true,
-}
+var interactive = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"vim": true, "vi": true, "nvim": true, "nano": true, "emacs": true, "pico": true,
+		"less": true, "more": true, "most": true, "top": true, "htop": true, "btop": true,
+	}
+})
 
 // bareInteractive start an interactive prompt when given no arguments.
 var bareInteractive = map[string]bool{
@@ -49,10 +56,12 @@ var bareInteractive = map[string]bool{
 }
 
 // disk commands destroy file systems or partition tables.
-var diskCmds = map[string]bool{
-	"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true,
-	"parted": true, "mke2fs": true, "mkswap": true, "wipefs": true,
-}
+var diskCmds = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"fdisk": true, "sfdisk": true, "cfdisk": true, "gdisk": true, "sgdisk": true,
+		"parted": true, "mke2fs": true, "mkswap": true, "wipefs": true,
+	}
+})
 
 // versionWords are the arguments with which an interactive or network
 // command only prints its version or its help (onlyVersion).
@@ -72,25 +81,29 @@ var powerCmds = map[string]bool{
 	"shutdown": true, "reboot": true, "halt": true, "poweroff": true,
 }
 
-var shells = map[string]bool{
-	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
-	"ash": true, "fish": true, "csh": true, "tcsh": true,
-}
+var shells = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+		"ash": true, "fish": true, "csh": true, "tcsh": true,
+	}
+})
 
 // cmdNamed are the commands the dispatcher knows by name rather than by a
 // list, each with its class: those with a model of their own (rm, dd,
 // kill, the tools whose input is a program, the wrappers).
-var cmdNamed = map[string]cmdClass{
-	"rm": clsRm, "dd": clsDd, "shred": clsShred, "init": clsInit, "telinit": clsInit,
-	"systemctl": clsSystemctl, "kill": clsKill, "mount": clsMount, "umount": clsMount, "rsync": clsRsync,
-	"eval": clsEval, "source": clsSource, ".": clsSource,
-	"awk": clsAwk, "gawk": clsAwk, "mawk": clsAwk, "nawk": clsAwk,
-	"sed": clsSed, "find": clsFind, "git": clsGit, "xargs": clsXargs, "env": clsEnv,
-	"nice": clsWrapper, "nohup": clsWrapper, "timeout": clsWrapper, "time": clsWrapper, "stdbuf": clsWrapper,
-	"command": clsWrapper, "builtin": clsWrapper, "exec": clsWrapper, "setsid": clsWrapper, "flock": clsWrapper,
-	"watch":    clsWrapper,
-	"printenv": clsEnvPrint, "set": clsEnvPrint,
-}
+var cmdNamed = sync.OnceValue(func() map[string]cmdClass {
+	return map[string]cmdClass{
+		"rm": clsRm, "dd": clsDd, "shred": clsShred, "init": clsInit, "telinit": clsInit,
+		"systemctl": clsSystemctl, "kill": clsKill, "mount": clsMount, "umount": clsMount, "rsync": clsRsync,
+		"eval": clsEval, "source": clsSource, ".": clsSource,
+		"awk": clsAwk, "gawk": clsAwk, "mawk": clsAwk, "nawk": clsAwk,
+		"sed": clsSed, "find": clsFind, "git": clsGit, "xargs": clsXargs, "env": clsEnv,
+		"nice": clsWrapper, "nohup": clsWrapper, "timeout": clsWrapper, "time": clsWrapper, "stdbuf": clsWrapper,
+		"command": clsWrapper, "builtin": clsWrapper, "exec": clsWrapper, "setsid": clsWrapper, "flock": clsWrapper,
+		"watch":    clsWrapper,
+		"printenv": clsEnvPrint, "set": clsEnvPrint,
+	}
+})
 
 // classModels are what the dispatcher does with a command of each class
 // (classes.go), by class: the finding of the class itself (dec, rule and
@@ -138,41 +151,49 @@ var cmdPrefixes = []struct {
 }
 
 // writers change the files named by their arguments.
-var writers = map[string]bool{
-	"rm": true, "rmdir": true, "unlink": true, "mv": true, "cp": true, "install": true,
-	"touch": true, "mkdir": true, "ln": true, "chmod": true, "chown": true, "chgrp": true,
-	"truncate": true, "shred": true, "tee": true,
-}
+var writers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"rm": true, "rmdir": true, "unlink": true, "mv": true, "cp": true, "install": true,
+		"touch": true, "mkdir": true, "ln": true, "chmod": true, "chown": true, "chgrp": true,
+		"truncate": true, "shred": true, "tee": true,
+	}
+})
 
 // stateBuiltins change how later commands in the script behave; an allow
 // rule cannot lift their Ask.
-var stateBuiltins = map[string]string{
-	"cd":      "changes the working directory, so later relative paths cannot be checked",
-	"pushd":   "changes the working directory, so later relative paths cannot be checked",
-	"popd":    "changes the working directory, so later relative paths cannot be checked",
-	"alias":   "defines an alias that changes what later commands run",
-	"trap":    "installs code that runs on a signal",
-	"enable":  "enables or disables shell builtins",
-	"hash":    "changes where later commands are found",
-	"shopt":   "changes shell options",
-	"unalias": "changes what later commands run",
-}
+var stateBuiltins = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"cd":      "changes the working directory, so later relative paths cannot be checked",
+		"pushd":   "changes the working directory, so later relative paths cannot be checked",
+		"popd":    "changes the working directory, so later relative paths cannot be checked",
+		"alias":   "defines an alias that changes what later commands run",
+		"trap":    "installs code that runs on a signal",
+		"enable":  "enables or disables shell builtins",
+		"hash":    "changes where later commands are found",
+		"shopt":   "changes shell options",
+		"unalias": "changes what later commands run",
+	}
+})
 
 // harmlessVars may be set for a command without changing what it runs.
-var harmlessVars = map[string]bool{
-	"LANG": true, "LANGUAGE": true, "TZ": true, "NO_COLOR": true, "COLUMNS": true,
-	"LINES": true, "TERM": true, "CLICOLOR": true, "FORCE_COLOR": true, "GREP_COLORS": true,
-}
+var harmlessVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"LANG": true, "LANGUAGE": true, "TZ": true, "NO_COLOR": true, "COLUMNS": true,
+		"LINES": true, "TERM": true, "CLICOLOR": true, "FORCE_COLOR": true, "GREP_COLORS": true,
+	}
+})
 
 // tiedVars are the lower-case names that a shell ties to its environment
 // or its own behaviour: zsh's arrays tied to PATH and friends, bash's
 // history and job-control variables, and the proxy settings that
 // programs read in lower case.
-var tiedVars = map[string]bool{
-	"path": true, "cdpath": true, "fpath": true, "manpath": true, "module_path": true, "mailpath": true,
-	"psvar": true, "fignore": true, "watch": true, "histchars": true, "auto_resume": true,
-	"no_proxy": true,
-}
+var tiedVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"path": true, "cdpath": true, "fpath": true, "manpath": true, "module_path": true, "mailpath": true,
+		"psvar": true, "fignore": true, "watch": true, "histchars": true, "auto_resume": true,
+		"no_proxy": true,
+	}
+})
 
 // varUse is what a builtin does to the variables the walker binds.
 type varUse uint8
@@ -186,13 +207,15 @@ const (
 )
 
 // varBuiltins are the builtins that may change a variable bound in a loop.
-var varBuiltins = map[string]varUse{
-	"eval": varRunsCode, "source": varRunsCode, ".": varRunsCode, "let": varRunsCode,
-	"read": varNamesWord, "mapfile": varNamesWord, "readarray": varNamesWord, "printf": varNamesWord,
-	"getopts": varNamesWord, "unset": varNamesWord, "wait": varNamesWord, "command": varNamesWord,
-	"builtin": varNamesWord, "export": varNamesWord, "declare": varNamesWord, "typeset": varNamesWord,
-	"local": varNamesWord, "readonly": varNamesWord,
-}
+var varBuiltins = sync.OnceValue(func() map[string]varUse {
+	return map[string]varUse{
+		"eval": varRunsCode, "source": varRunsCode, ".": varRunsCode, "let": varRunsCode,
+		"read": varNamesWord, "mapfile": varNamesWord, "readarray": varNamesWord, "printf": varNamesWord,
+		"getopts": varNamesWord, "unset": varNamesWord, "wait": varNamesWord, "command": varNamesWord,
+		"builtin": varNamesWord, "export": varNamesWord, "declare": varNamesWord, "typeset": varNamesWord,
+		"local": varNamesWord, "readonly": varNamesWord,
+	}
+})
 
 // builtinRunners run the builtin their first word names.
 var builtinRunners = map[string]bool{"command": true, "builtin": true}
@@ -223,28 +246,34 @@ var batchOptions = map[string]string{"top": "b", "btop": "b"}
 // untrackedCmds are the commands after which, anywhere in a script, its
 // values cannot be followed: they run code the guard does not see, change
 // what later assignments do, or run code at times it does not know.
-var untrackedCmds = map[string]bool{
-	"eval": true, "source": true, ".": true, "trap": true, "alias": true, "enable": true, "shopt": true,
-	"declare": true, "typeset": true, "local": true, "readonly": true, "export": true, "nameref": true,
-}
+var untrackedCmds = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"eval": true, "source": true, ".": true, "trap": true, "alias": true, "enable": true, "shopt": true,
+		"declare": true, "typeset": true, "local": true, "readonly": true, "export": true, "nameref": true,
+	}
+})
 
 // assignsAny are the builtins after which any variable may hold anything:
 // they run code, or assign the names their arguments build.
-var assignsAny = map[string]bool{
-	"eval": true, "source": true, ".": true, "command": true, "builtin": true, "let": true, "declare": true,
-	"typeset": true, "local": true, "export": true, "readonly": true, "nameref": true,
-}
+var assignsAny = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"eval": true, "source": true, ".": true, "command": true, "builtin": true, "let": true, "declare": true,
+		"typeset": true, "local": true, "export": true, "readonly": true, "nameref": true,
+	}
+})
 
 // harmlessParams are the variables whose values are no secret and come
 // from the host or the shell itself, never from a file: as data they are
 // harmless. The status and counts ($? $# $$ $! $-) are numbers and
 // option letters.
-var harmlessParams = map[string]bool{
-	"?": true, "#": true, "$": true, "!": true, "-": true,
-	"USER": true, "LOGNAME": true, "SHELL": true, "LANG": true, "TERM": true, "PATH": true, "HOSTNAME": true,
-	"HOSTTYPE": true, "OSTYPE": true, "MACHTYPE": true, "BASH_VERSION": true, "UID": true, "EUID": true,
-	"PPID": true, "SHLVL": true, "OLDPWD": true,
-}
+var harmlessParams = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"?": true, "#": true, "$": true, "!": true, "-": true,
+		"USER": true, "LOGNAME": true, "SHELL": true, "LANG": true, "TERM": true, "PATH": true, "HOSTNAME": true,
+		"HOSTTYPE": true, "OSTYPE": true, "MACHTYPE": true, "BASH_VERSION": true, "UID": true, "EUID": true,
+		"PPID": true, "SHLVL": true, "OLDPWD": true,
+	}
+})
 
 // environNames are the variables of harmlessParams that bash takes from
 // the environment as they are (it sets SHELL only when unset, PATH only
@@ -257,20 +286,24 @@ var environNames = map[string]bool{"PATH": true, "SHELL": true, "USER": true, "L
 // name. echo, true, basename, tr and the like read no file and have no
 // option that runs or writes anything: any word is printed, compared or
 // refused.
-var dataArgs = map[string]dataRow{
-	"echo": {data: anyData}, ":": {data: anyData}, "true": {data: anyData}, "false": {data: anyData}, "exit": {data: anyData},
-	"basename": {data: anyData}, "dirname": {data: anyData}, "expr": {data: anyData}, "tr": {data: anyData}, "seq": {data: anyData},
-	"numfmt": {data: anyData},
-	"printf": {data: printfData},
-	"test":   {data: testDataArg, counted: true}, "[": {data: testDataArg, counted: true},
-}
+var dataArgs = sync.OnceValue(func() map[string]dataRow {
+	return map[string]dataRow{
+		"echo": {data: anyData}, ":": {data: anyData}, "true": {data: anyData}, "false": {data: anyData}, "exit": {data: anyData},
+		"basename": {data: anyData}, "dirname": {data: anyData}, "expr": {data: anyData}, "tr": {data: anyData}, "seq": {data: anyData},
+		"numfmt": {data: anyData},
+		"printf": {data: printfData},
+		"test":   {data: testDataArg, counted: true}, "[": {data: testDataArg, counted: true},
+	}
+})
 
 // testFileOps are the operators of test and [ whose operand is a path.
-var testFileOps = map[string]bool{
-	"-e": true, "-f": true, "-d": true, "-r": true, "-w": true, "-x": true, "-s": true, "-L": true, "-h": true,
-	"-p": true, "-S": true, "-b": true, "-c": true, "-g": true, "-u": true, "-k": true, "-O": true, "-G": true,
-	"-N": true, "-a": true,
-}
+var testFileOps = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-e": true, "-f": true, "-d": true, "-r": true, "-w": true, "-x": true, "-s": true, "-L": true, "-h": true,
+		"-p": true, "-S": true, "-b": true, "-c": true, "-g": true, "-u": true, "-k": true, "-O": true, "-G": true,
+		"-N": true, "-a": true,
+	}
+})
 
 // plainEnvSuffixes are the endings of variable names that hold a
 // directory, a search path or a version.

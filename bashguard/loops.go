@@ -165,14 +165,14 @@ func (a *analyzer) assignsVar(stmts []*syntax.Stmt, name string) bool {
 					found = true
 					break
 				}
-				switch varBuiltins[cmd] {
+				switch varBuiltins()[cmd] {
 				case varRunsCode:
 					found = true
 				case varNamesWord:
 					for _, w := range n.Args[1:] {
 						t, ok := literalText(w)
 						found = found || !ok || strings.Contains(t, name) ||
-							builtinRunners[cmd] && (untrackedCmds[t] || varBuiltins[t] == varRunsCode)
+							builtinRunners[cmd] && (untrackedCmds()[t] || varBuiltins()[t] == varRunsCode)
 					}
 				}
 			}

@@ -586,7 +586,7 @@ func (s *awkScanner) word(i int, st awkState) (int, awkState, string) {
 		j++
 	}
 	st = st.after(true)
-	if w := p[i:j]; (w[0] < '0' || w[0] > '9') && awkKeywords[w] {
+	if w := p[i:j]; (w[0] < '0' || w[0] > '9') && awkKeywords()[w] {
 		st.operand, st.ambiguous = false, true
 	}
 	return j, st, ""

@@ -45,7 +45,7 @@ func (m *cmdCall) goToolchainLocal() bool {
 // toolchain and, for go list, for the modules it loads. Subcommands that
 // fetch anyway are judged by goHosts.
 func (m *cmdCall) goModuleHosts(c *verdictAcc, v *argv, sub string) {
-	f := goSubFetch[sub]
+	f := goSubFetch()[sub]
 	if f.fetchesAnyway() || !m.inGoModule() || m.goFetchesNothing(v) {
 		return
 	}

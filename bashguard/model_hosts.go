@@ -19,7 +19,7 @@ import (
 // HostJudge. It does nothing without one, or for a command that reaches
 // no other machine.
 func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
-	if m.hj == nil || v.len() < 2 && netTools[name] == nil {
+	if m.hj == nil || v.len() < 2 && netTools()[name] == nil {
 		return
 	}
 	if s := netSpecs()[name]; s != nil {
@@ -30,7 +30,7 @@ func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
 		r(m, c, v)
 		return
 	}
-	if t := netTools[name]; t != nil {
+	if t := netTools()[name]; t != nil {
 		m.tableHosts(c, name, t, v)
 	} else if isPip(name) {
 		m.pipHosts(c, *v)
@@ -53,7 +53,7 @@ var hostReaders = map[string]lineReader{
 
 // reachesHosts reports whether hosts reads hosts from the command name.
 func reachesHosts(name string) bool {
-	return netSpecs()[name] != nil || hostReaders[name] != nil || netTools[name] != nil || isPip(name)
+	return netSpecs()[name] != nil || hostReaders[name] != nil || netTools()[name] != nil || isPip(name)
 }
 
 // appendedHosts judges a command that xargs runs with further arguments

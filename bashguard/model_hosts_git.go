@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // The hosts git's network subcommands reach. Their options are read by
@@ -54,7 +55,7 @@ func (m *cmdCall) gitHosts(c *verdictAcc, v *argv) {
 		return
 	}
 	g.sub = v.vals[g.at]
-	if read := gitNetReaders[g.sub]; read != nil {
+	if read := gitNetReaders()[g.sub]; read != nil {
 		read(&g)
 	}
 }
@@ -70,11 +71,13 @@ func (m *cmdCall) sameDir(v *argv, e *scanned) bool {
 
 // gitNetReaders read the hosts of each of git's subcommands that reach
 // or name a remote.
-var gitNetReaders = map[string]func(g *gitNet){
-	"clone": (*gitNet).fetchHosts, "fetch": (*gitNet).fetchHosts, "pull": (*gitNet).fetchHosts,
-	"push": (*gitNet).fetchHosts, "ls-remote": (*gitNet).fetchHosts,
-	"remote": (*gitNet).remoteHosts, "config": (*gitNet).configHosts, "submodule": (*gitNet).submoduleHosts,
-}
+var gitNetReaders = sync.OnceValue(func() map[string]func(g *gitNet) {
+	return map[string]func(g *gitNet){
+		"clone": (*gitNet).fetchHosts, "fetch": (*gitNet).fetchHosts, "pull": (*gitNet).fetchHosts,
+		"push": (*gitNet).fetchHosts, "ls-remote": (*gitNet).fetchHosts,
+		"remote": (*gitNet).remoteHosts, "config": (*gitNet).configHosts, "submodule": (*gitNet).submoduleHosts,
+	}
+})
 
 // unknownOperand judges an operand only known at run time.
 func (g *gitNet) unknownOperand(i int) {

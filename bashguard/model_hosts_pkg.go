@@ -46,9 +46,9 @@ func (f goFetch) fetchesAnyway() bool {
 func (m *cmdCall) goHosts(c *verdictAcc, v *argv) {
 	sub := v.vals[1]
 	m.goModuleHosts(c, v, sub)
-	switch f := goSubFetch[sub]; f {
+	switch f := goSubFetch()[sub]; f {
 	case goFetchModSub:
-		if v.len() > 2 && goModFetch[sub+" "+v.vals[2]] {
+		if v.len() > 2 && goModFetch()[sub+" "+v.vals[2]] {
 			m.goProxyHosts(c, v, true, false)
 		}
 	case goFetchEnv:
@@ -136,7 +136,7 @@ func (m *cmdCall) pipHosts(c *verdictAcc, v argv) {
 		case moved != "":
 		case e.problem != "":
 			moved = writtenName(e)
-		case pipOpts[e.spell] == effUnknown:
+		case pipOpts()[e.spell] == effUnknown:
 			moved = e.spell
 		}
 	})
@@ -199,7 +199,7 @@ func (m *cmdCall) pipInstallHosts(c *verdictAcc, v *argv, from int) {
 	var ops []int
 	moved := ""
 	scanSpec(pipInstallSpec, v, from, false, func(e *scanned) {
-		switch eff := pipOpts[e.spell]; {
+		switch eff := pipOpts()[e.spell]; {
 		case e.opt == &dashDashOpt:
 		case e.problem != "":
 			moved = orText(moved, writtenName(e))
@@ -275,7 +275,7 @@ func (m *cmdCall) goEnvWrite(c *verdictAcc, v *argv) {
 			m.unknownHost(c, "a host only known at run time ("+s+")")
 		default:
 			name, val, _ := strings.Cut(s, "=")
-			switch goEnvRoles[name] {
+			switch goEnvRoles()[name] {
 			case goProxyVar:
 				for _, p := range goProxyList(val) {
 					if strings.Contains(p, "://") {
@@ -335,7 +335,7 @@ type goEnv struct {
 func (m *cmdCall) readGoEnv(c *verdictAcc, project bool) (goEnv, bool) {
 	env := goEnv{proxy: defaultGoProxy, sumdb: "sum.golang.org"}
 	for _, e := range m.cmdEnv {
-		role := goEnvRoles[e.name]
+		role := goEnvRoles()[e.name]
 		if role == 0 {
 			continue
 		}

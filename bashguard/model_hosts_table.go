@@ -115,7 +115,9 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 // by the one scanner. What each option does to where the tool connects is
 // the row's opts. Each is made on its first use, as the specs' tables
 // are: a hook process judges a few commands.
-var netToolSpecs = netToolSpecsOf(netTools)
+var netToolSpecs = sync.OnceValue(func() map[string]func() *spec {
+	return netToolSpecsOf(netTools())
+})
 
 // netToolSpecsOf returns, for each tool of tools, its spec, compiled on
 // the first call; safe for concurrent use.
@@ -154,7 +156,7 @@ func (t *netTool) toSpec(name string) *spec {
 	for _, o := range slices.Sorted(maps.Keys(t.opts)) {
 		add(o, kFlag)
 	}
-	for _, f := range strings.Fields(netToolFlags[name]) {
+	for _, f := range strings.Fields(netToolFlags()[name]) {
 		add(f, kFlag)
 	}
 	return s.compile()
@@ -231,7 +233,7 @@ func (m *cmdCall) tableHosts(c *verdictAcc, name string, t *netTool, v *argv) {
 	if printsOnly(v) {
 		return
 	}
-	r, ops := m.readLine(t, netToolSpecs[name](), v)
+	r, ops := m.readLine(t, netToolSpecs()[name](), v)
 	sub, rest, ok := t.sub(v, ops)
 	if _, star := t.subs["*"]; !ok && star && r.named() && (len(ops) == 0 || !t.local[v.vals[ops[0]]]) {
 		ok = true // aria2c -i FILE, redis-cli -u URL: options name where it goes
@@ -379,7 +381,7 @@ func (m *cmdCall) configOperandHost(c *verdictAcc, w string) {
 // hostsOperandHost judges an operand of a subHosts tool: a host, dig's
 // @server; DNS types and +options are not hosts.
 func (m *cmdCall) hostsOperandHost(c *verdictAcc, w string) {
-	if !strings.HasPrefix(w, "+") && !dnsTypes[strings.ToUpper(w)] {
+	if !strings.HasPrefix(w, "+") && !dnsTypes()[strings.ToUpper(w)] {
 		m.hostOperand(c, strings.TrimPrefix(w, "@"))
 	}
 }

@@ -90,7 +90,7 @@ func (l *netLine) reroute() string {
 		case kForward:
 			return "with " + e.spell + " " + e.val
 		case kSSHOption:
-			if sshMoves[sshOptKey(e.val)] {
+			if sshMoves()[sshOptKey(e.val)] {
 				return "with -o " + e.val
 			}
 		}
@@ -216,7 +216,7 @@ func (m *cmdCall) specPrograms(c *verdictAcc, name string, s *spec, v *argv) {
 		case kProgram, kConfig:
 			ask(writtenName(e) + " " + e.val + " " + orText(e.opt.why, "runs a program"))
 		case kSSHOption:
-			if sshExecKeys[sshOptKey(e.val)] {
+			if sshExecKeys()[sshOptKey(e.val)] {
 				ask("-o " + e.val + " runs a program or reads configuration")
 			}
 		}

@@ -128,7 +128,7 @@ func (m *cmdCall) testPaths(c *verdictAcc, v *argv) {
 	for i := 1; i < end; i++ {
 		s := v.vals[i]
 		switch {
-		case testFileOps[s] && i+1 < end:
+		case testFileOps()[s] && i+1 < end:
 			m.probePath(c, v.vals[i+1], v.flags[i+1], "test")
 		case (s == "-nt" || s == "-ot" || s == "-ef") && i+1 < end:
 			m.probePath(c, v.vals[i-1], v.flags[i-1], "test")

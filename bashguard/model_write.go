@@ -62,7 +62,7 @@ func (m *cmdCall) dd(c *verdictAcc, v *argv) {
 // ddOperand judges the operand of dd at i.
 func (m *cmdCall) ddOperand(c *verdictAcc, v *argv, i int) {
 	k, val, _ := strings.Cut(v.vals[i], "=")
-	switch ddOperands[k] {
+	switch ddOperands()[k] {
 	case kRead:
 		m.readPath(c, val, v.flags[i], "dd")
 	case kWrite:

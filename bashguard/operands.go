@@ -35,7 +35,7 @@ func (m *cmdCall) operandDenies(c *verdictAcc, v *argv) {
 	}
 	var cands [4]string
 	// The pathspecs of git rm --cached and the like name index entries.
-	indexOnly := cmdNamed[base] == clsGit && gitIndexOnly(v, gitSubIndex(v))
+	indexOnly := cmdNamed()[base] == clsGit && gitIndexOnly(v, gitSubIndex(v))
 	for i := 1; i < v.len(); i++ {
 		if !v.literal(i) || indexOnly && !strings.HasPrefix(v.vals[i], "-") {
 			continue

@@ -23,9 +23,9 @@ func (a *analyzer) pipe(cmd *syntax.BinaryCmd, x execCtx, walk func(*syntax.Stmt
 	var found *findInfo
 	if cmd.Op == syntax.Pipe && a.lastFind != nil && len(a.out) > n && a.lastFind.paths {
 		last := &a.out[len(a.out)-1]
-		if ce, ok := cmd.X.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && cmdNamed[ce.Args[0].Lit()] == clsFind &&
+		if ce, ok := cmd.X.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && cmdNamed()[ce.Args[0].Lit()] == clsFind &&
 			!cmd.X.Negated && len(cmd.X.Redirs) == 0 &&
-			last.Decision == permission.Allow && len(last.Args) > 0 && cmdNamed[last.Args[0]] == clsFind {
+			last.Decision == permission.Allow && len(last.Args) > 0 && cmdNamed()[last.Args[0]] == clsFind {
 			found = a.lastFind
 		}
 	}

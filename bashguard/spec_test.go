@@ -368,8 +368,8 @@ func TestSpecTablesBuild(t *testing.T) {
 		gitRemoteAddSpec, gitRemoteSetURLSpec, gitSubmoduleAddSpec,
 		curlSpec, wgetSpec, sshSpec, scpSpec, sftpSpec, ncSpec, ncatSpec, telnetSpec, ftpSpec,
 		goFlagSpec, pipSpec, pipInstallSpec}
-	for _, n := range slices.Sorted(maps.Keys(netToolSpecs)) {
-		roots = append(roots, netToolSpecs[n]())
+	for _, n := range slices.Sorted(maps.Keys(netToolSpecs())) {
+		roots = append(roots, netToolSpecs()[n]())
 	}
 	for _, n := range slices.Sorted(maps.Keys(gitIndexOnlySubs)) {
 		roots = append(roots, gitIndexOnlySubs[n].spec)

@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The rows of the tools whose input is itself a program, read by their
 // engines: awk (model_code.go), sed (model_sed.go), find's primaries and the line
 // filters (model_find.go), and the shells whose -c code the guard reads as
@@ -79,12 +81,14 @@ var awkOps2 = []awkOp{{"||", false}, {">=", false}, {"++", true}, {"--", true}}
 // awkKeywords are the words after which "/" may start a regular
 // expression although they look like operands: keywords, and built-in
 // functions that may be called without parentheses.
-var awkKeywords = map[string]bool{
-	"print": true, "printf": true, "return": true, "in": true, "getline": true, "if": true,
-	"while": true, "for": true, "do": true, "else": true, "delete": true, "exit": true,
-	"case": true, "length": true, "next": true, "nextfile": true, "BEGIN": true, "END": true,
-	"BEGINFILE": true, "ENDFILE": true, "func": true, "function": true, "switch": true, "default": true,
-}
+var awkKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"print": true, "printf": true, "return": true, "in": true, "getline": true, "if": true,
+		"while": true, "for": true, "do": true, "else": true, "delete": true, "exit": true,
+		"case": true, "length": true, "next": true, "nextfile": true, "BEGIN": true, "END": true,
+		"BEGINFILE": true, "ENDFILE": true, "func": true, "function": true, "switch": true, "default": true,
+	}
+})
 
 // posixPlainCode is what every POSIX shell reads as bash does, so that
 // "sh -c" (dash on Debian) runs what the guard judges: simple commands of

@@ -638,12 +638,16 @@ func each(k kind, why string, opts ...string) []optRow {
 
 // sshExecKeys are the ssh_config keywords (lower case) whose value runs
 // a program or loads code here, or that read more configuration.
-var sshExecKeys = map[string]bool{"proxycommand": true, "localcommand": true, "permitlocalcommand": true,
-	"knownhostscommand": true, "pkcs11provider": true, "securitykeyprovider": true, "match": true, "include": true}
+var sshExecKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"proxycommand": true, "localcommand": true, "permitlocalcommand": true,
+		"knownhostscommand": true, "pkcs11provider": true, "securitykeyprovider": true, "match": true, "include": true}
+})
 
 // sshMoves are the ssh_config keywords (lower case) that move where ssh
 // connects, or forward the connection on, or read more configuration
 // that may: their hosts are not read here.
-var sshMoves = map[string]bool{"hostname": true, "proxyjump": true, "proxycommand": true, "canonicalizehostname": true,
-	"canonicaldomains": true, "include": true, "match": true, "localforward": true, "remoteforward": true,
-	"dynamicforward": true, "tunnel": true, "tunneldevice": true, "controlpath": true, "controlmaster": true}
+var sshMoves = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"hostname": true, "proxyjump": true, "proxycommand": true, "canonicalizehostname": true,
+		"canonicaldomains": true, "include": true, "match": true, "localforward": true, "remoteforward": true,
+		"dynamicforward": true, "tunnel": true, "tunneldevice": true, "controlpath": true, "controlmaster": true}
+})

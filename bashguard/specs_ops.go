@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The inspection tools of Linux servers and containers whose read-only
 // queries the guard allows, as data: "docker ps", "apt-cache show",
 // "dpkg -l", "tar -tzf", "unzip -l", "lsof -n -p 1", "netstat -tlnp",
@@ -62,12 +64,14 @@ var ipRows = []optRow{
 // ipObjects are the objects of ip whose listing is read-only, by the
 // spellings ip reads as them (ip takes the first object of its table
 // that a prefix names: "a" is address, "r" route, "n" neighbour).
-var ipObjects = map[string]string{
-	"a": "address", "ad": "address", "add": "address", "addr": "address", "addre": "address", "addres": "address", "address": "address",
-	"l": "link", "li": "link", "lin": "link", "link": "link",
-	"r": "route", "ro": "route", "rou": "route", "rout": "route", "route": "route",
-	"n": "neighbour", "ne": "neighbour", "nei": "neighbour", "neigh": "neighbour", "neighbor": "neighbour", "neighbour": "neighbour",
-}
+var ipObjects = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"a": "address", "ad": "address", "add": "address", "addr": "address", "addre": "address", "addres": "address", "address": "address",
+		"l": "link", "li": "link", "lin": "link", "link": "link",
+		"r": "route", "ro": "route", "rou": "route", "rout": "route", "route": "route",
+		"n": "neighbour", "ne": "neighbour", "nei": "neighbour", "neigh": "neighbour", "neighbor": "neighbour", "neighbour": "neighbour",
+	}
+})
 
 // opsSpecs are the inspection tools' specs, by command name; sysSpecs
 // holds them beside the toolchains.
@@ -306,7 +310,7 @@ var ipQuery = []cond{{test: cFirstIn, values: ipListings, fail: fClass}}
 // ipSubs are ip's objects whose listings the guard allows.
 func ipSubs() map[string]*spec {
 	subs := map[string]*spec{}
-	for w, obj := range ipObjects {
+	for w, obj := range ipObjects() {
 		subs[w] = &spec{grammar: grammar{oneDash: true}, operands: kWord, query: ipQuery, allow: "ip " + obj + " show prints the host's network settings"}
 	}
 	return subs

@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The command lines of the package tools whose downloads the host judge
 // follows (model_hosts_pkg.go): pip's names, general and install options and
 // the subcommands that reach a host; go's build flags, what each go
@@ -72,23 +74,29 @@ var pipInstallSpec = (&spec{
 // subcommand not here downloads at most the toolchain go.mod names. go
 // list answers from the module cache without -u or -versions, which the
 // safe list does not allow, but loads the modules of the main module.
-var goSubFetch = map[string]goFetch{
-	"build": goFetchBuild, "test": goFetchBuild, "vet": goFetchBuild, "generate": goFetchBuild, "fix": goFetchBuild,
-	"run": goFetchPackages, "install": goFetchPackages, "get": goFetchGet,
-	"mod": goFetchModSub, "work": goFetchModSub,
-	"env": goFetchEnv, "list": goFetchList,
-}
+var goSubFetch = sync.OnceValue(func() map[string]goFetch {
+	return map[string]goFetch{
+		"build": goFetchBuild, "test": goFetchBuild, "vet": goFetchBuild, "generate": goFetchBuild, "fix": goFetchBuild,
+		"run": goFetchPackages, "install": goFetchPackages, "get": goFetchGet,
+		"mod": goFetchModSub, "work": goFetchModSub,
+		"env": goFetchEnv, "list": goFetchList,
+	}
+})
 
 // goModFetch are the subcommands of go mod and go work that download
 // the modules go.mod requires.
-var goModFetch = map[string]bool{"mod download": true, "mod tidy": true, "mod graph": true, "mod why": true,
-	"mod verify": true, "work sync": true, "work vendor": true, "mod vendor": true}
+var goModFetch = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"mod download": true, "mod tidy": true, "mod graph": true, "mod why": true,
+		"mod verify": true, "work sync": true, "work vendor": true, "mod vendor": true}
+})
 
 // goEnvRoles are the variables of go's environment that say where it
 // downloads from.
-var goEnvRoles = map[string]goEnvRole{"GOPROXY": goProxyVar, "GOSUMDB": goSumDBVar, "GOFLAGS": goFlagsVar,
-	"GOENV": goEnvFileVar, "GOPRIVATE": goDirectVar, "GONOPROXY": goDirectVar, "GOINSECURE": goDirectVar,
-	"GONOSUMDB": goOtherVar, "GOTOOLCHAIN": goOtherVar, "GOAUTH": goOtherVar}
+var goEnvRoles = sync.OnceValue(func() map[string]goEnvRole {
+	return map[string]goEnvRole{"GOPROXY": goProxyVar, "GOSUMDB": goSumDBVar, "GOFLAGS": goFlagsVar,
+		"GOENV": goEnvFileVar, "GOPRIVATE": goDirectVar, "GONOPROXY": goDirectVar, "GOINSECURE": goDirectVar,
+		"GONOSUMDB": goOtherVar, "GOTOOLCHAIN": goOtherVar, "GOAUTH": goOtherVar}
+})
 
 // pipNames are the names pip is run by (and pip3.N).
 var pipNames = map[string]bool{"pip": true, "pip3": true}

@@ -941,8 +941,10 @@ var findLeadingSpec = (&spec{name: "find", grammar: grammar{whole: true}, rows: 
 // grep's first operand is its pattern and uniq's second its output: the
 // place of a name decides there, and the order in which the listing
 // prints its names is not modelled, so they are not here.
-var listedArgReaders = map[string]bool{
-	"cat": true, "wc": true, "head": true, "tail": true, "nl": true, "tac": true, "rev": true, "file": true, "stat": true,
-	"ls": true, "du": true, "md5sum": true, "sha1sum": true, "sha224sum": true, "sha256sum": true, "sha384sum": true,
-	"sha512sum": true, "b2sum": true, "cksum": true,
-}
+var listedArgReaders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"cat": true, "wc": true, "head": true, "tail": true, "nl": true, "tac": true, "rev": true, "file": true, "stat": true,
+		"ls": true, "du": true, "md5sum": true, "sha1sum": true, "sha224sum": true, "sha256sum": true, "sha384sum": true,
+		"sha512sum": true, "b2sum": true, "cksum": true,
+	}
+})

@@ -249,7 +249,7 @@ func pipQuerySpec(name string) *spec {
 // withVersions gives every toolchain of versionTools a spec that allows
 // its version alone, and returns m.
 func withVersions(m map[string]*spec) map[string]*spec {
-	for n, vRows := range versionTools {
+	for n, vRows := range versionTools() {
 		if m[n] == nil {
 			m[n] = &spec{grammar: versionGrammar, rows: vRows, byClass: true}
 		}
@@ -275,29 +275,33 @@ var goState = []string{".config/go/telemetry", "go/pkg/mod"}
 
 // plainEnvVars are environment variables that name places, the user, the
 // terminal or the locale, never a secret: printenv may print them.
-var plainEnvVars = map[string]bool{
-	"HOME": true, "PATH": true, "SHELL": true, "USER": true, "LOGNAME": true, "PWD": true, "OLDPWD": true,
-	"LANG": true, "LANGUAGE": true, "TERM": true, "TZ": true, "HOSTNAME": true, "EDITOR": true, "VISUAL": true,
-	"PAGER": true, "TMPDIR": true, "SHLVL": true, "COLUMNS": true, "LINES": true, "DISPLAY": true,
-	"GOPATH": true, "GOROOT": true, "GOBIN": true, "JAVA_HOME": true, "CARGO_HOME": true, "RUSTUP_HOME": true,
-	"VIRTUAL_ENV": true, "CONDA_DEFAULT_ENV": true, "PYENV_VERSION": true, "NVM_DIR": true, "XDG_RUNTIME_DIR": true,
-	"XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
-}
+var plainEnvVars = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"HOME": true, "PATH": true, "SHELL": true, "USER": true, "LOGNAME": true, "PWD": true, "OLDPWD": true,
+		"LANG": true, "LANGUAGE": true, "TERM": true, "TZ": true, "HOSTNAME": true, "EDITOR": true, "VISUAL": true,
+		"PAGER": true, "TMPDIR": true, "SHLVL": true, "COLUMNS": true, "LINES": true, "DISPLAY": true,
+		"GOPATH": true, "GOROOT": true, "GOBIN": true, "JAVA_HOME": true, "CARGO_HOME": true, "RUSTUP_HOME": true,
+		"VIRTUAL_ENV": true, "CONDA_DEFAULT_ENV": true, "PYENV_VERSION": true, "NVM_DIR": true, "XDG_RUNTIME_DIR": true,
+		"XDG_CONFIG_HOME": true, "XDG_DATA_HOME": true, "XDG_CACHE_HOME": true, "XDG_STATE_HOME": true,
+	}
+})
 
 // versionTools are the toolchains whose version option alone only prints
 // the version, with the rows that spell it: no code runs, nothing is read
 // or written.
-var versionTools = map[string][]optRow{
-	"node": versionVRows, "npm": versionVRows, "npx": versionRows, "yarn": versionRows, "pnpm": versionRows, "deno": versionVRows,
-	"bun": versionVRows, "tsc": versionRows, "python": versionRows, "python3": versionRows, "pip": versionRows, "pip3": versionRows,
-	"pipx": versionRows, "poetry": versionRows, "uv": versionRows, "ruby": versionRows, "gem": versionRows, "bundle": versionRows,
-	"perl": versionRows, "php": versionRows, "composer": versionRows, "cargo": versionRows, "rustc": versionRows, "rustup": versionRows,
-	"go": versionRows, "java": versionRows, "javac": versionRows, "mvn": versionVRows, "gradle": versionRows, "kotlin": versionRows,
-	"scala": versionRows, "dotnet": versionRows, "swift": versionRows, "gcc": versionRows, "g++": versionRows, "cc": versionRows,
-	"c++": versionRows, "clang": versionRows, "clang++": versionRows, "make": versionRows, "cmake": versionRows, "ninja": versionRows,
-	"bazel": versionRows, "docker": versionRows, "terraform": versionRows, "helm": versionRows, "protoc": versionRows,
-	"elixir": versionRows, "erl": versionRows, "ghc": versionRows, "stack": versionRows, "zig": versionRows,
-}
+var versionTools = sync.OnceValue(func() map[string][]optRow {
+	return map[string][]optRow{
+		"node": versionVRows, "npm": versionVRows, "npx": versionRows, "yarn": versionRows, "pnpm": versionRows, "deno": versionVRows,
+		"bun": versionVRows, "tsc": versionRows, "python": versionRows, "python3": versionRows, "pip": versionRows, "pip3": versionRows,
+		"pipx": versionRows, "poetry": versionRows, "uv": versionRows, "ruby": versionRows, "gem": versionRows, "bundle": versionRows,
+		"perl": versionRows, "php": versionRows, "composer": versionRows, "cargo": versionRows, "rustc": versionRows, "rustup": versionRows,
+		"go": versionRows, "java": versionRows, "javac": versionRows, "mvn": versionVRows, "gradle": versionRows, "kotlin": versionRows,
+		"scala": versionRows, "dotnet": versionRows, "swift": versionRows, "gcc": versionRows, "g++": versionRows, "cc": versionRows,
+		"c++": versionRows, "clang": versionRows, "clang++": versionRows, "make": versionRows, "cmake": versionRows, "ninja": versionRows,
+		"bazel": versionRows, "docker": versionRows, "terraform": versionRows, "helm": versionRows, "protoc": versionRows,
+		"elixir": versionRows, "erl": versionRows, "ghc": versionRows, "stack": versionRows, "zig": versionRows,
+	}
+})
 
 // goEnvSecret are the go env variables whose values may hold credentials.
 var goEnvSecret = []string{"GOPROXY", "GOAUTH", "GONOPROXY", "GOPRIVATE", "GONOSUMDB", "GOFLAGS", "GOINSECURE", "GOSUMDB"}

@@ -302,11 +302,13 @@ var writerShredRows = rows([]optRow{
 
 // ddOperands are dd's operands, NAME=VALUE each, by what the value is:
 // if= is the file read, of= the file written.
-var ddOperands = map[string]kind{
-	"if": kRead, "of": kWrite,
-	"bs": kWord, "cbs": kWord, "conv": kWord, "count": kWord, "ibs": kWord, "iflag": kWord, "obs": kWord,
-	"oflag": kWord, "seek": kWord, "oseek": kWord, "skip": kWord, "iseek": kWord, "status": kWord,
-}
+var ddOperands = sync.OnceValue(func() map[string]kind {
+	return map[string]kind{
+		"if": kRead, "of": kWrite,
+		"bs": kWord, "cbs": kWord, "conv": kWord, "count": kWord, "ibs": kWord, "iflag": kWord, "obs": kWord,
+		"oflag": kWord, "seek": kWord, "oseek": kWord, "skip": kWord, "iseek": kWord, "status": kWord,
+	}
+})
 
 // writerKillRows are the options of kill: bash's -s, -n, -l and -L, and
 // procps's long spellings, -q and -h, -V.

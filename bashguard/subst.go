@@ -129,7 +129,7 @@ func (e *wordEval) parts(parts []syntax.WordPart, inDQ bool) bool {
 				}
 				continue
 			}
-			if !plainParam(p) || !harmlessParams[p.Param.Value] {
+			if !plainParam(p) || !harmlessParams()[p.Param.Value] {
 				return false
 			}
 			// A value of the host's or the shell's own, not a secret:
@@ -342,13 +342,13 @@ func dataArg(name string, v *argv, i int, confined bool) bool {
 		// start with "-"; globbed, each may become the names of the
 		// entries of a directory the kernel lets the run read. Only
 		// commands to which every word is data take that.
-		if dataArgs[name].counted {
+		if dataArgs()[name].counted {
 			return false // the number of operands decides what test does
 		}
 	default:
 		return false
 	}
-	d := dataArgs[name]
+	d := dataArgs()[name]
 	return d.data != nil && d.data(v, i)
 }
 

@@ -101,13 +101,13 @@ func scanVars(f *syntax.File) varScan {
 				break
 			}
 			name, ok := literalText(n.Args[0])
-			if !ok || untrackedCmds[name] {
+			if !ok || untrackedCmds()[name] {
 				s.off = true
 				break
 			}
 			if builtinRunners[name] {
 				for _, w := range n.Args[1:] {
-					if t, ok := literalText(w); !ok || untrackedCmds[t] {
+					if t, ok := literalText(w); !ok || untrackedCmds()[t] {
 						s.off = true
 					}
 				}
@@ -285,7 +285,7 @@ func (a *analyzer) afterCall(v *argv) {
 	}
 	row, assigns := assigners[name]
 	switch {
-	case assignsAny[name]:
+	case assignsAny()[name]:
 		a.killAll()
 	case assigns && (!row.prints || printfAssigns(v)):
 		a.killNamed(v)

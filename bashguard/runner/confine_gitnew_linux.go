@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
@@ -71,8 +72,10 @@ const confineGitNewMaxHooks = 64
 // deprecated [section.sub] form, makes the file unknown, and so moved
 // aside.
 var (
-	confineGitSectionLine = regexp.MustCompile(`^[ \t]*\[([A-Za-z0-9-]+)(?: "([^"\\]*)")?\][ \t]*$`)
-	confineGitKeyLine     = regexp.MustCompile(`^[ \t]*([A-Za-z][A-Za-z0-9-]*)[ \t]*=[ \t]*([^"\\#;]*?)[ \t]*$`)
+	confineGitSectionLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[ \t]*\[([A-Za-z0-9-]+)(?: "([^"\\]*)")?\][ \t]*$`) })
+	confineGitKeyLine     = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[ \t]*([A-Za-z][A-Za-z0-9-]*)[ \t]*=[ \t]*([^"\\#;]*?)[ \t]*$`)
+	})
 )
 
 // confineGitConfigBenign reports whether a new git config, b, holds only
@@ -90,14 +93,14 @@ func confineGitConfigBenign(b []byte) bool {
 		if trimmed == "" || trimmed[0] == '#' || trimmed[0] == ';' {
 			continue
 		}
-		if m := confineGitSectionLine.FindStringSubmatch(line); m != nil {
+		if m := confineGitSectionLine().FindStringSubmatch(line); m != nil {
 			section = strings.ToLower(m[1])
 			if strings.Contains(line, `"`) {
 				section += ".*"
 			}
 			continue
 		}
-		m := confineGitKeyLine.FindStringSubmatch(line)
+		m := confineGitKeyLine().FindStringSubmatch(line)
 		if m == nil || section == "" {
 			return false
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
@@ -151,7 +152,7 @@ func geminiToolByName(name string) (geminiTool, bool) {
 
 // urlPattern finds the URLs of a web_fetch prompt, as Gemini does: text
 // starting with http:// or https:// up to white space.
-var urlPattern = regexp.MustCompile(`(?i)https?://[^\s]+`)
+var urlPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)https?://[^\s]+`) })
 
 // geminiCalls translates a Gemini call into the Claude Code events that
 // judge it: one, or one per URL for web_fetch. The error says why the call
@@ -186,7 +187,7 @@ func geminiCalls(ev geminiEvent) ([]event, error) {
 		if json.Unmarshal(in["prompt"], &prompt) != nil {
 			return nil, errors.New("web_fetch has no prompt")
 		}
-		urls := urlPattern.FindAllString(prompt, -1)
+		urls := urlPattern().FindAllString(prompt, -1)
 		if len(urls) == 0 {
 			return nil, errors.New("web_fetch's prompt names no http:// or https:// URL")
 		}

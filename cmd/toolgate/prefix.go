@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -324,7 +325,7 @@ type bashScript struct {
 
 // cwdFileName is the name of the file of /tmp where Claude Code 2.1.332
 // reads a Bash call's final directory: /tmp/claude-<hex>-cwd.
-var cwdFileName = regexp.MustCompile(`^claude-[0-9a-f]{4,32}-cwd$`)
+var cwdFileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^claude-[0-9a-f]{4,32}-cwd$`) })
 
 // parseBashScript reads a script of the shape Claude Code 2.1.332 builds
 // for a Bash call, as recorded from the real client:
@@ -360,7 +361,7 @@ func parseBashScript(script string) (bashScript, bool) {
 		return bs, false
 	}
 	file := litOf(r.Word)
-	if !filepath.IsAbs(file) || filepath.Clean(file) != file || !cwdFileName.MatchString(filepath.Base(file)) {
+	if !filepath.IsAbs(file) || filepath.Clean(file) != file || !cwdFileName().MatchString(filepath.Base(file)) {
 		return bs, false
 	}
 	// Before it: eval WORD [< /dev/null], first or after the prologue.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"sync"
 )
 
 // A sibling is a subcommand that is a program of its own, which toolgate
@@ -41,13 +42,13 @@ func (s sibling) install() string {
 // release and pseudo are the shapes of a semantic version and of a
 // pseudo-version (v0.0.0-20260101000000-0123456789ab).
 var (
-	release = regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`)
-	pseudo  = regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`)
+	release = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`) })
+	pseudo  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`) })
 )
 
 // isRelease reports whether v is a released version: a semantic version,
 // neither a pseudo-version nor "(devel)".
-func isRelease(v string) bool { return release.MatchString(v) && !pseudo.MatchString(v) }
+func isRelease(v string) bool { return release().MatchString(v) && !pseudo().MatchString(v) }
 
 // run is "toolgate SUB": it runs the sibling with the same arguments,
 // standard streams and environment, and its exit status is the

@@ -15,12 +15,12 @@ import (
 // reads it), and whether ripgrep defines the type by default; "all" is
 // every type.
 func ripgrepType(name string) (globs []string, known bool) {
-	if g, ok := ripgrepTypes[name]; ok {
+	if g, ok := ripgrepTypes()[name]; ok {
 		return g, true
 	}
 	if name == "all" {
-		for _, k := range slices.Sorted(maps.Keys(ripgrepTypes)) {
-			globs = append(globs, ripgrepTypes[k]...)
+		for _, k := range slices.Sorted(maps.Keys(ripgrepTypes())) {
+			globs = append(globs, ripgrepTypes()[k]...)
 		}
 		slices.Sort(globs)
 		return slices.Compact(globs), true
