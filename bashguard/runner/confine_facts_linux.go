@@ -18,7 +18,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	"golang.org/x/sys/unix"
 
 	"github.com/toolgate/toolgate/bashguard"
@@ -772,12 +771,7 @@ func (t *confineTree) buildRuleset(p confinePlan) error {
 	if t.ruleset >= 0 && t.rulesetKey == key.String() {
 		return nil
 	}
-	cfg := landlock.Config{
-		HandledAccessFS:  landlock.AccessFSSet(p.FS),
-		HandledAccessNet: landlock.AccessNetSet(p.Net),
-		Scoped:           landlock.ScopedSet(p.Scoped),
-	}
-	fd, flags, err := cfg.NewRulesetFD()
+	fd, flags, err := landlockRuleset(p.handled())
 	if err != nil {
 		return fmt.Errorf("%w: creating the Landlock ruleset: %w", ErrConfineFailed, err)
 	}

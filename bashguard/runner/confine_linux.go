@@ -20,8 +20,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 
 	"github.com/toolgate/toolgate/bashguard"
@@ -31,25 +29,25 @@ import (
 // Landlock access rights, grouped as the confinement grants them.
 const (
 	// confineRead reads and executes files and lists directories.
-	confineRead = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	confineRead = llFSExecute | llFSReadFile | llFSReadDir
 	// confineWrite is every right to change a tree except making device
 	// nodes.
-	confineWrite = ll.AccessFSWriteFile | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
-		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
-		ll.AccessFSMakeSym | ll.AccessFSRefer | ll.AccessFSTruncate | ll.AccessFSIoctlDev |
-		ll.AccessFSResolveUnix
+	confineWrite = llFSWriteFile | llFSRemoveDir | llFSRemoveFile |
+		llFSMakeDir | llFSMakeReg | llFSMakeSock | llFSMakeFifo |
+		llFSMakeSym | llFSRefer | llFSTruncate | llFSIoctlDev |
+		llFSResolveUnix
 	// confineAll is what the roots and the private temporary directory
 	// get.
 	confineAll = confineRead | confineWrite
 	// confineFileRights are the rights that apply to a file that is not a
 	// directory; a rule on such a file may hold no others.
-	confineFileRights = ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile |
-		ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	confineFileRights = llFSExecute | llFSWriteFile | llFSReadFile |
+		llFSTruncate | llFSIoctlDev
 	// confineDevice is what the device files get.
-	confineDevice = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	confineDevice = llFSReadFile | llFSWriteFile | llFSTruncate | llFSIoctlDev
 	// confineNoRead is what a directory that holds a secret gets: all but
 	// reading and executing files.
-	confineNoRead = confineAll &^ (ll.AccessFSReadFile | ll.AccessFSExecute)
+	confineNoRead = confineAll &^ (llFSReadFile | llFSExecute)
 )
 
 // The file descriptors of the pipes between the runner and its launcher.
@@ -59,32 +57,20 @@ const (
 	confineRulesetFD = 5 // the Landlock ruleset, when the plan says so
 )
 
-// confineABIs are the Landlock configurations go-landlock knows, by ABI
-// version; each handles every right of its version.
-var confineABIs = [...]landlock.Config{
-	{}, landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5, landlock.V6,
-	landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11,
-}
-
 // confineProbe asks the kernel for its Landlock ABI version with
-// landlock_create_ruleset's version query, as go-landlock does (including
-// its downgrade of ABI 6 and later to 5 on kernels without the fix for
-// signal scoping). Versions newer than go-landlock knows count as the
-// newest it knows.
+// landlock_create_ruleset's version query, downgrading ABI 6 and later
+// to 5 on kernels without the fix for signal scoping. Versions newer
+// than landlockABIs knows count as the newest it knows.
 func confineProbe() confineSupport {
-	v, err := ll.LandlockGetABIVersion()
+	v, err := landlockVersion()
 	if err != nil {
 		return confineSupport{reason: "the kernel has no Landlock (landlock_create_ruleset: " + err.Error() + ")"}
 	}
 	if v < 1 {
 		return confineSupport{reason: "the kernel reports Landlock ABI version " + strconv.Itoa(v)}
 	}
-	if v >= 6 {
-		if errata, err := ll.LandlockGetErrata(); err != nil || errata&0x2 == 0 {
-			v = 5
-		}
-	}
-	return confineSupport{abi: min(v, len(confineABIs)-1), seccomp: confineSeccompProbe()}
+	v = landlockErrataDowngrade(v)
+	return confineSupport{abi: min(v, len(landlockABIs)-1), seccomp: confineSeccompProbe()}
 }
 
 // confinePlan is what the runner sends its launcher: the ruleset, the
@@ -156,12 +142,7 @@ func confineRulesetLate(p *confinePlan) (int, error) {
 	if !p.Namespaces || p.NeedNS == "" || p.Ruleset || len(p.Rules) == 0 || confineRulesHidden(p.Hidden, p.Rules) {
 		return -1, nil
 	}
-	cfg := landlock.Config{
-		HandledAccessFS:  landlock.AccessFSSet(p.FS),
-		HandledAccessNet: landlock.AccessNetSet(p.Net),
-		Scoped:           landlock.ScopedSet(p.Scoped),
-	}
-	fd, flags, err := cfg.NewRulesetFD()
+	fd, flags, err := landlockRuleset(p.handled())
 	if err != nil {
 		return -1, fmt.Errorf("%w: creating the Landlock ruleset: %w", ErrConfineFailed, err)
 	}
@@ -173,6 +154,11 @@ func confineRulesetLate(p *confinePlan) (int, error) {
 	p.late, p.lateFD, p.Rules, p.Late = p.Rules, fd, nil, true
 	p.Ruleset, p.RulesetFlags = true, flags
 	return fd, nil
+}
+
+// handled is what the plan's Landlock ruleset handles.
+func (p *confinePlan) handled() landlockABI {
+	return landlockABI{FS: p.FS, Net: p.Net, Scoped: p.Scoped}
 }
 
 // addLate adds the plan's late rules to its ruleset, and on failure
@@ -327,11 +313,11 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 // temporary directory: the handled rights for the ABI, the limits, the
 // namespaces and the rules for the system locations.
 func confinePlanBase(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel) {
-	base := confineABIs[abi]
+	base := landlockABIs[abi]
 	p := confinePlan{
 		ABI:      abi,
-		FS:       uint64(base.HandledAccessFS),
-		Scoped:   uint64(base.Scoped),
+		FS:       base.FS,
+		Scoped:   base.Scoped,
 		MaxProcs: runProcLimit(c.maxProcs),
 		CPU:      c.limits.cpu,
 		Data:     c.limits.data,
@@ -340,7 +326,7 @@ func confinePlanBase(c runConfig, abi int, tmp string) (confinePlan, ConfineLeve
 		NetMode:  confineNetOn,
 	}
 	if !c.confine.Network {
-		p.Net = uint64(base.HandledAccessNet)
+		p.Net = base.Net
 		p.NetMode = confineNetOff
 	}
 	switch {
@@ -448,19 +434,19 @@ func confineNeedNS(c runConfig, abi int) string {
 func confineLevelOf(p confinePlan, layers []string) ConfineLevel {
 	has := func(l string) bool { return slices.Contains(layers, l) }
 	lvl := ConfineLevel{Enforced: true, ABI: p.ABI, Restricted: []string{"fs"}, Layers: layers}
-	if p.Net&(ll.AccessNetBindTCP|ll.AccessNetConnectTCP) != 0 {
+	if p.Net&(llNetBindTCP|llNetConnectTCP) != 0 {
 		lvl.Restricted = append(lvl.Restricted, "tcp")
 	}
-	if p.Net&(ll.AccessNetBindUDP|ll.AccessNetConnectSendUDP) != 0 || p.NetMode == confineNetOff {
+	if p.Net&(llNetBindUDP|llNetConnectSendUDP) != 0 || p.NetMode == confineNetOff {
 		lvl.Restricted = append(lvl.Restricted, "udp")
 	}
 	if p.NetMode == confineNetLoopback && has("netns") {
 		lvl.Restricted = append(lvl.Restricted, "non-loopback")
 	}
-	if p.Scoped&ll.ScopeSignal != 0 || has("pidns") {
+	if p.Scoped&llScopeSignal != 0 || has("pidns") {
 		lvl.Restricted = append(lvl.Restricted, "signal")
 	}
-	if p.Scoped&ll.ScopeAbstractUnixSocket != 0 || p.NetMode == confineNetOff {
+	if p.Scoped&llScopeAbstractUnixSocket != 0 || p.NetMode == confineNetOff {
 		lvl.Restricted = append(lvl.Restricted, "abstract-unix")
 	}
 	if has("seccomp") {
@@ -676,7 +662,7 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 		w.rules = w.rules[:start]
 		return false, nil
 	}
-	w.rules = append(w.rules, confineRule{Path: dir, Access: w.granted() &^ (ll.AccessFSReadFile | ll.AccessFSExecute)})
+	w.rules = append(w.rules, confineRule{Path: dir, Access: w.granted() &^ (llFSReadFile | llFSExecute)})
 	return true, nil
 }
 
@@ -818,13 +804,8 @@ func (l confineLauncher) namespaces(p *confinePlan, stage2 bool, argv, env []str
 // the plan's rules added: the one the runner made (passed in the second
 // stage) or a new one.
 func confineLaunchRuleset(p *confinePlan, stage2 bool) (fd int, flags uint32, err error) {
-	if p.ABI < 1 || p.ABI >= len(confineABIs) {
+	if p.ABI < 1 || p.ABI >= len(landlockABIs) {
 		return -1, 0, fmt.Errorf("invalid Landlock ABI version %d", p.ABI)
-	}
-	cfg := landlock.Config{
-		HandledAccessFS:  landlock.AccessFSSet(p.FS),
-		HandledAccessNet: landlock.AccessNetSet(p.Net),
-		Scoped:           landlock.ScopedSet(p.Scoped),
 	}
 	switch {
 	case p.Ruleset && !stage2:
@@ -832,7 +813,7 @@ func confineLaunchRuleset(p *confinePlan, stage2 bool) (fd int, flags uint32, er
 	case p.Ruleset:
 		fd, flags = confineRulesetFD, p.RulesetFlags
 	default:
-		fd, flags, err = cfg.NewRulesetFD()
+		fd, flags, err = landlockRuleset(p.handled())
 	}
 	if err != nil {
 		return -1, 0, fmt.Errorf("creating the Landlock ruleset: %v", err)
@@ -863,7 +844,7 @@ func confineRestrictSelf(p *confinePlan, fd int, flags uint32, stage2 bool) erro
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %v", err)
 	}
-	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+	if err := landlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("landlock_restrict_self: %v", err)
 	}
 	unix.Close(fd)
@@ -961,8 +942,7 @@ func confineAddRule(rulesetFD int, r confineRule, handled uint64) error {
 	if access == 0 {
 		return nil
 	}
-	attr := ll.PathBeneathAttr{ParentFd: fd, AllowedAccess: access}
-	if err := ll.LandlockAddPathBeneathRule(rulesetFD, &attr, 0); err != nil {
+	if err := landlockAddPathBeneath(rulesetFD, fd, access); err != nil {
 		return fmt.Errorf("adding the Landlock rule for %s: %w", r.Path, err)
 	}
 	return nil

@@ -14,7 +14,10 @@ import (
 // toolgate command links only what its subcommands need. What serves
 // pages or talks to a database is toolgate-serve's; what would bring
 // the C library in (os/user's and net's cgo builds) has a Go
-// replacement here (userHome, netip).
+// replacement here (userHome, netip). Nothing it links has cgo files, so
+// that a default build (CGO_ENABLED=1 with a C compiler present) is
+// still a static binary that starts without the dynamic loader; the
+// confinement's Landlock calls are the runner's own for that reason.
 func TestHookLinksLean(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -30,5 +33,10 @@ func TestHookLinksLean(t *testing.T) {
 		"github.com/toolgate/toolgate/runtime/store/sqlstore", "github.com/toolgate/toolgate/runtime/approvalpage",
 	} {
 		assert.False(t, slices.Contains(deps, heavy), "toolgate links %s: it belongs in a sibling (toolgate-serve, toolgate-mcp)", heavy)
+	}
+	out, err = exec.Command(goCmd, "list", "-deps", "-f", "{{if .CgoFiles}}{{.ImportPath}}{{end}}", ".").Output()
+	require.NoError(t, err)
+	for _, pkg := range strings.Fields(string(out)) {
+		assert.Fail(t, "toolgate links a package with cgo files", "%s has cgo files, so a default build links the C library and is no longer static", pkg)
 	}
 }
