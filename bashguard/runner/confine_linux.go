@@ -1039,6 +1039,23 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 	}()
 }
 
+// pidNSEnded reports, once the launcher has ended by exiting, whether it
+// ran bash in a PID namespace of its own: then no process of the command
+// is left anywhere. Every process bash started is in that namespace
+// (none can leave it), the kernel kills them all when the namespace's
+// first process, the second stage, ends, and that end is complete only
+// once they are gone; the launcher exits only after it has waited for
+// the stage. The runner's sweep of /proc (runSweep) then finds nothing,
+// and is not needed. The report is in by then: only the stages hold the
+// pipe it comes on, and bash never gets it.
+func (p *confineLaunchPipes) pidNSEnded() bool {
+	if p == nil {
+		return false
+	}
+	<-p.reported
+	return p.statusOK && p.status.Applied && slices.Contains(p.status.Layers, "pidns")
+}
+
 // finish waits for the plan writer and the report, once the launcher and
 // everything it started are gone, and says whether the launcher confined
 // and executed bash. A launcher that a timeout or cancellation killed

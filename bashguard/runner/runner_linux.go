@@ -205,9 +205,10 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		out.readFrom(&runCapReader{r: pr, c: bytesCap})
 	}()
 	exited := make(chan struct{})
+	var byItself bool // the process ended by exiting, not by a signal
 	go func() {
 		defer close(exited)
-		runWaitExited(pid)
+		byItself = runWaitExited(pid)
 	}()
 
 	var timeout <-chan time.Time
@@ -217,8 +218,10 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		timeout = timer.C
 	}
 	var res Result
+	ended := false // the process ended before anything stopped it
 	select {
 	case <-exited:
+		ended = true
 	case <-timeout:
 		res.TimedOut = true
 	case <-ctx.Done():
@@ -229,7 +232,9 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	// process ID still names the process group and cannot be reused.
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	<-exited
-	runSweep(pid, st.start, token)
+	if !(ended && byItself && launch.pidNSEnded()) {
+		runSweep(pid, st.start, token)
+	}
 	waitErr := cmd.Wait()
 	res.ExitCode = runExitCode(cmd.ProcessState, waitErr)
 
@@ -287,13 +292,18 @@ func runProcLimit(n int) int {
 	return n
 }
 
-// runWaitExited blocks until process pid has ended, without reaping it.
-func runWaitExited(pid int) {
+// runCldExited is CLD_EXITED, the si_code of a child that exited (not
+// killed, not dumped), which golang.org/x/sys/unix does not name.
+const runCldExited = 1
+
+// runWaitExited blocks until process pid has ended, without reaping it,
+// and reports whether it ended by exiting (not by a signal).
+func runWaitExited(pid int) bool {
 	for {
 		var info unix.Siginfo
 		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
 		if !errors.Is(err, unix.EINTR) {
-			return
+			return err == nil && info.Code == runCldExited
 		}
 	}
 }
