@@ -19,7 +19,8 @@ const (
 type hookRow struct {
 	call                 string
 	ratio, check, hello  float64 // check/hello; wall seconds
-	peakKiB              float64 // the largest of the runs
+	peakKiB, helloKiB    float64 // the largest of the runs, of the hook and of the hello-world
+	measured             bool    // the peaks were measured (GNU time was there)
 	ratioOK, peakOK, got bool
 }
 
@@ -35,9 +36,13 @@ func hookRows(res map[string]*samples) []hookRow {
 		r := hookRow{call: call, got: true, ratio: median(s.units["check/hello"]),
 			check: median(s.units["check-sec"]), hello: median(s.units["hello-sec"])}
 		for _, v := range s.units["peak-KiB"] {
-			r.peakKiB = max(r.peakKiB, v)
+			r.peakKiB, r.measured = max(r.peakKiB, v), true
 		}
-		r.ratioOK, r.peakOK = r.ratio <= hookRatioTarget, r.peakKiB <= hookPeakTarget
+		for _, v := range s.units["hello-peak-KiB"] {
+			r.helloKiB = max(r.helloKiB, v)
+		}
+		// A peak not measured is not a target met.
+		r.ratioOK, r.peakOK = r.ratio <= hookRatioTarget, r.measured && r.peakKiB <= hookPeakTarget
 		rows = append(rows, r)
 	}
 	return rows
@@ -58,11 +63,17 @@ func hookTable(b *strings.Builder, rows []hookRow) {
 	b.WriteString("\n`toolgate check` as the process Claude Code starts for every tool call (a Bash `ls -la` PreToolUse in a\n")
 	b.WriteString("small git project, a throwaway home), against a static Go hello-world (`CGO_ENABLED=0`), the two\n")
 	fmt.Fprintf(b, "alternating in one loop (`BenchmarkHookProcess`; targets: at most %.1f× per call, peak RSS at most %d MiB):\n\n", hookRatioTarget, hookPeakTarget/1024)
-	b.WriteString("| call of the session | check | hello-world | check ÷ hello-world | peak RSS |\n|---|---:|---:|---:|---:|\n")
+	b.WriteString("| call of the session | check | hello-world | check ÷ hello-world | peak RSS (hello-world's) |\n|---|---:|---:|---:|---:|\n")
 	for _, r := range rows {
-		fmt.Fprintf(b, "| %s | %s | %s | %.1f× (%s) | %.1f MiB (%s) |\n", r.call, duration(r.check), duration(r.hello),
-			r.ratio, mark(r.ratioOK), r.peakKiB/1024, mark(r.peakOK))
+		peak := "not measured (no GNU time)"
+		if r.measured {
+			peak = fmt.Sprintf("%.1f MiB (%s; %.1f MiB)", r.peakKiB/1024, mark(r.peakOK), r.helloKiB/1024)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %.1f× (%s) | %s |\n", r.call, duration(r.check), duration(r.hello),
+			r.ratio, mark(r.ratioOK), peak)
 	}
+	b.WriteString("\nThe peak resident set is GNU time's `%M` of a run of its own: the rusage a Go parent reads for its\n")
+	b.WriteString("child counts the parent's memory, shared with the child from its vfork until its exec.\n")
 }
 
 // hookTargets checks the rows against the targets.

@@ -22,7 +22,7 @@
 //
 // Usage:
 //
-//	go run ./cmd/ratios [-readme ../README.md] [-packages packages.txt] [-commands testdata/commands.jsonl] results.txt
+//	go run ./cmd/ratios [-readme ../README.md] [-packages packages.txt] [-commands testdata/commands.jsonl] [-confine confine.txt] results.txt
 package main
 
 import (
@@ -111,9 +111,10 @@ func main() {
 	readme := flag.String("readme", "", "write README's performance section into this `file`")
 	packages := flag.String("packages", "", "the library packages' benchmark `results`, for README's second table")
 	commands := flag.String("commands", "testdata/commands.jsonl", "the Gemini comparison's `table` of commands")
+	confine := flag.String("confine", "", "BenchmarkConfinedCommand's `results`, for README's confinement table")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: ratios [-readme README.md] [-packages packages.txt] results.txt")
+		fmt.Fprintln(os.Stderr, "usage: ratios [-readme README.md] [-packages packages.txt] [-confine confine.txt] results.txt")
 		os.Exit(2)
 	}
 	res := readFile(flag.Arg(0))
@@ -123,12 +124,16 @@ func main() {
 		os.Exit(1)
 	}
 	gem := geminiRows(res, cmds)
+	var conf []confineRow
+	if *confine != "" {
+		conf = confineRows(readFile(*confine))
+	}
 	if *readme != "" {
 		var pkg map[string]*samples
 		if *packages != "" {
 			pkg = readFile(*packages)
 		}
-		if err := writeReadme(*readme, res, pkg, gem); err != nil {
+		if err := writeReadme(*readme, res, pkg, gem, conf); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -238,6 +243,13 @@ func main() {
 		check(low.ratio >= 5, "Gemini CLI, every command: the lowest, %q, toolgate %.1f× faster (target 5×)", low.Command.Command, low.ratio)
 	}
 	hookTargets(hook, check)
+	if *confine != "" {
+		smallOK, largeOK, lines := confineTargets(conf)
+		check(smallOK, "%s", lines[0])
+		if len(lines) > 1 {
+			check(largeOK, "%s", lines[1])
+		}
+	}
 	if missed > 0 {
 		os.Exit(1)
 	}

@@ -20,7 +20,7 @@ const (
 // writeReadme replaces README's performance section (between beginMark
 // and endMark) with one written from the results: the machine and the
 // date first, then the tables.
-func writeReadme(path string, res, pkg map[string]*samples, gem []geminiRow) error {
+func writeReadme(path string, res, pkg map[string]*samples, gem []geminiRow, conf []confineRow) error {
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -91,6 +91,7 @@ func writeReadme(path string, res, pkg map[string]*samples, gem []geminiRow) err
 			low.Command.Command, low.Class, low.ratio, countAtLeast(gem, 5), len(gem))
 	}
 	hookTable(&b, hookRows(res))
+	confineTable(&b, conf)
 	if pkg != nil {
 		b.WriteString("\nThe packages' own benchmarks measure each layer against its baseline, the two sides alternating in one\n")
 		b.WriteString("loop so that both see the same load (`go test -run '^$' -bench <name> -benchmem -count=N ./<package>`):\n\n")
