@@ -342,7 +342,7 @@ func confinement(v runtime.Verdict, pol *policy, self string) (confinePolicy, ru
 	}
 	network, loopback := pol.kernelNet == networkOn, pol.kernelNet == networkLoopback
 	sh := runner.Shell{Confinement: runner.Confinement{Roots: pol.roots, Network: network, Loopback: loopback, Launcher: self},
-		Namespaces: keptNamespaces(nsKeptPath(pol.src.stateDir, pol.src.session))}
+		Namespaces: keptNamespaces(nsKeptPath(pol.src.stateDir))}
 	if ok, why := sh.CanConfine(); !ok || self == "" {
 		if self == "" {
 			why = "the toolgate binary cannot name its own path"

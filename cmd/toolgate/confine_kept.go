@@ -10,11 +10,11 @@ import (
 	"github.com/toolgate/toolgate/internal/safefile"
 )
 
-// The namespace probe, kept for a session. Whether the kernel gives the
+// The namespace probe, kept for the boot. Whether the kernel gives the
 // user the launcher's namespaces is asked by starting /bin/true in them,
 // a few milliseconds: more than the rest of a hook call. The answer is
-// kept beside the session's hook snapshot (pruned with it), for the boot
-// and the user it was given to, so that a session asks once. A kept
+// kept in the state directory for the boot and the user it was given
+// to, so that the user's sessions ask once a boot. A kept
 // answer that no longer holds fails closed either way: a "no" keeps
 // asking the person, a "yes" leaves it to the launcher, which refuses to
 // run a command it cannot confine.
@@ -33,13 +33,14 @@ type keptNS struct {
 	Why map[string]string `json:"why"`
 }
 
-// nsKeptPath is the file of a session's kept answers, "" without a state
-// directory or a session.
-func nsKeptPath(stateDir, session string) string {
-	if stateDir == "" || session == "" {
+// nsKeptPath is the file of the kept answers, one for the state
+// directory: they hold for the boot and the user they name, whichever
+// session asks. "" without a state directory.
+func nsKeptPath(stateDir string) string {
+	if stateDir == "" {
 		return ""
 	}
-	return strings.TrimSuffix(snapshotPath(stateDir, session), ".json") + ".ns"
+	return filepath.Join(stateDir, "namespaces")
 }
 
 // keptNamespaces is runner.Shell.Namespaces for the session's file at

@@ -620,9 +620,9 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	pl, err := runtime.Open(runtime.Workspace{
 		Dir: p.src.projectDir(), Cwd: p.src.cwd, Home: p.src.home, Rules: cfg,
 		Protected: sc.Protected, Secret: sc.Secret, Shell: &pol, Tools: reg, Hooks: set,
-		// The workspace's facts are found once per session and
-		// revalidated by the next call's process.
-		FactsFile: factsPath(p.src.stateDir, p.src.session),
+		// The workspace's facts are found once and revalidated by the
+		// next call's process, whichever session it is of.
+		FactsFile: factsPath(p.src.stateDir, p.src.projectDir(), p.src.cwd, p.src.home),
 		// Claude Code shapes outputs itself: hand them back whole.
 		Output:    output.Shaper{MaxChars: int(^uint(0) >> 1)},
 		AgentName: "claude-code",

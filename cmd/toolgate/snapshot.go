@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate/hooks"
@@ -67,14 +66,21 @@ func snapshotPath(stateDir, session string) string {
 	return filepath.Join(stateDir, "sessions", hex.EncodeToString(sum[:16])+".json")
 }
 
-// factsPath is the file in which the sandbox keeps the workspace's facts
-// for a session (sandbox.Config.FactsFile), beside the session's hook
-// snapshot and pruned with it; "" without a state directory or a session.
-func factsPath(stateDir, session string) string {
-	if stateDir == "" || session == "" {
+// factsPath is the file in which the sandbox keeps the facts of the
+// workspace of project, cwd and home (sandbox.Config.FactsFile): in the
+// state directory's facts folder, named by a hash of the three, shared by
+// the workspace's sessions, so that a new session's first call
+// revalidates what an earlier one found instead of searching the roots
+// again. The sandbox trusts the file only for the same roots, working
+// directory, home, lists and user, and revalidates it before use, as it
+// does between two calls of one session; the folder is pruned when a
+// session starts. "" without a state directory.
+func factsPath(stateDir, project, cwd, home string) string {
+	if stateDir == "" {
 		return ""
 	}
-	return strings.TrimSuffix(snapshotPath(stateDir, session), ".json") + ".facts"
+	sum := sha256.Sum256([]byte(project + "\x00" + cwd + "\x00" + home))
+	return filepath.Join(stateDir, "facts", hex.EncodeToString(sum[:16])+".facts")
 }
 
 // sessionHooks returns the hooks of the session: those of its snapshot
@@ -152,11 +158,13 @@ func writeSnapshot(path string, s snapFile) error {
 		return err
 	}
 	pruneSnapshots(dir, path)
+	pruneSnapshots(filepath.Join(filepath.Dir(dir), "facts"), "")
 	return nil
 }
 
-// pruneSnapshots removes snapshots older than snapshotMaxAge, looking at
-// a bounded number of entries.
+// pruneSnapshots removes the files of dir (the sessions' snapshots, the
+// workspaces' facts) older than snapshotMaxAge but keep, looking at a
+// bounded number of entries.
 func pruneSnapshots(dir, keep string) {
 	d, err := os.Open(dir)
 	if err != nil {
