@@ -141,8 +141,21 @@ func (m *Memory) Pending(_ context.Context) ([]Approval, error) {
 	return out, nil
 }
 
-// pruneLocked forgets the approvals answered or expired over an hour ago.
+// memoryAnsweredKept bounds the answered approvals a Memory keeps for
+// reading: a pipeline that denies the oldest of a full session's parked
+// approvals to make room answers one for every new Ask, and an hour of
+// those would grow the heap without bound.
+const memoryAnsweredKept = 4096
+
+// pruneLocked forgets the approvals answered or expired over an hour
+// ago, and the oldest answered ones beyond memoryAnsweredKept.
 func (m *Memory) pruneLocked(now time.Time) {
+	answered := 0
+	for _, id := range m.order {
+		if m.approvals[id].Answered {
+			answered++
+		}
+	}
 	keep := m.order[:0]
 	for _, id := range m.order {
 		a := m.approvals[id]
@@ -150,7 +163,10 @@ func (m *Memory) pruneLocked(now time.Time) {
 		if a.Answered {
 			end = a.Answer.at
 		}
-		if !end.IsZero() && now.After(end.Add(time.Hour)) {
+		if !end.IsZero() && now.After(end.Add(time.Hour)) || a.Answered && answered > memoryAnsweredKept {
+			if a.Answered {
+				answered--
+			}
 			delete(m.approvals, id)
 			continue
 		}
