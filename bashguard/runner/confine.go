@@ -320,6 +320,15 @@ type Confinement struct {
 	// small program of its own here that calls ConfineMain and nothing
 	// else.
 	Launcher string
+	// OwnProcess says that the program exists to run this one command
+	// (toolgate exec): where the command needs the namespaces, the
+	// runner then lowers its own process count limit to MaxProcs and
+	// starts the launcher's second stage, in the namespaces, itself,
+	// instead of through a first stage that would do only that (one
+	// process start less a command). A host that runs commands from a
+	// longer-lived process leaves it false. It has no effect with
+	// [Shell.Credential] set.
+	OwnProcess bool
 	// Logger, when not nil, receives a warning for every command run
 	// without confinement under [ConfineRunUnconfined].
 	Logger *slog.Logger

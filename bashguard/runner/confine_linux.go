@@ -971,13 +971,14 @@ type confineLaunchPipes struct {
 	reported         chan struct{}
 	status           confineStatus
 	statusOK         bool
+	direct           bool // the runner starts the second stage itself (confineDirect)
 }
 
 // confineCommand turns cmd, which would start bash, into one that starts
 // the launcher: argv[0] and a variable mark it, the plan pipe is its file
 // descriptor 3 and the report pipe its 4, and the rest of its argv is
 // bash's.
-func confineCommand(cmd *exec.Cmd, c runConfig, command string, ruleset *os.File) (*confineLaunchPipes, error) {
+func confineCommand(cmd *exec.Cmd, c runConfig, command string, plan *confinePlan, ruleset *os.File) (*confineLaunchPipes, error) {
 	launcher := c.confine.Launcher
 	if launcher == "" {
 		launcher = "/proc/self/exe"
@@ -999,7 +1000,42 @@ func confineCommand(cmd *exec.Cmd, c runConfig, command string, ruleset *os.File
 	if ruleset != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, ruleset) // 5
 	}
+	if p.direct = confineDirect(c, plan); p.direct {
+		// The second stage, started here as the first would start it:
+		// the same plan and report pipes, the same namespaces.
+		cmd.Env = append(cmd.Env, confineStageEnv+"="+confineStageValue)
+		ns := confineNSAttr(plan.NetMode != confineNetOn)
+		ns.Setpgid = cmd.SysProcAttr.Setpgid
+		cmd.SysProcAttr = ns
+	}
 	return p, nil
+}
+
+// confineDirect reports whether the runner starts the launcher's second
+// stage itself (Confinement.OwnProcess): for a plan that needs the
+// namespaces, which confineAvailable has then found the kernel gives,
+// and no other user to run as (the first stage would become that user
+// before it made the namespaces).
+func confineDirect(c runConfig, plan *confinePlan) bool {
+	return c.confine.OwnProcess && c.credential == nil && plan != nil && plan.Namespaces && plan.NeedNS != ""
+}
+
+// startDirect prepares the runner's process to start the second stage
+// itself: the process count is bounded before the namespaces are made,
+// as the first stage bounds its own (a user namespace keeps the bound
+// its creator had, which counts every process of the user), and the
+// starting thread is locked, so that the stage's parent-death signal
+// follows the runner's life and not a thread's. The caller unlocks the
+// thread once the stage is gone.
+func (p *confineLaunchPipes) startDirect(plan *confinePlan) error {
+	if p == nil || !p.direct {
+		return nil
+	}
+	runtime.LockOSThread()
+	if err := confineSetLimits(0, &confinePlan{MaxProcs: plan.MaxProcs}); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfineFailed, err)
+	}
+	return nil
 }
 
 // close closes every end, when the launcher did not start.

@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/toolgate/toolgate/sandbox"
+	"golang.org/x/sys/unix"
 )
 
 // confineTestNeedNS skips (or, under TOOLGATE_REQUIRE_LANDLOCK, fails) a
@@ -386,4 +387,63 @@ func TestConfinedHiddenLocationHoldingTheRootStays(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "x\n", res.Output)
 	assert.True(t, res.Confined.Enforced)
+}
+
+// confineTestParent returns the parent process ID of pid, from its stat.
+func confineTestParent(pid int) int {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
+}
+
+// With Confinement.OwnProcess the runner starts the launcher's second
+// stage itself: one launcher process, this one's child, holds the
+// namespaces and is bash's parent; without it a first stage sits between
+// them. The command is confined alike either way.
+func TestConfineOwnProcessStartsTheSecondStageItself(t *testing.T) {
+	confineTestNeedNS(t, true)
+	var lim unix.Rlimit
+	require.NoError(t, unix.Getrlimit(unix.RLIMIT_NPROC, &lim))
+	for _, own := range []bool{true, false} {
+		r, root := runTestRunner(t)
+		r.Confinement.OwnProcess = own
+		// The runner lowers its own bound to MaxProcs: here the hard
+		// bound this process has, which changes nothing.
+		r.MaxProcs = int(min(lim.Max, 1<<20))
+		m := runTestMarker()
+		done := make(chan Result, 1)
+		go func() {
+			res, err := r.Run(context.Background(), "touch ready; /bin/sleep "+m+" & wait")
+			assert.NoError(t, err)
+			done <- res
+		}()
+		escapeWaitFor(t, filepath.Join(root, "ready"))
+		var launchers []int
+		for _, p := range runTestProcs() {
+			if strings.HasPrefix(p.cmdline, confineArg0) && strings.Contains(p.cmdline, m) {
+				launchers = append(launchers, p.pid)
+			}
+		}
+		if own {
+			require.Len(t, launchers, 1, "OwnProcess: the second stage alone")
+			assert.Equal(t, os.Getpid(), confineTestParent(launchers[0]), "OwnProcess: the stage is the runner's child")
+		} else {
+			require.Len(t, launchers, 2, "without OwnProcess: the first stage and the second")
+		}
+		for _, p := range runTestProcs() {
+			if strings.Contains(p.cmdline, "/bin/sleep "+m) && !strings.HasPrefix(p.cmdline, confineArg0) {
+				_ = syscall.Kill(p.pid, syscall.SIGTERM)
+			}
+		}
+		res := <-done
+		confineTestEnforced(t, res, false)
+		assert.Contains(t, res.Confined.Layers, "pidns", "OwnProcess %v: the namespaces applied", own)
+	}
 }

@@ -171,9 +171,18 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	}
 	var launch *confineLaunchPipes
 	if plan != nil {
-		if launch, err = confineCommand(cmd, c, command, ruleset); err != nil {
+		if launch, err = confineCommand(cmd, c, command, plan, ruleset); err != nil {
 			pr.Close()
 			pw.Close()
+			return Result{}, err
+		}
+		if launch.direct {
+			defer runtime.UnlockOSThread() // once the stage is gone
+		}
+		if err := launch.startDirect(plan); err != nil {
+			pr.Close()
+			pw.Close()
+			launch.close()
 			return Result{}, err
 		}
 	}
@@ -182,6 +191,9 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		pr.Close()
 		pw.Close()
 		launch.close()
+		if launch != nil && launch.direct {
+			return Result{}, fmt.Errorf("%w: the kernel gives no user, PID and mount namespaces here (%v), and %s", ErrConfineFailed, err, plan.NeedNS)
+		}
 		return Result{}, fmt.Errorf("runner: run: start %s: %w", cmd.Path, err)
 	}
 	pw.Close()

@@ -239,6 +239,9 @@ func confineShell(pol confinePolicy, dir, home, state string, environ []string, 
 			// (confinement); where they are gone since, the launcher
 			// fails and the command does not run.
 			NamespacesProbed: true,
+			// toolgate exec and shell-prefix run one command each: the
+			// runner starts the launcher's second stage itself.
+			OwnProcess: true,
 		},
 		Stream: &runner.Stream{Stdin: stdin, Stdout: stdout, Stderr: stderr},
 	}, nil
