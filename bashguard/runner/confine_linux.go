@@ -971,7 +971,8 @@ type confineLaunchPipes struct {
 	reported         chan struct{}
 	status           confineStatus
 	statusOK         bool
-	direct           bool // the runner starts the second stage itself (confineDirect)
+	direct           bool         // the runner starts the second stage itself (confineDirect)
+	nproc            *unix.Rlimit // the runner's own bound, while startDirect lowers it
 }
 
 // confineCommand turns cmd, which would start bash, into one that starts
@@ -1021,21 +1022,42 @@ func confineDirect(c runConfig, plan *confinePlan) bool {
 }
 
 // startDirect prepares the runner's process to start the second stage
-// itself: the process count is bounded before the namespaces are made,
-// as the first stage bounds its own (a user namespace keeps the bound
-// its creator had, which counts every process of the user), and the
-// starting thread is locked, so that the stage's parent-death signal
-// follows the runner's life and not a thread's. The caller unlocks the
-// thread once the stage is gone.
+// itself. The process count is bounded before the namespaces are made,
+// as the first stage bounds its own: a user namespace keeps the bound its
+// creator had when it was made (the soft RLIMIT_NPROC), which counts
+// every process of the user, and the stage bounds itself again, soft and
+// hard. Only the runner's soft bound is lowered, and only until the stage
+// has started (started restores it): the runner's own threads are never
+// refused because the command made processes up to its bound, so the
+// runner always lives to clean up after it. The starting thread is
+// locked, so that the stage's parent-death signal follows the runner's
+// life and not a thread's; the caller unlocks it once the stage is gone.
 func (p *confineLaunchPipes) startDirect(plan *confinePlan) error {
 	if p == nil || !p.direct {
 		return nil
 	}
 	runtime.LockOSThread()
-	if err := confineSetLimits(0, &confinePlan{MaxProcs: plan.MaxProcs}); err != nil {
-		return fmt.Errorf("%w: %w", ErrConfineFailed, err)
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NPROC, &lim); err != nil {
+		return fmt.Errorf("%w: reading RLIMIT_NPROC: %w", ErrConfineFailed, err)
+	}
+	p.nproc = &lim
+	bound := lim
+	bound.Cur = min(uint64(max(plan.MaxProcs, 0)), lim.Max)
+	if err := unix.Setrlimit(unix.RLIMIT_NPROC, &bound); err != nil {
+		return fmt.Errorf("%w: setting RLIMIT_NPROC to %d: %w", ErrConfineFailed, bound.Cur, err)
 	}
 	return nil
+}
+
+// restoreBound gives the runner back the soft process-count bound
+// startDirect lowered, once the stage has started (or failed to).
+func (p *confineLaunchPipes) restoreBound() {
+	if p == nil || p.nproc == nil {
+		return
+	}
+	_ = unix.Setrlimit(unix.RLIMIT_NPROC, p.nproc)
+	p.nproc = nil
 }
 
 // close closes every end, when the launcher did not start.

@@ -406,7 +406,9 @@ func confineTestParent(pid int) int {
 // With Confinement.OwnProcess the runner starts the launcher's second
 // stage itself: one launcher process, this one's child, holds the
 // namespaces and is bash's parent; without it a first stage sits between
-// them. The command is confined alike either way.
+// them. The command is confined alike either way, under the same process
+// bound, and the runner's own bound is what it was once the stage has
+// started (its threads are never refused for the command's processes).
 func TestConfineOwnProcessStartsTheSecondStageItself(t *testing.T) {
 	confineTestNeedNS(t, true)
 	var lim unix.Rlimit
@@ -414,13 +416,11 @@ func TestConfineOwnProcessStartsTheSecondStageItself(t *testing.T) {
 	for _, own := range []bool{true, false} {
 		r, root := runTestRunner(t)
 		r.Confinement.OwnProcess = own
-		// The runner lowers its own bound to MaxProcs: here the hard
-		// bound this process has, which changes nothing.
-		r.MaxProcs = int(min(lim.Max, 1<<20))
+		r.MaxProcs = int(min(lim.Max, 500))
 		m := runTestMarker()
 		done := make(chan Result, 1)
 		go func() {
-			res, err := r.Run(context.Background(), "touch ready; /bin/sleep "+m+" & wait")
+			res, err := r.Run(context.Background(), "ulimit -u > procs; touch ready; /bin/sleep "+m+" & wait")
 			assert.NoError(t, err)
 			done <- res
 		}()
@@ -445,5 +445,11 @@ func TestConfineOwnProcessStartsTheSecondStageItself(t *testing.T) {
 		res := <-done
 		confineTestEnforced(t, res, false)
 		assert.Contains(t, res.Confined.Layers, "pidns", "OwnProcess %v: the namespaces applied", own)
+		procs, err := os.ReadFile(filepath.Join(root, "procs"))
+		require.NoError(t, err)
+		assert.Equal(t, strconv.Itoa(r.MaxProcs)+"\n", string(procs), "OwnProcess %v: the command's process bound", own)
+		var after unix.Rlimit
+		require.NoError(t, unix.Getrlimit(unix.RLIMIT_NPROC, &after))
+		assert.Equal(t, lim, after, "OwnProcess %v: the runner's own bound is what it was", own)
 	}
 }

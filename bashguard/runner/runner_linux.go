@@ -180,6 +180,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 			defer runtime.UnlockOSThread() // once the stage is gone
 		}
 		if err := launch.startDirect(plan); err != nil {
+			launch.restoreBound()
 			pr.Close()
 			pw.Close()
 			launch.close()
@@ -187,7 +188,9 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		}
 	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	launch.restoreBound()
+	if err != nil {
 		pr.Close()
 		pw.Close()
 		launch.close()
