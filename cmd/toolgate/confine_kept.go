@@ -13,8 +13,10 @@ import (
 // The namespace probe, kept for the boot. Whether the kernel gives the
 // user the launcher's namespaces is asked by starting /bin/true in them,
 // a few milliseconds: more than the rest of a hook call. The answer is
-// kept in the state directory for the boot and the user it was given
-// to, so that the user's sessions ask once a boot. A kept
+// kept in the state directory for the boot, the user and the user
+// namespace it was given to (a container that shares the home directory
+// is another namespace, and may be refused what the host is given), so
+// that the user's sessions ask once a boot. A kept
 // answer that no longer holds fails closed either way: a "no" keeps
 // asking the person, a "yes" leaves it to the launcher, which refuses to
 // run a command it cannot confine.
@@ -24,10 +26,11 @@ const maxKeptBytes = 16 << 10
 
 // keptNS is the file of the kept answers.
 type keptNS struct {
-	// Boot and UID are what the answers were given for: the kernel's
-	// boot_id and the user.
-	Boot string `json:"boot"`
-	UID  int    `json:"uid"`
+	// Boot, UID and UserNS are what the answers were given for: the
+	// kernel's boot_id, the user and the user namespace the hook ran in.
+	Boot   string `json:"boot"`
+	UserNS string `json:"userns"`
+	UID    int    `json:"uid"`
 	// Why holds the probe's answer by "net" (a network namespace too) and
 	// "nonet": "" when the kernel gave the namespaces.
 	Why map[string]string `json:"why"`
@@ -56,10 +59,10 @@ func keptNamespaces(path string) func(newNet bool) string {
 			key = "net"
 		}
 		boot := bootID()
-		k := keptNS{Boot: boot, UID: os.Getuid()}
+		k := keptNS{Boot: boot, UID: os.Getuid(), UserNS: userNS()}
 		if data, err := safefile.ReadPrivate(path, maxKeptBytes); err == nil {
 			var f keptNS
-			if json.Unmarshal(data, &f) == nil && f.Boot == k.Boot && f.UID == k.UID && boot != "" {
+			if json.Unmarshal(data, &f) == nil && f.Boot == k.Boot && f.UID == k.UID && f.UserNS == k.UserNS && boot != "" {
 				if why, ok := f.Why[key]; ok {
 					return why
 				}
@@ -77,6 +80,13 @@ func keptNamespaces(path string) func(newNet bool) string {
 		_ = writeKept(path, k) // unkept, the next call probes again
 		return why
 	}
+}
+
+// userNS names the user namespace this process runs in
+// ("user:[4026531837]"), "" where /proc does not say.
+func userNS() string {
+	ns, _ := os.Readlink("/proc/self/ns/user")
+	return ns
 }
 
 // bootID is the kernel's identifier of this boot, "" where it has none.

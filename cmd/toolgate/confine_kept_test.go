@@ -32,7 +32,7 @@ func TestNamespaceAnswerKeptForTheBoot(t *testing.T) {
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &k))
-	assert.Equal(t, keptNS{Boot: boot, UID: os.Getuid(), Why: map[string]string{"net": probed}}, k, "kept for this boot and user")
+	assert.Equal(t, keptNS{Boot: boot, UID: os.Getuid(), UserNS: userNS(), Why: map[string]string{"net": probed}}, k, "kept for this boot, user and user namespace")
 
 	write := func(k keptNS, mode os.FileMode) {
 		b, err := json.Marshal(k)
@@ -42,14 +42,17 @@ func TestNamespaceAnswerKeptForTheBoot(t *testing.T) {
 	}
 	// A kept answer is what a later session gets: here one no probe
 	// gives, so that reading it is seen.
-	write(keptNS{Boot: boot, UID: os.Getuid(), Why: map[string]string{"net": "kept answer"}}, 0o600)
+	write(keptNS{Boot: boot, UID: os.Getuid(), UserNS: userNS(), Why: map[string]string{"net": "kept answer"}}, 0o600)
 	assert.Equal(t, "kept answer", keptNamespaces(path)(true), "another session reads the kept answer")
 	assert.Equal(t, runner.ProbeNamespaces(false), keptNamespaces(path)(false), "the answer without a network namespace is probed for")
 
-	write(keptNS{Boot: "another boot", UID: os.Getuid(), Why: map[string]string{"net": "kept answer"}}, 0o600)
+	write(keptNS{Boot: "another boot", UID: os.Getuid(), UserNS: userNS(), Why: map[string]string{"net": "kept answer"}}, 0o600)
 	assert.Equal(t, probed, keptNamespaces(path)(true), "an answer of another boot is probed over")
 
-	write(keptNS{Boot: boot, UID: os.Getuid(), Why: map[string]string{"net": "kept answer"}}, 0o662)
+	write(keptNS{Boot: boot, UID: os.Getuid(), UserNS: "user:[1]", Why: map[string]string{"net": "kept answer"}}, 0o600)
+	assert.Equal(t, probed, keptNamespaces(path)(true), "an answer given in another user namespace (a container) is probed over")
+
+	write(keptNS{Boot: boot, UID: os.Getuid(), UserNS: userNS(), Why: map[string]string{"net": "kept answer"}}, 0o662)
 	assert.Equal(t, probed, keptNamespaces(path)(true), "an answer others could have written is probed over")
 }
 
