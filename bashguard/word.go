@@ -2,13 +2,13 @@ package bashguard
 
 import (
 	"errors"
-	"io"
 	"os"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/toolgate/toolgate/internal/passwd"
 	"github.com/toolgate/toolgate/internal/shword"
 )
 
@@ -451,32 +451,18 @@ func userName(s string) bool {
 	return true
 }
 
-// passwdFile is the user database lookupHome reads.
-const passwdFile = "/etc/passwd"
-
-// maxPasswdBytes bounds the part of the user database lookupHome reads.
-const maxPasswdBytes = 1 << 20
-
 // lookupHome finds a user's home directory in /etc/passwd, as os/user
 // does without cgo. It never asks NSS (which may reach the network): a
 // user that only NSS knows is not found, and a word naming one is never
 // auto-allowed.
 func lookupHome(name string) (string, error) {
-	f, err := os.Open(passwdFile)
+	f, err := os.Open(passwd.File)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxPasswdBytes))
-	if err != nil {
-		return "", err
+	if e, ok := passwd.Find(f, func(e passwd.Entry) bool { return e.Name == name }); ok {
+		return e.Home, nil
 	}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		// name:password:uid:gid:gecos:home:shell
-		fields := strings.Split(line, ":")
-		if len(fields) >= 7 && fields[0] == name {
-			return fields[5], nil
-		}
-	}
-	return "", errors.New("no user " + strconv.Quote(name) + " in " + passwdFile)
+	return "", errors.New("no user " + strconv.Quote(name) + " in " + passwd.File)
 }

@@ -81,9 +81,7 @@ func TestEscapeSIGKILLOfTheLauncher(t *testing.T) {
 	// kill or a crash would.
 	var launcher int
 	for _, p := range runTestProcs() {
-		stat, _ := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/stat")
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(os.Getpid()) && strings.Contains(p.cmdline, m) {
+		if confineTestParent(p.pid) == os.Getpid() && strings.Contains(p.cmdline, m) {
 			launcher = p.pid
 		}
 	}

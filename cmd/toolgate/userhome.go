@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -9,8 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/passwd"
 )
 
 // userHome is the home directory the user database gives the real user:
@@ -21,7 +21,7 @@ import (
 // make every hook process start slower.
 func userHome() string {
 	uid := strconv.Itoa(os.Getuid())
-	if f, err := os.Open("/etc/passwd"); err == nil {
+	if f, err := os.Open(passwd.File); err == nil {
 		home, ok := passwdHome(f, uid)
 		f.Close()
 		if ok {
@@ -48,16 +48,9 @@ func userHome() string {
 // its home directory when that is absolute; ok reports that the entry
 // was there.
 func passwdHome(r io.Reader, uid string) (home string, ok bool) {
-	sc := bufio.NewScanner(io.LimitReader(r, 16<<20))
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), ":")
-		if len(f) < 7 || f[2] != uid {
-			continue
-		}
-		if filepath.IsAbs(f[5]) {
-			return f[5], true
-		}
-		return "", true
+	e, ok := passwd.Find(r, func(e passwd.Entry) bool { return e.UID == uid })
+	if !ok || !filepath.IsAbs(e.Home) {
+		return "", ok
 	}
-	return "", false
+	return e.Home, true
 }
