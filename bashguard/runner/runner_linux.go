@@ -130,74 +130,29 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		return Result{}, err
 	}
 	env := append(c.env[:len(c.env):len(c.env)], runMarkerEnv+"="+token)
-	procs := runProcLimit(c.maxProcs)
-
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return Result{}, fmt.Errorf("runner: run: %w", err)
 	}
-	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if cr := c.credential; cr != nil {
-		groups := cr.Groups
-		if groups == nil {
-			groups = []uint32{}
-		}
-		attr.Credential = &syscall.Credential{Uid: cr.UID, Gid: cr.GID, Groups: groups}
-	}
-	cmd := &exec.Cmd{
-		Path: c.bash,
-		Args: []string{c.bash, "-c", fmt.Sprintf(runLimitScript, procs, runUlimit(c.limits.cpu, 1), runUlimit(c.limits.data, 1024), runUlimit(c.limits.fileSize, 1024)), c.bash, command},
-		Dir:  c.dir,
-		Env:  env,
-		// Stdin stays nil: the child reads /dev/null.
-		Stdout:      pw,
-		Stderr:      pw,
-		SysProcAttr: attr,
-	}
+	cmd := runBashCmd(c, command, env, pw)
 	bytesCap := newRunByteCap(c.maxBytes)
-	if s := c.stream; s != nil {
-		// The command's own streams, through the output cap (so never
-		// a file the command writes to directly); the capture pipe only
-		// tells when every process that could write has gone.
-		stdout := &runCapWriter{w: orDiscard(s.Stdout), c: bytesCap}
-		stderr := stdout
-		if !runSameWriter(s.Stdout, s.Stderr) {
-			stderr = &runCapWriter{w: orDiscard(s.Stderr), c: bytesCap}
-		}
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, stdout, stderr
-		// Streams that are not files are copied by goroutines; one that a
-		// process escaping the kill holds open is given up after a grace.
-		cmd.WaitDelay = runDrainGrace
+	runStreams(cmd, c.stream, bytesCap)
+	launch, err := runStage(cmd, c, command, plan, ruleset)
+	if launch != nil && launch.direct {
+		defer runtime.UnlockOSThread() // once the stage is gone
 	}
-	var launch *confineLaunchPipes
-	if plan != nil {
-		if launch, err = confineCommand(cmd, c, command, plan, ruleset); err != nil {
-			pr.Close()
-			pw.Close()
-			return Result{}, err
-		}
-		if launch.direct {
-			defer runtime.UnlockOSThread() // once the stage is gone
-		}
-		if err := launch.startDirect(plan); err != nil {
-			launch.restoreBound()
-			pr.Close()
-			pw.Close()
-			launch.close()
-			return Result{}, err
-		}
-	}
-	start := time.Now()
-	err = cmd.Start()
-	launch.restoreBound()
 	if err != nil {
 		pr.Close()
 		pw.Close()
 		launch.close()
-		if launch != nil && launch.direct {
-			return Result{}, fmt.Errorf("%w: the kernel gives no user, PID and mount namespaces here (%v), and %s", ErrConfineFailed, err, plan.NeedNS)
-		}
-		return Result{}, fmt.Errorf("runner: run: start %s: %w", cmd.Path, err)
+		return Result{}, err
+	}
+	start := time.Now()
+	if err := runStartCmd(cmd, launch, plan); err != nil {
+		pr.Close()
+		pw.Close()
+		launch.close()
+		return Result{}, err
 	}
 	pw.Close()
 	launch.started(plan)
@@ -226,23 +181,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		byItself = runWaitExited(pid)
 	}()
 
-	var timeout <-chan time.Time
-	if c.timeout > 0 {
-		timer := time.NewTimer(c.timeout)
-		defer timer.Stop()
-		timeout = timer.C
-	}
-	var res Result
-	ended := false // the process ended before anything stopped it
-	select {
-	case <-exited:
-		ended = true
-	case <-timeout:
-		res.TimedOut = true
-	case <-ctx.Done():
-		res.Cancelled = true
-	case <-bytesCap.over:
-	}
+	res, ended := runAwait(ctx, c.timeout, exited, bytesCap)
 	// bash is not reaped yet (runWaitExited leaves it a zombie), so its
 	// process ID still names the process group and cannot be reused.
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
@@ -257,15 +196,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 	<-read
 	pr.Close()
 	res.Elapsed = time.Since(start)
-	// Past the cap, whether or not the command had ended first: the
-	// result says so, and so does the end of its output.
-	if res.OutputExceeded = bytesCap.exceeded(); res.OutputExceeded {
-		if s := c.stream; s != nil {
-			_, _ = io.WriteString(orDiscard(s.Stderr), bytesCap.reason())
-		} else {
-			out.consume([]byte("\n"+bytesCap.reason()), true)
-		}
-	}
+	runCapped(&res, c.stream, out, bytesCap)
 	res.Output, res.Truncated, res.CutChars = out.result()
 	if launch != nil {
 		if err := launch.finish(cmd.Path, res.TimedOut || res.Cancelled || res.OutputExceeded, res.ExitCode); err != nil {
@@ -277,6 +208,126 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		return res, ctx.Err()
 	}
 	return res, nil
+}
+
+// runBashCmd is the command that runs bash with the limits of c on
+// command, in its own process group, killed if the runner dies, as the
+// user of c's credential when it names one, with the environment env and
+// both output streams on the capture pipe pw.
+func runBashCmd(c runConfig, command string, env []string, pw *os.File) *exec.Cmd {
+	procs := runProcLimit(c.maxProcs)
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if cr := c.credential; cr != nil {
+		groups := cr.Groups
+		if groups == nil {
+			groups = []uint32{}
+		}
+		attr.Credential = &syscall.Credential{Uid: cr.UID, Gid: cr.GID, Groups: groups}
+	}
+	return &exec.Cmd{
+		Path: c.bash,
+		Args: []string{c.bash, "-c", fmt.Sprintf(runLimitScript, procs, runUlimit(c.limits.cpu, 1), runUlimit(c.limits.data, 1024), runUlimit(c.limits.fileSize, 1024)), c.bash, command},
+		Dir:  c.dir,
+		Env:  env,
+		// Stdin stays nil: the child reads /dev/null.
+		Stdout:      pw,
+		Stderr:      pw,
+		SysProcAttr: attr,
+	}
+}
+
+// runStreams gives cmd the caller's streams s, when there are any, in
+// place of the capture pipe, both through the output cap bytesCap.
+func runStreams(cmd *exec.Cmd, s *Stream, bytesCap *runByteCap) {
+	if s == nil {
+		return
+	}
+	// The command's own streams, through the output cap (so never a
+	// file the command writes to directly); the capture pipe only tells
+	// when every process that could write has gone.
+	stdout := &runCapWriter{w: orDiscard(s.Stdout), c: bytesCap}
+	stderr := stdout
+	if !runSameWriter(s.Stdout, s.Stderr) {
+		stderr = &runCapWriter{w: orDiscard(s.Stderr), c: bytesCap}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, stdout, stderr
+	// Streams that are not files are copied by goroutines; one that a
+	// process escaping the kill holds open is given up after a grace.
+	cmd.WaitDelay = runDrainGrace
+}
+
+// runStage turns cmd into a run of the confining launcher with plan,
+// when there is one, and sets up the launch's stage (startDirect). It
+// returns the launch's pipes, nil without a plan or when the launcher
+// could not be set up; on an error of the stage it has put the process
+// bound back, and the caller closes the pipes it returns.
+func runStage(cmd *exec.Cmd, c runConfig, command string, plan *confinePlan, ruleset *os.File) (*confineLaunchPipes, error) {
+	if plan == nil {
+		return nil, nil
+	}
+	launch, err := confineCommand(cmd, c, command, plan, ruleset)
+	if err != nil {
+		return nil, err
+	}
+	if err := launch.startDirect(plan); err != nil {
+		launch.restoreBound()
+		return launch, err
+	}
+	return launch, nil
+}
+
+// runStartCmd starts cmd, and puts the process bound launch lowered for
+// the stage back. An error says why it could not start: for a direct
+// launch, that the kernel gives no namespaces here, and what plan needs
+// them for.
+func runStartCmd(cmd *exec.Cmd, launch *confineLaunchPipes, plan *confinePlan) error {
+	err := cmd.Start()
+	launch.restoreBound()
+	switch {
+	case err == nil:
+		return nil
+	case launch != nil && launch.direct:
+		return fmt.Errorf("%w: the kernel gives no user, PID and mount namespaces here (%v), and %s", ErrConfineFailed, err, plan.NeedNS)
+	}
+	return fmt.Errorf("runner: run: start %s: %w", cmd.Path, err)
+}
+
+// runAwait waits for the first of: the process ending (exited closed),
+// the timeout (none when it is zero), ctx done, or the output past the
+// cap of bytesCap. The result says which stopped it; ended says that the
+// process ended before anything stopped it.
+func runAwait(ctx context.Context, timeout time.Duration, exited <-chan struct{}, bytesCap *runByteCap) (res Result, ended bool) {
+	var expired <-chan time.Time
+	if timeout > 0 {
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		expired = timer.C
+	}
+	select {
+	case <-exited:
+		ended = true
+	case <-expired:
+		res.TimedOut = true
+	case <-ctx.Done():
+		res.Cancelled = true
+	case <-bytesCap.over:
+	}
+	return res, ended
+}
+
+// runCapped records in res whether the output went past the cap of
+// bytesCap, whether or not the command had ended first, and if so says so
+// at the end of the output too: on the caller's standard error s when
+// there are streams, else at the end of the captured out.
+func runCapped(res *Result, s *Stream, out *runOutput, bytesCap *runByteCap) {
+	if res.OutputExceeded = bytesCap.exceeded(); !res.OutputExceeded {
+		return
+	}
+	if s != nil {
+		_, _ = io.WriteString(orDiscard(s.Stderr), bytesCap.reason())
+		return
+	}
+	out.consume([]byte("\n"+bytesCap.reason()), true)
 }
 
 // runUlimit is v in bash ulimit's units of unit, or "unlimited" for 0.
