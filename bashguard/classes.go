@@ -182,7 +182,7 @@ func SafeCommands() []string {
 	for n := range toolSpecs() {
 		out = append(out, n) // with the options of specs_tools.go
 	}
-	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of model_sys.go
+	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of specs_sys.go
 	for n, s := range opsSpecs() {
 		if allowsSome(s) {
 			out = append(out, n) // in the forms of specs_ops.go

@@ -30,7 +30,7 @@ var declBuiltins = map[string]bool{
 
 // disabled are the builtins the differential run turns off with enable -n,
 // so that bash looks them up in PATH and the logging wrappers see them.
-const disabled = "echo pwd true false test [ printf kill : type"
+const disabled = "echo pwd true false test [ printf kill : type hash"
 
 // TestDifferentialBash runs every benign case that the guard allows under
 // real bash, with PATH holding only logging wrappers, and checks that the

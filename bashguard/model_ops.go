@@ -28,22 +28,11 @@ func tarRemote(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	}
 }
 
-// serviceStatus allows service --status-all alone, and service NAME
-// status where NAME is a plain name: service runs /etc/init.d/NAME, and
-// a name with a "/" would run a script elsewhere.
-func serviceStatus(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	switch {
-	case f.hasKind(kVersion) && len(f.ops) == 0:
-	case f.has("--status-all") && len(f.ops) == 0:
-	case len(f.seen) == 0 && len(f.ops) == 2 && serviceName(v.vals[f.ops[0]]) && v.vals[f.ops[1]] == "status":
-	default:
-		opsAsk(c, s, strings.Join(v.vals[1:], " ")+" is not --status-all or NAME status")
-	}
-}
-
-// serviceName reports a plain service name: letters, digits and
-// "@._-", not starting with "-" or ".".
-func serviceName(n string) bool {
+// plainName reports whether n is a plain name, such as a service's or a
+// unit's: letters, digits and "@._-", not starting with "-" or ".", so
+// that a program that finds a file by it (service runs /etc/init.d/NAME)
+// finds none elsewhere.
+func plainName(n string) bool {
 	if n == "" || n[0] == '-' || n[0] == '.' {
 		return false
 	}

@@ -146,27 +146,6 @@ func sysUnread(c *verdictAcc, s *spec, top bool, what string) bool {
 	return true
 }
 
-// hashNames gives to the class a hash with names not after -t: it adds
-// them to the table.
-func hashNames(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if len(f.ops) > 0 && v.vals[1] != "-t" {
-		f.toClass = true
-	}
-}
-
-// printenvNames gives to the class a printenv without names, or naming a
-// variable that may hold a secret.
-func printenvNames(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if len(f.ops) == 0 || f.dashes >= 0 {
-		f.toClass = true
-	}
-	for _, i := range f.ops {
-		if !plainEnvName(v.vals[i]) {
-			f.toClass = true
-		}
-	}
-}
-
 // gofmtTrees judges gofmt's operands: files it reads, and the trees below
 // the directories it formats.
 func gofmtTrees(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {

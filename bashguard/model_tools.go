@@ -19,22 +19,6 @@ func (m *cmdCall) moreTools(c *verdictAcc, name string, v *argv) bool {
 	return true
 }
 
-// hostnameArgs asks for hostname with any argument but its help and
-// version: it sets the name (an operand, -F, -b) or looks it up in the DNS
-// (-f, -i, -a, -d, ...).
-func hostnameArgs(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for _, e := range f.seen {
-		if e.opt.kind != kVersion {
-			c.add(permission.Ask, ArgsRule("hostname"), "hostname with arguments sets the name or looks it up in the DNS", true)
-			return
-		}
-	}
-	for _, i := range f.ops {
-		c.add(permission.Ask, ArgsRule("hostname"), "hostname with arguments sets the name or looks it up in the DNS", true)
-		f.handle(i)
-	}
-}
-
 // tool judges the tool name by its spec s: each option by its kind, then
 // what its model says of the operands, then each other operand by the
 // spec's operands kind. A tool whose spec gives no operands kind takes no
@@ -48,10 +32,9 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 			roots++
 			continue
 		}
-		if k == 0 && s.firstOperand == kPattern {
-			continue // fd's pattern is data
-		}
 		switch s.operandKind(k, &f) {
+		case kPattern:
+			continue // fd's pattern is data
 		case kRead:
 			m.readPath(c, v.vals[i], v.flags[i], name)
 		case kProbe:
@@ -93,17 +76,6 @@ func stringsOptionFiles(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFact
 		if w := v.vals[i]; strings.HasPrefix(w, "@") {
 			m.readPath(c, w[1:], v.flags[i], s.name)
 			c.add(permission.Ask, ArgsRule(s.name), "reads its options from the file "+w[1:]+" (@file), which are not analysed", false)
-			f.handle(i)
-		}
-	}
-}
-
-// getconfOperands judges getconf's operands: getconf NAME PATH and
-// getconf -a PATH look up the limits of PATH.
-func getconfOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for k, i := range f.ops {
-		if k > 0 || f.has("-a") {
-			m.probePath(c, v.vals[i], v.flags[i], "getconf")
 			f.handle(i)
 		}
 	}

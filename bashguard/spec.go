@@ -366,6 +366,12 @@ const (
 	cPlainOps                 // no operand begins with "-", which the program may read as an option
 	cOneOf                    // exactly one of opts is given, once (one action a line), or an option that prints the version
 	cPrefixed                 // every operand begins with one of values; each that does not fails
+	// cForms: the line is one of the forms in values, as a synopsis
+	// writes them (meetsForms): "--status-all", "NAME status",
+	// "[-l] -t [WORD...]"; a line that gives an option that prints the
+	// version and no operand meets the forms without it, and meets the
+	// empty form too.
+	cForms
 )
 
 // condFail is what a line that fails a cond gets.
@@ -385,6 +391,10 @@ const (
 	// alone (its "%s" replaced) for its reason, which no allow rule
 	// lifts.
 	fArgs
+	// fArgsByRule: the Ask of the command's arguments (ArgsRule), with
+	// why alone (its "%s" replaced) for its reason, which an allow rule
+	// may lift.
+	fArgsByRule
 )
 
 // optTables are a spec's spellings, by how the scanner looks them up.

@@ -61,6 +61,28 @@ func TestQueryRows(t *testing.T) {
 		// cPrefixed, fArgs: no allow rule lifts it.
 		{"date 0101", "ask", "args:date", "date: sets the system clock from 0101", false},
 		{"date +%s", "allow", "safe", "every command is read-only and on the safe list", false},
+		// cForms, fUnlisted: service's two forms; "%s" is the line after
+		// the name. A version option without operands meets them.
+		{"service --status-all", "allow", "safe", "every command is read-only and on the safe list", false},
+		{"service nginx status", "allow", "safe", "every command is read-only and on the safe list", false},
+		{"service --version", "allow", "safe", "every command is read-only and on the safe list", false},
+		{"service ../x status", "ask", "unlisted", "service: not on the safe list (service ../x status is not --status-all or NAME status)", true},
+		{"service --version nginx status", "ask", "unlisted", "service: not on the safe list (service --version nginx status is not --status-all or NAME status)", true},
+		// cForms, fArgsByRule: hostname's one form is the bare line.
+		{"hostname", "allow", "safe", "every command is read-only and on the safe list", false},
+		{"hostname -V", "allow", "safe", "every command is read-only and on the safe list", false},
+		{"hostname -f evil", "ask", "args:hostname", "hostname: hostname with arguments sets the name or looks it up in the DNS", true},
+		{"hostname -V x", "ask", "args:hostname", "hostname: hostname with arguments sets the name or looks it up in the DNS", true},
+		// cForms, fClass: printenv VAR..., hash's [-l] -t [WORD...].
+		{"printenv HOME LANG", "allow", "safe", "every command is read-only and on the safe list", false},
+		{"printenv HOME GITHUB_TOKEN", "ask", "secret:environment", "printenv: prints the environment: the environment holds secrets", false},
+		{"hash -lt ls", "allow", "safe", "every command is read-only and on the safe list", false},
+		{"hash -l ls", "ask", "state", "hash: changes where later commands are found", false},
+		// firstOperand and patternBy: getconf's first operand is a name,
+		// unless -a lists every name; the operands after it are probed.
+		{"getconf NAME_MAX .env", "ask", "path:secret", "getconf: reads .env: secret file " + dir + "/.env", false},
+		{"getconf -a .env", "ask", "path:secret", "getconf: reads .env: secret file " + dir + "/.env", false},
+		{"getconf .env", "allow", "safe", "every command is read-only and on the safe list", false},
 	} {
 		v := g.Judge(context.Background(), dir, paths, tc.line)
 		assert.Equal(t, tc.want, v.Decision.String(), "%q (%s)", tc.line, v.Reason)
@@ -82,4 +104,54 @@ func TestQueryRowWithoutTestAsks(t *testing.T) {
 	assert.False(t, judgeQuery(&c, s, &v, 1, &f), "a row without a test is not met")
 	assert.Equal(t, "ask", c.dec.String())
 	assert.Equal(t, "not on the safe list (x is not known)", c.why[0]+c.why[1]+c.why[2])
+}
+
+// The forms of a cForms row read as a synopsis does: options given as
+// spelt, every one given listed, those outside brackets required;
+// operands in order, each the word or of its placeholder, "..." for one
+// or more.
+func TestQueryForms(t *testing.T) {
+	opt := func(spell string, k kind) scanned { return scanned{spell: spell, opt: &option{name: spell, kind: k}} }
+	for _, tc := range []struct {
+		forms []string
+		opts  []scanned
+		ops   []string
+		meets bool
+	}{
+		{forms: []string{""}, meets: true},
+		{forms: []string{""}, ops: []string{"x"}, meets: false},
+		{forms: []string{""}, opts: []scanned{opt("-f", kFlag)}, meets: false},
+		{forms: []string{""}, opts: []scanned{opt("-V", kVersion)}, meets: true},
+		{forms: []string{""}, opts: []scanned{opt("-V", kVersion), opt("-f", kFlag)}, meets: false},
+		{forms: []string{"--status-all", "NAME status"}, meets: false},
+		{forms: []string{"--status-all", "NAME status"}, opts: []scanned{opt("--status-all", kFlag)}, meets: true},
+		{forms: []string{"--status-all", "NAME status"}, opts: []scanned{opt("--status-all", kFlag), opt("--version", kVersion)}, meets: true},
+		{forms: []string{"--status-all", "NAME status"}, opts: []scanned{opt("--version", kVersion)}, ops: []string{"a", "status"}, meets: false},
+		{forms: []string{"--status-all", "NAME status"}, ops: []string{"a@b.c_d-e", "status"}, meets: true},
+		{forms: []string{"--status-all", "NAME status"}, ops: []string{"a/b", "status"}, meets: false},
+		{forms: []string{"--status-all", "NAME status"}, ops: []string{"-a", "status"}, meets: false},
+		{forms: []string{"--status-all", "NAME status"}, ops: []string{"a", "status", "b"}, meets: false},
+		{forms: []string{"--status-all", "NAME status"}, ops: []string{"a", "stop"}, meets: false},
+		{forms: []string{"VAR..."}, meets: false},
+		{forms: []string{"VAR..."}, ops: []string{"HOME", "LANG"}, meets: true},
+		{forms: []string{"VAR..."}, ops: []string{"HOME", "GITHUB_TOKEN"}, meets: false},
+		{forms: []string{"[-l]", "[-l] -t [WORD...]"}, meets: true},
+		{forms: []string{"[-l]", "[-l] -t [WORD...]"}, opts: []scanned{opt("-l", kFlag)}, meets: true},
+		{forms: []string{"[-l]", "[-l] -t [WORD...]"}, opts: []scanned{opt("-l", kFlag)}, ops: []string{"ls"}, meets: false},
+		{forms: []string{"[-l]", "[-l] -t [WORD...]"}, opts: []scanned{opt("-t", kFlag)}, meets: true},
+		{forms: []string{"[-l]", "[-l] -t [WORD...]"}, opts: []scanned{opt("-l", kFlag), opt("-t", kFlag)}, ops: []string{"ls", "cat"}, meets: true},
+		{forms: []string{"[-l]", "[-l] -t [WORD...]"}, opts: []scanned{opt("-r", kFlag)}, meets: false},
+		// Read from the left, without going back: the optional NAME
+		// takes "status", and the form's status is missing.
+		{forms: []string{"[NAME] status"}, ops: []string{"x", "status"}, meets: true},
+		{forms: []string{"[NAME] status"}, ops: []string{"status"}, meets: false},
+	} {
+		v := argv{vals: append([]string{"x"}, tc.ops...)}
+		v.flags = make([]wordFlags, len(v.vals))
+		f := specFacts{dashes: -1, seen: tc.opts}
+		for i := range tc.ops {
+			f.ops = append(f.ops, i+1)
+		}
+		assert.Equal(t, tc.meets, f.meetsForms(tc.forms, &v), "forms %q, options %v, operands %q", tc.forms, tc.opts, tc.ops)
+	}
 }

@@ -237,8 +237,8 @@ func judgeQuery(c *verdictAcc, s *spec, v *argv, from int, f *specFacts) bool {
 				f.toClass = true
 			case fPlain:
 				c.add(permission.Ask, RuleUnlisted, strings.ReplaceAll(q.why, "%s", what), true)
-			case fArgs:
-				c.add(permission.Ask, ArgsRule(s.name), strings.ReplaceAll(q.why, "%s", what), false)
+			case fArgs, fArgsByRule:
+				c.add(permission.Ask, ArgsRule(s.name), strings.ReplaceAll(q.why, "%s", what), q.fail == fArgsByRule)
 			default:
 				c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+strings.ReplaceAll(q.why, "%s", what), ")", true)
 			}
@@ -258,6 +258,10 @@ func (q *cond) check(v *argv, from int, f *specFacts, fail func(what string)) {
 		q.checkOptions(f, fail)
 	case cFirstIn, cNoneIn, cOperands, cMaxOps, cPlainOps, cPrefixed:
 		q.checkOperands(v, from, f, fail)
+	case cForms:
+		if !f.meetsForms(q.values, v) {
+			fail(strings.Join(v.vals[from:], " "))
+		}
 	default:
 		fail(strings.Join(v.vals[from:], " "))
 	}
@@ -321,6 +325,92 @@ func (q *cond) checkOperands(v *argv, from int, f *specFacts, fail func(what str
 	}
 }
 
+// meetsForms reports whether the line v, whose options and operands are
+// in f, is one of forms (cForms). A line that gives an option that prints
+// the version and no operand is read without its version options, and
+// meets the empty form too: the program prints its version and stops.
+func (f *specFacts) meetsForms(forms []string, v *argv) bool {
+	version := f.hasKind(kVersion) && len(f.ops) == 0
+	if version && f.meetsForm("", v, true) {
+		return true
+	}
+	return slices.ContainsFunc(forms, func(form string) bool { return f.meetsForm(form, v, version) })
+}
+
+// meetsForm reports whether the line v, whose options and operands are
+// in f, is the form, a synopsis line: words that begin with "-" are
+// options, given as they are spelt ("--status-all"); the other words are
+// operands, in order, each the word itself ("status") or a placeholder of
+// formWords ("NAME"). A word in brackets may be left out ("[-l]"), and a
+// placeholder followed by "..." stands for one operand or more. The line
+// meets it when its options are the form's (formOptions) and its
+// operands are (formOperands).
+func (f *specFacts) meetsForm(form string, v *argv, noVersion bool) bool {
+	return f.formOptions(form, noVersion) && f.formOperands(form, v)
+}
+
+// formOptions reports whether every option given is one of the form's
+// (those that print the version aside, when noVersion is set), and every
+// option of the form not in brackets is given.
+func (f *specFacts) formOptions(form string, noVersion bool) bool {
+	for i := range f.seen {
+		e := &f.seen[i]
+		if !(noVersion && e.opt.kind == kVersion) && !formOption(form, e.spell) {
+			return false
+		}
+	}
+	for w := range strings.FieldsSeq(form) {
+		if strings.HasPrefix(w, "-") && !f.hasSpell(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// formOperands reports whether the operands of the line v are those of
+// the form, in order. Each word of the form takes the operands it
+// matches from the left, without going back: an optional word takes an
+// operand that a later word would have matched.
+func (f *specFacts) formOperands(form string, v *argv) bool {
+	k := 0 // the next operand to match
+	for w := range strings.FieldsSeq(form) {
+		inner, optional := strings.CutPrefix(w, "[")
+		inner = strings.TrimSuffix(inner, "]")
+		if strings.HasPrefix(inner, "-") {
+			continue // an option: formOptions
+		}
+		word, many := strings.CutSuffix(inner, "...")
+		n := 0
+		for k < len(f.ops) && (n == 0 || many) && formWord(word, v.vals[f.ops[k]]) {
+			k, n = k+1, n+1
+		}
+		if n == 0 && !optional {
+			return false
+		}
+	}
+	return k == len(f.ops)
+}
+
+// formOption reports whether the option spelt opt is one of the form's,
+// with or without brackets.
+func formOption(form, opt string) bool {
+	for w := range strings.FieldsSeq(form) {
+		if strings.TrimSuffix(strings.TrimPrefix(w, "["), "]") == opt {
+			return true
+		}
+	}
+	return false
+}
+
+// formWord reports whether the operand op is the word of a form: the
+// word itself, or an operand of the placeholder it names in formWords.
+func formWord(word, op string) bool {
+	if is, ok := formWords[word]; ok {
+		return is(op)
+	}
+	return op == word
+}
+
 // specCheck reads the line v (from from on, as judgeSpec found it in f)
 // by the query rows of s, and then, if it meets them, by the spec's
 // check.
@@ -333,10 +423,14 @@ func (m *cmdCall) specCheck(c *verdictAcc, s *spec, v *argv, from int, f *specFa
 
 // operandKind is the kind of the k-th operand of a line of s, whose
 // options said f: by its position in a line that is the spec's query
-// (leadOps), or the spec's operands.
+// (leadOps); the first, unless an option of patternBy gives what it
+// would be (firstOperand); or the spec's operands.
 func (s *spec) operandKind(k int, f *specFacts) kind {
-	if k < len(s.leadOps) && !f.unmet {
+	switch {
+	case k < len(s.leadOps) && !f.unmet:
 		return s.leadOps[k]
+	case k == 0 && s.firstOperand != kUnknown && !f.has(s.patternBy...):
+		return s.firstOperand
 	}
 	return s.operands
 }

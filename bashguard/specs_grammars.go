@@ -20,3 +20,14 @@ var (
 	// posixGrammar is POSIX getopt's: options end at the first operand.
 	posixGrammar = grammar{}
 )
+
+// formWords are the placeholders of the forms of a query row (cForms),
+// each with the operands it stands for.
+var formWords = map[string]func(string) bool{
+	// WORD is any operand.
+	"WORD": func(string) bool { return true },
+	// NAME is a plain name (plainName): a service, a unit.
+	"NAME": plainName,
+	// VAR is the name of a variable that holds no secret (plainEnvName).
+	"VAR": plainEnvName,
+}

@@ -209,8 +209,9 @@ func opsSpecs() map[string]*spec {
 		// service --status-all runs every /etc/init.d script with
 		// "status" (in an empty environment); service NAME status runs
 		// the one (or systemctl status). A name with a "/" would run a
-		// script elsewhere (serviceStatus).
-		"service": {grammar: posixGrammar, operands: kWord, check: serviceStatus, allow: "service prints the state of services",
+		// script elsewhere: NAME is a plain name (plainName).
+		"service": {grammar: posixGrammar, operands: kWord, allow: "service prints the state of services",
+			query:    []cond{{test: cForms, values: []string{"--status-all", "NAME status"}, why: "%s is not --status-all or NAME status"}},
 			rows:     []optRow{{"--status-all", kFlag, ""}, {"--version", kVersion, ""}},
 			examples: []example{{"service nginx restart", "ask"}, {"service ../x status", "ask"}}},
 		// conda's queries read its environments and their metadata.

@@ -144,13 +144,17 @@ var sysSpecs = sync.OnceValue(func() map[string]*spec {
 			{"-P", kFlag, ""}, {"-R", kFlag, ""}, {"-T", kFlag, ""}},
 			examples: []example{{"ulimit", "allow"}, {"ulimit -n", "allow"}, {"ulimit -Sa", "allow"}, {"ulimit -n 10", "ask"}}},
 		// hash without names, or with -t and names, prints where commands
-		// were found (hashNames); -r, -p and -d change the table.
-		"hash": {grammar: posixGrammar, byClass: true, operands: kWord, check: hashNames, allow: "hash without names prints where commands were found",
+		// were found; with names and no -t it adds them to the table, and
+		// -r, -p and -d change it: the class judges those.
+		"hash": {grammar: posixGrammar, byClass: true, operands: kWord, allow: "hash without names prints where commands were found",
+			query:    []cond{{test: cForms, values: []string{"[-l]", "[-l] -t [WORD...]"}, fail: fClass}},
 			rows:     []optRow{{"-l", kFlag, ""}, {"-t", kFlag, ""}},
-			examples: []example{{"hash", "allow"}, {"hash -l", "allow"}, {"hash -t ls", "allow"}, {"hash ls", "ask"}, {"hash -r", "ask"}}},
-		// printenv of named variables that hold no secret (printenvNames).
-		"printenv": {grammar: gnuGrammar, byClass: true, operands: kWord, check: printenvNames, allow: "printenv prints variables that hold no secret",
-			examples: []example{{"printenv HOME", "allow"}, {"printenv PATH LANG", "allow"}, {"printenv", "ask"}, {"printenv GITHUB_TOKEN", "ask"}}},
+			examples: []example{{"hash", "allow"}, {"hash -l", "allow"}, {"hash -t ls", "allow"}, {"hash -lt ls", "allow"}, {"hash ls", "ask"}, {"hash -l ls", "ask"}, {"hash -r", "ask"}}},
+		// printenv of named variables that hold no secret; the class
+		// judges the rest, which prints the environment.
+		"printenv": {grammar: gnuGrammar, byClass: true, operands: kWord, allow: "printenv prints variables that hold no secret",
+			query:    []cond{{test: cForms, values: []string{"VAR..."}, fail: fClass}},
+			examples: []example{{"printenv HOME", "allow"}, {"printenv PATH LANG", "allow"}, {"printenv -- HOME", "allow"}, {"printenv", "ask"}, {"printenv GITHUB_TOKEN", "ask"}}},
 	})))
 })
 

@@ -67,10 +67,11 @@ var toolSpecs = sync.OnceValue(func() map[string]*spec {
 		// locale [NAME]...: names of categories and keywords.
 		"locale": {grammar: gnuGrammar, rows: toolLocaleRows, operands: kWord,
 			examples: []example{{"locale", "allow"}, {"locale -a", "allow"}, {"locale -k LC_CTYPE", "allow"}, {"locale -x", "ask"}}},
-		// getconf [-v SPEC] NAME [PATH], getconf -a [PATH] (model_tools.go:
-		// getconfOperands).
-		"getconf": {grammar: posixGrammar, rows: toolGetconfRows, operands: kWord, check: getconfOperands,
-			examples: []example{{"getconf PAGESIZE", "allow"}, {"getconf NAME_MAX src", "allow"}, {"getconf -a", "allow"}, {"getconf -x", "ask"}}},
+		// getconf [-v SPEC] NAME [PATH], getconf -a [PATH]: the limits of
+		// PATH are looked up, so it is probed; NAME is a word, unless -a
+		// lists every name.
+		"getconf": {grammar: posixGrammar, rows: toolGetconfRows, operands: kProbe, firstOperand: kWord, patternBy: []string{"-a"},
+			examples: []example{{"getconf PAGESIZE", "allow"}, {"getconf NAME_MAX src", "allow"}, {"getconf -a", "allow"}, {"getconf -a src", "allow"}, {"getconf -a .env", "ask"}, {"getconf -x", "ask"}}},
 		// Debian's lsb_release is a shell script that runs getopt, cut and
 		// tr on words it fixes.
 		"lsb_release": {grammar: gnuGrammar, rows: toolLsbReleaseRows, helpers: []string{"getopt", "cut", "tr"},
@@ -82,10 +83,12 @@ var toolSpecs = sync.OnceValue(func() map[string]*spec {
 		// pgrep PATTERN.
 		"pgrep": {grammar: gnuGrammar, rows: toolPgrepRows, operands: kWord,
 			examples: []example{{"pgrep -l bash", "allow"}, {"pgrep -u root -c sh", "allow"}, {"pgrep -F .env", "deny"}}},
-		// hostname alone prints the host's name; with arguments it sets it
-		// or looks it up in the DNS (model_tools.go: hostnameArgs).
-		"hostname": {grammar: gnuGrammar, rows: toolHostnameRows, check: hostnameArgs, allow: "hostname prints the host's name",
-			examples: []example{{"hostname", "allow"}, {"hostname --version", "allow"}, {"hostname -f", "ask"}, {"hostname evil.example", "ask"}, {"hostname -F a.txt", "ask"}}},
+		// hostname alone prints the host's name; with arguments, but for
+		// its help and version, it sets the name (an operand, -F, -b) or
+		// looks it up in the DNS (-f, -i, -a, -d, ...).
+		"hostname": {grammar: gnuGrammar, rows: toolHostnameRows, operands: kWord, allow: "hostname prints the host's name",
+			query:    []cond{{test: cForms, values: []string{""}, fail: fArgsByRule, why: "hostname with arguments sets the name or looks it up in the DNS"}},
+			examples: []example{{"hostname", "allow"}, {"hostname --version", "allow"}, {"hostname -f", "ask"}, {"hostname -V -f", "ask"}, {"hostname -f evil.example", "ask"}, {"hostname evil.example", "ask"}, {"hostname -F a.txt", "ask"}}},
 		// ps reads its command line in a language of its own: UNIX options
 		// (-ef), BSD ones without a dash (aux), GNU long ones, and a dashed
 		// word it cannot read as UNIX options read again as BSD ones: the
@@ -115,8 +118,8 @@ func fdSpec(name string) *spec {
 }
 
 // toolHostnameRows are the options of hostname: its help and version,
-// and those that set the name or look it up in the DNS, which
-// hostnameArgs asks for.
+// and those that set the name or look it up in the DNS, which the
+// spec's query row asks for.
 var toolHostnameRows = []optRow{
 	{"-h --help", kVersion, ""}, {"-V --version", kVersion, ""},
 	{"-a --alias", kFlag, ""}, {"-A --all-fqdns", kFlag, ""}, {"-b --boot", kFlag, ""}, {"-d --domain", kFlag, ""},
