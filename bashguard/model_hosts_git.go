@@ -186,32 +186,47 @@ type gitFetchLine struct {
 // a row of gitFetchSubs.
 type gitFetchRow struct {
 	// newRepo: it makes a repository (clone): its operand is a URL or a
-	// path, never a remote's name, and there is no default remote; its -c
-	// configures the new repository, which can rewrite the URL; its
+	// path, never a remote's name, and there is no default remote; its
 	// --recurse-submodules reaches the remotes .gitmodules names.
 	newRepo bool
 	// onDemand: submodules are fetched on demand unless told otherwise.
 	onDemand bool
-	// allRemotes: --all and -m (--multiple) reach every remote.
-	allRemotes bool
+	// opts are what its options say of the remote it reaches, by the
+	// name of each option (its first spelling, or --no-X for a negated
+	// one); an option that is not here says nothing of it.
+	opts map[string]remoteOpt
 }
+
+// remoteOpt is what an option of one of git's fetching subcommands says
+// of the remote it reaches: a value of gitFetchRow.opts.
+type remoteOpt uint8
+
+const (
+	roNone      remoteOpt = iota // it says nothing of the remote
+	roRecurse                    // the submodules' remotes are reached too, unless its value is "no" (--recurse-submodules[=VALUE])
+	roNoRecurse                  // no submodule's remote is reached (--no-recurse-submodules)
+	roRepo                       // its value names the repository reached, as an operand would (push --repo)
+	roRemote                     // its value is a remote reached besides the repository (clone --bundle-uri)
+	roConfig                     // it configures the new repository, which can rewrite the URL (clone -c)
+	roAll                        // every remote is reached (fetch --all, --multiple)
+)
 
 // option reads one option of the subcommand of row.
 func (l *gitFetchLine) option(row gitFetchRow, e *scanned) {
-	switch e.opt.name {
-	case "--recurse-submodules", "--recursive":
+	switch row.opts[e.opt.name] {
+	case roRecurse:
 		l.recurse = e.val != "no"
-	case "--no-recurse-submodules", "--no-recursive":
+	case roNoRecurse:
 		l.recurse = false
-	case "--repo":
+	case roRepo:
 		l.repoOpt = true
 		l.named = append(l.named, *e)
-	case "--bundle-uri":
+	case roRemote:
 		l.named = append(l.named, *e)
-	case "-c":
-		l.rewrite = row.newRepo
-	case "--all", "-m":
-		l.all = l.all || row.allRemotes
+	case roConfig:
+		l.rewrite = true
+	case roAll:
+		l.all = true
 	}
 }
 

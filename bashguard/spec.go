@@ -339,7 +339,8 @@ type cond struct {
 	// opts are the options the test reads, by their spellings as the
 	// scanner resolves them, separated by spaces.
 	opts string
-	// values are the values or operands the test compares with.
+	// values are the values or operands the test compares with, or the
+	// forms of cForms.
 	values []string
 	// n is the number of operands cMaxOps allows.
 	n int

@@ -223,9 +223,21 @@ var gitSubmoduleAddSpec = (&spec{name: "git submodule add", grammar: gitGrammar,
 // gitFetchSubs are git's subcommands that reach a remote by a command
 // line of gitFetchLine, each as a row of gitFetchRow.
 var gitFetchSubs = map[string]gitFetchRow{
-	"clone": {newRepo: true},
-	"fetch": {onDemand: true, allRemotes: true}, "pull": {onDemand: true, allRemotes: true},
-	"push": {}, "ls-remote": {},
+	"clone": {newRepo: true, opts: map[string]remoteOpt{
+		"--recurse-submodules": roRecurse, "--recursive": roRecurse, "--no-recurse-submodules": roNoRecurse, "--no-recursive": roNoRecurse,
+		"--bundle-uri": roRemote, "-c": roConfig,
+	}},
+	"fetch": {onDemand: true, opts: map[string]remoteOpt{
+		"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--all": roAll, "-m": roAll,
+	}},
+	"pull": {onDemand: true, opts: map[string]remoteOpt{
+		"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--all": roAll,
+	}},
+	// push --all pushes every branch, to the one remote.
+	"push": {opts: map[string]remoteOpt{
+		"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--repo": roRepo,
+	}},
+	"ls-remote": {},
 }
 
 // gitIndexOnlySubs are git's subcommands whose path operands can name
