@@ -55,20 +55,6 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 	c.allow(RuleSafe, orText(s.allow, name+" only prints"))
 }
 
-// treeClusters asks for a cluster of tree's short options in which one
-// that takes a value is not the last: tree takes every such value from
-// the next words, in order, and reads the rest of the cluster as options
-// ("tree -Lo 1 out.txt" writes out.txt), where the scanner takes the rest
-// of the word for the value.
-func treeClusters(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for _, e := range f.seen {
-		if len(e.spell) == 2 && e.hasVal && !e.next && len(e.word) > 2 {
-			c.addf(permission.Ask, ArgsRule("tree"), "tree takes the value of "+e.spell+" from the next word, not from the rest of ", e.word, "", false)
-			return
-		}
-	}
-}
-
 // stringsOptionFiles asks for an operand "@FILE": binutils read more
 // options from FILE, -o FILE among them, which are not analysed.
 func stringsOptionFiles(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {

@@ -286,7 +286,7 @@ func scanCluster(s *spec, table map[byte]*spelling, bsd bsdRead, v *argv, i, at 
 			fn(&e)
 			j = k - 1
 			continue
-		case sp.arg == argRequired && s.grammar.shell:
+		case sp.arg == argRequired && s.grammar.nextValues:
 			i = nextValue(v, i, &e)
 			fn(&e)
 			continue

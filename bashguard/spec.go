@@ -43,9 +43,12 @@ type grammar struct {
 	// ps: "ps -axe" is "ps axe").
 	bsd bool
 	// shell: a cluster may begin with "+" too (the same letters, turned
-	// off: set +o), and a letter that takes a value takes the next word
-	// while the cluster goes on (bash -oc posix CODE).
+	// off: set +o).
 	shell bool
+	// nextValues: a letter that takes a value takes the next word, never
+	// the rest of its cluster, while the cluster goes on (bash -oc posix
+	// CODE; tree -Lo 1 out.txt is tree -L 1 -o out.txt).
+	nextValues bool
 	// whole: each option is a word of its own (its value attached, or
 	// the next word), and the first word that is none ends the options
 	// (find's leading -H -L -P -D -O, before the starting points).

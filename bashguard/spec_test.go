@@ -142,7 +142,10 @@ func TestSpecExamples(t *testing.T) {
 // state or asks, every spelling the program accepts is refused, and the
 // reason names the option: exact, attached (-Xv, --long=v), as the next
 // word, a value that begins with "-", after a cluster of harmless short
-// options (-iXv), and abbreviated where the grammar takes prefixes.
+// options (-iXv), and abbreviated where the grammar takes prefixes. Where
+// a letter takes its value from the next word and its cluster goes on
+// (nextValues), the clusters -iX v and -Xi v take the attached forms'
+// place.
 func TestSpecSpellingsRefused(t *testing.T) {
 	dir, paths := specRepo(t)
 	g := New(DefaultPolicy())
@@ -271,9 +274,17 @@ func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
 		}
 	case argRequired:
 		lines = append(lines, []string{sp.text, quoteWord(val)})
-		if long {
+		switch {
+		case long:
 			lines = append(lines, []string{sp.text + "=" + quoteWord(val)})
-		} else {
+		case s.grammar.nextValues:
+			// The value is the next word, never the rest of the
+			// cluster, which goes on (tree -Lo 1 out.txt).
+			if flag != 0 {
+				lines = append(lines, []string{"-" + string(flag) + sp.text[1:], quoteWord(val)},
+					[]string{sp.text[:2] + string(flag), quoteWord(val)})
+			}
+		default:
 			lines = append(lines, []string{sp.text + quoteWord(val)})
 			if flag != 0 {
 				lines = append(lines, []string{"-" + string(flag) + sp.text[1:] + quoteWord(val)})

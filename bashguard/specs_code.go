@@ -29,7 +29,7 @@ var plainShells = map[string]struct {
 // the start-up files taking the next word, "--" or "-" ending them. The
 // kFlag rows leave the code read and run as it is; every other option may
 // change that, so code it runs is never allowed as it is (shell, model_code.go).
-var shellInvocation = (&spec{name: "bash", grammar: grammar{shell: true}, rows: []optRow{
+var shellInvocation = (&spec{name: "bash", grammar: grammar{shell: true, nextValues: true}, rows: []optRow{
 	{"-c", kShellCode, "runs its first operand as shell code"},
 	{"-l -e -x -u --login --norc --noprofile", kFlag, ""},
 	{"-s", kAsk, "reads the code from its input"},

@@ -20,10 +20,10 @@ var toolSpecs = sync.OnceValue(func() map[string]*spec {
 	return compileAll(map[string]*spec{
 		// tree reads its own command line: long options by their exact
 		// names, "--opt=value" or "--opt value"; a short option's value is
-		// always the next word (model_tools.go: treeClusters).
-		"tree": {grammar: grammar{permute: true}, rows: toolTreeRows, operands: kProbe, bareDot: true, check: treeClusters,
+		// always the next word, and its cluster goes on (nextValues).
+		"tree": {grammar: grammar{permute: true, nextValues: true}, rows: toolTreeRows, operands: kProbe, bareDot: true,
 			allow: "tree lists names inside the allowed roots",
-			examples: []example{{"tree", "allow"}, {"tree -a src", "allow"}, {"tree -L 1 --noreport .", "allow"}, {"tree -aL 1 src", "allow"},
+			examples: []example{{"tree", "allow"}, {"tree -a src", "allow"}, {"tree -L 1 --noreport .", "allow"}, {"tree -aL 1 src", "allow"}, {"tree -La 1 src", "allow"},
 				{"tree -o out.txt src", "ask"}, {"tree -Lo 1 out.txt src", "ask"}, {"tree --gitfile .env", "deny"}, {"tree -l src", "ask"}, {"tree --filel=3 src", "ask"}}},
 		// fd (fdfind on Debian) reads its command line with clap: exact long
 		// names, clusters, attached values. fd PATTERN PATH...: the pattern
