@@ -18,6 +18,9 @@ func (m *cmdCall) reader(c *verdictAcc, name string, s *spec, v *argv) {
 	// What the reader does with its operands beyond reading them
 	// (jq's program, date's, uniq IN OUT, a checksum list).
 	m.specCheck(c, s, v, 1, &f)
+	if f.hasKind(kSumList) {
+		m.sumLists(c, s, v, &f)
+	}
 	if s.operands == kWord {
 		c.allow(RuleSafe, "on the safe list")
 		return
@@ -115,12 +118,11 @@ func (m *cmdCall) readerUniq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	}
 }
 
-// readerSums is the checksum programs' model: -c reads the files the
-// lists name (model_sumlist.go).
-func (m *cmdCall) readerSums(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if !f.has("-c", "--check") {
-		return
-	}
+// sumLists judges the operands of a checksum program's line whose option
+// (kSumList: md5sum -c) makes them checksum lists, or its standard input
+// without operands: the files the lists name are read
+// (model_sumlist.go).
+func (m *cmdCall) sumLists(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if len(f.ops) == 0 {
 		m.sumList(c, "-", 0, s.name)
 	}

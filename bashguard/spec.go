@@ -137,6 +137,10 @@ const (
 	kInline      // its value is program text the interpreter runs (python -c, perl -e, node -e)
 	kModule      // its value names a module the interpreter runs: as the program where the option ends the options (python -m), before it otherwise (node -r, perl -M)
 	kInteractive // it starts an interactive prompt, which would wait for a person (python -i)
+	// kSumList: it makes the operands checksum lists, each file a list
+	// names read too, and the standard input the list without operands
+	// (md5sum -c; model_sumlist.go).
+	kSumList
 )
 
 // String names the kind as the table and reasons do.
@@ -148,7 +152,7 @@ func (k kind) String() string {
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive"}[k]
+		"inline", "module", "interactive", "sum-list"}[k]
 }
 
 // arity says whether an option takes a value.

@@ -14,10 +14,10 @@ import "sync"
 // readerSpecs are the readers' specs, by command name.
 var readerSpecs = sync.OnceValue(func() map[string]*spec {
 	return compileAll(map[string]*spec{
-		"b2sum":     {grammar: gnuGrammar, rows: readerB2sumRows, check: (*cmdCall).readerSums},
+		"b2sum":     {grammar: gnuGrammar, rows: readerB2sumRows},
 		"base64":    {grammar: gnuGrammar, rows: readerBase64Rows, examples: []example{{"base64 a.txt", "allow"}, {"base64 -o x a.txt", "ask"}}},
 		"cat":       {grammar: gnuGrammar, rows: readerCatRows, examples: []example{{"cat a.txt", "allow"}, {"cat -n src/main.go", "allow"}, {"cat .env", "deny"}}},
-		"cksum":     {grammar: gnuGrammar, rows: readerCksumRows, check: (*cmdCall).readerSums},
+		"cksum":     {grammar: gnuGrammar, rows: readerCksumRows},
 		"cmp":       {grammar: gnuGrammar, rows: readerCmpRows, examples: []example{{"cmp a.txt src/main.go", "allow"}}},
 		"column":    {grammar: gnuGrammar, rows: readerColumnRows, examples: []example{{"column -t a.txt", "allow"}}},
 		"comm":      {grammar: gnuGrammar, rows: readerCommRows},
@@ -31,7 +31,7 @@ var readerSpecs = sync.OnceValue(func() map[string]*spec {
 		"head":      {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerHeadRows, examples: []example{{"head -n 1 a.txt", "allow"}, {"head -1 a.txt", "allow"}, {"head --lin=1 a.txt", "allow"}}},
 		"jq":        {grammar: ownGrammar, rows: readerJqRows, firstOperand: kPattern, patternBy: []string{"-f", "--from-file"}, examples: []example{{"jq -n 1", "allow"}, {"jq -n '$ ENV'", "ask"}, {"jq -f .env", "deny"}, {"jq --run-tests a.txt", "ask"}}, check: (*cmdCall).readerJq},
 		"ls":        {grammar: gnuGrammar, rows: readerLsRows, operands: kProbe, bareDot: true, examples: []example{{"ls -la src", "allow"}, {"ls -R", "allow"}}, tree: treeDefaults{listing: true}, lists: lsListing},
-		"md5sum":    {grammar: gnuGrammar, rows: readerMd5sumRows, examples: []example{{"md5sum a.txt", "allow"}, {"md5sum -c .env", "deny"}}, check: (*cmdCall).readerSums},
+		"md5sum":    {grammar: gnuGrammar, rows: readerMd5sumRows, examples: []example{{"md5sum a.txt", "allow"}, {"md5sum -c .env", "deny"}}},
 		"nl":        {grammar: gnuGrammar, rows: readerNlRows, examples: []example{{"nl a.txt", "allow"}}},
 		"od":        {grammar: gnuGrammar, rows: readerOdRows, examples: []example{{"od -c a.txt", "allow"}}},
 		"paste":     {grammar: gnuGrammar, rows: readerPasteRows},
@@ -47,11 +47,11 @@ var readerSpecs = sync.OnceValue(func() map[string]*spec {
 		"wc":        {grammar: gnuGrammar, rows: readerWcRows, examples: []example{{"wc -l a.txt src/main.go", "allow"}, {"wc --files0-from=.env", "deny"}}},
 		"egrep":     {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy},
 		"fgrep":     {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy},
-		"sha1sum":   {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
-		"sha224sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
-		"sha256sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
-		"sha384sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
-		"sha512sum": {grammar: gnuGrammar, rows: readerMd5sumRows, check: (*cmdCall).readerSums},
+		"sha1sum":   {grammar: gnuGrammar, rows: readerMd5sumRows},
+		"sha224sum": {grammar: gnuGrammar, rows: readerMd5sumRows},
+		"sha256sum": {grammar: gnuGrammar, rows: readerMd5sumRows},
+		"sha384sum": {grammar: gnuGrammar, rows: readerMd5sumRows},
+		"sha512sum": {grammar: gnuGrammar, rows: readerMd5sumRows},
 	})
 })
 
@@ -80,7 +80,7 @@ var dateQuery = []cond{{test: cPrefixed, values: []string{"+"}, fail: fArgs, why
 // readerB2sumRows are the options of b2sum.
 var readerB2sumRows = []optRow{
 	{"-b --binary", kFlag, ""},
-	{"-c --check", kFlag, ""},
+	{"-c --check", kSumList, ""},
 	{"-l= --length=", kWord, ""},
 	{"--tag", kFlag, ""},
 	{"-t --text", kFlag, ""},
@@ -124,7 +124,7 @@ var readerCatRows = []optRow{
 // readerCksumRows are the options of cksum.
 var readerCksumRows = []optRow{
 	{"-a= --algorithm=", kWord, ""},
-	{"-c --check", kFlag, ""},
+	{"-c --check", kSumList, ""},
 	{"-l= --length=", kWord, ""},
 	{"--tag", kFlag, ""},
 	{"--untagged", kFlag, ""},
@@ -563,7 +563,7 @@ var readerLsRows = []optRow{
 // readerMd5sumRows are the options of md5sum.
 var readerMd5sumRows = []optRow{
 	{"-b --binary", kFlag, ""},
-	{"-c --check", kFlag, ""},
+	{"-c --check", kSumList, ""},
 	{"--tag", kFlag, ""},
 	{"-t --text", kFlag, ""},
 	{"-z --zero", kFlag, ""},
