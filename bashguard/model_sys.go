@@ -146,17 +146,6 @@ func sysUnread(c *verdictAcc, s *spec, top bool, what string) bool {
 	return true
 }
 
-// gofmtTrees judges gofmt's operands: files it reads, and the trees below
-// the directories it formats.
-func gofmtTrees(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for _, i := range f.ops {
-		if m.readPath(c, v.vals[i], v.flags[i], "gofmt") {
-			m.walkRoot(c, v.vals[i], v.flags[i], "gofmt", walkOpts{recursive: true, content: true, hidden: true})
-		}
-		f.handle(i)
-	}
-}
-
 // yqOperands judges yq's operands: after mikefarah's subcommands (eval,
 // eval-all), an expression without the words of yqWords, then files that
 // are read. The expression is judged as a read too: mikefarah's yq takes

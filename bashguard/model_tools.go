@@ -21,10 +21,12 @@ func (m *cmdCall) moreTools(c *verdictAcc, name string, v *argv) bool {
 
 // tool judges the tool name by its spec s: each option by its kind, then
 // what its model says of the operands, then each other operand by the
-// spec's operands kind. A tool whose spec gives no operands kind takes no
-// operand: one asks.
+// spec's operands kind, and below an operand read the tree the spec's
+// tree says it reaches (gofmt formats the files below a directory). A
+// tool whose spec gives no operands kind takes no operand: one asks.
 func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 	f := m.judgeSpec(c, name, s, v, 1)
+	tree := readerTree(s, &f)
 	m.specCheck(c, s, v, 1, &f)
 	roots := 0
 	for k, i := range f.ops {
@@ -36,7 +38,9 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 		case kPattern:
 			continue // fd's pattern is data
 		case kRead:
-			m.readPath(c, v.vals[i], v.flags[i], name)
+			if m.readPath(c, v.vals[i], v.flags[i], name) && tree.recursive {
+				m.walkRoot(c, v.vals[i], v.flags[i], name, tree)
+			}
 		case kProbe:
 			m.probePath(c, v.vals[i], v.flags[i], name)
 		case kWrite:

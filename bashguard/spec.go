@@ -257,8 +257,8 @@ type spec struct {
 	// lsb_release runs getopt, cut and tr): the effect test takes them
 	// for the command's own.
 	helpers []string
-	// tree is what a reader reaches below its operands before its
-	// options say more (readerTree).
+	// tree is what a reader, or a tool whose operands are read, reaches
+	// below its operands before its options say more (readerTree).
 	tree treeDefaults
 	// leadOps are the kinds of the first operands, by position, of a
 	// line that meets the query rows; the operands after them, and those

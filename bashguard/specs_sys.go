@@ -110,10 +110,11 @@ var sysSpecs = sync.OnceValue(func() map[string]*spec {
 		"pip":  pipQuerySpec("pip"),
 		"pip3": pipQuerySpec("pip3"),
 		// gofmt prints the formatting, or the files that need it, of the
-		// files and the trees it is given (standard input without): -w
+		// files and the trees it is given (standard input without), every
+		// file below a directory, hidden names too (its tree): -w
 		// rewrites the files and -cpuprofile writes one. Go's flags end at
 		// the first operand.
-		"gofmt": {grammar: grammar{oneDash: true}, operands: kRead, check: gofmtTrees, state: goState,
+		"gofmt": {grammar: grammar{oneDash: true}, operands: kRead, tree: treeDefaults{recursive: true}, state: goState,
 			allow: "gofmt prints the formatting of files inside the allowed roots",
 			rows: []optRow{{"-l", kFlag, ""}, {"-d", kFlag, ""}, {"-e", kFlag, ""}, {"-s", kFlag, ""}, {"-r=", kWord, ""},
 				{"-w", kAsk, "rewrites the files it formats"}, {"-cpuprofile=", kAsk, "writes a CPU profile"}},
