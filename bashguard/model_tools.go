@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -28,6 +29,9 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 	f := m.judgeSpec(c, name, s, v, 1)
 	tree := readerTree(s, &f)
 	m.specCheck(c, s, v, 1, &f)
+	if s.atFiles {
+		m.atFiles(c, s, v, &f)
+	}
 	roots := 0
 	for k, i := range f.ops {
 		if f.handled(i) {
@@ -59,14 +63,18 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 	c.allow(RuleSafe, orText(s.allow, name+" only prints"))
 }
 
-// stringsOptionFiles asks for an operand "@FILE": binutils read more
-// options from FILE, -o FILE among them, which are not analysed.
-func stringsOptionFiles(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for _, i := range f.ops {
+// atFiles judges the words "@FILE" of the line v of s, a spec whose
+// program reads more arguments from FILE (atFiles): FILE is read, and the
+// line asks, since what it holds (-o FILE among binutils' options) is not
+// analysed. An operand so judged is not read as one.
+func (m *cmdCall) atFiles(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for i := 1; i < v.len(); i++ {
 		if w := v.vals[i]; strings.HasPrefix(w, "@") {
 			m.readPath(c, w[1:], v.flags[i], s.name)
 			c.add(permission.Ask, ArgsRule(s.name), "reads its options from the file "+w[1:]+" (@file), which are not analysed", false)
-			f.handle(i)
+			if slices.Contains(f.ops, i) {
+				f.handle(i)
+			}
 		}
 	}
 }

@@ -326,6 +326,12 @@ type spec struct {
 	// reaches and what it may do on the loopback (specs_net.go).
 	net *netClient
 
+	// atFiles: every word "@FILE" of the line, an operand or an option's
+	// value, makes the program read more arguments from FILE, which are
+	// not analysed (binutils' expandargv, before it reads its options):
+	// FILE is read, and the line asks, as tool judges it.
+	atFiles bool
+
 	// endOpts are the spellings of the options after which every word
 	// is an operand, whatever it looks like ("python3 -c CODE -i": -i is
 	// the program's argument).

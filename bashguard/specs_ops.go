@@ -223,10 +223,10 @@ func opsSpecs() map[string]*spec {
 				rows: []optRow{{"-e --envs", kFlag, ""}, {"--json", kFlag, ""}, {"-q --quiet", kFlag, ""}}},
 		}, examples: []example{{"conda install x", "ask"}}},
 		// objdump prints what an object file holds. @FILE reads more
-		// options (stringsOptionFiles); -S, -l, -W and -g read the debug
+		// options (atFiles); -S, -l, -W and -g read the debug
 		// information, which can name other files and debuginfod servers,
 		// and are not here.
-		"objdump": {grammar: grammar{permute: true}, operands: kRead, check: stringsOptionFiles, allow: "objdump prints object files inside the allowed roots",
+		"objdump": {grammar: grammar{permute: true}, operands: kRead, atFiles: true, allow: "objdump prints object files inside the allowed roots",
 			rows: []optRow{{"-f --file-headers", kFlag, ""}, {"-h --section-headers --headers", kFlag, ""}, {"-x --all-headers", kFlag, ""},
 				{"-p --private-headers", kFlag, ""}, {"-d", kFlag, ""}, {"--disassemble[=]", kWord, ""}, {"-D --disassemble-all", kFlag, ""},
 				{"-t --syms", kFlag, ""}, {"-T --dynamic-syms", kFlag, ""}, {"-r --reloc", kFlag, ""}, {"-R --dynamic-reloc", kFlag, ""},

@@ -41,11 +41,11 @@ var toolSpecs = sync.OnceValue(func() map[string]*spec {
 		"hexdump": {grammar: gnuGrammar, rows: toolHexdumpRows, operands: kRead, allow: "hexdump reads only inside the allowed roots",
 			examples: []example{{"hexdump -C a.txt", "allow"}, {"hexdump -n 4 -x a.txt", "allow"}, {"hexdump --color=never -C a.txt", "allow"},
 				{"hexdump --color .env", "deny"}, {"hexdump -f .env a.txt", "deny"}}},
-		// strings: "@FILE" reads more options from FILE (model_tools.go:
-		// stringsOptionFiles); -NUM is -n NUM.
-		"strings": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolStringsRows, operands: kRead, check: stringsOptionFiles,
+		// strings: "@FILE" reads more options from FILE (atFiles); -NUM
+		// is -n NUM.
+		"strings": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolStringsRows, operands: kRead, atFiles: true,
 			examples: []example{{"strings a.txt", "allow"}, {"strings -n 3 -t x a.txt", "allow"}, {"strings -8 a.txt", "allow"},
-				{"strings .env", "deny"}, {"strings @a.txt", "ask"}, {"strings -H a.txt", "ask"}}},
+				{"strings .env", "deny"}, {"strings @a.txt", "ask"}, {"strings -t @a.txt a.txt", "ask"}, {"strings -H a.txt", "ask"}}},
 		"fold": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFoldRows, operands: kRead,
 			examples: []example{{"fold -w 3 a.txt", "allow"}, {"fold -3 a.txt", "allow"}, {"fold -sw3 a.txt", "allow"}, {"fold .env", "deny"}}},
 		"fmt": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFmtRows, operands: kRead,
