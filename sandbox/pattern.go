@@ -330,7 +330,7 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 	}
 	words := (len(set.pats) + 63) / 64
 	set.always = make([]uint64, words)
-	set.byKey = make(map[string][]uint64)
+	set.byKey = make(map[string][]uint64, len(set.pats))
 	for i, p := range set.pats {
 		if p.key == "" {
 			set.always[i/64] |= 1 << (i % 64)
