@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -653,11 +654,12 @@ func (f *idSearch) record(p string) (fileStat, bool, error) {
 // resolvedOnce reports whether p is left out of what the search read:
 // a directory above the roots, the working directory or the home
 // directory (resolved once, when the Sandbox is built: /tmp changes all
-// the time, and what changes there leaves them where they are), or the
+// the time, and what changes there leaves them where they are), the
 // directory of the sandbox's own facts file, which the search itself
-// writes.
+// writes, or a directory where the host keeps its own files
+// (Config.StateDirs).
 func (f *idSearch) resolvedOnce(p string) bool {
-	if f.s.factsFile != "" && p == filepath.Dir(f.s.factsFile) {
+	if f.s.factsFile != "" && p == filepath.Dir(f.s.factsFile) || slices.Contains(f.s.stateDirs, p) {
 		return true
 	}
 	for _, b := range append(slices2(f.s.roots, f.s.home), f.s.workDir) {

@@ -67,6 +67,15 @@ func snapshotPath(stateDir, session string) string {
 	return filepath.Join(stateDir, "sessions", hex.EncodeToString(sum[:16])+".json")
 }
 
+// snapshotDirs are the directories of the state directory that hold the
+// sessions' snapshots (sandbox.Config.StateDirs), none without one.
+func snapshotDirs(stateDir string) []string {
+	if stateDir == "" {
+		return nil
+	}
+	return []string{filepath.Dir(snapshotPath(stateDir, ""))}
+}
+
 // factsPath is the file in which the sandbox keeps the facts of the
 // workspace of project, cwd and home (sandbox.Config.FactsFile): in the
 // state directory's facts folder, named by a hash of the three, shared by
