@@ -172,6 +172,7 @@ func compilePattern(s string) (pattern, error) {
 	if t == "" || strings.IndexByte(t, 0) >= 0 {
 		return p, pathErr(ErrInvalidPath, s, "", "empty or malformed pattern", nil)
 	}
+	p.elems = make([]elem, 0, strings.Count(t, "/")+1)
 	for e := range strings.SplitSeq(t, "/") {
 		if e == "" || e == "." || e == ".." {
 			return p, pathErr(ErrInvalidPath, s, "", "pattern has an empty, \".\" or \"..\" component", nil)
