@@ -40,6 +40,9 @@ type Sandbox struct {
 	factsFile, factsKey string
 	// stateDirs are Config.StateDirs outside the roots.
 	stateDirs []string
+	// noListings makes the search look every name up, without the
+	// listings absentIn answers from (the tests compare the two).
+	noListings bool
 
 	pinOnce sync.Once
 	pinned  *identities
