@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // cmdClass says which check the dispatcher applies to a command name.
@@ -55,92 +54,19 @@ type cmdEntry struct {
 	state  string // for clsState: why the builtin needs a person
 }
 
-// cmdTable maps every name that a list of the default policy names to its
-// entry, so that judging a command costs one lookup. It is built once from
-// the lists on first use and is read-only afterwards. Like the spec
-// tables (readerSpecs, gitSpec, ...), it is made when a command first
-// needs it, not when the package starts: a hook process judges a few
-// commands, and pays only for the tables they use.
-var cmdTable = sync.OnceValue(buildCmdTable)
-
-func buildCmdTable() map[string]cmdEntry {
-	var names []string
-	for _, m := range []map[string]bool{privileged, diskCmds(), powerCmds, interactive(), networkCmds(), shells(),
-		writers(), safeNoPaths()} {
-		for n := range m {
-			names = append(names, n)
-		}
-	}
-	for n := range interpSpecs() {
-		names = append(names, n)
-	}
-	for n := range stateBuiltins() {
-		names = append(names, n)
-	}
-	for n := range readerSpecs() {
-		names = append(names, n)
-	}
-	for n := range cmdNamed() {
-		names = append(names, n)
-	}
-	for n := range assigners {
-		names = append(names, n)
-	}
-	t := make(map[string]cmdEntry, len(names))
-	for _, n := range names {
-		t[n] = classify(n)
-	}
-	return t
-}
-
-// cmdListed says, for each class that a list holds, whether the list
-// names a command.
-var cmdListed = sync.OnceValue(func() map[cmdClass]func(name string) bool {
-	return map[cmdClass]func(name string) bool{
-		clsPrivileged:  func(n string) bool { return privileged[n] },
-		clsDisk:        func(n string) bool { return prefixClass(n) == clsDisk || diskCmds()[n] },
-		clsPower:       func(n string) bool { return powerCmds[n] },
-		clsInteractive: func(n string) bool { return interactive()[n] },
-		clsNetwork:     func(n string) bool { return networkCmds()[n] },
-		clsShell:       func(n string) bool { return shells()[n] },
-		clsInterpreter: isInterpreter,
-		clsWriter:      func(n string) bool { return writers()[n] },
-		clsAssigner:    func(n string) bool { return assigners[n] != assignerRow{} },
-		clsState:       func(n string) bool { return stateBuiltins()[n] != "" },
-		clsSafe:        func(n string) bool { return safeNoPaths()[n] },
-		clsReader:      func(n string) bool { return readerSpecs()[n] != nil },
-	}
-})
-
-// classify gives the entry of name: the first class, in the dispatcher's
-// order, that names it by cmdNamed or by its list. It builds cmdTable;
-// lookupCmd answers for names that are not in the table.
-func classify(name string) cmdEntry {
-	named, isNamed := cmdNamed()[name]
-	for cls := clsPrivileged; cls <= clsReader; cls++ {
-		listed := cmdListed()[cls]
-		if !(isNamed && named == cls || listed != nil && listed(name)) {
-			continue
-		}
-		e := cmdEntry{class: cls}
-		switch cls {
-		case clsReader:
-			e.reader = readerSpecs()[name]
-		case clsState:
-			e.state = stateBuiltins()[name]
-		}
-		return e
-	}
-	return cmdEntry{}
-}
-
-// lookupCmd returns the entry of name: from the table, or for a name on no
-// list, from the prefixes the dispatcher knows ("mkfs.ext4", "python3.12").
+// lookupCmd returns the entry of name: from the command index, or for a
+// name on no list, from the prefixes the dispatcher knows ("mkfs.ext4",
+// "python3.12").
 func lookupCmd(name string) cmdEntry {
-	if e, ok := cmdTable()[name]; ok {
-		return e
+	r, ok := indexed(name)
+	if !ok || !r.listed {
+		return cmdEntry{class: prefixClass(name)}
 	}
-	return cmdEntry{class: prefixClass(name)}
+	e := cmdEntry{class: r.class, state: r.state}
+	if r.class == clsReader {
+		e.reader = readerSpecs()[name]
+	}
+	return e
 }
 
 // prefixClass is the class of the first of cmdPrefixes that name begins

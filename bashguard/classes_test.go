@@ -161,10 +161,10 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 		}
 	}
 	// Every name in the table is one that some list or the chain names.
-	for n := range cmdTable() {
+	for n := range buildCmdTable() {
 		assert.True(t, all[n], "table holds %q, which no list names", n)
 	}
-	_, ok := cmdTable()["no-such-command"]
+	_, ok := buildCmdTable()["no-such-command"]
 	assert.False(t, ok)
 }
 

@@ -19,19 +19,20 @@ import (
 // HostJudge. It does nothing without one, or for a command that reaches
 // no other machine.
 func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
-	if m.hj == nil || v.len() < 2 && netTools()[name] == nil {
+	// The tables are built only for a name they hold (cmdindex.go).
+	if m.hj == nil || v.len() < 2 && !cmdIn(name, inNetTools) {
 		return
 	}
-	if s := netSpecs()[name]; s != nil {
-		m.specHosts(c, s, v)
+	if cmdIn(name, inNetSpecs) {
+		m.specHosts(c, netSpecs()[name], v)
 		return
 	}
 	if r := hostReaders[name]; r != nil {
 		r(m, c, v)
 		return
 	}
-	if t := netTools()[name]; t != nil {
-		m.tableHosts(c, name, t, v)
+	if cmdIn(name, inNetTools) {
+		m.tableHosts(c, name, netTools()[name], v)
 	} else if isPip(name) {
 		m.pipHosts(c, *v)
 	} else if runsModules(name) {
@@ -53,7 +54,7 @@ var hostReaders = map[string]lineReader{
 
 // reachesHosts reports whether hosts reads hosts from the command name.
 func reachesHosts(name string) bool {
-	return netSpecs()[name] != nil || hostReaders[name] != nil || netTools()[name] != nil || isPip(name)
+	return cmdIn(name, inNetSpecs|inNetTools) || hostReaders[name] != nil || isPip(name)
 }
 
 // appendedHosts judges a command that xargs runs with further arguments

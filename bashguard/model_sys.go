@@ -14,10 +14,10 @@ import (
 // whether it decided: a byClass spec leaves to the command's class a line
 // it does not read whole.
 func (m *cmdCall) sysTools(c *verdictAcc, name string, v *argv) bool {
-	s := sysSpecs()[name]
-	if s == nil {
-		return false
+	if !cmdIn(name, inSys) {
+		return false // sysSpecs is built only for a name it holds (cmdindex.go)
 	}
+	s := sysSpecs()[name]
 	if !allLiteral(v) {
 		return false // the class judges what is only known at run time
 	}

@@ -12,10 +12,10 @@ import (
 
 // moreTools judges the tools of toolSpecs. It reports whether it decided.
 func (m *cmdCall) moreTools(c *verdictAcc, name string, v *argv) bool {
-	s := toolSpecs()[name]
-	if s == nil {
-		return false
+	if !cmdIn(name, inTools) {
+		return false // toolSpecs is built only for a name it holds (cmdindex.go)
 	}
+	s := toolSpecs()[name]
 	m.tool(c, name, s, v)
 	return true
 }

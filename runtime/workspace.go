@@ -62,6 +62,10 @@ type Workspace struct {
 	// revalidates them instead of walking the roots again (see
 	// [sandbox.Config.FactsFile]). Empty keeps them in memory only.
 	FactsFile string
+	// StateDirs are directories where the host keeps files of its own
+	// beside FactsFile, whose new files do not call for a new search of
+	// the workspace ([sandbox.Config.StateDirs]).
+	StateDirs []string
 
 	// Tools are the tools sessions may call; nil means [tool.ClaudeCodeTools].
 	Tools *tool.Registry
@@ -148,7 +152,7 @@ func Open(w Workspace) (*Pipeline, error) {
 		cwd = w.Cwd
 	}
 	sb, err := sandbox.New(sandbox.Config{Roots: roots, WorkDir: cwd, Home: w.Home, Protected: w.Protected, Secret: w.Secret,
-		FactsFile: w.FactsFile})
+		FactsFile: w.FactsFile, StateDirs: w.StateDirs})
 	if err != nil {
 		return nil, fmt.Errorf("runtime: roots: %w", err)
 	}

@@ -49,4 +49,16 @@ type Config struct {
 	// this user, or that anyone else may write (or whose directory anyone
 	// else may write) is ignored. Empty keeps the search in memory only.
 	FactsFile string
+
+	// StateDirs are directories where the host keeps files of its own
+	// beside FactsFile (a hook's session snapshots), often protected ones.
+	// The search still lists them for the identities of their files, but a
+	// file the host adds there since does not call for a new search, as a
+	// facts file written into its own directory does not: the agent cannot
+	// write there, and a name linked to such a file later is caught by the
+	// change time the link gives it (the judge searches again before
+	// judging a file with a second name younger than the search). Each
+	// must be absolute; one inside the roots is not taken, since the
+	// agent may change what is there.
+	StateDirs []string
 }

@@ -71,7 +71,7 @@ type factsData struct {
 // made for other roots or lists is never loaded.
 func factsKey(s *Sandbox, protected, secret []string) string {
 	b := binary.AppendUvarint([]byte(factsMagic), factsVersion)
-	for _, list := range [][]string{s.roots, {s.workDir, s.home}, protected, secret} {
+	for _, list := range [][]string{s.roots, {s.workDir, s.home}, protected, secret, s.stateDirs} {
 		b = binary.AppendUvarint(b, uint64(len(list)))
 		for _, e := range list {
 			b = appendString(b, e)

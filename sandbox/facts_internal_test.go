@@ -136,3 +136,50 @@ func TestFactsFileUntrustedIsIgnored(t *testing.T) {
 		})
 	}
 }
+
+// A file the host adds to one of its state directories (a hook's session
+// snapshot) leaves the kept search standing, where it would make the next
+// process search the workspace again; a name in the roots linked to that
+// file later is still judged as the protected file it is.
+func TestStateDirsKeepTheSearch(t *testing.T) {
+	proj, facts := factsTree(t)
+	home := filepath.Join(filepath.Dir(filepath.Dir(facts)), "home")
+	sessions := filepath.Join(home, ".toolgate", "sessions")
+	require.NoError(t, os.MkdirAll(sessions, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(sessions, "old.json"), []byte("{}"), 0o600))
+	time.Sleep(50 * time.Millisecond) // older than the racy window
+	judge := func(s *Sandbox) {
+		t.Helper()
+		d, reason := s.CheckPath("a.txt", false)
+		require.Equal(t, permission.Allow, d, reason)
+		assert.Contains(t, reason, "inside root")
+	}
+	kept := Config{Roots: []string{proj}, WorkDir: proj, Home: home, FactsFile: facts, StateDirs: []string{sessions}}
+	plain := kept
+	plain.StateDirs, plain.FactsFile = nil, filepath.Join(filepath.Dir(facts), "plain.facts")
+	first, firstPlain := mustNew(t, kept).ids.Load().start, mustNew(t, plain).ids.Load().start
+
+	added := filepath.Join(sessions, "new.json")
+	require.NoError(t, os.WriteFile(added, []byte("{}"), 0o600))
+	s := mustNew(t, kept)
+	judge(s)
+	assert.Equal(t, first, s.ids.Load().start, "a file the host added to its state directory: the next process keeps the search")
+	p := mustNew(t, plain)
+	judge(p)
+	assert.NotEqual(t, firstPlain, p.ids.Load().start, "without StateDirs the same file calls for a new search")
+
+	// The agent's name for the host's new file: a hard link in the roots.
+	require.NoError(t, os.Link(added, filepath.Join(proj, "x.json")))
+	s = mustNew(t, kept)
+	d, reason := s.CheckPath("x.json", true)
+	assert.NotEqual(t, permission.Allow, d, reason)
+	assert.Contains(t, reason, ".toolgate", "the write is of the protected file the link is")
+
+	// A state directory inside the roots is not taken: the agent writes
+	// there.
+	inside := kept
+	inside.StateDirs = []string{filepath.Join(proj, "svc")}
+	assert.Empty(t, mustNew(t, inside).stateDirs)
+	_, err := New(Config{Roots: []string{proj}, StateDirs: []string{"rel"}})
+	assert.ErrorIs(t, err, ErrInvalidPath, "a state directory must be absolute")
+}

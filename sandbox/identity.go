@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -256,6 +257,81 @@ type idSearch struct {
 	nwalk   int
 	// nprotected counts the entries protectedFiles listed.
 	nprotected int
+	// names are the listings of the directories add looked names up in
+	// (absentIn); noListings looks every name up instead (the tests).
+	names      map[string]dirNames
+	noListings bool
+}
+
+// dirNames is a listing of a directory whose lookups match its listings
+// (exactNames); ok is false for any other, or one too large to keep.
+type dirNames struct {
+	ok  bool
+	set map[string]struct{}
+}
+
+// maxListed bounds the entries of a directory absentIn keeps.
+const maxListed = 4096
+
+// absentIn reports whether the directory dir has no entry name, from one
+// listing of dir: a search looks a few hundred names of its lists up in
+// each root and in the home directory, most of which are not there, and
+// a listing answers for them all with a few system calls instead of one
+// each. It reports false when it cannot tell (the name is then looked
+// up): a file system whose lookups may find what its listings do not
+// show (exactNames), a directory of more than maxListed entries, an
+// error. The directory's own change time is recorded by the caller before
+// it is listed, so that an entry made after the listing shows as a change.
+func (f *idSearch) absentIn(dir, name string) bool {
+	if f.noListings {
+		return false
+	}
+	l, ok := f.names[dir]
+	if !ok {
+		l = listNames(dir)
+		if f.names == nil {
+			f.names = map[string]dirNames{}
+		}
+		f.names[dir] = l
+	}
+	if !l.ok {
+		return false
+	}
+	_, present := l.set[name]
+	return !present
+}
+
+// listNames lists dir for absentIn.
+func listNames(dir string) dirNames {
+	d, err := openDirNoBlock(dir)
+	if err != nil {
+		return dirNames{}
+	}
+	defer d.Close()
+	if !exactNames(int(d.Fd())) {
+		return dirNames{}
+	}
+	names, err := d.Readdirnames(maxListed + 1)
+	if err != nil || len(names) > maxListed {
+		return dirNames{}
+	}
+	set := make(map[string]struct{}, len(names))
+	for _, n := range names {
+		set[n] = struct{}{}
+	}
+	return dirNames{ok: true, set: set}
+}
+
+// watchAbsent records p, known not to exist, as watchFile does a
+// directory that does not exist: what the search read, not watched.
+func (f *idSearch) watchAbsent(p string) {
+	if _, ok := f.watched[p]; ok {
+		return
+	}
+	f.watched[p] = false
+	if !f.resolvedOnce(p) {
+		f.ids.reads = append(f.ids.reads, watch{path: p})
+	}
 }
 
 func (s *Sandbox) findIdentities() *identities {
@@ -263,11 +339,12 @@ func (s *Sandbox) findIdentities() *identities {
 		return &identities{complete: true}
 	}
 	f := &idSearch{
-		s:       s,
-		start:   time.Now().UnixNano(),
-		ids:     &identities{files: map[fileID]anchor{}, complete: true, cover: &idsCover{}},
-		seen:    map[string]bool{},
-		watched: map[string]bool{},
+		s:          s,
+		start:      time.Now().UnixNano(),
+		ids:        &identities{files: map[fileID]anchor{}, complete: true, cover: &idsCover{}},
+		seen:       map[string]bool{},
+		watched:    map[string]bool{},
+		noListings: s.noListings,
 	}
 	f.ids.start = f.start
 	bases := slices2(s.roots, s.workDir)
@@ -379,6 +456,18 @@ func (f *idSearch) add(base, rel string, secret bool, pat string) {
 	for d, r := base, rel; ; {
 		if !f.watchDir(d) {
 			return
+		}
+		if d == base {
+			// The first name of rel, not in base's listing: the lookup
+			// would fail there, and, when rel goes on, what it would
+			// record of the directory that is not there is recorded.
+			first, _, more := strings.Cut(r, "/")
+			if f.absentIn(base, first) {
+				if more {
+					f.watchAbsent(strings.TrimSuffix(base, "/") + "/" + first)
+				}
+				return
+			}
 		}
 		i := strings.IndexByte(r, '/')
 		if i < 0 {
@@ -653,11 +742,12 @@ func (f *idSearch) record(p string) (fileStat, bool, error) {
 // resolvedOnce reports whether p is left out of what the search read:
 // a directory above the roots, the working directory or the home
 // directory (resolved once, when the Sandbox is built: /tmp changes all
-// the time, and what changes there leaves them where they are), or the
+// the time, and what changes there leaves them where they are), the
 // directory of the sandbox's own facts file, which the search itself
-// writes.
+// writes, or a directory where the host keeps its own files
+// (Config.StateDirs).
 func (f *idSearch) resolvedOnce(p string) bool {
-	if f.s.factsFile != "" && p == filepath.Dir(f.s.factsFile) {
+	if f.s.factsFile != "" && p == filepath.Dir(f.s.factsFile) || slices.Contains(f.s.stateDirs, p) {
 		return true
 	}
 	for _, b := range append(slices2(f.s.roots, f.s.home), f.s.workDir) {

@@ -172,6 +172,7 @@ func compilePattern(s string) (pattern, error) {
 	if t == "" || strings.IndexByte(t, 0) >= 0 {
 		return p, pathErr(ErrInvalidPath, s, "", "empty or malformed pattern", nil)
 	}
+	p.elems = make([]elem, 0, strings.Count(t, "/")+1)
 	for e := range strings.SplitSeq(t, "/") {
 		if e == "" || e == "." || e == ".." {
 			return p, pathErr(ErrInvalidPath, s, "", "pattern has an empty, \".\" or \"..\" component", nil)
@@ -330,7 +331,7 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 	}
 	words := (len(set.pats) + 63) / 64
 	set.always = make([]uint64, words)
-	set.byKey = make(map[string][]uint64)
+	set.byKey = make(map[string][]uint64, len(set.pats))
 	for i, p := range set.pats {
 		if p.key == "" {
 			set.always[i/64] |= 1 << (i % 64)

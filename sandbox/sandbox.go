@@ -38,6 +38,11 @@ type Sandbox struct {
 	// factsFile keeps the search between processes (facts.go); factsKey
 	// is what the search depends on besides the files.
 	factsFile, factsKey string
+	// stateDirs are Config.StateDirs outside the roots.
+	stateDirs []string
+	// noListings makes the search look every name up, without the
+	// listings absentIn answers from (the tests compare the two).
+	noListings bool
 
 	pinOnce sync.Once
 	pinned  *identities
@@ -156,6 +161,14 @@ func New(cfg Config) (*Sandbox, error) {
 	}
 	if len(s.roots) > 0 {
 		s.mounts = innerMounts(mountTable(), s.roots)
+	}
+	for _, d := range cfg.StateDirs {
+		if !filepath.IsAbs(d) {
+			return nil, pathErr(ErrInvalidPath, d, "", "state directory must be absolute", nil)
+		}
+		if d = filepath.Clean(d); !s.inRoots(d) {
+			s.stateDirs = append(s.stateDirs, d)
+		}
 	}
 	if cfg.FactsFile != "" {
 		if !filepath.IsAbs(cfg.FactsFile) {

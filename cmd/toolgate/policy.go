@@ -623,6 +623,9 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		// The workspace's facts are found once and revalidated by the
 		// next call's process, whichever session it is of.
 		FactsFile: factsPath(p.src.stateDir, p.src.projectDir(), p.src.cwd, p.src.home),
+		// A session's first call writes its snapshot there: the next
+		// call keeps the workspace's facts all the same.
+		StateDirs: snapshotDirs(p.src.stateDir),
 		// Claude Code shapes outputs itself: hand them back whole.
 		Output:    output.Shaper{MaxChars: int(^uint(0) >> 1)},
 		AgentName: "claude-code",

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/toolgate/toolgate/hooks"
@@ -64,6 +65,15 @@ func defaultStateDir(home string, getenv func(string) string) string {
 func snapshotPath(stateDir, session string) string {
 	sum := sha256.Sum256([]byte(session))
 	return filepath.Join(stateDir, "sessions", hex.EncodeToString(sum[:16])+".json")
+}
+
+// snapshotDirs are the directories of the state directory that hold the
+// sessions' snapshots (sandbox.Config.StateDirs), none without one.
+func snapshotDirs(stateDir string) []string {
+	if stateDir == "" {
+		return nil
+	}
+	return []string{filepath.Dir(snapshotPath(stateDir, ""))}
 }
 
 // factsPath is the file in which the sandbox keeps the facts of the
@@ -157,15 +167,46 @@ func writeSnapshot(path string, s snapFile) error {
 	if err := os.Link(tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
-	pruneSnapshots(dir, path)
-	pruneSnapshots(filepath.Join(filepath.Dir(dir), "facts"), "")
+	pruneSnapshots(dir, path, time.Now())
+	pruneSnapshots(filepath.Join(filepath.Dir(dir), "facts"), "", time.Now())
 	return nil
 }
 
+// snapshotPruneEvery is how often a directory of kept state is pruned. A
+// session's first call prunes: every hour, not every session, since the
+// pruning stats each of the directory's files (a month of sessions), and
+// its first call is where the hook is slowest.
+const snapshotPruneEvery = time.Hour
+
+// pruneMark is the file whose modification time says when its directory
+// was last pruned.
+const pruneMark = ".pruned"
+
+// pruneDue reports whether dir was last pruned snapshotPruneEvery or more
+// before now (or never), and if so marks it pruned at now. A mark that
+// cannot be read or written means a prune now.
+func pruneDue(dir string, now time.Time) bool {
+	mark := filepath.Join(dir, pruneMark)
+	if fi, err := os.Lstat(mark); err == nil && fi.Mode().IsRegular() {
+		if age := now.Sub(fi.ModTime()); age >= 0 && age < snapshotPruneEvery {
+			return false
+		}
+	}
+	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err == nil {
+		_ = f.Close()
+		_ = os.Chtimes(mark, now, now)
+	}
+	return true
+}
+
 // pruneSnapshots removes the files of dir (the sessions' snapshots, the
-// workspaces' facts) older than snapshotMaxAge but keep, looking at a
-// bounded number of entries.
-func pruneSnapshots(dir, keep string) {
+// workspaces' facts) older than snapshotMaxAge but keep and the mark,
+// looking at a bounded number of entries, when a prune is due.
+func pruneSnapshots(dir, keep string, now time.Time) {
+	if !pruneDue(dir, now) {
+		return
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return
@@ -174,10 +215,10 @@ func pruneSnapshots(dir, keep string) {
 	entries, _ := d.ReadDir(256)
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
-		if p == keep || !e.Type().IsRegular() {
+		if p == keep || e.Name() == pruneMark || !e.Type().IsRegular() {
 			continue
 		}
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > snapshotMaxAge {
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > snapshotMaxAge {
 			os.Remove(p)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,4 +80,31 @@ func TestHooksAreReadOncePerSession(t *testing.T) {
 	assert.Contains(t, c.PermissionDecisionReason, "not private to this user: others may write the file (-rw-rw-rw-)")
 	// The session id names no path: it is hashed.
 	assert.Equal(t, filepath.Join(state, "sessions"), filepath.Dir(snapshotPath(state, "../../x")))
+}
+
+// TestPruneSnapshotsHourly holds the pruning of kept state to once an hour:
+// a file past snapshotMaxAge is removed at the first prune, and one that
+// ages past it later stays until the next prune is due, an hour on.
+func TestPruneSnapshotsHourly(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	old := now.Add(-snapshotMaxAge - time.Hour)
+	write := func(name string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte("{}"), 0o600))
+		require.NoError(t, os.Chtimes(p, old, old))
+		return p
+	}
+	first, kept := write("a.json"), write("keep.json")
+	pruneSnapshots(dir, kept, now)
+	assert.NoFileExists(t, first, "a file past the age is removed at the first prune")
+	assert.FileExists(t, kept, "the session's own snapshot is kept")
+	assert.FileExists(t, filepath.Join(dir, pruneMark), "the prune is marked")
+
+	second := write("b.json")
+	pruneSnapshots(dir, "", now.Add(10*time.Minute))
+	assert.FileExists(t, second, "no prune within the hour: the directory is not listed again")
+	pruneSnapshots(dir, "", now.Add(snapshotPruneEvery+time.Minute))
+	assert.NoFileExists(t, second, "the next prune, due an hour on, removes it")
+	assert.FileExists(t, filepath.Join(dir, pruneMark), "the mark is never pruned")
 }

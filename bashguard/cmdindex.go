@@ -1,0 +1,55 @@
+package bashguard
+
+import (
+	"slices"
+	"strings"
+)
+
+// The command index: every name that a per-name table of the dispatcher
+// holds, with the entry the class lists give it and which of the tables
+// hold it, as data the compiler lays down (cmdindex_gen.go). It is written
+// from the tables themselves by TestCmdIndexCurrent, which fails when a
+// table and the index disagree. A process that judges one command line
+// (toolgate check, one per tool call) classifies each name, and learns
+// whether a per-name table holds it, without building the tables that do
+// not: building them all cost about a tenth of a hook call
+// (BenchmarkHookProcess). A warm process reads the index as cheaply.
+
+// cmdTables names the per-name tables the dispatcher consults for every
+// command before its class.
+type cmdTables uint8
+
+// The per-name tables.
+const (
+	inSys      cmdTables = 1 << iota // sysSpecs (sysTools)
+	inTools                          // toolSpecs (moreTools)
+	inNetTools                       // netTools (hosts)
+	inNetSpecs                       // netSpecs (hosts)
+)
+
+// cmdIndexRow is one name of the index.
+type cmdIndexRow struct {
+	name string
+	// listed says that a class list names it: class and state are then
+	// its entry (classify); else the dispatcher takes the class of its
+	// prefix, as for a name the index does not hold.
+	listed bool
+	class  cmdClass
+	state  string // for clsState: why the builtin needs a person
+	in     cmdTables
+}
+
+// indexed returns the row of name, from the sorted index.
+func indexed(name string) (*cmdIndexRow, bool) {
+	i, ok := slices.BinarySearchFunc(cmdIndex[:], name, func(r cmdIndexRow, n string) int { return strings.Compare(r.name, n) })
+	if !ok {
+		return nil, false
+	}
+	return &cmdIndex[i], true
+}
+
+// cmdIn reports whether one of the tables t holds name.
+func cmdIn(name string, t cmdTables) bool {
+	r, ok := indexed(name)
+	return ok && r.in&t != 0
+}
