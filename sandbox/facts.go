@@ -138,6 +138,7 @@ func (s *Sandbox) saveFacts(ids *identities) {
 		return
 	}
 	_ = os.Rename(tmp.Name(), s.factsFile)
+	s.saveListings(ids)
 }
 
 // loadFacts returns the search the sandbox's facts file holds, forgotten

@@ -118,7 +118,10 @@ type identities struct {
 	forgotten bool
 	// cover is what the sandbox's watcher watches for this search (see
 	// watched.go), shared by its copies; nil: none.
-	cover *idsCover
+	cover *idsCover // listed are the directories the walk of the roots listed whole, for
+	// the next search (walkListing); nil for a search loaded from a facts
+	// file until they are read from theirs (loadListings).
+	listed map[string]*walkListing
 }
 
 // staleFor reports whether the final file st may be a hard link made
@@ -257,6 +260,10 @@ type idSearch struct {
 	nwalk   int
 	// nprotected counts the entries protectedFiles listed.
 	nprotected int
+	// prev are the last search's listings of the walk, and prevStart when
+	// it began (keptListing).
+	prev      map[string]*walkListing
+	prevStart int64
 	// names are the listings of the directories add looked names up in
 	// (absentIn); noListings looks every name up instead (the tests).
 	names      map[string]dirNames
@@ -341,12 +348,15 @@ func (s *Sandbox) findIdentities() *identities {
 	f := &idSearch{
 		s:          s,
 		start:      time.Now().UnixNano(),
-		ids:        &identities{files: map[fileID]anchor{}, complete: true, cover: &idsCover{}},
+		ids:        &identities{files: map[fileID]anchor{}, complete: true, cover: &idsCover{}, listed: map[string]*walkListing{}},
 		seen:       map[string]bool{},
 		watched:    map[string]bool{},
 		noListings: s.noListings,
 	}
 	f.ids.start = f.start
+	if last := s.ids.Load(); last != nil && !s.noListings {
+		f.prev, f.prevStart = s.loadListings(last), last.start
+	}
 	bases := slices2(s.roots, s.workDir)
 	for _, b := range bases {
 		f.patterns(b, false)
@@ -1010,7 +1020,21 @@ const (
 // a symbolic link because only a command can make one, and the host
 // forgets the search after every command it ran (Forget).
 func (f *idSearch) walkDir(dir string, depth int) {
-	f.record(dir)
+	st, ok, err := f.record(dir)
+	if l := f.keptListing(dir, st, ok, err); l != nil {
+		f.ids.listed[dir] = l
+		// The entries the walk only counts are counted as they come, so
+		// that a bound is reached where listing would reach it.
+		next := 0
+		for _, e := range l.looked {
+			if !f.walkCount(e.at-next+1) || !f.walkEntry(dir, e.name, e.typ, depth, false) {
+				return
+			}
+			next = e.at + 1
+		}
+		f.walkCount(l.entries - next)
+		return
+	}
 	d, err := openDirNoBlock(dir)
 	if err != nil {
 		// What cannot be listed cannot be known to hold no secret.
@@ -1018,51 +1042,159 @@ func (f *idSearch) walkDir(dir string, depth int) {
 		return
 	}
 	defer d.Close()
+	// The listing is kept for the next search when it is whole.
+	var l *walkListing
+	if ok {
+		l = &walkListing{st: stampOf(dir, st)}
+	}
 	for {
 		ents, err := d.ReadDir(walkBatch)
 		if err != nil && err != io.EOF {
 			f.ids.complete = false
+			l = nil
 		}
 		for _, e := range ents {
-			if f.nwalk++; f.nwalk > maxWalk {
-				f.ids.complete = false
+			if l != nil {
+				if walkLooks(f.s, dir, e.Name(), e.Type()) {
+					l.looked = append(l.looked, keptEntry{at: l.entries, name: e.Name(), typ: e.Type()})
+				}
+				l.entries++
+			}
+			if !f.walkEntry(dir, e.Name(), e.Type(), depth, true) {
 				return
-			}
-			p := dir + "/" + e.Name()
-			if dir == "/" {
-				p = "/" + e.Name()
-			}
-			t := e.Type()
-			switch {
-			case t&fs.ModeSymlink != 0:
-				if pat, ok := f.s.secret.first(p); ok {
-					f.link(anchor{loc: p, real: p, secret: true, pat: pat})
-				} else if pat, ok := f.s.protected.first(p); ok {
-					f.link(anchor{loc: p, real: p, pat: pat})
-				}
-			case t.IsRegular():
-				pat, ok := f.s.secret.first(p)
-				if !ok || certName(pat) && certOnly(p) {
-					continue
-				}
-				if st, ok, err := statPath(p, false); err == nil && ok && st.isRegular() {
-					f.file(st, anchor{loc: p, real: p, secret: true, pat: pat})
-				}
-			case t.IsDir():
-				if skipWalk(e.Name()) {
-					continue
-				}
-				if depth+1 >= maxWalkDepth {
-					f.ids.complete = false
-					continue
-				}
-				f.walkDir(p, depth+1)
 			}
 		}
 		if err != nil || len(ents) == 0 {
-			return
+			break
 		}
 	}
+	if l != nil {
+		f.ids.listed[dir] = l
+	}
+}
+
+// walkCount counts n entries the walk does not look at; false when that
+// takes it over its bound, as counting them one by one would.
+func (f *idSearch) walkCount(n int) bool {
+	bound := maxWalk
+	if f.s.walkBound > 0 {
+		bound = f.s.walkBound
+	}
+	if f.nwalk+n > bound {
+		f.nwalk = bound + 1
+		f.ids.complete = false
+		return false
+	}
+	f.nwalk += n
+	return true
+}
+
+// walkLooks reports whether the walk looks at the entry name of dir, of
+// type t, beyond counting it: a link or regular file with a name of the
+// lists, or a directory it enters. What it reports depends on the path,
+// the type and the lists alone, all of which a kept listing's search had
+// the same.
+func walkLooks(s *Sandbox, dir, name string, t fs.FileMode) bool {
+	p := dir + "/" + name
+	if dir == "/" {
+		p = "/" + name
+	}
+	switch {
+	case t&fs.ModeSymlink != 0:
+		_, secret := s.secret.first(p)
+		_, protected := s.protected.first(p)
+		return secret || protected
+	case t.IsRegular():
+		_, secret := s.secret.first(p)
+		return secret
+	case t.IsDir():
+		return !skipWalk(name)
+	}
+	return false
+}
+
+// walkEntry judges the entry name of dir, of type t (a listing's
+// fs.FileMode type bits), for walkDir, counting it when count is set;
+// false when the walk is over its bound and stops.
+func (f *idSearch) walkEntry(dir, name string, t fs.FileMode, depth int, count bool) bool {
+	if count && !f.walkCount(1) {
+		return false
+	}
+	p := dir + "/" + name
+	if dir == "/" {
+		p = "/" + name
+	}
+	switch {
+	case t&fs.ModeSymlink != 0:
+		if pat, ok := f.s.secret.first(p); ok {
+			f.link(anchor{loc: p, real: p, secret: true, pat: pat})
+		} else if pat, ok := f.s.protected.first(p); ok {
+			f.link(anchor{loc: p, real: p, pat: pat})
+		}
+	case t.IsRegular():
+		pat, ok := f.s.secret.first(p)
+		if !ok || certName(pat) && certOnly(p) {
+			return true
+		}
+		if st, ok, err := statPath(p, false); err == nil && ok && st.isRegular() {
+			f.file(st, anchor{loc: p, real: p, secret: true, pat: pat})
+		}
+	case t.IsDir():
+		if skipWalk(name) {
+			return true
+		}
+		if depth+1 >= maxWalkDepth {
+			f.ids.complete = false
+			return true
+		}
+		f.walkDir(p, depth+1)
+	}
+	return true
+}
+
+// walkListing is a directory of the walk of the roots as a search listed
+// it: its stamp when it did, how many entries it had, and, in the order
+// they came, the entries the walk looks at beyond counting them
+// (walkLooks). The next search walks an unchanged directory from it
+// instead of listing it again: a directory's entries cannot change, be
+// added, removed, renamed or replaced by another type, without its change
+// time changing, and the walk judges each entry by its name and type
+// alone, looking again at what it reads beyond that (a secret file's
+// identity, a link's target, a certificate's first bytes). In a tree of
+// thousands of directories, a file made anywhere made the next search
+// list every one of them again.
+type walkListing struct {
+	st      watch
+	entries int
+	looked  []keptEntry
+}
+
+// keptEntry is an entry of a kept listing: its place among the
+// directory's entries, its name and its type.
+type keptEntry struct {
+	at   int
+	name string
+	typ  fs.FileMode
+}
+
+// stampOf is the watch of the directory dir from its stat st.
+func stampOf(dir string, st fileStat) watch {
+	return watch{path: dir, exists: true, dev: st.dev, ino: st.ino, ctime: st.ctime, size: st.size}
+}
+
+// keptListing returns the last search's listing of dir when dir, stat'ed
+// now (st, ok, err), is as it was then and its change time was older than
+// that search by more than the clock's tick (a change in the same tick
+// would not show); else nil.
+func (f *idSearch) keptListing(dir string, st fileStat, ok bool, err error) *walkListing {
+	if f.prev == nil || err != nil || !ok {
+		return nil
+	}
+	l := f.prev[dir]
+	if l == nil || l.st != stampOf(dir, st) || l.st.ctime == 0 || l.st.ctime >= f.prevStart-racyFor(l.st.ctime) {
+		return nil
+	}
+	return l
 }
 
 // skipWalk reports whether the walk of the roots leaves a directory out:

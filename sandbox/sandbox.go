@@ -40,9 +40,12 @@ type Sandbox struct {
 	factsFile, factsKey string
 	// stateDirs are Config.StateDirs outside the roots.
 	stateDirs []string
-	// noListings makes the search look every name up, without the
-	// listings absentIn answers from (the tests compare the two).
+	// noListings makes the search look every name up and list every
+	// directory, without the listings absentIn answers from and the kept
+	// ones of the walk (the tests compare the two); walkBound, when
+	// positive, bounds the walk in place of maxWalk (the tests reach it).
 	noListings bool
+	walkBound  int
 
 	pinOnce sync.Once
 	pinned  *identities
