@@ -180,6 +180,12 @@ func TestStateDirsKeepTheSearch(t *testing.T) {
 	inside := kept
 	inside.StateDirs = []string{filepath.Join(proj, "svc")}
 	assert.Empty(t, mustNew(t, inside).stateDirs)
+	// Nor the home directory or one holding it: the user's files there
+	// (a dotfiles link made since) are searched for.
+	for _, d := range []string{home, filepath.Dir(home)} {
+		inside.StateDirs = []string{d}
+		assert.Empty(t, mustNew(t, inside).stateDirs, "state directory %s", d)
+	}
 	_, err := New(Config{Roots: []string{proj}, StateDirs: []string{"rel"}})
 	assert.ErrorIs(t, err, ErrInvalidPath, "a state directory must be absolute")
 }

@@ -271,7 +271,8 @@ type idSearch struct {
 }
 
 // dirNames is a listing of a directory whose lookups match its listings
-// (exactNames); ok is false for any other, or one too large to keep.
+// (exactNames), its names with ASCII case folded; ok is false for any
+// other, or one too large to keep.
 type dirNames struct {
 	ok  bool
 	set map[string]struct{}
@@ -304,7 +305,7 @@ func (f *idSearch) absentIn(dir, name string) bool {
 	if !l.ok {
 		return false
 	}
-	_, present := l.set[name]
+	_, present := l.set[asciiLower(name)]
 	return !present
 }
 
@@ -324,9 +325,29 @@ func listNames(dir string) dirNames {
 	}
 	set := make(map[string]struct{}, len(names))
 	for _, n := range names {
-		set[n] = struct{}{}
+		set[asciiLower(n)] = struct{}{}
 	}
 	return dirNames{ok: true, set: set}
+}
+
+// asciiLower lower-cases the ASCII letters of s: a listing's names and a
+// looked-up name are compared so, so that a file system that folds ASCII
+// case without saying so on the directory (XFS made with ascii-ci) is
+// answered for as a lookup there would answer; elsewhere a name that
+// differs in case only is looked up, as before.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // watchAbsent records p, known not to exist, as watchFile does a

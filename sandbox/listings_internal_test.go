@@ -239,3 +239,10 @@ func TestSearchKeptListingsAgree(t *testing.T) {
 		t.Logf("tree %d (bound %d, complete %v): %d listings kept from the search before", tree, bound, s.ids.Load().complete, kept)
 	}
 }
+
+// asciiLower folds ASCII letters only, without a copy when there is none.
+func TestASCIILower(t *testing.T) {
+	for in, want := range map[string]string{".env": ".env", ".ENV": ".env", "Ünïcode.TXT": "Ünïcode.txt", "": "", "\u212a": "\u212a"} {
+		require.Equal(t, want, asciiLower(in), in)
+	}
+}

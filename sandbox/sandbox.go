@@ -169,7 +169,10 @@ func New(cfg Config) (*Sandbox, error) {
 		if !filepath.IsAbs(d) {
 			return nil, pathErr(ErrInvalidPath, d, "", "state directory must be absolute", nil)
 		}
-		if d = filepath.Clean(d); !s.inRoots(d) {
+		// Not one the agent writes in (inside a root), nor the home
+		// directory or one holding it: the user's own files there (a
+		// dotfiles link made during the session) must be searched for.
+		if d = filepath.Clean(d); !s.inRoots(d) && (s.home == "" || !within(s.home, d)) {
 			s.stateDirs = append(s.stateDirs, d)
 		}
 	}
