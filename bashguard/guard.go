@@ -19,7 +19,7 @@ type Guard struct {
 	pol     Policy
 	extra   map[string]bool
 	scratch *sync.Pool // of *scratch
-	ws      wsCache    // the workspace facts git reads, shared by every Judge call
+	ws      wsCache    // the workspace facts git reads, shared by every Judge call (its own use)
 }
 
 // scratch is what one Judge call borrows and gives back: a parser (which
@@ -29,6 +29,7 @@ type scratch struct {
 	reader strings.Reader
 	direct []bool
 	flags  []wordFlags
+	ws     wsCache  // the Judge's use of the workspace facts
 	an     analyzer // the analyzer of the Judge that holds the scratch
 }
 
@@ -39,7 +40,7 @@ const maxScratch = 4096
 // New returns a Guard for a copy of p. Zero limits in p take their defaults.
 func New(p Policy) *Guard {
 	p.fill()
-	g := &Guard{pol: p, scratch: &sync.Pool{New: func() any {
+	g := &Guard{pol: p, ws: wsCache{wsStore: &wsStore{}}, scratch: &sync.Pool{New: func() any {
 		return &scratch{parser: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))}
 	}}}
 	if len(p.ExtraSafe) > 0 {
@@ -57,7 +58,7 @@ func New(p Policy) *Guard {
 // usable: it then checks its facts by their stamps. A Guard dropped
 // without Close releases it when it is collected.
 func (g *Guard) Close() error {
-	if g == nil {
+	if g == nil || g.ws.wsStore == nil {
 		return nil
 	}
 	return g.ws.close()
@@ -107,8 +108,8 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 			Reason: "cannot be analysed: script is " + strconv.Itoa(len(script)) +
 				" bytes, over the limit of " + strconv.Itoa(g.pol.MaxScriptBytes)}
 	}
-	g.ws.sync()
 	sc := g.scratch.Get().(*scratch)
+	sc.ws = g.ws.judgeUse()
 	f, err := sc.parse(script)
 	if err != nil {
 		g.scratch.Put(sc)
@@ -118,7 +119,7 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 	// one (BenchmarkToolgateCommands in bench); nothing keeps it past the
 	// Judge.
 	a := &sc.an
-	*a = analyzer{cmdCall: cmdCall{pol: &g.pol, extra: g.extra, ws: &g.ws, dir: dir, paths: paths}, g: g, sc: sc, src: script, file: f, ifs: strings.Contains(script, "IFS")}
+	*a = analyzer{cmdCall: cmdCall{pol: &g.pol, extra: g.extra, ws: &sc.ws, dir: dir, paths: paths}, g: g, sc: sc, src: script, file: f, ifs: strings.Contains(script, "IFS")}
 	a.hj, _ = paths.(HostJudge)
 	a.w = a
 	// Size the buffers from a guess at the number of commands and words;
@@ -141,6 +142,7 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 	}
 	out, abort, abortRule := a.out, a.abort, a.abortRule
 	*a = analyzer{} // nothing of this call stays reachable from the pool
+	sc.ws = wsCache{}
 	g.scratch.Put(sc)
 	if abort != "" {
 		return Verdict{Decision: permission.Deny, Rule: abortRule, Reason: "cannot be analysed: " + abort,

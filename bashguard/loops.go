@@ -74,7 +74,7 @@ func (a *analyzer) forLoop(cmd *syntax.ForClause, x execCtx) {
 				known = false
 				continue
 			}
-			m, err := a.g.ws.glob(a.dir, r.val)
+			m, err := a.ws.glob(a.dir, r.val)
 			if err != nil {
 				known = false
 				continue

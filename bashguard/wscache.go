@@ -45,9 +45,32 @@ import (
 // first.
 const maxWSFacts = 256
 
-// wsCache holds the workspace facts of one Guard. The zero value is ready
-// to use; it is safe for concurrent use.
+// wsCache is a use of the workspace facts of one Guard (a wsStore): one
+// Judge's, which syncs the watcher once, before the first kept fact it
+// checks against it (so that a Judge whose commands read no kept fact
+// makes no poll), and not at all when a Sync begun after the Judge did
+// has ended already (another Judge's); or the Guard's own, which syncs
+// before every kept fact it trusts. A Judge's is used by that Judge's
+// goroutine only.
 type wsCache struct {
+	*wsStore
+	judge  bool   // one Judge's use: sync before the first kept fact is trusted
+	mark   uint64 // the watcher's Mark when the Judge began
+	synced bool   // the Judge's sync was made
+}
+
+// judgeUse returns the use of c's facts for a Judge beginning now.
+func (c *wsCache) judgeUse() wsCache {
+	u := wsCache{wsStore: c.wsStore, judge: true}
+	if w := c.watcher.Load(); w != nil {
+		u.mark = w.Mark()
+	}
+	return u
+}
+
+// wsStore holds the workspace facts of one Guard. It is safe for
+// concurrent use.
+type wsStore struct {
 	mu    sync.Mutex
 	facts map[string]*wsFact
 	tick  uint64
@@ -221,7 +244,7 @@ func granularity(ns int64) int64 {
 
 // trusted reports whether every recorded stamp is old enough, against
 // the moment the reading began, that a change since would show.
-func (c *wsCache) trusted(r *stampRec) bool {
+func (c *wsStore) trusted(r *stampRec) bool {
 	if r.bad {
 		return false
 	}
@@ -258,7 +281,7 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 	c.mu.Unlock()
 	if f != nil {
 		w := c.watcher.Load()
-		if w != nil && f.deps != nil && w.Valid(f.deps) {
+		if w != nil && f.deps != nil && c.syncFirst(w) && w.Valid(f.deps) {
 			return f.val
 		}
 		// Watch what the fact depends on before its stamps are checked
@@ -309,7 +332,7 @@ func newWSFact(v any, stamps []fileStamp, used uint64, retry int64) *wsFact {
 // reading made now would keep (nil: f's own), its next retry time, and
 // the watcher's cover of it (nil when it cannot be covered), unless
 // another fact took its place.
-func (c *wsCache) replace(key string, f *wsFact, stamps []fileStamp, retry int64, deps *fswatch.Set) {
+func (c *wsStore) replace(key string, f *wsFact, stamps []fileStamp, retry int64, deps *fswatch.Set) {
 	if stamps == nil {
 		stamps, retry = f.stamps, f.retry
 	}
@@ -326,7 +349,7 @@ func (c *wsCache) replace(key string, f *wsFact, stamps []fileStamp, retry int64
 // cover watches every path the fact f's stamps were taken of and returns
 // what the fact then depends on, or nil when the watcher cannot cover it
 // (or there is no watcher). The first call makes the watcher.
-func (c *wsCache) cover(f *wsFact) *fswatch.Set {
+func (c *wsStore) cover(f *wsFact) *fswatch.Set {
 	w := c.watch()
 	if w == nil {
 		return nil
@@ -347,7 +370,7 @@ func (c *wsCache) cover(f *wsFact) *fswatch.Set {
 
 // watch returns the cache's watcher, made on first use, or nil when there
 // is none to be had.
-func (c *wsCache) watch() *fswatch.Watcher {
+func (c *wsStore) watch() *fswatch.Watcher {
 	if w := c.watcher.Load(); w != nil || c.noWatch || c.watchOff.Load() {
 		return w
 	}
@@ -370,20 +393,33 @@ func (c *wsCache) watch() *fswatch.Watcher {
 	return w
 }
 
-// sync reads what the watcher saw change since the last sync: one poll
-// when nothing did. Every Judge calls it first, so that a change made
-// before the Judge began counts. A watcher that fails is dropped: the
-// facts are checked by their stamps again.
-func (c *wsCache) sync() {
-	w := c.watcher.Load()
-	if w == nil || w.Sync() {
-		return
+// syncFirst makes a Judge's first use of the watcher read what it saw
+// change since a Sync begun after the Judge did (one poll when nothing
+// did, none when another Judge's was made since), so that a change made
+// before the Judge began counts; it reports whether w still works. A
+// watcher that fails is dropped: the facts are checked by their stamps
+// again. The Guard's own use syncs each time.
+func (c *wsCache) syncFirst(w *fswatch.Watcher) bool {
+	if c.synced {
+		return true
+	}
+	if !c.judge {
+		if w.Sync() {
+			return true
+		}
+		c.close()
+		return false
+	}
+	c.synced = true
+	if w.SyncSince(c.mark) {
+		return true
 	}
 	c.close()
+	return false
 }
 
 // close drops the watcher for good and releases it.
-func (c *wsCache) close() error {
+func (c *wsStore) close() error {
 	c.watchOff.Store(true)
 	if w := c.watcher.Swap(nil); w != nil {
 		return w.Close()
@@ -392,7 +428,7 @@ func (c *wsCache) close() error {
 }
 
 // evict drops the least recently used fact. c.mu is held.
-func (c *wsCache) evict() {
+func (c *wsStore) evict() {
 	var old string
 	var oldest uint64
 	first := true
@@ -492,7 +528,7 @@ func addAged(m map[string]fileStamp, d string, t fileStamp) map[string]fileStamp
 // agedAt reports whether the whole stamp s of a directory, taken at or
 // after at, is old enough to stand for the directory's entries in a fact
 // read at at: what stampRec.young and wsCache.trusted ask of a reading's.
-func (c *wsCache) agedAt(s fileStamp, at int64) bool {
+func (c *wsStore) agedAt(s fileStamp, at int64) bool {
 	if !s.ok || s.mode&syscall.S_IFMT != syscall.S_IFDIR {
 		return false
 	}

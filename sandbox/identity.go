@@ -141,11 +141,11 @@ func (ids *identities) staleFor(st fileStat) bool {
 // sandbox and every later judgement of the one it is a view of: the
 // recorded search after a Forget when nothing it read has changed, else a
 // new one, which is also kept in the sandbox's facts file when it has one.
-func (s *Sandbox) search() *identities {
+func (s *Sandbox) search(vs *viewSync) *identities {
 	if s.base != nil {
-		return s.base.search()
+		return s.base.search(vs)
 	}
-	if ids := s.revalidated(); ids != nil {
+	if ids := s.revalidated(vs); ids != nil {
 		return ids
 	}
 	ids := s.findIdentities()
@@ -155,10 +155,11 @@ func (s *Sandbox) search() *identities {
 }
 
 // revalidated returns the recorded search, no longer forgotten, when it
-// was forgotten and nothing it read has changed since; else nil.
-func (s *Sandbox) revalidated() *identities {
+// was forgotten and nothing it read has changed since; else nil. vs is
+// the view's sync of the watcher, nil for the sandbox's own use.
+func (s *Sandbox) revalidated(vs *viewSync) *identities {
 	ids := s.ids.Load()
-	if ids == nil || !ids.forgotten || ids.racy || !s.watch.holds(ids, true) {
+	if ids == nil || !ids.forgotten || ids.racy || !s.watch.holds(vs, ids, true) {
 		return nil
 	}
 	c := *ids
@@ -200,7 +201,7 @@ func (s *Sandbox) newerThan(st fileStat) *identities {
 	if ids := root.ids.Load(); ids != nil && !ids.forgotten && !ids.staleFor(st) {
 		return ids
 	}
-	if ids := root.revalidated(); ids != nil && !ids.staleFor(st) {
+	if ids := root.revalidated(s.viewSync()); ids != nil && !ids.staleFor(st) {
 		return ids
 	}
 	ids := root.findIdentities()
@@ -213,14 +214,20 @@ func (s *Sandbox) newerThan(st fileStat) *identities {
 // recorded ones if nothing they depend on has changed, else a new search.
 func (s *Sandbox) current() *identities {
 	if s.base != nil {
-		s.pinOnce.Do(func() { s.pinned = s.base.current() })
+		s.pinOnce.Do(func() { s.pinned = s.base.currentFor(&s.vsync) })
 		return s.pinned
 	}
+	return s.currentFor(nil)
+}
+
+// currentFor is current for the sandbox itself, asked by the view whose
+// sync of the watcher is vs (nil: by the sandbox itself).
+func (s *Sandbox) currentFor(vs *viewSync) *identities {
 	ids := s.ids.Load()
-	if ids != nil && !ids.forgotten && !ids.racy && s.watch.holds(ids, false) {
+	if ids != nil && !ids.forgotten && !ids.racy && s.watch.holds(vs, ids, false) {
 		return ids
 	}
-	return s.search()
+	return s.search(vs)
 }
 
 // valid reports whether every watched file is as recorded.

@@ -22,8 +22,9 @@ type lookups struct {
 	names []byte // the paths looked up, end to end
 	ents  []lookup
 	// shared is the sandbox's watched cache, asked before an lstat (nil:
-	// none).
+	// none); sync is the view's sync of its watcher.
 	shared *watched
+	sync   *viewSync
 	// The first few, in the view itself: one command's paths, most often.
 	nameBuf [160]byte
 	entBuf  [4]lookup
@@ -60,7 +61,7 @@ func (l *lookups) lstat(p []byte, st *statBuf) (fileKind, fileStat, error) {
 		}
 	}
 	l.mu.Unlock()
-	kind, fs, ok, err := l.shared.lstat(p, st)
+	kind, fs, ok, err := l.shared.lstat(l.sync, p, st)
 	if !ok {
 		kind, err = lstatKind(p, st)
 		fs = fileStatOf(st)

@@ -53,6 +53,8 @@ type Sandbox struct {
 	// a sandbox.
 	look        *lookups
 	viewLookups lookups
+	// vsync, on a view, is its sync of the shared watcher (watched.go).
+	vsync viewSync
 	// watch keeps the lookups of every view of a long-lived sandbox
 	// (see watched.go); shared by its views, nil on a zero Sandbox.
 	watch *watched
@@ -75,12 +77,22 @@ func (s *Sandbox) Pin() *Sandbox {
 	if s == nil || s.base != nil {
 		return s
 	}
-	s.watch.pin()
+	mark := s.watch.pin()
 	v := &Sandbox{roots: s.roots, workDir: s.workDir, home: s.home, protected: s.protected,
 		secret: s.secret, mounts: s.mounts, base: s, watch: s.watch}
+	v.vsync.mark = mark
 	v.look = &v.viewLookups
-	v.viewLookups.shared = s.watch
+	v.viewLookups.shared, v.viewLookups.sync = s.watch, &v.vsync
 	return v
+}
+
+// viewSync returns the view's sync of the shared watcher, nil on the
+// sandbox itself.
+func (s *Sandbox) viewSync() *viewSync {
+	if s.base == nil {
+		return nil
+	}
+	return &s.vsync
 }
 
 // Close releases what the sandbox holds to answer its views' lookups

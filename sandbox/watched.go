@@ -16,9 +16,12 @@ import (
 // its size, its links and times, changed through whichever name); the
 // watches are added before the lstat whose answer is kept, so that a
 // change after them is an event and one before is in the answer. Each
-// view syncs the watcher once, when it is taken ([Sandbox.Pin]): the
-// kernel queues an event within the call that makes the change, so a
-// change made before the call began is seen. A link or a missing entry is
+// view syncs the watcher once, before the first kept answer it trusts,
+// unless a Sync begun after the view was taken ([Sandbox.Pin]) has ended
+// already (fswatch.Watcher.SyncSince): the kernel queues an event within
+// the call that makes the change, so a change made before the call began
+// is seen, and a view that trusts no kept answer makes no poll. The
+// sandbox's own use (not a view) syncs before each. A link or a missing entry is
 // never kept, as in a view. A path the watcher cannot cover (a link on
 // the way, a file system outside its allow-list, past its limits) is
 // looked up each time; a lost event or a changed mount table drops every
@@ -54,32 +57,62 @@ type watchedEnt struct {
 // maxWatched bounds the entries kept; past it they are dropped together.
 const maxWatched = 4096
 
-// pin is called for each view: the second makes the watcher, each one
-// after syncs it.
-func (c *watched) pin() {
+// viewSync is one view's sync of the shared watcher: made once, before
+// the first kept answer the view trusts (watched.synced).
+type viewSync struct {
+	mark uint64 // the watcher's Mark when the view was taken
+	done atomic.Bool
+}
+
+// synced makes sure the watcher w has read what changed before the view
+// whose sync is vs was taken (nil: the sandbox's own use, which syncs
+// each time), and reports whether it still works; one that fails is
+// dropped.
+func (c *watched) synced(vs *viewSync, w *fswatch.Watcher) bool {
+	if vs != nil && vs.done.Load() {
+		return true
+	}
+	var ok bool
+	if vs == nil {
+		ok = w.Sync()
+	} else {
+		ok = w.SyncSince(vs.mark)
+	}
+	if !ok {
+		_ = c.close()
+		return false
+	}
+	if vs != nil {
+		vs.done.Store(true)
+	}
+	return true
+}
+
+// pin is called for each view: the second makes the watcher. It returns
+// the watcher's Mark for the view's sync (0 without a watcher: one made
+// later has seen no change yet).
+func (c *watched) pin() uint64 {
 	if c == nil || c.off.Load() {
-		return
+		return 0
 	}
 	if w := c.watcher.Load(); w != nil {
-		if !w.Sync() {
-			_ = c.close()
-		}
-		return
+		return w.Mark()
 	}
 	if c.pins.Add(1) < 2 {
-		return
+		return 0
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.watcher.Load() != nil || c.off.Load() {
-		return
+		return 0
 	}
 	w, err := fswatch.New()
 	if err != nil {
 		c.off.Store(true)
-		return
+		return 0
 	}
 	c.watcher.Store(w)
+	return 0
 }
 
 // close drops the watcher for good and releases it.
@@ -98,8 +131,9 @@ func (c *watched) close() error {
 }
 
 // lstat answers the lookup of p from the cache, or makes it, keeping
-// what the watcher covers; ok false when there is no watcher.
-func (c *watched) lstat(p []byte, st *statBuf) (kind fileKind, fs fileStat, ok bool, err error) {
+// what the watcher covers; ok false when there is no watcher. vs is the
+// view's sync of the watcher (nil: the sandbox's own lookup).
+func (c *watched) lstat(vs *viewSync, p []byte, st *statBuf) (kind fileKind, fs fileStat, ok bool, err error) {
 	if c == nil {
 		return kindOther, fileStat{}, false, nil
 	}
@@ -114,7 +148,7 @@ func (c *watched) lstat(p []byte, st *statBuf) (kind fileKind, fs fileStat, ok b
 		kind, err = lstatKind(p, st)
 		return kind, fileStatOf(st), true, err
 	}
-	if found && w.Valid(e.deps) {
+	if found && c.synced(vs, w) && w.Valid(e.deps) {
 		return e.kind, e.st, true, nil
 	}
 	// A link or a missing entry is never kept: one lstat answers it, with
@@ -148,8 +182,9 @@ func (c *watched) lstat(p []byte, st *statBuf) (kind fileKind, fs fileStat, ok b
 // holds reports whether the search ids still holds: its watches (and,
 // with reads, everything it read) are as recorded. A long-lived sandbox
 // asks its watcher, watching them first and stating them once; else (or
-// when they cannot be covered) they are stated.
-func (c *watched) holds(ids *identities, reads bool) bool {
+// when they cannot be covered) they are stated. vs is the view's sync of
+// the watcher (nil: the sandbox's own).
+func (c *watched) holds(vs *viewSync, ids *identities, reads bool) bool {
 	stat := ids.valid
 	if reads {
 		stat = ids.unchanged
@@ -165,7 +200,7 @@ func (c *watched) holds(ids *identities, reads bool) bool {
 	if reads {
 		set, tried = &ids.cover.all, &ids.cover.allTried
 	}
-	if d := set.Load(); d != nil && w.Valid(d) {
+	if d := set.Load(); d != nil && c.synced(vs, w) && w.Valid(d) {
 		return true
 	}
 	if tried.Load() {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -82,6 +83,9 @@ type Watcher struct {
 	seq    uint64 // events read
 	names  int
 	buf    []byte
+	// syncs counts the Syncs begun (each under mu, so one ends before the
+	// next begins); see Mark.
+	syncs atomic.Uint64
 }
 
 // New returns a Watcher, or an error when inotify (or the mount table's
@@ -119,6 +123,33 @@ func (w *Watcher) Close() error {
 func (w *Watcher) Sync() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	return w.sync()
+}
+
+// Mark returns a mark of the moment it is called, for SyncSince: how
+// many Syncs had begun by then.
+func (w *Watcher) Mark() uint64 { return w.syncs.Load() }
+
+// SyncSince makes sure a Sync has begun after mark was taken (Mark) and
+// ended, and reports whether the Watcher still works: it syncs unless
+// such a Sync was made already, by this goroutine or another. A cache
+// takes the mark when a use of its facts begins and calls SyncSince
+// before it first trusts one: a change made before the mark is then
+// counted (the kernel had queued its event before the Sync read the
+// queue), and the uses that trust no kept fact make no poll at all.
+func (w *Watcher) SyncSince(mark uint64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.syncs.Load() > mark {
+		// Syncs run under w.mu: the one numbered past mark has ended.
+		return w.fd >= 0
+	}
+	return w.sync()
+}
+
+// sync is Sync. w.mu is held.
+func (w *Watcher) sync() bool {
+	w.syncs.Add(1)
 	if w.fd < 0 {
 		return false
 	}

@@ -166,3 +166,43 @@ func TestLocalFS(t *testing.T) {
 		assert.Equal(t, c.local, localFS(c.magic), c.name)
 	}
 }
+
+// SyncSince reads the queue unless a Sync begun after the mark has ended:
+// a change made before the mark is seen either way, and one Sync serves
+// every use marked before it began.
+func TestWatcherSyncSince(t *testing.T) {
+	d := tempDir(t)
+	w := newWatcher(t)
+	p := filepath.Join(d, "config")
+	require.NoError(t, os.WriteFile(p, []byte("a"), 0o644))
+	s := set(t, w, true, false, p)
+	require.True(t, w.Sync())
+	require.True(t, w.Valid(s))
+
+	// A change, then a mark: SyncSince must read the queue.
+	require.NoError(t, os.WriteFile(p, []byte("b"), 0o644))
+	mark := w.Mark()
+	assert.True(t, w.Valid(s), "no Sync yet: the change is still queued")
+	require.True(t, w.SyncSince(mark))
+	assert.False(t, w.Valid(s), "the change made before the mark is seen")
+
+	// A Sync begun after the mark serves it: no second read.
+	s = set(t, w, true, false, p)
+	mark = w.Mark()
+	require.True(t, w.Sync())
+	n := w.Mark()
+	require.True(t, w.SyncSince(mark))
+	assert.Equal(t, n, w.Mark(), "a Sync begun after the mark had ended: SyncSince made none")
+	assert.True(t, w.Valid(s))
+
+	// A Sync begun before the mark does not serve it.
+	mark = w.Mark()
+	require.True(t, w.SyncSince(mark))
+	assert.Equal(t, mark+1, w.Mark(), "no Sync began after the mark: SyncSince made one")
+
+	// A closed Watcher works for nobody.
+	mark = w.Mark()
+	require.True(t, w.Sync())
+	require.NoError(t, w.Close())
+	assert.False(t, w.SyncSince(mark))
+}

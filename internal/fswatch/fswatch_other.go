@@ -17,6 +17,12 @@ func (w *Watcher) Close() error { return nil }
 // Sync reports that the Watcher does not work.
 func (w *Watcher) Sync() bool { return false }
 
+// Mark returns 0.
+func (w *Watcher) Mark() uint64 { return 0 }
+
+// SyncSince reports that the Watcher does not work.
+func (w *Watcher) SyncSince(uint64) bool { return false }
+
 // NewSet returns a Set that covers nothing.
 func (w *Watcher) NewSet() *Set {
 	s := &Set{}
