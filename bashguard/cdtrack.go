@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -50,6 +51,29 @@ const maxDirs = 8
 // after it succeeded, fail after it failed. Both empty: the shell exits.
 type outcome struct{ ok, fail []string }
 
+// oneDir returns the set {d}, from the Judge's arena of such sets (one
+// allocation for many: every statement walked makes one), capped so that
+// adding to it copies it (BenchmarkToolgateCommands in bench).
+func (a *analyzer) oneDir(d string) []string {
+	ar := &a.sc.dirs
+	if len(*ar) == cap(*ar) {
+		*ar = make([]string, 0, 16)
+	}
+	*ar = append(*ar, d)
+	n := len(*ar)
+	return (*ar)[n-1 : n : n]
+}
+
+// unionDirs returns the set s with the directories of d added: d itself,
+// capped so that adding to it copies it, when s is empty. Neither s nor d
+// is changed where it is seen.
+func unionDirs(s, d []string) []string {
+	if len(s) == 0 {
+		return slices.Clip(d)
+	}
+	return addDir(s, d...)
+}
+
 // addDir adds d to the set s.
 func addDir(s []string, d ...string) []string {
 	for _, x := range d {
@@ -82,7 +106,7 @@ func (a *analyzer) setDir(d string) {
 // directory is as before when it returns.
 func (a *analyzer) list(stmts []*syntax.Stmt, x execCtx) outcome {
 	cur := a.dir
-	dirs := []string{cur}
+	dirs := a.oneDir(cur)
 	last := outcome{ok: dirs, fail: dirs}
 	x = execCtx{fork: x.fork, piped: x.piped}
 	for _, s := range stmts {
@@ -100,16 +124,16 @@ func (a *analyzer) list(stmts []*syntax.Stmt, x execCtx) outcome {
 			}
 			a.setDir(d)
 			o := a.flow(s, x)
-			next.ok, next.fail = addDir(next.ok, o.ok...), addDir(next.fail, o.fail...)
+			next.ok, next.fail = unionDirs(next.ok, o.ok), unionDirs(next.fail, o.fail)
 			ends.add(a.vars)
 		}
 		a.vars = ends.m
 		last = next
-		dirs = addDir(append([]string(nil), next.ok...), next.fail...)
+		dirs = unionDirs(slices.Clip(next.ok), next.fail)
 		if len(dirs) == 0 {
 			// The shell has exited: what follows never runs; it is judged
 			// anyway, where the list started.
-			dirs = []string{cur}
+			dirs = a.oneDir(cur)
 		}
 		dirs = a.boundDirs(dirs, s)
 	}
@@ -135,7 +159,8 @@ func (a *analyzer) boundDirs(dirs []string, s *syntax.Stmt) []string {
 // may leave the shell.
 func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 	cur := a.dir
-	here := outcome{ok: []string{cur}, fail: []string{cur}}
+	one := a.oneDir(cur)
+	here := outcome{ok: one, fail: one}
 	if s == nil {
 		return here
 	}
@@ -152,7 +177,7 @@ func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 		a.cdWant = false
 		if to, ok := a.cdTo, a.cdDone; ok {
 			a.cdTo, a.cdDone = "", false
-			return outcome{ok: []string{to}, fail: []string{cur}}
+			return outcome{ok: a.oneDir(to), fail: one}
 		}
 		if len(cmd.Args) > 0 && cmd.Args[0].Lit() == "exit" && len(cmd.Assigns) == 0 {
 			return outcome{}
@@ -168,9 +193,9 @@ func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 				run, pass = ox.fail, ox.ok
 			}
 			if cmd.Op == syntax.AndStmt {
-				out.fail = addDir(out.fail, pass...)
+				out.fail = slices.Clip(pass)
 			} else {
-				out.ok = addDir(out.ok, pass...)
+				out.ok = slices.Clip(pass)
 			}
 			// What Y assigns holds after it only if Y surely ran: the
 			// values are those every way through agrees on.
@@ -183,7 +208,7 @@ func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 				a.vars = maps.Clone(afterX)
 				a.setDir(d)
 				oy := a.flow(cmd.Y, x)
-				out.ok, out.fail = addDir(out.ok, oy.ok...), addDir(out.fail, oy.fail...)
+				out.ok, out.fail = unionDirs(out.ok, oy.ok), unionDirs(out.fail, oy.fail)
 				ends.add(a.vars)
 			}
 			a.vars = ends.m

@@ -49,7 +49,8 @@ func (m *cmdCall) repoTop() (top, why string) {
 // topFact is what git finds from one directory.
 type topFact struct {
 	top, why string
-	isDir    bool // the directory exists (links followed) and is a directory
+	isDir    bool   // the directory exists (links followed) and is a directory
+	real     string // the directory with its links resolved (filepath.EvalSymlinks), "" when it cannot be
 }
 
 // repoFact is the topFact of the working directory.
@@ -83,7 +84,7 @@ func (c *wsCache) top(dir string) topFact {
 			fi, err := os.Stat(dir)
 			f.isDir = err == nil && fi.IsDir()
 		}
-		f.top, f.why = gitTopRec(dir, d, walk, r)
+		f.top, f.why, f.real = gitTopRec(dir, d, walk, r)
 		if r != nil {
 			for p, s := range walk { // the components above the top
 				r.stamps = append(r.stamps, fileStamp{path: p, ident: true, ok: s.ok, dev: s.dev, ino: s.ino, mode: s.mode})
@@ -121,16 +122,18 @@ func plainDirs(dir string) (string, map[string]fileStamp) {
 // none), or why git would use another repository. It stamps each
 // directory it looks in. resolved is dir resolved already, with the
 // stamps of its components in walk (each one used as a level is taken
-// out), or "".
-func gitTopRec(dir, resolved string, walk map[string]fileStamp, r *stampRec) (top, why string) {
+// out), or "". real is dir with its links resolved, which the stamps
+// cover as they do top ("" when it cannot be resolved).
+func gitTopRec(dir, resolved string, walk map[string]fileStamp, r *stampRec) (top, why, real string) {
 	d := resolved
 	if d == "" {
 		var err error
 		d, err = filepath.EvalSymlinks(dir)
 		if err != nil {
-			return "", "cannot tell which repository git would use from " + dir + ": " + err.Error()
+			return "", "cannot tell which repository git would use from " + dir + ": " + err.Error(), ""
 		}
 	}
+	real = d
 	for range maxGitUp {
 		if s, ok := walk[d]; ok {
 			delete(walk, d)
@@ -139,18 +142,18 @@ func gitTopRec(dir, resolved string, walk map[string]fileStamp, r *stampRec) (to
 			r.level(d)
 		}
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d, ""
+			return d, "", real
 		}
 		if isBareGitDir(d) {
-			return "", "git would use the bare repository " + d + ", whose config can run programs (it is not the workspace's own repository)"
+			return "", "git would use the bare repository " + d + ", whose config can run programs (it is not the workspace's own repository)", real
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", ""
+			return "", "", real
 		}
 		d = parent
 	}
-	return "", "git would look for its repository more than 64 directories up"
+	return "", "git would look for its repository more than 64 directories up", real
 }
 
 // gitDirOption judges git -C DIR (each -C taken relative to the one

@@ -30,6 +30,7 @@ type scratch struct {
 	direct []bool
 	flags  []wordFlags
 	ws     wsCache  // the Judge's use of the workspace facts
+	dirs   []string // the arena of the Judge's sets of one directory (analyzer.oneDir)
 	an     analyzer // the analyzer of the Judge that holds the scratch
 }
 
@@ -143,6 +144,8 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 	out, abort, abortRule := a.out, a.abort, a.abortRule
 	*a = analyzer{} // nothing of this call stays reachable from the pool
 	sc.ws = wsCache{}
+	clear(sc.dirs[:cap(sc.dirs)])
+	sc.dirs = sc.dirs[:0]
 	g.scratch.Put(sc)
 	if abort != "" {
 		return Verdict{Decision: permission.Deny, Rule: abortRule, Reason: "cannot be analysed: " + abort,

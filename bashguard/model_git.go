@@ -312,8 +312,10 @@ func (m *cmdCall) judgeHistory(c *verdictAcc, what string, specs []string, index
 func (m *cmdCall) gitPathspecs(v *argv, f *specFacts) (specs []string, revs bool) {
 	whole := false
 	top, _ := m.repoTop()
-	cwd, err := filepath.EvalSymlinks(m.dir)
-	if err != nil || top == "" || f.has("--follow") {
+	// The working directory resolved, kept with the repository's top
+	// (BenchmarkToolgateCommands in bench: git diff HEAD).
+	cwd := m.repoFact().real
+	if cwd == "" || top == "" || f.has("--follow") {
 		return nil, true // --follow prints the file under its earlier names too
 	}
 	for k, at := range f.ops {
