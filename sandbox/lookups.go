@@ -25,9 +25,16 @@ type lookups struct {
 	// none); sync is the view's sync of its watcher.
 	shared *watched
 	sync   *viewSync
-	// The first few, in the view itself: one command's paths, most often.
-	nameBuf [160]byte
-	entBuf  [4]lookup
+}
+
+// lookupBuf is the room a view's first lookups are kept in, made with
+// the first one kept: one command's paths, most often (the components of
+// a project directory and a file or two below it), in one allocation and
+// none for a call that looks nothing up (BenchmarkToolgateCommands in
+// bench).
+type lookupBuf struct {
+	names [320]byte
+	ents  [8]lookup
 }
 
 // lookup is what one lstat of names[off:end], a directory or a file,
@@ -72,7 +79,8 @@ func (l *lookups) lstat(p []byte, st *statBuf) (fileKind, fileStat, error) {
 	l.mu.Lock()
 	if len(l.ents) < maxLookups && len(l.names)+len(p) <= maxLookupBytes {
 		if l.ents == nil {
-			l.ents, l.names = l.entBuf[:0], l.nameBuf[:0]
+			b := new(lookupBuf)
+			l.ents, l.names = b.ents[:0], b.names[:0]
 		}
 		off := int32(len(l.names))
 		l.names = append(l.names, p...)
