@@ -14,6 +14,7 @@ type watcher struct {
 	fn      func(Event)
 	mu      sync.Mutex
 	queue   []Event
+	spare   []Event // the room of the batch drain handed out last, for the next
 	running bool
 	stopped bool
 }
@@ -47,8 +48,9 @@ func (h *Hub) WatchFrom(fn func(Event), first ...Event) (stop func()) {
 
 // Publish hands e to every watcher.
 func (h *Hub) Publish(e Event) {
+	var few [4]*watcher // most hubs have one watcher: no allocation
 	h.mu.Lock()
-	ws := make([]*watcher, 0, len(h.watchers))
+	ws := few[:0]
 	for w := range h.watchers {
 		ws = append(ws, w)
 	}
@@ -71,6 +73,9 @@ func (w *watcher) push(e Event) {
 	}
 }
 
+// drain hands the queued events to fn in order, a batch at a time: the
+// queue takes the room of the batch before, so that a steady flow of
+// events allocates nothing.
 func (w *watcher) drain() {
 	for {
 		w.mu.Lock()
@@ -79,9 +84,23 @@ func (w *watcher) drain() {
 			w.mu.Unlock()
 			return
 		}
-		e := w.queue[0]
-		w.queue = w.queue[1:]
+		batch := w.queue
+		w.queue, w.spare = w.spare[:0], nil
 		w.mu.Unlock()
-		w.fn(e)
+		for i := range batch {
+			w.mu.Lock()
+			stopped := w.stopped
+			w.mu.Unlock()
+			if stopped {
+				break
+			}
+			w.fn(batch[i])
+		}
+		clear(batch)
+		w.mu.Lock()
+		if w.spare == nil && !w.stopped {
+			w.spare = batch[:0]
+		}
+		w.mu.Unlock()
 	}
 }
