@@ -186,7 +186,7 @@ func (m *cmdCall) gitWholeTree(v *argv, f *specFacts) bool {
 			}
 			p = m.dir + "/" + p
 		}
-		if _, err := os.Lstat(p); err == nil {
+		if m.ws.lexists(p) {
 			return false
 		}
 	}
@@ -337,7 +337,7 @@ func (m *cmdCall) gitPathspecs(v *argv, f *specFacts) (specs []string, revs bool
 			p = cwd + "/" + p
 		}
 		if !after {
-			if _, err := os.Lstat(p); err != nil {
+			if !m.ws.lexists(p) {
 				revs = true
 				continue
 			}

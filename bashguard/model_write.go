@@ -317,5 +317,5 @@ func (m *cmdCall) isDirPath(p string) bool {
 		}
 		p = strings.TrimSuffix(m.dir, "/") + "/" + p
 	}
-	return isDir(p)
+	return m.ws.isDir(p)
 }

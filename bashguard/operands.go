@@ -103,7 +103,7 @@ func (m *cmdCall) operandDeny(c *verdictAcc, w string) bool {
 		}
 		full = strings.TrimSuffix(m.dir, "/") + "/" + w
 	}
-	if _, err := os.Lstat(full); err != nil {
+	if !m.ws.lexists(full) {
 		return false // not a file: an option's value, a name, a pattern
 	}
 	if r := m.judgePath(w, Read); r.Decision == permission.Deny {

@@ -393,6 +393,34 @@ func (c *wsStore) watch() *fswatch.Watcher {
 	return w
 }
 
+// lexists reports whether p exists (an lstat finds it, a link whatever it
+// leads to), kept on the cache while p's entry stays what it was: a
+// command's words are looked up as possible files at every call (git push
+// origin main, npm install left-pad: BenchmarkToolgateCommands in bench).
+func (c *wsCache) lexists(p string) bool {
+	return c.get("lexists\x00"+p, func(r *stampRec) any {
+		if r == nil {
+			_, err := os.Lstat(p)
+			return err == nil
+		}
+		r.add(p, false, true)
+		return r.stamps[len(r.stamps)-1].ok
+	}).(bool)
+}
+
+// isDir reports whether p is a directory, its links followed (as
+// os.Stat), kept on the cache as lexists.
+func (c *wsCache) isDir(p string) bool {
+	return c.get("isdir\x00"+p, func(r *stampRec) any {
+		if r == nil {
+			return isDir(p)
+		}
+		r.add(p, true, true)
+		s := r.stamps[len(r.stamps)-1]
+		return s.ok && s.mode&syscall.S_IFMT == syscall.S_IFDIR
+	}).(bool)
+}
+
 // syncFirst makes a Judge's first use of the watcher read what it saw
 // change since a Sync begun after the Judge did (one poll when nothing
 // did, none when another Judge's was made since), so that a change made
