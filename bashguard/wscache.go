@@ -33,8 +33,10 @@ import (
 // then checks its stamps as above; while the watcher has seen no change to
 // any of them, the fact holds with no call at all. A change after the
 // watches were added is an event (the kernel queues it within the call
-// that makes it, so the one poll at the start of each Judge finds it once
-// the command that made it has returned); one before shows in the stamps
+// that makes it, so the one poll a Judge makes before it first trusts a
+// kept fact finds it once the command that made it has returned, and so
+// does another Judge's poll begun after this Judge began: see wsCache and
+// fswatch.Watcher.SyncSince); one before shows in the stamps
 // checked after the watches were in place, which the reading trusted for
 // the same reason it trusts them without a watcher. What the watcher
 // cannot cover (a link on the way, a file system outside its allow-list,

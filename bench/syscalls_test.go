@@ -26,9 +26,9 @@ import (
 // second may replace the stamps of directories that have aged since, and
 // has the facts watched where inotify is available). Only the calls that
 // touch the file system count (the Go runtime's own, futex, mmap, signals,
-// do not; nor does the guard's poll of its watcher at the start of a
-// Judge, though a read of the watcher's queue, when something changed,
-// does).
+// do not; nor do the polls of the guard's and the sandbox's watchers, at
+// most one each before the first kept fact a call trusts, though a read of
+// a watcher's queue, when something changed, does).
 //
 // Each command's floor (testdata/syscall_floors.jsonl) is the lstat/open
 // its judgement needs: an lstat of each component of every path it

@@ -2,7 +2,8 @@
 // fact, whether the files and directories a cached fact was read from
 // may have changed since: a [Watcher] owns an inotify instance (Linux)
 // watching every directory on the way to those files, and one poll per
-// use (Watcher.Sync) reads what changed.
+// use (Watcher.Sync, or Watcher.SyncSince, which a use that began after
+// another's poll began does not need) reads what changed.
 //
 // # Soundness
 //
