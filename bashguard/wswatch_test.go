@@ -183,3 +183,34 @@ func coveredFacts(g *Guard) int {
 	}
 	return n
 }
+
+// A command's word looked up as a possible file (operandDeny) is a kept
+// fact too: a secret made under that name after a Judge found none is
+// seen by the next Judge, as a fresh Guard sees it, watched or not.
+func TestWordFactsWatched(t *testing.T) {
+	for _, watched := range []bool{true, false} {
+		t.Run(map[bool]string{true: "inotify", false: "stamps"}[watched], func(t *testing.T) {
+			if watched {
+				needInotify(t)
+			}
+			dir := wsRepo(t)
+			home, err := filepath.EvalSymlinks(t.TempDir())
+			require.NoError(t, err)
+			judge := watchJudge(t, dir, home, watched)
+			g := newWatchGuard(home, !watched)
+			const script = "mytool .env.local"
+			var before Verdict
+			for range 3 {
+				before = judge(g, script)
+			}
+			require.Equal(t, permission.Ask, before.Decision, before.Reason)
+			writeFile(t, filepath.Join(dir, ".env.local"), "TOKEN=x\n")
+			after := judge(g, script)
+			fresh := watchJudge(t, dir, home, false)(newWatchGuard(home, true), script)
+			assert.Equal(t, fresh.Decision, after.Decision, "after: %s; fresh: %s", after.Reason, fresh.Reason)
+			assert.Equal(t, fresh.Reason, after.Reason)
+			assert.Equal(t, permission.Deny, after.Decision, after.Reason)
+			assert.Contains(t, after.Reason, ".env.local")
+		})
+	}
+}
