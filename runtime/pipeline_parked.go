@@ -51,6 +51,11 @@ const parkedEvictor = "toolgate (too many waiting)"
 type parkedSet struct {
 	bySession map[string][]parkedEntry // session → its entries, the first to expire first
 	n         int
+	// soonest is no later than when the first entry expires (zero: not
+	// known): before it nothing has expired, and parkReserve need not
+	// look at every session (a full session parks one for every Ask:
+	// BenchmarkToolgateCommands in bench).
+	soonest time.Time
 	// doomed are the tickets denied to make room before their approval
 	// was in the store, with the reason: their own park answers them
 	// once it has put them (parkedPut).
@@ -102,9 +107,7 @@ func (s *stores) parkReserve(session, ticket string, expires, now time.Time, max
 		ps.doomed[e.ticket] = why
 	}
 	if ps.n >= max || len(ps.bySession[session]) >= perSession {
-		for sid := range ps.bySession {
-			ps.expire(sid, now)
-		}
+		ps.expireAll(now)
 		for len(ps.bySession[session]) >= perSession {
 			why := fullReason("its session's bound of ", perSession, len(ps.bySession[session]), "in the session", ps.n, max)
 			deny(ps.forgetFirst(session), why)
@@ -176,15 +179,37 @@ func (ps *parkedSet) forget(session, ticket string) {
 	}
 }
 
-// drop removes es[i:j], the entries of session.
+// drop removes es[i:j], the entries of session: the first ones without
+// moving the others (the oldest goes for every Ask of a full session).
 func (ps *parkedSet) drop(session string, es []parkedEntry, i, j int) {
-	es = slices.Delete(es, i, j)
+	if i == 0 {
+		clear(es[:j])
+		es = es[j:]
+	} else {
+		es = slices.Delete(es, i, j)
+	}
 	ps.n -= j - i
 	if len(es) == 0 {
 		delete(ps.bySession, session)
 		return
 	}
 	ps.bySession[session] = es
+}
+
+// expireAll drops the entries that expired by now, and learns when the
+// first of those left expires.
+func (ps *parkedSet) expireAll(now time.Time) {
+	if !ps.soonest.IsZero() && now.Before(ps.soonest) {
+		return // nothing has expired yet
+	}
+	var soonest time.Time
+	for sid := range ps.bySession {
+		ps.expire(sid, now)
+		if es := ps.bySession[sid]; len(es) > 0 && (soonest.IsZero() || es[0].expires.Before(soonest)) {
+			soonest = es[0].expires
+		}
+	}
+	ps.soonest = soonest
 }
 
 // expire drops the entries of session that expired by now.
@@ -230,6 +255,9 @@ func (ps *parkedSet) add(session, ticket string, expires time.Time) {
 		return
 	}
 	e := parkedEntry{ticket: ticket, expires: expires}
+	if !ps.soonest.IsZero() && expires.Before(ps.soonest) {
+		ps.soonest = expires
+	}
 	i := len(es)
 	for i > 0 && e.before(&es[i-1]) {
 		i--
