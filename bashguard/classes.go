@@ -151,5 +151,5 @@ func allowsSome(s *spec) bool {
 // EnvironNames returns the names of the variables whose values
 // [Policy].Environ may give, sorted.
 func EnvironNames() []string {
-	return slices.Sorted(maps.Keys(environNames))
+	return slices.Sorted(maps.Keys(environNames()))
 }

@@ -13,7 +13,7 @@ import (
 // table must give the same answer for every name.
 func switchOrderClass(name string, std bool, extra map[string]bool) string {
 	switch {
-	case privileged[name]:
+	case privileged()[name]:
 		return "privileged"
 	case name == "rm":
 		return "rm"
@@ -23,7 +23,7 @@ func switchOrderClass(name string, std bool, extra map[string]bool) string {
 		return "dd"
 	case name == "shred":
 		return "shred"
-	case powerCmds[name]:
+	case powerCmds()[name]:
 		return "power"
 	case name == "init" || name == "telinit":
 		return "init"
@@ -127,8 +127,8 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 		"eval", "source", ".", "awk", "gawk", "mawk", "nawk", "sed", "find", "git", "xargs", "env", "nice",
 		"nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch",
 		"printenv", "set", "read", "mapfile", "readarray", "printf", "wait", "getopts", "unset"}
-	for _, m := range []map[string]bool{privileged, diskCmds(), powerCmds, interactive(), networkCmds(), shells(),
-		writers(), safeNoPaths(), bareInteractive, harmlessVars()} {
+	for _, m := range []map[string]bool{privileged(), diskCmds(), powerCmds(), interactive(), networkCmds(), shells(),
+		writers(), safeNoPaths(), bareInteractive(), harmlessVars()} {
 		for n := range m {
 			names = append(names, n)
 		}

@@ -29,7 +29,7 @@ var updateIndex = flag.Bool("update-index", false, "write cmdindex_gen.go from t
 // command index (cmdindex.go), which the dispatcher reads.
 func buildCmdTable() map[string]cmdEntry {
 	var names []string
-	for _, m := range []map[string]bool{privileged, diskCmds(), powerCmds, interactive(), networkCmds(), shells(),
+	for _, m := range []map[string]bool{privileged(), diskCmds(), powerCmds(), interactive(), networkCmds(), shells(),
 		writers(), safeNoPaths()} {
 		for n := range m {
 			names = append(names, n)
@@ -47,7 +47,7 @@ func buildCmdTable() map[string]cmdEntry {
 	for n := range cmdNamed() {
 		names = append(names, n)
 	}
-	for n := range assigners {
+	for n := range assigners() {
 		names = append(names, n)
 	}
 	t := make(map[string]cmdEntry, len(names))
@@ -61,15 +61,15 @@ func buildCmdTable() map[string]cmdEntry {
 // names a command.
 var cmdListed = sync.OnceValue(func() map[cmdClass]func(name string) bool {
 	return map[cmdClass]func(name string) bool{
-		clsPrivileged:  func(n string) bool { return privileged[n] },
+		clsPrivileged:  func(n string) bool { return privileged()[n] },
 		clsDisk:        func(n string) bool { return prefixClass(n) == clsDisk || diskCmds()[n] },
-		clsPower:       func(n string) bool { return powerCmds[n] },
+		clsPower:       func(n string) bool { return powerCmds()[n] },
 		clsInteractive: func(n string) bool { return interactive()[n] },
 		clsNetwork:     func(n string) bool { return networkCmds()[n] },
 		clsShell:       func(n string) bool { return shells()[n] },
 		clsInterpreter: isInterpreter,
 		clsWriter:      func(n string) bool { return writers()[n] },
-		clsAssigner:    func(n string) bool { return assigners[n] != assignerRow{} },
+		clsAssigner:    func(n string) bool { return assigners()[n] != assignerRow{} },
 		clsState:       func(n string) bool { return stateBuiltins()[n] != "" },
 		clsSafe:        func(n string) bool { return safeNoPaths()[n] },
 		clsReader:      func(n string) bool { return readerSpecs()[n] != nil },

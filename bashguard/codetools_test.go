@@ -98,7 +98,7 @@ func TestSedSpecAgreesWithHelp(t *testing.T) {
 	if out, _ := exec.Command("sed", "--version").Output(); !strings.Contains(string(out), "GNU") {
 		t.Skip("SKIP: the sed here is not GNU sed, which the spec describes")
 	}
-	require.Equal(t, 1, specsAgreeWithHelp(t, map[string]*spec{"sed": sedSpec}, "sed"))
+	require.Equal(t, 1, specsAgreeWithHelp(t, map[string]*spec{"sed": sedSpec()}, "sed"))
 }
 
 // TestAwkTables holds every row of awkNames and awkDangers to a program

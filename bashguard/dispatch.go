@@ -51,7 +51,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 }
 
 func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
-	if std && (launcherFiles[name] != nil && m.launcherGuard(c, name) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
+	if std && (launcherFiles()[name] != nil && m.launcherGuard(c, name) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
 		return
 	}
 	if !std && m.systemVersion(c, raw, name, v) {
@@ -87,7 +87,7 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 
 // initModel judges init and telinit: a runlevel that halts is denied.
 func initModel(_ *cmdCall, c *verdictAcc, l cmdLine) {
-	if l.v.len() > 1 && initHalts[l.v.vals[1]] {
+	if l.v.len() > 1 && initHalts()[l.v.vals[1]] {
 		c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 		return
 	}
@@ -100,7 +100,7 @@ func interactiveModel(_ *cmdCall, c *verdictAcc, l cmdLine) {
 	switch {
 	case onlyVersion(l.v):
 		c.add(permission.Ask, RuleUnlisted, "only prints its version or help; not on the safe list", true)
-	case batchTop(l.v, batchOptions[l.name]):
+	case batchTop(l.v, batchOptions()[l.name]):
 		c.add(permission.Ask, RuleUnlisted, "runs in batch mode; not on the safe list", true)
 	default:
 		c.add(permission.Deny, RuleDangerousInteractive, "is interactive and would hang waiting for a person", false)
@@ -134,7 +134,7 @@ func sourceModel(_ *cmdCall, c *verdictAcc, l cmdLine) {
 // its arguments are data.
 func assignerModel(m *cmdCall, c *verdictAcc, l cmdLine) {
 	m.assigner(c, l.name, l.v)
-	if assigners[l.name].prints && !printfAssigns(l.v) {
+	if assigners()[l.name].prints && !printfAssigns(l.v) {
 		c.allow(RuleSafe, "on the safe list")
 		return
 	}
@@ -174,7 +174,7 @@ func onlyVersion(v *argv) bool {
 		return false
 	}
 	for i := 1; i < v.len(); i++ {
-		if !versionWords[v.vals[i]] {
+		if !versionWords()[v.vals[i]] {
 			return false
 		}
 	}

@@ -175,10 +175,12 @@ type prefixHost struct{ prefix, host string }
 // prefixes that name the host a package is fetched from (npm help
 // package-spec; deno's npm: and jsr: specifiers), tried in order after
 // a URL.
-var specPrefixes = map[specKind][]prefixHost{
-	specNpm:  {{"github:", "github.com"}, {"gitlab:", "gitlab.com"}, {"bitbucket:", "bitbucket.org"}, {"gist:", "gist.github.com"}},
-	specDeno: {{"npm:", "registry.npmjs.org"}, {"jsr:", "jsr.io"}},
-}
+var specPrefixes = sync.OnceValue(func() map[specKind][]prefixHost {
+	return map[specKind][]prefixHost{
+		specNpm:  {{"github:", "github.com"}, {"gitlab:", "gitlab.com"}, {"bitbucket:", "bitbucket.org"}, {"gist:", "gist.github.com"}},
+		specDeno: {{"npm:", "registry.npmjs.org"}, {"jsr:", "jsr.io"}},
+	}
+})
 
 // dnsTypes are the record types and classes dig, host and nslookup take
 // as operands, which are not names.
@@ -199,12 +201,16 @@ var (
 // imageLocal are the transports of an image reference (TRANSPORT:REF)
 // that name a local directory or archive, which reach no registry; so do
 // those that end in "-archive" (docker-archive, oci-archive).
-var imageLocal = map[string]bool{"oci": true, "dir": true}
+var imageLocal = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"oci": true, "dir": true}
+})
 
-var npmOpts = map[string]netEffect{
-	"--registry": effReplace, "--@*": effAdd, "--userconfig": effUnknown, "--globalconfig": effUnknown,
-	"--proxy": effUnknown, "--https-proxy": effUnknown, "--offline": effOffline,
-}
+var npmOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"--registry": effReplace, "--@*": effAdd, "--userconfig": effUnknown, "--globalconfig": effUnknown,
+		"--proxy": effUnknown, "--https-proxy": effUnknown, "--offline": effOffline,
+	}
+})
 
 var npmEnv = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{
@@ -243,10 +249,12 @@ var npmValLong = []string{"--registry", "--tag", "--prefix", "--workspace", "--o
 	"--cache", "--userconfig", "--globalconfig", "--save-prefix", "--loglevel", "--before", "--cpu", "--os", "--libc",
 	"--proxy", "--https-proxy", "--package", "--call", "--otp", "--access", "--scope", "--auth-type", "--location", "--depth"}
 
-var yarnOpts = map[string]netEffect{
-	"--registry": effReplace, "--use-yarnrc": effUnknown, "--proxy": effUnknown, "--https-proxy": effUnknown,
-	"--offline": effOffline, "--cwd": effUnknown,
-}
+var yarnOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"--registry": effReplace, "--use-yarnrc": effUnknown, "--proxy": effUnknown, "--https-proxy": effUnknown,
+		"--offline": effOffline, "--cwd": effUnknown,
+	}
+})
 
 var yarnEnv = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{
@@ -289,7 +297,9 @@ var bunSubs = sync.OnceValue(func() map[string]netSub {
 	}
 })
 
-var runAny = map[string]netSub{"*": {kind: subRun}}
+var runAny = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"*": {kind: subRun}}
+})
 
 var pipOpts = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{
@@ -299,10 +309,12 @@ var pipOpts = sync.OnceValue(func() map[string]netEffect {
 	}
 })
 
-var pipEnv = map[string]netEffect{
-	"PIP_INDEX_URL": effReplace, "PIP_EXTRA_INDEX_URL": effAdd, "PIP_FIND_LINKS": effAdd, "PIP_CONFIG_FILE": effUnknown,
-	"PIP_PROXY": effUnknown, "PIP_REQUIREMENT": effUnknown,
-}
+var pipEnv = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"PIP_INDEX_URL": effReplace, "PIP_EXTRA_INDEX_URL": effAdd, "PIP_FIND_LINKS": effAdd, "PIP_CONFIG_FILE": effUnknown,
+		"PIP_PROXY": effUnknown, "PIP_REQUIREMENT": effUnknown,
+	}
+})
 
 var uvOpts = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{
@@ -352,13 +364,17 @@ var poetrySubs = sync.OnceValue(func() map[string]netSub {
 	}
 })
 
-var pipxSubs = map[string]netSub{
-	"install": {kind: subPkgs}, "inject": {kind: subPkgs}, "upgrade": {kind: subReg}, "upgrade-all": {kind: subProject,
-		why: "the hosts the installed packages came from, which are not read here"},
-	"reinstall": {kind: subReg}, "run": {kind: subRun},
-}
+var pipxSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{
+		"install": {kind: subPkgs}, "inject": {kind: subPkgs}, "upgrade": {kind: subReg}, "upgrade-all": {kind: subProject,
+			why: "the hosts the installed packages came from, which are not read here"},
+		"reinstall": {kind: subReg}, "run": {kind: subRun},
+	}
+})
 
-var pipxOpts = map[string]netEffect{"--index-url": effReplace, "-i": effReplace, "--pip-args": effUnknown, "--spec": effAdd}
+var pipxOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"--index-url": effReplace, "-i": effReplace, "--pip-args": effUnknown, "--spec": effAdd}
+})
 
 var condaSubs = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{
@@ -368,10 +384,12 @@ var condaSubs = sync.OnceValue(func() map[string]netSub {
 	}
 })
 
-var condaOpts = map[string]netEffect{
-	"-c": effAdd, "--channel": effAdd, "--override-channels": effNoIndex, "--offline": effOffline, "-f": effUnknown,
-	"--file": effUnknown,
-}
+var condaOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"-c": effAdd, "--channel": effAdd, "--override-channels": effNoIndex, "--offline": effOffline, "-f": effUnknown,
+		"--file": effUnknown,
+	}
+})
 
 var condaValLong = []string{"--channel", "--name", "--prefix", "--file", "--solver", "--repodata-fn"}
 
@@ -394,10 +412,12 @@ var cargoOpts = sync.OnceValue(func() map[string]netEffect {
 	}
 })
 
-var cargoEnv = map[string]netEffect{
-	"CARGO_NET_OFFLINE": effOffline, "CARGO_HOME": effUnknown, "CARGO_REGISTRY_DEFAULT": effUnknown,
-	"CARGO_REGISTRIES_CRATES_IO_PROTOCOL": effUnknown, "CARGO_HTTP_PROXY": effUnknown, "HTTPS_PROXY": effUnknown,
-}
+var cargoEnv = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{
+		"CARGO_NET_OFFLINE": effOffline, "CARGO_HOME": effUnknown, "CARGO_REGISTRY_DEFAULT": effUnknown,
+		"CARGO_REGISTRIES_CRATES_IO_PROTOCOL": effUnknown, "CARGO_HTTP_PROXY": effUnknown, "HTTPS_PROXY": effUnknown,
+	}
+})
 
 var cargoValLong = []string{"--git", "--branch", "--tag", "--rev", "--path", "--root", "--index", "--registry", "--version",
 	"--config", "--manifest-path", "--package", "--features", "--target", "--target-dir", "--jobs", "--bin", "--example",
@@ -437,30 +457,42 @@ var composerSubs = sync.OnceValue(func() map[string]netSub {
 	}
 })
 
-var composerOpts = map[string]netEffect{"--repository": effAdd, "--repository-url": effAdd, "--working-dir": effUnknown,
-	"-d": effUnknown}
+var composerOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"--repository": effAdd, "--repository-url": effAdd, "--working-dir": effUnknown,
+		"-d": effUnknown}
+})
 
-var mvnSubs = map[string]netSub{"*": {kind: subProject,
-	why: "the repositories the project's pom.xml and ~/.m2/settings.xml name, and the plugins the goals run"}}
+var mvnSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"*": {kind: subProject,
+		why: "the repositories the project's pom.xml and ~/.m2/settings.xml name, and the plugins the goals run"}}
+})
 
 var mvnOpts = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{"-o": effOffline, "--offline": effOffline, "-s": effUnknown, "--settings": effUnknown,
 		"-gs": effUnknown, "--global-settings": effUnknown, "-f": effUnknown, "--file": effUnknown}
 })
 
-var gradleSubs = map[string]netSub{"*": {kind: subProject,
-	why: "the repositories the build scripts name, and the plugins and the distribution the wrapper downloads"}}
+var gradleSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"*": {kind: subProject,
+		why: "the repositories the build scripts name, and the plugins and the distribution the wrapper downloads"}}
+})
 
-var gradleOpts = map[string]netEffect{"--offline": effOffline, "-I": effUnknown, "--init-script": effUnknown,
-	"-p": effUnknown, "--project-dir": effUnknown}
+var gradleOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"--offline": effOffline, "-I": effUnknown, "--init-script": effUnknown,
+		"-p": effUnknown, "--project-dir": effUnknown}
+})
 
-var aptSubs = runtimeSubs("the mirrors apt's sources list names",
-	"install", "update", "upgrade", "dist-upgrade", "full-upgrade", "download", "source", "build-dep", "reinstall")
+var aptSubs = sync.OnceValue(func() map[string]netSub {
+	return runtimeSubs("the mirrors apt's sources list names",
+		"install", "update", "upgrade", "dist-upgrade", "full-upgrade", "download", "source", "build-dep", "reinstall")
+})
 
-var brewSubs = mergeSubs(
-	runtimeSubs("the hosts brew's formulae and taps name", "install", "reinstall", "upgrade", "fetch"),
-	runtimeSubs("the hosts brew's taps name", "update", "tap", "search"),
-	runtimeSubs("the hosts brew's formulae name", "info", "outdated"))
+var brewSubs = sync.OnceValue(func() map[string]netSub {
+	return mergeSubs(
+		runtimeSubs("the hosts brew's formulae and taps name", "install", "reinstall", "upgrade", "fetch"),
+		runtimeSubs("the hosts brew's taps name", "update", "tap", "search"),
+		runtimeSubs("the hosts brew's formulae name", "info", "outdated"))
+})
 
 // runtimeSubs are subcommands that reach hosts only known at run time,
 // for the same reason why.
@@ -499,11 +531,15 @@ var dockerSubs = sync.OnceValue(func() map[string]netSub {
 	}
 })
 
-var dockerOpts = map[string]netEffect{"-H": effUnknown, "--host": effUnknown, "-c": effUnknown, "--context": effUnknown,
-	"--config": effUnknown}
+var dockerOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"-H": effUnknown, "--host": effUnknown, "-c": effUnknown, "--context": effUnknown,
+		"--config": effUnknown}
+})
 
-var dockerEnv = map[string]netEffect{"DOCKER_HOST": effUnknown, "DOCKER_CONTEXT": effUnknown, "DOCKER_CONFIG": effUnknown,
-	"CONTAINER_HOST": effUnknown}
+var dockerEnv = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"DOCKER_HOST": effUnknown, "DOCKER_CONTEXT": effUnknown, "DOCKER_CONFIG": effUnknown,
+		"CONTAINER_HOST": effUnknown}
+})
 
 var dockerValLong = []string{"--host", "--context", "--config", "--platform", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
 	"--connection", "--url", "--identity", "--name", "--env", "--publish", "--volume", "--workdir", "--user", "--network",
@@ -530,11 +566,15 @@ var helmSubs = sync.OnceValue(func() map[string]netSub {
 
 // kubeLocal: every kubectl subcommand but these few talks to the API
 // server of the kubeconfig's current context.
-var kubeLocal = map[string]bool{"completion": true, "config": true, "kustomize": true, "plugin": true, "help": true,
-	"options": true}
+var kubeLocal = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"completion": true, "config": true, "kustomize": true, "plugin": true, "help": true,
+		"options": true}
+})
 
-var kubeOpts = map[string]netEffect{"-s": effReplace, "--server": effReplace, "--kubeconfig": effUnknown,
-	"--context": effUnknown, "--cluster": effUnknown}
+var kubeOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"-s": effReplace, "--server": effReplace, "--kubeconfig": effUnknown,
+		"--context": effUnknown, "--cluster": effUnknown}
+})
 
 var kubeValLong = []string{"--server", "--kubeconfig", "--context", "--cluster", "--namespace", "--user", "--token",
 	"--selector", "--output", "--filename", "--container", "--field-selector", "--sort-by", "--template", "--as",
@@ -542,15 +582,21 @@ var kubeValLong = []string{"--server", "--kubeconfig", "--context", "--cluster",
 	"--tls-server-name", "--profile", "--since", "--tail", "--type", "--image", "--replicas", "--port", "--patch"}
 
 // ghLocal and glabLocal are gh's and glab's subcommands that reach no host.
-var ghLocal = map[string]bool{"completion": true, "config": true, "alias": true, "help": true, "version": true,
-	"extension": true, "ext": true}
+var ghLocal = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"completion": true, "config": true, "alias": true, "help": true, "version": true,
+		"extension": true, "ext": true}
+})
 
 // cloudLocal are the cloud CLIs' subcommands that reach no host.
-var cloudLocal = map[string]bool{"configure": true, "config": true, "help": true, "version": true, "completion": true,
-	"info": true}
+var cloudLocal = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"configure": true, "config": true, "help": true, "version": true, "completion": true,
+		"info": true}
+})
 
-var pipenvSubs = map[string]netSub{"install": {kind: subPkgs}, "sync": {kind: subProject}, "lock": {kind: subProject},
-	"update": {kind: subProject}, "upgrade": {kind: subPkgs}}
+var pipenvSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"install": {kind: subPkgs}, "sync": {kind: subProject}, "lock": {kind: subProject},
+		"update": {kind: subProject}, "upgrade": {kind: subPkgs}}
+})
 
 var pdmSubs = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"add": {kind: subPkgs}, "install": {kind: subProject}, "sync": {kind: subProject},
@@ -558,8 +604,10 @@ var pdmSubs = sync.OnceValue(func() map[string]netSub {
 		"publish": {kind: subReg}, "config": {kind: subConfig}}
 })
 
-var rustupSubs = map[string]netSub{"toolchain install": {kind: subReg}, "install": {kind: subReg}, "update": {kind: subReg},
-	"target add": {kind: subReg}, "component add": {kind: subReg}, "self update": {kind: subReg}, "default": {kind: subReg}}
+var rustupSubs = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"toolchain install": {kind: subReg}, "install": {kind: subReg}, "update": {kind: subReg},
+		"target add": {kind: subReg}, "component add": {kind: subReg}, "self update": {kind: subReg}, "default": {kind: subReg}}
+})
 
 var dotnetSubs = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"add package": {kind: subReg}, "restore": {kind: subProject}, "build": {kind: subProject},
@@ -570,7 +618,9 @@ var dotnetSubs = sync.OnceValue(func() map[string]netSub {
 
 // hostOps are the tools whose operands are the hosts they reach (or, for
 // the DNS tools, the names they look up, whose servers the query reaches).
-var hostOps = map[string]netSub{"*": {kind: subHosts}}
+var hostOps = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"*": {kind: subHosts}}
+})
 
 var hgSubs = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"clone": {kind: subRepo}, "pull": {kind: subRepo, why: "the repository .hg/hgrc names"},
@@ -597,11 +647,17 @@ var httpie = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: spe
 	opts: map[string]netEffect{"--proxy": effUnknown, "--unix-socket": effUnknown, "--resolve": effUnknown,
 		"--session": effUnknown, "--session-read-only": effUnknown}}
 
-var urlOps = map[string]netSub{"*": {kind: subURLs}}
+var urlOps = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"*": {kind: subURLs}}
+})
 
-var dbOps = map[string]netSub{"*": {kind: subDB}}
+var dbOps = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"*": {kind: subDB}}
+})
 
-var firstHost = map[string]netSub{"*": {kind: subFirstHost}}
+var firstHost = sync.OnceValue(func() map[string]netSub {
+	return map[string]netSub{"*": {kind: subFirstHost}}
+})
 
 // netToolFlags are each tool's options that take no value and do not
 // move it (its help and manual), separated by spaces. With the row's
@@ -743,21 +799,21 @@ const (
 var netTools = sync.OnceValue(func() map[string]*netTool {
 	return map[string]*netTool{
 		"npm": {subs: npmSubs(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "w", valLong: npmValLong,
-			abbrev: true, opts: npmOpts, env: npmEnv(), config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
-		"npx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "pc", valLong: npmValLong,
-			abbrev: true, opts: npmOpts, env: npmEnv(), config: []string{".npmrc"}},
+			abbrev: true, opts: npmOpts(), env: npmEnv(), config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
+		"npx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "pc", valLong: npmValLong,
+			abbrev: true, opts: npmOpts(), env: npmEnv(), config: []string{".npmrc"}},
 		"yarn": {lead: map[string]int{"workspace": 1}, subs: yarnSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
 			"--use-yarnrc", "--proxy", "--https-proxy", "--cache-folder", "--modules-folder", "--network-timeout", "--mode"},
-			opts: yarnOpts, env: yarnEnv(), config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
+			opts: yarnOpts(), env: yarnEnv(), config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
 		"pnpm": {subs: pnpmSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "C", valLong: append([]string{"--dir",
-			"--filter"}, npmValLong...), abbrev: true, opts: npmOpts, env: npmEnv(), config: []string{".npmrc", "pnpm-workspace.yaml"}},
-		"pnpx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: npmValLong, opts: npmOpts,
+			"--filter"}, npmValLong...), abbrev: true, opts: npmOpts(), env: npmEnv(), config: []string{".npmrc", "pnpm-workspace.yaml"}},
+		"pnpx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: npmValLong, opts: npmOpts(),
 			env: npmEnv(), config: []string{".npmrc"}},
 		"bun": {subs: bunSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
 			"--config", "--backend", "--cache-dir"}, opts: map[string]netEffect{"--registry": effReplace, "--config": effUnknown,
 			"-c": effUnknown, "--cwd": effUnknown}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace,
 			"NPM_CONFIG_REGISTRY": effReplace, "npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
-		"bunx": {subs: runAny, registry: []string{"registry.npmjs.org"}, spec: specNpm, opts: map[string]netEffect{"--registry": effReplace},
+		"bunx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, opts: map[string]netEffect{"--registry": effReplace},
 			valLong: []string{"--registry"}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace, "NPM_CONFIG_REGISTRY": effReplace,
 				"npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
 		"deno": {manifest: "deno.json and its lockfile", subs: map[string]netSub{"run": {kind: subRun}, "install": {kind: subRun}, "i": {kind: subRun}, "add": {kind: subPkgs},
@@ -774,11 +830,11 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			valLong: uvValLong, opts: uvOpts(), env: uvEnv(), config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
 				"pyproject.toml:index-url", "pyproject.toml:find-links", "pyproject.toml:[tool.uv.sources]", "pyproject.toml:[tool.uv.pip]",
 				"pyproject.toml:@ git+", "pyproject.toml:@ http", "pyproject.toml:@ file:"}},
-		"uvx": {subs: runAny, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifw",
+		"uvx": {subs: runAny(), registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifw",
 			valLong: uvValLong, opts: uvOpts(), env: uvEnv(), config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
 				"pyproject.toml:index-url"}},
-		"pipx": {subs: pipxSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "i",
-			valLong: []string{"--index-url", "--pip-args", "--spec", "--python", "--suffix"}, opts: pipxOpts, env: pipEnv},
+		"pipx": {subs: pipxSubs(), registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "i",
+			valLong: []string{"--index-url", "--pip-args", "--spec", "--python", "--suffix"}, opts: pipxOpts(), env: pipEnv()},
 		"poetry": {subs: poetrySubs(), manifest: "pyproject.toml and poetry.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
 			valLong: []string{"--source", "--group", "--directory", "--project", "--extras", "--repository", "--priority",
 				"--only", "--with", "--without", "-P"}, valShort: "CGEr",
@@ -787,10 +843,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			env:    map[string]netEffect{"POETRY_CONFIG_DIR": effUnknown, "POETRY_REPOSITORIES_*": effUnknown},
 			config: []string{"poetry.toml", "pyproject.toml:[[tool.poetry.source]]", "pyproject.toml:git =", "pyproject.toml:url ="}},
 		"conda": {subs: condaSubs(), manifest: "the environment file", registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
-			valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "CONDA_CHANNELS": effUnknown},
+			valLong: condaValLong, opts: condaOpts(), env: map[string]netEffect{"CONDARC": effUnknown, "CONDA_CHANNELS": effUnknown},
 			config: []string{".condarc"}},
 		"cargo": {subs: cargoSubs(), manifest: "Cargo.toml and Cargo.lock", registry: []string{"index.crates.io", "static.crates.io", "crates.io"}, spec: specCargo,
-			valShort: "pFjZ", valLong: cargoValLong, opts: cargoOpts(), env: cargoEnv,
+			valShort: "pFjZ", valLong: cargoValLong, opts: cargoOpts(), env: cargoEnv(),
 			config: []string{".cargo/config.toml", ".cargo/config", "Cargo.toml:git =", "Cargo.toml:registry", "Cargo.toml:[patch",
 				"Cargo.toml:[source"}},
 		"gem": {subs: gemSubs(), manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, valShort: "svpgi",
@@ -802,49 +858,49 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts:    map[string]netEffect{"--gemfile": effUnknown, "--source": effAdd, "--local": effOffline},
 			env:     map[string]netEffect{"BUNDLE_GEMFILE": effUnknown, "BUNDLE_MIRROR__ALL": effUnknown}, config: []string{".bundle/config"}},
 		"composer": {subs: composerSubs(), manifest: "composer.json and composer.lock", registry: []string{"repo.packagist.org", "packagist.org"}, spec: specName, valShort: "d",
-			valLong: []string{"--repository", "--repository-url", "--working-dir", "--stability"}, opts: composerOpts,
+			valLong: []string{"--repository", "--repository-url", "--working-dir", "--stability"}, opts: composerOpts(),
 			env:    map[string]netEffect{"COMPOSER": effUnknown, "COMPOSER_HOME": effUnknown, "COMPOSER_AUTH": effUnknown},
 			config: []string{"composer.json:\"repositories\""}},
-		"mvn": {subs: mvnSubs, registry: []string{"repo.maven.apache.org"}, valShort: "sfDpPlTb",
+		"mvn": {subs: mvnSubs(), registry: []string{"repo.maven.apache.org"}, valShort: "sfDpPlTb",
 			valLong: []string{"--settings", "--global-settings", "--file", "--projects", "--activate-profiles", "--log-file",
 				"--threads", "--builder", "--define"}, opts: mvnOpts(), config: []string{".mvn/maven.config", ".mvn/wrapper/maven-wrapper.properties"}},
-		"gradle": {subs: gradleSubs, registry: []string{"repo.maven.apache.org", "plugins.gradle.org"}, valShort: "IpxPDb",
+		"gradle": {subs: gradleSubs(), registry: []string{"repo.maven.apache.org", "plugins.gradle.org"}, valShort: "IpxPDb",
 			valLong: []string{"--init-script", "--project-dir", "--exclude-task", "--project-prop", "--system-prop", "--build-file",
-				"--settings-file", "--gradle-user-home", "--max-workers", "--console", "--warning-mode", "--priority"}, opts: gradleOpts},
+				"--settings-file", "--gradle-user-home", "--max-workers", "--console", "--warning-mode", "--priority"}, opts: gradleOpts()},
 		"kubectl": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
-			local: kubeLocal, valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts,
+			local: kubeLocal(), valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts(),
 			env: map[string]netEffect{"KUBECONFIG": effUnknown}},
 		"oc": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
-			local: kubeLocal, valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts,
+			local: kubeLocal(), valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts(),
 			env: map[string]netEffect{"KUBECONFIG": effUnknown}},
 		"gh": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitHub host gh is configured for"}}, registry: []string{"api.github.com"},
-			local: ghLocal, remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
+			local: ghLocal(), remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
 				"--field", "--raw-field", "--header", "--input", "--title", "--body", "--base", "--head", "--label", "--limit", "--state",
 				"--author", "--assignee", "--json", "--search", "--branch", "--workflow"},
 			opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
 				"GH_ENTERPRISE_TOKEN": effUnknown, "GH_CONFIG_DIR": effUnknown}},
 		"glab": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitLab host glab is configured for"}}, registry: []string{"gitlab.com"},
-			local: ghLocal, remotes: true, valShort: "Rtl", valLong: []string{"--repo", "--hostname", "--title", "--description",
+			local: ghLocal(), remotes: true, valShort: "Rtl", valLong: []string{"--repo", "--hostname", "--title", "--description",
 				"--label", "--per-page", "--page", "--output", "--method", "--field", "--raw-field", "--header"},
 			opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GITLAB_HOST": effReplace,
 				"GITLAB_URI": effReplace, "GL_HOST": effReplace, "GLAB_CONFIG_DIR": effUnknown}},
 		"aws": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the endpoints aws picks from its profile and region"}},
 			env:   map[string]netEffect{"AWS_ENDPOINT_URL": effReplace, "AWS_CONFIG_FILE": effUnknown, "AWS_PROFILE": effUnknown},
-			local: cloudLocal, valLong: []string{"--endpoint-url", "--profile", "--region", "--output", "--query", "--ca-bundle",
+			local: cloudLocal(), valLong: []string{"--endpoint-url", "--profile", "--region", "--output", "--query", "--ca-bundle",
 				"--cli-read-timeout", "--cli-connect-timeout", "--color", "--cli-input-json", "--cli-input-yaml", "--bucket", "--key"},
 			opts: map[string]netEffect{"--endpoint-url": effReplace}},
 		"gcloud": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Google Cloud endpoints gcloud's configuration picks"}},
-			local: cloudLocal, valLong: []string{"--project", "--account", "--configuration", "--format", "--filter", "--region",
+			local: cloudLocal(), valLong: []string{"--project", "--account", "--configuration", "--format", "--filter", "--region",
 				"--zone", "--verbosity", "--impersonate-service-account", "--billing-project", "--flags-file"}},
 		"az": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Azure endpoints az's cloud configuration picks"}},
-			local: cloudLocal, valLong: []string{"--subscription", "--output", "--query", "--resource-group", "--name", "--location"}},
+			local: cloudLocal(), valLong: []string{"--subscription", "--output", "--query", "--resource-group", "--name", "--location"}},
 		"mamba": {subs: condaSubs(), registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
-			valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
+			valLong: condaValLong, opts: condaOpts(), env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
 			config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
 		"micromamba": {subs: condaSubs(), registry: []string{"conda.anaconda.org"}, spec: specName, valShort: "cnpf",
-			valLong: condaValLong, opts: condaOpts, env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
+			valLong: condaValLong, opts: condaOpts(), env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
 			config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
-		"pipenv": {subs: pipenvSubs, registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
+		"pipenv": {subs: pipenvSubs(), registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
 			valLong: []string{"--index", "--extra-index-url", "--python", "--requirements", "--categories"}, valShort: "ir",
 			opts: map[string]netEffect{"--index": effReplace, "-i": effReplace, "--extra-index-url": effAdd, "-r": effUnknown,
 				"--requirements": effUnknown}, env: map[string]netEffect{"PIPENV_PYPI_MIRROR": effReplace, "PIP_INDEX_URL": effReplace},
@@ -854,7 +910,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"--project": effUnknown, "-p": effUnknown}, env: map[string]netEffect{"PDM_PYPI_URL": effReplace},
 			config:   []string{"pdm.toml", "pyproject.toml:[[tool.pdm.source]]", "pyproject.toml:git+", "pyproject.toml:@ http"},
 			manifest: "pyproject.toml and pdm.lock"},
-		"rustup": {subs: rustupSubs, registry: []string{"static.rust-lang.org"}, valShort: "ct",
+		"rustup": {subs: rustupSubs(), registry: []string{"static.rust-lang.org"}, valShort: "ct",
 			valLong: []string{"--profile", "--component", "--target", "--default-host", "--default-toolchain"},
 			env:     map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
 		"dotnet": {subs: dotnetSubs(), registry: []string{"api.nuget.org"}, spec: specName, valShort: "svcfo",
@@ -868,16 +924,16 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
 			"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,
 				why: "the APIs the providers reach"}, "import": {kind: subRuntime, why: "the APIs the providers reach"}}},
-		"ping": {subs: hostOps, valShort: "ceFiIlmMpQsStTwW"}, "ping6": {subs: hostOps, valShort: "ceFiIlmMpQsStTwW"},
-		"traceroute": {subs: hostOps, valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps, valShort: "fgimNptlwqsz"},
-		"tracepath": {subs: hostOps, valShort: "lmp"}, "mtr": {subs: hostOps, valShort: "acfimBQsIG"},
-		"dig": {subs: hostOps, valShort: "bcfkpqtxy"}, "host": {subs: hostOps, valShort: "cNRtmW"},
-		"nslookup": {subs: hostOps, singleDash: true, valLong: []string{"-type", "-query", "-q", "-port", "-timeout",
-			"-retry", "-class", "-domain", "-ndots"}}, "drill": {subs: hostOps, valShort: "kcp"},
-		"nmap": {subs: hostOps, valShort: "pesiDgST", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
+		"ping": {subs: hostOps(), valShort: "ceFiIlmMpQsStTwW"}, "ping6": {subs: hostOps(), valShort: "ceFiIlmMpQsStTwW"},
+		"traceroute": {subs: hostOps(), valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps(), valShort: "fgimNptlwqsz"},
+		"tracepath": {subs: hostOps(), valShort: "lmp"}, "mtr": {subs: hostOps(), valShort: "acfimBQsIG"},
+		"dig": {subs: hostOps(), valShort: "bcfkpqtxy"}, "host": {subs: hostOps(), valShort: "cNRtmW"},
+		"nslookup": {subs: hostOps(), singleDash: true, valLong: []string{"-type", "-query", "-q", "-port", "-timeout",
+			"-retry", "-class", "-domain", "-ndots"}}, "drill": {subs: hostOps(), valShort: "kcp"},
+		"nmap": {subs: hostOps(), valShort: "pesiDgST", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
 			"--excludefile", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--source-port", "--data-length"},
 			opts: map[string]netEffect{"-i": effUnknown, "--excludefile": effUnknown}},
-		"ssh-keyscan": {subs: hostOps, valShort: "fpTtO", opts: map[string]netEffect{"-f": effUnknown}},
+		"ssh-keyscan": {subs: hostOps(), valShort: "fpTtO", opts: map[string]netEffect{"-f": effUnknown}},
 		"whois": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the whois servers it asks"}}, valShort: "hpi",
 			opts: map[string]netEffect{"-h": effReplace, "--host": effReplace}, valLong: []string{"--host", "--port"}},
 		"openssl": {singleDash: true, subs: map[string]netSub{"s_client": {kind: subHosts}, "s_time": {kind: subHosts},
@@ -892,52 +948,52 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"--config": effUnknown, "--ssh": effUnknown, "-e": effUnknown}},
 		"svn": {subs: svnSubs(), valShort: "rm", valLong: []string{"--config-dir", "--config-option", "--username", "--password",
 			"--message", "--revision", "--depth"}, opts: map[string]netEffect{"--config-dir": effUnknown, "--config-option": effUnknown}},
-		"lynx": {subs: urlOps, valLong: []string{"-cfg", "-lss", "-cmd_log", "-cmd_script", "-auth", "-pauth", "-useragent"},
+		"lynx": {subs: urlOps(), valLong: []string{"-cfg", "-lss", "-cmd_log", "-cmd_script", "-auth", "-pauth", "-useragent"},
 			singleDash: true, opts: map[string]netEffect{"-cfg": effUnknown, "-cmd_script": effUnknown}},
-		"w3m":    {subs: urlOps, singleDash: true, valLong: []string{"-T", "-o", "-config", "-cols", "-ppc", "-I", "-O"}, opts: map[string]netEffect{"-config": effUnknown}},
-		"links":  {subs: urlOps, singleDash: true, valLong: []string{"-codepage", "-width", "-source"}},
-		"elinks": {subs: urlOps, singleDash: true, valLong: []string{"-config-dir", "-config-file", "-eval", "-remote"}, opts: map[string]netEffect{"-config-file": effUnknown, "-eval": effUnknown}},
-		"yt-dlp": {subs: urlOps, valShort: "foaP", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--paths", "--cookies", "--config-locations", "--user-agent", "--referer"},
+		"w3m":    {subs: urlOps(), singleDash: true, valLong: []string{"-T", "-o", "-config", "-cols", "-ppc", "-I", "-O"}, opts: map[string]netEffect{"-config": effUnknown}},
+		"links":  {subs: urlOps(), singleDash: true, valLong: []string{"-codepage", "-width", "-source"}},
+		"elinks": {subs: urlOps(), singleDash: true, valLong: []string{"-config-dir", "-config-file", "-eval", "-remote"}, opts: map[string]netEffect{"-config-file": effUnknown, "-eval": effUnknown}},
+		"yt-dlp": {subs: urlOps(), valShort: "foaP", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--paths", "--cookies", "--config-locations", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
-		"youtube-dl": {subs: urlOps, valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
+		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-		"psql": {subs: dbOps, valShort: "hpUdcfvFPRToLW", valLong: []string{"--host", "--port", "--username", "--dbname", "--command",
+		"psql": {subs: dbOps(), valShort: "hpUdcfvFPRToLW", valLong: []string{"--host", "--port", "--username", "--dbname", "--command",
 			"--file", "--set", "--variable", "--field-separator", "--pset", "--record-separator", "--table-attr", "--output", "--log-file"},
 			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--service": effUnknown},
 			env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
-		"pg_dump": {subs: dbOps, valShort: "hpUdfFnNtTZjE", valLong: []string{"--host", "--port", "--username", "--dbname", "--file",
+		"pg_dump": {subs: dbOps(), valShort: "hpUdfFnNtTZjE", valLong: []string{"--host", "--port", "--username", "--dbname", "--file",
 			"--format", "--schema", "--table", "--exclude-schema", "--exclude-table", "--jobs", "--encoding", "--compress"},
 			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
 			env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
-		"mysql": {subs: dbOps, valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
+		"mysql": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
 			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},
 			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
 				"--defaults-extra-file": effUnknown, "--login-path": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
-		"mariadb": {subs: dbOps, valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
+		"mariadb": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
 			"--socket", "--defaults-file", "--defaults-extra-file", "--password", "--protocol"},
 			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
 				"--defaults-extra-file": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
-		"mysqldump": {subs: dbOps, valShort: "hPuSr", valLong: []string{"--host", "--port", "--user", "--socket", "--result-file",
+		"mysqldump": {subs: dbOps(), valShort: "hPuSr", valLong: []string{"--host", "--port", "--user", "--socket", "--result-file",
 			"--defaults-file", "--password"}, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown},
 			env: map[string]netEffect{"MYSQL_HOST": effHost}},
-		"redis-cli": {subs: dbOps, valShort: "hpsanu", valLong: []string{"--user", "--pass", "--tls", "--sni", "--cacert"},
+		"redis-cli": {subs: dbOps(), valShort: "hpsanu", valLong: []string{"--user", "--pass", "--tls", "--sni", "--cacert"},
 			opts: map[string]netEffect{"-h": effHost}},
-		"mongosh": {subs: dbOps, valLong: []string{"--host", "--port", "--username", "--password", "--eval", "--file",
+		"mongosh": {subs: dbOps(), valLong: []string{"--host", "--port", "--username", "--password", "--eval", "--file",
 			"--authenticationDatabase"}, valShort: "upf", opts: map[string]netEffect{"--host": effHost}},
-		"mongo": {subs: dbOps, valLong: []string{"--host", "--port", "--username", "--password", "--eval",
+		"mongo": {subs: dbOps(), valLong: []string{"--host", "--port", "--username", "--password", "--eval",
 			"--authenticationDatabase"}, valShort: "up", opts: map[string]netEffect{"--host": effHost}},
-		"mosh":        {subs: firstHost, valLong: []string{"--ssh", "--port", "--server", "--predict", "--family"}, opts: map[string]netEffect{"--ssh": effUnknown}},
-		"ssh-copy-id": {subs: firstHost, valShort: "ipoFtJ", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
-		"autossh":     {subs: firstHost, valShort: "MbcDEeFIiJLlmOopQRSWw", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
-		"tftp":        {subs: firstHost, valShort: "cmRlv"},
-		"smbclient": {subs: firstHost, valShort: "UWpOsnIcDAlmRt", valLong: []string{"--user", "--workgroup", "--port", "--command",
+		"mosh":        {subs: firstHost(), valLong: []string{"--ssh", "--port", "--server", "--predict", "--family"}, opts: map[string]netEffect{"--ssh": effUnknown}},
+		"ssh-copy-id": {subs: firstHost(), valShort: "ipoFtJ", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
+		"autossh":     {subs: firstHost(), valShort: "MbcDEeFIiJLlmOopQRSWw", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
+		"tftp":        {subs: firstHost(), valShort: "cmRlv"},
+		"smbclient": {subs: firstHost(), valShort: "UWpOsnIcDAlmRt", valLong: []string{"--user", "--workgroup", "--port", "--command",
 			"--directory", "--authentication-file", "--ip-address", "--configfile", "--max-protocol"},
 			opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-s": effUnknown, "--configfile": effUnknown}},
-		"apt":     {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
-		"apt-get": {subs: aptSubs, valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
-		"brew":    {subs: brewSubs},
-		"docker":  {subs: dockerSubs(), spec: specImage, valShort: "Hcepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv},
-		"podman": {subs: dockerSubs(), spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts, env: dockerEnv,
+		"apt":     {subs: aptSubs(), valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
+		"apt-get": {subs: aptSubs(), valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
+		"brew":    {subs: brewSubs()},
+		"docker":  {subs: dockerSubs(), spec: specImage, valShort: "Hcepvwumlf", valLong: dockerValLong, opts: dockerOpts(), env: dockerEnv()},
+		"podman": {subs: dockerSubs(), spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts(), env: dockerEnv(),
 			shortImages: true},
 		"helm": {subs: helmSubs(), spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",
 			"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",

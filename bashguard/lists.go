@@ -29,9 +29,11 @@ var safeNoPaths = sync.OnceValue(func() map[string]bool {
 })
 
 // privileged commands run something as another user: always denied.
-var privileged = map[string]bool{
-	"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "sudoedit": true,
-}
+var privileged = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"sudo": true, "doas": true, "su": true, "pkexec": true, "run0": true, "sudoedit": true,
+	}
+})
 
 // network commands reach other machines.
 var networkCmds = sync.OnceValue(func() map[string]bool {
@@ -50,10 +52,12 @@ var interactive = sync.OnceValue(func() map[string]bool {
 })
 
 // bareInteractive start an interactive prompt when given no arguments.
-var bareInteractive = map[string]bool{
-	"python": true, "python3": true, "python2": true, "node": true, "nodejs": true,
-	"ipython": true, "irb": true,
-}
+var bareInteractive = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"python": true, "python3": true, "python2": true, "node": true, "nodejs": true,
+		"ipython": true, "irb": true,
+	}
+})
 
 // disk commands destroy file systems or partition tables.
 var diskCmds = sync.OnceValue(func() map[string]bool {
@@ -65,21 +69,29 @@ var diskCmds = sync.OnceValue(func() map[string]bool {
 
 // versionWords are the arguments with which an interactive or network
 // command only prints its version or its help (onlyVersion).
-var versionWords = map[string]bool{"--version": true, "--help": true, "-V": true, "-h": true, "-version": true}
+var versionWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"--version": true, "--help": true, "-V": true, "-h": true, "-version": true}
+})
 
 // hostVersionWords are the arguments with which a package manager or
 // other tool of netTools only prints its version or help, reaching no
 // host (printsOnly): -v too, which is the version to npm, yarn and their
 // like.
-var hostVersionWords = map[string]bool{"--version": true, "-v": true, "-V": true, "--help": true, "-h": true}
+var hostVersionWords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"--version": true, "-v": true, "-V": true, "--help": true, "-h": true}
+})
 
 // initHalts are the runlevels by which init and telinit shut down (0)
 // or restart (6) the machine.
-var initHalts = map[string]bool{"0": true, "6": true}
+var initHalts = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"0": true, "6": true}
+})
 
-var powerCmds = map[string]bool{
-	"shutdown": true, "reboot": true, "halt": true, "poweroff": true,
-}
+var powerCmds = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"shutdown": true, "reboot": true, "halt": true, "poweroff": true,
+	}
+})
 
 var shells = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
@@ -218,30 +230,42 @@ var varBuiltins = sync.OnceValue(func() map[string]varUse {
 })
 
 // builtinRunners run the builtin their first word names.
-var builtinRunners = map[string]bool{"command": true, "builtin": true}
+var builtinRunners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"command": true, "builtin": true}
+})
 
 // declOptions are, for each declaration builtin, the option letters that
 // only assign values and export them.
-var declOptions = map[string]string{
-	"export": "nfp", "declare": "xgpfF", "typeset": "xgpfF", "local": "xgpfF",
-}
+var declOptions = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"export": "nfp", "declare": "xgpfF", "typeset": "xgpfF", "local": "xgpfF",
+	}
+})
 
 // printOnlyOptions are the commands whose options only change how they
 // print: a glob there may expand to an option.
-var printOnlyOptions = map[string]bool{"echo": true}
+var printOnlyOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"echo": true}
+})
 
 // copiers are the commands whose last operand is where the copy goes.
-var copiers = map[string]bool{"rsync": true, "scp": true}
+var copiers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"rsync": true, "scp": true}
+})
 
 // systemctlPower are the systemctl commands that shut down or restart
 // the machine.
-var systemctlPower = map[string]bool{
-	"poweroff": true, "reboot": true, "halt": true, "kexec": true, "soft-reboot": true,
-}
+var systemctlPower = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"poweroff": true, "reboot": true, "halt": true, "kexec": true, "soft-reboot": true,
+	}
+})
 
 // batchOptions are the short options with which an interactive program
 // prints and exits instead of waiting (top -b), by name.
-var batchOptions = map[string]string{"top": "b", "btop": "b"}
+var batchOptions = sync.OnceValue(func() map[string]string {
+	return map[string]string{"top": "b", "btop": "b"}
+})
 
 // untrackedCmds are the commands after which, anywhere in a script, its
 // values cannot be followed: they run code the guard does not see, change
@@ -280,7 +304,9 @@ var harmlessParams = sync.OnceValue(func() map[string]bool {
 // when unset): with the host's value (Policy.Environ), $NAME stands for
 // it, as $HOME does for Policy.Home. The shell's own ($UID, $PPID,
 // $SHLVL, $HOSTNAME, ...) are not the environment's.
-var environNames = map[string]bool{"PATH": true, "SHELL": true, "USER": true, "LOGNAME": true, "LANG": true, "TERM": true}
+var environNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"PATH": true, "SHELL": true, "USER": true, "LOGNAME": true, "LANG": true, "TERM": true}
+})
 
 // dataArgs are the commands that take some of their words as data, by
 // name. echo, true, basename, tr and the like read no file and have no
@@ -316,15 +342,19 @@ var secretEnvWords = []string{"TOKEN", "SECRET", "PASS", "PWD", "KEY", "AUTH", "
 
 // envPrinters are the commands that print the environment or the
 // shell's variables (the class clsEnvPrint of cmdNamed).
-var envPrinters = map[string]envPrinterRow{
-	"printenv": {prints: "prints the environment"},
-	"set":      {prints: "prints every shell variable", withArgs: "changes shell options or the positional parameters"},
-}
+var envPrinters = sync.OnceValue(func() map[string]envPrinterRow {
+	return map[string]envPrinterRow{
+		"printenv": {prints: "prints the environment"},
+		"set":      {prints: "prints every shell variable", withArgs: "changes shell options or the positional parameters"},
+	}
+})
 
 // valueCommands are the command lines, literal words, whose output the
 // guard knows without running them: the working directory, and the top of
 // the repository git finds from it.
-var valueCommands = map[string]func(m *cmdCall) (string, bool){
-	"pwd":                           (*cmdCall).pwdValue,
-	"git rev-parse --show-toplevel": (*cmdCall).repoTopValue,
-}
+var valueCommands = sync.OnceValue(func() map[string]func(m *cmdCall) (string, bool) {
+	return map[string]func(m *cmdCall) (string, bool){
+		"pwd":                           (*cmdCall).pwdValue,
+		"git rev-parse --show-toplevel": (*cmdCall).repoTopValue,
+	}
+})

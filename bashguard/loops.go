@@ -172,7 +172,7 @@ func (a *analyzer) assignsVar(stmts []*syntax.Stmt, name string) bool {
 					for _, w := range n.Args[1:] {
 						t, ok := literalText(w)
 						found = found || !ok || strings.Contains(t, name) ||
-							builtinRunners[cmd] && (untrackedCmds()[t] || varBuiltins()[t] == varRunsCode)
+							builtinRunners()[cmd] && (untrackedCmds()[t] || varBuiltins()[t] == varRunsCode)
 					}
 				}
 			}

@@ -38,7 +38,7 @@ const (
 // (unset -f). The command itself stays unlisted (Ask); what it assigns
 // may forbid an allow rule to lift that.
 func (m *cmdCall) assigner(c *verdictAcc, name string, v *argv) {
-	row := assigners[name]
+	row := assigners()[name]
 	f := m.judgeSpec(c, name, row.spec, v, 1)
 	if !f.hasKind(kFuncs) {
 		assignOperands(c, name, row.operands, v, f.ops)
@@ -51,7 +51,7 @@ func (m *cmdCall) assigner(c *verdictAcc, name string, v *argv) {
 // option may stand.
 func printfAssigns(v *argv) bool {
 	assigns := false
-	i := scanSpec(assigners["printf"].spec, v, 1, true, func(e *scanned) {
+	i := scanSpec(assigners()["printf"].spec, v, 1, true, func(e *scanned) {
 		assigns = assigns || e.opt == nil || e.opt.kind == kAssign
 	})
 	return assigns || i < v.len() && !v.literal(i) && v.vals[i-1] != "--"

@@ -59,7 +59,7 @@ type shellLine struct {
 // "-", like "--", ends the options.
 func shellOptions(v *argv) shellLine {
 	l := shellLine{plain: true}
-	i := scanSpec(shellInvocation, v, 1, true, func(e *scanned) {
+	i := scanSpec(shellInvocation(), v, 1, true, func(e *scanned) {
 		switch {
 		case e.opt == nil:
 			// Not a bash option: another shell may read it, so a "c"
@@ -91,7 +91,7 @@ func shellOptions(v *argv) shellLine {
 // shellPlain reports whether the shell v reads its literal -c code (the
 // word at operand) as the guard does, by plainShells.
 func (m *cmdCall) shellPlain(v *argv, l shellLine) bool {
-	sh, ok := plainShells[v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]]
+	sh, ok := plainShells()[v.vals[0][strings.LastIndexByte(v.vals[0], '/')+1:]]
 	switch {
 	case !ok:
 		return false
@@ -136,7 +136,7 @@ func (m *cmdCall) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 			// python3 script.py runs the file's: it does not wait for a
 			// person.
 			c.add(permission.Ask, RuleCodeInline, interpStdinRdr, true)
-		case bareInteractive[name] || bareInteractive[as]:
+		case bareInteractive()[name] || bareInteractive()[as]:
 			c.add(permission.Deny, RuleDangerousInteractive, "starts an interactive interpreter that would hang waiting for a person", false)
 		default:
 			c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
@@ -336,7 +336,7 @@ func (l *awkLine) option(c *verdictAcc, v *argv, e *scanned) {
 // awk allows programs that only read their input and print.
 func (m *cmdCall) awk(c *verdictAcc, v *argv) {
 	var l awkLine
-	scanSpec(awkSpec, v, 1, false, func(e *scanned) { l.option(c, v, e) })
+	scanSpec(awkSpec(), v, 1, false, func(e *scanned) { l.option(c, v, e) })
 	ops := l.ops
 	switch {
 	case l.progFile:

@@ -77,7 +77,7 @@ func awkReadsEnv(p string) bool {
 // one variable of it; set without arguments prints every shell variable,
 // and with arguments changes shell options or the positional parameters.
 func (m *cmdCall) envPrinter(c *verdictAcc, name string, v *argv) {
-	p := envPrinters[name]
+	p := envPrinters()[name]
 	if p.withArgs != "" && v.len() > 1 {
 		c.add(permission.Ask, "state", p.withArgs, false)
 		return

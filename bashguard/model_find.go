@@ -6,6 +6,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -115,19 +116,21 @@ type findPrim struct {
 }
 
 // findPrimIndex is findPrims by spelling.
-var findPrimIndex = func() map[string]*findPrim {
-	m := map[string]*findPrim{}
-	for k := range findPrims {
-		for n := range strings.FieldsSeq(findPrims[k].names) {
-			m[n] = &findPrims[k]
+var findPrimIndex = sync.OnceValue(func() map[string]*findPrim {
+	return func() map[string]*findPrim {
+		m := map[string]*findPrim{}
+		for k := range findPrims {
+			for n := range strings.FieldsSeq(findPrims[k].names) {
+				m[n] = &findPrims[k]
+			}
 		}
-	}
-	return m
-}()
+		return m
+	}()
+})
 
 // findPrimary returns the row of the primary s, or nil.
 func findPrimary(s string) *findPrim {
-	if p := findPrimIndex[s]; p != nil {
+	if p := findPrimIndex()[s]; p != nil {
 		return p
 	}
 	if len(s) == 8 && strings.HasPrefix(s, "-newer") && s[7] != 't' {

@@ -57,7 +57,7 @@ func (m *cmdCall) gitConfigPrograms(c *verdictAcc, s *spec) {
 // harmlessConfigValue reports a value of a listed key that runs nothing,
 // by harmlessConfigValues.
 func harmlessConfigValue(k gitConfigKey) bool {
-	vals, ok := harmlessConfigValues[k.name]
+	vals, ok := harmlessConfigValues()[k.name]
 	return ok && slices.Contains(vals, strings.ToLower(k.val))
 }
 

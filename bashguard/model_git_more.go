@@ -18,7 +18,7 @@ func gitIndexOnly(v *argv, sub int) bool {
 	if sub >= v.len() {
 		return false
 	}
-	row, ok := gitIndexOnlySubs[v.vals[sub]]
+	row, ok := gitIndexOnlySubs()[v.vals[sub]]
 	if !ok {
 		return false
 	}

@@ -25,7 +25,7 @@ const maxToolchainUp = 64
 // regular file of at most 64 KiB) for its "path" key; the others ask by
 // being there.
 func (m *cmdCall) launcherGuard(c *verdictAcc, name string) bool {
-	files := launcherFiles[name]
+	files := launcherFiles()[name]
 	if files == nil || m.dir == "" || !filepath.IsAbs(m.dir) {
 		return false
 	}

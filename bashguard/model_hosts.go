@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -27,7 +28,7 @@ func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
 		m.specHosts(c, netSpecs()[name], v)
 		return
 	}
-	if r := hostReaders[name]; r != nil {
+	if r := hostReaders()[name]; r != nil {
 		r(m, c, v)
 		return
 	}
@@ -45,16 +46,18 @@ func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
 // hostReaders read the hosts of the commands whose command lines are not
 // a network client's spec (netSpecs) nor a row of the netTools table:
 // git's remotes, rsync's and go's.
-var hostReaders = map[string]lineReader{
-	"git": (*cmdCall).gitHosts, "rsync": (*cmdCall).rsyncHosts, "go": (*cmdCall).goHosts,
-	"socat": func(m *cmdCall, c *verdictAcc, _ *argv) {
-		m.unknownHost(c, "the addresses socat connects to, which are not read here")
-	},
-}
+var hostReaders = sync.OnceValue(func() map[string]lineReader {
+	return map[string]lineReader{
+		"git": (*cmdCall).gitHosts, "rsync": (*cmdCall).rsyncHosts, "go": (*cmdCall).goHosts,
+		"socat": func(m *cmdCall, c *verdictAcc, _ *argv) {
+			m.unknownHost(c, "the addresses socat connects to, which are not read here")
+		},
+	}
+})
 
 // reachesHosts reports whether hosts reads hosts from the command name.
 func reachesHosts(name string) bool {
-	return cmdIn(name, inNetSpecs|inNetTools) || hostReaders[name] != nil || isPip(name)
+	return cmdIn(name, inNetSpecs|inNetTools) || hostReaders()[name] != nil || isPip(name)
 }
 
 // appendedHosts judges a command that xargs runs with further arguments

@@ -100,7 +100,7 @@ func (g *gitNet) remoteHosts() {
 	if j >= g.v.len() {
 		return
 	}
-	row, ok := gitRemoteSubs[g.v.vals[j]]
+	row, ok := gitRemoteSubs()[g.v.vals[j]]
 	switch {
 	case !ok:
 		return
@@ -140,7 +140,7 @@ func (g *gitNet) configHosts() {
 func (g *gitNet) submoduleHosts() {
 	j := scanSpec(gitSpec().subs["submodule"], g.v, g.at+1, true, func(*scanned) {})
 	if j < g.v.len() && g.v.vals[j] == "add" {
-		ops, unread := scanOperands(gitSubmoduleAddSpec, g.v, j+1)
+		ops, unread := scanOperands(gitSubmoduleAddSpec(), g.v, j+1)
 		if unread != "" {
 			g.a.unknownHost(g.c, "the repository git submodule add clones with "+unread+", which is not read here")
 		}
@@ -232,7 +232,7 @@ func (l *gitFetchLine) option(row gitFetchRow, e *scanned) {
 
 // fetchHosts judges git clone, fetch, pull, push and ls-remote.
 func (g *gitNet) fetchHosts() {
-	row := gitFetchSubs[g.sub]
+	row := gitFetchSubs()[g.sub]
 	l := gitFetchLine{recurse: row.onDemand}
 	scanSpec(gitSpec().subs[g.sub], g.v, g.at+1, false, func(e *scanned) {
 		switch {

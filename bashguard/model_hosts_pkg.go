@@ -70,7 +70,7 @@ func (m *cmdCall) goHosts(c *verdictAcc, v *argv) {
 // run name among their operands.
 func (m *cmdCall) goPackageHosts(c *verdictAcc, v *argv, get bool) {
 	var pkgs []int
-	scanSpec(goFlagSpec, v, 2, false, func(e *scanned) {
+	scanSpec(goFlagSpec(), v, 2, false, func(e *scanned) {
 		if e.opt == nil && e.problem == "" {
 			pkgs = append(pkgs, e.at)
 		}
@@ -113,7 +113,7 @@ func (m *cmdCall) goModuleHost(c *verdictAcc, w, path string, get bool) {
 
 // isPip reports one of pipNames, or pip3.N.
 func isPip(name string) bool {
-	if pipNames[name] {
+	if pipNames()[name] {
 		return true
 	}
 	return strings.HasPrefix(name, "pip3.") && strings.Trim(name[len("pip3."):], "0123456789") == ""
@@ -131,7 +131,7 @@ const (
 // pipHosts judges pip's command line (v.vals[0] is pip).
 func (m *cmdCall) pipHosts(c *verdictAcc, v argv) {
 	moved := ""
-	i := scanSpec(pipSpec, &v, 1, true, func(e *scanned) {
+	i := scanSpec(pipSpec(), &v, 1, true, func(e *scanned) {
 		switch {
 		case moved != "":
 		case e.problem != "":
@@ -150,7 +150,7 @@ func (m *cmdCall) pipHosts(c *verdictAcc, v argv) {
 	case i >= v.len() || !v.literal(i):
 		return
 	}
-	switch pipSubs[v.vals[i]] {
+	switch pipSubs()[v.vals[i]] {
 	case pipReachInstall:
 		m.pipInstallHosts(c, &v, i+1)
 	case pipReachConfig:
@@ -177,7 +177,7 @@ type pipSources struct {
 func (m *cmdCall) pipEnvSources() pipSources {
 	r := pipSources{index: "pypi.org"}
 	for _, e := range m.cmdEnv {
-		eff := effectOf(pipEnv, e.name, false)
+		eff := effectOf(pipEnv(), e.name, false)
 		switch {
 		case eff == 0:
 		case !e.lit || eff == effUnknown:
@@ -198,7 +198,7 @@ func (m *cmdCall) pipInstallHosts(c *verdictAcc, v *argv, from int) {
 	r := m.pipEnvSources()
 	var ops []int
 	moved := ""
-	scanSpec(pipInstallSpec, v, from, false, func(e *scanned) {
+	scanSpec(pipInstallSpec(), v, from, false, func(e *scanned) {
 		switch eff := pipOpts()[e.spell]; {
 		case e.opt == &dashDashOpt:
 		case e.problem != "":
@@ -385,7 +385,7 @@ func (m *cmdCall) goFlagsEnv(c *verdictAcc, val string, project bool) bool {
 // any spelling Go's flag package reads.
 func goVendored(v *argv) bool {
 	vendored := false
-	scanSpec(goFlagSpec, v, 2, false, func(e *scanned) {
+	scanSpec(goFlagSpec(), v, 2, false, func(e *scanned) {
 		if e.opt != nil && e.opt.name == "-mod" && e.val == "vendor" {
 			vendored = true
 		}

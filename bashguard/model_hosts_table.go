@@ -455,7 +455,7 @@ func (t *netTool) manifestName() string {
 // printsOnly reports a command line that prints the tool's version or
 // help, and reaches no host.
 func printsOnly(v *argv) bool {
-	return v.len() == 2 && v.literal(1) && hostVersionWords[v.vals[1]]
+	return v.len() == 2 && v.literal(1) && hostVersionWords()[v.vals[1]]
 }
 
 // sub finds the subcommand among the operands ops: two words ("pip
@@ -631,7 +631,7 @@ func (m *cmdCall) specHost(c *verdictAcc, t *netTool, v *argv, i int) {
 // prefixHost judges the host a package operand w of the kind k names by
 // its prefix (specPrefixes), and reports whether one did.
 func (m *cmdCall) prefixHost(c *verdictAcc, k specKind, w string) bool {
-	for _, p := range specPrefixes[k] {
+	for _, p := range specPrefixes()[k] {
 		if strings.HasPrefix(w, p.prefix) {
 			m.judgeHost(c, p.host)
 			return true
@@ -689,7 +689,7 @@ func (m *cmdCall) imageHost(c *verdictAcc, tool string, shortImages bool, v *arg
 	}
 	if j := strings.Index(w, "://"); j >= 0 {
 		w = w[j+3:] // docker://
-	} else if t, _, ok := strings.Cut(w, ":"); ok && (imageLocal[t] || strings.HasSuffix(t, "-archive")) {
+	} else if t, _, ok := strings.Cut(w, ":"); ok && (imageLocal()[t] || strings.HasSuffix(t, "-archive")) {
 		return // a local archive or directory
 	}
 	first, _, hasPath := strings.Cut(w, "/")

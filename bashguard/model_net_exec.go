@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -35,14 +36,16 @@ func sshOptKey(val string) string {
 func (m *cmdCall) netPrograms(c *verdictAcc, name string, v *argv) {
 	if s := netSpecs()[name]; s != nil {
 		m.specPrograms(c, name, s, v)
-	} else if f := netProgramReaders[name]; f != nil {
+	} else if f := netProgramReaders()[name]; f != nil {
 		f(m, c, v)
 	}
 }
 
 // netProgramReaders read the programs of the network commands whose
 // operands, not options, run them.
-var netProgramReaders = map[string]lineReader{"socat": socatPrograms}
+var netProgramReaders = sync.OnceValue(func() map[string]lineReader {
+	return map[string]lineReader{"socat": socatPrograms}
+})
 
 // socatPrograms asks for socat's EXEC: and SYSTEM: addresses, and for an
 // address only known at run time.

@@ -182,7 +182,7 @@ func (m *cmdCall) find(c *verdictAcc, v *argv, x execCtx) {
 // followed (the last of -L, -H, -P says).
 func findLeading(v *argv) (int, bool) {
 	follow := false
-	i := scanSpec(findLeadingSpec, v, 1, true, func(e *scanned) {
+	i := scanSpec(findLeadingSpec(), v, 1, true, func(e *scanned) {
 		switch {
 		case e.opt == nil:
 		case e.opt.kind == kFollow:

@@ -47,7 +47,7 @@ func globDir(s string) string {
 // than "-", cannot. echo is left out: its options only change how it
 // prints. Every glob also reads the directory bash lists for it.
 func (m *cmdCall) globOptions(c *verdictAcc, name string, v *argv) {
-	dashes := printOnlyOptions[name]
+	dashes := printOnlyOptions()[name]
 	for i := 1; i < v.len(); i++ {
 		s := v.vals[i]
 		if v.flags[i]&wGlob == 0 || !v.literal(i) {

@@ -21,7 +21,7 @@ type sedLine struct {
 
 func (m *cmdCall) sed(c *verdictAcc, v *argv) {
 	var l sedLine
-	scanSpec(sedSpec, v, 1, false, func(e *scanned) { l.option(m, c, v, e) })
+	scanSpec(sedSpec(), v, 1, false, func(e *scanned) { l.option(m, c, v, e) })
 	if len(l.scripts) == 0 && !l.fromFile {
 		if len(l.ops) == 0 {
 			c.add(permission.Ask, ArgsRule("sed"), "no sed script given", false)
@@ -62,7 +62,7 @@ func (l *sedLine) option(m *cmdCall, c *verdictAcc, v *argv, e *scanned) {
 	case e.opt == nil && e.problem == "":
 		l.ops = append(l.ops, e.at)
 	case e.problem != "":
-		m.specOption(c, "sed", sedSpec, v, e, nil)
+		m.specOption(c, "sed", sedSpec(), v, e, nil)
 	case e.opt.name == "-e" && v.vals[e.at] != e.val:
 		sedScript(c, e.val) // attached: judged as text
 		l.scripts = append(l.scripts, -1)

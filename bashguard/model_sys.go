@@ -153,7 +153,7 @@ func sysUnread(c *verdictAcc, s *spec, top bool, what string) bool {
 func yqOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	ops := f.ops
 	if len(ops) > 0 {
-		if yqSubcommands[v.vals[ops[0]]] {
+		if yqSubcommands()[v.vals[ops[0]]] {
 			f.handle(ops[0])
 			ops = ops[1:]
 		}

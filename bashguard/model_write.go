@@ -79,7 +79,7 @@ func (m *cmdCall) ddOperand(c *verdictAcc, v *argv, i int) {
 
 func (m *cmdCall) systemctl(c *verdictAcc, v *argv) {
 	for _, s := range v.vals[1:] {
-		if systemctlPower[s] {
+		if systemctlPower()[s] {
 			c.add(permission.Deny, RuleDangerousPower, "shuts down or restarts the machine", false)
 			return
 		}

@@ -28,7 +28,7 @@ func (m *cmdCall) operandDenies(c *verdictAcc, v *argv) {
 		return
 	}
 	base := path.Base(v.vals[0])
-	sends := copiers[base]
+	sends := copiers()[base]
 	dest := v.len() - 1 // their last operand is where the copy goes
 	for dest > 0 && strings.HasPrefix(v.vals[dest], "-") {
 		dest--

@@ -747,8 +747,8 @@ func TestPipSpecsAgreeWithHelp(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		s    *spec
-	}{{[]string{"--help"}, pipSpec}, {[]string{"install", "--help"}, pipInstallSpec}, {[]string{"download", "--help"}, pipInstallSpec},
-		{[]string{"wheel", "--help"}, pipInstallSpec}, {[]string{"index", "--help"}, pipInstallSpec}} {
+	}{{[]string{"--help"}, pipSpec()}, {[]string{"install", "--help"}, pipInstallSpec()}, {[]string{"download", "--help"}, pipInstallSpec()},
+		{[]string{"wheel", "--help"}, pipInstallSpec()}, {[]string{"index", "--help"}, pipInstallSpec()}} {
 		cmd := exec.Command(pip, c.args...)
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir(), "PIP_DISABLE_PIP_VERSION_CHECK=1"}
 		b, _ := cmd.CombinedOutput()
@@ -850,7 +850,7 @@ func TestIndexOnlySpecsAgreeWithHelp(t *testing.T) {
 		t.Skip("SKIP: git is not installed, so the index-only specs cannot be checked against its help: " + err.Error())
 	}
 	options := 0
-	subs := slices.Sorted(maps.Keys(gitIndexOnlySubs))
+	subs := slices.Sorted(maps.Keys(gitIndexOnlySubs()))
 	for _, sub := range subs {
 		cmd := exec.Command(git, sub, "-h")
 		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "LANG=C"}
@@ -860,10 +860,10 @@ func TestIndexOnlySpecsAgreeWithHelp(t *testing.T) {
 		require.NotEmpty(t, listed, "git %s -h lists no options", sub)
 		for _, o := range listed {
 			options++
-			assert.True(t, specClassifies(gitIndexOnlySubs[sub].spec, o), "git %s: the option %s that git lists is not in its spec", sub, o)
+			assert.True(t, specClassifies(gitIndexOnlySubs()[sub].spec, o), "git %s: the option %s that git lists is not in its spec", sub, o)
 		}
 	}
-	t.Logf("%d subcommands, %d listed options, every one classified", len(gitIndexOnlySubs), options)
+	t.Logf("%d subcommands, %d listed options, every one classified", len(gitIndexOnlySubs()), options)
 }
 
 // The interpreters' help readers read what they should.

@@ -375,15 +375,15 @@ func TestScanAbbreviations(t *testing.T) {
 // first use, so a malformed row would otherwise panic only when a command
 // line first reaches it.
 func TestSpecTablesBuild(t *testing.T) {
-	roots := []*spec{shellInvocation, awkSpec, sedSpec, findLeadingSpec,
-		gitRemoteAddSpec, gitRemoteSetURLSpec, gitSubmoduleAddSpec,
-		curlSpec, wgetSpec, sshSpec, scpSpec, sftpSpec, ncSpec, ncatSpec, telnetSpec, ftpSpec,
-		goFlagSpec, pipSpec, pipInstallSpec}
+	roots := []*spec{shellInvocation(), awkSpec(), sedSpec(), findLeadingSpec(),
+		gitRemoteAddSpec(), gitRemoteSetURLSpec(), gitSubmoduleAddSpec(),
+		curlSpec(), wgetSpec(), sshSpec(), scpSpec(), sftpSpec(), ncSpec(), ncatSpec(), telnetSpec(), ftpSpec(),
+		goFlagSpec(), pipSpec(), pipInstallSpec()}
 	for _, n := range slices.Sorted(maps.Keys(netToolSpecs())) {
 		roots = append(roots, netToolSpecs()[n]())
 	}
-	for _, n := range slices.Sorted(maps.Keys(gitIndexOnlySubs)) {
-		roots = append(roots, gitIndexOnlySubs[n].spec)
+	for _, n := range slices.Sorted(maps.Keys(gitIndexOnlySubs())) {
+		roots = append(roots, gitIndexOnlySubs()[n].spec)
 	}
 	for _, at := range allSpecs() {
 		roots = append(roots, at.s)

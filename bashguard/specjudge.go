@@ -405,7 +405,7 @@ func formOption(form, opt string) bool {
 // formWord reports whether the operand op is the word of a form: the
 // word itself, or an operand of the placeholder it names in formWords.
 func formWord(word, op string) bool {
-	if is, ok := formWords[word]; ok {
+	if is, ok := formWords()[word]; ok {
 		return is(op)
 	}
 	return op == word

@@ -49,12 +49,14 @@ var assignerMapfileRows = []optRow{
 }
 
 // assigners are the assigning builtins, by name.
-var assigners = map[string]assignerRow{
-	"read":      {spec: assignerSpecs()["read"], operands: opsAll},
-	"mapfile":   {spec: assignerSpecs()["mapfile"], operands: opsFirst},
-	"readarray": {spec: assignerSpecs()["readarray"], operands: opsFirst},
-	"printf":    {spec: assignerSpecs()["printf"], prints: true},
-	"wait":      {spec: assignerSpecs()["wait"]},
-	"getopts":   {spec: assignerSpecs()["getopts"], operands: opsSecond},
-	"unset":     {spec: assignerSpecs()["unset"], operands: opsAll},
-}
+var assigners = sync.OnceValue(func() map[string]assignerRow {
+	return map[string]assignerRow{
+		"read":      {spec: assignerSpecs()["read"], operands: opsAll},
+		"mapfile":   {spec: assignerSpecs()["mapfile"], operands: opsFirst},
+		"readarray": {spec: assignerSpecs()["readarray"], operands: opsFirst},
+		"printf":    {spec: assignerSpecs()["printf"], prints: true},
+		"wait":      {spec: assignerSpecs()["wait"]},
+		"getopts":   {spec: assignerSpecs()["getopts"], operands: opsSecond},
+		"unset":     {spec: assignerSpecs()["unset"], operands: opsAll},
+	}
+})

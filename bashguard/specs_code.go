@@ -14,14 +14,19 @@ import "mvdan.cc/sh/v3/syntax"
 // is; sh (dash on Debian) only as sh -c CODE, and sh and zsh only with
 // code they read as bash does (read: nil for bash). Other shells (fish's
 // syntax) are not here.
-var plainShells = map[string]struct {
+var plainShells = sync.OnceValue(func() map[string]struct {
 	onlyC bool                    // only "NAME -c CODE", no other option
 	reads func(*syntax.File) bool // the code is read as bash reads it
-}{
-	"bash": {},
-	"sh":   {onlyC: true, reads: posixPlain}, // $'...', braces and [[ ]] are read otherwise by dash
-	"zsh":  {reads: zshPlain},
-}
+} {
+	return map[string]struct {
+		onlyC bool                    // only "NAME -c CODE", no other option
+		reads func(*syntax.File) bool // the code is read as bash reads it
+	}{
+		"bash": {},
+		"sh":   {onlyC: true, reads: posixPlain}, // $'...', braces and [[ ]] are read otherwise by dash
+		"zsh":  {reads: zshPlain},
+	}
+})
 
 // shellInvocation is the command line of bash, sh and the shells like
 // them, as bash reads it (bash --help, bash(1)): clusters of "-" and "+"
@@ -29,16 +34,18 @@ var plainShells = map[string]struct {
 // the start-up files taking the next word, "--" or "-" ending them. The
 // kFlag rows leave the code read and run as it is; every other option may
 // change that, so code it runs is never allowed as it is (shell, model_code.go).
-var shellInvocation = (&spec{name: "bash", grammar: grammar{shell: true, nextValues: true}, rows: []optRow{
-	{"-c", kShellCode, "runs its first operand as shell code"},
-	{"-l -e -x -u --login --norc --noprofile", kFlag, ""},
-	{"-s", kAsk, "reads the code from its input"},
-	{"-i -r -D -a -b -f -h -k -m -n -p -t -v -B -C -E -H -P -T", kAsk, "changes how the shell reads or runs the code"},
-	{"-o= -O=", kAsk, "sets a shell option, which can change how the code is read"},
-	{"--rcfile= --init-file=", kAsk, "names a start-up file"},
-	{"--debug --debugger --dump-po-strings --dump-strings --help --noediting --posix --pretty-print --restricted --verbose --version",
-		kAsk, "changes how the shell reads or runs the code"},
-}}).compile()
+var shellInvocation = sync.OnceValue(func() *spec {
+	return (&spec{name: "bash", grammar: grammar{shell: true, nextValues: true}, rows: []optRow{
+		{"-c", kShellCode, "runs its first operand as shell code"},
+		{"-l -e -x -u --login --norc --noprofile", kFlag, ""},
+		{"-s", kAsk, "reads the code from its input"},
+		{"-i -r -D -a -b -f -h -k -m -n -p -t -v -B -C -E -H -P -T", kAsk, "changes how the shell reads or runs the code"},
+		{"-o= -O=", kAsk, "sets a shell option, which can change how the code is read"},
+		{"--rcfile= --init-file=", kAsk, "names a start-up file"},
+		{"--debug --debugger --dump-po-strings --dump-strings --help --noediting --posix --pretty-print --restricted --verbose --version",
+			kAsk, "changes how the shell reads or runs the code"},
+	}}).compile()
+})
 
 // awkSpec is the command line of awk (gawk's options, which mawk's and
 // the one-true-awk's are a part of). Long options must be spelled out:
@@ -46,15 +53,17 @@ var shellInvocation = (&spec{name: "bash", grammar: grammar{shell: true, nextVal
 // --pretty-print). Options are read after the program too, although awk
 // takes none there ("awk prog -v f" reads the files "-v" and f): the
 // value of such an option is judged as a file as well.
-var awkSpec = (&spec{name: "awk", grammar: grammar{permute: true}, rows: []optRow{
-	{"-F= --field-separator=", kWord, ""},
-	{"-v= --assign=", kWord, ""},
-	{"-f= --file= --exec= -E=", kProgram, "runs an awk program from a file"},
-	{"-i= --include= -l= --load= -e= --source=", kProgram, "loads an include file or an extension, or adds program text"},
-	{"-W=", kAsk, "can run a program from a file or write files"}, // mawk's -W exec file; gawk's -W is any long option
-	{"-b --characters-as-bytes -c --traditional -P --posix -r --re-interval -S --sandbox -N --use-lc-numeric", kFlag, ""},
-	{"-V --version --help", kFlag, ""},
-}}).compile()
+var awkSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "awk", grammar: grammar{permute: true}, rows: []optRow{
+		{"-F= --field-separator=", kWord, ""},
+		{"-v= --assign=", kWord, ""},
+		{"-f= --file= --exec= -E=", kProgram, "runs an awk program from a file"},
+		{"-i= --include= -l= --load= -e= --source=", kProgram, "loads an include file or an extension, or adds program text"},
+		{"-W=", kAsk, "can run a program from a file or write files"}, // mawk's -W exec file; gawk's -W is any long option
+		{"-b --characters-as-bytes -c --traditional -P --posix -r --re-interval -S --sandbox -N --use-lc-numeric", kFlag, ""},
+		{"-V --version --help", kFlag, ""},
+	}}).compile()
+})
 
 // awkNames are the names that run commands or choose other files.
 var awkNames = []awkName{
@@ -138,23 +147,25 @@ var zshPlainCode = plainDialect{
 // sedSpec is GNU sed's command line. The options the model acts on are
 // -e (a script), -f (a script file) and -i (in place); the others are
 // harmless. An option the spec does not list asks.
-var sedSpec = (&spec{name: "sed", grammar: gnuGrammar, rows: []optRow{
-	{"-n --quiet --silent", kFlag, ""},
-	{"--debug", kFlag, ""},
-	{"-e= --expression=", kPattern, ""}, // a script: judged by sedUnsafe
-	{"-f= --file=", kProgram, "runs a sed script from a file, which is not analysed"},
-	{"--follow-symlinks", kFlag, ""},
-	{"-i[=] --in-place[=]", kWrite, "edits files in place (-i)"},
-	{"-l= --line-length=", kWord, ""},
-	{"--posix", kFlag, ""},
-	{"-E -r --regexp-extended", kFlag, ""},
-	{"-s --separate", kFlag, ""},
-	{"--sandbox", kFlag, ""},
-	{"-u --unbuffered", kFlag, ""},
-	{"-z --null-data", kFlag, ""},
-	{"--help", kFlag, ""},
-	{"--version", kFlag, ""},
-}}).compile()
+var sedSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "sed", grammar: gnuGrammar, rows: []optRow{
+		{"-n --quiet --silent", kFlag, ""},
+		{"--debug", kFlag, ""},
+		{"-e= --expression=", kPattern, ""}, // a script: judged by sedUnsafe
+		{"-f= --file=", kProgram, "runs a sed script from a file, which is not analysed"},
+		{"--follow-symlinks", kFlag, ""},
+		{"-i[=] --in-place[=]", kWrite, "edits files in place (-i)"},
+		{"-l= --line-length=", kWord, ""},
+		{"--posix", kFlag, ""},
+		{"-E -r --regexp-extended", kFlag, ""},
+		{"-s --separate", kFlag, ""},
+		{"--sandbox", kFlag, ""},
+		{"-u --unbuffered", kFlag, ""},
+		{"-z --null-data", kFlag, ""},
+		{"--help", kFlag, ""},
+		{"--version", kFlag, ""},
+	}}).compile()
+})
 
 // sedCommands are sed's commands (GNU sed's, which POSIX's are a part of).
 var sedCommands = []sedCmd{

@@ -139,15 +139,15 @@ var gitSpec = sync.OnceValue(func() *spec {
 			// Commands that reach the network are never read-only; their
 			// specs keep an allow rule for the command (Bash(git fetch:*))
 			// from lifting an option that runs a program.
-			"ls-remote": {grammar: gitGrammar, rows: gitLsRemoteRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig,
+			"ls-remote": {grammar: gitGrammar, rows: gitLsRemoteRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig(),
 				examples: []example{{"git ls-remote --upload-pack=sh .", "ask"}, {"git ls-remote --upload-p=sh .", "ask"}},
 			},
-			"fetch": {grammar: gitGrammar, rows: gitFetchRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig,
+			"fetch": {grammar: gitGrammar, rows: gitFetchRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig(),
 				examples: []example{{"git fetch --upload-pack 'sh -c id' .", "ask"}},
 			},
-			"pull": {grammar: gitGrammar, rows: gitPullRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig},
-			"push": {grammar: gitGrammar, rows: gitPushRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig},
-			"clone": {grammar: gitGrammar, rows: gitCloneRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig,
+			"pull": {grammar: gitGrammar, rows: gitPullRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig()},
+			"push": {grammar: gitGrammar, rows: gitPushRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig()},
+			"clone": {grammar: gitGrammar, rows: gitCloneRows, operands: kWord, ask: "is not a read-only git subcommand", config: gitNetConfig(),
 				examples: []example{{"git clone --template=fixtures/evil.git . x", "ask"}, {"git clone -cx=y . x", "ask"}},
 			},
 			"archive": {history: histAlways, grammar: grammar{abbrev: true, permute: true, negate: true, digits: true}, rows: gitArchiveRows, operands: kPathspec,
@@ -190,55 +190,67 @@ var gitReadConfig = []string{
 // harmlessConfigValues are, for a key that can name a program, the
 // values with which it names none: core.fsmonitor as a boolean (git's own
 // daemon, or none).
-var harmlessConfigValues = map[string][]string{
-	"core.fsmonitor": {"", "false", "no", "off", "0", "true", "yes", "on", "1"},
-}
+var harmlessConfigValues = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"core.fsmonitor": {"", "false", "no", "off", "0", "true", "yes", "on", "1"},
+	}
+})
 
 // gitNetConfig are gitReadConfig and the keys that make the commands that
 // reach the network run a program.
-var gitNetConfig = append(append([]string(nil), gitReadConfig...),
-	"core.sshcommand", "core.askpass", "core.gitproxy", "credential.helper", "credential.*.helper",
-	"remote.*.uploadpack", "remote.*.receivepack", "remote.*.vcs", "protocol.allow", "protocol.*.allow",
-	"uploadpack.packobjectshook", "url.*.insteadof", "url.*.pushinsteadof")
+var gitNetConfig = sync.OnceValue(func() []string {
+	return append(append([]string(nil), gitReadConfig...),
+		"core.sshcommand", "core.askpass", "core.gitproxy", "credential.helper", "credential.*.helper",
+		"remote.*.uploadpack", "remote.*.receivepack", "remote.*.vcs", "protocol.allow", "protocol.*.allow",
+		"uploadpack.packobjectshook", "url.*.insteadof", "url.*.pushinsteadof")
+})
 
 // gitRemoteAddSpec is git remote add's (git remote add -h).
-var gitRemoteAddSpec = (&spec{name: "git remote add", grammar: gitGrammar, rows: []optRow{
-	{"-f --fetch --tags", kFlag, ""},
-	{"-t= --track= -m= --master=", kWord, ""},
-	{"--mirror[=]", kWord, ""},
-}}).compile()
+var gitRemoteAddSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "git remote add", grammar: gitGrammar, rows: []optRow{
+		{"-f --fetch --tags", kFlag, ""},
+		{"-t= --track= -m= --master=", kWord, ""},
+		{"--mirror[=]", kWord, ""},
+	}}).compile()
+})
 
 // gitRemoteSetURLSpec is git remote set-url's (git remote set-url -h).
-var gitRemoteSetURLSpec = (&spec{name: "git remote set-url", grammar: gitGrammar, rows: []optRow{
-	{"--push --add --delete", kFlag, ""},
-}}).compile()
+var gitRemoteSetURLSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "git remote set-url", grammar: gitGrammar, rows: []optRow{
+		{"--push --add --delete", kFlag, ""},
+	}}).compile()
+})
 
 // gitSubmoduleAddSpec is git submodule add's (git submodule -h, and
 // git-submodule(1) for --depth).
-var gitSubmoduleAddSpec = (&spec{name: "git submodule add", grammar: gitGrammar, rows: []optRow{
-	{"-f --force -q --quiet --progress --dissociate", kFlag, ""},
-	{"-b= --branch= --name= --reference= --depth=", kWord, ""},
-}}).compile()
+var gitSubmoduleAddSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "git submodule add", grammar: gitGrammar, rows: []optRow{
+		{"-f --force -q --quiet --progress --dissociate", kFlag, ""},
+		{"-b= --branch= --name= --reference= --depth=", kWord, ""},
+	}}).compile()
+})
 
 // gitFetchSubs are git's subcommands that reach a remote by a command
 // line of gitFetchLine, each as a row of gitFetchRow.
-var gitFetchSubs = map[string]gitFetchRow{
-	"clone": {newRepo: true, opts: map[string]remoteOpt{
-		"--recurse-submodules": roRecurse, "--recursive": roRecurse, "--no-recurse-submodules": roNoRecurse, "--no-recursive": roNoRecurse,
-		"--bundle-uri": roRemote, "-c": roConfig,
-	}},
-	"fetch": {onDemand: true, opts: map[string]remoteOpt{
-		"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--all": roAll, "-m": roAll,
-	}},
-	"pull": {onDemand: true, opts: map[string]remoteOpt{
-		"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--all": roAll,
-	}},
-	// push --all pushes every branch, to the one remote.
-	"push": {opts: map[string]remoteOpt{
-		"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--repo": roRepo,
-	}},
-	"ls-remote": {},
-}
+var gitFetchSubs = sync.OnceValue(func() map[string]gitFetchRow {
+	return map[string]gitFetchRow{
+		"clone": {newRepo: true, opts: map[string]remoteOpt{
+			"--recurse-submodules": roRecurse, "--recursive": roRecurse, "--no-recurse-submodules": roNoRecurse, "--no-recursive": roNoRecurse,
+			"--bundle-uri": roRemote, "-c": roConfig,
+		}},
+		"fetch": {onDemand: true, opts: map[string]remoteOpt{
+			"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--all": roAll, "-m": roAll,
+		}},
+		"pull": {onDemand: true, opts: map[string]remoteOpt{
+			"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--all": roAll,
+		}},
+		// push --all pushes every branch, to the one remote.
+		"push": {opts: map[string]remoteOpt{
+			"--recurse-submodules": roRecurse, "--no-recurse-submodules": roNoRecurse, "--repo": roRepo,
+		}},
+		"ls-remote": {},
+	}
+})
 
 // gitIndexOnlySubs are git's subcommands whose path operands can name
 // index entries only (see gitIndexOnly): git rm --cached; git restore
@@ -248,41 +260,43 @@ var gitFetchSubs = map[string]gitFetchRow{
 // entry's flags or remove it. Each row's spec lists every option of the
 // subcommand (git SUB -h, TestIndexOnlySpecsAgreeWithHelp), so that an
 // abbreviation resolves as git's parse-options resolves it.
-var gitIndexOnlySubs = map[string]gitIndexOnlyRow{
-	"rm": {any: []string{"--cached"}, spec: gitIndexSpec("git rm", []optRow{
-		{"-n --dry-run", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"--cached", kFlag, ""}, {"-f --force", kFlag, ""},
-		{"-r", kFlag, ""}, {"--ignore-unmatch", kFlag, ""}, {"--sparse", kFlag, ""},
-		{"--pathspec-file-nul", kFlag, ""}, {"--pathspec-from-file=", kList, ""},
-	})},
-	"restore": {any: []string{"-S"}, none: []string{"-W"}, spec: gitIndexSpec("git restore", []optRow{
-		{"-S --staged", kFlag, ""}, {"-W --worktree", kFlag, ""}, {"--ignore-unmerged", kFlag, ""},
-		{"--overlay", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"--progress", kFlag, ""}, {"-m --merge", kFlag, ""},
-		{"-2 --ours", kFlag, ""}, {"-3 --theirs", kFlag, ""}, {"-p --patch", kFlag, ""},
-		{"--ignore-skip-worktree-bits", kFlag, ""}, {"--pathspec-file-nul", kFlag, ""}, {"-s= --source=", kWord, ""},
-		{"--conflict=", kWord, ""}, {"--recurse-submodules[=]", kWord, ""}, {"--pathspec-from-file=", kList, ""},
-	})},
-	"reset": {none: []string{"-p"}, spec: gitIndexSpec("git reset", []optRow{
-		{"-q --quiet", kFlag, ""}, {"--refresh", kFlag, ""}, {"--mixed", kFlag, ""}, {"--soft", kFlag, ""},
-		{"--hard", kFlag, ""}, {"--merge", kFlag, ""}, {"--keep", kFlag, ""}, {"-p --patch", kFlag, ""},
-		{"-N --intent-to-add", kFlag, ""}, {"--pathspec-file-nul", kFlag, ""},
-		{"--recurse-submodules[=]", kWord, ""}, {"--pathspec-from-file=", kList, ""},
-	})},
-	"update-index": {only: []string{"--assume-unchanged", "--no-assume-unchanged", "--skip-worktree", "--no-skip-worktree", "--force-remove", "-q"},
-		spec: gitIndexSpec("git update-index", []optRow{
-			{"--assume-unchanged", kFlag, ""}, {"--no-assume-unchanged", kFlag, ""}, {"--skip-worktree", kFlag, ""},
-			{"--no-skip-worktree", kFlag, ""}, {"--force-remove", kFlag, ""}, {"-q", kFlag, ""},
-			{"--ignore-submodules", kChange, ""}, {"--add", kChange, ""}, {"--replace", kChange, ""},
-			{"--remove", kChange, ""}, {"--unmerged", kChange, ""}, {"--refresh", kChange, ""},
-			{"--really-refresh", kChange, ""}, {"--ignore-skip-worktree-entries", kChange, ""},
-			{"--info-only", kChange, ""}, {"-z", kChange, ""}, {"--stdin", kChange, ""}, {"--index-info", kChange, ""},
-			{"--unresolve", kChange, ""}, {"-g --again", kChange, ""}, {"--ignore-missing", kChange, ""},
-			{"--verbose", kChange, ""}, {"--clear-resolve-undo", kChange, ""}, {"--split-index", kChange, ""},
-			{"--untracked-cache", kChange, ""}, {"--test-untracked-cache", kChange, ""},
-			{"--force-untracked-cache", kChange, ""}, {"--force-write-index", kChange, ""}, {"--fsmonitor", kChange, ""},
-			{"--fsmonitor-valid", kChange, ""}, {"--no-fsmonitor-valid", kChange, ""}, {"--cacheinfo=", kChange, ""},
-			{"--chmod=", kChange, ""}, {"--index-version=", kChange, ""},
+var gitIndexOnlySubs = sync.OnceValue(func() map[string]gitIndexOnlyRow {
+	return map[string]gitIndexOnlyRow{
+		"rm": {any: []string{"--cached"}, spec: gitIndexSpec("git rm", []optRow{
+			{"-n --dry-run", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"--cached", kFlag, ""}, {"-f --force", kFlag, ""},
+			{"-r", kFlag, ""}, {"--ignore-unmatch", kFlag, ""}, {"--sparse", kFlag, ""},
+			{"--pathspec-file-nul", kFlag, ""}, {"--pathspec-from-file=", kList, ""},
 		})},
-}
+		"restore": {any: []string{"-S"}, none: []string{"-W"}, spec: gitIndexSpec("git restore", []optRow{
+			{"-S --staged", kFlag, ""}, {"-W --worktree", kFlag, ""}, {"--ignore-unmerged", kFlag, ""},
+			{"--overlay", kFlag, ""}, {"-q --quiet", kFlag, ""}, {"--progress", kFlag, ""}, {"-m --merge", kFlag, ""},
+			{"-2 --ours", kFlag, ""}, {"-3 --theirs", kFlag, ""}, {"-p --patch", kFlag, ""},
+			{"--ignore-skip-worktree-bits", kFlag, ""}, {"--pathspec-file-nul", kFlag, ""}, {"-s= --source=", kWord, ""},
+			{"--conflict=", kWord, ""}, {"--recurse-submodules[=]", kWord, ""}, {"--pathspec-from-file=", kList, ""},
+		})},
+		"reset": {none: []string{"-p"}, spec: gitIndexSpec("git reset", []optRow{
+			{"-q --quiet", kFlag, ""}, {"--refresh", kFlag, ""}, {"--mixed", kFlag, ""}, {"--soft", kFlag, ""},
+			{"--hard", kFlag, ""}, {"--merge", kFlag, ""}, {"--keep", kFlag, ""}, {"-p --patch", kFlag, ""},
+			{"-N --intent-to-add", kFlag, ""}, {"--pathspec-file-nul", kFlag, ""},
+			{"--recurse-submodules[=]", kWord, ""}, {"--pathspec-from-file=", kList, ""},
+		})},
+		"update-index": {only: []string{"--assume-unchanged", "--no-assume-unchanged", "--skip-worktree", "--no-skip-worktree", "--force-remove", "-q"},
+			spec: gitIndexSpec("git update-index", []optRow{
+				{"--assume-unchanged", kFlag, ""}, {"--no-assume-unchanged", kFlag, ""}, {"--skip-worktree", kFlag, ""},
+				{"--no-skip-worktree", kFlag, ""}, {"--force-remove", kFlag, ""}, {"-q", kFlag, ""},
+				{"--ignore-submodules", kChange, ""}, {"--add", kChange, ""}, {"--replace", kChange, ""},
+				{"--remove", kChange, ""}, {"--unmerged", kChange, ""}, {"--refresh", kChange, ""},
+				{"--really-refresh", kChange, ""}, {"--ignore-skip-worktree-entries", kChange, ""},
+				{"--info-only", kChange, ""}, {"-z", kChange, ""}, {"--stdin", kChange, ""}, {"--index-info", kChange, ""},
+				{"--unresolve", kChange, ""}, {"-g --again", kChange, ""}, {"--ignore-missing", kChange, ""},
+				{"--verbose", kChange, ""}, {"--clear-resolve-undo", kChange, ""}, {"--split-index", kChange, ""},
+				{"--untracked-cache", kChange, ""}, {"--test-untracked-cache", kChange, ""},
+				{"--force-untracked-cache", kChange, ""}, {"--force-write-index", kChange, ""}, {"--fsmonitor", kChange, ""},
+				{"--fsmonitor-valid", kChange, ""}, {"--no-fsmonitor-valid", kChange, ""}, {"--cacheinfo=", kChange, ""},
+				{"--chmod=", kChange, ""}, {"--index-version=", kChange, ""},
+			})},
+	}
+})
 
 // gitIndexSpec compiles the options of an index-only subcommand.
 func gitIndexSpec(name string, rows []optRow) *spec {
@@ -291,11 +305,13 @@ func gitIndexSpec(name string, rows []optRow) *spec {
 
 // gitRemoteSubs are the git remote subcommands that reach a remote, now
 // or in later fetches.
-var gitRemoteSubs = map[string]gitRemoteRow{
-	"update":  {allRemotes: true},
-	"add":     {url: gitRemoteAddSpec},
-	"set-url": {url: gitRemoteSetURLSpec},
-}
+var gitRemoteSubs = sync.OnceValue(func() map[string]gitRemoteRow {
+	return map[string]gitRemoteRow{
+		"update":  {allRemotes: true},
+		"add":     {url: gitRemoteAddSpec()},
+		"set-url": {url: gitRemoteSetURLSpec()},
+	}
+})
 
 // objectIDPrinters are the git subcommands that print git object names
 // alone, in full hexadecimal, one a line (or nothing, when there is
@@ -303,10 +319,15 @@ var gitRemoteSubs = map[string]gitRemoteRow{
 // best common ancestors; git rev-parse --verify the one object its
 // operand names (without --verify, rev-parse echoes what it does not
 // take as a revision).
-var objectIDPrinters = map[string]struct {
+var objectIDPrinters = sync.OnceValue(func() map[string]struct {
 	opts []string // the options it may be given
 	need string   // an option it must be given, or ""
-}{
-	"merge-base": {opts: []string{"--all", "--octopus", "--independent", "--fork-point"}},
-	"rev-parse":  {opts: []string{"--verify", "-q", "--quiet"}, need: "--verify"},
-}
+} {
+	return map[string]struct {
+		opts []string // the options it may be given
+		need string   // an option it must be given, or ""
+	}{
+		"merge-base": {opts: []string{"--all", "--octopus", "--independent", "--fork-point"}},
+		"rev-parse":  {opts: []string{"--verify", "-q", "--quiet"}, need: "--verify"},
+	}
+})

@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // The option grammar families the specs name, read by the one scanner
 // (scan.go).
 
@@ -23,11 +25,13 @@ var (
 
 // formWords are the placeholders of the forms of a query row (cForms),
 // each with the operands it stands for.
-var formWords = map[string]func(string) bool{
-	// WORD is any operand.
-	"WORD": func(string) bool { return true },
-	// NAME is a plain name (plainName): a service, a unit.
-	"NAME": plainName,
-	// VAR is the name of a variable that holds no secret (plainEnvName).
-	"VAR": plainEnvName,
-}
+var formWords = sync.OnceValue(func() map[string]func(string) bool {
+	return map[string]func(string) bool{
+		// WORD is any operand.
+		"WORD": func(string) bool { return true },
+		// NAME is a plain name (plainName): a service, a unit.
+		"NAME": plainName,
+		// VAR is the name of a variable that holds no secret (plainEnvName).
+		"VAR": plainEnvName,
+	}
+})

@@ -13,62 +13,68 @@ import "sync"
 // -flag value for those that take one, -flag alone for the others, one
 // dash or two, no abbreviation. A flag it does not know is read as one
 // without a value, so that the word after it is judged as a package.
-var goFlagSpec = (&spec{
-	name:    "go",
-	grammar: grammar{oneDash: true, permute: true},
-	joined: join(
-		each(kWord, "", "-C= --C=", "-p= --p=", "-asmflags= --asmflags=", "-buildmode= --buildmode=", "-compiler= --compiler=",
-			"-gccgoflags= --gccgoflags=", "-gcflags= --gcflags=", "-installsuffix= --installsuffix=", "-ldflags= --ldflags=",
-			"-mod= --mod=", "-modfile= --modfile=", "-overlay= --overlay=", "-pgo= --pgo=", "-pkgdir= --pkgdir=", "-tags= --tags=",
-			"-toolexec= --toolexec=", "-covermode= --covermode=", "-coverpkg= --coverpkg=", "-o= --o=", "-exec= --exec="),
-		each(kFlag, "", "-a --a", "-n --n", "-race --race", "-msan --msan", "-asan --asan", "-cover --cover", "-v --v",
-			"-work --work", "-x --x", "-json --json", "-linkshared --linkshared", "-modcacherw --modcacherw",
-			"-trimpath --trimpath", "-buildvcs[=] --buildvcs[=]", "-t --t", "-u[=] --u[=]", "-tool --tool", "-d --d"),
-	),
-}).compile()
+var goFlagSpec = sync.OnceValue(func() *spec {
+	return (&spec{
+		name:    "go",
+		grammar: grammar{oneDash: true, permute: true},
+		joined: join(
+			each(kWord, "", "-C= --C=", "-p= --p=", "-asmflags= --asmflags=", "-buildmode= --buildmode=", "-compiler= --compiler=",
+				"-gccgoflags= --gccgoflags=", "-gcflags= --gcflags=", "-installsuffix= --installsuffix=", "-ldflags= --ldflags=",
+				"-mod= --mod=", "-modfile= --modfile=", "-overlay= --overlay=", "-pgo= --pgo=", "-pkgdir= --pkgdir=", "-tags= --tags=",
+				"-toolexec= --toolexec=", "-covermode= --covermode=", "-coverpkg= --coverpkg=", "-o= --o=", "-exec= --exec="),
+			each(kFlag, "", "-a --a", "-n --n", "-race --race", "-msan --msan", "-asan --asan", "-cover --cover", "-v --v",
+				"-work --work", "-x --x", "-json --json", "-linkshared --linkshared", "-modcacherw --modcacherw",
+				"-trimpath --trimpath", "-buildvcs[=] --buildvcs[=]", "-t --t", "-u[=] --u[=]", "-tool --tool", "-d --d"),
+		),
+	}).compile()
+})
 
 // pipSpec is pip's general options, before its subcommand (pip --help,
 // pip 23): optparse's, which takes a unique prefix of a long option and
 // stops at the subcommand.
-var pipSpec = (&spec{
-	name:    "pip",
-	grammar: grammar{abbrev: true},
-	joined: join(
-		each(kFlag, "",
-			"-h --help", "--debug", "--isolated", "--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet",
-			"--no-input", "--no-cache-dir", "--disable-pip-version-check", "--no-color", "--no-python-version-warning"),
-		each(kWord, "",
-			"--python=", "--log= --log-file= --local-log=", "--keyring-provider=", "--proxy=", "--retries=", "--timeout=",
-			"--exists-action=", "--trusted-host=", "--cert=", "--client-cert=", "--cache-dir=", "--use-feature=",
-			"--use-deprecated=", "--resume-retries="),
-	),
-}).compile()
+var pipSpec = sync.OnceValue(func() *spec {
+	return (&spec{
+		name:    "pip",
+		grammar: grammar{abbrev: true},
+		joined: join(
+			each(kFlag, "",
+				"-h --help", "--debug", "--isolated", "--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet",
+				"--no-input", "--no-cache-dir", "--disable-pip-version-check", "--no-color", "--no-python-version-warning"),
+			each(kWord, "",
+				"--python=", "--log= --log-file= --local-log=", "--keyring-provider=", "--proxy=", "--retries=", "--timeout=",
+				"--exists-action=", "--trusted-host=", "--cert=", "--client-cert=", "--cache-dir=", "--use-feature=",
+				"--use-deprecated=", "--resume-retries="),
+		),
+	}).compile()
+})
 
 // pipInstallSpec is the options of pip install, download, wheel and
 // index, with the general ones (pip help install, download, wheel,
 // index), which take options after operands. What an option does to
 // where pip connects is pipOpts's (hosts_tools.go).
-var pipInstallSpec = (&spec{
-	name:    "pip install",
-	grammar: gnuGrammar,
-	joined: join(
-		each(kFlag, "",
-			"--no-deps", "--pre", "--dry-run", "--user", "-U --upgrade", "--force-reinstall", "-I --ignore-installed",
-			"--ignore-requires-python", "--no-build-isolation", "--use-pep517", "--check-build-dependencies",
-			"--break-system-packages", "--compile", "--no-compile", "--no-warn-script-location", "--no-warn-conflicts",
-			"--prefer-binary", "--require-hashes", "--no-clean", "--no-index", "-h --help", "--debug", "--isolated",
-			"--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet", "--no-input", "--no-cache-dir",
-			"--disable-pip-version-check", "--no-color", "--no-python-version-warning", "--no-verify"),
-		each(kWord, "",
-			"-r= --requirement=", "-c= --constraint=", "-e= --editable=", "-t= --target=", "--platform=", "--python-version=",
-			"--implementation=", "--abi=", "--root=", "--prefix=", "--src=", "--upgrade-strategy=", "-C= --config-settings=",
-			"--global-option=", "--no-binary=", "--only-binary=", "--progress-bar=", "--root-user-action=", "--report=",
-			"-i= --index-url=", "--extra-index-url=", "-f= --find-links=", "--python=", "--log= --log-file= --local-log=",
-			"--keyring-provider=", "--proxy=", "--retries=", "--timeout=", "--exists-action=", "--trusted-host=", "--cert=",
-			"--client-cert=", "--cache-dir=", "--use-feature=", "--use-deprecated=", "-d= --dest=", "-w= --wheel-dir=",
-			"--build-option=", "--resume-retries=", "--group="),
-	),
-}).compile()
+var pipInstallSpec = sync.OnceValue(func() *spec {
+	return (&spec{
+		name:    "pip install",
+		grammar: gnuGrammar,
+		joined: join(
+			each(kFlag, "",
+				"--no-deps", "--pre", "--dry-run", "--user", "-U --upgrade", "--force-reinstall", "-I --ignore-installed",
+				"--ignore-requires-python", "--no-build-isolation", "--use-pep517", "--check-build-dependencies",
+				"--break-system-packages", "--compile", "--no-compile", "--no-warn-script-location", "--no-warn-conflicts",
+				"--prefer-binary", "--require-hashes", "--no-clean", "--no-index", "-h --help", "--debug", "--isolated",
+				"--require-virtualenv", "-v --verbose", "-V --version", "-q --quiet", "--no-input", "--no-cache-dir",
+				"--disable-pip-version-check", "--no-color", "--no-python-version-warning", "--no-verify"),
+			each(kWord, "",
+				"-r= --requirement=", "-c= --constraint=", "-e= --editable=", "-t= --target=", "--platform=", "--python-version=",
+				"--implementation=", "--abi=", "--root=", "--prefix=", "--src=", "--upgrade-strategy=", "-C= --config-settings=",
+				"--global-option=", "--no-binary=", "--only-binary=", "--progress-bar=", "--root-user-action=", "--report=",
+				"-i= --index-url=", "--extra-index-url=", "-f= --find-links=", "--python=", "--log= --log-file= --local-log=",
+				"--keyring-provider=", "--proxy=", "--retries=", "--timeout=", "--exists-action=", "--trusted-host=", "--cert=",
+				"--client-cert=", "--cache-dir=", "--use-feature=", "--use-deprecated=", "-d= --dest=", "-w= --wheel-dir=",
+				"--build-option=", "--resume-retries=", "--group="),
+		),
+	}).compile()
+})
 
 // goSubFetch is what each go subcommand downloads (go help modules); a
 // subcommand not here downloads at most the toolchain go.mod names. go
@@ -99,11 +105,15 @@ var goEnvRoles = sync.OnceValue(func() map[string]goEnvRole {
 })
 
 // pipNames are the names pip is run by (and pip3.N).
-var pipNames = map[string]bool{"pip": true, "pip3": true}
+var pipNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"pip": true, "pip3": true}
+})
 
 // pipSubs are the pip subcommands that reach a host, or write one where
 // later installs go (pip config set global.index-url URL).
-var pipSubs = map[string]pipReach{
-	"install": pipReachInstall, "download": pipReachInstall, "wheel": pipReachInstall, "index": pipReachInstall,
-	"config": pipReachConfig,
-}
+var pipSubs = sync.OnceValue(func() map[string]pipReach {
+	return map[string]pipReach{
+		"install": pipReachInstall, "download": pipReachInstall, "wheel": pipReachInstall, "index": pipReachInstall,
+		"config": pipReachConfig,
+	}
+})

@@ -929,11 +929,13 @@ var readerWcRows = []optRow{
 // findLeadingSpec is find's leading options, before its starting points
 // (find(1)): -L follows links, -H only those of the starting points, -P
 // none; -D's debug options and -O's level change nothing it reaches.
-var findLeadingSpec = (&spec{name: "find", grammar: grammar{whole: true}, rows: []optRow{
-	{"-L", kFollow, ""},
-	{"-H -P", kNoFollow, ""},
-	{"-D= -O[=]", kWord, ""},
-}}).compile()
+var findLeadingSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "find", grammar: grammar{whole: true}, rows: []optRow{
+		{"-L", kFollow, ""},
+		{"-H -P", kNoFollow, ""},
+		{"-D= -O[=]", kWord, ""},
+	}}).compile()
+})
 
 // listedArgReaders are the readers that read every operand as a file,
 // whatever its place: an operand that is "$(LISTING)" gives them the

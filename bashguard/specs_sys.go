@@ -270,7 +270,9 @@ var yqWords = []string{"load", "import", "include", "input", "env", "ENV", "eval
 
 // yqSubcommands are mikefarah's yq subcommands that take an expression
 // and files, as the bare command does.
-var yqSubcommands = map[string]bool{"eval": true, "e": true, "eval-all": true, "ea": true}
+var yqSubcommands = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"eval": true, "e": true, "eval-all": true, "ea": true}
+})
 
 // goState is where the Go toolchain's programs count their own use (Go
 // telemetry's local mode, on by default) and where go creates its module
@@ -320,10 +322,12 @@ var rustcPrints = []string{"cfg", "sysroot", "target-list", "target-cpus", "targ
 // launcherFiles are, for each launcher, the files that can make it run
 // code of the project's choosing, and the text in them that does (""
 // when the file alone does).
-var launcherFiles = map[string][][2]string{
-	"cargo": rustToolchainFiles, "rustc": rustToolchainFiles, "rustup": rustToolchainFiles, "rustdoc": rustToolchainFiles,
-	"mvn": {{".mvn/jvm.config", ""}, {".mvn/extensions.xml", ""}, {".mvn/maven.config", ""}},
-}
+var launcherFiles = sync.OnceValue(func() map[string][][2]string {
+	return map[string][][2]string{
+		"cargo": rustToolchainFiles, "rustc": rustToolchainFiles, "rustup": rustToolchainFiles, "rustdoc": rustToolchainFiles,
+		"mvn": {{".mvn/jvm.config", ""}, {".mvn/extensions.xml", ""}, {".mvn/maven.config", ""}},
+	}
+})
 
 var rustToolchainFiles = [][2]string{{"rust-toolchain.toml", "path"}, {"rust-toolchain", "path"}}
 

@@ -46,20 +46,20 @@ var toolSpecs = sync.OnceValue(func() map[string]*spec {
 		"strings": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolStringsRows, operands: kRead, atFiles: true,
 			examples: []example{{"strings a.txt", "allow"}, {"strings -n 3 -t x a.txt", "allow"}, {"strings -8 a.txt", "allow"},
 				{"strings .env", "deny"}, {"strings @a.txt", "ask"}, {"strings -t @a.txt a.txt", "ask"}, {"strings -H a.txt", "ask"}}},
-		"fold": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFoldRows, operands: kRead,
+		"fold": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFoldRows(), operands: kRead,
 			examples: []example{{"fold -w 3 a.txt", "allow"}, {"fold -3 a.txt", "allow"}, {"fold -sw3 a.txt", "allow"}, {"fold .env", "deny"}}},
-		"fmt": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFmtRows, operands: kRead,
+		"fmt": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: toolFmtRows(), operands: kRead,
 			examples: []example{{"fmt -w 20 a.txt", "allow"}, {"fmt -u a.txt", "allow"}, {"fmt -p '#' .env", "deny"}}},
 		// join FILE1 FILE2.
-		"join": {grammar: gnuGrammar, rows: toolJoinRows, operands: kRead,
+		"join": {grammar: gnuGrammar, rows: toolJoinRows(), operands: kRead,
 			examples: []example{{"join a.txt a.txt", "allow"}, {"join -1 1 -2 1 -t, a.txt a.txt", "allow"}, {"join a.txt .env", "deny"}}},
 		"uptime": {grammar: gnuGrammar, rows: toolUptimeRows,
 			examples: []example{{"uptime", "allow"}, {"uptime -p", "allow"}, {"uptime now", "ask"}}},
-		"nproc": {grammar: gnuGrammar, rows: toolNprocRows,
+		"nproc": {grammar: gnuGrammar, rows: toolNprocRows(),
 			examples: []example{{"nproc", "allow"}, {"nproc --all", "allow"}, {"nproc --ignore=1", "allow"}, {"nproc 2", "ask"}}},
 		"arch": {grammar: gnuGrammar, rows: gnuInfoRows,
 			examples: []example{{"arch", "allow"}, {"arch -x", "ask"}}},
-		"tty": {grammar: gnuGrammar, rows: toolTtyRows,
+		"tty": {grammar: gnuGrammar, rows: toolTtyRows(),
 			examples: []example{{"tty -s", "allow"}, {"tty x", "ask"}}},
 		// groups [USER]...
 		"groups": {grammar: gnuGrammar, rows: gnuInfoRows, operands: kWord,
@@ -257,28 +257,34 @@ var digitRows = []optRow{
 }
 
 // toolFoldRows are the options of fold.
-var toolFoldRows = rows([]optRow{
-	{"-b --bytes", kFlag, ""}, {"-s --spaces", kFlag, ""},
-	{"-w= --width=", kWord, ""},
-}, digitRows, gnuInfoRows)
+var toolFoldRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-b --bytes", kFlag, ""}, {"-s --spaces", kFlag, ""},
+		{"-w= --width=", kWord, ""},
+	}, digitRows, gnuInfoRows)
+})
 
 // toolFmtRows are the options of fmt.
-var toolFmtRows = rows([]optRow{
-	{"-c --crown-margin", kFlag, ""},
-	{"-p= --prefix=", kWord, ""},
-	{"-s --split-only", kFlag, ""}, {"-t --tagged-paragraph", kFlag, ""}, {"-u --uniform-spacing", kFlag, ""},
-	{"-w= --width=", kWord, ""}, {"-g= --goal=", kWord, ""},
-}, digitRows, gnuInfoRows)
+var toolFmtRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-c --crown-margin", kFlag, ""},
+		{"-p= --prefix=", kWord, ""},
+		{"-s --split-only", kFlag, ""}, {"-t --tagged-paragraph", kFlag, ""}, {"-u --uniform-spacing", kFlag, ""},
+		{"-w= --width=", kWord, ""}, {"-g= --goal=", kWord, ""},
+	}, digitRows, gnuInfoRows)
+})
 
 // toolJoinRows are the options of join.
-var toolJoinRows = rows([]optRow{
-	{"-a=", kWord, ""}, {"-e=", kWord, ""},
-	{"-i --ignore-case", kFlag, ""},
-	{"-j=", kWord, ""}, {"-o=", kWord, ""}, {"-t=", kWord, ""}, {"-v=", kWord, ""},
-	{"-1=", kWord, ""}, {"-2=", kWord, ""},
-	{"--check-order", kFlag, ""}, {"--nocheck-order", kFlag, ""}, {"--header", kFlag, ""},
-	{"-z --zero-terminated", kFlag, ""},
-}, gnuInfoRows)
+var toolJoinRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-a=", kWord, ""}, {"-e=", kWord, ""},
+		{"-i --ignore-case", kFlag, ""},
+		{"-j=", kWord, ""}, {"-o=", kWord, ""}, {"-t=", kWord, ""}, {"-v=", kWord, ""},
+		{"-1=", kWord, ""}, {"-2=", kWord, ""},
+		{"--check-order", kFlag, ""}, {"--nocheck-order", kFlag, ""}, {"--header", kFlag, ""},
+		{"-z --zero-terminated", kFlag, ""},
+	}, gnuInfoRows)
+})
 
 // toolUptimeRows are the options of uptime (procps).
 var toolUptimeRows = []optRow{
@@ -286,14 +292,18 @@ var toolUptimeRows = []optRow{
 }
 
 // toolNprocRows are the options of nproc.
-var toolNprocRows = rows([]optRow{
-	{"--all", kFlag, ""}, {"--ignore=", kWord, ""},
-}, gnuInfoRows)
+var toolNprocRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"--all", kFlag, ""}, {"--ignore=", kWord, ""},
+	}, gnuInfoRows)
+})
 
 // toolTtyRows are the options of tty.
-var toolTtyRows = rows([]optRow{
-	{"-s --silent --quiet", kFlag, ""},
-}, gnuInfoRows)
+var toolTtyRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-s --silent --quiet", kFlag, ""},
+	}, gnuInfoRows)
+})
 
 // toolLocaleRows are the options of locale (glibc's argp).
 var toolLocaleRows = []optRow{

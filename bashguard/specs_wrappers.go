@@ -22,13 +22,13 @@ var wrapperGrammar = grammar{abbrev: true}
 var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 	return compileAll(map[string]*spec{
 		// nice -NUM is -n NUM.
-		"nice": {grammar: grammar{abbrev: true, digits: true}, rows: wrapperNiceRows, operands: kCommand,
+		"nice": {grammar: grammar{abbrev: true, digits: true}, rows: wrapperNiceRows(), operands: kCommand,
 			allow: "nice without a command changes nothing",
 			examples: []example{{"nice cat a.txt", "allow"}, {"nice -n 5 cat a.txt", "allow"}, {"nice -5 cat a.txt", "allow"}, {"nice --adj=5 cat a.txt", "allow"},
 				{"nice -n -5 cat a.txt", "allow"}, {"nice", "allow"}, {"nice cat .env", "deny"}, {"nice -x cat a.txt", "ask"}, {"nice cat -n .env", "deny"}}},
 		"nohup": {grammar: wrapperGrammar, rows: gnuInfoRows, operands: kCommand, bareWhy: "no command given",
 			examples: []example{{"nohup cat a.txt", "allow"}, {"nohup", "ask"}, {"nohup -x cat a.txt", "ask"}, {"nohup cat .env", "deny"}}},
-		"timeout": {grammar: wrapperGrammar, rows: wrapperTimeoutRows, operands: kCommand, firstOperand: kWord, bareWhy: "no command given",
+		"timeout": {grammar: wrapperGrammar, rows: wrapperTimeoutRows(), operands: kCommand, firstOperand: kWord, bareWhy: "no command given",
 			examples: []example{{"timeout 5 cat a.txt", "allow"}, {"timeout -vk 1 5 cat a.txt", "allow"}, {"timeout -sKILL 5 cat a.txt", "allow"},
 				{"timeout --sig=TERM --preserve 5 cat a.txt", "allow"}, {"timeout 5", "ask"}, {"timeout -x 5 cat a.txt", "ask"}, {"timeout 5 cat .env", "deny"}}},
 		// GNU time; bash's keyword time is the walker's, so the examples
@@ -36,14 +36,14 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 		"time": {grammar: wrapperGrammar, rows: wrapperTimeRows, operands: kCommand, allow: "time without a command changes nothing",
 			examples: []example{{"\\time cat a.txt", "allow"}, {"\\time -p cat a.txt", "allow"}, {"\\time -f %e cat a.txt", "allow"}, {"\\time --format=%e -q cat a.txt", "allow"},
 				{"\\time -o out.txt cat a.txt", "ask"}, {"\\time -ao out.txt cat a.txt", "ask"}, {"\\time --out=x cat a.txt", "ask"}, {"\\time -x cat a.txt", "ask"}}},
-		"stdbuf": {grammar: wrapperGrammar, rows: wrapperStdbufRows, operands: kCommand, bareWhy: "no command given",
+		"stdbuf": {grammar: wrapperGrammar, rows: wrapperStdbufRows(), operands: kCommand, bareWhy: "no command given",
 			examples: []example{{"stdbuf -oL cat a.txt", "allow"}, {"stdbuf -i0 -e 0 cat a.txt", "allow"}, {"stdbuf --out=L cat a.txt", "allow"},
 				{"stdbuf -x cat a.txt", "ask"}, {"stdbuf -oL cat .env", "deny"}}},
-		"setsid": {grammar: wrapperGrammar, rows: wrapperSetsidRows, operands: kCommand, bareWhy: "no command given",
+		"setsid": {grammar: wrapperGrammar, rows: wrapperSetsidRows(), operands: kCommand, bareWhy: "no command given",
 			ask: "starts a new session that escapes the process-group limits", askFinal: true,
 			examples: []example{{"setsid cat a.txt", "ask"}, {"setsid -w cat a.txt", "ask"}, {"setsid -x cat a.txt", "ask"}, {"setsid cat .env", "deny"}}},
 		// flock FILE COMMAND..., flock FILE -c CODE, flock FD.
-		"flock": {grammar: wrapperGrammar, rows: wrapperFlockRows, operands: kCommand, check: flockOperands, bareWhy: "no command given",
+		"flock": {grammar: wrapperGrammar, rows: wrapperFlockRows(), operands: kCommand, check: flockOperands, bareWhy: "no command given",
 			ask: "takes a file lock",
 			examples: []example{{"flock l cat a.txt", "ask"}, {"flock -n l -c 'cat a.txt'", "ask"}, {"flock -w 1 l cat .env", "deny"},
 				{"flock l -c 'cat .env'", "deny"}, {"flock -x l cat a.txt", "ask"}, {"flock -y l cat a.txt", "ask"}}},
@@ -81,18 +81,22 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 })
 
 // wrapperNiceRows are the options of nice.
-var wrapperNiceRows = rows([]optRow{
-	{"-n= --adjustment=", kWord, ""},
-}, gnuInfoRows)
+var wrapperNiceRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-n= --adjustment=", kWord, ""},
+	}, gnuInfoRows)
+})
 
 // wrapperTimeoutRows are the options of timeout.
-var wrapperTimeoutRows = rows([]optRow{
-	{"--preserve-status", kFlag, ""},
-	{"--foreground", kFlag, ""},
-	{"-k= --kill-after=", kWord, ""},
-	{"-s= --signal=", kWord, ""},
-	{"-v --verbose", kFlag, ""},
-}, gnuInfoRows)
+var wrapperTimeoutRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"--preserve-status", kFlag, ""},
+		{"--foreground", kFlag, ""},
+		{"-k= --kill-after=", kWord, ""},
+		{"-s= --signal=", kWord, ""},
+		{"-v --verbose", kFlag, ""},
+	}, gnuInfoRows)
+})
 
 // wrapperTimeRows are the options of GNU time: -o writes its report.
 var wrapperTimeRows = []optRow{
@@ -107,11 +111,13 @@ var wrapperTimeRows = []optRow{
 }
 
 // wrapperStdbufRows are the options of stdbuf.
-var wrapperStdbufRows = rows([]optRow{
-	{"-i= --input=", kWord, ""},
-	{"-o= --output=", kWord, ""},
-	{"-e= --error=", kWord, ""},
-}, gnuInfoRows)
+var wrapperStdbufRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-i= --input=", kWord, ""},
+		{"-o= --output=", kWord, ""},
+		{"-e= --error=", kWord, ""},
+	}, gnuInfoRows)
+})
 
 // utilInfoRows are -h and -V, util-linux's --help and --version.
 var utilInfoRows = []optRow{
@@ -120,27 +126,31 @@ var utilInfoRows = []optRow{
 }
 
 // wrapperSetsidRows are the options of setsid.
-var wrapperSetsidRows = rows([]optRow{
-	{"-c --ctty", kFlag, ""},
-	{"-f --fork", kFlag, ""},
-	{"-w --wait", kFlag, ""},
-}, utilInfoRows)
+var wrapperSetsidRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-c --ctty", kFlag, ""},
+		{"-f --fork", kFlag, ""},
+		{"-w --wait", kFlag, ""},
+	}, utilInfoRows)
+})
 
 // wrapperFlockRows are the options of flock. flock takes -c only after
 // the lock file (flockOperands); written before it, it is judged as the
 // code all the same.
-var wrapperFlockRows = rows([]optRow{
-	{"-s --shared", kFlag, ""},
-	{"-x --exclusive", kFlag, ""},
-	{"-u --unlock", kFlag, ""},
-	{"-n --nonblock", kFlag, ""},
-	{"-w= --timeout=", kWord, ""},
-	{"-E= --conflict-exit-code=", kWord, ""},
-	{"-o --close", kFlag, ""},
-	{"-c= --command=", kShellCode, ""},
-	{"-F --no-fork", kFlag, ""},
-	{"--verbose", kFlag, ""},
-}, utilInfoRows)
+var wrapperFlockRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-s --shared", kFlag, ""},
+		{"-x --exclusive", kFlag, ""},
+		{"-u --unlock", kFlag, ""},
+		{"-n --nonblock", kFlag, ""},
+		{"-w= --timeout=", kWord, ""},
+		{"-E= --conflict-exit-code=", kWord, ""},
+		{"-o --close", kFlag, ""},
+		{"-c= --command=", kShellCode, ""},
+		{"-F --no-fork", kFlag, ""},
+		{"--verbose", kFlag, ""},
+	}, utilInfoRows)
+})
 
 // wrapperWatchRows are the options of watch.
 var wrapperWatchRows = []optRow{

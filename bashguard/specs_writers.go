@@ -14,56 +14,56 @@ import "sync"
 // writerSpecs are the writers' specs, by command name.
 var writerSpecs = sync.OnceValue(func() map[string]*spec {
 	return compileAll(map[string]*spec{
-		"cp": writerSpec(writerCpRows, kCopy,
+		"cp": writerSpec(writerCpRows(), kCopy,
 			example{"cp a.txt b.txt", "ask"}, example{"cp -t src a.txt", "ask"}, example{"cp --target-dir=src a.txt", "ask"},
 			example{"cp .env x.txt", "deny"}, example{"cp -rt src .env", "deny"}, example{"cp --nosuch a.txt b.txt", "ask"}),
-		"mv": writerSpec(writerMvRows, kMove,
+		"mv": writerSpec(writerMvRows(), kMove,
 			example{"mv a.txt b.txt", "ask"}, example{"mv -t src a.txt", "ask"}, example{"mv -fTa.txt b.txt", "ask"},
 			example{"mv .env x.txt", "deny"}, example{"mv -x a.txt b.txt", "ask"}),
-		"install": writerSpec(writerInstallRows, kCopy,
+		"install": writerSpec(writerInstallRows(), kCopy,
 			example{"install -m 644 a.txt b.txt", "ask"}, example{"install -Dm644 -t src a.txt", "ask"}, example{"install .env x", "deny"},
 			example{"install -s a.txt b.txt", "ask"}, example{"install --strip-prog=x a.txt b.txt", "ask"}),
-		"ln": writerSpec(writerLnRows, kLink,
+		"ln": writerSpec(writerLnRows(), kLink,
 			example{"ln -s a.txt b.txt", "ask"}, example{"ln -st src a.txt", "ask"}, example{"ln -s a.txt", "ask"}, example{"ln -y a b", "ask"}),
-		"touch": writerSpec(writerTouchRows, kWrite,
+		"touch": writerSpec(writerTouchRows(), kWrite,
 			example{"touch a.txt", "ask"}, example{"touch -d 2020-01-01 -m a.txt", "ask"}, example{"touch -r .env a.txt", "deny"},
 			example{"touch --ref=.env a.txt", "deny"}, example{"touch -x a.txt", "ask"}),
-		"mkdir": writerSpec(writerMkdirRows, kWrite,
+		"mkdir": writerSpec(writerMkdirRows(), kWrite,
 			example{"mkdir -p src/x", "ask"}, example{"mkdir -m755 d", "ask"}, example{"mkdir --mode 755 d", "ask"}, example{"mkdir -x d", "ask"}),
-		"truncate": writerSpec(writerTruncateRows, kWrite,
+		"truncate": writerSpec(writerTruncateRows(), kWrite,
 			example{"truncate -s 0 a.txt", "ask"}, example{"truncate -r .env a.txt", "deny"}, example{"truncate -x a.txt", "ask"}),
-		"rmdir": writerSpec(writerRmdirRows, kWrite,
+		"rmdir": writerSpec(writerRmdirRows(), kWrite,
 			example{"rmdir -p src", "ask"}, example{"rmdir --ignore src", "ask"}, example{"rmdir -x src", "ask"}),
 		"unlink": writerSpec(gnuInfoRows, kWrite,
 			example{"unlink a.txt", "ask"}, example{"unlink -x a.txt", "ask"}),
 		// tee FILE... writes each FILE; without one it only copies its
 		// input to its output.
-		"tee": {grammar: gnuGrammar, rows: writerTeeRows, operands: kWrite, ask: "changes files", bareWhy: "",
+		"tee": {grammar: gnuGrammar, rows: writerTeeRows(), operands: kWrite, ask: "changes files", bareWhy: "",
 			allow:    "copies its input to its output only",
 			examples: []example{{"tee", "allow"}, {"tee -ai", "allow"}, {"tee --output-error=warn", "allow"}, {"tee a.txt", "ask"}, {"tee -a .env", "deny"}, {"tee -x", "ask"}}},
 		// chmod MODE FILE..., chown OWNER FILE..., chgrp GROUP FILE...: the
 		// first operand is a word, unless --reference gives it (or, to
 		// chmod, a mode written as an option: "chmod -w FILE").
-		"chmod": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: writerChmodRows, operands: kWrite,
+		"chmod": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: writerChmodRows(), operands: kWrite,
 			firstOperand: kWord, patternBy: []string{"--reference", "-r", "-w", "-x", "-X", "-s", "-t", "-u", "-g", "-o", "-a", "-NUM"},
 			ask: "changes files", bareWhy: "changes files",
 			examples: []example{{"chmod 644 a.txt", "ask"}, {"chmod -w a.txt", "ask"}, {"chmod -R u+w src", "ask"}, {"chmod --reference=.env a.txt", "deny"},
 				{"chmod -R 777 /", "deny"}, {"chmod --recur 777 /", "deny"}, {"chmod -y a.txt", "ask"}}},
-		"chown": {grammar: gnuGrammar, rows: writerChownRows, operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
+		"chown": {grammar: gnuGrammar, rows: writerChownRows(), operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
 			ask: "changes files", bareWhy: "changes files",
 			examples: []example{{"chown nobody a.txt", "ask"}, {"chown --from=root nobody a.txt", "ask"}, {"chown -R nobody /", "deny"},
 				{"chown --reference=.env a.txt", "deny"}, {"chown -x nobody a.txt", "ask"}}},
-		"chgrp": {grammar: gnuGrammar, rows: writerChgrpRows, operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
+		"chgrp": {grammar: gnuGrammar, rows: writerChgrpRows(), operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
 			ask: "changes files", bareWhy: "changes files",
 			examples: []example{{"chgrp nogroup a.txt", "ask"}, {"chgrp -hR nogroup /etc", "deny"}, {"chgrp --ref .env a.txt", "deny"}, {"chgrp -x g a.txt", "ask"}}},
 		// rm removes its operands; recursively or by force, a critical path
 		// is denied, and so is --no-preserve-root (model_write.go: rmOperands).
-		"rm": {grammar: gnuGrammar, rows: writerRmRows, operands: kWrite, check: rmOperands, ask: "removes files", bareWhy: "removes files",
+		"rm": {grammar: gnuGrammar, rows: writerRmRows(), operands: kWrite, check: rmOperands, ask: "removes files", bareWhy: "removes files",
 			examples: []example{{"rm a.txt", "ask"}, {"rm -rf src", "ask"}, {"rm -rf /", "deny"}, {"rm --recur --forc .", "deny"}, {"rm -f ~", "deny"},
 				{"rm --no-pres -r src", "deny"}, {"rm --interactive=never a.txt", "ask"}, {"rm .env", "deny"}, {"rm -y a.txt", "ask"}}},
 		// shred overwrites its operands; a device is denied (model_write.go:
 		// shredOperands).
-		"shred": {grammar: gnuGrammar, rows: writerShredRows, operands: kWrite, check: shredOperands, ask: "destroys file contents", bareWhy: "destroys file contents",
+		"shred": {grammar: gnuGrammar, rows: writerShredRows(), operands: kWrite, check: shredOperands, ask: "destroys file contents", bareWhy: "destroys file contents",
 			examples: []example{{"shred a.txt", "ask"}, {"shred -n 1 -uz a.txt", "ask"}, {"shred /dev/sda", "deny"}, {"shred --random-source=.env a.txt", "deny"},
 				{"shred -y a.txt", "ask"}}},
 		// dd [OPERAND]...: NAME=VALUE each (ddOperands); its only options
@@ -111,194 +111,224 @@ var writerTargetRows = []optRow{
 // writerCpRows are the options of cp. -i prompts on its input, which is
 // not a terminal; -l and -s make links in place of copies (their sources
 // are judged as read all the same).
-var writerCpRows = rows([]optRow{
-	{"-a --archive", kRecurse, ""},
-	{"--attributes-only", kFlag, ""},
-	{"--copy-contents", kFlag, ""},
-	{"-d", kFlag, ""},
-	{"-f --force", kFlag, ""},
-	{"-i --interactive", kFlag, ""},
-	{"-H", kFlag, ""},
-	{"-l --link", kFlag, ""},
-	{"-L --dereference", kFlag, ""},
-	{"-n --no-clobber", kFlag, ""},
-	{"-P --no-dereference", kFlag, ""},
-	{"-p", kFlag, ""},
-	{"--preserve[=]", kWord, ""},
-	{"--no-preserve=", kWord, ""},
-	{"--parents", kFlag, ""},
-	{"-R -r --recursive", kRecurse, ""},
-	{"--reflink[=]", kWord, ""},
-	{"--remove-destination", kFlag, ""},
-	{"--sparse=", kWord, ""},
-	{"--strip-trailing-slashes", kFlag, ""},
-	{"-s --symbolic-link", kFlag, ""},
-	{"-u --update", kFlag, ""},
-	{"-v --verbose", kFlag, ""},
-	{"-x --one-file-system", kFlag, ""},
-	{"-Z", kFlag, ""},
-	{"--context[=]", kWord, ""},
-}, writerBackupRows, writerTargetRows, gnuInfoRows)
+var writerCpRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-a --archive", kRecurse, ""},
+		{"--attributes-only", kFlag, ""},
+		{"--copy-contents", kFlag, ""},
+		{"-d", kFlag, ""},
+		{"-f --force", kFlag, ""},
+		{"-i --interactive", kFlag, ""},
+		{"-H", kFlag, ""},
+		{"-l --link", kFlag, ""},
+		{"-L --dereference", kFlag, ""},
+		{"-n --no-clobber", kFlag, ""},
+		{"-P --no-dereference", kFlag, ""},
+		{"-p", kFlag, ""},
+		{"--preserve[=]", kWord, ""},
+		{"--no-preserve=", kWord, ""},
+		{"--parents", kFlag, ""},
+		{"-R -r --recursive", kRecurse, ""},
+		{"--reflink[=]", kWord, ""},
+		{"--remove-destination", kFlag, ""},
+		{"--sparse=", kWord, ""},
+		{"--strip-trailing-slashes", kFlag, ""},
+		{"-s --symbolic-link", kFlag, ""},
+		{"-u --update", kFlag, ""},
+		{"-v --verbose", kFlag, ""},
+		{"-x --one-file-system", kFlag, ""},
+		{"-Z", kFlag, ""},
+		{"--context[=]", kWord, ""},
+	}, writerBackupRows, writerTargetRows, gnuInfoRows)
+})
 
 // writerMvRows are the options of mv.
-var writerMvRows = rows([]optRow{
-	{"-f --force", kFlag, ""},
-	{"-i --interactive", kFlag, ""},
-	{"-n --no-clobber", kFlag, ""},
-	{"--strip-trailing-slashes", kFlag, ""},
-	{"-u --update", kFlag, ""},
-	{"-v --verbose", kFlag, ""},
-	{"-Z --context", kFlag, ""},
-}, writerBackupRows, writerTargetRows, gnuInfoRows)
+var writerMvRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-f --force", kFlag, ""},
+		{"-i --interactive", kFlag, ""},
+		{"-n --no-clobber", kFlag, ""},
+		{"--strip-trailing-slashes", kFlag, ""},
+		{"-u --update", kFlag, ""},
+		{"-v --verbose", kFlag, ""},
+		{"-Z --context", kFlag, ""},
+	}, writerBackupRows, writerTargetRows, gnuInfoRows)
+})
 
 // writerInstallRows are the options of install. -s runs strip on what it
 // installs, --strip-program names the program it runs for it.
-var writerInstallRows = rows([]optRow{
-	{"-c", kFlag, ""},
-	{"-C --compare", kFlag, ""},
-	{"-d --directory", kFlag, ""},
-	{"-D", kFlag, ""},
-	{"-g= --group=", kWord, ""},
-	{"-m= --mode=", kWord, ""},
-	{"-o= --owner=", kWord, ""},
-	{"-p --preserve-timestamps", kFlag, ""},
-	{"-s --strip", kProgram, "runs strip on the files it installs"},
-	{"--strip-program=", kProgram, "names the program it runs on the files it installs"},
-	{"-v --verbose", kFlag, ""},
-	{"--preserve-context", kFlag, ""},
-	{"-Z", kFlag, ""},
-	{"--context[=]", kWord, ""},
-}, writerBackupRows, writerTargetRows, gnuInfoRows)
+var writerInstallRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-c", kFlag, ""},
+		{"-C --compare", kFlag, ""},
+		{"-d --directory", kFlag, ""},
+		{"-D", kFlag, ""},
+		{"-g= --group=", kWord, ""},
+		{"-m= --mode=", kWord, ""},
+		{"-o= --owner=", kWord, ""},
+		{"-p --preserve-timestamps", kFlag, ""},
+		{"-s --strip", kProgram, "runs strip on the files it installs"},
+		{"--strip-program=", kProgram, "names the program it runs on the files it installs"},
+		{"-v --verbose", kFlag, ""},
+		{"--preserve-context", kFlag, ""},
+		{"-Z", kFlag, ""},
+		{"--context[=]", kWord, ""},
+	}, writerBackupRows, writerTargetRows, gnuInfoRows)
+})
 
 // writerLnRows are the options of ln.
-var writerLnRows = rows([]optRow{
-	{"-d -F --directory", kFlag, ""},
-	{"-f --force", kFlag, ""},
-	{"-i --interactive", kFlag, ""},
-	{"-L --logical", kFlag, ""},
-	{"-n --no-dereference", kFlag, ""},
-	{"-P --physical", kFlag, ""},
-	{"-r --relative", kFlag, ""},
-	{"-s --symbolic", kFlag, ""},
-	{"-v --verbose", kFlag, ""},
-}, writerBackupRows, writerTargetRows, gnuInfoRows)
+var writerLnRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-d -F --directory", kFlag, ""},
+		{"-f --force", kFlag, ""},
+		{"-i --interactive", kFlag, ""},
+		{"-L --logical", kFlag, ""},
+		{"-n --no-dereference", kFlag, ""},
+		{"-P --physical", kFlag, ""},
+		{"-r --relative", kFlag, ""},
+		{"-s --symbolic", kFlag, ""},
+		{"-v --verbose", kFlag, ""},
+	}, writerBackupRows, writerTargetRows, gnuInfoRows)
+})
 
 // writerTouchRows are the options of touch: -r takes the times of a file
 // it reads.
-var writerTouchRows = rows([]optRow{
-	{"-a", kFlag, ""},
-	{"-c --no-create", kFlag, ""},
-	{"-d= --date=", kWord, ""},
-	{"-f", kFlag, ""},
-	{"-h --no-dereference", kFlag, ""},
-	{"-m", kFlag, ""},
-	{"-r= --reference=", kRead, ""},
-	{"-t=", kWord, ""},
-	{"--time=", kWord, ""},
-}, gnuInfoRows)
+var writerTouchRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-a", kFlag, ""},
+		{"-c --no-create", kFlag, ""},
+		{"-d= --date=", kWord, ""},
+		{"-f", kFlag, ""},
+		{"-h --no-dereference", kFlag, ""},
+		{"-m", kFlag, ""},
+		{"-r= --reference=", kRead, ""},
+		{"-t=", kWord, ""},
+		{"--time=", kWord, ""},
+	}, gnuInfoRows)
+})
 
 // writerMkdirRows are the options of mkdir.
-var writerMkdirRows = rows([]optRow{
-	{"-m= --mode=", kWord, ""},
-	{"-p --parents", kFlag, ""},
-	{"-v --verbose", kFlag, ""},
-	{"-Z", kFlag, ""},
-	{"--context[=]", kWord, ""},
-}, gnuInfoRows)
+var writerMkdirRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-m= --mode=", kWord, ""},
+		{"-p --parents", kFlag, ""},
+		{"-v --verbose", kFlag, ""},
+		{"-Z", kFlag, ""},
+		{"--context[=]", kWord, ""},
+	}, gnuInfoRows)
+})
 
 // writerTruncateRows are the options of truncate: -r takes the size of a
 // file it reads.
-var writerTruncateRows = rows([]optRow{
-	{"-c --no-create", kFlag, ""},
-	{"-o --io-blocks", kFlag, ""},
-	{"-r= --reference=", kRead, ""},
-	{"-s= --size=", kWord, ""},
-}, gnuInfoRows)
+var writerTruncateRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-c --no-create", kFlag, ""},
+		{"-o --io-blocks", kFlag, ""},
+		{"-r= --reference=", kRead, ""},
+		{"-s= --size=", kWord, ""},
+	}, gnuInfoRows)
+})
 
 // writerRmdirRows are the options of rmdir.
-var writerRmdirRows = rows([]optRow{
-	{"--ignore-fail-on-non-empty", kFlag, ""},
-	{"-p --parents", kFlag, ""},
-	{"-v --verbose", kFlag, ""},
-}, gnuInfoRows)
+var writerRmdirRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"--ignore-fail-on-non-empty", kFlag, ""},
+		{"-p --parents", kFlag, ""},
+		{"-v --verbose", kFlag, ""},
+	}, gnuInfoRows)
+})
 
 // writerTeeRows are the options of tee.
-var writerTeeRows = rows([]optRow{
-	{"-a --append", kFlag, ""},
-	{"-i --ignore-interrupts", kFlag, ""},
-	{"-p", kFlag, ""},
-	{"--output-error[=]", kWord, ""},
-}, gnuInfoRows)
+var writerTeeRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-a --append", kFlag, ""},
+		{"-i --ignore-interrupts", kFlag, ""},
+		{"-p", kFlag, ""},
+		{"--output-error[=]", kWord, ""},
+	}, gnuInfoRows)
+})
 
 // writerOwnerRows are the options chmod, chown and chgrp share; -R
 // changes the trees below the operands. --reference takes the mode or
 // owner of a file it reads.
-var writerOwnerRows = rows([]optRow{
-	{"-c --changes", kFlag, ""},
-	{"-f --silent --quiet", kFlag, ""},
-	{"-v --verbose", kFlag, ""},
-	{"--no-preserve-root", kFlag, ""},
-	{"--preserve-root", kFlag, ""},
-	{"--reference=", kRead, ""},
-	{"-R --recursive", kRecurse, ""},
-}, gnuInfoRows)
+var writerOwnerRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-c --changes", kFlag, ""},
+		{"-f --silent --quiet", kFlag, ""},
+		{"-v --verbose", kFlag, ""},
+		{"--no-preserve-root", kFlag, ""},
+		{"--preserve-root", kFlag, ""},
+		{"--reference=", kRead, ""},
+		{"-R --recursive", kRecurse, ""},
+	}, gnuInfoRows)
+})
 
 // writerChownRows are the options of chown.
-var writerChownRows = rows([]optRow{
-	{"--dereference", kFlag, ""},
-	{"-h --no-dereference", kFlag, ""},
-	{"--from=", kWord, ""},
-	{"-H", kFlag, ""},
-	{"-L", kFlag, ""},
-	{"-P", kFlag, ""},
-}, writerOwnerRows)
+var writerChownRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"--dereference", kFlag, ""},
+		{"-h --no-dereference", kFlag, ""},
+		{"--from=", kWord, ""},
+		{"-H", kFlag, ""},
+		{"-L", kFlag, ""},
+		{"-P", kFlag, ""},
+	}, writerOwnerRows())
+})
 
 // writerChgrpRows are the options of chgrp.
-var writerChgrpRows = rows([]optRow{
-	{"--dereference", kFlag, ""},
-	{"-h --no-dereference", kFlag, ""},
-	{"-H", kFlag, ""},
-	{"-L", kFlag, ""},
-	{"-P", kFlag, ""},
-}, writerOwnerRows)
+var writerChgrpRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"--dereference", kFlag, ""},
+		{"-h --no-dereference", kFlag, ""},
+		{"-H", kFlag, ""},
+		{"-L", kFlag, ""},
+		{"-P", kFlag, ""},
+	}, writerOwnerRows())
+})
 
 // writerChmodRows are the options of chmod. Its getopt also reads a mode
 // that starts with "-" ("-w", "-rwx", "-u+x", "-755"): each letter a mode
 // may start with is an option whose value, attached, is the rest of the
 // mode, which is then not an operand.
-var writerChmodRows = rows([]optRow{
-	{"-r[=]", kWord, ""}, {"-w[=]", kWord, ""}, {"-x[=]", kWord, ""}, {"-X[=]", kWord, ""}, {"-s[=]", kWord, ""},
-	{"-t[=]", kWord, ""}, {"-u[=]", kWord, ""}, {"-g[=]", kWord, ""}, {"-o[=]", kWord, ""}, {"-a[=]", kWord, ""},
-}, writerOwnerRows)
+var writerChmodRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-r[=]", kWord, ""}, {"-w[=]", kWord, ""}, {"-x[=]", kWord, ""}, {"-X[=]", kWord, ""}, {"-s[=]", kWord, ""},
+		{"-t[=]", kWord, ""}, {"-u[=]", kWord, ""}, {"-g[=]", kWord, ""}, {"-o[=]", kWord, ""}, {"-a[=]", kWord, ""},
+	}, writerOwnerRows())
+})
 
 // writerRmRows are the options of rm. -i and -I prompt on its input,
 // which is not a terminal.
-var writerRmRows = rows([]optRow{
-	{"-f --force", kFlag, ""},
-	{"-i", kFlag, ""},
-	{"-I", kFlag, ""},
-	{"--interactive[=]", kWord, ""},
-	{"--one-file-system", kFlag, ""},
-	{"--no-preserve-root", kFlag, ""},
-	{"--preserve-root[=]", kWord, ""},
-	{"-r -R --recursive", kRecurse, ""},
-	{"-d --dir", kFlag, ""},
-	{"-v --verbose", kFlag, ""},
-}, gnuInfoRows)
+var writerRmRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-f --force", kFlag, ""},
+		{"-i", kFlag, ""},
+		{"-I", kFlag, ""},
+		{"--interactive[=]", kWord, ""},
+		{"--one-file-system", kFlag, ""},
+		{"--no-preserve-root", kFlag, ""},
+		{"--preserve-root[=]", kWord, ""},
+		{"-r -R --recursive", kRecurse, ""},
+		{"-d --dir", kFlag, ""},
+		{"-v --verbose", kFlag, ""},
+	}, gnuInfoRows)
+})
 
 // writerShredRows are the options of shred: --random-source is a file it
 // reads.
-var writerShredRows = rows([]optRow{
-	{"-f --force", kFlag, ""},
-	{"-n= --iterations=", kWord, ""},
-	{"--random-source=", kRead, ""},
-	{"-s= --size=", kWord, ""},
-	{"-u", kFlag, ""},
-	{"--remove[=]", kWord, ""},
-	{"-v --verbose", kFlag, ""},
-	{"-x --exact", kFlag, ""},
-	{"-z --zero", kFlag, ""},
-}, gnuInfoRows)
+var writerShredRows = sync.OnceValue(func() []optRow {
+	return rows([]optRow{
+		{"-f --force", kFlag, ""},
+		{"-n= --iterations=", kWord, ""},
+		{"--random-source=", kRead, ""},
+		{"-s= --size=", kWord, ""},
+		{"-u", kFlag, ""},
+		{"--remove[=]", kWord, ""},
+		{"-v --verbose", kFlag, ""},
+		{"-x --exact", kFlag, ""},
+		{"-z --zero", kFlag, ""},
+	}, gnuInfoRows)
+})
 
 // ddOperands are dd's operands, NAME=VALUE each, by what the value is:
 // if= is the file read, of= the file written.

@@ -193,7 +193,7 @@ func (a *analyzer) pwdValue(cs *syntax.CmdSubst) (string, bool) {
 			return "", false
 		}
 	}
-	if known := valueCommands[strings.Join(words, " ")]; known != nil {
+	if known := valueCommands()[strings.Join(words, " ")]; known != nil {
 		return known(&a.cmdCall)
 	}
 	return "", false
@@ -310,7 +310,7 @@ func (a *analyzer) paramValue(p *syntax.ParamExp) (binding, bool) {
 	case "HOME":
 		return binding{val: a.g.pol.Home}, a.g.pol.Home != ""
 	}
-	if v := a.g.pol.Environ[name]; v != "" && environNames[name] {
+	if v := a.g.pol.Environ[name]; v != "" && environNames()[name] {
 		return binding{val: v}, true
 	}
 	return binding{}, false
@@ -485,7 +485,7 @@ func (a *analyzer) objectIDs(s *syntax.Stmt) bool {
 	if _, shadowed := a.funcs["git"]; shadowed || ce.Args[0].Lit() != "git" {
 		return false
 	}
-	row, ok := objectIDPrinters[ce.Args[1].Lit()]
+	row, ok := objectIDPrinters()[ce.Args[1].Lit()]
 	if !ok {
 		return false
 	}

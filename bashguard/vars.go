@@ -105,7 +105,7 @@ func scanVars(f *syntax.File) varScan {
 				s.off = true
 				break
 			}
-			if builtinRunners[name] {
+			if builtinRunners()[name] {
 				for _, w := range n.Args[1:] {
 					if t, ok := literalText(w); !ok || untrackedCmds()[t] {
 						s.off = true
@@ -122,7 +122,7 @@ func scanVars(f *syntax.File) varScan {
 // them: export (with -n, -f, -p), or declare, typeset and local with no
 // option but -x, -g, -p, -f, -F, and no word only known at run time.
 func plainDecl(d *syntax.DeclClause) bool {
-	allowed, ok := declOptions[d.Variant.Value]
+	allowed, ok := declOptions()[d.Variant.Value]
 	if !ok {
 		return false
 	}
@@ -283,7 +283,7 @@ func (a *analyzer) afterCall(v *argv) {
 		a.killAll() // a function may assign any variable
 		return
 	}
-	row, assigns := assigners[name]
+	row, assigns := assigners()[name]
 	switch {
 	case assignsAny()[name]:
 		a.killAll()
