@@ -26,13 +26,17 @@ import (
 // [Confinement.WalkFile] set, the runner records its walk there (the
 // rules, the protected paths, the count of secrets, the read-only
 // grants' walks, and a stamp of every directory it listed, with that
-// directory's entries for the check after the run), and a later process
-// of the same configuration takes the walk from the file instead of
-// walking, once it has found every recorded directory unchanged: the same
-// device, inode, modification and change times. Adding, removing or
-// renaming an entry of a directory, or linking a file into it, changes
-// the directory's times, so a secret created, renamed or linked into
-// place since the walk makes the runner walk again.
+// directory's entries for the check after the run, and the walk itself
+// as a tree), and a later process of the same configuration takes the
+// walk from the file instead of walking, once it has found every recorded
+// directory unchanged: the same device, inode, modification and change
+// times. Adding, removing or renaming an entry of a directory, or linking
+// a file into it, changes the directory's times, so a secret created,
+// renamed or linked into place since the walk makes the runner walk
+// again: only the directories that changed, from the tree
+// (confine_walktree_linux.go). A directory whose stamp was taken within
+// the file system's clock tick of the walk is recorded without one, and
+// listed again by the next process.
 //
 // The file is trusted only as far as its place is: a regular file with
 // one link, owned by the runner's user and writable by no one else, in a

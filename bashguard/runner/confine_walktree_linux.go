@@ -32,7 +32,14 @@ import (
 // so the result is the walk's: a test that changes a project at random
 // checks it against a walk from scratch after every change. What the
 // test cannot decide cheaply falls back to that walk: a mount table that
-// changed, a tree that does not decode, more entries than MaxWalk.
+// changed, a tree that does not decode, a symbolic link made, changed or
+// removed, more entries than MaxWalk (the walk then fails as a walk
+// does).
+//
+// What no directory's stamp shows is not seen, by the record taken
+// unchanged as by the tree walked again: a file's content rewritten in
+// place, a hard link to a file of the roots made from a directory the
+// walk does not list (outside the roots, in a secret directory).
 
 // confineTreeMaxDepth bounds the depth of a decoded tree: a path longer
 // than PATH_MAX cannot be listed, so a walk never goes deeper than
