@@ -327,8 +327,11 @@ func confineKeptRoots(c runConfig, rec *confineWalkRecord, names []byte) (*confi
 	// A failure to record leaves the next process to walk.
 	_ = confineWalkSave(c, c.confine.WalkFile, r, c.facts)
 	t := r.tree
-	w := &confineWalk{rules: t.rules, binds: t.binds, secrets: t.secrets, hidden: t.hidden, plants: t.plantSnapKept(c.roots)}
-	w.plants.started = r.start
+	// The snapshot reads the names the record holds, when it needs
+	// them.
+	plants, _ := confinePlantsOf(c.roots, r.dirs, r.names)
+	plants.started = r.start
+	w := &confineWalk{rules: t.rules, binds: t.binds, secrets: t.secrets, hidden: t.hidden, plants: plants}
 	return w, r, nil
 }
 

@@ -201,12 +201,26 @@ func confineWalkLoad(c runConfig, rec *confineWalkRecord, names []byte) (*confin
 			return nil, false
 		}
 	}
-	plants := newConfinePlantSnap(c.roots)
 	for i := range rec.Dirs {
 		d := &rec.Dirs[i]
 		if now, ok := confineStampOf(d.P); !ok || now != stampUnpack(d.P, d.S) {
 			return nil, false
 		}
+	}
+	plants, ok := confinePlantsOf(c.roots, rec.Dirs, names)
+	if !ok {
+		return nil, false
+	}
+	return &confineWalk{rules: rec.Rules, binds: rec.Binds, secrets: rec.Secrets, plants: plants}, true
+}
+
+// confinePlantsOf is the plant snapshot of the recorded directories dirs,
+// whose names are in names; ok is false when a directory's names are not
+// there.
+func confinePlantsOf(roots []string, dirs []confineWalkDir, names []byte) (*confinePlantSnap, bool) {
+	plants := newConfinePlantSnap(roots)
+	for i := range dirs {
+		d := &dirs[i]
 		if !d.Plant {
 			continue
 		}
@@ -216,7 +230,7 @@ func confineWalkLoad(c runConfig, rec *confineWalkRecord, names []byte) (*confin
 		plants.dirs[d.P] = &confinePlantDir{at: confineWalkAt{inGit: d.Git}, id: confineIdentity{d.ID[0], d.ID[1]},
 			ctime: unix.Timespec{Sec: d.C[0], Nsec: d.C[1]}, packed: names[d.Off : d.Off+d.Len]}
 	}
-	return &confineWalk{rules: rec.Rules, binds: rec.Binds, secrets: rec.Secrets, plants: plants}, true
+	return plants, true
 }
 
 // confineWalkGrantsLoad gives f the read-only grants' walks rec holds,
@@ -265,8 +279,7 @@ func confineWalkSave(c runConfig, path string, r *confineKeptRun, f *confineFact
 		rec.Known = append(rec.Known, id)
 	}
 	slices.SortFunc(rec.Known, confineIdentityCompare)
-	var names bytes.Buffer
-	rec.Dirs = confineWalkDirs(t, start, &names)
+	rec.Dirs = r.dirs
 	rec.Tree = confineTreeEncode(t, start)
 	if f != nil {
 		f.grants.mu.Lock()
@@ -285,7 +298,7 @@ func confineWalkSave(c runConfig, path string, r *confineKeptRun, f *confineFact
 		}
 		f.grants.mu.Unlock()
 	}
-	return confineWalkWrite(path, &rec, names.Bytes())
+	return confineWalkWrite(path, &rec, r.names)
 }
 
 // confineIdentityCompare orders identities by device, then inode.

@@ -58,6 +58,10 @@ type confineKeptRun struct {
 	known  map[confineIdentity]bool
 	// incremental is true when the tree came from the file.
 	incremental bool
+	// dirs are the directories listed, for the record and the plant
+	// snapshot, their names in names (confineWalkDirs).
+	dirs  []confineWalkDir
+	names []byte
 }
 
 // confineKeptWalk walks c's roots, from rec's tree where rec can serve
@@ -92,6 +96,9 @@ func confineKeptWalk(c runConfig, rec *confineWalkRecord) (*confineKeptRun, erro
 		r.tree = t
 	}
 	r.tree.emit()
+	var names bytes.Buffer
+	r.dirs = confineWalkDirs(r.tree, r.start, &names)
+	r.names = names.Bytes()
 	if r.known != nil && !confineSameIdentities(r.known, r.tree.hidden) {
 		// Only when they changed: a record rewritten by every walk would
 		// make every kept walk of these roots judge again.
@@ -298,19 +305,6 @@ func (t *confineTree) rejudge(n *confineNode, o *confineEntry, e fs.DirEntry, di
 	}
 	ent.child = child
 	return ent, nil
-}
-
-// plantSnapKept is the plant snapshot of a kept tree: every directory
-// listed that a command may create entries in, with its names.
-func (t *confineTree) plantSnapKept(roots []string) *confinePlantSnap {
-	s := newConfinePlantSnap(roots)
-	t.eachNode(func(n *confineNode) {
-		if n.unlisted || !n.plant || n.at.readOnly {
-			return
-		}
-		s.dirs[n.path] = &confinePlantDir{at: n.at, id: confineIdentity{n.dev, n.ino}, ctime: n.pctime, names: confinePlantNames(n)}
-	})
-	return s
 }
 
 // confinePlantNames are the names of n's entries as the plant check
