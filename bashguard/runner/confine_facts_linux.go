@@ -89,6 +89,23 @@ type confineTree struct {
 	w       confineWalk // the checker, names, known identities, limit
 	entries int
 	buf     []byte // for the events
+	// kept marks a tree kept in the walk file between processes
+	// (confine_walktree_linux.go): it has no watches, and its nodes
+	// carry the stamps that revalidate them.
+	kept bool
+	// relisted counts the directories a kept tree listed again.
+	relisted int
+	// links, while a kept tree is brought up to date, holds the
+	// identities of the files whose count of links may have changed
+	// since the record: a name of theirs made, judged again or gone. The
+	// checker judges a file with several names by its other names, so
+	// every name of these is judged again (refreshAll).
+	links map[confineIdentity]bool
+	// linked notes, at the same time, that a symbolic link was made,
+	// judged again or gone: the checker judges what a link of a
+	// protected or secret name reaches as what it names, wherever that
+	// is, so the tree is walked from scratch.
+	linked bool
 
 	// Made from the tree; rules excludes the temporary directory.
 	rules   []confineRule
@@ -117,6 +134,13 @@ type confineNode struct {
 	unlisted bool            // could not be listed: not granted
 	gone     bool            // forgotten since the event was queued
 	entries  []*confineEntry // sorted by name
+	// In a kept tree: the stamp taken before the listing (stamped is
+	// false where there is none, or where it cannot be trusted, and
+	// the directory is listed again), and the change time after it, for
+	// the plant check (plant is false where it could not be read).
+	stamped, plant bool
+	mtime, ctime   unix.Timespec
+	pctime         unix.Timespec
 }
 
 // confineEntry is one judged entry of a directory.
@@ -126,9 +150,13 @@ type confineEntry struct {
 	dir     bool
 	secret  bool
 	bind    bool
-	id      confineIdentity
-	idOK    bool
-	child   *confineNode // a directory that is not secret
+	// id is the entry's identity: of every entry when idOK (the
+	// identities are recorded), else, in a kept tree, of a directory.
+	id    confineIdentity
+	idOK  bool
+	child *confineNode // a directory that is not secret
+	// target is, in a kept tree, what a symbolic link holds.
+	target string
 }
 
 // confineWatchMask is every change to a directory's entries, their
@@ -277,17 +305,7 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 
 // confineBuildTree walks the roots, watching every directory it lists.
 func confineBuildTree(c runConfig) (*confineTree, error) {
-	t := &confineTree{inotify: -1, mounts: -1, ruleset: -1, byWD: map[int32]*confineNode{}}
-	t.w = confineWalk{checker: c.checker, limit: c.confine.MaxWalk, names: map[string]bool{}}
-	for _, name := range c.confine.Protect {
-		t.w.names[name] = true
-	}
-	if t.w.limit == 0 {
-		t.w.limit = ConfineMaxWalk
-	}
-	if c.confine.IdentityFile != "" {
-		t.w.known = confineLoadIdentities(c.confine.IdentityFile)
-	}
+	t := newConfineTree(c)
 	var err error
 	if t.inotify, err = unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC); err != nil {
 		return nil, fmt.Errorf("%w: inotify: %w", errConfineUnwatched, err)
@@ -323,6 +341,23 @@ func confineBuildTree(c runConfig) (*confineTree, error) {
 	}
 	t.emit()
 	return t, nil
+}
+
+// newConfineTree is an empty tree for c's roots, without descriptors:
+// the walk's checker, names, limit and the recorded identities.
+func newConfineTree(c runConfig) *confineTree {
+	t := &confineTree{inotify: -1, mounts: -1, ruleset: -1, byWD: map[int32]*confineNode{}}
+	t.w = confineWalk{checker: c.checker, limit: c.confine.MaxWalk, names: map[string]bool{}}
+	for _, name := range c.confine.Protect {
+		t.w.names[name] = true
+	}
+	if t.w.limit == 0 {
+		t.w.limit = ConfineMaxWalk
+	}
+	if c.confine.IdentityFile != "" {
+		t.w.known = confineLoadIdentities(c.confine.IdentityFile)
+	}
+	return t
 }
 
 // budgetError is the error of a walk that met more than MaxWalk
@@ -377,6 +412,9 @@ func (t *confineTree) node(dir string, at confineWalkAt, parentDev uint64) (*con
 		return n, nil
 	}
 	n.dev, n.ino = uint64(st.Dev), st.Ino
+	if t.kept {
+		return n, t.list(n)
+	}
 	if n.dev != parentDev {
 		var sfs unix.Statfs_t
 		if err := unix.Statfs(dir, &sfs); err != nil || !confineWatchedFS[int64(sfs.Type)] {
@@ -398,39 +436,80 @@ func (t *confineTree) node(dir string, at confineWalkAt, parentDev uint64) (*con
 	}
 	n.wd = int32(wd)
 	t.byWD[n.wd] = n
-	entries, err := confineReadDir(dir)
+	return n, t.list(n)
+}
+
+// list lists n and judges its entries. In a kept tree it first stamps n
+// (n's identity was just read: its times are read again with it, as
+// the walk per run stamps a directory before it lists it), and after
+// the listing reads the change time the plant check starts from.
+func (t *confineTree) list(n *confineNode) error {
+	if t.kept {
+		st, ok := confineStampOf(n.path)
+		if !ok {
+			n.unlisted = true
+			return nil
+		}
+		n.stamped, n.dev, n.ino, n.mtime, n.ctime = true, st.dev, st.ino, st.mtime, st.ctime
+	}
+	entries, err := confineReadDir(n.path)
 	if err != nil {
 		n.unlisted = true
-		return n, nil
+		return nil
+	}
+	if t.kept {
+		var st unix.Stat_t
+		n.plant = unix.Lstat(n.path, &st) == nil
+		n.pctime = st.Ctim
 	}
 	for _, e := range entries {
 		ent, err := t.judge(n, e.Name(), e)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if ent != nil {
 			n.entries = append(n.entries, ent)
 		}
 	}
-	return n, nil
+	return nil
 }
 
 // judge judges the entry name of n (e, when the listing gave it; else it
 // is looked up), and walks it when it is a directory that may be
 // granted. It returns nil for an entry that is gone.
 func (t *confineTree) judge(n *confineNode, name string, e fs.DirEntry) (*confineEntry, error) {
-	if t.entries++; t.entries > t.w.limit {
-		return nil, errConfineWalkBudget
+	ent, sub, err := t.judgeEntry(n, name, e)
+	if err != nil || ent == nil || !ent.dir || ent.secret {
+		return ent, err
 	}
-	path := n.path + "/" + name
+	child, err := t.node(n.childPath(name), sub, n.dev)
+	if err != nil {
+		return nil, err
+	}
+	ent.child = child
+	return ent, nil
+}
+
+// childPath is the path of n's entry name.
+func (n *confineNode) childPath(name string) string {
 	if n.path == "/" {
-		path = "/" + name
+		return "/" + name
 	}
+	return n.path + "/" + name
+}
+
+// judgeEntry judges the entry name of n as judge does, without walking
+// it, and says where the walk is below it.
+func (t *confineTree) judgeEntry(n *confineNode, name string, e fs.DirEntry) (*confineEntry, confineWalkAt, error) {
+	if t.entries++; t.entries > t.w.limit {
+		return nil, confineWalkAt{}, errConfineWalkBudget
+	}
+	path := n.childPath(name)
 	if e == nil {
 		var st unix.Stat_t
 		if err := unix.Lstat(path, &st); err != nil {
 			t.entries--
-			return nil, nil
+			return nil, confineWalkAt{}, nil
 		}
 		e = fs.FileInfoToDirEntry(confineStatInfo{name, st})
 	}
@@ -438,28 +517,31 @@ func (t *confineTree) judge(n *confineNode, name string, e fs.DirEntry) (*confin
 	typ := e.Type()
 	if typ&fs.ModeSymlink != 0 {
 		ent.symlink = true
-		return ent, nil
+		if t.kept {
+			ent.id, _, _ = confineIdentityLinks(e)
+			ent.target, _ = os.Readlink(path)
+			t.linked = t.linked || t.links != nil
+		}
+		return ent, confineWalkAt{}, nil
 	}
 	ent.dir = typ.IsDir()
 	before := len(t.w.binds)
 	sub := t.w.protect(path, name, ent.dir, n.at)
 	ent.bind = len(t.w.binds) > before
 	t.w.binds = t.w.binds[:0]
-	if t.w.known != nil {
+	if t.kept {
+		id, nlink, ok := confineIdentityLinks(e)
+		ent.id, ent.idOK = id, ok && t.w.known != nil
+		if t.links != nil && !ent.dir && nlink > 1 {
+			t.links[id] = true
+		}
+	} else if t.w.known != nil {
 		ent.id, ent.idOK = confineIdentityOf(e)
 	}
 	if d, _ := runCheckEntry(t.w.checker, n.path, name, false); d != permission.Allow || (ent.idOK && t.w.known[ent.id]) {
 		ent.secret = true
-		return ent, nil
 	}
-	if ent.dir {
-		child, err := t.node(path, sub, n.dev)
-		if err != nil {
-			return nil, err
-		}
-		ent.child = child
-	}
-	return ent, nil
+	return ent, sub, nil
 }
 
 // confineStatInfo is a Stat_t as an fs.FileInfo, for an entry that was
@@ -507,7 +589,20 @@ func (t *confineTree) forget(n *confineNode) {
 	}
 	for _, e := range n.entries {
 		t.entries--
+		t.forgetLinks(e)
 		t.forget(e.child)
+	}
+}
+
+// forgetLinks notes, in a kept tree being brought up to date, that the
+// file e names lost that name.
+func (t *confineTree) forgetLinks(e *confineEntry) {
+	switch {
+	case t.links == nil:
+	case e.symlink:
+		t.linked = true
+	case !e.dir:
+		t.links[e.id] = true
 	}
 }
 

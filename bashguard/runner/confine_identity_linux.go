@@ -82,6 +82,20 @@ func confineIdentityOf(e fs.DirEntry) (confineIdentity, bool) {
 	return confineIdentity{Dev: uint64(st.Dev), Ino: st.Ino}, true
 }
 
+// confineIdentityLinks is the identity of a directory entry, without
+// following a link, and its count of links.
+func confineIdentityLinks(e fs.DirEntry) (confineIdentity, uint64, bool) {
+	info, err := e.Info()
+	if err != nil {
+		return confineIdentity{}, 0, false
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return confineIdentity{}, 0, false
+	}
+	return confineIdentity{Dev: uint64(st.Dev), Ino: st.Ino}, uint64(st.Nlink), true
+}
+
 // confineSameIdentities reports whether hidden holds exactly the
 // identities of known.
 func confineSameIdentities(known map[confineIdentity]bool, hidden []confineIdentity) bool {

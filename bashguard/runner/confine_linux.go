@@ -254,24 +254,44 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	p, lvl := confinePlanBase(c, abi, tmp)
 	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
 	if kept {
-		if w, ok := confineWalkLoad(c, rec, names); ok {
-			p.Rules = append(p.Rules, w.rules...)
-			p.Binds = w.binds
-			p.plants = w.plants
-			lvl.Secrets += w.secrets
-			return p, lvl, nil
+		w, _, err := confineKeptRoots(c, rec, names)
+		if err != nil {
+			return p, lvl, err
+		}
+		p.Rules = append(p.Rules, w.rules...)
+		p.Binds = w.binds
+		p.plants = w.plants
+		lvl.Secrets += w.secrets
+		return p, lvl, nil
+	}
+	var known map[confineIdentity]bool
+	if c.confine.IdentityFile != "" && !c.confine.ReadSecrets {
+		known = confineLoadIdentities(c.confine.IdentityFile)
+	}
+	w, err := confineWalkRoots(c, p.Rules, known)
+	if err != nil {
+		return p, lvl, err
+	}
+	if w.known != nil && !confineSameIdentities(w.known, w.hidden) {
+		// Only when they changed: a record rewritten by every walk would
+		// make every kept walk of these roots judge again (WalkFile).
+		if err := confineSaveIdentities(c.confine.IdentityFile, w.hidden); err != nil {
+			return p, lvl, fmt.Errorf("%w: recording the secret paths' identities in %s: %w", ErrConfineFailed, c.confine.IdentityFile, err)
 		}
 	}
-	start := time.Now()
-	base := len(p.Rules)
-	var stamps []confineDirStamp
+	p.Rules = w.rules
+	p.Binds = w.binds
+	p.plants = w.plants
+	lvl.Secrets += w.secrets
+	return p, lvl, nil
+}
 
-	w := confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: p.Rules, names: map[string]bool{}}
+// confineWalkRoots walks c's roots after rules, judging by the recorded
+// identities known (nil: none are recorded).
+func confineWalkRoots(c runConfig, rules []confineRule, known map[confineIdentity]bool) (*confineWalk, error) {
+	w := &confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: rules, names: map[string]bool{}, known: known}
 	for _, name := range c.confine.Protect {
 		w.names[name] = true
-	}
-	if c.confine.IdentityFile != "" && !c.confine.ReadSecrets {
-		w.known = confineLoadIdentities(c.confine.IdentityFile)
 	}
 	if w.limit == 0 {
 		w.limit = ConfineMaxWalk
@@ -279,34 +299,40 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 	if !c.confine.ReadSecrets {
 		w.plants = newConfinePlantSnap(c.roots)
 	}
-	if kept {
-		w.stamps = &stamps
-	}
 	for _, root := range c.roots {
 		if c.confine.ReadSecrets {
 			w.rules = append(w.rules, confineRule{Path: root, Access: confineAll})
 			continue
 		}
 		if err := w.root(root); err != nil {
-			return p, lvl, err
+			return nil, err
 		}
 	}
-	if w.known != nil && !confineSameIdentities(w.known, w.hidden) {
-		// Only when they changed: a record rewritten by every walk would
-		// make every kept walk of these roots stale (WalkFile).
-		if err := confineSaveIdentities(c.confine.IdentityFile, w.hidden); err != nil {
-			return p, lvl, fmt.Errorf("%w: recording the secret paths' identities in %s: %w", ErrConfineFailed, c.confine.IdentityFile, err)
-		}
+	return w, nil
+}
+
+// confineKeptRoots is the walk of c's roots for a process that keeps it
+// in the walk file, whose record is rec (nil: none): the recorded one
+// when no directory changed, else the walk again where they changed
+// (confine_walktree_linux.go), recorded for the next process. The run is
+// nil when the record served unchanged.
+func confineKeptRoots(c runConfig, rec *confineWalkRecord, names []byte) (*confineWalk, *confineKeptRun, error) {
+	if w, ok := confineWalkLoad(c, rec, names); ok {
+		return w, nil, nil
 	}
-	if kept {
-		// A failure to record leaves the next process to walk.
-		_ = confineWalkSave(c, c.confine.WalkFile, &w, base, start, stamps, c.facts)
+	r, err := confineKeptWalk(c, rec)
+	if err != nil {
+		return nil, nil, err
 	}
-	p.Rules = w.rules
-	p.Binds = w.binds
-	p.plants = w.plants
-	lvl.Secrets += w.secrets
-	return p, lvl, nil
+	// A failure to record leaves the next process to walk.
+	_ = confineWalkSave(c, c.confine.WalkFile, r, c.facts)
+	t := r.tree
+	// The snapshot reads the names the record holds, when it needs
+	// them.
+	plants, _ := confinePlantsOf(c.roots, r.dirs, r.names)
+	plants.started = r.start
+	w := &confineWalk{rules: t.rules, binds: t.binds, secrets: t.secrets, hidden: t.hidden, plants: plants}
+	return w, r, nil
 }
 
 // confinePlanBase is the plan for one run without the roots and the

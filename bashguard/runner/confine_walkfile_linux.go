@@ -4,6 +4,7 @@ package runner
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -25,13 +26,17 @@ import (
 // [Confinement.WalkFile] set, the runner records its walk there (the
 // rules, the protected paths, the count of secrets, the read-only
 // grants' walks, and a stamp of every directory it listed, with that
-// directory's entries for the check after the run), and a later process
-// of the same configuration takes the walk from the file instead of
-// walking, once it has found every recorded directory unchanged: the same
-// device, inode, modification and change times. Adding, removing or
-// renaming an entry of a directory, or linking a file into it, changes
-// the directory's times, so a secret created, renamed or linked into
-// place since the walk makes the runner walk again.
+// directory's entries for the check after the run, and the walk itself
+// as a tree), and a later process of the same configuration takes the
+// walk from the file instead of walking, once it has found every recorded
+// directory unchanged: the same device, inode, modification and change
+// times. Adding, removing or renaming an entry of a directory, or linking
+// a file into it, changes the directory's times, so a secret created,
+// renamed or linked into place since the walk makes the runner walk
+// again: only the directories that changed, from the tree
+// (confine_walktree_linux.go). A directory whose stamp was taken within
+// the file system's clock tick of the walk is recorded without one, and
+// listed again by the next process.
 //
 // The file is trusted only as far as its place is: a regular file with
 // one link, owned by the runner's user and writable by no one else, in a
@@ -43,7 +48,7 @@ import (
 // make a run cheaper, never its grant wider than a walk's.
 
 // confineWalkVersion changes whenever the file's meaning does.
-const confineWalkVersion = 1
+const confineWalkVersion = 2
 
 // confineWalkMagic opens the file: the version, then the length of the
 // JSON header as 4 bytes, little-endian; the names of the directories'
@@ -58,14 +63,21 @@ const confineWalkMaxBytes = 256 << 20
 type confineWalkRecord struct {
 	Key string
 	// Start is when the walk began (Unix nanoseconds).
-	Start   int64
-	Mounts  string
+	Start  int64
+	Mounts string
+	// Idents is the identity record's stamp as the walk read it, and
+	// Known the identities it judged by (sorted).
 	Idents  string
+	Known   []confineIdentity
 	Rules   []confineRule
 	Binds   []string
 	Secrets int
 	Dirs    []confineWalkDir
 	Grants  map[string]confineKeptGrant
+	// Tree is the walk as a kept tree (confineTreeEncode), which a
+	// process that finds a directory changed walks again where it
+	// changed.
+	Tree []byte
 }
 
 // confineWalkDir is one directory the walk listed: its stamp and, for a
@@ -189,12 +201,26 @@ func confineWalkLoad(c runConfig, rec *confineWalkRecord, names []byte) (*confin
 			return nil, false
 		}
 	}
-	plants := newConfinePlantSnap(c.roots)
 	for i := range rec.Dirs {
 		d := &rec.Dirs[i]
 		if now, ok := confineStampOf(d.P); !ok || now != stampUnpack(d.P, d.S) {
 			return nil, false
 		}
+	}
+	plants, ok := confinePlantsOf(c.roots, rec.Dirs, names)
+	if !ok {
+		return nil, false
+	}
+	return &confineWalk{rules: rec.Rules, binds: rec.Binds, secrets: rec.Secrets, plants: plants}, true
+}
+
+// confinePlantsOf is the plant snapshot of the recorded directories dirs,
+// whose names are in names; ok is false when a directory's names are not
+// there.
+func confinePlantsOf(roots []string, dirs []confineWalkDir, names []byte) (*confinePlantSnap, bool) {
+	plants := newConfinePlantSnap(roots)
+	for i := range dirs {
+		d := &dirs[i]
 		if !d.Plant {
 			continue
 		}
@@ -204,7 +230,7 @@ func confineWalkLoad(c runConfig, rec *confineWalkRecord, names []byte) (*confin
 		plants.dirs[d.P] = &confinePlantDir{at: confineWalkAt{inGit: d.Git}, id: confineIdentity{d.ID[0], d.ID[1]},
 			ctime: unix.Timespec{Sec: d.C[0], Nsec: d.C[1]}, packed: names[d.Off : d.Off+d.Len]}
 	}
-	return &confineWalk{rules: rec.Rules, binds: rec.Binds, secrets: rec.Secrets, plants: plants}, true
+	return plants, true
 }
 
 // confineWalkGrantsLoad gives f the read-only grants' walks rec holds,
@@ -239,32 +265,22 @@ func confineWalkGrantsLoad(c runConfig, f *confineFacts, rec *confineWalkRecord)
 	}
 }
 
-// confineWalkSave records the walk w made of c's roots (its rules after
-// the first base), with its stamps, and the read-only grants of f, in
-// path. A failure leaves the next process to walk.
-func confineWalkSave(c runConfig, path string, w *confineWalk, base int, start time.Time, stamps []confineDirStamp, f *confineFacts) error {
+// confineWalkSave records the walk r made of c's roots, with its
+// stamps and its tree, and the read-only grants of f, in path. A failure
+// leaves the next process to walk.
+func confineWalkSave(c runConfig, path string, r *confineKeptRun, f *confineFacts) error {
 	if why := confineWalkPlace(c, path); why != "" {
 		return errors.New(why)
 	}
-	rec := confineWalkRecord{Key: confineWalkKey(c), Start: start.UnixNano(), Mounts: confineMountsStamp(), Idents: confineFileStamp(c.confine.IdentityFile),
-		Rules: w.rules[base:], Binds: w.binds, Secrets: w.secrets}
-	if slices.ContainsFunc(stamps, func(s confineDirStamp) bool { return confineStampRacy(s, start) }) {
-		// A directory changed within the file system's clock tick of
-		// the walk could change again with the same stamp: nothing is
-		// recorded, and the next process walks.
-		os.Remove(path)
-		return errors.New("a directory changed as the walk began")
+	t, start := r.tree, r.start
+	rec := confineWalkRecord{Key: confineWalkKey(c), Start: start.UnixNano(), Mounts: confineMountsStamp(), Idents: r.idents,
+		Rules: t.rules, Binds: t.binds, Secrets: t.secrets}
+	for id := range r.known {
+		rec.Known = append(rec.Known, id)
 	}
-	var names bytes.Buffer
-	for _, s := range stamps {
-		d := confineWalkDir{P: s.path, S: stampPack(s)}
-		if pd := w.plants.dirs[s.path]; pd != nil {
-			d.Plant, d.Git, d.C, d.ID, d.Off = true, pd.at.inGit, [2]int64{pd.ctime.Sec, pd.ctime.Nsec}, [2]uint64{pd.id.Dev, pd.id.Ino}, names.Len()
-			confinePlantPack(&names, pd.names)
-			d.Len = names.Len() - d.Off
-		}
-		rec.Dirs = append(rec.Dirs, d)
-	}
+	slices.SortFunc(rec.Known, confineIdentityCompare)
+	rec.Dirs = r.dirs
+	rec.Tree = confineTreeEncode(t, start)
 	if f != nil {
 		f.grants.mu.Lock()
 		for p, g := range f.grants.by {
@@ -282,7 +298,15 @@ func confineWalkSave(c runConfig, path string, w *confineWalk, base int, start t
 		}
 		f.grants.mu.Unlock()
 	}
-	return confineWalkWrite(path, &rec, names.Bytes())
+	return confineWalkWrite(path, &rec, r.names)
+}
+
+// confineIdentityCompare orders identities by device, then inode.
+func confineIdentityCompare(a, b confineIdentity) int {
+	if a.Dev != b.Dev {
+		return cmp.Compare(a.Dev, b.Dev)
+	}
+	return cmp.Compare(a.Ino, b.Ino)
 }
 
 // confineWalkWrite replaces path with rec and names, atomically,
@@ -397,6 +421,11 @@ func confineWalkEncode(rec *confineWalkRecord) []byte {
 	e.i(rec.Start)
 	e.s(rec.Mounts)
 	e.s(rec.Idents)
+	e.u(uint64(len(rec.Known)))
+	for _, id := range rec.Known {
+		e.u(id.Dev)
+		e.u(id.Ino)
+	}
 	e.rules(rec.Rules)
 	e.u(uint64(len(rec.Binds)))
 	for _, b := range rec.Binds {
@@ -432,6 +461,8 @@ func confineWalkEncode(rec *confineWalkRecord) []byte {
 			e.st(st)
 		}
 	}
+	e.u(uint64(len(rec.Tree)))
+	e.b = append(e.b, rec.Tree...)
 	return e.b
 }
 
@@ -498,6 +529,12 @@ func (d *confineWalkDec) rules() []confineRule {
 func confineWalkDecode(b []byte) (*confineWalkRecord, bool) {
 	d := &confineWalkDec{b: b}
 	rec := &confineWalkRecord{Key: d.s(), Start: d.i(), Mounts: d.s(), Idents: d.s()}
+	if n := d.n(); n > 0 {
+		rec.Known = make([]confineIdentity, n)
+		for k := range rec.Known {
+			rec.Known[k] = confineIdentity{Dev: d.u(), Ino: d.u()}
+		}
+	}
 	rec.Rules = d.rules()
 	rec.Binds = make([]string, d.n())
 	for k := range rec.Binds {
@@ -525,6 +562,9 @@ func confineWalkDecode(b []byte) (*confineWalkRecord, bool) {
 			}
 			rec.Grants[p] = g
 		}
+	}
+	if n := d.n(); n > 0 {
+		rec.Tree, d.b = d.b[:n:n], d.b[n:]
 	}
 	if d.bad || len(d.b) != 0 {
 		return nil, false

@@ -438,20 +438,37 @@ func BenchmarkConfinedCommand(b *testing.B) {
 		// first command's walk is kept.
 		time.Sleep(1100 * time.Millisecond)
 		run(wrapped)
-		b.Run(size.name, func(b *testing.B) {
-			var bare, confined, added []time.Duration
-			for b.Loop() {
-				p, c := run("ls src"), run(wrapped)
-				bare, confined, added = append(bare, p), append(confined, c), append(added, c-p)
-			}
-			median := func(ds []time.Duration) float64 {
-				slices.Sort(ds)
-				return float64(ds[len(ds)/2]) / float64(time.Millisecond)
-			}
-			b.ReportMetric(median(bare), "bare-ms")
-			b.ReportMetric(median(confined), "confined-ms")
-			b.ReportMetric(median(added), "added-ms")
-		})
+		// The changed case makes a file in the project before each
+		// confined command and removes it after, as a build or an edit
+		// between two commands does: the kept walk is walked again where
+		// the project changed.
+		changed := filepath.Join(dir, "mod0", "pkg0", "changed.go")
+		for _, c := range []struct {
+			name   string
+			change bool
+		}{{size.name, false}, {size.name + "-changed", true}} {
+			b.Run(c.name, func(b *testing.B) {
+				var bare, confined, added []time.Duration
+				for b.Loop() {
+					p := run("ls src")
+					if c.change {
+						require.NoError(b, os.WriteFile(changed, []byte("package p\n"), 0o644))
+					}
+					w := run(wrapped)
+					if c.change {
+						require.NoError(b, os.Remove(changed))
+					}
+					bare, confined, added = append(bare, p), append(confined, w), append(added, w-p)
+				}
+				median := func(ds []time.Duration) float64 {
+					slices.Sort(ds)
+					return float64(ds[len(ds)/2]) / float64(time.Millisecond)
+				}
+				b.ReportMetric(median(bare), "bare-ms")
+				b.ReportMetric(median(confined), "confined-ms")
+				b.ReportMetric(median(added), "added-ms")
+			})
+		}
 	}
 }
 

@@ -249,6 +249,9 @@ func main() {
 		if len(lines) > 1 {
 			check(largeOK, "%s", lines[1])
 		}
+		for _, l := range lines[min(len(lines), 2):] {
+			fmt.Println(l) // no target
+		}
 	}
 	if missed > 0 {
 		os.Exit(1)
