@@ -444,34 +444,7 @@ func (t *confineTree) node(dir string, at confineWalkAt, parentDev uint64) (*con
 // the walk per run stamps a directory before it lists it), and after
 // the listing reads the change time the plant check starts from.
 func (t *confineTree) list(n *confineNode) error {
-	if t.kept {
-		st, ok := confineStampOf(n.path)
-		if !ok {
-			n.unlisted = true
-			return nil
-		}
-		n.stamped, n.dev, n.ino, n.mtime, n.ctime = true, st.dev, st.ino, st.mtime, st.ctime
-	}
-	entries, err := confineReadDir(n.path)
-	if err != nil {
-		n.unlisted = true
-		return nil
-	}
-	if t.kept {
-		var st unix.Stat_t
-		n.plant = unix.Lstat(n.path, &st) == nil
-		n.pctime = st.Ctim
-	}
-	for _, e := range entries {
-		ent, err := t.judge(n, e.Name(), e)
-		if err != nil {
-			return err
-		}
-		if ent != nil {
-			n.entries = append(n.entries, ent)
-		}
-	}
-	return nil
+	return t.listWith(n, func(e fs.DirEntry) (*confineEntry, error) { return t.judge(n, e.Name(), e) })
 }
 
 // judge judges the entry name of n (e, when the listing gave it; else it

@@ -248,22 +248,27 @@ func (t *confineTree) relist(n *confineNode, diff map[confineIdentity]bool) erro
 	return err
 }
 
-// listWith is list with the judgement of each entry given.
+// listWith is list with the judgement of each entry given (a walk
+// again keeps the entries it already knows).
 func (t *confineTree) listWith(n *confineNode, judge func(fs.DirEntry) (*confineEntry, error)) error {
-	st, ok := confineStampOf(n.path)
-	if !ok {
-		n.unlisted = true
-		return nil
+	if t.kept {
+		st, ok := confineStampOf(n.path)
+		if !ok {
+			n.unlisted = true
+			return nil
+		}
+		n.stamped, n.dev, n.ino, n.mtime, n.ctime = true, st.dev, st.ino, st.mtime, st.ctime
 	}
-	n.stamped, n.dev, n.ino, n.mtime, n.ctime = true, st.dev, st.ino, st.mtime, st.ctime
 	entries, err := confineReadDir(n.path)
 	if err != nil {
 		n.unlisted = true
 		return nil
 	}
-	var pst unix.Stat_t
-	n.plant = unix.Lstat(n.path, &pst) == nil
-	n.pctime = pst.Ctim
+	if t.kept {
+		var st unix.Stat_t
+		n.plant = unix.Lstat(n.path, &st) == nil
+		n.pctime = st.Ctim
+	}
 	for _, e := range entries {
 		ent, err := judge(e)
 		if err != nil {
