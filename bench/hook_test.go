@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 
 // The hook as a process. Claude Code starts "toolgate check" once for every
 // tool call, so its cost is a whole process: start-up, reading the
-// settings and the session's files, the decision, the answer. The yardstick
+// settings and the session's files, the decision, the answer. Its small
+// client toolgate-check hands the same call to a warm toolgate process
+// instead; both are measured. The yardstick
 // is the cheapest Go process there is, a static hello-world
 // (CGO_ENABLED=0), run alternating with the hook in one loop so that both
 // see the same load:
@@ -41,8 +44,8 @@ import (
 
 // hookBuilds are the two programs, built once per test binary.
 type hookBuilds struct {
-	toolgate, hello string
-	err             error
+	toolgate, client, hello string
+	err                     error
 }
 
 var hookBuild = sync.OnceValue(func() hookBuilds {
@@ -50,17 +53,20 @@ var hookBuild = sync.OnceValue(func() hookBuilds {
 	if err != nil {
 		return hookBuilds{err: err}
 	}
-	b := hookBuilds{toolgate: filepath.Join(dir, "toolgate"), hello: filepath.Join(dir, "hello")}
-	// toolgate as go install builds it for the user.
-	build := exec.Command("go", "build", "-o", b.toolgate, "github.com/toolgate/toolgate/cmd/toolgate")
-	if out, err := build.CombinedOutput(); err != nil {
-		return hookBuilds{err: fmt.Errorf("go build toolgate: %v\n%s", err, out)}
+	b := hookBuilds{toolgate: filepath.Join(dir, "toolgate"), client: filepath.Join(dir, "toolgate-check"), hello: filepath.Join(dir, "hello")}
+	// toolgate and toolgate-check, side by side, as go install builds
+	// them for the user.
+	for out, pkg := range map[string]string{b.toolgate: "cmd/toolgate", b.client: "cmd/toolgate-check"} {
+		build := exec.Command("go", "build", "-o", out, "github.com/toolgate/toolgate/"+pkg)
+		if msg, err := build.CombinedOutput(); err != nil {
+			return hookBuilds{err: fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)}
+		}
 	}
 	src := filepath.Join(dir, "hello.go")
 	if err := os.WriteFile(src, []byte("package main\n\nfunc main() { println(\"hello\") }\n"), 0o644); err != nil {
 		return hookBuilds{err: err}
 	}
-	build = exec.Command("go", "build", "-o", b.hello, src)
+	build := exec.Command("go", "build", "-o", b.hello, src)
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		return hookBuilds{err: fmt.Errorf("go build hello: %v\n%s", err, out)}
@@ -111,7 +117,9 @@ func BenchmarkHookProcess(b *testing.B) {
 	require.NoError(b, err)
 	makeProject(b, tmp)
 	dir, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
-	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
+	run := filepath.Join(tmp, "run")
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "XDG_RUNTIME_DIR=" + run}
+	b.Cleanup(func() { stopWarm(filepath.Join(run, "toolgate-warm")) })
 	event := func(session string) []byte {
 		ev, err := json.Marshal(map[string]any{"session_id": session, "hook_event_name": "PreToolUse", "tool_name": "Bash",
 			"tool_input": map[string]string{"command": "ls -la"}, "cwd": dir})
@@ -123,14 +131,31 @@ func BenchmarkHookProcess(b *testing.B) {
 	if _, err := os.Stat(timeBin); err != nil {
 		b.Logf("SKIPPED LOUDLY: no %s, so the hook's peak resident set is not measured (.ci/setup installs the time package)", timeBin)
 	}
+	// The warm process toolgate-check starts: it answers from the call
+	// after the one that starts it.
+	for range 100 {
+		hookRun(b, built.client, nil, dir, env, event("warm"))
+		if socks, _ := filepath.Glob(filepath.Join(run, "toolgate-warm", "*.sock")); len(socks) > 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	// The calls: the first of a session, a later one, and a later one
 	// after a file was made at the top of the project (as a build or an
 	// editor's save makes one), which makes the sandbox search the
-	// workspace again.
+	// workspace again; each through toolgate check, a process of its
+	// own, and through toolgate-check, answered by the warm process.
 	for _, c := range []struct {
-		name           string
-		fresh, changed bool
-	}{{"first", true, false}, {"later", false, false}, {"changed", false, true}} {
+		name                 string
+		fresh, changed, warm bool
+	}{
+		{"first", true, false, false}, {"later", false, false, false}, {"changed", false, true, false},
+		{"warm-first", true, false, true}, {"warm-later", false, false, true}, {"warm-changed", false, true, true},
+	} {
+		hook, args := built.toolgate, []string{"check"}
+		if c.warm {
+			hook, args = built.client, nil
+		}
 		b.Run("call="+c.name, func(b *testing.B) {
 			var ratios, checks, hellos []float64
 			session := func(i int) string {
@@ -146,7 +171,7 @@ func BenchmarkHookProcess(b *testing.B) {
 				if c.changed {
 					require.NoError(b, os.WriteFile(made, nil, 0o644))
 				}
-				t := hookRun(b, built.toolgate, []string{"check"}, dir, env, ev)
+				t := hookRun(b, hook, args, dir, env, ev)
 				if c.changed {
 					require.NoError(b, os.Remove(made))
 				}
@@ -162,7 +187,7 @@ func BenchmarkHookProcess(b *testing.B) {
 			b.StopTimer()
 			var peak, helloPeak int64
 			for i := range 5 {
-				peak = max(peak, hookPeak(b, built.toolgate, []string{"check"}, dir, env, event(session(-1-i))))
+				peak = max(peak, hookPeak(b, hook, args, dir, env, event(session(-1-i))))
 				helloPeak = max(helloPeak, hookPeak(b, built.hello, nil, dir, env, nil))
 			}
 			b.ReportMetric(medianOf(ratios), "check/hello")
@@ -173,6 +198,18 @@ func BenchmarkHookProcess(b *testing.B) {
 				b.ReportMetric(float64(helloPeak), "hello-peak-KiB")
 			}
 		})
+	}
+}
+
+// stopWarm ends the warm processes serving the sockets in dir.
+func stopWarm(dir string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && bytes.HasPrefix(b, []byte("toolgate\x00warm\x00"+dir+"\x00")) {
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
 	}
 }
 

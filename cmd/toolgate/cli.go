@@ -22,6 +22,7 @@ var synopses = map[string]string{
 	"exec":         "toolgate exec --policy P --script S   (the confining launcher toolgate check's answers run)",
 	"shell-prefix": "toolgate shell-prefix SCRIPT   (as CLAUDE_CODE_SHELL_PREFIX, through a link named toolgate-shell-prefix: runs Claude Code's script as toolgate check decided)",
 	"version":      "toolgate version",
+	"warm":         "toolgate warm DIR KEY   (the warm process toolgate-check starts and calls; not for people)",
 }
 
 // helpRequested reports whether err is fs's answer to -h or --help; then

@@ -69,6 +69,8 @@ func run(args []string, e env) int {
 		return serveSibling.run(args[1:], e)
 	case "mcp":
 		return mcpSibling.run(args[1:], e)
+	case "warm":
+		return runWarm(args[1:], e)
 	case "version", "--version":
 		return runVersion(args[1:], e)
 	case "help", "-h", "--help":

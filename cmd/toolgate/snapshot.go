@@ -68,12 +68,13 @@ func snapshotPath(stateDir, session string) string {
 }
 
 // snapshotDirs are the directories of the state directory that hold the
-// sessions' snapshots (sandbox.Config.StateDirs), none without one.
+// sessions' snapshots and the warm processes' sockets
+// (sandbox.Config.StateDirs), none without one.
 func snapshotDirs(stateDir string) []string {
 	if stateDir == "" {
 		return nil
 	}
-	return []string{filepath.Dir(snapshotPath(stateDir, ""))}
+	return []string{filepath.Dir(snapshotPath(stateDir, "")), filepath.Join(stateDir, "warm")}
 }
 
 // factsPath is the file in which the sandbox keeps the facts of the

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,8 +35,13 @@ func install(t *testing.T) (binDir, home, project string, hookCommand map[string
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	binDir, home, project = filepath.Join(tmp, "bin"), filepath.Join(tmp, "home"), filepath.Join(tmp, "project")
-	out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "toolgate"), "github.com/toolgate/toolgate/cmd/toolgate").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	for _, name := range []string{"toolgate", "toolgate-check"} {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, name), "github.com/toolgate/toolgate/cmd/"+name).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	// toolgate-check starts a warm toolgate process for later calls: it
+	// ends with the test.
+	t.Cleanup(func() { stopWarm(filepath.Join(home, ".local", "state", "toolgate", "warm")) })
 
 	data, err := os.ReadFile("settings.json")
 	require.NoError(t, err)
@@ -60,6 +67,18 @@ func install(t *testing.T) (binDir, home, project string, hookCommand map[string
 	require.NoError(t, os.WriteFile(filepath.Join(project, "src", "main.go"), []byte("package main\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(project, ".env"), []byte("TOKEN=x\n"), 0o644))
 	return binDir, home, project, hookCommand
+}
+
+// stopWarm ends the warm processes serving the sockets in dir.
+func stopWarm(dir string) {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && bytes.HasPrefix(b, []byte("toolgate\x00warm\x00"+dir+"\x00")) {
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
 }
 
 // hook runs a hook command as Claude Code does: through the shell, with

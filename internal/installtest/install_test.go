@@ -23,7 +23,7 @@ import (
 
 const (
 	libModule     = "github.com/toolgate/toolgate"
-	cliPackages   = libModule + "/cmd/..." // toolgate and its sibling toolgate-serve
+	cliPackages   = libModule + "/cmd/..." // toolgate, its sibling toolgate-serve and the hook client toolgate-check
 	gatewayModule = libModule + "/contrib/mcpgateway"
 	gatewayPkg    = gatewayModule + "/cmd/toolgate-mcp"
 )
@@ -399,7 +399,7 @@ func TestREADMEInstallLines(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	slices.Sort(names)
-	assert.Equal(t, []string{"app", "toolgate", "toolgate-mcp", "toolgate-serve"}, names, "what the lines installed, in GOBIN")
+	assert.Equal(t, []string{"app", "toolgate", "toolgate-check", "toolgate-mcp", "toolgate-serve"}, names, "what the lines installed, in GOBIN")
 }
 
 // firstFields is the first n fields of s's first line, and a newline.
