@@ -259,21 +259,36 @@ func appendID(b []byte, id FileID) []byte {
 	return b
 }
 
-// decoder reads the wire's fields from r, keeping the first error; after
-// one, every field reads as empty.
+// decoder reads the wire's fields from r through a buffer (a field is a
+// read of its own otherwise), keeping the first error; after one, every
+// field reads as empty.
 type decoder struct {
-	r   Reader
-	err error
+	r    Reader
+	buf  []byte
+	next int
+	err  error
 }
 
 // full reads exactly len(p) bytes.
 func (d *decoder) full(p []byte) {
 	for n := 0; n < len(p) && d.err == nil; {
-		m, err := d.r.Read(p[n:])
-		n += m
-		if err != nil && n < len(p) {
-			d.err = err
+		if d.next == len(d.buf) {
+			if d.buf == nil {
+				d.buf = make([]byte, 0, 64<<10)
+			}
+			m, err := d.r.Read(d.buf[:cap(d.buf)])
+			d.buf, d.next = d.buf[:max(m, 0)], 0
+			if m <= 0 {
+				if err == nil {
+					err = errMessage
+				}
+				d.err = err
+				return
+			}
 		}
+		c := copy(p[n:], d.buf[d.next:])
+		n += c
+		d.next += c
 	}
 }
 

@@ -112,22 +112,20 @@ func TestDirAndSocket(t *testing.T) {
 }
 
 // FuzzReadRequest: any bytes either fail to read or read as a request
-// within the limits whose encoding is the bytes read.
+// within the limits whose encoding begins them (a reader reads ahead).
 func FuzzReadRequest(f *testing.F) {
 	f.Add(AppendRequest(nil, sample()))
 	f.Add([]byte("TGW\x01"))
 	f.Add(append([]byte("TGW\x01"), bytes.Repeat([]byte{0xff}, 64)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := bytes.NewReader(data)
-		req, err := ReadRequest(r)
+		req, err := ReadRequest(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
 		if len(req.Env) > maxFields || len(req.Args) > maxFields || len(req.Input) > MaxInput {
 			t.Fatalf("a request beyond the limits was read: %d vars, %d args, %d bytes", len(req.Env), len(req.Args), len(req.Input))
 		}
-		read := data[:len(data)-r.Len()]
-		if !bytes.Equal(AppendRequest(nil, req), read) {
+		if !bytes.HasPrefix(data, AppendRequest(nil, req)) {
 			t.Fatalf("the request read does not encode as the bytes it was read from")
 		}
 	})
