@@ -258,6 +258,16 @@
 // its directory with the network off. Hook commands of the user's and the
 // managed settings run as they are.
 //
+// # toolgate warm
+//
+// The warm process of toolgate-check (cmd/toolgate-check), the small hook
+// command of examples/claudecode: "toolgate warm DIR KEY" answers
+// "toolgate check" calls on the socket KEY.sock in DIR, one at a time,
+// only for a peer of its uid in its namespaces whose binary, working
+// directory and whole environment are its own, and leaves after ten idle
+// minutes. toolgate-check starts it; it is not for people. SECURITY.md's
+// "The warm hook process" has the design.
+//
 // # toolgate version, and -h
 //
 // toolgate version prints the module's version and the VCS state the
