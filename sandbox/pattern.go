@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -283,6 +284,25 @@ type patternSet struct {
 	keyLens uint64
 }
 
+// listPatterns are the entries of the default lists that need no home
+// directory, compiled once for the process: a sandbox compiles its lists
+// when it is made, and a host makes one for every call (a pattern is
+// read-only once compiled, so one is shared by every set; see
+// BenchmarkCompileLists).
+var listPatterns = sync.OnceValue(func() map[string]pattern {
+	lists := append(DefaultProtected(), DefaultSecret()...)
+	m := make(map[string]pattern, len(lists))
+	for _, s := range lists {
+		if strings.HasPrefix(s, "!") || strings.HasPrefix(s, "~/") || strings.Contains(s, "/!") {
+			continue
+		}
+		if p, err := compilePattern(s); err == nil {
+			m[s] = p
+		}
+	}
+	return m
+})
+
 // compilePatterns compiles a list of patterns. An entry beginning with
 // "!" is an exception; one beginning with "~/" is anchored to home, and
 // left out when home is empty; one with a component beginning with "!"
@@ -311,9 +331,12 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 			set.pats = append(set.pats, p)
 			continue
 		}
-		p, err := compilePattern(s)
-		if err != nil {
-			return patternSet{}, err
+		p, ok := listPatterns()[s]
+		if !ok {
+			var err error
+			if p, err = compilePattern(s); err != nil {
+				return patternSet{}, err
+			}
 		}
 		set.pats = append(set.pats, p)
 	}
@@ -332,6 +355,8 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 	words := (len(set.pats) + 63) / 64
 	set.always = make([]uint64, words)
 	set.byKey = make(map[string][]uint64, len(set.pats))
+	// The keys' bit sets are cut from one array: at most one a pattern.
+	bits := make([]uint64, 0, words*len(set.pats))
 	for i, p := range set.pats {
 		if p.key == "" {
 			set.always[i/64] |= 1 << (i % 64)
@@ -339,7 +364,8 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 		}
 		b := set.byKey[p.key]
 		if b == nil {
-			b = make([]uint64, words)
+			bits = bits[:len(bits)+words]
+			b = bits[len(bits)-words : len(bits) : len(bits)]
 			set.byKey[p.key] = b
 			set.keyLens |= lenBit(len(p.key))
 		}

@@ -319,3 +319,19 @@ func TestPatternLifts(t *testing.T) {
 		require.ErrorIs(t, err, ErrInvalidPath, "%q", bad)
 	}
 }
+
+// BenchmarkCompileLists compiles the default protected and secret lists
+// with a home directory, as every sandbox does when it is made
+// (toolgate check makes one for every call, a warm process one for each).
+func BenchmarkCompileLists(b *testing.B) {
+	prot, sec := DefaultProtected(), DefaultSecret()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := compilePatterns(prot, "/home/u"); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := compilePatterns(sec, "/home/u"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
