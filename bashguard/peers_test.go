@@ -93,85 +93,122 @@ func TestPeerSuites(t *testing.T) {
 			file := "testdata/peers_" + peer + ".jsonl"
 			cases := loadPeerCases(t, file)
 			require.NotEmpty(t, cases)
-			var safe, skipped int
-			var unsafe [2]int
-			safeAllowed, unsafeAllowed := map[bool]int{}, map[bool]int{}
+			tl := peerTally{peer: peer, dir: dir, home: home, paths: paths,
+				safeAllowed: map[bool]int{}, unsafeAllowed: map[bool]int{}}
 			var out []byte
-			show := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, dir, "$WORK"), home, "$HOME") }
 			for _, c := range cases {
-				require.Contains(t, []string{"safe", "unsafe"}, c.Peer, "peer verdict of %q", c.Script)
-				require.NotEmpty(t, c.Source, "source of %q", c.Script)
-				switch {
-				case c.NotApplicable != "":
-					skipped++
-				case c.Peer == "safe":
-					safe++
-				default:
-					unsafe[0]++
-				}
-				var got [2]Verdict
-				for k, confined := range confinedToo {
-					pol := DefaultPolicy()
-					pol.Home = home
-					pol.ExtraSafe = c.ExtraSafe
-					pol.Confined = confined
-					v := New(pol).Judge(context.Background(), dir, paths, c.Script)
-					got[k] = v
-					if v.Decision != permission.Allow {
-						assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
-					}
-					switch {
-					case c.NotApplicable != "":
-					case c.Peer == "safe":
-						if v.Decision == permission.Allow {
-							safeAllowed[confined]++
-						} else {
-							t.Logf("asked where %s allows (confined %v): %q (%s)", peer, confined, c.Script, v.Reason)
-						}
-					default:
-						if v.Decision == permission.Allow {
-							unsafeAllowed[confined]++
-							t.Errorf("allowed where %s does not (confined %v): %q (%s)", peer, confined, c.Script, c.Source)
-						}
-					}
-					if *updatePeers {
-						continue
-					}
-					w := caseWant{c.Decision, c.Rule, c.Reason}
-					if confined && c.Confined != nil {
-						w = *c.Confined
-					}
-					assert.Equal(t, w.Decision, v.Decision.String(), "decision for %q, confined %v (%s)", c.Script, confined, v.Reason)
-					assert.Equal(t, w.Rule, string(v.Rule), "rule for %q, confined %v", c.Script, confined)
-					assert.Contains(t, show(v.Reason), w.Reason, "reason for %q, confined %v", c.Script, confined)
-				}
+				got := tl.judge(t, c)
 				if *updatePeers {
-					tc := testCase{}
-					tc.record(got[0], got[1], show)
-					c.Decision, c.Rule, c.Reason, c.Confined = tc.Decision, tc.Rule, tc.Reason, tc.Confined
-					b, err := json.Marshal(c)
-					require.NoError(t, err)
-					out = append(append(out, b...), '\n')
+					out = append(out, recordPeerCase(t, c, got, tl.show)...)
 				}
 			}
 			if *updatePeers {
 				require.NoError(t, os.WriteFile(file, out, 0o644))
 			}
-			require.Positive(t, safe, "%s has safe cases", peer)
-			require.Positive(t, unsafe[0], "%s has unsafe cases", peer)
-			for _, confined := range confinedToo {
-				rate := float64(safeAllowed[confined]) / float64(safe)
-				t.Logf("%s, confined %v: safe cases allowed %d of %d (%.1f%%); unsafe cases allowed %d of %d; %d not applicable",
-					peer, confined, safeAllowed[confined], safe, 100*rate, unsafeAllowed[confined], unsafe[0], skipped)
-				floor := peerSafeFloor
-				if !confined {
-					floor = peerFloorOpen[peer]
-				}
-				assert.GreaterOrEqual(t, rate, floor, "%s: the share of its safe cases allowed is below the floor (confined %v)", peer, confined)
-				assert.Zero(t, unsafeAllowed[confined], "%s: a case it calls unsafe is allowed (confined %v)", peer, confined)
-			}
+			tl.rates(t)
 		})
 	}
+}
+
+// peerTally judges one peer's cases and counts them: the applicable
+// cases it calls safe and unsafe, and of each how many are allowed,
+// confined and not.
+type peerTally struct {
+	peer, dir, home            string
+	paths                      PathJudge
+	safe, unsafe, skipped      int
+	safeAllowed, unsafeAllowed map[bool]int
+}
+
+// show writes a reason with the test's directories as $WORK and $HOME.
+func (tl *peerTally) show(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, tl.dir, "$WORK"), tl.home, "$HOME")
+}
+
+// judge judges c unconfined and confined, counts it, and (unless the
+// cases are being rewritten) asserts its recorded decision, rule and
+// reason; it returns the two verdicts.
+func (tl *peerTally) judge(t *testing.T, c peerCase) [2]Verdict {
+	require.Contains(t, []string{"safe", "unsafe"}, c.Peer, "peer verdict of %q", c.Script)
+	require.NotEmpty(t, c.Source, "source of %q", c.Script)
+	switch {
+	case c.NotApplicable != "":
+		tl.skipped++
+	case c.Peer == "safe":
+		tl.safe++
+	default:
+		tl.unsafe++
+	}
+	var got [2]Verdict
+	for k, confined := range confinedToo {
+		pol := DefaultPolicy()
+		pol.Home = tl.home
+		pol.ExtraSafe = c.ExtraSafe
+		pol.Confined = confined
+		v := New(pol).Judge(context.Background(), tl.dir, tl.paths, c.Script)
+		got[k] = v
+		if v.Decision != permission.Allow {
+			assert.NotEmpty(t, strings.TrimSpace(v.Reason), "%q is %s without a reason", c.Script, v.Decision)
+		}
+		tl.count(t, c, v, confined)
+		if *updatePeers {
+			continue
+		}
+		w := caseWant{c.Decision, c.Rule, c.Reason}
+		if confined && c.Confined != nil {
+			w = *c.Confined
+		}
+		assert.Equal(t, w.Decision, v.Decision.String(), "decision for %q, confined %v (%s)", c.Script, confined, v.Reason)
+		assert.Equal(t, w.Rule, string(v.Rule), "rule for %q, confined %v", c.Script, confined)
+		assert.Contains(t, tl.show(v.Reason), w.Reason, "reason for %q, confined %v", c.Script, confined)
+	}
+	return got
+}
+
+// count counts the verdict v of an applicable case c against the peer's
+// own: an unsafe case allowed is an error.
+func (tl *peerTally) count(t *testing.T, c peerCase, v Verdict, confined bool) {
+	switch {
+	case c.NotApplicable != "":
+	case c.Peer == "safe":
+		if v.Decision == permission.Allow {
+			tl.safeAllowed[confined]++
+		} else {
+			t.Logf("asked where %s allows (confined %v): %q (%s)", tl.peer, confined, c.Script, v.Reason)
+		}
+	case v.Decision == permission.Allow:
+		tl.unsafeAllowed[confined]++
+		t.Errorf("allowed where %s does not (confined %v): %q (%s)", tl.peer, confined, c.Script, c.Source)
+	}
+}
+
+// rates asserts the shares: of the safe cases at least the floor are
+// allowed, of the unsafe ones none.
+func (tl *peerTally) rates(t *testing.T) {
+	require.Positive(t, tl.safe, "%s has safe cases", tl.peer)
+	require.Positive(t, tl.unsafe, "%s has unsafe cases", tl.peer)
+	for _, confined := range confinedToo {
+		rate := float64(tl.safeAllowed[confined]) / float64(tl.safe)
+		t.Logf("%s, confined %v: safe cases allowed %d of %d (%.1f%%); unsafe cases allowed %d of %d; %d not applicable",
+			tl.peer, confined, tl.safeAllowed[confined], tl.safe, 100*rate, tl.unsafeAllowed[confined], tl.unsafe, tl.skipped)
+		floor := peerSafeFloor
+		if !confined {
+			floor = peerFloorOpen[tl.peer]
+		}
+		assert.GreaterOrEqual(t, rate, floor, "%s: the share of its safe cases allowed is below the floor (confined %v)", tl.peer, confined)
+		assert.Zero(t, tl.unsafeAllowed[confined], "%s: a case it calls unsafe is allowed (confined %v)", tl.peer, confined)
+	}
+}
+
+// recordPeerCase is c's line of the rewritten cases, with the verdicts
+// got as its recorded ones.
+func recordPeerCase(t *testing.T, c peerCase, got [2]Verdict, show func(string) string) []byte {
+	tc := testCase{}
+	tc.record(got[0], got[1], show)
+	c.Decision, c.Rule, c.Reason, c.Confined = tc.Decision, tc.Rule, tc.Reason, tc.Confined
+	b, err := json.Marshal(c)
+	require.NoError(t, err)
+	return append(b, '\n')
 }
 
 func loadPeerCases(t *testing.T, file string) []peerCase {
