@@ -71,85 +71,111 @@ func FuzzJudge(f *testing.F) {
 // notLiteralSafe walks the tree on its own and explains the first node
 // that an allowed script must not contain, or returns "".
 func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
-	funcs := map[string]bool{}
+	k := literalKnown{safe: safe, funcs: map[string]bool{}, loopVars: map[string]bool{}}
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if fd, ok := n.(*syntax.FuncDecl); ok && fd.Name != nil {
-			funcs[fd.Name.Value] = true
-		}
-		return true
-	})
-	loopVars := map[string]bool{}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if wi, ok := n.(*syntax.WordIter); ok {
-			loopVars[wi.Name.Value] = true
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			if n.Name != nil {
+				k.funcs[n.Name.Value] = true
+			}
+		case *syntax.WordIter:
+			k.loopVars[n.Name.Value] = true
 		}
 		return true
 	})
 	// The lower-case variables the script assigns itself; those assigned
 	// the output of a command substitution (or another such variable)
 	// hold data, taken only by the commands that take any word.
-	assigned, outVars := assignedVars(f)
+	k.assigned, k.outVars = assignedVars(f)
 	why := ""
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if why != "" {
-			return false
-		}
-		switch n := n.(type) {
-		case *syntax.ParamExp:
-			// Only the variables whose value the guard knows: $PWD, $HOME
-			// and loop variables, plainly expanded.
-			if n.Param == nil || !(n.Param.Value == "PWD" || n.Param.Value == "HOME" || loopVars[n.Param.Value] || harmlessParams()[n.Param.Value] ||
-				assigned[n.Param.Value]) ||
-				n.Excl || n.Length || n.Width || n.Index != nil || n.Slice != nil || n.Repl != nil || n.Exp != nil || n.Names != 0 {
-				why = "it holds a run-time expansion of a variable whose value is not known"
-			}
-		case *syntax.ProcSubst:
-			if n.Op != syntax.CmdIn {
-				why = "it holds an output process substitution"
-			}
-		case *syntax.ArithmExp:
-			if !constArith(n.X) {
-				why = "it holds a run-time expansion or command"
-			}
-		case *syntax.ArithmCmd, *syntax.LetClause, *syntax.ExtGlob, *syntax.CoprocClause:
-			why = "it holds a run-time expansion or command"
-		case *syntax.SglQuoted:
-			if n.Dollar {
-				why = "it holds ANSI-C quoting"
-			}
-		case *syntax.DblQuoted:
-			if n.Dollar {
-				why = "it holds locale quoting"
-			}
-		case *syntax.CallExpr:
-			if len(n.Args) == 0 {
-				return true
-			}
-			name, ok := plainWord(n.Args[0])
-			if !ok {
-				why = "its command name is not literal"
-				return false
-			}
-			if funcs[name] {
-				why = "it calls the shell function " + name
-				return false
-			}
-			if !safe[path.Base(name)] {
-				why = "it runs " + name + ", which is not on the safe list"
-			}
-			// The output of a command substitution is an argument only of
-			// the commands that take any word as data.
-			for _, a := range n.Args[1:] {
-				if _, listing := wordSubst(a); listing && listedArgReaders()[path.Base(name)] {
-					continue // the paths a listing prints, each judged as a read (listloops.go)
-				}
-				if holdsOutput(a, outVars) && !dataCmds[path.Base(name)] {
-					why = "it passes the output of a command substitution to " + name
-				}
-			}
+		if why == "" {
+			why = k.notSafe(n)
 		}
 		return why == ""
 	})
+	return why
+}
+
+// literalKnown is what notLiteralSafe knows of a script: the safe list,
+// its functions, loop variables and assigned variables, and those holding
+// a command's output.
+type literalKnown struct {
+	safe, funcs, loopVars, assigned, outVars map[string]bool
+}
+
+// notSafe explains why the node n may not be in an allowed script, or
+// returns "".
+func (k *literalKnown) notSafe(n syntax.Node) string {
+	switch n := n.(type) {
+	case *syntax.ParamExp:
+		// Only the variables whose value the guard knows: $PWD, $HOME
+		// and loop variables, plainly expanded.
+		if !k.knownParam(n) {
+			return "it holds a run-time expansion of a variable whose value is not known"
+		}
+	case *syntax.ProcSubst:
+		if n.Op != syntax.CmdIn {
+			return "it holds an output process substitution"
+		}
+	case *syntax.ArithmExp:
+		if !constArith(n.X) {
+			return "it holds a run-time expansion or command"
+		}
+	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.ExtGlob, *syntax.CoprocClause:
+		return "it holds a run-time expansion or command"
+	case *syntax.SglQuoted:
+		if n.Dollar {
+			return "it holds ANSI-C quoting"
+		}
+	case *syntax.DblQuoted:
+		if n.Dollar {
+			return "it holds locale quoting"
+		}
+	case *syntax.CallExpr:
+		return k.notSafeCall(n)
+	}
+	return ""
+}
+
+// knownParam reports whether n is a plain expansion of a variable whose
+// value the guard knows.
+func (k *literalKnown) knownParam(n *syntax.ParamExp) bool {
+	if n.Param == nil {
+		return false
+	}
+	v := n.Param.Value
+	known := v == "PWD" || v == "HOME" || k.loopVars[v] || harmlessParams()[v] || k.assigned[v]
+	return known && !n.Excl && !n.Length && !n.Width && n.Index == nil && n.Slice == nil && n.Repl == nil && n.Exp == nil && n.Names == 0
+}
+
+// notSafeCall explains why the simple command n may not be in an allowed
+// script, or returns "".
+func (k *literalKnown) notSafeCall(n *syntax.CallExpr) string {
+	if len(n.Args) == 0 {
+		return ""
+	}
+	name, ok := plainWord(n.Args[0])
+	if !ok {
+		return "its command name is not literal"
+	}
+	if k.funcs[name] {
+		return "it calls the shell function " + name
+	}
+	why := ""
+	if !k.safe[path.Base(name)] {
+		why = "it runs " + name + ", which is not on the safe list"
+	}
+	// The output of a command substitution is an argument only of the
+	// commands that take any word as data.
+	for _, a := range n.Args[1:] {
+		if _, listing := wordSubst(a); listing && listedArgReaders()[path.Base(name)] {
+			continue // the paths a listing prints, each judged as a read (listloops.go)
+		}
+		if holdsOutput(a, k.outVars) && !dataCmds[path.Base(name)] {
+			why = "it passes the output of a command substitution to " + name
+		}
+	}
 	return why
 }
 
