@@ -119,24 +119,7 @@ func TestListingsAgainstBash(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("SKIP: the listing test needs git: " + err.Error())
 	}
-	bin := t.TempDir()
-	have := map[string]bool{}
-	for _, name := range []string{"git", "find", "ls", "grep", "sort", "xargs", "rg", "fd", "fdfind"} {
-		p, err := exec.LookPath(name)
-		if err != nil {
-			continue
-		}
-		if name == "fdfind" {
-			name = "fd"
-		}
-		if !have[name] {
-			require.NoError(t, os.Symlink(p, filepath.Join(bin, name)))
-			have[name] = true
-		}
-	}
-	logger := "#!" + bash + "\nfor a in \"$@\"; do printf '%s\\0' \"$a\" >> \"$LOG\"; done\n"
-	require.NoError(t, os.WriteFile(filepath.Join(bin, "cat"), []byte(logger), 0o755))
-
+	bin, have := listingBin(t, bash)
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	out := filepath.Join(base, "outside")
@@ -147,25 +130,7 @@ func TestListingsAgainstBash(t *testing.T) {
 	g := bashguard.New(pol)
 
 	for tree, files := range listingTrees {
-		dir := filepath.Join(base, tree)
-		for _, f := range files {
-			p, target, isLink := strings.Cut(f, "->")
-			full := filepath.Join(dir, p)
-			require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
-			if isLink {
-				require.NoError(t, os.Symlink(filepath.Join(out, "secret.txt"), full), target)
-				continue
-			}
-			require.NoError(t, os.WriteFile(full, []byte("x\n"), 0o644))
-		}
-		gitEnv := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}
-		for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-f", "."},
-			{"-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-qm", "first"}} {
-			cmd := exec.Command("git", args...)
-			cmd.Dir, cmd.Env = dir, gitEnv
-			b, err := cmd.CombinedOutput()
-			require.NoError(t, err, "git %v: %s", args, b)
-		}
+		dir := listingTree(t, filepath.Join(base, tree), files, filepath.Join(out, "secret.txt"))
 		sb, err := sandbox.New(sandbox.Config{Roots: []string{dir}, WorkDir: dir})
 		require.NoError(t, err)
 		for _, sc := range listingScripts {
@@ -184,28 +149,82 @@ func TestListingsAgainstBash(t *testing.T) {
 					assert.NotEqual(t, permission.Allow, v.Decision, "%s lists config/.env", sc.script)
 					assert.Contains(t, v.Reason, ".env", "%s", sc.script)
 				}
-				if v.Decision != permission.Allow {
-					return
-				}
-				for _, arg := range got {
-					if strings.HasPrefix(arg, "-") {
-						// cat takes it as an option, not a file: the guard
-						// must have judged that very command line.
-						assert.True(t, slices.ContainsFunc(v.Commands, func(c bashguard.Command) bool {
-							return len(c.Args) > 1 && c.Args[0] == "cat" && slices.Contains(c.Args[1:], arg)
-						}), "%s: bash gave cat the option %q, which the guard never judged", sc.script, arg)
-						continue
-					}
-					p := arg
-					if !filepath.IsAbs(p) {
-						p = filepath.Join(dir, p)
-					}
-					d, judged := judge.reads[filepath.Clean(p)]
-					assert.True(t, judged, "%s: bash gave cat %q, which the guard never judged (allowed: %s)", sc.script, arg, v.Reason)
-					assert.Equal(t, permission.Allow, d, "%s: bash gave cat %q, which the path judge refused, yet the guard allowed it", sc.script, arg)
+				if v.Decision == permission.Allow {
+					catGotJudged(t, sc.script, dir, v, judge, got)
 				}
 			})
 		}
+	}
+}
+
+// listingBin makes a directory of the real tools the listing scripts
+// run (those installed; fdfind as fd) and a cat that logs its arguments
+// to $LOG, and returns it with the names it holds.
+func listingBin(t *testing.T, bash string) (string, map[string]bool) {
+	bin := t.TempDir()
+	have := map[string]bool{}
+	for _, name := range []string{"git", "find", "ls", "grep", "sort", "xargs", "rg", "fd", "fdfind"} {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		if name == "fdfind" {
+			name = "fd"
+		}
+		if !have[name] {
+			require.NoError(t, os.Symlink(p, filepath.Join(bin, name)))
+			have[name] = true
+		}
+	}
+	logger := "#!" + bash + "\nfor a in \"$@\"; do printf '%s\\0' \"$a\" >> \"$LOG\"; done\n"
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "cat"), []byte(logger), 0o755))
+	return bin, have
+}
+
+// listingTree makes the tree of files at dir ("name->" a link to
+// secret), commits it in a new git repository, and returns dir.
+func listingTree(t *testing.T, dir string, files []string, secret string) string {
+	for _, f := range files {
+		p, target, isLink := strings.Cut(f, "->")
+		full := filepath.Join(dir, p)
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		if isLink {
+			require.NoError(t, os.Symlink(secret, full), target)
+			continue
+		}
+		require.NoError(t, os.WriteFile(full, []byte("x\n"), 0o644))
+	}
+	gitEnv := []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-f", "."},
+		{"-c", "user.name=dev", "-c", "user.email=dev@example.com", "commit", "-qm", "first"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, gitEnv
+		b, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, b)
+	}
+	return dir
+}
+
+// catGotJudged asserts, of the allowed script, that every argument bash
+// gave cat was judged: an option as part of cat's command line, a file
+// as a read the path judge allowed.
+func catGotJudged(t *testing.T, script, dir string, v bashguard.Verdict, judge *recordingJudge, got []string) {
+	for _, arg := range got {
+		if strings.HasPrefix(arg, "-") {
+			// cat takes it as an option, not a file: the guard must have
+			// judged that very command line.
+			assert.True(t, slices.ContainsFunc(v.Commands, func(c bashguard.Command) bool {
+				return len(c.Args) > 1 && c.Args[0] == "cat" && slices.Contains(c.Args[1:], arg)
+			}), "%s: bash gave cat the option %q, which the guard never judged", script, arg)
+			continue
+		}
+		p := arg
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		d, judged := judge.reads[filepath.Clean(p)]
+		assert.True(t, judged, "%s: bash gave cat %q, which the guard never judged (allowed: %s)", script, arg, v.Reason)
+		assert.Equal(t, permission.Allow, d, "%s: bash gave cat %q, which the path judge refused, yet the guard allowed it", script, arg)
 	}
 }
 
