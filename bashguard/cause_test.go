@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,27 +47,7 @@ func TestVerdictKeepsTheCause(t *testing.T) {
 	pol.Home = filepath.Join(base, "home")
 	g := bashguard.New(pol)
 
-	parsed := func(line, col int) func(*testing.T, error) {
-		return func(t *testing.T, err error) {
-			var pe *bashguard.ParseError
-			if assert.ErrorAs(t, err, &pe) {
-				assert.Equal(t, line, pe.Pos.Line, "line")
-				assert.Equal(t, col, pe.Pos.Col, "column")
-			}
-			var se syntax.ParseError
-			if assert.ErrorAs(t, err, &se, "the parser's own error is wrapped") {
-				assert.Equal(t, uint(line), se.Pos.Line())
-			}
-		}
-	}
-	refused := func(kind error) func(*testing.T, error) {
-		return func(t *testing.T, err error) {
-			var pe *sandbox.PathError
-			if assert.ErrorAs(t, err, &pe) {
-				assert.ErrorIs(t, pe, kind)
-			}
-		}
-	}
+	parsed, refused := causeParsed, causeRefused
 	tests := []struct {
 		name, script string
 		want         permission.Decision
@@ -103,17 +84,37 @@ func TestVerdictKeepsTheCause(t *testing.T) {
 			tt.cause(t, v.Cause)
 			if len(v.Commands) > 0 {
 				// The command that decided keeps it too.
-				var decided *bashguard.Command
-				for i := range v.Commands {
-					if v.Commands[i].Decision == tt.want {
-						decided = &v.Commands[i]
-						break
-					}
-				}
-				if assert.NotNil(t, decided) {
-					tt.cause(t, decided.Cause)
+				i := slices.IndexFunc(v.Commands, func(c bashguard.Command) bool { return c.Decision == tt.want })
+				if assert.GreaterOrEqual(t, i, 0, "a command has the verdict's decision") {
+					tt.cause(t, v.Commands[i].Cause)
 				}
 			}
 		})
+	}
+}
+
+// causeParsed asserts that a cause is the parser's error at line and
+// col, wrapped as a ParseError.
+func causeParsed(line, col int) func(*testing.T, error) {
+	return func(t *testing.T, err error) {
+		var pe *bashguard.ParseError
+		if assert.ErrorAs(t, err, &pe) {
+			assert.Equal(t, line, pe.Pos.Line, "line")
+			assert.Equal(t, col, pe.Pos.Col, "column")
+		}
+		var se syntax.ParseError
+		if assert.ErrorAs(t, err, &se, "the parser's own error is wrapped") {
+			assert.Equal(t, uint(line), se.Pos.Line())
+		}
+	}
+}
+
+// causeRefused asserts that a cause is the sandbox's PathError of kind.
+func causeRefused(kind error) func(*testing.T, error) {
+	return func(t *testing.T, err error) {
+		var pe *sandbox.PathError
+		if assert.ErrorAs(t, err, &pe) {
+			assert.ErrorIs(t, pe, kind)
+		}
 	}
 }
