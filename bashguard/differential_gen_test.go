@@ -94,13 +94,42 @@ func TestDifferentialGenerated(t *testing.T) {
 			all = append(all, s)
 		}
 	}
-
-	type judged struct {
-		script string
-		want   [][]string
-		exact  bool
+	run, names := genAllowed(t, g, ws, paths, all)
+	for _, n := range strings.Fields(DisabledBuiltins) {
+		names[n] = true
 	}
-	var run []judged
+	for n := range names {
+		if n != "" && !strings.ContainsAny(n, "/\x00") && n != "." && n != ".." {
+			writeShim(t, sh, bin, n)
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(bin, ".bash_env"), []byte("enable -n "+DisabledBuiltins+"\nunset BASH_ENV\n"), 0o644))
+	}
+
+	r := &runner.Shell{Dir: root, Checker: RootChecker(root, root), Bash: bash,
+		Timeout: 5 * time.Minute, Home: ws, Env: []string{"PATH=" + bin, "LOG=" + filepath.Join(root, "log"),
+			"DIFF_BASH=" + bash, "DIFF_BASH_ENV=" + filepath.Join(bin, ".bash_env")}}
+	bad := 0
+	for start := 0; start < len(run); start += genBatch {
+		bad += genRunBatch(t, r, root, scripts, ws, run[start:min(start+genBatch, len(run))], bad)
+	}
+	t.Logf("generated %d scripts and took %d case-table scripts; the guard allowed %d, all run under confined bash; %d differed",
+		genScripts, len(all)-genScripts, len(run), bad)
+	require.Zero(t, bad, "allowed scripts whose executed commands differ from the judged ones")
+	require.GreaterOrEqual(t, len(run), genScripts/10, "too few generated scripts were allowed to test the property")
+}
+
+// genJudged is an allowed script, the processes the guard judged it to
+// run, and whether bash must run exactly those (no branch, no exec).
+type genJudged struct {
+	script string
+	want   [][]string
+	exact  bool
+}
+
+// genAllowed judges the scripts and returns the allowed ones whose
+// processes can be compared, with the names of the programs they run.
+func genAllowed(t *testing.T, g *Guard, ws string, paths PathJudge, all []string) ([]genJudged, map[string]bool) {
+	var run []genJudged
 	names := map[string]bool{}
 	for _, s := range all {
 		v := g.Judge(context.Background(), ws, paths, s)
@@ -119,54 +148,43 @@ func TestDifferentialGenerated(t *testing.T) {
 		for _, w := range want {
 			names[w[0]] = true
 		}
-		run = append(run, judged{script: s, want: want, exact: !Branches(t, s) && !strings.Contains(s, "exec")})
+		run = append(run, genJudged{script: s, want: want, exact: !Branches(t, s) && !strings.Contains(s, "exec")})
 	}
-	for _, n := range strings.Fields(DisabledBuiltins) {
-		names[n] = true
-	}
-	for n := range names {
-		if n != "" && !strings.ContainsAny(n, "/\x00") && n != "." && n != ".." {
-			writeShim(t, sh, bin, n)
-		}
-		require.NoError(t, os.WriteFile(filepath.Join(bin, ".bash_env"), []byte("enable -n "+DisabledBuiltins+"\nunset BASH_ENV\n"), 0o644))
-	}
+	return run, names
+}
 
-	r := &runner.Shell{Dir: root, Checker: RootChecker(root, root), Bash: bash,
-		Timeout: 5 * time.Minute, Home: ws, Env: []string{"PATH=" + bin, "LOG=" + filepath.Join(root, "log"),
-			"DIFF_BASH=" + bash, "DIFF_BASH_ENV=" + filepath.Join(bin, ".bash_env")}}
-	bad := 0
-	for start := 0; start < len(run); start += genBatch {
-		batch := run[start:min(start+genBatch, len(run))]
-		for k, j := range batch {
-			require.NoError(t, os.WriteFile(filepath.Join(scripts, strconv.Itoa(k)), []byte(j.script), 0o644))
+// genRunBatch runs one batch of allowed scripts under confined bash and
+// returns how many ran other processes than were judged, reporting the
+// first of them (bad is the count before this batch). It skips the test
+// where the runner cannot confine.
+func genRunBatch(t *testing.T, r *runner.Shell, root, scripts, ws string, batch []genJudged, bad int) int {
+	for k, j := range batch {
+		require.NoError(t, os.WriteFile(filepath.Join(scripts, strconv.Itoa(k)), []byte(j.script), 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(root, "log"), nil, 0o644))
+	res, err := r.Run(context.Background(), driver(scripts, ws, len(batch)))
+	if err != nil || !res.Confined.Enforced {
+		why := res.Confined.Reason
+		if err != nil {
+			why = err.Error()
 		}
-		require.NoError(t, os.WriteFile(filepath.Join(root, "log"), nil, 0o644))
-		res, err := r.Run(context.Background(), driver(scripts, ws, len(batch)))
-		if err != nil || !res.Confined.Enforced {
-			why := res.Confined.Reason
-			if err != nil {
-				why = err.Error()
-			}
-			if os.Getenv("TOOLGATE_REQUIRE_LANDLOCK") != "" {
-				t.Fatal("TOOLGATE_REQUIRE_LANDLOCK is set, but the generated differential cannot run confined: " + why)
-			}
-			t.Skip("SKIP: the generated differential needs the Runner's Landlock confinement, which is not available here: " + why)
+		if os.Getenv("TOOLGATE_REQUIRE_LANDLOCK") != "" {
+			t.Fatal("TOOLGATE_REQUIRE_LANDLOCK is set, but the generated differential cannot run confined: " + why)
 		}
-		require.False(t, res.TimedOut, "a batch of scripts timed out: %s", res.Output)
-		logs := readShimLog(t, filepath.Join(root, "log"), len(batch))
-		for k, j := range batch {
-			if why := compareRun(ws, j.want, logs[k], j.exact); why != "" {
-				bad++
-				if bad <= 20 {
-					t.Errorf("allowed script %q: %s\njudged: %q\nbash ran: %q", j.script, why, j.want, logs[k])
-				}
+		t.Skip("SKIP: the generated differential needs the Runner's Landlock confinement, which is not available here: " + why)
+	}
+	require.False(t, res.TimedOut, "a batch of scripts timed out: %s", res.Output)
+	logs := readShimLog(t, filepath.Join(root, "log"), len(batch))
+	n := 0
+	for k, j := range batch {
+		if why := compareRun(ws, j.want, logs[k], j.exact); why != "" {
+			n++
+			if bad+n <= 20 {
+				t.Errorf("allowed script %q: %s\njudged: %q\nbash ran: %q", j.script, why, j.want, logs[k])
 			}
 		}
 	}
-	t.Logf("generated %d scripts and took %d case-table scripts; the guard allowed %d, all run under confined bash; %d differed",
-		genScripts, len(all)-genScripts, len(run), bad)
-	require.Zero(t, bad, "allowed scripts whose executed commands differ from the judged ones")
-	require.GreaterOrEqual(t, len(run), genScripts/10, "too few generated scripts were allowed to test the property")
+	return n
 }
 
 // processes returns the argvs of the judged commands that bash runs as
