@@ -21,41 +21,54 @@ func FuzzScanSpec(f *testing.F) {
 		}
 		v := argv{vals: words, flags: make([]wordFlags, len(words))}
 		for _, s := range specs {
-			seen := map[int]string{}
-			last := 0
-			scanSpec(s, &v, 1, false, func(e *scanned) {
-				if e.at < 1 || e.at >= len(words) {
-					t.Fatalf("%s: %q: an event at %d, outside the line", s.name, line, e.at)
-				}
-				if e.at < last {
-					t.Fatalf("%s: %q: events out of order (%d after %d)", s.name, line, e.at, last)
-				}
-				last = e.at
-				role := "option"
-				switch {
-				case e.opt == nil && e.problem == "":
-					role = "operand"
-				case e.hasVal && e.next:
-					// The value is the next word; the option is the word
-					// before it.
-					role = "value"
-					if p, ok := seen[e.at-1]; ok && p != "option" {
-						t.Fatalf("%s: %q: word %d read as %s and as an option", s.name, line, e.at-1, p)
-					}
-					seen[e.at-1] = "option"
-				}
-				if prev, ok := seen[e.at]; ok && prev != role && !(prev == "option" && role == "option") {
-					t.Fatalf("%s: %q: word %d read as %s and as %s", s.name, line, e.at, prev, role)
-				}
-				seen[e.at] = role
-			})
-			for i := 1; i < len(words); i++ {
-				if _, ok := seen[i]; !ok && words[i] != "--" {
-					t.Fatalf("%s: %q: word %d (%q) was not read", s.name, line, i, words[i])
-				}
-			}
+			scanReadsOnce(t, s, line, words, &v)
 		}
 	})
+}
+
+// scanReadsOnce scans words with s and fails unless every word but "--"
+// is read once, in order, as an option, an option's value or an operand.
+func scanReadsOnce(t *testing.T, s *spec, line string, words []string, v *argv) {
+	seen := map[int]string{}
+	last := 0
+	scanSpec(s, v, 1, false, func(e *scanned) {
+		if e.at < 1 || e.at >= len(words) {
+			t.Fatalf("%s: %q: an event at %d, outside the line", s.name, line, e.at)
+		}
+		if e.at < last {
+			t.Fatalf("%s: %q: events out of order (%d after %d)", s.name, line, e.at, last)
+		}
+		last = e.at
+		role := scannedRole(e)
+		if role == "value" {
+			// The value is the next word; the option is the word before it.
+			if p, ok := seen[e.at-1]; ok && p != "option" {
+				t.Fatalf("%s: %q: word %d read as %s and as an option", s.name, line, e.at-1, p)
+			}
+			seen[e.at-1] = "option"
+		}
+		if prev, ok := seen[e.at]; ok && prev != role && !(prev == "option" && role == "option") {
+			t.Fatalf("%s: %q: word %d read as %s and as %s", s.name, line, e.at, prev, role)
+		}
+		seen[e.at] = role
+	})
+	for i := 1; i < len(words); i++ {
+		if _, ok := seen[i]; !ok && words[i] != "--" {
+			t.Fatalf("%s: %q: word %d (%q) was not read", s.name, line, i, words[i])
+		}
+	}
+}
+
+// scannedRole is the part the scanner read a word as: "operand",
+// "value" (an option's value in the next word) or "option".
+func scannedRole(e *scanned) string {
+	switch {
+	case e.opt == nil && e.problem == "":
+		return "operand"
+	case e.hasVal && e.next:
+		return "value"
+	}
+	return "option"
 }
 
 // FuzzGitConfigKeys: what the config reader accepts is a list of keys git
