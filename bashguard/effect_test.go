@@ -357,10 +357,7 @@ func TestSpecEffects(t *testing.T) {
 		for _, at := range allSpecs() {
 			id, known := ids[at.cmd]
 			if !known {
-				id = installedProgram(t, at.cmd)
-				if id == nil && bashBuiltin(at.cmd) {
-					id = installedProgram(t, "bash") // command, builtin, exec: bash runs them itself
-				}
+				id = specProgram(t, at.cmd)
 				ids[at.cmd] = id
 				if id == nil && slices.ContainsFunc(at.s.examples, func(e example) bool { return e.want == "allow" }) {
 					missing = append(missing, at.cmd)
@@ -371,39 +368,63 @@ func TestSpecEffects(t *testing.T) {
 					continue
 				}
 				n++
-				name := fmt.Sprintf("ex%03d", n)
-				line := ex.line
+				name, line := fmt.Sprintf("ex%03d", n), ex.line
 				t.Run(line, func(t *testing.T) {
 					t.Parallel()
-					d := sb.makeDir(t, name, fixture)
-					rec := &recordingJudge{next: CheckerJudge(rootChecker{dir: d.repo, roots: []string{d.repo}})}
-					pol := DefaultPolicy()
-					pol.Home = d.home // the home the example runs with: git config prints its config
-					v := New(pol).Judge(context.Background(), d.repo, rec, line)
-					require.Equal(t, permission.Allow, v.Decision,
-						"%s: %q is an allowed example, but in a copy of the repository it is %s (%s)", at.s.name, line, v.Decision, v.Reason)
-					effects, absent, out := sb.effectRun(t, d, line, id, rec.judged(), at.s)
-					ran.Add(1)
-					if len(absent) > 0 {
-						// Not effects, but what a richer repository would
-						// show (a .gitattributes, a .mailmap).
-						t.Logf("%q tried to read, and found absent: %s", line, strings.Join(relAll(d.repo, absent), " "))
-					}
-					for _, e := range effects {
-						bad.Add(1)
-						t.Errorf("%s: %q is allowed (%s), but run confined it %s", at.s.name, line, v.Reason, e)
-					}
-					if len(effects) > 0 {
-						t.Logf("the judge saw: %v", rec.judged())
-						keepTrace(t, d, out)
-					}
+					bad.Add(int64(sb.exampleEffects(t, name, fixture, at.s, line, id)))
+					ran.Add(1) // not reached when the example is not allowed here
 				})
 			}
 		}
 	})
-	// Tools installed only where the sandbox cannot reach (rustup's in
-	// root's home, which nobody cannot read) are said loudly; tools not
-	// installed at all fail where CI requires the effect test.
+	reportMissingTools(t, missing)
+	t.Logf("effects: %d allowed examples run confined, %d unexpected effects", ran.Load(), bad.Load())
+	assert.Equal(t, int64(n), ran.Load(), "every allowed example ran")
+	assert.Greater(t, n, 20, "allowed examples in the specs")
+}
+
+// specProgram returns the identity of the program that runs cmd in the
+// sandbox (bash for its builtins: command, builtin, exec), or nil.
+func specProgram(t *testing.T, cmd string) *programIdentity {
+	id := installedProgram(t, cmd)
+	if id == nil && bashBuiltin(cmd) {
+		id = installedProgram(t, "bash")
+	}
+	return id
+}
+
+// exampleEffects runs the allowed example line of s in a new copy of the
+// fixture, confined, reports each unexpected effect as an error and
+// returns how many there were.
+func (sb *effectSandbox) exampleEffects(t *testing.T, name, fixture string, s *spec, line string, id *programIdentity) int {
+	d := sb.makeDir(t, name, fixture)
+	rec := &recordingJudge{next: CheckerJudge(rootChecker{dir: d.repo, roots: []string{d.repo}})}
+	pol := DefaultPolicy()
+	pol.Home = d.home // the home the example runs with: git config prints its config
+	v := New(pol).Judge(context.Background(), d.repo, rec, line)
+	require.Equal(t, permission.Allow, v.Decision,
+		"%s: %q is an allowed example, but in a copy of the repository it is %s (%s)", s.name, line, v.Decision, v.Reason)
+	effects, absent, out := sb.effectRun(t, d, line, id, rec.judged(), s)
+	if len(absent) > 0 {
+		// Not effects, but what a richer repository would show (a
+		// .gitattributes, a .mailmap).
+		t.Logf("%q tried to read, and found absent: %s", line, strings.Join(relAll(d.repo, absent), " "))
+	}
+	for _, e := range effects {
+		t.Errorf("%s: %q is allowed (%s), but run confined it %s", s.name, line, v.Reason, e)
+	}
+	if len(effects) > 0 {
+		t.Logf("the judge saw: %v", rec.judged())
+		keepTrace(t, d, out)
+	}
+	return len(effects)
+}
+
+// reportMissingTools says which spec'd tools with allowed examples did
+// not run: loudly those installed only where the sandbox cannot reach
+// (rustup's in root's home, which nobody cannot read); those not
+// installed at all fail where CI requires the effect test.
+func reportMissingTools(t *testing.T, missing []string) {
 	var absentAll, unreachable []string
 	for _, m := range missing {
 		if p, err := exec.LookPath(m); err == nil {
@@ -423,9 +444,6 @@ func TestSpecEffects(t *testing.T) {
 			t.Log("SKIPPED PART: " + msg)
 		}
 	}
-	t.Logf("effects: %d allowed examples run confined, %d unexpected effects", ran.Load(), bad.Load())
-	assert.Equal(t, int64(n), ran.Load(), "every allowed example ran")
-	assert.Greater(t, n, 20, "allowed examples in the specs")
 }
 
 // relAll returns paths relative to base, each once, in order.
