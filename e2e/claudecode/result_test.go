@@ -117,6 +117,17 @@ func (r *result) call(t *testing.T, tool string, n int) toolResult {
 
 // ran asserts that tool's n-th call ran: its result is no error and
 // contains want.
+// oneWarmProcess asserts that toolgate-check, the hook command, started
+// warm processes for one key alone: Claude Code gives every hook call of
+// a session the same environment and working directory, so that later
+// calls find the process the first one started.
+func (r *result) oneWarmProcess(t *testing.T) {
+	t.Helper()
+	locks, err := filepath.Glob(filepath.Join(r.home, ".local", "state", "toolgate", "warm", "*.lock"))
+	require.NoError(t, err)
+	assert.Len(t, locks, 1, "the session's hook calls have one environment and directory: one warm process answers them (%v)", locks)
+}
+
 func (r *result) ran(t *testing.T, tool string, n int, want string) toolResult {
 	t.Helper()
 	tr := r.call(t, tool, n)

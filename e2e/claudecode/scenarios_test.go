@@ -108,8 +108,12 @@ func TestClaudeCode(t *testing.T) {
 	scenarios := []scenario{
 		// --- default mode: allow runs, ask is refused in -p, deny never runs
 		{name: "bash_safe_read_runs", prompt: "E2E bash_safe_read_runs",
-			steps: []step{bash("cat README.md")},
-			check: func(t *testing.T, r *result) { r.ran(t, "Bash", 0, "README-CONTENT-41") }},
+			steps: []step{bash("cat README.md"), bash("ls")},
+			check: func(t *testing.T, r *result) {
+				r.ran(t, "Bash", 0, "README-CONTENT-41")
+				r.ran(t, "Bash", 1, "README.md")
+				r.oneWarmProcess(t)
+			}},
 		{name: "bash_safe_list_runs", prompt: "E2E bash_safe_list_runs",
 			steps: []step{bash("ls src notes")},
 			check: func(t *testing.T, r *result) { r.ran(t, "Bash", 0, "main.go") }},
