@@ -90,6 +90,7 @@ func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int)
 		c.addf(permission.Ask, RuleUnlisted, s.name+" ", s.ask, "", true)
 	}
 	m.specCheck(c, s, v, from, &f)
+	m.gitReads(c, cmd, s, v, &f)
 	if s.scans {
 		if top, why := m.repoTop(); top != "" && why == "" {
 			m.probePath(c, top, 0, cmd)
@@ -142,7 +143,7 @@ func (m *cmdCall) gitOperands(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 		if s.operands == kWord {
 			continue // names: of refs, remotes, keys; URLs
 		}
-		if fl&wObjectIDs != 0 && !afterDashes && s.history != histNone && s.operands == kPathspec {
+		if fl&wObjectIDs != 0 && !afterDashes && s.history != histNone && s.history != histNamed && s.operands == kPathspec {
 			// Object names (objectIDs), taken as revisions: from here on
 			// as good as literal words (the history they print is
 			// judged by gitHistoryContent, as for any revision).
@@ -371,32 +372,74 @@ func underPathspec(rel string, specs []string) bool {
 	return false
 }
 
-// gitGrep judges the trees git grep searches. It prints matching lines of
-// the files in the tree below the working directory, or below the
-// pathspecs after "--": a recursive read. Without "--" the operands may be
-// the pattern, revisions or paths, which cannot be told apart here, so the
-// whole working tree is walked (as well as each operand). Only the files
-// the index tracks are searched, unless an option or a revision says
-// otherwise.
-func (m *cmdCall) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+// gitReads judges what a git command line reads, writes and prints
+// that its options' kinds do not say, by the rows of its spec s, where
+// the line meets the query rows of s (specCheck): the keys of the
+// configs it prints, the files of kind kStore it writes, the objects it
+// names alone, the tree it searches, and whether its operands are only
+// looked at.
+func (m *cmdCall) gitReads(c *verdictAcc, cmd string, s *spec, v *argv, f *specFacts) {
+	if f.unmet {
+		return
+	}
+	if s.keys != nil {
+		m.gitPrintsKeys(c, s, v, f)
+	}
+	m.writeStores(c, cmd, s, v, f)
+	if s.history == histNamed {
+		m.gitNamedObjects(c, s, v, f)
+	}
+	if s.search != nil {
+		m.gitSearch(c, s, v, f)
+	}
+	if s.namesProbe {
+		f.probeOps = m.gitNamesOnly(s, v, f.from)
+	}
+}
+
+// treeSearch is what a command that searches the content of the files
+// of a tree searches (git grep; gitSearch): the files the index tracks
+// below the working directory, or below the pathspecs after "--", unless
+// an option of beyond is given; those of a revision its operands name;
+// and the first operand is the pattern, unless an option of pattern
+// gives it.
+type treeSearch struct {
+	beyond  string // the options that make it search the files the index does not track too, by spelling (negated too)
+	pattern string // the options that give the pattern, by spelling
+}
+
+// gitSearch judges the trees a search of s reads (git grep). It prints
+// matching lines of the files in the tree below the working directory,
+// or below the pathspecs after "--": a recursive read. Without "--" the
+// operands may be the pattern, revisions or paths, which cannot be told
+// apart here, so the whole working tree is walked (as well as each
+// operand). Only the files the index tracks are searched, unless an
+// option or a revision says otherwise.
+func (m *cmdCall) gitSearch(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	pattern := !f.hasSpell(s.search.pattern) // the first operand is the pattern
+	if pattern && f.dashes == 0 && len(f.ops) > 0 {
+		// git grep -- PATTERN REV: git skips a "--" before the
+		// pattern, which then separates nothing.
+		f.dashes = -1
+	}
 	tree := walkOpts{recursive: true, content: true, hidden: true}
-	revision := m.gitGrepMaySearchRevision(v, f)
-	if !f.has("--untracked", "--no-index", "--recurse-submodules") && !revision {
+	revision := m.gitMaySearchRevision(v, f, pattern)
+	if !f.hasSpell(s.search.beyond) && !revision {
 		// An untracked .env is not searched.
 		tree.index, tree.indexTop = m.trackedScope()
 	}
 	if revision {
 		// A revision's tree may hold a secret the working tree no
 		// longer does.
-		m.gitTrackedContent(c, "git grep searches the files of a revision")
-		m.judgeHistory(c, "git grep searches the files of a revision in history", nil, true)
+		m.gitTrackedContent(c, s.name+" searches the files of a revision")
+		m.judgeHistory(c, s.name+" searches the files of a revision in history", nil, true)
 	}
 	walked := f.dashes < 0
 	if walked {
-		m.walkRoot(c, ".", 0, "git grep", tree)
+		m.walkRoot(c, ".", 0, s.name, tree)
 	}
 	ops := f.ops
-	if !f.has("-e", "-f") && f.dashes != 0 && len(ops) > 0 {
+	if pattern && len(ops) > 0 {
 		f.handle(ops[0]) // the pattern
 		ops = ops[1:]
 	}
@@ -409,7 +452,7 @@ func (m *cmdCall) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			// judged, whichever the pattern names.
 			if !walked {
 				walked = true
-				m.walkRoot(c, ".", 0, "git grep", tree)
+				m.walkRoot(c, ".", 0, s.name, tree)
 			}
 			continue
 		}
@@ -417,21 +460,22 @@ func (m *cmdCall) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			f.unhandle(at) // <rev>:<path>: the path is read
 			continue
 		}
-		m.walkRoot(c, w, v.flags[at], "git grep", tree)
+		m.walkRoot(c, w, v.flags[at], s.name, tree)
 		f.unhandle(at) // and judged as a read, as any operand
 	}
 }
 
-// gitGrepMaySearchRevision reports a git grep that may search a
-// revision's tree: a word before "--", other than the pattern, that names
-// no existing path may be a revision (git grep TOKEN HEAD), whose files
-// are those of the commit, not of the index.
-func (m *cmdCall) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
+// gitMaySearchRevision reports a search that may search a revision's
+// tree: a word before "--", other than the pattern (when the first
+// operand is it), that names no existing path may be a revision (git
+// grep TOKEN HEAD), whose files are those of the commit, not of the
+// index.
+func (m *cmdCall) gitMaySearchRevision(v *argv, f *specFacts, pattern bool) bool {
 	words := f.ops
 	if f.dashes >= 0 {
 		words = f.ops[:f.dashes]
 	}
-	if !f.has("-e", "-f") && len(words) > 0 {
+	if pattern && len(words) > 0 {
 		words = words[1:]
 	}
 	for _, at := range words {
@@ -449,18 +493,19 @@ func (m *cmdCall) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
 	return false
 }
 
-// gitCatFile judges what git cat-file prints: the content of an object
-// (-p, or a type and an object) named as <rev>:<path> is the file's, which
-// the operand loop judges; one named by its id is judged by its type
-// (gitObjectsByID).
-func (m *cmdCall) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+// gitNamedObjects judges what a command line whose output carries the
+// objects its operands name alone prints (histNamed: git cat-file): the
+// content of an object (an option of kind kContent, or a word of the
+// spec's typeOps of that kind) named as <rev>:<path> is the file's,
+// which the operand loop judges; one named by its id is judged by its
+// type (gitObjectByID), and must be found.
+func (m *cmdCall) gitNamedObjects(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	content := f.content
 	f.content = false // never the whole tree
 	ops := f.ops
 	if len(ops) == 2 {
-		switch v.vals[ops[0]] {
-		case "blob", "tree", "commit", "tag":
-			content = content || v.vals[ops[0]] == "blob"
+		if k, ok := s.typeOps[v.vals[ops[0]]]; ok {
+			content = content || k == kContent
 			f.handle(ops[0])
 			ops = ops[1:]
 		}
@@ -566,25 +611,4 @@ func isHexID(w string) bool {
 		}
 	}
 	return true
-}
-
-// gitConfigFile judges the file git config -f reads, and writes when the
-// command line sets a value.
-func (m *cmdCall) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	m.gitConfigSecrets(c, s, v, f)
-	e := f.option("-f", "--file")
-	if e == nil {
-		return
-	}
-	sets := len(f.ops) > s.maxOps && !f.has(s.listing...) || f.hasKind(kChange)
-	if sets {
-		m.writePath(c, e.val, v.flags[e.at], "git")
-	}
-}
-
-// gitLsFiles judges what git ls-files prints: names only, unless a name
-// the index does not track may be printed (see gitNamesOnly), in which
-// case its operands are read.
-func (m *cmdCall) gitLsFiles(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	f.probeOps = m.gitNamesOnly(s, v, f.from)
 }

@@ -408,7 +408,7 @@ var gitConfigRows = []optRow{
 	{"--system", kFlag, ""},
 	{"--local", kFlag, ""},
 	{"--worktree", kFlag, ""},
-	{"-f= --file=", kRead, ""},
+	{"-f= --file=", kStore, ""},
 	{"--blob=", kWord, ""},
 	{"--get", kFlag, ""},
 	{"--get-all", kFlag, ""},
