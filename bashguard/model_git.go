@@ -12,7 +12,10 @@ import (
 // The model of git: its command line is read by gitSpec (specs_git.go);
 // what is left here is what the kinds alone cannot say: which repository
 // git works on, what its operands name (paths, patterns of paths,
-// revisions, <rev>:<path>), and what its output carries.
+// revisions, <rev>:<path>), and what its output carries. What each
+// subcommand's output carries is rows of its spec (history, typeOps,
+// search, keys, namesProbe), read here by one engine for every
+// subcommand.
 
 // git judges a git command line.
 func (m *cmdCall) git(c *verdictAcc, v *argv) {
@@ -219,17 +222,27 @@ func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string) {
 		return
 	}
 	for _, rel := range x.paths {
-		r := m.judgePath(top+"/"+strings.TrimSuffix(rel, "/"), Read)
-		switch r.Decision {
-		case permission.Allow:
-			continue
-		case permission.Ask:
-			c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
-		default:
-			c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+		if m.contentPath(c, what, top+"/"+strings.TrimSuffix(rel, "/"), rel) {
+			return
 		}
-		return
 	}
+}
+
+// contentPath judges the path p, a file whose content the output of a
+// command carries (what says so), as a read: one the path judge does not
+// allow is recorded, naming it as rel (its name in the tree), and
+// contentPath reports true.
+func (m *cmdCall) contentPath(c *verdictAcc, what, p, rel string) bool {
+	r := m.judgePath(p, Read)
+	if r.Decision == permission.Allow {
+		return false
+	}
+	d := permission.Deny
+	if r.Decision == permission.Ask {
+		d = permission.Ask
+	}
+	c.addc(d, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+	return true
 }
 
 // gitBlobsOnly reports a command line whose operands are all
@@ -290,16 +303,9 @@ func (m *cmdCall) judgeHistory(c *verdictAcc, what string, specs []string, index
 		if !underPathspec(rel, specs) || x != nil && x.tracked(rel) {
 			continue
 		}
-		r := m.judgePath(top+"/"+rel, Read)
-		switch r.Decision {
-		case permission.Allow:
-			continue
-		case permission.Ask:
-			c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
-		default:
-			c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+		if m.contentPath(c, what, top+"/"+rel, rel) {
+			return
 		}
-		return
 	}
 }
 
