@@ -275,7 +275,7 @@ func (m *cmdCall) gitHistoryContent(c *verdictAcc, s *spec, v *argv, f *specFact
 		return
 	}
 	specs, revs := m.gitPathspecs(v, f)
-	if s.history == histRevs && !revs && !f.has("--cached", "--staged", "--merge-base") {
+	if s.history == histRevs && !revs && !f.hasKind(kCommit) {
 		return // the work tree against the index: the tracked files only
 	}
 	m.judgeHistory(c, s.name+" prints the content of files in history", specs, indexDone)
@@ -322,7 +322,7 @@ func (m *cmdCall) gitPathspecs(v *argv, f *specFacts) (specs []string, revs bool
 	// The working directory resolved, kept with the repository's top
 	// (BenchmarkToolgateCommands in bench: git diff HEAD).
 	cwd := m.repoFact().real
-	if cwd == "" || top == "" || f.has("--follow") {
+	if cwd == "" || top == "" || f.hasKind(kRenames) {
 		return nil, true // --follow prints the file under its earlier names too
 	}
 	for k, at := range f.ops {

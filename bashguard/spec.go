@@ -145,6 +145,10 @@ const (
 	// the line changes what it keeps (git config -f with a value to
 	// set, or an option of kind kChange: specFacts.sets).
 	kStore
+	// What an option says of the history a git command's output
+	// carries (gitHistoryContent).
+	kCommit  // it makes the output compare with a commit, HEAD where no revision is named (git diff --cached): history's content
+	kRenames // it follows a file's earlier names through history (git log --follow): a pathspec does not limit the files printed
 )
 
 // String names the kind as the table and reasons do.
@@ -156,7 +160,7 @@ func (k kind) String() string {
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list", "store"}[k]
+		"inline", "module", "interactive", "sum-list", "store", "commit", "renames"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -214,7 +218,7 @@ type histKind uint8
 const (
 	histNone   histKind = iota // the work tree and the index only
 	histAlways                 // the revisions given, or HEAD (git log -p, git show, git archive)
-	histRevs                   // only with a revision, or --cached (git diff)
+	histRevs                   // only with a revision, or an option of kind kCommit (git diff --cached)
 	// histNamed: the objects the operands name, and nothing else: no
 	// tree, no history (git cat-file); an id must name an object the
 	// guard can read (gitNamedObjects).
