@@ -106,7 +106,7 @@ func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int)
 	if f.printsContent(s) {
 		whole := m.gitWholeTree(v, &f) && !gitBlobsOnly(v, &f)
 		if whole {
-			m.gitTrackedContent(c, s.name+" prints the content of the tracked files")
+			m.gitTrackedContent(c, s.name+" prints the content of the tracked files", nil)
 		}
 		m.gitHistoryContent(c, s, v, &f, whole)
 	}
@@ -201,9 +201,10 @@ func (m *cmdCall) gitWholeTree(v *argv, f *specFacts) bool {
 // content of any tracked file (git diff, git log -p, git show REV, git
 // archive): every path the index tracks goes through the path judge as a
 // read, so that a secret git tracks is not printed from the working tree
-// or from history. Where the index cannot be read, what the command
-// prints cannot be told, and it asks.
-func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string) {
+// or from history; with specs, those below them only (a directory of a
+// sparse index whatever they are). Where the index cannot be read, what
+// the command prints cannot be told, and it asks.
+func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string, specs []string) {
 	x, top := m.trackedScope()
 	if x == nil && m.dir != "" && filepath.IsAbs(m.dir) {
 		if fi, err := os.Stat(m.dir); err != nil || !fi.IsDir() {
@@ -222,6 +223,9 @@ func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string) {
 		return
 	}
 	for _, rel := range x.paths {
+		if !strings.HasSuffix(rel, "/") && !underPathspec(rel, specs) {
+			continue
+		}
 		if m.contentPath(c, what, top+"/"+strings.TrimSuffix(rel, "/"), rel) {
 			return
 		}
@@ -406,21 +410,23 @@ func (m *cmdCall) gitReads(c *verdictAcc, cmd string, s *spec, v *argv, f *specF
 // treeSearch is what a command that searches the content of the files
 // of a tree searches (git grep; gitSearch): the files the index tracks
 // below the working directory, or below the pathspecs after "--", unless
-// an option of beyond is given; those of a revision its operands name;
+// an option of beyond is given (as the index holds them, with an option
+// of index); those of a revision its operands name;
 // and the first operand is the pattern, unless an option of pattern
 // gives it.
 type treeSearch struct {
 	beyond  string // the options that make it search the files the index does not track too, by spelling (negated too)
 	pattern string // the options that give the pattern, by spelling
+	index   string // the options that make it search the content the index holds, not the working tree's, by spelling
 }
 
 // gitSearch judges the trees a search of s reads (git grep). It prints
 // matching lines of the files in the tree below the working directory,
-// or below the pathspecs after "--": a recursive read. Without "--" the
-// operands may be the pattern, revisions or paths, which cannot be told
-// apart here, so the whole working tree is walked (as well as each
-// operand). Only the files the index tracks are searched, unless an
-// option or a revision says otherwise.
+// or below the pathspecs after "--" where it gives some: a recursive
+// read. Without "--" the operands may be the pattern, revisions or
+// paths, which cannot be told apart here, so the whole working tree is
+// walked (as well as each operand). Only the files the index tracks are
+// searched, unless an option or a revision says otherwise.
 func (m *cmdCall) gitSearch(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	pattern := !f.hasSpell(s.search.pattern) // the first operand is the pattern
 	if pattern && f.dashes == 0 && len(f.ops) > 0 {
@@ -437,10 +443,10 @@ func (m *cmdCall) gitSearch(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if revision {
 		// A revision's tree may hold a secret the working tree no
 		// longer does.
-		m.gitTrackedContent(c, s.name+" searches the files of a revision")
+		m.gitTrackedContent(c, s.name+" searches the files of a revision", nil)
 		m.judgeHistory(c, s.name+" searches the files of a revision in history", nil, true)
 	}
-	walked := f.dashes < 0
+	walked := len(f.afterDashes()) == 0 // no pathspec: the whole tree (git grep -e TOKEN -- too)
 	if walked {
 		m.walkRoot(c, ".", 0, s.name, tree)
 	}
@@ -448,6 +454,11 @@ func (m *cmdCall) gitSearch(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	if pattern && len(ops) > 0 {
 		f.handle(ops[0]) // the pattern
 		ops = ops[1:]
+	}
+	var specs []string // what the index holds below these, read with an option of index
+	index := f.hasSpell(s.search.index) && !revision
+	if index {
+		specs, _ = m.gitPathspecs(v, f)
 	}
 	for _, at := range ops {
 		w := v.vals[at]
@@ -468,6 +479,11 @@ func (m *cmdCall) gitSearch(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 		}
 		m.walkRoot(c, w, v.flags[at], s.name, tree)
 		f.unhandle(at) // and judged as a read, as any operand
+	}
+	if index {
+		// The content the index holds: a secret staged and gone from
+		// the working tree since is printed too.
+		m.gitTrackedContent(c, s.name+" searches the files the index holds", specs)
 	}
 }
 

@@ -164,7 +164,7 @@ func TestGitRowsNameTheirOptions(t *testing.T) {
 			}
 		}
 		if s.search != nil {
-			named = append(named, s.search.beyond, s.search.pattern)
+			named = append(named, s.search.beyond, s.search.pattern, s.search.index)
 		}
 		for _, opts := range named {
 			for _, o := range strings.Fields(opts) {

@@ -161,8 +161,10 @@ var gitSpec = sync.OnceValue(func() *spec {
 // gitGrepSearch is what git grep searches (git grep -h): --untracked
 // and --no-index search the files the index does not track too, and
 // --recurse-submodules those of the submodules, which it does not hold;
-// -e and -f give the pattern, which the first operand is otherwise.
-var gitGrepSearch = &treeSearch{beyond: "--untracked --no-index --recurse-submodules", pattern: "-e -f"}
+// -e and -f give the pattern, which the first operand is otherwise;
+// --cached searches what the index holds, which the working tree may no
+// longer.
+var gitGrepSearch = &treeSearch{beyond: "--untracked --no-index --recurse-submodules", pattern: "-e -f", index: "--cached"}
 
 // gitObjectTypes are the object types git cat-file TYPE OBJECT takes: a
 // blob's content is a file's.
