@@ -85,7 +85,7 @@ func (m *cmdCall) writeStores(c *verdictAcc, cmd string, s *spec, v *argv, f *sp
 	}
 }
 
-// afterDashes returns the operands after "--" (all of them without one).
+// afterDashes returns the operands after "--" (none without one).
 func (f *specFacts) afterDashes() []int {
 	if f.dashes < 0 {
 		return nil
