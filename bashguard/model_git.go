@@ -86,7 +86,7 @@ func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int)
 		c.allow(RuleSafe, s.name+" --help prints its manual")
 		return
 	}
-	if s.tooMany != "" && len(f.ops) > s.maxOps && !f.has(s.listing...) {
+	if f.overMax(s) {
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.tooMany, "", true)
 	}
 	if s.ask != "" {

@@ -63,13 +63,16 @@ func (f *specFacts) printsContent(s *spec) bool {
 	return f.content || s.content && !f.format
 }
 
-// sets reports whether the command line changes what the command of
-// s keeps: more operands than its maxOps without one of its listing
-// options (its tooMany: "git config NAME VALUE"), or an option of kind
-// kChange.
-func (f *specFacts) sets(s *spec) bool {
-	return s.tooMany != "" && len(f.ops) > s.maxOps && !f.has(s.listing...) || f.hasKind(kChange)
+// overMax reports a line of s that its tooMany asks for: more operands
+// than its maxOps, and none of its listing options ("git config NAME
+// VALUE").
+func (f *specFacts) overMax(s *spec) bool {
+	return s.tooMany != "" && len(f.ops) > s.maxOps && !f.has(s.listing...)
 }
+
+// sets reports whether the command line changes what the command of s
+// keeps: overMax, or an option of kind kChange.
+func (f *specFacts) sets(s *spec) bool { return f.overMax(s) || f.hasKind(kChange) }
 
 // writeStores judges as writes the files the options of kind kStore
 // name, where the line sets (git config -f FILE NAME VALUE): the
