@@ -12,7 +12,10 @@ import (
 // The model of git: its command line is read by gitSpec (specs_git.go);
 // what is left here is what the kinds alone cannot say: which repository
 // git works on, what its operands name (paths, patterns of paths,
-// revisions, <rev>:<path>), and what its output carries.
+// revisions, <rev>:<path>), and what its output carries. What each
+// subcommand's output carries is rows of its spec (history, typeOps,
+// search, keys, namesProbe), read here by one engine for every
+// subcommand.
 
 // git judges a git command line.
 func (m *cmdCall) git(c *verdictAcc, v *argv) {
@@ -83,13 +86,14 @@ func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int)
 		c.allow(RuleSafe, s.name+" --help prints its manual")
 		return
 	}
-	if s.tooMany != "" && len(f.ops) > s.maxOps && !f.has(s.listing...) {
+	if f.overMax(s) {
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.tooMany, "", true)
 	}
 	if s.ask != "" {
 		c.addf(permission.Ask, RuleUnlisted, s.name+" ", s.ask, "", true)
 	}
 	m.specCheck(c, s, v, from, &f)
+	m.gitReads(c, cmd, s, v, &f)
 	if s.scans {
 		if top, why := m.repoTop(); top != "" && why == "" {
 			m.probePath(c, top, 0, cmd)
@@ -102,7 +106,7 @@ func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int)
 	if f.printsContent(s) {
 		whole := m.gitWholeTree(v, &f) && !gitBlobsOnly(v, &f)
 		if whole {
-			m.gitTrackedContent(c, s.name+" prints the content of the tracked files")
+			m.gitTrackedContent(c, s.name+" prints the content of the tracked files", nil)
 		}
 		m.gitHistoryContent(c, s, v, &f, whole)
 	}
@@ -142,7 +146,7 @@ func (m *cmdCall) gitOperands(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 		if s.operands == kWord {
 			continue // names: of refs, remotes, keys; URLs
 		}
-		if fl&wObjectIDs != 0 && !afterDashes && s.history != histNone && s.operands == kPathspec {
+		if fl&wObjectIDs != 0 && !afterDashes && s.history != histNone && s.history != histNamed && s.operands == kPathspec {
 			// Object names (objectIDs), taken as revisions: from here on
 			// as good as literal words (the history they print is
 			// judged by gitHistoryContent, as for any revision).
@@ -197,9 +201,10 @@ func (m *cmdCall) gitWholeTree(v *argv, f *specFacts) bool {
 // content of any tracked file (git diff, git log -p, git show REV, git
 // archive): every path the index tracks goes through the path judge as a
 // read, so that a secret git tracks is not printed from the working tree
-// or from history. Where the index cannot be read, what the command
-// prints cannot be told, and it asks.
-func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string) {
+// or from history; with specs, those below them only (a directory of a
+// sparse index whatever they are). Where the index cannot be read, what
+// the command prints cannot be told, and it asks.
+func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string, specs []string) {
 	x, top := m.trackedScope()
 	if x == nil && m.dir != "" && filepath.IsAbs(m.dir) {
 		if fi, err := os.Stat(m.dir); err != nil || !fi.IsDir() {
@@ -218,17 +223,30 @@ func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string) {
 		return
 	}
 	for _, rel := range x.paths {
-		r := m.judgePath(top+"/"+strings.TrimSuffix(rel, "/"), Read)
-		switch r.Decision {
-		case permission.Allow:
+		if !strings.HasSuffix(rel, "/") && !underPathspec(rel, specs) {
 			continue
-		case permission.Ask:
-			c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
-		default:
-			c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
 		}
-		return
+		if m.contentPath(c, what, top+"/"+strings.TrimSuffix(rel, "/"), rel) {
+			return
+		}
 	}
+}
+
+// contentPath judges the path p, a file whose content the output of a
+// command carries (what says so), as a read: one the path judge does not
+// allow is recorded, naming it as rel (its name in the tree), and
+// contentPath reports true.
+func (m *cmdCall) contentPath(c *verdictAcc, what, p, rel string) bool {
+	r := m.judgePath(p, Read)
+	if r.Decision == permission.Allow {
+		return false
+	}
+	d := permission.Deny
+	if r.Decision == permission.Ask {
+		d = permission.Ask
+	}
+	c.addc(d, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+	return true
 }
 
 // gitBlobsOnly reports a command line whose operands are all
@@ -261,7 +279,7 @@ func (m *cmdCall) gitHistoryContent(c *verdictAcc, s *spec, v *argv, f *specFact
 		return
 	}
 	specs, revs := m.gitPathspecs(v, f)
-	if s.history == histRevs && !revs && !f.has("--cached", "--staged", "--merge-base") {
+	if s.history == histRevs && !revs && !f.hasKind(kCommit) {
 		return // the work tree against the index: the tracked files only
 	}
 	m.judgeHistory(c, s.name+" prints the content of files in history", specs, indexDone)
@@ -289,16 +307,9 @@ func (m *cmdCall) judgeHistory(c *verdictAcc, what string, specs []string, index
 		if !underPathspec(rel, specs) || x != nil && x.tracked(rel) {
 			continue
 		}
-		r := m.judgePath(top+"/"+rel, Read)
-		switch r.Decision {
-		case permission.Allow:
-			continue
-		case permission.Ask:
-			c.addc(permission.Ask, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
-		default:
-			c.addc(permission.Deny, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+		if m.contentPath(c, what, top+"/"+rel, rel) {
+			return
 		}
-		return
 	}
 }
 
@@ -315,7 +326,7 @@ func (m *cmdCall) gitPathspecs(v *argv, f *specFacts) (specs []string, revs bool
 	// The working directory resolved, kept with the repository's top
 	// (BenchmarkToolgateCommands in bench: git diff HEAD).
 	cwd := m.repoFact().real
-	if cwd == "" || top == "" || f.has("--follow") {
+	if cwd == "" || top == "" || f.hasKind(kRenames) {
 		return nil, true // --follow prints the file under its earlier names too
 	}
 	for k, at := range f.ops {
@@ -371,34 +382,83 @@ func underPathspec(rel string, specs []string) bool {
 	return false
 }
 
-// gitGrep judges the trees git grep searches. It prints matching lines of
-// the files in the tree below the working directory, or below the
-// pathspecs after "--": a recursive read. Without "--" the operands may be
-// the pattern, revisions or paths, which cannot be told apart here, so the
-// whole working tree is walked (as well as each operand). Only the files
-// the index tracks are searched, unless an option or a revision says
-// otherwise.
-func (m *cmdCall) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+// gitReads judges what a git command line reads, writes and prints
+// that its options' kinds do not say, by the rows of its spec s, where
+// the line meets the query rows of s (specCheck): the keys of the
+// configs it prints, the files of kind kStore it writes, the objects it
+// names alone, the tree it searches, and whether its operands are only
+// looked at.
+func (m *cmdCall) gitReads(c *verdictAcc, cmd string, s *spec, v *argv, f *specFacts) {
+	if f.unmet {
+		return
+	}
+	if s.keys != nil {
+		m.gitPrintsKeys(c, s, v, f)
+	}
+	m.writeStores(c, cmd, s, v, f)
+	if s.history == histNamed {
+		m.gitNamedObjects(c, s, v, f)
+	}
+	if s.search != nil {
+		m.gitSearch(c, s, v, f)
+	}
+	if s.namesProbe {
+		f.probeOps = m.gitNamesOnly(s, v, f.from)
+	}
+}
+
+// treeSearch is what a command that searches the content of the files
+// of a tree searches (git grep; gitSearch): the files the index tracks
+// below the working directory, or below the pathspecs after "--", unless
+// an option of beyond is given (as the index holds them, with an option
+// of index); those of a revision its operands name;
+// and the first operand is the pattern, unless an option of pattern
+// gives it.
+type treeSearch struct {
+	beyond  string // the options that make it search the files the index does not track too, by spelling (negated too)
+	pattern string // the options that give the pattern, by spelling
+	index   string // the options that make it search the content the index holds, not the working tree's, by spelling
+}
+
+// gitSearch judges the trees a search of s reads (git grep). It prints
+// matching lines of the files in the tree below the working directory,
+// or below the pathspecs after "--" where it gives some: a recursive
+// read. Without "--" the operands may be the pattern, revisions or
+// paths, which cannot be told apart here, so the whole working tree is
+// walked (as well as each operand). Only the files the index tracks are
+// searched, unless an option or a revision says otherwise.
+func (m *cmdCall) gitSearch(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	pattern := !f.hasSpell(s.search.pattern) // the first operand is the pattern
+	if pattern && f.dashes == 0 && len(f.ops) > 0 {
+		// git grep -- PATTERN REV: git skips a "--" before the
+		// pattern, which then separates nothing.
+		f.dashes = -1
+	}
 	tree := walkOpts{recursive: true, content: true, hidden: true}
-	revision := m.gitGrepMaySearchRevision(v, f)
-	if !f.has("--untracked", "--no-index", "--recurse-submodules") && !revision {
+	revision := m.gitMaySearchRevision(v, f, pattern)
+	if !f.hasSpell(s.search.beyond) && !revision {
 		// An untracked .env is not searched.
 		tree.index, tree.indexTop = m.trackedScope()
 	}
 	if revision {
 		// A revision's tree may hold a secret the working tree no
 		// longer does.
-		m.gitTrackedContent(c, "git grep searches the files of a revision")
-		m.judgeHistory(c, "git grep searches the files of a revision in history", nil, true)
+		m.gitTrackedContent(c, s.name+" searches the files of a revision", nil)
+		m.judgeHistory(c, s.name+" searches the files of a revision in history", nil, true)
 	}
-	walked := f.dashes < 0
+	walked := len(f.afterDashes()) == 0 // no pathspec: the whole tree (git grep -e TOKEN -- too)
 	if walked {
-		m.walkRoot(c, ".", 0, "git grep", tree)
+		m.walkRoot(c, ".", 0, s.name, tree)
 	}
 	ops := f.ops
-	if !f.has("-e", "-f") && f.dashes != 0 && len(ops) > 0 {
+	if pattern && len(ops) > 0 {
 		f.handle(ops[0]) // the pattern
 		ops = ops[1:]
+	}
+	var specs []string // what the index holds below these, read with an option of index
+	index := f.hasSpell(s.search.index) && !revision
+	if index {
+		specs, _ = m.gitPathspecs(v, f)
 	}
 	for _, at := range ops {
 		w := v.vals[at]
@@ -409,7 +469,7 @@ func (m *cmdCall) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			// judged, whichever the pattern names.
 			if !walked {
 				walked = true
-				m.walkRoot(c, ".", 0, "git grep", tree)
+				m.walkRoot(c, ".", 0, s.name, tree)
 			}
 			continue
 		}
@@ -417,21 +477,27 @@ func (m *cmdCall) gitGrep(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			f.unhandle(at) // <rev>:<path>: the path is read
 			continue
 		}
-		m.walkRoot(c, w, v.flags[at], "git grep", tree)
+		m.walkRoot(c, w, v.flags[at], s.name, tree)
 		f.unhandle(at) // and judged as a read, as any operand
+	}
+	if index {
+		// The content the index holds: a secret staged and gone from
+		// the working tree since is printed too.
+		m.gitTrackedContent(c, s.name+" searches the files the index holds", specs)
 	}
 }
 
-// gitGrepMaySearchRevision reports a git grep that may search a
-// revision's tree: a word before "--", other than the pattern, that names
-// no existing path may be a revision (git grep TOKEN HEAD), whose files
-// are those of the commit, not of the index.
-func (m *cmdCall) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
+// gitMaySearchRevision reports a search that may search a revision's
+// tree: a word before "--", other than the pattern (when the first
+// operand is it), that names no existing path may be a revision (git
+// grep TOKEN HEAD), whose files are those of the commit, not of the
+// index.
+func (m *cmdCall) gitMaySearchRevision(v *argv, f *specFacts, pattern bool) bool {
 	words := f.ops
 	if f.dashes >= 0 {
 		words = f.ops[:f.dashes]
 	}
-	if !f.has("-e", "-f") && len(words) > 0 {
+	if pattern && len(words) > 0 {
 		words = words[1:]
 	}
 	for _, at := range words {
@@ -449,18 +515,19 @@ func (m *cmdCall) gitGrepMaySearchRevision(v *argv, f *specFacts) bool {
 	return false
 }
 
-// gitCatFile judges what git cat-file prints: the content of an object
-// (-p, or a type and an object) named as <rev>:<path> is the file's, which
-// the operand loop judges; one named by its id is judged by its type
-// (gitObjectsByID).
-func (m *cmdCall) gitCatFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+// gitNamedObjects judges what a command line whose output carries the
+// objects its operands name alone prints (histNamed: git cat-file): the
+// content of an object (an option of kind kContent, or a word of the
+// spec's typeOps of that kind) named as <rev>:<path> is the file's,
+// which the operand loop judges; one named by its id is judged by its
+// type (gitObjectByID), and must be found.
+func (m *cmdCall) gitNamedObjects(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	content := f.content
 	f.content = false // never the whole tree
 	ops := f.ops
 	if len(ops) == 2 {
-		switch v.vals[ops[0]] {
-		case "blob", "tree", "commit", "tag":
-			content = content || v.vals[ops[0]] == "blob"
+		if k, ok := s.typeOps[v.vals[ops[0]]]; ok {
+			content = content || k == kContent
 			f.handle(ops[0])
 			ops = ops[1:]
 		}
@@ -566,25 +633,4 @@ func isHexID(w string) bool {
 		}
 	}
 	return true
-}
-
-// gitConfigFile judges the file git config -f reads, and writes when the
-// command line sets a value.
-func (m *cmdCall) gitConfigFile(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	m.gitConfigSecrets(c, s, v, f)
-	e := f.option("-f", "--file")
-	if e == nil {
-		return
-	}
-	sets := len(f.ops) > s.maxOps && !f.has(s.listing...) || f.hasKind(kChange)
-	if sets {
-		m.writePath(c, e.val, v.flags[e.at], "git")
-	}
-}
-
-// gitLsFiles judges what git ls-files prints: names only, unless a name
-// the index does not track may be printed (see gitNamesOnly), in which
-// case its operands are read.
-func (m *cmdCall) gitLsFiles(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	f.probeOps = m.gitNamesOnly(s, v, f.from)
 }

@@ -16,8 +16,9 @@ import (
 // git grep, git ls-files and git grep -l read and print only what the
 // index tracks: an untracked secret beside the tracked files holds them
 // back no longer; a tracked one, a tracked path that is a link out of the
-// roots today, the untracked files (-o, --untracked) and an index the
-// guard cannot read (split) still do.
+// roots today, the untracked files (-o, --untracked), an index the
+// guard cannot read (split), and a secret the index holds for git grep
+// --cached still do.
 func TestTrackedFilesOnly(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("SKIP: no git for the repositories: " + err.Error())
@@ -92,6 +93,17 @@ func TestTrackedFilesOnly(t *testing.T) {
 			require.NoError(t, os.Symlink(outside, filepath.Join(dir, "src")))
 		}, "ask", "outside"},
 		{"a split index is not read", "git grep TODO", func(dir string) { gitIn(t, dir, "update-index", "--split-index") }, "ask", "holds .env"},
+		// --cached searches what the index holds: a secret staged and
+		// gone from the working tree since is printed (git grep --cached
+		// TODO printed .env:TODO=secret).
+		{"git grep --cached, a staged secret the working tree no longer holds", "git grep --cached TODO", func(dir string) {
+			gitIn(t, dir, "add", "-f", ".env")
+			require.NoError(t, os.Remove(filepath.Join(dir, ".env")))
+		}, "deny", "git grep searches the files the index holds, among them .env"},
+		{"git grep --cached below a directory without the staged secret", "git grep --cached TODO -- src", func(dir string) {
+			gitIn(t, dir, "add", "-f", ".env")
+			require.NoError(t, os.Remove(filepath.Join(dir, ".env")))
+		}, "allow", "read-only"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := repo(t, tc.setup)

@@ -210,37 +210,66 @@ func (u *gitUserSecrets) read(r *stampRec, p, home string, depth int) {
 	}
 }
 
-// gitConfigSecrets asks for a reading form of git config that prints a
-// key holding a credential (see above). It leaves a line that sets a key
-// to the spec, and one that names the file it reads (--file, --blob) to
-// the path judge.
-func (m *cmdCall) gitConfigSecrets(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if f.hasKind(kChange) || len(f.ops) > s.maxOps && !f.has(s.listing...) || f.has("-f", "--file", "--blob") {
+// keysPrinted says which keys of git's configs a command line prints
+// (git config's reading forms, git var -l), read by gitPrintsKeys: the
+// first of its picks the line meets decides, and a line that meets
+// none prints no value.
+type keysPrinted struct {
+	picks []keyPick
+	// elsewhere are the options that make the line print the keys of
+	// another file than the configs (git config -f, --blob): that file
+	// is the path judge's.
+	elsewhere string
+	// nameOnly are the options that print the keys' names without
+	// their values.
+	nameOnly string
+	// system, global and local are the options that choose the
+	// system's config, the user's and the repository's; with none of
+	// them given, every one is read.
+	system, global, local string
+}
+
+// keyPick is a row of keysPrinted: the options (or the first operand)
+// that choose it, and which keys it prints. A row that names neither is
+// chosen by any first operand.
+type keyPick struct {
+	opts string // the options that choose the row, by spelling
+	op   string // the first operand that chooses the row ("git config list")
+	keys keysBy
+}
+
+// keysBy is which keys of the configs a keyPick prints, read from the
+// line's first operand. The zero keysBy prints every key: a row that
+// forgets it fails closed, as does a first operand only known at run
+// time.
+type keysBy uint8
+
+const (
+	keysAll       keysBy = iota // every key
+	keysMatching                // the keys the first operand matches as a POSIX extended regular expression
+	keysOfSection               // the keys of the section the first operand begins with, whichever URL matches (--get-urlmatch)
+	keysNamed                   // the key the first operand names
+)
+
+// gitPrintsKeys asks for a command line of s that prints a key of the
+// configs that holds a credential (see above), by the spec's keys rows.
+// It leaves a line that sets a key to the spec, and one that names the
+// file it reads (elsewhere) to the path judge.
+func (m *cmdCall) gitPrintsKeys(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	p := s.keys
+	if f.sets(s) || f.hasSpell(p.elsewhere) {
 		return
 	}
-	pick, ok := gitConfigPicks(v, f)
+	pick, ok := p.pick(v, f)
 	if !ok {
 		return
 	}
-	m.gitPrintsSecrets(c, s, f, pick, f.has("--name-only"))
-}
-
-// gitVarSecrets asks for git var -l, which prints every key of the
-// configs as git config --list does.
-func (m *cmdCall) gitVarSecrets(c *verdictAcc, s *spec, _ *argv, f *specFacts) {
-	if f.has("-l") {
-		m.gitPrintsSecrets(c, s, f, func(string) bool { return true }, false)
-	}
-}
-
-// gitPrintsSecrets asks when a key pick chooses from the configs of f's
-// scope holds a credential (in its name only, with nameOnly).
-func (m *cmdCall) gitPrintsSecrets(c *verdictAcc, s *spec, f *specFacts, pick func(string) bool, nameOnly bool) {
-	found, why := m.gitScopeSecrets(f)
+	found, why := m.gitScopeSecrets(p, f)
 	if why != "" {
 		c.add(permission.Ask, RulePathSecret, s.name+" prints the user's config, "+why, false)
 		return
 	}
+	nameOnly := f.hasSpell(p.nameOnly)
 	for _, sec := range found {
 		if (sec.inName || !nameOnly) && pick(sec.name) {
 			c.addf(permission.Ask, RulePathSecret, s.name+" prints "+sec.name+" from "+homeShort(m.pol.Home, sec.file), ", which holds "+sec.what, "", false)
@@ -250,10 +279,10 @@ func (m *cmdCall) gitPrintsSecrets(c *verdictAcc, s *spec, f *specFacts, pick fu
 }
 
 // gitScopeSecrets returns the credentials of the configs the options f
-// found make git config read (--system, --global, --local, --worktree;
-// all of them without one), or why the user's cannot be read.
-func (m *cmdCall) gitScopeSecrets(f *specFacts) ([]gitSecret, string) {
-	system, global, local := f.has("--system"), f.has("--global"), f.has("--local", "--worktree")
+// found choose by the rows p (all of them without one), or why the
+// user's cannot be read.
+func (m *cmdCall) gitScopeSecrets(p *keysPrinted, f *specFacts) ([]gitSecret, string) {
+	system, global, local := f.hasSpell(p.system), f.hasSpell(p.global), f.hasSpell(p.local)
 	if !system && !global && !local {
 		system, global, local = true, true, true
 	}
@@ -282,43 +311,51 @@ func (m *cmdCall) gitScopeSecrets(f *specFacts) ([]gitSecret, string) {
 	return found, ""
 }
 
-// gitConfigPicks returns which keys the reading form of v prints, by
-// their names as gitConfigKeys gives them; ok false for a line that
-// prints no value (no operand and no listing).
-func gitConfigPicks(v *argv, f *specFacts) (pick func(name string) bool, ok bool) {
-	op := func(k int) (string, bool) {
-		if k < len(f.ops) && v.literal(f.ops[k]) {
-			return v.vals[f.ops[k]], true
-		}
-		return "", k < len(f.ops)
-	}
+// pick returns which keys the line v prints by the rows p, by their
+// names as gitConfigKeys gives them; ok false for a line that prints no
+// value (it meets no row, or its row needs an operand it lacks).
+func (p *keysPrinted) pick(v *argv, f *specFacts) (pick func(name string) bool, ok bool) {
 	every := func(string) bool { return true }
-	first, has := op(0)
-	switch {
-	case f.has("-l", "--list") || has && first == "list":
-		return every, true
-	case f.has("--get-regexp"):
-		if !has {
+	has := len(f.ops) > 0
+	first, lit := "", false
+	if has {
+		first, lit = v.vals[f.ops[0]], v.literal(f.ops[0])
+	}
+	for _, r := range p.picks {
+		switch {
+		case r.opts != "" && !f.hasSpell(r.opts), r.op != "" && (!lit || first != r.op), r.opts == "" && r.op == "" && !has:
+			continue
+		case r.keys == keysAll:
+			return every, true
+		case !has:
 			return nil, false
+		case !lit:
+			return every, true // a key only known at run time
 		}
+		return r.keys.match(first), true
+	}
+	return nil, false
+}
+
+// match returns which keys by chooses, by the literal first operand
+// first.
+func (by keysBy) match(first string) func(name string) bool {
+	switch by {
+	case keysMatching:
 		re, err := regexp.Compile(first)
 		if first == "" || err != nil || !sameInERE(first) {
 			// A pattern POSIX and Go may read differently: every key.
-			return every, true
+			return func(string) bool { return true }
 		}
-		return func(name string) bool { return re.MatchString(gitCanonKey(name)) }, true
-	case f.has("--get-urlmatch"):
-		// Every key of the section, whichever URL matches.
+		return func(name string) bool { return re.MatchString(gitCanonKey(name)) }
+	case keysOfSection:
 		sec, _, _ := strings.Cut(strings.ToLower(first), ".")
-		return func(name string) bool { return strings.HasPrefix(name, sec+".") }, has
-	case has:
-		if first == "" && len(f.ops) > 0 && !v.literal(f.ops[0]) {
-			return every, true // a key only known at run time
-		}
+		return func(name string) bool { return strings.HasPrefix(name, sec+".") }
+	case keysNamed:
 		want := gitCanonKey(first)
-		return func(name string) bool { return gitCanonKey(name) == want }, true
+		return func(name string) bool { return gitCanonKey(name) == want }
 	}
-	return nil, false
+	return func(string) bool { return true }
 }
 
 // gitCanonKey is a key as git compares it: the section and the key

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -86,4 +87,91 @@ func TestGitConfigSecretsOfTheRepositoryAndChanges(t *testing.T) {
 	assert.Equal(t, permission.Ask, v.Decision, "the user's config changed after it was read: %s", v.Reason)
 	assert.Contains(t, v.Reason, "git config prints github.token from ~/.gitconfig, which holds a credential")
 	assert.Equal(t, permission.Allow, judge("git config --get user.name").Decision, "a harmless key is printed alone")
+}
+
+// Each row of the printed keys' tables picks the keys it says, by the
+// option or the first operand that chooses it: the first row the line
+// meets decides, a first operand only known at run time ("$X") picks
+// every key, and a line that meets no row, or lacks the operand its row
+// reads, prints no value.
+func TestKeysPrintedRows(t *testing.T) {
+	keys := []string{"user.name", "github.token", "remote.origin.url", "http.https://example.com.extraheader"}
+	for _, tc := range []struct {
+		line string
+		want string // the keys picked, joined by spaces; "-" for a line that prints no value
+	}{
+		{"git config -l", "user.name github.token remote.origin.url http.https://example.com.extraheader"},
+		{"git config --list --get-regexp ^user", "user.name github.token remote.origin.url http.https://example.com.extraheader"},
+		{"git config list", "user.name github.token remote.origin.url http.https://example.com.extraheader"},
+		{"git config --get-regexp ^user", "user.name"},
+		{"git config --get-regexp list", "user.name github.token remote.origin.url http.https://example.com.extraheader"},
+		{"git config --get-regexp x{2}", "user.name github.token remote.origin.url http.https://example.com.extraheader"},
+		{"git config --get-regexp", "-"},
+		{"git config --get-urlmatch http https://example.com", "http.https://example.com.extraheader"},
+		{"git config --get-urlmatch $X https://example.com", "user.name github.token remote.origin.url http.https://example.com.extraheader"},
+		{"git config --get-urlmatch", "-"},
+		{"git config GitHub.Token", "github.token"},
+		{"git config --get user.name", "user.name"},
+		{"git config $X", "user.name github.token remote.origin.url http.https://example.com.extraheader"},
+		{"git config", "-"},
+		{"git var -l", "user.name github.token remote.origin.url http.https://example.com.extraheader"},
+		{"git var GIT_EDITOR", "-"},
+	} {
+		words := strings.Fields(tc.line)
+		s := gitSpec().subs[words[1]]
+		v := argv{vals: words, flags: make([]wordFlags, len(words))}
+		for i, w := range words {
+			if strings.HasPrefix(w, "$") {
+				v.flags[i] = wDynamic
+			}
+		}
+		f := specFacts{dashes: -1}
+		scanSpec(s, &v, 2, false, func(e *scanned) {
+			switch {
+			case e.opt == nil && e.problem == "":
+				f.ops = append(f.ops, e.at)
+			case e.opt != nil:
+				f.seen = append(f.seen, *e)
+			}
+		})
+		pick, ok := s.keys.pick(&v, &f)
+		got := "-"
+		if ok {
+			var picked []string
+			for _, k := range keys {
+				if pick(k) {
+					picked = append(picked, k)
+				}
+			}
+			got = strings.Join(picked, " ")
+		}
+		assert.Equal(t, tc.want, got, tc.line)
+	}
+}
+
+// Every option a spec's printed keys or search rows name is one of the
+// spec's own, spelt as its table spells it: a row that misspells one
+// would never be met.
+func TestGitRowsNameTheirOptions(t *testing.T) {
+	n := 0
+	for _, at := range allSpecs() {
+		s := at.s
+		var named []string
+		if p := s.keys; p != nil {
+			named = append(named, p.elsewhere, p.nameOnly, p.system, p.global, p.local)
+			for _, r := range p.picks {
+				named = append(named, r.opts)
+			}
+		}
+		if s.search != nil {
+			named = append(named, s.search.beyond, s.search.pattern, s.search.index)
+		}
+		for _, opts := range named {
+			for _, o := range strings.Fields(opts) {
+				n++
+				assert.NotNil(t, s.optionNamed(o), "%s: its rows name %s, which it has no row for", s.name, o)
+			}
+		}
+	}
+	assert.Greater(t, n, 15, "options the rows name")
 }

@@ -141,6 +141,14 @@ const (
 	// names read too, and the standard input the list without operands
 	// (md5sum -c; model_sumlist.go).
 	kSumList
+	// kStore: its value is a file the program reads, and writes where
+	// the line changes what it keeps (git config -f with a value to
+	// set, or an option of kind kChange: specFacts.sets).
+	kStore
+	// What an option says of the history a git command's output
+	// carries (gitHistoryContent).
+	kCommit  // it makes the output compare with a commit, HEAD where no revision is named (git diff --cached): history's content
+	kRenames // it follows a file's earlier names through history (git log --follow): a pathspec does not limit the files printed
 )
 
 // String names the kind as the table and reasons do.
@@ -152,7 +160,7 @@ func (k kind) String() string {
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list"}[k]
+		"inline", "module", "interactive", "sum-list", "store", "commit", "renames"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -210,7 +218,11 @@ type histKind uint8
 const (
 	histNone   histKind = iota // the work tree and the index only
 	histAlways                 // the revisions given, or HEAD (git log -p, git show, git archive)
-	histRevs                   // only with a revision, or --cached (git diff)
+	histRevs                   // only with a revision, or an option of kind kCommit (git diff --cached)
+	// histNamed: the objects the operands name, and nothing else: no
+	// tree, no history (git cat-file); an id must name an object the
+	// guard can read (gitNamedObjects).
+	histNamed
 )
 
 type spec struct {
@@ -287,6 +299,23 @@ type spec struct {
 	// files of the repository's history, not only from those the index
 	// tracks (gitHistoryContent).
 	history histKind
+	// typeOps are the words that, as the first of two operands, name
+	// the type of the object the second names (git cat-file blob
+	// OBJECT): no path. One of kind kContent makes the output carry the
+	// object's content, as an option of that kind does.
+	typeOps map[string]kind
+	// search, when set, says the command searches the content of the
+	// files of a tree (git grep; gitSearch).
+	search *treeSearch
+	// keys, when set, says which keys of git's configs the command
+	// prints, each judged against the credentials it holds (git config,
+	// git var -l; gitPrintsKeys).
+	keys *keysPrinted
+	// namesProbe: where the command's listing model reads the line as
+	// one that prints names alone (listed), its operands are only looked
+	// at, not read (git ls-files: a pattern that matches a secret file
+	// prints its name).
+	namesProbe bool
 	// config are the configuration keys (section.key, or
 	// section.*.key for any subsection) that make the program run a
 	// program when the repository's own configuration sets them.

@@ -160,7 +160,7 @@ func TestSpecSpellingsRefused(t *testing.T) {
 			o := sp.opt
 			val := ""
 			switch o.kind {
-			case kRead, kRangeFile:
+			case kRead, kStore, kRangeFile:
 				val = ".env" // a secret: a read of it is denied
 				if o.kind == kRangeFile {
 					val = "1,2:.env"
@@ -183,7 +183,7 @@ func TestSpecSpellingsRefused(t *testing.T) {
 				if o.kind == kEnv {
 					assert.Equal(t, RuleSecretEnvironment, v.Rule, "%s: %q: refused as a print of the environment (%s)", s.name, cmdline, v.Reason)
 				}
-				if o.kind == kRead || o.kind == kRangeFile {
+				if o.kind == kRead || o.kind == kStore || o.kind == kRangeFile {
 					assert.Contains(t, v.Reason, ".env", "%s: %q: the reason names the file read", s.name, cmdline)
 				} else {
 					assert.Contains(t, v.Reason, sp.text, "%s: %q: the reason names the option", s.name, cmdline)

@@ -63,7 +63,32 @@ func (f *specFacts) printsContent(s *spec) bool {
 	return f.content || s.content && !f.format
 }
 
-// afterDashes returns the operands after "--" (all of them without one).
+// overMax reports a line of s that its tooMany asks for: more operands
+// than its maxOps, and none of its listing options ("git config NAME
+// VALUE").
+func (f *specFacts) overMax(s *spec) bool {
+	return s.tooMany != "" && len(f.ops) > s.maxOps && !f.has(s.listing...)
+}
+
+// sets reports whether the command line changes what the command of s
+// keeps: overMax, or an option of kind kChange.
+func (f *specFacts) sets(s *spec) bool { return f.overMax(s) || f.hasKind(kChange) }
+
+// writeStores judges as writes the files the options of kind kStore
+// name, where the line sets (git config -f FILE NAME VALUE): the
+// scanner judged them as reads.
+func (m *cmdCall) writeStores(c *verdictAcc, cmd string, s *spec, v *argv, f *specFacts) {
+	if !f.sets(s) {
+		return
+	}
+	for i := range f.seen {
+		if e := &f.seen[i]; e.opt.kind == kStore && e.hasVal {
+			m.writePath(c, e.val, v.flags[e.at], cmd)
+		}
+	}
+}
+
+// afterDashes returns the operands after "--" (none without one).
 func (f *specFacts) afterDashes() []int {
 	if f.dashes < 0 {
 		return nil
@@ -106,8 +131,8 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 	vf := v.flags[e.at]
 	switch o.kind {
 	case kFlag, kWord, kPattern, kRecurse, kRecurseFollow, kDirectories, kFollow, kNoFollow, kHidden, kUnrestricted,
-		kInclude, kExclude, kExcludeDir, kVersion, kDelim, kSplit, kSumList:
-	case kRead:
+		kInclude, kExclude, kExcludeDir, kVersion, kDelim, kSplit, kSumList, kCommit, kRenames:
+	case kRead, kStore: // kStore's write: writeStores
 		m.readPath(c, e.val, vf, cmd)
 	case kProbe:
 		m.probePath(c, e.val, vf, cmd)

@@ -42,11 +42,12 @@ var gitSpec = sync.OnceValue(func() *spec {
 				examples: []example{{"git blame a.txt", "allow"}, {"git blame -L 1,2 -w a.txt", "allow"}, {"git blame -S.env a.txt", "deny"}, {"git blame --contents .env a.txt", "deny"}, {"git blame --cont=.env a.txt", "deny"}},
 			},
 			"grep": {grammar: grammar{abbrev: true, permute: true, negate: true, digits: true}, rows: gitGrepRows, operands: kPathspec,
-				allow: "read-only git grep", config: gitReadConfig, check: (*cmdCall).gitGrep, lists: gitGrepListing,
-				examples: []example{{"git grep -n hello", "allow"}, {"git grep -e hello -- src", "allow"}, {"git grep -iOcat hello", "ask"}, {"git grep --open-f=cat hello", "ask"}, {"git grep -O hello", "ask"}, {"git grep -f.env a.txt", "deny"}, {"git grep --textconv hello", "ask"}, {"git grep --no-textconv hello", "allow"}},
+				allow: "read-only git grep", config: gitReadConfig, search: gitGrepSearch, lists: gitGrepListing,
+				examples: []example{{"git grep -n hello", "allow"}, {"git grep -e hello -- src", "allow"}, {"git grep -iOcat hello", "ask"}, {"git grep --open-f=cat hello", "ask"}, {"git grep -O hello", "ask"}, {"git grep -f.env a.txt", "deny"}, {"git grep --textconv hello", "ask"}, {"git grep --no-textconv hello", "allow"},
+					{"git grep -- hello", "allow"}, {"git grep -e hello --", "allow"}, {"git grep --cached hello -- src", "allow"}, {"git grep --untracked -- TOKEN", "ask"}},
 			},
 			"ls-files": {grammar: gitGrammar, rows: gitLsFilesRows, operands: kPathspec, allow: "read-only git ls-files", config: gitReadConfig,
-				check: (*cmdCall).gitLsFiles, lists: gitLsFilesListing,
+				namesProbe: true, lists: gitLsFilesListing,
 				examples: []example{{"git ls-files", "allow"}, {"git ls-files -s src", "allow"}, {"git ls-files -X.env", "deny"}, {"git ls-files --exclude-from=.env", "deny"}},
 			},
 			// git clean -n prints the untracked names it would remove, and
@@ -60,8 +61,9 @@ var gitSpec = sync.OnceValue(func() *spec {
 			},
 			"ls-tree": {grammar: gitGrammar, rows: gitLsTreeRows, operands: kProbe, allow: "read-only git ls-tree", config: gitReadConfig},
 			"cat-file": {grammar: gitGrammar, rows: gitCatFileRows, operands: kPathspec, allow: "read-only git cat-file",
-				config: gitReadConfig, check: (*cmdCall).gitCatFile,
-				examples: []example{{"git cat-file -t HEAD", "allow"}, {"git cat-file -p HEAD:a.txt", "allow"}, {"git cat-file -p HEAD:.env", "deny"}, {"git cat-file blob 0123abcd", "ask"}, {"git cat-file --batch", "ask"}, {"git cat-file --filters HEAD:a.txt", "ask"}},
+				config: gitReadConfig, history: histNamed, typeOps: gitObjectTypes,
+				examples: []example{{"git cat-file -t HEAD", "allow"}, {"git cat-file -p HEAD:a.txt", "allow"}, {"git cat-file -p HEAD:.env", "deny"}, {"git cat-file blob 0123abcd", "ask"}, {"git cat-file --batch", "ask"}, {"git cat-file --filters HEAD:a.txt", "ask"},
+					{"git cat-file blob HEAD:a.txt", "allow"}, {"git cat-file blob HEAD:.env", "deny"}},
 			},
 			"rev-parse": {grammar: grammar{permute: true}, rows: gitRevParseRows, operands: kPathspec, allow: "read-only git rev-parse", config: gitReadConfig,
 				examples: []example{{"git rev-parse --show-toplevel", "allow"}, {"git rev-parse --abbrev-ref HEAD", "allow"}},
@@ -80,7 +82,7 @@ var gitSpec = sync.OnceValue(func() *spec {
 			"help":          {grammar: gitGrammar, rows: gitHelpRows, operands: kWord, allow: "git help prints documentation"},
 			"version":       {grammar: gitGrammar, rows: gitVersionRows, operands: kWord, allow: "read-only git version"},
 			"var": {grammar: gitGrammar, rows: gitVarRows, operands: kWord, allow: "read-only git var", config: gitReadConfig,
-				check:    (*cmdCall).gitVarSecrets,
+				keys:     gitVarKeys,
 				examples: []example{{"git var -l", "allow"}, {"git var GIT_AUTHOR_IDENT", "allow"}}},
 			"symbolic-ref": {grammar: gitGrammar, rows: gitSymbolicRefRows, operands: kWord, allow: "read-only git symbolic-ref",
 				config: gitReadConfig, maxOps: 1, tooMany: "with a target changes a ref"},
@@ -94,7 +96,7 @@ var gitSpec = sync.OnceValue(func() *spec {
 			},
 			"config": {grammar: gitGrammar, rows: gitConfigRows, operands: kWord, allow: "read-only git config", config: gitReadConfig,
 				listing: []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--get-color", "--get-colorbool"},
-				maxOps:  1, tooMany: "with a name and a value sets it", check: (*cmdCall).gitConfigFile,
+				maxOps:  1, tooMany: "with a name and a value sets it", keys: gitConfigKeysPrinted,
 				examples: []example{{"git config user.name", "allow"}, {"git config --get-regexp ^user", "allow"}, {"git config -l", "allow"}, {"git config --unset-a x.y", "ask"}, {"git config --remove-sec x", "ask"}, {"git config -f.b.txt a.b c", "ask"}, {"git config -e", "ask"}, {"git config --file=.env --list", "deny"}},
 			},
 			"stash": {grammar: posixGrammar, allow: "read-only git stash", config: gitReadConfig,
@@ -157,6 +159,40 @@ var gitSpec = sync.OnceValue(func() *spec {
 		},
 	}).withHelp().compile()
 })
+
+// gitGrepSearch is what git grep searches (git grep -h): --untracked
+// and --no-index search the files the index does not track too, and
+// --recurse-submodules those of the submodules, which it does not hold;
+// -e and -f give the pattern, which the first operand is otherwise;
+// --cached searches what the index holds, which the working tree may no
+// longer.
+var gitGrepSearch = &treeSearch{beyond: "--untracked --no-index --recurse-submodules", pattern: "-e -f", index: "--cached"}
+
+// gitObjectTypes are the object types git cat-file TYPE OBJECT takes: a
+// blob's content is a file's.
+var gitObjectTypes = map[string]kind{"blob": kContent, "tree": kWord, "commit": kWord, "tag": kWord}
+
+// gitConfigKeysPrinted are the keys git config's reading forms print:
+// every key with -l or "list"; those --get-regexp's pattern matches;
+// those of --get-urlmatch's section; else the key the first operand
+// names. -f and --blob print another file's keys; --name-only prints the
+// names alone; --system, --global, --local and --worktree choose the
+// configs.
+var gitConfigKeysPrinted = &keysPrinted{
+	picks: []keyPick{
+		{opts: "-l --list", keys: keysAll},
+		{op: "list", keys: keysAll},
+		{opts: "--get-regexp", keys: keysMatching},
+		{opts: "--get-urlmatch", keys: keysOfSection},
+		{keys: keysNamed},
+	},
+	elsewhere: "-f --file --blob", nameOnly: "--name-only",
+	system: "--system", global: "--global", local: "--local --worktree",
+}
+
+// gitVarKeys are the keys git var prints: with -l, every key of every
+// config, as git config --list does.
+var gitVarKeys = &keysPrinted{picks: []keyPick{{opts: "-l", keys: keysAll}}}
 
 // gitReflogChange is git reflog expire, delete or drop.
 func gitReflogChange() *spec {

@@ -59,7 +59,7 @@ var gitDiffRows = []optRow{
 	{"--find-copies-harder", kFlag, ""},
 	{"--no-renames", kFlag, ""},
 	{"--rename-empty", kFlag, ""},
-	{"--follow", kFlag, ""},
+	{"--follow", kRenames, ""},
 	{"-l=", kWord, ""},
 	{"--minimal", kFlag, ""},
 	{"-w --ignore-all-space", kFlag, ""},
@@ -231,7 +231,7 @@ var gitLogRows = []optRow{
 	{"--decorate-refs=", kWord, ""},
 	{"--decorate-refs-exclude=", kWord, ""},
 	{"--diff-merges=", kContent, ""},
-	{"--follow", kFlag, ""},
+	{"--follow", kRenames, ""},
 	{"--full-diff", kFlag, ""},
 	{"--log-size", kFlag, ""},
 	{"--mailmap", kFlag, ""},
@@ -408,7 +408,7 @@ var gitConfigRows = []optRow{
 	{"--system", kFlag, ""},
 	{"--local", kFlag, ""},
 	{"--worktree", kFlag, ""},
-	{"-f= --file=", kRead, ""},
+	{"-f= --file=", kStore, ""},
 	{"--blob=", kWord, ""},
 	{"--get", kFlag, ""},
 	{"--get-all", kFlag, ""},
@@ -909,7 +909,7 @@ var gitGlobalRows = []optRow{
 
 // gitDiffOnlyRows are the options of git diff beyond the diff options.
 var gitDiffOnlyRows = []optRow{
-	{"--cached --staged --merge-base", kFlag, ""},
+	{"--cached --staged --merge-base", kCommit, ""},
 	{"--no-index", kFlag, ""}, // its operands are files, each judged as a read
 	{"--exit-code", kFlag, ""},
 	{"--quiet", kFormat, ""},
