@@ -245,16 +245,15 @@ func confineAvailable(c runConfig) confineSupport {
 // temporary directory.
 func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel, error) {
 	var rec *confineWalkRecord
-	var names []byte
 	kept := c.confine.WalkFile != "" && !c.confine.ReadSecrets
 	if kept {
-		rec, names, _ = confineWalkRead(c, c.confine.WalkFile)
+		rec, _ = confineWalkRead(c, c.confine.WalkFile)
 		confineWalkGrantsLoad(c, c.facts, rec)
 	}
 	p, lvl := confinePlanBase(c, abi, tmp)
 	p.Rules = append(p.Rules, confineRule{Path: tmp, Access: confineAll})
 	if kept {
-		w, _, err := confineKeptRoots(c, rec, names)
+		w, _, err := confineKeptRoots(c, rec)
 		if err != nil {
 			return p, lvl, err
 		}
@@ -316,20 +315,25 @@ func confineWalkRoots(c runConfig, rules []confineRule, known map[confineIdentit
 // when no directory changed, else the walk again where they changed
 // (confine_walktree_linux.go), recorded for the next process. The run is
 // nil when the record served unchanged.
-func confineKeptRoots(c runConfig, rec *confineWalkRecord, names []byte) (*confineWalk, *confineKeptRun, error) {
-	if w, ok := confineWalkLoad(c, rec, names); ok {
+func confineKeptRoots(c runConfig, rec *confineWalkRecord) (*confineWalk, *confineKeptRun, error) {
+	if w, ok := confineWalkLoad(c, rec); ok {
 		return w, nil, nil
 	}
 	r, err := confineKeptWalk(c, rec)
 	if err != nil {
 		return nil, nil, err
 	}
+	tree := confineTreeEncode(r.tree, r.start)
 	// A failure to record leaves the next process to walk.
-	_ = confineWalkSave(c, c.confine.WalkFile, r, c.facts)
+	_ = confineWalkSave(c, c.confine.WalkFile, r, tree, c.facts)
 	t := r.tree
-	// The snapshot reads the names the record holds, when it needs
-	// them.
-	plants, _ := confinePlantsOf(c.roots, r.dirs, r.names)
+	// The snapshot reads the names from the tree's bytes, when it needs
+	// them, as the next process does.
+	dirs, ok := confineTreeTable(tree, c.roots)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: the walk of the roots does not read back", ErrConfineFailed)
+	}
+	plants := confinePlantsOf(c.roots, dirs)
 	plants.started = r.start
 	w := &confineWalk{rules: t.rules, binds: t.binds, secrets: t.secrets, hidden: t.hidden, plants: plants}
 	return w, r, nil

@@ -79,7 +79,8 @@ type confinePlantDir struct {
 	// names (the snapshot's facts' mu guards it).
 	node *confineNode
 	// packed, when not nil, holds the names as a walk recorded between
-	// processes keeps them (confinePlantPack), read when needed.
+	// processes keeps them (a block of the tree, on the device of id),
+	// read when needed.
 	packed []byte
 }
 
@@ -174,7 +175,7 @@ func (d *confinePlantDir) fill(s *confinePlantSnap) {
 	if d.packed != nil {
 		// Names that cannot be read count as none: every entry is then
 		// judged as new, and a protected one moved aside.
-		d.names, _ = confinePlantUnpack(d.packed)
+		d.names, _ = confineTreePlantNames(d.packed, d.id.Dev)
 		d.packed = nil
 	}
 	n := d.node

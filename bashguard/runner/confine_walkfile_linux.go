@@ -25,12 +25,14 @@ import (
 // process (toolgate exec) would walk the roots on every command; with
 // [Confinement.WalkFile] set, the runner records its walk there (the
 // rules, the protected paths, the count of secrets, the read-only
-// grants' walks, and a stamp of every directory it listed, with that
-// directory's entries for the check after the run, and the walk itself
-// as a tree), and a later process of the same configuration takes the
+// grants' walks, and the walk itself as a tree: every directory it
+// listed with its stamp, and every entry, which the check after the run
+// reads too), and a later process of the same configuration takes the
 // walk from the file instead of walking, once it has found every recorded
 // directory unchanged: the same device, inode, modification and change
-// times. Adding, removing or renaming an entry of a directory, or linking
+// times. That process reads only the tree's table of directories
+// (confine_walktree_linux.go); the entries stay bytes unless the command
+// changes their directory. Adding, removing or renaming an entry of a directory, or linking
 // a file into it, changes the directory's times, so a secret created,
 // renamed or linked into place since the walk makes the runner walk
 // again: only the directories that changed, from the tree
@@ -47,12 +49,13 @@ import (
 // read or revalidate, is ignored and the roots are walked: the file can
 // make a run cheaper, never its grant wider than a walk's.
 
-// confineWalkVersion changes whenever the file's meaning does.
-const confineWalkVersion = 2
+// confineWalkVersion changes whenever the file's meaning does. Version
+// 3 keeps the directories only in the tree, whose entries no longer
+// repeat for the plant check: a third of version 2's size.
+const confineWalkVersion = 3
 
-// confineWalkMagic opens the file: the version, then the length of the
-// JSON header as 4 bytes, little-endian; the names of the directories'
-// entries follow the header.
+// confineWalkMagic opens the file, followed by the version on a line of
+// its own, then the record (confineWalkEncode) to the end of the file.
 const confineWalkMagic = "toolgate-walk\n"
 
 // confineWalkMaxBytes bounds the file read: a walk of ConfineMaxWalk
@@ -72,27 +75,13 @@ type confineWalkRecord struct {
 	Rules   []confineRule
 	Binds   []string
 	Secrets int
-	Dirs    []confineWalkDir
 	Grants  map[string]confineKeptGrant
-	// Tree is the walk as a kept tree (confineTreeEncode), which a
-	// process that finds a directory changed walks again where it
-	// changed.
+	// Tree is the walk as a kept tree (confineTreeEncode): its table of
+	// directories, with their stamps, is what a process that finds
+	// nothing changed reads, and the whole tree what a process that finds
+	// a directory changed walks again where it changed. It is a part of
+	// the bytes read, not a copy.
 	Tree []byte
-}
-
-// confineWalkDir is one directory the walk listed: its stamp and, for a
-// directory a command may create entries in, what the check after the
-// run needs (where the walk was, its change time when listed, and its
-// entries as names[Off:Off+Len] of the file).
-type confineWalkDir struct {
-	P     string
-	S     [6]int64 // dev, ino, mtime s, ns, ctime s, ns
-	Plant bool
-	Git   bool
-	C     [2]int64
-	ID    [2]uint64
-	Off   int
-	Len   int
 }
 
 // confineKeptGrant is a read-only grant's walk.
@@ -163,74 +152,68 @@ func confineWalkPlace(c runConfig, path string) string {
 }
 
 // confineWalkRead reads the record in path when its place can be
-// trusted, with the names that follow it.
-func confineWalkRead(c runConfig, path string) (*confineWalkRecord, []byte, bool) {
+// trusted.
+func confineWalkRead(c runConfig, path string) (*confineWalkRecord, bool) {
 	if confineWalkPlace(c, path) != "" {
-		return nil, nil, false
+		return nil, false
 	}
 	b, err := safefile.ReadPrivate(path, confineWalkMaxBytes)
 	if err != nil {
-		return nil, nil, false
+		return nil, false
 	}
 	rest, ok := bytes.CutPrefix(b, []byte(confineWalkMagic+strconv.Itoa(confineWalkVersion)+"\n"))
-	if !ok || len(rest) < 4 {
-		return nil, nil, false
-	}
-	n := int(binary.LittleEndian.Uint32(rest))
-	if n > len(rest)-4 {
-		return nil, nil, false
-	}
-	rec, ok := confineWalkDecode(rest[4 : 4+n])
 	if !ok {
-		return nil, nil, false
+		return nil, false
 	}
-	return rec, rest[4+n:], true
+	return confineWalkDecode(rest)
 }
 
 // confineWalkLoad is the recorded walk of the roots for c, when the file
 // can be trusted and every directory it recorded is unchanged: the rules,
-// the binds, the count of secrets and the plant snapshot.
-func confineWalkLoad(c runConfig, rec *confineWalkRecord, names []byte) (*confineWalk, bool) {
+// the binds, the count of secrets and the plant snapshot. It reads the
+// tree's table of directories only.
+func confineWalkLoad(c runConfig, rec *confineWalkRecord) (*confineWalk, bool) {
 	if rec == nil || rec.Key != confineWalkKey(c) || rec.Mounts != confineMountsStamp() ||
 		rec.Idents != confineFileStamp(c.confine.IdentityFile) {
 		return nil, false
 	}
-	// A walk lists every root first: a record without them is not one.
-	for _, root := range c.roots {
-		if !slices.ContainsFunc(rec.Dirs, func(d confineWalkDir) bool { return d.P == root }) {
-			return nil, false
-		}
-	}
-	for i := range rec.Dirs {
-		d := &rec.Dirs[i]
-		if now, ok := confineStampOf(d.P); !ok || now != stampUnpack(d.P, d.S) {
-			return nil, false
-		}
-	}
-	plants, ok := confinePlantsOf(c.roots, rec.Dirs, names)
+	dirs, ok := confineTreeTable(rec.Tree, c.roots)
 	if !ok {
 		return nil, false
 	}
-	return &confineWalk{rules: rec.Rules, binds: rec.Binds, secrets: rec.Secrets, plants: plants}, true
+	for i := range dirs {
+		d := &dirs[i]
+		switch {
+		case d.flags&treeNodeRacy != 0:
+			// Listed within the clock's tick of the walk: listed again.
+			return nil, false
+		case d.flags&treeNodeStamped != 0:
+			if now, ok := confineStampOf(d.path); !ok || now != d.stamp() {
+				return nil, false
+			}
+		case d.parent < 0:
+			// A walk lists every root first: a record without them is
+			// not one.
+			return nil, false
+		}
+	}
+	return &confineWalk{rules: rec.Rules, binds: rec.Binds, secrets: rec.Secrets, plants: confinePlantsOf(c.roots, dirs)}, true
 }
 
-// confinePlantsOf is the plant snapshot of the recorded directories dirs,
-// whose names are in names; ok is false when a directory's names are not
-// there.
-func confinePlantsOf(roots []string, dirs []confineWalkDir, names []byte) (*confinePlantSnap, bool) {
+// confinePlantsOf is the plant snapshot of the directories of a tree's
+// table: each one a command may create entries in, with its entries
+// kept as the tree's bytes, read only if the command changes it.
+func confinePlantsOf(roots []string, dirs []confineTreeDir) *confinePlantSnap {
 	plants := newConfinePlantSnap(roots)
 	for i := range dirs {
 		d := &dirs[i]
-		if !d.Plant {
+		if d.flags&(treeNodeStamped|treeNodeRacy) == 0 || d.flags&(treeNodePlant|treeNodeUnlisted|treeNodeReadOnly) != treeNodePlant {
 			continue
 		}
-		if d.Off < 0 || d.Len < 0 || d.Off+d.Len > len(names) {
-			return nil, false
-		}
-		plants.dirs[d.P] = &confinePlantDir{at: confineWalkAt{inGit: d.Git}, id: confineIdentity{d.ID[0], d.ID[1]},
-			ctime: unix.Timespec{Sec: d.C[0], Nsec: d.C[1]}, packed: names[d.Off : d.Off+d.Len]}
+		plants.dirs[d.path] = &confinePlantDir{at: confineWalkAt{inGit: d.flags&treeNodeInGit != 0}, id: confineIdentity{d.dev, d.ino},
+			ctime: d.pctime, packed: d.block}
 	}
-	return plants, true
+	return plants
 }
 
 // confineWalkGrantsLoad gives f the read-only grants' walks rec holds,
@@ -265,22 +248,20 @@ func confineWalkGrantsLoad(c runConfig, f *confineFacts, rec *confineWalkRecord)
 	}
 }
 
-// confineWalkSave records the walk r made of c's roots, with its
-// stamps and its tree, and the read-only grants of f, in path. A failure
+// confineWalkSave records the walk r made of c's roots, with its tree
+// encoded as tree, and the read-only grants of f, in path. A failure
 // leaves the next process to walk.
-func confineWalkSave(c runConfig, path string, r *confineKeptRun, f *confineFacts) error {
+func confineWalkSave(c runConfig, path string, r *confineKeptRun, tree []byte, f *confineFacts) error {
 	if why := confineWalkPlace(c, path); why != "" {
 		return errors.New(why)
 	}
 	t, start := r.tree, r.start
 	rec := confineWalkRecord{Key: confineWalkKey(c), Start: start.UnixNano(), Mounts: confineMountsStamp(), Idents: r.idents,
-		Rules: t.rules, Binds: t.binds, Secrets: t.secrets}
+		Rules: t.rules, Binds: t.binds, Secrets: t.secrets, Tree: tree}
 	for id := range r.known {
 		rec.Known = append(rec.Known, id)
 	}
 	slices.SortFunc(rec.Known, confineIdentityCompare)
-	rec.Dirs = r.dirs
-	rec.Tree = confineTreeEncode(t, start)
 	if f != nil {
 		f.grants.mu.Lock()
 		for p, g := range f.grants.by {
@@ -298,7 +279,7 @@ func confineWalkSave(c runConfig, path string, r *confineKeptRun, f *confineFact
 		}
 		f.grants.mu.Unlock()
 	}
-	return confineWalkWrite(path, &rec, r.names)
+	return confineWalkWrite(path, &rec)
 }
 
 // confineIdentityCompare orders identities by device, then inode.
@@ -309,10 +290,10 @@ func confineIdentityCompare(a, b confineIdentity) int {
 	return cmp.Compare(a.Ino, b.Ino)
 }
 
-// confineWalkWrite replaces path with rec and names, atomically,
-// readable by the user alone.
-func confineWalkWrite(path string, rec *confineWalkRecord, names []byte) error {
-	head := confineWalkEncode(rec)
+// confineWalkWrite replaces path with rec, atomically, readable by the
+// user alone.
+func confineWalkWrite(path string, rec *confineWalkRecord) error {
+	out := confineWalkEncode([]byte(confineWalkMagic+strconv.Itoa(confineWalkVersion)+"\n"), rec)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
@@ -321,14 +302,7 @@ func confineWalkWrite(path string, rec *confineWalkRecord, names []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	var n [4]byte
-	binary.LittleEndian.PutUint32(n[:], uint32(len(head)))
-	var out bytes.Buffer
-	out.WriteString(confineWalkMagic + strconv.Itoa(confineWalkVersion) + "\n")
-	out.Write(n[:])
-	out.Write(head)
-	out.Write(names)
-	if _, err := tmp.Write(out.Bytes()); err != nil {
+	if _, err := tmp.Write(out); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -344,49 +318,6 @@ func confineWalkWrite(path string, rec *confineWalkRecord, names []byte) error {
 // tick may leave them as they were.
 func confineStampRacy(s confineDirStamp, start time.Time) bool {
 	return !time.Unix(s.ctime.Unix()).Before(start.Add(-confinePlantRecent))
-}
-
-// confinePlantPack writes names as the file holds them: each name, then
-// "/" and, for a directory, its device and inode, then "/" (a name holds
-// no "/").
-func confinePlantPack(b *bytes.Buffer, names []confinePlantName) {
-	for _, n := range names {
-		b.WriteString(n.name)
-		b.WriteByte('/')
-		if n.dir {
-			b.WriteString(strconv.FormatUint(n.id.Dev, 10))
-			b.WriteByte(':')
-			b.WriteString(strconv.FormatUint(n.id.Ino, 10))
-		}
-		b.WriteByte('/')
-	}
-}
-
-// confinePlantUnpack reads what confinePlantPack wrote; ok is false for
-// anything else.
-func confinePlantUnpack(b []byte) ([]confinePlantName, bool) {
-	var out []confinePlantName
-	s := string(b)
-	for s != "" {
-		name, rest, ok1 := strings.Cut(s, "/")
-		id, rest, ok2 := strings.Cut(rest, "/")
-		if !ok1 || !ok2 || name == "" {
-			return nil, false
-		}
-		n := confinePlantName{name: name}
-		if id != "" {
-			dev, ino, ok := strings.Cut(id, ":")
-			d, err1 := strconv.ParseUint(dev, 10, 64)
-			i, err2 := strconv.ParseUint(ino, 10, 64)
-			if !ok || err1 != nil || err2 != nil {
-				return nil, false
-			}
-			n.dir, n.id = true, confineIdentity{d, i}
-		}
-		out = append(out, n)
-		s = rest
-	}
-	return out, true
 }
 
 // The header's encoding: unsigned varints, and strings as their length
@@ -414,9 +345,9 @@ func (e *confineWalkEnc) rules(rs []confineRule) {
 	}
 }
 
-// confineWalkEncode encodes rec.
-func confineWalkEncode(rec *confineWalkRecord) []byte {
-	var e confineWalkEnc
+// confineWalkEncode appends the encoding of rec to b.
+func confineWalkEncode(b []byte, rec *confineWalkRecord) []byte {
+	e := confineWalkEnc{b: b}
 	e.s(rec.Key)
 	e.i(rec.Start)
 	e.s(rec.Mounts)
@@ -432,18 +363,6 @@ func confineWalkEncode(rec *confineWalkRecord) []byte {
 		e.s(b)
 	}
 	e.u(uint64(rec.Secrets))
-	e.u(uint64(len(rec.Dirs)))
-	for _, d := range rec.Dirs {
-		e.s(d.P)
-		e.st(d.S)
-		e.u(confineBit(d.Plant, 1) | confineBit(d.Git, 2))
-		e.i(d.C[0])
-		e.i(d.C[1])
-		e.u(d.ID[0])
-		e.u(d.ID[1])
-		e.u(uint64(d.Off))
-		e.u(uint64(d.Len))
-	}
 	paths := make([]string, 0, len(rec.Grants))
 	for p := range rec.Grants {
 		paths = append(paths, p)
@@ -541,16 +460,6 @@ func confineWalkDecode(b []byte) (*confineWalkRecord, bool) {
 		rec.Binds[k] = d.s()
 	}
 	rec.Secrets = int(d.u())
-	rec.Dirs = make([]confineWalkDir, d.n())
-	for k := range rec.Dirs {
-		dir := &rec.Dirs[k]
-		dir.P, dir.S = d.s(), d.st()
-		flags := d.u()
-		dir.Plant, dir.Git = flags&1 != 0, flags&2 != 0
-		dir.C = [2]int64{d.i(), d.i()}
-		dir.ID = [2]uint64{d.u(), d.u()}
-		dir.Off, dir.Len = int(d.u()), int(d.u())
-	}
 	if n := d.n(); n > 0 {
 		rec.Grants = make(map[string]confineKeptGrant, n)
 		for range n {

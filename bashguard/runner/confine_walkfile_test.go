@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/toolgate/toolgate/sandbox"
 )
@@ -112,7 +113,7 @@ func TestConfinedWalkFileForgedIsIgnored(t *testing.T) {
 	// The forgery: the root granted whole, nothing hidden.
 	sh := confineWalkTestShell(t, root, walkFile, "k")
 	c := runConfig{roots: []string{root}, checker: sh.Checker, confine: sh.Confinement}
-	rec, names, ok := confineWalkRead(c, walkFile)
+	rec, ok := confineWalkRead(c, walkFile)
 	require.True(t, ok, "the runner's own record is read")
 	require.NotEmpty(t, rec.Rules)
 	rec.Rules, rec.Secrets = []confineRule{{Path: root, Access: confineAll}}, 0
@@ -120,12 +121,16 @@ func TestConfinedWalkFileForgedIsIgnored(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
 		// Stamped as the directories are now: only its place and key
 		// can tell the forgery.
-		for i, d := range rec.Dirs {
-			st, ok := confineStampOf(d.P)
+		nodes, _, ok := confineTreeDecode(rec.Tree, c.roots)
+		require.True(t, ok)
+		tree := &confineTree{roots: nodes}
+		tree.eachNode(func(n *confineNode) {
+			st, ok := confineStampOf(n.path)
 			require.True(t, ok)
-			rec.Dirs[i].S = stampPack(st)
-		}
-		require.NoError(t, confineWalkWrite(path, rec, names))
+			n.stamped, n.dev, n.ino, n.mtime, n.ctime = true, st.dev, st.ino, st.mtime, st.ctime
+		})
+		rec.Tree = confineTreeEncode(tree, time.Unix(1<<40, 0)) // none racy
+		require.NoError(t, confineWalkWrite(path, rec))
 		require.NoError(t, os.Chmod(path, mode))
 	}
 
@@ -162,10 +167,10 @@ func TestConfineWalkEncoding(t *testing.T) {
 		Rules:   []confineRule{{Path: "/a", Access: confineAll}, {Path: "/b", Access: 3, Follow: true}},
 		Binds:   []string{"/a/.git/config"},
 		Secrets: 2,
-		Dirs:    []confineWalkDir{{P: "/a", S: [6]int64{1, 2, 3, 4, 5, 6}, Plant: true, Git: true, C: [2]int64{7, 8}, ID: [2]uint64{9, 10}, Off: 0, Len: 4}},
 		Grants:  map[string]confineKeptGrant{"/h": {Rules: []confineRule{{Path: "/h", Access: 1}}, Secrets: 1, Paths: []string{"/h"}, Stamps: [][6]int64{{1, 1, 1, 1, 1, 1}}}},
+		Tree:    []byte{1, 2, 3},
 	}
-	b := confineWalkEncode(rec)
+	b := confineWalkEncode(nil, rec)
 	got, ok := confineWalkDecode(b)
 	require.True(t, ok)
 	assert.Equal(t, rec, got)
@@ -173,12 +178,53 @@ func TestConfineWalkEncoding(t *testing.T) {
 		_, ok := confineWalkDecode(bad)
 		assert.False(t, ok)
 	}
-	names := []confinePlantName{{name: "a.go"}, {name: "sub", dir: true, id: confineIdentity{3, 4}}}
-	var packed bytes.Buffer
-	confinePlantPack(&packed, names)
-	back, ok := confinePlantUnpack(packed.Bytes())
+}
+
+// The tree's table gives each directory its path and stamp, and the
+// plant check its names from the directory's block: a directory's
+// identity, a file's name alone, a link's name, whatever device each
+// is on; a node stamped within the clock's tick of the walk is marked
+// racy, not stamped.
+func TestConfineTreeTable(t *testing.T) {
+	far := time.Unix(1<<40, 0)
+	sub := &confineNode{path: "/r/sub", stamped: true, plant: true, dev: 1, ino: 20, mtime: unix.Timespec{Sec: 7}, ctime: unix.Timespec{Sec: 8},
+		entries: []*confineEntry{{name: "x.go", idOK: true, id: confineIdentity{1, 21}}}}
+	root := &confineNode{path: "/r", stamped: true, plant: true, dev: 1, ino: 2, mtime: unix.Timespec{Sec: 3, Nsec: 4},
+		ctime: unix.Timespec{Sec: 5, Nsec: 6}, pctime: unix.Timespec{Sec: 5, Nsec: 9}, entries: []*confineEntry{
+			{name: ".env", secret: true, idOK: true, id: confineIdentity{1, 9}},
+			{name: "a.go", idOK: true, id: confineIdentity{1, 3}},
+			{name: "link", symlink: true, id: confineIdentity{1, 12}, target: "../.env"},
+			{name: "mnt", dir: true, secret: true, id: confineIdentity{4, 1}},
+			{name: "sub", dir: true, idOK: true, id: confineIdentity{1, 20}, child: sub},
+		}}
+	tree := &confineTree{roots: []*confineNode{root}}
+	b := confineTreeEncode(tree, far)
+	dirs, ok := confineTreeTable(b, []string{"/r"})
 	require.True(t, ok)
-	assert.Equal(t, names, back)
-	_, ok = confinePlantUnpack([]byte("a.go/"))
-	assert.False(t, ok)
+	require.Len(t, dirs, 2)
+	assert.Equal(t, confineDirStamp{path: "/r", dev: 1, ino: 2, mtime: unix.Timespec{Sec: 3, Nsec: 4}, ctime: unix.Timespec{Sec: 5, Nsec: 6}}, dirs[0].stamp())
+	assert.Equal(t, "/r/sub", dirs[1].path)
+	assert.Equal(t, 0, dirs[1].parent)
+	names, ok := confineTreePlantNames(dirs[0].block, dirs[0].dev)
+	require.True(t, ok)
+	assert.Equal(t, []confinePlantName{{name: ".env"}, {name: "a.go"}, {name: "link"},
+		{name: "mnt", dir: true, id: confineIdentity{4, 1}}, {name: "sub", dir: true, id: confineIdentity{1, 20}}}, names)
+	plants := confinePlantsOf([]string{"/r"}, dirs)
+	require.Contains(t, plants.dirs, "/r/sub")
+	assert.Equal(t, unix.Timespec{Sec: 5, Nsec: 9}, plants.dirs["/r"].ctime)
+	_, ok = confineTreePlantNames(dirs[0].block[:len(dirs[0].block)-1], 1)
+	assert.False(t, ok, "a block cut short")
+	_, ok = confineTreeTable(b, []string{"/other"})
+	assert.False(t, ok, "another root")
+	_, ok = confineTreeTable(b[:len(b)-1], []string{"/r"})
+	assert.False(t, ok, "blocks cut short")
+
+	// Stamped after the walk began: racy.
+	dirs, ok = confineTreeTable(confineTreeEncode(tree, time.Unix(0, 0)), []string{"/r"})
+	require.True(t, ok)
+	assert.Equal(t, uint64(treeNodeRacy|treeNodePlant), dirs[0].flags)
+	nodes, entries, ok := confineTreeDecode(b, []string{"/r"})
+	require.True(t, ok)
+	assert.Equal(t, 6, entries)
+	assert.Equal(t, tree.roots, nodes)
 }

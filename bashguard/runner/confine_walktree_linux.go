@@ -3,7 +3,6 @@
 package runner
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -58,10 +57,6 @@ type confineKeptRun struct {
 	known  map[confineIdentity]bool
 	// incremental is true when the tree came from the file.
 	incremental bool
-	// dirs are the directories listed, for the record and the plant
-	// snapshot, their names in names (confineWalkDirs).
-	dirs  []confineWalkDir
-	names []byte
 }
 
 // confineKeptWalk walks c's roots, from rec's tree where rec can serve
@@ -96,9 +91,6 @@ func confineKeptWalk(c runConfig, rec *confineWalkRecord) (*confineKeptRun, erro
 		r.tree = t
 	}
 	r.tree.emit()
-	var names bytes.Buffer
-	r.dirs = confineWalkDirs(r.tree, r.start, &names)
-	r.names = names.Bytes()
 	if r.known != nil && !confineSameIdentities(r.known, r.tree.hidden) {
 		// Only when they changed: a record rewritten by every walk would
 		// make every kept walk of these roots judge again.
@@ -312,20 +304,6 @@ func (t *confineTree) rejudge(n *confineNode, o *confineEntry, e fs.DirEntry, di
 	return ent, nil
 }
 
-// confinePlantNames are the names of n's entries as the plant check
-// keeps them.
-func confinePlantNames(n *confineNode) []confinePlantName {
-	names := make([]confinePlantName, 0, len(n.entries))
-	for _, e := range n.entries {
-		pn := confinePlantName{name: e.name, dir: e.dir && !e.symlink}
-		if pn.dir {
-			pn.id = e.id
-		}
-		names = append(names, pn)
-	}
-	return names
-}
-
 // eachNode calls fn on every node of t, in the order of the walk.
 func (t *confineTree) eachNode(fn func(*confineNode)) {
 	var visit func(n *confineNode)
@@ -342,12 +320,24 @@ func (t *confineTree) eachNode(fn func(*confineNode)) {
 	}
 }
 
-// The tree's encoding, in the header's varints (confineWalkEnc): each
-// root's path and node; a node is its flags, its stamp, the plant
-// check's change time, its entries; an entry is its name, its flags, its
-// identity, and the node of a directory that may be granted. A node whose
-// stamp was taken too close to the walk (confineStampRacy) is written
-// without it, and listed again by the next process.
+// The tree's encoding, in the header's varints (confineWalkEnc): the
+// roots' paths; the count of nodes; the table of the nodes, in the order of the walk; then
+// each node's block of entries, in the same order. A node in the table is
+// where it is (its parent's place in the table plus one, 0 for a root;
+// its name), its flags, its stamp, the plant check's change time, its
+// count of entries and the length of its block. An entry is its flags,
+// its name, its identity (the device only where it is not its
+// directory's; the inode as the difference from the entry before) and a
+// link's target. A node whose stamp was taken too close to the walk
+// (confineStampRacy) is marked racy, its stamp not trusted: the next
+// process lists it again.
+//
+// The table is all a process that finds nothing changed reads: every
+// directory's path and stamp, and for the plant check each block as
+// bytes, read only when the command changes that directory. A name is
+// written once: the plant check reads its names from the blocks, and a
+// decoded tree's names are parts of one string of the blocks, its
+// entries parts of one slice a node.
 
 const (
 	treeNodeStamped = 1 << iota
@@ -355,6 +345,7 @@ const (
 	treeNodePlant
 	treeNodeInGit
 	treeNodeReadOnly
+	treeNodeRacy
 	treeNodeAll = 1<<iota - 1
 )
 
@@ -365,148 +356,341 @@ const (
 	treeEntBind
 	treeEntIDOK
 	treeEntChild
+	treeEntOtherDev
 	treeEntAll = 1<<iota - 1
 )
+
+// confineTreeDir is one node of a tree's table, as decoded.
+type confineTreeDir struct {
+	path   string
+	parent int // the parent's place in the table; -1 for a root
+	name   string
+	flags  uint64
+	dev    uint64
+	ino    uint64
+	mtime  unix.Timespec
+	ctime  unix.Timespec
+	pctime unix.Timespec
+	count  int
+	// block is the node's entries as encoded, size bytes at off in the
+	// tree's bytes.
+	block []byte
+	size  int
+	off   int
+}
+
+// stamp is the directory's stamp as recorded.
+func (d *confineTreeDir) stamp() confineDirStamp {
+	return confineDirStamp{path: d.path, dev: d.dev, ino: d.ino, mtime: d.mtime, ctime: d.ctime}
+}
 
 // confineTreeEncode encodes t, its nodes stamped before start-racy
 // stamped no more.
 func confineTreeEncode(t *confineTree, start time.Time) []byte {
-	var e confineWalkEnc
-	var node func(n *confineNode)
-	node = func(n *confineNode) {
-		stamped := n.stamped && !confineStampRacy(confineDirStamp{ctime: n.ctime}, start)
-		e.u(confineBit(stamped, treeNodeStamped) | confineBit(n.unlisted, treeNodeUnlisted) | confineBit(n.plant, treeNodePlant) |
+	var table, blocks confineWalkEnc
+	count := 0
+	var node func(n *confineNode, parent int, name string)
+	node = func(n *confineNode, parent int, name string) {
+		at := count
+		count++
+		size := len(blocks.b)
+		confineTreeEncodeBlock(&blocks, n)
+		racy := n.stamped && confineStampRacy(confineDirStamp{ctime: n.ctime}, start)
+		table.u(uint64(parent + 1))
+		table.s(name)
+		table.u(confineBit(n.stamped && !racy, treeNodeStamped) | confineBit(racy, treeNodeRacy) |
+			confineBit(n.unlisted, treeNodeUnlisted) | confineBit(n.plant, treeNodePlant) |
 			confineBit(n.at.inGit, treeNodeInGit) | confineBit(n.at.readOnly, treeNodeReadOnly))
-		e.u(n.dev)
-		e.u(n.ino)
-		e.i(n.mtime.Sec)
-		e.i(n.mtime.Nsec)
-		e.i(n.ctime.Sec)
-		e.i(n.ctime.Nsec)
-		e.i(n.pctime.Sec)
-		e.i(n.pctime.Nsec)
-		e.u(uint64(len(n.entries)))
+		table.u(n.dev)
+		table.u(n.ino)
+		for _, ts := range [...]unix.Timespec{n.mtime, n.ctime, n.pctime} {
+			table.i(ts.Sec)
+			table.i(ts.Nsec)
+		}
+		table.u(uint64(len(n.entries)))
+		table.u(uint64(len(blocks.b) - size))
 		for _, x := range n.entries {
-			e.s(x.name)
-			e.u(confineBit(x.symlink, treeEntSymlink) | confineBit(x.dir, treeEntDir) | confineBit(x.secret, treeEntSecret) |
-				confineBit(x.bind, treeEntBind) | confineBit(x.idOK, treeEntIDOK) | confineBit(x.child != nil, treeEntChild))
-			e.u(x.id.Dev)
-			e.u(x.id.Ino)
-			if x.symlink {
-				e.s(x.target)
-			}
 			if x.child != nil {
-				node(x.child)
+				node(x.child, at, x.name)
 			}
 		}
 	}
+	for _, r := range t.roots {
+		node(r, -1, "")
+	}
+	var e confineWalkEnc
+	e.b = make([]byte, 0, len(table.b)+len(blocks.b)+64)
 	e.u(uint64(len(t.roots)))
 	for _, r := range t.roots {
 		e.s(r.path)
-		node(r)
 	}
+	e.u(uint64(count))
+	e.b = append(e.b, table.b...)
+	e.b = append(e.b, blocks.b...)
 	return e.b
+}
+
+// confineTreeEncodeBlock appends the block of n's entries to e.
+func confineTreeEncodeBlock(e *confineWalkEnc, n *confineNode) {
+	var prev uint64
+	for _, x := range n.entries {
+		other := x.id.Dev != n.dev
+		e.u(confineBit(x.symlink, treeEntSymlink) | confineBit(x.dir, treeEntDir) | confineBit(x.secret, treeEntSecret) |
+			confineBit(x.bind, treeEntBind) | confineBit(x.idOK, treeEntIDOK) | confineBit(x.child != nil, treeEntChild) |
+			confineBit(other, treeEntOtherDev))
+		e.s(x.name)
+		if other {
+			e.u(x.id.Dev)
+		}
+		e.i(int64(x.id.Ino - prev))
+		prev = x.id.Ino
+		if x.symlink {
+			e.s(x.target)
+		}
+	}
+}
+
+// confineTreeTable decodes the table of what confineTreeEncode wrote of
+// the roots roots, each node's block left as bytes; ok is false for
+// anything else: roots that are not these, a parent that does not come
+// before its child, a name that is not one, flags a walk does not make,
+// blocks that are not the rest of the bytes.
+func confineTreeTable(b []byte, roots []string) (dirs []confineTreeDir, ok bool) {
+	d := &confineWalkDec{b: b}
+	if d.n() != len(roots) {
+		return nil, false
+	}
+	for _, root := range roots {
+		if d.s() != root || d.bad {
+			return nil, false
+		}
+	}
+	// A node takes 13 bytes at least.
+	count := d.n()
+	if d.bad || count > len(d.b)/13 {
+		return nil, false
+	}
+	dirs = make([]confineTreeDir, count)
+	seen := 0
+	for i := range dirs {
+		if !confineTreeTableNode(d, dirs, i, roots, &seen) {
+			return nil, false
+		}
+	}
+	if seen != len(roots) {
+		return nil, false
+	}
+	off := len(b) - len(d.b)
+	for i := range dirs {
+		x := &dirs[i]
+		if x.size > len(d.b) {
+			return nil, false
+		}
+		x.block, x.off = d.b[:x.size:x.size], off
+		d.b, off = d.b[x.size:], off+x.size
+	}
+	return dirs, !d.bad && len(d.b) == 0
+}
+
+// confineTreeTableNode decodes the node i of the table into dirs[i],
+// the roots seen so far counted in seen. The node's block is only
+// measured: dirs[i].block has its length, not yet its bytes.
+func confineTreeTableNode(d *confineWalkDec, dirs []confineTreeDir, i int, roots []string, seen *int) bool {
+	x := &dirs[i]
+	x.parent = int(d.u()) - 1
+	x.name = d.s()
+	x.flags = d.u()
+	x.dev, x.ino = d.u(), d.u()
+	for _, ts := range []*unix.Timespec{&x.mtime, &x.ctime, &x.pctime} {
+		*ts = unix.Timespec{Sec: d.i(), Nsec: d.i()}
+	}
+	x.count = d.n()
+	size := d.n()
+	if d.bad || x.flags&^treeNodeAll != 0 || x.flags&(treeNodeStamped|treeNodeRacy) == treeNodeStamped|treeNodeRacy ||
+		(x.flags&treeNodeUnlisted != 0 && x.count > 0) || x.parent >= i {
+		return false
+	}
+	switch {
+	case x.parent < 0:
+		if x.name != "" || *seen == len(roots) {
+			return false
+		}
+		x.path = roots[*seen]
+		*seen++
+	case !confineTreeName(x.name):
+		return false
+	default:
+		p := &dirs[x.parent]
+		x.path = (&confineNode{path: p.path}).childPath(x.name)
+	}
+	// The block's bytes follow the table: its length for now. An entry
+	// takes four bytes at least.
+	x.size = size
+	return x.count <= size/4
 }
 
 // confineTreeDecode decodes what confineTreeEncode wrote of the roots
 // roots, with its count of entries; ok is false for anything else: a
-// name that is not one, names out of order, flags a walk does not make,
-// a tree deeper than a walk goes.
+// table that does not decode (confineTreeTable), a name that is not one,
+// names out of order, flags a walk does not make, a node that is not
+// below the entry of its name, a tree deeper than a walk goes.
 func confineTreeDecode(b []byte, roots []string) (nodes []*confineNode, entries int, ok bool) {
-	d := &confineWalkDec{b: b}
-	var node func(path string, depth int) *confineNode
-	node = func(path string, depth int) *confineNode {
-		if depth > confineTreeMaxDepth {
-			d.bad, d.b = true, nil
-			return nil
-		}
-		n := &confineNode{path: path}
-		flags := d.u()
-		n.stamped, n.unlisted, n.plant = flags&treeNodeStamped != 0, flags&treeNodeUnlisted != 0, flags&treeNodePlant != 0
-		n.at = confineWalkAt{inGit: flags&treeNodeInGit != 0, readOnly: flags&treeNodeReadOnly != 0}
-		n.dev, n.ino = d.u(), d.u()
-		n.mtime = unix.Timespec{Sec: d.i(), Nsec: d.i()}
-		n.ctime = unix.Timespec{Sec: d.i(), Nsec: d.i()}
-		n.pctime = unix.Timespec{Sec: d.i(), Nsec: d.i()}
-		count := d.n()
-		if flags&^treeNodeAll != 0 || (n.unlisted && count > 0) {
-			d.bad, d.b = true, nil
-			return nil
-		}
-		n.entries = make([]*confineEntry, 0, count)
-		for k := range count {
-			e := &confineEntry{name: d.s()}
-			ef := d.u()
-			e.id = confineIdentity{Dev: d.u(), Ino: d.u()}
-			e.symlink, e.dir, e.secret = ef&treeEntSymlink != 0, ef&treeEntDir != 0, ef&treeEntSecret != 0
-			e.bind, e.idOK = ef&treeEntBind != 0, ef&treeEntIDOK != 0
-			child := ef&treeEntChild != 0
-			if e.symlink {
-				e.target = d.s()
-			}
-			if d.bad || ef&^treeEntAll != 0 || !confineTreeName(e.name) || (k > 0 && n.entries[k-1].name >= e.name) ||
-				(e.symlink && ef != treeEntSymlink) || child != (e.dir && !e.secret && !e.symlink) {
-				d.bad, d.b = true, nil
-				return nil
-			}
-			if child {
-				if e.child = node(n.childPath(e.name), depth+1); e.child == nil {
-					return nil
-				}
-			}
-			entries++
-			n.entries = append(n.entries, e)
-		}
-		return n
-	}
-	if d.n() != len(roots) {
+	dirs, ok := confineTreeTable(b, roots)
+	if !ok {
 		return nil, 0, false
 	}
-	for _, root := range roots {
-		if d.s() != root || d.bad {
+	x := &confineTreeDec{dirs: dirs, all: string(b)}
+	for range roots {
+		if x.next >= len(dirs) || dirs[x.next].parent >= 0 {
 			return nil, 0, false
 		}
-		n := node(root, 0)
+		x.next++
+		n := x.node(x.next-1, 0)
 		if n == nil {
 			return nil, 0, false
 		}
 		nodes = append(nodes, n)
 	}
-	if d.bad || len(d.b) != 0 {
+	if x.next != len(dirs) {
 		return nil, 0, false
 	}
-	return nodes, entries, true
+	return nodes, x.entries, true
+}
+
+// confineTreeDec decodes a tree from its table: the nodes in the order
+// of the walk, next the place of the next one, the names parts of all,
+// the tree's bytes.
+type confineTreeDec struct {
+	dirs    []confineTreeDir
+	all     string
+	next    int
+	entries int
+}
+
+// node decodes the node i of the table, at depth, with its entries and
+// the nodes below them; nil when they are not a walk's.
+func (x *confineTreeDec) node(i, depth int) *confineNode {
+	td := &x.dirs[i]
+	if depth > confineTreeMaxDepth {
+		return nil
+	}
+	n := &confineNode{path: td.path, dev: td.dev, ino: td.ino, mtime: td.mtime, ctime: td.ctime, pctime: td.pctime,
+		stamped: td.flags&treeNodeStamped != 0, unlisted: td.flags&treeNodeUnlisted != 0, plant: td.flags&treeNodePlant != 0,
+		at: confineWalkAt{inGit: td.flags&treeNodeInGit != 0, readOnly: td.flags&treeNodeReadOnly != 0}}
+	if td.count == 0 {
+		if len(td.block) != 0 {
+			return nil
+		}
+		n.entries = []*confineEntry{}
+		return n
+	}
+	// One allocation for the entries, one for the pointers to them.
+	slab := make([]confineEntry, td.count)
+	n.entries = make([]*confineEntry, td.count)
+	k := confineTreeBlock{d: confineWalkDec{b: td.block}, all: x.all, end: td.off + len(td.block), dev: td.dev}
+	for j := range slab {
+		e := &slab[j]
+		flags := k.entry(e)
+		child := flags&treeEntChild != 0
+		if k.d.bad || !confineTreeEntryOK(e, flags) || (j > 0 && slab[j-1].name >= e.name) {
+			return nil
+		}
+		if child {
+			c := x.next
+			if c >= len(x.dirs) || x.dirs[c].parent != i || x.dirs[c].name != e.name {
+				return nil
+			}
+			x.next++
+			if e.child = x.node(c, depth+1); e.child == nil {
+				return nil
+			}
+		}
+		n.entries[j] = e
+	}
+	if len(k.d.b) != 0 {
+		return nil
+	}
+	x.entries += td.count
+	return n
+}
+
+// confineTreeEntryOK reports whether e, read with flags, is an entry a
+// walk makes: a name that is one, a link with no other flag, a node
+// exactly below a directory that may be granted.
+func confineTreeEntryOK(e *confineEntry, flags uint64) bool {
+	child := flags&treeEntChild != 0
+	return flags&^treeEntAll == 0 && confineTreeName(e.name) &&
+		(!e.symlink || flags&^treeEntOtherDev == treeEntSymlink) && child == (e.dir && !e.secret && !e.symlink)
+}
+
+// confineTreeBlock reads one node's block of entries: names are parts
+// of all, which ends with the block at end, or copies when all is "".
+type confineTreeBlock struct {
+	d    confineWalkDec
+	all  string
+	end  int
+	dev  uint64 // the directory's device
+	prev uint64 // the inode of the entry before
+}
+
+// str reads a string of the block.
+func (k *confineTreeBlock) str() string {
+	n := k.d.n()
+	if k.d.bad {
+		return ""
+	}
+	var v string
+	if k.all != "" {
+		at := k.end - len(k.d.b)
+		v = k.all[at : at+n]
+	} else {
+		v = string(k.d.b[:n])
+	}
+	k.d.b = k.d.b[n:]
+	return v
+}
+
+// entry reads the next entry into e and returns its flags.
+func (k *confineTreeBlock) entry(e *confineEntry) uint64 {
+	flags := k.d.u()
+	e.name = k.str()
+	e.id.Dev = k.dev
+	if flags&treeEntOtherDev != 0 {
+		e.id.Dev = k.d.u()
+	}
+	k.prev += uint64(k.d.i())
+	e.id.Ino = k.prev
+	e.symlink, e.dir, e.secret = flags&treeEntSymlink != 0, flags&treeEntDir != 0, flags&treeEntSecret != 0
+	e.bind, e.idOK = flags&treeEntBind != 0, flags&treeEntIDOK != 0
+	if e.symlink {
+		e.target = k.str()
+	}
+	return flags
+}
+
+// confineTreePlantNames are the names of the entries of block, a block
+// of a directory on device dev, as the plant check keeps them; ok is
+// false when the block does not decode.
+func confineTreePlantNames(block []byte, dev uint64) ([]confinePlantName, bool) {
+	k := confineTreeBlock{d: confineWalkDec{b: block}, dev: dev}
+	var names []confinePlantName
+	for len(k.d.b) > 0 {
+		var e confineEntry
+		flags := k.entry(&e)
+		if k.d.bad || !confineTreeEntryOK(&e, flags) {
+			return nil, false
+		}
+		pn := confinePlantName{name: e.name, dir: e.dir && !e.symlink}
+		if pn.dir {
+			pn.id = e.id
+		}
+		names = append(names, pn)
+	}
+	return names, true
 }
 
 // confineTreeName reports whether s can be the name of a directory's
 // entry.
 func confineTreeName(s string) bool {
 	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, "/\x00")
-}
-
-// confineWalkDirs are the stamps of the directories t listed, for the
-// record, in the order of the walk, with each one's plant record.
-func confineWalkDirs(t *confineTree, start time.Time, names *bytes.Buffer) []confineWalkDir {
-	var dirs []confineWalkDir
-	t.eachNode(func(n *confineNode) {
-		if !n.stamped {
-			return
-		}
-		s := confineDirStamp{path: n.path, dev: n.dev, ino: n.ino, mtime: n.mtime, ctime: n.ctime}
-		d := confineWalkDir{P: n.path, S: stampPack(s)}
-		if confineStampRacy(s, start) {
-			// A directory changed within the file system's clock tick
-			// of the walk could change again with the same stamp: the
-			// record holds a stamp no directory has, and the next
-			// process lists it again.
-			d.S = [6]int64{}
-		}
-		if !n.unlisted && n.plant && !n.at.readOnly {
-			d.Plant, d.Git, d.C, d.ID, d.Off = true, n.at.inGit, [2]int64{n.pctime.Sec, n.pctime.Nsec}, [2]uint64{n.dev, n.ino}, names.Len()
-			confinePlantPack(names, confinePlantNames(n))
-			d.Len = names.Len() - d.Off
-		}
-		dirs = append(dirs, d)
-	})
-	return dirs
 }

@@ -80,14 +80,28 @@ func ReadPrivate(path string, max int64) ([]byte, error) {
 }
 
 // readBounded reads the open regular file f, whose fstat is fi, up to max
-// bytes.
+// bytes, into a buffer of the size fi gives: grown from a small one, as
+// io.ReadAll grows it, a file of megabytes costs twice its size in
+// fresh pages, each one faulted in and cleared.
 func readBounded(f *os.File, fi fs.FileInfo, max int64) ([]byte, error) {
 	if fi.Size() > max {
 		return nil, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, fi.Size(), max)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	r := io.LimitReader(f, max+1)
+	data := make([]byte, 0, fi.Size()+512)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			// The file grew since fi: read on, as ReadAll would.
+			data = append(data, 0)[:len(data)]
+		}
 	}
 	if int64(len(data)) > max {
 		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max)
