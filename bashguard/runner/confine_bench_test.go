@@ -111,3 +111,53 @@ func BenchmarkConfinedRun(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkConfineWalkFile is what a process that keeps its walk in a
+// walk file does before it confines a command, in a generated project of
+// 100,000 entries: it reads the file and either finds every directory
+// unchanged ("unchanged") or, a file made in one directory since, walks
+// the tree again where it changed and records it ("changed", the file
+// made before and removed after each iteration). The metric "file-bytes"
+// is the walk file's size.
+func BenchmarkConfineWalkFile(b *testing.B) {
+	confineTestABI(b)
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	private := b.TempDir()
+	confineBenchTree(b, root, 100_000)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(b, err)
+	c := runConfig{bash: DefaultBash, dir: root, roots: []string{root}, checker: sb, maxProcs: DefaultMaxProcs,
+		confine: Confinement{WalkFile: filepath.Join(private, "walk"), IdentityFile: filepath.Join(private, "identities.json"), MaxWalk: 200_000}}
+	// Past the clock's tick of the project's making: the first walk's
+	// stamps are trusted. The second records the identities the first
+	// wrote.
+	time.Sleep(confinePlantRecent + 100*time.Millisecond)
+	for range 2 {
+		rec, _ := confineWalkRead(c, c.confine.WalkFile)
+		_, _, err = confineKeptRoots(c, rec)
+		require.NoError(b, err)
+	}
+	changed := filepath.Join(root, "mod0", "pkg0", "changed.go")
+	for _, name := range []string{"unchanged", "changed"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if name == "changed" {
+					require.NoError(b, os.WriteFile(changed, []byte("package p\n"), 0o644))
+				}
+				rec, ok := confineWalkRead(c, c.confine.WalkFile)
+				_, run, err := confineKeptRoots(c, rec)
+				if !ok || err != nil || (run == nil) != (name == "unchanged") {
+					b.Fatalf("read %v, walked again %v: %v", ok, run != nil, err)
+				}
+				if name == "changed" {
+					require.NoError(b, os.Remove(changed))
+				}
+			}
+			fi, err := os.Stat(c.confine.WalkFile)
+			require.NoError(b, err)
+			b.ReportMetric(float64(fi.Size()), "file-bytes")
+		})
+	}
+}

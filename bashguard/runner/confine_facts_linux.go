@@ -122,6 +122,16 @@ type confineTree struct {
 	hiddenKey   string
 	hiddenRules bool
 	slot        string // the directory the ruleset grants for TMPDIR
+	// emitting holds, while emitNode runs, the rules of the entries whose
+	// paths are made only if the rules stay.
+	emitting []confineEmitting
+}
+
+// confineEmitting is a rule of emitNode's, at in the rules, for the entry
+// name of the directory being emitted.
+type confineEmitting struct {
+	at   int
+	name string
 }
 
 // confineNode is a directory of the walk.
@@ -145,18 +155,18 @@ type confineNode struct {
 
 // confineEntry is one judged entry of a directory.
 type confineEntry struct {
-	name    string
+	name string
+	// target is, in a kept tree, what a symbolic link holds.
+	target string
+	// id is the entry's identity: of every entry when idOK (the
+	// identities are recorded), else, in a kept tree, of a directory.
+	id      confineIdentity
+	child   *confineNode // a directory that is not secret
+	idOK    bool
 	symlink bool
 	dir     bool
 	secret  bool
 	bind    bool
-	// id is the entry's identity: of every entry when idOK (the
-	// identities are recorded), else, in a kept tree, of a directory.
-	id    confineIdentity
-	idOK  bool
-	child *confineNode // a directory that is not secret
-	// target is, in a kept tree, what a symbolic link holds.
-	target string
 }
 
 // confineWatchMask is every change to a directory's entries, their
@@ -750,17 +760,13 @@ func (t *confineTree) emitNode(n *confineNode) (secretBelow bool) {
 	if n.unlisted {
 		return true
 	}
-	start := len(t.rules)
+	start, own := len(t.rules), len(t.emitting)
 	for _, e := range n.entries {
 		if e.symlink {
 			continue
 		}
-		path := n.path + "/" + e.name
-		if n.path == "/" {
-			path = "/" + e.name
-		}
 		if e.bind {
-			t.binds = append(t.binds, path)
+			t.binds = append(t.binds, n.childPath(e.name))
 		}
 		if e.secret {
 			t.secrets++
@@ -770,19 +776,27 @@ func (t *confineTree) emitNode(n *confineNode) (secretBelow bool) {
 			}
 			continue
 		}
+		var access uint64 = confineAll & confineFileRights
 		if e.dir {
 			if t.emitNode(e.child) {
 				secretBelow = true
 				continue
 			}
-			t.rules = append(t.rules, confineRule{Path: path, Access: confineAll})
-			continue
+			access = confineAll
 		}
-		t.rules = append(t.rules, confineRule{Path: path, Access: confineAll & confineFileRights})
+		// The path is made below, if the rule stays: most directories
+		// hold no secret, and their rules give way to their parent's.
+		t.emitting = append(t.emitting, confineEmitting{at: len(t.rules), name: e.name})
+		t.rules = append(t.rules, confineRule{Access: access})
 	}
+	mine := t.emitting[own:]
+	t.emitting = t.emitting[:own]
 	if !secretBelow {
 		t.rules = t.rules[:start]
 		return false
+	}
+	for _, r := range mine {
+		t.rules[r.at].Path = n.childPath(r.name)
 	}
 	t.rules = append(t.rules, confineRule{Path: n.path, Access: confineNoRead})
 	return true

@@ -388,6 +388,8 @@ func (d *confineTreeDir) stamp() confineDirStamp {
 // stamped no more.
 func confineTreeEncode(t *confineTree, start time.Time) []byte {
 	var table, blocks confineWalkEnc
+	// Ten bytes an entry, as a walk's names are.
+	blocks.b = make([]byte, 0, 10*max(t.entries, 0))
 	count := 0
 	var node func(n *confineNode, parent int, name string)
 	node = func(n *confineNode, parent int, name string) {
@@ -692,5 +694,5 @@ func confineTreePlantNames(block []byte, dev uint64) ([]confinePlantName, bool) 
 // confineTreeName reports whether s can be the name of a directory's
 // entry.
 func confineTreeName(s string) bool {
-	return s != "" && s != "." && s != ".." && !strings.ContainsAny(s, "/\x00")
+	return s != "" && s != "." && s != ".." && strings.IndexByte(s, '/') < 0 && strings.IndexByte(s, 0) < 0
 }
