@@ -336,12 +336,22 @@ func (e *confineWalkEnc) st(v [6]int64) {
 	}
 }
 
+// rules writes each rule's path as the length it shares with the path
+// before and the rest: the rules of a directory with a secret are its
+// entries, one a rule.
 func (e *confineWalkEnc) rules(rs []confineRule) {
 	e.u(uint64(len(rs)))
+	prev := ""
 	for _, r := range rs {
-		e.s(r.Path)
+		k := 0
+		for k < len(prev) && k < len(r.Path) && prev[k] == r.Path[k] {
+			k++
+		}
+		e.u(uint64(k))
+		e.s(r.Path[k:])
 		e.u(r.Access)
 		e.u(confineBit(r.Follow, 1))
+		prev = r.Path
 	}
 }
 
@@ -435,10 +445,21 @@ func (d *confineWalkDec) st() (v [6]int64) {
 	return v
 }
 
+// rules reads what confineWalkEnc.rules wrote.
 func (d *confineWalkDec) rules() []confineRule {
 	rs := make([]confineRule, d.n())
+	prev := ""
 	for k := range rs {
-		rs[k] = confineRule{Path: d.s(), Access: d.u(), Follow: d.u() == 1}
+		shared := d.u()
+		if shared > uint64(len(prev)) {
+			d.bad, d.b = true, nil
+			return rs
+		}
+		n := d.n()
+		path := prev[:shared] + string(d.b[:n])
+		d.b = d.b[n:]
+		rs[k] = confineRule{Path: path, Access: d.u(), Follow: d.u() == 1}
+		prev = path
 	}
 	return rs
 }

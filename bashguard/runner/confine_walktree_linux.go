@@ -14,17 +14,19 @@ import (
 )
 
 // The walk kept between processes, walked again where it changed. A
-// walk file (confine_walkfile_linux.go) holds, besides what a run needs
-// when nothing changed, the walk itself as the kept tree of a Shell
-// holds it (confine_facts_linux.go): every directory listed, with its
-// stamp, and every entry judged. A later process that finds a directory
-// changed does not walk the roots again: it takes the tree from the
-// file, stats every directory in it, lists again only those whose stamp
-// moved (judging their new entries, walking their new directories,
-// forgetting what went away), judges again the entries whose identity
-// joined or left the recorded secrets' identities, and makes the rules,
-// the binds, the count, the hidden identities and the plant snapshot
-// from the result, as the kept tree of a Shell does after its events.
+// walk file (confine_walkfile_linux.go) holds, besides the rules and
+// binds a run needs when nothing changed, the walk itself as the kept
+// tree of a Shell holds it (confine_facts_linux.go): every directory
+// listed, with its stamp, and every entry judged. A later process that
+// finds nothing changed reads only the tree's table of directories. One
+// that finds a directory changed does not walk the roots again: it takes
+// the tree from the file, stats every directory in it, lists again only
+// those whose stamp moved (judging their new entries, walking their new
+// directories, forgetting what went away), judges again the entries
+// whose identity joined or left the recorded secrets' identities, and
+// makes the rules, the binds, the count, the hidden identities and the
+// plant snapshot from the result, as the kept tree of a Shell does after
+// its events.
 //
 // A directory is taken as unchanged by the same test the walk file
 // always made (the same device, inode, modification and change times),
