@@ -341,6 +341,8 @@ func (t *confineTree) eachNode(fn func(*confineNode)) {
 // decoded tree's names are parts of one string of the blocks, its
 // entries parts of one slice a node.
 
+// The flags of a node in the table: stamped, with a stamp to trust;
+// racy, stamped too close to the walk to be trusted; and the node's own.
 const (
 	treeNodeStamped = 1 << iota
 	treeNodeUnlisted
@@ -351,6 +353,9 @@ const (
 	treeNodeAll = 1<<iota - 1
 )
 
+// The flags of an entry in a block: the entry's own; child, a node of
+// the table below it (the next one of the table not yet taken); otherDev,
+// a device that is not its directory's, written after the name.
 const (
 	treeEntSymlink = 1 << iota
 	treeEntDir
