@@ -506,7 +506,12 @@ func confineTreeTable(b []byte, roots []string) (dirs []confineTreeDir, ok bool)
 // measured: dirs[i].block has its length, not yet its bytes.
 func confineTreeTableNode(d *confineWalkDec, dirs []confineTreeDir, i int, roots []string, seen *int) bool {
 	x := &dirs[i]
-	x.parent = int(d.u()) - 1
+	parent := d.u()
+	if parent > uint64(i) {
+		// A parent comes before its child.
+		return false
+	}
+	x.parent = int(parent) - 1
 	x.name = d.s()
 	x.flags = d.u()
 	x.dev, x.ino = d.u(), d.u()
@@ -516,7 +521,7 @@ func confineTreeTableNode(d *confineWalkDec, dirs []confineTreeDir, i int, roots
 	x.count = d.n()
 	size := d.n()
 	if d.bad || x.flags&^treeNodeAll != 0 || x.flags&(treeNodeStamped|treeNodeRacy) == treeNodeStamped|treeNodeRacy ||
-		(x.flags&treeNodeUnlisted != 0 && x.count > 0) || x.parent >= i {
+		(x.flags&treeNodeUnlisted != 0 && x.count > 0) {
 		return false
 	}
 	switch {
