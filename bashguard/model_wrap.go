@@ -226,7 +226,7 @@ func (m *cmdCall) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x ex
 		c.add(permission.Ask, ArgsRule(name), s.bareWhy, true)
 		return
 	case f.hasKind(kLookup):
-		probePaths(m, c, v, ops[0], name)
+		m.cmdNames(c, v, ops, name)
 		c.allow(RuleSafe, s.name+" "+f.kindOpt(kLookup).spell+" only looks up a name")
 		return
 	case s.operands == kShellCode && !f.hasKind(kExecOps):

@@ -149,6 +149,10 @@ const (
 	// carries (gitHistoryContent).
 	kCommit  // it makes the output compare with a commit, HEAD where no revision is named (git diff --cached): history's content
 	kRenames // it follows a file's earlier names through history (git log --follow): a pathspec does not limit the files printed
+	// kCmdName: operands: names of commands, looked up as the shell finds
+	// them; one that holds a "/", or is known only at run time, is a
+	// path whose file is read (which; command -v).
+	kCmdName
 )
 
 // String names the kind as the table and reasons do.
@@ -160,7 +164,7 @@ func (k kind) String() string {
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list", "store", "commit", "renames"}[k]
+		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "cmd-name"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -386,6 +390,9 @@ type cond struct {
 	values []string
 	// n is the number of operands cMaxOps allows.
 	n int
+	// unless are the spellings of options, separated by spaces, any of
+	// which given makes the line meet the row (tar's --force-local).
+	unless string
 	// why is what a line that fails the test does, after the spec's
 	// name ("without -n looks addresses up in the DNS"); "%s" stands for
 	// what failed: the option and its value ("-mod=mod"), the operand, or
@@ -409,6 +416,10 @@ const (
 	cPlainOps                 // no operand begins with "-", which the program may read as an option
 	cOneOf                    // exactly one of opts is given, once (one action a line), or an option that prints the version
 	cPrefixed                 // every operand begins with one of values; each that does not fails
+	// cLocal: no value given to opts names a file on another host,
+	// HOST:FILE with the colon before any slash (GNU tar reaches it
+	// through rsh), or an option that prints the version is given.
+	cLocal
 	// cForms: the line is one of the forms in values, as a synopsis
 	// writes them (meetsForms): "--status-all", "NAME status",
 	// "[-l] -t [WORD...]"; a line that gives an option that prints the

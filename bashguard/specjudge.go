@@ -278,8 +278,11 @@ func judgeQuery(c *verdictAcc, s *spec, v *argv, from int, f *specFacts) bool {
 // check tests the line v (from from on, its options and operands in f)
 // by q, calling fail with what failed for each failure.
 func (q *cond) check(v *argv, from int, f *specFacts, fail func(what string)) {
+	if q.unless != "" && f.hasSpell(q.unless) {
+		return
+	}
 	switch q.test {
-	case cNeeds, cLastIn, cEachIn, cOneOf:
+	case cNeeds, cLastIn, cEachIn, cOneOf, cLocal:
 		q.checkOptions(f, fail)
 	case cFirstIn, cNoneIn, cOperands, cMaxOps, cPlainOps, cPrefixed:
 		q.checkOperands(v, from, f, fail)
@@ -303,6 +306,10 @@ func (q *cond) checkOptions(f *specFacts, fail func(what string)) {
 		n, last = n+1, e
 		if q.test == cEachIn && !slices.Contains(q.values, e.val) {
 			fail(e.spell + "=" + e.val)
+			return
+		}
+		if q.test == cLocal && hostFile(e.val) && !f.hasKind(kVersion) {
+			fail(e.spell + " " + e.val)
 			return
 		}
 	}
@@ -348,6 +355,13 @@ func (q *cond) checkOperands(v *argv, from int, f *specFacts, fail func(what str
 			}
 		}
 	}
+}
+
+// hostFile reports whether the value p names a file on another host,
+// HOST:FILE: a colon before any slash.
+func hostFile(p string) bool {
+	host, _, remote := strings.Cut(p, ":")
+	return remote && !strings.Contains(host, "/")
 }
 
 // meetsForms reports whether the line v, whose options and operands are
