@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/toolgate/toolgate/permission"
 )
 
 // A command's knowledge is data: one spec per command (or subcommand)
@@ -149,6 +151,9 @@ const (
 	// carries (gitHistoryContent).
 	kCommit  // it makes the output compare with a commit, HEAD where no revision is named (git diff --cached): history's content
 	kRenames // it follows a file's earlier names through history (git log --follow): a pathspec does not limit the files printed
+	// kDeny: it is denied, for the row's reason, under the rule of the
+	// spec's first danger row (rm --no-preserve-root).
+	kDeny
 	// kCmdName: operands: names of commands, looked up as the shell finds
 	// them; one that holds a "/", or is known only at run time, is a
 	// path whose file is read (which; command -v).
@@ -164,7 +169,7 @@ func (k kind) String() string {
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "cmd-name"}[k]
+		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "cmd-name"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -293,6 +298,10 @@ type spec struct {
 	// (judgeQuery): the first the line fails decides, and the spec's
 	// check is not run.
 	query []cond
+	// dangers are the operands a command that changes files is denied
+	// for (rm -rf /, chmod -R 777 /, shred /dev/sda), read in order by
+	// the writers' engine (writer).
+	dangers []danger
 	// check is the command's own model of its operands and output,
 	// where the kinds and the query rows cannot say it.
 	check func(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts)
@@ -377,6 +386,29 @@ type spec struct {
 	// goes on. The effect test holds the program to these places.
 	state []string
 }
+
+// danger is a row of what operands a command that changes files may not
+// be given.
+type danger struct {
+	test dangerTest
+	// when are the spellings of options, separated by spaces, one of
+	// which must be given for the row to hold; empty, it always holds.
+	when string
+	// home: a word known only at run time that names the home directory
+	// ("$HOME", "${HOME}/") holds too.
+	home bool
+	rule permission.RuleID
+	why  string // the reason; "%s" stands for the operand
+}
+
+// dangerTest is what a danger row tests of an operand.
+type dangerTest uint8
+
+const (
+	dNone     dangerTest = iota // no test: every operand holds, so that a row that forgets its test fails closed
+	dCritical                   // it is a critical path, and literal (the working directory, its parents, the home, /, "*")
+	dDevice                     // it names a path below /dev/
+)
 
 // cond is one condition a command line must meet to be the query its
 // spec allows: a row of the spec's query table.

@@ -171,6 +171,12 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 			what = s.name + " " + e.word + " is read as BSD options, whose " + e.spell
 		}
 		environ(c, what+" "+orText(o.why, "prints the environment"))
+	case kDeny:
+		rule := RuleDangerousRecursiveCritical
+		if len(s.dangers) > 0 {
+			rule = s.dangers[0].rule
+		}
+		c.add(permission.Deny, rule, e.spell+" "+orText(o.why, "is denied"), false)
 	case kAsk:
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "is not known to be harmless"), false)
 	case kRangeFile:
