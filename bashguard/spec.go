@@ -154,6 +154,10 @@ const (
 	// kDeny: it is denied, for the row's reason, under the rule of the
 	// spec's first danger row (rm --no-preserve-root).
 	kDeny
+	// kWriteFd: an operand that is a file the program opens to write,
+	// creating it, or a descriptor already open, a number ("-" too)
+	// (flock FILE, flock FD).
+	kWriteFd
 	// kCmdName: operands: names of commands, looked up as the shell finds
 	// them; one that holds a "/", or is known only at run time, is a
 	// path whose file is read (which; command -v).
@@ -169,7 +173,7 @@ func (k kind) String() string {
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "cmd-name"}[k]
+		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "write-fd", "cmd-name"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -373,6 +377,12 @@ type spec struct {
 	// not analysed (binutils' expandargv, before it reads its options):
 	// FILE is read, and the line asks, as tool judges it.
 	atFiles bool
+
+	// afterFirst are the spellings of options, separated by spaces, that
+	// the program looks for itself right after its first operand, each
+	// with its value the operand after it (flock FILE -c CODE): read as if
+	// given among the options (readAfterFirst).
+	afterFirst string
 
 	// endOpts are the spellings of the options after which every word
 	// is an operand, whatever it looks like ("python3 -c CODE -i": -i is

@@ -218,6 +218,25 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 	}
 }
 
+// readAfterFirst reads the word after the first operand of the line v,
+// when it spells one of the options of s.afterFirst, as that option given
+// with the operand after it for its value (flock FILE -c CODE); both are
+// then judged, and are no operands.
+func (m *cmdCall) readAfterFirst(c *verdictAcc, cmd string, s *spec, v *argv, f *specFacts) {
+	if s.afterFirst == "" || len(f.ops) < 3 || !v.literal(f.ops[1]) || !spelt(s.afterFirst, v.vals[f.ops[1]]) {
+		return
+	}
+	w, at := v.vals[f.ops[1]], f.ops[2]
+	sp := s.longExact(w)
+	if len(w) == 2 {
+		sp = s.tables().short[w[1]]
+	}
+	e := scanned{word: w, spell: sp.opt.name, opt: sp.opt, val: v.vals[at], hasVal: true, next: true, at: at}
+	m.specOption(c, cmd, s, v, &e, f)
+	f.handle(f.ops[1])
+	f.handle(at)
+}
+
 // dashDashOpt is the "--" that ends the options, as judgeSpec sees it.
 var dashDashOpt = option{name: "--", kind: kFlag}
 
