@@ -14,9 +14,8 @@ import (
 func (m *cmdCall) reader(c *verdictAcc, name string, s *spec, v *argv) {
 	f := m.judgeSpec(c, name, s, v, 1)
 	tree := readerTree(s, &f)
-	patDone := f.has(s.patternBy...)
 	// What the reader does with its operands beyond reading them
-	// (jq's program, date's, uniq IN OUT, a checksum list).
+	// (jq's program, date's, a checksum list).
 	m.specCheck(c, s, v, 1, &f)
 	if f.hasKind(kSumList) {
 		m.sumLists(c, s, v, &f)
@@ -25,10 +24,15 @@ func (m *cmdCall) reader(c *verdictAcc, name string, s *spec, v *argv) {
 		c.allow(RuleSafe, "on the safe list")
 		return
 	}
+	m.leadGlobs(c, name, s, v, &f)
 	ops := f.ops
 	roots := 0
 	for k, i := range ops {
-		if k == 0 && s.firstOperand == kPattern && !patDone {
+		switch s.operandKind(k, &f) {
+		case kPattern:
+			continue
+		case kWrite:
+			m.writtenOperand(c, name, v, i) // uniq IN OUT
 			continue
 		}
 		if s.operands == kProbe {
@@ -102,19 +106,36 @@ func (m *cmdCall) readerJq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	m.jqProgram(c, v, f, f.has(s.patternBy...))
 }
 
-// readerUniq is uniq's model: uniq IN OUT writes OUT, which is then no
-// operand read; a glob that may name two files may name OUT.
-func (m *cmdCall) readerUniq(c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	ops := f.ops
-	if len(ops) == 1 && v.flags[ops[0]]&wGlob != 0 && v.literal(ops[0]) {
-		if names, err := expandGlob(m.dir, v.vals[ops[0]]); err != nil || len(names) > 1 || m.dir == "" {
-			c.addf(permission.Ask, ArgsRule("uniq"), "glob ", v.vals[ops[0]], " may name two files, and uniq writes its output to the second", true)
+// writtenOperand judges the operand at i of the command name, which its
+// spec says is a file written (uniq IN OUT, xxd IN OUT): the path, and
+// the command's Ask for writing it, which an allow rule may lift.
+func (m *cmdCall) writtenOperand(c *verdictAcc, name string, v *argv, i int) {
+	m.writePath(c, v.vals[i], v.flags[i], name)
+	c.addf(permission.Ask, ArgsRule(name), name+" writes its output to ", v.vals[i], "", true)
+}
+
+// leadGlobs asks for a line of s whose first operand position that is a
+// file written (leadOps, then operands: uniq IN OUT, xxd IN OUT) no
+// operand fills as written, when a glob before it may name two files or
+// more: bash gives the command each name, and the second takes the place
+// of the file written.
+func (m *cmdCall) leadGlobs(c *verdictAcc, name string, s *spec, v *argv, f *specFacts) {
+	w := -1
+	for k := 0; k <= len(s.leadOps) && w < 0; k++ {
+		if s.operandKind(k, f) == kWrite {
+			w = k
 		}
 	}
-	if len(ops) > 1 {
-		m.writePath(c, v.vals[ops[1]], v.flags[ops[1]], "uniq")
-		c.add(permission.Ask, ArgsRule("uniq"), "writes its output to a file", true)
-		f.ops = ops[:1]
+	if w < 0 || len(f.ops) > w {
+		return
+	}
+	for _, i := range f.ops {
+		if v.flags[i]&wGlob == 0 || !v.literal(i) {
+			continue
+		}
+		if names, err := expandGlob(m.dir, v.vals[i]); err != nil || len(names) > 1 || m.dir == "" {
+			c.addf(permission.Ask, ArgsRule(name), "glob ", v.vals[i], " may name two files, and "+name+" writes its output to the second", true)
+		}
 	}
 }
 

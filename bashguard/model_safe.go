@@ -6,11 +6,11 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// probePaths judges the operands of v from i on that name a path (hold a
-// "/") as reads: which and command -v tell whether such a file exists and
-// is executable.
-func probePaths(m *cmdCall, c *verdictAcc, v *argv, i int, who string) {
-	for ; i < v.len(); i++ {
+// cmdNames judges the operands of v at ops, of kind kCmdName: those that
+// name a path (hold a "/") or are known only at run time are read, as
+// which and command -v tell whether such a file exists and is executable.
+func (m *cmdCall) cmdNames(c *verdictAcc, v *argv, ops []int, who string) {
+	for _, i := range ops {
 		if strings.IndexByte(v.vals[i], '/') >= 0 || !v.literal(i) {
 			m.readPath(c, v.vals[i], v.flags[i], who)
 		}
@@ -93,15 +93,8 @@ func (m *cmdCall) safeSpec(c *verdictAcc, name string, s *spec, v *argv) {
 	}
 	f := m.judgeSpec(c, name, s, v, 1)
 	m.specCheck(c, s, v, 1, &f)
-}
-
-// whichPaths judges which's operands that name a path (hold a "/"):
-// which tells whether such a file exists and is executable.
-func whichPaths(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for _, i := range f.ops {
-		if strings.IndexByte(v.vals[i], '/') >= 0 || !v.literal(i) {
-			m.readPath(c, v.vals[i], v.flags[i], "which")
-		}
+	if s.operands == kCmdName {
+		m.cmdNames(c, v, f.ops, name)
 	}
 }
 

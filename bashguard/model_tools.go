@@ -32,6 +32,7 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 	if s.atFiles {
 		m.atFiles(c, s, v, &f)
 	}
+	m.leadGlobs(c, name, s, v, &f)
 	roots := 0
 	for k, i := range f.ops {
 		if f.handled(i) {
@@ -48,7 +49,7 @@ func (m *cmdCall) tool(c *verdictAcc, name string, s *spec, v *argv) {
 		case kProbe:
 			m.probePath(c, v.vals[i], v.flags[i], name)
 		case kWrite:
-			m.writePath(c, v.vals[i], v.flags[i], name)
+			m.writtenOperand(c, name, v, i)
 		case kWord:
 		default:
 			c.addf(permission.Ask, ArgsRule(name), "takes no operand, and ", v.vals[i], " is not known to be harmless", false)

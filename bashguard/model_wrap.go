@@ -202,21 +202,20 @@ func (m *cmdCall) wrapper(c *verdictAcc, name string, v *argv, x execCtx) {
 // wrapperSpec judges the wrapper name by its spec s.
 func (m *cmdCall) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x execCtx) {
 	f := m.judgeSpec(c, name, s, v, 1)
-	m.specCheck(c, s, v, 1, &f) // flock's lock file, and its -c after it
+	m.specCheck(c, s, v, 1, &f)
+	if s.firstOperand != kUnknown && len(f.ops) > 0 {
+		m.firstOperand(c, name, s.firstOperand, v, f.ops[0]) // timeout's duration, flock's lock file
+		m.readAfterFirst(c, name, s, v, &f)                  // flock FILE -c CODE
+		f.handle(f.ops[0])
+	}
+	ops := slices.DeleteFunc(slices.Clone(f.ops), f.handled)
 	// Its own options did something (time -o writes); a redirection of
 	// the whole command, judged before them, is not one of them.
 	acts := c.decided && (c.dec == permission.Deny || slices.ContainsFunc(c.asks, func(f Finding) bool { return f.Rule != RuleWriteRedirect }))
-	if e := f.kindOpt(kShellCode); e != nil {
+	if f.hasKind(kShellCode) {
 		// flock -c: the code, judged as a script, is what it runs.
-		if f.handled(e.at) {
-			m.shellCode(c, name, s, e, v.literal(e.at)) // read among the operands
-		}
 		c.add(permission.Ask, WrapperRule(name), s.ask, true)
 		return
-	}
-	ops := slices.DeleteFunc(slices.Clone(f.ops), f.handled)
-	if s.firstOperand == kWord && len(ops) > 0 {
-		ops = ops[1:] // timeout's duration
 	}
 	switch {
 	case len(ops) == 0 && s.bareWhy == "":
@@ -226,7 +225,7 @@ func (m *cmdCall) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x ex
 		c.add(permission.Ask, ArgsRule(name), s.bareWhy, true)
 		return
 	case f.hasKind(kLookup):
-		probePaths(m, c, v, ops[0], name)
+		m.cmdNames(c, v, ops, name)
 		c.allow(RuleSafe, s.name+" "+f.kindOpt(kLookup).spell+" only looks up a name")
 		return
 	case s.operands == kShellCode && !f.hasKind(kExecOps):
@@ -269,26 +268,17 @@ func (m *cmdCall) joinedCode(c *verdictAcc, cmd string, v *argv, i int) {
 	m.code(c, strings.Join(v.vals[i:], " "), WrapperRule(cmd), cmd)
 }
 
-// flockOperands judges flock's lock file, its first operand (a file it
-// opens to write, creating it; alone, it may be a descriptor), and reads
-// "-c CODE" or "--command CODE" after it as flock does: as the option -c,
-// which the wrapper then judges.
-func flockOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	if len(f.ops) == 0 {
-		return
+// firstOperand judges the first operand of a wrapper, at i, which its
+// spec says is of kind k: a word (timeout's duration), or a file opened
+// to write unless it is a descriptor (kWriteFd: flock's lock file).
+func (m *cmdCall) firstOperand(c *verdictAcc, name string, k kind, v *argv, i int) {
+	switch {
+	case k == kWord, k == kWriteFd && isFdWord(v.vals[i]):
+	case k == kWriteFd:
+		m.writePath(c, v.vals[i], v.flags[i], name)
+	default:
+		c.addf(permission.Ask, ArgsRule(name), "uses the operand ", v.vals[i], ", which is not known to be harmless", false)
 	}
-	file := f.ops[0]
-	f.handle(file)
-	if !isFdWord(v.vals[file]) {
-		m.writePath(c, v.vals[file], v.flags[file], s.name)
-	}
-	if len(f.ops) < 3 || v.vals[f.ops[1]] != "-c" && v.vals[f.ops[1]] != "--command" || !v.literal(f.ops[1]) {
-		return
-	}
-	at := f.ops[2]
-	f.seen = append(f.seen, scanned{word: v.vals[f.ops[1]], spell: "-c", opt: s.tables().short['c'].opt, val: v.vals[at], hasVal: true, at: at})
-	f.handle(f.ops[1])
-	f.handle(at)
 }
 
 // newlineDelim reports the delimiter of xargs -d that is a newline: the

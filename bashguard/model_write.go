@@ -17,34 +17,33 @@ func homeWord(src string) bool {
 	return s == "~" || s == "$HOME" || s == "${HOME}"
 }
 
-// rmOperands denies rm --no-preserve-root, and removing a critical path
-// recursively or by force (a word that names the home directory at run
-// time among them); writer judges the other operands as files written.
-func rmOperands(m *cmdCall, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
-	if f.has("--no-preserve-root") {
-		c.add(permission.Deny, RuleDangerousRmCritical, "--no-preserve-root allows removing /", false)
-	}
-	if !f.hasKind(kRecurse) && !f.has("-f", "--force") {
-		return
-	}
-	for _, i := range f.ops {
-		p := v.vals[i]
-		if v.literal(i) && m.critical(p) || !v.literal(i) && homeWord(p) {
-			c.add(permission.Deny, RuleDangerousRmCritical, "removes the critical path "+p+" recursively or by force", false)
-			f.handle(i)
+// dangers denies the operands of the line v of s that its danger rows
+// hold for (rm -rf /, shred /dev/sda), each row whose options are given;
+// an operand denied is not judged again as a file written.
+func (m *cmdCall) dangers(c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for _, d := range s.dangers {
+		if d.when != "" && !f.hasSpell(d.when) {
+			continue
+		}
+		for _, i := range f.ops {
+			if !f.handled(i) && m.dangerous(&d, v, i) {
+				c.add(permission.Deny, d.rule, strings.ReplaceAll(d.why, "%s", v.vals[i]), false)
+				f.handle(i)
+			}
 		}
 	}
 }
 
-// shredOperands denies shredding a device; writer judges the other
-// operands as files written.
-func shredOperands(_ *cmdCall, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
-	for _, i := range f.ops {
-		if strings.HasPrefix(path.Clean(v.vals[i]), "/dev/") {
-			c.add(permission.Deny, RuleDangerousDisk, "shreds the device "+v.vals[i], false)
-			f.handle(i)
-		}
+// dangerous reports whether the row d holds for the operand of v at i.
+func (m *cmdCall) dangerous(d *danger, v *argv, i int) bool {
+	p := v.vals[i]
+	switch d.test {
+	case dCritical:
+		return v.literal(i) && m.critical(p) || d.home && !v.literal(i) && homeWord(p)
+	case dDevice:
+		return strings.HasPrefix(path.Clean(p), "/dev/")
 	}
+	return true
 }
 
 // dd judges its options by its spec and its operands by ddOperands: the
@@ -170,7 +169,8 @@ func rsyncRemote(p string) bool {
 func (m *cmdCall) writer(c *verdictAcc, name string, v *argv) {
 	s := writerSpecs()[name]
 	f := m.judgeSpec(c, name, s, v, 1)
-	m.specCheck(c, s, v, 1, &f) // rm's critical paths, shred's devices
+	m.specCheck(c, s, v, 1, &f)
+	m.dangers(c, s, v, &f) // rm's critical paths, shred's devices
 	ops := slices.DeleteFunc(slices.Clone(f.ops), f.handled)
 	if len(ops) == 0 && s.bareWhy == "" {
 		c.allow(RuleSafe, s.allow) // tee without a file
@@ -184,9 +184,6 @@ func (m *cmdCall) writer(c *verdictAcc, name string, v *argv) {
 	case kCopy, kMove, kLink:
 		m.copyOperands(c, name, s, v, ops, td)
 	default:
-		if f.hasKind(kRecurse) {
-			m.recursiveCritical(c, v, ops)
-		}
 		for _, i := range ops {
 			m.writePath(c, v.vals[i], v.flags[i], name)
 		}
@@ -253,16 +250,6 @@ func (m *cmdCall) copyOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 		return
 	}
 	m.intoDir(c, name, v, ops, false, "", 0)
-}
-
-// recursiveCritical denies a recursive change of a critical path (chmod
-// -R 777 /).
-func (m *cmdCall) recursiveCritical(c *verdictAcc, v *argv, ops []int) {
-	for _, i := range ops {
-		if v.literal(i) && m.critical(v.vals[i]) {
-			c.add(permission.Deny, RuleDangerousRecursiveCritical, "changes the critical path "+v.vals[i]+" recursively", false)
-		}
-	}
 }
 
 // intoDir judges the files cp, mv, install and ln create in a target

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/toolgate/toolgate/permission"
 )
 
 // A command's knowledge is data: one spec per command (or subcommand)
@@ -149,6 +151,17 @@ const (
 	// carries (gitHistoryContent).
 	kCommit  // it makes the output compare with a commit, HEAD where no revision is named (git diff --cached): history's content
 	kRenames // it follows a file's earlier names through history (git log --follow): a pathspec does not limit the files printed
+	// kDeny: it is denied, for the row's reason, under the rule of the
+	// spec's first danger row (rm --no-preserve-root).
+	kDeny
+	// kWriteFd: an operand that is a file the program opens to write,
+	// creating it, or a descriptor already open, a number ("-" too)
+	// (flock FILE, flock FD).
+	kWriteFd
+	// kCmdName: operands: names of commands, looked up as the shell finds
+	// them; one that holds a "/", or is known only at run time, is a
+	// path whose file is read (which; command -v).
+	kCmdName
 )
 
 // String names the kind as the table and reasons do.
@@ -160,7 +173,7 @@ func (k kind) String() string {
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list", "store", "commit", "renames"}[k]
+		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "write-fd", "cmd-name"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -289,6 +302,10 @@ type spec struct {
 	// (judgeQuery): the first the line fails decides, and the spec's
 	// check is not run.
 	query []cond
+	// dangers are the operands a command that changes files is denied
+	// for (rm -rf /, chmod -R 777 /, shred /dev/sda), read in order by
+	// the writers' engine (writer).
+	dangers []danger
 	// check is the command's own model of its operands and output,
 	// where the kinds and the query rows cannot say it.
 	check func(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts)
@@ -361,6 +378,12 @@ type spec struct {
 	// FILE is read, and the line asks, as tool judges it.
 	atFiles bool
 
+	// afterFirst are the spellings of options, separated by spaces, that
+	// the program looks for itself right after its first operand, each
+	// with its value the operand after it (flock FILE -c CODE): read as if
+	// given among the options (readAfterFirst).
+	afterFirst string
+
 	// endOpts are the spellings of the options after which every word
 	// is an operand, whatever it looks like ("python3 -c CODE -i": -i is
 	// the program's argument).
@@ -374,6 +397,29 @@ type spec struct {
 	state []string
 }
 
+// danger is a row of what operands a command that changes files may not
+// be given.
+type danger struct {
+	test dangerTest
+	// when are the spellings of options, separated by spaces, one of
+	// which must be given for the row to hold; empty, it always holds.
+	when string
+	// home: a word known only at run time that names the home directory
+	// ("$HOME", "${HOME}/") holds too.
+	home bool
+	rule permission.RuleID
+	why  string // the reason; "%s" stands for the operand
+}
+
+// dangerTest is what a danger row tests of an operand.
+type dangerTest uint8
+
+const (
+	dNone     dangerTest = iota // no test: every operand holds, so that a row that forgets its test fails closed
+	dCritical                   // it is a critical path, and literal (the working directory, its parents, the home, /, "*")
+	dDevice                     // it names a path below /dev/
+)
+
 // cond is one condition a command line must meet to be the query its
 // spec allows: a row of the spec's query table.
 type cond struct {
@@ -386,6 +432,9 @@ type cond struct {
 	values []string
 	// n is the number of operands cMaxOps allows.
 	n int
+	// unless are the spellings of options, separated by spaces, any of
+	// which given makes the line meet the row (tar's --force-local).
+	unless string
 	// why is what a line that fails the test does, after the spec's
 	// name ("without -n looks addresses up in the DNS"); "%s" stands for
 	// what failed: the option and its value ("-mod=mod"), the operand, or
@@ -409,6 +458,10 @@ const (
 	cPlainOps                 // no operand begins with "-", which the program may read as an option
 	cOneOf                    // exactly one of opts is given, once (one action a line), or an option that prints the version
 	cPrefixed                 // every operand begins with one of values; each that does not fails
+	// cLocal: no value given to opts names a file on another host,
+	// HOST:FILE with the colon before any slash (GNU tar reaches it
+	// through rsh), or an option that prints the version is given.
+	cLocal
 	// cForms: the line is one of the forms in values, as a synopsis
 	// writes them (meetsForms): "--status-all", "NAME status",
 	// "[-l] -t [WORD...]"; a line that gives an option that prints the

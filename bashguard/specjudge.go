@@ -171,6 +171,12 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 			what = s.name + " " + e.word + " is read as BSD options, whose " + e.spell
 		}
 		environ(c, what+" "+orText(o.why, "prints the environment"))
+	case kDeny:
+		rule := RuleDangerousRecursiveCritical
+		if len(s.dangers) > 0 {
+			rule = s.dangers[0].rule
+		}
+		c.add(permission.Deny, rule, e.spell+" "+orText(o.why, "is denied"), false)
 	case kAsk:
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "is not known to be harmless"), false)
 	case kRangeFile:
@@ -210,6 +216,25 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 	default:
 		c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which is not classified", false)
 	}
+}
+
+// readAfterFirst reads the word after the first operand of the line v,
+// when it spells one of the options of s.afterFirst, as that option given
+// with the operand after it for its value (flock FILE -c CODE); both are
+// then judged, and are no operands.
+func (m *cmdCall) readAfterFirst(c *verdictAcc, cmd string, s *spec, v *argv, f *specFacts) {
+	if s.afterFirst == "" || len(f.ops) < 3 || !v.literal(f.ops[1]) || !spelt(s.afterFirst, v.vals[f.ops[1]]) {
+		return
+	}
+	w, at := v.vals[f.ops[1]], f.ops[2]
+	sp := s.longExact(w)
+	if len(w) == 2 {
+		sp = s.tables().short[w[1]]
+	}
+	e := scanned{word: w, spell: sp.opt.name, opt: sp.opt, val: v.vals[at], hasVal: true, next: true, at: at}
+	m.specOption(c, cmd, s, v, &e, f)
+	f.handle(f.ops[1])
+	f.handle(at)
 }
 
 // dashDashOpt is the "--" that ends the options, as judgeSpec sees it.
@@ -278,8 +303,11 @@ func judgeQuery(c *verdictAcc, s *spec, v *argv, from int, f *specFacts) bool {
 // check tests the line v (from from on, its options and operands in f)
 // by q, calling fail with what failed for each failure.
 func (q *cond) check(v *argv, from int, f *specFacts, fail func(what string)) {
+	if q.unless != "" && f.hasSpell(q.unless) {
+		return
+	}
 	switch q.test {
-	case cNeeds, cLastIn, cEachIn, cOneOf:
+	case cNeeds, cLastIn, cEachIn, cOneOf, cLocal:
 		q.checkOptions(f, fail)
 	case cFirstIn, cNoneIn, cOperands, cMaxOps, cPlainOps, cPrefixed:
 		q.checkOperands(v, from, f, fail)
@@ -303,6 +331,10 @@ func (q *cond) checkOptions(f *specFacts, fail func(what string)) {
 		n, last = n+1, e
 		if q.test == cEachIn && !slices.Contains(q.values, e.val) {
 			fail(e.spell + "=" + e.val)
+			return
+		}
+		if q.test == cLocal && hostFile(e.val) && !f.hasKind(kVersion) {
+			fail(e.spell + " " + e.val)
 			return
 		}
 	}
@@ -348,6 +380,13 @@ func (q *cond) checkOperands(v *argv, from int, f *specFacts, fail func(what str
 			}
 		}
 	}
+}
+
+// hostFile reports whether the value p names a file on another host,
+// HOST:FILE: a colon before any slash.
+func hostFile(p string) bool {
+	host, _, remote := strings.Cut(p, ":")
+	return remote && !strings.Contains(host, "/")
 }
 
 // meetsForms reports whether the line v, whose options and operands are

@@ -146,10 +146,10 @@ func opsSpecs() map[string]*spec {
 			allow:    "dpkg-query prints the package database",
 			examples: []example{{"dpkg-query -W -f '${Version}' bash", "allow"}, {"dpkg-query -l bash", "allow"}, {"dpkg-query --admindir=. -l", "ask"}}},
 		// tar -t lists an archive: -f names it, read (an archive name
-		// with a colon is a remote tape, reached with rsh: tarRemote);
+		// with a colon is a remote tape, reached with rsh: cLocal);
 		// -z, -j, -J and --zstd run the decompressor. Extracting, -I, the
 		// checkpoint actions and --to-command are not here.
-		"tar": {grammar: grammar{permute: true}, operands: kWord, check: tarRemote, allow: "tar -t lists an archive inside the allowed roots",
+		"tar": {grammar: grammar{permute: true}, operands: kWord, allow: "tar -t lists an archive inside the allowed roots",
 			helpers: []string{"gzip", "bzip2", "xz", "zstd"}, rows: []optRow{
 				{"-t --list", kFlag, ""}, {"-f= --file=", kRead, ""}, {"-z --gzip --gunzip --ungzip", kFlag, ""}, {"-j --bzip2", kFlag, ""},
 				{"-J --xz", kFlag, ""}, {"--zstd", kFlag, ""}, {"-v --verbose", kFlag, ""}, {"--full-time", kFlag, ""}, {"--numeric-owner", kFlag, ""},
@@ -158,9 +158,10 @@ func opsSpecs() map[string]*spec {
 			query: []cond{
 				{test: cNeeds, opts: "-t --list", why: "without -t and -f ARCHIVE does not list an archive"},
 				{test: cNeeds, opts: "-f --file", why: "without -t and -f ARCHIVE does not list an archive"},
+				{test: cLocal, opts: "-f --file", unless: "--force-local", why: "%s names an archive on another host, reached with rsh"},
 			},
 			examples: []example{{"tar -tzf a.tgz", "allow"}, {"tar -tf a.tar", "allow"}, {"tar --list --file=a.tar", "allow"}, {"tar -tvf a.tar a.txt", "allow"},
-				{"tar -xf a.tar", "ask"}, {"tar -tf host:a.tar", "ask"}, {"tar -t", "ask"}, {"tar -tf .env", "deny"},
+				{"tar -xf a.tar", "ask"}, {"tar -tf host:a.tar", "ask"}, {"tar --list --file=host:a.tar", "ask"}, {"tar -t", "ask"}, {"tar -tf .env", "deny"},
 				{"tar -tf a.tar --to-command=sh", "ask"}, {"tar tf a.tar", "ask"}}},
 		// unzip -l, -v and -t list or test an archive, extracting
 		// nothing: the first operand is the archive read, the others

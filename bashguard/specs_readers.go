@@ -43,7 +43,7 @@ var readerSpecs = sync.OnceValue(func() map[string]*spec {
 		"stat":      {grammar: gnuGrammar, rows: readerStatRows, operands: kProbe, examples: []example{{"stat a.txt", "allow"}, {"stat -c %s a.txt", "allow"}}},
 		"tac":       {grammar: gnuGrammar, rows: readerTacRows, examples: []example{{"tac a.txt", "allow"}}},
 		"tail":      {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerTailRows, examples: []example{{"tail -n1 a.txt", "allow"}, {"tail -f a.txt", "ask"}, {"tail --fol a.txt", "ask"}}},
-		"uniq":      {grammar: gnuGrammar, rows: readerUniqRows, examples: []example{{"uniq -c a.txt", "allow"}, {"uniq a.txt out.txt", "ask"}}, check: (*cmdCall).readerUniq},
+		"uniq":      {grammar: gnuGrammar, rows: readerUniqRows, leadOps: []kind{kRead, kWrite}, examples: []example{{"uniq -c a.txt", "allow"}, {"uniq a.txt out.txt", "ask"}}},
 		"wc":        {grammar: gnuGrammar, rows: readerWcRows, examples: []example{{"wc -l a.txt src/main.go", "allow"}, {"wc --files0-from=.env", "deny"}}},
 		"egrep":     {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy},
 		"fgrep":     {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: readerGrepRows, firstOperand: kPattern, patternBy: grepPatternBy},

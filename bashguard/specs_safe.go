@@ -7,8 +7,8 @@ import "sync"
 // reads no file its operands name. Every option their --help lists is
 // here, each harmless; an option that is not (a new one, a misspelling,
 // an abbreviation of more than one) asks. Their operands are words
-// (operands: kWord); which also looks at the paths it is given
-// (whichPaths). test and [ have a model in place of options; echo and expr
+// (operands: kWord); which's are command names, and it looks at those
+// that are paths (kCmdName). test and [ have a model in place of options; echo and expr
 // have no spec: their arguments may start with "-" without being options.
 
 // safeSpecs are the safe commands' specs, by command name.
@@ -37,8 +37,8 @@ var safeSpecs = sync.OnceValue(func() map[string]*spec {
 		"test": {own: true, check: testModel, examples: []example{{"test -f a.txt", "allow"}, {"test -n x", "allow"}, {"test -f .env", "ask"}, {"test -v 'a[$(id)]'", "ask"}}},
 		"[":    {own: true, check: testModel, examples: []example{{"[ -d src ]", "allow"}, {"[ -f .env ]", "ask"}}},
 		// which: debianutils' (getopts "as"), and GNU which's --all; an
-		// operand with a "/" is a path it probes (model_safe.go: whichPaths).
-		"which": {grammar: gnuGrammar, operands: kWord, rows: safeWhichRows(), check: whichPaths,
+		// operand with a "/" is a path it probes (kCmdName).
+		"which": {grammar: gnuGrammar, operands: kCmdName, rows: safeWhichRows(),
 			examples: []example{{"which ls", "allow"}, {"which -a git", "allow"}, {"which ./a.txt", "allow"}, {"which ./.env", "deny"}, {"which -x ls", "ask"}}},
 	})
 })

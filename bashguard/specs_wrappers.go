@@ -43,8 +43,9 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 			ask: "starts a new session that escapes the process-group limits", askFinal: true,
 			examples: []example{{"setsid cat a.txt", "ask"}, {"setsid -w cat a.txt", "ask"}, {"setsid -x cat a.txt", "ask"}, {"setsid cat .env", "deny"}}},
 		// flock FILE COMMAND..., flock FILE -c CODE, flock FD.
-		"flock": {grammar: wrapperGrammar, rows: wrapperFlockRows(), operands: kCommand, check: flockOperands, bareWhy: "no command given",
-			ask: "takes a file lock",
+		"flock": {grammar: wrapperGrammar, rows: wrapperFlockRows(), operands: kCommand, firstOperand: kWriteFd, afterFirst: "-c --command",
+			bareWhy: "no command given",
+			ask:     "takes a file lock",
 			examples: []example{{"flock l cat a.txt", "ask"}, {"flock -n l -c 'cat a.txt'", "ask"}, {"flock -w 1 l cat .env", "deny"},
 				{"flock l -c 'cat .env'", "deny"}, {"flock -x l cat a.txt", "ask"}, {"flock -y l cat a.txt", "ask"}}},
 		// watch hands its operands, joined, to sh -c; with -x it runs them.

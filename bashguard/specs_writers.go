@@ -46,24 +46,26 @@ var writerSpecs = sync.OnceValue(func() map[string]*spec {
 		// chmod, a mode written as an option: "chmod -w FILE").
 		"chmod": {grammar: grammar{abbrev: true, permute: true, digits: true}, rows: writerChmodRows(), operands: kWrite,
 			firstOperand: kWord, patternBy: []string{"--reference", "-r", "-w", "-x", "-X", "-s", "-t", "-u", "-g", "-o", "-a", "-NUM"},
-			ask: "changes files", bareWhy: "changes files",
+			ask: "changes files", bareWhy: "changes files", dangers: writerRecursiveCritical,
 			examples: []example{{"chmod 644 a.txt", "ask"}, {"chmod -w a.txt", "ask"}, {"chmod -R u+w src", "ask"}, {"chmod --reference=.env a.txt", "deny"},
 				{"chmod -R 777 /", "deny"}, {"chmod --recur 777 /", "deny"}, {"chmod -y a.txt", "ask"}}},
 		"chown": {grammar: gnuGrammar, rows: writerChownRows(), operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
-			ask: "changes files", bareWhy: "changes files",
+			ask: "changes files", bareWhy: "changes files", dangers: writerRecursiveCritical,
 			examples: []example{{"chown nobody a.txt", "ask"}, {"chown --from=root nobody a.txt", "ask"}, {"chown -R nobody /", "deny"},
 				{"chown --reference=.env a.txt", "deny"}, {"chown -x nobody a.txt", "ask"}}},
 		"chgrp": {grammar: gnuGrammar, rows: writerChgrpRows(), operands: kWrite, firstOperand: kWord, patternBy: []string{"--reference"},
-			ask: "changes files", bareWhy: "changes files",
+			ask: "changes files", bareWhy: "changes files", dangers: writerRecursiveCritical,
 			examples: []example{{"chgrp nogroup a.txt", "ask"}, {"chgrp -hR nogroup /etc", "deny"}, {"chgrp --ref .env a.txt", "deny"}, {"chgrp -x g a.txt", "ask"}}},
 		// rm removes its operands; recursively or by force, a critical path
-		// is denied, and so is --no-preserve-root (model_write.go: rmOperands).
-		"rm": {grammar: gnuGrammar, rows: writerRmRows(), operands: kWrite, check: rmOperands, ask: "removes files", bareWhy: "removes files",
+		// is denied, and so is --no-preserve-root.
+		"rm": {grammar: gnuGrammar, rows: writerRmRows(), operands: kWrite, ask: "removes files", bareWhy: "removes files",
+			dangers: []danger{{test: dCritical, when: "-r -R --recursive -f --force", home: true, rule: RuleDangerousRmCritical,
+				why: "removes the critical path %s recursively or by force"}},
 			examples: []example{{"rm a.txt", "ask"}, {"rm -rf src", "ask"}, {"rm -rf /", "deny"}, {"rm --recur --forc .", "deny"}, {"rm -f ~", "deny"},
 				{"rm --no-pres -r src", "deny"}, {"rm --interactive=never a.txt", "ask"}, {"rm .env", "deny"}, {"rm -y a.txt", "ask"}}},
-		// shred overwrites its operands; a device is denied (model_write.go:
-		// shredOperands).
-		"shred": {grammar: gnuGrammar, rows: writerShredRows(), operands: kWrite, check: shredOperands, ask: "destroys file contents", bareWhy: "destroys file contents",
+		// shred overwrites its operands; a device is denied.
+		"shred": {grammar: gnuGrammar, rows: writerShredRows(), operands: kWrite, ask: "destroys file contents", bareWhy: "destroys file contents",
+			dangers: []danger{{test: dDevice, rule: RuleDangerousDisk, why: "shreds the device %s"}},
 			examples: []example{{"shred a.txt", "ask"}, {"shred -n 1 -uz a.txt", "ask"}, {"shred /dev/sda", "deny"}, {"shred --random-source=.env a.txt", "deny"},
 				{"shred -y a.txt", "ask"}}},
 		// dd [OPERAND]...: NAME=VALUE each (ddOperands); its only options
@@ -92,6 +94,11 @@ var writerSpecs = sync.OnceValue(func() map[string]*spec {
 func writerSpec(rows []optRow, ops kind, ex ...example) *spec {
 	return &spec{grammar: gnuGrammar, rows: rows, operands: ops, ask: "changes files", bareWhy: "changes files", examples: ex}
 }
+
+// writerRecursiveCritical are the danger rows of chmod, chown and chgrp:
+// a critical path changed recursively is denied.
+var writerRecursiveCritical = []danger{{test: dCritical, when: "-R --recursive", rule: RuleDangerousRecursiveCritical,
+	why: "changes the critical path %s recursively"}}
 
 // writerBackupRows are the backup options of cp, mv, install and ln:
 // each destination they replace is first renamed beside itself.
@@ -306,7 +313,7 @@ var writerRmRows = sync.OnceValue(func() []optRow {
 		{"-I", kFlag, ""},
 		{"--interactive[=]", kWord, ""},
 		{"--one-file-system", kFlag, ""},
-		{"--no-preserve-root", kFlag, ""},
+		{"--no-preserve-root", kDeny, "allows removing /"},
 		{"--preserve-root[=]", kWord, ""},
 		{"-r -R --recursive", kRecurse, ""},
 		{"-d --dir", kFlag, ""},
