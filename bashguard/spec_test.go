@@ -157,42 +157,57 @@ func TestSpecSpellingsRefused(t *testing.T) {
 		}
 		flag := harmlessShortFlag(s)
 		for _, sp := range spellingsOf(s) {
-			o := sp.opt
-			val := ""
-			switch o.kind {
-			case kRead, kStore, kRangeFile:
-				val = ".env" // a secret: a read of it is denied
-				if o.kind == kRangeFile {
-					val = "1,2:.env"
-				}
-			case kWrite, kProgram, kChange, kAsk, kSetProgram, kRepo, kEnv, kInline, kModule, kInteractive:
-				val = "-x" // refused for what the option does, whatever its value
-			default:
+			val, ok := refusedValue(sp.opt.kind)
+			if !ok {
 				continue
 			}
 			for _, line := range spellingLines(s, sp, val, flag) {
-				if o.kind == kSetProgram && len(line) == 2 {
+				if sp.opt.kind == kSetProgram && len(line) == 2 {
 					continue // without a value it only prints
 				}
 				cmdline := strings.Join(append(append([]string(nil), at.words...), line...), " ")
 				tried++
-				v := g.Judge(context.Background(), dir, paths, cmdline)
-				if !assert.NotEqual(t, permission.Allow, v.Decision, "%s: %q is allowed (%s)", s.name, cmdline, v.Reason) {
-					continue
-				}
-				if o.kind == kEnv {
-					assert.Equal(t, RuleSecretEnvironment, v.Rule, "%s: %q: refused as a print of the environment (%s)", s.name, cmdline, v.Reason)
-				}
-				if o.kind == kRead || o.kind == kStore || o.kind == kRangeFile {
-					assert.Contains(t, v.Reason, ".env", "%s: %q: the reason names the file read", s.name, cmdline)
-				} else {
-					assert.Contains(t, v.Reason, sp.text, "%s: %q: the reason names the option", s.name, cmdline)
-				}
+				assertSpellingRefused(t, s.name, sp, cmdline, g.Judge(context.Background(), dir, paths, cmdline))
 			}
 		}
 	}
 	t.Logf("%d spellings refused", tried)
 	assert.Greater(t, tried, 300)
+}
+
+// refusedValue is the value TestSpecSpellingsRefused gives an option of
+// kind k, and whether the kind is one every spelling of must refuse: a
+// secret for the kinds that read a file, and any value for those refused
+// for what the option does.
+func refusedValue(k kind) (string, bool) {
+	switch k {
+	case kRangeFile:
+		return "1,2:.env", true
+	case kRead, kStore:
+		return ".env", true // a secret: a read of it is denied
+	case kWrite, kProgram, kChange, kAsk, kSetProgram, kRepo, kEnv, kInline, kModule, kInteractive:
+		return "-x", true
+	}
+	return "", false
+}
+
+// assertSpellingRefused checks the verdict v of cmdline, a spelling of
+// sp in the spec named name: not allowed, and its reason names the file
+// read or the option.
+func assertSpellingRefused(t *testing.T, name string, sp *spelling, cmdline string, v Verdict) {
+	t.Helper()
+	if !assert.NotEqual(t, permission.Allow, v.Decision, "%s: %q is allowed (%s)", name, cmdline, v.Reason) {
+		return
+	}
+	switch sp.opt.kind {
+	case kEnv:
+		assert.Equal(t, RuleSecretEnvironment, v.Rule, "%s: %q: refused as a print of the environment (%s)", name, cmdline, v.Reason)
+		assert.Contains(t, v.Reason, sp.text, "%s: %q: the reason names the option", name, cmdline)
+	case kRead, kStore, kRangeFile:
+		assert.Contains(t, v.Reason, ".env", "%s: %q: the reason names the file read", name, cmdline)
+	default:
+		assert.Contains(t, v.Reason, sp.text, "%s: %q: the reason names the option", name, cmdline)
+	}
 }
 
 // spellingsOf lists the spellings of s, short ones first, in a fixed order.
