@@ -1,7 +1,7 @@
 // Package codex is toolgate's end-to-end suite against the real Codex CLI,
 // version 0.171.0 (the Version constant), installed from npm.
 //
-// Each scenario runs "codex exec" with toolgate check installed as its
+// Each scenario runs "codex exec" with toolgate-check installed as its
 // hooks the way README says (examples/codex/hooks.json in CODEX_HOME),
 // against a scripted Responses API on 127.0.0.1 (a custom model_provider
 // with wire_api "responses" and an invented key), inside bubblewrap: /

@@ -39,6 +39,7 @@ func TestCodex(t *testing.T) {
 				out := oneOutput(t, r)
 				assert.Contains(t, out, "hello-from-readme", "the allowed command ran and its output reached the model")
 				assert.Contains(t, out, "Process exited with code 0")
+				oneWarmProcess(t, r.home)
 			},
 		},
 		{
@@ -147,4 +148,16 @@ func TestCodex(t *testing.T) {
 			tc.check(t, r)
 		})
 	}
+}
+
+// oneWarmProcess asserts that toolgate-check, the hook command, started
+// warm processes for one key alone (one lock in the state directory's
+// warm/ of home): the host gives every hook call of a session the same
+// environment and working directory, so that later calls find the
+// process the first one started.
+func oneWarmProcess(t *testing.T, home string) {
+	t.Helper()
+	locks, err := filepath.Glob(filepath.Join(home, ".local", "state", "toolgate", "warm", "*.lock"))
+	require.NoError(t, err)
+	assert.Len(t, locks, 1, "the session's hook calls have one environment and directory: one warm process answers them (%v)", locks)
 }

@@ -1,7 +1,7 @@
 // Package gemini is toolgate's end-to-end suite against the real Gemini
 // CLI, version 0.61.0 (the Version constant), installed from npm.
 //
-// Each scenario runs "gemini -p --yolo" with toolgate check installed as
+// Each scenario runs "gemini -p --yolo" with toolgate-check installed as
 // its BeforeTool and AfterTool hooks the way README says, against a
 // scripted Gemini API (streamGenerateContent) on 127.0.0.1 that Gemini
 // reaches through GOOGLE_GEMINI_BASE_URL, with an invented API key, inside

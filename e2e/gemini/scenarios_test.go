@@ -34,6 +34,7 @@ func TestGemini(t *testing.T) {
 				require.Len(t, fr, 1, r.diag())
 				assert.Contains(t, fr[0], "e2e-hello-from-the-shell", "the allowed command ran and the model saw its output")
 				assert.Contains(t, fr[0], "modified by a hook", "it ran as toolgate rewrote it: confined")
+				oneWarmProcess(t, r.home)
 			},
 		},
 		{
@@ -124,4 +125,16 @@ func TestGemini(t *testing.T) {
 			sc.check(t, r)
 		})
 	}
+}
+
+// oneWarmProcess asserts that toolgate-check, the hook command, started
+// warm processes for one key alone (one lock in the state directory's
+// warm/ of home): the host gives every hook call of a session the same
+// environment and working directory, so that later calls find the
+// process the first one started.
+func oneWarmProcess(t *testing.T, home string) {
+	t.Helper()
+	locks, err := filepath.Glob(filepath.Join(home, ".local", "state", "toolgate", "warm", "*.lock"))
+	require.NoError(t, err)
+	assert.Len(t, locks, 1, "the session's hook calls have one environment and directory: one warm process answers them (%v)", locks)
 }

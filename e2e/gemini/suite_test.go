@@ -187,9 +187,15 @@ func prepare() (*suiteEnv, string, error) {
 		return nil, "", err
 	}
 	tmp, _ = filepath.EvalSymlinks(tmp)
-	build := exec.Command("go", "build", "-o", filepath.Join(tmp, "toolgate"), "github.com/toolgate/toolgate/cmd/toolgate")
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, "", fmt.Errorf("go build toolgate: %v: %s", err, out)
+	// toolgate, and toolgate-check, the hook command of the example,
+	// beside it as go install puts them. The warm processes
+	// toolgate-check starts live in the sandbox's PID namespace and end
+	// with it.
+	for _, name := range []string{"toolgate", "toolgate-check"} {
+		build := exec.Command("go", "build", "-o", filepath.Join(tmp, name), "github.com/toolgate/toolgate/cmd/"+name)
+		if out, err := build.CombinedOutput(); err != nil {
+			return nil, "", fmt.Errorf("go build %s: %v: %s", name, err, out)
+		}
 	}
 	s := &suiteEnv{gemini: gemini, node: node, toolgate: tmp, bwrap: bwrap, self: self}
 	// /tmp is private in the sandbox: what the suite needs from it is
