@@ -64,11 +64,18 @@ func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int)
 			s = s.other // git reflog -5 is git reflog show -5
 			continue
 		}
-		i := scanSpec(s, v, from, true, func(e *scanned) { m.specOption(c, cmd, s, v, e, nil) })
+		var bare *specFacts // what the options say, kept only where s prints keys without a subcommand
+		if s.keys != nil {
+			bare = &specFacts{dashes: -1}
+		}
+		i := scanSpec(s, v, from, true, func(e *scanned) { m.specOption(c, cmd, s, v, e, bare) })
 		if i >= v.len() {
 			if s.bareWhy != "" {
 				c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.bareWhy, "", true)
 				return
+			}
+			if bare != nil {
+				m.gitPrintsKeys(c, s, v, bare) // git remote -v prints the remotes' URLs
 			}
 			specAllows(c, s)
 			return

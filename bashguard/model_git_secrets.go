@@ -233,9 +233,10 @@ type keysPrinted struct {
 // that choose it, and which keys it prints. A row that names neither is
 // chosen by any first operand.
 type keyPick struct {
-	opts string // the options that choose the row, by spelling
-	op   string // the first operand that chooses the row ("git config list")
-	keys keysBy
+	opts   string // the options that choose the row, by spelling
+	op     string // the first operand that chooses the row ("git config list")
+	always bool   // the row is chosen by every line, with operands or without
+	keys   keysBy
 }
 
 // keysBy is which keys of the configs a keyPick prints, read from the
@@ -245,10 +246,11 @@ type keyPick struct {
 type keysBy uint8
 
 const (
-	keysAll       keysBy = iota // every key
-	keysMatching                // the keys the first operand matches as a POSIX extended regular expression
-	keysOfSection               // the keys of the section the first operand begins with, whichever URL matches (--get-urlmatch)
-	keysNamed                   // the key the first operand names
+	keysAll        keysBy = iota // every key
+	keysMatching                 // the keys the first operand matches as a POSIX extended regular expression
+	keysOfSection                // the keys of the section the first operand begins with, whichever URL matches (--get-urlmatch)
+	keysNamed                    // the key the first operand names
+	keysRemoteURLs               // the keys a remote's URL is made from, whatever the operands (git remote -v, get-url)
 )
 
 // gitPrintsKeys asks for a command line of s that prints a key of the
@@ -323,10 +325,12 @@ func (p *keysPrinted) pick(v *argv, f *specFacts) (pick func(name string) bool, 
 	}
 	for _, r := range p.picks {
 		switch {
-		case r.opts != "" && !f.hasSpell(r.opts), r.op != "" && (!lit || first != r.op), r.opts == "" && r.op == "" && !has:
+		case r.opts != "" && !f.hasSpell(r.opts), r.op != "" && (!lit || first != r.op), r.opts == "" && r.op == "" && !has && !r.always:
 			continue
 		case r.keys == keysAll:
 			return every, true
+		case r.keys == keysRemoteURLs:
+			return remoteURLKey, true
 		case !has:
 			return nil, false
 		case !lit:
@@ -356,6 +360,24 @@ func (by keysBy) match(first string) func(name string) bool {
 		return func(name string) bool { return gitCanonKey(name) == want }
 	}
 	return func(string) bool { return true }
+}
+
+// remoteURLKey reports a key a remote's URL, as git remote prints it,
+// is made from: remote.NAME.url and pushurl, and url.BASE.insteadOf and
+// pushInsteadOf, whose BASE replaces the start of the URL. A command that
+// names one remote is judged on every remote's keys: the remote a name
+// picks, an insteadOf of another's URL may still rewrite.
+func remoteURLKey(name string) bool {
+	k := gitCanonKey(name)
+	sec, _, _ := strings.Cut(k, ".")
+	key := k[strings.LastIndexByte(k, '.')+1:]
+	switch sec {
+	case "remote":
+		return key == "url" || key == "pushurl"
+	case "url":
+		return key == "insteadof" || key == "pushinsteadof"
+	}
+	return false
 }
 
 // gitCanonKey is a key as git compares it: the section and the key

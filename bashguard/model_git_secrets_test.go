@@ -71,6 +71,16 @@ func TestGitConfigSecretsOfTheRepositoryAndChanges(t *testing.T) {
 		{"git config -l --name-only", "allow", "every command is read-only"},
 		{"git config --global -l", "allow", "every command is read-only"},
 		{"git config --get core.bare", "allow", "every command is read-only"},
+		// git remote prints the remotes' URLs with -v, through get-url
+		// and show, whatever the remote's name (git remote -v show); the
+		// names alone otherwise.
+		{"git remote -v", "ask", "git: git remote prints remote.origin.url from the repository's config, which holds a URL with a password"},
+		{"git remote --verbose", "ask", "git: git remote prints remote.origin.url from the repository's config"},
+		{"git remote get-url origin", "ask", "git: git remote get-url prints remote.origin.url from the repository's config"},
+		{"git remote get-url --push upstream", "ask", "git: git remote get-url prints remote.origin.url from the repository's config"},
+		{"git remote show -n origin", "ask", "git: git remote show prints remote.origin.url from the repository's config"},
+		{"git remote -v show", "ask", "git: git remote show prints remote.origin.url from the repository's config"},
+		{"git remote", "allow", "every command is read-only"},
 	} {
 		v := judge(tc.script)
 		assert.Equal(t, tc.want, v.Decision.String(), "%q (%s)", tc.script, v.Reason)
@@ -87,6 +97,34 @@ func TestGitConfigSecretsOfTheRepositoryAndChanges(t *testing.T) {
 	assert.Equal(t, permission.Ask, v.Decision, "the user's config changed after it was read: %s", v.Reason)
 	assert.Contains(t, v.Reason, "git config prints github.token from ~/.gitconfig, which holds a credential")
 	assert.Equal(t, permission.Allow, judge("git config --get user.name").Decision, "a harmless key is printed alone")
+}
+
+// A remote's URL is printed as git rewrites it: a token in the base of
+// an insteadOf of the user's config is printed by git remote -v in a
+// repository whose own URLs hold none, and a repository without one
+// prints nothing secret.
+func TestGitRemoteURLsRewritten(t *testing.T) {
+	dir, paths := specRepo(t)
+	gitIn(t, dir, "config", "remote.origin.url", "https://github.com/o/r.git")
+	pol := DefaultPolicy()
+	pol.Home = t.TempDir()
+	g := New(pol)
+	judge := func(script string) Verdict { return g.Judge(context.Background(), dir, paths, script) }
+	for _, script := range []string{"git remote -v", "git remote get-url origin", "git remote show -n origin"} {
+		v := judge(script)
+		assert.Equal(t, permission.Allow, v.Decision, "%q: no URL holds a credential (%s)", script, v.Reason)
+		assert.Contains(t, v.Reason, "every command is read-only", script)
+	}
+	cfg := "[url \"https://x-access-token:ghp_abc@github.com/\"]\n\tinsteadOf = https://github.com/\n"
+	require.NoError(t, os.WriteFile(filepath.Join(pol.Home, ".gitconfig"), []byte(cfg), 0o644))
+	for _, script := range []string{"git remote -v", "git remote get-url origin", "git remote show -n origin"} {
+		v := judge(script)
+		assert.Equal(t, permission.Ask, v.Decision, "%q: the user's insteadOf puts a token in the URL (%s)", script, v.Reason)
+		assert.Contains(t, v.Reason, "prints url.https://x-access-token:ghp_abc@github.com/.insteadof from ~/.gitconfig, which holds a URL with a password", script)
+		assert.Equal(t, RulePathSecret, v.Rule, script)
+	}
+	v := judge("git remote")
+	assert.Equal(t, permission.Allow, v.Decision, "the remotes' names alone: %s", v.Reason)
 }
 
 // Each row of the printed keys' tables picks the keys it says, by the
@@ -174,4 +212,18 @@ func TestGitRowsNameTheirOptions(t *testing.T) {
 		}
 	}
 	assert.Greater(t, n, 15, "options the rows name")
+}
+
+// The keys a remote's URL is made from are its url and pushurl, and the
+// bases of url.*.insteadOf and pushInsteadOf, in git's spelling of a key
+// (the section and the key in any case, the subsection as written).
+func TestRemoteURLKey(t *testing.T) {
+	for key, want := range map[string]bool{
+		"remote.origin.url": true, "Remote.Origin.PushURL": true, "remote.a.b.url": true,
+		"url.https://t@github.com/.insteadOf": true, "URL.x.pushInsteadOf": true,
+		"remote.origin.fetch": false, "remote.origin.proxy": false, "url.x.other": false,
+		"http.https://example.com.extraheader": false, "user.name": false, "url": false,
+	} {
+		assert.Equal(t, want, remoteURLKey(key), key)
+	}
 }

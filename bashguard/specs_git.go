@@ -117,12 +117,14 @@ var gitSpec = sync.OnceValue(func() *spec {
 				examples: []example{{"git reflog -5", "allow"}, {"git reflog show --oneline", "allow"}, {"git reflog expire --all", "ask"}},
 			},
 			"remote": {grammar: posixGrammar, rows: gitRemoteRows, allow: "read-only git remote", config: gitReadConfig,
-				otherWhy: "changes the remotes or reaches the network",
+				otherWhy: "changes the remotes or reaches the network", keys: gitRemoteVerboseKeys,
 				subs: map[string]*spec{
-					"get-url": {grammar: gitGrammar, rows: gitRemoteGetURLRows, operands: kWord, allow: "read-only git remote get-url"},
-					"show": {grammar: gitGrammar, rows: gitRemoteShowRows, operands: kWord, allow: "read-only git remote show",
+					"get-url": {grammar: gitGrammar, rows: gitRemoteGetURLRows, operands: kWord, allow: "read-only git remote get-url", keys: gitRemoteURLKeys},
+					"show": {grammar: gitGrammar, rows: gitRemoteShowRows, operands: kWord, allow: "read-only git remote show", keys: gitRemoteURLKeys,
 						tooMany: "with a name reaches the remote (unless -n is given)", listing: []string{"-n"}},
-				}},
+				},
+				examples: []example{{"git remote", "allow"}, {"git remote -v", "allow"}, {"git remote get-url origin", "allow"}},
+			},
 			"worktree": {grammar: posixGrammar, allow: "read-only git worktree list", config: gitReadConfig,
 				bareWhy: "without list changes the worktrees", otherWhy: "changes the worktrees",
 				subs: map[string]*spec{"list": {grammar: gitGrammar, rows: gitWorktreeListRows, operands: kWord, allow: "read-only git worktree list"}}},
@@ -193,6 +195,18 @@ var gitConfigKeysPrinted = &keysPrinted{
 // gitVarKeys are the keys git var prints: with -l, every key of every
 // config, as git config --list does.
 var gitVarKeys = &keysPrinted{picks: []keyPick{{opts: "-l", keys: keysAll}}}
+
+// gitRemoteVerboseKeys are the keys git remote prints: with -v, every
+// remote's URLs, made from the keys remoteURLKey reports; without, the
+// remotes' names alone.
+var gitRemoteVerboseKeys = &keysPrinted{picks: []keyPick{{opts: "-v --verbose", keys: keysRemoteURLs}}}
+
+// gitRemoteURLKeys are the keys git remote get-url NAME and git remote
+// show NAME print: the remote's URLs. Without a name, show prints the
+// remotes' names, or after git remote's own -v their URLs (git remote -v
+// show), which this spec does not see: so every line of it is judged as
+// printing them.
+var gitRemoteURLKeys = &keysPrinted{picks: []keyPick{{always: true, keys: keysRemoteURLs}}}
 
 // gitReflogChange is git reflog expire, delete or drop.
 func gitReflogChange() *spec {
