@@ -211,3 +211,24 @@ func panicText(r any) string {
 	}
 	return "panic"
 }
+
+// ConfigCredential reports why the file at path, a resolved path a tool
+// is about to read, holds a credential, when it is a config file of a git
+// repository (config or config.worktree in a directory named .git or
+// NAME.git, or below one: a worktree's, a submodule's) and one of its keys
+// looks like a credential by the rules git config's reading forms are
+// judged by. A config that cannot be read here (too large, a line git's
+// parser would read otherwise) counts as one that holds a credential; a
+// missing file holds none. Any other path holds none and costs no system
+// call. The answer is kept on g, as the other workspace facts are, and
+// read again when the file changes. A nil Guard finds none.
+func (g *Guard) ConfigCredential(path string) (why string, found bool) {
+	if g == nil || !gitConfigFile(path) {
+		return "", false
+	}
+	ws := g.ws.judgeUse()
+	why = ws.get("configcredential\x00"+path, func(r *stampRec) any {
+		return configFileCredential(r, path)
+	}).(string)
+	return why, why != ""
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -155,7 +156,9 @@ func (t *treeWalk) entry(e fs.DirEntry, full string) (descend, stop bool) {
 // the file system gives them), so that a huge directory costs no more
 // than the bound.
 func readDirAtMost(d string, n int) ([]fs.DirEntry, error) {
-	f, err := os.Open(d)
+	// A directory alone: a FIFO put in its place after its lstat would
+	// block an open.
+	f, err := os.OpenFile(d, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -769,12 +770,18 @@ func gitCommonDirRec(top string, r *stampRec) (string, string) {
 	return gitDir, ""
 }
 
+// readSmall reads the regular file p whole, when it holds at most limit
+// bytes (errTooLarge when it holds more).
 func readSmall(p string, limit int64) (string, error) {
-	f, err := os.Open(p)
+	// Not blocking on a FIFO or a device planted under a config's name.
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "", errNotRegular
+	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return "", err
@@ -790,6 +797,10 @@ type tooLarge struct{}
 func (tooLarge) Error() string { return "it is too large" }
 
 var errTooLarge error = tooLarge{}
+
+// errNotRegular is readSmall's refusal of a file that is not a regular
+// one (a FIFO would block the read).
+var errNotRegular = errors.New("it is not a regular file")
 
 // gitRemotes reads the remote URLs from the keys of a repository's
 // config (parseGitConfigKeys). A key that can change them and is not

@@ -9,6 +9,11 @@ import (
 	"github.com/toolgate/toolgate/sandbox"
 )
 
+// errConfigCredential is the cause of the path judge's Ask for a read of
+// a git config file whose keys hold a credential: a secret by what it
+// holds, not by its name, so a probe of its metadata is not asked.
+var errConfigCredential = errors.New("a git config file that holds a credential")
+
 // pathVerdict is what the path judge finds for one path a tool reaches.
 type pathVerdict struct {
 	// real is the resolved path, or "" when the sandbox refused the path.
@@ -91,6 +96,16 @@ func (j *Judges) judgePath(req permission.Request, p string, write, command, lis
 	default:
 		v.real = real
 		v.sandbox = permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Source: permission.SourceAllow}
+		if write || lists {
+			break
+		}
+		// A repository's config whose keys hold a credential is read as
+		// a secret path is: git config --list would ask for the same
+		// values (see bashguard.Guard.ConfigCredential).
+		if why, found := j.Guard.ConfigCredential(real); found {
+			v.sandbox = permission.Result{Decision: permission.Ask, Layer: permission.LayerSandbox, Source: permission.SourceToolAsk,
+				Rule: sandbox.RuleSecret, Reason: "read " + real + ": " + why, Cause: errConfigCredential}
+		}
 	}
 	// Rules see the real path and the path as written (made absolute),
 	// so that a link cannot slip a path past a deny rule.
@@ -174,6 +189,9 @@ func (j shellPaths) JudgePath(p string, access bashguard.Access) permission.Resu
 		}
 		return permission.Result{Decision: permission.Ask, Layer: permission.LayerSandbox, Source: permission.SourceToolAsk,
 			Reason: "outside the allowed roots: " + sb.Reason, Cause: sb.Cause}
+	case sb.Decision == permission.Ask && access == bashguard.Probe && errors.Is(sb.Cause, errConfigCredential):
+		// Its metadata holds no key: the probe is the sandbox's Allow.
+		return permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Source: permission.SourceAllow}
 	case sb.Decision == permission.Ask && access == bashguard.Probe:
 		sb.Rule = bashguard.RulePathSecret
 		return sb
