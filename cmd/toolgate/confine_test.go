@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -795,4 +796,27 @@ func TestConfinedExecKeepsItsWalk(t *testing.T) {
 	out, errOut, _ := w.run(t, wrapCommand(bin, confinePolicy{Roots: []string{w.proj}}, "cat src/a.go"), "XDG_STATE_HOME="+forged)
 	assert.Equal(t, "package a\n", out, errOut)
 	assert.NoDirExists(t, filepath.Join(forged, "toolgate", "confine"), "the walk is not kept where the workspace points")
+}
+
+// The launcher's pause of the garbage collector ends, the collector and
+// the memory limit as they were, when its func is called, and by itself
+// after its time.
+func TestExecPauseGC(t *testing.T) {
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(1 << 40)
+	t.Cleanup(func() { debug.SetGCPercent(percent); debug.SetMemoryLimit(limit) })
+
+	restore := execPauseGC(time.Hour, 64<<20)
+	assert.Equal(t, -1, debug.SetGCPercent(-1), "the collector is off")
+	assert.Equal(t, int64(64<<20), debug.SetMemoryLimit(-1), "under the pause's limit")
+	restore()
+	assert.Equal(t, 100, debug.SetGCPercent(100), "the collector is back")
+	assert.Equal(t, int64(1<<40), debug.SetMemoryLimit(-1), "and the limit it had")
+	restore() // a second call changes nothing
+	assert.Equal(t, 100, debug.SetGCPercent(100))
+
+	restore = execPauseGC(time.Millisecond, 64<<20)
+	defer restore()
+	assert.Eventually(t, func() bool { return debug.SetMemoryLimit(-1) == 1<<40 }, 5*time.Second, time.Millisecond, "the pause ends by itself")
+	assert.Equal(t, 100, debug.SetGCPercent(100))
 }

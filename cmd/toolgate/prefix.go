@@ -539,6 +539,7 @@ func runShellPrefix(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "toolgate: the command did not run: %v\n", err)
 		return exitNotRun
 	}
+	defer execPauseGC(execGCPause, execGCLimit)()
 	if len(args) != 1 {
 		return fail(fmt.Errorf("%s takes one argument, the script (got %d)", shellPrefixName, len(args)))
 	}
