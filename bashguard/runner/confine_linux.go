@@ -116,11 +116,13 @@ type confinePlan struct {
 	// the plan once they are in, and the second stage reads it before it
 	// restricts itself (a ruleset applied early grants less, never
 	// more). late are those rules, added to lateFD; the launcher does
-	// not get them.
-	Late   bool `json:",omitempty"`
-	late   []confineRule
-	lateFD int
-	refuse string
+	// not get them. lateDone is closed once they are in, when startLate
+	// started adding them.
+	Late     bool `json:",omitempty"`
+	late     []confineRule
+	lateFD   int
+	refuse   string
+	lateDone chan struct{}
 }
 
 // confineLateDone follows a Late plan once the runner's rules are in;
@@ -159,6 +161,31 @@ func confineRulesetLate(p *confinePlan) (int, error) {
 // handled is what the plan's Landlock ruleset handles.
 func (p *confinePlan) handled() landlockABI {
 	return landlockABI{FS: p.FS, Net: p.Net, Scoped: p.Scoped}
+}
+
+// startLate starts adding the plan's late rules to its ruleset on a
+// goroutine of their own, once: they go in while the runner starts the
+// launcher (the clone into the namespaces, the launcher's exec and its
+// start), which no longer waits for them, rather than after. It does
+// nothing for a plan without late rules. The runner waits for them
+// (waitLate) before it tells the launcher they are in, and before it
+// closes the ruleset.
+func (p *confinePlan) startLate() {
+	if !p.Late || p.lateDone != nil {
+		return
+	}
+	p.lateDone = make(chan struct{})
+	go func() {
+		defer close(p.lateDone)
+		p.addLate()
+	}()
+}
+
+// waitLate waits until the late rules startLate started adding are in.
+func (p *confinePlan) waitLate() {
+	if p.lateDone != nil {
+		<-p.lateDone
+	}
 }
 
 // addLate adds the plan's late rules to its ruleset, and on failure
@@ -1114,9 +1141,10 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 		enc := json.NewEncoder(p.planW)
 		_ = enc.Encode(plan)
 		if plan.Late {
-			// While the launcher starts; the line after the plan says
-			// they are in.
-			plan.addLate()
+			// Added while the launcher starts (startLate); the line
+			// after the plan says they are in.
+			plan.startLate()
+			plan.waitLate()
 			_ = enc.Encode(confineLateDone{Refuse: plan.refuse})
 		}
 		p.planW.Close()

@@ -97,6 +97,10 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 		rulesetFile = os.NewFile(uintptr(ruleset), "ruleset")
 		defer rulesetFile.Close()
 	}
+	// The runner's rules go into the ruleset from now on, while the
+	// launcher is started; they are in before the ruleset is closed.
+	plan.startLate()
+	defer plan.waitLate()
 	if !slices.ContainsFunc(c.env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
 		dir := tmp
 		if plan.TmpBind[1] != "" {
