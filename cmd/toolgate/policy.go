@@ -68,6 +68,9 @@ type source struct {
 	// tryAllow are allow rules taken as the user's own, on top of the
 	// settings: the rules a block suggests, tried before it names them.
 	tryAllow []string
+	// warm, in a warm process, keeps what the next call may reuse
+	// (warmcache.go); nil builds everything afresh.
+	warm *warmCache
 }
 
 // projectDir is the project directory: src.project when set, else cwd.
@@ -617,6 +620,10 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	// system and credential folders), sandbox and guard a host embedding
 	// toolgate gets.
 	sc := p.sandboxConfig()
+	var newSandbox func(sandbox.Config) (*sandbox.Sandbox, error)
+	if p.src.warm != nil {
+		newSandbox = p.src.warm.newSandbox
+	}
 	pl, err := runtime.Open(runtime.Workspace{
 		Dir: p.src.projectDir(), Cwd: p.src.cwd, Home: p.src.home, Rules: cfg,
 		Protected: sc.Protected, Secret: sc.Secret, Shell: &pol, Tools: reg, Hooks: set,
@@ -626,6 +633,8 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		// A session's first call writes its snapshot there: the next
 		// call keeps the workspace's facts all the same.
 		StateDirs: snapshotDirs(p.src.stateDir),
+		// A warm process keeps the sandbox between calls.
+		NewSandbox: newSandbox,
 		// Claude Code shapes outputs itself: hand them back whole.
 		Output:    output.Shaper{MaxChars: int(^uint(0) >> 1)},
 		AgentName: "claude-code",
