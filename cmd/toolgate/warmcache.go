@@ -38,6 +38,31 @@ type warmCache struct {
 	// the kept sandboxes were built, 0 when none is open.
 	mounts int
 	kept   map[string]*keptSandbox
+	// boot and ns are this boot's identifier and this process's user
+	// namespace, read once (ids): neither changes while the process
+	// lives.
+	boot, ns string
+	ids      bool
+}
+
+// bootID is bootID, read once.
+func (c *warmCache) bootID() string {
+	c.readIDs()
+	return c.boot
+}
+
+// userNS is userNS, read once.
+func (c *warmCache) userNS() string {
+	c.readIDs()
+	return c.ns
+}
+
+// readIDs reads the boot's identifier and the user namespace the first
+// time.
+func (c *warmCache) readIDs() {
+	if !c.ids {
+		c.boot, c.ns, c.ids = bootID(), userNS(), true
+	}
 }
 
 // keptSandbox is one sandbox a warm process keeps, and what its roots,
@@ -120,6 +145,10 @@ func resolvedDirs(cfg sandbox.Config) ([]string, bool) {
 	out := make([]string, len(paths))
 	for i, p := range paths {
 		if p == "" {
+			continue
+		}
+		if j := slices.Index(paths[:i], p); j >= 0 {
+			out[i] = out[j] // the working directory is often the first root
 			continue
 		}
 		if !filepath.IsAbs(p) {
