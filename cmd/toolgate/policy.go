@@ -308,14 +308,18 @@ func loadPolicy(src source) (*policy, error) {
 		return nil, fmt.Errorf("the working directory %q is the file system's root: every path would be inside the workspace; start in a project directory", project)
 	}
 	p := &policy{src: src, warnings: slices.Clone(src.notes)}
-	p.trusted, _ = workspaceTrusted(claudeJSONPath(src.home, src.getenv), project)
+	record, load := readTrustRecord, permission.LoadSettings
+	if src.warm != nil {
+		record, load = src.warm.trustRecord, src.warm.loadSettings
+	}
+	p.trusted, _ = workspaceTrustedBy(claudeJSONPath(src.home, src.getenv), project, record)
 	for _, f := range src.settingsFiles() {
 		if f.required {
 			if _, err := os.Stat(f.path); errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("settings file %s does not exist", f.path)
 			}
 		}
-		s, err := permission.LoadSettings(f.path, f.scope)
+		s, err := load(f.path, f.scope)
 		if err != nil {
 			return nil, fmt.Errorf("cannot use settings: %w", err)
 		}

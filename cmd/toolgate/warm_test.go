@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -355,13 +357,15 @@ func BenchmarkWarmCheck(b *testing.B) {
 }
 
 // TestWarmCacheAnswersAsAFreshProcess: a warm process that keeps its
-// sandbox between calls answers every call byte for byte as a fresh
-// "toolgate check" process does, after each kind of change between
-// calls: a settings file edited, a rule added in the project's
-// .claude/settings.json, a new file in the project (a secret that an
-// old name now reaches), the home's settings replaced through a link.
-// Between changes the kept sandbox is the same one (it is reused, not
-// built again).
+// sandbox, settings and record of trust between calls answers every
+// call byte for byte as a fresh "toolgate check" process does, after
+// each kind of change between calls: the workspace trusted in
+// ~/.claude.json, a settings file edited in place to the same size and
+// replaced, a rule added in the project's .claude/settings.json, a new
+// file in the project (a secret that an old name now reaches), the
+// home's settings replaced through a link, the project replaced by
+// another directory. Between changes the kept sandbox is the same one
+// (it is reused, not built again), and unchanged files are kept.
 func TestWarmCacheAnswersAsAFreshProcess(t *testing.T) {
 	tmp, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
@@ -423,7 +427,15 @@ func TestWarmCacheAnswersAsAFreshProcess(t *testing.T) {
 		}
 		return nil
 	}
-	const readDefault = "no rule matched; the default for read tools is allow [L2 rules: default]"
+	// The project's settings allow an edit, which counts once the person
+	// trusted the workspace (~/.claude.json).
+	claudeJSON := filepath.Join(home, ".claude.json")
+	require.NoError(t, os.WriteFile(claudeJSON, []byte(`{"projects":{}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, ".claude", "settings.json"), []byte(`{"permissions":{"allow":["Edit(./notes.txt)"]}}`), 0o644))
+	// Files older than warmRacy are kept: the first calls keep the user's
+	// settings, read through the link, and the record of trust.
+	time.Sleep(warmRacy + 100*time.Millisecond)
+	const readDefault = "toolgate: no rule matched; the default for read tools is allow"
 	for _, f := range []string{"notes.txt", "data.txt", "other.txt"} {
 		d, why := ask(t, read(f))
 		assert.Equal(t, "allow", d, why)
@@ -434,7 +446,40 @@ func TestWarmCacheAnswersAsAFreshProcess(t *testing.T) {
 	assert.Equal(t, "allow", d, why)
 	assert.Contains(t, why, readDefault, why)
 	assert.True(t, first == kept(), "an unchanged workspace keeps its sandbox")
+	keptKeys := slices.Collect(maps.Keys(srv.cache.files))
+	assert.True(t, slices.ContainsFunc(keptKeys, func(k string) bool { return strings.HasSuffix(k, "\x00"+userSettings) }),
+		"the user's settings, unchanged, are kept: %q", keptKeys)
 
+	assert.True(t, slices.ContainsFunc(keptKeys, func(k string) bool { return strings.HasSuffix(k, "\x00"+claudeJSON) }),
+		"the record of trust, unchanged, is kept: %q", keptKeys)
+	edit := func() []byte {
+		b, err := json.Marshal(map[string]any{"session_id": "cache", "hook_event_name": "PreToolUse", "tool_name": "Edit",
+			"tool_input": map[string]string{"file_path": filepath.Join(proj, "notes.txt"), "old_string": "x", "new_string": "y"}, "cwd": proj})
+		require.NoError(t, err)
+		return b
+	}
+	d, why = ask(t, edit())
+	assert.Equal(t, "ask", d, "an untrusted workspace's allow rule does not count: %s", why)
+
+	t.Run("the workspace trusted", func(t *testing.T) {
+		b, err := json.Marshal(map[string]any{"projects": map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}})
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(claudeJSON, b, 0o644))
+		d, why := ask(t, edit())
+		assert.Equal(t, "allow", d, why)
+		assert.Contains(t, why, "Edit(./notes.txt)", why)
+	})
+	t.Run("settings edited in place, same size", func(t *testing.T) {
+		a := filepath.Join(home, "a.json")
+		b, err := os.ReadFile(a)
+		require.NoError(t, err)
+		edited := []byte(`{"permissions":{"deny":["Read(./data.txt)"]}}`)
+		edited = append(edited, bytes.Repeat([]byte(" "), max(0, len(b)-len(edited)))...)
+		require.NoError(t, os.WriteFile(a, edited, 0o644))
+		d, why := ask(t, read("data.txt"))
+		assert.Equal(t, "deny", d, why)
+		assert.Contains(t, why, "Read(./data.txt)", why)
+	})
 	t.Run("settings edited", func(t *testing.T) {
 		settings(filepath.Join(home, "a.json"), "Read(./notes.txt)")
 		d, why := ask(t, read("notes.txt"))

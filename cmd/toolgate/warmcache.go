@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strconv"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -38,6 +40,10 @@ type warmCache struct {
 	// the kept sandboxes were built, 0 when none is open.
 	mounts int
 	kept   map[string]*keptSandbox
+	// files are what was made of files read whole (settings, the
+	// record of trust), by kind and path, kept while each file's stat
+	// is as when it was read.
+	files map[string]keptFile
 	// boot and ns are this boot's identifier and this process's user
 	// namespace, read once (ids): neither changes while the process
 	// lives.
@@ -219,4 +225,104 @@ func (c *warmCache) dropSandboxes() {
 		_ = k.sb.Close()
 		delete(c.kept, key)
 	}
+}
+
+// maxWarmFiles bounds the files a warm process keeps what it made of;
+// past it they are dropped together.
+const maxWarmFiles = 64
+
+// warmRacy is how recent a file's change may be for what was made of
+// it to be kept: a write within the file system's clock tick of the
+// read may leave its stat as it was, so a file changed this recently is
+// read again at the next call.
+const warmRacy = 2 * time.Second
+
+// keptFile is what a warm process made of one file, and the file's stat
+// when it was made.
+type keptFile struct {
+	stamp fileStamp
+	val   any
+}
+
+// fileStamp is what a stat says of a file that changes when its content
+// does: its identity, type, owner, mode, size and times.
+type fileStamp struct {
+	dev, ino, size   uint64
+	mode, uid        uint32
+	mtimeNs, ctimeNs int64
+}
+
+// stampOf stats path, following links, and reports whether it is a
+// regular file.
+func stampOf(path string) (fileStamp, bool) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return fileStamp{}, false
+	}
+	return fileStamp{dev: uint64(st.Dev), ino: st.Ino, size: uint64(st.Size), mode: st.Mode, uid: st.Uid,
+		mtimeNs: st.Mtim.Nano(), ctimeNs: st.Ctim.Nano()}, true
+}
+
+// file returns what load makes of the regular file at path: the kept
+// value while the file's stat is as when it was made, else load's,
+// kept when the file did not change while load read it and not within
+// warmRacy before. A file that is missing or not regular, and every
+// error, are made afresh each time and never kept.
+func (c *warmCache) file(kind, path string, load func() (any, error)) (any, error) {
+	before, ok := stampOf(path)
+	if !ok {
+		return load()
+	}
+	key := kind + "\x00" + path
+	if k, ok := c.files[key]; ok && k.stamp == before {
+		return k.val, nil
+	}
+	v, err := load()
+	if err != nil {
+		return v, err
+	}
+	after, ok := stampOf(path)
+	recent := time.Now().Add(-warmRacy).UnixNano()
+	if !ok || after != before || before.mtimeNs >= recent || before.ctimeNs >= recent {
+		delete(c.files, key)
+		return v, nil
+	}
+	if c.files == nil || len(c.files) >= maxWarmFiles {
+		c.files = map[string]keptFile{}
+	}
+	c.files[key] = keptFile{stamp: before, val: v}
+	return v, nil
+}
+
+// loadSettings is permission.LoadSettings, kept while the file is
+// unchanged. Each call gets a copy of its own, whose lists a caller's
+// append cannot write into the kept one's.
+func (c *warmCache) loadSettings(path string, scope permission.Scope) (*permission.Settings, error) {
+	v, err := c.file("settings "+scope.String(), path, func() (any, error) {
+		return permission.LoadSettings(path, scope)
+	})
+	s, _ := v.(*permission.Settings)
+	if err != nil || s == nil {
+		return s, err
+	}
+	cp := *s
+	cp.Allow, cp.Ask, cp.Deny = slices.Clip(cp.Allow), slices.Clip(cp.Ask), slices.Clip(cp.Deny)
+	cp.AdditionalDirectories, cp.Warnings = slices.Clip(cp.AdditionalDirectories), slices.Clip(cp.Warnings)
+	cp.Toolgate = slices.Clip(cp.Toolgate)
+	return &cp, nil
+}
+
+// trustRecord is readTrustRecord, kept while the file is unchanged (the
+// projects it returns are only read).
+func (c *warmCache) trustRecord(path string) (map[string]bool, string, error) {
+	type record struct {
+		projects map[string]bool
+		why      string
+	}
+	v, err := c.file("trust", path, func() (any, error) {
+		projects, why, err := readTrustRecord(path)
+		return record{projects, why}, err
+	})
+	r, _ := v.(record)
+	return r.projects, r.why, err
 }
