@@ -567,7 +567,7 @@ func hookEnv(project string) []string {
 // mode are set aside here too (permission.AutoModeConfig), so that their
 // calls reach Claude Code's classifier as they would without toolgate.
 func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline, *hooks.Set, error) {
-	reg, err := registryFor(tool)
+	reg, err := p.src.warm.registryFor(tool)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -441,6 +441,16 @@ func TestWarmCacheAnswersAsAFreshProcess(t *testing.T) {
 		assert.Equal(t, "allow", d, why)
 		assert.Contains(t, why, readDefault, why)
 	}
+	// An MCP tool's call, whose registry the warm process makes from the
+	// kept one.
+	mcp, err := json.Marshal(map[string]any{"session_id": "cache", "hook_event_name": "PreToolUse", "tool_name": "mcp__srv__query",
+		"tool_input": map[string]string{"q": "x"}, "cwd": proj})
+	require.NoError(t, err)
+	for range 2 {
+		d, why := ask(t, mcp)
+		assert.Equal(t, "ask", d, why)
+		assert.Contains(t, why, "[L2 rules: default]", why)
+	}
 	first := kept()
 	d, why := ask(t, read("notes.txt"))
 	assert.Equal(t, "allow", d, why)

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/toolgate/toolgate/permission"
+	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
 )
 
@@ -44,6 +45,9 @@ type warmCache struct {
 	// record of trust), by kind and path, kept while each file's stat
 	// is as when it was read.
 	files map[string]keptFile
+	// tools is Claude Code's registry of tools, built once: a registry
+	// does not change (With and Restrict make new ones).
+	tools *tool.Registry
 	// boot and ns are this boot's identifier and this process's user
 	// namespace, read once (ids): neither changes while the process
 	// lives.
@@ -325,4 +329,19 @@ func (c *warmCache) trustRecord(path string) (map[string]bool, string, error) {
 	})
 	r, _ := v.(record)
 	return r.projects, r.why, err
+}
+
+// registryFor is registryFor with Claude Code's registry built once; on
+// a nil cache, registryFor itself.
+func (c *warmCache) registryFor(name string) (*tool.Registry, error) {
+	if c == nil {
+		return registryFor(name)
+	}
+	if c.tools == nil {
+		c.tools = tool.ClaudeCodeTools()
+	}
+	if isMCPName(name) {
+		return c.tools.With(&tool.Descriptor{ToolName: name, Base: tool.Traits{Kind: permission.KindOther}})
+	}
+	return c.tools, nil
 }
