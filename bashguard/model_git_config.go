@@ -65,6 +65,13 @@ func harmlessConfigValue(k gitConfigKey) bool {
 // where "*" stands for any subsection ("diff.*.textconv"), or, as the last
 // part, any key of the section ("pager.*").
 func configKeyMatch(pat, name string) bool {
+	// Fast path (BenchmarkToolgateCommands in bench: every key of the
+	// config against every pattern of the spec): a pattern with a section
+	// matches only a name with the same section, which is the name or
+	// ends at the name's first ".".
+	if i := strings.IndexByte(pat, '.'); i >= 0 && (len(name) < i || name[:i] != pat[:i] || len(name) > i && name[i] != '.') {
+		return false
+	}
 	ps, rest, _ := strings.Cut(pat, ".")
 	ns, nrest, _ := strings.Cut(name, ".")
 	if ps != ns {

@@ -66,6 +66,16 @@ type Workspace struct {
 	// beside FactsFile, whose new files do not call for a new search of
 	// the workspace ([sandbox.Config.StateDirs]).
 	StateDirs []string
+	// NewSandbox, when set, makes the sandbox from the configuration Open
+	// computed (the roots, with Roots and the settings' additional
+	// directories that exist, the working directory, the home, the
+	// patterns and the files above); nil means [sandbox.New]. A host
+	// that opens a Pipeline per call keeps sandboxes between them with
+	// it: it must return one built by sandbox.New from an equal
+	// configuration and still describing the file system (see
+	// [sandbox.Sandbox.Forget]). The Pipeline does not close a sandbox
+	// NewSandbox returns: it is the host's.
+	NewSandbox func(sandbox.Config) (*sandbox.Sandbox, error)
 
 	// Tools are the tools sessions may call; nil means [tool.ClaudeCodeTools].
 	Tools *tool.Registry
@@ -151,8 +161,15 @@ func Open(w Workspace) (*Pipeline, error) {
 	if w.Cwd != "" {
 		cwd = w.Cwd
 	}
-	sb, err := sandbox.New(sandbox.Config{Roots: roots, WorkDir: cwd, Home: w.Home, Protected: w.Protected, Secret: w.Secret,
+	newSandbox := sandbox.New
+	if w.NewSandbox != nil {
+		newSandbox = w.NewSandbox
+	}
+	sb, err := newSandbox(sandbox.Config{Roots: roots, WorkDir: cwd, Home: w.Home, Protected: w.Protected, Secret: w.Secret,
 		FactsFile: w.FactsFile, StateDirs: w.StateDirs})
+	if err == nil && sb == nil {
+		err = fmt.Errorf("Workspace.NewSandbox returned no sandbox")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("runtime: roots: %w", err)
 	}
@@ -178,7 +195,10 @@ func Open(w Workspace) (*Pipeline, error) {
 		return nil, err
 	}
 	p.dir = w.Dir
-	p.owned = []io.Closer{sb, p.cfg.Guard}
+	p.owned = []io.Closer{p.cfg.Guard}
+	if w.NewSandbox == nil {
+		p.owned = append(p.owned, sb)
+	}
 	p.warnings = ruleWarnings(cfg, tools)
 	return p, nil
 }

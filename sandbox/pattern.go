@@ -282,7 +282,30 @@ type patternSet struct {
 	// keyLens has bit n set when some key is n bytes long (n < 64; longer
 	// keys set bit 63), so most components skip the map lookup.
 	keyLens uint64
+	// memo keeps what the set said of each path it was asked about (nil
+	// for the zero set: nothing kept).
+	memo *matchMemo
 }
+
+// matchMemo keeps, for one compiled set, the index of the pattern that
+// matched each path it was asked about (-1: none). A set is read-only
+// once compiled and its answer depends on the path's text alone, so an
+// answer never goes stale: a session asks about the same few paths at
+// every call (the working directory, a command's operands, the
+// repository's files), and the patterns with no literal component, tried
+// on every path, cost most of a judgement of a path in the workspace
+// (BenchmarkToolgateCommands in bench). It is safe for concurrent use.
+type matchMemo struct {
+	mu sync.Mutex
+	m  map[string]int32
+}
+
+// maxMemo bounds the paths a matchMemo keeps; past it they are dropped
+// together.
+const maxMemo = 4096
+
+// maxMemoPath bounds the length of a path a matchMemo keeps.
+const maxMemoPath = 512
 
 // listPatterns are the entries of the default lists that need no home
 // directory, compiled once for the process: a sandbox compiles its lists
@@ -352,6 +375,7 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 		}
 		set.except = &ex
 	}
+	set.memo = &matchMemo{}
 	words := (len(set.pats) + 63) / 64
 	set.always = make([]uint64, words)
 	set.byKey = make(map[string][]uint64, len(set.pats))
@@ -414,39 +438,63 @@ func (set *patternSet) first(paths ...string) (string, bool) {
 	if len(set.pats) == 0 {
 		return "", false
 	}
-	var (
-		lowBuf  [512]byte
-		compBuf [32]string
-	)
 	for _, p := range paths {
 		if p == "" {
 			continue
 		}
-		// The components, as strings.Split(strings.Trim(
-		// strings.ToLower(p), "/"), "/") gives them; for the common path
-		// (ASCII, not too deep) in buffers of this frame.
-		var i int
-		if low, ok := lower(lowBuf[:], p); ok && strings.Count(p, "/") < len(compBuf) {
-			low = strings.Trim(low, "/")
-			n := 0
-			for {
-				k := strings.IndexByte(low, '/')
-				if k < 0 {
-					break
-				}
-				compBuf[n], low = low[:k], low[k+1:]
-				n++
-			}
-			compBuf[n] = low
-			i = set.match(compBuf[:n+1])
-		} else {
-			i = set.match(strings.Split(strings.Trim(strings.ToLower(p), "/"), "/"))
-		}
-		if i >= 0 {
+		if i := set.matchPath(p); i >= 0 {
 			return set.pats[i].src, true
 		}
 	}
 	return "", false
+}
+
+// matchPath is match on the components of the absolute path p, through
+// the set's memo.
+func (set *patternSet) matchPath(p string) int {
+	m := set.memo
+	if m == nil || len(p) > maxMemoPath {
+		return set.matchSplit(p)
+	}
+	m.mu.Lock()
+	i, ok := m.m[p]
+	m.mu.Unlock()
+	if ok {
+		return int(i)
+	}
+	i = int32(set.matchSplit(p))
+	m.mu.Lock()
+	if m.m == nil || len(m.m) >= maxMemo {
+		m.m = make(map[string]int32)
+	}
+	m.m[strings.Clone(p)] = i
+	m.mu.Unlock()
+	return int(i)
+}
+
+// matchSplit is match on the components of the absolute path p, as
+// strings.Split(strings.Trim(strings.ToLower(p), "/"), "/") gives them;
+// for the common path (ASCII, not too deep) in buffers of this frame.
+func (set *patternSet) matchSplit(p string) int {
+	var (
+		lowBuf  [512]byte
+		compBuf [32]string
+	)
+	if low, ok := lower(lowBuf[:], p); ok && strings.Count(p, "/") < len(compBuf) {
+		low = strings.Trim(low, "/")
+		n := 0
+		for {
+			k := strings.IndexByte(low, '/')
+			if k < 0 {
+				break
+			}
+			compBuf[n], low = low[:k], low[k+1:]
+			n++
+		}
+		compBuf[n] = low
+		return set.match(compBuf[:n+1])
+	}
+	return set.match(strings.Split(strings.Trim(strings.ToLower(p), "/"), "/"))
 }
 
 // match is index unless an exception matches the components.

@@ -21,8 +21,9 @@ import (
 // already (fswatch.Watcher.SyncSince): the kernel queues an event within
 // the call that makes the change, so a change made before the call began
 // is seen, and a view that trusts no kept answer makes no poll. The
-// sandbox's own use (not a view) syncs before each. A link or a missing entry is
-// never kept, as in a view. A path the watcher cannot cover (a link on
+// sandbox's own use (not a view) syncs before each. A link is never
+// kept, as in a view; a missing entry is (a view does not keep one), its
+// creation being an event in its directory. A path the watcher cannot cover (a link on
 // the way, a file system outside its allow-list, past its limits) is
 // looked up each time; a lost event or a changed mount table drops every
 // entry. The watcher is made when the second view is taken, so that a
@@ -46,11 +47,13 @@ type idsCover struct {
 	watchesTried, allTried atomic.Bool
 }
 
-// watchedEnt is one kept lookup, or a path the watcher cannot cover
-// (deps nil), looked up each time.
+// watchedEnt is one kept lookup (err, when set, says the entry is
+// missing), or a path the watcher cannot cover (deps nil), looked up
+// each time.
 type watchedEnt struct {
 	kind fileKind
 	st   fileStat
+	err  error
 	deps *fswatch.Set
 }
 
@@ -149,23 +152,38 @@ func (c *watched) lstat(vs *viewSync, p []byte, st *statBuf) (kind fileKind, fs 
 		return kind, fileStatOf(st), true, err
 	}
 	if found && c.synced(vs, w) && w.Valid(e.deps) {
-		return e.kind, e.st, true, nil
+		return e.kind, e.st, true, e.err
 	}
-	// A link or a missing entry is never kept: one lstat answers it, with
-	// no watches, which only a kept answer needs (the targets of a command
-	// that creates files are missing at every call: BenchmarkToolgateCommands
-	// in bench).
+	// A link is never kept: one lstat answers it, with no watches, which
+	// only a kept answer needs. A missing entry is kept, depending on the
+	// entry of each component in its directory down to the first missing
+	// one, whose creation (a file, a directory, a link planted under the
+	// name) is an event there: the targets of a command that creates
+	// files are missing at every call (BenchmarkToolgateCommands in
+	// bench).
 	kind, err = lstatKind(p, st)
-	if err != nil || kind == kindLink {
+	missing := err != nil && isNotExist(err)
+	if err != nil && !missing || kind == kindLink {
 		return kind, fileStatOf(st), true, err
 	}
 	key := string(p)
 	deps := w.NewSet()
-	w.Path(deps, key, true, false)
-	kind, err = lstatKind(p, st)
+	if missing {
+		w.PathMode(deps, key, true, false, 0)
+	} else {
+		w.Path(deps, key, true, false)
+	}
+	kind2, err2 := lstatKind(p, st)
 	fs = fileStatOf(st)
-	if err != nil || kind == kindLink {
-		return kind, fs, true, err
+	switch {
+	case missing && err2 != nil && isNotExist(err2):
+		kind, fs, err = kindOther, fileStat{}, err2
+	case !missing && err2 == nil && kind2 != kindLink:
+		kind, err = kind2, nil
+	default:
+		// It changed between the lstats: the second one answers, and
+		// is not kept.
+		return kind2, fs, true, err2
 	}
 	if !deps.OK() {
 		deps = nil
@@ -174,9 +192,9 @@ func (c *watched) lstat(vs *viewSync, p []byte, st *statBuf) (kind fileKind, fs 
 	if c.ents == nil || len(c.ents) >= maxWatched {
 		c.ents = make(map[string]watchedEnt)
 	}
-	c.ents[key] = watchedEnt{kind: kind, st: fs, deps: deps}
+	c.ents[key] = watchedEnt{kind: kind, st: fs, err: err, deps: deps}
 	c.mu.Unlock()
-	return kind, fs, true, nil
+	return kind, fs, true, err
 }
 
 // holds reports whether the search ids still holds: its watches (and,

@@ -24,44 +24,86 @@
 package main
 
 import (
-	"io"
-	"os"
 	"syscall"
-
-	"golang.org/x/sys/unix"
+	"unsafe"
 
 	"github.com/toolgate/toolgate/internal/warm"
 )
 
+// toolgate-check imports no package above syscall (not os, whose start-up
+// and size cost a tenth of a hello-world's run, nor golang.org/x/sys/unix,
+// which brings reflect and time): it reads its arguments from
+// /proc/self/cmdline and its streams with read(2) and write(2).
+
 func main() {
+	args, err := cmdline()
+	if err != nil {
+		fail("cannot read the command line: " + err.Error())
+	}
 	bin, err := beside("toolgate")
 	if err != nil {
 		fail("cannot find the toolgate binary beside toolgate-check: " + err.Error())
 	}
-	env := os.Environ()
-	if os.Getenv("TOOLGATE_WARM") == "off" {
-		runWhole(bin, env, nil)
+	env := syscall.Environ()
+	if v, _ := syscall.Getenv("TOOLGATE_WARM"); v == "off" {
+		runWhole(bin, args, env, nil)
 	}
 	input, err := readInput()
 	if err != nil {
 		fail("cannot read the hook event: " + err.Error())
 	}
-	if a, ok := ask(bin, env, input); ok {
-		_, _ = os.Stdout.Write(a.Stdout)
-		_, _ = os.Stderr.Write(a.Stderr)
-		os.Exit(a.Code)
+	if a, ok := ask(bin, args, env, input); ok {
+		writeAll(1, a.Stdout)
+		writeAll(2, a.Stderr)
+		syscall.Exit(a.Code)
 	}
-	runWhole(bin, env, input)
+	runWhole(bin, args, env, input)
+}
+
+// cmdline returns the arguments after the program's name, as the kernel
+// keeps them in /proc/self/cmdline.
+func cmdline() ([]string, error) {
+	fd, err := syscall.Open("/proc/self/cmdline", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	var b []byte
+	buf := make([]byte, 4096)
+	for {
+		n, err := syscall.Read(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			break
+		}
+		b = append(b, buf[:n]...)
+	}
+	var args []string
+	for start, i := 0, 0; i < len(b); i++ {
+		if b[i] == 0 {
+			args = append(args, string(b[start:i]))
+			start = i + 1
+		}
+	}
+	if len(args) == 0 {
+		return nil, syscall.EINVAL
+	}
+	return args[1:], nil
 }
 
 // ask hands the call to the warm process for it, starting one for the
 // next call when there is none; false means the call is to be run here.
-func ask(bin string, env []string, input []byte) (*warm.Answer, bool) {
-	dir := warm.Dir(os.Getenv)
+func ask(bin string, args, env []string, input []byte) (*warm.Answer, bool) {
+	dir := warm.Dir(getenv)
 	if dir == "" || !warm.Private(dir) && !makePrivate(dir) {
 		return nil, false
 	}
-	req := &warm.Request{Bin: bin, Env: env, Args: os.Args[1:], Input: input}
+	req := &warm.Request{Bin: bin, Env: env, Args: args, Input: input}
 	var err error
 	if req.BinID, err = warm.Stat(bin); err != nil {
 		return nil, false
@@ -84,6 +126,12 @@ func ask(bin string, env []string, input []byte) (*warm.Answer, bool) {
 	return a, err == nil
 }
 
+// getenv is the value of the variable key, "" when unset.
+func getenv(key string) string {
+	v, _ := syscall.Getenv(key)
+	return v
+}
+
 // call sends req to the socket and reads the answer, from a peer of this
 // user only.
 func call(sock string, req *warm.Request) (*warm.Answer, error) {
@@ -96,7 +144,7 @@ func call(sock string, req *warm.Request) (*warm.Answer, error) {
 		return nil, err
 	}
 	cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
-	if err != nil || cred.Uid != uint32(os.Geteuid()) {
+	if err != nil || cred.Uid != uint32(syscall.Geteuid()) {
 		return nil, syscall.EPERM
 	}
 	// A bound on a process that hangs: the whole binary runs instead.
@@ -132,12 +180,12 @@ func (r fdReader) Read(p []byte) (int, error) {
 // own with nothing open but /dev/null, for the next call. The process
 // takes a lock on its key and leaves at once if one holds it already.
 func start(bin string, env []string, dir, key string) {
-	null, err := os.OpenFile("/dev/null", os.O_RDWR, 0)
+	null, err := syscall.Open("/dev/null", syscall.O_RDWR|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return
 	}
-	defer null.Close()
-	fd := null.Fd()
+	defer syscall.Close(null)
+	fd := uintptr(null)
 	_, _ = syscall.ForkExec(bin, []string{"toolgate", "warm", dir, key}, &syscall.ProcAttr{
 		Env:   env,
 		Files: []uintptr{fd, fd, fd},
@@ -147,25 +195,30 @@ func start(bin string, env []string, dir, key string) {
 
 // runWhole executes "toolgate check" with this call's arguments, the
 // input already read (when not nil) given again as its standard input.
-func runWhole(bin string, env []string, input []byte) {
+func runWhole(bin string, args, env []string, input []byte) {
 	if input != nil {
 		if err := inputAsStdin(input); err != nil {
 			fail("cannot pass the hook event on: " + err.Error())
 		}
 	}
-	argv := append([]string{"toolgate", "check"}, os.Args[1:]...)
+	argv := append([]string{"toolgate", "check"}, args...)
 	err := syscall.Exec(bin, argv, env)
 	fail("cannot run " + bin + ": " + err.Error())
 }
 
 // inputAsStdin makes a memory file holding input the standard input.
 func inputAsStdin(input []byte) error {
-	fd, err := unix.MemfdCreate("toolgate-check", 0)
-	if err != nil {
-		return err
+	name := []byte("toolgate-check\x00")
+	r, _, errno := syscall.Syscall(sysMemfdCreate, uintptr(unsafe.Pointer(&name[0])), 0, 0)
+	if errno != 0 {
+		return errno
 	}
+	fd := int(r)
 	for p := input; len(p) > 0; {
 		n, err := syscall.Write(fd, p)
+		if err == syscall.EINTR {
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -174,7 +227,10 @@ func inputAsStdin(input []byte) error {
 	if _, err := syscall.Seek(fd, 0, 0); err != nil {
 		return err
 	}
-	if err := syscall.Dup2(fd, 0); err != nil {
+	if fd == 0 {
+		return nil // standard input was closed: the memory file took its place
+	}
+	if err := syscall.Dup3(fd, 0, 0); err != nil {
 		return err
 	}
 	return syscall.Close(fd)
@@ -193,24 +249,62 @@ func readInput() ([]byte, error) {
 		if len(buf) == end {
 			return buf, nil
 		}
-		n, err := os.Stdin.Read(buf[len(buf):end])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
+		n, err := syscall.Read(0, buf[len(buf):end])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			// A standard input left non-blocking: wait until it is
+			// readable.
+			waitFor(0, false)
+			continue
+		case err != nil:
+			return nil, err
+		case n == 0:
 			return buf, nil
 		}
-		if err != nil {
-			return nil, err
+		buf = buf[:len(buf)+n]
+	}
+}
+
+// writeAll writes p to the descriptor fd whole, as far as it can.
+func writeAll(fd int, p []byte) {
+	for len(p) > 0 {
+		n, err := syscall.Write(fd, p)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			waitFor(fd, true)
+			continue
+		case err != nil || n <= 0:
+			return
 		}
+		p = p[n:]
+	}
+}
+
+// waitFor waits until the descriptor fd is writable (or readable), for
+// a stream the parent left non-blocking.
+func waitFor(fd int, write bool) {
+	var set syscall.FdSet
+	set.Bits[fd/64] |= 1 << (uint(fd) % 64)
+	if write {
+		_, _ = syscall.Select(fd+1, nil, &set, nil, nil)
+	} else {
+		_, _ = syscall.Select(fd+1, &set, nil, nil, nil)
 	}
 }
 
 // beside returns the path of the program name in this program's
 // directory.
 func beside(name string) (string, error) {
-	self, err := os.Executable()
+	buf := make([]byte, 4096)
+	n, err := syscall.Readlink("/proc/self/exe", buf)
 	if err != nil {
 		return "", err
 	}
+	self := string(buf[:n])
 	for i := len(self) - 1; i >= 0; i-- {
 		if self[i] == '/' {
 			return self[:i+1] + name, nil
@@ -219,13 +313,12 @@ func beside(name string) (string, error) {
 	return "", syscall.ENOENT
 }
 
-// makePrivate makes the socket directory, its parent included, for this
-// user alone, and reports whether it is private now.
+// makePrivate makes the socket directory, its parents included, for
+// this user alone, and reports whether it is private now.
 func makePrivate(dir string) bool {
-	for i := len(dir) - 1; i > 0; i-- {
+	for i := 1; i < len(dir); i++ {
 		if dir[i] == '/' {
-			_ = os.MkdirAll(dir[:i], 0o700)
-			break
+			_ = syscall.Mkdir(dir[:i], 0o700)
 		}
 	}
 	_ = syscall.Mkdir(dir, 0o700)
@@ -235,6 +328,6 @@ func makePrivate(dir string) bool {
 // fail writes why to standard error and exits with status 2, which
 // Claude Code, Codex and Gemini CLI take as a refusal of the call.
 func fail(why string) {
-	os.Stderr.WriteString("toolgate-check: " + why + "\n")
-	os.Exit(2)
+	writeAll(2, []byte("toolgate-check: "+why+"\n"))
+	syscall.Exit(2)
 }

@@ -26,6 +26,9 @@ type env struct {
 	// (a sibling on unix); nil, or errors.ErrUnsupported, runs it as
 	// a child instead.
 	execve func(path string, argv, envv []string) error
+	// warm, in a warm process, is what it keeps between calls; nil in a
+	// process of its own.
+	warm *warmCache
 }
 
 // multiFlag is a repeatable string flag.
@@ -96,6 +99,7 @@ func runCheck(args []string, e env) (code int) {
 	if *stateDir != "" {
 		src.stateDir = *stateDir
 	}
+	src.warm = e.warm
 	switch name {
 	case eventPost:
 		_ = writeJSON(e.stdout, checkPost(ev, src))

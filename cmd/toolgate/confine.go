@@ -347,8 +347,12 @@ func confinement(v runtime.Verdict, pol *policy, self string) (confinePolicy, ru
 		return confinePolicy{}, askInstead(v, ruleConfineUnavailable, "toolgate cannot confine this command: the root "+r+" is the home directory or holds it, so a confined command could rewrite its start-up files and the agent's settings; confirm it runs with your full rights, or start the agent in a project directory"), false
 	}
 	network, loopback := pol.kernelNet == networkOn, pol.kernelNet == networkLoopback
+	namespaces := keptNamespaces(nsKeptPath(pol.src.stateDir))
+	if w := pol.src.warm; w != nil {
+		namespaces = keptNamespacesOf(nsKeptPath(pol.src.stateDir), w.bootID, w.userNS)
+	}
 	sh := runner.Shell{Confinement: runner.Confinement{Roots: pol.roots, Network: network, Loopback: loopback, Launcher: self},
-		Namespaces: keptNamespaces(nsKeptPath(pol.src.stateDir))}
+		Namespaces: namespaces}
 	if ok, why := sh.CanConfine(); !ok || self == "" {
 		if self == "" {
 			why = "the toolgate binary cannot name its own path"

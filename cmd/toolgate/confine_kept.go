@@ -50,9 +50,17 @@ func nsKeptPath(stateDir string) string {
 // path: the kept answer when there is one for this boot and user, else
 // the probe's, then kept. Nil without a path: the runner probes.
 func keptNamespaces(path string) func(newNet bool) string {
+	return keptNamespacesOf(path, bootID, userNS)
+}
+
+// keptNamespacesOf is keptNamespaces with this boot's and this process's
+// user namespace's names read by boot and ns (a warm process reads them
+// once: neither changes while it lives).
+func keptNamespacesOf(path string, boot, ns func() string) func(newNet bool) string {
 	if path == "" {
 		return nil
 	}
+	bootID, userNS := boot, ns
 	return func(newNet bool) string {
 		key := "nonet"
 		if newNet {

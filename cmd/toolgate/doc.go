@@ -265,7 +265,12 @@
 // "toolgate check" calls on the socket KEY.sock in DIR, one at a time,
 // only for a peer of its uid in its namespaces whose binary, working
 // directory and whole environment are its own, and leaves after ten idle
-// minutes. toolgate-check starts it; it is not for people. SECURITY.md's
+// minutes. Between calls it keeps the sandbox of each configuration, the
+// settings files and the record of trust it read, each revalidated
+// before use (the files by their stat, the sandbox's search of the
+// workspace as a fresh process revalidates its facts, the mount table by
+// POLLPRI), so that its answer is the one a fresh toolgate check would
+// print. toolgate-check starts it; it is not for people. SECURITY.md's
 // "The warm hook process" has the design.
 //
 // # toolgate version, and -h

@@ -68,6 +68,9 @@ type source struct {
 	// tryAllow are allow rules taken as the user's own, on top of the
 	// settings: the rules a block suggests, tried before it names them.
 	tryAllow []string
+	// warm, in a warm process, keeps what the next call may reuse
+	// (warmcache.go); nil builds everything afresh.
+	warm *warmCache
 }
 
 // projectDir is the project directory: src.project when set, else cwd.
@@ -305,14 +308,18 @@ func loadPolicy(src source) (*policy, error) {
 		return nil, fmt.Errorf("the working directory %q is the file system's root: every path would be inside the workspace; start in a project directory", project)
 	}
 	p := &policy{src: src, warnings: slices.Clone(src.notes)}
-	p.trusted, _ = workspaceTrusted(claudeJSONPath(src.home, src.getenv), project)
+	record, load := readTrustRecord, permission.LoadSettings
+	if src.warm != nil {
+		record, load = src.warm.trustRecord, src.warm.loadSettings
+	}
+	p.trusted, _ = workspaceTrustedBy(claudeJSONPath(src.home, src.getenv), project, record)
 	for _, f := range src.settingsFiles() {
 		if f.required {
 			if _, err := os.Stat(f.path); errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("settings file %s does not exist", f.path)
 			}
 		}
-		s, err := permission.LoadSettings(f.path, f.scope)
+		s, err := load(f.path, f.scope)
 		if err != nil {
 			return nil, fmt.Errorf("cannot use settings: %w", err)
 		}
@@ -560,7 +567,7 @@ func hookEnv(project string) []string {
 // mode are set aside here too (permission.AutoModeConfig), so that their
 // calls reach Claude Code's classifier as they would without toolgate.
 func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline, *hooks.Set, error) {
-	reg, err := registryFor(tool)
+	reg, err := p.src.warm.registryFor(tool)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -617,6 +624,10 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	// system and credential folders), sandbox and guard a host embedding
 	// toolgate gets.
 	sc := p.sandboxConfig()
+	var newSandbox func(sandbox.Config) (*sandbox.Sandbox, error)
+	if p.src.warm != nil {
+		newSandbox = p.src.warm.newSandbox
+	}
 	pl, err := runtime.Open(runtime.Workspace{
 		Dir: p.src.projectDir(), Cwd: p.src.cwd, Home: p.src.home, Rules: cfg,
 		Protected: sc.Protected, Secret: sc.Secret, Shell: &pol, Tools: reg, Hooks: set,
@@ -626,6 +637,8 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		// A session's first call writes its snapshot there: the next
 		// call keeps the workspace's facts all the same.
 		StateDirs: snapshotDirs(p.src.stateDir),
+		// A warm process keeps the sandbox between calls.
+		NewSandbox: newSandbox,
 		// Claude Code shapes outputs itself: hand them back whole.
 		Output:    output.Shaper{MaxChars: int(^uint(0) >> 1)},
 		AgentName: "claude-code",

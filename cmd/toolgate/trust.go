@@ -38,17 +38,34 @@ func claudeJSONPath(home string, getenv func(string) string) string {
 // second result says why not, for the warnings. A file that cannot be
 // read or parsed trusts nothing.
 func workspaceTrusted(claudeJSON, project string) (bool, string) {
+	return workspaceTrustedBy(claudeJSON, project, readTrustRecord)
+}
+
+// readTrustRecord reads the file at path and decodes its projects
+// (trustRecord); the error is the read's.
+func readTrustRecord(path string) (map[string]bool, string, error) {
+	data, err := safefile.Read(path, maxClaudeJSONBytes)
+	if err != nil {
+		return nil, "", err
+	}
+	projects, why := trustRecord(data)
+	return projects, why, nil
+}
+
+// workspaceTrustedBy is workspaceTrusted with the record read and
+// decoded by record (a warm process keeps it while the file is
+// unchanged).
+func workspaceTrustedBy(claudeJSON, project string, record func(string) (map[string]bool, string, error)) (bool, string) {
 	if claudeJSON == "" {
 		return false, "no home directory, so no record of trust"
 	}
-	data, err := safefile.Read(claudeJSON, maxClaudeJSONBytes)
+	projects, why, err := record(claudeJSON)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return false, "the workspace has not been trusted (" + claudeJSON + " does not exist)"
 		}
 		return false, "the workspace's trust cannot be read from " + claudeJSON
 	}
-	projects, why := trustRecord(data)
 	if why != "" {
 		return false, "the workspace's trust cannot be read from " + claudeJSON + " (" + why + ")"
 	}

@@ -163,6 +163,8 @@ type warmServer struct {
 	e     env
 	// check runs one call: runCheck, or a test's stand-in.
 	check func(args []string, e env) int
+	// cache is what the calls keep for the next (warmcache.go).
+	cache warmCache
 }
 
 // newWarmServer records this process's identity: its binary, working
@@ -257,7 +259,7 @@ func (s *warmServer) answer(c int) {
 		return
 	}
 	var out, errb bytes.Buffer
-	code := s.check(req.Args, env{stdin: bytes.NewReader(req.Input), stdout: &out, stderr: &errb, getenv: s.e.getenv})
+	code := s.check(req.Args, env{stdin: bytes.NewReader(req.Input), stdout: &out, stderr: &errb, getenv: s.e.getenv, warm: &s.cache})
 	msg := warm.AppendAnswer(nil, &warm.Answer{Code: code, Stdout: out.Bytes(), Stderr: errb.Bytes()})
 	for len(msg) > 0 {
 		n, err := unix.Write(c, msg)

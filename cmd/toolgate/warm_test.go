@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +21,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/toolgate/toolgate/internal/warm"
+	"github.com/toolgate/toolgate/sandbox"
 )
 
 // clientOnce builds toolgate-check beside the test's toolgate binary.
@@ -304,7 +308,8 @@ func TestWarmLive(t *testing.T) {
 }
 
 // TestHookClientLinksLittle: toolgate-check links nothing but the
-// runtime's basics and the wire, so that it starts as a hello-world.
+// runtime's basics, syscall and the wire, so that it starts as a
+// hello-world (os alone costs a tenth of a hello-world's run).
 func TestHookClientLinksLittle(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -318,14 +323,15 @@ func TestHookClientLinksLittle(t *testing.T) {
 		if strings.HasPrefix(d, "github.com/toolgate/") {
 			assert.Contains(t, []string{"github.com/toolgate/toolgate/internal/warm", "github.com/toolgate/toolgate/cmd/toolgate-check"}, d, "toolgate-check links %s", d)
 		}
-		for _, heavy := range []string{"fmt", "net", "encoding/json", "flag", "regexp"} {
+		for _, heavy := range []string{"fmt", "net", "encoding/json", "flag", "regexp", "os", "golang.org/x/sys/unix", "reflect", "time"} {
 			assert.NotEqual(t, heavy, d, "toolgate-check links %s", heavy)
 		}
 	}
 }
 
 // BenchmarkWarmCheck is what a warm process does for one call: the
-// check of a later Bash `ls -la` call of a session, in this process.
+// check of a later Bash `ls -la` call of a session, in this process,
+// with what the warm process keeps between calls.
 func BenchmarkWarmCheck(b *testing.B) {
 	tmp, err := filepath.EvalSymlinks(b.TempDir())
 	require.NoError(b, err)
@@ -337,13 +343,218 @@ func BenchmarkWarmCheck(b *testing.B) {
 	ev, err := json.Marshal(map[string]any{"session_id": "later", "hook_event_name": "PreToolUse", "tool_name": "Bash",
 		"tool_input": map[string]string{"command": "ls -la"}, "cwd": proj})
 	require.NoError(b, err)
+	var cache warmCache
+	b.Cleanup(cache.drop)
 	call := func() string {
 		var out bytes.Buffer
-		runCheck(nil, env{stdin: bytes.NewReader(ev), stdout: &out, stderr: &out, getenv: func(k string) string { return vars[k] }})
+		runCheck(nil, env{stdin: bytes.NewReader(ev), stdout: &out, stderr: &out, getenv: func(k string) string { return vars[k] }, warm: &cache})
 		return out.String()
 	}
 	require.Contains(b, call(), `"permissionDecision":"allow"`)
 	for b.Loop() {
 		call()
+	}
+}
+
+// TestWarmCacheAnswersAsAFreshProcess: a warm process that keeps its
+// sandbox, settings and record of trust between calls answers every
+// call byte for byte as a fresh "toolgate check" process does, after
+// each kind of change between calls: the workspace trusted in
+// ~/.claude.json, a settings file edited in place to the same size and
+// replaced, a rule added in the project's .claude/settings.json, a new
+// file in the project (a secret that an old name now reaches), the
+// home's settings replaced through a link, the project replaced by
+// another directory. Between changes the kept sandbox is the same one
+// (it is reused, not built again), and unchanged files are kept.
+func TestWarmCacheAnswersAsAFreshProcess(t *testing.T) {
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	proj, home := filepath.Join(tmp, "proj"), filepath.Join(tmp, "home")
+	for _, d := range []string{filepath.Join(proj, ".git"), filepath.Join(proj, ".claude"), filepath.Join(home, ".claude")} {
+		require.NoError(t, os.MkdirAll(d, 0o755))
+	}
+	for _, f := range []string{"notes.txt", "data.txt", "other.txt"} {
+		require.NoError(t, os.WriteFile(filepath.Join(proj, f), []byte("x\n"), 0o644))
+	}
+	settings := func(path string, deny ...string) {
+		b, err := json.Marshal(map[string]any{"permissions": map[string]any{"deny": deny}})
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(path+".tmp", b, 0o644))
+		require.NoError(t, os.Rename(path+".tmp", path))
+	}
+	userSettings := filepath.Join(home, ".claude", "settings.json")
+	settings(filepath.Join(home, "a.json"))
+	require.NoError(t, os.Symlink("../a.json", userSettings))
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(tmp, "state"))
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+
+	key := "cachetest"
+	srv, err := newWarmServer(key, env{getenv: os.Getenv})
+	require.NoError(t, err)
+	t.Cleanup(srv.cache.drop)
+	read := func(name string) []byte {
+		b, err := json.Marshal(map[string]any{"session_id": "cache", "hook_event_name": "PreToolUse", "tool_name": "Read",
+			"tool_input": map[string]string{"file_path": filepath.Join(proj, name)}, "cwd": proj})
+		require.NoError(t, err)
+		return b
+	}
+	// ask answers ev as the warm process does, and as a fresh process
+	// does, asserts the two are the same bytes and returns the decision
+	// and the reason.
+	ask := func(t *testing.T, ev []byte) (string, string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		code := srv.check(nil, env{stdin: bytes.NewReader(ev), stdout: &out, stderr: &errb, getenv: os.Getenv, warm: &srv.cache})
+		fresh, freshCode := hookRunIn(t, proj, os.Environ(), ev, bin, "check")
+		require.Equal(t, fresh, out.String()+errb.String(), "the warm answer is the fresh process's")
+		require.Equal(t, freshCode, code)
+		var ans struct {
+			Out struct {
+				Decision string `json:"permissionDecision"`
+				Reason   string `json:"permissionDecisionReason"`
+			} `json:"hookSpecificOutput"`
+		}
+		require.NoError(t, json.Unmarshal(out.Bytes(), &ans), out.String())
+		return ans.Out.Decision, ans.Out.Reason
+	}
+	kept := func() *sandbox.Sandbox {
+		require.Len(t, srv.cache.kept, 1, "one sandbox kept")
+		for _, k := range srv.cache.kept {
+			return k.sb
+		}
+		return nil
+	}
+	// The project's settings allow an edit, which counts once the person
+	// trusted the workspace (~/.claude.json).
+	claudeJSON := filepath.Join(home, ".claude.json")
+	require.NoError(t, os.WriteFile(claudeJSON, []byte(`{"projects":{}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(proj, ".claude", "settings.json"), []byte(`{"permissions":{"allow":["Edit(./notes.txt)"]}}`), 0o644))
+	// Files older than warmRacy are kept: the first calls keep the user's
+	// settings, read through the link, and the record of trust.
+	time.Sleep(warmRacy + 100*time.Millisecond)
+	const readDefault = "toolgate: no rule matched; the default for read tools is allow"
+	for _, f := range []string{"notes.txt", "data.txt", "other.txt"} {
+		d, why := ask(t, read(f))
+		assert.Equal(t, "allow", d, why)
+		assert.Contains(t, why, readDefault, why)
+	}
+	// An MCP tool's call, whose registry the warm process makes from the
+	// kept one.
+	mcp, err := json.Marshal(map[string]any{"session_id": "cache", "hook_event_name": "PreToolUse", "tool_name": "mcp__srv__query",
+		"tool_input": map[string]string{"q": "x"}, "cwd": proj})
+	require.NoError(t, err)
+	for range 2 {
+		d, why := ask(t, mcp)
+		assert.Equal(t, "ask", d, why)
+		assert.Contains(t, why, "[L2 rules: default]", why)
+	}
+	first := kept()
+	d, why := ask(t, read("notes.txt"))
+	assert.Equal(t, "allow", d, why)
+	assert.Contains(t, why, readDefault, why)
+	assert.True(t, first == kept(), "an unchanged workspace keeps its sandbox")
+	keptKeys := slices.Collect(maps.Keys(srv.cache.files))
+	assert.True(t, slices.ContainsFunc(keptKeys, func(k string) bool { return strings.HasSuffix(k, "\x00"+userSettings) }),
+		"the user's settings, unchanged, are kept: %q", keptKeys)
+
+	assert.True(t, slices.ContainsFunc(keptKeys, func(k string) bool { return strings.HasSuffix(k, "\x00"+claudeJSON) }),
+		"the record of trust, unchanged, is kept: %q", keptKeys)
+	edit := func() []byte {
+		b, err := json.Marshal(map[string]any{"session_id": "cache", "hook_event_name": "PreToolUse", "tool_name": "Edit",
+			"tool_input": map[string]string{"file_path": filepath.Join(proj, "notes.txt"), "old_string": "x", "new_string": "y"}, "cwd": proj})
+		require.NoError(t, err)
+		return b
+	}
+	d, why = ask(t, edit())
+	assert.Equal(t, "ask", d, "an untrusted workspace's allow rule does not count: %s", why)
+
+	t.Run("the workspace trusted", func(t *testing.T) {
+		b, err := json.Marshal(map[string]any{"projects": map[string]any{proj: map[string]any{"hasTrustDialogAccepted": true}}})
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(claudeJSON, b, 0o644))
+		d, why := ask(t, edit())
+		assert.Equal(t, "allow", d, why)
+		assert.Contains(t, why, "Edit(./notes.txt)", why)
+	})
+	t.Run("settings edited in place, same size", func(t *testing.T) {
+		a := filepath.Join(home, "a.json")
+		b, err := os.ReadFile(a)
+		require.NoError(t, err)
+		edited := []byte(`{"permissions":{"deny":["Read(./data.txt)"]}}`)
+		edited = append(edited, bytes.Repeat([]byte(" "), max(0, len(b)-len(edited)))...)
+		require.NoError(t, os.WriteFile(a, edited, 0o644))
+		d, why := ask(t, read("data.txt"))
+		assert.Equal(t, "deny", d, why)
+		assert.Contains(t, why, "Read(./data.txt)", why)
+	})
+	t.Run("settings edited", func(t *testing.T) {
+		settings(filepath.Join(home, "a.json"), "Read(./notes.txt)")
+		d, why := ask(t, read("notes.txt"))
+		assert.Equal(t, "deny", d, why)
+		assert.Contains(t, why, "Read(./notes.txt)", why)
+	})
+	t.Run("a rule added in the project's settings", func(t *testing.T) {
+		settings(filepath.Join(proj, ".claude", "settings.json"), "Read(./other.txt)")
+		d, why := ask(t, read("other.txt"))
+		assert.Equal(t, "deny", d, why)
+		assert.Contains(t, why, "Read(./other.txt)", why)
+	})
+	t.Run("a new file in the project", func(t *testing.T) {
+		// data.txt becomes a second name of a new secret file.
+		env := filepath.Join(proj, ".env")
+		require.NoError(t, os.WriteFile(env, []byte("TOKEN=1\n"), 0o600))
+		require.NoError(t, os.Remove(filepath.Join(proj, "data.txt")))
+		require.NoError(t, os.Link(env, filepath.Join(proj, "data.txt")))
+		d, why := ask(t, read("data.txt"))
+		assert.NotEqual(t, "allow", d, why)
+		assert.Contains(t, why, "secret", why)
+	})
+	t.Run("home settings replaced through a link", func(t *testing.T) {
+		settings(filepath.Join(home, "b.json"), "Read(./notes.txt)", "Read(./fresh.txt)")
+		require.NoError(t, os.WriteFile(filepath.Join(proj, "fresh.txt"), []byte("x\n"), 0o644))
+		require.NoError(t, os.Remove(userSettings))
+		require.NoError(t, os.Symlink("../b.json", userSettings))
+		d, why := ask(t, read("fresh.txt"))
+		assert.Equal(t, "deny", d, why)
+		assert.Contains(t, why, "Read(./fresh.txt)", why)
+		d, why = ask(t, read("notes.txt"))
+		assert.Equal(t, "deny", d, why)
+		assert.Contains(t, why, "Read(./notes.txt)", why)
+	})
+	assert.True(t, first == kept(), "changes of files beneath the roots keep the sandbox, which revalidates its search")
+	t.Run("a root replaced", func(t *testing.T) {
+		// The project moves away and another directory takes its name:
+		// the same configuration resolves to another directory, and the
+		// sandbox is built again.
+		require.NoError(t, os.Rename(proj, proj+".old"))
+		require.NoError(t, os.MkdirAll(filepath.Join(proj, ".git"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(proj, "other.txt"), []byte("x\n"), 0o644))
+		d, why := ask(t, read("other.txt"))
+		assert.Equal(t, "allow", d, why)
+		assert.Contains(t, why, readDefault, why)
+		assert.True(t, first != kept(), "a root replaced builds the sandbox again")
+	})
+}
+
+// TestSandboxKeyCoversTheConfig: the key a warm process keeps sandboxes
+// by names every field of sandbox.Config, so that a field added there
+// cannot make two configurations share a sandbox unnoticed.
+func TestSandboxKeyCoversTheConfig(t *testing.T) {
+	require.Equal(t, 7, reflect.TypeFor[sandbox.Config]().NumField(), "sandboxKey names every field of sandbox.Config: add the new one")
+	base := sandbox.Config{Roots: []string{"/a"}, WorkDir: "/a", Home: "/h"}
+	for name, c := range map[string]sandbox.Config{
+		"roots":      {Roots: []string{"/a", "/b"}, WorkDir: "/a", Home: "/h"},
+		"workdir":    {Roots: []string{"/a"}, WorkDir: "/a/b", Home: "/h"},
+		"home":       {Roots: []string{"/a"}, WorkDir: "/a", Home: "/g"},
+		"protected":  {Roots: []string{"/a"}, WorkDir: "/a", Home: "/h", Protected: []string{}},
+		"secret":     {Roots: []string{"/a"}, WorkDir: "/a", Home: "/h", Secret: []string{".env"}},
+		"facts file": {Roots: []string{"/a"}, WorkDir: "/a", Home: "/h", FactsFile: "/f"},
+		"state dirs": {Roots: []string{"/a"}, WorkDir: "/a", Home: "/h", StateDirs: []string{"/s"}},
+		"one string": {Roots: []string{"/a/a"}, WorkDir: "", Home: "/h"},
+	} {
+		assert.NotEqual(t, sandboxKey(base), sandboxKey(c), "a configuration that differs in its %s has another key", name)
 	}
 }

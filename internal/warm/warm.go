@@ -10,13 +10,12 @@
 // whole binary instead: the warm process is a cache of a process start,
 // never a second source of decisions.
 //
-// The package is imported by the client, so it imports nothing but the
-// runtime's own packages a hello-world already starts (os, syscall).
+// The package is imported by the client, so it imports nothing but
+// errors and syscall, which a hello-world's runtime holds already.
 package warm
 
 import (
 	"errors"
-	"os"
 	"syscall"
 )
 
@@ -162,7 +161,7 @@ func Private(dir string) bool {
 	if err := syscall.Lstat(dir, &st); err != nil {
 		return false
 	}
-	return st.Mode&syscall.S_IFMT == syscall.S_IFDIR && st.Uid == uint32(os.Geteuid()) && st.Mode&0o077 == 0
+	return st.Mode&syscall.S_IFMT == syscall.S_IFDIR && st.Uid == uint32(syscall.Geteuid()) && st.Mode&0o077 == 0
 }
 
 // Socket returns the path of the socket for key in dir, and false when
