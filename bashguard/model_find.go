@@ -215,7 +215,10 @@ func (m *cmdCall) findExec(c *verdictAcc, v *argv, i int, x execCtx, fx *findEff
 	case onFound && !sub.decided:
 		fx.execRead = true // the files it runs on are judged as its reads
 	default:
-		c.add(permission.Ask, WrapperRule("find"), "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver)
+		// -execdir runs its command in each found file's directory, on
+		// ./NAME: what it reads there is not judged, so an allow rule for
+		// find does not lift it (find -execdir cat {} ; reads .env).
+		c.add(permission.Ask, WrapperRule("find"), "find "+s+" runs "+v.vals[i+1]+" for every file found", s == "-exec" && !sub.nonOver)
 	}
 	return k
 }
