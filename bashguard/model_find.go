@@ -216,9 +216,10 @@ func (m *cmdCall) findExec(c *verdictAcc, v *argv, i int, x execCtx, fx *findEff
 		fx.execRead = true // the files it runs on are judged as its reads
 	default:
 		// -execdir runs its command in each found file's directory, on
-		// ./NAME: what it reads there is not judged, so an allow rule for
-		// find does not lift it (find -execdir cat {} ; reads .env).
-		c.add(permission.Ask, WrapperRule("find"), "find "+s+" runs "+v.vals[i+1]+" for every file found", s == "-exec" && !sub.nonOver)
+		// ./NAME: what a command allowed by itself reads there is not
+		// judged, so an allow rule for find does not lift it (find
+		// -execdir cat {} ; reads .env).
+		c.add(permission.Ask, WrapperRule("find"), "find "+s+" runs "+v.vals[i+1]+" for every file found", !sub.nonOver && (s == "-exec" || sub.decided))
 	}
 	return k
 }
