@@ -558,3 +558,52 @@ func TestSandboxKeyCoversTheConfig(t *testing.T) {
 		assert.NotEqual(t, sandboxKey(base), sandboxKey(c), "a configuration that differs in its %s has another key", name)
 	}
 }
+
+// TestWarmCacheSeesMounts: a mount made under a root after a warm
+// process kept the root's sandbox builds the sandbox again (the kernel
+// marks /proc/self/mountinfo, which the cache polls). It runs in a mount
+// namespace of its own, made by unshare(1), so that its mount is seen by
+// nothing else.
+func TestWarmCacheSeesMounts(t *testing.T) {
+	if os.Getenv("TOOLGATE_TEST_MOUNTNS") == "" {
+		unshare, err := exec.LookPath("unshare")
+		if err != nil {
+			t.Skip("SKIPPED LOUDLY: no unshare(1), so a mount under a kept sandbox's root is not shown to rebuild it")
+		}
+		cmd := exec.Command(unshare, "--mount", "--propagation", "private", os.Args[0], "-test.run", "^TestWarmCacheSeesMounts$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "TOOLGATE_TEST_MOUNTNS=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil && bytes.Contains(out, []byte("unshare failed")) {
+			t.Skipf("SKIPPED LOUDLY: no mount namespace here (%s), so a mount under a kept sandbox's root is not shown to rebuild it", bytes.TrimSpace(out))
+		}
+		require.NoError(t, err, "%s", out)
+		if bytes.Contains(out, []byte("--- SKIP")) {
+			t.Skipf("in a mount namespace of its own: %s", out)
+		}
+		require.Contains(t, string(out), "--- PASS: TestWarmCacheSeesMounts", "%s", out)
+		return
+	}
+	tmp, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	root := filepath.Join(tmp, "proj")
+	inner := filepath.Join(root, "inner")
+	require.NoError(t, os.MkdirAll(inner, 0o755))
+	var c warmCache
+	defer c.drop()
+	cfg := sandbox.Config{Roots: []string{root}, WorkDir: root}
+	first, err := c.newSandbox(cfg)
+	require.NoError(t, err)
+	again, err := c.newSandbox(cfg)
+	require.NoError(t, err)
+	require.True(t, first == again, "an unchanged mount table keeps the sandbox")
+	if err := unix.Mount("none", inner, "tmpfs", 0, ""); err != nil {
+		t.Skipf("SKIPPED LOUDLY: cannot mount a tmpfs in this namespace (%v), so a mount under a kept sandbox's root is not shown to rebuild it", err)
+	}
+	defer unix.Unmount(inner, 0)
+	after, err := c.newSandbox(cfg)
+	require.NoError(t, err)
+	assert.True(t, first != after, "a mount under the root builds the sandbox again")
+	kept, err := c.newSandbox(cfg)
+	require.NoError(t, err)
+	assert.True(t, after == kept, "the sandbox built after the mount is kept in turn")
+}
