@@ -267,6 +267,10 @@ func (a *analyzer) stmtCmd(s *syntax.Stmt, x execCtx) {
 		a.compoundWords(cmd.Pos(), "case", words, "")
 		a.caseItems(cmd, x)
 	case *syntax.FuncDecl:
+		if b := bashFuncDecl(s); b != s {
+			a.stmtCmd(b, x)
+			return
+		}
 		a.funcDecl(cmd)
 	case *syntax.ArithmCmd:
 		a.arithCommand(cmd.Pos(), "((", cmd.X)
@@ -500,6 +504,30 @@ func (a *analyzer) testPath(c *verdictAcc, x syntax.TestExpr) {
 		r := a.word(w, false)
 		a.probePath(c, r.val, r.flags, "[[")
 	}
+}
+
+// bashFuncDecl returns the statement s as bash reads it where s is a
+// function definition that the parser read with the list after it for
+// its body: to the parser, "f() { x=1; } && cat $x" defines f as
+// "{ x=1; } && cat $x"; to bash it defines f as "{ x=1; }", and then runs
+// "cat $x", with the values of that moment. Any other s is returned as it
+// is.
+func bashFuncDecl(s *syntax.Stmt) *syntax.Stmt {
+	fd, ok := s.Cmd.(*syntax.FuncDecl)
+	if !ok || fd.Body == nil {
+		return s
+	}
+	b, ok := fd.Body.Cmd.(*syntax.BinaryCmd)
+	if !ok {
+		return s
+	}
+	decl := *fd
+	decl.Body = b.X
+	list := *b
+	list.X = bashFuncDecl(&syntax.Stmt{Position: s.Position, Cmd: &decl})
+	out := *s
+	out.Cmd = &list
+	return &out
 }
 
 func (a *analyzer) funcDecl(f *syntax.FuncDecl) {

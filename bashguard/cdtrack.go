@@ -233,6 +233,10 @@ func (a *analyzer) flow(s *syntax.Stmt, x execCtx) outcome {
 		a.cdOff, a.vars = saved, vars
 		a.stmtRedirs(s, x)
 		return here
+	case *syntax.FuncDecl:
+		if b := bashFuncDecl(s); b != s {
+			return a.flow(b, x) // f() { ...; } && y: the definition, then y
+		}
 	}
 	a.untracked(s, x)
 	return here

@@ -46,7 +46,7 @@ func ExampleGuard_Judge() {
 	// allow [safe] every command is read-only and on the safe list
 	//   [ls -la] allow overridable=false
 	//   [git log --oneline -5] allow overridable=false
-	// ask [unlisted] go: not on the safe list
+	// ask [unlisted] go: not on the safe list (go test builds the packages' tests and runs them)
 	//   [git status] allow overridable=false
 	//   [go test ./...] ask overridable=true
 	//   [tee out.txt] ask overridable=true

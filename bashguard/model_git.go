@@ -55,36 +55,8 @@ func (m *cmdCall) git(c *verdictAcc, v *argv) {
 // on, by the spec s of the command cmd: its subcommands, its options, its
 // operands and its output.
 func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int) {
-	for s.subs != nil {
-		if s.other != nil && (from >= v.len() || s.subs[v.vals[from]] == nil) {
-			if from >= v.len() {
-				specAllows(c, s)
-				return
-			}
-			s = s.other // git reflog -5 is git reflog show -5
-			continue
-		}
-		var bare *specFacts // what the options say, kept only where s prints keys without a subcommand
-		if s.keys != nil {
-			bare = &specFacts{dashes: -1}
-		}
-		i := scanSpec(s, v, from, true, func(e *scanned) { m.specOption(c, cmd, s, v, e, bare) })
-		if i >= v.len() {
-			if s.bareWhy != "" {
-				c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.bareWhy, "", true)
-				return
-			}
-			if bare != nil {
-				m.gitPrintsKeys(c, s, v, bare) // git remote -v prints the remotes' URLs
-			}
-			specAllows(c, s)
-			return
-		}
-		if sub := s.subs[v.vals[i]]; sub != nil && v.literal(i) {
-			s, from = sub, i+1
-			continue
-		}
-		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+v.vals[i]+" ", s.otherWhy, "", true)
+	s, from = m.specSub(c, cmd, s, v, from)
+	if s == nil {
 		return
 	}
 	f := m.judgeSpec(c, cmd, s, v, from)
@@ -118,6 +90,46 @@ func (m *cmdCall) runSpec(c *verdictAcc, cmd string, s *spec, v *argv, from int)
 		m.gitHistoryContent(c, s, v, &f, whole)
 	}
 	specAllows(c, s)
+}
+
+// specSub follows the subcommands of the line v from the word at from on,
+// judging the options of each level of s, and returns the spec of the
+// last with the index of its first word; nil where a level decided (git
+// stash without a subcommand, git remote -v, an unknown subcommand).
+func (m *cmdCall) specSub(c *verdictAcc, cmd string, s *spec, v *argv, from int) (*spec, int) {
+	for s.subs != nil {
+		if s.other != nil && (from >= v.len() || s.subs[v.vals[from]] == nil) {
+			if from >= v.len() {
+				specAllows(c, s)
+				return nil, 0
+			}
+			s = s.other // git reflog -5 is git reflog show -5
+			continue
+		}
+		var bare *specFacts // what the options say, kept only where s prints keys without a subcommand
+		if s.keys != nil {
+			bare = &specFacts{dashes: -1}
+		}
+		i := scanSpec(s, v, from, true, func(e *scanned) { m.specOption(c, cmd, s, v, e, bare) })
+		if i >= v.len() {
+			switch {
+			case s.bareWhy != "":
+				c.addf(permission.Ask, ArgsRule(cmd), s.name+" ", s.bareWhy, "", true)
+				return nil, 0
+			case bare != nil:
+				m.gitPrintsKeys(c, s, v, bare) // git remote -v prints the remotes' URLs
+			}
+			specAllows(c, s)
+			return nil, 0
+		}
+		if sub := s.subs[v.vals[i]]; sub != nil && v.literal(i) {
+			s, from = sub, i+1
+			continue
+		}
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+v.vals[i]+" ", s.otherWhy, "", true)
+		return nil, 0
+	}
+	return s, from
 }
 
 // specAllows records why the spec s allows a command line, when it does:

@@ -98,7 +98,7 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 func scanOption(s *spec, v *argv, i int, fn func(e *scanned)) int {
 	g, w := s.grammar, v.vals[i]
 	switch {
-	case strings.HasPrefix(w, "--") || g.oneDash && len(w) > 2:
+	case strings.HasPrefix(w, "--") || g.oneDash && (len(w) > 2 || g.twoDashes):
 		return scanLong(s, v, i, fn)
 	case g.digits && isDigits(w[1:]):
 		e := scanned{word: w, spell: "-NUM", opt: &digitsOpt, val: w[1:], hasVal: true, at: i}
@@ -136,6 +136,13 @@ func (s *spec) familyWord(v *argv, i int) familyRead {
 	return familyNone
 }
 
+// problemUnknown is the problem of an option the spec does not list.
+const problemUnknown = "is not known to be harmless"
+
+// passedOnOpt is an option the command passes on to the program it runs
+// (spec.passOn).
+var passedOnOpt = option{name: "(passed on)", kind: kWord}
+
 // digitsOpt is -NUM, a count.
 var digitsOpt = option{name: "-NUM", kind: kWord}
 
@@ -146,6 +153,12 @@ func scanLong(s *spec, v *argv, i int, fn func(e *scanned)) int {
 	name, val, has := strings.Cut(w, "=")
 	e := scanned{word: w, at: i}
 	sp, negated, problem := resolveLong(s, name)
+	if sp == nil && problem == problemUnknown && s.passOn != "" && !strings.HasPrefix(strings.TrimLeft(name, "-"), s.passOn) {
+		// Not the command's own: a word of the program it passes it to.
+		e.opt, e.spell = &passedOnOpt, name
+		fn(&e)
+		return i
+	}
 	if sp == nil {
 		e.problem = problem
 		fn(&e)
@@ -190,10 +203,18 @@ func nextValue(v *argv, i int, e *scanned) int {
 // one-dash grammar) in s: an exact spelling first, else a unique prefix
 // where the grammar takes abbreviations (of X or, negating, of --no-X).
 func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem string) {
+	g := s.grammar
+	if g.twoDashes && strings.HasPrefix(name, "--") {
+		name = name[1:]
+	}
+	if g.twoDashes && len(name) == 2 {
+		if x := s.tables().short[name[1]]; x != nil {
+			return x, false, ""
+		}
+	}
 	if x := s.longExact(name); x != nil {
 		return x, false, ""
 	}
-	g := s.grammar
 	negName := ""
 	if g.negate && strings.HasPrefix(name, "--no-") {
 		negName = "--" + name[len("--no-"):]
@@ -202,7 +223,7 @@ func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem stri
 		}
 	}
 	if !g.abbrev {
-		return nil, false, "is not known to be harmless"
+		return nil, false, problemUnknown
 	}
 	var found *spelling
 	ambiguous := false
@@ -231,7 +252,7 @@ func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem stri
 	case ambiguous:
 		return nil, false, "is an abbreviation of more than one option"
 	case found == nil:
-		return nil, false, "is not known to be harmless"
+		return nil, false, problemUnknown
 	}
 	return found, negated, ""
 }
@@ -268,7 +289,7 @@ func scanCluster(s *spec, table map[byte]*spelling, bsd bsdRead, v *argv, i, at 
 		sp := table[ch]
 		if sp == nil {
 			e.spell = letterName(dash, ch)
-			e.problem = "is not known to be harmless"
+			e.problem = problemUnknown
 			fn(&e)
 			return i // the program refuses the rest of the cluster
 		}

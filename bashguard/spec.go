@@ -39,6 +39,9 @@ type grammar struct {
 	negate  bool // every long option X also has the spelling --no-X (git's parse-options)
 	digits  bool // -NUM is a number ("head -20", "git log -3")
 	oneDash bool // long options take one dash (Go's flag, xxd): -name, -name=value
+	// twoDashes: with oneDash, "--name" is "-name", and "-x=value" is
+	// the letter x given a value (Go's flag package reads any option so).
+	twoDashes bool
 	// bsd: a word without a dash is a cluster of BSD options, spelled in
 	// the rows without a dash ("e", "o="), and a dashed cluster the
 	// short options cannot read is read again as BSD options (procps
@@ -74,6 +77,7 @@ const (
 	kWrite                  // its value is a file the program writes
 	kProgram                // it runs a program (its value, or one configured): Ask no allow rule lifts
 	kChange                 // it changes state (the repository, a setting): Ask an allow rule may lift
+	kMore                   // it does more than the command's query (go list -export compiles, -u reaches the network): Ask an allow rule may lift
 	kContent                // it makes the output carry the content of files (a patch)
 	kFormat                 // it prints a summary in place of the content (--stat, --name-only)
 	kEnv                    // it prints the environment
@@ -162,18 +166,22 @@ const (
 	// them; one that holds a "/", or is known only at run time, is a
 	// path whose file is read (which; command -v).
 	kCmdName
+	// kToolFlags: its value is a list of flags go passes on to its
+	// compiler, assembler or linker (-ldflags), each of which must be one
+	// of goToolFlags.
+	kToolFlags
 )
 
 // String names the kind as the table and reasons do.
 func (k kind) String() string {
 	return [...]string{"unknown", "flag", "word", "pattern", "read", "probe", "list", "list0", "write", "program",
-		"change", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec",
+		"change", "more", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec",
 		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir",
 		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "write-fd", "cmd-name"}[k]
+		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "write-fd", "cmd-name", "tool-flags"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -217,7 +225,8 @@ type spelling struct {
 }
 
 // example is a command line with the decision the guard must give it:
-// "allow", "ask" or "deny"; spec_test.go checks every one, and the effect
+// "allow", "ask" or "deny" ("ask+": an Ask an allow rule for the command
+// lifts; "ask!": one it does not); spec_test.go checks every one, and the effect
 // test runs the allowed ones.
 type example struct {
 	line string
@@ -383,6 +392,17 @@ type spec struct {
 	// with its value the operand after it (flock FILE -c CODE): read as if
 	// given among the options (readAfterFirst).
 	afterFirst string
+
+	// passOn: an option the spec does not list is not the command's: it
+	// passes it on, with its value, to the program it runs (go test's
+	// test binary, whose package defines flags of its own: -update).
+	// That program is what an allow rule for the command lets run, so
+	// the option is one of its words; but one whose name (without its
+	// dashes) begins with passOn is read by that program's own library
+	// (test.*, the testing package's), and the rows must classify it.
+	// The --help test keeps the rows whole, so that no option of the
+	// command's own passes for one of the program's.
+	passOn string
 
 	// endOpts are the spellings of the options after which every word
 	// is an operand, whatever it looks like ("python3 -c CODE -i": -i is

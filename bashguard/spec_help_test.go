@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -778,6 +779,19 @@ var sysHelp = []struct {
 	{[]string{"go", "doc"}, []string{"go", "help", "doc"}},
 	{[]string{"go", "mod", "graph"}, []string{"go", "help", "mod", "graph"}},
 	{[]string{"go", "mod", "why"}, []string{"go", "help", "mod", "why"}},
+	{[]string{"go", "list"}, []string{"go", "help", "list"}},
+	{[]string{"go", "list"}, []string{"go", "help", "build"}},
+	{[]string{"go", "build"}, []string{"go", "help", "build"}},
+	{[]string{"go", "install"}, []string{"go", "help", "build"}},
+	{[]string{"go", "run"}, []string{"go", "help", "run"}},
+	{[]string{"go", "run"}, []string{"go", "help", "build"}},
+	{[]string{"go", "test"}, []string{"go", "help", "test"}},
+	{[]string{"go", "test"}, []string{"go", "help", "testflag"}},
+	{[]string{"go", "test"}, []string{"go", "help", "build"}},
+	{[]string{"go", "vet"}, []string{"go", "help", "vet"}},
+	{[]string{"go", "vet"}, []string{"go", "help", "build"}},
+	{[]string{"go", "generate"}, []string{"go", "help", "generate"}},
+	{[]string{"go", "generate"}, []string{"go", "help", "build"}},
 	{[]string{"npm", "ls"}, []string{"npm", "ls", "--help"}},
 	{[]string{"rustup", "toolchain", "list"}, []string{"rustup", "toolchain", "list", "--help"}},
 	{[]string{"docker", "ps"}, []string{"docker", "ps", "--help"}},
@@ -785,9 +799,10 @@ var sysHelp = []struct {
 	{[]string{"netstat"}, []string{"netstat", "--help"}},
 }
 
-// goHelpOption is a flag go's help lists: "[-m]", "[-go=version]" in its
-// usage line, or alone at the start of a line ("\t-all").
-var goHelpOption = regexp.MustCompile(`\[(-[a-z]+)[]=]|^\s+(-[a-z]+)$`)
+// goHelpOption is a flag go's help lists: "[-m]", "[-go=version]",
+// "[-exec xprog]" in its usage line, or at the start of a line indented
+// once ("\t-all", "\t-C dir", "\t-run=\"\"").
+var goHelpOption = regexp.MustCompile(`\[(-[a-z]+)[]= ]|^\t(-[a-z][a-z0-9]*)(?:[ =]|$)`)
 
 // npmHelpOption is an option npm's usage lists: "[-a|--all]", "[--depth <depth>]".
 var npmHelpOption = regexp.MustCompile(`(?:\[|\|)(--?[a-z][-a-z]*)`)
@@ -815,6 +830,9 @@ func TestSysSpecsAgreeWithHelp(t *testing.T) {
 		for _, line := range strings.Split(string(b), "\n") {
 			switch h.help[0] {
 			case "go":
+				if strings.HasPrefix(line, "usage: go build") && h.words[1] != "build" {
+					continue // go build's own -o: the other subcommands share its build flags only
+				}
 				for _, m := range goHelpOption.FindAllStringSubmatch(line, -1) {
 					listed = append(listed, m[1]+m[2])
 				}
@@ -879,4 +897,51 @@ func TestInterpHelpReaders(t *testing.T) {
 		"  -Idirectory           specify\n  -[mM][-]module        execute\n  --copyright     print\n"
 	assert.Equal(t, map[string]arity{"-0": argNone, "-a": argNone, "-e": argRequired, "-I": argNone, "-m": argNone, "-M": argNone,
 		"--copyright": argNone}, lettersHelpOptions(perl))
+}
+
+// testBinaryFlag is a flag a test binary's -h lists: "  -test.run regexp".
+var testBinaryFlag = regexp.MustCompile(`(?m)^\s+(-test\.[a-z0-9]+)`)
+
+// TestGoTestBinaryFlagsClassified holds go test's spec to the flags of a
+// real test binary, built here: go test passes on any flag it does not
+// know (spec.passOn), except those the testing package reads, which the
+// spec must classify, every one.
+func TestGoTestBinaryFlagsClassified(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("SKIP: go is not installed, so go test's spec cannot be checked against a test binary: " + err.Error())
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module tb\n\ngo 1.22\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a_test.go"), []byte("package tb\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n"), 0o644))
+	build := exec.Command(goBin, "test", "-c", "-o", "tb.test", ".")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOFLAGS=", "GOTOOLCHAIN=local")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go test -c: %s", out)
+	help, _ := exec.Command(filepath.Join(dir, "tb.test"), "-h").CombinedOutput() // exits 2 after its usage
+	s := sysSpecs()["go"].subs["test"]
+	listed := testBinaryFlag.FindAllStringSubmatch(string(help), -1)
+	require.NotEmpty(t, listed, "the test binary lists no flags:\n%s", help)
+	for _, m := range listed {
+		assert.True(t, specClassifies(s, m[1]), "go test: the test binary's flag %s is not in its spec, and would be passed on unjudged", m[1])
+	}
+	// A flag of the package's own is passed on; one of the testing
+	// package's that the spec lacks is not.
+	sc := func(w string) *scanned {
+		var got *scanned
+		words := []string{"go", "test", w}
+		v := argv{vals: words, flags: make([]wordFlags, len(words))}
+		scanSpec(s, &v, 2, false, func(e *scanned) {
+			if got == nil {
+				c := *e
+				got = &c
+			}
+		})
+		return got
+	}
+	assert.Equal(t, &passedOnOpt, sc("-update").opt, "a flag of the package's own is the test binary's")
+	assert.Equal(t, problemUnknown, sc("-test.nosuch").problem, "a test.* flag the spec lacks asks")
+	assert.Equal(t, problemUnknown, sc("--test.nosuch=1").problem, "a test.* flag the spec lacks asks")
+	t.Logf("%d flags of the test binary, every one classified", len(listed))
 }

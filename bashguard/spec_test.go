@@ -103,7 +103,7 @@ func TestSpecRowsClassified(t *testing.T) {
 			n++
 			assert.NotEqual(t, kUnknown, r.kind, "%s: row %q has no kind", at.s.name, r.spell)
 			switch r.kind {
-			case kProgram, kChange, kAsk, kSetProgram:
+			case kProgram, kChange, kMore, kAsk, kSetProgram:
 				assert.NotEmpty(t, r.why, "%s: row %q refuses, and must say why", at.s.name, r.spell)
 			}
 		}
@@ -131,7 +131,15 @@ func TestSpecExamples(t *testing.T) {
 		for _, ex := range at.s.examples {
 			n++
 			v := g.Judge(context.Background(), dir, paths, ex.line)
-			assert.Equal(t, ex.want, v.Decision.String(), "%s: %q (%s)", at.s.name, ex.line, v.Reason)
+			want, lift := strings.CutSuffix(ex.want, "+")
+			want, final := strings.CutSuffix(want, "!")
+			assert.Equal(t, want, v.Decision.String(), "%s: %q (%s)", at.s.name, ex.line, v.Reason)
+			if (lift || final) && assert.NotEmpty(t, v.Commands, ex.line) {
+				// "ask+": an allow rule for the command lifts the Ask;
+				// "ask!": no rule for the command alone does.
+				assert.Equal(t, lift, v.Commands[0].Overridable && len(v.Commands[0].LiftedBy) == 0,
+					"%s: %q: an allow rule for the command lifts it: %v (%s)", at.s.name, ex.line, lift, v.Reason)
+			}
 			assert.NotEmpty(t, v.Reason, "%s: %q has no reason", at.s.name, ex.line)
 		}
 	}
@@ -272,9 +280,30 @@ func harmlessShortFlag(s *spec) byte {
 
 // spellingLines writes the option sp of s with the value val in every way
 // the grammar of s accepts.
+// goFlagLines are the spellings of an option of Go's flag package: one
+// dash or two, its value the next word or after "=", never attached
+// ("-ovalue" is the flag "ovalue").
+func goFlagLines(sp *spelling, val string) [][]string {
+	var lines [][]string
+	for _, name := range []string{sp.text, "-" + sp.text} {
+		switch sp.arg {
+		case argNone:
+			lines = append(lines, []string{name})
+		case argRequired:
+			lines = append(lines, []string{name, quoteWord(val)}, []string{name + "=" + quoteWord(val)})
+		case argOptional:
+			lines = append(lines, []string{name + "=" + quoteWord(val)}, []string{name})
+		}
+	}
+	return lines
+}
+
 func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
 	if sp.text[0] != '-' {
 		return bsdLines(s, sp, val)
+	}
+	if s.grammar.twoDashes {
+		return goFlagLines(sp, val)
 	}
 	var lines [][]string
 	long := strings.HasPrefix(sp.text, "--")

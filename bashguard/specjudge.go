@@ -150,6 +150,8 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
+	case kMore:
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "does more than the command's query"), "", true)
 	case kEndless:
 		why := s.name + " " + optWritten(e) + " " + orText(o.why, "runs until it is stopped")
 		c.addf(permission.Ask, ArgsRule(cmd), why, "", "", true)
@@ -211,6 +213,10 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		setVar(c, e, v.literal(e.at))
 	case kAssign:
 		assignName(c, cmd, e.val, v.literal(e.at))
+	case kToolFlags:
+		if why := goToolFlagsWhy(e.val); e.hasVal && why != "" {
+			c.addf(permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value "+why, false)
+		}
 	case kCallback:
 		c.add(permission.Ask, RuleCodeCallback, s.name+" "+e.spell+" runs a callback command for the lines it reads", false)
 	default:

@@ -30,14 +30,14 @@ var (
 var versionGrammar = grammar{oneDash: true}
 
 // goSubGrammar is how go's subcommands read their flags (Go's flag
-// package: one dash, exact names, -f=value or -f value), read stricter
-// than go does: a flag after an operand is still read as one.
-var goSubGrammar = grammar{oneDash: true, permute: true}
+// package: one dash or two, exact names, -f=value or -f value), read
+// stricter than go does: a flag after an operand is still read as one.
+var goSubGrammar = grammar{oneDash: true, twoDashes: true, permute: true}
 
 // sysSpecs are the specs of the toolchains and queries, by command name.
 var sysSpecs = sync.OnceValue(func() map[string]*spec {
 	return compileAll(withVersions(withSpecs(opsSpecs(), map[string]*spec{
-		"go": {grammar: versionGrammar, rows: versionRows, byClass: true, state: goState, subs: map[string]*spec{
+		"go": {grammar: versionGrammar, rows: versionRows, byClass: true, state: goState, subs: withSpecs(goBuildSubs(), map[string]*spec{
 			"version": {grammar: goSubGrammar, operands: kRead, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
 				allow: "go version prints the toolchain's version"},
 			// Named variables only: the whole list includes GOPROXY and
@@ -47,33 +47,34 @@ var sysSpecs = sync.OnceValue(func() map[string]*spec {
 					{test: cOperands, why: "without names prints every variable, GOPROXY and GOAUTH among them, which may hold credentials"},
 					{test: cNoneIn, values: goEnvSecret, why: "%s may hold credentials"},
 				},
-				rows: []optRow{{"-json", kFlag, ""}, {"-w", kChange, "changes the go environment file"}, {"-u", kChange, "changes the go environment file"},
+				rows: []optRow{{"-json", kFlag, ""}, {"-w", kAsk, "changes the go environment file, outside the roots, which every later go command reads (GOFLAGS=-toolexec=PROGRAM)"},
+					{"-u", kAsk, "changes the go environment file, outside the roots, which every later go command reads"},
 					{"-changed", kFlag, ""}}},
 			"doc": {grammar: goSubGrammar, operands: kWord, allow: "go doc prints documentation",
 				rows: []optRow{{"-all", kFlag, ""}, {"-c", kFlag, ""}, {"-cmd", kFlag, ""}, {"-short", kFlag, ""}, {"-src", kFlag, ""}, {"-u", kFlag, ""},
-					{"-http", kAsk, "starts a documentation web server"}}},
+					{"-http", kMore, "starts a documentation web server"}}},
 			// -export and -compiled build, -u and -versions reach the module
 			// proxy, -toolexec and -exec run programs: none is harmless.
 			// -mod=mod may update go.mod.
-			"list": {grammar: goSubGrammar, operands: kWord, allow: "go list prints packages", rows: goListRows,
+			"list": {grammar: goSubGrammar, operands: kWord, allow: "go list prints packages", rows: goListRows, joined: join(goBuildRows),
 				query: []cond{{test: cLastIn, opts: "-mod", values: []string{"readonly", "vendor"}, why: "%s may update go.mod"}}},
 			"help": {grammar: goSubGrammar, operands: kWord, allow: "go help prints documentation"},
 			"mod": {grammar: goSubGrammar, subs: map[string]*spec{
 				// Like go list -m all: the module graph, read from go.mod
 				// files (fetched into the module cache when missing).
 				"graph": {grammar: goSubGrammar, operands: kWord, allow: "go mod graph prints the module graph",
-					rows: []optRow{{"-go=", kWord, ""}, {"-x", kAsk, "prints the commands it runs to fetch modules"}}},
+					rows: []optRow{{"-go=", kWord, ""}, {"-x", kMore, "prints the commands it runs to fetch modules"}}},
 				"why": {grammar: goSubGrammar, operands: kWord, allow: "go mod why prints the module graph",
 					rows: []optRow{{"-m", kFlag, ""}, {"-vendor", kFlag, ""}}},
 			}},
-			"vet":   {ask: "compiles the packages (cgo runs the C compiler) and writes the build cache"},
-			"build": {ask: "compiles the packages and writes the binaries and the build cache"},
-		},
+		}),
 			examples: []example{{"go version", "allow"}, {"go version -m", "allow"}, {"go version -m a.txt", "allow"}, {"go version -m .env", "deny"}, {"go env GOPATH", "allow"}, {"go env -json GOOS GOARCH", "allow"},
-				{"go env", "ask"}, {"go env GOPROXY", "ask"}, {"go env -w GOFLAGS=-x", "ask"}, {"go doc fmt", "allow"}, {"go doc -http", "ask"},
+				{"go env", "ask"}, {"go env GOPROXY", "ask"}, {"go doc fmt", "allow"}, {"go doc -http", "ask"},
 				{"go list ./...", "allow"}, {"go list -f '{{.Dir}}' -m all", "allow"}, {"go list -mod=mod ./...", "ask"}, {"go list -export ./...", "ask"},
 				{"go help build", "allow"}, {"go mod graph", "allow"}, {"go mod why -m golang.org/x/mod", "allow"}, {"go mod tidy", "ask"},
-				{"go vet ./...", "ask"}, {"go build", "ask"}, {"go test", "ask"}, {"go --version", "allow"}}},
+				{"go vet ./...", "ask"}, {"go build", "ask"}, {"go test", "ask"}, {"go list -toolexec=/tmp/x ./...", "ask!"},
+				{"go list --exec=/tmp/x -export ./...", "ask!"}, {"go list -overlay=o.json ./...", "ask!"}, {"go list -ldflags=-s ./...", "allow"},
+				{"go env -w GOFLAGS=-x", "ask!"}, {"go --version", "allow"}}},
 		// npm's nopt reads "-la" as a shorthand of its own, not a cluster:
 		// one option a word (versionGrammar's oneDash), anywhere.
 		"npm": {grammar: versionGrammar, rows: versionVRows, byClass: true, subs: npmQuerySubs(true),
@@ -167,17 +168,16 @@ func withSpecs(more, m map[string]*spec) map[string]*spec {
 	return m
 }
 
-// goListRows are the flags of go list: the harmless ones, and those that
-// build, reach the network or run programs.
+// goListRows are the flags of go list of its own: the harmless ones, and
+// those that build, reach the network or run programs; the build flags
+// (goBuildRows) follow them.
 var goListRows = []optRow{
 	{"-json[=]", kWord, ""}, {"-e", kFlag, ""}, {"-find", kFlag, ""}, {"-deps", kFlag, ""}, {"-test", kFlag, ""}, {"-m", kFlag, ""},
-	{"-f=", kWord, ""}, {"-tags=", kWord, ""}, {"-mod=", kWord, ""},
-	{"-export", kAsk, "compiles the packages"}, {"-compiled", kAsk, "compiles the packages"},
-	{"-u", kAsk, "asks the module proxy over the network"}, {"-versions", kAsk, "asks the module proxy over the network"},
-	{"-retracted", kAsk, "asks the module proxy over the network"}, {"-reuse=", kAsk, "asks the module proxy over the network"},
-	{"-toolexec=", kProgram, "runs its value for every tool"}, {"-exec=", kProgram, "runs its value"},
-	{"-overlay=", kAsk, "reads the files its value names in place of the packages'"},
-	{"-modfile=", kAsk, "reads another go.mod"}, {"-pgo=", kAsk, "reads a profile"},
+	{"-f=", kWord, ""},
+	{"-export", kMore, "compiles the packages"}, {"-compiled", kMore, "compiles the packages"},
+	{"-u", kMore, "asks the module proxy over the network"}, {"-versions", kMore, "asks the module proxy over the network"},
+	{"-retracted", kMore, "asks the module proxy over the network"}, {"-reuse=", kMore, "asks the module proxy over the network"},
+	{"-exec=", kProgram, "runs its value"},
 }
 
 // npmQuerySubs are the subcommands of npm (with views, the registry's
@@ -213,11 +213,11 @@ func npmQuerySubs(views bool) map[string]*spec {
 var npmLsRows = []optRow{
 	{"--all -a", kFlag, ""}, {"--depth[=]", kWord, ""}, {"--json[=]", kWord, ""}, {"--long[=] -l", kWord, ""}, {"--parseable[=] -p", kWord, ""},
 	{"--prod", kFlag, ""}, {"--dev", kFlag, ""}, {"--global -g", kFlag, ""},
-	{"--omit=", kAsk, "is not among the options judged"}, {"--include=", kAsk, "is not among the options judged"},
-	{"--link", kAsk, "is not among the options judged"}, {"--package-lock-only", kAsk, "is not among the options judged"},
-	{"--unicode --no-unicode", kAsk, "is not among the options judged"}, {"-w= --workspace=", kAsk, "is not among the options judged"},
-	{"--workspaces", kAsk, "is not among the options judged"}, {"--include-workspace-root", kAsk, "is not among the options judged"},
-	{"--install-links", kAsk, "is not among the options judged"},
+	{"--omit=", kMore, "is not among the options judged"}, {"--include=", kMore, "is not among the options judged"},
+	{"--link", kMore, "is not among the options judged"}, {"--package-lock-only", kMore, "is not among the options judged"},
+	{"--unicode --no-unicode", kMore, "is not among the options judged"}, {"-w= --workspace=", kMore, "is not among the options judged"},
+	{"--workspaces", kMore, "is not among the options judged"}, {"--include-workspace-root", kMore, "is not among the options judged"},
+	{"--install-links", kMore, "is not among the options judged"},
 }
 
 // pipQuerySpec is pip's queries, installed as name: its global options -v, -q and

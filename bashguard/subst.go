@@ -134,10 +134,11 @@ func (e *wordEval) parts(parts []syntax.WordPart, inDQ bool) bool {
 			}
 			// A value of the host's or the shell's own, not a secret:
 			// data. Unquoted, an empty value vanishes and one with
-			// blanks splits, so only the numbers stay one word.
+			// blanks splits, so only the numbers stay one word ($! is
+			// empty before the first background job).
 			e.data = true
 			switch p.Param.Value {
-			case "?", "#", "$", "!":
+			case "?", "#", "$":
 			default:
 				e.unquotedData = e.unquotedData || !inDQ
 			}

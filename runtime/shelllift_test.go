@@ -3,6 +3,8 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,9 +14,21 @@ import (
 	"github.com/toolgate/toolgate/runtime"
 )
 
+// liftCase is one line of testdata/shell_lifts.jsonl: a command, judged
+// under one allow rule, with the decision and a part of the reason.
+type liftCase struct {
+	Allow    string `json:"allow"`
+	Command  string `json:"command"`
+	Decision string `json:"decision"`
+	Reason   string `json:"reason"`
+}
+
 // An allow rule for a command does not lift what one of its options does
-// when it runs a program: Bash(git ls-remote:*) leaves --upload-pack
-// asked, and only a rule that names the option lifts it.
+// when it runs a program, or writes outside the roots: Bash(git
+// ls-remote:*) leaves --upload-pack asked, Bash(go test:*) leaves -exec,
+// -toolexec and an -ldflags that names the linker, and only a rule that
+// names the option lifts it. The rows, grouped by command, are in
+// testdata/shell_lifts.jsonl.
 func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
 	dir := workspaceDir(t)
 	check := func(allow, command string) runtime.Verdict {
@@ -29,21 +43,18 @@ func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
 		require.NoError(t, err)
 		return p.Check(ctx, runtime.Call{Session: "s", Tool: "Bash", Input: in})
 	}
-	for _, tc := range []struct {
-		allow, command string
-		want           permission.Decision
-		reason         string
-	}{
-		{"Bash(git ls-remote:*)", "git ls-remote --upload-pack='sh -c id' .", permission.Ask, "uses the git ls-remote option --upload-pack"},
-		{"Bash(git ls-remote:*)", "git ls-remote --upload-p=sh .", permission.Ask, "--upload-pack (written --upload-p=sh)"},
-		{"Bash(git grep:*)", "git grep -iOcat TODO", permission.Ask, "uses the git grep option -O"},
-		{"Bash(git ls-remote --upload-pack:*)", "git ls-remote --upload-pack my-upload-pack .", permission.Allow, "Bash(git ls-remote --upload-pack:*)"},
-		{"Bash(git ls-remote:*)", "git ls-remote origin", permission.Allow, "Bash(git ls-remote:*)"},
-	} {
-		v := check(tc.allow, tc.command)
-		assert.Equal(t, tc.want, v.Decision, "%s with %s: %s", tc.command, tc.allow, v.Reason)
-		assert.Contains(t, v.Reason+" "+string(v.Rule), tc.reason, "%s with %s", tc.command, tc.allow)
+	b, err := os.ReadFile("testdata/shell_lifts.jsonl")
+	require.NoError(t, err)
+	n := 0
+	for line := range strings.Lines(string(b)) {
+		var tc liftCase
+		require.NoError(t, json.Unmarshal([]byte(line), &tc), line)
+		n++
+		v := check(tc.Allow, tc.Command)
+		assert.Equal(t, tc.Decision, v.Decision.String(), "%s with %s: %s", tc.Command, tc.Allow, v.Reason)
+		assert.Contains(t, v.Reason+" "+string(v.Rule), tc.Reason, "%s with %s", tc.Command, tc.Allow)
 	}
+	assert.Greater(t, n, 30, "rows in testdata/shell_lifts.jsonl")
 }
 
 // An allow rule for an interpreter means what Claude Code means: every

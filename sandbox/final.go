@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -56,6 +57,8 @@ func (s *Sandbox) inspect(r string, write bool, ids *identities, st fileStat, ok
 		// under another name: a link from the user's configuration into
 		// the roots, or a bind mount of it.
 		return finalAsk{secret: a.secret, why: "is " + a.loc + " (" + kindWord(a.secret) + ", matches " + strconv.Quote(a.pat) + "), reached under another name"}, true
+	} else if known && a.real != r && !write && (keysMayHoldCredential(a.loc) || keysMayHoldCredential(a.real)) {
+		return finalAsk{secret: true, why: "is " + a.loc + " reached under another name: " + credentialWhy}, true
 	}
 	if st.nlink > 1 {
 		a, known := ids.files[fileID{st.dev, st.ino}]
@@ -83,6 +86,30 @@ func (s *Sandbox) inspect(r string, write bool, ids *identities, st fileStat, ok
 		return finalAsk{secret: true, why: why}, true
 	}
 	return finalAsk{}, false
+}
+
+// credentialWhy says why another name of a repository's config is read
+// as a secret.
+const credentialWhy = "a repository's config, whose keys may hold a credential (a remote's URL with a token, http.extraHeader), read under a name that says nothing of it"
+
+// keysMayHoldCredential reports whether the protected file r is a
+// repository's config: config or config.worktree in a directory named
+// .git or NAME.git, or a bare repository's (beside HEAD and objects).
+// Read under its own name, the path judge reads its keys for a
+// credential (bashguard's Guard.ConfigCredential); reached under another
+// (a hard link, a bind mount), it is asked for as a secret is.
+func keysMayHoldCredential(r string) bool {
+	base := filepath.Base(r)
+	if base != "config" && base != "config.worktree" {
+		return false
+	}
+	for d := filepath.Dir(r); d != "/" && d != "."; d = filepath.Dir(d) {
+		if strings.HasSuffix(filepath.Base(d), ".git") {
+			return true
+		}
+	}
+	_, bare := gitDirFile(r)
+	return bare
 }
 
 func kindWord(secret bool) string {

@@ -192,9 +192,15 @@ func TestWriteThroughAnotherNameAsks(t *testing.T) {
 	}
 	// Reading the hard link of a protected file that is no secret is
 	// allowed: its provenance is known.
-	d, reason := sb.CheckPath("notes.txt", false)
+	d, reason := sb.CheckPath("rc.txt", false)
 	assert.Equal(t, permission.Allow, d, reason)
 	assert.Contains(t, reason, "inside root")
+	// But a repository's config can hold a credential in its keys, which
+	// the path judge reads only under the config's own name: under
+	// another, reading it asks as for a secret.
+	d, reason = sb.CheckPath("notes.txt", false)
+	assert.Equal(t, permission.Ask, d, reason)
+	assert.Contains(t, reason, "secret path: it is "+proj+"/.git/config reached under another name: a repository's config, whose keys may hold a credential")
 }
 
 // TestLargeToolCacheKeepsPackageReads: a secret directory with a large
