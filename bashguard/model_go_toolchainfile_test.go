@@ -32,6 +32,10 @@ func TestLauncherFiles(t *testing.T) {
 		{".mvn/jvm.config", "-javaagent:x.jar\n", "mvn -v", permission.Ask, "jvm.config, which can choose the program it runs"},
 		{".mvn/extensions.xml", "<extensions/>\n", "mvn --version", permission.Ask, "extensions.xml, which can choose the program it runs"},
 		{"../.mvn/maven.config", "-X\n", "mvn --version", permission.Ask, "maven.config, which can choose the program it runs"},
+		{"", "", "yarn --version", permission.Allow, "read-only"},
+		{".yarnrc", "registry \"https://registry.npmjs.org\"\n", "yarn --version", permission.Allow, "read-only"},
+		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn --version", permission.Ask, ".yarnrc, which can choose the program it runs"},
+		{"../.yarnrc.yml", "yarnPath: ./evil.cjs\n", "yarn --version", permission.Ask, ".yarnrc.yml, which can choose the program it runs"},
 	} {
 		top := t.TempDir()
 		dir := filepath.Join(top, "p")

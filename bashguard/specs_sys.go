@@ -326,6 +326,10 @@ var launcherFiles = sync.OnceValue(func() map[string][][2]string {
 	return map[string][][2]string{
 		"cargo": rustToolchainFiles, "rustc": rustToolchainFiles, "rustup": rustToolchainFiles, "rustdoc": rustToolchainFiles,
 		"mvn": {{".mvn/jvm.config", ""}, {".mvn/extensions.xml", ""}, {".mvn/maven.config", ""}},
+		// yarn runs the script its configuration names in its place,
+		// for every command, --version too (classic's yarn-path,
+		// berry's yarnPath).
+		"yarn": {{".yarnrc", "yarn-path"}, {".yarnrc.yml", "yarnPath"}},
 	}
 })
 
