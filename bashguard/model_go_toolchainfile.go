@@ -14,7 +14,8 @@ import (
 // may be a path inside the repository ("[toolchain] path = ..."); mvn
 // passes .mvn/jvm.config to the JVM (-javaagent: runs code) and loads
 // .mvn/extensions.xml; yarn runs the script .yarnrc's yarn-path or
-// .yarnrc.yml's yarnPath names. Their version queries are allowed only when no such
+// .yarnrc.yml's yarnPath names; dotnet looks for its SDK where
+// global.json's sdk.paths says. Their version queries are allowed only when no such
 // file, found as the launcher looks for it (the working directory and its
 // parents), can choose the code that runs.
 
