@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -82,7 +83,7 @@ func (m *cmdCall) sysLevel(c *verdictAcc, cmd string, s *spec, v *argv, from int
 // sysLeaf judges the options and operands of the line v from the word at
 // from on by s, a spec without subcommands.
 func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int, top bool) bool {
-	if !s.byClass && top {
+	if !s.byClass && top && s.ask == "" {
 		m.tool(c, cmd, s, v)
 		return true
 	}
@@ -102,7 +103,7 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 			// An Ask no allow rule for the command lifts (go list
 			// -toolexec), wherever the option is.
 			m.specOption(c, cmd, s, v, e, &f)
-		case e.problem != "" || top && e.opt.kind != kFlag && e.opt.kind != kVersion && e.opt.kind != kWord && e.opt.kind != kRead:
+		case e.problem != "" || top && s.byClass && e.opt.kind != kFlag && e.opt.kind != kVersion && e.opt.kind != kWord && e.opt.kind != kRead:
 			// An option the spec does not list is the Ask of an unlisted
 			// command, which an allow rule for it lifts: a toolchain's
 			// spec knows only some of its forms (pip list --outdated),
@@ -115,7 +116,7 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 	if unread != "" {
 		return sysUnread(c, s, top, unread)
 	}
-	if s.ask != "" {
+	if s.ask != "" && !f.hasKind(kVersion) {
 		c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+s.ask, ")", true)
 	}
 	m.gitConfigPrograms(c, s)
@@ -174,6 +175,32 @@ func yqOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 		if strings.Contains(expr, w) {
 			c.addf(permission.Ask, ArgsRule("yq"), "yq expression ", expr, " may read files or the environment ("+w+")", false)
 			return
+		}
+	}
+}
+
+// makeOperands judges make's operands that are variable assignments
+// (NAME=value, :=, ::=, +=, ?=, !=): one whose value is make code (a
+// "$"), that runs its value with the shell (!=), or that sets one of
+// makeProgramVars runs a program the project's makefiles do not name,
+// which an allow rule for make does not lift. A target is a word.
+func makeOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for _, i := range f.ops {
+		name, val, ok := strings.Cut(v.vals[i], "=")
+		if !ok || name == "" {
+			continue
+		}
+		op := ""
+		for name != "" && strings.ContainsRune(":+?!", rune(name[len(name)-1])) {
+			op, name = name[len(name)-1:]+op, name[:len(name)-1]
+		}
+		switch {
+		case strings.Contains(op, "!"):
+			c.addf(permission.Ask, ArgsRule("make"), "make "+v.vals[i]+" runs its value with the shell", "", "", false)
+		case strings.Contains(val, "$"):
+			c.addf(permission.Ask, ArgsRule("make"), "make "+v.vals[i]+" sets "+name+" to make code, which can run programs ($(shell ...))", "", "", false)
+		case slices.Contains(makeProgramVars, name):
+			c.addf(permission.Ask, ArgsRule("make"), "make "+v.vals[i]+" sets "+name+", which chooses a program make runs", "", "", false)
 		}
 	}
 }

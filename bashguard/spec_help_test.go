@@ -797,6 +797,7 @@ var sysHelp = []struct {
 	{[]string{"docker", "ps"}, []string{"docker", "ps", "--help"}},
 	{[]string{"docker", "images"}, []string{"docker", "images", "--help"}},
 	{[]string{"netstat"}, []string{"netstat", "--help"}},
+	{[]string{"make"}, []string{"make", "--help"}},
 }
 
 // goHelpOption is a flag go's help lists: "[-m]", "[-go=version]",
