@@ -98,6 +98,8 @@ func scanSpec(s *spec, v *argv, from int, stopAtOperand bool, fn func(e *scanned
 func scanOption(s *spec, v *argv, i int, fn func(e *scanned)) int {
 	g, w := s.grammar, v.vals[i]
 	switch {
+	case g.nopt:
+		return scanNopt(s, v, i, fn)
 	case strings.HasPrefix(w, "--") || g.oneDash && (len(w) > 2 || g.twoDashes):
 		return scanLong(s, v, i, fn)
 	case g.digits && isDigits(w[1:]):
@@ -369,3 +371,109 @@ func isDigits(s string) bool {
 	}
 	return true
 }
+
+// scanNopt reads the option word at v.vals[i] as npm's nopt does, and
+// returns the index of the last word it took. The dashes are dropped
+// (-prefix, --prefix and ---prefix are one option); a name that is no
+// option's is then a shorthand (C is --prefix), a word of single-letter
+// shorthands (-gS), or, with "no-" dropped, a unique prefix of an
+// option's name. A name that is none is a configuration key npm does not
+// know, which it keeps and nothing reads: an option of no effect. A
+// shorthand's further words are its value (s is --loglevel silent).
+func scanNopt(s *spec, v *argv, i int, fn func(e *scanned)) int {
+	w := v.vals[i]
+	word, val, hasEq := strings.Cut(w, "=")
+	bare := strings.TrimLeft(word, "-")
+	emit := func(sp *spelling, val string, hasVal bool) {
+		e := scanned{word: w, at: i, opt: sp.opt, spell: sp.text, val: val, hasVal: hasVal}
+		if !hasVal && sp.arg == argRequired {
+			i = nextValue(v, i, &e)
+		}
+		fn(&e)
+	}
+	if sp := s.longExact("--" + bare); sp != nil {
+		emit(sp, val, hasEq)
+		return i
+	}
+	if exp, ok := s.shorthands[bare]; ok {
+		return scanShorthand(s, v, i, exp, val, hasEq, fn)
+	}
+	if len(bare) > 1 && allShorthands(s, bare) {
+		for k := range len(bare) {
+			if k < len(bare)-1 {
+				scanShorthand(s, v, i, s.shorthands[bare[k:k+1]], "", false, func(e *scanned) {
+					if e.next {
+						e.opt, e.problem = nil, "takes a value, inside a word of shorthands"
+					}
+					fn(e)
+				})
+				continue
+			}
+			i = scanShorthand(s, v, i, s.shorthands[bare[k:]], val, hasEq, fn)
+		}
+		return i
+	}
+	name := bare
+	for strings.HasPrefix(name, "no-") {
+		name = name[len("no-"):]
+	}
+	if name != bare {
+		if sp := s.longExact("--" + name); sp != nil {
+			e := scanned{word: w, at: i, opt: &option{name: "--no-" + name, kind: kFlag}, spell: "--no-" + name, negated: true}
+			fn(&e)
+			return i
+		}
+	}
+	if sp, _, problem := resolveLong(s, "--"+name); sp != nil {
+		if name != bare {
+			sp = &spelling{text: "--no-" + name, opt: &option{name: "--no-" + name, kind: kFlag}}
+		}
+		emit(sp, val, hasEq)
+		return i
+	} else if problem != problemUnknown {
+		e := scanned{word: w, at: i, problem: problem}
+		fn(&e)
+		return i
+	}
+	e := scanned{word: w, at: i, opt: &noptUnknownOpt, spell: word}
+	fn(&e)
+	return i
+}
+
+// scanShorthand reads the shorthand at v.vals[i] that stands for the
+// words exp, given the value val when hasEq, and returns the index of
+// the last word it took.
+func scanShorthand(s *spec, v *argv, i int, exp []string, val string, hasEq bool, fn func(e *scanned)) int {
+	sp := s.longExact(exp[0])
+	if sp == nil {
+		e := scanned{word: v.vals[i], at: i, problem: "is a shorthand of " + exp[0] + ", which the spec does not list"}
+		fn(&e)
+		return i
+	}
+	e := scanned{word: v.vals[i], at: i, opt: sp.opt, spell: sp.text}
+	switch {
+	case len(exp) > 1:
+		e.val, e.hasVal = exp[1], true
+	case hasEq:
+		e.val, e.hasVal = val, true
+	case sp.arg == argRequired:
+		i = nextValue(v, i, &e)
+	}
+	fn(&e)
+	return i
+}
+
+// allShorthands reports whether every letter of bare is a shorthand of
+// one letter.
+func allShorthands(s *spec, bare string) bool {
+	for k := range len(bare) {
+		if _, ok := s.shorthands[bare[k:k+1]]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// noptUnknownOpt is a name nopt does not know: a configuration key that
+// npm keeps, and nothing reads.
+var noptUnknownOpt = option{name: "(an unknown configuration key)", kind: kWord}

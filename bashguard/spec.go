@@ -54,6 +54,11 @@ type grammar struct {
 	// the rest of its cluster, while the cluster goes on (bash -oc posix
 	// CODE; tree -Lo 1 out.txt is tree -L 1 -o out.txt).
 	nextValues bool
+	// nopt: npm's nopt reads any number of leading dashes alike, a
+	// shorthand (spec.shorthands) or a word of single-letter shorthands
+	// before the long names, "no-" before a name as its negation, and a
+	// unique prefix of a name as the name (scanNopt).
+	nopt bool
 	// whole: each option is a word of its own (its value attached, or
 	// the next word), and the first word that is none ends the options
 	// (find's leading -H -L -P -D -O, before the starting points).
@@ -392,6 +397,11 @@ type spec struct {
 	// with its value the operand after it (flock FILE -c CODE): read as if
 	// given among the options (readAfterFirst).
 	afterFirst string
+
+	// shorthands, for a nopt grammar, are the words each shorthand
+	// stands for, without its dashes: npm's "C" is "--prefix", "s" is
+	// "--loglevel silent".
+	shorthands map[string][]string
 
 	// passOn: an option the spec does not list is not the command's: it
 	// passes it on, with its value, to the program it runs (go test's

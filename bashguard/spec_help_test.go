@@ -3,6 +3,7 @@ package bashguard
 import (
 	"bufio"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"maps"
 	"os"
@@ -945,4 +946,53 @@ func TestGoTestBinaryFlagsClassified(t *testing.T) {
 	assert.Equal(t, problemUnknown, sc("-test.nosuch").problem, "a test.* flag the spec lacks asks")
 	assert.Equal(t, problemUnknown, sc("--test.nosuch=1").problem, "a test.* flag the spec lacks asks")
 	t.Logf("%d flags of the test binary, every one classified", len(listed))
+}
+
+// npmDefinitions prints, as JSON, the configuration keys of the npm
+// installed under root (each with whether it takes a value other than a
+// boolean) and its shorthands, from npm's own definitions.
+const npmDefinitions = `const d = require(process.argv[1] + "/npm/node_modules/@npmcli/config/lib/definitions/index.js");
+const keys = {};
+for (const [k, v] of Object.entries(d.definitions)) {
+	const t = [].concat(v.type);
+	keys[k] = !(t.length === 1 && t[0] === Boolean);
+}
+console.log(JSON.stringify({keys, shorthands: d.shorthands}));`
+
+// TestNpmScriptSpecsAgreeWithNpm holds the specs of npm's script
+// subcommands to the installed npm's own definitions: every key npm
+// knows is a row, and no row names a key npm lacks, so that a prefix
+// resolves as nopt resolves it; a row that refuses takes a value where
+// npm's key does; the shorthands are npm's.
+func TestNpmScriptSpecsAgreeWithNpm(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("SKIP: node is not installed, so npm's script specs cannot be checked against npm: " + err.Error())
+	}
+	root, err := exec.Command("npm", "root", "-g").Output()
+	if err != nil {
+		t.Skip("SKIP: npm is not installed, so npm's script specs cannot be checked against it: " + err.Error())
+	}
+	out, err := exec.Command(node, "-e", npmDefinitions, strings.TrimSpace(string(root))).Output()
+	require.NoError(t, err, "reading npm's definitions")
+	var defs struct {
+		Keys       map[string]bool     `json:"keys"`
+		Shorthands map[string][]string `json:"shorthands"`
+	}
+	require.NoError(t, json.Unmarshal(out, &defs))
+	require.Greater(t, len(defs.Keys), 100, "npm's definitions")
+	s := sysSpecs()["npm"].subs["test"]
+	for k, takes := range defs.Keys {
+		sp := s.longExact("--" + k)
+		if assert.NotNil(t, sp, "npm test: npm's key %s is not in the spec", k) && sp.opt.kind != kWord {
+			assert.Equal(t, takes, sp.arg == argRequired, "npm test: --%s takes a value in npm: %v", k, takes)
+		}
+	}
+	for _, sp := range s.tables().long {
+		_, ok := defs.Keys[strings.TrimPrefix(sp.text, "--")]
+		assert.True(t, ok, "npm test: the spec's %s is no key of the installed npm", sp.text)
+	}
+	assert.Equal(t, defs.Shorthands, s.shorthands, "npm's shorthands")
+	v, _ := exec.Command("npm", "--version").Output()
+	t.Logf("checked against npm %s: %d keys, %d shorthands", strings.TrimSpace(string(v)), len(defs.Keys), len(defs.Shorthands))
 }

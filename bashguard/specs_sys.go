@@ -194,6 +194,9 @@ func npmQuerySubs(views bool) map[string]*spec {
 	subs := map[string]*spec{"ls": ls(), "list": ls(), "run": run(), "run-script": run(),
 		"outdated": {ask: "asks the package registry over the network"}}
 	if views {
+		for n, sub := range npmScriptSubs() {
+			subs[n] = sub
+		}
 		for _, n := range []string{"view", "info", "show", "search"} {
 			subs[n] = &spec{ask: "asks the package registry over the network"}
 		}
