@@ -799,6 +799,14 @@ var sysHelp = []struct {
 	{[]string{"docker", "images"}, []string{"docker", "images", "--help"}},
 	{[]string{"netstat"}, []string{"netstat", "--help"}},
 	{[]string{"make"}, []string{"make", "--help"}},
+	{[]string{"cargo", "build"}, []string{"cargo", "build", "--help"}},
+	{[]string{"cargo", "check"}, []string{"cargo", "check", "--help"}},
+	{[]string{"cargo", "test"}, []string{"cargo", "test", "--help"}},
+	{[]string{"cargo", "bench"}, []string{"cargo", "bench", "--help"}},
+	{[]string{"cargo", "run"}, []string{"cargo", "run", "--help"}},
+	{[]string{"cargo", "doc"}, []string{"cargo", "doc", "--help"}},
+	{[]string{"cargo", "clippy"}, []string{"cargo", "clippy", "--help"}},
+	{[]string{"cargo", "clippy"}, []string{"cargo", "check", "--help"}},
 }
 
 // goHelpOption is a flag go's help lists: "[-m]", "[-go=version]",
@@ -826,7 +834,7 @@ func TestSysSpecsAgreeWithHelp(t *testing.T) {
 		}
 		require.NotNil(t, s, "%v has no spec", h.words)
 		cmd := exec.Command(bin, h.help[1:]...)
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir()}
+		cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir()}, rustupEnv()...)
 		b, _ := cmd.CombinedOutput()
 		var listed []string
 		for _, line := range strings.Split(string(b), "\n") {
@@ -995,4 +1003,21 @@ func TestNpmScriptSpecsAgreeWithNpm(t *testing.T) {
 	assert.Equal(t, defs.Shorthands, s.shorthands, "npm's shorthands")
 	v, _ := exec.Command("npm", "--version").Output()
 	t.Logf("checked against npm %s: %d keys, %d shorthands", strings.TrimSpace(string(v)), len(defs.Keys), len(defs.Shorthands))
+}
+
+// rustupEnv is where rustup's proxies (cargo) find their toolchains when
+// the home is a throwaway one: the user's own RUSTUP_HOME and CARGO_HOME.
+func rustupEnv() []string {
+	home, _ := os.UserHomeDir()
+	var env []string
+	for _, v := range [][2]string{{"RUSTUP_HOME", ".rustup"}, {"CARGO_HOME", ".cargo"}} {
+		dir := os.Getenv(v[0])
+		if dir == "" && home != "" {
+			dir = filepath.Join(home, v[1])
+		}
+		if dir != "" {
+			env = append(env, v[0]+"="+dir)
+		}
+	}
+	return env
 }

@@ -90,10 +90,10 @@ var sysSpecs = sync.OnceValue(func() map[string]*spec {
 		"yarn": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
 			"outdated": {ask: "asks the package registry over the network"},
 		}, examples: []example{{"yarn outdated", "ask"}}},
-		"cargo": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
+		"cargo": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: withSpecs(cargoBuildSubs(), map[string]*spec{
 			"tree":     {ask: "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index"},
 			"metadata": {ask: "runs the rustc that the repository's .cargo/config.toml or rust-toolchain.toml may name, and may update the index"},
-		}, examples: []example{{"cargo --version", "allow"}, {"cargo -V", "allow"}, {"cargo tree", "ask"}, {"cargo -v", "ask"}, {"cargo build", "ask"}}},
+		}), examples: []example{{"cargo --version", "allow"}, {"cargo -V", "allow"}, {"cargo tree", "ask"}, {"cargo -v", "ask"}, {"cargo build", "ask"}}},
 		"rustup": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
 			"toolchain": {grammar: gnuGrammar, subs: map[string]*spec{
 				"list": {grammar: grammar{permute: true}, allow: "rustup toolchain list lists the installed toolchains",
