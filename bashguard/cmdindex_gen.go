@@ -224,6 +224,8 @@ var cmdIndex = [...]cmdIndexRow{
 	{"psql", false, clsUnlisted, "", inNetTools},
 	{"pushd", true, clsState, "changes the working directory, so later relative paths cannot be checked", 0},
 	{"pwd", true, clsSafe, "", 0},
+	{"py.test", false, clsUnlisted, "", inSys},
+	{"pytest", false, clsUnlisted, "", inSys},
 	{"python", true, clsInterpreter, "", inSys},
 	{"python2", true, clsInterpreter, "", 0},
 	{"python3", true, clsInterpreter, "", inSys},

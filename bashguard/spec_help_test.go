@@ -799,6 +799,7 @@ var sysHelp = []struct {
 	{[]string{"docker", "images"}, []string{"docker", "images", "--help"}},
 	{[]string{"netstat"}, []string{"netstat", "--help"}},
 	{[]string{"make"}, []string{"make", "--help"}},
+	{[]string{"pytest"}, []string{"pytest", "--help"}},
 	{[]string{"cargo", "build"}, []string{"cargo", "build", "--help"}},
 	{[]string{"cargo", "check"}, []string{"cargo", "check", "--help"}},
 	{[]string{"cargo", "test"}, []string{"cargo", "test", "--help"}},

@@ -107,7 +107,7 @@ var sysSpecs = sync.OnceValue(func() map[string]*spec {
 			query:    []cond{{test: cNeeds, opts: "--print", fail: fClass}, {test: cEachIn, opts: "--print", values: rustcPrints, fail: fClass}},
 			allow:    "rustc --print prints the compiler's settings",
 			examples: []example{{"rustc --version", "allow"}, {"rustc --print cfg", "allow"}, {"rustc --print=sysroot", "allow"}, {"rustc --print link-args", "ask"}, {"rustc a.rs", "ask"}}},
-		"make": makeSpec,
+		"make": makeSpec, "pytest": pytestSpec(), "py.test": pytestSpec(),
 		"mvn":  {grammar: versionGrammar, rows: versionVRows, byClass: true},
 		"pip":  pipQuerySpec("pip"),
 		"pip3": pipQuerySpec("pip3"),
