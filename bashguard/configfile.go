@@ -2,8 +2,8 @@ package bashguard
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/toolgate/toolgate/internal/gitfiles"
 )
 
 // A repository's config file is inside the roots, and its keys can hold
@@ -14,20 +14,8 @@ import (
 // Guard.ConfigCredential about every path it lets a tool read.
 
 // gitConfigFile reports whether the path p names a config file of a git
-// repository: config or config.worktree below a directory named .git or
-// NAME.git.
-func gitConfigFile(p string) bool {
-	base := filepath.Base(p)
-	if base != "config" && base != "config.worktree" {
-		return false
-	}
-	for d := filepath.Dir(p); d != "/" && d != "."; d = filepath.Dir(d) {
-		if strings.HasSuffix(filepath.Base(d), ".git") {
-			return true
-		}
-	}
-	return false
-}
+// repository (gitfiles.IsConfig).
+func gitConfigFile(p string) bool { return gitfiles.IsConfig(p) }
 
 // configFileCredential reads the config file p and says which of its keys
 // holds a credential, or why it cannot be read here, or "" for none.

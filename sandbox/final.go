@@ -2,9 +2,10 @@ package sandbox
 
 import (
 	"bytes"
-	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/toolgate/toolgate/internal/gitfiles"
 )
 
 // The final file: what a path resolves to is inspected, not only named.
@@ -99,14 +100,8 @@ const credentialWhy = "a repository's config, whose keys may hold a credential (
 // credential (bashguard's Guard.ConfigCredential); reached under another
 // (a hard link, a bind mount), it is asked for as a secret is.
 func keysMayHoldCredential(r string) bool {
-	base := filepath.Base(r)
-	if base != "config" && base != "config.worktree" {
-		return false
-	}
-	for d := filepath.Dir(r); d != "/" && d != "."; d = filepath.Dir(d) {
-		if strings.HasSuffix(filepath.Base(d), ".git") {
-			return true
-		}
+	if gitfiles.IsConfig(r) {
+		return true
 	}
 	_, bare := gitDirFile(r)
 	return bare

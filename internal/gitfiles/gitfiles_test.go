@@ -1,0 +1,25 @@
+package gitfiles
+
+import "testing"
+
+// IsConfig names a repository's config files, a submodule's and a
+// worktree's too, and nothing else called config.
+func TestIsConfig(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/r/.git/config":                      true,
+		"/r/.git/config.worktree":             true,
+		"/r/.git/modules/sub/config":          true,
+		"/r/.git/worktrees/w/config.worktree": true,
+		"/srv/repo.git/config":                true,
+		".git/config":                         true,
+		"/r/config":                           false,
+		"/r/.github/config":                   false,
+		"/r/.git/hooks/pre-commit":            false,
+		"/r/.git/configs":                     false,
+		"/r/notgit/config":                    false,
+	} {
+		if got := IsConfig(p); got != want {
+			t.Errorf("IsConfig(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
