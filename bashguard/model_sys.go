@@ -179,12 +179,20 @@ func yqOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	}
 }
 
-// makeOperands judges make's operands that are variable assignments
+// makeOperands judges a makefile read from the input (-f -), and make's
+// operands that are variable assignments
 // (NAME=value, :=, ::=, +=, ?=, !=): one whose value is make code (a
 // "$"), that runs its value with the shell (!=), or that sets one of
 // makeProgramVars runs a program the project's makefiles do not name,
 // which an allow rule for make does not lift. A target is a word.
 func makeOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
+	for i := range f.seen {
+		// A makefile read from the input (-f -, a here-document) is make
+		// code from the command line, as --eval's is.
+		if e := &f.seen[i]; e.opt.name == "-f" && e.hasVal && (e.val == "-" || strings.HasPrefix(e.val, "/dev/") || strings.HasPrefix(e.val, "/proc/")) {
+			c.addf(permission.Ask, ArgsRule("make"), "make "+optWritten(e)+" reads a makefile from its input, whose recipes run programs", "", "", false)
+		}
+	}
 	for _, i := range f.ops {
 		name, val, ok := strings.Cut(v.vals[i], "=")
 		if !ok || name == "" {

@@ -46,4 +46,5 @@ var makeSpec = &spec{grammar: gnuGrammar, rows: makeRows, operands: kWord, ask: 
 		{"make --eval='$(shell id)'", "ask!"}, {"make -E 'x:=$(shell id)' all", "ask!"}, {"make --ev=x all", "ask!"},
 		{"make SHELL=/tmp/x all", "ask!"}, {"make CC=/tmp/cc", "ask!"}, {"make 'V=$(shell id)'", "ask!"},
 		{"make 'V!=id'", "ask!"}, {"make .SHELLFLAGS=-c", "ask!"}, {"make -f .env", "deny"},
+		{"make -f - all < a.txt", "ask!"}, {"make --file=/dev/stdin all < a.txt", "ask!"}, {"make -f/dev/fd/0 < a.txt", "ask!"},
 	}}
