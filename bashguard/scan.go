@@ -396,22 +396,13 @@ func scanNopt(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		return i
 	}
 	if exp, ok := s.shorthands[bare]; ok {
-		return scanShorthand(s, v, i, exp, val, hasEq, fn)
+		return scanShorthand(s, v, i, exp, val, hasEq, false, fn)
 	}
 	if len(bare) > 1 && allShorthands(s, bare) {
-		for k := range len(bare) {
-			if k < len(bare)-1 {
-				scanShorthand(s, v, i, s.shorthands[bare[k:k+1]], "", false, func(e *scanned) {
-					if e.next {
-						e.opt, e.problem = nil, "takes a value, inside a word of shorthands"
-					}
-					fn(e)
-				})
-				continue
-			}
-			i = scanShorthand(s, v, i, s.shorthands[bare[k:]], val, hasEq, fn)
+		for k := range len(bare) - 1 {
+			scanShorthand(s, v, i, s.shorthands[bare[k:k+1]], "", false, true, fn)
 		}
-		return i
+		return scanShorthand(s, v, i, s.shorthands[bare[len(bare)-1:]], val, hasEq, false, fn)
 	}
 	name := bare
 	for strings.HasPrefix(name, "no-") {
@@ -442,8 +433,9 @@ func scanNopt(s *spec, v *argv, i int, fn func(e *scanned)) int {
 
 // scanShorthand reads the shorthand at v.vals[i] that stands for the
 // words exp, given the value val when hasEq, and returns the index of
-// the last word it took.
-func scanShorthand(s *spec, v *argv, i int, exp []string, val string, hasEq bool, fn func(e *scanned)) int {
+// the last word it took. inner says the shorthand is a letter of a word
+// of shorthands before its last, where no value can follow it.
+func scanShorthand(s *spec, v *argv, i int, exp []string, val string, hasEq, inner bool, fn func(e *scanned)) int {
 	sp := s.longExact(exp[0])
 	if sp == nil {
 		e := scanned{word: v.vals[i], at: i, problem: "is a shorthand of " + exp[0] + ", which the spec does not list"}
@@ -456,6 +448,10 @@ func scanShorthand(s *spec, v *argv, i int, exp []string, val string, hasEq bool
 		e.val, e.hasVal = exp[1], true
 	case hasEq:
 		e.val, e.hasVal = val, true
+	case sp.arg == argRequired && inner:
+		// nopt gives it the next word of the line, which the rest of
+		// the word's letters come before: asked, not read.
+		e.opt, e.problem = nil, "takes a value, inside a word of shorthands"
 	case sp.arg == argRequired:
 		i = nextValue(v, i, &e)
 	}
