@@ -52,6 +52,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 
 func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
 	if std && (launcherFiles()[name] != nil && m.launcherGuard(c, name) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
+		m.extraSafe(c, name)
 		return
 	}
 	if !std && m.systemVersion(c, raw, name, v) {
@@ -83,6 +84,21 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 	default:
 		c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
 	}
+}
+
+// extraSafe allows a command the policy adds to the safe list
+// (Policy.ExtraSafe: any literal arguments) whose spec asked, where an
+// allow rule for the command would lift the Ask: what a row says no rule
+// lifts (a program an option runs, make --eval) stays asked, as a Deny
+// stays denied.
+func (m *cmdCall) extraSafe(c *verdictAcc, name string) {
+	if !m.extra[name] || c.dec != permission.Ask || c.nonOver {
+		return
+	}
+	lifted := newAcc()
+	lifted.runs, lifted.via, lifted.viaActs, lifted.more, lifted.endless, lifted.lists = c.runs, c.via, c.viaActs, c.more, c.endless, c.lists
+	*c = lifted
+	c.allow(RuleSafeExtra, "on the policy's extra safe list")
 }
 
 // initModel judges init and telinit: a runlevel that halts is denied.

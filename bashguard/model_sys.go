@@ -116,7 +116,13 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 	if unread != "" {
 		return sysUnread(c, s, top, unread)
 	}
-	if s.ask != "" && !f.hasKind(kVersion) {
+	switch {
+	case s.ask == "" || f.hasKind(kVersion):
+	case top:
+		// The command's own: its name says what the spec's ask says
+		// (make runs the recipes of the project's makefiles).
+		c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
+	default:
 		c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+s.ask, ")", true)
 	}
 	m.gitConfigPrograms(c, s)

@@ -71,3 +71,31 @@ func TestNameTablesJudge(t *testing.T) {
 		assert.Contains(t, v.Reason, tc.reason, "%q", tc.line)
 	}
 }
+
+// A name the policy adds to the safe list (Policy.ExtraSafe) is allowed
+// with any literal arguments where an allow rule for it would be: a spec's
+// Ask for what the command does is lifted, what a row says no rule lifts
+// is not.
+func TestExtraSafeLiftsOnlyWhatARuleWould(t *testing.T) {
+	dir, paths := specRepo(t)
+	pol := DefaultPolicy()
+	pol.ExtraSafe = []string{"make", "go", "npm"}
+	g := New(pol)
+	for _, tc := range []struct{ line, want, reason string }{
+		{"make build", "allow", "on the policy's extra safe list"},
+		{"make -j4 test V=1", "allow", "on the policy's extra safe list"},
+		{"make --eval='$(shell id)' all", "ask", "uses the make option --eval"},
+		{"make SHELL=/tmp/x", "ask", "sets SHELL, which chooses a program make runs"},
+		{"go test ./...", "allow", "on the policy's extra safe list"},
+		{"go test -exec /tmp/x ./...", "ask", "uses the go test option -exec"},
+		{"npm test", "allow", "on the policy's extra safe list"},
+		{"npm test --script-shell=/tmp/x", "ask", "uses the npm test option --script-shell"},
+		{"make -f .env", "deny", ".env"},
+	} {
+		v := g.Judge(context.Background(), dir, paths, tc.line)
+		assert.Equal(t, tc.want, v.Decision.String(), "%q: %s", tc.line, v.Reason)
+		if assert.NotEmpty(t, v.Commands, tc.line) {
+			assert.Contains(t, v.Commands[0].Reason, tc.reason, tc.line)
+		}
+	}
+}
