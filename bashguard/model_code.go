@@ -159,6 +159,7 @@ func (m *cmdCall) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 	}
 	f := interpFinds[l.best]
 	c.addf(f.dec, ruleOr(f.rule, ArgsRule(name)), f.pre, l.what, f.post+l.note, f.over)
+	m.moduleLine(c, name, v)
 	for i := range l.paths {
 		e := &l.paths[i]
 		if e.opt.kind == kRead {
@@ -167,6 +168,25 @@ func (m *cmdCall) interpreter(c *verdictAcc, name string, v *argv, x execCtx) {
 			m.writePath(c, e.val, v.flags[e.at], name)
 		}
 	}
+}
+
+// moduleSpecs are the modules an interpreter runs as its program
+// (python3 -m NAME) whose command lines a spec of sysSpecs reads, by the
+// command's name: the words after the module are judged as that
+// command's own (python3 -m pytest --basetemp=src is pytest
+// --basetemp=src).
+var moduleSpecs = map[string]string{"pytest": "pytest"}
+
+// moduleLine judges the words after the module of the interpreter name's
+// command line v by the module's spec, when moduleSpecs has one.
+func (m *cmdCall) moduleLine(c *verdictAcc, name string, v *argv) {
+	at, mod := interpModule(name, v)
+	cmd, ok := moduleSpecs[mod]
+	if at < 0 || !ok {
+		return
+	}
+	line := argv{vals: append([]string{cmd}, v.vals[at+1:]...), flags: append([]wordFlags{0}, v.flags[at+1:]...)}
+	m.sysLeaf(c, cmd, sysSpecs()[cmd], &line, 1, true)
 }
 
 // interpSpec returns the spec that reads the interpreter name's command

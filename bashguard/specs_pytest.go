@@ -48,5 +48,7 @@ func pytestSpec() *spec {
 			{"pytest -p no:cacheprovider -o log_cli=true tests", "ask+"}, {"pytest --junit-xml=report.xml tests", "ask+"},
 			{"pytest --basetemp=src tests", "ask!"}, {"pytest --basetemp src", "ask!"}, {"pytest --pastebin=all", "ask!"},
 			{"pytest --junit-xml=/tmp/r.xml", "deny"}, {"pytest -c .env", "deny"}, {"pytest --log-file /tmp/log", "deny"},
+			{"python3 -m pytest -q tests", "ask+"}, {"python3 -m pytest --basetemp=src", "ask!"}, {"python3 -mpytest --pastebin=all", "ask!"},
+			{"python3 -m pytest --junit-xml=/tmp/r.xml", "deny"},
 		}}
 }
