@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/gitfiles"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -151,10 +152,7 @@ const gitSystemConfig = "/etc/gitconfig"
 func (c *wsCache) userSecrets(home string) *gitUserSecrets {
 	return c.get("usersecrets\x00"+home, func(r *stampRec) any {
 		u := &gitUserSecrets{}
-		files := []string{gitSystemConfig}
-		if home != "" {
-			files = append(files, filepath.Join(home, ".config", "git", "config"), filepath.Join(home, ".gitconfig"))
-		}
+		files := append([]string{gitSystemConfig}, gitfiles.UserConfigs(home)...)
 		for _, f := range files {
 			u.read(r, f, home, 0)
 			if u.why != "" {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,7 +59,7 @@ func (s *Sandbox) inspect(r string, write bool, ids *identities, st fileStat, ok
 		// under another name: a link from the user's configuration into
 		// the roots, or a bind mount of it.
 		return finalAsk{secret: a.secret, why: "is " + a.loc + " (" + kindWord(a.secret) + ", matches " + strconv.Quote(a.pat) + "), reached under another name"}, true
-	} else if known && a.real != r && !write && (keysMayHoldCredential(a.loc) || keysMayHoldCredential(a.real)) {
+	} else if known && a.real != r && !write && (s.keysMayHoldCredential(a.loc) || s.keysMayHoldCredential(a.real)) {
 		return finalAsk{secret: true, why: "is " + a.loc + " reached under another name: " + credentialWhy}, true
 	}
 	if st.nlink > 1 {
@@ -91,16 +92,19 @@ func (s *Sandbox) inspect(r string, write bool, ids *identities, st fileStat, ok
 
 // credentialWhy says why another name of a repository's config is read
 // as a secret.
-const credentialWhy = "a repository's config, whose keys may hold a credential (a remote's URL with a token, http.extraHeader), read under a name that says nothing of it"
+const credentialWhy = "a git config, whose keys may hold a credential (a remote's URL with a token, http.extraHeader), read under a name that says nothing of it"
 
-// keysMayHoldCredential reports whether the protected file r is a
-// repository's config: config or config.worktree in a directory named
-// .git or NAME.git, or a bare repository's (beside HEAD and objects).
-// Read under its own name, the path judge reads its keys for a
-// credential (bashguard's Guard.ConfigCredential); reached under another
-// (a hard link, a bind mount), it is asked for as a secret is.
-func keysMayHoldCredential(r string) bool {
-	if gitfiles.IsConfig(r) {
+// keysMayHoldCredential reports whether the protected file r is a git
+// config, whose keys may hold a credential: a repository's (config or
+// config.worktree in a directory named .git or NAME.git, or a bare
+// repository's, beside HEAD and objects) or the user's own
+// (gitfiles.UserConfigs: a url.insteadOf with a token). Read under its
+// own name, a repository's is read for a credential by the path judge
+// (bashguard's Guard.ConfigCredential), and the user's is outside the
+// roots; reached under another name (a hard link, a bind mount), either
+// is asked for as a secret is.
+func (s *Sandbox) keysMayHoldCredential(r string) bool {
+	if gitfiles.IsConfig(r) || slices.Contains(gitfiles.UserConfigs(s.home), r) {
 		return true
 	}
 	_, bare := gitDirFile(r)

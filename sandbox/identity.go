@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/gitfiles"
 )
 
 // Protection by identity.
@@ -405,10 +407,8 @@ func (s *Sandbox) findIdentities() *identities {
 			f.walkDir(b, 0)
 		}
 	}
-	if s.home != "" {
-		for _, c := range []string{s.home + "/.gitconfig", s.home + "/.config/git/config"} {
-			f.hooksPath(c, "")
-		}
+	for _, c := range gitfiles.UserConfigs(s.home) {
+		f.hooksPath(c, "")
 	}
 	return f.ids
 }

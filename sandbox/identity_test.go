@@ -200,7 +200,7 @@ func TestWriteThroughAnotherNameAsks(t *testing.T) {
 	// another, reading it asks as for a secret.
 	d, reason = sb.CheckPath("notes.txt", false)
 	assert.Equal(t, permission.Ask, d, reason)
-	assert.Contains(t, reason, "secret path: it is "+proj+"/.git/config reached under another name: a repository's config, whose keys may hold a credential")
+	assert.Contains(t, reason, "secret path: it is "+proj+"/.git/config reached under another name: a git config, whose keys may hold a credential")
 }
 
 // TestLargeToolCacheKeepsPackageReads: a secret directory with a large
@@ -270,4 +270,45 @@ func TestPinHoldsOneDecision(t *testing.T) {
 	d, reason = sb.CheckPath("notes.txt", true)
 	assert.Equal(t, permission.Ask, d, reason)
 	assert.Contains(t, reason, "is a hard link of "+proj+"/.git/config (protected", "and so does the sandbox")
+}
+
+// Every git config is read as a secret under another name, whichever one
+// the link reaches: a worktree's config.worktree, a submodule's config,
+// and the user's own ~/.gitconfig and ~/.config/git/config (a
+// url.insteadOf can hold a token); a protected file that is no git
+// config (~/.bashrc) is read under its second name as before.
+func TestSecondNameOfAGitConfigIsSecret(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	proj, home := filepath.Join(base, "proj"), filepath.Join(base, "home")
+	files := map[string]string{
+		"proj/.git/HEAD": "ref: refs/heads/main\n", "proj/.git/config": "[core]\n",
+		"proj/.git/config.worktree":    "[http]\n\textraHeader = x\n",
+		"proj/.git/modules/sub/config": "[remote \"o\"]\n\turl = https://u:t@h/r\n",
+		"home/.gitconfig":              "[url \"https://u:t@h/\"]\n\tinsteadOf = https://h/\n",
+		"home/.config/git/config":      "[user]\n\tname = u\n",
+		"home/.bashrc":                 "alias x=y\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(base, name)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	}
+	links := map[string]string{"wt.txt": "proj/.git/config.worktree", "sub.txt": "proj/.git/modules/sub/config",
+		"home.txt": "home/.gitconfig", "xdg.txt": "home/.config/git/config", "rc.txt": "home/.bashrc"}
+	for name, target := range links {
+		require.NoError(t, os.Link(filepath.Join(base, target), filepath.Join(proj, name)))
+	}
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{proj}, WorkDir: proj, Home: home})
+	require.NoError(t, err)
+	for name, target := range links {
+		d, reason := sb.CheckPath(name, false)
+		if name == "rc.txt" {
+			assert.Equal(t, permission.Allow, d, "%s: %s", name, reason)
+			assert.Contains(t, reason, "inside root", name)
+			continue
+		}
+		assert.Equal(t, permission.Ask, d, "%s: %s", name, reason)
+		assert.Contains(t, reason, "secret path: it is "+filepath.Join(base, target)+" reached under another name: a git config, whose keys may hold a credential", name)
+	}
 }

@@ -22,3 +22,13 @@ func IsConfig(p string) bool {
 	}
 	return false
 }
+
+// UserConfigs are the user's own git config files under home, in the
+// order git reads them: $HOME/.config/git/config, then $HOME/.gitconfig.
+// None for an empty home.
+func UserConfigs(home string) []string {
+	if home == "" {
+		return nil
+	}
+	return []string{filepath.Join(home, ".config", "git", "config"), filepath.Join(home, ".gitconfig")}
+}

@@ -23,3 +23,15 @@ func TestIsConfig(t *testing.T) {
 		}
 	}
 }
+
+// The user's git configs are the two git reads, in its order.
+func TestUserConfigs(t *testing.T) {
+	got := UserConfigs("/home/u")
+	want := []string{"/home/u/.config/git/config", "/home/u/.gitconfig"}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("UserConfigs(/home/u) = %q, want %q", got, want)
+	}
+	if UserConfigs("") != nil {
+		t.Errorf("UserConfigs of no home = %q, want none", UserConfigs(""))
+	}
+}
