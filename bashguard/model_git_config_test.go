@@ -92,3 +92,33 @@ func TestGitConfigProgramsInAnySpelling(t *testing.T) {
 		}
 	}
 }
+
+// go build, install and run stamp the binary by running git status in the
+// repository, whose config can run a program: that Ask is one no allow
+// rule for go lifts. go test and go vet run no git, and keep only their
+// own Ask, which a rule lifts.
+func TestGoBuildReadsTheRepositoryConfig(t *testing.T) {
+	dir, paths := specRepo(t)
+	cfg := filepath.Join(dir, ".git", "config")
+	base, err := os.ReadFile(cfg)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfg, append(append([]byte(nil), base...), "[core]\n\tfsmonitor = /tmp/x\n"...), 0o644))
+	g := New(DefaultPolicy())
+	for _, tc := range []struct {
+		line, reason string
+		lifts        bool
+	}{
+		{"go build .", "the repository's config sets core.fsmonitor, which makes go build run a program", false},
+		{"go install ./...", "the repository's config sets core.fsmonitor, which makes go install run a program", false},
+		{"go run .", "the repository's config sets core.fsmonitor, which makes go run run a program", false},
+		{"go test ./...", "go test builds the packages' tests and runs them", true},
+		{"go vet ./...", "go vet compiles the packages", true},
+	} {
+		v := g.Judge(context.Background(), dir, paths, tc.line)
+		assert.Equal(t, permission.Ask, v.Decision, "%s: %s", tc.line, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, tc.line)
+		if assert.NotEmpty(t, v.Commands, tc.line) {
+			assert.Equal(t, tc.lifts, v.Commands[0].Overridable, "%s: a rule for go lifts it", tc.line)
+		}
+	}
+}

@@ -104,15 +104,13 @@ var goToolFlags = map[string]bool{
 // goBuildSubs are the specs of go's building subcommands.
 func goBuildSubs() map[string]*spec {
 	build := func(ask string, own ...[]optRow) *spec {
-		return &spec{grammar: goBuildGrammar, joined: append(own, goBuildRows), operands: kWord, ask: ask, check: goPackages,
-			config: gitReadConfig}
+		return &spec{grammar: goBuildGrammar, joined: append(own, goBuildRows), operands: kWord, ask: ask, check: goPackages}
 	}
 	run := build("builds the package and runs it", goExecRows)
 	run.grammar = goRunGrammar
 	test := build("builds the packages' tests and runs them", goTestFlags, goBuildOut, goExecRows)
 	test.passOn = "test."
 	vet := build("compiles the packages (cgo runs the C compiler) and writes the build cache", goVetRows)
-	vet.config = nil // go vet stamps no binary, and runs no git
 	test.examples = []example{
 		{"go test ./...", "ask+"}, {"go test -run TestX -count=1 -v ./pkg", "ask+"}, {"go test ./... -update", "ask+"},
 		{"go test -race -cover -timeout 5m ./...", "ask+"}, {"go test -bench . -benchmem -run '^$' ./...", "ask+"},
@@ -121,7 +119,7 @@ func goBuildSubs() map[string]*spec {
 		{"go test -test.coverprofile /tmp/c.out ./...", "deny"}, {"go test ./... -args -test.testlogfile=/tmp/l", "deny"},
 		{"go test -outputdir /tmp -cpuprofile c.out ./...", "deny"}, {"go test -c -o /tmp/t.test .", "deny"},
 		{"go test -ldflags=-extld=/tmp/x ./...", "ask!"}, {"go test -coverprofile=c.out ./...", "ask+"},
-		{"go build -o .git/hooks/pre-commit .", "ask!"}, {"go test -test.exec=x ./...", "ask+"},
+		{"go test -test.exec=x ./...", "ask+"},
 	}
 	b := build("compiles the packages and writes the binaries and the build cache", goBuildOut)
 	b.examples = []example{
@@ -131,7 +129,7 @@ func goBuildSubs() map[string]*spec {
 		{"go build -ldflags=-extld=/tmp/x .", "ask!"}, {"go build -ldflags '-s -extldflags=-B/tmp' .", "ask!"},
 		{"go build -ldflags='all=-linkmode external -extld /tmp/x' .", "ask!"}, {`go build -ldflags='-X "main.v=1" -tmpdir /tmp' .`, "ask!"},
 		{"go build -toolexec=/tmp/x .", "ask!"}, {"go build -overlay o.json .", "ask!"}, {"go build -C sub .", "ask+"}, {"go build -gccgoflags=-fplugin=x.so .", "ask!"},
-		{"go build -frobnicate .", "ask+"}, {"go build .env", "deny"},
+		{"go build -frobnicate .", "ask+"}, {"go build .env", "deny"}, {"go build -o .git/hooks/pre-commit .", "ask!"},
 	}
 	run.examples = []example{
 		{"go run ./cmd/app", "ask+"}, {"go run . -o /tmp/x -exec y", "ask+"}, {"go run main.go", "ask+"},
@@ -142,5 +140,12 @@ func goBuildSubs() map[string]*spec {
 	install.examples = []example{{"go install ./cmd/...", "ask+"}, {"go install -toolexec=/tmp/x ./cmd/...", "ask!"}}
 	generate := build("runs the commands the packages' //go:generate lines name", goGenerateRows)
 	generate.examples = []example{{"go generate ./...", "ask+"}, {"go generate -run stringer ./...", "ask+"}, {"go generate -toolexec=x ./...", "ask!"}}
+	// go build, install and run stamp the binary with the repository's
+	// state (-buildvcs), running git status in the repository, whose
+	// config can run programs (core.fsmonitor); test, vet and generate
+	// stamp nothing.
+	for _, s := range []*spec{b, install, run} {
+		s.config = gitReadConfig
+	}
 	return map[string]*spec{"build": b, "install": install, "run": run, "test": test, "vet": vet, "generate": generate}
 }
