@@ -278,8 +278,6 @@ func harmlessShortFlag(s *spec) byte {
 	return 0
 }
 
-// spellingLines writes the option sp of s with the value val in every way
-// the grammar of s accepts.
 // goFlagLines are the spellings of an option of Go's flag package: one
 // dash or two, its value the next word or after "=", never attached
 // ("-ovalue" is the flag "ovalue").
@@ -298,6 +296,8 @@ func goFlagLines(sp *spelling, val string) [][]string {
 	return lines
 }
 
+// spellingLines writes the option sp of s with the value val in every way
+// the grammar of s accepts.
 func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
 	if sp.text[0] != '-' {
 		return bsdLines(s, sp, val)
