@@ -28,9 +28,11 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
 	m.dispatch(c, raw, name, std, v, x)
-	if c.decided && c.dec == permission.Ask && !c.nonOver {
+	if c.decided && c.dec == permission.Ask && (!c.nonOver || !c.unnamed) {
 		// An Ask an allow rule may lift: a command the guard does not
-		// know, or one asked for what it does (curl, scp, a script).
+		// know, one asked for what it does (curl, scp, a script), or one
+		// asked for an option a rule that names it lifts (pnpm run
+		// --env-file .env under Bash(pnpm run --env-file:*)).
 		m.operandDenies(c, v)
 	}
 	m.hosts(c, name, v)

@@ -167,6 +167,9 @@ func scanLong(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		return i
 	}
 	e.opt, e.spell, e.negated = sp.opt, sp.text, negated
+	if len(name) > len(sp.text) && strings.HasPrefix(name, sp.text) {
+		e.spell = name // a row's prefix spelling named it (--config.script-shell)
+	}
 	if negated {
 		e.opt = &option{name: "--no-" + strings.TrimLeft(sp.text, "-"), kind: kFlag}
 		e.spell = e.opt.name
@@ -216,6 +219,11 @@ func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem stri
 	}
 	if x := s.longExact(name); x != nil {
 		return x, false, ""
+	}
+	for k, p := range s.tables().prefixes {
+		if strings.HasPrefix(name, p.text) {
+			return &s.tables().prefixes[k], false, ""
+		}
 	}
 	negName := ""
 	if g.negate && strings.HasPrefix(name, "--no-") {

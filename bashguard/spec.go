@@ -207,7 +207,9 @@ const (
 // option without a value, "-x=" or "--long=" for one that requires a
 // value, "-x[=]" or "--long[=]" for one whose value is optional (and so
 // only ever attached), "-x[#]" for a letter whose optional value is the
-// digits attached to it.
+// digits attached to it. A long spelling whose name ends in "*" names
+// every long option that begins with what comes before it, and that the
+// table does not spell whole ("--config.*=": pnpm's --config.KEY=VALUE).
 type optRow struct {
 	spell string
 	kind  kind
@@ -528,6 +530,9 @@ type optTables struct {
 	short map[byte]*spelling
 	bsd   map[byte]*spelling // the BSD options of a bsd grammar
 	long  []spelling         // sorted by text
+	// prefixes are the spellings that name every long option beginning
+	// with their text (a row's "--config.*"), in the rows' order.
+	prefixes []spelling
 }
 
 // lazyTables are a spec's tables, built once.
@@ -565,6 +570,9 @@ func (s *spec) place(sp spelling) {
 		if t.bsd[w[0]] == nil {
 			t.bsd[w[0]] = &sp
 		}
+	case strings.HasPrefix(w, "--") && strings.HasSuffix(w, "*") && len(w) > 3:
+		sp.text = strings.TrimSuffix(w, "*")
+		t.prefixes = append(t.prefixes, sp)
 	case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
 		t.long = append(t.long, sp)
 	default:

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate/internal/testenv"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -462,7 +465,7 @@ func specsAgreeWithHelp(t *testing.T, m map[string]*spec, what string) int {
 var gnuHelpRow = regexp.MustCompile(`^\s{1,8}(-[^ ].*?)(?:\s{2,}|\t|$)`)
 
 // gnuHelpOption is one option at the start of a part of such a row.
-var gnuHelpOption = regexp.MustCompile(`^(--?[A-Za-z0-9][-A-Za-z0-9]*|-[A-Za-z0-9.])`)
+var gnuHelpOption = regexp.MustCompile(`^(--?[A-Za-z0-9][-A-Za-z0-9]*(?:\.[0-9]+)*|-[A-Za-z0-9.])`)
 
 // gnuHelpOptions lists the options a GNU --help text lists (-NUM and
 // digits aside, which the grammar's digits read).
@@ -808,6 +811,46 @@ var sysHelp = []struct {
 	{[]string{"cargo", "doc"}, []string{"cargo", "doc", "--help"}},
 	{[]string{"cargo", "clippy"}, []string{"cargo", "clippy", "--help"}},
 	{[]string{"cargo", "clippy"}, []string{"cargo", "check", "--help"}},
+	{[]string{"pnpm", "run"}, []string{"pnpm", "run", "--help"}},
+	{[]string{"yarn", "run"}, []string{"yarn", "run", "--help"}},
+	{[]string{"bun", "run"}, []string{"bun", "run", "--help"}},
+	{[]string{"bun", "test"}, []string{"bun", "test", "--help"}},
+}
+
+// PnpmVersion is the version of pnpm the help test reads, as .ci/setup
+// installs it from npm (its npm_packages rows read these constants), under
+// the e2e cache as pnpm-<version>.
+const PnpmVersion = "12.24.0"
+
+// YarnVersion is yarn classic's, as PnpmVersion is pnpm's.
+const YarnVersion = "1.22.22"
+
+// BunVersion is bun's, as PnpmVersion is pnpm's.
+const BunVersion = "1.4.5"
+
+// jsToolVersions are the versions of jsTools, by name.
+var jsToolVersions = map[string]string{"pnpm": PnpmVersion, "yarn": YarnVersion, "bun": BunVersion}
+
+// helpTool finds the program the help test runs: on PATH, or, for a
+// JavaScript package manager, where .ci/setup installed it.
+func helpTool(name string) (string, error) {
+	bin, err := exec.LookPath(name)
+	if err == nil {
+		return bin, nil
+	}
+	v, ok := jsToolVersions[name]
+	if !ok {
+		return "", err
+	}
+	cache, why := testenv.Lookup("TOOLGATE_E2E_CACHE")
+	if cache == "" {
+		return "", fmt.Errorf("not on PATH, and the e2e cache is not prepared: %s", why)
+	}
+	bin = filepath.Join(cache, name+"-"+v, "node_modules", ".bin", name)
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("not on PATH, and %s@%s not installed by .ci/setup: %w", name, v, err)
+	}
+	return bin, nil
 }
 
 // goHelpOption is a flag go's help lists: "[-m]", "[-go=version]",
@@ -824,9 +867,9 @@ var npmHelpOption = regexp.MustCompile(`(?:\[|\|)(--?[a-z][-a-z]*)`)
 func TestSysSpecsAgreeWithHelp(t *testing.T) {
 	checked, options := 0, 0
 	for _, h := range sysHelp {
-		bin, err := exec.LookPath(h.help[0])
+		bin, err := helpTool(h.help[0])
 		if err != nil {
-			t.Logf("SKIPPED PART: %s is not installed, so %v is not checked", h.help[0], h.words)
+			t.Logf("SKIPPED PART: %s is not installed, so %v is not checked: %v", h.help[0], h.words, err)
 			continue
 		}
 		s := sysSpecs()[h.words[0]]

@@ -232,6 +232,9 @@ func spellingsOf(s *spec) []*spelling {
 	for i := range s.tables().long {
 		out = append(out, &s.tables().long[i])
 	}
+	for _, p := range s.tables().prefixes {
+		out = append(out, &spelling{text: p.text + "key", arg: p.arg, opt: p.opt}) // --config.key
+	}
 	letters = letters[:0]
 	for ch := range s.tables().bsd {
 		letters = append(letters, ch)
