@@ -234,6 +234,10 @@ func (m *cmdCall) wrapperSpec(c *verdictAcc, name string, s *spec, v *argv, x ex
 		return
 	}
 	rest := v.from(ops[0])
+	if s.pkgName && rest.literal(0) {
+		rest.vals = slices.Clone(rest.vals)
+		rest.vals[0] = pkgProgram(rest.vals[0])
+	}
 	sub := m.wrapped(c, "", &rest, x)
 	c.wraps(name, &rest, &sub, acts)
 	if s.ask != "" {
@@ -285,4 +289,18 @@ func (m *cmdCall) firstOperand(c *verdictAcc, name string, k kind, v *argv, i in
 // escape \n xargs reads, or a newline itself.
 func newlineDelim(d string) bool {
 	return d == "\\n" || d == "\n"
+}
+
+// pkgProgram is the program a package runner runs for the package pkg:
+// its name, without a scope or a version (@scope/name@1 runs name).
+func pkgProgram(pkg string) string {
+	if strings.HasPrefix(pkg, "@") {
+		if _, rest, ok := strings.Cut(pkg, "/"); ok {
+			pkg = rest
+		}
+	}
+	if i := strings.IndexByte(pkg, '@'); i > 0 {
+		pkg = pkg[:i]
+	}
+	return pkg
 }

@@ -321,6 +321,8 @@ func scanCluster(s *spec, table map[byte]*spelling, bsd bsdRead, v *argv, i, at 
 			i = nextValue(v, i, &e)
 			fn(&e)
 			continue
+		case j+1 < len(w) && s.grammar.shortEq && w[j+1] == '=':
+			e.val, e.hasVal = w[j+2:], true
 		case j+1 < len(w):
 			e.val, e.hasVal = w[j+1:], true
 		case sp.arg == argRequired:

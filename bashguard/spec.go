@@ -59,6 +59,10 @@ type grammar struct {
 	// before the long names, "no-" before a name as its negation, and a
 	// unique prefix of a name as the name (scanNopt).
 	nopt bool
+	// shortEq: "-x=value" gives the letter x the value "value", not
+	// "=value" (minimist, yargs-parser, mri and optionator, the parsers
+	// of JavaScript's command lines).
+	shortEq bool
 	// whole: each option is a word of its own (its value attached, or
 	// the next word), and the first word that is none ends the options
 	// (find's leading -H -L -P -D -O, before the starting points).
@@ -420,6 +424,11 @@ type spec struct {
 	// is an operand, whatever it looks like ("python3 -c CODE -i": -i is
 	// the program's argument).
 	endOpts string
+
+	// pkgName: the wrapper's first operand names a package, NAME or
+	// NAME@VERSION (@SCOPE/NAME[@VERSION]), whose program NAME it runs
+	// (npx): the command judged is NAME with the words after it.
+	pkgName bool
 
 	// state: where, beneath the home, the program keeps bookkeeping of
 	// its own that it writes whatever its command line says (go's

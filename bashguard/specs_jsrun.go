@@ -7,10 +7,11 @@ package bashguard
 // Their options before the script's name also choose what else runs: the
 // shell the script runs in (pnpm's --config.script-shell, a yarnrc named
 // by yarn's --use-yarnrc), variables loaded from a file (--env-file, in
-// which NODE_OPTIONS or BUN_OPTIONS can require a module), a module
-// loaded before the tests (bun's --preload), another directory's
-// package. Those ask, and an allow rule for the subcommand alone does not
-// lift them. pnpm test, yarn test and their start, and a script named in
+// which NODE_OPTIONS or BUN_OPTIONS can require a module), another
+// directory's package. Those ask, and an allow rule for the subcommand
+// alone does not lift them. A module loaded before the tests (bun's
+// --preload) is read as a file: the workspace's own, or a read outside
+// the roots the path judge asks about. pnpm test, yarn test and their start, and a script named in
 // the subcommand's place (pnpm build), pass every word after them to the
 // script, reading no option: their lines are the class's. The rows are
 // every option each installed tool's --help lists (spec_help_test.go,
@@ -18,10 +19,10 @@ package bashguard
 
 // jsRunGrammar is the grammar of the script runners' own options: clap
 // (pnpm), commander (yarn classic) and bun's parser alike take clusters of
-// letters, a value attached or as the next word, exact long names, and
-// end their options at the script's name, after which every word is the
-// script's.
-var jsRunGrammar = grammar{}
+// letters, a value attached (clap drops an "=" after the letter) or as the
+// next word, exact long names, and end their options at the script's
+// name, after which every word is the script's.
+var jsRunGrammar = grammar{shortEq: true}
 
 // jsRunWhy is what a script run asks for, "%s" the script's name.
 const jsRunWhy = "runs the package's script %s"
@@ -70,9 +71,11 @@ var bunRuntimeRows = []optRow{
 		"--max-http-header-size= --dns-result-order= --disable-warning= --title= --unhandled-rejections= --console-depth= " +
 		"--user-agent= --cron-title= --cron-period= --main-fields= --extension-order= -d= --define= --drop= --feature= " +
 		"-l= --loader= --jsx-factory= --jsx-fragment= --jsx-import-source= --jsx-runtime=", kWord, ""},
-	{"-r= --preload= --require= --import=", kProgram, "loads a module before the program's own"},
+	// A module or a configuration (which can preload modules) inside
+	// the roots is the workspace's own code; elsewhere, the path judge
+	// asks (specs_lint.go).
+	{"-r= --preload= --require= --import= -c= --config=", kRead, ""},
 	{"-e= --eval= -p= --print=", kProgram, "runs the code it is given"},
-	{"-c= --config=", kProgram, "reads bun's configuration from another file, which can preload modules"},
 	{"--env-file=", kProgram, "loads variables from a file into the environment, where BUN_OPTIONS can preload a module"},
 	{"--cwd=", kProgram, "runs the package of another directory"},
 	{"--inspect[=] --inspect-wait[=] --inspect-brk[=]", kProgram, "opens a debugger, through which whatever connects to it runs code"},
@@ -94,8 +97,10 @@ var bunTestRows = []optRow{
 		"--isolate --no-isolate --test-worker --update-timings", kFlag, ""},
 	{"--timeout= --rerun-each= --retry= --seed= --coverage-reporter= --bail[=] -t= --test-name-pattern= --reporter= " +
 		"--max-concurrency= --path-ignore-patterns= --parallel[=] --parallel-delay= --shard=", kWord, ""},
+	// --changed runs git, whose configuration in the repository can name
+	// programs: no more than the tests bun runs from it already are.
+	{"--changed[=]", kWord, ""},
 	{"--coverage-dir= --reporter-outfile= --timings=", kWrite, "the coverage, a report or the timings, into its value"},
-	{"--changed[=]", kAsk, "runs git on the repository, whose configuration can name programs"},
 }
 
 // pnpmRunSpec is pnpm run (and run-script): without a script's name it
@@ -133,17 +138,17 @@ func bunScriptSubs() map[string]*spec {
 			ask: "runs a script of the package, or a file",
 			examples: []example{
 				{"bun run build", "ask+"}, {"bun run --silent lint -- --fix", "ask+"}, {"bun run dev --preload /tmp/x.js", "ask+"},
-				{"bun run --preload /tmp/x.js build", "ask!"}, {"bun run -r./x.js build", "ask!"}, {"bun run --env-file=/tmp/e build", "ask!"},
+				{"bun run --preload /tmp/x.js build", "ask!"}, {"bun run -r./x.js build", "ask+"}, {"bun run --env-file=/tmp/e build", "ask!"},
 				{"bun run --cwd /tmp/other build", "ask!"}, {"bun run -e 'require(\"fs\")'", "ask!"}, {"bun run --inspect build", "ask!"},
 				{"bun run --cpu-prof-dir /tmp/p build", "deny"},
 			}},
-		"test": {grammar: grammar{permute: true}, joined: [][]optRow{bunTestRows, bunRuntimeRows}, operands: kWord,
+		"test": {grammar: grammar{permute: true, shortEq: true}, joined: [][]optRow{bunTestRows, bunRuntimeRows}, operands: kWord,
 			ask: "runs the package's tests",
 			examples: []example{
 				{"bun test", "ask+"}, {"bun test src/parse --timeout 2000 -t 'parses'", "ask+"}, {"bun test --coverage", "ask+"},
 				{"bun test --preload /tmp/x.js", "ask!"}, {"bun test --preload=/tmp/x.js", "ask!"}, {"bun test -r /tmp/x.js", "ask!"},
-				{"bun test src --require=./setup.js", "ask!"}, {"bun test --env-file /tmp/e", "ask!"}, {"bun test -c /tmp/bunfig.toml", "ask!"},
-				{"bun test --changed", "ask!"}, {"bun test --coverage-dir /tmp/c", "deny"}, {"bun test --reporter-outfile=/tmp/r.xml", "deny"},
+				{"bun test src --require=./setup.js", "ask+"}, {"bun test --preload .env", "deny"}, {"bun test --env-file /tmp/e", "ask!"}, {"bun test -c /tmp/bunfig.toml", "ask!"},
+				{"bun test --changed", "ask+"}, {"bun test --coverage-dir /tmp/c", "deny"}, {"bun test --reporter-outfile=/tmp/r.xml", "deny"},
 			}},
 	}
 }

@@ -1,6 +1,9 @@
 package bashguard
 
-import "sync"
+import (
+	"maps"
+	"sync"
+)
 
 // The wrappers, as data: commands that run the command line their
 // operands start (operands: kCommand), judged as its own, after options
@@ -78,8 +81,33 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 			examples: []example{{"builtin echo hi", "allow"}, {"builtin cd /", "ask"}, {"builtin -x echo", "ask"}}},
 		"exec": {grammar: posixGrammar, rows: wrapperExecRows, operands: kCommand, allow: "exec without a command changes nothing",
 			examples: []example{{"exec cat a.txt", "allow"}, {"exec -a x cat a.txt", "allow"}, {"exec -a x rm a.txt", "ask"}, {"exec -x ls", "ask"}, {"exec -cl cat .env", "deny"}}},
+		// npx [OPTION]... PACKAGE[@VERSION] [ARG]...: npm's configuration
+		// keys (nopt), -p for the package and -c for shell code, then the
+		// package's program with its arguments, judged as its own: npx
+		// eslint -c /tmp/x.js is eslint's line (specs_lint.go).
+		"npx": {grammar: npxGrammar, joined: join(npxRows, npmScriptRows), shorthands: npxShorthands(), operands: kCommand, pkgName: true,
+			ask: "runs a package's program, which it may first download from the registry", bareWhy: "no package given",
+			examples: []example{{"npx eslint .", "ask+"}, {"npx -y prettier@3 --check .", "ask+"}, {"npx @scope/tool@1 run", "ask+"},
+				{"npx eslint -c /tmp/x.js .", "ask!"}, {"npx prettier --plugin=/tmp/p.js -c .", "ask!"}, {"npx eslint -o /tmp/r .", "deny"},
+				{"npx --node-options=--require=/tmp/x eslint .", "ask!"}, {"npx --script-shell /tmp/sh eslint .", "ask!"},
+				{"npx -c 'cat .env'", "deny"}, {"npx --call='cat a.txt'", "ask"}, {"npx cat .env", "deny"}, {"npx", "ask"}}},
 	})
 })
+
+// npxGrammar is npm's nopt, as npx reads its command line: its options
+// end at the package's name.
+var npxGrammar = grammar{nopt: true, abbrev: true}
+
+// npxRows are npx's own options, read before npm's keys.
+var npxRows = []optRow{{"-p= --package=", kWord, ""}, {"-c= --call=", kShellCode, ""}}
+
+// npxShorthands are npm's shorthands as npx reads them: -p is its
+// --package, not npm's --parseable.
+func npxShorthands() map[string][]string {
+	m := maps.Clone(npmShorthands)
+	m["p"] = []string{"--package"}
+	return m
+}
 
 // wrapperNiceRows are the options of nice.
 var wrapperNiceRows = sync.OnceValue(func() []optRow {

@@ -51,7 +51,7 @@ func TestModeLiftsShellWritesInsideRoots(t *testing.T) {
 		{"env mkdir d", permission.Ask, "write:mkdir", "env: runs mkdir: writes d"},
 		{"rm -f $PWD/a.txt", permission.Ask, "write:rm", "rm: writes " + w.dir + "/a.txt (inside the allowed roots)"},
 		{"echo x > src/../o.txt", permission.Ask, "write:redirect", "echo: writes src/../o.txt (inside the allowed roots)"},
-		{"npx cowsay && mkdir d", permission.Ask, "unlisted", "npx: not on the safe list"},
+		{"npx cowsay && mkdir d", permission.Ask, "unlisted", "npx: runs cowsay: not on the safe list"},
 		// The redirection's write names the reason; the inline code it
 		// also found is what the mode does not lift.
 		{"python3 -c 'print(1)' > o.txt", permission.Ask, "write:redirect", "python3: writes o.txt (inside the allowed roots)"},
