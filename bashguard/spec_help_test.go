@@ -425,7 +425,7 @@ func specsAgreeWithHelp(t *testing.T, m map[string]*spec, what string) int {
 			t.Logf("%s: held to npm's definitions by TestNpmScriptSpecsAgreeWithNpm, not to its --help", n)
 			continue
 		}
-		bin, err := exec.LookPath(n)
+		bin, err := helpTool(n)
 		if err != nil {
 			missing = append(missing, n)
 			continue
@@ -853,6 +853,10 @@ const JestVersion = "30.5.2"
 var jsToolVersions = map[string]string{"pnpm": PnpmVersion, "yarn": YarnVersion, "bun": BunVersion,
 	"eslint": EslintVersion, "prettier": PrettierVersion, "jest": JestVersion}
 
+// jsToolPackages are the packages of the programs whose name is not their
+// package's.
+var jsToolPackages = map[string]string{"pnpx": "pnpm", "bunx": "bun"}
+
 // helpTool finds the program the help test runs: on PATH, or, for a
 // JavaScript package manager, where .ci/setup installed it.
 func helpTool(name string) (string, error) {
@@ -860,7 +864,11 @@ func helpTool(name string) (string, error) {
 	if err == nil {
 		return bin, nil
 	}
-	v, ok := jsToolVersions[name]
+	pkg := name
+	if p, ok := jsToolPackages[name]; ok {
+		pkg = p
+	}
+	v, ok := jsToolVersions[pkg]
 	if !ok {
 		return "", err
 	}
@@ -868,7 +876,7 @@ func helpTool(name string) (string, error) {
 	if cache == "" {
 		return "", fmt.Errorf("not on PATH, and the e2e cache is not prepared: %s", why)
 	}
-	bin = filepath.Join(cache, name+"-"+v, "node_modules", ".bin", name)
+	bin = filepath.Join(cache, pkg+"-"+v, "node_modules", ".bin", name)
 	if _, err := os.Stat(bin); err != nil {
 		return "", fmt.Errorf("not on PATH, and %s@%s not installed by .ci/setup: %w", name, v, err)
 	}

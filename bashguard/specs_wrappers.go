@@ -91,8 +91,37 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 				{"npx eslint -c /tmp/x.js .", "ask!"}, {"npx prettier --plugin=/tmp/p.js -c .", "ask!"}, {"npx eslint -o /tmp/r .", "deny"},
 				{"npx --node-options=--require=/tmp/x eslint .", "ask!"}, {"npx --script-shell /tmp/sh eslint .", "ask!"},
 				{"npx -c 'cat .env'", "deny"}, {"npx --call='cat a.txt'", "ask"}, {"npx cat .env", "deny"}, {"npx", "ask"}}},
+		// pnpx (pnpm dlx) and bunx: the package's program, which they may
+		// first download, judged as npx's; their options end at the
+		// package (clap's and bun's parsers).
+		"pnpx": {grammar: jsRunGrammar, joined: join(pnpxRows, pnpmRunRows), operands: kCommand, pkgName: true,
+			ask: "runs a package's program, which it may first download from the registry", bareWhy: "no package given",
+			examples: []example{{"pnpx eslint .", "ask+"}, {"pnpx --package=typescript tsc --noEmit", "ask+"},
+				{"pnpx eslint -c /tmp/x.js .", "ask!"}, {"pnpx --config.node-options=--require=/tmp/x eslint .", "ask!"},
+				{"pnpx -c 'cat .env'", "ask!"}, {"pnpx cat .env", "deny"}, {"pnpx", "ask"}}},
+		"bunx": {grammar: jsRunGrammar, rows: bunxRows, operands: kCommand, pkgName: true,
+			ask: "runs a package's program, which it may first download from the registry", bareWhy: "no package given",
+			examples: []example{{"bunx prettier --check .", "ask+"}, {"bunx --bun vite build", "ask+"}, {"bunx -p @angular/cli ng version", "ask+"},
+				{"bunx prettier --plugin /tmp/p.js -c .", "ask!"}, {"bunx --cwd /tmp/o eslint .", "ask!"}, {"bunx cat .env", "deny"}}},
 	})
 })
+
+// pnpxRows are pnpm dlx's own options; pnpm's shared ones (pnpmRunRows)
+// follow them.
+var pnpxRows = []optRow{
+	{"-v --version", kFlag, ""},
+	{"--package= --allow-build= --cpu= --os= --libc=", kWord, ""},
+	{"-c --shell-mode", kAsk, "runs its operands as shell code, which is not analysed"},
+}
+
+// bunxRows are bunx's options.
+var bunxRows = []optRow{
+	{"--bun --no-install --trust --ignore-scripts --verbose --silent -h --help", kFlag, ""},
+	{"-p= --package= --minimum-release-age= --registry=", kWord, ""},
+	{"--ca= --cafile=", kRead, ""},
+	{"--cwd=", kProgram, "runs the package's program in another directory"},
+	{"--env-file=", kProgram, "loads variables from a file into the environment, where BUN_OPTIONS can preload a module"},
+}
 
 // npxGrammar is npm's nopt, as npx reads its command line: its options
 // end at the package's name.
