@@ -324,6 +324,7 @@ var cmdIndex = [...]cmdIndexRow{
 	{"uvx", false, clsUnlisted, "", inNetTools},
 	{"vi", true, clsInteractive, "", 0},
 	{"vim", true, clsInteractive, "", 0},
+	{"vitest", false, clsUnlisted, "", inSys},
 	{"w3m", false, clsUnlisted, "", inNetTools},
 	{"wait", true, clsAssigner, "", 0},
 	{"watch", true, clsWrapper, "", 0},

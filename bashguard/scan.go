@@ -209,6 +209,9 @@ func nextValue(v *argv, i int, e *scanned) int {
 // where the grammar takes abbreviations (of X or, negating, of --no-X).
 func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem string) {
 	g := s.grammar
+	if g.foldCase {
+		name = strings.ToLower(name)
+	}
 	if g.twoDashes && strings.HasPrefix(name, "--") {
 		name = name[1:]
 	}

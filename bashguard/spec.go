@@ -59,6 +59,9 @@ type grammar struct {
 	// before the long names, "no-" before a name as its negation, and a
 	// unique prefix of a name as the name (scanNopt).
 	nopt bool
+	// foldCase: option names are read without regard to case, as tsc
+	// reads them (--OUTDIR is --outDir); the rows spell them in any case.
+	foldCase bool
 	// shortEq: "-x=value" gives the letter x the value "value", not
 	// "=value" (minimist, yargs-parser, mri and optionator, the parsers
 	// of JavaScript's command lines).
@@ -569,6 +572,9 @@ func (s *spec) tables() *optTables {
 // short option, a BSD letter, or a long option. The first row wins (see
 // rows).
 func (s *spec) place(sp spelling) {
+	if s.grammar.foldCase {
+		sp.text = strings.ToLower(sp.text)
+	}
 	w, t := sp.text, &s.lazy.t
 	switch {
 	case len(w) == 2 && w[0] == '-' && w[1] != '-':

@@ -825,6 +825,8 @@ var sysHelp = []struct {
 	{[]string{"eslint"}, []string{"eslint", "--help"}},
 	{[]string{"prettier"}, []string{"prettier", "--help"}},
 	{[]string{"jest"}, []string{"jest", "--help"}},
+	{[]string{"vitest"}, []string{"vitest", "--help"}},
+	{[]string{"tsc"}, []string{"tsc", "--help", "--all"}},
 }
 
 // PnpmVersion is the version of pnpm the help test reads, as .ci/setup
@@ -847,15 +849,22 @@ const PrettierVersion = "3.10.1"
 // JestVersion is jest's, as PnpmVersion is pnpm's.
 const JestVersion = "30.5.2"
 
+// VitestVersion is vitest's, as PnpmVersion is pnpm's.
+const VitestVersion = "5.1.2"
+
+// TypescriptVersion is typescript's (tsc's), as PnpmVersion is pnpm's.
+const TypescriptVersion = "7.0.2"
+
 // jsToolVersions are the versions of the JavaScript tools .ci/setup
 // installs for the help test, by name (each the name of its package and
 // of its program).
 var jsToolVersions = map[string]string{"pnpm": PnpmVersion, "yarn": YarnVersion, "bun": BunVersion,
-	"eslint": EslintVersion, "prettier": PrettierVersion, "jest": JestVersion}
+	"eslint": EslintVersion, "prettier": PrettierVersion, "jest": JestVersion, "vitest": VitestVersion,
+	"typescript": TypescriptVersion}
 
 // jsToolPackages are the packages of the programs whose name is not their
 // package's.
-var jsToolPackages = map[string]string{"pnpx": "pnpm", "bunx": "bun"}
+var jsToolPackages = map[string]string{"pnpx": "pnpm", "bunx": "bun", "tsc": "typescript"}
 
 // helpTool finds the program the help test runs: on PATH, or, for a
 // JavaScript package manager, where .ci/setup installed it.
@@ -923,6 +932,16 @@ func TestSysSpecsAgreeWithHelp(t *testing.T) {
 			case "npm":
 				for _, m := range npmHelpOption.FindAllStringSubmatch(line, -1) {
 					listed = append(listed, m[1])
+				}
+			case "tsc":
+				// "--outDir", "--project, -p": at the start of a line,
+				// read with one dash and in any case, as tsc reads them.
+				if strings.HasPrefix(line, "-") {
+					for part := range strings.SplitSeq(line, ", ") {
+						if f := strings.Fields(part); len(f) > 0 {
+							listed = append(listed, "-"+strings.ToLower(strings.TrimLeft(f[0], "-")))
+						}
+					}
 				}
 			default:
 				listed = append(listed, gnuHelpOptions(line)...)

@@ -6,9 +6,9 @@ import (
 	"github.com/toolgate/toolgate/permission"
 )
 
-// The JavaScript linter, formatter and test runner: eslint, prettier and
-// jest run the repository's own configuration, which is code
-// (eslint.config.js, prettier.config.js, jest.config.js, the plugins and
+// The JavaScript linter, formatter and test runners: eslint, prettier,
+// jest and vitest run the repository's own configuration, which is code
+// (eslint.config.js, prettier.config.js, jest.config.js, vitest.config.ts, the plugins and
 // modules it names), so every line asks, for what the command does, and
 // an allow rule for it (Bash(eslint:*), Bash(npx jest:*) through npx's
 // spec) lifts that Ask. Their options also name code to load (a
@@ -30,7 +30,8 @@ var eslintRows = []optRow{
 	{"--no-config-lookup --fix-dry-run --no-ignore --stdin --quiet --color --no-color --no-inline-config " +
 		"--report-unused-disable-directives --cache --suppress-all --prune-suppressions --pass-on-unpruned-suppressions " +
 		"--env-info --no-error-on-unmatched-pattern --exit-on-fatal-error --no-warn-ignored --pass-on-no-patterns --debug " +
-		"-h --help -v --version --stats", kFlag, ""},
+		"-h --help --stats", kFlag, ""},
+	{"-v --version", kVersion, ""},
 	{"--ext= --global= --parser-options= --rule= --fix-type= --ignore-pattern= --stdin-filename= --max-warnings= " +
 		"--report-unused-disable-directives-severity= --report-unused-inline-configs= --cache-strategy= --suppress-rule= " +
 		"--flag= --concurrency=", kWord, ""},
@@ -51,7 +52,8 @@ var prettierRows = []optRow{
 	{"-c --check -l --list-different -u --ignore-unknown --bracket-same-line --no-bracket-spacing --no-experimental-ternaries " +
 		"--jsx-single-quote --no-semi --single-attribute-per-line --single-quote --use-tabs --vue-indent-script-and-style " +
 		"--no-config --no-editorconfig --with-node-modules --cache --check-ignore-pragma --no-color " +
-		"--no-error-on-unmatched-pattern --insert-pragma --require-pragma --support-info -v --version", kFlag, ""},
+		"--no-error-on-unmatched-pattern --insert-pragma --require-pragma --support-info", kFlag, ""},
+	{"-v --version", kVersion, ""},
 	{"--arrow-parens= --embedded-language-formatting= --end-of-line= --experimental-operator-position= " +
 		"--html-whitespace-sensitivity= --object-wrap= --parser= --print-width= --prose-wrap= --quote-props= --tab-width= " +
 		"--trailing-comma= --config-precedence= --cursor-offset= --range-end= --range-start= --cache-strategy= --log-level= " +
@@ -76,8 +78,9 @@ var jestRows = withKebab([]optRow{
 		"--coverage --debug --detectLeaks --detectOpenHandles --errorOnDeprecated --findRelatedTests --forceExit --injectGlobals " +
 		"--json --lastCommit --listTests --logHeapUsage --noStackTrace --notify --passWithNoTests --randomize --resetMocks " +
 		"--resetModules --restoreMocks --runTestsByPath --showConfig --showSeed --silent --skipFilter --testLocationInResults " +
-		"--useStderr --verbose --version --waitForUnhandledRejections --watchman --workerThreads -b --bail -e --expand " +
+		"--useStderr --verbose --waitForUnhandledRejections --watchman --workerThreads -b --bail -e --expand " +
 		"-f --onlyFailures -h --help -i --runInBand -o --onlyChanged -u --updateSnapshot", kFlag, ""},
+	{"--version", kVersion, ""},
 	{"--maxConcurrency= --openHandlesTimeout= --seed= --testTimeout= --workerGracefulExitTimeout= --changedSince= " +
 		"--collectCoverageFrom= --coverageThreshold= --globals= --shard= --testEnvironmentOptions= --testFailureExitCode= " +
 		"-t= --testNamePattern= -w= --maxWorkers= --coverageProvider= --notifyMode= --coveragePathIgnorePatterns= " +
@@ -96,6 +99,76 @@ var jestRows = withKebab([]optRow{
 	{"--clearCache", kChange, "removes jest's cache directory"},
 	{"--watch --watchAll", kEndless, "runs the tests again whenever a file changes, until it is stopped"},
 })
+
+// cacGrammar is vitest's option parser (cac, over mri): as yargs-parser,
+// with every option's sub-keys spelled after a dot (--coverage.enabled).
+var cacGrammar = grammar{permute: true, negate: true, shortEq: true}
+
+// vitestRows are vitest's options, each also spelled in kebab case, as
+// cac reads --output-file for --outputFile (withKebab).
+var vitestRows = withKebab([]optRow{
+	{"-v --version", kVersion, ""},
+	{"--hideSkippedTests --coverage --isolate --globals --injectCjsGlobals --dom --fileParallelism " +
+		"--passWithNoTests --logHeapUsage --detectAsyncLeaks --allowOnly --dangerouslyIgnoreUnhandledErrors --sinceLastRun " +
+		"--lastFailed --expandSnapshotDiff --disableConsoleIntercept --typecheck --cache --fsModuleCache --expect " +
+		"--printConsoleTrace --includeTaskLocation --run --no-color --clearScreen --strictTags --sharedViteServer -h --help", kFlag, ""},
+	{"-u[=] --update[=] -t= --testNamePattern= --silent[=] --mode= --pool= --vmMemoryLimit= --maxWorkers= --shard= " +
+		"--changed[=] --sequence= --testTimeout= --hookTimeout= --bail[=] --retry= --repeats= --exclude= -p= --project= " +
+		"--slowTestThreshold= --teardownTimeout= --maxConcurrency= --configLoader= --listTags[=] --tagsFilter= --experimental= " +
+		"--browser= --coverage.*= --browser.*= --sequence.*= --expect.*= --experimental.*= --typecheck.*=", kWord, ""},
+	// The configuration, the directories whose tests run, and the
+	// modules it loads by name or path (a reporter, an environment, the
+	// diff's options): read as files.
+	{"-r= --root= -c= --config= --dir= --environment= --reporter= --diff= --mergeReports= --typecheck.tsconfig=", kRead, ""},
+	{"--outputFile= --outputFile.*= --fsModuleCachePath= --attachmentsDir= --coverage.reportsDirectory=", kWrite,
+		"the results, a cache or the coverage, into its value"},
+	{"--execArgv=", kProgram, "passes arguments to the node processes that run the tests (--require loads a module)"},
+	{"--inspect[=] --inspectBrk[=]", kProgram, "opens a debugger, through which whatever connects to it runs code"},
+	{"--typecheck.checker=", kProgram, "names the program that checks the types"},
+	{"--ui --open --api[=]", kAsk, "serves a web interface or an API on a port"},
+	{"--clearCache", kChange, "removes vitest's caches"},
+	{"-w --watch --standalone", kEndless, "runs the tests again whenever a file changes, until it is stopped"},
+})
+
+// tscGrammar is tsc's: every option one word, with one dash or two, its
+// name in any case (--OUTDIR), its value the next word; options anywhere.
+var tscGrammar = grammar{oneDash: true, twoDashes: true, foldCase: true, permute: true}
+
+// tscBooleans are tsc's boolean options: "true" or "false" after one is
+// its value, any other word an operand (read as a file, as operands are).
+const tscBooleans = "-allowArbitraryExtensions -allowImportingTsExtensions -allowJs -allowSyntheticDefaultImports " +
+	"-allowUmdGlobalAccess -allowUnreachableCode -allowUnusedLabels -alwaysStrict -assumeChangesOnlyAffectDirectDependencies " +
+	"-checkJs -composite -declaration -d -declarationMap -deduplicatePackages -diagnostics -disableReferencedProjectLoad " +
+	"-disableSizeLimit -disableSolutionSearching -disableSourceOfProjectReferenceRedirect -downlevelIteration -emitBOM " +
+	"-emitDeclarationOnly -emitDecoratorMetadata -erasableSyntaxOnly -esModuleInterop -exactOptionalPropertyTypes " +
+	"-experimentalDecorators -explainFiles -extendedDiagnostics -forceConsistentCasingInFileNames -importHelpers -incremental -i " +
+	"-inlineSourceMap -inlineSources -isolatedDeclarations -isolatedModules -libReplacement -listEmittedFiles -listFiles " +
+	"-noCheck -noEmit -noEmitHelpers -noEmitOnError -noErrorTruncation -noFallthroughCasesInSwitch -noImplicitAny " +
+	"-noImplicitOverride -noImplicitReturns -noImplicitThis -noLib -noPropertyAccessFromIndexSignature -noResolve " +
+	"-noUncheckedIndexedAccess -noUncheckedSideEffectImports -noUnusedLocals -noUnusedParameters -preserveConstEnums " +
+	"-preserveSymlinks -preserveWatchOutput -pretty -removeComments -resolveJsonModule -resolvePackageJsonExports " +
+	"-resolvePackageJsonImports -rewriteRelativeImportExtensions -skipDefaultLibCheck -skipLibCheck -sourceMap " +
+	"-stableTypeOrdering -strict -strictBindCallApply -strictBuiltinIteratorReturn -strictFunctionTypes -strictNullChecks " +
+	"-strictPropertyInitialization -stripInternal -synchronousWatchDirectory -traceResolution -useDefineForClassFields " +
+	"-useUnknownInCatchVariables -verbatimModuleSyntax"
+
+// tscRows are tsc's options.
+var tscRows = []optRow{
+	{tscBooleans + " -all -build -b -clean -dry -force -f -help -h -? -ignoreConfig -listFilesOnly -quiet -q -showConfig " +
+		"-singleThreaded -stopBuildOnErrors -verbose -v", kFlag, ""},
+	// -v is --version, or --verbose after -b: only --version prints the
+	// version alone.
+	{"-version", kVersion, ""},
+	{"-maxNodeModuleJsDepth= -jsxFactory= -jsxFragmentFactory= -jsxImportSource= -reactNamespace= -builders= -checkers= " +
+		"-customConditions= -excludeDirectories= -excludeFiles= -fallbackPolling= -jsx= -lib= -locale= -module= -m= " +
+		"-moduleDetection= -moduleResolution= -moduleSuffixes= -newLine= -paths= -plugins= -target= -t= -types= " +
+		"-watchDirectory= -watchFile= -watchInterval= -mapRoot= -sourceRoot=", kWord, ""},
+	{"-p= -project= -rootDir= -rootDirs= -baseUrl= -typeRoots=", kRead, ""},
+	{"-outDir= -outFile= -declarationDir= -tsBuildInfoFile= -generateTrace= -generateCpuProfile= -pprofDir=", kWrite,
+		"the compiled files, a trace or a profile, into its value"},
+	{"-init", kChange, "writes a tsconfig.json"},
+	{"-w -watch", kEndless, "compiles again whenever a file changes, until it is stopped"},
+}
 
 // jestConfig asks for a jest --config given as JSON ('{"setupFiles":
 // [...]}'), which names the modules jest loads: judged as a file, it would
@@ -142,8 +215,8 @@ func kebab(w string) string {
 	return b.String()
 }
 
-// lintSpecs are the specs of the linter, the formatter and the test
-// runner.
+// lintSpecs are the specs of the linter, the formatter, the test runners
+// and the compiler.
 func lintSpecs() map[string]*spec {
 	return map[string]*spec{
 		"jest": {grammar: yargsGrammar, rows: jestRows, operands: kRead, check: jestConfig,
@@ -164,7 +237,29 @@ func lintSpecs() map[string]*spec {
 				{"eslint --fix src/a.js", "ask+"}, {"eslint -c eslint.ci.config.js .", "ask+"}, {"eslint --no-color --cache .", "ask+"},
 				{"eslint -c /tmp/x.js .", "ask!"}, {"eslint --config=/tmp/x.js .", "ask!"}, {"eslint -f /tmp/fmt.js .", "ask!"},
 				{"eslint --plugin /tmp/p.js .", "ask!"}, {"eslint . --quiet -c /tmp/x.js", "ask!"}, {"eslint -o /tmp/r.txt .", "deny"},
-				{"eslint --cache-location /tmp/c .", "deny"}, {"eslint -c .env .", "deny"}, {"eslint --mcp", "ask!"},
+				{"eslint --cache-location /tmp/c .", "deny"}, {"eslint -c .env .", "deny"}, {"eslint --mcp", "ask!"}, {"eslint --version", "allow"},
+			}},
+		"vitest": {grammar: cacGrammar, rows: vitestRows, operands: kWord,
+			ask: "runs the package's tests, and the configuration and modules the repository names",
+			examples: []example{
+				{"vitest run", "ask+"}, {"vitest run src/parse --coverage --reporter=verbose", "ask+"}, {"vitest --config vitest.ci.ts run", "ask+"},
+				{"vitest run -t parses --coverage.enabled --coverage.provider=v8", "ask+"}, {"vitest --no-file-parallelism run", "ask+"},
+				{"vitest run --config /tmp/v.ts", "ask!"}, {"vitest run -c=/tmp/v.ts", "ask!"}, {"vitest run --root /tmp/other", "ask!"},
+				{"vitest run --reporter /tmp/r.js", "ask!"}, {"vitest run --execArgv=--require=/tmp/x.js", "ask!"},
+				{"vitest run --exec-argv --require", "ask!"}, {"vitest --typecheck.checker=/tmp/x run", "ask!"}, {"vitest --ui", "ask!"},
+				{"vitest run --outputFile /tmp/r.json", "deny"}, {"vitest run --output-file.junit=/tmp/j.xml", "deny"},
+				{"vitest run --coverage.reports-directory=/tmp/c", "deny"}, {"vitest run -c .env", "deny"},
+			}},
+		// tsc runs no code of the repository's; it reads the sources and
+		// the configuration (which may extend files anywhere) and writes
+		// the compiled files.
+		"tsc": {grammar: tscGrammar, rows: tscRows, operands: kRead,
+			ask: "compiles the project, writing its output where the configuration says",
+			examples: []example{
+				{"tsc", "ask+"}, {"tsc --noEmit", "ask+"}, {"tsc -p tsconfig.build.json --outDir dist", "ask+"}, {"tsc -b --verbose", "ask+"},
+				{"tsc --strict false src/a.ts", "ask+"}, {"tsc --outDir /tmp/o", "deny"}, {"tsc --OUTDIR /tmp/o", "deny"},
+				{"tsc -outdir /tmp/o", "deny"}, {"tsc --tsBuildInfoFile /tmp/b", "deny"}, {"tsc -P /tmp/tsconfig.json", "ask!"},
+				{"tsc .env", "deny"}, {"tsc --generateTrace /tmp/t", "deny"}, {"tsc --version", "allow"}, {"tsc -b -v", "ask+"},
 			}},
 		"prettier": {grammar: prettierGrammar, rows: prettierRows, operands: kRead,
 			ask: "runs the repository's prettier configuration and the plugins it names, which are code",
