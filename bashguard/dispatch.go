@@ -53,7 +53,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 }
 
 func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
-	if std && (launcherFiles()[name] != nil && m.launcherGuard(c, name) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
+	if std && (launcherFiles()[name] != nil && m.launcherGuard(c, name) || m.subWrapper(c, name, v, x) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
 		m.extraSafe(c, name)
 		return
 	}

@@ -291,6 +291,22 @@ func newlineDelim(d string) bool {
 	return d == "\\n" || d == "\n"
 }
 
+// subWrapper judges a subcommand that runs a program (pnpm exec, bun x;
+// subWrappers) as a wrapper, and reports whether v is one.
+func (m *cmdCall) subWrapper(c *verdictAcc, name string, v *argv, x execCtx) bool {
+	if v.len() < 2 || !v.literal(1) {
+		return false
+	}
+	s := subWrappers()[name+" "+v.vals[1]]
+	if s == nil {
+		return false
+	}
+	rest := v.from(1)
+	m.wrapperSpec(c, s.name, s, &rest, x)
+	m.deniedOperands(c, &rest)
+	return true
+}
+
 // pkgProgram is the program a package runner runs for the package pkg:
 // its name, without a scope or a version (@scope/name@1 runs name).
 func pkgProgram(pkg string) string {

@@ -40,6 +40,10 @@ func allSpecs() []specAt {
 			walk(n, []string{commandWord(n)}, m[n])
 		}
 	}
+	for _, n := range sortedNames(subWrappers()) {
+		words := strings.Fields(n) // "pnpm exec"
+		walk(words[0], words, subWrappers()[n])
+	}
 	return out
 }
 

@@ -18,7 +18,9 @@ import (
 // which no rule for the command lifts, and a secret one is denied. They
 // also write reports and caches, judged as writes. The rows are every
 // option each installed tool's --help lists (spec_help_test.go, against
-// the versions .ci/setup installs).
+// the versions .ci/setup installs). They are not installed where the
+// effect test runs, so their allowed lines (--version) are in
+// testdata/cases.jsonl, not among the examples.
 
 // optionatorGrammar is eslint's option parser (optionator): clusters of
 // letters, a value attached (with "=" too) or as the next word, --no-X
@@ -237,7 +239,7 @@ func lintSpecs() map[string]*spec {
 				{"eslint --fix src/a.js", "ask+"}, {"eslint -c eslint.ci.config.js .", "ask+"}, {"eslint --no-color --cache .", "ask+"},
 				{"eslint -c /tmp/x.js .", "ask!"}, {"eslint --config=/tmp/x.js .", "ask!"}, {"eslint -f /tmp/fmt.js .", "ask!"},
 				{"eslint --plugin /tmp/p.js .", "ask!"}, {"eslint . --quiet -c /tmp/x.js", "ask!"}, {"eslint -o /tmp/r.txt .", "deny"},
-				{"eslint --cache-location /tmp/c .", "deny"}, {"eslint -c .env .", "deny"}, {"eslint --mcp", "ask!"}, {"eslint --version", "allow"},
+				{"eslint --cache-location /tmp/c .", "deny"}, {"eslint -c .env .", "deny"}, {"eslint --mcp", "ask!"},
 			}},
 		"vitest": {grammar: cacGrammar, rows: vitestRows, operands: kWord,
 			ask: "runs the package's tests, and the configuration and modules the repository names",
@@ -259,7 +261,7 @@ func lintSpecs() map[string]*spec {
 				{"tsc", "ask+"}, {"tsc --noEmit", "ask+"}, {"tsc -p tsconfig.build.json --outDir dist", "ask+"}, {"tsc -b --verbose", "ask+"},
 				{"tsc --strict false src/a.ts", "ask+"}, {"tsc --outDir /tmp/o", "deny"}, {"tsc --OUTDIR /tmp/o", "deny"},
 				{"tsc -outdir /tmp/o", "deny"}, {"tsc --tsBuildInfoFile /tmp/b", "deny"}, {"tsc -P /tmp/tsconfig.json", "ask!"},
-				{"tsc .env", "deny"}, {"tsc --generateTrace /tmp/t", "deny"}, {"tsc --version", "allow"}, {"tsc -b -v", "ask+"},
+				{"tsc .env", "deny"}, {"tsc --generateTrace /tmp/t", "deny"}, {"tsc -b -v", "ask+"},
 			}},
 		"prettier": {grammar: prettierGrammar, rows: prettierRows, operands: kRead,
 			ask: "runs the repository's prettier configuration and the plugins it names, which are code",

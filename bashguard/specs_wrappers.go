@@ -106,6 +106,30 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 	})
 })
 
+// subWrappers are the subcommands that run a program, judged as the
+// wrappers are (model_wrap.go: subWrapper), by "command subcommand": pnpm
+// dlx is pnpx, bun x is bunx; pnpm exec and yarn exec run a program of
+// the package's dependencies (node_modules/.bin) with their arguments.
+var subWrappers = sync.OnceValue(func() map[string]*spec {
+	w := wrapperSpecs()
+	dlx, x := *w["pnpx"], *w["bunx"]
+	dlx.name, x.name = "pnpm dlx", "bun x"
+	dlx.examples, x.examples = nil, nil
+	return compileAll(map[string]*spec{
+		"pnpm dlx": &dlx, "bun x": &x,
+		"pnpm exec": {grammar: jsRunGrammar, joined: join([]optRow{{"-c --shell-mode", kAsk, "runs its operands as shell code, which is not analysed"}}, pnpmRunRows),
+			operands: kCommand, ask: "runs a program of the package's dependencies", bareWhy: "no command given",
+			examples: []example{{"pnpm exec eslint .", "ask+"}, {"pnpm exec -r tsc --noEmit", "ask+"},
+				{"pnpm exec eslint -c /tmp/x.js .", "ask!"}, {"pnpm exec --config.node-options=--require=/tmp/x jest", "ask!"},
+				{"pnpm exec -c 'cat .env'", "ask!"}, {"pnpm exec cat .env", "deny"}, {"pnpm dlx prettier --plugin /tmp/p.js -c .", "ask!"},
+				{"bun x prettier --plugin /tmp/p.js -c .", "ask!"}, {"bun x cat .env", "deny"}, {"pnpm exec", "ask"}}},
+		"yarn exec": {grammar: jsRunGrammar, rows: yarnRunRows, operands: kCommand, ask: "runs a program of the package's dependencies",
+			bareWhy: "no command given",
+			examples: []example{{"yarn exec eslint .", "ask+"}, {"yarn exec eslint -c /tmp/x.js .", "ask!"},
+				{"yarn exec --use-yarnrc=/tmp/y jest", "ask!"}, {"yarn exec cat .env", "deny"}}},
+	})
+})
+
 // pnpxRows are pnpm dlx's own options; pnpm's shared ones (pnpmRunRows)
 // follow them.
 var pnpxRows = []optRow{
