@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"path"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -74,6 +75,12 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 	switch {
 	case !std:
 		c.addf(permission.Ask, RuleUnlisted, "runs ", raw, ", which is not a standard command", true)
+		if packageBin(raw) {
+			// A package's program, as npx runs it: what its spec says
+			// of the line holds too (node_modules/.bin/eslint -c
+			// /tmp/x.js), besides the Ask of a program of the workspace.
+			m.sysTools(c, name, v)
+		}
 	case e.class == clsSafe:
 		if s := safeSpecs()[name]; s != nil {
 			m.safeSpec(c, name, s, v)
@@ -211,4 +218,12 @@ func batchTop(v *argv, batch string) bool {
 		}
 	}
 	return false
+}
+
+// packageBin reports whether the command path p names a program in a
+// node_modules/.bin directory, where npm, pnpm and yarn link the programs
+// of a package's dependencies.
+func packageBin(p string) bool {
+	dir := path.Dir(path.Clean(p))
+	return path.Base(dir) == ".bin" && path.Base(path.Dir(dir)) == "node_modules"
 }

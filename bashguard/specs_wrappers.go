@@ -108,15 +108,26 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 
 // subWrappers are the subcommands that run a program, judged as the
 // wrappers are (model_wrap.go: subWrapper), by "command subcommand": pnpm
-// dlx is pnpx, bun x is bunx; pnpm exec and yarn exec run a program of
-// the package's dependencies (node_modules/.bin) with their arguments.
+// dlx is pnpx, bun x is bunx, npm exec (npm x) is npx with npm's grammar;
+// pnpm exec and yarn exec run a program of the package's dependencies
+// (node_modules/.bin) with their arguments.
 var subWrappers = sync.OnceValue(func() map[string]*spec {
 	w := wrapperSpecs()
 	dlx, x := *w["pnpx"], *w["bunx"]
-	dlx.name, x.name = "pnpm dlx", "bun x"
 	dlx.examples, x.examples = nil, nil
+	// npm exec reads its options anywhere (npm's nopt), and the
+	// package's arguments after "--": an option among them is npm's.
+	npmExec := func() *spec {
+		s := *w["npx"]
+		s.grammar, s.shorthands, s.examples, s.lazy = npmGrammar, npmShorthands, nil, nil
+		return &s
+	}
+	exec := npmExec()
+	exec.examples = []example{{"npm exec -- eslint .", "ask+"}, {"npm exec -- eslint -c /tmp/x.js .", "ask!"},
+		{"npm x -- prettier --plugin=/tmp/p.js -c .", "ask!"}, {"npm exec --node-options=--require=/tmp/x -- jest", "ask!"},
+		{"npm exec -- cat .env", "deny"}}
 	return compileAll(map[string]*spec{
-		"pnpm dlx": &dlx, "bun x": &x,
+		"pnpm dlx": &dlx, "bun x": &x, "npm exec": exec, "npm x": npmExec(),
 		"pnpm exec": {grammar: jsRunGrammar, joined: join([]optRow{{"-c --shell-mode", kAsk, "runs its operands as shell code, which is not analysed"}}, pnpmRunRows),
 			operands: kCommand, ask: "runs a program of the package's dependencies", bareWhy: "no command given",
 			examples: []example{{"pnpm exec eslint .", "ask+"}, {"pnpm exec -r tsc --noEmit", "ask+"},
