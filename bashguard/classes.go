@@ -109,7 +109,7 @@ func SafeCommands() []string {
 		out = append(out, n) // with the options of specs_tools.go
 	}
 	out = append(out, "ulimit", "printenv", "gofmt", "hash", "rustup", "yq") // in the forms of specs_sys.go
-	for _, m := range []map[string]*spec{opsSpecs(), lintSpecs()} {
+	for _, m := range []map[string]*spec{opsSpecs(), lintSpecs(), rbpySpecs()} {
 		for n, s := range m {
 			if allowsSome(s) {
 				out = append(out, n) // in the forms of specs_ops.go and specs_jstools.go (eslint --version)

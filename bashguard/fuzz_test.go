@@ -24,6 +24,7 @@ func FuzzJudge(f *testing.F) {
 		"bash -c 'ls; echo hi'", "eval 'ls'", "env -i ls", "timeout 5 cat a", "'l's", "l\\s", "$'\\x6c's",
 		"{ls,-la}", "echo {a,b}", "cat <<EOF\n$(id)\nEOF\n", "a=1 ls", "LANG=C ls", "echo ~", "ls ~root",
 		"awk '{print $1}' f", "sed -n 1p f", "for x in a; do echo $x; done", "[[ -f x ]] && cat x", "eval", "nohup ls",
+		"case !((0)) in 0);&esac", "case x in @($(id))) ;; esac", "for a in $0;do :&done",
 	} {
 		f.Add(s)
 	}
@@ -71,7 +72,7 @@ func FuzzJudge(f *testing.F) {
 // notLiteralSafe walks the tree on its own and explains the first node
 // that an allowed script must not contain, or returns "".
 func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
-	k := literalKnown{safe: safe, funcs: map[string]bool{}, loopVars: map[string]bool{}}
+	k := literalKnown{safe: safe, funcs: map[string]bool{}, loopVars: map[string]bool{}, listParams: map[*syntax.ParamExp]bool{}}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
@@ -80,6 +81,15 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 			}
 		case *syntax.WordIter:
 			k.loopVars[n.Name.Value] = true
+			// A plain $name in the list is data: the values it splits
+			// into are the loop variable's, judged where it is used.
+			for _, w := range n.Items {
+				for _, part := range w.Parts {
+					if pe, ok := part.(*syntax.ParamExp); ok && plainExpansion(pe) {
+						k.listParams[pe] = true
+					}
+				}
+			}
 		}
 		return true
 	})
@@ -102,6 +112,7 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 // a command's output.
 type literalKnown struct {
 	safe, funcs, loopVars, assigned, outVars map[string]bool
+	listParams                               map[*syntax.ParamExp]bool // plain expansions in a for loop's list
 }
 
 // notSafe explains why the node n may not be in an allowed script, or
@@ -110,8 +121,9 @@ func (k *literalKnown) notSafe(n syntax.Node) string {
 	switch n := n.(type) {
 	case *syntax.ParamExp:
 		// Only the variables whose value the guard knows: $PWD, $HOME
-		// and loop variables, plainly expanded.
-		if !k.knownParam(n) {
+		// and loop variables, plainly expanded; and any variable plainly
+		// expanded in a loop's list.
+		if !k.knownParam(n) && !k.listParams[n] {
 			return "it holds a run-time expansion of a variable whose value is not known"
 		}
 	case *syntax.ProcSubst:
@@ -122,7 +134,13 @@ func (k *literalKnown) notSafe(n syntax.Node) string {
 		if !constArith(n.X) {
 			return "it holds a run-time expansion or command"
 		}
-	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.ExtGlob, *syntax.CoprocClause:
+	case *syntax.ExtGlob:
+		// A pattern of literal text (case x in !(a|b))) matches; one
+		// with an expansion inside runs it where extglob is on.
+		if extGlobExpands(n) {
+			return "it holds a run-time expansion or command"
+		}
+	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.CoprocClause:
 		return "it holds a run-time expansion or command"
 	case *syntax.SglQuoted:
 		if n.Dollar {
@@ -146,7 +164,15 @@ func (k *literalKnown) knownParam(n *syntax.ParamExp) bool {
 	}
 	v := n.Param.Value
 	known := v == "PWD" || v == "HOME" || k.loopVars[v] || harmlessParams()[v] || k.assigned[v]
-	return known && !n.Excl && !n.Length && !n.Width && n.Index == nil && n.Slice == nil && n.Repl == nil && n.Exp == nil && n.Names == 0
+	return known && plainExpansion(n)
+}
+
+// plainExpansion reports whether n expands a variable as it is: no
+// operator, index, slice, replacement or modifier (written apart from the
+// package's plainParam, which the walk checks).
+func plainExpansion(n *syntax.ParamExp) bool {
+	return n.Param != nil && !n.Excl && !n.Length && !n.Width && !n.IsSet && n.Index == nil && n.Slice == nil && n.Repl == nil &&
+		n.Exp == nil && n.Names == 0 && n.NestedParam == nil && n.Flags == nil && len(n.Modifiers) == 0
 }
 
 // notSafeCall explains why the simple command n may not be in an allowed

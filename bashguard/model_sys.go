@@ -136,6 +136,10 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 			m.readPath(c, v.vals[i], v.flags[i], cmd)
 		case ok == kProbe:
 			m.probePath(c, v.vals[i], v.flags[i], cmd)
+		case ok == kWrite && s.ask != "":
+			// A command that asks for what it does (black rewrites its
+			// operands): where it writes is judged as a path.
+			m.writePath(c, v.vals[i], v.flags[i], cmd)
 		default:
 			return sysUnread(c, s, top, s.name+" "+v.vals[i])
 		}

@@ -827,6 +827,9 @@ var sysHelp = []struct {
 	{[]string{"jest"}, []string{"jest", "--help"}},
 	{[]string{"vitest"}, []string{"vitest", "--help"}},
 	{[]string{"tsc"}, []string{"tsc", "--help", "--all"}},
+	{[]string{"rubocop"}, []string{"rubocop", "--help"}},
+	{[]string{"rspec"}, []string{"rspec", "--help"}},
+	{[]string{"black"}, []string{"black", "--help"}},
 }
 
 // PnpmVersion is the version of pnpm the help test reads, as .ci/setup

@@ -163,6 +163,11 @@ var rubyRows = []optRow{
 	{"-F[=]", kPattern, ""},
 	{"--crash-report=", kWrite, "writes a crash report"},
 	{"-a -c -d -l -n -p -s -S -w -y -U -h --help --copyright --verbose --jit --yjit --rjit --disable-gems --debug", kFlag, ""},
+	// Ruby 3.1's JIT tuning (Debian 12's ruby); --mjit compiles with the
+	// C compiler, as --jit does.
+	{"--mjit --mjit-warnings --mjit-wait --mjit-save-temps --yjit-greedy-versioning", kFlag, ""},
+	{"--mjit-debug[=] --mjit-verbose= --mjit-max-cache= --mjit-min-calls= --yjit-exec-mem-size= --yjit-call-threshold[=] " +
+		"--yjit-max-versions[=]", kWord, ""},
 	{"-v --version", kVersion, ""},
 }
 

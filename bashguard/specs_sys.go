@@ -36,7 +36,7 @@ var goSubGrammar = grammar{oneDash: true, twoDashes: true, permute: true}
 
 // sysSpecs are the specs of the toolchains and queries, by command name.
 var sysSpecs = sync.OnceValue(func() map[string]*spec {
-	return compileAll(withVersions(withSpecs(lintSpecs(), withSpecs(opsSpecs(), map[string]*spec{
+	return compileAll(withVersions(withSpecs(rbpySpecs(), withSpecs(lintSpecs(), withSpecs(opsSpecs(), map[string]*spec{
 		"go": {grammar: versionGrammar, rows: versionRows, byClass: true, state: goState, subs: withSpecs(goBuildSubs(), map[string]*spec{
 			"version": {grammar: goSubGrammar, operands: kRead, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
 				allow: "go version prints the toolchain's version"},
@@ -165,7 +165,7 @@ var sysSpecs = sync.OnceValue(func() map[string]*spec {
 		"printenv": {grammar: gnuGrammar, byClass: true, operands: kWord, allow: "printenv prints variables that hold no secret",
 			query:    []cond{{test: cForms, values: []string{"VAR..."}, fail: fClass}},
 			examples: []example{{"printenv HOME", "allow"}, {"printenv PATH LANG", "allow"}, {"printenv -- HOME", "allow"}, {"printenv", "ask"}, {"printenv GITHUB_TOKEN", "ask"}}},
-	}))))
+	})))))
 })
 
 // withSpecs adds the specs of more to m, and returns m.

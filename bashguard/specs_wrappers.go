@@ -110,7 +110,8 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 // wrappers are (model_wrap.go: subWrapper), by "command subcommand": pnpm
 // dlx is pnpx, bun x is bunx, npm exec (npm x) is npx with npm's grammar;
 // pnpm exec and yarn exec run a program of the package's dependencies
-// (node_modules/.bin) with their arguments.
+// (node_modules/.bin) with their arguments, bundle exec one with the
+// bundle's gems.
 var subWrappers = sync.OnceValue(func() map[string]*spec {
 	w := wrapperSpecs()
 	dlx, x := *w["pnpx"], *w["bunx"]
@@ -134,6 +135,12 @@ var subWrappers = sync.OnceValue(func() map[string]*spec {
 				{"pnpm exec eslint -c /tmp/x.js .", "ask!"}, {"pnpm exec --config.node-options=--require=/tmp/x jest", "ask!"},
 				{"pnpm exec -c 'cat .env'", "ask!"}, {"pnpm exec cat .env", "deny"}, {"pnpm dlx prettier --plugin /tmp/p.js -c .", "ask!"},
 				{"bun x prettier --plugin /tmp/p.js -c .", "ask!"}, {"bun x cat .env", "deny"}, {"pnpm exec", "ask"}}},
+		// bundle exec [--gemfile=GEMFILE] COMMAND: the Gemfile is Ruby
+		// code, judged as a file read.
+		"bundle exec": {grammar: grammar{}, rows: []optRow{{"--keep-file-descriptors --no-keep-file-descriptors -h --help", kFlag, ""},
+			{"--gemfile=", kRead, ""}}, operands: kCommand, ask: "runs a program with the bundle's gems", bareWhy: "no command given",
+			examples: []example{{"bundle exec rspec", "ask+"}, {"bundle exec rubocop -a", "ask+"}, {"bundle exec rspec -r /tmp/x.rb", "ask!"},
+				{"bundle exec --gemfile=/tmp/Gemfile rake", "ask!"}, {"bundle exec cat .env", "deny"}}},
 		"yarn exec": {grammar: jsRunGrammar, rows: yarnRunRows, operands: kCommand, ask: "runs a program of the package's dependencies",
 			bareWhy: "no command given",
 			examples: []example{{"yarn exec eslint .", "ask+"}, {"yarn exec eslint -c /tmp/x.js .", "ask!"},

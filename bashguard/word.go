@@ -267,6 +267,12 @@ func (a *analyzer) walkParts(parts []syntax.WordPart, r *wordRes, inDQ bool) {
 			a.param(p, r)
 		case *syntax.ExtGlob:
 			r.flags |= wDynamic | wGlob
+			if extGlobExpands(p) {
+				// The parser keeps an extended glob's pattern as text; where
+				// bash reads it (extglob on, as a shell snapshot may set it)
+				// the substitutions inside run: case x in @($(id))) ...
+				r.setEffect("an extended glob's pattern " + p.Op.String() + p.Pattern.Value + ") holds an expansion, which is not analysed and runs where extglob is on")
+			}
 		case *syntax.BraceExp:
 			r.flags |= wDynamic
 			for _, e := range p.Elems {
@@ -465,4 +471,12 @@ func lookupHome(name string) (string, error) {
 		return e.Home, nil
 	}
 	return "", errors.New("no user " + strconv.Quote(name) + " in " + passwd.File)
+}
+
+// extGlobExpands reports whether the pattern of the extended glob g holds
+// an expansion bash performs in it: a parameter, an arithmetic or a
+// command substitution, or a process substitution.
+func extGlobExpands(g *syntax.ExtGlob) bool {
+	v := g.Pattern.Value
+	return strings.ContainsAny(v, "$`") || strings.Contains(v, "<(") || strings.Contains(v, ">(")
 }
