@@ -54,7 +54,11 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 }
 
 func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
-	if std && (launcherFiles()[name] != nil && m.launcherGuard(c, name) || m.subWrapper(c, name, v, x) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
+	// A launcher file (rust-toolchain.toml's path, .yarnrc's yarn-path)
+	// asks, and the line is still judged: what its options do (cargo
+	// build --config) is asked as without the file.
+	launched := std && launcherFiles()[name] != nil && m.launcherGuard(c, name)
+	if std && (m.subWrapper(c, name, v, x) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) || launched {
 		m.extraSafe(c, name)
 		return
 	}

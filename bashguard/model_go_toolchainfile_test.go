@@ -54,3 +54,34 @@ func TestLauncherFiles(t *testing.T) {
 		assert.Contains(t, v.Reason, tc.reason, "%s with %s", tc.script, tc.file)
 	}
 }
+
+// TestLauncherFileKeepsTheLinesFindings judges lines of a launcher whose
+// project has a launcher file: the file's Ask, which an allow rule for the
+// command lifts, does not stand in for what the line's options do, which
+// no such rule lifts (cargo build --config in a project whose
+// rust-toolchain.toml names a path).
+func TestLauncherFileKeepsTheLinesFindings(t *testing.T) {
+	for _, tc := range []struct {
+		file, body, script string
+		lifts              bool
+		reason             string
+	}{
+		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "cargo build", true, "which can choose the program it runs"},
+		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "cargo build --config x=1", false, "uses the cargo build option --config"},
+		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn run --use-yarnrc=/tmp/y build", false, "uses the yarn run option --use-yarnrc"},
+		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn exec eslint -c /tmp/x.js .", false, "outside"},
+		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn run build", true, "which can choose the program it runs"},
+	} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, tc.file), []byte(tc.body), 0o644))
+		pol := DefaultPolicy()
+		pol.Home = t.TempDir()
+		v := New(pol).Judge(context.Background(), dir, CheckerJudge(rootChecker{dir: dir, roots: []string{dir}}), tc.script)
+		assert.Equal(t, permission.Ask, v.Decision, "%s with %s: %s", tc.script, tc.file, v.Reason)
+		assert.Contains(t, v.Reason, tc.reason, "%s with %s", tc.script, tc.file)
+		if assert.NotEmpty(t, v.Commands, tc.script) {
+			assert.Equal(t, tc.lifts, v.Commands[0].Overridable && len(v.Commands[0].LiftedBy) == 0,
+				"%s with %s: an allow rule for the command lifts it (%s)", tc.script, tc.file, v.Reason)
+		}
+	}
+}
