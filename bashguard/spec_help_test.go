@@ -830,6 +830,7 @@ var sysHelp = []struct {
 	{[]string{"rubocop"}, []string{"rubocop", "--help"}},
 	{[]string{"rspec"}, []string{"rspec", "--help"}},
 	{[]string{"black"}, []string{"black", "--help"}},
+	{[]string{"mypy"}, []string{"mypy", "--help"}},
 }
 
 // PnpmVersion is the version of pnpm the help test reads, as .ci/setup

@@ -1,6 +1,7 @@
 package bashguard
 
-// Ruby's linter and test runner, and Python's formatter: rubocop and
+// Ruby's linter and test runner, and Python's formatter and type checker
+// (mypy, below, runs the plugins its configuration names): rubocop and
 // rspec load Ruby files (the configuration's requires, the spec files,
 // -r FILE), so every line asks, for what the command does, and an allow
 // rule for it (Bash(rspec:*)) lifts that Ask; a file they load by an
@@ -11,7 +12,7 @@ package bashguard
 // are judged as writes, with those options too (black --check on a file
 // outside the roots is denied, not asked). The rows are every option each installed tool's
 // --help lists (spec_help_test.go; .ci/setup installs Debian's rubocop,
-// ruby-rspec and black).
+// ruby-rspec, black and mypy).
 
 // optparseGrammar is Ruby's OptionParser: clusters of letters, a value
 // attached or as the next word, a unique prefix of a long option for it,
@@ -68,7 +69,45 @@ var blackRows = []optRow{
 	{"--config=", kRead, ""},
 }
 
-// rbpySpecs are the specs of rubocop, rspec and black.
+// argparseGrammar is Python's argparse, as mypy configures it: a unique
+// prefix of a long option for it, clusters of letters, a value attached
+// or as the next word, options anywhere until "--".
+var argparseGrammar = grammar{abbrev: true, permute: true}
+
+// mypyRows are mypy's options.
+var mypyRows = []optRow{
+	{"-h --help -v --verbose --warn-unused-configs --no-namespace-packages --namespace-packages --ignore-missing-imports " +
+		"--no-site-packages --no-silence-site-packages -2 --py2 --disallow-any-unimported --disallow-any-expr " +
+		"--disallow-any-decorated --disallow-any-explicit --disallow-any-generics --allow-any-generics --disallow-subclassing-any " +
+		"--allow-subclassing-any --disallow-untyped-calls --allow-untyped-calls --disallow-untyped-defs --allow-untyped-defs " +
+		"--disallow-incomplete-defs --allow-incomplete-defs --check-untyped-defs --no-check-untyped-defs " +
+		"--disallow-untyped-decorators --allow-untyped-decorators --implicit-optional --no-implicit-optional --no-strict-optional " +
+		"--strict-optional --warn-redundant-casts --no-warn-redundant-casts --warn-unused-ignores --no-warn-unused-ignores " +
+		"--no-warn-no-return --warn-no-return --warn-return-any --no-warn-return-any --warn-unreachable --no-warn-unreachable " +
+		"--allow-untyped-globals --disallow-untyped-globals --allow-redefinition --disallow-redefinition --no-implicit-reexport " +
+		"--implicit-reexport --strict-equality --no-strict-equality --strict-concatenate --no-strict-concatenate --strict " +
+		"--show-error-context --hide-error-context --show-column-numbers --hide-column-numbers --show-error-end --hide-error-end " +
+		"--hide-error-codes --show-error-codes --pretty --no-pretty --no-color-output --color-output --no-error-summary " +
+		"--error-summary --show-absolute-path --hide-absolute-path --no-incremental --incremental --sqlite-cache --no-sqlite-cache " +
+		"--cache-fine-grained --skip-version-check --skip-cache-mtime-checks --show-traceback --tb --raise-exceptions " +
+		"--disable-recursive-aliases --warn-incomplete-stub --no-warn-incomplete-stub --scripts-are-modules --non-interactive " +
+		"--interactive --explicit-package-bases --no-explicit-package-bases", kFlag, ""},
+	{"-V --version", kVersion, ""},
+	{"--enable-incomplete-feature= --follow-imports= --python-version= --platform= --always-true= --always-false= " +
+		"--disable-error-code= --enable-error-code= --custom-typing-module= --find-occurrences= --exclude= -m= --module= " +
+		"-p= --package= -c= --command=", kWord, ""},
+	// The configuration (whose plugins are Python modules mypy runs),
+	// the stubs and the file read in place of another.
+	{"--config-file= --custom-typeshed-dir= --shadow-file=", kRead, ""},
+	{"--cache-dir= --any-exprs-report= --cobertura-xml-report= --html-report= --linecount-report= --linecoverage-report= " +
+		"--lineprecision-report= --txt-report= --xml-report= --xslt-html-report= --xslt-txt-report= --junit-xml=", kWrite,
+		"the cache or a report, into its value"},
+	{"--python-executable=", kProgram, "runs that python to find its packages"},
+	{"--install-types", kAsk, "installs the missing stub packages with pip"},
+	{"--pdb", kAsk, "starts the debugger on an error, which waits for input"},
+}
+
+// rbpySpecs are the specs of rubocop, rspec, black and mypy.
 func rbpySpecs() map[string]*spec {
 	return map[string]*spec{
 		"rubocop": {grammar: optparseGrammar, rows: rubocopRows, operands: kRead,
@@ -86,6 +125,18 @@ func rbpySpecs() map[string]*spec {
 				{"rspec --seed 1234 -t '~slow'", "ask+"}, {"rspec -r /tmp/x.rb", "ask!"}, {"rspec -I /tmp/lib", "ask!"},
 				{"rspec --req=/tmp/x.rb", "ask!"}, {"rspec -O /tmp/opts", "ask!"}, {"rspec /tmp/evil_spec.rb", "ask!"},
 				{"rspec --pattern '/tmp/**/*_spec.rb'", "ask!"}, {"rspec -o /tmp/out", "deny"}, {"rspec --drb", "ask!"},
+			}},
+		// mypy reads more arguments from the file an @FILE word names
+		// (fromfile_prefix_chars), which are not analysed: it asks.
+		"mypy": {grammar: argparseGrammar, rows: mypyRows, operands: kRead, atFiles: true,
+			ask: "runs the plugins the repository's mypy configuration names, which are code",
+			examples: []example{
+				{"mypy src", "ask+"}, {"mypy --strict -p mypkg", "ask+"}, {"mypy --config-file setup.cfg src", "ask+"},
+				{"mypy --config-file /tmp/m.ini src", "ask!"}, {"mypy --config /tmp/m.ini src", "ask!"},
+				{"mypy --python-executable /tmp/py src", "ask!"}, {"mypy --python-exec=/tmp/py src", "ask!"},
+				{"mypy --html-report /tmp/r src", "deny"}, {"mypy --junit-xml=/tmp/j.xml src", "deny"}, {"mypy @/tmp/args", "ask"},
+				{"mypy @a.txt", "ask!"}, {"mypy src @a.txt", "ask!"},
+				{"mypy --install-types", "ask!"}, {"mypy .env", "deny"},
 			}},
 		"black": {grammar: clickGrammar, rows: blackRows, operands: kWrite,
 			ask: "reformats the files it is given, in place",
