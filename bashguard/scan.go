@@ -238,6 +238,13 @@ func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem stri
 	if !g.abbrev {
 		return nil, false, problemUnknown
 	}
+	return resolveAbbrev(s, name, negName)
+}
+
+// resolveAbbrev finds the long option of s that name abbreviates, or,
+// negating, the flag negName (--X for --no-X) abbreviates: the one the
+// grammar takes only where it is unique.
+func resolveAbbrev(s *spec, name, negName string) (sp *spelling, negated bool, problem string) {
 	var found *spelling
 	ambiguous := false
 	consider := func(x *spelling, neg bool) {
@@ -249,15 +256,16 @@ func resolveLong(s *spec, name string) (sp *spelling, negated bool, problem stri
 			ambiguous = true
 		}
 	}
-	for k := range s.tables().long {
-		if strings.HasPrefix(s.tables().long[k].text, name) {
-			consider(&s.tables().long[k], false)
+	long := s.tables().long
+	for k := range long {
+		if strings.HasPrefix(long[k].text, name) {
+			consider(&long[k], false)
 		}
 	}
 	if negName != "" && len(negName) > 2 {
-		for k := range s.tables().long {
-			if strings.HasPrefix(s.tables().long[k].text, negName) && s.tables().long[k].arg != argRequired {
-				consider(&s.tables().long[k], true)
+		for k := range long {
+			if strings.HasPrefix(long[k].text, negName) && long[k].arg != argRequired {
+				consider(&long[k], true)
 			}
 		}
 	}
