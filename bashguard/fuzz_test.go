@@ -24,7 +24,7 @@ func FuzzJudge(f *testing.F) {
 		"bash -c 'ls; echo hi'", "eval 'ls'", "env -i ls", "timeout 5 cat a", "'l's", "l\\s", "$'\\x6c's",
 		"{ls,-la}", "echo {a,b}", "cat <<EOF\n$(id)\nEOF\n", "a=1 ls", "LANG=C ls", "echo ~", "ls ~root",
 		"awk '{print $1}' f", "sed -n 1p f", "for x in a; do echo $x; done", "[[ -f x ]] && cat x", "eval", "nohup ls",
-		"case !((0)) in 0);&esac", "case x in @($(id))) ;; esac", "for a in $0;do :&done",
+		"case !((0)) in 0);&esac", "case x in @($(id))) ;; esac", "for a in $0;do :&done", "for a in \"$0\";do cat&done", "git diff $(git merge-base 0)",
 	} {
 		f.Add(s)
 	}
@@ -84,9 +84,15 @@ func notLiteralSafe(f *syntax.File, safe map[string]bool) string {
 			// A plain $name in the list is data: the values it splits
 			// into are the loop variable's, judged where it is used.
 			for _, w := range n.Items {
-				for _, part := range w.Parts {
-					if pe, ok := part.(*syntax.ParamExp); ok && plainExpansion(pe) {
-						k.listParams[pe] = true
+				parts := w.Parts
+				for i := 0; i < len(parts); i++ {
+					switch part := parts[i].(type) {
+					case *syntax.ParamExp:
+						if plainExpansion(part) {
+							k.listParams[part] = true
+						}
+					case *syntax.DblQuoted:
+						parts = append(parts[:len(parts):len(parts)], part.Parts...) // "$0" too
 					}
 				}
 			}
@@ -281,6 +287,9 @@ func holdsOutput(w *syntax.Word, outVars map[string]bool) bool {
 					if _, known := echoValue(ce); known {
 						return false // $(echo WORDS) of literal words: the words
 					}
+					if printsObjectIDs(ce) {
+						return false // $(git merge-base A B): hexadecimal object names
+					}
 				}
 			}
 			found = true
@@ -289,4 +298,24 @@ func holdsOutput(w *syntax.Word, outVars map[string]bool) bool {
 		return !found
 	})
 	return found
+}
+
+// printsObjectIDs reports a git command that prints object names alone,
+// in hexadecimal (git merge-base; git rev-parse --verify), written apart
+// from the package's objectIDPrinters, which the walk checks.
+func printsObjectIDs(ce *syntax.CallExpr) bool {
+	if len(ce.Args) < 2 || ce.Args[0].Lit() != "git" {
+		return false
+	}
+	switch ce.Args[1].Lit() {
+	case "merge-base":
+		return true
+	case "rev-parse":
+		for _, a := range ce.Args[2:] {
+			if a.Lit() == "--verify" {
+				return true
+			}
+		}
+	}
+	return false
 }
