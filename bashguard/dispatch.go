@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/permission"
@@ -55,10 +56,12 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 
 func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
 	// A launcher file (rust-toolchain.toml's path, .yarnrc's yarn-path)
-	// asks, and the line is still judged: what its options do (cargo
-	// build --config) is asked as without the file.
-	launched := std && launcherFiles()[name] != nil && m.launcherGuard(c, name)
-	if std && (m.subWrapper(c, name, v, x) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) || launched {
+	// asks, and the line is still judged as without it: what its options
+	// do (cargo build --config) stays asked.
+	if std && launcherFiles()[name] != nil {
+		m.launcherGuard(c, name)
+	}
+	if std && (m.subWrapper(c, name, v, x) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
 		m.extraSafe(c, name)
 		return
 	}
@@ -82,7 +85,8 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 		if packageBin(raw) {
 			// A package's program, as npx runs it: what its spec says
 			// of the line holds too (node_modules/.bin/eslint -c
-			// /tmp/x.js), besides the Ask of a program of the workspace.
+			// /tmp/x.js, .venv/bin/pytest --basetemp=/tmp/x), besides
+			// the Ask of a program of the workspace.
 			m.sysTools(c, name, v)
 		}
 	case e.class == clsSafe:
@@ -224,10 +228,15 @@ func batchTop(v *argv, batch string) bool {
 	return false
 }
 
-// packageBin reports whether the command path p names a program in a
-// node_modules/.bin directory, where npm, pnpm and yarn link the programs
-// of a package's dependencies.
+// packageBinDirs are the directories, by their last two names, where
+// package managers put the programs of a project's dependencies: npm's,
+// pnpm's and yarn's node_modules/.bin, a Python virtual environment's
+// bin, Composer's vendor/bin.
+var packageBinDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin", "vendor/bin"}
+
+// packageBin reports whether the command path p names a program in one
+// of packageBinDirs.
 func packageBin(p string) bool {
 	dir := path.Dir(path.Clean(p))
-	return path.Base(dir) == ".bin" && path.Base(path.Dir(dir)) == "node_modules"
+	return slices.Contains(packageBinDirs, path.Base(path.Dir(dir))+"/"+path.Base(dir))
 }

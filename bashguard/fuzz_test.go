@@ -143,8 +143,8 @@ func (k *literalKnown) notSafe(n syntax.Node) string {
 	case *syntax.ExtGlob:
 		// A pattern of literal text (case x in !(a|b))) matches; one
 		// with an expansion inside runs it where extglob is on.
-		if extGlobExpands(n) {
-			return "it holds a run-time expansion or command"
+		if strings.ContainsAny(n.Pattern.Value, "$`<>") {
+			return "it holds a run-time expansion or command" // written apart from the guard's extGlobExpands
 		}
 	case *syntax.ArithmCmd, *syntax.LetClause, *syntax.CoprocClause:
 		return "it holds a run-time expansion or command"

@@ -23,13 +23,13 @@ import (
 const maxToolchainUp = 64
 
 // launcherGuard asks for a launcher whose project files can choose the code
-// it runs, and reports whether it did. A rust-toolchain file is read (a
+// it runs; the line is judged as well (dispatch). A rust-toolchain file is read (a
 // regular file of at most 64 KiB) for its "path" key; the others ask by
 // being there.
-func (m *cmdCall) launcherGuard(c *verdictAcc, name string) bool {
+func (m *cmdCall) launcherGuard(c *verdictAcc, name string) {
 	files := launcherFiles()[name]
 	if files == nil || m.dir == "" || !filepath.IsAbs(m.dir) {
-		return false
+		return
 	}
 	d := filepath.Clean(m.dir)
 	for range maxToolchainUp {
@@ -47,7 +47,7 @@ func (m *cmdCall) launcherGuard(c *verdictAcc, name string) bool {
 				}
 			}
 			c.add(permission.Ask, RuleUnlisted, name+" reads "+p+", which can choose the program it runs", true)
-			return true
+			return
 		}
 		up := filepath.Dir(d)
 		if up == d {
@@ -55,5 +55,4 @@ func (m *cmdCall) launcherGuard(c *verdictAcc, name string) bool {
 		}
 		d = up
 	}
-	return false
 }

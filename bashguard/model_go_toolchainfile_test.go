@@ -65,19 +65,27 @@ func TestLauncherFileKeepsTheLinesFindings(t *testing.T) {
 		file, body, script string
 		lifts              bool
 		reason             string
+		deny               bool // Deny, not Ask
 	}{
-		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "cargo build", true, "which can choose the program it runs"},
-		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "cargo build --config x=1", false, "uses the cargo build option --config"},
-		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn run --use-yarnrc=/tmp/y build", false, "uses the yarn run option --use-yarnrc"},
-		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn exec eslint -c /tmp/x.js .", false, "outside"},
-		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn run build", true, "which can choose the program it runs"},
+		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "cargo build", true, "which can choose the program it runs", false},
+		{"rust-toolchain.toml", "[toolchain]\npath = \"./tc\"\n", "cargo build --config x=1", false, "uses the cargo build option --config", false},
+		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn run --use-yarnrc=/tmp/y build", false, "uses the yarn run option --use-yarnrc", false},
+		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn exec eslint -c /tmp/x.js .", false, "outside", false},
+		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn run build", true, "which can choose the program it runs", false},
+		{"../.yarnrc.yml", "yarnPath: /tmp/evil.cjs\n", "yarn exec -- eslint -c /tmp/x.js .", false, "outside", false},
+		{"../rust-toolchain.toml", "[toolchain]\npath = \"/tmp/tc\"\n", "cargo test -- --logfile /tmp/l", false, "writes /tmp/l outside", true},
 	} {
-		dir := t.TempDir()
+		dir := filepath.Join(t.TempDir(), "p")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, tc.file), []byte(tc.body), 0o644))
 		pol := DefaultPolicy()
 		pol.Home = t.TempDir()
 		v := New(pol).Judge(context.Background(), dir, CheckerJudge(rootChecker{dir: dir, roots: []string{dir}}), tc.script)
-		assert.Equal(t, permission.Ask, v.Decision, "%s with %s: %s", tc.script, tc.file, v.Reason)
+		want := permission.Ask
+		if tc.deny {
+			want = permission.Deny
+		}
+		assert.Equal(t, want, v.Decision, "%s with %s: %s", tc.script, tc.file, v.Reason)
 		assert.Contains(t, v.Reason, tc.reason, "%s with %s", tc.script, tc.file)
 		if assert.NotEmpty(t, v.Commands, tc.script) {
 			assert.Equal(t, tc.lifts, v.Commands[0].Overridable && len(v.Commands[0].LiftedBy) == 0,

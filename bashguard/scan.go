@@ -167,8 +167,8 @@ func scanLong(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		return i
 	}
 	e.opt, e.spell, e.negated = sp.opt, sp.text, negated
-	if len(name) > len(sp.text) && strings.HasPrefix(name, sp.text) {
-		e.spell = name // a row's prefix spelling named it (--config.script-shell)
+	if sp.prefix {
+		e.spell = name // --config.script-shell, which the row's --config.* names
 	}
 	if negated {
 		e.opt = &option{name: "--no-" + strings.TrimLeft(sp.text, "-"), kind: kFlag}

@@ -182,6 +182,11 @@ const (
 	// compiler, assembler or linker (-ldflags), each of which must be one
 	// of goToolFlags.
 	kToolFlags
+	// kReadOrJSON: its value is a file the program reads and loads (a
+	// configuration), or, beginning with "{", the configuration itself,
+	// whose modules are not read here: Ask no allow rule lifts unless it
+	// names the option (jest --config '{"setupFiles": [...]}').
+	kReadOrJSON
 )
 
 // String names the kind as the table and reasons do.
@@ -193,7 +198,7 @@ func (k kind) String() string {
 		"clear-env", "unset-var", "split-args",
 		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
 		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "write-fd", "cmd-name", "tool-flags"}[k]
+		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "write-fd", "cmd-name", "tool-flags", "read-or-json"}[k]
 }
 
 // arity says whether an option takes a value.
@@ -233,9 +238,10 @@ type option struct {
 
 // spelling is one way to write an option.
 type spelling struct {
-	text string // "-x" or "--long"
-	arg  arity
-	opt  *option
+	text   string // "-x" or "--long"
+	arg    arity
+	opt    *option
+	prefix bool // it names every long option that begins with text (a row's "--config.*")
 }
 
 // example is a command line with the decision the guard must give it:
@@ -586,7 +592,7 @@ func (s *spec) place(sp spelling) {
 			t.bsd[w[0]] = &sp
 		}
 	case strings.HasPrefix(w, "--") && strings.HasSuffix(w, "*") && len(w) > 3:
-		sp.text = strings.TrimSuffix(w, "*")
+		sp.text, sp.prefix = strings.TrimSuffix(w, "*"), true
 		t.prefixes = append(t.prefixes, sp)
 	case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
 		t.long = append(t.long, sp)

@@ -134,6 +134,13 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		kInclude, kExclude, kExcludeDir, kVersion, kDelim, kSplit, kSumList, kCommit, kRenames:
 	case kRead, kStore: // kStore's write: writeStores
 		m.readPath(c, e.val, vf, cmd)
+	case kReadOrJSON:
+		if strings.HasPrefix(strings.TrimSpace(e.val), "{") {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e),
+				", whose JSON value is a configuration that names the modules to load, which are not read here")
+			break
+		}
+		m.readPath(c, e.val, vf, cmd)
 	case kProbe:
 		m.probePath(c, e.val, vf, cmd)
 	case kList:

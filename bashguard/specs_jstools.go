@@ -1,10 +1,6 @@
 package bashguard
 
-import (
-	"strings"
-
-	"github.com/toolgate/toolgate/permission"
-)
+import "strings"
 
 // The JavaScript linter, formatter and test runners: eslint, prettier,
 // jest and vitest run the repository's own configuration, which is code
@@ -92,7 +88,8 @@ var jestRows = withKebab([]optRow{
 	// Modules jest loads and runs, and the directories whose tests run:
 	// read as files (the workspace's own, or a read the path judge asks
 	// about).
-	{"-c= --config= --globalSetup= --globalTeardown= --filter= --prettierPath= --preset= --reporters= --resolver= --runner= " +
+	{"-c= --config=", kReadOrJSON, ""},
+	{"--globalSetup= --globalTeardown= --filter= --prettierPath= --preset= --reporters= --resolver= --runner= " +
 		"--setupFiles= --setupFilesAfterEnv= --snapshotSerializers= --testEnvironment= --env= --testResultsProcessor= " +
 		"--testRunner= --testSequencer= --modulePaths= --rootDir= --roots= --projects=", kRead, ""},
 	{"--transform= --moduleNameMapper= --haste= --transform.*= --moduleNameMapper.*= --haste.*=", kProgram,
@@ -172,18 +169,6 @@ var tscRows = []optRow{
 	{"-w -watch", kEndless, "compiles again whenever a file changes, until it is stopped"},
 }
 
-// jestConfig asks for a jest --config given as JSON ('{"setupFiles":
-// [...]}'), which names the modules jest loads: judged as a file, it would
-// name none.
-func jestConfig(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
-	for _, e := range f.seen {
-		if e.opt != nil && e.opt.name == "-c" && strings.HasPrefix(strings.TrimSpace(e.val), "{") {
-			c.addNamed(e.spell, permission.Ask, ArgsRule("jest"), "uses the jest option ", optWritten(&e),
-				", whose JSON configuration names the modules jest loads")
-		}
-	}
-}
-
 // withKebab adds to each long camelCase spelling of rows its kebab-case
 // one (--setupFiles: --setup-files).
 func withKebab(rows []optRow) []optRow {
@@ -221,7 +206,7 @@ func kebab(w string) string {
 // and the compiler.
 func lintSpecs() map[string]*spec {
 	return map[string]*spec{
-		"jest": {grammar: yargsGrammar, rows: jestRows, operands: kRead, check: jestConfig,
+		"jest": {grammar: yargsGrammar, rows: jestRows, operands: kRead,
 			ask: "runs the package's tests, and the configuration and modules the repository names",
 			examples: []example{
 				{"jest", "ask+"}, {"jest src/parse --coverage", "ask+"}, {"jest -t 'parses' --ci -i", "ask+"},
