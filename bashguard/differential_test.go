@@ -173,12 +173,16 @@ func branches(t *testing.T, script string) bool {
 		switch n := n.(type) {
 		case *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
 			found = true
+		case *syntax.FuncDecl:
+			// The guard judges a function's body where it is defined;
+			// bash runs it once per call, or never.
+			found = true
 		case *syntax.Stmt:
 			// A background job runs beside the commands after it: the
 			// order of the two is not fixed.
 			found = found || n.Background
 		case *syntax.CallExpr:
-			found = len(n.Args) > 0 && n.Args[0].Lit() == "cd"
+			found = found || len(n.Args) > 0 && n.Args[0].Lit() == "cd"
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.OrStmt || n.Op == syntax.AndStmt {
 				found = found || slices.ContainsFunc([]*syntax.Stmt{n.X}, isTest)
