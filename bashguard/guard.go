@@ -20,12 +20,14 @@ type Guard struct {
 	extra   map[string]bool
 	scratch *sync.Pool // of *scratch
 	ws      wsCache    // the workspace facts git reads, shared by every Judge call (its own use)
+	parses  *parses    // the trees of the scripts parsed last
 }
 
 // scratch is what one Judge call borrows and gives back: a parser (which
 // is not safe for concurrent use) and buffers that do not outlive the call.
 type scratch struct {
 	parser *syntax.Parser
+	parses *parses // the Guard's
 	reader strings.Reader
 	direct []bool
 	flags  []wordFlags
@@ -41,8 +43,9 @@ const maxScratch = 4096
 // New returns a Guard for a copy of p. Zero limits in p take their defaults.
 func New(p Policy) *Guard {
 	p.fill()
-	g := &Guard{pol: p, ws: wsCache{wsStore: &wsStore{}}, scratch: &sync.Pool{New: func() any {
-		return &scratch{parser: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))}
+	kept := &parses{}
+	g := &Guard{pol: p, ws: wsCache{wsStore: &wsStore{}}, parses: kept, scratch: &sync.Pool{New: func() any {
+		return &scratch{parser: syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)), parses: kept}
 	}}}
 	if len(p.ExtraSafe) > 0 {
 		g.extra = make(map[string]bool, len(p.ExtraSafe))
@@ -166,11 +169,19 @@ func sizeGuess(script string) (n, words int) {
 	return n, 1 + strings.Count(script, " ") + strings.Count(script, "\t")
 }
 
-// parse parses script with the scratch's parser.
+// parse parses script with the scratch's parser, or returns the tree
+// kept from an earlier parse of the same text (parses), which the caller
+// only reads.
 func (sc *scratch) parse(script string) (*syntax.File, error) {
+	if f := sc.parses.get(script); f != nil {
+		return f, nil
+	}
 	sc.reader.Reset(script)
 	f, err := sc.parser.Parse(&sc.reader, "")
 	sc.reader.Reset("")
+	if err == nil {
+		sc.parses.put(script, f)
+	}
 	return f, err
 }
 
