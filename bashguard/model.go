@@ -97,6 +97,10 @@ type walker interface {
 	// find -exec's, xargs's) as the walker judges its own: through the
 	// dispatcher, within the call's limits.
 	judgeLine(c *verdictAcc, v *argv, x execCtx)
+	// scriptEnd returns the words of the simple command shell code ends
+	// with, or false where they are not known before it runs
+	// (scriptend.go).
+	scriptEnd(text string) ([]string, bool)
 }
 
 // newArgv sets v to n words, cut from the call's arenas so that a

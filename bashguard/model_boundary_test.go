@@ -17,7 +17,7 @@ import (
 // and may use the analyzer (model.go).
 var walkerFiles = []string{
 	"analyze.go", "background.go", "call.go", "cdtrack.go", "differ.go", "guard.go", "listloops.go",
-	"loops.go", "nested.go", "parsecache.go", "pipe.go", "subst.go", "vars.go", "word.go",
+	"loops.go", "nested.go", "parsecache.go", "pipe.go", "scriptend.go", "subst.go", "vars.go", "word.go",
 }
 
 // syntaxReaders are the files outside the walker that read the syntax

@@ -126,6 +126,9 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 	}
 	m.gitConfigPrograms(c, s)
 	m.specCheck(c, s, v, from, &f)
+	if s.script != nil {
+		m.pkgScriptWords(c, cmd, s, &f, v)
+	}
 	if s.atFiles {
 		m.atFiles(c, s, v, &f) // mypy @args
 	}

@@ -429,6 +429,12 @@ type spec struct {
 	// command's own passes for one of the program's.
 	passOn string
 
+	// script, for a subcommand that runs a script of the package's
+	// package.json (npm test, npm run NAME), says which, and the words
+	// it passes on to it are judged as the script's last command takes
+	// them (model_pkgscript.go).
+	script *pkgScript
+
 	// endOpts are the spellings of the options after which every word
 	// is an operand, whatever it looks like ("python3 -c CODE -i": -i is
 	// the program's argument).

@@ -107,7 +107,8 @@ var bunTestRows = []optRow{
 // lists the package's scripts.
 func pnpmRunSpec() *spec {
 	return &spec{grammar: jsRunGrammar, rows: pnpmRunRows, operands: kWord, allow: "pnpm run lists the package's scripts",
-		query: []cond{{test: cMaxOps, n: 0, why: jsRunWhy}},
+		script: &pkgScript{others: "-r --recursive -F --filter --filter-prod -w --workspace-root --include-workspace-root"},
+		query:  []cond{{test: cMaxOps, n: 0, why: jsRunWhy}},
 		examples: []example{
 			{"pnpm run build", "ask+"}, {"pnpm run -r --if-present lint", "ask+"}, {"pnpm run test --config.script-shell=x", "ask+"},
 			{"pnpm run build --dir /tmp/o", "ask+"}, {"pnpm run --filter web build", "ask+"},
@@ -122,6 +123,7 @@ func pnpmRunSpec() *spec {
 // the scripts and prompts for one.
 func yarnRunSpec() *spec {
 	return &spec{grammar: jsRunGrammar, rows: yarnRunRows, operands: kWord, ask: "runs a script of the package",
+		script: &pkgScript{},
 		examples: []example{
 			{"yarn run build", "ask+"}, {"yarn run -s lint --fix", "ask+"}, {"yarn run build --cwd /tmp/o", "ask+"},
 			{"yarn run --use-yarnrc=/tmp/yrc build", "ask!"}, {"yarn run --use-yarnrc /tmp/yrc build", "ask!"},

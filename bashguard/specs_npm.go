@@ -68,18 +68,24 @@ var npmShorthands = map[string][]string{
 	"y": {"--yes"},
 }
 
+// npmWorkspaces are npm's options that run the script in the
+// workspaces' packages.
+const npmWorkspaces = "--workspace --workspaces"
+
 // npmScriptSubs are npm's subcommands that run a script: run (and its
 // aliases), which without a script name lists the scripts, and the
 // lifecycle ones.
 func npmScriptSubs() map[string]*spec {
 	run := func() *spec {
 		return &spec{grammar: npmGrammar, rows: npmScriptRows, shorthands: npmShorthands, operands: kWord,
-			allow: "npm run lists the package's scripts",
-			query: []cond{{test: cMaxOps, n: 0, why: "runs the package's script %s"}}}
+			script: &pkgScript{others: npmWorkspaces, bare: true},
+			allow:  "npm run lists the package's scripts",
+			query:  []cond{{test: cMaxOps, n: 0, why: "runs the package's script %s"}}}
 	}
 	life := func(script string) *spec {
 		return &spec{grammar: npmGrammar, rows: npmScriptRows, shorthands: npmShorthands, operands: kWord,
-			ask: "runs the package's " + script + " script"}
+			script: &pkgScript{name: script, others: npmWorkspaces, bare: true},
+			ask:    "runs the package's " + script + " script"}
 	}
 	subs := map[string]*spec{"run": run(), "run-script": run(), "rum": run(), "urn": run()}
 	for name, script := range map[string]string{"test": "test", "tst": "test", "t": "test", "start": "start", "stop": "stop", "restart": "restart"} {

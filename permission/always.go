@@ -3,6 +3,7 @@ package permission
 import (
 	"errors"
 	"fmt"
+	"github.com/toolgate/toolgate/internal/shword"
 	"path"
 	"slices"
 	"strconv"
@@ -163,7 +164,7 @@ func quoteWord(w string) string {
 	if plainWord(w) {
 		return w
 	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	return shword.Quote(w)
 }
 
 // concreteToolName reports whether s may name one tool in an exact rule: 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,6 +22,10 @@ type liftCase struct {
 	Command  string `json:"command"`
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`
+	// Files, when set, are made in the row's own workspace, by name and
+	// content (the package.json whose script a script run passes words
+	// to).
+	Files map[string]string `json:"files,omitempty"`
 }
 
 // An allow rule for a command does not lift what one of its options does
@@ -30,9 +35,12 @@ type liftCase struct {
 // names the option lifts it. The rows, grouped by command, are in
 // testdata/shell_lifts.jsonl.
 func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
-	dir := workspaceDir(t)
-	check := func(allow, command string) runtime.Verdict {
+	check := func(allow, command string, files map[string]string) runtime.Verdict {
 		t.Helper()
+		dir := workspaceDir(t)
+		for name, text := range files {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+		}
 		p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Allow: []string{allow}, Default: permission.Ask}})
 		require.NoError(t, err)
 		ctx := context.Background()
@@ -50,7 +58,7 @@ func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
 		var tc liftCase
 		require.NoError(t, json.Unmarshal([]byte(line), &tc), line)
 		n++
-		v := check(tc.Allow, tc.Command)
+		v := check(tc.Allow, tc.Command, tc.Files)
 		assert.Equal(t, tc.Decision, v.Decision.String(), "%s with %s: %s", tc.Command, tc.Allow, v.Reason)
 		assert.Contains(t, v.Reason+" "+string(v.Rule), tc.Reason, "%s with %s", tc.Command, tc.Allow)
 	}

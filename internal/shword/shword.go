@@ -66,3 +66,10 @@ func Unescape(b *strings.Builder, v string, dq bool) {
 		i++
 	}
 }
+
+// Quote returns w in single quotes, each single quote in it written as
+// a quote that ends the quoted part, an escaped quote and a quote that
+// begins the next: the word sh reads back as w, whatever it holds.
+func Quote(w string) string {
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
