@@ -221,22 +221,7 @@ func processes(cmds []Command) (out [][]string, ok bool) {
 // arguments to $LOG in one write, as one record, and exits 0 (1 for
 // false).
 func writeShim(t *testing.T, sh, bin, name string) {
-	code := "0"
-	if name == "false" {
-		code = "1"
-	}
-	end := "exit " + code + "\n"
-	if name == "bash" || name == "sh" || name == "dash" || name == "zsh" {
-		// A shell runs its -c script for real, with the same builtins
-		// off, so that the commands in it reach the shims too. zsh runs
-		// as bash: the guard allows only zsh code that zsh reads as bash
-		// does (TestZshPlain compares the two for real).
-		end = "BASH_ENV=\"$DIFF_BASH_ENV\" exec \"$DIFF_BASH\" --noprofile --norc \"$@\"\n"
-	}
-	if name == "pwd" {
-		// $(pwd) is judged as the working directory: print it.
-		end = "printf '%s\\n' \"$PWD\"\n" + end
-	}
+	end := ShimEnd(name, "BASH_ENV=\"$DIFF_BASH_ENV\" exec \"$DIFF_BASH\"")
 	text := "#!" + sh + "\nprintf '%s\\037' \"${0##*/}\" \"$@\" '\036' >>\"$LOG\"\n" + end
 	require.NoError(t, os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755))
 }

@@ -100,32 +100,35 @@ func writeLogger(t *testing.T, bin, name string) {
 	if _, err := os.Stat(p); err == nil {
 		return
 	}
+	end := shimEnd(name, "BASH_ENV=\"$DIFF_BASH_ENV\" exec "+mustLook(t, "bash"))
+	script := "#!" + mustLook(t, "bash") + "\n" +
+		"rec=\"${0##*/}\"; for a in \"$@\"; do rec+=$'\\037'\"$a\"; done\n" +
+		"printf '%s\\036' \"$rec\" >> \"$LOG\"\n" + end
+	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
+}
+
+// shimEnd is what a logging stand-in for name does once it has logged
+// its argv: a shell runs its arguments for real through runShell (so that
+// the commands in a -c script reach the loggers too; BASH_ENV turns their
+// builtins off as well and no profile is read; zsh runs as bash, since the
+// guard allows only zsh code that zsh reads as bash does, TestZshPlain),
+// pwd and echo print what the guard judges $(pwd) and $(echo WORDS) of
+// literal words to be, and every other name exits 0 (false 1).
+func shimEnd(name, runShell string) string {
 	code := "0"
 	if name == "false" {
 		code = "1"
 	}
 	end := "exit " + code + "\n"
-	if name == "pwd" {
-		// $(pwd) is judged as the working directory: print it.
-		end = "printf '%s\\n' \"$PWD\"\n" + end
+	switch name {
+	case "bash", "sh", "dash", "zsh":
+		return runShell + " --noprofile --norc \"$@\"\n"
+	case "pwd":
+		return "printf '%s\\n' \"$PWD\"\n" + end
+	case "echo":
+		return "printf '%s\\n' \"$*\"\n" + end
 	}
-	if name == "echo" {
-		// $(echo WORDS) of literal words is judged as the words: print
-		// them, as echo does.
-		end = "printf '%s\\n' \"$*\"\n" + end
-	}
-	if name == "bash" || name == "sh" || name == "dash" || name == "zsh" {
-		// A shell runs its -c script for real, so that the commands in it
-		// reach the loggers too (BASH_ENV turns its builtins off as well;
-		// no profile is read). zsh runs as bash: the guard allows only
-		// zsh code that zsh reads as bash does (TestZshPlain compares
-		// the two for real).
-		end = "BASH_ENV=\"$DIFF_BASH_ENV\" exec " + mustLook(t, "bash") + " --noprofile --norc \"$@\"\n"
-	}
-	script := "#!" + mustLook(t, "bash") + "\n" +
-		"rec=\"${0##*/}\"; for a in \"$@\"; do rec+=$'\\037'\"$a\"; done\n" +
-		"printf '%s\\036' \"$rec\" >> \"$LOG\"\n" + end
-	require.NoError(t, os.WriteFile(p, []byte(script), 0o755))
+	return end
 }
 
 func mustLook(t *testing.T, name string) string {

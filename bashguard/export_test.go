@@ -11,6 +11,9 @@ var ExpandGlob = expandGlob
 // Branches is branches.
 var Branches = branches
 
+// ShimEnd is shimEnd.
+var ShimEnd = shimEnd
+
 // DisabledBuiltins are the builtins the differential runs turn off.
 const DisabledBuiltins = disabled
 
