@@ -85,10 +85,22 @@ func (a *analyzer) heredocAmbiguous(r *syntax.Redirect) string {
 	if !isHeredocName(name) {
 		return "here-document delimiter " + delim + ": bash and the parser may end the body at different lines"
 	}
-	if !quoted && r.Hdoc != nil && strings.Contains(a.source(r.Hdoc), "\\\n") {
+	if !quoted && r.Hdoc != nil && strings.Contains(a.bodySource(r.Hdoc), "\\\n") {
 		return "here-document body joins lines with a backslash: bash and the parser may end it at different lines"
 	}
 	return ""
+}
+
+// bodySource is the text of the here-document body h with the two bytes
+// before it: the parser leaves a backslash-newline that opens the body out
+// of the body's span (bash joins it to the next line, and ends the body
+// there when that line is the delimiter).
+func (a *analyzer) bodySource(h *syntax.Word) string {
+	s, e := int(h.Pos().Offset())-2, int(h.End().Offset())
+	if s < 0 || e > len(a.src) || s > e {
+		return "?\\\n" // not where the parser says: ambiguous
+	}
+	return a.src[s:e]
 }
 
 // isHeredocName reports a delimiter made of letters, digits and "_" only.
