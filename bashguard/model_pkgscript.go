@@ -2,6 +2,7 @@ package bashguard
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/shword"
@@ -34,6 +35,13 @@ type pkgScript struct {
 	// shlex and yarn's puka quote every word that is not plain: a bracket
 	// or a brace in such a word is then sh's to expand.
 	bare bool
+	// own, when set, are the package manager's own options, which it
+	// reads up to the first "--" of the line even after the script's
+	// name when the line has one, passing on the operands among them and
+	// every word after the "--", not the "--" itself (yarn classic: yarn
+	// test --cwd /tmp/o -- x runs /tmp/o's test script with x). Without a
+	// "--" every word after the script's name is passed on as it is.
+	own *spec
 }
 
 // npmSpecial are the characters of a word npm's promise-spawn quotes
@@ -48,16 +56,19 @@ func (ps *pkgScript) quote(w string) string {
 	return shword.Quote(w)
 }
 
-// pkgScriptWords judges the words the line v of the subcommand s (as
-// f read it) passes on to the script it runs.
-func (m *cmdCall) pkgScriptWords(c *verdictAcc, cmd string, s *spec, f *specFacts, v *argv) {
-	ops := f.ops
+// pkgScriptWords judges the words the line v of the subcommand s passes
+// on to the script it runs: its operands ops (the words at those
+// indexes), after the options seen.
+func (m *cmdCall) pkgScriptWords(c *verdictAcc, cmd string, s *spec, v *argv, ops []int, seen []scanned) {
 	name := s.script.name
 	if name == "" {
 		if len(ops) == 0 {
 			return // npm run lists the scripts
 		}
 		name, ops = v.vals[ops[0]], ops[1:]
+	}
+	if s.script.own != nil {
+		ops = m.ownBeforeDashes(c, cmd, s.script.own, v, ops)
 	}
 	if len(ops) == 0 {
 		return // the script runs as package.json writes it
@@ -67,8 +78,8 @@ func (m *cmdCall) pkgScriptWords(c *verdictAcc, cmd string, s *spec, f *specFact
 		words[k] = v.vals[i]
 	}
 	what := s.name + " passes " + strings.Join(words, " ") + " to the package's script " + name
-	for i := range f.seen {
-		if e := &f.seen[i]; !e.negated && s.script.others != "" && spelt(s.script.others, e.spell) {
+	for i := range seen {
+		if e := &seen[i]; !e.negated && s.script.others != "" && spelt(s.script.others, e.spell) {
 			c.addf(permission.Ask, ArgsRule(cmd), what, " in other packages too ("+optWritten(e)+"), whose scripts are not read here", "", false)
 			return
 		}
@@ -120,6 +131,31 @@ func (m *cmdCall) pkgScriptWords(c *verdictAcc, cmd string, s *spec, f *specFact
 	if sub.dec == permission.Ask {
 		c.asks = append(c.asks[:n], sub.asks...)
 	}
+}
+
+// ownBeforeDashes judges the words ops of the line v, those after the
+// script's name, as the package manager reads them when one of them is
+// "--": the options before it by the spec own, as options of the command
+// cmd. It returns the words passed on to the script: ops as they are
+// without a "--"; else the operands before it and the words after it.
+func (m *cmdCall) ownBeforeDashes(c *verdictAcc, cmd string, own *spec, v *argv, ops []int) []int {
+	if !slices.ContainsFunc(ops, func(i int) bool { return v.vals[i] == "--" }) {
+		return ops
+	}
+	var out []int
+	f := specFacts{dashes: -1}
+	scanSpec(own, v, ops[0], false, func(e *scanned) {
+		switch {
+		case e.word == "--" && e.opt == &dashDashOpt:
+		case e.opt == nil && e.problem == "":
+			out = append(out, e.at)
+		case e.problem != "":
+			c.addf(permission.Ask, ArgsRule(cmd), own.name+" option "+optWritten(e)+" "+e.problem, " (before the line's --, where "+own.name+" reads its own)", "", false)
+		default:
+			m.specOption(c, cmd, own, v, e, &f)
+		}
+	})
+	return out
 }
 
 // equalTail reports whether line ends with words.

@@ -18,6 +18,7 @@ func (m *cmdCall) sysTools(c *verdictAcc, name string, v *argv) bool {
 		return false // sysSpecs is built only for a name it holds (cmdindex.go)
 	}
 	s := sysSpecs()[name]
+	m.readAnywhere(c, name, s, v)
 	if !allLiteral(v) {
 		return false // the class judges what is only known at run time
 	}
@@ -27,6 +28,23 @@ func (m *cmdCall) sysTools(c *verdictAcc, name string, v *argv) bool {
 	}
 	*c = acc
 	return true
+}
+
+// readAnywhere judges the options of s.anywhere where they stand in the
+// line v of the command cmd: each is refused as an option of its kind
+// (runs a program) that only an allow rule naming it lifts; one whose
+// value is only known at run time too.
+func (m *cmdCall) readAnywhere(c *verdictAcc, cmd string, s *spec, v *argv) {
+	for _, r := range s.anywhere {
+		for i := 1; i+1 < v.len(); i++ {
+			w, val := v.vals[i], v.vals[i+1]
+			if !v.literal(i) || !spelt(r.spell, w) || v.literal(i+1) && (val == "" || strings.HasPrefix(val, "-")) {
+				continue
+			}
+			c.addNamed(w, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", w+" "+val,
+				", which "+orText(r.why, "runs a program")+" (read wherever it stands in the line)")
+		}
+	}
 }
 
 func allLiteral(v *argv) bool {
@@ -46,6 +64,10 @@ func (m *cmdCall) sysLevel(c *verdictAcc, cmd string, s *spec, v *argv, from int
 	if s.ask != "" && !s.hasRows() {
 		// Every line of the subcommand asks, for what it does.
 		c.addf(permission.Ask, RuleUnlisted, "not on the safe list (", s.name+" "+s.ask, ")", true)
+		if s.script != nil {
+			// It reads no option: every word is the script's.
+			m.pkgScriptWords(c, cmd, s, v, wordsFrom(from, v.len()), nil)
+		}
 		return true
 	}
 	if s.subs == nil {
@@ -127,7 +149,7 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 	m.gitConfigPrograms(c, s)
 	m.specCheck(c, s, v, from, &f)
 	if s.script != nil {
-		m.pkgScriptWords(c, cmd, s, &f, v)
+		m.pkgScriptWords(c, cmd, s, v, f.ops, f.seen)
 	}
 	if s.atFiles {
 		m.atFiles(c, s, v, &f) // mypy @args
@@ -192,4 +214,13 @@ func yqOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			return
 		}
 	}
+}
+
+// wordsFrom is the indexes from from to n-1.
+func wordsFrom(from, n int) []int {
+	out := make([]int, 0, max(n-from, 0))
+	for i := from; i < n; i++ {
+		out = append(out, i)
+	}
+	return out
 }

@@ -418,6 +418,14 @@ type spec struct {
 	// "--loglevel silent".
 	shorthands map[string][]string
 
+	// anywhere are options the program looks for in its whole line: a
+	// word equal to one of a row's spellings, with its value the next
+	// word (unless that begins with "-"), wherever it stands — after the
+	// subcommand, among the words passed on to a script, after "--"
+	// (yarn classic's rc loader finds --use-yarnrc FILE so). Read by
+	// readAnywhere, as the option's kind, before the line's levels.
+	anywhere []optRow
+
 	// passOn: an option the spec does not list is not the command's: it
 	// passes it on, with its value, to the program it runs (go test's
 	// test binary, whose package defines flags of its own: -update).
@@ -627,6 +635,9 @@ func (s *spec) compile() *spec {
 	}
 	if s.other != nil {
 		s.other.compile()
+	}
+	if s.script != nil && s.script.own != nil {
+		s.script.own.compile()
 	}
 	return s
 }

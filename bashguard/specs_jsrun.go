@@ -11,9 +11,12 @@ package bashguard
 // directory's package. Those ask, and an allow rule for the subcommand
 // alone does not lift them. A module loaded before the tests (bun's
 // --preload) is read as a file: the workspace's own, or a read outside
-// the roots the path judge asks about. pnpm test, yarn test and their start, and a script named in
-// the subcommand's place (pnpm build), pass every word after them to the
-// script, reading no option: their lines are the class's. The rows are
+// the roots the path judge asks about. pnpm test and start pass every
+// word after them to the script, reading no option; yarn classic's test,
+// start and run read its own options before the first "--" of a line that
+// has one (pkgScript.own), and --use-yarnrc and --cwd wherever they stand
+// (yarnAnywhere). A script named in the subcommand's place (pnpm build)
+// is the class's. The rows are
 // every option each installed tool's --help lists (spec_help_test.go,
 // against the versions .ci/setup installs).
 
@@ -55,6 +58,17 @@ var yarnRunRows = []optRow{
 	{"--modules-folder= --link-folder= --global-folder=", kProgram, "names a directory whose programs the script finds on its PATH"},
 	{"--cache-folder= --preferred-cache-folder=", kWrite, "yarn's cache, into its value"},
 	{"--mutex=", kAsk, "takes a lock in a file it names or on a port it listens on"},
+}
+
+// yarnAnywhere are the options yarn classic reads wherever they stand:
+// its rc loader looks for the word --use-yarnrc in the whole line, after
+// the script's name and after "--" too, and reads the file the next word
+// names unless that begins with "-" (lib/cli.js, getRcConfigForCwd).
+var yarnAnywhere = []optRow{
+	{"--use-yarnrc", kProgram, "reads a yarnrc, which can name the yarn that runs (yarn-path) and the shell scripts run in"},
+	// Its rc loader takes the first --cwd before "--" for the directory
+	// whose yarnrc chain gives the command options of its own.
+	{"--cwd", kProgram, "names the directory whose yarnrc files give yarn options of their own"},
 }
 
 // bunRuntimeRows are the options of bun's runtime, which bun run and bun
@@ -123,13 +137,39 @@ func pnpmRunSpec() *spec {
 // the scripts and prompts for one.
 func yarnRunSpec() *spec {
 	return &spec{grammar: jsRunGrammar, rows: yarnRunRows, operands: kWord, ask: "runs a script of the package",
-		script: &pkgScript{},
+		script: &pkgScript{own: yarnOwnSpec()},
 		examples: []example{
-			{"yarn run build", "ask+"}, {"yarn run -s lint --fix", "ask+"}, {"yarn run build --cwd /tmp/o", "ask+"},
+			{"yarn run build", "ask+"}, {"yarn run build x --cache-folder /tmp/c -- y", "deny"}, {"yarn run build -s -- x", "ask+"}, {"yarn run -s lint --fix", "ask+"}, {"yarn run build --cwd /tmp/o", "ask!"}, {"yarn run build --cwd /tmp/o -- x", "ask!"},
 			{"yarn run --use-yarnrc=/tmp/yrc build", "ask!"}, {"yarn run --use-yarnrc /tmp/yrc build", "ask!"},
 			{"yarn run --cwd=/tmp/other test", "ask!"}, {"yarn run --modules-folder=/tmp/m build", "ask!"},
 			{"yarn run --cache-folder /tmp/c build", "deny"}, {"yarn run --mutex file:/tmp/l build", "ask!"},
 		}}
+}
+
+// yarnOwnSpec is yarn classic's own options where it reads them after the
+// script's name: before the first "--" of a line that has one, the
+// operands among them passed on to the script (yarn test x --verbose -- y
+// gives the script x y).
+func yarnOwnSpec() *spec {
+	return &spec{name: "yarn", grammar: grammar{shortEq: true, permute: true}, rows: yarnRunRows, operands: kWord}
+}
+
+// jsLifeSpec is pnpm's and yarn's subcommand that runs the package's
+// script of that name (test, start), passing it every word after the
+// subcommand as it is, an option's spelling too (pnpm test -C DIR gives
+// the script -C DIR): it reads no option of its own
+// (TestScriptRunsPassTheirWords runs the installed pnpm and yarn).
+func jsLifeSpec(tool, sub, script string, own *spec) *spec {
+	line := tool + " " + sub
+	return &spec{ask: "runs the package's " + script + " script", script: &pkgScript{name: script, own: own},
+		examples: []example{{line, "ask+"}, {line + " --watch -C /tmp/o", "ask+"}}}
+}
+
+// pnpmLifeSubs are pnpm's subcommands that run a script of the package by
+// its own name.
+func pnpmLifeSubs() map[string]*spec {
+	return map[string]*spec{"test": jsLifeSpec("pnpm", "test", "test", nil), "t": jsLifeSpec("pnpm", "t", "test", nil),
+		"tst": jsLifeSpec("pnpm", "tst", "test", nil), "start": jsLifeSpec("pnpm", "start", "start", nil)}
 }
 
 // bunScriptSubs are bun's subcommands that run the package's scripts, files or

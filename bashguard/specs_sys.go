@@ -86,13 +86,19 @@ var sysSpecs = sync.OnceValue(func() map[string]*spec {
 			examples: []example{{"npm --version", "allow"}, {"npm -v", "allow"}, {"npm run build", "ask"}, {"npm ls --link", "ask"}, {"npm view react", "ask"},
 				{"npm audit", "ask"}, {"npm config get registry", "ask"}, {"npm install", "ask"}}},
 		"pnpm": {grammar: versionGrammar, rows: versionRows, byClass: true,
-			subs: withSpecs(map[string]*spec{"run": pnpmRunSpec(), "run-script": pnpmRunSpec()}, npmQuerySubs(false)),
+			subs: withSpecs(withSpecs(map[string]*spec{"run": pnpmRunSpec(), "run-script": pnpmRunSpec()}, pnpmLifeSubs()), npmQuerySubs(false)),
 			examples: []example{{"pnpm ls --link", "ask"}, {"pnpm outdated", "ask"}, {"pnpm run build", "ask"}, {"pnpm test --config.script-shell=x", "ask"},
 				{"pnpm build -C /tmp/o", "ask"}}},
 		"yarn": {grammar: versionGrammar, rows: versionRows, byClass: true, subs: map[string]*spec{
 			"outdated": {ask: "asks the package registry over the network"},
 			"run":      yarnRunSpec(),
-		}, examples: []example{{"yarn outdated", "ask"}, {"yarn test --cwd /tmp/o", "ask"}}},
+			"test":     jsLifeSpec("yarn", "test", "test", yarnOwnSpec()),
+			"start":    jsLifeSpec("yarn", "start", "start", yarnOwnSpec()),
+		}, anywhere: yarnAnywhere,
+			examples: []example{{"yarn outdated", "ask"}, {"yarn test --cwd /tmp/o", "ask"},
+				{"yarn --version --use-yarnrc /tmp/y", "ask!"}, {"yarn outdated --use-yarnrc /tmp/y", "ask!"},
+				{"yarn test -- --use-yarnrc /tmp/y", "ask!"}, {"yarn run build x --use-yarnrc /tmp/y", "ask!"},
+				{"yarn test --use-yarnrc=/tmp/y", "ask+"}, {"yarn test --use-yarnrc -x", "ask+"}}},
 		"bun": {grammar: versionGrammar, rows: versionVRows, byClass: true, subs: bunScriptSubs(),
 			// bun is not installed where the effect test runs: its
 			// version lines are in testdata/cases.jsonl.
