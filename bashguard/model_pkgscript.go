@@ -42,6 +42,10 @@ type pkgScript struct {
 	// test --cwd /tmp/o -- x runs /tmp/o's test script with x). Without a
 	// "--" every word after the script's name is passed on as it is.
 	own *spec
+	// leadDashes: a "--" right after the script's name is not passed on
+	// (bun run test -- x gives the script x; bun reads no option of its
+	// own there either).
+	leadDashes bool
 }
 
 // npmSpecial are the characters of a word npm's promise-spawn quotes
@@ -69,6 +73,9 @@ func (m *cmdCall) pkgScriptWords(c *verdictAcc, cmd string, s *spec, v *argv, op
 	}
 	if s.script.own != nil {
 		ops = m.ownBeforeDashes(c, cmd, s.script.own, v, ops)
+	}
+	if s.script.leadDashes && len(ops) > 0 && v.vals[ops[0]] == "--" {
+		ops = ops[1:]
 	}
 	if len(ops) == 0 {
 		return // the script runs as package.json writes it

@@ -43,6 +43,7 @@ func TestScriptRunsPassTheirWords(t *testing.T) {
 		"pnpm": {"test", "t", "tst", "start", "run lint"},
 		"yarn": {"test", "start", "run lint"},
 		"npm":  {"test", "start", "run lint"},
+		"bun":  {"run lint"},
 	}
 	words := [][]string{
 		{}, {"--watch"}, {"-C", "/tmp/o"}, {"--dir", "sub"}, {"-r"}, {"--filter", "x"}, {"--silent"}, {"-s"},

@@ -177,7 +177,7 @@ func pnpmLifeSubs() map[string]*spec {
 func bunScriptSubs() map[string]*spec {
 	return map[string]*spec{
 		"run": {grammar: jsRunGrammar, joined: [][]optRow{bunRunRows, bunRuntimeRows}, operands: kWord,
-			ask: "runs a script of the package, or a file",
+			ask: "runs a script of the package, or a file", script: &pkgScript{leadDashes: true},
 			examples: []example{
 				{"bun run build", "ask+"}, {"bun run --silent lint -- --fix", "ask+"}, {"bun run dev --preload /tmp/x.js", "ask+"},
 				{"bun run --preload /tmp/x.js build", "ask!"}, {"bun run -r./x.js build", "ask+"}, {"bun run --env-file=/tmp/e build", "ask!"},
