@@ -11,11 +11,16 @@ import (
 // which the rows cannot say.
 
 // makeOperands judges a makefile read from the input (-f -), and make's
-// operands that are variable assignments
-// (NAME=value, :=, ::=, +=, ?=, !=): one whose value is make code (a
-// "$"), that runs its value with the shell (!=), or that sets one of
-// makeProgramVars runs a program the project's makefiles do not name,
-// which an allow rule for make does not lift. A target is a word.
+// operands that are variable assignments (NAME=value, :=, ::=, +=, ?=,
+// !=). A variable set on make's line overrides the makefiles' own, and
+// make exports it to every recipe: its value becomes recipe text, which
+// the shell runs (make test 'TESTFLAGS=x; curl ...' runs the curl, GO=rm
+// turns $(GO) test into rm test), or a variable in the environment of the
+// programs the recipes run (GOFLAGS=-toolexec=PROGRAM). Only a number is
+// allowed as it is; any other assignment asks, and only an allow rule that
+// names the variable (Bash(make build GOOS=linux:*)) lifts it. One whose
+// value is make code (a "$"), that runs its value with the shell (!=), or
+// that sets one of makeProgramVars, no rule lifts. A target is a word.
 func makeOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for i := range f.seen {
 		// A makefile read from the input (-f -, a here-document) is make
@@ -40,6 +45,9 @@ func makeOperands(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 			c.addf(permission.Ask, ArgsRule("make"), "make "+v.vals[i]+" sets "+name+" to make code, which can run programs ($(shell ...))", "", "", false)
 		case slices.Contains(makeProgramVars, name):
 			c.addf(permission.Ask, ArgsRule("make"), "make "+v.vals[i]+" sets "+name+", which chooses a program make runs", "", "", false)
+		case !isDigits(val): // a number names no program, option or path, and holds no shell syntax
+			c.addNamed(name, permission.Ask, ArgsRule("make"), "make "+v.vals[i]+" sets "+name,
+				", whose value the makefiles' recipes run as shell text and pass on in their programs' environment", "")
 		}
 	}
 }

