@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,6 +75,22 @@ type Workspace struct {
 	// [sandbox.Sandbox.Forget]). The Pipeline does not close a sandbox
 	// NewSandbox returns: it is the host's.
 	NewSandbox func(sandbox.Config) (*sandbox.Sandbox, error)
+	// NewChecker, when set, compiles the rules Open computed (Rules with
+	// the settings merged, WorkDir and Home filled in and the tools'
+	// kinds known); nil means [permission.New]. A host that opens a
+	// Pipeline per call keeps the Checker of equal rules with it: it must
+	// return one built by permission.New from an equal configuration (a
+	// Checker does not change once built), or New's error for it.
+	NewChecker func(permission.Config) (*permission.Checker, error)
+	// NewGuard, when set, makes the shell guard from the policy Open
+	// computed (Shell with its home set); nil means [bashguard.New]. A
+	// host that opens a Pipeline per call keeps the Guard of an equal
+	// policy with it, and with it the scripts it parsed and the
+	// workspace facts it revalidates: it must return one built by
+	// bashguard.New from an equal policy, or nil to have Open build one.
+	// The Pipeline does not close a guard NewGuard returns: it is the
+	// host's.
+	NewGuard func(bashguard.Policy) *bashguard.Guard
 
 	// Tools are the tools sessions may call; nil means [tool.ClaudeCodeTools].
 	Tools *tool.Registry
@@ -133,7 +148,14 @@ func Open(w Workspace) (*Pipeline, error) {
 	if cfg.PathTools == nil {
 		cfg.PathTools = paths
 	}
-	checker, err := permission.New(cfg)
+	newChecker := permission.New
+	if w.NewChecker != nil {
+		newChecker = w.NewChecker
+	}
+	checker, err := newChecker(cfg)
+	if err == nil && checker == nil {
+		err = fmt.Errorf("Workspace.NewChecker returned no checker")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("runtime: rules: %w", err)
 	}
@@ -178,6 +200,14 @@ func Open(w Workspace) (*Pipeline, error) {
 		pol = *w.Shell
 	}
 	pol.Home = w.Home
+	var guard *bashguard.Guard
+	if w.NewGuard != nil {
+		guard = w.NewGuard(pol)
+	}
+	ownGuard := guard == nil
+	if ownGuard {
+		guard = bashguard.New(pol)
+	}
 	set := w.Hooks
 	if w.Audit != nil {
 		if set == nil {
@@ -186,7 +216,7 @@ func Open(w Workspace) (*Pipeline, error) {
 		set.Add(w.Audit.Hook())
 	}
 	p, err := New(Config{
-		Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: bashguard.New(pol),
+		Tools: tools, Checker: checker, Hooks: set, Sandbox: sb, Guard: guard,
 		Limits: w.Limits, Asker: w.Asker, AskTimeout: w.AskTimeout, ParkTimeout: w.ParkTimeout,
 		MaxParked: w.MaxParked, MaxParkedPerSession: w.MaxParkedPerSession, Output: w.Output, AgentName: w.AgentName,
 		Store: w.Store, Project: w.Dir, User: w.User,
@@ -195,7 +225,9 @@ func Open(w Workspace) (*Pipeline, error) {
 		return nil, err
 	}
 	p.dir = w.Dir
-	p.owned = []io.Closer{p.cfg.Guard}
+	if ownGuard {
+		p.owned = append(p.owned, p.cfg.Guard)
+	}
 	if w.NewSandbox == nil {
 		p.owned = append(p.owned, sb)
 	}
