@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/ccwire"
@@ -151,7 +150,7 @@ func decide(ev event, src source) (runtime.Verdict, error) {
 	if note != "" {
 		v.Reason += " (" + note + ")"
 	}
-	self, _ := os.Executable()
+	self := src.warm.executable()
 	switch prefix := !src.judgedOnly && confinedTools[ev.ToolName] && shellPrefixMode(src.getenv, self); {
 	case prefix && ev.ToolName == "Bash":
 		// Claude Code runs the command through toolgate-shell-prefix:

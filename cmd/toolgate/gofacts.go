@@ -17,6 +17,13 @@ import (
 // is off) set in the environment, or a go env file (go env -w) that sets
 // what go downloads or where it keeps it.
 func goFacts(getenv func(string) string, home string) (version, modCache string) {
+	return goFactsRead(getenv, home, os.ReadFile)
+}
+
+// goFactsRead is goFacts reading the go env file and GOROOT's VERSION
+// with readFile (a warm process's reads them again only when their stat
+// changed: warmCache.readFile).
+func goFactsRead(getenv func(string) string, home string, readFile func(string) ([]byte, error)) (version, modCache string) {
 	if getenv == nil {
 		return "", ""
 	}
@@ -49,7 +56,7 @@ func goFacts(getenv func(string) string, home string) (version, modCache string)
 		envFile = filepath.Join(home, ".config", "go", "env")
 	}
 	if envFile != "" {
-		if b, err := os.ReadFile(envFile); err == nil {
+		if b, err := readFile(envFile); err == nil {
 			for _, name := range []string{"GOMODCACHE", "GOPATH", "GOFLAGS", "GOTOOLCHAIN", "GOPROXY", "GOROOT"} {
 				if strings.Contains(string(b), name) {
 					return "", ""
@@ -78,7 +85,7 @@ func goFacts(getenv func(string) string, home string) (version, modCache string)
 		return "", ""
 	}
 	// The go command finds its GOROOT above its own bin directory.
-	b, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(real)), "VERSION"))
+	b, err := readFile(filepath.Join(filepath.Dir(filepath.Dir(real)), "VERSION"))
 	if err != nil {
 		return "", ""
 	}

@@ -590,7 +590,7 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		// passes it on without its secrets (CDPATH stays), so bash finds
 		// "cd DIR" through the same CDPATH either way.
 		pol.CDPath = p.src.getenv("CDPATH")
-		pol.GoVersion, pol.GoModCache = goFacts(p.src.getenv, p.src.home)
+		pol.GoVersion, pol.GoModCache = goFactsRead(p.src.getenv, p.src.home, p.src.warm.readFile)
 		pol.GoEnv = goDirs(p.src.getenv, p.src.home)
 		// The values of the variables that hold no secret, which bash
 		// takes from that environment as they are ($PATH, $SHELL):
@@ -625,8 +625,10 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 	// toolgate gets.
 	sc := p.sandboxConfig()
 	var newSandbox func(sandbox.Config) (*sandbox.Sandbox, error)
+	var newChecker func(permission.Config) (*permission.Checker, error)
+	var newGuard func(bashguard.Policy) *bashguard.Guard
 	if p.src.warm != nil {
-		newSandbox = p.src.warm.newSandbox
+		newSandbox, newChecker, newGuard = p.src.warm.newSandbox, p.src.warm.newChecker, p.src.warm.newGuard
 	}
 	pl, err := runtime.Open(runtime.Workspace{
 		Dir: p.src.projectDir(), Cwd: p.src.cwd, Home: p.src.home, Rules: cfg,
@@ -637,8 +639,9 @@ func (p *policy) pipeline(tool string, mode permission.Mode) (*runtime.Pipeline,
 		// A session's first call writes its snapshot there: the next
 		// call keeps the workspace's facts all the same.
 		StateDirs: snapshotDirs(p.src.stateDir),
-		// A warm process keeps the sandbox between calls.
-		NewSandbox: newSandbox,
+		// A warm process keeps the sandbox, the compiled rules and the
+		// guard between calls.
+		NewSandbox: newSandbox, NewChecker: newChecker, NewGuard: newGuard,
 		// Claude Code shapes outputs itself: hand them back whole.
 		Output:    output.Shaper{MaxChars: int(^uint(0) >> 1)},
 		AgentName: "claude-code",

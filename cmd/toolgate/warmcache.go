@@ -53,6 +53,18 @@ type warmCache struct {
 	// lives.
 	boot, ns string
 	ids      bool
+	// checkers and guards are the compiled rules and the shell guards
+	// of the configurations met, compared deeply before reuse
+	// (warmkeep.go).
+	checkers []keptChecker
+	guards   []keptGuard
+	// self is the running binary's path, read once (selfRead).
+	self     string
+	selfRead bool
+	// key is the buffer sandboxKey writes into, kept between calls.
+	key []byte
+	// reuse counts what was reused instead of built.
+	reuse warmReuse
 }
 
 // bootID is bootID, read once.
@@ -96,14 +108,14 @@ func (c *warmCache) newSandbox(cfg sandbox.Config) (*sandbox.Sandbox, error) {
 	if !ok {
 		return sandbox.New(cfg)
 	}
-	key := sandboxKey(cfg)
-	if k := c.kept[key]; k != nil {
+	c.key = appendSandboxKey(c.key[:0], cfg)
+	if k := c.kept[string(c.key)]; k != nil {
 		if slices.Equal(k.resolved, resolved) {
 			k.sb.Forget()
 			return k.sb, nil
 		}
 		_ = k.sb.Close()
-		delete(c.kept, key)
+		delete(c.kept, string(c.key))
 	}
 	sb, err := sandbox.New(cfg)
 	if err != nil {
@@ -115,7 +127,7 @@ func (c *warmCache) newSandbox(cfg sandbox.Config) (*sandbox.Sandbox, error) {
 	if c.kept == nil {
 		c.kept = map[string]*keptSandbox{}
 	}
-	c.kept[key] = &keptSandbox{sb: sb, resolved: resolved}
+	c.kept[string(c.key)] = &keptSandbox{sb: sb, resolved: resolved}
 	return sb, nil
 }
 
@@ -123,7 +135,11 @@ func (c *warmCache) newSandbox(cfg sandbox.Config) (*sandbox.Sandbox, error) {
 // apart: each string with its length, each list with its count (-1 for
 // a nil list, which means the defaults).
 func sandboxKey(cfg sandbox.Config) string {
-	b := make([]byte, 0, 4096)
+	return string(appendSandboxKey(nil, cfg))
+}
+
+// appendSandboxKey appends sandboxKey(cfg) to b.
+func appendSandboxKey(b []byte, cfg sandbox.Config) []byte {
 	str := func(s string) { b = append(strconv.AppendInt(b, int64(len(s)), 10), ':'); b = append(b, s...) }
 	list := func(l []string) {
 		n := len(l)
@@ -142,7 +158,7 @@ func sandboxKey(cfg sandbox.Config) string {
 	str(cfg.Home)
 	str(cfg.FactsFile)
 	list(cfg.StateDirs)
-	return string(b)
+	return b
 }
 
 // resolvedDirs returns what the roots, the working directory and the
@@ -213,10 +229,11 @@ func (c *warmCache) openMounts() bool {
 	return true
 }
 
-// drop forgets every kept sandbox and closes the mount table's
-// descriptor.
+// drop forgets every kept sandbox and guard and closes the mount
+// table's descriptor.
 func (c *warmCache) drop() {
 	c.dropSandboxes()
+	c.dropGuards()
 	if c.mounts > 0 {
 		_ = unix.Close(c.mounts)
 		c.mounts = 0
