@@ -88,6 +88,9 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 			// /tmp/x.js, .venv/bin/pytest --basetemp=/tmp/x), besides
 			// the Ask of a program of the workspace.
 			m.sysTools(c, name, v)
+		} else if tool := projectLaunchers[name]; tool != "" {
+			// The project's wrapper of a build tool: the tool's line.
+			m.sysTools(c, tool, v)
 		}
 	case e.class == clsSafe:
 		if s := safeSpecs()[name]; s != nil {

@@ -102,6 +102,10 @@ func scanOption(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		return scanNopt(s, v, i, fn)
 	case strings.HasPrefix(w, "--") || g.oneDash && (len(w) > 2 || g.twoDashes):
 		return scanLong(s, v, i, fn)
+	case g.wordShorts && len(w) > 2 && w[1] != '-':
+		if j, ok := scanWordShort(s, v, i, fn); ok {
+			return j
+		}
 	case g.digits && isDigits(w[1:]):
 		e := scanned{word: w, spell: "-NUM", opt: &digitsOpt, val: w[1:], hasVal: true, at: i}
 		fn(&e)
@@ -110,6 +114,58 @@ func scanOption(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		return scanCluster(s, s.tables().bsd, bsdAgain, v, i, 1, fn)
 	}
 	return scanCluster(s, s.tables().short, notBSD, v, i, 1, fn)
+}
+
+// scanWordShort reads a one-dash word of more than one letter as Apache
+// commons-cli does, before a cluster of letters: the exact name of a
+// rows' word (-ntp, -pl VALUE), then the long option its name (up to an
+// "=") names or abbreviates ("-settings F", "-se=F", "-fail-at" are
+// --settings F, --settings=F, --fail-at-end; an ambiguous prefix is
+// refused), then a long option that takes a value whose name begins the
+// word, the rest its value ("-settingsF"). It reports false for a word
+// that is none of these: a cluster (-DskipTests, -fpom.xml, -qB).
+func scanWordShort(s *spec, v *argv, i int, fn func(e *scanned)) (int, bool) {
+	w := v.vals[i]
+	if sp := s.tables().words[w]; sp != nil {
+		e := scanned{word: w, spell: sp.text, opt: sp.opt, at: i}
+		if sp.arg == argRequired {
+			i = nextValue(v, i, &e)
+		}
+		fn(&e)
+		return i, true
+	}
+	name, val, has := strings.Cut(w[1:], "=")
+	if has && len(name) == 1 {
+		return i, false // -s=F: the letter's value (shortEq)
+	}
+	if sp, _, problem := resolveLong(s, "--"+name); sp != nil || problem != problemUnknown {
+		e := scanned{word: w, at: i}
+		switch {
+		case sp == nil:
+			e.problem = problem
+		case has:
+			e.opt, e.spell, e.val, e.hasVal = sp.opt, sp.text, val, true
+		default:
+			e.opt, e.spell = sp.opt, sp.text
+			if sp.arg == argRequired {
+				i = nextValue(v, i, &e)
+			}
+		}
+		fn(&e)
+		return i, true
+	}
+	if has {
+		return i, false
+	}
+	for k := range s.tables().long {
+		sp := &s.tables().long[k]
+		if sp.arg != argNone && strings.HasPrefix(name, sp.text[2:]) {
+			e := scanned{word: w, spell: sp.text, opt: sp.opt, val: name[len(sp.text)-2:], hasVal: true, at: i}
+			fn(&e)
+			return i, true
+		}
+	}
+	return i, false
 }
 
 // familyRead is how a grammar family reads a word before the common

@@ -70,6 +70,12 @@ type grammar struct {
 	// the next word), and the first word that is none ends the options
 	// (find's leading -H -L -P -D -O, before the starting points).
 	whole bool
+	// wordShorts: a word that is exactly one of the rows' one-dash
+	// names of more than one letter (-ntp, -pl) is that option, its
+	// value the next word, before the word is read as a cluster of
+	// letters (Apache commons-cli, Maven's parser: hasShortOption of the
+	// whole word first).
+	wordShorts bool
 }
 
 // kind is what an option, its value, or an operand does. The zero kind
@@ -565,6 +571,9 @@ type optTables struct {
 	// prefixes are the spellings that name every long option beginning
 	// with their text (a row's "--config.*"), in the rows' order.
 	prefixes []spelling
+	// words are the one-dash names of more than one letter of a
+	// wordShorts grammar, by their text.
+	words map[string]*spelling
 }
 
 // lazyTables are a spec's tables, built once.
@@ -610,6 +619,13 @@ func (s *spec) place(sp spelling) {
 		t.prefixes = append(t.prefixes, sp)
 	case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
 		t.long = append(t.long, sp)
+	case s.grammar.wordShorts && len(w) > 2 && w[0] == '-' && w[1] != '-':
+		if t.words == nil {
+			t.words = map[string]*spelling{}
+		}
+		if t.words[w] == nil {
+			t.words[w] = &sp
+		}
 	default:
 		panic(fmt.Sprintf("bashguard: spec %s: bad spelling %q", s.name, w))
 	}

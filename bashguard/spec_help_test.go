@@ -112,6 +112,9 @@ func TestSpecsAgreeWithHelp(t *testing.T) {
 // "--long", "--no-long") by its exact name, as the program's help lists
 // it.
 func specClassifies(s *spec, o string) bool {
+	if s.tables().words[o] != nil {
+		return true // -ntp, a word of its own (commons-cli)
+	}
 	if len(o) == 1 {
 		return s.tables().bsd[o[0]] != nil
 	}
@@ -535,8 +538,12 @@ var helpHidesValue = map[string]bool{
 	"hostname -F": true, "hostname --file": true,
 }
 
-// specSpelling returns the spelling o ("-x", "--long") of s, or nil.
+// specSpelling returns the spelling o ("-x", "--long", a word of its own
+// such as -ntp) of s, or nil.
 func specSpelling(s *spec, o string) *spelling {
+	if sp := s.tables().words[o]; sp != nil {
+		return sp
+	}
 	if len(o) == 1 {
 		return s.tables().bsd[o[0]]
 	}
@@ -831,7 +838,13 @@ var sysHelp = []struct {
 	{[]string{"rspec"}, []string{"rspec", "--help"}},
 	{[]string{"black"}, []string{"black", "--help"}},
 	{[]string{"mypy"}, []string{"mypy", "--help"}},
+	{[]string{"mvn"}, []string{"mvn", "--help"}},
+	{[]string{"gradle"}, []string{"gradle", "--help"}},
 }
+
+// mvnHelpOption is an option Maven's (commons-cli's) help lists: " -am,--also-make",
+// "    --color <arg>", with " <arg>" after one that takes a value.
+var mvnHelpOption = regexp.MustCompile(`^ (?:(-[A-Za-z?]+),)?(--[a-z][-a-z]*)( <arg>)?`)
 
 // PnpmVersion is the version of pnpm the help test reads, as .ci/setup
 // installs it from npm (its npm_packages rows read these constants), under
@@ -932,6 +945,17 @@ func TestSysSpecsAgreeWithHelp(t *testing.T) {
 				}
 				for _, m := range goHelpOption.FindAllStringSubmatch(line, -1) {
 					listed = append(listed, m[1]+m[2])
+				}
+			case "mvn":
+				if m := mvnHelpOption.FindStringSubmatch(line); m != nil {
+					for _, o := range m[1:3] {
+						if o == "" {
+							continue
+						}
+						listed = append(listed, o)
+						sp := specSpelling(s, o)
+						assert.True(t, sp == nil || (sp.arg == argRequired) == (m[3] != ""), "mvn: %s takes a value: %v, as the help says", o, m[3] != "")
+					}
 				}
 			case "npm":
 				for _, m := range npmHelpOption.FindAllStringSubmatch(line, -1) {

@@ -239,6 +239,9 @@ func spellingsOf(s *spec) []*spelling {
 	for _, p := range s.tables().prefixes {
 		out = append(out, &spelling{text: p.text + "key", arg: p.arg, opt: p.opt}) // --config.key
 	}
+	for _, w := range slices.Sorted(maps.Keys(s.tables().words)) {
+		out = append(out, s.tables().words[w]) // -gs, a word of its own
+	}
 	letters = letters[:0]
 	for ch := range s.tables().bsd {
 		letters = append(letters, ch)
@@ -312,6 +315,17 @@ func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
 	if s.grammar.twoDashes {
 		return goFlagLines(sp, val)
 	}
+	if s.tables().words[sp.text] == sp {
+		// A word of its own, its value the next word (commons-cli).
+		line := []string{sp.text}
+		if sp.arg == argRequired {
+			line = append(line, quoteWord(val))
+		}
+		if o, ok := spellingOperands[s.name]; ok {
+			return [][]string{append(line, o)}
+		}
+		return [][]string{append(line, "a.txt")}
+	}
 	var lines [][]string
 	long := strings.HasPrefix(sp.text, "--")
 	if s.grammar.oneDash {
@@ -364,11 +378,19 @@ func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
 		}
 	}
 	// Operands after the option keep the command line whole.
+	op := "a.txt"
+	if o, ok := spellingOperands[s.name]; ok {
+		op = o
+	}
 	for i := range lines {
-		lines[i] = append(lines[i], "a.txt")
+		lines[i] = append(lines[i], op)
 	}
 	return lines
 }
+
+// spellingOperands are the harmless operands of the commands whose
+// operands are not files: a goal of Maven's that is the project's own.
+var spellingOperands = map[string]string{"mvn": "test"}
 
 // uniquePrefix returns the shortest prefix of the long option name that
 // names it alone in s (no other option, nor --no-X where s negates), or

@@ -121,7 +121,7 @@ var sysSpecs = sync.OnceValue(func() map[string]*spec {
 			allow:    "rustc --print prints the compiler's settings",
 			examples: []example{{"rustc --version", "allow"}, {"rustc --print cfg", "allow"}, {"rustc --print=sysroot", "allow"}, {"rustc --print link-args", "ask"}, {"rustc a.rs", "ask"}}},
 		"make": makeSpec, "pytest": pytestSpec(), "py.test": pytestSpec(),
-		"mvn":  {grammar: versionGrammar, rows: versionVRows, byClass: true},
+		"mvn": mvnSpec, "gradle": gradleSpec,
 		"pip":  pipQuerySpec("pip"),
 		"pip3": pipQuerySpec("pip3"),
 		// gofmt prints the formatting, or the files that need it, of the
