@@ -146,7 +146,15 @@ func DefaultConfineDevices() []string {
 // that holds refused entries somewhere below gets every right except
 // reading and executing files, while its other entries are granted one by
 // one. Symbolic links inside the roots are never granted: the kernel
-// judges what they lead to.
+// judges what they lead to. A refused entry that the mount namespace binds
+// read-only anyway (one the checker refuses to let a command write too,
+// as the sandbox does its secret paths, or one below a protected path) is
+// covered there instead, where no other mount reaches the roots' files:
+// an empty file or directory that no one may read is mounted over it, and
+// the directories that hold it are granted whole, so that a large project
+// with secrets scattered in it needs a mount a secret rather than a rule
+// an entry (confine_cover_linux.go says why that refuses what leaving it
+// out refused).
 //
 // The walk is a fact of the session: a [Shell] walks at its first
 // confined run as a one-shot process must, and at its second walks once
@@ -174,11 +182,14 @@ func DefaultConfineDevices() []string {
 //
 //   - A secret file or directory cannot be read, listed below, or
 //     executed. It can be written, created, renamed or removed like the
-//     rest of its directory (the static guard asks about such writes).
+//     rest of its directory (the static guard asks about such writes),
+//     unless the mount namespace binds or covers it: then it cannot.
 //   - A file that the command creates during the run in a directory
-//     that holds a secret (the root itself, when the root has a .env), or
-//     anywhere below a directory it creates there, can be written but not
-//     read back or executed in the same run; the next run grants it.
+//     that holds a secret left out of the grant (the root itself, when
+//     the root has such a .env), or anywhere below a directory it creates
+//     there, can be written but not read back or executed in the same
+//     run; the next run grants it. A covered secret's directory is
+//     granted whole, and keeps no such limit.
 //   - The first walk costs time on large trees and stops after MaxWalk
 //     entries; a larger tree is refused with [ErrConfineFailed] (set
 //     ReadSecrets, narrower Roots, or a higher MaxWalk).

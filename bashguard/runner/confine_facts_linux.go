@@ -110,6 +110,7 @@ type confineTree struct {
 	// Made from the tree; rules excludes the temporary directory.
 	rules   []confineRule
 	binds   []string
+	covers  []string
 	secrets int
 	hidden  []confineIdentity
 	saved   []confineIdentity // last written to the IdentityFile
@@ -276,7 +277,7 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 		return confinePlan{}, ConfineLevel{}, -1, err
 	}
 	p, lvl := confinePlanBase(c, abi, tmp)
-	p.Binds = t.binds
+	p.Binds, p.Covers = t.binds, t.covers
 	p.plants = f.plantSnap(c.roots)
 	lvl.Secrets += t.secrets
 	hiddenKey := fmt.Sprintf("%d|%q|%v", t.gen, p.Hidden, p.Rules)
@@ -367,6 +368,7 @@ func newConfineTree(c runConfig) *confineTree {
 	if c.confine.IdentityFile != "" {
 		t.w.known = confineLoadIdentities(c.confine.IdentityFile)
 	}
+	t.w.cover = !c.confine.ReadSecrets && confineCoverable(c.roots)
 	return t
 }
 
@@ -737,7 +739,7 @@ func (t *confineTree) judgePending(p confinePending) error {
 // confineWalk does.
 func (t *confineTree) emit() {
 	old := t.rules
-	t.rules, t.binds, t.secrets, t.hidden = make([]confineRule, 0, len(old)), nil, 0, nil
+	t.rules, t.binds, t.covers, t.secrets, t.hidden = make([]confineRule, 0, len(old)), nil, nil, 0, nil
 	for _, r := range t.roots {
 		if !t.emitNode(r) {
 			t.rules = append(t.rules, confineRule{Path: r.path, Access: confineAll})
@@ -765,16 +767,24 @@ func (t *confineTree) emitNode(n *confineNode) (secretBelow bool) {
 		if e.symlink {
 			continue
 		}
-		if e.bind {
-			t.binds = append(t.binds, n.childPath(e.name))
-		}
 		if e.secret {
 			t.secrets++
-			secretBelow = true
 			if e.idOK {
 				t.hidden = append(t.hidden, e.id)
 			}
+			if t.w.cover && (e.bind || n.at.readOnly) {
+				// Covered in the mount namespace (confine_cover_linux.go).
+				t.covers = append(t.covers, n.childPath(e.name))
+				continue
+			}
+			if e.bind {
+				t.binds = append(t.binds, n.childPath(e.name))
+			}
+			secretBelow = true
 			continue
+		}
+		if e.bind {
+			t.binds = append(t.binds, n.childPath(e.name))
 		}
 		var access uint64 = confineAll & confineFileRights
 		if e.dir {

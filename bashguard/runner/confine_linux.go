@@ -99,6 +99,10 @@ type confinePlan struct {
 	// Binds are the protected paths in the roots, bound read-only onto
 	// themselves in the mount namespace.
 	Binds []string
+	// Covers are the secret paths in the roots that the mount namespace
+	// covers with an empty file or directory no one may read, after the
+	// binds (confine_cover_linux.go); the rules grant their directories.
+	Covers []string `json:",omitempty"`
 	// Ruleset says that the Landlock ruleset comes made, as descriptor
 	// confineRulesetFD, with the flags for landlock_restrict_self; Rules
 	// is then empty. The namespaces are needed: the ruleset grants the
@@ -285,7 +289,7 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 			return p, lvl, err
 		}
 		p.Rules = append(p.Rules, w.rules...)
-		p.Binds = w.binds
+		p.Binds, p.Covers = w.binds, w.covers
 		p.plants = w.plants
 		lvl.Secrets += w.secrets
 		return p, lvl, nil
@@ -306,7 +310,7 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 		}
 	}
 	p.Rules = w.rules
-	p.Binds = w.binds
+	p.Binds, p.Covers = w.binds, w.covers
 	p.plants = w.plants
 	lvl.Secrets += w.secrets
 	return p, lvl, nil
@@ -315,7 +319,8 @@ func confinePrepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel
 // confineWalkRoots walks c's roots after rules, judging by the recorded
 // identities known (nil: none are recorded).
 func confineWalkRoots(c runConfig, rules []confineRule, known map[confineIdentity]bool) (*confineWalk, error) {
-	w := &confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: rules, names: map[string]bool{}, known: known}
+	w := &confineWalk{checker: c.checker, limit: c.confine.MaxWalk, rules: rules, names: map[string]bool{}, known: known,
+		cover: !c.confine.ReadSecrets && confineCoverable(c.roots)}
 	for _, name := range c.confine.Protect {
 		w.names[name] = true
 	}
@@ -362,7 +367,7 @@ func confineKeptRoots(c runConfig, rec *confineWalkRecord) (*confineWalk, *confi
 	}
 	plants := confinePlantsOf(c.roots, dirs)
 	plants.started = r.start
-	w := &confineWalk{rules: t.rules, binds: t.binds, secrets: t.secrets, hidden: t.hidden, plants: plants}
+	w := &confineWalk{rules: t.rules, binds: t.binds, covers: t.covers, secrets: t.secrets, hidden: t.hidden, plants: plants}
 	return w, r, nil
 }
 
@@ -511,7 +516,7 @@ func confineLevelOf(p confinePlan, layers []string) ConfineLevel {
 	}
 	if has("mountns") {
 		lvl.Restricted = append(lvl.Restricted, "runtime-sockets")
-		if len(p.Binds) > 0 {
+		if len(p.Binds) > 0 || len(p.Covers) > 0 {
 			lvl.Restricted = append(lvl.Restricted, "protected-paths")
 		}
 	}
@@ -531,6 +536,11 @@ type confineWalk struct {
 	secrets int
 	binds   []string        // protected paths, bound read-only
 	names   map[string]bool // Confinement.Protect
+	// cover says that secrets bound read-only (or below a bound path)
+	// are covered in the mount namespace (confineCoverable) rather than
+	// left out of the grant; covers collects them.
+	cover  bool
+	covers []string
 	// known are the identities recorded as secret (nil: not recorded);
 	// hidden collects those of the entries this walk leaves out.
 	known  map[confineIdentity]bool
@@ -685,7 +695,9 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 		if t&fs.ModeSymlink != 0 {
 			continue // never granted: the kernel judges the target
 		}
+		bound := len(w.binds)
 		sub := w.protect(path, e.Name(), t.IsDir(), at)
+		bound = len(w.binds) - bound
 		var id confineIdentity
 		idOK := false
 		if w.known != nil {
@@ -693,10 +705,16 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 		}
 		if d, _ := runCheckEntry(w.checker, dir, e.Name(), false); d != permission.Allow || (idOK && w.known[id]) {
 			w.secrets++
-			secretBelow = true
 			if idOK {
 				w.hidden = append(w.hidden, id)
 			}
+			if w.cover && (bound > 0 || at.readOnly) {
+				// Covered in the mount namespace, its own bind no more.
+				w.binds = w.binds[:len(w.binds)-bound]
+				w.covers = append(w.covers, path)
+				continue
+			}
+			secretBelow = true
 			continue
 		}
 		if t.IsDir() {

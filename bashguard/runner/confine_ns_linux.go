@@ -173,6 +173,9 @@ func confineStageSetup(p *confinePlan) ([]string, error) {
 			return nil, err
 		}
 	}
+	if err := confineCover(p.Covers); err != nil {
+		return nil, err
+	}
 	if p.TmpBind[0] != "" {
 		// The directory the ruleset grants holds only the one the run's
 		// directory is bound onto: read-only, it keeps nothing from one

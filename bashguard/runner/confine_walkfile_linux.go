@@ -51,8 +51,9 @@ import (
 
 // confineWalkVersion changes whenever the file's meaning does. Version
 // 3 keeps the directories only in the tree, whose entries no longer
-// repeat for the plant check: a third of version 2's size.
-const confineWalkVersion = 3
+// repeat for the plant check: a third of version 2's size. Version 4
+// records the secret paths the mount namespace covers.
+const confineWalkVersion = 4
 
 // confineWalkMagic opens the file, followed by the version on a line of
 // its own, then the record (confineWalkEncode) to the end of the file.
@@ -74,6 +75,7 @@ type confineWalkRecord struct {
 	Known   []confineIdentity
 	Rules   []confineRule
 	Binds   []string
+	Covers  []string
 	Secrets int
 	Grants  map[string]confineKeptGrant
 	// Tree is the walk as a kept tree (confineTreeEncode): its table of
@@ -197,7 +199,7 @@ func confineWalkLoad(c runConfig, rec *confineWalkRecord) (*confineWalk, bool) {
 			return nil, false
 		}
 	}
-	return &confineWalk{rules: rec.Rules, binds: rec.Binds, secrets: rec.Secrets, plants: confinePlantsOf(c.roots, dirs)}, true
+	return &confineWalk{rules: rec.Rules, binds: rec.Binds, covers: rec.Covers, secrets: rec.Secrets, plants: confinePlantsOf(c.roots, dirs)}, true
 }
 
 // confinePlantsOf is the plant snapshot of the directories of a tree's
@@ -257,7 +259,7 @@ func confineWalkSave(c runConfig, path string, r *confineKeptRun, tree []byte, f
 	}
 	t, start := r.tree, r.start
 	rec := confineWalkRecord{Key: confineWalkKey(c), Start: start.UnixNano(), Mounts: confineMountsStamp(), Idents: r.idents,
-		Rules: t.rules, Binds: t.binds, Secrets: t.secrets, Tree: tree}
+		Rules: t.rules, Binds: t.binds, Covers: t.covers, Secrets: t.secrets, Tree: tree}
 	for id := range r.known {
 		rec.Known = append(rec.Known, id)
 	}
@@ -372,6 +374,10 @@ func confineWalkEncode(b []byte, rec *confineWalkRecord) []byte {
 	for _, b := range rec.Binds {
 		e.s(b)
 	}
+	e.u(uint64(len(rec.Covers)))
+	for _, b := range rec.Covers {
+		e.s(b)
+	}
 	e.u(uint64(rec.Secrets))
 	paths := make([]string, 0, len(rec.Grants))
 	for p := range rec.Grants {
@@ -479,6 +485,12 @@ func confineWalkDecode(b []byte) (*confineWalkRecord, bool) {
 	rec.Binds = make([]string, d.n())
 	for k := range rec.Binds {
 		rec.Binds[k] = d.s()
+	}
+	if n := d.n(); n > 0 {
+		rec.Covers = make([]string, n)
+		for k := range rec.Covers {
+			rec.Covers[k] = d.s()
+		}
 	}
 	rec.Secrets = int(d.u())
 	if n := d.n(); n > 0 {

@@ -116,7 +116,7 @@ func TestConfinedWalkFileForgedIsIgnored(t *testing.T) {
 	rec, ok := confineWalkRead(c, walkFile)
 	require.True(t, ok, "the runner's own record is read")
 	require.NotEmpty(t, rec.Rules)
-	rec.Rules, rec.Secrets = []confineRule{{Path: root, Access: confineAll}}, 0
+	rec.Rules, rec.Covers, rec.Secrets = []confineRule{{Path: root, Access: confineAll}}, nil, 0
 	forge := func(path string, mode os.FileMode) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
 		// Stamped as the directories are now: only its place and key

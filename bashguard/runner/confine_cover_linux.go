@@ -1,0 +1,283 @@
+//go:build linux
+
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Secrets covered in the mount namespace. Landlock only grants: a
+// directory that holds a secret cannot be granted whole, so the walk
+// grants each of its other entries by a rule of its own, and a large
+// project with secrets scattered in it needs thousands of rules, each a
+// path to open on every command. A secret that the mount namespace binds
+// read-only anyway (the sandbox refuses to let a command write a secret
+// path, so it is one of the protected paths, or it lies below one) is
+// instead covered there: the second stage mounts over it an empty file
+// (or an empty directory) of mode 0 from a read-only tmpfs of its own,
+// and the directories that hold it are granted whole, one rule for a
+// tree without other secrets. The cost is a mount a secret, not a rule
+// an entry.
+//
+// Why it keeps the same denials:
+//
+//   - Reading, listing and executing: what the name reaches is the cover,
+//     which no one may read, search or execute (mode 0, and the
+//     command holds no capability: the second stage drops them all
+//     before bash, and no_new_privs keeps a program from gaining any),
+//     so the command gets EACCES, as Landlock answered. Writing,
+//     truncating, changing its mode or times, or creating in a covered
+//     directory: the cover's file system is read-only (EROFS, as the
+//     read-only bind answered).
+//   - Renaming or removing it, or mounting over it: the name is a mount
+//     point (EBUSY, as the read-only bind answered); the command may not
+//     change the mounts (Landlock refuses a restricted process any
+//     mount or umount, and it holds no capability).
+//   - A hard link to it, made by the command: link(2) from a mount point
+//     to another mount is refused (EXDEV). A hard link made before the
+//     walk is judged by the checker as the secret it is, by identity,
+//     and covered or left out as well; one made between two commands
+//     changes its directory, which the next command lists again.
+//   - A symbolic link to it: resolved through the mount table, it
+//     reaches the cover.
+//   - A file created later: one made between two commands changes its
+//     directory, listed again before the next one (as before); one
+//     made during the run in a directory that holds a covered secret is
+//     readable in that run, as one in any directory without a secret
+//     always was (only the directories of secrets that are not covered
+//     keep the reading of new files refused).
+//   - Another path to the same file: Landlock grants by inode, so a
+//     mount elsewhere of the same file system that reaches a root would
+//     reach the secret uncovered. Secrets are covered only when the
+//     mount table shows no such mount (confineCoverable); the table is
+//     part of what a kept walk is valid for. /proc/PID/cwd and root of
+//     a process outside are refused by Landlock's ptrace scoping.
+//
+// A cover that cannot be made (the name is gone or is now a link since
+// the walk) fails the run: the secret may have moved where the grant
+// reaches it; the next run walks again where it changed.
+
+// confineCoverable reports whether the secrets of roots may be covered,
+// by the mount table of this process (confineCoverableIn).
+func confineCoverable(roots []string) bool {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	return err == nil && confineCoverableIn(b, roots)
+}
+
+// confineCoverableIn reports whether the secrets of roots may be covered
+// under the mount table mountinfo (as /proc/self/mountinfo reads): no
+// mount, besides the one through which each root is reached, shows the
+// part of its file system that holds the root (or a part inside it or
+// around it), and no later mount stacks on or above the one it is
+// reached through. A table it cannot read says no.
+func confineCoverableIn(mountinfo []byte, roots []string) bool {
+	type mnt struct{ id, parent, dev, root, point string }
+	var mounts []mnt
+	byID := map[string]int{}
+	sc := bufio.NewScanner(bytes.NewReader(mountinfo))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 5 {
+			return false
+		}
+		byID[fields[0]] = len(mounts)
+		mounts = append(mounts, mnt{id: fields[0], parent: fields[1], dev: fields[2],
+			root: confineMountUnescape(fields[3]), point: confineMountUnescape(fields[4])})
+	}
+	if sc.Err() != nil || len(mounts) == 0 {
+		return false
+	}
+	related := func(a, b string) bool {
+		return a == b || confinePathWithin(a, b) || confinePathWithin(b, a)
+	}
+	// below reports whether mount i lies on mount j, at any remove.
+	below := func(i, j int) bool {
+		for range len(mounts) {
+			k, ok := byID[mounts[i].parent]
+			if !ok || k == i {
+				return false
+			}
+			if k == j {
+				return true
+			}
+			i = k
+		}
+		return false
+	}
+	for _, root := range roots {
+		if !path.IsAbs(root) || path.Clean(root) != root {
+			return false
+		}
+		// The mount the root is reached through: the deepest of those at
+		// or above it, the top of a stack at one place.
+		best := -1
+		for i, m := range mounts {
+			if root != m.point && !confinePathWithin(root, m.point) {
+				continue
+			}
+			if best < 0 || len(m.point) > len(mounts[best].point) || (m.point == mounts[best].point && below(i, best)) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return false
+		}
+		m := mounts[best]
+		fsPath := path.Join(m.root, strings.TrimPrefix(root, m.point))
+		for i, o := range mounts {
+			if i == best {
+				continue
+			}
+			if o.dev == m.dev && related(o.root, fsPath) {
+				return false // the root's files reached by another path
+			}
+			if (o.point == m.point || confinePathWithin(m.point, o.point)) && !below(best, i) {
+				return false // a mount on or above it that it does not lie on
+			}
+		}
+	}
+	return true
+}
+
+// confinePathWithin reports whether p lies strictly inside dir (both
+// clean and absolute).
+func confinePathWithin(p, dir string) bool {
+	if dir == "/" {
+		return p != "/"
+	}
+	return strings.HasPrefix(p, dir+"/")
+}
+
+// confineMountUnescape undoes the octal escapes (\040 for a space) of a
+// path in /proc/self/mountinfo.
+func confineMountUnescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// confineCover mounts, in the second stage, over each of covers (after
+// the read-only binds, which would otherwise hide the covers below them)
+// an empty file or directory of mode 0 from a read-only tmpfs of the
+// stage's own.
+func confineCover(covers []string) error {
+	if len(covers) == 0 {
+		return nil
+	}
+	fsfd, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("covering the secret paths: fsopen: %w", err)
+	}
+	defer unix.Close(fsfd)
+	if err := unix.FsconfigSetString(fsfd, "size", "4k"); err != nil {
+		return fmt.Errorf("covering the secret paths: %w", err)
+	}
+	if err := unix.FsconfigSetString(fsfd, "mode", "0700"); err != nil {
+		return fmt.Errorf("covering the secret paths: %w", err)
+	}
+	if err := unix.FsconfigCreate(fsfd); err != nil {
+		return fmt.Errorf("covering the secret paths: %w", err)
+	}
+	mfd, err := unix.Fsmount(fsfd, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+	if err != nil {
+		return fmt.Errorf("covering the secret paths: fsmount: %w", err)
+	}
+	defer unix.Close(mfd)
+	ffd, err := unix.Openat(mfd, "f", unix.O_CREAT|unix.O_EXCL|unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("covering the secret paths: %w", err)
+	}
+	unix.Close(ffd)
+	if err := unix.Mkdirat(mfd, "d", 0); err != nil {
+		return fmt.Errorf("covering the secret paths: %w", err)
+	}
+	// Read-only as a file system: no write, mode or time reaches the
+	// covers, whatever mount shows them.
+	pfd, err := unix.Fspick(mfd, "", unix.FSPICK_EMPTY_PATH|unix.FSPICK_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("covering the secret paths: fspick: %w", err)
+	}
+	err = unix.FsconfigSetFlag(pfd, "ro")
+	if err == nil {
+		err = unix.FsconfigReconfigure(pfd)
+	}
+	unix.Close(pfd)
+	if err != nil {
+		return fmt.Errorf("covering the secret paths: making the covers read-only: %w", err)
+	}
+	// Attached over "/", where no lookup sees it (a path from the root
+	// starts below what covers it), so that the binds may take their
+	// source in this mount namespace; detached again once they are made.
+	if err := unix.MoveMount(mfd, "", unix.AT_FDCWD, "/", unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("covering the secret paths: move_mount: %w", err)
+	}
+	scratch := "/proc/self/fd/" + strconv.Itoa(mfd)
+	err = confineCoverEach(mfd, covers)
+	if uerr := unix.Unmount(scratch, unix.MNT_DETACH); uerr != nil && err == nil {
+		err = fmt.Errorf("covering the secret paths: detaching the covers' source: %w", uerr)
+	}
+	return err
+}
+
+// confineCoverEach binds the cover of each path of covers from the
+// covers' file system at mfd.
+func confineCoverEach(mfd int, covers []string) error {
+	var src [2]int // the file's and the directory's descriptors
+	for k, name := range []string{"f", "d"} {
+		fd, err := unix.Openat(mfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("covering the secret paths: %w", err)
+		}
+		defer unix.Close(fd)
+		src[k] = fd
+	}
+	for _, p := range covers {
+		fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_CLOEXEC | unix.O_NOFOLLOW,
+			Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+		})
+		if err != nil {
+			return fmt.Errorf("covering the secret path %s: %w (it changed since the walk)", p, err)
+		}
+		var st unix.Stat_t
+		err = unix.Fstat(fd, &st)
+		cover := src[0]
+		switch {
+		case err != nil:
+		case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+			err = errors.New("it is a symbolic link now (it changed since the walk)")
+		case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+			cover = src[1]
+		}
+		if err == nil {
+			err = unix.Mount("/proc/self/fd/"+strconv.Itoa(cover), "/proc/self/fd/"+strconv.Itoa(fd), "", unix.MS_BIND, "")
+		}
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("covering the secret path %s: %w", p, err)
+		}
+	}
+	return nil
+}
