@@ -1147,3 +1147,63 @@ func rustupEnv() []string {
 	}
 	return env
 }
+
+// pytestParserScript prints the options of the installed pytest's own
+// parser (its core plugins' pytest_addoption), one a line: its names,
+// its argparse action and its nargs, tab-separated. pytest's --help drops
+// a long name that differs from another only in hyphens (--junitxml beside
+// --junit-xml): its parser takes both.
+const pytestParserScript = `import _pytest.config as c
+p = c.get_config()._parser
+for o in [o for g in p._groups for o in g.options] + list(p._anonymous.options):
+    a = o._attrs
+    print(" ".join(o.names()), a.get("action", "store") if isinstance(a.get("action", "store"), str) else "other", a.get("nargs", ""), sep="\t")
+`
+
+// Every option the installed pytest's parser defines is classified by the
+// spec, with a value where the parser takes one: the names its --help
+// does not show (--junitxml, --collectonly) too.
+func TestPytestSpecAgreesWithItsParser(t *testing.T) {
+	bin, err := helpTool("pytest")
+	if err != nil {
+		t.Skip("SKIP: pytest is not installed, so its parser's options are not checked: " + err.Error())
+	}
+	python := "python3"
+	if f, err := os.ReadFile(bin); err == nil {
+		if line, _, _ := strings.Cut(string(f), "\n"); strings.HasPrefix(line, "#!") {
+			python = strings.Fields(line[2:])[0] // the python pytest runs under
+		}
+	}
+	cmd := exec.Command(python, "-c", pytestParserScript)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C"}
+	cmd.Dir = t.TempDir()
+	out, err := cmd.Output()
+	require.NoError(t, err, "%s cannot list pytest's parser: %s", python, out)
+	s := sysSpecs()["pytest"]
+	n := 0
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		f := strings.Split(line, "\t")
+		require.Len(t, f, 3, "line %q", line)
+		flag := slices.Contains([]string{"store_true", "store_false", "count", "help", "version", "store_const"}, f[1])
+		for _, o := range strings.Fields(f[0]) {
+			n++
+			sp := specSpelling(s, o)
+			if !assert.NotNil(t, sp, "pytest: the option %s that pytest's parser defines is not in its spec", o) {
+				continue
+			}
+			switch {
+			case f[1] == "other":
+				// An action of pytest's own class (-q's count, -h's
+				// help): its --help rows are held by TestSysSpecsAgreeWithHelp.
+			case flag:
+				assert.Equal(t, argNone, sp.arg, "pytest: %s takes no value (%s)", o, f[1])
+			case f[2] == "?":
+				assert.Equal(t, argOptional, sp.arg, "pytest: %s takes a value only attached (nargs ?)", o)
+			default:
+				assert.Equal(t, argRequired, sp.arg, "pytest: %s takes a value (%s)", o, f[1])
+			}
+		}
+	}
+	t.Logf("%d options of pytest's parser, every one classified", n)
+	assert.Greater(t, n, 80)
+}
