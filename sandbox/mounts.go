@@ -2,8 +2,8 @@ package sandbox
 
 import (
 	"bytes"
-	"strconv"
-	"strings"
+
+	"github.com/toolgate/toolgate/internal/mountinfo"
 )
 
 // Mounts inside the roots.
@@ -32,7 +32,7 @@ func innerMounts(table []byte, roots []string) []string {
 		if len(f) < 5 {
 			continue
 		}
-		mp := unescapeMount(string(f[4]))
+		mp := mountinfo.Unescape(string(f[4]))
 		isRoot, inside := false, false
 		for _, r := range roots {
 			isRoot = isRoot || mp == r
@@ -43,26 +43,6 @@ func innerMounts(table []byte, roots []string) []string {
 		}
 	}
 	return out
-}
-
-// unescapeMount decodes the octal escapes (\040 for a space) of a mount
-// point in the mount table.
-func unescapeMount(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // otherMount returns the mount point of a mount beneath the roots that

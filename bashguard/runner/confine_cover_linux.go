@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/toolgate/toolgate/internal/mountinfo"
 )
 
 // Secrets covered in the mount namespace. Landlock only grants: a
@@ -74,16 +76,16 @@ func confineCoverable(roots []string) bool {
 }
 
 // confineCoverableIn reports whether the secrets of roots may be covered
-// under the mount table mountinfo (as /proc/self/mountinfo reads): no
+// under the mount table (as /proc/self/mountinfo reads it): no
 // mount, besides the one through which each root is reached, shows the
 // part of its file system that holds the root (or a part inside it or
 // around it), and no later mount stacks on or above the one it is
 // reached through. A table it cannot read says no.
-func confineCoverableIn(mountinfo []byte, roots []string) bool {
+func confineCoverableIn(table []byte, roots []string) bool {
 	type mnt struct{ id, parent, dev, root, point string }
 	var mounts []mnt
 	byID := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(mountinfo))
+	sc := bufio.NewScanner(bytes.NewReader(table))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
@@ -92,7 +94,7 @@ func confineCoverableIn(mountinfo []byte, roots []string) bool {
 		}
 		byID[fields[0]] = len(mounts)
 		mounts = append(mounts, mnt{id: fields[0], parent: fields[1], dev: fields[2],
-			root: confineMountUnescape(fields[3]), point: confineMountUnescape(fields[4])})
+			root: mountinfo.Unescape(fields[3]), point: mountinfo.Unescape(fields[4])})
 	}
 	if sc.Err() != nil || len(mounts) == 0 {
 		return false
@@ -156,26 +158,6 @@ func confinePathWithin(p, dir string) bool {
 		return p != "/"
 	}
 	return strings.HasPrefix(p, dir+"/")
-}
-
-// confineMountUnescape undoes the octal escapes (\040 for a space) of a
-// path in /proc/self/mountinfo.
-func confineMountUnescape(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(v))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // confineCover mounts, in the second stage, over each of covers (after
