@@ -119,7 +119,6 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 			f.dashes = len(f.ops)
 		case e.opt == nil && e.problem == "":
 			f.ops = append(f.ops, e.at)
-		case unread != "":
 		case e.problem == "" && (e.opt.kind == kProgram || e.opt.kind == kAsk):
 			// An Ask no allow rule for the command lifts (go list
 			// -toolexec), wherever the option is.
@@ -129,13 +128,21 @@ func (m *cmdCall) sysLeaf(c *verdictAcc, cmd string, s *spec, v *argv, from int,
 			// command, which an allow rule for it lifts: a toolchain's
 			// spec knows only some of its forms (pip list --outdated),
 			// and the --help tests hold the lists of those it knows whole.
-			unread = s.name + " option " + optWritten(e) + " " + orText(e.problem, "is not among the queries judged")
+			// The options after it are still judged (pytest's plugins
+			// take options of their own, and --basetemp after one still
+			// empties its tree), as are the operands and the spec's check.
+			if unread == "" {
+				unread = s.name + " option " + optWritten(e) + " " + orText(e.problem, "is not among the queries judged")
+			}
+			if e.opt != nil {
+				m.specOption(c, cmd, s, v, e, &f)
+			}
 		default:
 			m.specOption(c, cmd, s, v, e, &f)
 		}
 	})
-	if unread != "" {
-		return sysUnread(c, s, top, unread)
+	if unread != "" && !sysUnread(c, s, top, unread) {
+		return false // the class judges
 	}
 	switch {
 	case s.ask == "" || f.hasKind(kVersion):

@@ -213,7 +213,7 @@ var gradleSpec = &spec{grammar: gnuGrammar, rows: gradleRows, operands: kWord, c
 	// tasks and properties of the line are still judged (no option name
 	// begins with NUL, which no library of the tasks reads).
 	passOn: "\x00",
-	ask: "runs the project's build: its build scripts, the plugins they apply and the tasks named",
+	ask:    "runs the project's build: its build scripts, the plugins they apply and the tasks named",
 	examples: []example{
 		{"gradle test", "ask+"}, {"gradle build -x test --offline", "ask+"}, {"gradle test --tests 'com.x.ParserTest'", "ask+"},
 		{"gradle -q --no-daemon clean build", "ask+"}, {"gradle test -Dorg.gradle.parallel=true", "ask+"},

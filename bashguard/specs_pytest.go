@@ -62,6 +62,10 @@ func pytestSpec() *spec {
 			{"pytest -o log_cli=true -o xfail_strict=1 tests", "ask+"}, {"pytest -o addopts=--basetemp=src", "ask!"},
 			{"pytest -o cache_dir=/tmp/c", "ask!"}, {"pytest --override-ini=pythonpath=/tmp/evil -p evil", "ask!"},
 			{"pytest -o testpaths=/tmp/evil", "ask!"}, {"pytest -o log_cli_level=$(id)", "ask"},
+			// A plugin's option (pytest-cov's) is the unlisted Ask; what
+			// follows it is still judged.
+			{"pytest --cov=src -q", "ask+"}, {"pytest --cov=src --basetemp=src", "ask!"}, {"pytest --cov=src --junitxml=/tmp/r.xml", "deny"},
+			{"pytest --cov=src -o addopts=-x", "ask!"},
 		}}
 }
 
