@@ -288,14 +288,20 @@ func compareRun(ws string, want, got [][]string, exact bool) string {
 }
 
 // argvMatches reports whether got is the judged argv want once bash has
-// expanded the glob words of want in ws (a glob that matches nothing
-// stays as it is).
+// expanded the glob words of want in ws or in the directory a generated
+// cd enters (a glob that matches nothing stays as it is): after a cd the
+// guard judges a command in each directory it may run in.
 func argvMatches(ws string, want, got []string) bool {
+	return argvMatchesIn(ws, want, got) || argvMatchesIn(filepath.Join(ws, "src"), want, got)
+}
+
+// argvMatchesIn is argvMatches with the globs expanded in dir.
+func argvMatchesIn(ws string, want, got []string) bool {
 	if len(want) == 0 {
 		return len(got) == 0
 	}
 	w := want[0]
-	if len(got) > 0 && (got[0] == w || DataWord(w)) && argvMatches(ws, want[1:], got[1:]) {
+	if len(got) > 0 && (got[0] == w || DataWord(w)) && argvMatchesIn(ws, want[1:], got[1:]) {
 		return true
 	}
 	if !strings.ContainsAny(w, "*?[") {
@@ -305,7 +311,7 @@ func argvMatches(ws string, want, got []string) bool {
 	if err != nil || len(m) == 0 || len(got) < len(m) {
 		return false
 	}
-	return slices.Equal(m, got[:len(m)]) && argvMatches(ws, want[1:], got[len(m):])
+	return slices.Equal(m, got[:len(m)]) && argvMatchesIn(ws, want[1:], got[len(m):])
 }
 
 // genScript makes one script from the constructs that bash and the
