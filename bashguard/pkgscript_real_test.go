@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/toolgate/toolgate/permission"
 )
 
 // The words a script run passes to the package's script are the words
@@ -78,6 +80,16 @@ func TestScriptRunsPassTheirWords(t *testing.T) {
 				}
 				tried++
 				assert.Equal(t, got, believed, "%s: the script was given %q; the guard judged %q (%s: %s)", line, got, believed, v.Decision, v.Reason)
+				// Words passed make the script's last command cat .env
+				// WORDS, denied; none leave the script as package.json
+				// writes it, which a script run asks for.
+				if len(got) > 0 {
+					assert.Equal(t, permission.Deny, v.Decision, "%s: %s", line, v.Reason)
+					assert.Contains(t, v.Reason, "reads .env", line)
+				} else {
+					assert.Equal(t, permission.Ask, v.Decision, "%s: %s", line, v.Reason)
+					assert.Contains(t, v.Reason, "not on the safe list", line)
+				}
 			}
 		}
 	}

@@ -119,6 +119,14 @@ func TestSpecRowsClassified(t *testing.T) {
 			assert.True(t, at.s.allow != "" || at.s.ask != "", "%s says neither why it allows nor why it asks", at.s.name)
 		}
 	}
+	for _, at := range allSpecs() {
+		for _, r := range at.s.anywhere {
+			// readAnywhere refuses each as an option that runs a program.
+			n++
+			assert.Equal(t, kProgram, r.kind, "%s: anywhere row %q must be kProgram", at.s.name, r.spell)
+			assert.NotEmpty(t, r.why, "%s: anywhere row %q must say why", at.s.name, r.spell)
+		}
+	}
 	t.Logf("%d specs, %d rows", len(allSpecs()), n)
 	assert.Greater(t, n, 500)
 }

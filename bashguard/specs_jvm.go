@@ -210,9 +210,8 @@ func gradleLine(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 var gradleSpec = &spec{grammar: gnuGrammar, rows: gradleRows, operands: kWord, check: gradleLine,
 	// A long option Gradle does not list is a task's (test --tests,
 	// bootRun --args), the project's build's own: passed on, so that the
-	// tasks and properties of the line are still judged (no option name
-	// begins with NUL, which no library of the tasks reads).
-	passOn: "\x00",
+	// tasks and properties of the line are still judged.
+	passOn: passOnEvery,
 	ask:    "runs the project's build: its build scripts, the plugins they apply and the tasks named",
 	examples: []example{
 		{"gradle test", "ask+"}, {"gradle build -x test --offline", "ask+"}, {"gradle test --tests 'com.x.ParserTest'", "ask+"},
@@ -231,3 +230,8 @@ var gradleSpec = &spec{grammar: gnuGrammar, rows: gradleRows, operands: kWord, c
 // project's programs, and their lines are also the tool's, judged by its
 // spec.
 var projectLaunchers = map[string]string{"gradlew": "gradle", "mvnw": "mvn"}
+
+// passOnEvery, as a spec's passOn, passes on every long option the spec
+// does not list: no option's name begins with NUL, so none is read as the
+// library's own that the rows must classify.
+const passOnEvery = "\x00"

@@ -401,25 +401,7 @@ func TestWarmCacheAnswersAsAFreshProcess(t *testing.T) {
 		require.NoError(t, err)
 		return b
 	}
-	// ask answers ev as the warm process does, and as a fresh process
-	// does, asserts the two are the same bytes and returns the decision
-	// and the reason.
-	ask := func(t *testing.T, ev []byte) (string, string) {
-		t.Helper()
-		var out, errb bytes.Buffer
-		code := srv.check(nil, env{stdin: bytes.NewReader(ev), stdout: &out, stderr: &errb, getenv: os.Getenv, warm: &srv.cache})
-		fresh, freshCode := hookRunIn(t, proj, os.Environ(), ev, bin, "check")
-		require.Equal(t, fresh, out.String()+errb.String(), "the warm answer is the fresh process's")
-		require.Equal(t, freshCode, code)
-		var ans struct {
-			Out struct {
-				Decision string `json:"permissionDecision"`
-				Reason   string `json:"permissionDecisionReason"`
-			} `json:"hookSpecificOutput"`
-		}
-		require.NoError(t, json.Unmarshal(out.Bytes(), &ans), out.String())
-		return ans.Out.Decision, ans.Out.Reason
-	}
+	ask := func(t *testing.T, ev []byte) (string, string) { return warmAnswer(t, srv, proj, ev) }
 	kept := func() *sandbox.Sandbox {
 		require.Len(t, srv.cache.kept, 1, "one sandbox kept")
 		for _, k := range srv.cache.kept {
@@ -606,4 +588,25 @@ func TestWarmCacheSeesMounts(t *testing.T) {
 	kept, err := c.newSandbox(cfg)
 	require.NoError(t, err)
 	assert.True(t, after == kept, "the sandbox built after the mount is kept in turn")
+}
+
+// warmAnswer answers the hook event ev as the warm process srv does, and
+// as a fresh toolgate check process in proj does, asserts that the two
+// are the same bytes and exit status, and returns the decision and the
+// reason.
+func warmAnswer(t *testing.T, srv *warmServer, proj string, ev []byte) (decision, reason string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := srv.check(nil, env{stdin: bytes.NewReader(ev), stdout: &out, stderr: &errb, getenv: os.Getenv, warm: &srv.cache})
+	fresh, freshCode := hookRunIn(t, proj, os.Environ(), ev, bin, "check")
+	require.Equal(t, fresh, out.String()+errb.String(), "the warm answer is the fresh process's")
+	require.Equal(t, freshCode, code)
+	var ans struct {
+		Out struct {
+			Decision string `json:"permissionDecision"`
+			Reason   string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &ans), out.String())
+	return ans.Out.Decision, ans.Out.Reason
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -51,26 +50,15 @@ func TestWarmKeepsRulesAndGuard(t *testing.T) {
 		require.NoError(t, err)
 		return b
 	}
-	// ask answers ev as the warm process does, asserts that a fresh
-	// process answers the same bytes, and returns the decision, the
-	// reason and what the call reused.
+	// ask answers ev as the warm process does (and asserts a fresh
+	// process answers the same), and returns the decision, the reason
+	// and what the call reused.
 	ask := func(t *testing.T, ev []byte) (string, string, warmReuse) {
 		t.Helper()
 		before := srv.cache.reuse
-		var out, errb bytes.Buffer
-		code := srv.check(nil, env{stdin: bytes.NewReader(ev), stdout: &out, stderr: &errb, getenv: os.Getenv, warm: &srv.cache})
-		fresh, freshCode := hookRunIn(t, proj, os.Environ(), ev, bin, "check")
-		require.Equal(t, fresh, out.String()+errb.String(), "the warm answer is the fresh process's")
-		require.Equal(t, freshCode, code)
-		var ans struct {
-			Out struct {
-				Decision string `json:"permissionDecision"`
-				Reason   string `json:"permissionDecisionReason"`
-			} `json:"hookSpecificOutput"`
-		}
-		require.NoError(t, json.Unmarshal(out.Bytes(), &ans), out.String())
+		d, why := warmAnswer(t, srv, proj, ev)
 		after := srv.cache.reuse
-		return ans.Out.Decision, ans.Out.Reason, warmReuse{checkers: after.checkers - before.checkers, guards: after.guards - before.guards}
+		return d, why, warmReuse{checkers: after.checkers - before.checkers, guards: after.guards - before.guards}
 	}
 	const safeLs = "[L5 shell: safe]"
 	d, why, used := ask(t, bash("ls -la"))
