@@ -38,6 +38,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		m.operandDenies(c, v)
 	}
 	m.hosts(c, name, v)
+	m.secretPrinted(c, name, v)
 	if std && lookupCmd(name).class == clsNetwork {
 		m.netPrograms(c, name, v)
 	}

@@ -32,6 +32,7 @@ func (m *cmdCall) xargs(c *verdictAcc, v *argv, x execCtx) {
 	// input, so an allow rule for the command does not speak for them.
 	c.wraps("xargs", &rest, &sub, true)
 	m.appendedHosts(c, &rest)
+	m.appendedSecrets(c, &rest)
 	c.add(permission.Ask, WrapperRule("xargs"), "runs "+v.vals[cmd]+" with arguments read from its input, which cannot be checked", !sub.nonOver)
 	m.deniedOperands(c, v)
 }

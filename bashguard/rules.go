@@ -23,6 +23,10 @@ const (
 	// RuleSecretEnvironment: prints the environment or the shell's
 	// variables, which hold the host's secrets.
 	RuleSecretEnvironment permission.RuleID = "secret:environment"
+	// RuleSecretCredential: prints a credential a store or a service
+	// keeps (gh auth token, kubectl get secrets -o yaml): an Ask only an
+	// allow rule that names the word lifts.
+	RuleSecretCredential permission.RuleID = "secret:credential"
 	// RuleSyntaxAmbiguous: a construct bash and the parser read
 	// differently.
 	RuleSyntaxAmbiguous permission.RuleID = "syntax:ambiguous"
