@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/internal/fswatch"
+	"github.com/toolgate/toolgate/internal/stattime"
 )
 
 // The workspace facts git reads (which repository git finds from a
@@ -160,8 +161,8 @@ func fullStamp(path string, follow bool) fileStamp {
 	s.ok = true
 	s.dev, s.ino, s.mode = uint64(st.Dev), uint64(st.Ino), uint32(st.Mode)
 	s.size = st.Size
-	s.mtime = st.Mtim.Nano()
-	s.ctime = st.Ctim.Nano()
+	mtime, ctime := stattime.Times(&st)
+	s.mtime, s.ctime = mtime.Nano(), ctime.Nano()
 	return s
 }
 

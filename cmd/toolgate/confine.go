@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/toolgate/toolgate/bashguard/runner"
+	"github.com/toolgate/toolgate/internal/stattime"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime"
 	"github.com/toolgate/toolgate/sandbox"
@@ -161,7 +162,8 @@ func selfStamp() string {
 	if syscall.Stat(exe, &st) != nil {
 		return ""
 	}
-	return fmt.Sprintf("%s|%d|%d|%d|%d.%d", exe, st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec)
+	mtime, _ := stattime.Times(&st)
+	return fmt.Sprintf("%s|%d|%d|%d|%d.%d", exe, st.Dev, st.Ino, st.Size, mtime.Sec, mtime.Nsec)
 }
 
 // errHomeRoot refuses a root that is the home directory or holds it.

@@ -308,7 +308,8 @@ func TestWarmLive(t *testing.T) {
 }
 
 // TestHookClientLinksLittle: toolgate-check links nothing but the
-// runtime's basics, syscall and the wire, so that it starts as a
+// runtime's basics, syscall and the wire (with the stat-time reader it
+// uses), so that it starts as a
 // hello-world (os alone costs a tenth of a hello-world's run).
 func TestHookClientLinksLittle(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
@@ -321,7 +322,7 @@ func TestHookClientLinksLittle(t *testing.T) {
 	require.Contains(t, deps, "github.com/toolgate/toolgate/internal/warm", "the list is the client's")
 	for _, d := range deps {
 		if strings.HasPrefix(d, "github.com/toolgate/") {
-			assert.Contains(t, []string{"github.com/toolgate/toolgate/internal/warm", "github.com/toolgate/toolgate/cmd/toolgate-check"}, d, "toolgate-check links %s", d)
+			assert.Contains(t, []string{"github.com/toolgate/toolgate/internal/warm", "github.com/toolgate/toolgate/internal/stattime", "github.com/toolgate/toolgate/cmd/toolgate-check"}, d, "toolgate-check links %s", d)
 		}
 		for _, heavy := range []string{"fmt", "net", "encoding/json", "flag", "regexp", "os", "golang.org/x/sys/unix", "reflect", "time"} {
 			assert.NotEqual(t, heavy, d, "toolgate-check links %s", heavy)

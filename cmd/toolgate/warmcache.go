@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/toolgate/toolgate/internal/stattime"
 	"github.com/toolgate/toolgate/permission"
 	"github.com/toolgate/toolgate/runtime/tool"
 	"github.com/toolgate/toolgate/sandbox"
@@ -280,8 +281,9 @@ func stampOf(path string) (fileStamp, bool) {
 	if err := syscall.Stat(path, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return fileStamp{}, false
 	}
+	mtime, ctime := stattime.Times(&st)
 	return fileStamp{dev: uint64(st.Dev), ino: st.Ino, size: uint64(st.Size), mode: st.Mode, uid: st.Uid,
-		mtimeNs: st.Mtim.Nano(), ctimeNs: st.Ctim.Nano()}, true
+		mtimeNs: mtime.Nano(), ctimeNs: ctime.Nano()}, true
 }
 
 // file returns what load makes of the regular file at path: the kept

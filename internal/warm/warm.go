@@ -11,12 +11,15 @@
 // never a second source of decisions.
 //
 // The package is imported by the client, so it imports nothing but
-// errors and syscall, which a hello-world's runtime holds already.
+// errors and syscall, which a hello-world's runtime holds already, and
+// internal/stattime, which imports syscall alone.
 package warm
 
 import (
 	"errors"
 	"syscall"
+
+	"github.com/toolgate/toolgate/internal/stattime"
 )
 
 // Limits of one request and one answer, so that neither side reads an
@@ -53,10 +56,11 @@ type FileID struct {
 
 // IDOf returns the FileID of the stat result st.
 func IDOf(st *syscall.Stat_t) FileID {
+	mtime, ctime := stattime.Times(st)
 	return FileID{
 		Dev: uint64(st.Dev), Ino: st.Ino, Size: uint64(st.Size),
-		Mtime: uint64(st.Mtim.Sec)*1e9 + uint64(st.Mtim.Nsec),
-		Ctime: uint64(st.Ctim.Sec)*1e9 + uint64(st.Ctim.Nsec),
+		Mtime: uint64(mtime.Sec)*1e9 + uint64(mtime.Nsec),
+		Ctime: uint64(ctime.Sec)*1e9 + uint64(ctime.Nsec),
 	}
 }
 
