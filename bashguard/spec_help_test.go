@@ -1149,12 +1149,17 @@ func rustupEnv() []string {
 }
 
 // pytestParserScript prints the options of the installed pytest's own
-// parser (its core plugins' pytest_addoption), one a line: its names,
-// its argparse action and its nargs, tab-separated. pytest's --help drops
-// a long name that differs from another only in hyphens (--junitxml beside
+// parser (its core plugins' pytest_addoption and the installed plugins',
+// loaded from their entry points as pytest loads them), one a line: its
+// names, its argparse action and its nargs, tab-separated; then a line
+// "plugins" with the plugins' distributions. pytest's --help drops a long
+// name that differs from another only in hyphens (--junitxml beside
 // --junit-xml): its parser takes both.
 const pytestParserScript = `import _pytest.config as c
-p = c.get_config()._parser
+cfg = c.get_config()
+cfg.pluginmanager.load_setuptools_entrypoints("pytest11")
+p = cfg._parser
+print("plugins", *sorted({d.project_name + "-" + d.version for _, d in cfg.pluginmanager.list_plugin_distinfo()}), sep="\t")
 for o in [o for g in p._groups for o in g.options] + list(p._anonymous.options):
     a = o._attrs
     print(" ".join(o.names()), a.get("action", "store") if isinstance(a.get("action", "store"), str) else "other", a.get("nargs", ""), sep="\t")
@@ -1162,7 +1167,8 @@ for o in [o for g in p._groups for o in g.options] + list(p._anonymous.options):
 
 // Every option the installed pytest's parser defines is classified by the
 // spec, with a value where the parser takes one: the names its --help
-// does not show (--junitxml, --collectonly) too.
+// does not show (--junitxml, --collectonly) too, and the options of the
+// plugins .ci/setup installs (pytest-cov, pytest-xdist, pytest-timeout).
 func TestPytestSpecAgreesWithItsParser(t *testing.T) {
 	bin, err := helpTool("pytest")
 	if err != nil {
@@ -1181,7 +1187,13 @@ func TestPytestSpecAgreesWithItsParser(t *testing.T) {
 	require.NoError(t, err, "%s cannot list pytest's parser: %s", python, out)
 	s := sysSpecs()["pytest"]
 	n := 0
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+	plugins, opts, _ := strings.Cut(strings.TrimRight(string(out), "\n"), "\n")
+	require.True(t, strings.HasPrefix(plugins, "plugins"), "the plugins line: %q", plugins)
+	t.Logf("pytest's plugins: %s", strings.Fields(plugins)[1:])
+	if !strings.Contains(plugins, "pytest-cov") || !strings.Contains(plugins, "pytest-xdist") || !strings.Contains(plugins, "pytest-timeout") {
+		t.Errorf("pytest-cov, pytest-xdist and pytest-timeout, whose options the spec lists, are not all installed (.ci/setup installs them): %s", plugins)
+	}
+	for _, line := range strings.Split(opts, "\n") {
 		f := strings.Split(line, "\t")
 		require.Len(t, f, 3, "line %q", line)
 		flag := slices.Contains([]string{"store_true", "store_false", "count", "help", "version", "store_const"}, f[1])

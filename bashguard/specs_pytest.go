@@ -45,7 +45,25 @@ var pytestRows = []optRow{
 	{"--assert=", kWord, ""}, {"--setup-only --setup-show --setup-plan --setuponly --setupshow --setupplan", kFlag, ""},
 	{"--log-level= --log-format= --log-date-format= --log-cli-level= --log-cli-format= --log-cli-date-format=", kWord, ""},
 	{"--log-file=", kWrite, "the log"}, {"--log-file-level= --log-file-format= --log-file-date-format= --log-auto-indent=", kWord, ""},
+	// pytest-cov: --cov's value is what to measure; --cov-report's may
+	// name where a report is written (html:DIR), judged by pytestLine;
+	// a coverage configuration may load coverage plugins, read as a file.
+	{"--cov[=]", kWord, ""}, {"--cov-reset --no-cov-on-fail --no-cov --cov-append --cov-branch", kFlag, ""},
+	{"--cov-report=", kWord, ""}, {"--cov-config=", kRead, ""}, {"--cov-fail-under= --cov-context=", kWord, ""},
+	// pytest-timeout.
+	{"--timeout= --timeout_method= --timeout-method=", kWord, ""},
+	// pytest-xdist: -n starts local workers of the same python; --tx
+	// names the environments itself: any python (popen//python=PATH),
+	// a host over ssh or a socket.
+	{"-n= --numprocesses= --maxprocesses= --max-worker-restart= --dist= --testrunuid= --rsyncignore=", kWord, ""},
+	{"-d", kFlag, ""}, {"--rsyncdir=", kRead, ""},
+	{"--tx=", kAsk, "starts the test environments it names: a python of its choice, or one on another host over ssh or a socket"},
+	{"-f --looponfail", kEndless, "runs the tests again on every change until they pass"},
 }
+
+// pytestReports are the kinds of pytest-cov's --cov-report that take a
+// destination after ":", a file or directory the report is written to.
+var pytestReports = []string{"html", "xml", "json", "lcov", "annotate"}
 
 // pytestSpec returns pytest's spec (each name a spec of its own, which
 // its reasons name); its operands are the tests' files and directories,
@@ -62,10 +80,15 @@ func pytestSpec() *spec {
 			{"pytest -o log_cli=true -o xfail_strict=1 tests", "ask+"}, {"pytest -o addopts=--basetemp=src", "ask!"},
 			{"pytest -o cache_dir=/tmp/c", "ask!"}, {"pytest --override-ini=pythonpath=/tmp/evil -p evil", "ask!"},
 			{"pytest -o testpaths=/tmp/evil", "ask!"}, {"pytest -o log_cli_level=$(id)", "ask"},
-			// A plugin's option (pytest-cov's) is the unlisted Ask; what
-			// follows it is still judged.
+			// The plugins' options: pytest-cov's, pytest-xdist's, pytest-timeout's.
 			{"pytest --cov=src -q", "ask+"}, {"pytest --cov=src --basetemp=src", "ask!"}, {"pytest --cov=src --junitxml=/tmp/r.xml", "deny"},
-			{"pytest --cov=src -o addopts=-x", "ask!"},
+			{"pytest --cov=src -o addopts=-x", "ask!"}, {"pytest --cov src --cov-report=term-missing:skip-covered tests", "ask+"},
+			{"pytest --cov=src --cov-report html:htmlcov --cov-report=xml", "ask+"}, {"pytest --cov-report=html:/tmp/cov", "deny"},
+			{"pytest --cov-report xml:/tmp/c.xml", "deny"}, {"pytest --cov-report=lcov:.git/hooks/pre-commit", "ask!"},
+			{"pytest --cov-config=.coveragerc --cov-fail-under=80 --cov-branch", "ask+"}, {"pytest --cov-config=.env", "deny"},
+			{"pytest -n auto --dist loadscope --maxprocesses=4 tests", "ask+"}, {"pytest -n4 -q", "ask+"},
+			{"pytest --tx popen//python=/tmp/evil -n1", "ask!"}, {"pytest -d --tx=ssh=me@host//chdir=/tmp", "ask!"},
+			{"pytest -f tests", "ask+"}, {"pytest --timeout=30 --timeout-method=thread", "ask+"}, {"pytest --rsyncdir=.env", "deny"},
 		}}
 }
 
@@ -81,15 +104,23 @@ var pytestIni = []string{
 	"console_output_style", "junit_family", "junit_suite_name", "junit_logging", "junit_log_passing_tests",
 	"junit_duration_report", "xfail_strict", "empty_parameter_set_mark", "faulthandler_timeout", "verbosity_assertions",
 	"verbosity_test_cases", "python_files", "python_classes", "python_functions", "doctest_optionflags",
-	"doctest_encoding", "tmp_path_retention_count", "tmp_path_retention_policy", "minversion", "timeout", "asyncio_mode",
+	"doctest_encoding", "tmp_path_retention_count", "tmp_path_retention_policy", "minversion", "timeout", "timeout_method", "timeout_func_only", "asyncio_mode",
 }
 
 // pytestLine judges pytest's configuration overrides (-o KEY=VALUE):
 // one of pytestIni with a plain value is the project's run; any other asks,
-// and only a rule naming -o lifts it.
+// and only a rule naming -o lifts it. A coverage report's destination
+// (--cov-report html:DIR) is a path written.
 func pytestLine(m *cmdCall, c *verdictAcc, s *spec, v *argv, f *specFacts) {
 	for i := range f.seen {
 		e := &f.seen[i]
+		if e.opt.name == "--cov-report" && e.hasVal {
+			if kind, dest, ok := strings.Cut(e.val, ":"); ok && dest != "" && slices.Contains(pytestReports, kind) {
+				c.addf(permission.Ask, WriteRule("pytest"), "pytest "+optWritten(e)+" writes ", "a coverage report", "", true)
+				m.writePath(c, dest, v.flags[e.at], "pytest")
+			}
+			continue
+		}
 		if e.opt.name != "-o" || !e.hasVal {
 			continue
 		}
