@@ -243,7 +243,7 @@ func (g *Guard) ConfigCredential(path string) (why string, found bool) {
 		return "", false
 	}
 	ws := g.ws.judgeUse()
-	why = ws.get("configcredential\x00"+path, func(r *stampRec) any {
+	why = ws.get(factKey{kind: "configcredential", a: path}, func(r *stampRec) any {
 		return configFileCredential(r, path)
 	}).(string)
 	return why, why != ""

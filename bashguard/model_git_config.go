@@ -114,7 +114,7 @@ func (m *cmdCall) gitConfigKeys() *gitConfigKeys {
 // configKeys reads the keys of the config of the repository whose top is
 // top, kept on the cache. The result is shared: it is not changed.
 func (c *wsCache) configKeys(top string) *gitConfigKeys {
-	return c.get("keys\x00"+top, func(r *stampRec) any {
+	return c.get(factKey{kind: "keys", a: top}, func(r *stampRec) any {
 		k := &gitConfigKeys{}
 		gitDir, why := gitCommonDirRec(top, r)
 		if why != "" {
