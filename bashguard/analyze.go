@@ -26,6 +26,7 @@ type analyzer struct {
 	outer  *Pos   // position of the command that holds nested code
 	ncmds  int
 	curPos syntax.Pos // position of the simple command being judged
+	calls  int        // simple commands being judged, one inside another: the slots of sc.calls in use
 
 	abort     string
 	abortRule permission.RuleID

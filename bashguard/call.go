@@ -28,13 +28,18 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 		x.found = nil // its input is not the pipe
 		x.stdinRdr = true
 	}
-	c := newAcc()
+	// The accumulator and the words live in a slot of the scratch: the
+	// models they are handed to make both escape, and a slot reused saves
+	// two allocations a command (BenchmarkToolgateCommands in bench).
+	slot := a.enterCall()
+	defer a.leaveCall(slot)
+	c, v := &slot.c, &slot.v
 	lit := true
 	var assigns []string
 	env := a.cmdEnv
 	bare := len(ce.Args) == 0
 	for _, as := range ce.Assigns {
-		t, l, b, ok := a.assignment(as, &c, !bare)
+		t, l, b, ok := a.assignment(as, c, !bare)
 		lit = lit && l
 		assigns = append(assigns, t)
 		if as.Name != nil && !as.Naked && as.Index == nil && as.Array == nil {
@@ -47,12 +52,11 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 			a.bindAssign(as, b, ok)
 		}
 	}
-	var v argv
-	a.newArgv(&v, len(ce.Args))
+	a.newArgv(v, len(ce.Args))
 	var spliced map[int][]string // words that are listings, by index: the paths they print (listloops.go)
 	for i, w := range ce.Args {
 		if i > 0 && listedArgReaders()[ce.Args[0].Lit()] {
-			if r, paths, ok := a.listedArg(&c, w, ce.Args[0].Lit()); ok {
+			if r, paths, ok := a.listedArg(c, w, ce.Args[0].Lit()); ok {
 				if spliced == nil {
 					spliced = map[int][]string{}
 				}
@@ -86,7 +90,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 		}
 	}
 	if spliced != nil {
-		v = splice(v, spliced)
+		*v = splice(*v, spliced)
 	}
 	label := "assignment"
 	if len(v.vals) > 0 {
@@ -109,7 +113,7 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 			}
 			a.killVar(as.Name.Value)
 		}
-		a.redirects(&c, redirs, label)
+		a.redirects(c, redirs, label)
 	next:
 		for _, k := range keep {
 			for _, r := range redirs {
@@ -120,14 +124,14 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 			a.setVar(k.name, k.b)
 		}
 	} else {
-		a.redirects(&c, redirs, label)
+		a.redirects(c, redirs, label)
 	}
 	if !a.count() {
 		return
 	}
 	if len(v.vals) == 0 {
 		c.allow("assign", "sets shell variables ("+strings.Join(assigns, " ")+")")
-		a.emit([]string{}, ce.Pos(), &c, lit, false)
+		a.emit([]string{}, ce.Pos(), c, lit, false)
 		return
 	}
 	direct := v.literal(0)
@@ -137,14 +141,14 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 	p := callPos(ce)
 	a.curPos = p
 	if followCd && len(ce.Assigns) == 0 && direct && v.vals[0] == "cd" {
-		a.cd(&c, &v)
+		a.cd(c, v)
 	} else {
 		outerEnv := a.cmdEnv
 		a.cmdEnv = env
-		a.judge(&c, &v, x)
+		a.judge(c, v, x)
 		a.cmdEnv = outerEnv
 	}
-	a.emit(v.vals, p, &c, lit, direct)
+	a.emit(v.vals, p, c, lit, direct)
 	// NAME=value cmd: the command's own environment, which a special
 	// builtin in POSIX mode keeps.
 	for _, as := range ce.Assigns {
@@ -152,7 +156,37 @@ func (a *analyzer) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, x execCt
 			a.killVar(as.Name.Value)
 		}
 	}
-	a.afterCall(&v)
+	a.afterCall(v)
+}
+
+// callSlot is the room the judgement of one simple command works in:
+// its accumulator and its words.
+type callSlot struct {
+	c verdictAcc
+	v argv
+}
+
+// maxCallSlots bounds the slots a scratch keeps between calls.
+const maxCallSlots = 64
+
+// enterCall returns the slot of the simple command about to be judged,
+// one per level of commands judged inside others (substitutions, nested
+// code), kept in the scratch from one Judge to the next.
+func (a *analyzer) enterCall() *callSlot {
+	sc := a.sc
+	if a.calls == len(sc.calls) {
+		sc.calls = append(sc.calls, new(callSlot))
+	}
+	s := sc.calls[a.calls]
+	a.calls++
+	s.c = newAcc()
+	return s
+}
+
+// leaveCall gives the slot back, holding nothing of the command.
+func (a *analyzer) leaveCall(s *callSlot) {
+	*s = callSlot{}
+	a.calls--
 }
 
 // callPos is ce.Pos(), answered without an interface call for the usual

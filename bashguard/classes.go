@@ -59,6 +59,17 @@ type cmdEntry struct {
 // "python3.12").
 func lookupCmd(name string) cmdEntry {
 	r, ok := indexed(name)
+	return entryOf(name, r, ok)
+}
+
+// lookupCmd is the package's lookupCmd, through the call's memo.
+func (m *cmdCall) lookupCmd(name string) cmdEntry {
+	r, ok := m.indexed(name)
+	return entryOf(name, r, ok)
+}
+
+// entryOf is the entry of name, whose row in the index is r (ok: held).
+func entryOf(name string, r *cmdIndexRow, ok bool) cmdEntry {
 	if !ok || !r.listed {
 		return cmdEntry{class: prefixClass(name)}
 	}

@@ -59,3 +59,28 @@ func cmdIn(name string, t cmdTables) bool {
 	r, ok := indexed(name)
 	return ok && r.in&t != 0
 }
+
+// cmdRowMemo is the row of the name a call looked up last: the
+// dispatcher and the models look a command's name up several times (its
+// class, then each per-name table), and the index is searched once.
+type cmdRowMemo struct {
+	name string
+	row  *cmdIndexRow
+	ok   bool
+	set  bool
+}
+
+// indexed is the package's indexed, through the call's memo.
+func (m *cmdCall) indexed(name string) (*cmdIndexRow, bool) {
+	if !m.row.set || m.row.name != name {
+		r, ok := indexed(name)
+		m.row = cmdRowMemo{name: name, row: r, ok: ok, set: true}
+	}
+	return m.row.row, m.row.ok
+}
+
+// cmdIn is the package's cmdIn, through the call's memo.
+func (m *cmdCall) cmdIn(name string, t cmdTables) bool {
+	r, ok := m.indexed(name)
+	return ok && r.in&t != 0
+}

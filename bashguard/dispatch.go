@@ -39,7 +39,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	}
 	m.hosts(c, name, v)
 	m.secretPrinted(c, name, v)
-	if std && lookupCmd(name).class == clsNetwork {
+	if std && m.lookupCmd(name).class == clsNetwork {
 		m.netPrograms(c, name, v)
 	}
 	m.globOptions(c, name, v)
@@ -69,7 +69,7 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 	if !std && m.systemVersion(c, raw, name, v) {
 		return
 	}
-	e := lookupCmd(name)
+	e := m.lookupCmd(name)
 	if int(e.class) < len(classModels) && e.class != clsUnlisted {
 		r := &classModels[e.class]
 		if r.model == nil {

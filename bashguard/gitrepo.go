@@ -64,7 +64,7 @@ func (m *cmdCall) repoFact() topFact {
 
 // top is the topFact of dir, kept on the cache.
 func (c *wsCache) top(dir string) topFact {
-	return c.get("top\x00"+dir, func(r *stampRec) any {
+	return c.get(factKey{kind: "top", a: dir}, func(r *stampRec) any {
 		var f topFact
 		// A path of plain directories is resolved by the lstat of each
 		// component, whose stamps then serve as the levels' (below) and

@@ -87,7 +87,7 @@ func (c *wsCache) glob(dir, p string) ([]string, error) {
 	if !path.IsAbs(dir) && !path.IsAbs(p) {
 		c = nil
 	}
-	f := c.get("glob\x00"+dir+"\x00"+p, func(r *stampRec) any {
+	f := c.get(factKey{kind: "glob", a: dir, b: p}, func(r *stampRec) any {
 		paths, err := expandGlobRec(dir, p, r)
 		return globFact{paths: paths, err: err}
 	}).(globFact)

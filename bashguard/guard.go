@@ -31,9 +31,10 @@ type scratch struct {
 	reader strings.Reader
 	direct []bool
 	flags  []wordFlags
-	ws     wsCache  // the Judge's use of the workspace facts
-	dirs   []string // the arena of the Judge's sets of one directory (analyzer.oneDir)
-	an     analyzer // the analyzer of the Judge that holds the scratch
+	ws     wsCache     // the Judge's use of the workspace facts
+	dirs   []string    // the arena of the Judge's sets of one directory (analyzer.oneDir)
+	an     analyzer    // the analyzer of the Judge that holds the scratch
+	calls  []*callSlot // the slots of the simple commands being judged (analyzer.enterCall)
 }
 
 // maxScratch bounds the buffers a scratch keeps between calls, so that one
@@ -144,6 +145,10 @@ func (g *Guard) Judge(ctx context.Context, dir string, paths PathJudge, script s
 	if cap(a.flags) <= maxScratch {
 		sc.flags = a.flags[:0]
 	}
+	if len(sc.calls) > maxCallSlots {
+		clear(sc.calls[maxCallSlots:])
+		sc.calls = sc.calls[:maxCallSlots]
+	}
 	out, abort, abortRule := a.out, a.abort, a.abortRule
 	*a = analyzer{} // nothing of this call stays reachable from the pool
 	sc.ws = wsCache{}
@@ -238,7 +243,7 @@ func (g *Guard) ConfigCredential(path string) (why string, found bool) {
 		return "", false
 	}
 	ws := g.ws.judgeUse()
-	why = ws.get("configcredential\x00"+path, func(r *stampRec) any {
+	why = ws.get(factKey{kind: "configcredential", a: path}, func(r *stampRec) any {
 		return configFileCredential(r, path)
 	}).(string)
 	return why, why != ""

@@ -52,6 +52,8 @@ type cmdCall struct {
 
 	holes map[string]bool // placeholders of found names in the find -exec command judged, and whether it read each as a file (model_find.go)
 
+	row cmdRowMemo // the command index's row of the name looked up last (cmdindex.go)
+
 	w walker // the walker, for the models whose input is a program
 }
 

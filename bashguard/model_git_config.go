@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -25,7 +26,17 @@ type gitConfigKeys struct {
 	keys []gitConfigKey
 	why  string // why the config cannot be read, or ""
 	none bool   // there is no repository
+	// programs keeps, for each spec asked about, the key that makes its
+	// command run a program, or "": the keys are kept while the config
+	// does not change and the specs never change, so every key is matched
+	// against a spec's patterns once, not for every command.
+	mu       sync.Mutex
+	programs map[*spec]string
 }
+
+// maxProgramKeys bounds the specs a config keeps the answer of: the git
+// subcommands and the tools whose specs name config keys.
+const maxProgramKeys = 256
 
 type gitConfigKey struct{ name, val string }
 
@@ -43,15 +54,38 @@ func (m *cmdCall) gitConfigPrograms(c *verdictAcc, s *spec) {
 		c.addf(permission.Ask, RuleGitConfig, "the repository's config ", cfg.why, ", and its keys can make git run programs", false)
 		return
 	}
+	if key := cfg.programKey(s); key != "" {
+		c.addf(permission.Ask, RuleGitConfig, "the repository's config sets "+key, ", which makes "+s.name+" run a program or read another file as configuration", "", false)
+	}
+}
+
+// programKey returns the first of the keys that makes the command of
+// the spec s run a program, or "".
+func (cfg *gitConfigKeys) programKey(s *spec) string {
+	cfg.mu.Lock()
+	key, ok := cfg.programs[s]
+	cfg.mu.Unlock()
+	if ok {
+		return key
+	}
+scan:
 	for _, k := range cfg.keys {
 		for _, pat := range s.config {
-			if !configKeyMatch(pat, k.name) || harmlessConfigValue(k) {
-				continue
+			if configKeyMatch(pat, k.name) && !harmlessConfigValue(k) {
+				key = k.name
+				break scan
 			}
-			c.addf(permission.Ask, RuleGitConfig, "the repository's config sets "+k.name, ", which makes "+s.name+" run a program or read another file as configuration", "", false)
-			return
 		}
 	}
+	cfg.mu.Lock()
+	if len(cfg.programs) < maxProgramKeys {
+		if cfg.programs == nil {
+			cfg.programs = make(map[*spec]string)
+		}
+		cfg.programs[s] = key
+	}
+	cfg.mu.Unlock()
+	return key
 }
 
 // harmlessConfigValue reports a value of a listed key that runs nothing,
@@ -114,7 +148,7 @@ func (m *cmdCall) gitConfigKeys() *gitConfigKeys {
 // configKeys reads the keys of the config of the repository whose top is
 // top, kept on the cache. The result is shared: it is not changed.
 func (c *wsCache) configKeys(top string) *gitConfigKeys {
-	return c.get("keys\x00"+top, func(r *stampRec) any {
+	return c.get(factKey{kind: "keys", a: top}, func(r *stampRec) any {
 		k := &gitConfigKeys{}
 		gitDir, why := gitCommonDirRec(top, r)
 		if why != "" {

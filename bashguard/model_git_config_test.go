@@ -122,3 +122,25 @@ func TestGoBuildReadsTheRepositoryConfig(t *testing.T) {
 		}
 	}
 }
+
+// One config, kept on the Guard, answers each subcommand by its own
+// spec, the first time and every time after: an ssh command set in it
+// asks for git ls-remote, which connects, and not for git status,
+// however often and in whichever order they come.
+func TestGitConfigProgramsPerSubcommand(t *testing.T) {
+	dir, paths := specRepo(t)
+	cfg := filepath.Join(dir, ".git", "config")
+	base, err := os.ReadFile(cfg)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfg, append(base, "[core]\n\tsshCommand = /tmp/x\n"...), 0o644))
+	g := New(DefaultPolicy())
+	for range 3 {
+		v := g.Judge(context.Background(), dir, paths, "git ls-remote origin")
+		assert.Equal(t, permission.Ask, v.Decision, v.Reason)
+		assert.Equal(t, RuleGitConfig, v.Rule, v.Reason)
+		assert.Contains(t, v.Reason, "the repository's config sets core.sshcommand, which makes git ls-remote run a program")
+		v = g.Judge(context.Background(), dir, paths, "git status")
+		assert.Equal(t, permission.Allow, v.Decision, v.Reason)
+		assert.Equal(t, RuleSafe, v.Rule, v.Reason)
+	}
+}

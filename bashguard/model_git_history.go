@@ -826,7 +826,7 @@ func (c *wsCache) history(top string) *gitHistory {
 	if c != nil && c.histBudget != nil {
 		b = *c.histBudget
 	}
-	return c.get("history\x00"+top, func(r *stampRec) any {
+	return c.get(factKey{kind: "history", a: top}, func(r *stampRec) any {
 		return readGitHistory(top, r, b)
 	}).(*gitHistory)
 }

@@ -297,7 +297,7 @@ func (m *cmdCall) trackedScope() (*gitIndex, string) {
 // index is the index of the work tree whose top is top, or nil when it
 // cannot be read, kept on the cache.
 func (c *wsCache) index(top string) *gitIndex {
-	return c.get("index\x00"+top, func(r *stampRec) any {
+	return c.get(factKey{kind: "index", a: top}, func(r *stampRec) any {
 		x, err := readGitIndexRec(top, r)
 		if err != nil {
 			return (*gitIndex)(nil)

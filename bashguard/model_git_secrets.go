@@ -150,7 +150,7 @@ const gitSystemConfig = "/etc/gitconfig"
 // userSecrets reads the credentials of the system's config and of the
 // user's under home, kept on the cache.
 func (c *wsCache) userSecrets(home string) *gitUserSecrets {
-	return c.get("usersecrets\x00"+home, func(r *stampRec) any {
+	return c.get(factKey{kind: "usersecrets", a: home}, func(r *stampRec) any {
 		u := &gitUserSecrets{}
 		files := append([]string{gitSystemConfig}, gitfiles.UserConfigs(home)...)
 		for _, f := range files {

@@ -74,7 +74,7 @@ func (c *wsCache) goModule(dir string) modFact {
 	if !filepath.IsAbs(dir) {
 		c = nil
 	}
-	return c.get("gomod\x00"+dir, func(r *stampRec) any {
+	return c.get(factKey{kind: "gomod", a: dir}, func(r *stampRec) any {
 		var f modFact
 		d := filepath.Clean(dir)
 		for range maxGoModUp {

@@ -21,10 +21,10 @@ import (
 // no other machine.
 func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
 	// The tables are built only for a name they hold (cmdindex.go).
-	if m.hj == nil || v.len() < 2 && !cmdIn(name, inNetTools) {
+	if m.hj == nil || v.len() < 2 && !m.cmdIn(name, inNetTools) {
 		return
 	}
-	if cmdIn(name, inNetSpecs) {
+	if m.cmdIn(name, inNetSpecs) {
 		m.specHosts(c, netSpecs()[name], v)
 		return
 	}
@@ -32,7 +32,7 @@ func (m *cmdCall) hosts(c *verdictAcc, name string, v *argv) {
 		r(m, c, v)
 		return
 	}
-	if cmdIn(name, inNetTools) {
+	if m.cmdIn(name, inNetTools) {
 		m.tableHosts(c, name, netTools()[name], v)
 	} else if isPip(name) {
 		m.pipHosts(c, *v)

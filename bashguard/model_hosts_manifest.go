@@ -99,7 +99,7 @@ const maxUp = 64
 // it (a package manager's configuration and manifest are looked for up
 // to / at every call: BenchmarkToolgateCommands in bench).
 func (c *wsCache) nearest(dir, name string) string {
-	return c.get("up\x00"+name+"\x00"+dir, func(r *stampRec) any {
+	return c.get(factKey{kind: "up", a: name, b: dir}, func(r *stampRec) any {
 		for d, n := filepath.Clean(dir), 0; n < maxUp; n++ {
 			if r.entry(filepath.Join(d, name), d) {
 				return d

@@ -67,18 +67,21 @@ func meetsSecretRow(r *secretPrint, name string, v *argv, words []int) ([]string
 		}
 		named = append(named, v.vals[words[0]])
 	} else {
-		k := 0
-		path := strings.Fields(r.path)
-		for _, i := range words {
-			if k < len(path) && v.vals[i] == path[k] {
-				k++
+		// Each word of the path in turn, at the first plain word past
+		// the one that met the word before (the table's words are read
+		// in place: a line is judged by every row of its program).
+		j := 0
+		for p := range strings.FieldsSeq(r.path) {
+			for j < len(words) && v.vals[words[j]] != p {
+				j++
 			}
-		}
-		if k < len(path) {
-			return nil, false
+			if j == len(words) {
+				return nil, false
+			}
+			j++
 		}
 		if r.flags == "" && r.res == "" {
-			named = append(named, path...)
+			named = append(named, strings.Fields(r.path)...)
 		}
 	}
 	if r.flags != "" {
@@ -104,7 +107,7 @@ func meetsSecretRow(r *secretPrint, name string, v *argv, words []int) ([]string
 // hasField reports whether w is one of the space-separated fields of
 // list.
 func hasField(list, w string) bool {
-	for _, f := range strings.Fields(list) {
+	for f := range strings.FieldsSeq(list) {
 		if f == w {
 			return true
 		}
@@ -120,7 +123,7 @@ func givenFlag(v *argv, spells, name string) (string, bool) {
 		if !v.literal(i) || w == "--" {
 			continue
 		}
-		for _, s := range strings.Fields(spells) {
+		for s := range strings.FieldsSeq(spells) {
 			if optGiven(w, s, name) {
 				return strings.SplitN(w, "=", 2)[0], true
 			}
@@ -194,7 +197,7 @@ func printsFormat(v *argv, spells, plain, name string) bool {
 		if w == "--" {
 			break
 		}
-		for _, s := range strings.Fields(spells) {
+		for s := range strings.FieldsSeq(spells) {
 			val, at, ok := optValue(v, i, s, name)
 			if !ok {
 				continue

@@ -14,7 +14,7 @@ import (
 // whether it decided: a byClass spec leaves to the command's class a line
 // it does not read whole.
 func (m *cmdCall) sysTools(c *verdictAcc, name string, v *argv) bool {
-	if !cmdIn(name, inSys) {
+	if !m.cmdIn(name, inSys) {
 		return false // sysSpecs is built only for a name it holds (cmdindex.go)
 	}
 	s := sysSpecs()[name]

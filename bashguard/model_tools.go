@@ -12,7 +12,7 @@ import (
 
 // moreTools judges the tools of toolSpecs. It reports whether it decided.
 func (m *cmdCall) moreTools(c *verdictAcc, name string, v *argv) bool {
-	if !cmdIn(name, inTools) {
+	if !m.cmdIn(name, inTools) {
 		return false // toolSpecs is built only for a name it holds (cmdindex.go)
 	}
 	s := toolSpecs()[name]

@@ -117,5 +117,8 @@ type Pos struct {
 
 // String returns "line:col".
 func (p Pos) String() string {
+	if p.Line == 1 && p.Col == 1 {
+		return "1:1" // the first command of a script, most often the only one: no string built
+	}
 	return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
 }

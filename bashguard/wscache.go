@@ -72,11 +72,30 @@ func (c *wsCache) judgeUse() wsCache {
 	return u
 }
 
+// factKey names one fact: what it is (kind: "top", "lexists", ...) and
+// the paths or names it is of. A struct, not a joined string, so that a
+// fact found kept costs no key built (BenchmarkToolgateCommands in bench).
+type factKey struct {
+	kind, a, b string
+}
+
+// less orders keys as their fields joined would be, for an eviction
+// that does not depend on the map's order.
+func (k factKey) less(o factKey) bool {
+	if k.kind != o.kind {
+		return k.kind < o.kind
+	}
+	if k.a != o.a {
+		return k.a < o.a
+	}
+	return k.b < o.b
+}
+
 // wsStore holds the workspace facts of one Guard. It is safe for
 // concurrent use.
 type wsStore struct {
 	mu    sync.Mutex
-	facts map[string]*wsFact
+	facts map[factKey]*wsFact
 	tick  uint64
 	racy  time.Duration // extra age a stamp needs to be trusted, beyond the granularity; tests lower it
 	noTTL bool          // tests: trust every stamp however recent
@@ -272,7 +291,7 @@ func (c *wsStore) trusted(r *stampRec) bool {
 // still holds, or computes it with fill (which records its stamps in the
 // stampRec it is given) and keeps it when its stamps can be trusted. A nil
 // cache computes every time.
-func (c *wsCache) get(key string, fill func(*stampRec) any) any {
+func (c *wsCache) get(key factKey, fill func(*stampRec) any) any {
 	if c == nil {
 		return fill(nil)
 	}
@@ -314,7 +333,7 @@ func (c *wsCache) get(key string, fill func(*stampRec) any) any {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.facts == nil {
-		c.facts = make(map[string]*wsFact)
+		c.facts = make(map[factKey]*wsFact)
 	}
 	if _, ok := c.facts[key]; !ok && len(c.facts) >= maxWSFacts {
 		c.evict()
@@ -336,7 +355,7 @@ func newWSFact(v any, stamps []fileStamp, used uint64, retry int64) *wsFact {
 // reading made now would keep (nil: f's own), its next retry time, and
 // the watcher's cover of it (nil when it cannot be covered), unless
 // another fact took its place.
-func (c *wsStore) replace(key string, f *wsFact, stamps []fileStamp, retry int64, deps *fswatch.Set) {
+func (c *wsStore) replace(key factKey, f *wsFact, stamps []fileStamp, retry int64, deps *fswatch.Set) {
 	if stamps == nil {
 		stamps, retry = f.stamps, f.retry
 	}
@@ -402,7 +421,7 @@ func (c *wsStore) watch() *fswatch.Watcher {
 // command's words are looked up as possible files at every call (git push
 // origin main, npm install left-pad: BenchmarkToolgateCommands in bench).
 func (c *wsCache) lexists(p string) bool {
-	return c.get("lexists\x00"+p, func(r *stampRec) any {
+	return c.get(factKey{kind: "lexists", a: p}, func(r *stampRec) any {
 		if r == nil {
 			_, err := os.Lstat(p)
 			return err == nil
@@ -415,7 +434,7 @@ func (c *wsCache) lexists(p string) bool {
 // isDir reports whether p is a directory, its links followed (as
 // os.Stat), kept on the cache as lexists.
 func (c *wsCache) isDir(p string) bool {
-	return c.get("isdir\x00"+p, func(r *stampRec) any {
+	return c.get(factKey{kind: "isdir", a: p}, func(r *stampRec) any {
 		if r == nil {
 			return isDir(p)
 		}
@@ -461,11 +480,11 @@ func (c *wsStore) close() error {
 
 // evict drops the least recently used fact. c.mu is held.
 func (c *wsStore) evict() {
-	var old string
+	var old factKey
 	var oldest uint64
 	first := true
 	for k, f := range c.facts {
-		if first || f.used < oldest || f.used == oldest && k < old {
+		if first || f.used < oldest || f.used == oldest && k.less(old) {
 			old, oldest, first = k, f.used, false
 		}
 	}

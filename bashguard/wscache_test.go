@@ -161,8 +161,8 @@ func TestWorkspaceFactsAgedDirs(t *testing.T) {
 	g := wsGuard(t, false)
 	require.Equal(t, dir, g.ws.top(sub).top)
 	require.Len(t, g.ws.facts, 1, "aged stamps are trusted")
-	f := g.ws.facts["top\x00"+sub]
-	assert.Equal(t, f, g.ws.facts["top\x00"+sub])
+	f := g.ws.facts[factKey{kind: "top", a: sub}]
+	assert.Equal(t, f, g.ws.facts[factKey{kind: "top", a: sub}])
 	assert.True(t, f.valid())
 
 	gitIn(t, sub, "init", "-q")
@@ -177,7 +177,7 @@ func TestWorkspaceFactsAgedDirs(t *testing.T) {
 	assert.Equal(t, dir, g.ws.top(sub).top, "without sub/.git git finds the outer repository")
 	g.ws.noTTL = true
 	assert.Equal(t, dir, g.ws.top(sub).top)
-	f = g.ws.facts["top\x00"+sub]
+	f = g.ws.facts[factKey{kind: "top", a: sub}]
 	require.NotNil(t, f)
 	require.NoError(t, os.WriteFile(filepath.Join(sub, "x.go"), []byte("package x\n"), 0o644))
 	assert.True(t, f.valid(), "another entry of a busy directory keeps the fact")
@@ -217,7 +217,7 @@ func TestWorkspaceFactsYoungLevelAges(t *testing.T) {
 	g := wsGuard(t, false)
 	v := wsJudge(t, g, dir, "git status")
 	require.Equal(t, permission.Allow, v.Decision, v.Reason)
-	key := "top\x00" + dir
+	key := factKey{kind: "top", a: dir}
 	f := g.ws.facts[key]
 	require.NotNil(t, f, "the fact is kept: its young directories are stamped by their entries")
 	levels := func(f *wsFact) map[string]int {
@@ -270,7 +270,7 @@ func TestWorkspaceFactsGoModule(t *testing.T) {
 	time.Sleep(2100 * time.Millisecond)
 	g := wsGuard(t, false)
 	require.Equal(t, modFact{}, g.ws.goModule(dir), "a dangling go.mod is none, as os.Stat finds it")
-	key := "gomod\x00" + dir
+	key := factKey{kind: "gomod", a: dir}
 	f := g.ws.facts[key]
 	require.NotNil(t, f)
 	levels := func(f *wsFact) map[string]int {
