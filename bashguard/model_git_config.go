@@ -26,19 +26,28 @@ type gitConfigKeys struct {
 	keys []gitConfigKey
 	why  string // why the config cannot be read, or ""
 	none bool   // there is no repository
+	// subs are the keys of the configs of the repository's populated
+	// submodules, nested ones too, each with the submodule's path
+	// (model_git_submodules.go); subsWhy why they cannot all be read.
+	// Only the keys that run programs are looked for there: the remotes
+	// and secrets of a submodule are not the repository's.
+	subs    []gitConfigKey
+	subsWhy string
 	// programs keeps, for each spec asked about, the key that makes its
 	// command run a program, or "": the keys are kept while the config
 	// does not change and the specs never change, so every key is matched
 	// against a spec's patterns once, not for every command.
 	mu       sync.Mutex
-	programs map[*spec]string
+	programs map[*spec]gitConfigKey
 }
 
 // maxProgramKeys bounds the specs a config keeps the answer of: the git
 // subcommands and the tools whose specs name config keys.
 const maxProgramKeys = 256
 
-type gitConfigKey struct{ name, val string }
+// gitConfigKey is a key of a config, its value, and for a submodule's
+// config the submodule's path from the top of the work tree.
+type gitConfigKey struct{ name, val, from string }
 
 // gitConfigPrograms asks when the repository's config sets one of the
 // keys of the spec s that make git run a program.
@@ -54,14 +63,21 @@ func (m *cmdCall) gitConfigPrograms(c *verdictAcc, s *spec) {
 		c.addf(permission.Ask, RuleGitConfig, "the repository's config ", cfg.why, ", and its keys can make git run programs", false)
 		return
 	}
-	if key := cfg.programKey(s); key != "" {
-		c.addf(permission.Ask, RuleGitConfig, "the repository's config sets "+key, ", which makes "+s.name+" run a program or read another file as configuration", "", false)
+	switch k := cfg.programKey(s); {
+	case k.name == "" && cfg.subsWhy != "":
+		c.addf(permission.Ask, RuleGitConfig, "", cfg.subsWhy, ", and the keys of a submodule's config can make git run programs in it", false)
+	case k.from != "":
+		c.addf(permission.Ask, RuleGitConfig, "the config of the submodule "+k.from+" sets "+k.name,
+			", which makes "+s.name+" run a program or read another file as configuration when git runs in the submodule", "", false)
+	case k.name != "":
+		c.addf(permission.Ask, RuleGitConfig, "the repository's config sets "+k.name, ", which makes "+s.name+" run a program or read another file as configuration", "", false)
 	}
 }
 
-// programKey returns the first of the keys that makes the command of
-// the spec s run a program, or "".
-func (cfg *gitConfigKeys) programKey(s *spec) string {
+// programKey returns the first of the keys, the repository's then its
+// submodules', that makes the command of the spec s run a program, or
+// one with no name.
+func (cfg *gitConfigKeys) programKey(s *spec) gitConfigKey {
 	cfg.mu.Lock()
 	key, ok := cfg.programs[s]
 	cfg.mu.Unlock()
@@ -69,18 +85,20 @@ func (cfg *gitConfigKeys) programKey(s *spec) string {
 		return key
 	}
 scan:
-	for _, k := range cfg.keys {
-		for _, pat := range s.config {
-			if configKeyMatch(pat, k.name) && !harmlessConfigValue(k) {
-				key = k.name
-				break scan
+	for _, keys := range [][]gitConfigKey{cfg.keys, cfg.subs} {
+		for _, k := range keys {
+			for _, pat := range s.config {
+				if configKeyMatch(pat, k.name) && !harmlessConfigValue(k) {
+					key = k
+					break scan
+				}
 			}
 		}
 	}
 	cfg.mu.Lock()
 	if len(cfg.programs) < maxProgramKeys {
 		if cfg.programs == nil {
-			cfg.programs = make(map[*spec]string)
+			cfg.programs = make(map[*spec]gitConfigKey)
 		}
 		cfg.programs[s] = key
 	}
@@ -146,33 +164,55 @@ func (m *cmdCall) gitConfigKeys() *gitConfigKeys {
 }
 
 // configKeys reads the keys of the config of the repository whose top is
-// top, kept on the cache. The result is shared: it is not changed.
+// top, and of its submodules' configs, kept on the cache. The result is
+// shared: it is not changed.
 func (c *wsCache) configKeys(top string) *gitConfigKeys {
 	return c.get(factKey{kind: "keys", a: top}, func(r *stampRec) any {
 		k := &gitConfigKeys{}
-		gitDir, why := gitCommonDirRec(top, r)
-		if why != "" {
+		keys, why, none := repoConfigKeys(top, r)
+		switch {
+		case none:
 			k.none = true
 			return k
+		case why != "":
+			k.why = why
+			return k
 		}
-		for _, name := range []string{"config", "config.worktree"} {
-			text, err := r.readSmall(path.Join(gitDir, name), maxGitConfig)
-			if os.IsNotExist(err) {
-				continue
-			}
-			if err != nil {
-				k.why = "cannot be read: " + err.Error()
-				return k
-			}
-			keys, why := parseGitConfigKeys(text)
-			if why != "" {
-				k.why = why
-				return k
-			}
-			k.keys = append(k.keys, keys...)
-		}
+		k.keys = keys
+		k.subs, k.subsWhy = submoduleKeys(top, r)
 		return k
 	}).(*gitConfigKeys)
+}
+
+// repoConfigKeys reads the keys of the config of the repository whose
+// top is top: its common directory's config, and the config.worktree of
+// its work tree's own git directory (a linked work tree's) and of the
+// common one, which git reads with extensions.worktreeConfig. none
+// reports a repository whose git directory is not found.
+func repoConfigKeys(top string, r *stampRec) (keys []gitConfigKey, why string, none bool) {
+	gitDir, common, why := gitDirsRec(top, r)
+	if why != "" {
+		return nil, why, true
+	}
+	files := []string{path.Join(common, "config"), path.Join(common, "config.worktree")}
+	if gitDir != common {
+		files = append(files, path.Join(gitDir, "config.worktree"))
+	}
+	for _, f := range files {
+		text, err := r.readSmall(f, maxGitConfig)
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, "cannot be read: " + err.Error(), false
+		}
+		ks, why := parseGitConfigKeys(text)
+		if why != "" {
+			return nil, why, false
+		}
+		keys = append(keys, ks...)
+	}
+	return keys, "", false
 }
 
 // parseGitConfigKeys reads the keys of a git config file as git's config

@@ -3,6 +3,7 @@ package bashguard
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"io"
 	"os"
@@ -74,22 +75,33 @@ func readGitIndex(top string) (*gitIndex, error) { return readGitIndexRec(top, n
 
 // readGitIndexRec is readGitIndex that stamps every file it reads.
 func readGitIndexRec(top string, r *stampRec) (*gitIndex, error) {
+	b, hashLen, err := readIndexFile(top, r)
+	if err != nil || b == nil {
+		return &gitIndex{}, err
+	}
+	return parseGitIndex(b, hashLen)
+}
+
+// readIndexFile reads the index file of the work tree whose top is top,
+// and the length of its object names; nil for a repository that has none
+// yet.
+func readIndexFile(top string, r *stampRec) ([]byte, int, error) {
 	gitDir := filepath.Join(top, ".git")
 	r.add(gitDir, false, false)
 	fi, err := os.Lstat(gitDir)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !fi.IsDir() {
 		// A linked work tree or a submodule: ".git" names the git
 		// directory ("gitdir: PATH"), whose index is the work tree's own.
 		b, err := r.readAtMost(gitDir, 4096)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
 		if !ok || rest == "" {
-			return nil, errors.New(".git is neither a directory nor a gitdir file")
+			return nil, 0, errors.New(".git is neither a directory nor a gitdir file")
 		}
 		if !filepath.IsAbs(rest) {
 			rest = filepath.Join(top, rest)
@@ -103,11 +115,11 @@ func readGitIndexRec(top string, r *stampRec) (*gitIndex, error) {
 	b, err := r.readAtMost(filepath.Join(gitDir, "index"), maxIndexBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return &gitIndex{}, nil // a fresh repository tracks nothing
+			return nil, hashLen, nil // a fresh repository tracks nothing
 		}
-		return nil, err
+		return nil, 0, err
 	}
-	return parseGitIndex(b, hashLen)
+	return b, hashLen, nil
 }
 
 // sha256Repo reports a config that sets extensions.objectFormat to
@@ -178,6 +190,68 @@ func parseGitIndex(b []byte, hashLen int) (*gitIndex, error) {
 	}
 	sort.Strings(x.paths)
 	return x, nil
+}
+
+// indexGitlinks returns the names of the index's gitlink entries (mode
+// 160000: a submodule's commit), whatever the number of its entries: the
+// whole file is bounded by maxIndexBytes, and each entry is read only to
+// its name. For a split index it also returns the hex name of the shared
+// index that holds its other entries.
+func indexGitlinks(b []byte, hashLen int) (links []string, shared string, err error) {
+	if len(b) < 12 || string(b[:4]) != "DIRC" {
+		return nil, "", errIndex
+	}
+	version := binary.BigEndian.Uint32(b[4:8])
+	if version < 2 || version > 4 {
+		return nil, "", errIndex
+	}
+	n := binary.BigEndian.Uint32(b[8:12])
+	off := 12
+	prev := ""
+	for range n {
+		const modeAt = 24 // after ctime, mtime, dev and ino
+		if off+modeAt+4 > len(b) {
+			return nil, "", errIndex
+		}
+		mode := binary.BigEndian.Uint32(b[off+modeAt:])
+		name, next, ok := indexEntry(b, off, hashLen, version, prev)
+		gitlink := mode&0o170000 == 0o160000
+		switch {
+		case !ok:
+			return nil, "", errIndex
+		case name == "" && !gitlink:
+			// A split index's entry that replaces one of the shared
+			// index, whose name it takes.
+		case !cleanIndexName(name):
+			return nil, "", errIndex
+		case gitlink:
+			links = append(links, name)
+		}
+		prev, off = name, next
+	}
+	shared, err = indexShared(b, off, hashLen)
+	return links, shared, err
+}
+
+// indexShared reads the extensions after the entries, from off, and
+// returns the hex name of the shared index a split index names in its
+// "link" extension, or "".
+func indexShared(b []byte, off, hashLen int) (string, error) {
+	for off+8 <= len(b)-hashLen {
+		sig := string(b[off : off+4])
+		size := int(binary.BigEndian.Uint32(b[off+4:]))
+		if size < 0 || off+8+size > len(b) {
+			return "", errIndex
+		}
+		if sig == "link" {
+			if size < hashLen {
+				return "", errIndex
+			}
+			return hex.EncodeToString(b[off+8 : off+8+hashLen]), nil
+		}
+		off += 8 + size
+	}
+	return "", nil
 }
 
 // indexEntry reads the entry at off of an index of the version, after

@@ -101,7 +101,9 @@ func TestGitIndexFreshAndLinked(t *testing.T) {
 }
 
 // FuzzParseGitIndex: any bytes either fail or give sorted, non-empty,
-// relative paths, no more than the bound, in time linear in the input.
+// relative paths, no more than the bound, in time linear in the input;
+// the gitlinks' reader gives clean paths too, and reads every index the
+// whole reader reads.
 func FuzzParseGitIndex(f *testing.F) {
 	dir := f.TempDir()
 	if _, err := exec.LookPath("git"); err == nil {
@@ -131,10 +133,18 @@ func FuzzParseGitIndex(f *testing.F) {
 		if sha256 {
 			hashLen = 32
 		}
+		links, _, lerr := indexGitlinks(b, hashLen)
+		if lerr == nil {
+			for _, p := range links {
+				require.True(t, cleanIndexName(p), "a gitlink's clean relative path: %q", p)
+			}
+		}
 		x, err := parseGitIndex(b, hashLen)
 		if err != nil {
 			return
 		}
+		// What the whole reader reads, the gitlinks' reader reads too.
+		require.NoError(t, lerr, "an index parseGitIndex reads")
 		require.LessOrEqual(t, len(x.paths), maxWalkEntries)
 		require.True(t, sort.StringsAreSorted(x.paths))
 		for _, p := range x.paths {

@@ -213,13 +213,6 @@ func gitReflogChange() *spec {
 	return &spec{grammar: gitGrammar, rows: gitReflogChangeRows, operands: kWord, ask: "changes the reflog"}
 }
 
-// gitReadConfig are the configuration keys (section.key, section.*.key
-// for any subsection) that make a read-only git command run a program, or
-// read another file as configuration, when the repository's own config
-// sets them: core.fsmonitor on every refresh of the index, diff.external
-// and the diff drivers on every patch, the filters on every file compared
-// with the index, gpg on every signature shown. The repository's config is
-// as much the workspace as its files are.
 // gitCleanRows are the options of git clean: -f removes, and is read
 // for what it is only without -n (clean's query row); -i asks at the terminal.
 var gitCleanRows = []optRow{
@@ -228,6 +221,14 @@ var gitCleanRows = []optRow{
 	{"-i --interactive", kAsk, "asks at the terminal which files to remove, and removes them"},
 }
 
+// gitReadConfig are the configuration keys (section.key, section.*.key
+// for any subsection) that make a read-only git command run a program, or
+// read another file as configuration, when the repository's own config
+// sets them: core.fsmonitor on every refresh of the index, diff.external
+// and the diff drivers on every patch, the filters on every file compared
+// with the index, gpg on every signature shown. The repository's config is
+// as much the workspace as its files are, and so are its submodules'
+// (model_git_submodules.go).
 var gitReadConfig = []string{
 	"core.fsmonitor", "core.pager", "pager.*", "core.alternaterefscommand", "core.worktree",
 	"diff.external", "diff.*.textconv", "diff.*.command",

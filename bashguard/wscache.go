@@ -764,30 +764,41 @@ func (c *wsCache) remotes(top string) remoteFact {
 // repository whose top (as gitTop gives it) is top, stamping every file
 // it reads.
 func gitCommonDirRec(top string, r *stampRec) (string, string) {
+	_, common, why := gitDirsRec(top, r)
+	return common, why
+}
+
+// gitDirsRec finds the git directory of the work tree whose top is top
+// (its .git, or the directory a .git file names) and the common directory
+// that holds the repository's config (the git directory's commondir, or
+// the git directory itself), stamping every file it reads.
+func gitDirsRec(top string, r *stampRec) (gitDir, common, why string) {
 	if top == "" {
-		return "", "is in a repository that is not known here"
+		return "", "", "is in a repository that is not known here"
 	}
-	gitDir := filepath.Join(top, ".git")
+	gitDir = filepath.Join(top, ".git")
+	common = gitDir
 	if r.regular(gitDir) {
 		// A worktree or submodule: "gitdir: <path>", whose commondir
 		// holds the shared config.
 		b, err := r.readSmall(gitDir, 4096)
 		if err != nil || !strings.HasPrefix(b, "gitdir: ") {
-			return "", "is in a repository whose .git file is not read here"
+			return "", "", "is in a repository whose .git file is not read here"
 		}
 		gitDir = strings.TrimSpace(strings.TrimPrefix(b, "gitdir: "))
 		if !filepath.IsAbs(gitDir) {
 			gitDir = filepath.Join(top, gitDir)
 		}
+		common = gitDir
 		if cd, err := r.readSmall(filepath.Join(gitDir, "commondir"), 4096); err == nil {
 			cd = strings.TrimSpace(cd)
 			if !filepath.IsAbs(cd) {
 				cd = filepath.Join(gitDir, cd)
 			}
-			gitDir = cd
+			common = cd
 		}
 	}
-	return gitDir, ""
+	return gitDir, common, ""
 }
 
 // readSmall reads the regular file p whole, when it holds at most limit

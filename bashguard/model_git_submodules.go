@@ -1,0 +1,115 @@
+package bashguard
+
+import (
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+)
+
+// git status, git diff and the other commands that compare the work tree
+// with the index run git again in every populated submodule: a gitlink
+// entry of the index (mode 160000) whose directory holds a .git, listed
+// in .gitmodules or not. That git reads the submodule's own config, so a
+// core.fsmonitor set there runs as one set in the repository's config
+// does (tried: git status ran it, from an embedded repository and from an
+// absorbed one under .git/modules). The keys are read from every
+// populated submodule's config, nested ones too, and matched as the
+// repository's are; what cannot be read within the bounds asks.
+
+const (
+	// maxSubmodules bounds the submodules whose configs are read,
+	// nested ones included.
+	maxSubmodules = 64
+	// maxSubmoduleDepth bounds how deep submodules nest.
+	maxSubmoduleDepth = 4
+)
+
+// submoduleKeys returns the keys of the configs of the populated
+// submodules of the work tree whose top is top, each with the
+// submodule's path, or why they cannot all be read.
+func submoduleKeys(top string, r *stampRec) ([]gitConfigKey, string) {
+	var keys []gitConfigKey
+	n := 0
+	why := readSubmoduleKeys(&keys, top, "", r, 0, &n)
+	return keys, why
+}
+
+// readSubmoduleKeys appends the keys of the configs of the populated
+// submodules of the work tree at dir (the path rel from the top) to keys,
+// n counting the submodules read, and returns why it stopped, or "".
+func readSubmoduleKeys(keys *[]gitConfigKey, dir, rel string, r *stampRec, depth int, n *int) string {
+	links, err := workTreeGitlinks(dir, r)
+	if err != nil {
+		where := "the repository's index"
+		if rel != "" {
+			where = "the index of the submodule " + rel
+		}
+		return where + " cannot be read for its submodules (" + err.Error() + ")"
+	}
+	for _, l := range links {
+		sub, name := filepath.Join(dir, l), path.Join(rel, l)
+		if !r.lexists(filepath.Join(sub, ".git")) {
+			continue // not populated: git does not run there
+		}
+		if *n++; *n > maxSubmodules || depth >= maxSubmoduleDepth {
+			return "the repository has more submodules, or nested deeper, than are read here"
+		}
+		ks, why, none := repoConfigKeys(sub, r)
+		if none || why != "" {
+			return "the config of the submodule " + name + " " + orText(why, "is not found")
+		}
+		_, common, _ := gitDirsRec(sub, r)
+		for _, k := range ks {
+			if k.name == "core.worktree" && ownWorkTree(common, k.val, sub) {
+				continue // git submodule absorbs every submodule's git directory so
+			}
+			k.from = name
+			*keys = append(*keys, k)
+		}
+		if why := readSubmoduleKeys(keys, sub, name, r, depth+1, n); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// workTreeGitlinks returns the gitlink entries of the index of the work
+// tree at dir, a split index's shared entries among them (a gitlink
+// either holds is a candidate: git runs where one is populated); none
+// for a repository without an index.
+func workTreeGitlinks(dir string, r *stampRec) ([]string, error) {
+	b, hashLen, err := readIndexFile(dir, r)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case b == nil:
+		return nil, nil
+	}
+	links, shared, err := indexGitlinks(b, hashLen)
+	if err != nil || shared == "" {
+		return links, err
+	}
+	gitDir, _, why := gitDirsRec(dir, r)
+	if why != "" {
+		return nil, errors.New(".git " + why)
+	}
+	sb, err := r.readAtMost(filepath.Join(gitDir, "sharedindex."+shared), maxIndexBytes)
+	if err != nil {
+		return nil, err
+	}
+	more, _, err := indexGitlinks(sb, hashLen)
+	return append(links, more...), err
+}
+
+// ownWorkTree reports a core.worktree value, in the config of the git
+// directory common, that names the submodule's own directory sub, as the
+// config of an absorbed submodule (.git/modules/NAME) always does.
+func ownWorkTree(common, val, sub string) bool {
+	if !filepath.IsAbs(val) {
+		val = filepath.Join(common, val)
+	}
+	return filepath.Clean(val) == filepath.Clean(sub)
+}
