@@ -75,7 +75,7 @@ func readGitIndex(top string) (*gitIndex, error) { return readGitIndexRec(top, n
 
 // readGitIndexRec is readGitIndex that stamps every file it reads.
 func readGitIndexRec(top string, r *stampRec) (*gitIndex, error) {
-	b, hashLen, err := readIndexFile(top, r)
+	b, hashLen, _, err := readIndexFile(top, r)
 	if err != nil || b == nil {
 		return &gitIndex{}, err
 	}
@@ -83,25 +83,25 @@ func readGitIndexRec(top string, r *stampRec) (*gitIndex, error) {
 }
 
 // readIndexFile reads the index file of the work tree whose top is top,
-// and the length of its object names; nil for a repository that has none
-// yet.
-func readIndexFile(top string, r *stampRec) ([]byte, int, error) {
+// the length of its object names and the git directory that holds it; nil
+// for a repository that has none yet.
+func readIndexFile(top string, r *stampRec) ([]byte, int, string, error) {
 	gitDir := filepath.Join(top, ".git")
 	r.add(gitDir, false, false)
 	fi, err := os.Lstat(gitDir)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	if !fi.IsDir() {
 		// A linked work tree or a submodule: ".git" names the git
 		// directory ("gitdir: PATH"), whose index is the work tree's own.
 		b, err := r.readAtMost(gitDir, 4096)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, "", err
 		}
 		rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
 		if !ok || rest == "" {
-			return nil, 0, errors.New(".git is neither a directory nor a gitdir file")
+			return nil, 0, "", errors.New(".git is neither a directory nor a gitdir file")
 		}
 		if !filepath.IsAbs(rest) {
 			rest = filepath.Join(top, rest)
@@ -115,11 +115,11 @@ func readIndexFile(top string, r *stampRec) ([]byte, int, error) {
 	b, err := r.readAtMost(filepath.Join(gitDir, "index"), maxIndexBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, hashLen, nil // a fresh repository tracks nothing
+			return nil, hashLen, gitDir, nil // a fresh repository tracks nothing
 		}
-		return nil, 0, err
+		return nil, 0, "", err
 	}
-	return b, hashLen, nil
+	return b, hashLen, gitDir, nil
 }
 
 // sha256Repo reports a config that sets extensions.objectFormat to

@@ -79,7 +79,7 @@ func readSubmoduleKeys(keys *[]gitConfigKey, dir, rel string, r *stampRec, depth
 // either holds is a candidate: git runs where one is populated); none
 // for a repository without an index.
 func workTreeGitlinks(dir string, r *stampRec) ([]string, error) {
-	b, hashLen, err := readIndexFile(dir, r)
+	b, hashLen, gitDir, err := readIndexFile(dir, r)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, nil
@@ -91,10 +91,6 @@ func workTreeGitlinks(dir string, r *stampRec) ([]string, error) {
 	links, shared, err := indexGitlinks(b, hashLen)
 	if err != nil || shared == "" {
 		return links, err
-	}
-	gitDir, _, why := gitDirsRec(dir, r)
-	if why != "" {
-		return nil, errors.New(".git " + why)
 	}
 	sb, err := r.readAtMost(filepath.Join(gitDir, "sharedindex."+shared), maxIndexBytes)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -43,6 +44,7 @@ func TestGitSubmoduleConfigPrograms(t *testing.T) {
 		v := judge(ws)
 		assert.Equal(t, permission.Allow, v.Decision, "a submodule whose config sets only its own work tree: %s", v.Reason)
 		assert.Equal(t, RuleSafe, v.Rule, v.Reason)
+		assert.Equal(t, "every command is read-only and on the safe list", v.Reason, "a submodule whose config sets only its own work tree")
 
 		gitIn(t, ws, "config", "-f", ".git/modules/lib/up/config", "core.fsmonitor", "/tmp/x")
 		v = judge(ws)
@@ -74,6 +76,7 @@ func TestGitSubmoduleConfigPrograms(t *testing.T) {
 		gitIn(t, ws, "commit", "-q", "-m", "ws")
 		v := judge(ws)
 		assert.Equal(t, permission.Allow, v.Decision, v.Reason)
+		assert.Equal(t, "every command is read-only and on the safe list", v.Reason, "submodules whose configs set no program")
 
 		gitIn(t, deep, "config", "diff.x.textconv", "/tmp/x")
 		v = judge(ws)
@@ -85,6 +88,7 @@ func TestGitSubmoduleConfigPrograms(t *testing.T) {
 		require.NoError(t, os.RemoveAll(filepath.Join(deep, ".git")))
 		v = judge(ws)
 		assert.Equal(t, permission.Allow, v.Decision, "a gitlink whose directory holds no .git: %s", v.Reason)
+		assert.Equal(t, "every command is read-only and on the safe list", v.Reason, "a gitlink whose directory holds no .git")
 	})
 
 	t.Run("linked work tree", func(t *testing.T) {
@@ -98,6 +102,7 @@ func TestGitSubmoduleConfigPrograms(t *testing.T) {
 		gitIn(t, ws, "config", "extensions.worktreeConfig", "true")
 		v := judge(wt)
 		assert.Equal(t, permission.Allow, v.Decision, v.Reason)
+		assert.Equal(t, "every command is read-only and on the safe list", v.Reason, "a linked work tree whose config.worktree is empty")
 		gitIn(t, wt, "config", "--worktree", "core.fsmonitor", "/tmp/x")
 		v = judge(wt)
 		assert.Equal(t, permission.Ask, v.Decision, v.Reason)
@@ -114,7 +119,7 @@ func TestIndexGitlinks(t *testing.T) {
 	ws := t.TempDir()
 	gitIn(t, ws, "init", "-q")
 	for i := range maxWalkEntries + 10 {
-		require.NoError(t, os.WriteFile(filepath.Join(ws, "f"+string(rune('a'+i%26))+itoa(i)), nil, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(ws, "f"+strconv.Itoa(i)), nil, 0o644))
 	}
 	sub := filepath.Join(ws, "m")
 	require.NoError(t, os.Mkdir(sub, 0o755))
@@ -135,12 +140,4 @@ func TestIndexGitlinks(t *testing.T) {
 	links, err = workTreeGitlinks(ws, newStampRec())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"m"}, links, "the gitlink of a split index's shared entries")
-}
-
-// itoa is strconv.Itoa for the file names above.
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
