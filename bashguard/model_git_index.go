@@ -108,8 +108,19 @@ func readIndexFile(top string, r *stampRec) ([]byte, int, string, error) {
 		}
 		gitDir = rest
 	}
+	// The object format is the repository's: a linked work tree's git
+	// directory names the common one (commondir), whose config sets it.
+	common := gitDir
+	if cd, err := r.readAtMost(filepath.Join(gitDir, "commondir"), 4096); err == nil {
+		if c := strings.TrimSpace(string(cd)); c != "" {
+			if !filepath.IsAbs(c) {
+				c = filepath.Join(gitDir, c)
+			}
+			common = c
+		}
+	}
 	hashLen := 20
-	if cfg, err := r.readAtMost(filepath.Join(gitDir, "config"), 1<<20); err == nil && sha256Repo(cfg) {
+	if cfg, err := r.readAtMost(filepath.Join(common, "config"), 1<<20); err == nil && sha256Repo(cfg) {
 		hashLen = 32
 	}
 	b, err := r.readAtMost(filepath.Join(gitDir, "index"), maxIndexBytes)

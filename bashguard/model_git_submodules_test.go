@@ -141,3 +141,41 @@ func TestIndexGitlinks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"m"}, links, "the gitlink of a split index's shared entries")
 }
+
+// A SHA-256 repository's linked work tree has its index read with the
+// repository's hash length, which the common directory's config sets:
+// git status there is allowed as in the main work tree, and a submodule
+// of its own index is found and its config read.
+func TestGitLinkedWorkTreeSHA256Index(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("SKIP: git is not installed, so no SHA-256 work tree can be made to judge: " + err.Error())
+	}
+	base := t.TempDir()
+	ws, wt := filepath.Join(base, "ws"), filepath.Join(base, "wt")
+	require.NoError(t, os.Mkdir(ws, 0o755))
+	gitIn(t, ws, "init", "-q", "--object-format=sha256")
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "a.go"), []byte("package a\n"), 0o644))
+	gitIn(t, ws, "add", "a.go")
+	gitIn(t, ws, "commit", "-q", "-m", "a")
+	gitIn(t, ws, "worktree", "add", "-q", wt)
+	judge := func(dir string) Verdict {
+		t.Helper()
+		return New(DefaultPolicy()).Judge(context.Background(), dir, CheckerJudge(rootChecker{dir: base, roots: []string{base}}), "git status")
+	}
+	for _, dir := range []string{ws, wt} {
+		v := judge(dir)
+		assert.Equal(t, permission.Allow, v.Decision, "%s: %s", dir, v.Reason)
+		assert.Equal(t, "every command is read-only and on the safe list", v.Reason, dir)
+	}
+
+	inner := filepath.Join(wt, "e")
+	require.NoError(t, os.Mkdir(inner, 0o755))
+	gitIn(t, inner, "init", "-q", "--object-format=sha256")
+	gitIn(t, inner, "commit", "-q", "--allow-empty", "-m", "e")
+	gitIn(t, wt, "add", "e") // an embedded repository: a gitlink in the work tree's own index
+	gitIn(t, inner, "config", "core.fsmonitor", "/tmp/x")
+	v := judge(wt)
+	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
+	assert.Equal(t, RuleGitConfig, v.Rule, v.Reason)
+	assert.Contains(t, v.Reason, "the config of the submodule e sets core.fsmonitor, which makes git status run a program")
+}
