@@ -69,9 +69,9 @@ var prettierRows = []optRow{
 // files read, so that a module named there is judged as one.
 var yargsGrammar = grammar{permute: true, negate: true, shortEq: true}
 
-// jestRows are jest's options, each also spelled in kebab case, as
+// jestOpts are jest's options, spelled in kebab case too by lintSpecs, as
 // yargs-parser reads --setup-files for --setupFiles (withKebab).
-var jestRows = withKebab([]optRow{
+var jestOpts = []optRow{
 	{"--all --automock --cache --changedFilesWithAncestor --ci --clearMocks --collectCoverage --collectTests --color --colors " +
 		"--coverage --debug --detectLeaks --detectOpenHandles --errorOnDeprecated --findRelatedTests --forceExit --injectGlobals " +
 		"--json --lastCommit --listTests --logHeapUsage --noStackTrace --notify --passWithNoTests --randomize --resetMocks " +
@@ -97,15 +97,15 @@ var jestRows = withKebab([]optRow{
 	{"--cacheDirectory= --coverageDirectory= --outputFile=", kWrite, "the cache, the coverage or the results, into its value"},
 	{"--clearCache", kChange, "removes jest's cache directory"},
 	{"--watch --watchAll", kEndless, "runs the tests again whenever a file changes, until it is stopped"},
-})
+}
 
 // cacGrammar is vitest's option parser (cac, over mri): as yargs-parser,
 // with every option's sub-keys spelled after a dot (--coverage.enabled).
 var cacGrammar = grammar{permute: true, negate: true, shortEq: true}
 
-// vitestRows are vitest's options, each also spelled in kebab case, as
+// vitestOpts are vitest's options, spelled in kebab case too by lintSpecs, as
 // cac reads --output-file for --outputFile (withKebab).
-var vitestRows = withKebab([]optRow{
+var vitestOpts = []optRow{
 	{"-v --version", kVersion, ""},
 	{"--hideSkippedTests --coverage --isolate --globals --injectCjsGlobals --dom --fileParallelism " +
 		"--passWithNoTests --logHeapUsage --detectAsyncLeaks --allowOnly --dangerouslyIgnoreUnhandledErrors --sinceLastRun " +
@@ -127,7 +127,7 @@ var vitestRows = withKebab([]optRow{
 	{"--ui --open --api[=]", kAsk, "serves a web interface or an API on a port"},
 	{"--clearCache", kChange, "removes vitest's caches"},
 	{"-w --watch --standalone", kEndless, "runs the tests again whenever a file changes, until it is stopped"},
-})
+}
 
 // tscGrammar is tsc's: every option one word, with one dash or two, its
 // name in any case (--OUTDIR), its value the next word; options anywhere.
@@ -206,7 +206,7 @@ func kebab(w string) string {
 // and the compiler.
 func lintSpecs() map[string]*spec {
 	return map[string]*spec{
-		"jest": {grammar: yargsGrammar, rows: jestRows, operands: kRead,
+		"jest": {grammar: yargsGrammar, rows: withKebab(jestOpts), operands: kRead,
 			ask: "runs the package's tests, and the configuration and modules the repository names",
 			examples: []example{
 				{"jest", "ask+"}, {"jest src/parse --coverage", "ask+"}, {"jest -t 'parses' --ci -i", "ask+"},
@@ -226,7 +226,7 @@ func lintSpecs() map[string]*spec {
 				{"eslint --plugin /tmp/p.js .", "ask!"}, {"eslint . --quiet -c /tmp/x.js", "ask!"}, {"eslint -o /tmp/r.txt .", "deny"},
 				{"eslint --cache-location /tmp/c .", "deny"}, {"eslint -c .env .", "deny"}, {"eslint --mcp", "ask!"},
 			}},
-		"vitest": {grammar: cacGrammar, rows: vitestRows, operands: kWord,
+		"vitest": {grammar: cacGrammar, rows: withKebab(vitestOpts), operands: kWord,
 			ask: "runs the package's tests, and the configuration and modules the repository names",
 			examples: []example{
 				{"vitest run", "ask+"}, {"vitest run src/parse --coverage --reporter=verbose", "ask+"}, {"vitest --config vitest.ci.ts run", "ask+"},
