@@ -194,6 +194,13 @@ func repoConfigKeys(top string, r *stampRec) (keys []gitConfigKey, why string, n
 	if why != "" {
 		return nil, why, true
 	}
+	keys, why = dirConfigKeys(gitDir, common, r)
+	return keys, why, false
+}
+
+// dirConfigKeys reads the keys of the configs of the repository whose
+// git directory is gitDir and common directory common (repoConfigKeys).
+func dirConfigKeys(gitDir, common string, r *stampRec) (keys []gitConfigKey, why string) {
 	files := []string{path.Join(common, "config"), path.Join(common, "config.worktree")}
 	if gitDir != common {
 		files = append(files, path.Join(gitDir, "config.worktree"))
@@ -204,15 +211,15 @@ func repoConfigKeys(top string, r *stampRec) (keys []gitConfigKey, why string, n
 			continue
 		}
 		if err != nil {
-			return nil, "cannot be read: " + err.Error(), false
+			return nil, "cannot be read: " + err.Error()
 		}
 		ks, why := parseGitConfigKeys(text)
 		if why != "" {
-			return nil, why, false
+			return nil, why
 		}
 		keys = append(keys, ks...)
 	}
-	return keys, "", false
+	return keys, ""
 }
 
 // parseGitConfigKeys reads the keys of a git config file as git's config

@@ -86,38 +86,17 @@ func readGitIndexRec(top string, r *stampRec) (*gitIndex, error) {
 // the length of its object names and the git directory that holds it; nil
 // for a repository that has none yet.
 func readIndexFile(top string, r *stampRec) ([]byte, int, string, error) {
-	gitDir := filepath.Join(top, ".git")
-	r.add(gitDir, false, false)
-	fi, err := os.Lstat(gitDir)
-	if err != nil {
+	dotGit := filepath.Join(top, ".git")
+	r.add(dotGit, false, false)
+	if _, err := os.Lstat(dotGit); err != nil {
 		return nil, 0, "", err
 	}
-	if !fi.IsDir() {
-		// A linked work tree or a submodule: ".git" names the git
-		// directory ("gitdir: PATH"), whose index is the work tree's own.
-		b, err := r.readAtMost(gitDir, 4096)
-		if err != nil {
-			return nil, 0, "", err
-		}
-		rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-		if !ok || rest == "" {
-			return nil, 0, "", errors.New(".git is neither a directory nor a gitdir file")
-		}
-		if !filepath.IsAbs(rest) {
-			rest = filepath.Join(top, rest)
-		}
-		gitDir = rest
-	}
-	// The object format is the repository's: a linked work tree's git
-	// directory names the common one (commondir), whose config sets it.
-	common := gitDir
-	if cd, err := r.readAtMost(filepath.Join(gitDir, "commondir"), 4096); err == nil {
-		if c := strings.TrimSpace(string(cd)); c != "" {
-			if !filepath.IsAbs(c) {
-				c = filepath.Join(gitDir, c)
-			}
-			common = c
-		}
+	// A linked work tree's or a submodule's ".git" names the git
+	// directory, whose index is the work tree's own; the object format is
+	// the repository's, which the common directory's config sets.
+	gitDir, common, why := gitDirsRec(top, r)
+	if why != "" {
+		return nil, 0, "", errors.New(".git is neither a directory nor a gitdir file")
 	}
 	hashLen := 20
 	if cfg, err := r.readAtMost(filepath.Join(common, "config"), 1<<20); err == nil && sha256Repo(cfg) {

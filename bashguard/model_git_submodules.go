@@ -55,11 +55,14 @@ func readSubmoduleKeys(keys *[]gitConfigKey, dir, rel string, r *stampRec, depth
 		if *n++; *n > maxSubmodules || depth >= maxSubmoduleDepth {
 			return "the repository has more submodules, or nested deeper, than are read here"
 		}
-		ks, why, none := repoConfigKeys(sub, r)
-		if none || why != "" {
-			return "the config of the submodule " + name + " " + orText(why, "is not found")
+		gitDir, common, why := gitDirsRec(sub, r)
+		var ks []gitConfigKey
+		if why == "" {
+			ks, why = dirConfigKeys(gitDir, common, r)
 		}
-		_, common, _ := gitDirsRec(sub, r)
+		if why != "" {
+			return "the config of the submodule " + name + " " + why
+		}
 		for _, k := range ks {
 			if k.name == "core.worktree" && ownWorkTree(common, k.val, sub) {
 				continue // git submodule absorbs every submodule's git directory so

@@ -782,10 +782,10 @@ func gitDirsRec(top string, r *stampRec) (gitDir, common, why string) {
 		// A worktree or submodule: "gitdir: <path>", whose commondir
 		// holds the shared config.
 		b, err := r.readSmall(gitDir, 4096)
-		if err != nil || !strings.HasPrefix(b, "gitdir: ") {
+		gitDir = strings.TrimSpace(strings.TrimPrefix(b, "gitdir: "))
+		if err != nil || !strings.HasPrefix(b, "gitdir: ") || gitDir == "" {
 			return "", "", "is in a repository whose .git file is not read here"
 		}
-		gitDir = strings.TrimSpace(strings.TrimPrefix(b, "gitdir: "))
 		if !filepath.IsAbs(gitDir) {
 			gitDir = filepath.Join(top, gitDir)
 		}
