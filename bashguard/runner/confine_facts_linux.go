@@ -231,9 +231,10 @@ func (f *confineFacts) nsProbe(probe func(bool) string, newNet bool) string {
 // prepare is confinePrepare from the kept facts: the plan carries the
 // ruleset's descriptor instead of the rules, and the binds of the kept
 // walk. It returns the ruleset, a descriptor the caller closes once the
-// launcher has it, or -1 when the facts cannot be kept, with the plan of
-// a walk for this run.
-func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel, int, error) {
+// launcher has it; or, when the facts are not kept for this run (the
+// first, or roots that cannot be watched), perRun and nothing else: the
+// caller prepares the plan of a walk for this run (confinePrepare).
+func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (plan confinePlan, lvl ConfineLevel, ruleset int, perRun bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.plantsFill() // the runs still going keep the tree as they began
@@ -245,28 +246,25 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 		if err := f.tree.update(); err != nil {
 			f.drop()
 			if !errors.Is(err, errConfineUnwatched) {
-				return confinePlan{}, ConfineLevel{}, -1, err
+				return confinePlan{}, ConfineLevel{}, -1, false, err
 			}
 		}
 	}
 	if f.tree == nil && f.walked == 0 {
 		f.walked++
-		p, lvl, err := confinePrepare(c, abi, tmp)
-		return p, lvl, -1, err
+		return confinePlan{}, ConfineLevel{}, -1, true, nil
 	}
 	if f.tree == nil {
 		if f.unwatched == key {
-			p, lvl, err := confinePrepare(c, abi, tmp)
-			return p, lvl, -1, err
+			return confinePlan{}, ConfineLevel{}, -1, true, nil
 		}
 		t, err := confineBuildTree(c)
 		if errors.Is(err, errConfineUnwatched) {
 			f.unwatched = key
-			p, lvl, err := confinePrepare(c, abi, tmp)
-			return p, lvl, -1, err
+			return confinePlan{}, ConfineLevel{}, -1, true, nil
 		}
 		if err != nil {
-			return confinePlan{}, ConfineLevel{}, -1, err
+			return confinePlan{}, ConfineLevel{}, -1, false, err
 		}
 		f.tree, f.key, f.checker = t, key, c.checker
 		// The descriptors and the slot go with the facts.
@@ -274,7 +272,7 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 	}
 	t := f.tree
 	if err := t.saveIdentities(c); err != nil {
-		return confinePlan{}, ConfineLevel{}, -1, err
+		return confinePlan{}, ConfineLevel{}, -1, false, err
 	}
 	p, lvl := confinePlanBase(c, abi, tmp)
 	p.Binds, p.Covers = t.binds, t.covers
@@ -289,29 +287,29 @@ func (f *confineFacts) prepare(c runConfig, abi int, tmp string) (confinePlan, C
 		// as what covers it, which only the launcher can open: it makes
 		// the ruleset, from the kept rules.
 		p.Rules = append(append(p.Rules, confineRule{Path: tmp, Access: confineAll}), t.rules...)
-		return p, lvl, -1, nil
+		return p, lvl, -1, false, nil
 	}
 	// The run's own entry of the slot, where its directory is bound.
 	mount := t.slot + "/" + filepath.Base(tmp)
 	if err := os.Mkdir(mount, 0o755); err != nil {
-		return p, lvl, -1, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
+		return p, lvl, -1, false, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
 	}
 	if err := t.buildRuleset(p); err != nil {
 		os.Remove(mount)
-		return p, lvl, -1, err
+		return p, lvl, -1, false, err
 	}
 	// The caller's own descriptor: a later run may replace the kept one
 	// before this run's launcher has it.
 	fd, err := unix.FcntlInt(uintptr(t.ruleset), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		os.Remove(mount)
-		return p, lvl, -1, fmt.Errorf("%w: %w", ErrConfineFailed, err)
+		return p, lvl, -1, false, fmt.Errorf("%w: %w", ErrConfineFailed, err)
 	}
 	p.Rules = nil
 	p.Ruleset = true
 	p.RulesetFlags = t.rulesetFlags
 	p.TmpBind = [2]string{tmp, mount}
-	return p, lvl, fd, nil
+	return p, lvl, fd, false, nil
 }
 
 // confineBuildTree walks the roots, watching every directory it lists.

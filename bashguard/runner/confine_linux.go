@@ -145,21 +145,46 @@ type confineLateDone struct {
 // for certain, or one whose rules grant a location the mount namespace
 // covers (only the launcher can open what covers it).
 func confineRulesetLate(p *confinePlan) (int, error) {
-	if !p.Namespaces || p.NeedNS == "" || p.Ruleset || len(p.Rules) == 0 || confineRulesHidden(p.Hidden, p.Rules) {
+	if len(p.Rules) == 0 || confineRulesHidden(p.Hidden, p.Rules) {
 		return -1, nil
+	}
+	fd, flags, err := confineRulesetMade(p)
+	if fd >= 0 {
+		confineRulesetUse(p, fd, flags)
+	}
+	return fd, err
+}
+
+// confineRulesetMade makes, in the runner, the Landlock ruleset a plan of
+// the shape p may use (confineRulesetUse): one whose run goes through the
+// namespaces for certain, and that does not come with one made. It
+// returns -1 for any other plan.
+func confineRulesetMade(p *confinePlan) (int, uint32, error) {
+	if !p.Namespaces || p.NeedNS == "" || p.Ruleset {
+		return -1, 0, nil
 	}
 	fd, flags, err := landlockRuleset(p.handled())
 	if err != nil {
-		return -1, fmt.Errorf("%w: creating the Landlock ruleset: %w", ErrConfineFailed, err)
+		return -1, 0, fmt.Errorf("%w: creating the Landlock ruleset: %w", ErrConfineFailed, err)
 	}
 	if fd < 0 {
-		return -1, fmt.Errorf("%w: the Landlock ruleset restricts nothing", ErrConfineFailed)
+		return -1, 0, fmt.Errorf("%w: the Landlock ruleset restricts nothing", ErrConfineFailed)
 	}
-	// The caller keeps fd open until the run is over, after the plan
-	// is written.
+	return fd, flags, nil
+}
+
+// confineRulesetUse makes p's rules the late rules of the ruleset fd,
+// made for p's shape, and reports whether it did: not when p's rules
+// grant a location the mount namespace covers (the launcher then makes
+// the ruleset, and fd is left unused). The caller keeps fd open until the
+// run is over, after the plan is written.
+func confineRulesetUse(p *confinePlan, fd int, flags uint32) bool {
+	if len(p.Rules) == 0 || confineRulesHidden(p.Hidden, p.Rules) {
+		return false
+	}
 	p.late, p.lateFD, p.Rules, p.Late = p.Rules, fd, nil, true
 	p.Ruleset, p.RulesetFlags = true, flags
-	return fd, nil
+	return true
 }
 
 // handled is what the plan's Landlock ruleset handles.
@@ -371,10 +396,10 @@ func confineKeptRoots(c runConfig, rec *confineWalkRecord) (*confineWalk, *confi
 	return w, r, nil
 }
 
-// confinePlanBase is the plan for one run without the roots and the
-// temporary directory: the handled rights for the ABI, the limits, the
-// namespaces and the rules for the system locations.
-func confinePlanBase(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel) {
+// confinePlanShape is what the start of the launcher needs of the plan
+// for one run, made from c alone without a file read: the handled rights
+// for the ABI, the limits, the network and the namespaces.
+func confinePlanShape(c runConfig, abi int) confinePlan {
 	base := landlockABIs[abi]
 	p := confinePlan{
 		ABI:      abi,
@@ -399,6 +424,14 @@ func confinePlanBase(c runConfig, abi int, tmp string) (confinePlan, ConfineLeve
 	}
 	p.NeedNS = confineNeedNS(c, abi)
 	p.Namespaces = !c.noStage || p.NeedNS != ""
+	return p
+}
+
+// confinePlanBase is the plan for one run without the roots and the
+// temporary directory: its shape (confinePlanShape), and the rules for
+// the system locations.
+func confinePlanBase(c runConfig, abi int, tmp string) (confinePlan, ConfineLevel) {
+	p := confinePlanShape(c, abi)
 	hidden := c.confine.Hidden
 	if hidden == nil {
 		hidden = DefaultConfineHidden()
@@ -760,9 +793,10 @@ func confineLaunch() int {
 	if err := dec.Decode(&p); err != nil {
 		return l.fail("reading the plan: %v", err)
 	}
-	if p.Ruleset {
-		unix.CloseOnExec(confineRulesetFD)
-	}
+	// Neither may a ruleset the runner made for the plan's shape, which
+	// the plan then did not use (confineRulesetUse); the stage gets the
+	// one it uses by name.
+	unix.CloseOnExec(confineRulesetFD)
 	l.late = func() (confineLateDone, error) {
 		var d confineLateDone
 		err := dec.Decode(&d)
@@ -1147,8 +1181,10 @@ func (p *confineLaunchPipes) close() {
 }
 
 // started closes the ends the launcher now holds and starts writing the
-// plan and reading the report.
-func (p *confineLaunchPipes) started(plan *confinePlan) {
+// plan, once planned is prepared, and reading the report. A plan that
+// could not be prepared is not written: the launcher reads the pipe's
+// end, and fails.
+func (p *confineLaunchPipes) started(planned *confinePlanned) {
 	if p == nil {
 		return
 	}
@@ -1156,6 +1192,11 @@ func (p *confineLaunchPipes) started(plan *confinePlan) {
 	p.statusW.Close()
 	go func() {
 		defer close(p.wrote)
+		plan, err := planned.wait()
+		if err != nil {
+			p.planW.Close()
+			return
+		}
 		enc := json.NewEncoder(p.planW)
 		_ = enc.Encode(plan)
 		if plan.Late {

@@ -593,3 +593,36 @@ func TestConfinedSecretRenamedStaysSecret(t *testing.T) {
 		require.NoError(t, os.Rename(filepath.Join(root, "docs"), filepath.Join(root, "keys")))
 	}
 }
+
+// TestConfinedCommandHoldsOnlyItsStreams runs a command that lists the
+// descriptors bash holds: only its standard streams, whether the plan
+// used the Landlock ruleset the runner made for its shape, or left it
+// unused because a grant lies where the mount namespace covers (the
+// launcher then makes its own, and closes the runner's before bash runs).
+func TestConfinedCommandHoldsOnlyItsStreams(t *testing.T) {
+	// A descriptor is open when bash can duplicate it (from 10 on, bash
+	// keeps its own copies of those it redirects).
+	const list = `for n in 0 1 2 3 4 5 6 7 8 9; do { : <&$n; } 2>/dev/null && printf '%s ' $n; done`
+	for _, c := range []struct {
+		name   string
+		hidden bool
+	}{{"ruleset used", false}, {"ruleset unused", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			r, _ := runTestRunner(t)
+			if c.hidden {
+				covered := runTestDir(t)
+				require.NoError(t, os.Mkdir(filepath.Join(covered, "sub"), 0o755))
+				r.Confinement.Hidden = []string{covered}
+				r.Confinement.ReadOnly = append(DefaultConfineReadOnly(), filepath.Join(covered, "sub"))
+			}
+			// The first run walks for itself; the second runs from the
+			// facts the Shell keeps.
+			for run := range 2 {
+				res, err := r.Run(context.Background(), list)
+				require.NoError(t, err, "run %d", run)
+				assert.Equal(t, "0 1 2 ", res.Output, "run %d: bash holds its streams and nothing else", run)
+				confineTestEnforced(t, res, false)
+			}
+		})
+	}
+}

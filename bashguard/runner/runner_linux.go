@@ -54,7 +54,7 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 			l.LogAttrs(ctx, slog.LevelWarn, "runner: running a command without kernel confinement",
 				slog.String("reason", support.reason), slog.String("dir", c.dir))
 		}
-		res, err := runStart(ctx, c, command, nil, nil)
+		res, err := runStart(ctx, c, command, nil, nil, nil)
 		res.Confined = lvl
 		return res, err
 	}
@@ -72,63 +72,94 @@ func runCommand(ctx context.Context, c runConfig, command string) (Result, error
 			return Result{ExitCode: -1}, fmt.Errorf("%w: private temporary directory: %w", ErrConfineFailed, err)
 		}
 	}
-	var plan confinePlan
-	var lvl ConfineLevel
-	ruleset := -1
-	if c.facts != nil && !c.confine.ReadSecrets && confineNeedNS(c, support.abi) != "" {
-		// The facts' slot must outlive the run, though the Shell may not.
-		defer runtime.KeepAlive(c.facts)
-		plan, lvl, ruleset, err = c.facts.prepare(c, support.abi, tmp)
-	} else {
-		plan, lvl, err = confinePrepare(c, support.abi, tmp)
-	}
-	if err == nil && ruleset < 0 {
-		ruleset, err = confineRulesetLate(&plan)
-	}
+	planned, shape, ruleset, err := runPlan(c, support.abi, tmp)
 	if err != nil {
-		plan.plants.release()
 		return Result{ExitCode: -1, Confined: ConfineLevel{Reason: err.Error() + "; the command was refused"}}, err
 	}
-	if plan.TmpBind[1] != "" {
-		defer os.Remove(plan.TmpBind[1])
+	if c.facts != nil {
+		// The facts' slot must outlive the run, though the Shell may not.
+		defer runtime.KeepAlive(c.facts)
+	}
+	if shape.TmpBind[1] != "" {
+		defer os.Remove(shape.TmpBind[1])
 	}
 	var rulesetFile *os.File
 	if ruleset >= 0 {
 		rulesetFile = os.NewFile(uintptr(ruleset), "ruleset")
 		defer rulesetFile.Close()
 	}
-	// The runner's rules go into the ruleset from now on, while the
-	// launcher is started; they are in before the ruleset is closed.
-	plan.startLate()
-	defer plan.waitLate()
 	if !slices.ContainsFunc(c.env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }) {
 		dir := tmp
-		if plan.TmpBind[1] != "" {
-			dir = plan.TmpBind[1] // where the mount namespace shows it
+		if shape.TmpBind[1] != "" {
+			dir = shape.TmpBind[1] // where the mount namespace shows it
 		}
 		c.env = append(c.env[:len(c.env):len(c.env)], "TMPDIR="+dir)
 	}
-	res, err := runStart(ctx, c, command, &plan, rulesetFile)
+	res, err := runStart(ctx, c, command, &shape, rulesetFile, planned)
+	// The prepare is over once the launcher's plan is written; it is over
+	// here also when the launcher never started.
+	plan, perr := planned.wait()
+	plan.waitLate()
+	if perr != nil {
+		plan.plants.release()
+		return Result{ExitCode: -1, Confined: ConfineLevel{Reason: perr.Error() + "; the command was refused"}}, perr
+	}
+	lvl := planned.lvl
 	switch {
 	case errors.Is(err, ErrConfineFailed):
 		res.Confined = ConfineLevel{Reason: err.Error()}
 	case res.Confined.Layers != nil:
 		layers := res.Confined.Layers
-		res.Confined = confineLevelOf(plan, layers)
+		res.Confined = confineLevelOf(*plan, layers)
 		res.Confined.Secrets, res.Confined.Dropped = lvl.Secrets, lvl.Dropped
 	default:
 		res.Confined = lvl // killed before the launcher reported
 	}
 	confineTellDropped(c, &res)
 	// Every process of the run is gone: what it planted is moved aside.
-	confinePlantRevert(c, &plan, &res)
+	confinePlantRevert(c, plan, &res)
 	return res, err
+}
+
+// runPlan starts preparing the plan of c's run, and returns the plan
+// planned, its shape for the launcher's start, and the Landlock ruleset
+// the launcher gets as descriptor 5 (-1: none). From the session's facts
+// the plan is made here (their tree is current already); for a walk of
+// this run's own, it is prepared while the launcher starts
+// (confinePlanAsync), into a ruleset made for its shape.
+func runPlan(c runConfig, abi int, tmp string) (planned *confinePlanned, shape confinePlan, ruleset int, err error) {
+	perRun := c.facts == nil || c.confine.ReadSecrets || confineNeedNS(c, abi) == ""
+	var plan confinePlan
+	var lvl ConfineLevel
+	if !perRun {
+		plan, lvl, ruleset, perRun, err = c.facts.prepare(c, abi, tmp)
+	}
+	if perRun {
+		shape = confinePlanShape(c, abi)
+		fd, flags, err := confineRulesetMade(&shape)
+		if err != nil {
+			return nil, shape, -1, err
+		}
+		return confinePlanAsync(c, abi, tmp, fd, flags), shape, fd, nil
+	}
+	if err == nil && ruleset < 0 {
+		ruleset, err = confineRulesetLate(&plan)
+	}
+	if err != nil {
+		plan.plants.release()
+		return nil, plan, -1, err
+	}
+	// The runner's rules go into the ruleset from now on, while the
+	// launcher is started; they are in before the ruleset is closed.
+	plan.startLate()
+	return confinePlanReady(plan, lvl), plan, ruleset, nil
 }
 
 // runStart starts bash, directly or, with a plan, through the confining
 // launcher; waits for the command, a timeout or ctx; and then kills
-// whatever is left.
-func runStart(ctx context.Context, c runConfig, command string, plan *confinePlan, ruleset *os.File) (Result, error) {
+// whatever is left. The launcher is started with the plan's shape, and
+// gets the plan planned once it is prepared.
+func runStart(ctx context.Context, c runConfig, command string, plan *confinePlan, ruleset *os.File, planned *confinePlanned) (Result, error) {
 	token, err := runToken()
 	if err != nil {
 		return Result{}, err
@@ -159,7 +190,7 @@ func runStart(ctx context.Context, c runConfig, command string, plan *confinePla
 		return Result{}, err
 	}
 	pw.Close()
-	launch.started(plan)
+	launch.started(planned)
 	pid := cmd.Process.Pid
 	// bash cannot be reaped before cmd.Wait, so its stat is readable.
 	var statBuf [512]byte
