@@ -238,9 +238,10 @@ func (s *confinePlantSnap) revert(checker bashguard.PathChecker, protect []strin
 			unix.Close(fd)
 		}
 	}()
+	changed := s.changedDirs(paths)
 	for _, path := range paths {
-		if s.dirs[path].unchanged(path, s.started) {
-			continue // one stat, where the check below opens it
+		if !changed[path] {
+			continue
 		}
 		root := s.rootOf(path)
 		if root == "" {
@@ -271,6 +272,24 @@ func (s *confinePlantSnap) revert(checker bashguard.PathChecker, protect []strin
 	}
 	slices.SortFunc(k.planted, func(a, b ConfinePlant) int { return strings.Compare(a.Path, b.Path) })
 	return k.planted
+}
+
+// changedDirs reports which of the snapshot's directories paths changed
+// since it was taken: one stat each (confineStatEach), where the check
+// opens the changed ones.
+func (s *confinePlantSnap) changedDirs(paths []string) map[string]bool {
+	changed := make([]bool, len(paths))
+	confineStatEach(len(paths), func(i int) bool {
+		changed[i] = !s.dirs[paths[i]].unchanged(paths[i], s.started)
+		return true
+	})
+	out := map[string]bool{}
+	for i, c := range changed {
+		if c {
+			out[paths[i]] = true
+		}
+	}
+	return out
 }
 
 // release forgets s, for a run that did not start.

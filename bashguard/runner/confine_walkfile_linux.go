@@ -183,6 +183,7 @@ func confineWalkLoad(c runConfig, rec *confineWalkRecord) (*confineWalk, bool) {
 	if !ok {
 		return nil, false
 	}
+	var stamped []int
 	for i := range dirs {
 		d := &dirs[i]
 		switch {
@@ -190,14 +191,19 @@ func confineWalkLoad(c runConfig, rec *confineWalkRecord) (*confineWalk, bool) {
 			// Listed within the clock's tick of the walk: listed again.
 			return nil, false
 		case d.flags&treeNodeStamped != 0:
-			if now, ok := confineStampOf(d.path); !ok || now != d.stamp() {
-				return nil, false
-			}
+			stamped = append(stamped, i)
 		case d.parent < 0:
 			// A walk lists every root first: a record without them is
 			// not one.
 			return nil, false
 		}
+	}
+	if !confineStatEach(len(stamped), func(i int) bool {
+		d := &dirs[stamped[i]]
+		now, ok := confineStampOf(d.path)
+		return ok && now == d.stamp()
+	}) {
+		return nil, false
 	}
 	return &confineWalk{rules: rec.Rules, binds: rec.Binds, covers: rec.Covers, secrets: rec.Secrets, plants: confinePlantsOf(c.roots, dirs)}, true
 }
