@@ -120,24 +120,7 @@ func BenchmarkConfinedRun(b *testing.B) {
 // made before and removed after each iteration). The metric "file-bytes"
 // is the walk file's size.
 func BenchmarkConfineWalkFile(b *testing.B) {
-	confineTestABI(b)
-	root, err := filepath.EvalSymlinks(b.TempDir())
-	require.NoError(b, err)
-	private := b.TempDir()
-	confineBenchTree(b, root, 100_000)
-	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
-	require.NoError(b, err)
-	c := runConfig{bash: DefaultBash, dir: root, roots: []string{root}, checker: sb, maxProcs: DefaultMaxProcs,
-		confine: Confinement{WalkFile: filepath.Join(private, "walk"), IdentityFile: filepath.Join(private, "identities.json"), MaxWalk: 200_000}}
-	// Past the clock's tick of the project's making: the first walk's
-	// stamps are trusted. The second records the identities the first
-	// wrote.
-	time.Sleep(confinePlantRecent + 100*time.Millisecond)
-	for range 2 {
-		rec, _ := confineWalkRead(c, c.confine.WalkFile)
-		_, _, err = confineKeptRoots(c, rec)
-		require.NoError(b, err)
-	}
+	c, root := confineBenchKept(b)
 	changed := filepath.Join(root, "mod0", "pkg0", "changed.go")
 	for _, name := range []string{"unchanged", "changed"} {
 		b.Run(name, func(b *testing.B) {
@@ -167,21 +150,7 @@ func BenchmarkConfineWalkFile(b *testing.B) {
 // entries where the run planted nothing: every directory the walk listed
 // is found unchanged since the snapshot.
 func BenchmarkConfinePlantCheck(b *testing.B) {
-	confineTestABI(b)
-	root, err := filepath.EvalSymlinks(b.TempDir())
-	require.NoError(b, err)
-	private := b.TempDir()
-	confineBenchTree(b, root, 100_000)
-	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
-	require.NoError(b, err)
-	c := runConfig{bash: DefaultBash, dir: root, roots: []string{root}, checker: sb, maxProcs: DefaultMaxProcs,
-		confine: Confinement{WalkFile: filepath.Join(private, "walk"), IdentityFile: filepath.Join(private, "identities.json"), MaxWalk: 200_000}}
-	time.Sleep(confinePlantRecent + 100*time.Millisecond)
-	for range 2 {
-		rec, _ := confineWalkRead(c, c.confine.WalkFile)
-		_, _, err = confineKeptRoots(c, rec)
-		require.NoError(b, err)
-	}
+	c, _ := confineBenchKept(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
@@ -193,4 +162,32 @@ func BenchmarkConfinePlantCheck(b *testing.B) {
 			b.Fatalf("planted %v", planted)
 		}
 	}
+}
+
+// confineBenchKept makes a generated project of 100,000 entries and the
+// configuration of a process that keeps its walk in a walk file, with
+// the walk recorded: past the clock's tick of the project's making, so
+// that the first walk's stamps are trusted, and twice, so that the second
+// records the identities the first wrote.
+func confineBenchKept(b *testing.B) (runConfig, string) {
+	b.Helper()
+	confineTestABI(b)
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	require.NoError(b, err)
+	private := b.TempDir()
+	confineBenchTree(b, root, 100_000)
+	sb, err := sandbox.New(sandbox.Config{Roots: []string{root}, WorkDir: root})
+	require.NoError(b, err)
+	c := runConfig{bash: DefaultBash, dir: root, roots: []string{root}, checker: sb, maxProcs: DefaultMaxProcs,
+		confine: Confinement{WalkFile: filepath.Join(private, "walk"), IdentityFile: filepath.Join(private, "identities.json"), MaxWalk: 200_000}}
+	// Past the clock's tick of the project's making: the first walk's
+	// stamps are trusted. The second records the identities the first
+	// wrote.
+	time.Sleep(confinePlantRecent + 100*time.Millisecond)
+	for range 2 {
+		rec, _ := confineWalkRead(c, c.confine.WalkFile)
+		_, _, err = confineKeptRoots(c, rec)
+		require.NoError(b, err)
+	}
+	return c, root
 }
