@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -136,6 +137,26 @@ func TestGitLargeIndexSubmodules(t *testing.T) {
 		require.NoError(t, os.WriteFile(index, orig, 0o644))
 		allowed("the index restored after " + tc.name)
 	}
+
+	// The fact is kept while the index does not change, which it is
+	// stamped for, and read again when it does: a gitlink added to it
+	// whose submodule already sets core.fsmonitor asks.
+	other := filepath.Join(ws, "vendor", "other")
+	require.NoError(t, os.MkdirAll(other, 0o755))
+	gitIn(t, other, "init", "-q")
+	gitIn(t, other, "commit", "-q", "--allow-empty", "-m", "other")
+	gitIn(t, other, "config", "core.fsmonitor", "/tmp/x")
+	g = New(DefaultPolicy())
+	g.ws.noTTL = true
+	allowed("a kept fact, before the index changes")
+	keys := g.ws.configKeys(ws)
+	assert.Same(t, keys, g.ws.configKeys(ws), "the keys are read once")
+	f := g.ws.facts[factKey{kind: "keys", a: ws}]
+	require.NotNil(t, f)
+	assert.True(t, slices.ContainsFunc(f.stamps, func(s fileStamp) bool { return s.path == index }), "the index is stamped")
+	head = strings.TrimSpace(gitIn(t, other, "rev-parse", "HEAD"))
+	gitIn(t, ws, "update-index", "--add", "--cacheinfo", "160000,"+head+",vendor/other")
+	asks("a gitlink added to the index of a kept fact", "the config of the submodule vendor/other sets core.fsmonitor")
 }
 
 // appendIndexEntry appends a version 2 entry of the name and mode, as git
