@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 )
 
 // git status, git diff and the other commands that compare the work tree
@@ -95,8 +96,8 @@ func workTreeGitlinks(dir string, r *stampRec) ([]string, error) {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, nil // a fresh repository tracks nothing
-	case err != nil || shared == "":
-		return links, err
+	case err != nil || shared == "" || strings.Trim(shared, "0") == "":
+		return links, err // a null name: git reads no shared index (read-cache.c's read_index_from)
 	}
 	more, _, err := fileGitlinks(filepath.Join(gitDir, "sharedindex."+shared), hashLen, r)
 	return append(links, more...), err
