@@ -2,8 +2,6 @@ package bashguard
 
 import (
 	"bytes"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"io"
 	"os"
@@ -27,10 +25,22 @@ import (
 // maxWalkEntries entries; nor one that does not parse. Then the readers
 // are judged on the whole work tree, as for any other lister. A sparse
 // index's directory entry (a name ending in "/") stands for every path
-// below it.
+// below it. The gitlinks alone (for git status's submodules) are scanned
+// from an index of any size up to maxIndexScanBytes, split or not,
+// streamed (model_git_index_reader.go).
 
-// maxIndexBytes bounds the index the guard reads.
-const maxIndexBytes = 16 << 20
+const (
+	// maxIndexBytes bounds the index whose tracked paths the guard reads
+	// (in memory, as a sorted list).
+	maxIndexBytes = 16 << 20
+	// maxIndexScanBytes bounds the index whose gitlinks the guard scans
+	// (streamed through a bounded buffer): git refuses no index size,
+	// but the scan's cost must stay bounded. Half a GiB is about ten
+	// times the index of a repository of Chromium's size (400,000
+	// files), and is scanned in under a second from the page cache
+	// (BenchmarkScanGitlinks), in 64 KiB of memory.
+	maxIndexScanBytes = 512 << 20
+)
 
 // gitIndex is the sorted list of the paths an index tracks, relative to
 // the top of the work tree.
@@ -86,23 +96,11 @@ func readGitIndexRec(top string, r *stampRec) (*gitIndex, error) {
 // the length of its object names and the git directory that holds it; nil
 // for a repository that has none yet.
 func readIndexFile(top string, r *stampRec) ([]byte, int, string, error) {
-	dotGit := filepath.Join(top, ".git")
-	r.add(dotGit, false, false)
-	if _, err := os.Lstat(dotGit); err != nil {
+	p, hashLen, gitDir, err := indexFile(top, r)
+	if err != nil {
 		return nil, 0, "", err
 	}
-	// A linked work tree's or a submodule's ".git" names the git
-	// directory, whose index is the work tree's own; the object format is
-	// the repository's, which the common directory's config sets.
-	gitDir, common, why := gitDirsRec(top, r)
-	if why != "" {
-		return nil, 0, "", errors.New(".git is neither a directory nor a gitdir file")
-	}
-	hashLen := 20
-	if cfg, err := r.readAtMost(filepath.Join(common, "config"), 1<<20); err == nil && sha256Repo(cfg) {
-		hashLen = 32
-	}
-	b, err := r.readAtMost(filepath.Join(gitDir, "index"), maxIndexBytes)
+	b, err := r.readAtMost(p, maxIndexBytes)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, hashLen, gitDir, nil // a fresh repository tracks nothing
@@ -110,6 +108,29 @@ func readIndexFile(top string, r *stampRec) ([]byte, int, string, error) {
 		return nil, 0, "", err
 	}
 	return b, hashLen, gitDir, nil
+}
+
+// indexFile returns the path of the index file of the work tree whose
+// top is top, the length of its object names and the git directory that
+// holds it.
+func indexFile(top string, r *stampRec) (string, int, string, error) {
+	dotGit := filepath.Join(top, ".git")
+	r.add(dotGit, false, false)
+	if _, err := os.Lstat(dotGit); err != nil {
+		return "", 0, "", err
+	}
+	// A linked work tree's or a submodule's ".git" names the git
+	// directory, whose index is the work tree's own; the object format is
+	// the repository's, which the common directory's config sets.
+	gitDir, common, why := gitDirsRec(top, r)
+	if why != "" {
+		return "", 0, "", errors.New(".git is neither a directory nor a gitdir file")
+	}
+	hashLen := 20
+	if cfg, err := r.readAtMost(filepath.Join(common, "config"), 1<<20); err == nil && sha256Repo(cfg) {
+		hashLen = 32
+	}
+	return filepath.Join(gitDir, "index"), hashLen, gitDir, nil
 }
 
 // sha256Repo reports a config that sets extensions.objectFormat to
@@ -125,25 +146,43 @@ func sha256Repo(cfg []byte) bool {
 }
 
 // readAtMost reads the regular file p, failing when it holds more than n
-// bytes or is anything else: a FIFO planted where a repository keeps a
-// file (packed-refs, a ref) is opened without waiting, and not read.
+// bytes or is anything else.
 func readAtMost(p string, n int64) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, _, err := openRegular(p)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, errors.New(p + " is not a regular file")
-	}
 	b, err := io.ReadAll(io.LimitReader(f, n+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > n {
-		return nil, errors.New(p + " is larger than " + strconv.FormatInt(n, 10) + " bytes")
+		return nil, errLarger(p, n)
 	}
 	return b, nil
+}
+
+// openRegular opens the regular file p for reading and returns its size,
+// failing when it is anything else: a FIFO planted where a repository
+// keeps a file (packed-refs, a ref, the index) is opened without waiting,
+// and not read.
+func openRegular(p string) (*os.File, int64, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, errors.New(p + " is not a regular file")
+	}
+	return f, fi.Size(), nil
+}
+
+// errLarger says that the file p holds more than n bytes.
+func errLarger(p string, n int64) error {
+	return errors.New(p + " is larger than " + strconv.FormatInt(n, 10) + " bytes")
 }
 
 var errIndex = errors.New("the git index cannot be read")
@@ -151,157 +190,31 @@ var errIndex = errors.New("the git index cannot be read")
 // parseGitIndex reads the entries of an index whose object names are
 // hashLen bytes long.
 func parseGitIndex(b []byte, hashLen int) (*gitIndex, error) {
-	if len(b) < 12 || string(b[:4]) != "DIRC" {
-		return nil, errIndex
+	ir, err := newIndexReader(bytes.NewReader(b), int64(len(b)), hashLen)
+	if err != nil {
+		return nil, err
 	}
-	version := binary.BigEndian.Uint32(b[4:8])
-	if version < 2 || version > 4 {
-		return nil, errIndex
-	}
-	n := binary.BigEndian.Uint32(b[8:12])
-	if n > maxWalkEntries {
+	if ir.entries > maxWalkEntries {
 		return nil, errors.New("the git index tracks more than the bound of recursive reads")
 	}
-	x := &gitIndex{paths: make([]string, 0, n)}
-	off := 12
-	prev := ""
-	for range n {
-		name, next, ok := indexEntry(b, off, hashLen, version, prev)
-		if !ok || !cleanIndexName(name) {
+	x := &gitIndex{paths: make([]string, 0, ir.entries)}
+	for range ir.entries {
+		name, _, err := ir.next()
+		if err != nil || !cleanIndexName(name) {
 			// git itself never writes an unclean name; a planted index
 			// that does could print a path the walk would not find.
 			return nil, errIndex
 		}
-		x.paths = append(x.paths, name)
-		prev, off = name, next
+		x.paths = append(x.paths, string(name))
 	}
-	if err := indexExtensions(b, off, hashLen); err != nil {
+	switch shared, err := ir.link(); {
+	case err != nil:
 		return nil, err
+	case shared != "":
+		return nil, errors.New("the git index is split; its other entries are in a shared index")
 	}
 	sort.Strings(x.paths)
 	return x, nil
-}
-
-// indexGitlinks returns the names of the index's gitlink entries (mode
-// 160000: a submodule's commit), whatever the number of its entries: the
-// whole file is bounded by maxIndexBytes, and each entry is read only to
-// its name. For a split index it also returns the hex name of the shared
-// index that holds its other entries.
-func indexGitlinks(b []byte, hashLen int) (links []string, shared string, err error) {
-	if len(b) < 12 || string(b[:4]) != "DIRC" {
-		return nil, "", errIndex
-	}
-	version := binary.BigEndian.Uint32(b[4:8])
-	if version < 2 || version > 4 {
-		return nil, "", errIndex
-	}
-	n := binary.BigEndian.Uint32(b[8:12])
-	off := 12
-	prev := ""
-	for range n {
-		const modeAt = 24 // after ctime, mtime, dev and ino
-		if off+modeAt+4 > len(b) {
-			return nil, "", errIndex
-		}
-		mode := binary.BigEndian.Uint32(b[off+modeAt:])
-		name, next, ok := indexEntry(b, off, hashLen, version, prev)
-		gitlink := mode&0o170000 == 0o160000
-		switch {
-		case !ok:
-			return nil, "", errIndex
-		case name == "" && !gitlink:
-			// A split index's entry that replaces one of the shared
-			// index, whose name it takes.
-		case !cleanIndexName(name):
-			return nil, "", errIndex
-		case gitlink:
-			links = append(links, name)
-		}
-		prev, off = name, next
-	}
-	shared, err = indexShared(b, off, hashLen)
-	return links, shared, err
-}
-
-// indexShared reads the extensions after the entries, from off, and
-// returns the hex name of the shared index a split index names in its
-// "link" extension, or "".
-func indexShared(b []byte, off, hashLen int) (string, error) {
-	for off+8 <= len(b)-hashLen {
-		sig := string(b[off : off+4])
-		size := int(binary.BigEndian.Uint32(b[off+4:]))
-		if size < 0 || off+8+size > len(b) {
-			return "", errIndex
-		}
-		if sig == "link" {
-			if size < hashLen {
-				return "", errIndex
-			}
-			return hex.EncodeToString(b[off+8 : off+8+hashLen]), nil
-		}
-		off += 8 + size
-	}
-	return "", nil
-}
-
-// indexEntry reads the entry at off of an index of the version, after
-// the entry whose name is prev, and returns its name and where the next
-// entry starts.
-func indexEntry(b []byte, off, hashLen int, version uint32, prev string) (string, int, bool) {
-	start := off
-	const fixed = 40 // ctime, mtime, dev, ino, mode, uid, gid, size
-	if off+fixed+hashLen+2 > len(b) {
-		return "", 0, false
-	}
-	off += fixed + hashLen
-	flags := binary.BigEndian.Uint16(b[off:])
-	off += 2
-	if flags&0x4000 != 0 { // extended: a second flags word
-		if version < 3 || off+2 > len(b) {
-			return "", 0, false
-		}
-		off += 2
-	}
-	if version == 4 {
-		// The name is what it shares with prev, less strip bytes, and a
-		// NUL-ended rest.
-		strip, k := binary.Uvarint(b[off:])
-		if k <= 0 || strip > uint64(len(prev)) {
-			return "", 0, false
-		}
-		off += k
-		end := bytes.IndexByte(b[off:], 0)
-		if end < 0 {
-			return "", 0, false
-		}
-		return prev[:len(prev)-int(strip)] + string(b[off:off+end]), off + end + 1, true
-	}
-	end := bytes.IndexByte(b[off:], 0)
-	if end < 0 {
-		return "", 0, false
-	}
-	name := string(b[off : off+end])
-	// 1 to 8 NULs pad the entry to a multiple of 8 bytes.
-	off = start + (off-start+end+8)&^7
-	return name, off, off <= len(b)
-}
-
-// indexExtensions reads the extensions after the entries, from off: each
-// a four-byte signature and a length; the hash of the whole file ends
-// them. A split index, whose other entries are elsewhere, is refused.
-func indexExtensions(b []byte, off, hashLen int) error {
-	for off+8 <= len(b)-hashLen {
-		sig := string(b[off : off+4])
-		size := int(binary.BigEndian.Uint32(b[off+4:]))
-		if sig == "link" {
-			return errors.New("the git index is split; its other entries are in a shared index")
-		}
-		if size < 0 || off+8+size > len(b) {
-			return errIndex
-		}
-		off += 8 + size
-	}
-	return nil
 }
 
 // indexScope prunes a walk to what an index tracks.
@@ -373,15 +286,39 @@ func (c *wsCache) index(top string) *gitIndex {
 // cleanIndexName reports an index entry's name as git writes one: a
 // relative path of non-empty components, none of them ".", ".." or
 // ".git" in any case, with a final "/" only for a sparse directory.
-func cleanIndexName(name string) bool {
-	name = strings.TrimSuffix(name, "/")
-	if name == "" {
+func cleanIndexName[T string | []byte](name T) bool {
+	n := len(name)
+	if n > 0 && name[n-1] == '/' {
+		n--
+	}
+	if n == 0 {
 		return false
 	}
-	for c := range strings.SplitSeq(name, "/") {
-		if c == "" || c == "." || c == ".." || strings.EqualFold(c, ".git") {
+	from := 0
+	for i := 0; i <= n; i++ {
+		if i < n && name[i] != '/' {
+			continue
+		}
+		if !cleanComponent(name[from:i]) {
 			return false
 		}
+		from = i + 1
+	}
+	return true
+}
+
+// cleanComponent reports a component of a name neither empty nor ".",
+// ".." or ".git" in any case.
+func cleanComponent[T string | []byte](c T) bool {
+	switch len(c) {
+	case 0:
+		return false
+	case 1:
+		return c[0] != '.'
+	case 2:
+		return c[0] != '.' || c[1] != '.'
+	case 4:
+		return c[0] != '.' || c[1]|0x20 != 'g' || c[2]|0x20 != 'i' || c[3]|0x20 != 't'
 	}
 	return true
 }

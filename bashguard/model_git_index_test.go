@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"bytes"
 	"encoding/binary"
 	"os"
 	"os/exec"
@@ -8,16 +9,25 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // gitIn runs git in dir with a clean configuration.
-func gitIn(t *testing.T, dir string, args ...string) string {
+func gitIn(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	return gitInput(t, dir, "", args...)
+}
+
+// gitInput runs git in dir with a clean configuration and input on its
+// standard input.
+func gitInput(t testing.TB, dir, input string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=dev", "-c", "user.email=dev@example.com"}, args...)...)
 	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(input)
 	cmd.Env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "git %v: %s", args, out)
@@ -102,53 +112,77 @@ func TestGitIndexFreshAndLinked(t *testing.T) {
 
 // FuzzParseGitIndex: any bytes either fail or give sorted, non-empty,
 // relative paths, no more than the bound, in time linear in the input;
-// the gitlinks' reader gives clean paths too, and reads every index the
-// whole reader reads.
+// the gitlinks' scan gives clean paths too, reads every index the whole
+// reader reads, and reads what the reading by offsets into the whole
+// file reads, streamed from a file or one byte at a time alike.
 func FuzzParseGitIndex(f *testing.F) {
-	dir := f.TempDir()
 	if _, err := exec.LookPath("git"); err == nil {
-		for _, v := range []string{"2", "3", "4"} {
-			d := filepath.Join(dir, v)
-			if err := os.MkdirAll(filepath.Join(d, "src"), 0o755); err != nil {
-				f.Fatal(err)
+		for _, tc := range []struct {
+			init  []string
+			after [][]string
+		}{
+			{after: [][]string{{"update-index", "--index-version", "2"}}},
+			{after: [][]string{{"update-index", "--index-version", "3"}}},
+			{after: [][]string{{"update-index", "--index-version", "4"}}},
+			{init: []string{"--object-format=sha256"}, after: [][]string{{"update-index", "--index-version", "4"}}},
+			{after: [][]string{{"update-index", "--split-index"}}},
+		} {
+			d := f.TempDir()
+			require.NoError(f, os.MkdirAll(filepath.Join(d, "src"), 0o755))
+			require.NoError(f, os.WriteFile(filepath.Join(d, "src", "a.go"), []byte("a"), 0o644))
+			require.NoError(f, os.WriteFile(filepath.Join(d, "b"), []byte("b"), 0o644))
+			gitIn(f, d, append([]string{"init", "-q"}, tc.init...)...)
+			gitIn(f, d, "add", ".")
+			head := strings.TrimSpace(gitIn(f, d, "hash-object", "-w", "b"))
+			gitIn(f, d, "update-index", "--add", "--cacheinfo", "160000,"+head+",src/m")
+			for _, a := range tc.after {
+				gitIn(f, d, a...)
 			}
-			_ = os.WriteFile(filepath.Join(d, "src", "a.go"), []byte("a"), 0o644)
-			_ = os.WriteFile(filepath.Join(d, "b"), []byte("b"), 0o644)
-			for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"update-index", "--index-version", v}} {
-				cmd := exec.Command("git", args...)
-				cmd.Dir = d
-				cmd.Env = []string{"HOME=" + d, "PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1"}
-				if out, err := cmd.CombinedOutput(); err != nil {
-					f.Fatalf("git %v: %v %s", args, err, out)
-				}
-			}
-			if b, err := os.ReadFile(filepath.Join(d, ".git", "index")); err == nil {
-				f.Add(b, false)
-			}
+			b, err := os.ReadFile(filepath.Join(d, ".git", "index"))
+			require.NoError(f, err)
+			f.Add(b, len(tc.init) > 0)
 		}
 	}
 	f.Add([]byte("DIRC\x00\x00\x00\x04\x00\x00\x00\x01"), true)
+	f.Add(indexV2("a.go", "src/b.go"), false)
 	f.Fuzz(func(t *testing.T, b []byte, sha256 bool) {
 		hashLen := 20
 		if sha256 {
 			hashLen = 32
 		}
-		links, _, lerr := indexGitlinks(b, hashLen)
-		if lerr == nil {
-			for _, p := range links {
-				require.True(t, cleanIndexName(p), "a gitlink's clean relative path: %q", p)
-			}
+		links, shared, lerr := indexGitlinks(b, hashLen)
+		want, wantShared, ok := gitlinksBySlice(b, hashLen)
+		require.Equal(t, ok, lerr == nil, "the scan fails where the reading by offsets does: %v", lerr)
+		if ok {
+			require.Equal(t, want, links, "the gitlinks the reading by offsets finds")
+			require.Equal(t, wantShared, shared, "the shared index the reading by offsets names")
+		}
+		bytewise, bshared, berr := scanGitlinks(iotest.OneByteReader(bytes.NewReader(b)), int64(len(b)), hashLen)
+		require.Equal(t, lerr, berr, "one byte at a time")
+		require.Equal(t, links, bytewise, "one byte at a time")
+		require.Equal(t, shared, bshared, "one byte at a time")
+		p := filepath.Join(t.TempDir(), "index")
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		streamed, sshared, serr := fileGitlinks(p, hashLen, newStampRec())
+		require.Equal(t, lerr, serr, "streamed from a file")
+		require.Equal(t, links, streamed, "streamed from a file")
+		require.Equal(t, shared, sshared, "streamed from a file")
+		for _, p := range links {
+			require.True(t, cleanIndexName(p), "a gitlink's clean relative path: %q", p)
 		}
 		x, err := parseGitIndex(b, hashLen)
 		if err != nil {
 			return
 		}
-		// What the whole reader reads, the gitlinks' reader reads too.
+		// What the whole reader reads, the gitlinks' scan reads too.
 		require.NoError(t, lerr, "an index parseGitIndex reads")
 		require.LessOrEqual(t, len(x.paths), maxWalkEntries)
 		require.True(t, sort.StringsAreSorted(x.paths))
 		for _, p := range x.paths {
 			require.True(t, cleanIndexName(p), "a clean relative path: %q", p)
+		}
+		for _, l := range links {
+			require.True(t, x.tracked(l), "a gitlink is a tracked path: %q", l)
 		}
 	})
 }

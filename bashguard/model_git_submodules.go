@@ -1,10 +1,13 @@
 package bashguard
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 )
 
 // git status, git diff and the other commands that compare the work tree
@@ -82,25 +85,82 @@ func readSubmoduleKeys(keys *[]gitConfigKey, dir, rel string, r *stampRec, depth
 // either holds is a candidate: git runs where one is populated); none
 // for a repository without an index.
 func workTreeGitlinks(dir string, r *stampRec) ([]string, error) {
-	b, hashLen, gitDir, err := readIndexFile(dir, r)
+	p, hashLen, gitDir, err := indexFile(dir, r)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	links, shared, err := fileGitlinks(p, hashLen, r)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, nil
-	case err != nil:
-		return nil, err
-	case b == nil:
-		return nil, nil
+		return nil, nil // a fresh repository tracks nothing
+	case err != nil || shared == "" || strings.Trim(shared, "0") == "":
+		return links, err // a null name: git reads no shared index (read-cache.c's read_index_from)
 	}
-	links, shared, err := indexGitlinks(b, hashLen)
-	if err != nil || shared == "" {
-		return links, err
-	}
-	sb, err := r.readAtMost(filepath.Join(gitDir, "sharedindex."+shared), maxIndexBytes)
-	if err != nil {
-		return nil, err
-	}
-	more, _, err := indexGitlinks(sb, hashLen)
+	more, _, err := fileGitlinks(filepath.Join(gitDir, "sharedindex."+shared), hashLen, r)
 	return append(links, more...), err
+}
+
+// fileGitlinks scans the index file p for its gitlinks, streaming it
+// through a bounded buffer, and stamps it: a change to it revalidates the
+// fact read from it.
+func fileGitlinks(p string, hashLen int, r *stampRec) ([]string, string, error) {
+	r.add(p, true, false)
+	if err := r.missing(p); err != nil {
+		return nil, "", err
+	}
+	f, size, err := openRegular(p)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	if size > maxIndexScanBytes {
+		return nil, "", errLarger(p, maxIndexScanBytes)
+	}
+	return scanGitlinks(f, size, hashLen)
+}
+
+// indexGitlinks is scanGitlinks of an index held in memory.
+func indexGitlinks(b []byte, hashLen int) ([]string, string, error) {
+	return scanGitlinks(bytes.NewReader(b), int64(len(b)), hashLen)
+}
+
+// maxGitlinkBytes bounds the names of the gitlinks a scan keeps.
+const maxGitlinkBytes = 1 << 20
+
+// scanGitlinks returns the names of the gitlink entries (mode 160000: a
+// submodule's commit) of the index of size bytes rd holds, whatever the
+// number of its entries: each is read only to its name and mode, and
+// only the gitlinks' names are kept. For a split index it also returns
+// the hex name of the shared index that holds its other entries.
+func scanGitlinks(rd io.Reader, size int64, hashLen int) (links []string, shared string, err error) {
+	ir, err := newIndexReader(rd, size, hashLen)
+	if err != nil {
+		return nil, "", err
+	}
+	kept := 0
+	for range ir.entries {
+		name, mode, err := ir.next()
+		gitlink := mode&0o170000 == 0o160000
+		switch {
+		case err != nil:
+			return nil, "", err
+		case len(name) == 0 && !gitlink:
+			// A split index's entry that replaces one of the shared
+			// index, whose name it takes.
+		case !cleanIndexName(name):
+			return nil, "", errIndex
+		case gitlink:
+			if kept += len(name); kept > maxGitlinkBytes {
+				return nil, "", errors.New("the git index holds more submodules than are read here")
+			}
+			links = append(links, string(name))
+		}
+	}
+	shared, err = ir.link()
+	return links, shared, err
 }
 
 // ownWorkTree reports a core.worktree value, in the config of the git

@@ -1,7 +1,9 @@
 package bashguard
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha1"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,6 +142,22 @@ func TestIndexGitlinks(t *testing.T) {
 	links, err = workTreeGitlinks(ws, newStampRec())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"m"}, links, "the gitlink of a split index's shared entries")
+
+	// A split index whose link names the null object has no shared
+	// index for git: its entries are the split index's own.
+	index := filepath.Join(ws, ".git", "index")
+	b, err = os.ReadFile(index)
+	require.NoError(t, err)
+	at := bytes.LastIndex(b, []byte("link"))
+	require.Positive(t, at, "the link extension")
+	clear(b[at+8 : at+8+20])
+	sum := sha1.Sum(b[:len(b)-20])
+	copy(b[len(b)-20:], sum[:])
+	require.NoError(t, os.WriteFile(index, b, 0o644))
+	assert.Empty(t, gitIn(t, ws, "ls-files", "m"), "git reads no shared index")
+	links, err = workTreeGitlinks(ws, newStampRec())
+	require.NoError(t, err)
+	assert.Empty(t, links, "a split index that names the null shared index")
 }
 
 // A SHA-256 repository's linked work tree has its index read with the
