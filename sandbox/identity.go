@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/fanout"
 	"github.com/toolgate/toolgate/internal/gitfiles"
 )
 
@@ -243,18 +244,17 @@ func (ids *identities) unchanged() bool {
 }
 
 // same reports whether every file of ws is as recorded.
+// The stats are shared by a few goroutines (fanout.All): a search of a
+// large project watches hundreds of directories.
 func same(ws []watch) bool {
-	for i := range ws {
+	return fanout.All(len(ws), func(i int) bool {
 		w := &ws[i]
 		st, ok, err := statPath(w.path, true)
 		if err != nil || ok != w.exists {
 			return false
 		}
-		if ok && (st.dev != w.dev || st.ino != w.ino || st.ctime != w.ctime || st.size != w.size) {
-			return false
-		}
-	}
-	return true
+		return !ok || st.dev == w.dev && st.ino == w.ino && st.ctime == w.ctime && st.size == w.size
+	})
 }
 
 // idSearch is the state of one search.

@@ -7,14 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/internal/fanout"
 	"github.com/toolgate/toolgate/permission"
 )
 
@@ -77,47 +76,12 @@ func confineStampOf(dir string) (confineDirStamp, bool) {
 	return confineDirStamp{path: dir, dev: st.Dev, ino: st.Ino, mtime: st.Mtim, ctime: st.Ctim}, true
 }
 
-// confineStatters is how many goroutines share the stats of
-// confineStatEach: a stat is a system call of a few microseconds, and a
-// project of 100,000 entries has a thousand directories to stat before a
-// run and again after it (BenchmarkConfinePlantCheck,
-// BenchmarkConfineWalkFile).
-const confineStatters = 4
-
-// confineStatEach calls stat(i) for every i below n, on a few goroutines
-// at once when n is large, and reports whether every call returned true:
-// once one returns false the others stop early.
-func confineStatEach(n int, stat func(i int) bool) bool {
-	k := min(confineStatters, runtime.GOMAXPROCS(0), max(n/64, 1))
-	if k == 1 {
-		for i := range n {
-			if !stat(i) {
-				return false
-			}
-		}
-		return true
-	}
-	var failed atomic.Bool
-	var wg sync.WaitGroup
-	for g := range k {
-		wg.Go(func() {
-			for i := g; i < n && !failed.Load(); i += k {
-				if !stat(i) {
-					failed.Store(true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return !failed.Load()
-}
-
 // current reports whether every directory the walk listed is unchanged.
 func (g *confineGrant) current(c runConfig, limit int) bool {
 	if !sameChecker(g.checker, c.checker) || g.limit != limit {
 		return false
 	}
-	return confineStatEach(len(g.stamps), func(i int) bool {
+	return fanout.All(len(g.stamps), func(i int) bool {
 		now, ok := confineStampOf(g.stamps[i].path)
 		return ok && now == g.stamps[i]
 	})

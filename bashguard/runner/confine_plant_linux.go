@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/toolgate/toolgate/bashguard"
+	"github.com/toolgate/toolgate/internal/fanout"
 )
 
 // Code planted for the next run. The mount namespace binds every
@@ -275,11 +276,11 @@ func (s *confinePlantSnap) revert(checker bashguard.PathChecker, protect []strin
 }
 
 // changedDirs reports which of the snapshot's directories paths changed
-// since it was taken: one stat each (confineStatEach), where the check
+// since it was taken: one stat each (fanout.All), where the check
 // opens the changed ones.
 func (s *confinePlantSnap) changedDirs(paths []string) map[string]bool {
 	changed := make([]bool, len(paths))
-	confineStatEach(len(paths), func(i int) bool {
+	fanout.All(len(paths), func(i int) bool {
 		changed[i] = !s.dirs[paths[i]].unchanged(paths[i], s.started)
 		return true
 	})

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/fanout"
 	"github.com/toolgate/toolgate/internal/safefile"
 	"golang.org/x/sys/unix"
 )
@@ -198,7 +199,7 @@ func confineWalkLoad(c runConfig, rec *confineWalkRecord) (*confineWalk, bool) {
 			return nil, false
 		}
 	}
-	if !confineStatEach(len(stamped), func(i int) bool {
+	if !fanout.All(len(stamped), func(i int) bool {
 		d := &dirs[stamped[i]]
 		now, ok := confineStampOf(d.path)
 		return ok && now == d.stamp()
