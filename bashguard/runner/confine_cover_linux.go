@@ -82,70 +82,95 @@ func confineCoverable(roots []string) bool {
 // around it), and no later mount stacks on or above the one it is
 // reached through. A table it cannot read says no.
 func confineCoverableIn(table []byte, roots []string) bool {
-	type mnt struct{ id, parent, dev, root, point string }
-	var mounts []mnt
-	byID := map[string]int{}
+	t, ok := parseCoverMounts(table)
+	if !ok {
+		return false
+	}
+	for _, root := range roots {
+		if !path.IsAbs(root) || path.Clean(root) != root || !t.coverable(root) {
+			return false
+		}
+	}
+	return true
+}
+
+// coverMount is one line of a mount table: its ID, its parent's, its
+// device, the path of its file system it shows, and where.
+type coverMount struct{ id, parent, dev, root, point string }
+
+// coverMounts is a mount table, in its order, with each mount's index by
+// ID.
+type coverMounts struct {
+	mounts []coverMount
+	byID   map[string]int
+}
+
+// parseCoverMounts reads a mount table; ok is false for one it cannot
+// read, or an empty one.
+func parseCoverMounts(table []byte) (t coverMounts, ok bool) {
+	t.byID = map[string]int{}
 	sc := bufio.NewScanner(bytes.NewReader(table))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
 		if len(fields) < 5 {
-			return false
+			return t, false
 		}
-		byID[fields[0]] = len(mounts)
-		mounts = append(mounts, mnt{id: fields[0], parent: fields[1], dev: fields[2],
+		t.byID[fields[0]] = len(t.mounts)
+		t.mounts = append(t.mounts, coverMount{id: fields[0], parent: fields[1], dev: fields[2],
 			root: mountinfo.Unescape(fields[3]), point: mountinfo.Unescape(fields[4])})
 	}
-	if sc.Err() != nil || len(mounts) == 0 {
-		return false
-	}
-	related := func(a, b string) bool {
-		return a == b || confinePathWithin(a, b) || confinePathWithin(b, a)
-	}
-	// below reports whether mount i lies on mount j, at any remove.
-	below := func(i, j int) bool {
-		for range len(mounts) {
-			k, ok := byID[mounts[i].parent]
-			if !ok || k == i {
-				return false
-			}
-			if k == j {
-				return true
-			}
-			i = k
-		}
-		return false
-	}
-	for _, root := range roots {
-		if !path.IsAbs(root) || path.Clean(root) != root {
+	return t, sc.Err() == nil && len(t.mounts) > 0
+}
+
+// below reports whether mount i lies on mount j, at any remove.
+func (t coverMounts) below(i, j int) bool {
+	for range len(t.mounts) {
+		k, ok := t.byID[t.mounts[i].parent]
+		if !ok || k == i {
 			return false
 		}
-		// The mount the root is reached through: the deepest of those at
-		// or above it, the top of a stack at one place.
-		best := -1
-		for i, m := range mounts {
-			if root != m.point && !confinePathWithin(root, m.point) {
-				continue
-			}
-			if best < 0 || len(m.point) > len(mounts[best].point) || (m.point == mounts[best].point && below(i, best)) {
-				best = i
-			}
+		if k == j {
+			return true
 		}
-		if best < 0 {
-			return false
+		i = k
+	}
+	return false
+}
+
+// reaching is the index of the mount the path root is reached through:
+// the deepest of those at or above it, the top of a stack at one place;
+// -1 for none.
+func (t coverMounts) reaching(root string) int {
+	best := -1
+	for i, m := range t.mounts {
+		if root != m.point && !confinePathWithin(root, m.point) {
+			continue
 		}
-		m := mounts[best]
-		fsPath := path.Join(m.root, strings.TrimPrefix(root, m.point))
-		for i, o := range mounts {
-			if i == best {
-				continue
-			}
-			if o.dev == m.dev && related(o.root, fsPath) {
-				return false // the root's files reached by another path
-			}
-			if (o.point == m.point || confinePathWithin(m.point, o.point)) && !below(best, i) {
-				return false // a mount on or above it that it does not lie on
-			}
+		if best < 0 || len(m.point) > len(t.mounts[best].point) || (m.point == t.mounts[best].point && t.below(i, best)) {
+			best = i
+		}
+	}
+	return best
+}
+
+// coverable reports whether the secrets of the root may be covered: it
+// is reached through one mount, and no other shows its files, nor stacks
+// on or above that mount without lying on it.
+func (t coverMounts) coverable(root string) bool {
+	best := t.reaching(root)
+	if best < 0 {
+		return false
+	}
+	m := t.mounts[best]
+	fsPath := path.Join(m.root, strings.TrimPrefix(root, m.point))
+	for i, o := range t.mounts {
+		switch {
+		case i == best:
+		case o.dev == m.dev && (o.root == fsPath || confinePathWithin(o.root, fsPath) || confinePathWithin(fsPath, o.root)):
+			return false // the root's files reached by another path
+		case (o.point == m.point || confinePathWithin(m.point, o.point)) && !t.below(best, i):
+			return false // a mount on or above it that it does not lie on
 		}
 	}
 	return true

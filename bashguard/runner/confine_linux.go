@@ -720,51 +720,11 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 		if w.visited++; w.visited > w.limit {
 			return false, errConfineWalkBudget
 		}
-		path := dir + "/" + e.Name()
-		if dir == "/" {
-			path = "/" + e.Name()
+		below, err := w.entry(dir, e, at)
+		if err != nil {
+			return false, err
 		}
-		t := e.Type()
-		if t&fs.ModeSymlink != 0 {
-			continue // never granted: the kernel judges the target
-		}
-		bound := len(w.binds)
-		sub := w.protect(path, e.Name(), t.IsDir(), at)
-		bound = len(w.binds) - bound
-		var id confineIdentity
-		idOK := false
-		if w.known != nil {
-			id, idOK = confineIdentityOf(e)
-		}
-		if d, _ := runCheckEntry(w.checker, dir, e.Name(), false); d != permission.Allow || (idOK && w.known[id]) {
-			w.secrets++
-			if idOK {
-				w.hidden = append(w.hidden, id)
-			}
-			if w.cover && (bound > 0 || at.readOnly) {
-				// Covered in the mount namespace, its own bind no more.
-				w.binds = w.binds[:len(w.binds)-bound]
-				w.covers = append(w.covers, path)
-				continue
-			}
-			secretBelow = true
-			continue
-		}
-		if t.IsDir() {
-			w.depth++
-			below, err := w.walk(path, sub)
-			w.depth--
-			if err != nil {
-				return false, err
-			}
-			if below {
-				secretBelow = true
-				continue
-			}
-			w.rules = append(w.rules, confineRule{Path: path, Access: w.granted()})
-			continue
-		}
-		w.rules = append(w.rules, confineRule{Path: path, Access: w.granted() & confineFileRights})
+		secretBelow = secretBelow || below
 	}
 	if !secretBelow {
 		w.rules = w.rules[:start]
@@ -772,6 +732,53 @@ func (w *confineWalk) walk(dir string, at confineWalkAt) (secretBelow bool, err 
 	}
 	w.rules = append(w.rules, confineRule{Path: dir, Access: w.granted() &^ (llFSReadFile | llFSExecute)})
 	return true, nil
+}
+
+// entry adds the rules for the entry e of dir, reached as at, and
+// reports whether it is, or holds at any depth, an entry that must not be
+// granted, which dir then must not be granted whole for.
+func (w *confineWalk) entry(dir string, e fs.DirEntry, at confineWalkAt) (secretBelow bool, err error) {
+	path := dir + "/" + e.Name()
+	if dir == "/" {
+		path = "/" + e.Name()
+	}
+	t := e.Type()
+	if t&fs.ModeSymlink != 0 {
+		return false, nil // never granted: the kernel judges the target
+	}
+	bound := len(w.binds)
+	sub := w.protect(path, e.Name(), t.IsDir(), at)
+	bound = len(w.binds) - bound
+	var id confineIdentity
+	idOK := false
+	if w.known != nil {
+		id, idOK = confineIdentityOf(e)
+	}
+	if d, _ := runCheckEntry(w.checker, dir, e.Name(), false); d != permission.Allow || (idOK && w.known[id]) {
+		w.secrets++
+		if idOK {
+			w.hidden = append(w.hidden, id)
+		}
+		if w.cover && (bound > 0 || at.readOnly) {
+			// Covered in the mount namespace, its own bind no more.
+			w.binds = w.binds[:len(w.binds)-bound]
+			w.covers = append(w.covers, path)
+			return false, nil
+		}
+		return true, nil
+	}
+	if !t.IsDir() {
+		w.rules = append(w.rules, confineRule{Path: path, Access: w.granted() & confineFileRights})
+		return false, nil
+	}
+	w.depth++
+	below, err := w.walk(path, sub)
+	w.depth--
+	if err != nil || below {
+		return below, err
+	}
+	w.rules = append(w.rules, confineRule{Path: path, Access: w.granted()})
+	return false, nil
 }
 
 // confineLaunch runs in the launcher: it reads the plan, applies the
