@@ -120,6 +120,10 @@ type netTool struct {
 	registry []string
 	// spec reads a package operand's host.
 	spec specKind
+	// options, when set, is the tool's spec, its options written as
+	// rows (kubeSpec): valShort, valLong and netToolFlags are then not
+	// read, and every option of opts is one of its spellings.
+	options func() *spec
 	// valShort and valLong are the options that take a value (long ones
 	// also with "="); abbrev lets a long option be abbreviated, as the
 	// tool's parser does, for the effects below.
@@ -576,11 +580,6 @@ var kubeOpts = sync.OnceValue(func() map[string]netEffect {
 		"--context": effUnknown, "--cluster": effUnknown}
 })
 
-var kubeValLong = []string{"--server", "--kubeconfig", "--context", "--cluster", "--namespace", "--user", "--token",
-	"--selector", "--output", "--filename", "--container", "--field-selector", "--sort-by", "--template", "--as",
-	"--as-group", "--certificate-authority", "--client-certificate", "--client-key", "--request-timeout", "--cache-dir",
-	"--tls-server-name", "--profile", "--since", "--tail", "--type", "--image", "--replicas", "--port", "--patch"}
-
 // ghLocal and glabLocal are gh's and glab's subcommands that reach no host.
 var ghLocal = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"completion": true, "config": true, "alias": true, "help": true, "version": true,
@@ -697,7 +696,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
 			"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
 			"--scan --no-scan --continue --dry-run -m --profile",
-		"kubectl": kubeFlags, "oc": kubeFlags,
 		"gh": ghFlags, "glab": ghFlags,
 		"aws": "--no-verify-ssl --no-paginate --debug --no-sign-request --no-cli-pager --recursive --dryrun --quiet --delete " +
 			"--force --exact-timestamps --human-readable --summarize --no-progress",
@@ -772,8 +770,6 @@ const (
 		"--editable -e --reinstall --compile-bytecode --seed --no-deps --pre --dry-run --no-build-isolation --strict --force"
 	condaFlags = "-y --yes --dry-run -d --json -q --quiet -v --verbose --all --update-deps --no-deps --only-deps " +
 		"--force-reinstall --no-pin --strict-channel-priority --use-local --copy --show-channel-urls"
-	kubeFlags = "-A --all-namespaces -w --watch --watch-only --show-labels --all --force --wait --recursive -R -i -t --stdin " +
-		"--tty --insecure-skip-tls-verify --overwrite --local --no-headers --show-kind --ignore-not-found --follow"
 	ghFlags = "--web -w --draft -d --fill --paginate --silent --include -i --verbose --watch --exit-status --yes -y --all " +
 		"--merged --closed --delete-branch --squash --rebase --merge --auto --admin"
 	cloudFlags = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
@@ -868,11 +864,9 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			valLong: []string{"--init-script", "--project-dir", "--exclude-task", "--project-prop", "--system-prop", "--build-file",
 				"--settings-file", "--gradle-user-home", "--max-workers", "--console", "--warning-mode", "--priority"}, opts: gradleOpts()},
 		"kubectl": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
-			local: kubeLocal(), valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts(),
-			env: map[string]netEffect{"KUBECONFIG": effUnknown}},
+			local: kubeLocal(), options: kubeSpec, opts: kubeOpts(), env: map[string]netEffect{"KUBECONFIG": effUnknown}},
 		"oc": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
-			local: kubeLocal(), valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts(),
-			env: map[string]netEffect{"KUBECONFIG": effUnknown}},
+			local: kubeLocal(), options: ocSpec, opts: kubeOpts(), env: map[string]netEffect{"KUBECONFIG": effUnknown}},
 		"gh": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitHub host gh is configured for"}}, registry: []string{"api.github.com"},
 			local: ghLocal(), remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
 				"--field", "--raw-field", "--header", "--input", "--title", "--body", "--base", "--head", "--label", "--limit", "--state",
