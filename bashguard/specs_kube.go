@@ -14,9 +14,8 @@ import "sync"
 // and logs' --follow, -p patch's --patch and logs' --previous, --raw
 // get's API path and config view's flag), the letter takes a value, and
 // the long name's value is read only attached: a misread leaves a word
-// an operand, never a value. --v, a long name of one letter, is not
-// spelt (its -v is). An option no row spells is unknown: its value, if
-// it takes one, is read as an operand.
+// an operand, never a value. An option no row spells is unknown: its
+// value, if it takes one, is read as an operand.
 var kubeRows = []optRow{
 	// The flags of every command (kubectl options).
 	{"--as=", kWord, ""}, {"--as-group=", kWord, ""}, {"--as-uid=", kWord, ""}, {"--cache-dir=", kWord, ""},
@@ -24,7 +23,7 @@ var kubeRows = []optRow{
 	{"--cluster=", kWord, ""}, {"--context=", kWord, ""}, {"--kubeconfig=", kRead, ""}, {"-n= --namespace=", kWord, ""},
 	{"--password=", kWord, ""}, {"--profile=", kWord, ""}, {"--profile-output=", kWrite, ""},
 	{"--request-timeout=", kWord, ""}, {"-s= --server=", kWord, ""}, {"--tls-server-name=", kWord, ""},
-	{"--token=", kWord, ""}, {"--user=", kWord, ""}, {"--username=", kWord, ""}, {"-v=", kWord, ""},
+	{"--token=", kWord, ""}, {"--user=", kWord, ""}, {"--username=", kWord, ""}, {"-v= --v=", kWord, ""},
 	{"--vmodule=", kWord, ""}, {"--log-flush-frequency=", kWord, ""}, {"--disable-compression[=]", kFlag, ""},
 	{"--insecure-skip-tls-verify[=]", kFlag, ""}, {"--match-server-version[=]", kFlag, ""},
 	{"--warnings-as-errors[=]", kFlag, ""},
