@@ -730,9 +730,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"w3m":    "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
 		"links":  "-dump -no-connect",
 		"elinks": "-dump -no-home -no-numbering -no-references",
-		"psql": "-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -e --echo-queries -a --echo-all -b --echo-errors " +
-			"-n --no-readline -s --single-step -S --single-line -x --expanded -1 --single-transaction -w --no-password --password " +
-			"-l --list -E --echo-hidden -H --html",
 		"pg_dump": "-a --data-only -s --schema-only -c --clean -C --create -O --no-owner -x --no-privileges -v --verbose -w " +
 			"--no-password -W --password --if-exists --inserts --column-inserts -b --blobs",
 		"mysql": mysqlFlags, "mariadb": mysqlFlags,
@@ -951,10 +948,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
 		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-		"psql": {subs: dbOps(), valShort: "hpUdcfvFPRToLW", valLong: []string{"--host", "--port", "--username", "--dbname", "--command",
-			"--file", "--set", "--variable", "--field-separator", "--pset", "--record-separator", "--table-attr", "--output", "--log-file"},
-			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--service": effUnknown},
-			env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
+		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost},
+			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
 		"pg_dump": {subs: dbOps(), valShort: "hpUdfFnNtTZjE", valLong: []string{"--host", "--port", "--username", "--dbname", "--file",
 			"--format", "--schema", "--table", "--exclude-schema", "--exclude-table", "--jobs", "--encoding", "--compress"},
 			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
