@@ -730,9 +730,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"w3m":    "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
 		"links":  "-dump -no-connect",
 		"elinks": "-dump -no-home -no-numbering -no-references",
-		"pg_dump": "-a --data-only -s --schema-only -c --clean -C --create -O --no-owner -x --no-privileges -v --verbose -w " +
-			"--no-password -W --password --if-exists --inserts --column-inserts -b --blobs",
-		"mysql": mysqlFlags, "mariadb": mysqlFlags,
+		"mysql":  mysqlFlags, "mariadb": mysqlFlags,
 		"mysqldump": "--single-transaction --no-data -d --all-databases -A --databases -B --routines -R --triggers --events " +
 			"--quick -q --lock-tables --add-drop-table --no-create-info -t --skip-lock-tables --compact --complete-insert -c " +
 			"--extended-insert -e --force -f --verbose -v",
@@ -950,10 +948,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
 		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
-		"pg_dump": {subs: dbOps(), valShort: "hpUdfFnNtTZjE", valLong: []string{"--host", "--port", "--username", "--dbname", "--file",
-			"--format", "--schema", "--table", "--exclude-schema", "--exclude-table", "--jobs", "--encoding", "--compress"},
-			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
-			env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
+		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
+			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
 		"mysql": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
 			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},
 			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
