@@ -73,7 +73,7 @@ var netToolHelp = map[string][][]string{
 	"kubectl": {{"options"}, {"get", "--help"}, {"apply", "--help"}, {"logs", "--help"}, {"exec", "--help"}, {"label", "--help"},
 		{"config", "view", "--help"}, {"create", "token", "--help"}, {"describe", "--help"}, {"run", "--help"},
 		{"wait", "--help"}, {"delete", "--help"}, {"port-forward", "--help"}, {"patch", "--help"}, {"expose", "--help"}, {"scale", "--help"}, {"explain", "--help"}},
-	"openssl": {{"s_client", "-help"}},
+	"openssl": {{"s_client", "-help"}, {"s_time", "-help"}, {"ocsp", "-help"}},
 	"mvn":     {{"--help"}},
 }
 
