@@ -120,6 +120,10 @@ type netTool struct {
 	registry []string
 	// spec reads a package operand's host.
 	spec specKind
+	// options, when set, is the tool's spec, its options written as
+	// rows (kubeSpec): valShort, valLong and netToolFlags are then not
+	// read, and every option of opts is one of its spellings.
+	options func() *spec
 	// valShort and valLong are the options that take a value (long ones
 	// also with "="); abbrev lets a long option be abbreviated, as the
 	// tool's parser does, for the effects below.
@@ -576,11 +580,6 @@ var kubeOpts = sync.OnceValue(func() map[string]netEffect {
 		"--context": effUnknown, "--cluster": effUnknown}
 })
 
-var kubeValLong = []string{"--server", "--kubeconfig", "--context", "--cluster", "--namespace", "--user", "--token",
-	"--selector", "--output", "--filename", "--container", "--field-selector", "--sort-by", "--template", "--as",
-	"--as-group", "--certificate-authority", "--client-certificate", "--client-key", "--request-timeout", "--cache-dir",
-	"--tls-server-name", "--profile", "--since", "--tail", "--type", "--image", "--replicas", "--port", "--patch"}
-
 // ghLocal and glabLocal are gh's and glab's subcommands that reach no host.
 var ghLocal = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{"completion": true, "config": true, "alias": true, "help": true, "version": true,
@@ -697,7 +696,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
 			"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
 			"--scan --no-scan --continue --dry-run -m --profile",
-		"kubectl": kubeFlags, "oc": kubeFlags,
 		"gh": ghFlags, "glab": ghFlags,
 		"aws": "--no-verify-ssl --no-paginate --debug --no-sign-request --no-cli-pager --recursive --dryrun --quiet --delete " +
 			"--force --exact-timestamps --human-readable --summarize --no-progress",
@@ -723,21 +721,14 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
 		"ssh-keyscan": "-4 -6 -c -D -H -v",
 		"whois":       "-H -a -r -B -G -l -L -m -M -x",
-		"openssl": "-showcerts -brief -quiet -tls1 -tls1_1 -tls1_2 -tls1_3 -ign_eof -no_ign_eof -crlf -state -debug " +
-			"-msg -status -prexit -reconnect -verify_return_error -4 -6 -nbio -tlsextdebug -no_ticket -legacy_renegotiation",
-		"lftp":   "-d --norc",
-		"hg":     "-q --quiet -v --verbose -y --noninteractive -U --noupdate --debug --insecure --stream -f --force --pull",
-		"svn":    "-q --quiet --non-interactive --trust-server-cert --force --ignore-externals -N --non-recursive --parents -v --verbose --xml --incremental --stop-on-copy --no-auth-cache",
-		"lynx":   "-dump -source -head -nolist -listonly -accept_all_cookies -nocolor -noreferer -mime_header -anonymous",
-		"w3m":    "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
-		"links":  "-dump -no-connect",
-		"elinks": "-dump -no-home -no-numbering -no-references",
-		"psql": "-X --no-psqlrc -A --no-align -t --tuples-only -q --quiet -e --echo-queries -a --echo-all -b --echo-errors " +
-			"-n --no-readline -s --single-step -S --single-line -x --expanded -1 --single-transaction -w --no-password --password " +
-			"-l --list -E --echo-hidden -H --html",
-		"pg_dump": "-a --data-only -s --schema-only -c --clean -C --create -O --no-owner -x --no-privileges -v --verbose -w " +
-			"--no-password -W --password --if-exists --inserts --column-inserts -b --blobs",
-		"mysql": mysqlFlags, "mariadb": mysqlFlags,
+		"lftp":        "-d --norc",
+		"hg":          "-q --quiet -v --verbose -y --noninteractive -U --noupdate --debug --insecure --stream -f --force --pull",
+		"svn":         "-q --quiet --non-interactive --trust-server-cert --force --ignore-externals -N --non-recursive --parents -v --verbose --xml --incremental --stop-on-copy --no-auth-cache",
+		"lynx":        "-dump -source -head -nolist -listonly -accept_all_cookies -nocolor -noreferer -mime_header -anonymous",
+		"w3m":         "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
+		"links":       "-dump -no-connect",
+		"elinks":      "-dump -no-home -no-numbering -no-references",
+		"mysql":       mysqlFlags, "mariadb": mysqlFlags,
 		"mysqldump": "--single-transaction --no-data -d --all-databases -A --databases -B --routines -R --triggers --events " +
 			"--quick -q --lock-tables --add-drop-table --no-create-info -t --skip-lock-tables --compact --complete-insert -c " +
 			"--extended-insert -e --force -f --verbose -v",
@@ -772,8 +763,6 @@ const (
 		"--editable -e --reinstall --compile-bytecode --seed --no-deps --pre --dry-run --no-build-isolation --strict --force"
 	condaFlags = "-y --yes --dry-run -d --json -q --quiet -v --verbose --all --update-deps --no-deps --only-deps " +
 		"--force-reinstall --no-pin --strict-channel-priority --use-local --copy --show-channel-urls"
-	kubeFlags = "-A --all-namespaces -w --watch --watch-only --show-labels --all --force --wait --recursive -R -i -t --stdin " +
-		"--tty --insecure-skip-tls-verify --overwrite --local --no-headers --show-kind --ignore-not-found --follow"
 	ghFlags = "--web -w --draft -d --fill --paginate --silent --include -i --verbose --watch --exit-status --yes -y --all " +
 		"--merged --closed --delete-branch --squash --rebase --merge --auto --admin"
 	cloudFlags = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
@@ -868,11 +857,9 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			valLong: []string{"--init-script", "--project-dir", "--exclude-task", "--project-prop", "--system-prop", "--build-file",
 				"--settings-file", "--gradle-user-home", "--max-workers", "--console", "--warning-mode", "--priority"}, opts: gradleOpts()},
 		"kubectl": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
-			local: kubeLocal(), valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts(),
-			env: map[string]netEffect{"KUBECONFIG": effUnknown}},
+			local: kubeLocal(), options: kubeSpec, opts: kubeOpts(), env: map[string]netEffect{"KUBECONFIG": effUnknown}},
 		"oc": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
-			local: kubeLocal(), valShort: "snlfco", valLong: kubeValLong, opts: kubeOpts(),
-			env: map[string]netEffect{"KUBECONFIG": effUnknown}},
+			local: kubeLocal(), options: ocSpec, opts: kubeOpts(), env: map[string]netEffect{"KUBECONFIG": effUnknown}},
 		"gh": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitHub host gh is configured for"}}, registry: []string{"api.github.com"},
 			local: ghLocal(), remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
 				"--field", "--raw-field", "--header", "--input", "--title", "--body", "--base", "--head", "--label", "--limit", "--state",
@@ -937,10 +924,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"whois": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the whois servers it asks"}}, valShort: "hpi",
 			opts: map[string]netEffect{"-h": effReplace, "--host": effReplace}, valLong: []string{"--host", "--port"}},
 		"openssl": {singleDash: true, subs: map[string]netSub{"s_client": {kind: subHosts}, "s_time": {kind: subHosts},
-			"ocsp": {kind: subRuntime, why: "the responder its certificate names"}}, valLong: []string{"-connect", "-host", "-port",
-			"-proxy", "-servername", "-cert", "-key", "-CAfile", "-CApath", "-url", "-starttls", "-sess_out", "-sess_in",
-			"-keylogfile", "-msgfile", "-verify", "-cipher", "-ciphersuites", "-groups", "-sigalgs", "-alpn", "-name",
-			"-xmpphost", "-bind", "-unix", "-time", "-nbio_test"}, opts: map[string]netEffect{"-connect": effHost,
+			"ocsp": {kind: subRuntime, why: "the responder its certificate names"}}, options: opensslSpec, opts: map[string]netEffect{"-connect": effHost,
 			"-host": effHost, "-url": effAdd, "-proxy": effUnknown, "-unix": effUnknown}},
 		"lftp": {subs: map[string]netSub{"*": {kind: subURLs}}, valShort: "pufec", opts: map[string]netEffect{"-e": effUnknown,
 			"-c": effUnknown, "-f": effUnknown}},
@@ -957,14 +941,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
 		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-		"psql": {subs: dbOps(), valShort: "hpUdcfvFPRToLW", valLong: []string{"--host", "--port", "--username", "--dbname", "--command",
-			"--file", "--set", "--variable", "--field-separator", "--pset", "--record-separator", "--table-attr", "--output", "--log-file"},
-			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--service": effUnknown},
-			env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
-		"pg_dump": {subs: dbOps(), valShort: "hpUdfFnNtTZjE", valLong: []string{"--host", "--port", "--username", "--dbname", "--file",
-			"--format", "--schema", "--table", "--exclude-schema", "--exclude-table", "--jobs", "--encoding", "--compress"},
-			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
-			env:  map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
+		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost},
+			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
+		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
+			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
 		"mysql": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
 			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},
 			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,

@@ -69,14 +69,17 @@ var netToolHelp = map[string][][]string{
 	"docker": {{"--help"}, {"run", "--help"}, {"pull", "--help"}, {"build", "--help"}, {"buildx", "build", "--help"},
 		{"push", "--help"}, {"ps", "--help"}},
 	"psql":    {{"--help"}},
-	"kubectl": {{"options"}, {"get", "--help"}, {"apply", "--help"}, {"logs", "--help"}, {"exec", "--help"}, {"label", "--help"}},
-	"openssl": {{"s_client", "-help"}},
+	"pg_dump": {{"--help"}},
+	"kubectl": {{"options"}, {"get", "--help"}, {"apply", "--help"}, {"logs", "--help"}, {"exec", "--help"}, {"label", "--help"},
+		{"config", "view", "--help"}, {"create", "token", "--help"}, {"describe", "--help"}, {"run", "--help"},
+		{"wait", "--help"}, {"delete", "--help"}, {"port-forward", "--help"}, {"patch", "--help"}, {"expose", "--help"}, {"scale", "--help"}, {"explain", "--help"}},
+	"openssl": {{"s_client", "-help"}, {"s_time", "-help"}, {"ocsp", "-help"}},
 	"mvn":     {{"--help"}},
 }
 
-// TestNetToolFlagsAgreeWithHelp holds the flags of netToolFlags to the
-// help of the tools installed where it runs: each is an option the tool
-// lists.
+// TestNetToolFlagsAgreeWithHelp holds the flags of netToolFlags, and
+// every spelling of a tool's own spec (kubectl's), to the help of the
+// tools installed where it runs: each is an option the tool lists.
 func TestNetToolFlagsAgreeWithHelp(t *testing.T) {
 	checked := 0
 	for name, helps := range netToolHelp {
@@ -91,11 +94,48 @@ func TestNetToolFlagsAgreeWithHelp(t *testing.T) {
 			b, _ := cmd.CombinedOutput()
 			text.Write(b)
 		}
-		for _, f := range strings.Fields(netToolFlags()[name]) {
+		for _, f := range netToolOptions(name) {
 			listed := regexp.MustCompile(`(^|[\s,\[|(])` + regexp.QuoteMeta(f) + `($|[\s,=\]|)<.])`)
 			assert.True(t, listed.MatchString(text.String()), "%s: the flag %s is not an option its help lists", name, f)
 			checked++
 		}
 	}
 	t.Logf("checked %d flags against the tools' help", checked)
+}
+
+// netToolOptions are the spellings TestNetToolFlagsAgreeWithHelp checks
+// for the tool name: its spec's, where it has its own, else its flags.
+func netToolOptions(name string) []string {
+	t := netTools()[name]
+	if t == nil || t.options == nil {
+		return strings.Fields(netToolFlags()[name])
+	}
+	var out []string
+	for r := range t.options().eachRow {
+		for w := range strings.FieldsSeq(r.spell) {
+			out = append(out, strings.TrimSuffix(strings.TrimSuffix(w, "[=]"), "="))
+		}
+	}
+	return out
+}
+
+// A tool that has its own spec states its options there alone: no
+// valShort, valLong or flags beside it, and every option that moves it
+// is one of the spec's.
+func TestNetToolOwnSpecs(t *testing.T) {
+	own := 0
+	for name, tool := range netTools() {
+		if tool.options == nil {
+			continue
+		}
+		own++
+		assert.Empty(t, tool.valShort, name)
+		assert.Empty(t, tool.valLong, name)
+		assert.Empty(t, netToolFlags()[name], name)
+		s := tool.options()
+		for opt := range tool.opts {
+			assert.NotNil(t, specSpelling(s, opt), "%s: %s moves it, and is not in its spec", name, opt)
+		}
+	}
+	assert.GreaterOrEqual(t, own, 2, "kubectl and oc have their own specs")
 }

@@ -124,7 +124,10 @@ var netToolSpecs = sync.OnceValue(func() map[string]func() *spec {
 func netToolSpecsOf(tools map[string]*netTool) map[string]func() *spec {
 	m := make(map[string]func() *spec, len(tools))
 	for name, t := range tools {
-		m[name] = sync.OnceValue(func() *spec { return t.toSpec(name) })
+		m[name] = t.options
+		if t.options == nil {
+			m[name] = sync.OnceValue(func() *spec { return t.toSpec(name) })
+		}
 	}
 	return m
 }

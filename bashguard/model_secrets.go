@@ -2,12 +2,14 @@ package bashguard
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 )
 
 // secretPrinted judges the line v of the program name by the rows of
-// secretPrints (specs_secrets.go): the first row the line meets records
+// secretPrints (specs_secrets.go), on what the one scanner read of it by
+// the program's spec (secretSpec): the first row the line meets records
 // an Ask no allow rule lifts unless it names the words that met the row.
 // Words only known at run time are asked for by the dispatcher already;
 // here only literal words are read.
@@ -16,19 +18,29 @@ func (m *cmdCall) secretPrinted(c *verdictAcc, name string, v *argv) {
 	if len(rows) == 0 {
 		return
 	}
-	words := plainWords(v)
+	s, whole := secretSpec(name)
+	l := readSecrets(s, v, whole)
 	for i := range rows {
 		r := &rows[i]
-		if named, ok := meetsSecretRow(r, name, v, words); ok {
-			shown := strings.Join(named, " ")
-			if r.path != "" && (r.flags != "" || r.res != "") {
-				shown = r.path + " " + shown
-			}
-			c.addNamed(named[0], permission.Ask, RuleSecretCredential, name+" "+shown+" prints ", r.why,
-				"; only an allow rule that names "+strings.Join(named, " ")+" lifts the Ask")
-			c.named = append(c.named, named[1:]...)
-			return
+		mt, ok := l.meets(r)
+		if !ok {
+			continue
 		}
+		shown := strings.Join(mt.named, " ")
+		if r.path != "" && (r.flags != "" || r.res != "") {
+			shown = r.path + " " + shown
+		}
+		verb, how := " prints ", ""
+		switch {
+		case mt.unread != nil:
+			verb, how = " may print ", ": its option "+optWritten(mt.unread)+" "+mt.unread.problem+", and may stand for one that does"
+		case mt.by != nil:
+			how = ", by its option " + optWritten(mt.by)
+		}
+		c.addNamed(mt.named[0], permission.Ask, RuleSecretCredential, name+" "+shown+verb, r.why,
+			how+"; only an allow rule that names "+strings.Join(mt.named, " ")+" lifts the Ask")
+		c.named = append(c.named, mt.named[1:]...)
+		return
 	}
 }
 
@@ -44,64 +56,185 @@ func (m *cmdCall) appendedSecrets(c *verdictAcc, v *argv) {
 	}
 }
 
-// plainWords are the indexes of v's literal words after the name that
-// do not begin with "-".
-func plainWords(v *argv) []int {
-	var out []int
-	for i := 1; i < v.len(); i++ {
-		if v.literal(i) && !strings.HasPrefix(v.vals[i], "-") {
-			out = append(out, i)
-		}
+// secretSpec is the spec the line of the program name is read by: the
+// tool's own where netTools has one (kubectl, oc), which lists all its
+// options (whole), else the spec of the options its rows name
+// (rowFlagsSpec).
+func secretSpec(name string) (s *spec, whole bool) {
+	if t := netTools()[name]; t != nil && t.options != nil {
+		return t.options(), true
 	}
-	return out
+	return secretFlagSpecs()[name](), false
 }
 
-// meetsSecretRow reports whether the line v of the program name meets
-// the row r, whose plain words are words, and the words of the line that
-// met it, as a rule must name them to lift the Ask.
-func meetsSecretRow(r *secretPrint, name string, v *argv, words []int) ([]string, bool) {
-	var named []string
-	if r.path == "" {
-		if r.except == "" || len(words) == 0 || hasField(r.except, v.vals[words[0]]) {
-			return nil, false
-		}
-		named = append(named, v.vals[words[0]])
-	} else {
-		// Each word of the path in turn, at the first plain word past
-		// the one that met the word before (the table's words are read
-		// in place: a line is judged by every row of its program).
-		j := 0
-		for p := range strings.FieldsSeq(r.path) {
-			for j < len(words) && v.vals[words[j]] != p {
-				j++
+// secretFlagSpecs are, by the program's name, the specs made of the
+// options its rows of secretPrints name, each built on first use.
+var secretFlagSpecs = sync.OnceValue(func() map[string]func() *spec {
+	m := make(map[string]func() *spec, len(secretPrints()))
+	for name, rows := range secretPrints() {
+		m[name] = sync.OnceValue(func() *spec { return rowFlagsSpec(name, rows) })
+	}
+	return m
+})
+
+// rowFlagsSpec is the spec of a program the guard knows only by the
+// options its rows name, each a flag: a long one abbreviated as
+// getopt_long takes it, or, where the rows spell a name with one dash
+// (terraform's -json), each read with one dash or two and never
+// abbreviated, as Go's flag package reads them. Every other option is
+// unknown to it: its value, if it takes one, is read as an operand, so
+// a misread errs towards meeting a row.
+func rowFlagsSpec(name string, rows []secretPrint) *spec {
+	s := &spec{name: name, grammar: grammar{permute: true, abbrev: true}}
+	for _, r := range rows {
+		for w := range strings.FieldsSeq(r.flags) {
+			if len(w) > 2 && w[1] != '-' {
+				s.grammar = grammar{permute: true, oneDash: true, twoDashes: true}
 			}
-			if j == len(words) {
-				return nil, false
+			s.rows = append(s.rows, optRow{w, kFlag, ""})
+		}
+	}
+	return s.compile()
+}
+
+// secretRead is what the scanner read of a line, for the rows: its
+// literal operands (those that do not begin with "-"), its options, and
+// the first option it could not read that may hide a row's (hides).
+type secretRead struct {
+	s      *spec
+	v      *argv
+	ops    []int
+	opts   []scanned
+	unread *scanned
+}
+
+// readSecrets scans v by the spec s, the program's whole table where
+// whole is set.
+func readSecrets(s *spec, v *argv, whole bool) *secretRead {
+	l := &secretRead{s: s, v: v}
+	scanSpec(s, v, 1, false, func(e *scanned) {
+		switch {
+		case e.opt == &dashDashOpt:
+		case e.problem != "":
+			if l.unread == nil && hides(e, whole) {
+				cp := *e
+				l.unread = &cp
 			}
-			j++
+		case e.opt == nil:
+			if v.literal(e.at) && !strings.HasPrefix(e.word, "-") {
+				l.ops = append(l.ops, e.at)
+			}
+		default:
+			l.opts = append(l.opts, *e)
 		}
-		if r.flags == "" && r.res == "" {
-			named = append(named, strings.Fields(r.path)...)
+	})
+	return l
+}
+
+// hides reports whether e, an option the spec does not know, may hide a
+// row's option: any such option where the spec is the program's whole
+// table (whole), else a letter of a cluster followed by more of its
+// word, which the scanner did not read. An "=" after a letter hides
+// nothing: pflag reads it as the letter's value (-A=true), any other
+// parser refuses the word.
+func hides(e *scanned, whole bool) bool {
+	if e.problem != problemUnknown || e.spell == "-=" {
+		return false
+	}
+	if whole {
+		return true
+	}
+	if len(e.spell) != 2 || len(e.word) < 3 || e.word[1] == '-' {
+		return false
+	}
+	j := strings.IndexByte(e.word[1:], e.spell[1])
+	return j >= 0 && j+2 < len(e.word)
+}
+
+// secretMeet is how a line met a row: the words a rule must name, the
+// option whose value picked what is printed (-o yaml), and the option
+// that could not be read, when the row is met only for it.
+type secretMeet struct {
+	named      []string
+	by, unread *scanned
+}
+
+// meets reports whether the line meets the row r, and how.
+func (l *secretRead) meets(r *secretPrint) (secretMeet, bool) {
+	var mt secretMeet
+	if !l.meetsPath(r, &mt) {
+		return mt, false
+	}
+	res := ""
+	if r.res != "" {
+		w, ok := namedResource(l.v, l.ops, r.res)
+		if !ok {
+			return mt, false
 		}
+		res = w
 	}
 	if r.flags != "" {
-		w, ok := givenFlag(v, r.flags, name)
-		if !ok {
-			return nil, false
+		e := l.given(r.flags)
+		if e == nil {
+			return l.unreadMeet(mt, res)
 		}
-		named = append(named, w)
+		mt.named = append(mt.named, wordOf(e))
 	}
-	if r.res != "" {
-		w, ok := namedResource(v, words, r.res)
-		if !ok {
-			return nil, false
+	if res != "" {
+		mt.named = append(mt.named, res)
+	}
+	if r.format != "" {
+		if mt.by = l.printsFormat(r.format, r.plain); mt.by == nil {
+			return l.unreadMeet(mt, "")
 		}
-		named = append(named, w)
 	}
-	if r.format != "" && !printsFormat(v, r.format, r.plain, name) {
-		return nil, false
+	return mt, true
+}
+
+// unreadMeet is the meet of a row whose options the line lacks: met
+// only where a cluster was not read to its end, naming it.
+func (l *secretRead) unreadMeet(mt secretMeet, res string) (secretMeet, bool) {
+	if l.unread == nil {
+		return mt, false
 	}
-	return named, true
+	mt.unread = l.unread
+	mt.named = append(mt.named, wordOf(l.unread))
+	if res != "" {
+		mt.named = append(mt.named, res)
+	}
+	return mt, true
+}
+
+// meetsPath reports whether the line's operands meet the row's path (or,
+// for a row without one, its first operand is not one of except), and
+// records the words a rule names for it where the row has no other
+// condition.
+func (l *secretRead) meetsPath(r *secretPrint, mt *secretMeet) bool {
+	words, v := l.ops, l.v
+	if r.path == "" {
+		if r.except == "" || len(words) == 0 || hasField(r.except, v.vals[words[0]]) {
+			return false
+		}
+		mt.named = append(mt.named, v.vals[words[0]])
+		return true
+	}
+	// Each word of the path in turn, at the first operand past the one
+	// that met the word before (a line is judged by every row of its
+	// program).
+	j := 0
+	for p := range strings.FieldsSeq(r.path) {
+		for j < len(words) && v.vals[words[j]] != p {
+			j++
+		}
+		if j == len(words) {
+			return false
+		}
+		j++
+	}
+	if r.flags == "" && r.res == "" {
+		mt.named = append(mt.named, strings.Fields(r.path)...)
+	}
+	return true
 }
 
 // hasField reports whether w is one of the space-separated fields of
@@ -115,64 +248,39 @@ func hasField(list, w string) bool {
 	return false
 }
 
-// givenFlag returns the first word of v that gives one of the options
-// spelt in spells, as written (its value cut off).
-func givenFlag(v *argv, spells, name string) (string, bool) {
-	for i := 1; i < v.len(); i++ {
-		w := v.vals[i]
-		if !v.literal(i) || w == "--" {
-			continue
-		}
-		for s := range strings.FieldsSeq(spells) {
-			if optGiven(w, s, name) {
-				return strings.SplitN(w, "=", 2)[0], true
-			}
-		}
-	}
-	return "", false
+// wordOf is the word that gave the option e, as written, its value cut
+// off after an "=" ("--raw" of "--raw=true", "-Ao" of "-Ao=yaml").
+func wordOf(e *scanned) string {
+	w, _, _ := strings.Cut(e.word, "=")
+	return w
 }
 
-// optGiven reports whether the word w gives the option spelt s: whole,
-// with "=value", a long one abbreviated to at least two letters, a one
-// dash name with two dashes too (Go's flag), or a letter in a cluster of
-// letters before one that takes a value (by the program's netTools row).
-func optGiven(w, s, name string) bool {
-	key, _, _ := strings.Cut(w, "=")
-	switch {
-	case strings.HasPrefix(s, "--"):
-		return key == s || len(key) >= 4 && strings.HasPrefix(s, key)
-	case len(s) > 2: // one dash, a name: -json
-		return key == s || key == "-"+s
-	default:
-		_, ok := shortValue(w, s[1], name)
-		return ok
-	}
-}
-
-// shortValue reads the word w as a cluster of letters: whether it gives
-// the letter l, and the value attached to it (after an "=" if one
-// follows). A letter the program's netTools row says takes a value ends
-// the cluster, its value the rest.
-func shortValue(w string, l byte, name string) (string, bool) {
-	if len(w) < 2 || w[0] != '-' || w[1] == '-' {
-		return "", false
-	}
-	valued := ""
-	if t := netTools()[name]; t != nil {
-		valued = t.valShort
-	}
-	for j := 1; j < len(w); j++ {
-		switch {
-		case w[j] == l:
-			return strings.TrimPrefix(w[j+1:], "="), true
-		case w[j] == '=' || strings.IndexByte(valued, w[j]) >= 0:
-			return "", false
+// given returns the first option of the line that is one of those spelt
+// in spells (any spelling of it), or nil.
+func (l *secretRead) given(spells string) *scanned {
+	for i := range l.opts {
+		if l.spelt(spells, l.opts[i].opt) {
+			return &l.opts[i]
 		}
 	}
-	return "", false
+	return nil
 }
 
-// namedResource returns the first plain word of v (words) that names one
+// spelt reports whether o is the option of one of the spellings spells.
+func (l *secretRead) spelt(spells string, o *option) bool {
+	for w := range strings.FieldsSeq(spells) {
+		sp := l.s.longExact(w)
+		if len(w) == 2 {
+			sp = l.s.tables().short[w[1]]
+		}
+		if sp != nil && sp.opt == o {
+			return true
+		}
+	}
+	return false
+}
+
+// namedResource returns the first operand of v (words) that names one
 // of the resources res.
 func namedResource(v *argv, words []int, res string) (string, bool) {
 	for _, i := range words {
@@ -188,60 +296,19 @@ func namedResource(v *argv, words []int, res string) (string, bool) {
 	return "", false
 }
 
-// printsFormat reports whether the line v gives one of the options
-// spelt in spells a value whose name is not in plain, or one only known
-// at run time.
-func printsFormat(v *argv, spells, plain, name string) bool {
-	for i := 1; i < v.len(); i++ {
-		w := v.vals[i]
-		if w == "--" {
-			break
+// printsFormat returns the first option of the line spelt in spells that
+// is given a value whose name (up to an "=") is not in plain, or one only
+// known at run time; nil if none is.
+func (l *secretRead) printsFormat(spells, plain string) *scanned {
+	for i := range l.opts {
+		e := &l.opts[i]
+		if !e.hasVal || !l.spelt(spells, e.opt) {
+			continue
 		}
-		for s := range strings.FieldsSeq(spells) {
-			val, at, ok := optValue(v, i, s, name)
-			if !ok {
-				continue
-			}
-			if at >= v.len() {
-				return false // the program refuses an option without its value
-			}
-			if !v.literal(at) {
-				return true
-			}
-			fmt, _, _ := strings.Cut(strings.ToLower(val), "=")
-			if !hasField(plain, fmt) {
-				return true
-			}
+		f, _, _ := strings.Cut(strings.ToLower(e.val), "=")
+		if !l.v.literal(e.at) || !hasField(plain, f) {
+			return e
 		}
 	}
-	return false
-}
-
-// optValue reads the word at i of v as the option spelt s with its
-// value: attached ("-oyaml", "-o=yaml", "--output=yaml") or the next
-// word, whose index it returns (i for an attached value).
-func optValue(v *argv, i int, s, name string) (string, int, bool) {
-	w := v.vals[i]
-	if strings.HasPrefix(s, "--") {
-		if key, val, eq := strings.Cut(w, "="); key == s {
-			if eq {
-				return val, i, true
-			}
-			if i+1 < v.len() {
-				return v.vals[i+1], i + 1, true
-			}
-			return "", v.len(), true
-		}
-		return "", 0, false
-	}
-	val, ok := shortValue(w, s[1], name)
-	switch {
-	case !ok:
-		return "", 0, false
-	case val != "":
-		return val, i, true
-	case i+1 < v.len():
-		return v.vals[i+1], i + 1, true
-	}
-	return "", v.len(), true
+	return nil
 }

@@ -617,7 +617,7 @@ func (s *spec) place(sp spelling) {
 	case strings.HasPrefix(w, "--") && strings.HasSuffix(w, "*") && len(w) > 3:
 		sp.text, sp.prefix = strings.TrimSuffix(w, "*"), true
 		t.prefixes = append(t.prefixes, sp)
-	case strings.HasPrefix(w, "--") && len(w) > 3 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
+	case strings.HasPrefix(w, "--") && len(w) > 2 || s.grammar.oneDash && strings.HasPrefix(w, "-") && len(w) > 2:
 		t.long = append(t.long, sp)
 	case s.grammar.wordShorts && len(w) > 2 && w[0] == '-' && w[1] != '-':
 		if t.words == nil {

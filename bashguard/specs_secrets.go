@@ -18,15 +18,15 @@ import "sync"
 // name to lift the Ask.
 type secretPrint struct {
 	// path are the words, separated by spaces, that name the subcommand
-	// ("auth token"), found in the line's words in their order, whatever
-	// stands between them (options and their values, which are not read
-	// here): a misread errs towards finding the row. "" is the program
-	// itself.
+	// ("auth token"), found among the line's operands in their order,
+	// whatever stands between them: an option the spec does not know
+	// leaves its value an operand, so a misread errs towards finding the
+	// row. "" is the program itself.
 	path string
 	// flags are the spellings of options, separated by spaces, one of
-	// which must be given ("--show-token -t"). A long one is found
-	// abbreviated too, and a letter in a cluster: a tool that takes
-	// neither then refuses the line anyway.
+	// which must be given ("--show-token -t"), in any spelling the
+	// program's spec reads (secretSpec): a letter in a cluster, a long
+	// one abbreviated where the program takes abbreviations.
 	flags string
 	// res are the names, separated by spaces, one of which an operand
 	// must name (kubectl's resource "secrets"): a word is cut at ",",
@@ -37,6 +37,10 @@ type secretPrint struct {
 	// printed ("-o --output"): with format set, the line prints the
 	// credential only when one of them is given a value whose name (the
 	// value up to "=") is not in plain, or one only known at run time.
+	// A line that lacks the row's flags or format still meets it where
+	// an option the spec cannot read may stand for them (hides): any
+	// option kubectl's whole table does not list (--templ), a cluster of
+	// letters whose rest is not read ("-Xo yaml"); asked, naming it.
 	format string
 	plain  string
 	// except, for a row whose path is "", are the first words that do
