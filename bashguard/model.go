@@ -70,6 +70,7 @@ type wsFacts struct {
 	gitWhy     string           // why git would use another repository, or ""
 	index      *gitIndex        // what the repository's index tracks, or nil
 	indexTop   string           // the top of its work tree
+	indexWhy   string           // why a repository's index cannot be read, or ""
 	gitKeys    *gitConfigKeys   // the keys of the repository's config, once read (shared: not changed)
 	gitKeysFor string           // the working directory gitKeys is of
 	gitCfg     *gitRemoteConfig // the remotes of the workspace's repository

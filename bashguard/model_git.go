@@ -233,12 +233,12 @@ func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string, specs []string) 
 			return // no repository: git prints nothing
 		}
 	}
-	switch {
-	case x == nil:
-		c.addf(permission.Ask, RuleGitContent, what, ", and the repository's index, which says which files those are, cannot be read here", "", false)
-		return
-	case len(x.paths) > maxWalkEntries:
-		c.addf(permission.Ask, RuleGitContent, what, ", and the index tracks more files than the guard judges for one command", "", false)
+	if x == nil {
+		why := m.indexWhy
+		if why == "" {
+			why = "the repository's index, which says which files those are, cannot be read here"
+		}
+		c.addf(permission.Ask, RuleGitContent, what, ", and "+why, "", false)
 		return
 	}
 	for _, rel := range x.paths {

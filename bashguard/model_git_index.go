@@ -187,6 +187,10 @@ func errLarger(p string, n int64) error {
 
 var errIndex = errors.New("the git index cannot be read")
 
+// errIndexTooMany refuses an index of more entries than the guard judges
+// for one command (maxWalkEntries).
+var errIndexTooMany = errors.New("the index tracks more than " + strconv.Itoa(maxWalkEntries) + " files, more than the guard judges for one command")
+
 // parseGitIndex reads the entries of an index whose object names are
 // hashLen bytes long.
 func parseGitIndex(b []byte, hashLen int) (*gitIndex, error) {
@@ -195,7 +199,7 @@ func parseGitIndex(b []byte, hashLen int) (*gitIndex, error) {
 		return nil, err
 	}
 	if ir.entries > maxWalkEntries {
-		return nil, errors.New("the git index tracks more than the bound of recursive reads")
+		return nil, errIndexTooMany
 	}
 	x := &gitIndex{paths: make([]string, 0, ir.entries)}
 	for range ir.entries {
@@ -255,32 +259,43 @@ func (s *indexScope) keeps(rel string, dir bool) bool {
 // trackedScope returns the index of the repository git finds from the
 // working directory, with its top, read once per Judge call and kept on
 // the Guard while its files do not change; nil when there is none or it
-// cannot be read.
+// cannot be read (m.indexWhy then says why, for a repository).
 func (m *cmdCall) trackedScope() (*gitIndex, string) {
 	if !m.indexRead {
 		m.indexRead = true
-		m.index, m.indexTop = nil, ""
+		m.index, m.indexTop, m.indexWhy = nil, "", ""
 		if m.dir != "" && filepath.IsAbs(m.dir) {
 			if top, why := m.repoTop(); top != "" && why == "" {
-				if x := m.ws.index(top); x != nil {
-					m.index, m.indexTop = x, top
+				f := m.ws.index(top)
+				if f.x != nil {
+					m.index, m.indexTop = f.x, top
 				}
+				m.indexWhy = f.why
 			}
 		}
 	}
 	return m.index, m.indexTop
 }
 
-// index is the index of the work tree whose top is top, or nil when it
+// indexFact is the index of a work tree, or why it cannot be read.
+type indexFact struct {
+	x   *gitIndex
+	why string
+}
+
+// index is the index of the work tree whose top is top, or why it
 // cannot be read, kept on the cache.
-func (c *wsCache) index(top string) *gitIndex {
+func (c *wsCache) index(top string) indexFact {
 	return c.get(factKey{kind: "index", a: top}, func(r *stampRec) any {
 		x, err := readGitIndexRec(top, r)
-		if err != nil {
-			return (*gitIndex)(nil)
+		switch {
+		case errors.Is(err, errIndexTooMany):
+			return indexFact{why: err.Error()}
+		case err != nil:
+			return indexFact{why: "the repository's index, which says which files those are, cannot be read here"}
 		}
-		return x
-	}).(*gitIndex)
+		return indexFact{x: x}
+	}).(indexFact)
 }
 
 // cleanIndexName reports an index entry's name as git writes one: a

@@ -2,9 +2,11 @@ package bashguard
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -93,6 +95,16 @@ func TestTrackedFilesOnly(t *testing.T) {
 			require.NoError(t, os.Symlink(outside, filepath.Join(dir, "src")))
 		}, "ask", "outside"},
 		{"a split index is not read", "git grep TODO", func(dir string) { gitIn(t, dir, "update-index", "--split-index") }, "ask", "holds .env"},
+		// git diff prints every tracked file's changes: past the bound
+		// of what the guard judges for one command, the reason says so.
+		{"git diff in a repository of more tracked files than the guard judges", "git diff", func(dir string) {
+			trackMany(t, dir, maxWalkEntries+1)
+		}, "ask", "git diff prints the content of the tracked files, and the index tracks more than 2000 files, more than the guard judges for one command"},
+		{"git diff in a repository of as many tracked files as the guard judges", "git diff", func(dir string) {
+			trackMany(t, dir, maxWalkEntries-3) // with README.md, src/a.go and src/b.go
+		}, "allow", "read-only"},
+		{"git diff with a split index", "git diff", func(dir string) { gitIn(t, dir, "update-index", "--split-index") },
+			"ask", "git diff prints the content of the tracked files, and the repository's index, which says which files those are, cannot be read here"},
 		// --cached searches what the index holds: a secret staged and
 		// gone from the working tree since is printed (git grep --cached
 		// TODO printed .env:TODO=secret).
@@ -112,4 +124,22 @@ func TestTrackedFilesOnly(t *testing.T) {
 			assert.Contains(t, v.Reason, tc.reason, "%q", tc.script)
 		})
 	}
+}
+
+// trackMany adds n entries to the index of the repository at dir, each
+// the blob of its README.md under a name of its own (many/fN.txt), with
+// no file in the work tree: git diff shows each as deleted.
+func trackMany(t *testing.T, dir string, n int) {
+	t.Helper()
+	out, err := exec.Command("git", "-C", dir, "hash-object", "-w", "README.md").Output()
+	require.NoError(t, err)
+	blob := strings.TrimSpace(string(out))
+	var list strings.Builder
+	for i := range n {
+		fmt.Fprintf(&list, "100644 %s\tmany/f%d.txt\n", blob, i)
+	}
+	cmd := exec.Command("git", "-C", dir, "update-index", "--index-info")
+	cmd.Stdin = strings.NewReader(list.String())
+	b, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", b)
 }
