@@ -228,7 +228,7 @@ func (r *netRead) unread(t *netTool, e *scanned) {
 
 // named reports whether the options name where the tool goes.
 func (r *netRead) named() bool {
-	return r.unknown != "" || len(r.urls)+len(r.hosts)+len(r.conn)+len(r.replace) > 0
+	return r.unknown != "" || len(r.urls)+len(r.hosts)+len(r.conn)+len(r.replace)+len(r.add) > 0
 }
 
 // tableHosts judges the command v of the tool t (named name).
