@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -307,24 +308,79 @@ const maxMemo = 4096
 // maxMemoPath bounds the length of a path a matchMemo keeps.
 const maxMemoPath = 512
 
-// listPatterns are the entries of the default lists that need no home
-// directory, compiled once for the process: a sandbox compiles its lists
-// when it is made, and a host makes one for every call (a pattern is
-// read-only once compiled, so one is shared by every set; see
-// BenchmarkCompileLists).
-var listPatterns = sync.OnceValue(func() map[string]pattern {
-	lists := append(DefaultProtected(), DefaultSecret()...)
-	m := make(map[string]pattern, len(lists))
-	for _, s := range lists {
-		if strings.HasPrefix(s, "!") || strings.HasPrefix(s, "~/") || strings.Contains(s, "/!") {
-			continue
-		}
-		if p, err := compilePattern(s); err == nil {
-			m[s] = p
-		}
+// listPattern returns the compiled form of s, an entry of the default
+// lists (DefaultProtected, DefaultSecret) that is neither an exception
+// nor a lift: for one anchored to home ("~/rest"), rest's, which
+// compilePatterns puts after home's components (homeAnchor). They are
+// compiled when the package is built (patterns_gen.go, held to the lists
+// by TestListPatternsCurrent), so that a sandbox, made for every call of
+// toolgate check, compiles only what a configuration adds (see
+// BenchmarkCompileLists); a pattern is read-only once compiled, so one is
+// shared by every set.
+func listPattern(s string) (*pattern, bool) {
+	i, ok := listPatternIndex()[s]
+	if !ok {
+		return nil, false
+	}
+	return &listPatternTable[i].p, true
+}
+
+// listPatternIndex finds an entry's row of listPatternTable: a map is
+// made once, from the table (no pattern is compiled), since compilePatterns
+// looks each entry of a list up.
+var listPatternIndex = sync.OnceValue(func() map[string]int {
+	m := make(map[string]int, len(listPatternTable))
+	for i := range listPatternTable {
+		m[listPatternTable[i].entry] = i
 	}
 	return m
 })
+
+// listPatternRow is one entry of listPatternTable.
+type listPatternRow struct {
+	entry string
+	p     pattern
+}
+
+// homeAnchor is the components of home as a pattern's first ones: what
+// compilePattern makes of escapeGlob(home) followed by "/".
+type homeAnchor struct {
+	elems    []elem
+	anchored bool
+	double   bool
+	key      string // the last literal component
+}
+
+// newHomeAnchor compiles home's components once for every "~/" entry of
+// a list; ok false when they do not compile alone (the entry is then
+// compiled whole, and fails as it did).
+func newHomeAnchor(home string) (homeAnchor, bool) {
+	p, err := compilePattern(escapeGlob(home) + "/x")
+	if err != nil || len(p.elems) < 2 {
+		return homeAnchor{}, false
+	}
+	a := homeAnchor{elems: p.elems[:len(p.elems)-1], anchored: p.anchored}
+	for _, e := range a.elems {
+		a.double = a.double || e.kind == elemAny
+		if e.kind == elemLiteral {
+			a.key = e.text
+		}
+	}
+	return a, true
+}
+
+// join is the pattern compilePattern makes of home's components followed
+// by rest's, rest compiled alone.
+func (a homeAnchor) join(rest pattern) pattern {
+	p := rest
+	p.anchored = a.anchored
+	p.double = a.double || rest.double
+	p.elems = append(slices.Clip(a.elems), rest.elems...)
+	if p.key == "" {
+		p.key = a.key
+	}
+	return p
+}
 
 // compilePatterns compiles a list of patterns. An entry beginning with
 // "!" is an exception; one beginning with "~/" is anchored to home, and
@@ -333,6 +389,8 @@ var listPatterns = sync.OnceValue(func() map[string]pattern {
 func compilePatterns(src []string, home string) (patternSet, error) {
 	set := patternSet{pats: make([]pattern, 0, len(src))}
 	var except, lifts []string
+	var anchor *homeAnchor // home's components, compiled for the first "~/" entry
+	anchorOK := false
 	for _, s := range src {
 		if e, ok := strings.CutPrefix(s, "!"); ok {
 			except = append(except, e)
@@ -346,16 +404,28 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 			if home == "" {
 				continue
 			}
-			p, err := compilePattern(escapeGlob(home) + "/" + rest)
-			if err != nil {
-				return patternSet{}, pathErr(ErrInvalidPath, s, "", "malformed pattern", err)
+			if anchor == nil {
+				a, ok := newHomeAnchor(home)
+				anchor = &a
+				anchorOK = ok
+			}
+			var p pattern
+			if lp, ok := listPattern(s); ok && anchorOK {
+				p = anchor.join(*lp)
+			} else {
+				var err error
+				if p, err = compilePattern(escapeGlob(home) + "/" + rest); err != nil {
+					return patternSet{}, pathErr(ErrInvalidPath, s, "", "malformed pattern", err)
+				}
 			}
 			p.src = s
 			set.pats = append(set.pats, p)
 			continue
 		}
-		p, ok := listPatterns()[s]
-		if !ok {
+		var p pattern
+		if lp, ok := listPattern(s); ok {
+			p = *lp
+		} else {
 			var err error
 			if p, err = compilePattern(s); err != nil {
 				return patternSet{}, err
