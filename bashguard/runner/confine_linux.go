@@ -4,7 +4,6 @@ package runner
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -102,7 +101,7 @@ type confinePlan struct {
 	// Covers are the secret paths in the roots that the mount namespace
 	// covers with an empty file or directory no one may read, after the
 	// binds (confine_cover_linux.go); the rules grant their directories.
-	Covers []string `json:",omitempty"`
+	Covers []string
 	// Ruleset says that the Landlock ruleset comes made, as descriptor
 	// confineRulesetFD, with the flags for landlock_restrict_self; Rules
 	// is then empty. The namespaces are needed: the ruleset grants the
@@ -122,7 +121,7 @@ type confinePlan struct {
 	// more). late are those rules, added to lateFD; the launcher does
 	// not get them. lateDone is closed once they are in, when startLate
 	// started adding them.
-	Late     bool `json:",omitempty"`
+	Late     bool
 	late     []confineRule
 	lateFD   int
 	refuse   string
@@ -133,7 +132,7 @@ type confinePlan struct {
 // Refuse, when not empty, says why the launcher is to run nothing (a rule
 // could not be added).
 type confineLateDone struct {
-	Refuse string `json:",omitempty"`
+	Refuse string
 }
 
 // confineRulesetLate makes the Landlock ruleset of a plan whose run goes
@@ -241,16 +240,16 @@ type confineRule struct {
 	Follow bool
 }
 
-// confineStatus is the launcher's report, one JSON line; the last line
+// confineStatus is the launcher's report (sendStatus); the last one
 // counts.
 type confineStatus struct {
 	Applied bool
-	Error   string `json:",omitempty"`
+	Error   string
 	// Layers are the layers applied besides Landlock, in order.
-	Layers []string `json:",omitempty"`
+	Layers []string
 	// NoNS says why the namespaces were not applied, when they were
 	// asked for but not needed.
-	NoNS string `json:",omitempty"`
+	NoNS string
 }
 
 // confineAvailable decides whether the command can be confined as c
@@ -795,9 +794,9 @@ func confineLaunch() int {
 	unix.CloseOnExec(confineStatusFD)
 	l := confineLauncher{status: status}
 
-	var p confinePlan
-	dec := json.NewDecoder(io.LimitReader(planFile, 64<<20))
-	if err := dec.Decode(&p); err != nil {
+	br := bufio.NewReader(planFile)
+	p, err := recvPlan(br)
+	if err != nil {
 		return l.fail("reading the plan: %v", err)
 	}
 	// Neither may a ruleset the runner made for the plan's shape, which
@@ -805,8 +804,7 @@ func confineLaunch() int {
 	// one it uses by name.
 	unix.CloseOnExec(confineRulesetFD)
 	l.late = func() (confineLateDone, error) {
-		var d confineLateDone
-		err := dec.Decode(&d)
+		d, err := recvLateDone(br)
 		planFile.Close()
 		return d, err
 	}
@@ -861,10 +859,9 @@ type confineLauncher struct {
 	late   func() (confineLateDone, error)
 }
 
-// report writes s to the runner as one line of JSON.
+// report writes s to the runner (sendStatus).
 func (l confineLauncher) report(s confineStatus) {
-	b, _ := json.Marshal(s)
-	_, _ = l.status.Write(append(b, '\n'))
+	_ = sendStatus(l.status, s)
 }
 
 // fail reports the error and returns the launcher's exit status for it.
@@ -1067,15 +1064,17 @@ func confineAddRule(rulesetFD int, r confineRule, handled uint64) error {
 // confineReadStatus reads the launcher's report to its end and returns
 // the last line, or ok false when there was none.
 func confineReadStatus(r io.Reader) (s confineStatus, ok bool) {
-	sc := bufio.NewScanner(io.LimitReader(r, 1<<20))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		var line confineStatus
-		if json.Unmarshal(sc.Bytes(), &line) == nil {
-			s, ok = line, true
+	br := bufio.NewReader(io.LimitReader(r, confineWireReportMax))
+	for {
+		line, err := recvStatus(br)
+		if err != nil {
+			// The end, or a report that does not parse: what follows
+			// it cannot be framed.
+			_, _ = io.Copy(io.Discard, br)
+			return s, ok
 		}
+		s, ok = line, true
 	}
-	return s, ok
 }
 
 // confineLaunchPipes are the runner's ends of the pipes to a launcher, and
@@ -1204,14 +1203,13 @@ func (p *confineLaunchPipes) started(planned *confinePlanned) {
 			p.planW.Close()
 			return
 		}
-		enc := json.NewEncoder(p.planW)
-		_ = enc.Encode(plan)
+		_ = sendPlan(p.planW, plan)
 		if plan.Late {
 			// Added while the launcher starts (startLate); the line
 			// after the plan says they are in.
 			plan.startLate()
 			plan.waitLate()
-			_ = enc.Encode(confineLateDone{Refuse: plan.refuse})
+			_ = sendLateDone(p.planW, confineLateDone{Refuse: plan.refuse})
 		}
 		p.planW.Close()
 	}()

@@ -3,7 +3,6 @@
 package runner
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -130,15 +129,14 @@ func confineSpawnStage(p *confinePlan, argv, env []string, status *os.File, late
 	}
 	pr.Close()
 	go func() {
-		enc := json.NewEncoder(pw)
-		_ = enc.Encode(p)
+		_ = sendPlan(pw, p)
 		if p.Late {
 			// Passed on once the runner sends it.
 			d, err := late()
 			if err != nil {
 				d.Refuse = "reading the end of the ruleset: " + err.Error()
 			}
-			_ = enc.Encode(d)
+			_ = sendLateDone(pw, d)
 		}
 		pw.Close()
 	}()
