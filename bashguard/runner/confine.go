@@ -323,8 +323,9 @@ type Confinement struct {
 	// Launcher is the absolute path of the program that runs
 	// [ConfineMain] and executes bash. Empty: the running program, which
 	// then must have called ConfineMain. Another program is trusted to
-	// call it: if it does not report back, the run fails with
-	// [ErrConfineFailed]. With [Shell.Credential] set, the launcher
+	// call it, built with this version of the package (the plan it is
+	// sent is in the package's own form, which another version refuses):
+	// if it does not report back, the run fails with [ErrConfineFailed]. With [Shell.Credential] set, the launcher
 	// must be executable by that user. The launcher's package
 	// initialisation runs before ConfineMain, unconfined, on every
 	// command: a program whose packages do much at init can name a
