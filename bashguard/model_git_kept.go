@@ -37,7 +37,14 @@ import (
 //     its way is a link today, where it leads is stamped too, so that the
 //     judge's answer, which depends on it, is made again when it changes.
 //     A git config file (Guard.ConfigCredential reads its keys) is
-//     stamped whole, for its content.
+//     stamped whole, for its content, and so is a file of more than one
+//     name (another name may be a secret's: a name made or removed
+//     changes its change time). Not seen: a second name made for a
+//     tracked file of one name from a directory that already existed and
+//     holds no tracked path (the sandbox asks for a file of several
+//     names; its link count is not stamped for a file of one, which
+//     would take a stat of every tracked file for every command), until
+//     anything stamped changes.
 //
 // A later command in the same repository costs the check of those stamps
 // (none while the Guard's watcher has seen no change to them), not a
@@ -219,8 +226,15 @@ func (j *pathsJudge) judge(rel string) {
 	}
 	p := j.abs(name)
 	var st syscall.Stat_t
-	if err := syscall.Lstat(p, &st); err == nil && (st.Mode&syscall.S_IFMT == syscall.S_IFLNK || gitConfigFile(p)) {
-		j.r.add(p, true, false) // where the judge's answer leads, or what a config holds
+	if err := syscall.Lstat(p, &st); err == nil {
+		switch {
+		case st.Mode&syscall.S_IFMT == syscall.S_IFLNK || gitConfigFile(p):
+			j.r.add(p, true, false) // where the judge's answer leads, or what a config holds
+		case st.Nlink > 1:
+			// A file of several names, which the judge may find to be a
+			// secret's: a name more or less changes its change time.
+			j.r.add(p, false, false)
+		}
 	}
 	r := j.m.judgePath(p, Read)
 	if r.Decision == permission.Allow {
