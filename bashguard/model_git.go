@@ -221,9 +221,19 @@ func (m *cmdCall) gitWholeTree(v *argv, f *specFacts) bool {
 // archive): every path the index tracks goes through the path judge as a
 // read, so that a secret git tracks is not printed from the working tree
 // or from history; with specs, those below them only (a directory of a
-// sparse index whatever they are). Where the index cannot be read, what
-// the command prints cannot be told, and it asks.
+// sparse index whatever they are). Where the path judge's answers may be
+// kept (KeptJudge), the judgement of every tracked path is made once per
+// state of the judge and of the files, and kept (keptIndex); else for the
+// command, within its bound. Where the index cannot be read, what the
+// command prints cannot be told, and it asks.
 func (m *cmdCall) gitTrackedContent(c *verdictAcc, what string, specs []string) {
+	if state, ok := m.keptState(); ok && m.dir != "" && filepath.IsAbs(m.dir) {
+		// Judged once per state of the judge and of the files, and
+		// kept: no bound of one command's (model_git_kept.go).
+		if top, why := m.repoTop(); top != "" && why == "" && keptContent(c, what, m.keptIndex(top, state), specs) {
+			return
+		}
+	}
 	x, top := m.trackedScope()
 	if x == nil && m.dir != "" && filepath.IsAbs(m.dir) {
 		if fi, err := os.Stat(m.dir); err != nil || !fi.IsDir() {
@@ -260,11 +270,7 @@ func (m *cmdCall) contentPath(c *verdictAcc, what, p, rel string) bool {
 	if r.Decision == permission.Allow {
 		return false
 	}
-	d := permission.Deny
-	if r.Decision == permission.Ask {
-		d = permission.Ask
-	}
-	c.addc(d, r.Layer, ruleOr(r.Rule, RulePathRead), r.Cause, what+", among them ", rel, sep(r.Reason), false)
+	recordContent(c, what, rel, r)
 	return true
 }
 
@@ -316,6 +322,13 @@ func (m *cmdCall) judgeHistory(c *verdictAcc, what string, specs []string, index
 	h := m.ws.history(top)
 	if h.why != "" {
 		c.addf(permission.Ask, RuleGitContent, what, ", and "+h.why, "", false)
+		return
+	}
+	if state, ok := m.keptState(); ok && keptContent(c, what, m.keptHistory(top, h, state), specs) {
+		return // judged once per state of the judge and of the files, and kept
+	}
+	if len(h.paths) > maxHistJudged {
+		c.addf(permission.Ask, RuleGitContent, what, ", and "+errHistBudget.Error(), "", false)
 		return
 	}
 	var x *gitIndex

@@ -46,7 +46,9 @@ type histBudget struct {
 }
 
 // defaultHistBudget is the budget a Guard reads a history with.
-var defaultHistBudget = histBudget{objects: 100_000, bytes: 128 << 20, paths: 20_000}
+// Its paths are those of a kept judgement (maxKeptPaths); a judge whose
+// answers are not kept judges at most maxHistJudged for one command.
+var defaultHistBudget = histBudget{objects: 100_000, bytes: 128 << 20, paths: maxKeptPaths}
 
 // gitHistory is the sorted list of the paths a repository's history holds
 // (relative to the top of its work tree), or why it is not known.

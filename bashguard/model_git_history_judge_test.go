@@ -27,15 +27,7 @@ func TestHistorySecrets(t *testing.T) {
 		t.Skip("SKIP: no git for the repositories: " + err.Error())
 	}
 	repo := func(t *testing.T, secret string, after func(dir string)) string {
-		dir := t.TempDir()
-		for _, f := range []string{"README.md", "a.txt", "src/b.go"} {
-			p := filepath.Join(dir, f)
-			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			require.NoError(t, os.WriteFile(p, []byte("hello\n"), 0o644))
-		}
-		gitIn(t, dir, "init", "-q")
-		gitIn(t, dir, "add", ".")
-		gitIn(t, dir, "commit", "-qm", "first")
+		dir := committedRepo(t, "hello\n", "README.md", "a.txt", "src/b.go")
 		if secret != "" {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, secret), []byte("TOKEN=secret\n"), 0o600))
 			gitIn(t, dir, "add", "-f", secret)

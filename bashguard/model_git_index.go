@@ -27,7 +27,10 @@ import (
 // index's directory entry (a name ending in "/") stands for every path
 // below it. The gitlinks alone (for git status's submodules) are scanned
 // from an index of any size up to maxIndexScanBytes, split or not,
-// streamed (model_git_index_reader.go).
+// streamed (model_git_index_reader.go). The content printers (git diff,
+// git log -p) judge every tracked path of an index of up to maxKeptPaths
+// entries, streamed too, once, where the path judge's answers may be
+// kept (model_git_kept.go); else within the bound above.
 
 const (
 	// maxIndexBytes bounds the index whose tracked paths the guard reads

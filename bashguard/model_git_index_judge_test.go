@@ -28,16 +28,7 @@ func TestTrackedFilesOnly(t *testing.T) {
 	outside := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(outside, "id_rsa"), []byte("KEY\n"), 0o600))
 	repo := func(t *testing.T, setup func(dir string)) string {
-		dir := t.TempDir()
-		for _, f := range []string{"README.md", "src/a.go", "src/b.go"} {
-			p := filepath.Join(dir, f)
-			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			require.NoError(t, os.WriteFile(p, []byte("TODO\n"), 0o644))
-		}
-		gitIn(t, dir, "init", "-q")
-		gitIn(t, dir, "add", ".")
-		gitIn(t, dir, "commit", "-qm", "first")
-		require.NoError(t, os.WriteFile(filepath.Join(dir, ".env"), []byte("TODO=secret\n"), 0o600))
+		dir := todoRepo(t)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "src", ".env"), []byte("TODO=secret\n"), 0o600))
 		if setup != nil {
 			setup(dir)
@@ -95,11 +86,18 @@ func TestTrackedFilesOnly(t *testing.T) {
 			require.NoError(t, os.Symlink(outside, filepath.Join(dir, "src")))
 		}, "ask", "outside"},
 		{"a split index is not read", "git grep TODO", func(dir string) { gitIn(t, dir, "update-index", "--split-index") }, "ask", "holds .env"},
-		// git diff prints every tracked file's changes: past the bound
-		// of what the guard judges for one command, the reason says so.
-		{"git diff in a repository of more tracked files than the guard judges", "git diff", func(dir string) {
+		// git diff prints every tracked file's changes: the sandbox's
+		// answers are kept (KeptJudge), so past the bound of what the
+		// guard judges for one command the tracked files are judged all
+		// the same, once (model_git_kept_test.go: a judge whose answers
+		// are not kept still asks, saying so).
+		{"git diff in a repository of more tracked files than the guard judges for one command", "git diff", func(dir string) {
 			trackMany(t, dir, maxWalkEntries+1)
-		}, "ask", "git diff prints the content of the tracked files, and the index tracks more than 2000 files, more than the guard judges for one command"},
+		}, "allow", "every command is read-only and on the safe list"},
+		{"git diff in such a repository, a secret tracked among them", "git diff", func(dir string) {
+			trackMany(t, dir, maxWalkEntries+1)
+			gitIn(t, dir, "add", "-f", "src/.env")
+		}, "deny", "git diff prints the content of the tracked files, among them src/.env: "},
 		{"git diff in a repository of as many tracked files as the guard judges", "git diff", func(dir string) {
 			trackMany(t, dir, maxWalkEntries-3) // with README.md, src/a.go and src/b.go
 		}, "allow", "read-only"},

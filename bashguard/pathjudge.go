@@ -62,6 +62,10 @@ func (a Access) String() string {
 // empty Rule lets the Guard name the check (path:read, write:outside,
 // write:protected). An invalid Decision counts as a Deny.
 //
+// A judge whose answers for reads may be kept from one Judge call to the
+// next says so by implementing [KeptJudge] too: the Guard then judges the
+// files a git index or history holds once per state, not per command.
+//
 // Implementations must be safe for concurrent use.
 type PathJudge interface {
 	JudgePath(path string, access Access) permission.Result

@@ -105,3 +105,28 @@ func (s *SessionRules) Rules() []RuleSpec {
 	defer s.mu.Unlock()
 	return append([]RuleSpec(nil), s.specs...)
 }
+
+// maxStateDepth bounds the chain of parents whose rules State names.
+const maxStateDepth = 8
+
+// sessionState names the rule sets of session rules and their parents,
+// as they are at one moment (State).
+type sessionState [maxStateDepth]*ruleSet
+
+// State returns a comparable value that names the rules s checks with
+// as they are now, its own and its parents': two calls return equal
+// values only while no rule was added to s or to a parent since, so a
+// host may keep an answer the rules gave under it (and the value keeps
+// what it names alive). It returns nil for a chain of more than eight
+// session rules (a child of a child...), whose answers are then not
+// kept. Nil session rules, which hold no rule, have a state of their own.
+func (s *SessionRules) State() any {
+	var st sessionState
+	for i := 0; s != nil; i, s = i+1, s.parent {
+		if i == maxStateDepth {
+			return nil
+		}
+		st[i] = s.load()
+	}
+	return st
+}

@@ -114,3 +114,26 @@ func TestSessionRulesRace(t *testing.T) {
 	wg.Wait()
 	assert.Len(t, s.Rules(), n)
 }
+
+// State names the rules as they are: equal (==) while none is added, to the
+// session rules or to a parent, and another once one is.
+func TestSessionRulesState(t *testing.T) {
+	c, err := New(Config{WorkDir: t.TempDir()})
+	require.NoError(t, err)
+	s := c.NewSession()
+	child := s.Child()
+	st, cst := s.State(), child.State()
+	require.NotNil(t, st)
+	assert.True(t, st == s.State(), "nothing added")
+	assert.False(t, st == cst, "the child's rules are its own too")
+	require.NoError(t, s.Add(Deny, "Read(./x.txt)"))
+	assert.False(t, st == s.State(), "a rule added")
+	assert.False(t, cst == child.State(), "a rule added to the parent reaches the child")
+	deep := child
+	for range 8 {
+		deep = deep.Child()
+	}
+	assert.Nil(t, deep.State(), "a chain deeper than eight is not named")
+	var none *SessionRules
+	assert.NotNil(t, none.State(), "no session rules: a state of their own")
+}

@@ -156,7 +156,7 @@ func (s *Sandbox) loadFacts() *identities {
 		return nil
 	}
 	ids := &identities{files: make(map[fileID]anchor, len(d.Files)), complete: d.Complete, start: d.Start,
-		watches: fromFactsWatches(d.Watches), reads: fromFactsWatches(d.Reads), forgotten: true, cover: &idsCover{}}
+		watches: fromFactsWatches(d.Watches), reads: fromFactsWatches(d.Reads), forgotten: true, cover: &idsCover{}, search: &searchMark{}}
 	for _, a := range d.Moved {
 		ids.moved = append(ids.moved, fromFactsAnchor(a))
 	}

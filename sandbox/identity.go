@@ -125,7 +125,14 @@ type identities struct {
 	// the next search (walkListing); nil for a search loaded from a facts
 	// file until they are read from theirs (loadListings).
 	listed map[string]*walkListing
+	// search names the search this is the result of, shared by its
+	// copies (Forget, revalidated): equal marks find the same locations.
+	search *searchMark
 }
+
+// searchMark names one search (identities.search). It has a size, so
+// that two searches never share the address of theirs.
+type searchMark struct{ _ byte }
 
 // staleFor reports whether the final file st may be a hard link made
 // since the search: a regular file with more than one name whose change
@@ -373,12 +380,12 @@ func (f *idSearch) watchAbsent(p string) {
 
 func (s *Sandbox) findIdentities() *identities {
 	if s == none || !supported {
-		return &identities{complete: true}
+		return &identities{complete: true, search: &searchMark{}}
 	}
 	f := &idSearch{
 		s:          s,
 		start:      time.Now().UnixNano(),
-		ids:        &identities{files: map[fileID]anchor{}, complete: true, cover: &idsCover{}, listed: map[string]*walkListing{}},
+		ids:        &identities{files: map[fileID]anchor{}, complete: true, cover: &idsCover{}, listed: map[string]*walkListing{}, search: &searchMark{}},
 		seen:       map[string]bool{},
 		watched:    map[string]bool{},
 		noListings: s.noListings,

@@ -232,3 +232,31 @@ func (j *Judges) liftRead(p, resolved string, lists bool) (permission.Result, bo
 	return permission.Result{Decision: permission.Allow, Layer: permission.LayerSandbox, Source: permission.SourceAllow,
 		Rule: permission.RuleID(l.Rule), Reason: "outside the allowed roots, but " + l.Why}, true
 }
+
+// ReadState implements bashguard.KeptJudge: the answers of the one path
+// judge for a shell command's reads depend, besides the path and the file
+// system, on the rules of the configuration (a Checker does not change),
+// the session's rules as they are now, the sandbox (sandbox.ReadState:
+// its lists and the protected and secret files found by identity) and the
+// guard whose ConfigCredential reads a git config's keys (whose content
+// the guard stamps). Nil, keeping nothing, when one of them is missing or
+// cannot be named.
+func (j shellPaths) ReadState() any {
+	if j.j.Sandbox == nil || j.j.Checker == nil {
+		return nil
+	}
+	sb := j.j.Sandbox.ReadState()
+	sess := j.j.Session.State()
+	if sb == nil || sess == nil {
+		return nil
+	}
+	return shellState{checker: j.j.Checker, session: sess, sandbox: sb, guard: j.j.Guard}
+}
+
+// shellState is what shellPaths.ReadState returns.
+type shellState struct {
+	checker *permission.Checker
+	session any
+	sandbox any
+	guard   *bashguard.Guard
+}

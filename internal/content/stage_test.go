@@ -226,12 +226,18 @@ func FuzzDenyHoldsForShell(f *testing.F) {
 // inspect runs the stage on one call of tool with input's members and
 // combines its answers.
 func inspect(t *testing.T, fx *stageFixture, tool string, input map[string]string) permission.Result {
+	return inspectWith(t, fx.judges(fx.checker.NewSession()), tool, input)
+}
+
+// inspectWith is inspect with the judges j.
+func inspectWith(t *testing.T, j content.Judges, tool string, input map[string]string) permission.Result {
+	t.Helper()
 	call := stageTools[tool]
 	call.Tool = tool
 	raw, err := json.Marshal(input)
 	require.NoError(t, err)
 	_, members, err := jsonin.Object(raw, nil, nil)
 	require.NoError(t, err)
-	got := content.Inspect(context.Background(), fx.judges(fx.checker.NewSession()), call, members)
+	got := content.Inspect(context.Background(), j, call, members)
 	return permission.Combine(permission.ModeDefault, permission.Call{Tool: tool, Kind: call.Kind, InsideRoots: got.InsideRoots}, got.Answers()...)
 }
