@@ -2,12 +2,12 @@ package sandbox
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
 
 	"github.com/toolgate/toolgate/internal/safefile"
+	"github.com/toolgate/toolgate/internal/wire"
 )
 
 // A facts file keeps the search for the protected and secret locations
@@ -70,15 +70,15 @@ type factsData struct {
 // factsKey names what a search depends on besides the files: a search
 // made for other roots or lists is never loaded.
 func factsKey(s *Sandbox, protected, secret []string) string {
-	b := binary.AppendUvarint([]byte(factsMagic), factsVersion)
+	b := wire.AppendUvarint([]byte(factsMagic), factsVersion)
 	for _, list := range [][]string{s.roots, {s.workDir, s.home}, protected, secret, s.stateDirs} {
-		b = binary.AppendUvarint(b, uint64(len(list)))
+		b = wire.AppendUvarint(b, uint64(len(list)))
 		for _, e := range list {
-			b = appendString(b, e)
+			b = wire.AppendString(b, e)
 		}
 	}
-	b = binary.AppendUvarint(b, uint64(os.Geteuid()))
-	b = appendBool(appendBool(b, protected == nil), secret == nil)
+	b = wire.AppendUvarint(b, uint64(os.Geteuid()))
+	b = wire.AppendBool(wire.AppendBool(b, protected == nil), secret == nil)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -1,12 +1,12 @@
 package sandbox
 
 import (
-	"encoding/binary"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/toolgate/toolgate/internal/safefile"
+	"github.com/toolgate/toolgate/internal/wire"
 )
 
 // The walk's listings (walkListing) are kept between processes beside the
@@ -38,21 +38,21 @@ func (s *Sandbox) listingsPath() string {
 // encodeListings returns the listings file's bytes for the search of key
 // that began at start.
 func encodeListings(key string, start int64, listed map[string]*walkListing) []byte {
-	b := appendString([]byte(listingsMagic), key)
-	b = binary.AppendVarint(b, start)
-	b = binary.AppendUvarint(b, uint64(len(listed)))
+	b := wire.AppendString([]byte(listingsMagic), key)
+	b = wire.AppendVarint(b, start)
+	b = wire.AppendUvarint(b, uint64(len(listed)))
 	for _, l := range listed {
-		b = appendString(b, l.st.path)
-		b = binary.AppendUvarint(b, l.st.dev)
-		b = binary.AppendUvarint(b, l.st.ino)
-		b = binary.AppendVarint(b, l.st.ctime)
-		b = binary.AppendVarint(b, l.st.size)
-		b = binary.AppendUvarint(b, uint64(l.entries))
-		b = binary.AppendUvarint(b, uint64(len(l.looked)))
+		b = wire.AppendString(b, l.st.path)
+		b = wire.AppendUvarint(b, l.st.dev)
+		b = wire.AppendUvarint(b, l.st.ino)
+		b = wire.AppendVarint(b, l.st.ctime)
+		b = wire.AppendVarint(b, l.st.size)
+		b = wire.AppendUvarint(b, uint64(l.entries))
+		b = wire.AppendUvarint(b, uint64(len(l.looked)))
 		for _, e := range l.looked {
-			b = binary.AppendUvarint(b, uint64(e.at))
-			b = appendString(b, e.name)
-			b = binary.AppendUvarint(b, uint64(e.typ))
+			b = wire.AppendUvarint(b, uint64(e.at))
+			b = wire.AppendString(b, e.name)
+			b = wire.AppendUvarint(b, uint64(e.typ))
 		}
 	}
 	return b
@@ -65,34 +65,34 @@ func decodeListings(b []byte, key string, start int64) (map[string]*walkListing,
 	if len(b) < len(listingsMagic) || string(b[:len(listingsMagic)]) != listingsMagic {
 		return nil, errFactsMalformed
 	}
-	r := factsReader{b: b[len(listingsMagic):]}
-	if r.string() != key || r.varint() != start {
+	r := factsReader{wire.NewReader(b[len(listingsMagic):])}
+	if r.Str() != key || r.Varint() != start {
 		return nil, errFactsMalformed
 	}
-	n := r.count()
+	n := r.Count()
 	listed := make(map[string]*walkListing, n)
 	for range n {
-		l := &walkListing{st: watch{path: r.string(), exists: true, dev: r.uvarint(), ino: r.uvarint(), ctime: r.varint(), size: r.varint()}}
-		l.entries = int(r.uvarint())
-		m := r.count()
+		l := &walkListing{st: watch{path: r.Str(), exists: true, dev: r.Uvarint(), ino: r.Uvarint(), ctime: r.Varint(), size: r.Varint()}}
+		l.entries = int(r.Uvarint())
+		m := r.Count()
 		if m > 0 {
 			l.looked = make([]keptEntry, 0, m)
 		}
 		for range m {
-			e := keptEntry{at: int(r.uvarint()), name: r.string(), typ: fs.FileMode(r.uvarint())}
+			e := keptEntry{at: int(r.Uvarint()), name: r.Str(), typ: fs.FileMode(r.Uvarint())}
 			// In order, within the directory's count, a type alone.
 			if e.at < 0 || e.at >= l.entries || len(l.looked) > 0 && e.at <= l.looked[len(l.looked)-1].at || e.typ&^fs.ModeType != 0 {
-				r.bad = true
+				r.Fail()
 			}
 			l.looked = append(l.looked, e)
 		}
-		if r.bad || l.entries > maxWalk {
-			r.bad = true
+		if r.Bad() || l.entries > maxWalk {
+			r.Fail()
 			break
 		}
 		listed[l.st.path] = l
 	}
-	if r.bad || len(r.b) > 0 || len(listed) != n {
+	if !r.Done() || len(listed) != n {
 		return nil, errFactsMalformed
 	}
 	return listed, nil

@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+
+	"github.com/toolgate/toolgate/internal/wire"
 )
 
 // What the runner, the launcher and its second stage send each other over
@@ -15,8 +17,8 @@ import (
 // reflection: the second stage starts for every confined command, and
 // decoding JSON there cost a cold reflection of the plan's type each
 // time. Each message is a frame: its length (a uvarint) and its fields in
-// a fixed order, numbers as uvarints and strings and lists with their
-// lengths first. A plan begins with confineWireMagic, which names the
+// a fixed order, in internal/wire's form (numbers as uvarints, strings and
+// lists with their lengths first, booleans as a byte). A plan begins with confineWireMagic, which names the
 // form's version: a launcher built from another version of this package
 // refuses the plan, so the run fails rather than a field going unread. A
 // frame that does not parse to its last byte is refused whole.
@@ -33,47 +35,24 @@ const (
 
 var errConfineWire = errors.New("the message is not in the form this launcher reads (another version of the runner wrote it?)")
 
-// wireOut builds one frame's payload.
+// wireOut builds one frame's payload (internal/wire's items).
 type wireOut struct{ b []byte }
 
-func (w *wireOut) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *wireOut) uint(v uint64)    { w.b = wire.AppendUvarint(w.b, v) }
+func (w *wireOut) bool(v bool)      { w.b = wire.AppendBool(w.b, v) }
+func (w *wireOut) str(s string)     { w.b = wire.AppendString(w.b, s) }
+func (w *wireOut) strs(ss []string) { w.b = wire.AppendStrings(w.b, ss) }
 
-func (w *wireOut) bool(v bool) {
-	if v {
-		w.uint(1)
-	} else {
-		w.uint(0)
-	}
-}
-
-func (w *wireOut) str(s string) {
-	w.uint(uint64(len(s)))
-	w.b = append(w.b, s...)
-}
-
-func (w *wireOut) strs(ss []string) {
-	w.uint(uint64(len(ss)))
-	for _, s := range ss {
-		w.str(s)
-	}
-}
-
-// send writes the frame to dst in one write.
+// send writes the frame to dst in one write: its length, then its items.
 func (w *wireOut) send(dst io.Writer) error {
 	frame := binary.AppendUvarint(make([]byte, 0, len(w.b)+binary.MaxVarintLen64), uint64(len(w.b)))
 	_, err := dst.Write(append(frame, w.b...))
 	return err
 }
 
-// wireIn reads one frame's payload; bad is set by the first field that
-// does not parse, and every read after it returns zero.
-type wireIn struct {
-	b   []byte
-	bad bool
-}
-
-// recvFrame reads the next frame of r, of at most max bytes.
-func recvFrame(r *bufio.Reader, max int) (*wireIn, error) {
+// recvFrame reads the next frame of r, of at most max bytes, for its
+// items to be read.
+func recvFrame(r *bufio.Reader, max int) (*wire.Reader, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return nil, err
@@ -85,80 +64,13 @@ func recvFrame(r *bufio.Reader, max int) (*wireIn, error) {
 	if _, err := io.ReadFull(r, b); err != nil {
 		return nil, err
 	}
-	return &wireIn{b: b}, nil
+	return wire.NewReader(b), nil
 }
 
-func (r *wireIn) uint() uint64 {
-	if r.bad {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// small reads a number that must fit in bits bits.
-func (r *wireIn) small(bits uint) uint64 {
-	v := r.uint()
-	if v>>bits != 0 {
-		r.bad = true
-		return 0
-	}
-	return v
-}
-
-func (r *wireIn) bool() bool {
-	switch r.uint() {
-	case 0:
-		return false
-	case 1:
-		return true
-	}
-	r.bad = true
-	return false
-}
-
-func (r *wireIn) str() string {
-	n := r.uint()
-	if r.bad || n > uint64(len(r.b)) {
-		r.bad = true
-		return ""
-	}
-	s := string(r.b[:n])
-	r.b = r.b[n:]
-	return s
-}
-
-// count reads a list's length: each element takes a byte at least, so a
-// length past the bytes left does not parse.
-func (r *wireIn) count() int {
-	n := r.uint()
-	if r.bad || n > uint64(len(r.b)) {
-		r.bad = true
-		return 0
-	}
-	return int(n)
-}
-
-func (r *wireIn) strs() []string {
-	n := r.count()
-	if n == 0 {
-		return nil
-	}
-	ss := make([]string, n)
-	for i := range ss {
-		ss[i] = r.str()
-	}
-	return ss
-}
-
-// done reports an error unless every field parsed and none is left.
-func (r *wireIn) done() error {
-	if r.bad || len(r.b) != 0 {
+// wireDone is errConfineWire unless every item of in parsed and none is
+// left.
+func wireDone(in *wire.Reader) error {
+	if !in.Done() {
 		return errConfineWire
 	}
 	return nil
@@ -204,30 +116,30 @@ func recvPlan(r *bufio.Reader) (confinePlan, error) {
 	if err != nil {
 		return confinePlan{}, err
 	}
-	if in.str() != confineWireMagic {
+	if in.Str() != confineWireMagic {
 		return confinePlan{}, errConfineWire
 	}
 	var p confinePlan
-	p.ABI = int(in.small(31))
-	p.FS, p.Net, p.Scoped = in.uint(), in.uint(), in.uint()
-	if n := in.count(); n > 0 {
+	p.ABI = int(in.Small(31))
+	p.FS, p.Net, p.Scoped = in.Uvarint(), in.Uvarint(), in.Uvarint()
+	if n := in.Count(); n > 0 {
 		p.Rules = make([]confineRule, n)
 		for i := range p.Rules {
-			p.Rules[i] = confineRule{Path: in.str(), Access: in.uint(), Follow: in.bool()}
+			p.Rules[i] = confineRule{Path: in.Str(), Access: in.Uvarint(), Follow: in.Bool()}
 		}
 	}
-	p.MaxProcs = int(in.small(31))
-	p.CPU, p.Data, p.FileSize = in.uint(), in.uint(), in.uint()
-	p.Bash = in.str()
-	p.NetMode = confineNetMode(in.small(8))
-	p.Namespaces = in.bool()
-	p.NeedNS = in.str()
-	p.Hidden, p.Binds, p.Covers = in.strs(), in.strs(), in.strs()
-	p.Ruleset = in.bool()
-	p.RulesetFlags = uint32(in.small(32))
-	p.TmpBind = [2]string{in.str(), in.str()}
-	p.Late = in.bool()
-	if err := in.done(); err != nil {
+	p.MaxProcs = int(in.Small(31))
+	p.CPU, p.Data, p.FileSize = in.Uvarint(), in.Uvarint(), in.Uvarint()
+	p.Bash = in.Str()
+	p.NetMode = confineNetMode(in.Small(8))
+	p.Namespaces = in.Bool()
+	p.NeedNS = in.Str()
+	p.Hidden, p.Binds, p.Covers = in.Strs(), in.Strs(), in.Strs()
+	p.Ruleset = in.Bool()
+	p.RulesetFlags = uint32(in.Small(32))
+	p.TmpBind = [2]string{in.Str(), in.Str()}
+	p.Late = in.Bool()
+	if err := wireDone(in); err != nil {
 		return confinePlan{}, err
 	}
 	return p, nil
@@ -246,8 +158,8 @@ func recvLateDone(r *bufio.Reader) (confineLateDone, error) {
 	if err != nil {
 		return confineLateDone{}, err
 	}
-	d := confineLateDone{Refuse: in.str()}
-	return d, in.done()
+	d := confineLateDone{Refuse: in.Str()}
+	return d, wireDone(in)
 }
 
 // sendStatus writes one report of the launcher.
@@ -266,8 +178,8 @@ func recvStatus(r *bufio.Reader) (confineStatus, error) {
 	if err != nil {
 		return confineStatus{}, err
 	}
-	s := confineStatus{Applied: in.bool(), Error: in.str(), Layers: in.strs(), NoNS: in.str()}
-	if err := in.done(); err != nil {
+	s := confineStatus{Applied: in.Bool(), Error: in.Str(), Layers: in.Strs(), NoNS: in.Str()}
+	if err := wireDone(in); err != nil {
 		return confineStatus{}, err
 	}
 	return s, nil
