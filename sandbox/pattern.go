@@ -382,6 +382,44 @@ func (a homeAnchor) join(rest pattern) pattern {
 	return p
 }
 
+// homeEntries compiles the entries of one list against home, whose
+// components are compiled once, for the first "~/" entry.
+type homeEntries struct {
+	home     string
+	anchor   homeAnchor
+	tried    bool
+	anchorOK bool
+}
+
+// compile compiles the entry s, neither an exception nor a lift: from
+// the table when the default lists hold it (a "~/" one joined to home's
+// components), else on its own. keep is false for a "~/" entry without a
+// home, which is left out.
+func (h *homeEntries) compile(s string) (p pattern, keep bool, err error) {
+	rest, homed := strings.CutPrefix(s, "~/")
+	if !homed {
+		if lp, ok := listPattern(s); ok {
+			return *lp, true, nil
+		}
+		p, err = compilePattern(s)
+		return p, err == nil, err
+	}
+	if h.home == "" {
+		return pattern{}, false, nil
+	}
+	if !h.tried {
+		h.anchor, h.anchorOK = newHomeAnchor(h.home)
+		h.tried = true
+	}
+	if lp, ok := listPattern(s); ok && h.anchorOK {
+		p = h.anchor.join(*lp)
+	} else if p, err = compilePattern(escapeGlob(h.home) + "/" + rest); err != nil {
+		return pattern{}, false, pathErr(ErrInvalidPath, s, "", "malformed pattern", err)
+	}
+	p.src = s
+	return p, true, nil
+}
+
 // compilePatterns compiles a list of patterns. An entry beginning with
 // "!" is an exception; one beginning with "~/" is anchored to home, and
 // left out when home is empty; one with a component beginning with "!"
@@ -389,8 +427,7 @@ func (a homeAnchor) join(rest pattern) pattern {
 func compilePatterns(src []string, home string) (patternSet, error) {
 	set := patternSet{pats: make([]pattern, 0, len(src))}
 	var except, lifts []string
-	var anchor *homeAnchor // home's components, compiled for the first "~/" entry
-	anchorOK := false
+	homed := homeEntries{home: home}
 	for _, s := range src {
 		if e, ok := strings.CutPrefix(s, "!"); ok {
 			except = append(except, e)
@@ -400,38 +437,13 @@ func compilePatterns(src []string, home string) (patternSet, error) {
 			lifts = append(lifts, s)
 			continue
 		}
-		if rest, ok := strings.CutPrefix(s, "~/"); ok {
-			if home == "" {
-				continue
-			}
-			if anchor == nil {
-				a, ok := newHomeAnchor(home)
-				anchor = &a
-				anchorOK = ok
-			}
-			var p pattern
-			if lp, ok := listPattern(s); ok && anchorOK {
-				p = anchor.join(*lp)
-			} else {
-				var err error
-				if p, err = compilePattern(escapeGlob(home) + "/" + rest); err != nil {
-					return patternSet{}, pathErr(ErrInvalidPath, s, "", "malformed pattern", err)
-				}
-			}
-			p.src = s
+		p, keep, err := homed.compile(s)
+		if err != nil {
+			return patternSet{}, err
+		}
+		if keep {
 			set.pats = append(set.pats, p)
-			continue
 		}
-		var p pattern
-		if lp, ok := listPattern(s); ok {
-			p = *lp
-		} else {
-			var err error
-			if p, err = compilePattern(s); err != nil {
-				return patternSet{}, err
-			}
-		}
-		set.pats = append(set.pats, p)
 	}
 	for _, s := range lifts {
 		if err := set.lift(s, home); err != nil {
