@@ -108,6 +108,10 @@ const (
 	// effHost: the value is a host[:port] the tool connects to
 	// (openssl s_client -connect).
 	effHost
+	// effConn: the value is a database to connect to, a name, a URL or
+	// a connection string ("host=db.example dbname=x"), whose host is
+	// judged (psql -d, pg_dump --dbname).
+	effConn
 )
 
 // netTool is one row of the table.
@@ -941,9 +945,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
 		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost},
+		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
+			"--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
-		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
+		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn, "--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
 		"mysql": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
 			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},

@@ -37,7 +37,7 @@ func TestNetToolsTable(t *testing.T) {
 	for name, tool := range netTools() {
 		for opt, e := range tool.opts {
 			switch e {
-			case effReplace, effAdd, effHost, effRepo:
+			case effReplace, effAdd, effHost, effRepo, effConn:
 			default:
 				continue
 			}

@@ -3,6 +3,7 @@ package bashguard
 import (
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -65,7 +66,7 @@ func effRank(e netEffect) int {
 		return 4
 	case effRepo:
 		return 3
-	case effAdd, effHost:
+	case effAdd, effHost, effConn:
 		return 2
 	case 0:
 		return 0
@@ -102,6 +103,13 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 
 	case e == effHost:
 		r.hosts = append(r.hosts, val)
+	case e == effConn:
+		switch {
+		case strings.Contains(val, "://"):
+			r.urls = append(r.urls, val)
+		case strings.Contains(val, "="):
+			r.conn = append(r.conn, val)
+		}
 	case e == effRepo:
 		if parts := strings.Split(val, "/"); len(parts) == 3 {
 			r.replace = append(r.replace, parts[0])
@@ -395,8 +403,8 @@ func (m *cmdCall) dbOperandHost(c *verdictAcc, w string) {
 	switch {
 	case strings.Contains(w, "://"):
 		m.literalURLHost(c, w[schemeStart(w):], false)
-	case strings.Contains(w, "host="):
-		m.connInfoHosts(c, w)
+	case strings.Contains(w, "="):
+		m.connInfoHosts(c, w) // psql reads an operand with "=" as a connection string
 	}
 }
 
@@ -732,21 +740,30 @@ func (m *cmdCall) hostOperand(c *verdictAcc, w string) {
 }
 
 // connInfoHosts judges the host= and hostaddr= of a libpq connection
-// string ("host=db.example dbname=x"); a quoted value is not read here.
+// string ("host=db.example dbname=x", spaces allowed around "="); a
+// quoted value, or a service (whose hosts pg_service.conf names), is not
+// read here.
 func (m *cmdCall) connInfoHosts(c *verdictAcc, s string) {
-	for _, f := range strings.Fields(s) {
+	if strings.ContainsAny(s, "'\\") {
+		m.unknownHost(c, "the host of "+s+", which is not read here")
+		return
+	}
+	for _, f := range strings.Fields(connInfoEq.ReplaceAllString(s, "=")) {
 		k, val, ok := strings.Cut(f, "=")
-		if !ok || k != "host" && k != "hostaddr" {
-			continue
-		}
-		if strings.ContainsAny(val, "'\\") {
-			m.unknownHost(c, "the host of "+s+", which is not read here")
-			continue
-		}
-		for _, h := range strings.Split(val, ",") {
-			if !strings.HasPrefix(h, "/") {
-				m.hostOperand(c, h)
+		switch {
+		case !ok:
+		case k == "service" || k == "servicefile":
+			m.unknownHost(c, "the hosts the service of "+s+" names, which are not read here")
+		case k == "host" || k == "hostaddr":
+			for _, h := range strings.Split(val, ",") {
+				if !strings.HasPrefix(h, "/") {
+					m.hostOperand(c, h)
+				}
 			}
 		}
 	}
 }
+
+// connInfoEq is the "=" of a connection string's keyword = value, with
+// the spaces libpq allows around it.
+var connInfoEq = regexp.MustCompile(`\s*=\s*`)
