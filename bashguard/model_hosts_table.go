@@ -32,6 +32,7 @@ type netRead struct {
 	hosts   []string // host[:port] values of options (openssl -connect)
 	global  bool     // -g, --global: the project's manifest is not installed
 	conn    []string // connection strings (psql -d "host=... dbname=...")
+	dir     string   // the project's directory, where the configuration files are (npm --prefix)
 }
 
 // effectOf returns the effect of the option or variable name in m, "*"
@@ -103,6 +104,8 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 
 	case e == effHost:
 		r.hosts = append(r.hosts, val)
+	case e == effDir:
+		r.dir = val
 	case e == effConn:
 		switch {
 		case strings.Contains(val, "://"):
@@ -182,8 +185,8 @@ func (m *cmdCall) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
 	scanSpec(s, v, 1, false, func(e *scanned) {
 		switch {
 		case e.opt == &dashDashOpt:
-		case e.problem != "":
-			r.unread(t, e)
+		case e.problem != "" || e.opt == &noptUnknownOpt:
+			r.unread(t, s, e)
 		case e.opt == nil:
 			ops = append(ops, e.at)
 		default:
@@ -216,18 +219,26 @@ func (r *netRead) option(t *netTool, name, val string, known bool) {
 	}
 }
 
-// unread reads an option the spec cannot resolve (one it does not know,
-// one lacking its value): a prefix of the row's opts ("--@scope:registry"),
+// unread reads an option the spec s cannot resolve (one it does not
+// know, a key nopt keeps that npm does not define, one lacking its value): a prefix of the row's opts ("--@scope:registry"),
 // or an abbreviation of one where the tool takes them, has its effect;
 // any other is an option the tool may move with, which asks, naming it.
-func (r *netRead) unread(t *netTool, e *scanned) {
+func (r *netRead) unread(t *netTool, s *spec, e *scanned) {
 	name, val := e.spell, ""
-	if strings.HasPrefix(e.word, "--") || t.singleDash {
+	switch {
+	case s.grammar.nopt:
+		name, val, _ = strings.Cut("--"+strings.TrimLeft(e.word, "-"), "=") // nopt reads any number of dashes alike
+	case strings.HasPrefix(e.word, "--") || t.singleDash:
 		name, val, _ = strings.Cut(e.word, "=")
 	}
-	if eff := effectOf(t.opts, name, t.abbrev); eff != 0 {
+	// An abbreviation the spec finds ambiguous (npm's --re) has the
+	// effect that judges most of those it may name, and asks.
+	ambiguous := e.problem != "" && e.problem != problemUnknown
+	if eff := effectOf(t.opts, name, t.abbrev || s.grammar.abbrev && ambiguous); eff != 0 {
 		r.apply(eff, name, val, true)
-		return
+		if !ambiguous {
+			return
+		}
 	}
 	if r.unknown == "" {
 		r.unknown = name
@@ -518,7 +529,7 @@ func (m *cmdCall) registryHosts(c *verdictAcc, name string, t *netTool, r *netRe
 	for _, h := range t.registry {
 		m.judgeHost(c, h)
 	}
-	if f := m.configFile(t.config); f != "" {
+	if f := m.configFile(t.config, r.dir); f != "" {
 		m.unknownHost(c, "the registry "+f+" may name for "+name+", which is not read here")
 	}
 }
@@ -548,10 +559,17 @@ func (m *cmdCall) sourceHost(c *verdictAcc, t *netTool, s string) {
 }
 
 // configFile returns the first of files (see netTool.config) found in the
-// working directory or above it, or "".
-func (m *cmdCall) configFile(files []string) string {
+// working directory, or the project directory dir the options name
+// (relative to it), or above it; or "".
+func (m *cmdCall) configFile(files []string, dir string) string {
 	if len(files) == 0 || m.dir == "" || !filepath.IsAbs(m.dir) {
 		return ""
+	}
+	if dir != "" {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(m.dir, dir)
+		}
+		return configFileFrom(files, filepath.Clean(dir))
 	}
 	// The nearest directory holding each unmarked file, looked up once
 	// (a fact of the cache, computed again when it cannot be kept).
@@ -583,6 +601,28 @@ func (m *cmdCall) configFile(files []string) string {
 			if b, err := readSmall(p, 1<<20); err == nil && strings.Contains(b, text) {
 				return p
 			} else if err == errTooLarge {
+				return p
+			}
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			break
+		}
+		d = up
+	}
+	return ""
+}
+
+// configFileFrom returns the first of files found in dir or above it,
+// looked up on the disk (the cache's facts are the working directory's).
+func configFileFrom(files []string, dir string) string {
+	for d, n := dir, 0; n < maxUp; n++ {
+		for _, f := range files {
+			name, text, marked := strings.Cut(f, ":")
+			p := filepath.Join(d, name)
+			b, err := readSmall(p, 1<<20)
+			switch {
+			case err == errTooLarge, err == nil && (!marked || strings.Contains(b, text)):
 				return p
 			}
 		}
