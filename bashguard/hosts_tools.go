@@ -704,7 +704,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
 			"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
 			"--installed --desc",
-		"docker": dockerFlags, "podman": dockerFlags,
+		"podman": dockerFlags,
 		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
 			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
 		"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
@@ -966,7 +966,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"apt":     {subs: aptSubs(), options: aptSpec},
 		"apt-get": {subs: aptSubs(), options: aptSpec},
 		"brew":    {subs: brewSubs()},
-		"docker":  {subs: dockerSubs(), spec: specImage, valShort: "Hcepvwumlf", valLong: dockerValLong, opts: dockerOpts(), env: dockerEnv()},
+		"docker":  {subs: dockerSubs(), spec: specImage, options: dockerSpec, opts: dockerOpts(), env: dockerEnv()},
 		"podman": {subs: dockerSubs(), spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts(), env: dockerEnv(),
 			shortImages: true},
 		"helm": {subs: helmSubs(), spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",

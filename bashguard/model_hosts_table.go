@@ -182,7 +182,7 @@ func (t *netTool) toSpec(name string) *spec {
 func (m *cmdCall) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
 	var r netRead
 	var ops []int
-	scanSpec(s, v, 1, false, func(e *scanned) {
+	scanNetLine(s, v, 1, func(e *scanned) {
 		switch {
 		case e.opt == &dashDashOpt:
 		case e.problem != "" || e.opt == &noptUnknownOpt:
@@ -199,6 +199,26 @@ func (m *cmdCall) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
 		}
 	}
 	return r, ops
+}
+
+// scanNetLine reads v from the word at from on by the spec s; where s has
+// subcommands, its options end at the first operand, and a subcommand's
+// spec reads the rest of the line (docker pull's -a is not docker's).
+func scanNetLine(s *spec, v *argv, from int, fn func(e *scanned)) {
+	if len(s.subs) == 0 {
+		scanSpec(s, v, from, false, fn)
+		return
+	}
+	i := scanSpec(s, v, from, true, fn)
+	if i >= v.len() {
+		return
+	}
+	if sub := s.subs[v.vals[i]]; sub != nil && v.literal(i) {
+		fn(&scanned{word: v.vals[i], at: i})
+		scanNetLine(sub, v, i+1, fn)
+		return
+	}
+	scanSpec(s, v, i, false, fn)
 }
 
 // option reads one option the spec resolved: name as spelt, with its
