@@ -697,7 +697,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
 			"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
 			"--scan --no-scan --continue --dry-run -m --profile",
-		"gh": ghFlags, "glab": ghFlags,
+		"glab": ghFlags,
 		"aws": "--no-verify-ssl --no-paginate --debug --no-sign-request --no-cli-pager --recursive --dryrun --quiet --delete " +
 			"--force --exact-timestamps --human-readable --summarize --no-progress",
 		"gcloud": cloudFlags, "az": cloudFlags,
@@ -855,10 +855,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"oc": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
 			local: kubeLocal(), options: ocSpec, opts: kubeOpts(), env: map[string]netEffect{"KUBECONFIG": effUnknown}},
 		"gh": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitHub host gh is configured for"}}, registry: []string{"api.github.com"},
-			local: ghLocal(), remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
-				"--field", "--raw-field", "--header", "--input", "--title", "--body", "--base", "--head", "--label", "--limit", "--state",
-				"--author", "--assignee", "--json", "--search", "--branch", "--workflow"},
-			opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
+			local: ghLocal(), remotes: true, options: ghSpec,
+			opts: map[string]netEffect{"--hostname": effReplace, "-h": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
 				"GH_ENTERPRISE_TOKEN": effUnknown, "GH_CONFIG_DIR": effUnknown}},
 		"glab": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitLab host glab is configured for"}}, registry: []string{"gitlab.com"},
 			local: ghLocal(), remotes: true, valShort: "Rtl", valLong: []string{"--repo", "--hostname", "--title", "--description",
