@@ -443,9 +443,10 @@ var gemSubs = sync.OnceValue(func() map[string]netSub {
 
 var gemOpts = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{
-		"-s": effAdd, "--source": effAdd, "--clear-sources": effNoIndex, "--config-file": effUnknown, "-p": effUnknown,
-		"--http-proxy": effUnknown, "-g": effUnknown, "--file": effUnknown, "--local": effOffline, "-l": effOffline,
-		"--host": effReplace,
+		// By the options' long names: a letter is one subcommand's and
+		// not another's (-l is install's --local, sources' --list).
+		"--source": effAdd, "--clear-sources": effNoIndex, "--config-file": effUnknown, "--http-proxy": effUnknown,
+		"--file": effUnknown, "--local": effOffline, "--host": effReplace,
 	}
 })
 
@@ -686,8 +687,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"poetry": "--dev -D --no-root --sync --no-interaction -n --no-ansi --ansi -q --quiet -v --verbose --dry-run --lock " +
 			"--no-update --all-extras --only-root --editable -e --allow-prereleases --optional --compile --no-plugins --no-cache",
 		"conda": condaFlags, "mamba": condaFlags, "micromamba": condaFlags,
-		"gem": "--no-document -N --user-install --no-user-install --conservative --minimal-deps --pre --prerelease --force -f " +
-			"--remote -r --both -b --all -a --details -d --exact -e --quiet -q --verbose -V --add --remove --list --clear-all --update",
 		"bundle": "--frozen --deployment --prefer-local --quiet --verbose --full-index --conservative --all --strict --patch " +
 			"--minor --major --redownload --force --no-cache",
 		"composer": "--no-interaction -n --no-dev --dev --prefer-dist --prefer-source --optimize-autoloader -o --no-scripts " +
@@ -833,10 +832,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			options: cargoHostSpec, opts: cargoOpts(), env: cargoEnv(),
 			config: []string{".cargo/config.toml", ".cargo/config", "Cargo.toml:git =", "Cargo.toml:registry", "Cargo.toml:[patch",
 				"Cargo.toml:[source"}},
-		"gem": {subs: gemSubs(), manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, valShort: "svpgi",
-			valLong: []string{"--source", "--version", "--platform", "--config-file", "--http-proxy", "--install-dir", "--bindir",
-				"--file", "--host", "--otp", "--key"}, opts: gemOpts(), env: map[string]netEffect{"GEMRC": effUnknown,
-				"http_proxy": effUnknown, "RUBYGEMS_HOST": effReplace}, config: []string{".gemrc"}},
+		"gem": {subs: gemSubs(), manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, options: gemSpec, opts: gemOpts(), env: map[string]netEffect{"GEMRC": effUnknown,
+			"http_proxy": effUnknown, "RUBYGEMS_HOST": effReplace}, config: []string{".gemrc"}},
 		"bundle": {subs: bundleSubs(), manifest: "the Gemfile and its lockfile", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName,
 			valLong: []string{"--gemfile", "--path", "--jobs", "--retry", "--without", "--with", "--source", "--version", "--group"},
 			opts:    map[string]netEffect{"--gemfile": effUnknown, "--source": effAdd, "--local": effOffline},

@@ -190,7 +190,7 @@ func (m *cmdCall) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
 		case e.opt == nil:
 			ops = append(ops, e.at)
 		default:
-			r.option(t, e.spell, e.val, v.literal(e.at))
+			r.option(t, e, v.literal(e.at))
 		}
 	})
 	for _, e := range m.cmdEnv {
@@ -221,13 +221,20 @@ func scanNetLine(s *spec, v *argv, from int, fn func(e *scanned)) {
 	scanSpec(s, v, i, false, fn)
 }
 
-// option reads one option the spec resolved: name as spelt, with its
-// value (known: the value is literal).
-func (r *netRead) option(t *netTool, name, val string, known bool) {
+// option reads one option o the spec resolved, by its spelling or its
+// name, with its value (known: the value is literal).
+func (r *netRead) option(t *netTool, o *scanned, known bool) {
+	name, val := o.spell, o.val
 	if name == "-g" || name == "--global" || name == "--location" && val == "global" {
 		r.global = true
 	}
-	switch e := effectOf(t.opts, name, false); {
+	e := effectOf(t.opts, name, false)
+	if e == 0 && o.opt != nil && o.opt.name != name {
+		// By the option's name, its row's first spelling (gem's
+		// --local, which install's -l is).
+		name, e = o.opt.name, effectOf(t.opts, o.opt.name, false)
+	}
+	switch {
 	case e != 0:
 		r.apply(e, name, val, known)
 	case !known:
