@@ -226,6 +226,12 @@ var npmOpts = sync.OnceValue(func() map[string]netEffect {
 	}
 })
 
+// pnpmOpts are pnpm's (pnpm --help); -C is --dir, by its name.
+var pnpmOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"--registry": effReplace, "--@*": effAdd, "--https-proxy": effUnknown,
+		"--http-proxy": effUnknown, "--offline": effOffline, "--dir": effDir, "--npmrc-auth-file": effUnknown}
+})
+
 var npmEnv = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{
 		"npm_config_registry": effReplace, "NPM_CONFIG_REGISTRY": effReplace,
@@ -673,7 +679,7 @@ var firstHost = sync.OnceValue(func() map[string]netSub {
 // option it did not list before.
 var netToolFlags = sync.OnceValue(func() map[string]string {
 	return map[string]string{
-		"pnpm": npmFlags + " " + pnpmFlags, "pnpx": npmFlags,
+		"pnpx": npmFlags,
 		"yarn": "--frozen-lockfile --immutable --immutable-cache --check-cache --pure-lockfile --prefer-offline --ignore-scripts " +
 			"--ignore-engines --ignore-optional --silent -s --dev -D --peer -P --optional -O --exact -E --tilde -T --force -W " +
 			"--ignore-workspace-root-check --production --non-interactive --json --verbose --inline-builds -i --interactive --all -A",
@@ -752,8 +758,6 @@ const (
 		"--no-fund --audit --fund --dry-run --prefer-offline --prefer-online --production --no-package-lock --package-lock-only " +
 		"--json --parseable -s --silent -q --quiet --workspaces --include-workspace-root --no-optional --install-links " +
 		"--foreground-scripts --long -l --all -a --no-progress --no-bin-links --global-style --link --no-update-notifier"
-	pnpmFlags = "--frozen-lockfile --no-frozen-lockfile --prefer-frozen-lockfile -r --recursive --shamefully-hoist -w " +
-		"--workspace-root --no-optional"
 	bunFlags = "-d --dev -D -g --global --production -p --frozen-lockfile --no-save --exact -E --optional --peer --force -f " +
 		"--silent --verbose --dry-run -y --yes --no-cache --bun"
 	uvFlags = "-U --upgrade --dev --no-dev --frozen --locked --all-extras --no-cache -n --system --break-system-packages -q " +
@@ -788,8 +792,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"yarn": {lead: map[string]int{"workspace": 1}, subs: yarnSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
 			"--use-yarnrc", "--proxy", "--https-proxy", "--cache-folder", "--modules-folder", "--network-timeout", "--mode"},
 			opts: yarnOpts(), env: yarnEnv(), config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
-		"pnpm": {subs: pnpmSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "C", valLong: append([]string{"--dir",
-			"--filter"}, npmValLong...), abbrev: true, opts: npmOpts(), env: npmEnv(), config: []string{".npmrc", "pnpm-workspace.yaml"}},
+		"pnpm": {subs: pnpmSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm,
+			options: pnpmHostSpec, abbrev: true, opts: pnpmOpts(), env: npmEnv(), config: []string{".npmrc", "pnpm-workspace.yaml"}},
 		"pnpx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: npmValLong, opts: npmOpts(),
 			env: npmEnv(), config: []string{".npmrc"}},
 		"bun": {subs: bunSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
