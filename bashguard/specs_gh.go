@@ -20,20 +20,20 @@ var ghGrammar = grammar{permute: true, shortEq: true}
 var ghRows = rows(
 	each(kWord, "", "-R= --repo=", "-q= --jq=", "-t= --template=", "--hostname=", "--title=", "--body=",
 		"--base=", "--head=", "--label=", "-L= --limit=", "--state=", "--author=", "--assignee=", "--json=", "--search=",
-		"--branch=", "--workflow=", "--field=", "--raw-field=", "--header=", "-X= --method="),
-	each(kRead, "", "--input="),
+		"--branch=", "--workflow=", "--raw-field=", "--header=", "-X= --method="),
 	each(kFlag, "", "--web[=] -w", "--draft[=] -d", "--fill[=]", "--paginate[=]", "--silent[=]", "--include[=] -i",
 		"--verbose[=]", "--watch[=]", "--exit-status[=]", "--yes[=] -y", "--all[=]", "--merged[=]", "--closed[=]",
 		"--delete-branch[=]", "--squash[=]", "--rebase[=]", "--merge[=]", "--auto[=]", "--admin[=]", "--help[=]",
 		"--version[=]"),
 )
 
-// ghAPIRows are gh api's options (gh api --help): -F's value "@file"
-// sends the file, --input reads one.
+// ghAPIRows are gh api's options (gh api --help) but -F (--field) and
+// --input, whose values read a file ("-F body=@.env", "--input .env")
+// and send it, which the host reader does not judge: they ask, as
+// options no row spells.
 var ghAPIRows = rows(
-	each(kWord, "", "--cache=", "-F= --field=", "-H= --header=", "--hostname=", "-q= --jq=", "-X= --method=",
+	each(kWord, "", "--cache=", "-H= --header=", "--hostname=", "-q= --jq=", "-X= --method=",
 		"-p= --preview=", "-f= --raw-field=", "-t= --template="),
-	each(kRead, "", "--input="),
 	each(kFlag, "", "-i --include[=]", "--paginate[=]", "--silent[=]", "--slurp[=]", "--verbose[=]", "--help[=]"),
 )
 
