@@ -108,10 +108,11 @@ var netToolHelp = map[string]struct {
 // options), and the words a manual page shows as examples of its syntax
 // (apt-get's "-f-" and "--no-f" for -f off, "-eany" for -e any, which
 // is so the only place -e is shown; --show-upgraded is shown as
-// --no-show-upgraded).
+// --no-show-upgraded), and pnpm's --prefer-offline, which pnpm 12
+// takes and its help does not list.
 var netHelpUnlisted = map[string]bool{"cargo --vers": true, "cargo --lockfile-path": true,
 	"apt-get -f-": true, "apt-get --no-f": true, "apt-get -eany": true, "apt -f-": true, "apt --no-f": true, "apt -eany": true,
-	"apt-get -e": true, "apt -e": true, "apt-get --show-upgraded": true, "apt --show-upgraded": true}
+	"pnpm --prefer-offline": true, "apt-get -e": true, "apt -e": true, "apt-get --show-upgraded": true, "apt --show-upgraded": true}
 
 // netDockerUnlisted reports an option of docker's spec s that its help
 // does not list: cobra's --help (and -h, the client's), and buildx's

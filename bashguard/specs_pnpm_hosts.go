@@ -31,9 +31,15 @@ var pnpmHostRows = map[string][]optRow{
 	"config set":   rows(each(kFlag, "", "--global -g", "--json", "--yes -y", "--ignore-workspace", "--no-progress", "--stream", "--aggregate-output", "--use-stderr", "--recursive -r", "--workspace-root -w", "--fail-if-no-match", "--no-fail-if-no-match", "--include-workspace-root", "--no-include-workspace-root", "--sort", "--no-sort", "--reverse", "--parallel", "--help -h"), each(kWord, "", "--location=", "--workspace-packages=", "--registry=", "--https-proxy=", "--http-proxy=", "--no-proxy=", "--color[=]", "--reporter=", "--loglevel=", "--filter= -F=", "--filter-prod=", "--test-pattern=", "--changed-files-ignore-pattern=", "--workspace-concurrency="), each(kRead, "", "--env-file=", "--npmrc-auth-file= --userconfig="), each(kDir, "", "--dir= -C="), each(kWrite, "", "--store-dir=", "--state-dir=")),
 }
 
+// pnpmHiddenRows are the options pnpm takes that its help does not list
+// (pnpm add --prefer-offline installs, as pnpm 11 did).
+var pnpmHiddenRows = each(kFlag, "", "--prefer-offline")
+
 // pnpmHostSpec is pnpm's, for the host reader.
 var pnpmHostSpec = sync.OnceValue(func() *spec {
-	sub := func(n string) *spec { return &spec{grammar: cargoGrammar, rows: pnpmHostRows[n]} }
+	sub := func(n string) *spec {
+		return &spec{grammar: cargoGrammar, rows: pnpmHostRows[n], joined: join(pnpmHiddenRows)}
+	}
 	return (&spec{name: "pnpm", grammar: cargoRunGrammar, rows: pnpmHostRows[""], subs: map[string]*spec{
 		"install": sub("install"), "i": sub("install"), "add": sub("add"), "update": sub("update"), "up": sub("update"),
 		"upgrade": sub("update"), "install-test": sub("install-test"), "it": sub("install-test"), "fetch": sub("fetch"),
