@@ -150,50 +150,8 @@ func TestNetToolFlagsAgreeWithHelp(t *testing.T) {
 			continue
 		}
 		tools++
-		texts := map[*spec]*strings.Builder{}
-		var order []*spec
-		helps := h.helps
-		if strings.HasPrefix(h.reader, "man:") {
-			helps = [][]string{nil}
-		}
-		for _, args := range helps {
-			text := netToolHelpText(t, bin, [][]string{args}, h.reader)
-			s, words := netToolHelpSpec(name, args)
-			if name == "docker" && len(words) > 0 && strings.Contains(text, "Usage:  docker [OPTIONS] COMMAND") {
-				plugins = append(plugins, name+" "+strings.Join(words, " "))
-				continue // a plugin not installed here (buildx, compose): docker prints its own help
-			}
-			if texts[s] == nil {
-				texts[s] = &strings.Builder{}
-				order = append(order, s)
-			}
-			texts[s].WriteString(strings.ReplaceAll(text, "--[no-]", "--")) // OptionParser's "--[no-]force" lists --force
-			if h.reader == "" {
-				continue
-			}
-			opts := netHelpListed(h.reader, text)
-			require.NotEmpty(t, opts, "%s %v: its help lists no options the reader %s understands", name, args, h.reader)
-			for _, o := range opts {
-				if netHelpUnlisted[name+" "+o] {
-					continue
-				}
-				listed++
-				assert.True(t, specClassifies(s, o), "%s %v: the option %s that its help lists is not in its spec", name, args, o)
-			}
-		}
-		if h.reader == "npm" || h.reader == "mvn" {
-			continue // npm's keys are held to its definitions (TestNpmScriptSpecsAgreeWithNpm), Maven's rows to 3.8's and 3.9's help (TestSysSpecsAgreeWithHelp)
-		}
-		for _, s := range order {
-			for _, f := range specSpellings(s) {
-				if netHelpUnlisted[name+" "+f] || netHelpUnlisted[s.name+" "+f] || name == "docker" && netDockerUnlisted(s, f) {
-					continue
-				}
-				re := regexp.MustCompile(`(^|[\s,\[|(])` + regexp.QuoteMeta(f) + `($|[\s,=\]|)<.[])`)
-				assert.True(t, re.MatchString(texts[s].String()), "%s: the flag %s of %s is not an option its help lists", name, f, s.name)
-				checked++
-			}
-		}
+		c, l, p := netToolHelpAgrees(t, name, bin, h.helps, h.reader)
+		checked, listed, plugins = checked+c, listed+l, append(plugins, p...)
 	}
 	t.Logf("checked %d spellings of %d installed tools against their help; %d options their help lists, every one classified", checked, tools, listed)
 	t.Logf("SKIPPED PART: not installed here, so not checked: %s", strings.Join(missing, ", "))
@@ -211,6 +169,75 @@ func TestNetToolFlagsAgreeWithHelp(t *testing.T) {
 	}
 	t.Logf("SKIPPED PART: with a spec of their own, but no help read here: %s", strings.Join(unread, ", "))
 	t.Logf("SKIPPED PART: options still as the table's valShort, valLong and flags, no help read here: %s", strings.Join(old, ", "))
+}
+
+// netToolHelpAgrees holds the spec of the tool name to the help its
+// program bin prints for each command line of helps, as
+// TestNetToolFlagsAgreeWithHelp says, and returns how many spellings and
+// listed options it checked, and the plugins not installed.
+func netToolHelpAgrees(t *testing.T, name, bin string, helps [][]string, reader string) (checked, listed int, plugins []string) {
+	t.Helper()
+	texts := map[*spec]*strings.Builder{}
+	var order []*spec
+	if strings.HasPrefix(reader, "man:") {
+		helps = [][]string{nil}
+	}
+	for _, args := range helps {
+		text := netToolHelpText(t, bin, [][]string{args}, reader)
+		s, words := netToolHelpSpec(name, args)
+		if name == "docker" && len(words) > 0 && strings.Contains(text, "Usage:  docker [OPTIONS] COMMAND") {
+			plugins = append(plugins, name+" "+strings.Join(words, " "))
+			continue // a plugin not installed here (buildx, compose): docker prints its own help
+		}
+		if texts[s] == nil {
+			texts[s] = &strings.Builder{}
+			order = append(order, s)
+		}
+		texts[s].WriteString(strings.ReplaceAll(text, "--[no-]", "--")) // OptionParser's "--[no-]force" lists --force
+		if reader != "" {
+			listed += netHelpClassified(t, name, args, s, netHelpListed(reader, text), reader)
+		}
+	}
+	if reader == "npm" || reader == "mvn" {
+		return 0, listed, plugins // npm's keys are held to its definitions (TestNpmScriptSpecsAgreeWithNpm), Maven's rows to 3.8's and 3.9's help (TestSysSpecsAgreeWithHelp)
+	}
+	for _, s := range order {
+		checked += netSpellingsListed(t, name, s, texts[s].String())
+	}
+	return checked, listed, plugins
+}
+
+// netHelpClassified asserts that the spec s classifies every option of
+// opts, which the help of the tool name's command line args lists, and
+// returns how many it checked.
+func netHelpClassified(t *testing.T, name string, args []string, s *spec, opts []string, reader string) int {
+	t.Helper()
+	require.NotEmpty(t, opts, "%s %v: its help lists no options the reader %s understands", name, args, reader)
+	n := 0
+	for _, o := range opts {
+		if netHelpUnlisted[name+" "+o] {
+			continue
+		}
+		n++
+		assert.True(t, specClassifies(s, o), "%s %v: the option %s that its help lists is not in its spec", name, args, o)
+	}
+	return n
+}
+
+// netSpellingsListed asserts that every spelling of the spec s is an
+// option the help text lists, and returns how many it checked.
+func netSpellingsListed(t *testing.T, name string, s *spec, text string) int {
+	t.Helper()
+	n := 0
+	for _, f := range specSpellings(s) {
+		if netHelpUnlisted[name+" "+f] || netHelpUnlisted[s.name+" "+f] || name == "docker" && netDockerUnlisted(s, f) {
+			continue
+		}
+		re := regexp.MustCompile(`(^|[\s,\[|(])` + regexp.QuoteMeta(f) + `($|[\s,=\]|)<.[])`)
+		assert.True(t, re.MatchString(text), "%s: the flag %s of %s is not an option its help lists", name, f, s.name)
+		n++
+	}
+	return n
 }
 
 // netToolHelpSpec is the spec of the tool name that the help command

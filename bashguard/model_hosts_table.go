@@ -613,43 +613,35 @@ func (m *cmdCall) configFile(files []string, dir string) string {
 		}
 		return near[i].dir
 	}
-	for d, n := filepath.Clean(m.dir), 0; n < maxUp; n++ {
-		for i, f := range files {
-			name, text, marked := strings.Cut(f, ":")
-			if !marked {
-				// Every directory below d lacks name (else the loop
-				// ended there), so d holds one where the nearest is d.
-				if nearest(i, name) == d {
-					return filepath.Join(d, name)
-				}
-				continue
-			}
-			p := filepath.Join(d, name)
-			if b, err := readSmall(p, 1<<20); err == nil && strings.Contains(b, text) {
-				return p
-			} else if err == errTooLarge {
-				return p
-			}
-		}
-		up := filepath.Dir(d)
-		if up == d {
-			break
-		}
-		d = up
-	}
-	return ""
+	// Every directory below d lacks name (else the walk ended there), so
+	// d holds one where the nearest is d.
+	return walkConfig(files, filepath.Clean(m.dir), func(i int, d, name string) bool { return nearest(i, name) == d })
 }
 
 // configFileFrom returns the first of files found in dir or above it,
 // looked up on the disk (the cache's facts are the working directory's).
 func configFileFrom(files []string, dir string) string {
+	return walkConfig(files, dir, func(_ int, d, name string) bool {
+		_, err := readSmall(filepath.Join(d, name), 1<<20)
+		return err == nil || err == errTooLarge
+	})
+}
+
+// walkConfig returns the first of files (see netTool.config) in dir or
+// above it: an unmarked one where holds says d holds the i-th, a marked
+// one where it holds its text (or is too large to read).
+func walkConfig(files []string, dir string, holds func(i int, d, name string) bool) string {
 	for d, n := dir, 0; n < maxUp; n++ {
-		for _, f := range files {
+		for i, f := range files {
 			name, text, marked := strings.Cut(f, ":")
 			p := filepath.Join(d, name)
-			b, err := readSmall(p, 1<<20)
-			switch {
-			case err == errTooLarge, err == nil && (!marked || strings.Contains(b, text)):
+			if !marked {
+				if holds(i, d, name) {
+					return p
+				}
+				continue
+			}
+			if b, err := readSmall(p, 1<<20); err == errTooLarge || err == nil && strings.Contains(b, text) {
 				return p
 			}
 		}

@@ -2,10 +2,8 @@ package bashguard
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -203,18 +201,11 @@ func manOptions(text string) []string {
 func readMan(name string) (string, error) {
 	var last error
 	for _, d := range gitManDirs {
-		f, err := os.Open(d + "/" + name + ".1.gz")
-		if err != nil {
-			last = err
-			continue
+		text, err := readManPage(d + "/" + name + ".1.gz")
+		if err == nil || !os.IsNotExist(err) {
+			return text, err
 		}
-		defer f.Close()
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return "", err
-		}
-		b, err := io.ReadAll(z)
-		return string(b), err
+		last = err
 	}
 	return "", last
 }
