@@ -116,22 +116,29 @@ var dockerComposeRows = rows(
 
 // dockerSpec is docker's.
 var dockerSpec = sync.OnceValue(func() *spec {
-	img := func() *spec { return &spec{grammar: dockerGrammar, rows: dockerImageRows} }
-	run := func() *spec { return &spec{grammar: dockerFirstGrammar, rows: dockerRunRows} }
-	create := func() *spec { return &spec{grammar: dockerFirstGrammar, rows: dockerCreateRows} }
-	build := func() *spec { return &spec{grammar: dockerGrammar, rows: dockerBuildRows} }
-	compose := func() *spec { return &spec{grammar: dockerGrammar, rows: dockerComposeRows} }
-	composeSubs := map[string]*spec{"up": compose(), "pull": compose(), "build": compose()}
 	return (&spec{name: "docker", grammar: dockerFirstGrammar, rows: dockerRootRows, subs: map[string]*spec{
-		"pull": img(), "push": img(), "run": run(), "create": create(), "build": build(),
-		"image":     {grammar: dockerFirstGrammar, subs: map[string]*spec{"pull": img(), "push": img(), "build": build()}},
-		"container": {grammar: dockerFirstGrammar, subs: map[string]*spec{"run": run(), "create": create()}},
-		"buildx": {grammar: dockerFirstGrammar, subs: map[string]*spec{"build": build(),
+		"pull":   {grammar: dockerGrammar, rows: dockerImageRows},
+		"push":   {grammar: dockerGrammar, rows: dockerImageRows},
+		"run":    {grammar: dockerFirstGrammar, rows: dockerRunRows},
+		"create": {grammar: dockerFirstGrammar, rows: dockerCreateRows},
+		"build":  {grammar: dockerGrammar, rows: dockerBuildRows},
+		"image": {grammar: dockerFirstGrammar, subs: map[string]*spec{
+			"pull":  {grammar: dockerGrammar, rows: dockerImageRows},
+			"push":  {grammar: dockerGrammar, rows: dockerImageRows},
+			"build": {grammar: dockerGrammar, rows: dockerBuildRows}}},
+		"container": {grammar: dockerFirstGrammar, subs: map[string]*spec{
+			"run":    {grammar: dockerFirstGrammar, rows: dockerRunRows},
+			"create": {grammar: dockerFirstGrammar, rows: dockerCreateRows}}},
+		"buildx": {grammar: dockerFirstGrammar, subs: map[string]*spec{
+			"build": {grammar: dockerGrammar, rows: dockerBuildRows},
 			"imagetools": {grammar: dockerFirstGrammar, subs: map[string]*spec{
 				"inspect": {grammar: dockerGrammar, rows: rows(each(kWord, "", "--format="), each(kFlag, "", "--raw[=]", "--help[=]"))},
 				"create": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-t= --tag=", "--annotation=", "--platform=", "--progress="),
 					each(kRead, "", "-f= --file="), each(kFlag, "", "--append[=]", "--dry-run[=]", "--help[=]"))}}}}},
-		"compose": {grammar: dockerGrammar, rows: dockerComposeRows, subs: composeSubs},
+		"compose": {grammar: dockerGrammar, rows: dockerComposeRows, subs: map[string]*spec{
+			"up":    {grammar: dockerGrammar, rows: dockerComposeRows},
+			"pull":  {grammar: dockerGrammar, rows: dockerComposeRows},
+			"build": {grammar: dockerGrammar, rows: dockerComposeRows}}},
 		"login": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-u= --username=", "-p= --password="),
 			each(kFlag, "", "--password-stdin[=]", "--help[=]"))},
 		"search": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-f= --filter=", "--format=", "--limit="),

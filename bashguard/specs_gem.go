@@ -24,46 +24,42 @@ var gemCommonRows = rows(
 	each(kConfig, "", "--config-file="),
 )
 
-// gemSub is the spec of a gem command of the rows r, and the common
-// options.
-func gemSub(r ...[]optRow) *spec {
-	return &spec{grammar: gemGrammar, rows: rows(append(r, gemCommonRows)...)}
-}
+// gemInstallSpec is gem install's.
+var gemInstallSpec = sync.OnceValue(func() *spec {
+	return &spec{name: "gem install", grammar: gemGrammar, rows: rows(each(kWord, "", "--platform=", "--version= -v=", "--document[=]", "--trust-policy= -P=", "--without=",
+		"--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"),
+		each(kFlag, "", "--prerelease", "--update-sources -u", "--vendor", "--no-document -N", "--env-shebang -E",
+			"--force -f", "--wrappers -w", "--ignore-dependencies", "--format-executable", "--user-install", "--development",
+			"--development-all", "--conservative", "--minimal-deps", "--post-install-message", "--default", "--explain",
+			"--lock", "--suggestions", "--local -l", "--remote -r", "--both -b", "--clear-sources"),
+		each(kDir, "", "--install-dir= -i=", "--bindir= -n=", "--build-root="),
+		each(kRead, "", "--file[=] -g"), gemCommonRows)}
+})
 
 // gemSpec is gem's.
 var gemSpec = sync.OnceValue(func() *spec {
-	install := func() *spec {
-		return gemSub(each(kWord, "", "--platform=", "--version= -v=", "--document[=]", "--trust-policy= -P=", "--without=",
-			"--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"),
-			each(kFlag, "", "--prerelease", "--update-sources -u", "--vendor", "--no-document -N", "--env-shebang -E",
-				"--force -f", "--wrappers -w", "--ignore-dependencies", "--format-executable", "--user-install", "--development",
-				"--development-all", "--conservative", "--minimal-deps", "--post-install-message", "--default", "--explain",
-				"--lock", "--suggestions", "--local -l", "--remote -r", "--both -b", "--clear-sources"),
-			each(kDir, "", "--install-dir= -i=", "--bindir= -n=", "--build-root="),
-			each(kRead, "", "--file[=] -g"))
-	}
 	return (&spec{name: "gem", grammar: grammar{}, rows: rows(each(kFlag, "", "--version -v"), gemCommonRows),
 		subs: map[string]*spec{
-			"install": install(), "i": install(),
-			"update": gemSub(each(kWord, "", "--system[=]", "--platform=", "--document[=]", "--trust-policy= -P=", "--without=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"),
+			"install": gemInstallSpec(), "i": gemInstallSpec(),
+			"update": {grammar: gemGrammar, rows: rows(each(kWord, "", "--system[=]", "--platform=", "--document[=]", "--trust-policy= -P=", "--without=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"),
 				each(kFlag, "", "--prerelease", "--update-sources -u", "--vendor", "--no-document -N", "--env-shebang -E", "--force -f", "--wrappers -w", "--ignore-dependencies", "--format-executable", "--user-install", "--development", "--development-all", "--conservative", "--minimal-deps", "--post-install-message", "--default", "--explain", "--lock", "--suggestions", "--local -l", "--remote -r", "--both -b", "--clear-sources"),
 				each(kDir, "", "--install-dir= -i=", "--bindir= -n=", "--build-root="),
-				each(kRead, "", "--file[=] -g")),
-			"fetch": gemSub(each(kWord, "", "--version= -v=", "--platform=", "--bulk-threshold= -B=", "--http-proxy[=] -p", "--source= -s="),
-				each(kFlag, "", "--prerelease", "--suggestions", "--clear-sources")),
-			"search": gemSub(each(kFlag, "", "--installed -i", "-I", "--details -d", "--versions", "--all -a", "--exact -e", "--prerelease", "--update-sources -u", "--local -l", "--remote -r", "--both -b", "--clear-sources"),
-				each(kWord, "", "--version= -v=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p")),
-			"info": gemSub(each(kFlag, "", "--installed -i", "-I", "--versions", "--all -a", "--exact -e", "--prerelease", "--update-sources -u", "--local -l", "--remote -r", "--both -b", "--clear-sources"),
-				each(kWord, "", "--version= -v=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p")),
-			"outdated": gemSub(each(kWord, "", "--platform=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"),
-				each(kFlag, "", "--update-sources -u", "--local -l", "--remote -r", "--both -b", "--clear-sources")),
-			"push":  gemSub(each(kWord, "", "--key= -k=", "--otp=", "--host=", "--http-proxy[=] -p")),
-			"yank":  gemSub(each(kWord, "", "--version= -v=", "--platform=", "--otp=", "--host=", "--key= -k=")),
-			"owner": gemSub(each(kWord, "", "--key= -k=", "--otp=", "--add= -a=", "--remove= -r=", "--host=", "--http-proxy[=] -p")),
-			"specification": gemSub(each(kWord, "", "--version= -v=", "--platform=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"),
-				each(kFlag, "", "--prerelease", "--all", "--ruby", "--yaml", "--marshal", "--update-sources -u", "--local -l", "--remote -r", "--both -b", "--clear-sources")),
-			"signin": gemSub(each(kWord, "", "--host=", "--otp=")),
-			"sources": gemSub(each(kWord, "", "--add= -a=", "--remove= -r=", "--http-proxy[=] -p"),
-				each(kFlag, "", "--list -l", "--clear-all -c", "--update -u", "--force -f")),
+				each(kRead, "", "--file[=] -g"), gemCommonRows)},
+			"fetch": {grammar: gemGrammar, rows: rows(each(kWord, "", "--version= -v=", "--platform=", "--bulk-threshold= -B=", "--http-proxy[=] -p", "--source= -s="),
+				each(kFlag, "", "--prerelease", "--suggestions", "--clear-sources"), gemCommonRows)},
+			"search": {grammar: gemGrammar, rows: rows(each(kFlag, "", "--installed -i", "-I", "--details -d", "--versions", "--all -a", "--exact -e", "--prerelease", "--update-sources -u", "--local -l", "--remote -r", "--both -b", "--clear-sources"),
+				each(kWord, "", "--version= -v=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"), gemCommonRows)},
+			"info": {grammar: gemGrammar, rows: rows(each(kFlag, "", "--installed -i", "-I", "--versions", "--all -a", "--exact -e", "--prerelease", "--update-sources -u", "--local -l", "--remote -r", "--both -b", "--clear-sources"),
+				each(kWord, "", "--version= -v=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"), gemCommonRows)},
+			"outdated": {grammar: gemGrammar, rows: rows(each(kWord, "", "--platform=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"),
+				each(kFlag, "", "--update-sources -u", "--local -l", "--remote -r", "--both -b", "--clear-sources"), gemCommonRows)},
+			"push":  {grammar: gemGrammar, rows: rows(each(kWord, "", "--key= -k=", "--otp=", "--host=", "--http-proxy[=] -p"), gemCommonRows)},
+			"yank":  {grammar: gemGrammar, rows: rows(each(kWord, "", "--version= -v=", "--platform=", "--otp=", "--host=", "--key= -k="), gemCommonRows)},
+			"owner": {grammar: gemGrammar, rows: rows(each(kWord, "", "--key= -k=", "--otp=", "--add= -a=", "--remove= -r=", "--host=", "--http-proxy[=] -p"), gemCommonRows)},
+			"specification": {grammar: gemGrammar, rows: rows(each(kWord, "", "--version= -v=", "--platform=", "--bulk-threshold= -B=", "--source= -s=", "--http-proxy[=] -p"),
+				each(kFlag, "", "--prerelease", "--all", "--ruby", "--yaml", "--marshal", "--update-sources -u", "--local -l", "--remote -r", "--both -b", "--clear-sources"), gemCommonRows)},
+			"signin": {grammar: gemGrammar, rows: rows(each(kWord, "", "--host=", "--otp="), gemCommonRows)},
+			"sources": {grammar: gemGrammar, rows: rows(each(kWord, "", "--add= -a=", "--remove= -r=", "--http-proxy[=] -p"),
+				each(kFlag, "", "--list -l", "--clear-all -c", "--update -u", "--force -f"), gemCommonRows)},
 		}}).compile()
 })

@@ -37,15 +37,26 @@ var pnpmHiddenRows = each(kFlag, "", "--prefer-offline")
 
 // pnpmHostSpec is pnpm's, for the host reader.
 var pnpmHostSpec = sync.OnceValue(func() *spec {
-	sub := func(n string) *spec {
-		return &spec{grammar: cargoGrammar, rows: pnpmHostRows[n], joined: join(pnpmHiddenRows)}
-	}
 	return (&spec{name: "pnpm", grammar: cargoRunGrammar, rows: pnpmHostRows[""], subs: map[string]*spec{
-		"install": sub("install"), "i": sub("install"), "add": sub("add"), "update": sub("update"), "up": sub("update"),
-		"upgrade": sub("update"), "install-test": sub("install-test"), "it": sub("install-test"), "fetch": sub("fetch"),
-		"dedupe": sub("dedupe"), "outdated": sub("outdated"), "audit": sub("audit"), "view": sub("view"), "info": sub("view"),
-		"publish": sub("publish"), "dlx": sub("dlx"), "create": sub("create"),
-		"config": {grammar: cargoRunGrammar, rows: pnpmHostRows[""], subs: map[string]*spec{"set": sub("config set")}},
-		"set":    sub("config set"),
+		"install":      {grammar: cargoGrammar, rows: pnpmHostRows["install"], joined: join(pnpmHiddenRows)},
+		"i":            {grammar: cargoGrammar, rows: pnpmHostRows["install"], joined: join(pnpmHiddenRows)},
+		"add":          {grammar: cargoGrammar, rows: pnpmHostRows["add"], joined: join(pnpmHiddenRows)},
+		"update":       {grammar: cargoGrammar, rows: pnpmHostRows["update"], joined: join(pnpmHiddenRows)},
+		"up":           {grammar: cargoGrammar, rows: pnpmHostRows["update"], joined: join(pnpmHiddenRows)},
+		"upgrade":      {grammar: cargoGrammar, rows: pnpmHostRows["update"], joined: join(pnpmHiddenRows)},
+		"install-test": {grammar: cargoGrammar, rows: pnpmHostRows["install-test"], joined: join(pnpmHiddenRows)},
+		"it":           {grammar: cargoGrammar, rows: pnpmHostRows["install-test"], joined: join(pnpmHiddenRows)},
+		"fetch":        {grammar: cargoGrammar, rows: pnpmHostRows["fetch"], joined: join(pnpmHiddenRows)},
+		"dedupe":       {grammar: cargoGrammar, rows: pnpmHostRows["dedupe"], joined: join(pnpmHiddenRows)},
+		"outdated":     {grammar: cargoGrammar, rows: pnpmHostRows["outdated"], joined: join(pnpmHiddenRows)},
+		"audit":        {grammar: cargoGrammar, rows: pnpmHostRows["audit"], joined: join(pnpmHiddenRows)},
+		"view":         {grammar: cargoGrammar, rows: pnpmHostRows["view"], joined: join(pnpmHiddenRows)},
+		"info":         {grammar: cargoGrammar, rows: pnpmHostRows["view"], joined: join(pnpmHiddenRows)},
+		"publish":      {grammar: cargoGrammar, rows: pnpmHostRows["publish"], joined: join(pnpmHiddenRows)},
+		"dlx":          {grammar: cargoGrammar, rows: pnpmHostRows["dlx"], joined: join(pnpmHiddenRows)},
+		"create":       {grammar: cargoGrammar, rows: pnpmHostRows["create"], joined: join(pnpmHiddenRows)},
+		"set":          {grammar: cargoGrammar, rows: pnpmHostRows["config set"], joined: join(pnpmHiddenRows)},
+		"config": {grammar: cargoRunGrammar, rows: pnpmHostRows[""], subs: map[string]*spec{
+			"set": {grammar: cargoGrammar, rows: pnpmHostRows["config set"], joined: join(pnpmHiddenRows)}}},
 	}}).compile()
 })
