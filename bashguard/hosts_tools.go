@@ -108,6 +108,14 @@ const (
 	// effHost: the value is a host[:port] the tool connects to
 	// (openssl s_client -connect).
 	effHost
+	// effDir: the value is the project's directory, where the tool's
+	// configuration files are looked for in place of the working
+	// directory (npm --prefix).
+	effDir
+	// effConn: the value is a database to connect to, a name, a URL or
+	// a connection string ("host=db.example dbname=x"), whose host is
+	// judged (psql -d, pg_dump --dbname).
+	effConn
 )
 
 // netTool is one row of the table.
@@ -213,7 +221,15 @@ var npmOpts = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{
 		"--registry": effReplace, "--@*": effAdd, "--userconfig": effUnknown, "--globalconfig": effUnknown,
 		"--proxy": effUnknown, "--https-proxy": effUnknown, "--offline": effOffline,
+		// The project's .npmrc is looked for in the prefix's directory.
+		"--prefix": effDir,
 	}
+})
+
+// pnpmOpts are pnpm's (pnpm --help); -C is --dir, by its name.
+var pnpmOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"--registry": effReplace, "--@*": effAdd, "--https-proxy": effUnknown,
+		"--http-proxy": effUnknown, "--offline": effOffline, "--dir": effDir, "--npmrc-auth-file": effUnknown}
 })
 
 var npmEnv = sync.OnceValue(func() map[string]netEffect {
@@ -423,10 +439,6 @@ var cargoEnv = sync.OnceValue(func() map[string]netEffect {
 	}
 })
 
-var cargoValLong = []string{"--git", "--branch", "--tag", "--rev", "--path", "--root", "--index", "--registry", "--version",
-	"--config", "--manifest-path", "--package", "--features", "--target", "--target-dir", "--jobs", "--bin", "--example",
-	"--test", "--bench", "--profile", "--color", "--message-format", "--rename", "--exclude", "--depth", "--limit", "--token"}
-
 var gemSubs = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{
 		"install": {kind: subPkgs}, "i": {kind: subPkgs}, "update": {kind: subReg}, "fetch": {kind: subReg}, "search": {kind: subReg},
@@ -437,9 +449,10 @@ var gemSubs = sync.OnceValue(func() map[string]netSub {
 
 var gemOpts = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{
-		"-s": effAdd, "--source": effAdd, "--clear-sources": effNoIndex, "--config-file": effUnknown, "-p": effUnknown,
-		"--http-proxy": effUnknown, "-g": effUnknown, "--file": effUnknown, "--local": effOffline, "-l": effOffline,
-		"--host": effReplace,
+		// By the options' long names: a letter is one subcommand's and
+		// not another's (-l is install's --local, sources' --list).
+		"--source": effAdd, "--clear-sources": effNoIndex, "--config-file": effUnknown, "--http-proxy": effUnknown,
+		"--file": effUnknown, "--local": effOffline, "--host": effReplace,
 	}
 })
 
@@ -666,7 +679,7 @@ var firstHost = sync.OnceValue(func() map[string]netSub {
 // option it did not list before.
 var netToolFlags = sync.OnceValue(func() map[string]string {
 	return map[string]string{
-		"npm": npmFlags, "npx": npmFlags, "pnpm": npmFlags + " " + pnpmFlags, "pnpx": npmFlags,
+		"pnpx": npmFlags,
 		"yarn": "--frozen-lockfile --immutable --immutable-cache --check-cache --pure-lockfile --prefer-offline --ignore-scripts " +
 			"--ignore-engines --ignore-optional --silent -s --dev -D --peer -P --optional -O --exact -E --tilde -T --force -W " +
 			"--ignore-workspace-root-check --production --non-interactive --json --verbose --inline-builds -i --interactive --all -A",
@@ -680,31 +693,23 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"poetry": "--dev -D --no-root --sync --no-interaction -n --no-ansi --ansi -q --quiet -v --verbose --dry-run --lock " +
 			"--no-update --all-extras --only-root --editable -e --allow-prereleases --optional --compile --no-plugins --no-cache",
 		"conda": condaFlags, "mamba": condaFlags, "micromamba": condaFlags,
-		"cargo": "--locked --release -r --all-features --no-default-features --workspace --all --all-targets --lib --bins --tests " +
-			"--examples --benches -q --quiet -v --verbose --force -f --dry-run --no-verify --allow-dirty --dev --build --optional " +
-			"--debug --no-track --list --keep-going --ignore-rust-version --timings --no-deps --document-private-items --open",
-		"gem": "--no-document -N --user-install --no-user-install --conservative --minimal-deps --pre --prerelease --force -f " +
-			"--remote -r --both -b --all -a --details -d --exact -e --quiet -q --verbose -V --add --remove --list --clear-all --update",
 		"bundle": "--frozen --deployment --prefer-local --quiet --verbose --full-index --conservative --all --strict --patch " +
 			"--minor --major --redownload --force --no-cache",
 		"composer": "--no-interaction -n --no-dev --dev --prefer-dist --prefer-source --optimize-autoloader -o --no-scripts " +
 			"--no-progress --no-plugins --ignore-platform-reqs -W --with-all-dependencies -w --with-dependencies " +
 			"--update-with-dependencies --dry-run --no-install --no-update --quiet -q --verbose -v --ansi --no-ansi " +
 			"--classmap-authoritative -a --no-audit --lock --minimal-changes --sort-packages",
-		"mvn": "-B --batch-mode -q --quiet -X --debug -e --errors -U --update-snapshots -N --non-recursive -C --strict-checksums " +
-			"-c --lax-checksums -V --show-version -v --version --no-transfer-progress --fail-fast --fail-at-end --fail-never",
 		"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
 			"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
 			"--scan --no-scan --continue --dry-run -m --profile",
-		"gh": ghFlags, "glab": ghFlags,
+		"glab": ghFlags,
 		"aws": "--no-verify-ssl --no-paginate --debug --no-sign-request --no-cli-pager --recursive --dryrun --quiet --delete " +
 			"--force --exact-timestamps --human-readable --summarize --no-progress",
 		"gcloud": cloudFlags, "az": cloudFlags,
-		"apt": aptFlags, "apt-get": aptFlags,
 		"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
 			"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
 			"--installed --desc",
-		"docker": dockerFlags, "podman": dockerFlags,
+		"podman": dockerFlags,
 		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
 			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
 		"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
@@ -740,7 +745,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"smbclient":   "-N --no-pass -L --list -g --grepable -k -q --quiet -P -e",
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
 			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
-		"rustup":    "-y --no-self-update --force --force-non-host -q --quiet -v --verbose",
 		"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
 		"pdm":       "--dev -d --prod --no-self --no-editable --no-lock --frozen-lockfile --dry-run --no-sync --verbose -q --quiet",
 		"terraform": "-auto-approve -upgrade -reconfigure -migrate-state -no-color -compact-warnings -json -destroy -refresh-only",
@@ -754,8 +758,6 @@ const (
 		"--no-fund --audit --fund --dry-run --prefer-offline --prefer-online --production --no-package-lock --package-lock-only " +
 		"--json --parseable -s --silent -q --quiet --workspaces --include-workspace-root --no-optional --install-links " +
 		"--foreground-scripts --long -l --all -a --no-progress --no-bin-links --global-style --link --no-update-notifier"
-	pnpmFlags = "--frozen-lockfile --no-frozen-lockfile --prefer-frozen-lockfile -r --recursive --shamefully-hoist -w " +
-		"--workspace-root --no-optional"
 	bunFlags = "-d --dev -D -g --global --production -p --frozen-lockfile --no-save --exact -E --optional --peer --force -f " +
 		"--silent --verbose --dry-run -y --yes --no-cache --bun"
 	uvFlags = "-U --upgrade --dev --no-dev --frozen --locked --all-extras --no-cache -n --system --break-system-packages -q " +
@@ -765,11 +767,7 @@ const (
 		"--force-reinstall --no-pin --strict-channel-priority --use-local --copy --show-channel-urls"
 	ghFlags = "--web -w --draft -d --fill --paginate --silent --include -i --verbose --watch --exit-status --yes -y --all " +
 		"--merged --closed --delete-branch --squash --rebase --merge --auto --admin"
-	cloudFlags = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
-	aptFlags   = "-y --yes --assume-yes -q --quiet --no-install-recommends --install-suggests --reinstall -f --fix-broken " +
-		"--fix-missing -m -s --simulate --dry-run -d --download-only --allow-downgrades --allow-unauthenticated " +
-		"--allow-change-held-packages --only-upgrade --purge --auto-remove --autoremove -V --verbose-versions -u " +
-		"--show-upgraded --no-upgrade"
+	cloudFlags  = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
 	dockerFlags = "-a --all -q --quiet --disable-content-trust --all-tags -D --debug --tls --tlsverify -d --detach -i -t " +
 		"--interactive --tty --rm -P --publish-all --privileged --init --read-only --no-cache"
 	httpieFlags = "-v --verbose -h --headers -b --body -f --form -j --json -d --download -c --continue -F --follow " +
@@ -787,15 +785,15 @@ const (
 // netTools is the table.
 var netTools = sync.OnceValue(func() map[string]*netTool {
 	return map[string]*netTool{
-		"npm": {subs: npmSubs(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "w", valLong: npmValLong,
-			abbrev: true, opts: npmOpts(), env: npmEnv(), config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
-		"npx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "pc", valLong: npmValLong,
-			abbrev: true, opts: npmOpts(), env: npmEnv(), config: []string{".npmrc"}},
+		"npm": {subs: npmSubs(), registry: []string{"registry.npmjs.org"}, spec: specNpm, options: npmHostSpec,
+			opts: npmOpts(), env: npmEnv(), config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
+		"npx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, options: npxHostSpec,
+			opts: npmOpts(), env: npmEnv(), config: []string{".npmrc"}},
 		"yarn": {lead: map[string]int{"workspace": 1}, subs: yarnSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
 			"--use-yarnrc", "--proxy", "--https-proxy", "--cache-folder", "--modules-folder", "--network-timeout", "--mode"},
 			opts: yarnOpts(), env: yarnEnv(), config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
-		"pnpm": {subs: pnpmSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valShort: "C", valLong: append([]string{"--dir",
-			"--filter"}, npmValLong...), abbrev: true, opts: npmOpts(), env: npmEnv(), config: []string{".npmrc", "pnpm-workspace.yaml"}},
+		"pnpm": {subs: pnpmSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm,
+			options: pnpmHostSpec, abbrev: true, opts: pnpmOpts(), env: npmEnv(), config: []string{".npmrc", "pnpm-workspace.yaml"}},
 		"pnpx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: npmValLong, opts: npmOpts(),
 			env: npmEnv(), config: []string{".npmrc"}},
 		"bun": {subs: bunSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
@@ -835,13 +833,11 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			valLong: condaValLong, opts: condaOpts(), env: map[string]netEffect{"CONDARC": effUnknown, "CONDA_CHANNELS": effUnknown},
 			config: []string{".condarc"}},
 		"cargo": {subs: cargoSubs(), manifest: "Cargo.toml and Cargo.lock", registry: []string{"index.crates.io", "static.crates.io", "crates.io"}, spec: specCargo,
-			valShort: "pFjZ", valLong: cargoValLong, opts: cargoOpts(), env: cargoEnv(),
+			options: cargoHostSpec, opts: cargoOpts(), env: cargoEnv(),
 			config: []string{".cargo/config.toml", ".cargo/config", "Cargo.toml:git =", "Cargo.toml:registry", "Cargo.toml:[patch",
 				"Cargo.toml:[source"}},
-		"gem": {subs: gemSubs(), manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, valShort: "svpgi",
-			valLong: []string{"--source", "--version", "--platform", "--config-file", "--http-proxy", "--install-dir", "--bindir",
-				"--file", "--host", "--otp", "--key"}, opts: gemOpts(), env: map[string]netEffect{"GEMRC": effUnknown,
-				"http_proxy": effUnknown, "RUBYGEMS_HOST": effReplace}, config: []string{".gemrc"}},
+		"gem": {subs: gemSubs(), manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, options: gemSpec, opts: gemOpts(), env: map[string]netEffect{"GEMRC": effUnknown,
+			"http_proxy": effUnknown, "RUBYGEMS_HOST": effReplace}, config: []string{".gemrc"}},
 		"bundle": {subs: bundleSubs(), manifest: "the Gemfile and its lockfile", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName,
 			valLong: []string{"--gemfile", "--path", "--jobs", "--retry", "--without", "--with", "--source", "--version", "--group"},
 			opts:    map[string]netEffect{"--gemfile": effUnknown, "--source": effAdd, "--local": effOffline},
@@ -850,9 +846,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			valLong: []string{"--repository", "--repository-url", "--working-dir", "--stability"}, opts: composerOpts(),
 			env:    map[string]netEffect{"COMPOSER": effUnknown, "COMPOSER_HOME": effUnknown, "COMPOSER_AUTH": effUnknown},
 			config: []string{"composer.json:\"repositories\""}},
-		"mvn": {subs: mvnSubs(), registry: []string{"repo.maven.apache.org"}, valShort: "sfDpPlTb",
-			valLong: []string{"--settings", "--global-settings", "--file", "--projects", "--activate-profiles", "--log-file",
-				"--threads", "--builder", "--define"}, opts: mvnOpts(), config: []string{".mvn/maven.config", ".mvn/wrapper/maven-wrapper.properties"}},
+		"mvn": {subs: mvnSubs(), registry: []string{"repo.maven.apache.org"}, options: mvnHostSpec,
+			opts: mvnOpts(), config: []string{".mvn/maven.config", ".mvn/wrapper/maven-wrapper.properties"}},
 		"gradle": {subs: gradleSubs(), registry: []string{"repo.maven.apache.org", "plugins.gradle.org"}, valShort: "IpxPDb",
 			valLong: []string{"--init-script", "--project-dir", "--exclude-task", "--project-prop", "--system-prop", "--build-file",
 				"--settings-file", "--gradle-user-home", "--max-workers", "--console", "--warning-mode", "--priority"}, opts: gradleOpts()},
@@ -861,10 +856,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"oc": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the cluster's API server, from the kubeconfig"}},
 			local: kubeLocal(), options: ocSpec, opts: kubeOpts(), env: map[string]netEffect{"KUBECONFIG": effUnknown}},
 		"gh": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitHub host gh is configured for"}}, registry: []string{"api.github.com"},
-			local: ghLocal(), remotes: true, valShort: "RqtX", valLong: []string{"--repo", "--hostname", "--jq", "--template", "--method",
-				"--field", "--raw-field", "--header", "--input", "--title", "--body", "--base", "--head", "--label", "--limit", "--state",
-				"--author", "--assignee", "--json", "--search", "--branch", "--workflow"},
-			opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
+			local: ghLocal(), remotes: true, options: ghSpec,
+			opts: map[string]netEffect{"--hostname": effReplace, "-h": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
 				"GH_ENTERPRISE_TOKEN": effUnknown, "GH_CONFIG_DIR": effUnknown}},
 		"glab": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitLab host glab is configured for"}}, registry: []string{"gitlab.com"},
 			local: ghLocal(), remotes: true, valShort: "Rtl", valLong: []string{"--repo", "--hostname", "--title", "--description",
@@ -897,9 +890,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"--project": effUnknown, "-p": effUnknown}, env: map[string]netEffect{"PDM_PYPI_URL": effReplace},
 			config:   []string{"pdm.toml", "pyproject.toml:[[tool.pdm.source]]", "pyproject.toml:git+", "pyproject.toml:@ http"},
 			manifest: "pyproject.toml and pdm.lock"},
-		"rustup": {subs: rustupSubs(), registry: []string{"static.rust-lang.org"}, valShort: "ct",
-			valLong: []string{"--profile", "--component", "--target", "--default-host", "--default-toolchain"},
-			env:     map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
+		"rustup": {subs: rustupSubs(), registry: []string{"static.rust-lang.org"}, options: rustupSpec,
+			env: map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
 		"dotnet": {subs: dotnetSubs(), registry: []string{"api.nuget.org"}, spec: specName, valShort: "svcfo",
 			valLong: []string{"--source", "--version", "--configfile", "--framework", "--configuration", "--output", "--runtime",
 				"--verbosity", "--package-directory", "--project", "--add-source"}, opts: map[string]netEffect{"--source": effAdd, "-s": effAdd,
@@ -941,9 +933,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
 		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost},
+		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
+			"--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
-		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effAdd, "--dbname": effAdd},
+		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn, "--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
 		"mysql": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
 			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},
@@ -969,10 +962,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"smbclient": {subs: firstHost(), valShort: "UWpOsnIcDAlmRt", valLong: []string{"--user", "--workgroup", "--port", "--command",
 			"--directory", "--authentication-file", "--ip-address", "--configfile", "--max-protocol"},
 			opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-s": effUnknown, "--configfile": effUnknown}},
-		"apt":     {subs: aptSubs(), valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
-		"apt-get": {subs: aptSubs(), valShort: "oct", valLong: []string{"--option", "--config-file", "--target-release"}},
+		"apt":     {subs: aptSubs(), options: aptSpec},
+		"apt-get": {subs: aptSubs(), options: aptSpec},
 		"brew":    {subs: brewSubs()},
-		"docker":  {subs: dockerSubs(), spec: specImage, valShort: "Hcepvwumlf", valLong: dockerValLong, opts: dockerOpts(), env: dockerEnv()},
+		"docker":  {subs: dockerSubs(), spec: specImage, options: dockerSpec, opts: dockerOpts(), env: dockerEnv()},
 		"podman": {subs: dockerSubs(), spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts(), env: dockerEnv(),
 			shortImages: true},
 		"helm": {subs: helmSubs(), spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",

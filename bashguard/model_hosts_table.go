@@ -3,6 +3,7 @@ package bashguard
 import (
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -31,6 +32,7 @@ type netRead struct {
 	hosts   []string // host[:port] values of options (openssl -connect)
 	global  bool     // -g, --global: the project's manifest is not installed
 	conn    []string // connection strings (psql -d "host=... dbname=...")
+	dir     string   // the project's directory, where the configuration files are (npm --prefix)
 }
 
 // effectOf returns the effect of the option or variable name in m, "*"
@@ -65,7 +67,7 @@ func effRank(e netEffect) int {
 		return 4
 	case effRepo:
 		return 3
-	case effAdd, effHost:
+	case effAdd, effHost, effConn:
 		return 2
 	case 0:
 		return 0
@@ -102,6 +104,15 @@ func (r *netRead) apply(e netEffect, name, val string, known bool) {
 
 	case e == effHost:
 		r.hosts = append(r.hosts, val)
+	case e == effDir:
+		r.dir = val
+	case e == effConn:
+		switch {
+		case strings.Contains(val, "://"):
+			r.urls = append(r.urls, val)
+		case strings.Contains(val, "="):
+			r.conn = append(r.conn, val)
+		}
 	case e == effRepo:
 		if parts := strings.Split(val, "/"); len(parts) == 3 {
 			r.replace = append(r.replace, parts[0])
@@ -171,15 +182,15 @@ func (t *netTool) toSpec(name string) *spec {
 func (m *cmdCall) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
 	var r netRead
 	var ops []int
-	scanSpec(s, v, 1, false, func(e *scanned) {
+	scanNetLine(s, v, 1, func(e *scanned) {
 		switch {
 		case e.opt == &dashDashOpt:
-		case e.problem != "":
-			r.unread(t, e)
+		case e.problem != "" || e.opt == &noptUnknownOpt:
+			r.unread(t, s, e)
 		case e.opt == nil:
 			ops = append(ops, e.at)
 		default:
-			r.option(t, e.spell, e.val, v.literal(e.at))
+			r.option(t, e, v.literal(e.at))
 		}
 	})
 	for _, e := range m.cmdEnv {
@@ -190,13 +201,40 @@ func (m *cmdCall) readLine(t *netTool, s *spec, v *argv) (netRead, []int) {
 	return r, ops
 }
 
-// option reads one option the spec resolved: name as spelt, with its
-// value (known: the value is literal).
-func (r *netRead) option(t *netTool, name, val string, known bool) {
+// scanNetLine reads v from the word at from on by the spec s; where s has
+// subcommands, its options end at the first operand, and a subcommand's
+// spec reads the rest of the line (docker pull's -a is not docker's).
+func scanNetLine(s *spec, v *argv, from int, fn func(e *scanned)) {
+	if len(s.subs) == 0 {
+		scanSpec(s, v, from, false, fn)
+		return
+	}
+	i := scanSpec(s, v, from, true, fn)
+	if i >= v.len() {
+		return
+	}
+	if sub := s.subs[v.vals[i]]; sub != nil && v.literal(i) {
+		fn(&scanned{word: v.vals[i], at: i})
+		scanNetLine(sub, v, i+1, fn)
+		return
+	}
+	scanSpec(s, v, i, false, fn)
+}
+
+// option reads one option o the spec resolved, by its spelling or its
+// name, with its value (known: the value is literal).
+func (r *netRead) option(t *netTool, o *scanned, known bool) {
+	name, val := o.spell, o.val
 	if name == "-g" || name == "--global" || name == "--location" && val == "global" {
 		r.global = true
 	}
-	switch e := effectOf(t.opts, name, false); {
+	e := effectOf(t.opts, name, false)
+	if e == 0 && o.opt != nil && o.opt.name != name {
+		// By the option's name, its row's first spelling (gem's
+		// --local, which install's -l is).
+		name, e = o.opt.name, effectOf(t.opts, o.opt.name, false)
+	}
+	switch {
 	case e != 0:
 		r.apply(e, name, val, known)
 	case !known:
@@ -208,18 +246,26 @@ func (r *netRead) option(t *netTool, name, val string, known bool) {
 	}
 }
 
-// unread reads an option the spec cannot resolve (one it does not know,
-// one lacking its value): a prefix of the row's opts ("--@scope:registry"),
+// unread reads an option the spec s cannot resolve (one it does not
+// know, a key nopt keeps that npm does not define, one lacking its value): a prefix of the row's opts ("--@scope:registry"),
 // or an abbreviation of one where the tool takes them, has its effect;
 // any other is an option the tool may move with, which asks, naming it.
-func (r *netRead) unread(t *netTool, e *scanned) {
+func (r *netRead) unread(t *netTool, s *spec, e *scanned) {
 	name, val := e.spell, ""
-	if strings.HasPrefix(e.word, "--") || t.singleDash {
+	switch {
+	case s.grammar.nopt:
+		name, val, _ = strings.Cut("--"+strings.TrimLeft(e.word, "-"), "=") // nopt reads any number of dashes alike
+	case strings.HasPrefix(e.word, "--") || t.singleDash:
 		name, val, _ = strings.Cut(e.word, "=")
 	}
-	if eff := effectOf(t.opts, name, t.abbrev); eff != 0 {
+	// An abbreviation the spec finds ambiguous (npm's --re) has the
+	// effect that judges most of those it may name, and asks.
+	ambiguous := e.problem != "" && e.problem != problemUnknown
+	if eff := effectOf(t.opts, name, t.abbrev || s.grammar.abbrev && ambiguous); eff != 0 {
 		r.apply(eff, name, val, true)
-		return
+		if !ambiguous {
+			return
+		}
 	}
 	if r.unknown == "" {
 		r.unknown = name
@@ -395,8 +441,8 @@ func (m *cmdCall) dbOperandHost(c *verdictAcc, w string) {
 	switch {
 	case strings.Contains(w, "://"):
 		m.literalURLHost(c, w[schemeStart(w):], false)
-	case strings.Contains(w, "host="):
-		m.connInfoHosts(c, w)
+	case strings.Contains(w, "="):
+		m.connInfoHosts(c, w) // psql reads an operand with "=" as a connection string
 	}
 }
 
@@ -510,7 +556,7 @@ func (m *cmdCall) registryHosts(c *verdictAcc, name string, t *netTool, r *netRe
 	for _, h := range t.registry {
 		m.judgeHost(c, h)
 	}
-	if f := m.configFile(t.config); f != "" {
+	if f := m.configFile(t.config, r.dir); f != "" {
 		m.unknownHost(c, "the registry "+f+" may name for "+name+", which is not read here")
 	}
 }
@@ -540,10 +586,17 @@ func (m *cmdCall) sourceHost(c *verdictAcc, t *netTool, s string) {
 }
 
 // configFile returns the first of files (see netTool.config) found in the
-// working directory or above it, or "".
-func (m *cmdCall) configFile(files []string) string {
+// working directory, or the project directory dir the options name
+// (relative to it), or above it; or "".
+func (m *cmdCall) configFile(files []string, dir string) string {
 	if len(files) == 0 || m.dir == "" || !filepath.IsAbs(m.dir) {
 		return ""
+	}
+	if dir != "" {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(m.dir, dir)
+		}
+		return configFileFrom(files, filepath.Clean(dir))
 	}
 	// The nearest directory holding each unmarked file, looked up once
 	// (a fact of the cache, computed again when it cannot be kept).
@@ -560,21 +613,35 @@ func (m *cmdCall) configFile(files []string) string {
 		}
 		return near[i].dir
 	}
-	for d, n := filepath.Clean(m.dir), 0; n < maxUp; n++ {
+	// Every directory below d lacks name (else the walk ended there), so
+	// d holds one where the nearest is d.
+	return walkConfig(files, filepath.Clean(m.dir), func(i int, d, name string) bool { return nearest(i, name) == d })
+}
+
+// configFileFrom returns the first of files found in dir or above it,
+// looked up on the disk (the cache's facts are the working directory's).
+func configFileFrom(files []string, dir string) string {
+	return walkConfig(files, dir, func(_ int, d, name string) bool {
+		_, err := readSmall(filepath.Join(d, name), 1<<20)
+		return err == nil || err == errTooLarge
+	})
+}
+
+// walkConfig returns the first of files (see netTool.config) in dir or
+// above it: an unmarked one where holds says d holds the i-th, a marked
+// one where it holds its text (or is too large to read).
+func walkConfig(files []string, dir string, holds func(i int, d, name string) bool) string {
+	for d, n := dir, 0; n < maxUp; n++ {
 		for i, f := range files {
 			name, text, marked := strings.Cut(f, ":")
+			p := filepath.Join(d, name)
 			if !marked {
-				// Every directory below d lacks name (else the loop
-				// ended there), so d holds one where the nearest is d.
-				if nearest(i, name) == d {
-					return filepath.Join(d, name)
+				if holds(i, d, name) {
+					return p
 				}
 				continue
 			}
-			p := filepath.Join(d, name)
-			if b, err := readSmall(p, 1<<20); err == nil && strings.Contains(b, text) {
-				return p
-			} else if err == errTooLarge {
+			if b, err := readSmall(p, 1<<20); err == errTooLarge || err == nil && strings.Contains(b, text) {
 				return p
 			}
 		}
@@ -732,21 +799,30 @@ func (m *cmdCall) hostOperand(c *verdictAcc, w string) {
 }
 
 // connInfoHosts judges the host= and hostaddr= of a libpq connection
-// string ("host=db.example dbname=x"); a quoted value is not read here.
+// string ("host=db.example dbname=x", spaces allowed around "="); a
+// quoted value, or a service (whose hosts pg_service.conf names), is not
+// read here.
 func (m *cmdCall) connInfoHosts(c *verdictAcc, s string) {
-	for _, f := range strings.Fields(s) {
+	if strings.ContainsAny(s, "'\\") {
+		m.unknownHost(c, "the host of "+s+", which is not read here")
+		return
+	}
+	for _, f := range strings.Fields(connInfoEq.ReplaceAllString(s, "=")) {
 		k, val, ok := strings.Cut(f, "=")
-		if !ok || k != "host" && k != "hostaddr" {
-			continue
-		}
-		if strings.ContainsAny(val, "'\\") {
-			m.unknownHost(c, "the host of "+s+", which is not read here")
-			continue
-		}
-		for _, h := range strings.Split(val, ",") {
-			if !strings.HasPrefix(h, "/") {
-				m.hostOperand(c, h)
+		switch {
+		case !ok:
+		case k == "service" || k == "servicefile":
+			m.unknownHost(c, "the hosts the service of "+s+" names, which are not read here")
+		case k == "host" || k == "hostaddr":
+			for _, h := range strings.Split(val, ",") {
+				if !strings.HasPrefix(h, "/") {
+					m.hostOperand(c, h)
+				}
 			}
 		}
 	}
 }
+
+// connInfoEq is the "=" of a connection string's keyword = value, with
+// the spaces libpq allows around it.
+var connInfoEq = regexp.MustCompile(`\s*=\s*`)

@@ -134,7 +134,7 @@ type secretRead struct {
 // whole is set.
 func readSecrets(s *spec, v *argv, whole bool) *secretRead {
 	l := &secretRead{s: s, v: v}
-	scanSpec(s, v, 1, false, func(e *scanned) {
+	scanNetLine(s, v, 1, func(e *scanned) {
 		switch {
 		case e.opt == &dashDashOpt:
 		case e.problem != "":
@@ -281,7 +281,9 @@ func wordOf(e *scanned) string {
 // in spells (any spelling of it), or nil.
 func (l *secretRead) given(spells string) *scanned {
 	for i := range l.opts {
-		if l.spelt(spells, l.opts[i].opt) {
+		// By the option, or by the spelling it resolved to, which a
+		// subcommand's own spec resolves (gh auth status -t).
+		if l.spelt(spells, l.opts[i].opt) || hasField(spells, l.opts[i].spell) {
 			return &l.opts[i]
 		}
 	}

@@ -41,6 +41,11 @@ func secretLines(name string, r *secretPrint) (meet, miss []secretLine) {
 		return append([]string{ws[0], opt, "v"}, ws[1:]...)
 	}
 	base := [][]string{append([]string{name}, path...), append([]string{name}, between(path)...)}
+	if len(s.subs) > 0 {
+		// gh: each subcommand's spec reads its own options, after its
+		// name (cobra reads them before it too, which asks here).
+		base = base[:1]
+	}
 	if r.path == "" {
 		base = [][]string{{name, "work/db"}}
 		for _, w := range strings.Fields(r.except) {

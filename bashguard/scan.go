@@ -464,7 +464,7 @@ func scanNopt(s *spec, v *argv, i int, fn func(e *scanned)) int {
 	emit := func(sp *spelling, val string, hasVal bool) {
 		e := scanned{word: w, at: i, opt: sp.opt, spell: sp.text, val: val, hasVal: hasVal}
 		if !hasVal && sp.arg == argRequired {
-			i = nextValue(v, i, &e)
+			i = noptValue(v, i, &e)
 		}
 		fn(&e)
 	}
@@ -530,10 +530,24 @@ func scanShorthand(s *spec, v *argv, i int, exp []string, val string, hasEq, inn
 		// the word's letters come before: asked, not read.
 		e.opt, e.problem = nil, "takes a value, inside a word of shorthands"
 	case sp.arg == argRequired:
-		i = nextValue(v, i, &e)
+		i = noptValue(v, i, &e)
 	}
 	fn(&e)
 	return i
+}
+
+// noptValue gives e, a key that takes a value and has none attached, the
+// word after i, as nopt does: a word that is an option ("-x", "--key")
+// is not taken, and the key's value is empty. It returns the index of
+// the last word taken.
+func noptValue(v *argv, i int, e *scanned) int {
+	if i+1 < v.len() {
+		if n := strings.TrimLeft(v.vals[i+1], "-"); n != "" && len(v.vals[i+1])-len(n) <= 2 && n != v.vals[i+1] {
+			e.val, e.hasVal = "", true
+			return i
+		}
+	}
+	return nextValue(v, i, e)
 }
 
 // allShorthands reports whether every letter of bare is a shorthand of

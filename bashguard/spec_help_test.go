@@ -2,10 +2,8 @@ package bashguard
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -112,6 +110,15 @@ func TestSpecsAgreeWithHelp(t *testing.T) {
 // "--long", "--no-long") by its exact name, as the program's help lists
 // it.
 func specClassifies(s *spec, o string) bool {
+	if s.grammar.nopt {
+		// nopt: a shorthand, or --no-X for any key X.
+		if _, ok := s.shorthands[strings.TrimLeft(o, "-")]; ok {
+			return true
+		}
+		if rest, ok := strings.CutPrefix(o, "--no-"); ok && s.longExact("--"+rest) != nil {
+			return true
+		}
+	}
 	if s.tables().words[o] != nil {
 		return true // -ntp, a word of its own (commons-cli)
 	}
@@ -194,18 +201,11 @@ func manOptions(text string) []string {
 func readMan(name string) (string, error) {
 	var last error
 	for _, d := range gitManDirs {
-		f, err := os.Open(d + "/" + name + ".1.gz")
-		if err != nil {
-			last = err
-			continue
+		text, err := readManPage(d + "/" + name + ".1.gz")
+		if err == nil || !os.IsNotExist(err) {
+			return text, err
 		}
-		defer f.Close()
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return "", err
-		}
-		b, err := io.ReadAll(z)
-		return string(b), err
+		last = err
 	}
 	return "", last
 }
@@ -1123,12 +1123,48 @@ func TestNpmScriptSpecsAgreeWithNpm(t *testing.T) {
 		}
 	}
 	assert.Equal(t, defs.Shorthands, sysSpecs()["npm"].subs["test"].shorthands, "npm's shorthands")
+	npmHostSpecsAgreeWithNpm(t, node, strings.TrimSpace(string(root)))
 	// npx reads -p as its --package (npm's bin/npx-cli.js), the rest as npm.
 	npx := maps.Clone(defs.Shorthands)
 	npx["p"] = []string{"--package"}
 	assert.Equal(t, npx, wrapperSpecs()["npx"].shorthands, "npx's shorthands")
 	v, _ := exec.Command("npm", "--version").Output()
 	t.Logf("checked against npm %s: %d keys, %d shorthands", strings.TrimSpace(string(v)), len(defs.Keys), len(defs.Shorthands))
+}
+
+// npmTypes prints, for each key of npm's definitions, how nopt reads its
+// value: "none" (Boolean), "attached" (Boolean among other types: a next
+// word only as true or false), "next" (any other type).
+const npmTypes = `const d = require(process.argv[1] + "/npm/node_modules/@npmcli/config/lib/definitions/index.js");
+const out = {};
+for (const [k, v] of Object.entries(d.definitions)) {
+	const t = [].concat(v.type);
+	out[k] = t.length === 1 && t[0] === Boolean ? "none" : t.includes(Boolean) ? "attached" : "next";
+}
+console.log(JSON.stringify(out));`
+
+// npmHostSpecsAgreeWithNpm holds the host reader's specs of npm and npx
+// to the installed npm's definitions: every key is a row with the value
+// nopt gives it, and no row names a key npm lacks.
+func npmHostSpecsAgreeWithNpm(t *testing.T, node, root string) {
+	t.Helper()
+	out, err := exec.Command(node, "-e", npmTypes, root).Output()
+	require.NoError(t, err, "reading npm's definitions")
+	var types map[string]string
+	require.NoError(t, json.Unmarshal(out, &types))
+	want := map[string]arity{"none": argNone, "attached": argOptional, "next": argRequired}
+	for _, s := range []*spec{npmHostSpec(), npxHostSpec()} {
+		for k, ty := range types {
+			if sp := s.longExact("--" + k); assert.NotNil(t, sp, "%s: npm's key %s is not in the spec", s.name, k) {
+				assert.Equal(t, want[ty], sp.arg, "%s: --%s: nopt reads its value %s", s.name, k, ty)
+			}
+		}
+		for _, sp := range s.tables().long {
+			_, ok := types[strings.TrimPrefix(sp.text, "--")]
+			assert.True(t, ok, "%s: the spec's %s is no key of the installed npm", s.name, sp.text)
+		}
+	}
+	t.Logf("the host reader's npm and npx specs: %d keys, each with the arity nopt gives it", len(types))
 }
 
 // rustupEnv is where rustup's proxies (cargo) find their toolchains when

@@ -1,5 +1,7 @@
 package bashguard
 
+import "sync"
+
 // cargo's building subcommands: build, check, test, bench, run, doc and
 // clippy compile the package (its build scripts and procedural macros
 // run), and test, bench and run run it, so every line asks, for what the
@@ -95,3 +97,31 @@ func cargoBuildSubs() map[string]*spec {
 	}
 	return subs
 }
+
+// cargoHostRows are the options of cargo and of the subcommands the host
+// reader judges (netTools: cargo --help, and cargo install, add, search,
+// publish, tree, vendor, owner, yank, login, info, update, metadata and
+// package --help), read by clap's grammar: exact long names, values
+// attached or the next word. One table serves every subcommand; where
+// two spell a letter otherwise (-f is install's --force and tree's
+// --format, -r build's --release and owner's --remove), the letter is
+// the flag and the other's long name takes the value, so that a misread
+// leaves a word an operand, judged, never a value skipped.
+var cargoHostRows = rows(cargoBuildRows, cargoTestRows, cargoDocRows,
+	each(kFlag, "", "-V --version[=]", "-l --list", "-f --force", "-n --dry-run", "--no-verify", "--allow-dirty",
+		"--debug", "--no-track", "--dev", "--build", "--optional", "--no-optional", "--public", "--no-public",
+		"--default-features", "-d --duplicates", "--no-dedupe", "--all", "--recursive", "-b --breaking",
+		"--exclude-lockfile", "--no-delete", "--respect-source-config", "--versioned-dirs", "--no-metadata", "--undo",
+		"-w"),
+	each(kWord, "", "--git=", "--branch=", "--tag=", "--rev=", "--index=", "--registry=", "--vers=", "--rename=",
+		"--limit=", "--token=", "-a= --add=", "--remove=", "--format=", "--charset=", "-e= --edges=", "-i[=] --invert[=]",
+		"--prune=", "--depth=", "--prefix=", "--precise=", "--base=", "--format-version=", "--filter-platform=",
+		"--publish-time=", "--explain="),
+	each(kDir, "", "--root=", "--path=", "-C="),
+	each(kRead, "", "-s= --sync="),
+)
+
+// cargoHostSpec is cargo's, for the host reader.
+var cargoHostSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "cargo", grammar: cargoGrammar, rows: cargoHostRows}).compile()
+})

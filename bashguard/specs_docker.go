@@ -1,0 +1,149 @@
+package bashguard
+
+import "sync"
+
+// docker's command line as the host reader reads it (netTools): the
+// client's own options, before the subcommand, and a spec for each
+// subcommand that reaches a registry or a daemon's builds, since cobra
+// lets each spell its letters otherwise (-f is build's --file, -h run's
+// --hostname and the client's --help). docker reads them with pflag: a
+// value attached ("-p8080:80", "--name=x") or the next word, whatever it
+// looks like, letters clustered ("-it"), no abbreviation of a long name,
+// and a boolean long option may be given "=true" or "=false". The
+// client's options end at the subcommand; run and create read theirs
+// up to the image (the rest is the container's command), the others
+// anywhere on the line.
+
+// dockerGrammar is pflag's, as docker's subcommands read their options;
+// dockerFirstGrammar is its grammar where the options end at the first
+// operand (the client's before the subcommand, run's before the image).
+var (
+	dockerGrammar      = grammar{permute: true, shortEq: true}
+	dockerFirstGrammar = grammar{shortEq: true}
+)
+
+// dockerRootRows are the client's options (docker --help).
+var dockerRootRows = rows(
+	each(kWord, "", "-c= --context=", "-H= --host=", "-l= --log-level="),
+	each(kConfig, "", "--config="),
+	each(kRead, "", "--tlscacert=", "--tlscert=", "--tlskey="),
+	each(kFlag, "", "-D --debug[=]", "--tls[=]", "--tlsverify[=]", "-v --version[=]", "-h --help[=]"),
+)
+
+// dockerImageRows are docker pull's and push's options.
+var dockerImageRows = rows(
+	each(kFlag, "", "-a --all-tags[=]", "--disable-content-trust[=]", "-q --quiet[=]", "--help[=]"),
+	each(kWord, "", "--platform="),
+)
+
+// dockerRunRows are docker run's options: create's, and those of a
+// container run attached or in the background.
+var dockerRunRows = rows(
+	each(kWord, "", "--detach-keys="),
+	each(kFlag, "", "-d --detach[=]", "--sig-proxy[=]"),
+	dockerCreateRows,
+)
+
+// dockerCreateRows are docker create's options (docker create --help);
+// --cidfile writes the container's id, --env-file and --label-file are
+// read, -v and --mount name what the container sees.
+var dockerCreateRows = rows(
+	each(kWord, "", "--add-host=", "--annotation=", "-a= --attach=", "--blkio-weight=", "--blkio-weight-device=",
+		"--cap-add=", "--cap-drop=", "--cgroup-parent=", "--cgroupns=", "--cpu-count=", "--cpu-percent=",
+		"--cpu-period=", "--cpu-quota=", "--cpu-rt-period=", "--cpu-rt-runtime=", "-c= --cpu-shares=", "--cpus=",
+		"--cpuset-cpus=", "--cpuset-mems=", "--device=", "--device-cgroup-rule=",
+		"--device-read-bps=", "--device-read-iops=", "--device-write-bps=", "--device-write-iops=", "--dns=",
+		"--dns-option=", "--dns-search=", "--domainname=", "--entrypoint=", "-e= --env=", "--expose=", "--gpus=",
+		"--group-add=", "--health-cmd=", "--health-interval=", "--health-retries=", "--health-start-interval=",
+		"--health-start-period=", "--health-timeout=", "-h= --hostname=", "--io-maxbandwidth=", "--io-maxiops=",
+		"--ip=", "--ip6=", "--ipc=", "--isolation=", "--kernel-memory=", "-l= --label=", "--link=",
+		"--link-local-ip=", "--log-driver=", "--log-opt=", "--mac-address=", "-m= --memory=",
+		"--memory-reservation=", "--memory-swap=", "--memory-swappiness=", "--mount=", "--name=", "--network=",
+		"--network-alias=", "--oom-score-adj=", "--pid=", "--pids-limit=", "--platform=", "-p= --publish=",
+		"--pull=", "--restart=", "--runtime=", "--security-opt=", "--shm-size=", "--stop-signal=", "--stop-timeout=",
+		"--storage-opt=", "--sysctl=", "--tmpfs=", "--ulimit=", "-u= --user=", "--userns=", "--uts=", "-v= --volume=",
+		"--volume-driver=", "--volumes-from=", "-w= --workdir="),
+	each(kRead, "", "--env-file=", "--label-file="),
+	each(kWrite, "", "--cidfile="),
+	each(kFlag, "", "--disable-content-trust[=]", "--help[=]", "--init[=]", "-i --interactive[=]",
+		"--no-healthcheck[=]", "--oom-kill-disable[=]", "--privileged[=]", "-P --publish-all[=]", "-q --quiet[=]",
+		"--read-only[=]", "--rm[=]", "-t --tty[=]", "--use-api-socket[=]"),
+)
+
+// dockerBuildRows are docker build's options: the classic builder's
+// (docker build --help), and buildx's (docker buildx build --help),
+// which docker build is where buildx is installed as the builder.
+var dockerBuildRows = rows(dockerClassicBuildRows, dockerBuildxRows)
+
+// dockerBuildxRows are the options buildx adds to the classic builder's.
+var dockerBuildxRows = rows(
+	each(kWord, "", "--cache-to=", "--build-context=", "--builder=", "--annotation=", "--attest=", "--sbom=",
+		"--provenance=", "--progress=", "--secret=", "--ssh=", "--allow=", "--call=", "--no-cache-filter=",
+		"-o= --output="),
+	each(kWrite, "", "--metadata-file="),
+	each(kFlag, "", "--load[=]", "--push[=]", "--check[=]"),
+)
+
+// dockerClassicBuildRows are the classic builder's options.
+var dockerClassicBuildRows = rows(
+	each(kWord, "", "--add-host=", "--build-arg=", "--cache-from=", "--cache-to=", "--cgroup-parent=", "--cpu-period=",
+		"--cpu-quota=", "-c= --cpu-shares=", "--cpuset-cpus=", "--cpuset-mems=", "--isolation=", "--label=",
+		"-m= --memory=", "--memory-swap=", "--network=", "--platform=", "--security-opt=", "--shm-size=", "-t= --tag=",
+		"--target=", "--ulimit="),
+	each(kRead, "", "-f= --file="),
+	each(kWrite, "", "--iidfile="),
+	each(kFlag, "", "--compress[=]", "--disable-content-trust[=]", "--force-rm[=]", "--help[=]", "--no-cache[=]",
+		"--pull[=]", "-q --quiet[=]", "--rm[=]", "--squash[=]"),
+)
+
+// dockerComposeRows are docker compose's own options, before its
+// subcommand and after it (docker compose --help), and those of up, pull
+// and build.
+var dockerComposeRows = rows(
+	each(kRead, "", "-f= --file=", "--env-file="),
+	each(kDir, "", "--project-directory="),
+	each(kWord, "", "-p= --project-name=", "--profile=", "--ansi=", "--progress=", "--parallel=", "--scale=",
+		"-t= --timeout=", "--exit-code-from=", "--pull=", "--build-arg=", "--builder=", "-m= --memory=", "--ssh=",
+		"--wait-timeout=", "--attach=", "--no-attach="),
+	each(kFlag, "", "--compatibility[=]", "--dry-run[=]", "--all-resources[=]", "-d --detach[=]", "--build[=]",
+		"--no-build[=]", "--no-deps[=]", "--force-recreate[=]", "--no-recreate[=]", "--remove-orphans[=]",
+		"-V --renew-anon-volumes[=]", "--abort-on-container-exit[=]", "--no-color[=]", "--no-log-prefix[=]",
+		"--no-start[=]", "--quiet-pull[=]", "--wait[=]", "-y --yes[=]", "--ignore-buildable[=]",
+		"--ignore-pull-failures[=]", "--include-deps[=]", "-q --quiet[=]", "--no-cache[=]", "--push[=]",
+		"--with-dependencies[=]", "--help[=]", "-w --watch[=]", "--menu[=]", "--always-recreate-deps[=]",
+		"--timestamps[=]", "--policy="),
+)
+
+// dockerSpec is docker's.
+var dockerSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "docker", grammar: dockerFirstGrammar, rows: dockerRootRows, subs: map[string]*spec{
+		"pull":   {grammar: dockerGrammar, rows: dockerImageRows},
+		"push":   {grammar: dockerGrammar, rows: dockerImageRows},
+		"run":    {grammar: dockerFirstGrammar, rows: dockerRunRows},
+		"create": {grammar: dockerFirstGrammar, rows: dockerCreateRows},
+		"build":  {grammar: dockerGrammar, rows: dockerBuildRows},
+		"image": {grammar: dockerFirstGrammar, subs: map[string]*spec{
+			"pull":  {grammar: dockerGrammar, rows: dockerImageRows},
+			"push":  {grammar: dockerGrammar, rows: dockerImageRows},
+			"build": {grammar: dockerGrammar, rows: dockerBuildRows}}},
+		"container": {grammar: dockerFirstGrammar, subs: map[string]*spec{
+			"run":    {grammar: dockerFirstGrammar, rows: dockerRunRows},
+			"create": {grammar: dockerFirstGrammar, rows: dockerCreateRows}}},
+		"buildx": {grammar: dockerFirstGrammar, subs: map[string]*spec{
+			"build": {grammar: dockerGrammar, rows: dockerBuildRows},
+			"imagetools": {grammar: dockerFirstGrammar, subs: map[string]*spec{
+				"inspect": {grammar: dockerGrammar, rows: rows(each(kWord, "", "--format="), each(kFlag, "", "--raw[=]", "--help[=]"))},
+				"create": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-t= --tag=", "--annotation=", "--platform=", "--progress="),
+					each(kRead, "", "-f= --file="), each(kFlag, "", "--append[=]", "--dry-run[=]", "--help[=]"))}}}}},
+		"compose": {grammar: dockerGrammar, rows: dockerComposeRows, subs: map[string]*spec{
+			"up":    {grammar: dockerGrammar, rows: dockerComposeRows},
+			"pull":  {grammar: dockerGrammar, rows: dockerComposeRows},
+			"build": {grammar: dockerGrammar, rows: dockerComposeRows}}},
+		"login": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-u= --username=", "-p= --password="),
+			each(kFlag, "", "--password-stdin[=]", "--help[=]"))},
+		"search": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-f= --filter=", "--format=", "--limit="),
+			each(kFlag, "", "--no-trunc[=]", "--help[=]"))},
+		"manifest": {grammar: dockerFirstGrammar, subs: map[string]*spec{"inspect": {grammar: dockerGrammar,
+			rows: rows(each(kFlag, "", "--insecure[=]", "-v --verbose[=]", "--help[=]"))}}},
+	}}).compile()
+})
