@@ -537,12 +537,22 @@ func scanShorthand(s *spec, v *argv, i int, exp []string, val string, hasEq, inn
 }
 
 // noptValue gives e, a key that takes a value and has none attached, the
-// word after i, as nopt does: a word that is an option ("-x", "--key")
-// is not taken, and the key's value is empty. It returns the index of
-// the last word taken.
+// word after i, as nopt does. A word that is an option ("-x", "--key")
+// is the value of a key of type String's only as nopt reads one: not
+// taken, the key's value empty; a key of any other type (a path, a URL,
+// a number) takes it (npm config get prefix --prefix --global prints
+// ./--global, whose .npmrc npm then reads). The spec does not say which
+// type a key has, so where its value is a file, a directory, a program
+// or configuration, such a word asks; a word value (kWord) keeps the
+// String reading, which judges the word as the option it may be. It
+// returns the index of the last word taken.
 func noptValue(v *argv, i int, e *scanned) int {
 	if i+1 < v.len() {
 		if n := strings.TrimLeft(v.vals[i+1], "-"); n != "" && len(v.vals[i+1])-len(n) <= 2 && n != v.vals[i+1] {
+			if e.opt != nil && e.opt.kind != kWord {
+				e.opt, e.problem = nil, "may take "+v.vals[i+1]+" as its value, as npm reads a key of some types"
+				return i
+			}
 			e.val, e.hasVal = "", true
 			return i
 		}
