@@ -154,8 +154,8 @@ func TestNetToolFlagsAgreeWithHelp(t *testing.T) {
 		checked, listed, plugins = checked+c, listed+l, append(plugins, p...)
 	}
 	t.Logf("checked %d spellings of %d installed tools against their help; %d options their help lists, every one classified", checked, tools, listed)
-	t.Logf("SKIPPED PART: not installed here, so not checked: %s", strings.Join(missing, ", "))
-	t.Logf("SKIPPED PART: plugins not installed here, so not checked: %s", strings.Join(plugins, ", "))
+	logSkipped(t, "not installed here, so not checked", missing)
+	logSkipped(t, "plugins not installed here, so not checked", plugins)
 	var unread, old []string
 	for _, name := range slices.Sorted(maps.Keys(netTools())) {
 		if _, ok := netToolHelp[name]; ok {
@@ -167,8 +167,17 @@ func TestNetToolFlagsAgreeWithHelp(t *testing.T) {
 			old = append(old, name)
 		}
 	}
-	t.Logf("SKIPPED PART: with a spec of their own, but no help read here: %s", strings.Join(unread, ", "))
-	t.Logf("SKIPPED PART: options still as the table's valShort, valLong and flags, no help read here: %s", strings.Join(old, ", "))
+	logSkipped(t, "with a spec of their own, but no help read here", unread)
+	logSkipped(t, "options still as the table's valShort, valLong and flags, no help read here", old)
+}
+
+// logSkipped says loudly which tools a part of the test did not check,
+// and why; nothing when it checked them all.
+func logSkipped(t *testing.T, why string, tools []string) {
+	t.Helper()
+	if len(tools) > 0 {
+		t.Logf("SKIPPED PART: %s: %s", why, strings.Join(tools, ", "))
+	}
 }
 
 // netToolHelpAgrees holds the spec of the tool name to the help its
