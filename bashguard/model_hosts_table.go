@@ -252,9 +252,11 @@ func (r *netRead) option(t *netTool, o *scanned, known bool) {
 // any other is an option the tool may move with, which asks, naming it.
 func (r *netRead) unread(t *netTool, s *spec, e *scanned) {
 	name, val := e.spell, ""
+	shown := "" // the option as written, for the reason, where name is not
 	switch {
 	case s.grammar.nopt:
 		name, val, _ = strings.Cut("--"+strings.TrimLeft(e.word, "-"), "=") // nopt reads any number of dashes alike
+		shown, _, _ = strings.Cut(e.word, "=")
 	case strings.HasPrefix(e.word, "--") || t.singleDash:
 		name, val, _ = strings.Cut(e.word, "=")
 	}
@@ -267,8 +269,11 @@ func (r *netRead) unread(t *netTool, s *spec, e *scanned) {
 			return
 		}
 	}
+	if shown == "" {
+		shown = name
+	}
 	if r.unknown == "" {
-		r.unknown = name
+		r.unknown = shown
 	}
 }
 
