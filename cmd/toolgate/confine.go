@@ -216,7 +216,8 @@ func confineShell(pol confinePolicy, dir, home, state string, environ []string, 
 			packages = append(packages, v)
 		}
 	}
-	readOnly = append(readOnly, pathGrants(lookup(environ, "PATH"), home)...)
+	progs, installs := pathGrants(lookup(environ, "PATH"), home)
+	readOnly, packages = append(readOnly, progs...), append(packages, installs...)
 	identities := confineIdentityFile(environ, home, pol.Roots)
 	if cache := confineCacheHome(environ, home); cache != "" {
 		writable = append(writable, cache)
@@ -262,54 +263,6 @@ var confineProtectNames = []string{"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", 
 func setEnv(environ []string, name, value string) []string {
 	out := slices.DeleteFunc(slices.Clone(environ), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 	return append(out, name+"="+value)
-}
-
-// toolHomes are the directories under HOME where version managers keep
-// the programs a PATH entry below them runs (a pyenv shim runs pyenv's own
-// libexec), and what of each such a PATH entry grants, read-only: the
-// parts that hold programs, never the whole home of a tool that keeps
-// credentials there (~/.cargo/credentials.toml).
-var toolHomes = map[string][]string{
-	".pyenv":   {".pyenv/shims", ".pyenv/versions", ".pyenv/libexec", ".pyenv/plugins", ".pyenv/bin", ".pyenv/version"},
-	".nvm":     {".nvm/versions", ".nvm/alias", ".nvm/nvm.sh"},
-	".rbenv":   {".rbenv/shims", ".rbenv/versions", ".rbenv/libexec", ".rbenv/plugins", ".rbenv/bin", ".rbenv/version"},
-	".goenv":   {".goenv/shims", ".goenv/versions", ".goenv/libexec", ".goenv/plugins", ".goenv/bin", ".goenv/version"},
-	".nodenv":  {".nodenv/shims", ".nodenv/versions", ".nodenv/libexec", ".nodenv/plugins", ".nodenv/bin", ".nodenv/version"},
-	".cargo":   {".cargo/bin", ".rustup/toolchains", ".rustup/settings.toml", ".rustup/update-hashes"},
-	".rustup":  {".rustup/toolchains", ".rustup/settings.toml", ".rustup/update-hashes"},
-	".sdkman":  {".sdkman/candidates", ".sdkman/bin", ".sdkman/libexec", ".sdkman/etc", ".sdkman/src"},
-	".volta":   {".volta/bin", ".volta/tools/image"},
-	".asdf":    {".asdf/shims", ".asdf/installs", ".asdf/plugins", ".asdf/bin", ".asdf/lib", ".asdf/asdf.sh"},
-	".bun":     {".bun/bin"},
-	".deno":    {".deno/bin"},
-	"go":       {"go/bin"},
-	".juliaup": {".juliaup/bin"},
-}
-
-// pathGrants are the locations the programs on PATH need, read-only: each
-// PATH entry itself, and for one beneath a tool home under HOME the parts
-// of it toolHomes lists. Nothing else under HOME is granted because PATH
-// names it.
-func pathGrants(path, home string) []string {
-	var out []string
-	for dir := range strings.SplitSeq(path, ":") {
-		if !filepath.IsAbs(dir) {
-			continue // a relative entry names the command's own directory, inside the roots or refused
-		}
-		dir = filepath.Clean(dir)
-		out = append(out, dir)
-		if home != "" {
-			if rel, err := filepath.Rel(home, dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
-				top, _, _ := strings.Cut(rel, string(filepath.Separator))
-				for _, p := range toolHomes[top] {
-					if q := filepath.Join(home, p); !slices.Contains(out, q) {
-						out = append(out, q)
-					}
-				}
-			}
-		}
-	}
-	return out
 }
 
 // confineCall wraps the command of an allowed call of a confined tool, or

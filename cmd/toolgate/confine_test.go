@@ -256,13 +256,45 @@ func TestPathGrants(t *testing.T) {
 	// Each entry itself, and for one in a tool home the parts of it that
 	// hold programs: ~/.cargo/bin grants neither ~/.cargo whole
 	// (credentials.toml) nor anything else there.
-	assert.Equal(t, []string{"/usr/local/bin",
-		"/home/u/.pyenv/shims", "/home/u/.pyenv/versions", "/home/u/.pyenv/libexec", "/home/u/.pyenv/plugins", "/home/u/.pyenv/bin", "/home/u/.pyenv/version",
-		"/home/u/.local/bin",
-		"/home/u/.nvm/versions/node/v20/bin", "/home/u/.nvm/versions", "/home/u/.nvm/alias", "/home/u/.nvm/nvm.sh",
-		"/opt/x/bin", "/home/u/.config/tool/bin",
-		"/home/u/.cargo/bin", "/home/u/.rustup/toolchains", "/home/u/.rustup/settings.toml", "/home/u/.rustup/update-hashes"},
-		pathGrants("/usr/local/bin:/home/u/.pyenv/shims:/home/u/.local/bin:relative:/home/u/.nvm/versions/node/v20/bin:/opt/x/bin/:/home/u/.config/tool/bin:/home/u/.cargo/bin", "/home/u"))
+	ro, pkgs := pathGrants("/usr/local/bin:/home/u/.local/bin:relative:/opt/x/bin/:/home/u/.config/tool/bin:/home/u/.cargo/bin", "/home/u")
+	assert.Equal(t, []string{"/usr/local/bin", "/home/u/.local/bin", "/opt/x/bin", "/home/u/.config/tool/bin",
+		"/home/u/.cargo/bin", "/home/u/.rustup/toolchains", "/home/u/.rustup/settings.toml", "/home/u/.rustup/update-hashes"}, ro,
+		"a toolchain directory that cannot be listed is walked whole")
+	assert.Empty(t, pkgs)
+}
+
+func TestPathGrantsInstalls(t *testing.T) {
+	// The toolchains a version manager installed: the code of each install
+	// granted whole, unwalked; its other entries (a global npmrc in etc/,
+	// a pip.conf) walked for secrets; a link in place of an install, or of
+	// its code, judged as before; the directory of the installs not
+	// granted at all.
+	home := t.TempDir()
+	mk := func(p string) {
+		require.NoError(t, os.MkdirAll(filepath.Join(home, p), 0o755))
+	}
+	for _, p := range []string{".pyenv/shims", ".pyenv/versions/3.12.1/bin", ".pyenv/versions/3.12.1/lib/python3.12/test", ".pyenv/versions/3.12.1/include",
+		".pyenv/versions/2.7.18/lib", ".nvm/versions/node/v20.1.0/bin", ".nvm/versions/node/v20.1.0/lib/node_modules", ".nvm/versions/node/v20.1.0/etc"} {
+		mk(p)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(home, ".pyenv/versions/3.12.1/pip.conf"), nil, 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".pyenv/versions/3.12.1"), filepath.Join(home, ".pyenv/versions/3.12")))
+	require.NoError(t, os.Symlink("/opt/elsewhere", filepath.Join(home, ".pyenv/versions/2.7.18/include")))
+	ro, pkgs := pathGrants(home+"/.pyenv/shims:"+home+"/.nvm/versions/node/v20.1.0/bin", home)
+	at := func(ps ...string) (out []string) {
+		for _, p := range ps {
+			out = append(out, filepath.Join(home, p))
+		}
+		return out
+	}
+	assert.Equal(t, at(".pyenv/shims", ".pyenv/versions/2.7.18/include", ".pyenv/versions/3.12", ".pyenv/versions/3.12.1/pip.conf",
+		".pyenv/libexec", ".pyenv/plugins", ".pyenv/bin", ".pyenv/version",
+		".nvm/versions/node/v20.1.0/etc", ".nvm/alias", ".nvm/nvm.sh"), ro)
+	assert.Equal(t, at(".pyenv/versions/2.7.18/lib", ".pyenv/versions/3.12.1/bin", ".pyenv/versions/3.12.1/include", ".pyenv/versions/3.12.1/lib",
+		".nvm/versions/node/v20.1.0/bin", ".nvm/versions/node/v20.1.0/lib"), pkgs,
+		"the PATH entry inside an install's code is granted by it, not walked")
+	assert.NotContains(t, ro, filepath.Join(home, ".pyenv/versions"))
+	assert.NotContains(t, ro, filepath.Join(home, ".nvm/versions"))
 }
 
 func TestConfineEnvByAllowList(t *testing.T) {
