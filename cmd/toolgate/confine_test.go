@@ -268,7 +268,8 @@ func TestPathGrantsInstalls(t *testing.T) {
 	// granted whole, unwalked; its other entries (a global npmrc in etc/,
 	// a pip.conf) walked for secrets; a link in place of an install, or of
 	// its code, judged as before; the directory of the installs not
-	// granted at all.
+	// granted at all. A link to another install is granted by what it
+	// names.
 	home := t.TempDir()
 	mk := func(p string) {
 		require.NoError(t, os.MkdirAll(filepath.Join(home, p), 0o755))
@@ -279,6 +280,8 @@ func TestPathGrantsInstalls(t *testing.T) {
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(home, ".pyenv/versions/3.12.1/pip.conf"), nil, 0o644))
 	require.NoError(t, os.Symlink(filepath.Join(home, ".pyenv/versions/3.12.1"), filepath.Join(home, ".pyenv/versions/3.12")))
+	require.NoError(t, os.Symlink(filepath.Join(home, ".pyenv/shims"), filepath.Join(home, ".pyenv/versions/shims")))
+	require.NoError(t, os.Symlink("../../..", filepath.Join(home, ".pyenv/versions/3.12.1/up")))
 	require.NoError(t, os.Symlink("/opt/elsewhere", filepath.Join(home, ".pyenv/versions/2.7.18/include")))
 	ro, pkgs := pathGrants(home+"/.pyenv/shims:"+home+"/.nvm/versions/node/v20.1.0/bin", home)
 	at := func(ps ...string) (out []string) {
@@ -287,7 +290,7 @@ func TestPathGrantsInstalls(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, at(".pyenv/shims", ".pyenv/versions/2.7.18/include", ".pyenv/versions/3.12", ".pyenv/versions/3.12.1/pip.conf",
+	assert.Equal(t, at(".pyenv/shims", ".pyenv/versions/2.7.18/include", ".pyenv/versions/3.12.1/pip.conf", ".pyenv/versions/3.12.1/up", ".pyenv/versions/shims",
 		".pyenv/libexec", ".pyenv/plugins", ".pyenv/bin", ".pyenv/version",
 		".nvm/versions/node/v20.1.0/etc", ".nvm/alias", ".nvm/nvm.sh"), ro)
 	assert.Equal(t, at(".pyenv/versions/2.7.18/lib", ".pyenv/versions/3.12.1/bin", ".pyenv/versions/3.12.1/include", ".pyenv/versions/3.12.1/lib",

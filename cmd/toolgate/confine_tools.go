@@ -79,7 +79,7 @@ func pathGrants(path, home string) (readOnly, packages []string) {
 					continue
 				}
 				if depth, ok := toolInstalls[p]; ok {
-					ro, pkgs := installGrants(q, depth)
+					ro, pkgs := installGrants(q, q, depth)
 					readOnly, packages = append(readOnly, ro...), append(packages, pkgs...)
 					continue
 				}
@@ -94,13 +94,15 @@ func pathGrants(path, home string) (readOnly, packages []string) {
 	return readOnly, packages
 }
 
-// installGrants grants the installs depth directories below dir: of
-// each (depth 0), its code directories (toolInstallCode) in packages, its
-// other entries in readOnly. An entry that is not a directory of its own
-// (a file, a symbolic link to another install or to anywhere) is in
+// installGrants grants the installs depth directories below dir, all of
+// them within top (a toolInstalls directory): of each install (depth 0),
+// its code directories (toolInstallCode) in packages, its other entries
+// in readOnly. A symbolic link to a place within top (sdkman's current,
+// pyenv's 3.12 for 3.12.1) is granted by what it names; any other entry
+// that is not a directory of its own (a file, a link elsewhere) is in
 // readOnly, judged as before; a directory that cannot be listed is in
 // readOnly whole.
-func installGrants(dir string, depth int) (readOnly, packages []string) {
+func installGrants(top, dir string, depth int) (readOnly, packages []string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return []string{dir}, nil
@@ -108,10 +110,11 @@ func installGrants(dir string, depth int) (readOnly, packages []string) {
 	for _, e := range entries {
 		p := filepath.Join(dir, e.Name())
 		switch {
+		case e.Type()&os.ModeSymlink != 0 && linksWithin(p, top):
 		case !e.IsDir():
 			readOnly = append(readOnly, p) // os.ReadDir's IsDir is false for a symbolic link
 		case depth > 0:
-			ro, pkgs := installGrants(p, depth-1)
+			ro, pkgs := installGrants(top, p, depth-1)
 			readOnly, packages = append(readOnly, ro...), append(packages, pkgs...)
 		case toolInstallCode[e.Name()]:
 			packages = append(packages, p)
@@ -120,4 +123,17 @@ func installGrants(dir string, depth int) (readOnly, packages []string) {
 		}
 	}
 	return readOnly, packages
+}
+
+// linksWithin reports whether the symbolic link at p names, resolved, a
+// place within top, resolved.
+func linksWithin(p, top string) bool {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	if t, err := filepath.EvalSymlinks(top); err == nil {
+		top = t
+	}
+	return strings.HasPrefix(target, top+string(filepath.Separator))
 }
