@@ -31,6 +31,8 @@ type stores struct {
 	mu      sync.Mutex
 	epoch   uint64 // events seen; a session start that saw it move restores again
 	waiters map[string][]chan struct{}
+	// waiting is len(waiters), set under mu, read by wants without it.
+	waiting atomic.Int64
 	parked  parkedSet // the approvals this pipeline parked, still waiting
 
 	// The resync state, under mu: lost says why changes made elsewhere may
@@ -55,7 +57,7 @@ func (p *Pipeline) openStore() {
 		st = store.Bound(p.cfg.Store, store.DefaultTimeout)
 	}
 	p.st = &stores{st: st, waiters: make(map[string][]chan struct{}), done: make(chan struct{})}
-	p.st.stop = st.Watch(p.onEvent)
+	p.st.stop = st.WatchIf(p.wants, p.onEvent)
 }
 
 // Close stops following the store's changes. Sessions still live keep
@@ -119,6 +121,22 @@ func (p *Pipeline) Grant(ctx context.Context, scope store.Scope, id, rule string
 	return p.st.st.AddGrant(ctx, store.Grant{Scope: scope, Key: key, Rule: rule})
 }
 
+// wants says whether onEvent has a use for e, asked before the store
+// queues it: an approval's addition is of none (a session's restore reads
+// no approval), and its answer only while a Resume waits for one. That
+// is sound because Resume adds its waiter before it reads the approval:
+// an answer whose event wants drops (no waiter yet) is in the store by
+// then, and the read finds it.
+func (p *Pipeline) wants(e store.Event) bool {
+	switch e.Kind {
+	case store.ApprovalAdded:
+		return false
+	case store.ApprovalAnswered:
+		return p.st.waiting.Load() > 0
+	}
+	return true
+}
+
 // onEvent brings the live sessions' caches up to date with one change.
 // What it cannot read now is read again by the resync loop; a
 // cancellation it hears of holds even if its reason cannot be read.
@@ -135,6 +153,9 @@ func (p *Pipeline) onEvent(e store.Event) {
 			wake = append(wake, ws...)
 			delete(p.st.waiters, id)
 		}
+	}
+	p.st.waiting.Store(int64(len(p.st.waiters)))
+	switch e.Kind {
 	case store.Lost:
 		p.st.gen++
 		p.st.heard = false
@@ -437,6 +458,7 @@ func (p *Pipeline) Resume(ctx context.Context, ticket string) (Verdict, error) {
 		wake := make(chan struct{})
 		p.st.mu.Lock()
 		p.st.waiters[ticket] = append(p.st.waiters[ticket], wake)
+		p.st.waiting.Store(int64(len(p.st.waiters)))
 		p.st.mu.Unlock()
 		ap, err := p.st.st.Approval(ctx, ticket)
 		if err != nil {
@@ -479,6 +501,7 @@ func (p *Pipeline) dropWaiter(ticket string, c chan struct{}) {
 	} else {
 		p.st.waiters[ticket] = ws
 	}
+	p.st.waiting.Store(int64(len(p.st.waiters)))
 }
 
 // resumed returns the verdict of an approval that has its answer, expired

@@ -3,6 +3,8 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	goruntime "runtime"
 	"testing"
 	"time"
 
@@ -259,4 +261,36 @@ func TestApprovalAsker(t *testing.T) {
 	v = <-done
 	assert.Equal(t, permission.Deny, v.Decision)
 	assert.Equal(t, "the person denied it: tests later", v.Reason)
+}
+
+// An answer given while no Resume waits reaches no pipeline's watcher
+// (nothing waits for it); a Resume begun at any moment around it still
+// gets it, whichever comes first.
+func TestStoreResumeRacesAnswer(t *testing.T) {
+	dir := workspaceDir(t)
+	st := store.NewMemory()
+	p := replica(t, dir, st, time.Minute)
+	start(t, p, "s1")
+	for i := range 50 {
+		v := p.Check(t.Context(), runtime.Call{Session: "s1", ID: fmt.Sprintf("c%d", i), Tool: "Bash", Input: json.RawMessage(fmt.Sprintf(`{"command":"make t%d"}`, i))})
+		require.Equal(t, permission.Ask, v.Decision, v.Reason)
+		require.NotEmpty(t, v.Ticket)
+		done := make(chan runtime.Verdict, 1)
+		go func() {
+			rv, err := p.Resume(t.Context(), v.Ticket)
+			assert.NoError(t, err)
+			done <- rv
+		}()
+		if i%2 == 0 {
+			goruntime.Gosched()
+		}
+		require.NoError(t, st.AnswerApproval(t.Context(), v.Ticket, store.Answer{Choice: store.ChoiceDeny, By: "ann", Reason: "not now"}))
+		select {
+		case rv := <-done:
+			assert.Equal(t, permission.Deny, rv.Decision)
+			assert.Contains(t, rv.Reason, "not now")
+		case <-time.After(10 * time.Second):
+			t.Fatalf("round %d: Resume never heard the answer", i)
+		}
+	}
 }

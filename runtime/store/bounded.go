@@ -282,3 +282,22 @@ func (b *Bounded) Counters(ctx context.Context, session string) (c Counters, ok 
 
 // Watch implements [Store].
 func (b *Bounded) Watch(fn func(Event)) (stop func()) { return b.st.Watch(fn) }
+
+// WatchIf is Watch for the events want accepts, and every [Lost] and
+// [Resync]. Over a [Memory] itself want is asked as [Hub.WatchIf] asks
+// it, before the event is queued, so that an event the watcher has no
+// use for costs no wake of its goroutine (a pipeline's parked approvals,
+// which no Resume waits for); over any other store (one that embeds a
+// Memory and watches its own way among them) fn gets what the store's
+// own Watch hands it, less what want declines. want must be quick, must
+// not block and must not call the store.
+func (b *Bounded) WatchIf(want func(Event) bool, fn func(Event)) (stop func()) {
+	if m, ok := b.st.(*Memory); ok {
+		return m.watchIf(want, fn)
+	}
+	return b.st.Watch(func(e Event) {
+		if e.Kind == Lost || e.Kind == Resync || want(e) {
+			fn(e)
+		}
+	})
+}

@@ -11,6 +11,7 @@ type Hub struct {
 }
 
 type watcher struct {
+	want    func(Event) bool // nil: every event
 	fn      func(Event)
 	mu      sync.Mutex
 	queue   []Event
@@ -26,7 +27,17 @@ func (h *Hub) Watch(fn func(Event)) (stop func()) { return h.WatchFrom(fn) }
 // published later: what a store says of its state to a watcher that comes
 // late (a [Lost] not yet followed by its [Resync]).
 func (h *Hub) WatchFrom(fn func(Event), first ...Event) (stop func()) {
-	w := &watcher{fn: fn}
+	return h.WatchIf(nil, fn, first...)
+}
+
+// WatchIf is WatchFrom for the events want accepts, and every [Lost] and
+// [Resync] (and every event of first); nil want accepts all. Publish asks
+// want on its caller's goroutine, after the change the event tells of
+// and before the event is queued, so that an event the watcher has no
+// use for costs no wake of its goroutine: want must be quick, must not
+// block and must not call the store.
+func (h *Hub) WatchIf(want func(Event) bool, fn func(Event), first ...Event) (stop func()) {
+	w := &watcher{want: want, fn: fn}
 	h.mu.Lock()
 	if h.watchers == nil {
 		h.watchers = make(map[*watcher]struct{})
@@ -56,7 +67,9 @@ func (h *Hub) Publish(e Event) {
 	}
 	h.mu.Unlock()
 	for _, w := range ws {
-		w.push(e)
+		if w.want == nil || e.Kind == Lost || e.Kind == Resync || w.want(e) {
+			w.push(e)
+		}
 	}
 }
 

@@ -309,6 +309,11 @@ func cloneRecent(r [][]byte) [][]byte {
 // Watch implements [Store].
 func (m *Memory) Watch(fn func(Event)) (stop func()) { return m.hub.Watch(fn) }
 
+// watchIf is Watch for the events want accepts (see Hub.WatchIf).
+func (m *Memory) watchIf(want func(Event) bool, fn func(Event)) (stop func()) {
+	return m.hub.WatchIf(want, fn)
+}
+
 // immediateStore promises [Bounded] that m's calls never wait: they hold
 // m's lock over memory only, and hand events to watchers without waiting
 // for them.
