@@ -452,17 +452,26 @@ func BenchmarkConfinedCommand(b *testing.B) {
 	if ok, why := sh.CanConfine(); !ok {
 		b.Skipf("SKIPPED: this kernel cannot confine commands: %s", why)
 	}
+	// The toolchains case is the small project with a home that holds a
+	// version manager's Python install on PATH (confineBenchToolchain),
+	// as a developer's does: its code is granted whole, not walked.
 	for _, size := range []struct {
-		name    string
-		entries int
-	}{{"small", 20}, {"100k", 100_000}} {
+		name       string
+		entries    int
+		toolchains bool
+	}{{"small", 20, false}, {"100k", 100_000, false}, {"small-toolchains", 20, true}} {
 		dir, home := b.TempDir(), b.TempDir()
 		confineBenchTree(b, dir, size.entries)
+		path := "PATH=/usr/bin:/bin"
+		if size.toolchains {
+			confineBenchToolchain(b, home, 30_000)
+			path = "PATH=" + home + "/.pyenv/shims:/usr/bin:/bin"
+		}
 		wrapped := wrapCommand(bin, confinePolicy{Roots: []string{dir}}, "ls src")
 		run := func(command string) time.Duration {
 			cmd := exec.Command("/bin/bash", "-c", command)
 			cmd.Dir = dir
-			cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin"}
+			cmd.Env = []string{"HOME=" + home, path}
 			start := time.Now()
 			out, err := cmd.CombinedOutput()
 			d := time.Since(start)
@@ -479,10 +488,14 @@ func BenchmarkConfinedCommand(b *testing.B) {
 		// between two commands does: the kept walk is walked again where
 		// the project changed.
 		changed := filepath.Join(dir, "mod0", "pkg0", "changed.go")
-		for _, c := range []struct {
+		cases := []struct {
 			name   string
 			change bool
-		}{{size.name, false}, {size.name + "-changed", true}} {
+		}{{size.name, false}, {size.name + "-changed", true}}
+		if size.toolchains {
+			cases = cases[:1]
+		}
+		for _, c := range cases {
 			b.Run(c.name, func(b *testing.B) {
 				var bare, confined, added []time.Duration
 				for b.Loop() {
@@ -545,6 +558,34 @@ func confineBenchTree(tb testing.TB, root string, n int) {
 					write(filepath.Join(dir, "f"+strconv.Itoa(f)+".go"), "package p\n")
 				}
 			}
+		}
+	}
+}
+
+// confineBenchToolchain makes in home a pyenv with one Python install of
+// about n entries, shaped as a real one: bin, include and lib with the
+// standard library's packages, each with a test directory of its own,
+// some of whose files are named as secrets are (Python's own test
+// suite holds keycert.pem, badkey.pem and more), and a pip.conf beside
+// them.
+func confineBenchToolchain(tb testing.TB, home string, n int) {
+	tb.Helper()
+	inst := filepath.Join(home, ".pyenv", "versions", "3.12.1")
+	for _, d := range []string{".pyenv/shims", ".pyenv/bin", ".pyenv/versions/3.12.1/bin", ".pyenv/versions/3.12.1/include"} {
+		require.NoError(tb, os.MkdirAll(filepath.Join(home, d), 0o755))
+	}
+	require.NoError(tb, os.WriteFile(filepath.Join(inst, "pip.conf"), []byte("[global]\n"), 0o644))
+	made := 0
+	for pkg := 0; made < n; pkg++ {
+		dir := filepath.Join(inst, "lib", "python3.12", "pkg"+strconv.Itoa(pkg), "test")
+		require.NoError(tb, os.MkdirAll(dir, 0o755))
+		for f := 0; f < 50 && made < n; f++ {
+			name := "t" + strconv.Itoa(f) + ".py"
+			if f%25 == 7 {
+				name = "keycert" + strconv.Itoa(f) + ".pem"
+			}
+			require.NoError(tb, os.WriteFile(filepath.Join(dir, name), []byte("x\n"), 0o644))
+			made++
 		}
 	}
 }

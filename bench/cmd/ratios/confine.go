@@ -23,8 +23,9 @@ type confineRow struct {
 }
 
 // confineNames are the rows of the table, in order: the two projects
-// unchanged, then changed.
-var confineNames = []string{"small", "100k", "small-changed", "100k-changed"}
+// unchanged, then changed, then the small one with a developer's home
+// (a Python install of 30,000 entries on PATH).
+var confineNames = []string{"small", "100k", "small-changed", "100k-changed", "small-toolchains"}
 
 // confineRows reads the projects from res; benchfmt reads the metrics'
 // "-ms" as seconds ("added-sec").
@@ -98,7 +99,8 @@ func confineTable(b *strings.Builder, rows []confineRow) {
 	fmt.Fprintf(b, "loop (`BenchmarkConfinedCommand` in `cmd/toolgate`; targets: at most %.0f ms added in a small project, and at\n", confineSmallTarget)
 	fmt.Fprintf(b, "most %.1f× that in a generated project of 100,000 entries with secrets scattered in it). The changed rows make a\n", confineLargeRatio)
 	b.WriteString("file in the project before each confined command and remove it after, as a build or an edit does: the kept\n")
-	b.WriteString("walk is walked again only where the project changed (no target):\n\n")
+	b.WriteString("walk is walked again only where the project changed (no target). The toolchains row runs the small one with\n")
+	b.WriteString("a home that holds a version manager's Python install of 30,000 entries on PATH, some named as secrets are (no target):\n\n")
 	b.WriteString("| project | bare | confined | added |\n|---|---:|---:|---:|\n")
 	small, smallChanged := confineRowNamed(rows, "small"), confineRowNamed(rows, "small-changed")
 	for _, r := range rows {
@@ -112,6 +114,10 @@ func confineTable(b *strings.Builder, rows []confineRow) {
 			}
 		case "small-changed":
 			target = "changed"
+		case "small-toolchains":
+			if small != nil {
+				target = fmt.Sprintf("a Python install in the home, %.2f× the small", r.added/small.added)
+			}
 		case "100k-changed":
 			target = "changed"
 			if smallChanged != nil {

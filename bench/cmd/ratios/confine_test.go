@@ -19,9 +19,10 @@ BenchmarkConfinedCommand/small-2         	      15	  21244832 ns/op	        4.00
 BenchmarkConfinedCommand/small-changed-2 	      15	  21148758 ns/op	        5.00 added-ms	         2.867 bare-ms	        7.87 confined-ms
 BenchmarkConfinedCommand/100k-2          	      15	 131442201 ns/op	        4.40 added-ms	         3.412 bare-ms	        7.81 confined-ms
 BenchmarkConfinedCommand/100k-changed-2  	      15	 146756607 ns/op	       100.0 added-ms	         3.394 bare-ms	       103.4 confined-ms
+BenchmarkConfinedCommand/small-toolchains-2 	      15	  21244832 ns/op	        6.00 added-ms	         3.000 bare-ms	        9.00 confined-ms
 `), 0o644))
 	rows := confineRows(readFile(path))
-	require.Len(t, rows, 4)
+	require.Len(t, rows, 5)
 	smallOK, largeOK, lines := confineTargets(rows)
 	assert.True(t, smallOK)
 	assert.True(t, largeOK, "1.10× the small")
@@ -33,4 +34,5 @@ BenchmarkConfinedCommand/100k-changed-2  	      15	 146756607 ns/op	       100.0
 	assert.Contains(t, b.String(), "| 100k | 3.41 ms | 7.81 ms | 4.40 ms (1.10× the small, met) |\n")
 	assert.Contains(t, b.String(), "| small-changed | 2.87 ms | 7.87 ms | 5.00 ms (changed) |\n")
 	assert.Contains(t, b.String(), "| 100k-changed | 3.39 ms | 103.40 ms | 100.00 ms (changed, 20.00× the small) |\n")
+	assert.Contains(t, b.String(), "| small-toolchains | 3.00 ms | 9.00 ms | 6.00 ms (a Python install in the home, 1.50× the small) |\n")
 }
