@@ -29,7 +29,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	if i := strings.LastIndexByte(raw, '/'); i >= 0 {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
-	m.dispatch(c, raw, name, std, v, x)
+	unlisted := m.dispatch(c, raw, name, std, v, x)
 	if c.decided && c.dec == permission.Ask && (!c.nonOver || !c.unnamed) {
 		// An Ask an allow rule may lift: a command the guard does not
 		// know, one asked for what it does (curl, scp, a script), or one
@@ -38,6 +38,9 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		m.operandDenies(c, v)
 	}
 	m.hosts(c, name, v)
+	if unlisted {
+		m.netToolSpec(c, name, v)
+	}
 	m.secretPrinted(c, name, v)
 	if std && m.lookupCmd(name).class == clsNetwork {
 		m.netPrograms(c, name, v)
@@ -55,7 +58,10 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	}
 }
 
-func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
+// dispatch judges the command by its model; unlisted says that it has
+// none, so that what the options of a network tool do is judged after
+// its hosts (netToolSpec).
+func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) (unlisted bool) {
 	// A launcher file (rust-toolchain.toml's path, .yarnrc's yarn-path)
 	// asks, and the line is still judged as without it: what its options
 	// do (cargo build --config) stays asked.
@@ -64,21 +70,21 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 	}
 	if std && (m.subWrapper(c, name, v, x) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
 		m.extraSafe(c, name)
-		return
+		return false
 	}
 	if !std && m.systemVersion(c, raw, name, v) {
-		return
+		return false
 	}
 	e := m.lookupCmd(name)
 	if int(e.class) < len(classModels) && e.class != clsUnlisted {
 		r := &classModels[e.class]
 		if r.model == nil {
 			c.add(r.dec, r.rule, r.why, r.dec == permission.Ask && r.lifts)
-			return
+			return false
 		}
 		l := cmdLine{raw: raw, name: name, std: std, v: v, x: x, entry: e}
 		r.model(m, c, l)
-		return
+		return false
 	}
 	switch {
 	case !std:
@@ -104,7 +110,42 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 		c.allow(RuleSafeExtra, "on the policy's extra safe list")
 	default:
 		c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
+		return true
 	}
+	return false
+}
+
+// netToolSpec judges, by its spec, what the options of a network tool
+// without a model of its own do besides reaching hosts (the host
+// reader's part, judged before): psql -o '|cmd' and -f run programs,
+// pg_dump -f writes a file. The unlisted command's own Ask is lifted by an
+// allow rule for it (Bash(psql:*)); these are not, or only as their kinds
+// say: a program an option runs by a rule that names the option, a path
+// as the path judge says of it (netToolKinds).
+func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv) {
+	if !m.cmdIn(name, inNetTools) {
+		return
+	}
+	t := netTools()[name]
+	if t == nil || t.options == nil {
+		return
+	}
+	// An option the spec does not know, cannot tell or leaves
+	// unclassified is the host reader's to ask for where it may move the
+	// host: the spec is written for that, and lists each subcommand's
+	// options only where they matter to it (gh run view --log).
+	s := t.options()
+	scanSpec(s, v, 1, false, func(e *scanned) {
+		if e.opt != nil && e.problem == "" && netToolKinds[e.opt.kind] {
+			m.specOption(c, name, s, v, e, nil)
+		}
+	})
+}
+
+// netToolKinds are the kinds of a network tool's options that
+// netToolSpec judges: those that run a program or reach a file.
+var netToolKinds = map[kind]bool{
+	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list

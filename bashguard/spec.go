@@ -105,6 +105,16 @@ const (
 	kRepo                   // it makes the program work on another repository, whose config can run programs
 	kSetProgram             // with a value, it names where programs are found; without one it only prints
 	kPathspec               // operands: paths, patterns of paths or revisions, judged by the command's model
+	// kClientScript: its value is a script of a database client, SQL
+	// with the client's own commands (psql -c, mysql -e), read by
+	// clientScriptRuns: one that runs a program or reaches a file is an
+	// Ask no allow rule lifts, the rest an Ask an allow rule may lift, as
+	// kChange.
+	kClientScript
+	// kWriteOrPipe: its value is a file the program writes, or, after a
+	// "|", a command it runs with its output (psql -o): the second an
+	// Ask no allow rule lifts, as kProgram.
+	kWriteOrPipe
 	// What an option says of the tree a reader walks: harmless in
 	// themselves, read by the reader's model (model_read.go).
 	kRecurse       // it reads the trees below its operands (grep -r)

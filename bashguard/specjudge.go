@@ -157,6 +157,23 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
+	case kWriteOrPipe:
+		if vf&wDynamic != 0 {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may pipe the output to a command it runs (|command)")
+			break
+		}
+		if strings.HasPrefix(strings.TrimLeft(e.val, " \t"), "|") {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which pipes the output to a command it runs")
+			break
+		}
+		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", "a file", "", true)
+		m.writePath(c, e.val, vf, cmd)
+	case kClientScript:
+		if why := clientScriptRuns(e.val, vf); why != "" {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose script "+why)
+			break
+		}
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "runs a script on the server"), "", true)
 	case kMore:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "does more than the command's query"), "", true)
 	case kEndless:

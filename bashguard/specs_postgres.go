@@ -12,15 +12,16 @@ import "sync"
 // letter with its long name. -W is --password, a flag: it takes no
 // value. -d's value, like the first operand, may be a connection string
 // or URL, whose host the reader judges (effConn); -o's value may be
-// "|command", which psql runs.
+// "|command", which psql runs; -c's and -f's scripts may hold psql's
+// own commands, which run programs (\\!).
 var psqlSpec = sync.OnceValue(func() *spec {
 	return (&spec{name: "psql", grammar: gnuGrammar, rows: rows(
 		each(kWord, "", "-h= --host=", "-p= --port=", "-U= --username=", "-d= --dbname=",
 			"-v= --set= --variable=", "-F= --field-separator=", "-P= --pset=", "-R= --record-separator=", "-T= --table-attr=",
 			"-?[=] --help[=]"),
-		each(kChange, "runs SQL on the server", "-c= --command="),
-		each(kRead, "", "-f= --file="),
-		each(kProgram, "writes to a file, or to a command it runs (|command)", "-o= --output="),
+		each(kClientScript, "runs SQL on the server", "-c= --command="),
+		each(kProgram, "runs a script of SQL and of psql's own commands, which run programs (\\!)", "-f= --file="),
+		each(kWriteOrPipe, "", "-o= --output="),
 		each(kWrite, "", "-L= --log-file="),
 		each(kFlag, "", "-X --no-psqlrc", "-A --no-align", "-t --tuples-only", "-q --quiet", "-e --echo-queries",
 			"-a --echo-all", "-b --echo-errors", "-n --no-readline", "-s --single-step", "-S --single-line", "-x --expanded",

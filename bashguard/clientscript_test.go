@@ -1,0 +1,59 @@
+package bashguard
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A client script runs a program or reaches a file by a backslash
+// command or by one of clientScriptWords written as a word of its own, in
+// any case; the same letters inside a longer name are harmless.
+func TestClientScriptRuns(t *testing.T) {
+	for _, tc := range []struct {
+		script, why string
+	}{
+		{`\! id`, "holds a backslash command"},
+		{`select 1; \o |id`, "holds a backslash command"},
+		{`COPY t TO PROGRAM 'id'`, "names PROGRAM"},
+		{`copy t to program'id'`, "names PROGRAM"},
+		{`(program)`, "names PROGRAM"},
+		{`system id`, "names system"},
+		{`SOURCE /tmp/x.sql`, "names source"},
+		{`load data local infile '/etc/passwd' into table t`, "names INFILE"},
+		{`select * into outfile '/tmp/x' from t`, "names OUTFILE"},
+		{`select pg_read_file('/etc/passwd')`, "names pg_read_file"},
+		{`select 1`, ""},
+		{`select program_id, programs, _program, program$x from jobs`, ""},
+		{`select count(*) from systems where teeth > 0`, ""},
+	} {
+		got := clientScriptRuns(tc.script, 0)
+		if tc.why == "" {
+			assert.Empty(t, got, tc.script)
+			continue
+		}
+		assert.True(t, strings.Contains(got, tc.why), "%q: %q", tc.script, got)
+	}
+	assert.Contains(t, clientScriptRuns("select 1", wDynamic), "only known at run time", "a value only known at run time may do anything")
+}
+
+// Every script with a backslash, or with a word of clientScriptWords
+// standing alone, is read as running a program, whatever surrounds it.
+func FuzzClientScriptRuns(f *testing.F) {
+	f.Add("select 1", " ")
+	f.Add("copy t to", ";")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		for _, w := range clientScriptWords {
+			s := a + " " + strings.ToUpper(w.word) + b
+			if b == "" || !sqlWordByte(strings.ToLower(b), 0) {
+				if clientScriptRuns(s, 0) == "" {
+					t.Fatalf("%q: the word %q is not seen", s, w.word)
+				}
+			}
+		}
+		if clientScriptRuns(a+`\`+b, 0) == "" {
+			t.Fatalf("%q: the backslash is not seen", a+`\`+b)
+		}
+	})
+}
