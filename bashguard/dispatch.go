@@ -29,7 +29,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	if i := strings.LastIndexByte(raw, '/'); i >= 0 {
 		name, std = raw[i+1:], stdDir(raw[:i])
 	}
-	unlisted := m.dispatch(c, raw, name, std, v, x)
+	m.dispatch(c, raw, name, std, v, x)
 	if c.decided && c.dec == permission.Ask && (!c.nonOver || !c.unnamed) {
 		// An Ask an allow rule may lift: a command the guard does not
 		// know, one asked for what it does (curl, scp, a script), or one
@@ -38,7 +38,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 		m.operandDenies(c, v)
 	}
 	m.hosts(c, name, v)
-	if unlisted {
+	if std {
 		m.netToolSpec(c, name, v)
 	}
 	m.secretPrinted(c, name, v)
@@ -58,10 +58,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	}
 }
 
-// dispatch judges the command by its model; unlisted says that it has
-// none, so that what the options of a network tool do is judged after
-// its hosts (netToolSpec).
-func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) (unlisted bool) {
+func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x execCtx) {
 	// A launcher file (rust-toolchain.toml's path, .yarnrc's yarn-path)
 	// asks, and the line is still judged as without it: what its options
 	// do (cargo build --config) stays asked.
@@ -70,21 +67,21 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 	}
 	if std && (m.subWrapper(c, name, v, x) || m.moreTools(c, name, v) || m.sysTools(c, name, v)) {
 		m.extraSafe(c, name)
-		return false
+		return
 	}
 	if !std && m.systemVersion(c, raw, name, v) {
-		return false
+		return
 	}
 	e := m.lookupCmd(name)
 	if int(e.class) < len(classModels) && e.class != clsUnlisted {
 		r := &classModels[e.class]
 		if r.model == nil {
 			c.add(r.dec, r.rule, r.why, r.dec == permission.Ask && r.lifts)
-			return false
+			return
 		}
 		l := cmdLine{raw: raw, name: name, std: std, v: v, x: x, entry: e}
 		r.model(m, c, l)
-		return false
+		return
 	}
 	switch {
 	case !std:
@@ -110,24 +107,24 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 		c.allow(RuleSafeExtra, "on the policy's extra safe list")
 	default:
 		c.add(permission.Ask, RuleUnlisted, "not on the safe list", true)
-		return true
 	}
-	return false
 }
 
-// netToolSpec judges, by its spec, what the options of a network tool
-// without a model of its own do besides reaching hosts (the host
-// reader's part, judged before): psql -o '|cmd' and -f run programs,
-// pg_dump -f writes a file. The unlisted command's own Ask is lifted by an
-// allow rule for it (Bash(psql:*)); these are not, or only as their kinds
-// say: a program an option runs by a rule that names the option, a path
-// as the path judge says of it (netToolKinds).
+// netToolSpec judges, by its spec, what the options of a network tool do
+// besides reaching hosts (the host reader's part, judged before), whatever
+// model judged the line: psql -o '|cmd' and -f run programs, pg_dump -f
+// writes a file, docker run -v binds a path into a container. The Ask of
+// a command the guard has no model of, or of a subcommand its model does
+// not know (docker container run), is lifted by an allow rule for it
+// (Bash(psql:*)); these are not, or only as their kinds say: a program
+// an option runs by a rule that names the option, a path as the path
+// judge says of it (netToolKinds).
 func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv) {
 	if !m.cmdIn(name, inNetTools) {
 		return
 	}
 	t := netTools()[name]
-	if t == nil || t.options == nil {
+	if t == nil || t.options == nil || m.sysJudges(name, v) {
 		return
 	}
 	// An option the spec does not know, cannot tell or leaves
@@ -135,17 +132,40 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv) {
 	// host: the spec is written for that, and lists each subcommand's
 	// options only where they matter to it (gh run view --log).
 	s := t.options()
-	scanSpec(s, v, 1, false, func(e *scanned) {
+	scanNetLine(s, v, 1, func(e *scanned) {
 		if e.opt != nil && e.problem == "" && netToolKinds[e.opt.kind] {
 			m.specOption(c, name, s, v, e, nil)
 		}
 	})
 }
 
+// sysJudges reports whether the spec of sysTools for the command name
+// has rows of its own for the subcommand of the line v (cargo run: its
+// options end at its first operand, and --config after it is the
+// program's): that spec judged the line, more closely than the host
+// reader's.
+func (m *cmdCall) sysJudges(name string, v *argv) bool {
+	if !m.cmdIn(name, inSys) {
+		return false
+	}
+	s := sysSpecs()[name]
+	if s == nil || len(s.subs) == 0 {
+		return false
+	}
+	for i := 1; len(s.subs) > 0; i++ {
+		i = scanSpec(s, v, i, true, func(*scanned) {})
+		if i >= v.len() || !v.literal(i) || s.subs[v.vals[i]] == nil {
+			return false // docker container run: not a form it knows
+		}
+		s = s.subs[v.vals[i]]
+	}
+	return s.hasRows()
+}
+
 // netToolKinds are the kinds of a network tool's options that
 // netToolSpec judges: those that run a program or reach a file.
 var netToolKinds = map[kind]bool{
-	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true,
+	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list

@@ -115,6 +115,15 @@ const (
 	// "|", a command it runs with its output (psql -o): the second an
 	// Ask no allow rule lifts, as kProgram.
 	kWriteOrPipe
+	// kBind: its value binds a path of this machine into a container,
+	// SRC:DST[:OPTS] (docker -v) or a list of key=value with source= and
+	// type=bind (docker --mount): the path is read, and written unless
+	// the bind is read-only, and so is the tree below it, as a recursive
+	// read's (walk.go); a named volume is a word (bindSource).
+	kBind
+	// kFieldFile: its value is key=value, or key=@FILE, whose FILE the
+	// program reads and sends (gh api -F): the file is judged as a read.
+	kFieldFile
 	// What an option says of the tree a reader walks: harmless in
 	// themselves, read by the reader's model (model_read.go).
 	kRecurse       // it reads the trees below its operands (grep -r)

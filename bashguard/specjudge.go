@@ -168,6 +168,25 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		}
 		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", "a file", "", true)
 		m.writePath(c, e.val, vf, cmd)
+	case kFieldFile:
+		if _, file, ok := strings.Cut(e.val, "=@"); ok && file != "-" {
+			m.readPath(c, file, vf, cmd)
+		}
+	case kBind:
+		src, readOnly, ok := bindSource(e.spell, e.val)
+		switch {
+		case vf&wDynamic != 0:
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may bind any path of this machine into the container")
+		case !ok:
+		default:
+			m.readPath(c, src, vf, cmd)
+			if !readOnly {
+				m.writePath(c, src, vf, cmd)
+			}
+			// The container reads the whole tree below it, its
+			// secrets too; a link in it resolves in the container.
+			m.walkRoot(c, src, vf, cmd, walkOpts{recursive: true, content: true, hidden: true})
+		}
 	case kClientScript:
 		if why := clientScriptRuns(e.val, vf); why != "" {
 			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose script "+why)

@@ -27,13 +27,14 @@ var ghRows = rows(
 		"--version[=]"),
 )
 
-// ghAPIRows are gh api's options (gh api --help) but -F (--field) and
-// --input, whose values read a file ("-F body=@.env", "--input .env")
-// and send it, which the host reader does not judge: they ask, as
-// options no row spells.
+// ghAPIRows are gh api's options (gh api --help). -F (--field) and
+// --input read a file and send it ("-F body=@.env", "--input .env"),
+// judged as reads.
 var ghAPIRows = rows(
 	each(kWord, "", "--cache=", "-H= --header=", "--hostname=", "-q= --jq=", "-X= --method=",
 		"-p= --preview=", "-f= --raw-field=", "-t= --template="),
+	each(kFieldFile, "", "-F= --field="),
+	each(kRead, "", "--input="),
 	each(kFlag, "", "-i --include[=]", "--paginate[=]", "--silent[=]", "--slurp[=]", "--verbose[=]", "--help[=]"),
 )
 
