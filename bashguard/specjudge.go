@@ -157,42 +157,8 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
-	case kWriteOrPipe:
-		if vf&wDynamic != 0 {
-			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may pipe the output to a command it runs (|command)")
-			break
-		}
-		if strings.HasPrefix(strings.TrimLeft(e.val, " \t"), "|") {
-			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which pipes the output to a command it runs")
-			break
-		}
-		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", "a file", "", true)
-		m.writePath(c, e.val, vf, cmd)
-	case kFieldFile:
-		if _, file, ok := strings.Cut(e.val, "=@"); ok && file != "-" {
-			m.readPath(c, file, vf, cmd)
-		}
-	case kBind:
-		src, readOnly, ok := bindSource(e.spell, e.val)
-		switch {
-		case vf&wDynamic != 0:
-			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may bind any path of this machine into the container")
-		case !ok:
-		default:
-			m.readPath(c, src, vf, cmd)
-			if !readOnly {
-				m.writePath(c, src, vf, cmd)
-			}
-			// The container reads the whole tree below it, its
-			// secrets too; a link in it resolves in the container.
-			m.walkRoot(c, src, vf, cmd, walkOpts{recursive: true, content: true, hidden: true})
-		}
-	case kClientScript:
-		if why := clientScriptRuns(e.val, vf); why != "" {
-			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose script "+why)
-			break
-		}
-		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "runs a script on the server"), "", true)
+	case kWriteOrPipe, kBind, kFieldFile, kClientScript:
+		m.specValue(c, cmd, s, v, e)
 	case kMore:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "does more than the command's query"), "", true)
 	case kEndless:
@@ -288,6 +254,51 @@ func (m *cmdCall) readAfterFirst(c *verdictAcc, cmd string, s *spec, v *argv, f 
 
 // dashDashOpt is the "--" that ends the options, as judgeSpec sees it.
 var dashDashOpt = option{name: "--", kind: kFlag}
+
+// specValue records the factor of one option e of the command cmd whose
+// kind reads its value (kWriteOrPipe, kBind, kFieldFile,
+// kClientScript), found by the spec s.
+func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scanned) {
+	vf := v.flags[e.at]
+	switch e.opt.kind {
+	case kWriteOrPipe:
+		if vf&wDynamic != 0 {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may pipe the output to a command it runs (|command)")
+			break
+		}
+		if strings.HasPrefix(strings.TrimLeft(e.val, " \t"), "|") {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which pipes the output to a command it runs")
+			break
+		}
+		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", "a file", "", true)
+		m.writePath(c, e.val, vf, cmd)
+	case kFieldFile:
+		if _, file, ok := strings.Cut(e.val, "=@"); ok && file != "-" {
+			m.readPath(c, file, vf, cmd)
+		}
+	case kBind:
+		src, readOnly, ok := bindSource(e.spell, e.val)
+		switch {
+		case vf&wDynamic != 0:
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may bind any path of this machine into the container")
+		case !ok:
+		default:
+			m.readPath(c, src, vf, cmd)
+			if !readOnly {
+				m.writePath(c, src, vf, cmd)
+			}
+			// The container reads the whole tree below it, its
+			// secrets too; a link in it resolves in the container.
+			m.walkRoot(c, src, vf, cmd, walkOpts{recursive: true, content: true, hidden: true})
+		}
+	case kClientScript:
+		if why := clientScriptRuns(e.val, vf); why != "" {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose script "+why)
+			break
+		}
+		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(e.opt.why, "runs a script on the server"), "", true)
+	}
+}
 
 // optWritten names the option e as a reason does: its spelling, and how
 // it was written where that differs ("-O (in -iOless)").
