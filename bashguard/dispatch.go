@@ -39,7 +39,7 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	}
 	m.hosts(c, name, v)
 	if std {
-		m.netToolSpec(c, name, v)
+		m.netToolSpec(c, name, v, x)
 	}
 	m.secretPrinted(c, name, v)
 	if std && m.lookupCmd(name).class == clsNetwork {
@@ -119,7 +119,11 @@ func (m *cmdCall) dispatch(c *verdictAcc, raw, name string, std bool, v *argv, x
 // (Bash(psql:*)); these are not, or only as their kinds say: a program
 // an option runs by a rule that names the option, a path as the path
 // judge says of it (netToolKinds).
-func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv) {
+//
+// A tool that reads its script from its input when no option gives it one
+// (netTool.stdinScript) asks so when that input is a pipe or a
+// redirection: what it holds is not analysed.
+func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 	if !m.cmdIn(name, inNetTools) {
 		return
 	}
@@ -132,11 +136,17 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv) {
 	// host: the spec is written for that, and lists each subcommand's
 	// options only where they matter to it (gh run view --log).
 	s := t.options()
+	scripted := false
 	scanNetLine(s, v, 1, func(e *scanned) {
 		if e.opt != nil && e.problem == "" && netToolKinds[e.opt.kind] {
+			scripted = scripted || e.opt.kind == kClientScript || e.opt.kind == kProgram
 			m.specOption(c, name, s, v, e, nil)
 		}
 	})
+	if t.stdinScript != "" && !scripted && (x.piped || x.stdinRdr) {
+		c.addf(permission.Ask, ArgsRule(name), "reads a script from its input (a pipe, a here-document, a here-string or a file) and runs it, which is not analysed: ",
+			t.stdinScript, "", false)
+	}
 }
 
 // sysJudges reports whether the spec of sysTools for the command name

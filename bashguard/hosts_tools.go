@@ -159,6 +159,11 @@ type netTool struct {
 	// singleDash: long options are written with one dash (openssl's
 	// -connect), each a word of its own.
 	singleDash bool
+	// stdinScript, when set, says what the tool runs when it reads its
+	// script from its input, a pipe or a redirection, because no option
+	// of kind kClientScript or kProgram gave it one (psql db < x.sql): a
+	// script not analysed, which asks past an allow rule for the tool.
+	stdinScript string
 	// remotes: the tool picks its host from the repository's git remotes
 	// (gh, glab), which are judged too.
 	remotes bool
@@ -933,7 +938,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
 		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
+		"psql": {subs: dbOps(), options: psqlSpec, stdinScript: "SQL and psql's own commands, which run programs (\\!)", opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
 			"--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
 		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn, "--dbname": effConn},
