@@ -275,6 +275,7 @@ var cmdIndex = [...]cmdIndexRow{
 	{"socat", true, clsNetwork, "", 0},
 	{"sort", true, clsReader, "", 0},
 	{"source", true, clsSource, "", 0},
+	{"sqlite3", false, clsUnlisted, "", inSys},
 	{"ss", false, clsUnlisted, "", inTools},
 	{"ssh", true, clsNetwork, "", inNetSpecs},
 	{"ssh-copy-id", false, clsUnlisted, "", inNetTools},

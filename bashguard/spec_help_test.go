@@ -815,6 +815,7 @@ var sysHelp = []struct {
 	{[]string{"docker", "ps"}, []string{"docker", "ps", "--help"}},
 	{[]string{"docker", "images"}, []string{"docker", "images", "--help"}},
 	{[]string{"netstat"}, []string{"netstat", "--help"}},
+	{[]string{"sqlite3"}, []string{"sqlite3", "-help"}},
 	{[]string{"make"}, []string{"make", "--help"}},
 	{[]string{"pytest"}, []string{"pytest", "--help"}},
 	{[]string{"cargo", "build"}, []string{"cargo", "build", "--help"}},

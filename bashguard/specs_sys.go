@@ -37,6 +37,7 @@ var goSubGrammar = grammar{oneDash: true, twoDashes: true, permute: true}
 // sysSpecs are the specs of the toolchains and queries, by command name.
 var sysSpecs = sync.OnceValue(func() map[string]*spec {
 	return compileAll(withVersions(withSpecs(rbpySpecs(), withSpecs(lintSpecs(), withSpecs(opsSpecs(), map[string]*spec{
+		"sqlite3": sqliteSpec(),
 		"go": {grammar: versionGrammar, rows: versionRows, byClass: true, state: goState, subs: withSpecs(goBuildSubs(), map[string]*spec{
 			"version": {grammar: goSubGrammar, operands: kRead, rows: []optRow{{"-m", kFlag, ""}, {"-v", kFlag, ""}, {"-json", kFlag, ""}},
 				allow: "go version prints the toolchain's version"},
