@@ -41,6 +41,8 @@ func (m *cmdCall) judgeArgv(c *verdictAcc, v *argv, x execCtx) {
 	m.secretPrinted(c, name, v)
 	if std && m.lookupCmd(name).class == clsNetwork {
 		m.netPrograms(c, name, v)
+	} else if std && m.cmdIn(name, inNetTools) {
+		m.netToolPrograms(c, name, v)
 	}
 	m.globOptions(c, name, v)
 	for i := 1; i < v.len(); i++ {

@@ -132,6 +132,17 @@ type netTool struct {
 	// rows (kubeSpec): valShort, valLong and netToolFlags are then not
 	// read, and every option of opts is one of its spellings.
 	options func() *spec
+	// programsJudged: the options that run programs are judged by the
+	// command's own spec (sysSpecs: cargo's, which knows where cargo run
+	// hands the rest of the line to the program), not by options'
+	// (netToolPrograms), which reads the whole line for hosts.
+	programsJudged bool
+	// whole: options is every option of the tool, and the only spec
+	// that judges its line (no sysSpecs row, no model of its own reads
+	// it), so an option it cannot resolve asks, naming it, with or
+	// without domain rules (netToolPrograms); without whole, the host
+	// reader alone asks for it, as an option that may move the tool.
+	whole bool
 	// valShort and valLong are the options that take a value (long ones
 	// also with "="); abbrev lets a long option be abbreviated, as the
 	// tool's parser does, for the effects below.
@@ -833,7 +844,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			valLong: condaValLong, opts: condaOpts(), env: map[string]netEffect{"CONDARC": effUnknown, "CONDA_CHANNELS": effUnknown},
 			config: []string{".condarc"}},
 		"cargo": {subs: cargoSubs(), manifest: "Cargo.toml and Cargo.lock", registry: []string{"index.crates.io", "static.crates.io", "crates.io"}, spec: specCargo,
-			options: cargoHostSpec, opts: cargoOpts(), env: cargoEnv(),
+			options: cargoHostSpec, programsJudged: true, opts: cargoOpts(), env: cargoEnv(),
 			config: []string{".cargo/config.toml", ".cargo/config", "Cargo.toml:git =", "Cargo.toml:registry", "Cargo.toml:[patch",
 				"Cargo.toml:[source"}},
 		"gem": {subs: gemSubs(), manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, options: gemSpec, opts: gemOpts(), env: map[string]netEffect{"GEMRC": effUnknown,
@@ -933,10 +944,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
 		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-		"psql": {subs: dbOps(), options: psqlSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
+		"psql": {subs: dbOps(), options: psqlSpec, whole: true, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
 			"--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
-		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn, "--dbname": effConn},
+		"pg_dump": {subs: dbOps(), options: pgDumpSpec, whole: true, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn, "--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
 		"mysql": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
 			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},

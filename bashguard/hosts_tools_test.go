@@ -367,6 +367,11 @@ func specSpellingDeep(s *spec, o string) *spelling {
 func TestNetToolOwnSpecs(t *testing.T) {
 	own := 0
 	for name, tool := range netTools() {
+		if tool.whole {
+			// Its spec is the only one that judges its line.
+			assert.NotNil(t, tool.options, "%s: whole, without a spec", name)
+			assert.False(t, cmdIn(name, inSys|inTools), "%s: whole, and another spec judges its line", name)
+		}
 		if tool.options == nil {
 			continue
 		}

@@ -41,6 +41,39 @@ func (m *cmdCall) netPrograms(c *verdictAcc, name string, v *argv) {
 	}
 }
 
+// netToolPrograms asks for the options of the command name's spec in
+// the host reader's table (netTools) that run a program on this machine
+// or read configuration that can (kProgram, kConfig), past any allow
+// rule that does not name the option: Bash(npm install:*) allows npm
+// install, not the program --script-shell names, nor an apt-get -o that
+// sets APT::Update::Pre-Invoke. It holds with or without domain rules,
+// which only the host reader reads. Where that spec is the whole of the
+// command's options and its only spec (netTool.whole), an option it
+// cannot resolve (unknown, ambiguous, lacking its value) asks too,
+// naming it. A tool whose own spec reads its programs
+// (netTool.programsJudged) is left to it.
+func (m *cmdCall) netToolPrograms(c *verdictAcc, name string, v *argv) {
+	t := netTools()[name]
+	if t == nil || t.options == nil || t.programsJudged {
+		return
+	}
+	s := t.options()
+	scanNetLine(s, v, 1, func(e *scanned) {
+		switch {
+		case e.problem != "":
+			if t.whole {
+				m.specOption(c, name, s, v, e, nil)
+			}
+		case e.opt == nil || e.opt == &dashDashOpt:
+		case e.opt.kind == kProgram:
+			m.specOption(c, name, s, v, e, nil)
+		case e.opt.kind == kConfig:
+			c.addNamed(e.spell, permission.Ask, ArgsRule(name), "uses the "+s.name+" option ", optWritten(e),
+				", which "+orText(e.opt.why, "reads configuration that can run programs"))
+		}
+	})
+}
+
 // netProgramReaders read the programs of the network commands whose
 // operands, not options, run them.
 var netProgramReaders = sync.OnceValue(func() map[string]lineReader {
