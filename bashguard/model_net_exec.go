@@ -48,9 +48,10 @@ func (m *cmdCall) netPrograms(c *verdictAcc, name string, v *argv) {
 // install, not the program --script-shell names, nor an apt-get -o that
 // sets APT::Update::Pre-Invoke. It holds with or without domain rules,
 // which only the host reader reads. Where that spec is the whole of the
-// command's options and its only spec (netTool.whole), an option it
-// cannot resolve (unknown, ambiguous, lacking its value) asks too,
-// naming it. A tool whose own spec reads its programs
+// command's options and its only spec (netTool.whole), every option is
+// judged as its kind says (a file read or written goes to the path
+// judge, one that changes state asks), and one it cannot resolve
+// (unknown, ambiguous, lacking its value) asks, naming it. A tool whose own spec reads its programs
 // (netTool.programsJudged) is left to it.
 func (m *cmdCall) netToolPrograms(c *verdictAcc, name string, v *argv) {
 	t := netTools()[name]
@@ -65,11 +66,14 @@ func (m *cmdCall) netToolPrograms(c *verdictAcc, name string, v *argv) {
 				m.specOption(c, name, s, v, e, nil)
 			}
 		case e.opt == nil || e.opt == &dashDashOpt:
-		case e.opt.kind == kProgram:
-			m.specOption(c, name, s, v, e, nil)
 		case e.opt.kind == kConfig:
 			c.addNamed(e.spell, permission.Ask, ArgsRule(name), "uses the "+s.name+" option ", optWritten(e),
 				", which "+orText(e.opt.why, "reads configuration that can run programs"))
+			if t.whole {
+				m.readPath(c, e.val, v.flags[e.at], name)
+			}
+		case e.opt.kind == kProgram || t.whole:
+			m.specOption(c, name, s, v, e, nil)
 		}
 	})
 }

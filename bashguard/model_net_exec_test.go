@@ -15,7 +15,7 @@ import (
 // (none are here: the judge reads paths alone), and no allow rule for the
 // command lifts it unless the rule names the option; an option the spec
 // of a tool cannot resolve asks the same way, naming it, where that spec
-// is the tool's only one.
+// is the tool's only one, and its files go to the path judge.
 func TestNetToolProgramsAsk(t *testing.T) {
 	pol, paths := casePolicy("net")
 	g := New(pol)
@@ -53,6 +53,19 @@ func TestNetToolProgramsAsk(t *testing.T) {
 		assert.Contains(t, v.Reason, c.reason, "%q", c.script)
 		require.Len(t, v.Commands, 1, c.script)
 		assert.False(t, v.Commands[0].Overridable, "%q: an allow rule for the command lifts it (%s)", c.script, v.Reason)
+	}
+	// A whole spec's files go to the path judge.
+	for _, c := range []struct{ script, rule, reason string }{
+		{"psql -f private.txt db", "Read(./private.txt)", "psql: reads private.txt: deny by rule Read(./private.txt)"},
+		{"psql -Xfprivate.txt db", "Read(./private.txt)", "psql: reads private.txt: deny"},
+		{"psql --fil=private.txt db", "Read(./private.txt)", "psql: reads private.txt: deny"},
+		{"pg_dump -f locked.txt db", "Edit(./locked.txt)", "pg_dump: writes locked.txt: deny by rule Edit(./locked.txt)"},
+		{"pg_dump db --file locked.txt", "Edit(./locked.txt)", "pg_dump: writes locked.txt: deny"},
+	} {
+		v := g.Judge(context.Background(), testWork, paths, c.script)
+		assert.Equal(t, permission.Deny, v.Decision, "%q (%s)", c.script, v.Reason)
+		assert.Equal(t, c.rule, string(v.Rule), "%q (%s)", c.script, v.Reason)
+		assert.Contains(t, v.Reason, c.reason, "%q", c.script)
 	}
 	// What the options leave harmless stays as the command is: asked, as
 	// one no list knows, for an allow rule to lift.
