@@ -730,9 +730,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"traceroute": traceFlags, "traceroute6": traceFlags, "tracepath": "-4 -6 -n -b",
 		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
 			"-C --csv -t --curses",
-		"dig":         "-4 -6 -r -u -m -v -h",
-		"host":        "-a -A -C -d -l -r -s -T -U -v -V -4 -6",
-		"nslookup":    "-debug -nodebug -d2 -vc -novc -recurse -norecurse -search -nosearch -defname -nodefname",
 		"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
 		"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
 		"ssh-keyscan": "-4 -6 -c -D -H -v",
@@ -917,9 +914,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"ping": {subs: hostOps(), valShort: "ceFiIlmMpQsStTwW"}, "ping6": {subs: hostOps(), valShort: "ceFiIlmMpQsStTwW"},
 		"traceroute": {subs: hostOps(), valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps(), valShort: "fgimNptlwqsz"},
 		"tracepath": {subs: hostOps(), valShort: "lmp"}, "mtr": {subs: hostOps(), valShort: "acfimBQsIG"},
-		"dig": {subs: hostOps(), valShort: "bcfkpqtxy"}, "host": {subs: hostOps(), valShort: "cNRtmW"},
-		"nslookup": {subs: hostOps(), singleDash: true, valLong: []string{"-type", "-query", "-q", "-port", "-timeout",
-			"-retry", "-class", "-domain", "-ndots"}}, "drill": {subs: hostOps(), valShort: "kcp"},
+		// dig -q NAME is the name an operand is; -f FILE, queries not read here.
+		"dig":  {subs: hostOps(), options: digSpec, whole: true, opts: map[string]netEffect{"-q": effHost, "-f": effUnknown}},
+		"host": {subs: hostOps(), options: hostSpec, whole: true}, "nslookup": {subs: hostOps(), options: nslookupSpec, whole: true},
+		"drill": {subs: hostOps(), valShort: "kcp"},
 		"nmap": {subs: hostOps(), valShort: "pesiDgST", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
 			"--excludefile", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--source-port", "--data-length"},
 			opts: map[string]netEffect{"-i": effUnknown, "--excludefile": effUnknown}},
