@@ -645,6 +645,10 @@ var hostOps = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"*": {kind: subHosts}}
 })
 
+var tracerouteOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"-g": effHost, "--gateway": effHost, "-A": effUnknown, "--as-path-lookups": effUnknown}
+})
+
 var hgSubs = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"clone": {kind: subRepo}, "pull": {kind: subRepo, why: "the repository .hg/hgrc names"},
 		"push": {kind: subRepo, why: "the repository .hg/hgrc names"}, "incoming": {kind: subRepo, why: "the repository .hg/hgrc names"},
@@ -726,8 +730,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
 		"aria2c": "--continue -q --quiet -Z --force-sequential --allow-overwrite --auto-file-renaming -V --check-integrity",
 		"yt-dlp": ytFlags, "youtube-dl": ytFlags,
-		"ping": pingFlags, "ping6": pingFlags,
-		"traceroute": traceFlags, "traceroute6": traceFlags, "tracepath": "-4 -6 -n -b",
+		"tracepath": "-4 -6 -n -b",
 		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
 			"-C --csv -t --curses",
 		"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
@@ -783,8 +786,6 @@ const (
 	ytFlags = "-x --extract-audio -q --quiet -v --verbose -F --list-formats -g --get-url -s --simulate --no-playlist " +
 		"--yes-playlist -i --ignore-errors -w --no-overwrites -c --continue --no-part --restrict-filenames -k --keep-video " +
 		"--write-subs --write-auto-subs --embed-subs --no-check-certificates"
-	pingFlags  = "-4 -6 -q -v -n -D -O -a -A -b -R -r -U"
-	traceFlags = "-4 -6 -I -T -U -n -d -F -e -A -V"
 	mysqlFlags = "-N --skip-column-names -B --batch -s --silent -t --table -v --verbose -f --force -E --vertical -A " +
 		"--no-auto-rehash --ssl -C --compress -X --xml -H --html"
 	mongoFlags = "--quiet --nodb --norc --tls --ssl --shell --verbose"
@@ -911,9 +912,12 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
 			"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,
 				why: "the APIs the providers reach"}, "import": {kind: subRuntime, why: "the APIs the providers reach"}}},
-		"ping": {subs: hostOps(), valShort: "ceFiIlmMpQsStTwW"}, "ping6": {subs: hostOps(), valShort: "ceFiIlmMpQsStTwW"},
-		"traceroute": {subs: hostOps(), valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps(), valShort: "fgimNptlwqsz"},
-		"tracepath": {subs: hostOps(), valShort: "lmp"}, "mtr": {subs: hostOps(), valShort: "acfimBQsIG"},
+		"ping": {subs: hostOps(), options: pingSpec, whole: true}, "ping6": {subs: hostOps(), options: pingSpec, whole: true},
+		// traceroute -g routes through a gateway, judged as the
+		// destination is; -A asks the routing registries (whois.radb.net).
+		"traceroute":  {subs: hostOps(), options: tracerouteSpec, whole: true, opts: tracerouteOpts()},
+		"traceroute6": {subs: hostOps(), options: tracerouteSpec, whole: true, opts: tracerouteOpts()},
+		"tracepath":   {subs: hostOps(), valShort: "lmp"}, "mtr": {subs: hostOps(), valShort: "acfimBQsIG"},
 		// dig -q NAME is the name an operand is; -f FILE, queries not read here.
 		"dig":  {subs: hostOps(), options: digSpec, whole: true, opts: map[string]netEffect{"-q": effHost, "-f": effUnknown}},
 		"host": {subs: hostOps(), options: hostSpec, whole: true}, "nslookup": {subs: hostOps(), options: nslookupSpec, whole: true},

@@ -48,8 +48,10 @@ func TestNetToolsTable(t *testing.T) {
 			if strings.HasSuffix(opt, "*") {
 				continue
 			}
+			// A value only after "=" (traceroute's --gateway=HOST, as
+			// CLIF reads it) leaves a next word to the operands.
 			sp := specSpellingDeep(netToolSpecs()[name](), opt)
-			assert.True(t, sp != nil && sp.arg == argRequired, "%s: %s names a registry or host but is not among the options that take a value", name, opt)
+			assert.True(t, sp != nil && sp.arg != argNone, "%s: %s names a registry or host but is not among the options that take a value", name, opt)
 		}
 		assert.NotEmpty(t, tool.subs, "%s has no subcommands", name)
 		for sub, s := range tool.subs {
@@ -100,9 +102,11 @@ var netToolHelp = map[string]struct {
 	"gem": {[][]string{{"install", "--help"}, {"update", "--help"}, {"fetch", "--help"}, {"search", "--help"}, {"info", "--help"},
 		{"outdated", "--help"}, {"push", "--help"}, {"yank", "--help"}, {"owner", "--help"}, {"specification", "--help"},
 		{"signin", "--help"}, {"sources", "--help"}}, "gnu"},
-	"apt":  {nil, "man:apt-get,apt"},
-	"dig":  {[][]string{{"-h"}}, "indented"},
-	"host": {[][]string{nil}, "gnu"},
+	"apt":        {nil, "man:apt-get,apt"},
+	"dig":        {[][]string{{"-h"}}, "indented"},
+	"host":       {[][]string{nil}, "gnu"},
+	"ping":       {[][]string{{"-h"}}, "gnu"},
+	"traceroute": {[][]string{{"--help"}}, "gnu"},
 }
 
 // netHelpUnlisted are the options a spec has that the tool's help does
@@ -113,11 +117,13 @@ var netToolHelp = map[string]struct {
 // is so the only place -e is shown; --show-upgraded is shown as
 // --no-show-upgraded), pnpm's --prefer-offline, which pnpm 12
 // takes and its help does not list, and the letters dig (-d, -i, -n)
-// and host (-D, -i, -n) take and their usage does not list.
+// and host (-D, -i, -n) take and their usage does not list; traceroute's
+// -UL, a word its parser reads whole, which its spec reads as -U -L and
+// so asks; and ping's -r, which its help does not list.
 var netHelpUnlisted = map[string]bool{"cargo --vers": true, "cargo --lockfile-path": true,
 	"apt-get -f-": true, "apt-get --no-f": true, "apt-get -eany": true, "apt -f-": true, "apt --no-f": true, "apt -eany": true,
 	"pnpm --prefer-offline": true, "apt-get -e": true,
-	"dig -d": true, "dig -i": true, "dig -n": true, "host -D": true, "host -i": true, "host -n": true, "apt -e": true, "apt-get --show-upgraded": true, "apt --show-upgraded": true}
+	"traceroute -UL": true, "ping -r": true, "dig -d": true, "dig -i": true, "dig -n": true, "host -D": true, "host -i": true, "host -n": true, "apt -e": true, "apt-get --show-upgraded": true, "apt --show-upgraded": true}
 
 // netDockerUnlisted reports an option of docker's spec s that its help
 // does not list: cobra's --help (and -h, the client's), and buildx's

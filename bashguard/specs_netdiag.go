@@ -43,3 +43,33 @@ var nslookupSpec = sync.OnceValue(func() *spec {
 			"-vc", "-novc", "-fail", "-nofail", "-defname", "-nodefname"),
 	)}).compile()
 })
+
+// pingSpec is iputils ping's (ping -h), ping6's too: getopt, clusters,
+// attached values, options after the destination. -I names an
+// interface or the source address; -r sends without the routing tables.
+var pingSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "ping", grammar: grammar{permute: true}, rows: rows(
+		each(kWord, "", "-c=", "-e=", "-F=", "-I=", "-i=", "-l=", "-m=", "-M=", "-N=", "-p=", "-Q=", "-s=", "-S=", "-t=",
+			"-T=", "-w=", "-W="),
+		each(kFlag, "", "-4", "-6", "-a", "-A", "-b", "-B", "-C", "-d", "-D", "-f", "-h", "-L", "-n", "-O", "-q", "-r", "-R",
+			"-U", "-v", "-V"),
+	)}).compile()
+})
+
+// tracerouteSpec is traceroute's (traceroute --help; traceroute6 is
+// traceroute -6), by its CLIF parser: clusters and attached values of
+// the letters, a long option's value only after "=", no abbreviation.
+// -g (--gateway) routes the probes through other hosts, judged as the
+// destination is; -A looks each hop up in the routing registries, hosts
+// not read here. -UL (UDPLITE) is a word CLIF reads whole: here it is
+// the letters U and L, and asks.
+var tracerouteSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "traceroute", grammar: grammar{permute: true}, rows: rows(
+		each(kWord, "", "-f= --first[=]", "-g= --gateway[=]", "-i= --interface[=]", "-m= --max-hops[=]",
+			"-N= --sim-queries[=]", "-p= --port[=]", "-t= --tos[=]", "-l= --flowlabel[=]", "-w= --wait[=]", "-q= --queries[=]",
+			"-s= --source[=]", "-z= --sendwait[=]", "-M= --module[=]", "-O= --options[=]", "--sport[=]", "--fwmark[=]",
+			"-P= --protocol[=]"),
+		each(kFlag, "", "-4", "-6", "-d --debug", "-F --dont-fragment", "-I --icmp", "-T --tcp", "-n", "-r",
+			"-e --extensions", "-A --as-path-lookups", "-U --udp", "-D --dccp", "--mtu", "--back", "-V --version", "--help"),
+	)}).compile()
+})
