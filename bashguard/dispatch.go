@@ -134,12 +134,29 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 	// An option the spec does not know, cannot tell or leaves
 	// unclassified is the host reader's to ask for where it may move the
 	// host: the spec is written for that, and lists each subcommand's
-	// options only where they matter to it (gh run view --log).
+	// options only where they matter to it (gh run view --log). Where
+	// the spec is the whole of the tool's options (netTool.whole: psql,
+	// ping), such an option asks, naming it, and every option is judged
+	// as its kind says. An option that reads configuration that can run
+	// programs (kConfig: apt-get -c, gem --config-file) asks whatever
+	// rule allows the tool.
 	s := t.options()
 	scripted := false
 	scanNetLine(s, v, 1, func(e *scanned) {
-		if e.opt != nil && e.problem == "" && netToolKinds[e.opt.kind] {
-			scripted = scripted || e.opt.kind == kClientScript || e.opt.kind == kProgram
+		switch {
+		case e.problem != "":
+			if t.whole {
+				m.specOption(c, name, s, v, e, nil) // it asks, naming the option
+			}
+		case e.opt == nil || e.opt == &dashDashOpt:
+		case e.opt.kind == kConfig:
+			c.addNamed(e.spell, permission.Ask, ArgsRule(name), "uses the "+s.name+" option ", optWritten(e),
+				", which "+orText(e.opt.why, "reads configuration that can run programs"))
+			if t.whole {
+				m.readPath(c, e.val, v.flags[e.at], name)
+			}
+		case netToolKinds[e.opt.kind] || t.whole:
+			scripted = scripted || e.opt.kind == kClientScript || e.opt.kind == kScriptFile || e.opt.kind == kProgram
 			m.specOption(c, name, s, v, e, nil)
 		}
 	})
@@ -175,7 +192,7 @@ func (m *cmdCall) sysJudges(name string, v *argv) bool {
 // netToolKinds are the kinds of a network tool's options that
 // netToolSpec judges: those that run a program or reach a file.
 var netToolKinds = map[kind]bool{
-	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true,
+	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true, kScriptFile: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list

@@ -132,6 +132,12 @@ type netTool struct {
 	// rows (kubeSpec): valShort, valLong and netToolFlags are then not
 	// read, and every option of opts is one of its spellings.
 	options func() *spec
+	// whole: options is every option of the tool, and the only spec
+	// that judges its line (no sysSpecs row, no model of its own reads
+	// it), so an option it cannot resolve asks, naming it, with or
+	// without domain rules (netToolSpec); without whole, the host
+	// reader alone asks for it, as an option that may move the tool.
+	whole bool
 	// valShort and valLong are the options that take a value (long ones
 	// also with "="); abbrev lets a long option be abbreviated, as the
 	// tool's parser does, for the effects below.
@@ -639,6 +645,10 @@ var hostOps = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"*": {kind: subHosts}}
 })
 
+var tracerouteOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"-g": effHost, "--gateway": effHost, "-A": effUnknown, "--as-path-lookups": effUnknown}
+})
+
 var hgSubs = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"clone": {kind: subRepo}, "pull": {kind: subRepo, why: "the repository .hg/hgrc names"},
 		"push": {kind: subRepo, why: "the repository .hg/hgrc names"}, "incoming": {kind: subRepo, why: "the repository .hg/hgrc names"},
@@ -720,13 +730,9 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
 		"aria2c": "--continue -q --quiet -Z --force-sequential --allow-overwrite --auto-file-renaming -V --check-integrity",
 		"yt-dlp": ytFlags, "youtube-dl": ytFlags,
-		"ping": pingFlags, "ping6": pingFlags,
-		"traceroute": traceFlags, "traceroute6": traceFlags, "tracepath": "-4 -6 -n -b",
+		"tracepath": "-4 -6 -n -b",
 		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
 			"-C --csv -t --curses",
-		"dig":         "-4 -6 -r -u -m -v -h",
-		"host":        "-a -A -C -d -l -r -s -T -U -v -V -4 -6",
-		"nslookup":    "-debug -nodebug -d2 -vc -novc -recurse -norecurse -search -nosearch -defname -nodefname",
 		"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
 		"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
 		"ssh-keyscan": "-4 -6 -c -D -H -v",
@@ -780,8 +786,6 @@ const (
 	ytFlags = "-x --extract-audio -q --quiet -v --verbose -F --list-formats -g --get-url -s --simulate --no-playlist " +
 		"--yes-playlist -i --ignore-errors -w --no-overwrites -c --continue --no-part --restrict-filenames -k --keep-video " +
 		"--write-subs --write-auto-subs --embed-subs --no-check-certificates"
-	pingFlags  = "-4 -6 -q -v -n -D -O -a -A -b -R -r -U"
-	traceFlags = "-4 -6 -I -T -U -n -d -F -e -A -V"
 	mysqlFlags = "-N --skip-column-names -B --batch -s --silent -t --table -v --verbose -f --force -E --vertical -A " +
 		"--no-auto-rehash --ssl -C --compress -X --xml -H --html"
 	mongoFlags = "--quiet --nodb --norc --tls --ssl --shell --verbose"
@@ -908,12 +912,16 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
 			"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,
 				why: "the APIs the providers reach"}, "import": {kind: subRuntime, why: "the APIs the providers reach"}}},
-		"ping": {subs: hostOps(), valShort: "ceFiIlmMpQsStTwW"}, "ping6": {subs: hostOps(), valShort: "ceFiIlmMpQsStTwW"},
-		"traceroute": {subs: hostOps(), valShort: "fgimNptlwqsz"}, "traceroute6": {subs: hostOps(), valShort: "fgimNptlwqsz"},
-		"tracepath": {subs: hostOps(), valShort: "lmp"}, "mtr": {subs: hostOps(), valShort: "acfimBQsIG"},
-		"dig": {subs: hostOps(), valShort: "bcfkpqtxy"}, "host": {subs: hostOps(), valShort: "cNRtmW"},
-		"nslookup": {subs: hostOps(), singleDash: true, valLong: []string{"-type", "-query", "-q", "-port", "-timeout",
-			"-retry", "-class", "-domain", "-ndots"}}, "drill": {subs: hostOps(), valShort: "kcp"},
+		"ping": {subs: hostOps(), options: pingSpec, whole: true}, "ping6": {subs: hostOps(), options: pingSpec, whole: true},
+		// traceroute -g routes through a gateway, judged as the
+		// destination is; -A asks the routing registries (whois.radb.net).
+		"traceroute":  {subs: hostOps(), options: tracerouteSpec, whole: true, opts: tracerouteOpts()},
+		"traceroute6": {subs: hostOps(), options: tracerouteSpec, whole: true, opts: tracerouteOpts()},
+		"tracepath":   {subs: hostOps(), valShort: "lmp"}, "mtr": {subs: hostOps(), valShort: "acfimBQsIG"},
+		// dig -q NAME is the name an operand is; -f FILE, queries not read here.
+		"dig":  {subs: hostOps(), options: digSpec, whole: true, opts: map[string]netEffect{"-q": effHost, "-f": effUnknown}},
+		"host": {subs: hostOps(), options: hostSpec, whole: true}, "nslookup": {subs: hostOps(), options: nslookupSpec, whole: true},
+		"drill": {subs: hostOps(), valShort: "kcp"},
 		"nmap": {subs: hostOps(), valShort: "pesiDgST", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
 			"--excludefile", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--source-port", "--data-length"},
 			opts: map[string]netEffect{"-i": effUnknown, "--excludefile": effUnknown}},
@@ -938,10 +946,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
 		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
-		"psql": {subs: dbOps(), options: psqlSpec, stdinScript: "SQL and psql's own commands, which run programs (\\!)", opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
+		"psql": {subs: dbOps(), options: psqlSpec, whole: true, stdinScript: "SQL and psql's own commands, which run programs (\\!)", opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
 			"--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
-		"pg_dump": {subs: dbOps(), options: pgDumpSpec, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn, "--dbname": effConn},
+		"pg_dump": {subs: dbOps(), options: pgDumpSpec, whole: true, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn, "--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
 		"mysql": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
 			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},

@@ -48,8 +48,10 @@ func TestNetToolsTable(t *testing.T) {
 			if strings.HasSuffix(opt, "*") {
 				continue
 			}
+			// A value only after "=" (traceroute's --gateway=HOST, as
+			// CLIF reads it) leaves a next word to the operands.
 			sp := specSpellingDeep(netToolSpecs()[name](), opt)
-			assert.True(t, sp != nil && sp.arg == argRequired, "%s: %s names a registry or host but is not among the options that take a value", name, opt)
+			assert.True(t, sp != nil && sp.arg != argNone, "%s: %s names a registry or host but is not among the options that take a value", name, opt)
 		}
 		assert.NotEmpty(t, tool.subs, "%s has no subcommands", name)
 		for sub, s := range tool.subs {
@@ -63,7 +65,8 @@ func TestNetToolsTable(t *testing.T) {
 
 // netToolHelp says where the installed tools list their options: the
 // command lines that print their help, and the reader of that text
-// ("gnu": rows of -x, --long; "mvn": commons-cli's; "npm": npm's usage
+// ("gnu": rows of -x, --long; "indented": the same, indented further;
+// "mvn": commons-cli's; "npm": npm's usage
 // lines; "man:PAGE": the OPTIONS of a manual page's roff source).
 var netToolHelp = map[string]struct {
 	helps  [][]string
@@ -99,7 +102,11 @@ var netToolHelp = map[string]struct {
 	"gem": {[][]string{{"install", "--help"}, {"update", "--help"}, {"fetch", "--help"}, {"search", "--help"}, {"info", "--help"},
 		{"outdated", "--help"}, {"push", "--help"}, {"yank", "--help"}, {"owner", "--help"}, {"specification", "--help"},
 		{"signin", "--help"}, {"sources", "--help"}}, "gnu"},
-	"apt": {nil, "man:apt-get,apt"},
+	"apt":        {nil, "man:apt-get,apt"},
+	"dig":        {[][]string{{"-h"}}, "indented"},
+	"host":       {[][]string{nil}, "gnu"},
+	"ping":       {[][]string{{"-h"}}, "gnu"},
+	"traceroute": {[][]string{{"--help"}}, "gnu"},
 }
 
 // netHelpUnlisted are the options a spec has that the tool's help does
@@ -108,11 +115,15 @@ var netToolHelp = map[string]struct {
 // options), and the words a manual page shows as examples of its syntax
 // (apt-get's "-f-" and "--no-f" for -f off, "-eany" for -e any, which
 // is so the only place -e is shown; --show-upgraded is shown as
-// --no-show-upgraded), and pnpm's --prefer-offline, which pnpm 12
-// takes and its help does not list.
+// --no-show-upgraded), pnpm's --prefer-offline, which pnpm 12
+// takes and its help does not list, and the letters dig (-d, -i, -n)
+// and host (-D, -i, -n) take and their usage does not list; traceroute's
+// -UL, a word its parser reads whole, which its spec reads as -U -L and
+// so asks; and ping's -r, which its help does not list.
 var netHelpUnlisted = map[string]bool{"cargo --vers": true, "cargo --lockfile-path": true,
 	"apt-get -f-": true, "apt-get --no-f": true, "apt-get -eany": true, "apt -f-": true, "apt --no-f": true, "apt -eany": true,
-	"pnpm --prefer-offline": true, "apt-get -e": true, "apt -e": true, "apt-get --show-upgraded": true, "apt --show-upgraded": true}
+	"pnpm --prefer-offline": true, "apt-get -e": true,
+	"traceroute -UL": true, "ping -r": true, "dig -d": true, "dig -i": true, "dig -n": true, "host -D": true, "host -i": true, "host -n": true, "apt -e": true, "apt-get --show-upgraded": true, "apt --show-upgraded": true}
 
 // netDockerUnlisted reports an option of docker's spec s that its help
 // does not list: cobra's --help (and -h, the client's), and buildx's
@@ -296,6 +307,10 @@ func netHelpListed(reader, text string) []string {
 	switch {
 	case reader == "gnu":
 		return gnuHelpOptions(text)
+	case reader == "indented":
+		// gnu's rows, indented further (dig -h lists its options 17
+		// columns in).
+		return gnuHelpOptions(regexp.MustCompile(`(?m)^\s+-`).ReplaceAllString(text, "  -"))
 	case reader == "mvn":
 		for _, line := range strings.Split(text, "\n") {
 			if m := mvnHelpOption.FindStringSubmatch(line); m != nil {
@@ -367,6 +382,11 @@ func specSpellingDeep(s *spec, o string) *spelling {
 func TestNetToolOwnSpecs(t *testing.T) {
 	own := 0
 	for name, tool := range netTools() {
+		if tool.whole {
+			// Its spec is the only one that judges its line.
+			assert.NotNil(t, tool.options, "%s: whole, without a spec", name)
+			assert.False(t, cmdIn(name, inSys|inTools), "%s: whole, and another spec judges its line", name)
+		}
 		if tool.options == nil {
 			continue
 		}

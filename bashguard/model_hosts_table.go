@@ -257,7 +257,7 @@ func (r *netRead) unread(t *netTool, s *spec, e *scanned) {
 	case s.grammar.nopt:
 		name, val, _ = strings.Cut("--"+strings.TrimLeft(e.word, "-"), "=") // nopt reads any number of dashes alike
 		shown, _, _ = strings.Cut(e.word, "=")
-	case strings.HasPrefix(e.word, "--") || t.singleDash:
+	case strings.HasPrefix(e.word, "--") || t.singleDash || s.grammar.oneDash:
 		name, val, _ = strings.Cut(e.word, "=")
 	}
 	// An abbreviation the spec finds ambiguous (npm's --re) has the

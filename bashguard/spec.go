@@ -124,6 +124,10 @@ const (
 	// kFieldFile: its value is key=value, or key=@FILE, whose FILE the
 	// program reads and sends (gh api -F): the file is judged as a read.
 	kFieldFile
+	// kScriptFile: its value is a file whose script the program runs
+	// (psql -f): read, as a path, and an Ask no allow rule lifts, as
+	// kProgram, for the programs the script may run.
+	kScriptFile
 	// What an option says of the tree a reader walks: harmless in
 	// themselves, read by the reader's model (model_read.go).
 	kRecurse       // it reads the trees below its operands (grep -r)

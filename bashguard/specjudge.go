@@ -157,7 +157,7 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
-	case kWriteOrPipe, kBind, kFieldFile, kClientScript:
+	case kWriteOrPipe, kBind, kFieldFile, kClientScript, kScriptFile:
 		m.specValue(c, cmd, s, v, e)
 	case kMore:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "does more than the command's query"), "", true)
@@ -256,8 +256,8 @@ func (m *cmdCall) readAfterFirst(c *verdictAcc, cmd string, s *spec, v *argv, f 
 var dashDashOpt = option{name: "--", kind: kFlag}
 
 // specValue records the factor of one option e of the command cmd whose
-// kind reads its value (kWriteOrPipe, kBind, kFieldFile,
-// kClientScript), found by the spec s.
+// kind reads its value (kWriteOrPipe, kBind, kFieldFile, kClientScript,
+// kScriptFile), found by the spec s.
 func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scanned) {
 	vf := v.flags[e.at]
 	switch e.opt.kind {
@@ -272,6 +272,9 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 		}
 		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", "a file", "", true)
 		m.writePath(c, e.val, vf, cmd)
+	case kScriptFile:
+		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(e.opt.why, "runs the script of a file"))
+		m.readPath(c, e.val, vf, cmd)
 	case kFieldFile:
 		if _, file, ok := strings.Cut(e.val, "=@"); ok && file != "-" {
 			m.readPath(c, file, vf, cmd)

@@ -20,7 +20,7 @@ var psqlSpec = sync.OnceValue(func() *spec {
 			"-v= --set= --variable=", "-F= --field-separator=", "-P= --pset=", "-R= --record-separator=", "-T= --table-attr=",
 			"-?[=] --help[=]"),
 		each(kClientScript, "runs SQL on the server", "-c= --command="),
-		each(kProgram, "runs a script of SQL and of psql's own commands, which run programs (\\!)", "-f= --file="),
+		each(kScriptFile, "runs a script of SQL and of psql's own commands, which run programs (\\!)", "-f= --file="),
 		each(kWriteOrPipe, "", "-o= --output="),
 		each(kWrite, "", "-L= --log-file="),
 		each(kFlag, "", "-X --no-psqlrc", "-A --no-align", "-t --tuples-only", "-q --quiet", "-e --echo-queries",
