@@ -46,19 +46,27 @@ func clientScriptRuns(val string, fl wordFlags) string {
 	}
 	lower := strings.ToLower(val)
 	for _, w := range clientScriptWords {
-		for i := 0; ; {
-			j := strings.Index(lower[i:], w.word)
-			if j < 0 {
-				break
-			}
-			j += i
-			if end := j + len(w.word); !sqlWordByte(lower, j-1) && !sqlWordByte(lower, end) {
-				return w.why
-			}
-			i = j + 1
+		if hasSQLWord(lower, w.word) {
+			return w.why
 		}
 	}
 	return ""
+}
+
+// hasSQLWord reports whether the lower-case script s holds the word w as
+// a word of its own, not inside a longer name.
+func hasSQLWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if !sqlWordByte(s, j-1) && !sqlWordByte(s, j+len(w)) {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // sqlWordByte reports whether s[i] is part of an SQL word (a letter, a

@@ -114,16 +114,8 @@ func sqliteScriptRuns(val string, fl wordFlags) string {
 	}
 	lower := strings.ToLower(val)
 	for _, w := range sqliteSQLWords {
-		for i := 0; ; {
-			j := strings.Index(lower[i:], w)
-			if j < 0 {
-				break
-			}
-			j += i
-			if !sqlWordByte(lower, j-1) && !sqlWordByte(lower, j+len(w)) {
-				return "names " + w + ", which opens, loads, reads or writes a file"
-			}
-			i = j + 1
+		if hasSQLWord(lower, w) {
+			return "names " + w + ", which opens, loads, reads or writes a file"
 		}
 	}
 	return ""
