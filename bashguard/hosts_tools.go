@@ -645,6 +645,13 @@ var hostOps = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"*": {kind: subHosts}}
 })
 
+// myOpts are the options of MariaDB's and MySQL's clients that move
+// them: the host, and the option files, which can name another.
+var myOpts = sync.OnceValue(func() map[string]netEffect {
+	return map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
+		"--defaults-extra-file": effUnknown, "--login-path": effUnknown}
+})
+
 var tracerouteOpts = sync.OnceValue(func() map[string]netEffect {
 	return map[string]netEffect{"-g": effHost, "--gateway": effHost, "-A": effUnknown, "--as-path-lookups": effUnknown}
 })
@@ -744,12 +751,8 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"w3m":         "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
 		"links":       "-dump -no-connect",
 		"elinks":      "-dump -no-home -no-numbering -no-references",
-		"mysql":       mysqlFlags, "mariadb": mysqlFlags,
-		"mysqldump": "--single-transaction --no-data -d --all-databases -A --databases -B --routines -R --triggers --events " +
-			"--quick -q --lock-tables --add-drop-table --no-create-info -t --skip-lock-tables --compact --complete-insert -c " +
-			"--extended-insert -e --force -f --verbose -v",
-		"redis-cli": "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
-		"mongosh":   mongoFlags, "mongo": mongoFlags,
+		"redis-cli":   "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
+		"mongosh":     mongoFlags, "mongo": mongoFlags,
 		"mosh":        "-4 -6 -a -n --no-init --local",
 		"ssh-copy-id": "-f -n -s -x",
 		"autossh":     "-4 -6 -A -a -C -f -G -g -K -k -N -n -q -s -T -t -V -v -X -x -Y -y",
@@ -786,8 +789,6 @@ const (
 	ytFlags = "-x --extract-audio -q --quiet -v --verbose -F --list-formats -g --get-url -s --simulate --no-playlist " +
 		"--yes-playlist -i --ignore-errors -w --no-overwrites -c --continue --no-part --restrict-filenames -k --keep-video " +
 		"--write-subs --write-auto-subs --embed-subs --no-check-certificates"
-	mysqlFlags = "-N --skip-column-names -B --batch -s --silent -t --table -v --verbose -f --force -E --vertical -A " +
-		"--no-auto-rehash --ssl -C --compress -X --xml -H --html"
 	mongoFlags = "--quiet --nodb --norc --tls --ssl --shell --verbose"
 )
 
@@ -951,16 +952,9 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},
 		"pg_dump": {subs: dbOps(), options: pgDumpSpec, whole: true, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn, "--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown}},
-		"mysql": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
-			"--socket", "--defaults-file", "--defaults-extra-file", "--login-path", "--password", "--protocol"},
-			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
-				"--defaults-extra-file": effUnknown, "--login-path": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
-		"mariadb": {subs: dbOps(), valShort: "hPuDepS", valLong: []string{"--host", "--port", "--user", "--database", "--execute",
-			"--socket", "--defaults-file", "--defaults-extra-file", "--password", "--protocol"},
-			opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown,
-				"--defaults-extra-file": effUnknown}, env: map[string]netEffect{"MYSQL_HOST": effHost}},
-		"mysqldump": {subs: dbOps(), valShort: "hPuSr", valLong: []string{"--host", "--port", "--user", "--socket", "--result-file",
-			"--defaults-file", "--password"}, opts: map[string]netEffect{"-h": effHost, "--host": effHost, "--defaults-file": effUnknown},
+		"mysql":   {subs: dbOps(), options: mysqlSpec, whole: true, stdinScript: mysqlStdin, opts: myOpts(), env: map[string]netEffect{"MYSQL_HOST": effHost}},
+		"mariadb": {subs: dbOps(), options: mysqlSpec, whole: true, stdinScript: mysqlStdin, opts: myOpts(), env: map[string]netEffect{"MYSQL_HOST": effHost}},
+		"mysqldump": {subs: dbOps(), options: mysqldumpSpec, whole: true, opts: myOpts(),
 			env: map[string]netEffect{"MYSQL_HOST": effHost}},
 		"redis-cli": {subs: dbOps(), valShort: "hpsanu", valLong: []string{"--user", "--pass", "--tls", "--sni", "--cacert"},
 			opts: map[string]netEffect{"-h": effHost}},
