@@ -170,6 +170,10 @@ type netTool struct {
 	// of kind kClientScript or kProgram gave it one (psql db < x.sql): a
 	// script not analysed, which asks past an allow rule for the tool.
 	stdinScript string
+	// abbrevSubs: the tool takes a unique prefix of a command's name for
+	// the command (Mercurial: hg clo is hg clone), so a word that begins
+	// one of subs is read as it (the first, in order, of those it begins).
+	abbrevSubs bool
 	// remotes: the tool picks its host from the repository's git remotes
 	// (gh, glab), which are judged too.
 	remotes bool
@@ -934,7 +938,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			"-host": effHost, "-url": effAdd, "-proxy": effUnknown, "-unix": effUnknown}},
 		"lftp": {subs: map[string]netSub{"*": {kind: subURLs}}, valShort: "pufec", opts: map[string]netEffect{"-e": effUnknown,
 			"-c": effUnknown, "-f": effUnknown}},
-		"hg": {subs: hgSubs(), valShort: "Rer", valLong: []string{"--repository", "--config", "--ssh", "--rev", "--branch"},
+		"hg": {subs: hgSubs(), abbrevSubs: true, valShort: "Rer", valLong: []string{"--repository", "--config", "--ssh", "--rev", "--branch"},
 			opts: map[string]netEffect{"--config": effUnknown, "--ssh": effUnknown, "-e": effUnknown}},
 		"svn": {subs: svnSubs(), valShort: "rm", valLong: []string{"--config-dir", "--config-option", "--username", "--password",
 			"--message", "--revision", "--depth"}, opts: map[string]netEffect{"--config-dir": effUnknown, "--config-option": effUnknown}},

@@ -546,7 +546,22 @@ func (t *netTool) sub(v *argv, ops []int) (netSub, []int, bool) {
 		}
 	}
 	s, ok := t.subs[v.vals[ops[0]]]
+	if !ok && t.abbrevSubs && v.vals[ops[0]] != "" {
+		s, ok = t.subPrefixed(v.vals[ops[0]])
+	}
 	return s, ops[1:], ok
+}
+
+// subPrefixed is the first, in order, of t.subs whose name begins with
+// word, for a tool that reads a unique prefix as the command (abbrevSubs).
+func (t *netTool) subPrefixed(word string) (netSub, bool) {
+	names := slices.Sorted(maps.Keys(t.subs))
+	for _, n := range names {
+		if strings.HasPrefix(n, word) {
+			return t.subs[n], true
+		}
+	}
+	return netSub{}, false
 }
 
 // registryHosts judges the registry: the one options or the environment
