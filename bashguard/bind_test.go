@@ -24,6 +24,9 @@ func TestBindSource(t *testing.T) {
 		{"--mount", "type=bind,source=/etc,target=/e,readonly=false", "/etc", false, true},
 		{"--mount", "src=cache,dst=/c", "", false, false},
 		{"--mount", "type=tmpfs,dst=/t", "", false, false},
+		{"--mount", `type=bind,"src=/etc",dst=/e`, "/etc", false, true},
+		{"--mount", `"type=bind",source=/etc,target=/e`, "/etc", false, true},
+		{"--mount", `type=bind,"src=/e`, "", false, true},
 	} {
 		src, ro, ok := bindSource(tc.opt, tc.val)
 		assert.Equal(t, tc.ok, ok, "%s %s", tc.opt, tc.val)

@@ -24,8 +24,10 @@ func TestClientScriptRuns(t *testing.T) {
 		{`load data local infile '/etc/passwd' into table t`, "names INFILE"},
 		{`select * into outfile '/tmp/x' from t`, "names OUTFILE"},
 		{`select pg_read_file('/etc/passwd')`, "names pg_read_file"},
+		{`COPY t TO '/tmp/x'`, "names COPY"},
+		{`select pg_ls_dir('/root')`, "names pg_ls_dir"},
 		{`select 1`, ""},
-		{`select program_id, programs, _program, program$x from jobs`, ""},
+		{`select program_id, programs, _program, program$x, copy_id from jobs`, ""},
 		{`select count(*) from systems where teeth > 0`, ""},
 	} {
 		got := clientScriptRuns(tc.script, 0)

@@ -284,6 +284,8 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 		switch {
 		case vf&wDynamic != 0:
 			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may bind any path of this machine into the container")
+		case ok && src == "":
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value does not read as docker's list of fields, and may bind any path of this machine into the container")
 		case !ok:
 		default:
 			m.readPath(c, src, vf, cmd)

@@ -72,19 +72,18 @@ func sqliteOperands(m *cmdCall, c *verdictAcc, _ *spec, v *argv, f *specFacts) {
 	for _, i := range f.ops {
 		f.handle(i)
 	}
-	if len(f.ops) == 0 || f.hasKind(kVersion) || f.has("-help") {
-		if len(f.ops) == 0 && !f.hasKind(kVersion) && !f.has("-help") {
-			c.add(permission.Ask, ArgsRule("sqlite3"), "reads its commands from its input, which are not analysed (.shell runs a program)", false)
-		}
+	if f.hasKind(kVersion) || f.has("-help") {
 		return
 	}
-	if db := f.ops[0]; v.vals[db] != ":memory:" && v.vals[db] != "" {
-		m.readPath(c, v.vals[db], v.flags[db], "sqlite3")
-		if !f.has("-readonly") {
-			m.writePath(c, v.vals[db], v.flags[db], "sqlite3")
+	if len(f.ops) > 0 {
+		if db := f.ops[0]; v.vals[db] != ":memory:" && v.vals[db] != "" {
+			m.readPath(c, v.vals[db], v.flags[db], "sqlite3")
+			if !f.has("-readonly") {
+				m.writePath(c, v.vals[db], v.flags[db], "sqlite3")
+			}
 		}
 	}
-	if len(f.ops) == 1 {
+	if len(f.ops) < 2 {
 		c.add(permission.Ask, ArgsRule("sqlite3"), "reads its commands from its input, which are not analysed (.shell runs a program)", false)
 		return
 	}
