@@ -19,23 +19,15 @@ func bindSource(opt, val string) (src string, readOnly, ok bool) {
 		// docker reads the list as one line of CSV: a field may be
 		// quoted ("src=/etc"). One that does not read binds a path not
 		// known here: ok, with the source "".
-		fields, err := csv.NewReader(strings.NewReader(val)).Read()
-		if err != nil {
+		f, ok := csvFields(val)
+		if !ok {
 			return "", false, true
 		}
-		typ := "volume"
-		for _, kv := range fields {
-			k, v, _ := strings.Cut(kv, "=")
-			switch strings.ToLower(strings.TrimSpace(k)) {
-			case "type":
-				typ = strings.ToLower(v)
-			case "source", "src":
-				src = v
-			case "readonly", "ro":
-				readOnly = v == "" || v == "1" || strings.EqualFold(v, "true")
-			}
+		src = f.value("source", "src")
+		if v, set := f.get("readonly", "ro"); set {
+			readOnly = v == "" || v == "1" || strings.EqualFold(v, "true")
 		}
-		return src, readOnly, typ == "bind" && src != ""
+		return src, readOnly, strings.EqualFold(f.value("type"), "bind") && src != ""
 	}
 	parts := strings.Split(val, ":")
 	src = parts[0]
@@ -50,4 +42,134 @@ func bindSource(opt, val string) (src string, readOnly, ok bool) {
 		}
 	}
 	return src, readOnly, true
+}
+
+// hostPath is a path of this machine that a container tool's option or
+// operand names, with what the build or the container does with it.
+type hostPath struct {
+	path  string
+	read  bool // the file is read
+	write bool // it is written
+	tree  bool // the tree below it is read whole, its secrets and links too
+}
+
+// containerPaths reads the paths of this machine that the value of the
+// option spelled spell, of kind k, names (spec.go: kBind, kBuildSecret,
+// kBuildSSH, kBuildOutput, kBuildContext). ok is false when the value
+// does not read as its format: it may name any path.
+func containerPaths(k kind, spell, val string) (out []hostPath, ok bool) {
+	switch k {
+	case kBind:
+		src, readOnly, binds := bindSource(spell, val)
+		switch {
+		case !binds:
+			return nil, true
+		case src == "":
+			return nil, false
+		}
+		return []hostPath{{path: src, read: true, write: !readOnly, tree: true}}, true
+	case kBuildSecret:
+		// id=ID,src=PATH, or type=env,env=VAR: with neither src nor
+		// env, the secret is looked for by its id, in a way not read
+		// here.
+		f, ok := csvFields(val)
+		switch {
+		case !ok:
+			return nil, false
+		case f.value("src", "source") != "":
+			return []hostPath{{path: f.value("src", "source"), read: true}}, true
+		case f.value("env") != "" || strings.EqualFold(f.value("type"), "env"):
+			return nil, true
+		}
+		return nil, false
+	case kBuildSSH:
+		_, keys, named := strings.Cut(val, "=")
+		if !named {
+			return nil, true // the agent of SSH_AUTH_SOCK
+		}
+		for key := range strings.SplitSeq(keys, ",") {
+			if key != "" {
+				out = append(out, hostPath{path: key, read: true})
+			}
+		}
+		return out, true
+	case kBuildOutput:
+		if !strings.Contains(val, "=") {
+			switch val {
+			case "":
+				return nil, false
+			case "-":
+				return nil, true // a tar on the output
+			}
+			return []hostPath{{path: val, write: true}}, true
+		}
+		f, ok := csvFields(val)
+		switch {
+		case !ok:
+			return nil, false
+		case f.value("dest") != "" && f.value("dest") != "-":
+			return []hostPath{{path: f.value("dest"), write: true}}, true
+		}
+		return nil, true // an image, pushed or loaded
+	case kBuildContext:
+		if spell != "" {
+			_, ctx, named := strings.Cut(val, "=")
+			if !named {
+				return nil, false
+			}
+			val = ctx
+		}
+		if val == "-" || val == "" || strings.Contains(val, "://") || strings.HasPrefix(val, "git@") {
+			return nil, true // the input, or a context fetched from a URL (the host reader's)
+		}
+		return []hostPath{{path: val, read: true, tree: true}}, true
+	}
+	return nil, false
+}
+
+// csvFields reads a value as docker reads a list of key=value fields:
+// one line of CSV. ok is false when it does not read as CSV.
+func csvFields(val string) (fieldList, bool) {
+	fields, err := csv.NewReader(strings.NewReader(val)).Read()
+	return fields, err == nil
+}
+
+// fieldList is a list of key=value fields, in their order.
+type fieldList []string
+
+// get returns the value of the last field named by one of keys (aliases,
+// as src and source are: the last given wins), keys compared as docker
+// does, without case; set says whether there is one.
+func (l fieldList) get(keys ...string) (val string, set bool) {
+	for _, kv := range l {
+		k, v, _ := strings.Cut(kv, "=")
+		for _, want := range keys {
+			if strings.EqualFold(strings.TrimSpace(k), want) {
+				val, set = v, true
+			}
+		}
+	}
+	return val, set
+}
+
+// value returns the value of get, or "".
+func (l fieldList) value(keys ...string) string {
+	v, _ := l.get(keys...)
+	return v
+}
+
+// containerCopySide reads an operand of docker cp or kubectl cp as
+// docker reads it (splitCpArg): an absolute path, a word without ":",
+// or one whose part before the ":" begins with "." is a path of this
+// machine; any other names CONTAINER:PATH. "-" is the input or the
+// output, a tar stream.
+func containerCopySide(w string) (local bool) {
+	if w == "-" {
+		return false
+	}
+	if strings.HasPrefix(w, "/") {
+		return true
+	}
+	ctr, _, remote := strings.Cut(w, ":")
+	return !remote || strings.HasPrefix(ctr, ".")
 }

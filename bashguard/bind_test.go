@@ -51,3 +51,70 @@ func FuzzBindSource(f *testing.F) {
 		}
 	})
 }
+
+// A container tool's value names the paths of this machine its format
+// says: a build's secret source, the keys of --ssh, the destination of
+// -o, a named context; the last of aliased keys wins, as docker reads
+// them; a list that does not read as CSV may name any path.
+func TestContainerPaths(t *testing.T) {
+	for _, tc := range []struct {
+		k         kind
+		spell, v  string
+		want      []hostPath
+		wantValid bool
+	}{
+		{kBuildSecret, "--secret", "id=k,src=/etc/shadow", []hostPath{{path: "/etc/shadow", read: true}}, true},
+		{kBuildSecret, "--secret", "id=k,src=./a,source=.env", []hostPath{{path: ".env", read: true}}, true},
+		{kBuildSecret, "--secret", `id=k,"src=.env"`, []hostPath{{path: ".env", read: true}}, true},
+		{kBuildSecret, "--secret", "id=k,env=TOKEN", nil, true},
+		{kBuildSecret, "--secret", "id=k", nil, false},
+		{kBuildSecret, "--secret", `id=k,"src=.env`, nil, false},
+		{kBuildSSH, "--ssh", "default", nil, true},
+		{kBuildSSH, "--ssh", "k=/a,/b", []hostPath{{path: "/a", read: true}, {path: "/b", read: true}}, true},
+		{kBuildOutput, "-o", "out", []hostPath{{path: "out", write: true}}, true},
+		{kBuildOutput, "-o", "-", nil, true},
+		{kBuildOutput, "-o", "type=local,dest=/etc", []hostPath{{path: "/etc", write: true}}, true},
+		{kBuildOutput, "-o", "type=image,name=x,push=true", nil, true},
+		{kBuildContext, "--build-context", "x=/etc", []hostPath{{path: "/etc", read: true, tree: true}}, true},
+		{kBuildContext, "--build-context", "x=docker-image://alpine", nil, true},
+		{kBuildContext, "--build-context", "/etc", nil, false},
+		{kBuildContext, "", "https://example.com/r.git", nil, true},
+		{kBuildContext, "", "src", []hostPath{{path: "src", read: true, tree: true}}, true},
+		{kBind, "-v", "/etc:/e:ro", []hostPath{{path: "/etc", read: true, tree: true}}, true},
+		{kBind, "--mount", "type=bind,src=/ok,source=/etc,dst=/e", []hostPath{{path: "/etc", read: true, write: true, tree: true}}, true},
+	} {
+		got, ok := containerPaths(tc.k, tc.spell, tc.v)
+		assert.Equal(t, tc.wantValid, ok, "%s %s", tc.spell, tc.v)
+		assert.Equal(t, tc.want, got, "%s %s", tc.spell, tc.v)
+	}
+}
+
+// An operand of docker cp or kubectl cp is a path of this machine as
+// docker's splitCpArg reads it.
+func TestContainerCopySide(t *testing.T) {
+	for w, local := range map[string]bool{"/etc/x": true, "/a:b": true, "./a:b": true, "out": true, "~/.bashrc": true,
+		"web:/x": false, "ns/pod:/x": false, "-": false, "c:rel": false} {
+		assert.Equal(t, local, containerCopySide(w), w)
+	}
+}
+
+// Whatever a build's value, a path it names is one written in it: the
+// judge is never handed a path the value does not hold.
+func FuzzContainerPaths(f *testing.F) {
+	f.Add("id=k,src=/etc/shadow")
+	f.Add("type=local,dest=out")
+	f.Add("x=/etc")
+	f.Fuzz(func(t *testing.T, val string) {
+		for _, k := range []kind{kBind, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext} {
+			paths, ok := containerPaths(k, "--x", val)
+			if !ok && len(paths) > 0 {
+				t.Fatalf("%v %q: paths %v from a value that does not read", k, val, paths)
+			}
+			for _, p := range paths {
+				if p.path == "" || !strings.Contains(val, p.path) && !strings.Contains(strings.ReplaceAll(val, `""`, `"`), p.path) {
+					t.Fatalf("%v %q: path %q is not in the value", k, val, p.path)
+				}
+			}
+		}
+	})
+}

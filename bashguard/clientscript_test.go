@@ -59,3 +59,30 @@ func FuzzClientScriptRuns(f *testing.F) {
 		}
 	})
 }
+
+// An lftp script passes only as queries of the server, each command
+// named whole; a shell command, a pipe, a redirection, a transfer of
+// local files, an abbreviation and open -e are named.
+func TestLftpScriptRuns(t *testing.T) {
+	for script, want := range map[string]string{
+		"open ftp://h; ls; cat README":  "",
+		"OPEN ftp://h && CD pub; pwd":   "",
+		"!id":                           "runs a command of this machine",
+		"cat x | sh":                    "pipes or redirects",
+		"cat x > /etc/x":                "pipes or redirects",
+		"open ftp://h; get f.tar":       "runs lftp's get",
+		"sh -c id":                      "runs lftp's sh",
+		"ech hi":                        "runs lftp's ech",
+		"open -e 'source x' ftp://h":    "gives open the commands of -e",
+		"open ftp://h; mirror -R / /up": "runs lftp's mirror",
+		"source s.lftp":                 "runs lftp's source",
+	} {
+		got := lftpScriptRuns(script, 0)
+		if want == "" {
+			assert.Empty(t, got, script)
+			continue
+		}
+		assert.Contains(t, got, want, script)
+	}
+	assert.Contains(t, lftpScriptRuns("ls", wDynamic), "only known at run time")
+}

@@ -345,7 +345,7 @@ var cmdIndex = [...]cmdIndexRow{
 	{"yarn", false, clsUnlisted, "", inSys | inNetTools},
 	{"youtube-dl", false, clsUnlisted, "", inNetTools},
 	{"yq", false, clsUnlisted, "", inSys},
-	{"yt-dlp", false, clsUnlisted, "", inSys | inNetTools},
+	{"yt-dlp", false, clsUnlisted, "", inNetTools},
 	{"zig", false, clsUnlisted, "", inSys},
 	{"zsh", true, clsShell, "", 0},
 }

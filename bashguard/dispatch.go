@@ -142,8 +142,15 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 	// rule allows the tool.
 	s := t.options()
 	scripted := false
+	cur, ops := s, []int(nil) // the subcommand's spec, and its operands
 	scanNetLine(s, v, 1, func(e *scanned) {
 		switch {
+		case e.opt == nil && e.problem == "":
+			if sub := cur.subs[e.word]; sub != nil && len(ops) == 0 && v.literal(e.at) {
+				cur = sub // scanNetLine's reading: the word is the subcommand
+				break
+			}
+			ops = append(ops, e.at)
 		case e.problem != "":
 			if t.whole {
 				m.specOption(c, name, s, v, e, nil) // it asks, naming the option
@@ -160,9 +167,40 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 			m.specOption(c, name, s, v, e, nil)
 		}
 	})
+	m.containerOperands(c, name, cur, v, ops)
+	for _, f := range t.runsConf {
+		if why := m.confRuns(f); why != "" {
+			c.addf(permission.Ask, ArgsRule(name), "reads ", f.name, " of the workspace, which "+why, false)
+		}
+	}
 	if t.stdinScript != "" && !scripted && (x.piped || x.stdinRdr) {
 		c.addf(permission.Ask, ArgsRule(name), "reads a script from its input (a pipe, a here-document, a here-string or a file) and runs it, which is not analysed: ",
 			t.stdinScript, "", false)
+	}
+}
+
+// containerOperands judges the operands ops of the line v that the spec
+// s of its subcommand reads as paths of this machine: a build's context
+// (kBuildContext) and the two sides of a copy (kContainerCopy).
+func (m *cmdCall) containerOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int) {
+	if s.operands != kBuildContext && s.operands != kContainerCopy {
+		return
+	}
+	for n, i := range ops {
+		var paths []hostPath
+		switch {
+		case v.flags[i]&wDynamic != 0:
+			c.addf(permission.Ask, ArgsRule(name), "copies or sends ", v.vals[i], ", only known at run time, which may name any path of this machine", false)
+			continue
+		case s.operands == kBuildContext:
+			paths, _ = containerPaths(kBuildContext, "", v.vals[i])
+		case !containerCopySide(v.vals[i]):
+		case n == len(ops)-1 && n > 0:
+			paths = []hostPath{{path: v.vals[i], write: true}}
+		default:
+			paths = []hostPath{{path: v.vals[i], read: true, tree: true}}
+		}
+		m.hostPaths(c, name, paths, v.flags[i])
 	}
 }
 
@@ -193,6 +231,7 @@ func (m *cmdCall) sysJudges(name string, v *argv) bool {
 // netToolSpec judges: those that run a program or reach a file.
 var netToolKinds = map[kind]bool{
 	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true, kScriptFile: true,
+	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list

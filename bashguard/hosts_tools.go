@@ -170,6 +170,11 @@ type netTool struct {
 	// of kind kClientScript or kProgram gave it one (psql db < x.sql): a
 	// script not analysed, which asks past an allow rule for the tool.
 	stdinScript string
+	// runsConf are configuration files the tool reads from the
+	// workspace that can make it run programs (yt-dlp.conf, which may
+	// say --exec; Mercurial's .hg/hgrc, its hooks): one that does asks,
+	// past any allow rule (confruns.go).
+	runsConf []confFile
 	// abbrevSubs: the tool takes a unique prefix of a command's name for
 	// the command (Mercurial: hg clo is hg clone), so a word that begins
 	// one of subs is read as it (the first, in order, of those it begins).
@@ -573,11 +578,6 @@ var dockerEnv = sync.OnceValue(func() map[string]netEffect {
 		"CONTAINER_HOST": effUnknown}
 })
 
-var dockerValLong = []string{"--host", "--context", "--config", "--platform", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
-	"--connection", "--url", "--identity", "--name", "--env", "--publish", "--volume", "--workdir", "--user", "--network",
-	"--entrypoint", "--env-file", "--mount", "--label", "--memory", "--cpus", "--add-host", "--file", "--tag", "--build-arg",
-	"--target", "--progress", "--output", "--cache-from", "--restart", "--filter", "--format", "--pull"}
-
 var helmSubs = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{
 		"repo add": {kind: subSecondURL}, "repo update": {kind: subRuntime, why: "the chart repositories helm's configuration names"},
@@ -735,20 +735,17 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
 			"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
 			"--installed --desc",
-		"podman": dockerFlags,
 		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
 			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
 		"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
-		"aria2c": "--continue -q --quiet -Z --force-sequential --allow-overwrite --auto-file-renaming -V --check-integrity",
-		"yt-dlp": ytFlags, "youtube-dl": ytFlags,
-		"tracepath": "-4 -6 -n -b",
+		"youtube-dl": ytFlags,
+		"tracepath":  "-4 -6 -n -b",
 		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
 			"-C --csv -t --curses",
 		"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
 		"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
 		"ssh-keyscan": "-4 -6 -c -D -H -v",
 		"whois":       "-H -a -r -B -G -l -L -m -M -x",
-		"lftp":        "-d --norc",
 		"hg":          "-q --quiet -v --verbose -y --noninteractive -U --noupdate --debug --insecure --stream -f --force --pull",
 		"svn":         "-q --quiet --non-interactive --trust-server-cert --force --ignore-externals -N --non-recursive --parents -v --verbose --xml --incremental --stop-on-copy --no-auth-cache",
 		"lynx":        "-dump -source -head -nolist -listonly -accept_all_cookies -nocolor -noreferer -mime_header -anonymous",
@@ -786,8 +783,6 @@ const (
 	ghFlags = "--web -w --draft -d --fill --paginate --silent --include -i --verbose --watch --exit-status --yes -y --all " +
 		"--merged --closed --delete-branch --squash --rebase --merge --auto --admin"
 	cloudFlags  = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
-	dockerFlags = "-a --all -q --quiet --disable-content-trust --all-tags -D --debug --tls --tlsverify -d --detach -i -t " +
-		"--interactive --tty --rm -P --publish-all --privileged --init --read-only --no-cache"
 	httpieFlags = "-v --verbose -h --headers -b --body -f --form -j --json -d --download -c --continue -F --follow " +
 		"--check-status --offline --ignore-stdin -I -q --quiet -m --multipart --all --stream -S"
 	ytFlags = "-x --extract-audio -q --quiet -v --verbose -F --list-formats -g --get-url -s --simulate --no-playlist " +
@@ -936,8 +931,9 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"openssl": {singleDash: true, subs: map[string]netSub{"s_client": {kind: subHosts}, "s_time": {kind: subHosts},
 			"ocsp": {kind: subRuntime, why: "the responder its certificate names"}}, options: opensslSpec, opts: map[string]netEffect{"-connect": effHost,
 			"-host": effHost, "-url": effAdd, "-proxy": effUnknown, "-unix": effUnknown}},
-		"lftp": {subs: map[string]netSub{"*": {kind: subURLs}}, valShort: "pufec", opts: map[string]netEffect{"-e": effUnknown,
-			"-c": effUnknown, "-f": effUnknown}},
+		"lftp": {subs: map[string]netSub{"*": {kind: subURLs}}, options: lftpSpec, whole: true,
+			stdinScript: "lftp's commands, which read and write files of this machine and run programs (!)", opts: map[string]netEffect{"-e": effUnknown,
+				"-c": effUnknown, "-f": effUnknown}},
 		"hg": {subs: hgSubs(), abbrevSubs: true, valShort: "Rer", valLong: []string{"--repository", "--config", "--ssh", "--rev", "--branch"},
 			opts: map[string]netEffect{"--config": effUnknown, "--ssh": effUnknown, "-e": effUnknown}},
 		"svn": {subs: svnSubs(), valShort: "rm", valLong: []string{"--config-dir", "--config-option", "--username", "--password",
@@ -947,8 +943,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"w3m":    {subs: urlOps(), singleDash: true, valLong: []string{"-T", "-o", "-config", "-cols", "-ppc", "-I", "-O"}, opts: map[string]netEffect{"-config": effUnknown}},
 		"links":  {subs: urlOps(), singleDash: true, valLong: []string{"-codepage", "-width", "-source"}},
 		"elinks": {subs: urlOps(), singleDash: true, valLong: []string{"-config-dir", "-config-file", "-eval", "-remote"}, opts: map[string]netEffect{"-config-file": effUnknown, "-eval": effUnknown}},
-		"yt-dlp": {subs: urlOps(), valShort: "foaP", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--paths", "--cookies", "--config-locations", "--user-agent", "--referer"},
-			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown}},
+		"yt-dlp": {subs: urlOps(), options: ytdlpSpec, whole: true, runsConf: []confFile{{name: "yt-dlp.conf"}},
+			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown,
+				"--geo-verification-proxy": effUnknown, "--cn-verification-proxy": effUnknown, "--source-address": effUnknown,
+				"--sponsorblock-api": effUnknown, "--default-search": effUnknown}},
 		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
 		"psql": {subs: dbOps(), options: psqlSpec, whole: true, stdinScript: "SQL and psql's own commands, which run programs (\\!)", opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
@@ -977,8 +975,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"apt-get": {subs: aptSubs(), options: aptSpec},
 		"brew":    {subs: brewSubs()},
 		"docker":  {subs: dockerSubs(), spec: specImage, options: dockerSpec, opts: dockerOpts(), env: dockerEnv()},
-		"podman": {subs: dockerSubs(), spec: specImage, valShort: "cepvwumlf", valLong: dockerValLong, opts: dockerOpts(), env: dockerEnv(),
-			shortImages: true},
+		"podman": {subs: dockerSubs(), spec: specImage, options: podmanSpec, opts: map[string]netEffect{"-c": effUnknown,
+			"--connection": effUnknown, "--url": effUnknown, "-r": effUnknown, "--remote": effUnknown}, env: dockerEnv(), shortImages: true},
 		"helm": {subs: helmSubs(), spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",
 			"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",
 			"--values", "--set", "--set-string", "--set-file", "--registry-config", "--burst-limit", "--qps"}, valShort: "nf",
@@ -987,10 +985,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"https": httpie,
 		"xh":    httpie,
 		"xhs":   httpie,
-		"aria2c": {subs: map[string]netSub{"*": {kind: subURLs}}, spec: specURL, valShort: "diolxsjkuc",
-			valLong: []string{"--dir", "--input-file", "--log", "--out", "--split", "--max-connection-per-server", "--min-split-size",
-				"--conf-path", "--all-proxy", "--http-proxy", "--https-proxy", "--ftp-proxy", "--header", "--user-agent", "--referer",
-				"--max-download-limit", "--timeout", "--checksum", "--max-tries", "--retry-wait", "--torrent-file", "--metalink-file"},
+		"aria2c": {subs: map[string]netSub{"*": {kind: subURLs}}, spec: specURL, options: aria2Spec, whole: true,
 			opts: map[string]netEffect{"-i": effUnknown, "--input-file": effUnknown, "--conf-path": effUnknown, "--all-proxy": effUnknown,
 				"--http-proxy": effUnknown, "--https-proxy": effUnknown, "--ftp-proxy": effUnknown, "-T": effUnknown,
 				"--torrent-file": effUnknown, "-M": effUnknown, "--metalink-file": effUnknown}},

@@ -84,7 +84,14 @@ var netToolHelp = map[string]struct {
 		{"image", "build", "--help"}, {"container", "run", "--help"}, {"container", "create", "--help"}, {"login", "--help"},
 		{"search", "--help"}, {"manifest", "inspect", "--help"}, {"compose", "--help"}, {"compose", "up", "--help"},
 		{"compose", "pull", "--help"}, {"compose", "build", "--help"}, {"buildx", "imagetools", "inspect", "--help"},
-		{"buildx", "imagetools", "create", "--help"}}, "gnu"},
+		{"buildx", "imagetools", "create", "--help"}, {"cp", "--help"}, {"container", "cp", "--help"}}, "gnu"},
+	"podman": {[][]string{{"--help"}, {"run", "--help"}, {"create", "--help"}, {"pull", "--help"}, {"push", "--help"},
+		{"build", "--help"}, {"cp", "--help"}, {"image", "pull", "--help"}, {"image", "push", "--help"}, {"image", "build", "--help"},
+		{"container", "run", "--help"}, {"container", "create", "--help"}, {"container", "cp", "--help"}, {"login", "--help"},
+		{"search", "--help"}}, "gnu"},
+	"yt-dlp":  {[][]string{nil}, "optparse:yt_dlp.options:create_parser"},
+	"aria2c":  {[][]string{{"--help=#all"}}, "gnu"},
+	"lftp":    {[][]string{{"--help"}, {"-c", "help open"}}, "gnu"},
 	"psql":    {[][]string{{"--help"}}, "gnu"},
 	"pg_dump": {[][]string{{"--help"}}, "gnu"},
 	"kubectl": {[][]string{{"options"}, {"get", "--help"}, {"apply", "--help"}, {"logs", "--help"}, {"exec", "--help"}, {"label", "--help"},
@@ -122,16 +129,19 @@ var netToolHelp = map[string]struct {
 // takes and its help does not list, and the letters dig (-d, -i, -n)
 // and host (-D, -i, -n) take and their usage does not list; traceroute's
 // -UL, a word its parser reads whole, which its spec reads as -U -L and
-// so asks; ping's -r, which its help does not list; and MySQL's
-// --login-path, which MariaDB's clients do not have.
-var netHelpUnlisted = map[string]bool{"cargo --vers": true, "cargo --lockfile-path": true,
+// so asks; ping's -r, which its help does not list; MySQL's
+// --login-path, which MariaDB's clients do not have; and the long
+// options of lftp's open, its -B, and lftp's -h and -v (--help and
+// --version), which lftp takes and neither help lists.
+var netHelpUnlisted = map[string]bool{"lftp --user": true, "lftp --password": true, "lftp --env-password": true, "lftp -B": true, "lftp -h": true, "lftp -v": true,
+	"cargo --vers": true, "cargo --lockfile-path": true,
 	"apt-get -f-": true, "apt-get --no-f": true, "apt-get -eany": true, "apt -f-": true, "apt --no-f": true, "apt -eany": true,
 	"pnpm --prefer-offline": true, "apt-get -e": true,
 	"mysql --login-path": true, "mariadb --login-path": true, "mysqldump --login-path": true,
 	"traceroute -UL": true, "ping -r": true, "dig -d": true, "dig -i": true, "dig -n": true, "host -D": true, "host -i": true, "host -n": true, "apt -e": true, "apt-get --show-upgraded": true, "apt --show-upgraded": true}
 
-// netDockerUnlisted reports an option of docker's spec s that its help
-// does not list: cobra's --help (and -h, the client's), and buildx's
+// netDockerUnlisted reports an option of docker's (or podman's) spec s
+// that its help does not list: cobra's --help (and -h, docker's), and buildx's
 // options in docker build's spec, which the help of the classic builder
 // installed here does not list.
 func netDockerUnlisted(s *spec, f string) bool {
@@ -222,6 +232,9 @@ func netToolHelpAgrees(t *testing.T, name, bin string, helps [][]string, reader 
 		if reader != "" {
 			listed += netHelpClassified(t, name, args, s, netHelpListed(reader, text), reader)
 		}
+		if strings.HasPrefix(reader, "optparse:") {
+			optparseArities(t, name, s, text)
+		}
 	}
 	if reader == "npm" || reader == "mvn" {
 		return 0, listed, plugins // npm's keys are held to its definitions (TestNpmScriptSpecsAgreeWithNpm), Maven's rows to 3.8's and 3.9's help (TestSysSpecsAgreeWithHelp)
@@ -258,7 +271,7 @@ func netSpellingsListed(t *testing.T, name string, s *spec, text string) int {
 		if strings.HasSuffix(f, "*") {
 			continue // a prefix of names (my_getopt's --loose-X), no option of its own
 		}
-		if netHelpUnlisted[name+" "+f] || netHelpUnlisted[s.name+" "+f] || name == "docker" && netDockerUnlisted(s, f) {
+		if netHelpUnlisted[name+" "+f] || netHelpUnlisted[s.name+" "+f] || (name == "docker" || name == "podman") && netDockerUnlisted(s, f) {
 			continue
 		}
 		re := regexp.MustCompile(`(^|[\s,\[|(])` + regexp.QuoteMeta(f) + `($|[\s,=\]|)<.[])`)
@@ -297,6 +310,9 @@ func netToolHelpText(t *testing.T, name string, helps [][]string, reader string)
 		}
 		return text.String()
 	}
+	if parser, ok := strings.CutPrefix(reader, "optparse:"); ok {
+		return optparseOptions(t, name, parser)
+	}
 	var text strings.Builder
 	for _, h := range helps {
 		cmd := exec.Command(name, h...)
@@ -308,12 +324,54 @@ func netToolHelpText(t *testing.T, name string, helps [][]string, reader string)
 	return text.String()
 }
 
+// optparseScript prints every option of the optparse parser that the
+// function argv[2] of the module argv[1] makes, hidden ones too, a row
+// each as a GNU help lists them ("  -o, --output VALUE"): VALUE where it
+// takes one.
+const optparseScript = `import importlib, sys
+parser = getattr(importlib.import_module(sys.argv[1]), sys.argv[2])()
+for o in parser._get_all_options():
+    print("  " + ", ".join(o._short_opts + o._long_opts) + (" VALUE" if o.takes_value() else ""))
+`
+
+// optparseOptions lists the options of a tool written in Python whose
+// parser is optparse's, from the parser itself (parser: MODULE.FUNC),
+// run by the interpreter of the tool's own #! line.
+func optparseOptions(t *testing.T, bin, parser string) string {
+	t.Helper()
+	head, err := os.ReadFile(bin)
+	require.NoError(t, err)
+	line, _, _ := strings.Cut(string(head), "\n")
+	interp := strings.Fields(strings.TrimPrefix(line, "#!"))
+	require.NotEmpty(t, interp, "%s: no #! line names its interpreter", bin)
+	mod, fn, _ := strings.Cut(parser, ":")
+	args := append(interp[1:], "-c", optparseScript, mod, fn)
+	out, err := exec.Command(interp[0], args...).CombinedOutput()
+	require.NoError(t, err, "%s: its parser %s: %s", bin, parser, out)
+	return string(out)
+}
+
+// optparseArities asserts that the spec s gives every option the text
+// of optparseOptions lists the arity its parser gives it: a value taken
+// where the spec reads none would hide the next word from the judge.
+func optparseArities(t *testing.T, name string, s *spec, text string) {
+	t.Helper()
+	for line := range strings.Lines(text) {
+		names, value := strings.CutSuffix(strings.TrimSpace(line), " VALUE")
+		for o := range strings.SplitSeq(names, ", ") {
+			if sp := specSpelling(s, o); assert.NotNil(t, sp, "%s: %s is not in its spec", name, o) {
+				assert.Equal(t, value, sp.arg == argRequired, "%s: its parser gives %s a value: %v; the spec: %s", name, o, value, arityText(sp.arg))
+			}
+		}
+	}
+}
+
 // netHelpListed lists the options a tool's help text lists, by its
 // reader.
 func netHelpListed(reader, text string) []string {
 	var out []string
 	switch {
-	case reader == "gnu":
+	case reader == "gnu", strings.HasPrefix(reader, "optparse:"):
 		return gnuHelpOptions(text)
 	case reader == "indented":
 		// gnu's rows, indented further (dig -h lists its options 17

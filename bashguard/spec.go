@@ -128,6 +128,35 @@ const (
 	// (psql -f): read, as a path, and an Ask no allow rule lifts, as
 	// kProgram, for the programs the script may run.
 	kScriptFile
+	// The values and operands of a container tool that name paths of
+	// this machine a build or a container reaches, each in its own
+	// format, read by containerPaths (bind.go): a path so named is judged
+	// as the reads and writes it stands for; a value that does not read
+	// as its format asks, naming the option.
+	//
+	// kBuildSecret: a list of key=value whose src (source) is a file the
+	// build is given (docker build --secret id=ID,src=PATH): read.
+	kBuildSecret
+	// kBuildSSH: default or ID, with =KEY[,KEY] the keys (or agent
+	// sockets) the build is given (docker build --ssh): each read.
+	kBuildSSH
+	// kBuildOutput: PATH, or a list of key=value whose dest is the path
+	// the build's result is written to (docker build -o type=local,dest=out).
+	kBuildOutput
+	// kBuildContext: a build context, PATH, URL or "-" (docker build's
+	// operand), or NAME=PATH (--build-context): the tree below a path is
+	// sent to the builder, read whole.
+	kBuildContext
+	// kTypedWrite: its value is [TYPES:]PATH, a file or directory
+	// written, TYPES a list of words that say which of the program's
+	// outputs goes there (yt-dlp -o thumbnail:PATH, -P home:DIR): the
+	// value is judged as a write with the prefix and without it.
+	kTypedWrite
+	// kContainerCopy: operands, a source and a destination, each
+	// CONTAINER:PATH or a path of this machine (docker cp, kubectl cp):
+	// a local source is read with the tree below it, a local
+	// destination written.
+	kContainerCopy
 	// What an option says of the tree a reader walks: harmless in
 	// themselves, read by the reader's model (model_read.go).
 	kRecurse       // it reads the trees below its operands (grep -r)
@@ -306,8 +335,12 @@ type spec struct {
 	// copied when the package starts.
 	joined   [][]optRow
 	help     bool
-	operands kind   // what the operands are, for the engine's generic reading
-	allow    string // the reason of an allowed command line
+	operands kind // what the operands are, for the engine's generic reading
+	// scriptRuns, when set, reads the scripts of the options of kind
+	// kClientScript, in place of clientScriptRuns: how one runs a
+	// program or reaches a file here, or "" (lftp's commands).
+	scriptRuns func(script string, fl wordFlags) string
+	allow      string // the reason of an allowed command line
 	// subs are the subcommands, chosen by the first operand after the
 	// spec's own options. other reads the rest of the line, that
 	// operand included, when it is none of them; without other, such a

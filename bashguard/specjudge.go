@@ -157,7 +157,7 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
-	case kWriteOrPipe, kBind, kFieldFile, kClientScript, kScriptFile:
+	case kWriteOrPipe, kBind, kFieldFile, kClientScript, kScriptFile, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kTypedWrite:
 		m.specValue(c, cmd, s, v, e)
 	case kMore:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "does more than the command's query"), "", true)
@@ -256,7 +256,7 @@ func (m *cmdCall) readAfterFirst(c *verdictAcc, cmd string, s *spec, v *argv, f 
 var dashDashOpt = option{name: "--", kind: kFlag}
 
 // specValue records the factor of one option e of the command cmd whose
-// kind reads its value (kWriteOrPipe, kBind, kFieldFile, kClientScript,
+// kind reads its value (kWriteOrPipe, kBind and the other container kinds, kFieldFile, kClientScript,
 // kScriptFile), found by the spec s.
 func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scanned) {
 	vf := v.flags[e.at]
@@ -279,25 +279,29 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 		if _, file, ok := strings.Cut(e.val, "=@"); ok && file != "-" {
 			m.readPath(c, file, vf, cmd)
 		}
-	case kBind:
-		src, readOnly, ok := bindSource(e.spell, e.val)
-		switch {
-		case vf&wDynamic != 0:
-			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may bind any path of this machine into the container")
-		case ok && src == "":
-			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value does not read as docker's list of fields, and may bind any path of this machine into the container")
-		case !ok:
-		default:
-			m.readPath(c, src, vf, cmd)
-			if !readOnly {
-				m.writePath(c, src, vf, cmd)
-			}
-			// The container reads the whole tree below it, its
-			// secrets too; a link in it resolves in the container.
-			m.walkRoot(c, src, vf, cmd, walkOpts{recursive: true, content: true, hidden: true})
+	case kTypedWrite:
+		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", "a file", "", true)
+		m.writePath(c, e.val, vf, cmd)
+		if p, typed := untyped(e.val); typed {
+			m.writePath(c, p, vf, cmd)
 		}
+	case kBind, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext:
+		if vf&wDynamic != 0 {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may name any path of this machine")
+			break
+		}
+		paths, ok := containerPaths(e.opt.kind, e.spell, e.val)
+		if !ok {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value does not read as its list of fields, and may name any path of this machine")
+			break
+		}
+		m.hostPaths(c, cmd, paths, vf)
 	case kClientScript:
-		if why := clientScriptRuns(e.val, vf); why != "" {
+		runs := clientScriptRuns
+		if s.scriptRuns != nil {
+			runs = s.scriptRuns
+		}
+		if why := runs(e.val, vf); why != "" {
 			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose script "+why)
 			break
 		}
@@ -584,4 +588,38 @@ func spelt(opts, w string) bool {
 		}
 	}
 	return false
+}
+
+// hostPaths judges the paths of this machine that a container tool's
+// option or operand names (containerPaths) as the reads and writes they
+// stand for: a tree read whole is walked as a recursive read's, its
+// secrets and its links too, which resolve in the container.
+func (m *cmdCall) hostPaths(c *verdictAcc, cmd string, paths []hostPath, vf wordFlags) {
+	for _, p := range paths {
+		if p.read {
+			m.readPath(c, p.path, vf, cmd)
+		}
+		if p.write {
+			m.writePath(c, p.path, vf, cmd)
+		}
+		if p.tree {
+			m.walkRoot(c, p.path, vf, cmd, walkOpts{recursive: true, content: true, hidden: true})
+		}
+	}
+}
+
+// untyped returns the path of a value of kind kTypedWrite without its
+// TYPES: prefix, words of letters, digits and "_" joined by ",", and
+// whether it had one.
+func untyped(val string) (string, bool) {
+	types, p, ok := strings.Cut(val, ":")
+	if !ok || types == "" {
+		return val, false
+	}
+	for _, r := range types {
+		if r != ',' && r != '_' && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
+			return val, false
+		}
+	}
+	return p, true
 }

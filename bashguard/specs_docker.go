@@ -48,27 +48,34 @@ var dockerRunRows = rows(
 // --cidfile writes the container's id, --env-file and --label-file are
 // read, -v and --mount name what the container sees.
 var dockerCreateRows = rows(
-	each(kWord, "", "--add-host=", "--annotation=", "-a= --attach=", "--blkio-weight=", "--blkio-weight-device=",
-		"--cap-add=", "--cap-drop=", "--cgroup-parent=", "--cgroupns=", "--cpu-count=", "--cpu-percent=",
-		"--cpu-period=", "--cpu-quota=", "--cpu-rt-period=", "--cpu-rt-runtime=", "-c= --cpu-shares=", "--cpus=",
-		"--cpuset-cpus=", "--cpuset-mems=", "--device=", "--device-cgroup-rule=",
-		"--device-read-bps=", "--device-read-iops=", "--device-write-bps=", "--device-write-iops=", "--dns=",
-		"--dns-option=", "--dns-search=", "--domainname=", "--entrypoint=", "-e= --env=", "--expose=", "--gpus=",
-		"--group-add=", "--health-cmd=", "--health-interval=", "--health-retries=", "--health-start-interval=",
-		"--health-start-period=", "--health-timeout=", "-h= --hostname=", "--io-maxbandwidth=", "--io-maxiops=",
-		"--ip=", "--ip6=", "--ipc=", "--isolation=", "--kernel-memory=", "-l= --label=", "--link=",
-		"--link-local-ip=", "--log-driver=", "--log-opt=", "--mac-address=", "-m= --memory=",
-		"--memory-reservation=", "--memory-swap=", "--memory-swappiness=", "--name=", "--network=",
-		"--network-alias=", "--oom-score-adj=", "--pid=", "--pids-limit=", "--platform=", "-p= --publish=",
-		"--pull=", "--restart=", "--runtime=", "--security-opt=", "--shm-size=", "--stop-signal=", "--stop-timeout=",
-		"--storage-opt=", "--sysctl=", "--tmpfs=", "--ulimit=", "-u= --user=", "--userns=", "--uts=",
-		"--volume-driver=", "--volumes-from=", "-w= --workdir="),
+	each(kWord, "", "--cpu-count=", "--cpu-percent=", "--domainname=", "--gpus=", "--health-start-interval=",
+		"--io-maxbandwidth=", "--io-maxiops=", "--isolation=", "--kernel-memory=", "--link=", "--link-local-ip=",
+		"--runtime=", "--storage-opt=", "--volume-driver="),
+	each(kFlag, "", "--use-api-socket[=]"),
+	containerCreateRows,
+)
+
+// containerCreateRows are the options of docker's create that podman's
+// has too, spelled and read alike.
+var containerCreateRows = rows(
+	each(kWord, "", "--add-host=", "--annotation=", "-a= --attach=", "--blkio-weight=", "--blkio-weight-device=", "--cap-add=",
+		"--cap-drop=", "--cgroup-parent=", "--cgroupns=", "--cpu-period=", "--cpu-quota=", "--cpu-rt-period=",
+		"--cpu-rt-runtime=", "-c= --cpu-shares=", "--cpus=", "--cpuset-cpus=", "--cpuset-mems=", "--device=",
+		"--device-cgroup-rule=", "--device-read-bps=", "--device-read-iops=", "--device-write-bps=",
+		"--device-write-iops=", "--dns=", "--dns-option=", "--dns-search=", "--entrypoint=", "-e= --env=",
+		"--expose=", "--group-add=", "--health-cmd=", "--health-interval=", "--health-retries=",
+		"--health-start-period=", "--health-timeout=", "-h= --hostname=", "--ip=", "--ip6=", "--ipc=",
+		"-l= --label=", "--log-driver=", "--log-opt=", "--mac-address=", "-m= --memory=", "--memory-reservation=",
+		"--memory-swap=", "--memory-swappiness=", "--name=", "--network=", "--network-alias=", "--oom-score-adj=",
+		"--pid=", "--pids-limit=", "--platform=", "-p= --publish=", "--pull=", "--restart=", "--security-opt=",
+		"--shm-size=", "--stop-signal=", "--stop-timeout=", "--sysctl=", "--tmpfs=", "--ulimit=", "-u= --user=",
+		"--userns=", "--uts=", "--volumes-from=", "-w= --workdir="),
 	each(kRead, "", "--env-file=", "--label-file="),
 	each(kBind, "", "-v= --volume=", "--mount="),
 	each(kWrite, "", "--cidfile="),
 	each(kFlag, "", "--disable-content-trust[=]", "--help[=]", "--init[=]", "-i --interactive[=]",
 		"--no-healthcheck[=]", "--oom-kill-disable[=]", "--privileged[=]", "-P --publish-all[=]", "-q --quiet[=]",
-		"--read-only[=]", "--rm[=]", "-t --tty[=]", "--use-api-socket[=]"),
+		"--read-only[=]", "--rm[=]", "-t --tty[=]"),
 )
 
 // dockerBuildRows are docker build's options: the classic builder's
@@ -78,12 +85,26 @@ var dockerBuildRows = rows(dockerClassicBuildRows, dockerBuildxRows)
 
 // dockerBuildxRows are the options buildx adds to the classic builder's.
 var dockerBuildxRows = rows(
-	each(kWord, "", "--cache-to=", "--build-context=", "--builder=", "--annotation=", "--attest=", "--sbom=",
-		"--provenance=", "--progress=", "--secret=", "--ssh=", "--allow=", "--call=", "--no-cache-filter=",
-		"-o= --output="),
+	each(kWord, "", "--cache-to=", "--builder=", "--annotation=", "--attest=", "--sbom=",
+		"--provenance=", "--progress=", "--allow=", "--call=", "--no-cache-filter="),
+	dockerBuildPathRows,
 	each(kWrite, "", "--metadata-file="),
 	each(kFlag, "", "--load[=]", "--push[=]", "--check[=]"),
 )
+
+// dockerBuildPathRows are the options of BuildKit's builds (docker
+// buildx build, podman build) that give the build paths of this machine:
+// files and keys it reads, a tree it reads, where it writes its result.
+var dockerBuildPathRows = rows(
+	each(kBuildSecret, "", "--secret="),
+	each(kBuildSSH, "", "--ssh="),
+	each(kBuildOutput, "", "-o= --output="),
+	each(kBuildContext, "", "--build-context="),
+)
+
+// dockerCpRows are docker cp's options; its operands are a container's
+// path and one of this machine (kContainerCopy).
+var dockerCpRows = rows(each(kFlag, "", "-a --archive[=]", "-L --follow-link[=]", "-q --quiet[=]", "--help[=]"))
 
 // dockerClassicBuildRows are the classic builder's options.
 var dockerClassicBuildRows = rows(
@@ -122,16 +143,18 @@ var dockerSpec = sync.OnceValue(func() *spec {
 		"push":   {grammar: dockerGrammar, rows: dockerImageRows},
 		"run":    {grammar: dockerFirstGrammar, rows: dockerRunRows},
 		"create": {grammar: dockerFirstGrammar, rows: dockerCreateRows},
-		"build":  {grammar: dockerGrammar, rows: dockerBuildRows},
+		"build":  {grammar: dockerGrammar, rows: dockerBuildRows, operands: kBuildContext},
+		"cp":     {grammar: dockerGrammar, rows: dockerCpRows, operands: kContainerCopy},
 		"image": {grammar: dockerFirstGrammar, subs: map[string]*spec{
 			"pull":  {grammar: dockerGrammar, rows: dockerImageRows},
 			"push":  {grammar: dockerGrammar, rows: dockerImageRows},
-			"build": {grammar: dockerGrammar, rows: dockerBuildRows}}},
+			"build": {grammar: dockerGrammar, rows: dockerBuildRows, operands: kBuildContext}}},
 		"container": {grammar: dockerFirstGrammar, subs: map[string]*spec{
+			"cp":     {grammar: dockerGrammar, rows: dockerCpRows, operands: kContainerCopy},
 			"run":    {grammar: dockerFirstGrammar, rows: dockerRunRows},
 			"create": {grammar: dockerFirstGrammar, rows: dockerCreateRows}}},
 		"buildx": {grammar: dockerFirstGrammar, subs: map[string]*spec{
-			"build": {grammar: dockerGrammar, rows: dockerBuildRows},
+			"build": {grammar: dockerGrammar, rows: dockerBuildRows, operands: kBuildContext},
 			"imagetools": {grammar: dockerFirstGrammar, subs: map[string]*spec{
 				"inspect": {grammar: dockerGrammar, rows: rows(each(kWord, "", "--format="), each(kFlag, "", "--raw[=]", "--help[=]"))},
 				"create": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-t= --tag=", "--annotation=", "--platform=", "--progress="),

@@ -59,13 +59,22 @@ var kubeRows = []optRow{
 // the hosts it reaches (netTools) and the Secrets it prints
 // (secretPrints).
 var kubeSpec = sync.OnceValue(func() *spec {
-	return (&spec{name: "kubectl", grammar: grammar{permute: true, shortEq: true}, rows: kubeRows}).compile()
+	return (&spec{name: "kubectl", grammar: grammar{permute: true, shortEq: true}, rows: kubeRows,
+		subs: map[string]*spec{"cp": kubeCpSpec()}}).compile()
 })
+
+// kubeCpSpec is kubectl cp's (and oc cp's): every command's options
+// and its own (kubectl cp --help); its operands are a pod's path,
+// [NAMESPACE/]POD:PATH, and one of this machine (kContainerCopy).
+func kubeCpSpec() *spec {
+	return &spec{grammar: grammar{permute: true, shortEq: true},
+		rows: []optRow{{"--no-preserve[=]", kFlag, ""}, {"--retries=", kWord, ""}}, joined: join(kubeRows), operands: kContainerCopy}
+}
 
 // ocSpec is oc's: kubectl's options, and oc's own before them (the
 // first row wins: oc's -t is whoami's --show-token).
 var ocSpec = sync.OnceValue(func() *spec {
 	return (&spec{name: "oc", grammar: grammar{permute: true, shortEq: true},
 		rows: []optRow{{"-t --show-token[=]", kFlag, ""}, {"--confirm[=]", kFlag, ""}, {"--to=", kWrite, ""},
-			{"--keys=", kWord, ""}}, joined: join(kubeRows)}).compile()
+			{"--keys=", kWord, ""}}, joined: join(kubeRows), subs: map[string]*spec{"cp": kubeCpSpec()}}).compile()
 })

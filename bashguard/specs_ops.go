@@ -250,12 +250,6 @@ func opsSpecs() map[string]*spec {
 			"list":    {ask: "evaluates mise.toml, whose templates and env directives run commands"},
 			"version": {ask: "asks over the network whether a newer mise exists"},
 		}, examples: []example{{"mise tasks", "ask"}, {"mise ls", "ask"}, {"mise --version", "ask"}}},
-		// yt-dlp loads its configuration files before it acts on --help
-		// (options.py's parseOpts: load_configs, then print_help), the
-		// working directory's yt-dlp.conf among them, and a --verbose
-		// given there prints every file it loaded.
-		"yt-dlp": {ask: "reads the yt-dlp.conf of the working directory even for --help, and a --verbose there prints every configuration file yt-dlp loads, the user's own with any credentials in it",
-			examples: []example{{"yt-dlp --help", "ask"}, {"yt-dlp --version", "ask"}}},
 	}
 	for n, rows := range map[string][]optRow{
 		"gh": {{"--version", kVersion, ""}}, "mypy": {{"--version -V", kVersion, ""}}, "ruff": {{"--version -V", kVersion, ""}},
