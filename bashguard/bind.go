@@ -51,6 +51,9 @@ type hostPath struct {
 	read  bool // the file is read
 	write bool // it is written
 	tree  bool // the tree below it is read whole, its secrets and links too
+	// context: the tree is a build context, sent without what its
+	// .dockerignore names (dockerignore.go).
+	context bool
 }
 
 // containerPaths reads the paths of this machine that the value of the
@@ -61,6 +64,12 @@ func containerPaths(k kind, spell, val string) (out []hostPath, ok bool) {
 	switch k {
 	case kBind:
 		src, readOnly, binds := bindSource(spell, val)
+		if spell == "--mount" {
+			if dev, ok := mountDevice(val); ok {
+				// a volume of the local driver over a path: a bind
+				return []hostPath{{path: dev, read: true, write: true, tree: true}}, dev != ""
+			}
+		}
 		switch {
 		case !binds:
 			return nil, true
@@ -68,6 +77,11 @@ func containerPaths(k kind, spell, val string) (out []hostPath, ok bool) {
 			return nil, false
 		}
 		return []hostPath{{path: src, read: true, write: !readOnly, tree: true}}, true
+	case kVolumeOpt:
+		if k, dev, _ := strings.Cut(val, "="); strings.TrimSpace(k) == "device" {
+			return []hostPath{{path: dev, read: true, write: true, tree: true}}, dev != ""
+		}
+		return nil, true
 	case kBuildSecret:
 		// id=ID,src=PATH, or type=env,env=VAR: with neither src nor
 		// env, the secret is looked for by its id, in a way not read
@@ -122,9 +136,32 @@ func containerPaths(k kind, spell, val string) (out []hostPath, ok bool) {
 		if val == "-" || val == "" || strings.Contains(val, "://") || strings.HasPrefix(val, "git@") {
 			return nil, true // the input, or a context fetched from a URL (the host reader's)
 		}
-		return []hostPath{{path: val, read: true, tree: true}}, true
+		return []hostPath{{path: val, read: true, tree: true, context: true}}, true
 	}
 	return nil, false
+}
+
+// mountDevice returns the device a --mount list gives the local volume
+// driver (volume-opt=device=PATH), and whether it gives one; a list that
+// does not read gives "" and true.
+func mountDevice(val string) (string, bool) {
+	f, ok := csvFields(val)
+	if !ok {
+		return "", true
+	}
+	for _, kv := range f {
+		k, v, _ := strings.Cut(kv, "=")
+		if !strings.EqualFold(strings.TrimSpace(k), "volume-opt") {
+			continue
+		}
+		if ok, dev, _ := strings.Cut(v, "="); strings.TrimSpace(ok) == "device" {
+			return dev, true
+		}
+	}
+	if typ := strings.ToLower(f.value("type")); typ == "glob" {
+		return "", true // podman's glob of paths: not read here
+	}
+	return "", false
 }
 
 // csvFields reads a value as docker reads a list of key=value fields:

@@ -77,12 +77,38 @@ func TestLftpScriptRuns(t *testing.T) {
 		"open ftp://h; mirror -R / /up": "runs lftp's mirror",
 		"source s.lftp":                 "runs lftp's source",
 	} {
-		got := lftpScriptRuns(script, 0)
+		got := lftpScript.runs(script, 0)
 		if want == "" {
 			assert.Empty(t, got, script)
 			continue
 		}
 		assert.Contains(t, got, want, script)
 	}
-	assert.Contains(t, lftpScriptRuns("ls", wDynamic), "only known at run time")
+	assert.Contains(t, lftpScript.runs("ls", wDynamic), "only known at run time")
+}
+
+// An HTTPie request item sends a file where its first separator takes
+// one; with a backslash, any "@" may begin the file.
+func TestHttpieItemPath(t *testing.T) {
+	for item, want := range map[string][]string{
+		"f@/etc/passwd": {"/etc/passwd"}, "f=@.env": {".env"}, "j:=@data.json": {"data.json"}, "X-Token:@tok": {"tok"},
+		"name=joe@x": nil, "q==a@b": nil, "X-Api:a@b": nil, "age:=3": nil, "https://user@host/p": nil, "POST": nil,
+		`a\=b@c`: {"c"}, `a\@b=@d`: {"b=@d", "d"},
+	} {
+		assert.Equal(t, want, httpieItemPath(item), item)
+	}
+}
+
+// A browser's operand is a file unless it is a URL of another scheme than
+// file:.
+func TestURLOrFile(t *testing.T) {
+	for w, want := range map[string]string{
+		"/etc/shadow": "/etc/shadow", "file:///etc/shadow": "/etc/shadow", "file:/etc/shadow": "/etc/shadow",
+		"file://localhost/etc/x": "/etc/x", "README.md": "README.md", "./a:b": "./a:b", "https://x.example/": "",
+		"mailto:x@y": "", "file:": "",
+	} {
+		p, ok := urlOrFile(w)
+		assert.Equal(t, want != "", ok, w)
+		assert.Equal(t, want, p, w)
+	}
 }

@@ -3,6 +3,8 @@ package bashguard
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // A tool's own configuration in the workspace can make it run programs:
@@ -59,4 +61,43 @@ func (m *cmdCall) confRuns(f confFile) string {
 		}
 		return f.runs(text)
 	}).(string)
+}
+
+// hgrcHarmless are the sections of a Mercurial config whose keys run no
+// program, each with the keys that do not where only some do (nil: any
+// key). Hooks, extensions, aliases, merge tools, pagers, editors, the
+// ssh command and %include are not here (hg help config).
+var hgrcHarmless = map[string][]string{
+	"paths": nil, "phases": nil, "color": nil, "templates": nil, "templatealias": nil, "revsetalias": nil,
+	"format": nil, "diff": nil, "annotate": nil, "progress": nil, "web": nil, "storage": nil, "subpaths": nil,
+	"ui": {"username", "verbose", "quiet", "debug", "traceback", "color", "paginate", "tweakdefaults", "relative-paths",
+		"logtemplate", "style", "report_untrusted", "interactive", "askusername", "statuscopies", "mergemarkers",
+		"portablefilenames", "slash", "timeout", "textwidth"},
+}
+
+// hgrcRuns says which key of the Mercurial config text can run a
+// program (hgrcHarmless), or "" for none.
+func hgrcRuns(text string) string {
+	section := ""
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		switch {
+		case t == "" || t[0] == '#' || t[0] == ';':
+			continue
+		case t[0] == '%':
+			return "has " + strings.Fields(t)[0] + ", which reads or changes configuration not read here"
+		case t[0] == '[':
+			section = strings.TrimSpace(strings.Trim(t, "[]"))
+			continue
+		case line[0] == ' ' || line[0] == '\t':
+			continue // the value of the key above, on more lines
+		}
+		key, _, _ := strings.Cut(t, "=")
+		key = strings.TrimSpace(key)
+		keys, known := hgrcHarmless[section]
+		if !known || keys != nil && !slices.Contains(keys, key) {
+			return "sets " + section + "." + key + ", which can run programs"
+		}
+	}
+	return ""
 }

@@ -140,50 +140,142 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 	// as its kind says. An option that reads configuration that can run
 	// programs (kConfig: apt-get -c, gem --config-file) asks whatever
 	// rule allows the tool.
-	s := t.options()
-	scripted := false
-	cur, ops := s, []int(nil) // the subcommand's spec, and its operands
-	scanNetLine(s, v, 1, func(e *scanned) {
-		switch {
-		case e.opt == nil && e.problem == "":
-			if sub := cur.subs[e.word]; sub != nil && len(ops) == 0 && v.literal(e.at) {
-				cur = sub // scanNetLine's reading: the word is the subcommand
-				break
-			}
-			ops = append(ops, e.at)
-		case e.problem != "":
-			if t.whole {
-				m.specOption(c, name, s, v, e, nil) // it asks, naming the option
-			}
-		case e.opt == nil || e.opt == &dashDashOpt:
-		case e.opt.kind == kConfig:
-			c.addNamed(e.spell, permission.Ask, ArgsRule(name), "uses the "+s.name+" option ", optWritten(e),
-				", which "+orText(e.opt.why, "reads configuration that can run programs"))
-			if t.whole {
-				m.readPath(c, e.val, v.flags[e.at], name)
-			}
-		case netToolKinds[e.opt.kind] || t.whole:
-			scripted = scripted || e.opt.kind == kClientScript || e.opt.kind == kScriptFile || e.opt.kind == kProgram
-			m.specOption(c, name, s, v, e, nil)
-		}
-	})
-	m.containerOperands(c, name, cur, v, ops)
+	n := &netScan{m: m, c: c, name: name, t: t, s: t.options(), v: v, judged: map[int]bool{}}
+	n.cur = n.s
+	scanNetLine(n.s, v, 1, n.visit)
+	if n.cur.compose {
+		m.composeFiles(c, name, n.composeFiles, n.composeDir)
+	}
+	m.earlyOptions(t, n.s, v, n.judged, n.judge)
+	m.pathOperands(c, name, n.cur, v, n.ops)
 	for _, f := range t.runsConf {
 		if why := m.confRuns(f); why != "" {
 			c.addf(permission.Ask, ArgsRule(name), "reads ", f.name, " of the workspace, which "+why, false)
 		}
 	}
-	if t.stdinScript != "" && !scripted && (x.piped || x.stdinRdr) {
+	if t.stdinScript != "" && !n.scripted && (x.piped || x.stdinRdr) {
 		c.addf(permission.Ask, ArgsRule(name), "reads a script from its input (a pipe, a here-document, a here-string or a file) and runs it, which is not analysed: ",
 			t.stdinScript, "", false)
 	}
 }
 
-// containerOperands judges the operands ops of the line v that the spec
-// s of its subcommand reads as paths of this machine: a build's context
-// (kBuildContext) and the two sides of a copy (kContainerCopy).
-func (m *cmdCall) containerOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int) {
-	if s.operands != kBuildContext && s.operands != kContainerCopy {
+// netScan is one line of a network tool read by its spec (netToolSpec):
+// the options judged as they come, and what the line's end needs.
+type netScan struct {
+	m      *cmdCall
+	c      *verdictAcc
+	name   string
+	t      *netTool
+	s      *spec
+	v      *argv
+	cur    *spec        // the subcommand's spec
+	ops    []int        // its operands
+	judged map[int]bool // the words of the options judged
+	// composeFiles are docker compose's -f, composeDir its
+	// --project-directory.
+	composeFiles []string
+	composeDir   string
+	scripted     bool // an option gave the tool its script
+}
+
+// visit reads one word of the line as scanNetLine found it.
+func (n *netScan) visit(e *scanned) {
+	if e.opt == nil && e.problem == "" {
+		if sub := n.cur.subs[e.word]; sub != nil && len(n.ops) == 0 && n.v.literal(e.at) {
+			n.cur = sub // scanNetLine's reading: the word is the subcommand
+			return
+		}
+		n.ops = append(n.ops, e.at)
+		return
+	}
+	if e.next {
+		n.judged[e.at-1] = true
+	} else {
+		n.judged[e.at] = true
+	}
+	if e.opt != nil && n.cur != n.s {
+		switch e.opt.name {
+		case "-f":
+			n.composeFiles = append(n.composeFiles, e.val)
+		case "--project-directory":
+			n.composeDir = e.val
+		}
+	}
+	n.judge(e)
+}
+
+// judge judges one option e. An option the spec does not know, cannot
+// tell or leaves unclassified is the host reader's to ask for where it
+// may move the host: the spec is written for that, and lists each
+// subcommand's options only where they matter to it (gh run view
+// --log). Where the spec is the whole of the tool's options
+// (netTool.whole: psql, ping), such an option asks, naming it, and every
+// option is judged as its kind says. An option that reads configuration
+// that can run programs (kConfig: apt-get -c, gem --config-file) asks
+// whatever rule allows the tool.
+func (n *netScan) judge(e *scanned) {
+	m, c, name, s, v := n.m, n.c, n.name, n.s, n.v
+	switch {
+	case e.problem != "":
+		if n.t.whole {
+			m.specOption(c, name, s, v, e, nil) // it asks, naming the option
+		}
+	case e.opt == nil || e.opt == &dashDashOpt:
+	case e.opt.kind == kConfig:
+		c.addNamed(e.spell, permission.Ask, ArgsRule(name), "uses the "+s.name+" option ", optWritten(e),
+			", which "+orText(e.opt.why, "reads configuration that can run programs"))
+		if n.t.whole {
+			m.readPath(c, e.val, v.flags[e.at], name)
+		}
+	case netToolKinds[e.opt.kind] || n.t.whole:
+		n.scripted = n.scripted || e.opt.kind == kClientScript || e.opt.kind == kScriptFile || e.opt.kind == kProgram
+		m.specOption(c, name, s, v, e, nil)
+	}
+}
+
+// earlyOptions judges the options of t.early (netTool) wherever they
+// stand on the line v before "--", as the tool reads them, where the
+// scan of the line did not judge them (it read the word as another
+// option's value, or as an operand).
+func (m *cmdCall) earlyOptions(t *netTool, s *spec, v *argv, judged map[int]bool, judge func(*scanned)) {
+	for i := 1; i < v.len() && len(t.early) > 0; i++ {
+		w := v.vals[i]
+		if v.literal(i) && w == "--" {
+			return
+		}
+		if judged[i] || !isEarly(t.early, w) {
+			continue
+		}
+		first := true
+		scanSpec(s, v, i, true, func(e *scanned) {
+			if first && (e.opt != nil || e.problem != "") {
+				judge(e)
+			}
+			first = false
+		})
+	}
+}
+
+// isEarly reports whether the word w is one of the early options: a
+// long one whole or with "=VALUE", a letter whole or with its value
+// attached.
+func isEarly(early []string, w string) bool {
+	for _, o := range early {
+		if w == o || strings.HasPrefix(w, o+"=") || len(o) == 2 && strings.HasPrefix(w, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathOperands judges the operands ops of the line v that the spec s of
+// its subcommand reads as paths of this machine: a build's context
+// (kBuildContext), the two sides of a copy (kContainerCopy), the files
+// HTTPie's request items send (kRequestItems).
+func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int) {
+	switch s.operands {
+	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile:
+	default:
 		return
 	}
 	for n, i := range ops {
@@ -194,6 +286,14 @@ func (m *cmdCall) containerOperands(c *verdictAcc, name string, s *spec, v *argv
 			continue
 		case s.operands == kBuildContext:
 			paths, _ = containerPaths(kBuildContext, "", v.vals[i])
+		case s.operands == kURLOrFile:
+			if p, ok := urlOrFile(v.vals[i]); ok {
+				paths = []hostPath{{path: p, read: true}}
+			}
+		case s.operands == kRequestItems:
+			for _, p := range httpieItemPath(v.vals[i]) {
+				paths = append(paths, hostPath{path: p, read: true})
+			}
 		case !containerCopySide(v.vals[i]):
 		case n == len(ops)-1 && n > 0:
 			paths = []hostPath{{path: v.vals[i], write: true}}
@@ -202,6 +302,21 @@ func (m *cmdCall) containerOperands(c *verdictAcc, name string, s *spec, v *argv
 		}
 		m.hostPaths(c, name, paths, v.flags[i])
 	}
+}
+
+// urlOrFile returns the file an operand of kind kURLOrFile names: the
+// path of a file: URL, or the word itself where it has no scheme.
+func urlOrFile(w string) (string, bool) {
+	if rest, ok := strings.CutPrefix(w, "file:"); ok {
+		if host, p, ok := strings.Cut(strings.TrimPrefix(rest, "//"), "/"); ok && strings.HasPrefix(rest, "//") && (host == "" || host == "localhost") {
+			return "/" + p, true
+		}
+		return rest, rest != ""
+	}
+	if i := strings.Index(w, ":"); i > 0 && !strings.ContainsAny(w[:i], "/.") {
+		return "", false // scheme:..., a URL
+	}
+	return w, w != ""
 }
 
 // sysJudges reports whether the spec of sysTools for the command name
@@ -231,7 +346,7 @@ func (m *cmdCall) sysJudges(name string, v *argv) bool {
 // netToolSpec judges: those that run a program or reach a file.
 var netToolKinds = map[kind]bool{
 	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true, kScriptFile: true,
-	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true,
+	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true, kRepo: true, kVolumeOpt: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list

@@ -170,6 +170,13 @@ type netTool struct {
 	// of kind kClientScript or kProgram gave it one (psql db < x.sql): a
 	// script not analysed, which asks past an allow rule for the tool.
 	stdinScript string
+	// early are options the tool reads from anywhere on its line before
+	// "--", whatever the words before them (Mercurial's --config, --cwd
+	// and -R, which it reads before the command's own options): each
+	// word that is one, written whole or with "=VALUE" (a letter with its
+	// value attached), is judged by its row of options wherever the scan
+	// of the line left it.
+	early []string
 	// runsConf are configuration files the tool reads from the
 	// workspace that can make it run programs (yt-dlp.conf, which may
 	// say --exec; Mercurial's .hg/hgrc, its hooks): one that does asks,
@@ -678,7 +685,12 @@ var svnSubs = sync.OnceValue(func() map[string]netSub {
 })
 
 // httpie is httpie's row, and xh's (http --help, xh --help).
-var httpie = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL, valShort: "aAop",
+// httpie is HTTPie's http and https; xh, its rewrite, reads the same
+// command line with options of its own.
+var httpie = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL, options: httpieSpec, whole: true,
+	opts: map[string]netEffect{"--proxy": effUnknown, "--session": effUnknown, "--session-read-only": effUnknown}}
+
+var xh = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL, valShort: "aAop",
 	valLong: []string{"--auth", "--auth-type", "--output", "--print", "--session", "--session-read-only", "--proxy", "--cert",
 		"--cert-key", "--cert-key-pass", "--verify", "--timeout", "--max-redirects", "--ssl", "--ciphers", "--format-options",
 		"--pretty", "--style", "--boundary", "--default-scheme", "--unix-socket", "--resolve", "--interface", "--bearer"},
@@ -737,7 +749,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 			"--installed --desc",
 		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
 			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
-		"http": httpieFlags, "https": httpieFlags, "xh": httpieFlags, "xhs": httpieFlags,
+		"xh": httpieFlags, "xhs": httpieFlags,
 		"youtube-dl": ytFlags,
 		"tracepath":  "-4 -6 -n -b",
 		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
@@ -746,10 +758,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
 		"ssh-keyscan": "-4 -6 -c -D -H -v",
 		"whois":       "-H -a -r -B -G -l -L -m -M -x",
-		"hg":          "-q --quiet -v --verbose -y --noninteractive -U --noupdate --debug --insecure --stream -f --force --pull",
-		"svn":         "-q --quiet --non-interactive --trust-server-cert --force --ignore-externals -N --non-recursive --parents -v --verbose --xml --incremental --stop-on-copy --no-auth-cache",
 		"lynx":        "-dump -source -head -nolist -listonly -accept_all_cookies -nocolor -noreferer -mime_header -anonymous",
-		"w3m":         "-dump -dump_source -dump_head -M -no-cookie -cookie -no-graph",
 		"links":       "-dump -no-connect",
 		"elinks":      "-dump -no-home -no-numbering -no-references",
 		"redis-cli":   "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
@@ -757,7 +766,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"mosh":        "-4 -6 -a -n --no-init --local",
 		"ssh-copy-id": "-f -n -s -x",
 		"autossh":     "-4 -6 -A -a -C -f -G -g -K -k -N -n -q -s -T -t -V -v -X -x -Y -y",
-		"smbclient":   "-N --no-pass -L --list -g --grepable -k -q --quiet -P -e",
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
 			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
 		"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
@@ -934,13 +942,12 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"lftp": {subs: map[string]netSub{"*": {kind: subURLs}}, options: lftpSpec, whole: true,
 			stdinScript: "lftp's commands, which read and write files of this machine and run programs (!)", opts: map[string]netEffect{"-e": effUnknown,
 				"-c": effUnknown, "-f": effUnknown}},
-		"hg": {subs: hgSubs(), abbrevSubs: true, valShort: "Rer", valLong: []string{"--repository", "--config", "--ssh", "--rev", "--branch"},
+		"hg": {subs: hgSubs(), abbrevSubs: true, options: hgSpec, early: []string{"--config", "--cwd", "-R", "--repository"}, runsConf: hgConf,
 			opts: map[string]netEffect{"--config": effUnknown, "--ssh": effUnknown, "-e": effUnknown}},
-		"svn": {subs: svnSubs(), valShort: "rm", valLong: []string{"--config-dir", "--config-option", "--username", "--password",
-			"--message", "--revision", "--depth"}, opts: map[string]netEffect{"--config-dir": effUnknown, "--config-option": effUnknown}},
+		"svn": {subs: svnSubs(), options: svnSpec, whole: true, opts: map[string]netEffect{"--config-dir": effUnknown, "--config-option": effUnknown}},
 		"lynx": {subs: urlOps(), valLong: []string{"-cfg", "-lss", "-cmd_log", "-cmd_script", "-auth", "-pauth", "-useragent"},
 			singleDash: true, opts: map[string]netEffect{"-cfg": effUnknown, "-cmd_script": effUnknown}},
-		"w3m":    {subs: urlOps(), singleDash: true, valLong: []string{"-T", "-o", "-config", "-cols", "-ppc", "-I", "-O"}, opts: map[string]netEffect{"-config": effUnknown}},
+		"w3m":    {subs: urlOps(), options: w3mSpec, whole: true, opts: map[string]netEffect{"-config": effUnknown, "-o": effUnknown}},
 		"links":  {subs: urlOps(), singleDash: true, valLong: []string{"-codepage", "-width", "-source"}},
 		"elinks": {subs: urlOps(), singleDash: true, valLong: []string{"-config-dir", "-config-file", "-eval", "-remote"}, opts: map[string]netEffect{"-config-file": effUnknown, "-eval": effUnknown}},
 		"yt-dlp": {subs: urlOps(), options: ytdlpSpec, whole: true, runsConf: []confFile{{name: "yt-dlp.conf"}},
@@ -968,9 +975,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"ssh-copy-id": {subs: firstHost(), valShort: "ipoFtJ", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
 		"autossh":     {subs: firstHost(), valShort: "MbcDEeFIiJLlmOopQRSWw", opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
 		"tftp":        {subs: firstHost(), valShort: "cmRlv"},
-		"smbclient": {subs: firstHost(), valShort: "UWpOsnIcDAlmRt", valLong: []string{"--user", "--workgroup", "--port", "--command",
-			"--directory", "--authentication-file", "--ip-address", "--configfile", "--max-protocol"},
-			opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-s": effUnknown, "--configfile": effUnknown}},
+		"smbclient": {subs: firstHost(), options: smbclientSpec, whole: true,
+			stdinScript: "smbclient's commands, which read and write files of this machine and run programs (!)",
+			opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-L": effHost, "--list": effHost, "-M": effHost,
+				"--message": effHost, "-s": effUnknown, "--configfile": effUnknown, "--option": effUnknown}},
 		"apt":     {subs: aptSubs(), options: aptSpec},
 		"apt-get": {subs: aptSubs(), options: aptSpec},
 		"brew":    {subs: brewSubs()},
@@ -983,8 +991,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"--repository-config": effUnknown, "--repo": effAdd}},
 		"http":  httpie,
 		"https": httpie,
-		"xh":    httpie,
-		"xhs":   httpie,
+		"xh":    xh,
+		"xhs":   xh,
 		"aria2c": {subs: map[string]netSub{"*": {kind: subURLs}}, spec: specURL, options: aria2Spec, whole: true,
 			opts: map[string]netEffect{"-i": effUnknown, "--input-file": effUnknown, "--conf-path": effUnknown, "--all-proxy": effUnknown,
 				"--http-proxy": effUnknown, "--https-proxy": effUnknown, "--ftp-proxy": effUnknown, "-T": effUnknown,

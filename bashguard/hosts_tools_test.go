@@ -84,16 +84,22 @@ var netToolHelp = map[string]struct {
 		{"image", "build", "--help"}, {"container", "run", "--help"}, {"container", "create", "--help"}, {"login", "--help"},
 		{"search", "--help"}, {"manifest", "inspect", "--help"}, {"compose", "--help"}, {"compose", "up", "--help"},
 		{"compose", "pull", "--help"}, {"compose", "build", "--help"}, {"buildx", "imagetools", "inspect", "--help"},
-		{"buildx", "imagetools", "create", "--help"}, {"cp", "--help"}, {"container", "cp", "--help"}}, "gnu"},
+		{"buildx", "imagetools", "create", "--help"}, {"cp", "--help"}, {"container", "cp", "--help"}, {"volume", "create", "--help"}}, "gnu"},
 	"podman": {[][]string{{"--help"}, {"run", "--help"}, {"create", "--help"}, {"pull", "--help"}, {"push", "--help"},
 		{"build", "--help"}, {"cp", "--help"}, {"image", "pull", "--help"}, {"image", "push", "--help"}, {"image", "build", "--help"},
 		{"container", "run", "--help"}, {"container", "create", "--help"}, {"container", "cp", "--help"}, {"login", "--help"},
 		{"search", "--help"}}, "gnu"},
-	"yt-dlp":  {[][]string{nil}, "optparse:yt_dlp.options:create_parser"},
-	"aria2c":  {[][]string{{"--help=#all"}}, "gnu"},
-	"lftp":    {[][]string{{"--help"}, {"-c", "help open"}}, "gnu"},
-	"psql":    {[][]string{{"--help"}}, "gnu"},
-	"pg_dump": {[][]string{{"--help"}}, "gnu"},
+	"yt-dlp":    {[][]string{nil}, "optparse:yt_dlp.options:create_parser"},
+	"aria2c":    {[][]string{{"--help=#all"}}, "gnu"},
+	"http":      {[][]string{nil}, "argparse:httpie.cli.definition:parser"},
+	"https":     {[][]string{nil}, "argparse:httpie.cli.definition:parser"},
+	"smbclient": {[][]string{{"--help"}}, "gnu"},
+	"w3m":       {[][]string{{"-help"}}, "indented"},
+	"lftp":      {[][]string{{"--help"}, {"-c", "help open"}}, "gnu"},
+	"svn":       {[][]string{{"help", "-v", "add"}, {"help", "-v", "auth"}, {"help", "-v", "blame"}, {"help", "-v", "cat"}, {"help", "-v", "changelist"}, {"help", "-v", "checkout"}, {"help", "-v", "cleanup"}, {"help", "-v", "commit"}, {"help", "-v", "copy"}, {"help", "-v", "delete"}, {"help", "-v", "diff"}, {"help", "-v", "export"}, {"help", "-v", "import"}, {"help", "-v", "info"}, {"help", "-v", "list"}, {"help", "-v", "lock"}, {"help", "-v", "log"}, {"help", "-v", "merge"}, {"help", "-v", "mergeinfo"}, {"help", "-v", "mkdir"}, {"help", "-v", "move"}, {"help", "-v", "patch"}, {"help", "-v", "propdel"}, {"help", "-v", "propedit"}, {"help", "-v", "propget"}, {"help", "-v", "proplist"}, {"help", "-v", "propset"}, {"help", "-v", "relocate"}, {"help", "-v", "resolve"}, {"help", "-v", "resolved"}, {"help", "-v", "revert"}, {"help", "-v", "status"}, {"help", "-v", "switch"}, {"help", "-v", "unlock"}, {"help", "-v", "update"}, {"help", "-v", "upgrade"}}, "svn"},
+	"hg":        {[][]string{{"help", "-v", "status"}, {"help", "pull"}, {"help", "merge"}, {"help", "commit"}, {"help", "export"}}, ""},
+	"psql":      {[][]string{{"--help"}}, "gnu"},
+	"pg_dump":   {[][]string{{"--help"}}, "gnu"},
 	"kubectl": {[][]string{{"options"}, {"get", "--help"}, {"apply", "--help"}, {"logs", "--help"}, {"exec", "--help"}, {"label", "--help"},
 		{"config", "view", "--help"}, {"create", "token", "--help"}, {"describe", "--help"}, {"run", "--help"},
 		{"wait", "--help"}, {"delete", "--help"}, {"port-forward", "--help"}, {"patch", "--help"}, {"expose", "--help"}, {"scale", "--help"}, {"explain", "--help"}}, ""},
@@ -132,8 +138,11 @@ var netToolHelp = map[string]struct {
 // so asks; ping's -r, which its help does not list; MySQL's
 // --login-path, which MariaDB's clients do not have; and the long
 // options of lftp's open, its -B, and lftp's -h and -v (--help and
-// --version), which lftp takes and neither help lists.
-var netHelpUnlisted = map[string]bool{"lftp --user": true, "lftp --password": true, "lftp --env-password": true, "lftp -B": true, "lftp -h": true, "lftp -v": true,
+// --version), which lftp takes and neither help lists; and svn's
+// --version, -h and --help, which no subcommand's help lists; w3m's
+// -no-cookie, which -cookie's row names in its text.
+var netHelpUnlisted = map[string]bool{"svn --version": true, "svn -h": true, "svn --help": true, "w3m -no-cookie": true,
+	"lftp --user": true, "lftp --password": true, "lftp --env-password": true, "lftp -B": true, "lftp -h": true, "lftp -v": true,
 	"cargo --vers": true, "cargo --lockfile-path": true,
 	"apt-get -f-": true, "apt-get --no-f": true, "apt-get -eany": true, "apt -f-": true, "apt --no-f": true, "apt -eany": true,
 	"pnpm --prefer-offline": true, "apt-get -e": true,
@@ -232,8 +241,8 @@ func netToolHelpAgrees(t *testing.T, name, bin string, helps [][]string, reader 
 		if reader != "" {
 			listed += netHelpClassified(t, name, args, s, netHelpListed(reader, text), reader)
 		}
-		if strings.HasPrefix(reader, "optparse:") {
-			optparseArities(t, name, s, text)
+		if strings.HasPrefix(reader, "optparse:") || strings.HasPrefix(reader, "argparse:") {
+			pyParserArities(t, name, s, text)
 		}
 	}
 	if reader == "npm" || reader == "mvn" {
@@ -311,7 +320,10 @@ func netToolHelpText(t *testing.T, name string, helps [][]string, reader string)
 		return text.String()
 	}
 	if parser, ok := strings.CutPrefix(reader, "optparse:"); ok {
-		return optparseOptions(t, name, parser)
+		return pyParserOptions(t, name, optparseScript, parser)
+	}
+	if parser, ok := strings.CutPrefix(reader, "argparse:"); ok {
+		return pyParserOptions(t, name, argparseScript, parser)
 	}
 	var text strings.Builder
 	for _, h := range helps {
@@ -334,10 +346,19 @@ for o in parser._get_all_options():
     print("  " + ", ".join(o._short_opts + o._long_opts) + (" VALUE" if o.takes_value() else ""))
 `
 
-// optparseOptions lists the options of a tool written in Python whose
-// parser is optparse's, from the parser itself (parser: MODULE.FUNC),
-// run by the interpreter of the tool's own #! line.
-func optparseOptions(t *testing.T, bin, parser string) string {
+// argparseScript prints the options of the argparse parser that is the
+// attribute argv[2] of the module argv[1], as optparseScript does.
+const argparseScript = `import importlib, sys
+parser = getattr(importlib.import_module(sys.argv[1]), sys.argv[2])
+for a in parser._actions:
+    if a.option_strings:
+        print("  " + ", ".join(a.option_strings) + ("" if a.nargs == 0 else " VALUE"))
+`
+
+// pyParserOptions lists the options of a tool written in Python from its
+// parser itself (parser: MODULE:NAME), printed by script, run by the
+// interpreter of the tool's own #! line.
+func pyParserOptions(t *testing.T, bin, script, parser string) string {
 	t.Helper()
 	head, err := os.ReadFile(bin)
 	require.NoError(t, err)
@@ -345,16 +366,16 @@ func optparseOptions(t *testing.T, bin, parser string) string {
 	interp := strings.Fields(strings.TrimPrefix(line, "#!"))
 	require.NotEmpty(t, interp, "%s: no #! line names its interpreter", bin)
 	mod, fn, _ := strings.Cut(parser, ":")
-	args := append(interp[1:], "-c", optparseScript, mod, fn)
+	args := append(interp[1:], "-c", script, mod, fn)
 	out, err := exec.Command(interp[0], args...).CombinedOutput()
 	require.NoError(t, err, "%s: its parser %s: %s", bin, parser, out)
 	return string(out)
 }
 
-// optparseArities asserts that the spec s gives every option the text
-// of optparseOptions lists the arity its parser gives it: a value taken
+// pyParserArities asserts that the spec s gives every option the text
+// of pyParserOptions lists the arity its parser gives it: a value taken
 // where the spec reads none would hide the next word from the judge.
-func optparseArities(t *testing.T, name string, s *spec, text string) {
+func pyParserArities(t *testing.T, name string, s *spec, text string) {
 	t.Helper()
 	for line := range strings.Lines(text) {
 		names, value := strings.CutSuffix(strings.TrimSpace(line), " VALUE")
@@ -366,17 +387,30 @@ func optparseArities(t *testing.T, name string, s *spec, text string) {
 	}
 }
 
+// svnHelpRow is a row of svn help -v: an option, a letter with its long
+// name in brackets, or a long name with its alias.
+var svnHelpRow = regexp.MustCompile(`(?m)^  (?:(-[a-zA-Z]) \[(--[a-z][-a-z0-9]*)\]|(--[a-z][-a-z0-9]*)(?: \[(--[a-z]+)\])?)(?: ARG)? +:`)
+
 // netHelpListed lists the options a tool's help text lists, by its
 // reader.
 func netHelpListed(reader, text string) []string {
 	var out []string
 	switch {
-	case reader == "gnu", strings.HasPrefix(reader, "optparse:"):
+	case reader == "gnu", strings.HasPrefix(reader, "optparse:"), strings.HasPrefix(reader, "argparse:"):
 		return gnuHelpOptions(text)
 	case reader == "indented":
 		// gnu's rows, indented further (dig -h lists its options 17
 		// columns in).
 		return gnuHelpOptions(regexp.MustCompile(`(?m)^\s+-`).ReplaceAllString(text, "  -"))
+	case reader == "svn":
+		// svn help -v's rows: "  -r [--revision] ARG : ...", "  --changelist [--cl] ARG : ...".
+		for _, m := range svnHelpRow.FindAllStringSubmatch(text, -1) {
+			for _, o := range m[1:] {
+				if o != "" {
+					out = append(out, o)
+				}
+			}
+		}
 	case reader == "mvn":
 		for _, line := range strings.Split(text, "\n") {
 			if m := mvnHelpOption.FindStringSubmatch(line); m != nil {

@@ -134,6 +134,11 @@ const (
 	// as the reads and writes it stands for; a value that does not read
 	// as its format asks, naming the option.
 	//
+	// kVolumeOpt: an option of the local volume driver, KEY=VALUE
+	// (docker volume create -o): device=PATH mounts PATH, a directory or
+	// a disk of this machine, into the containers that use the volume,
+	// judged as a bind.
+	kVolumeOpt
 	// kBuildSecret: a list of key=value whose src (source) is a file the
 	// build is given (docker build --secret id=ID,src=PATH): read.
 	kBuildSecret
@@ -147,15 +152,23 @@ const (
 	// operand), or NAME=PATH (--build-context): the tree below a path is
 	// sent to the builder, read whole.
 	kBuildContext
+	// kURLOrFile: operands, each a URL or a file: file:PATH, file://PATH
+	// and a word without a scheme are files read; a URL with another
+	// scheme is the host reader's (w3m).
+	kURLOrFile
+	// kRequestItems: operands, HTTPie's request items, of which those
+	// whose separator takes a file (field@FILE, field=@FILE) send it:
+	// the file is read (httpieItemPath).
+	kRequestItems
 	// kTypedWrite: its value is [TYPES:]PATH, a file or directory
 	// written, TYPES a list of words that say which of the program's
 	// outputs goes there (yt-dlp -o thumbnail:PATH, -P home:DIR): the
 	// value is judged as a write with the prefix and without it.
 	kTypedWrite
 	// kContainerCopy: operands, a source and a destination, each
-	// CONTAINER:PATH or a path of this machine (docker cp, kubectl cp):
-	// a local source is read with the tree below it, a local
-	// destination written.
+	// REMOTE:PATH (a container, a pod, a URL) or a path of this machine
+	// (docker cp, kubectl cp, svn export): a local source is read with
+	// the tree below it, a local destination written.
 	kContainerCopy
 	// What an option says of the tree a reader walks: harmless in
 	// themselves, read by the reader's model (model_read.go).
@@ -336,6 +349,10 @@ type spec struct {
 	joined   [][]optRow
 	help     bool
 	operands kind // what the operands are, for the engine's generic reading
+	// compose: the command makes the containers of the project's
+	// compose files, whose paths are judged (compose.go): docker compose
+	// up, run and create.
+	compose bool
 	// scriptRuns, when set, reads the scripts of the options of kind
 	// kClientScript, in place of clientScriptRuns: how one runs a
 	// program or reaches a file here, or "" (lftp's commands).

@@ -415,7 +415,7 @@ func uniquePrefix(s *spec, name string) string {
 }
 
 func quoteWord(s string) string {
-	if strings.ContainsAny(s, " '\"$`\\*?[]") {
+	if strings.ContainsAny(s, " '\"$`\\*?[]|;&<>()") {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return s

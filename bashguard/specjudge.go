@@ -1,6 +1,7 @@
 package bashguard
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -157,7 +158,7 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
-	case kWriteOrPipe, kBind, kFieldFile, kClientScript, kScriptFile, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kTypedWrite:
+	case kWriteOrPipe, kBind, kFieldFile, kClientScript, kScriptFile, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kTypedWrite, kVolumeOpt:
 		m.specValue(c, cmd, s, v, e)
 	case kMore:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "does more than the command's query"), "", true)
@@ -285,7 +286,7 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 		if p, typed := untyped(e.val); typed {
 			m.writePath(c, p, vf, cmd)
 		}
-	case kBind, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext:
+	case kBind, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kVolumeOpt:
 		if vf&wDynamic != 0 {
 			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose value, only known at run time, may name any path of this machine")
 			break
@@ -603,7 +604,14 @@ func (m *cmdCall) hostPaths(c *verdictAcc, cmd string, paths []hostPath, vf word
 			m.writePath(c, p.path, vf, cmd)
 		}
 		if p.tree {
-			m.walkRoot(c, p.path, vf, cmd, walkOpts{recursive: true, content: true, hidden: true})
+			w := walkOpts{recursive: true, content: true, hidden: true}
+			if dir := p.path; p.context && vf&wDynamic == 0 && (path.IsAbs(dir) || m.dir != "") {
+				if !path.IsAbs(dir) {
+					dir = path.Join(m.dir, dir)
+				}
+				w.ignore = m.readDockerIgnore(path.Clean(dir))
+			}
+			m.walkRoot(c, p.path, vf, cmd, w)
 		}
 	}
 }

@@ -58,9 +58,11 @@ var dockerCreateRows = rows(
 // containerCreateRows are the options of docker's create that podman's
 // has too, spelled and read alike.
 var containerCreateRows = rows(
+	each(kAsk, "gives the container a device of this machine, a disk among them", "--device="),
+	each(kAsk, "gives the container every device and capability of this machine, with which it reaches any file", "--privileged[=]"),
 	each(kWord, "", "--add-host=", "--annotation=", "-a= --attach=", "--blkio-weight=", "--blkio-weight-device=", "--cap-add=",
 		"--cap-drop=", "--cgroup-parent=", "--cgroupns=", "--cpu-period=", "--cpu-quota=", "--cpu-rt-period=",
-		"--cpu-rt-runtime=", "-c= --cpu-shares=", "--cpus=", "--cpuset-cpus=", "--cpuset-mems=", "--device=",
+		"--cpu-rt-runtime=", "-c= --cpu-shares=", "--cpus=", "--cpuset-cpus=", "--cpuset-mems=",
 		"--device-cgroup-rule=", "--device-read-bps=", "--device-read-iops=", "--device-write-bps=",
 		"--device-write-iops=", "--dns=", "--dns-option=", "--dns-search=", "--entrypoint=", "-e= --env=",
 		"--expose=", "--group-add=", "--health-cmd=", "--health-interval=", "--health-retries=",
@@ -74,7 +76,7 @@ var containerCreateRows = rows(
 	each(kBind, "", "-v= --volume=", "--mount="),
 	each(kWrite, "", "--cidfile="),
 	each(kFlag, "", "--disable-content-trust[=]", "--help[=]", "--init[=]", "-i --interactive[=]",
-		"--no-healthcheck[=]", "--oom-kill-disable[=]", "--privileged[=]", "-P --publish-all[=]", "-q --quiet[=]",
+		"--no-healthcheck[=]", "--oom-kill-disable[=]", "-P --publish-all[=]", "-q --quiet[=]",
 		"--read-only[=]", "--rm[=]", "-t --tty[=]"),
 )
 
@@ -136,6 +138,27 @@ var dockerComposeRows = rows(
 		"--timestamps[=]", "--policy="),
 )
 
+// dockerComposeRunRows are docker compose run's options beside the
+// project's: those of the one container it runs, up to the service's
+// name (the rest is the container's command), -v binding as run's.
+var dockerComposeRunRows = rows(
+	each(kBind, "", "-v= --volume="),
+	each(kWord, "", "-e= --env=", "--entrypoint=", "-w= --workdir=", "-u= --user=", "--name=", "-p= --publish=",
+		"-l= --label=", "--cap-add=", "--cap-drop="),
+	each(kFlag, "", "-i --interactive[=]", "-T --no-TTY[=]", "--rm[=]", "--service-ports[=]", "--use-aliases[=]",
+		"-P --publish-all[=]"),
+	dockerComposeRows,
+)
+
+// dockerVolumeCreateRows are docker volume create's options: -o gives
+// the local driver a device to mount, a path of this machine.
+var dockerVolumeCreateRows = rows(
+	each(kVolumeOpt, "", "-o= --opt="),
+	each(kWord, "", "--availability=", "-d= --driver=", "--group=", "--label=", "--limit-bytes=", "--required-bytes=",
+		"--scope=", "--secret=", "--sharing=", "--topology-preferred=", "--topology-required=", "--type="),
+	each(kFlag, "", "--help[=]"),
+)
+
 // dockerSpec is docker's.
 var dockerSpec = sync.OnceValue(func() *spec {
 	return (&spec{name: "docker", grammar: dockerFirstGrammar, rows: dockerRootRows, subs: map[string]*spec{
@@ -145,6 +168,7 @@ var dockerSpec = sync.OnceValue(func() *spec {
 		"create": {grammar: dockerFirstGrammar, rows: dockerCreateRows},
 		"build":  {grammar: dockerGrammar, rows: dockerBuildRows, operands: kBuildContext},
 		"cp":     {grammar: dockerGrammar, rows: dockerCpRows, operands: kContainerCopy},
+		"volume": {grammar: dockerFirstGrammar, subs: map[string]*spec{"create": {grammar: dockerGrammar, rows: dockerVolumeCreateRows}}},
 		"image": {grammar: dockerFirstGrammar, subs: map[string]*spec{
 			"pull":  {grammar: dockerGrammar, rows: dockerImageRows},
 			"push":  {grammar: dockerGrammar, rows: dockerImageRows},
@@ -160,9 +184,11 @@ var dockerSpec = sync.OnceValue(func() *spec {
 				"create": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-t= --tag=", "--annotation=", "--platform=", "--progress="),
 					each(kRead, "", "-f= --file="), each(kFlag, "", "--append[=]", "--dry-run[=]", "--help[=]"))}}}}},
 		"compose": {grammar: dockerGrammar, rows: dockerComposeRows, subs: map[string]*spec{
-			"up":    {grammar: dockerGrammar, rows: dockerComposeRows},
-			"pull":  {grammar: dockerGrammar, rows: dockerComposeRows},
-			"build": {grammar: dockerGrammar, rows: dockerComposeRows}}},
+			"up":     {grammar: dockerGrammar, rows: dockerComposeRows, compose: true},
+			"create": {grammar: dockerGrammar, rows: dockerComposeRows, compose: true},
+			"run":    {grammar: dockerFirstGrammar, rows: dockerComposeRunRows, compose: true},
+			"pull":   {grammar: dockerGrammar, rows: dockerComposeRows},
+			"build":  {grammar: dockerGrammar, rows: dockerComposeRows, compose: true}}},
 		"login": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-u= --username=", "-p= --password="),
 			each(kFlag, "", "--password-stdin[=]", "--help[=]"))},
 		"search": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-f= --filter=", "--format=", "--limit="),

@@ -54,7 +54,8 @@ var podmanCreateRows = rows(
 // classic builder's, BuildKit's paths (dockerBuildPathRows), a bind
 // per -v as run's, and its own.
 var podmanBuildRows = rows(
-	each(kWord, "", "--annotation=", "--arch=", "--cache-ttl=", "--cap-add=", "--cap-drop=", "--cgroupns=", "--device=", "--dns=", "--dns-option=", "--dns-search=", "--env=", "--format=", "--from=", "--ipc=",
+	each(kAsk, "gives the build a device of this machine, a disk among them", "--device="),
+	each(kWord, "", "--annotation=", "--arch=", "--cache-ttl=", "--cap-add=", "--cap-drop=", "--cgroupns=", "--dns=", "--dns-option=", "--dns-search=", "--env=", "--format=", "--from=", "--ipc=",
 		"--jobs=", "--manifest=", "--os=", "--os-feature=", "--os-version=", "--pid=", "--retry=", "--retry-delay=",
 		"--runtime-flag=", "--sign-by=", "--timestamp=", "--unsetenv=", "--userns=", "--userns-gid-map=",
 		"--userns-gid-map-group=", "--userns-uid-map=", "--userns-uid-map-user=", "--uts=", "--variant="),
@@ -89,6 +90,10 @@ var podmanPullRows = rows(each(kWord, "", "--arch=", "--os=", "--variant="), pod
 // podmanCpRows are podman cp's options.
 var podmanCpRows = rows(each(kFlag, "", "-a --archive[=]", "--overwrite[=]", "--help[=]"))
 
+// podmanVolumeCreateRows are podman volume create's options.
+var podmanVolumeCreateRows = rows(each(kVolumeOpt, "", "-o= --opt="), each(kWord, "", "--driver=", "-l= --label="),
+	each(kFlag, "", "--help[=]"))
+
 // podmanSpec is podman's.
 var podmanSpec = sync.OnceValue(func() *spec {
 	run := &spec{grammar: dockerFirstGrammar, rows: rows(each(kWord, "", "--detach-keys=", "--preserve-fds="),
@@ -100,6 +105,7 @@ var podmanSpec = sync.OnceValue(func() *spec {
 	push := &spec{grammar: dockerGrammar, rows: podmanPushRows}
 	return (&spec{name: "podman", grammar: dockerFirstGrammar, rows: podmanRootRows, subs: map[string]*spec{
 		"run": run, "create": create, "build": build, "cp": cp, "pull": pull, "push": push,
+		"volume":    {grammar: dockerFirstGrammar, subs: map[string]*spec{"create": {grammar: dockerGrammar, rows: podmanVolumeCreateRows}}},
 		"image":     {grammar: dockerFirstGrammar, subs: map[string]*spec{"pull": pull, "push": push, "build": build}},
 		"container": {grammar: dockerFirstGrammar, subs: map[string]*spec{"run": run, "create": create, "cp": cp}},
 		"login": {grammar: dockerGrammar, rows: rows(each(kWord, "", "-u= --username=", "-p= --password="),

@@ -34,6 +34,9 @@ type walkOpts struct {
 	// names are grep's --include, --exclude and --exclude-dir, in order:
 	// the files and directories found in the trees it skips by name.
 	names []nameFilter
+	// ignore, when set, is the .dockerignore of a build context: the
+	// paths it names are not sent to the builder.
+	ignore dockerIgnore
 	// index, when set, is what git reads: only the entries it tracks
 	// (git grep), below the work tree whose top is indexTop.
 	index    *gitIndex
@@ -133,7 +136,7 @@ func (t *treeWalk) entry(e fs.DirEntry, full string) (descend, stop bool) {
 	} else if link && !w.follow {
 		return false, false // not followed: it reads nothing
 	}
-	if skipsByName(w.names, name, typ.IsDir() || link && isDir(full)) {
+	if skipsByName(w.names, name, typ.IsDir() || link && isDir(full)) || w.ignore.skips(strings.TrimPrefix(full, t.dir+"/")) {
 		return false, false
 	}
 	if link || w.content {

@@ -23,8 +23,8 @@ type liftCase struct {
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`
 	// Files, when set, are made in the row's own workspace, by name and
-	// content (the package.json whose script a script run passes words
-	// to).
+	// content, with the directories they are in (the package.json whose
+	// script a script run passes words to, a repository's .hg/hgrc).
 	Files map[string]string `json:"files,omitempty"`
 }
 
@@ -39,6 +39,7 @@ func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
 		t.Helper()
 		dir := workspaceDir(t)
 		for name, text := range files {
+			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
 			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 		}
 		p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Allow: []string{allow}, Default: permission.Ask}})

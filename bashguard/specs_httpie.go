@@ -1,0 +1,65 @@
+package bashguard
+
+import (
+	"strings"
+	"sync"
+)
+
+// HTTPie's command line (http, https): every option its argparse parser
+// defines (httpie.cli.definition, 3.2; the help test reads them from the
+// parser itself, with whether each takes a value), read as argparse
+// reads them: letters clustered, a value attached or the next word,
+// "--long=value", a unique prefix of a long name for the name, options
+// anywhere. The file it writes (-o, a --session given as a path) is
+// judged as a write, the files it reads as reads; its request items,
+// the operands after the URL, send a file where their separator has an
+// "@" (field@FILE uploads it, field=@FILE, field:=@FILE and
+// Header:@FILE read it), judged as reads (httpieItemPath).
+var httpieRows = rows(
+	each(kFlag, "", "-j --json", "-f --form", "--multipart", "-x --compress", "--no-unsorted", "--no-sorted",
+		"--unsorted", "--sorted", "-h --headers", "-m --meta", "-b --body", "-v --verbose", "--all", "-S --stream",
+		"-d --download", "-c --continue", "-q --quiet", "--ignore-netrc", "--offline", "-F --follow", "--check-status",
+		"--path-as-is", "--chunked", "-I --ignore-stdin", "--help", "--manual", "--version", "--traceback", "--debug"),
+	each(kWord, "", "--boundary=", "--raw=", "--pretty=", "-s= --style=", "--response-charset=", "--response-mime=",
+		"--format-options=", "-p= --print=", "-P= --history-print=", "-a= --auth=", "-A= --auth-type=", "--proxy=",
+		"--max-redirects=", "--max-headers=", "--timeout=", "--ssl=", "--ciphers=", "--cert-key-pass=",
+		"--default-scheme="),
+	each(kWrite, "", "-o= --output=", "--session="),
+	each(kRead, "", "--session-read-only=", "--verify=", "--cert=", "--cert-key="),
+)
+
+// httpieSpec is http's and https's.
+var httpieSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "http", grammar: grammar{abbrev: true, permute: true}, rows: httpieRows, operands: kRequestItems}).compile()
+})
+
+// httpieSeparators are the separators of a request item, longest first
+// where two begin alike, as HTTPie's KeyValueArgType reads them; those
+// with an "@" take a file.
+var httpieSeparators = []string{":=@", "=@", ":@", "==", ":=", "=", ":", "@"}
+
+// httpieItemPath returns the file a request item w sends, where its
+// first separator (the one that begins first; at one place, the longest)
+// takes a file. An item with a backslash, which escapes a separator, is
+// read for every "@" in it: what follows any of them may be the file.
+func httpieItemPath(w string) (paths []string) {
+	if strings.Contains(w, `\`) {
+		for i := 0; i+1 < len(w); i++ {
+			if w[i] == '@' {
+				paths = append(paths, w[i+1:])
+			}
+		}
+		return paths
+	}
+	for i := range w {
+		for _, sep := range httpieSeparators {
+			if strings.HasPrefix(w[i:], sep) {
+				if p := w[i+len(sep):]; strings.HasSuffix(sep, "@") && p != "" {
+					return []string{p}
+				}
+				return nil
+			}
+		}
+	}
+	return nil
+}
