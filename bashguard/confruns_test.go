@@ -51,3 +51,26 @@ func TestHgrcRevalidated(t *testing.T) {
 	assert.Equal(t, permission.Ask, v.Decision, v.Reason)
 	assert.Contains(t, v.Reason, "reads .hg/hgrc of the workspace, which sets hooks.pre-status")
 }
+
+// A path a tool expands itself is judged expanded: "~" is the home, a
+// variable or another user's home is named.
+func TestExpandToolPath(t *testing.T) {
+	for p, want := range map[string][2]string{
+		"~":          {"/home/u", ""},
+		"~/.bashrc":  {"/home/u/.bashrc", ""},
+		"out/%(id)s": {"out/%(id)s", ""},
+		"$HOME/x":    {"", "names a variable"},
+		"a/${X}":     {"", "names a variable"},
+		"~root/x":    {"", "another user's home"},
+	} {
+		got, why := expandToolPath(p, "/home/u")
+		assert.Equal(t, want[0], got, p)
+		if want[1] == "" {
+			assert.Empty(t, why, p)
+		} else {
+			assert.Contains(t, why, want[1], p)
+		}
+	}
+	_, why := expandToolPath("~/x", "")
+	assert.Contains(t, why, "not known here")
+}

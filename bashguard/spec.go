@@ -349,6 +349,10 @@ type spec struct {
 	joined   [][]optRow
 	help     bool
 	operands kind // what the operands are, for the engine's generic reading
+	// expandsPaths: the program expands "~" and $VARIABLE in the paths
+	// its options name itself (yt-dlp's expand_path), after the shell,
+	// so a quoted '~/.bashrc' is the home's: expandToolPath.
+	expandsPaths bool
 	// compose: the command makes the containers of the project's
 	// compose files, whose paths are judged (compose.go): docker compose
 	// up, run and create.

@@ -128,6 +128,16 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 	if f != nil {
 		f.seen = append(f.seen, *e)
 	}
+	if s.expandsPaths && e.hasVal && toolPathKinds[e.opt.kind] {
+		p, why := expandToolPath(e.val, m.pol.Home)
+		if why != "" {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose path "+why)
+			return
+		}
+		ex := *e
+		ex.val = p
+		e = &ex
+	}
 	o := e.opt
 	vf := v.flags[e.at]
 	switch o.kind {
@@ -284,6 +294,13 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", "a file", "", true)
 		m.writePath(c, e.val, vf, cmd)
 		if p, typed := untyped(e.val); typed {
+			if s.expandsPaths {
+				var why string
+				if p, why = expandToolPath(p, m.pol.Home); why != "" {
+					c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose path "+why)
+					break
+				}
+			}
 			m.writePath(c, p, vf, cmd)
 		}
 	case kBind, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kVolumeOpt:
@@ -630,4 +647,27 @@ func untyped(val string) (string, bool) {
 		}
 	}
 	return p, true
+}
+
+// toolPathKinds are the kinds whose value is a path, which a tool that
+// expands its paths itself (spec.expandsPaths) reads expanded.
+var toolPathKinds = map[kind]bool{kRead: true, kStore: true, kList: true, kList0: true, kWrite: true, kTypedWrite: true}
+
+// expandToolPath expands a path as yt-dlp's expand_path does: "~" and
+// "~/" are the home directory home; a path with "$" (a variable, which
+// the tool expands from its environment) or "~user" is not known here,
+// and why says so.
+func expandToolPath(p, home string) (string, string) {
+	switch {
+	case strings.Contains(p, "$"):
+		return "", "names a variable, which the program expands itself from its environment"
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if home == "" {
+			return "", "begins with ~, which the program expands to a home directory not known here"
+		}
+		return home + p[1:], ""
+	case strings.HasPrefix(p, "~"):
+		return "", "names another user's home directory (~user), which the program expands itself"
+	}
+	return p, ""
 }

@@ -9,7 +9,8 @@ import "sync"
 // "--long=value", a unique prefix of a long name for the name, options
 // anywhere before "--". What runs a program (--exec, --downloader,
 // --ffmpeg-location) or passes arguments to one asks past Bash(yt-dlp:*);
-// -o and -P are written, with their TYPES: prefix and without it.
+// -o and -P are written, with their TYPES: prefix and without it; yt-dlp
+// expands "~" and $VARIABLE in its paths itself (expandsPaths).
 var ytdlpRows = rows(
 	each(kFlag, "", "-h --help", "--version", "--no-update", "-i --ignore-errors", "--no-abort-on-error",
 		"--abort-on-error --no-ignore-errors", "--dump-user-agent", "--list-extractors", "--extractor-descriptions",
@@ -99,5 +100,5 @@ var ytdlpRows = rows(
 
 // ytdlpSpec is yt-dlp's.
 var ytdlpSpec = sync.OnceValue(func() *spec {
-	return (&spec{name: "yt-dlp", grammar: grammar{abbrev: true, permute: true}, rows: ytdlpRows}).compile()
+	return (&spec{name: "yt-dlp", grammar: grammar{abbrev: true, permute: true}, rows: ytdlpRows, expandsPaths: true}).compile()
 })
