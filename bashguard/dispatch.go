@@ -292,6 +292,13 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 			}
 		case s.operands == kRequestItems:
 			for _, p := range httpieItemPath(v.vals[i]) {
+				if s.expandsPaths {
+					var why string
+					if p, why = expandToolPath(p, m.pol.Home); why != "" {
+						c.addf(permission.Ask, ArgsRule(name), "sends the file of ", v.vals[i], ", whose path "+why, false)
+						continue
+					}
+				}
 				paths = append(paths, hostPath{path: p, read: true})
 			}
 		case !containerCopySide(v.vals[i]):

@@ -14,7 +14,9 @@ import (
 // judged as a write, the files it reads as reads; its request items,
 // the operands after the URL, send a file where their separator has an
 // "@" (field@FILE uploads it, field=@FILE, field:=@FILE and
-// Header:@FILE read it), judged as reads (httpieItemPath).
+// Header:@FILE read it), judged as reads (httpieItemPath). HTTPie
+// expands "~" in those files and in a session's path itself
+// (os.path.expanduser): expandsPaths.
 var httpieRows = rows(
 	each(kFlag, "", "-j --json", "-f --form", "--multipart", "-x --compress", "--no-unsorted", "--no-sorted",
 		"--unsorted", "--sorted", "-h --headers", "-m --meta", "-b --body", "-v --verbose", "--all", "-S --stream",
@@ -30,7 +32,8 @@ var httpieRows = rows(
 
 // httpieSpec is http's and https's.
 var httpieSpec = sync.OnceValue(func() *spec {
-	return (&spec{name: "http", grammar: grammar{abbrev: true, permute: true}, rows: httpieRows, operands: kRequestItems}).compile()
+	return (&spec{name: "http", grammar: grammar{abbrev: true, permute: true}, rows: httpieRows, operands: kRequestItems,
+		expandsPaths: true}).compile()
 })
 
 // httpieSeparators are the separators of a request item, longest first
