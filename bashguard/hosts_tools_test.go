@@ -95,6 +95,7 @@ var netToolHelp = map[string]struct {
 	"https":     {[][]string{nil}, "argparse:httpie.cli.definition:parser"},
 	"smbclient": {[][]string{{"--help"}}, "gnu"},
 	"w3m":       {[][]string{{"-help"}}, "indented"},
+	"lynx":      {[][]string{{"-help"}}, "lynx"},
 	"lftp":      {[][]string{{"--help"}, {"-c", "help open"}}, "gnu"},
 	"svn":       {[][]string{{"help", "-v", "add"}, {"help", "-v", "auth"}, {"help", "-v", "blame"}, {"help", "-v", "cat"}, {"help", "-v", "changelist"}, {"help", "-v", "checkout"}, {"help", "-v", "cleanup"}, {"help", "-v", "commit"}, {"help", "-v", "copy"}, {"help", "-v", "delete"}, {"help", "-v", "diff"}, {"help", "-v", "export"}, {"help", "-v", "import"}, {"help", "-v", "info"}, {"help", "-v", "list"}, {"help", "-v", "lock"}, {"help", "-v", "log"}, {"help", "-v", "merge"}, {"help", "-v", "mergeinfo"}, {"help", "-v", "mkdir"}, {"help", "-v", "move"}, {"help", "-v", "patch"}, {"help", "-v", "propdel"}, {"help", "-v", "propedit"}, {"help", "-v", "propget"}, {"help", "-v", "proplist"}, {"help", "-v", "propset"}, {"help", "-v", "relocate"}, {"help", "-v", "resolve"}, {"help", "-v", "resolved"}, {"help", "-v", "revert"}, {"help", "-v", "status"}, {"help", "-v", "switch"}, {"help", "-v", "unlock"}, {"help", "-v", "update"}, {"help", "-v", "upgrade"}}, "svn"},
 	"hg":        {[][]string{{"help", "-v", "status"}, {"help", "pull"}, {"help", "merge"}, {"help", "commit"}, {"help", "export"}}, ""},
@@ -387,6 +388,10 @@ func pyParserArities(t *testing.T, name string, s *spec, text string) {
 	}
 }
 
+// lynxHelpRow is a row of lynx -help: an option, one dash, its name
+// with "_" and "." in it.
+var lynxHelpRow = regexp.MustCompile(`(?m)^  (-[A-Za-z0-9][A-Za-z0-9_.+-]*)`)
+
 // svnHelpRow is a row of svn help -v: an option, a letter with its long
 // name in brackets, or a long name with its alias.
 var svnHelpRow = regexp.MustCompile(`(?m)^  (?:(-[a-zA-Z]) \[(--[a-z][-a-z0-9]*)\]|(--[a-z][-a-z0-9]*)(?: \[(--[a-z]+)\])?)(?: ARG)? +:`)
@@ -402,6 +407,11 @@ func netHelpListed(reader, text string) []string {
 		// gnu's rows, indented further (dig -h lists its options 17
 		// columns in).
 		return gnuHelpOptions(regexp.MustCompile(`(?m)^\s+-`).ReplaceAllString(text, "  -"))
+	case reader == "lynx":
+		// lynx -help's rows: "  -name", "  -name=VALUE", names with "_" in them.
+		for _, m := range lynxHelpRow.FindAllStringSubmatch(text, -1) {
+			out = append(out, m[1])
+		}
 	case reader == "svn":
 		// svn help -v's rows: "  -r [--revision] ARG : ...", "  --changelist [--cl] ARG : ...".
 		for _, m := range svnHelpRow.FindAllStringSubmatch(text, -1) {
