@@ -220,7 +220,7 @@ func (n *netScan) judge(e *scanned) {
 		if n.t.whole {
 			m.specOption(c, name, s, v, e, nil) // it asks, naming the option
 		}
-	case e.opt == nil || e.opt == &dashDashOpt:
+	case e.opt == nil || e.opt == &dashDashOpt, netHostKinds[e.opt.kind]:
 	case e.opt.kind == kConfig:
 		c.addNamed(e.spell, permission.Ask, ArgsRule(name), "uses the "+s.name+" option ", optWritten(e),
 			", which "+orText(e.opt.why, "reads configuration that can run programs"))
@@ -349,11 +349,15 @@ func (m *cmdCall) sysJudges(name string, v *argv) bool {
 	return s.hasRows()
 }
 
+// netHostKinds are the kinds of the options that only choose the hosts
+// a tool reaches (ssh's -L, -J): the host reader's, not netToolSpec's.
+var netHostKinds = map[kind]bool{kForward: true, kJump: true, kReroute: true, kURL: true, kListen: true}
+
 // netToolKinds are the kinds of a network tool's options that
 // netToolSpec judges: those that run a program or reach a file.
 var netToolKinds = map[kind]bool{
 	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true, kScriptFile: true,
-	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true, kRepo: true, kVolumeOpt: true,
+	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true, kRepo: true, kVolumeOpt: true, kSSHOption: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list
