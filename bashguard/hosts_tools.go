@@ -762,7 +762,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"elinks":      "-dump -no-home -no-numbering -no-references",
 		"redis-cli":   "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
 		"mongosh":     mongoFlags, "mongo": mongoFlags,
-		"mosh": "-4 -6 -a -n --no-init --local",
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
 			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
 		"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
@@ -969,7 +968,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			"--authenticationDatabase"}, valShort: "upf", opts: map[string]netEffect{"--host": effHost}},
 		"mongo": {subs: dbOps(), valLong: []string{"--host", "--port", "--username", "--password", "--eval",
 			"--authenticationDatabase"}, valShort: "up", opts: map[string]netEffect{"--host": effHost}},
-		"mosh":        {subs: firstHost(), valLong: []string{"--ssh", "--port", "--server", "--predict", "--family"}, opts: map[string]netEffect{"--ssh": effUnknown}},
+		"mosh":        {subs: firstHost(), options: moshSpec, whole: true, opts: map[string]netEffect{"-ssh": effUnknown}},
 		"ssh-copy-id": {subs: firstHost(), options: sshCopyIDSpec, whole: true, opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown}},
 		"autossh":     {subs: firstHost(), options: autosshSpec, whole: true, opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
 		"tftp":        {subs: firstHost(), valShort: "cmRlv"},
