@@ -86,7 +86,10 @@ func (m *cmdCall) composeFiles(c *verdictAcc, name string, files []string, dir s
 			continue
 		}
 		for _, p := range r.paths {
-			p.path = composePath(p.path, dir, m.pol.Home)
+			if p.path = composePath(p.path, dir, m.pol.Home); p.path == "" {
+				c.addf(permission.Ask, ArgsRule(name), "reads the compose file ", f, ", which names a path in a home directory not known here, and may bind any path of this machine into a container", false)
+				continue
+			}
 			m.hostPaths(c, name, []hostPath{p}, 0)
 		}
 	}
@@ -94,12 +97,15 @@ func (m *cmdCall) composeFiles(c *verdictAcc, name string, files []string, dir s
 
 // composePath is a path of a compose file as docker compose resolves
 // it: "~" is the home directory, a relative path the project
-// directory's.
+// directory's; "" for a "~" path where the home is not known, or
+// "~user".
 func composePath(p, dir, home string) string {
 	switch {
-	case p == "~" && home != "":
+	case strings.HasPrefix(p, "~") && (home == "" || p != "~" && !strings.HasPrefix(p, "~/")):
+		return ""
+	case p == "~":
 		return home
-	case strings.HasPrefix(p, "~/") && home != "":
+	case strings.HasPrefix(p, "~/"):
 		return filepath.Join(home, p[2:])
 	case filepath.IsAbs(p):
 		return p

@@ -63,3 +63,13 @@ func FuzzReadCompose(f *testing.F) {
 		}
 	})
 }
+
+// A compose file's path is resolved as docker compose resolves it.
+func TestComposePath(t *testing.T) {
+	for _, tc := range []struct{ p, home, want string }{
+		{"./site", "/h", "/p/site"}, {"/etc", "/h", "/etc"}, {"~/.ssh", "/h", "/h/.ssh"}, {"~", "/h", "/h"},
+		{"~/.ssh", "", ""}, {"~root/x", "/h", ""},
+	} {
+		assert.Equal(t, tc.want, composePath(tc.p, "/p", tc.home), tc.p)
+	}
+}
