@@ -60,47 +60,23 @@ type hostPath struct {
 // option spelled spell, of kind k, names (spec.go: kBind, kBuildSecret,
 // kBuildSSH, kBuildOutput, kBuildContext). ok is false when the value
 // does not read as its format: it may name any path.
-func containerPaths(k kind, spell, val string) (out []hostPath, ok bool) {
+func containerPaths(k kind, spell, val string) ([]hostPath, bool) {
 	switch k {
 	case kBind:
-		src, readOnly, binds := bindSource(spell, val)
-		if spell == "--mount" {
-			if dev, ok := mountDevice(val); ok {
-				// a volume of the local driver over a path: a bind
-				return []hostPath{{path: dev, read: true, write: true, tree: true}}, dev != ""
-			}
-		}
-		switch {
-		case !binds:
-			return nil, true
-		case src == "":
-			return nil, false
-		}
-		return []hostPath{{path: src, read: true, write: !readOnly, tree: true}}, true
+		return bindPaths(spell, val)
 	case kVolumeOpt:
 		if k, dev, _ := strings.Cut(val, "="); strings.TrimSpace(k) == "device" {
 			return []hostPath{{path: dev, read: true, write: true, tree: true}}, dev != ""
 		}
 		return nil, true
 	case kBuildSecret:
-		// id=ID,src=PATH, or type=env,env=VAR: with neither src nor
-		// env, the secret is looked for by its id, in a way not read
-		// here.
-		f, ok := csvFields(val)
-		switch {
-		case !ok:
-			return nil, false
-		case f.value("src", "source") != "":
-			return []hostPath{{path: f.value("src", "source"), read: true}}, true
-		case f.value("env") != "" || strings.EqualFold(f.value("type"), "env"):
-			return nil, true
-		}
-		return nil, false
+		return secretPaths(val)
 	case kBuildSSH:
 		_, keys, named := strings.Cut(val, "=")
 		if !named {
 			return nil, true // the agent of SSH_AUTH_SOCK
 		}
+		var out []hostPath
 		for key := range strings.SplitSeq(keys, ",") {
 			if key != "" {
 				out = append(out, hostPath{path: key, read: true})
@@ -108,37 +84,88 @@ func containerPaths(k kind, spell, val string) (out []hostPath, ok bool) {
 		}
 		return out, true
 	case kBuildOutput:
-		if !strings.Contains(val, "=") {
-			switch val {
-			case "":
-				return nil, false
-			case "-":
-				return nil, true // a tar on the output
-			}
-			return []hostPath{{path: val, write: true}}, true
-		}
-		f, ok := csvFields(val)
-		switch {
-		case !ok:
-			return nil, false
-		case f.value("dest") != "" && f.value("dest") != "-":
-			return []hostPath{{path: f.value("dest"), write: true}}, true
-		}
-		return nil, true // an image, pushed or loaded
+		return outputPaths(val)
 	case kBuildContext:
-		if spell != "" {
-			_, ctx, named := strings.Cut(val, "=")
-			if !named {
-				return nil, false
-			}
-			val = ctx
-		}
-		if val == "-" || val == "" || strings.Contains(val, "://") || strings.HasPrefix(val, "git@") {
-			return nil, true // the input, or a context fetched from a URL (the host reader's)
-		}
-		return []hostPath{{path: val, read: true, tree: true, context: true}}, true
+		return contextPaths(spell, val)
 	}
 	return nil, false
+}
+
+// bindPaths are the paths a -v or --mount value binds: its source, and
+// the device a volume of the local driver mounts.
+func bindPaths(spell, val string) (out []hostPath, ok bool) {
+	src, readOnly, binds := bindSource(spell, val)
+	if spell == "--mount" {
+		dev, has := mountDevice(val)
+		switch {
+		case has && dev == "":
+			return nil, false // a list that does not read, or a glob
+		case has:
+			// a volume of the local driver over a path: a bind
+			out = append(out, hostPath{path: dev, read: true, write: true, tree: true})
+		}
+	}
+	switch {
+	case !binds:
+		return out, true
+	case src == "":
+		return nil, false
+	}
+	return append(out, hostPath{path: src, read: true, write: !readOnly, tree: true}), true
+}
+
+// secretPaths is the file of a build's secret: id=ID,src=PATH, or
+// type=env,env=VAR; with neither src nor env, the secret is looked for
+// by its id, in a way not read here.
+func secretPaths(val string) ([]hostPath, bool) {
+	f, ok := csvFields(val)
+	switch {
+	case !ok:
+		return nil, false
+	case f.value("src", "source") != "":
+		return []hostPath{{path: f.value("src", "source"), read: true}}, true
+	case f.value("env") != "" || strings.EqualFold(f.value("type"), "env"):
+		return nil, true
+	}
+	return nil, false
+}
+
+// outputPaths is where a build's -o writes: PATH, or the dest of a list.
+func outputPaths(val string) ([]hostPath, bool) {
+	if !strings.Contains(val, "=") {
+		switch val {
+		case "":
+			return nil, false
+		case "-":
+			return nil, true // a tar on the output
+		}
+		return []hostPath{{path: val, write: true}}, true
+	}
+	f, ok := csvFields(val)
+	switch {
+	case !ok:
+		return nil, false
+	case f.value("dest") != "" && f.value("dest") != "-":
+		return []hostPath{{path: f.value("dest"), write: true}}, true
+	}
+	return nil, true // an image, pushed or loaded
+}
+
+// contextPaths is the tree of a build context: the operand (spell "")
+// or NAME=PATH of --build-context. The build's own context is sent
+// without what its .dockerignore excludes; a named one is judged whole.
+func contextPaths(spell, val string) ([]hostPath, bool) {
+	if spell != "" {
+		_, ctx, named := strings.Cut(val, "=")
+		if !named {
+			return nil, false
+		}
+		val = ctx
+	}
+	if val == "-" || val == "" || strings.Contains(val, "://") || strings.HasPrefix(val, "git@") {
+		return nil, true // the input, or a context fetched from a URL (the host reader's)
+	}
+	return []hostPath{{path: val, read: true, tree: true, context: spell == ""}}, true
 }
 
 // mountDevice returns the device a --mount list gives the local volume

@@ -75,13 +75,17 @@ func TestContainerPaths(t *testing.T) {
 		{kBuildOutput, "-o", "-", nil, true},
 		{kBuildOutput, "-o", "type=local,dest=/etc", []hostPath{{path: "/etc", write: true}}, true},
 		{kBuildOutput, "-o", "type=image,name=x,push=true", nil, true},
-		{kBuildContext, "--build-context", "x=/etc", []hostPath{{path: "/etc", read: true, tree: true, context: true}}, true},
+		{kBuildContext, "--build-context", "x=/etc", []hostPath{{path: "/etc", read: true, tree: true}}, true},
 		{kBuildContext, "--build-context", "x=docker-image://alpine", nil, true},
 		{kBuildContext, "--build-context", "/etc", nil, false},
 		{kBuildContext, "", "https://example.com/r.git", nil, true},
 		{kBuildContext, "", "src", []hostPath{{path: "src", read: true, tree: true, context: true}}, true},
 		{kBind, "-v", "/etc:/e:ro", []hostPath{{path: "/etc", read: true, tree: true}}, true},
 		{kBind, "--mount", "type=bind,src=/ok,source=/etc,dst=/e", []hostPath{{path: "/etc", read: true, write: true, tree: true}}, true},
+		{kBind, "--mount", "type=volume,dst=/e,volume-opt=device=/etc", []hostPath{{path: "/etc", read: true, write: true, tree: true}}, true},
+		{kBind, "--mount", "type=bind,src=/x,dst=/e,volume-opt=device=/etc",
+			[]hostPath{{path: "/etc", read: true, write: true, tree: true}, {path: "/x", read: true, write: true, tree: true}}, true},
+		{kBind, "--mount", "type=glob,src=/etc/*,dst=/e", nil, false},
 	} {
 		got, ok := containerPaths(tc.k, tc.spell, tc.v)
 		assert.Equal(t, tc.wantValid, ok, "%s %s", tc.spell, tc.v)

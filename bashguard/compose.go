@@ -44,32 +44,36 @@ type composeRead struct {
 }
 
 // composeFiles judges the paths the compose files of a docker compose
-// line name: files are those of -f, in the project directory dir
-// ("" for the working directory).
-func (m *cmdCall) composeFiles(c *verdictAcc, name string, files []string, dir string) {
+// line name: files are those of -f, project the --project-directory
+// ("" for none). As docker compose finds them: without -f, the default
+// names in the project directory, or in the working directory and each
+// one above it; relative paths in the files are the project directory's,
+// which is the first file's directory unless --project-directory names
+// one.
+func (m *cmdCall) composeFiles(c *verdictAcc, name string, files []string, project string) {
 	if m.dir == "" {
+		c.addf(permission.Ask, ArgsRule(name), "reads compose files ", "", "with no working directory configured, so they cannot be read", false)
 		return
 	}
-	if dir == "" {
-		dir = m.dir
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join(m.dir, dir)
+	for i, f := range files {
+		if f != "-" && !filepath.IsAbs(f) {
+			files[i] = filepath.Join(m.dir, f)
+		}
+	}
+	if project != "" && !filepath.IsAbs(project) {
+		project = filepath.Join(m.dir, project)
 	}
 	if len(files) == 0 {
-		for _, d := range composeDefaults {
-			if m.ws.lexists(filepath.Join(dir, d.file)) {
-				files = []string{filepath.Join(dir, d.file), filepath.Join(dir, d.override)}
-				break
-			}
-		}
+		files = m.composeDefaultFiles(orText(project, m.dir), project != "")
+	}
+	dir := project
+	if dir == "" && len(files) > 0 && files[0] != "-" {
+		dir = filepath.Dir(files[0])
 	}
 	for _, f := range files {
 		if f == "-" {
 			c.addf(permission.Ask, ArgsRule(name), "reads a compose file from its input, ", "whose volumes may bind any path of this machine", "", false)
 			continue
-		}
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(m.dir, f)
 		}
 		r := m.ws.get(factKey{kind: "compose", a: f}, func(r *stampRec) any {
 			text, err := r.readSmall(f, maxConfFile)
@@ -93,6 +97,26 @@ func (m *cmdCall) composeFiles(c *verdictAcc, name string, files []string, dir s
 			m.hostPaths(c, name, []hostPath{p}, 0)
 		}
 	}
+}
+
+// composeDefaultFiles are the compose files docker compose reads without
+// -f: the first of composeDefaults in dir, or, unless only is set (a
+// --project-directory), in the first directory above it that holds one,
+// with the override file beside it.
+func (m *cmdCall) composeDefaultFiles(dir string, only bool) []string {
+	for d, n := filepath.Clean(dir), 0; n < maxUp; n++ {
+		for _, def := range composeDefaults {
+			if m.ws.lexists(filepath.Join(d, def.file)) {
+				return []string{filepath.Join(d, def.file), filepath.Join(d, def.override)}
+			}
+		}
+		up := filepath.Dir(d)
+		if only || up == d {
+			break
+		}
+		d = up
+	}
+	return nil
 }
 
 // composePath is a path of a compose file as docker compose resolves
@@ -186,16 +210,68 @@ func (r *composeRead) service(svc map[string]any) (why string) {
 			return why
 		}
 	}
-	ctx := svc["build"]
-	if b, ok := ctx.(map[string]any); ok {
-		if ctx = b["context"]; ctx == nil {
+	return r.build(svc["build"])
+}
+
+// build records the paths a service's build reads: its context, sent
+// without what its .dockerignore excludes unless a dockerfile is named
+// (whose own ignore file would take its place), its additional
+// contexts, whole, and the keys of its ssh.
+func (r *composeRead) build(b any) (why string) {
+	ctx, own := b, true
+	if m, ok := b.(map[string]any); ok {
+		if ctx = m["context"]; ctx == nil {
 			ctx = "."
+		}
+		_, named := m["dockerfile"]
+		own = !named
+		for _, v := range composeList(m["additional_contexts"]) {
+			if s, ok := v.(string); ok && (strings.Contains(s, "://") || strings.Contains(s, ":") && !strings.ContainsAny(s[:1], "/.~")) {
+				continue // an image, a URL, another service (service:name)
+			}
+			if why := r.add(v, hostPath{read: true, tree: true}); why != "" {
+				return why
+			}
+		}
+		for _, v := range composeList(m["ssh"]) {
+			if v == "default" {
+				continue // the agent of SSH_AUTH_SOCK
+			}
+			if why := r.add(v, hostPath{read: true}); why != "" {
+				return why
+			}
 		}
 	}
 	if s, ok := ctx.(string); ok && strings.Contains(s, "://") {
 		return "" // a context fetched from a URL
 	}
-	return r.add(ctx, hostPath{read: true, tree: true, context: true})
+	return r.add(ctx, hostPath{read: true, tree: true, context: own})
+}
+
+// composeList is the values of a compose field written as a list or as a
+// map (additional_contexts: {name: path}, or [name=path]): a map's
+// values, a list's items after their "=", in order.
+func composeList(v any) []any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, 0, len(v))
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				if _, val, has := strings.Cut(s, "="); has {
+					x = val
+				}
+			}
+			out = append(out, x)
+		}
+		return out
+	case map[string]any:
+		out := make([]any, 0, len(v))
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			out = append(out, v[k])
+		}
+		return out
+	}
+	return nil
 }
 
 // volume records the path one entry of a service's volumes binds: -v's

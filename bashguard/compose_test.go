@@ -1,10 +1,15 @@
 package bashguard
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/toolgate/toolgate/permission"
+
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A compose file names the paths its volumes bind, its env files, its
@@ -26,13 +31,17 @@ func TestReadCompose(t *testing.T) {
 		{"services:\n  web:\n    env_file: [.env, {path: other.env}]\n    build: {context: ./src}\n",
 			[]hostPath{{path: ".env", read: true}, {path: "other.env", read: true}, {path: "./src", read: true, tree: true, context: true}}, ""},
 		{"services:\n  b:\n    build: https://example.com/r.git\n  a:\n    build: {dockerfile: D}\n",
-			[]hostPath{{path: ".", read: true, tree: true, context: true}}, ""},
+			[]hostPath{{path: ".", read: true, tree: true}}, ""}, // D.dockerignore would take .dockerignore's place
 		{"secrets:\n  k:\n    file: ./key.pem\nconfigs:\n  c:\n    file: /etc/x.conf\n",
 			[]hostPath{{path: "./key.pem", read: true}, {path: "/etc/x.conf", read: true}}, ""},
 		{"x: &v\n  - /:/host\nservices:\n  web:\n    volumes: *v\n", []hostPath{{path: "/", read: true, write: true, tree: true}}, ""},
 		{"volumes:\n  data:\n    driver_opts: {type: none, o: bind, device: /etc}\n", []hostPath{{path: "/etc", read: true, write: true, tree: true}}, ""},
 		{"services:\n  web:\n    privileged: true\n", nil, "names in its service web privileged"},
 		{"services:\n  web:\n    devices: [\"/dev/sda:/dev/sda\"]\n", nil, "names in its service web devices"},
+		{"services:\n  web:\n    build:\n      context: .\n      dockerfile: D\n      additional_contexts: {etc: /etc, img: \"docker-image://alpine\", svc: \"service:base\"}\n      ssh: [default, \"k=~/.ssh/id_rsa\"]\n",
+			[]hostPath{{path: "/etc", read: true, tree: true}, {path: "~/.ssh/id_rsa", read: true}, {path: ".", read: true, tree: true}}, ""},
+		{"services:\n  web:\n    build:\n      additional_contexts: [\"etc=/etc\"]\n",
+			[]hostPath{{path: "/etc", read: true, tree: true}, {path: ".", read: true, tree: true, context: true}}, ""},
 		{"include:\n  - other.yml\n", nil, "has include"},
 		{"services:\n  web:\n    extends: {file: base.yml, service: b}\n", nil, "names in its service web extends"},
 		{"services:\n  web:\n    volumes: [\"${HOME}:/h\"]\n", nil, "a volume only known at run time"},
@@ -72,4 +81,20 @@ func TestComposePath(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, composePath(tc.p, "/p", tc.home), tc.p)
 	}
+}
+
+// Without -f, docker compose finds its file in the working directory or
+// in one above it, and resolves its paths from there: a compose file in
+// the workspace's root binds what it says for a command run in a
+// subdirectory.
+func TestComposeFileAbove(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "compose.yaml"),
+		[]byte("services:\n  web:\n    image: alpine\n    volumes: [\"../etc:/e\"]\n"), 0o644))
+	g := wsGuard(t, true)
+	v := wsJudgeIn(t, g, root, sub, "docker compose up")
+	assert.Equal(t, permission.Deny, v.Decision, v.Reason)
+	assert.Contains(t, v.Reason, "writes "+filepath.Join(filepath.Dir(root), "etc")+" outside the allowed roots")
 }

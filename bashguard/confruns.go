@@ -47,7 +47,7 @@ func (m *cmdCall) confRuns(f confFile) string {
 	p := filepath.Join(dir, f.name)
 	if f.runs == nil {
 		if m.ws.lexists(p) {
-			return "is configuration whose options can run programs"
+			return "is there: configuration, or another's named, that can run programs"
 		}
 		return ""
 	}

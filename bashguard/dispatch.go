@@ -140,14 +140,17 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 	// as its kind says. An option that reads configuration that can run
 	// programs (kConfig: apt-get -c, gem --config-file) asks whatever
 	// rule allows the tool.
-	n := &netScan{m: m, c: c, name: name, t: t, s: t.options(), v: v, judged: map[int]bool{}}
+	n := &netScan{m: m, c: c, name: name, t: t, s: t.options(), v: v}
 	n.cur = n.s
+	if len(t.early) > 0 {
+		n.judged = map[int]bool{} // only earlyOptions reads it
+	}
 	scanNetLine(n.s, v, 1, n.visit)
 	if n.cur.compose {
 		m.composeFiles(c, name, n.composeFiles, n.composeDir)
 	}
 	m.earlyOptions(t, n.s, v, n.judged, n.judge)
-	m.pathOperands(c, name, n.cur, v, n.ops)
+	m.pathOperands(c, name, n.cur, v, n.ops, !n.dockerfile)
 	for _, f := range t.runsConf {
 		if why := m.confRuns(f); why != "" {
 			c.addf(permission.Ask, ArgsRule(name), "reads ", f.name, " of the workspace, which "+why, false)
@@ -172,9 +175,11 @@ type netScan struct {
 	ops    []int        // its operands
 	judged map[int]bool // the words of the options judged
 	// composeFiles are docker compose's -f, composeDir its
-	// --project-directory.
+	// --project-directory (kComposeFile, kDir); dockerfile: a build's -f
+	// named its Dockerfile (kDockerfile).
 	composeFiles []string
 	composeDir   string
+	dockerfile   bool
 	scripted     bool // an option gave the tool its script
 }
 
@@ -188,17 +193,21 @@ func (n *netScan) visit(e *scanned) {
 		n.ops = append(n.ops, e.at)
 		return
 	}
-	if e.next {
-		n.judged[e.at-1] = true
-	} else {
-		n.judged[e.at] = true
+	if n.judged != nil {
+		at := e.at
+		if e.next {
+			at-- // the value is the next word: the option is before it
+		}
+		n.judged[at] = true
 	}
-	if e.opt != nil && n.cur != n.s {
-		switch e.opt.name {
-		case "-f":
+	if e.opt != nil {
+		switch e.opt.kind {
+		case kComposeFile:
 			n.composeFiles = append(n.composeFiles, e.val)
-		case "--project-directory":
+		case kDir:
 			n.composeDir = e.val
+		case kDockerfile:
+			n.dockerfile = true
 		}
 	}
 	n.judge(e)
@@ -271,8 +280,10 @@ func isEarly(early []string, w string) bool {
 // pathOperands judges the operands ops of the line v that the spec s of
 // its subcommand reads as paths of this machine: a build's context
 // (kBuildContext), the two sides of a copy (kContainerCopy), the files
-// HTTPie's request items send (kRequestItems).
-func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int) {
+// HTTPie's request items send (kRequestItems). ignore says a build's
+// context is walked without what its .dockerignore excludes (no -f named
+// a Dockerfile, whose own ignore file would take its place).
+func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int, ignore bool) {
 	switch s.operands {
 	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile:
 	default:
@@ -286,6 +297,9 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 			continue
 		case s.operands == kBuildContext:
 			paths, _ = containerPaths(kBuildContext, "", v.vals[i])
+			for k := range paths {
+				paths[k].context = ignore
+			}
 		case s.operands == kURLOrFile:
 			if p, ok := urlOrFile(v.vals[i]); ok {
 				paths = []hostPath{{path: p, read: true}}
@@ -357,7 +371,7 @@ var netHostKinds = map[kind]bool{kForward: true, kJump: true, kReroute: true, kU
 // netToolSpec judges: those that run a program or reach a file.
 var netToolKinds = map[kind]bool{
 	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true, kScriptFile: true,
-	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true, kRepo: true, kVolumeOpt: true, kSSHOption: true,
+	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true, kRepo: true, kVolumeOpt: true, kSSHOption: true, kDockerfile: true, kComposeFile: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list

@@ -165,6 +165,14 @@ const (
 	// outputs goes there (yt-dlp -o thumbnail:PATH, -P home:DIR): the
 	// value is judged as a write with the prefix and without it.
 	kTypedWrite
+	// kDockerfile: its value is the Dockerfile a build reads (docker
+	// build -f), read; the ignore file beside it (FILE.dockerignore)
+	// takes the place of the context's .dockerignore, which is then not
+	// used (dockerignore.go).
+	kDockerfile
+	// kComposeFile: its value is a compose file (docker compose -f),
+	// read, and what it names judged (compose.go).
+	kComposeFile
 	// kContainerCopy: operands, a source and a destination, each
 	// REMOTE:PATH (a container, a pod, a URL) or a path of this machine
 	// (docker cp, kubectl cp, svn export): a local source is read with

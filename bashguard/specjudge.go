@@ -128,22 +128,15 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 	if f != nil {
 		f.seen = append(f.seen, *e)
 	}
-	if s.expandsPaths && e.hasVal && toolPathKinds[e.opt.kind] {
-		p, why := expandToolPath(e.val, m.pol.Home)
-		if why != "" {
-			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose path "+why)
-			return
-		}
-		ex := *e
-		ex.val = p
-		e = &ex
+	if e = m.expandedOption(c, cmd, s, e); e == nil {
+		return
 	}
 	o := e.opt
 	vf := v.flags[e.at]
 	switch o.kind {
 	case kFlag, kWord, kPattern, kRecurse, kRecurseFollow, kDirectories, kFollow, kNoFollow, kHidden, kUnrestricted,
 		kInclude, kExclude, kExcludeDir, kVersion, kDelim, kSplit, kSumList, kCommit, kRenames:
-	case kRead, kStore: // kStore's write: writeStores
+	case kRead, kStore, kDockerfile, kComposeFile: // kStore's write: writeStores
 		m.readPath(c, e.val, vf, cmd)
 	case kReadOrJSON:
 		if strings.HasPrefix(strings.TrimSpace(e.val), "{") {
@@ -298,14 +291,9 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 		c.addf(permission.Ask, WriteRule(cmd), s.name+" "+optWritten(e)+" writes ", "a file", "", true)
 		m.writePath(c, e.val, vf, cmd)
 		if p, typed := untyped(e.val); typed {
-			if s.expandsPaths {
-				var why string
-				if p, why = expandToolPath(p, m.pol.Home); why != "" {
-					c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose path "+why)
-					break
-				}
+			if p, ok := m.toolPath(c, cmd, s, e, p); ok {
+				m.writePath(c, p, vf, cmd)
 			}
-			m.writePath(c, p, vf, cmd)
 		}
 	case kBind, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kVolumeOpt:
 		if vf&wDynamic != 0 {
@@ -649,6 +637,37 @@ func untyped(val string) (string, bool) {
 		if r != ',' && r != '_' && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') {
 			return val, false
 		}
+	}
+	return p, true
+}
+
+// expandedOption is the option e with its path value as the program
+// expands it (spec.expandsPaths), or nil when the path is not known here
+// (the Ask is recorded).
+func (m *cmdCall) expandedOption(c *verdictAcc, cmd string, s *spec, e *scanned) *scanned {
+	if !s.expandsPaths || !e.hasVal || !toolPathKinds[e.opt.kind] {
+		return e
+	}
+	p, ok := m.toolPath(c, cmd, s, e, e.val)
+	if !ok {
+		return nil
+	}
+	ex := *e
+	ex.val = p
+	return &ex
+}
+
+// toolPath is the path p of the option e as the program of s expands it,
+// and whether it is known here; where it is not, the Ask naming the
+// option is recorded.
+func (m *cmdCall) toolPath(c *verdictAcc, cmd string, s *spec, e *scanned, p string) (string, bool) {
+	if !s.expandsPaths {
+		return p, true
+	}
+	p, why := expandToolPath(p, m.pol.Home)
+	if why != "" {
+		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", whose path "+why)
+		return "", false
 	}
 	return p, true
 }

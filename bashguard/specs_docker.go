@@ -114,7 +114,7 @@ var dockerClassicBuildRows = rows(
 		"--cpu-quota=", "-c= --cpu-shares=", "--cpuset-cpus=", "--cpuset-mems=", "--isolation=", "--label=",
 		"-m= --memory=", "--memory-swap=", "--network=", "--platform=", "--security-opt=", "--shm-size=", "-t= --tag=",
 		"--target=", "--ulimit="),
-	each(kRead, "", "-f= --file="),
+	each(kDockerfile, "", "-f= --file="),
 	each(kWrite, "", "--iidfile="),
 	each(kFlag, "", "--compress[=]", "--disable-content-trust[=]", "--force-rm[=]", "--help[=]", "--no-cache[=]",
 		"--pull[=]", "-q --quiet[=]", "--rm[=]", "--squash[=]"),
@@ -124,7 +124,8 @@ var dockerClassicBuildRows = rows(
 // subcommand and after it (docker compose --help), and those of up, pull
 // and build.
 var dockerComposeRows = rows(
-	each(kRead, "", "-f= --file=", "--env-file="),
+	each(kComposeFile, "", "-f= --file="),
+	each(kRead, "", "--env-file="),
 	each(kDir, "", "--project-directory="),
 	each(kWord, "", "-p= --project-name=", "--profile=", "--ansi=", "--progress=", "--parallel=", "--scale=",
 		"-t= --timeout=", "--exit-code-from=", "--pull=", "--build-arg=", "--builder=", "-m= --memory=", "--ssh=",

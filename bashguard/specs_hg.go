@@ -32,5 +32,8 @@ var hgSpec = sync.OnceValue(func() *spec {
 
 // hgConf are the configuration files of the repository around the
 // working directory that hg reads for every command: hooks run before
-// and after any of them.
-var hgConf = []confFile{{name: ".hg/hgrc", up: ".hg", runs: hgrcRuns}, {name: ".hg/hgrc-not-shared", up: ".hg", runs: hgrcRuns}}
+// and after any of them. A .hg/sharedpath makes the repository a share
+// of another, whose .hg/hgrc hg reads too (share-safe): being there
+// asks.
+var hgConf = []confFile{{name: ".hg/hgrc", up: ".hg", runs: hgrcRuns}, {name: ".hg/hgrc-not-shared", up: ".hg", runs: hgrcRuns},
+	{name: ".hg/sharedpath", up: ".hg"}}
