@@ -755,7 +755,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
 			"-C --csv -t --curses",
 		"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
-		"nmap":        "-v -d -n -R -A -F -r -6 -O -V -P --open --reason --traceroute --packet-trace --iflist",
 		"ssh-keyscan": "-4 -6 -c -D -H -v",
 		"whois":       "-H -a -r -B -G -l -L -m -M -x",
 		"links":       "-dump -no-connect",
@@ -926,9 +925,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"dig":  {subs: hostOps(), options: digSpec, whole: true, opts: map[string]netEffect{"-q": effHost, "-f": effUnknown}},
 		"host": {subs: hostOps(), options: hostSpec, whole: true}, "nslookup": {subs: hostOps(), options: nslookupSpec, whole: true},
 		"drill": {subs: hostOps(), valShort: "kcp"},
-		"nmap": {subs: hostOps(), valShort: "pesiDgST", valLong: []string{"--top-ports", "--script", "--script-args", "--exclude",
-			"--excludefile", "--max-retries", "--host-timeout", "--min-rate", "--max-rate", "--source-port", "--data-length"},
-			opts: map[string]netEffect{"-i": effUnknown, "--excludefile": effUnknown}},
+		// nmap -b, --sI, --proxies, --dns-servers reach hosts beside
+		// its targets; -iL names them in a file.
+		"nmap": {subs: hostOps(), options: nmapSpec, whole: true, opts: map[string]netEffect{"-i": effUnknown, "-b": effUnknown,
+			"--sI": effUnknown, "--proxies": effUnknown, "--dns-servers": effUnknown}},
 		"ssh-keyscan": {subs: hostOps(), valShort: "fpTtO", opts: map[string]netEffect{"-f": effUnknown}},
 		"whois": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the whois servers it asks"}}, valShort: "hpi",
 			opts: map[string]netEffect{"-h": effReplace, "--host": effReplace}, valLong: []string{"--host", "--port"}},
@@ -971,7 +971,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"mosh":        {subs: firstHost(), options: moshSpec, whole: true, opts: map[string]netEffect{"-ssh": effUnknown}},
 		"ssh-copy-id": {subs: firstHost(), options: sshCopyIDSpec, whole: true, opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown}},
 		"autossh":     {subs: firstHost(), options: autosshSpec, whole: true, opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
-		"tftp":        {subs: firstHost(), valShort: "cmRlv"},
+		"tftp": {subs: firstHost(), options: tftpSpec, whole: true,
+			stdinScript: "tftp's commands, whose put sends any file of this machine and whose get writes any"},
 		"smbclient": {subs: firstHost(), options: smbclientSpec, whole: true,
 			stdinScript: "smbclient's commands, which read and write files of this machine and run programs (!)",
 			opts: map[string]netEffect{"-I": effHost, "--ip-address": effHost, "-L": effHost, "--list": effHost, "-M": effHost,

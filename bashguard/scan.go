@@ -106,6 +106,10 @@ func scanOption(s *spec, v *argv, i int, fn func(e *scanned)) int {
 		if j, ok := scanWordShort(s, v, i, fn); ok {
 			return j
 		}
+	case g.longOnly && (len(w) > 2 || s.tables().short[w[1]] == nil):
+		if j, ok := scanLongOnly(s, v, i, fn); ok {
+			return j
+		}
 	case g.digits && isDigits(w[1:]):
 		e := scanned{word: w, spell: "-NUM", opt: &digitsOpt, val: w[1:], hasVal: true, at: i}
 		fn(&e)
@@ -168,6 +172,19 @@ func scanWordShort(s *spec, v *argv, i int, fn func(e *scanned)) (int, bool) {
 	return i, false
 }
 
+// scanLongOnly reads the one-dash word at v.vals[i] as a long option,
+// as getopt_long_only does: the option its name (up to an "=") names or
+// abbreviates, an ambiguous prefix refused. It reports false for a word
+// that names none, which getopt_long_only reads as short options.
+func scanLongOnly(s *spec, v *argv, i int, fn func(e *scanned)) (int, bool) {
+	w := v.vals[i]
+	name, _, _ := strings.Cut(w[1:], "=")
+	if sp, _, problem := resolveLong(s, "--"+name); sp == nil && problem == problemUnknown {
+		return i, false
+	}
+	return scanLongAs(s, v, i, "-"+w, fn), true
+}
+
 // familyRead is how a grammar family reads a word before the common
 // rules do.
 type familyRead uint8
@@ -207,9 +224,15 @@ var digitsOpt = option{name: "-NUM", kind: kWord}
 // scanLong reads the long option at v.vals[i] and returns the index of the
 // last word it took.
 func scanLong(s *spec, v *argv, i int, fn func(e *scanned)) int {
-	w := v.vals[i]
+	return scanLongAs(s, v, i, v.vals[i], fn)
+}
+
+// scanLongAs reads the option word at v.vals[i] as the long option w
+// ("--oN" for nmap's "-oN") and returns the index of the last word it
+// took.
+func scanLongAs(s *spec, v *argv, i int, w string, fn func(e *scanned)) int {
 	name, val, has := strings.Cut(w, "=")
-	e := scanned{word: w, at: i}
+	e := scanned{word: v.vals[i], at: i}
 	sp, negated, problem := resolveLong(s, name)
 	if sp == nil && problem == problemUnknown && s.passOn != "" && !strings.HasPrefix(strings.TrimLeft(name, "-"), s.passOn) {
 		// Not the command's own: a word of the program it passes it to.

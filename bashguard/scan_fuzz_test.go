@@ -13,14 +13,14 @@ func FuzzScanSpec(f *testing.F) {
 	for _, seed := range []string{"-iOcat x", "--unset-a x.y", "-S .env a.txt", "--no-open x -- y", "-n5 -e -x --", "--open-f=less", "-3 -- -x",
 		"-gC /tmp x", "-Cg /tmp", "--scri=x build", "--no-no-prefix y", "--- -C x", "-s=x", "--exec=x ./... -update -args -test.v",
 		"--o x -toolexec y", "-f - all V=$(x)", "--config=a -Zx -rq", "--config.script-shell=x t", "-c=/tmp/x --setup-files a b",
-		"--OUTDIR /tmp -P x", "--coverage.reports-directory=/tmp -u x"} {
+		"--OUTDIR /tmp -P x", "--coverage.reports-directory=/tmp -u x", "-oN x -sV -script=y -de -iLf -p- -vv"} {
 		f.Add(seed)
 	}
 	specs := []*spec{gitSpec().subs["grep"], gitSpec().subs["config"], gitSpec().subs["log"], readerSpecs()["grep"], readerSpecs()["sort"], gitSpec(),
 		sysSpecs()["npm"].subs["test"], sysSpecs()["go"].subs["test"], sysSpecs()["go"].subs["run"], sysSpecs()["make"],
 		sysSpecs()["cargo"].subs["build"], sysSpecs()["cargo"].subs["run"], sysSpecs()["pytest"],
 		sysSpecs()["pnpm"].subs["run"], sysSpecs()["bun"].subs["test"], sysSpecs()["jest"], sysSpecs()["vitest"], sysSpecs()["tsc"],
-		sysSpecs()["eslint"], wrapperSpecs()["npx"]}
+		sysSpecs()["eslint"], wrapperSpecs()["npx"], nmapSpec()}
 	f.Fuzz(func(t *testing.T, line string) {
 		words := append([]string{"cmd"}, strings.Fields(line)...)
 		if len(words) > 64 {

@@ -76,6 +76,12 @@ type grammar struct {
 	// letters (Apache commons-cli, Maven's parser: hasShortOption of the
 	// whole word first).
 	wordShorts bool
+	// longOnly: getopt_long_only's, as nmap reads its line: a one-dash
+	// word is a long option first ("-script=x", "-oN F", a unique prefix
+	// for the name), unless it is one letter the short options have
+	// ("-o F"); a word no long option names or abbreviates is a cluster
+	// of short ones ("-sV", "-oNF" is -o with the value NF).
+	longOnly bool
 }
 
 // kind is what an option, its value, or an operand does. The zero kind

@@ -131,6 +131,11 @@ func specClassifies(s *spec, o string) bool {
 	if s.longExact(o) != nil {
 		return true
 	}
+	if s.grammar.longOnly && !strings.HasPrefix(o, "--") {
+		// getopt_long_only: -oN is --oN, and -sS the letter s with the
+		// value S.
+		return s.longExact("-"+o) != nil || s.tables().short[o[1]] != nil
+	}
 	if rest, ok := strings.CutPrefix(o, "--no-"); ok && s.grammar.negate {
 		return s.longExact("--"+rest) != nil
 	}

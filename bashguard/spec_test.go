@@ -385,6 +385,18 @@ func spellingLines(s *spec, sp *spelling, val string, flag byte) [][]string {
 			}
 		}
 	}
+	if long && s.grammar.longOnly {
+		// getopt_long_only: the long option with one dash (nmap -oN F).
+		one := sp.text[1:]
+		switch sp.arg {
+		case argNone:
+			lines = append(lines, []string{one})
+		case argRequired:
+			lines = append(lines, []string{one, quoteWord(val)}, []string{one + "=" + quoteWord(val)})
+		case argOptional:
+			lines = append(lines, []string{one + "=" + quoteWord(val)})
+		}
+	}
 	// Operands after the option keep the command line whole.
 	op := "a.txt"
 	if o, ok := spellingOperands[s.name]; ok {
@@ -449,6 +461,45 @@ func TestScanAbbreviations(t *testing.T) {
 	sp, _, problem := resolveLong(gitSpec().subs["log"], "--outp")
 	assert.Nil(t, sp)
 	assert.Equal(t, "is not known to be harmless", problem)
+}
+
+// getopt_long_only, as nmap reads its line: a one-dash word is a long
+// option, exact or a unique prefix, before it is a cluster of letters;
+// one letter alone is the letter.
+func TestScanLongOnly(t *testing.T) {
+	for _, tc := range []struct {
+		line, spell, val, problem string
+	}{
+		{"-oN out.txt", "--oN", "out.txt", ""},
+		{"-oN=out.txt", "--oN", "out.txt", ""},
+		{"--oN out.txt", "--oN", "out.txt", ""},
+		{"-o out.txt", "-o", "out.txt", ""},
+		{"-oNout.txt", "-o", "Nout.txt", ""}, // no long option is named oNout.txt: -o with its value
+		{"-script=x.nse", "--script", "x.nse", ""},
+		{"-script-h x", "--script-help", "x", ""},
+		{"-scrip x", "", "", "is an abbreviation of more than one option"},
+		{"-sV", "-s", "V", ""},
+		{"-iL hosts", "-i", "hosts", ""}, // --iL, an alias of -i
+		{"-iLhosts", "-i", "Lhosts", ""},
+		{"-p-", "-p", "-", ""},
+		{"-vv", "--vv", "", ""},
+	} {
+		words := append([]string{"nmap"}, strings.Fields(tc.line)...)
+		v := argv{vals: words, flags: make([]wordFlags, len(words))}
+		var first *scanned
+		scanSpec(nmapSpec(), &v, 1, false, func(e *scanned) {
+			if first == nil {
+				c := *e
+				first = &c
+			}
+		})
+		require.NotNil(t, first, tc.line)
+		assert.Equal(t, tc.problem, first.problem, tc.line)
+		if tc.problem == "" && assert.NotNil(t, first.opt, tc.line) {
+			assert.Equal(t, tc.spell, first.opt.name, tc.line)
+			assert.Equal(t, tc.val, first.val, tc.line)
+		}
+	}
 }
 
 // Every spec of the package has tables of its own, built from its rows
