@@ -750,8 +750,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
 			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
 		"xh": httpieFlags, "xhs": httpieFlags,
-		"youtube-dl": ytFlags,
-		"tracepath":  "-4 -6 -n -b",
+		"tracepath": "-4 -6 -n -b",
 		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
 			"-C --csv -t --curses",
 		"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
@@ -788,9 +787,6 @@ const (
 	cloudFlags  = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
 	httpieFlags = "-v --verbose -h --headers -b --body -f --form -j --json -d --download -c --continue -F --follow " +
 		"--check-status --offline --ignore-stdin -I -q --quiet -m --multipart --all --stream -S"
-	ytFlags = "-x --extract-audio -q --quiet -v --verbose -F --list-formats -g --get-url -s --simulate --no-playlist " +
-		"--yes-playlist -i --ignore-errors -w --no-overwrites -c --continue --no-part --restrict-filenames -k --keep-video " +
-		"--write-subs --write-auto-subs --embed-subs --no-check-certificates"
 	mongoFlags = "--quiet --nodb --norc --tls --ssl --shell --verbose"
 )
 
@@ -951,8 +947,9 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown,
 				"--geo-verification-proxy": effUnknown, "--cn-verification-proxy": effUnknown, "--source-address": effUnknown,
 				"--sponsorblock-api": effUnknown, "--default-search": effUnknown}},
-		"youtube-dl": {subs: urlOps(), valShort: "foa", valLong: []string{"--format", "--output", "--batch-file", "--proxy", "--cookies", "--user-agent", "--referer"},
-			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown}},
+		"youtube-dl": {subs: urlOps(), options: youtubeDLSpec, whole: true, opts: map[string]netEffect{"-a": effUnknown,
+			"--proxy": effUnknown, "--geo-verification-proxy": effUnknown, "--cn-verification-proxy": effUnknown,
+			"--source-address": effUnknown, "--default-search": effUnknown}},
 		"psql": {subs: dbOps(), options: psqlSpec, whole: true, stdinScript: "SQL and psql's own commands, which run programs (\\!)", opts: map[string]netEffect{"-h": effHost, "--host": effHost, "-d": effConn,
 			"--dbname": effConn},
 			env: map[string]netEffect{"PGHOST": effHost, "PGSERVICE": effUnknown, "PGSERVICEFILE": effUnknown}},

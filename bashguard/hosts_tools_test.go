@@ -626,3 +626,30 @@ func TestNetToolOwnSpecs(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, own, 2, "kubectl and oc have their own specs")
 }
+
+// youtube-dl's rows, taken from its parser once (it is not installed
+// where the tests run), are held to yt-dlp's rows of the options both
+// have, which yt-dlp forked with their meaning: the same kind and the
+// same arity, but for -o, which youtube-dl writes without yt-dlp's
+// TYPES: prefix.
+func TestYoutubeDLRowsAsYtdlp(t *testing.T) {
+	yt, shared := ytdlpSpec(), 0
+	for r := range youtubeDLSpec().eachRow {
+		for w := range strings.FieldsSeq(r.spell) {
+			f := strings.TrimSuffix(w, "=")
+			sp := specSpelling(yt, f)
+			if sp == nil {
+				continue // renamed or dropped by yt-dlp: classified in the rows
+			}
+			shared++
+			own := specSpelling(youtubeDLSpec(), f)
+			assert.Equal(t, sp.arg, own.arg, "youtube-dl %s: its arity is yt-dlp's", f)
+			want := sp.opt.kind
+			if want == kTypedWrite {
+				want = kWrite
+			}
+			assert.Equal(t, want, own.opt.kind, "youtube-dl %s: its kind is yt-dlp's", f)
+		}
+	}
+	assert.Greater(t, shared, 180, "spellings youtube-dl shares with yt-dlp")
+}

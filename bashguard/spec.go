@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -276,14 +277,35 @@ const (
 
 // String names the kind as the table and reasons do.
 func (k kind) String() string {
-	return [...]string{"unknown", "flag", "word", "pattern", "read", "probe", "list", "list0", "write", "program",
-		"change", "more", "content", "format", "env", "ask", "range-file", "dir", "repo", "set-program", "pathspec",
-		"recurse", "recurse-follow", "directories", "follow", "no-follow", "hidden", "unrestricted", "include", "exclude", "exclude-dir",
-		"target-dir", "copy", "move", "link", "command", "shell-code", "exec-operands", "lookup",
-		"clear-env", "unset-var", "split-args",
-		"url", "reroute", "config", "jump", "ssh-option", "forward", "listen", "write-out", "version",
-		"delim", "split", "set-var", "assign", "callback", "funcs", "endless",
-		"inline", "module", "interactive", "sum-list", "store", "commit", "renames", "deny", "write-fd", "cmd-name", "tool-flags", "read-or-json"}[k]
+	if n, ok := kindNames[k]; ok {
+		return n
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// kindNames are the kinds' names, each beside its constant, so that a
+// kind added anywhere in the list keeps the names of the others.
+var kindNames = map[kind]string{
+	kUnknown: "unknown", kFlag: "flag", kWord: "word", kPattern: "pattern", kRead: "read", kProbe: "probe",
+	kList: "list", kList0: "list0", kWrite: "write", kProgram: "program", kChange: "change", kMore: "more",
+	kContent: "content", kFormat: "format", kEnv: "env", kAsk: "ask", kRangeFile: "range-file", kDir: "dir",
+	kRepo: "repo", kSetProgram: "set-program", kPathspec: "pathspec", kClientScript: "client-script",
+	kWriteOrPipe: "write-or-pipe", kBind: "bind", kFieldFile: "field-file", kScriptFile: "script-file",
+	kVolumeOpt: "volume-opt", kBuildSecret: "build-secret", kBuildSSH: "build-ssh",
+	kBuildOutput: "build-output", kBuildContext: "build-context", kURLOrFile: "url-or-file",
+	kRequestItems: "request-items", kTypedWrite: "typed-write", kDockerfile: "dockerfile",
+	kComposeFile: "compose-file", kContainerCopy: "container-copy", kRecurse: "recurse",
+	kRecurseFollow: "recurse-follow", kDirectories: "directories", kFollow: "follow", kNoFollow: "no-follow",
+	kHidden: "hidden", kUnrestricted: "unrestricted", kInclude: "include", kExclude: "exclude",
+	kExcludeDir: "exclude-dir", kTargetDir: "target-dir", kCopy: "copy", kMove: "move", kLink: "link",
+	kCommand: "command", kShellCode: "shell-code", kExecOps: "exec-operands", kLookup: "lookup",
+	kClearEnv: "clear-env", kUnsetVar: "unset-var", kSplitArgs: "split-args", kURL: "url", kReroute: "reroute",
+	kConfig: "config", kJump: "jump", kSSHOption: "ssh-option", kForward: "forward", kListen: "listen",
+	kWriteOut: "write-out", kVersion: "version", kDelim: "delim", kSplit: "split", kSetVar: "set-var",
+	kAssign: "assign", kCallback: "callback", kFuncs: "funcs", kEndless: "endless", kInline: "inline",
+	kModule: "module", kInteractive: "interactive", kSumList: "sum-list", kStore: "store", kCommit: "commit",
+	kRenames: "renames", kDeny: "deny", kWriteFd: "write-fd", kCmdName: "cmd-name", kToolFlags: "tool-flags",
+	kReadOrJSON: "read-or-json",
 }
 
 // arity says whether an option takes a value.

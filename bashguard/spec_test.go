@@ -592,3 +592,18 @@ func TestScanEndsAndDigits(t *testing.T) {
 	assert.Equal(t, []string{"-0=777", "-n=", "-e=1"}, read(perl, "-0777ne", "1"))
 	assert.Equal(t, []string{"-p=", "-i=e", "op:code"}, read(perl, "-pie", "code"))
 }
+
+// Every kind has a name of its own, so a reason or a failing test that
+// prints one names it.
+func TestKindNames(t *testing.T) {
+	seen := map[string]kind{}
+	for k := kUnknown; k <= kReadOrJSON; k++ {
+		n := k.String()
+		assert.NotContains(t, n, "kind(", "kind %d has no name", k)
+		if prev, dup := seen[n]; dup {
+			t.Errorf("kinds %d and %d are both named %q", prev, k, n)
+		}
+		seen[n] = k
+	}
+	assert.Equal(t, "kind(250)", kind(250).String())
+}
