@@ -750,16 +750,10 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
 			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
 		"xh": httpieFlags, "xhs": httpieFlags,
-		"tracepath": "-4 -6 -n -b",
-		"mtr": "-r --report -w --report-wide -n --no-dns -b --show-ips -4 -6 -u --udp -T --tcp -z --aslookup -j --json -x --xml " +
-			"-C --csv -t --curses",
-		"drill":       "-4 -6 -D -T -S -V -a -o -r -t -u -v -w",
-		"ssh-keyscan": "-4 -6 -c -D -H -v",
-		"whois":       "-H -a -r -B -G -l -L -m -M -x",
-		"links":       "-dump -no-connect",
-		"elinks":      "-dump -no-home -no-numbering -no-references",
-		"redis-cli":   "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
-		"mongosh":     mongoFlags, "mongo": mongoFlags,
+		"links":     "-dump -no-connect",
+		"elinks":    "-dump -no-home -no-numbering -no-references",
+		"redis-cli": "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
+		"mongosh":   mongoFlags, "mongo": mongoFlags,
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
 			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
 		"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
@@ -916,18 +910,20 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		// destination is; -A asks the routing registries (whois.radb.net).
 		"traceroute":  {subs: hostOps(), options: tracerouteSpec, whole: true, opts: tracerouteOpts()},
 		"traceroute6": {subs: hostOps(), options: tracerouteSpec, whole: true, opts: tracerouteOpts()},
-		"tracepath":   {subs: hostOps(), valShort: "lmp"}, "mtr": {subs: hostOps(), valShort: "acfimBQsIG"},
+		"tracepath":   {subs: hostOps(), options: tracepathSpec, whole: true},
+		"mtr":         {subs: hostOps(), options: mtrSpec, whole: true, opts: map[string]netEffect{"-F": effUnknown}},
 		// dig -q NAME is the name an operand is; -f FILE, queries not read here.
 		"dig":  {subs: hostOps(), options: digSpec, whole: true, opts: map[string]netEffect{"-q": effHost, "-f": effUnknown}},
 		"host": {subs: hostOps(), options: hostSpec, whole: true}, "nslookup": {subs: hostOps(), options: nslookupSpec, whole: true},
-		"drill": {subs: hostOps(), valShort: "kcp"},
+		// drill @server asks that server, -c the servers a file names.
+		"drill": {subs: hostOps(), options: drillSpec, whole: true, opts: map[string]netEffect{"-c": effUnknown, "-f": effUnknown}},
 		// nmap -b, --sI, --proxies, --dns-servers reach hosts beside
 		// its targets; -iL names them in a file.
 		"nmap": {subs: hostOps(), options: nmapSpec, whole: true, opts: map[string]netEffect{"-i": effUnknown, "-b": effUnknown,
 			"--sI": effUnknown, "--proxies": effUnknown, "--dns-servers": effUnknown}},
-		"ssh-keyscan": {subs: hostOps(), valShort: "fpTtO", opts: map[string]netEffect{"-f": effUnknown}},
-		"whois": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the whois servers it asks"}}, valShort: "hpi",
-			opts: map[string]netEffect{"-h": effReplace, "--host": effReplace}, valLong: []string{"--host", "--port"}},
+		"ssh-keyscan": {subs: hostOps(), options: sshKeyscanSpec, whole: true, opts: map[string]netEffect{"-f": effUnknown}},
+		"whois": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the whois servers it asks"}}, options: whoisSpec, whole: true,
+			opts: map[string]netEffect{"-h": effReplace}},
 		"openssl": {singleDash: true, subs: map[string]netSub{"s_client": {kind: subHosts}, "s_time": {kind: subHosts},
 			"ocsp": {kind: subRuntime, why: "the responder its certificate names"}}, options: opensslSpec, opts: map[string]netEffect{"-connect": effHost,
 			"-host": effHost, "-url": effAdd, "-proxy": effUnknown, "-unix": effUnknown}},

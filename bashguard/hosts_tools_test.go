@@ -118,16 +118,21 @@ var netToolHelp = map[string]struct {
 	"gem": {[][]string{{"install", "--help"}, {"update", "--help"}, {"fetch", "--help"}, {"search", "--help"}, {"info", "--help"},
 		{"outdated", "--help"}, {"push", "--help"}, {"yank", "--help"}, {"owner", "--help"}, {"specification", "--help"},
 		{"signin", "--help"}, {"sources", "--help"}}, "gnu"},
-	"apt":        {nil, "man:apt-get,apt"},
-	"dig":        {[][]string{{"-h"}}, "indented"},
-	"host":       {[][]string{nil}, "gnu"},
-	"ping":       {[][]string{{"-h"}}, "gnu"},
-	"mysql":      {[][]string{{"--help"}}, "gnu"},
-	"mariadb":    {[][]string{{"--help"}}, "gnu"},
-	"mysqldump":  {[][]string{{"--help"}}, "gnu"},
-	"traceroute": {[][]string{{"--help"}}, "gnu"},
-	"nmap":       {[][]string{{"--help"}}, "nmap"},
-	"tftp":       {[][]string{{"-h"}}, "usage"},
+	"apt":         {nil, "man:apt-get,apt"},
+	"dig":         {[][]string{{"-h"}}, "indented"},
+	"host":        {[][]string{nil}, "gnu"},
+	"ping":        {[][]string{{"-h"}}, "gnu"},
+	"mysql":       {[][]string{{"--help"}}, "gnu"},
+	"mariadb":     {[][]string{{"--help"}}, "gnu"},
+	"mysqldump":   {[][]string{{"--help"}}, "gnu"},
+	"traceroute":  {[][]string{{"--help"}}, "gnu"},
+	"nmap":        {[][]string{{"--help"}}, "nmap"},
+	"tftp":        {[][]string{{"-h"}}, "usage"},
+	"tracepath":   {[][]string{{"-h"}}, "indented"},
+	"mtr":         {[][]string{{"--help"}}, "gnu"},
+	"drill":       {[][]string{{"-h"}}, "indented"},
+	"ssh-keyscan": {[][]string{nil}, "usage"},
+	"whois":       {[][]string{{"--help"}}, "gnu"},
 }
 
 // netToolProbes are the tools whose help lists only some of their
@@ -339,7 +344,7 @@ func netSpellingsListed(t *testing.T, name string, s *spec, text, reader string)
 	t.Helper()
 	n := 0
 	var listed []string
-	if s.grammar.longOnly {
+	if s.grammar.longOnly || reader == "usage" {
 		listed = netHelpListed(reader, text)
 	}
 	for _, f := range specSpellings(s) {
@@ -459,7 +464,7 @@ var lynxHelpRow = regexp.MustCompile(`(?m)^  (-[A-Za-z0-9][A-Za-z0-9_.+-]*)`)
 
 // usageOption is an option of a usage line, in brackets with its value:
 // "[-m mode]".
-var usageOption = regexp.MustCompile(`\[(-[A-Za-z0-9])(?: [a-z]+)?\]`)
+var usageOption = regexp.MustCompile(`\[(?:(-[A-Za-z0-9])(?: [a-z]+)?|-([A-Za-z0-9]{2,}))\]`)
 
 // nmapHelpRow is a row of nmap --help: its options up to the ":" that
 // ends them; nmapHelpValue, the value an option there is shown with
@@ -499,8 +504,15 @@ func netHelpListed(reader, text string) []string {
 			}
 		}
 	case reader == "usage":
-		// A usage line's options, each in brackets: "[-4][-m mode]".
+		// A usage line's options, each in brackets with its value,
+		// "[-4][-m mode]", or letters clustered, "[-46cDHv]".
 		for _, m := range usageOption.FindAllStringSubmatch(text, -1) {
+			if m[2] != "" {
+				for _, c := range m[2] {
+					out = append(out, "-"+string(c))
+				}
+				continue
+			}
 			out = append(out, m[1])
 		}
 	case reader == "nmap":

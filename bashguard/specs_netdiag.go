@@ -73,3 +73,62 @@ var tracerouteSpec = sync.OnceValue(func() *spec {
 			"-e --extensions", "-A --as-path-lookups", "-U --udp", "-D --dccp", "--mtu", "--back", "-V --version", "--help"),
 	)}).compile()
 })
+
+// tracepathSpec is iputils tracepath's (tracepath -h): getopt, clusters,
+// attached values, options after the destination.
+var tracepathSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "tracepath", grammar: grammar{permute: true}, rows: rows(
+		each(kWord, "", "-l=", "-m=", "-p="),
+		each(kFlag, "", "-4", "-6", "-b", "-n", "-V"),
+	)}).compile()
+})
+
+// mtrSpec is mtr's (mtr --help, 0.95): getopt_long. -F reads the hosts
+// it traces from a file.
+var mtrSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "mtr", grammar: gnuGrammar, rows: rows(
+		each(kRead, "", "-F= --filename="),
+		each(kWord, "", "-I= --interface=", "-a= --address=", "-f= --first-ttl=", "-m= --max-ttl=", "-U= --max-unknown=",
+			"-P= --port=", "-L= --localport=", "-s= --psize=", "-B= --bitpattern=", "-i= --interval=", "-G= --gracetime=",
+			"-Q= --tos=", "-Z= --timeout=", "-M= --mark=", "-c= --report-cycles=", "--displaymode=", "-o= --order=",
+			"-y= --ipinfo="),
+		each(kFlag, "", "-4", "-6", "-u --udp", "-T --tcp", "-e --mpls", "-r --report", "-w --report-wide", "-j --json",
+			"-x --xml", "-C --csv", "-l --raw", "-p --split", "-t --curses", "-n --no-dns", "-b --show-ips",
+			"-z --aslookup", "-h --help", "-v --version"),
+	)}).compile()
+})
+
+// drillSpec is ldns drill's (drill -h, 1.8): getopt, options among the
+// operands (name, @server, type, class). -f sends the packet a file
+// holds, -i prints one, -c reads the resolver's configuration (its
+// servers), -k and -r trusted keys and root hints; -w and -q write the
+// answer and the query.
+var drillSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "drill", grammar: grammar{permute: true}, rows: rows(
+		each(kRead, "", "-f=", "-i=", "-c=", "-k=", "-r="),
+		each(kWrite, "", "-w=", "-q="),
+		each(kWord, "", "-I=", "-V=", "-b=", "-o=", "-p=", "-d=", "-y="),
+		each(kFlag, "", "-D", "-T", "-S", "-Q", "-h", "-v", "-4", "-6", "-a", "-s", "-u", "-x", "-t", "-z"),
+	)}).compile()
+})
+
+// sshKeyscanSpec is ssh-keyscan's (OpenSSH 9.2): getopt. -f reads the
+// hosts from a file ("-": the input).
+var sshKeyscanSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "ssh-keyscan", grammar: posixGrammar, rows: rows(
+		each(kRead, "", "-f="),
+		each(kWord, "", "-p=", "-T=", "-t="),
+		each(kFlag, "", "-4", "-6", "-c", "-D", "-H", "-v"),
+	)}).compile()
+})
+
+// whoisSpec is Debian whois's (whois --help, 5.5): getopt_long, options
+// after the object; -h (--host) replaces the server it asks, and the
+// RIPE flags are words sent to it.
+var whoisSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "whois", grammar: gnuGrammar, rows: rows(
+		each(kWord, "", "-h= --host=", "-p= --port=", "-i=", "-T=", "-s=", "-g=", "-t=", "-v=", "-q="),
+		each(kFlag, "", "-I", "-H", "--verbose", "--no-recursion", "--help", "--version", "-l", "-L", "-m", "-M", "-c",
+			"-x", "-b", "-B", "-G", "-d", "-K", "-r", "-R", "-a"),
+	)}).compile()
+})
