@@ -750,8 +750,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
 			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
 		"xh": httpieFlags, "xhs": httpieFlags,
-		"links":     "-dump -no-connect",
-		"elinks":    "-dump -no-home -no-numbering -no-references",
 		"redis-cli": "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
 		"mongosh":   mongoFlags, "mongo": mongoFlags,
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
@@ -936,9 +934,11 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"lynx": {subs: urlOps(), options: lynxSpec, whole: true,
 			stdinScript: "options (its - operand), which can name configuration that runs programs",
 			opts:        map[string]netEffect{"-cfg": effUnknown, "-cmd_script": effUnknown, "-socks5_proxy": effUnknown}},
-		"w3m":    {subs: urlOps(), options: w3mSpec, whole: true, opts: map[string]netEffect{"-config": effUnknown, "-o": effUnknown}},
-		"links":  {subs: urlOps(), singleDash: true, valLong: []string{"-codepage", "-width", "-source"}},
-		"elinks": {subs: urlOps(), singleDash: true, valLong: []string{"-config-dir", "-config-file", "-eval", "-remote"}, opts: map[string]netEffect{"-config-file": effUnknown, "-eval": effUnknown}},
+		"w3m": {subs: urlOps(), options: w3mSpec, whole: true, opts: map[string]netEffect{"-config": effUnknown, "-o": effUnknown}},
+		"links": {subs: urlOps(), options: linksSpec, whole: true, opts: map[string]netEffect{"-http-proxy": effUnknown,
+			"-https-proxy": effUnknown, "-ftp-proxy": effUnknown, "-socks-proxy": effUnknown, "-dns-over-https": effUnknown}},
+		"elinks": {subs: urlOps(), options: elinksSpec, whole: true, opts: map[string]netEffect{"-config-file": effUnknown,
+			"-config-dir": effUnknown, "-eval": effUnknown, "-remote": effUnknown}},
 		"yt-dlp": {subs: urlOps(), options: ytdlpSpec, whole: true, runsConf: []confFile{{name: "yt-dlp.conf"}},
 			opts: map[string]netEffect{"-a": effUnknown, "--batch-file": effUnknown, "--proxy": effUnknown, "--config-locations": effUnknown,
 				"--geo-verification-proxy": effUnknown, "--cn-verification-proxy": effUnknown, "--source-address": effUnknown,

@@ -133,6 +133,8 @@ var netToolHelp = map[string]struct {
 	"drill":       {[][]string{{"-h"}}, "indented"},
 	"ssh-keyscan": {[][]string{nil}, "usage"},
 	"whois":       {[][]string{{"--help"}}, "gnu"},
+	"links":       {[][]string{{"-help"}}, "lynx"},
+	"elinks":      {[][]string{{"-long-help"}}, "indented"},
 }
 
 // netToolProbes are the tools whose help lists only some of their
@@ -491,6 +493,8 @@ func netHelpListed(reader, text string) []string {
 		return gnuHelpOptions(regexp.MustCompile(`(?m)^\s+-`).ReplaceAllString(text, "  -"))
 	case reader == "lynx":
 		// lynx -help's rows: "  -name", "  -name=VALUE", names with "_" in them.
+		// links -help indents its rows one space.
+		text = regexp.MustCompile(`(?m)^ -`).ReplaceAllString(text, "  -")
 		for _, m := range lynxHelpRow.FindAllStringSubmatch(text, -1) {
 			out = append(out, m[1])
 		}

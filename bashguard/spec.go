@@ -159,9 +159,9 @@ const (
 	// operand), or NAME=PATH (--build-context): the tree below a path is
 	// sent to the builder, read whole.
 	kBuildContext
-	// kURLOrFile: operands, each a URL or a file: file:PATH, file://PATH
-	// and a word without a scheme are files read; a URL with another
-	// scheme is the host reader's (w3m).
+	// kURLOrFile: operands, or an option's value, each a URL or a file:
+	// file:PATH, file://PATH and a word without a scheme are files read;
+	// a URL with another scheme is the host reader's (w3m, links -dump).
 	kURLOrFile
 	// kRequestItems: operands, HTTPie's request items, of which those
 	// whose separator takes a file (field@FILE, field=@FILE) send it:

@@ -145,6 +145,11 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 			break
 		}
 		m.readPath(c, e.val, vf, cmd)
+	case kURLOrFile:
+		// A URL's host is the host reader's; a file is read.
+		if p, ok := urlOrFile(e.val); ok {
+			m.readPath(c, p, vf, cmd)
+		}
 	case kProbe:
 		m.probePath(c, e.val, vf, cmd)
 	case kList:
