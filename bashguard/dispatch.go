@@ -156,6 +156,9 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 			c.addf(permission.Ask, ArgsRule(name), "reads ", f.name, " of the workspace, which "+why, false)
 		}
 	}
+	if n.cur.operands == kToolCommand && len(n.ops) > 0 {
+		n.scripted = true // the command is its operands: the input is its data (redis-cli -x)
+	}
 	if t.stdinScript != "" && !n.scripted && (x.piped || x.stdinRdr) {
 		c.addf(permission.Ask, ArgsRule(name), "reads a script from its input (a pipe, a here-document, a here-string or a file) and runs it, which is not analysed: ",
 			t.stdinScript, "", false)
@@ -286,6 +289,9 @@ func isEarly(early []string, w string) bool {
 func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int, ignore bool) {
 	switch s.operands {
 	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile:
+	case kToolCommand:
+		m.toolCommand(c, name, s, v, ops)
+		return
 	default:
 		return
 	}

@@ -690,10 +690,7 @@ var svnSubs = sync.OnceValue(func() map[string]netSub {
 var httpie = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL, options: httpieSpec, whole: true,
 	opts: map[string]netEffect{"--proxy": effUnknown, "--session": effUnknown, "--session-read-only": effUnknown}}
 
-var xh = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL, valShort: "aAop",
-	valLong: []string{"--auth", "--auth-type", "--output", "--print", "--session", "--session-read-only", "--proxy", "--cert",
-		"--cert-key", "--cert-key-pass", "--verify", "--timeout", "--max-redirects", "--ssl", "--ciphers", "--format-options",
-		"--pretty", "--style", "--boundary", "--default-scheme", "--unix-socket", "--resolve", "--interface", "--bearer"},
+var xh = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL, options: xhSpec, whole: true,
 	opts: map[string]netEffect{"--proxy": effUnknown, "--unix-socket": effUnknown, "--resolve": effUnknown,
 		"--session": effUnknown, "--session-read-only": effUnknown}}
 
@@ -749,9 +746,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 			"--installed --desc",
 		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
 			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
-		"xh": httpieFlags, "xhs": httpieFlags,
-		"redis-cli": "-c -e -x --raw --no-raw --csv --json --stat --bigkeys --memkeys --scan --latency --verbose --no-auth-warning",
-		"mongosh":   mongoFlags, "mongo": mongoFlags,
+		"mongosh": mongoFlags, "mongo": mongoFlags,
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
 			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
 		"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
@@ -776,9 +771,7 @@ const (
 		"--force-reinstall --no-pin --strict-channel-priority --use-local --copy --show-channel-urls"
 	ghFlags = "--web -w --draft -d --fill --paginate --silent --include -i --verbose --watch --exit-status --yes -y --all " +
 		"--merged --closed --delete-branch --squash --rebase --merge --auto --admin"
-	cloudFlags  = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
-	httpieFlags = "-v --verbose -h --headers -b --body -f --form -j --json -d --download -c --continue -F --follow " +
-		"--check-status --offline --ignore-stdin -I -q --quiet -m --multipart --all --stream -S"
+	cloudFlags = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
 	mongoFlags = "--quiet --nodb --norc --tls --ssl --shell --verbose"
 )
 
@@ -955,8 +948,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"mariadb": {subs: dbOps(), options: mysqlSpec, whole: true, stdinScript: mysqlStdin, opts: myOpts(), env: map[string]netEffect{"MYSQL_HOST": effHost}},
 		"mysqldump": {subs: dbOps(), options: mysqldumpSpec, whole: true, opts: myOpts(),
 			env: map[string]netEffect{"MYSQL_HOST": effHost}},
-		"redis-cli": {subs: dbOps(), valShort: "hpsanu", valLong: []string{"--user", "--pass", "--tls", "--sni", "--cacert"},
-			opts: map[string]netEffect{"-h": effHost}},
+		"redis-cli": {subs: dbOps(), options: redisSpec, whole: true, opts: map[string]netEffect{"-h": effHost},
+			stdinScript: "Redis commands, which can make a server of this machine write files (CONFIG SET dir) and load code (MODULE LOAD)"},
 		"mongosh": {subs: dbOps(), valLong: []string{"--host", "--port", "--username", "--password", "--eval", "--file",
 			"--authenticationDatabase"}, valShort: "upf", opts: map[string]netEffect{"--host": effHost}},
 		"mongo": {subs: dbOps(), valLong: []string{"--host", "--port", "--username", "--password", "--eval",

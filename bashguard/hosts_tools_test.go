@@ -135,6 +135,7 @@ var netToolHelp = map[string]struct {
 	"whois":       {[][]string{{"--help"}}, "gnu"},
 	"links":       {[][]string{{"-help"}}, "lynx"},
 	"elinks":      {[][]string{{"-long-help"}}, "indented"},
+	"redis-cli":   {[][]string{{"--help"}}, "indented"},
 }
 
 // netToolProbes are the tools whose help lists only some of their

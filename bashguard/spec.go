@@ -180,6 +180,15 @@ const (
 	// kComposeFile: its value is a compose file (docker compose -f),
 	// read, and what it names judged (compose.go).
 	kComposeFile
+	// kToolCommand: operands, a command of the tool's own protocol,
+	// sent to its server (redis-cli CONFIG SET dir /x): one of
+	// spec.commands, which make a server of this machine write its
+	// files or run code, asks past an allow rule for the tool.
+	kToolCommand
+	// kInputArg: it puts the tool's input among the arguments of the
+	// command its operands are (redis-cli -x, -X TAG): a command of
+	// spec.commands asks whatever its arguments say.
+	kInputArg
 	// kContainerCopy: operands, a source and a destination, each
 	// REMOTE:PATH (a container, a pod, a URL) or a path of this machine
 	// (docker cp, kubectl cp, svn export): a local source is read with
@@ -294,7 +303,7 @@ var kindNames = map[kind]string{
 	kVolumeOpt: "volume-opt", kBuildSecret: "build-secret", kBuildSSH: "build-ssh",
 	kBuildOutput: "build-output", kBuildContext: "build-context", kURLOrFile: "url-or-file",
 	kRequestItems: "request-items", kTypedWrite: "typed-write", kDockerfile: "dockerfile",
-	kComposeFile: "compose-file", kContainerCopy: "container-copy", kRecurse: "recurse",
+	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kInputArg: "input-arg", kRecurse: "recurse",
 	kRecurseFollow: "recurse-follow", kDirectories: "directories", kFollow: "follow", kNoFollow: "no-follow",
 	kHidden: "hidden", kUnrestricted: "unrestricted", kInclude: "include", kExclude: "exclude",
 	kExcludeDir: "exclude-dir", kTargetDir: "target-dir", kCopy: "copy", kMove: "move", kLink: "link",
@@ -397,7 +406,10 @@ type spec struct {
 	// kClientScript, in place of clientScriptRuns: how one runs a
 	// program or reaches a file here, or "" (lftp's commands).
 	scriptRuns func(script string, fl wordFlags) string
-	allow      string // the reason of an allowed command line
+	// commands are the commands of the tool's own protocol, its
+	// operands (kToolCommand), that reach this machine (toolcommand.go).
+	commands []toolCommand
+	allow    string // the reason of an allowed command line
 	// subs are the subcommands, chosen by the first operand after the
 	// spec's own options. other reads the rest of the line, that
 	// operand included, when it is none of them; without other, such a

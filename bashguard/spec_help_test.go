@@ -889,11 +889,29 @@ var jsToolVersions = map[string]string{"pnpm": PnpmVersion, "yarn": YarnVersion,
 // package's.
 var jsToolPackages = map[string]string{"pnpx": "pnpm", "bunx": "bun", "tsc": "typescript"}
 
+// debTools are the programs .ci/setup unpacks from their Debian package
+// without installing it (redis-tools' maintainer script leaves an
+// /etc/redis only its group reads, which the walks of /etc would meet),
+// by name, each with its package.
+var debTools = map[string]string{"redis-cli": "redis-tools"}
+
 // helpTool finds the program the help test runs: on PATH, or, for a
-// JavaScript package manager, where .ci/setup installed it.
+// JavaScript package manager or a program of debTools, where .ci/setup
+// put it.
 func helpTool(name string) (string, error) {
 	bin, err := exec.LookPath(name)
 	if err == nil {
+		return bin, nil
+	}
+	if deb, ok := debTools[name]; ok {
+		cache, why := testenv.Lookup("TOOLGATE_E2E_CACHE")
+		if cache == "" {
+			return "", fmt.Errorf("not on PATH, and the e2e cache is not prepared: %s", why)
+		}
+		bin = filepath.Join(cache, "deb", deb, "usr", "bin", name)
+		if _, err := os.Stat(bin); err != nil {
+			return "", fmt.Errorf("not on PATH, and %s not unpacked by .ci/setup: %w", deb, err)
+		}
 		return bin, nil
 	}
 	pkg := name

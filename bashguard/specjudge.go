@@ -135,7 +135,7 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 	vf := v.flags[e.at]
 	switch o.kind {
 	case kFlag, kWord, kPattern, kRecurse, kRecurseFollow, kDirectories, kFollow, kNoFollow, kHidden, kUnrestricted,
-		kInclude, kExclude, kExcludeDir, kVersion, kDelim, kSplit, kSumList, kCommit, kRenames:
+		kInclude, kExclude, kExcludeDir, kVersion, kDelim, kSplit, kSumList, kCommit, kRenames, kInputArg:
 	case kRead, kStore, kDockerfile, kComposeFile: // kStore's write: writeStores
 		m.readPath(c, e.val, vf, cmd)
 	case kReadOrJSON:

@@ -36,6 +36,34 @@ var httpieSpec = sync.OnceValue(func() *spec {
 		expandsPaths: true}).compile()
 })
 
+// xh's command line (xh, xhs: src/cli.rs, 0.25), HTTPie's rewritten:
+// clap's grammar (letters clustered, a value attached, after "=" or the
+// next word, "--long=value", no abbreviation, options anywhere), each
+// long option also spelled --no-X, which resets it. Its request items
+// are HTTPie's, their files' "~" expanded (expand_tilde); -o and
+// --session write, --unix-socket sends the request to a socket here,
+// as curl's does (kReroute).
+var xhRows = rows(
+	each(kFlag, "", "-j --json", "-f --form", "--multipart", "-h --headers", "-b --body", "-m --meta", "-v --verbose",
+		"--debug", "--all", "-q --quiet", "-S --stream", "-x --compress", "-d --download", "-c --continue",
+		"--ignore-netrc", "--offline", "--check-status", "-F --follow", "--native-tls", "--https", "-4 --ipv4",
+		"-6 --ipv6", "-I --ignore-stdin", "--curl", "--curl-long", "--help", "-V --version"),
+	each(kWord, "", "--raw=", "--pretty=", "--format-options=", "-s= --style=", "--response-charset=",
+		"--response-mime=", "-p= --print=", "-P= --history-print=", "-A= --auth-type=", "-a= --auth=", "--bearer=",
+		"--max-redirects=", "--timeout=", "--proxy=", "--ssl=", "--default-scheme=", "--http-version=", "--resolve=",
+		"--interface=", "--generate=", "--unstable-m-sig-id=", "--unstable-m-sig-alg=", "--unstable-m-sig-comp="),
+	each(kReroute, "", "--unix-socket="),
+	each(kWrite, "", "-o= --output=", "--session="),
+	each(kRead, "", "--session-read-only=", "--verify=", "--cert=", "--cert-key="),
+	each(kAsk, "names the key it signs with, or a file it reads one from (@FILE)", "--unstable-m-sig-key="),
+)
+
+// xhSpec is xh's and xhs's.
+var xhSpec = sync.OnceValue(func() *spec {
+	return (&spec{name: "xh", grammar: grammar{permute: true, negate: true, shortEq: true}, rows: xhRows,
+		operands: kRequestItems, expandsPaths: true}).compile()
+})
+
 // httpieSeparators are the separators of a request item, longest first
 // where two begin alike, as HTTPie's KeyValueArgType reads them; those
 // with an "@" take a file.
