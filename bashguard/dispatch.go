@@ -151,6 +151,7 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 	}
 	m.earlyOptions(t, n.s, v, n.judged, n.judge)
 	m.pathOperands(c, name, n.cur, v, n.ops, !n.dockerfile)
+	m.paramFiles(c, name, n.s, v)
 	for _, f := range t.runsConf {
 		if why := m.confRuns(f); why != "" {
 			c.addf(permission.Ask, ArgsRule(name), "reads ", f.name, " of the workspace, which "+why, false)
@@ -287,8 +288,16 @@ func isEarly(early []string, w string) bool {
 // context is walked without what its .dockerignore excludes (no -f named
 // a Dockerfile, whose own ignore file would take its place).
 func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int, ignore bool) {
-	switch s.operands {
-	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile:
+	k := s.operands
+	if row, rest := s.leadCommand(v, ops); row != nil {
+		if row.kind == kAsk {
+			c.addf(permission.Ask, ArgsRule(name), name+" "+row.words+" ", row.why, "", false)
+			return
+		}
+		k, ops = row.kind, rest
+	}
+	switch k {
+	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile, kOutfile:
 	case kToolCommand:
 		m.toolCommand(c, name, s, v, ops)
 		return
@@ -301,16 +310,18 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 		case v.flags[i]&wDynamic != 0:
 			c.addf(permission.Ask, ArgsRule(name), "copies or sends ", v.vals[i], ", only known at run time, which may name any path of this machine", false)
 			continue
-		case s.operands == kBuildContext:
+		case k == kOutfile:
+			paths = []hostPath{{path: v.vals[i], write: true}}
+		case k == kBuildContext:
 			paths, _ = containerPaths(kBuildContext, "", v.vals[i])
 			for k := range paths {
 				paths[k].context = ignore
 			}
-		case s.operands == kURLOrFile:
+		case k == kURLOrFile:
 			if p, ok := urlOrFile(v.vals[i]); ok {
 				paths = []hostPath{{path: p, read: true}}
 			}
-		case s.operands == kRequestItems:
+		case k == kRequestItems:
 			for _, p := range httpieItemPath(v.vals[i]) {
 				if s.expandsPaths {
 					var why string
@@ -378,6 +389,7 @@ var netHostKinds = map[kind]bool{kForward: true, kJump: true, kReroute: true, kU
 var netToolKinds = map[kind]bool{
 	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true, kScriptFile: true,
 	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true, kRepo: true, kVolumeOpt: true, kSSHOption: true, kDockerfile: true, kComposeFile: true,
+	kKeyFiles: true, kURLOrFile: true, kTypedWrite: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list

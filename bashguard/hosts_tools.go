@@ -737,15 +737,11 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
 			"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
 			"--scan --no-scan --continue --dry-run -m --profile",
-		"glab": ghFlags,
-		"aws": "--no-verify-ssl --no-paginate --debug --no-sign-request --no-cli-pager --recursive --dryrun --quiet --delete " +
-			"--force --exact-timestamps --human-readable --summarize --no-progress",
+		"glab":   ghFlags,
 		"gcloud": cloudFlags, "az": cloudFlags,
 		"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
 			"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
 			"--installed --desc",
-		"helm": "--wait --atomic --create-namespace --install -i --dry-run --debug --devel --force --insecure-skip-tls-verify " +
-			"--reuse-values --reset-values --skip-crds --untar --all-namespaces -A --all -a",
 		"mongosh": mongoFlags, "mongo": mongoFlags,
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
 			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
@@ -859,9 +855,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				"GITLAB_URI": effReplace, "GL_HOST": effReplace, "GLAB_CONFIG_DIR": effUnknown}},
 		"aws": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the endpoints aws picks from its profile and region"}},
 			env:   map[string]netEffect{"AWS_ENDPOINT_URL": effReplace, "AWS_CONFIG_FILE": effUnknown, "AWS_PROFILE": effUnknown},
-			local: cloudLocal(), valLong: []string{"--endpoint-url", "--profile", "--region", "--output", "--query", "--ca-bundle",
-				"--cli-read-timeout", "--cli-connect-timeout", "--color", "--cli-input-json", "--cli-input-yaml", "--bucket", "--key"},
-			opts: map[string]netEffect{"--endpoint-url": effReplace}},
+			local: cloudLocal(), options: awsSpec, opts: map[string]netEffect{"--endpoint-url": effReplace}},
 		"gcloud": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Google Cloud endpoints gcloud's configuration picks"}},
 			local: cloudLocal(), valLong: []string{"--project", "--account", "--configuration", "--format", "--filter", "--region",
 				"--zone", "--verbosity", "--impersonate-service-account", "--billing-project", "--flags-file"}},
@@ -969,10 +963,8 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 		"docker":  {subs: dockerSubs(), spec: specImage, options: dockerSpec, opts: dockerOpts(), env: dockerEnv()},
 		"podman": {subs: dockerSubs(), spec: specImage, options: podmanSpec, opts: map[string]netEffect{"-c": effUnknown,
 			"--connection": effUnknown, "--url": effUnknown, "-r": effUnknown, "--remote": effUnknown}, env: dockerEnv(), shortImages: true},
-		"helm": {subs: helmSubs(), spec: specURL, valLong: []string{"--kubeconfig", "--kube-context", "--namespace", "--repository-config",
-			"--repository-cache", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--version", "--repo",
-			"--values", "--set", "--set-string", "--set-file", "--registry-config", "--burst-limit", "--qps"}, valShort: "nf",
-			opts: map[string]netEffect{"--repository-config": effUnknown, "--repo": effAdd}},
+		"helm": {subs: helmSubs(), spec: specURL, options: helmSpec, opts: map[string]netEffect{"--repository-config": effUnknown,
+			"--repo": effAdd, "--kube-apiserver": effUnknown, "--kubeconfig": effUnknown}},
 		"http":  httpie,
 		"https": httpie,
 		"xh":    xh,

@@ -136,6 +136,9 @@ var netToolHelp = map[string]struct {
 	"links":       {[][]string{{"-help"}}, "lynx"},
 	"elinks":      {[][]string{{"-long-help"}}, "indented"},
 	"redis-cli":   {[][]string{{"--help"}}, "indented"},
+	"aws": {[][]string{{"help"}, {"s3", "cp", "help"}, {"s3", "mv", "help"}, {"s3", "sync", "help"}, {"s3", "rm", "help"},
+		{"s3", "ls", "help"}, {"s3", "mb", "help"}, {"s3", "rb", "help"}, {"s3", "presign", "help"}, {"s3", "website", "help"}}, "aws"},
+	"helm": {[][]string{{"--help"}, {"completion", "--help"}, {"create", "--help"}, {"dependency", "build", "--help"}, {"dependency", "list", "--help"}, {"dependency", "update", "--help"}, {"env", "--help"}, {"get", "all", "--help"}, {"get", "hooks", "--help"}, {"get", "manifest", "--help"}, {"get", "metadata", "--help"}, {"get", "notes", "--help"}, {"get", "values", "--help"}, {"history", "--help"}, {"install", "--help"}, {"lint", "--help"}, {"list", "--help"}, {"package", "--help"}, {"plugin", "install", "--help"}, {"plugin", "list", "--help"}, {"plugin", "uninstall", "--help"}, {"plugin", "update", "--help"}, {"plugin", "package", "--help"}, {"plugin", "verify", "--help"}, {"pull", "--help"}, {"push", "--help"}, {"registry", "login", "--help"}, {"registry", "logout", "--help"}, {"repo", "add", "--help"}, {"repo", "index", "--help"}, {"repo", "list", "--help"}, {"repo", "remove", "--help"}, {"repo", "update", "--help"}, {"rollback", "--help"}, {"search", "hub", "--help"}, {"search", "repo", "--help"}, {"show", "all", "--help"}, {"show", "chart", "--help"}, {"show", "crds", "--help"}, {"show", "readme", "--help"}, {"show", "values", "--help"}, {"status", "--help"}, {"template", "--help"}, {"test", "--help"}, {"uninstall", "--help"}, {"upgrade", "--help"}, {"verify", "--help"}, {"version", "--help"}}, "gnu"},
 }
 
 // netToolProbes are the tools whose help lists only some of their
@@ -213,6 +216,15 @@ var netHelpUnlisted = map[string]bool{"svn --version": true, "svn -h": true, "sv
 	"apt-get -f-": true, "apt-get --no-f": true, "apt-get -eany": true, "apt -f-": true, "apt --no-f": true, "apt -eany": true,
 	"pnpm --prefer-offline": true, "apt-get -e": true,
 	"mysql --login-path": true, "mariadb --login-path": true, "mysqldump --login-path": true,
+	// aws's customizations' options, which aws help does not list: aws
+	// cloudformation package help (--template-file,
+	// --output-template-file), ec2 get-password-data help
+	// (--priv-launch-key), eks update-kubeconfig help (--kubeconfig),
+	// gamelift upload-build help (--build-root), s3api get-object help
+	// (--bucket, --key), ec2 run-instances help (--cli-input-json,
+	// --cli-input-yaml).
+	"aws --template-file": true, "aws --output-template-file": true, "aws --priv-launch-key": true, "aws --kubeconfig": true,
+	"aws --build-root": true, "aws --bucket": true, "aws --key": true, "aws --cli-input-json": true, "aws --cli-input-yaml": true,
 	"traceroute -UL": true, "ping -r": true, "dig -d": true, "dig -i": true, "dig -n": true, "host -D": true, "host -i": true, "host -n": true, "apt -e": true, "apt-get --show-upgraded": true, "apt --show-upgraded": true}
 
 // netDockerUnlisted reports an option of docker's (or podman's) spec s
@@ -310,6 +322,9 @@ func netToolHelpAgrees(t *testing.T, name, bin string, helps [][]string, reader 
 		if strings.HasPrefix(reader, "optparse:") || strings.HasPrefix(reader, "argparse:") {
 			pyParserArities(t, name, s, text)
 		}
+		if reader == "aws" {
+			awsArities(t, s, text)
+		}
 	}
 	if reader == "npm" || reader == "mvn" {
 		return 0, listed, plugins // npm's keys are held to its definitions (TestNpmScriptSpecsAgreeWithNpm), Maven's rows to 3.8's and 3.9's help (TestSysSpecsAgreeWithHelp)
@@ -404,11 +419,31 @@ func netToolHelpText(t *testing.T, name string, helps [][]string, reader string)
 		cmd := exec.Command(name, h...)
 		cmd.Env = append(os.Environ(), "LANG=C")
 		b, _ := cmd.CombinedOutput()
-		text.Write(b)
+		text.Write(overstrike.ReplaceAll(b, nil)) // a manual page's bold and underline (aws help)
 		text.WriteByte('\n')
 	}
 	return text.String()
 }
+
+// awsArities asserts that the spec s gives every option aws help's text
+// lists with its type ("--debug (boolean)", "--region (string)") the
+// arity the type says: a boolean takes no value, any other one.
+func awsArities(t *testing.T, s *spec, text string) {
+	t.Helper()
+	for _, m := range awsHelpTyped.FindAllStringSubmatch(text, -1) {
+		if sp := specSpelling(s, m[1]); sp != nil && m[1] != "--version" {
+			assert.Equal(t, m[2] != "boolean", sp.arg == argRequired, "%s: aws help gives %s the type %s; the spec: %s", s.name, m[1], m[2], arityText(sp.arg))
+		}
+	}
+}
+
+// awsHelpTyped is an option of aws help's options, with its type.
+var awsHelpTyped = regexp.MustCompile(`(?m)^\s+(--[a-z0-9-]+) +\((\w+)\)`)
+
+// overstrike is a character struck over, as a terminal's manual page
+// writes bold ("S\bS") and underline ("_\bS"): the first one and the
+// backspace, which leave the second.
+var overstrike = regexp.MustCompile("(?s).\b")
 
 // optparseScript prints every option of the optparse parser that the
 // function argv[2] of the module argv[1] makes, hidden ones too, a row
@@ -465,6 +500,10 @@ func pyParserArities(t *testing.T, name string, s *spec, text string) {
 // with "_" and "." in it.
 var lynxHelpRow = regexp.MustCompile(`(?m)^  (-[A-Za-z0-9][A-Za-z0-9_.+-]*)`)
 
+// awsHelpOption is an option aws help lists, in its options, "--debug
+// (boolean)", or its synopsis, "[--include <value>]", "[--a | --b]".
+var awsHelpOption = regexp.MustCompile(`(?m)^\s+(--[a-z0-9-]+) \(\w+\)|\[(--[a-z0-9-]+)(?: <value>)?(?: \| (--[a-z0-9-]+))?`)
+
 // usageOption is an option of a usage line, in brackets with its value:
 // "[-m mode]".
 var usageOption = regexp.MustCompile(`\[(?:(-[A-Za-z0-9])(?: [a-z]+)?|-([A-Za-z0-9]{2,}))\]`)
@@ -504,6 +543,16 @@ func netHelpListed(reader, text string) []string {
 		for _, m := range svnHelpRow.FindAllStringSubmatch(text, -1) {
 			for _, o := range m[1:] {
 				if o != "" {
+					out = append(out, o)
+				}
+			}
+		}
+	case reader == "aws":
+		// aws help's rows, "--debug (boolean)", and its synopsis's,
+		// "[--include <value>]", "[--follow-symlinks | --no-follow-symlinks]".
+		for _, m := range awsHelpOption.FindAllStringSubmatch(text, -1) {
+			for _, o := range m[1:] {
+				if o != "" && !slices.Contains(out, o) {
 					out = append(out, o)
 				}
 			}

@@ -22,7 +22,7 @@ var netLiftValues = map[kind]string{
 	kRead: ".env", kList: ".env", kList0: ".env", kStore: ".env", kWrite: "/etc/x", kTypedWrite: "/etc/x",
 	kWriteOrPipe: "|id", kClientScript: `\! id`, kScriptFile: "x", kProgram: "x", kAsk: "x", kConfig: "x", kRepo: "/tmp",
 	kBind: "/etc:/e", kBuildSecret: "id=k,src=.env", kBuildSSH: "k=.env", kBuildOutput: "/etc/x", kVolumeOpt: "device=/etc",
-	kFieldFile: "k=@.env", kURLOrFile: "file://.env",
+	kFieldFile: "k=@.env", kURLOrFile: "file://.env", kKeyFiles: "k=.env",
 }
 
 // For every option of a network tool's spec (netTools) that reads a file,

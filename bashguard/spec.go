@@ -131,6 +131,9 @@ const (
 	// kFieldFile: its value is key=value, or key=@FILE, whose FILE the
 	// program reads and sends (gh api -F): the file is judged as a read.
 	kFieldFile
+	// kKeyFiles: its value is a list of KEY=PATH, each PATH a file the
+	// program reads and uses as the key's value (helm --set-file).
+	kKeyFiles
 	// kScriptFile: its value is a file whose script the program runs
 	// (psql -f): read, as a path, and an Ask no allow rule lifts, as
 	// kProgram, for the programs the script may run.
@@ -189,6 +192,11 @@ const (
 	// command its operands are (redis-cli -x, -X TAG): a command of
 	// spec.commands asks whatever its arguments say.
 	kInputArg
+	// kOutfile: operands, after the command's words (leadCommands),
+	// each a file the program may write its output to (aws s3api
+	// get-object ... OUTFILE): an unknown option's value among them is
+	// judged so too, which is as strict.
+	kOutfile
 	// kContainerCopy: operands, a source and a destination, each
 	// REMOTE:PATH (a container, a pod, a URL) or a path of this machine
 	// (docker cp, kubectl cp, svn export): a local source is read with
@@ -303,7 +311,7 @@ var kindNames = map[kind]string{
 	kVolumeOpt: "volume-opt", kBuildSecret: "build-secret", kBuildSSH: "build-ssh",
 	kBuildOutput: "build-output", kBuildContext: "build-context", kURLOrFile: "url-or-file",
 	kRequestItems: "request-items", kTypedWrite: "typed-write", kDockerfile: "dockerfile",
-	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kInputArg: "input-arg", kRecurse: "recurse",
+	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kOutfile: "outfile", kKeyFiles: "key-files", kInputArg: "input-arg", kRecurse: "recurse",
 	kRecurseFollow: "recurse-follow", kDirectories: "directories", kFollow: "follow", kNoFollow: "no-follow",
 	kHidden: "hidden", kUnrestricted: "unrestricted", kInclude: "include", kExclude: "exclude",
 	kExcludeDir: "exclude-dir", kTargetDir: "target-dir", kCopy: "copy", kMove: "move", kLink: "link",
@@ -409,7 +417,17 @@ type spec struct {
 	// commands are the commands of the tool's own protocol, its
 	// operands (kToolCommand), that reach this machine (toolcommand.go).
 	commands []toolCommand
-	allow    string // the reason of an allowed command line
+	// leadCommands say what the operands after a command's first words
+	// are, where those words name it (aws s3 cp: kContainerCopy; aws
+	// s3api get-object: kOutfile), or, of kind kAsk, that the command
+	// asks, for why (aws configure set): read by pathOperands.
+	leadCommands []leadCommand
+	// paramFiles are the prefixes of a word that make the rest of it a
+	// file the tool reads as the value ("file://", "fileb://": aws's
+	// parameter files), at the word's start or after an "=", wherever
+	// the word stands on the line (paramFiles).
+	paramFiles []string
+	allow      string // the reason of an allowed command line
 	// subs are the subcommands, chosen by the first operand after the
 	// spec's own options. other reads the rest of the line, that
 	// operand included, when it is none of them; without other, such a

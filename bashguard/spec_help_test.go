@@ -878,6 +878,15 @@ const VitestVersion = "5.1.2"
 // TypescriptVersion is typescript's (tsc's), as PnpmVersion is pnpm's.
 const TypescriptVersion = "7.0.2"
 
+// HelmVersion is the version of helm the help test reads, as .ci/setup
+// builds it with go install from the Go module proxy (its go_tools rows
+// read these constants), under the e2e cache as go/helm-<version>.
+const HelmVersion = "v4.3.2"
+
+// goToolVersions are the versions of the programs .ci/setup builds with
+// go install for the help test, by name.
+var goToolVersions = map[string]string{"helm": HelmVersion}
+
 // jsToolVersions are the versions of the JavaScript tools .ci/setup
 // installs for the help test, by name (each the name of its package and
 // of its program).
@@ -889,6 +898,11 @@ var jsToolVersions = map[string]string{"pnpm": PnpmVersion, "yarn": YarnVersion,
 // package's.
 var jsToolPackages = map[string]string{"pnpx": "pnpm", "bunx": "bun", "tsc": "typescript"}
 
+// systemTools are the programs the help test reads where .ci/setup's
+// Debian package puts them, before any other on PATH (a pyenv shim of
+// aws-cli 1).
+var systemTools = map[string]string{"aws": "/usr/bin/aws"}
+
 // debTools are the programs .ci/setup unpacks from their Debian package
 // without installing it (redis-tools' maintainer script leaves an
 // /etc/redis only its group reads, which the walks of /etc would meet),
@@ -896,11 +910,27 @@ var jsToolPackages = map[string]string{"pnpx": "pnpm", "bunx": "bun", "tsc": "ty
 var debTools = map[string]string{"redis-cli": "redis-tools"}
 
 // helpTool finds the program the help test runs: on PATH, or, for a
-// JavaScript package manager or a program of debTools, where .ci/setup
-// put it.
+// JavaScript package manager or a program of goToolVersions or
+// debTools, where .ci/setup put it.
 func helpTool(name string) (string, error) {
+	if p, ok := systemTools[name]; ok {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
 	bin, err := exec.LookPath(name)
 	if err == nil {
+		return bin, nil
+	}
+	if v, ok := goToolVersions[name]; ok {
+		cache, why := testenv.Lookup("TOOLGATE_E2E_CACHE")
+		if cache == "" {
+			return "", fmt.Errorf("not on PATH, and the e2e cache is not prepared: %s", why)
+		}
+		bin = filepath.Join(cache, "go", name+"-"+v, name)
+		if _, err := os.Stat(bin); err != nil {
+			return "", fmt.Errorf("not on PATH, and %s@%s not built by .ci/setup: %w", name, v, err)
+		}
 		return bin, nil
 	}
 	if deb, ok := debTools[name]; ok {

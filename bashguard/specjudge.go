@@ -166,7 +166,7 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
-	case kWriteOrPipe, kBind, kFieldFile, kClientScript, kScriptFile, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kTypedWrite, kVolumeOpt, kSSHOption:
+	case kWriteOrPipe, kBind, kFieldFile, kKeyFiles, kClientScript, kScriptFile, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kTypedWrite, kVolumeOpt, kSSHOption:
 		m.specValue(c, cmd, s, v, e)
 	case kMore:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "does more than the command's query"), "", true)
@@ -287,6 +287,12 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 	case kFieldFile:
 		if _, file, ok := strings.Cut(e.val, "=@"); ok && file != "-" {
 			m.readPath(c, file, vf, cmd)
+		}
+	case kKeyFiles:
+		for field := range strings.SplitSeq(e.val, ",") {
+			if _, file, ok := strings.Cut(field, "="); ok {
+				m.readPath(c, file, vf, cmd)
+			}
 		}
 	case kSSHOption:
 		if vf&wDynamic != 0 || sshExecKeys()[sshOptKey(e.val)] {

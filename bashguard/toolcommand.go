@@ -81,3 +81,59 @@ func opWords(v *argv, ops []int, n int) []string {
 	}
 	return out
 }
+
+// leadCommand is a row of spec.leadCommands.
+type leadCommand struct {
+	words string
+	kind  kind
+	why   string
+}
+
+// leadCommand returns the row of s.leadCommands whose words the first
+// operands ops of v are, literally, and the operands after them; nil
+// where none is.
+func (s *spec) leadCommand(v *argv, ops []int) (*leadCommand, []int) {
+	for k := range s.leadCommands {
+		r := &s.leadCommands[k]
+		words := strings.Fields(r.words)
+		if len(ops) < len(words) {
+			continue
+		}
+		match := true
+		for j, w := range words {
+			if !v.literal(ops[j]) || v.vals[ops[j]] != w {
+				match = false
+				break
+			}
+		}
+		if match {
+			return r, ops[len(words):]
+		}
+	}
+	return nil, nil
+}
+
+// paramFiles judges, as reads, the files the words of the line v name
+// after one of the prefixes of s.paramFiles (aws --cli-input-json
+// file://x.json, --user-data=fileb://y): at a word's start or after an
+// "=", whatever the scan of the line took the word for.
+func (m *cmdCall) paramFiles(c *verdictAcc, name string, s *spec, v *argv) {
+	for i := 1; i < v.len() && len(s.paramFiles) > 0; i++ {
+		w := v.vals[i]
+		for _, p := range s.paramFiles {
+			at := strings.Index(w, p)
+			if at < 0 || at > 0 && w[at-1] != '=' {
+				continue
+			}
+			file := w[at+len(p):]
+			if s.expandsPaths {
+				var why string
+				if file, why = expandToolPath(file, m.pol.Home); why != "" {
+					c.addf(permission.Ask, ArgsRule(name), "reads the file of ", w, ", whose path "+why, false)
+					continue
+				}
+			}
+			m.readPath(c, file, v.flags[i], name)
+		}
+	}
+}
