@@ -288,6 +288,7 @@ func isEarly(early []string, w string) bool {
 // context is walked without what its .dockerignore excludes (no -f named
 // a Dockerfile, whose own ignore file would take its place).
 func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int, ignore bool) {
+	m.scriptOperands(c, name, s, v, ops)
 	k := s.operands
 	if row, rest := s.leadCommand(v, ops); row != nil {
 		if row.kind == kAsk {
@@ -339,6 +340,24 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 			paths = []hostPath{{path: v.vals[i], read: true, tree: true}}
 		}
 		m.hostPaths(c, name, paths, v.flags[i])
+	}
+}
+
+// scriptOperands judges the operands ops of the line v that are scripts
+// the tool runs (spec.scriptOps): read, and an Ask no allow rule for the
+// tool lifts; an operand only known at run time may be one.
+func (m *cmdCall) scriptOperands(c *verdictAcc, name string, s *spec, v *argv, ops []int) {
+	for _, i := range ops {
+		w := v.vals[i]
+		switch {
+		case len(s.scriptOps) == 0:
+			return
+		case !v.literal(i):
+			c.addf(permission.Ask, ArgsRule(name), "runs ", w, ", only known at run time, which may be a script that runs programs", false)
+		case slices.ContainsFunc(s.scriptOps, func(e string) bool { return strings.HasSuffix(w, e) }):
+			m.readPath(c, w, v.flags[i], name)
+			c.addf(permission.Ask, ArgsRule(name), "runs the script ", w, ", which is not analysed here and can read and write files and run programs", false)
+		}
 	}
 }
 

@@ -742,7 +742,6 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
 			"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
 			"--installed --desc",
-		"mongosh": mongoFlags, "mongo": mongoFlags,
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
 			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
 		"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
@@ -768,7 +767,6 @@ const (
 	ghFlags = "--web -w --draft -d --fill --paginate --silent --include -i --verbose --watch --exit-status --yes -y --all " +
 		"--merged --closed --delete-branch --squash --rebase --merge --auto --admin"
 	cloudFlags = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
-	mongoFlags = "--quiet --nodb --norc --tls --ssl --shell --verbose"
 )
 
 // netTools is the table.
@@ -944,11 +942,10 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			env: map[string]netEffect{"MYSQL_HOST": effHost}},
 		"redis-cli": {subs: dbOps(), options: redisSpec, whole: true, opts: map[string]netEffect{"-h": effHost},
 			stdinScript: "Redis commands, which can make a server of this machine write files (CONFIG SET dir) and load code (MODULE LOAD)"},
-		"mongosh": {subs: dbOps(), valLong: []string{"--host", "--port", "--username", "--password", "--eval", "--file",
-			"--authenticationDatabase"}, valShort: "upf", opts: map[string]netEffect{"--host": effHost}},
-		"mongo": {subs: dbOps(), valLong: []string{"--host", "--port", "--username", "--password", "--eval",
-			"--authenticationDatabase"}, valShort: "up", opts: map[string]netEffect{"--host": effHost}},
-		"mosh":        {subs: firstHost(), options: moshSpec, whole: true, opts: map[string]netEffect{"-ssh": effUnknown}},
+		"mongosh": {subs: dbOps(), options: mongoshSpec, whole: true, opts: map[string]netEffect{"--host": effHost},
+			stdinScript: "JavaScript, which can read and write files and run programs"},
+		"mongo": {subs: dbOps(), options: mongoshSpec, whole: true, opts: map[string]netEffect{"--host": effHost},
+			stdinScript: "JavaScript, which can read and write files and run programs"}, "mosh": {subs: firstHost(), options: moshSpec, whole: true, opts: map[string]netEffect{"-ssh": effUnknown}},
 		"ssh-copy-id": {subs: firstHost(), options: sshCopyIDSpec, whole: true, opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown}},
 		"autossh":     {subs: firstHost(), options: autosshSpec, whole: true, opts: map[string]netEffect{"-F": effUnknown, "-o": effUnknown, "-J": effUnknown}},
 		"tftp": {subs: firstHost(), options: tftpSpec, whole: true,

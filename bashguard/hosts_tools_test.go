@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -136,6 +137,7 @@ var netToolHelp = map[string]struct {
 	"links":       {[][]string{{"-help"}}, "lynx"},
 	"elinks":      {[][]string{{"-long-help"}}, "indented"},
 	"redis-cli":   {[][]string{{"--help"}}, "indented"},
+	"mongosh":     {[][]string{nil}, "yargs:@mongosh/arg-parser/lib/arg-parser.js"},
 	"aws": {[][]string{{"help"}, {"s3", "cp", "help"}, {"s3", "mv", "help"}, {"s3", "sync", "help"}, {"s3", "rm", "help"},
 		{"s3", "ls", "help"}, {"s3", "mb", "help"}, {"s3", "rb", "help"}, {"s3", "presign", "help"}, {"s3", "website", "help"}}, "aws"},
 	"helm": {[][]string{{"--help"}, {"completion", "--help"}, {"create", "--help"}, {"dependency", "build", "--help"}, {"dependency", "list", "--help"}, {"dependency", "update", "--help"}, {"env", "--help"}, {"get", "all", "--help"}, {"get", "hooks", "--help"}, {"get", "manifest", "--help"}, {"get", "metadata", "--help"}, {"get", "notes", "--help"}, {"get", "values", "--help"}, {"history", "--help"}, {"install", "--help"}, {"lint", "--help"}, {"list", "--help"}, {"package", "--help"}, {"plugin", "install", "--help"}, {"plugin", "list", "--help"}, {"plugin", "uninstall", "--help"}, {"plugin", "update", "--help"}, {"plugin", "package", "--help"}, {"plugin", "verify", "--help"}, {"pull", "--help"}, {"push", "--help"}, {"registry", "login", "--help"}, {"registry", "logout", "--help"}, {"repo", "add", "--help"}, {"repo", "index", "--help"}, {"repo", "list", "--help"}, {"repo", "remove", "--help"}, {"repo", "update", "--help"}, {"rollback", "--help"}, {"search", "hub", "--help"}, {"search", "repo", "--help"}, {"show", "all", "--help"}, {"show", "chart", "--help"}, {"show", "crds", "--help"}, {"show", "readme", "--help"}, {"show", "values", "--help"}, {"status", "--help"}, {"template", "--help"}, {"test", "--help"}, {"uninstall", "--help"}, {"upgrade", "--help"}, {"verify", "--help"}, {"version", "--help"}}, "gnu"},
@@ -319,7 +321,7 @@ func netToolHelpAgrees(t *testing.T, name, bin string, helps [][]string, reader 
 		if reader != "" {
 			listed += netHelpClassified(t, name, args, s, netHelpListed(reader, text), reader)
 		}
-		if strings.HasPrefix(reader, "optparse:") || strings.HasPrefix(reader, "argparse:") {
+		if strings.HasPrefix(reader, "optparse:") || strings.HasPrefix(reader, "argparse:") || strings.HasPrefix(reader, "yargs:") {
 			pyParserArities(t, name, s, text)
 		}
 		if reader == "aws" {
@@ -414,6 +416,9 @@ func netToolHelpText(t *testing.T, name string, helps [][]string, reader string)
 	if parser, ok := strings.CutPrefix(reader, "argparse:"); ok {
 		return pyParserOptions(t, name, argparseScript, parser)
 	}
+	if parser, ok := strings.CutPrefix(reader, "yargs:"); ok {
+		return yargsOptions(t, name, parser)
+	}
 	var text strings.Builder
 	for _, h := range helps {
 		cmd := exec.Command(name, h...)
@@ -481,6 +486,32 @@ func pyParserOptions(t *testing.T, bin, script, parser string) string {
 	return string(out)
 }
 
+// yargsScript prints the options of mongosh's parser, the module
+// argv[1] (@mongosh/arg-parser's lib/arg-parser.js), as optparseScript
+// does: a boolean's and an option of no declared type (whose value is
+// only attached, --json=relaxed) without VALUE.
+const yargsScript = `const p = require(process.argv[1]);
+const o = p.generateYargsOptionsFromSchema({ schema: p.CliOptionsSchema });
+const aliases = {};
+for (const [a, c] of Object.entries(o.alias)) (aliases[c] = aliases[c] || []).push(a);
+const dash = (n) => (n.length === 1 ? "-" : "--") + n;
+for (const n of new Set([...o.string, ...o.array, ...o.boolean, ...Object.keys(o.coerce)])) {
+  const value = o.string.includes(n) || o.array.includes(n);
+  console.log("  " + [n, ...(aliases[n] || [])].map(dash).join(", ") + (value ? " VALUE" : ""));
+}
+`
+
+// yargsOptions lists the options of a tool written in JavaScript from
+// its parser itself (module: the parser's file, below the node_modules
+// of the tool's program bin), printed by yargsScript under node.
+func yargsOptions(t *testing.T, bin, module string) string {
+	t.Helper()
+	modules := filepath.Dir(filepath.Dir(bin)) // node_modules/.bin/NAME
+	out, err := exec.Command("node", "-e", yargsScript, filepath.Join(modules, module)).CombinedOutput()
+	require.NoError(t, err, "%s: its parser %s: %s", bin, module, out)
+	return string(out)
+}
+
 // pyParserArities asserts that the spec s gives every option the text
 // of pyParserOptions lists the arity its parser gives it: a value taken
 // where the spec reads none would hide the next word from the judge.
@@ -525,7 +556,7 @@ var svnHelpRow = regexp.MustCompile(`(?m)^  (?:(-[a-zA-Z]) \[(--[a-z][-a-z0-9]*)
 func netHelpListed(reader, text string) []string {
 	var out []string
 	switch {
-	case reader == "gnu", strings.HasPrefix(reader, "optparse:"), strings.HasPrefix(reader, "argparse:"):
+	case reader == "gnu", strings.HasPrefix(reader, "optparse:"), strings.HasPrefix(reader, "argparse:"), strings.HasPrefix(reader, "yargs:"):
 		return gnuHelpOptions(text)
 	case reader == "indented":
 		// gnu's rows, indented further (dig -h lists its options 17

@@ -427,7 +427,11 @@ type spec struct {
 	// parameter files), at the word's start or after an "=", wherever
 	// the word stands on the line (paramFiles).
 	paramFiles []string
-	allow      string // the reason of an allowed command line
+	// scriptOps are the endings of the operands that are scripts the
+	// tool runs (mongosh's .js and .mongodb): each is read, and asks
+	// past an allow rule for the tool, as kScriptFile's value does.
+	scriptOps []string
+	allow     string // the reason of an allowed command line
 	// subs are the subcommands, chosen by the first operand after the
 	// spec's own options. other reads the rest of the line, that
 	// operand included, when it is none of them; without other, such a

@@ -878,6 +878,9 @@ const VitestVersion = "5.1.2"
 // TypescriptVersion is typescript's (tsc's), as PnpmVersion is pnpm's.
 const TypescriptVersion = "7.0.2"
 
+// MongoshVersion is mongosh's, as PnpmVersion is pnpm's.
+const MongoshVersion = "2.12.0"
+
 // HelmVersion is the version of helm the help test reads, as .ci/setup
 // builds it with go install from the Go module proxy (its go_tools rows
 // read these constants), under the e2e cache as go/helm-<version>.
@@ -892,7 +895,7 @@ var goToolVersions = map[string]string{"helm": HelmVersion}
 // of its program).
 var jsToolVersions = map[string]string{"pnpm": PnpmVersion, "yarn": YarnVersion, "bun": BunVersion,
 	"eslint": EslintVersion, "prettier": PrettierVersion, "jest": JestVersion, "vitest": VitestVersion,
-	"typescript": TypescriptVersion}
+	"typescript": TypescriptVersion, "mongosh": MongoshVersion}
 
 // jsToolPackages are the packages of the programs whose name is not their
 // package's.
