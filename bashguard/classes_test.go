@@ -60,7 +60,7 @@ func switchOrderClass(name string, std bool, extra map[string]bool) string {
 	case name == "env":
 		return "env"
 	case name == "nice" || name == "nohup" || name == "timeout" || name == "time" || name == "stdbuf" ||
-		name == "command" || name == "builtin" || name == "exec" || name == "setsid" || name == "flock" || name == "watch" || name == "npx" || name == "pnpx" || name == "bunx":
+		name == "command" || name == "builtin" || name == "exec" || name == "setsid" || name == "flock" || name == "watch" || name == "npx" || name == "pnpx" || name == "bunx" || name == "uvx":
 		return "wrapper"
 	case writers()[name]:
 		return "writer"
@@ -125,7 +125,7 @@ func TestCmdTableMatchesSwitchOrder(t *testing.T) {
 	// cmdNamed so that a name missing from the table is caught.
 	names := []string{"rm", "dd", "shred", "init", "telinit", "systemctl", "kill", "mount", "umount", "rsync",
 		"eval", "source", ".", "awk", "gawk", "mawk", "nawk", "sed", "find", "git", "xargs", "env", "nice",
-		"nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch", "npx", "pnpx", "bunx",
+		"nohup", "timeout", "time", "stdbuf", "command", "builtin", "exec", "setsid", "flock", "watch", "npx", "pnpx", "bunx", "uvx",
 		"printenv", "set", "read", "mapfile", "readarray", "printf", "wait", "getopts", "unset"}
 	for _, m := range []map[string]bool{privileged(), diskCmds(), powerCmds(), interactive(), networkCmds(), shells(),
 		writers(), safeNoPaths(), bareInteractive(), harmlessVars()} {

@@ -325,7 +325,7 @@ var cmdIndex = [...]cmdIndexRow{
 	{"unzip", false, clsUnlisted, "", inSys},
 	{"uptime", false, clsUnlisted, "", inTools},
 	{"uv", false, clsUnlisted, "", inSys | inNetTools},
-	{"uvx", false, clsUnlisted, "", inNetTools},
+	{"uvx", true, clsWrapper, "", inNetTools},
 	{"vi", true, clsInteractive, "", 0},
 	{"vim", true, clsInteractive, "", 0},
 	{"vitest", false, clsUnlisted, "", inSys},

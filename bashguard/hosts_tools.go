@@ -744,9 +744,8 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 			"--installed --desc",
 		"dotnet": "--no-restore --no-build --interactive --force --prerelease --no-cache --nologo --disable-parallel " +
 			"--ignore-failed-sources --locked-mode --use-lock-file -g --global --local",
-		"pipenv":    "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
-		"pdm":       "--dev -d --prod --no-self --no-editable --no-lock --frozen-lockfile --dry-run --no-sync --verbose -q --quiet",
-		"terraform": "-auto-approve -upgrade -reconfigure -migrate-state -no-color -compact-warnings -json -destroy -refresh-only",
+		"pipenv": "--dev -d --deploy --system --skip-lock --pre --keep-outdated --selective-upgrade -v --verbose",
+		"pdm":    "--dev -d --prod --no-self --no-editable --no-lock --frozen-lockfile --dry-run --no-sync --verbose -q --quiet",
 	}
 })
 
@@ -882,8 +881,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				"--verbosity", "--package-directory", "--project", "--add-source"}, opts: map[string]netEffect{"--source": effAdd, "-s": effAdd,
 				"--configfile": effUnknown, "--add-source": effAdd}, config: []string{"nuget.config", "NuGet.Config", "NuGet.config"},
 			manifest: "the project's package references"},
-		"terraform": {singleDash: true, valLong: []string{"-var", "-var-file", "-target", "-out", "-chdir", "-backend-config",
-			"-lock-timeout", "-parallelism", "-replace", "-state", "-input", "-lock", "-backend"}, subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
+		"terraform": {options: terraformSpec, subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
 			"get": {kind: subProject, why: "the modules the configuration names"}, "plan": {kind: subRuntime,
 				why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
 			"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,

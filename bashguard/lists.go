@@ -112,7 +112,7 @@ var cmdNamed = sync.OnceValue(func() map[string]cmdClass {
 		"sed": clsSed, "find": clsFind, "git": clsGit, "xargs": clsXargs, "env": clsEnv,
 		"nice": clsWrapper, "nohup": clsWrapper, "timeout": clsWrapper, "time": clsWrapper, "stdbuf": clsWrapper,
 		"command": clsWrapper, "builtin": clsWrapper, "exec": clsWrapper, "setsid": clsWrapper, "flock": clsWrapper,
-		"watch": clsWrapper, "npx": clsWrapper, "pnpx": clsWrapper, "bunx": clsWrapper,
+		"watch": clsWrapper, "npx": clsWrapper, "pnpx": clsWrapper, "bunx": clsWrapper, "uvx": clsWrapper,
 		"printenv": clsEnvPrint, "set": clsEnvPrint,
 	}
 })

@@ -3,6 +3,7 @@ package bashguard
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/permission"
 )
@@ -295,18 +296,40 @@ func newlineDelim(d string) bool {
 // subWrapper judges a subcommand that runs a program (pnpm exec, bun x;
 // subWrappers) as a wrapper, and reports whether v is one.
 func (m *cmdCall) subWrapper(c *verdictAcc, name string, v *argv, x execCtx) bool {
-	if v.len() < 2 || !v.literal(1) {
+	if v.len() < 2 {
 		return false
 	}
-	s := subWrappers()[name+" "+v.vals[1]]
+	at, lead := 1, subWrapperLeads()[name]
+	if lead != nil {
+		at = scanSpec(lead, v, 1, true, func(*scanned) {})
+	}
+	if at >= v.len() || !v.literal(at) {
+		return false
+	}
+	s := subWrappers()[name+" "+v.vals[at]]
+	if s == nil && at+1 < v.len() && v.literal(at+1) {
+		s, at = subWrappers()[name+" "+v.vals[at]+" "+v.vals[at+1]], at+1 // uv tool run
+	}
 	if s == nil {
 		return false
 	}
-	rest := v.from(1)
+	if lead != nil {
+		head := argv{v.vals[:at], v.flags[:at]}
+		m.judgeSpec(c, name, lead, &head, 1)
+	}
+	rest := v.from(at)
 	m.wrapperSpec(c, s.name, s, &rest, x)
 	m.deniedOperands(c, &rest)
 	return true
 }
+
+// subWrapperLeads are the options a tool takes before the subcommand a
+// subWrappers row names, by the tool (uv's global options: uv
+// --directory d run ...): read by their spec to find that subcommand,
+// and judged by it.
+var subWrapperLeads = sync.OnceValue(func() map[string]*spec {
+	return map[string]*spec{"uv": uvGlobalSpec()}
+})
 
 // pkgProgram is the program a package runner runs for the package pkg:
 // its name, without a scope or a version (@scope/name@1 runs name).

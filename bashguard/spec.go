@@ -131,6 +131,10 @@ const (
 	// kFieldFile: its value is key=value, or key=@FILE, whose FILE the
 	// program reads and sends (gh api -F): the file is judged as a read.
 	kFieldFile
+	// kInterpreter: its value is a version an interpreter is found by
+	// (3.12, pypy@3.10, >=3.11), or the path of one, a program run: a
+	// value with a "/" asks, as kProgram's does (uv run --python).
+	kInterpreter
 	// kKeyFiles: its value is a list of KEY=PATH, each PATH a file the
 	// program reads and uses as the key's value (helm --set-file).
 	kKeyFiles
@@ -311,7 +315,7 @@ var kindNames = map[kind]string{
 	kVolumeOpt: "volume-opt", kBuildSecret: "build-secret", kBuildSSH: "build-ssh",
 	kBuildOutput: "build-output", kBuildContext: "build-context", kURLOrFile: "url-or-file",
 	kRequestItems: "request-items", kTypedWrite: "typed-write", kDockerfile: "dockerfile",
-	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kOutfile: "outfile", kKeyFiles: "key-files", kInputArg: "input-arg", kRecurse: "recurse",
+	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kInterpreter: "interpreter", kOutfile: "outfile", kKeyFiles: "key-files", kInputArg: "input-arg", kRecurse: "recurse",
 	kRecurseFollow: "recurse-follow", kDirectories: "directories", kFollow: "follow", kNoFollow: "no-follow",
 	kHidden: "hidden", kUnrestricted: "unrestricted", kInclude: "include", kExclude: "exclude",
 	kExcludeDir: "exclude-dir", kTargetDir: "target-dir", kCopy: "copy", kMove: "move", kLink: "link",

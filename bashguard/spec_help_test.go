@@ -1312,3 +1312,48 @@ func TestPytestSpecAgreesWithItsParser(t *testing.T) {
 	t.Logf("%d options of pytest's parser, every one classified", n)
 	assert.Greater(t, n, 80)
 }
+
+// TestSubWrapperSpecsAgreeWithHelp is TestWrapperSpecsAgreeWithHelp for
+// the subcommands that run a program (subWrappers), each held to its own
+// help ("poetry run --help") where the tool is installed.
+func TestSubWrapperSpecsAgreeWithHelp(t *testing.T) {
+	checked := 0
+	var missing []string
+	for _, n := range sortedNames(subWrappers()) {
+		s := subWrappers()[n]
+		words := strings.Fields(n)
+		if s.grammar.nopt || !subWrapperHelped[n] {
+			continue // npm's keys, held to npm's definitions; or read by a test of its own
+		}
+		bin, err := helpTool(words[0])
+		if err != nil {
+			missing = append(missing, n)
+			continue
+		}
+		cmd := exec.Command(bin, append(words[1:], "--help")...)
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "LANG=C", "HOME=" + t.TempDir()}
+		b, _ := cmd.CombinedOutput()
+		listed := gnuHelpOptions(string(b))
+		require.NotEmpty(t, listed, "%s --help lists no options", n)
+		for _, o := range listed {
+			assert.True(t, specClassifies(s, o), "%s: the option %s that its help lists is not in its spec", n, o)
+		}
+		for _, f := range specSpellings(s) {
+			if subWrapperUnlisted[n+" "+f] {
+				continue
+			}
+			re := regexp.MustCompile(`(^|[\s,\[|(])` + regexp.QuoteMeta(f) + `($|[\s,=\]|)<.[])`)
+			assert.True(t, re.MatchString(string(b)), "%s: the flag %s of its spec is not an option its help lists", n, f)
+		}
+		checked++
+	}
+	t.Logf("checked %d subcommands that run a program against their help", checked)
+	logSkipped(t, "not installed here, so not checked", missing)
+}
+
+// subWrapperHelped are the subWrappers rows whose help that test reads.
+var subWrapperHelped = map[string]bool{"poetry run": true, "pipenv run": true}
+
+// subWrapperUnlisted are the spellings of those rows their help does not
+// list: poetry 2's -P (--project), which Debian's poetry 1.3 lacks.
+var subWrapperUnlisted = map[string]bool{"poetry run -P": true, "poetry run --project": true}

@@ -164,6 +164,10 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		}
 	case kProgram:
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
+	case kInterpreter:
+		if !v.literal(e.at) || strings.Contains(e.val, "/") {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which runs the interpreter its path names")
+		}
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
 	case kWriteOrPipe, kBind, kFieldFile, kKeyFiles, kClientScript, kScriptFile, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kTypedWrite, kVolumeOpt, kSSHOption:

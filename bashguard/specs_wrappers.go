@@ -94,6 +94,10 @@ var wrapperSpecs = sync.OnceValue(func() map[string]*spec {
 		// pnpx (pnpm dlx) and bunx: the package's program, which they may
 		// first download, judged as npx's; their options end at the
 		// package (clap's and bun's parsers).
+		// uvx is uv tool run.
+		"uvx": {grammar: uvGrammar, joined: join(uvToolRunRows, uvGlobalRows), operands: kCommand, pkgName: true,
+			examples: []example{{"uvx ruff check .", "ask+"}, {"uvx --from httpie http --version", "ask+"},
+				{"uvx --with-requirements .env black .", "deny"}, {"uvx cat .env", "deny"}}},
 		"pnpx": {grammar: jsRunGrammar, joined: join(pnpxRows, pnpmRunRows), operands: kCommand, pkgName: true,
 			ask: "runs a package's program, which it may first download from the registry", bareWhy: "no package given",
 			examples: []example{{"pnpx eslint .", "ask+"}, {"pnpx --package=typescript tsc --noEmit", "ask+"},
@@ -141,12 +145,82 @@ var subWrappers = sync.OnceValue(func() map[string]*spec {
 			{"--gemfile=", kRead, ""}}, operands: kCommand, ask: "runs a program with the bundle's gems", bareWhy: "no command given",
 			examples: []example{{"bundle exec rspec", "ask+"}, {"bundle exec rubocop -a", "ask+"}, {"bundle exec rspec -r /tmp/x.rb", "ask!"},
 				{"bundle exec --gemfile=/tmp/Gemfile rake", "ask!"}, {"bundle exec cat .env", "deny"}}},
+		// uv run COMMAND runs it in the project's environment; uv tool
+		// run (uvx) a package's program, which uv may first download.
+		"uv run": {grammar: uvGrammar, joined: join(uvRunRows, uvGlobalRows), operands: kCommand,
+			ask: "runs a program in the project's environment", bareWhy: "no command given",
+			examples: []example{{"uv run pytest -q", "ask+"}, {"uv run --with requests python -c 1", "ask+"},
+				{"uv run --env-file .env.x pytest", "ask!"}, {"uv run --python /tmp/x/python pytest", "ask!"},
+				{"uv run --directory /tmp/o pytest", "ask!"}, {"uv run cat .env", "deny"}, {"uv run rm -rf ~", "deny"}}},
+		"uv tool run": {grammar: uvGrammar, joined: join(uvToolRunRows, uvGlobalRows), operands: kCommand, pkgName: true,
+			ask: "runs a package's program, which uv may first download", bareWhy: "no command given",
+			examples: []example{{"uv tool run ruff check .", "ask+"}, {"uv tool run --env-file e ruff check .", "ask!"},
+				{"uv tool run cat .env", "deny"}}},
+		// poetry run and pipenv run run a command in the project's
+		// virtual environment (poetry run --help, 1.3 and 2.x's -P;
+		// pipenv run --help, 2022.12).
+		"poetry run": {grammar: grammar{shortEq: true}, rows: poetryRunRows, operands: kCommand,
+			ask: "runs a program in the project's environment", bareWhy: "no command given",
+			examples: []example{{"poetry run pytest -q", "ask+"}, {"poetry run -C /tmp/o pytest", "ask!"},
+				{"poetry run cat .env", "deny"}}},
+		"pipenv run": {grammar: grammar{shortEq: true}, rows: pipenvRunRows, operands: kCommand,
+			ask: "runs a program in the project's environment", bareWhy: "no command given",
+			examples: []example{{"pipenv run pytest -q", "ask+"}, {"pipenv run --python /tmp/x/python pytest", "ask!"},
+				{"pipenv run cat .env", "deny"}}},
+		// conda run and mamba run (conda run --help, 24): a command in
+		// an environment, -n by name, -p by its path, judged as a read
+		// of that directory; micromamba run (2.x) also sets variables
+		// (-e NAME=VALUE), judged as env's are.
+		"conda run": {grammar: condaRunGrammar, rows: condaRunRows, operands: kCommand,
+			ask: "runs a program in a conda environment", bareWhy: "no command given",
+			examples: []example{{"conda run -n base python -V", "ask+"}, {"conda run --cwd /tmp/o make", "ask!"},
+				{"conda run -n base cat .env", "deny"}}},
+		"mamba run": {grammar: condaRunGrammar, rows: condaRunRows, operands: kCommand,
+			ask: "runs a program in a conda environment", bareWhy: "no command given"},
+		"micromamba run": {grammar: condaRunGrammar, rows: micromambaRunRows, operands: kCommand,
+			ask: "runs a program in a conda environment", bareWhy: "no command given",
+			examples: []example{{"micromamba run -n dev pytest", "ask+"}, {"micromamba run -e LD_PRELOAD=/tmp/x.so -n dev pytest", "ask!"}}},
 		"yarn exec": {grammar: jsRunGrammar, rows: yarnRunRows, operands: kCommand, ask: "runs a program of the package's dependencies",
 			bareWhy: "no command given",
 			examples: []example{{"yarn exec eslint .", "ask+"}, {"yarn exec eslint -c /tmp/x.js .", "ask!"},
 				{"yarn exec --use-yarnrc=/tmp/y jest", "ask!"}, {"yarn exec cat .env", "deny"}}},
 	})
 })
+
+// poetryRunRows are poetry run's options, its global ones: -C and -P
+// (2.x) take another directory's project, and run the command there.
+var poetryRunRows = []optRow{
+	{"-h --help -q --quiet -V --version --ansi --no-ansi -n --no-interaction --no-plugins --no-cache -v --verbose", kFlag, ""},
+	{"-C= --directory= -P= --project=", kAsk, "runs the command in the project of another directory"},
+}
+
+// condaRunGrammar is argparse's, as conda run reads its line: its
+// options end at the command (argparse.REMAINDER).
+var condaRunGrammar = grammar{abbrev: true}
+
+// condaRunRows are conda run's options, and mamba run's.
+var condaRunRows = []optRow{
+	{"-h --help -v --verbose --dev --debug-wrapper-scripts --no-capture-output --no-capture --live-stream -q --quiet --json", kFlag, ""},
+	{"-n= --name=", kWord, ""},
+	{"-p= --prefix=", kRead, ""},
+	{"--cwd=", kAsk, "runs the command in another directory, whose relative paths are not checked"},
+}
+
+// micromambaRunRows are micromamba run's options.
+var micromambaRunRows = []optRow{
+	{"-h --help -v --verbose -q --quiet -y --yes --json --clean-env -d --detach", kFlag, ""},
+	{"-n= --name= -r= --root-prefix= --label= -a= --attach=", kWord, ""},
+	{"-p= --prefix=", kRead, ""},
+	{"-e= --env=", kSetVar, ""},
+	{"--cwd=", kAsk, "runs the command in another directory, whose relative paths are not checked"},
+}
+
+// pipenvRunRows are pipenv run's options.
+var pipenvRunRows = []optRow{
+	{"--three --clear -q --quiet -v --verbose -h --help", kFlag, ""},
+	{"--pypi-mirror=", kWord, ""},
+	{"--python=", kInterpreter, ""},
+}
 
 // pnpxRows are pnpm dlx's own options; pnpm's shared ones (pnpmRunRows)
 // follow them.
