@@ -1352,8 +1352,10 @@ func TestSubWrapperSpecsAgreeWithHelp(t *testing.T) {
 }
 
 // subWrapperHelped are the subWrappers rows whose help that test reads.
-var subWrapperHelped = map[string]bool{"poetry run": true, "pipenv run": true}
+var subWrapperHelped = map[string]bool{"poetry run": true, "pipenv run": true, "pipx run": true}
 
 // subWrapperUnlisted are the spellings of those rows their help does not
-// list: poetry 2's -P (--project), which Debian's poetry 1.3 lacks.
-var subWrapperUnlisted = map[string]bool{"poetry run -P": true, "poetry run --project": true}
+// list: poetry 2's -P (--project), which Debian's poetry 1.3 lacks, and
+// the -v, -q and --quiet of pipx after 1.1.
+var subWrapperUnlisted = map[string]bool{"poetry run -P": true, "poetry run --project": true, "pipx run -v": true,
+	"pipx run -q": true, "pipx run --quiet": true}

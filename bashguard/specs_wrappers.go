@@ -180,6 +180,17 @@ var subWrappers = sync.OnceValue(func() map[string]*spec {
 		"micromamba run": {grammar: condaRunGrammar, rows: micromambaRunRows, operands: kCommand,
 			ask: "runs a program in a conda environment", bareWhy: "no command given",
 			examples: []example{{"micromamba run -n dev pytest", "ask+"}, {"micromamba run -e LD_PRELOAD=/tmp/x.so -n dev pytest", "ask!"}}},
+		// pdm run COMMAND runs it in the project's environment (or a
+		// script of pyproject.toml, by its name, asked as a command of
+		// that name); pipx run APP a package's program, which pipx may
+		// first download.
+		"pdm run": {grammar: grammar{shortEq: true}, rows: pdmRunRows, operands: kCommand,
+			ask: "runs a program in the project's environment", bareWhy: "no command given",
+			examples: []example{{"pdm run pytest -q", "ask+"}, {"pdm run -p /tmp/o pytest", "ask!"}, {"pdm run cat .env", "deny"}}},
+		"pipx run": {grammar: grammar{shortEq: true}, rows: pipxRunRows, operands: kCommand, pkgName: true,
+			ask: "runs a package's program, which pipx may first download", bareWhy: "no command given",
+			examples: []example{{"pipx run cowsay hi", "ask+"}, {"pipx run --python /tmp/x/python black .", "ask!"},
+				{"pipx run cat .env", "deny"}}},
 		"yarn exec": {grammar: jsRunGrammar, rows: yarnRunRows, operands: kCommand, ask: "runs a program of the package's dependencies",
 			bareWhy: "no command given",
 			examples: []example{{"yarn exec eslint .", "ask+"}, {"yarn exec eslint -c /tmp/x.js .", "ask!"},
@@ -213,6 +224,22 @@ var micromambaRunRows = []optRow{
 	{"-p= --prefix=", kRead, ""},
 	{"-e= --env=", kSetVar, ""},
 	{"--cwd=", kAsk, "runs the command in another directory, whose relative paths are not checked"},
+}
+
+// pdmRunRows are pdm run's options (pdm 2): -p takes another
+// directory's project, and runs the command there.
+var pdmRunRows = []optRow{
+	{"-h --help -v --verbose -q --quiet -g --global -l --list -j --json -s --site-packages --recreate", kFlag, ""},
+	{"--skip=", kWord, ""},
+	{"-p= --project=", kAsk, "runs the command in the project of another directory"},
+}
+
+// pipxRunRows are pipx run's options (pipx run --help, 1.1; -v, -q
+// and --quiet of later ones).
+var pipxRunRows = []optRow{
+	{"-h --help -v --verbose -q --quiet --no-cache --pypackages --system-site-packages -e --editable", kFlag, ""},
+	{"--spec= -i= --index-url= --pip-args=", kWord, ""},
+	{"--python=", kInterpreter, ""},
 }
 
 // pipenvRunRows are pipenv run's options.
