@@ -145,11 +145,6 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 			break
 		}
 		m.readPath(c, e.val, vf, cmd)
-	case kURLOrFile:
-		// A URL's host is the host reader's; a file is read.
-		if p, ok := urlOrFile(e.val); ok {
-			m.readPath(c, p, vf, cmd)
-		}
 	case kProbe:
 		m.probePath(c, e.val, vf, cmd)
 	case kList:
@@ -164,13 +159,10 @@ func (m *cmdCall) specOption(c *verdictAcc, cmd string, s *spec, v *argv, e *sca
 		}
 	case kProgram:
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(o.why, "runs a program"))
-	case kInterpreter:
-		if !v.literal(e.at) || strings.Contains(e.val, "/") {
-			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which runs the interpreter its path names")
-		}
+
 	case kChange:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "changes state"), "", true)
-	case kWriteOrPipe, kBind, kFieldFile, kKeyFiles, kClientScript, kScriptFile, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kTypedWrite, kVolumeOpt, kSSHOption:
+	case kWriteOrPipe, kBind, kFieldFile, kKeyFiles, kURLOrFile, kInterpreter, kClientScript, kScriptFile, kBuildSecret, kBuildSSH, kBuildOutput, kBuildContext, kTypedWrite, kVolumeOpt, kSSHOption:
 		m.specValue(c, cmd, s, v, e)
 	case kMore:
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(o.why, "does more than the command's query"), "", true)
@@ -288,15 +280,13 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 	case kScriptFile:
 		c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which "+orText(e.opt.why, "runs the script of a file"))
 		m.readPath(c, e.val, vf, cmd)
-	case kFieldFile:
-		if _, file, ok := strings.Cut(e.val, "=@"); ok && file != "-" {
-			m.readPath(c, file, vf, cmd)
+	case kFieldFile, kURLOrFile, kKeyFiles:
+		for _, p := range valueFiles(e.opt.kind, e.val) {
+			m.readPath(c, p, vf, cmd)
 		}
-	case kKeyFiles:
-		for field := range strings.SplitSeq(e.val, ",") {
-			if _, file, ok := strings.Cut(field, "="); ok {
-				m.readPath(c, file, vf, cmd)
-			}
+	case kInterpreter:
+		if vf&wDynamic != 0 || strings.Contains(e.val, "/") {
+			c.addNamed(e.spell, permission.Ask, ArgsRule(cmd), "uses the "+s.name+" option ", optWritten(e), ", which runs the interpreter its path names")
 		}
 	case kSSHOption:
 		if vf&wDynamic != 0 || sshExecKeys()[sshOptKey(e.val)] {
@@ -332,6 +322,32 @@ func (m *cmdCall) specValue(c *verdictAcc, cmd string, s *spec, v *argv, e *scan
 		}
 		c.addf(permission.Ask, ArgsRule(cmd), s.name+" "+optWritten(e)+" ", orText(e.opt.why, "runs a script on the server"), "", true)
 	}
+}
+
+// valueFiles are the files of this machine the value val of an option of
+// kind k names, which the program reads: KEY=@FILE's (kFieldFile, gh api
+// -F), a file: URL's or a word's without a scheme (kURLOrFile; a URL's
+// host is the host reader's), each KEY=PATH's (kKeyFiles, helm
+// --set-file).
+func valueFiles(k kind, val string) []string {
+	var out []string
+	switch k {
+	case kFieldFile:
+		if _, file, ok := strings.Cut(val, "=@"); ok && file != "-" {
+			out = append(out, file)
+		}
+	case kURLOrFile:
+		if p, ok := urlOrFile(val); ok {
+			out = append(out, p)
+		}
+	case kKeyFiles:
+		for field := range strings.SplitSeq(val, ",") {
+			if _, file, ok := strings.Cut(field, "="); ok {
+				out = append(out, file)
+			}
+		}
+	}
+	return out
 }
 
 // optWritten names the option e as a reason does: its spelling, and how

@@ -47,3 +47,24 @@ func TestToolCommandAsks(t *testing.T) {
 		assert.Contains(t, got, tc.want, tc.line)
 	}
 }
+
+// The files an option's value names, by the value's kind.
+func TestValueFiles(t *testing.T) {
+	for _, tc := range []struct {
+		k    kind
+		val  string
+		want []string
+	}{
+		{kFieldFile, "body=@.env", []string{".env"}},
+		{kFieldFile, "body=@-", nil},
+		{kFieldFile, "body=x", nil},
+		{kURLOrFile, "file:///etc/shadow", []string{"/etc/shadow"}},
+		{kURLOrFile, "file://localhost/etc/shadow", []string{"/etc/shadow"}},
+		{kURLOrFile, ".env", []string{".env"}},
+		{kURLOrFile, "https://example.com/x", nil},
+		{kKeyFiles, "a=x.txt,b=.env", []string{"x.txt", ".env"}},
+		{kKeyFiles, "a", nil},
+	} {
+		assert.Equal(t, tc.want, valueFiles(tc.k, tc.val), "%v %q", tc.k, tc.val)
+	}
+}
