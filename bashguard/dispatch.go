@@ -229,6 +229,8 @@ func (n *netScan) visit(e *scanned) {
 func (n *netScan) judge(e *scanned) {
 	m, c, name, s, v := n.m, n.c, n.name, n.s, n.v
 	switch {
+	case e.problem == problemUnknown && s.fileSuffix(e.word):
+		m.suffixFile(c, name, v, e)
 	case e.problem != "":
 		if n.t.whole {
 			m.specOption(c, name, s, v, e, nil) // it asks, naming the option

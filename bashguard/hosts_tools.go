@@ -737,8 +737,7 @@ var netToolFlags = sync.OnceValue(func() map[string]string {
 		"gradle": "--no-daemon --daemon --build-cache --no-build-cache --parallel --no-parallel --configuration-cache " +
 			"--refresh-dependencies --rerun-tasks --stacktrace -s --full-stacktrace -S --info -i --debug -d --quiet -q --warn -w " +
 			"--scan --no-scan --continue --dry-run -m --profile",
-		"glab":   ghFlags,
-		"gcloud": cloudFlags, "az": cloudFlags,
+		"glab": ghFlags,
 		"brew": "--cask --formula -f --force -v --verbose -q --quiet -d --debug --HEAD --fetch-HEAD --build-from-source -s " +
 			"--force-bottle --ignore-dependencies --only-dependencies --dry-run -n --greedy --overwrite --no-quarantine --json " +
 			"--installed --desc",
@@ -765,7 +764,6 @@ const (
 		"--force-reinstall --no-pin --strict-channel-priority --use-local --copy --show-channel-urls"
 	ghFlags = "--web -w --draft -d --fill --paginate --silent --include -i --verbose --watch --exit-status --yes -y --all " +
 		"--merged --closed --delete-branch --squash --rebase --merge --auto --admin"
-	cloudFlags = "--quiet -q --verbose --debug --all --only-show-errors --yes -y --no-wait"
 )
 
 // netTools is the table.
@@ -854,10 +852,9 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			env:   map[string]netEffect{"AWS_ENDPOINT_URL": effReplace, "AWS_CONFIG_FILE": effUnknown, "AWS_PROFILE": effUnknown},
 			local: cloudLocal(), options: awsSpec, opts: map[string]netEffect{"--endpoint-url": effReplace}},
 		"gcloud": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Google Cloud endpoints gcloud's configuration picks"}},
-			local: cloudLocal(), valLong: []string{"--project", "--account", "--configuration", "--format", "--filter", "--region",
-				"--zone", "--verbosity", "--impersonate-service-account", "--billing-project", "--flags-file"}},
+			local: cloudLocal(), options: gcloudSpec},
 		"az": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Azure endpoints az's cloud configuration picks"}},
-			local: cloudLocal(), valLong: []string{"--subscription", "--output", "--query", "--resource-group", "--name", "--location"}},
+			local: cloudLocal(), options: azSpec},
 		"mamba": {subs: condaSubs(), registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
 			valLong: condaValLong, opts: condaOpts(), env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
 			config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},

@@ -431,6 +431,11 @@ type spec struct {
 	// parameter files), at the word's start or after an "=", wherever
 	// the word stands on the line (paramFiles).
 	paramFiles []string
+	// fileSuffixes are the endings of the names of the options, not in
+	// the rows, whose value is a file the tool reads or writes (gcloud's
+	// --key-file, --data-file, --ciphertext-file: its style names every
+	// file so): the value is judged as a read and as a write (fileSuffix).
+	fileSuffixes []string
 	// scriptOps are the endings of the operands that are scripts the
 	// tool runs (mongosh's .js and .mongodb): each is read, and asks
 	// past an allow rule for the tool, as kScriptFile's value does.

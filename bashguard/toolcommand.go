@@ -137,3 +137,27 @@ func (m *cmdCall) paramFiles(c *verdictAcc, name string, s *spec, v *argv) {
 		}
 	}
 }
+
+// fileSuffix reports whether the option word w (up to an "=") ends in one
+// of s.fileSuffixes.
+func (s *spec) fileSuffix(w string) bool {
+	name, _, _ := strings.Cut(w, "=")
+	return strings.HasPrefix(name, "--") && slices.ContainsFunc(s.fileSuffixes, func(x string) bool { return strings.HasSuffix(name, x) })
+}
+
+// suffixFile judges the value of the option e, which names a file by its
+// name's ending (spec.fileSuffixes), as a read and as a write: attached
+// after "=", or the next word. A value only known at run time asks.
+func (m *cmdCall) suffixFile(c *verdictAcc, name string, v *argv, e *scanned) {
+	_, val, attached := strings.Cut(e.word, "=")
+	at := e.at
+	if !attached {
+		if at+1 >= v.len() {
+			return // no value: the tool refuses it
+		}
+		at++
+		val = v.vals[at]
+	}
+	m.readPath(c, val, v.flags[at], name)
+	m.writePath(c, val, v.flags[at], name)
+}
