@@ -128,7 +128,7 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 		return
 	}
 	t := netTools()[name]
-	if t == nil || t.options == nil || m.sysJudges(name, v) {
+	if t == nil || t.options == nil && len(t.kinds) == 0 && t.kindsSpec == nil || m.sysJudges(name, v) {
 		return
 	}
 	// An option the spec does not know, cannot tell or leaves
@@ -140,7 +140,7 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 	// as its kind says. An option that reads configuration that can run
 	// programs (kConfig: apt-get -c, gem --config-file) asks whatever
 	// rule allows the tool.
-	n := &netScan{m: m, c: c, name: name, t: t, s: t.options(), v: v}
+	n := &netScan{m: m, c: c, name: name, t: t, s: netToolSpecs()[name](), v: v}
 	n.cur = n.s
 	if len(t.early) > 0 {
 		n.judged = map[int]bool{} // only earlyOptions reads it

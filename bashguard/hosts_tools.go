@@ -138,6 +138,13 @@ type netTool struct {
 	// without domain rules (netToolSpec); without whole, the host
 	// reader alone asks for it, as an option that may move the tool.
 	whole bool
+	// kinds are the options of a tool still on the fields below (no
+	// options spec) that read, write or run, as spec rows: they join
+	// its spec first (toSpec), and are judged by their kinds as a spec's
+	// are (netToolSpec), with the spec's leadCommands and scriptOps of
+	// kindsSpec.
+	kinds     []optRow
+	kindsSpec *spec
 	// valShort and valLong are the options that take a value (long ones
 	// also with "="); abbrev lets a long option be abbreviated, as the
 	// tool's parser does, for the effects below.
@@ -694,6 +701,25 @@ var xh = &netTool{subs: map[string]netSub{"*": {kind: subHTTPie}}, spec: specURL
 	opts: map[string]netEffect{"--proxy": effUnknown, "--unix-socket": effUnknown, "--resolve": effUnknown,
 		"--session": effUnknown, "--session-read-only": effUnknown}}
 
+// The options of tools still on the table's fields that read, write or
+// run (netTool.kinds): each tool's help names them (yarn 1 --help, bun
+// --help, composer --help, dotnet build --help, bundle install --help).
+var (
+	yarnKinds = []optRow{{"--modules-folder= --cache-folder= --global-folder= --link-folder=", kWrite, ""}}
+	bunKinds  = []optRow{
+		{"-r= --preload=", kProgram, "loads a module before the program runs, code that runs here"},
+		{"--env-file=", kProgram, "loads variables from a file into the environment, where BUN_OPTIONS can preload a module"},
+		{"--cwd=", kProgram, "runs in another directory, whose package's scripts run"},
+	}
+	composerKinds = []optRow{{"-d= --working-dir=", kAsk, "runs in another directory's project, whose scripts and plugins run"}}
+	dotnetKinds   = []optRow{{"-o= --output=", kWrite, ""}, {"--project=", kRead, ""}}
+	bundleKinds   = []optRow{{"--gemfile=", kScriptFile, "evaluates the Gemfile it names, Ruby code"}}
+	// brew install FORMULA.rb evaluates the formula's Ruby; glab repo
+	// clone REPO DIR writes DIR.
+	brewKinds = &spec{scriptOps: []string{".rb"}}
+	glabKinds = &spec{leadCommands: []leadCommand{{words: "repo clone", kind: kOutfile}}}
+)
+
 var urlOps = sync.OnceValue(func() map[string]netSub {
 	return map[string]netSub{"*": {kind: subURLs}}
 })
@@ -773,14 +799,14 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			opts: npmOpts(), env: npmEnv(), config: []string{".npmrc"}, manifest: "package.json and its lockfile"},
 		"npx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, options: npxHostSpec,
 			opts: npmOpts(), env: npmEnv(), config: []string{".npmrc"}},
-		"yarn": {lead: map[string]int{"workspace": 1}, subs: yarnSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
+		"yarn": {kinds: yarnKinds, lead: map[string]int{"workspace": 1}, subs: yarnSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.yarnpkg.com"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
 			"--use-yarnrc", "--proxy", "--https-proxy", "--cache-folder", "--modules-folder", "--network-timeout", "--mode"},
 			opts: yarnOpts(), env: yarnEnv(), config: []string{".yarnrc", ".yarnrc.yml", ".npmrc"}},
 		"pnpm": {subs: pnpmSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm,
 			options: pnpmHostSpec, abbrev: true, opts: pnpmOpts(), env: npmEnv(), config: []string{".npmrc", "pnpm-workspace.yaml"}},
 		"pnpx": {subs: runAny(), registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: npmValLong, opts: npmOpts(),
 			env: npmEnv(), config: []string{".npmrc"}},
-		"bun": {subs: bunSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
+		"bun": {kinds: bunKinds, subs: bunSubs(), manifest: "package.json and its lockfile", registry: []string{"registry.npmjs.org"}, spec: specNpm, valLong: []string{"--registry", "--cwd",
 			"--config", "--backend", "--cache-dir"}, opts: map[string]netEffect{"--registry": effReplace, "--config": effUnknown,
 			"-c": effUnknown, "--cwd": effUnknown}, env: map[string]netEffect{"BUN_CONFIG_REGISTRY": effReplace,
 			"NPM_CONFIG_REGISTRY": effReplace, "npm_config_registry": effReplace}, config: []string{"bunfig.toml", ".npmrc"}},
@@ -822,11 +848,11 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				"Cargo.toml:[source"}},
 		"gem": {subs: gemSubs(), manifest: "the gem dependencies file", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName, options: gemSpec, opts: gemOpts(), env: map[string]netEffect{"GEMRC": effUnknown,
 			"http_proxy": effUnknown, "RUBYGEMS_HOST": effReplace}, config: []string{".gemrc"}},
-		"bundle": {subs: bundleSubs(), manifest: "the Gemfile and its lockfile", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName,
+		"bundle": {kinds: bundleKinds, subs: bundleSubs(), manifest: "the Gemfile and its lockfile", registry: []string{"rubygems.org", "index.rubygems.org"}, spec: specName,
 			valLong: []string{"--gemfile", "--path", "--jobs", "--retry", "--without", "--with", "--source", "--version", "--group"},
 			opts:    map[string]netEffect{"--gemfile": effUnknown, "--source": effAdd, "--local": effOffline},
 			env:     map[string]netEffect{"BUNDLE_GEMFILE": effUnknown, "BUNDLE_MIRROR__ALL": effUnknown}, config: []string{".bundle/config"}},
-		"composer": {subs: composerSubs(), manifest: "composer.json and composer.lock", registry: []string{"repo.packagist.org", "packagist.org"}, spec: specName, valShort: "d",
+		"composer": {kinds: composerKinds, subs: composerSubs(), manifest: "composer.json and composer.lock", registry: []string{"repo.packagist.org", "packagist.org"}, spec: specName, valShort: "d",
 			valLong: []string{"--repository", "--repository-url", "--working-dir", "--stability"}, opts: composerOpts(),
 			env:    map[string]netEffect{"COMPOSER": effUnknown, "COMPOSER_HOME": effUnknown, "COMPOSER_AUTH": effUnknown},
 			config: []string{"composer.json:\"repositories\""}},
@@ -843,7 +869,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			local: ghLocal(), remotes: true, options: ghSpec,
 			opts: map[string]netEffect{"--hostname": effReplace, "-h": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GH_HOST": effReplace,
 				"GH_ENTERPRISE_TOKEN": effUnknown, "GH_CONFIG_DIR": effUnknown}},
-		"glab": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitLab host glab is configured for"}}, registry: []string{"gitlab.com"},
+		"glab": {kindsSpec: glabKinds, subs: map[string]netSub{"*": {kind: subRuntime, why: "the GitLab host glab is configured for"}}, registry: []string{"gitlab.com"},
 			local: ghLocal(), remotes: true, valShort: "Rtl", valLong: []string{"--repo", "--hostname", "--title", "--description",
 				"--label", "--per-page", "--page", "--output", "--method", "--field", "--raw-field", "--header"},
 			opts: map[string]netEffect{"--hostname": effReplace, "-R": effRepo, "--repo": effRepo}, env: map[string]netEffect{"GITLAB_HOST": effReplace,
@@ -873,7 +899,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			manifest: "pyproject.toml and pdm.lock"},
 		"rustup": {subs: rustupSubs(), registry: []string{"static.rust-lang.org"}, options: rustupSpec,
 			env: map[string]netEffect{"RUSTUP_DIST_SERVER": effReplace, "RUSTUP_UPDATE_ROOT": effAdd}, manifest: "the toolchain file"},
-		"dotnet": {subs: dotnetSubs(), registry: []string{"api.nuget.org"}, spec: specName, valShort: "svcfo",
+		"dotnet": {kinds: dotnetKinds, subs: dotnetSubs(), registry: []string{"api.nuget.org"}, spec: specName, valShort: "svcfo",
 			valLong: []string{"--source", "--version", "--configfile", "--framework", "--configuration", "--output", "--runtime",
 				"--verbosity", "--package-directory", "--project", "--add-source"}, opts: map[string]netEffect{"--source": effAdd, "-s": effAdd,
 				"--configfile": effUnknown, "--add-source": effAdd}, config: []string{"nuget.config", "NuGet.Config", "NuGet.config"},
@@ -951,7 +977,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				"--message": effHost, "-s": effUnknown, "--configfile": effUnknown, "--option": effUnknown}},
 		"apt":     {subs: aptSubs(), options: aptSpec},
 		"apt-get": {subs: aptSubs(), options: aptSpec},
-		"brew":    {subs: brewSubs()},
+		"brew":    {subs: brewSubs(), kindsSpec: brewKinds},
 		"docker":  {subs: dockerSubs(), spec: specImage, options: dockerSpec, opts: dockerOpts(), env: dockerEnv()},
 		"podman": {subs: dockerSubs(), spec: specImage, options: podmanSpec, opts: map[string]netEffect{"-c": effUnknown,
 			"--connection": effUnknown, "--url": effUnknown, "-r": effUnknown, "--remote": effUnknown}, env: dockerEnv(), shortImages: true},

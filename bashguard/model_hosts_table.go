@@ -152,6 +152,9 @@ func netToolSpecsOf(tools map[string]*netTool) map[string]func() *spec {
 // cluster, whose first letter the spec does not know.
 func (t *netTool) toSpec(name string) *spec {
 	s := &spec{name: name, grammar: grammar{permute: true, oneDash: t.singleDash}}
+	if t.kindsSpec != nil {
+		s.leadCommands, s.scriptOps = t.kindsSpec.leadCommands, t.kindsSpec.scriptOps
+	}
 	seen := map[string]bool{}
 	add := func(w string, k kind) {
 		text := strings.TrimSuffix(w, "=")
@@ -160,6 +163,12 @@ func (t *netTool) toSpec(name string) *spec {
 		}
 		seen[text] = true
 		s.rows = append(s.rows, optRow{w, k, ""})
+	}
+	for _, r := range t.kinds {
+		for w := range strings.FieldsSeq(r.spell) {
+			seen[strings.TrimSuffix(strings.TrimSuffix(w, "[=]"), "=")] = true
+		}
+		s.rows = append(s.rows, r)
 	}
 	for i := 0; i < len(t.valShort); i++ {
 		add("-"+t.valShort[i:i+1]+"=", kWord)

@@ -191,6 +191,13 @@ var subWrappers = sync.OnceValue(func() map[string]*spec {
 			ask: "runs a package's program, which pipx may first download", bareWhy: "no command given",
 			examples: []example{{"pipx run cowsay hi", "ask+"}, {"pipx run --python /tmp/x/python black .", "ask!"},
 				{"pipx run cat .env", "deny"}}},
+		// composer exec BINARY runs a program of the project's
+		// vendor/bin (composer exec --help, 2.5).
+		"composer exec": {grammar: grammar{shortEq: true}, rows: []optRow{{"-l --list -h --help -q --quiet -v --verbose " +
+			"-n --no-interaction --ansi --no-ansi --no-plugins --no-scripts --no-cache --profile -V --version", kFlag, ""},
+			{"-d= --working-dir=", kAsk, "runs in another directory's project, whose scripts and plugins run"}},
+			operands: kCommand, ask: "runs a program of the project's vendor/bin", bareWhy: "no command given",
+			examples: []example{{"composer exec phpunit", "ask+"}, {"composer exec rm -- -rf ~", "deny"}, {"composer exec cat .env", "deny"}}},
 		"yarn exec": {grammar: jsRunGrammar, rows: yarnRunRows, operands: kCommand, ask: "runs a program of the package's dependencies",
 			bareWhy: "no command given",
 			examples: []example{{"yarn exec eslint .", "ask+"}, {"yarn exec eslint -c /tmp/x.js .", "ask!"},
