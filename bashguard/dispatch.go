@@ -410,7 +410,7 @@ var netHostKinds = map[kind]bool{kForward: true, kJump: true, kReroute: true, kU
 var netToolKinds = map[kind]bool{
 	kProgram: true, kAsk: true, kRead: true, kList: true, kList0: true, kWrite: true, kWriteOrPipe: true, kClientScript: true, kBind: true, kFieldFile: true, kScriptFile: true,
 	kBuildSecret: true, kBuildSSH: true, kBuildOutput: true, kBuildContext: true, kRepo: true, kVolumeOpt: true, kSSHOption: true, kDockerfile: true, kComposeFile: true,
-	kKeyFiles: true, kURLOrFile: true, kTypedWrite: true,
+	kKeyFiles: true, kURLOrFile: true, kTypedWrite: true, kInterpreter: true,
 }
 
 // extraSafe allows a command the policy adds to the safe list

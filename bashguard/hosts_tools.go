@@ -714,6 +714,17 @@ var (
 	composerKinds = []optRow{{"-d= --working-dir=", kAsk, "runs in another directory's project, whose scripts and plugins run"}}
 	dotnetKinds   = []optRow{{"-o= --output=", kWrite, ""}, {"--project=", kRead, ""}}
 	bundleKinds   = []optRow{{"--gemfile=", kScriptFile, "evaluates the Gemfile it names, Ruby code"}}
+	// uv's files (uv pip install -r, uv export -o, uv pip install
+	// --target); a requirements file's lines are sent to the index.
+	uvKinds = []optRow{
+		{"-r= --requirements= --requirement= -c= --constraints= --constraint= --overrides= --override= --with-requirements=", kRead, ""},
+		{"-o= --output-file= --target= --prefix= --cache-dir=", kWrite, ""},
+		{"--env-file=", kProgram, "loads variables from a file into the environment of what it runs, where PYTHONSTARTUP and LD_PRELOAD run code"},
+		{"--config-file=", kConfig, "reads uv's configuration, which names the indexes and interpreters uv uses"},
+		{"-p= --python=", kInterpreter, ""},
+	}
+	pipxKinds  = []optRow{{"--python=", kInterpreter, ""}}
+	condaKinds = []optRow{{"-f= --file=", kRead, ""}, {"-p= --prefix=", kRead, ""}}
 	// brew install FORMULA.rb evaluates the formula's Ruby; glab repo
 	// clone REPO DIR writes DIR.
 	brewKinds = &spec{scriptOps: []string{".rb"}}
@@ -823,14 +834,14 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 			valShort: "co", opts: map[string]netEffect{"--config": effUnknown, "-c": effUnknown, "--import-map": effUnknown,
 				"--cached-only": effOffline}, env: map[string]netEffect{"DENO_DIR": effUnknown, "NPM_CONFIG_REGISTRY": effUnknown,
 				"JSR_URL": effUnknown}, config: []string{"deno.json", "deno.jsonc", "import_map.json"}},
-		"uv": {subs: uvSubs(), manifest: "pyproject.toml and uv.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifrcwp",
+		"uv": {kinds: uvKinds, subs: uvSubs(), manifest: "pyproject.toml and uv.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifrcwp",
 			valLong: uvValLong, opts: uvOpts(), env: uvEnv(), config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
 				"pyproject.toml:index-url", "pyproject.toml:find-links", "pyproject.toml:[tool.uv.sources]", "pyproject.toml:[tool.uv.pip]",
 				"pyproject.toml:@ git+", "pyproject.toml:@ http", "pyproject.toml:@ file:"}},
 		"uvx": {subs: runAny(), registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "ifw",
 			valLong: uvValLong, opts: uvOpts(), env: uvEnv(), config: []string{"uv.toml", "pyproject.toml:[[tool.uv.index]]",
 				"pyproject.toml:index-url"}},
-		"pipx": {subs: pipxSubs(), registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "i",
+		"pipx": {kinds: pipxKinds, subs: pipxSubs(), registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip, valShort: "i",
 			valLong: []string{"--index-url", "--pip-args", "--spec", "--python", "--suffix"}, opts: pipxOpts(), env: pipEnv()},
 		"poetry": {subs: poetrySubs(), manifest: "pyproject.toml and poetry.lock", registry: []string{"pypi.org", "files.pythonhosted.org"}, spec: specPip,
 			valLong: []string{"--source", "--group", "--directory", "--project", "--extras", "--repository", "--priority",
@@ -839,7 +850,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				"-P": effUnknown, "--repository": effUnknown, "-r": effUnknown},
 			env:    map[string]netEffect{"POETRY_CONFIG_DIR": effUnknown, "POETRY_REPOSITORIES_*": effUnknown},
 			config: []string{"poetry.toml", "pyproject.toml:[[tool.poetry.source]]", "pyproject.toml:git =", "pyproject.toml:url ="}},
-		"conda": {subs: condaSubs(), manifest: "the environment file", registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
+		"conda": {kinds: condaKinds, subs: condaSubs(), manifest: "the environment file", registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
 			valLong: condaValLong, opts: condaOpts(), env: map[string]netEffect{"CONDARC": effUnknown, "CONDA_CHANNELS": effUnknown},
 			config: []string{".condarc"}},
 		"cargo": {subs: cargoSubs(), manifest: "Cargo.toml and Cargo.lock", registry: []string{"index.crates.io", "static.crates.io", "crates.io"}, spec: specCargo,
