@@ -294,7 +294,9 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 	k := s.operands
 	if row, rest := s.leadCommand(v, ops); row != nil {
 		if row.kind == kAsk {
-			c.addf(permission.Ask, ArgsRule(name), name+" "+row.words+" ", row.why, "", false)
+			if row.asks(v, rest) {
+				c.addf(permission.Ask, ArgsRule(name), name+" "+row.words+" ", row.why, "", false)
+			}
 			return
 		}
 		k, ops = row.kind, rest

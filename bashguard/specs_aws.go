@@ -124,15 +124,22 @@ var awsStreamingOps = []string{
 
 // awsAsks are the commands that ask past Bash(aws:*).
 var awsAsks = []leadCommand{
-	{"configure set", kAsk, "writes aws's configuration, where a credential_process runs a program at every later call"},
-	{"configure import", kAsk, "writes aws's credentials from a file"},
-	{"configure add-model", kAsk, "adds a service model aws loads"},
-	{"emr ssh", kAsk, "runs ssh here"},
-	{"emr sock", kAsk, "runs ssh here"},
-	{"emr put", kAsk, "runs scp here, which sends a file of this machine"},
-	{"emr get", kAsk, "runs scp here, which writes a file of this machine"},
-	{"opsworks register", kAsk, "runs ssh and commands here"},
+	{"configure set", kAsk, "sets a key of aws's configuration that runs a program at later calls or names a file aws reads",
+		awsConfigRuns},
+	{"configure import", kAsk, "writes aws's credentials from a file", nil},
+	{"configure add-model", kAsk, "adds a service model aws loads", nil},
+	{"emr ssh", kAsk, "runs ssh here", nil},
+	{"emr sock", kAsk, "runs ssh here", nil},
+	{"emr put", kAsk, "runs scp here, which sends a file of this machine", nil},
+	{"emr get", kAsk, "runs scp here, which writes a file of this machine", nil},
+	{"opsworks register", kAsk, "runs ssh and commands here", nil},
 }
+
+// awsConfigRuns are the keys of aws's configuration (aws help config-vars)
+// that run a program at later calls, or name a file aws reads, which
+// aws configure set asks for; the rest (region, output, ...) are settings.
+var awsConfigRuns = []string{"credential_process", "cli_pager", "ca_bundle", "credential_source", "web_identity_token_file",
+	"role_arn", "source_profile", "sso_start_url", "sso_session", "services", "endpoint_url", "cli_history", "tcp_keepalive"}
 
 // awsSpec is aws's.
 var awsSpec = sync.OnceValue(func() *spec {

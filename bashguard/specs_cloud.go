@@ -33,8 +33,8 @@ var gcloudRows = rows(
 
 // gcloudCommands are what the operands of some commands are.
 var gcloudCommands = []leadCommand{
-	{"storage cp", kContainerCopy, ""}, {"storage mv", kContainerCopy, ""}, {"storage rsync", kContainerCopy, ""},
-	{"compute scp", kContainerCopy, ""}, {"alpha storage cp", kContainerCopy, ""}, {"beta compute scp", kContainerCopy, ""},
+	{"storage cp", kContainerCopy, "", nil}, {"storage mv", kContainerCopy, "", nil}, {"storage rsync", kContainerCopy, "", nil},
+	{"compute scp", kContainerCopy, "", nil}, {"alpha storage cp", kContainerCopy, "", nil}, {"beta compute scp", kContainerCopy, "", nil},
 }
 
 // gcloudSpec is gcloud's.

@@ -32,9 +32,9 @@ var terraformRows = rows(
 
 // terraformCommands are what the operands of some commands are.
 var terraformCommands = []leadCommand{
-	{"console", kAsk, "evaluates expressions, which read any file of this machine (file())"},
-	{"fmt", kOutfile, ""},
-	{"providers mirror", kOutfile, ""},
+	{"console", kAsk, "evaluates expressions, which read any file of this machine (file())", nil},
+	{"fmt", kOutfile, "", nil},
+	{"providers mirror", kOutfile, "", nil},
 }
 
 // terraformSpec is terraform's, and OpenTofu's.

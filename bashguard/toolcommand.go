@@ -82,11 +82,30 @@ func opWords(v *argv, ops []int, n int) []string {
 	return out
 }
 
-// leadCommand is a row of spec.leadCommands.
+// leadCommand is a row of spec.leadCommands. Of kind kAsk, with keys,
+// it asks only where an operand after its words names one of them (its
+// last dotted part: profile.dev.credential_process) or is only known at
+// run time.
 type leadCommand struct {
 	words string
 	kind  kind
 	why   string
+	keys  []string
+}
+
+// asks reports whether the row r, of kind kAsk, asks for the operands
+// rest of the line v.
+func (r *leadCommand) asks(v *argv, rest []int) bool {
+	if len(r.keys) == 0 {
+		return true
+	}
+	for _, i := range rest {
+		w := strings.ToLower(v.vals[i])
+		if !v.literal(i) || slices.Contains(r.keys, w[strings.LastIndexByte(w, '.')+1:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // leadCommand returns the row of s.leadCommands whose words the first
