@@ -138,6 +138,11 @@ type netTool struct {
 	// without domain rules (netToolSpec); without whole, the host
 	// reader alone asks for it, as an option that may move the tool.
 	whole bool
+	// partial: options lists only some of the tool's options, those that
+	// read, write or run, its API's parameters read by class (aws,
+	// gcloud, az, terraform): a model that needs every option (the
+	// secret prints' reader) does not take it for the whole list.
+	partial bool
 	// kinds are the options of a tool still on the fields below (no
 	// options spec) that read, write or run, as spec rows: they join
 	// its spec first (toSpec), and are judged by their kinds as a spec's
@@ -887,11 +892,11 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				"GITLAB_URI": effReplace, "GL_HOST": effReplace, "GLAB_CONFIG_DIR": effUnknown}},
 		"aws": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the endpoints aws picks from its profile and region"}},
 			env:   map[string]netEffect{"AWS_ENDPOINT_URL": effReplace, "AWS_CONFIG_FILE": effUnknown, "AWS_PROFILE": effUnknown},
-			local: cloudLocal(), options: awsSpec, opts: map[string]netEffect{"--endpoint-url": effReplace}},
+			local: cloudLocal(), options: awsSpec, partial: true, opts: map[string]netEffect{"--endpoint-url": effReplace}},
 		"gcloud": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Google Cloud endpoints gcloud's configuration picks"}},
-			local: cloudLocal(), options: gcloudSpec},
+			local: cloudLocal(), options: gcloudSpec, partial: true},
 		"az": {subs: map[string]netSub{"*": {kind: subRuntime, why: "the Azure endpoints az's cloud configuration picks"}},
-			local: cloudLocal(), options: azSpec},
+			local: cloudLocal(), options: azSpec, partial: true},
 		"mamba": {subs: condaSubs(), registry: []string{"conda.anaconda.org", "repo.anaconda.com"}, spec: specName, valShort: "cnpf",
 			valLong: condaValLong, opts: condaOpts(), env: map[string]netEffect{"CONDARC": effUnknown, "MAMBARC": effUnknown},
 			config: []string{".condarc", ".mambarc"}, manifest: "the environment file"},
@@ -915,7 +920,7 @@ var netTools = sync.OnceValue(func() map[string]*netTool {
 				"--verbosity", "--package-directory", "--project", "--add-source"}, opts: map[string]netEffect{"--source": effAdd, "-s": effAdd,
 				"--configfile": effUnknown, "--add-source": effAdd}, config: []string{"nuget.config", "NuGet.Config", "NuGet.config"},
 			manifest: "the project's package references"},
-		"terraform": {options: terraformSpec, subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
+		"terraform": {options: terraformSpec, partial: true, subs: map[string]netSub{"init": {kind: subProject, why: "the providers and modules the configuration names"},
 			"get": {kind: subProject, why: "the modules the configuration names"}, "plan": {kind: subRuntime,
 				why: "the APIs the providers reach"}, "apply": {kind: subRuntime, why: "the APIs the providers reach"},
 			"destroy": {kind: subRuntime, why: "the APIs the providers reach"}, "refresh": {kind: subRuntime,

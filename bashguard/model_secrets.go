@@ -79,11 +79,11 @@ func mayMeetSecretRows(rows []secretPrint, v *argv) bool {
 }
 
 // secretSpec is the spec the line of the program name is read by: the
-// tool's own where netTools has one (kubectl, oc), which lists all its
-// options (whole), else the spec of the options its rows name
-// (rowFlagsSpec).
+// tool's own where netTools has one (kubectl, oc, helm) that lists all
+// its options (whole; not a partial one, aws's), else the spec of the
+// options its rows name (rowFlagsSpec).
 func secretSpec(name string) (s *spec, whole bool) {
-	if t := netTools()[name]; t != nil && t.options != nil {
+	if t := netTools()[name]; t != nil && t.options != nil && !t.partial {
 		return t.options(), true
 	}
 	return secretFlagSpecs()[name](), false
