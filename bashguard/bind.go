@@ -54,6 +54,9 @@ type hostPath struct {
 	// context: the tree is a build context, sent without what its
 	// .dockerignore names (dockerignore.go).
 	context bool
+	// follow: the links in the tree are followed, and what they reach
+	// read (a helm chart's).
+	follow bool
 }
 
 // containerPaths reads the paths of this machine that the value of the

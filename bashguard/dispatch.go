@@ -302,7 +302,7 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 		k, ops = row.kind, rest
 	}
 	switch k {
-	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile, kOutfile:
+	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile, kOutfile, kTree:
 	case kToolCommand:
 		m.toolCommand(c, name, s, v, ops)
 		return
@@ -317,6 +317,10 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 			continue
 		case k == kOutfile:
 			paths = []hostPath{{path: v.vals[i], write: true}}
+		case k == kTree:
+			if w := v.vals[i]; w != "-" && !strings.Contains(w, "://") {
+				paths = []hostPath{{path: w, read: true, tree: true, follow: true}}
+			}
 		case k == kBuildContext:
 			paths, _ = containerPaths(kBuildContext, "", v.vals[i])
 			for k := range paths {

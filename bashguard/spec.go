@@ -196,6 +196,10 @@ const (
 	// command its operands are (redis-cli -x, -X TAG): a command of
 	// spec.commands asks whatever its arguments say.
 	kInputArg
+	// kTree: operands, each a directory or a file of this machine read
+	// whole, the links below it followed (a helm chart), or a URL or "-",
+	// which is not.
+	kTree
 	// kOutfile: operands, after the command's words (leadCommands),
 	// each a file the program may write its output to (aws s3api
 	// get-object ... OUTFILE): an unknown option's value among them is
@@ -315,7 +319,7 @@ var kindNames = map[kind]string{
 	kVolumeOpt: "volume-opt", kBuildSecret: "build-secret", kBuildSSH: "build-ssh",
 	kBuildOutput: "build-output", kBuildContext: "build-context", kURLOrFile: "url-or-file",
 	kRequestItems: "request-items", kTypedWrite: "typed-write", kDockerfile: "dockerfile",
-	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kInterpreter: "interpreter", kOutfile: "outfile", kKeyFiles: "key-files", kInputArg: "input-arg", kRecurse: "recurse",
+	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kTree: "tree", kInterpreter: "interpreter", kOutfile: "outfile", kKeyFiles: "key-files", kInputArg: "input-arg", kRecurse: "recurse",
 	kRecurseFollow: "recurse-follow", kDirectories: "directories", kFollow: "follow", kNoFollow: "no-follow",
 	kHidden: "hidden", kUnrestricted: "unrestricted", kInclude: "include", kExclude: "exclude",
 	kExcludeDir: "exclude-dir", kTargetDir: "target-dir", kCopy: "copy", kMove: "move", kLink: "link",

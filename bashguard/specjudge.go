@@ -644,7 +644,7 @@ func (m *cmdCall) hostPaths(c *verdictAcc, cmd string, paths []hostPath, vf word
 			m.writePath(c, p.path, vf, cmd)
 		}
 		if p.tree {
-			w := walkOpts{recursive: true, content: true, hidden: true}
+			w := walkOpts{recursive: true, content: true, hidden: true, follow: p.follow}
 			if dir := p.path; p.context && vf&wDynamic == 0 && (path.IsAbs(dir) || m.dir != "") {
 				if !path.IsAbs(dir) {
 					dir = path.Join(m.dir, dir)

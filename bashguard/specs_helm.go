@@ -10,7 +10,8 @@ import "sync"
 // registry configuration's credential helpers run programs
 // (--kubeconfig, --registry-config), as --post-renderer does; values files
 // and --set-file are read; --destination, --untardir and --output-dir
-// are written. Installing or updating a plugin runs its hooks, and asks
+// are written; a chart operand, a directory or an archive, is read
+// whole (kTree). Installing or updating a plugin runs its hooks, and asks
 // past Bash(helm:*) (helmPluginCommands).
 
 // helmGlobalRows are the flags of every command.
@@ -288,31 +289,39 @@ var helmSpec = sync.OnceValue(func() *spec {
 	cmd := func(name string, r []optRow) *spec {
 		return &spec{name: "helm " + name, grammar: g, rows: r, joined: join(helmGlobalRows)}
 	}
+	// The commands that load a chart from a directory or an archive
+	// read it whole, its links followed: its templates print any file
+	// of it (.Files.Get).
+	chart := func(name string, r []optRow) *spec {
+		s := cmd(name, r)
+		s.operands = kTree
+		return s
+	}
 	subs := map[string]*spec{
 		"completion": cmd("completion", helmCompletionRows),
 		"create":     cmd("create", helmCreateRows),
 		"env":        cmd("env", helmEnvRows),
 		"history":    cmd("history", helmHistoryRows),
-		"install":    cmd("install", helmInstallRows),
-		"lint":       cmd("lint", helmLintRows),
+		"install":    chart("install", helmInstallRows),
+		"lint":       chart("lint", helmLintRows),
 		"list":       cmd("list", helmListRows),
-		"package":    cmd("package", helmPackageRows),
+		"package":    chart("package", helmPackageRows),
 		"pull":       cmd("pull", helmPullRows),
-		"push":       cmd("push", helmPushRows),
+		"push":       chart("push", helmPushRows),
 		"rollback":   cmd("rollback", helmRollbackRows),
 		"status":     cmd("status", helmStatusRows),
-		"template":   cmd("template", helmTemplateRows),
+		"template":   chart("template", helmTemplateRows),
 		"test":       cmd("test", helmTestRows),
 		"uninstall":  cmd("uninstall", helmUninstallRows),
-		"upgrade":    cmd("upgrade", helmUpgradeRows),
-		"verify":     cmd("verify", helmVerifyRows),
+		"upgrade":    chart("upgrade", helmUpgradeRows),
+		"verify":     chart("verify", helmVerifyRows),
 		"version":    cmd("version", helmVersionRows),
 		"dependency": {name: "helm dependency", grammar: g, rows: helmGlobalRows, subs: map[string]*spec{
-			"build":  cmd("dependency build", helmDependencyBuildRows),
-			"list":   cmd("dependency list", helmDependencyListRows),
-			"ls":     cmd("dependency list", helmDependencyListRows),
-			"update": cmd("dependency update", helmDependencyUpdateRows),
-			"up":     cmd("dependency update", helmDependencyUpdateRows),
+			"build":  chart("dependency build", helmDependencyBuildRows),
+			"list":   chart("dependency list", helmDependencyListRows),
+			"ls":     chart("dependency list", helmDependencyListRows),
+			"update": chart("dependency update", helmDependencyUpdateRows),
+			"up":     chart("dependency update", helmDependencyUpdateRows),
 		}},
 		"get": {name: "helm get", grammar: g, rows: helmGlobalRows, subs: map[string]*spec{
 			"all":      cmd("get all", helmGetAllRows),
@@ -340,11 +349,11 @@ var helmSpec = sync.OnceValue(func() *spec {
 			"repo": cmd("search repo", helmSearchRepoRows),
 		}},
 		"show": {name: "helm show", grammar: g, rows: helmGlobalRows, subs: map[string]*spec{
-			"all":    cmd("show all", helmShowAllRows),
-			"chart":  cmd("show chart", helmShowChartRows),
-			"crds":   cmd("show crds", helmShowCrdsRows),
-			"readme": cmd("show readme", helmShowReadmeRows),
-			"values": cmd("show values", helmShowValuesRows),
+			"all":    chart("show all", helmShowAllRows),
+			"chart":  chart("show chart", helmShowChartRows),
+			"crds":   chart("show crds", helmShowCrdsRows),
+			"readme": chart("show readme", helmShowReadmeRows),
+			"values": chart("show values", helmShowValuesRows),
 		}},
 		"plugin": {name: "helm plugin", grammar: g, rows: helmPluginRows, joined: join(helmGlobalRows), operands: kToolCommand,
 			commands: helmPluginCommands},

@@ -26,6 +26,10 @@ type liftCase struct {
 	// content, with the directories they are in (the package.json whose
 	// script a script run passes words to, a repository's .hg/hgrc).
 	Files map[string]string `json:"files,omitempty"`
+	// Links, when set, are made in the workspace, by name, each a link
+	// to a file of that name, holding a key, in a directory outside it
+	// (a helm chart's link to a key).
+	Links map[string]string `json:"links,omitempty"`
 }
 
 // An allow rule for a command does not lift what one of its options does
@@ -35,12 +39,18 @@ type liftCase struct {
 // names the option lifts it. The rows, grouped by command, are in
 // testdata/shell_lifts.jsonl.
 func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
-	check := func(allow, command string, files map[string]string) runtime.Verdict {
+	check := func(allow, command string, files, links map[string]string) runtime.Verdict {
 		t.Helper()
 		dir := workspaceDir(t)
 		for name, text := range files {
 			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
 			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
+		}
+		outside := t.TempDir()
+		for name, target := range links {
+			require.NoError(t, os.WriteFile(filepath.Join(outside, target), []byte("KEY\n"), 0o600))
+			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+			require.NoError(t, os.Symlink(filepath.Join(outside, target), filepath.Join(dir, name)))
 		}
 		p, err := runtime.Open(runtime.Workspace{Dir: dir, Rules: permission.Config{Allow: []string{allow}, Default: permission.Ask}})
 		require.NoError(t, err)
@@ -59,7 +69,7 @@ func TestAllowRuleLiftsAProgramOptionOnlyByName(t *testing.T) {
 		var tc liftCase
 		require.NoError(t, json.Unmarshal([]byte(line), &tc), line)
 		n++
-		v := check(tc.Allow, tc.Command, tc.Files)
+		v := check(tc.Allow, tc.Command, tc.Files, tc.Links)
 		assert.Equal(t, tc.Decision, v.Decision.String(), "%s with %s: %s", tc.Command, tc.Allow, v.Reason)
 		assert.Contains(t, v.Reason+" "+string(v.Rule), tc.Reason, "%s with %s", tc.Command, tc.Allow)
 	}
