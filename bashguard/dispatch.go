@@ -315,40 +315,64 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 		case v.flags[i]&wDynamic != 0:
 			c.addf(permission.Ask, ArgsRule(name), "copies or sends ", v.vals[i], ", only known at run time, which may name any path of this machine", false)
 			continue
-		case k == kOutfile:
-			paths = []hostPath{{path: v.vals[i], write: true}}
-		case k == kTree:
-			if w := v.vals[i]; w != "-" && !strings.Contains(w, "://") {
-				paths = []hostPath{{path: w, read: true, tree: true, follow: true}}
-			}
-		case k == kBuildContext:
-			paths, _ = containerPaths(kBuildContext, "", v.vals[i])
-			for k := range paths {
-				paths[k].context = ignore
-			}
-		case k == kURLOrFile:
-			if p, ok := urlOrFile(v.vals[i]); ok {
-				paths = []hostPath{{path: p, read: true}}
-			}
 		case k == kRequestItems:
-			for _, p := range httpieItemPath(v.vals[i]) {
-				if s.expandsPaths {
-					var why string
-					if p, why = expandToolPath(p, m.pol.Home); why != "" {
-						c.addf(permission.Ask, ArgsRule(name), "sends the file of ", v.vals[i], ", whose path "+why, false)
-						continue
-					}
-				}
-				paths = append(paths, hostPath{path: p, read: true})
-			}
-		case !containerCopySide(v.vals[i]):
-		case n == len(ops)-1 && n > 0:
-			paths = []hostPath{{path: v.vals[i], write: true}}
+			paths = m.requestItemPaths(c, name, s, v.vals[i])
 		default:
-			paths = []hostPath{{path: v.vals[i], read: true, tree: true}}
+			paths = copyOperandPaths(k, v.vals[i], n, len(ops), ignore)
 		}
 		m.hostPaths(c, name, paths, v.flags[i])
 	}
+}
+
+// copyOperandPaths are the paths of this machine the operand w, the n-th of
+// count, of kind k names (pathOperands): a file written (kOutfile), a
+// tree read with its links followed (kTree), a build's context, walked
+// without what its .dockerignore excludes where ignore says so
+// (kBuildContext), a file a URL or a word names (kURLOrFile), a side of
+// a copy, the last one written (kContainerCopy).
+func copyOperandPaths(k kind, w string, n, count int, ignore bool) []hostPath {
+	switch {
+	case k == kOutfile:
+		return []hostPath{{path: w, write: true}}
+	case k == kTree:
+		if w != "-" && !strings.Contains(w, "://") {
+			return []hostPath{{path: w, read: true, tree: true, follow: true}}
+		}
+	case k == kBuildContext:
+		paths, _ := containerPaths(kBuildContext, "", w)
+		for j := range paths {
+			paths[j].context = ignore
+		}
+		return paths
+	case k == kURLOrFile:
+		if p, ok := urlOrFile(w); ok {
+			return []hostPath{{path: p, read: true}}
+		}
+	case !containerCopySide(w):
+	case n == count-1 && n > 0:
+		return []hostPath{{path: w, write: true}}
+	default:
+		return []hostPath{{path: w, read: true, tree: true}}
+	}
+	return nil
+}
+
+// requestItemPaths are the files HTTPie's request item w sends, "~"
+// expanded where the tool expands it itself; one whose path cannot be
+// known asks.
+func (m *cmdCall) requestItemPaths(c *verdictAcc, name string, s *spec, w string) []hostPath {
+	var paths []hostPath
+	for _, p := range httpieItemPath(w) {
+		if s.expandsPaths {
+			var why string
+			if p, why = expandToolPath(p, m.pol.Home); why != "" {
+				c.addf(permission.Ask, ArgsRule(name), "sends the file of ", w, ", whose path "+why, false)
+				continue
+			}
+		}
+		paths = append(paths, hostPath{path: p, read: true})
+	}
+	return paths
 }
 
 // scriptOperands judges the operands ops of the line v that are scripts
