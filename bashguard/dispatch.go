@@ -302,7 +302,7 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 		k, ops = row.kind, rest
 	}
 	switch k {
-	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile, kOutfile, kTree:
+	case kBuildContext, kContainerCopy, kRequestItems, kURLOrFile, kOutfile, kTree, kURLCopy:
 	case kToolCommand:
 		m.toolCommand(c, name, s, v, ops)
 		return
@@ -329,7 +329,7 @@ func (m *cmdCall) pathOperands(c *verdictAcc, name string, s *spec, v *argv, ops
 // tree read with its links followed (kTree), a build's context, walked
 // without what its .dockerignore excludes where ignore says so
 // (kBuildContext), a file a URL or a word names (kURLOrFile), a side of
-// a copy, the last one written (kContainerCopy).
+// a copy, the last one written (kContainerCopy, kURLCopy).
 func copyOperandPaths(k kind, w string, n, count int, ignore bool) []hostPath {
 	switch {
 	case k == kOutfile:
@@ -348,7 +348,8 @@ func copyOperandPaths(k kind, w string, n, count int, ignore bool) []hostPath {
 		if p, ok := urlOrFile(w); ok {
 			return []hostPath{{path: p, read: true}}
 		}
-	case !containerCopySide(w):
+	case k == kURLCopy && (w == "-" || strings.Contains(w, "://")):
+	case k == kContainerCopy && !containerCopySide(w):
 	case n == count-1 && n > 0:
 		return []hostPath{{path: w, write: true}}
 	default:

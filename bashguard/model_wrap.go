@@ -311,6 +311,13 @@ func (m *cmdCall) subWrapper(c *verdictAcc, name string, v *argv, x execCtx) boo
 		s, at = subWrappers()[name+" "+v.vals[at]+" "+v.vals[at+1]], at+1 // uv tool run
 	}
 	if s == nil {
+		// Options before a subcommand that runs a program, which the
+		// tool's lead spec (if any) did not read up to it (npm --silent
+		// exec -- rm ...): the command it runs cannot be found for sure.
+		// The line is judged on as the tool's own, too.
+		if sub := laterSubWrapper(name, v); sub != "" && strings.HasPrefix(v.vals[1], "-") {
+			c.addf(permission.Ask, ArgsRule(name), "runs "+name+" "+sub+" after options that are not read before it, so the command it runs is not judged", "", "", false)
+		}
 		return false
 	}
 	if lead != nil {
@@ -321,6 +328,24 @@ func (m *cmdCall) subWrapper(c *verdictAcc, name string, v *argv, x execCtx) boo
 	m.wrapperSpec(c, s.name, s, &rest, x)
 	m.deniedOperands(c, &rest)
 	return true
+}
+
+// laterSubWrapper returns the first word of the line v of the tool name,
+// after its first, that names one of its subWrappers rows (alone, or
+// with the word after it), or "".
+func laterSubWrapper(name string, v *argv) string {
+	for i := 2; i < v.len(); i++ {
+		if !v.literal(i) {
+			continue
+		}
+		if subWrappers()[name+" "+v.vals[i]] != nil {
+			return v.vals[i]
+		}
+		if i+1 < v.len() && v.literal(i+1) && subWrappers()[name+" "+v.vals[i]+" "+v.vals[i+1]] != nil {
+			return v.vals[i] + " " + v.vals[i+1]
+		}
+	}
+	return ""
 }
 
 // subWrapperLeads are the options a tool takes before the subcommand a

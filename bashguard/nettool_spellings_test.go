@@ -17,10 +17,11 @@ import (
 // network tool's spec, by its kind, each one that must be refused past an
 // allow rule for the tool: a secret read, a path written outside the
 // roots, a script that runs a program here, a bind of /etc; the other
-// kinds (a program run, configuration read, an Ask) whatever the value.
+// kinds (a program run, configuration read, an Ask) whatever the value
+// (one that names no subcommand: npm x would be npm exec).
 var netLiftValues = map[kind]string{
 	kRead: ".env", kList: ".env", kList0: ".env", kStore: ".env", kWrite: "/etc/x", kTypedWrite: "/etc/x",
-	kWriteOrPipe: "|id", kClientScript: `\! id`, kScriptFile: "x", kProgram: "x", kAsk: "x", kConfig: "x", kRepo: "/tmp",
+	kWriteOrPipe: "|id", kClientScript: `\! id`, kScriptFile: "v1", kProgram: "v1", kAsk: "v1", kConfig: "v1", kRepo: "/tmp",
 	kBind: "/etc:/e", kBuildSecret: "id=k,src=.env", kBuildSSH: "k=.env", kBuildOutput: "/etc/x", kVolumeOpt: "device=/etc",
 	kFieldFile: "k=@.env", kURLOrFile: "file://.env", kKeyFiles: "k=.env",
 }

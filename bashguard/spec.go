@@ -196,6 +196,11 @@ const (
 	// command its operands are (redis-cli -x, -X TAG): a command of
 	// spec.commands asks whatever its arguments say.
 	kInputArg
+	// kURLCopy: operands, a source and a destination, each a URL
+	// (s3://, gs://), "-" (the input or the output) or a path of this
+	// machine, whatever it holds (a ":" too): a local source is read with
+	// the tree below it, a local destination written (aws s3 cp).
+	kURLCopy
 	// kTree: operands, each a directory or a file of this machine read
 	// whole, the links below it followed (a helm chart), or a URL or "-",
 	// which is not.
@@ -319,7 +324,7 @@ var kindNames = map[kind]string{
 	kVolumeOpt: "volume-opt", kBuildSecret: "build-secret", kBuildSSH: "build-ssh",
 	kBuildOutput: "build-output", kBuildContext: "build-context", kURLOrFile: "url-or-file",
 	kRequestItems: "request-items", kTypedWrite: "typed-write", kDockerfile: "dockerfile",
-	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kTree: "tree", kInterpreter: "interpreter", kOutfile: "outfile", kKeyFiles: "key-files", kInputArg: "input-arg", kRecurse: "recurse",
+	kComposeFile: "compose-file", kContainerCopy: "container-copy", kToolCommand: "tool-command", kURLCopy: "url-copy", kTree: "tree", kInterpreter: "interpreter", kOutfile: "outfile", kKeyFiles: "key-files", kInputArg: "input-arg", kRecurse: "recurse",
 	kRecurseFollow: "recurse-follow", kDirectories: "directories", kFollow: "follow", kNoFollow: "no-follow",
 	kHidden: "hidden", kUnrestricted: "unrestricted", kInclude: "include", kExclude: "exclude",
 	kExcludeDir: "exclude-dir", kTargetDir: "target-dir", kCopy: "copy", kMove: "move", kLink: "link",

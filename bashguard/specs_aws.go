@@ -13,7 +13,7 @@ import "sync"
 // parameter files, paramFiles, "~" and $VAR expanded as aws does); an
 // operation whose output streams takes the file it writes as an operand
 // (aws s3api get-object ... OUTFILE: awsStreamingOps, kOutfile); aws s3
-// cp, mv and sync copy between s3:// and paths of this machine, a
+// cp, mv and sync copy between s3:// and paths of this machine (kURLCopy), a
 // local source read with its tree, a local destination written.
 // aws configure set and import write the configuration whose
 // credential_process runs a program for every later call, and emr's ssh
@@ -151,8 +151,8 @@ var awsSpec = sync.OnceValue(func() *spec {
 	s3 := func(name string, r []optRow, ops kind) *spec {
 		return &spec{name: "aws s3 " + name, grammar: g, rows: r, joined: join(awsGlobalRows), operands: ops}
 	}
-	s3subs := map[string]*spec{"cp": s3("cp", awsS3CpRows, kContainerCopy), "mv": s3("mv", awsS3MvRows, kContainerCopy),
-		"sync": s3("sync", awsS3SyncRows, kContainerCopy), "rm": s3("rm", awsS3RmRows, kUnknown),
+	s3subs := map[string]*spec{"cp": s3("cp", awsS3CpRows, kURLCopy), "mv": s3("mv", awsS3MvRows, kURLCopy),
+		"sync": s3("sync", awsS3SyncRows, kURLCopy), "rm": s3("rm", awsS3RmRows, kUnknown),
 		"ls": s3("ls", awsS3LsRows, kUnknown), "mb": s3("mb", awsS3MbRows, kUnknown), "rb": s3("rb", awsS3RbRows, kUnknown),
 		"presign": s3("presign", awsS3PresignRows, kUnknown), "website": s3("website", awsS3WebsiteRows, kUnknown)}
 	return (&spec{name: "aws", grammar: g, rows: awsGlobalRows, leadCommands: lead, paramFiles: awsParamFiles, expandsPaths: true,

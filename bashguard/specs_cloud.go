@@ -12,8 +12,9 @@ import "sync"
 // an option not in the rows is judged as a read and a write of its value
 // (spec.fileSuffixes); az loads any value written @FILE from that file
 // (spec.paramFiles), and names its files --file and "-file" too.
-// gcloud storage cp, mv and rsync and compute scp copy between this
-// machine and the cloud (kContainerCopy: gs://, an instance's NAME:PATH);
+// gcloud storage cp, mv and rsync copy between this machine and gs://
+// (kURLCopy), compute scp between it and an instance's NAME:PATH
+// (kContainerCopy);
 // compute ssh's --ssh-flag and scp's --scp-flag pass options to the
 // programs it runs here, and --flags-file reads more options.
 
@@ -33,8 +34,8 @@ var gcloudRows = rows(
 
 // gcloudCommands are what the operands of some commands are.
 var gcloudCommands = []leadCommand{
-	{"storage cp", kContainerCopy, "", nil}, {"storage mv", kContainerCopy, "", nil}, {"storage rsync", kContainerCopy, "", nil},
-	{"compute scp", kContainerCopy, "", nil}, {"alpha storage cp", kContainerCopy, "", nil}, {"beta compute scp", kContainerCopy, "", nil},
+	{"storage cp", kURLCopy, "", nil}, {"storage mv", kURLCopy, "", nil}, {"storage rsync", kURLCopy, "", nil},
+	{"alpha storage cp", kURLCopy, "", nil}, {"compute scp", kContainerCopy, "", nil}, {"beta compute scp", kContainerCopy, "", nil},
 }
 
 // gcloudSpec is gcloud's.
