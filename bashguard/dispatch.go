@@ -128,7 +128,17 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 		return
 	}
 	t := netTools()[name]
-	if t == nil || t.options == nil && len(t.kinds) == 0 && t.kindsSpec == nil || m.sysJudges(name, v) {
+	if t == nil {
+		return
+	}
+	// The tool's configuration in the workspace runs programs whatever
+	// model reads its line (bun test is a toolchain's).
+	for _, f := range t.runsConf {
+		if why := m.confRuns(f); why != "" {
+			c.addf(permission.Ask, ArgsRule(name), "reads ", f.name, " of the workspace, which "+why, false)
+		}
+	}
+	if t.options == nil && len(t.kinds) == 0 && t.kindsSpec == nil || m.sysJudges(name, v) {
 		return
 	}
 	// An option the spec does not know, cannot tell or leaves
@@ -152,11 +162,6 @@ func (m *cmdCall) netToolSpec(c *verdictAcc, name string, v *argv, x execCtx) {
 	m.earlyOptions(t, n.s, v, n.judged, n.judge)
 	m.pathOperands(c, name, n.cur, v, n.ops, !n.dockerfile)
 	m.paramFiles(c, name, n.s, v)
-	for _, f := range t.runsConf {
-		if why := m.confRuns(f); why != "" {
-			c.addf(permission.Ask, ArgsRule(name), "reads ", f.name, " of the workspace, which "+why, false)
-		}
-	}
 	if n.cur.operands == kToolCommand && len(n.ops) > 0 {
 		n.scripted = true // the command is its operands: the input is its data (redis-cli -x)
 	}

@@ -3,6 +3,7 @@ package bashguard
 import (
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"maps"
 	"os"
@@ -187,8 +188,13 @@ func netSpellingsAccepted(t *testing.T, bin string, s *spec, probe netProbe) int
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			cmd := exec.CommandContext(ctx, bin, args...)
 			cmd.Dir, cmd.Env = dir, append(os.Environ(), "LANG=C", "HOME="+dir)
-			out, _ := cmd.CombinedOutput()
+			out, err := cmd.CombinedOutput()
+			timedOut := ctx.Err() != nil
 			cancel()
+			var exit *exec.ExitError
+			require.True(t, err == nil || errors.As(err, &exit), "%s %v: the tool did not run: %v", bin, args, err)
+			require.False(t, timedOut, "%s %v: the tool did not end its run", bin, args)
+			require.NotEmpty(t, out, "%s %v: the tool printed nothing, so its reading of the spelling is not known", bin, args)
 			assert.NotRegexp(t, probe.refused, string(out), "%s %v: the tool refuses the spelling %s of its spec", bin, args, f)
 			n++
 		}
@@ -325,7 +331,7 @@ func netToolHelpAgrees(t *testing.T, name, bin string, helps [][]string, reader 
 			pyParserArities(t, name, s, text)
 		}
 		if reader == "aws" {
-			awsArities(t, s, text)
+			assert.Positive(t, awsArities(t, s, text), "%s %v: aws help lists no option with its type", name, args)
 		}
 	}
 	if reader == "npm" || reader == "mvn" {
@@ -432,14 +438,18 @@ func netToolHelpText(t *testing.T, name string, helps [][]string, reader string)
 
 // awsArities asserts that the spec s gives every option aws help's text
 // lists with its type ("--debug (boolean)", "--region (string)") the
-// arity the type says: a boolean takes no value, any other one.
-func awsArities(t *testing.T, s *spec, text string) {
+// arity the type says: a boolean takes no value, any other one; it
+// returns how many it checked.
+func awsArities(t *testing.T, s *spec, text string) int {
 	t.Helper()
+	n := 0
 	for _, m := range awsHelpTyped.FindAllStringSubmatch(text, -1) {
 		if sp := specSpelling(s, m[1]); sp != nil && m[1] != "--version" {
+			n++
 			assert.Equal(t, m[2] != "boolean", sp.arg == argRequired, "%s: aws help gives %s the type %s; the spec: %s", s.name, m[1], m[2], arityText(sp.arg))
 		}
 	}
+	return n
 }
 
 // awsHelpTyped is an option of aws help's options, with its type.

@@ -36,6 +36,8 @@ func TestLauncherFiles(t *testing.T) {
 		{".yarnrc", "registry \"https://registry.npmjs.org\"\n", "yarn --version", permission.Allow, "read-only"},
 		{".yarnrc", "yarn-path \"./evil.js\"\n", "yarn --version", permission.Ask, ".yarnrc, which can choose the program it runs"},
 		{"../.yarnrc.yml", "yarnPath: ./evil.cjs\n", "yarn --version", permission.Ask, ".yarnrc.yml, which can choose the program it runs"},
+		{"bunfig.toml", "[install]\nregistry = \"https://registry.npmjs.org\"\n", "bun --version", permission.Allow, "read-only"},
+		{"../bunfig.toml", "preload = [\"./evil.ts\"]\n", "bun --version", permission.Ask, "bunfig.toml, which can choose the program it runs"},
 		{"global.json", "{\"sdk\": {\"version\": \"10.0.100\"}}\n", "dotnet --version", permission.Allow, "read-only"},
 		{"../global.json", "{\"sdk\": {\"paths\": [\".dotnet\", \"$host$\"]}}\n", "dotnet --version", permission.Ask, "global.json, which can choose the program it runs"},
 	} {

@@ -348,6 +348,9 @@ var launcherFiles = sync.OnceValue(func() map[string][][2]string {
 		// for every command, --version too (classic's yarn-path,
 		// berry's yarnPath).
 		"yarn": {{".yarnrc", "yarn-path"}, {".yarnrc.yml", "yarnPath"}},
+		// bun loads the modules bunfig.toml's preload names before
+		// what it runs.
+		"bun": {{"bunfig.toml", "preload"}},
 		// global.json's sdk.paths (.NET 10) lists the directories the SDK
 		// is looked for in, the repository's own among them.
 		"dotnet": {{"global.json", "\"paths\""}},
